@@ -1,0 +1,52 @@
+/* Status codes shared by every cosrod module.
+ *
+ * One X-macro list generates the enum and the messages (cosrod_strerror).
+ * Library functions return a cosrod_status; they never exit() or abort() on
+ * user input.  Callbacks supplied by users follow the SUNDIALS convention:
+ * 0 = ok, > 0 = recoverable (the solver retries with a smaller step),
+ * < 0 = fatal. */
+#ifndef COSROD_STATUS_H
+#define COSROD_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(NAME, message) — values are consecutive from 0 (COSROD_OK). */
+#define COSROD_STATUS_LIST(X)                                                  \
+  X(OK, "success")                                                            \
+  X(ERR_NOMEM, "out of memory")                                               \
+  X(ERR_INVALID, "invalid argument")                                          \
+  X(ERR_DIMENSION, "dimension mismatch")                                      \
+  X(ERR_SINGULAR, "singular matrix")                                          \
+  X(ERR_NONFINITE, "non-finite value (NaN or Inf)")                           \
+  X(ERR_STEP_TOO_SMALL, "step size too small")                                \
+  X(ERR_MAX_STEPS, "too many steps")                                          \
+  X(ERR_NEWTON, "repeated Newton failure")                                    \
+  X(ERR_CALLBACK, "user callback failed")                                     \
+  X(ERR_STIFF, "problem seems to be stiff")                                   \
+  X(ERR_UNSUPPORTED, "operation not supported by this method or model")      \
+  X(ERR_CONVERGENCE, "iteration did not converge")                            \
+  X(ERR_KINEMATIC, "kinematic singularity")                                   \
+  X(ERR_IO, "input/output error")                                             \
+  X(ERR_PARSE, "invalid input file")                                          \
+  X(ERR_INTERRUPTED, "interrupted")                                           \
+  X(ERR_INTERNAL, "internal error")
+
+typedef enum cosrod_status {
+#define COSROD_STATUS_ENUM_(name, msg) COSROD_##name,
+  COSROD_STATUS_LIST(COSROD_STATUS_ENUM_)
+#undef COSROD_STATUS_ENUM_
+  COSROD_STATUS_COUNT
+} cosrod_status;
+
+/* Human-readable one-line message for a status code (never NULL). */
+const char *cosrod_strerror(cosrod_status status);
+
+/* Symbolic name of a status code, e.g. "ERR_SINGULAR" (never NULL). */
+const char *cosrod_status_name(cosrod_status status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_STATUS_H */

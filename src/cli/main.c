@@ -1,0 +1,32 @@
+/* The `cosrod` command-line program. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cosrod/status.h"
+#include "cosrod/version.h"
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: cosrod COMMAND [ARGS]\n"
+          "\n"
+          "commands:\n"
+          "  help          this text\n"
+          "  --version     print the version\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+    printf("cosrod %s\n", COSROD_VERSION_STRING);
+    return 0;
+  }
+  if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  fprintf(stderr, "cosrod: unknown command '%s' (try 'cosrod help')\n", argv[1]);
+  return 2;
+}

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Install the Debian packages cosrod needs, if any are missing.
+# As root: apt-get update && apt-get install -y ...; otherwise print the command.
+set -e
+PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev clang"
+missing=""
+for p in $PKGS; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+  echo "installing:$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq $missing >/dev/null
+else
+  echo "cosrod needs these Debian packages:$missing" >&2
+  echo "run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi
