@@ -1,0 +1,436 @@
+/* Time integrators (module integrate): one interface for Hairer–Wanner's
+ * one-step codes (dopri5, dop853, radau5, rodas, seulex) and the SUNDIALS
+ * adapters (ida, cvode).
+ *
+ * Layers (as GSL odeiv2, see STYLE.md):
+ *   1. problem    cosrod_ode_problem: dimension, f, optional Jacobian (dense
+ *                 or banded), mass matrix, DAE index / residual, second-order
+ *                 structure, projection hook, user pointer.  Read-only for
+ *                 the integrator; must outlive it.
+ *   2. step type  cosrod_step_type: a vtable, one file per method exporting
+ *                 one pointer (cosrod_step_dopri5, ...).  `step` attempts ONE
+ *                 step and decides accept/reject and the next h itself (the
+ *                 controllers of Hairer's codes differ), using the shared
+ *                 helpers below (error norm, controllers, initial step).
+ *   3. driver     cosrod_integrator: owns the loop from t0 to t_end, clips h
+ *                 to hmax and t_end, checks max_steps, tiny steps and NaN/Inf,
+ *                 calls the projection hook after accepted steps, the output
+ *                 callback at requested output times (dense output) and an
+ *                 optional step-history callback.
+ *
+ * Callbacks return int: 0 ok, > 0 recoverable (the method retries with a
+ * smaller step), < 0 fatal (the run stops with COSROD_ERR_CALLBACK).
+ *
+ * Units: t, h in the problem's time unit; y in the problem's units; rtol
+ * dimensionless, atol in the units of y.  Array shapes are given as (n) etc. */
+#ifndef COSROD_INTEGRATE_H
+#define COSROD_INTEGRATE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* 1. Problem                                                               */
+/* ======================================================================== */
+
+/* Right-hand side: ydot (n) <- f(t, y (n)).  For a mass-matrix problem this is
+ * the right-hand side of M y' = f(t, y). */
+typedef int (*cosrod_ode_rhs)(double t, const double *y, double *ydot, void *user);
+
+/* Jacobian of f with respect to y at (t, y).  The integrator zeroes J before
+ * the call; the callback writes only the non-zero entries.  Storage (0-based,
+ * column-major, leading dimension ldj):
+ *   dense  (jac_banded == 0):  J(i,j) = J[i + j*ldj]
+ *   banded (jac_banded != 0):  J(i,j) = J[j*ldj + mu + i - j]  for -mu <= i-j <= ml
+ *     (LAPACK band layout without the fill-in rows, as dgbmv / Hairer's FJAC).
+ *     A cosrod_band E with the same bandwidths can be passed as
+ *     (E->data + E->ml, E->ld), so the callback fills E in place.
+ * Which rows are supplied and the bandwidths depend on the second-order
+ * structure, see cosrod_ode_problem.m1.  Use cosrod_jac_set() to write. */
+typedef int (*cosrod_ode_jac)(double t, const double *y, double *J, int ldj, void *user);
+
+/* Constant mass matrix M for M y' = f(t, y).  M is zeroed before the call,
+ * storage as for the Jacobian (dense or banded with mass_ml, mass_mu).
+ * With second-order structure (m1 > 0) only the lower-right
+ * (n-m1) x (n-m1) block is supplied (the upper-left block is the identity). */
+typedef int (*cosrod_ode_mass)(double *M, int ldm, void *user);
+
+/* DAE residual for residual-based solvers (ida): r (n) <- F(t, y, yp). */
+typedef int (*cosrod_dae_res)(double t, const double *y, const double *yp, double *r, void *user);
+
+/* Residual Jacobian J = dF/dy + cj dF/dyp (n x n), zeroed before the call,
+ * storage as for cosrod_ode_jac (dense, or banded with jac_ml, jac_mu). */
+typedef int (*cosrod_dae_res_jac)(double t, double cj, const double *y, const double *yp, double *J, int ldj,
+                                  void *user);
+
+/* Projection hook, called by the driver after each accepted step of a
+ * one-step method; may modify y (n) in place (e.g. p <- p/|p|).  The method
+ * is told that y changed (cosrod_step_ctx.y_modified) and re-evaluates what
+ * it caches (FSAL derivative). */
+typedef int (*cosrod_ode_project)(double t, double *y, void *user);
+
+/* Problem description.  Zero-initialise (cosrod_ode_problem p = {0};) and
+ * fill what applies: all optional fields are 0/NULL by default.
+ *
+ * Second-order structure (Hairer's M1/M2, as in RADAU5, RODAS, SEULEX):
+ *   m1 > 0 declares that the first m1 components satisfy
+ *       y'_i = y_{i+m2},  i = 0 .. m1-1,
+ *   (m2 defaults to m1 when 0; m1 must be a multiple of m2 and m1 + m2 <= n).
+ *   f must still return the full vector (ydot_i = y_{i+m2} for i < m1), but
+ *   the Jacobian callback supplies only the lower rows: the (n-m1) x n matrix
+ *       J(i,j) = d f_{m1+i} / d y_j,   i = 0 .. n-m1-1,  j = 0 .. n-1.
+ *   Dense: J[i + j*ldj], ldj >= n-m1.
+ *   Banded: the columns form blocks; q-block k = 0 .. m1/m2-1 holds columns
+ *   j = k*m2 + c (c = 0 .. m2-1) with bandwidths (jac_ml_q, jac_mu_q); the
+ *   v-block holds columns j = m1 + c (c = 0 .. n-m1-1) with bandwidths
+ *   (jac_ml, jac_mu).  Within its block, local entry (i, c) is stored at
+ *       J[j*ldj + mu_b + i - c]     (mu_b = the block's upper bandwidth),
+ *   ldj >= max(jac_ml_q + jac_mu_q, jac_ml + jac_mu) + 1.
+ *   cosrod_jac_set2() does this indexing.  For the rod's absolute formulation
+ *   (q' = v, v' = f(q, v)) take m1 = m2 = n/2.
+ *
+ * DAE index (radau5): the components are ordered index-1 first, then index-2,
+ *   then index-3 variables; nind1 + nind2 + nind3 == n, or all three 0 which
+ *   means nind1 = n (an ODE or index-1 DAE).  Used for radau5's
+ *   index-dependent scaling of the error estimate. */
+typedef struct cosrod_ode_problem {
+  int n;            /* dimension (>= 1) */
+  cosrod_ode_rhs f; /* required except for residual-only problems (ida) */
+  void *user;       /* passed to every callback */
+
+  /* Jacobian of f (optional: implicit methods use finite differences otherwise). */
+  cosrod_ode_jac jac;
+  int jac_banded;         /* 0 dense, 1 banded (bandwidths below; also used by the FD Jacobian) */
+  int jac_ml, jac_mu;     /* lower/upper bandwidth (m1 == 0: of the whole J; m1 > 0: of the v-block) */
+  int jac_ml_q, jac_mu_q; /* m1 > 0 and banded: bandwidths of each q-block */
+
+  /* Second-order structure (see above); 0 = none. */
+  int m1, m2;
+
+  /* Constant mass matrix (optional; NULL = identity). */
+  cosrod_ode_mass mass;
+  int mass_banded;      /* 0 dense, 1 banded */
+  int mass_ml, mass_mu; /* bandwidths of M (of the lower-right block when m1 > 0) */
+
+  /* DAE index information (radau5); see above. */
+  int nind1, nind2, nind3;
+
+  /* Residual form F(t, y, y') = 0 for ida (optional).  If f is given too, a
+   * method that needs a residual and has none uses F = M y' - f. */
+  cosrod_dae_res res;
+  cosrod_dae_res_jac res_jac;
+  const double *dae_id; /* (n) 1.0 for differential, 0.0 for algebraic components, or NULL */
+
+  /* Projection after accepted steps (optional, one-step methods). */
+  cosrod_ode_project project;
+} cosrod_ode_problem;
+
+/* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or
+ * banded with upper bandwidth mu (m1 == 0 storage described above). */
+static inline void cosrod_jac_set(double *J, int ldj, int banded, int mu, int i, int j, double v) {
+  if (banded)
+    J[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] = v;
+  else
+    J[(size_t)i + (size_t)j * (size_t)ldj] = v;
+}
+
+/* Write entry d f_{m1+i} / d y_j of the reduced Jacobian of a second-order
+ * problem (m1 > 0) into J; i = 0 .. n-m1-1 (local row), j = 0 .. n-1. */
+static inline void cosrod_jac_set2(double *J, int ldj, const cosrod_ode_problem *p, int i, int j, double v) {
+  if (!p->jac_banded) {
+    J[(size_t)i + (size_t)j * (size_t)ldj] = v;
+    return;
+  }
+  int m2 = p->m2 > 0 ? p->m2 : p->m1;
+  int c = j < p->m1 ? j % m2 : j - p->m1;
+  int mu = j < p->m1 ? p->jac_mu_q : p->jac_mu;
+  J[(size_t)j * (size_t)ldj + (size_t)(mu + i - c)] = v;
+}
+
+/* ======================================================================== */
+/* Options and statistics                                                   */
+/* ======================================================================== */
+
+/* Step-size controller choice for methods that offer several (radau5, rodas). */
+typedef enum cosrod_controller_kind {
+  COSROD_CONTROLLER_DEFAULT = 0,   /* the original code's default */
+  COSROD_CONTROLLER_CLASSICAL = 1, /* standard  hnew = h * fac(err) */
+  COSROD_CONTROLLER_GUSTAFSSON = 2 /* predictive (Gustafsson 1994) */
+} cosrod_controller_kind;
+
+/* Options.  Start from cosrod_integrate_default_options() and change fields.
+ * Method-specific knobs: 0 means "the original code's default" (given in
+ * brackets per method); a method ignores knobs that do not apply to it. */
+typedef struct cosrod_integrate_options {
+  double rtol, atol;      /* scalar tolerances (default 1e-6, 1e-6) */
+  const double *rtol_vec; /* (n) per-component rtol, or NULL (copied at create) */
+  const double *atol_vec; /* (n) per-component atol, or NULL (copied at create) */
+  double h0;              /* initial step; 0 = method default (dopri: Hairer's guess; radau5: 1e-6) */
+  double hmax;            /* maximal |h|; 0 = |t_end - t0| */
+  long max_steps;         /* maximal number of attempted steps per evolve call (default 100000) */
+
+  /* Step-size control (0 = default). */
+  double safety;  /* safety factor [0.9] */
+  double fac_min; /* lower bound on hnew/h [dopri5 0.2, dop853 0.333, radau5 0.2, rodas 0.2] */
+  double fac_max; /* upper bound on hnew/h [dopri5 10, dop853 6, radau5 8, rodas 6] */
+  double beta;    /* PI (Lund) stabilisation; 0 = default [dopri5 0.04, dop853 0], < 0 means none */
+  cosrod_controller_kind controller;
+
+  /* Implicit methods (0 = default). */
+  int max_newton;     /* Newton iterations per step [radau5 7] */
+  double newton_tol;  /* stopping tolerance of Newton [radau5 max(10 u/rtol', min(0.03, sqrt rtol'))] */
+  double jac_reuse;   /* recompute J only if Newton contraction > this [radau5 0.001]; < 0: every step */
+  double keep_h_lo;   /* keep h and LU if keep_h_lo <= hnew/h <= keep_h_hi [1.0] */
+  double keep_h_hi;   /* [1.2] */
+  int max_columns;    /* extrapolation: max columns [seulex 12] */
+  int linalg_backend; /* 0 own band/dense LU, 1 LAPACK (cosrod_linalg_backend) */
+
+  /* Explicit methods: stiffness detection (Hairer's dopri5/dop853). */
+  long stiff_test;    /* test every so many steps [1000]; < 0 never */
+  int stiff_continue; /* 0 (default, as the original): stop with ERR_STIFF; 1: count in stats.nstiff, go on */
+
+  double uround; /* unit roundoff [DBL_EPSILON/2 ~ 1.1e-16, as Hairer's 2.3e-16/2] */
+} cosrod_integrate_options;
+
+/* Defaults: rtol = atol = 1e-6, max_steps = 100000, everything else 0. */
+cosrod_integrate_options cosrod_integrate_default_options(void);
+
+/* Counters (reset by cosrod_integrator_init). */
+typedef struct cosrod_integrate_stats {
+  long nfev;        /* evaluations of f (or of the residual), incl. those for FD Jacobians */
+  long njev;        /* Jacobian evaluations (analytic or by finite differences) */
+  long nsteps;      /* attempted steps (accepted + rejected, as Hairer's NSTEP) */
+  long naccept;     /* accepted steps */
+  long nreject;     /* rejected steps (error test or Newton failure, after the first step) */
+  long ndecomp;     /* LU decompositions (radau5: one real+complex pair counts 1, as Hairer) */
+  long nsolve;      /* forward/back substitutions */
+  long nnewton;     /* Newton iterations */
+  long nstiff;      /* stiffness detections (dopri5/dop853) */
+  long nproject;    /* calls of the projection hook */
+  long nfail_rhs;   /* recoverable callback failures (step retried) */
+  double wall_time; /* seconds spent in cosrod_integrator_evolve */
+} cosrod_integrate_stats;
+
+/* Printers: a table header / row (fixed width) or CSV header / row. */
+void cosrod_integrate_stats_print_header(FILE *out, int csv);
+void cosrod_integrate_stats_print(FILE *out, const char *label, const cosrod_integrate_stats *s, int csv);
+
+/* ======================================================================== */
+/* 2. Step types (for method implementers)                                  */
+/* ======================================================================== */
+
+/* Capability flags of a step type. */
+enum {
+  COSROD_STEP_EXPLICIT = 1u << 0,     /* explicit method (no Jacobian) */
+  COSROD_STEP_IMPLICIT = 1u << 1,     /* uses the Jacobian / linear solves */
+  COSROD_STEP_MASS = 1u << 2,         /* supports a mass matrix (M y' = f) */
+  COSROD_STEP_DAE = 1u << 3,          /* supports singular M (index-1 DAE) */
+  COSROD_STEP_DAE_INDEX23 = 1u << 4,  /* supports index-2/3 variables (radau5) */
+  COSROD_STEP_BANDED = 1u << 5,       /* exploits a banded Jacobian */
+  COSROD_STEP_SECOND_ORDER = 1u << 6, /* exploits m1/m2 */
+  COSROD_STEP_PROJECTION = 1u << 7,   /* one-step method: the projection hook may be used */
+  COSROD_STEP_DENSE = 1u << 8,        /* has dense output */
+  COSROD_STEP_RESIDUAL = 1u << 9,     /* can use the residual form (ida) */
+  COSROD_STEP_OWN_CLIP = 1u << 10     /* the method itself stops at t_end (driver does not clip h) */
+};
+
+/* Shared state between the driver and a method, owned by the integrator.
+ * The driver sets t, y, h, t_end, hmax, y_modified; the method's step updates
+ * t, y, h, t_old, h_last on acceptance. */
+typedef struct cosrod_step_ctx {
+  const cosrod_ode_problem *problem;
+  const cosrod_integrate_options *opts; /* the integrator's copy */
+  int n;
+  const double *rtol; /* (n) per-component tolerances (expanded from scalars) */
+  const double *atol; /* (n) */
+  cosrod_integrate_stats *stats;
+
+  const double *yp0;  /* (n) initial derivative given to cosrod_integrator_init, or NULL */
+  double t0;          /* start of the integration (init) */
+  double t;           /* time of the last accepted step */
+  double *y;          /* (n) state at t (method updates it on acceptance) */
+  double h;           /* signed step to attempt next (driver clips; method proposes) */
+  double t_end;       /* end of the current evolve call */
+  double dir;         /* +1 or -1, sign of t_end - t0 */
+  double hmax;        /* > 0, bound on |h| */
+  double uround;      /* unit roundoff */
+  double clip_factor; /* driver: if (t + clip_factor*h - t_end)*dir > 0, h = t_end - t [1.01, set by alloc] */
+
+  double t_old;   /* start of the last accepted step: dense output valid on [t_old, t] */
+  double h_last;  /* size of the last accepted step (t - t_old) */
+  int last;       /* set by the driver when the attempted step reaches t_end */
+  int y_modified; /* set by the driver when projection (or the user) changed y after the last step;
+                     the method must discard cached derivatives and clear it */
+  int first;      /* 1 until the method's reset has run (driver) */
+  int nonfinite;  /* set (by cosrod_step_call_f or the method) when f or the error estimate was
+                     NaN/Inf since the last accepted step; the driver then reports ERR_NONFINITE
+                     instead of ERR_STEP_TOO_SMALL / ERR_MAX_STEPS */
+
+  char *msg; /* failure message buffer (msg_size bytes); write with cosrod_step_fail() */
+  size_t msg_size;
+  double t_fail; /* time of failure */
+} cosrod_step_ctx;
+
+typedef struct cosrod_step_type {
+  const char *name; /* e.g. "dopri5" */
+  int order;        /* classical order of the propagated solution */
+  unsigned flags;   /* COSROD_STEP_* */
+  /* Allocate the method state for this problem (all workspace sized here).
+   * May refuse unsupported problems with ERR_UNSUPPORTED (write a message). */
+  cosrod_status (*alloc)(void **state, cosrod_step_ctx *ctx);
+  /* Prepare integration from (ctx->t, ctx->y): first f evaluation etc.; if
+   * ctx->h == 0 choose the initial step (e.g. cosrod_integrate_initial_step).
+   * Called at every cosrod_integrator_init. */
+  cosrod_status (*reset)(void *state, cosrod_step_ctx *ctx);
+  /* Attempt one step of size ctx->h from (ctx->t, ctx->y).  On acceptance set
+   * *accepted = 1, advance ctx->t/ctx->y, set ctx->t_old, ctx->h_last, prepare
+   * dense output, and set ctx->h to the proposed next step.  On rejection set
+   * *accepted = 0, leave t and y, set ctx->h to the retry step.  Counters
+   * nsteps/naccept/nreject are kept by the method (their exact meaning
+   * follows the original code).  Return != OK only for a definite failure
+   * (ERR_NEWTON, ERR_SINGULAR, ERR_CALLBACK, ERR_STIFF, ...), with a message. */
+  cosrod_status (*step)(void *state, cosrod_step_ctx *ctx, int *accepted);
+  /* Dense output at t in [ctx->t_old, ctx->t]: out[k] = y_{idx[k]}(t) for
+   * k < nidx, or all n components if idx == NULL (out: (nidx) or (n)).
+   * Must not allocate; must not change the step state. */
+  cosrod_status (*dense)(void *state, const cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
+                         double *out);
+  void (*free)(void *state);
+} cosrod_step_type;
+
+/* The methods.  Each is defined in its own file; a method that is not built
+ * (e.g. SUNDIALS adapters when SUNDIALS is absent) has no definition, so use
+ * cosrod_step_type_by_name() in code that must link without it. */
+extern const cosrod_step_type *const cosrod_step_dopri5;
+extern const cosrod_step_type *const cosrod_step_dop853;
+extern const cosrod_step_type *const cosrod_step_radau5;
+extern const cosrod_step_type *const cosrod_step_rodas;
+extern const cosrod_step_type *const cosrod_step_seulex;
+extern const cosrod_step_type *const cosrod_step_ida;
+extern const cosrod_step_type *const cosrod_step_cvode;
+
+/* Method by name ("dopri5", ...); NULL if unknown or not built. */
+const cosrod_step_type *cosrod_step_type_by_name(const char *name);
+/* The methods built into this library: count, and the i-th (NULL if out of range). */
+size_t cosrod_step_type_count(void);
+const cosrod_step_type *cosrod_step_type_at(size_t i);
+
+/* ---- shared helpers for methods ---------------------------------------- */
+
+/* Call f (counts nfev).  Returns the callback's code (0, > 0 recoverable,
+ * < 0 fatal) and writes a message on failure; a NaN/Inf in ydot is reported
+ * as recoverable (> 0) — the method should reject the step and shrink h. */
+int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *ydot);
+/* Evaluate the Jacobian (counts njev): analytic if given, else by finite
+ * differences (dense, or banded with column grouping; costs nfev).  J is
+ * zeroed first.  Storage as documented for cosrod_ode_jac (including the
+ * reduced m1 > 0 form).  fy: (n) = f(t, y) already evaluated.  work: (2n). */
+int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
+                         int ldj, double *work);
+/* Record a failure: message (printf-style) and time; returns status. */
+cosrod_status cosrod_step_fail(cosrod_step_ctx *ctx, cosrod_status status, double t, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Hairer's scale sk_i = atol_i + rtol_i * max(|y0_i|, |y1_i|) (y1 may be
+ * NULL: max over y0 only).  rtol, atol, y0, y1, sk: (n). */
+void cosrod_integrate_scale(int n, const double *rtol, const double *atol, const double *y0, const double *y1,
+                            double *sk);
+/* Weighted RMS norm sqrt( (1/n) sum (e_i / sk_i)^2 ). */
+double cosrod_integrate_wrms(int n, const double *e, const double *sk);
+/* Both in one pass with the ctx tolerances: the error norm of dopri5/dop853. */
+double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, const double *y0,
+                                 const double *y1);
+
+/* Step-size controllers.  All return the factor q = hnew/h, clamped to
+ * [fac_min, fac_max].  err is the scaled error norm (accept iff err <= 1),
+ * expo = 1/(order of the error estimate + 1).
+ * Standard:    q = safety * err^-expo.                       (HNW I (4.13))
+ * PI (Lund):   q = safety * err^-(expo - 0.75 beta) * err_old^beta
+ *              with err_old = the previous accepted error (>= 1e-4).  (HNW I §IV.2 / Hairer's dopri5)
+ * Gustafsson:  q = safety * (h/h_acc) * (err_acc/err^2)^expo  (HW II (8.25)),
+ *              h_acc, err_acc from the previous accepted step (err_acc >= 1e-2 as in radau5). */
+double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max);
+double cosrod_control_pi(double err, double err_old, double expo, double beta, double safety, double fac_min,
+                         double fac_max);
+double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
+                                 double safety, double fac_min, double fac_max);
+
+/* Hairer's initial step-size guess (HNW I §II.4, "Starting step size"):
+ * d0 = ||y0||, d1 = ||f0||, h0 = 0.01 d0/d1 (1e-6 if tiny), one explicit
+ * Euler step, d2 = ||f1 - f0||/h0, h1 = (0.01/max(d1,d2))^(1/order),
+ * h = min(100 h0, h1, hmax), norms scaled by atol + rtol |y0|.
+ * f0: (n) = f(t, y), work: (2n).  Costs one f evaluation.  Returns the signed h
+ * (direction ctx->dir) in *h; non-OK if f fails. */
+cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work,
+                                            double *h);
+
+/* ======================================================================== */
+/* 3. Driver                                                                */
+/* ======================================================================== */
+
+typedef struct cosrod_integrator cosrod_integrator;
+
+/* Output callback: state y (n) at time t.  Return 0 to continue, > 0 to stop
+ * the integration early (status ERR_INTERRUPTED, state kept), < 0 fatal
+ * (ERR_CALLBACK). */
+typedef int (*cosrod_output_fn)(double t, const double *y, void *user);
+/* Step history: attempted step [t, t + h], accepted or not. */
+typedef int (*cosrod_step_fn)(double t, double h, int accepted, void *user);
+
+/* What the driver reports during evolve (all optional; zero-initialise). */
+typedef struct cosrod_output_spec {
+  const double *t_out; /* (n_out) output times, monotone in the integration direction; those in
+                          (t0, t_end] are reported via dense output (t0 itself if include_t0) */
+  size_t n_out;
+  int every_step; /* 1: also report after every accepted step */
+  int include_t0; /* 1: report the initial state (once, at the start) */
+  cosrod_output_fn output;
+  cosrod_step_fn step_history;
+  void *user; /* passed to output and step_history */
+} cosrod_output_spec;
+
+/* Create an integrator for a method and a problem (problem must outlive it).
+ * Options are copied (NULL = defaults).  Returns NULL and sets *status
+ * (if non-NULL) on failure: ERR_INVALID, ERR_UNSUPPORTED (the problem needs a
+ * capability the method lacks: mass matrix, DAE, projection), ERR_NOMEM. */
+cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
+                                            const cosrod_integrate_options *opts, cosrod_status *status);
+void cosrod_integrator_free(cosrod_integrator *integ);
+
+/* Set the initial state (t0, y0 (n)), reset the statistics and the method.
+ * yp0 (n) is an optional initial derivative for residual solvers (NULL). */
+cosrod_status cosrod_integrator_init(cosrod_integrator *integ, double t0, const double *y0,
+                                     const double *yp0);
+/* Integrate from the current state to t_end (continuing a previous call is
+ * allowed).  Returns OK, or a failure status; then the state stays at the
+ * last accepted step and cosrod_integrator_message() says what and when. */
+cosrod_status cosrod_integrator_evolve(cosrod_integrator *integ, double t_end, const cosrod_output_spec *out);
+/* init + evolve; y_end (n) receives the final (or last accepted) state if non-NULL. */
+cosrod_status cosrod_integrate(cosrod_integrator *integ, double t0, const double *y0, double t_end,
+                               const cosrod_output_spec *out, double *y_end);
+
+double cosrod_integrator_t(const cosrod_integrator *integ);        /* time of the last accepted step */
+const double *cosrod_integrator_y(const cosrod_integrator *integ); /* (n) state there */
+double cosrod_integrator_h(const cosrod_integrator *integ);        /* next proposed step */
+/* Dense output at t inside the last accepted step (see cosrod_step_type.dense). */
+cosrod_status cosrod_integrator_dense(const cosrod_integrator *integ, double t, const int *idx, int nidx,
+                                      double *out);
+const cosrod_integrate_stats *cosrod_integrator_stats(const cosrod_integrator *integ);
+const char *cosrod_integrator_message(const cosrod_integrator *integ);  /* "" if none */
+double cosrod_integrator_fail_time(const cosrod_integrator *integ);     /* time of the failure */
+cosrod_status cosrod_integrator_status(const cosrod_integrator *integ); /* of the last evolve */
+const cosrod_step_type *cosrod_integrator_type(const cosrod_integrator *integ);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_INTEGRATE_H */

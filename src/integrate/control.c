@@ -1,0 +1,257 @@
+/* Shared pieces of the integrators: default options, callback wrappers
+ * (f with non-finite detection, Jacobian analytic or by finite differences),
+ * Hairer's error norm, the step-size controllers and the initial step guess.
+ *
+ * Error norm: err = sqrt((1/n) sum (e_i/sk_i)^2), sk_i = atol_i + rtol_i
+ * max(|y0_i|, |y1_i|) (HNW I eq. (4.10)–(4.11)).  Controllers: standard
+ * (HNW I (4.13)), PI / Lund stabilisation (HNW I §IV.2, HW II §IV.2
+ * "Lund-stabilisation", as used in Hairer's DOPRI5), Gustafsson's predictive
+ * controller (HW II eq. (8.25)).  Initial step: HNW I §II.4 "Starting step
+ * size".  Finite-difference Jacobian: increment sqrt(u max(1e-5, |y_j|)) as in
+ * Hairer's codes, with column grouping for banded Jacobians (Curtis–Powell–
+ * Reid). */
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cosrod/integrate.h"
+
+cosrod_integrate_options cosrod_integrate_default_options(void) {
+  cosrod_integrate_options o;
+  memset(&o, 0, sizeof o);
+  o.rtol = 1e-6;
+  o.atol = 1e-6;
+  o.max_steps = 100000;
+  return o;
+}
+
+cosrod_status cosrod_step_fail(cosrod_step_ctx *ctx, cosrod_status status, double t, const char *fmt, ...) {
+  ctx->t_fail = t;
+  if (ctx->msg && ctx->msg_size > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->msg, ctx->msg_size, fmt, ap);
+    va_end(ap);
+  }
+  return status;
+}
+
+int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *ydot) {
+  const cosrod_ode_problem *p = ctx->problem;
+  ctx->stats->nfev++;
+  int rc = p->f(t, y, ydot, p->user);
+  if (rc < 0) {
+    cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "right-hand side returned %d (fatal) at t = %.17g", rc, t);
+    return rc;
+  }
+  if (rc > 0) {
+    ctx->stats->nfail_rhs++;
+    return rc;
+  }
+  for (int i = 0; i < ctx->n; i++) {
+    if (!isfinite(ydot[i])) {
+      ctx->nonfinite = 1;
+      ctx->stats->nfail_rhs++;
+      cosrod_step_fail(ctx, COSROD_ERR_NONFINITE, t, "right-hand side component %d is %g at t = %.17g", i,
+                       ydot[i], t);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Rows (local, of the stored Jacobian) touched by perturbing column j. */
+typedef struct {
+  int row0;      /* global row of local row 0 (m1 for the reduced form, else 0) */
+  int nrows;     /* n - row0 */
+  int c0, ncols; /* column block: global columns c0 .. c0+ncols-1 */
+  int ml, mu;    /* bandwidths in local (row, column-in-block) indices */
+} fd_block;
+
+/* Finite differences over one column block with grouping stride `stride`. */
+static int fd_block_eval(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
+                         int ldj, double *work, const fd_block *b, int banded) {
+  const int n = ctx->n;
+  double *yp = work, *fp = work + n;
+  const int stride = banded ? b->ml + b->mu + 1 : 1;
+  const double u = ctx->uround;
+  memcpy(yp, y, sizeof(double) * (size_t)n);
+  for (int g = 0; g < stride && g < b->ncols; g++) {
+    for (int c = g; c < b->ncols; c += stride) {
+      int j = b->c0 + c;
+      double d = sqrt(u * fmax(1e-5, fabs(y[j])));
+      yp[j] = y[j] + d;
+    }
+    int rc = cosrod_step_call_f(ctx, t, yp, fp);
+    if (rc != 0) return rc;
+    for (int c = g; c < b->ncols; c += stride) {
+      int j = b->c0 + c;
+      double d = yp[j] - y[j];
+      yp[j] = y[j];
+      int ilo = 0, ihi = b->nrows - 1;
+      if (banded) {
+        ilo = c - b->mu > 0 ? c - b->mu : 0;
+        ihi = c + b->ml < b->nrows - 1 ? c + b->ml : b->nrows - 1;
+      }
+      for (int i = ilo; i <= ihi; i++) {
+        double v = (fp[b->row0 + i] - fy[b->row0 + i]) / d;
+        if (banded)
+          J[(size_t)j * (size_t)ldj + (size_t)(b->mu + i - c)] = v;
+        else
+          J[(size_t)i + (size_t)j * (size_t)ldj] = v;
+      }
+    }
+  }
+  return 0;
+}
+
+static void zero_jac(const cosrod_step_ctx *ctx, double *J, int ldj) {
+  memset(J, 0, sizeof(double) * (size_t)ldj * (size_t)ctx->n);
+}
+
+int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
+                         int ldj, double *work) {
+  const cosrod_ode_problem *p = ctx->problem;
+  ctx->stats->njev++;
+  zero_jac(ctx, J, ldj);
+  if (p->jac) {
+    int rc = p->jac(t, y, J, ldj, p->user);
+    if (rc < 0)
+      cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc,
+                       t);
+    if (rc > 0) ctx->stats->nfail_rhs++;
+    return rc;
+  }
+  const int n = ctx->n;
+  const int m1 = p->m1 > 0 ? p->m1 : 0;
+  const int m2 = m1 > 0 ? (p->m2 > 0 ? p->m2 : m1) : 0;
+  fd_block b;
+  b.row0 = m1;
+  b.nrows = n - m1;
+  if (m1 > 0) {
+    for (int k = 0; k < m1 / m2; k++) {
+      b.c0 = k * m2;
+      b.ncols = m2;
+      b.ml = p->jac_ml_q;
+      b.mu = p->jac_mu_q;
+      int rc = fd_block_eval(ctx, t, y, fy, J, ldj, work, &b, p->jac_banded);
+      if (rc != 0) return rc;
+    }
+  }
+  b.c0 = m1;
+  b.ncols = n - m1;
+  b.ml = p->jac_ml;
+  b.mu = p->jac_mu;
+  return fd_block_eval(ctx, t, y, fy, J, ldj, work, &b, p->jac_banded);
+}
+
+void cosrod_integrate_scale(int n, const double *rtol, const double *atol, const double *y0, const double *y1,
+                            double *sk) {
+  for (int i = 0; i < n; i++) {
+    double a = fabs(y0[i]);
+    if (y1) a = fmax(a, fabs(y1[i]));
+    sk[i] = atol[i] + rtol[i] * a;
+  }
+}
+
+double cosrod_integrate_wrms(int n, const double *e, const double *sk) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    double r = e[i] / sk[i];
+    s += r * r;
+  }
+  return sqrt(s / n);
+}
+
+double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, const double *y0,
+                                 const double *y1) {
+  double s = 0.0;
+  for (int i = 0; i < ctx->n; i++) {
+    double a = fabs(y0[i]);
+    if (y1) a = fmax(a, fabs(y1[i]));
+    double r = e[i] / (ctx->atol[i] + ctx->rtol[i] * a);
+    s += r * r;
+  }
+  return sqrt(s / ctx->n);
+}
+
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max) {
+  if (!(err > 0.0)) return fac_max;
+  return clampd(safety * pow(err, -expo), fac_min, fac_max);
+}
+
+double cosrod_control_pi(double err, double err_old, double expo, double beta, double safety, double fac_min,
+                         double fac_max) {
+  if (!(err > 0.0)) return fac_max;
+  double q = safety * pow(err, -(expo - 0.75 * beta)) * pow(fmax(err_old, 1e-4), beta);
+  return clampd(q, fac_min, fac_max);
+}
+
+double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
+                                 double safety, double fac_min, double fac_max) {
+  if (!(err > 0.0)) return fac_max;
+  double e2 = err * err;
+  double q = safety * (h / h_acc) * pow(fmax(err_acc, 1e-2) / e2, expo);
+  return clampd(q, fac_min, fac_max);
+}
+
+cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work,
+                                            double *h) {
+  const int n = ctx->n;
+  const double *y = ctx->y;
+  double dnf = 0.0, dny = 0.0;
+  for (int i = 0; i < n; i++) {
+    double sk = ctx->atol[i] + ctx->rtol[i] * fabs(y[i]);
+    dnf += (f0[i] / sk) * (f0[i] / sk);
+    dny += (y[i] / sk) * (y[i] / sk);
+  }
+  double h0 = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : sqrt(dny / dnf) * 0.01;
+  h0 = fmin(h0, ctx->hmax);
+  h0 *= ctx->dir;
+  double *y1 = work, *f1 = work + n;
+  for (int i = 0; i < n; i++) y1[i] = y[i] + h0 * f0[i];
+  int rc = cosrod_step_call_f(ctx, ctx->t + h0, y1, f1);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  double der2 = 0.0;
+  if (rc == 0) {
+    for (int i = 0; i < n; i++) {
+      double sk = ctx->atol[i] + ctx->rtol[i] * fabs(y[i]);
+      double d = (f1[i] - f0[i]) / sk;
+      der2 += d * d;
+    }
+    der2 = sqrt(der2) / fabs(h0);
+  } else {
+    /* f failed at the trial point: fall back to the first guess, reduced. */
+    *h = 0.1 * h0;
+    return COSROD_OK;
+  }
+  double der12 = fmax(fabs(der2), sqrt(dnf));
+  double h1 = der12 <= 1e-15 ? fmax(1e-6, fabs(h0) * 1e-3) : pow(0.01 / der12, 1.0 / order);
+  double hh = fmin(fmin(100.0 * fabs(h0), h1), ctx->hmax);
+  *h = ctx->dir * hh;
+  return COSROD_OK;
+}
+
+/* ---- statistics printers ------------------------------------------------ */
+
+void cosrod_integrate_stats_print_header(FILE *out, int csv) {
+  if (csv)
+    fprintf(out, "label,nfev,njev,nsteps,naccept,nreject,ndecomp,nsolve,nnewton,nstiff,nproject,wall_time\n");
+  else
+    fprintf(out, "%-16s %9s %7s %8s %8s %7s %8s %8s %8s %6s %10s\n", "label", "nfev", "njev", "nsteps",
+            "naccept", "nreject", "ndecomp", "nsolve", "nnewton", "nstiff", "wall[s]");
+}
+
+void cosrod_integrate_stats_print(FILE *out, const char *label, const cosrod_integrate_stats *s, int csv) {
+  if (!label) label = "";
+  if (csv)
+    fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6e\n", label, s->nfev, s->njev, s->nsteps,
+            s->naccept, s->nreject, s->ndecomp, s->nsolve, s->nnewton, s->nstiff, s->nproject, s->wall_time);
+  else
+    fprintf(out, "%-16s %9ld %7ld %8ld %8ld %7ld %8ld %8ld %8ld %6ld %10.3e\n", label, s->nfev, s->njev,
+            s->nsteps, s->naccept, s->nreject, s->ndecomp, s->nsolve, s->nnewton, s->nstiff, s->wall_time);
+}
