@@ -298,9 +298,10 @@ typedef struct cosrod_step_type {
   cosrod_status (*step)(void *state, cosrod_step_ctx *ctx, int *accepted);
   /* Dense output at t in [ctx->t_old, ctx->t]: out[k] = y_{idx[k]}(t) for
    * k < nidx, or all n components if idx == NULL (out: (nidx) or (n)).
-   * Must not allocate; must not change the step state. */
-  cosrod_status (*dense)(void *state, const cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
-                         double *out);
+   * Valid from an accepted step until the next step attempt.  Must not
+   * allocate or change the solution; may evaluate f lazily (dop853's extra
+   * stages, counted in nfev). */
+  cosrod_status (*dense)(void *state, cosrod_step_ctx *ctx, double t, const int *idx, int nidx, double *out);
   void (*free)(void *state);
 } cosrod_step_type;
 
@@ -351,15 +352,18 @@ double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, co
                                  const double *y1);
 
 /* Step-size controllers.  All return the factor q = hnew/h, clamped to
- * [fac_min, fac_max].  err is the scaled error norm (accept iff err <= 1),
- * expo = 1/(order of the error estimate + 1).
- * Standard:    q = safety * err^-expo.                       (HNW I (4.13))
- * PI (Lund):   q = safety * err^-(expo - 0.75 beta) * err_old^beta
- *              with err_old = the previous accepted error (>= 1e-4).  (HNW I §IV.2 / Hairer's dopri5)
- * Gustafsson:  q = safety * (h/h_acc) * (err_acc/err^2)^expo  (HW II (8.25)),
- *              h_acc, err_acc from the previous accepted step (err_acc >= 1e-2 as in radau5). */
+ * [fac_min, fac_max] (q = fac_max if err == 0).  err is the scaled error norm
+ * (accept iff err <= 1), expo = 1/(order of the error estimate + 1).
+ * Standard:    q = safety * err^-expo.                        (HNW I (4.13))
+ * PI (Lund):   q = safety * err^-alpha * max(err_old, 1e-4)^beta, err_old =
+ *              the previous accepted error; Hairer's dopri5 takes
+ *              alpha = 1/5 - 0.75 beta, dop853 alpha = 1/8 - 0.2 beta.
+ *              (HW II §IV.2 "PI step size control")
+ * Gustafsson:  q = safety * (h/h_acc) * (max(err_acc, 1e-2)/err^2)^expo, with
+ *              h_acc, err_acc of the previous accepted step (HW II (8.25),
+ *              as in radau5; take min with the standard q). */
 double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max);
-double cosrod_control_pi(double err, double err_old, double expo, double beta, double safety, double fac_min,
+double cosrod_control_pi(double err, double err_old, double alpha, double beta, double safety, double fac_min,
                          double fac_max);
 double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
                                  double safety, double fac_min, double fac_max);
@@ -422,7 +426,7 @@ double cosrod_integrator_t(const cosrod_integrator *integ);        /* time of th
 const double *cosrod_integrator_y(const cosrod_integrator *integ); /* (n) state there */
 double cosrod_integrator_h(const cosrod_integrator *integ);        /* next proposed step */
 /* Dense output at t inside the last accepted step (see cosrod_step_type.dense). */
-cosrod_status cosrod_integrator_dense(const cosrod_integrator *integ, double t, const int *idx, int nidx,
+cosrod_status cosrod_integrator_dense(cosrod_integrator *integ, double t, const int *idx, int nidx,
                                       double *out);
 const cosrod_integrate_stats *cosrod_integrator_stats(const cosrod_integrator *integ);
 const char *cosrod_integrator_message(const cosrod_integrator *integ);  /* "" if none */

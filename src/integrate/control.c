@@ -184,10 +184,10 @@ double cosrod_control_standard(double err, double expo, double safety, double fa
   return clampd(safety * pow(err, -expo), fac_min, fac_max);
 }
 
-double cosrod_control_pi(double err, double err_old, double expo, double beta, double safety, double fac_min,
+double cosrod_control_pi(double err, double err_old, double alpha, double beta, double safety, double fac_min,
                          double fac_max) {
   if (!(err > 0.0)) return fac_max;
-  double q = safety * pow(err, -(expo - 0.75 * beta)) * pow(fmax(err_old, 1e-4), beta);
+  double q = safety * pow(err, -alpha) * pow(fmax(err_old, 1e-4), beta);
   return clampd(q, fac_min, fac_max);
 }
 

@@ -360,9 +360,9 @@ double cosrod_integrator_fail_time(const cosrod_integrator *it) { return it->ctx
 cosrod_status cosrod_integrator_status(const cosrod_integrator *it) { return it->last_status; }
 const cosrod_step_type *cosrod_integrator_type(const cosrod_integrator *it) { return it->type; }
 
-cosrod_status cosrod_integrator_dense(const cosrod_integrator *it, double t, const int *idx, int nidx,
+cosrod_status cosrod_integrator_dense(cosrod_integrator *it, double t, const int *idx, int nidx,
                                       double *out) {
-  const cosrod_step_ctx *c = &it->ctx;
+  cosrod_step_ctx *c = &it->ctx;
   if (c->first || c->h_last == 0.0) return COSROD_ERR_INVALID;
   double lo = fmin(c->t_old, c->t), hi = fmax(c->t_old, c->t);
   if (t < lo || t > hi) return COSROD_ERR_INVALID;
