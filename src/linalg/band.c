@@ -1,0 +1,366 @@
+/* Real band matrices: storage, assembly, products and LU with partial pivoting.
+ *
+ * The discretised rods have banded Jacobians ([LLA] §3.4: bandwidth 10 for
+ * the absolute formulation, larger for the null-space form), so every
+ * implicit step solves (γ/h)·M − J with a band LU.  Layout: LAPACK band
+ * storage with ml extra rows for the fill-in caused by row interchanges
+ * (see include/cosrod/band.h).
+ *
+ * Own LU (COSROD_LINALG_OWN): right-looking column elimination.  For column
+ * j the pivot is searched among the ml subdiagonal entries, the rows are
+ * swapped in columns j..ju (ju = furthest column that row j of U can reach,
+ * j + mu + pivot offset), the multipliers are scaled by 1/pivot and the
+ * rank-1 update runs down each column k = j+1..ju, which is contiguous in
+ * this layout.  The factors (L multipliers below the diagonal, U with upper
+ * bandwidth ml + mu above) are stored exactly as LAPACK's dgbtrf stores them,
+ * so either backend's solve would accept them; we still solve with the
+ * backend that factorised (pivot indices are 0-based for OWN, 1-based for
+ * LAPACK).  Cost: n·ml·(ml+mu) multiply-adds for the factorisation,
+ * n·(2·ml + mu) for a solve. */
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/band.h"
+#include "linalg/linalg_internal.h"
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+
+cosrod_band *cosrod_band_create(int n, int ml, int mu) {
+  if (n < 1 || ml < 0 || mu < 0) return NULL;
+  ml = imin(ml, n - 1);
+  mu = imin(mu, n - 1);
+  const int ld = 2 * ml + mu + 1;
+  if ((size_t)n > SIZE_MAX / sizeof(double) / (size_t)ld) return NULL;
+  cosrod_band *A = calloc(1, sizeof *A);
+  if (!A) return NULL;
+  A->n = n;
+  A->ml = ml;
+  A->mu = mu;
+  A->smu = ml + mu;
+  A->ld = ld;
+  A->data = calloc((size_t)n * (size_t)ld, sizeof(double));
+  A->ipiv = calloc((size_t)n, sizeof(int));
+  A->singular_col = -1;
+  A->backend = COSROD_LINALG_OWN;
+  A->factored_by = COSROD_LINALG_OWN;
+  if (!A->data || !A->ipiv) {
+    cosrod_band_free(A);
+    return NULL;
+  }
+  return A;
+}
+
+void cosrod_band_free(cosrod_band *A) {
+  if (!A) return;
+  free(A->data);
+  free(A->ipiv);
+  free(A);
+}
+
+cosrod_status cosrod_band_set_backend(cosrod_band *A, cosrod_linalg_backend backend) {
+  if (!A || (backend != COSROD_LINALG_OWN && backend != COSROD_LINALG_LAPACK)) return COSROD_ERR_INVALID;
+  A->backend = backend;
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_band_set_checked(cosrod_band *A, int i, int j, double v) {
+  if (!A || !cosrod_band_in_band(A, i, j)) return COSROD_ERR_INVALID;
+  cosrod_band_set(A, i, j, v);
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_band_add_checked(cosrod_band *A, int i, int j, double v) {
+  if (!A || !cosrod_band_in_band(A, i, j)) return COSROD_ERR_INVALID;
+  cosrod_band_add(A, i, j, v);
+  return COSROD_OK;
+}
+
+double cosrod_band_get_checked(const cosrod_band *A, int i, int j) {
+  if (!A || !cosrod_band_in_band(A, i, j)) return 0.0;
+  return cosrod_band_get(A, i, j);
+}
+
+void cosrod_band_zero(cosrod_band *A) {
+  if (!A) return;
+  memset(A->data, 0, (size_t)A->n * (size_t)A->ld * sizeof(double));
+  A->factored = 0;
+  A->singular_col = -1;
+}
+
+cosrod_status cosrod_band_copy(cosrod_band *dst, const cosrod_band *src) {
+  if (!dst || !src) return COSROD_ERR_INVALID;
+  if (dst->n != src->n || dst->ml < src->ml || dst->mu < src->mu) return COSROD_ERR_DIMENSION;
+  if (dst == src) return COSROD_OK;
+  const int n = dst->n;
+  for (int j = 0; j < n; ++j) {
+    double *d = dst->data + (size_t)j * (size_t)dst->ld;
+    const double *s = src->data + (size_t)j * (size_t)src->ld + src->smu;
+    memset(d, 0, (size_t)dst->ld * sizeof(double));
+    d += dst->smu;
+    const int lo = -imin(src->mu, j), hi = imin(src->ml, n - 1 - j);
+    for (int r = lo; r <= hi; ++r) d[r] = s[r];
+  }
+  dst->factored = 0;
+  dst->singular_col = -1;
+  return COSROD_OK;
+}
+
+void cosrod_band_scale_add_identity(cosrod_band *A, double c, double d) {
+  if (!A) return;
+  const int n = A->n;
+  for (int j = 0; j < n; ++j) {
+    double *col = A->data + (size_t)j * (size_t)A->ld;
+    memset(col, 0, (size_t)A->ml * sizeof(double)); /* fill-in rows */
+    col += A->smu;
+    const int lo = -imin(A->mu, j), hi = imin(A->ml, n - 1 - j);
+    for (int r = lo; r <= hi; ++r) col[r] *= c;
+    col[0] += d;
+  }
+  A->factored = 0;
+  A->singular_col = -1;
+}
+
+cosrod_status cosrod_band_set_combination(cosrod_band *E, double a, const cosrod_band *A, double b,
+                                          const cosrod_band *M) {
+  if (!E || !A || M == E) return COSROD_ERR_INVALID;
+  if (A->n != E->n || A->ml > E->ml || A->mu > E->mu) return COSROD_ERR_DIMENSION;
+  if (M && (M->n != E->n || M->ml > E->ml || M->mu > E->mu)) return COSROD_ERR_DIMENSION;
+  if (A == E) {
+    cosrod_band_scale_add_identity(E, a, M ? 0.0 : b);
+  } else {
+    const int n = E->n;
+    for (int j = 0; j < n; ++j) {
+      double *e = E->data + (size_t)j * (size_t)E->ld;
+      memset(e, 0, (size_t)E->ld * sizeof(double));
+      e += E->smu;
+      const double *s = A->data + (size_t)j * (size_t)A->ld + A->smu;
+      const int lo = -imin(A->mu, j), hi = imin(A->ml, n - 1 - j);
+      for (int r = lo; r <= hi; ++r) e[r] = a * s[r];
+      if (!M) e[0] += b;
+    }
+  }
+  if (M) {
+    const int n = E->n;
+    for (int j = 0; j < n; ++j) {
+      double *e = E->data + (size_t)j * (size_t)E->ld + E->smu;
+      const double *m = M->data + (size_t)j * (size_t)M->ld + M->smu;
+      const int lo = -imin(M->mu, j), hi = imin(M->ml, n - 1 - j);
+      for (int r = lo; r <= hi; ++r) e[r] += b * m[r];
+    }
+  }
+  E->factored = 0;
+  E->singular_col = -1;
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_band_scale_add(cosrod_band *A, double c, double d, const cosrod_band *M) {
+  if (!A || !M) return COSROD_ERR_INVALID;
+  return cosrod_band_set_combination(A, c, A, d, M);
+}
+
+cosrod_status cosrod_band_gemv(const cosrod_band *A, double alpha, const double *x, double beta, double *y) {
+  if (!A || !x || !y) return COSROD_ERR_INVALID;
+  if (A->factored) return COSROD_ERR_INVALID;
+  const int n = A->n;
+  if (beta == 0.0) {
+    for (int i = 0; i < n; ++i) y[i] = 0.0;
+  } else if (beta != 1.0) {
+    for (int i = 0; i < n; ++i) y[i] *= beta;
+  }
+  for (int j = 0; j < n; ++j) {
+    const double t = alpha * x[j];
+    const double *col = A->data + (size_t)j * (size_t)A->ld + A->smu;
+    const int lo = -imin(A->mu, j), hi = imin(A->ml, n - 1 - j);
+    double *yj = y + j;
+    for (int r = lo; r <= hi; ++r) yj[r] += col[r] * t;
+  }
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_band_matvec(const cosrod_band *A, const double *x, double *y) {
+  return cosrod_band_gemv(A, 1.0, x, 0.0, y);
+}
+
+double cosrod_band_norm_inf(const cosrod_band *A) {
+  if (!A || A->factored) return NAN;
+  double nrm = 0.0;
+  for (int i = 0; i < A->n; ++i) {
+    double s = 0.0;
+    for (int j = imax(0, i - A->ml); j <= imin(A->n - 1, i + A->mu); ++j) s += fabs(cosrod_band_get(A, i, j));
+    if (s > nrm || isnan(s)) nrm = s;
+  }
+  return nrm;
+}
+
+cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd) {
+  if (!A || !D || ldd < A->n || A->factored) return COSROD_ERR_INVALID;
+  const int n = A->n;
+  for (int j = 0; j < n; ++j) {
+    double *d = D + (size_t)j * (size_t)ldd;
+    for (int i = 0; i < n; ++i) d[i] = cosrod_band_in_band(A, i, j) ? cosrod_band_get(A, i, j) : 0.0;
+  }
+  return COSROD_OK;
+}
+
+/* ---- own LU ---------------------------------------------------------- */
+
+static cosrod_status band_factor_own(cosrod_band *A) {
+  const int n = A->n, ml = A->ml, mu = A->mu, smu = A->smu;
+  const size_t ld = (size_t)A->ld;
+  double *a = A->data;
+  /* The fill-in rows may hold stale factors from a previous decomposition. */
+  if (ml > 0)
+    for (int j = 0; j < n; ++j) memset(a + (size_t)j * ld, 0, (size_t)ml * sizeof(double));
+  int ju = 0; /* last column reached by the rows of U built so far */
+  for (int j = 0; j < n; ++j) {
+    double *cj = a + (size_t)j * ld + smu; /* cj[i] = A(j+i, j) */
+    const int km = imin(ml, n - 1 - j);
+    int p = 0, bad = !isfinite(cj[0]);
+    double amax = fabs(cj[0]);
+    for (int i = 1; i <= km; ++i) {
+      const double v = fabs(cj[i]);
+      bad |= !isfinite(v);
+      if (v > amax) {
+        amax = v;
+        p = i;
+      }
+    }
+    A->ipiv[j] = j + p;
+    if (bad) {
+      A->singular_col = j;
+      return COSROD_ERR_NONFINITE;
+    }
+    if (amax == 0.0) {
+      A->singular_col = j;
+      return COSROD_ERR_SINGULAR;
+    }
+    ju = imax(ju, imin(j + mu + p, n - 1));
+    if (p != 0) {
+      for (int k = j; k <= ju; ++k) {
+        double *ck = a + (size_t)k * ld + smu - k;
+        const double t = ck[j];
+        ck[j] = ck[j + p];
+        ck[j + p] = t;
+      }
+    }
+    if (km == 0) continue;
+    const double piv = cj[0];
+    if (fabs(piv) >= DBL_MIN) {
+      const double rp = 1.0 / piv;
+      for (int i = 1; i <= km; ++i) cj[i] *= rp;
+    } else {
+      for (int i = 1; i <= km; ++i) cj[i] /= piv;
+    }
+    for (int k = j + 1; k <= ju; ++k) {
+      double *ck = a + (size_t)k * ld + smu + (j - k); /* ck[i] = A(j+i, k) */
+      const double t = ck[0];
+      if (t == 0.0) continue;
+      for (int i = 1; i <= km; ++i) ck[i] -= cj[i] * t;
+    }
+  }
+  return COSROD_OK;
+}
+
+static void band_solve_own(const cosrod_band *A, double *b) {
+  const int n = A->n, ml = A->ml, smu = A->smu;
+  const size_t ld = (size_t)A->ld;
+  const double *a = A->data;
+  if (ml > 0) {
+    for (int j = 0; j < n - 1; ++j) {
+      const double *cj = a + (size_t)j * ld + smu;
+      const int p = A->ipiv[j];
+      double t = b[p];
+      if (p != j) {
+        b[p] = b[j];
+        b[j] = t;
+      }
+      if (t == 0.0) continue;
+      const int km = imin(ml, n - 1 - j);
+      double *bj = b + j;
+      for (int i = 1; i <= km; ++i) bj[i] -= cj[i] * t;
+    }
+  }
+  for (int j = n - 1; j >= 0; --j) {
+    const double *cj = a + (size_t)j * ld + smu;
+    const double t = b[j] / cj[0];
+    b[j] = t;
+    if (t == 0.0) continue;
+    const int km = imin(smu, j);
+    double *bj = b + j;
+    for (int i = 1; i <= km; ++i) bj[-i] -= cj[-i] * t;
+  }
+}
+
+/* ---- public factor / solve ------------------------------------------- */
+
+cosrod_status cosrod_band_factor(cosrod_band *A) {
+  if (!A) return COSROD_ERR_INVALID;
+  A->factored = 0;
+  A->singular_col = -1;
+  A->factored_by = A->backend;
+  cosrod_status st;
+  if (A->backend == COSROD_LINALG_LAPACK) {
+    lapack_int info =
+        LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, A->n, A->n, A->ml, A->mu, A->data, A->ld, A->ipiv);
+    if (info < 0) return COSROD_ERR_INTERNAL;
+    if (info > 0) {
+      A->singular_col = info - 1;
+      return COSROD_ERR_SINGULAR;
+    }
+    st = COSROD_OK;
+    for (int j = 0; j < A->n; ++j) { /* LAPACK does not check for NaN/Inf */
+      if (!isfinite(A->data[(size_t)j * (size_t)A->ld + A->smu])) {
+        A->singular_col = j;
+        st = COSROD_ERR_NONFINITE;
+        break;
+      }
+    }
+  } else {
+    st = band_factor_own(A);
+  }
+  if (st == COSROD_OK) A->factored = 1;
+  return st;
+}
+
+cosrod_status cosrod_band_solve(const cosrod_band *A, double *b) {
+  return cosrod_band_solve_multi(A, 1, b, A ? A->n : 0);
+}
+
+cosrod_status cosrod_band_solve_multi(const cosrod_band *A, int nrhs, double *B, int ldb) {
+  if (!A || !B || nrhs < 0 || ldb < A->n) return COSROD_ERR_INVALID;
+  if (!A->factored) return COSROD_ERR_INVALID;
+  if (nrhs == 0) return COSROD_OK;
+  if (A->factored_by == COSROD_LINALG_LAPACK) {
+    lapack_int info =
+        LAPACKE_dgbtrs_work(LAPACK_COL_MAJOR, 'N', A->n, A->ml, A->mu, nrhs, A->data, A->ld, A->ipiv, B, ldb);
+    return info == 0 ? COSROD_OK : COSROD_ERR_INTERNAL;
+  }
+  for (int r = 0; r < nrhs; ++r) band_solve_own(A, B + (size_t)r * (size_t)ldb);
+  return COSROD_OK;
+}
+
+void cosrod_band_print(const cosrod_band *A, FILE *f) {
+  if (!f) return;
+  if (!A) {
+    fprintf(f, "band matrix: NULL\n");
+    return;
+  }
+  const int up = A->factored ? A->smu : A->mu;
+  fprintf(f, "band matrix n=%d ml=%d mu=%d ld=%d backend=%s%s\n", A->n, A->ml, A->mu, A->ld,
+          cosrod_linalg_backend_name(A->backend),
+          A->factored ? " (LU factors: U above incl. diagonal, L multipliers below)" : "");
+  for (int i = 0; i < A->n; ++i) {
+    for (int j = 0; j < A->n; ++j) {
+      if (i - j <= A->ml && j - i <= up)
+        fprintf(f, " %11.4e", cosrod_band_get(A, i, j));
+      else
+        fprintf(f, " %11s", ".");
+    }
+    fputc('\n', f);
+  }
+}

@@ -1,0 +1,30 @@
+/* Internal helpers shared by the linalg sources (not installed). */
+#ifndef COSROD_LINALG_INTERNAL_H
+#define COSROD_LINALG_INTERNAL_H
+
+#include <lapacke.h>
+#include <math.h>
+
+/* The pivot arrays are plain int and are handed to LAPACK directly. */
+_Static_assert(sizeof(lapack_int) == sizeof(int), "cosrod linalg expects 32-bit lapack_int");
+/* C11 6.2.5: a complex number has the representation of double[2] = {re, im}. */
+_Static_assert(sizeof(double _Complex) == 2 * sizeof(double), "double _Complex must be two doubles");
+
+/* |re| + |im|: the pivoting magnitude for complex LU (as LAPACK's izamax). */
+static inline double lin_cabs1(const double *z) { return fabs(z[0]) + fabs(z[1]); }
+
+/* (rr, ri) <- 1 / (ar + i ai) by Smith's algorithm (no overflow for large
+ * |a|, no underflow of |a|^2 for small |a|).  a must be non-zero. */
+static inline void lin_crecip(double ar, double ai, double *rr, double *ri) {
+  if (fabs(ar) >= fabs(ai)) {
+    double r = ai / ar, d = ar + ai * r;
+    *rr = 1.0 / d;
+    *ri = -r / d;
+  } else {
+    double r = ar / ai, d = ai + ar * r;
+    *rr = r / d;
+    *ri = -1.0 / d;
+  }
+}
+
+#endif /* COSROD_LINALG_INTERNAL_H */
