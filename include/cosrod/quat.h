@@ -15,8 +15,9 @@
  *   before writing the output, so outputs may alias inputs (e.g.
  *   cosrod_quat_mul(p, p, q)) unless a function says otherwise.  Matrix-valued
  *   functions must not alias (their outputs are not inputs of the same size).
- * - Moments of inertia I[3] = (I1, I2, I3) are principal values; the fictive
- *   radial moment I0 of [L] eq. 32 is 0 throughout.
+ * - Moments of inertia inertia[3] = (I1, I2, I3) are principal values; the
+ *   fictive radial moment I0 of [L] eq. 32 is 0 throughout.  (Never name a
+ *   variable `I`: <complex.h>, pulled in by <lapacke.h>, defines it as a macro.)
  *
  * Everything here is allocation-free and safe to call in time loops. */
 #ifndef COSROD_QUAT_H
@@ -244,25 +245,25 @@ static inline cosrod_status cosrod_quat_project(double p[4], double pdot[4]) {
 /* ---- quaternion mass (static inline mat-vec forms) ----------------------- */
 
 /* r = mu(p) v = 4 Q(p) I Q(p)^T v = 4 p (I * Im(conj(p) v))  ([LLA] eq. 13,
- * [L] eq. 31, I0 = 0; aliasing allowed).  I = (I1, I2, I3). */
-static inline void cosrod_quat_mass_apply(double r[4], const double p[4], const double I[3],
+ * [L] eq. 31, I0 = 0; aliasing allowed).  inertia = (I1, I2, I3). */
+static inline void cosrod_quat_mass_apply(double r[4], const double p[4], const double inertia[3],
                                           const double v[4]) {
   double t[4], w[3];
   cosrod_quat_conj_mul(t, p, v);
-  cosrod_vec3_set(w, 4.0 * I[0] * t[1], 4.0 * I[1] * t[2], 4.0 * I[2] * t[3]);
+  cosrod_vec3_set(w, 4.0 * inertia[0] * t[1], 4.0 * inertia[1] * t[2], 4.0 * inertia[2] * t[3]);
   cosrod_quat_mul_pure(r, p, w);
 }
 
 /* r = mu#(p) v = Q(p) I# Q(p)^T v / (4 |p|^4), I# = diag(0, 1/I1, 1/I2, 1/I3)
  * ([L] eq. 39 tangential inverse; aliasing allowed).  Requires p != 0 and
  * I_k > 0 (not checked here; see cosrod_quat_mass_sharp). */
-static inline void cosrod_quat_mass_sharp_apply(double r[4], const double p[4], const double I[3],
+static inline void cosrod_quat_mass_sharp_apply(double r[4], const double p[4], const double inertia[3],
                                                 const double v[4]) {
   double n2 = cosrod_quat_norm2(p);
   double s = 0.25 / (n2 * n2);
   double t[4], w[3];
   cosrod_quat_conj_mul(t, p, v);
-  cosrod_vec3_set(w, s * t[1] / I[0], s * t[2] / I[1], s * t[3] / I[2]);
+  cosrod_vec3_set(w, s * t[1] / inertia[0], s * t[2] / inertia[1], s * t[3] / inertia[2]);
   cosrod_quat_mul_pure(r, p, w);
 }
 
@@ -281,18 +282,18 @@ void cosrod_quat_qmat_right(double Qr[16], const double q[4]);
 void cosrod_quat_tmat(double T[12], const double p[4]);
 
 /* Quaternion mass mu(p) = 4 Q(p) diag(0, I1, I2, I3) Q(p)^T, 4x4 symmetric
- * ([LLA] eq. 13, [L] eq. 31).  Units: those of I. */
-void cosrod_quat_mass(double mu[16], const double p[4], const double I[3]);
+ * ([LLA] eq. 13, [L] eq. 31).  Units: those of inertia. */
+void cosrod_quat_mass(double mu[16], const double p[4], const double inertia[3]);
 
 /* Tangential inverse mu#(p) = Q(p) diag(0, 1/I1, 1/I2, 1/I3) Q(p)^T / (4|p|^4),
  * 4x4 ([L] eq. 39); mu mu# = mu# mu = I - p (x) p for unit p.
  * COSROD_ERR_SINGULAR if p == 0 or some I_k <= 0 (mu# untouched). */
-cosrod_status cosrod_quat_mass_sharp(double mus[16], const double p[4], const double I[3]);
+cosrod_status cosrod_quat_mass_sharp(double mus[16], const double p[4], const double inertia[3]);
 
 /* Gyroscopic ("mass skew") term of [L] eq. 33:
  * r = 1/2 grad_p(pdot^T mu(p) pdot) - (grad_p(mu(p) pdot)) pdot
  *   = 8 Q(pdot) I Q(pdot)^T p = 8 pdot (I * Im(conj(pdot) p)), 4-vector. */
-void cosrod_quat_mass_gyro(double r[4], const double p[4], const double pdot[4], const double I[3]);
+void cosrod_quat_mass_gyro(double r[4], const double p[4], const double pdot[4], const double inertia[3]);
 
 /* ---- Euler map differential ([L] §5) -------------------------------------- */
 
