@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cosrod/quat.h"
 #include "cosrod/status.h"
 #include "cosrod/version.h"
 
@@ -11,6 +12,7 @@ static void usage(FILE *f) {
           "\n"
           "commands:\n"
           "  help          this text\n"
+          "  selfcheck     check quaternion identities numerically and print their errors\n"
           "  --version     print the version\n");
 }
 
@@ -27,6 +29,7 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+  if (strcmp(argv[1], "selfcheck") == 0) return cosrod_quat_selfcheck(stdout) == 0 ? 0 : 1;
   fprintf(stderr, "cosrod: unknown command '%s' (try 'cosrod help')\n", argv[1]);
   return 2;
 }
