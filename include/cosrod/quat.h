@@ -139,6 +139,15 @@ static inline void cosrod_quat_im(double v[3], const double p[4]) {
   cosrod_vec3_set(v, a, b, c);
 }
 
+/* Geodesic reflection of a through b: r = b conj(a) b = 2 <a,b> b - |b|^2 a.
+ * For unit a, b this is slerp(2, a, b), the spherical linear extrapolation
+ * used for ghost quaternions at clamped ends ([LLA] Remark 3.1): a polynomial
+ * (hence cheaply differentiable) form.  Aliasing allowed. */
+static inline void cosrod_quat_reflect(double r[4], const double a[4], const double b[4]) {
+  double c = 2.0 * cosrod_quat_dot(a, b), n2 = cosrod_quat_norm2(b);
+  cosrod_quat_set(r, c * b[0] - n2 * a[0], c * b[1] - n2 * a[1], c * b[2] - n2 * a[2], c * b[3] - n2 * a[3]);
+}
+
 /* ---- rotation of vectors without forming R (static inline) --------------- */
 
 /* r = R(p) v = p v conj(p)  ([L] eq. 29 forward; stretched by |p|^2 for

@@ -740,6 +740,32 @@ TEST(slerp_lla_test2_boundary) {
   CHECK_MAT("R(p_0(1)) = R(p_N(1))", R0, RN, 3, 3, 3, 3, 0, 0);
 }
 
+TEST(reflect_is_slerp_extrapolation) {
+  /* ghost quaternion of a clamped end ([LLA] Remark 3.1): slerp(2, a, b) = b conj(a) b */
+  th_rng rng;
+  th_rng_seed(&rng, 119);
+  double e_sl = 0, e_prod = 0;
+  for (int n = 0; n < NS; ++n) {
+    double a[4], b[4], r[4], s[4], ac[4], t[4], u[4];
+    rand_unit(&rng, a);
+    rand_unit(&rng, b);
+    if (cosrod_quat_dot(a, b) < -0.9) continue; /* slerp needs a != -b; keep sin(th) >= 0.4 */
+    cosrod_quat_reflect(r, a, b);
+    cosrod_quat_slerp(s, 2.0, a, b);
+    e_sl = fmax(e_sl, maxdiff(r, s, 4));
+    rand_quat(&rng, a);
+    rand_quat(&rng, b);
+    cosrod_quat_reflect(r, a, b);
+    ref_conj(ac, a);
+    ref_mul(t, b, ac);
+    ref_mul(u, t, b);
+    e_prod = fmax(e_prod, maxdiff(r, u, 4) / (cosrod_quat_norm(a) * cosrod_quat_norm2(b)));
+  }
+  /* slerp at t = 2 uses sin(2 th)/sin(th) with sin(th) >= 0.4: a few eps */
+  CHECK_LE("max |reflect(a,b) - slerp(2,a,b)| (unit a, b)", e_sl, 1e-14);
+  CHECK_LE("max |reflect(a,b) - b conj(a) b| / (|a||b|^2) (general a, b)", e_prod, 1e-14);
+}
+
 /* ---- 3-1-3 Euler angles --------------------------------------------------------- */
 
 static void rotz(double M[9], double a) {
@@ -833,6 +859,7 @@ static const th_case cases[] = {
     TH_CASE(spurrier_klumpp_perturbed_frame),
     TH_CASE(slerp_great_circle),
     TH_CASE(slerp_lla_test2_boundary),
+    TH_CASE(reflect_is_slerp_extrapolation),
     TH_CASE(euler313_roundtrip),
     TH_CASE(euler313_gimbal_lock),
     TH_CASE(selfcheck_passes),
