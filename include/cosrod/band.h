@@ -112,8 +112,10 @@ double cosrod_band_norm_inf(const cosrod_band *A);
 /* Expand to a dense column-major (n x n) array D with leading dimension ldd >= n. */
 cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd);
 /* LU with partial pivoting, in place.  ERR_SINGULAR on an exactly zero pivot
- * (singular_col says where; the factors are then unusable), ERR_NONFINITE if
- * a NaN/Inf pivot was met.  Cost O(n*ml*(ml+mu)). */
+ * (singular_col says where; the factors are then unusable; re-assemble the
+ * whole matrix before refactoring), ERR_NONFINITE if a NaN/Inf pivot candidate
+ * was met (OWN) or the factors contain NaN/Inf (LAPACK: reference ?gbtf2
+ * scales by 1/pivot even for subnormal pivots).  Cost O(n*ml*(ml+mu)). */
 cosrod_status cosrod_band_factor(cosrod_band *A);
 /* Solve A x = b in place (b: (n) overwritten by x); ERR_INVALID if not factored. */
 cosrod_status cosrod_band_solve(const cosrod_band *A, double *b);

@@ -84,8 +84,9 @@ cosrod_status cosrod_dense_matvec(const cosrod_dense *A, const double *x, double
 /* Infinity norm (max row sum of |a_ij|) of an unfactored A. */
 double cosrod_dense_norm_inf(const cosrod_dense *A);
 /* LU with partial pivoting, in place.  ERR_SINGULAR on an exactly zero pivot
- * (singular_col says where; the factors are then not usable), ERR_NONFINITE
- * if a NaN/Inf entry was met. */
+ * (singular_col says where; the factors are then not usable; re-assemble
+ * before refactoring), ERR_NONFINITE if a NaN/Inf entry was met (OWN) or the
+ * factors contain NaN/Inf (LAPACK). */
 cosrod_status cosrod_dense_factor(cosrod_dense *A);
 /* Solve A x = b in place (b: (n), overwritten by x).  ERR_INVALID if A is not factored. */
 cosrod_status cosrod_dense_solve(const cosrod_dense *A, double *b);

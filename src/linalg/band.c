@@ -313,12 +313,10 @@ cosrod_status cosrod_band_factor(cosrod_band *A) {
       return COSROD_ERR_SINGULAR;
     }
     st = COSROD_OK;
-    for (int j = 0; j < A->n; ++j) { /* LAPACK does not check for NaN/Inf */
-      if (!isfinite(A->data[(size_t)j * (size_t)A->ld + A->smu])) {
-        A->singular_col = j;
-        st = COSROD_ERR_NONFINITE;
-        break;
-      }
+    const long bad = lin_first_nonfinite(A->data, (size_t)A->n * (size_t)A->ld);
+    if (bad >= 0) {
+      A->singular_col = (int)(bad / A->ld);
+      st = COSROD_ERR_NONFINITE;
     }
   } else {
     st = band_factor_own(A);

@@ -234,12 +234,10 @@ cosrod_status cosrod_dense_factor(cosrod_dense *A) {
       A->singular_col = info - 1;
       return COSROD_ERR_SINGULAR;
     }
-    for (int j = 0; j < A->n; ++j) {
-      if (!isfinite(A->data[(size_t)j * (size_t)(A->n + 1)])) {
-        A->singular_col = j;
-        st = COSROD_ERR_NONFINITE;
-        break;
-      }
+    const long bad = lin_first_nonfinite(A->data, (size_t)A->n * (size_t)A->n);
+    if (bad >= 0) {
+      A->singular_col = (int)(bad / A->n);
+      st = COSROD_ERR_NONFINITE;
     }
   } else {
     st = dense_factor_own(A);
@@ -430,8 +428,7 @@ static cosrod_status zdense_factor_own(cosrod_zdense *A) {
       }
     } else {
       for (int i = j + 1; i < n; ++i) {
-        double _Complex *z = (double _Complex *)(cj + 2 * i);
-        *z = *z / CMPLX(pr, pi);
+        lin_cdiv(cj[2 * i], cj[2 * i + 1], pr, pi, &cj[2 * i], &cj[2 * i + 1]);
       }
     }
     for (int k = j + 1; k < n; ++k) {
@@ -473,10 +470,8 @@ static void zdense_solve_own(const cosrod_zdense *A, double *b) {
   }
   for (int j = n - 1; j >= 0; --j) {
     const double *cj = a + (size_t)j * ld2;
-    double rr, ri;
-    lin_crecip(cj[2 * j], cj[2 * j + 1], &rr, &ri);
-    const double br = b[2 * j], bi = b[2 * j + 1];
-    const double tr = br * rr - bi * ri, ti = br * ri + bi * rr;
+    double tr, ti;
+    lin_cdiv(b[2 * j], b[2 * j + 1], cj[2 * j], cj[2 * j + 1], &tr, &ti);
     b[2 * j] = tr;
     b[2 * j + 1] = ti;
     if (tr == 0.0 && ti == 0.0) continue;
@@ -500,13 +495,10 @@ cosrod_status cosrod_zdense_factor(cosrod_zdense *A) {
       A->singular_col = info - 1;
       return COSROD_ERR_SINGULAR;
     }
-    for (int j = 0; j < A->n; ++j) {
-      const double _Complex d = A->data[(size_t)j * (size_t)(A->n + 1)];
-      if (!isfinite(creal(d)) || !isfinite(cimag(d))) {
-        A->singular_col = j;
-        st = COSROD_ERR_NONFINITE;
-        break;
-      }
+    const long bad = lin_first_nonfinite((const double *)A->data, 2 * (size_t)A->n * (size_t)A->n);
+    if (bad >= 0) {
+      A->singular_col = (int)(bad / (2 * A->n));
+      st = COSROD_ERR_NONFINITE;
     }
   } else {
     st = zdense_factor_own(A);

@@ -27,4 +27,27 @@ static inline void lin_crecip(double ar, double ai, double *rr, double *ri) {
   }
 }
 
+/* (qr, qi) <- (xr + i xi) / (ar + i ai) by Smith's algorithm; safe for
+ * subnormal or huge a where the reciprocal would overflow. */
+static inline void lin_cdiv(double xr, double xi, double ar, double ai, double *qr, double *qi) {
+  if (fabs(ar) >= fabs(ai)) {
+    double r = ai / ar, d = ar + ai * r;
+    *qr = (xr + xi * r) / d;
+    *qi = (xi - xr * r) / d;
+  } else {
+    double r = ar / ai, d = ai + ar * r;
+    *qr = (xr * r + xi) / d;
+    *qi = (xi * r - xr) / d;
+  }
+}
+
+/* Index of the first NaN/Inf among x[0..m-1], or -1.  Used after LAPACK
+ * factorisations, which do not check (e.g. reference zgbtf2 scales by
+ * 1/pivot even for subnormal pivots and produces Inf multipliers). */
+static inline long lin_first_nonfinite(const double *x, size_t m) {
+  for (size_t k = 0; k < m; ++k)
+    if (!isfinite(x[k])) return (long)k;
+  return -1;
+}
+
 #endif /* COSROD_LINALG_INTERNAL_H */

@@ -6,7 +6,9 @@
  * |re| + |im| like LAPACK's izamax.  The kernels work on the interleaved
  * double view of the double _Complex array (C11 guarantees {re, im}) and
  * spell out the complex multiply-adds, so no libgcc __muldc3/__divdc3 calls
- * happen in the inner loops; pivots are inverted with Smith's algorithm. */
+ * happen in the inner loops; multipliers use a Smith reciprocal of the pivot and the
+ * back substitution divides by Smith's algorithm (safe for huge and
+ * subnormal pivots). */
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -208,8 +210,7 @@ static cosrod_status zband_factor_own(cosrod_zband *A) {
       }
     } else {
       for (int i = 1; i <= km; ++i) {
-        double _Complex *z = (double _Complex *)(cj + 2 * i);
-        *z = *z / CMPLX(pr, pi);
+        lin_cdiv(cj[2 * i], cj[2 * i + 1], pr, pi, &cj[2 * i], &cj[2 * i + 1]);
       }
     }
     for (int k = j + 1; k <= ju; ++k) {
@@ -253,10 +254,8 @@ static void zband_solve_own(const cosrod_zband *A, double *b) {
   }
   for (int j = n - 1; j >= 0; --j) {
     const double *cj = a + (size_t)j * ld2 + 2 * (size_t)smu;
-    double rr, ri;
-    lin_crecip(cj[0], cj[1], &rr, &ri);
-    const double br = b[2 * j], bi = b[2 * j + 1];
-    const double tr = br * rr - bi * ri, ti = br * ri + bi * rr;
+    double tr, ti;
+    lin_cdiv(b[2 * j], b[2 * j + 1], cj[0], cj[1], &tr, &ti);
     b[2 * j] = tr;
     b[2 * j + 1] = ti;
     if (tr == 0.0 && ti == 0.0) continue;
@@ -287,13 +286,10 @@ cosrod_status cosrod_zband_factor(cosrod_zband *A) {
       return COSROD_ERR_SINGULAR;
     }
     st = COSROD_OK;
-    for (int j = 0; j < A->n; ++j) {
-      const double _Complex d = A->data[(size_t)j * (size_t)A->ld + A->smu];
-      if (!isfinite(creal(d)) || !isfinite(cimag(d))) {
-        A->singular_col = j;
-        st = COSROD_ERR_NONFINITE;
-        break;
-      }
+    const long bad = lin_first_nonfinite((const double *)A->data, 2 * (size_t)A->n * (size_t)A->ld);
+    if (bad >= 0) {
+      A->singular_col = (int)(bad / (2 * A->ld));
+      st = COSROD_ERR_NONFINITE;
     }
   } else {
     st = zband_factor_own(A);
@@ -351,7 +347,7 @@ void cosrod_zband_print(const cosrod_zband *A, FILE *f) {
         const double _Complex z = cosrod_zband_get(A, i, j);
         fprintf(f, " %10.3e%+10.3ei", creal(z), cimag(z));
       } else {
-        fprintf(f, " %22s", ".");
+        fprintf(f, " %21s", ".");
       }
     }
     fputc('\n', f);

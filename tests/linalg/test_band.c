@@ -312,6 +312,27 @@ TEST(band_singular_reported) {
     st = cosrod_band_factor(A);
     CHECK("NaN entry -> ERR_NONFINITE", st == COSROD_ERR_NONFINITE);
     cosrod_band_free(A);
+    /* (f) subnormal pivot p = 2^-1030 in [[p, 0], [p/2, 1]]: own divides
+     * (multiplier exactly 1/2); reference dgbtf2 multiplies by 1/p = Inf, which
+     * the LAPACK backend must report as ERR_NONFINITE, never as OK. */
+    const double p = ldexp(1.0, -1030);
+    cosrod_band *T = cosrod_band_create(2, 1, 0);
+    cosrod_band_set_backend(T, backends[k]);
+    cosrod_band_set(T, 0, 0, p);
+    cosrod_band_set(T, 1, 0, p / 2);
+    cosrod_band_set(T, 1, 1, 1.0);
+    st = cosrod_band_factor(T);
+    NOTE("%s subnormal pivot: %s", be, cosrod_status_name(st));
+    if (backends[k] == COSROD_LINALG_OWN || st == COSROD_OK) {
+      double z[2] = {p, 1.0};
+      CHECK("subnormal pivot factors", st == COSROD_OK && cosrod_band_solve(T, z) == COSROD_OK);
+      CHECK_NEAR("multiplier exactly 1/2", cosrod_band_col(T, 0)[1], 0.5, 0.0);
+      CHECK_NEAR("x0 = 1 (p/p exact)", z[0], 1.0, 0.0);
+      CHECK_NEAR("x1 = 1 - p/2 = 1 after rounding", z[1], 1.0, 0.0);
+    } else {
+      CHECK("LAPACK Inf multiplier -> ERR_NONFINITE", st == COSROD_ERR_NONFINITE);
+    }
+    cosrod_band_free(T);
   }
 }
 
