@@ -1,0 +1,332 @@
+/* The discrete Cosserat rod (module rod): [LLA] §3, [LA] §2–4, [L] §4, SPEC §1–4.
+ *
+ * A staggered grid s_0 < s_1 < ... < s_N (material arc length, m) carries the
+ * centroids x_n (vertices, n = 0..N) and the unit quaternions p_{k+1/2}
+ * (segments, k = 0..N-1; "segment k" below).  Strains Γ live on segments,
+ * curvatures K on vertices ([LLA] eqs. 23, 26).  Forces are the exact
+ * gradients of the discrete potential and dissipation functions (variational
+ * discretisation, any grid).
+ *
+ * Model / data split (MuJoCo style): a cosrod_rod is built once from a
+ * cosrod_rod_def and is constant afterwards; every evaluation writes into a
+ * mutable cosrod_rod_data (workspace + results).  Nothing is allocated after
+ * creation; all evaluations cost O(N).
+ *
+ * State layout (SPEC §1): q is interleaved (x_0, p_{1/2}, x_1, ..., p_{N-1/2},
+ * x_N); a vertex fixed by a boundary condition is removed, a vertex that slides
+ * along an axis keeps one coordinate ξ (x = x_presc(t) + ξ a).  Per formulation
+ *   ABSOLUTE   y = (q, v),    v = dq/dt                         size nq + nq
+ *   NULLSPACE  y = (q, ν),    ν = (ẋ_n | ξ̇_n, Ω_{k+1/2})        size nq + nv
+ *              (ν interleaved like q, 3 (or 1) per vertex, 3 per segment)
+ *   DAE        y = (q, v, λ), λ = one multiplier per segment     size 2 nq + N
+ * Index maps (cosrod_rod_qindex_*, cosrod_rod_vindex_*) say where a vertex or
+ * segment lives.  Units: SI; quaternions scalar first, Hamilton product. */
+#ifndef COSROD_ROD_H
+#define COSROD_ROD_H
+
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cosrod_band;
+
+/* ---- definition ---------------------------------------------------------- */
+
+/* Discrete curvature variants ([LLA] eq. 26 and appendix). */
+typedef enum cosrod_curvature {
+  COSROD_CURV_SINE2 = 0, /* (i)   ζ = 1                     ~ 2 sin(φ/2) */
+  COSROD_CURV_SINE4,     /* (ii)  ζ = sqrt(2/(1+cos θ))     ~ 4 sin(φ/4) */
+  COSROD_CURV_TANGENT2,  /* (iii) ζ = 1/cos θ               ~ 2 tan(φ/2)  (default) */
+  COSROD_CURV_TANGENT4,  /* (iv)  ζ = 2/(1+cos θ)           ~ 4 tan(φ/4) */
+  COSROD_CURV_ANGLE      /* (v)   ζ = θ/sin θ               ~ φ */
+} cosrod_curvature;
+
+/* Name ("sine-2", ...) and parsing; parse returns -1 for an unknown name. */
+const char *cosrod_curvature_name(cosrod_curvature c);
+int cosrod_curvature_parse(const char *name);
+
+typedef enum cosrod_section_shape {
+  COSROD_SECTION_CIRCLE = 0, /* radius */
+  COSROD_SECTION_RECTANGLE,  /* width (along d1) x height (along d2), optional torsion constant */
+  COSROD_SECTION_CUSTOM      /* area, I1, I2, J given */
+} cosrod_section_shape;
+
+typedef enum cosrod_damping_kind {
+  COSROD_DAMPING_NONE = 0,
+  COSROD_DAMPING_KELVIN_VOIGT, /* retardation times τ_S, τ_B ([LLT] eq. 4, SPEC §2) */
+  COSROD_DAMPING_COEFFICIENTS  /* V_Γ, V_K given directly (F = ... + V_Γ Γ̇, M = ... + V_K K̇) */
+} cosrod_damping_kind;
+
+typedef enum cosrod_shape_kind {
+  COSROD_SHAPE_STRAIGHT = 0, /* along direction */
+  COSROD_SHAPE_ARC,          /* radius, angle: bends towards normal (K = (0, 1/R, 0)) */
+  COSROD_SHAPE_HELIX,        /* radius, pitch, turns: d1 = normal points to the axis */
+  COSROD_SHAPE_POLYLINE      /* points; frames by parallel transport of normal */
+} cosrod_shape_kind;
+
+typedef enum cosrod_reference_kind {
+  COSROD_REFERENCE_INITIAL = 0, /* K0, Γ0 from the discrete initial shape (stress-free) */
+  COSROD_REFERENCE_STRAIGHT     /* K0 = 0, Γ0 = 0 */
+} cosrod_reference_kind;
+
+typedef enum cosrod_end_kind {
+  COSROD_END_FREE = 0,
+  COSROD_END_PINNED,    /* centroid fixed (or sliding), rotation free */
+  COSROD_END_CLAMPED,   /* centroid and frame fixed (ghost quaternion, [LLA] Remark 3.1) */
+  COSROD_END_PRESCRIBED /* like clamped, centroid/frame follow keyframes */
+} cosrod_end_kind;
+
+/* One rod end.  Keyframe arrays are owned by the caller and copied at
+ * creation.  Without keyframes a pinned/clamped/prescribed end keeps its
+ * initial centroid / frame (from the initial shape). */
+typedef struct cosrod_rod_end {
+  cosrod_end_kind kind;
+  int slides; /* 1: translation along slide_axis released (a state coordinate ξ) */
+  double slide_axis[3];
+  int npos;          /* prescribed centroid keyframes, linear interpolation */
+  const double *pos; /* (npos x 4) rows (t, x, y, z), increasing t */
+  int nrot;          /* prescribed orientation keyframes, slerp (no shortest-arc flip) */
+  const double *rot; /* (nrot x 5) rows (t, q0, q1, q2, q3), unit quaternions */
+} cosrod_rod_end;
+
+typedef enum cosrod_load_kind {
+  COSROD_LOAD_FORCE = 0,  /* point force (N) at a vertex */
+  COSROD_LOAD_MOMENT,     /* point moment (N m) at a vertex (acts on the adjacent segment(s)) */
+  COSROD_LOAD_DISTRIBUTED /* force per length (N/m) along the whole rod */
+} cosrod_load_kind;
+
+typedef enum cosrod_load_frame {
+  COSROD_FRAME_SPATIAL = 0, /* dead load, components in (e1, e2, e3) */
+  COSROD_FRAME_MATERIAL     /* follower load, components in (d1, d2, d3) */
+} cosrod_load_frame;
+
+typedef enum cosrod_profile {
+  COSROD_PROFILE_CONSTANT = 0,
+  COSROD_PROFILE_RAMP,  /* 0 before t0, linear on [t0, t1], 1 after */
+  COSROD_PROFILE_ACTIVE /* 1 on [t0, t1], 0 outside */
+} cosrod_profile;
+
+/* A load.  vertex: 0..N, or -1 for the end vertex N (ignored for distributed).
+ * A material point force uses the frame of segment n-1/2 (segment 0 at n = 0);
+ * a point moment at an interior vertex is split half/half between the two
+ * adjacent segments, at an end vertex it acts on the end segment. */
+typedef struct cosrod_rod_load {
+  cosrod_load_kind kind;
+  cosrod_load_frame frame;
+  int vertex;
+  double value[3];
+  cosrod_profile profile;
+  double t0, t1;
+} cosrod_rod_load;
+
+/* User load callback: ADD spatial forces f ((N+1) x 3, N) on the vertices and
+ * material moments m (N x 3, N m) on the segments at time t, given x
+ * ((N+1) x 3), xdot ((N+1) x 3), p (N x 4) and Omega (N x 3).  Returns 0 ok,
+ * > 0 recoverable, < 0 fatal (SUNDIALS convention). */
+typedef int (*cosrod_rod_load_fn)(void *user, double t, int N, const double *x, const double *xdot,
+                                  const double *p, const double *Omega, double *f, double *m);
+
+typedef struct cosrod_rod_def {
+  /* grid */
+  int nseg;           /* N >= 1 (ignored when grid != NULL) */
+  double length;      /* stress-free length L (m); <= 0: the length of the shape */
+  const double *grid; /* optional (N+1) increasing material coordinates s_0..s_N; N = ngrid - 1 */
+  int ngrid;
+
+  /* material and section */
+  double E, G, poisson; /* Pa; G <= 0 means G = E / (2 (1 + poisson)) */
+  double density;       /* kg/m^3 */
+  cosrod_section_shape section;
+  double radius, width, height, torsion_constant; /* m, m, m, m^4 (0 = I1 + I2) */
+  double area, I1, I2, J;                         /* custom section (m^2, m^4) */
+  double shear_correction[2];                     /* κ1, κ2 (default 1, 1) */
+  /* Overrides (used when > 0): effective stiffnesses (N, N m^2) and inertias
+   * (kg/m, kg m). */
+  double EA, GA1, GA2, EI1, EI2, GJ;
+  double rhoA, rhoI1, rhoI2, rhoJ;
+
+  cosrod_curvature curvature;
+
+  /* damping */
+  cosrod_damping_kind damping;
+  double tau_shear, tau_bulk;          /* s (Kelvin–Voigt) */
+  double visc_gamma[3], visc_kappa[3]; /* V_Γ (N s), V_K (N m^2 s), SPEC convention (V = 2c of [LLA]) */
+
+  /* initial shape (the geometric shape has its own arc length, mapped
+   * linearly onto [s_0, s_N]) */
+  cosrod_shape_kind shape;
+  double start[3];     /* x at s_0 */
+  double direction[3]; /* d3 at s_0 (default e3) */
+  double normal[3];    /* d1 at s_0 (default e1; orthogonalised) */
+  double shape_radius; /* arc / helix radius (m) */
+  double arc_angle;    /* arc angle (rad) */
+  double pitch;        /* helix rise per turn (m) */
+  double turns;        /* helix turns */
+  int npoints;         /* polyline: npoints points (npoints x 3); N+1 = vertices exactly */
+  const double *points;
+  double velocity[3]; /* initial uniform velocity (m/s) */
+  double omega[3];    /* initial uniform material angular velocity (1/s) */
+
+  cosrod_reference_kind reference;
+
+  cosrod_rod_end ends[2]; /* [0] at s_0, [1] at s_N */
+
+  /* loads */
+  double gravity[3]; /* m/s^2 */
+  int nloads;
+  const cosrod_rod_load *loads;
+  cosrod_rod_load_fn load_fn;
+  void *load_user;
+} cosrod_rod_def;
+
+/* Defaults: N = 10, L = 1, circle r = 5e-3, rubber (E = 5e6, ν = 0.5,
+ * ρ = 1100), κ = (1, 1), tangent-2, no damping, straight along e3 with
+ * d1 = e1 from the origin, reference initial, both ends free, no loads. */
+cosrod_rod_def cosrod_rod_def_default(void);
+
+/* ---- model --------------------------------------------------------------- */
+
+typedef struct cosrod_rod cosrod_rod;
+
+typedef enum cosrod_rod_form {
+  COSROD_FORM_ABSOLUTE = 0, /* index-0 ODE in (q, v), [LLA] eqs. 28-29 */
+  COSROD_FORM_NULLSPACE,    /* ODE in (q, ν), ṗ = ½ p Ω, [L] Lemma 4.2 */
+  COSROD_FORM_DAE           /* index-1 residual in (q, v, λ), [LA] eq. 14 */
+} cosrod_rod_form;
+
+/* Build a rod; NULL and *status set on invalid input or no memory.  status may be NULL. */
+cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *status);
+void cosrod_rod_free(cosrod_rod *rod);
+
+int cosrod_rod_nseg(const cosrod_rod *rod);                     /* N */
+int cosrod_rod_nq(const cosrod_rod *rod);                       /* size of q */
+int cosrod_rod_nv(const cosrod_rod *rod, cosrod_rod_form form); /* size of v or ν */
+int cosrod_rod_ny(const cosrod_rod *rod, cosrod_rod_form form); /* size of y */
+/* Offset in q of vertex n (0..N) / segment k (0..N-1); -1 if the vertex is
+ * removed.  ndof: 0 removed, 1 sliding, 3 free. */
+int cosrod_rod_qindex_vertex(const cosrod_rod *rod, int n);
+int cosrod_rod_qindex_segment(const cosrod_rod *rod, int k);
+int cosrod_rod_vertex_ndof(const cosrod_rod *rod, int n);
+/* Offset of vertex n / segment k in the velocity part (v or ν; relative to
+ * the start of that part, i.e. add nq for y). */
+int cosrod_rod_vindex_vertex(const cosrod_rod *rod, cosrod_rod_form form, int n);
+int cosrod_rod_vindex_segment(const cosrod_rod *rod, cosrod_rod_form form, int k);
+/* Material grid s (N+1), segment lengths Δs (N), trapezoidal weights δs (N+1). */
+const double *cosrod_rod_grid(const cosrod_rod *rod);
+const double *cosrod_rod_seg_length(const cosrod_rod *rod);
+const double *cosrod_rod_vertex_weight(const cosrod_rod *rod);
+/* Effective constants: C_Γ = (κ1GA, κ2GA, EA), C_K = (EI1, EI2, GJ),
+ * V_Γ, V_K, rhoA, rho I = (ρI1, ρI2, ρJ); any pointer may be NULL. */
+void cosrod_rod_constants(const cosrod_rod *rod, double CG[3], double CK[3], double VG[3], double VK[3],
+                          double *rhoA, double rhoI[3]);
+cosrod_curvature cosrod_rod_curvature(const cosrod_rod *rod);
+/* Reference strains Γ0 (N x 3) and curvatures K0 ((N+1) x 3; rows 0, N used only at clamped ends). */
+const double *cosrod_rod_gamma0(const cosrod_rod *rod);
+const double *cosrod_rod_kappa0(const cosrod_rod *rod);
+
+/* Initial state y (ny) of the formulation: the initial shape with the def's
+ * initial velocity / angular velocity; λ = 0 for DAE (use cosrod_rod_lambda). */
+cosrod_status cosrod_rod_initial_state(const cosrod_rod *rod, cosrod_rod_form form, double *y);
+/* Pack full vertex positions x ((N+1) x 3), quaternions p (N x 4), and
+ * optionally vertex velocities xdot ((N+1) x 3) and material angular velocities
+ * Omega (N x 3) (NULL = 0) into y.  Removed vertices are ignored; a sliding
+ * vertex keeps the component along its axis relative to the prescribed point. */
+cosrod_status cosrod_rod_pack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *x,
+                              const double *p, const double *xdot, const double *Omega, double *y);
+/* Unpack y into full x ((N+1) x 3) and p (N x 4), including prescribed
+ * values at time t; xdot ((N+1) x 3) and Omega (N x 3) may be NULL. */
+cosrod_status cosrod_rod_unpack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *y,
+                                double *x, double *p, double *xdot, double *Omega);
+/* Projection onto the constraints ([LA] eq. 27): p <- p/|p| and, for
+ * ABSOLUTE and DAE, ṗ <- ṗ - <p, ṗ> p.  In place on y. */
+cosrod_status cosrod_rod_project(const cosrod_rod *rod, cosrod_rod_form form, double *y);
+/* Prescribed end data at time t: centroid x, ẋ, ẍ (3) and frame p, ṗ, p̈ (4)
+ * of end e (0 = start, 1 = end); any output may be NULL. */
+cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
+                                    double xdd[3], double p[4], double pd[4], double pdd[4]);
+
+/* ---- data ---------------------------------------------------------------- */
+
+/* Energies (J) and powers (W) of the last evaluation. */
+typedef struct cosrod_rod_energy {
+  double kinetic_trans, kinetic_rot; /* ½ Σ m_n |ẋ_n|², ½ Σ ρΔs ṗᵀμ(p)ṗ */
+  double shear_ext, bend_tors;       /* elastic, [LLA] eqs. 23, 24 (with Γ0, K0) */
+  double gravity;                    /* -Σ m_n <g, x_n> */
+  double dissipation_rate;           /* Σ Δs Γ̇ᵀV_ΓΓ̇ + Σ w K̇ᵀV_K K̇  (>= 0) */
+  double external_power;             /* power of loads (not gravity) and of moving prescribed ends */
+} cosrod_rod_energy;
+
+/* Mutable workspace and results; arrays are (rows x cols) row-major. */
+typedef struct cosrod_rod_data {
+  int N;
+  double *x, *xd;             /* (N+1) x 3 positions, velocities */
+  double *p, *pd;             /* N x 4 quaternions and their time derivatives */
+  double *Omega;              /* N x 3 material angular velocities Im(2 p̄ ṗ) */
+  double *Gamma, *Gammad, *F; /* N x 3 strains, strain rates, stress resultants (material) */
+  double *K, *Kd, *M; /* (N+1) x 3 curvatures, rates, couples (material; rows 0, N zero at free ends) */
+  double *fx;         /* (N+1) x 3 total generalised force on vertices (internal + loads + gravity) */
+  double *fp;         /* N x 4 total generalised quaternion force on segments (without inertia terms) */
+  double *fload;      /* (N+1) x 3 spatial load forces (loads + callback, without gravity) */
+  double *mload;      /* N x 3 material load moments on segments (loads + callback) */
+  double *xdd;        /* (N+1) x 3 vertex accelerations of the last RHS */
+  double *lambda;     /* N Lagrange multipliers of the last RHS */
+  cosrod_rod_energy energy;
+  double baumgarte_omega, baumgarte_r; /* ABSOLUTE only; 0 = off */
+  long nrhs;                           /* number of evaluations */
+  int nonfinite;                       /* count of evaluations that produced NaN/Inf */
+  /* internal */
+  double fe[2][4]; /* generalised forces on the prescribed end frames */
+  double pe[2][4], ped[2][4], pedd[2][4], xe[2][3], xed[2][3], xedd[2][3];
+  double *work; /* scratch for the FD Jacobians */
+} cosrod_rod_data;
+
+cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
+void cosrod_rod_data_free(cosrod_rod_data *d);
+
+/* ---- evaluation ---------------------------------------------------------- */
+
+/* Kinematics, strains, curvatures, F, M, all generalised forces and the
+ * energies at (t, y); the common stage of every formulation. */
+cosrod_status cosrod_rod_eval(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                              const double *y);
+
+/* ABSOLUTE right-hand side ydot = (v, a), y, ydot: (2 nq).  [LLA] eq. 29 via
+ * the explicit inverse of the mass-constraint block (eq. 28), with optional
+ * Baumgarte terms (d->baumgarte_omega, d->baumgarte_r).  Returns 0, or > 0 on
+ * NaN/Inf (recoverable). */
+int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                            double *ydot);
+/* NULLSPACE right-hand side ydot = (q̇, ν̇), (nq + nv):  ẋ, ṗ = ½ p Ω,
+ * m ẍ = f, ρΔs I Ω̇ = ½ Im(p̄ ψ) - Ω x ρΔs I Ω. */
+int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                             double *ydot);
+/* DAE residual ([LA] eq. 14), y = (q, v, λ), yp its derivative (λ' unused):
+ * r = (q' - v,  M v' + Gᵀλ - F(q, v, t),  <p, p̈> + |ṗ|²), size 2 nq + N. */
+int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
+                       double *res);
+/* Lagrange multipliers λ (N) of the quaternion constraints g = (|p|² - 1)/2 at
+ * (t, y) by the post-processing formula λ = <p, F_p>/|p|² (F_p including the
+ * gyroscopic terms), for any formulation (for DAE the λ of y is ignored). */
+cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                const double *y, double *lambda);
+
+/* ---- Jacobians ------------------------------------------------------------ */
+
+/* Half bandwidths of the q-q (and v-v) blocks: 10 for ABSOLUTE/DAE, and for
+ * NULLSPACE 10 (q-q) and 8 (ν-ν). */
+void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q, int *mu_q, int *ml_v,
+                          int *mu_v);
+/* Finite-difference Jacobian of one square block of the right-hand side of
+ * ABSOLUTE or NULLSPACE: J = d ydot[r0 : r0+n] / d y[c0 : c0+n] (J->n = n),
+ * columns grouped by the bandwidth of J (O(N) evaluations... O(bandwidth)).
+ * Typical use (second-order structure): ABSOLUTE Jq = (nq, 0), Jv = (nq, nq);
+ * NULLSPACE dν̇/dν = (nq, nq) with n = nv. */
+cosrod_status cosrod_rod_jac_fd(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                const double *y, int r0, int c0, struct cosrod_band *J);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_ROD_H */

@@ -1,0 +1,463 @@
+/* Evaluation of the discrete Cosserat rod: one force stage shared by all
+ * formulations, then the formulation-specific accelerations.
+ *
+ * Force stage (rod_eval_forces): kinematics from y (prescribed ends at t),
+ * segment kernels ([LLA] eq. 23), vertex kernels ([LLA] eq. 26; clamped
+ * ends through the ghost quaternion, Remark 3.1), gravity, loads and energies.
+ * All forces are -∂(V + D)/∂q of the discrete potential V and dissipation
+ * function D (rod_internal.h), so [LLA] eq. 29 is recovered on uniform grids.
+ *
+ * ABSOLUTE ([LLA] eqs. 21-22, 28): for each segment with Ī = ρΔs (I1, I2, J),
+ * M(p) = μ(p) = 4 Q(p) Ī Q(p)ᵀ, the quaternion force including the inertia
+ * terms ½∂_p(ṗᵀMṗ) - ∂_p(Mṗ)ṗ = -8 ṗ (Ī Im(p̄ṗ)) is
+ *     F_p = ψ - 8 ṗ (Ī Im(p̄ ṗ)),
+ * and the 5x5 block [M p; pᵀ 0] is inverted explicitly for any p != 0:
+ *     p̈ = M⁺ F_p + p r/|p|²,   λ = <p, F_p>/|p|²,
+ *     M⁺ f = p (Ī⁻¹ Im(p̄ f)) / (4|p|⁴),   r = -|ṗ|² - 2β<p,ṗ> - ω²(|p|²-1)/2
+ * (r = -|ṗ|² without Baumgarte terms).
+ * NULLSPACE ([L] Lemma 4.2): ṗ = ½ p Ω, Ī Ω̇ = ½ Im(p̄ ψ) - Ω × Ī Ω.
+ * DAE ([LA] eq. 14): residual of q' = v, M v' + pλ = F_p, <p, p̈> + |ṗ|² = 0. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rod/rod_internal.h"
+
+cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod) {
+  if (!rod) return NULL;
+  cosrod_rod_data *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  int N = rod->N;
+  size_t n1 = (size_t)N + 1, n0 = (size_t)N;
+  d->N = N;
+  d->x = calloc(3 * n1, sizeof(double));
+  d->xd = calloc(3 * n1, sizeof(double));
+  d->p = calloc(4 * n0, sizeof(double));
+  d->pd = calloc(4 * n0, sizeof(double));
+  d->Omega = calloc(3 * n0, sizeof(double));
+  d->Gamma = calloc(3 * n0, sizeof(double));
+  d->Gammad = calloc(3 * n0, sizeof(double));
+  d->F = calloc(3 * n0, sizeof(double));
+  d->K = calloc(3 * n1, sizeof(double));
+  d->Kd = calloc(3 * n1, sizeof(double));
+  d->M = calloc(3 * n1, sizeof(double));
+  d->fx = calloc(3 * n1, sizeof(double));
+  d->fp = calloc(4 * n0, sizeof(double));
+  d->fload = calloc(3 * n1, sizeof(double));
+  d->mload = calloc(3 * n0, sizeof(double));
+  d->xdd = calloc(3 * n1, sizeof(double));
+  d->lambda = calloc(n0, sizeof(double));
+  d->work = calloc(3 * (size_t)(2 * rod->nq + N), sizeof(double));
+  if (!d->x || !d->xd || !d->p || !d->pd || !d->Omega || !d->Gamma || !d->Gammad || !d->F || !d->K ||
+      !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work) {
+    cosrod_rod_data_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void cosrod_rod_data_free(cosrod_rod_data *d) {
+  if (!d) return;
+  free(d->x);
+  free(d->xd);
+  free(d->p);
+  free(d->pd);
+  free(d->Omega);
+  free(d->Gamma);
+  free(d->Gammad);
+  free(d->F);
+  free(d->K);
+  free(d->Kd);
+  free(d->M);
+  free(d->fx);
+  free(d->fp);
+  free(d->fload);
+  free(d->mload);
+  free(d->xdd);
+  free(d->lambda);
+  free(d->work);
+  free(d);
+}
+
+static double profile_factor(const cosrod_rod_load *l, double t) {
+  switch (l->profile) {
+    case COSROD_PROFILE_RAMP:
+      if (t <= l->t0) return 0.0;
+      if (t >= l->t1) return 1.0;
+      return (t - l->t0) / (l->t1 - l->t0);
+    case COSROD_PROFILE_ACTIVE:
+      return (t >= l->t0 && t <= l->t1) ? 1.0 : 0.0;
+    default:
+      return 1.0;
+  }
+}
+
+/* ψ += 2 p Mhat (material moment on a segment); returns its power <ψ, ṗ>. */
+static double add_moment(double fp[4], const double p[4], const double pd[4], const double Mh[3]) {
+  double r[4];
+  cosrod_quat_mul_pure(r, p, Mh);
+  rq_scale(r, 2.0, r);
+  rq_axpy(fp, 1.0, r);
+  return cosrod_quat_dot(r, pd);
+}
+
+cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                              const double *y, int *cbret) {
+  const int N = rod->N, nq = rod->nq;
+  const double *v = y + nq;
+  const int ns = form == COSROD_FORM_NULLSPACE;
+  *cbret = 0;
+
+  /* prescribed ends */
+  for (int e = 0; e < 2; ++e) {
+    const rod_end_model *em = &rod->end[e];
+    if (em->fixpos || em->fixrot)
+      cosrod_rod_end_motion(rod, e, t, d->xe[e], d->xed[e], d->xedd[e], d->pe[e], d->ped[e], d->pedd[e]);
+  }
+  /* kinematics */
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n];
+    double *x = d->x + 3 * n, *xd = d->xd + 3 * n;
+    if (nd == 3) {
+      int iv = ns ? rod->vv_ns[n] : rod->qv[n];
+      cosrod_vec3_copy(x, y + rod->qv[n]);
+      cosrod_vec3_copy(xd, v + iv);
+    } else {
+      int e = n == 0 ? 0 : 1;
+      cosrod_vec3_copy(x, d->xe[e]);
+      cosrod_vec3_copy(xd, d->xed[e]);
+      if (nd == 1) {
+        int iv = ns ? rod->vv_ns[n] : rod->qv[n];
+        cosrod_vec3_axpy(x, y[rod->qv[n]], rod->end[e].axis);
+        cosrod_vec3_axpy(xd, v[iv], rod->end[e].axis);
+      }
+    }
+  }
+  for (int k = 0; k < N; ++k) {
+    double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Om = d->Omega + 3 * k;
+    cosrod_quat_copy(p, y + rod->qs[k]);
+    if (ns) {
+      cosrod_vec3_copy(Om, v + rod->vs_ns[k]);
+      cosrod_quat_pdot(pd, p, Om);
+    } else {
+      cosrod_quat_copy(pd, v + rod->qs[k]);
+      cosrod_quat_omega(Om, p, pd);
+    }
+  }
+
+  memset(d->fx, 0, sizeof(double) * 3 * (size_t)(N + 1));
+  memset(d->fp, 0, sizeof(double) * 4 * (size_t)N);
+  memset(d->fe, 0, sizeof d->fe);
+  double Vse = 0.0, Vbt = 0.0, Drate = 0.0, Pext = 0.0;
+  const int damped = rod->has_damping;
+
+  /* segments: shear and extension */
+  for (int k = 0; k < N; ++k) {
+    double dx[3], dxd[3], fs[3], fq[4];
+    cosrod_vec3_sub(dx, d->x + 3 * (k + 1), d->x + 3 * k);
+    cosrod_vec3_sub(dxd, d->xd + 3 * (k + 1), d->xd + 3 * k);
+    rod_seg_kernel(dx, dxd, d->p + 4 * k, d->pd + 4 * k, 1.0 / rod->ds[k], rod->ds[k], rod->G0 + 3 * k,
+                   rod->CG, rod->VG, damped, d->Gamma + 3 * k, d->Gammad + 3 * k, d->F + 3 * k, fs, fq, &Vse,
+                   &Drate);
+    cosrod_vec3_add(d->fx + 3 * k, d->fx + 3 * k, fs);
+    cosrod_vec3_sub(d->fx + 3 * (k + 1), d->fx + 3 * (k + 1), fs);
+    rq_axpy(d->fp + 4 * k, 1.0, fq);
+  }
+
+  /* vertices: bending and torsion */
+  for (int n = 0; n <= N; ++n) {
+    double *K = d->K + 3 * n, *Kd = d->Kd + 3 * n, *M = d->M + 3 * n;
+    double fm[4], fpp[4];
+    if (n > 0 && n < N) {
+      rod_vtx_kernel(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n,
+                     2.0 / rod->w[n], rod->w[n], rod->K0 + 3 * n, rod->CK, rod->VK, damped, K, Kd, M, fm, fpp,
+                     &Vbt, &Drate);
+      rq_axpy(d->fp + 4 * (n - 1), 1.0, fm);
+      rq_axpy(d->fp + 4 * n, 1.0, fpp);
+      continue;
+    }
+    int e = n == 0 ? 0 : 1;
+    if (!rod->end[e].fixrot) {
+      K[0] = K[1] = K[2] = Kd[0] = Kd[1] = Kd[2] = M[0] = M[1] = M[2] = 0.0;
+      continue;
+    }
+    int k = e == 0 ? 0 : N - 1;
+    double g[4], gd[4];
+    rod_ghost(g, gd, d->pe[e], d->ped[e], d->p + 4 * k, d->pd + 4 * k);
+    double alpha = 2.0 / rod->ds[k];
+    if (e == 0) {
+      rod_vtx_kernel(rod->curv, g, d->p, gd, d->pd, alpha, rod->w[0], rod->K0, rod->CK, rod->VK, damped, K,
+                     Kd, M, fm, fpp, &Vbt, &Drate);
+      rq_axpy(d->fp, 1.0, fpp);
+      rod_ghost_pullback(d->fp, d->fe[0], fm, d->pe[0], d->p);
+    } else {
+      rod_vtx_kernel(rod->curv, d->p + 4 * k, g, d->pd + 4 * k, gd, alpha, rod->w[N], rod->K0 + 3 * N,
+                     rod->CK, rod->VK, damped, K, Kd, M, fm, fpp, &Vbt, &Drate);
+      rq_axpy(d->fp + 4 * k, 1.0, fm);
+      rod_ghost_pullback(d->fp + 4 * k, d->fe[1], fpp, d->pe[1], d->p + 4 * k);
+    }
+  }
+
+  /* gravity */
+  double Vg = 0.0;
+  const double *g = rod->gravity;
+  if (g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0) {
+    for (int n = 0; n <= N; ++n) {
+      double m = rod->mv[n];
+      cosrod_vec3_axpy(d->fx + 3 * n, m, g);
+      Vg -= m * cosrod_vec3_dot(g, d->x + 3 * n);
+    }
+  }
+
+  /* loads */
+  if (rod->nloads > 0 || rod->load_fn) {
+    memset(d->fload, 0, sizeof(double) * 3 * (size_t)(N + 1));
+    memset(d->mload, 0, sizeof(double) * 3 * (size_t)N);
+    for (int i = 0; i < rod->nloads; ++i) {
+      const cosrod_rod_load *l = &rod->loads[i];
+      double s = profile_factor(l, t);
+      if (s == 0.0) continue;
+      double val[3];
+      cosrod_vec3_scale(val, s, l->value);
+      int n = l->vertex;
+      switch (l->kind) {
+        case COSROD_LOAD_FORCE: {
+          double f[3];
+          if (l->frame == COSROD_FRAME_MATERIAL)
+            cosrod_quat_rotate(f, d->p + 4 * (n == 0 ? 0 : n - 1), val);
+          else
+            cosrod_vec3_copy(f, val);
+          cosrod_vec3_add(d->fload + 3 * n, d->fload + 3 * n, f);
+          break;
+        }
+        case COSROD_LOAD_MOMENT: {
+          int ka = n == 0 ? 0 : n - 1, kb = n == N ? N - 1 : n;
+          double sc = ka == kb ? 1.0 : 0.5;
+          int kk[2] = {ka, kb};
+          for (int j = 0; j < (ka == kb ? 1 : 2); ++j) {
+            double Mh[3];
+            if (l->frame == COSROD_FRAME_MATERIAL)
+              cosrod_vec3_copy(Mh, val);
+            else
+              cosrod_quat_rotate_inv(Mh, d->p + 4 * kk[j], val);
+            cosrod_vec3_axpy(d->mload + 3 * kk[j], sc, Mh);
+          }
+          break;
+        }
+        default: { /* distributed force per length, lumped per segment */
+          for (int k = 0; k < N; ++k) {
+            double f[3];
+            if (l->frame == COSROD_FRAME_MATERIAL)
+              cosrod_quat_rotate(f, d->p + 4 * k, val);
+            else
+              cosrod_vec3_copy(f, val);
+            double h = 0.5 * rod->ds[k];
+            cosrod_vec3_axpy(d->fload + 3 * k, h, f);
+            cosrod_vec3_axpy(d->fload + 3 * (k + 1), h, f);
+          }
+          break;
+        }
+      }
+    }
+    if (rod->load_fn) {
+      int r = rod->load_fn(rod->load_user, t, N, d->x, d->xd, d->p, d->Omega, d->fload, d->mload);
+      if (r != 0) {
+        *cbret = r;
+        return COSROD_ERR_CALLBACK;
+      }
+    }
+    for (int n = 0; n <= N; ++n) {
+      cosrod_vec3_add(d->fx + 3 * n, d->fx + 3 * n, d->fload + 3 * n);
+      Pext += cosrod_vec3_dot(d->fload + 3 * n, d->xd + 3 * n);
+    }
+    for (int k = 0; k < N; ++k)
+      Pext += add_moment(d->fp + 4 * k, d->p + 4 * k, d->pd + 4 * k, d->mload + 3 * k);
+  }
+
+  /* power of moving prescribed ends: reactions times prescribed velocities */
+  for (int e = 0; e < 2; ++e) {
+    const rod_end_model *em = &rod->end[e];
+    int n = e == 0 ? 0 : N;
+    if (em->fixpos) {
+      double r[3];
+      double m = rod->mv[n];
+      for (int j = 0; j < 3; ++j) r[j] = m * d->xedd[e][j] - d->fx[3 * n + j];
+      if (em->slides) cosrod_vec3_axpy(r, -cosrod_vec3_dot(r, em->axis), em->axis);
+      Pext += cosrod_vec3_dot(r, d->xed[e]);
+    }
+    if (em->fixrot) Pext -= cosrod_quat_dot(d->fe[e], d->ped[e]);
+  }
+
+  /* kinetic energies */
+  double Tt = 0.0, Tr = 0.0;
+  for (int n = 0; n <= N; ++n) Tt += 0.5 * rod->mv[n] * cosrod_vec3_norm2(d->xd + 3 * n);
+  for (int k = 0; k < N; ++k) {
+    double wq[4];
+    cosrod_quat_conj_mul(wq, d->p + 4 * k, d->pd + 4 * k);
+    const double *Ib = rod->Ib + 3 * k;
+    Tr += 2.0 * (Ib[0] * wq[1] * wq[1] + Ib[1] * wq[2] * wq[2] + Ib[2] * wq[3] * wq[3]);
+  }
+  d->energy.kinetic_trans = Tt;
+  d->energy.kinetic_rot = Tr;
+  d->energy.shear_ext = Vse;
+  d->energy.bend_tors = Vbt;
+  d->energy.gravity = Vg;
+  d->energy.dissipation_rate = Drate;
+  d->energy.external_power = Pext;
+  d->nrhs++;
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_rod_eval(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                              const double *y) {
+  if (!rod || !d || !y) return COSROD_ERR_INVALID;
+  int cb;
+  return rod_eval_forces(rod, d, form, t, y, &cb);
+}
+
+/* Generalised force on a vertex coordinate and its acceleration. */
+static inline void vertex_accel(const cosrod_rod *rod, const cosrod_rod_data *d, int n, double *a) {
+  int nd = rod->nd[n];
+  double m = rod->mv[n];
+  const double *f = d->fx + 3 * n;
+  if (nd == 3) {
+    a[0] = f[0] / m;
+    a[1] = f[1] / m;
+    a[2] = f[2] / m;
+  } else if (nd == 1) {
+    int e = n == 0 ? 0 : 1;
+    const double *ax = rod->end[e].axis;
+    double r[3];
+    for (int j = 0; j < 3; ++j) r[j] = f[j] - m * d->xedd[e][j];
+    a[0] = cosrod_vec3_dot(r, ax) / m;
+  }
+}
+
+/* Quaternion force with the inertia terms: F_p = ψ - 8 ṗ (Ī Im(p̄ṗ)). */
+static inline void quat_force(double Fp[4], const double fp[4], const double p[4], const double pd[4],
+                              const double Ib[3]) {
+  double wq[4], g[3], r[4];
+  cosrod_quat_conj_mul(wq, p, pd);
+  g[0] = Ib[0] * wq[1];
+  g[1] = Ib[1] * wq[2];
+  g[2] = Ib[2] * wq[3];
+  cosrod_quat_mul_pure(r, pd, g);
+  for (int i = 0; i < 4; ++i) Fp[i] = fp[i] - 8.0 * r[i];
+}
+
+static int finite_check(cosrod_rod_data *d, const double *a, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(a[i])) {
+      d->nonfinite++;
+      return 1;
+    }
+  return 0;
+}
+
+int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                            double *ydot) {
+  int cb;
+  cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_ABSOLUTE, t, y, &cb);
+  if (st != COSROD_OK) return cb != 0 ? cb : -1;
+  const int N = rod->N, nq = rod->nq;
+  memcpy(ydot, y + nq, sizeof(double) * (size_t)nq);
+  double *acc = ydot + nq;
+  for (int n = 0; n <= N; ++n) {
+    if (rod->nd[n]) vertex_accel(rod, d, n, acc + rod->qv[n]);
+    if (rod->nd[n] == 3) cosrod_vec3_copy(d->xdd + 3 * n, acc + rod->qv[n]);
+  }
+  const double om = d->baumgarte_omega, br = d->baumgarte_r;
+  for (int k = 0; k < N; ++k) {
+    const double *p = d->p + 4 * k, *pd = d->pd + 4 * k;
+    double Fp[4];
+    quat_force(Fp, d->fp + 4 * k, p, pd, rod->Ib + 3 * k);
+    double n2 = cosrod_quat_norm2(p);
+    double r = -cosrod_quat_norm2(pd);
+    if (om != 0.0 || br != 0.0) r -= 2.0 * br * cosrod_quat_dot(p, pd) + 0.5 * om * om * (n2 - 1.0);
+    double *a = acc + rod->qs[k];
+    cosrod_quat_mass_sharp_apply(a, p, rod->Ib + 3 * k, Fp);
+    rq_axpy(a, r / n2, p);
+    d->lambda[k] = cosrod_quat_dot(p, Fp) / n2;
+  }
+  return finite_check(d, acc, nq);
+}
+
+int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                             double *ydot) {
+  int cb;
+  cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_NULLSPACE, t, y, &cb);
+  if (st != COSROD_OK) return cb != 0 ? cb : -1;
+  const int N = rod->N, nq = rod->nq;
+  const double *nu = y + nq;
+  double *acc = ydot + nq;
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n];
+    if (!nd) continue;
+    int iq = rod->qv[n], iv = rod->vv_ns[n];
+    for (int j = 0; j < nd; ++j) ydot[iq + j] = nu[iv + j];
+    vertex_accel(rod, d, n, acc + iv);
+    if (nd == 3) cosrod_vec3_copy(d->xdd + 3 * n, acc + iv);
+  }
+  for (int k = 0; k < N; ++k) {
+    const double *p = d->p + 4 * k, *Om = d->Omega + 3 * k, *Ib = rod->Ib + 3 * k;
+    cosrod_quat_copy(ydot + rod->qs[k], d->pd + 4 * k);
+    double tau[3], IO[3], c[3];
+    cosrod_quat_tmat_T_apply(tau, p, d->fp + 4 * k);
+    IO[0] = Ib[0] * Om[0];
+    IO[1] = Ib[1] * Om[1];
+    IO[2] = Ib[2] * Om[2];
+    cosrod_vec3_cross(c, Om, IO);
+    double *a = acc + rod->vs_ns[k];
+    a[0] = (tau[0] - c[0]) / Ib[0];
+    a[1] = (tau[1] - c[1]) / Ib[1];
+    a[2] = (tau[2] - c[2]) / Ib[2];
+    double Fp[4];
+    quat_force(Fp, d->fp + 4 * k, p, d->pd + 4 * k, Ib);
+    d->lambda[k] = cosrod_quat_dot(p, Fp) / cosrod_quat_norm2(p);
+  }
+  return finite_check(d, ydot, nq + rod->nv_ns);
+}
+
+int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
+                       double *res) {
+  int cb;
+  cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_DAE, t, y, &cb);
+  if (st != COSROD_OK) return cb != 0 ? cb : -1;
+  const int N = rod->N, nq = rod->nq;
+  const double *v = y + nq, *vp = yp + nq, *lam = y + 2 * nq;
+  for (int i = 0; i < nq; ++i) res[i] = yp[i] - v[i];
+  double *rv = res + nq, *rl = res + 2 * nq;
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n];
+    if (!nd) continue;
+    int iq = rod->qv[n];
+    double a[3];
+    vertex_accel(rod, d, n, a);
+    for (int j = 0; j < nd; ++j) rv[iq + j] = rod->mv[n] * (vp[iq + j] - a[j]);
+  }
+  for (int k = 0; k < N; ++k) {
+    const double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Ib = rod->Ib + 3 * k;
+    const double *pdd = vp + rod->qs[k];
+    double Fp[4], Ma[4];
+    quat_force(Fp, d->fp + 4 * k, p, pd, Ib);
+    cosrod_quat_mass_apply(Ma, p, Ib, pdd);
+    double *r = rv + rod->qs[k];
+    for (int i = 0; i < 4; ++i) r[i] = Ma[i] + lam[k] * p[i] - Fp[i];
+    rl[k] = cosrod_quat_dot(p, pdd) + cosrod_quat_norm2(pd);
+  }
+  return finite_check(d, res, 2 * nq + N);
+}
+
+cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                const double *y, double *lambda) {
+  if (!rod || !d || !y || !lambda) return COSROD_ERR_INVALID;
+  int cb;
+  cosrod_status st = rod_eval_forces(rod, d, form, t, y, &cb);
+  if (st != COSROD_OK) return st;
+  for (int k = 0; k < rod->N; ++k) {
+    const double *p = d->p + 4 * k;
+    double Fp[4];
+    quat_force(Fp, d->fp + 4 * k, p, d->pd + 4 * k, rod->Ib + 3 * k);
+    lambda[k] = cosrod_quat_dot(p, Fp) / cosrod_quat_norm2(p);
+  }
+  return COSROD_OK;
+}
