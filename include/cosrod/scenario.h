@@ -1,0 +1,367 @@
+/* Scenario files (SPEC §7): YAML schema version 1 -> validated description.
+ *
+ * cosrod_scenario_load() reads a scenario file, applies `--set key.path=value`
+ * overrides, validates every key and returns a plain in-memory description
+ * with all defaults filled in and derived quantities (section constants,
+ * stiffness, inertia and viscous coefficients) resolved.  Nothing here
+ * depends on the rod model or the integrators; a driver converts the
+ * description into their definition structs.
+ *
+ * Errors are one line "FILE:LINE: key.path: problem" (SPEC §8), e.g.
+ *   examples/x.yaml:12: rods.0.segmnets: unknown key (did you mean 'segments'?)
+ * LINE is 0 for values that came from --set (the message then ends in
+ * "(from --set)").
+ *
+ * Units are SI throughout: lengths m, times s, masses kg, moduli Pa,
+ * densities kg/m^3, forces N, moments N m, angles rad unless a key says _deg.
+ * Vectors are spatial components unless a field says "material".
+ * Quaternions are scalar-first (q0, q1, q2, q3) and stored normalised. */
+#ifndef COSROD_SCENARIO_H
+#define COSROD_SCENARIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Schema version understood by this loader (`cosrod: 1`). */
+#define COSROD_SC_SCHEMA_VERSION 1
+/* Longest name (rod, body, material) including the terminating NUL. */
+#define COSROD_SC_NAME_MAX 64
+/* Upper bound on segments per rod: more is an input error, not an OOM. */
+#define COSROD_SC_MAX_SEGMENTS 1000000
+/* Largest scenario file read (bytes). */
+#define COSROD_SC_MAX_FILE_SIZE (64L * 1024 * 1024)
+
+typedef enum cosrod_sc_model {
+  COSROD_SC_MODEL_COSSERAT,
+  COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE,
+  COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE
+} cosrod_sc_model;
+
+/* Discrete curvature variants, [LLA] eq. (26): (i) .. (v). */
+typedef enum cosrod_sc_curvature {
+  COSROD_SC_CURVATURE_SINE2,    /* "sine-2"    (i)  */
+  COSROD_SC_CURVATURE_SINE4,    /* "sine-4"    (ii) */
+  COSROD_SC_CURVATURE_TANGENT2, /* "tangent-2" (iii), default */
+  COSROD_SC_CURVATURE_TANGENT4, /* "tangent-4" (iv) */
+  COSROD_SC_CURVATURE_ANGLE     /* "angle"     (v)  */
+} cosrod_sc_curvature;
+
+typedef enum cosrod_sc_section_shape {
+  COSROD_SC_SECTION_CIRCLE,
+  COSROD_SC_SECTION_RECTANGLE,
+  COSROD_SC_SECTION_CUSTOM
+} cosrod_sc_section_shape;
+
+typedef enum cosrod_sc_damping_kind {
+  COSROD_SC_DAMPING_NONE,
+  COSROD_SC_DAMPING_KELVIN_VOIGT, /* retardation times, [LLT] eq. (4) */
+  COSROD_SC_DAMPING_COEFFICIENTS  /* explicit viscous coefficients */
+} cosrod_sc_damping_kind;
+
+typedef enum cosrod_sc_shape_kind {
+  COSROD_SC_SHAPE_STRAIGHT,
+  COSROD_SC_SHAPE_ARC,
+  COSROD_SC_SHAPE_HELIX,
+  COSROD_SC_SHAPE_POLYLINE
+} cosrod_sc_shape_kind;
+
+typedef enum cosrod_sc_reference {
+  COSROD_SC_REFERENCE_INITIAL, /* stress-free = initial shape (default) */
+  COSROD_SC_REFERENCE_STRAIGHT /* stress-free = straight, untwisted */
+} cosrod_sc_reference;
+
+typedef enum cosrod_sc_end_type {
+  COSROD_SC_END_FREE,
+  COSROD_SC_END_PINNED,
+  COSROD_SC_END_CLAMPED,
+  COSROD_SC_END_PRESCRIBED
+} cosrod_sc_end_type;
+
+typedef enum cosrod_sc_load_type {
+  COSROD_SC_LOAD_FORCE,            /* point force at a vertex [N] */
+  COSROD_SC_LOAD_MOMENT,           /* point moment at a vertex [N m] */
+  COSROD_SC_LOAD_DISTRIBUTED_FORCE /* force per length on the whole rod [N/m] */
+} cosrod_sc_load_type;
+
+typedef enum cosrod_sc_frame {
+  COSROD_SC_FRAME_SPATIAL, /* dead load, spatial components */
+  COSROD_SC_FRAME_MATERIAL /* follower load, components in (d1, d2, d3) */
+} cosrod_sc_frame;
+
+typedef enum cosrod_sc_profile {
+  COSROD_SC_PROFILE_CONSTANT,
+  COSROD_SC_PROFILE_RAMP,   /* 0 before t0, linear to 1 on [t0, t1], 1 after */
+  COSROD_SC_PROFILE_ACTIVE, /* 1 on [t0, t1], 0 elsewhere */
+  COSROD_SC_PROFILE_PRELOAD /* only in the initial static equilibrium, 0 for t >= 0 */
+} cosrod_sc_profile;
+
+typedef enum cosrod_sc_parametrisation {
+  COSROD_SC_PARAM_QUATERNION,
+  COSROD_SC_PARAM_DIRECTORS,
+  COSROD_SC_PARAM_EULER_ANGLES
+} cosrod_sc_parametrisation;
+
+typedef enum cosrod_sc_joint_type {
+  COSROD_SC_JOINT_SPHERICAL,
+  COSROD_SC_JOINT_REVOLUTE,
+  COSROD_SC_JOINT_PRISMATIC,
+  COSROD_SC_JOINT_CYLINDRICAL,
+  COSROD_SC_JOINT_PLANAR,
+  COSROD_SC_JOINT_BUSHING /* linear spring-damper between the two points */
+} cosrod_sc_joint_type;
+
+typedef enum cosrod_sc_analysis_type {
+  COSROD_SC_ANALYSIS_DYNAMIC,
+  COSROD_SC_ANALYSIS_STATIC,
+  COSROD_SC_ANALYSIS_MODES
+} cosrod_sc_analysis_type;
+
+typedef enum cosrod_sc_formulation {
+  COSROD_SC_FORMULATION_NULLSPACE,
+  COSROD_SC_FORMULATION_ABSOLUTE,
+  COSROD_SC_FORMULATION_DAE
+} cosrod_sc_formulation;
+
+typedef enum cosrod_sc_stabilisation {
+  COSROD_SC_STAB_PROJECTION,
+  COSROD_SC_STAB_BAUMGARTE,
+  COSROD_SC_STAB_NONE
+} cosrod_sc_stabilisation;
+
+typedef enum cosrod_sc_integrator {
+  COSROD_SC_INTEGRATOR_RADAU5,
+  COSROD_SC_INTEGRATOR_RODAS,
+  COSROD_SC_INTEGRATOR_SEULEX,
+  COSROD_SC_INTEGRATOR_DOPRI5,
+  COSROD_SC_INTEGRATOR_DOP853,
+  COSROD_SC_INTEGRATOR_IDA,
+  COSROD_SC_INTEGRATOR_CVODE
+} cosrod_sc_integrator;
+
+/* An elastic material.  E, G, poisson and density are all filled in:
+ * G = E / (2 (1 + poisson)) when poisson was given, poisson = E/(2G) - 1
+ * when G was given. */
+typedef struct cosrod_sc_material {
+  char name[COSROD_SC_NAME_MAX]; /* "" for an inline material */
+  double E;                      /* Young's modulus [Pa] */
+  double G;                      /* shear modulus [Pa] */
+  double poisson;                /* Poisson ratio, 0 <= nu <= 0.5 */
+  double density;                /* [kg/m^3] */
+  int line;
+} cosrod_sc_material;
+
+/* Cross-section (SPEC §2).  Given values are kept; area, I1, I2, J are the
+ * resolved constants. */
+typedef struct cosrod_sc_section {
+  cosrod_sc_section_shape shape;
+  double radius;           /* circle [m] */
+  double width, height;    /* rectangle [m]: width along d1, height along d2 */
+  double torsion_constant; /* rectangle: J if given, else 0 (J = I1 + I2) */
+  double area;             /* [m^2] */
+  double I1, I2, J;        /* second moments about d1, d2 and polar [m^4] */
+} cosrod_sc_section;
+
+/* Damping.  V_gamma and V_kappa are the resolved viscous matrices (diagonal)
+ * of SPEC §2: F_visc = V_gamma Gamma_dot [N s], M_visc = V_kappa K_dot
+ * [N m^2 s].  For coefficients, `convention: lla` means the values are
+ * [LLA]'s c (V = 2c); the default `convention: viscous` means V = value. */
+typedef struct cosrod_sc_damping {
+  cosrod_sc_damping_kind kind;
+  double tau_shear, tau_bulk; /* Kelvin-Voigt retardation times [s] */
+  double tau_extension;       /* tau_E = ((1-2nu) tau_B + 2(1+nu) tau_S)/3 [s] */
+  double shear[2], extension; /* coefficients as given */
+  double bending[2], torsion;
+  int lla_convention; /* 1 if the given coefficients are [LLA]'s c */
+  double V_gamma[3];  /* (shear 1, shear 2, extension) [N s] */
+  double V_kappa[3];  /* (bending 1, bending 2, torsion) [N m^2 s] */
+} cosrod_sc_damping;
+
+/* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal). */
+typedef struct cosrod_sc_shape {
+  cosrod_sc_shape_kind kind;
+  double start[3];     /* position of s = 0 [m] */
+  double direction[3]; /* unit tangent d3 at s = 0 */
+  double normal[3];    /* unit d1 at s = 0 (arc: bends towards it) */
+  double radius;       /* arc, helix [m] */
+  double angle_deg;    /* arc: total angle [deg] */
+  double pitch;        /* helix: rise per turn along `direction` [m] */
+  double turns;        /* helix: number of turns */
+  size_t npoints;      /* polyline: number of points */
+  double *points;      /* polyline: (npoints x 3) [m], row-major */
+  double length;       /* arc length of the shape [m]; 0 for straight */
+} cosrod_sc_shape;
+
+/* Keyframes for a prescribed end: (n) times, strictly increasing, and
+ * (n x dim) values, dim = 3 (positions [m]) or 4 (unit quaternions). */
+typedef struct cosrod_sc_keyframes {
+  size_t n;
+  double *t;      /* (n) [s] */
+  double *values; /* (n x dim), row-major */
+} cosrod_sc_keyframes;
+
+typedef struct cosrod_sc_end {
+  cosrod_sc_end_type type;
+  int slides;                      /* 1 if slides_along was given */
+  double slides_along[3];          /* unit spatial axis of a released translation */
+  int body;                        /* index into bodies, or -1 (fixed in space) */
+  double at[3];                    /* with body: attachment point, body material frame [m] */
+  cosrod_sc_keyframes position;    /* prescribed: centroid keyframes (n = 0: none) */
+  cosrod_sc_keyframes orientation; /* prescribed: frame keyframes, slerp (n = 0: none) */
+  int line;
+} cosrod_sc_end;
+
+typedef struct cosrod_sc_load {
+  cosrod_sc_load_type type;
+  cosrod_sc_frame frame;
+  cosrod_sc_profile profile;
+  double value[3]; /* [N], [N m] or [N/m] */
+  double t0, t1;   /* ramp / active interval [s] */
+  long vertex;     /* point loads: vertex index 0..N ("start" = 0, "end" = N); -1 distributed */
+  int line;
+} cosrod_sc_load;
+
+typedef struct cosrod_sc_rod {
+  char name[COSROD_SC_NAME_MAX];
+  cosrod_sc_model model;
+  double length;   /* stress-free length [m] */
+  size_t segments; /* N, 1 <= N <= COSROD_SC_MAX_SEGMENTS */
+  int grid_given;  /* 1 if `grid` was given, 0 if uniform from `segments` */
+  double *grid;    /* (segments + 1) arc-length coordinates s_0 < ... < s_N [m] */
+  cosrod_sc_material material;
+  cosrod_sc_section section;
+  double shear_correction[2]; /* kappa1, kappa2 (default 1, 1) */
+  /* Resolved stiffness: EA, kappa1 GA, kappa2 GA [N]; EI1, EI2, GJ [N m^2];
+   * each replaced by rod.stiffness.<key> when given. */
+  double EA, GA1, GA2, EI1, EI2, GJ;
+  /* Resolved inertia: rhoA [kg/m]; rhoI1, rhoI2, rhoJ [kg m]. */
+  double rhoA, rhoI1, rhoI2, rhoJ;
+  unsigned stiffness_overridden; /* bit k set: k-th of EA,GA1,GA2,EI1,EI2,GJ given */
+  unsigned inertia_overridden;   /* bit k set: k-th of rhoA,rhoI1,rhoI2,rhoJ given */
+  cosrod_sc_curvature curvature;
+  cosrod_sc_damping damping;
+  cosrod_sc_shape shape;
+  cosrod_sc_reference reference;
+  cosrod_sc_end ends[2]; /* [0] start (s = 0), [1] end (s = L) */
+  size_t nloads;
+  cosrod_sc_load *loads; /* (nloads) */
+  int line;
+} cosrod_sc_rod;
+
+typedef struct cosrod_sc_body {
+  char name[COSROD_SC_NAME_MAX];
+  double mass;                /* [kg] */
+  double inertia[3];          /* principal moments about the centre of mass [kg m^2] */
+  double position[3];         /* centre of mass [m] */
+  int orientation_euler;      /* 1 if given as euler313 */
+  double euler313[3];         /* 3-1-3 angles (phi, theta, psi) [rad], if given */
+  double quaternion[4];       /* unit orientation (resolved from either form) */
+  double velocity[3];         /* [m/s] */
+  double angular_velocity[3]; /* Omega, material components [1/s] */
+  cosrod_sc_parametrisation parametrisation;
+  int line;
+} cosrod_sc_body;
+
+typedef struct cosrod_sc_joint {
+  cosrod_sc_joint_type type;
+  int body[2];               /* body indices; -1 = ground */
+  double at[2][3];           /* joint point in each body's material frame (ground: spatial) [m] */
+  double axis[3];            /* unit axis in body[0]'s frame (revolute, prismatic, cylindrical,
+                                planar: plane normal) */
+  double stiffness, damping; /* bushing: k [N/m], c [N s/m] */
+  int line;
+} cosrod_sc_joint;
+
+typedef struct cosrod_sc_analysis {
+  cosrod_sc_analysis_type type;
+  double t_end;               /* dynamic: final time [s] (static: 1, pseudo-time) */
+  long increments;            /* static: number of pseudo-time increments (default 25) */
+  long count;                 /* modes: number of modes (default 10) */
+  int start_from_equilibrium; /* dynamic: start from the static equilibrium of t = 0 loads */
+  int line;
+} cosrod_sc_analysis;
+
+typedef struct cosrod_sc_solver {
+  cosrod_sc_formulation formulation;     /* default nullspace */
+  cosrod_sc_stabilisation stabilisation; /* default projection */
+  double baumgarte_omega, baumgarte_r;   /* [1/s], default 100, 100 */
+  cosrod_sc_integrator integrator;       /* default radau5 */
+  double rtol, atol;                     /* default 1e-6, 1e-6 */
+  double h0;                             /* initial step [s]; 0 = automatic (default) */
+  double hmax;                           /* largest step [s]; 0 = unlimited (default) */
+  long max_steps;                        /* default 100000 */
+  int line;
+} cosrod_sc_solver;
+
+typedef struct cosrod_sc_output {
+  char *dir;      /* output directory (default "out") */
+  double every;   /* output interval [s]; default t_end/100 (static: every increment) */
+  int vtk, plots; /* default 1, 1 */
+  int line;
+} cosrod_sc_output;
+
+typedef struct cosrod_sc_lines cosrod_sc_lines; /* private: key path -> line */
+
+typedef struct cosrod_scenario {
+  char *file;  /* file name used in messages */
+  int version; /* schema version (1) */
+  char *title; /* "" when absent */
+  double gravity[3];
+  size_t nmaterials;
+  cosrod_sc_material *materials; /* (nmaterials) named materials */
+  size_t nrods;
+  cosrod_sc_rod *rods; /* (nrods) */
+  size_t nbodies;
+  cosrod_sc_body *bodies; /* (nbodies) */
+  size_t njoints;
+  cosrod_sc_joint *joints; /* (njoints) */
+  cosrod_sc_analysis analysis;
+  cosrod_sc_solver solver;
+  cosrod_sc_output output;
+  cosrod_sc_lines *lines_;
+} cosrod_scenario;
+
+/* Read and validate a scenario file.  `sets` are nsets strings "key.path=value"
+ * (the value is a YAML scalar or flow collection) applied before validation;
+ * missing keys are created.  On success *out owns a new scenario and
+ * COSROD_OK is returned.  On failure *out = NULL, err (size errlen, may be
+ * NULL) receives one line "FILE:LINE: key.path: problem" and the status is
+ * COSROD_ERR_PARSE (invalid input), COSROD_ERR_IO or COSROD_ERR_NOMEM. */
+cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
+                                   cosrod_scenario **out, char *err, size_t errlen);
+
+/* As cosrod_scenario_load for text in memory (len bytes, need not be
+ * NUL-terminated); `file` is the name used in messages. */
+cosrod_status cosrod_scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
+                                    size_t nsets, cosrod_scenario **out, char *err, size_t errlen);
+
+/* Release a scenario (NULL is a no-op). */
+void cosrod_scenario_free(cosrod_scenario *sc);
+
+/* YAML line of a key path such as "rods.0.segments", or of its nearest
+ * ancestor present in the file when the key was defaulted; 0 if unknown or
+ * from --set. */
+int cosrod_scenario_line(const cosrod_scenario *sc, const char *key_path);
+
+/* Format "FILE:LINE: key.path: problem" for a later (e.g. model) error about
+ * a key of this scenario.  Returns the length snprintf would write. */
+int cosrod_scenario_format_error(const cosrod_scenario *sc, const char *key_path, const char *problem,
+                                 char *buf, size_t buflen);
+
+/* Names used in the file for enum values (e.g. "tangent-2"); "?" if out of range. */
+const char *cosrod_sc_curvature_name(cosrod_sc_curvature c);
+const char *cosrod_sc_integrator_name(cosrod_sc_integrator i);
+const char *cosrod_sc_model_name(cosrod_sc_model m);
+
+/* Short human-readable summary (title, rods, bodies, analysis, solver). */
+void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_SCENARIO_H */
