@@ -190,6 +190,11 @@ typedef struct cosrod_integrate_options {
   double keep_h_hi;   /* [1.2] */
   int max_columns;    /* extrapolation: max columns [seulex 12] */
   int linalg_backend; /* 0 own band/dense LU, 1 LAPACK (cosrod_linalg_backend) */
+  int dae_init;       /* ida: consistent initial values (IDACalcIC) at init.  0 = automatic: when no
+                         consistent y' is known (residual or mass-matrix problem without yp0);
+                         1 = always compute the algebraic y and the differential y' from the
+                         differential y (components told by dae_id, else by zero columns of M);
+                         2 = compute all of y from y' (yp0); -1 = never (y, yp0 are consistent) */
 
   /* Explicit methods: stiffness detection (Hairer's dopri5/dop853). */
   long stiff_test;    /* test every so many steps [1000]; < 0 never */
