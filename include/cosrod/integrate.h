@@ -75,6 +75,10 @@ typedef int (*cosrod_dae_res_jac)(double t, double cj, const double *y, const do
  * it caches (FSAL derivative). */
 typedef int (*cosrod_ode_project)(double t, double *y, void *user);
 
+/* Explicit time derivative of f: ft (n) <- d f / d t at (t, y) (Rosenbrock
+ * methods need it for non-autonomous problems, see time_dependent). */
+typedef int (*cosrod_ode_dfdt)(double t, const double *y, double *ft, void *user);
+
 /* Problem description.  Zero-initialise (cosrod_ode_problem p = {0};) and
  * fill what applies: all optional fields are 0/NULL by default.
  *
@@ -129,6 +133,15 @@ typedef struct cosrod_ode_problem {
 
   /* Projection after accepted steps (optional, one-step methods). */
   cosrod_ode_project project;
+
+  /* Explicit time dependence (Rosenbrock methods: rodas).  0 (default, as
+   * Hairer's IFCN = 0): f does not depend on t explicitly, d f / d t = 0.
+   * 1: f depends on t; rodas takes d f / d t from dfdt if given, else by a
+   * forward difference (one extra f per Jacobian).  Set it for time-varying
+   * loads or prescribed motions, or rodas loses order (it stays convergent).
+   * Other methods evaluate f at the right times and ignore both fields. */
+  int time_dependent;
+  cosrod_ode_dfdt dfdt; /* optional d f / d t (n); used when time_dependent != 0 */
 } cosrod_ode_problem;
 
 /* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or
