@@ -53,6 +53,8 @@ typedef struct cosrod_band {
   int ld;                        /* leading dimension = 2*ml + mu + 1 */
   double *data;                  /* (n x ld) column-major, see above */
   int *ipiv;                     /* (n) pivot rows; internal, valid when factored */
+  double *rdiag;                 /* (n) 1 / U(j,j) (OWN backend); internal */
+  int rdiag_ok;                  /* internal: 0 if some pivot is too small/large to invert safely */
   int factored;                  /* 1 after a successful factorisation */
   int factored_by;               /* backend used by the last factorisation */
   int singular_col;              /* 0-based column of a zero pivot, or -1 */
@@ -132,9 +134,11 @@ typedef struct cosrod_zband {
   int ml, mu;
   int smu;
   int ld;
-  double _Complex *data; /* (n x ld) column-major, A(i,j) = data[j*ld + smu + i - j] */
-  double _Complex *work; /* (n) internal workspace for the split solves */
-  int *ipiv;             /* (n) internal */
+  double _Complex *data;  /* (n x ld) column-major, A(i,j) = data[j*ld + smu + i - j] */
+  double _Complex *work;  /* (n) internal workspace for the split solves */
+  int *ipiv;              /* (n) internal */
+  double _Complex *rdiag; /* (n) 1 / U(j,j) (OWN backend); internal */
+  int rdiag_ok;           /* internal */
   int factored;
   int factored_by;
   int singular_col;

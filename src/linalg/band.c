@@ -45,10 +45,11 @@ cosrod_band *cosrod_band_create(int n, int ml, int mu) {
   A->ld = ld;
   A->data = calloc((size_t)n * (size_t)ld, sizeof(double));
   A->ipiv = calloc((size_t)n, sizeof(int));
+  A->rdiag = calloc((size_t)n, sizeof(double));
   A->singular_col = -1;
   A->backend = COSROD_LINALG_OWN;
   A->factored_by = COSROD_LINALG_OWN;
-  if (!A->data || !A->ipiv) {
+  if (!A->data || !A->ipiv || !A->rdiag) {
     cosrod_band_free(A);
     return NULL;
   }
@@ -59,6 +60,7 @@ void cosrod_band_free(cosrod_band *A) {
   if (!A) return;
   free(A->data);
   free(A->ipiv);
+  free(A->rdiag);
   free(A);
 }
 
@@ -217,6 +219,7 @@ static cosrod_status band_factor_own(cosrod_band *A) {
   if (ml > 0)
     for (int j = 0; j < n; ++j) memset(a + (size_t)j * ld, 0, (size_t)ml * sizeof(double));
   int ju = 0; /* last column reached by the rows of U built so far */
+  A->rdiag_ok = 1;
   for (int j = 0; j < n; ++j) {
     double *cj = a + (size_t)j * ld + smu; /* cj[i] = A(j+i, j) */
     const int km = imin(ml, n - 1 - j);
@@ -248,10 +251,13 @@ static cosrod_status band_factor_own(cosrod_band *A) {
         ck[j + p] = t;
       }
     }
-    if (km == 0) continue;
     const double piv = cj[0];
-    if (fabs(piv) >= DBL_MIN) {
-      const double rp = 1.0 / piv;
+    const int safe = amax >= DBL_MIN && amax <= 1.0 / DBL_MIN; /* 1/piv neither overflows nor is subnormal */
+    const double rp = 1.0 / piv;
+    A->rdiag[j] = rp;
+    A->rdiag_ok &= safe;
+    if (km == 0) continue;
+    if (safe) {
       for (int i = 1; i <= km; ++i) cj[i] *= rp;
     } else {
       for (int i = 1; i <= km; ++i) cj[i] /= piv;
@@ -266,34 +272,59 @@ static cosrod_status band_factor_own(cosrod_band *A) {
   return COSROD_OK;
 }
 
-static void band_solve_own(const cosrod_band *A, double *b) {
+/* Solve with the stored factors.  Both triangular sweeps are column
+ * oriented (contiguous in this layout) and carry the entry that becomes the
+ * next pivot value in a register, so the serial dependency per row is one
+ * FMA (forward) or one FMA and one multiply (backward) instead of a store,
+ * a store-to-load forward and a division. */
+static void band_solve_own(const cosrod_band *A, double *restrict b) {
   const int n = A->n, ml = A->ml, smu = A->smu;
   const size_t ld = (size_t)A->ld;
-  const double *a = A->data;
-  if (ml > 0) {
+  const double *restrict a = A->data;
+  const int *restrict ipiv = A->ipiv;
+  if (ml > 0) {        /* b <- L^{-1} P b, with the interchanges interleaved as in dgbtrs */
+    double cur = b[0]; /* current value of b[j], also stored in memory */
     for (int j = 0; j < n - 1; ++j) {
       const double *cj = a + (size_t)j * ld + smu;
-      const int p = A->ipiv[j];
-      double t = b[p];
+      const int p = ipiv[j];
+      double t = cur;
       if (p != j) {
-        b[p] = b[j];
+        t = b[p];
+        b[p] = cur;
         b[j] = t;
       }
-      if (t == 0.0) continue;
       const int km = imin(ml, n - 1 - j);
       double *bj = b + j;
-      for (int i = 1; i <= km; ++i) bj[i] -= cj[i] * t;
+      const double tn = bj[1] - cj[1] * t;
+      bj[1] = tn;
+      for (int i = 2; i <= km; ++i) bj[i] -= cj[i] * t;
+      cur = tn;
     }
   }
-  for (int j = n - 1; j >= 0; --j) {
+  const double *restrict rd = A->rdiag;
+  if (smu == 0) { /* diagonal U */
+    if (A->rdiag_ok)
+      for (int j = 0; j < n; ++j) b[j] *= rd[j];
+    else
+      for (int j = 0; j < n; ++j) b[j] /= a[(size_t)j * ld];
+    return;
+  }
+  /* b <- U^{-1} b, U with upper bandwidth smu; multiply by the reciprocal
+   * pivots unless one of them was unsafe to invert. */
+  const int use_rd = A->rdiag_ok;
+  double cur = b[n - 1];
+  for (int j = n - 1; j > 0; --j) {
     const double *cj = a + (size_t)j * ld + smu;
-    const double t = b[j] / cj[0];
+    const double t = use_rd ? cur * rd[j] : cur / cj[0];
     b[j] = t;
-    if (t == 0.0) continue;
     const int km = imin(smu, j);
     double *bj = b + j;
-    for (int i = 1; i <= km; ++i) bj[-i] -= cj[-i] * t;
+    const double tn = bj[-1] - cj[-1] * t;
+    bj[-1] = tn;
+    for (int i = 2; i <= km; ++i) bj[-i] -= cj[-i] * t;
+    cur = tn;
   }
+  b[0] = use_rd ? cur * rd[0] : cur / a[smu];
 }
 
 /* ---- public factor / solve ------------------------------------------- */

@@ -39,10 +39,11 @@ cosrod_zband *cosrod_zband_create(int n, int ml, int mu) {
   A->data = calloc((size_t)n * (size_t)ld, sizeof(double _Complex));
   A->work = calloc((size_t)n, sizeof(double _Complex));
   A->ipiv = calloc((size_t)n, sizeof(int));
+  A->rdiag = calloc((size_t)n, sizeof(double _Complex));
   A->singular_col = -1;
   A->backend = COSROD_LINALG_OWN;
   A->factored_by = COSROD_LINALG_OWN;
-  if (!A->data || !A->work || !A->ipiv) {
+  if (!A->data || !A->work || !A->ipiv || !A->rdiag) {
     cosrod_zband_free(A);
     return NULL;
   }
@@ -54,6 +55,7 @@ void cosrod_zband_free(cosrod_zband *A) {
   free(A->data);
   free(A->work);
   free(A->ipiv);
+  free(A->rdiag);
   free(A);
 }
 
@@ -164,6 +166,7 @@ static cosrod_status zband_factor_own(cosrod_zband *A) {
   if (ml > 0)
     for (int j = 0; j < n; ++j) memset(a + (size_t)j * ld2, 0, 2 * (size_t)ml * sizeof(double));
   int ju = 0;
+  A->rdiag_ok = 1;
   for (int j = 0; j < n; ++j) {
     double *cj = a + (size_t)j * ld2 + 2 * (size_t)smu; /* (cj[2i], cj[2i+1]) = A(j+i, j) */
     const int km = imin(ml, n - 1 - j);
@@ -198,20 +201,23 @@ static cosrod_status zband_factor_own(cosrod_zband *A) {
         cp[1] = ti;
       }
     }
-    if (km == 0) continue;
     const double pr = cj[0], pi = cj[1];
-    if (lin_cabs1(cj) >= DBL_MIN) {
-      double rr, ri;
-      lin_crecip(pr, pi, &rr, &ri);
+    /* |re|+|im| within [2 DBL_MIN, 0.5/DBL_MIN]: the reciprocal neither
+     * overflows nor becomes subnormal. */
+    const int safe = amax >= 2.0 * DBL_MIN && amax <= 0.5 / DBL_MIN;
+    double rr = 0.0, ri = 0.0;
+    if (safe) lin_crecip(pr, pi, &rr, &ri);
+    A->rdiag[j] = CMPLX(rr, ri);
+    A->rdiag_ok &= safe;
+    if (km == 0) continue;
+    if (safe) {
       for (int i = 1; i <= km; ++i) {
         const double xr = cj[2 * i], xi = cj[2 * i + 1];
         cj[2 * i] = xr * rr - xi * ri;
         cj[2 * i + 1] = xr * ri + xi * rr;
       }
     } else {
-      for (int i = 1; i <= km; ++i) {
-        lin_cdiv(cj[2 * i], cj[2 * i + 1], pr, pi, &cj[2 * i], &cj[2 * i + 1]);
-      }
+      for (int i = 1; i <= km; ++i) lin_cdiv(cj[2 * i], cj[2 * i + 1], pr, pi, &cj[2 * i], &cj[2 * i + 1]);
     }
     for (int k = j + 1; k <= ju; ++k) {
       double *ck = a + (size_t)k * ld2 + 2 * (size_t)(smu + j - k); /* A(j+i, k) at ck + 2i */
@@ -227,41 +233,71 @@ static cosrod_status zband_factor_own(cosrod_zband *A) {
   return COSROD_OK;
 }
 
-static void zband_solve_own(const cosrod_zband *A, double *b) {
+/* Solve with the stored factors; same scheme as band_solve_own (the entry
+ * that becomes the next pivot value is carried in registers). */
+static void zband_solve_own(const cosrod_zband *A, double *restrict b) {
   const int n = A->n, ml = A->ml, smu = A->smu;
   const size_t ld2 = 2 * (size_t)A->ld;
-  const double *a = (const double *)A->data;
+  const double *restrict a = (const double *)A->data;
+  const int *restrict ipiv = A->ipiv;
   if (ml > 0) {
+    double cr = b[0], ci = b[1]; /* current value of b[j] (also in memory) */
     for (int j = 0; j < n - 1; ++j) {
       const double *cj = a + (size_t)j * ld2 + 2 * (size_t)smu;
-      const int p = A->ipiv[j];
-      const double tr = b[2 * p], ti = b[2 * p + 1];
+      const int p = ipiv[j];
+      double tr = cr, ti = ci;
       if (p != j) {
-        b[2 * p] = b[2 * j];
-        b[2 * p + 1] = b[2 * j + 1];
+        tr = b[2 * p];
+        ti = b[2 * p + 1];
+        b[2 * p] = cr;
+        b[2 * p + 1] = ci;
         b[2 * j] = tr;
         b[2 * j + 1] = ti;
       }
-      if (tr == 0.0 && ti == 0.0) continue;
       const int km = imin(ml, n - 1 - j);
       double *bj = b + 2 * j;
-      for (int i = 1; i <= km; ++i) {
+      cr = bj[2] - (cj[2] * tr - cj[3] * ti);
+      ci = bj[3] - (cj[2] * ti + cj[3] * tr);
+      bj[2] = cr;
+      bj[3] = ci;
+      for (int i = 2; i <= km; ++i) {
         const double lr = cj[2 * i], li = cj[2 * i + 1];
         bj[2 * i] -= lr * tr - li * ti;
         bj[2 * i + 1] -= lr * ti + li * tr;
       }
     }
   }
+  /* Back substitution: multiply by the stored reciprocal pivots unless one
+   * was unsafe to invert (then Smith division). */
+  const double *restrict rd = (const double *)A->rdiag;
+  const int use_rd = A->rdiag_ok;
+  double cr = b[2 * (n - 1)], ci = b[2 * (n - 1) + 1];
   for (int j = n - 1; j >= 0; --j) {
     const double *cj = a + (size_t)j * ld2 + 2 * (size_t)smu;
     double tr, ti;
-    lin_cdiv(b[2 * j], b[2 * j + 1], cj[0], cj[1], &tr, &ti);
+    if (use_rd) {
+      const double rr = rd[2 * j], ri = rd[2 * j + 1];
+      tr = cr * rr - ci * ri;
+      ti = cr * ri + ci * rr;
+    } else {
+      lin_cdiv(cr, ci, cj[0], cj[1], &tr, &ti);
+    }
     b[2 * j] = tr;
     b[2 * j + 1] = ti;
-    if (tr == 0.0 && ti == 0.0) continue;
     const int km = imin(smu, j);
+    if (km == 0) {
+      if (j > 0) {
+        cr = b[2 * j - 2];
+        ci = b[2 * j - 1];
+      }
+      continue;
+    }
     double *bj = b + 2 * j;
-    for (int i = 1; i <= km; ++i) {
+    cr = bj[-2] - (cj[-2] * tr - cj[-1] * ti);
+    ci = bj[-1] - (cj[-2] * ti + cj[-1] * tr);
+    bj[-2] = cr;
+    bj[-1] = ci;
+    for (int i = 2; i <= km; ++i) {
       const double ur = cj[-2 * i], ui = cj[-2 * i + 1];
       bj[-2 * i] -= ur * tr - ui * ti;
       bj[-2 * i + 1] -= ur * ti + ui * tr;
