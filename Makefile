@@ -42,6 +42,22 @@ bench: deps
 install: build
 	cmake --install $(BUILD)
 
+# libFuzzer run of the scenario loader (needs clang; not part of the normal
+# build).  Seeds: the invalid corpus and the examples; new inputs go to
+# $(BUILD_FUZZ)/corpus, crashes to $(BUILD_FUZZ)/crash-*.
+FUZZ_SECONDS ?= 60
+BUILD_FUZZ   ?= build-fuzz
+FUZZ_CC      ?= clang
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
+	mkdir -p $(BUILD_FUZZ)/corpus
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -Iinclude -Isrc $$(pkg-config --cflags yaml-0.1) \
+	  tests/scenario/fuzz_scenario.c src/scenario/scenario.c src/scenario/ynode.c src/core/status.c \
+	  $$(pkg-config --libs yaml-0.1) -lm -o $(BUILD_FUZZ)/fuzz_scenario
+	cd $(BUILD_FUZZ) && ./fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
+	  -rss_limit_mb=2048 -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
+
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 

@@ -244,9 +244,9 @@ static double to_num(ctx *c, const ynode *v, const char *key) {
 
 static long to_int(ctx *c, const ynode *v, const char *key, long lo, long hi) {
   double x = to_num(c, v, key);
-  if (x != floor(x)) fail(c, v, key, "expected an integer, got %.17g", x);
-  if (x < (double)lo) fail(c, v, key, "must be >= %ld (got %.17g)", lo, x);
-  if (x > (double)hi) fail(c, v, key, "must be <= %ld (got %.17g)", hi, x);
+  if (x != floor(x)) fail(c, v, key, "expected an integer, got %.15g", x);
+  if (x < (double)lo) fail(c, v, key, "must be >= %ld (got %.15g)", lo, x);
+  if (x > (double)hi) fail(c, v, key, "must be <= %ld (got %.15g)", hi, x);
   return (long)x;
 }
 
@@ -295,8 +295,8 @@ static int to_enum(ctx *c, const ynode *v, const char *key, const char *const *n
 enum { R_ANY, R_POS, R_NONNEG };
 
 static void check_range(ctx *c, const ynode *v, const char *key, double x, int range) {
-  if (range == R_POS && !(x > 0)) fail(c, v, key, "must be > 0 (got %.17g)", x);
-  if (range == R_NONNEG && !(x >= 0)) fail(c, v, key, "must be >= 0 (got %.17g)", x);
+  if (range == R_POS && !(x > 0)) fail(c, v, key, "must be > 0 (got %.15g)", x);
+  if (range == R_NONNEG && !(x >= 0)) fail(c, v, key, "must be >= 0 (got %.15g)", x);
 }
 
 /* Optional number with default and range. */
@@ -405,7 +405,7 @@ static void read_material(ctx *c, ynode *m, cosrod_sc_material *mat) {
   if (!vg && !vp) fail(c, m, "poisson", "missing (Poisson ratio, or give shear modulus 'G')");
   if (vp) {
     double nu = to_num(c, vp, "poisson");
-    if (!(nu >= 0.0 && nu <= 0.5)) fail(c, vp, "poisson", "must be in [0, 0.5] (got %.17g)", nu);
+    if (!(nu >= 0.0 && nu <= 0.5)) fail(c, vp, "poisson", "must be in [0, 0.5] (got %.15g)", nu);
     mat->poisson = nu;
     mat->G = mat->E / (2.0 * (1.0 + nu));
   } else {
@@ -526,7 +526,7 @@ static void read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod
     snprintf(idx, sizeof idx, "%zu", i);
     to_vec(c, v->item[i], idx, row, dim + 1, R_ANY);
     if (i > 0 && !(row[0] > kf->t[i - 1]))
-      fail(c, v->item[i], idx, "keyframe times must increase strictly (%.17g after %.17g)", row[0],
+      fail(c, v->item[i], idx, "keyframe times must increase strictly (%.15g after %.15g)", row[0],
            kf->t[i - 1]);
     if (dim == 4) {
       unit_quat(c, v->item[i], idx, row + 1);
@@ -627,7 +627,7 @@ static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
     double iv[2];
     to_vec(c, rp ? rp : ac, rp ? "ramp" : "active", iv, 2, R_ANY);
     if (!(iv[1] > iv[0]))
-      fail(c, rp ? rp : ac, rp ? "ramp" : "active", "needs t0 < t1 (got [%.17g, %.17g])", iv[0], iv[1]);
+      fail(c, rp ? rp : ac, rp ? "ramp" : "active", "needs t0 < t1 (got [%.15g, %.15g])", iv[0], iv[1]);
     ld->t0 = iv[0];
     ld->t1 = iv[1];
     ld->profile = rp ? COSROD_SC_PROFILE_RAMP : COSROD_SC_PROFILE_ACTIVE;
@@ -775,14 +775,14 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       snprintf(idx, sizeof idx, "%zu", i);
       r->grid[i] = to_num(c, vg->item[i], idx);
       if (i > 0 && !(r->grid[i] > r->grid[i - 1]))
-        fail(c, vg->item[i], idx, "grid must increase strictly (%.17g after %.17g)", r->grid[i],
+        fail(c, vg->item[i], idx, "grid must increase strictly (%.15g after %.15g)", r->grid[i],
              r->grid[i - 1]);
     }
     pop(c);
     double lg = r->grid[r->segments] - r->grid[0];
     if (!isfinite(lg)) fail(c, vg, "grid", "length s_N - s_0 is not finite");
     if (vl && fabs(length - lg) > 1e-9 * lg)
-      fail(c, vl, "length", "%.17g disagrees with the grid length s_N - s_0 = %.17g", length, lg);
+      fail(c, vl, "length", "%.15g disagrees with the grid length s_N - s_0 = %.15g", length, lg);
     length = lg;
   } else {
     if (vs)
@@ -1139,7 +1139,7 @@ static void read_solver(ctx *c, ynode *root) {
     pop(c);
   }
   s->rtol = num(c, m, "rtol", 1e-6, R_POS);
-  if (s->rtol >= 1.0) fail(c, get(m, "rtol"), "rtol", "must be < 1 (got %.17g)", s->rtol);
+  if (s->rtol >= 1.0) fail(c, get(m, "rtol"), "rtol", "must be < 1 (got %.15g)", s->rtol);
   s->atol = num(c, m, "atol", 1e-6, R_POS);
   s->h0 = num(c, m, "h0", 0.0, R_NONNEG);
   s->hmax = num(c, m, "hmax", 0.0, R_NONNEG);
