@@ -587,13 +587,13 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
   if (em->npos > 0) {
     const double *K = em->pos;
     int n = em->npos;
-    if (t <= K[0] || n == 1) {
+    if (t < K[0] || n == 1) {
       cosrod_vec3_copy(X, K + 1);
     } else if (t >= K[4 * (n - 1)]) {
       cosrod_vec3_copy(X, K + 4 * (n - 1) + 1);
-    } else {
+    } else { /* K_i <= t < K_{i+1}: velocities right-continuous at keyframes */
       int i = 0;
-      while (t > K[4 * (i + 1)]) ++i;
+      while (t >= K[4 * (i + 1)]) ++i;
       double h = K[4 * (i + 1)] - K[4 * i], s = (t - K[4 * i]) / h;
       for (int j = 0; j < 3; ++j) {
         double a = K[4 * i + 1 + j], b = K[4 * (i + 1) + 1 + j];
@@ -605,13 +605,13 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
   if (em->nrot > 0) {
     const double *K = em->rot;
     int n = em->nrot;
-    if (t <= K[0] || n == 1) {
+    if (t < K[0] || n == 1) {
       cosrod_quat_copy(P, K + 1);
     } else if (t >= K[5 * (n - 1)]) {
       cosrod_quat_copy(P, K + 5 * (n - 1) + 1);
     } else {
       int i = 0;
-      while (t > K[5 * (i + 1)]) ++i;
+      while (t >= K[5 * (i + 1)]) ++i;
       double h = K[5 * (i + 1)] - K[5 * i], s = (t - K[5 * i]) / h;
       const double *a = K + 5 * i + 1, *b = K + 5 * (i + 1) + 1;
       double r[4];
