@@ -3,7 +3,7 @@
  *
  * For n in {70, 700, 7000} and ml = mu in {0, 2, 5, 10, 20, 30} it times
  * single factorisations and single solves (clock_gettime around each call,
- * median over repetitions; the matrix or right-hand side is restored from a
+ * minimum over repetitions; the matrix or right-hand side is restored from a
  * copy before each call, outside the timed region) on random matrices
  * -J + 4 I (random J in [-1,1], so partial pivoting swaps rows).
  *
@@ -27,14 +27,11 @@ static double now_ns(void) {
   return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t, int m) {
-  qsort(t, (size_t)m, sizeof *t, cmp_double);
-  return m % 2 ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
+/* Minimum over repetitions: robust against other jobs on a shared machine. */
+static double tmin(const double *t, int m) {
+  double v = t[0];
+  for (int k = 1; k < m; ++k) v = t[k] < v ? t[k] : v;
+  return v;
 }
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
@@ -69,7 +66,7 @@ static result bench_real(int n, int bw, cosrod_linalg_backend be, int quick) {
   for (int i = 0; i < n; ++i) b0[i] = urand();
   const double est = 2.0 * n * (bw + 1.0) * (2 * bw + 1.0) + 50.0 * n; /* ~ns at ~1 flop/ns */
   const int reps = reps_for(est, quick ? 2e6 : 2e8, 3, quick ? 200 : 2000);
-  double *t = malloc((size_t)reps * sizeof(double));
+  double *t = calloc((size_t)reps, sizeof(double));
   cosrod_status st = COSROD_OK;
   for (int k = 0; k < reps; ++k) {
     memcpy(E->data, orig, bytes);
@@ -78,14 +75,14 @@ static result bench_real(int n, int bw, cosrod_linalg_backend be, int quick) {
     t[k] = now_ns() - t0;
   }
   result res;
-  res.fac_ns = median(t, reps);
+  res.fac_ns = tmin(t, reps);
   for (int k = 0; k < reps; ++k) {
     memcpy(b, b0, (size_t)n * sizeof(double));
     double t0 = now_ns();
     st |= cosrod_band_solve(E, b);
     t[k] = now_ns() - t0;
   }
-  res.sol_ns = median(t, reps);
+  res.sol_ns = tmin(t, reps);
   /* residual of the last solve, so the work cannot be optimised away */
   memcpy(E->data, orig, bytes);
   E->factored = 0;
@@ -123,7 +120,7 @@ static result bench_complex(int n, int bw, cosrod_linalg_backend be, int quick) 
   for (int i = 0; i < n; ++i) b0[i] = CMPLX(urand(), urand());
   const double est = 8.0 * n * (bw + 1.0) * (2 * bw + 1.0) + 100.0 * n;
   const int reps = reps_for(est, quick ? 2e6 : 2e8, 3, quick ? 200 : 2000);
-  double *t = malloc((size_t)reps * sizeof(double));
+  double *t = calloc((size_t)reps, sizeof(double));
   cosrod_status st = COSROD_OK;
   for (int k = 0; k < reps; ++k) {
     memcpy(E->data, orig, bytes);
@@ -132,14 +129,14 @@ static result bench_complex(int n, int bw, cosrod_linalg_backend be, int quick) 
     t[k] = now_ns() - t0;
   }
   result res;
-  res.fac_ns = median(t, reps);
+  res.fac_ns = tmin(t, reps);
   for (int k = 0; k < reps; ++k) {
     memcpy(b, b0, (size_t)n * sizeof(double complex));
     double t0 = now_ns();
     st |= cosrod_zband_solve(E, b);
     t[k] = now_ns() - t0;
   }
-  res.sol_ns = median(t, reps);
+  res.sol_ns = tmin(t, reps);
   memcpy(E->data, orig, bytes);
   E->factored = 0;
   cosrod_zband_matvec(E, b, r);

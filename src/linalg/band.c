@@ -6,7 +6,7 @@
  * storage with ml extra rows for the fill-in caused by row interchanges
  * (see include/cosrod/band.h).
  *
- * Own LU (COSROD_LINALG_OWN): right-looking column elimination.  For column
+ * Own LU (COSROD_LINALG_OWN, band_lu.c): right-looking column elimination.  For column
  * j the pivot is searched among the ml subdiagonal entries, the rows are
  * swapped in columns j..ju (ju = furthest column that row j of U can reach,
  * j + mu + pivot offset), the multipliers are scaled by 1/pivot and the
@@ -211,67 +211,6 @@ cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd) {
 
 /* ---- own LU ---------------------------------------------------------- */
 
-static cosrod_status band_factor_own(cosrod_band *A) {
-  const int n = A->n, ml = A->ml, mu = A->mu, smu = A->smu;
-  const size_t ld = (size_t)A->ld;
-  double *a = A->data;
-  /* The fill-in rows may hold stale factors from a previous decomposition. */
-  if (ml > 0)
-    for (int j = 0; j < n; ++j) memset(a + (size_t)j * ld, 0, (size_t)ml * sizeof(double));
-  int ju = 0; /* last column reached by the rows of U built so far */
-  A->rdiag_ok = 1;
-  for (int j = 0; j < n; ++j) {
-    double *cj = a + (size_t)j * ld + smu; /* cj[i] = A(j+i, j) */
-    const int km = imin(ml, n - 1 - j);
-    int p = 0, bad = !isfinite(cj[0]);
-    double amax = fabs(cj[0]);
-    for (int i = 1; i <= km; ++i) {
-      const double v = fabs(cj[i]);
-      bad |= !isfinite(v);
-      if (v > amax) {
-        amax = v;
-        p = i;
-      }
-    }
-    A->ipiv[j] = j + p;
-    if (bad) {
-      A->singular_col = j;
-      return COSROD_ERR_NONFINITE;
-    }
-    if (amax == 0.0) {
-      A->singular_col = j;
-      return COSROD_ERR_SINGULAR;
-    }
-    ju = imax(ju, imin(j + mu + p, n - 1));
-    if (p != 0) {
-      for (int k = j; k <= ju; ++k) {
-        double *ck = a + (size_t)k * ld + smu - k;
-        const double t = ck[j];
-        ck[j] = ck[j + p];
-        ck[j + p] = t;
-      }
-    }
-    const double piv = cj[0];
-    const int safe = amax >= DBL_MIN && amax <= 1.0 / DBL_MIN; /* 1/piv neither overflows nor is subnormal */
-    const double rp = 1.0 / piv;
-    A->rdiag[j] = rp;
-    A->rdiag_ok &= safe;
-    if (km == 0) continue;
-    if (safe) {
-      for (int i = 1; i <= km; ++i) cj[i] *= rp;
-    } else {
-      for (int i = 1; i <= km; ++i) cj[i] /= piv;
-    }
-    for (int k = j + 1; k <= ju; ++k) {
-      double *ck = a + (size_t)k * ld + smu + (j - k); /* ck[i] = A(j+i, k) */
-      const double t = ck[0];
-      if (t == 0.0) continue;
-      for (int i = 1; i <= km; ++i) ck[i] -= cj[i] * t;
-    }
-  }
-  return COSROD_OK;
-}
-
 /* Solve with the stored factors.  Both triangular sweeps are column
  * oriented (contiguous in this layout) and carry the entry that becomes the
  * next pivot value in a register, so the serial dependency per row is one
@@ -297,7 +236,10 @@ static void band_solve_own(const cosrod_band *A, double *restrict b) {
       double *bj = b + j;
       const double tn = bj[1] - cj[1] * t;
       bj[1] = tn;
-      for (int i = 2; i <= km; ++i) bj[i] -= cj[i] * t;
+      if (km > LIN_VEC_MIN)
+        lin_axpy_sub(km - 1, t, cj + 2, bj + 2);
+      else
+        for (int i = 2; i <= km; ++i) bj[i] -= cj[i] * t;
       cur = tn;
     }
   }
@@ -321,7 +263,10 @@ static void band_solve_own(const cosrod_band *A, double *restrict b) {
     double *bj = b + j;
     const double tn = bj[-1] - cj[-1] * t;
     bj[-1] = tn;
-    for (int i = 2; i <= km; ++i) bj[-i] -= cj[-i] * t;
+    if (km > LIN_VEC_MIN)
+      lin_axpy_sub(km - 1, t, cj - km, bj - km);
+    else
+      for (int i = 2; i <= km; ++i) bj[-i] -= cj[-i] * t;
     cur = tn;
   }
   b[0] = use_rd ? cur * rd[0] : cur / a[smu];
@@ -350,7 +295,7 @@ cosrod_status cosrod_band_factor(cosrod_band *A) {
       st = COSROD_ERR_NONFINITE;
     }
   } else {
-    st = band_factor_own(A);
+    st = lin_band_factor_own(A);
   }
   if (st == COSROD_OK) A->factored = 1;
   return st;

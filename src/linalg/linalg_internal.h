@@ -5,6 +5,8 @@
 #include <lapacke.h>
 #include <math.h>
 
+#include "cosrod/band.h"
+
 /* The pivot arrays are plain int and are handed to LAPACK directly. */
 _Static_assert(sizeof(lapack_int) == sizeof(int), "cosrod linalg expects 32-bit lapack_int");
 /* C11 6.2.5: a complex number has the representation of double[2] = {re, im}. */
@@ -49,5 +51,17 @@ static inline long lin_first_nonfinite(const double *x, size_t m) {
     if (!isfinite(x[k])) return (long)k;
   return -1;
 }
+
+/* Own banded LU (band_lu.c); A->rdiag/rdiag_ok/ipiv/singular_col set. */
+cosrod_status lin_band_factor_own(cosrod_band *A);
+cosrod_status lin_zband_factor_own(cosrod_zband *A);
+
+/* Vectorised kernels (band_lu.c): y[i] -= t * x[i], i = 0..m-1, x and y not
+ * overlapping; complex on interleaved pairs with t = tr + i ti.  The solves
+ * call them for long updates only (short vector updates in a triangular
+ * sweep stall on store-to-load forwarding). */
+void lin_axpy_sub(int m, double t, const double *restrict x, double *restrict y);
+void lin_zaxpy_sub(int m, double tr, double ti, const double *restrict x, double *restrict y);
+#define LIN_VEC_MIN 12
 
 #endif /* COSROD_LINALG_INTERNAL_H */

@@ -159,80 +159,6 @@ double cosrod_zband_norm_inf(const cosrod_zband *A) {
 
 /* ---- own LU ---------------------------------------------------------- */
 
-static cosrod_status zband_factor_own(cosrod_zband *A) {
-  const int n = A->n, ml = A->ml, mu = A->mu, smu = A->smu;
-  const size_t ld2 = 2 * (size_t)A->ld; /* leading dimension in doubles */
-  double *a = (double *)A->data;
-  if (ml > 0)
-    for (int j = 0; j < n; ++j) memset(a + (size_t)j * ld2, 0, 2 * (size_t)ml * sizeof(double));
-  int ju = 0;
-  A->rdiag_ok = 1;
-  for (int j = 0; j < n; ++j) {
-    double *cj = a + (size_t)j * ld2 + 2 * (size_t)smu; /* (cj[2i], cj[2i+1]) = A(j+i, j) */
-    const int km = imin(ml, n - 1 - j);
-    int p = 0, bad = !isfinite(cj[0]) || !isfinite(cj[1]);
-    double amax = lin_cabs1(cj);
-    for (int i = 1; i <= km; ++i) {
-      const double v = lin_cabs1(cj + 2 * i);
-      bad |= !isfinite(v);
-      if (v > amax) {
-        amax = v;
-        p = i;
-      }
-    }
-    A->ipiv[j] = j + p;
-    if (bad) {
-      A->singular_col = j;
-      return COSROD_ERR_NONFINITE;
-    }
-    if (amax == 0.0) {
-      A->singular_col = j;
-      return COSROD_ERR_SINGULAR;
-    }
-    ju = imax(ju, imin(j + mu + p, n - 1));
-    if (p != 0) {
-      for (int k = j; k <= ju; ++k) {
-        double *ck = a + (size_t)k * ld2 + 2 * (size_t)(smu + j - k); /* A(j, k) */
-        double *cp = ck + 2 * p;                                      /* A(j+p, k) */
-        const double tr = ck[0], ti = ck[1];
-        ck[0] = cp[0];
-        ck[1] = cp[1];
-        cp[0] = tr;
-        cp[1] = ti;
-      }
-    }
-    const double pr = cj[0], pi = cj[1];
-    /* |re|+|im| within [2 DBL_MIN, 0.5/DBL_MIN]: the reciprocal neither
-     * overflows nor becomes subnormal. */
-    const int safe = amax >= 2.0 * DBL_MIN && amax <= 0.5 / DBL_MIN;
-    double rr = 0.0, ri = 0.0;
-    if (safe) lin_crecip(pr, pi, &rr, &ri);
-    A->rdiag[j] = CMPLX(rr, ri);
-    A->rdiag_ok &= safe;
-    if (km == 0) continue;
-    if (safe) {
-      for (int i = 1; i <= km; ++i) {
-        const double xr = cj[2 * i], xi = cj[2 * i + 1];
-        cj[2 * i] = xr * rr - xi * ri;
-        cj[2 * i + 1] = xr * ri + xi * rr;
-      }
-    } else {
-      for (int i = 1; i <= km; ++i) lin_cdiv(cj[2 * i], cj[2 * i + 1], pr, pi, &cj[2 * i], &cj[2 * i + 1]);
-    }
-    for (int k = j + 1; k <= ju; ++k) {
-      double *ck = a + (size_t)k * ld2 + 2 * (size_t)(smu + j - k); /* A(j+i, k) at ck + 2i */
-      const double tr = ck[0], ti = ck[1];
-      if (tr == 0.0 && ti == 0.0) continue;
-      for (int i = 1; i <= km; ++i) {
-        const double lr = cj[2 * i], li = cj[2 * i + 1];
-        ck[2 * i] -= lr * tr - li * ti;
-        ck[2 * i + 1] -= lr * ti + li * tr;
-      }
-    }
-  }
-  return COSROD_OK;
-}
-
 /* Solve with the stored factors; same scheme as band_solve_own (the entry
  * that becomes the next pivot value is carried in registers). */
 static void zband_solve_own(const cosrod_zband *A, double *restrict b) {
@@ -260,10 +186,14 @@ static void zband_solve_own(const cosrod_zband *A, double *restrict b) {
       ci = bj[3] - (cj[2] * ti + cj[3] * tr);
       bj[2] = cr;
       bj[3] = ci;
-      for (int i = 2; i <= km; ++i) {
-        const double lr = cj[2 * i], li = cj[2 * i + 1];
-        bj[2 * i] -= lr * tr - li * ti;
-        bj[2 * i + 1] -= lr * ti + li * tr;
+      if (km > LIN_VEC_MIN) {
+        lin_zaxpy_sub(km - 1, tr, ti, cj + 4, bj + 4);
+      } else {
+        for (int i = 2; i <= km; ++i) {
+          const double lr = cj[2 * i], li = cj[2 * i + 1];
+          bj[2 * i] -= lr * tr - li * ti;
+          bj[2 * i + 1] -= lr * ti + li * tr;
+        }
       }
     }
   }
@@ -297,10 +227,14 @@ static void zband_solve_own(const cosrod_zband *A, double *restrict b) {
     ci = bj[-1] - (cj[-2] * ti + cj[-1] * tr);
     bj[-2] = cr;
     bj[-1] = ci;
-    for (int i = 2; i <= km; ++i) {
-      const double ur = cj[-2 * i], ui = cj[-2 * i + 1];
-      bj[-2 * i] -= ur * tr - ui * ti;
-      bj[-2 * i + 1] -= ur * ti + ui * tr;
+    if (km > LIN_VEC_MIN) {
+      lin_zaxpy_sub(km - 1, tr, ti, cj - 2 * km, bj - 2 * km);
+    } else {
+      for (int i = 2; i <= km; ++i) {
+        const double ur = cj[-2 * i], ui = cj[-2 * i + 1];
+        bj[-2 * i] -= ur * tr - ui * ti;
+        bj[-2 * i + 1] -= ur * ti + ui * tr;
+      }
     }
   }
 }
@@ -328,7 +262,7 @@ cosrod_status cosrod_zband_factor(cosrod_zband *A) {
       st = COSROD_ERR_NONFINITE;
     }
   } else {
-    st = zband_factor_own(A);
+    st = lin_zband_factor_own(A);
   }
   if (st == COSROD_OK) A->factored = 1;
   return st;
