@@ -75,7 +75,7 @@ static int fd_block_eval(cosrod_step_ctx *ctx, double t, const double *y, const 
                          int ldj, double *work, const fd_block *b, int banded) {
   const int n = ctx->n;
   double *yp = work, *fp = work + n;
-  const int stride = banded ? b->ml + b->mu + 1 : 1;
+  const int stride = banded ? b->ml + b->mu + 1 : b->ncols; /* columns perturbed together are stride apart */
   const double u = ctx->uround;
   memcpy(yp, y, sizeof(double) * (size_t)n);
   for (int g = 0; g < stride && g < b->ncols; g++) {

@@ -75,6 +75,11 @@ cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const 
   if (problem->mass && !(type->flags & COSROD_STEP_MASS)) return NULL;
   if ((problem->nind2 || problem->nind3) && !(type->flags & COSROD_STEP_DAE_INDEX23)) return NULL;
   if (problem->project && !(type->flags & COSROD_STEP_PROJECTION)) return NULL;
+  /* an implicit method must understand the Jacobian layout it is given */
+  if ((type->flags & COSROD_STEP_IMPLICIT) && problem->m1 > 0 && !(type->flags & COSROD_STEP_SECOND_ORDER))
+    return NULL;
+  if ((type->flags & COSROD_STEP_IMPLICIT) && problem->jac_banded && !(type->flags & COSROD_STEP_BANDED))
+    return NULL;
 
   set_status(status, COSROD_ERR_NOMEM);
   cosrod_integrator *it = calloc(1, sizeof *it);
@@ -166,12 +171,12 @@ cosrod_status cosrod_integrator_init(cosrod_integrator *it, double t0, const dou
   return COSROD_OK;
 }
 
-/* Stored failure: keeps the message written by the method if any. */
+/* Stored failure.  A message written by the method (cosrod_step_fail) is
+ * kept together with its time (e.g. the time of the failing f call);
+ * otherwise the driver's message and time are stored. */
 static cosrod_status fail(cosrod_integrator *it, cosrod_status st, double t, const char *fallback) {
   if (it->msg[0] == '\0' || st == COSROD_ERR_STEP_TOO_SMALL || st == COSROD_ERR_MAX_STEPS)
     cosrod_step_fail(&it->ctx, st, t, "%s", fallback);
-  else
-    it->ctx.t_fail = t;
   it->last_status = st;
   return st;
 }

@@ -1,0 +1,414 @@
+/* DOP853: the explicit Runge–Kutta method of Dormand & Prince of order 8
+ * with embedded error estimators of orders 5 and 3 ("8(5,3)"), 12 stages
+ * plus the FSAL evaluation, and a continuous extension of order 7 that costs
+ * three more stages (Hairer–Nørsett–Wanner, Solving ODEs I, §II.10, Tables
+ * 10.3–10.4 in the 2nd edition; coefficients as published with the method).
+ *
+ * Error estimate (HNW I §II.10): with err5 = ||sum e5_i k_i||, err3 =
+ * ||sum_i (b_i - bhat3_i) k_i|| (weighted RMS norms, sk = atol + rtol
+ * max(|y0|,|y1|)), err = |h| err5^2 / sqrt(err5^2 + 0.01 err3^2).
+ * Controller: q = safety err^-(1/8 - 0.2 beta) err_old^beta, beta = 0 by
+ * default, 0.333 <= q <= 6, safety 0.9; no growth right after a rejection.
+ * Stiffness detection as dopri5 with threshold 6.1 (where the stability
+ * region of the method meets the negative real axis).  Counts follow the
+ * original: 11 f per attempted step + 1 (FSAL) per accepted step + 2 at the
+ * start; the 3 dense-output stages are evaluated only when dense output is
+ * requested for a step (lazily, counted in nfev). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/integrate.h"
+
+/* nodes */
+static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
+                    C4 = 0.118350341907227396726757197510e+00, C5 = 0.281649658092772603273242802490e+00,
+                    C6 = 0.333333333333333333333333333333e+00, C7 = 0.25e+00,
+                    C8 = 0.307692307692307692307692307692e+00, C9 = 0.651282051282051282051282051282e+00,
+                    C10 = 0.6e+00, C11 = 0.857142857142857142857142857142e+00, C14 = 0.1e+00, C15 = 0.2e+00,
+                    C16 = 0.777777777777777777777777777778e+00;
+/* weights of the 8th-order solution */
+static const double B1 = 5.42937341165687622380535766363e-2, B6 = 4.45031289275240888144113950566e0,
+                    B7 = 1.89151789931450038304281599044e0, B8 = -5.8012039600105847814672114227e0,
+                    B9 = 3.1116436695781989440891606237e-1, B10 = -1.52160949662516078556178806805e-1,
+                    B11 = 2.01365400804030348374776537501e-1, B12 = 4.47106157277725905176885569043e-2;
+/* 3rd-order embedded weights (err3 = b - bhh) */
+static const double BHH1 = 0.244094488188976377952755905512e+00, BHH2 = 0.733846688281611857341361741547e+00,
+                    BHH3 = 0.220588235294117647058823529412e-01;
+/* 5th-order error weights */
+static const double ER1 = 0.1312004499419488073250102996e-01, ER6 = -0.1225156446376204440720569753e+01,
+                    ER7 = -0.4957589496572501915214079952e+00, ER8 = 0.1664377182454986536961530415e+01,
+                    ER9 = -0.3503288487499736816886487290e+00, ER10 = 0.3341791187130174790297318841e+00,
+                    ER11 = 0.8192320648511571246570742613e-01, ER12 = -0.2235530786388629525884427845e-01;
+/* stage matrix */
+static const double A21 = 5.26001519587677318785587544488e-2;
+static const double A31 = 1.97250569845378994544595329183e-2, A32 = 5.91751709536136983633785987549e-2;
+static const double A41 = 2.95875854768068491816892993775e-2, A43 = 8.87627564304205475450678981324e-2;
+static const double A51 = 2.41365134159266685502369798665e-1, A53 = -8.84549479328286085344864962717e-1,
+                    A54 = 9.24834003261792003115737966543e-1;
+static const double A61 = 3.7037037037037037037037037037e-2, A64 = 1.70828608729473871279604482173e-1,
+                    A65 = 1.25467687566822425016691814123e-1;
+static const double A71 = 3.7109375e-2, A74 = 1.70252211019544039314978060272e-1,
+                    A75 = 6.02165389804559606850219397283e-2, A76 = -1.7578125e-2;
+static const double A81 = 3.70920001185047927108779319836e-2, A84 = 1.70383925712239993810214054705e-1,
+                    A85 = 1.07262030446373284651809199168e-1, A86 = -1.53194377486244017527936158236e-2,
+                    A87 = 8.27378916381402288758473766002e-3;
+static const double A91 = 6.24110958716075717114429577812e-1, A94 = -3.36089262944694129406857109825e0,
+                    A95 = -8.68219346841726006818189891453e-1, A96 = 2.75920996994467083049415600797e1,
+                    A97 = 2.01540675504778934086186788979e1, A98 = -4.34898841810699588477366255144e1;
+static const double A101 = 4.77662536438264365890433908527e-1, A104 = -2.48811461997166764192642586468e0,
+                    A105 = -5.90290826836842996371446475743e-1, A106 = 2.12300514481811942347288949897e1,
+                    A107 = 1.52792336328824235832596922938e1, A108 = -3.32882109689848629194453265587e1,
+                    A109 = -2.03312017085086261358222928593e-2;
+static const double A111 = -9.3714243008598732571704021658e-1, A114 = 5.18637242884406370830023853209e0,
+                    A115 = 1.09143734899672957818500254654e0, A116 = -8.14978701074692612513997267357e0,
+                    A117 = -1.85200656599969598641566180701e1, A118 = 2.27394870993505042818970056734e1,
+                    A119 = 2.49360555267965238987089396762e0, A1110 = -3.0467644718982195003823669022e0;
+static const double A121 = 2.27331014751653820792359768449e0, A124 = -1.05344954667372501984066689879e1,
+                    A125 = -2.00087205822486249909675718444e0, A126 = -1.79589318631187989172765950534e1,
+                    A127 = 2.79488845294199600508499808837e1, A128 = -2.85899827713502369474065508674e0,
+                    A129 = -8.87285693353062954433549289258e0, A1210 = 1.23605671757943030647266201528e1,
+                    A1211 = 6.43392746015763530355970484046e-1;
+/* extra stages for the dense output */
+static const double A141 = 5.61675022830479523392909219681e-2, A147 = 2.53500210216624811088794765333e-1,
+                    A148 = -2.46239037470802489917441475441e-1, A149 = -1.24191423263816360469010140626e-1,
+                    A1410 = 1.5329179827876569731206322685e-1, A1411 = 8.20105229563468988491666602057e-3,
+                    A1412 = 7.56789766054569976138603589584e-3, A1413 = -8.298e-3;
+static const double A151 = 3.18346481635021405060768473261e-2, A156 = 2.83009096723667755288322961402e-2,
+                    A157 = 5.35419883074385676223797384372e-2, A158 = -5.49237485713909884646569340306e-2,
+                    A1511 = -1.08347328697249322858509316994e-4, A1512 = 3.82571090835658412954920192323e-4,
+                    A1513 = -3.40465008687404560802977114492e-4, A1514 = 1.41312443674632500278074618366e-1;
+static const double A161 = -4.28896301583791923408573538692e-1, A166 = -4.69762141536116384314449447206e0,
+                    A167 = 7.68342119606259904184240953878e0, A168 = 4.06898981839711007970213554331e0,
+                    A169 = 3.56727187455281109270669543021e-1, A1613 = -1.39902416515901462129418009734e-3,
+                    A1614 = 2.9475147891527723389556272149e0, A1615 = -9.15095847217987001081870187138e0;
+/* dense output coefficients: row r = 4..7 of the continuous extension, columns = stages
+ * 1, 6..16 (index 0 <-> stage 1, index s-5 <-> stage s for s = 6..16) */
+static const double DC[4][12] = {
+    {-0.84289382761090128651353491142e+01, 0.56671495351937776962531783590e+00,
+     -0.30689499459498916912797304727e+01, 0.23846676565120698287728149680e+01,
+     0.21170345824450282767155149946e+01, -0.87139158377797299206789907490e+00,
+     0.22404374302607882758541771650e+01, 0.63157877876946881815570249290e+00,
+     -0.88990336451333310820698117400e-01, 0.18148505520854727256656404962e+02,
+     -0.91946323924783554000451984436e+01, -0.44360363875948939664310572000e+01},
+    {0.10427508642579134603413151009e+02, 0.24228349177525818288430175319e+03,
+     0.16520045171727028198505394887e+03, -0.37454675472269020279518312152e+03,
+     -0.22113666853125306036270938578e+02, 0.77334326684722638389603898808e+01,
+     -0.30674084731089398182061213626e+02, -0.93321305264302278729567221706e+01,
+     0.15697238121770843886131091075e+02, -0.31139403219565177677282850411e+02,
+     -0.93529243588444783865713862664e+01, 0.35816841486394083752465898540e+02},
+    {0.19985053242002433820987653617e+02, -0.38703730874935176555105901742e+03,
+     -0.18917813819516756882830838328e+03, 0.52780815920542364900561016686e+03,
+     -0.11573902539959630126141871134e+02, 0.68812326946963000169666922661e+01,
+     -0.10006050966910838403183860980e+01, 0.77771377980534432092869265740e+00,
+     -0.27782057523535084065932004339e+01, -0.60196695231264120758267380846e+02,
+     0.84320405506677161018159903784e+02, 0.11992291136182789328035130030e+02},
+    {-0.25693933462703749003312586129e+02, -0.15418974869023643374053993627e+03,
+     -0.23152937917604549567536039109e+03, 0.35763911791061412378285349910e+03,
+     0.93405324183624310003907691704e+02, -0.37458323136451633156875139351e+02,
+     0.10409964950896230045147246184e+03, 0.29840293426660503123344363579e+02,
+     -0.43533456590011143754432175058e+02, 0.96324553959188282948394950600e+02,
+     -0.39177261675615439165231486172e+02, -0.14972683625798562581422125276e+03}};
+
+typedef struct dop853_state {
+  int n;
+  double *k[17]; /* k[1..16] (n) stage derivatives; k[13] = f(t+h, y1) (FSAL) */
+  double *mem;   /* the single allocation behind all arrays */
+  double *y0;    /* (n) start of the last accepted step */
+  double *y1;    /* (n) end of the last accepted step (unprojected) */
+  double *ys;    /* (n) stage argument */
+  double *rc;    /* (8n) dense output coefficients */
+  double *work;  /* (2n) */
+  double safety, fac_min, fac_max, beta, expo1;
+  double err_old;
+  int reject;
+  int fsal_pending; /* k[13] holds f at the new point; move it to k[1] before the next step */
+  int dense_state;  /* 0 none, 1 stages of the last accepted step intact, 2 coefficients ready */
+  long stiff_every;
+  int stiff_stop, iasti, nonsti;
+  double t_old, h_old;
+} dop853_state;
+
+static void dop853_free(void *s_) {
+  dop853_state *s = s_;
+  if (!s) return;
+  free(s->mem);
+  free(s);
+}
+
+static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
+  const cosrod_integrate_options *o = ctx->opts;
+  dop853_state *s = calloc(1, sizeof *s);
+  if (!s) return COSROD_ERR_NOMEM;
+  const int n = ctx->n;
+  s->n = n;
+  double *p = calloc((size_t)n * (16 + 3 + 8 + 2), sizeof(double));
+  if (!p) {
+    free(s);
+    return COSROD_ERR_NOMEM;
+  }
+  s->mem = p;
+  for (int i = 1; i <= 16; i++) s->k[i] = p + (size_t)(i - 1) * n;
+  p += 16 * (size_t)n;
+  s->y0 = p;
+  s->y1 = p + n;
+  s->ys = p + 2 * n;
+  s->rc = p + 3 * n;
+  s->work = p + 11 * n;
+  s->safety = o->safety > 0.0 ? o->safety : 0.9;
+  s->fac_min = o->fac_min > 0.0 ? o->fac_min : 0.333;
+  s->fac_max = o->fac_max > 0.0 ? o->fac_max : 6.0;
+  s->beta = o->beta > 0.0 ? o->beta : 0.0;
+  s->expo1 = 1.0 / 8.0 - 0.2 * s->beta;
+  s->stiff_every = o->stiff_test > 0 ? o->stiff_test : (o->stiff_test < 0 ? 0 : 1000);
+  s->stiff_stop = !o->stiff_continue;
+  ctx->clip_factor = 1.01;
+  *out = s;
+  return COSROD_OK;
+}
+
+static cosrod_status dop853_reset(void *s_, cosrod_step_ctx *ctx) {
+  dop853_state *s = s_;
+  s->err_old = 1e-4;
+  s->reject = 0;
+  s->iasti = s->nonsti = 0;
+  s->fsal_pending = 0;
+  s->dense_state = 0;
+  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->k[1]);
+  if (rc != 0)
+    return rc < 0 ? COSROD_ERR_CALLBACK
+                  : cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
+                                     "right-hand side failed at the initial point t = %.17g", ctx->t);
+  ctx->y_modified = 0;
+  if (ctx->h == 0.0) {
+    cosrod_status st = cosrod_integrate_initial_step(ctx, 8, s->k[1], s->work, &ctx->h);
+    if (st != COSROD_OK) return st;
+  }
+  s->h_old = 0.0;
+  return COSROD_OK;
+}
+
+static cosrod_status reject_rhs(dop853_state *s, cosrod_step_ctx *ctx, int rc, int *accepted) {
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  *accepted = 0;
+  s->reject = 1;
+  ctx->stats->nsteps++;
+  if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
+  ctx->h *= 0.5;
+  return COSROD_OK;
+}
+
+/* ys = y + h * sum_j a[j] k[idx[j]] */
+static void stage_arg(int n, double *ys, const double *y, double h, double *const *k, const int *idx,
+                      const double *a, int m) {
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int j = 0; j < m; j++) s += a[j] * k[idx[j]][i];
+    ys[i] = y[i] + h * s;
+  }
+}
+
+static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
+  dop853_state *s = s_;
+  const int n = s->n;
+  double **k = s->k;
+  int rc;
+  if (s->fsal_pending) {
+    double *tmp = k[1];
+    k[1] = k[13];
+    k[13] = tmp;
+    s->fsal_pending = 0;
+  }
+  if (s->dense_state == 1) s->h_old = 0.0; /* stages are about to be overwritten */
+  s->dense_state = s->dense_state == 2 ? 2 : 0;
+  if (ctx->y_modified) {
+    rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, k[1]);
+    if (rc != 0) return rc < 0 ? COSROD_ERR_CALLBACK : COSROD_ERR_NONFINITE;
+    ctx->y_modified = 0;
+  }
+  const double t = ctx->t, h = ctx->h;
+  const double *y = ctx->y;
+  double *ys = s->ys;
+
+  /* stages 2..12 as (node, used stages, coefficients) */
+  static const int i2[] = {1}, i3[] = {1, 2}, i4[] = {1, 3}, i5[] = {1, 3, 4}, i6[] = {1, 4, 5},
+                   i7[] = {1, 4, 5, 6}, i8[] = {1, 4, 5, 6, 7}, i9[] = {1, 4, 5, 6, 7, 8},
+                   i10[] = {1, 4, 5, 6, 7, 8, 9}, i11[] = {1, 4, 5, 6, 7, 8, 9, 10},
+                   i12[] = {1, 4, 5, 6, 7, 8, 9, 10, 11};
+  const double a2[] = {A21}, a3[] = {A31, A32}, a4[] = {A41, A43}, a5[] = {A51, A53, A54},
+               a6[] = {A61, A64, A65}, a7[] = {A71, A74, A75, A76}, a8[] = {A81, A84, A85, A86, A87},
+               a9[] = {A91, A94, A95, A96, A97, A98}, a10[] = {A101, A104, A105, A106, A107, A108, A109},
+               a11[] = {A111, A114, A115, A116, A117, A118, A119, A1110},
+               a12[] = {A121, A124, A125, A126, A127, A128, A129, A1210, A1211};
+  const int *idx[13] = {NULL, NULL, i2, i3, i4, i5, i6, i7, i8, i9, i10, i11, i12};
+  const double *aa[13] = {NULL, NULL, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12};
+  const int na[13] = {0, 0, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 9};
+  const double cc[13] = {0, 0, C2, C3, C4, C5, C6, C7, C8, C9, C10, C11, 1.0};
+  for (int st = 2; st <= 12; st++) {
+    stage_arg(n, ys, y, h, k, idx[st], aa[st], na[st]);
+    double ts = st == 12 ? t + h : t + cc[st] * h;
+    if ((rc = cosrod_step_call_f(ctx, ts, ys, k[st])) != 0) return reject_rhs(s, ctx, rc, accepted);
+  }
+  ctx->stats->nsteps++;
+  /* ys now holds the argument of stage 12 (used by the stiffness test) */
+  double *y1 = s->y1;
+  double err5 = 0.0, err3 = 0.0;
+  for (int i = 0; i < n; i++) {
+    double inc = B1 * k[1][i] + B6 * k[6][i] + B7 * k[7][i] + B8 * k[8][i] + B9 * k[9][i] + B10 * k[10][i] +
+                 B11 * k[11][i] + B12 * k[12][i];
+    y1[i] = y[i] + h * inc;
+    double sk = ctx->atol[i] + ctx->rtol[i] * fmax(fabs(y[i]), fabs(y1[i]));
+    double e3 = inc - BHH1 * k[1][i] - BHH2 * k[9][i] - BHH3 * k[12][i];
+    double e5 = ER1 * k[1][i] + ER6 * k[6][i] + ER7 * k[7][i] + ER8 * k[8][i] + ER9 * k[9][i] +
+                ER10 * k[10][i] + ER11 * k[11][i] + ER12 * k[12][i];
+    err3 += (e3 / sk) * (e3 / sk);
+    err5 += (e5 / sk) * (e5 / sk);
+  }
+  double deno = err5 + 0.01 * err3;
+  if (deno <= 0.0) deno = 1.0;
+  double err = fabs(h) * err5 * sqrt(1.0 / (n * deno));
+
+  if (!isfinite(err)) {
+    ctx->nonfinite = 1;
+    *accepted = 0;
+    s->reject = 1;
+    if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
+    ctx->h = h * s->fac_min;
+    return COSROD_OK;
+  }
+  if (err > 1.0) {
+    ctx->h = h * cosrod_control_standard(err, s->expo1, s->safety, s->fac_min, s->fac_max);
+    s->reject = 1;
+    if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
+    *accepted = 0;
+    return COSROD_OK;
+  }
+
+  /* accepted */
+  double hnew = h * cosrod_control_pi(err, s->err_old, s->expo1, s->beta, s->safety, s->fac_min, s->fac_max);
+  s->err_old = fmax(err, 1e-4);
+  ctx->stats->naccept++;
+  rc = cosrod_step_call_f(ctx, t + h, y1, k[13]);
+  if (rc != 0) {
+    /* f fails at the new point: treat the step as rejected */
+    ctx->stats->naccept--;
+    return reject_rhs(s, ctx, rc, accepted);
+  }
+  if (s->stiff_every > 0 && (ctx->stats->naccept % s->stiff_every == 0 || s->iasti > 0)) {
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < n; i++) {
+      num += (k[13][i] - k[12][i]) * (k[13][i] - k[12][i]);
+      den += (y1[i] - ys[i]) * (y1[i] - ys[i]);
+    }
+    if (den > 0.0) {
+      double hlamb = fabs(h) * sqrt(num / den);
+      if (hlamb > 6.1) {
+        s->nonsti = 0;
+        s->iasti++;
+        if (s->iasti == 15) {
+          ctx->stats->nstiff++;
+          s->iasti = 0;
+          if (s->stiff_stop) {
+            *accepted = 0;
+            return cosrod_step_fail(
+                ctx, COSROD_ERR_STIFF, t,
+                "dop853: the problem seems to be stiff at t = %.17g (h*lambda > 6.1 in 15 "
+                "consecutive tests)",
+                t);
+          }
+        }
+      } else {
+        s->nonsti++;
+        if (s->nonsti == 6) s->iasti = 0;
+      }
+    }
+  }
+  memcpy(s->y0, y, sizeof(double) * (size_t)n);
+  memcpy(ctx->y, y1, sizeof(double) * (size_t)n);
+  s->fsal_pending = 1;
+  s->dense_state = 1;
+  s->t_old = t;
+  s->h_old = h;
+  ctx->t_old = t;
+  ctx->t = t + h;
+  ctx->h_last = h;
+  if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
+  if (s->reject) hnew = ctx->dir * fmin(fabs(hnew), fabs(h));
+  s->reject = 0;
+  ctx->h = hnew;
+  *accepted = 1;
+  return COSROD_OK;
+}
+
+/* Evaluate stages 14..16 and the coefficients of the order-7 extension. */
+static cosrod_status dop853_prepare_dense(dop853_state *s, cosrod_step_ctx *ctx) {
+  const int n = s->n;
+  double **k = s->k;
+  const double h = s->h_old, t = s->t_old;
+  const double *y = s->y0;
+  static const int i14[] = {1, 7, 8, 9, 10, 11, 12, 13}, i15[] = {1, 6, 7, 8, 11, 12, 13, 14},
+                   i16[] = {1, 6, 7, 8, 9, 13, 14, 15};
+  const double a14[] = {A141, A147, A148, A149, A1410, A1411, A1412, A1413},
+               a15[] = {A151, A156, A157, A158, A1511, A1512, A1513, A1514},
+               a16[] = {A161, A166, A167, A168, A169, A1613, A1614, A1615};
+  double *ys = s->ys;
+  stage_arg(n, ys, y, h, k, i14, a14, 8);
+  if (cosrod_step_call_f(ctx, t + C14 * h, ys, k[14]) != 0) return COSROD_ERR_CALLBACK;
+  stage_arg(n, ys, y, h, k, i15, a15, 8);
+  if (cosrod_step_call_f(ctx, t + C15 * h, ys, k[15]) != 0) return COSROD_ERR_CALLBACK;
+  stage_arg(n, ys, y, h, k, i16, a16, 8);
+  if (cosrod_step_call_f(ctx, t + C16 * h, ys, k[16]) != 0) return COSROD_ERR_CALLBACK;
+  double *rc = s->rc;
+  for (int i = 0; i < n; i++) {
+    double ydiff = s->y1[i] - y[i], bspl = h * k[1][i] - ydiff;
+    rc[i] = y[i];
+    rc[n + i] = ydiff;
+    rc[2 * n + i] = bspl;
+    rc[3 * n + i] = ydiff - h * k[13][i] - bspl;
+    for (int r = 0; r < 4; r++) {
+      const double *d = DC[r];
+      double v = d[0] * k[1][i];
+      for (int st = 6; st <= 16; st++) v += d[st - 5] * k[st][i];
+      rc[(4 + r) * n + i] = h * v;
+    }
+  }
+  s->dense_state = 2;
+  return COSROD_OK;
+}
+
+static cosrod_status dop853_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
+                                  double *out) {
+  dop853_state *s = s_;
+  if (s->h_old == 0.0 || s->dense_state == 0) return COSROD_ERR_INVALID;
+  if (s->dense_state == 1) {
+    cosrod_status st = dop853_prepare_dense(s, ctx);
+    if (st != COSROD_OK) return st;
+  }
+  const int n = s->n;
+  const double th = (t - s->t_old) / s->h_old, th1 = 1.0 - th;
+  const double *r = s->rc;
+  int m = idx ? nidx : n;
+  for (int q = 0; q < m; q++) {
+    int i = idx ? idx[q] : q;
+    out[q] =
+        r[i] + th * (r[n + i] +
+                     th1 * (r[2 * n + i] +
+                            th * (r[3 * n + i] +
+                                  th1 * (r[4 * n + i] +
+                                         th * (r[5 * n + i] + th1 * (r[6 * n + i] + th * r[7 * n + i]))))));
+  }
+  return COSROD_OK;
+}
+
+static const cosrod_step_type dop853_type = {
+    "dop853",
+    8,
+    COSROD_STEP_EXPLICIT | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
+    dop853_alloc,
+    dop853_reset,
+    dop853_step,
+    dop853_dense,
+    dop853_free,
+};
+
+const cosrod_step_type *const cosrod_step_dop853 = &dop853_type;

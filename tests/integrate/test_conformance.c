@@ -1,0 +1,302 @@
+/* Integrator conformance suite: every built method (itest.c's table) on every
+ * test problem it applies to (problems.c): end values against published
+ * references or exact solutions, error scaling with the tolerance, dense
+ * output accuracy, observed order with fixed steps, invariants with the
+ * projection hook, and the counts of the original codes.
+ *
+ * Explicit methods on the stiff problems must stop with ERR_STIFF (the
+ * stiffness detection of Hairer's codes); methods lacking a capability
+ * (mass matrix, projection) must be refused with ERR_UNSUPPORTED. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "itest.h"
+
+/* Runs `fn` for each built method that has an entry in itest_methods. */
+#define FOR_EACH_METHOD(T, M)                                      \
+  for (size_t mi_ = 0; mi_ < itest_method_count; mi_++)            \
+    for (const itest_method *M = &itest_methods[mi_]; M; M = NULL) \
+      for (const cosrod_step_type *T = cosrod_step_type_by_name(M->name); T; T = NULL)
+
+static void reference_at_end(const itest_problem *P, double *ref) {
+  if (P->exact)
+    P->exact(P->t_end, ref);
+  else
+    memcpy(ref, P->yref, sizeof(double) * (size_t)P->n);
+}
+
+/* End values of one problem for every applicable method. */
+static void check_problem(const char *name) {
+  const itest_problem *P = itest_problem_by_name(name);
+  CHECK("problem exists", P != NULL);
+  if (!P) return;
+  double y[64], ref[64];
+  char what[200], msg[512];
+  reference_at_end(P, ref);
+  FOR_EACH_METHOD(T, M) {
+    cosrod_integrate_stats s;
+    if (!itest_applies(T, P)) {
+      cosrod_status st = itest_run(T, P, NULL, NULL, y, &s, msg, sizeof msg);
+      if ((P->cls & ITP_STIFF) && !(T->flags & COSROD_STEP_IMPLICIT) && !P->requires) {
+        /* explicit method on a stiff problem: Hairer's stiffness detection must stop it */
+        snprintf(what, sizeof what, "%s on %s: stiffness detected (ERR_STIFF)", T->name, P->name);
+        CHECK(what, st == COSROD_ERR_STIFF);
+        NOTE("%s on %s: %s after %ld steps: %s", T->name, P->name, cosrod_status_name(st), s.nsteps, msg);
+      } else {
+        snprintf(what, sizeof what, "%s on %s: refused (lacks a capability) or detected stiff", T->name,
+                 P->name);
+        CHECK(what, st == COSROD_ERR_UNSUPPORTED || st == COSROD_ERR_STIFF);
+      }
+      continue;
+    }
+    cosrod_status st = itest_run(T, P, NULL, NULL, y, &s, msg, sizeof msg);
+    snprintf(what, sizeof what, "%s on %s: status OK", T->name, P->name);
+    if (!CHECK(what, st == COSROD_OK)) NOTE("status %s: %s", cosrod_status_name(st), msg);
+    double rtol = P->tol, atol = P->tol * P->atol_per_rtol;
+    double e = itest_scaled_error(P->n, y, ref, rtol, atol);
+    NOTE(
+        "%s on %s (rtol %g, atol %g): end error %.3g tol units (max abs %.3g), nfev %ld, njev %ld, steps %ld "
+        "(%ld rejected)",
+        T->name, P->name, rtol, atol, e, itest_max_error(P->n, y, ref), s.nfev, s.njev, s.nsteps, s.nreject);
+    snprintf(what, sizeof what, "%s on %s: end error (units of tol) <= bound", T->name, P->name);
+    CHECK_LE(what, e, P->err_bound * M->err_scale);
+  }
+}
+
+TEST(end_vdp) { check_problem("vdp"); }
+TEST(end_vdp_m1) { check_problem("vdp_m1"); }
+TEST(end_robertson) { check_problem("robertson"); }
+TEST(end_robertson_dae) { check_problem("robertson_dae"); }
+TEST(end_hires) { check_problem("hires"); }
+TEST(end_arenstorf) { check_problem("arenstorf"); }
+TEST(end_pleiades) { check_problem("pleiades"); }
+TEST(end_pleiades_m1) { check_problem("pleiades_m1"); }
+TEST(end_linear) { check_problem("linear"); }
+TEST(end_chain) { check_problem("chain"); }
+TEST(end_chain_dense) { check_problem("chain_dense"); }
+TEST(end_chain_banded) { check_problem("chain_banded"); }
+
+/* Quaternion rigid body with the projection hook: |p| = 1 to roundoff after
+ * every accepted step, energy and spatial angular momentum conserved to the
+ * accuracy the tolerance implies. */
+static int rb_out(double t, const double *y, void *user) {
+  (void)t;
+  double *worst = user;
+  double s = sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2] + y[3] * y[3]);
+  if (fabs(s - 1.0) > *worst) *worst = fabs(s - 1.0);
+  return 0;
+}
+TEST(rigid_body_projection) {
+  const itest_problem *P = itest_problem_by_name("rigid_body");
+  double inv0[5], inv1[5], y[7];
+  P->invariants(P->y0, inv0);
+  char what[200];
+  int ran = 0;
+  FOR_EACH_METHOD(T, M) {
+    if (!itest_applies(T, P)) continue;
+    double worst = 0.0;
+    cosrod_output_spec out = {0};
+    out.every_step = 1;
+    out.output = rb_out;
+    out.user = &worst;
+    cosrod_integrate_stats s;
+    cosrod_status st = itest_run(T, P, NULL, &out, y, &s, NULL, 0);
+    ran++;
+    snprintf(what, sizeof what, "%s: status OK", T->name);
+    CHECK(what, st == COSROD_OK);
+    P->invariants(y, inv1);
+    /* projection normalises after every accepted step: |p| - 1 is roundoff (a few ulp) */
+    snprintf(what, sizeof what, "%s: max | |p| - 1 | over accepted steps", T->name);
+    CHECK_LE(what, worst, 4e-16);
+    snprintf(what, sizeof what, "%s: one projection per accepted step", T->name);
+    CHECK(what, s.nproject == s.naccept);
+    /* invariants: drift bounded by err_bound * tol relative to their size (|L| ~ 2, T ~ 2) */
+    double dE = fabs(inv1[0] - inv0[0]) / fabs(inv0[0]);
+    double dL = 0.0;
+    for (int i = 1; i <= 3; i++) dL = fmax(dL, fabs(inv1[i] - inv0[i]));
+    NOTE("%s: energy drift %.3g (relative), angular momentum drift %.3g, %ld steps", T->name, dE, dL,
+         s.nsteps);
+    snprintf(what, sizeof what, "%s: relative energy drift <= 100 tol", T->name);
+    CHECK_LE(what, dE, P->err_bound * M->err_scale * P->tol);
+    snprintf(what, sizeof what, "%s: angular momentum drift <= 100 tol * |L|", T->name);
+    CHECK_LE(what, dL, P->err_bound * M->err_scale * P->tol * 2.0);
+  }
+  CHECK("at least one method supports projection", ran > 0);
+}
+
+/* Error must decrease with the tolerance: over 4 decades of tolerance at least
+ * 2 decades of error (tolerance proportionality of one-step methods gives
+ * err ~ tol^(p/(p+1)), i.e. >= 2.7 decades for p >= 2), monotonically. */
+static void check_scaling(const char *name) {
+  const itest_problem *P = itest_problem_by_name(name);
+  double ref[64], y[64];
+  reference_at_end(P, ref);
+  char what[200];
+  FOR_EACH_METHOD(T, M) {
+    if (!itest_applies(T, P)) continue;
+    double e[3];
+    const double tols[3] = {1e-4, 1e-6, 1e-8};
+    for (int k = 0; k < 3; k++) {
+      cosrod_integrate_options o = cosrod_integrate_default_options();
+      o.rtol = tols[k];
+      o.atol = tols[k] * P->atol_per_rtol;
+      itest_run(T, P, &o, NULL, y, NULL, NULL, 0);
+      e[k] = itest_max_error(P->n, y, ref);
+    }
+    NOTE("%s on %s: errors at tol 1e-4/1e-6/1e-8: %.3g %.3g %.3g", T->name, P->name, e[0], e[1], e[2]);
+    snprintf(what, sizeof what, "%s on %s: error decreases monotonically with tol", T->name, P->name);
+    CHECK(what, e[2] < e[1] && e[1] < e[0]);
+    snprintf(what, sizeof what, "%s on %s: err(1e-8)/err(1e-4) <= 1e-2", T->name, P->name);
+    CHECK_LE(what, e[2] / e[0], 1e-2);
+  }
+}
+TEST(tolerance_scaling_linear) { check_scaling("linear"); }
+TEST(tolerance_scaling_chain) { check_scaling("chain"); }
+
+/* Dense output between steps is as accurate as the steps: on problems with an
+ * exact solution, the max error over 400 output times is at most
+ * max(10 x the max error at the step ends, 5 tol) — the dense formulas have
+ * order p-1 (dopri5 4, dop853 7), so between steps the error is controlled to
+ * O(tol) even when the step ends happen to be more accurate — and within the
+ * problem's bound. */
+typedef struct dense_acc {
+  const itest_problem *P;
+  double max_err;
+  long count;
+} dense_acc;
+static int dense_out(double t, const double *y, void *user) {
+  dense_acc *a = user;
+  double ex[64];
+  a->P->exact(t, ex);
+  double e = itest_max_error(a->P->n, y, ex);
+  if (e > a->max_err) a->max_err = e;
+  a->count++;
+  return 0;
+}
+static void check_dense(const char *name) {
+  const itest_problem *P = itest_problem_by_name(name);
+  char what[200];
+  enum { NOUT = 400 };
+  double tout[NOUT];
+  for (int i = 0; i < NOUT; i++) tout[i] = P->t0 + (P->t_end - P->t0) * (i + 0.5) / NOUT;
+  FOR_EACH_METHOD(T, M) {
+    if (!itest_applies(T, P) || !(T->flags & COSROD_STEP_DENSE)) continue;
+    dense_acc grid = {P, 0.0, 0}, steps = {P, 0.0, 0};
+    cosrod_output_spec out = {0};
+    out.t_out = tout;
+    out.n_out = NOUT;
+    out.output = dense_out;
+    out.user = &grid;
+    cosrod_integrate_stats s;
+    itest_run(T, P, NULL, &out, NULL, &s, NULL, 0);
+    cosrod_output_spec out2 = {0};
+    out2.every_step = 1;
+    out2.output = dense_out;
+    out2.user = &steps;
+    itest_run(T, P, NULL, &out2, NULL, NULL, NULL, 0);
+    NOTE("%s on %s: dense max error %.3g at %ld points, step-end max error %.3g at %ld steps", T->name,
+         P->name, grid.max_err, grid.count, steps.max_err, steps.count);
+    snprintf(what, sizeof what, "%s on %s: every output time reported", T->name, P->name);
+    CHECK(what, grid.count == NOUT);
+    snprintf(what, sizeof what, "%s on %s: dense error <= max(10 x step-end error, 5 tol)", T->name, P->name);
+    CHECK_LE(what, grid.max_err, fmax(10.0 * steps.max_err, 5.0 * P->tol));
+    snprintf(what, sizeof what, "%s on %s: dense error <= bound * tol", T->name, P->name);
+    CHECK_LE(what, grid.max_err, P->err_bound * M->err_scale * P->tol);
+  }
+}
+TEST(dense_output_linear) { check_dense("linear"); }
+TEST(dense_output_chain) { check_dense("chain"); }
+
+/* Order with fixed steps: huge tolerances make every step acceptable and
+ * h0 = hmax fixes h; the ratio of the errors at h = 0.5 and 0.25 on the
+ * linear problem (exact solution) gives the order; tolerance 0.35 covers the
+ * pre-asymptotic range (dopri5 measures 4.9, dop853 8.0). */
+TEST(fixed_step_order) {
+  const itest_problem *P = itest_problem_by_name("linear");
+  double ex[4], y[4];
+  P->exact(P->t_end, ex);
+  char what[200];
+  int ran = 0;
+  FOR_EACH_METHOD(T, M) {
+    if (M->fixed_order <= 0) continue;
+    double e[2];
+    for (int k = 0; k < 2; k++) {
+      cosrod_integrate_options o = cosrod_integrate_default_options();
+      o.rtol = o.atol = 1e3;
+      o.h0 = o.hmax = 0.5 / (1 << k);
+      o.newton_tol = 1e-12; /* implicit methods: converge Newton fully despite the huge tolerance */
+      o.stiff_test = -1;
+      itest_run(T, P, &o, NULL, y, NULL, NULL, 0);
+      e[k] = itest_max_error(4, y, ex);
+    }
+    double p = log2(e[0] / e[1]);
+    ran++;
+    NOTE("%s: errors %.3e (h = 0.5), %.3e (h = 0.25): observed order %.2f (expected %d)", T->name, e[0], e[1],
+         p, M->fixed_order);
+    snprintf(what, sizeof what, "%s: observed order", T->name);
+    CHECK_NEAR(what, p, (double)M->fixed_order, 0.35);
+  }
+  CHECK("at least one method measured", ran > 0);
+}
+
+/* Counts of the original codes (integrators.md) within 10 %. */
+TEST(counts_reference) {
+  int ran = 0;
+  char what[200];
+  for (size_t r = 0; r < itest_reference_count; r++) {
+    const itest_counts *c = &itest_reference_counts[r];
+    const cosrod_step_type *T = cosrod_step_type_by_name(c->method);
+    if (!T) continue;
+    const itest_problem *P = itest_problem_by_name(c->problem);
+    cosrod_integrate_options o = cosrod_integrate_default_options();
+    o.rtol = c->rtol;
+    o.atol = c->atol;
+    cosrod_integrate_stats s;
+    double y[64];
+    cosrod_status st = itest_run(T, P, &o, NULL, y, &s, NULL, 0);
+    ran++;
+    NOTE(
+        "%s on %s rtol %g: nfev %ld/%ld njev %ld/%ld steps %ld/%ld accepted %ld/%ld rejected %ld/%ld decomp "
+        "%ld/%ld (ours/original)",
+        c->method, c->problem, c->rtol, s.nfev, c->nfev, s.njev, c->njev, s.nsteps, c->nsteps, s.naccept,
+        c->naccept, s.nreject, c->nreject, s.ndecomp, c->ndecomp);
+    snprintf(what, sizeof what, "%s on %s rtol %g: status OK", c->method, c->problem, c->rtol);
+    CHECK(what, st == COSROD_OK);
+    const long ours[6] = {s.nfev, s.njev, s.nsteps, s.naccept, s.nreject, s.ndecomp};
+    const long orig[6] = {c->nfev, c->njev, c->nsteps, c->naccept, c->nreject, c->ndecomp};
+    const char *names[6] = {"nfev", "njev", "nsteps", "naccept", "nreject", "ndecomp"};
+    for (int k = 0; k < 6; k++) {
+      if (orig[k] < 0) continue;
+      snprintf(what, sizeof what, "%s on %s rtol %g: %s within 10%% of the original", c->method, c->problem,
+               c->rtol, names[k]);
+      /* small counts (rejections) get +-2 absolute slack: 10 % of 1 is not a count */
+      CHECK_CLOSE(what, (double)ours[k], (double)orig[k], 0.10, 2.0);
+    }
+  }
+  CHECK("at least one reference row ran", ran > 0);
+}
+
+static const th_case cases[] = {
+    TH_CASE(end_vdp),
+    TH_CASE(end_vdp_m1),
+    TH_CASE(end_robertson),
+    TH_CASE(end_robertson_dae),
+    TH_CASE(end_hires),
+    TH_CASE(end_arenstorf),
+    TH_CASE(end_pleiades),
+    TH_CASE(end_pleiades_m1),
+    TH_CASE(end_linear),
+    TH_CASE(end_chain),
+    TH_CASE(end_chain_dense),
+    TH_CASE(end_chain_banded),
+    TH_CASE(rigid_body_projection),
+    TH_CASE(tolerance_scaling_linear),
+    TH_CASE(tolerance_scaling_chain),
+    TH_CASE(dense_output_linear),
+    TH_CASE(dense_output_chain),
+    TH_CASE(fixed_step_order),
+    TH_CASE(counts_reference),
+};
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
