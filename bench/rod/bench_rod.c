@@ -1,0 +1,212 @@
+/* Micro-benchmark of the rod right-hand sides ([LLA] Table 1, SPEC §10):
+ * ns per call and per segment (median over repetitions of timed batches) for
+ * N = 10, 100, 1000, 10000, each formulation (absolute, nullspace, dae
+ * residual) and each curvature variant, plus the FD band Jacobian of the
+ * absolute formulation (da/dq and da/dv) for reference.  The papers report
+ * 1.06e-5 s for f and 1.02e-4 s for the Jacobian at N = 10 (2.19 GHz Opteron).
+ *
+ * Usage: bench_rod [--quick] [--N n] [--form absolute|nullspace|dae] [--curv name]
+ *        [--calls n]   (--calls: run exactly n calls of one configuration and
+ *                       exit, e.g. under valgrind --tool=callgrind)
+ * The state is a damped rubber rod, pinned at s = 0, bent and twisted, with
+ * random velocities, so every term of the force code is exercised. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cosrod/band.h"
+#include "cosrod/quat.h"
+#include "cosrod/rod.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+typedef struct bench_case {
+  cosrod_rod *rod;
+  cosrod_rod_data *d;
+  cosrod_rod_form form;
+  double *y, *yp, *out;
+} bench_case;
+
+static int make_case(bench_case *B, int N, cosrod_rod_form form, cosrod_curvature cv) {
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.nseg = N;
+  def.curvature = cv;
+  def.shape = COSROD_SHAPE_HELIX, def.shape_radius = 0.2, def.pitch = 0.1, def.turns = 0.7;
+  def.length = 1.0;
+  def.reference = COSROD_REFERENCE_STRAIGHT;
+  def.damping = COSROD_DAMPING_COEFFICIENTS; /* perf-rubber: V = 2c */
+  def.visc_gamma[0] = def.visc_gamma[1] = 0.2, def.visc_gamma[2] = 400.0;
+  def.visc_kappa[0] = def.visc_kappa[1] = 4e-4, def.visc_kappa[2] = 1.6e-5;
+  def.gravity[2] = -9.81;
+  def.ends[0].kind = COSROD_END_PINNED;
+  B->rod = cosrod_rod_create(&def, NULL);
+  if (!B->rod) return -1;
+  B->d = cosrod_rod_data_create(B->rod);
+  B->form = form;
+  int ny = cosrod_rod_ny(B->rod, form);
+  B->y = calloc((size_t)ny, sizeof(double));
+  B->yp = calloc((size_t)ny, sizeof(double));
+  B->out = calloc((size_t)ny, sizeof(double));
+  cosrod_rod_initial_state(B->rod, form, B->y);
+  unsigned s = 12345u;
+  for (int i = cosrod_rod_nq(B->rod); i < ny; ++i) {
+    s = s * 1103515245u + 12345u;
+    B->y[i] = ((double)(s >> 8) / 16777216.0 - 0.5) * 0.2;
+    B->yp[i] = B->y[i];
+  }
+  if (form != COSROD_FORM_NULLSPACE) cosrod_rod_project(B->rod, form, B->y);
+  return 0;
+}
+
+static void free_case(bench_case *B) {
+  free(B->y), free(B->yp), free(B->out);
+  cosrod_rod_data_free(B->d);
+  cosrod_rod_free(B->rod);
+}
+
+static inline void call(bench_case *B) {
+  switch (B->form) {
+    case COSROD_FORM_ABSOLUTE:
+      cosrod_rod_rhs_absolute(B->rod, B->d, 0.0, B->y, B->out);
+      break;
+    case COSROD_FORM_NULLSPACE:
+      cosrod_rod_rhs_nullspace(B->rod, B->d, 0.0, B->y, B->out);
+      break;
+    default:
+      cosrod_rod_res_dae(B->rod, B->d, 0.0, B->y, B->yp, B->out);
+      break;
+  }
+}
+
+/* median ns per call over reps batches of >= ~2 ms each */
+static double time_rhs(bench_case *B, int reps) {
+  int batch = 1;
+  for (;;) {
+    double t0 = now();
+    for (int i = 0; i < batch; ++i) call(B);
+    double dt = now() - t0;
+    if (dt > 2e-3 || batch > (1 << 24)) break;
+    batch *= 2;
+  }
+  double *ts = malloc(sizeof(double) * (size_t)reps);
+  for (int r = 0; r < reps; ++r) {
+    double t0 = now();
+    for (int i = 0; i < batch; ++i) call(B);
+    ts[r] = (now() - t0) / batch * 1e9;
+  }
+  qsort(ts, (size_t)reps, sizeof(double), cmp);
+  double m = ts[reps / 2];
+  free(ts);
+  return m;
+}
+
+static double time_jac(bench_case *B, int reps) {
+  int nq = cosrod_rod_nq(B->rod);
+  cosrod_band *Jq = cosrod_band_create(nq, 10, 10), *Jv = cosrod_band_create(nq, 10, 10);
+  double *ts = malloc(sizeof(double) * (size_t)reps);
+  int batch = 1;
+  for (;;) {
+    double t0 = now();
+    for (int i = 0; i < batch; ++i) {
+      cosrod_rod_jac_fd(B->rod, B->d, COSROD_FORM_ABSOLUTE, 0.0, B->y, nq, 0, Jq);
+      cosrod_rod_jac_fd(B->rod, B->d, COSROD_FORM_ABSOLUTE, 0.0, B->y, nq, nq, Jv);
+    }
+    if (now() - t0 > 2e-3 || batch > (1 << 20)) break;
+    batch *= 2;
+  }
+  for (int r = 0; r < reps; ++r) {
+    double t0 = now();
+    for (int i = 0; i < batch; ++i) {
+      cosrod_rod_jac_fd(B->rod, B->d, COSROD_FORM_ABSOLUTE, 0.0, B->y, nq, 0, Jq);
+      cosrod_rod_jac_fd(B->rod, B->d, COSROD_FORM_ABSOLUTE, 0.0, B->y, nq, nq, Jv);
+    }
+    ts[r] = (now() - t0) / batch * 1e9;
+  }
+  qsort(ts, (size_t)reps, sizeof(double), cmp);
+  double m = ts[reps / 2];
+  free(ts);
+  cosrod_band_free(Jq);
+  cosrod_band_free(Jv);
+  return m;
+}
+
+static const char *form_name(cosrod_rod_form f) {
+  return f == COSROD_FORM_ABSOLUTE ? "absolute" : f == COSROD_FORM_NULLSPACE ? "nullspace" : "dae";
+}
+
+int main(int argc, char **argv) {
+  int quick = 0, onlyN = 0, onlyform = -1, onlycurv = -1;
+  long calls = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--quick"))
+      quick = 1;
+    else if (!strcmp(argv[i], "--N") && i + 1 < argc)
+      onlyN = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
+      calls = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--form") && i + 1 < argc) {
+      ++i;
+      onlyform = !strcmp(argv[i], "absolute") ? 0 : !strcmp(argv[i], "nullspace") ? 1 : 2;
+    } else if (!strcmp(argv[i], "--curv") && i + 1 < argc) {
+      onlycurv = cosrod_curvature_parse(argv[++i]);
+    } else {
+      fprintf(stderr, "usage: %s [--quick] [--N n] [--form f] [--curv c] [--calls n]\n", argv[0]);
+      return 2;
+    }
+  }
+  if (calls > 0) { /* fixed number of calls of one configuration (for callgrind) */
+    bench_case B;
+    if (make_case(&B, onlyN > 0 ? onlyN : 10,
+                  onlyform >= 0 ? (cosrod_rod_form)onlyform : COSROD_FORM_ABSOLUTE,
+                  onlycurv >= 0 ? (cosrod_curvature)onlycurv : COSROD_CURV_TANGENT2))
+      return 1;
+    for (long i = 0; i < calls; ++i) call(&B);
+    free_case(&B);
+    return 0;
+  }
+  int reps = quick ? 5 : 21;
+  const int Ns[4] = {10, 100, 1000, 10000};
+  printf("# rod right-hand side cost (median of %d batches)\n", reps);
+  printf("%-6s %-10s %-10s %12s %12s\n", "N", "form", "curvature", "ns/call", "ns/segment");
+  for (int in = 0; in < 4; ++in) {
+    int N = Ns[in];
+    if (onlyN && N != onlyN) continue;
+    for (int f = 0; f < 3; ++f) {
+      if (onlyform >= 0 && f != onlyform) continue;
+      for (int c = 0; c < 5; ++c) {
+        if (onlycurv >= 0 && c != onlycurv) continue;
+        bench_case B;
+        if (make_case(&B, N, (cosrod_rod_form)f, (cosrod_curvature)c)) return 1;
+        double ns = time_rhs(&B, reps);
+        printf("%-6d %-10s %-10s %12.1f %12.2f\n", N, form_name((cosrod_rod_form)f),
+               cosrod_curvature_name((cosrod_curvature)c), ns, ns / N);
+        free_case(&B);
+      }
+    }
+  }
+  printf("\n# FD band Jacobian of the absolute formulation (da/dq and da/dv, 2 x 2 x 21 RHS calls)\n");
+  printf("%-6s %12s %12s\n", "N", "ns/call", "ns/segment");
+  for (int in = 0; in < (quick ? 2 : 3); ++in) {
+    int N = Ns[in];
+    if (onlyN && N != onlyN) continue;
+    bench_case B;
+    if (make_case(&B, N, COSROD_FORM_ABSOLUTE, COSROD_CURV_TANGENT2)) return 1;
+    double ns = time_jac(&B, quick ? 3 : 7);
+    printf("%-6d %12.1f %12.2f\n", N, ns, ns / N);
+    free_case(&B);
+  }
+  printf("\n# [LLA] (2.19 GHz Opteron, N = 10): f 1.06e-5 s, Jacobian 1.02e-4 s\n");
+  return 0;
+}
