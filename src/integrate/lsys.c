@@ -1,0 +1,233 @@
+/* Linear systems E = fac*M - J of the implicit integrators, dense or banded,
+ * with the second-order (M1) reduction; see lsys.h for the formulas
+ * (HW II §IV.8, special structure y'_i = y_{i+m2}). */
+#include "integrate/lsys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+
+void cosrod_lsys_free(cosrod_lsys *L) {
+  if (!L) return;
+  free(L->J);
+  free(L->M);
+  free(L->work);
+  cosrod_dense_free(L->Ed);
+  cosrod_band_free(L->Eb);
+  free(L);
+}
+
+cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx) {
+  const cosrod_ode_problem *p = ctx->problem;
+  *out = NULL;
+  cosrod_lsys *L = calloc(1, sizeof *L);
+  if (!L) return COSROD_ERR_NOMEM;
+  const int n = ctx->n;
+  L->n = n;
+  L->m1 = p->m1 > 0 ? p->m1 : 0;
+  L->m2 = L->m1 > 0 ? (p->m2 > 0 ? p->m2 : L->m1) : 0;
+  L->nm1 = n - L->m1;
+  L->nblk = L->m1 > 0 ? L->m1 / L->m2 : 0;
+  L->banded = p->jac_banded != 0;
+  const int nm1 = L->nm1;
+  if (L->banded) {
+    if (p->jac_ml < 0 || p->jac_mu < 0 || (L->m1 > 0 && (p->jac_ml_q < 0 || p->jac_mu_q < 0))) {
+      free(L);
+      return COSROD_ERR_INVALID;
+    }
+    L->ml = p->jac_ml;
+    L->mu = p->jac_mu;
+    L->mlq = L->m1 > 0 ? p->jac_ml_q : 0;
+    L->muq = L->m1 > 0 ? p->jac_mu_q : 0;
+    L->ldj = L->m1 > 0 ? imax(L->mlq + L->muq, L->ml + L->mu) + 1 : L->ml + L->mu + 1;
+  } else {
+    L->ml = L->mu = nm1 - 1;
+    L->ldj = nm1;
+  }
+  L->has_mass = p->mass != NULL;
+  if (L->has_mass) {
+    L->mass_banded = p->mass_banded != 0;
+    if (L->mass_banded) {
+      if (p->mass_ml < 0 || p->mass_mu < 0) {
+        free(L);
+        return COSROD_ERR_INVALID;
+      }
+      L->mass_ml = imin(p->mass_ml, nm1 - 1);
+      L->mass_mu = imin(p->mass_mu, nm1 - 1);
+      L->ldm = p->mass_ml + p->mass_mu + 1;
+    } else {
+      L->mass_ml = L->mass_mu = nm1 - 1;
+      L->ldm = nm1;
+    }
+  }
+  L->J = calloc((size_t)L->ldj * (size_t)n, sizeof(double));
+  L->work = calloc((size_t)3 * (size_t)n, sizeof(double));
+  L->tmp = L->work ? L->work + 2 * n : NULL;
+  if (L->has_mass) L->M = calloc((size_t)L->ldm * (size_t)nm1, sizeof(double));
+  int ok = L->J && L->work && (!L->has_mass || L->M);
+  if (ok) {
+    cosrod_linalg_backend be = ctx->opts->linalg_backend == 1 ? COSROD_LINALG_LAPACK : COSROD_LINALG_OWN;
+    if (L->banded) {
+      int eml = imax(L->ml, L->mlq), emu = imax(L->mu, L->muq);
+      if (L->has_mass) eml = imax(eml, L->mass_ml), emu = imax(emu, L->mass_mu);
+      L->Eb = cosrod_band_create(nm1, imin(eml, nm1 - 1), imin(emu, nm1 - 1));
+      ok = L->Eb != NULL;
+      if (ok) cosrod_band_set_backend(L->Eb, be);
+    } else {
+      L->Ed = cosrod_dense_create(nm1);
+      ok = L->Ed != NULL;
+      if (ok) cosrod_dense_set_backend(L->Ed, be);
+    }
+  }
+  if (!ok) {
+    cosrod_lsys_free(L);
+    return COSROD_ERR_NOMEM;
+  }
+  *out = L;
+  return COSROD_OK;
+}
+
+int cosrod_lsys_load_mass(cosrod_lsys *L, cosrod_step_ctx *ctx) {
+  if (!L->has_mass) return 0;
+  memset(L->M, 0, sizeof(double) * (size_t)L->ldm * (size_t)L->nm1);
+  const cosrod_ode_problem *p = ctx->problem;
+  int rc = p->mass(L->M, L->ldm, p->user);
+  if (rc != 0)
+    cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "mass-matrix callback returned %d at t = %.17g", rc,
+                     ctx->t);
+  return rc;
+}
+
+int cosrod_lsys_jac(cosrod_lsys *L, cosrod_step_ctx *ctx, double t, const double *y, const double *fy) {
+  return cosrod_step_call_jac(ctx, t, y, fy, L->J, L->ldj, L->work);
+}
+
+/* Mass-matrix entry M(i, j) of the nm1 x nm1 part (0 outside its band). */
+static inline double mass_at(const cosrod_lsys *L, int i, int j) {
+  if (!L->mass_banded) return L->M[(size_t)i + (size_t)j * (size_t)L->ldm];
+  if (i - j > L->mass_ml || j - i > L->mass_mu) return 0.0;
+  return L->M[(size_t)j * (size_t)L->ldm + (size_t)(L->mass_mu + i - j)];
+}
+
+cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac) {
+  const int nm1 = L->nm1, m1 = L->m1, m2 = L->m2, K = L->nblk;
+  const size_t ldj = (size_t)L->ldj;
+  L->fac = fac;
+  /* s_k = 1 / fac^(K-k) for the q-blocks */
+  if (!L->banded) {
+    cosrod_dense *E = L->Ed;
+    double *e = E->data;
+    for (int c = 0; c < nm1; c++) {
+      const double *jc = L->J + (size_t)(m1 + c) * ldj;
+      double *ec = e + (size_t)c * (size_t)nm1;
+      for (int i = 0; i < nm1; i++) ec[i] = -jc[i];
+    }
+    double s = 1.0;
+    for (int k = K - 1; k >= 0; k--) {
+      s /= fac;
+      for (int c = 0; c < m2; c++) {
+        const double *jc = L->J + (size_t)(k * m2 + c) * ldj;
+        double *ec = e + (size_t)c * (size_t)nm1;
+        for (int i = 0; i < nm1; i++) ec[i] -= s * jc[i];
+      }
+    }
+    if (L->has_mass) {
+      for (int c = 0; c < nm1; c++) {
+        int lo = L->mass_banded ? imax(0, c - L->mass_mu) : 0;
+        int hi = L->mass_banded ? imin(nm1 - 1, c + L->mass_ml) : nm1 - 1;
+        for (int i = lo; i <= hi; i++) e[(size_t)c * (size_t)nm1 + (size_t)i] += fac * mass_at(L, i, c);
+      }
+    } else {
+      for (int i = 0; i < nm1; i++) e[(size_t)i * (size_t)nm1 + (size_t)i] += fac;
+    }
+    E->factored = 0;
+    return cosrod_dense_factor(E);
+  }
+  cosrod_band *E = L->Eb;
+  cosrod_band_zero(E);
+  for (int c = 0; c < nm1; c++) {
+    const double *jc = L->J + (size_t)(m1 + c) * ldj + (size_t)L->mu;
+    double *ec = cosrod_band_col(E, c);
+    int lo = imax(-c, -L->mu), hi = imin(nm1 - 1 - c, L->ml);
+    for (int r = lo; r <= hi; r++) ec[r] = -jc[r];
+  }
+  double s = 1.0;
+  for (int k = K - 1; k >= 0; k--) {
+    s /= fac;
+    for (int c = 0; c < m2; c++) {
+      const double *jc = L->J + (size_t)(k * m2 + c) * ldj + (size_t)L->muq;
+      double *ec = cosrod_band_col(E, c);
+      int lo = imax(-c, -L->muq), hi = imin(nm1 - 1 - c, L->mlq);
+      for (int r = lo; r <= hi; r++) ec[r] -= s * jc[r];
+    }
+  }
+  if (L->has_mass) {
+    for (int c = 0; c < nm1; c++) {
+      double *ec = cosrod_band_col(E, c);
+      int lo = imax(-c, -L->mass_mu), hi = imin(nm1 - 1 - c, L->mass_ml);
+      for (int r = lo; r <= hi; r++) ec[r] += fac * mass_at(L, c + r, c);
+    }
+  } else {
+    for (int c = 0; c < nm1; c++) cosrod_band_col(E, c)[0] += fac;
+  }
+  return cosrod_band_factor(E);
+}
+
+void cosrod_lsys_solve(cosrod_lsys *L, double *b) {
+  const int m1 = L->m1, m2 = L->m2, K = L->nblk, nm1 = L->nm1;
+  const double fac = L->fac;
+  const size_t ldj = (size_t)L->ldj;
+  double *rv = b + m1;
+  if (m1 > 0) {
+    /* a_k (stored in tmp) and r_v += sum_k J_k a_k */
+    double *a = L->tmp;
+    for (int k = K - 1; k >= 0; k--)
+      for (int c = 0; c < m2; c++) {
+        double next = k == K - 1 ? 0.0 : a[(k + 1) * m2 + c];
+        a[k * m2 + c] = (b[k * m2 + c] + next) / fac;
+      }
+    for (int k = 0; k < K; k++)
+      for (int c = 0; c < m2; c++) {
+        double ac = a[k * m2 + c];
+        if (ac == 0.0) continue;
+        const double *jc = L->J + (size_t)(k * m2 + c) * ldj;
+        if (L->banded) {
+          int lo = imax(0, c - L->muq), hi = imin(nm1 - 1, c + L->mlq);
+          for (int i = lo; i <= hi; i++) rv[i] += jc[L->muq + i - c] * ac;
+        } else {
+          for (int i = 0; i < nm1; i++) rv[i] += jc[i] * ac;
+        }
+      }
+  }
+  if (L->banded)
+    cosrod_band_solve(L->Eb, rv);
+  else
+    cosrod_dense_solve(L->Ed, rv);
+  if (m1 > 0) {
+    for (int k = K - 1; k >= 0; k--) {
+      const double *next = k == K - 1 ? rv : b + (k + 1) * m2;
+      for (int c = 0; c < m2; c++) b[k * m2 + c] = (b[k * m2 + c] + next[c]) / fac;
+    }
+  }
+}
+
+void cosrod_lsys_mass_mult(const cosrod_lsys *L, const double *x, double *y) {
+  const int m1 = L->m1, nm1 = L->nm1;
+  if (!L->has_mass) {
+    memcpy(y, x, sizeof(double) * (size_t)L->n);
+    return;
+  }
+  memcpy(y, x, sizeof(double) * (size_t)m1);
+  const double *xv = x + m1;
+  double *yv = y + m1;
+  for (int i = 0; i < nm1; i++) yv[i] = 0.0;
+  for (int j = 0; j < nm1; j++) {
+    double xj = xv[j];
+    if (xj == 0.0) continue;
+    int lo = L->mass_banded ? imax(0, j - L->mass_mu) : 0;
+    int hi = L->mass_banded ? imin(nm1 - 1, j + L->mass_ml) : nm1 - 1;
+    for (int i = lo; i <= hi; i++) yv[i] += mass_at(L, i, j) * xj;
+  }
+}
