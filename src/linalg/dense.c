@@ -179,7 +179,7 @@ static cosrod_status dense_factor_own(cosrod_dense *A) {
       }
     }
     const double piv = cj[j];
-    if (fabs(piv) >= DBL_MIN) {
+    if (amax >= DBL_MIN && amax <= 1.0 / DBL_MIN) { /* 1/piv finite and normal */
       const double rp = 1.0 / piv;
       for (int i = j + 1; i < n; ++i) cj[i] *= rp;
     } else {
@@ -418,7 +418,7 @@ static cosrod_status zdense_factor_own(cosrod_zdense *A) {
       }
     }
     const double pr = cj[2 * j], pi = cj[2 * j + 1];
-    if (fabs(pr) + fabs(pi) >= DBL_MIN) {
+    if (amax >= 2.0 * DBL_MIN && amax <= 0.5 / DBL_MIN) { /* safe Smith reciprocal */
       double rr, ri;
       lin_crecip(pr, pi, &rr, &ri);
       for (int i = j + 1; i < n; ++i) {

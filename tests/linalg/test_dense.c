@@ -247,6 +247,68 @@ TEST(dense_print_debug) {
   cosrod_dense_free(A);
 }
 
+TEST(dense_tiny_and_huge_pivots) {
+  /* [[p, 0], [p/2, 1]] with subnormal p = 2^-1030: the own LU divides instead
+   * of multiplying by 1/p = Inf, so the multiplier is exactly 1/2 and
+   * x = (1, 1) for b = (p, 1) (1 + p/2 rounds to 1).  LAPACK may or may not
+   * handle it; if not, it must be reported (ERR_NONFINITE), never OK. */
+  const double p = ldexp(1.0, -1030);
+  for (int k = 0; k < 2; ++k) {
+    cosrod_dense *A = cosrod_dense_create(2);
+    cosrod_dense_set_backend(A, backends[k]);
+    cosrod_dense_set(A, 0, 0, p);
+    cosrod_dense_set(A, 1, 0, p / 2);
+    cosrod_dense_set(A, 1, 1, 1.0);
+    cosrod_status st = cosrod_dense_factor(A);
+    NOTE("%s real: %s", cosrod_linalg_backend_name(backends[k]), cosrod_status_name(st));
+    if (backends[k] == COSROD_LINALG_OWN || st == COSROD_OK) {
+      double x[2] = {p, 1.0};
+      CHECK("factor + solve", st == COSROD_OK && cosrod_dense_solve(A, x) == COSROD_OK);
+      CHECK_NEAR("multiplier exactly 1/2", cosrod_dense_get(A, 1, 0), 0.5, 0.0);
+      CHECK_NEAR("x0 = 1", x[0], 1.0, 0.0);
+      CHECK_NEAR("x1 = 1", x[1], 1.0, 0.0);
+    } else {
+      CHECK("LAPACK failure reported as ERR_NONFINITE", st == COSROD_ERR_NONFINITE);
+    }
+    cosrod_dense_free(A);
+    cosrod_zdense *Z = cosrod_zdense_create(2);
+    cosrod_zdense_set_backend(Z, backends[k]);
+    cosrod_zdense_set(Z, 0, 0, CMPLX(p, p));
+    cosrod_zdense_set(Z, 1, 0, CMPLX(p, p) / 2);
+    cosrod_zdense_set(Z, 1, 1, 1.0);
+    st = cosrod_zdense_factor(Z);
+    NOTE("%s complex: %s", cosrod_linalg_backend_name(backends[k]), cosrod_status_name(st));
+    if (backends[k] == COSROD_LINALG_OWN || st == COSROD_OK) {
+      double complex z[2] = {CMPLX(5 * p, p), 1.0}; /* x0 = 3 - 2i exactly */
+      CHECK("complex factor + solve", st == COSROD_OK && cosrod_zdense_solve(Z, z) == COSROD_OK);
+      CHECK_NEAR("complex multiplier exactly 1/2", creal(cosrod_zdense_get(Z, 1, 0)), 0.5, 0.0);
+      CHECK_NEAR("re x0 = 3", creal(z[0]), 3.0, 2 * DBL_EPSILON);
+      CHECK_NEAR("im x0 = -2", cimag(z[0]), -2.0, 2 * DBL_EPSILON);
+    } else {
+      CHECK("LAPACK complex failure reported as ERR_NONFINITE", st == COSROD_ERR_NONFINITE);
+    }
+    cosrod_zdense_free(Z);
+    /* Huge entries (1e307): the reciprocal 1e-307 would be fine, but scaling
+     * by 1e300 and 1e-300 must leave the relative residual unchanged. */
+    th_rng rng;
+    th_rng_seed(&rng, 5150);
+    const double scales[2] = {1e300, 1e-300};
+    for (int s = 0; s < 2; ++s) {
+      const int n = 9;
+      cosrod_dense *B = cosrod_dense_create(n);
+      cosrod_dense_set_backend(B, backends[k]);
+      dense_random(B, &rng);
+      for (int q = 0; q < n * n; ++q) B->data[q] *= scales[s];
+      double D[81], b[9], x[9];
+      memcpy(D, B->data, sizeof D);
+      for (int i = 0; i < n; ++i) b[i] = x[i] = th_rng_uniform(&rng, -1, 1);
+      CHECK("scaled factor", cosrod_dense_factor(B) == COSROD_OK && cosrod_dense_solve(B, x) == COSROD_OK);
+      CHECK_LE("relative residual at scale 1e+-300", tu_rel_residual(n, D, x, b), RESID_TOL);
+      cosrod_dense_free(B);
+    }
+  }
+}
+
 static const th_case cases[] = {
     TH_CASE(dense_lu_vs_dgesv),
     TH_CASE(zdense_lu_vs_zgesv),
@@ -254,5 +316,6 @@ static const th_case cases[] = {
     TH_CASE(dense_assembly_and_products),
     TH_CASE(dense_multi_rhs_and_split),
     TH_CASE(dense_print_debug),
+    TH_CASE(dense_tiny_and_huge_pivots),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
