@@ -7,8 +7,16 @@
 /* ONE LINE PER METHOD: name, fixed-step order on the linear problem (0 = skip),
  * scale of the end-value error bounds. */
 const itest_method itest_methods[] = {
-    {"dopri5", 5, 1.0}, {"dop853", 8, 1.0}, {"radau5", 5, 1.0}, {"rodas", 4, 1.0},
-    {"seulex", 0, 1.0}, {"ida", 0, 1.0},    {"cvode", 0, 1.0},
+    {"dopri5", 5, 1.0},
+    {"dop853", 8, 1.0},
+    {"radau5", 5, 1.0},
+    {"rodas", 4, 1.0},
+    {"seulex", 0, 1.0},
+    /* SUNDIALS BDF (orders 1-5, error per step, no fixed-step mode): the global errors exceed the
+     * one-step codes' bounds by up to 2.3x (ida, dense output on the chain) and 18x (cvode,
+     * Arenstorf at rtol 1e-7: BDF3-5 are not stable near the imaginary axis); margin ~1.7x */
+    {"ida", 0, 5.0},
+    {"cvode", 0, 30.0},
 };
 const size_t itest_method_count = sizeof itest_methods / sizeof itest_methods[0];
 
