@@ -35,7 +35,7 @@ extern "C" {
 /* Upper bound on segments per rod: more is an input error, not an OOM. */
 #define COSROD_SC_MAX_SEGMENTS 1000000
 /* Largest scenario file read (bytes). */
-#define COSROD_SC_MAX_FILE_SIZE (64L * 1024 * 1024)
+#define COSROD_SC_MAX_FILE_SIZE (32L * 1024 * 1024)
 
 typedef enum cosrod_sc_model {
   COSROD_SC_MODEL_COSSERAT,
@@ -182,7 +182,13 @@ typedef struct cosrod_sc_damping {
   double V_kappa[3];  /* (bending 1, bending 2, torsion) [N m^2 s] */
 } cosrod_sc_damping;
 
-/* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal). */
+/* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal
+ * to 1e-6).  straight: along direction.  arc: in the plane of direction and
+ * normal, bending towards normal.  helix: right-handed, initial tangent =
+ * direction, axis at distance radius on the normal side and perpendicular to
+ * normal, rising `pitch` per turn (length turns * hypot(2 pi radius, pitch)).
+ * polyline: start and direction come from the points; frames by parallel
+ * transport of normal. */
 typedef struct cosrod_sc_shape {
   cosrod_sc_shape_kind kind;
   double start[3];     /* position of s = 0 [m] */
@@ -198,7 +204,12 @@ typedef struct cosrod_sc_shape {
 } cosrod_sc_shape;
 
 /* Keyframes for a prescribed end: (n) times, strictly increasing, and
- * (n x dim) values, dim = 3 (positions [m]) or 4 (unit quaternions). */
+ * (n x dim) values, dim = 3 (positions [m]) or 4 (unit quaternions).
+ * Between keyframes positions are interpolated linearly and quaternions by
+ * slerp between the two stored quaternions exactly as given (no sign flip
+ * to the shorter arc: [LLA] Test 2 relies on p_N(1) = -(1,-1,1,1)/2);
+ * consecutive quaternions are never antipodal.  Before the first / after the
+ * last keyframe the value is held constant. */
 typedef struct cosrod_sc_keyframes {
   size_t n;
   double *t;      /* (n) [s] */

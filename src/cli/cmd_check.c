@@ -21,6 +21,10 @@ int cosrod_cmd_check(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--set") && i + 1 < argc) {
       sets[nsets++] = argv[++i];
+    } else if (!strcmp(argv[i], "--set")) {
+      fprintf(stderr, "cosrod check: --set needs key.path=value\n");
+      free(sets);
+      return 2;
     } else if (!strncmp(argv[i], "--set=", 6)) {
       sets[nsets++] = argv[i] + 6;
     } else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {

@@ -1143,6 +1143,8 @@ static void read_solver(ctx *c, ynode *root) {
   s->atol = num(c, m, "atol", 1e-6, R_POS);
   s->h0 = num(c, m, "h0", 0.0, R_NONNEG);
   s->hmax = num(c, m, "hmax", 0.0, R_NONNEG);
+  if (s->hmax > 0 && s->h0 > s->hmax)
+    fail(c, get(m, "h0"), "h0", "initial step %.15g is larger than hmax = %.15g", s->h0, s->hmax);
   if ((v = get(m, "max_steps"))) s->max_steps = to_int(c, v, "max_steps", 1, 1000000000000L);
   if (s->formulation == COSROD_SC_FORMULATION_DAE &&
       (s->integrator == COSROD_SC_INTEGRATOR_DOPRI5 || s->integrator == COSROD_SC_INTEGRATOR_DOP853 ||

@@ -15,7 +15,7 @@ enum { YN_SCALAR, YN_MAP, YN_SEQ };
 /* Maximum nesting depth accepted from a file (the schema needs 6). */
 #define YN_MAX_DEPTH 64
 /* Maximum number of nodes in one document (keeps fuzzed inputs bounded). */
-#define YN_MAX_NODES 4000000
+#define YN_MAX_NODES 2500000
 
 typedef struct ynode ynode;
 typedef struct yentry {
