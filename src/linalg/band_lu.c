@@ -38,6 +38,15 @@ static inline void zcol_update(int m, double tr, double ti, const double *restri
   }
 }
 
+/* y[q] -= x[q] * tr + xs[q] * ti, q = 0..m-1: with x the interleaved
+ * multipliers (lr, li) and xs = i * x = (-li, lr), this is y -= x * (tr + i ti)
+ * with the same roundings as zcol_update, but elementwise (vectorises without
+ * shuffles). */
+static inline void zcol_update_split(int m, double tr, double ti, const double *restrict x,
+                                     const double *restrict xs, double *restrict y) {
+  for (int q = 0; q < m; ++q) y[q] -= x[q] * tr + xs[q] * ti;
+}
+
 void lin_axpy_sub(int m, double t, const double *restrict x, double *restrict y) {
   for (int i = 0; i < m; ++i) y[i] -= x[i] * t;
 }
@@ -170,10 +179,25 @@ cosrod_status lin_zband_factor_own(cosrod_zband *A) {
     } else {
       for (int i = 1; i <= km; ++i) lin_cdiv(cj[2 * i], cj[2 * i + 1], pr, pi, &cj[2 * i], &cj[2 * i + 1]);
     }
-    for (int k = j + 1; k <= ju; ++k) {
-      double *ck = a + (size_t)k * ld2 + 2 * (size_t)(smu + j - k); /* A(j+i, k) at ck + 2i */
-      const double tr = ck[0], ti = ck[1];
-      if (tr != 0.0 || ti != 0.0) zcol_update(km, tr, ti, cj, ck);
+    if (ju > j && km >= 4) {
+      /* xs = i * multipliers, as (-li, lr) pairs, once per pivot column;
+       * then each column update is a shuffle-free elementwise operation. */
+      double *restrict xs = (double *)A->work;
+      for (int i = 1; i <= km; ++i) {
+        xs[2 * i - 2] = -cj[2 * i + 1];
+        xs[2 * i - 1] = cj[2 * i];
+      }
+      for (int k = j + 1; k <= ju; ++k) {
+        double *ck = a + (size_t)k * ld2 + 2 * (size_t)(smu + j - k);
+        const double tr = ck[0], ti = ck[1];
+        if (tr != 0.0 || ti != 0.0) zcol_update_split(2 * km, tr, ti, cj + 2, xs, ck + 2);
+      }
+    } else {
+      for (int k = j + 1; k <= ju; ++k) {
+        double *ck = a + (size_t)k * ld2 + 2 * (size_t)(smu + j - k); /* A(j+i, k) at ck + 2i */
+        const double tr = ck[0], ti = ck[1];
+        if (tr != 0.0 || ti != 0.0) zcol_update(km, tr, ti, cj, ck);
+      }
     }
   }
   return COSROD_OK;
