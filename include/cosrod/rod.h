@@ -318,11 +318,17 @@ cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosro
  * NULLSPACE 10 (q-q) and 8 (ν-ν). */
 void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q, int *mu_q, int *ml_v,
                           int *mu_v);
-/* Finite-difference Jacobian of one square block of the right-hand side of
- * ABSOLUTE or NULLSPACE: J = d ydot[r0 : r0+n] / d y[c0 : c0+n] (J->n = n),
- * columns grouped by the bandwidth of J (O(N) evaluations... O(bandwidth)).
- * Typical use (second-order structure): ABSOLUTE Jq = (nq, 0), Jv = (nq, nq);
- * NULLSPACE dν̇/dν = (nq, nq) with n = nv. */
+/* Finite-difference twin of the analytic Jacobians: one square block of the
+ * Jacobian of the ABSOLUTE or NULLSPACE right-hand side,
+ *   J(i, j) = d ydot[r0 + i] / d y[c0 + j],  i, j = 0 .. J->n - 1,
+ * written into the band of J (entries outside J's band are not computed; J
+ * is zeroed first).  Central differences, columns grouped by the bandwidth of
+ * J: 2 (ml + mu + 1) right-hand sides, independent of N.  Uses d as
+ * workspace and leaves it evaluated at y.  Typical blocks (second-order
+ * structure, cosrod_ode_problem.m1): ABSOLUTE da/dq = (r0 = nq, c0 = 0),
+ * da/dv = (nq, nq), J->n = nq; NULLSPACE dq'/dq = (0, 0) with n = nq and
+ * dν'/dν = (nq, nq) with n = nv (the rectangular blocks dq'/dν, dν'/dq are not
+ * covered).  ERR_UNSUPPORTED for DAE, ERR_CALLBACK if the RHS fails. */
 cosrod_status cosrod_rod_jac_fd(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                                 const double *y, int r0, int c0, struct cosrod_band *J);
 

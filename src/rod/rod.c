@@ -684,8 +684,7 @@ cosrod_status cosrod_rod_pack(const cosrod_rod *rod, cosrod_rod_form form, doubl
 cosrod_status cosrod_rod_initial_state(const cosrod_rod *rod, cosrod_rod_form form, double *y) {
   if (!rod || !y) return COSROD_ERR_INVALID;
   int N = rod->N;
-  /* uniform velocity and material angular velocity; stack buffers would be
-   * unbounded, so write directly */
+  /* initial shape with the def's uniform velocity and angular velocity */
   int nq = rod->nq;
   int ny = cosrod_rod_ny(rod, form);
   for (int i = 0; i < ny; ++i) y[i] = 0.0;
