@@ -5,8 +5,9 @@
  * updates suffer from store-to-load forwarding stalls when vectorised, stay
  * scalar; see src/linalg/CMakeLists.txt.
  *
- * Algorithm (as LAPACK's dgbtf2, written from the textbook description,
- * Golub-Van Loan Alg. 4.3.5 with pivoting): for column j the pivot is the
+ * Algorithm (as LAPACK's dgbtf2, written from the textbook description in
+ * Golub-Van Loan, Matrix Computations, §4.3, band Gaussian elimination with
+ * partial pivoting): for column j the pivot is the
  * largest of the ml subdiagonal entries (|re|+|im| for complex), rows j and
  * pivot are swapped in columns j..ju (ju = furthest column reachable by row j
  * of U: j + mu + pivot offset), the multipliers are scaled by 1/pivot and the

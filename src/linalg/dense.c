@@ -1,7 +1,7 @@
 /* Small dense matrices (real and complex): assembly, products and LU with
  * partial pivoting, own or through LAPACKE ?getrf/?getrs.
  *
- * Own LU: right-looking Gaussian elimination (Golub–Van Loan Alg. 3.4.1):
+ * Own LU: right-looking Gaussian elimination (Golub–Van Loan, Matrix Computations, §3.4):
  * for column j pick the largest |a_ij| (|re|+|im| for complex) on or below
  * the diagonal, swap whole rows (LAPACK getrf convention, so the stored
  * factors are P·A = L·U with the same ipiv meaning, 0-based), scale the
