@@ -135,7 +135,7 @@ typedef struct cosrod_zband {
   int smu;
   int ld;
   double _Complex *data;  /* (n x ld) column-major, A(i,j) = data[j*ld + smu + i - j] */
-  double _Complex *work;  /* (n) internal workspace for the split solves */
+  double _Complex *work;  /* (n) internal scratch of factor and solve_split */
   int *ipiv;              /* (n) internal */
   double _Complex *rdiag; /* (n) 1 / U(j,j) (OWN backend); internal */
   int rdiag_ok;           /* internal */
