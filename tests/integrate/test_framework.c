@@ -150,7 +150,8 @@ TEST(jacobians_fd_vs_analytic) {
     cf.problem = &pfd;
     double worst = 0.0;
     for (int trial = 0; trial < 2; trial++) {
-      for (int i = 0; i < n; i++) y[i] = P->y0[i] + 0.1 * (1.0 + fabs(P->y0[i])) * th_rng_uniform(&rng, -1, 1);
+      for (int i = 0; i < n; i++)
+        y[i] = P->y0[i] + 0.1 * (1.0 + fabs(P->y0[i])) * th_rng_uniform(&rng, -1, 1);
       p.f(P->t0, y, fy, p.user);
       cosrod_step_call_jac(&ca, P->t0, y, fy, Ja, ld, work);
       cosrod_step_call_jac(&cf, P->t0, y, fy, Jf, ld, work);
@@ -300,6 +301,109 @@ TEST(stats_printer) {
   CHECK("table row parses back", got == 7 && v[0] == 1442 && v[2] == 240 && v[4] == 22);
 }
 
+/* Step-history callback: one call per attempted step with (t, h, accepted);
+ * accepted steps chain (t_next = t + h), hmax bounds every step, and the
+ * counts agree with the statistics. */
+typedef struct hist {
+  long nacc, nrej;
+  double t_expect, max_gap, max_h;
+} hist;
+static int hist_cb(double t, double h, int accepted, void *u) {
+  hist *H = u;
+  if (accepted) {
+    H->max_gap = fmax(H->max_gap, fabs(t - H->t_expect));
+    H->t_expect = t + h;
+    H->nacc++;
+  } else {
+    H->nrej++;
+  }
+  H->max_h = fmax(H->max_h, fabs(h));
+  return 0;
+}
+TEST(step_history_and_hmax) {
+  const itest_problem *P = itest_problem_by_name("arenstorf");
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = o.atol = 1e-7;
+  for (int pass = 0; pass < 2; pass++) {
+    hist H = {0, 0, 0.0, 0.0, 0.0};
+    if (pass) o.hmax = 0.01;
+    cosrod_output_spec out = {0};
+    out.step_history = hist_cb;
+    out.user = &H;
+    cosrod_integrate_stats s;
+    cosrod_status st = itest_run(cosrod_step_dopri5, P, &o, &out, NULL, &s, NULL, 0);
+    CHECK("status OK", st == COSROD_OK);
+    CHECK("one history call per attempted step", H.nacc + H.nrej == s.nsteps && H.nacc == s.naccept);
+    /* accepted steps chain exactly up to roundoff of t + h */
+    CHECK_LE("accepted steps chain: |t_k - (t_{k-1} + h_{k-1})|", H.max_gap, 1e-14);
+    if (pass) {
+      CHECK_LE("hmax = 0.01 bounds every step", H.max_h, 0.01);
+      NOTE("with hmax = 0.01: %ld steps (at least T/0.01 = %.0f)", s.nsteps, P->t_end / 0.01);
+      CHECK("hmax forces at least T/hmax steps", s.naccept >= (long)(P->t_end / 0.01));
+    }
+  }
+}
+
+/* Vector tolerances equal to the scalars reproduce the scalar run exactly;
+ * loosening the tolerance of half of the components reduces the work. */
+TEST(vector_tolerances) {
+  const itest_problem *P = itest_problem_by_name("pleiades");
+  double rv[28], av[28], y1[28], y2[28];
+  for (int i = 0; i < 28; i++) rv[i] = av[i] = 1e-7;
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = o.atol = 1e-7;
+  cosrod_integrate_stats s1, s2, s3;
+  itest_run(cosrod_step_dopri5, P, &o, NULL, y1, &s1, NULL, 0);
+  o.rtol_vec = rv;
+  o.atol_vec = av;
+  itest_run(cosrod_step_dopri5, P, &o, NULL, y2, &s2, NULL, 0);
+  CHECK("identical counts with equal vector tolerances", s1.nfev == s2.nfev && s1.nsteps == s2.nsteps);
+  CHECK_LE("identical end values", itest_max_error(28, y1, y2), 0.0);
+  for (int i = 14; i < 28; i++) rv[i] = av[i] = 1e-3; /* velocities loose */
+  itest_run(cosrod_step_dopri5, P, &o, NULL, y2, &s3, NULL, 0);
+  NOTE("steps: all 1e-7: %ld, velocities 1e-3: %ld", s1.nsteps, s3.nsteps);
+  CHECK("looser tolerances on half the components take fewer steps", s3.nsteps < s1.nsteps);
+}
+
+/* After the projection hook changes y, dopri5 re-evaluates its FSAL
+ * derivative: nfev = 6 nsteps + 2 + (naccept - 1) on the rigid body. */
+TEST(projection_refreshes_fsal) {
+  const itest_problem *P = itest_problem_by_name("rigid_body");
+  cosrod_integrate_stats s;
+  cosrod_status st = itest_run(cosrod_step_dopri5, P, NULL, NULL, NULL, &s, NULL, 0);
+  CHECK("status OK", st == COSROD_OK);
+  NOTE("nfev %ld, nsteps %ld, naccept %ld", s.nfev, s.nsteps, s.naccept);
+  CHECK("one extra f per projected step (not after the last)", s.nfev == 6 * s.nsteps + 2 + s.naccept - 1);
+}
+
+/* dop853's order-7 dense output costs 3 extra f per step that contains an
+ * output time, evaluated only when asked for (the counts without output
+ * stay Hairer's 11 per step + 1 per accepted + 2). */
+static int count_out(double t, const double *y, void *u) {
+  (void)t, (void)y;
+  (*(long *)u)++;
+  return 0;
+}
+TEST(dop853_lazy_dense_cost) {
+  const itest_problem *P = itest_problem_by_name("arenstorf");
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = o.atol = 1e-7;
+  cosrod_integrate_stats s0, s1;
+  itest_run(cosrod_step_dop853, P, &o, NULL, NULL, &s0, NULL, 0);
+  CHECK("no output: nfev = 11 nsteps + naccept + 2", s0.nfev == 11 * s0.nsteps + s0.naccept + 2);
+  double tout[3] = {1.0, 1.0 + 1e-9, 9.0}; /* two in one step, one elsewhere */
+  long n = 0;
+  cosrod_output_spec out = {0};
+  out.t_out = tout;
+  out.n_out = 3;
+  out.output = count_out;
+  out.user = &n;
+  itest_run(cosrod_step_dop853, P, &o, &out, NULL, &s1, NULL, 0);
+  CHECK("3 outputs", n == 3);
+  CHECK("same steps with output", s1.nsteps == s0.nsteps);
+  CHECK("2 steps with output cost 2 x 3 extra f", s1.nfev - s0.nfev == 6);
+}
+
 static const th_case cases[] = {
     TH_CASE(registry),
     TH_CASE(error_norm),
@@ -310,5 +414,9 @@ static const th_case cases[] = {
     TH_CASE(driver_output_times),
     TH_CASE(continuation_and_backward),
     TH_CASE(stats_printer),
+    TH_CASE(step_history_and_hmax),
+    TH_CASE(vector_tolerances),
+    TH_CASE(projection_refreshes_fsal),
+    TH_CASE(dop853_lazy_dense_cost),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
