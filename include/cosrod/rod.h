@@ -270,7 +270,7 @@ typedef struct cosrod_rod_data {
   double *fp;         /* N x 4 total generalised quaternion force on segments (without inertia terms) */
   double *fload;      /* (N+1) x 3 spatial load forces (loads + callback, without gravity) */
   double *mload;      /* N x 3 material load moments on segments (loads + callback) */
-  double *xdd;        /* (N+1) x 3 vertex accelerations of the last RHS */
+  double *xdd;        /* (N+1) x 3 vertex accelerations of the last ODE RHS (incl. prescribed) */
   double *lambda;     /* N Lagrange multipliers of the last RHS */
   cosrod_rod_energy energy;
   double baumgarte_omega, baumgarte_r; /* ABSOLUTE only; 0 = off */

@@ -332,6 +332,19 @@ static inline void vertex_accel(const cosrod_rod *rod, const cosrod_rod_data *d,
   }
 }
 
+/* Full vertex acceleration (spatial) of vertex n from its coordinate acceleration a. */
+static inline void vertex_xdd(const cosrod_rod *rod, cosrod_rod_data *d, int n, const double *a) {
+  int nd = rod->nd[n];
+  double *r = d->xdd + 3 * n;
+  if (nd == 3) {
+    cosrod_vec3_copy(r, a);
+    return;
+  }
+  int e = n == 0 ? 0 : 1;
+  cosrod_vec3_copy(r, d->xedd[e]);
+  if (nd == 1) cosrod_vec3_axpy(r, a[0], rod->end[e].axis);
+}
+
 /* Quaternion force with the inertia terms: F_p = ψ - 8 ṗ (Ī Im(p̄ṗ)). */
 static inline void quat_force(double Fp[4], const double fp[4], const double p[4], const double pd[4],
                               const double Ib[3]) {
@@ -362,8 +375,12 @@ int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t,
   memcpy(ydot, y + nq, sizeof(double) * (size_t)nq);
   double *acc = ydot + nq;
   for (int n = 0; n <= N; ++n) {
-    if (rod->nd[n]) vertex_accel(rod, d, n, acc + rod->qv[n]);
-    if (rod->nd[n] == 3) cosrod_vec3_copy(d->xdd + 3 * n, acc + rod->qv[n]);
+    double a[3] = {0.0, 0.0, 0.0};
+    if (rod->nd[n]) {
+      vertex_accel(rod, d, n, acc + rod->qv[n]);
+      for (int j = 0; j < rod->nd[n]; ++j) a[j] = acc[rod->qv[n] + j];
+    }
+    vertex_xdd(rod, d, n, a);
   }
   const double om = d->baumgarte_omega, br = d->baumgarte_r;
   for (int k = 0; k < N; ++k) {
@@ -391,11 +408,14 @@ int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t
   double *acc = ydot + nq;
   for (int n = 0; n <= N; ++n) {
     int nd = rod->nd[n];
-    if (!nd) continue;
-    int iq = rod->qv[n], iv = rod->vv_ns[n];
-    for (int j = 0; j < nd; ++j) ydot[iq + j] = nu[iv + j];
-    vertex_accel(rod, d, n, acc + iv);
-    if (nd == 3) cosrod_vec3_copy(d->xdd + 3 * n, acc + iv);
+    double a[3] = {0.0, 0.0, 0.0};
+    if (nd) {
+      int iq = rod->qv[n], iv = rod->vv_ns[n];
+      for (int j = 0; j < nd; ++j) ydot[iq + j] = nu[iv + j];
+      vertex_accel(rod, d, n, acc + iv);
+      for (int j = 0; j < nd; ++j) a[j] = acc[iv + j];
+    }
+    vertex_xdd(rod, d, n, a);
   }
   for (int k = 0; k < N; ++k) {
     const double *p = d->p + 4 * k, *Om = d->Omega + 3 * k, *Ib = rod->Ib + 3 * k;
