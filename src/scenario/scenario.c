@@ -29,7 +29,7 @@
 
 #define SC_PI 3.14159265358979323846
 #define PATH_MAX_LEN 512
-#define PATH_DEPTH 32
+#define PATH_DEPTH 128
 
 struct cosrod_sc_lines {
   size_t n, cap;

@@ -108,6 +108,12 @@ static void path_of(const builder *b, char *out, size_t outlen) {
   for (int i = 0; i < b->depth; i++) {
     const frame *f = &b->stack[i];
     char comp[80];
+    if (i == 8 && b->depth > 10) { /* keep messages short for absurd nesting */
+      snprintf(out + used, outlen - used, "%s", ".(...)");
+      used += strlen(out + used);
+      i = b->depth - 2;
+      continue;
+    }
     if (f->node->kind == YN_MAP) {
       if (!f->key) break;
       snprintf(comp, sizeof comp, "%.70s", f->key->str);
