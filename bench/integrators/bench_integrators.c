@@ -51,7 +51,7 @@ static double mixed_error(const itest_problem *P, const double *y, const double 
 }
 
 static const char *bench_problems[] = {"vdp",       "robertson", "robertson_dae", "hires",
-                                       "arenstorf", "pleiades",  "chain"};
+                                       "arenstorf", "pleiades",  "chain",         "chain_stiff"};
 enum { NPROB = sizeof bench_problems / sizeof bench_problems[0] };
 
 typedef struct row {

