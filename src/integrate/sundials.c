@@ -592,7 +592,17 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
     ml = p->jac_ml > mlm ? p->jac_ml : mlm;
     mu = p->jac_mu > mum ? p->jac_mu : mum;
   }
-  if (s->banded && (ml >= n || mu >= n)) s->banded = 0;
+  if (s->banded && (ml >= n || mu >= n)) {
+    /* a callback writing our band layout needs the storage to hold its upper bandwidth */
+    int user_band = s->residual ? p->res_jac != NULL : p->jac != NULL;
+    if (user_band && mu >= n) {
+      st = cosrod_step_fail(c, COSROD_ERR_INVALID, c->t, "%s: banded Jacobian with jac_mu = %d >= n = %d",
+                            s->name, p->jac_mu, n);
+      goto fail;
+    }
+    if (ml >= n) ml = n - 1;
+    if (mu >= n) mu = n - 1;
+  }
 
   if (SUNContext_Create(NULL, &s->sunctx) != 0) {
     s->sunctx = NULL;

@@ -350,6 +350,28 @@ TEST(ida_banded_residual_jacobian) {
   CHECK("Jacobian evaluated by the callback", r.s.njev > 0 && r.s.nfev - r.s.nnewton < 3 * r.s.nsteps);
 }
 
+/* Declared bandwidths beyond n: a lower bandwidth >= n is clamped (same
+ * matrix, so the run is identical); an upper bandwidth >= n cannot be written
+ * in place into SUNDIALS' band storage and is refused at creation. */
+TEST(band_wider_than_n) {
+  const itest_problem *P = itest_problem_by_name("chain_banded");
+  cosrod_integrate_options o = opts(1e-6, 1e-6);
+  cosrod_ode_problem p = {0};
+  P->setup(&p);
+  run_out r0 = run(method("ida"), &p, &o, P->t0, P->y0, NULL, P->t_end, NULL);
+  p.jac_ml = 50; /* n = 20 */
+  run_out r1 = run(method("ida"), &p, &o, P->t0, P->y0, NULL, P->t_end, NULL);
+  CHECK("jac_ml >= n: status OK", r1.st == COSROD_OK);
+  CHECK("jac_ml >= n: same number of steps", r1.s.nsteps == r0.s.nsteps);
+  CHECK_VEC("jac_ml >= n: same end values", r1.y, r0.y, 2 * ITEST_CHAIN_N, 1e-12, 1e-14);
+  p.jac_ml = 3;
+  p.jac_mu = 50;
+  cosrod_status st = COSROD_OK;
+  cosrod_integrator *it = cosrod_integrator_create(method("ida"), &p, &o, &st);
+  CHECK("jac_mu >= n with a band callback: refused with ERR_INVALID", it == NULL && st == COSROD_ERR_INVALID);
+  cosrod_integrator_free(it);
+}
+
 /* ---------------------------------------------------------------- tolerances */
 
 /* atol as a vector with equal entries and rtol as a vector with equal
@@ -567,6 +589,7 @@ static const th_case cases[] = {
     TH_CASE(ida_calcic_failure_message),
     TH_CASE(banded_chain_layouts),
     TH_CASE(ida_banded_residual_jacobian),
+    TH_CASE(band_wider_than_n),
     TH_CASE(tolerance_vectors),
     TH_CASE(dense_output_two_calls_and_backward),
     TH_CASE(ida_callback_failures),
