@@ -181,7 +181,7 @@ int main(int argc, char **argv) {
           "set terminal pngcairo noenhanced size 1600,900 font ',9'\nset output '%s/work_precision.png'\n",
           outdir);
   fprintf(gp, "set multiplot layout 2,4 title 'cosrod integrators: error at t_end vs wall time'\n");
-  fprintf(gp, "set logscale xy\nset format x '10^{%%L}'\nset format y '10^{%%L}'\nset key top right\n");
+  fprintf(gp, "set logscale xy\nset format x '1e%%L'\nset format y '1e%%L'\nset key top right\n");
   fprintf(gp, "set xlabel 'error'\nset ylabel 'wall time [s]'\nset grid\n");
   for (int ip = 0; ip < NPROB; ip++) {
     char dpath[1200];
@@ -189,6 +189,7 @@ int main(int argc, char **argv) {
     FILE *d = fopen(dpath, "w");
     if (!d) continue;
     const char *names[16];
+    int gidx[16]; /* global method index: one colour per method in every panel */
     int nm = 0;
     for (size_t m = 0; m < cosrod_step_type_count() && nm < 16; m++) {
       const char *mn = cosrod_step_type_at(m)->name;
@@ -204,6 +205,7 @@ int main(int argc, char **argv) {
             rows[i].st == COSROD_OK && rows[i].err > 0.0)
           fprintf(d, "%.0e %.6e %.6e %ld\n", rows[i].rtol, rows[i].err, rows[i].wall, rows[i].s.nfev);
       fprintf(d, "\n\n");
+      gidx[nm] = (int)m;
       names[nm++] = mn;
     }
     fclose(d);
@@ -214,7 +216,8 @@ int main(int argc, char **argv) {
     }
     fprintf(gp, "plot ");
     for (int k = 0; k < nm; k++)
-      fprintf(gp, "%s'%s' index %d using 2:3 with linespoints title '%s'", k ? ", " : "", dpath, k, names[k]);
+      fprintf(gp, "%s'%s' index %d using 2:3 with linespoints lc %d pt %d title '%s'", k ? ", " : "", dpath,
+              k, gidx[k] + 1, gidx[k] + 1, names[k]);
     fprintf(gp, "\n");
   }
   fprintf(gp, "unset multiplot\n");
