@@ -304,7 +304,8 @@ typedef struct cosrod_step_type {
   cosrod_status (*alloc)(void **state, cosrod_step_ctx *ctx);
   /* Prepare integration from (ctx->t, ctx->y): first f evaluation etc.; if
    * ctx->h == 0 choose the initial step (e.g. cosrod_integrate_initial_step).
-   * Called at every cosrod_integrator_init. */
+   * Called by the first evolve after cosrod_integrator_init (and again when
+   * the direction of integration reverses), when t_end, dir and hmax are set. */
   cosrod_status (*reset)(void *state, cosrod_step_ctx *ctx);
   /* Attempt one step of size ctx->h from (ctx->t, ctx->y).  On acceptance set
    * *accepted = 1, advance ctx->t/ctx->y, set ctx->t_old, ctx->h_last, prepare
