@@ -210,6 +210,72 @@ static void check_dense(const char *name) {
 TEST(dense_output_linear) { check_dense("linear"); }
 TEST(dense_output_chain) { check_dense("chain"); }
 
+/* Dense output is continuous at the step boundaries: inside the output
+ * callback after each accepted step, the dense output at the step's end
+ * reproduces y there, and (one-step methods) at its start the previous y, to
+ * roundoff (1e-12 relative to max(1, |y|); the polynomials are evaluated in a
+ * different order than the step formula). */
+typedef struct endpoint_acc {
+  cosrod_integrator *it;
+  int n, have_prev, one_step;
+  double t_prev, y_prev[64], err_end, err_start;
+} endpoint_acc;
+static int endpoint_out(double t, const double *y, void *u) {
+  endpoint_acc *a = u;
+  double yd[64];
+  if (cosrod_integrator_dense(a->it, t, NULL, a->n, yd) == COSROD_OK)
+    for (int i = 0; i < a->n; i++) a->err_end = fmax(a->err_end, fabs(yd[i] - y[i]) / fmax(1.0, fabs(y[i])));
+  else
+    a->err_end = INFINITY;
+  if (a->have_prev && a->one_step) {
+    if (cosrod_integrator_dense(a->it, a->t_prev, NULL, a->n, yd) == COSROD_OK)
+      for (int i = 0; i < a->n; i++)
+        a->err_start = fmax(a->err_start, fabs(yd[i] - a->y_prev[i]) / fmax(1.0, fabs(a->y_prev[i])));
+    else
+      a->err_start = INFINITY;
+  }
+  a->have_prev = 1;
+  a->t_prev = t;
+  memcpy(a->y_prev, y, sizeof(double) * (size_t)a->n);
+  return 0;
+}
+TEST(dense_output_endpoints) {
+  char what[200];
+  const char *names[2] = {"linear", "chain"};
+  for (int k = 0; k < 2; k++) {
+    const itest_problem *P = itest_problem_by_name(names[k]);
+    cosrod_ode_problem p = {0};
+    P->setup(&p);
+    FOR_EACH_METHOD(T, M) {
+      if (!itest_applies(T, P) || !(T->flags & COSROD_STEP_DENSE)) continue;
+      cosrod_integrate_options o = cosrod_integrate_default_options();
+      o.rtol = o.atol = P->tol;
+      cosrod_integrator *it = cosrod_integrator_create(T, &p, &o, NULL);
+      endpoint_acc a;
+      memset(&a, 0, sizeof a);
+      a.it = it;
+      a.n = P->n;
+      a.one_step = (T->flags & COSROD_STEP_PROJECTION) != 0;
+      cosrod_output_spec out = {0};
+      out.every_step = 1;
+      out.output = endpoint_out;
+      out.user = &a;
+      cosrod_status st = cosrod_integrate(it, P->t0, P->y0, P->t_end, &out, NULL);
+      cosrod_integrator_free(it);
+      NOTE("%s on %s: dense vs step end %.2e, vs step start %.2e", T->name, P->name, a.err_end, a.err_start);
+      snprintf(what, sizeof what, "%s on %s: status OK", T->name, P->name);
+      CHECK(what, st == COSROD_OK);
+      snprintf(what, sizeof what, "%s on %s: dense output at the step end = y", T->name, P->name);
+      CHECK_LE(what, a.err_end, 1e-12);
+      if (a.one_step) {
+        snprintf(what, sizeof what, "%s on %s: dense output at the step start = previous y", T->name,
+                 P->name);
+        CHECK_LE(what, a.err_start, 1e-12);
+      }
+    }
+  }
+}
+
 /* Order with fixed steps: huge tolerances make every step acceptable and
  * h0 = hmax fixes h; the ratio of the errors at h = 0.5 and 0.25 on the
  * linear problem (exact solution) gives the order; tolerance 0.35 covers the
@@ -298,6 +364,7 @@ static const th_case cases[] = {
     TH_CASE(tolerance_scaling_chain),
     TH_CASE(dense_output_linear),
     TH_CASE(dense_output_chain),
+    TH_CASE(dense_output_endpoints),
     TH_CASE(fixed_step_order),
     TH_CASE(counts_reference),
 };
