@@ -39,6 +39,7 @@
  * complex pair) and one per error-estimate solve. */
 #include <complex.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,9 +99,11 @@ typedef struct radau5_state {
   double *f0;           /* f(t, y) at the last accepted point */
   double *cont;         /* (4n) dense output: y1, then the divided differences */
   double *scal;         /* error scale */
+  double *iscal;        /* 1 / scal */
   double *rtl, *atl;    /* internal tolerances rtol', atol' */
   double *tmp, *tmp2, *tmp3;
-  double *jwork; /* (2n) FD Jacobian workspace */
+  double complex *ztmp; /* (n) column scratch for the banded assembly */
+  double *jwork;        /* (2n) FD Jacobian workspace */
   /* parameters */
   int nit, pred;
   double fnewt, thet, quot1, quot2, safe, fac_min, fac_max;
@@ -112,89 +115,103 @@ typedef struct radau5_state {
 
 /* ---- storage access ------------------------------------------------------ */
 
-/* J entry: m1 == 0: J(i, j) of the full Jacobian; m1 > 0: d f_{m1+i} / d y_j
- * (i local row, j global column).  Zero outside the band. */
-static inline double jget(const radau5_state *s, int i, int j) {
-  if (!s->jac_banded) return s->jac[(size_t)i + (size_t)j * (size_t)s->ldj];
-  int c = j, ml = s->ml, mu = s->mu;
+/* Column j (global) of the stored Jacobian: rows lo..hi (local rows of the
+ * reduced Jacobian when m1 > 0) hold J(i, j) = jac[off + i]. */
+typedef struct jcolumn {
+  ptrdiff_t off;
+  int lo, hi;
+} jcolumn;
+static inline jcolumn jcol(const radau5_state *s, int j) {
+  jcolumn c = {(ptrdiff_t)j * s->ldj, 0, s->nr - 1};
+  if (!s->jac_banded) return c;
+  int cc = j, ml = s->ml, mu = s->mu;
   if (s->m1 > 0) {
     if (j < s->m1) {
-      c = j % s->m2;
+      cc = j % s->m2;
       ml = s->mlq;
       mu = s->muq;
     } else {
-      c = j - s->m1;
+      cc = j - s->m1;
     }
   }
-  int d = i - c;
-  if (d > ml || -d > mu) return 0.0;
-  return s->jac[(size_t)j * (size_t)s->ldj + (size_t)(mu + d)];
+  c.off += mu - cc;
+  if (cc - mu > c.lo) c.lo = cc - mu;
+  if (cc + ml < c.hi) c.hi = cc + ml;
+  return c;
 }
 
-/* Mass entry (lower block when m1 > 0, local indices); identity if none. */
-static inline double mget(const radau5_state *s, int i, int j) {
-  if (!s->mass) return i == j ? 1.0 : 0.0;
-  if (!s->mass_banded) return s->mass[(size_t)i + (size_t)j * (size_t)s->ldm];
-  int d = i - j;
-  if (d > s->mml || -d > s->mmu) return 0.0;
-  return s->mass[(size_t)j * (size_t)s->ldm + (size_t)(s->mmu + d)];
+/* Column j of the mass matrix (lower block when m1 > 0, local indices):
+ * rows lo..hi hold M(i, j) = mass[off + i]. */
+static inline jcolumn mcol(const radau5_state *s, int j) {
+  jcolumn c = {(ptrdiff_t)j * s->ldm, 0, s->nr - 1};
+  if (!s->mass_banded) return c;
+  c.off += s->mmu - j;
+  if (j - s->mmu > c.lo) c.lo = j - s->mmu;
+  if (j + s->mml < c.hi) c.hi = j + s->mml;
+  return c;
 }
 
 /* out (n) <- M x (n); out must not alias x. */
 static void mass_mv(const radau5_state *s, const double *x, double *out) {
   const int m1 = s->m1, nr = s->nr;
   for (int i = 0; i < m1; i++) out[i] = x[i];
-  for (int i = 0; i < nr; i++) {
-    int jlo = 0, jhi = nr - 1;
-    if (s->mass_banded) {
-      jlo = i - s->mml > 0 ? i - s->mml : 0;
-      jhi = i + s->mmu < nr - 1 ? i + s->mmu : nr - 1;
-    }
-    double a = 0.0;
-    for (int j = jlo; j <= jhi; j++) a += mget(s, i, j) * x[m1 + j];
-    out[m1 + i] = a;
+  double *o = out + m1;
+  for (int i = 0; i < nr; i++) o[i] = 0.0;
+  for (int j = 0; j < nr; j++) {
+    jcolumn c = mcol(s, j);
+    const double xj = x[m1 + j], *m = s->mass + c.off;
+    for (int i = c.lo; i <= c.hi; i++) o[i] += m[i] * xj;
   }
-}
-
-/* Row range of column j (global) of the stored (reduced) Jacobian. */
-static inline void jcol_rows(const radau5_state *s, int j, int *lo, int *hi) {
-  *lo = 0;
-  *hi = s->nr - 1;
-  if (!s->jac_banded) return;
-  int c = j, ml = s->ml, mu = s->mu;
-  if (s->m1 > 0) {
-    if (j < s->m1) {
-      c = j % s->m2;
-      ml = s->mlq;
-      mu = s->muq;
-    } else {
-      c = j - s->m1;
-    }
-  }
-  if (c - mu > *lo) *lo = c - mu;
-  if (c + ml < *hi) *hi = c + ml;
 }
 
 /* ---- linear algebra ---------------------------------------------------- */
 
-/* Entry (r, c) of the (reduced) iteration matrix fac M - J (real fac). */
-static inline double e_entry_real(const radau5_state *s, double fac, int r, int c) {
-  double v = fac * mget(s, r, c) - jget(s, r, s->m1 + c);
+/* Column c of the (reduced) iteration matrix fac M - J, accumulated into
+ * e (real) or z (complex) with e[r] = E(r, c): -J_v(:, c), for c < m2 the
+ * q-blocks -sum_k fac^(k-mm) J_q,k(:, c), then fac M(:, c). */
+static void e_column_real(const radau5_state *s, double fac, int c, double *e) {
+  jcolumn jc = jcol(s, s->m1 + c);
+  const double *J = s->jac + jc.off;
+  for (int r = jc.lo; r <= jc.hi; r++) e[r] -= J[r];
   if (s->m1 > 0 && c < s->m2) {
-    double q = 0.0;
-    for (int k = 0; k < s->mm; k++) q = (q + jget(s, r, k * s->m2 + c)) / fac;
-    v -= q;
+    double coef = 1.0;
+    const double inv = 1.0 / fac;
+    for (int k = s->mm - 1; k >= 0; k--) {
+      coef *= inv;
+      jcolumn qc = jcol(s, k * s->m2 + c);
+      const double *Q = s->jac + qc.off;
+      for (int r = qc.lo; r <= qc.hi; r++) e[r] -= coef * Q[r];
+    }
   }
-  return v;
+  if (s->mass) {
+    jcolumn mc = mcol(s, c);
+    const double *M = s->mass + mc.off;
+    for (int r = mc.lo; r <= mc.hi; r++) e[r] += fac * M[r];
+  } else {
+    e[c] += fac;
+  }
 }
-static inline double complex e_entry_cplx(const radau5_state *s, double complex fac, int r, int c) {
-  double complex v = fac * mget(s, r, c) - jget(s, r, s->m1 + c);
+static void e_column_cplx(const radau5_state *s, double complex fac, int c, double complex *e) {
+  jcolumn jc = jcol(s, s->m1 + c);
+  const double *J = s->jac + jc.off;
+  for (int r = jc.lo; r <= jc.hi; r++) e[r] -= J[r];
   if (s->m1 > 0 && c < s->m2) {
-    double complex q = 0.0;
-    for (int k = 0; k < s->mm; k++) q = (q + jget(s, r, k * s->m2 + c)) / fac;
-    v -= q;
+    double complex coef = 1.0;
+    const double complex inv = 1.0 / fac;
+    for (int k = s->mm - 1; k >= 0; k--) {
+      coef *= inv;
+      jcolumn qc = jcol(s, k * s->m2 + c);
+      const double *Q = s->jac + qc.off;
+      for (int r = qc.lo; r <= qc.hi; r++) e[r] -= coef * Q[r];
+    }
   }
-  return v;
+  if (s->mass) {
+    jcolumn mc = mcol(s, c);
+    const double *M = s->mass + mc.off;
+    for (int r = mc.lo; r <= mc.hi; r++) e[r] += fac * M[r];
+  } else {
+    e[c] += fac;
+  }
 }
 
 /* Assemble and factor E1 = (γ/h) M - J and E2 = ((α+iβ)/h) M - J. */
@@ -207,13 +224,20 @@ static cosrod_status decompose(radau5_state *s, double h) {
     cosrod_band_zero(s->e1b);
     cosrod_zband_zero(s->e2b);
     for (int c = 0; c < nr; c++) {
-      int rlo = c - s->mue > 0 ? c - s->mue : 0;
-      int rhi = c + s->mle < nr - 1 ? c + s->mle : nr - 1;
+      /* E(r, c) = col[r - c] */
       double *col1 = cosrod_band_col(s->e1b, c);
       double complex *col2 = cosrod_zband_col(s->e2b, c);
+      int rlo = c - s->mue > 0 ? c - s->mue : 0;
+      int rhi = c + s->mle < nr - 1 ? c + s->mle : nr - 1;
+      /* accumulate rows rlo..rhi in scratch vectors, then copy into the band */
+      double *e = s->tmp3;
+      double complex *z = s->ztmp;
+      for (int r = rlo; r <= rhi; r++) e[r] = 0.0, z[r] = 0.0;
+      e_column_real(s, fac1, c, e);
+      e_column_cplx(s, fac2, c, z);
       for (int r = rlo; r <= rhi; r++) {
-        col1[r - c] = e_entry_real(s, fac1, r, c);
-        col2[r - c] = e_entry_cplx(s, fac2, r, c);
+        col1[r - c] = e[r];
+        col2[r - c] = z[r];
       }
     }
     st1 = cosrod_band_factor(s->e1b);
@@ -222,10 +246,9 @@ static cosrod_status decompose(radau5_state *s, double h) {
     for (int c = 0; c < nr; c++) {
       double *col1 = cosrod_dense_col(s->e1d, c);
       double complex *col2 = s->e2d->data + (size_t)c * (size_t)nr;
-      for (int r = 0; r < nr; r++) {
-        col1[r] = e_entry_real(s, fac1, r, c);
-        col2[r] = e_entry_cplx(s, fac2, r, c);
-      }
+      for (int r = 0; r < nr; r++) col1[r] = 0.0, col2[r] = 0.0;
+      e_column_real(s, fac1, c, col1);
+      e_column_cplx(s, fac2, c, col2);
     }
     s->e1d->factored = 0;
     s->e2d->factored = 0;
@@ -241,16 +264,17 @@ static cosrod_status decompose(radau5_state *s, double h) {
  * substitution. */
 static void solve_real(radau5_state *s, double h, double *r) {
   const int m1 = s->m1, m2 = s->m2, mm = s->mm;
-  const double fac = R5_GAMMA / h;
+  const double inv = h / R5_GAMMA; /* 1/fac */
   if (m1 > 0) {
+    double *rv = r + m1;
     for (int c = 0; c < m2; c++) {
       double sum = 0.0;
       for (int k = mm - 1; k >= 0; k--) {
         int j = k * m2 + c;
-        sum = (r[j] + sum) / fac;
-        int lo, hi;
-        jcol_rows(s, j, &lo, &hi);
-        for (int i = lo; i <= hi; i++) r[m1 + i] += jget(s, i, j) * sum;
+        sum = (r[j] + sum) * inv;
+        jcolumn jc = jcol(s, j);
+        const double *J = s->jac + jc.off;
+        for (int i = jc.lo; i <= jc.hi; i++) rv[i] += J[i] * sum;
       }
     }
   }
@@ -260,27 +284,30 @@ static void solve_real(radau5_state *s, double h, double *r) {
     cosrod_dense_solve(s->e1d, r + m1);
   if (m1 > 0) {
     for (int k = mm - 1; k >= 0; k--)
-      for (int c = 0; c < m2; c++) r[k * m2 + c] = (r[k * m2 + c] + r[(k + 1) * m2 + c]) / fac;
+      for (int c = 0; c < m2; c++) r[k * m2 + c] = (r[k * m2 + c] + r[(k + 1) * m2 + c]) * inv;
   }
 }
 
-/* Solve (fac2 M - J)(x + i y) = re + i im in place, fac2 = (α + iβ)/h. */
+/* Solve (fac2 M - J)(x + i y) = re + i im in place, fac2 = (α + iβ)/h; the
+ * reduction works on split real/imaginary parts with 1/fac2 = ur + i ui. */
 static void solve_cplx(radau5_state *s, double h, double *re, double *im) {
   const int m1 = s->m1, m2 = s->m2, mm = s->mm;
-  const double complex fac = (R5_ALPHA + R5_BETA * I) / h;
+  const double den = R5_ALPHA * R5_ALPHA + R5_BETA * R5_BETA;
+  const double ur = h * R5_ALPHA / den, ui = -h * R5_BETA / den;
   if (m1 > 0) {
+    double *rv = re + m1, *iv = im + m1;
     for (int c = 0; c < m2; c++) {
-      double complex sum = 0.0;
+      double sr = 0.0, si = 0.0;
       for (int k = mm - 1; k >= 0; k--) {
         int j = k * m2 + c;
-        sum = (re[j] + im[j] * I + sum) / fac;
-        double sr = creal(sum), si = cimag(sum);
-        int lo, hi;
-        jcol_rows(s, j, &lo, &hi);
-        for (int i = lo; i <= hi; i++) {
-          double a = jget(s, i, j);
-          re[m1 + i] += a * sr;
-          im[m1 + i] += a * si;
+        double a = re[j] + sr, b = im[j] + si;
+        sr = a * ur - b * ui;
+        si = a * ui + b * ur;
+        jcolumn jc = jcol(s, j);
+        const double *J = s->jac + jc.off;
+        for (int i = jc.lo; i <= jc.hi; i++) {
+          rv[i] += J[i] * sr;
+          iv[i] += J[i] * si;
         }
       }
     }
@@ -293,9 +320,9 @@ static void solve_cplx(radau5_state *s, double h, double *re, double *im) {
     for (int k = mm - 1; k >= 0; k--) {
       for (int c = 0; c < m2; c++) {
         int j = k * m2 + c, jn = (k + 1) * m2 + c;
-        double complex x = (re[j] + im[j] * I + re[jn] + im[jn] * I) / fac;
-        re[j] = creal(x);
-        im[j] = cimag(x);
+        double a = re[j] + re[jn], b = im[j] + im[jn];
+        re[j] = a * ur - b * ui;
+        im[j] = a * ui + b * ur;
       }
     }
   }
@@ -312,8 +339,10 @@ static void radau5_free(void *vs) {
   cosrod_zband_free(s->e2b);
   free(s->jac);
   free(s->mass);
-  double **vec[] = {&s->z1, &s->z2,   &s->z3,   &s->w1,  &s->w2,  &s->w3,  &s->g1,   &s->g2,   &s->g3,
-                    &s->f0, &s->cont, &s->scal, &s->rtl, &s->atl, &s->tmp, &s->tmp2, &s->tmp3, &s->jwork};
+  free(s->ztmp);
+  double **vec[] = {&s->z1,  &s->z2,  &s->z3,   &s->w1,   &s->w2,   &s->w3,    &s->g1,
+                    &s->g2,  &s->g3,  &s->f0,   &s->cont, &s->scal, &s->iscal, &s->rtl,
+                    &s->atl, &s->tmp, &s->tmp2, &s->tmp3, &s->jwork};
   for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++) free(*vec[k]);
   free(s);
 }
@@ -381,8 +410,8 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
     s->e2d = cosrod_zdense_create(nr);
   }
   size_t nb = sizeof(double) * (size_t)n;
-  double **vec[] = {&s->z1, &s->z2, &s->z3,   &s->w1,  &s->w2,  &s->w3,  &s->g1,   &s->g2,
-                    &s->g3, &s->f0, &s->scal, &s->rtl, &s->atl, &s->tmp, &s->tmp2, &s->tmp3};
+  double **vec[] = {&s->z1, &s->z2,   &s->z3,    &s->w1,  &s->w2,  &s->w3,  &s->g1,   &s->g2,  &s->g3,
+                    &s->f0, &s->scal, &s->iscal, &s->rtl, &s->atl, &s->tmp, &s->tmp2, &s->tmp3};
   int ok = s->jac && (!p->mass || s->mass) && (s->banded ? (s->e1b && s->e2b) : (s->e1d && s->e2d));
   for (size_t k = 0; k < sizeof vec / sizeof vec[0]; k++) {
     *vec[k] = calloc(1, nb);
@@ -390,7 +419,8 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
   }
   s->cont = calloc(4, nb);
   s->jwork = calloc(2, nb);
-  if (!ok || !s->cont || !s->jwork) {
+  s->ztmp = calloc((size_t)n, sizeof(double complex));
+  if (!ok || !s->cont || !s->jwork || !s->ztmp) {
     radau5_free(s);
     return COSROD_ERR_NOMEM;
   }
@@ -482,12 +512,13 @@ static void compute_scale(radau5_state *s, const double *y, double h) {
   for (int i = 0; i < n; i++) s->scal[i] = s->atl[i] + s->rtl[i] * fabs(y[i]);
   for (int i = s->nind1; i < s->nind1 + s->nind2; i++) s->scal[i] /= ah;
   for (int i = s->nind1 + s->nind2; i < n; i++) s->scal[i] /= ah * ah;
+  for (int i = 0; i < n; i++) s->iscal[i] = 1.0 / s->scal[i];
 }
 
 static double scaled_rms(const radau5_state *s, const double *e) {
   double sum = 0.0;
   for (int i = 0; i < s->n; i++) {
-    double r = e[i] / s->scal[i];
+    double r = e[i] * s->iscal[i];
     sum += r * r;
   }
   return sum;
@@ -672,7 +703,7 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
     newt++;
     double dyno = 0.0;
     for (int i = 0; i < n; i++) {
-      double r1 = s->g1[i] / s->scal[i], r2 = s->g2[i] / s->scal[i], r3 = s->g3[i] / s->scal[i];
+      double w = s->iscal[i], r1 = s->g1[i] * w, r2 = s->g2[i] * w, r3 = s->g3[i] * w;
       dyno += r1 * r1 + r2 * r2 + r3 * r3;
     }
     dyno = sqrt(dyno / (3.0 * n));
