@@ -22,7 +22,22 @@
  * smaller step), < 0 fatal (the run stops with COSROD_ERR_CALLBACK).
  *
  * Units: t, h in the problem's time unit; y in the problem's units; rtol
- * dimensionless, atol in the units of y.  Array shapes are given as (n) etc. */
+ * dimensionless, atol in the units of y.  Array shapes are given as (n) etc.
+ *
+ * Typical use:
+ *     cosrod_ode_problem p = {0};
+ *     p.n = n; p.f = my_rhs; p.jac = my_jac; p.user = &model;
+ *     p.jac_banded = 1; p.jac_ml = p.jac_mu = 10;           // optional
+ *     cosrod_integrate_options o = cosrod_integrate_default_options();
+ *     o.rtol = o.atol = 1e-6;
+ *     cosrod_status st;
+ *     cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name("radau5"), &p, &o, &st);
+ *     cosrod_output_spec out = {.t_out = times, .n_out = nt, .output = write_row, .user = &file};
+ *     st = cosrod_integrate(it, 0.0, y0, t_end, &out, y_end);
+ *     if (st != COSROD_OK)
+ *       fprintf(stderr, "%s at t = %g\n", cosrod_integrator_message(it), cosrod_integrator_fail_time(it));
+ *     cosrod_integrate_stats_print(stdout, "radau5", cosrod_integrator_stats(it), 0);
+ *     cosrod_integrator_free(it); */
 #ifndef COSROD_INTEGRATE_H
 #define COSROD_INTEGRATE_H
 
