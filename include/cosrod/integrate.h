@@ -228,7 +228,7 @@ typedef struct cosrod_integrate_options {
   long stiff_test;    /* test every so many steps [1000]; < 0 never */
   int stiff_continue; /* 0 (default, as the original): stop with ERR_STIFF; 1: count in stats.nstiff, go on */
 
-  double uround; /* unit roundoff [DBL_EPSILON/2 ~ 1.1e-16, as Hairer's 2.3e-16/2] */
+  double uround; /* unit roundoff [DBL_EPSILON/2 ~ 1.1e-16; dopri5/dop853: 2.3e-16 as the originals] */
 } cosrod_integrate_options;
 
 /* Defaults: rtol = atol = 1e-6, max_steps = 100000, everything else 0. */

@@ -93,6 +93,7 @@ static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
   s->stiff_every = o->stiff_test > 0 ? o->stiff_test : (o->stiff_test < 0 ? 0 : 1000);
   s->stiff_stop = !o->stiff_continue;
   ctx->clip_factor = 1.01;
+  if (!(o->uround > 0.0)) ctx->uround = 2.3e-16; /* the original's default UROUND */
   *out = s;
   return COSROD_OK;
 }
