@@ -1,19 +1,19 @@
 /* RADAU5: the implicit Runge–Kutta method Radau IIA of order 5 (3 stages,
  * stiffly accurate, L-stable) for M y' = f(t, y), after Hairer–Wanner,
- * Solving ODEs II, §IV.8 (and §VI.6 for DAEs of index 2 and 3).
+ * Solving ODEs II, §IV.8 (and ch. VII for DAEs of index 2 and 3).
  *
  * Per step, with stage increments Z = (z1, z2, z3), z_i ~ y(t + c_i h) - y0:
  *   - collocation equations (A^-1 ⊗ M) Z = h F(Z), solved by the simplified
  *     Newton iteration in the transformed variables W = (T^-1 ⊗ I) Z, where
- *     T^-1 A^-1 T = diag(γ, [[α, -β], [β, α]]) (HW II (8.15)–(8.17)): one real
+ *     T^-1 A^-1 T = diag(γ, [[α, -β], [β, α]]) (HW II §IV.8): one real
  *     system with E1 = (γ/h) M - J and one complex system with
  *     E2 = ((α + iβ)/h) M - J per iteration, J = ∂f/∂y kept across steps;
  *   - starting values extrapolated from the previous collocation polynomial;
- *   - Newton control (HW II (8.10)–(8.13)): contraction θ_k from successive
+ *   - Newton control (HW II §IV.8): contraction θ_k from successive
  *     increments, stop when η_k ||ΔW_k|| <= κ·tol with η = θ/(1-θ) (Hairer's
  *     FNEWT), early abandonment if the predicted residual after the
  *     remaining iterations is too large, step halved on divergence;
- *   - error estimate (HW II (8.19)–(8.20)) from the embedded formula of order
+ *   - error estimate (HW II §IV.8) from the embedded formula of order
  *     3 with γ0 = 1/γ: err = E1^-1 (f(t0, y0) + (1/h) M Σ d_i z_i), refined
  *     by one more f evaluation after a rejected or on the first step;
  *   - step size: hnew = h fac err^(-1/4), fac = min(0.9, 0.9 (1 + 2 NIT) /
@@ -22,7 +22,7 @@
  *     Newton contraction θ exceeded THET = 0.001; h and the LU are kept if
  *     1 <= hnew/h <= 1.2;
  *   - internal tolerances rtol' = 0.1 rtol^(2/3), atol' = rtol' atol / rtol;
- *     index-2 variables' scale divided by |h|, index-3 by h² (HW II §VII.8);
+ *     index-2 variables' scale divided by |h|, index-3 by h² (HW II ch. VII);
  *   - dense output: the collocation polynomial (order 3) in Newton form
  *     through y0, y0 + z1, y0 + z2, y1.
  * Second-order structure (m1 > 0, y'_i = y_{i+m2} for i < m1): the first m1
@@ -55,7 +55,7 @@ static const double R5_C2 = (4.0 + R5_SQ6) / 10.0;
 static const double R5_C1M1 = (4.0 - R5_SQ6) / 10.0 - 1.0;
 static const double R5_C2M1 = (4.0 + R5_SQ6) / 10.0 - 1.0;
 static const double R5_C1MC2 = -R5_SQ6 / 5.0;
-/* Error-estimate weights d_i = e_i / γ0 (HW II (8.20)). */
+/* Error-estimate weights d_i = e_i / γ0 of the embedded formula (HW II §IV.8). */
 static const double R5_DD1 = -(13.0 + 7.0 * R5_SQ6) / 3.0;
 static const double R5_DD2 = (-13.0 + 7.0 * R5_SQ6) / 3.0;
 static const double R5_DD3 = -1.0 / 3.0;
@@ -481,6 +481,9 @@ static cosrod_status radau5_reset(void *vs, cosrod_step_ctx *ctx) {
                               rc);
   }
   int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0);
+  if (rc > 0 && !ctx->nonfinite)
+    cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "radau5: f failed (%d) at the initial point t = %.17g",
+                     rc, ctx->t);
   if (rc != 0) return COSROD_ERR_CALLBACK;
   double h = fabs(ctx->h);
   if (h <= 10.0 * u) h = 1e-6;
@@ -524,8 +527,8 @@ static double scaled_rms(const radau5_state *s, const double *e) {
   return sum;
 }
 
-/* Error estimate (HW II (8.20)); returns err (>= 1e-10), or NaN/-1 on
- * callback failure (-1: fatal). */
+/* Error estimate (HW II §IV.8): err (>= 1e-10, NaN if non-finite); *fatal
+ * is set when f failed fatally in the refinement. */
 static double estimate_error(radau5_state *s, cosrod_step_ctx *ctx, double t, const double *y, double h,
                              int *fatal) {
   const int n = s->n;

@@ -469,7 +469,7 @@ TEST(pendulum_index3) {
    * components, whose scale grows like 1/h, 1/h^2, so tolerance
    * proportionality of the positions is weaker than for an ODE); velocities
    * (index 2) within 3000 tol (23 and 320 measured); lambda (index 3) has
-   * global error O(h^(s-1)) = O(h^2) for Radau IIA (HW II §VI.7), measured
+   * global error O(h^(s-1)) = O(h^2) for Radau IIA (HW II ch. VII), measured
    * 0.045 and 0.001 for |lambda| ~ 5..15: bounds 0.2 and 0.01 absolute. */
   const double lam_bound[2] = {0.2, 0.01};
   double err_pos[2];
