@@ -162,11 +162,12 @@ TEST(vdp_dense_at_1) {
  *   M1_BAND   y = (q, v), m1 = m2 = N, reduced banded J (q-block (1,1), v-block (0,0))
  *   M1_DENSE  the same with a dense reduced J
  *   FULL_DENSE / FULL_BAND  y = (q, v), m1 = 0, the full J (banded: ml = N+1, mu = N)
+ *   M1_BAND_DENSE_MASS  M1_BAND with a dense mass matrix (dense iteration matrices)
  * With `with_mass`, f_v is the force and M = diag(1.., m_i) (lower block for
  * m1 > 0; banded (0,0) when J is banded, dense otherwise); without it f_v is
  * the acceleration. */
 enum { CH_N = 12 };
-enum { M1_BAND, M1_DENSE, FULL_DENSE, FULL_BAND };
+enum { M1_BAND, M1_DENSE, FULL_DENSE, FULL_BAND, M1_BAND_DENSE_MASS };
 typedef struct chain {
   int variant, with_mass;
   cosrod_ode_problem p;
@@ -196,7 +197,7 @@ static int ch_jac(double t, const double *y, double *J, int ld, void *u) {
     double s = c->with_mass ? 1.0 : 1.0 / ch_mass(i);
     double kr = dspring(ch_q(y, i + 1) - y[i]), kl = dspring(y[i] - ch_q(y, i - 1));
     double dq[3] = {kl * s, -(kl + kr) * s, kr * s}, dv = -CHC * s;
-    if (c->variant == M1_BAND || c->variant == M1_DENSE) {
+    if (c->variant == M1_BAND || c->variant == M1_DENSE || c->variant == M1_BAND_DENSE_MASS) {
       for (int d = -1; d <= 1; d++)
         if (i + d >= 0 && i + d < CH_N) cosrod_jac_set2(J, ld, &c->p, i, i + d, dq[d + 1]);
       cosrod_jac_set2(J, ld, &c->p, i, CH_N + i, dv);
@@ -230,9 +231,9 @@ static void chain_setup(chain *c, int variant, int with_mass) {
   p->f = ch_f;
   p->jac = ch_jac;
   p->user = c;
-  if (variant == M1_BAND || variant == M1_DENSE) {
+  if (variant == M1_BAND || variant == M1_DENSE || variant == M1_BAND_DENSE_MASS) {
     p->m1 = p->m2 = CH_N;
-    p->jac_banded = variant == M1_BAND;
+    p->jac_banded = variant != M1_DENSE;
     p->jac_ml_q = p->jac_mu_q = 1;
     p->jac_ml = p->jac_mu = 0;
   } else if (variant == FULL_BAND) {
@@ -242,7 +243,7 @@ static void chain_setup(chain *c, int variant, int with_mass) {
   }
   if (with_mass) {
     p->mass = ch_mass_cb;
-    p->mass_banded = p->jac_banded;
+    p->mass_banded = p->jac_banded && variant != M1_BAND_DENSE_MASS;
     p->mass_ml = p->mass_mu = 0;
   }
 }
@@ -253,7 +254,7 @@ static void chain_y0(double *y) {
   }
 }
 
-/* All four layouts solve the same equations with the same control decisions:
+/* All layouts solve the same equations with the same control decisions:
  * the counts must be identical and the end values agree to rounding (the
  * only difference is the order of floating-point operations in the
  * elimination; bound 1e-10 relative, measured in the notes).  Accuracy: the
@@ -263,11 +264,12 @@ static void chain_y0(double *y) {
 static void check_chain_layouts(int with_mass) {
   double y0[2 * CH_N];
   chain_y0(y0);
-  const char *names[4] = {"m1 banded", "m1 dense", "full dense", "full banded"};
-  run_out r[4];
+  const char *names[5] = {"m1 banded", "m1 dense", "full dense", "full banded", "m1 banded J, dense M"};
+  const int nv = with_mass ? 5 : 4;
+  run_out r[5];
   chain c;
   cosrod_integrate_options o = opts_tol(1e-6, 1e-6);
-  for (int v = 0; v < 4; v++) {
+  for (int v = 0; v < nv; v++) {
     chain_setup(&c, v, with_mass);
     r[v] = run(&c.p, &o, 0.0, y0, 0.5);
     char what[120];
@@ -276,7 +278,7 @@ static void check_chain_layouts(int with_mass) {
     note_stats(names[v], &r[v].s);
   }
   double worst = 0.0;
-  for (int v = 1; v < 4; v++) {
+  for (int v = 1; v < nv; v++) {
     char what[160];
     snprintf(what, sizeof what, "%s vs m1 banded: identical counts", names[v]);
     CHECK(what, same_counts(&r[v].s, &r[0].s));
@@ -653,6 +655,26 @@ TEST(fd_jacobian) {
   CHECK("FD J: nfev includes the Jacobian columns", f.s.nfev >= a.s.nfev + 2 * f.s.njev - 50);
 }
 
+/* The same with the reduced banded Jacobian of the chain (finite
+ * differences with column grouping per block, ~4 f per Jacobian instead of
+ * 2N): end values within 10 tol of the analytic-Jacobian run, nsteps within
+ * 10 %. */
+TEST(fd_jacobian_banded_m1) {
+  double y0[2 * CH_N];
+  chain_y0(y0);
+  chain c;
+  chain_setup(&c, M1_BAND, 0);
+  cosrod_integrate_options o = opts_tol(1e-6, 1e-6);
+  run_out a = run(&c.p, &o, 0.0, y0, 0.5);
+  c.p.jac = NULL;
+  run_out f = run(&c.p, &o, 0.0, y0, 0.5);
+  CHECK("both OK", a.st == COSROD_OK && f.st == COSROD_OK);
+  note_stats("analytic J", &a.s);
+  note_stats("FD J", &f.s);
+  CHECK_CLOSE("nsteps with FD J", (double)f.s.nsteps, (double)a.s.nsteps, 0.10, 0.0);
+  CHECK_LE("FD vs analytic J: end values (units of tol)", itest_max_error(2 * CH_N, f.y, a.y) / 1e-6, 10.0);
+}
+
 /* Backward in time: integrate the linear problem from 5 to 0 starting at
  * the exact value.  Its rotation block (components 0, 1) is decoupled and
  * neutrally stable, so its error is a few tol (bound 10 tol); the decaying
@@ -749,6 +771,7 @@ static const th_case cases[] = {
     TH_CASE(classical_controller),
     TH_CASE(jacobian_reuse),
     TH_CASE(fd_jacobian),
+    TH_CASE(fd_jacobian_banded_m1),
     TH_CASE(backward_integration),
     TH_CASE(evolve_in_pieces),
     TH_CASE(singular_matrix),
