@@ -6,8 +6,11 @@
  * Row j of the tableau (n_j substeps of size h_j = H/n_j, sequence
  * n = 2, 3, 4, 6, 8, 12, 16, 24, ...):
  *   (M/h_j − J) Δ_i = f(t + i h_j, y_i),   y_{i+1} = y_i + Δ_i,   T_{j,1} = y_{n_j},
- * J = ∂f/∂y at the start of the step (t enters explicitly, so the scheme is
- * the same for non-autonomous problems).  Euler has an h-expansion (not h²),
+ * J = ∂f/∂y at the start of the step.  For a non-autonomous problem
+ * (time_dependent = 1) f is evaluated at the right end of each substep,
+ * f(t + (i+1) h_j, y_i), as in the original code: stiff components then follow
+ * the forcing at t_{i+1} (one more f per row; the stability check below then
+ * uses f(t + h_j, y_1)).  Euler has an h-expansion (not h²),
  * hence the Aitken–Neville extrapolation
  *   T_{j,k+1} = T_{j,k} + (T_{j,k} − T_{j−1,k}) / (n_j/n_{j−k} − 1),
  * and err_j = ||T_{j,j} − T_{j,j−1}|| with sk_i = atol_i + rtol_i |y0_i|.
@@ -56,13 +59,12 @@ typedef struct seulex_state {
   double a[SEULEX_KMAX + 2], hh[SEULEX_KMAX + 2], w[SEULEX_KMAX + 2]; /* 1-based */
   double *T;                                                          /* (km x n) tableau rows */
   double *dy, *yh, *dyh, *del, *wh, *scal;                            /* (n) */
-  double *y0c, *f0c; /* (n) y and f(t, y) at the step start */
-  double *inc;       /* (km(km+1)/2 x n) last jj increments of each row jj of the current attempt */
-  double *dcoef;     /* (km + 1 x n) Taylor coefficients c_k = H^k y^(k)(t1)/k! of the dense output */
-  double *V;         /* (km x n) extrapolation tableau for the derivatives */
-  int kc_acc;        /* rows used by the last accepted step */
+  double *y0c;                                                        /* (n) y at the step start */
+  double *inc;   /* (km(km+1)/2 x n) last jj increments of each row jj of the current attempt */
+  double *dcoef; /* (km + 1 x n) Taylor coefficients c_k = H^k y^(k)(t1)/k! of the dense output */
+  double *V;     /* (km x n) extrapolation tableau for the derivatives */
+  int kc_acc;    /* rows used by the last accepted step */
   int dense_ready;
-  int dense_deg; /* degree of the dense polynomial (kc or kc + 1) */
   double thet, theta, fac1, fac2, fac3, fac4, safe1, safe2, errold, err;
   int k;       /* current target number of columns */
   int reject;  /* a rejection happened in the current step */
@@ -115,7 +117,6 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   s->wh = p += n;
   s->scal = p += n;
   s->y0c = p += n;
-  s->f0c = p += n;
   s->dcoef = s->inc + (size_t)(s->km * (s->km + 1) / 2) * (size_t)n;
   s->V = s->dcoef + (size_t)(s->km + 1) * (size_t)n;
   const double wkfcn = 1.0, wkjac = 5.0, wkdec = 1.0, wksol = 1.0, wkrow = wkfcn + wksol;
@@ -173,7 +174,14 @@ static int seulex_row(seulex_state *s, cosrod_step_ctx *ctx, int jj, double h) {
   cosrod_status st = cosrod_lsys_factor(s->L, hji);
   if (st != COSROD_OK) return 1;
   ctx->stats->ndecomp++;
-  memcpy(del, s->dy, sizeof(double) * (size_t)n);
+  const int tdep = ctx->problem->time_dependent != 0;
+  if (tdep) {
+    /* non-autonomous: f at the right end of each substep */
+    int rc = cosrod_step_call_f(ctx, t + hj, y, del);
+    if (rc != 0) return rc < 0 ? rc : 1;
+  } else {
+    memcpy(del, s->dy, sizeof(double) * (size_t)n);
+  }
   cosrod_lsys_solve(s->L, del);
   ctx->stats->nsolve++;
   /* the last jj increments of the row are kept for the dense output */
@@ -182,15 +190,22 @@ static int seulex_row(seulex_state *s, cosrod_step_ctx *ctx, int jj, double h) {
   memcpy(yh, y, sizeof(double) * (size_t)n);
   for (int mm = 1; mm < m; mm++) {
     for (int i = 0; i < n; i++) yh[i] += del[i];
-    int rc = cosrod_step_call_f(ctx, t + hj * mm, yh, dyh);
+    int rc = cosrod_step_call_f(ctx, t + hj * (mm + tdep), yh, dyh);
     if (rc != 0) return rc < 0 ? rc : 1;
     if (mm == 1 && jj <= 2) {
       /* stability check: one Newton correction of implicit Euler */
       double del1 = 0.0, del2 = 0.0;
       for (int i = 0; i < n; i++) del1 += (del[i] / scal[i]) * (del[i] / scal[i]);
       del1 = sqrt(del1);
+      const double *fy1 = dyh;
+      if (tdep) {
+        /* the implicit-Euler residual needs f(t + h_j, y_1) */
+        rc = cosrod_step_call_f(ctx, t + hj, yh, s->T + (size_t)(jj - 1) * (size_t)n);
+        if (rc != 0) return rc < 0 ? rc : 1;
+        fy1 = s->T + (size_t)(jj - 1) * (size_t)n;
+      }
       cosrod_lsys_mass_mult(s->L, del, wh);
-      for (int i = 0; i < n; i++) wh[i] = dyh[i] - wh[i] * hji;
+      for (int i = 0; i < n; i++) wh[i] = fy1[i] - wh[i] * hji;
       cosrod_lsys_solve(s->L, wh);
       ctx->stats->nsolve++;
       for (int i = 0; i < n; i++) del2 += (wh[i] / scal[i]) * (wh[i] / scal[i]);
@@ -251,12 +266,17 @@ static cosrod_status seulex_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   if (!s->retry30) {
     /* Hairer's label 10: f(t, y) and, if θ says so, a new Jacobian */
     if (s->reject) s->theta = 2.0 * fabs(s->thet);
-    int rc = cosrod_step_call_f(ctx, t, ctx->y, s->dy);
-    if (rc < 0) return COSROD_ERR_CALLBACK;
-    if (rc > 0)
-      return cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, t,
-                              "seulex: right-hand side failed at the accepted point t = %.17g", t);
-    if (s->theta > s->thet && !s->caljac) {
+    const int need_jac = s->theta > s->thet && !s->caljac;
+    /* f(t, y) starts every row of an autonomous problem; a non-autonomous one
+     * needs it only for a finite-difference Jacobian */
+    if (!ctx->problem->time_dependent || (need_jac && !ctx->problem->jac)) {
+      int rc = cosrod_step_call_f(ctx, t, ctx->y, s->dy);
+      if (rc < 0) return COSROD_ERR_CALLBACK;
+      if (rc > 0)
+        return cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, t,
+                                "seulex: right-hand side failed at the accepted point t = %.17g", t);
+    }
+    if (need_jac) {
       int rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->dy);
       if (rc < 0) return COSROD_ERR_CALLBACK;
       if (rc > 0)
@@ -343,7 +363,6 @@ decided:
 
   /* accepted: y <- T_{kc,kc} */
   memcpy(s->y0c, ctx->y, sizeof(double) * (size_t)n);
-  memcpy(s->f0c, s->dy, sizeof(double) * (size_t)n);
   memcpy(ctx->y, s->T, sizeof(double) * (size_t)n);
   s->t_old = t;
   s->h_old = h;
@@ -422,24 +441,14 @@ static void seulex_dense_prepare(seulex_state *s, const cosrod_step_ctx *ctx) {
     }
     memcpy(c + (size_t)(k - 1) * nb, V + (size_t)(k - 1) * nb, sizeof(double) * nb);
   }
-  /* closing coefficients: P(0) = y0, and without a mass matrix also
-   * P'(0) = H f(t0, y0) (degree kc + 1) */
-  double *ckc = c + (size_t)(kc - 1) * nb, *ckc1 = c + (size_t)kc * nb;
-  const double sg = kc % 2 ? -1.0 : 1.0, H = s->h_old;
-  s->dense_deg = s->L->has_mass ? kc : kc + 1;
+  /* c_kc from P(0) = y0: the polynomial interpolates y0, y1 and the kc-1
+   * extrapolated derivatives at t1 (Hairer & Ostermann, λ = 0) */
+  double *ckc = c + (size_t)(kc - 1) * nb;
+  const double sg = kc % 2 ? -1.0 : 1.0;
   for (int i = 0; i < n; i++) {
-    double r0 = s->y0c[i] - ctx->y[i], r1 = H * s->f0c[i];
-    for (int k = 1; k < kc; k++) {
-      double ck = c[(size_t)(k - 1) * nb + (size_t)i];
-      r0 -= (k % 2 ? -1.0 : 1.0) * ck;
-      r1 -= (k % 2 ? 1.0 : -1.0) * k * ck;
-    }
-    if (s->L->has_mass) {
-      ckc[i] = sg * r0;
-    } else {
-      ckc1[i] = sg * (r1 + kc * r0);
-      ckc[i] = sg * ((kc + 1) * r0 + r1);
-    }
+    double r0 = s->y0c[i] - ctx->y[i];
+    for (int k = 1; k < kc; k++) r0 -= (k % 2 ? -1.0 : 1.0) * c[(size_t)(k - 1) * nb + (size_t)i];
+    ckc[i] = sg * r0;
   }
   s->dense_ready = 1;
 }
@@ -449,7 +458,7 @@ static cosrod_status seulex_dense(void *s_, cosrod_step_ctx *ctx, double t, cons
   seulex_state *s = s_;
   if (s->h_old == 0.0) return COSROD_ERR_INVALID;
   if (!s->dense_ready) seulex_dense_prepare(s, ctx);
-  const int n = s->n, kc = s->dense_deg;
+  const int n = s->n, kc = s->kc_acc;
   const double sth = (t - s->t_old) / s->h_old - 1.0;
   const double *c = s->dcoef;
   int m = idx ? nidx : n;
