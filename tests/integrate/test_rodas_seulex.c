@@ -1,0 +1,184 @@
+/* Mass-matrix paths of rodas and seulex (lsys.c): every storage combination
+ * (dense full M; diagonal M banded or dense; with and without the M1
+ * reduction; banded J with dense M).
+ *
+ * Reference: a test problem y' = g(y) is rewritten as M y' = M g(y) with the
+ * Jacobian M g'(y).  Both methods are invariant under this change in exact
+ * arithmetic (every linear system becomes M (fac I - J) u = M r, the error
+ * norms are unchanged), so the solution must equal the run without M up to
+ * roundoff, with the same number of steps, and the end value must meet the
+ * problem's bound against its exact solution. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "itest.h"
+
+enum { NMAX = 32 };
+typedef struct mw {
+  cosrod_ode_problem base;
+  int full;               /* dense full M (m1 == 0, dense J) */
+  double Md[NMAX * NMAX]; /* full M, column-major n x n */
+  double mdiag[NMAX];     /* diagonal of the (n - m1) block */
+  int mass_banded;
+} mw;
+
+static int mw_f(double t, const double *y, double *f, void *u) {
+  const mw *w = u;
+  const int n = w->base.n, m1 = w->base.m1;
+  int rc = w->base.f(t, y, f, w->base.user);
+  if (rc) return rc;
+  if (w->full) {
+    double tmp[NMAX];
+    for (int i = 0; i < n; i++) {
+      tmp[i] = 0.0;
+      for (int j = 0; j < n; j++) tmp[i] += w->Md[i + j * n] * f[j];
+    }
+    memcpy(f, tmp, sizeof(double) * (size_t)n);
+  } else {
+    for (int i = 0; i < n - m1; i++) f[m1 + i] *= w->mdiag[i];
+  }
+  return 0;
+}
+
+static int mw_jac(double t, const double *y, double *J, int ld, void *u) {
+  const mw *w = u;
+  const cosrod_ode_problem *b = &w->base;
+  const int n = b->n, m1 = b->m1, nm1 = n - m1, m2 = b->m2 > 0 ? b->m2 : m1;
+  int rc = b->jac(t, y, J, ld, b->user);
+  if (rc) return rc;
+  if (w->full) { /* J <- M J (dense n x n) */
+    double tmp[NMAX * NMAX];
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int k = 0; k < n; k++) s += w->Md[i + k * n] * J[k + j * ld];
+        tmp[i + j * n] = s;
+      }
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) J[i + j * ld] = tmp[i + j * n];
+    return 0;
+  }
+  for (int j = 0; j < n; j++) {
+    if (!b->jac_banded) {
+      for (int i = 0; i < nm1; i++) J[i + j * ld] *= w->mdiag[i];
+      continue;
+    }
+    int c, ml, mu;
+    if (m1 == 0)
+      c = j, ml = b->jac_ml, mu = b->jac_mu;
+    else if (j < m1)
+      c = j % m2, ml = b->jac_ml_q, mu = b->jac_mu_q;
+    else
+      c = j - m1, ml = b->jac_ml, mu = b->jac_mu;
+    for (int i = c - mu < 0 ? 0 : c - mu; i <= c + ml && i < nm1; i++) J[j * ld + mu + i - c] *= w->mdiag[i];
+  }
+  return 0;
+}
+
+/* M in the storage the problem declares (dense, or banded with mass_mu). */
+static int mw_mass(double *M, int ld, void *u) {
+  const mw *w = u;
+  const int n = w->base.n, nm1 = n - w->base.m1, banded = w->mass_banded;
+  if (w->full) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++)
+        if (w->Md[i + j * n] != 0.0) cosrod_jac_set(M, ld, banded, 1, i, j, w->Md[i + j * n]);
+  } else {
+    for (int i = 0; i < nm1; i++) cosrod_jac_set(M, ld, banded, 0, i, i, w->mdiag[i]);
+  }
+  return 0;
+}
+
+/* Run `method` on problem `name` with and without the mass matrix. */
+static void check_mass(const char *method, const char *name, int full, int mass_banded) {
+  const cosrod_step_type *T = cosrod_step_type_by_name(method);
+  const itest_problem *P = itest_problem_by_name(name);
+  CHECK("method and problem exist", T && P);
+  if (!T || !P) return;
+  static mw w;
+  memset(&w, 0, sizeof w);
+  P->setup(&w.base);
+  const int n = P->n, nm1 = n - w.base.m1;
+  w.full = full;
+  w.mass_banded = mass_banded;
+  if (full) {
+    for (int i = 0; i < n; i++) w.Md[i + i * n] = 2.0 + 0.25 * i;
+    for (int i = 0; i + 1 < n; i++) w.Md[i + (i + 1) * n] = w.Md[i + 1 + i * n] = 0.5; /* SPD, tridiagonal */
+  }
+  for (int i = 0; i < nm1; i++) w.mdiag[i] = 1.0 + 0.1 * i;
+  cosrod_ode_problem pm = w.base;
+  pm.f = mw_f;
+  pm.jac = mw_jac;
+  pm.user = &w;
+  pm.mass = mw_mass;
+  pm.mass_banded = mass_banded;
+  pm.mass_ml = full ? 1 : 0;
+  pm.mass_mu = full ? 1 : 0;
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = P->tol;
+  o.atol = P->tol * P->atol_per_rtol;
+  double y0[NMAX], ym[NMAX], yp[NMAX], ex[NMAX];
+  memcpy(y0, P->y0, sizeof(double) * (size_t)n);
+  char what[200];
+  cosrod_status st = COSROD_OK;
+  cosrod_integrator *it = cosrod_integrator_create(T, &pm, &o, &st);
+  snprintf(what, sizeof what, "%s on %s with M (full %d, banded %d): created", method, name, full,
+           mass_banded);
+  CHECK(what, it != NULL);
+  if (!it) return;
+  st = cosrod_integrate(it, P->t0, y0, P->t_end, NULL, ym);
+  cosrod_integrate_stats sm = *cosrod_integrator_stats(it);
+  cosrod_integrator_free(it);
+  cosrod_integrate_stats sp;
+  itest_run(T, P, &o, NULL, yp, &sp, NULL, 0);
+  P->exact(P->t_end, ex);
+  double diff = itest_max_error(n, ym, yp), e = itest_scaled_error(n, ym, ex, o.rtol, o.atol);
+  NOTE("%s on %s, M full %d banded %d: |y_M - y| = %.2e, end error %.3g tol units, steps %ld (without M %ld)",
+       method, name, full, mass_banded, diff, e, sm.nsteps, sp.nsteps);
+  snprintf(what, sizeof what, "%s on %s with M: status OK", method, name);
+  CHECK(what, st == COSROD_OK);
+  /* equivalent systems: only roundoff differs (|y| ~ 1, ~1e3 steps x 1e-16 x condition ~ 10) */
+  snprintf(what, sizeof what, "%s on %s: max |y_M - y_without_M|", method, name);
+  CHECK_LE(what, diff, 1e-9);
+  snprintf(what, sizeof what, "%s on %s: same number of steps with and without M", method, name);
+  CHECK(what, sm.nsteps == sp.nsteps);
+  snprintf(what, sizeof what, "%s on %s with M: end error vs exact (units of tol)", method, name);
+  CHECK_LE(what, e, P->err_bound);
+}
+
+TEST(mass_dense_full) {
+  check_mass("rodas", "linear", 1, 0);
+  check_mass("seulex", "linear", 1, 0);
+}
+TEST(mass_banded_tridiagonal_with_dense_jacobian) {
+  check_mass("rodas", "linear", 1, 1);
+  check_mass("seulex", "linear", 1, 1);
+}
+TEST(mass_banded_diagonal_m1_banded) {
+  check_mass("rodas", "chain", 0, 1);
+  check_mass("seulex", "chain", 0, 1);
+}
+TEST(mass_dense_diagonal_m1_dense) {
+  check_mass("rodas", "chain_dense", 0, 0);
+  check_mass("seulex", "chain_dense", 0, 0);
+}
+TEST(mass_banded_interleaved) {
+  check_mass("rodas", "chain_banded", 0, 1);
+  check_mass("seulex", "chain_banded", 0, 1);
+}
+TEST(mass_dense_with_banded_jacobian) {
+  check_mass("rodas", "chain_banded", 0, 0);
+  check_mass("seulex", "chain_banded", 0, 0);
+}
+
+static const th_case cases[] = {
+    TH_CASE(mass_dense_full),
+    TH_CASE(mass_banded_tridiagonal_with_dense_jacobian),
+    TH_CASE(mass_banded_diagonal_m1_banded),
+    TH_CASE(mass_dense_diagonal_m1_dense),
+    TH_CASE(mass_banded_interleaved),
+    TH_CASE(mass_dense_with_banded_jacobian),
+};
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
