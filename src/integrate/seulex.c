@@ -33,6 +33,9 @@
  * initial k = max(2, min(km − 2, ⌊−0.6 log10(rtol + atol) + 1.5⌋)), h0 = 1e-6).
  * The first step (and the one reaching t_end) tries rows 1..k and accepts at
  * the first row j > 1 with err_j <= 1.
+ * A singular M/h_j - J, a failed f (> 0), θ > 1 or a growing error in rows
+ * j > 2 halve H; five singular matrices in a row end the run with
+ * ERR_SINGULAR (the original keeps halving until H underflows).
  *
  * Dense output (after Hairer & Ostermann's extrapolated dense output, HW II
  * §IV.9, λ = 0): the Taylor coefficients c_k = H^k y^(k)(t1)/k! at the right
@@ -70,6 +73,7 @@ typedef struct seulex_state {
   int reject;  /* a rejection happened in the current step */
   int caljac;  /* J was evaluated at the current (t, y) */
   int retry30; /* next attempt reuses f(t, y) and J (Hairer's label 30) */
+  int nsing;   /* consecutive attempts ended by a singular matrix */
   long nstep;
   double t_old, h_old;
 } seulex_state;
@@ -153,6 +157,7 @@ static cosrod_status seulex_reset(void *s_, cosrod_step_ctx *ctx) {
   s->reject = 0;
   s->caljac = 0;
   s->retry30 = 0;
+  s->nsing = 0;
   s->nstep = 0;
   s->h_old = 0.0;
   s->t_old = ctx->t;
@@ -164,15 +169,15 @@ static cosrod_status seulex_reset(void *s_, cosrod_step_ctx *ctx) {
 }
 
 /* Row jj of the extrapolation tableau for the step (t, y, h); returns 0, 1
- * (failure that halves h: singular matrix, callback > 0, instability or
- * divergence) or < 0 (fatal callback). */
+ * (failure that halves h: callback > 0, instability or divergence), 2
+ * (singular matrix, also halves h) or < 0 (fatal callback). */
 static int seulex_row(seulex_state *s, cosrod_step_ctx *ctx, int jj, double h) {
   const int n = s->n, m = s->nj[jj];
   const double t = ctx->t, hj = h / m, hji = 1.0 / hj;
   const double *y = ctx->y;
   double *del = s->del, *yh = s->yh, *dyh = s->dyh, *wh = s->wh, *scal = s->scal;
   cosrod_status st = cosrod_lsys_factor(s->L, hji);
-  if (st != COSROD_OK) return 1;
+  if (st != COSROD_OK) return 2;
   ctx->stats->ndecomp++;
   const int tdep = ctx->problem->time_dependent != 0;
   if (tdep) {
@@ -289,7 +294,7 @@ static cosrod_status seulex_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   s->nstep++;
   ctx->stats->nsteps++;
 
-  int k = s->k, kc = 0, out = -1, rc = 0;
+  int k = s->k, kc = 0, out = -1, rc = 0, sing = 0;
   const int *nj = s->nj;
   /* rows: each call may end the attempt with OUT_ATOV */
 #define ROW(j)                              \
@@ -298,6 +303,7 @@ static cosrod_status seulex_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     if (rc < 0) return COSROD_ERR_CALLBACK; \
     if (rc > 0) {                           \
       out = OUT_ATOV;                       \
+      sing = rc == 2;                       \
       goto decided;                         \
     }                                       \
   } while (0)
@@ -341,6 +347,10 @@ static cosrod_status seulex_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
 #undef ROW
 
 decided:
+  s->nsing = sing ? s->nsing + 1 : 0;
+  if (s->nsing >= 5)
+    return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t,
+                            "seulex: matrix M/h_j - J is singular 5 times in a row at t = %.17g", t);
   if (out == OUT_ATOV) {
     /* singular matrix, failed f, instability or divergence: halve h, new f (and J if stale) */
     s->reject = 1;

@@ -173,6 +173,50 @@ TEST(mass_dense_with_banded_jacobian) {
   check_mass("seulex", "chain_banded", 0, 0);
 }
 
+/* A singular iteration matrix at every step size (M = 0 and f = 0, so
+ * fac M - J = 0): both methods must stop with ERR_SINGULAR and a message
+ * after five halvings, not loop until h underflows. */
+static int zero_f(double t, const double *y, double *f, void *u) {
+  (void)t, (void)y, (void)u;
+  f[0] = f[1] = 0.0;
+  return 0;
+}
+static int zero_jac(double t, const double *y, double *J, int ld, void *u) {
+  (void)t, (void)y, (void)J, (void)ld, (void)u;
+  return 0;
+}
+static int zero_mass(double *M, int ld, void *u) {
+  (void)M, (void)ld, (void)u;
+  return 0;
+}
+TEST(singular_matrix_fails_cleanly) {
+  const char *names[2] = {"rodas", "seulex"};
+  for (int m = 0; m < 2; m++) {
+    cosrod_ode_problem p = {0};
+    p.n = 2;
+    p.f = zero_f;
+    p.jac = zero_jac;
+    p.mass = zero_mass;
+    cosrod_status st = COSROD_OK;
+    cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(names[m]), &p, NULL, &st);
+    double y0[2] = {1.0, 2.0}, y[2];
+    st = cosrod_integrate(it, 0.0, y0, 1.0, NULL, y);
+    const cosrod_integrate_stats *s = cosrod_integrator_stats(it);
+    NOTE("%s: %s after %ld attempts: %s", names[m], cosrod_status_name(st), s->nsteps,
+         cosrod_integrator_message(it));
+    char what[120];
+    snprintf(what, sizeof what, "%s: ERR_SINGULAR", names[m]);
+    CHECK(what, st == COSROD_ERR_SINGULAR);
+    snprintf(what, sizeof what, "%s: gave up after 5 attempts", names[m]);
+    CHECK(what, s->nsteps == 5);
+    snprintf(what, sizeof what, "%s: message names the singular matrix", names[m]);
+    CHECK(what, strstr(cosrod_integrator_message(it), "singular") != NULL);
+    snprintf(what, sizeof what, "%s: state kept at t0", names[m]);
+    CHECK(what, cosrod_integrator_t(it) == 0.0 && y[0] == 1.0 && y[1] == 2.0);
+    cosrod_integrator_free(it);
+  }
+}
+
 static const th_case cases[] = {
     TH_CASE(mass_dense_full),
     TH_CASE(mass_banded_tridiagonal_with_dense_jacobian),
@@ -180,5 +224,6 @@ static const th_case cases[] = {
     TH_CASE(mass_dense_diagonal_m1_dense),
     TH_CASE(mass_banded_interleaved),
     TH_CASE(mass_dense_with_banded_jacobian),
+    TH_CASE(singular_matrix_fails_cleanly),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
