@@ -1,0 +1,210 @@
+/* Output directory of a cosrod run: CSV files, VTK/ParaView series,
+ * summary.json and gnuplot figures (SPEC §8), written crash-safely.
+ *
+ * Layout of DIR after cosrod_output_close:
+ *   summary.json                       run status, statistics, final tips
+ *   centerline.csv  t,rod,vertex,s,x,y,z
+ *   frames.csv      t,rod,segment,s,q0,q1,q2,q3
+ *   strains.csv     t,rod,segment,s,Gamma1,Gamma2,Gamma3,F1,F2,F3
+ *   curvatures.csv  t,rod,vertex,s,K1,K2,K3,M1,M2,M3
+ *   energy.csv      t,kinetic,elastic,gravity,external_work,dissipated,balance
+ *   bodies.csv      t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3
+ *   steps.csv       t,h,accepted
+ *   increments.csv  t,iterations,residual             (static runs)
+ *   modes.csv       mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz
+ *   vtk/rod<k>_<frame>.vtp, vtk/bodies_<frame>.vtp, vtk/cosrod.pvd
+ *   plots/tip.png, plots/energy.png, plots/steps.png (+ the .gp scripts)
+ *
+ * Crash safety.  Every file is written under a temporary name in its own
+ * directory (".centerline.csv.tmp", "vtk/.rod0_000003.vtp.tmp") and renamed to
+ * its final name only when complete: CSV files, the .pvd index and
+ * summary.json at cosrod_output_close (whatever the run status) or at a
+ * checkpoint (a complete copy up to the last finished output time), each .vtp
+ * at the end of its output time.  Close truncates the CSV files to the last
+ * finished output time, so a run that fails or is interrupted leaves valid
+ * files under the final names.  cosrod_output_free without close abandons the
+ * run: it deletes its temporary files and leaves the final names as they were
+ * (the last checkpoint, or a previous run).  A hard crash leaves the ".*.tmp"
+ * files, which the next run in the same directory overwrites.  Nothing is
+ * written to DIR before cosrod_output_create.  Files not produced by this run
+ * (e.g. bodies.csv of an older run) are not removed.
+ *
+ * Numbers: C locale whatever the process locale, the shortest of %.15g,
+ * %.16g, %.17g that reads back (strtod) to the same double.  Non-finite values
+ * are written as nan, inf, -inf in CSV and VTK (strtod reads them back;
+ * counted and reported as a warning in summary.json) and as null in JSON.
+ *
+ * Time loop: the writers below allocate no memory (all buffers are sized at
+ * create).  Writing to a file that the configuration did not enable is a
+ * no-op returning COSROD_OK, so a driver can call every writer
+ * unconditionally. */
+#ifndef COSROD_OUTPUT_H
+#define COSROD_OUTPUT_H
+
+#include <stddef.h>
+
+#include "cosrod/integrate.h"
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* File selection bits for cosrod_output_config.files. */
+#define COSROD_OUTPUT_CENTERLINE 0x001u /* centerline.csv */
+#define COSROD_OUTPUT_FRAMES 0x002u     /* frames.csv */
+#define COSROD_OUTPUT_STRAINS 0x004u    /* strains.csv */
+#define COSROD_OUTPUT_CURVATURES 0x008u /* curvatures.csv */
+#define COSROD_OUTPUT_ENERGY 0x010u     /* energy.csv */
+#define COSROD_OUTPUT_BODIES 0x020u     /* bodies.csv */
+#define COSROD_OUTPUT_STEPS 0x040u      /* steps.csv */
+#define COSROD_OUTPUT_INCREMENTS 0x080u /* increments.csv */
+#define COSROD_OUTPUT_MODES 0x100u      /* modes.csv */
+/* Rod files + energy + steps (+ bodies.csv when nbodies > 0). */
+#define COSROD_OUTPUT_DEFAULT 0x05fu
+#define COSROD_OUTPUT_ALL 0x1ffu
+
+/* Name of the ParaView index in DIR/vtk/. */
+#define COSROD_OUTPUT_PVD_NAME "cosrod.pvd"
+
+typedef struct cosrod_output cosrod_output; /* opaque */
+
+typedef struct cosrod_output_config {
+  unsigned files;                /* COSROD_OUTPUT_* bits; 0 = COSROD_OUTPUT_DEFAULT */
+  int vtk;                       /* 1: write vtk/ (default 1) */
+  int plots;                     /* 1: run gnuplot at close and write plots/ (default 1) */
+  size_t nrods;                  /* number of rods (may be 0) */
+  const char *const *rod_names;  /* (nrods) or NULL: "rod0", "rod1", ... */
+  size_t nbodies;                /* number of rigid bodies (may be 0) */
+  const char *const *body_names; /* (nbodies) or NULL: "body0", ... */
+  const char *title;             /* scenario title for summary.json (NULL = "") */
+  const char *scenario_file;     /* scenario file name for summary.json (NULL = omitted) */
+  const char *analysis;          /* "dynamic" (default) or "static" */
+  const char *integrator;        /* integrator name for summary.json (NULL = omitted) */
+  double t_end;                  /* requested end time [s] (static: 1) */
+  double checkpoint_every;       /* wall-clock seconds between automatic checkpoints; 0 = none */
+  const char *gnuplot;           /* gnuplot command (NULL = "gnuplot", searched in PATH) */
+  char *errbuf;                  /* optional: receives a one-line message if create fails */
+  size_t errbuf_size;
+} cosrod_output_config;
+
+/* Defaults: files 0 (= DEFAULT), vtk 1, plots 1, no rods/bodies, t_end 0. */
+cosrod_output_config cosrod_output_default_config(void);
+
+/* Create DIR (with parents), DIR/vtk and DIR/plots as enabled, open the
+ * temporary files and write the CSV headers.  Returns NULL and *st != OK on
+ * failure (ERR_IO naming the path in cfg->errbuf; ERR_INVALID; ERR_NOMEM);
+ * temporary files created before the failure are removed. */
+cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st);
+
+/* Abandon (if not closed) and release.  NULL is a no-op.  See the header
+ * comment: temporary files are deleted, final names are left alone. */
+void cosrod_output_free(cosrod_output *out);
+
+/* Message of the last error of `out` ("" when none). */
+const char *cosrod_output_error(const cosrod_output *out);
+
+/* ---- per output time ------------------------------------------------------
+ * An output time is framed by begin/end; t must increase strictly from frame
+ * to frame.  Within a frame every rod and every body must be written exactly
+ * once (any order) and energy at most once.  frame_end commits the rows of
+ * all files together (and renames the frame's .vtp files into place); if a
+ * rod or body is missing it returns ERR_INVALID and discards the frame. */
+cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t);
+cosrod_status cosrod_output_frame_end(cosrod_output *out);
+
+/* One rod at the current output time.  All arrays are required.  Rows go to
+ * centerline.csv (N+1 vertices), frames.csv and strains.csv (N segments),
+ * curvatures.csv (N+1 vertices); a .vtp file if vtk is on. */
+typedef struct cosrod_output_rod_frame {
+  size_t n;                 /* N, number of segments (>= 1; same for every frame of the rod) */
+  const double *s_vertices; /* (N+1) arc length of the vertices [m] */
+  const double *x;          /* (N+1, 3) centerline x_n, spatial [m] */
+  const double *s_segments; /* (N) arc length of the segment midpoints [m] */
+  const double *p;          /* (N, 4) quaternions p_{n-1/2}, scalar first (directors from p/|p|) */
+  const double *gamma;      /* (N, 3) strains Gamma, material [-] */
+  const double *F;          /* (N, 3) stress resultants F, material [N] */
+  const double *K;          /* (N+1, 3) curvatures K, material [1/m] */
+  const double *M;          /* (N+1, 3) stress couples M, material [N m] */
+} cosrod_output_rod_frame;
+cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr);
+
+/* One rigid body at the current output time: position x (3) [m], orientation
+ * q (4, scalar first), material angular velocity Omega (3) [1/s]. */
+cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
+                                       const double Omega[3]);
+
+/* Energy terms [J] at the current output time; the balance column is
+ * kinetic + elastic + gravity + dissipated - external_work (SPEC §8). */
+typedef struct cosrod_output_energy {
+  double kinetic, elastic, gravity; /* current values */
+  double external_work;             /* work done by external loads on [t0, t] */
+  double dissipated;                /* energy dissipated by damping on [t0, t] */
+} cosrod_output_energy;
+cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output_energy *e);
+
+/* ---- independent streams (no frame needed) ------------------------------- */
+
+/* Step-size history: step [t, t+h] attempted at t, accepted (1) or rejected (0). */
+cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, int accepted);
+
+/* Static analysis: pseudo-time increment reaching t in `iterations` Newton
+ * iterations with final residual norm `residual`. */
+cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual);
+
+/* One row of modes.csv: mode number, frequency [Hz], omega [1/s], rod and
+ * vertex, displacement dx (3) [m] and rotation rx (3) [rad] of the mode shape. */
+cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
+                                       size_t rod, size_t vertex, const double dx[3], const double rx[3]);
+
+/* Publish complete copies of all files written so far (up to the last
+ * finished output time) under their final names, with summary.json status
+ * "running".  Costs one copy of the CSV files; also called automatically at
+ * frame_end every cfg.checkpoint_every wall-clock seconds. */
+cosrod_status cosrod_output_checkpoint(cosrod_output *out);
+
+/* ---- finishing ------------------------------------------------------------ */
+
+typedef enum cosrod_output_run {
+  COSROD_RUN_OK = 0,      /* "ok" */
+  COSROD_RUN_FAILED,      /* "failed": solver or model failure */
+  COSROD_RUN_INTERRUPTED, /* "interrupted": SIGINT or user stop */
+  COSROD_RUN_RUNNING      /* "running" (checkpoints only; not valid for close) */
+} cosrod_output_run;
+
+typedef struct cosrod_output_result {
+  cosrod_output_run run;               /* final run status */
+  cosrod_status code;                  /* status that ended the run (COSROD_OK on success) */
+  const char *message;                 /* reason in words (NULL = cosrod_strerror(code) if failed) */
+  double t_reached;                    /* last accepted time [s] (NaN = time of the last frame) */
+  double t_failed;                     /* time where the failure happened (NaN = unknown) */
+  double h_last;                       /* last step size [s] (NaN = unknown) */
+  double wall_time;                    /* [s]; <= 0 or NaN: measured from create to close */
+  const cosrod_integrate_stats *stats; /* solver counters (NULL = omitted) */
+  const double *last_tips;             /* (nrods, 3) tips at t_reached, or NULL (= last frame) */
+  const double *last_state;            /* optional state vector at t_reached ... */
+  size_t nlast_state;                  /* ... and its length: max |y_i| and #non-finite reported */
+} cosrod_output_result;
+
+/* run OK, code OK, everything else unknown (NaN/NULL). */
+cosrod_output_result cosrod_output_default_result(void);
+
+/* Finish the run: discard an unfinished frame, truncate and rename the CSV
+ * files, finish and rename the .pvd, run gnuplot (a missing or failing
+ * gnuplot is a warning in summary.json, not an error), write summary.json.
+ * res NULL = success.  Returns OK, or ERR_IO if some file could not be
+ * written (that file's final name is left untouched; message in
+ * cosrod_output_error and in summary.json "warnings").  Call once; then free. */
+cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res);
+
+/* Number of finished output times so far. */
+size_t cosrod_output_frames(const cosrod_output *out);
+
+/* Number of warnings recorded so far and the i-th one. */
+size_t cosrod_output_nwarnings(const cosrod_output *out);
+const char *cosrod_output_warning(const cosrod_output *out, size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_OUTPUT_H */

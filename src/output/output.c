@@ -1,0 +1,879 @@
+/* Output directory object: CSV streams, output-time frames, checkpoints and
+ * the crash-safe close (SPEC §8).
+ *
+ * Every stream is a temporary file DIR/.name.tmp.  A frame's rows go to all
+ * streams; frame_end flushes them and records each stream's byte count as
+ * "committed".  Publishing a stream (close, checkpoint) means: truncate the
+ * temporary file to its committed length (close) or copy that prefix to a
+ * second temporary file (checkpoint), append the footer (.pvd only) and
+ * rename(2) onto the final name, which is atomic within a directory.  So a
+ * final name always holds a complete file: the previous one, a checkpoint,
+ * or the finished run.  Row bookkeeping uses byte counts kept here (no
+ * ftell), and the time-loop writers only format into a fixed line buffer. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "output_internal.h"
+
+static const char *const file_names[OF_COUNT] = {
+    "centerline.csv", "frames.csv", "strains.csv",    "curvatures.csv", "energy.csv",
+    "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      COSROD_OUTPUT_PVD_NAME};
+
+/* Headers: SPEC §8 (a public contract; modes.csv from the issue text). */
+static const char *const file_headers[OF_COUNT] = {
+    "t,rod,vertex,s,x,y,z\n",
+    "t,rod,segment,s,q0,q1,q2,q3\n",
+    "t,rod,segment,s,Gamma1,Gamma2,Gamma3,F1,F2,F3\n",
+    "t,rod,vertex,s,K1,K2,K3,M1,M2,M3\n",
+    "t,kinetic,elastic,gravity,external_work,dissipated,balance\n",
+    "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3\n",
+    "t,h,accepted\n",
+    "t,iterations,residual\n",
+    "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz\n",
+    "<?xml version=\"1.0\"?>\n"
+    "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+    "  <Collection>\n"};
+
+static const char pvd_footer[] = "  </Collection>\n</VTKFile>\n";
+
+/* ---- small helpers -------------------------------------------------------- */
+
+int out_fmt(char *buf, double v) {
+  if (isnan(v)) return (int)(memcpy(buf, "nan", 4), 3);
+  if (isinf(v)) return v > 0 ? (int)(memcpy(buf, "inf", 4), 3) : (int)(memcpy(buf, "-inf", 5), 4);
+  int n = 0;
+  for (int prec = 15; prec <= 17; ++prec) {
+    n = snprintf(buf, 32, "%.*g", prec, v);
+    if (prec == 17 || strtod(buf, NULL) == v) break;
+  }
+  return n;
+}
+
+size_t out_append_num(char *line, size_t pos, size_t cap, double v) {
+  char num[32];
+  int n = out_fmt(num, v);
+  if (pos + (size_t)n + 2 >= cap) return pos; /* cannot happen: rows are short */
+  line[pos++] = ',';
+  memcpy(line + pos, num, (size_t)n);
+  pos += (size_t)n;
+  line[pos] = '\0';
+  return pos;
+}
+
+void out_warn(cosrod_output *out, const char *fmt, ...) {
+  char msg[OUT_WARNING_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  for (size_t i = 0; i < out->nwarn; ++i)
+    if (strcmp(out->warnings[i], msg) == 0) return;
+  if (out->nwarn < OUT_MAX_WARNINGS) memcpy(out->warnings[out->nwarn++], msg, sizeof msg);
+}
+
+cosrod_status out_fail(cosrod_output *out, cosrod_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(out->err, sizeof out->err, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+double out_elapsed(const struct timespec *since) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - since->tv_sec) + 1e-9 * (double)(now.tv_nsec - since->tv_nsec);
+}
+
+const char *out_run_name(cosrod_output_run run) {
+  switch (run) {
+    case COSROD_RUN_OK:
+      return "ok";
+    case COSROD_RUN_FAILED:
+      return "failed";
+    case COSROD_RUN_INTERRUPTED:
+      return "interrupted";
+    default:
+      return "running";
+  }
+}
+
+void out_xml_escaped(FILE *fp, const char *s) {
+  for (; *s; ++s) {
+    unsigned char c = (unsigned char)*s;
+    switch (c) {
+      case '&':
+        fputs("&amp;", fp);
+        break;
+      case '<':
+        fputs("&lt;", fp);
+        break;
+      case '>':
+        fputs("&gt;", fp);
+        break;
+      case '"':
+        fputs("&quot;", fp);
+        break;
+      case '\'':
+        fputs("&apos;", fp);
+        break;
+      default:
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+          fputc('?', fp); /* not allowed in XML 1.0 */
+        else
+          fputc(c, fp);
+    }
+  }
+}
+
+static char *dup_str(const char *s) {
+  if (!s) s = "";
+  size_t n = strlen(s) + 1;
+  char *r = malloc(n);
+  if (r) memcpy(r, s, n);
+  return r;
+}
+
+static char *join_path(const char *dir, const char *prefix, const char *name, const char *suffix) {
+  size_t n = strlen(dir) + strlen(prefix) + strlen(name) + strlen(suffix) + 2;
+  char *r = malloc(n);
+  if (r) snprintf(r, n, "%s/%s%s%s", dir, prefix, name, suffix);
+  return r;
+}
+
+/* mkdir -p; returns 0 or an errno. */
+static int make_dirs(const char *path) {
+  size_t n = strlen(path);
+  char *p = malloc(n + 1);
+  if (!p) return ENOMEM;
+  memcpy(p, path, n + 1);
+  int err = 0;
+  for (size_t i = 1; i <= n && !err; ++i) {
+    if (p[i] != '/' && p[i] != '\0') continue;
+    char c = p[i];
+    p[i] = '\0';
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) err = errno;
+    p[i] = c;
+  }
+  struct stat sb;
+  if (!err && (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))) err = ENOTDIR;
+  free(p);
+  return err;
+}
+
+static int file_enabled(const out_file *f) { return f->fp != NULL && f->error == 0; }
+
+/* Record an I/O failure on stream f. */
+static cosrod_status file_io_error(cosrod_output *out, out_file *f, int err) {
+  if (!err) err = EIO;
+  if (!f->error) {
+    f->error = err;
+    out_warn(out, "%s: write failed (%s); the file is not published", f->final_path, strerror(err));
+  }
+  return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", f->final_path, strerror(err));
+}
+
+/* Write one row (or any text) to a stream; counts bytes. */
+static cosrod_status file_put(cosrod_output *out, out_file *f, const char *s, int is_row) {
+  if (f->error) return out_fail(out, COSROD_ERR_IO, "%s: write failed earlier", f->final_path);
+  size_t n = strlen(s);
+  if (fwrite(s, 1, n, f->fp) != n) return file_io_error(out, f, errno);
+  f->bytes += (long)n;
+  if (is_row) f->rows++;
+  return COSROD_OK;
+}
+
+static void file_commit(out_file *f) {
+  f->committed = f->bytes;
+  f->rows_committed = f->rows;
+}
+
+/* Discard uncommitted bytes of a stream (flush, truncate, reposition). */
+static cosrod_status file_rollback(cosrod_output *out, out_file *f) {
+  if (!f->fp || f->error || f->bytes == f->committed) return COSROD_OK;
+  if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
+  if (ftruncate(fileno(f->fp), (off_t)f->committed) != 0) return file_io_error(out, f, errno);
+  if (fseek(f->fp, f->committed, SEEK_SET) != 0) return file_io_error(out, f, errno);
+  f->bytes = f->committed;
+  f->rows = f->rows_committed;
+  return COSROD_OK;
+}
+
+static void count_nonfinite(cosrod_output *out, const double *v, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (!isfinite(v[i])) out->nonfinite_frame++;
+}
+
+/* ---- create / free -------------------------------------------------------- */
+
+cosrod_output_config cosrod_output_default_config(void) {
+  cosrod_output_config c;
+  memset(&c, 0, sizeof c);
+  c.vtk = 1;
+  c.plots = 1;
+  return c;
+}
+
+cosrod_output_result cosrod_output_default_result(void) {
+  cosrod_output_result r;
+  memset(&r, 0, sizeof r);
+  r.run = COSROD_RUN_OK;
+  r.code = COSROD_OK;
+  r.t_reached = NAN;
+  r.t_failed = NAN;
+  r.h_last = NAN;
+  r.wall_time = NAN;
+  return r;
+}
+
+static void release(cosrod_output *out) {
+  for (int i = 0; i < OF_COUNT; ++i) {
+    free(out->f[i].tmp_path);
+    free(out->f[i].final_path);
+  }
+  for (size_t k = 0; out->rod_names && k < out->nrods; ++k) free(out->rod_names[k]);
+  for (size_t k = 0; out->body_names && k < out->nbodies; ++k) free(out->body_names[k]);
+  free(out->rod_names);
+  free(out->body_names);
+  free(out->dir);
+  free(out->vtkdir);
+  free(out->plotdir);
+  free(out->title);
+  free(out->scenario_file);
+  free(out->analysis);
+  free(out->integrator);
+  free(out->gnuplot);
+  free(out->path_a);
+  free(out->path_b);
+  free(out->rod_done);
+  free(out->body_done);
+  free(out->rod_n);
+  free(out->tips);
+  free(out->tips_frame);
+  free(out->body_x);
+  free(out->body_x_frame);
+  free(out->body_q_frame);
+  free(out->body_om_frame);
+  if (out->cloc != (locale_t)0) freelocale(out->cloc);
+  free(out);
+}
+
+/* Close and delete the temporary files of an unfinished run. */
+static void abandon(cosrod_output *out) {
+  for (int i = 0; i < OF_COUNT; ++i) {
+    out_file *f = &out->f[i];
+    if (f->fp) {
+      fclose(f->fp);
+      f->fp = NULL;
+      remove(f->tmp_path);
+    }
+  }
+  if (out->in_frame && out->vtk && out->path_a) {
+    for (size_t k = 0; k < out->nrods; ++k)
+      if (out->rod_done[k]) {
+        out_vtk_path(out, out->path_a, k, out->nframes, 1);
+        remove(out->path_a);
+      }
+  }
+  out->in_frame = 0;
+}
+
+static void set_errbuf(const cosrod_output_config *cfg, const char *msg) {
+  if (cfg && cfg->errbuf && cfg->errbuf_size) snprintf(cfg->errbuf, cfg->errbuf_size, "%s", msg);
+}
+
+cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st) {
+  cosrod_status dummy;
+  if (!st) st = &dummy;
+  if (!dir || !*dir || !cfg) {
+    set_errbuf(cfg, "output: no directory or configuration given");
+    *st = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  if ((cfg->files & ~COSROD_OUTPUT_ALL) != 0 || cfg->nrods > (SIZE_MAX / 64) ||
+      cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
+    set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
+    *st = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  cosrod_output *out = calloc(1, sizeof *out);
+  if (!out) {
+    *st = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  out->nrods = cfg->nrods;
+  out->nbodies = cfg->nbodies;
+  out->files = cfg->files ? cfg->files : COSROD_OUTPUT_DEFAULT;
+  if (!cfg->files && cfg->nbodies == 0) out->files &= ~COSROD_OUTPUT_BODIES;
+  out->vtk = cfg->vtk != 0;
+  out->plots = cfg->plots != 0;
+  out->t_end = cfg->t_end;
+  out->checkpoint_every = cfg->checkpoint_every;
+  out->t_last = -INFINITY;
+  out->bal0 = out->bal_last = NAN;
+  out->t_nonfinite = NAN;
+  out->cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+  clock_gettime(CLOCK_MONOTONIC, &out->t0);
+  out->t_ckpt = out->t0;
+
+  size_t nr = out->nrods ? out->nrods : 1, nb = out->nbodies ? out->nbodies : 1;
+  out->dir = dup_str(dir);
+  out->vtkdir = join_path(dir, "", "vtk", "");
+  out->plotdir = join_path(dir, "", "plots", "");
+  out->title = dup_str(cfg->title);
+  out->scenario_file = cfg->scenario_file ? dup_str(cfg->scenario_file) : NULL;
+  out->analysis = dup_str(cfg->analysis ? cfg->analysis : "dynamic");
+  out->integrator = cfg->integrator ? dup_str(cfg->integrator) : NULL;
+  out->gnuplot = dup_str(cfg->gnuplot ? cfg->gnuplot : "gnuplot");
+  out->path_cap = strlen(dir) + 96;
+  out->path_a = malloc(out->path_cap);
+  out->path_b = malloc(out->path_cap);
+  out->rod_names = calloc(nr, sizeof *out->rod_names);
+  out->body_names = calloc(nb, sizeof *out->body_names);
+  out->rod_done = calloc(nr, 1);
+  out->body_done = calloc(nb, 1);
+  out->rod_n = calloc(nr, sizeof *out->rod_n);
+  out->tips = calloc(3 * nr, sizeof *out->tips);
+  out->tips_frame = calloc(3 * nr, sizeof *out->tips_frame);
+  out->body_x = calloc(3 * nb, sizeof *out->body_x);
+  out->body_x_frame = calloc(3 * nb, sizeof *out->body_x_frame);
+  out->body_q_frame = calloc(4 * nb, sizeof *out->body_q_frame);
+  out->body_om_frame = calloc(3 * nb, sizeof *out->body_om_frame);
+  int nomem = out->cloc == (locale_t)0 || !out->dir || !out->vtkdir || !out->plotdir || !out->title ||
+              !out->analysis || !out->gnuplot || !out->path_a || !out->path_b || !out->rod_names ||
+              !out->body_names || !out->rod_done || !out->body_done || !out->rod_n || !out->tips ||
+              !out->tips_frame || !out->body_x || !out->body_x_frame || !out->body_q_frame ||
+              !out->body_om_frame || (cfg->scenario_file && !out->scenario_file) ||
+              (cfg->integrator && !out->integrator);
+  for (size_t k = 0; !nomem && k < out->nrods; ++k) {
+    char def[32];
+    snprintf(def, sizeof def, "rod%zu", k);
+    out->rod_names[k] = dup_str(cfg->rod_names && cfg->rod_names[k] ? cfg->rod_names[k] : def);
+    nomem = !out->rod_names[k];
+  }
+  for (size_t k = 0; !nomem && k < out->nbodies; ++k) {
+    char def[32];
+    snprintf(def, sizeof def, "body%zu", k);
+    out->body_names[k] = dup_str(cfg->body_names && cfg->body_names[k] ? cfg->body_names[k] : def);
+    nomem = !out->body_names[k];
+  }
+  for (int i = 0; !nomem && i < OF_COUNT; ++i) {
+    out_file *f = &out->f[i];
+    f->name = file_names[i];
+    f->footer = i == OF_PVD ? pvd_footer : NULL;
+    const char *d = i == OF_PVD ? out->vtkdir : out->dir;
+    f->tmp_path = join_path(d, ".", f->name, ".tmp");
+    f->final_path = join_path(d, "", f->name, "");
+    nomem = !f->tmp_path || !f->final_path;
+  }
+  if (nomem) {
+    set_errbuf(cfg, "output: out of memory");
+    release(out);
+    *st = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+
+  /* Directories, then the temporary files with their headers. */
+  const char *dirs[3] = {out->dir, out->vtk ? out->vtkdir : NULL, out->plots ? out->plotdir : NULL};
+  for (int i = 0; i < 3; ++i) {
+    if (!dirs[i]) continue;
+    int err = make_dirs(dirs[i]);
+    if (err) {
+      char msg[600];
+      snprintf(msg, sizeof msg, "%s: cannot create directory (%s)", dirs[i], strerror(err));
+      set_errbuf(cfg, msg);
+      release(out);
+      *st = COSROD_ERR_IO;
+      return NULL;
+    }
+  }
+  for (int i = 0; i < OF_COUNT; ++i) {
+    out_file *f = &out->f[i];
+    int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
+    if (!on) continue;
+    f->fp = fopen(f->tmp_path, "w");
+    if (!f->fp || fputs(file_headers[i], f->fp) == EOF || fflush(f->fp) != 0) {
+      char msg[600];
+      snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));
+      set_errbuf(cfg, msg);
+      abandon(out);
+      release(out);
+      *st = COSROD_ERR_IO;
+      return NULL;
+    }
+    f->bytes = f->committed = (long)strlen(file_headers[i]);
+  }
+  *st = COSROD_OK;
+  return out;
+}
+
+void cosrod_output_free(cosrod_output *out) {
+  if (!out) return;
+  if (!out->closed) abandon(out);
+  release(out);
+}
+
+const char *cosrod_output_error(const cosrod_output *out) { return out ? out->err : ""; }
+size_t cosrod_output_frames(const cosrod_output *out) { return out ? out->nframes : 0; }
+size_t cosrod_output_nwarnings(const cosrod_output *out) { return out ? out->nwarn : 0; }
+const char *cosrod_output_warning(const cosrod_output *out, size_t i) {
+  return out && i < out->nwarn ? out->warnings[i] : "";
+}
+
+/* ---- frames --------------------------------------------------------------- */
+
+/* Locale guard: every public entry point formats numbers in the C locale. */
+#define LOCALE_ENTER(out) locale_t saved_locale_ = uselocale((out)->cloc)
+#define LOCALE_LEAVE() uselocale(saved_locale_)
+
+cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t) {
+  if (!out || out->closed) return COSROD_ERR_INVALID;
+  if (out->in_frame)
+    return out_fail(out, COSROD_ERR_INVALID, "output: frame at t = %g not finished", out->t_frame);
+  if (!isfinite(t) || !(t > out->t_last))
+    return out_fail(out, COSROD_ERR_INVALID, "output: output time %g does not follow %g", t, out->t_last);
+  out->in_frame = 1;
+  out->t_frame = t;
+  memset(out->rod_done, 0, out->nrods);
+  memset(out->body_done, 0, out->nbodies);
+  out->energy_done = 0;
+  out->nonfinite_frame = 0;
+  return COSROD_OK;
+}
+
+static void discard_frame(cosrod_output *out) {
+  for (int i = 0; i < OF_COUNT; ++i)
+    if (i != OF_STEPS && i != OF_INCREMENTS && i != OF_MODES) file_rollback(out, &out->f[i]);
+  if (out->vtk) {
+    for (size_t k = 0; k < out->nrods; ++k)
+      if (out->rod_done[k]) {
+        out_vtk_path(out, out->path_a, k, out->nframes, 1);
+        remove(out->path_a);
+      }
+  }
+  out->in_frame = 0;
+}
+
+static cosrod_status flush_stream(cosrod_output *out, out_file *f) {
+  if (!file_enabled(f)) return f->error ? COSROD_ERR_IO : COSROD_OK;
+  if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
+  return COSROD_OK;
+}
+
+/* Publish the pending .vtp files of the frame and list them in the .pvd. */
+static cosrod_status publish_vtk_frame(cosrod_output *out) {
+  out_file *pvd = &out->f[OF_PVD];
+  cosrod_status st = COSROD_OK;
+  char tnum[32], base[64];
+  out_fmt(tnum, out->t_frame);
+  for (size_t k = 0; k <= out->nrods; ++k) {
+    int bodies = k == out->nrods;
+    if (bodies && out->nbodies == 0) break;
+    size_t id = bodies ? (size_t)-1 : k;
+    out_vtk_path(out, out->path_a, id, out->nframes, 1);
+    out_vtk_path(out, out->path_b, id, out->nframes, 0);
+    if (out->vtk_error) {
+      remove(out->path_a);
+      continue;
+    }
+    if (rename(out->path_a, out->path_b) != 0) {
+      out_warn(out, "%s: cannot rename (%s)", out->path_b, strerror(errno));
+      st = out_fail(out, COSROD_ERR_IO, "%s: cannot rename (%s)", out->path_b, strerror(errno));
+      remove(out->path_a);
+      continue;
+    }
+    if (!file_enabled(pvd)) continue;
+    out_vtk_base(base, sizeof base, id, out->nframes);
+    /* <DataSet timestep="t" part="k" name="..." file="rod0_000003.vtp"/> */
+    if (fprintf(pvd->fp, "    <DataSet timestep=\"%s\" group=\"\" part=\"%zu\" name=\"", tnum, k) < 0)
+      return file_io_error(out, pvd, errno);
+    out_xml_escaped(pvd->fp, bodies ? "bodies" : out->rod_names[k]);
+    if (fprintf(pvd->fp, "\" file=\"%s\"/>\n", base) < 0) return file_io_error(out, pvd, errno);
+    pvd->rows++;
+    pvd->bytes = ftell(pvd->fp); /* the .pvd is small: ftell is fine here */
+  }
+  return st;
+}
+
+cosrod_status cosrod_output_frame_end(cosrod_output *out) {
+  if (!out || out->closed) return COSROD_ERR_INVALID;
+  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: frame_end without frame_begin");
+  LOCALE_ENTER(out);
+  for (size_t k = 0; k < out->nrods; ++k)
+    if (!out->rod_done[k]) {
+      discard_frame(out);
+      LOCALE_LEAVE();
+      return out_fail(out, COSROD_ERR_INVALID, "output: t = %g: rod %zu (%s) not written; frame discarded",
+                      out->t_frame, k, out->rod_names[k]);
+    }
+  for (size_t k = 0; k < out->nbodies; ++k)
+    if (!out->body_done[k]) {
+      discard_frame(out);
+      LOCALE_LEAVE();
+      return out_fail(out, COSROD_ERR_INVALID, "output: t = %g: body %zu (%s) not written; frame discarded",
+                      out->t_frame, k, out->body_names[k]);
+    }
+  cosrod_status st = COSROD_OK;
+  if (out->vtk && out->nbodies > 0 && !out->vtk_error) {
+    out_vtk_path(out, out->path_a, (size_t)-1, out->nframes, 1);
+    cosrod_status s2 = out_vtk_bodies(out, out->path_a, out->t_frame, out->body_x_frame, out->body_q_frame,
+                                      out->body_om_frame);
+    if (s2 != COSROD_OK) st = s2;
+  }
+  if (out->vtk) {
+    cosrod_status s2 = publish_vtk_frame(out);
+    if (s2 != COSROD_OK) st = s2;
+  }
+  for (int i = 0; i < OF_COUNT; ++i) {
+    if (i == OF_STEPS || i == OF_INCREMENTS || i == OF_MODES) continue;
+    cosrod_status s2 = flush_stream(out, &out->f[i]);
+    if (s2 != COSROD_OK) st = s2;
+    file_commit(&out->f[i]);
+  }
+  memcpy(out->tips, out->tips_frame, 3 * out->nrods * sizeof *out->tips);
+  memcpy(out->body_x, out->body_x_frame, 3 * out->nbodies * sizeof *out->body_x);
+  if (out->energy_done) {
+    if (out->nenergy == 0) out->bal0 = out->bal_frame;
+    out->nenergy++;
+    out->bal_last = out->bal_frame;
+    double dev = fabs(out->bal_frame - out->bal0);
+    if (dev > out->bal_maxdev || isnan(dev)) out->bal_maxdev = dev;
+    if (out->scale_frame > out->bal_scale) out->bal_scale = out->scale_frame;
+  }
+  if (out->nonfinite_frame > 0) {
+    if (out->nonfinite == 0) out->t_nonfinite = out->t_frame;
+    out->nonfinite += out->nonfinite_frame;
+  }
+  out->t_last = out->t_frame;
+  out->nframes++;
+  out->in_frame = 0;
+  if (out->checkpoint_every > 0 && out_elapsed(&out->t_ckpt) >= out->checkpoint_every) {
+    LOCALE_LEAVE();
+    cosrod_status s2 = cosrod_output_checkpoint(out);
+    return st != COSROD_OK ? st : s2;
+  }
+  LOCALE_LEAVE();
+  return st;
+}
+
+/* ---- writers -------------------------------------------------------------- */
+
+static size_t row_start(cosrod_output *out, double t) {
+  int n = out_fmt(out->line, t);
+  return (size_t)n;
+}
+
+static size_t append_index(char *line, size_t pos, size_t idx) {
+  pos += (size_t)snprintf(line + pos, 24, ",%zu", idx);
+  return pos;
+}
+
+static cosrod_status end_row(cosrod_output *out, out_file *f, size_t pos) {
+  out->line[pos++] = '\n';
+  out->line[pos] = '\0';
+  return file_put(out, f, out->line, 1);
+}
+
+cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr) {
+  if (!out || out->closed || !fr) return COSROD_ERR_INVALID;
+  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_rod outside a frame");
+  if (rod >= out->nrods) return out_fail(out, COSROD_ERR_INVALID, "output: rod index %zu out of range", rod);
+  if (out->rod_done[rod])
+    return out_fail(out, COSROD_ERR_INVALID, "output: rod %zu written twice at t = %g", rod, out->t_frame);
+  if (fr->n < 1 || !fr->s_vertices || !fr->x || !fr->s_segments || !fr->p || !fr->gamma || !fr->F || !fr->K ||
+      !fr->M)
+    return out_fail(out, COSROD_ERR_INVALID, "output: rod %zu: missing array or N < 1", rod);
+  if (out->rod_n[rod] && out->rod_n[rod] != fr->n)
+    return out_fail(out, COSROD_ERR_DIMENSION, "output: rod %zu: N = %zu, earlier %zu", rod, fr->n,
+                    out->rod_n[rod]);
+  LOCALE_ENTER(out);
+  const size_t N = fr->n, cap = sizeof out->line;
+  const double t = out->t_frame;
+  cosrod_status st = COSROD_OK;
+  out_file *f = &out->f[OF_CENTERLINE];
+  for (size_t n = 0; n <= N && st == COSROD_OK && file_enabled(f); ++n) {
+    size_t pos = row_start(out, t);
+    pos = append_index(out->line, append_index(out->line, pos, rod), n);
+    pos = out_append_num(out->line, pos, cap, fr->s_vertices[n]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->x[3 * n + i]);
+    st = end_row(out, f, pos);
+  }
+  f = &out->f[OF_FRAMES];
+  for (size_t n = 0; n < N && st == COSROD_OK && file_enabled(f); ++n) {
+    size_t pos = row_start(out, t);
+    pos = append_index(out->line, append_index(out->line, pos, rod), n);
+    pos = out_append_num(out->line, pos, cap, fr->s_segments[n]);
+    for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, fr->p[4 * n + i]);
+    st = end_row(out, f, pos);
+  }
+  f = &out->f[OF_STRAINS];
+  for (size_t n = 0; n < N && st == COSROD_OK && file_enabled(f); ++n) {
+    size_t pos = row_start(out, t);
+    pos = append_index(out->line, append_index(out->line, pos, rod), n);
+    pos = out_append_num(out->line, pos, cap, fr->s_segments[n]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->gamma[3 * n + i]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->F[3 * n + i]);
+    st = end_row(out, f, pos);
+  }
+  f = &out->f[OF_CURVATURES];
+  for (size_t n = 0; n <= N && st == COSROD_OK && file_enabled(f); ++n) {
+    size_t pos = row_start(out, t);
+    pos = append_index(out->line, append_index(out->line, pos, rod), n);
+    pos = out_append_num(out->line, pos, cap, fr->s_vertices[n]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->K[3 * n + i]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->M[3 * n + i]);
+    st = end_row(out, f, pos);
+  }
+  if (st == COSROD_OK && out->vtk && !out->vtk_error) {
+    out_vtk_path(out, out->path_a, rod, out->nframes, 1);
+    if (out_vtk_rod(out, out->path_a, rod, t, fr) != COSROD_OK) {
+      out->vtk_error = 1; /* warning recorded; the CSV files go on */
+      remove(out->path_a);
+    }
+  }
+  if (st == COSROD_OK) {
+    count_nonfinite(out, fr->s_vertices, N + 1);
+    count_nonfinite(out, fr->x, 3 * (N + 1));
+    count_nonfinite(out, fr->s_segments, N);
+    count_nonfinite(out, fr->p, 4 * N);
+    count_nonfinite(out, fr->gamma, 3 * N);
+    count_nonfinite(out, fr->F, 3 * N);
+    count_nonfinite(out, fr->K, 3 * (N + 1));
+    count_nonfinite(out, fr->M, 3 * (N + 1));
+    memcpy(out->tips_frame + 3 * rod, fr->x + 3 * N, 3 * sizeof(double));
+    out->rod_n[rod] = N;
+    out->rod_done[rod] = 1;
+  }
+  LOCALE_LEAVE();
+  return st;
+}
+
+cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
+                                       const double Omega[3]) {
+  if (!out || out->closed || !x || !q || !Omega) return COSROD_ERR_INVALID;
+  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_body outside a frame");
+  if (body >= out->nbodies)
+    return out_fail(out, COSROD_ERR_INVALID, "output: body index %zu out of range", body);
+  if (out->body_done[body])
+    return out_fail(out, COSROD_ERR_INVALID, "output: body %zu written twice at t = %g", body, out->t_frame);
+  LOCALE_ENTER(out);
+  cosrod_status st = COSROD_OK;
+  out_file *f = &out->f[OF_BODIES];
+  if (file_enabled(f)) {
+    const size_t cap = sizeof out->line;
+    size_t pos = append_index(out->line, row_start(out, out->t_frame), body);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, x[i]);
+    for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, q[i]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, Omega[i]);
+    st = end_row(out, f, pos);
+  }
+  if (st == COSROD_OK) {
+    count_nonfinite(out, x, 3);
+    count_nonfinite(out, q, 4);
+    count_nonfinite(out, Omega, 3);
+    memcpy(out->body_x_frame + 3 * body, x, 3 * sizeof(double));
+    memcpy(out->body_q_frame + 4 * body, q, 4 * sizeof(double));
+    memcpy(out->body_om_frame + 3 * body, Omega, 3 * sizeof(double));
+    out->body_done[body] = 1;
+  }
+  LOCALE_LEAVE();
+  return st;
+}
+
+cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output_energy *e) {
+  if (!out || out->closed || !e) return COSROD_ERR_INVALID;
+  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_energy outside a frame");
+  if (out->energy_done)
+    return out_fail(out, COSROD_ERR_INVALID, "output: energy written twice at t = %g", out->t_frame);
+  /* SPEC §8: balance = kinetic + elastic + gravity + dissipated - external_work */
+  double bal = e->kinetic + e->elastic + e->gravity + e->dissipated - e->external_work;
+  LOCALE_ENTER(out);
+  cosrod_status st = COSROD_OK;
+  out_file *f = &out->f[OF_ENERGY];
+  const double v[6] = {e->kinetic, e->elastic, e->gravity, e->external_work, e->dissipated, bal};
+  if (file_enabled(f)) {
+    size_t pos = row_start(out, out->t_frame);
+    for (int i = 0; i < 6; ++i) pos = out_append_num(out->line, pos, sizeof out->line, v[i]);
+    st = end_row(out, f, pos);
+  }
+  if (st == COSROD_OK) {
+    count_nonfinite(out, v, 5);
+    out->energy_done = 1;
+    out->bal_frame = bal;
+    double scale = 0.0;
+    for (int i = 0; i < 5; ++i)
+      if (fabs(v[i]) > scale) scale = fabs(v[i]);
+    out->scale_frame = scale;
+  }
+  LOCALE_LEAVE();
+  return st;
+}
+
+/* A single-row stream: the row is committed at once. */
+static cosrod_status put_committed_row(cosrod_output *out, out_file *f, size_t pos) {
+  cosrod_status st = end_row(out, f, pos);
+  if (st == COSROD_OK) file_commit(f);
+  return st;
+}
+
+cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, int accepted) {
+  if (!out || out->closed) return COSROD_ERR_INVALID;
+  out_file *f = &out->f[OF_STEPS];
+  if (!f->fp) return COSROD_OK;
+  LOCALE_ENTER(out);
+  size_t pos = row_start(out, t);
+  pos = out_append_num(out->line, pos, sizeof out->line, h);
+  pos += (size_t)snprintf(out->line + pos, 8, ",%d", accepted ? 1 : 0);
+  cosrod_status st = put_committed_row(out, f, pos);
+  LOCALE_LEAVE();
+  return st;
+}
+
+cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual) {
+  if (!out || out->closed) return COSROD_ERR_INVALID;
+  out_file *f = &out->f[OF_INCREMENTS];
+  if (!f->fp) return COSROD_OK;
+  LOCALE_ENTER(out);
+  size_t pos = row_start(out, t);
+  pos += (size_t)snprintf(out->line + pos, 24, ",%ld", iterations);
+  pos = out_append_num(out->line, pos, sizeof out->line, residual);
+  cosrod_status st = put_committed_row(out, f, pos);
+  LOCALE_LEAVE();
+  return st;
+}
+
+cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
+                                       size_t rod, size_t vertex, const double dx[3], const double rx[3]) {
+  if (!out || out->closed || !dx || !rx) return COSROD_ERR_INVALID;
+  out_file *f = &out->f[OF_MODES];
+  if (!f->fp) return COSROD_OK;
+  LOCALE_ENTER(out);
+  const size_t cap = sizeof out->line;
+  size_t pos = (size_t)snprintf(out->line, 24, "%d", mode);
+  pos = out_append_num(out->line, pos, cap, frequency_hz);
+  pos = out_append_num(out->line, pos, cap, omega);
+  pos = append_index(out->line, append_index(out->line, pos, rod), vertex);
+  for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, dx[i]);
+  for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, rx[i]);
+  cosrod_status st = put_committed_row(out, f, pos);
+  LOCALE_LEAVE();
+  return st;
+}
+
+/* ---- publishing ----------------------------------------------------------- */
+
+/* Copy the committed prefix of f's temporary file plus the footer to
+ * path_b ("DIR/.name.ckpt") and rename it onto the final name. */
+static cosrod_status checkpoint_stream(cosrod_output *out, out_file *f) {
+  if (!f->fp || f->error) return f->error ? COSROD_ERR_IO : COSROD_OK;
+  if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
+  size_t n = strlen(f->tmp_path);
+  if (n + 8 > out->path_cap) return COSROD_ERR_INTERNAL;
+  memcpy(out->path_b, f->tmp_path, n - 4); /* ".name.tmp" -> ".name.ckpt" */
+  memcpy(out->path_b + n - 4, ".ckpt", 6);
+  FILE *src = fopen(f->tmp_path, "rb");
+  FILE *dst = src ? fopen(out->path_b, "wb") : NULL;
+  int ok = src && dst;
+  char buf[8192];
+  long left = f->committed;
+  while (ok && left > 0) {
+    size_t want = left < (long)sizeof buf ? (size_t)left : sizeof buf;
+    size_t got = fread(buf, 1, want, src);
+    ok = got == want && fwrite(buf, 1, got, dst) == got;
+    left -= (long)got;
+  }
+  if (ok && f->footer) ok = fputs(f->footer, dst) != EOF;
+  int err = errno;
+  if (src) fclose(src);
+  if (dst && fclose(dst) != 0) ok = 0;
+  if (ok && rename(out->path_b, f->final_path) != 0) {
+    err = errno;
+    ok = 0;
+  }
+  if (!ok) {
+    remove(out->path_b);
+    out_warn(out, "%s: checkpoint failed (%s)", f->final_path, strerror(err ? err : EIO));
+    return out_fail(out, COSROD_ERR_IO, "%s: checkpoint failed (%s)", f->final_path,
+                    strerror(err ? err : EIO));
+  }
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
+  if (!out || out->closed) return COSROD_ERR_INVALID;
+  LOCALE_ENTER(out);
+  cosrod_status st = COSROD_OK;
+  for (int i = 0; i < OF_COUNT; ++i) {
+    cosrod_status s2 = checkpoint_stream(out, &out->f[i]);
+    if (s2 != COSROD_OK) st = s2;
+  }
+  cosrod_output_result res = cosrod_output_default_result();
+  res.run = COSROD_RUN_RUNNING;
+  cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res);
+  if (s2 != COSROD_OK) st = s2;
+  clock_gettime(CLOCK_MONOTONIC, &out->t_ckpt);
+  LOCALE_LEAVE();
+  return st;
+}
+
+/* Truncate to the committed length, append the footer, close, rename. */
+static cosrod_status publish_stream(cosrod_output *out, out_file *f) {
+  if (!f->fp) return COSROD_OK;
+  cosrod_status st = COSROD_OK;
+  if (!f->error) st = file_rollback(out, f);
+  if (!f->error && f->footer && fputs(f->footer, f->fp) == EOF) st = file_io_error(out, f, errno);
+  if (!f->error && fflush(f->fp) != 0) st = file_io_error(out, f, errno);
+  if (fclose(f->fp) != 0 && !f->error) st = file_io_error(out, f, errno);
+  f->fp = NULL;
+  if (f->error) {
+    remove(f->tmp_path);
+    return COSROD_ERR_IO;
+  }
+  if (rename(f->tmp_path, f->final_path) != 0) {
+    int err = errno;
+    remove(f->tmp_path);
+    out_warn(out, "%s: cannot rename (%s)", f->final_path, strerror(err));
+    return out_fail(out, COSROD_ERR_IO, "%s: cannot rename (%s)", f->final_path, strerror(err));
+  }
+  f->published = 1;
+  return st;
+}
+
+cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res) {
+  if (!out || out->closed) return COSROD_ERR_INVALID;
+  cosrod_output_result def = cosrod_output_default_result();
+  if (!res) res = &def;
+  cosrod_output_run run = res->run;
+  if (run != COSROD_RUN_OK && run != COSROD_RUN_FAILED && run != COSROD_RUN_INTERRUPTED)
+    run = COSROD_RUN_FAILED;
+  LOCALE_ENTER(out);
+  if (out->in_frame) discard_frame(out);
+  cosrod_status st = COSROD_OK;
+  char first_err[512] = "";
+  for (int i = 0; i < OF_COUNT; ++i) {
+    cosrod_status s2 = publish_stream(out, &out->f[i]);
+    if (s2 != COSROD_OK && st == COSROD_OK) {
+      st = s2;
+      memcpy(first_err, out->err, sizeof first_err);
+    }
+  }
+  out->closed = 1;
+  if (out->nonfinite > 0)
+    out_warn(out, "%ld non-finite values written (first at t = %g), as nan/inf in CSV and VTK",
+             out->nonfinite, out->t_nonfinite);
+  if (out->vtk_error) out_warn(out, "vtk: writing stopped after an error; see the messages above");
+  if (out->plots) out_make_plots(out);
+  cosrod_status s2 = out_write_summary(out, run, res);
+  if (st != COSROD_OK)
+    memcpy(out->err, first_err, sizeof first_err); /* report the first failure */
+  else
+    st = s2;
+  LOCALE_LEAVE();
+  return st;
+}

@@ -1,0 +1,128 @@
+/* Private state of the output module (output.c, vtk.c, json.c, plots.c). */
+#ifndef COSROD_OUTPUT_INTERNAL_H
+#define COSROD_OUTPUT_INTERNAL_H
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cosrod/output.h"
+
+/* Streams written through a temporary name: the nine CSV files and the .pvd. */
+enum {
+  OF_CENTERLINE,
+  OF_FRAMES,
+  OF_STRAINS,
+  OF_CURVATURES,
+  OF_ENERGY,
+  OF_BODIES,
+  OF_STEPS,
+  OF_INCREMENTS,
+  OF_MODES,
+  OF_PVD,
+  OF_COUNT
+};
+
+typedef struct out_file {
+  const char *name;   /* final base name, e.g. "centerline.csv" */
+  const char *footer; /* appended when published (the .pvd closing tags) or NULL */
+  FILE *fp;           /* open temporary file, NULL when disabled or closed */
+  char *tmp_path;     /* DIR/.name.tmp */
+  char *final_path;   /* DIR/name */
+  long bytes;         /* bytes handed to fp */
+  long committed;     /* bytes up to the last finished output time / row */
+  long rows;          /* data rows handed to fp */
+  long rows_committed;
+  int error;     /* errno of the first failure (EIO if unknown), 0 = fine */
+  int published; /* renamed into place at close */
+} out_file;
+
+#define OUT_MAX_WARNINGS 16
+#define OUT_WARNING_LEN 256
+
+struct cosrod_output {
+  char *dir, *vtkdir, *plotdir;
+  char *title, *scenario_file, *analysis, *integrator, *gnuplot;
+  char **rod_names;  /* (nrods) */
+  char **body_names; /* (nbodies) */
+  size_t nrods, nbodies;
+  unsigned files;
+  int vtk, plots;
+  double t_end, checkpoint_every;
+
+  out_file f[OF_COUNT];
+  char *path_a, *path_b; /* scratch paths (vtk frame files, checkpoint copies) */
+  size_t path_cap;
+  char line[2048]; /* one CSV row */
+
+  /* frames */
+  int in_frame;
+  double t_frame, t_last;
+  size_t nframes;
+  unsigned char *rod_done;  /* (nrods) written in the current frame */
+  unsigned char *body_done; /* (nbodies) */
+  int energy_done;
+  size_t *rod_n;         /* (nrods) segments, 0 = not yet known */
+  double *tips;          /* (nrods, 3) tip x_N at the last finished frame */
+  double *tips_frame;    /* (nrods, 3) tips of the current frame */
+  double *body_x;        /* (nbodies, 3) positions at the last finished frame */
+  double *body_x_frame;  /* (nbodies, 3) current frame: position */
+  double *body_q_frame;  /* (nbodies, 4) orientation */
+  double *body_om_frame; /* (nbodies, 3) angular velocity */
+  int vtk_error;
+
+  /* energy */
+  long nenergy;
+  double bal0, bal_last, bal_maxdev, bal_scale;
+  double bal_frame, scale_frame; /* of the current frame */
+
+  /* non-finite values written */
+  long nonfinite, nonfinite_frame;
+  double t_nonfinite;
+
+  char warnings[OUT_MAX_WARNINGS][OUT_WARNING_LEN];
+  size_t nwarn;
+  char err[512];
+  int closed;
+  locale_t cloc; /* "C" numeric locale for all formatting */
+  struct timespec t0, t_ckpt;
+};
+
+/* ---- numbers ---------------------------------------------------------------
+ * Shortest of %.15g/%.16g/%.17g that strtod reads back exactly; nan, inf,
+ * -inf for non-finite values.  buf has at least 32 bytes.  Returns length. */
+int out_fmt(char *buf, double v);
+
+/* Append ",<number>" to a line at position pos (capacity cap). */
+size_t out_append_num(char *line, size_t pos, size_t cap, double v);
+
+/* Record a warning (deduplicated; at most OUT_MAX_WARNINGS kept). */
+void out_warn(cosrod_output *out, const char *fmt, ...);
+/* Set the error message and return st. */
+cosrod_status out_fail(cosrod_output *out, cosrod_status st, const char *fmt, ...);
+
+double out_elapsed(const struct timespec *since);
+const char *out_run_name(cosrod_output_run run);
+
+/* XML attribute/text escaping to fp. */
+void out_xml_escaped(FILE *fp, const char *s);
+
+/* vtk.c: write a complete rod / bodies .vtp file to `path` (a temporary name). */
+cosrod_status out_vtk_rod(cosrod_output *out, const char *path, size_t rod, double t,
+                          const cosrod_output_rod_frame *fr);
+cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, const double *x, const double *q,
+                             const double *Om);
+/* Scratch-path builders: DIR/vtk/[.]rod<k>_<frame>.vtp[.tmp], bodies likewise
+ * (rod == (size_t)-1). */
+void out_vtk_path(const cosrod_output *out, char *buf, size_t rod, size_t frame, int tmp);
+void out_vtk_base(char *buf, size_t cap, size_t rod, size_t frame);
+
+/* json.c: write summary.json (through a temporary name). */
+cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res);
+
+/* plots.c: write the gnuplot scripts and run gnuplot (warnings on failure). */
+void out_make_plots(cosrod_output *out);
+
+#endif /* COSROD_OUTPUT_INTERNAL_H */

@@ -1,0 +1,170 @@
+/* VTK XML PolyData (.vtp, ASCII) for ParaView: one file per rod and output
+ * time, DIR/vtk/rod<k>_<frame>.vtp, and one for all rigid bodies,
+ * DIR/vtk/bodies_<frame>.vtp; DIR/vtk/cosrod.pvd lists them with their times
+ * (output.c; `part` = rod index, bodies = nrods).
+ *
+ * Rod file: points = the centerline vertices x_0..x_N; one line cell per
+ * segment (x_{n-1}, x_n), so segment quantities are cell data.
+ *   PointData: s, K (3), M (3)                       vertex quantities
+ *   CellData:  s, Gamma (3), F (3), q (4), d1, d2, d3  segment quantities,
+ *              directors d^k = R(p/|p|) e_k ([LLA] eq. 1)
+ *   FieldData: TimeValue, rod
+ * Bodies file: one vertex cell per body; PointData q (4), Omega (3), d1, d2, d3.
+ * Non-finite numbers are written as nan/inf like the CSV files. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <string.h>
+
+#include "cosrod/quat.h"
+#include "output_internal.h"
+
+void out_vtk_base(char *buf, size_t cap, size_t rod, size_t frame) {
+  if (rod == (size_t)-1)
+    snprintf(buf, cap, "bodies_%06zu.vtp", frame);
+  else
+    snprintf(buf, cap, "rod%zu_%06zu.vtp", rod, frame);
+}
+
+void out_vtk_path(const cosrod_output *out, char *buf, size_t rod, size_t frame, int tmp) {
+  char base[64];
+  out_vtk_base(base, sizeof base, rod, frame);
+  snprintf(buf, out->path_cap, "%s/%s%s%s", out->vtkdir, tmp ? "." : "", base, tmp ? ".tmp" : "");
+}
+
+static void put_num(FILE *fp, double v, char sep) {
+  char b[32];
+  out_fmt(b, v);
+  fputs(b, fp);
+  fputc(sep, fp);
+}
+
+/* <DataArray> of ntuples x ncomp doubles, tuple i at v + i*stride. */
+static void put_array(FILE *fp, const char *name, int ncomp, const double *v, size_t ntuples, size_t stride) {
+  fprintf(fp, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
+          name, ncomp);
+  for (size_t i = 0; i < ntuples; ++i) {
+    fputs("          ", fp);
+    for (int c = 0; c < ncomp; ++c) put_num(fp, v[i * stride + (size_t)c], c + 1 < ncomp ? ' ' : '\n');
+  }
+  fputs("        </DataArray>\n", fp);
+}
+
+/* Director k (0, 1, 2) of each quaternion (ntuples x 4 at q). */
+static void put_directors(FILE *fp, const double *q, size_t ntuples) {
+  static const char *const names[3] = {"d1", "d2", "d3"};
+  for (int k = 0; k < 3; ++k) {
+    fprintf(fp,
+            "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"3\" format=\"ascii\">\n",
+            names[k]);
+    for (size_t i = 0; i < ntuples; ++i) {
+      double p[4], d[3];
+      double nrm = cosrod_quat_norm(q + 4 * i);
+      for (int j = 0; j < 4; ++j) p[j] = nrm > 0.0 ? q[4 * i + j] / nrm : NAN;
+      cosrod_quat_director(d, p, k);
+      fputs("          ", fp);
+      put_num(fp, d[0], ' ');
+      put_num(fp, d[1], ' ');
+      put_num(fp, d[2], '\n');
+    }
+    fputs("        </DataArray>\n", fp);
+  }
+}
+
+static void put_header(FILE *fp, double t, long rod, size_t npoints, size_t nverts, size_t nlines) {
+  fputs("<?xml version=\"1.0\"?>\n", fp);
+  fputs("<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n",
+        fp);
+  fputs("  <PolyData>\n", fp);
+  fputs("    <FieldData>\n", fp);
+  fputs("      <DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" format=\"ascii\">", fp);
+  put_num(fp, t, '<');
+  fputs("/DataArray>\n", fp);
+  if (rod >= 0)
+    fprintf(fp,
+            "      <DataArray type=\"Int64\" Name=\"rod\" NumberOfTuples=\"1\" "
+            "format=\"ascii\">%ld</DataArray>\n",
+            rod);
+  fputs("    </FieldData>\n", fp);
+  fprintf(
+      fp,
+      "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"%zu\" NumberOfStrips=\"0\" "
+      "NumberOfPolys=\"0\">\n",
+      npoints, nverts, nlines);
+}
+
+static void put_points(FILE *fp, const double *x, size_t n) {
+  fputs("      <Points>\n", fp);
+  put_array(fp, "Points", 3, x, n, 3);
+  fputs("      </Points>\n", fp);
+}
+
+static void put_footer(FILE *fp) { fputs("    </Piece>\n  </PolyData>\n</VTKFile>\n", fp); }
+
+static cosrod_status finish(cosrod_output *out, FILE *fp, const char *path) {
+  int bad = ferror(fp);
+  int err = errno;
+  if (fclose(fp) != 0) bad = 1, err = errno;
+  if (!bad) return COSROD_OK;
+  out->vtk_error = 1;
+  out_warn(out, "%s: write failed (%s)", path, strerror(err ? err : EIO));
+  return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", path, strerror(err ? err : EIO));
+}
+
+cosrod_status out_vtk_rod(cosrod_output *out, const char *path, size_t rod, double t,
+                          const cosrod_output_rod_frame *fr) {
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    int err = errno;
+    out->vtk_error = 1;
+    out_warn(out, "%s: cannot open (%s)", path, strerror(err));
+    return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", path, strerror(err));
+  }
+  const size_t N = fr->n;
+  put_header(fp, t, (long)rod, N + 1, 0, N);
+  fputs("      <PointData Vectors=\"K\">\n", fp);
+  put_array(fp, "s", 1, fr->s_vertices, N + 1, 1);
+  put_array(fp, "K", 3, fr->K, N + 1, 3);
+  put_array(fp, "M", 3, fr->M, N + 1, 3);
+  fputs("      </PointData>\n", fp);
+  fputs("      <CellData Vectors=\"d3\">\n", fp);
+  put_array(fp, "s", 1, fr->s_segments, N, 1);
+  put_array(fp, "Gamma", 3, fr->gamma, N, 3);
+  put_array(fp, "F", 3, fr->F, N, 3);
+  put_array(fp, "q", 4, fr->p, N, 4);
+  put_directors(fp, fr->p, N);
+  fputs("      </CellData>\n", fp);
+  put_points(fp, fr->x, N + 1);
+  fputs("      <Lines>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
+  for (size_t n = 1; n <= N; ++n) fprintf(fp, "          %zu %zu\n", n - 1, n);
+  fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
+  for (size_t n = 1; n <= N; ++n) fprintf(fp, "          %zu\n", 2 * n);
+  fputs("        </DataArray>\n      </Lines>\n", fp);
+  put_footer(fp);
+  return finish(out, fp, path);
+}
+
+cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, const double *x, const double *q,
+                             const double *Om) {
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    int err = errno;
+    out->vtk_error = 1;
+    out_warn(out, "%s: cannot open (%s)", path, strerror(err));
+    return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", path, strerror(err));
+  }
+  const size_t nb = out->nbodies;
+  put_header(fp, t, -1, nb, nb, 0);
+  fputs("      <PointData Vectors=\"d3\">\n", fp);
+  put_array(fp, "q", 4, q, nb, 4);
+  put_array(fp, "Omega", 3, Om, nb, 3);
+  put_directors(fp, q, nb);
+  fputs("      </PointData>\n", fp);
+  put_points(fp, x, nb);
+  fputs("      <Verts>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
+  for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b);
+  fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
+  for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b + 1);
+  fputs("        </DataArray>\n      </Verts>\n", fp);
+  put_footer(fp);
+  return finish(out, fp, path);
+}
