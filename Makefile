@@ -56,7 +56,7 @@ fuzz:
 	  tests/scenario/fuzz_scenario.c src/scenario/scenario.c src/scenario/ynode.c src/core/status.c \
 	  $$(pkg-config --libs yaml-0.1) -lm -o $(BUILD_FUZZ)/fuzz_scenario
 	cd $(BUILD_FUZZ) && ./fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
-	  -rss_limit_mb=2048 -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
+	  -rss_limit_mb=2048 -dict=../tests/scenario/fuzz_scenario.dict -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
