@@ -1,0 +1,124 @@
+/* Simulation driver (module sim): a validated scenario (cosrod_scenario)
+ * -> rods, formulation, stabilisation, integrator -> a run from 0 to t_end
+ * with output every `every` seconds (dense output), energy accounting and
+ * statistics (SPEC §3, §6, §8; issue 5 item 2).
+ *
+ * Global state.  The states of all rods are stacked into one vector y.
+ * Two layouts:
+ *   NODE   (default) each rod's unknowns are regrouped per node of the
+ *          staggered grid, x_0 | p_{1/2} | x_1 | ... with the velocity (ẋ_n or
+ *          Ω_{k+1/2}) and, for the DAE form, the multiplier λ_k next to their
+ *          node, so every formulation has a narrow banded Jacobian; rods
+ *          follow one another (block diagonal).
+ *   SPLIT  (absolute formulation with radau5 / rodas / seulex) y = (q of all
+ *          rods, v of all rods), second-order structure m1 = m2 = nq so the
+ *          implicit methods use Hairer's M1 reduction; bandwidths of the rod.
+ * Jacobians: banded finite differences with column grouping (the integrator's,
+ * independent of N) — one place, cosrod_sim's problem setup, to switch to the
+ * rod's analytic Jacobians when they land.
+ *
+ * Formulations: nullspace (ODE), absolute (ODE, projection or Baumgarte),
+ * dae: with ida the residual of [LA] eq. (14); with the mass-matrix methods
+ * (radau5, rodas, seulex) the index-1 system M y' = f with
+ * M = diag(I, I, 0) and algebraic equations 0 = λ_post(q, v) - λ (the
+ * multipliers of [LLA] eq. 28), i.e. the absolute ODE plus its multipliers.
+ *
+ * Energy balance (SPEC §8, energy.csv): the dissipated energy and the work
+ * of external loads (incl. moving prescribed ends) are the time integrals of
+ * the rod's dissipation rate and external power, integrated with Simpson's
+ * rule on the method's dense output over every accepted step (and over the
+ * partial step up to an output time), so the balance is exact up to the
+ * integration error.
+ *
+ * Not supported yet (a clear error, never a silent ignore): rigid bodies,
+ * joints, rod ends attached to bodies, Kirchhoff models, static / modes
+ * analyses and start_from_equilibrium (no statics module in this build).
+ *
+ * Nothing is allocated after cosrod_sim_create. */
+#ifndef COSROD_SIM_H
+#define COSROD_SIM_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "cosrod/integrate.h"
+#include "cosrod/rod.h"
+#include "cosrod/scenario.h"
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cosrod_sim cosrod_sim; /* opaque */
+
+/* Energy terms [J] at the current time (SPEC §8). */
+typedef struct cosrod_sim_energy {
+  double kinetic, elastic, gravity;
+  double external_work; /* ∫ external power dt since t = 0 */
+  double dissipated;    /* ∫ dissipation rate dt since t = 0 (>= 0) */
+  double balance;       /* kinetic + elastic + gravity + dissipated - external_work */
+} cosrod_sim_energy;
+
+/* Callbacks during cosrod_sim_run (all optional).  Return 0 to go on, > 0 to
+ * stop the run (status COSROD_ERR_INTERRUPTED), < 0 fatal (ERR_CALLBACK). */
+typedef struct cosrod_sim_observer {
+  /* At t = 0 and at every output time.  The rods' data (cosrod_sim_rod_data)
+   * are evaluated at (t, state) and cosrod_sim_energy is valid. */
+  int (*frame)(void *user, const cosrod_sim *sim, double t);
+  /* Every attempted step [t, t + h]. */
+  int (*step)(void *user, const cosrod_sim *sim, double t, double h, int accepted);
+  void *user;
+  /* If non-NULL, polled after every step: a non-zero value stops the run
+   * like a callback returning > 0 (for a SIGINT handler). */
+  const volatile sig_atomic_t *stop;
+} cosrod_sim_observer;
+
+/* Build the simulation of scenario sc (sc must outlive the sim).  On failure
+ * NULL; *status (may be NULL) is COSROD_ERR_UNSUPPORTED for features not in
+ * this build, COSROD_ERR_INVALID for a model the rod rejects, ERR_NOMEM; err
+ * (errlen bytes, may be NULL) receives one line "FILE:LINE: key.path: problem". */
+cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+void cosrod_sim_free(cosrod_sim *sim);
+
+/* Integrate from 0 to sc->analysis.t_end.  Returns OK, ERR_INTERRUPTED
+ * (stopped by the observer / stop flag) or the integrator's failure status;
+ * then cosrod_sim_message / cosrod_sim_fail_time say why and when, and the
+ * state is the last accepted one (cosrod_sim_t, cosrod_sim_tip).  May be
+ * called once. */
+cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
+
+/* ---- queries ------------------------------------------------------------- */
+const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
+size_t cosrod_sim_nrods(const cosrod_sim *sim);
+const cosrod_rod *cosrod_sim_rod(const cosrod_sim *sim, size_t r);
+/* Data of rod r from the last evaluation at an output time (frame callback)
+ * or, after cosrod_sim_run, at the last accepted state. */
+const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
+/* Energy terms at the time of the last frame (or the end of the run). */
+cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *sim);
+/* Tip x_N (3) [m] of rod r at the last evaluated time. */
+void cosrod_sim_tip(const cosrod_sim *sim, size_t r, double tip[3]);
+/* Size of the global state and the state itself (last accepted / frame). */
+int cosrod_sim_ny(const cosrod_sim *sim);
+const double *cosrod_sim_state(const cosrod_sim *sim);
+/* Time of the last accepted step (or of the last frame). */
+double cosrod_sim_t(const cosrod_sim *sim);
+/* Size of the last accepted step [s] (NaN before the first). */
+double cosrod_sim_h_last(const cosrod_sim *sim);
+const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *sim);
+const char *cosrod_sim_message(const cosrod_sim *sim); /* "" if none */
+double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
+const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
+/* 1 if the global state uses the SPLIT layout (M1 reduction), 0 for NODE. */
+int cosrod_sim_split_layout(const cosrod_sim *sim);
+/* Jacobian bandwidths given to the integrator (NODE: of the whole J; SPLIT:
+ * of the v-block, *ml_q / *mu_q of the q-blocks); any pointer may be NULL. */
+void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, int *mu_q);
+/* The integrator problem (for tests: e.g. compare banded and dense FD). */
+const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_SIM_H */

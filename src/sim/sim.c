@@ -1,0 +1,759 @@
+/* Simulation driver: scenario -> rods -> integrator problem -> run.
+ *
+ * See include/cosrod/sim.h for the design (state layouts, formulations,
+ * energy accounting).  Equations: the rod right-hand sides are [LLA] eq. (29)
+ * (absolute, via eq. 28), [L] Lemma 4.2 (null-space) and [LA] eq. (14) (DAE);
+ * projection [LA] eq. (27); Baumgarte g'' + 2 r g' + omega^2 g = 0.
+ *
+ * Every rod keeps its own state vector layout (rod.h); the global vector y
+ * is a permutation of the stacked rod vectors given by one index map per rod
+ * (map[i] = position in y of the rod's component i).  The callbacks gather
+ * a rod's components, call the rod and scatter the result: O(ny) extra work
+ * per evaluation and no allocation. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/sim.h"
+
+static const double SIM_PI = 3.14159265358979323846;
+
+struct cosrod_sim {
+  const cosrod_scenario *sc;
+  size_t nrods;
+  cosrod_rod **rods;
+  cosrod_rod_data **data;
+  cosrod_rod_form form; /* form of the rod state vectors */
+  int split;            /* SPLIT layout (M1 reduction) */
+  int dae_mass;         /* DAE as M y' = f with algebraic λ equations */
+  int dae_res;          /* DAE via the residual (ida) */
+  int baumgarte;
+  int ny;
+  int *ny_r;   /* (nrods) rod state sizes */
+  int *off_r;  /* (nrods) offsets into map */
+  int *map;    /* (ny) */
+  double *yl;  /* (max ny_r) gathered rod state */
+  double *ypl; /* (max ny_r) gathered derivative */
+  double *fl;  /* (max ny_r) rod result */
+  double *y;   /* (ny) current state (frame / final) */
+  double *y0;  /* (ny) initial state */
+  double *yd;  /* (ny) dense-output scratch */
+  double *dae_id;
+  double *tout;
+  size_t nout;
+  int ml, mu, ml_q, mu_q;
+  cosrod_ode_problem prob;
+  cosrod_integrate_options opts;
+  const cosrod_step_type *type;
+  cosrod_integrator *integ;
+  const cosrod_sim_observer *obs;
+  /* energy accounting */
+  double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
+  double rW_prev, rD_prev;    /* rates at acc_t */
+  cosrod_sim_energy energy;
+  double t_now, h_last, t_fail;
+  int ran;
+  char msg[512];
+};
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static void set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt,
+                    ...) {
+  char problem[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(problem, sizeof problem, fmt, ap);
+  va_end(ap);
+  if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
+}
+
+static void gather(const cosrod_sim *s, size_t r, const double *y, double *yl) {
+  const int *m = s->map + s->off_r[r];
+  for (int i = 0; i < s->ny_r[r]; i++) yl[i] = y[m[i]];
+}
+
+static void scatter(const cosrod_sim *s, size_t r, const double *yl, double *y) {
+  const int *m = s->map + s->off_r[r];
+  for (int i = 0; i < s->ny_r[r]; i++) y[m[i]] = yl[i];
+}
+
+/* ---- integrator callbacks ------------------------------------------------ */
+
+static int sim_rhs(double t, const double *y, double *ydot, void *user) {
+  cosrod_sim *s = user;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    cosrod_rod_data *d = s->data[r];
+    gather(s, r, y, s->yl);
+    int rc;
+    if (s->form == COSROD_FORM_NULLSPACE) {
+      rc = cosrod_rod_rhs_nullspace(rod, d, t, s->yl, s->fl);
+    } else {
+      rc = cosrod_rod_rhs_absolute(rod, d, t, s->yl, s->fl);
+      if (rc == 0 && s->form == COSROD_FORM_DAE) {
+        /* algebraic rows: 0 = λ_post(q, v) - λ */
+        int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
+        for (int k = 0; k < N; k++) s->fl[2 * nq + k] = d->lambda[k] - s->yl[2 * nq + k];
+      }
+    }
+    if (rc != 0) return rc;
+    scatter(s, r, s->fl, ydot);
+  }
+  return 0;
+}
+
+static int sim_res(double t, const double *y, const double *yp, double *res, void *user) {
+  cosrod_sim *s = user;
+  for (size_t r = 0; r < s->nrods; r++) {
+    gather(s, r, y, s->yl);
+    gather(s, r, yp, s->ypl);
+    int rc = cosrod_rod_res_dae(s->rods[r], s->data[r], t, s->yl, s->ypl, s->fl);
+    if (rc != 0) return rc;
+    scatter(s, r, s->fl, res);
+  }
+  return 0;
+}
+
+static int sim_mass(double *M, int ldm, void *user) {
+  cosrod_sim *s = user;
+  for (int i = 0; i < s->ny; i++) cosrod_jac_set(M, ldm, 1, 0, i, i, s->dae_id[i]);
+  return 0;
+}
+
+static int sim_project(double t, double *y, void *user) {
+  cosrod_sim *s = user;
+  (void)t;
+  for (size_t r = 0; r < s->nrods; r++) {
+    gather(s, r, y, s->yl);
+    if (cosrod_rod_project(s->rods[r], s->form, s->yl) != COSROD_OK) return -1;
+    scatter(s, r, s->yl, y);
+  }
+  return 0;
+}
+
+/* Evaluate every rod at (t, y); returns the summed rates. */
+static cosrod_status eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD) {
+  double W = 0.0, D = 0.0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    gather(s, r, y, s->yl);
+    cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
+    if (st != COSROD_OK) return st;
+    W += s->data[r]->energy.external_power;
+    D += s->data[r]->energy.dissipation_rate;
+  }
+  if (rW) *rW = W;
+  if (rD) *rD = D;
+  return COSROD_OK;
+}
+
+/* Energy terms from the rods' last evaluation plus the given integrals. */
+static void energy_from_data(cosrod_sim *s, double W, double D) {
+  cosrod_sim_energy e = {0};
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod_energy *re = &s->data[r]->energy;
+    e.kinetic += re->kinetic_trans + re->kinetic_rot;
+    e.elastic += re->shear_ext + re->bend_tors;
+    e.gravity += re->gravity;
+  }
+  e.external_work = W;
+  e.dissipated = D;
+  e.balance = e.kinetic + e.elastic + e.gravity + e.dissipated - e.external_work;
+  s->energy = e;
+}
+
+/* Simpson's rule for the rates over [a, b] inside the last accepted step
+ * (dense output valid there), given the rates at a and b. */
+static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, double rWb, double rDb,
+                   double *W, double *D) {
+  double m = 0.5 * (a + b), rWm, rDm;
+  if (cosrod_integrator_dense(s->integ, m, NULL, s->ny, s->yd) != COSROD_OK) return -1;
+  if (eval_all(s, m, s->yd, &rWm, &rDm) != COSROD_OK) return -1;
+  *W = (b - a) / 6.0 * (rWa + 4.0 * rWm + rWb);
+  *D = (b - a) / 6.0 * (rDa + 4.0 * rDm + rDb);
+  return 0;
+}
+
+static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop && *s->obs->stop; }
+
+static int sim_step_cb(double t, double h, int accepted, void *user) {
+  cosrod_sim *s = user;
+  if (accepted) {
+    double t1 = t + h, rW1, rD1, W, D;
+    if (cosrod_integrator_dense(s->integ, t1, NULL, s->ny, s->yd) != COSROD_OK) return -1;
+    if (eval_all(s, t1, s->yd, &rW1, &rD1) != COSROD_OK) return -1;
+    if (simpson(s, s->acc_t, t1, s->rW_prev, s->rD_prev, rW1, rD1, &W, &D) != 0) return -1;
+    s->acc_W += W;
+    s->acc_D += D;
+    s->acc_t = t1;
+    s->rW_prev = rW1;
+    s->rD_prev = rD1;
+    s->h_last = h;
+    s->t_now = t1;
+  }
+  if (s->obs && s->obs->step) {
+    int rc = s->obs->step(s->obs->user, s, t, h, accepted);
+    if (rc != 0) return rc;
+  }
+  return stop_requested(s) ? 1 : 0;
+}
+
+static int sim_output_cb(double t, const double *y, void *user) {
+  cosrod_sim *s = user;
+  double W = s->acc_W, D = s->acc_D;
+  if (t != s->acc_t) {
+    /* partial step [t, acc_t]: rates at t first, then Simpson (which
+     * evaluates the midpoint), then re-evaluate at t for the observer */
+    double rW, rD, dW, dD;
+    if (eval_all(s, t, y, &rW, &rD) != COSROD_OK) return -1;
+    if (simpson(s, t, s->acc_t, rW, rD, s->rW_prev, s->rD_prev, &dW, &dD) != 0) return -1;
+    W -= dW;
+    D -= dD;
+  }
+  if (eval_all(s, t, y, NULL, NULL) != COSROD_OK) return -1;
+  memcpy(s->y, y, (size_t)s->ny * sizeof *y);
+  s->t_now = t;
+  energy_from_data(s, W, D);
+  if (s->obs && s->obs->frame) {
+    int rc = s->obs->frame(s->obs->user, s, t);
+    if (rc != 0) return rc;
+  }
+  return stop_requested(s) ? 1 : 0;
+}
+
+/* ---- scenario -> rod definition ----------------------------------------- */
+
+static double *keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
+  double *rows = malloc((k->n ? k->n : 1) * (size_t)(dim + 1) * sizeof *rows);
+  if (!rows) return NULL;
+  for (size_t i = 0; i < k->n; i++) {
+    rows[i * (size_t)(dim + 1)] = k->t[i];
+    for (int j = 0; j < dim; j++)
+      rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
+  }
+  return rows;
+}
+
+/* Build rod r; returns NULL with err set. */
+static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, cosrod_status *st, char *err,
+                             size_t errlen) {
+  const cosrod_sc_rod *sr = &sc->rods[r];
+  char key[96];
+  snprintf(key, sizeof key, "rods.%zu.model", r);
+  if (sr->model != COSROD_SC_MODEL_COSSERAT) {
+    set_err(err, errlen, sc, key, "%s rods are not supported yet (only cosserat)",
+            cosrod_sc_model_name(sr->model));
+    *st = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  for (int e = 0; e < 2; e++) {
+    if (sr->ends[e].body >= 0) {
+      snprintf(key, sizeof key, "rods.%zu.ends.%s", r, e ? "end" : "start");
+      set_err(err, errlen, sc, key, "rod ends attached to rigid bodies are not supported yet");
+      *st = COSROD_ERR_UNSUPPORTED;
+      return NULL;
+    }
+  }
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.nseg = (int)sr->segments;
+  def.length = sr->length;
+  if (sr->grid_given) {
+    def.grid = sr->grid;
+    def.ngrid = (int)sr->segments + 1;
+  }
+  def.E = sr->material.E;
+  def.G = sr->material.G;
+  def.poisson = sr->material.poisson;
+  def.density = sr->material.density;
+  def.section = (cosrod_section_shape)sr->section.shape;
+  def.radius = sr->section.radius;
+  def.width = sr->section.width;
+  def.height = sr->section.height;
+  def.torsion_constant = sr->section.torsion_constant;
+  def.area = sr->section.area;
+  def.I1 = sr->section.I1;
+  def.I2 = sr->section.I2;
+  def.J = sr->section.J;
+  def.shear_correction[0] = sr->shear_correction[0];
+  def.shear_correction[1] = sr->shear_correction[1];
+  const double stiff[6] = {sr->EA, sr->GA1, sr->GA2, sr->EI1, sr->EI2, sr->GJ};
+  double *stiff_def[6] = {&def.EA, &def.GA1, &def.GA2, &def.EI1, &def.EI2, &def.GJ};
+  for (int k = 0; k < 6; k++)
+    if (sr->stiffness_overridden & (1u << k)) *stiff_def[k] = stiff[k];
+  const double inert[4] = {sr->rhoA, sr->rhoI1, sr->rhoI2, sr->rhoJ};
+  double *inert_def[4] = {&def.rhoA, &def.rhoI1, &def.rhoI2, &def.rhoJ};
+  for (int k = 0; k < 4; k++)
+    if (sr->inertia_overridden & (1u << k)) *inert_def[k] = inert[k];
+  def.curvature = (cosrod_curvature)sr->curvature;
+  def.damping = (cosrod_damping_kind)sr->damping.kind;
+  def.tau_shear = sr->damping.tau_shear;
+  def.tau_bulk = sr->damping.tau_bulk;
+  for (int k = 0; k < 3; k++) {
+    def.visc_gamma[k] = sr->damping.V_gamma[k];
+    def.visc_kappa[k] = sr->damping.V_kappa[k];
+  }
+  const cosrod_sc_shape *sh = &sr->shape;
+  def.shape = (cosrod_shape_kind)sh->kind;
+  for (int k = 0; k < 3; k++) {
+    def.start[k] = sh->start[k];
+    def.direction[k] = sh->direction[k];
+    def.normal[k] = sh->normal[k];
+    def.gravity[k] = sc->gravity[k];
+  }
+  def.shape_radius = sh->radius;
+  def.arc_angle = sh->angle_deg * SIM_PI / 180.0;
+  def.pitch = sh->pitch;
+  def.turns = sh->turns;
+  def.npoints = (int)sh->npoints;
+  def.points = sh->points;
+  def.reference = (cosrod_reference_kind)sr->reference;
+
+  double *rows[4] = {NULL, NULL, NULL, NULL};
+  cosrod_rod_load *loads = malloc((sr->nloads ? sr->nloads : 1) * sizeof *loads);
+  cosrod_rod *rod = NULL;
+  if (!loads) goto nomem;
+  for (int e = 0; e < 2; e++) {
+    const cosrod_sc_end *se = &sr->ends[e];
+    cosrod_rod_end *re = &def.ends[e];
+    re->kind = (cosrod_end_kind)se->type;
+    re->slides = se->slides;
+    for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
+    if (se->position.n) {
+      if (!(rows[2 * e] = keyframe_rows(&se->position, 3))) goto nomem;
+      re->npos = (int)se->position.n;
+      re->pos = rows[2 * e];
+    }
+    if (se->orientation.n) {
+      if (!(rows[2 * e + 1] = keyframe_rows(&se->orientation, 4))) goto nomem;
+      re->nrot = (int)se->orientation.n;
+      re->rot = rows[2 * e + 1];
+    }
+  }
+  int nl = 0;
+  for (size_t i = 0; i < sr->nloads; i++) {
+    const cosrod_sc_load *sl = &sr->loads[i];
+    if (sl->profile == COSROD_SC_PROFILE_PRELOAD) continue; /* only in the initial equilibrium */
+    cosrod_rod_load *l = &loads[nl++];
+    memset(l, 0, sizeof *l);
+    l->kind = (cosrod_load_kind)sl->type;
+    l->frame = (cosrod_load_frame)sl->frame;
+    l->vertex = sl->vertex < 0 ? 0 : (int)sl->vertex;
+    for (int k = 0; k < 3; k++) l->value[k] = sl->value[k];
+    l->profile = sl->profile == COSROD_SC_PROFILE_RAMP     ? COSROD_PROFILE_RAMP
+                 : sl->profile == COSROD_SC_PROFILE_ACTIVE ? COSROD_PROFILE_ACTIVE
+                                                           : COSROD_PROFILE_CONSTANT;
+    l->t0 = sl->t0;
+    l->t1 = sl->t1;
+  }
+  def.nloads = nl;
+  def.loads = loads;
+  rod = cosrod_rod_create(&def, st);
+  if (!rod) {
+    snprintf(key, sizeof key, "rods.%zu", r);
+    set_err(err, errlen, sc, key, "the rod model rejected this rod (%s)", cosrod_strerror(*st));
+  }
+  goto done;
+nomem:
+  *st = COSROD_ERR_NOMEM;
+  set_err(err, errlen, sc, "rods", "out of memory");
+done:
+  for (int k = 0; k < 4; k++) free(rows[k]);
+  free(loads);
+  return rod;
+}
+
+static int rod_time_dependent(const cosrod_sc_rod *sr) {
+  for (int e = 0; e < 2; e++)
+    if (sr->ends[e].position.n > 1 || sr->ends[e].orientation.n > 1) return 1;
+  for (size_t i = 0; i < sr->nloads; i++)
+    if (sr->loads[i].profile == COSROD_SC_PROFILE_RAMP || sr->loads[i].profile == COSROD_SC_PROFILE_ACTIVE)
+      return 1;
+  return 0;
+}
+
+/* ---- layouts ------------------------------------------------------------- */
+
+/* NODE layout of rod r starting at global position base; fills the rod's map
+ * and widens the bandwidths.  Returns the number of components placed. */
+static int layout_node(cosrod_sim *s, size_t r, int base) {
+  const cosrod_rod *rod = s->rods[r];
+  int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
+  int *m = s->map + s->off_r[r];
+  int nnodes = 2 * N + 1;
+  int *start = malloc((size_t)nnodes * 2 * sizeof *start);
+  if (!start) return -1;
+  int *end = start + nnodes;
+  int pos = base;
+  for (int a = 0; a < nnodes; a++) {
+    start[a] = pos;
+    if (a % 2 == 0) {
+      int n = a / 2, nd = cosrod_rod_vertex_ndof(rod, n);
+      if (nd > 0) {
+        int iq = cosrod_rod_qindex_vertex(rod, n), iv = nq + cosrod_rod_vindex_vertex(rod, s->form, n);
+        for (int j = 0; j < nd; j++) m[iq + j] = pos++;
+        for (int j = 0; j < nd; j++) m[iv + j] = pos++;
+      }
+    } else {
+      int k = a / 2, nvs = s->form == COSROD_FORM_NULLSPACE ? 3 : 4;
+      int iq = cosrod_rod_qindex_segment(rod, k), iv = nq + cosrod_rod_vindex_segment(rod, s->form, k);
+      for (int j = 0; j < 4; j++) m[iq + j] = pos++;
+      for (int j = 0; j < nvs; j++) m[iv + j] = pos++;
+      if (s->form == COSROD_FORM_DAE) m[2 * nq + k] = pos++;
+    }
+    end[a] = pos;
+  }
+  /* couplings reach two nodes of the staggered grid (strain: x_n, p, x_n+1;
+   * curvature: p_k-1, p_k, p_k+1) */
+  for (int a = 0; a < nnodes; a++) {
+    for (int b = a - 2; b <= a + 2; b++) {
+      if (b < 0 || b >= nnodes || end[a] == start[a] || end[b] == start[b]) continue;
+      int lo = (end[a] - 1) - start[b], up = (end[b] - 1) - start[a];
+      if (lo > s->ml) s->ml = lo;
+      if (up > s->mu) s->mu = up;
+    }
+  }
+  free(start);
+  return pos - base;
+}
+
+/* ---- create / free -------------------------------------------------------- */
+
+static cosrod_sim *fail_create(cosrod_sim *s, cosrod_status *status, cosrod_status st) {
+  if (status) *status = st;
+  cosrod_sim_free(s);
+  return NULL;
+}
+
+cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  if (!sc) {
+    if (status) *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  /* features of later issues: a clear error, not a silent ignore */
+  if (sc->nbodies > 0) {
+    set_err(err, errlen, sc, "bodies", "rigid bodies are not supported yet");
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  if (sc->njoints > 0) {
+    set_err(err, errlen, sc, "joints", "joints are not supported yet");
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
+    set_err(err, errlen, sc, "analysis.type",
+            "%s analysis is not available in this build (no statics module)",
+            sc->analysis.type == COSROD_SC_ANALYSIS_STATIC ? "static" : "modes");
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  if (sc->analysis.start_from_equilibrium) {
+    set_err(err, errlen, sc, "analysis.start_from_equilibrium",
+            "starting from the static equilibrium is not available in this build (no statics module)");
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  if (sc->nrods == 0) {
+    set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
+  const cosrod_step_type *type = cosrod_step_type_by_name(iname);
+  if (!type) {
+    set_err(err, errlen, sc, "solver.integrator", "integrator '%s' is not built into this library", iname);
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+
+  cosrod_sim *s = calloc(1, sizeof *s);
+  if (!s) return fail_create(s, status, COSROD_ERR_NOMEM);
+  s->sc = sc;
+  s->type = type;
+  s->t_fail = NAN;
+  s->h_last = NAN;
+  s->nrods = sc->nrods;
+  switch (sc->solver.formulation) {
+    case COSROD_SC_FORMULATION_ABSOLUTE:
+      s->form = COSROD_FORM_ABSOLUTE;
+      break;
+    case COSROD_SC_FORMULATION_DAE:
+      s->form = COSROD_FORM_DAE;
+      break;
+    default:
+      s->form = COSROD_FORM_NULLSPACE;
+      break;
+  }
+  int is_res = (type->flags & COSROD_STEP_RESIDUAL) != 0;
+  if (s->form == COSROD_FORM_DAE) {
+    if (is_res)
+      s->dae_res = 1;
+    else if ((type->flags & COSROD_STEP_MASS) && (type->flags & COSROD_STEP_DAE))
+      s->dae_mass = 1;
+    else {
+      set_err(err, errlen, sc, "solver.integrator",
+              "formulation dae needs ida or a DAE method with mass matrix (radau5, rodas, seulex), not %s",
+              iname);
+      return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
+    }
+  }
+  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE) {
+    if (s->form != COSROD_FORM_ABSOLUTE) {
+      set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
+      return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
+    }
+    s->baumgarte = 1;
+  }
+  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_SECOND_ORDER);
+
+  s->rods = calloc(s->nrods, sizeof *s->rods);
+  s->data = calloc(s->nrods, sizeof *s->data);
+  s->ny_r = calloc(s->nrods, sizeof *s->ny_r);
+  s->off_r = calloc(s->nrods, sizeof *s->off_r);
+  if (!s->rods || !s->data || !s->ny_r || !s->off_r) return fail_create(s, status, COSROD_ERR_NOMEM);
+  int maxny = 0, time_dep = 0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    cosrod_status st = COSROD_OK;
+    s->rods[r] = build_rod(sc, r, &st, err, errlen);
+    if (!s->rods[r]) return fail_create(s, status, st);
+    s->data[r] = cosrod_rod_data_create(s->rods[r]);
+    if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
+    if (s->baumgarte) {
+      s->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
+      s->data[r]->baumgarte_r = sc->solver.baumgarte_r;
+    }
+    s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
+    s->off_r[r] = s->ny;
+    s->ny += s->ny_r[r];
+    if (s->ny_r[r] > maxny) maxny = s->ny_r[r];
+    time_dep |= rod_time_dependent(&sc->rods[r]);
+  }
+  size_t n = (size_t)s->ny;
+  s->map = malloc(n * sizeof *s->map);
+  s->yl = malloc((size_t)maxny * sizeof *s->yl);
+  s->ypl = malloc((size_t)maxny * sizeof *s->ypl);
+  s->fl = malloc((size_t)maxny * sizeof *s->fl);
+  s->y = calloc(n, sizeof *s->y);
+  s->y0 = calloc(n, sizeof *s->y0);
+  s->yd = calloc(n, sizeof *s->yd);
+  s->dae_id = malloc(n * sizeof *s->dae_id);
+  if (!s->map || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd || !s->dae_id)
+    return fail_create(s, status, COSROD_ERR_NOMEM);
+
+  /* layout */
+  if (s->split) {
+    int nq_tot = 0;
+    for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
+    int qb = 0;
+    for (size_t r = 0; r < s->nrods; r++) {
+      int nq = cosrod_rod_nq(s->rods[r]);
+      int *m = s->map + s->off_r[r];
+      for (int i = 0; i < nq; i++) {
+        m[i] = qb + i;
+        m[nq + i] = nq_tot + qb + i;
+      }
+      qb += nq;
+      int mlq, muq, mlv, muv;
+      cosrod_rod_bandwidth(s->rods[r], s->form, &mlq, &muq, &mlv, &muv);
+      if (mlq > s->ml_q) s->ml_q = mlq;
+      if (muq > s->mu_q) s->mu_q = muq;
+      if (mlv > s->ml) s->ml = mlv;
+      if (muv > s->mu) s->mu = muv;
+    }
+    s->prob.m1 = s->prob.m2 = nq_tot;
+  } else {
+    int pos = 0;
+    for (size_t r = 0; r < s->nrods; r++) {
+      int k = layout_node(s, r, pos);
+      if (k < 0) return fail_create(s, status, COSROD_ERR_NOMEM);
+      if (k != s->ny_r[r]) {
+        set_err(err, errlen, sc, "rods", "internal error: state layout of rod %zu has %d of %d components", r,
+                k, s->ny_r[r]);
+        return fail_create(s, status, COSROD_ERR_INTERNAL);
+      }
+      pos += k;
+    }
+  }
+  if (s->ml > s->ny - 1) s->ml = s->ny - 1;
+  if (s->mu > s->ny - 1) s->mu = s->ny - 1;
+
+  /* differential / algebraic components, initial state */
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
+    cosrod_status st = cosrod_rod_initial_state(rod, s->form, s->yl);
+    if (st == COSROD_OK) st = cosrod_rod_project(rod, s->form, s->yl);
+    if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
+      st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
+    if (st != COSROD_OK) {
+      char key[32];
+      snprintf(key, sizeof key, "rods.%zu", r);
+      set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
+      return fail_create(s, status, st);
+    }
+    scatter(s, r, s->yl, s->y0);
+    for (int i = 0; i < s->ny_r[r]; i++)
+      s->dae_id[s->map[s->off_r[r] + i]] =
+          (s->form == COSROD_FORM_DAE && i >= 2 * nq && i < 2 * nq + N) ? 0.0 : 1.0;
+  }
+  memcpy(s->y, s->y0, n * sizeof *s->y);
+
+  /* problem */
+  cosrod_ode_problem *p = &s->prob;
+  p->n = s->ny;
+  p->user = s;
+  p->jac_banded = 1;
+  p->jac_ml = s->ml;
+  p->jac_mu = s->mu;
+  p->jac_ml_q = s->ml_q;
+  p->jac_mu_q = s->mu_q;
+  p->time_dependent = time_dep;
+  if (s->dae_res) {
+    p->res = sim_res;
+    p->dae_id = s->dae_id;
+  } else {
+    p->f = sim_rhs;
+  }
+  if (s->dae_mass) {
+    p->mass = sim_mass;
+    p->mass_banded = 1;
+    p->mass_ml = p->mass_mu = 0;
+  }
+  if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION))
+    p->project = sim_project;
+
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = sc->solver.rtol;
+  o.atol = sc->solver.atol;
+  o.h0 = sc->solver.h0;
+  o.hmax = sc->solver.hmax;
+  o.max_steps = sc->solver.max_steps;
+  o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
+  s->opts = o;
+  cosrod_status st = COSROD_OK;
+  s->integ = cosrod_integrator_create(type, p, &s->opts, &st);
+  if (!s->integ) {
+    set_err(err, errlen, sc, "solver.integrator", "%s cannot integrate this problem (%s)", iname,
+            cosrod_strerror(st));
+    return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
+  }
+
+  /* output times k * every in (0, t_end], t_end always included */
+  double T = sc->analysis.t_end, every = sc->output.every > 0 ? sc->output.every : T / 100.0;
+  double nf = floor(T / every * (1.0 + 1e-12));
+  if (!(nf < 1e8)) {
+    set_err(err, errlen, sc, "output.every", "too many output times (%g)", nf);
+    return fail_create(s, status, COSROD_ERR_INVALID);
+  }
+  size_t nk = (size_t)nf;
+  s->tout = malloc((nk + 2) * sizeof *s->tout);
+  if (!s->tout) return fail_create(s, status, COSROD_ERR_NOMEM);
+  for (size_t k = 1; k <= nk; k++) {
+    double tk = (double)k * every;
+    if (tk > T) tk = T;
+    if (s->nout == 0 || tk > s->tout[s->nout - 1]) s->tout[s->nout++] = tk;
+  }
+  if (s->nout == 0 || T - s->tout[s->nout - 1] > 1e-9 * every)
+    s->tout[s->nout++] = T;
+  else
+    s->tout[s->nout - 1] = T;
+
+  /* energies at t = 0 */
+  if (eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+    set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
+    return fail_create(s, status, COSROD_ERR_NONFINITE);
+  }
+  energy_from_data(s, 0.0, 0.0);
+  if (status) *status = COSROD_OK;
+  return s;
+}
+
+void cosrod_sim_free(cosrod_sim *s) {
+  if (!s) return;
+  cosrod_integrator_free(s->integ);
+  for (size_t r = 0; s->rods && r < s->nrods; r++) {
+    if (s->data) cosrod_rod_data_free(s->data[r]);
+    cosrod_rod_free(s->rods[r]);
+  }
+  free(s->rods);
+  free(s->data);
+  free(s->ny_r);
+  free(s->off_r);
+  free(s->map);
+  free(s->yl);
+  free(s->ypl);
+  free(s->fl);
+  free(s->y);
+  free(s->y0);
+  free(s->yd);
+  free(s->dae_id);
+  free(s->tout);
+  free(s);
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
+  if (!s) return COSROD_ERR_INVALID;
+  if (s->ran) return COSROD_ERR_INVALID;
+  s->ran = 1;
+  s->obs = obs;
+  s->acc_t = 0.0;
+  s->acc_W = s->acc_D = 0.0;
+  cosrod_output_spec spec = {0};
+  spec.t_out = s->tout;
+  spec.n_out = s->nout;
+  spec.include_t0 = 1;
+  spec.output = sim_output_cb;
+  spec.step_history = sim_step_cb;
+  spec.user = s;
+  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
+  if (st == COSROD_OK) st = cosrod_integrator_evolve(s->integ, s->sc->analysis.t_end, &spec);
+  s->obs = NULL;
+  if (st != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
+    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));
+    s->t_fail = cosrod_integrator_fail_time(s->integ);
+    /* last accepted state: evaluate it for the tips */
+    double t = cosrod_integrator_t(s->integ);
+    memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
+    s->t_now = t;
+    if (eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) energy_from_data(s, s->acc_W, s->acc_D);
+  }
+  return st;
+}
+
+/* ---- queries -------------------------------------------------------------- */
+
+const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->sc; }
+size_t cosrod_sim_nrods(const cosrod_sim *s) { return s->nrods; }
+const cosrod_rod *cosrod_sim_rod(const cosrod_sim *s, size_t r) { return r < s->nrods ? s->rods[r] : NULL; }
+const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *s, size_t r) {
+  return r < s->nrods ? s->data[r] : NULL;
+}
+cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *s) { return s->energy; }
+void cosrod_sim_tip(const cosrod_sim *s, size_t r, double tip[3]) {
+  const cosrod_rod_data *d = s->data[r];
+  for (int k = 0; k < 3; k++) tip[k] = d->x[3 * d->N + k];
+}
+int cosrod_sim_ny(const cosrod_sim *s) { return s->ny; }
+const double *cosrod_sim_state(const cosrod_sim *s) { return s->y; }
+double cosrod_sim_t(const cosrod_sim *s) { return s->t_now; }
+double cosrod_sim_h_last(const cosrod_sim *s) { return s->h_last; }
+const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *s) {
+  return cosrod_integrator_stats(s->integ);
+}
+const char *cosrod_sim_message(const cosrod_sim *s) { return s->msg; }
+double cosrod_sim_fail_time(const cosrod_sim *s) { return s->t_fail; }
+const char *cosrod_sim_integrator_name(const cosrod_sim *s) { return s->type->name; }
+int cosrod_sim_split_layout(const cosrod_sim *s) { return s->split; }
+void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int *mu_q) {
+  if (ml) *ml = s->ml;
+  if (mu) *mu = s->mu;
+  if (ml_q) *ml_q = s->ml_q;
+  if (mu_q) *mu_q = s->mu_q;
+}
+const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->prob; }
