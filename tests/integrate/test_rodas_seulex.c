@@ -217,6 +217,37 @@ TEST(singular_matrix_fails_cleanly) {
   }
 }
 
+/* The LAPACK backend (dgetrf/dgbtrf) gives the same run as the own LU: same
+ * step counts, end values equal to roundoff (pivoting is the same partial
+ * pivoting; differences come only from the operation order). */
+TEST(lapack_backend_same_run) {
+  const char *methods[2] = {"rodas", "seulex"}, *problems[3] = {"vdp", "chain", "chain_banded"};
+  char what[160];
+  for (int m = 0; m < 2; m++)
+    for (int q = 0; q < 3; q++) {
+      const itest_problem *P = itest_problem_by_name(problems[q]);
+      const cosrod_step_type *T = cosrod_step_type_by_name(methods[m]);
+      double y0[NMAX], y1[NMAX];
+      cosrod_integrate_stats s0, s1;
+      cosrod_integrate_options o = cosrod_integrate_default_options();
+      o.rtol = P->tol;
+      o.atol = P->tol * P->atol_per_rtol;
+      itest_run(T, P, &o, NULL, y0, &s0, NULL, 0);
+      o.linalg_backend = 1;
+      cosrod_status st = itest_run(T, P, &o, NULL, y1, &s1, NULL, 0);
+      double d = itest_max_error(P->n, y0, y1);
+      NOTE("%s on %s: own vs LAPACK: |dy| = %.2e, steps %ld / %ld", methods[m], problems[q], d, s0.nsteps,
+           s1.nsteps);
+      snprintf(what, sizeof what, "%s on %s: LAPACK status OK", methods[m], problems[q]);
+      CHECK(what, st == COSROD_OK);
+      snprintf(what, sizeof what, "%s on %s: same number of steps", methods[m], problems[q]);
+      CHECK(what, s0.nsteps == s1.nsteps);
+      /* relative to |y| ~ 1 (VdP: |y2| ~ 1): roundoff over ~1e3 steps */
+      snprintf(what, sizeof what, "%s on %s: end values equal to roundoff", methods[m], problems[q]);
+      CHECK_LE(what, d, 1e-9);
+    }
+}
+
 static const th_case cases[] = {
     TH_CASE(mass_dense_full),
     TH_CASE(mass_banded_tridiagonal_with_dense_jacobian),
@@ -225,5 +256,6 @@ static const th_case cases[] = {
     TH_CASE(mass_banded_interleaved),
     TH_CASE(mass_dense_with_banded_jacobian),
     TH_CASE(singular_matrix_fails_cleanly),
+    TH_CASE(lapack_backend_same_run),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
