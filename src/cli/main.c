@@ -1,4 +1,6 @@
-/* The `cosrod` command-line program. */
+/* The `cosrod` command-line program (SPEC §8): run, check, help, --version,
+ * selfcheck.  Exit status: 0 success, 1 the run failed (solver failure, I/O
+ * error; the files stay valid), 2 invalid input, 130 interrupted (SIGINT). */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,16 +9,39 @@
 #include "cosrod/version.h"
 
 int cosrod_cmd_check(int argc, char **argv); /* cmd_check.c */
+int cosrod_cmd_run(int argc, char **argv);   /* cmd_run.c */
 
 static void usage(FILE *f) {
   fprintf(f,
           "usage: cosrod COMMAND [ARGS]\n"
           "\n"
           "commands:\n"
+          "  run FILE [-o DIR] [--set key.path=value]... [--quiet]\n"
+          "                run a scenario; results in DIR (default: output.dir of the file)\n"
           "  check FILE [--set key.path=value]...   validate a scenario file\n"
           "  help          this text\n"
           "  selfcheck     check quaternion identities numerically and print their errors\n"
-          "  --version     print the version\n");
+          "  --version     print the version\n"
+          "\n"
+          "options of run:\n"
+          "  -o DIR        output directory (overrides output.dir)\n"
+          "  --set k.p=v   override any key before validation, e.g. --set rods.0.segments=20\n"
+          "  --quiet, -q   print nothing but errors (no summary, no progress bar)\n"
+          "\n"
+          "A progress bar (simulated time, steps, step size, ETA) is drawn on stderr\n"
+          "when it is a terminal and the run takes longer than a second.\n"
+          "Ctrl-C stops a run cleanly: the files written so far stay valid and\n"
+          "summary.json says \"interrupted\"; a second Ctrl-C kills the process.\n"
+          "\n"
+          "exit status:\n"
+          "  0    success\n"
+          "  1    the run failed (solver failure or output error); the files stay valid\n"
+          "       and summary.json gives the reason, the time and the last state\n"
+          "  2    invalid input: one line FILE:LINE: key: problem; nothing is written\n"
+          "  130  interrupted by Ctrl-C (SIGINT)\n"
+          "\n"
+          "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
+          "curvatures.csv, energy.csv, steps.csv, vtk/cosrod.pvd (ParaView), plots/*.png\n");
 }
 
 int main(int argc, char **argv) {
@@ -33,6 +58,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(argv[1], "check") == 0) return cosrod_cmd_check(argc - 2, argv + 2);
+  if (strcmp(argv[1], "run") == 0) return cosrod_cmd_run(argc - 2, argv + 2);
   if (strcmp(argv[1], "selfcheck") == 0) return cosrod_quat_selfcheck(stdout) == 0 ? 0 : 1;
   fprintf(stderr, "cosrod: unknown command '%s' (try 'cosrod help')\n", argv[1]);
   return 2;

@@ -1,0 +1,329 @@
+/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` (SPEC §8).
+ *
+ * Scenario (loader) -> cosrod_sim (driver) -> cosrod_output (files).  Order
+ * matters for the exit-status contract:
+ *   1. load + validate the scenario, build the simulation: any problem is
+ *      invalid input, one line "FILE:LINE: key: problem", exit 2, and the
+ *      output directory is not touched;
+ *   2. create the output directory and run; every output time becomes one
+ *      frame (rods, energy), every attempted step a row of steps.csv;
+ *   3. close the output whatever happened: files are renamed into place
+ *      complete, summary.json says ok / failed (reason, time, last state) /
+ *      interrupted.  Exit 0, 1 (solver failure or I/O error) or 130
+ *      (interrupted by SIGINT, as a shell reports a Ctrl-C).
+ * SIGINT sets a flag polled by the driver after every step; a second SIGINT
+ * kills the process the usual way.
+ * Progress bar on stderr only if it is a terminal, the run takes more than
+ * a second and --quiet is not given. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cosrod/output.h"
+#include "cosrod/scenario.h"
+#include "cosrod/sim.h"
+#include "cosrod/status.h"
+
+int cosrod_cmd_run(int argc, char **argv);
+
+#define EXIT_INTERRUPTED 130
+
+static volatile sig_atomic_t g_stop = 0;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  g_stop = 1;
+  signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process */
+}
+
+static double wall_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct run_ctx {
+  cosrod_output *out;
+  double **s_mid; /* (nrods) segment midpoints (N) */
+  double t_end;
+  double wall0, last_draw;
+  int progress; /* 1: may draw (terminal, not quiet) */
+  int drawn;    /* a bar is on screen */
+  cosrod_status out_status;
+} run_ctx;
+
+static void draw_progress(run_ctx *c, const cosrod_sim *sim, double t, double h, int force) {
+  double now = wall_now(), el = now - c->wall0;
+  if (!c->progress || el < 1.0 || (!force && now - c->last_draw < 0.1)) return;
+  c->last_draw = now;
+  double frac = c->t_end > 0 ? t / c->t_end : 1.0;
+  if (frac < 0) frac = 0;
+  if (frac > 1) frac = 1;
+  char bar[31];
+  int filled = (int)(frac * 30.0);
+  for (int i = 0; i < 30; i++) bar[i] = i < filled ? '#' : '.';
+  bar[30] = '\0';
+  char eta[32] = "?";
+  if (frac > 1e-6) {
+    double rest = el * (1.0 - frac) / frac;
+    if (rest < 120)
+      snprintf(eta, sizeof eta, "%.0fs", rest);
+    else if (rest < 7200)
+      snprintf(eta, sizeof eta, "%.0fmin", rest / 60);
+    else
+      snprintf(eta, sizeof eta, "%.1fh", rest / 3600);
+  }
+  fprintf(stderr, "\r[%s] t = %.4g/%g s  steps %ld  h %.2e  ETA %s \033[K", bar, t, c->t_end,
+          cosrod_sim_stats(sim)->nsteps, h, eta);
+  fflush(stderr);
+  c->drawn = 1;
+}
+
+static void clear_progress(run_ctx *c) {
+  if (c->drawn) {
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    c->drawn = 0;
+  }
+}
+
+static int on_frame(void *user, const cosrod_sim *sim, double t) {
+  run_ctx *c = user;
+  cosrod_status st = cosrod_output_frame_begin(c->out, t);
+  for (size_t r = 0; st == COSROD_OK && r < cosrod_sim_nrods(sim); r++) {
+    const cosrod_rod *rod = cosrod_sim_rod(sim, r);
+    const cosrod_rod_data *d = cosrod_sim_rod_data(sim, r);
+    cosrod_output_rod_frame fr = {0};
+    fr.n = (size_t)cosrod_rod_nseg(rod);
+    fr.s_vertices = cosrod_rod_grid(rod);
+    fr.x = d->x;
+    fr.s_segments = c->s_mid[r];
+    fr.p = d->p;
+    fr.gamma = d->Gamma;
+    fr.F = d->F;
+    fr.K = d->K;
+    fr.M = d->M;
+    st = cosrod_output_write_rod(c->out, r, &fr);
+  }
+  if (st == COSROD_OK) {
+    cosrod_sim_energy e = cosrod_sim_energy_now(sim);
+    cosrod_output_energy oe = {e.kinetic, e.elastic, e.gravity, e.external_work, e.dissipated};
+    st = cosrod_output_write_energy(c->out, &oe);
+  }
+  if (st == COSROD_OK) st = cosrod_output_frame_end(c->out);
+  if (st != COSROD_OK) {
+    c->out_status = st;
+    return -1;
+  }
+  return 0;
+}
+
+static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
+  run_ctx *c = user;
+  cosrod_status st = cosrod_output_write_step(c->out, t, h, accepted);
+  if (st != COSROD_OK) {
+    c->out_status = st;
+    return -1;
+  }
+  if (accepted) draw_progress(c, sim, t + h, h, 0);
+  return 0;
+}
+
+static int usage_error(const char *msg, const char *arg) {
+  fprintf(stderr, "cosrod run: %s%s%s\nusage: cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]\n",
+          msg, arg ? " " : "", arg ? arg : "");
+  return 2;
+}
+
+int cosrod_cmd_run(int argc, char **argv) {
+  const char *file = NULL, *dir = NULL;
+  int quiet = 0, rc = 0;
+  const char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  size_t nsets = 0;
+  if (!sets) {
+    fprintf(stderr, "cosrod run: out of memory\n");
+    return 1;
+  }
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--set") || !strcmp(a, "-s")) {
+      if (i + 1 >= argc) {
+        free(sets);
+        return usage_error("--set needs key.path=value", NULL);
+      }
+      sets[nsets++] = argv[++i];
+    } else if (!strncmp(a, "--set=", 6)) {
+      sets[nsets++] = a + 6;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+      if (i + 1 >= argc) {
+        free(sets);
+        return usage_error("-o needs a directory", NULL);
+      }
+      dir = argv[++i];
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = 1;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      free(sets);
+      return usage_error("unknown option", a);
+    } else if (!file) {
+      file = a;
+    } else {
+      free(sets);
+      return usage_error("more than one FILE:", a);
+    }
+  }
+  if (!file) {
+    free(sets);
+    return usage_error("no scenario FILE given", NULL);
+  }
+
+  /* 1. input: nothing is written before this has succeeded */
+  char err[1024];
+  cosrod_scenario *sc = NULL;
+  cosrod_status st = cosrod_scenario_load(file, sets, nsets, &sc, err, sizeof err);
+  free(sets);
+  if (st != COSROD_OK) {
+    fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
+    return st == COSROD_ERR_NOMEM ? 1 : 2;
+  }
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  if (!sim) {
+    fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
+    cosrod_scenario_free(sc);
+    return st == COSROD_ERR_NOMEM ? 1 : 2;
+  }
+  if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
+
+  /* 2. output directory */
+  size_t nrods = cosrod_sim_nrods(sim);
+  run_ctx c = {0};
+  const char **names = calloc(nrods, sizeof *names);
+  c.s_mid = calloc(nrods, sizeof *c.s_mid);
+  double *tips = calloc(nrods * 3, sizeof *tips);
+  if (!names || !c.s_mid || !tips) {
+    fprintf(stderr, "cosrod run: out of memory\n");
+    rc = 1;
+    goto cleanup;
+  }
+  for (size_t r = 0; r < nrods; r++) {
+    const cosrod_rod *rod = cosrod_sim_rod(sim, r);
+    int N = cosrod_rod_nseg(rod);
+    const double *s = cosrod_rod_grid(rod);
+    names[r] = sc->rods[r].name;
+    c.s_mid[r] = malloc((size_t)N * sizeof **c.s_mid);
+    if (!c.s_mid[r]) {
+      fprintf(stderr, "cosrod run: out of memory\n");
+      rc = 1;
+      goto cleanup;
+    }
+    for (int k = 0; k < N; k++) c.s_mid[r][k] = 0.5 * (s[k] + s[k + 1]);
+  }
+  cosrod_output_config cfg = cosrod_output_default_config();
+  char oerr[1024] = "";
+  cfg.vtk = sc->output.vtk;
+  cfg.plots = sc->output.plots;
+  cfg.nrods = nrods;
+  cfg.rod_names = names;
+  cfg.title = sc->title;
+  cfg.scenario_file = file;
+  cfg.analysis = "dynamic";
+  cfg.integrator = cosrod_sim_integrator_name(sim);
+  cfg.t_end = sc->analysis.t_end;
+  cfg.checkpoint_every = 30.0; /* a long run publishes complete files now and then */
+  cfg.errbuf = oerr;
+  cfg.errbuf_size = sizeof oerr;
+  c.out = cosrod_output_create(dir, &cfg, &st);
+  if (!c.out) {
+    fprintf(stderr, "cosrod run: cannot write the output directory %s: %s\n", dir,
+            oerr[0] ? oerr : cosrod_strerror(st));
+    rc = 1;
+    goto cleanup;
+  }
+
+  /* run */
+  c.t_end = sc->analysis.t_end;
+  c.progress = !quiet && isatty(STDERR_FILENO);
+  c.wall0 = wall_now();
+  g_stop = 0;
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old);
+  cosrod_sim_observer obs = {on_frame, on_step, &c, &g_stop};
+  cosrod_status run_st = cosrod_sim_run(sim, &obs);
+  sigaction(SIGINT, &old, NULL);
+  double wall = wall_now() - c.wall0;
+  if (run_st == COSROD_OK) draw_progress(&c, sim, c.t_end, cosrod_sim_h_last(sim), 1);
+  clear_progress(&c);
+
+  /* 3. close: files valid whatever happened */
+  for (size_t r = 0; r < nrods; r++) cosrod_sim_tip(sim, r, tips + 3 * r);
+  cosrod_output_result res = cosrod_output_default_result();
+  char msg[1024];
+  res.code = run_st;
+  res.wall_time = wall;
+  res.stats = cosrod_sim_stats(sim);
+  res.t_reached = cosrod_sim_t(sim);
+  res.h_last = cosrod_sim_h_last(sim);
+  res.last_tips = tips;
+  if (run_st == COSROD_OK) {
+    res.run = COSROD_RUN_OK;
+  } else if (run_st == COSROD_ERR_INTERRUPTED && g_stop) {
+    res.run = COSROD_RUN_INTERRUPTED;
+    res.message = "interrupted by SIGINT";
+  } else {
+    res.run = COSROD_RUN_FAILED;
+    if (c.out_status != COSROD_OK)
+      snprintf(msg, sizeof msg, "writing the output failed: %s", cosrod_output_error(c.out));
+    else
+      snprintf(msg, sizeof msg, "%s", cosrod_sim_message(sim));
+    res.message = msg;
+    res.t_failed = cosrod_sim_fail_time(sim);
+    res.last_state = cosrod_sim_state(sim);
+    res.nlast_state = (size_t)cosrod_sim_ny(sim);
+  }
+  cosrod_status cst = cosrod_output_close(c.out, &res);
+  if (cst != COSROD_OK) fprintf(stderr, "cosrod run: %s\n", cosrod_output_error(c.out));
+  const cosrod_integrate_stats *s = cosrod_sim_stats(sim);
+  if (res.run == COSROD_RUN_OK) {
+    if (!quiet) {
+      cosrod_sim_energy e = cosrod_sim_energy_now(sim);
+      printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected, %ld f, %ld Jacobians)\n",
+             sc->title && sc->title[0] ? sc->title : file, cosrod_sim_t(sim), wall,
+             cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nfev, s->njev);
+      for (size_t r = 0; r < nrods; r++)
+        printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", names[r], tips[3 * r], tips[3 * r + 1],
+               tips[3 * r + 2]);
+      printf("  energy: kinetic %.6g J, elastic %.6g J, gravity %.6g J, dissipated %.6g J, balance %.9g J\n",
+             e.kinetic, e.elastic, e.gravity, e.dissipated, e.balance);
+      printf("  output: %s/ (summary.json, *.csv%s%s)\n", dir, sc->output.vtk ? ", vtk/cosrod.pvd" : "",
+             sc->output.plots ? ", plots/*.png" : "");
+    }
+    rc = cst == COSROD_OK ? 0 : 1;
+  } else if (res.run == COSROD_RUN_INTERRUPTED) {
+    fprintf(stderr, "cosrod run: interrupted at t = %g s; files up to then are in %s/\n", cosrod_sim_t(sim),
+            dir);
+    rc = EXIT_INTERRUPTED;
+  } else {
+    fprintf(stderr, "cosrod run: %s: the run failed at t = %g s: %s; files up to t = %g s are in %s/\n", file,
+            isfinite(res.t_failed) ? res.t_failed : cosrod_sim_t(sim), res.message, cosrod_sim_t(sim), dir);
+    rc = 1;
+  }
+
+cleanup:
+  cosrod_output_free(c.out);
+  if (c.s_mid)
+    for (size_t r = 0; r < nrods; r++) free(c.s_mid[r]);
+  free(c.s_mid);
+  free(names);
+  free(tips);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return rc;
+}
