@@ -280,6 +280,7 @@ typedef struct cosrod_rod_data {
   double fe[2][4]; /* generalised forces on the prescribed end frames */
   double pe[2][4], ped[2][4], pedd[2][4], xe[2][3], xed[2][3], xedd[2][3];
   double *work; /* scratch for the FD Jacobians */
+  double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
 } cosrod_rod_data;
 
 cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
@@ -331,6 +332,83 @@ void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q
  * covered).  ERR_UNSUPPORTED for DAE, ERR_CALLBACK if the RHS fails. */
 cosrod_status cosrod_rod_jac_fd(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                                 const double *y, int r0, int c0, struct cosrod_band *J);
+
+/* ---- analytic Jacobians (rod_jac.c) ---------------------------------------
+ * Hand-differentiated force kernels ([LLA] eqs. 23, 26, 28-29, Remark 3.1;
+ * [L] Lemma 4.2; [LA] eq. 14), assembled directly into band storage in the
+ * interleaved ordering: O(N), no allocation (workspace d->jacw).  Covers every
+ * curvature variant, damping, all end types (free, pinned, sliding, clamped /
+ * prescribed via the ghost quaternion), gravity, dead and follower loads
+ * (material forces R(p)f and moments; spatial moments R(p)ᵀm).  NOT
+ * differentiated: the user load callback (its forces are treated as constant)
+ * and the explicit time dependence (prescribed ends, load profiles).
+ *
+ * Jacobians (rows: components of ydot resp. of the residual; columns: y):
+ *   ABSOLUTE   J = ∂(v, a)/∂(q, v), a including the Baumgarte terms
+ *              (d->baumgarte_omega, d->baumgarte_r);
+ *   NULLSPACE  J = ∂(q̇, ν̇)/∂(q, ν) (ṗ = ½pΩ, Ω̇ = Ī⁻¹(½Im(p̄ψ) - Ω×ĪΩ));
+ *   DAE        J = ∂F/∂y + cj ∂F/∂y' of cosrod_rod_res_dae (IDA's form).
+ * Structural half bandwidths in the interleaved ordering (measured, see
+ * cosrod_rod_jac_pattern_bandwidth): ABSOLUTE / DAE q-q and v-v blocks 10
+ * (as [LLA] §3.4); NULLSPACE ν-ν 8, dq̇/dq 3 (block diagonal); smaller when
+ * ends remove or reduce vertex coordinates.  The full Jacobians in the
+ * y = (q, v[, λ]) ordering couple the halves at offset ~nq (e.g. ABSOLUTE
+ * ml = nq + 10, mu = nq); use blocks (or the second-order form) instead. */
+
+/* A destination block: rows r0 .. r0+nr-1 of the Jacobian, columns
+ * c0 .. c0+nc-1, stored in LAPACK band layout without fill-in rows:
+ *     entry (r0 + i, c0 + j) at J[j*ldj + mu + i - j],  -mu <= i - j <= ml,
+ * ldj >= ml + mu + 1 (a cosrod_band B: J = B->data + B->ml, ldj = B->ld).
+ * nr != nc is allowed (rectangular blocks). */
+typedef struct cosrod_rod_jac_block {
+  double *J;
+  int ldj;
+  int ml, mu;
+  int r0, c0;
+  int nr, nc;
+} cosrod_rod_jac_block;
+
+/* Fill up to 4 blocks of the Jacobian of `form` at (t, y) in one pass (each
+ * block's band is zeroed first; blocks should not overlap).  yp and cj are
+ * used by DAE only (yp: (2 nq + N), may be NULL otherwise).  Leaves d
+ * evaluated at y.  ERR_DIMENSION if a block is outside the Jacobian or a
+ * non-zero entry falls inside a block but outside its band (the other
+ * entries are still written); ERR_CALLBACK if the load callback fails. */
+cosrod_status cosrod_rod_jac(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                             const double *y, const double *yp, double cj, int nblk,
+                             const cosrod_rod_jac_block *blk);
+/* Square block J->n x J->n at (r0, c0) into a cosrod_band (zeroed first,
+ * including the fill-in rows): the analytic twin of cosrod_rod_jac_fd. */
+cosrod_status cosrod_rod_jac_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                  const double *y, const double *yp, double cj, int r0, int c0,
+                                  struct cosrod_band *J);
+/* ABSOLUTE in the reduced second-order form of cosrod_ode_problem with
+ * m1 = m2 = nq: J = [∂a/∂q  ∂a/∂v] (nq x 2 nq), q-block columns with
+ * bandwidths (ml_q, mu_q), v-block with (ml_v, mu_v), i.e. local entry (i, c)
+ * of block b at J[(b nq + c) ldj + mu_b + i - c]; ldj >= max(ml_q + mu_q,
+ * ml_v + mu_v) + 1.  Exactly what the integrators' jac callback receives. */
+cosrod_status cosrod_rod_jac_second_order(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                          double *J, int ldj, int ml_q, int mu_q, int ml_v, int mu_v);
+/* Static stiffness matrix (nq x nq, band, K->n = nq, bandwidth 10):
+ *     K(q) = -∂Φ/∂q + Σ_k λ_k ∂²g_k/∂q²,   g_k = (|p_k|² - 1)/2,
+ * where Φ(q) is the generalised force at zero velocities (vertex rows:
+ * internal + gravity + loads, projected on the slide axis for sliding
+ * vertices; quaternion rows: ψ_k = -∂V/∂p_k + load moments) and
+ * λ_k = <p_k, ψ_k>/|p_k|² the multipliers of the static equilibrium
+ * Φ = Gᵀλ; the Hessian term is λ_k I on the p_k diagonal block.  K is the
+ * Hessian of the Lagrangian V - W + λᵀg, symmetric for conservative loads;
+ * for modal analysis restrict it to the tangent space (Ker G).  q: (nq)
+ * (e.g. the first half of an ABSOLUTE y); t for prescribed ends and load
+ * profiles.  Uses d (left evaluated at (q, 0)). */
+cosrod_status cosrod_rod_stiffness(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
+                                   struct cosrod_band *K);
+/* Structural bandwidths (ml, mu) of the block (r0, c0, nr, nc) of the
+ * Jacobian of `form` (or of the stiffness matrix if stiffness != 0) for this
+ * rod: every entry the analytic assembly writes, zero or not (rate columns
+ * only with damping).  Evaluates at the initial state (uses d). */
+cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
+                                               cosrod_rod_form form, int stiffness, int r0, int c0, int nr,
+                                               int nc, int *ml, int *mu);
 
 #ifdef __cplusplus
 }

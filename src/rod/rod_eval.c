@@ -47,8 +47,10 @@ cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod) {
   d->xdd = calloc(3 * n1, sizeof(double));
   d->lambda = calloc(n0, sizeof(double));
   d->work = calloc(3 * (size_t)(2 * rod->nq + N), sizeof(double));
+  d->jacw = calloc(rod_jac_work_size(rod), sizeof(double));
   if (!d->x || !d->xd || !d->p || !d->pd || !d->Omega || !d->Gamma || !d->Gammad || !d->F || !d->K ||
-      !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work) {
+      !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work ||
+      !d->jacw) {
     cosrod_rod_data_free(d);
     return NULL;
   }
@@ -75,6 +77,7 @@ void cosrod_rod_data_free(cosrod_rod_data *d) {
   free(d->xdd);
   free(d->lambda);
   free(d->work);
+  free(d->jacw);
   free(d);
 }
 

@@ -22,6 +22,7 @@
 #define COSROD_ROD_INTERNAL_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "cosrod/quat.h"
 #include "cosrod/rod.h"
@@ -257,6 +258,9 @@ static inline void rod_ghost_pullback(double fpv[4], double fe[4], const double 
   cosrod_quat_mul(b, t, fg);
   for (int i = 0; i < 4; ++i) fe[i] = a[i] + b[i];
 }
+
+/* Internal: size (doubles) of d->jacw, the analytic Jacobian workspace (rod_jac.c). */
+size_t rod_jac_work_size(const cosrod_rod *rod);
 
 /* Internal: evaluate the kinematics from y, all forces and energies (rod_eval.c). */
 cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,

@@ -1,0 +1,954 @@
+/* Analytic Jacobians of the rod right-hand sides and residual, assembled
+ * directly into band storage in the interleaved ordering ([LLA] §3.4,
+ * Table 1; [LA] §4; [L] Lemma 4.2).
+ *
+ * Two stages, both O(N) and allocation-free (workspace d->jacw):
+ *
+ * 1. Force derivatives (shared by all formulations).  The generalised forces
+ *    fx_n (vertices, 3) and ψ_k (segments, 4) of rod_eval_forces are
+ *    differentiated by hand w.r.t. the full variables x_n, ẋ_n, p_k, ṗ_k:
+ *    - segment kernel ([LLA] eq. 23): Γ = R(p)ᵀa - e3, a = Δx/Δs,
+ *      Γ̇ = R(p)ᵀȧ + Ṙᵀa, F = C_Γ(Γ-Γ0) + V_ΓΓ̇;  fs = R(p)F,  fq = 2 Δx p F.
+ *      ∂Γ/∂Δx = Rᵀ/Δs, ∂Γ/∂p = ∂(Rᵀa)/∂p, ∂Γ̇/∂ṗ = ∂Γ/∂p,
+ *      ∂Γ̇/∂p = ∂(Rᵀȧ)/∂p + ∂(Rᵀa)/∂p|_{p=ṗ} (R is quadratic in p),
+ *      ∂Γ̇/∂Δx = Ṙᵀ/Δs with Ṙ = dR(p)[ṗ].
+ *    - vertex kernel ([LLA] eq. 26): chain rule through W = p̄₋p₊, Ẇ,
+ *      K = αζ(c) Im W, K̇ = α(ζ'ċ Im W + ζ Im Ẇ), M = C_K(K-K0) + V_K K̇,
+ *      Q = wα(ζ'<M, Im W> | ζM), fp = -p₋Q, fm = -p₊Q̄ (needs ζ'').
+ *    - clamped / prescribed ends: ghost g = pe p̄ pe ([LLA] Remark 3.1),
+ *      ∂g/∂p = Q(pe)Qr(pe)C (also the force pull-back), ∂ġ/∂p from ṗe.
+ *    - loads: material point / distributed forces R(p)f, moments 2 p M̂
+ *      with M̂ = R(p)ᵀm for spatial moments.  Gravity and dead loads are
+ *      constant; the user load callback is NOT differentiated (treated as
+ *      constant in the Jacobian).
+ * 2. Formulation-specific assembly: left transforms of the rows
+ *    (ABSOLUTE: 1/m, μ♯(p) [L] eq. 39; NULLSPACE: Ī⁻¹Tᵀ(p); DAE: -1),
+ *    right transforms of the columns (sliding vertex: axis; NULLSPACE:
+ *    ṗ = ½pΩ), and the local terms (derivative of μ♯(p)F at fixed F, of the
+ *    Baumgarte / normal term p r/|p|², of the inertia term
+ *    8ṗ(Ī Im(p̄ṗ)), of Ω×ĪΩ, of μ(p)p̈ + λp and of the constraint rows).
+ * Every small block is added straight into the band columns of the
+ * destination blocks (cosrod_rod_jac_block). */
+#include <string.h>
+
+#include "cosrod/band.h"
+#include "rod/rod_internal.h"
+
+/* ---- workspace layout ------------------------------------------------------ */
+
+enum { VTX_STRIDE = 102, SEG_STRIDE = 144 };
+
+/* vertex n: ∂fx_n/∂x_{n-1+o} (o = 0..2), ∂/∂ẋ, ∂/∂p_{n-1+o} (o = 0, 1), ∂/∂ṗ */
+static inline double *VXq(double *w, int n, int o) { return w + (size_t)n * VTX_STRIDE + 9 * o; }
+static inline double *VXv(double *w, int n, int o) { return w + (size_t)n * VTX_STRIDE + 27 + 9 * o; }
+static inline double *VPq(double *w, int n, int o) { return w + (size_t)n * VTX_STRIDE + 54 + 12 * o; }
+static inline double *VPv(double *w, int n, int o) { return w + (size_t)n * VTX_STRIDE + 78 + 12 * o; }
+/* segment k: ∂ψ_k/∂x_{k+o} (o = 0, 1), ∂/∂ẋ, ∂/∂p_{k-1+o} (o = 0..2), ∂/∂ṗ */
+static inline double *SXq(double *s, int k, int o) { return s + (size_t)k * SEG_STRIDE + 12 * o; }
+static inline double *SXv(double *s, int k, int o) { return s + (size_t)k * SEG_STRIDE + 24 + 12 * o; }
+static inline double *SPq(double *s, int k, int o) { return s + (size_t)k * SEG_STRIDE + 48 + 16 * o; }
+static inline double *SPv(double *s, int k, int o) { return s + (size_t)k * SEG_STRIDE + 96 + 16 * o; }
+
+size_t rod_jac_work_size(const cosrod_rod *rod) {
+  return (size_t)(rod->N + 1) * VTX_STRIDE + (size_t)rod->N * SEG_STRIDE + 2 * (size_t)rod->nq +
+         (size_t)rod->N + 8;
+}
+
+/* ---- small column-major matrix helpers ------------------------------------ */
+
+/* C (m x n) = A (m x k) B (k x n) */
+static inline void mm(double *restrict C, const double *restrict A, const double *restrict B, int m, int k,
+                      int n) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0.0;
+      for (int l = 0; l < k; ++l) s += A[i + m * l] * B[l + k * j];
+      C[i + m * j] = s;
+    }
+}
+/* C (m x n) += s A (m x k) B (k x n) */
+static inline void mma(double *restrict C, double s, const double *restrict A, const double *restrict B,
+                       int m, int k, int n) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double t = 0.0;
+      for (int l = 0; l < k; ++l) t += A[i + m * l] * B[l + k * j];
+      C[i + m * j] += s * t;
+    }
+}
+static inline void madd(double *restrict C, double s, const double *restrict A, int len) {
+  for (int i = 0; i < len; ++i) C[i] += s * A[i];
+}
+/* Q(p): Q(p) q = p q */
+static inline void m_qL(double A[16], const double p[4]) {
+  A[0] = p[0], A[1] = p[1], A[2] = p[2], A[3] = p[3];
+  A[4] = -p[1], A[5] = p[0], A[6] = p[3], A[7] = -p[2];
+  A[8] = -p[2], A[9] = -p[3], A[10] = p[0], A[11] = p[1];
+  A[12] = -p[3], A[13] = p[2], A[14] = -p[1], A[15] = p[0];
+}
+/* Qr(q): Qr(q) p = p q */
+static inline void m_qR(double A[16], const double q[4]) {
+  A[0] = q[0], A[1] = q[1], A[2] = q[2], A[3] = q[3];
+  A[4] = -q[1], A[5] = q[0], A[6] = -q[3], A[7] = q[2];
+  A[8] = -q[2], A[9] = q[3], A[10] = q[0], A[11] = -q[1];
+  A[12] = -q[3], A[13] = -q[2], A[14] = q[1], A[15] = q[0];
+}
+/* Qr of the pure quaternion (0 | v) */
+static inline void m_qRv(double A[16], const double v[3]) {
+  double q[4] = {0.0, v[0], v[1], v[2]};
+  m_qR(A, q);
+}
+/* A <- A C, C = diag(1, -1, -1, -1) (derivative through a conjugate) */
+static inline void m_conjc(double *A, int m) {
+  for (int i = m; i < 4 * m; ++i) A[i] = -A[i];
+}
+/* 3x3 R2(p, q) = (2p0q0 - <p,q>) I + p̂q̂ᵀ + q̂p̂ᵀ + p0[q̂]× + q0[p̂]×: R(p) = R2(p, p),
+ * dR(p)[q] = 2 R2(p, q). */
+static inline void m_R2(double R[9], const double p[4], const double q[4]) {
+  double c = 2.0 * p[0] * q[0] - (p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3]);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) R[i + 3 * j] = p[i + 1] * q[j + 1] + q[i + 1] * p[j + 1] + (i == j ? c : 0.0);
+  double s[3] = {p[0] * q[1] + q[0] * p[1], p[0] * q[2] + q[0] * p[2], p[0] * q[3] + q[0] * p[3]};
+  R[5] += s[0], R[7] -= s[0]; /* [s]×: (2,1) = s0, (1,2) = -s0 */
+  R[6] += s[1], R[2] -= s[1]; /* (0,2) = s1, (2,0) = -s1 */
+  R[1] += s[2], R[3] -= s[2]; /* (1,0) = s2, (0,1) = -s2 */
+}
+static inline void m_T(double *A, int m) { /* in-place transpose of a 3x3 (m == 3 only) */
+  (void)m;
+  double t;
+  t = A[1], A[1] = A[3], A[3] = t;
+  t = A[2], A[2] = A[6], A[6] = t;
+  t = A[5], A[5] = A[7], A[7] = t;
+}
+
+/* ζ, ζ', ζ'' of the curvature variants (ζ, ζ' exactly as rod_zeta). */
+static inline void zeta2(cosrod_curvature cv, double c, double *z, double *z1, double *z2) {
+  rod_zeta(cv, c, z, z1);
+  switch (cv) {
+    case COSROD_CURV_SINE2:
+      *z2 = 0.0;
+      break;
+    case COSROD_CURV_SINE4: {
+      double u = 1.0 / (1.0 + c);
+      *z2 = 0.75 * (*z) * u * u;
+      break;
+    }
+    case COSROD_CURV_TANGENT2:
+      *z2 = 2.0 / (c * c * c);
+      break;
+    case COSROD_CURV_TANGENT4: {
+      double u = 1.0 / (1.0 + c);
+      *z2 = 4.0 * u * u * u;
+      break;
+    }
+    default: {
+      double u = 1.0 - c;
+      if (fabs(u) < 1e-3) {
+        *z2 = 4.0 / 15.0 + u * (12.0 / 35.0 + u * (96.0 / 315.0));
+      } else {
+        double cc = c < -1.0 ? -1.0 : c;
+        double th = acos(cc), sn = sqrt((1.0 - cc) * (1.0 + cc));
+        *z2 = (th * sn * sn + 3.0 * cc * (cc * th - sn)) / (sn * sn * sn * sn * sn);
+      }
+      break;
+    }
+  }
+}
+
+/* ---- stage 1: force derivatives -------------------------------------------- */
+
+/* Segment k: adds ∂fx_k, ∂fx_{k+1}, ∂ψ_k w.r.t. x_k, x_{k+1}, p_k (and rates). */
+static void seg_deriv(const cosrod_rod *rod, const cosrod_rod_data *d, int k, double *wv, double *ws,
+                      int damped) {
+  const double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *F = d->F + 3 * k;
+  const double ids = 1.0 / rod->ds[k];
+  double u[3], a[3];
+  cosrod_vec3_sub(u, d->x + 3 * (k + 1), d->x + 3 * k);
+  cosrod_vec3_scale(a, ids, u);
+  const double *C = rod->CG, *V = rod->VG;
+  double R[9], RT[9], JG[12];
+  m_R2(R, p, p);
+  memcpy(RT, R, sizeof R);
+  m_T(RT, 3);
+  cosrod_quat_dRTv_dp(JG, p, a);
+  /* dF/du (3x3), dF/dp (3x4); rates */
+  double Fu[9], Fp[12], Fud[9], Fpd[12];
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) Fu[i + 3 * j] = C[i] * RT[i + 3 * j] * ids;
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) Fp[i + 3 * j] = C[i] * JG[i + 3 * j];
+  if (damped) {
+    double Rd[9], ad[3], J1[12], J2[12];
+    m_R2(Rd, p, pd); /* Ṙ/2 */
+    cosrod_vec3_sub(ad, d->xd + 3 * (k + 1), d->xd + 3 * k);
+    cosrod_vec3_scale(ad, ids, ad);
+    cosrod_quat_dRTv_dp(J1, pd, a);
+    cosrod_quat_dRTv_dp(J2, p, ad);
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) {
+        Fu[i + 3 * j] += V[i] * 2.0 * Rd[j + 3 * i] * ids;
+        Fud[i + 3 * j] = V[i] * RT[i + 3 * j] * ids;
+      }
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 3; ++i) {
+        Fp[i + 3 * j] += V[i] * (J1[i + 3 * j] + J2[i + 3 * j]);
+        Fpd[i + 3 * j] = V[i] * JG[i + 3 * j];
+      }
+  }
+  /* fs = R F */
+  double Au[9], Ap[12];
+  mm(Au, R, Fu, 3, 3, 3);
+  mm(Ap, R, Fp, 3, 3, 4);
+  {
+    double JF[12];
+    cosrod_quat_dRv_dp(JF, p, F);
+    madd(Ap, 1.0, JF, 12);
+  }
+  /* fq = 2 u p F */
+  double up[4], pF[4], E[12], Bu[12], Bp[16], QL[16], QR[16];
+  {
+    double uq[4] = {0.0, u[0], u[1], u[2]};
+    cosrod_quat_mul(up, uq, p);
+    cosrod_quat_mul_pure(pF, p, F);
+    m_qL(QL, up);
+    for (int i = 0; i < 12; ++i) E[i] = 2.0 * QL[4 + i];
+    m_qR(QR, pF);
+    for (int i = 0; i < 12; ++i) Bu[i] = 2.0 * QR[4 + i];
+    mma(Bu, 1.0, E, Fu, 4, 3, 3);
+    double Qu[16], QF[16];
+    m_qL(Qu, uq);
+    m_qRv(QF, F);
+    mm(Bp, Qu, QF, 4, 4, 4);
+    for (int i = 0; i < 16; ++i) Bp[i] *= 2.0;
+    mma(Bp, 1.0, E, Fp, 4, 3, 4);
+  }
+  madd(VXq(wv, k, 1), -1.0, Au, 9);
+  madd(VXq(wv, k, 2), 1.0, Au, 9);
+  madd(VXq(wv, k + 1, 0), 1.0, Au, 9);
+  madd(VXq(wv, k + 1, 1), -1.0, Au, 9);
+  madd(VPq(wv, k, 1), 1.0, Ap, 12);
+  madd(VPq(wv, k + 1, 0), -1.0, Ap, 12);
+  madd(SXq(ws, k, 0), -1.0, Bu, 12);
+  madd(SXq(ws, k, 1), 1.0, Bu, 12);
+  madd(SPq(ws, k, 1), 1.0, Bp, 16);
+  if (damped) {
+    double Aud[9], Apd[12], Bud[12], Bpd[16];
+    mm(Aud, R, Fud, 3, 3, 3);
+    mm(Apd, R, Fpd, 3, 3, 4);
+    mm(Bud, E, Fud, 4, 3, 3);
+    mm(Bpd, E, Fpd, 4, 3, 4);
+    madd(VXv(wv, k, 1), -1.0, Aud, 9);
+    madd(VXv(wv, k, 2), 1.0, Aud, 9);
+    madd(VXv(wv, k + 1, 0), 1.0, Aud, 9);
+    madd(VXv(wv, k + 1, 1), -1.0, Aud, 9);
+    madd(VPv(wv, k, 1), 1.0, Apd, 12);
+    madd(VPv(wv, k + 1, 0), -1.0, Apd, 12);
+    madd(SXv(ws, k, 0), -1.0, Bud, 12);
+    madd(SXv(ws, k, 1), 1.0, Bud, 12);
+    madd(SPv(ws, k, 1), 1.0, Bpd, 16);
+  }
+}
+
+/* Vertex kernel derivatives: blocks ∂fp/∂p₊ (Gpp), ∂fp/∂p₋ (Gpm), ∂fm/∂p₊
+ * (Gmp), ∂fm/∂p₋ (Gmm), and the rate blocks (suffix d, only if damped).
+ * M is the couple of this vertex (d->M, damping included). */
+typedef struct vtx_blocks {
+  double pp[16], pm[16], mp[16], mm[16];
+  double ppd[16], pmd[16], mpd[16], mmd[16];
+} vtx_blocks;
+
+static void vtx_deriv(cosrod_curvature cv, const double pm[4], const double pp[4], const double pmd[4],
+                      const double ppd[4], double alpha, double w, const double M[3], const double CK[3],
+                      const double VK[3], int damped, vtx_blocks *b) {
+  double W[4], Wd[4] = {0.0, 0.0, 0.0, 0.0};
+  cosrod_quat_conj_mul(W, pm, pp);
+  if (damped) {
+    double t[4];
+    cosrod_quat_conj_mul(Wd, pmd, pp);
+    cosrod_quat_conj_mul(t, pm, ppd);
+    rq_axpy(Wd, 1.0, t);
+  }
+  double z, z1, z2;
+  zeta2(cv, W[0], &z, &z1, &z2);
+  /* dK/dW (3x4) */
+  double KW[12] = {0}, MW[12], MWd[12];
+  for (int i = 0; i < 3; ++i) {
+    KW[i] = alpha * z1 * W[i + 1];
+    KW[i + 3 * (i + 1)] = alpha * z;
+  }
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) MW[i + 3 * j] = CK[i] * KW[i + 3 * j];
+  if (damped) {
+    for (int i = 0; i < 3; ++i) {
+      MW[i] += VK[i] * alpha * (z2 * Wd[0] * W[i + 1] + z1 * Wd[i + 1]);
+      MW[i + 3 * (i + 1)] += VK[i] * alpha * z1 * Wd[0];
+    }
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 3; ++i) MWd[i + 3 * j] = VK[i] * KW[i + 3 * j];
+  }
+  /* Q = wα (ζ'<M, Im W> | ζ M): dQ/dW = ∂Q/∂W|_M + ∂Q/∂M dM/dW */
+  const double wa = w * alpha;
+  double QM[12], QW[16] = {0}, QWd[16];
+  for (int i = 0; i < 3; ++i) {
+    QM[4 * i] = wa * z1 * W[i + 1];
+    QM[1 + 4 * i] = QM[2 + 4 * i] = QM[3 + 4 * i] = 0.0;
+    QM[i + 1 + 4 * i] = wa * z;
+  }
+  QW[0] = wa * z2 * (M[0] * W[1] + M[1] * W[2] + M[2] * W[3]);
+  for (int i = 0; i < 3; ++i) {
+    QW[4 * (i + 1)] = wa * z1 * M[i];
+    QW[i + 1] = wa * z1 * M[i];
+  }
+  mma(QW, 1.0, QM, MW, 4, 3, 4);
+  if (damped) mm(QWd, QM, MWd, 4, 3, 4);
+  double Qv[4] = {wa * z1 * (M[0] * W[1] + M[1] * W[2] + M[2] * W[3]), wa * z * M[0], wa * z * M[1],
+                  wa * z * M[2]};
+  /* ∂W/∂p₊ = Q(p̄₋), ∂W/∂p₋ = Qr(p₊) C; rates: Q(conj ṗ₋), Qr(ṗ₊) C */
+  double Lm[16], Rp[16], Ap[16], Am[16], Bp[16], Bm[16];
+  {
+    double pmc[4];
+    cosrod_quat_conj(pmc, pm);
+    m_qL(Lm, pmc);
+    m_qR(Rp, pp);
+    m_conjc(Rp, 4);
+  }
+  mm(Ap, QW, Lm, 4, 4, 4);
+  mm(Am, QW, Rp, 4, 4, 4);
+  if (damped) {
+    double L2[16], R2[16], pmdc[4];
+    cosrod_quat_conj(pmdc, pmd);
+    m_qL(L2, pmdc);
+    m_qR(R2, ppd);
+    m_conjc(R2, 4);
+    mma(Ap, 1.0, QWd, L2, 4, 4, 4);
+    mma(Am, 1.0, QWd, R2, 4, 4, 4);
+    mm(Bp, QWd, Lm, 4, 4, 4);
+    mm(Bm, QWd, Rp, 4, 4, 4);
+  }
+  /* fp = -p₋ Q, fm = -p₊ Q̄ */
+  double Qpm[16], Qppc[16], T[16];
+  m_qL(Qpm, pm);
+  m_qL(Qppc, pp);
+  m_conjc(Qppc, 4);
+  mm(b->pp, Qpm, Ap, 4, 4, 4);
+  mm(b->pm, Qpm, Am, 4, 4, 4);
+  m_qR(T, Qv);
+  madd(b->pm, 1.0, T, 16);
+  mm(b->mm, Qppc, Am, 4, 4, 4);
+  mm(b->mp, Qppc, Ap, 4, 4, 4);
+  {
+    double Qc[4] = {Qv[0], -Qv[1], -Qv[2], -Qv[3]};
+    m_qR(T, Qc);
+    madd(b->mp, 1.0, T, 16);
+  }
+  for (int i = 0; i < 16; ++i)
+    b->pp[i] = -b->pp[i], b->pm[i] = -b->pm[i], b->mm[i] = -b->mm[i], b->mp[i] = -b->mp[i];
+  if (damped) {
+    mm(b->ppd, Qpm, Bp, 4, 4, 4);
+    mm(b->pmd, Qpm, Bm, 4, 4, 4);
+    mm(b->mpd, Qppc, Bp, 4, 4, 4);
+    mm(b->mmd, Qppc, Bm, 4, 4, 4);
+    for (int i = 0; i < 16; ++i)
+      b->ppd[i] = -b->ppd[i], b->pmd[i] = -b->pmd[i], b->mpd[i] = -b->mpd[i], b->mmd[i] = -b->mmd[i];
+  }
+}
+
+/* Clamped end e: the kernel couples the ghost g(p) = pe p̄ pe with p = p_k.
+ * own = blocks of the force on p (fp at e = 0, fm at e = 1), gh = blocks of
+ * the force on the ghost, pulled back with Gm = ∂g/∂p. */
+static void ghost_deriv(const cosrod_rod_data *d, int e, const vtx_blocks *b, int damped, double Dp[16],
+                        double Dpd[16]) {
+  const double *pe = d->pe[e], *ped = d->ped[e];
+  double A[16], B[16], Gm[16], Gd[16];
+  m_qL(A, pe);
+  m_qR(B, pe);
+  mm(Gm, A, B, 4, 4, 4);
+  m_conjc(Gm, 4);
+  if (damped) {
+    double A2[16], B2[16];
+    m_qL(A2, ped);
+    m_qR(B2, ped);
+    mm(Gd, A2, B, 4, 4, 4);
+    mma(Gd, 1.0, A, B2, 4, 4, 4);
+    m_conjc(Gd, 4);
+  }
+  /* e = 0: pm = g, pp = p: own force fp, ghost force fm.
+   * e = 1: pm = p, pp = g: own force fm, ghost force fp. */
+  const double *own_p = e == 0 ? b->pp : b->mm, *own_g = e == 0 ? b->pm : b->mp;
+  const double *gh_p = e == 0 ? b->mp : b->pm, *gh_g = e == 0 ? b->mm : b->pp;
+  const double *own_pd = e == 0 ? b->ppd : b->mmd, *own_gd = e == 0 ? b->pmd : b->mpd;
+  const double *gh_pd = e == 0 ? b->mpd : b->pmd, *gh_gd = e == 0 ? b->mmd : b->ppd;
+  double T[16];
+  /* d/dp = own_p + own_g Gm + own_gd Gd + Gm (gh_p + gh_g Gm + gh_gd Gd) */
+  memcpy(T, gh_p, sizeof T);
+  mma(T, 1.0, gh_g, Gm, 4, 4, 4);
+  if (damped) mma(T, 1.0, gh_gd, Gd, 4, 4, 4);
+  madd(Dp, 1.0, own_p, 16);
+  mma(Dp, 1.0, own_g, Gm, 4, 4, 4);
+  if (damped) mma(Dp, 1.0, own_gd, Gd, 4, 4, 4);
+  mma(Dp, 1.0, Gm, T, 4, 4, 4);
+  if (damped) {
+    memcpy(T, gh_pd, sizeof T);
+    mma(T, 1.0, gh_gd, Gm, 4, 4, 4);
+    madd(Dpd, 1.0, own_pd, 16);
+    mma(Dpd, 1.0, own_gd, Gm, 4, 4, 4);
+    mma(Dpd, 1.0, Gm, T, 4, 4, 4);
+  }
+}
+
+static double profile_factor(const cosrod_rod_load *l, double t) {
+  switch (l->profile) {
+    case COSROD_PROFILE_RAMP:
+      if (t <= l->t0) return 0.0;
+      if (t >= l->t1) return 1.0;
+      return (t - l->t0) / (l->t1 - l->t0);
+    case COSROD_PROFILE_ACTIVE:
+      return (t >= l->t0 && t <= l->t1) ? 1.0 : 0.0;
+    default:
+      return 1.0;
+  }
+}
+
+/* Stage 1 (d evaluated at the state). */
+static void force_derivs(const cosrod_rod *rod, cosrod_rod_data *d, double t, int damped) {
+  const int N = rod->N;
+  double *wv = d->jacw, *ws = d->jacw + (size_t)(N + 1) * VTX_STRIDE;
+  memset(wv, 0, sizeof(double) * ((size_t)(N + 1) * VTX_STRIDE + (size_t)N * SEG_STRIDE));
+  for (int k = 0; k < N; ++k) seg_deriv(rod, d, k, wv, ws, damped);
+  vtx_blocks b;
+  for (int n = 1; n < N; ++n) {
+    vtx_deriv(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n,
+              2.0 / rod->w[n], rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped, &b);
+    madd(SPq(ws, n - 1, 1), 1.0, b.mm, 16);
+    madd(SPq(ws, n - 1, 2), 1.0, b.mp, 16);
+    madd(SPq(ws, n, 0), 1.0, b.pm, 16);
+    madd(SPq(ws, n, 1), 1.0, b.pp, 16);
+    if (damped) {
+      madd(SPv(ws, n - 1, 1), 1.0, b.mmd, 16);
+      madd(SPv(ws, n - 1, 2), 1.0, b.mpd, 16);
+      madd(SPv(ws, n, 0), 1.0, b.pmd, 16);
+      madd(SPv(ws, n, 1), 1.0, b.ppd, 16);
+    }
+  }
+  for (int e = 0; e < 2; ++e) {
+    if (!rod->end[e].fixrot) continue;
+    int k = e == 0 ? 0 : N - 1, n = e == 0 ? 0 : N;
+    double g[4], gd[4];
+    rod_ghost(g, gd, d->pe[e], d->ped[e], d->p + 4 * k, d->pd + 4 * k);
+    const double *p = d->p + 4 * k, *pd = d->pd + 4 * k;
+    if (e == 0)
+      vtx_deriv(rod->curv, g, p, gd, pd, 2.0 / rod->ds[k], rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped,
+                &b);
+    else
+      vtx_deriv(rod->curv, p, g, pd, gd, 2.0 / rod->ds[k], rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped,
+                &b);
+    ghost_deriv(d, e, &b, damped, SPq(ws, k, 1), SPv(ws, k, 1));
+  }
+  /* loads */
+  for (int i = 0; i < rod->nloads; ++i) {
+    const cosrod_rod_load *l = &rod->loads[i];
+    if (l->frame != COSROD_FRAME_MATERIAL && l->kind != COSROD_LOAD_MOMENT) continue; /* dead force */
+    double s = profile_factor(l, t);
+    if (s == 0.0) continue;
+    double val[3], J[12];
+    cosrod_vec3_scale(val, s, l->value);
+    int n = l->vertex;
+    switch (l->kind) {
+      case COSROD_LOAD_FORCE: {
+        int k = n == 0 ? 0 : n - 1;
+        cosrod_quat_dRv_dp(J, d->p + 4 * k, val);
+        madd(VPq(wv, n, k == n ? 1 : 0), 1.0, J, 12);
+        break;
+      }
+      case COSROD_LOAD_MOMENT: {
+        if (l->frame == COSROD_FRAME_MATERIAL) break; /* via mload below */
+        int ka = n == 0 ? 0 : n - 1, kb = n == N ? N - 1 : n;
+        double sc = ka == kb ? 1.0 : 0.5;
+        int kk[2] = {ka, kb};
+        for (int j = 0; j < (ka == kb ? 1 : 2); ++j) {
+          const double *p = d->p + 4 * kk[j];
+          double QL[16];
+          cosrod_quat_dRTv_dp(J, p, val);
+          m_qL(QL, p);
+          mma(SPq(ws, kk[j], 1), 2.0 * sc, QL + 4, J, 4, 3, 4);
+        }
+        break;
+      }
+      default:
+        for (int k = 0; k < N; ++k) {
+          cosrod_quat_dRv_dp(J, d->p + 4 * k, val);
+          double h = 0.5 * rod->ds[k];
+          madd(VPq(wv, k, 1), h, J, 12);
+          madd(VPq(wv, k + 1, 0), h, J, 12);
+        }
+        break;
+    }
+  }
+  if (rod->nloads > 0 || rod->load_fn) {
+    for (int k = 0; k < N; ++k) { /* ψ += 2 p M̂: ∂/∂p at fixed M̂ */
+      double T[16];
+      m_qRv(T, d->mload + 3 * k);
+      madd(SPq(ws, k, 1), 2.0, T, 16);
+    }
+  }
+}
+
+/* ---- destinations ------------------------------------------------------------ */
+
+typedef struct jsink {
+  int nb;
+  const cosrod_rod_jac_block *b;
+  int overflow;
+  int measure;  /* 1: record the bandwidths instead of writing */
+  int mlx, mux; /* measured */
+} jsink;
+
+/* Add the nr x nc column-major block B (ld nr) at global (gi, gj). */
+static void emit(jsink *s, int gi, int gj, int nr, int nc, const double *B) {
+  for (int t = 0; t < s->nb; ++t) {
+    const cosrod_rod_jac_block *T = &s->b[t];
+    int i0 = gi - T->r0, j0 = gj - T->c0;
+    if (i0 >= T->nr || j0 >= T->nc || i0 + nr <= 0 || j0 + nc <= 0) continue;
+    if (s->measure) {
+      for (int c = 0; c < nc; ++c)
+        for (int r = 0; r < nr; ++r) {
+          int i = i0 + r, j = j0 + c;
+          if (i < 0 || j < 0 || i >= T->nr || j >= T->nc) continue;
+          if (i - j > s->mlx) s->mlx = i - j;
+          if (j - i > s->mux) s->mux = j - i;
+        }
+      continue;
+    }
+    if (i0 >= 0 && j0 >= 0 && i0 + nr <= T->nr && j0 + nc <= T->nc && i0 + nr - 1 - j0 <= T->ml &&
+        j0 + nc - 1 - i0 <= T->mu) {
+      for (int c = 0; c < nc; ++c) {
+        double *col = T->J + (size_t)(j0 + c) * (size_t)T->ldj + (size_t)(T->mu + i0 - j0 - c);
+        const double *bc = B + nr * c;
+        for (int r = 0; r < nr; ++r) col[r] += bc[r];
+      }
+      continue;
+    }
+    for (int c = 0; c < nc; ++c)
+      for (int r = 0; r < nr; ++r) {
+        int i = i0 + r, j = j0 + c;
+        if (i < 0 || j < 0 || i >= T->nr || j >= T->nc) continue;
+        if (i - j > T->ml || j - i > T->mu) {
+          if (B[r + nr * c] != 0.0) s->overflow = 1;
+          continue;
+        }
+        T->J[(size_t)j * (size_t)T->ldj + (size_t)(T->mu + i - j)] += B[r + nr * c];
+      }
+  }
+}
+static inline void emit1(jsink *s, int gi, int gj, double v) { emit(s, gi, gj, 1, 1, &v); }
+
+/* Column transform of a vertex: nd = 3 identity, nd = 1 the slide axis. */
+static void emit_vcol(jsink *s, const cosrod_rod *rod, int gi, int nr, int m, int gj, const double *B) {
+  int nd = rod->nd[m];
+  if (nd == 3) {
+    emit(s, gi, gj, nr, 3, B);
+  } else if (nd == 1) {
+    const double *ax = rod->end[m == 0 ? 0 : 1].axis;
+    double c[4];
+    for (int r = 0; r < nr; ++r) c[r] = B[r] * ax[0] + B[r + nr] * ax[1] + B[r + 2 * nr] * ax[2];
+    emit(s, gi, gj, nr, 1, c);
+  }
+}
+
+/* Row transform of a vertex block (3 x nc) into L B: nd = 3 scale, nd = 1 axisᵀ scale. */
+static int vrow(const cosrod_rod *rod, int n, double sc, const double *B, int nc, double *out) {
+  if (rod->nd[n] == 3) {
+    for (int i = 0; i < 3 * nc; ++i) out[i] = sc * B[i];
+    return 3;
+  }
+  const double *ax = rod->end[n == 0 ? 0 : 1].axis;
+  for (int c = 0; c < nc; ++c) out[c] = sc * (ax[0] * B[3 * c] + ax[1] * B[3 * c + 1] + ax[2] * B[3 * c + 2]);
+  return 1;
+}
+
+/* ---- stage 2: assembly ------------------------------------------------------- */
+
+enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3 };
+
+/* Emit all rows belonging to vertices: L = sc P (sc = 1/m, or -1). rowoff is
+ * added to the q index for the row; colq/colv: offsets of the q and rate
+ * columns; ns: rate columns of segments through ṗ = ½ p Ω. */
+static void emit_vertex_rows(jsink *s, const cosrod_rod *rod, const cosrod_rod_data *d, int kind,
+                             int damped) {
+  const int N = rod->N, nq = rod->nq;
+  double *wv = d->jacw;
+  const int rowoff = kind == KIND_STIFF ? 0 : nq;
+  for (int n = 0; n <= N; ++n) {
+    if (!rod->nd[n]) continue;
+    double sc = (kind == KIND_ABS || kind == KIND_NS) ? 1.0 / rod->mv[n] : -1.0;
+    int gi = rowoff + (kind == KIND_NS ? rod->vv_ns[n] : rod->qv[n]);
+    double B[16];
+    int nr = 0;
+    for (int o = 0; o < 3; ++o) {
+      int m = n - 1 + o;
+      if (m < 0 || m > N || !rod->nd[m]) continue;
+      nr = vrow(rod, n, sc, VXq(wv, n, o), 3, B);
+      emit_vcol(s, rod, gi, nr, m, rod->qv[m], B);
+      if (damped && kind != KIND_STIFF) {
+        nr = vrow(rod, n, sc, VXv(wv, n, o), 3, B);
+        emit_vcol(s, rod, gi, nr, m, nq + (kind == KIND_NS ? rod->vv_ns[m] : rod->qv[m]), B);
+      }
+    }
+    for (int o = 0; o < 2; ++o) {
+      int k = n - 1 + o;
+      if (k < 0 || k >= N) continue;
+      nr = vrow(rod, n, sc, VPq(wv, n, o), 4, B);
+      if (kind == KIND_NS && damped) { /* ∂/∂p += ∂/∂ṗ ½Qr(Ω); ∂/∂Ω = ∂/∂ṗ T(p) */
+        double Bv[16], Rq[16], C[16], QL[16];
+        vrow(rod, n, sc, VPv(wv, n, o), 4, Bv);
+        m_qRv(Rq, d->Omega + 3 * k);
+        mma(B, 0.5, Bv, Rq, nr, 4, 4);
+        emit(s, gi, rod->qs[k], nr, 4, B);
+        m_qL(QL, d->p + 4 * k);
+        mm(C, Bv, QL + 4, nr, 4, 3);
+        for (int i = 0; i < 3 * nr; ++i) C[i] *= 0.5;
+        emit(s, gi, nq + rod->vs_ns[k], nr, 3, C);
+        continue;
+      }
+      emit(s, gi, rod->qs[k], nr, 4, B);
+      if (damped && kind != KIND_STIFF) {
+        nr = vrow(rod, n, sc, VPv(wv, n, o), 4, B);
+        emit(s, gi, nq + rod->qs[k], nr, 4, B);
+      }
+    }
+  }
+}
+
+/* Segment rows with a left transform L (lr x 4): columns x, ẋ, p, ṗ.  For
+ * kind NS the rate columns go through ṗ = ½ p Ω.  Local terms are added by
+ * the caller. */
+static void emit_segment_row(jsink *s, const cosrod_rod *rod, const cosrod_rod_data *d, int kind, int damped,
+                             int k, int gi, const double *L, int lr) {
+  const int N = rod->N, nq = rod->nq;
+  double *ws = d->jacw + (size_t)(N + 1) * VTX_STRIDE;
+  double B[16], C[16];
+  for (int o = 0; o < 2; ++o) {
+    int m = k + o;
+    if (!rod->nd[m]) continue;
+    mm(B, L, SXq(ws, k, o), lr, 4, 3);
+    emit_vcol(s, rod, gi, lr, m, rod->qv[m], B);
+    if (damped && kind != KIND_STIFF) {
+      mm(B, L, SXv(ws, k, o), lr, 4, 3);
+      emit_vcol(s, rod, gi, lr, m, nq + (kind == KIND_NS ? rod->vv_ns[m] : rod->qv[m]), B);
+    }
+  }
+  for (int o = 0; o < 3; ++o) {
+    int j = k - 1 + o;
+    if (j < 0 || j >= N) continue;
+    int rate = damped || o == 1; /* the self block always has rate terms (inertia) */
+    mm(B, L, SPq(ws, k, o), lr, 4, 4);
+    if (kind == KIND_STIFF) {
+      emit(s, gi, rod->qs[j], lr, 4, B);
+      continue;
+    }
+    if (kind == KIND_NS) {
+      if (damped) {
+        double Rq[16], QL[16], Lv[16];
+        mm(Lv, L, SPv(ws, k, o), lr, 4, 4);
+        m_qRv(Rq, d->Omega + 3 * j);
+        mma(B, 0.5, Lv, Rq, lr, 4, 4);
+        m_qL(QL, d->p + 4 * j);
+        mm(C, Lv, QL + 4, lr, 4, 3);
+        for (int i = 0; i < 3 * lr; ++i) C[i] *= 0.5;
+        emit(s, gi, nq + rod->vs_ns[j], lr, 3, C);
+      }
+      emit(s, gi, rod->qs[j], lr, 4, B);
+      continue;
+    }
+    emit(s, gi, rod->qs[j], lr, 4, B);
+    if (rate) {
+      mm(B, L, SPv(ws, k, o), lr, 4, 4);
+      emit(s, gi, nq + rod->qs[j], lr, 4, B);
+    }
+  }
+}
+
+/* Fold the inertia term F_p = ψ - 8 ṗ (Ī Im(p̄ṗ)) into the self blocks of segment k. */
+static void fold_inertia(const cosrod_rod *rod, cosrod_rod_data *d, int k) {
+  double *ws = d->jacw + (size_t)(rod->N + 1) * VTX_STRIDE;
+  const double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Ib = rod->Ib + 3 * k;
+  double o[4], e[3], QLd[16], M3[12], T[16];
+  cosrod_quat_conj_mul(o, p, pd);
+  e[0] = Ib[0] * o[1], e[1] = Ib[1] * o[2], e[2] = Ib[2] * o[3];
+  m_qL(QLd, pd);
+  /* ∂g/∂p = 8 Q(ṗ)_{:,im} Ī Im rows(Qr(ṗ) C) */
+  m_qR(T, pd);
+  m_conjc(T, 4);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) M3[i + 3 * j] = Ib[i] * T[i + 1 + 4 * j];
+  mma(SPq(ws, k, 1), -8.0, QLd + 4, M3, 4, 3, 4);
+  /* ∂g/∂ṗ = 8 Qr(e) + 8 Q(ṗ)_{:,im} Ī Im rows(Q(p̄)) */
+  double pc[4];
+  cosrod_quat_conj(pc, p);
+  m_qL(T, pc);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) M3[i + 3 * j] = Ib[i] * T[i + 1 + 4 * j];
+  mma(SPv(ws, k, 1), -8.0, QLd + 4, M3, 4, 3, 4);
+  m_qRv(T, e);
+  madd(SPv(ws, k, 1), -8.0, T, 16);
+}
+
+static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
+                     const double *yp, double cj) {
+  const int N = rod->N, nq = rod->nq;
+  const int damped = rod->has_damping && kind != KIND_STIFF;
+  /* q' rows */
+  if (kind == KIND_ABS || kind == KIND_DAE) {
+    double sg = kind == KIND_DAE ? -1.0 : 1.0;
+    for (int i = 0; i < nq; ++i) emit1(s, i, nq + i, sg);
+    if (kind == KIND_DAE)
+      for (int i = 0; i < nq; ++i) emit1(s, i, i, cj);
+  } else if (kind == KIND_NS) {
+    for (int n = 0; n <= N; ++n)
+      for (int j = 0; j < rod->nd[n]; ++j) emit1(s, rod->qv[n] + j, nq + rod->vv_ns[n] + j, 1.0);
+    for (int k = 0; k < N; ++k) { /* ṗ = ½ p Ω */
+      double T[16], C[12];
+      m_qRv(T, d->Omega + 3 * k);
+      for (int i = 0; i < 16; ++i) T[i] *= 0.5;
+      emit(s, rod->qs[k], rod->qs[k], 4, 4, T);
+      m_qL(T, d->p + 4 * k);
+      for (int i = 0; i < 12; ++i) C[i] = 0.5 * T[4 + i];
+      emit(s, rod->qs[k], nq + rod->vs_ns[k], 4, 3, C);
+    }
+  }
+  emit_vertex_rows(s, rod, d, kind, damped);
+  if (kind == KIND_DAE)
+    for (int n = 0; n <= N; ++n)
+      for (int j = 0; j < rod->nd[n]; ++j)
+        emit1(s, nq + rod->qv[n] + j, nq + rod->qv[n] + j, cj * rod->mv[n]);
+
+  for (int k = 0; k < N; ++k) {
+    const double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Ib = rod->Ib + 3 * k;
+    const double *psi = d->fp + 4 * k;
+    const int iq = rod->qs[k];
+    double L[16], X[16], T[16];
+    if (kind == KIND_ABS) {
+      fold_inertia(rod, d, k);
+      cosrod_quat_mass_sharp(L, p, Ib);
+      emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
+      /* local: ∂(μ♯(p)F)/∂p at fixed F, F = F_p */
+      double Fp[4], tq[4], w3[3], h[4];
+      {
+        double e[3], r[4];
+        cosrod_quat_conj_mul(tq, p, pd);
+        e[0] = Ib[0] * tq[1], e[1] = Ib[1] * tq[2], e[2] = Ib[2] * tq[3];
+        cosrod_quat_mul_pure(r, pd, e);
+        for (int i = 0; i < 4; ++i) Fp[i] = psi[i] - 8.0 * r[i];
+      }
+      double n2 = cosrod_quat_norm2(p), sc = 0.25 / (n2 * n2);
+      cosrod_quat_conj_mul(tq, p, Fp);
+      w3[0] = tq[1] / Ib[0], w3[1] = tq[2] / Ib[1], w3[2] = tq[3] / Ib[2];
+      cosrod_quat_mul_pure(h, p, w3);
+      m_qRv(X, w3);
+      for (int i = 0; i < 16; ++i) X[i] *= sc;
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) X[i + 4 * j] -= h[i] * p[j] / (n2 * n2 * n2);
+      {
+        double M3[12], QL[16];
+        m_qR(T, Fp);
+        m_conjc(T, 4);
+        for (int j = 0; j < 4; ++j)
+          for (int i = 0; i < 3; ++i) M3[i + 3 * j] = T[i + 1 + 4 * j] / Ib[i];
+        m_qL(QL, p);
+        mma(X, sc, QL + 4, M3, 4, 3, 4);
+      }
+      /* p r / n2 */
+      const double om = d->baumgarte_omega, br = d->baumgarte_r;
+      double r = -cosrod_quat_norm2(pd), pdp = cosrod_quat_dot(p, pd);
+      r -= 2.0 * br * pdp + 0.5 * om * om * (n2 - 1.0);
+      double Xv[16];
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 4; ++i) {
+          double drp = -2.0 * br * pd[j] - om * om * p[j], drv = -2.0 * pd[j] - 2.0 * br * p[j];
+          X[i + 4 * j] += (i == j ? r / n2 : 0.0) + p[i] * drp / n2 - 2.0 * r * p[i] * p[j] / (n2 * n2);
+          Xv[i + 4 * j] = p[i] * drv / n2;
+        }
+      emit(s, nq + iq, iq, 4, 4, X);
+      emit(s, nq + iq, nq + iq, 4, 4, Xv);
+    } else if (kind == KIND_NS) {
+      /* Ω̇ = Ī⁻¹ (½ Im(p̄ψ) - Ω × ĪΩ) */
+      double pc[4];
+      cosrod_quat_conj(pc, p);
+      m_qL(T, pc);
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 3; ++i) L[i + 3 * j] = 0.5 * T[i + 1 + 4 * j] / Ib[i];
+      int gi = nq + rod->vs_ns[k];
+      emit_segment_row(s, rod, d, kind, damped, k, gi, L, 3);
+      m_qR(T, psi);
+      m_conjc(T, 4);
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 3; ++i) X[i + 3 * j] = 0.5 * T[i + 1 + 4 * j] / Ib[i];
+      emit(s, gi, iq, 3, 4, X);
+      const double *Om = d->Omega + 3 * k;
+      double IO[3] = {Ib[0] * Om[0], Ib[1] * Om[1], Ib[2] * Om[2]};
+      /* ∂(Ω × ĪΩ)/∂Ω = [Ω]× Ī - [ĪΩ]× */
+      double Sx[9] = {0, Om[2], -Om[1], -Om[2], 0, Om[0], Om[1], -Om[0], 0};
+      double Sy[9] = {0, IO[2], -IO[1], -IO[2], 0, IO[0], IO[1], -IO[0], 0};
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) X[i + 3 * j] = -(Sx[i + 3 * j] * Ib[j] - Sy[i + 3 * j]) / Ib[i];
+      emit(s, gi, gi, 3, 3, X);
+    } else if (kind == KIND_DAE) {
+      fold_inertia(rod, d, k);
+      for (int i = 0; i < 16; ++i) L[i] = (i % 5 == 0) ? -1.0 : 0.0;
+      emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
+      const double *pdd = yp + nq + iq, lam = y[2 * nq + k];
+      /* ∂(μ(p) p̈)/∂p = 4 Qr(Ī Im(p̄p̈)) + 4 Q(p)_{:,im} Ī Im rows(Qr(p̈) C) */
+      double tq[4], e[3], M3[12], QL[16];
+      cosrod_quat_conj_mul(tq, p, pdd);
+      e[0] = Ib[0] * tq[1], e[1] = Ib[1] * tq[2], e[2] = Ib[2] * tq[3];
+      m_qRv(X, e);
+      for (int i = 0; i < 16; ++i) X[i] *= 4.0;
+      m_qR(T, pdd);
+      m_conjc(T, 4);
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 3; ++i) M3[i + 3 * j] = Ib[i] * T[i + 1 + 4 * j];
+      m_qL(QL, p);
+      mma(X, 4.0, QL + 4, M3, 4, 3, 4);
+      for (int i = 0; i < 4; ++i) X[5 * i] += lam;
+      emit(s, nq + iq, iq, 4, 4, X);
+      cosrod_quat_mass(X, p, Ib);
+      for (int i = 0; i < 16; ++i) X[i] *= cj;
+      emit(s, nq + iq, nq + iq, 4, 4, X);
+      emit(s, nq + iq, 2 * nq + k, 4, 1, p);
+      /* constraint row <p, p̈> + |ṗ|² */
+      double c1[4], c2[4];
+      for (int i = 0; i < 4; ++i) c1[i] = pdd[i], c2[i] = 2.0 * pd[i] + cj * p[i];
+      emit(s, 2 * nq + k, iq, 1, 4, c1);
+      emit(s, 2 * nq + k, nq + iq, 1, 4, c2);
+    } else { /* stiffness: -∂ψ/∂p + λ I */
+      for (int i = 0; i < 16; ++i) L[i] = (i % 5 == 0) ? -1.0 : 0.0;
+      emit_segment_row(s, rod, d, kind, 0, k, iq, L, 4);
+      double lam = cosrod_quat_dot(p, psi) / cosrod_quat_norm2(p);
+      for (int i = 0; i < 4; ++i) emit1(s, iq + i, iq + i, lam);
+    }
+  }
+}
+
+/* ---- public API ------------------------------------------------------------- */
+
+static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, double t, const double *y,
+                         const double *yp, double cj, int nblk, const cosrod_rod_jac_block *blk, int measure,
+                         int *ml, int *mu) {
+  if (!rod || !d || !y || nblk < 0 || nblk > 4 || (nblk > 0 && !blk)) return COSROD_ERR_INVALID;
+  if (!d->jacw) return COSROD_ERR_NOMEM;
+  if (kind == KIND_DAE && !yp) return COSROD_ERR_INVALID;
+  const int nq = rod->nq;
+  int nyr, nyc;
+  switch (kind) {
+    case KIND_ABS:
+      nyr = nyc = 2 * nq;
+      break;
+    case KIND_NS:
+      nyr = nyc = nq + rod->nv_ns;
+      break;
+    case KIND_DAE:
+      nyr = nyc = 2 * nq + rod->N;
+      break;
+    default:
+      nyr = nyc = nq;
+      break;
+  }
+  for (int b = 0; b < nblk; ++b) {
+    const cosrod_rod_jac_block *B = &blk[b];
+    if (B->nr < 1 || B->nc < 1 || B->r0 < 0 || B->c0 < 0 || B->r0 + B->nr > nyr || B->c0 + B->nc > nyc ||
+        B->ml < 0 || B->mu < 0)
+      return COSROD_ERR_DIMENSION;
+    if (!measure && (!B->J || B->ldj < B->ml + B->mu + 1)) return COSROD_ERR_DIMENSION;
+  }
+  /* evaluate the forces at the state (for STIFF: q with zero rates) */
+  const double *ye = y;
+  cosrod_rod_form form = kind == KIND_NS    ? COSROD_FORM_NULLSPACE
+                         : kind == KIND_DAE ? COSROD_FORM_DAE
+                                            : COSROD_FORM_ABSOLUTE;
+  if (kind == KIND_STIFF) {
+    double *yy = d->jacw + (size_t)(rod->N + 1) * VTX_STRIDE + (size_t)rod->N * SEG_STRIDE;
+    memcpy(yy, y, sizeof(double) * (size_t)nq);
+    memset(yy + nq, 0, sizeof(double) * (size_t)nq);
+    ye = yy;
+  }
+  int cb;
+  cosrod_status st = rod_eval_forces(rod, d, form, t, ye, &cb);
+  if (st != COSROD_OK) return st;
+  const int damped = rod->has_damping && kind != KIND_STIFF;
+  force_derivs(rod, d, t, damped);
+  jsink s = {nblk, blk, 0, measure, 0, 0};
+  if (!measure)
+    for (int b = 0; b < nblk; ++b) {
+      const cosrod_rod_jac_block *B = &blk[b];
+      int h = B->ml + B->mu + 1;
+      for (int c = 0; c < B->nc; ++c)
+        memset(B->J + (size_t)c * (size_t)B->ldj, 0, sizeof(double) * (size_t)h);
+    }
+  assemble(&s, rod, d, kind, y, yp, cj);
+  if (measure) {
+    *ml = s.mlx;
+    *mu = s.mux;
+    return COSROD_OK;
+  }
+  return s.overflow ? COSROD_ERR_DIMENSION : COSROD_OK;
+}
+
+static int form_kind(cosrod_rod_form form) {
+  return form == COSROD_FORM_NULLSPACE ? KIND_NS : form == COSROD_FORM_DAE ? KIND_DAE : KIND_ABS;
+}
+
+cosrod_status cosrod_rod_jac(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                             const double *y, const double *yp, double cj, int nblk,
+                             const cosrod_rod_jac_block *blk) {
+  if ((unsigned)form > COSROD_FORM_DAE) return COSROD_ERR_INVALID;
+  return run(rod, d, form_kind(form), t, y, yp, cj, nblk, blk, 0, NULL, NULL);
+}
+
+cosrod_status cosrod_rod_jac_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                  const double *y, const double *yp, double cj, int r0, int c0,
+                                  struct cosrod_band *J) {
+  if (!J) return COSROD_ERR_INVALID;
+  memset(J->data, 0, sizeof(double) * (size_t)J->ld * (size_t)J->n);
+  cosrod_rod_jac_block b = {J->data + J->ml, J->ld, J->ml, J->mu, r0, c0, J->n, J->n};
+  cosrod_status st = cosrod_rod_jac(rod, d, form, t, y, yp, cj, 1, &b);
+  J->factored = 0;
+  return st;
+}
+
+cosrod_status cosrod_rod_jac_second_order(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                          const double *y, double *J, int ldj, int ml_q, int mu_q, int ml_v,
+                                          int mu_v) {
+  if (!rod) return COSROD_ERR_INVALID;
+  int nq = rod->nq;
+  if (!J) return COSROD_ERR_INVALID;
+  cosrod_rod_jac_block b[2] = {{J, ldj, ml_q, mu_q, nq, 0, nq, nq},
+                               {J + (size_t)nq * (size_t)ldj, ldj, ml_v, mu_v, nq, nq, nq, nq}};
+  return cosrod_rod_jac(rod, d, COSROD_FORM_ABSOLUTE, t, y, NULL, 0.0, 2, b);
+}
+
+cosrod_status cosrod_rod_stiffness(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
+                                   struct cosrod_band *K) {
+  if (!K || !rod) return COSROD_ERR_INVALID;
+  if (K->n != rod->nq) return COSROD_ERR_DIMENSION;
+  memset(K->data, 0, sizeof(double) * (size_t)K->ld * (size_t)K->n);
+  cosrod_rod_jac_block b = {K->data + K->ml, K->ld, K->ml, K->mu, 0, 0, K->n, K->n};
+  cosrod_status st = run(rod, d, KIND_STIFF, t, q, NULL, 0.0, 1, &b, 0, NULL, NULL);
+  K->factored = 0;
+  return st;
+}
+
+cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
+                                               cosrod_rod_form form, int stiffness, int r0, int c0, int nr,
+                                               int nc, int *ml, int *mu) {
+  if (!rod || !d || !ml || !mu) return COSROD_ERR_INVALID;
+  if ((unsigned)form > COSROD_FORM_DAE) return COSROD_ERR_INVALID;
+  int kind = stiffness ? KIND_STIFF : form_kind(form);
+  cosrod_rod_form f = stiffness ? COSROD_FORM_ABSOLUTE : form;
+  int ny = cosrod_rod_ny(rod, f);
+  double *y = d->work, *yp = d->work + ny; /* the FD scratch holds 3 (2 nq + N) */
+  cosrod_status st = cosrod_rod_initial_state(rod, f, y);
+  if (st != COSROD_OK) return st;
+  memset(yp, 0, sizeof(double) * (size_t)ny);
+  cosrod_rod_jac_block b = {NULL, 0, 0, 0, r0, c0, nr, nc};
+  return run(rod, d, kind, 0.0, y, yp, 1.0, 1, &b, 1, ml, mu);
+}
