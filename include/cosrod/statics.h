@@ -1,0 +1,146 @@
+/* Quasistatics by continuation and modal analysis (module statics):
+ * [LLA] §4 eqs. 31–32 (Test 2, the omega-twist), SPEC §4.
+ *
+ * Equilibrium ([LLA] eq. 31) of a rod at pseudo-time t: the prescribed ends
+ * sit at their keyframe values at t and the loads are scaled by their time
+ * profiles at t.  The unknowns are minimal coordinates (tangent space of the
+ * quaternion constraints): per free vertex δx (3, m), per sliding vertex δξ
+ * (1, m), per segment a material rotation vector δθ (3, rad) with the update
+ * p <- p exp(δθ/2).  They are interleaved exactly like the null-space
+ * velocities ν of the rod (cosrod_rod_vindex_* with COSROD_FORM_NULLSPACE),
+ * so the residual r (nv = cosrod_rod_nv(rod, NULLSPACE)) has the units
+ *   vertex rows: N (generalised force; for a sliding vertex its component
+ *                along the axis),  segment rows: N m (material torque
+ *                ½ Im(p̄ ψ) of the quaternion force ψ).
+ * Rates are zero in statics: damping never contributes, whatever the rod.
+ *
+ * Solve: continuation in t from t_from to t_to with an Euler predictor
+ * ([LLA] eq. 32 in minimal coordinates: K q' = ∂r/∂t) and a full Newton
+ * corrector on r = 0 with the banded tangent stiffness K = -∂r/∂δ (band
+ * LU, half bandwidths 8).  Adaptive increments: halve and retry on
+ * divergence, grow after fast convergence, failure (ERR_CONVERGENCE, last
+ * converged state kept) below the minimum increment.
+ *
+ * Modes: generalised symmetric eigenproblem K φ = ω² M φ in the same minimal
+ * coordinates with the lumped masses (ρAδs_n per vertex dof, ρΔs (I1, I2, J)
+ * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.
+ *
+ * The API is rod-centred; a system of several rods and bodies can later use
+ * the same residual / stiffness contract. */
+#ifndef COSROD_STATICS_H
+#define COSROD_STATICS_H
+
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct cosrod_rod;
+struct cosrod_band;
+
+/* Options: start from cosrod_statics_default_options() and change fields.
+ * Increments are fractions of the pseudo-time interval [t_from, t_to]. */
+typedef struct cosrod_statics_options {
+  int increments;       /* nominal number of increments; first increment 1/increments (default 25) */
+  double max_increment; /* largest increment (fraction); 0 = 1/increments */
+  double min_increment; /* smallest increment (fraction) before failing (default 1e-4) */
+  double grow;          /* increment growth factor after fast convergence (default 1.5) */
+  int fast_iterations;  /* <= this many Newton iterations counts as fast (default 3) */
+  int max_newton;       /* Newton iterations per increment before halving (default 12) */
+  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual */
+  int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
+                           plus a limited curvature term from the previous increment */
+} cosrod_statics_options;
+
+cosrod_statics_options cosrod_statics_default_options(void);
+
+/* What a solve did (accumulated over one call). */
+typedef struct cosrod_statics_stats {
+  long increments;    /* converged increments (without the initial correction) */
+  long rejected;      /* increments halved and retried */
+  long newton;        /* Newton iterations (linear solves of the corrector) */
+  long jacobians;     /* stiffness matrix evaluations (incl. predictors) */
+  long residuals;     /* residual evaluations (incl. those of FD stiffness matrices) */
+  int max_iterations; /* most Newton iterations in one converged increment */
+  double t;           /* pseudo-time reached (last converged state) */
+  double residual;    /* scaled residual there */
+  double min_step;    /* smallest increment tried (pseudo-time units) */
+  double wall_time;   /* seconds */
+} cosrod_statics_stats;
+
+/* Per converged increment (also once for the starting point t_from after its
+ * correction): pseudo-time t, state q (nq), Newton iterations and the scaled
+ * residual.  Return 0 to go on, non-zero to stop (ERR_INTERRUPTED, state kept). */
+typedef int (*cosrod_statics_callback)(void *user, double t, const double *q, int iterations,
+                                       double residual);
+
+typedef struct cosrod_statics cosrod_statics;
+
+/* Create a solver for rod (which must outlive it); options copied (NULL =
+ * defaults).  NULL and *status (may be NULL) on invalid input / no memory. */
+cosrod_statics *cosrod_statics_create(const struct cosrod_rod *rod, const cosrod_statics_options *opt,
+                                      cosrod_status *status);
+void cosrod_statics_free(cosrod_statics *s);
+
+/* Number of minimal coordinates (= rows of the residual) nv. */
+int cosrod_statics_ndof(const cosrod_statics *s);
+
+/* Continuation from t_from to t_to (either direction).  q (nq, the position
+ * part of the rod's state, cosrod_rod_initial_state's first nq entries) is
+ * first corrected to the equilibrium at t_from (zero iterations if it is one;
+ * if plain Newton fails there, by continuation in a load factor), then
+ * followed.  On return q holds the last converged state.  Status: OK;
+ * ERR_CONVERGENCE (increment below the minimum: a limit point, or too hard a
+ * problem; stats->t says where); ERR_INTERRUPTED (callback); ERR_CALLBACK
+ * (the rod's load callback failed fatally).  cb and stats may be NULL. */
+cosrod_status cosrod_statics_solve(cosrod_statics *s, double *q, double t_from, double t_to,
+                                   cosrod_statics_callback cb, void *user, cosrod_statics_stats *stats);
+
+/* Equilibrium for the loads and ends at t, starting from q (nq, in/out):
+ * Newton; if that fails, continuation in a load factor 0 -> 1 at fixed t
+ * (for start_from_equilibrium).  stats may be NULL. */
+cosrod_status cosrod_statics_equilibrium_at(cosrod_statics *s, double t, double *q,
+                                            cosrod_statics_stats *stats);
+
+/* Residual r (nv, units above) at (t, q) and its scaled norm
+ *   max( max_vertex |r| / S_F, max_segment |r| / S_M ),
+ * S_F = max(|F_k|, |f_ext,n|, min(EI1, EI2, GJ)/L²)   (N),
+ * S_M = max(|M_n|, Δs_k |F_k|, |m_ext,k|, min(EI1, EI2, GJ)/L)   (N m),
+ * with the stress resultants F, couples M and external loads of the state
+ * (maxima over the rod): force residuals relative to the loads and to the
+ * stiffness·strain scales.  r and scaled may be NULL. */
+cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double *q, double *r,
+                                      double *scaled);
+
+/* Tangent stiffness K = -∂r/∂δ (nv x nv) at (t, q) in minimal coordinates,
+ * written into K (a band matrix of order nv with ml, mu >= 8; zeroed first).
+ * Symmetric at an equilibrium under dead loads.  Central finite differences
+ * of the residual with grouped columns (34 residuals). */
+cosrod_status cosrod_statics_stiffness(cosrod_statics *s, double t, const double *q, struct cosrod_band *K);
+
+/* Apply a minimal-coordinate increment: q <- q ⊕ δ (x += δx, ξ += δξ,
+ * p <- p exp(δθ/2), renormalised).  delta (nv). */
+void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta);
+
+/* Modal analysis about (t, q) (an equilibrium, e.g. from cosrod_statics_solve,
+ * or the stress-free initial state): the `count` lowest eigenpairs of
+ * K φ = ω² M φ.  Outputs (any may be NULL):
+ *   omega (count): ω (rad/s), ascending; a negative value -sqrt(-λ) flags an
+ *                  unstable direction (λ = ω² < 0, e.g. beyond buckling);
+ *   freq_hz (count): |ω| / (2π);
+ *   shapes (count x (N+1) x 6) row-major: per mode and vertex (dx, dy, dz,
+ *     rx, ry, rz), mass-normalised (φᵀ M φ = 1) in spatial components:
+ *     d = vertex displacement (0 at fixed vertices); r = spatial rotation
+ *     vector R(p) δθ of the adjacent segment(s), averaged at interior
+ *     vertices, the end segment's at a free or pinned end, 0 at a clamped or
+ *     prescribed end.  Sign: the largest-magnitude entry is positive.
+ *   minimal (count x nv) row-major: the raw mass-normalised eigenvectors.
+ * count <= nv.  ERR_INVALID on bad arguments, ERR_INTERNAL if LAPACK fails. */
+cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
+                                   double *omega, double *freq_hz, double *shapes, double *minimal);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* COSROD_STATICS_H */

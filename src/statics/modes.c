@@ -1,0 +1,131 @@
+/* Modal analysis of a rod about an equilibrium (or the stress-free initial
+ * state): small vibrations δ(t) = φ e^{iωt} of M δ̈ + K δ = 0 in the minimal
+ * coordinates of statics.c (δx per vertex, material rotation vector δθ per
+ * segment, the tangent space of the quaternion constraints).
+ *
+ * K = -∂r/∂δ is the tangent stiffness (statics_jacobian); it is the Hessian
+ * of the energy in the chart p exp(δθ/2) at an equilibrium under dead loads
+ * and symmetric there.  Elsewhere (non-equilibrium states, follower loads)
+ * its symmetric part (K + Kᵀ)/2 is used.  M is the lumped, diagonal mass of
+ * the null-space formulation: ρAδs_n per vertex coordinate ([LLA] eq. 27)
+ * and ρΔs (I1, I2, J) per segment ([L] Lemma 4.2; Ω = δθ̇ at rest).
+ * With D = M^{-1/2}, A = D K D is symmetric banded (half bandwidth 8) and
+ * LAPACK dsbevx gives its lowest eigenpairs; φ = D z is mass-normalised. */
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "statics/statics_internal.h"
+
+#define MODES_TWO_PI 6.283185307179586476925286766559
+
+static void mass_diag(const cosrod_rod *rod, double *m) {
+  for (int n = 0; n <= rod->N; ++n)
+    for (int j = 0; j < rod->nd[n]; ++j) m[rod->vv_ns[n] + j] = rod->mv[n];
+  for (int k = 0; k < rod->N; ++k)
+    for (int j = 0; j < 3; ++j) m[rod->vs_ns[k] + j] = rod->Ib[3 * k + j];
+}
+
+/* Map a minimal-coordinate vector phi (nv) to per-vertex (dx, rx) rows out ((N+1) x 6). */
+static void to_vertices(const cosrod_rod *rod, const double *q, const double *phi, double *out) {
+  const int N = rod->N;
+  memset(out, 0, sizeof(double) * 6 * (size_t)(N + 1));
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n];
+    double *o = out + 6 * n;
+    if (nd == 3) {
+      cosrod_vec3_copy(o, phi + rod->vv_ns[n]);
+    } else if (nd == 1) {
+      cosrod_vec3_scale(o, phi[rod->vv_ns[n]], rod->end[n == 0 ? 0 : 1].axis);
+    }
+  }
+  for (int k = 0; k < N; ++k) {
+    double w[3];
+    cosrod_quat_rotate(w, q + rod->qs[k], phi + rod->vs_ns[k]);
+    /* vertex k (left end of segment k) and k+1 */
+    for (int side = 0; side < 2; ++side) {
+      int n = k + side;
+      double wt;
+      if (n == 0 || n == N) {
+        int e = n == 0 ? 0 : 1;
+        wt = rod->end[e].fixrot ? 0.0 : 1.0;
+      } else {
+        wt = 0.5;
+      }
+      cosrod_vec3_axpy(out + 6 * n + 3, wt, w);
+    }
+  }
+}
+
+cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double *q, int count, double *omega,
+                                   double *freq_hz, double *shapes, double *minimal) {
+  if (!rod || !q || count < 1) return COSROD_ERR_INVALID;
+  const int nv = rod->nv_ns;
+  if (count > nv) return COSROD_ERR_INVALID;
+  cosrod_status st;
+  cosrod_statics *s = cosrod_statics_create(rod, NULL, &st);
+  if (!s) return st;
+  const int kd = s->ml > s->mu ? s->ml : s->mu;
+  const int ldab = kd + 1;
+  double *ab = calloc((size_t)ldab * (size_t)nv, sizeof(double));
+  double *m = calloc((size_t)nv, sizeof(double));
+  double *w = calloc((size_t)nv, sizeof(double));
+  double *z = calloc((size_t)nv * (size_t)count, sizeof(double));
+  double *qq = calloc((size_t)nv * (size_t)nv, sizeof(double));
+  double *vtx = calloc(6 * (size_t)(rod->N + 1), sizeof(double));
+  lapack_int *ifail = calloc((size_t)nv, sizeof(lapack_int));
+  if (!ab || !m || !w || !z || !qq || !vtx || !ifail) {
+    st = COSROD_ERR_NOMEM;
+    goto done;
+  }
+  st = statics_jacobian(s, t, 1.0, q, s->J); /* J = dr/dδ = -K */
+  if (st != COSROD_OK) goto done;
+  mass_diag(rod, m);
+  /* upper band of A = D K D, AB(kd + i - j, j) = A(i, j), max(0, j - kd) <= i <= j */
+  for (int j = 0; j < nv; ++j) {
+    int ilo = j - kd < 0 ? 0 : j - kd;
+    for (int i = ilo; i <= j; ++i) {
+      double kij = 0.0, kji = 0.0;
+      if (cosrod_band_in_band(s->J, i, j)) kij = -cosrod_band_get(s->J, i, j);
+      if (cosrod_band_in_band(s->J, j, i)) kji = -cosrod_band_get(s->J, j, i);
+      ab[(size_t)j * ldab + (size_t)(kd + i - j)] = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
+    }
+  }
+  lapack_int found = 0;
+  lapack_int info = LAPACKE_dsbevx(LAPACK_COL_MAJOR, 'V', 'I', 'U', nv, kd, ab, ldab, qq, nv, 0.0, 0.0, 1,
+                                   count, 0.0, &found, w, z, nv, ifail);
+  if (info != 0 || found != count) {
+    st = COSROD_ERR_INTERNAL;
+    goto done;
+  }
+  for (int c = 0; c < count; ++c) {
+    double lam = w[c];
+    double om = lam >= 0.0 ? sqrt(lam) : -sqrt(-lam);
+    if (omega) omega[c] = om;
+    if (freq_hz) freq_hz[c] = fabs(om) / MODES_TWO_PI;
+    double *phi = z + (size_t)c * nv;
+    for (int i = 0; i < nv; ++i) phi[i] /= sqrt(m[i]);
+    to_vertices(rod, q, phi, vtx);
+    /* sign convention on the vertex table (what users see) */
+    double big = 0.0;
+    for (int i = 0; i < 6 * (rod->N + 1); ++i)
+      if (fabs(vtx[i]) > fabs(big)) big = vtx[i];
+    double sg = big < 0.0 ? -1.0 : 1.0;
+    if (shapes)
+      for (int i = 0; i < 6 * (rod->N + 1); ++i) shapes[(size_t)c * 6 * (rod->N + 1) + i] = sg * vtx[i];
+    if (minimal)
+      for (int i = 0; i < nv; ++i) minimal[(size_t)c * nv + i] = sg * phi[i];
+  }
+  st = COSROD_OK;
+done:
+  free(ab);
+  free(m);
+  free(w);
+  free(z);
+  free(qq);
+  free(vtx);
+  free(ifail);
+  cosrod_statics_free(s);
+  return st;
+}

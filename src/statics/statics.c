@@ -1,0 +1,553 @@
+/* Quasistatics of a Cosserat rod by continuation: [LLA] §4 eqs. 31–32.
+ *
+ * Unknowns: minimal coordinates instead of (q, λ).  [LLA] solves the KKT form
+ * (31) with the quaternion constraints and multipliers; we parametrise the
+ * constraint manifold locally, p <- p exp(δθ/2) with a material rotation
+ * vector δθ per segment (a right-trivialised chart, as the null-space
+ * formulation's ṗ = ½ p Ω), and δx per vertex.  Then
+ *   - the constraints |p| = 1 hold exactly after every update (no λ),
+ *   - the Newton matrix has the ν-ordering of the null-space formulation: half
+ *     bandwidths 8 instead of 10, 6 unknowns per node instead of 7 + 1,
+ *   - the residual is the generalised force of the null-space equations at
+ *     rest, r = (f_x, ½ Im(p̄ ψ)) (dynamics with ν = 0 and ν̇ = 0), and its
+ *     Jacobian at an equilibrium is the symmetric Hessian of the energy in
+ *     the chart (the tangent stiffness used by the modal analysis).
+ * The Lagrange multipliers of (31) are not needed; the rod module computes
+ * them from any state (cosrod_rod_lambda).
+ *
+ * Euler predictor (eq. 32): along a path s -> (t(s), μ(s)) with a converged
+ * q(s), r(q(s), s) = 0 gives K q' = ∂r/∂s (K = -∂r/∂δ), so
+ * q(s + Δs) ≈ q(s) ⊕ Δs K⁻¹ ∂r/∂s, ∂r/∂s by a one-sided difference in the
+ * direction of travel (load profiles and keyframes have kinks).  By default a
+ * limited curvature term from the previous converged state is added (one
+ * Newton iteration less per increment on the omega twist: 3 instead of 4).  μ is a load
+ * factor on the external loads (gravity, loads, load callback): the solve
+ * paths are t: t_from -> t_to at μ = 1, and μ: 0 -> 1 at fixed t when plain
+ * Newton cannot reach an equilibrium directly (cosrod_statics_equilibrium_at).
+ *
+ * Corrector: full Newton with the stiffness re-evaluated every iteration and
+ * a line search on the out-of-balance work (see correct()).
+ * Stiffness: central finite differences of the residual in minimal
+ * coordinates, columns grouped by the bandwidth (34 residuals per matrix);
+ * behind stiffness_eval() so that an analytic static stiffness can replace it
+ * in one line.
+ *
+ * Rates are zero: the residual is evaluated on a private copy of the rod model
+ * with damping switched off, so moving prescribed ends (pseudo-time
+ * velocities) produce no viscous forces. */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cosrod/band.h"
+#include "cosrod/statics.h"
+#include "rod/rod_internal.h"
+#include "statics/statics_internal.h"
+
+cosrod_statics_options cosrod_statics_default_options(void) {
+  cosrod_statics_options o;
+  memset(&o, 0, sizeof o);
+  o.increments = 25;
+  o.max_increment = 0.0;
+  o.min_increment = 1e-4;
+  o.grow = 2.0;
+  o.fast_iterations = 4;
+  o.max_newton = 20;
+  o.tol = 1e-9;
+  o.predictor = 2;
+  return o;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_statics_options *opt,
+                                      cosrod_status *status) {
+  cosrod_status dummy;
+  if (!status) status = &dummy;
+  if (!rod) {
+    *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  cosrod_statics_options o = opt ? *opt : cosrod_statics_default_options();
+  if (o.increments < 1 || o.min_increment <= 0.0 || o.max_increment < 0.0 || o.grow < 1.0 ||
+      o.max_newton < 1 || !(o.tol > 0.0) || o.fast_iterations < 0) {
+    *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  if (o.max_increment == 0.0) o.max_increment = 1.0 / o.increments;
+  if (o.max_increment > 1.0) o.max_increment = 1.0;
+  cosrod_statics *s = calloc(1, sizeof *s);
+  if (!s) {
+    *status = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  s->rod = rod;
+  s->quiet = *rod; /* shallow copy sharing the constant arrays, damping off */
+  s->quiet.has_damping = 0;
+  s->opt = o;
+  s->eta = 0.8;
+  s->N = rod->N;
+  s->nq = rod->nq;
+  s->nv = rod->nv_ns;
+  s->ny = rod->nq + rod->nv_ns;
+  int mlq, muq;
+  cosrod_rod_bandwidth(rod, COSROD_FORM_NULLSPACE, &mlq, &muq, &s->ml, &s->mu);
+  if (s->ml < 8) s->ml = 8; /* the stencil (neighbouring nodes), whatever the rod reports */
+  if (s->mu < 8) s->mu = 8;
+  s->d = cosrod_rod_data_create(&s->quiet);
+  size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)s->nq;
+  s->y = calloc((size_t)s->ny, sizeof(double));
+  s->r = calloc(nv, sizeof(double));
+  s->r2 = calloc(nv, sizeof(double));
+  s->dv = calloc(nv, sizeof(double));
+  s->rpl = calloc(nv, sizeof(double));
+  s->rmi = calloc(nv, sizeof(double));
+  s->hcol = calloc(nv, sizeof(double));
+  s->qc = calloc(nq, sizeof(double));
+  s->qw = calloc(nq, sizeof(double));
+  s->qt = calloc(nq, sizeof(double));
+  s->q0 = calloc(nq, sizeof(double));
+  s->qw2 = calloc(nq, sizeof(double));
+  s->qprev = calloc(nq, sizeof(double));
+  s->wnorm = calloc(nv, sizeof(double));
+  s->qbest = calloc(nq, sizeof(double));
+  s->rbest = calloc(nv, sizeof(double));
+  s->J = cosrod_band_create((int)nv, s->ml, s->mu);
+  if (!s->d || !s->y || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->qc || !s->qw ||
+      !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->wnorm || !s->qbest || !s->rbest || !s->J) {
+    cosrod_statics_free(s);
+    *status = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  /* scales */
+  double cmin = fmin(rod->CK[0], fmin(rod->CK[1], rod->CK[2]));
+  double L = rod->s[rod->N] - rod->s[0];
+  s->floorF = cmin / (L * L);
+  s->floorM = cmin / L;
+  double dsmin = rod->ds[0];
+  for (int k = 1; k < rod->N; ++k) dsmin = fmin(dsmin, rod->ds[k]);
+  s->hx = 6.0554544523933395e-06 * dsmin; /* cbrt(eps) times the strain length scale */
+  s->hth = 6.0554544523933395e-06;        /* rad */
+  /* weights making minimal coordinates dimensionless: δx / Δs_min, δθ */
+  for (int n = 0; n <= rod->N; ++n)
+    for (int j = 0; j < rod->nd[n]; ++j) s->wnorm[rod->vv_ns[n] + j] = 1.0 / dsmin;
+  for (int k = 0; k < rod->N; ++k)
+    for (int j = 0; j < 3; ++j) s->wnorm[rod->vs_ns[k] + j] = 1.0;
+  *status = COSROD_OK;
+  return s;
+}
+
+void cosrod_statics_free(cosrod_statics *s) {
+  if (!s) return;
+  cosrod_rod_data_free(s->d);
+  free(s->y);
+  free(s->r);
+  free(s->r2);
+  free(s->dv);
+  free(s->rpl);
+  free(s->rmi);
+  free(s->hcol);
+  free(s->qc);
+  free(s->qw);
+  free(s->qt);
+  free(s->q0);
+  free(s->qw2);
+  free(s->qprev);
+  free(s->wnorm);
+  free(s->qbest);
+  free(s->rbest);
+  cosrod_band_free(s->J);
+  free(s);
+}
+
+int cosrod_statics_ndof(const cosrod_statics *s) { return s ? s->nv : 0; }
+
+void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta) {
+  const cosrod_rod *rod = s->rod;
+  for (int n = 0; n <= rod->N; ++n) {
+    int nd = rod->nd[n];
+    for (int j = 0; j < nd; ++j) q[rod->qv[n] + j] += delta[rod->vv_ns[n] + j];
+  }
+  for (int k = 0; k < rod->N; ++k) {
+    double e[4], p[4];
+    double *pq = q + rod->qs[k];
+    cosrod_quat_from_rotvec(e, delta + rod->vs_ns[k]);
+    cosrod_quat_mul(p, pq, e);
+    cosrod_quat_normalise(pq, p);
+  }
+}
+
+/* Residual at (t, μ) in minimal coordinates; scaled norm in *scaled. */
+cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,
+                               double *scaled) {
+  const cosrod_rod *rod = s->rod;
+  cosrod_rod_data *d = s->d;
+  const int N = rod->N;
+  memcpy(s->y, q, sizeof(double) * (size_t)s->nq);
+  memset(s->y + s->nq, 0, sizeof(double) * (size_t)s->nv);
+  s->nres++;
+  cosrod_status st = cosrod_rod_eval(&s->quiet, d, COSROD_FORM_NULLSPACE, t, s->y);
+  if (st != COSROD_OK) return st;
+  const int loads = rod->nloads > 0 || rod->load_fn;
+  const double lf = 1.0 - mu; /* share of the external loads to remove */
+  double SF = s->floorF, SM = s->floorM, rf = 0.0, rm = 0.0;
+  for (int k = 0; k < N; ++k) {
+    double Fn = cosrod_vec3_norm(d->F + 3 * k);
+    SF = fmax(SF, Fn);
+    SM = fmax(SM, rod->ds[k] * Fn);
+    if (loads) SM = fmax(SM, mu * cosrod_vec3_norm(d->mload + 3 * k));
+  }
+  for (int n = 0; n <= N; ++n) {
+    double fe[3];
+    cosrod_vec3_scale(fe, rod->mv[n], rod->gravity);
+    if (loads) cosrod_vec3_add(fe, fe, d->fload + 3 * n);
+    SF = fmax(SF, mu * cosrod_vec3_norm(fe));
+    SM = fmax(SM, cosrod_vec3_norm(d->M + 3 * n));
+    int nd = rod->nd[n];
+    if (!nd) continue;
+    double f[3];
+    for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - lf * fe[j];
+    double *rv = r + rod->vv_ns[n];
+    if (nd == 3) {
+      cosrod_vec3_copy(rv, f);
+    } else {
+      rv[0] = cosrod_vec3_dot(f, rod->end[n == 0 ? 0 : 1].axis);
+    }
+    for (int j = 0; j < nd; ++j) rf = fmax(rf, fabs(rv[j]));
+  }
+  for (int k = 0; k < N; ++k) {
+    double *rs = r + rod->vs_ns[k];
+    cosrod_quat_tmat_T_apply(rs, d->p + 4 * k, d->fp + 4 * k);
+    if (loads && lf != 0.0) cosrod_vec3_axpy(rs, -lf, d->mload + 3 * k);
+    for (int j = 0; j < 3; ++j) rm = fmax(rm, fabs(rs[j]));
+  }
+  double sc = fmax(rf / SF, rm / SM);
+  if (!isfinite(sc)) return COSROD_ERR_NONFINITE;
+  if (scaled) *scaled = sc;
+  return COSROD_OK;
+}
+
+/* Finite-difference twin of the static stiffness: J = dr/dδ (note the sign:
+ * K = -J), central differences, columns more than ml + mu apart perturbed
+ * together. */
+static cosrod_status stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
+  const cosrod_rod *rod = s->rod;
+  const int n = s->nv;
+  double *h = s->hcol, *delta = s->dv;
+  for (int nn = 0; nn <= rod->N; ++nn)
+    for (int j = 0; j < rod->nd[nn]; ++j) h[rod->vv_ns[nn] + j] = s->hx;
+  for (int k = 0; k < rod->N; ++k)
+    for (int j = 0; j < 3; ++j) h[rod->vs_ns[k] + j] = s->hth;
+  int ng = J->ml + J->mu + 1;
+  if (ng > n) ng = n;
+  cosrod_band_zero(J);
+  for (int g = 0; g < ng; ++g) {
+    for (int sign = 0; sign < 2; ++sign) {
+      memset(delta, 0, sizeof(double) * (size_t)n);
+      for (int j = g; j < n; j += ng) delta[j] = sign == 0 ? h[j] : -h[j];
+      memcpy(s->qt, q, sizeof(double) * (size_t)s->nq);
+      cosrod_statics_apply(s, s->qt, delta);
+      cosrod_status st = statics_residual(s, t, mu, s->qt, sign == 0 ? s->rpl : s->rmi, NULL);
+      if (st != COSROD_OK) return st;
+    }
+    for (int j = g; j < n; j += ng) {
+      int ilo = j - J->mu < 0 ? 0 : j - J->mu, ihi = j + J->ml > n - 1 ? n - 1 : j + J->ml;
+      double *col = cosrod_band_col(J, j);
+      double ih = 0.5 / h[j];
+      for (int i = ilo; i <= ihi; ++i) col[i - j] = (s->rpl[i] - s->rmi[i]) * ih;
+    }
+  }
+  return COSROD_OK;
+}
+
+/* The one place that chooses how dr/dδ is computed (switch to the analytic
+ * static stiffness of the rod module here when it exists). */
+cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
+  s->njac++;
+  return stiffness_fd(s, t, mu, q, J);
+}
+
+cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double *q, double *r,
+                                      double *scaled) {
+  if (!s || !q) return COSROD_ERR_INVALID;
+  return statics_residual(s, t, 1.0, q, r ? r : s->r, scaled);
+}
+
+cosrod_status cosrod_statics_stiffness(cosrod_statics *s, double t, const double *q, cosrod_band *K) {
+  if (!s || !q || !K) return COSROD_ERR_INVALID;
+  if (K->n != s->nv || K->ml < 8 || K->mu < 8) return COSROD_ERR_DIMENSION;
+  cosrod_status st = statics_jacobian(s, t, 1.0, q, K);
+  if (st != COSROD_OK) return st;
+  cosrod_band_scale_add_identity(K, -1.0, 0.0);
+  return COSROD_OK;
+}
+
+/* ---- continuation -------------------------------------------------------- */
+
+/* A path s in [0, 1] -> (t(s), μ(s)), both linear. */
+typedef struct path {
+  double t0, t1, mu0, mu1;
+} path;
+
+static inline double path_t(const path *p, double sv) { return p->t0 + sv * (p->t1 - p->t0); }
+static inline double path_mu(const path *p, double sv) { return p->mu0 + sv * (p->mu1 - p->mu0); }
+
+/* Newton corrector at path parameter sv, from q (in place).  OK with *iters
+ * and *res, or a failure status (q then undefined).
+ * Line search on the out-of-balance work (Crisfield): with the Newton
+ * direction δ = K⁻¹ r, s(α) = δᵀ r(q ⊕ αδ) is the slope of the energy along δ
+ * (units J, consistent although δ mixes m and rad).  The full step is taken
+ * if |s(1)| <= η |s(0)| (η = 0.8; always true near the solution, so the
+ * quadratic convergence is kept), else α from regula falsi on s, at most
+ * four tries, keeping the best.  This tames the overshoot of stiff shear and
+ * extension far from the solution; it needs no energy, so follower loads
+ * are fine. */
+static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, double *q, int *iters,
+                             double *res) {
+  const double t = path_t(pa, sv), mu = path_mu(pa, sv);
+  const int nq = s->nq, nv = s->nv;
+  double sc = 0.0, sc0 = 0.0;
+  *iters = 0;
+  cosrod_status st = statics_residual(s, t, mu, q, s->r, &sc);
+  if (st != COSROD_OK) return st;
+  sc0 = sc;
+  for (int it = 0;; ++it) {
+    *res = sc;
+    if (sc <= s->opt.tol) return COSROD_OK;
+    if (it >= s->opt.max_newton) return COSROD_ERR_CONVERGENCE;
+    if (it >= 2 && sc > 1e3 * sc0) return COSROD_ERR_CONVERGENCE; /* diverging */
+    st = statics_jacobian(s, t, mu, q, s->J);
+    if (st != COSROD_OK) return st;
+    st = cosrod_band_factor(s->J);
+    if (st != COSROD_OK) return st;
+    /* J δ = -r */
+    double s0 = 0.0;
+    for (int i = 0; i < nv; ++i) s->dv[i] = -s->r[i];
+    cosrod_band_solve(s->J, s->dv);
+    for (int i = 0; i < nv; ++i) {
+      if (!isfinite(s->dv[i])) return COSROD_ERR_NONFINITE;
+      s0 += s->dv[i] * s->r[i];
+    }
+    double alpha = 1.0, a_lo = 0.0, s_lo = s0;
+    double best_a = 0.0, best_s = INFINITY, best_sc = 0.0;
+    for (int ls = 0; ls < 5; ++ls) {
+      memcpy(s->qw2, q, sizeof(double) * (size_t)nq);
+      for (int i = 0; i < nv; ++i) s->rpl[i] = alpha * s->dv[i];
+      cosrod_statics_apply(s, s->qw2, s->rpl);
+      double sct = 0.0, sa = 0.0;
+      st = statics_residual(s, t, mu, s->qw2, s->r2, &sct);
+      if (st == COSROD_ERR_CALLBACK) return st;
+      if (st == COSROD_OK) {
+        for (int i = 0; i < nv; ++i) sa += s->dv[i] * s->r2[i];
+        if (fabs(sa) < best_s) {
+          best_s = fabs(sa), best_a = alpha, best_sc = sct;
+          memcpy(s->qbest, s->qw2, sizeof(double) * (size_t)nq);
+          memcpy(s->rbest, s->r2, sizeof(double) * (size_t)nv);
+        }
+        if (sct <= s->opt.tol || fabs(sa) <= s->eta * fabs(s0)) break;
+        /* regula falsi between the bracket (a_lo, s_lo) and (alpha, sa) */
+        double an = (sa * s_lo < 0.0) ? alpha - sa * (alpha - a_lo) / (sa - s_lo) : 0.5 * alpha;
+        if (sa * s_lo >= 0.0) a_lo = alpha, s_lo = sa;
+        alpha = fmin(fmax(an, 0.1 * alpha), 0.9 * alpha);
+      } else {
+        alpha *= 0.5; /* non-finite trial: shorten */
+      }
+    }
+    if (best_s == INFINITY) return COSROD_ERR_NONFINITE;
+    (void)best_a;
+    memcpy(q, s->qbest, sizeof(double) * (size_t)nq);
+    memcpy(s->r, s->rbest, sizeof(double) * (size_t)nv);
+    sc = best_sc;
+    s->nnewton++;
+    *iters = it + 1;
+  }
+}
+
+/* Chart coordinates δ (nv) of qa relative to q: q ⊕ δ = qa. */
+static void chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta) {
+  const cosrod_rod *rod = s->rod;
+  for (int n = 0; n <= rod->N; ++n)
+    for (int j = 0; j < rod->nd[n]; ++j) delta[rod->vv_ns[n] + j] = qa[rod->qv[n] + j] - q[rod->qv[n] + j];
+  for (int k = 0; k < rod->N; ++k) {
+    double w[4];
+    cosrod_quat_conj_mul(w, q + rod->qs[k], qa + rod->qs[k]);
+    cosrod_quat_to_rotvec(delta + rod->vs_ns[k], w);
+  }
+}
+
+/* Predictor from a converged q at sv over ds (q in place): the Euler step of
+ * eq. 32, δ = ds q'; with qprev (converged at sv - dsp) and predictor 2 the
+ * curvature term ½ ds² q'' of the Hermite interpolant through (qprev, q, q')
+ * is added, limited to a quarter of the Euler step (weighted max norm) so a
+ * path that turns quickly is not over-extrapolated. */
+static cosrod_status predict(cosrod_statics *s, const path *pa, double sv, double ds, double *q,
+                             const double *qprev, double dsp) {
+  const double t = path_t(pa, sv), mu = path_mu(pa, sv);
+  double hs = 1e-6 * (ds > 0 ? 1.0 : -1.0);
+  cosrod_status st = statics_residual(s, t, mu, q, s->r, NULL);
+  if (st != COSROD_OK) return st;
+  st = statics_residual(s, path_t(pa, sv + hs), path_mu(pa, sv + hs), q, s->r2, NULL);
+  if (st != COSROD_OK) return st;
+  st = statics_jacobian(s, t, mu, q, s->J);
+  if (st != COSROD_OK) return st;
+  st = cosrod_band_factor(s->J);
+  if (st != COSROD_OK) return st;
+  /* J q' = -∂r/∂s */
+  for (int i = 0; i < s->nv; ++i) s->dv[i] = -(s->r2[i] - s->r[i]) / hs;
+  cosrod_band_solve(s->J, s->dv);
+  if (s->opt.predictor >= 2 && qprev && dsp != 0.0) {
+    chart_diff(s, q, qprev, s->r2);
+    double n1 = 0.0, n2 = 0.0;
+    for (int i = 0; i < s->nv; ++i) {
+      double acc = 2.0 * (s->r2[i] + dsp * s->dv[i]) / (dsp * dsp);
+      s->r2[i] = 0.5 * ds * ds * acc;
+      s->dv[i] *= ds;
+      n1 = fmax(n1, fabs(s->dv[i]) * s->wnorm[i]);
+      n2 = fmax(n2, fabs(s->r2[i]) * s->wnorm[i]);
+    }
+    const double lim = 0.25;
+    double c = n2 > lim * n1 ? lim * n1 / n2 : 1.0;
+    for (int i = 0; i < s->nv; ++i) s->dv[i] += c * s->r2[i];
+  } else {
+    for (int i = 0; i < s->nv; ++i) s->dv[i] *= ds;
+  }
+  for (int i = 0; i < s->nv; ++i)
+    if (!isfinite(s->dv[i])) return COSROD_ERR_NONFINITE;
+  cosrod_statics_apply(s, q, s->dv);
+  return COSROD_OK;
+}
+
+static void stats_add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
+  st->newton += s->nnewton;
+  st->jacobians += s->njac;
+  st->residuals += s->nres;
+  s->nnewton = s->njac = s->nres = 0;
+}
+
+/* Follow the path from sv = 0 (q converged there) to sv = 1. */
+static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_statics_callback cb,
+                           void *user, cosrod_statics_stats *stats, double tscale) {
+  double sv = 0.0;
+  double ds = 1.0 / s->opt.increments;
+  if (ds > s->opt.max_increment) ds = s->opt.max_increment;
+  memcpy(s->qc, q, sizeof(double) * (size_t)s->nq);
+  int have_prev = 0;
+  double dsp = 0.0;
+  while (sv < 1.0) {
+    if (sv + ds > 1.0 - 1e-9 * ds) ds = 1.0 - sv;
+    if (ds * tscale < stats->min_step || stats->min_step == 0.0) stats->min_step = ds * tscale;
+    memcpy(s->qw, s->qc, sizeof(double) * (size_t)s->nq);
+    int iters = 0;
+    double res = 0.0;
+    cosrod_status st = COSROD_OK;
+    if (s->opt.predictor) st = predict(s, pa, sv, ds, s->qw, have_prev ? s->qprev : NULL, dsp);
+    if (st == COSROD_OK) st = correct(s, pa, sv + ds, s->qw, &iters, &res);
+    stats_add_counts(s, stats);
+    if (st == COSROD_ERR_CALLBACK) return st; /* fatal load callback */
+    if (st != COSROD_OK) {
+      stats->rejected++;
+      ds *= 0.5;
+      if (ds < s->opt.min_increment) {
+        memcpy(q, s->qc, sizeof(double) * (size_t)s->nq);
+        return COSROD_ERR_CONVERGENCE;
+      }
+      continue;
+    }
+    sv = ds == 1.0 - sv ? 1.0 : sv + ds;
+    memcpy(s->qprev, s->qc, sizeof(double) * (size_t)s->nq);
+    have_prev = 1;
+    dsp = ds;
+    memcpy(s->qc, s->qw, sizeof(double) * (size_t)s->nq);
+    memcpy(q, s->qc, sizeof(double) * (size_t)s->nq);
+    stats->increments++;
+    if (iters > stats->max_iterations) stats->max_iterations = iters;
+    stats->t = path_t(pa, sv);
+    stats->residual = res;
+    if (cb && cb(user, path_t(pa, sv), q, iters, res) != 0) return COSROD_ERR_INTERRUPTED;
+    if (iters <= s->opt.fast_iterations) {
+      ds *= s->opt.grow;
+      if (ds > s->opt.max_increment) ds = s->opt.max_increment;
+    }
+  }
+  return COSROD_OK;
+}
+
+/* Equilibrium at fixed t: Newton, else μ-continuation from the equilibrium
+ * of the unloaded rod. */
+static cosrod_status equilibrium(cosrod_statics *s, double t, double *q, cosrod_statics_stats *stats,
+                                 int *iters, double *res) {
+  path pt = {t, t, 1.0, 1.0};
+  memcpy(s->q0, q, sizeof(double) * (size_t)s->nq);
+  cosrod_status st = correct(s, &pt, 0.0, q, iters, res);
+  stats_add_counts(s, stats);
+  if (st == COSROD_OK || st == COSROD_ERR_CALLBACK) return st;
+  memcpy(q, s->q0, sizeof(double) * (size_t)s->nq);
+  path pm = {t, t, 0.0, 1.0};
+  st = correct(s, &pm, 0.0, q, iters, res);
+  stats_add_counts(s, stats);
+  if (st != COSROD_OK) return st;
+  cosrod_statics_stats sub;
+  memset(&sub, 0, sizeof sub);
+  st = march(s, &pm, q, NULL, NULL, &sub, 1.0);
+  stats->rejected += sub.rejected;
+  stats->newton += sub.newton;
+  stats->jacobians += sub.jacobians;
+  stats->residuals += sub.residuals;
+  if (sub.max_iterations > *iters) *iters = sub.max_iterations;
+  *res = sub.residual;
+  return st;
+}
+
+cosrod_status cosrod_statics_equilibrium_at(cosrod_statics *s, double t, double *q,
+                                            cosrod_statics_stats *stats) {
+  if (!s || !q) return COSROD_ERR_INVALID;
+  cosrod_statics_stats loc;
+  if (!stats) stats = &loc;
+  memset(stats, 0, sizeof *stats);
+  double t0 = now_seconds();
+  int iters = 0;
+  double res = 0.0;
+  cosrod_status st = equilibrium(s, t, q, stats, &iters, &res);
+  if (st == COSROD_OK) {
+    stats->t = t;
+    stats->residual = res;
+    stats->max_iterations = iters;
+  }
+  stats->wall_time = now_seconds() - t0;
+  return st;
+}
+
+cosrod_status cosrod_statics_solve(cosrod_statics *s, double *q, double t_from, double t_to,
+                                   cosrod_statics_callback cb, void *user, cosrod_statics_stats *stats) {
+  if (!s || !q) return COSROD_ERR_INVALID;
+  cosrod_statics_stats loc;
+  if (!stats) stats = &loc;
+  memset(stats, 0, sizeof *stats);
+  stats->t = t_from;
+  double w0 = now_seconds();
+  int iters = 0;
+  double res = 0.0;
+  cosrod_status st = equilibrium(s, t_from, q, stats, &iters, &res);
+  if (st != COSROD_OK) {
+    stats->wall_time = now_seconds() - w0;
+    return st;
+  }
+  stats->residual = res;
+  if (cb && cb(user, t_from, q, iters, res) != 0) {
+    stats->wall_time = now_seconds() - w0;
+    return COSROD_ERR_INTERRUPTED;
+  }
+  if (t_to != t_from) {
+    path pa = {t_from, t_to, 1.0, 1.0};
+    st = march(s, &pa, q, cb, user, stats, fabs(t_to - t_from));
+  }
+  stats->wall_time = now_seconds() - w0;
+  return st;
+}
