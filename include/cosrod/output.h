@@ -24,8 +24,10 @@
  * finished output time, so a run that fails or is interrupted leaves valid
  * files under the final names.  cosrod_output_free without close abandons the
  * run: it deletes its temporary files and leaves the final names as they were
- * (the last checkpoint, or a previous run).  A hard crash leaves the ".*.tmp"
- * files, which the next run in the same directory overwrites.  Nothing is
+ * (the last checkpoint, or a previous run).  A hard crash leaves only the
+ * ".*.tmp" files (the CSV ones hold every finished output time, possibly
+ * followed by part of the next); the next cosrod_output_create in the
+ * same directory deletes this module's temporary names.  Nothing is
  * written to DIR before cosrod_output_create.  Files not produced by this run
  * (e.g. bodies.csv of an older run) are not removed.
  *

@@ -11,6 +11,7 @@
  * or the finished run.  Row bookkeeping uses byte counts kept here (no
  * ftell), and the time-loop writers only format into a fixed line buffer. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -174,7 +175,7 @@ static cosrod_status file_io_error(cosrod_output *out, out_file *f, int err) {
   if (!err) err = EIO;
   if (!f->error) {
     f->error = err;
-    out_warn(out, "%s: write failed (%s); the file is not published", f->final_path, strerror(err));
+    out_warn(out, "%s: write failed (%s)", f->final_path, strerror(err));
   }
   return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", f->final_path, strerror(err));
 }
@@ -282,6 +283,49 @@ static void abandon(cosrod_output *out) {
       }
   }
   out->in_frame = 0;
+}
+
+static int has_suffix(const char *s, const char *suf) {
+  size_t ls = strlen(s), lf = strlen(suf);
+  return ls >= lf && strcmp(s + ls - lf, suf) == 0;
+}
+
+/* Is `name` a temporary file this module creates in the directory of kind
+ * `kind` (0 = DIR, 1 = DIR/vtk, 2 = DIR/plots)? */
+static int own_temp_name(const char *name, int kind) {
+  if (name[0] != '.' || !(has_suffix(name, ".tmp") || has_suffix(name, ".ckpt"))) return 0;
+  if (kind == 1)
+    return !strncmp(name, ".rod", 4) || !strncmp(name, ".bodies_", 8) ||
+           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11);
+  if (kind == 2)
+    return has_suffix(name, ".png.tmp") || has_suffix(name, ".gp.tmp") || has_suffix(name, ".log.tmp");
+  if (!strncmp(name, ".summary.json.", 14)) return 1;
+  for (int i = 0; i < OF_PVD; ++i) {
+    size_t n = strlen(file_names[i]);
+    if (!strncmp(name + 1, file_names[i], n) && name[n + 1] == '.') return 1;
+  }
+  return 0;
+}
+
+/* Remove the temporary files a crashed earlier run left in our directories
+ * (their names are ours; see the header comment). */
+static void remove_stale_temps(cosrod_output *out) {
+  const char *dirs[3] = {out->dir, out->vtkdir, out->plotdir};
+  for (int kind = 0; kind < 3; ++kind) {
+    DIR *d = opendir(dirs[kind]);
+    if (!d) continue;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (!own_temp_name(e->d_name, kind)) continue;
+      size_t n = strlen(dirs[kind]) + strlen(e->d_name) + 2;
+      char *p = malloc(n);
+      if (!p) break;
+      snprintf(p, n, "%s/%s", dirs[kind], e->d_name);
+      remove(p);
+      free(p);
+    }
+    closedir(d);
+  }
 }
 
 static void set_errbuf(const cosrod_output_config *cfg, const char *msg) {
@@ -393,6 +437,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       return NULL;
     }
   }
+  remove_stale_temps(out);
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
     int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
@@ -407,7 +452,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       *st = COSROD_ERR_IO;
       return NULL;
     }
-    f->bytes = f->committed = (long)strlen(file_headers[i]);
+    f->bytes = f->committed = f->safe = (long)strlen(file_headers[i]);
   }
   *st = COSROD_OK;
   return out;
@@ -447,9 +492,11 @@ cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t) {
   return COSROD_OK;
 }
 
+static int is_frame_stream(int i);
+
 static void discard_frame(cosrod_output *out) {
   for (int i = 0; i < OF_COUNT; ++i)
-    if (i != OF_STEPS && i != OF_INCREMENTS && i != OF_MODES) file_rollback(out, &out->f[i]);
+    if (is_frame_stream(i)) file_rollback(out, &out->f[i]);
   if (out->vtk) {
     for (size_t k = 0; k < out->nrods; ++k)
       if (out->rod_done[k]) {
@@ -460,11 +507,16 @@ static void discard_frame(cosrod_output *out) {
   out->in_frame = 0;
 }
 
+/* fflush; on success everything committed so far is on disk. */
 static cosrod_status flush_stream(cosrod_output *out, out_file *f) {
   if (!file_enabled(f)) return f->error ? COSROD_ERR_IO : COSROD_OK;
   if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
+  f->safe = f->committed;
+  f->rows_safe = f->rows_committed;
   return COSROD_OK;
 }
+
+static int is_frame_stream(int i) { return i != OF_STEPS && i != OF_INCREMENTS && i != OF_MODES; }
 
 /* Publish the pending .vtp files of the frame and list them in the .pvd. */
 static cosrod_status publish_vtk_frame(cosrod_output *out) {
@@ -519,6 +571,26 @@ cosrod_status cosrod_output_frame_end(cosrod_output *out) {
       return out_fail(out, COSROD_ERR_INVALID, "output: t = %g: body %zu (%s) not written; frame discarded",
                       out->t_frame, k, out->body_names[k]);
     }
+  /* Flush the CSV streams; the output time is committed only if every one
+   * took it (otherwise it is discarded everywhere, so the files agree). */
+  cosrod_status io = COSROD_OK;
+  for (int i = 0; i < OF_PVD; ++i) {
+    if (!is_frame_stream(i) || !out->f[i].fp) continue;
+    if (out->f[i].error)
+      io = COSROD_ERR_IO; /* failed earlier */
+    else if (fflush(out->f[i].fp) != 0)
+      io = file_io_error(out, &out->f[i], errno);
+  }
+  if (io != COSROD_OK) {
+    char msg[sizeof out->err];
+    memcpy(msg, out->err, sizeof msg);
+    discard_frame(out);
+    memcpy(out->err, msg, sizeof msg);
+    LOCALE_LEAVE();
+    return io;
+  }
+  /* VTK: the bodies file, then rename the frame's files and list them in
+   * the .pvd (a VTK failure stops VTK output but not the run). */
   cosrod_status st = COSROD_OK;
   if (out->vtk && out->nbodies > 0 && !out->vtk_error) {
     out_vtk_path(out, out->path_a, (size_t)-1, out->nframes, 1);
@@ -531,10 +603,9 @@ cosrod_status cosrod_output_frame_end(cosrod_output *out) {
     if (s2 != COSROD_OK) st = s2;
   }
   for (int i = 0; i < OF_COUNT; ++i) {
-    if (i == OF_STEPS || i == OF_INCREMENTS || i == OF_MODES) continue;
-    cosrod_status s2 = flush_stream(out, &out->f[i]);
-    if (s2 != COSROD_OK) st = s2;
-    file_commit(&out->f[i]);
+    if (is_frame_stream(i)) file_commit(&out->f[i]);
+    cosrod_status s2 = flush_stream(out, &out->f[i]); /* row streams too: marks their rows safe */
+    if (s2 != COSROD_OK && out->f[i].fp) st = s2;
   }
   memcpy(out->tips, out->tips_frame, 3 * out->nrods * sizeof *out->tips);
   memcpy(out->body_x, out->body_x_frame, 3 * out->nbodies * sizeof *out->body_x);
@@ -823,17 +894,47 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
 }
 
 /* Truncate to the committed length, append the footer, close, rename. */
+/* After a write error: close, cut the temporary file back to the bytes
+ * known to be on disk (whole rows of finished output times) and append the
+ * footer; returns 1 if that worked and the file can be published. */
+static int salvage_stream(cosrod_output *out, out_file *f) {
+  fclose(f->fp); /* may fail again: what it writes is cut off below */
+  f->fp = NULL;
+  if (truncate(f->tmp_path, (off_t)f->safe) != 0) return 0;
+  if (f->footer) {
+    FILE *fp = fopen(f->tmp_path, "a");
+    int ok = fp && fputs(f->footer, fp) != EOF;
+    if (fp && fclose(fp) != 0) ok = 0;
+    if (!ok) return 0;
+  }
+  f->rows_committed = f->rows_safe;
+  out_warn(out, "%s: kept the %ld rows written before the error", f->final_path, f->rows_safe);
+  return 1;
+}
+
 static cosrod_status publish_stream(cosrod_output *out, out_file *f) {
   if (!f->fp) return COSROD_OK;
   cosrod_status st = COSROD_OK;
   if (!f->error) st = file_rollback(out, f);
   if (!f->error && f->footer && fputs(f->footer, f->fp) == EOF) st = file_io_error(out, f, errno);
   if (!f->error && fflush(f->fp) != 0) st = file_io_error(out, f, errno);
-  if (fclose(f->fp) != 0 && !f->error) st = file_io_error(out, f, errno);
-  f->fp = NULL;
   if (f->error) {
-    remove(f->tmp_path);
-    return COSROD_ERR_IO;
+    st = COSROD_ERR_IO;
+    if (!salvage_stream(out, f)) {
+      if (f->fp) fclose(f->fp);
+      f->fp = NULL;
+      remove(f->tmp_path);
+      out_warn(out, "%s: not published after the write error", f->final_path);
+      return st;
+    }
+  } else {
+    int rc = fclose(f->fp);
+    f->fp = NULL;
+    if (rc != 0) {
+      st = file_io_error(out, f, errno);
+      remove(f->tmp_path);
+      return st;
+    }
   }
   if (rename(f->tmp_path, f->final_path) != 0) {
     int err = errno;

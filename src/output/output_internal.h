@@ -35,6 +35,8 @@ typedef struct out_file {
   long committed;     /* bytes up to the last finished output time / row */
   long rows;          /* data rows handed to fp */
   long rows_committed;
+  long safe;      /* committed bytes known to be on disk (after a successful fflush) */
+  long rows_safe; /* data rows in those bytes */
   int error;     /* errno of the first failure (EIO if unknown), 0 = fine */
   int published; /* renamed into place at close */
 } out_file;
