@@ -1,0 +1,416 @@
+/* End-to-end tests of the `cosrod` command (SPEC §8): every rod example of
+ * SPEC §9 runs (short horizons via --set), the output files have the
+ * documented headers and row counts, summary.json parses and agrees with the
+ * CSV files, exit statuses 0 / 1 / 2 / 130 (SIGINT), nothing is written on
+ * invalid input, no progress bar on a pipe.  The binary runs as a child
+ * process (path from CMake: COSROD_CLI). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "outtest.h"
+
+#ifndef COSROD_CLI
+#error "COSROD_CLI (path of the cosrod binary) must be defined"
+#endif
+
+static const char *ex(const char *name) {
+  static char buf[4][1024];
+  static int k = 0;
+  const char *dir = getenv("COSROD_EXAMPLES");
+  char *b = buf[k++ % 4];
+  snprintf(b, sizeof buf[0], "%s/%s.yaml", dir ? dir : "examples", name);
+  return b;
+}
+
+/* Start cosrod with args (NULL-terminated, without argv[0]); stdout and
+ * stderr to the given files.  Returns the pid. */
+static pid_t spawn(const char *const *args, const char *out, const char *err) {
+  const char *argv[64];
+  int n = 0;
+  argv[n++] = COSROD_CLI;
+  for (; *args && n < 63; args++) argv[n++] = *args;
+  argv[n] = NULL;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(99);
+    execv(COSROD_CLI, (char *const *)argv);
+    _exit(98);
+  }
+  return pid;
+}
+
+static int wait_status(pid_t pid) {
+  int ws = 0;
+  if (waitpid(pid, &ws, 0) < 0) return -1;
+  if (WIFEXITED(ws)) return WEXITSTATUS(ws);
+  if (WIFSIGNALED(ws)) return 128 + WTERMSIG(ws);
+  return -1;
+}
+
+/* Run to completion; exit status.  stdout/stderr kept in dir/../ files. */
+static char g_out[512], g_err[512];
+static int run(const char *const *args) {
+  snprintf(g_out, sizeof g_out, "/tmp/cosrod_cli_test_%ld.out", (long)getpid());
+  snprintf(g_err, sizeof g_err, "/tmp/cosrod_cli_test_%ld.err", (long)getpid());
+  return wait_status(spawn(args, g_out, g_err));
+}
+
+static void show_err(void) {
+  char *e = ot_read(g_err, NULL);
+  if (e && e[0]) NOTE("stderr: %s", e);
+  free(e);
+}
+
+static long csv_rows(const char *dir, const char *file, const char *want_header, int ncol, double **data) {
+  char *header = NULL;
+  double *d = NULL;
+  long rows = ot_csv_read(ot_path(dir, file), &header, &d, ncol);
+  int ok = header && !strcmp(header, want_header);
+  if (!ok) NOTE("%s header: '%s', want '%s'", file, header ? header : "(none)", want_header);
+  CHECK(file, ok && rows >= 0);
+  free(header);
+  if (data)
+    *data = d;
+  else
+    free(d);
+  return rows;
+}
+
+static jnode *read_summary(const char *dir) {
+  char *text = ot_read(ot_path(dir, "summary.json"), NULL);
+  char err[256] = "";
+  jnode *j = text ? json_parse(text, err, sizeof err) : NULL;
+  if (!j) NOTE("summary.json: %s", text ? err : "missing");
+  CHECK("summary.json parses", j != NULL);
+  free(text);
+  return j;
+}
+
+static const char *jstr(const jnode *o, const char *k) {
+  const jnode *n = o ? json_get(o, k) : NULL;
+  return n && n->type == J_STR ? n->str : "";
+}
+static double jnum(const jnode *o, const char *k) {
+  const jnode *n = o ? json_get(o, k) : NULL;
+  return n && n->type == J_NUM ? n->num : NAN;
+}
+
+static int no_tmp_files(const char *dir) {
+  return ot_count_suffix(dir, ".tmp") == 0 && ot_count_suffix(ot_path(dir, "vtk"), ".tmp") == 0;
+}
+
+/* The rubber pendulum over 0.05 s with output every 0.01 s: 6 output times
+ * (t = 0 included), N = 10 -> 11 vertices, 10 segments. */
+TEST(pendulum_files_headers_rows) {
+  char *dir = ot_mkdtemp("pend");
+  const char *args[] = {"run",   ex("rubber-pendulum"), "-o",      dir, "--set", "analysis.t_end=0.05",
+                        "--set", "output.every=0.01",   "--quiet", NULL};
+  int rc = run(args);
+  show_err();
+  CHECK("exit 0", rc == 0);
+  char *so = ot_read(g_out, NULL);
+  CHECK("--quiet prints nothing", so && so[0] == '\0');
+  free(so);
+  double *cl = NULL, *en = NULL;
+  long ncl = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, &cl);
+  long nfr = csv_rows(dir, "frames.csv", "t,rod,segment,s,q0,q1,q2,q3", 8, NULL);
+  long nst = csv_rows(dir, "strains.csv", "t,rod,segment,s,Gamma1,Gamma2,Gamma3,F1,F2,F3", 10, NULL);
+  long ncu = csv_rows(dir, "curvatures.csv", "t,rod,vertex,s,K1,K2,K3,M1,M2,M3", 10, NULL);
+  long nen =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, &en);
+  long nsp = csv_rows(dir, "steps.csv", "t,h,accepted", 3, NULL);
+  CHECK("centerline rows 6 x 11", ncl == 66);
+  CHECK("frames rows 6 x 10", nfr == 60);
+  CHECK("strains rows 6 x 10", nst == 60);
+  CHECK("curvatures rows 6 x 11", ncu == 66);
+  CHECK("energy rows 6", nen == 6);
+  jnode *j = read_summary(dir);
+  if (j && cl && en && nen == 6 && ncl == 66) {
+    CHECK("status ok", !strcmp(jstr(j, "status"), "ok"));
+    CHECK_NEAR("t_end", jnum(j, "t_end"), 0.05, 1e-15);
+    const jnode *stats = json_get(j, "stats");
+    static const char *keys[] = {"nfev", "njev", "nsteps", "naccept", "nreject", "ndecomp"};
+    for (int k = 0; k < 6; k++) CHECK(keys[k], isfinite(jnum(stats, keys[k])));
+    CHECK("steps.csv has one row per attempted step", nsp == (long)jnum(stats, "nsteps"));
+    CHECK_NEAR("wall time >= 0", jnum(j, "wall_time") >= 0, 1, 0);
+    /* tip in the summary = last centerline row (vertex 10 at t = 0.05) */
+    const jnode *rods = json_get(j, "rods");
+    const jnode *tip = rods && rods->n == 1 ? json_get(rods->items[0], "tip") : NULL;
+    const double *last = cl + 65 * 7;
+    CHECK("last centerline row is vertex 10 at t = 0.05", last[0] == 0.05 && last[2] == 10);
+    if (tip && tip->n == 3)
+      for (int k = 0; k < 3; k++)
+        CHECK_NEAR("summary tip = centerline", tip->items[k]->num, last[4 + k], 1e-15);
+    else
+      CHECK("summary has the tip", 0);
+    /* times 0, 0.01, ..., 0.05 and the balance column as documented */
+    for (int i = 0; i < 6; i++) {
+      const double *r = en + 7 * i;
+      CHECK_NEAR("output time", r[0], 0.01 * i, 1e-15);
+      CHECK_NEAR("balance = kin + el + grav + diss - work", r[6], r[1] + r[2] + r[3] + r[5] - r[4], 1e-15);
+      /* undamped at rtol 1e-8: balance constant to 1e-9 J (energy exchanged ~ 1e-2 J) */
+      CHECK_NEAR("balance constant", r[6], en[6], 1e-9);
+    }
+  }
+  /* ParaView: one .vtp per output time and the index */
+  CHECK("6 .vtp files", ot_count_suffix(ot_path(dir, "vtk"), ".vtp") == 6);
+  CHECK("vtk/cosrod.pvd", ot_exists(ot_path(ot_path(dir, "vtk"), "cosrod.pvd")));
+  char *pvd = ot_read(ot_path(ot_path(dir, "vtk"), "cosrod.pvd"), NULL);
+  char xerr[256];
+  CHECK("pvd well-formed", pvd && xml_wellformed(pvd, xerr, sizeof xerr));
+  free(pvd);
+  CHECK("no temporary files left", no_tmp_files(dir));
+  json_free(j);
+  free(cl);
+  free(en);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+/* Run an example briefly (no plots, no vtk); checks exit 0, status ok and the
+ * energy rows; returns the energy table (rows x 7) in *en. */
+static long run_example(const char *name, const char *const *sets, int nsets, double **en) {
+  char *dir = ot_mkdtemp(name);
+  const char *args[40];
+  int n = 0;
+  args[n++] = "run";
+  args[n++] = ex(name);
+  args[n++] = "-o";
+  args[n++] = dir;
+  args[n++] = "-q";
+  const char *common[] = {"output.vtk=false", "output.plots=false"};
+  for (int i = 0; i < 2; i++) {
+    args[n++] = "--set";
+    args[n++] = common[i];
+  }
+  for (int i = 0; i < nsets && n < 37; i++) {
+    args[n++] = "--set";
+    args[n++] = sets[i];
+  }
+  args[n] = NULL;
+  int rc = run(args);
+  show_err();
+  NOTE("%s: exit %d", name, rc);
+  CHECK("exit 0", rc == 0);
+  jnode *j = read_summary(dir);
+  CHECK("status ok", j && !strcmp(jstr(j, "status"), "ok"));
+  json_free(j);
+  long rows =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, en);
+  ot_rmtree(dir);
+  free(dir);
+  return rows;
+}
+
+/* Damped examples: mechanical energy falls monotonically between output
+ * times, the dissipated energy grows, the balance closes. */
+static void check_damped(const char *name, long rows, const double *en, double tol_rel, double scale) {
+  int mono = 1;
+  for (long i = 1; i < rows; i++) {
+    const double *a = en + 7 * (i - 1), *b = en + 7 * i;
+    if (b[1] + b[2] + b[3] > a[1] + a[2] + a[3] + 1e-12 || b[5] < a[5]) mono = 0;
+  }
+  double D = en[7 * (rows - 1) + 5] - en[5], drift = 0;
+  for (long i = 0; i < rows; i++) drift = fmax(drift, fabs(en[7 * i + 6] - en[6]));
+  NOTE("%s: %ld rows, dissipated %.4e J, balance drift %.3e J", name, rows, D, drift);
+  CHECK("mechanical energy decreases, dissipation grows", mono);
+  CHECK("dissipates", D > 0);
+  CHECK_LE("balance closes (relative to the energy scale)", drift, tol_rel * (scale > 0 ? scale : D));
+}
+
+TEST(example_perf_rubber) {
+  double *en = NULL;
+  const char *s[] = {"analysis.t_end=0.1", "output.every=0.01"};
+  long rows = run_example("perf-rubber", s, 2, &en);
+  CHECK("11 energy rows", rows == 11);
+  /* TOL 1e-3 as in [LLA] Table 2: the balance closes to 2 % of the
+   * dissipated energy */
+  if (rows == 11) check_damped("perf-rubber", rows, en, 2e-2, 0);
+  free(en);
+}
+
+TEST(example_perf_steel) {
+  double *en = NULL;
+  const char *s[] = {"analysis.t_end=0.02", "output.every=0.002"};
+  long rows = run_example("perf-steel", s, 2, &en);
+  CHECK("11 energy rows", rows == 11);
+  if (rows == 11) check_damped("perf-steel", rows, en, 5e-2, 0);
+  free(en);
+}
+
+TEST(example_kv_cantilever) {
+  double *en = NULL;
+  /* the static pre-load needs the statics module: a short force pulse instead */
+  const char *s[] = {"analysis.t_end=0.1", "output.every=0.01", "analysis.start_from_equilibrium=false",
+                     "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]"};
+  long rows = run_example("kv-cantilever", s, 5, &en);
+  CHECK("11 energy rows", rows == 11);
+  if (rows == 11) {
+    double W = en[7 * 10 + 4];
+    CHECK("work done by the pulse", W > 0);
+    /* from t = 0.02 on, the beam swings freely */
+    double *tail = en + 7 * 2;
+    check_damped("kv-cantilever after the pulse", rows - 2, tail, 1e-4, W);
+  }
+  free(en);
+}
+
+TEST(example_convergence) {
+  double *en = NULL;
+  const char *s[] = {"analysis.t_end=0.02", "output.every=0.01", "solver.rtol=1e-7", "solver.atol=1e-7"};
+  long rows = run_example("convergence", s, 4, &en);
+  CHECK("3 energy rows", rows == 3);
+  if (rows == 3) check_damped("convergence", rows, en, 1e-2, 0);
+  free(en);
+}
+
+TEST(example_stiffness_cosserat) {
+  double *en = NULL;
+  const char *s[] = {"analysis.t_end=0.02", "output.every=0.01"};
+  long rows = run_example("stiffness", s, 2, &en);
+  CHECK("3 energy rows", rows == 3);
+  free(en);
+}
+
+/* Invalid input: exit 2, one line FILE:LINE: key: problem, no directory. */
+static void expect_invalid(const char *name, const char *set, const char *key) {
+  char *base = ot_mkdtemp("inv");
+  const char *dir = ot_path(base, "out");
+  const char *args[] = {"run", ex(name), "-o", dir, set ? "--set" : NULL, set, NULL};
+  int rc = run(args);
+  char *e = ot_read(g_err, NULL);
+  NOTE("%s: exit %d: %s", name, rc, e ? e : "");
+  CHECK("exit 2", rc == 2);
+  char want[128];
+  snprintf(want, sizeof want, ".yaml:%s", "");
+  CHECK("FILE:LINE: prefix", e && strstr(e, want) != NULL);
+  snprintf(want, sizeof want, ": %s: ", key);
+  CHECK("names the key", e && strstr(e, want) != NULL);
+  CHECK("one line", e && strchr(e, '\n') == e + strlen(e) - 1);
+  CHECK("nothing written", !ot_exists(dir));
+  free(e);
+  ot_rmtree(base);
+  free(base);
+}
+
+TEST(invalid_input_exit_2) {
+  expect_invalid("rubber-pendulum", "rods.0.segments=-3", "rods.0.segments");
+  expect_invalid("rubber-pendulum", "solver.integrator=euler", "solver.integrator");
+  expect_invalid("heavy-top", NULL, "bodies");
+  expect_invalid("omega-twist", NULL, "analysis.type");
+  expect_invalid("stiffness", "rods.0.model=kirchhoff-inextensible", "rods.0.model");
+}
+
+/* Solver failure: exit 1, summary says failed, why and when; the files up
+ * to then are complete. */
+TEST(solver_failure_exit_1) {
+  char *dir = ot_mkdtemp("fail");
+  const char *args[] = {"run",   ex("rubber-pendulum"),  "-o",    dir,
+                        "--set", "solver.max_steps=300", "--set", "output.every=0.0005",
+                        "--set", "output.plots=false",   NULL};
+  int rc = run(args);
+  show_err();
+  CHECK("exit 1", rc == 1);
+  jnode *j = read_summary(dir);
+  if (j) {
+    NOTE("message: %s", jstr(j, "message"));
+    CHECK("status failed", !strcmp(jstr(j, "status"), "failed"));
+    CHECK("reason", !strcmp(jstr(j, "reason"), "ERR_MAX_STEPS"));
+    double tf = jnum(j, "t_failed");
+    CHECK("failure time in (0, 2)", tf > 0 && tf < 2);
+  }
+  long ne =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, NULL);
+  long nc = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, NULL);
+  NOTE("%ld output times before the failure", ne);
+  CHECK("some output times", ne >= 2);
+  CHECK("complete frames", nc == 11 * ne);
+  CHECK("no temporary files left", no_tmp_files(dir));
+  json_free(j);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+/* Ctrl-C: a long run as a child, SIGINT after 1.5 s: exit 130, summary
+ * "interrupted", CSV files complete, nothing on stderr but the one-line
+ * notice (stderr is a file: no progress bar). */
+TEST(sigint_interrupted_exit_130) {
+  char *dir = ot_mkdtemp("int");
+  char out[512], err[512];
+  snprintf(out, sizeof out, "%s.out", dir);
+  snprintf(err, sizeof err, "%s.err", dir);
+  const char *args[] = {"run",   ex("rubber-pendulum"), "-o",    dir,
+                        "--set", "analysis.t_end=1000", "--set", "output.plots=false",
+                        "--set", "output.vtk=false",    "--set", "solver.max_steps=1000000000",
+                        NULL};
+  pid_t pid = spawn(args, out, err);
+  struct timespec ts = {1, 500000000L};
+  nanosleep(&ts, NULL);
+  kill(pid, SIGINT);
+  int rc = wait_status(pid);
+  char *e = ot_read(err, NULL);
+  NOTE("exit %d, stderr: %s", rc, e ? e : "");
+  CHECK("exit 130", rc == 130);
+  CHECK("no progress bar on a file (no \\r)", e && strchr(e, '\r') == NULL);
+  CHECK("one line on stderr", e && strchr(e, '\n') == e + strlen(e) - 1);
+  free(e);
+  jnode *j = read_summary(dir);
+  CHECK("status interrupted", j && !strcmp(jstr(j, "status"), "interrupted"));
+  long ne =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, NULL);
+  long nc = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, NULL);
+  long nf = csv_rows(dir, "frames.csv", "t,rod,segment,s,q0,q1,q2,q3", 8, NULL);
+  NOTE("%ld output times before SIGINT", ne);
+  CHECK("some output times", ne >= 1);
+  CHECK("complete frames (centerline)", nc == 11 * ne);
+  CHECK("complete frames (frames)", nf == 10 * ne);
+  CHECK("no temporary files left", no_tmp_files(dir));
+  json_free(j);
+  unlink(out);
+  unlink(err);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+TEST(version_and_help) {
+  const char *v[] = {"--version", NULL};
+  CHECK("--version exit 0", run(v) == 0);
+  char *o = ot_read(g_out, NULL);
+  CHECK("cosrod X.Y.Z", o && !strncmp(o, "cosrod ", 7) && strchr(o, '.'));
+  free(o);
+  const char *h[] = {"help", NULL};
+  CHECK("help exit 0", run(h) == 0);
+  o = ot_read(g_out, NULL);
+  CHECK("help documents run, 130 and summary.json",
+        o && strstr(o, "run FILE") && strstr(o, "130") && strstr(o, "summary.json"));
+  free(o);
+  const char *bad[] = {"run", NULL};
+  CHECK("run without FILE: exit 2", run(bad) == 2);
+  const char *bad2[] = {"run", ex("rubber-pendulum"), "--frobnicate", NULL};
+  CHECK("unknown option: exit 2", run(bad2) == 2);
+}
+
+static const th_case cases[] = {
+    TH_CASE(pendulum_files_headers_rows), TH_CASE(example_perf_rubber),
+    TH_CASE(example_perf_steel),          TH_CASE(example_kv_cantilever),
+    TH_CASE(example_convergence),         TH_CASE(example_stiffness_cosserat),
+    TH_CASE(invalid_input_exit_2),        TH_CASE(solver_failure_exit_1),
+    TH_CASE(sigint_interrupted_exit_130), TH_CASE(version_and_help),
+};
+
+int main(int argc, char **argv) {
+  int rc = TH_MAIN(argc, argv, cases);
+  unlink(g_out);
+  unlink(g_err);
+  return rc;
+}
