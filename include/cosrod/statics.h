@@ -51,6 +51,9 @@ typedef struct cosrod_statics_options {
   double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual */
   int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
                            plus a limited curvature term from the previous increment */
+  int stop_at_critical; /* 1 (default): a sign change of det K within an increment (limit or
+                           bifurcation point) is treated like a divergence, so the solve stops
+                           before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
 } cosrod_statics_options;
 
 cosrod_statics_options cosrod_statics_default_options(void);
@@ -67,6 +70,7 @@ typedef struct cosrod_statics_stats {
   double residual;    /* scaled residual there */
   double min_step;    /* smallest increment tried (pseudo-time units) */
   double wall_time;   /* seconds */
+  int critical;       /* 1: the last rejections were sign changes of det K (a critical point) */
 } cosrod_statics_stats;
 
 /* Per converged increment (also once for the starting point t_from after its
@@ -90,7 +94,8 @@ int cosrod_statics_ndof(const cosrod_statics *s);
  * part of the rod's state, cosrod_rod_initial_state's first nq entries) is
  * first corrected to the equilibrium at t_from (zero iterations if it is one;
  * if plain Newton fails there, by continuation in a load factor), then
- * followed.  On return q holds the last converged state.  Status: OK;
+ * followed.  On return q holds the last converged state (the input q if
+ * already the correction at t_from failed).  Status: OK;
  * ERR_CONVERGENCE (increment below the minimum: a limit point, or too hard a
  * problem; stats->t says where); ERR_INTERRUPTED (callback); ERR_CALLBACK
  * (the rod's load callback failed fatally).  cb and stats may be NULL. */
@@ -99,7 +104,8 @@ cosrod_status cosrod_statics_solve(cosrod_statics *s, double *q, double t_from, 
 
 /* Equilibrium for the loads and ends at t, starting from q (nq, in/out):
  * Newton; if that fails, continuation in a load factor 0 -> 1 at fixed t
- * (for start_from_equilibrium).  stats may be NULL. */
+ * (for start_from_equilibrium).  On failure q is restored to its input.
+ * stats may be NULL. */
 cosrod_status cosrod_statics_equilibrium_at(cosrod_statics *s, double t, double *q,
                                             cosrod_statics_stats *stats);
 

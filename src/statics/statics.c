@@ -58,6 +58,7 @@ cosrod_statics_options cosrod_statics_default_options(void) {
   o.max_newton = 20;
   o.tol = 1e-9;
   o.predictor = 2;
+  o.stop_at_critical = 1;
   return o;
 }
 
@@ -388,17 +389,19 @@ static void chart_diff(const cosrod_statics *s, const double *q, const double *q
  * is added, limited to a quarter of the Euler step (weighted max norm) so a
  * path that turns quickly is not over-extrapolated. */
 static cosrod_status predict(cosrod_statics *s, const path *pa, double sv, double ds, double *q,
-                             const double *qprev, double dsp) {
+                             const double *qprev, double dsp, int have_lu) {
   const double t = path_t(pa, sv), mu = path_mu(pa, sv);
   double hs = 1e-6 * (ds > 0 ? 1.0 : -1.0);
   cosrod_status st = statics_residual(s, t, mu, q, s->r, NULL);
   if (st != COSROD_OK) return st;
   st = statics_residual(s, path_t(pa, sv + hs), path_mu(pa, sv + hs), q, s->r2, NULL);
   if (st != COSROD_OK) return st;
-  st = statics_jacobian(s, t, mu, q, s->J);
-  if (st != COSROD_OK) return st;
-  st = cosrod_band_factor(s->J);
-  if (st != COSROD_OK) return st;
+  if (!have_lu) {
+    st = statics_jacobian(s, t, mu, q, s->J);
+    if (st != COSROD_OK) return st;
+    st = cosrod_band_factor(s->J);
+    if (st != COSROD_OK) return st;
+  }
   /* J q' = -∂r/∂s */
   for (int i = 0; i < s->nv; ++i) s->dv[i] = -(s->r2[i] - s->r[i]) / hs;
   cosrod_band_solve(s->J, s->dv);
@@ -431,28 +434,76 @@ static void stats_add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
   s->nnewton = s->njac = s->nres = 0;
 }
 
-/* Follow the path from sv = 0 (q converged there) to sv = 1. */
+/* Sign of det(A) of a factored band matrix: pivots and row interchanges. */
+static int band_det_sign(const cosrod_band *A) {
+  int sg = 1;
+  const int off = A->factored_by == COSROD_LINALG_LAPACK ? 1 : 0;
+  for (int j = 0; j < A->n; ++j) {
+    double u = A->data[(size_t)j * (size_t)A->ld + (size_t)A->smu];
+    if (u < 0.0) sg = -sg;
+    if (A->ipiv[j] - off != j) sg = -sg;
+  }
+  return sg;
+}
+
+/* Stiffness at (sv, q), factored into s->J; *sign = sign of det(dr/dδ). */
+static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *sign) {
+  cosrod_status st = statics_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
+  if (st != COSROD_OK) return st;
+  st = cosrod_band_factor(s->J);
+  if (st != COSROD_OK) return st;
+  *sign = band_det_sign(s->J);
+  return COSROD_OK;
+}
+
+/* Follow the path from sv = 0 (q converged there) to sv = 1.  Stability
+ * monitor (opt.stop_at_critical): the sign of det K at each converged state
+ * is compared with the previous one; a change means a simple limit or
+ * bifurcation point inside the increment, which is then halved like a
+ * divergence, so that the solve ends with ERR_CONVERGENCE just before the
+ * critical point instead of jumping onto an unstable or a remote branch. */
 static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_statics_callback cb,
                            void *user, cosrod_statics_stats *stats, double tscale) {
   double sv = 0.0;
   double ds = 1.0 / s->opt.increments;
   if (ds > s->opt.max_increment) ds = s->opt.max_increment;
   memcpy(s->qc, q, sizeof(double) * (size_t)s->nq);
-  int have_prev = 0;
+  int have_prev = 0, have_lu = 0, sign_c = 0;
   double dsp = 0.0;
+  if (s->opt.stop_at_critical) {
+    cosrod_status st = factor_at(s, pa, 0.0, s->qc, &sign_c);
+    stats_add_counts(s, stats);
+    if (st == COSROD_ERR_CALLBACK) return st;
+    have_lu = st == COSROD_OK;
+  }
   while (sv < 1.0) {
     if (sv + ds > 1.0 - 1e-9 * ds) ds = 1.0 - sv;
     if (ds * tscale < stats->min_step || stats->min_step == 0.0) stats->min_step = ds * tscale;
     memcpy(s->qw, s->qc, sizeof(double) * (size_t)s->nq);
-    int iters = 0;
+    int iters = 0, sign_n = sign_c, crossed = 0;
     double res = 0.0;
     cosrod_status st = COSROD_OK;
-    if (s->opt.predictor) st = predict(s, pa, sv, ds, s->qw, have_prev ? s->qprev : NULL, dsp);
+    if (s->opt.predictor) st = predict(s, pa, sv, ds, s->qw, have_prev ? s->qprev : NULL, dsp, have_lu);
+    have_lu = 0;
     if (st == COSROD_OK) st = correct(s, pa, sv + ds, s->qw, &iters, &res);
+    if (st == COSROD_OK && s->opt.stop_at_critical) {
+      st = factor_at(s, pa, sv + ds, s->qw, &sign_n);
+      if (st == COSROD_OK) {
+        have_lu = 1;
+        if (sign_c != 0 && sign_n != sign_c) {
+          crossed = 1;
+          have_lu = 0;
+        }
+      } else if (st != COSROD_ERR_CALLBACK) {
+        crossed = 1; /* singular stiffness at the new state: a critical point */
+        st = COSROD_OK;
+      }
+    }
     stats_add_counts(s, stats);
     if (st == COSROD_ERR_CALLBACK) return st; /* fatal load callback */
-    if (st != COSROD_OK) {
+    if (st != COSROD_OK || crossed) {
       stats->rejected++;
+      if (crossed) stats->critical = 1;
       ds *= 0.5;
       if (ds < s->opt.min_increment) {
         memcpy(q, s->qc, sizeof(double) * (size_t)s->nq);
@@ -460,6 +511,8 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
       }
       continue;
     }
+    stats->critical = 0;
+    sign_c = sign_n;
     sv = ds == 1.0 - sv ? 1.0 : sv + ds;
     memcpy(s->qprev, s->qc, sizeof(double) * (size_t)s->nq);
     have_prev = 1;
@@ -492,10 +545,17 @@ static cosrod_status equilibrium(cosrod_statics *s, double t, double *q, cosrod_
   path pm = {t, t, 0.0, 1.0};
   st = correct(s, &pm, 0.0, q, iters, res);
   stats_add_counts(s, stats);
-  if (st != COSROD_OK) return st;
+  if (st != COSROD_OK) {
+    if (st != COSROD_ERR_CALLBACK) memcpy(q, s->q0, sizeof(double) * (size_t)s->nq);
+    return st;
+  }
   cosrod_statics_stats sub;
   memset(&sub, 0, sizeof sub);
   st = march(s, &pm, q, NULL, NULL, &sub, 1.0);
+  if (st != COSROD_OK && st != COSROD_ERR_CALLBACK) memcpy(q, s->q0, sizeof(double) * (size_t)s->nq);
+  stats->critical = sub.critical;
+  if (sub.min_step > 0.0 && (stats->min_step == 0.0 || sub.min_step < stats->min_step))
+    stats->min_step = sub.min_step;
   stats->rejected += sub.rejected;
   stats->newton += sub.newton;
   stats->jacobians += sub.jacobians;
