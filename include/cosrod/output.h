@@ -31,8 +31,8 @@
  * written to DIR before cosrod_output_create.  Files not produced by this run
  * (e.g. bodies.csv of an older run) are not removed.
  *
- * Numbers: C locale whatever the process locale, the shortest of %.15g,
- * %.16g, %.17g that reads back (strtod) to the same double.  Non-finite values
+ * Numbers: C locale whatever the process locale; %.15g when that reads back
+ * (strtod) to the same double, else %.17g, so every value round-trips.  Non-finite values
  * are written as nan, inf, -inf in CSV and VTK (strtod reads them back;
  * counted and reported as a warning in summary.json) and as null in JSON.
  *

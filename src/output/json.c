@@ -2,8 +2,8 @@
  *
  * Emitter: nested objects/arrays with a fixed depth, two-space indentation,
  * strings escaped per RFC 8259 (", \, control characters as \n, \t, ... or
- * \u00XX; invalid UTF-8 bytes replaced by U+FFFD), numbers in the shortest
- * round-trip form (out_fmt) and non-finite numbers as null.
+ * \u00XX; invalid UTF-8 bytes replaced by U+FFFD), numbers in round-trip form
+ * (out_fmt) and non-finite numbers as null.
  *
  * Summary keys: version, title, scenario, analysis, status ("ok", "failed",
  * "interrupted", "running" at checkpoints), reason (status name or null),

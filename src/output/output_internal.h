@@ -37,8 +37,8 @@ typedef struct out_file {
   long rows_committed;
   long safe;      /* committed bytes known to be on disk (after a successful fflush) */
   long rows_safe; /* data rows in those bytes */
-  int error;     /* errno of the first failure (EIO if unknown), 0 = fine */
-  int published; /* renamed into place at close */
+  int error;      /* errno of the first failure (EIO if unknown), 0 = fine */
+  int published;  /* renamed into place at close */
 } out_file;
 
 #define OUT_MAX_WARNINGS 16
@@ -93,7 +93,7 @@ struct cosrod_output {
 };
 
 /* ---- numbers ---------------------------------------------------------------
- * Shortest of %.15g/%.16g/%.17g that strtod reads back exactly; nan, inf,
+ * %.15g if strtod reads it back exactly, else %.17g (always exact); nan, inf,
  * -inf for non-finite values.  buf has at least 32 bytes.  Returns length. */
 int out_fmt(char *buf, double v);
 

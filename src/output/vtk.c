@@ -38,14 +38,23 @@ static void put_num(FILE *fp, double v, char sep) {
   fputc(sep, fp);
 }
 
-/* <DataArray> of ntuples x ncomp doubles, tuple i at v + i*stride. */
+/* One tuple as an indented line, written with a single fwrite. */
+static void put_tuple(FILE *fp, const double *v, int ncomp) {
+  char line[16 + 4 * 33];
+  size_t pos = 10;
+  memset(line, ' ', pos);
+  for (int c = 0; c < ncomp; ++c) {
+    pos += (size_t)out_fmt(line + pos, v[c]);
+    line[pos++] = c + 1 < ncomp ? ' ' : '\n';
+  }
+  fwrite(line, 1, pos, fp);
+}
+
+/* <DataArray> of ntuples x ncomp (<= 4) doubles, tuple i at v + i*stride. */
 static void put_array(FILE *fp, const char *name, int ncomp, const double *v, size_t ntuples, size_t stride) {
   fprintf(fp, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
           name, ncomp);
-  for (size_t i = 0; i < ntuples; ++i) {
-    fputs("          ", fp);
-    for (int c = 0; c < ncomp; ++c) put_num(fp, v[i * stride + (size_t)c], c + 1 < ncomp ? ' ' : '\n');
-  }
+  for (size_t i = 0; i < ntuples; ++i) put_tuple(fp, v + i * stride, ncomp);
   fputs("        </DataArray>\n", fp);
 }
 
@@ -61,10 +70,7 @@ static void put_directors(FILE *fp, const double *q, size_t ntuples) {
       double nrm = cosrod_quat_norm(q + 4 * i);
       for (int j = 0; j < 4; ++j) p[j] = nrm > 0.0 ? q[4 * i + j] / nrm : NAN;
       cosrod_quat_director(d, p, k);
-      fputs("          ", fp);
-      put_num(fp, d[0], ' ');
-      put_num(fp, d[1], ' ');
-      put_num(fp, d[2], '\n');
+      put_tuple(fp, d, 3);
     }
     fputs("        </DataArray>\n", fp);
   }
