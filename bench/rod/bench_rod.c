@@ -2,12 +2,20 @@
  * ns per call and per segment (median over repetitions of timed batches) for
  * N = 10, 100, 1000, 10000, each formulation (absolute, nullspace, dae
  * residual) and each curvature variant, plus the FD band Jacobian of the
- * absolute formulation (da/dq and da/dv) for reference.  The papers report
- * 1.06e-5 s for f and 1.02e-4 s for the Jacobian at N = 10 (2.19 GHz Opteron).
+ * absolute formulation (da/dq and da/dv) for reference, and the analytic
+ * Jacobians (rod_jac.c) of each formulation and curvature: ABSOLUTE the
+ * second-order form [da/dq da/dv] (what RADAU5/RODAS/SEULEX get with
+ * m1 = m2 = nq), NULLSPACE the square blocks dq'/dq and dν'/dν, DAE the
+ * momentum rows [dF/dq  dF/dv + cj dF/dv'] (the blocks whose band storage is
+ * O(N); the rectangular coupling blocks have bandwidths that grow with N in
+ * LAPACK storage).  The papers report 1.06e-5 s for f and 1.02e-4 s for the
+ * Jacobian at N = 10 (2.19 GHz Opteron).
  *
  * Usage: bench_rod [--quick] [--N n] [--form absolute|nullspace|dae] [--curv name]
- *        [--calls n]   (--calls: run exactly n calls of one configuration and
- *                       exit, e.g. under valgrind --tool=callgrind)
+ *        [--calls n] [--jac]   (--calls: run exactly n calls of one
+ *                       configuration and exit, e.g. under valgrind
+ *                       --tool=callgrind; with --jac the analytic Jacobian
+ *                       instead of the right-hand side; see callgrind.sh)
  * The state is a damped rubber rod, pinned at s = 0, bent and twisted, with
  * random velocities, so every term of the force code is exercised. */
 #define _POSIX_C_SOURCE 200809L
@@ -37,6 +45,8 @@ typedef struct bench_case {
   cosrod_rod_data *d;
   cosrod_rod_form form;
   double *y, *yp, *out;
+  double *J; /* analytic Jacobian blocks (band storage, bandwidth 10) */
+  cosrod_rod_jac_block blk[2];
 } bench_case;
 
 static int make_case(bench_case *B, int N, cosrod_rod_form form, cosrod_curvature cv) {
@@ -67,11 +77,33 @@ static int make_case(bench_case *B, int N, cosrod_rod_form form, cosrod_curvatur
     B->yp[i] = B->y[i];
   }
   if (form != COSROD_FORM_NULLSPACE) cosrod_rod_project(B->rod, form, B->y);
+  /* analytic Jacobian destinations: two square band blocks, ld 21 */
+  int nq = cosrod_rod_nq(B->rod), nv = cosrod_rod_nv(B->rod, form);
+  B->J = calloc((size_t)21 * (size_t)(nq + nv), sizeof(double));
+  if (form == COSROD_FORM_NULLSPACE) {
+    cosrod_rod_jac_block a = {B->J, 21, 10, 10, 0, 0, nq, nq},
+                         b = {B->J + 21 * (size_t)nq, 21, 8, 8, nq, nq, nv, nv};
+    B->blk[0] = a, B->blk[1] = b;
+  } else {
+    cosrod_rod_jac_block a = {B->J, 21, 10, 10, nq, 0, nq, nq},
+                         b = {B->J + 21 * (size_t)nq, 21, 10, 10, nq, nq, nq, nq};
+    B->blk[0] = a, B->blk[1] = b;
+  }
   return 0;
 }
 
+static inline void call_jac(bench_case *B) {
+  if (B->form == COSROD_FORM_ABSOLUTE) {
+    int nq = cosrod_rod_nq(B->rod);
+    cosrod_rod_jac_second_order(B->rod, B->d, 0.0, B->y, B->J, 21, 10, 10, 10, 10);
+    (void)nq;
+  } else {
+    cosrod_rod_jac(B->rod, B->d, B->form, 0.0, B->y, B->yp, 100.0, 2, B->blk);
+  }
+}
+
 static void free_case(bench_case *B) {
-  free(B->y), free(B->yp), free(B->out);
+  free(B->y), free(B->yp), free(B->out), free(B->J);
   cosrod_rod_data_free(B->d);
   cosrod_rod_free(B->rod);
 }
@@ -91,11 +123,11 @@ static inline void call(bench_case *B) {
 }
 
 /* median ns per call over reps batches of >= ~2 ms each */
-static double time_rhs(bench_case *B, int reps) {
+static double time_fn(bench_case *B, int reps, void (*fn)(bench_case *)) {
   int batch = 1;
   for (;;) {
     double t0 = now();
-    for (int i = 0; i < batch; ++i) call(B);
+    for (int i = 0; i < batch; ++i) fn(B);
     double dt = now() - t0;
     if (dt > 2e-3 || batch > (1 << 24)) break;
     batch *= 2;
@@ -103,7 +135,7 @@ static double time_rhs(bench_case *B, int reps) {
   double *ts = malloc(sizeof(double) * (size_t)reps);
   for (int r = 0; r < reps; ++r) {
     double t0 = now();
-    for (int i = 0; i < batch; ++i) call(B);
+    for (int i = 0; i < batch; ++i) fn(B);
     ts[r] = (now() - t0) / batch * 1e9;
   }
   qsort(ts, (size_t)reps, sizeof(double), cmp);
@@ -111,6 +143,10 @@ static double time_rhs(bench_case *B, int reps) {
   free(ts);
   return m;
 }
+
+static void call_rhs(bench_case *B) { call(B); }
+static void call_jac_fn(bench_case *B) { call_jac(B); }
+static double time_rhs(bench_case *B, int reps) { return time_fn(B, reps, call_rhs); }
 
 static double time_jac(bench_case *B, int reps) {
   int nq = cosrod_rod_nq(B->rod);
@@ -149,9 +185,12 @@ static const char *form_name(cosrod_rod_form f) {
 int main(int argc, char **argv) {
   int quick = 0, onlyN = 0, onlyform = -1, onlycurv = -1;
   long calls = 0;
+  int jac = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--quick"))
       quick = 1;
+    else if (!strcmp(argv[i], "--jac"))
+      jac = 1;
     else if (!strcmp(argv[i], "--N") && i + 1 < argc)
       onlyN = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
@@ -162,7 +201,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--curv") && i + 1 < argc) {
       onlycurv = cosrod_curvature_parse(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [--quick] [--N n] [--form f] [--curv c] [--calls n]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--quick] [--N n] [--form f] [--curv c] [--calls n] [--jac]\n", argv[0]);
       return 2;
     }
   }
@@ -172,7 +211,7 @@ int main(int argc, char **argv) {
                   onlyform >= 0 ? (cosrod_rod_form)onlyform : COSROD_FORM_ABSOLUTE,
                   onlycurv >= 0 ? (cosrod_curvature)onlycurv : COSROD_CURV_TANGENT2))
       return 1;
-    for (long i = 0; i < calls; ++i) call(&B);
+    for (long i = 0; i < calls; ++i) jac ? call_jac(&B) : call(&B);
     free_case(&B);
     return 0;
   }
@@ -206,6 +245,26 @@ int main(int argc, char **argv) {
     double ns = time_jac(&B, quick ? 3 : 7);
     printf("%-6d %12.1f %12.2f\n", N, ns, ns / N);
     free_case(&B);
+  }
+  printf(
+      "\n# analytic Jacobians (rod_jac.c; absolute: [da/dq da/dv], nullspace: dq'/dq + dnu'/dnu,\n"
+      "# dae: momentum rows dF/dq + (dF/dv + cj dF/dv')), and the ratio to f of the same form\n");
+  printf("%-6s %-10s %-10s %12s %12s %8s\n", "N", "form", "curvature", "ns/call", "ns/segment", "J/f");
+  for (int in = 0; in < 4; ++in) {
+    int N = Ns[in];
+    if (onlyN && N != onlyN) continue;
+    for (int f = 0; f < 3; ++f) {
+      if (onlyform >= 0 && f != onlyform) continue;
+      for (int c = 0; c < 5; ++c) {
+        if (onlycurv >= 0 && c != onlycurv) continue;
+        bench_case B;
+        if (make_case(&B, N, (cosrod_rod_form)f, (cosrod_curvature)c)) return 1;
+        double nf = time_rhs(&B, reps), ns = time_fn(&B, reps, call_jac_fn);
+        printf("%-6d %-10s %-10s %12.1f %12.2f %8.1f\n", N, form_name((cosrod_rod_form)f),
+               cosrod_curvature_name((cosrod_curvature)c), ns, ns / N, ns / nf);
+        free_case(&B);
+      }
+    }
   }
   printf("\n# [LLA] (2.19 GHz Opteron, N = 10): f 1.06e-5 s, Jacobian 1.02e-4 s\n");
   return 0;

@@ -56,9 +56,17 @@ size_t rod_jac_work_size(const cosrod_rod *rod) {
 
 /* ---- small column-major matrix helpers ------------------------------------ */
 
+/* Always inline the small products so that their sizes are compile-time
+ * constants (unrolled, vectorised). */
+#if defined(__GNUC__)
+#define RJ_INLINE static inline __attribute__((always_inline))
+#else
+#define RJ_INLINE static inline
+#endif
+
 /* C (m x n) = A (m x k) B (k x n) */
-static inline void mm(double *restrict C, const double *restrict A, const double *restrict B, int m, int k,
-                      int n) {
+RJ_INLINE void mm(double *restrict C, const double *restrict A, const double *restrict B, int m, int k,
+                  int n) {
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < m; ++i) {
       double s = 0.0;
@@ -67,8 +75,8 @@ static inline void mm(double *restrict C, const double *restrict A, const double
     }
 }
 /* C (m x n) += s A (m x k) B (k x n) */
-static inline void mma(double *restrict C, double s, const double *restrict A, const double *restrict B,
-                       int m, int k, int n) {
+RJ_INLINE void mma(double *restrict C, double s, const double *restrict A, const double *restrict B, int m,
+                   int k, int n) {
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < m; ++i) {
       double t = 0.0;
@@ -76,7 +84,7 @@ static inline void mma(double *restrict C, double s, const double *restrict A, c
       C[i + m * j] += s * t;
     }
 }
-static inline void madd(double *restrict C, double s, const double *restrict A, int len) {
+RJ_INLINE void madd(double *restrict C, double s, const double *restrict A, int len) {
   for (int i = 0; i < len; ++i) C[i] += s * A[i];
 }
 /* Q(p): Q(p) q = p q */
@@ -503,8 +511,9 @@ typedef struct jsink {
   int mlx, mux; /* measured */
 } jsink;
 
-/* Add the nr x nc column-major block B (ld nr) at global (gi, gj). */
-static void emit(jsink *s, int gi, int gj, int nr, int nc, const double *B) {
+/* Add the nr x nc column-major block B (ld nr) at global (gi, gj).  Inlined
+ * so that the block sizes are constants at each call site. */
+RJ_INLINE void emit(jsink *s, int gi, int gj, int nr, int nc, const double *B) {
   for (int t = 0; t < s->nb; ++t) {
     const cosrod_rod_jac_block *T = &s->b[t];
     int i0 = gi - T->r0, j0 = gj - T->c0;
@@ -881,8 +890,11 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
     for (int b = 0; b < nblk; ++b) {
       const cosrod_rod_jac_block *B = &blk[b];
       int h = B->ml + B->mu + 1;
-      for (int c = 0; c < B->nc; ++c)
-        memset(B->J + (size_t)c * (size_t)B->ldj, 0, sizeof(double) * (size_t)h);
+      if (B->ldj == h)
+        memset(B->J, 0, sizeof(double) * (size_t)h * (size_t)B->nc);
+      else
+        for (int c = 0; c < B->nc; ++c)
+          memset(B->J + (size_t)c * (size_t)B->ldj, 0, sizeof(double) * (size_t)h);
     }
   assemble(&s, rod, d, kind, y, yp, cj);
   if (measure) {
