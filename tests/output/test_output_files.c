@@ -4,6 +4,7 @@
  * References: the header strings and the balance formula are copied from
  * SPEC §8; values are compared with the doubles that were written. */
 #define _POSIX_C_SOURCE 200809L
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,11 +471,60 @@ TEST(plots_missing_gnuplot_is_a_warning) {
   free(dir);
 }
 
+/* The files use '.' as decimal point even when the program runs in a
+ * locale with a decimal comma (de_DE; built with localedef into a scratch
+ * LOCPATH when the system has no such locale). */
+TEST(c_locale_under_comma_locale) {
+  char *loc = ot_mkdtemp("loc");
+  int active = setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL;
+  if (!active) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", loc);
+    if (system(cmd) == 0) {
+      setenv("LOCPATH", loc, 1);
+      active = setlocale(LC_NUMERIC, "de_DE.UTF-8") != NULL;
+    }
+  }
+  char probe[16];
+  snprintf(probe, sizeof probe, "%.1f", 1.5);
+  NOTE("process locale: %s, 1.5 prints as %s", active ? "de_DE.UTF-8" : "C (no comma locale available)",
+       probe);
+  if (active) CHECK("the comma locale is in effect", !strcmp(probe, "1,5"));
+  char *dir = ot_mkdtemp("lc");
+  cosrod_output_result res = cosrod_output_default_result();
+  res.wall_time = 0.5;
+  CHECK("close OK", run_all(dir, 1, 0, NULL, &res) == COSROD_OK);
+  setlocale(LC_NUMERIC, "C"); /* read back in C */
+  char *hdr;
+  double *d;
+  long rows = ot_csv_read(ot_path(dir, "energy.csv"), &hdr, &d, 7);
+  CHECK_NEAR("energy.csv parses in C (7 columns per row)", rows, NFRAMES, 0);
+  if (rows > 0) CHECK("t column exact", d[7 * 1] == fx_time(1));
+  free(hdr);
+  free(d);
+  char *text = ot_read(ot_path(dir, "summary.json"), NULL);
+  jnode *j = json_parse(text, NULL, 0);
+  CHECK("summary.json parses", j != NULL);
+  CHECK_NEAR("wall_time 0.5 (not 0,5)", json_get(j, "wall_time") ? json_get(j, "wall_time")->num : -1, 0.5,
+             0);
+  json_free(j);
+  free(text);
+  text = ot_read(ot_path(dir, "vtk/rod0_000001.vtp"), NULL);
+  char err[128];
+  CHECK("vtp well-formed", text && xml_wellformed(text, err, sizeof err));
+  free(text);
+  ot_rmtree(dir);
+  free(dir);
+  ot_rmtree(loc);
+  free(loc);
+}
+
 static const th_case cases[] = {
-    TH_CASE(headers_and_row_counts), TH_CASE(values_round_trip),
-    TH_CASE(energy_balance_column),  TH_CASE(summary_json_ok),
-    TH_CASE(json_string_escaping),   TH_CASE(vtk_wellformed_and_pvd_times),
-    TH_CASE(plots_png_or_warning),   TH_CASE(plots_missing_gnuplot_is_a_warning),
+    TH_CASE(headers_and_row_counts),      TH_CASE(values_round_trip),
+    TH_CASE(energy_balance_column),       TH_CASE(summary_json_ok),
+    TH_CASE(json_string_escaping),        TH_CASE(vtk_wellformed_and_pvd_times),
+    TH_CASE(plots_png_or_warning),        TH_CASE(plots_missing_gnuplot_is_a_warning),
+    TH_CASE(c_locale_under_comma_locale),
 };
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
