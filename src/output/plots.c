@@ -89,17 +89,17 @@ static void script_energy(const cosrod_output *out, FILE *fp) {
 }
 
 static void script_steps(const cosrod_output *out, FILE *fp) {
-  (void)out;
   gp_preamble(fp, "step-size history from ../steps.csv", "steps.png", 1000, 600);
   fputs("set title ", fp);
   gp_quoted(fp, *out->title ? out->title : "cosrod");
-  fputs(
-      "\nset logscale y\nset xlabel 't [s]'\nset ylabel 'h [s]'\n"
-      "plot '../steps.csv' skip 1 using 1:($3==1 ? $2 : NaN) with linespoints pt 7 ps 0.4 title 'accepted', "
-      "\\\n"
-      "     '../steps.csv' skip 1 using 1:($3==0 ? $2 : NaN) with points pt 2 ps 1.2 lc rgb 'red' title "
-      "'rejected'\n",
-      fp);
+  /* markers on every accepted step only while they stay distinguishable */
+  const char *style = out->f[OF_STEPS].rows_committed > 500 ? "lines" : "linespoints pt 7 ps 0.4";
+  fprintf(fp,
+          "\nset logscale y\nset format y '%%.0e'\nset xlabel 't [s]'\nset ylabel 'h [s]'\n"
+          "plot '../steps.csv' skip 1 using 1:($3==1 ? $2 : NaN) with %s title 'accepted', \\\n"
+          "     '../steps.csv' skip 1 using 1:($3==0 ? $2 : NaN) with points pt 2 ps 1.2 lc rgb 'red' "
+          "title 'rejected'\n",
+          style);
 }
 
 /* Write plots/<name>.gp through a temporary name. */
