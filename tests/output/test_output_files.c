@@ -425,7 +425,9 @@ static int is_png(const char *path) {
 static int have_gnuplot(void) { return system("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 TEST(plots_png_or_warning) {
-  char *dir = ot_mkdtemp("plot");
+  char *base = ot_mkdtemp("plot");
+  char *dir = malloc(strlen(base) + 32);
+  sprintf(dir, "%s/it's a dir", base); /* quote and space: gnuplot's cd must cope */
   CHECK("close OK", run_all(dir, 0, 1, NULL, NULL) == COSROD_OK);
   char plots[1024];
   snprintf(plots, sizeof plots, "%s/plots", dir);
@@ -446,7 +448,8 @@ TEST(plots_png_or_warning) {
   CHECK("no temporary files in plots/", ot_count_suffix(plots, ".tmp") == 0);
   json_free(j);
   free(text);
-  ot_rmtree(dir);
+  ot_rmtree(base);
+  free(base);
   free(dir);
 }
 
@@ -465,6 +468,27 @@ TEST(plots_missing_gnuplot_is_a_warning) {
         w && w->n == 1 && strstr(w->items[0]->str, "gnuplot not found"));
   const jnode *s = json_get(j, "status");
   CHECK("status still ok", s && !strcmp(s->str, "ok"));
+  json_free(j);
+  free(text);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+/* A gnuplot that runs but fails (here `false`) is a warning naming the log. */
+TEST(plots_failing_gnuplot_is_a_warning) {
+  char *dir = ot_mkdtemp("badgp");
+  CHECK("close OK", run_all(dir, 0, 1, "false", NULL) == COSROD_OK);
+  char plots[1024];
+  snprintf(plots, sizeof plots, "%s/plots", dir);
+  CHECK("no PNG", ot_count_suffix(plots, ".png") == 0);
+  CHECK("gnuplot.log kept", ot_exists(ot_path(plots, "gnuplot.log")));
+  CHECK("no temporary files in plots/", ot_count_suffix(plots, ".tmp") == 0);
+  char *text = ot_read(ot_path(dir, "summary.json"), NULL);
+  jnode *j = json_parse(text, NULL, 0);
+  const jnode *w = json_get(j, "warnings");
+  CHECK_NEAR("one warning per figure", w ? (double)w->n : -1, 3, 0);
+  CHECK("warning names the script and the log",
+        w && w->n >= 1 && strstr(w->items[0]->str, "tip.gp") && strstr(w->items[0]->str, "gnuplot.log"));
   json_free(j);
   free(text);
   ot_rmtree(dir);
@@ -524,7 +548,7 @@ static const th_case cases[] = {
     TH_CASE(energy_balance_column),       TH_CASE(summary_json_ok),
     TH_CASE(json_string_escaping),        TH_CASE(vtk_wellformed_and_pvd_times),
     TH_CASE(plots_png_or_warning),        TH_CASE(plots_missing_gnuplot_is_a_warning),
-    TH_CASE(c_locale_under_comma_locale),
+    TH_CASE(c_locale_under_comma_locale), TH_CASE(plots_failing_gnuplot_is_a_warning),
 };
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
