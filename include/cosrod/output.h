@@ -36,9 +36,19 @@
  * are written as nan, inf, -inf in CSV and VTK (strtod reads them back;
  * counted and reported as a warning in summary.json) and as null in JSON.
  *
- * Time loop: the writers below allocate no memory (all buffers are sized at
- * create).  Writing to a file that the configuration did not enable is a
- * no-op returning COSROD_OK, so a driver can call every writer
+ * summary.json keys: version, title, scenario, analysis, status ("ok",
+ * "failed", "interrupted"; "running" in checkpoints), reason (status name or
+ * null), message, t_end, t_reached, t_failed, wall_time, outputs, stats
+ * {integrator, nfev, njev, nsteps, naccept, nreject, ndecomp, nsolve,
+ * nnewton, nstiff, nproject, nfail_rhs, solver_wall_time}, energy
+ * {balance_initial, balance_final, balance_max_drift, energy_scale}, rods
+ * [{name, segments, tip [x, y, z]}], bodies [{name, position}], last_state
+ * {t, h, tips, size, max_abs, nonfinite} (failed/interrupted runs only),
+ * files {"centerline.csv": data rows, ...}, vtk_frames, warnings [...].
+ *
+ * Time loop: the writers below allocate no memory themselves (all buffers
+ * are sized at create; only the per-output-time .vtp files are fopen'ed).  Writing to a file that the
+ * configuration did not enable is a no-op returning COSROD_OK, so a driver can call every writer
  * unconditionally. */
 #ifndef COSROD_OUTPUT_H
 #define COSROD_OUTPUT_H
