@@ -322,6 +322,64 @@ TEST(absolute_end_types) {
   NOTE("absolute end types: worst %.2e", worst);
 }
 
+/* Baumgarte terms of p̈ (r = -|ṗ|² - 2β<p,ṗ> - ω²(|p|²-1)/2) on a soft, thick
+ * rod where they dominate the quaternion rows (in the stiff rods above they
+ * are invisible next to the elastic terms): ω = 1e3, β = 30. */
+TEST(absolute_baumgarte_terms) {
+  enum { N = 5 };
+  th_rng r;
+  th_rng_seed(&r, 81);
+  double s[N + 1], x[3 * (N + 1)], p[4 * N], xd[3 * (N + 1)], Om[3 * N];
+  rt_grid(&r, N, 1.0, s);
+  rt_config(&r, N, s, 0.2, 0.8, x, p, xd, Om);
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.grid = s, def.ngrid = N + 1;
+  def.reference = COSROD_REFERENCE_STRAIGHT;
+  def.E = 10.0, def.radius = 0.1, def.density = 1000.0;
+  def.damping = COSROD_DAMPING_KELVIN_VOIGT, def.tau_shear = 0.01, def.tau_bulk = 0.01;
+  cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  int nq = cosrod_rod_nq(rod);
+  double y[256];
+  cosrod_rod_pack(rod, COSROD_FORM_ABSOLUTE, 0.0, x, p, xd, Om, y);
+  for (int k = 0; k < N; ++k) {
+    int iq = cosrod_rod_qindex_segment(rod, k);
+    for (int i = 0; i < 4; ++i) y[iq + i] *= 1.0 + 0.02 * (k - 2), y[nq + iq + i] += 0.3 * th_rng_normal(&r);
+  }
+  double errs[2][2];
+  for (int b = 0; b < 2; ++b) {
+    d->baumgarte_omega = b ? 1e3 : 0.0, d->baumgarte_r = b ? 30.0 : 0.0;
+    cosrod_band *A = cosrod_band_create(nq, 10, 10), *F = cosrod_band_create(nq, 10, 10);
+    for (int blk = 0; blk < 2; ++blk) {
+      cosrod_rod_jac_band(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, NULL, 0.0, nq, blk * nq, A);
+      cosrod_rod_jac_fd(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, nq, blk * nq, F);
+      errs[b][blk] = band_vs_band(A, F);
+    }
+    cosrod_band_free(A), cosrod_band_free(F);
+  }
+  /* the terms matter: the analytic da/dq changes by O(ω²) when they are on */
+  CHECK_LE("Baumgarte on: da/dq vs FD twin", errs[1][0], 1e-6);
+  CHECK_LE("Baumgarte on: da/dv vs FD twin", errs[1][1], 1e-6);
+  CHECK_LE("Baumgarte off: da/dq vs FD twin", errs[0][0], 1e-6);
+  CHECK_LE("Baumgarte off: da/dv vs FD twin", errs[0][1], 1e-6);
+  cosrod_band *A0 = cosrod_band_create(nq, 10, 10), *A1 = cosrod_band_create(nq, 10, 10);
+  d->baumgarte_omega = 0.0, d->baumgarte_r = 0.0;
+  cosrod_rod_jac_band(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, NULL, 0.0, nq, 0, A0);
+  d->baumgarte_omega = 1e3, d->baumgarte_r = 30.0;
+  cosrod_rod_jac_band(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, NULL, 0.0, nq, 0, A1);
+  double ch = 0.0, mx = 0.0;
+  for (int j = 0; j < nq; ++j)
+    for (int i = j - 10; i <= j + 10; ++i)
+      if (i >= 0 && i < nq) {
+        ch = fmax(ch, fabs(cosrod_band_get(A1, i, j) - cosrod_band_get(A0, i, j)));
+        mx = fmax(mx, fabs(cosrod_band_get(A1, i, j)));
+      }
+  CHECK_LE("Baumgarte terms are a visible part of da/dq (change / max |J| >= 0.1)", 0.1, ch / mx);
+  cosrod_band_free(A0), cosrod_band_free(A1);
+  cosrod_rod_data_free(d);
+  cosrod_rod_free(rod);
+}
+
 /* The reduced second-order form (m1 = m2 = nq) equals the two blocks. */
 TEST(absolute_second_order_form) {
   rod_case c = {COSROD_CURV_TANGENT2, 1, COSROD_END_CLAMPED, COSROD_END_PINNED, 0, 1, 1, 8, 31};
@@ -614,6 +672,7 @@ TEST(bandwidths_measured) {
 static const th_case cases[] = {TH_CASE(absolute_all_curvatures_damped_clamped_sliding_loads),
                                 TH_CASE(absolute_end_types),
                                 TH_CASE(absolute_second_order_form),
+                                TH_CASE(absolute_baumgarte_terms),
                                 TH_CASE(nullspace_all_curvatures_and_ends),
                                 TH_CASE(dae_residual_jacobian),
                                 TH_CASE(static_stiffness),
