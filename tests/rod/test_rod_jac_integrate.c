@@ -73,9 +73,9 @@ TEST(stiff_integrators_with_analytic_jacobian) {
   for (int m = 0; m < 2; ++m) {
     cosrod_integrate_stats sa, sf;
     c.njac = 0;
-    run(methods[m], 1, &c, y0, n, 0.02, ya, &sa);
+    run(methods[m], 1, &c, y0, n, 0.005, ya, &sa);
     long nj = c.njac;
-    run(methods[m], 0, &c, y0, n, 0.02, yf, &sf);
+    run(methods[m], 0, &c, y0, n, 0.005, yf, &sf);
     double diff = 0.0, sc = 0.0;
     for (int i = 0; i < n; ++i) {
       diff = fmax(diff, fabs(ya[i] - yf[i]));
