@@ -13,9 +13,9 @@
  *   SPLIT  (absolute formulation with radau5 / rodas / seulex) y = (q of all
  *          rods, v of all rods), second-order structure m1 = m2 = nq so the
  *          implicit methods use Hairer's M1 reduction; bandwidths of the rod.
- * Jacobians: banded finite differences with column grouping (the integrator's,
- * independent of N) — one place, cosrod_sim's problem setup, to switch to the
- * rod's analytic Jacobians when they land.
+ * Jacobians: SPLIT layout analytic (cosrod_rod_jac: da/dq, da/dv per rod);
+ * NODE layout banded finite differences with column grouping (the
+ * integrator's, ml + mu + 1 evaluations independent of N).
  *
  * Formulations: nullspace (ODE), absolute (ODE, projection or Baumgarte),
  * dae: with ida the residual of [LA] eq. (14); with the mass-matrix methods

@@ -34,6 +34,8 @@ struct cosrod_sim {
   int ny;
   int *ny_r;   /* (nrods) rod state sizes */
   int *off_r;  /* (nrods) offsets into map */
+  int *qoff_r; /* (nrods) SPLIT: offset of the rod's q in the q part */
+  int nq_tot;  /* SPLIT: size of the q part */
   int *map;    /* (ny) */
   double *yl;  /* (max ny_r) gathered rod state */
   double *ypl; /* (max ny_r) gathered derivative */
@@ -125,6 +127,25 @@ static int sim_mass(double *M, int ldm, void *user) {
   return 0;
 }
 
+/* Analytic Jacobian in the SPLIT layout (reduced second-order form, m1 =
+ * nq_tot): per rod the blocks da/dq and da/dv of [LLA] eq. (29), written at
+ * the rod's offset on the diagonal of each block. */
+static int sim_jac_split(double t, const double *y, double *J, int ldj, void *user) {
+  cosrod_sim *s = user;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    int nq = cosrod_rod_nq(rod), o = s->qoff_r[r];
+    gather(s, r, y, s->yl);
+    cosrod_rod_jac_block b[2] = {
+        {J + (size_t)o * (size_t)ldj, ldj, s->ml_q, s->mu_q, nq, 0, nq, nq},
+        {J + (size_t)(s->nq_tot + o) * (size_t)ldj, ldj, s->ml, s->mu, nq, nq, nq, nq},
+    };
+    cosrod_status st = cosrod_rod_jac(rod, s->data[r], COSROD_FORM_ABSOLUTE, t, s->yl, NULL, 0.0, 2, b);
+    if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+  }
+  return 0;
+}
+
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
   (void)t;
@@ -183,7 +204,10 @@ static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop &
 static int sim_step_cb(double t, double h, int accepted, void *user) {
   cosrod_sim *s = user;
   if (accepted) {
-    double t1 = t + h, rW1, rD1, W, D;
+    /* the step actually taken ends at the integrator's t (a method that
+     * clips its own steps, e.g. the SUNDIALS adapters, may differ from t + h) */
+    double t1 = cosrod_integrator_t(s->integ), rW1, rD1, W, D;
+    h = t1 - s->acc_t;
     if (cosrod_integrator_dense(s->integ, t1, NULL, s->ny, s->yd) != COSROD_OK) return -1;
     if (eval_all(s, t1, s->yd, &rW1, &rD1) != COSROD_OK) return -1;
     if (simpson(s, s->acc_t, t1, s->rW_prev, s->rD_prev, rW1, rD1, &W, &D) != 0) return -1;
@@ -516,7 +540,9 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   s->data = calloc(s->nrods, sizeof *s->data);
   s->ny_r = calloc(s->nrods, sizeof *s->ny_r);
   s->off_r = calloc(s->nrods, sizeof *s->off_r);
-  if (!s->rods || !s->data || !s->ny_r || !s->off_r) return fail_create(s, status, COSROD_ERR_NOMEM);
+  s->qoff_r = calloc(s->nrods, sizeof *s->qoff_r);
+  if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r)
+    return fail_create(s, status, COSROD_ERR_NOMEM);
   int maxny = 0, time_dep = 0;
   for (size_t r = 0; r < s->nrods; r++) {
     cosrod_status st = COSROD_OK;
@@ -554,6 +580,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     for (size_t r = 0; r < s->nrods; r++) {
       int nq = cosrod_rod_nq(s->rods[r]);
       int *m = s->map + s->off_r[r];
+      s->qoff_r[r] = qb;
       for (int i = 0; i < nq; i++) {
         m[i] = qb + i;
         m[nq + i] = nq_tot + qb + i;
@@ -567,6 +594,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       if (muv > s->mu) s->mu = muv;
     }
     s->prob.m1 = s->prob.m2 = nq_tot;
+    s->nq_tot = nq_tot;
   } else {
     int pos = 0;
     for (size_t r = 0; r < s->nrods; r++) {
@@ -614,6 +642,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->jac_ml_q = s->ml_q;
   p->jac_mu_q = s->mu_q;
   p->time_dependent = time_dep;
+  if (s->split) p->jac = sim_jac_split; /* analytic; the node layout uses grouped FD */
   if (s->dae_res) {
     p->res = sim_res;
     p->dae_id = s->dae_id;
@@ -685,6 +714,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->data);
   free(s->ny_r);
   free(s->off_r);
+  free(s->qoff_r);
   free(s->map);
   free(s->yl);
   free(s->ypl);

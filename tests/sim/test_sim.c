@@ -245,6 +245,49 @@ out:
   cosrod_scenario_free(sb);
 }
 
+/* The SUNDIALS paths: the DAE residual with ida ([LA] eq. 14, node layout
+ * with λ next to its segment) and the null-space ODE with cvode agree with
+ * dopri5 at t = 0.05 (BDF at rtol 1e-8: 1e-6 m is 1e-4 of the tip's fall). */
+TEST(sundials_paths_agree) {
+  if (!cosrod_step_type_by_name("ida") || !cosrod_step_type_by_name("cvode")) {
+    NOTE("SUNDIALS adapters not built: nothing to check");
+    CHECK("skipped (no SUNDIALS)", 1);
+    return;
+  }
+  const char *a[] = {"analysis.t_end=0.05", "output.every=0.05", "solver.rtol=1e-8", "solver.atol=1e-8",
+                     "solver.integrator=ida"};
+  const char *b[] = {
+      "analysis.t_end=0.05",          "output.every=0.05",       "solver.rtol=1e-10", "solver.atol=1e-10",
+      "solver.formulation=nullspace", "solver.integrator=dopri5"};
+  cosrod_scenario *sa = load("convergence", a, 5), *sb = load("convergence", b, 6), *sc = NULL;
+  if (!sa || !sb) goto out;
+  static rec ra, rb;
+  memset(&ra, 0, sizeof ra);
+  memset(&rb, 0, sizeof rb);
+  CHECK("ida (dae residual) runs", run(sa, &ra) == COSROD_OK);
+  CHECK("dopri5 runs", run(sb, &rb) == COSROD_OK);
+  if (ra.n == 2 && rb.n == 2) {
+    CHECK_VEC("tip ida vs dopri5", ra.tip[1], rb.tip[1], 3, 0.0, 1e-6);
+    CHECK_LE("ida balance closes", fabs(ra.e[1].balance - ra.e[0].balance), 1e-3 * ra.e[1].dissipated);
+  } else {
+    CHECK("2 frames each", 0);
+  }
+  sc = load("rubber-pendulum",
+            (const char *const[]){"analysis.t_end=0.05", "output.every=0.05", "solver.integrator=cvode"}, 3);
+  static rec rv, rd;
+  memset(&rv, 0, sizeof rv);
+  memset(&rd, 0, sizeof rd);
+  CHECK("cvode (nullspace) runs", sc && run(sc, &rv) == COSROD_OK);
+  cosrod_scenario_free(sc);
+  sc = load("rubber-pendulum", (const char *const[]){"analysis.t_end=0.05", "output.every=0.05"}, 2);
+  CHECK("dopri5 runs", sc && run(sc, &rd) == COSROD_OK);
+  if (rv.n == 2 && rd.n == 2) CHECK_VEC("tip cvode vs dopri5", rv.tip[1], rd.tip[1], 3, 0.0, 1e-6);
+out:
+  cosrod_scenario_free(sa);
+  cosrod_scenario_free(sb);
+  cosrod_scenario_free(sc);
+}
+
 /* The band given to the integrator covers every non-zero of the Jacobian:
  * a dense finite-difference Jacobian of the global right-hand side, on a
  * randomly perturbed state, has exact zeros outside [-ml, mu] (an f_i that
@@ -326,6 +369,68 @@ TEST(band_absolute_node_and_dae_layouts) {
   /* absolute with cvode-like (non-M1) methods uses the node layout: take dopri5 */
   check_band("perf-rubber", (const char *const[]){"solver.integrator=dopri5", "rods.0.segments=9"}, 2);
   check_band("convergence", (const char *const[]){"rods.0.segments=8"}, 1); /* dae, mass-matrix form */
+}
+
+/* The analytic Jacobian of the SPLIT layout (reduced second-order form,
+ * [LLA] eq. 29 differentiated by the rod module) against central differences
+ * of the global right-hand side on a perturbed state.  Central differences
+ * with step 1e-6 have a truncation error ~1e-12 times the third derivative:
+ * 1e-6 of the largest entry is ample. */
+static void check_jac_split(const char *name, const char *const *sets, size_t nsets) {
+  cosrod_scenario *sc = load(name, sets, nsets);
+  if (!sc) return;
+  char err[512];
+  cosrod_status st;
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  CHECK("create", sim != NULL);
+  if (!sim) {
+    NOTE("%s", err);
+    cosrod_scenario_free(sc);
+    return;
+  }
+  const cosrod_ode_problem *p = cosrod_sim_problem(sim);
+  CHECK("split layout with an analytic Jacobian",
+        cosrod_sim_split_layout(sim) && p->jac != NULL && p->m1 > 0);
+  int n = p->n, m1 = p->m1, nr = n - m1;
+  int wq = p->jac_ml_q + p->jac_mu_q, wv = p->jac_ml + p->jac_mu;
+  int ldj = (wq > wv ? wq : wv) + 1;
+  double *J = calloc((size_t)ldj * (size_t)n, sizeof *J);
+  double *y = malloc((size_t)n * sizeof *y), *fp = malloc((size_t)n * sizeof *y),
+         *fm = malloc((size_t)n * sizeof *y);
+  th_rng rng;
+  th_rng_seed(&rng, 11);
+  memcpy(y, cosrod_sim_state(sim), (size_t)n * sizeof *y);
+  for (int i = 0; i < n; i++) y[i] += 1e-2 * th_rng_uniform(&rng, -1, 1);
+  CHECK("jac callback ok", p->jac(0.01, y, J, ldj, p->user) == 0);
+  double maxJ = 0, maxerr = 0;
+  for (int j = 0; j < n; j++) {
+    double yj = y[j], h = 1e-6 * fmax(1.0, fabs(yj));
+    y[j] = yj + h;
+    p->f(0.01, y, fp, p->user);
+    y[j] = yj - h;
+    p->f(0.01, y, fm, p->user);
+    y[j] = yj;
+    int c = j < m1 ? j : j - m1, ml = j < m1 ? p->jac_ml_q : p->jac_ml, mu = j < m1 ? p->jac_mu_q : p->jac_mu;
+    for (int i = 0; i < nr; i++) {
+      double fd = (fp[m1 + i] - fm[m1 + i]) / (2 * h);
+      double an = (i - c <= ml && c - i <= mu) ? J[(size_t)j * (size_t)ldj + (size_t)(mu + i - c)] : 0.0;
+      maxJ = fmax(maxJ, fabs(fd));
+      maxerr = fmax(maxerr, fabs(fd - an));
+    }
+  }
+  NOTE("%s: n = %d, max |J| %.3e, max |analytic - FD| %.3e", name, n, maxJ, maxerr);
+  CHECK_LE("analytic = FD to 1e-6 relative", maxerr, 1e-6 * maxJ);
+  free(J);
+  free(y);
+  free(fp);
+  free(fm);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(analytic_jacobian_split_layout) {
+  check_jac_split("perf-steel", (const char *const[]){"rods.0.segments=7"}, 1);
+  check_jac_split("perf-rubber", NULL, 0);
 }
 
 /* The observer stops the run (as SIGINT does): ERR_INTERRUPTED before t_end. */
@@ -418,8 +523,10 @@ static const th_case cases[] = {
     TH_CASE(perf_rubber_damped_balance),
     TH_CASE(kv_cantilever_pulse_damped),
     TH_CASE(convergence_dae_vs_nullspace),
+    TH_CASE(sundials_paths_agree),
     TH_CASE(band_nullspace_node_layout),
     TH_CASE(band_absolute_node_and_dae_layouts),
+    TH_CASE(analytic_jacobian_split_layout),
     TH_CASE(stop_from_observer),
     TH_CASE(stop_flag),
     TH_CASE(failure_max_steps),
