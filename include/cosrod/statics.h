@@ -48,7 +48,10 @@ typedef struct cosrod_statics_options {
   double grow;          /* increment growth factor after fast convergence (default 1.5) */
   int fast_iterations;  /* <= this many Newton iterations counts as fast (default 3) */
   int max_newton;       /* Newton iterations per increment before halving (default 12) */
-  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual */
+  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual;
+                           an iteration whose Newton step is at roundoff level (max |δx|/Δs_min,
+                           |δθ| <= 1e3 eps max(1, |x|/Δs_min)) with residual <= 1e3 tol also
+                           converges (stiff small-load problems hit the roundoff floor) */
   int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
                            plus a limited curvature term from the previous increment */
   int stop_at_critical; /* 1 (default): a sign change of det K within an increment (limit or

@@ -136,6 +136,11 @@ cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_static
   for (int k = 1; k < rod->N; ++k) dsmin = fmin(dsmin, rod->ds[k]);
   s->hx = 6.0554544523933395e-06 * dsmin; /* cbrt(eps) times the strain length scale */
   s->hth = 6.0554544523933395e-06;        /* rad */
+  /* roundoff level of a Newton step in the weighted norm: x carries
+   * eps |x| absolute errors, so δx / Δs_min below ~1e3 eps |x| / Δs_min is noise */
+  double xs = L;
+  for (int n = 0; n <= rod->N; ++n) xs = fmax(xs, cosrod_vec3_norm(rod->x_init + 3 * n));
+  s->step_noise = 1e3 * DBL_EPSILON * fmax(1.0, xs / dsmin);
   /* weights making minimal coordinates dimensionless: δx / Δs_min, δθ */
   for (int n = 0; n <= rod->N; ++n)
     for (int j = 0; j < rod->nd[n]; ++j) s->wnorm[rod->vv_ns[n] + j] = 1.0 / dsmin;
@@ -332,9 +337,19 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
     double s0 = 0.0;
     for (int i = 0; i < nv; ++i) s->dv[i] = -s->r[i];
     cosrod_band_solve(s->J, s->dv);
+    double wn = 0.0;
     for (int i = 0; i < nv; ++i) {
       if (!isfinite(s->dv[i])) return COSROD_ERR_NONFINITE;
       s0 += s->dv[i] * s->r[i];
+      wn = fmax(wn, fabs(s->dv[i]) * s->wnorm[i]);
+    }
+    if (wn <= s->step_noise && sc <= 1e3 * s->opt.tol) {
+      /* the residual is at its roundoff floor (stiff axial/shear forces of
+       * a small-load problem): the correction is roundoff-sized, stop */
+      cosrod_statics_apply(s, q, s->dv);
+      s->nnewton++;
+      *iters = it + 1;
+      return COSROD_OK;
     }
     double alpha = 1.0, a_lo = 0.0, s_lo = s0;
     double best_a = 0.0, best_s = INFINITY, best_sc = 0.0;

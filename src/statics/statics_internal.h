@@ -27,7 +27,8 @@ struct cosrod_statics {
   double floorF, floorM; /* residual scale floors (N, N m) */
   double hx, hth;        /* FD steps (m, rad) */
   long nnewton, njac, nres;
-  double eta;
+  double eta;        /* line-search acceptance |s(α)| <= eta |s(0)| */
+  double step_noise; /* roundoff level of a weighted Newton step */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
