@@ -1129,8 +1129,8 @@ static void read_solver(ctx *c, ynode *root) {
   if (vi) s->integrator = (cosrod_sc_integrator)to_enum(c, vi, "integrator", INTEGRATOR_NAMES);
   if ((v = get(m, "baumgarte"))) {
     static const char *const bk[] = {"omega", "r", NULL};
-    if (s->stabilisation != COSROD_SC_STAB_BAUMGARTE)
-      fail(c, v, "baumgarte", "not used unless stabilisation: baumgarte");
+    /* Accepted (and validated) with any stabilisation, so that switching
+     * with --set solver.stabilisation=... keeps a file valid. */
     push(c, "baumgarte");
     expect_map(c, v, NULL, "omega, r");
     check_keys(c, v, bk);
