@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cosrod/integrate.h"
+#include "stiffness.h"
 
 /* nodes */
 static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
@@ -124,8 +125,7 @@ typedef struct dop853_state {
   int reject;
   int fsal_pending; /* k[13] holds f at the new point; move it to k[1] before the next step */
   int dense_state;  /* 0 none, 1 stages of the last accepted step intact, 2 coefficients ready */
-  long stiff_every;
-  int stiff_stop, iasti, nonsti;
+  stiff_detector stiff;
   double t_old, h_old;
 } dop853_state;
 
@@ -160,8 +160,7 @@ static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
   s->fac_max = o->fac_max > 0.0 ? o->fac_max : 6.0;
   s->beta = o->beta > 0.0 ? o->beta : 0.0;
   s->expo1 = 1.0 / 8.0 - 0.2 * s->beta;
-  s->stiff_every = o->stiff_test > 0 ? o->stiff_test : (o->stiff_test < 0 ? 0 : 1000);
-  s->stiff_stop = !o->stiff_continue;
+  stiff_detector_init(&s->stiff, o, 6.1);
   ctx->clip_factor = 1.01;
   if (!(o->uround > 0.0)) ctx->uround = 2.3e-16; /* the original's default UROUND */
   *out = s;
@@ -172,7 +171,7 @@ static cosrod_status dop853_reset(void *s_, cosrod_step_ctx *ctx) {
   dop853_state *s = s_;
   s->err_old = 1e-4;
   s->reject = 0;
-  s->iasti = s->nonsti = 0;
+  s->stiff.iasti = s->stiff.nonsti = 0;
   s->fsal_pending = 0;
   s->dense_state = 0;
   int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->k[1]);
@@ -295,34 +294,12 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     ctx->stats->naccept--;
     return reject_rhs(s, ctx, rc, accepted);
   }
-  if (s->stiff_every > 0 && (ctx->stats->naccept % s->stiff_every == 0 || s->iasti > 0)) {
-    double num = 0.0, den = 0.0;
-    for (int i = 0; i < n; i++) {
-      num += (k[13][i] - k[12][i]) * (k[13][i] - k[12][i]);
-      den += (y1[i] - ys[i]) * (y1[i] - ys[i]);
-    }
-    if (den > 0.0) {
-      double hlamb = fabs(h) * sqrt(num / den);
-      if (hlamb > 6.1) {
-        s->nonsti = 0;
-        s->iasti++;
-        if (s->iasti == 15) {
-          ctx->stats->nstiff++;
-          s->iasti = 0;
-          if (s->stiff_stop) {
-            *accepted = 0;
-            return cosrod_step_fail(
-                ctx, COSROD_ERR_STIFF, t,
-                "dop853: the problem seems to be stiff at t = %.17g (h*lambda > 6.1 in 15 "
-                "consecutive tests)",
-                t);
-          }
-        }
-      } else {
-        s->nonsti++;
-        if (s->nonsti == 6) s->iasti = 0;
-      }
-    }
+  if (stiff_detector_test(&s->stiff, ctx, h, k[13], k[12], y1, ys) && s->stiff.stop) {
+    *accepted = 0;
+    return cosrod_step_fail(ctx, COSROD_ERR_STIFF, t,
+                            "dop853: the problem seems to be stiff at t = %.17g (h*lambda > 6.1 in 15 "
+                            "consecutive tests)",
+                            t);
   }
   memcpy(s->y0, y, sizeof(double) * (size_t)n);
   memcpy(ctx->y, y1, sizeof(double) * (size_t)n);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cosrod/integrate.h"
+#include "stiffness.h"
 
 /* Butcher tableau (HNW I Table 5.2). */
 static const double C2 = 1.0 / 5.0, C3 = 3.0 / 10.0, C4 = 4.0 / 5.0, C5 = 8.0 / 9.0;
@@ -50,9 +51,7 @@ typedef struct dopri5_state {
   double safety, fac_min, fac_max, beta, expo1;
   double err_old; /* Hairer's FACOLD */
   int reject;     /* last attempt was rejected */
-  long stiff_every;
-  int stiff_stop;
-  int iasti, nonsti; /* consecutive positive / negative stiffness tests */
+  stiff_detector stiff;
   double t_old, h_old;
 } dopri5_state;
 
@@ -90,8 +89,7 @@ static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
   s->fac_max = o->fac_max > 0.0 ? o->fac_max : 10.0;
   s->beta = o->beta > 0.0 ? o->beta : (o->beta < 0.0 ? 0.0 : 0.04);
   s->expo1 = 0.2 - 0.75 * s->beta;
-  s->stiff_every = o->stiff_test > 0 ? o->stiff_test : (o->stiff_test < 0 ? 0 : 1000);
-  s->stiff_stop = !o->stiff_continue;
+  stiff_detector_init(&s->stiff, o, 3.25);
   ctx->clip_factor = 1.01;
   if (!(o->uround > 0.0)) ctx->uround = 2.3e-16; /* the original's default UROUND */
   *out = s;
@@ -102,7 +100,7 @@ static cosrod_status dopri5_reset(void *s_, cosrod_step_ctx *ctx) {
   dopri5_state *s = s_;
   s->err_old = 1e-4;
   s->reject = 0;
-  s->iasti = s->nonsti = 0;
+  s->stiff.iasti = s->stiff.nonsti = 0;
   int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->k1);
   if (rc != 0)
     return rc < 0 ? COSROD_ERR_CALLBACK
@@ -186,35 +184,13 @@ static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     ctx->stats->naccept++;
 
     /* stiffness detection */
-    if (s->stiff_every > 0 && (ctx->stats->naccept % s->stiff_every == 0 || s->iasti > 0)) {
-      double num = 0.0, den = 0.0;
-      for (int i = 0; i < n; i++) {
-        num += (k7[i] - k6[i]) * (k7[i] - k6[i]);
-        den += (y1[i] - ys[i]) * (y1[i] - ys[i]);
-      }
-      if (den > 0.0) {
-        double hlamb = fabs(h) * sqrt(num / den);
-        if (hlamb > 3.25) {
-          s->nonsti = 0;
-          s->iasti++;
-          if (s->iasti == 15) {
-            ctx->stats->nstiff++;
-            s->iasti = 0;
-            if (s->stiff_stop) {
-              /* as the original: stop before taking this step; the state stays at t */
-              *accepted = 0;
-              return cosrod_step_fail(
-                  ctx, COSROD_ERR_STIFF, t,
-                  "dopri5: the problem seems to be stiff at t = %.17g (h*lambda > 3.25 in 15 "
-                  "consecutive tests)",
-                  t);
-            }
-          }
-        } else {
-          s->nonsti++;
-          if (s->nonsti == 6) s->iasti = 0;
-        }
-      }
+    if (stiff_detector_test(&s->stiff, ctx, h, k7, k6, y1, ys) && s->stiff.stop) {
+      /* as the original: stop before taking this step; the state stays at t */
+      *accepted = 0;
+      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, t,
+                              "dopri5: the problem seems to be stiff at t = %.17g (h*lambda > 3.25 in 15 "
+                              "consecutive tests)",
+                              t);
     }
 
     /* dense output: y(t + theta h) = rc0 + th (rc1 + th1 (rc2 + th (rc3 + th1 rc4))) */
