@@ -21,6 +21,9 @@
  * divergence, grow after fast convergence, failure (ERR_CONVERGENCE, last
  * converged state kept) below the minimum increment.
  *
+ * The stiffness is the rod's analytic static stiffness in the chart (or its
+ * finite-difference twin, cosrod_statics_options.jacobian).
+ *
  * Modes: generalised symmetric eigenproblem K φ = ω² M φ in the same minimal
  * coordinates with the lumped masses (ρAδs_n per vertex dof, ρΔs (I1, I2, J)
  * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.
@@ -41,6 +44,12 @@ struct cosrod_band;
 
 /* Options: start from cosrod_statics_default_options() and change fields.
  * Increments are fractions of the pseudo-time interval [t_from, t_to]. */
+typedef enum cosrod_statics_jacobian {
+  COSROD_STATICS_JAC_ANALYTIC = 0, /* the rod's analytic static stiffness, pulled back to the chart */
+  COSROD_STATICS_JAC_FD            /* central differences of the residual (twin; also differentiates
+                                      the rod's load callback, which the analytic one treats as constant) */
+} cosrod_statics_jacobian;
+
 typedef struct cosrod_statics_options {
   int increments;       /* nominal number of increments; first increment 1/increments (default 25) */
   double max_increment; /* largest increment (fraction); 0 = 1/increments */
@@ -54,9 +63,10 @@ typedef struct cosrod_statics_options {
                            converges (stiff small-load problems hit the roundoff floor) */
   int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
                            plus a limited curvature term from the previous increment */
-  int stop_at_critical; /* 1 (default): a sign change of det K within an increment (limit or
-                           bifurcation point) is treated like a divergence, so the solve stops
-                           before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
+  cosrod_statics_jacobian jacobian; /* default ANALYTIC */
+  int stop_at_critical;             /* 1 (default): a sign change of det K within an increment (limit or
+                                       bifurcation point) is treated like a divergence, so the solve stops
+                                       before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
 } cosrod_statics_options;
 
 cosrod_statics_options cosrod_statics_default_options(void);
@@ -123,9 +133,11 @@ cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double 
                                       double *scaled);
 
 /* Tangent stiffness K = -∂r/∂δ (nv x nv) at (t, q) in minimal coordinates,
- * written into K (a band matrix of order nv with ml, mu >= 8; zeroed first).
- * Symmetric at an equilibrium under dead loads.  Central finite differences
- * of the residual with grouped columns (34 residuals). */
+ * written into K (a band matrix of order nv with ml, mu >= 8; zeroed first),
+ * by the method of options.jacobian.  Symmetric at an equilibrium under dead
+ * loads: Tᵀ K_q T of the rod's static stiffness K_q (cosrod_rod_stiffness)
+ * with T = diag(I, ½ Q(p_k)[0; I]) plus -½[τ_k]ₓ on the segment blocks (τ the
+ * residual torque, zero at an equilibrium). */
 cosrod_status cosrod_statics_stiffness(cosrod_statics *s, double t, const double *q, struct cosrod_band *K);
 
 /* Apply a minimal-coordinate increment: q <- q ⊕ δ (x += δx, ξ += δξ,

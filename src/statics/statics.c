@@ -27,10 +27,10 @@
  *
  * Corrector: full Newton with the stiffness re-evaluated every iteration and
  * a line search on the out-of-balance work (see correct()).
- * Stiffness: central finite differences of the residual in minimal
- * coordinates, columns grouped by the bandwidth (34 residuals per matrix);
- * behind stiffness_eval() so that an analytic static stiffness can replace it
- * in one line.
+ * Stiffness: the rod module's analytic static stiffness pulled back to the
+ * chart (stiffness_analytic), or its twin, central finite differences of the
+ * residual in minimal coordinates with columns grouped by the bandwidth (34
+ * residuals per matrix); statics_jacobian() chooses.
  *
  * Rates are zero: the residual is evaluated on a private copy of the rod model
  * with damping switched off, so moving prescribed ends (pseudo-time
@@ -59,6 +59,7 @@ cosrod_statics_options cosrod_statics_default_options(void) {
   o.tol = 1e-9;
   o.predictor = 2;
   o.stop_at_critical = 1;
+  o.jacobian = COSROD_STATICS_JAC_ANALYTIC;
   return o;
 }
 
@@ -78,7 +79,8 @@ cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_static
   }
   cosrod_statics_options o = opt ? *opt : cosrod_statics_default_options();
   if (o.increments < 1 || o.min_increment <= 0.0 || o.max_increment < 0.0 || o.grow < 1.0 ||
-      o.max_newton < 1 || !(o.tol > 0.0) || o.fast_iterations < 0) {
+      o.max_newton < 1 || !(o.tol > 0.0) || o.fast_iterations < 0 ||
+      (o.jacobian != COSROD_STATICS_JAC_ANALYTIC && o.jacobian != COSROD_STATICS_JAC_FD)) {
     *status = COSROD_ERR_INVALID;
     return NULL;
   }
@@ -118,11 +120,18 @@ cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_static
   s->qw2 = calloc(nq, sizeof(double));
   s->qprev = calloc(nq, sizeof(double));
   s->wnorm = calloc(nv, sizeof(double));
+  s->Kq = cosrod_band_create(s->nq > 0 ? s->nq : 1, 10, 10);
+  s->T = calloc(12 * (size_t)(rod->N > 0 ? rod->N : 1), sizeof(double));
+  s->bq = calloc(2 * (size_t)rod->N + 1, sizeof(int));
+  s->bv = calloc(2 * (size_t)rod->N + 1, sizeof(int));
+  s->bnq = calloc(2 * (size_t)rod->N + 1, sizeof(int));
+  s->bnv = calloc(2 * (size_t)rod->N + 1, sizeof(int));
   s->qbest = calloc(nq, sizeof(double));
   s->rbest = calloc(nv, sizeof(double));
   s->J = cosrod_band_create((int)nv, s->ml, s->mu);
   if (!s->d || !s->y || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->qc || !s->qw ||
-      !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->wnorm || !s->qbest || !s->rbest || !s->J) {
+      !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->wnorm || !s->Kq || !s->T || !s->bq || !s->bv ||
+      !s->bnq || !s->bnv || !s->qbest || !s->rbest || !s->J) {
     cosrod_statics_free(s);
     *status = COSROD_ERR_NOMEM;
     return NULL;
@@ -167,6 +176,12 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->qw2);
   free(s->qprev);
   free(s->wnorm);
+  cosrod_band_free(s->Kq);
+  free(s->T);
+  free(s->bq);
+  free(s->bv);
+  free(s->bnq);
+  free(s->bnv);
   free(s->qbest);
   free(s->rbest);
   cosrod_band_free(s->J);
@@ -273,11 +288,120 @@ static cosrod_status stiffness_fd(cosrod_statics *s, double t, double mu, const 
   return COSROD_OK;
 }
 
-/* The one place that chooses how dr/dδ is computed (switch to the analytic
- * static stiffness of the rod module here when it exists). */
+/* T(p) = ½ Q(p) [0; I3] (4 x 3, row-major): ṗ = T(p) Ω, the tangent map of
+ * the chart p exp(δθ/2) at δθ = 0. */
+static void tangent_map(double T[12], const double p[4]) {
+  for (int c = 0; c < 3; ++c) {
+    double e[3] = {0.0, 0.0, 0.0}, col[4];
+    e[c] = 0.5;
+    cosrod_quat_mul_pure(col, p, e);
+    for (int r = 0; r < 4; ++r) T[3 * r + c] = col[r];
+  }
+}
+
+/* Analytic twin: the rod's static stiffness K_q (nq x nq, Hessian of the
+ * Lagrangian V - W + λᵀg, cosrod_rod_stiffness) pulled back to the chart,
+ *   -∂r/∂δ = Tᵀ K_q T + C,   C = ½ [τ]ₓᵀ = -½ [τ]ₓ on each segment block,
+ * with T = diag(I (vertices), T(p_k) (segments)).  Derivation: the segment
+ * rows are r_k = T(p_k)ᵀ ψ_k, and differentiating T(p e^{δ/2})ᵀ ψ gives
+ * -¼ (<p, ψ> δ + δ × Im(p̄ψ)) = -¼ λ δ - ½ δ × τ; Tᵀ(λ I)T = ¼ λ I cancels the
+ * first part (the multiplier term of K_q), the second (zero at an
+ * equilibrium) is C.  Blocks of the interleaved ordering couple only within
+ * two block positions (segment–segment through a vertex curvature). */
+static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J) {
+  const cosrod_rod *rod = s->rod;
+  const int N = rod->N;
+  memcpy(s->y, q, sizeof(double) * (size_t)s->nq);
+  memset(s->y + s->nq, 0, sizeof(double) * (size_t)s->nv);
+  cosrod_status st = cosrod_rod_stiffness(&s->quiet, s->d, t, s->y, s->Kq);
+  if (st != COSROD_OK) return st;
+  cosrod_band_zero(J);
+  /* block table: 2N+1 positions, vertex n at 2n, segment k at 2k+1 */
+  const int nb = 2 * N + 1;
+  for (int b = 0; b < nb; ++b) {
+    int vtx = (b % 2) == 0, idx = b / 2;
+    s->bq[b] = vtx ? (rod->nd[idx] ? rod->qv[idx] : -1) : rod->qs[idx];
+    s->bv[b] = vtx ? (rod->nd[idx] ? rod->vv_ns[idx] : -1) : rod->vs_ns[idx];
+    s->bnq[b] = vtx ? rod->nd[idx] : 4;
+    s->bnv[b] = vtx ? rod->nd[idx] : 3;
+    if (!vtx) tangent_map(s->T + 12 * idx, q + rod->qs[idx]);
+  }
+  for (int bi = 0; bi < nb; ++bi) {
+    if (s->bq[bi] < 0) continue;
+    for (int bj = bi - 2; bj <= bi + 2; ++bj) {
+      if (bj < 0 || bj >= nb || s->bq[bj] < 0) continue;
+      double Kb[16], Tb[16];
+      int ni = s->bnq[bi], nj = s->bnq[bj];
+      for (int a = 0; a < ni; ++a)
+        for (int c = 0; c < nj; ++c) {
+          int i = s->bq[bi] + a, j = s->bq[bj] + c;
+          Kb[4 * a + c] = cosrod_band_in_band(s->Kq, i, j) ? cosrod_band_get(s->Kq, i, j) : 0.0;
+        }
+      /* Tb = Kb T_j  (ni x mj) */
+      int mi = s->bnv[bi], mj = s->bnv[bj];
+      const double *Tj = (bj % 2) ? s->T + 12 * (bj / 2) : NULL;
+      const double *Ti = (bi % 2) ? s->T + 12 * (bi / 2) : NULL;
+      for (int a = 0; a < ni; ++a)
+        for (int c = 0; c < mj; ++c) {
+          double v = 0.0;
+          if (Tj)
+            for (int m = 0; m < 4; ++m) v += Kb[4 * a + m] * Tj[3 * m + c];
+          else
+            v = Kb[4 * a + c];
+          Tb[4 * a + c] = v;
+        }
+      for (int a = 0; a < mi; ++a)
+        for (int c = 0; c < mj; ++c) {
+          double v = 0.0;
+          if (Ti)
+            for (int m = 0; m < 4; ++m) v += Ti[3 * m + a] * Tb[4 * m + c];
+          else
+            v = Tb[4 * a + c];
+          /* J = dr/dδ = -K */
+          cosrod_band_set(J, s->bv[bi] + a, s->bv[bj] + c, -v);
+        }
+    }
+  }
+  /* C = -½ [τ]ₓ (torque τ = ½ Im(p̄ψ) of the current state, d evaluated at q) */
+  for (int k = 0; k < N; ++k) {
+    double tau[3];
+    cosrod_quat_tmat_T_apply(tau, s->d->p + 4 * k, s->d->fp + 4 * k);
+    int o = rod->vs_ns[k];
+    /* -½[τ]ₓ = ½ [[0, τ3, -τ2], [-τ3, 0, τ1], [τ2, -τ1, 0]]; J gets -C */
+    cosrod_band_add(J, o + 0, o + 1, -0.5 * tau[2]);
+    cosrod_band_add(J, o + 0, o + 2, 0.5 * tau[1]);
+    cosrod_band_add(J, o + 1, o + 0, 0.5 * tau[2]);
+    cosrod_band_add(J, o + 1, o + 2, -0.5 * tau[0]);
+    cosrod_band_add(J, o + 2, o + 0, -0.5 * tau[1]);
+    cosrod_band_add(J, o + 2, o + 1, 0.5 * tau[0]);
+  }
+  return COSROD_OK;
+}
+
+/* The one place that chooses how dr/dδ is computed: the analytic stiffness
+ * of the rod module by default; finite differences if asked for, and for a
+ * partial load factor (μ != 1, the homotopy of equilibrium_at, whose load
+ * derivatives the rod's stiffness has at full scale only). */
 cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
   s->njac++;
+  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && mu == 1.0) return stiffness_analytic(s, t, q, J);
   return stiffness_fd(s, t, mu, q, J);
+}
+
+/* The matrix the Newton and predictor solves factor: dr/dδ with a relative
+ * shift -1e-12 |J_ii| on the diagonal (K + 1e-12 |diag K|).  It leaves regular
+ * problems unchanged in practice (Newton contraction ~1e-12 cond) and makes
+ * rigid null modes solvable (a rod hanging from a pin spins freely about the
+ * vertical: K is singular, the residual orthogonal to its kernel); the
+ * shifted null eigenvalue stays positive for the stability monitor. */
+static cosrod_status solve_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
+  cosrod_status st = statics_jacobian(s, t, mu, q, J);
+  if (st != COSROD_OK) return st;
+  for (int i = 0; i < J->n; ++i) {
+    double *d = cosrod_band_col(J, i);
+    d[0] -= 1e-12 * fabs(d[0]);
+  }
+  return COSROD_OK;
 }
 
 cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double *q, double *r,
@@ -329,7 +453,7 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
     if (sc <= s->opt.tol) return COSROD_OK;
     if (it >= s->opt.max_newton) return COSROD_ERR_CONVERGENCE;
     if (it >= 2 && sc > 1e3 * sc0) return COSROD_ERR_CONVERGENCE; /* diverging */
-    st = statics_jacobian(s, t, mu, q, s->J);
+    st = solve_jacobian(s, t, mu, q, s->J);
     if (st != COSROD_OK) return st;
     st = cosrod_band_factor(s->J);
     if (st != COSROD_OK) return st;
@@ -412,7 +536,7 @@ static cosrod_status predict(cosrod_statics *s, const path *pa, double sv, doubl
   st = statics_residual(s, path_t(pa, sv + hs), path_mu(pa, sv + hs), q, s->r2, NULL);
   if (st != COSROD_OK) return st;
   if (!have_lu) {
-    st = statics_jacobian(s, t, mu, q, s->J);
+    st = solve_jacobian(s, t, mu, q, s->J);
     if (st != COSROD_OK) return st;
     st = cosrod_band_factor(s->J);
     if (st != COSROD_OK) return st;
@@ -463,7 +587,7 @@ static int band_det_sign(const cosrod_band *A) {
 
 /* Stiffness at (sv, q), factored into s->J; *sign = sign of det(dr/dδ). */
 static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *sign) {
-  cosrod_status st = statics_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
+  cosrod_status st = solve_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
   if (st != COSROD_OK) return st;
   st = cosrod_band_factor(s->J);
   if (st != COSROD_OK) return st;

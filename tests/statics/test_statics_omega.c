@@ -84,6 +84,8 @@ static int log_cb(void *user, double t, const double *q, int iterations, double 
   return 0;
 }
 
+static cosrod_statics_jacobian g_jac = COSROD_STATICS_JAC_ANALYTIC;
+
 static void run_omega(int N, int predictor, int increments, cosrod_curvature cv, omega_log *lg,
                       cosrod_statics_stats *stats, cosrod_status *st) {
   double pos0[8], pos1[8], rot0[10], rot1[10];
@@ -92,6 +94,7 @@ static void run_omega(int N, int predictor, int increments, cosrod_curvature cv,
   cosrod_statics_options o = cosrod_statics_default_options();
   o.increments = increments;
   o.predictor = predictor;
+  o.jacobian = g_jac;
   cosrod_statics *s = cosrod_statics_create(rod, &o, NULL);
   double *q = st_initial_q(rod);
   memset(lg, 0, sizeof *lg);
@@ -153,6 +156,13 @@ TEST(omega_twist_default_predictor) { check_omega("default predictor", 10, 2, 3.
 
 TEST(omega_twist_euler_predictor_lla) { check_omega("[LLA] Euler predictor", 10, 1, 4.0, 6.0); }
 
+/* the finite-difference stiffness twin follows the same path */
+TEST(omega_twist_fd_stiffness) {
+  g_jac = COSROD_STATICS_JAC_FD;
+  check_omega("FD stiffness", 10, 2, 3.0, 6.0);
+  g_jac = COSROD_STATICS_JAC_ANALYTIC;
+}
+
 TEST(omega_twist_n20) { check_omega("N = 20", 20, 2, 3.0, 6.0); }
 
 /* every curvature variant ([LLA] eq. 26 (i)-(v)) follows the path (N = 20,
@@ -179,6 +189,6 @@ TEST(omega_twist_all_curvatures) {
 }
 
 static const th_case cases[] = {TH_CASE(omega_twist_default_predictor),
-                                TH_CASE(omega_twist_euler_predictor_lla), TH_CASE(omega_twist_n20),
-                                TH_CASE(omega_twist_all_curvatures)};
+                                TH_CASE(omega_twist_euler_predictor_lla), TH_CASE(omega_twist_fd_stiffness),
+                                TH_CASE(omega_twist_n20), TH_CASE(omega_twist_all_curvatures)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
