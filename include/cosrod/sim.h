@@ -30,9 +30,16 @@
  * partial step up to an output time), so the balance is exact up to the
  * integration error.
  *
+ * Static analyses (module statics, [LLA] eqs. 31-32): `static` follows the
+ * continuation over the pseudo-time [0, 1], one frame per converged increment
+ * (velocities 0); `modes` solves the equilibrium at t = 0 and the lowest
+ * eigenpairs (cosrod_sim_mode); both for one rod.  `start_from_equilibrium`
+ * replaces the initial positions of every rod by its static equilibrium under
+ * the t = 0 loads plus the `preload` loads (which are off for t >= 0), at rest.
+ *
  * Not supported yet (a clear error, never a silent ignore): rigid bodies,
- * joints, rod ends attached to bodies, Kirchhoff models, static / modes
- * analyses and start_from_equilibrium (no statics module in this build).
+ * joints, rod ends attached to bodies, Kirchhoff models, static / modal
+ * analyses of several rods.
  *
  * Nothing is allocated after cosrod_sim_create. */
 #ifndef COSROD_SIM_H
@@ -72,6 +79,8 @@ typedef struct cosrod_sim_observer {
   /* If non-NULL, polled after every step: a non-zero value stops the run
    * like a callback returning > 0 (for a SIGINT handler). */
   const volatile sig_atomic_t *stop;
+  /* Static analysis: after the frame of every converged increment (also t = 0). */
+  int (*increment)(void *user, const cosrod_sim *sim, double t, long iterations, double residual);
 } cosrod_sim_observer;
 
 /* Build the simulation of scenario sc (sc must outlive the sim).  On failure
@@ -115,6 +124,11 @@ int cosrod_sim_split_layout(const cosrod_sim *sim);
 /* Jacobian bandwidths given to the integrator (NODE: of the whole J; SPLIT:
  * of the v-block, *ml_q / *mu_q of the q-blocks); any pointer may be NULL. */
 void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, int *mu_q);
+/* Modal analysis results after cosrod_sim_run: number of modes, and mode i:
+ * omega [rad/s] (negative: unstable direction), frequency [Hz] and the shape
+ * ((N+1) x 6 per vertex dx, dy, dz, rx, ry, rz, see cosrod_statics_modes). */
+int cosrod_sim_nmodes(const cosrod_sim *sim);
+void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
 /* The integrator problem (for tests: e.g. compare banded and dense FD). */
 const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
 

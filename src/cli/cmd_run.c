@@ -78,8 +78,12 @@ static void draw_progress(run_ctx *c, const cosrod_sim *sim, double t, double h,
     else
       snprintf(eta, sizeof eta, "%.1fh", rest / 3600);
   }
-  fprintf(stderr, "\r[%s] t = %.4g/%g s  steps %ld  h %.2e  ETA %s \033[K", bar, t, c->t_end,
-          cosrod_sim_stats(sim)->nsteps, h, eta);
+  if (isfinite(h))
+    fprintf(stderr, "\r[%s] t = %.4g/%g s  steps %ld  h %.2e  ETA %s \033[K", bar, t, c->t_end,
+            cosrod_sim_stats(sim)->nsteps, h, eta);
+  else
+    fprintf(stderr, "\r[%s] t = %.4g/%g  increments %ld  ETA %s \033[K", bar, t, c->t_end,
+            cosrod_sim_stats(sim)->naccept, eta);
   fflush(stderr);
   c->drawn = 1;
 }
@@ -132,6 +136,33 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
   }
   if (accepted) draw_progress(c, sim, t + h, h, 0);
   return 0;
+}
+
+static int on_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
+  run_ctx *c = user;
+  cosrod_status st = cosrod_output_write_increment(c->out, t, iterations, residual);
+  if (st != COSROD_OK) {
+    c->out_status = st;
+    return -1;
+  }
+  draw_progress(c, sim, t, NAN, 0);
+  return 0;
+}
+
+/* modes.csv: one row per mode and vertex. */
+static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
+  int N = cosrod_rod_nseg(cosrod_sim_rod(sim, 0));
+  for (int i = 0; i < cosrod_sim_nmodes(sim); i++) {
+    double om, fr;
+    const double *sh;
+    cosrod_sim_mode(sim, i, &om, &fr, &sh);
+    for (int n = 0; n <= N; n++) {
+      cosrod_status st =
+          cosrod_output_write_mode(c->out, i + 1, fr, om, 0, (size_t)n, sh + 6 * n, sh + 6 * n + 3);
+      if (st != COSROD_OK) return st;
+    }
+  }
+  return COSROD_OK;
 }
 
 static int usage_error(const char *msg, const char *arg) {
@@ -231,7 +262,12 @@ int cosrod_cmd_run(int argc, char **argv) {
   cfg.rod_names = names;
   cfg.title = sc->title;
   cfg.scenario_file = file;
-  cfg.analysis = "dynamic";
+  int analysis = (int)sc->analysis.type;
+  cfg.analysis = analysis == COSROD_SC_ANALYSIS_STATIC  ? "static"
+                 : analysis == COSROD_SC_ANALYSIS_MODES ? "modes"
+                                                        : "dynamic";
+  if (analysis == COSROD_SC_ANALYSIS_STATIC) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_INCREMENTS;
+  if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   cfg.checkpoint_every = 30.0; /* a long run publishes complete files now and then */
@@ -255,8 +291,15 @@ int cosrod_cmd_run(int argc, char **argv) {
   sa.sa_handler = on_sigint;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &old);
-  cosrod_sim_observer obs = {on_frame, on_step, &c, &g_stop};
+  cosrod_sim_observer obs = {on_frame, on_step, &c, &g_stop, on_increment};
   cosrod_status run_st = cosrod_sim_run(sim, &obs);
+  if (run_st == COSROD_OK && analysis == COSROD_SC_ANALYSIS_MODES) {
+    cosrod_status mst = write_modes(&c, sim);
+    if (mst != COSROD_OK) {
+      c.out_status = mst;
+      run_st = mst;
+    }
+  }
   sigaction(SIGINT, &old, NULL);
   double wall = wall_now() - c.wall0;
   if (run_st == COSROD_OK) draw_progress(&c, sim, c.t_end, cosrod_sim_h_last(sim), 1);
@@ -294,9 +337,22 @@ int cosrod_cmd_run(int argc, char **argv) {
   if (res.run == COSROD_RUN_OK) {
     if (!quiet) {
       cosrod_sim_energy e = cosrod_sim_energy_now(sim);
-      printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected, %ld f, %ld Jacobians)\n",
-             sc->title && sc->title[0] ? sc->title : file, cosrod_sim_t(sim), wall,
-             cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nfev, s->njev);
+      if (analysis == COSROD_SC_ANALYSIS_DYNAMIC)
+        printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected, %ld f, %ld Jacobians)\n",
+               sc->title && sc->title[0] ? sc->title : file, cosrod_sim_t(sim), wall,
+               cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nfev, s->njev);
+      else
+        printf(
+            "%s: %s analysis to t = %g in %.2f s wall time (%ld increments, %ld rejected, %ld Newton "
+            "iterations)\n",
+            sc->title && sc->title[0] ? sc->title : file,
+            analysis == COSROD_SC_ANALYSIS_STATIC ? "static" : "modal", cosrod_sim_t(sim), wall, s->naccept,
+            s->nreject, s->nnewton);
+      for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 10; i++) {
+        double om, fr;
+        cosrod_sim_mode(sim, i, &om, &fr, NULL);
+        printf("  mode %d: %.6g Hz (omega %.6g 1/s)\n", i + 1, fr, om);
+      }
       for (size_t r = 0; r < nrods; r++)
         printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", names[r], tips[3 * r], tips[3 * r + 1],
                tips[3 * r + 2]);

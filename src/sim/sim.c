@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cosrod/sim.h"
+#include "cosrod/statics.h"
 
 static const double SIM_PI = 3.14159265358979323846;
 
@@ -26,10 +27,16 @@ struct cosrod_sim {
   size_t nrods;
   cosrod_rod **rods;
   cosrod_rod_data **data;
-  cosrod_rod_form form; /* form of the rod state vectors */
-  int split;            /* SPLIT layout (M1 reduction) */
-  int dae_mass;         /* DAE as M y' = f with algebraic λ equations */
-  int dae_res;          /* DAE via the residual (ida) */
+  int analysis;          /* COSROD_SC_ANALYSIS_* */
+  cosrod_rod **srods;    /* (nrods) start_from_equilibrium: the rods with their preloads */
+  cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
+  cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
+  int nmodes;
+  double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
+  cosrod_rod_form form;          /* form of the rod state vectors */
+  int split;                     /* SPLIT layout (M1 reduction) */
+  int dae_mass;                  /* DAE as M y' = f with algebraic λ equations */
+  int dae_res;                   /* DAE via the residual (ida) */
   int baumgarte;
   int ny;
   int *ny_r;   /* (nrods) rod state sizes */
@@ -59,6 +66,7 @@ struct cosrod_sim {
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;
+  int frame_rc; /* static runs: what the last frame callback returned */
   char msg[512];
 };
 
@@ -264,8 +272,8 @@ static double *keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
 }
 
 /* Build rod r; returns NULL with err set. */
-static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, cosrod_status *st, char *err,
-                             size_t errlen) {
+static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_preload, cosrod_status *st,
+                             char *err, size_t errlen) {
   const cosrod_sc_rod *sr = &sc->rods[r];
   char key[96];
   snprintf(key, sizeof key, "rods.%zu.model", r);
@@ -361,7 +369,8 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, cosrod_status 
   int nl = 0;
   for (size_t i = 0; i < sr->nloads; i++) {
     const cosrod_sc_load *sl = &sr->loads[i];
-    if (sl->profile == COSROD_SC_PROFILE_PRELOAD) continue; /* only in the initial equilibrium */
+    /* a preload acts only in the initial equilibrium (constant there) */
+    if (sl->profile == COSROD_SC_PROFILE_PRELOAD && !with_preload) continue;
     cosrod_rod_load *l = &loads[nl++];
     memset(l, 0, sizeof *l);
     l->kind = (cosrod_load_kind)sl->type;
@@ -453,6 +462,68 @@ static cosrod_sim *fail_create(cosrod_sim *s, cosrod_status *status, cosrod_stat
   return NULL;
 }
 
+/* static / modes: one rod, its (q, 0) in the ABSOLUTE layout (no integrator),
+ * the statics solver of [LLA] eqs. 31-32. */
+static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err, size_t errlen) {
+  const cosrod_scenario *sc = s->sc;
+  s->form = COSROD_FORM_ABSOLUTE;
+  s->rods = calloc(1, sizeof *s->rods);
+  s->data = calloc(1, sizeof *s->data);
+  s->ny_r = calloc(1, sizeof *s->ny_r);
+  s->off_r = calloc(1, sizeof *s->off_r);
+  s->qoff_r = calloc(1, sizeof *s->qoff_r);
+  s->stat = calloc(1, sizeof *s->stat);
+  if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r || !s->stat)
+    return fail_create(s, status, COSROD_ERR_NOMEM);
+  cosrod_status st = COSROD_OK;
+  s->rods[0] = build_rod(sc, 0, 0, &st, err, errlen);
+  if (!s->rods[0]) return fail_create(s, status, st);
+  s->data[0] = cosrod_rod_data_create(s->rods[0]);
+  if (!s->data[0]) return fail_create(s, status, COSROD_ERR_NOMEM);
+  int n = cosrod_rod_ny(s->rods[0], s->form);
+  s->ny = s->ny_r[0] = n;
+  s->map = malloc((size_t)n * sizeof *s->map);
+  s->yl = malloc((size_t)n * sizeof *s->yl);
+  s->ypl = malloc((size_t)n * sizeof *s->ypl);
+  s->fl = malloc((size_t)n * sizeof *s->fl);
+  s->y = calloc((size_t)n, sizeof *s->y);
+  s->y0 = calloc((size_t)n, sizeof *s->y0);
+  s->yd = calloc((size_t)n, sizeof *s->yd);
+  if (!s->map || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd)
+    return fail_create(s, status, COSROD_ERR_NOMEM);
+  for (int i = 0; i < n; i++) s->map[i] = i;
+  st = cosrod_rod_initial_state(s->rods[0], s->form, s->y0);
+  if (st == COSROD_OK) st = cosrod_rod_project(s->rods[0], s->form, s->y0);
+  if (st != COSROD_OK) {
+    set_err(err, errlen, sc, "rods.0", "no initial state (%s)", cosrod_strerror(st));
+    return fail_create(s, status, st);
+  }
+  memcpy(s->y, s->y0, (size_t)n * sizeof *s->y);
+  cosrod_statics_options o = cosrod_statics_default_options();
+  if (s->analysis == COSROD_SC_ANALYSIS_STATIC && sc->analysis.increments > 0)
+    o.increments = (int)sc->analysis.increments;
+  s->stat[0] = cosrod_statics_create(s->rods[0], &o, &st);
+  if (!s->stat[0]) {
+    set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));
+    return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
+  }
+  if (s->analysis == COSROD_SC_ANALYSIS_MODES) {
+    int ndof = cosrod_statics_ndof(s->stat[0]), N = cosrod_rod_nseg(s->rods[0]);
+    s->nmodes = sc->analysis.count < ndof ? (int)sc->analysis.count : ndof;
+    s->omega = malloc((size_t)s->nmodes * sizeof *s->omega);
+    s->freq = malloc((size_t)s->nmodes * sizeof *s->freq);
+    s->shapes = malloc((size_t)s->nmodes * (size_t)(N + 1) * 6 * sizeof *s->shapes);
+    if (!s->omega || !s->freq || !s->shapes) return fail_create(s, status, COSROD_ERR_NOMEM);
+  }
+  if (eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
+    set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
+    return fail_create(s, status, COSROD_ERR_NONFINITE);
+  }
+  energy_from_data(s, 0.0, 0.0);
+  if (status) *status = COSROD_OK;
+  return s;
+}
+
 cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!sc) {
@@ -470,16 +541,9 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
-  if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
-    set_err(err, errlen, sc, "analysis.type",
-            "%s analysis is not available in this build (no statics module)",
-            sc->analysis.type == COSROD_SC_ANALYSIS_STATIC ? "static" : "modes");
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
-  }
-  if (sc->analysis.start_from_equilibrium) {
-    set_err(err, errlen, sc, "analysis.start_from_equilibrium",
-            "starting from the static equilibrium is not available in this build (no statics module)");
+  if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC && sc->nrods != 1) {
+    set_err(err, errlen, sc, "analysis.type", "%s analysis of %zu rods is not supported yet (one rod)",
+            sc->analysis.type == COSROD_SC_ANALYSIS_STATIC ? "static" : "modal", sc->nrods);
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
@@ -503,6 +567,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   s->t_fail = NAN;
   s->h_last = NAN;
   s->nrods = sc->nrods;
+  s->analysis = (int)sc->analysis.type;
+  if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) return create_static(s, status, err, errlen);
   switch (sc->solver.formulation) {
     case COSROD_SC_FORMULATION_ABSOLUTE:
       s->form = COSROD_FORM_ABSOLUTE;
@@ -546,7 +612,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   int maxny = 0, time_dep = 0;
   for (size_t r = 0; r < s->nrods; r++) {
     cosrod_status st = COSROD_OK;
-    s->rods[r] = build_rod(sc, r, &st, err, errlen);
+    s->rods[r] = build_rod(sc, r, 0, &st, err, errlen);
     if (!s->rods[r]) return fail_create(s, status, st);
     s->data[r] = cosrod_rod_data_create(s->rods[r]);
     if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
@@ -559,6 +625,22 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     s->ny += s->ny_r[r];
     if (s->ny_r[r] > maxny) maxny = s->ny_r[r];
     time_dep |= rod_time_dependent(&sc->rods[r]);
+  }
+  if (sc->analysis.start_from_equilibrium) {
+    s->srods = calloc(s->nrods, sizeof *s->srods);
+    s->stat = calloc(s->nrods, sizeof *s->stat);
+    if (!s->srods || !s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
+    for (size_t r = 0; r < s->nrods; r++) {
+      cosrod_status st = COSROD_OK;
+      s->srods[r] = build_rod(sc, r, 1, &st, err, errlen);
+      if (!s->srods[r]) return fail_create(s, status, st);
+      s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
+      if (!s->stat[r]) {
+        set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
+                cosrod_strerror(st));
+        return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
+      }
+    }
   }
   size_t n = (size_t)s->ny;
   s->map = malloc(n * sizeof *s->map);
@@ -706,6 +788,15 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
 void cosrod_sim_free(cosrod_sim *s) {
   if (!s) return;
   cosrod_integrator_free(s->integ);
+  for (size_t r = 0; r < s->nrods; r++) {
+    if (s->stat) cosrod_statics_free(s->stat[r]);
+    if (s->srods) cosrod_rod_free(s->srods[r]);
+  }
+  free(s->stat);
+  free(s->srods);
+  free(s->omega);
+  free(s->freq);
+  free(s->shapes);
   for (size_t r = 0; s->rods && r < s->nrods; r++) {
     if (s->data) cosrod_rod_data_free(s->data[r]);
     cosrod_rod_free(s->rods[r]);
@@ -729,11 +820,162 @@ void cosrod_sim_free(cosrod_sim *s) {
 
 /* ---- run ------------------------------------------------------------------ */
 
+static void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
+  cosrod_integrate_stats *o = &s->sstats;
+  memset(o, 0, sizeof *o);
+  o->nfev = ss->residuals;
+  o->njev = ss->jacobians;
+  o->nsteps = ss->increments + ss->rejected;
+  o->naccept = ss->increments;
+  o->nreject = ss->rejected;
+  o->ndecomp = ss->newton + ss->jacobians;
+  o->nnewton = ss->newton;
+  o->wall_time = ss->wall_time;
+}
+
+/* One converged state q (nq) of a static solve at pseudo-time t: a frame. */
+static int static_frame(cosrod_sim *s, double t, const double *q, long iterations, double residual) {
+  int nq = cosrod_rod_nq(s->rods[0]);
+  memcpy(s->y, q, (size_t)nq * sizeof *q);
+  memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+  if (eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
+  energy_from_data(s, 0.0, 0.0);
+  s->t_now = s->t_frame = t;
+  if (s->obs && s->obs->frame) {
+    int rc = s->obs->frame(s->obs->user, s, t);
+    if (rc != 0) return rc;
+  }
+  if (s->obs && s->obs->increment) {
+    int rc = s->obs->increment(s->obs->user, s, t, iterations, residual);
+    if (rc != 0) return rc;
+  }
+  return stop_requested(s) ? 1 : 0;
+}
+
+static int static_cb(void *user, double t, const double *q, int iterations, double residual) {
+  cosrod_sim *s = user;
+  if (s->frame_rc != 0) return s->frame_rc;
+  s->frame_rc = static_frame(s, t, q, iterations, residual);
+  return s->frame_rc;
+}
+
+static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss,
+                                    const char *what) {
+  if (st == COSROD_ERR_INTERRUPTED && s->frame_rc < 0) st = COSROD_ERR_CALLBACK;
+  if (st == COSROD_ERR_INTERRUPTED)
+    snprintf(s->msg, sizeof s->msg, "stopped at t = %.17g", ss->t);
+  else
+    snprintf(s->msg, sizeof s->msg, "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g%s)",
+             what, ss->t, cosrod_strerror(st), ss->min_step, ss->residual,
+             ss->critical ? "; a limit or bifurcation point" : "");
+  s->t_fail = ss->t;
+  return st;
+}
+
+/* analysis: static -- continuation over the pseudo-time [0, 1]. */
+static cosrod_status run_static(cosrod_sim *s) {
+  int nq = cosrod_rod_nq(s->rods[0]);
+  double *q = s->yd; /* (ny >= nq) scratch: the solver's state */
+  memcpy(q, s->y0, (size_t)nq * sizeof *q);
+  cosrod_statics_stats ss;
+  memset(&ss, 0, sizeof ss);
+  s->frame_rc = 0;
+  cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, 1.0, static_cb, s, &ss);
+  stats_from_statics(s, &ss);
+  if (st != COSROD_OK) {
+    st = static_failure(s, st, &ss, "static continuation");
+    /* the last converged state */
+    if (s->frame_rc == 0) {
+      memcpy(s->y, q, (size_t)nq * sizeof *q);
+      memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+      s->t_now = ss.t;
+      if (eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) energy_from_data(s, 0.0, 0.0);
+    }
+  }
+  return st;
+}
+
+/* analysis: modes -- equilibrium at t = 0, then the lowest eigenpairs. */
+static cosrod_status run_modes(cosrod_sim *s) {
+  int nq = cosrod_rod_nq(s->rods[0]);
+  double *q = s->yd;
+  memcpy(q, s->y0, (size_t)nq * sizeof *q);
+  cosrod_statics_stats ss;
+  memset(&ss, 0, sizeof ss);
+  cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
+  stats_from_statics(s, &ss);
+  if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium at t = 0");
+  int rc = static_frame(s, 0.0, q, ss.max_iterations, ss.residual);
+  if (rc != 0) {
+    snprintf(s->msg, sizeof s->msg, "stopped by the observer");
+    return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
+  }
+  st = cosrod_statics_modes(s->rods[0], 0.0, q, s->nmodes, s->omega, s->freq, s->shapes, NULL);
+  if (st != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "modal analysis failed (%s)", cosrod_strerror(st));
+    s->t_fail = 0.0;
+  }
+  return st;
+}
+
+/* start_from_equilibrium: every rod's q at its static equilibrium under the
+ * t = 0 loads including the preloads, at rest; then the consistent state. */
+static cosrod_status equilibrium_start(cosrod_sim *s) {
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
+    double *q = s->ypl; /* (>= ny_r >= nq) */
+    gather(s, r, s->y0, s->yl);
+    memcpy(q, s->yl, (size_t)nq * sizeof *q);
+    cosrod_statics_stats ss;
+    memset(&ss, 0, sizeof ss);
+    cosrod_status st = cosrod_statics_equilibrium_at(s->stat[r], 0.0, q, &ss);
+    if (st != COSROD_OK) {
+      char what[64];
+      snprintf(what, sizeof what, "static equilibrium of rod %zu at t = 0", r);
+      return static_failure(s, st, &ss, what);
+    }
+    memcpy(s->yl, q, (size_t)nq * sizeof *q);
+    for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
+    st = cosrod_rod_project(rod, s->form, s->yl);
+    if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
+      st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
+    (void)N;
+    if (st != COSROD_OK) {
+      snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r,
+               cosrod_strerror(st));
+      s->t_fail = 0.0;
+      return st;
+    }
+    scatter(s, r, s->yl, s->y0);
+  }
+  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  if (eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");
+    s->t_fail = 0.0;
+    return COSROD_ERR_NONFINITE;
+  }
+  energy_from_data(s, 0.0, 0.0);
+  return COSROD_OK;
+}
+
 cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
   if (!s) return COSROD_ERR_INVALID;
   if (s->ran) return COSROD_ERR_INVALID;
   s->ran = 1;
   s->obs = obs;
+  if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) {
+    cosrod_status st = s->analysis == COSROD_SC_ANALYSIS_STATIC ? run_static(s) : run_modes(s);
+    s->obs = NULL;
+    return st;
+  }
+  if (s->stat) {
+    cosrod_status st = equilibrium_start(s);
+    if (st != COSROD_OK) {
+      s->obs = NULL;
+      return st;
+    }
+  }
   s->acc_t = 0.0;
   s->acc_W = s->acc_D = 0.0;
   s->t_frame = -INFINITY;
@@ -791,11 +1033,20 @@ const double *cosrod_sim_state(const cosrod_sim *s) { return s->y; }
 double cosrod_sim_t(const cosrod_sim *s) { return s->t_now; }
 double cosrod_sim_h_last(const cosrod_sim *s) { return s->h_last; }
 const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *s) {
-  return cosrod_integrator_stats(s->integ);
+  return s->integ ? cosrod_integrator_stats(s->integ) : &s->sstats;
 }
 const char *cosrod_sim_message(const cosrod_sim *s) { return s->msg; }
 double cosrod_sim_fail_time(const cosrod_sim *s) { return s->t_fail; }
-const char *cosrod_sim_integrator_name(const cosrod_sim *s) { return s->type->name; }
+const char *cosrod_sim_integrator_name(const cosrod_sim *s) {
+  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->type->name : "statics";
+}
+int cosrod_sim_nmodes(const cosrod_sim *s) { return s->ran ? s->nmodes : 0; }
+void cosrod_sim_mode(const cosrod_sim *s, int i, double *omega, double *freq_hz, const double **shape) {
+  int N = cosrod_rod_nseg(s->rods[0]);
+  if (omega) *omega = s->omega[i];
+  if (freq_hz) *freq_hz = s->freq[i];
+  if (shape) *shape = s->shapes + (size_t)i * (size_t)(N + 1) * 6;
+}
 int cosrod_sim_split_layout(const cosrod_sim *s) { return s->split; }
 void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int *mu_q) {
   if (ml) *ml = s->ml;

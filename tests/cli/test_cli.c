@@ -282,6 +282,73 @@ TEST(example_stiffness_cosserat) {
   free(en);
 }
 
+/* analysis: static end to end (omega-twist): increments.csv with its header
+ * and one row per converged increment (t = 0 and 25), frames at the same
+ * times, summary "static"; analysis: modes writes modes.csv. */
+TEST(example_omega_twist_static) {
+  char *dir = ot_mkdtemp("omega");
+  const char *args[] = {"run", ex("omega-twist"), "-o", dir, "-q", "--set", "output.plots=false", NULL};
+  int rc = run(args);
+  show_err();
+  CHECK("exit 0", rc == 0);
+  double *inc = NULL;
+  long ni = csv_rows(dir, "increments.csv", "t,iterations,residual", 3, &inc);
+  long ne =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, NULL);
+  long nc = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, NULL);
+  CHECK("26 increments (t = 0 and 25)", ni == 26);
+  CHECK("one frame per increment", ne == 26 && nc == 26 * 11);
+  if (ni == 26) {
+    CHECK_NEAR("last increment at t = 1", inc[25 * 3], 1.0, 0.0);
+    double rmax = 0;
+    for (int i = 0; i < 26; i++) rmax = fmax(rmax, inc[3 * i + 2]);
+    CHECK_LE("scaled residuals converged (solver tolerance 1e-9)", rmax, 1e-9);
+  }
+  jnode *j = read_summary(dir);
+  CHECK("summary: static, ok",
+        j && !strcmp(jstr(j, "analysis"), "static") && !strcmp(jstr(j, "status"), "ok"));
+  CHECK("26 .vtp files", ot_count_suffix(ot_path(dir, "vtk"), ".vtp") == 26);
+  json_free(j);
+  free(inc);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+TEST(modes_csv) {
+  char *dir = ot_mkdtemp("modes");
+  const char *args[] = {"run",
+                        ex("rubber-pendulum"),
+                        "-o",
+                        dir,
+                        "-q",
+                        "--set",
+                        "analysis={type: modes, count: 3}",
+                        "--set",
+                        "output.plots=false",
+                        "--set",
+                        "output.vtk=false",
+                        "--set",
+                        "gravity=[0, 0, 0]",
+                        "--set",
+                        "rods.0.ends.start.type=clamped",
+                        NULL};
+  int rc = run(args);
+  show_err();
+  CHECK("exit 0", rc == 0);
+  double *m = NULL;
+  long nm = csv_rows(dir, "modes.csv", "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz", 11, &m);
+  CHECK("3 modes x 11 vertices", nm == 33);
+  if (nm == 33) {
+    CHECK("modes numbered 1..3", m[0] == 1 && m[11 * 32] == 3);
+    CHECK("frequency = omega / 2 pi",
+          fabs(m[1] - fabs(m[2]) / (2 * 3.14159265358979323846)) <= 1e-12 * fabs(m[1]));
+    CHECK("ascending", m[11 * 11 + 2] >= m[2] && m[11 * 22 + 2] >= m[11 * 11 + 2]);
+  }
+  free(m);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 /* Invalid input: exit 2, one line FILE:LINE: key: problem, no directory. */
 static void expect_invalid(const char *name, const char *set, const char *key) {
   char *base = ot_mkdtemp("inv");
@@ -307,7 +374,7 @@ TEST(invalid_input_exit_2) {
   expect_invalid("rubber-pendulum", "rods.0.segments=-3", "rods.0.segments");
   expect_invalid("rubber-pendulum", "solver.integrator=euler", "solver.integrator");
   expect_invalid("heavy-top", NULL, "bodies");
-  expect_invalid("omega-twist", NULL, "analysis.type");
+  expect_invalid("omega-twist", "rods.0.ends.start.type=welded", "rods.0.ends.start.type");
   expect_invalid("stiffness", "rods.0.model=kirchhoff-inextensible", "rods.0.model");
 }
 
@@ -404,6 +471,7 @@ static const th_case cases[] = {
     TH_CASE(pendulum_files_headers_rows), TH_CASE(example_perf_rubber),
     TH_CASE(example_perf_steel),          TH_CASE(example_kv_cantilever),
     TH_CASE(example_convergence),         TH_CASE(example_stiffness_cosserat),
+    TH_CASE(example_omega_twist_static),  TH_CASE(modes_csv),
     TH_CASE(invalid_input_exit_2),        TH_CASE(solver_failure_exit_1),
     TH_CASE(sigint_interrupted_exit_130), TH_CASE(version_and_help),
 };
