@@ -33,6 +33,8 @@
 #ifndef COSROD_STATICS_H
 #define COSROD_STATICS_H
 
+#include <stdio.h>
+
 #include "cosrod/status.h"
 
 #ifdef __cplusplus
@@ -64,9 +66,12 @@ typedef struct cosrod_statics_options {
   int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
                            plus a limited curvature term from the previous increment */
   cosrod_statics_jacobian jacobian; /* default ANALYTIC */
-  int stop_at_critical;             /* 1 (default): a sign change of det K within an increment (limit or
-                                       bifurcation point) is treated like a divergence, so the solve stops
-                                       before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
+  const double *stops;              /* (nstops) pseudo-times the increments must land on exactly (e.g. output
+                                       times 0.25, 0.5, ...), or NULL; not copied, must outlive the solver */
+  int nstops;
+  int stop_at_critical; /* 1 (default): a sign change of det K within an increment (limit or
+                           bifurcation point) is treated like a divergence, so the solve stops
+                           before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
 } cosrod_statics_options;
 
 cosrod_statics_options cosrod_statics_default_options(void);
@@ -91,6 +96,9 @@ typedef struct cosrod_statics_stats {
  * residual.  Return 0 to go on, non-zero to stop (ERR_INTERRUPTED, state kept). */
 typedef int (*cosrod_statics_callback)(void *user, double t, const double *q, int iterations,
                                        double residual);
+
+/* One-line summary (csv = 0) or a CSV header and row (csv != 0). */
+void cosrod_statics_stats_print(FILE *out, const cosrod_statics_stats *stats, int csv);
 
 typedef struct cosrod_statics cosrod_statics;
 

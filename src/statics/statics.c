@@ -38,6 +38,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -81,6 +82,10 @@ cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_static
   if (o.increments < 1 || o.min_increment <= 0.0 || o.max_increment < 0.0 || o.grow < 1.0 ||
       o.max_newton < 1 || !(o.tol > 0.0) || o.fast_iterations < 0 ||
       (o.jacobian != COSROD_STATICS_JAC_ANALYTIC && o.jacobian != COSROD_STATICS_JAC_FD)) {
+    *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  if (o.nstops < 0 || (o.nstops > 0 && !o.stops)) {
     *status = COSROD_ERR_INVALID;
     return NULL;
   }
@@ -189,6 +194,25 @@ void cosrod_statics_free(cosrod_statics *s) {
 }
 
 int cosrod_statics_ndof(const cosrod_statics *s) { return s ? s->nv : 0; }
+
+void cosrod_statics_stats_print(FILE *out, const cosrod_statics_stats *st, int csv) {
+  if (!out || !st) return;
+  if (csv) {
+    fprintf(out,
+            "increments,rejected,newton,jacobians,residuals,max_iterations,t,residual,min_step,critical,"
+            "wall_time\n");
+    fprintf(out, "%ld,%ld,%ld,%ld,%ld,%d,%.17g,%.6e,%.6e,%d,%.6e\n", st->increments, st->rejected, st->newton,
+            st->jacobians, st->residuals, st->max_iterations, st->t, st->residual, st->min_step, st->critical,
+            st->wall_time);
+  } else {
+    fprintf(
+        out,
+        "statics: %ld increments (%ld rejected), %ld Newton iterations (max %d per increment), %ld stiffness "
+        "matrices, %ld residuals; t = %.6g, scaled residual %.2e, min increment %.3g%s, %.3f s\n",
+        st->increments, st->rejected, st->newton, st->max_iterations, st->jacobians, st->residuals, st->t,
+        st->residual, st->min_step, st->critical ? ", stopped at a critical point" : "", st->wall_time);
+  }
+}
 
 void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta) {
   const cosrod_rod *rod = s->rod;
@@ -617,6 +641,15 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
   }
   while (sv < 1.0) {
     if (sv + ds > 1.0 - 1e-9 * ds) ds = 1.0 - sv;
+    /* land exactly on the next requested stop (t-paths only) */
+    double ds_free = ds, s_target = sv + ds, t_stop = 0.0;
+    int at_stop = 0;
+    if (pa->t1 != pa->t0)
+      for (int i = 0; i < s->opt.nstops; ++i) {
+        double sst = (s->opt.stops[i] - pa->t0) / (pa->t1 - pa->t0);
+        if (sst > sv + 1e-12 && sst < s_target - 1e-12) s_target = sst, at_stop = 1, t_stop = s->opt.stops[i];
+      }
+    if (at_stop) ds = s_target - sv;
     if (ds * tscale < stats->min_step || stats->min_step == 0.0) stats->min_step = ds * tscale;
     memcpy(s->qw, s->qc, sizeof(double) * (size_t)s->nq);
     int iters = 0, sign_n = sign_c, crossed = 0;
@@ -652,7 +685,7 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
     }
     stats->critical = 0;
     sign_c = sign_n;
-    sv = ds == 1.0 - sv ? 1.0 : sv + ds;
+    sv = ds == 1.0 - sv ? 1.0 : (at_stop ? s_target : sv + ds);
     memcpy(s->qprev, s->qc, sizeof(double) * (size_t)s->nq);
     have_prev = 1;
     dsp = ds;
@@ -660,9 +693,10 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
     memcpy(q, s->qc, sizeof(double) * (size_t)s->nq);
     stats->increments++;
     if (iters > stats->max_iterations) stats->max_iterations = iters;
-    stats->t = path_t(pa, sv);
+    stats->t = at_stop ? t_stop : path_t(pa, sv); /* stops reported exactly */
     stats->residual = res;
-    if (cb && cb(user, path_t(pa, sv), q, iters, res) != 0) return COSROD_ERR_INTERRUPTED;
+    if (cb && cb(user, stats->t, q, iters, res) != 0) return COSROD_ERR_INTERRUPTED;
+    if (at_stop) ds = ds_free; /* a clipped increment does not shrink the next one */
     if (iters <= s->opt.fast_iterations) {
       ds *= s->opt.grow;
       if (ds > s->opt.max_increment) ds = s->opt.max_increment;

@@ -156,6 +156,36 @@ TEST(omega_twist_default_predictor) { check_omega("default predictor", 10, 2, 3.
 
 TEST(omega_twist_euler_predictor_lla) { check_omega("[LLA] Euler predictor", 10, 1, 4.0, 6.0); }
 
+/* The increments land exactly on requested pseudo-times (the plot times of
+ * the example: 0.25, 0.5, 0.75), and the printer reports the statistics. */
+TEST(omega_twist_stops) {
+  double pos0[8], pos1[8], rot0[10], rot1[10];
+  cosrod_rod *rod = omega_rod(10, 1, COSROD_CURV_SINE4, pos0, rot0, pos1, rot1);
+  const double stops[3] = {0.25, 0.5, 0.75};
+  cosrod_statics_options o = cosrod_statics_default_options();
+  o.stops = stops;
+  o.nstops = 3;
+  cosrod_statics *s = cosrod_statics_create(rod, &o, NULL);
+  double *q = st_initial_q(rod);
+  omega_log lg;
+  memset(&lg, 0, sizeof lg);
+  lg.rod = rod;
+  cosrod_statics_stats stats;
+  cosrod_status st = cosrod_statics_solve(s, q, 0.0, 1.0, log_cb, &lg, &stats);
+  CHECK("converges", st == COSROD_OK);
+  int hit = 0;
+  for (int i = 0; i < lg.n && i < 64; ++i)
+    for (int k = 0; k < 3; ++k) hit += lg.t[i] == stops[k];
+  CHECK("each stop reported exactly once", hit == 3);
+  CHECK("ends at t = 1", lg.t[lg.n - 1 < 63 ? lg.n - 1 : 63] == 1.0);
+  CHECK_LE("symmetry defect (m)", lg.sym_err, 1e-7);
+  cosrod_statics_stats_print(stdout, &stats, 0);
+  cosrod_statics_stats_print(stdout, &stats, 1);
+  free(q);
+  cosrod_statics_free(s);
+  cosrod_rod_free(rod);
+}
+
 /* the finite-difference stiffness twin follows the same path */
 TEST(omega_twist_fd_stiffness) {
   g_jac = COSROD_STATICS_JAC_FD;
@@ -189,6 +219,9 @@ TEST(omega_twist_all_curvatures) {
 }
 
 static const th_case cases[] = {TH_CASE(omega_twist_default_predictor),
-                                TH_CASE(omega_twist_euler_predictor_lla), TH_CASE(omega_twist_fd_stiffness),
-                                TH_CASE(omega_twist_n20), TH_CASE(omega_twist_all_curvatures)};
+                                TH_CASE(omega_twist_euler_predictor_lla),
+                                TH_CASE(omega_twist_fd_stiffness),
+                                TH_CASE(omega_twist_stops),
+                                TH_CASE(omega_twist_n20),
+                                TH_CASE(omega_twist_all_curvatures)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
