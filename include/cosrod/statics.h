@@ -15,11 +15,17 @@
  * Rates are zero in statics: damping never contributes, whatever the rod.
  *
  * Solve: continuation in t from t_from to t_to with an Euler predictor
- * ([LLA] eq. 32 in minimal coordinates: K q' = ∂r/∂t) and a full Newton
- * corrector on r = 0 with the banded tangent stiffness K = -∂r/∂δ (band
- * LU, half bandwidths 8).  Adaptive increments: halve and retry on
- * divergence, grow after fast convergence, failure (ERR_CONVERGENCE, last
- * converged state kept) below the minimum increment.
+ * ([LLA] eq. 32 in minimal coordinates: K q' = ∂r/∂t; by default plus a
+ * limited curvature term) and a full Newton corrector on r = 0 with the
+ * banded tangent stiffness K = -∂r/∂δ (band LU, half bandwidths 8) and a
+ * line search on the out-of-balance work.  Adaptive increments: halve and
+ * retry on divergence, grow after fast convergence, failure
+ * (ERR_CONVERGENCE, last converged state kept) below the minimum increment.
+ * A sign change of det K inside an increment (limit or bifurcation point,
+ * e.g. snap-through under load control) is treated like a divergence, so
+ * such a solve ends just before the critical point (stats.critical = 1).
+ * An equilibrium at a fixed t that plain Newton cannot reach is found by
+ * continuation in a load factor on gravity, loads and the load callback.
  *
  * The stiffness is the rod's analytic static stiffness in the chart (or its
  * finite-difference twin, cosrod_statics_options.jacobian).
@@ -44,21 +50,21 @@ extern "C" {
 struct cosrod_rod;
 struct cosrod_band;
 
-/* Options: start from cosrod_statics_default_options() and change fields.
- * Increments are fractions of the pseudo-time interval [t_from, t_to]. */
 typedef enum cosrod_statics_jacobian {
   COSROD_STATICS_JAC_ANALYTIC = 0, /* the rod's analytic static stiffness, pulled back to the chart */
   COSROD_STATICS_JAC_FD            /* central differences of the residual (twin; also differentiates
                                       the rod's load callback, which the analytic one treats as constant) */
 } cosrod_statics_jacobian;
 
+/* Options: start from cosrod_statics_default_options() and change fields.
+ * Increments are fractions of the pseudo-time interval [t_from, t_to]. */
 typedef struct cosrod_statics_options {
   int increments;       /* nominal number of increments; first increment 1/increments (default 25) */
   double max_increment; /* largest increment (fraction); 0 = 1/increments */
   double min_increment; /* smallest increment (fraction) before failing (default 1e-4) */
-  double grow;          /* increment growth factor after fast convergence (default 1.5) */
-  int fast_iterations;  /* <= this many Newton iterations counts as fast (default 3) */
-  int max_newton;       /* Newton iterations per increment before halving (default 12) */
+  double grow;          /* increment growth factor after fast convergence (default 2) */
+  int fast_iterations;  /* <= this many Newton iterations counts as fast (default 4) */
+  int max_newton;       /* Newton iterations per increment before halving (default 20) */
   double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual;
                            an iteration whose Newton step is at roundoff level (max |δx|/Δs_min,
                            |δθ| <= 1e3 eps max(1, |x|/Δs_min)) with residual <= 1e3 tol also
