@@ -366,7 +366,59 @@ TEST(no_equilibrium_fails_cleanly) {
   cosrod_rod_free(rod);
 }
 
-static const th_case cases[] = {TH_CASE(cantilever_tip_load_slender),
+static int stop_after_two(void *user, double t, const double *q, int iterations, double residual) {
+  (void)t, (void)q, (void)iterations, (void)residual;
+  int *n = user;
+  return ++*n >= 3; /* t_from + two increments */
+}
+
+/* API contract: invalid input, free(NULL), interruption by the callback. */
+TEST(api_edge_cases) {
+  cosrod_status st = COSROD_OK;
+  CHECK("create(NULL) fails", cosrod_statics_create(NULL, NULL, &st) == NULL && st == COSROD_ERR_INVALID);
+  cosrod_statics_free(NULL);
+  cosrod_rod_def def = st_cantilever(8, 1.0, 5e-3, 0);
+  def.gravity[0] = -9.81 * 50.0;
+  cosrod_rod_load load = {
+      COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 1.0, 0}, COSROD_PROFILE_RAMP, 0, 1};
+  def.nloads = 1;
+  def.loads = &load;
+  cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+  cosrod_statics_options o = cosrod_statics_default_options();
+  o.increments = 0;
+  CHECK("increments = 0 rejected", cosrod_statics_create(rod, &o, &st) == NULL && st == COSROD_ERR_INVALID);
+  o = cosrod_statics_default_options();
+  o.tol = 0.0;
+  CHECK("tol = 0 rejected", cosrod_statics_create(rod, &o, &st) == NULL && st == COSROD_ERR_INVALID);
+  o = cosrod_statics_default_options();
+  o.nstops = 2;
+  CHECK("stops NULL with nstops > 0 rejected", cosrod_statics_create(rod, &o, &st) == NULL);
+  cosrod_statics *s = cosrod_statics_create(rod, NULL, &st);
+  CHECK("create OK", s != NULL && st == COSROD_OK);
+  CHECK("ndof = nv", cosrod_statics_ndof(s) == cosrod_rod_nv(rod, COSROD_FORM_NULLSPACE));
+  double *q = st_initial_q(rod);
+  int n = 0;
+  cosrod_statics_stats stats;
+  st = cosrod_statics_solve(s, q, 0.0, 1.0, stop_after_two, &n, &stats);
+  NOTE("interrupted at t = %g after %ld increments", stats.t, stats.increments);
+  CHECK("callback stop -> ERR_INTERRUPTED", st == COSROD_ERR_INTERRUPTED);
+  CHECK("state kept at the stop (two increments)", stats.increments == 2 && stats.t > 0.0 && stats.t < 1.0);
+  double rs;
+  cosrod_statics_residual(s, stats.t, q, NULL, &rs);
+  CHECK_LE("returned state is the equilibrium at stats.t", rs, 1e-9);
+  double w[1];
+  CHECK("modes count > nv rejected",
+        cosrod_statics_modes(rod, 0.0, q, cosrod_rod_nv(rod, COSROD_FORM_NULLSPACE) + 1, w, NULL, NULL,
+                             NULL) == COSROD_ERR_INVALID);
+  CHECK("modes count 0 rejected",
+        cosrod_statics_modes(rod, 0.0, q, 0, w, NULL, NULL, NULL) == COSROD_ERR_INVALID);
+  free(q);
+  cosrod_statics_free(s);
+  cosrod_rod_free(rod);
+}
+
+static const th_case cases[] = {TH_CASE(api_edge_cases),
+                                TH_CASE(cantilever_tip_load_slender),
                                 TH_CASE(cantilever_gravity_slender),
                                 TH_CASE(cantilever_tip_load_thick_timoshenko),
                                 TH_CASE(cantilever_gravity_thick_timoshenko),
