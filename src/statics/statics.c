@@ -686,6 +686,10 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
     stats->critical = 0;
     sign_c = sign_n;
     sv = ds == 1.0 - sv ? 1.0 : (at_stop ? s_target : sv + ds);
+    { /* snap to the nominal grid k / increments (no drift: t = 0.24, not 0.24000000000000002) */
+      double kk = nearbyint(sv * s->opt.increments);
+      if (fabs(sv * s->opt.increments - kk) < 1e-9) sv = kk / s->opt.increments;
+    }
     memcpy(s->qprev, s->qc, sizeof(double) * (size_t)s->nq);
     have_prev = 1;
     dsp = ds;
