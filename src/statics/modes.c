@@ -3,7 +3,8 @@
  * coordinates of statics.c (δx per vertex, material rotation vector δθ per
  * segment, the tangent space of the quaternion constraints).
  *
- * K = -∂r/∂δ is the tangent stiffness (statics_jacobian); it is the Hessian
+ * K = -∂r/∂δ is the tangent stiffness (statics_jacobian: the rod's analytic
+ * static stiffness pulled back to the chart, no diagonal shift); it is the Hessian
  * of the energy in the chart p exp(δθ/2) at an equilibrium under dead loads
  * and symmetric there.  Elsewhere (non-equilibrium states, follower loads)
  * its symmetric part (K + Kᵀ)/2 is used.  M is the lumped, diagonal mass of

@@ -20,17 +20,24 @@
  * q(s + Δs) ≈ q(s) ⊕ Δs K⁻¹ ∂r/∂s, ∂r/∂s by a one-sided difference in the
  * direction of travel (load profiles and keyframes have kinks).  By default a
  * limited curvature term from the previous converged state is added (one
- * Newton iteration less per increment on the omega twist: 3 instead of 4).  μ is a load
- * factor on the external loads (gravity, loads, load callback): the solve
- * paths are t: t_from -> t_to at μ = 1, and μ: 0 -> 1 at fixed t when plain
- * Newton cannot reach an equilibrium directly (cosrod_statics_equilibrium_at).
+ * Newton iteration less per increment on the omega twist: 3 instead of 4).
+ * μ is a load factor on the external loads (gravity, loads, load callback):
+ * the solve paths are t: t_from -> t_to at μ = 1, and μ: 0 -> 1 at fixed t
+ * when plain Newton cannot reach an equilibrium directly
+ * (cosrod_statics_equilibrium_at).
  *
  * Corrector: full Newton with the stiffness re-evaluated every iteration and
- * a line search on the out-of-balance work (see correct()).
+ * a line search on the out-of-balance work (see correct()); converged when
+ * the scaled residual (cosrod_statics_residual) is below tol, or when the
+ * Newton step is at roundoff level (stiff small-load problems).
  * Stiffness: the rod module's analytic static stiffness pulled back to the
  * chart (stiffness_analytic), or its twin, central finite differences of the
  * residual in minimal coordinates with columns grouped by the bandwidth (34
- * residuals per matrix); statics_jacobian() chooses.
+ * residuals per matrix); statics_jacobian() chooses, solve_jacobian() adds a
+ * 1e-12 relative diagonal shift for rigid null modes.
+ * Increments: halved on divergence or on a sign change of det K (stability
+ * monitor, march()), grown after fast convergence, clipped to requested
+ * stops.
  *
  * Rates are zero: the residual is evaluated on a private copy of the rod model
  * with damping switched off, so moving prescribed ends (pseudo-time
