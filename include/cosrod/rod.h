@@ -410,6 +410,80 @@ cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod
                                                cosrod_rod_form form, int stiffness, int r0, int c0, int nr,
                                                int nc, int *ml, int *mu);
 
+/* ---- banded ordering of the whole state (rod_order.c) ----------------------
+ * The native y orderings above put the velocity (and λ) half after q, so the
+ * Jacobian of the WHOLE y couples i and i ± nq: in LAPACK band storage its
+ * bandwidths grow with N (e.g. DAE ml = 143, mu = 73 at N = 10) and a banded
+ * LU costs O(N nq²).  Implicit integrators that need the whole Jacobian (no
+ * second-order reduction: NULLSPACE and DAE, or ABSOLUTE without m1) should
+ * instead integrate a permuted state, node by node along the rod:
+ *
+ *   vertex n  : (rate_n, x_n)          rate_n = ẋ_n (NULLSPACE ν, ABSOLUTE/DAE v)
+ *   segment k : (rate_k, p_k[, λ_k])   rate_k = Ω_k (NULLSPACE) or ṗ_k
+ *   y_banded  = (vertex 0, segment 0, vertex 1, ..., segment N-1, vertex N)
+ *
+ * (each vertex block with its 3 or 1 (sliding) or 0 (removed) coordinates).
+ * Every equation couples only a vertex with its two segments and a segment
+ * with its two vertices and neighbour segments, so the whole Jacobian is
+ * banded with half bandwidths independent of N.  Rates first: of the
+ * periodic node orderings, the natural (x, rate, p, rate[, λ]) and this one
+ * give the least ml + mu, and this one the smaller ml (banded LU with
+ * pivoting costs ~ n ml (ml + mu) flops).  Structural bandwidths (ml, mu) of
+ * the full Jacobian (ABSOLUTE: ∂(q̇, v̇)/∂y; NULLSPACE: ∂(q̇, ν̇)/∂y; DAE:
+ * ∂F/∂y + cj ∂F/∂y') in this ordering, any N >= 3 with free interior:
+ *
+ *                 damped     undamped
+ *   ABSOLUTE      (17, 21)   (13, 21)
+ *   NULLSPACE     (15, 19)   (12, 19)
+ *   DAE           (18, 22)   (14, 22)
+ *
+ * (smaller when ends remove coordinates and N is small; the values returned
+ * are the exact structural ones for the given rod.)  Permutation
+ * convention: perm[i] = position in the banded ordering of native component
+ * i, iperm[perm[i]] = i; y_banded[perm[i]] = y_native[i].  The same
+ * permutation applies to ẏ / f / residuals, y', tolerances, dae_id and the
+ * diagonal of a mass matrix. */
+
+/* Fill perm and iperm (each (ny), iperm may be NULL) and the structural
+ * bandwidths ml, mu (may be NULL) of the whole Jacobian of `form` in the
+ * banded ordering.  O(N), no allocation, no evaluation. */
+cosrod_status cosrod_rod_order_fill(const cosrod_rod *rod, cosrod_rod_form form, int *perm, int *iperm,
+                                    int *ml, int *mu);
+
+/* The same as an object (arrays allocated once at creation). */
+typedef struct cosrod_rod_order cosrod_rod_order;
+cosrod_rod_order *cosrod_rod_order_create(const cosrod_rod *rod, cosrod_rod_form form, cosrod_status *status);
+void cosrod_rod_order_free(cosrod_rod_order *o);
+cosrod_rod_form cosrod_rod_order_form(const cosrod_rod_order *o);
+int cosrod_rod_order_ny(const cosrod_rod_order *o);
+const int *cosrod_rod_order_perm(const cosrod_rod_order *o);  /* (ny) native -> banded */
+const int *cosrod_rod_order_iperm(const cosrod_rod_order *o); /* (ny) banded -> native */
+void cosrod_rod_order_bandwidth(const cosrod_rod_order *o, int *ml, int *mu);
+/* yb[perm[i]] = y[i] (to_banded) and y[i] = yb[perm[i]] (to_native), (ny);
+ * no aliasing. */
+void cosrod_rod_order_to_banded(const cosrod_rod_order *o, const double *y, double *yb);
+void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, double *y);
+
+/* The whole Jacobian of `form` at (t, y) (y, yp in the NATIVE ordering; yp
+ * and cj for DAE only) assembled analytically straight into band storage in
+ * the ordering perm ((ny), from cosrod_rod_order_fill / _perm; NULL = the
+ * native ordering): entry (perm[i], perm[j]) = ∂row_i/∂y_j at
+ *     J[perm[j]*ldj + mu + perm[i] - perm[j]],   ldj >= ml + mu + 1
+ * (LAPACK band layout without fill-in rows, as the integrators' jac callback
+ * with m1 = 0; a cosrod_band B: J = B->data + B->ml, ldj = B->ld).  The band
+ * is zeroed first.  Same coverage as cosrod_rod_jac (including NULLSPACE
+ * ∂q̇/∂q = ∂(½pΩ)/∂p, ∂q̇/∂ν = T(p) and DAE ∂F/∂y + cj ∂F/∂y').  O(N), no
+ * allocation.  ERR_DIMENSION if (ml, mu) are smaller than the structure
+ * needs (the entries inside the band are still written). */
+cosrod_status cosrod_rod_jac_full_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                       double t, const double *y, const double *yp, double cj,
+                                       const int *perm, double *J, int ldj, int ml, int mu);
+/* Measured twin of the bandwidths of cosrod_rod_order_fill: every entry the
+ * analytic assembly writes in the ordering perm (NULL = native), zero or
+ * not, at the initial state (uses d). */
+cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
+                                                    cosrod_rod_form form, const int *perm, int *ml, int *mu);
+
 #ifdef __cplusplus
 }
 #endif

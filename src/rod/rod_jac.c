@@ -28,7 +28,9 @@
  *    Baumgarte / normal term p r/|p|², of the inertia term
  *    8ṗ(Ī Im(p̄ṗ)), of Ω×ĪΩ, of μ(p)p̈ + λp and of the constraint rows).
  * Every small block is added straight into the band columns of the
- * destination blocks (cosrod_rod_jac_block). */
+ * destination blocks (cosrod_rod_jac_block), optionally through a row /
+ * column permutation (cosrod_rod_jac_full_band: the whole Jacobian in the
+ * node ordering of rod_order.c, whose bandwidth does not grow with N). */
 #include <string.h>
 
 #include "cosrod/band.h"
@@ -507,13 +509,20 @@ typedef struct jsink {
   int nb;
   const cosrod_rod_jac_block *b;
   int overflow;
-  int measure;  /* 1: record the bandwidths instead of writing */
-  int mlx, mux; /* measured */
+  int measure;     /* 1: record the bandwidths instead of writing */
+  int mlx, mux;    /* measured */
+  const int *perm; /* NULL, or (ny) row/column permutation (rod_order.c): global index i -> perm[i];
+                      maps every emitted block by its first row / column (the blocks are the
+                      contiguous sub-blocks x_n, rate_n, p_k, rate_k, λ_k, kept in order by perm) */
 } jsink;
 
 /* Add the nr x nc column-major block B (ld nr) at global (gi, gj).  Inlined
  * so that the block sizes are constants at each call site. */
 RJ_INLINE void emit(jsink *s, int gi, int gj, int nr, int nc, const double *B) {
+  if (s->perm) {
+    gi = s->perm[gi];
+    gj = s->perm[gj];
+  }
   for (int t = 0; t < s->nb; ++t) {
     const cosrod_rod_jac_block *T = &s->b[t];
     int i0 = gi - T->r0, j0 = gj - T->c0;
@@ -842,7 +851,7 @@ static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int ki
 
 static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, double t, const double *y,
                          const double *yp, double cj, int nblk, const cosrod_rod_jac_block *blk, int measure,
-                         int *ml, int *mu) {
+                         int *ml, int *mu, const int *perm) {
   if (!rod || !d || !y || nblk < 0 || nblk > 4 || (nblk > 0 && !blk)) return COSROD_ERR_INVALID;
   if (!d->jacw) return COSROD_ERR_NOMEM;
   if (kind == KIND_DAE && !yp) return COSROD_ERR_INVALID;
@@ -885,7 +894,7 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
   if (st != COSROD_OK) return st;
   const int damped = rod->has_damping && kind != KIND_STIFF;
   force_derivs(rod, d, t, damped);
-  jsink s = {nblk, blk, 0, measure, 0, 0};
+  jsink s = {nblk, blk, 0, measure, 0, 0, perm};
   if (!measure)
     for (int b = 0; b < nblk; ++b) {
       const cosrod_rod_jac_block *B = &blk[b];
@@ -913,7 +922,7 @@ cosrod_status cosrod_rod_jac(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_r
                              const double *y, const double *yp, double cj, int nblk,
                              const cosrod_rod_jac_block *blk) {
   if ((unsigned)form > COSROD_FORM_DAE) return COSROD_ERR_INVALID;
-  return run(rod, d, form_kind(form), t, y, yp, cj, nblk, blk, 0, NULL, NULL);
+  return run(rod, d, form_kind(form), t, y, yp, cj, nblk, blk, 0, NULL, NULL, NULL);
 }
 
 cosrod_status cosrod_rod_jac_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
@@ -944,7 +953,7 @@ cosrod_status cosrod_rod_stiffness(const cosrod_rod *rod, cosrod_rod_data *d, do
   if (K->n != rod->nq) return COSROD_ERR_DIMENSION;
   memset(K->data, 0, sizeof(double) * (size_t)K->ld * (size_t)K->n);
   cosrod_rod_jac_block b = {K->data + K->ml, K->ld, K->ml, K->mu, 0, 0, K->n, K->n};
-  cosrod_status st = run(rod, d, KIND_STIFF, t, q, NULL, 0.0, 1, &b, 0, NULL, NULL);
+  cosrod_status st = run(rod, d, KIND_STIFF, t, q, NULL, 0.0, 1, &b, 0, NULL, NULL, NULL);
   K->factored = 0;
   return st;
 }
@@ -962,5 +971,28 @@ cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod
   if (st != COSROD_OK) return st;
   memset(yp, 0, sizeof(double) * (size_t)ny);
   cosrod_rod_jac_block b = {NULL, 0, 0, 0, r0, c0, nr, nc};
-  return run(rod, d, kind, 0.0, y, yp, 1.0, 1, &b, 1, ml, mu);
+  return run(rod, d, kind, 0.0, y, yp, 1.0, 1, &b, 1, ml, mu, NULL);
+}
+
+/* ---- whole Jacobian in a permuted (banded) ordering (rod_order.c) ----------- */
+
+cosrod_status cosrod_rod_jac_full_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                       double t, const double *y, const double *yp, double cj,
+                                       const int *perm, double *J, int ldj, int ml, int mu) {
+  if (!rod || !J || (unsigned)form > COSROD_FORM_DAE) return COSROD_ERR_INVALID;
+  int ny = cosrod_rod_ny(rod, form);
+  cosrod_rod_jac_block b = {J, ldj, ml, mu, 0, 0, ny, ny};
+  return run(rod, d, form_kind(form), t, y, yp, cj, 1, &b, 0, NULL, NULL, perm);
+}
+
+cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
+                                                    cosrod_rod_form form, const int *perm, int *ml, int *mu) {
+  if (!rod || !d || !ml || !mu || (unsigned)form > COSROD_FORM_DAE) return COSROD_ERR_INVALID;
+  int ny = cosrod_rod_ny(rod, form);
+  double *y = d->work, *yp = d->work + ny; /* the FD scratch holds 3 (2 nq + N) */
+  cosrod_status st = cosrod_rod_initial_state(rod, form, y);
+  if (st != COSROD_OK) return st;
+  memset(yp, 0, sizeof(double) * (size_t)ny);
+  cosrod_rod_jac_block b = {NULL, 0, 0, 0, 0, 0, ny, ny};
+  return run(rod, d, form_kind(form), 0.0, y, yp, 1.0, 1, &b, 1, ml, mu, perm);
 }
