@@ -250,17 +250,16 @@ TEST(example_perf_steel) {
 
 TEST(example_kv_cantilever) {
   double *en = NULL;
-  /* the static pre-load needs the statics module: a short force pulse instead */
-  const char *s[] = {"analysis.t_end=0.1", "output.every=0.01", "analysis.start_from_equilibrium=false",
-                     "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]"};
-  long rows = run_example("kv-cantilever", s, 5, &en);
+  /* as shipped: static pre-load equilibrium (statics), released at t = 0 */
+  const char *s[] = {"analysis.t_end=0.2", "output.every=0.02"};
+  long rows = run_example("kv-cantilever", s, 2, &en);
   CHECK("11 energy rows", rows == 11);
   if (rows == 11) {
-    double W = en[7 * 10 + 4];
-    CHECK("work done by the pulse", W > 0);
-    /* from t = 0.02 on, the beam swings freely */
-    double *tail = en + 7 * 2;
-    check_damped("kv-cantilever after the pulse", rows - 2, tail, 1e-4, W);
+    CHECK("starts at rest", en[1] == 0.0);
+    CHECK("starts deflected (elastic energy > 1e-3 J)", en[2] > 1e-3);
+    CHECK("no external work after the release", en[7 * 10 + 4] == 0.0);
+    /* radau5 at rtol 1e-6: the balance closes to 1e-3 of the dissipated energy */
+    check_damped("kv-cantilever", rows, en, 1e-3, 0);
   }
   free(en);
 }
