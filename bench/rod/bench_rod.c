@@ -10,6 +10,12 @@
  * O(N); the rectangular coupling blocks have bandwidths that grow with N in
  * LAPACK storage).  The papers report 1.06e-5 s for f and 1.02e-4 s for the
  * Jacobian at N = 10 (2.19 GHz Opteron).
+ * Last section (alone with --order): the WHOLE Jacobian of the nullspace,
+ * dae (residual, cj = 1e3) and absolute formulations assembled in band
+ * storage in the node ordering of rod_order.c (cosrod_rod_jac_full_band,
+ * bandwidths independent of N) and the banded LU (cosrod_band_factor) of the
+ * iteration matrix (1e3 I - J, dae: J itself), against the banded LU in the
+ * native ordering (bandwidth ~ nq) for the small N.
  *
  * Usage: bench_rod [--quick] [--N n] [--form absolute|nullspace|dae] [--curv name]
  *        [--calls n] [--jac]   (--calls: run exactly n calls of one
@@ -182,15 +188,94 @@ static const char *form_name(cosrod_rod_form f) {
   return f == COSROD_FORM_ABSOLUTE ? "absolute" : f == COSROD_FORM_NULLSPACE ? "nullspace" : "dae";
 }
 
+/* ---- whole Jacobian in the banded node ordering + banded LU ---------------- */
+
+typedef struct order_case {
+  bench_case *B;
+  const int *perm;
+  cosrod_band *J, *E; /* Jacobian (ml, mu) and iteration matrix */
+} order_case;
+
+static order_case *g_oc;
+
+static void call_full_jac(bench_case *B) {
+  order_case *o = g_oc;
+  cosrod_rod_jac_full_band(B->rod, B->d, B->form, 0.0, B->y, B->yp, 1e3, o->perm, o->J->data + o->J->ml,
+                           o->J->ld, o->J->ml, o->J->mu);
+}
+
+static void call_lu(bench_case *B) {
+  order_case *o = g_oc;
+  if (B->form == COSROD_FORM_DAE)
+    cosrod_band_copy(o->E, o->J);
+  else
+    cosrod_band_set_combination(o->E, -1.0, o->J, 1e3, NULL);
+  cosrod_band_factor(o->E);
+}
+
+/* ns per full Jacobian and per LU in the ordering perm (NULL: native). */
+static int time_order(bench_case *B, const int *perm, int ml, int mu, int reps, double *tj, double *tlu) {
+  int ny = cosrod_rod_ny(B->rod, B->form);
+  order_case o = {B, perm, cosrod_band_create(ny, ml, mu), cosrod_band_create(ny, ml, mu)};
+  if (!o.J || !o.E) {
+    cosrod_band_free(o.J), cosrod_band_free(o.E);
+    return -1;
+  }
+  g_oc = &o;
+  *tj = time_fn(B, reps, call_full_jac);
+  *tlu = time_fn(B, reps, call_lu);
+  int bad = o.E->factored != 1;
+  cosrod_band_free(o.J), cosrod_band_free(o.E);
+  return bad ? -1 : 0;
+}
+
+static int bench_order(int quick, int onlyN) {
+  const int Ns[4] = {10, 100, 1000, 10000};
+  const cosrod_rod_form forms[3] = {COSROD_FORM_NULLSPACE, COSROD_FORM_DAE, COSROD_FORM_ABSOLUTE};
+  int reps = quick ? 5 : 11;
+  printf(
+      "\n# whole Jacobian in band storage, node ordering (cosrod_rod_jac_full_band), and banded LU\n"
+      "# (cosrod_band_factor of 1e3 I - J; dae: of J with cj = 1e3), tangent-2, damped, pinned;\n"
+      "# 'native' = the same in the rod's (q, v[, lambda]) ordering (bandwidth ~ nq)\n");
+  printf("%-6s %-10s %-7s %6s %4s %4s %12s %10s %12s %10s\n", "N", "form", "order", "ny", "ml", "mu", "J ns",
+         "J ns/seg", "LU ns", "LU ns/seg");
+  for (int f = 0; f < 3; ++f)
+    for (int in = 0; in < 4; ++in) {
+      int N = Ns[in];
+      if (onlyN && N != onlyN) continue;
+      bench_case B;
+      if (make_case(&B, N, forms[f], COSROD_CURV_TANGENT2)) return 1;
+      int ny = cosrod_rod_ny(B.rod, B.form);
+      int *perm = malloc(sizeof(int) * (size_t)ny), ml, mu;
+      cosrod_rod_order_fill(B.rod, B.form, perm, NULL, &ml, &mu);
+      double tj, tlu;
+      if (time_order(&B, perm, ml, mu, reps, &tj, &tlu)) return 1;
+      printf("%-6d %-10s %-7s %6d %4d %4d %12.0f %10.1f %12.0f %10.1f\n", N, form_name(B.form), "banded", ny,
+             ml, mu, tj, tj / N, tlu, tlu / N);
+      if (N <= (quick ? 10 : 100)) {
+        int nml, nmu;
+        cosrod_rod_jac_full_pattern_bandwidth(B.rod, B.d, B.form, NULL, &nml, &nmu);
+        if (time_order(&B, NULL, nml, nmu, reps, &tj, &tlu)) return 1;
+        printf("%-6d %-10s %-7s %6d %4d %4d %12.0f %10.1f %12.0f %10.1f\n", N, form_name(B.form), "native",
+               ny, nml, nmu, tj, tj / N, tlu, tlu / N);
+      }
+      free(perm);
+      free_case(&B);
+    }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int quick = 0, onlyN = 0, onlyform = -1, onlycurv = -1;
   long calls = 0;
-  int jac = 0;
+  int jac = 0, order = 0;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--quick"))
       quick = 1;
     else if (!strcmp(argv[i], "--jac"))
       jac = 1;
+    else if (!strcmp(argv[i], "--order"))
+      order = 1;
     else if (!strcmp(argv[i], "--N") && i + 1 < argc)
       onlyN = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
@@ -201,7 +286,8 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--curv") && i + 1 < argc) {
       onlycurv = cosrod_curvature_parse(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [--quick] [--N n] [--form f] [--curv c] [--calls n] [--jac]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--quick] [--N n] [--form f] [--curv c] [--calls n] [--jac] [--order]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -215,6 +301,7 @@ int main(int argc, char **argv) {
     free_case(&B);
     return 0;
   }
+  if (order) return bench_order(quick, onlyN);
   int reps = quick ? 5 : 21;
   const int Ns[4] = {10, 100, 1000, 10000};
   printf("# rod right-hand side cost (median of %d batches)\n", reps);
@@ -267,5 +354,5 @@ int main(int argc, char **argv) {
     }
   }
   printf("\n# [LLA] (2.19 GHz Opteron, N = 10): f 1.06e-5 s, Jacobian 1.02e-4 s\n");
-  return 0;
+  return bench_order(quick, onlyN);
 }
