@@ -195,7 +195,7 @@ static cosrod_status build_shape(cosrod_rod *rod, const cosrod_rod_def *def, dou
       }
     }
     /* frames: parallel transport of normal along the chords */
-    double t[3], tprev[3];
+    double t[3], tprev[3], pprev[4] = {1.0, 0.0, 0.0, 0.0}; /* frame of segment k-1 */
     for (int k = 0; k < N; ++k) {
       double d[3];
       cosrod_vec3_sub(d, X + 3 * (k + 1), X + 3 * k);
@@ -210,9 +210,10 @@ static cosrod_status build_shape(cosrod_rod *rod, const cosrod_rod_def *def, dou
         cosrod_vec3_cross(ax, tprev, t);
         double r[4] = {1.0 + c, ax[0], ax[1], ax[2]};
         cosrod_quat_normalise(r, r);
-        cosrod_quat_mul(p, r, p - 4);
+        cosrod_quat_mul(p, r, pprev);
         cosrod_quat_normalise(p, p);
       }
+      cosrod_quat_copy(pprev, p);
       cosrod_vec3_copy(tprev, t);
     }
     cosrod_quat_copy(rod->end[0].p0, rod->p_init);
