@@ -34,8 +34,10 @@
  * coordinates with the lumped masses (ρAδs_n per vertex dof, ρΔs (I1, I2, J)
  * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.
  *
- * The API is rod-centred; a system of several rods and bodies can later use
- * the same residual / stiffness contract. */
+ * One solver may hold several uncoupled rods (cosrod_statics_create_system):
+ * one pseudo-time path, concatenated unknowns, block-diagonal stiffness.
+ * Couplings (rods to bodies, joints) can later add off-diagonal blocks to the
+ * same residual / stiffness contract. */
 #ifndef COSROD_STATICS_H
 #define COSROD_STATICS_H
 
@@ -112,13 +114,27 @@ typedef struct cosrod_statics cosrod_statics;
  * defaults).  NULL and *status (may be NULL) on invalid input / no memory. */
 cosrod_statics *cosrod_statics_create(const struct cosrod_rod *rod, const cosrod_statics_options *opt,
                                       cosrod_status *status);
+/* A solver for several (uncoupled) rods on one common pseudo-time path: the
+ * state q is the concatenation of the rods' q (rod r at
+ * cosrod_statics_qoffset), the minimal coordinates and the residual likewise
+ * (cosrod_statics_voffset); the scaled residual is the maximum over the rods.
+ * The rods (nrods >= 1) must outlive the solver. */
+cosrod_statics *cosrod_statics_create_system(const struct cosrod_rod *const *rods, int nrods,
+                                             const cosrod_statics_options *opt, cosrod_status *status);
 void cosrod_statics_free(cosrod_statics *s);
 
-/* Number of minimal coordinates (= rows of the residual) nv. */
+/* Number of minimal coordinates (= rows of the residual) nv of the system. */
 int cosrod_statics_ndof(const cosrod_statics *s);
+/* Size of the system's q (sum of the rods' nq), number of rods, offsets of
+ * rod r in q and in the minimal coordinates (-1 for a bad r). */
+int cosrod_statics_nq(const cosrod_statics *s);
+int cosrod_statics_nrods(const cosrod_statics *s);
+int cosrod_statics_qoffset(const cosrod_statics *s, int r);
+int cosrod_statics_voffset(const cosrod_statics *s, int r);
 
 /* Continuation from t_from to t_to (either direction).  q (nq, the position
- * part of the rod's state, cosrod_rod_initial_state's first nq entries) is
+ * part of the rod's state, cosrod_rod_initial_state's first nq entries; for
+ * a system the rods' q concatenated) is
  * first corrected to the equilibrium at t_from (zero iterations if it is one;
  * if plain Newton fails there, by continuation in a load factor), then
  * followed.  On return q holds the last converged state (the input q if

@@ -77,14 +77,64 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_statics_options *opt,
-                                      cosrod_status *status) {
+static void part_free(statics_part *p) {
+  cosrod_rod_data_free(p->d);
+  free(p->y);
+  cosrod_band_free(p->Kq);
+  free(p->T);
+  free(p->bq);
+  free(p->bv);
+  free(p->bnq);
+  free(p->bnv);
+}
+
+/* Per-rod part: private damping-free model copy, workspace, scales. */
+static cosrod_status part_init(statics_part *p, const cosrod_rod *rod, int q0, int v0) {
+  memset(p, 0, sizeof *p);
+  p->rod = rod;
+  p->quiet = *rod; /* shallow copy sharing the constant arrays, damping off */
+  p->quiet.has_damping = 0;
+  p->q0 = q0, p->v0 = v0;
+  p->nq = rod->nq, p->nv = rod->nv_ns;
+  const int N = rod->N;
+  p->d = cosrod_rod_data_create(&p->quiet);
+  p->y = calloc((size_t)(rod->nq + rod->nv_ns), sizeof(double));
+  p->Kq = cosrod_band_create(rod->nq > 0 ? rod->nq : 1, 10, 10);
+  p->T = calloc(12 * (size_t)N, sizeof(double));
+  p->bq = calloc(2 * (size_t)N + 1, sizeof(int));
+  p->bv = calloc(2 * (size_t)N + 1, sizeof(int));
+  p->bnq = calloc(2 * (size_t)N + 1, sizeof(int));
+  p->bnv = calloc(2 * (size_t)N + 1, sizeof(int));
+  if (!p->d || !p->y || !p->Kq || !p->T || !p->bq || !p->bv || !p->bnq || !p->bnv) return COSROD_ERR_NOMEM;
+  double cmin = fmin(rod->CK[0], fmin(rod->CK[1], rod->CK[2]));
+  double L = rod->s[N] - rod->s[0];
+  p->floorF = cmin / (L * L);
+  p->floorM = cmin / L;
+  double dsmin = rod->ds[0];
+  for (int k = 1; k < N; ++k) dsmin = fmin(dsmin, rod->ds[k]);
+  p->dsmin = dsmin;
+  p->hx = 6.0554544523933395e-06 * dsmin; /* cbrt(eps) times the strain length scale */
+  /* roundoff level of a Newton step in the weighted norm: x carries
+   * eps |x| absolute errors, so δx / Δs_min below ~1e3 eps |x| / Δs_min is noise */
+  double xs = L;
+  for (int n = 0; n <= N; ++n) xs = fmax(xs, cosrod_vec3_norm(rod->x_init + 3 * n));
+  p->step_noise = 1e3 * DBL_EPSILON * fmax(1.0, xs / dsmin);
+  return COSROD_OK;
+}
+
+cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int nrods,
+                                             const cosrod_statics_options *opt, cosrod_status *status) {
   cosrod_status dummy;
   if (!status) status = &dummy;
-  if (!rod) {
+  if (!rods || nrods < 1) {
     *status = COSROD_ERR_INVALID;
     return NULL;
   }
+  for (int r = 0; r < nrods; ++r)
+    if (!rods[r]) {
+      *status = COSROD_ERR_INVALID;
+      return NULL;
+    }
   cosrod_statics_options o = opt ? *opt : cosrod_statics_default_options();
   if (o.increments < 1 || o.min_increment <= 0.0 || o.max_increment < 0.0 || o.grow < 1.0 ||
       o.max_newton < 1 || !(o.tol > 0.0) || o.fast_iterations < 0 ||
@@ -103,101 +153,115 @@ cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_static
     *status = COSROD_ERR_NOMEM;
     return NULL;
   }
-  s->rod = rod;
-  s->quiet = *rod; /* shallow copy sharing the constant arrays, damping off */
-  s->quiet.has_damping = 0;
   s->opt = o;
   s->eta = 0.8;
-  s->N = rod->N;
-  s->nq = rod->nq;
-  s->nv = rod->nv_ns;
-  s->ny = rod->nq + rod->nv_ns;
-  int mlq, muq;
-  cosrod_rod_bandwidth(rod, COSROD_FORM_NULLSPACE, &mlq, &muq, &s->ml, &s->mu);
-  if (s->ml < 8) s->ml = 8; /* the stencil (neighbouring nodes), whatever the rod reports */
-  if (s->mu < 8) s->mu = 8;
-  s->d = cosrod_rod_data_create(&s->quiet);
-  size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)s->nq;
-  s->y = calloc((size_t)s->ny, sizeof(double));
+  s->hth = 6.0554544523933395e-06; /* rad */
+  s->part = calloc((size_t)nrods, sizeof *s->part);
+  if (!s->part) {
+    free(s);
+    *status = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  s->nparts = nrods;
+  s->ml = s->mu = 8; /* the stencil: neighbouring nodes (null-space ν-ν bandwidth) */
+  for (int r = 0; r < nrods; ++r) {
+    int mlq, muq, mlv, muv;
+    cosrod_rod_bandwidth(rods[r], COSROD_FORM_NULLSPACE, &mlq, &muq, &mlv, &muv);
+    if (mlv > s->ml) s->ml = mlv;
+    if (muv > s->mu) s->mu = muv;
+    cosrod_status st = part_init(&s->part[r], rods[r], s->nq, s->nv);
+    s->nq += rods[r]->nq;
+    s->nv += rods[r]->nv_ns;
+    if (st != COSROD_OK) {
+      cosrod_statics_free(s);
+      *status = st;
+      return NULL;
+    }
+    s->step_noise = fmax(s->step_noise, s->part[r].step_noise);
+  }
+  size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
   s->r = calloc(nv, sizeof(double));
   s->r2 = calloc(nv, sizeof(double));
   s->dv = calloc(nv, sizeof(double));
   s->rpl = calloc(nv, sizeof(double));
   s->rmi = calloc(nv, sizeof(double));
   s->hcol = calloc(nv, sizeof(double));
+  s->wnorm = calloc(nv, sizeof(double));
+  s->rbest = calloc(nv, sizeof(double));
   s->qc = calloc(nq, sizeof(double));
   s->qw = calloc(nq, sizeof(double));
   s->qt = calloc(nq, sizeof(double));
   s->q0 = calloc(nq, sizeof(double));
   s->qw2 = calloc(nq, sizeof(double));
   s->qprev = calloc(nq, sizeof(double));
-  s->wnorm = calloc(nv, sizeof(double));
-  s->Kq = cosrod_band_create(s->nq > 0 ? s->nq : 1, 10, 10);
-  s->T = calloc(12 * (size_t)(rod->N > 0 ? rod->N : 1), sizeof(double));
-  s->bq = calloc(2 * (size_t)rod->N + 1, sizeof(int));
-  s->bv = calloc(2 * (size_t)rod->N + 1, sizeof(int));
-  s->bnq = calloc(2 * (size_t)rod->N + 1, sizeof(int));
-  s->bnv = calloc(2 * (size_t)rod->N + 1, sizeof(int));
   s->qbest = calloc(nq, sizeof(double));
-  s->rbest = calloc(nv, sizeof(double));
   s->J = cosrod_band_create((int)nv, s->ml, s->mu);
-  if (!s->d || !s->y || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->qc || !s->qw ||
-      !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->wnorm || !s->Kq || !s->T || !s->bq || !s->bv ||
-      !s->bnq || !s->bnv || !s->qbest || !s->rbest || !s->J) {
+  if (!s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->wnorm || !s->rbest || !s->qc ||
+      !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
     cosrod_statics_free(s);
     *status = COSROD_ERR_NOMEM;
     return NULL;
   }
-  /* scales */
-  double cmin = fmin(rod->CK[0], fmin(rod->CK[1], rod->CK[2]));
-  double L = rod->s[rod->N] - rod->s[0];
-  s->floorF = cmin / (L * L);
-  s->floorM = cmin / L;
-  double dsmin = rod->ds[0];
-  for (int k = 1; k < rod->N; ++k) dsmin = fmin(dsmin, rod->ds[k]);
-  s->hx = 6.0554544523933395e-06 * dsmin; /* cbrt(eps) times the strain length scale */
-  s->hth = 6.0554544523933395e-06;        /* rad */
-  /* roundoff level of a Newton step in the weighted norm: x carries
-   * eps |x| absolute errors, so δx / Δs_min below ~1e3 eps |x| / Δs_min is noise */
-  double xs = L;
-  for (int n = 0; n <= rod->N; ++n) xs = fmax(xs, cosrod_vec3_norm(rod->x_init + 3 * n));
-  s->step_noise = 1e3 * DBL_EPSILON * fmax(1.0, xs / dsmin);
-  /* weights making minimal coordinates dimensionless: δx / Δs_min, δθ */
-  for (int n = 0; n <= rod->N; ++n)
-    for (int j = 0; j < rod->nd[n]; ++j) s->wnorm[rod->vv_ns[n] + j] = 1.0 / dsmin;
-  for (int k = 0; k < rod->N; ++k)
-    for (int j = 0; j < 3; ++j) s->wnorm[rod->vs_ns[k] + j] = 1.0;
+  /* weights making minimal coordinates dimensionless (δx / Δs_min, δθ) and
+   * FD steps (m, rad) */
+  for (int r = 0; r < nrods; ++r) {
+    const statics_part *p = &s->part[r];
+    const cosrod_rod *rod = p->rod;
+    for (int n = 0; n <= rod->N; ++n)
+      for (int j = 0; j < rod->nd[n]; ++j) {
+        s->wnorm[p->v0 + rod->vv_ns[n] + j] = 1.0 / p->dsmin;
+        s->hcol[p->v0 + rod->vv_ns[n] + j] = p->hx;
+      }
+    for (int k = 0; k < rod->N; ++k)
+      for (int j = 0; j < 3; ++j) {
+        s->wnorm[p->v0 + rod->vs_ns[k] + j] = 1.0;
+        s->hcol[p->v0 + rod->vs_ns[k] + j] = s->hth;
+      }
+  }
   *status = COSROD_OK;
   return s;
 }
 
+cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_statics_options *opt,
+                                      cosrod_status *status) {
+  if (!rod) {
+    if (status) *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  return cosrod_statics_create_system(&rod, 1, opt, status);
+}
+
 void cosrod_statics_free(cosrod_statics *s) {
   if (!s) return;
-  cosrod_rod_data_free(s->d);
-  free(s->y);
+  if (s->part)
+    for (int r = 0; r < s->nparts; ++r) part_free(&s->part[r]);
+  free(s->part);
   free(s->r);
   free(s->r2);
   free(s->dv);
   free(s->rpl);
   free(s->rmi);
   free(s->hcol);
+  free(s->wnorm);
+  free(s->rbest);
   free(s->qc);
   free(s->qw);
   free(s->qt);
   free(s->q0);
   free(s->qw2);
   free(s->qprev);
-  free(s->wnorm);
-  cosrod_band_free(s->Kq);
-  free(s->T);
-  free(s->bq);
-  free(s->bv);
-  free(s->bnq);
-  free(s->bnv);
   free(s->qbest);
-  free(s->rbest);
   cosrod_band_free(s->J);
   free(s);
+}
+
+int cosrod_statics_nq(const cosrod_statics *s) { return s ? s->nq : 0; }
+int cosrod_statics_nrods(const cosrod_statics *s) { return s ? s->nparts : 0; }
+int cosrod_statics_qoffset(const cosrod_statics *s, int r) {
+  return s && r >= 0 && r < s->nparts ? s->part[r].q0 : -1;
+}
+int cosrod_statics_voffset(const cosrod_statics *s, int r) {
+  return s && r >= 0 && r < s->nparts ? s->part[r].v0 : -1;
 }
 
 int cosrod_statics_ndof(const cosrod_statics *s) { return s ? s->nv : 0; }
@@ -222,34 +286,39 @@ void cosrod_statics_stats_print(FILE *out, const cosrod_statics_stats *st, int c
 }
 
 void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta) {
-  const cosrod_rod *rod = s->rod;
-  for (int n = 0; n <= rod->N; ++n) {
-    int nd = rod->nd[n];
-    for (int j = 0; j < nd; ++j) q[rod->qv[n] + j] += delta[rod->vv_ns[n] + j];
-  }
-  for (int k = 0; k < rod->N; ++k) {
-    double e[4], p[4];
-    double *pq = q + rod->qs[k];
-    cosrod_quat_from_rotvec(e, delta + rod->vs_ns[k]);
-    cosrod_quat_mul(p, pq, e);
-    cosrod_quat_normalise(pq, p);
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    const cosrod_rod *rod = pt->rod;
+    double *qr = q + pt->q0;
+    const double *dr = delta + pt->v0;
+    for (int n = 0; n <= rod->N; ++n) {
+      int nd = rod->nd[n];
+      for (int j = 0; j < nd; ++j) qr[rod->qv[n] + j] += dr[rod->vv_ns[n] + j];
+    }
+    for (int k = 0; k < rod->N; ++k) {
+      double e[4], p[4];
+      double *pq = qr + rod->qs[k];
+      cosrod_quat_from_rotvec(e, dr + rod->vs_ns[k]);
+      cosrod_quat_mul(p, pq, e);
+      cosrod_quat_normalise(pq, p);
+    }
   }
 }
 
-/* Residual at (t, μ) in minimal coordinates; scaled norm in *scaled. */
-cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,
-                               double *scaled) {
-  const cosrod_rod *rod = s->rod;
-  cosrod_rod_data *d = s->d;
+/* Residual of one rod at (t, μ) into r (its nv rows); scaled norm. */
+static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t, double mu, const double *q,
+                                   double *r, double *scaled) {
+  const cosrod_rod *rod = pt->rod;
+  cosrod_rod_data *d = pt->d;
   const int N = rod->N;
-  memcpy(s->y, q, sizeof(double) * (size_t)s->nq);
-  memset(s->y + s->nq, 0, sizeof(double) * (size_t)s->nv);
-  s->nres++;
-  cosrod_status st = cosrod_rod_eval(&s->quiet, d, COSROD_FORM_NULLSPACE, t, s->y);
+  memcpy(pt->y, q, sizeof(double) * (size_t)pt->nq);
+  memset(pt->y + pt->nq, 0, sizeof(double) * (size_t)pt->nv);
+  cosrod_status st = cosrod_rod_eval(&pt->quiet, d, COSROD_FORM_NULLSPACE, t, pt->y);
+  (void)s;
   if (st != COSROD_OK) return st;
   const int loads = rod->nloads > 0 || rod->load_fn;
   const double lf = 1.0 - mu; /* share of the external loads to remove */
-  double SF = s->floorF, SM = s->floorM, rf = 0.0, rm = 0.0;
+  double SF = pt->floorF, SM = pt->floorM, rf = 0.0, rm = 0.0;
   for (int k = 0; k < N; ++k) {
     double Fn = cosrod_vec3_norm(d->F + 3 * k);
     SF = fmax(SF, Fn);
@@ -282,6 +351,23 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
   }
   double sc = fmax(rf / SF, rm / SM);
   if (!isfinite(sc)) return COSROD_ERR_NONFINITE;
+  *scaled = sc;
+  return COSROD_OK;
+}
+
+/* Residual of the system at (t, μ) in minimal coordinates (rods
+ * concatenated); scaled norm (maximum over the rods) in *scaled. */
+cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,
+                               double *scaled) {
+  double sc = 0.0;
+  s->nres++;
+  for (int i = 0; i < s->nparts; ++i) {
+    statics_part *pt = &s->part[i];
+    double si = 0.0;
+    cosrod_status st = part_residual(s, pt, t, mu, q + pt->q0, r + pt->v0, &si);
+    if (st != COSROD_OK) return st;
+    sc = fmax(sc, si);
+  }
   if (scaled) *scaled = sc;
   return COSROD_OK;
 }
@@ -290,13 +376,9 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
  * K = -J), central differences, columns more than ml + mu apart perturbed
  * together. */
 static cosrod_status stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
-  const cosrod_rod *rod = s->rod;
   const int n = s->nv;
-  double *h = s->hcol, *delta = s->dv;
-  for (int nn = 0; nn <= rod->N; ++nn)
-    for (int j = 0; j < rod->nd[nn]; ++j) h[rod->vv_ns[nn] + j] = s->hx;
-  for (int k = 0; k < rod->N; ++k)
-    for (int j = 0; j < 3; ++j) h[rod->vs_ns[k] + j] = s->hth;
+  const double *h = s->hcol;
+  double *delta = s->dv;
   int ng = J->ml + J->mu + 1;
   if (ng > n) ng = n;
   cosrod_band_zero(J);
@@ -339,39 +421,38 @@ static void tangent_map(double T[12], const double p[4]) {
  * first part (the multiplier term of K_q), the second (zero at an
  * equilibrium) is C.  Blocks of the interleaved ordering couple only within
  * two block positions (segment–segment through a vertex curvature). */
-static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J) {
-  const cosrod_rod *rod = s->rod;
-  const int N = rod->N;
-  memcpy(s->y, q, sizeof(double) * (size_t)s->nq);
-  memset(s->y + s->nq, 0, sizeof(double) * (size_t)s->nv);
-  cosrod_status st = cosrod_rod_stiffness(&s->quiet, s->d, t, s->y, s->Kq);
+static cosrod_status part_stiffness(statics_part *pt, double t, const double *q, cosrod_band *J) {
+  const cosrod_rod *rod = pt->rod;
+  const int N = rod->N, v0 = pt->v0;
+  memcpy(pt->y, q, sizeof(double) * (size_t)pt->nq);
+  memset(pt->y + pt->nq, 0, sizeof(double) * (size_t)pt->nv);
+  cosrod_status st = cosrod_rod_stiffness(&pt->quiet, pt->d, t, pt->y, pt->Kq);
   if (st != COSROD_OK) return st;
-  cosrod_band_zero(J);
   /* block table: 2N+1 positions, vertex n at 2n, segment k at 2k+1 */
   const int nb = 2 * N + 1;
   for (int b = 0; b < nb; ++b) {
     int vtx = (b % 2) == 0, idx = b / 2;
-    s->bq[b] = vtx ? (rod->nd[idx] ? rod->qv[idx] : -1) : rod->qs[idx];
-    s->bv[b] = vtx ? (rod->nd[idx] ? rod->vv_ns[idx] : -1) : rod->vs_ns[idx];
-    s->bnq[b] = vtx ? rod->nd[idx] : 4;
-    s->bnv[b] = vtx ? rod->nd[idx] : 3;
-    if (!vtx) tangent_map(s->T + 12 * idx, q + rod->qs[idx]);
+    pt->bq[b] = vtx ? (rod->nd[idx] ? rod->qv[idx] : -1) : rod->qs[idx];
+    pt->bv[b] = vtx ? (rod->nd[idx] ? rod->vv_ns[idx] : -1) : rod->vs_ns[idx];
+    pt->bnq[b] = vtx ? rod->nd[idx] : 4;
+    pt->bnv[b] = vtx ? rod->nd[idx] : 3;
+    if (!vtx) tangent_map(pt->T + 12 * idx, q + rod->qs[idx]);
   }
   for (int bi = 0; bi < nb; ++bi) {
-    if (s->bq[bi] < 0) continue;
+    if (pt->bq[bi] < 0) continue;
     for (int bj = bi - 2; bj <= bi + 2; ++bj) {
-      if (bj < 0 || bj >= nb || s->bq[bj] < 0) continue;
+      if (bj < 0 || bj >= nb || pt->bq[bj] < 0) continue;
       double Kb[16], Tb[16];
-      int ni = s->bnq[bi], nj = s->bnq[bj];
+      int ni = pt->bnq[bi], nj = pt->bnq[bj];
       for (int a = 0; a < ni; ++a)
         for (int c = 0; c < nj; ++c) {
-          int i = s->bq[bi] + a, j = s->bq[bj] + c;
-          Kb[4 * a + c] = cosrod_band_in_band(s->Kq, i, j) ? cosrod_band_get(s->Kq, i, j) : 0.0;
+          int i = pt->bq[bi] + a, j = pt->bq[bj] + c;
+          Kb[4 * a + c] = cosrod_band_in_band(pt->Kq, i, j) ? cosrod_band_get(pt->Kq, i, j) : 0.0;
         }
       /* Tb = Kb T_j  (ni x mj) */
-      int mi = s->bnv[bi], mj = s->bnv[bj];
-      const double *Tj = (bj % 2) ? s->T + 12 * (bj / 2) : NULL;
-      const double *Ti = (bi % 2) ? s->T + 12 * (bi / 2) : NULL;
+      int mi = pt->bnv[bi], mj = pt->bnv[bj];
+      const double *Tj = (bj % 2) ? pt->T + 12 * (bj / 2) : NULL;
+      const double *Ti = (bi % 2) ? pt->T + 12 * (bi / 2) : NULL;
       for (int a = 0; a < ni; ++a)
         for (int c = 0; c < mj; ++c) {
           double v = 0.0;
@@ -389,15 +470,15 @@ static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const doubl
           else
             v = Tb[4 * a + c];
           /* J = dr/dδ = -K */
-          cosrod_band_set(J, s->bv[bi] + a, s->bv[bj] + c, -v);
+          cosrod_band_set(J, v0 + pt->bv[bi] + a, v0 + pt->bv[bj] + c, -v);
         }
     }
   }
   /* C = -½ [τ]ₓ (torque τ = ½ Im(p̄ψ) of the current state, d evaluated at q) */
   for (int k = 0; k < N; ++k) {
     double tau[3];
-    cosrod_quat_tmat_T_apply(tau, s->d->p + 4 * k, s->d->fp + 4 * k);
-    int o = rod->vs_ns[k];
+    cosrod_quat_tmat_T_apply(tau, pt->d->p + 4 * k, pt->d->fp + 4 * k);
+    int o = v0 + rod->vs_ns[k];
     /* -½[τ]ₓ = ½ [[0, τ3, -τ2], [-τ3, 0, τ1], [τ2, -τ1, 0]]; J gets -C */
     cosrod_band_add(J, o + 0, o + 1, -0.5 * tau[2]);
     cosrod_band_add(J, o + 0, o + 2, 0.5 * tau[1]);
@@ -405,6 +486,15 @@ static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const doubl
     cosrod_band_add(J, o + 1, o + 2, -0.5 * tau[0]);
     cosrod_band_add(J, o + 2, o + 0, -0.5 * tau[1]);
     cosrod_band_add(J, o + 2, o + 1, 0.5 * tau[0]);
+  }
+  return COSROD_OK;
+}
+
+static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J) {
+  cosrod_band_zero(J);
+  for (int r = 0; r < s->nparts; ++r) {
+    cosrod_status st = part_stiffness(&s->part[r], t, q + s->part[r].q0, J);
+    if (st != COSROD_OK) return st;
   }
   return COSROD_OK;
 }
@@ -543,13 +633,18 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
 
 /* Chart coordinates δ (nv) of qa relative to q: q ⊕ δ = qa. */
 static void chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta) {
-  const cosrod_rod *rod = s->rod;
-  for (int n = 0; n <= rod->N; ++n)
-    for (int j = 0; j < rod->nd[n]; ++j) delta[rod->vv_ns[n] + j] = qa[rod->qv[n] + j] - q[rod->qv[n] + j];
-  for (int k = 0; k < rod->N; ++k) {
-    double w[4];
-    cosrod_quat_conj_mul(w, q + rod->qs[k], qa + rod->qs[k]);
-    cosrod_quat_to_rotvec(delta + rod->vs_ns[k], w);
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    const cosrod_rod *rod = pt->rod;
+    const double *qr = q + pt->q0, *qar = qa + pt->q0;
+    double *dr = delta + pt->v0;
+    for (int n = 0; n <= rod->N; ++n)
+      for (int j = 0; j < rod->nd[n]; ++j) dr[rod->vv_ns[n] + j] = qar[rod->qv[n] + j] - qr[rod->qv[n] + j];
+    for (int k = 0; k < rod->N; ++k) {
+      double w[4];
+      cosrod_quat_conj_mul(w, qr + rod->qs[k], qar + rod->qs[k]);
+      cosrod_quat_to_rotvec(dr + rod->vs_ns[k], w);
+    }
   }
 }
 

@@ -1,4 +1,6 @@
-/* Internal state of the statics solver, shared by statics.c and modes.c. */
+/* Internal state of the statics solver, shared by statics.c and modes.c.
+ * A solver covers one or several (uncoupled) rods: their minimal
+ * coordinates and positions are concatenated, rod r at offsets q0 / v0. */
 #ifndef COSROD_STATICS_INTERNAL_H
 #define COSROD_STATICS_INTERNAL_H
 
@@ -6,32 +8,41 @@
 #include "cosrod/statics.h"
 #include "rod/rod_internal.h"
 
-struct cosrod_statics {
+typedef struct statics_part {
   const cosrod_rod *rod;
-  struct cosrod_rod quiet; /* shallow copy of *rod with damping off (rates are zero in statics) */
-  cosrod_statics_options opt;
-  int N, nq, nv, ny;
-  int ml, mu;               /* half bandwidths of the stiffness (8, 8) */
+  struct cosrod_rod quiet;  /* shallow copy of *rod with damping off (rates are zero in statics) */
   cosrod_rod_data *d;       /* evaluation workspace */
-  double *y;                /* (ny) (q, ν = 0) */
-  double *r, *r2, *dv;      /* (nv) residuals, increment */
-  double *rpl, *rmi;        /* (nv) FD residuals */
-  double *hcol;             /* (nv) FD steps */
-  double *qc, *qw, *qt;     /* (nq) converged, working, FD-perturbed states */
-  double *q0;               /* (nq) start of a correction */
-  double *qw2, *qbest;      /* (nq) line-search trial and best */
-  double *qprev;            /* (nq) previous converged state (second-order predictor) */
-  double *wnorm;            /* (nv) weights 1/Δs_min (translations), 1 (rotations) */
+  double *y;                /* (nq + nv) (q, ν = 0) of this rod */
   cosrod_band *Kq;          /* (nq x nq, bandwidth 10) the rod's static stiffness */
   double *T;                /* (N x 4 x 3) tangent maps of the segment charts */
   int *bq, *bv, *bnq, *bnv; /* (2N+1) block offsets / sizes in q and in the chart */
-  double *rbest;            /* (nv) residual of qbest */
-  cosrod_band *J;           /* (nv x nv) dr/dδ, then its LU */
+  int q0, v0;               /* offsets in the system's q and δ */
+  int nq, nv;               /* sizes */
   double floorF, floorM;    /* residual scale floors (N, N m) */
-  double hx, hth;           /* FD steps (m, rad) */
+  double dsmin, hx;         /* smallest Δs (m), FD step for positions (m) */
+  double step_noise;        /* roundoff level of a weighted Newton step */
+} statics_part;
+
+struct cosrod_statics {
+  int nparts;
+  statics_part *part; /* (nparts) */
+  cosrod_statics_options opt;
+  int nq, nv;           /* system sizes */
+  int ml, mu;           /* half bandwidths of the stiffness (8, 8) */
+  double *r, *r2, *dv;  /* (nv) residuals, increment */
+  double *rpl, *rmi;    /* (nv) FD residuals */
+  double *hcol;         /* (nv) FD steps (m, rad) */
+  double *wnorm;        /* (nv) weights 1/Δs_min (translations), 1 (rotations) */
+  double *rbest;        /* (nv) residual of qbest */
+  double *qc, *qw, *qt; /* (nq) converged, working, FD-perturbed states */
+  double *q0;           /* (nq) start of a correction */
+  double *qw2, *qbest;  /* (nq) line-search trial and best */
+  double *qprev;        /* (nq) previous converged state (second-order predictor) */
+  cosrod_band *J;       /* (nv x nv) dr/dδ, then its LU */
+  double hth;           /* FD step for rotations (rad) */
+  double eta;           /* line-search acceptance |s(α)| <= eta |s(0)| */
+  double step_noise;    /* roundoff level of a weighted Newton step (max over rods) */
   long nnewton, njac, nres;
-  double eta;        /* line-search acceptance |s(α)| <= eta |s(0)| */
-  double step_noise; /* roundoff level of a weighted Newton step */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
