@@ -419,26 +419,28 @@ cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod
  * instead integrate a permuted state, node by node along the rod:
  *
  *   vertex n  : (rate_n, x_n)          rate_n = ẋ_n (NULLSPACE ν, ABSOLUTE/DAE v)
- *   segment k : (rate_k, p_k[, λ_k])   rate_k = Ω_k (NULLSPACE) or ṗ_k
+ *   segment k : ([λ_k,] rate_k, p_k)   rate_k = Ω_k (NULLSPACE) or ṗ_k; λ_k DAE only
  *   y_banded  = (vertex 0, segment 0, vertex 1, ..., segment N-1, vertex N)
  *
  * (each vertex block with its 3 or 1 (sliding) or 0 (removed) coordinates).
  * Every equation couples only a vertex with its two segments and a segment
  * with its two vertices and neighbour segments, so the whole Jacobian is
  * banded with half bandwidths independent of N.  Rates first: of the
- * periodic node orderings, the natural (x, rate, p, rate[, λ]) and this one
- * give the least ml + mu, and this one the smaller ml (banded LU with
- * pivoting costs ~ n ml (ml + mu) flops).  Structural bandwidths (ml, mu) of
- * the full Jacobian (ABSOLUTE: ∂(q̇, v̇)/∂y; NULLSPACE: ∂(q̇, ν̇)/∂y; DAE:
- * ∂F/∂y + cj ∂F/∂y') in this ordering, any N >= 3 with free interior:
+ * periodic node orderings, the natural (x, rate, p, rate) and this one give
+ * the least ml + mu, and this one the smaller ml (banded LU with pivoting
+ * costs ~ n ml (ml + mu) flops).  Structural bandwidths (ml, mu) of the full
+ * Jacobian (ABSOLUTE: ∂(q̇, v̇)/∂y; NULLSPACE: ∂(q̇, ν̇)/∂y; DAE: the larger
+ * of the residual Jacobian ∂F/∂y + cj ∂F/∂y' (alone (18, 22) / (14, 22))
+ * and the mass-matrix form's ∂f/∂y, cosrod_rod_jac_dae_mass_band) in this
+ * ordering, for every N >= 3 and every end type:
  *
  *                 damped     undamped
  *   ABSOLUTE      (17, 21)   (13, 21)
  *   NULLSPACE     (15, 19)   (12, 19)
- *   DAE           (18, 22)   (14, 22)
+ *   DAE           (18, 23)   (14, 23)
  *
- * (smaller when ends remove coordinates and N is small; the values returned
- * are the exact structural ones for the given rod.)  Permutation
+ * (the values returned are the exact structural ones for the given rod;
+ * they could only be smaller for N < 3 with ends removing coordinates.)  Permutation
  * convention: perm[i] = position in the banded ordering of native component
  * i, iperm[perm[i]] = i; y_banded[perm[i]] = y_native[i].  The same
  * permutation applies to ẏ / f / residuals, y', tolerances, dae_id and the
@@ -478,9 +480,19 @@ void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, dou
 cosrod_status cosrod_rod_jac_full_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
                                        double t, const double *y, const double *yp, double cj,
                                        const int *perm, double *J, int ldj, int ml, int mu);
+/* DAE run as a mass-matrix problem M y' = f(t, y) (radau5 / rodas / seulex):
+ * y = (q, v, λ) in the DAE layout, f = (v, a(q, v), λ_post(q, v) - λ) with a
+ * the ABSOLUTE accelerations (cosrod_rod_rhs_absolute, incl. Baumgarte terms
+ * if set in d) and λ_post = <p, F_p>/|p|² (d->lambda after that RHS,
+ * cosrod_rod_lambda), M = diag(1 (2 nq), 0 (N)).  Whole ∂f/∂y (ny = 2 nq + N)
+ * into band storage in the ordering perm, as cosrod_rod_jac_full_band. */
+cosrod_status cosrod_rod_jac_dae_mass_band(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                           const double *y, const int *perm, double *J, int ldj, int ml,
+                                           int mu);
 /* Measured twin of the bandwidths of cosrod_rod_order_fill: every entry the
  * analytic assembly writes in the ordering perm (NULL = native), zero or
- * not, at the initial state (uses d). */
+ * not, at the initial state (uses d); DAE: the larger of the residual
+ * Jacobian and the mass-matrix form. */
 cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
                                                     cosrod_rod_form form, const int *perm, int *ml, int *mu);
 

@@ -586,7 +586,9 @@ static int vrow(const cosrod_rod *rod, int n, double sc, const double *B, int nc
 
 /* ---- stage 2: assembly ------------------------------------------------------- */
 
-enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3 };
+/* KIND_DAEM: ABSOLUTE rows plus the multiplier rows λ_post(q, v) - λ of the
+ * DAE run as a mass-matrix problem (assembled as KIND_ABS with lam_rows). */
+enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3, KIND_DAEM = 4 };
 
 /* Emit all rows belonging to vertices: L = sc P (sc = 1/m, or -1). rowoff is
  * added to the q index for the row; colq/colv: offsets of the q and rate
@@ -712,7 +714,7 @@ static void fold_inertia(const cosrod_rod *rod, cosrod_rod_data *d, int k) {
 }
 
 static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
-                     const double *yp, double cj) {
+                     const double *yp, double cj, int lam_rows) {
   const int N = rod->N, nq = rod->nq;
   const int damped = rod->has_damping && kind != KIND_STIFF;
   /* q' rows */
@@ -788,6 +790,13 @@ static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int ki
         }
       emit(s, nq + iq, iq, 4, 4, X);
       emit(s, nq + iq, nq + iq, 4, 4, Xv);
+      if (lam_rows) { /* λ_post = <p, F_p>/|p|² - λ: row 2 nq + k */
+        double Lr[4], g[4], lam = cosrod_quat_dot(p, Fp) / n2;
+        for (int i = 0; i < 4; ++i) Lr[i] = p[i] / n2, g[i] = (Fp[i] - 2.0 * lam * p[i]) / n2;
+        emit_segment_row(s, rod, d, kind, damped, k, 2 * nq + k, Lr, 1);
+        emit(s, 2 * nq + k, iq, 1, 4, g);
+        emit1(s, 2 * nq + k, 2 * nq + k, -1.0);
+      }
     } else if (kind == KIND_NS) {
       /* Ω̇ = Ī⁻¹ (½ Im(p̄ψ) - Ω × ĪΩ) */
       double pc[4];
@@ -865,6 +874,7 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
       nyr = nyc = nq + rod->nv_ns;
       break;
     case KIND_DAE:
+    case KIND_DAEM:
       nyr = nyc = 2 * nq + rod->N;
       break;
     default:
@@ -905,7 +915,7 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
         for (int c = 0; c < B->nc; ++c)
           memset(B->J + (size_t)c * (size_t)B->ldj, 0, sizeof(double) * (size_t)h);
     }
-  assemble(&s, rod, d, kind, y, yp, cj);
+  assemble(&s, rod, d, kind == KIND_DAEM ? KIND_ABS : kind, y, yp, cj, kind == KIND_DAEM);
   if (measure) {
     *ml = s.mlx;
     *mu = s.mux;
@@ -994,5 +1004,20 @@ cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosro
   if (st != COSROD_OK) return st;
   memset(yp, 0, sizeof(double) * (size_t)ny);
   cosrod_rod_jac_block b = {NULL, 0, 0, 0, 0, 0, ny, ny};
-  return run(rod, d, form_kind(form), 0.0, y, yp, 1.0, 1, &b, 1, ml, mu, perm);
+  st = run(rod, d, form_kind(form), 0.0, y, yp, 1.0, 1, &b, 1, ml, mu, perm);
+  if (st != COSROD_OK || form != COSROD_FORM_DAE) return st;
+  int l2, u2; /* DAE: also the mass-matrix form */
+  st = run(rod, d, KIND_DAEM, 0.0, y, yp, 1.0, 1, &b, 1, &l2, &u2, perm);
+  if (l2 > *ml) *ml = l2;
+  if (u2 > *mu) *mu = u2;
+  return st;
+}
+
+cosrod_status cosrod_rod_jac_dae_mass_band(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                           const double *y, const int *perm, double *J, int ldj, int ml,
+                                           int mu) {
+  if (!rod || !J) return COSROD_ERR_INVALID;
+  int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);
+  cosrod_rod_jac_block b = {J, ldj, ml, mu, 0, 0, ny, ny};
+  return run(rod, d, KIND_DAEM, t, y, NULL, 0.0, 1, &b, 0, NULL, NULL, perm);
 }

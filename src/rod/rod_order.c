@@ -11,10 +11,14 @@
  *
  * Choice of the order inside a node: an exhaustive search over the periodic
  * block orders (x, rate, p, rate[, λ] in any order, with index shifts) gives
- * the minimum ml + mu for the natural (x_n, v_n, p_k, ṗ_k[, λ_k]) order and
- * for its mirror image (v_n, x_n, ṗ_k, p_k[, λ_k]); the mirror image has the
- * smaller lower bandwidth (NULLSPACE damped: (15, 19) instead of (19, 15)),
- * and partial pivoting costs ~ n ml (ml + mu), so rates come first.
+ * the minimum ml + mu for the natural (x_n, v_n, p_k, ṗ_k) order and for its
+ * mirror image (v_n, x_n, ṗ_k, p_k); the mirror image has the smaller lower
+ * bandwidth (NULLSPACE damped: (15, 19) instead of (19, 15)), and partial
+ * pivoting costs ~ n ml (ml + mu), so rates come first.  For DAE the
+ * multiplier goes first in its segment, (λ_k, ṗ_k, p_k): the residual
+ * Jacobian does not care (18, 22), and the mass-matrix form, whose rows
+ * λ_post(q, v) - λ couple like the segment rows, gets (18, 23) instead of
+ * (23, 22) with λ_k last.
  *
  * The bandwidths are computed here from the block coupling table of the
  * analytic assembly (rod_jac.c; every coupled block is written densely),
@@ -107,9 +111,20 @@ static void bandwidths(const ord_ctx *c, int *ml, int *mu) {
       if (dmp || j == k) couple(c, BW, k, BW, j, ml, mu);
     }
     if (f == COSROD_FORM_DAE) {
+      /* residual: constraint rows <p, p̈> + |ṗ|², multiplier columns G^T λ */
       couple(c, BW, k, BL, k, ml, mu);
       couple(c, BL, k, BP, k, ml, mu);
       couple(c, BL, k, BW, k, ml, mu);
+      /* mass-matrix form: rows λ_post(q, v) - λ couple like the segment rows */
+      couple(c, BL, k, BL, k, ml, mu);
+      for (int m = k; m <= k + 1; ++m) {
+        couple(c, BL, k, BX, m, ml, mu);
+        if (dmp) couple(c, BL, k, BV, m, ml, mu);
+      }
+      for (int j = k - 1; j <= k + 1; ++j) {
+        couple(c, BL, k, BP, j, ml, mu);
+        if (dmp || j == k) couple(c, BL, k, BW, j, ml, mu);
+      }
     }
   }
 }
@@ -122,7 +137,7 @@ cosrod_status cosrod_rod_order_fill(const cosrod_rod *rod, cosrod_rod_form form,
   int pos = 0;
   for (int n = 0; n <= N; ++n) {
     static const int vtypes[2] = {BV, BX};
-    static const int stypes[3] = {BW, BP, BL};
+    static const int stypes[3] = {BL, BW, BP}; /* BL: DAE only */
     for (int t = 0; t < 2; ++t) {
       int sz, i0 = blk_native(&c, vtypes[t], n, &sz);
       for (int j = 0; j < sz; ++j) perm[i0 + j] = pos++;

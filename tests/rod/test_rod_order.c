@@ -181,10 +181,10 @@ static void dense_fd(rig *g, vec_fn f, void *ctx, const double *y, int ny, int n
 }
 
 static const char *CURV[] = {"sine-2", "sine-4", "tangent-2", "tangent-4", "angle"};
-static const char *FORM[] = {"absolute", "nullspace", "dae"};
+static const char *FORM[] = {"absolute", "nullspace", "dae", "dae-mass"};
 
 /* Documented bandwidths (rod.h table): [form][damped] = {ml, mu}. */
-static const int DOC_BW[3][2][2] = {{{13, 21}, {17, 21}}, {{12, 19}, {15, 19}}, {{14, 22}, {18, 22}}};
+static const int DOC_BW[3][2][2] = {{{13, 21}, {17, 21}}, {{12, 19}, {15, 19}}, {{14, 23}, {18, 23}}};
 
 /* ---- ordering and bandwidths ------------------------------------------------- */
 
@@ -242,10 +242,10 @@ TEST(ordering_is_a_node_permutation) {
         int iq = cosrod_rod_qindex_segment(rod, n),
             iv = nq + cosrod_rod_vindex_segment(rod, (cosrod_rod_form)f, n);
         int nr = f == COSROD_FORM_NULLSPACE ? 3 : 4;
+        if (f == COSROD_FORM_DAE) ok &= pm[2 * nq + n] == ++prev;
         for (int j = 0; j < nr; ++j) ok &= pm[iv + j] == prev + 1 + j;
         for (int j = 0; j < 4; ++j) ok &= pm[iq + j] == prev + 1 + nr + j;
         prev += nr + 4;
-        if (f == COSROD_FORM_DAE) ok &= pm[2 * nq + n] == ++prev;
       }
       ok &= prev == ny - 1;
       /* round trip of a vector */
@@ -327,8 +327,11 @@ TEST(bandwidths_independent_of_N) {
 
 /* ---- Jacobian entries -------------------------------------------------------- */
 
+/* modes: 0 ABSOLUTE, 1 NULLSPACE, 2 DAE residual, 3 DAE as M y' = f (mass form) */
+enum { MODE_DAE_MASS = 3 };
+
 typedef struct fd_ctx {
-  cosrod_rod_form form;
+  int form;
   const double *y, *yp;
   int wrt_yp;
 } fd_ctx;
@@ -342,6 +345,10 @@ static void any_rhs(rig *g, const double *v, double *out, void *ctx) {
     case COSROD_FORM_NULLSPACE:
       cosrod_rod_rhs_nullspace(g->rod, g->d, 0.5, v, out);
       break;
+    case MODE_DAE_MASS: /* f = (v, a, λ_post - λ), as the simulation driver's DAE right-hand side */
+      cosrod_rod_rhs_absolute(g->rod, g->d, 0.5, v, out);
+      for (int k = 0; k < g->N; ++k) out[2 * g->nq + k] = g->d->lambda[k] - v[2 * g->nq + k];
+      break;
     default:
       if (c->wrt_yp)
         cosrod_rod_res_dae(g->rod, g->d, 0.5, c->y, v, out);
@@ -353,11 +360,11 @@ static void any_rhs(rig *g, const double *v, double *out, void *ctx) {
 
 /* One rod case, one formulation: *eq = max |J_perm - J_native| / max |J_native|
  * over all entries, *efd = max row-relative error of J_perm vs dense FD. */
-static void check_case(const rod_case *c, cosrod_rod_form form, const char *label, double *eq_w,
-                       double *fd_w) {
+static void check_case(const rod_case *c, int mode, const char *label, double *eq_w, double *fd_w) {
   rig g;
   rig_make(&g, c);
   if (!g.rod) return;
+  const cosrod_rod_form form = mode == MODE_DAE_MASS ? COSROD_FORM_DAE : (cosrod_rod_form)mode;
   double *y = rig_state(&g, form, c->seed + 500);
   int ny = cosrod_rod_ny(g.rod, form);
   double *yp = calloc((size_t)ny, sizeof(double));
@@ -367,7 +374,24 @@ static void check_case(const rod_case *c, cosrod_rod_form form, const char *labe
   const double cj = 37.5;
   /* native reference: the existing analytic assembly, one full-width block */
   cosrod_band *Nat = cosrod_band_create(ny, ny - 1, ny - 1);
-  cosrod_status s0 = cosrod_rod_jac_band(g.rod, g.d, form, 0.5, y, yp, cj, 0, 0, Nat);
+  cosrod_status s0;
+  double eqa = 0.0; /* mass form: its ABSOLUTE rows vs the existing ABSOLUTE Jacobian */
+  if (mode == MODE_DAE_MASS) {
+    s0 = cosrod_rod_jac_dae_mass_band(g.rod, g.d, 0.5, y, NULL, Nat->data + Nat->ml, Nat->ld, ny - 1, ny - 1);
+    cosrod_band *A = cosrod_band_create(2 * g.nq, 2 * g.nq - 1, 2 * g.nq - 1);
+    if (s0 == COSROD_OK)
+      s0 = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL, 0.0, 0, 0, A);
+    double am = 0.0;
+    for (int j = 0; j < 2 * g.nq; ++j)
+      for (int i = 0; i < 2 * g.nq; ++i) {
+        am = fmax(am, fabs(cosrod_band_get(A, i, j)));
+        eqa = fmax(eqa, fabs(cosrod_band_get(A, i, j) - cosrod_band_get(Nat, i, j)));
+      }
+    eqa /= am;
+    cosrod_band_free(A);
+  } else {
+    s0 = cosrod_rod_jac_band(g.rod, g.d, form, 0.5, y, yp, cj, 0, 0, Nat);
+  }
   /* banded ordering */
   cosrod_rod_order *o = cosrod_rod_order_create(g.rod, form, NULL);
   int ml, mu;
@@ -376,9 +400,11 @@ static void check_case(const rod_case *c, cosrod_rod_form form, const char *labe
   cosrod_band *P = cosrod_band_create(ny, ml, mu);
   for (size_t i = 0; i < (size_t)P->ld * (size_t)ny; ++i) P->data[i] = 1e300; /* must be overwritten */
   cosrod_status s1 =
-      cosrod_rod_jac_full_band(g.rod, g.d, form, 0.5, y, yp, cj, pm, P->data + P->ml, P->ld, ml, mu);
+      mode == MODE_DAE_MASS
+          ? cosrod_rod_jac_dae_mass_band(g.rod, g.d, 0.5, y, pm, P->data + P->ml, P->ld, ml, mu)
+          : cosrod_rod_jac_full_band(g.rod, g.d, form, 0.5, y, yp, cj, pm, P->data + P->ml, P->ld, ml, mu);
   char w[200];
-  snprintf(w, sizeof w, "%s %s: native and permuted assembly status OK", FORM[form], label);
+  snprintf(w, sizeof w, "%s %s: native and permuted assembly status OK", FORM[mode], label);
   CHECK(w, s0 == COSROD_OK && s1 == COSROD_OK);
   double gmax = 0.0, eq = 0.0;
   for (int j = 0; j < ny; ++j)
@@ -392,11 +418,11 @@ static void check_case(const rod_case *c, cosrod_rod_form form, const char *labe
   eq /= gmax;
   /* dense FD reference in the native ordering (DAE: dF/dy + cj dF/dy') */
   double *D = malloc(sizeof(double) * (size_t)ny * (size_t)ny);
-  fd_ctx cy = {form, y, yp, 0};
+  fd_ctx cy = {mode, y, yp, 0};
   dense_fd(&g, any_rhs, &cy, y, ny, ny, 0, ny, D);
-  if (form == COSROD_FORM_DAE) {
+  if (mode == COSROD_FORM_DAE) {
     double *Dp = malloc(sizeof(double) * (size_t)ny * (size_t)ny);
-    fd_ctx cp = {form, y, yp, 1};
+    fd_ctx cp = {mode, y, yp, 1};
     dense_fd(&g, any_rhs, &cp, yp, ny, ny, 0, ny, Dp);
     for (size_t i = 0; i < (size_t)ny * (size_t)ny; ++i) D[i] += cj * Dp[i];
     free(Dp);
@@ -414,9 +440,14 @@ static void check_case(const rod_case *c, cosrod_rod_form form, const char *labe
     efd = fmax(efd, re / fmax(rs, 1e-8 * dmax));
   }
   snprintf(w, sizeof w, "%s %s: permuted band == native analytic (max abs diff / max |J|), ml %d mu %d",
-           FORM[form], label, ml, mu);
+           FORM[mode], label, ml, mu);
   CHECK_LE(w, eq, 1e-12);
-  snprintf(w, sizeof w, "%s %s: permuted band vs dense FD (row-relative)", FORM[form], label);
+  if (mode == MODE_DAE_MASS) {
+    snprintf(w, sizeof w, "%s %s: (q, v) rows == ABSOLUTE analytic Jacobian (cosrod_rod_jac_band)",
+             FORM[mode], label);
+    CHECK_LE(w, eqa, 1e-12);
+  }
+  snprintf(w, sizeof w, "%s %s: permuted band vs dense FD (row-relative)", FORM[mode], label);
   CHECK_LE(w, efd, 1e-6);
   *eq_w = fmax(*eq_w, eq);
   *fd_w = fmax(*fd_w, efd);
@@ -432,26 +463,27 @@ static void check_case(const rod_case *c, cosrod_rod_form form, const char *labe
  * the FD measure is that of test_rod_jac.c (central differences, h ~ 6e-6:
  * truncation + roundoff ~1e-10 of a row's scale; 1e-6 catches any wrong or
  * missing term, which is O(1) relative). */
-static void check_form(cosrod_rod_form form, uint64_t seed) {
+static void check_form(int mode, uint64_t seed) {
   double eq = 0.0, efd = 0.0;
   for (int cv = 0; cv < 5; ++cv) {
     rod_case c = {(cosrod_curvature)cv, 1, COSROD_END_CLAMPED, COSROD_END_PINNED, 0, 1, 1, 5, seed + cv};
     char label[80];
     snprintf(label, sizeof label, "%s damped clamped/sliding loads", CURV[cv]);
-    check_case(&c, form, label, &eq, &efd);
+    check_case(&c, mode, label, &eq, &efd);
   }
   rod_case c2 = {COSROD_CURV_TANGENT2, 1, COSROD_END_PRESCRIBED, COSROD_END_FREE, 0, 0, 1, 4, seed + 10};
-  check_case(&c2, form, "tangent-2 damped prescribed/free loads", &eq, &efd);
+  check_case(&c2, mode, "tangent-2 damped prescribed/free loads", &eq, &efd);
   rod_case c3 = {COSROD_CURV_SINE4, 1, COSROD_END_PINNED, COSROD_END_CLAMPED, 0, 0, 0, 3, seed + 11};
-  check_case(&c3, form, "sine-4 damped pinned/clamped", &eq, &efd);
+  check_case(&c3, mode, "sine-4 damped pinned/clamped", &eq, &efd);
   rod_case c4 = {COSROD_CURV_ANGLE, 1, COSROD_END_FREE, COSROD_END_PRESCRIBED, 0, 1, 1, 4, seed + 12};
-  check_case(&c4, form, "angle damped free/prescribed-sliding loads", &eq, &efd);
-  NOTE("%s: worst permuted-vs-native %.2e, worst vs FD %.2e", FORM[form], eq, efd);
+  check_case(&c4, mode, "angle damped free/prescribed-sliding loads", &eq, &efd);
+  NOTE("%s: worst permuted-vs-native %.2e, worst vs FD %.2e", FORM[mode], eq, efd);
 }
 
 TEST(nullspace_permuted_jacobian) { check_form(COSROD_FORM_NULLSPACE, 600); }
 TEST(dae_permuted_jacobian) { check_form(COSROD_FORM_DAE, 700); }
 TEST(absolute_permuted_jacobian) { check_form(COSROD_FORM_ABSOLUTE, 800); }
+TEST(dae_mass_form_permuted_jacobian) { check_form(MODE_DAE_MASS, 850); }
 
 TEST(too_narrow_band_reported) {
   rod_case c = {COSROD_CURV_TANGENT2, 1, COSROD_END_FREE, COSROD_END_FREE, 0, 0, 0, 6, 900};
@@ -478,21 +510,30 @@ typedef struct ictx {
   cosrod_rod *rod;
   cosrod_rod_data *d;
   const cosrod_rod_order *o;
-  int ny, ml, mu;
+  int mass; /* 0: NULLSPACE ODE; 1: DAE as M y' = f (f = (v, a, λ_post - λ)) */
+  int ny, nq, N, ml, mu;
   double *yn, *fn;   /* (ny) native scratch */
   cosrod_band *full; /* (ny, ny-1, ny-1) native full Jacobian for the dense path */
   long njac;
 } ictx;
 
-static int f_native(double t, const double *y, double *ydot, void *user) {
-  ictx *c = user;
-  return cosrod_rod_rhs_nullspace(c->rod, c->d, t, y, ydot);
+static int rhs(ictx *c, double t, const double *y, double *ydot) {
+  if (!c->mass) return cosrod_rod_rhs_nullspace(c->rod, c->d, t, y, ydot);
+  int rc = cosrod_rod_rhs_absolute(c->rod, c->d, t, y, ydot);
+  for (int k = 0; k < c->N; ++k) ydot[2 * c->nq + k] = c->d->lambda[k] - y[2 * c->nq + k];
+  return rc;
 }
+static cosrod_status jac(ictx *c, double t, const double *y, const int *perm, double *J, int ldj, int ml,
+                         int mu) {
+  return c->mass ? cosrod_rod_jac_dae_mass_band(c->rod, c->d, t, y, perm, J, ldj, ml, mu)
+                 : cosrod_rod_jac_full_band(c->rod, c->d, COSROD_FORM_NULLSPACE, t, y, NULL, 0.0, perm, J,
+                                            ldj, ml, mu);
+}
+static int f_native(double t, const double *y, double *ydot, void *user) { return rhs(user, t, y, ydot); }
 static int jac_native_dense(double t, const double *y, double *J, int ldj, void *user) {
   ictx *c = user;
   c->njac++;
-  if (cosrod_rod_jac_full_band(c->rod, c->d, COSROD_FORM_NULLSPACE, t, y, NULL, 0.0, NULL,
-                               c->full->data + c->full->ml, c->full->ld, c->ny - 1, c->ny - 1) != COSROD_OK)
+  if (jac(c, t, y, NULL, c->full->data + c->full->ml, c->full->ld, c->ny - 1, c->ny - 1) != COSROD_OK)
     return -1;
   for (int j = 0; j < c->ny; ++j)
     for (int i = 0; i < c->ny; ++i) J[i + (size_t)ldj * j] = cosrod_band_get(c->full, i, j);
@@ -501,7 +542,7 @@ static int jac_native_dense(double t, const double *y, double *J, int ldj, void 
 static int f_banded(double t, const double *yb, double *fb, void *user) {
   ictx *c = user;
   cosrod_rod_order_to_native(c->o, yb, c->yn);
-  int rc = cosrod_rod_rhs_nullspace(c->rod, c->d, t, c->yn, c->fn);
+  int rc = rhs(c, t, c->yn, c->fn);
   cosrod_rod_order_to_banded(c->o, c->fn, fb);
   return rc;
 }
@@ -509,10 +550,19 @@ static int jac_banded(double t, const double *yb, double *J, int ldj, void *user
   ictx *c = user;
   c->njac++;
   cosrod_rod_order_to_native(c->o, yb, c->yn);
-  return cosrod_rod_jac_full_band(c->rod, c->d, COSROD_FORM_NULLSPACE, t, c->yn, NULL, 0.0,
-                                  cosrod_rod_order_perm(c->o), J, ldj, c->ml, c->mu) == COSROD_OK
-             ? 0
-             : -1;
+  return jac(c, t, c->yn, cosrod_rod_order_perm(c->o), J, ldj, c->ml, c->mu) == COSROD_OK ? 0 : -1;
+}
+/* M = diag(1 (2 nq), 0 (N)) in the native ordering, permuted in the banded one */
+static int mass_native(double *M, int ldm, void *user) {
+  ictx *c = user;
+  for (int i = 0; i < c->ny; ++i) cosrod_jac_set(M, ldm, 0, 0, i, i, i < 2 * c->nq ? 1.0 : 0.0);
+  return 0;
+}
+static int mass_banded(double *M, int ldm, void *user) {
+  ictx *c = user;
+  const int *pm = cosrod_rod_order_perm(c->o);
+  for (int i = 0; i < c->ny; ++i) cosrod_jac_set(M, ldm, 1, 0, pm[i], pm[i], i < 2 * c->nq ? 1.0 : 0.0);
+  return 0;
 }
 
 static cosrod_status integrate(ictx *c, int banded, const double *y0, double tend, double *yend,
@@ -523,6 +573,11 @@ static cosrod_status integrate(ictx *c, int banded, const double *y0, double ten
   p.jac = banded ? jac_banded : jac_native_dense;
   p.jac_banded = banded;
   p.jac_ml = c->ml, p.jac_mu = c->mu;
+  if (c->mass) {
+    p.mass = banded ? mass_banded : mass_native;
+    p.mass_banded = banded;
+    p.mass_ml = p.mass_mu = 0;
+  }
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = o.atol = 1e-7;
   cosrod_status s;
@@ -534,16 +589,17 @@ static cosrod_status integrate(ictx *c, int banded, const double *y0, double ten
   return s;
 }
 
-TEST(radau5_banded_permuted_vs_dense_native) {
-  /* A damped, pinned, gravity-loaded rod in a random bent state (N = 8),
-   * nullspace formulation, 5 ms with RADAU5 at rtol = atol = 1e-7: once in
-   * the native ordering with the dense analytic Jacobian, once in the banded
-   * ordering with the band Jacobian (general path, no m1).  Same equations,
-   * so the runs differ only by the roundoff of the two LU factorisations;
-   * end states must agree far inside the tolerance (1e-6 of max |y|, a
-   * 10 x rtol margin for diverging step sequences) with step counts within
-   * 10 %. */
+/* A damped, pinned, gravity-loaded rod in a random bent state (N = 8), 5 ms
+ * with RADAU5 at rtol = atol = 1e-7: once in the native ordering with the
+ * dense analytic Jacobian, once in the banded ordering with the band
+ * Jacobian (general path, no m1; DAE: banded diagonal mass matrix).  Same
+ * equations, so the runs differ only by the roundoff of the two LU
+ * factorisations; end states must agree far inside the tolerance (1e-6 of
+ * max |y|, a 10 x rtol margin in case the step sequences diverge) with step
+ * counts within 10 %. */
+static void radau5_case(int mass) {
   enum { N = 8 };
+  const cosrod_rod_form form = mass ? COSROD_FORM_DAE : COSROD_FORM_NULLSPACE;
   th_rng r;
   th_rng_seed(&r, 991);
   double s[N + 1], x[3 * (N + 1)], p[4 * N], xd[3 * (N + 1)], Om[3 * N];
@@ -556,11 +612,14 @@ TEST(radau5_banded_permuted_vs_dense_native) {
   def.gravity[2] = -9.81;
   def.ends[0].kind = COSROD_END_PINNED;
   ictx c = {0};
+  c.mass = mass;
   c.rod = cosrod_rod_create(&def, NULL);
   c.d = cosrod_rod_data_create(c.rod);
-  cosrod_rod_order *o = cosrod_rod_order_create(c.rod, COSROD_FORM_NULLSPACE, NULL);
+  cosrod_rod_order *o = cosrod_rod_order_create(c.rod, form, NULL);
   c.o = o;
-  c.ny = cosrod_rod_ny(c.rod, COSROD_FORM_NULLSPACE);
+  c.ny = cosrod_rod_ny(c.rod, form);
+  c.nq = cosrod_rod_nq(c.rod);
+  c.N = N;
   cosrod_rod_order_bandwidth(o, &c.ml, &c.mu);
   int n = c.ny;
   double *buf = malloc(sizeof(double) * 6 * (size_t)n);
@@ -570,7 +629,11 @@ TEST(radau5_banded_permuted_vs_dense_native) {
   c.full = cosrod_band_create(n, n - 1, n - 1);
   for (int i = 0; i < 3 * (N + 1); ++i) xd[i] *= 0.1;
   for (int i = 0; i < 3 * N; ++i) Om[i] *= 0.1;
-  cosrod_rod_pack(c.rod, COSROD_FORM_NULLSPACE, 0.0, x, p, xd, Om, y0);
+  cosrod_rod_pack(c.rod, form, 0.0, x, p, xd, Om, y0);
+  if (mass) { /* consistent multipliers λ = λ_post(q, v) */
+    cosrod_rod_project(c.rod, form, y0);
+    cosrod_rod_lambda(c.rod, c.d, form, 0.0, y0, y0 + 2 * c.nq);
+  }
   cosrod_rod_order_to_banded(o, y0, y0b);
   cosrod_integrate_stats sd, sb;
   c.njac = 0;
@@ -588,10 +651,11 @@ TEST(radau5_banded_permuted_vs_dense_native) {
     moved = fmax(moved, fabs(yd[i] - y0[i]));
   }
   NOTE(
-      "ny %d, band (%d, %d); dense native: %ld steps %ld f %ld J %ld LU; banded permuted: %ld steps %ld f "
-      "%ld J "
-      "%ld LU; max |y_end - y0| = %.3e",
-      n, c.ml, c.mu, sd.nsteps, sd.nfev, sd.njev, sd.ndecomp, sb.nsteps, sb.nfev, sb.njev, sb.ndecomp, moved);
+      "%s: ny %d, band (%d, %d); dense native: %ld steps %ld f %ld J %ld LU; banded permuted: %ld steps %ld "
+      "f "
+      "%ld J %ld LU; max |y_end - y0| = %.3e of max |y| = %.3e",
+      mass ? "dae (mass form)" : "nullspace", n, c.ml, c.mu, sd.nsteps, sd.nfev, sd.njev, sd.ndecomp,
+      sb.nsteps, sb.nfev, sb.njev, sb.ndecomp, moved, sc);
   CHECK("analytic Jacobians used in both runs (callback calls == njev > 0)",
         njd > 0 && njd == sd.njev && njb == sb.njev);
   CHECK("the state moved (a non-trivial trajectory)", moved > 1e-3 * sc);
@@ -605,11 +669,16 @@ TEST(radau5_banded_permuted_vs_dense_native) {
   cosrod_rod_free(c.rod);
 }
 
+TEST(radau5_nullspace_banded_permuted_vs_dense_native) { radau5_case(0); }
+TEST(radau5_dae_mass_banded_permuted_vs_dense_native) { radau5_case(1); }
+
 static const th_case cases[] = {TH_CASE(ordering_is_a_node_permutation),
                                 TH_CASE(bandwidths_independent_of_N),
                                 TH_CASE(nullspace_permuted_jacobian),
                                 TH_CASE(dae_permuted_jacobian),
                                 TH_CASE(absolute_permuted_jacobian),
+                                TH_CASE(dae_mass_form_permuted_jacobian),
                                 TH_CASE(too_narrow_band_reported),
-                                TH_CASE(radau5_banded_permuted_vs_dense_native)};
+                                TH_CASE(radau5_nullspace_banded_permuted_vs_dense_native),
+                                TH_CASE(radau5_dae_mass_banded_permuted_vs_dense_native)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
