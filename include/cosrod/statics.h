@@ -21,7 +21,7 @@
  * line search on the out-of-balance work.  Adaptive increments: halve and
  * retry on divergence, grow after fast convergence, failure
  * (ERR_CONVERGENCE, last converged state kept) below the minimum increment.
- * A sign change of det K inside an increment (limit or bifurcation point,
+ * A change of the inertia of K inside an increment (limit or bifurcation point,
  * e.g. snap-through under load control) is treated like a divergence, so
  * such a solve ends just before the critical point (stats.critical = 1).
  * An equilibrium at a fixed t that plain Newton cannot reach is found by
@@ -77,7 +77,8 @@ typedef struct cosrod_statics_options {
   const double *stops;              /* (nstops) pseudo-times the increments must land on exactly (e.g. output
                                        times 0.25, 0.5, ...), or NULL; not copied, must outlive the solver */
   int nstops;
-  int stop_at_critical; /* 1 (default): a sign change of det K within an increment (limit or
+  int stop_at_critical; /* 1 (default): a change of the number of negative eigenvalues of K
+                           (symmetric part, banded LDLᵀ) within an increment (limit or
                            bifurcation point) is treated like a divergence, so the solve stops
                            before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
 } cosrod_statics_options;
@@ -96,7 +97,7 @@ typedef struct cosrod_statics_stats {
   double residual;    /* scaled residual there */
   double min_step;    /* smallest increment tried (pseudo-time units) */
   double wall_time;   /* seconds */
-  int critical;       /* 1: the last rejections were sign changes of det K (a critical point) */
+  int critical;       /* 1: the last rejections were changes of the inertia of K (a critical point) */
 } cosrod_statics_stats;
 
 /* Per converged increment (also once for the starting point t_from after its

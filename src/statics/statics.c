@@ -196,8 +196,10 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
   s->qprev = calloc(nq, sizeof(double));
   s->qbest = calloc(nq, sizeof(double));
   s->J = cosrod_band_create((int)nv, s->ml, s->mu);
-  if (!s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->wnorm || !s->rbest || !s->qc ||
-      !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
+  s->ldl = calloc(nv * (size_t)((s->ml > s->mu ? s->ml : s->mu) + 1), sizeof(double));
+  s->kdiag = calloc(nv, sizeof(double));
+  if (!s->ldl || !s->kdiag || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->wnorm ||
+      !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
     cosrod_statics_free(s);
     *status = COSROD_ERR_NOMEM;
     return NULL;
@@ -252,6 +254,8 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->qprev);
   free(s->qbest);
   cosrod_band_free(s->J);
+  free(s->ldl);
+  free(s->kdiag);
   free(s);
 }
 
@@ -699,44 +703,74 @@ static void stats_add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
   s->nnewton = s->njac = s->nres = 0;
 }
 
-/* Sign of det(A) of a factored band matrix: pivots and row interchanges. */
-static int band_det_sign(const cosrod_band *A) {
-  int sg = 1;
-  const int off = A->factored_by == COSROD_LINALG_LAPACK ? 1 : 0;
-  for (int j = 0; j < A->n; ++j) {
-    double u = A->data[(size_t)j * (size_t)A->ld + (size_t)A->smu];
-    if (u < 0.0) sg = -sg;
-    if (A->ipiv[j] - off != j) sg = -sg;
+/* Number of negative eigenvalues of the symmetric part of K = -J (J
+ * unfactored), by a banded LDLᵀ without pivoting (Sylvester's law of
+ * inertia: the signs of D); -1 if a pivot vanishes (singular K).  Counting
+ * instead of the sign of det K also sees double eigenvalues crossing zero
+ * together (a column of circular section buckles in two planes at once).
+ * Pivots within 1e-10 of their diagonal entry below zero are not counted. */
+static int negative_eigenvalues(cosrod_statics *s, const cosrod_band *J) {
+  const int n = J->n, b = s->ml > s->mu ? s->ml : s->mu, ld = b + 1;
+  double *w = s->ldl;
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i <= j + b; ++i) {
+      double v = 0.0;
+      if (i < n) {
+        double a = cosrod_band_in_band(J, i, j) ? cosrod_band_get(J, i, j) : 0.0;
+        double c = cosrod_band_in_band(J, j, i) ? cosrod_band_get(J, j, i) : 0.0;
+        v = -0.5 * (a + c);
+      }
+      w[(size_t)j * ld + (size_t)(i - j)] = v;
+    }
+  for (int j = 0; j < n; ++j) s->kdiag[j] = fabs(w[(size_t)j * ld]);
+  int neg = 0;
+  for (int j = 0; j < n; ++j) {
+    double *cj = w + (size_t)j * ld;
+    double d = cj[0];
+    if (!isfinite(d)) return -1;
+    /* pivots within roundoff of zero (rigid null modes, lifted by the
+     * 1e-12 diagonal shift) count as positive */
+    if (d < -1e-10 * s->kdiag[j])
+      ++neg;
+    else if (d < 1e-14 * s->kdiag[j] || d == 0.0)
+      d = s->kdiag[j] > 0.0 ? 1e-14 * s->kdiag[j] : 1e-300;
+    int imax = j + b < n - 1 ? j + b : n - 1;
+    for (int i = j + 1; i <= imax; ++i) {
+      double aij = cj[i - j];
+      if (aij == 0.0) continue;
+      double f = aij / d;
+      for (int k = j + 1; k <= i; ++k) w[(size_t)k * ld + (size_t)(i - k)] -= f * cj[k - j];
+    }
   }
-  return sg;
+  return neg;
 }
 
-/* Stiffness at (sv, q), factored into s->J; *sign = sign of det(dr/dδ). */
-static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *sign) {
+/* Stiffness at (sv, q), factored into s->J; *neg = negative eigenvalues of
+ * the symmetric part of K (-1: singular). */
+static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *neg) {
   cosrod_status st = solve_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
   if (st != COSROD_OK) return st;
-  st = cosrod_band_factor(s->J);
-  if (st != COSROD_OK) return st;
-  *sign = band_det_sign(s->J);
-  return COSROD_OK;
+  *neg = negative_eigenvalues(s, s->J);
+  return cosrod_band_factor(s->J);
 }
 
 /* Follow the path from sv = 0 (q converged there) to sv = 1.  Stability
- * monitor (opt.stop_at_critical): the sign of det K at each converged state
- * is compared with the previous one; a change means a simple limit or
- * bifurcation point inside the increment, which is then halved like a
- * divergence, so that the solve ends with ERR_CONVERGENCE just before the
- * critical point instead of jumping onto an unstable or a remote branch. */
+ * monitor (opt.stop_at_critical): the number of negative eigenvalues of K
+ * at each converged state is compared with the previous one; a change means
+ * a limit or bifurcation point inside the increment, which is then halved
+ * like a divergence, so that the solve ends with ERR_CONVERGENCE just before
+ * the critical point instead of jumping onto an unstable or a remote
+ * branch. */
 static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_statics_callback cb,
                            void *user, cosrod_statics_stats *stats, double tscale) {
   double sv = 0.0;
   double ds = 1.0 / s->opt.increments;
   if (ds > s->opt.max_increment) ds = s->opt.max_increment;
   memcpy(s->qc, q, sizeof(double) * (size_t)s->nq);
-  int have_prev = 0, have_lu = 0, sign_c = 0;
+  int have_prev = 0, have_lu = 0, neg_c = 0; /* negative eigenvalues of K at qc */
   double dsp = 0.0;
   if (s->opt.stop_at_critical) {
-    cosrod_status st = factor_at(s, pa, 0.0, s->qc, &sign_c);
+    cosrod_status st = factor_at(s, pa, 0.0, s->qc, &neg_c);
     stats_add_counts(s, stats);
     if (st == COSROD_ERR_CALLBACK) return st;
     have_lu = st == COSROD_OK;
@@ -754,17 +788,17 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
     if (at_stop) ds = s_target - sv;
     if (ds * tscale < stats->min_step || stats->min_step == 0.0) stats->min_step = ds * tscale;
     memcpy(s->qw, s->qc, sizeof(double) * (size_t)s->nq);
-    int iters = 0, sign_n = sign_c, crossed = 0;
+    int iters = 0, neg_n = neg_c, crossed = 0;
     double res = 0.0;
     cosrod_status st = COSROD_OK;
     if (s->opt.predictor) st = predict(s, pa, sv, ds, s->qw, have_prev ? s->qprev : NULL, dsp, have_lu);
     have_lu = 0;
     if (st == COSROD_OK) st = correct(s, pa, sv + ds, s->qw, &iters, &res);
     if (st == COSROD_OK && s->opt.stop_at_critical) {
-      st = factor_at(s, pa, sv + ds, s->qw, &sign_n);
+      st = factor_at(s, pa, sv + ds, s->qw, &neg_n);
       if (st == COSROD_OK) {
         have_lu = 1;
-        if (sign_c != 0 && sign_n != sign_c) {
+        if (neg_n != neg_c || neg_n < 0) {
           crossed = 1;
           have_lu = 0;
         }
@@ -786,7 +820,7 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
       continue;
     }
     stats->critical = 0;
-    sign_c = sign_n;
+    neg_c = neg_n;
     sv = ds == 1.0 - sv ? 1.0 : (at_stop ? s_target : sv + ds);
     { /* snap to the nominal grid k / increments (no drift: t = 0.24, not 0.24000000000000002) */
       double kk = nearbyint(sv * s->opt.increments);

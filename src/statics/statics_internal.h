@@ -39,6 +39,8 @@ struct cosrod_statics {
   double *qw2, *qbest;  /* (nq) line-search trial and best */
   double *qprev;        /* (nq) previous converged state (second-order predictor) */
   cosrod_band *J;       /* (nv x nv) dr/dδ, then its LU */
+  double *ldl;          /* (nv x (max(ml, mu) + 1)) banded LDLᵀ of the stability monitor */
+  double *kdiag;        /* (nv) |diagonal| of K before the LDLᵀ */
   double hth;           /* FD step for rotations (rad) */
   double eta;           /* line-search acceptance |s(α)| <= eta |s(0)| */
   double step_noise;    /* roundoff level of a weighted Newton step (max over rods) */

@@ -203,6 +203,37 @@ TEST(euler_buckling_post_branch) {
            100.0 * lat_below, lat_above);
 }
 
+/* The perfect column (no imperfection) stays straight; the stability monitor
+ * stops the load-controlled solve at the bifurcation, which must be Euler's
+ * load: the last converged load 1.1 Pcr t_stop ~ Pcr (discretisation error
+ * O(1/N²) ~ 5e-4 at N = 20, shear softening Pcr/(κGA) ~ 1e-5, bracket of the
+ * halved increments ~1e-4). */
+TEST(euler_buckling_load_detected) {
+  const double E = 2.1e11, r = 5e-3, EI = E * ST_PI * r * r * r * r / 4.0;
+  const double Pcr = ST_PI * ST_PI * EI / 4.0;
+  cosrod_rod_def def = st_cantilever(20, 1.0, r, 0);
+  cosrod_rod_load load = {
+      COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 0, -1.1 * Pcr}, COSROD_PROFILE_RAMP, 0, 1};
+  def.nloads = 1;
+  def.loads = &load;
+  cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+  cosrod_statics_options o = cosrod_statics_default_options();
+  o.min_increment = 1e-5;
+  cosrod_statics *s = cosrod_statics_create(rod, &o, NULL);
+  double *q = st_initial_q(rod);
+  cosrod_statics_stats stats;
+  cosrod_status st = cosrod_statics_solve(s, q, 0.0, 1.0, NULL, NULL, &stats);
+  double Pstop = 1.1 * Pcr * stats.t;
+  NOTE("status %s, critical %d, stopped at t = %.6f: P = %.5f N, Euler Pcr = %.5f N (ratio %.6f)",
+       cosrod_status_name(st), stats.critical, stats.t, Pstop, Pcr, Pstop / Pcr);
+  CHECK("stops with ERR_CONVERGENCE at a critical point",
+        st == COSROD_ERR_CONVERGENCE && stats.critical == 1);
+  CHECK_CLOSE("critical load = Euler's load", Pstop, Pcr, 2e-3, 0.0);
+  free(q);
+  cosrod_statics_free(s);
+  cosrod_rod_free(rod);
+}
+
 /* ---- re-solving an equilibrium, failures -------------------------------- */
 
 typedef struct last_state {
@@ -423,6 +454,7 @@ static const th_case cases[] = {TH_CASE(api_edge_cases),
                                 TH_CASE(cantilever_tip_load_thick_timoshenko),
                                 TH_CASE(cantilever_gravity_thick_timoshenko),
                                 TH_CASE(euler_buckling_post_branch),
+                                TH_CASE(euler_buckling_load_detected),
                                 TH_CASE(resolve_equilibrium_zero_or_one_iteration),
                                 TH_CASE(limit_point_snap_through_fails_cleanly),
                                 TH_CASE(min_increment_fails_cleanly),

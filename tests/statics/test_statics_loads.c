@@ -420,7 +420,45 @@ TEST(system_of_two_rods) {
   cosrod_rod_free((cosrod_rod *)rods[1]);
 }
 
-static const th_case cases[] = {TH_CASE(system_of_two_rods),
+/* Simply supported beam (pinned at s = 0, pinned in a guide along its axis
+ * at s = L) under a small uniform load: midspan deflection
+ * 5 q L⁴/(384 EI) + q L²/(8 κ G A).  The straight rod can spin freely about
+ * its axis (a rigid null mode of K): the solve must neither fail on the
+ * singular stiffness nor report a false critical point. */
+TEST(simply_supported_beam_null_mode) {
+  const double q = 1e-5 * 384.0 * EI_circle() / 5.0; /* deflection 1e-5 L */
+  const double G = E / 2.6, A = ST_PI * R * R;
+  const double ref = 5.0 * q / (384.0 * EI_circle()) + q / (8.0 * G * A);
+  int Ns[2] = {16, 32};
+  double err[2];
+  for (int i = 0; i < 2; ++i) {
+    cosrod_rod_def def = st_cantilever(Ns[i], 1.0, R, 0);
+    def.ends[0].kind = COSROD_END_PINNED;
+    def.ends[1].kind = COSROD_END_PINNED;
+    def.ends[1].slides = 1, def.ends[1].slide_axis[2] = 1.0;
+    cosrod_rod_load load = {
+        COSROD_LOAD_DISTRIBUTED, COSROD_FRAME_SPATIAL, 0, {q, 0, 0}, COSROD_PROFILE_RAMP, 0, 1};
+    def.nloads = 1, def.loads = &load;
+    cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+    double *qq = st_initial_q(rod);
+    cosrod_statics_stats stats;
+    cosrod_status st = solve(rod, qq, &stats);
+    CHECK("solve OK (no false critical point)", st == COSROD_OK && stats.critical == 0);
+    int N = Ns[i];
+    double *x = malloc(sizeof(double) * 3 * (size_t)(N + 1)), *p = malloc(sizeof(double) * 4 * (size_t)N);
+    st_unpack_x(rod, 1.0, qq, x, p);
+    err[i] = fabs(x[3 * (N / 2)] - ref) / ref;
+    NOTE("N = %d: midspan deflection %.8e, beam theory %.8e, rel. error %.2e, rejected %ld", N,
+         x[3 * (N / 2)], ref, err[i], stats.rejected);
+    free(x), free(p), free(qq);
+    cosrod_rod_free(rod);
+  }
+  CHECK_CLOSE("observed order 16 -> 32", log2(err[0] / err[1]), 2.0, 0.0, 0.2);
+  CHECK_LE("relative error at N = 32", err[1], 2e-3);
+}
+
+static const th_case cases[] = {TH_CASE(simply_supported_beam_null_mode),
+                                TH_CASE(system_of_two_rods),
                                 TH_CASE(stiffness_analytic_vs_fd),
                                 TH_CASE(pure_bending_dead_moment),
                                 TH_CASE(pure_bending_follower_moment),
