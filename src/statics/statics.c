@@ -163,6 +163,7 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
     return NULL;
   }
   s->nparts = nrods;
+  s->dead_loads = 1;
   s->ml = s->mu = 8; /* the stencil: neighbouring nodes (null-space ν-ν bandwidth) */
   for (int r = 0; r < nrods; ++r) {
     int mlq, muq, mlv, muv;
@@ -178,6 +179,11 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
       return NULL;
     }
     s->step_noise = fmax(s->step_noise, s->part[r].step_noise);
+    for (int i = 0; i < rods[r]->nloads; ++i) {
+      const cosrod_rod_load *l = &rods[r]->loads[i];
+      if (l->frame != COSROD_FRAME_SPATIAL || l->kind == COSROD_LOAD_MOMENT) s->dead_loads = 0;
+    }
+    if (rods[r]->load_fn) s->dead_loads = 0;
   }
   size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
   s->r = calloc(nv, sizeof(double));
@@ -505,11 +511,13 @@ static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const doubl
 
 /* The one place that chooses how dr/dδ is computed: the analytic stiffness
  * of the rod module by default; finite differences if asked for, and for a
- * partial load factor (μ != 1, the homotopy of equilibrium_at, whose load
- * derivatives the rod's stiffness has at full scale only). */
+ * partial load factor (μ != 1, the homotopy of equilibrium_at) unless all
+ * loads are dead (gravity, spatial forces: no stiffness contribution), since
+ * the rod's stiffness has the load derivatives at full scale only. */
 cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
   s->njac++;
-  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && mu == 1.0) return stiffness_analytic(s, t, q, J);
+  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads))
+    return stiffness_analytic(s, t, q, J);
   return stiffness_fd(s, t, mu, q, J);
 }
 
