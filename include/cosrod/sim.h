@@ -28,7 +28,10 @@
  * the rod's dissipation rate and external power, integrated with Simpson's
  * rule on the method's dense output over every accepted step (and over the
  * partial step up to an output time), so the balance is exact up to the
- * integration error.
+ * integration error.  Not seen by a power integral: impulsive work at a
+ * velocity jump of a prescribed end (a kink of linear keyframes, or the end
+ * of the keyframes); the balance then jumps by the change of the prescribed
+ * vertex's kinetic energy ½ m_0 |v_0|².
  *
  * Static analyses (module statics, [LLA] eqs. 31-32): `static` follows the
  * continuation over the pseudo-time [0, 1], one frame per converged increment
