@@ -514,7 +514,27 @@ typedef struct jsink {
   const int *perm; /* NULL, or (ny) row/column permutation (rod_order.c): global index i -> perm[i];
                       maps every emitted block by its first row / column (the blocks are the
                       contiguous sub-blocks x_n, rate_n, p_k, rate_k, λ_k, kept in order by perm) */
+  int zc[4];       /* per block: columns [0, zc) are zeroed (lazily, just ahead of the first write, so that
+                      a large band is zeroed and filled while in cache) */
 } jsink;
+
+/* Zero the band of columns [c0, c1) of block T. */
+static void zero_cols(const cosrod_rod_jac_block *T, int c0, int c1) {
+  const size_t h = (size_t)(T->ml + T->mu + 1);
+  if ((size_t)T->ldj == h)
+    memset(T->J + (size_t)c0 * h, 0, sizeof(double) * h * (size_t)(c1 - c0));
+  else
+    for (int c = c0; c < c1; ++c) memset(T->J + (size_t)c * (size_t)T->ldj, 0, sizeof(double) * h);
+}
+
+/* Make sure columns < c of block t are zeroed (a few more ahead). */
+static void zero_upto(jsink *s, int t, int c) {
+  const cosrod_rod_jac_block *T = &s->b[t];
+  int e = c + 64;
+  if (e > T->nc) e = T->nc;
+  zero_cols(T, s->zc[t], e);
+  s->zc[t] = e;
+}
 
 /* Add the nr x nc column-major block B (ld nr) at global (gi, gj).  Inlined
  * so that the block sizes are constants at each call site. */
@@ -527,6 +547,7 @@ RJ_INLINE void emit(jsink *s, int gi, int gj, int nr, int nc, const double *B) {
     const cosrod_rod_jac_block *T = &s->b[t];
     int i0 = gi - T->r0, j0 = gj - T->c0;
     if (i0 >= T->nr || j0 >= T->nc || i0 + nr <= 0 || j0 + nc <= 0) continue;
+    if (!s->measure && j0 + nc > s->zc[t]) zero_upto(s, t, j0 + nc < T->nc ? j0 + nc : T->nc);
     if (s->measure) {
       for (int c = 0; c < nc; ++c)
         for (int r = 0; r < nr; ++r) {
@@ -593,12 +614,12 @@ enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3, KIND_DAEM = 4 };
 /* Emit all rows belonging to vertices: L = sc P (sc = 1/m, or -1). rowoff is
  * added to the q index for the row; colq/colv: offsets of the q and rate
  * columns; ns: rate columns of segments through ṗ = ½ p Ω. */
-static void emit_vertex_rows(jsink *s, const cosrod_rod *rod, const cosrod_rod_data *d, int kind,
-                             int damped) {
+static void emit_vertex_rows(jsink *s, const cosrod_rod *rod, const cosrod_rod_data *d, int kind, int damped,
+                             int nv) {
   const int N = rod->N, nq = rod->nq;
   double *wv = d->jacw;
   const int rowoff = kind == KIND_STIFF ? 0 : nq;
-  for (int n = 0; n <= N; ++n) {
+  for (int n = nv; n <= nv; ++n) {
     if (!rod->nd[n]) continue;
     double sc = (kind == KIND_ABS || kind == KIND_NS) ? 1.0 / rod->mv[n] : -1.0;
     int gi = rowoff + (kind == KIND_NS ? rod->vv_ns[n] : rod->qv[n]);
@@ -713,146 +734,165 @@ static void fold_inertia(const cosrod_rod *rod, cosrod_rod_data *d, int k) {
   madd(SPv(ws, k, 1), -8.0, T, 16);
 }
 
+/* Kinematic rows of vertex n (seg = 0) or segment n (seg = 1): q' = v
+ * (ABSOLUTE), cj q - v (DAE), ẋ = ν and ṗ = ½ p Ω (NULLSPACE). */
+static void emit_kinematic_rows(jsink *s, const cosrod_rod *rod, const cosrod_rod_data *d, int kind,
+                                double cj, int seg, int n) {
+  const int nq = rod->nq;
+  if (kind == KIND_NS) {
+    if (!seg) {
+      for (int j = 0; j < rod->nd[n]; ++j) emit1(s, rod->qv[n] + j, nq + rod->vv_ns[n] + j, 1.0);
+      return;
+    }
+    double T[16], C[12]; /* ṗ = ½ p Ω */
+    m_qRv(T, d->Omega + 3 * n);
+    for (int i = 0; i < 16; ++i) T[i] *= 0.5;
+    emit(s, rod->qs[n], rod->qs[n], 4, 4, T);
+    m_qL(T, d->p + 4 * n);
+    for (int i = 0; i < 12; ++i) C[i] = 0.5 * T[4 + i];
+    emit(s, rod->qs[n], nq + rod->vs_ns[n], 4, 3, C);
+    return;
+  }
+  if (kind != KIND_ABS && kind != KIND_DAE) return;
+  const int i0 = seg ? rod->qs[n] : rod->qv[n], len = seg ? 4 : rod->nd[n];
+  const double sg = kind == KIND_DAE ? -1.0 : 1.0;
+  for (int i = i0; i < i0 + len; ++i) emit1(s, i, nq + i, sg);
+  if (kind == KIND_DAE)
+    for (int i = i0; i < i0 + len; ++i) emit1(s, i, i, cj);
+}
+
+/* Rows of segment k (momentum rows with their left transform and local
+ * terms; DAE constraint row; mass-form multiplier row). */
+static void emit_segment(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, int damped,
+                         const double *y, const double *yp, double cj, int lam_rows, int k) {
+  const int nq = rod->nq;
+  const double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Ib = rod->Ib + 3 * k;
+  const double *psi = d->fp + 4 * k;
+  const int iq = rod->qs[k];
+  double L[16], X[16], T[16];
+  if (kind == KIND_ABS) {
+    fold_inertia(rod, d, k);
+    cosrod_quat_mass_sharp(L, p, Ib);
+    emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
+    /* local: ∂(μ♯(p)F)/∂p at fixed F, F = F_p */
+    double Fp[4], tq[4], w3[3], h[4];
+    {
+      double e[3], r[4];
+      cosrod_quat_conj_mul(tq, p, pd);
+      e[0] = Ib[0] * tq[1], e[1] = Ib[1] * tq[2], e[2] = Ib[2] * tq[3];
+      cosrod_quat_mul_pure(r, pd, e);
+      for (int i = 0; i < 4; ++i) Fp[i] = psi[i] - 8.0 * r[i];
+    }
+    double n2 = cosrod_quat_norm2(p), sc = 0.25 / (n2 * n2);
+    cosrod_quat_conj_mul(tq, p, Fp);
+    w3[0] = tq[1] / Ib[0], w3[1] = tq[2] / Ib[1], w3[2] = tq[3] / Ib[2];
+    cosrod_quat_mul_pure(h, p, w3);
+    m_qRv(X, w3);
+    for (int i = 0; i < 16; ++i) X[i] *= sc;
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 4; ++i) X[i + 4 * j] -= h[i] * p[j] / (n2 * n2 * n2);
+    {
+      double M3[12], QL[16];
+      m_qR(T, Fp);
+      m_conjc(T, 4);
+      for (int j = 0; j < 4; ++j)
+        for (int i = 0; i < 3; ++i) M3[i + 3 * j] = T[i + 1 + 4 * j] / Ib[i];
+      m_qL(QL, p);
+      mma(X, sc, QL + 4, M3, 4, 3, 4);
+    }
+    /* p r / n2 */
+    const double om = d->baumgarte_omega, br = d->baumgarte_r;
+    double r = -cosrod_quat_norm2(pd), pdp = cosrod_quat_dot(p, pd);
+    r -= 2.0 * br * pdp + 0.5 * om * om * (n2 - 1.0);
+    double Xv[16];
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 4; ++i) {
+        double drp = -2.0 * br * pd[j] - om * om * p[j], drv = -2.0 * pd[j] - 2.0 * br * p[j];
+        X[i + 4 * j] += (i == j ? r / n2 : 0.0) + p[i] * drp / n2 - 2.0 * r * p[i] * p[j] / (n2 * n2);
+        Xv[i + 4 * j] = p[i] * drv / n2;
+      }
+    emit(s, nq + iq, iq, 4, 4, X);
+    emit(s, nq + iq, nq + iq, 4, 4, Xv);
+    if (lam_rows) { /* λ_post = <p, F_p>/|p|² - λ: row 2 nq + k */
+      double Lr[4], g[4], lam = cosrod_quat_dot(p, Fp) / n2;
+      for (int i = 0; i < 4; ++i) Lr[i] = p[i] / n2, g[i] = (Fp[i] - 2.0 * lam * p[i]) / n2;
+      emit_segment_row(s, rod, d, kind, damped, k, 2 * nq + k, Lr, 1);
+      emit(s, 2 * nq + k, iq, 1, 4, g);
+      emit1(s, 2 * nq + k, 2 * nq + k, -1.0);
+    }
+  } else if (kind == KIND_NS) {
+    /* Ω̇ = Ī⁻¹ (½ Im(p̄ψ) - Ω × ĪΩ) */
+    double pc[4];
+    cosrod_quat_conj(pc, p);
+    m_qL(T, pc);
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 3; ++i) L[i + 3 * j] = 0.5 * T[i + 1 + 4 * j] / Ib[i];
+    int gi = nq + rod->vs_ns[k];
+    emit_segment_row(s, rod, d, kind, damped, k, gi, L, 3);
+    m_qR(T, psi);
+    m_conjc(T, 4);
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 3; ++i) X[i + 3 * j] = 0.5 * T[i + 1 + 4 * j] / Ib[i];
+    emit(s, gi, iq, 3, 4, X);
+    const double *Om = d->Omega + 3 * k;
+    double IO[3] = {Ib[0] * Om[0], Ib[1] * Om[1], Ib[2] * Om[2]};
+    /* ∂(Ω × ĪΩ)/∂Ω = [Ω]× Ī - [ĪΩ]× */
+    double Sx[9] = {0, Om[2], -Om[1], -Om[2], 0, Om[0], Om[1], -Om[0], 0};
+    double Sy[9] = {0, IO[2], -IO[1], -IO[2], 0, IO[0], IO[1], -IO[0], 0};
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 3; ++i) X[i + 3 * j] = -(Sx[i + 3 * j] * Ib[j] - Sy[i + 3 * j]) / Ib[i];
+    emit(s, gi, gi, 3, 3, X);
+  } else if (kind == KIND_DAE) {
+    fold_inertia(rod, d, k);
+    for (int i = 0; i < 16; ++i) L[i] = (i % 5 == 0) ? -1.0 : 0.0;
+    emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
+    const double *pdd = yp + nq + iq, lam = y[2 * nq + k];
+    /* ∂(μ(p) p̈)/∂p = 4 Qr(Ī Im(p̄p̈)) + 4 Q(p)_{:,im} Ī Im rows(Qr(p̈) C) */
+    double tq[4], e[3], M3[12], QL[16];
+    cosrod_quat_conj_mul(tq, p, pdd);
+    e[0] = Ib[0] * tq[1], e[1] = Ib[1] * tq[2], e[2] = Ib[2] * tq[3];
+    m_qRv(X, e);
+    for (int i = 0; i < 16; ++i) X[i] *= 4.0;
+    m_qR(T, pdd);
+    m_conjc(T, 4);
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 3; ++i) M3[i + 3 * j] = Ib[i] * T[i + 1 + 4 * j];
+    m_qL(QL, p);
+    mma(X, 4.0, QL + 4, M3, 4, 3, 4);
+    for (int i = 0; i < 4; ++i) X[5 * i] += lam;
+    emit(s, nq + iq, iq, 4, 4, X);
+    cosrod_quat_mass(X, p, Ib);
+    for (int i = 0; i < 16; ++i) X[i] *= cj;
+    emit(s, nq + iq, nq + iq, 4, 4, X);
+    emit(s, nq + iq, 2 * nq + k, 4, 1, p);
+    /* constraint row <p, p̈> + |ṗ|² */
+    double c1[4], c2[4];
+    for (int i = 0; i < 4; ++i) c1[i] = pdd[i], c2[i] = 2.0 * pd[i] + cj * p[i];
+    emit(s, 2 * nq + k, iq, 1, 4, c1);
+    emit(s, 2 * nq + k, nq + iq, 1, 4, c2);
+  } else { /* stiffness: -∂ψ/∂p + λ I */
+    for (int i = 0; i < 16; ++i) L[i] = (i % 5 == 0) ? -1.0 : 0.0;
+    emit_segment_row(s, rod, d, kind, 0, k, iq, L, 4);
+    double lam = cosrod_quat_dot(p, psi) / cosrod_quat_norm2(p);
+    for (int i = 0; i < 4; ++i) emit1(s, iq + i, iq + i, lam);
+  }
+}
+
+/* One pass along the rod, node by node (vertex n, then segment n), so that
+ * a destination in the node ordering is written while it is in cache. */
 static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
                      const double *yp, double cj, int lam_rows) {
   const int N = rod->N, nq = rod->nq;
   const int damped = rod->has_damping && kind != KIND_STIFF;
-  /* q' rows */
-  if (kind == KIND_ABS || kind == KIND_DAE) {
-    double sg = kind == KIND_DAE ? -1.0 : 1.0;
-    for (int i = 0; i < nq; ++i) emit1(s, i, nq + i, sg);
+  for (int n = 0; n <= N; ++n) {
+    emit_kinematic_rows(s, rod, d, kind, cj, 0, n);
+    emit_vertex_rows(s, rod, d, kind, damped, n);
     if (kind == KIND_DAE)
-      for (int i = 0; i < nq; ++i) emit1(s, i, i, cj);
-  } else if (kind == KIND_NS) {
-    for (int n = 0; n <= N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) emit1(s, rod->qv[n] + j, nq + rod->vv_ns[n] + j, 1.0);
-    for (int k = 0; k < N; ++k) { /* ṗ = ½ p Ω */
-      double T[16], C[12];
-      m_qRv(T, d->Omega + 3 * k);
-      for (int i = 0; i < 16; ++i) T[i] *= 0.5;
-      emit(s, rod->qs[k], rod->qs[k], 4, 4, T);
-      m_qL(T, d->p + 4 * k);
-      for (int i = 0; i < 12; ++i) C[i] = 0.5 * T[4 + i];
-      emit(s, rod->qs[k], nq + rod->vs_ns[k], 4, 3, C);
-    }
-  }
-  emit_vertex_rows(s, rod, d, kind, damped);
-  if (kind == KIND_DAE)
-    for (int n = 0; n <= N; ++n)
       for (int j = 0; j < rod->nd[n]; ++j)
         emit1(s, nq + rod->qv[n] + j, nq + rod->qv[n] + j, cj * rod->mv[n]);
-
-  for (int k = 0; k < N; ++k) {
-    const double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Ib = rod->Ib + 3 * k;
-    const double *psi = d->fp + 4 * k;
-    const int iq = rod->qs[k];
-    double L[16], X[16], T[16];
-    if (kind == KIND_ABS) {
-      fold_inertia(rod, d, k);
-      cosrod_quat_mass_sharp(L, p, Ib);
-      emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
-      /* local: ∂(μ♯(p)F)/∂p at fixed F, F = F_p */
-      double Fp[4], tq[4], w3[3], h[4];
-      {
-        double e[3], r[4];
-        cosrod_quat_conj_mul(tq, p, pd);
-        e[0] = Ib[0] * tq[1], e[1] = Ib[1] * tq[2], e[2] = Ib[2] * tq[3];
-        cosrod_quat_mul_pure(r, pd, e);
-        for (int i = 0; i < 4; ++i) Fp[i] = psi[i] - 8.0 * r[i];
-      }
-      double n2 = cosrod_quat_norm2(p), sc = 0.25 / (n2 * n2);
-      cosrod_quat_conj_mul(tq, p, Fp);
-      w3[0] = tq[1] / Ib[0], w3[1] = tq[2] / Ib[1], w3[2] = tq[3] / Ib[2];
-      cosrod_quat_mul_pure(h, p, w3);
-      m_qRv(X, w3);
-      for (int i = 0; i < 16; ++i) X[i] *= sc;
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 4; ++i) X[i + 4 * j] -= h[i] * p[j] / (n2 * n2 * n2);
-      {
-        double M3[12], QL[16];
-        m_qR(T, Fp);
-        m_conjc(T, 4);
-        for (int j = 0; j < 4; ++j)
-          for (int i = 0; i < 3; ++i) M3[i + 3 * j] = T[i + 1 + 4 * j] / Ib[i];
-        m_qL(QL, p);
-        mma(X, sc, QL + 4, M3, 4, 3, 4);
-      }
-      /* p r / n2 */
-      const double om = d->baumgarte_omega, br = d->baumgarte_r;
-      double r = -cosrod_quat_norm2(pd), pdp = cosrod_quat_dot(p, pd);
-      r -= 2.0 * br * pdp + 0.5 * om * om * (n2 - 1.0);
-      double Xv[16];
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 4; ++i) {
-          double drp = -2.0 * br * pd[j] - om * om * p[j], drv = -2.0 * pd[j] - 2.0 * br * p[j];
-          X[i + 4 * j] += (i == j ? r / n2 : 0.0) + p[i] * drp / n2 - 2.0 * r * p[i] * p[j] / (n2 * n2);
-          Xv[i + 4 * j] = p[i] * drv / n2;
-        }
-      emit(s, nq + iq, iq, 4, 4, X);
-      emit(s, nq + iq, nq + iq, 4, 4, Xv);
-      if (lam_rows) { /* λ_post = <p, F_p>/|p|² - λ: row 2 nq + k */
-        double Lr[4], g[4], lam = cosrod_quat_dot(p, Fp) / n2;
-        for (int i = 0; i < 4; ++i) Lr[i] = p[i] / n2, g[i] = (Fp[i] - 2.0 * lam * p[i]) / n2;
-        emit_segment_row(s, rod, d, kind, damped, k, 2 * nq + k, Lr, 1);
-        emit(s, 2 * nq + k, iq, 1, 4, g);
-        emit1(s, 2 * nq + k, 2 * nq + k, -1.0);
-      }
-    } else if (kind == KIND_NS) {
-      /* Ω̇ = Ī⁻¹ (½ Im(p̄ψ) - Ω × ĪΩ) */
-      double pc[4];
-      cosrod_quat_conj(pc, p);
-      m_qL(T, pc);
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 3; ++i) L[i + 3 * j] = 0.5 * T[i + 1 + 4 * j] / Ib[i];
-      int gi = nq + rod->vs_ns[k];
-      emit_segment_row(s, rod, d, kind, damped, k, gi, L, 3);
-      m_qR(T, psi);
-      m_conjc(T, 4);
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 3; ++i) X[i + 3 * j] = 0.5 * T[i + 1 + 4 * j] / Ib[i];
-      emit(s, gi, iq, 3, 4, X);
-      const double *Om = d->Omega + 3 * k;
-      double IO[3] = {Ib[0] * Om[0], Ib[1] * Om[1], Ib[2] * Om[2]};
-      /* ∂(Ω × ĪΩ)/∂Ω = [Ω]× Ī - [ĪΩ]× */
-      double Sx[9] = {0, Om[2], -Om[1], -Om[2], 0, Om[0], Om[1], -Om[0], 0};
-      double Sy[9] = {0, IO[2], -IO[1], -IO[2], 0, IO[0], IO[1], -IO[0], 0};
-      for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) X[i + 3 * j] = -(Sx[i + 3 * j] * Ib[j] - Sy[i + 3 * j]) / Ib[i];
-      emit(s, gi, gi, 3, 3, X);
-    } else if (kind == KIND_DAE) {
-      fold_inertia(rod, d, k);
-      for (int i = 0; i < 16; ++i) L[i] = (i % 5 == 0) ? -1.0 : 0.0;
-      emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
-      const double *pdd = yp + nq + iq, lam = y[2 * nq + k];
-      /* ∂(μ(p) p̈)/∂p = 4 Qr(Ī Im(p̄p̈)) + 4 Q(p)_{:,im} Ī Im rows(Qr(p̈) C) */
-      double tq[4], e[3], M3[12], QL[16];
-      cosrod_quat_conj_mul(tq, p, pdd);
-      e[0] = Ib[0] * tq[1], e[1] = Ib[1] * tq[2], e[2] = Ib[2] * tq[3];
-      m_qRv(X, e);
-      for (int i = 0; i < 16; ++i) X[i] *= 4.0;
-      m_qR(T, pdd);
-      m_conjc(T, 4);
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 3; ++i) M3[i + 3 * j] = Ib[i] * T[i + 1 + 4 * j];
-      m_qL(QL, p);
-      mma(X, 4.0, QL + 4, M3, 4, 3, 4);
-      for (int i = 0; i < 4; ++i) X[5 * i] += lam;
-      emit(s, nq + iq, iq, 4, 4, X);
-      cosrod_quat_mass(X, p, Ib);
-      for (int i = 0; i < 16; ++i) X[i] *= cj;
-      emit(s, nq + iq, nq + iq, 4, 4, X);
-      emit(s, nq + iq, 2 * nq + k, 4, 1, p);
-      /* constraint row <p, p̈> + |ṗ|² */
-      double c1[4], c2[4];
-      for (int i = 0; i < 4; ++i) c1[i] = pdd[i], c2[i] = 2.0 * pd[i] + cj * p[i];
-      emit(s, 2 * nq + k, iq, 1, 4, c1);
-      emit(s, 2 * nq + k, nq + iq, 1, 4, c2);
-    } else { /* stiffness: -∂ψ/∂p + λ I */
-      for (int i = 0; i < 16; ++i) L[i] = (i % 5 == 0) ? -1.0 : 0.0;
-      emit_segment_row(s, rod, d, kind, 0, k, iq, L, 4);
-      double lam = cosrod_quat_dot(p, psi) / cosrod_quat_norm2(p);
-      for (int i = 0; i < 4; ++i) emit1(s, iq + i, iq + i, lam);
-    }
+    if (n == N) break;
+    emit_kinematic_rows(s, rod, d, kind, cj, 1, n);
+    emit_segment(s, rod, d, kind, damped, y, yp, cj, lam_rows, n);
   }
 }
 
@@ -904,18 +944,11 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
   if (st != COSROD_OK) return st;
   const int damped = rod->has_damping && kind != KIND_STIFF;
   force_derivs(rod, d, t, damped);
-  jsink s = {nblk, blk, 0, measure, 0, 0, perm};
-  if (!measure)
-    for (int b = 0; b < nblk; ++b) {
-      const cosrod_rod_jac_block *B = &blk[b];
-      int h = B->ml + B->mu + 1;
-      if (B->ldj == h)
-        memset(B->J, 0, sizeof(double) * (size_t)h * (size_t)B->nc);
-      else
-        for (int c = 0; c < B->nc; ++c)
-          memset(B->J + (size_t)c * (size_t)B->ldj, 0, sizeof(double) * (size_t)h);
-    }
+  jsink s = {nblk, blk, 0, measure, 0, 0, perm, {0, 0, 0, 0}};
   assemble(&s, rod, d, kind == KIND_DAEM ? KIND_ABS : kind, y, yp, cj, kind == KIND_DAEM);
+  if (!measure) /* columns never written */
+    for (int b = 0; b < nblk; ++b)
+      if (s.zc[b] < blk[b].nc) zero_cols(&blk[b], s.zc[b], blk[b].nc);
   if (measure) {
     *ml = s.mlx;
     *mu = s.mux;
