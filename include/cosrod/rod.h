@@ -432,7 +432,7 @@ cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod
  * Jacobian (ABSOLUTE: ∂(q̇, v̇)/∂y; NULLSPACE: ∂(q̇, ν̇)/∂y; DAE: the larger
  * of the residual Jacobian ∂F/∂y + cj ∂F/∂y' (alone (18, 22) / (14, 22))
  * and the mass-matrix form's ∂f/∂y, cosrod_rod_jac_dae_mass_band) in this
- * ordering, for every N >= 3 and every end type:
+ * ordering, for every N >= 2 and every end type:
  *
  *                 damped     undamped
  *   ABSOLUTE      (17, 21)   (13, 21)
@@ -440,7 +440,7 @@ cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod
  *   DAE           (18, 23)   (14, 23)
  *
  * (the values returned are the exact structural ones for the given rod;
- * they could only be smaller for N < 3 with ends removing coordinates.)  Permutation
+ * only N = 1 has smaller ones.)  Permutation
  * convention: perm[i] = position in the banded ordering of native component
  * i, iperm[perm[i]] = i; y_banded[perm[i]] = y_native[i].  The same
  * permutation applies to ẏ / f / residuals, y', tolerances, dae_id and the
@@ -468,12 +468,14 @@ void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, dou
 
 /* The whole Jacobian of `form` at (t, y) (y, yp in the NATIVE ordering; yp
  * and cj for DAE only) assembled analytically straight into band storage in
- * the ordering perm ((ny), from cosrod_rod_order_fill / _perm; NULL = the
- * native ordering): entry (perm[i], perm[j]) = ∂row_i/∂y_j at
+ * the ordering perm ((ny), from cosrod_rod_order_fill / _perm for this rod
+ * and form; NULL = the native ordering; any other permutation must keep
+ * each sub-block x_n, rate_n, p_k, rate_k, λ_k contiguous and in order):
+ * entry (perm[i], perm[j]) = ∂row_i/∂y_j at
  *     J[perm[j]*ldj + mu + perm[i] - perm[j]],   ldj >= ml + mu + 1
  * (LAPACK band layout without fill-in rows, as the integrators' jac callback
  * with m1 = 0; a cosrod_band B: J = B->data + B->ml, ldj = B->ld).  The band
- * is zeroed first.  Same coverage as cosrod_rod_jac (including NULLSPACE
+ * (ml + mu + 1 entries of each of the ny columns) is zeroed first.  Same coverage as cosrod_rod_jac (including NULLSPACE
  * ∂q̇/∂q = ∂(½pΩ)/∂p, ∂q̇/∂ν = T(p) and DAE ∂F/∂y + cj ∂F/∂y').  O(N), no
  * allocation.  ERR_DIMENSION if (ml, mu) are smaller than the structure
  * needs (the entries inside the band are still written). */
