@@ -475,10 +475,11 @@ void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, dou
  *     J[perm[j]*ldj + mu + perm[i] - perm[j]],   ldj >= ml + mu + 1
  * (LAPACK band layout without fill-in rows, as the integrators' jac callback
  * with m1 = 0; a cosrod_band B: J = B->data + B->ml, ldj = B->ld).  The band
- * (ml + mu + 1 entries of each of the ny columns) is zeroed first.  Same coverage as cosrod_rod_jac (including NULLSPACE
- * ∂q̇/∂q = ∂(½pΩ)/∂p, ∂q̇/∂ν = T(p) and DAE ∂F/∂y + cj ∂F/∂y').  O(N), no
- * allocation.  ERR_DIMENSION if (ml, mu) are smaller than the structure
- * needs (the entries inside the band are still written). */
+ * (ml + mu + 1 entries of each of the ny columns) is zeroed first.  Same
+ * coverage as cosrod_rod_jac (including NULLSPACE ∂q̇/∂q = ∂(½pΩ)/∂p,
+ * ∂q̇/∂ν = T(p) and DAE ∂F/∂y + cj ∂F/∂y').  O(N), no allocation.
+ * ERR_DIMENSION if (ml, mu) are smaller than the structure needs (the
+ * entries inside the band are still written). */
 cosrod_status cosrod_rod_jac_full_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
                                        double t, const double *y, const double *yp, double cj,
                                        const int *perm, double *J, int ldj, int ml, int mu);
