@@ -5,17 +5,18 @@
  *
  * Global state.  The states of all rods are stacked into one vector y.
  * Two layouts:
- *   NODE   (default) each rod's unknowns are regrouped per node of the
- *          staggered grid, x_0 | p_{1/2} | x_1 | ... with the velocity (ẋ_n or
- *          Ω_{k+1/2}) and, for the DAE form, the multiplier λ_k next to their
- *          node, so every formulation has a narrow banded Jacobian; rods
- *          follow one another (block diagonal).
+ *   NODE   (default) each rod's unknowns in the rod's node-interleaved banded
+ *          ordering (cosrod_rod_order_fill: per vertex / segment its
+ *          position, velocity and, for the DAE form, multiplier together),
+ *          so every formulation has a Jacobian with N-independent
+ *          bandwidths; rods follow one another (block diagonal).
  *   SPLIT  (absolute formulation with radau5 / rodas / seulex) y = (q of all
  *          rods, v of all rods), second-order structure m1 = m2 = nq so the
  *          implicit methods use Hairer's M1 reduction; bandwidths of the rod.
- * Jacobians: SPLIT layout analytic (cosrod_rod_jac: da/dq, da/dv per rod);
- * NODE layout banded finite differences with column grouping (the
- * integrator's, ml + mu + 1 evaluations independent of N).
+ * Jacobians are analytic (module rod): SPLIT the blocks da/dq, da/dv
+ * (cosrod_rod_jac); NODE the whole Jacobian in the banded ordering
+ * (cosrod_rod_jac_full_band; DAE mass-matrix form cosrod_rod_jac_dae_mass_band;
+ * ida's residual Jacobian dF/dy + cj dF/dy').
  *
  * Formulations: nullspace (ODE), absolute (ODE, projection or Baumgarte),
  * dae: with ida the residual of [LA] eq. (14); with the mass-matrix methods

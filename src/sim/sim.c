@@ -41,9 +41,10 @@ struct cosrod_sim {
   int ny;
   int *ny_r;   /* (nrods) rod state sizes */
   int *off_r;  /* (nrods) offsets into map */
-  int *qoff_r; /* (nrods) SPLIT: offset of the rod's q in the q part */
+  int *qoff_r; /* (nrods) SPLIT: offset of the rod's q in the q part; NODE: of the rod's block */
   int nq_tot;  /* SPLIT: size of the q part */
   int *map;    /* (ny) */
+  int *perm;   /* (ny) NODE: per rod its local banded ordering (map - block offset) */
   double *yl;  /* (max ny_r) gathered rod state */
   double *ypl; /* (max ny_r) gathered derivative */
   double *fl;  /* (max ny_r) rod result */
@@ -149,6 +150,43 @@ static int sim_jac_split(double t, const double *y, double *J, int ldj, void *us
         {J + (size_t)(s->nq_tot + o) * (size_t)ldj, ldj, s->ml, s->mu, nq, nq, nq, nq},
     };
     cosrod_status st = cosrod_rod_jac(rod, s->data[r], COSROD_FORM_ABSOLUTE, t, s->yl, NULL, 0.0, 2, b);
+    if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+  }
+  return 0;
+}
+
+/* Analytic Jacobian in the NODE layout: per rod the whole Jacobian in its
+ * banded ordering (cosrod_rod_jac_full_band; DAE as a mass-matrix problem:
+ * cosrod_rod_jac_dae_mass_band), written at the rod's block on the
+ * diagonal (the rod's perm: s->perm, = map - the block offset). */
+static int sim_jac_node(double t, const double *y, double *J, int ldj, void *user) {
+  cosrod_sim *s = user;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    int o = s->qoff_r[r];
+    gather(s, r, y, s->yl);
+    double *Jr = J + (size_t)o * (size_t)ldj;
+    cosrod_status st = s->form == COSROD_FORM_DAE
+                           ? cosrod_rod_jac_dae_mass_band(rod, s->data[r], t, s->yl, s->perm + s->off_r[r],
+                                                          Jr, ldj, s->ml, s->mu)
+                           : cosrod_rod_jac_full_band(rod, s->data[r], s->form, t, s->yl, NULL, 0.0,
+                                                      s->perm + s->off_r[r], Jr, ldj, s->ml, s->mu);
+    if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+  }
+  return 0;
+}
+
+/* Residual Jacobian dF/dy + cj dF/dy' of the DAE (ida), NODE layout. */
+static int sim_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj,
+                       void *user) {
+  cosrod_sim *s = user;
+  for (size_t r = 0; r < s->nrods; r++) {
+    int o = s->qoff_r[r];
+    gather(s, r, y, s->yl);
+    gather(s, r, yp, s->ypl);
+    cosrod_status st =
+        cosrod_rod_jac_full_band(s->rods[r], s->data[r], COSROD_FORM_DAE, t, s->yl, s->ypl, cj,
+                                 s->perm + s->off_r[r], J + (size_t)o * (size_t)ldj, ldj, s->ml, s->mu);
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
   }
   return 0;
@@ -411,49 +449,6 @@ static int rod_time_dependent(const cosrod_sc_rod *sr) {
 
 /* ---- layouts ------------------------------------------------------------- */
 
-/* NODE layout of rod r starting at global position base; fills the rod's map
- * and widens the bandwidths.  Returns the number of components placed. */
-static int layout_node(cosrod_sim *s, size_t r, int base) {
-  const cosrod_rod *rod = s->rods[r];
-  int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
-  int *m = s->map + s->off_r[r];
-  int nnodes = 2 * N + 1;
-  int *start = malloc((size_t)nnodes * 2 * sizeof *start);
-  if (!start) return -1;
-  int *end = start + nnodes;
-  int pos = base;
-  for (int a = 0; a < nnodes; a++) {
-    start[a] = pos;
-    if (a % 2 == 0) {
-      int n = a / 2, nd = cosrod_rod_vertex_ndof(rod, n);
-      if (nd > 0) {
-        int iq = cosrod_rod_qindex_vertex(rod, n), iv = nq + cosrod_rod_vindex_vertex(rod, s->form, n);
-        for (int j = 0; j < nd; j++) m[iq + j] = pos++;
-        for (int j = 0; j < nd; j++) m[iv + j] = pos++;
-      }
-    } else {
-      int k = a / 2, nvs = s->form == COSROD_FORM_NULLSPACE ? 3 : 4;
-      int iq = cosrod_rod_qindex_segment(rod, k), iv = nq + cosrod_rod_vindex_segment(rod, s->form, k);
-      for (int j = 0; j < 4; j++) m[iq + j] = pos++;
-      for (int j = 0; j < nvs; j++) m[iv + j] = pos++;
-      if (s->form == COSROD_FORM_DAE) m[2 * nq + k] = pos++;
-    }
-    end[a] = pos;
-  }
-  /* couplings reach two nodes of the staggered grid (strain: x_n, p, x_n+1;
-   * curvature: p_k-1, p_k, p_k+1) */
-  for (int a = 0; a < nnodes; a++) {
-    for (int b = a - 2; b <= a + 2; b++) {
-      if (b < 0 || b >= nnodes || end[a] == start[a] || end[b] == start[b]) continue;
-      int lo = (end[a] - 1) - start[b], up = (end[b] - 1) - start[a];
-      if (lo > s->ml) s->ml = lo;
-      if (up > s->mu) s->mu = up;
-    }
-  }
-  free(start);
-  return pos - base;
-}
-
 /* ---- create / free -------------------------------------------------------- */
 
 static cosrod_sim *fail_create(cosrod_sim *s, cosrod_status *status, cosrod_status st) {
@@ -644,6 +639,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   }
   size_t n = (size_t)s->ny;
   s->map = malloc(n * sizeof *s->map);
+  s->perm = malloc(n * sizeof *s->perm);
   s->yl = malloc((size_t)maxny * sizeof *s->yl);
   s->ypl = malloc((size_t)maxny * sizeof *s->ypl);
   s->fl = malloc((size_t)maxny * sizeof *s->fl);
@@ -651,7 +647,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   s->y0 = calloc(n, sizeof *s->y0);
   s->yd = calloc(n, sizeof *s->yd);
   s->dae_id = malloc(n * sizeof *s->dae_id);
-  if (!s->map || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd || !s->dae_id)
+  if (!s->map || !s->perm || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd || !s->dae_id)
     return fail_create(s, status, COSROD_ERR_NOMEM);
 
   /* layout */
@@ -678,16 +674,25 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     s->prob.m1 = s->prob.m2 = nq_tot;
     s->nq_tot = nq_tot;
   } else {
+    /* the rod's node-interleaved ordering (cosrod_rod_order_fill): its
+     * Jacobian is banded with N-independent bandwidths; rods follow one
+     * another, so map = base + perm */
     int pos = 0;
     for (size_t r = 0; r < s->nrods; r++) {
-      int k = layout_node(s, r, pos);
-      if (k < 0) return fail_create(s, status, COSROD_ERR_NOMEM);
-      if (k != s->ny_r[r]) {
-        set_err(err, errlen, sc, "rods", "internal error: state layout of rod %zu has %d of %d components", r,
-                k, s->ny_r[r]);
+      int *m = s->map + s->off_r[r], ml, mu;
+      cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, m, NULL, &ml, &mu);
+      if (st != COSROD_OK) {
+        set_err(err, errlen, sc, "rods", "no banded ordering for rod %zu (%s)", r, cosrod_strerror(st));
         return fail_create(s, status, COSROD_ERR_INTERNAL);
       }
-      pos += k;
+      for (int i = 0; i < s->ny_r[r]; i++) {
+        s->perm[s->off_r[r] + i] = m[i];
+        m[i] += pos;
+      }
+      s->qoff_r[r] = pos; /* NODE: global position of the rod's block */
+      if (ml > s->ml) s->ml = ml;
+      if (mu > s->mu) s->mu = mu;
+      pos += s->ny_r[r];
     }
   }
   if (s->ml > s->ny - 1) s->ml = s->ny - 1;
@@ -724,9 +729,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->jac_ml_q = s->ml_q;
   p->jac_mu_q = s->mu_q;
   p->time_dependent = time_dep;
-  if (s->split) p->jac = sim_jac_split; /* analytic; the node layout uses grouped FD */
+  p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
   if (s->dae_res) {
     p->res = sim_res;
+    p->res_jac = sim_res_jac;
     p->dae_id = s->dae_id;
   } else {
     p->f = sim_rhs;
@@ -807,6 +813,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->off_r);
   free(s->qoff_r);
   free(s->map);
+  free(s->perm);
   free(s->yl);
   free(s->ypl);
   free(s->fl);
