@@ -41,7 +41,8 @@ static void usage(FILE *f) {
           "  130  interrupted by Ctrl-C (SIGINT)\n"
           "\n"
           "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
-          "curvatures.csv, energy.csv, steps.csv, vtk/cosrod.pvd (ParaView), plots/*.png\n");
+          "curvatures.csv, energy.csv, steps.csv, vtk/cosrod.pvd (ParaView), plots/*.png;\n"
+          "static analyses add increments.csv, modal analyses modes.csv\n");
 }
 
 int main(int argc, char **argv) {
