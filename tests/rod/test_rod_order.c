@@ -477,6 +477,8 @@ static void check_form(int mode, uint64_t seed) {
   check_case(&c3, mode, "sine-4 damped pinned/clamped", &eq, &efd);
   rod_case c4 = {COSROD_CURV_ANGLE, 1, COSROD_END_FREE, COSROD_END_PRESCRIBED, 0, 1, 1, 4, seed + 12};
   check_case(&c4, mode, "angle damped free/prescribed-sliding loads", &eq, &efd);
+  rod_case c5 = {COSROD_CURV_TANGENT4, 0, COSROD_END_CLAMPED, COSROD_END_FREE, 0, 0, 1, 5, seed + 13};
+  check_case(&c5, mode, "tangent-4 undamped clamped/free loads", &eq, &efd);
   NOTE("%s: worst permuted-vs-native %.2e, worst vs FD %.2e", FORM[mode], eq, efd);
 }
 
