@@ -4,7 +4,8 @@
  * CSV files, exit statuses 0 / 1 / 2 / 130 (SIGINT), nothing is written on
  * invalid input, no progress bar on a pipe.  The binary runs as a child
  * process (path from CMake: COSROD_CLI). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 600
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -453,6 +454,64 @@ TEST(sigint_interrupted_exit_130) {
   free(dir);
 }
 
+/* On a terminal the progress bar appears (runs longer than a second): the
+ * child's stderr is a pseudo-terminal; the bar is redrawn with '\r' and
+ * shows the simulated time, steps, step size and ETA.  Then SIGINT. */
+TEST(progress_bar_on_a_terminal) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  CHECK("pty", master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+  if (master < 0) return;
+  const char *slave = ptsname(master);
+  char *dir = ot_mkdtemp("pty");
+  const char *argv[] = {COSROD_CLI,
+                        "run",
+                        ex("rubber-pendulum"),
+                        "-o",
+                        dir,
+                        "--set",
+                        "analysis.t_end=1000",
+                        "--set",
+                        "solver.max_steps=1000000000",
+                        "--set",
+                        "output.vtk=false",
+                        "--set",
+                        "output.plots=false",
+                        NULL};
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(slave, O_RDWR);
+    if (fd < 0 || !freopen("/dev/null", "w", stdout)) _exit(99);
+    dup2(fd, STDERR_FILENO);
+    execv(COSROD_CLI, (char *const *)argv);
+    _exit(98);
+  }
+  /* read what the child draws for up to 20 s, until the bar has appeared */
+  static char buf[1 << 16];
+  size_t len = 0;
+  int flags = fcntl(master, F_GETFL);
+  fcntl(master, F_SETFL, flags | O_NONBLOCK);
+  struct timespec tick = {0, 50000000L};
+  for (int i = 0; i < 400 && !(len > 0 && strstr(buf, "ETA")); i++) {
+    ssize_t k = read(master, buf + len, sizeof buf - 1 - len);
+    if (k > 0) {
+      len += (size_t)k;
+      buf[len] = '\0';
+    }
+    nanosleep(&tick, NULL);
+  }
+  kill(pid, SIGINT);
+  int rc = wait_status(pid);
+  close(master);
+  NOTE("exit %d; terminal output (first 120 bytes): %.120s", rc, buf);
+  CHECK("bar redrawn in place", strstr(buf, "\r[") != NULL);
+  CHECK("shows t, steps, h, ETA",
+        strstr(buf, "t = ") && strstr(buf, "steps ") && strstr(buf, " h ") && strstr(buf, "ETA"));
+  CHECK("interrupted: exit 130", rc == 130);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 TEST(version_and_help) {
   const char *v[] = {"--version", NULL};
   CHECK("--version exit 0", run(v) == 0);
@@ -472,12 +531,19 @@ TEST(version_and_help) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(pendulum_files_headers_rows), TH_CASE(example_perf_rubber),
-    TH_CASE(example_perf_steel),          TH_CASE(example_kv_cantilever),
-    TH_CASE(example_convergence),         TH_CASE(example_stiffness_cosserat),
-    TH_CASE(example_omega_twist_static),  TH_CASE(modes_csv),
-    TH_CASE(invalid_input_exit_2),        TH_CASE(solver_failure_exit_1),
-    TH_CASE(sigint_interrupted_exit_130), TH_CASE(version_and_help),
+    TH_CASE(pendulum_files_headers_rows),
+    TH_CASE(example_perf_rubber),
+    TH_CASE(example_perf_steel),
+    TH_CASE(example_kv_cantilever),
+    TH_CASE(example_convergence),
+    TH_CASE(example_stiffness_cosserat),
+    TH_CASE(example_omega_twist_static),
+    TH_CASE(modes_csv),
+    TH_CASE(invalid_input_exit_2),
+    TH_CASE(solver_failure_exit_1),
+    TH_CASE(sigint_interrupted_exit_130),
+    TH_CASE(progress_bar_on_a_terminal),
+    TH_CASE(version_and_help),
 };
 
 int main(int argc, char **argv) {
