@@ -369,6 +369,11 @@ int cosrod_cmd_run(int argc, char **argv) {
   } else {
     fprintf(stderr, "cosrod run: %s: the run failed at t = %g s: %s; files up to t = %g s are in %s/\n", file,
             isfinite(res.t_failed) ? res.t_failed : cosrod_sim_t(sim), res.message, cosrod_sim_t(sim), dir);
+    if (run_st == COSROD_ERR_MAX_STEPS)
+      fprintf(stderr, "cosrod run: hint: raise solver.max_steps (--set solver.max_steps=...)%s\n",
+              cosrod_sim_stats(sim)->njev == 0
+                  ? ", or take an implicit integrator (radau5, rodas) if the rod is stiff"
+                  : "");
     rc = 1;
   }
 
