@@ -63,6 +63,7 @@ struct cosrod_sim {
   /* energy accounting */
   double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
   double rW_prev, rD_prev;    /* rates at acc_t */
+  int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically */
   cosrod_sim_energy energy;
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */
@@ -249,7 +250,10 @@ static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop &
 
 static int sim_step_cb(double t, double h, int accepted, void *user) {
   cosrod_sim *s = user;
-  if (accepted) {
+  if (accepted && !s->need_rates) {
+    s->acc_t = s->t_now = cosrod_integrator_t(s->integ);
+    s->h_last = h;
+  } else if (accepted) {
     /* the step actually taken ends at the integrator's t (a method that
      * clips its own steps, e.g. the SUNDIALS adapters, may differ from t + h) */
     double t1 = cosrod_integrator_t(s->integ), rW1, rD1, W, D;
@@ -275,7 +279,7 @@ static int sim_step_cb(double t, double h, int accepted, void *user) {
 static int sim_output_cb(double t, const double *y, void *user) {
   cosrod_sim *s = user;
   double W = s->acc_W, D = s->acc_D;
-  if (t != s->acc_t) {
+  if (t != s->acc_t && s->need_rates) {
     /* partial step [t, acc_t]: rates at t first, then Simpson (which
      * evaluates the midpoint), then re-evaluate at t for the observer */
     double rW, rD, dW, dD;
@@ -620,6 +624,12 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     s->ny += s->ny_r[r];
     if (s->ny_r[r] > maxny) maxny = s->ny_r[r];
     time_dep |= rod_time_dependent(&sc->rods[r]);
+    const cosrod_sc_rod *sr = &sc->rods[r];
+    int loaded = 0;
+    for (size_t i = 0; i < sr->nloads; i++) loaded |= sr->loads[i].profile != COSROD_SC_PROFILE_PRELOAD;
+    s->need_rates |= sr->damping.kind != COSROD_SC_DAMPING_NONE || loaded || rod_time_dependent(sr) ||
+                     sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
+                     sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
   if (sc->analysis.start_from_equilibrium) {
     s->srods = calloc(s->nrods, sizeof *s->srods);
