@@ -1,4 +1,5 @@
-/* Simulation driver: scenario -> rods -> integrator problem -> run.
+/* Simulation driver, part 1: scenario -> rods -> state layout -> integrator
+ * problem (sim_run.c: the runs).
  *
  * See include/cosrod/sim.h for the design (state layouts, formulations,
  * energy accounting).  Equations: the rod right-hand sides are [LLA] eq. (29)
@@ -10,67 +11,15 @@
  * (map[i] = position in y of the rod's component i).  The callbacks gather
  * a rod's components, call the rod and scatter the result: O(ny) extra work
  * per evaluation and no allocation. */
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cosrod/sim.h"
-#include "cosrod/statics.h"
+#include "sim/sim_internal.h"
 
 static const double SIM_PI = 3.14159265358979323846;
-
-struct cosrod_sim {
-  const cosrod_scenario *sc;
-  size_t nrods;
-  cosrod_rod **rods;
-  cosrod_rod_data **data;
-  int analysis;          /* COSROD_SC_ANALYSIS_* */
-  cosrod_rod **srods;    /* (nrods) start_from_equilibrium: the rods with their preloads */
-  cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
-  cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
-  int nmodes;
-  double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
-  cosrod_rod_form form;          /* form of the rod state vectors */
-  int split;                     /* SPLIT layout (M1 reduction) */
-  int dae_mass;                  /* DAE as M y' = f with algebraic λ equations */
-  int dae_res;                   /* DAE via the residual (ida) */
-  int baumgarte;
-  int ny;
-  int *ny_r;   /* (nrods) rod state sizes */
-  int *off_r;  /* (nrods) offsets into map */
-  int *qoff_r; /* (nrods) SPLIT: offset of the rod's q in the q part; NODE: of the rod's block */
-  int nq_tot;  /* SPLIT: size of the q part */
-  int *map;    /* (ny) */
-  int *perm;   /* (ny) NODE: per rod its local banded ordering (map - block offset) */
-  double *yl;  /* (max ny_r) gathered rod state */
-  double *ypl; /* (max ny_r) gathered derivative */
-  double *fl;  /* (max ny_r) rod result */
-  double *y;   /* (ny) current state (frame / final) */
-  double *y0;  /* (ny) initial state */
-  double *yd;  /* (ny) dense-output scratch */
-  double *dae_id;
-  double *tout;
-  size_t nout;
-  int ml, mu, ml_q, mu_q;
-  cosrod_ode_problem prob;
-  cosrod_integrate_options opts;
-  const cosrod_step_type *type;
-  cosrod_integrator *integ;
-  const cosrod_sim_observer *obs;
-  /* energy accounting */
-  double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
-  double rW_prev, rD_prev;    /* rates at acc_t */
-  int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically */
-  cosrod_sim_energy energy;
-  double t_now, h_last, t_fail;
-  double t_frame; /* time of the last frame (-inf before the first) */
-  int ran;
-  int frame_rc; /* static runs: what the last frame callback returned */
-  char msg[512];
-};
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -84,16 +33,6 @@ static void set_err(char *err, size_t errlen, const cosrod_scenario *sc, const c
   if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
 }
 
-static void gather(const cosrod_sim *s, size_t r, const double *y, double *yl) {
-  const int *m = s->map + s->off_r[r];
-  for (int i = 0; i < s->ny_r[r]; i++) yl[i] = y[m[i]];
-}
-
-static void scatter(const cosrod_sim *s, size_t r, const double *yl, double *y) {
-  const int *m = s->map + s->off_r[r];
-  for (int i = 0; i < s->ny_r[r]; i++) y[m[i]] = yl[i];
-}
-
 /* ---- integrator callbacks ------------------------------------------------ */
 
 static int sim_rhs(double t, const double *y, double *ydot, void *user) {
@@ -101,7 +40,7 @@ static int sim_rhs(double t, const double *y, double *ydot, void *user) {
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     cosrod_rod_data *d = s->data[r];
-    gather(s, r, y, s->yl);
+    sim_gather(s, r, y, s->yl);
     int rc;
     if (s->form == COSROD_FORM_NULLSPACE) {
       rc = cosrod_rod_rhs_nullspace(rod, d, t, s->yl, s->fl);
@@ -114,7 +53,7 @@ static int sim_rhs(double t, const double *y, double *ydot, void *user) {
       }
     }
     if (rc != 0) return rc;
-    scatter(s, r, s->fl, ydot);
+    sim_scatter(s, r, s->fl, ydot);
   }
   return 0;
 }
@@ -122,11 +61,11 @@ static int sim_rhs(double t, const double *y, double *ydot, void *user) {
 static int sim_res(double t, const double *y, const double *yp, double *res, void *user) {
   cosrod_sim *s = user;
   for (size_t r = 0; r < s->nrods; r++) {
-    gather(s, r, y, s->yl);
-    gather(s, r, yp, s->ypl);
+    sim_gather(s, r, y, s->yl);
+    sim_gather(s, r, yp, s->ypl);
     int rc = cosrod_rod_res_dae(s->rods[r], s->data[r], t, s->yl, s->ypl, s->fl);
     if (rc != 0) return rc;
-    scatter(s, r, s->fl, res);
+    sim_scatter(s, r, s->fl, res);
   }
   return 0;
 }
@@ -145,7 +84,7 @@ static int sim_jac_split(double t, const double *y, double *J, int ldj, void *us
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int nq = cosrod_rod_nq(rod), o = s->qoff_r[r];
-    gather(s, r, y, s->yl);
+    sim_gather(s, r, y, s->yl);
     cosrod_rod_jac_block b[2] = {
         {J + (size_t)o * (size_t)ldj, ldj, s->ml_q, s->mu_q, nq, 0, nq, nq},
         {J + (size_t)(s->nq_tot + o) * (size_t)ldj, ldj, s->ml, s->mu, nq, nq, nq, nq},
@@ -165,7 +104,7 @@ static int sim_jac_node(double t, const double *y, double *J, int ldj, void *use
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int o = s->qoff_r[r];
-    gather(s, r, y, s->yl);
+    sim_gather(s, r, y, s->yl);
     double *Jr = J + (size_t)o * (size_t)ldj;
     cosrod_status st = s->form == COSROD_FORM_DAE
                            ? cosrod_rod_jac_dae_mass_band(rod, s->data[r], t, s->yl, s->perm + s->off_r[r],
@@ -183,8 +122,8 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
   cosrod_sim *s = user;
   for (size_t r = 0; r < s->nrods; r++) {
     int o = s->qoff_r[r];
-    gather(s, r, y, s->yl);
-    gather(s, r, yp, s->ypl);
+    sim_gather(s, r, y, s->yl);
+    sim_gather(s, r, yp, s->ypl);
     cosrod_status st =
         cosrod_rod_jac_full_band(s->rods[r], s->data[r], COSROD_FORM_DAE, t, s->yl, s->ypl, cj,
                                  s->perm + s->off_r[r], J + (size_t)o * (size_t)ldj, ldj, s->ml, s->mu);
@@ -197,109 +136,14 @@ static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
   (void)t;
   for (size_t r = 0; r < s->nrods; r++) {
-    gather(s, r, y, s->yl);
+    sim_gather(s, r, y, s->yl);
     if (cosrod_rod_project(s->rods[r], s->form, s->yl) != COSROD_OK) return -1;
-    scatter(s, r, s->yl, y);
+    sim_scatter(s, r, s->yl, y);
   }
   return 0;
 }
 
 /* Evaluate every rod at (t, y); returns the summed rates. */
-static cosrod_status eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD) {
-  double W = 0.0, D = 0.0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    gather(s, r, y, s->yl);
-    cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
-    if (st != COSROD_OK) return st;
-    W += s->data[r]->energy.external_power;
-    D += s->data[r]->energy.dissipation_rate;
-  }
-  if (rW) *rW = W;
-  if (rD) *rD = D;
-  return COSROD_OK;
-}
-
-/* Energy terms from the rods' last evaluation plus the given integrals. */
-static void energy_from_data(cosrod_sim *s, double W, double D) {
-  cosrod_sim_energy e = {0};
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod_energy *re = &s->data[r]->energy;
-    e.kinetic += re->kinetic_trans + re->kinetic_rot;
-    e.elastic += re->shear_ext + re->bend_tors;
-    e.gravity += re->gravity;
-  }
-  e.external_work = W;
-  e.dissipated = D;
-  e.balance = e.kinetic + e.elastic + e.gravity + e.dissipated - e.external_work;
-  s->energy = e;
-}
-
-/* Simpson's rule for the rates over [a, b] inside the last accepted step
- * (dense output valid there), given the rates at a and b. */
-static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, double rWb, double rDb,
-                   double *W, double *D) {
-  double m = 0.5 * (a + b), rWm, rDm;
-  if (cosrod_integrator_dense(s->integ, m, NULL, s->ny, s->yd) != COSROD_OK) return -1;
-  if (eval_all(s, m, s->yd, &rWm, &rDm) != COSROD_OK) return -1;
-  *W = (b - a) / 6.0 * (rWa + 4.0 * rWm + rWb);
-  *D = (b - a) / 6.0 * (rDa + 4.0 * rDm + rDb);
-  return 0;
-}
-
-static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop && *s->obs->stop; }
-
-static int sim_step_cb(double t, double h, int accepted, void *user) {
-  cosrod_sim *s = user;
-  if (accepted && !s->need_rates) {
-    s->acc_t = s->t_now = cosrod_integrator_t(s->integ);
-    s->h_last = h;
-  } else if (accepted) {
-    /* the step actually taken ends at the integrator's t (a method that
-     * clips its own steps, e.g. the SUNDIALS adapters, may differ from t + h) */
-    double t1 = cosrod_integrator_t(s->integ), rW1, rD1, W, D;
-    h = t1 - s->acc_t;
-    if (cosrod_integrator_dense(s->integ, t1, NULL, s->ny, s->yd) != COSROD_OK) return -1;
-    if (eval_all(s, t1, s->yd, &rW1, &rD1) != COSROD_OK) return -1;
-    if (simpson(s, s->acc_t, t1, s->rW_prev, s->rD_prev, rW1, rD1, &W, &D) != 0) return -1;
-    s->acc_W += W;
-    s->acc_D += D;
-    s->acc_t = t1;
-    s->rW_prev = rW1;
-    s->rD_prev = rD1;
-    s->h_last = h;
-    s->t_now = t1;
-  }
-  if (s->obs && s->obs->step) {
-    int rc = s->obs->step(s->obs->user, s, t, h, accepted);
-    if (rc != 0) return rc;
-  }
-  return stop_requested(s) ? 1 : 0;
-}
-
-static int sim_output_cb(double t, const double *y, void *user) {
-  cosrod_sim *s = user;
-  double W = s->acc_W, D = s->acc_D;
-  if (t != s->acc_t && s->need_rates) {
-    /* partial step [t, acc_t]: rates at t first, then Simpson (which
-     * evaluates the midpoint), then re-evaluate at t for the observer */
-    double rW, rD, dW, dD;
-    if (eval_all(s, t, y, &rW, &rD) != COSROD_OK) return -1;
-    if (simpson(s, t, s->acc_t, rW, rD, s->rW_prev, s->rD_prev, &dW, &dD) != 0) return -1;
-    W -= dW;
-    D -= dD;
-  }
-  if (eval_all(s, t, y, NULL, NULL) != COSROD_OK) return -1;
-  memcpy(s->y, y, (size_t)s->ny * sizeof *y);
-  s->t_now = t;
-  s->t_frame = t;
-  energy_from_data(s, W, D);
-  if (s->obs && s->obs->frame) {
-    int rc = s->obs->frame(s->obs->user, s, t);
-    if (rc != 0) return rc;
-  }
-  return stop_requested(s) ? 1 : 0;
-}
-
 /* ---- scenario -> rod definition ----------------------------------------- */
 
 static double *keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
@@ -514,11 +358,11 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     s->shapes = malloc((size_t)s->nmodes * (size_t)(N + 1) * 6 * sizeof *s->shapes);
     if (!s->omega || !s->freq || !s->shapes) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
-  if (eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
+  if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
     set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
-  energy_from_data(s, 0.0, 0.0);
+  sim_energy_from_data(s, 0.0, 0.0);
   if (status) *status = COSROD_OK;
   return s;
 }
@@ -722,7 +566,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
-    scatter(s, r, s->yl, s->y0);
+    sim_scatter(s, r, s->yl, s->y0);
     for (int i = 0; i < s->ny_r[r]; i++)
       s->dae_id[s->map[s->off_r[r] + i]] =
           (s->form == COSROD_FORM_DAE && i >= 2 * nq && i < 2 * nq + N) ? 0.0 : 1.0;
@@ -792,11 +636,11 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     s->tout[s->nout - 1] = T;
 
   /* energies at t = 0 */
-  if (eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
     set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
-  energy_from_data(s, 0.0, 0.0);
+  sim_energy_from_data(s, 0.0, 0.0);
   if (status) *status = COSROD_OK;
   return s;
 }
@@ -834,241 +678,3 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->tout);
   free(s);
 }
-
-/* ---- run ------------------------------------------------------------------ */
-
-static void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
-  cosrod_integrate_stats *o = &s->sstats;
-  memset(o, 0, sizeof *o);
-  o->nfev = ss->residuals;
-  o->njev = ss->jacobians;
-  o->nsteps = ss->increments + ss->rejected;
-  o->naccept = ss->increments;
-  o->nreject = ss->rejected;
-  o->ndecomp = ss->newton + ss->jacobians;
-  o->nnewton = ss->newton;
-  o->wall_time = ss->wall_time;
-}
-
-/* One converged state q (nq) of a static solve at pseudo-time t: a frame. */
-static int static_frame(cosrod_sim *s, double t, const double *q, long iterations, double residual) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  memcpy(s->y, q, (size_t)nq * sizeof *q);
-  memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
-  if (eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
-  energy_from_data(s, 0.0, 0.0);
-  s->t_now = s->t_frame = t;
-  if (s->obs && s->obs->frame) {
-    int rc = s->obs->frame(s->obs->user, s, t);
-    if (rc != 0) return rc;
-  }
-  if (s->obs && s->obs->increment) {
-    int rc = s->obs->increment(s->obs->user, s, t, iterations, residual);
-    if (rc != 0) return rc;
-  }
-  return stop_requested(s) ? 1 : 0;
-}
-
-static int static_cb(void *user, double t, const double *q, int iterations, double residual) {
-  cosrod_sim *s = user;
-  if (s->frame_rc != 0) return s->frame_rc;
-  s->frame_rc = static_frame(s, t, q, iterations, residual);
-  return s->frame_rc;
-}
-
-static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss,
-                                    const char *what) {
-  if (st == COSROD_ERR_INTERRUPTED && s->frame_rc < 0) st = COSROD_ERR_CALLBACK;
-  if (st == COSROD_ERR_INTERRUPTED)
-    snprintf(s->msg, sizeof s->msg, "stopped at t = %.17g", ss->t);
-  else
-    snprintf(s->msg, sizeof s->msg, "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g%s)",
-             what, ss->t, cosrod_strerror(st), ss->min_step, ss->residual,
-             ss->critical ? "; a limit or bifurcation point" : "");
-  s->t_fail = ss->t;
-  return st;
-}
-
-/* analysis: static -- continuation over the pseudo-time [0, 1]. */
-static cosrod_status run_static(cosrod_sim *s) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  double *q = s->yd; /* (ny >= nq) scratch: the solver's state */
-  memcpy(q, s->y0, (size_t)nq * sizeof *q);
-  cosrod_statics_stats ss;
-  memset(&ss, 0, sizeof ss);
-  s->frame_rc = 0;
-  cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, 1.0, static_cb, s, &ss);
-  stats_from_statics(s, &ss);
-  if (st != COSROD_OK) {
-    st = static_failure(s, st, &ss, "static continuation");
-    /* the last converged state */
-    if (s->frame_rc == 0) {
-      memcpy(s->y, q, (size_t)nq * sizeof *q);
-      memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
-      s->t_now = ss.t;
-      if (eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) energy_from_data(s, 0.0, 0.0);
-    }
-  }
-  return st;
-}
-
-/* analysis: modes -- equilibrium at t = 0, then the lowest eigenpairs. */
-static cosrod_status run_modes(cosrod_sim *s) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  double *q = s->yd;
-  memcpy(q, s->y0, (size_t)nq * sizeof *q);
-  cosrod_statics_stats ss;
-  memset(&ss, 0, sizeof ss);
-  cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
-  stats_from_statics(s, &ss);
-  if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium at t = 0");
-  int rc = static_frame(s, 0.0, q, ss.max_iterations, ss.residual);
-  if (rc != 0) {
-    snprintf(s->msg, sizeof s->msg, "stopped by the observer");
-    return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
-  }
-  st = cosrod_statics_modes(s->rods[0], 0.0, q, s->nmodes, s->omega, s->freq, s->shapes, NULL);
-  if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "modal analysis failed (%s)", cosrod_strerror(st));
-    s->t_fail = 0.0;
-  }
-  return st;
-}
-
-/* start_from_equilibrium: every rod's q at its static equilibrium under the
- * t = 0 loads including the preloads, at rest; then the consistent state. */
-static cosrod_status equilibrium_start(cosrod_sim *s) {
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
-    double *q = s->ypl; /* (>= ny_r >= nq) */
-    gather(s, r, s->y0, s->yl);
-    memcpy(q, s->yl, (size_t)nq * sizeof *q);
-    cosrod_statics_stats ss;
-    memset(&ss, 0, sizeof ss);
-    cosrod_status st = cosrod_statics_equilibrium_at(s->stat[r], 0.0, q, &ss);
-    if (st != COSROD_OK) {
-      char what[64];
-      snprintf(what, sizeof what, "static equilibrium of rod %zu at t = 0", r);
-      return static_failure(s, st, &ss, what);
-    }
-    memcpy(s->yl, q, (size_t)nq * sizeof *q);
-    for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
-    st = cosrod_rod_project(rod, s->form, s->yl);
-    if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
-      st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
-    (void)N;
-    if (st != COSROD_OK) {
-      snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r,
-               cosrod_strerror(st));
-      s->t_fail = 0.0;
-      return st;
-    }
-    scatter(s, r, s->yl, s->y0);
-  }
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
-  if (eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");
-    s->t_fail = 0.0;
-    return COSROD_ERR_NONFINITE;
-  }
-  energy_from_data(s, 0.0, 0.0);
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
-  if (!s) return COSROD_ERR_INVALID;
-  if (s->ran) return COSROD_ERR_INVALID;
-  s->ran = 1;
-  s->obs = obs;
-  if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) {
-    cosrod_status st = s->analysis == COSROD_SC_ANALYSIS_STATIC ? run_static(s) : run_modes(s);
-    s->obs = NULL;
-    return st;
-  }
-  if (s->stat) {
-    cosrod_status st = equilibrium_start(s);
-    if (st != COSROD_OK) {
-      s->obs = NULL;
-      return st;
-    }
-  }
-  s->acc_t = 0.0;
-  s->acc_W = s->acc_D = 0.0;
-  s->t_frame = -INFINITY;
-  cosrod_output_spec spec = {0};
-  spec.t_out = s->tout;
-  spec.n_out = s->nout;
-  spec.include_t0 = 1;
-  spec.output = sim_output_cb;
-  spec.step_history = sim_step_cb;
-  spec.user = s;
-  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
-  double T = s->sc->analysis.t_end;
-  if (st == COSROD_OK) st = cosrod_integrator_evolve(s->integ, T, &spec);
-  if (st == COSROD_ERR_STEP_TOO_SMALL &&
-      fabs(T - cosrod_integrator_t(s->integ)) <= 64 * DBL_EPSILON * fmax(1.0, fabs(T))) {
-    /* a method that clips its own last step (OWN_CLIP) may stop a few ulps
-     * short of t_end and then fail on the remaining sub-ulp step: t_end is
-     * reached for all purposes; report the final output time ourselves */
-    st = COSROD_OK;
-    if (s->t_frame < T) {
-      int rc = sim_output_cb(T, cosrod_integrator_y(s->integ), s);
-      if (rc != 0) st = rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
-    }
-    if (st != COSROD_OK) snprintf(s->msg, sizeof s->msg, "output callback stopped the run at t = %.17g", T);
-  }
-  s->obs = NULL;
-  if (st != COSROD_OK) {
-    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
-    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));
-    s->t_fail = cosrod_integrator_fail_time(s->integ);
-    /* last accepted state: evaluate it for the tips */
-    double t = cosrod_integrator_t(s->integ);
-    memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
-    s->t_now = t;
-    if (eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) energy_from_data(s, s->acc_W, s->acc_D);
-  }
-  return st;
-}
-
-/* ---- queries -------------------------------------------------------------- */
-
-const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->sc; }
-size_t cosrod_sim_nrods(const cosrod_sim *s) { return s->nrods; }
-const cosrod_rod *cosrod_sim_rod(const cosrod_sim *s, size_t r) { return r < s->nrods ? s->rods[r] : NULL; }
-const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *s, size_t r) {
-  return r < s->nrods ? s->data[r] : NULL;
-}
-cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *s) { return s->energy; }
-void cosrod_sim_tip(const cosrod_sim *s, size_t r, double tip[3]) {
-  const cosrod_rod_data *d = s->data[r];
-  for (int k = 0; k < 3; k++) tip[k] = d->x[3 * d->N + k];
-}
-int cosrod_sim_ny(const cosrod_sim *s) { return s->ny; }
-const double *cosrod_sim_state(const cosrod_sim *s) { return s->y; }
-double cosrod_sim_t(const cosrod_sim *s) { return s->t_now; }
-double cosrod_sim_h_last(const cosrod_sim *s) { return s->h_last; }
-const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *s) {
-  return s->integ ? cosrod_integrator_stats(s->integ) : &s->sstats;
-}
-const char *cosrod_sim_message(const cosrod_sim *s) { return s->msg; }
-double cosrod_sim_fail_time(const cosrod_sim *s) { return s->t_fail; }
-const char *cosrod_sim_integrator_name(const cosrod_sim *s) {
-  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->type->name : "statics";
-}
-int cosrod_sim_nmodes(const cosrod_sim *s) { return s->ran ? s->nmodes : 0; }
-void cosrod_sim_mode(const cosrod_sim *s, int i, double *omega, double *freq_hz, const double **shape) {
-  int N = cosrod_rod_nseg(s->rods[0]);
-  if (omega) *omega = s->omega[i];
-  if (freq_hz) *freq_hz = s->freq[i];
-  if (shape) *shape = s->shapes + (size_t)i * (size_t)(N + 1) * 6;
-}
-int cosrod_sim_split_layout(const cosrod_sim *s) { return s->split; }
-void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int *mu_q) {
-  if (ml) *ml = s->ml;
-  if (mu) *mu = s->mu;
-  if (ml_q) *ml_q = s->ml_q;
-  if (mu_q) *mu_q = s->mu_q;
-}
-const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->prob; }
