@@ -38,6 +38,7 @@
  * complex factorisation pair, nsolve one per Newton iteration (real +
  * complex pair) and one per error-estimate solve. */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -589,9 +590,13 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
                               "radau5: f failed (%d) at the accepted point t = %.17g", rc, t);
     s->need_f0 = 0;
   }
-  /* last step: reach t_end exactly (Hairer: x + h >= xend, 1.0001 on the first step) */
+  /* last step: reach t_end exactly (Hairer: x + h >= xend, 1.0001 on the first step).
+   * The slack of a few ulps makes h = t_end - t (set after the previous step)
+   * count as the last step even when t + h rounds to just below t_end, which
+   * would otherwise leave a sub-ulp remainder (a spurious "step too small"). */
   int last = 0;
-  if ((t + h * (s->first ? 1.0001 : 1.0) - ctx->t_end) * dir >= 0.0) {
+  const double slack = 4.0 * DBL_EPSILON * fmax(fabs(t), fabs(ctx->t_end));
+  if ((t + h * (s->first ? 1.0001 : 1.0) - ctx->t_end) * dir >= -slack) {
     h = ctx->t_end - t;
     last = 1;
   }

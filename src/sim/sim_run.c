@@ -283,18 +283,6 @@ cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
   cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
   double T = s->sc->analysis.t_end;
   if (st == COSROD_OK) st = cosrod_integrator_evolve(s->integ, T, &spec);
-  if (st == COSROD_ERR_STEP_TOO_SMALL &&
-      fabs(T - cosrod_integrator_t(s->integ)) <= 64 * DBL_EPSILON * fmax(1.0, fabs(T))) {
-    /* a method that clips its own last step (OWN_CLIP) may stop a few ulps
-     * short of t_end and then fail on the remaining sub-ulp step: t_end is
-     * reached for all purposes; report the final output time ourselves */
-    st = COSROD_OK;
-    if (s->t_frame < T) {
-      int rc = sim_output_cb(T, cosrod_integrator_y(s->integ), s);
-      if (rc != 0) st = rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
-    }
-    if (st != COSROD_OK) snprintf(s->msg, sizeof s->msg, "output callback stopped the run at t = %.17g", T);
-  }
   s->obs = NULL;
   if (st != COSROD_OK) {
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
