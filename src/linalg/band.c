@@ -27,9 +27,6 @@
 #include "cosrod/band.h"
 #include "linalg/linalg_internal.h"
 
-static inline int imin(int a, int b) { return a < b ? a : b; }
-static inline int imax(int a, int b) { return a > b ? a : b; }
-
 cosrod_band *cosrod_band_create(int n, int ml, int mu) {
   if (n < 1 || ml < 0 || mu < 0) return NULL;
   ml = imin(ml, n - 1);
@@ -65,7 +62,7 @@ void cosrod_band_free(cosrod_band *A) {
 }
 
 cosrod_status cosrod_band_set_backend(cosrod_band *A, cosrod_linalg_backend backend) {
-  if (!A || (backend != COSROD_LINALG_OWN && backend != COSROD_LINALG_LAPACK)) return COSROD_ERR_INVALID;
+  if (!A || !lin_valid_backend(backend)) return COSROD_ERR_INVALID;
   A->backend = backend;
   return COSROD_OK;
 }
@@ -283,17 +280,8 @@ cosrod_status cosrod_band_factor(cosrod_band *A) {
   if (A->backend == COSROD_LINALG_LAPACK) {
     lapack_int info =
         LAPACKE_dgbtrf_work(LAPACK_COL_MAJOR, A->n, A->n, A->ml, A->mu, A->data, A->ld, A->ipiv);
-    if (info < 0) return COSROD_ERR_INTERNAL;
-    if (info > 0) {
-      A->singular_col = info - 1;
-      return COSROD_ERR_SINGULAR;
-    }
-    st = COSROD_OK;
-    const long bad = lin_first_nonfinite(A->data, (size_t)A->n * (size_t)A->ld);
-    if (bad >= 0) {
-      A->singular_col = (int)(bad / A->ld);
-      st = COSROD_ERR_NONFINITE;
-    }
+    st = lin_lapack_factor_status(info, A->data, (size_t)A->n * (size_t)A->ld, (size_t)A->ld,
+                                  &A->singular_col);
   } else {
     st = lin_band_factor_own(A);
   }
@@ -328,13 +316,5 @@ void cosrod_band_print(const cosrod_band *A, FILE *f) {
   fprintf(f, "band matrix n=%d ml=%d mu=%d ld=%d backend=%s%s\n", A->n, A->ml, A->mu, A->ld,
           cosrod_linalg_backend_name(A->backend),
           A->factored ? " (LU factors: U above incl. diagonal, L multipliers below)" : "");
-  for (int i = 0; i < A->n; ++i) {
-    for (int j = 0; j < A->n; ++j) {
-      if (i - j <= A->ml && j - i <= up)
-        fprintf(f, " %11.4e", cosrod_band_get(A, i, j));
-      else
-        fprintf(f, " %11s", ".");
-    }
-    fputc('\n', f);
-  }
+  lin_print_entries(f, A->data, 0, A->n, (size_t)A->smu, (size_t)A->ld - 1, A->ml, up);
 }

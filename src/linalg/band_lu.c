@@ -21,9 +21,6 @@
 #include "cosrod/band.h"
 #include "linalg/linalg_internal.h"
 
-static inline int imin(int a, int b) { return a < b ? a : b; }
-static inline int imax(int a, int b) { return a > b ? a : b; }
-
 /* y[1..m] -= t * x[1..m]; x and y are different columns of the band, so they
  * never overlap (restrict spares the vectoriser a runtime alias check). */
 static inline void col_update(int m, double t, const double *restrict x, double *restrict y) {

@@ -29,10 +29,6 @@ const char *cosrod_linalg_backend_name(cosrod_linalg_backend backend) {
   return "unknown";
 }
 
-static int valid_backend(cosrod_linalg_backend b) {
-  return b == COSROD_LINALG_OWN || b == COSROD_LINALG_LAPACK;
-}
-
 /* ======================================================================== */
 /* Real dense                                                               */
 
@@ -61,7 +57,7 @@ void cosrod_dense_free(cosrod_dense *A) {
 }
 
 cosrod_status cosrod_dense_set_backend(cosrod_dense *A, cosrod_linalg_backend backend) {
-  if (!A || !valid_backend(backend)) return COSROD_ERR_INVALID;
+  if (!A || !lin_valid_backend(backend)) return COSROD_ERR_INVALID;
   A->backend = backend;
   return COSROD_OK;
 }
@@ -229,16 +225,7 @@ cosrod_status cosrod_dense_factor(cosrod_dense *A) {
   cosrod_status st = COSROD_OK;
   if (A->backend == COSROD_LINALG_LAPACK) {
     lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, A->n, A->n, A->data, A->n, A->ipiv);
-    if (info < 0) return COSROD_ERR_INTERNAL;
-    if (info > 0) {
-      A->singular_col = info - 1;
-      return COSROD_ERR_SINGULAR;
-    }
-    const long bad = lin_first_nonfinite(A->data, (size_t)A->n * (size_t)A->n);
-    if (bad >= 0) {
-      A->singular_col = (int)(bad / A->n);
-      st = COSROD_ERR_NONFINITE;
-    }
+    st = lin_lapack_factor_status(info, A->data, (size_t)A->n * (size_t)A->n, (size_t)A->n, &A->singular_col);
   } else {
     st = dense_factor_own(A);
   }
@@ -269,10 +256,7 @@ void cosrod_dense_print(const cosrod_dense *A, FILE *f) {
   }
   fprintf(f, "dense matrix n=%d backend=%s%s\n", A->n, cosrod_linalg_backend_name(A->backend),
           A->factored ? " (LU factors)" : "");
-  for (int i = 0; i < A->n; ++i) {
-    for (int j = 0; j < A->n; ++j) fprintf(f, " %11.4e", cosrod_dense_get(A, i, j));
-    fputc('\n', f);
-  }
+  lin_print_entries(f, A->data, 0, A->n, 0, (size_t)A->n, A->n - 1, A->n - 1);
 }
 
 /* ======================================================================== */
@@ -305,7 +289,7 @@ void cosrod_zdense_free(cosrod_zdense *A) {
 }
 
 cosrod_status cosrod_zdense_set_backend(cosrod_zdense *A, cosrod_linalg_backend backend) {
-  if (!A || !valid_backend(backend)) return COSROD_ERR_INVALID;
+  if (!A || !lin_valid_backend(backend)) return COSROD_ERR_INVALID;
   A->backend = backend;
   return COSROD_OK;
 }
@@ -490,16 +474,8 @@ cosrod_status cosrod_zdense_factor(cosrod_zdense *A) {
   cosrod_status st = COSROD_OK;
   if (A->backend == COSROD_LINALG_LAPACK) {
     lapack_int info = LAPACKE_zgetrf_work(LAPACK_COL_MAJOR, A->n, A->n, A->data, A->n, A->ipiv);
-    if (info < 0) return COSROD_ERR_INTERNAL;
-    if (info > 0) {
-      A->singular_col = info - 1;
-      return COSROD_ERR_SINGULAR;
-    }
-    const long bad = lin_first_nonfinite((const double *)A->data, 2 * (size_t)A->n * (size_t)A->n);
-    if (bad >= 0) {
-      A->singular_col = (int)(bad / (2 * A->n));
-      st = COSROD_ERR_NONFINITE;
-    }
+    st = lin_lapack_factor_status(info, (const double *)A->data, 2 * (size_t)A->n * (size_t)A->n,
+                                  2 * (size_t)A->n, &A->singular_col);
   } else {
     st = zdense_factor_own(A);
   }
@@ -524,17 +500,10 @@ cosrod_status cosrod_zdense_solve_multi(const cosrod_zdense *A, int nrhs, double
 
 cosrod_status cosrod_zdense_solve_split(cosrod_zdense *A, double *re, double *im) {
   if (!A || !re || !im) return COSROD_ERR_INVALID;
-  double *w = (double *)A->work;
-  for (int i = 0; i < A->n; ++i) {
-    w[2 * i] = re[i];
-    w[2 * i + 1] = im[i];
-  }
+  lin_interleave(A->n, re, im, (double *)A->work);
   cosrod_status st = cosrod_zdense_solve(A, A->work);
   if (st != COSROD_OK) return st;
-  for (int i = 0; i < A->n; ++i) {
-    re[i] = w[2 * i];
-    im[i] = w[2 * i + 1];
-  }
+  lin_deinterleave(A->n, (const double *)A->work, re, im);
   return COSROD_OK;
 }
 
@@ -546,10 +515,36 @@ void cosrod_zdense_print(const cosrod_zdense *A, FILE *f) {
   }
   fprintf(f, "complex dense matrix n=%d backend=%s%s\n", A->n, cosrod_linalg_backend_name(A->backend),
           A->factored ? " (LU factors)" : "");
-  for (int i = 0; i < A->n; ++i) {
-    for (int j = 0; j < A->n; ++j) {
-      const double _Complex z = cosrod_zdense_get(A, i, j);
-      fprintf(f, " %10.3e%+10.3ei", creal(z), cimag(z));
+  lin_print_entries(f, (const double *)A->data, 1, A->n, 0, (size_t)A->n, A->n - 1, A->n - 1);
+}
+
+/* ======================================================================== */
+/* Helpers shared with band.c / zband.c (linalg_internal.h)                 */
+
+cosrod_status lin_lapack_factor_status(lapack_int info, const double *x, size_t m, size_t col,
+                                       int *singular_col) {
+  if (info < 0) return COSROD_ERR_INTERNAL;
+  if (info > 0) {
+    *singular_col = info - 1;
+    return COSROD_ERR_SINGULAR;
+  }
+  const long bad = lin_first_nonfinite(x, m);
+  if (bad < 0) return COSROD_OK;
+  *singular_col = (int)(bad / (long)col);
+  return COSROD_ERR_NONFINITE;
+}
+
+void lin_print_entries(FILE *f, const double *x, int is_complex, int n, size_t off, size_t cs, int ml,
+                       int mu) {
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const size_t k = off + (size_t)i + (size_t)j * cs;
+      if (i - j > ml || j - i > mu)
+        fprintf(f, is_complex ? " %21s" : " %11s", ".");
+      else if (is_complex)
+        fprintf(f, " %10.3e%+10.3ei", x[2 * k], x[2 * k + 1]);
+      else
+        fprintf(f, " %11.4e", x[k]);
     }
     fputc('\n', f);
   }

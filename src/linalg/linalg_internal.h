@@ -4,6 +4,7 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "cosrod/band.h"
 
@@ -11,6 +12,13 @@
 _Static_assert(sizeof(lapack_int) == sizeof(int), "cosrod linalg expects 32-bit lapack_int");
 /* C11 6.2.5: a complex number has the representation of double[2] = {re, im}. */
 _Static_assert(sizeof(double _Complex) == 2 * sizeof(double), "double _Complex must be two doubles");
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+
+static inline int lin_valid_backend(cosrod_linalg_backend b) {
+  return b == COSROD_LINALG_OWN || b == COSROD_LINALG_LAPACK;
+}
 
 /* |re| + |im|: the pivoting magnitude for complex LU (as LAPACK's izamax). */
 static inline double lin_cabs1(const double *z) { return fabs(z[0]) + fabs(z[1]); }
@@ -51,6 +59,36 @@ static inline long lin_first_nonfinite(const double *x, size_t m) {
     if (!isfinite(x[k])) return (long)k;
   return -1;
 }
+
+/* Status of a LAPACK ?gbtrf / ?getrf call (dense.c) on the m doubles x of the factors
+ * (col = doubles per stored column): info < 0 -> ERR_INTERNAL; info > 0 ->
+ * ERR_SINGULAR at column info - 1; else ERR_NONFINITE at the column of the
+ * first NaN/Inf, or OK.  *singular_col is set on SINGULAR / NONFINITE. */
+cosrod_status lin_lapack_factor_status(lapack_int info, const double *x, size_t m, size_t col,
+                                       int *singular_col);
+
+/* Split (re, im: (n) each) <-> interleaved complex (w: (2n) doubles). */
+static inline void lin_interleave(int n, const double *re, const double *im, double *w) {
+  for (int i = 0; i < n; ++i) {
+    w[2 * i] = re[i];
+    w[2 * i + 1] = im[i];
+  }
+}
+static inline void lin_deinterleave(int n, const double *w, double *re, double *im) {
+  for (int i = 0; i < n; ++i) {
+    re[i] = w[2 * i];
+    im[i] = w[2 * i + 1];
+  }
+}
+
+/* Debug table of an n x n matrix (dense.c), one row per line.  Entry (i, j)
+ * with i - j <= ml and j - i <= mu is x[off + i + j*cs] (in entries: a
+ * complex entry is the pair {re, im}), printed as %11.4e (real) or
+ * %10.3e%+10.3ei (complex); the others print as '.'.  Band storage
+ * (A(i,j) = data[j*ld + smu + i - j]): off = smu, cs = ld - 1; dense
+ * storage: off = 0, cs = n, ml = mu = n - 1. */
+void lin_print_entries(FILE *f, const double *x, int is_complex, int n, size_t off, size_t cs, int ml,
+                       int mu);
 
 /* Own banded LU (band_lu.c); A->rdiag/rdiag_ok/ipiv/singular_col set. */
 cosrod_status lin_band_factor_own(cosrod_band *A);

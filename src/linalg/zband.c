@@ -20,9 +20,6 @@
 #include "cosrod/band.h"
 #include "linalg/linalg_internal.h"
 
-static inline int imin(int a, int b) { return a < b ? a : b; }
-static inline int imax(int a, int b) { return a > b ? a : b; }
-
 cosrod_zband *cosrod_zband_create(int n, int ml, int mu) {
   if (n < 1 || ml < 0 || mu < 0) return NULL;
   ml = imin(ml, n - 1);
@@ -60,7 +57,7 @@ void cosrod_zband_free(cosrod_zband *A) {
 }
 
 cosrod_status cosrod_zband_set_backend(cosrod_zband *A, cosrod_linalg_backend backend) {
-  if (!A || (backend != COSROD_LINALG_OWN && backend != COSROD_LINALG_LAPACK)) return COSROD_ERR_INVALID;
+  if (!A || !lin_valid_backend(backend)) return COSROD_ERR_INVALID;
   A->backend = backend;
   return COSROD_OK;
 }
@@ -250,17 +247,8 @@ cosrod_status cosrod_zband_factor(cosrod_zband *A) {
   if (A->backend == COSROD_LINALG_LAPACK) {
     lapack_int info =
         LAPACKE_zgbtrf_work(LAPACK_COL_MAJOR, A->n, A->n, A->ml, A->mu, A->data, A->ld, A->ipiv);
-    if (info < 0) return COSROD_ERR_INTERNAL;
-    if (info > 0) {
-      A->singular_col = info - 1;
-      return COSROD_ERR_SINGULAR;
-    }
-    st = COSROD_OK;
-    const long bad = lin_first_nonfinite((const double *)A->data, 2 * (size_t)A->n * (size_t)A->ld);
-    if (bad >= 0) {
-      A->singular_col = (int)(bad / (2 * A->ld));
-      st = COSROD_ERR_NONFINITE;
-    }
+    st = lin_lapack_factor_status(info, (const double *)A->data, 2 * (size_t)A->n * (size_t)A->ld,
+                                  2 * (size_t)A->ld, &A->singular_col);
   } else {
     st = lin_zband_factor_own(A);
   }
@@ -287,17 +275,10 @@ cosrod_status cosrod_zband_solve_multi(const cosrod_zband *A, int nrhs, double _
 
 cosrod_status cosrod_zband_solve_split(cosrod_zband *A, double *re, double *im) {
   if (!A || !re || !im) return COSROD_ERR_INVALID;
-  double *w = (double *)A->work;
-  for (int i = 0; i < A->n; ++i) {
-    w[2 * i] = re[i];
-    w[2 * i + 1] = im[i];
-  }
+  lin_interleave(A->n, re, im, (double *)A->work);
   cosrod_status st = cosrod_zband_solve(A, A->work);
   if (st != COSROD_OK) return st;
-  for (int i = 0; i < A->n; ++i) {
-    re[i] = w[2 * i];
-    im[i] = w[2 * i + 1];
-  }
+  lin_deinterleave(A->n, (const double *)A->work, re, im);
   return COSROD_OK;
 }
 
@@ -311,15 +292,5 @@ void cosrod_zband_print(const cosrod_zband *A, FILE *f) {
   fprintf(f, "complex band matrix n=%d ml=%d mu=%d ld=%d backend=%s%s\n", A->n, A->ml, A->mu, A->ld,
           cosrod_linalg_backend_name(A->backend),
           A->factored ? " (LU factors: U above incl. diagonal, L multipliers below)" : "");
-  for (int i = 0; i < A->n; ++i) {
-    for (int j = 0; j < A->n; ++j) {
-      if (i - j <= A->ml && j - i <= up) {
-        const double _Complex z = cosrod_zband_get(A, i, j);
-        fprintf(f, " %10.3e%+10.3ei", creal(z), cimag(z));
-      } else {
-        fprintf(f, " %21s", ".");
-      }
-    }
-    fputc('\n', f);
-  }
+  lin_print_entries(f, (const double *)A->data, 1, A->n, (size_t)A->smu, (size_t)A->ld - 1, A->ml, up);
 }
