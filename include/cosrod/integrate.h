@@ -266,11 +266,14 @@ enum {
   COSROD_STEP_DAE = 1u << 3,          /* supports singular M (index-1 DAE) */
   COSROD_STEP_DAE_INDEX23 = 1u << 4,  /* supports index-2/3 variables (radau5) */
   COSROD_STEP_BANDED = 1u << 5,       /* exploits a banded Jacobian */
-  COSROD_STEP_SECOND_ORDER = 1u << 6, /* exploits m1/m2 */
+  COSROD_STEP_SECOND_ORDER = 1u << 6, /* accepts m1/m2 problems (the reduced Jacobian) */
   COSROD_STEP_PROJECTION = 1u << 7,   /* one-step method: the projection hook may be used */
   COSROD_STEP_DENSE = 1u << 8,        /* has dense output */
   COSROD_STEP_RESIDUAL = 1u << 9,     /* can use the residual form (ida) */
-  COSROD_STEP_OWN_CLIP = 1u << 10     /* the method itself stops at t_end (driver does not clip h) */
+  COSROD_STEP_OWN_CLIP = 1u << 10,    /* the method itself stops at t_end (driver does not clip h) */
+  COSROD_STEP_M1_REDUCTION = 1u << 11 /* solves the halved Newton system of an m1/m2 problem
+                                         (Hairer's M1 option); without it a method expands the
+                                         reduced Jacobian to the full (dense) one */
 };
 
 /* Shared state between the driver and a method, owned by the integrator.

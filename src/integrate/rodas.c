@@ -300,7 +300,7 @@ static const cosrod_step_type rodas_type = {
     "rodas",
     4,
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_BANDED |
-        COSROD_STEP_SECOND_ORDER | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
+        COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
     rodas_alloc,
     rodas_reset,
     rodas_step,

@@ -485,7 +485,7 @@ static const cosrod_step_type seulex_type = {
     "seulex",
     1, /* order of the underlying Euler; the extrapolated order varies (2..km) */
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_BANDED |
-        COSROD_STEP_SECOND_ORDER | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
+        COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
     seulex_alloc,
     seulex_reset,
     seulex_step,

@@ -443,7 +443,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     }
     s->baumgarte = 1;
   }
-  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_SECOND_ORDER);
+  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION);
 
   s->rods = calloc(s->nrods, sizeof *s->rods);
   s->data = calloc(s->nrods, sizeof *s->data);

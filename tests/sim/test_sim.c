@@ -752,6 +752,58 @@ TEST(band_nullspace_node_layout) {
   check_band("perf-steel", (const char *const[]){"solver.integrator=radau5", "rods.0.segments=12"}, 2);
 }
 
+/* The M1 (split) layout is used exactly by the methods that solve the halved
+ * Newton system (COSROD_STEP_M1_REDUCTION: radau5, rodas, seulex); every other
+ * method, cvode included, gets the node layout, whose Jacobian bandwidth does
+ * not grow with N (a cvode run on the split layout would expand the reduced
+ * Jacobian into a dense matrix: ~1 ms per step at N = 10). */
+TEST(layout_follows_m1_reduction) {
+  const char *methods[] = {"radau5", "rodas", "seulex", "dopri5", "cvode"};
+  for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+    const cosrod_step_type *T = cosrod_step_type_by_name(methods[m]);
+    if (!T) continue; /* cvode not built */
+    int width[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+      char integ[64], seg[64];
+      snprintf(integ, sizeof integ, "solver.integrator=%s", methods[m]);
+      snprintf(seg, sizeof seg, "rods.0.segments=%d", k == 0 ? 9 : 30);
+      const char *sets[] = {integ, seg};
+      cosrod_scenario *sc = load("perf-rubber", sets, 2);
+      if (!sc) return;
+      char err[512];
+      cosrod_status st;
+      cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+      if (!sim) {
+        NOTE("%s", err);
+        CHECK("create", 0);
+        cosrod_scenario_free(sc);
+        return;
+      }
+      int ml, mu, mlq, muq;
+      cosrod_sim_bandwidth(sim, &ml, &mu, &mlq, &muq);
+      width[k] = ml + mu;
+      char what[128];
+      int want_split = (T->flags & COSROD_STEP_M1_REDUCTION) != 0;
+      snprintf(what, sizeof what, "%s, N = %s: %s layout", methods[m], seg + 16,
+               want_split ? "split" : "node");
+      CHECK(what, cosrod_sim_split_layout(sim) == want_split);
+      cosrod_sim_free(sim);
+      cosrod_scenario_free(sc);
+    }
+    char what[128];
+    snprintf(what, sizeof what, "%s: Jacobian bandwidth ml + mu at N = 30 equals that at N = 9 (%d)",
+             methods[m], width[0]);
+    CHECK(what, width[0] == width[1] && width[0] > 0);
+  }
+  CHECK("radau5, rodas and seulex solve the halved system; cvode and dopri5 do not",
+        (cosrod_step_radau5->flags & COSROD_STEP_M1_REDUCTION) &&
+            (cosrod_step_rodas->flags & COSROD_STEP_M1_REDUCTION) &&
+            (cosrod_step_seulex->flags & COSROD_STEP_M1_REDUCTION) &&
+            !(cosrod_step_dopri5->flags & COSROD_STEP_M1_REDUCTION) &&
+            (!cosrod_step_type_by_name("cvode") ||
+             !(cosrod_step_type_by_name("cvode")->flags & COSROD_STEP_M1_REDUCTION)));
+}
+
 TEST(band_absolute_node_and_dae_layouts) {
   /* absolute with cvode-like (non-M1) methods uses the node layout: take dopri5 */
   check_band("perf-rubber", (const char *const[]){"solver.integrator=dopri5", "rods.0.segments=9"}, 2);
@@ -998,6 +1050,7 @@ static const th_case cases[] = {
     TH_CASE(band_nullspace_node_layout),
     TH_CASE(band_absolute_node_and_dae_layouts),
     TH_CASE(analytic_jacobian_split_layout),
+    TH_CASE(layout_follows_m1_reduction),
     TH_CASE(analytic_jacobian_node_layout),
     TH_CASE(stop_from_observer),
     TH_CASE(stop_flag),
