@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "cosrod/integrate.h"
-#include "stiffness.h"
+#include "erk.h"
 
 /* nodes */
 static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
@@ -111,21 +111,27 @@ static const double DC[4][12] = {
      -0.43533456590011143754432175058e+02, 0.96324553959188282948394950600e+02,
      -0.39177261675615439165231486172e+02, -0.14972683625798562581422125276e+03}};
 
+/* Controller and stiffness-detection defaults (see the top of the file). */
+static const erk_defaults DOP853_CONTROL = {.safety = 0.9,
+                                            .fac_min = 0.333,
+                                            .fac_max = 6.0,
+                                            .beta = 0.0,
+                                            .expo0 = 1.0 / 8.0,
+                                            .expo_beta = 0.2,
+                                            .stiff_thresh = 6.1};
+
 typedef struct dop853_state {
   int n;
-  double *k[17]; /* k[1..16] (n) stage derivatives; k[13] = f(t+h, y1) (FSAL) */
-  double *mem;   /* the single allocation behind all arrays */
-  double *y0;    /* (n) start of the last accepted step */
-  double *y1;    /* (n) end of the last accepted step (unprojected) */
-  double *ys;    /* (n) stage argument */
-  double *rc;    /* (8n) dense output coefficients */
-  double *work;  /* (2n) */
-  double safety, fac_min, fac_max, beta, expo1;
-  double err_old;
-  int reject;
+  double *k[17];    /* k[1..16] (n) stage derivatives; k[13] = f(t+h, y1) (FSAL) */
+  double *mem;      /* the single allocation behind all arrays */
+  double *y0;       /* (n) start of the last accepted step */
+  double *y1;       /* (n) end of the last accepted step (unprojected) */
+  double *ys;       /* (n) stage argument */
+  double *rc;       /* (8n) dense output coefficients */
+  double *work;     /* (2n) */
+  erk_control ctl;  /* step-size control, stiffness detection */
   int fsal_pending; /* k[13] holds f at the new point; move it to k[1] before the next step */
   int dense_state;  /* 0 none, 1 stages of the last accepted step intact, 2 coefficients ready */
-  stiff_detector stiff;
   double t_old, h_old;
 } dop853_state;
 
@@ -137,7 +143,6 @@ static void dop853_free(void *s_) {
 }
 
 static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
-  const cosrod_integrate_options *o = ctx->opts;
   dop853_state *s = calloc(1, sizeof *s);
   if (!s) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
@@ -155,46 +160,18 @@ static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
   s->ys = p + 2 * n;
   s->rc = p + 3 * n;
   s->work = p + 11 * n;
-  s->safety = o->safety > 0.0 ? o->safety : 0.9;
-  s->fac_min = o->fac_min > 0.0 ? o->fac_min : 0.333;
-  s->fac_max = o->fac_max > 0.0 ? o->fac_max : 6.0;
-  s->beta = o->beta > 0.0 ? o->beta : 0.0;
-  s->expo1 = 1.0 / 8.0 - 0.2 * s->beta;
-  stiff_detector_init(&s->stiff, o, 6.1);
-  ctx->clip_factor = 1.01;
-  if (!(o->uround > 0.0)) ctx->uround = 2.3e-16; /* the original's default UROUND */
+  erk_init(&s->ctl, ctx, &DOP853_CONTROL);
   *out = s;
   return COSROD_OK;
 }
 
 static cosrod_status dop853_reset(void *s_, cosrod_step_ctx *ctx) {
   dop853_state *s = s_;
-  s->err_old = 1e-4;
-  s->reject = 0;
-  s->stiff.iasti = s->stiff.nonsti = 0;
   s->fsal_pending = 0;
   s->dense_state = 0;
-  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->k[1]);
-  if (rc != 0)
-    return rc < 0 ? COSROD_ERR_CALLBACK
-                  : cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
-                                     "right-hand side failed at the initial point t = %.17g", ctx->t);
-  ctx->y_modified = 0;
-  if (ctx->h == 0.0) {
-    cosrod_status st = cosrod_integrate_initial_step(ctx, 8, s->k[1], s->work, &ctx->h);
-    if (st != COSROD_OK) return st;
-  }
+  cosrod_status st = erk_start(&s->ctl, ctx, 8, s->k[1], s->work);
+  if (st != COSROD_OK) return st;
   s->h_old = 0.0;
-  return COSROD_OK;
-}
-
-static cosrod_status reject_rhs(dop853_state *s, cosrod_step_ctx *ctx, int rc, int *accepted) {
-  if (rc < 0) return COSROD_ERR_CALLBACK;
-  *accepted = 0;
-  s->reject = 1;
-  ctx->stats->nsteps++;
-  if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
-  ctx->h *= 0.5;
   return COSROD_OK;
 }
 
@@ -247,7 +224,7 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   for (int st = 2; st <= 12; st++) {
     stage_arg(n, ys, y, h, k, idx[st], aa[st], na[st]);
     double ts = st == 12 ? t + h : t + cc[st] * h;
-    if ((rc = cosrod_step_call_f(ctx, ts, ys, k[st])) != 0) return reject_rhs(s, ctx, rc, accepted);
+    if ((rc = cosrod_step_call_f(ctx, ts, ys, k[st])) != 0) return erk_rhs_failed(&s->ctl, ctx, rc, accepted);
   }
   ctx->stats->nsteps++;
   /* ys now holds the argument of stage 12 (used by the stiffness test) */
@@ -268,33 +245,20 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   if (deno <= 0.0) deno = 1.0;
   double err = fabs(h) * err5 * sqrt(1.0 / (n * deno));
 
-  if (!isfinite(err)) {
-    ctx->nonfinite = 1;
-    *accepted = 0;
-    s->reject = 1;
-    if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
-    ctx->h = h * s->fac_min;
-    return COSROD_OK;
-  }
-  if (err > 1.0) {
-    ctx->h = h * cosrod_control_standard(err, s->expo1, s->safety, s->fac_min, s->fac_max);
-    s->reject = 1;
-    if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
-    *accepted = 0;
+  if (!isfinite(err) || err > 1.0) {
+    erk_reject(&s->ctl, ctx, h, err, accepted);
     return COSROD_OK;
   }
 
   /* accepted */
-  double hnew = h * cosrod_control_pi(err, s->err_old, s->expo1, s->beta, s->safety, s->fac_min, s->fac_max);
-  s->err_old = fmax(err, 1e-4);
-  ctx->stats->naccept++;
+  const double hnew = erk_accept(&s->ctl, ctx, h, err);
   rc = cosrod_step_call_f(ctx, t + h, y1, k[13]);
   if (rc != 0) {
     /* f fails at the new point: treat the step as rejected */
     ctx->stats->naccept--;
-    return reject_rhs(s, ctx, rc, accepted);
+    return erk_rhs_failed(&s->ctl, ctx, rc, accepted);
   }
-  if (stiff_detector_test(&s->stiff, ctx, h, k[13], k[12], y1, ys) && s->stiff.stop) {
+  if (stiff_detector_test(&s->ctl.stiff, ctx, h, k[13], k[12], y1, ys) && s->ctl.stiff.stop) {
     *accepted = 0;
     return cosrod_step_fail(ctx, COSROD_ERR_STIFF, t,
                             "dop853: the problem seems to be stiff at t = %.17g (h*lambda > 6.1 in 15 "
@@ -310,10 +274,7 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   ctx->t_old = t;
   ctx->t = t + h;
   ctx->h_last = h;
-  if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
-  if (s->reject) hnew = ctx->dir * fmin(fabs(hnew), fabs(h));
-  s->reject = 0;
-  ctx->h = hnew;
+  erk_set_next_step(&s->ctl, ctx, h, hnew);
   *accepted = 1;
   return COSROD_OK;
 }

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "cosrod/integrate.h"
-#include "stiffness.h"
+#include "erk.h"
 
 /* Butcher tableau (HNW I Table 5.2). */
 static const double C2 = 1.0 / 5.0, C3 = 3.0 / 10.0, C4 = 4.0 / 5.0, C5 = 8.0 / 9.0;
@@ -42,16 +42,22 @@ static const double D1 = -12715105075.0 / 11282082432.0, D3 = 87487479700.0 / 32
                     D4 = -10690763975.0 / 1880347072.0, D5 = 701980252875.0 / 199316789632.0,
                     D6 = -1453857185.0 / 822651844.0, D7 = 69997945.0 / 29380423.0;
 
+/* Controller and stiffness-detection defaults (see the top of the file). */
+static const erk_defaults DOPRI5_CONTROL = {.safety = 0.9,
+                                            .fac_min = 0.2,
+                                            .fac_max = 10.0,
+                                            .beta = 0.04,
+                                            .expo0 = 0.2,
+                                            .expo_beta = 0.75,
+                                            .stiff_thresh = 3.25};
+
 typedef struct dopri5_state {
   int n;
   double *k1, *k2, *k3, *k4, *k5, *k6, *k7; /* (n) stage derivatives */
   double *y1, *ystage;                      /* (n) new solution, stage argument */
   double *rc;                               /* (5n) dense output coefficients */
   double *work;                             /* (2n) initial-step guess */
-  double safety, fac_min, fac_max, beta, expo1;
-  double err_old; /* Hairer's FACOLD */
-  int reject;     /* last attempt was rejected */
-  stiff_detector stiff;
+  erk_control ctl;                          /* step-size control, stiffness detection */
   double t_old, h_old;
 } dopri5_state;
 
@@ -63,7 +69,6 @@ static void dopri5_free(void *s_) {
 }
 
 static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
-  const cosrod_integrate_options *o = ctx->opts;
   dopri5_state *s = calloc(1, sizeof *s);
   if (!s) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
@@ -84,51 +89,23 @@ static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
   s->ystage = p += n;
   s->rc = p += n;
   s->work = p += 5 * n;
-  s->safety = o->safety > 0.0 ? o->safety : 0.9;
-  s->fac_min = o->fac_min > 0.0 ? o->fac_min : 0.2;
-  s->fac_max = o->fac_max > 0.0 ? o->fac_max : 10.0;
-  s->beta = o->beta > 0.0 ? o->beta : (o->beta < 0.0 ? 0.0 : 0.04);
-  s->expo1 = 0.2 - 0.75 * s->beta;
-  stiff_detector_init(&s->stiff, o, 3.25);
-  ctx->clip_factor = 1.01;
-  if (!(o->uround > 0.0)) ctx->uround = 2.3e-16; /* the original's default UROUND */
+  erk_init(&s->ctl, ctx, &DOPRI5_CONTROL);
   *out = s;
   return COSROD_OK;
 }
 
 static cosrod_status dopri5_reset(void *s_, cosrod_step_ctx *ctx) {
   dopri5_state *s = s_;
-  s->err_old = 1e-4;
-  s->reject = 0;
-  s->stiff.iasti = s->stiff.nonsti = 0;
-  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->k1);
-  if (rc != 0)
-    return rc < 0 ? COSROD_ERR_CALLBACK
-                  : cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
-                                     "right-hand side failed at the initial point t = %.17g", ctx->t);
-  ctx->y_modified = 0;
-  if (ctx->h == 0.0) {
-    cosrod_status st = cosrod_integrate_initial_step(ctx, 5, s->k1, s->work, &ctx->h);
-    if (st != COSROD_OK) return st;
-  }
+  cosrod_status st = erk_start(&s->ctl, ctx, 5, s->k1, s->work);
+  if (st != COSROD_OK) return st;
   s->t_old = ctx->t;
   s->h_old = 0.0;
   return COSROD_OK;
 }
 
-/* A failed f evaluation inside a step: fatal, or reject and halve h. */
-static cosrod_status rhs_failed(dopri5_state *s, cosrod_step_ctx *ctx, int rc, int *accepted) {
-  if (rc < 0) return COSROD_ERR_CALLBACK;
-  *accepted = 0;
-  s->reject = 1;
-  ctx->stats->nsteps++;
-  if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
-  ctx->h *= 0.5;
-  return COSROD_OK;
-}
-
 static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
   dopri5_state *s = s_;
+  erk_control *c = &s->ctl;
   const int n = s->n;
   const double t = ctx->t, h = ctx->h;
   const double *y = ctx->y;
@@ -142,20 +119,20 @@ static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   }
 
   for (int i = 0; i < n; i++) y1[i] = y[i] + h * A21 * k1[i];
-  if ((rc = cosrod_step_call_f(ctx, t + C2 * h, y1, k2)) != 0) return rhs_failed(s, ctx, rc, accepted);
+  if ((rc = cosrod_step_call_f(ctx, t + C2 * h, y1, k2)) != 0) return erk_rhs_failed(c, ctx, rc, accepted);
   for (int i = 0; i < n; i++) y1[i] = y[i] + h * (A31 * k1[i] + A32 * k2[i]);
-  if ((rc = cosrod_step_call_f(ctx, t + C3 * h, y1, k3)) != 0) return rhs_failed(s, ctx, rc, accepted);
+  if ((rc = cosrod_step_call_f(ctx, t + C3 * h, y1, k3)) != 0) return erk_rhs_failed(c, ctx, rc, accepted);
   for (int i = 0; i < n; i++) y1[i] = y[i] + h * (A41 * k1[i] + A42 * k2[i] + A43 * k3[i]);
-  if ((rc = cosrod_step_call_f(ctx, t + C4 * h, y1, k4)) != 0) return rhs_failed(s, ctx, rc, accepted);
+  if ((rc = cosrod_step_call_f(ctx, t + C4 * h, y1, k4)) != 0) return erk_rhs_failed(c, ctx, rc, accepted);
   for (int i = 0; i < n; i++) y1[i] = y[i] + h * (A51 * k1[i] + A52 * k2[i] + A53 * k3[i] + A54 * k4[i]);
-  if ((rc = cosrod_step_call_f(ctx, t + C5 * h, y1, k5)) != 0) return rhs_failed(s, ctx, rc, accepted);
+  if ((rc = cosrod_step_call_f(ctx, t + C5 * h, y1, k5)) != 0) return erk_rhs_failed(c, ctx, rc, accepted);
   for (int i = 0; i < n; i++)
     ys[i] = y[i] + h * (A61 * k1[i] + A62 * k2[i] + A63 * k3[i] + A64 * k4[i] + A65 * k5[i]);
   const double tph = t + h;
-  if ((rc = cosrod_step_call_f(ctx, tph, ys, k6)) != 0) return rhs_failed(s, ctx, rc, accepted);
+  if ((rc = cosrod_step_call_f(ctx, tph, ys, k6)) != 0) return erk_rhs_failed(c, ctx, rc, accepted);
   for (int i = 0; i < n; i++)
     y1[i] = y[i] + h * (A71 * k1[i] + A73 * k3[i] + A74 * k4[i] + A75 * k5[i] + A76 * k6[i]);
-  if ((rc = cosrod_step_call_f(ctx, tph, y1, k7)) != 0) return rhs_failed(s, ctx, rc, accepted);
+  if ((rc = cosrod_step_call_f(ctx, tph, y1, k7)) != 0) return erk_rhs_failed(c, ctx, rc, accepted);
   ctx->stats->nsteps++;
 
   /* error estimate e = h sum (b_i - bhat_i) k_i, norm with sk_i = atol_i + rtol_i max(|y0_i|, |y1_i|) */
@@ -167,24 +144,12 @@ static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   }
   err = sqrt(err / n);
 
-  if (!isfinite(err)) {
-    ctx->nonfinite = 1;
-    *accepted = 0;
-    s->reject = 1;
-    if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
-    ctx->h = h * s->fac_min;
-    return COSROD_OK;
-  }
-
-  if (err <= 1.0) {
+  if (isfinite(err) && err <= 1.0) {
     /* accepted */
-    double q = cosrod_control_pi(err, s->err_old, s->expo1, s->beta, s->safety, s->fac_min, s->fac_max);
-    double hnew = h * q;
-    s->err_old = fmax(err, 1e-4);
-    ctx->stats->naccept++;
+    const double hnew = erk_accept(c, ctx, h, err);
 
     /* stiffness detection */
-    if (stiff_detector_test(&s->stiff, ctx, h, k7, k6, y1, ys) && s->stiff.stop) {
+    if (stiff_detector_test(&c->stiff, ctx, h, k7, k6, y1, ys) && c->stiff.stop) {
       /* as the original: stop before taking this step; the state stays at t */
       *accepted = 0;
       return cosrod_step_fail(ctx, COSROD_ERR_STIFF, t,
@@ -211,17 +176,10 @@ static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     ctx->t_old = t;
     ctx->t = tph;
     ctx->h_last = h;
-    if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
-    if (s->reject) hnew = ctx->dir * fmin(fabs(hnew), fabs(h));
-    s->reject = 0;
-    ctx->h = hnew;
+    erk_set_next_step(c, ctx, h, hnew);
     *accepted = 1;
   } else {
-    double q = cosrod_control_standard(err, s->expo1, s->safety, s->fac_min, s->fac_max);
-    ctx->h = h * q;
-    s->reject = 1;
-    if (ctx->stats->naccept >= 1) ctx->stats->nreject++;
-    *accepted = 0;
+    erk_reject(c, ctx, h, err, accepted);
   }
   return COSROD_OK;
 }
