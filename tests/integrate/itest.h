@@ -27,6 +27,15 @@ typedef struct itest_counts {
 extern const itest_counts itest_reference_counts[];
 extern const size_t itest_reference_count;
 
+/* Runs the reference row c (problem c->problem at c->rtol, c->atol) with T
+ * and compares it with the original code: CHECKs status OK and every
+ * published count (>= 0) within 10 % (+-2 absolute: 10 % of a small count
+ * such as the rejections is not a count), NOTEs ours and the original's.
+ * y_end (the problem's n) and stats receive the end value and the counts.
+ * Returns the status. */
+cosrod_status itest_check_reference_row(const itest_counts *c, const cosrod_step_type *T, double *y_end,
+                                        cosrod_integrate_stats *stats);
+
 /* Does the method apply to the problem (class and capabilities)? */
 int itest_applies(const cosrod_step_type *T, const itest_problem *P);
 
