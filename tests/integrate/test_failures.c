@@ -43,6 +43,27 @@ static run_result run1(const cosrod_step_type *T, cosrod_ode_problem *p, const c
   return r;
 }
 
+/* y' = f(t, y), y(0) = 1 on [0, 1] with default options, for an f that
+ * decays as -y until it fails; the outcome is NOTEd. */
+static run_result run_failing_decay(const cosrod_step_type *T, cosrod_ode_rhs f) {
+  cosrod_ode_problem p = {0};
+  p.n = 1;
+  p.f = f;
+  const double y0 = 1.0;
+  run_result r = run1(T, &p, NULL, 0.0, &y0, 1.0, NULL);
+  NOTE("%s: %s at t = %.17g (last accepted %.17g): %s", T->name, cosrod_status_name(r.st), r.t_fail, r.t_last,
+       r.msg);
+  return r;
+}
+
+/* The state kept at the last accepted step is finite and exp(-t) to 1e-5
+ * (default rtol = atol = 1e-6). */
+static void check_decay_state(const cosrod_step_type *T, const run_result *r) {
+  char what[200];
+  snprintf(what, sizeof what, "%s: state finite and exp(-t) to 1e-5", T->name);
+  CHECK(what, finite_vec(1, r->y) && fabs(r->y[0] - exp(-r->t_last)) < 1e-5);
+}
+
 /* ---- y' = y^2, y(0) = 1 blows up at t = 1 --------------------------------- */
 static int blowup_f(double t, const double *y, double *f, void *u) {
   (void)t, (void)u;
@@ -110,15 +131,9 @@ static int nan_f(double t, const double *y, double *f, void *u) {
   return 0;
 }
 TEST(fail_nan_rhs) {
-  cosrod_ode_problem p = {0};
-  p.n = 1;
-  p.f = nan_f;
-  const double y0 = 1.0;
   char what[200];
   FOR_EACH_METHOD(T, M) {
-    run_result r = run1(T, &p, NULL, 0.0, &y0, 1.0, NULL);
-    NOTE("%s: %s at t = %.17g (last accepted %.17g): %s", T->name, cosrod_status_name(r.st), r.t_fail,
-         r.t_last, r.msg);
+    run_result r = run_failing_decay(T, nan_f);
     snprintf(what, sizeof what, "%s: ERR_NONFINITE", T->name);
     CHECK(what, r.st == COSROD_ERR_NONFINITE);
     /* the integration creeps up to the first NaN at t = 0.5; a method whose stages do not
@@ -126,8 +141,7 @@ TEST(fail_nan_rhs) {
        the accepted point is NaN */
     snprintf(what, sizeof what, "%s: stops within 0.01 of t = 0.5", T->name);
     CHECK(what, fabs(r.t_last - 0.5) < 0.01 && fabs(r.t_fail - 0.5) < 0.01);
-    snprintf(what, sizeof what, "%s: state finite and exp(-t) to 1e-5", T->name);
-    CHECK(what, finite_vec(1, r.y) && fabs(r.y[0] - exp(-r.t_last)) < 1e-5);
+    check_decay_state(T, &r);
   }
 }
 
@@ -139,21 +153,14 @@ static int fatal_f(double t, const double *y, double *f, void *u) {
   return 0;
 }
 TEST(fail_fatal_callback) {
-  cosrod_ode_problem p = {0};
-  p.n = 1;
-  p.f = fatal_f;
-  const double y0 = 1.0;
   char what[200];
   FOR_EACH_METHOD(T, M) {
-    run_result r = run1(T, &p, NULL, 0.0, &y0, 1.0, NULL);
-    NOTE("%s: %s at t = %.17g (last accepted %.17g): %s", T->name, cosrod_status_name(r.st), r.t_fail,
-         r.t_last, r.msg);
+    run_result r = run_failing_decay(T, fatal_f);
     snprintf(what, sizeof what, "%s: ERR_CALLBACK", T->name);
     CHECK(what, r.st == COSROD_ERR_CALLBACK);
     snprintf(what, sizeof what, "%s: last accepted t <= 0.3 < failure time", T->name);
     CHECK(what, r.t_last <= 0.3 && r.t_fail > 0.3);
-    snprintf(what, sizeof what, "%s: state finite, exp(-t) to 1e-5", T->name);
-    CHECK(what, finite_vec(1, r.y) && fabs(r.y[0] - exp(-r.t_last)) < 1e-5);
+    check_decay_state(T, &r);
   }
 }
 
