@@ -52,9 +52,9 @@ static void vdp_setup(cosrod_ode_problem *p) {
   p->f = vdp_f;
   p->jac = vdp_jac;
 }
+/* the same problem, declared second order (m1 = m2 = 1) */
 static void vdp_m1_setup(cosrod_ode_problem *p) {
-  p->n = 2;
-  p->f = vdp_f;
+  vdp_setup(p);
   p->jac = vdp_jac_m1;
   p->m1 = 1;
   p->m2 = 1;
@@ -265,9 +265,9 @@ static void plei_setup(cosrod_ode_problem *p) {
   p->f = plei_f;
   p->jac = plei_jac;
 }
+/* the same problem, declared second order (m1 = m2 = 14) */
 static void plei_m1_setup(cosrod_ode_problem *p) {
-  p->n = 28;
-  p->f = plei_f;
+  plei_setup(p);
   p->jac = plei_jac_m1;
   p->m1 = 14;
   p->m2 = 14;
