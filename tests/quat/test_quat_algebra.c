@@ -16,23 +16,16 @@
 
 #include "cosrod/quat.h"
 #include "harness.h"
+#include "quat_test_util.h"
 
 #define NS 500
 
 static const double PI = COSROD_QUAT_PI;
 
-static void rand_quat(th_rng *r, double p[4]) {
-  for (int i = 0; i < 4; ++i) p[i] = th_rng_normal(r);
-}
-
 static void rand_unit(th_rng *r, double p[4]) {
   rand_quat(r, p);
   double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
   for (int i = 0; i < 4; ++i) p[i] /= n;
-}
-
-static void rand_vec(th_rng *r, double v[3]) {
-  for (int i = 0; i < 3; ++i) v[i] = th_rng_normal(r);
 }
 
 /* Reference Hamilton product, written out from [L] eq. 30 (components). */
@@ -58,21 +51,6 @@ static void ref_R(double R[9], const double p[4]) {
     for (int i = 0; i < 3; ++i)
       R[i + 3 * j] =
           (i == j ? 2 * p[0] * p[0] - n2 : 0.0) + 2 * p[i + 1] * p[j + 1] + 2 * p[0] * E[i + 3 * j];
-}
-
-static void matmul(double *C, const double *A, const double *B, int m, int k, int n) {
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      double s = 0.0;
-      for (int l = 0; l < k; ++l) s += A[i + m * l] * B[l + k * j];
-      C[i + m * j] = s;
-    }
-}
-
-static double maxdiff(const double *a, const double *b, int n) {
-  double e = 0.0;
-  for (int i = 0; i < n; ++i) e = fmax(e, fabs(a[i] - b[i]));
-  return e;
 }
 
 static double det3(const double R[9]) {

@@ -13,40 +13,18 @@
 
 #include "cosrod/quat.h"
 #include "harness.h"
+#include "quat_test_util.h"
 
 #define NS 300
-
-static void rand_quat(th_rng *r, double p[4]) {
-  for (int i = 0; i < 4; ++i) p[i] = th_rng_normal(r);
-}
 
 static void rand_unit(th_rng *r, double p[4]) {
   rand_quat(r, p);
   cosrod_quat_normalise(p, p);
 }
 
-static void rand_vec(th_rng *r, double v[3]) {
-  for (int i = 0; i < 3; ++i) v[i] = th_rng_normal(r);
-}
-
-static void matmul(double *C, const double *A, const double *B, int m, int k, int n) {
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      double s = 0.0;
-      for (int l = 0; l < k; ++l) s += A[i + m * l] * B[l + k * j];
-      C[i + m * j] = s;
-    }
-}
-
 static double maxabs(const double *a, int n) {
   double e = 0.0;
   for (int i = 0; i < n; ++i) e = fmax(e, fabs(a[i]));
-  return e;
-}
-
-static double maxdiff(const double *a, const double *b, int n) {
-  double e = 0.0;
-  for (int i = 0; i < n; ++i) e = fmax(e, fabs(a[i] - b[i]));
   return e;
 }
 
