@@ -32,7 +32,7 @@ extern const size_t itest_reference_count;
  * published count (>= 0) within 10 % (+-2 absolute: 10 % of a small count
  * such as the rejections is not a count), NOTEs ours and the original's.
  * y_end (the problem's n) and stats receive the end value and the counts.
- * Returns the status. */
+ * Returns the status.  In itest_check.c (needs the test harness). */
 cosrod_status itest_check_reference_row(const itest_counts *c, const cosrod_step_type *T, double *y_end,
                                         cosrod_integrate_stats *stats);
 
