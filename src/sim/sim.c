@@ -305,6 +305,33 @@ static cosrod_sim *fail_create(cosrod_sim *s, cosrod_status *status, cosrod_stat
   return NULL;
 }
 
+/* Output times k * every in (0, T], T always included (every = T / 100 if
+ * not given; static runs: the scenario's default is 1 / increments). */
+static cosrod_status make_output_times(cosrod_sim *s, double T, char *err, size_t errlen) {
+  const cosrod_scenario *sc = s->sc;
+  double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
+  double nf = floor(T / every * (1.0 + 1e-12));
+  if (!(nf < 1e8)) {
+    set_err(err, errlen, sc, "output.every", "too many output times (%g)", nf);
+    return COSROD_ERR_INVALID;
+  }
+  size_t nk = (size_t)nf;
+  s->tout = malloc((nk + 2) * sizeof *s->tout);
+  if (!s->tout) return COSROD_ERR_NOMEM;
+  s->nout = 0;
+  for (size_t k = 1; k <= nk; k++) {
+    double tk = (double)k * every;
+    if (tk > T) tk = T;
+    if (s->nout == 0 || tk > s->tout[s->nout - 1]) s->tout[s->nout++] = tk;
+  }
+  if (s->nout == 0 || T - s->tout[s->nout - 1] > 1e-9 * every)
+    s->tout[s->nout++] = T;
+  else
+    s->tout[s->nout - 1] = T;
+  s->out_tol = 1e-9 * every;
+  return COSROD_OK;
+}
+
 /* static / modes: one rod, its (q, 0) in the ABSOLUTE layout (no integrator),
  * the statics solver of [LLA] eqs. 31-32. */
 static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err, size_t errlen) {
@@ -349,6 +376,18 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   if (!s->stat[0]) {
     set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
+  }
+  if (s->analysis == COSROD_SC_ANALYSIS_STATIC) {
+    /* output pseudo-times and the landing solver (one increment from the
+     * last converged state before an output time to it) */
+    st = make_output_times(s, 1.0, err, errlen);
+    if (st != COSROD_OK) return fail_create(s, status, st);
+    cosrod_statics_options ol = o;
+    ol.increments = 1;
+    s->land = cosrod_statics_create(s->rods[0], &ol, &st);
+    s->qprev = malloc((size_t)n * sizeof *s->qprev);
+    s->qland = malloc((size_t)n * sizeof *s->qland);
+    if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
   if (s->analysis == COSROD_SC_ANALYSIS_MODES) {
     int ndof = cosrod_statics_ndof(s->stat[0]), N = cosrod_rod_nseg(s->rods[0]);
@@ -615,25 +654,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
   }
 
-  /* output times k * every in (0, t_end], t_end always included */
-  double T = sc->analysis.t_end, every = sc->output.every > 0 ? sc->output.every : T / 100.0;
-  double nf = floor(T / every * (1.0 + 1e-12));
-  if (!(nf < 1e8)) {
-    set_err(err, errlen, sc, "output.every", "too many output times (%g)", nf);
-    return fail_create(s, status, COSROD_ERR_INVALID);
-  }
-  size_t nk = (size_t)nf;
-  s->tout = malloc((nk + 2) * sizeof *s->tout);
-  if (!s->tout) return fail_create(s, status, COSROD_ERR_NOMEM);
-  for (size_t k = 1; k <= nk; k++) {
-    double tk = (double)k * every;
-    if (tk > T) tk = T;
-    if (s->nout == 0 || tk > s->tout[s->nout - 1]) s->tout[s->nout++] = tk;
-  }
-  if (s->nout == 0 || T - s->tout[s->nout - 1] > 1e-9 * every)
-    s->tout[s->nout++] = T;
-  else
-    s->tout[s->nout - 1] = T;
+  st = make_output_times(s, sc->analysis.t_end, err, errlen);
+  if (st != COSROD_OK) return fail_create(s, status, st);
 
   /* energies at t = 0 */
   if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
@@ -653,6 +675,9 @@ void cosrod_sim_free(cosrod_sim *s) {
     if (s->srods) cosrod_rod_free(s->srods[r]);
   }
   free(s->stat);
+  cosrod_statics_free(s->land);
+  free(s->qprev);
+  free(s->qland);
   free(s->srods);
   free(s->omega);
   free(s->freq);

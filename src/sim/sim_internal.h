@@ -16,6 +16,13 @@ struct cosrod_sim {
   cosrod_rod **srods;    /* (nrods) start_from_equilibrium: the rods with their preloads */
   cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
   cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
+  cosrod_statics *land;          /* static: solver landing on output times between increments */
+  double *qprev, *qland;         /* static: (nq) last converged state, landing state */
+  double tprev;                  /* static: pseudo-time of qprev */
+  size_t iout;                   /* static: next output time (index into tout) */
+  double out_tol;                /* |t - tout| below which t is that output time */
+  cosrod_statics_stats lstats;   /* static: landing work */
+  cosrod_status land_failed;     /* static: status of a failed landing (OK if none) */
   int nmodes;
   double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
   cosrod_rod_form form;          /* form of the rod state vectors */

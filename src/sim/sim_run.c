@@ -6,8 +6,15 @@
  * rule on the method's dense output (cosrod_integrator_dense is valid in the
  * step-history callback right after an accepted step) and over the partial
  * step up to an output time.  Static runs: the statics module's continuation
- * ([LLA] eqs. 31-32) with one frame per converged increment; modal runs: the
- * equilibrium at t = 0 and the lowest eigenpairs.  Nothing is allocated. */
+ * ([LLA] eqs. 31-32); every converged increment goes to the increment
+ * observer (increments.csv), frames are written at t = 0 and at the output
+ * pseudo-times k * every: an output time that falls inside an increment is
+ * reached by a separate landing solve (one predictor-corrector increment
+ * from the last converged state, cosrod_sim.land), so the output grid adds
+ * Newton work only for the landings and never changes the continuation path
+ * or its increments; a failed run also writes its last converged state as a
+ * frame.  Modal runs: the equilibrium at t = 0 and the lowest eigenpairs.
+ * Nothing is allocated. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -127,8 +134,8 @@ static void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
   o->wall_time = ss->wall_time;
 }
 
-/* One converged state q (nq) of a static solve at pseudo-time t: a frame. */
-static int static_frame(cosrod_sim *s, double t, const double *q, long iterations, double residual) {
+/* A converged state q (nq) at pseudo-time t: evaluate it and make it a frame. */
+static int static_frame(cosrod_sim *s, double t, const double *q) {
   int nq = cosrod_rod_nq(s->rods[0]);
   memcpy(s->y, q, (size_t)nq * sizeof *q);
   memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
@@ -139,8 +146,57 @@ static int static_frame(cosrod_sim *s, double t, const double *q, long iteration
     int rc = s->obs->frame(s->obs->user, s, t);
     if (rc != 0) return rc;
   }
+  return 0;
+}
+
+static void add_landing_stats(cosrod_statics_stats *a, const cosrod_statics_stats *b) {
+  a->newton += b->newton;
+  a->jacobians += b->jacobians;
+  a->residuals += b->residuals;
+}
+
+/* Output times strictly before t (and after the last converged pseudo-time
+ * tprev): land on each by one continuation increment (predictor + Newton,
+ * halved if needed) from the converged state at tprev, with the second
+ * solver, so the path itself (and its increments) does not depend on the
+ * output times; then the frame at t if t is an output time. */
+static int static_outputs(cosrod_sim *s, double t, const double *q) {
+  int nq = cosrod_rod_nq(s->rods[0]);
+  while (s->iout < s->nout && s->tout[s->iout] < t - s->out_tol) {
+    double to = s->tout[s->iout++];
+    if (!(to > s->tprev + s->out_tol)) continue; /* passed already (t = 0 or an earlier frame) */
+    memcpy(s->qland, s->qprev, (size_t)nq * sizeof *q);
+    cosrod_statics_stats ls;
+    memset(&ls, 0, sizeof ls);
+    cosrod_status st = cosrod_statics_solve(s->land, s->qland, s->tprev, to, NULL, NULL, &ls);
+    add_landing_stats(&s->lstats, &ls);
+    if (st != COSROD_OK) {
+      snprintf(s->msg, sizeof s->msg, "landing on the output time t = %.17g from t = %.17g failed (%s)", to,
+               s->tprev, cosrod_strerror(st));
+      s->land_failed = st == COSROD_ERR_CALLBACK ? st : COSROD_ERR_CONVERGENCE;
+      s->t_fail = to;
+      return -1;
+    }
+    int rc = static_frame(s, to, s->qland);
+    if (rc != 0) return rc;
+  }
+  if (s->iout < s->nout && fabs(s->tout[s->iout] - t) <= s->out_tol) {
+    s->iout++;
+    return static_frame(s, t, q);
+  }
+  return 0;
+}
+
+/* Every converged increment (also t = 0): frames at the output times up to
+ * t, then the increment row. */
+static int static_increment(cosrod_sim *s, double t, const double *q, long iterations, double residual) {
+  int nq = cosrod_rod_nq(s->rods[0]);
+  int rc = t == 0.0 && s->t_frame < 0.0 ? static_frame(s, t, q) : static_outputs(s, t, q);
+  if (rc != 0) return rc;
+  memcpy(s->qprev, q, (size_t)nq * sizeof *q);
+  s->tprev = s->t_now = t;
   if (s->obs && s->obs->increment) {
-    int rc = s->obs->increment(s->obs->user, s, t, iterations, residual);
+    rc = s->obs->increment(s->obs->user, s, t, iterations, residual);
     if (rc != 0) return rc;
   }
   return stop_requested(s) ? 1 : 0;
@@ -149,12 +205,13 @@ static int static_frame(cosrod_sim *s, double t, const double *q, long iteration
 static int static_cb(void *user, double t, const double *q, int iterations, double residual) {
   cosrod_sim *s = user;
   if (s->frame_rc != 0) return s->frame_rc;
-  s->frame_rc = static_frame(s, t, q, iterations, residual);
+  s->frame_rc = static_increment(s, t, q, iterations, residual);
   return s->frame_rc;
 }
 
 static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss,
                                     const char *what) {
+  if (st == COSROD_ERR_INTERRUPTED && s->land_failed != COSROD_OK) return s->land_failed; /* message set */
   if (st == COSROD_ERR_INTERRUPTED && s->frame_rc < 0) st = COSROD_ERR_CALLBACK;
   if (st == COSROD_ERR_INTERRUPTED)
     snprintf(s->msg, sizeof s->msg, "stopped at t = %.17g", ss->t);
@@ -173,17 +230,28 @@ static cosrod_status run_static(cosrod_sim *s) {
   memcpy(q, s->y0, (size_t)nq * sizeof *q);
   cosrod_statics_stats ss;
   memset(&ss, 0, sizeof ss);
+  memset(&s->lstats, 0, sizeof s->lstats);
   s->frame_rc = 0;
+  s->iout = 0;
+  s->tprev = 0.0;
+  s->t_frame = -INFINITY;
+  s->land_failed = COSROD_OK;
   cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, 1.0, static_cb, s, &ss);
+  add_landing_stats(&ss, &s->lstats);
   stats_from_statics(s, &ss);
   if (st != COSROD_OK) {
     st = static_failure(s, st, &ss, "static continuation");
-    /* the last converged state */
-    if (s->frame_rc == 0) {
-      memcpy(s->y, q, (size_t)nq * sizeof *q);
-      memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+    /* the last converged state, also as a frame if it is not one already
+     * (the files then end with it) */
+    if (s->frame_rc == 0 && s->land_failed == COSROD_OK) {
+      if (s->t_frame < ss.t) {
+        if (static_frame(s, ss.t, q) != 0) return st;
+      } else {
+        memcpy(s->y, q, (size_t)nq * sizeof *q);
+        memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+        if (sim_eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, 0.0, 0.0);
+      }
       s->t_now = ss.t;
-      if (sim_eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, 0.0, 0.0);
     }
   }
   return st;
@@ -199,7 +267,9 @@ static cosrod_status run_modes(cosrod_sim *s) {
   cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
   stats_from_statics(s, &ss);
   if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium at t = 0");
-  int rc = static_frame(s, 0.0, q, ss.max_iterations, ss.residual);
+  int rc = static_frame(s, 0.0, q);
+  if (rc == 0 && s->obs && s->obs->increment)
+    rc = s->obs->increment(s->obs->user, s, 0.0, ss.max_iterations, ss.residual);
   if (rc != 0) {
     snprintf(s->msg, sizeof s->msg, "stopped by the observer");
     return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;

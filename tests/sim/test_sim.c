@@ -290,8 +290,9 @@ out:
   cosrod_scenario_free(sc);
 }
 
-/* analysis: static, [LLA] Test 2 (omega twist): one frame per converged
- * increment (t = 0 and 25 increments); at t = 1 the centerline lies in the
+/* analysis: static, [LLA] Test 2 (omega twist, output.every 0.25): frames at
+ * t = 0, 0.25, 0.5, 0.75, 1 and the increment observer for t = 0 and each of
+ * the 25 converged increments; at t = 1 the centerline lies in the
  * plane x1 = 0 and is symmetric about the midpoint: x_n and x_{N-n} mirror
  * in y about 0.5 L (the ends sit at y = 0.5 L both) and agree in z. */
 static int on_frame_static(void *user, const cosrod_sim *sim, double t) {
@@ -341,7 +342,8 @@ TEST(static_omega_twist) {
     CHECK("run", st == COSROD_OK);
     NOTE("%d frames, %ld increments; at t = 1: asymmetry %.3e m, |x1| %.3e m, z midpoint %.4f m", r.n,
          r.steps, r.tip[MAXF - 1][0], r.tip[MAXF - 1][1], r.tip[MAXF - 1][2]);
-    CHECK("26 frames (t = 0 and 25 increments)", r.n == 26 && r.steps == 26);
+    CHECK("5 frames (t = 0, 0.25, ..., 1), 26 increments (t = 0 and 25)", r.n == 5 && r.steps == 26);
+    for (int i = 0; i < 5 && i < r.n; i++) CHECK_NEAR("frame at t = i / 4 exactly", r.t[i], 0.25 * i, 0.0);
     CHECK_NEAR("last frame at t = 1", r.t[r.n - 1], 1.0, 0.0);
     /* Newton converged to the solver's 1e-9 scaled residual; positions to
      * ~1e-9 m */
