@@ -1,0 +1,173 @@
+#!/bin/sh
+# Benchmark suite of issue 7: reproduces the performance experiments of
+# [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
+# Table 1 text), and writes bench/results/README.md plus PNG figures.
+# Usage: bench/run.sh BUILD_DIR [--quick]     (called by `make bench`)
+# --quick: TOL 1e-2, 1e-3, 1e-4 only and one timing repetition.
+# Timings: the integrator's own wall time, minimum (and median) over REPS runs
+# (other processes share the 2 cores).  Needs python3 and gnuplot.
+set -eu
+B=${1:?usage: bench/run.sh BUILD_DIR [--quick]}
+QUICK=0
+[ "${2:-}" = "--quick" ] && QUICK=1
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
+R="$ROOT/bench/results"
+BP="$B/bench/papers/bench_papers"
+DG="$B/bench/papers/diag_rubber"
+BR="$B/bench/rod/bench_rod"
+for x in "$BP" "$DG" "$BR"; do [ -x "$x" ] || { echo "missing $x (build the bench targets)" >&2; exit 1; }; done
+mkdir -p "$R"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+if [ $QUICK = 1 ]; then TOLS="1e-2 1e-3 1e-4"; REPS=1; else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; fi
+EX="$ROOT/examples"
+TO=${BENCH_TIMEOUT:-120}
+
+echo "== cost of f and Jacobian (bench_rod)"
+"$BR" --quick > "$R/rod_cost.txt"
+
+run() { # run scen method tol extra... -> csv row
+  s=$1 m=$2 t=$3
+  shift 3
+  row=$(timeout "$TO" "$BP" "$EX/perf-$s.yaml" --set solver.integrator="$m" --set solver.rtol="$t" \
+    --set solver.atol="$t" --set solver.max_steps=1000000 --reps "$REPS" --ref "$W/ref-$s.txt" "$@" 2>>"$W/err.log" ||
+    echo "timeout,,,,,,,,,")
+  echo "$s,$m,$t,$row" >> "$R/runs.csv"
+}
+
+echo "scenario,method,tol,status,nfev,njev,nsteps,naccept,nreject,wall_min_s,wall_med_s,err_tip,rtf" > "$R/runs.csv"
+for s in rubber steel; do
+  echo "== reference perf-$s (radau5 1e-10)"
+  "$BP" "$EX/perf-$s.yaml" --set solver.integrator=radau5 --set solver.rtol=1e-10 --set solver.atol=1e-10 \
+    --set solver.max_steps=5000000 --write-ref "$W/ref-$s.txt" > "$W/ref-$s.csv"
+  for m in radau5 seulex rodas ida cvode; do
+    for t in $TOLS; do
+      echo "   perf-$s $m $t"
+      if [ "$t" = 1e-3 ]; then run $s $m $t --steps "$R/steps-$s-$m.csv"; else run $s $m $t; fi
+    done
+  done
+  # DoPri5 runs at its stability limit: a capped run gives steps per simulated second
+  echo "   perf-$s dopri5 (capped at 200000 steps)"
+  run $s dopri5 1e-3 --set solver.max_steps=200000 --steps "$W/steps-$s-dopri5.csv"
+  awk 'NR == 1 || NR % 100 == 0' "$W/steps-$s-dopri5.csv" > "$R/steps-$s-dopri5.csv"
+done
+
+echo "== [LA] Fig. 3: absolute (projection) vs nullspace, radau5, perf-rubber"
+for f in absolute nullspace; do
+  st=projection
+  [ $f = nullspace ] && st=none
+  for t in $TOLS; do
+    row=$(timeout "$TO" "$BP" "$EX/perf-rubber.yaml" --set solver.integrator=radau5 --set solver.rtol=$t \
+      --set solver.atol=$t --set solver.formulation=$f --set solver.stabilisation=$st --reps "$REPS" \
+      --ref "$W/ref-rubber.txt" 2>>"$W/err.log" || echo "timeout,,,,,,,,,")
+    echo "rubber-$f,radau5,$t,$row" >> "$R/runs.csv"
+  done
+done
+
+echo "== diagnostics of the perf-rubber step counts"
+DC="--set rods.0.damping.coefficients"
+dampf() { # global factor on all damping coefficients -> --set arguments
+  awk -v f="$1" -v d="$DC" 'BEGIN { printf "%s.extension=%g %s.shear=[%g,%g] %s.bending=[%g,%g] %s.torsion=%g",
+    d, 200 * f, d, 0.1 * f, 0.1 * f, d, 2e-4 * f, 2e-4 * f, d, 8e-6 * f }'
+}
+{
+  echo "## dense FD Jacobian instead of the analytic one"
+  "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 fdjac
+  for g in qx qp vx vp qxqpvx qxvxvp; do
+    echo "## atol = 1e30 on group(s) $g (qx/qp positions/quaternions, vx/vp their rates)"
+    "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 loose=$g
+  done
+  echo "## one rodas step on the linearised problem at t = 1 (max error / TOL per group)"
+  "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 linprobe | tail -n +2
+  echo "## one rodas step on the nonlinear problem from the reference solution (max error / TOL per group)"
+  "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 probe | tail -n +2 | head -n 16
+  echo "## implicit Euler with full Newton at t = 1 (max residual per iteration)"
+  "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 ieprobe | tail -n +2
+  echo "## largest changes of the Jacobian along the reference solution from t = 1"
+  "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 jprobe | tail -n +2
+  echo "## model variants, TOL 1e-3 (rodas, radau5, seulex, ida; dopri5 over [0, 0.05] s for its stable h)"
+  for v in "" "--set solver.stabilisation=none" "--set solver.stabilisation=projection" \
+    "--set solver.formulation=nullspace --set solver.stabilisation=none" "--set rods.0.curvature=sine-4" \
+    "--set rods.0.segments=5" "--set rods.0.segments=20" "--set gravity=[0,0,-1]" \
+    "$(dampf 0.3)" "$(dampf 0.1)" "$(dampf 0.03)" "$(dampf 0.01)" "$DC.extension=2" "$DC.shear=[0.001,0.001]" \
+    "$DC.bending=[2e-6,2e-6]" "$DC.bending=[2e-2,2e-2]"; do
+    echo "### variant: ${v:-as in examples/perf-rubber.yaml}"
+    for m in rodas radau5 seulex ida; do
+      # shellcheck disable=SC2086
+      "$DG" "$EX/perf-rubber.yaml" $v run $m 1e-3
+    done
+    # shellcheck disable=SC2086
+    "$DG" "$EX/perf-rubber.yaml" $v --set analysis.t_end=0.05 run dopri5 1e-3
+  done
+  echo "## swing amplitude (initial angle below the horizontal pin level; pi/2 = the paper's horizontal start), rodas"
+  for a in 0.01 0.1 0.5 1.0; do
+    d=$(awk -v a=$a 'BEGIN { printf "[0,%.9f,%.9f]", sin(a), -cos(a) }')
+    nn=$(awk -v a=$a 'BEGIN { printf "[0,%.9f,%.9f]", cos(a), sin(a) }')
+    for t in 1e-3 1e-5; do
+      echo "### angle from the vertical $a rad, TOL $t"
+      "$DG" "$EX/perf-rubber.yaml" --set "rods.0.shape.direction=$d" --set "rods.0.shape.normal=$nn" run rodas $t
+    done
+  done
+  echo "## stiffnesses x 0.01 .. 100 (EA, GA, EI) and rotational inertia x 1000, rodas TOL 1e-3"
+  IN="rods.0.inertia={rhoA: 0.08639379797371932, rhoI1: 5.399612373357458e-07, rhoI2: 5.399612373357458e-07, rhoJ: 1.0799224746714916e-06}"
+  for v in "1 0.01 1" "1 100 1" "0.1 1 1" "10 1 1" "1 1 0.1" "1 1 10"; do
+    set -- $v
+    st=$(awk -v a=$1 -v g=$2 -v b=$3 'BEGIN { printf "rods.0.stiffness={EA: %.17g, GA1: %.17g, GA2: %.17g, EI1: %.17g, EI2: %.17g, GJ: 0.0016362461737446842}", 392.69908169872417 * a, 130.89969389957474 * g, 130.89969389957474 * g, 0.0024543692606170264 * b, 0.0024543692606170264 * b }')
+    echo "### EA x $1, GA x $2, EI x $3"
+    "$DG" "$EX/perf-rubber.yaml" --set "$st" --set "$IN" run rodas 1e-3
+  done
+  echo "### rho I x 1000"
+  "$DG" "$EX/perf-rubber.yaml" --set "rods.0.inertia={rhoA: 0.08639379797371932, rhoI1: 5.399612373357458e-04, rhoI2: 5.399612373357458e-04, rhoJ: 1.0799224746714916e-03}" run rodas 1e-3
+  echo "## dopri5 with Hairer's stiffness detection (stops with ERR_STIFF), as given and with all damping x 0.01"
+  for t in 1e-2 1e-3 1e-8; do DIAG_STIFF_STOP=1 "$DG" "$EX/perf-rubber.yaml" run dopri5 $t 2>&1; done
+  # shellcheck disable=SC2046
+  for t in 1e-2 1e-3 1e-8; do DIAG_STIFF_STOP=1 "$DG" "$EX/perf-rubber.yaml" $(dampf 0.01) run dopri5 $t 2>&1; done
+  if [ -x "$B/bench/papers/diag_arkode" ]; then
+    echo "## independent one-step code: SUNDIALS ARKODE SDIRK (order 4, dense DQ Jacobian)"
+    for t in 1e-2 1e-3; do timeout "$TO" "$B/bench/papers/diag_arkode" "$EX/perf-rubber.yaml" $t 4 || true; done
+  fi
+} > "$R/rubber-diagnostics.txt" 2>&1
+
+echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [0, 0.05] s)"
+{
+  echo "N,mean_h_s"
+  for n in 5 10 20 40; do
+    h=$("$DG" "$EX/perf-rubber.yaml" $(dampf 0) --set rods.0.segments=$n --set analysis.t_end=0.05 run dopri5 1e-3 |
+      sed -n 's/.*mean h \([^ ]*\).*/\1/p')
+    echo "$n,$h"
+  done
+} > "$R/la-fig6-dopri5-undamped.csv"
+
+echo "== allocations in the time loop (counting allocator, LD_PRELOAD)"
+AC="$B/bench/papers/libcosrod_alloc_count.so"
+{
+  for sc in rubber steel; do
+    for m in radau5 seulex rodas ida cvode dopri5; do
+      for T in 0.5 1; do
+        printf "perf-%s %-7s T = %-3s s: " $sc $m $T
+        LD_PRELOAD="$AC" "$BP" "$EX/perf-$sc.yaml" --set solver.integrator=$m --set analysis.t_end=$T \
+          --set solver.rtol=1e-3 --set solver.atol=1e-3 --count-allocs 2>/dev/null
+      done
+    done
+  done
+} > "$R/allocations.txt"
+
+for f in "$R"/steps-*.csv; do
+  n=$(wc -l < "$f")
+  if [ "$n" -gt 6000 ]; then
+    k=$(( (n + 4999) / 5000 ))
+    awk -v k=$k 'NR == 1 || NR % k == 0' "$f" > "$W/thin" && mv "$W/thin" "$f"
+  fi
+done
+
+echo "== report"
+COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
+  python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"
+if command -v gnuplot >/dev/null 2>&1; then
+  (cd "$R" && gnuplot "$R/figures.gp")
+else
+  echo "gnuplot not found: no figures" >&2
+fi
+cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
+echo "wrote $R/README.md"
