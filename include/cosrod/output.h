@@ -13,7 +13,9 @@
  *   increments.csv  t,iterations,residual             (static runs)
  *   modes.csv       mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz
  *   vtk/rod<k>_<frame>.vtp, vtk/bodies_<frame>.vtp, vtk/cosrod.pvd
- *   plots/tip.png, plots/energy.png, plots/steps.png (+ the .gp scripts)
+ *   vtk/mode_<k>.vtp, vtk/modes.pvd                    (modal analyses)
+ *   plots/tip.png, plots/energy.png, plots/steps.png, plots/centerline.png,
+ *   plots/modes.png (modal analyses) (+ the .gp scripts)
  *
  * Crash safety.  Every file is written under a temporary name in its own
  * directory (".centerline.csv.tmp", "vtk/.rod0_000003.vtp.tmp") and renamed to
@@ -76,8 +78,9 @@ extern "C" {
 #define COSROD_OUTPUT_DEFAULT 0x05fu
 #define COSROD_OUTPUT_ALL 0x1ffu
 
-/* Name of the ParaView index in DIR/vtk/. */
+/* Name of the ParaView index in DIR/vtk/, and of the mode shapes' index. */
 #define COSROD_OUTPUT_PVD_NAME "cosrod.pvd"
+#define COSROD_OUTPUT_MODES_PVD_NAME "modes.pvd"
 
 typedef struct cosrod_output cosrod_output; /* opaque */
 
@@ -168,6 +171,27 @@ cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long i
  * vertex, displacement dx (3) [m] and rotation rx (3) [rad] of the mode shape. */
 cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
                                        size_t rod, size_t vertex, const double dx[3], const double rx[3]);
+
+/* Modal analysis results of one rod, all at once (after the run; this
+ * allocates): the rows of modes.csv (as cosrod_output_write_mode), with vtk
+ * the ParaView files vtk/mode_<k>.vtp (k = 001 ... count: the centerline x
+ * as points, PointData s, displacement (dx, dy, dz) [m] and rotation (rx,
+ * ry, rz) [rad] of the mode shape, FieldData mode, frequency_hz, omega,
+ * warp_scale, rod) and vtk/modes.pvd (timestep = mode number, attributes
+ * frequency_hz and omega), and with plots plots/modes.png at close.  Call at
+ * most once.  The shapes are as given (cosrod_statics_modes: mass-normalised,
+ * so warp_scale suggests a Warp By Vector factor: 0.1 L / max |d|). */
+typedef struct cosrod_output_modes {
+  size_t rod;            /* rod index */
+  size_t n;              /* N, segments of the rod */
+  const double *s;       /* (N+1) arc length of the vertices [m] */
+  const double *x;       /* (N+1, 3) centerline about which the rod was linearised [m] */
+  int count;             /* number of modes */
+  const double *freq_hz; /* (count) [Hz] */
+  const double *omega;   /* (count) [rad/s] (negative: unstable direction) */
+  const double *shapes;  /* (count x (N+1) x 6) per mode and vertex dx, dy, dz, rx, ry, rz */
+} cosrod_output_modes;
+cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m);
 
 /* Publish complete copies of all files written so far (up to the last
  * finished output time) under their final names, with summary.json status

@@ -35,11 +35,11 @@
  * vertex's kinetic energy ½ m_0 |v_0|².
  *
  * Static analyses (module statics, [LLA] eqs. 31-32): `static` follows the
- * continuation over the pseudo-time [0, 1], one frame per converged increment
- * (velocities 0); `modes` solves the equilibrium at t = 0 and the lowest
- * eigenpairs (cosrod_sim_mode); both for one rod.  `start_from_equilibrium`
- * replaces the initial positions of every rod by its static equilibrium under
- * the t = 0 loads plus the `preload` loads (which are off for t >= 0), at rest.
+ * continuation over the pseudo-time [0, 1] with frames (velocities 0) at the
+ * output pseudo-times and the increment observer at every converged increment; `modes` solves the equilibrium
+ * at t = 0 and the lowest eigenpairs (cosrod_sim_mode); both for one rod.  `start_from_equilibrium` replaces
+ * the initial positions of every rod by its static equilibrium under the t = 0 loads plus the `preload` loads
+ * (which are off for t >= 0), at rest.
  *
  * Not supported yet (a clear error, never a silent ignore): rigid bodies,
  * joints, rod ends attached to bodies, Kirchhoff models, static / modal
@@ -83,7 +83,10 @@ typedef struct cosrod_sim_observer {
   /* If non-NULL, polled after every step: a non-zero value stops the run
    * like a callback returning > 0 (for a SIGINT handler). */
   const volatile sig_atomic_t *stop;
-  /* Static analysis: after the frame of every converged increment (also t = 0). */
+  /* Static analysis: after every converged increment (also t = 0).  Frames
+   * are at t = 0 and the output pseudo-times k * output.every only (an output
+   * time inside an increment is landed on by a separate solve, before the
+   * increment's callback), plus the last converged state of a failed run. */
   int (*increment)(void *user, const cosrod_sim *sim, double t, long iterations, double residual);
 } cosrod_sim_observer;
 
@@ -130,7 +133,9 @@ int cosrod_sim_split_layout(const cosrod_sim *sim);
 void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, int *mu_q);
 /* Modal analysis results after cosrod_sim_run: number of modes, and mode i:
  * omega [rad/s] (negative: unstable direction), frequency [Hz] and the shape
- * ((N+1) x 6 per vertex dx, dy, dz, rx, ry, rz, see cosrod_statics_modes). */
+ * ((N+1) x 6 per vertex dx, dy, dz, rx, ry, rz, see cosrod_statics_modes;
+ * the shapes are contiguous: mode i at mode 0's shape + i (N+1) 6).  The
+ * linearisation point is the rod data after the run (cosrod_sim_rod_data). */
 int cosrod_sim_nmodes(const cosrod_sim *sim);
 void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
 /* The integrator problem (for tests: e.g. compare banded and dense FD). */

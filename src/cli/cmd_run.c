@@ -149,20 +149,31 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   return 0;
 }
 
-/* modes.csv: one row per mode and vertex. */
+/* modes.csv (one row per mode and vertex), vtk/modes.pvd + mode_<k>.vtp and
+ * the data of plots/modes.png: the shapes about the equilibrium at t = 0. */
 static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
-  int N = cosrod_rod_nseg(cosrod_sim_rod(sim, 0));
-  for (int i = 0; i < cosrod_sim_nmodes(sim); i++) {
-    double om, fr;
+  const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
+  int N = cosrod_rod_nseg(rod), count = cosrod_sim_nmodes(sim);
+  double *fr = malloc(((size_t)count + 1) * 2 * sizeof *fr);
+  if (!fr) return COSROD_ERR_NOMEM;
+  const double *shapes = NULL;
+  for (int i = 0; i < count; i++) {
     const double *sh;
-    cosrod_sim_mode(sim, i, &om, &fr, &sh);
-    for (int n = 0; n <= N; n++) {
-      cosrod_status st =
-          cosrod_output_write_mode(c->out, i + 1, fr, om, 0, (size_t)n, sh + 6 * n, sh + 6 * n + 3);
-      if (st != COSROD_OK) return st;
-    }
+    cosrod_sim_mode(sim, i, fr + count + i, fr + i, &sh);
+    if (i == 0) shapes = sh; /* the shapes are contiguous, mode after mode */
   }
-  return COSROD_OK;
+  cosrod_output_modes m = {0};
+  m.rod = 0;
+  m.n = (size_t)N;
+  m.s = cosrod_rod_grid(rod);
+  m.x = cosrod_sim_rod_data(sim, 0)->x;
+  m.count = count;
+  m.freq_hz = fr;
+  m.omega = fr + count;
+  m.shapes = shapes ? shapes : fr; /* count = 0: nothing is read */
+  cosrod_status st = cosrod_output_write_modes(c->out, &m);
+  free(fr);
+  return st;
 }
 
 static int usage_error(const char *msg, const char *arg) {

@@ -41,8 +41,14 @@ static void usage(FILE *f) {
           "  130  interrupted by Ctrl-C (SIGINT)\n"
           "\n"
           "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
-          "curvatures.csv, energy.csv, steps.csv, vtk/cosrod.pvd (ParaView), plots/*.png;\n"
-          "static analyses add increments.csv, modal analyses modes.csv\n");
+          "curvatures.csv, energy.csv, steps.csv, vtk/cosrod.pvd (ParaView), plots/*.png\n"
+          "(tip, energy, steps, centerline at up to 6 output times);\n"
+          "static analyses: increments.csv has every converged increment, the other\n"
+          "files hold t = 0 and the output pseudo-times every, 2 every, ..., 1\n"
+          "(output.every, default 1/increments; times inside an increment are landed on\n"
+          "by a separate solve, the increments stay as they are);\n"
+          "modal analyses: modes.csv, vtk/modes.pvd + vtk/mode_<k>.vtp (displacement and\n"
+          "rotation as point data, frequency as field data: Warp By Vector), plots/modes.png\n");
 }
 
 int main(int argc, char **argv) {

@@ -260,6 +260,8 @@ static void release(cosrod_output *out) {
   free(out->body_x_frame);
   free(out->body_q_frame);
   free(out->body_om_frame);
+  free(out->mode_s);
+  free(out->mode_freq);
   if (out->cloc != (locale_t)0) freelocale(out->cloc);
   free(out);
 }
@@ -294,7 +296,7 @@ static int has_suffix(const char *s, const char *suf) {
 static int own_temp_name(const char *name, int kind) {
   if (name[0] != '.' || !(has_suffix(name, ".tmp") || has_suffix(name, ".ckpt"))) return 0;
   if (kind == 1)
-    return !strncmp(name, ".rod", 4) || !strncmp(name, ".bodies_", 8) ||
+    return !strncmp(name, ".rod", 4) || !strncmp(name, ".bodies_", 8) || !strncmp(name, ".mode", 5) ||
            !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11);
   if (kind == 2)
     return has_suffix(name, ".png.tmp") || has_suffix(name, ".gp.tmp") || has_suffix(name, ".log.tmp");
@@ -359,6 +361,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->t_end = cfg->t_end;
   out->checkpoint_every = cfg->checkpoint_every;
   out->t_last = -INFINITY;
+  out->snap_stride = 1;
   out->bal0 = out->bal_last = NAN;
   out->t_nonfinite = NAN;
   out->cloc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
@@ -621,6 +624,14 @@ cosrod_status cosrod_output_frame_end(cosrod_output *out) {
     out->nonfinite += out->nonfinite_frame;
   }
   out->t_last = out->t_frame;
+  if (out->nframes % out->snap_stride == 0) {
+    if (out->nsnap == OUT_SNAP_CAP) { /* keep every other one, double the stride */
+      for (size_t i = 0; 2 * i < OUT_SNAP_CAP; ++i) out->snap_t[i] = out->snap_t[2 * i];
+      out->nsnap = OUT_SNAP_CAP / 2;
+      out->snap_stride *= 2;
+    }
+    if (out->nframes % out->snap_stride == 0) out->snap_t[out->nsnap++] = out->t_frame;
+  }
   out->nframes++;
   out->in_frame = 0;
   if (out->checkpoint_every > 0 && out_elapsed(&out->t_ckpt) >= out->checkpoint_every) {
@@ -832,6 +843,92 @@ cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double freq
   for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, dx[i]);
   for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, rx[i]);
   cosrod_status st = put_committed_row(out, f, pos);
+  LOCALE_LEAVE();
+  return st;
+}
+
+/* ---- modes ---------------------------------------------------------------- */
+
+/* Rename the finished temporary file path_a onto DIR/vtk/<base>. */
+static cosrod_status publish_mode_file(cosrod_output *out, const char *base) {
+  snprintf(out->path_b, out->path_cap, "%s/%s", out->vtkdir, base);
+  if (rename(out->path_a, out->path_b) != 0) {
+    int err = errno;
+    remove(out->path_a);
+    out_warn(out, "%s: cannot rename (%s)", out->path_b, strerror(err));
+    return out_fail(out, COSROD_ERR_IO, "%s: cannot rename (%s)", out->path_b, strerror(err));
+  }
+  return COSROD_OK;
+}
+
+static cosrod_status write_modes_pvd(cosrod_output *out, const cosrod_output_modes *m) {
+  snprintf(out->path_a, out->path_cap, "%s/.%s.tmp", out->vtkdir, COSROD_OUTPUT_MODES_PVD_NAME);
+  FILE *fp = fopen(out->path_a, "w");
+  if (!fp) {
+    int err = errno;
+    out_warn(out, "%s: cannot open (%s)", out->path_a, strerror(err));
+    return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", out->path_a, strerror(err));
+  }
+  fputs(
+      "<?xml version=\"1.0\"?>\n<!-- cosrod mode shapes: timestep = mode number; frequency_hz and omega "
+      "[rad/s] as attributes here and as FieldData in each file; apply Warp By Vector (displacement) -->\n"
+      "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n",
+      fp);
+  for (int k = 0; k < m->count; ++k) {
+    char f[32], w[32], base[64];
+    out_fmt(f, m->freq_hz[k]);
+    out_fmt(w, m->omega[k]);
+    out_mode_base(base, sizeof base, k);
+    fprintf(fp,
+            "    <DataSet timestep=\"%d\" group=\"\" part=\"%zu\" file=\"%s\" frequency_hz=\"%s\" "
+            "omega=\"%s\"/>\n",
+            k + 1, m->rod, base, f, w);
+  }
+  fputs("  </Collection>\n</VTKFile>\n", fp);
+  int bad = ferror(fp);
+  if (fclose(fp) != 0) bad = 1;
+  if (bad) {
+    remove(out->path_a);
+    out_warn(out, "%s: write failed", out->path_a);
+    return out_fail(out, COSROD_ERR_IO, "%s: write failed", out->path_a);
+  }
+  return publish_mode_file(out, COSROD_OUTPUT_MODES_PVD_NAME);
+}
+
+cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m) {
+  if (!out || out->closed || !m || m->count < 0 || m->n < 1 || !m->s || !m->x || !m->shapes || !m->freq_hz ||
+      !m->omega || m->rod >= out->nrods || out->nmodes > 0)
+    return COSROD_ERR_INVALID;
+  LOCALE_ENTER(out);
+  const size_t N = m->n;
+  cosrod_status st = COSROD_OK;
+  for (int k = 0; k < m->count && st == COSROD_OK; ++k)
+    for (size_t n = 0; n <= N && st == COSROD_OK; ++n) {
+      const double *sh = m->shapes + ((size_t)k * (N + 1) + n) * 6;
+      st = cosrod_output_write_mode(out, k + 1, m->freq_hz[k], m->omega[k], m->rod, n, sh, sh + 3);
+    }
+  out->mode_s = malloc((N + 1) * sizeof *out->mode_s);
+  out->mode_freq = malloc(((size_t)m->count + 1) * sizeof *out->mode_freq);
+  if (st == COSROD_OK && (!out->mode_s || !out->mode_freq)) st = COSROD_ERR_NOMEM;
+  if (st == COSROD_OK) {
+    memcpy(out->mode_s, m->s, (N + 1) * sizeof *out->mode_s);
+    memcpy(out->mode_freq, m->freq_hz, (size_t)m->count * sizeof *out->mode_freq);
+    out->mode_n = N;
+    out->nmodes = m->count;
+  }
+  if (st == COSROD_OK && out->vtk && m->count > 0) {
+    char base[64];
+    for (int k = 0; k < m->count && st == COSROD_OK; ++k) {
+      out_mode_base(base, sizeof base, k);
+      snprintf(out->path_a, out->path_cap, "%s/.%s.tmp", out->vtkdir, base);
+      st = out_vtk_mode(out, out->path_a, m, k);
+      if (st == COSROD_OK)
+        st = publish_mode_file(out, base);
+      else
+        remove(out->path_a);
+    }
+    if (st == COSROD_OK) st = write_modes_pvd(out, m);
+  }
   LOCALE_LEAVE();
   return st;
 }

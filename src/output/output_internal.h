@@ -42,6 +42,7 @@ typedef struct out_file {
 } out_file;
 
 #define OUT_MAX_WARNINGS 16
+#define OUT_SNAP_CAP 64
 #define OUT_WARNING_LEN 256
 
 struct cosrod_output {
@@ -84,6 +85,18 @@ struct cosrod_output {
   long nonfinite, nonfinite_frame;
   double t_nonfinite;
 
+  /* frame times for the centerline plot: every snap_stride-th frame, at
+   * most OUT_SNAP_CAP (halved and the stride doubled when full), no
+   * allocation in the time loop */
+  double snap_t[OUT_SNAP_CAP];
+  size_t nsnap, snap_stride;
+
+  /* modes (cosrod_output_write_modes): for plots/modes.png */
+  int nmodes;        /* modes written (0 = none) */
+  size_t mode_n;     /* N of the rod */
+  double *mode_s;    /* (N+1) arc length of the vertices [m] */
+  double *mode_freq; /* (nmodes) [Hz] */
+
   char warnings[OUT_MAX_WARNINGS][OUT_WARNING_LEN];
   size_t nwarn;
   char err[512];
@@ -120,6 +133,12 @@ cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, con
  * (rod == (size_t)-1). */
 void out_vtk_path(const cosrod_output *out, char *buf, size_t rod, size_t frame, int tmp);
 void out_vtk_base(char *buf, size_t cap, size_t rod, size_t frame);
+/* Base name of mode k's file (k from 0): "mode_001.vtp", ... */
+void out_mode_base(char *buf, size_t cap, int k);
+
+/* vtk.c: one mode shape as a .vtp file at `path` (a temporary name): the
+ * centerline of m as points, mode k's displacement / rotation as point data. */
+cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_output_modes *m, int k);
 
 /* json.c: write summary.json (through a temporary name). */
 cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res);

@@ -3,6 +3,12 @@
  *   tip.gp    -> tip.png    x, y, z of the last vertex of every rod vs t (centerline.csv)
  *   energy.gp -> energy.png energy terms and balance vs t; balance - balance(t0) (energy.csv)
  *   steps.gp  -> steps.png  step size vs t, rejected steps marked (steps.csv)
+ *   centerline.gp -> centerline.png  the centerline at up to 6 output times
+ *             (all of them if <= 9; static runs: e.g. t = 0, 0.25, ..., 1):
+ *             (x2, x3), (x1, x2), (x1, x3) projections with equal axis
+ *             scales and a 3D view (centerline.csv)
+ *   modes.gp  -> modes.png  the first (up to 6) mode shapes, displacement and
+ *             rotation components vs s (modes.csv; modal analyses)
  * A script is written only when its CSV file has rows.  The scripts stay in
  * plots/ and can be re-run by hand (cd DIR/plots && gnuplot tip.gp).
  * gnuplot runs as a child process (posix_spawnp, PATH search) with its
@@ -102,6 +108,116 @@ static void script_steps(const cosrod_output *out, FILE *fp) {
           style);
 }
 
+/* Up to 6 frame times for the centerline snapshots (all of them if <= 9):
+ * from the recorded every-stride-th frames plus the last frame, evenly
+ * spaced by index, first and last included.  Returns the count. */
+static int centerline_times(const cosrod_output *out, double *sel) {
+  double all[OUT_SNAP_CAP + 1];
+  size_t n = out->nsnap;
+  memcpy(all, out->snap_t, n * sizeof *all);
+  if (n == 0 || all[n - 1] != out->t_last) all[n++] = out->t_last;
+  if (n <= 9) {
+    memcpy(sel, all, n * sizeof *all);
+    return (int)n;
+  }
+  for (int i = 0; i < 6; ++i) sel[i] = all[(size_t)((double)i * (double)(n - 1) / 5.0 + 0.5)];
+  return 6;
+}
+
+/* The centerline at a few output times: three projections (equal axis
+ * scales) and a 3D view, one colour per time, one dash type per rod. */
+static void script_centerline(const cosrod_output *out, FILE *fp) {
+  static const char *const ax[3] = {"x1", "x2", "x3"};
+  /* panels: horizontal, vertical axis (0 = x1, 1 = x2, 2 = x3) */
+  static const int pan[3][2] = {{1, 2}, {1, 0}, {0, 2}};
+  static const char *const view[3] = {"front view: (x2, x3) plane", "top view: (x1, x2) plane",
+                                      "side view: (x1, x3) plane"};
+  double ts[9];
+  int nt = centerline_times(out, ts);
+  int stat = !strcmp(out->analysis, "static") || !strcmp(out->analysis, "modes");
+  gp_preamble(fp, "centerline at selected output times from ../centerline.csv", "centerline.png", 1200, 1000);
+  fputs("sel(t, r) = abs(column(1) - t) <= 1e-12 * (1 + abs(t)) && column(2) == r\n", fp);
+  fputs("set multiplot layout 2,2 title ", fp);
+  char title[600];
+  snprintf(title, sizeof title, "%s: centerline at %s", *out->title ? out->title : "cosrod",
+           stat ? "pseudo-times t" : "times t");
+  gp_quoted(fp, title);
+  fputs(
+      "\nunset key\nset size ratio -1\nset format x '%.3g'\nset format y '%.3g'\nset xtics rotate by 45 "
+      "right\n",
+      fp);
+  for (int p = 0; p < 4; ++p) {
+    if (p < 3) {
+      fprintf(fp, "set title '%s'\nset xlabel '%s [m]'\nset ylabel '%s [m]'\nplot ", view[p], ax[pan[p][0]],
+              ax[pan[p][1]]);
+    } else {
+      fputs(
+          "set title '3D view'\nset size noratio\nset format z '%.3g'\nset xtics norotate\n"
+          "set key outside right top\nset xlabel 'x1 [m]'\nset ylabel 'x2 [m]'\nset zlabel 'x3 [m]' rotate "
+          "parallel\nset xyplane 0\nsplot ",
+          fp);
+    }
+    for (int i = 0; i < nt; ++i)
+      for (size_t k = 0; k < out->nrods; ++k) {
+        char tb[32];
+        out_fmt(tb, ts[i]);
+        if (p < 3)
+          fprintf(fp, "%s'../centerline.csv' skip 1 using (sel(%s, %zu) ? $%d : NaN):%d",
+                  i || k ? ", \\\n     " : "", tb, k, 5 + pan[p][0], 5 + pan[p][1]);
+        else
+          fprintf(fp, "%s'../centerline.csv' skip 1 using (sel(%s, %zu) ? $5 : NaN):6:7",
+                  i || k ? ", \\\n     " : "", tb, k);
+        fprintf(fp, " with linespoints lw 2 pt 7 ps 0.5 lc %d dt %zu ", i + 1, k % 5 + 1);
+        if (k == 0 || out->nrods > 1) {
+          char name[400];
+          snprintf(name, sizeof name, "t = %s%s%s%s", tb, stat ? "" : " s", out->nrods > 1 ? ", " : "",
+                   out->nrods > 1 ? out->rod_names[k] : "");
+          fputs("title ", fp);
+          gp_quoted(fp, name);
+        } else {
+          fputs("notitle", fp);
+        }
+      }
+    fputc('\n', fp);
+  }
+  fputs("unset multiplot\n", fp);
+}
+
+/* The first (up to 6) mode shapes from ../modes.csv: displacement and
+ * rotation components vs the arc length s of the vertices. */
+static void script_modes(const cosrod_output *out, FILE *fp) {
+  static const char *const comp[6] = {"dx", "dy", "dz", "rx", "ry", "rz"};
+  int nk = out->nmodes < 6 ? out->nmodes : 6;
+  gp_preamble(fp, "mode shapes from ../modes.csv", "modes.png", 1200, 300 + 300 * ((nk + 1) / 2));
+  fprintf(fp, "array S[%zu] = [", out->mode_n + 1);
+  for (size_t n = 0; n <= out->mode_n; ++n) {
+    char b[32];
+    out_fmt(b, out->mode_s[n]);
+    fprintf(fp, "%s%s", n ? ", " : "", b);
+  }
+  fputs("]\nset multiplot layout ", fp);
+  fprintf(fp, "%d,%d title ", (nk + 1) / 2, nk > 1 ? 2 : 1);
+  char title[600];
+  snprintf(title, sizeof title, "%s: mode shapes (mass-normalised, phi^T M phi = 1)",
+           *out->title ? out->title : "cosrod");
+  gp_quoted(fp, title);
+  fputs(
+      "\nset xlabel 's [m]'\nset ylabel 'displacement (solid)'\nset y2label 'rotation [rad] (dashed)'\n"
+      "set ytics nomirror\nset y2tics\nset key outside right\n",
+      fp);
+  for (int k = 0; k < nk; ++k) {
+    fprintf(fp, "set title 'mode %d: %.6g Hz'\nplot ", k + 1, out->mode_freq[k]);
+    for (int c = 0; c < 6; ++c)
+      fprintf(fp,
+              "%s'../modes.csv' skip 1 using (column(1) == %d ? S[int(column(5)) + 1] : NaN):%d axes %s with "
+              "linespoints lw 2 pt 7 ps 0.4 lc %d dt %d title '%s'",
+              c ? ", \\\n     " : "", k + 1, 6 + c, c < 3 ? "x1y1" : "x1y2", c % 3 + 1, c < 3 ? 1 : 2,
+              comp[c]);
+    fputc('\n', fp);
+  }
+  fputs("unset multiplot\n", fp);
+}
+
 /* Write plots/<name>.gp through a temporary name. */
 static int write_script(cosrod_output *out, const char *name, void (*gen)(const cosrod_output *, FILE *)) {
   snprintf(out->path_a, out->path_cap, "%s/.%s.gp.tmp", out->plotdir, name);
@@ -160,17 +276,20 @@ void out_make_plots(cosrod_output *out) {
     const char *name;
     void (*gen)(const cosrod_output *, FILE *);
     int want;
-  } figs[3] = {
+  } figs[5] = {
       {"tip", script_tip, out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
       {"energy", script_energy, out->f[OF_ENERGY].published && out->f[OF_ENERGY].rows_committed > 0},
       {"steps", script_steps, out->f[OF_STEPS].published && out->f[OF_STEPS].rows_committed > 0},
+      {"centerline", script_centerline,
+       out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
+      {"modes", script_modes, out->f[OF_MODES].published && out->nmodes > 0},
   };
   char log[4200], logfinal[4200];
   snprintf(log, sizeof log, "%s/.gnuplot.log.tmp", out->plotdir);
   snprintf(logfinal, sizeof logfinal, "%s/gnuplot.log", out->plotdir);
   remove(log);
   int failed = 0, missing = 0;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 5; ++i) {
     if (!figs[i].want || !write_script(out, figs[i].name, figs[i].gen)) continue;
     if (missing) continue;
     int rc = run_gnuplot(out, figs[i].name, log);

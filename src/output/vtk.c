@@ -10,6 +10,12 @@
  *              directors d^k = R(p/|p|) e_k ([LLA] eq. 1)
  *   FieldData: TimeValue, rod
  * Bodies file: one vertex cell per body; PointData q (4), Omega (3), d1, d2, d3.
+ * Mode file (analysis: modes), DIR/vtk/mode_<k>.vtp, listed in modes.pvd:
+ *   points = the centerline about which the rod was linearised, lines as above;
+ *   PointData: s, displacement (dx, dy, dz), rotation (rx, ry, rz) of the
+ *              mass-normalised mode shape (cosrod_statics_modes, = modes.csv);
+ *   FieldData: mode, frequency_hz, omega, warp_scale (a Warp By Vector
+ *              factor showing the largest displacement as 0.1 L), rod.
  * Non-finite numbers are written as nan/inf like the CSV files. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -106,6 +112,15 @@ static void put_points(FILE *fp, const double *x, size_t n) {
 
 static void put_footer(FILE *fp) { fputs("    </Piece>\n  </PolyData>\n</VTKFile>\n", fp); }
 
+void out_mode_base(char *buf, size_t cap, int k) { snprintf(buf, cap, "mode_%03d.vtp", k + 1); }
+
+/* One Float64 FieldData value. */
+static void put_field(FILE *fp, const char *name, double v) {
+  fprintf(fp, "      <DataArray type=\"Float64\" Name=\"%s\" NumberOfTuples=\"1\" format=\"ascii\">", name);
+  put_num(fp, v, '<');
+  fputs("/DataArray>\n", fp);
+}
+
 static cosrod_status finish(cosrod_output *out, FILE *fp, const char *path) {
   int bad = ferror(fp);
   int err = errno;
@@ -173,4 +188,60 @@ cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, con
   fputs("        </DataArray>\n      </Verts>\n", fp);
   put_footer(fp);
   return finish(out, fp, path);
+}
+
+cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_output_modes *m, int k) {
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    int err = errno;
+    out_warn(out, "%s: cannot open (%s)", path, strerror(err));
+    return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", path, strerror(err));
+  }
+  const size_t N = m->n;
+  const double *sh = m->shapes + (size_t)k * (N + 1) * 6;
+  /* a Warp By Vector factor that shows the largest displacement as 10 % of
+   * the rod length (1 if the mode does not displace the centerline) */
+  double dmax = 0.0;
+  for (size_t n = 0; n <= N; ++n)
+    for (int c = 0; c < 3; ++c) dmax = fmax(dmax, fabs(sh[6 * n + c]));
+  double len = fabs(m->s[N] - m->s[0]);
+  double warp = dmax > 0.0 && isfinite(dmax) ? 0.1 * len / dmax : 1.0;
+  fputs("<?xml version=\"1.0\"?>\n", fp);
+  fputs("<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n",
+        fp);
+  fputs("  <PolyData>\n    <FieldData>\n", fp);
+  fprintf(
+      fp,
+      "      <DataArray type=\"Int64\" Name=\"mode\" NumberOfTuples=\"1\" format=\"ascii\">%d</DataArray>\n",
+      k + 1);
+  put_field(fp, "frequency_hz", m->freq_hz[k]);
+  put_field(fp, "omega", m->omega[k]);
+  put_field(fp, "warp_scale", warp);
+  fprintf(
+      fp,
+      "      <DataArray type=\"Int64\" Name=\"rod\" NumberOfTuples=\"1\" format=\"ascii\">%zu</DataArray>\n",
+      m->rod);
+  fputs("    </FieldData>\n", fp);
+  fprintf(fp,
+          "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" NumberOfStrips=\"0\" "
+          "NumberOfPolys=\"0\">\n",
+          N + 1, N);
+  fputs("      <PointData Vectors=\"displacement\">\n", fp);
+  put_array(fp, "s", 1, m->s, N + 1, 1);
+  put_array(fp, "displacement", 3, sh, N + 1, 6);
+  put_array(fp, "rotation", 3, sh + 3, N + 1, 6);
+  fputs("      </PointData>\n", fp);
+  put_points(fp, m->x, N + 1);
+  fputs("      <Lines>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
+  for (size_t n = 1; n <= N; ++n) fprintf(fp, "          %zu %zu\n", n - 1, n);
+  fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
+  for (size_t n = 1; n <= N; ++n) fprintf(fp, "          %zu\n", 2 * n);
+  fputs("        </DataArray>\n      </Lines>\n", fp);
+  put_footer(fp);
+  int bad = ferror(fp);
+  int err = errno;
+  if (fclose(fp) != 0) bad = 1, err = errno;
+  if (!bad) return COSROD_OK;
+  out_warn(out, "%s: write failed (%s)", path, strerror(err ? err : EIO));
+  return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", path, strerror(err ? err : EIO));
 }

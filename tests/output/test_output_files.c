@@ -431,7 +431,7 @@ TEST(plots_png_or_warning) {
   CHECK("close OK", run_all(dir, 0, 1, NULL, NULL) == COSROD_OK);
   char plots[1024];
   snprintf(plots, sizeof plots, "%s/plots", dir);
-  CHECK("tip.gp, energy.gp, steps.gp written", ot_count_suffix(plots, ".gp") == 3);
+  CHECK("tip.gp, energy.gp, steps.gp, centerline.gp written", ot_count_suffix(plots, ".gp") == 4);
   char *text = ot_read(ot_path(dir, "summary.json"), NULL);
   jnode *j = json_parse(text, NULL, 0);
   const jnode *w = json_get(j, "warnings");
@@ -439,6 +439,7 @@ TEST(plots_png_or_warning) {
     CHECK("tip.png is a PNG", is_png(ot_path(plots, "tip.png")));
     CHECK("energy.png is a PNG", is_png(ot_path(plots, "energy.png")));
     CHECK("steps.png is a PNG", is_png(ot_path(plots, "steps.png")));
+    CHECK("centerline.png is a PNG", is_png(ot_path(plots, "centerline.png")));
     CHECK("no warnings", w && w->n == 0);
     if (w && w->n) NOTE("warning: %s", w->items[0]->str);
   } else {
@@ -459,7 +460,7 @@ TEST(plots_missing_gnuplot_is_a_warning) {
   CHECK("close OK", run_all(dir, 0, 1, "/nonexistent/cosrod-gnuplot", NULL) == COSROD_OK);
   char plots[1024];
   snprintf(plots, sizeof plots, "%s/plots", dir);
-  CHECK("scripts still written", ot_count_suffix(plots, ".gp") == 3);
+  CHECK("scripts still written", ot_count_suffix(plots, ".gp") == 4);
   CHECK("no PNG", ot_count_suffix(plots, ".png") == 0);
   char *text = ot_read(ot_path(dir, "summary.json"), NULL);
   jnode *j = json_parse(text, NULL, 0);
@@ -486,7 +487,7 @@ TEST(plots_failing_gnuplot_is_a_warning) {
   char *text = ot_read(ot_path(dir, "summary.json"), NULL);
   jnode *j = json_parse(text, NULL, 0);
   const jnode *w = json_get(j, "warnings");
-  CHECK_NEAR("one warning per figure", w ? (double)w->n : -1, 3, 0);
+  CHECK_NEAR("one warning per figure (tip, energy, steps, centerline)", w ? (double)w->n : -1, 4, 0);
   CHECK("warning names the script and the log",
         w && w->n >= 1 && strstr(w->items[0]->str, "tip.gp") && strstr(w->items[0]->str, "gnuplot.log"));
   json_free(j);
