@@ -137,6 +137,27 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
   int stat = !strcmp(out->analysis, "static") || !strcmp(out->analysis, "modes");
   gp_preamble(fp, "centerline at selected output times from ../centerline.csv", "centerline.png", 1200, 1000);
   fputs("sel(t, r) = abs(column(1) - t) <= 1e-12 * (1 + abs(t)) && column(2) == r\n", fp);
+  /* axis ranges: the data's extent per axis over all output times, but at
+   * least 10 % of the largest extent (a planar motion's roundoff-sized
+   * off-plane coordinates must not blow up an axis), 5 % margins */
+  fputs(
+      "mx(a, b) = a > b ? a : b\n"
+      "stats '../centerline.csv' skip 1 using 5 nooutput name 'A1'\n"
+      "stats '../centerline.csv' skip 1 using 6 nooutput name 'A2'\n"
+      "stats '../centerline.csv' skip 1 using 7 nooutput name 'A3'\n"
+      "ext = mx(mx(A1_max - A1_min, A2_max - A2_min), A3_max - A3_min)\n"
+      "ext = ext > 0 ? ext : 1\n"
+      "half(lo, hi) = 0.55 * mx(hi - lo, 0.1 * ext)\n"
+      "nice(x) = (e10 = 10.0**floor(log10(x)), m10 = x / e10, (m10 < 1.5 ? 1 : m10 < 3.5 ? 2 : m10 < 7.5 ? 5 : "
+      "10) * "
+      "e10)\n"
+      "lo1 = 0.5 * (A1_min + A1_max) - half(A1_min, A1_max); hi1 = 0.5 * (A1_min + A1_max) + half(A1_min, "
+      "A1_max)\n"
+      "lo2 = 0.5 * (A2_min + A2_max) - half(A2_min, A2_max); hi2 = 0.5 * (A2_min + A2_max) + half(A2_min, "
+      "A2_max)\n"
+      "lo3 = 0.5 * (A3_min + A3_max) - half(A3_min, A3_max); hi3 = 0.5 * (A3_min + A3_max) + half(A3_min, "
+      "A3_max)\n",
+      fp);
   fputs("set multiplot layout 2,2 title ", fp);
   char title[600];
   snprintf(title, sizeof title, "%s: centerline at %s", *out->title ? out->title : "cosrod",
@@ -148,13 +169,19 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
       fp);
   for (int p = 0; p < 4; ++p) {
     if (p < 3) {
-      fprintf(fp, "set title '%s'\nset xlabel '%s [m]'\nset ylabel '%s [m]'\nplot ", view[p], ax[pan[p][0]],
-              ax[pan[p][1]]);
+      fprintf(fp,
+              "set title '%s'\nset xlabel '%s [m]'\nset ylabel '%s [m]'\nset xrange [lo%d:hi%d]\n"
+              "set yrange [lo%d:hi%d]\nset xtics nice((hi%d - lo%d) / 3)\nset ytics nice((hi%d - lo%d) / "
+              "3)\nplot ",
+              view[p], ax[pan[p][0]], ax[pan[p][1]], pan[p][0] + 1, pan[p][0] + 1, pan[p][1] + 1,
+              pan[p][1] + 1, pan[p][0] + 1, pan[p][0] + 1, pan[p][1] + 1, pan[p][1] + 1);
     } else {
       fputs(
-          "set title '3D view'\nset size noratio\nset format z '%.3g'\nset xtics norotate\n"
+          "set title '3D view'\nset size noratio\nset format z '%.3g'\nset xtics norotate nice((hi1 - lo1) / "
+          "3)\n"
+          "set ytics nice((hi2 - lo2) / 3)\n"
           "set key outside right top\nset xlabel 'x1 [m]'\nset ylabel 'x2 [m]'\nset zlabel 'x3 [m]' rotate "
-          "parallel\nset xyplane 0\nsplot ",
+          "parallel\nset xyplane 0\nset xrange [lo1:hi1]\nset yrange [lo2:hi2]\nset zrange [lo3:hi3]\nsplot ",
           fp);
     }
     for (int i = 0; i < nt; ++i)
