@@ -253,6 +253,69 @@ TEST(omega_centerline_png) {
   free(dir);
 }
 
+/* A static run that fails (a shallow clamped arch under a load far beyond
+ * its snap-through load: load control stops at the limit point) exits 1 and
+ * ends its field files with the last converged increment (t_reached of
+ * summary.json, the last row of increments.csv), although that is no output
+ * time; before it only t = 0 (the first output time, 0.25, is not reached). */
+TEST(static_failure_ends_with_last_converged_state) {
+  static const char yaml[] =
+      "cosrod: 1\n"
+      "title: shallow arch snap-through\n"
+      "materials: {steel: {E: 2.1e11, poisson: 0.3, density: 7850}}\n"
+      "rods:\n"
+      "  - name: arch\n"
+      "    segments: 20\n"
+      "    material: steel\n"
+      "    section: {shape: circle, radius: 2.0e-3}\n"
+      "    shape: {type: arc, radius: 1.0, angle_deg: 28.64788975654116, start: [0, 0, 0],\n"
+      "            direction: [0.9689124217106447, 0, 0.24740395925452294],\n"
+      "            normal: [0.24740395925452294, 0, -0.9689124217106447]}\n"
+      "    ends: {start: {type: clamped}, end: {type: clamped}}\n"
+      "    loads: [{type: force, at: 10, value: [0, 0, -2000], frame: spatial, ramp: [0, 1]}]\n"
+      "analysis: {type: static, increments: 20}\n"
+      "output: {every: 0.25, vtk: false, plots: false}\n";
+  char *dir = ot_mkdtemp("arch");
+  char file[600];
+  snprintf(file, sizeof file, "%s.yaml", dir);
+  FILE *fp = fopen(file, "w");
+  CHECK("scenario written", fp && fputs(yaml, fp) >= 0);
+  if (fp) fclose(fp);
+  const char *args[] = {"run", file, "-o", dir, "-q", NULL};
+  int rc = run(args);
+  CHECK("exit 1 (the solver failed)", rc == 1);
+  char *h = NULL;
+  double *c = NULL, *inc = NULL;
+  long nc = ot_csv_read(ot_path(dir, "centerline.csv"), &h, &c, 7);
+  free(h);
+  long ni = ot_csv_read(ot_path(dir, "increments.csv"), &h, &inc, 3);
+  free(h);
+  char *text = ot_read(ot_path(dir, "summary.json"), NULL);
+  char err[256] = "";
+  jnode *j = text ? json_parse(text, err, sizeof err) : NULL;
+  const jnode *tr = j ? json_get(j, "t_reached") : NULL;
+  const jnode *stn = j ? json_get(j, "status") : NULL;
+  double t_reached = tr && tr->type == J_NUM ? tr->num : NAN;
+  NOTE("centerline rows %ld, increments %ld, t_reached %.17g", nc, ni, t_reached);
+  CHECK("summary: failed", stn && stn->type == J_STR && !strcmp(stn->str, "failed"));
+  CHECK("stopped inside (0, 0.25)", t_reached > 0.0 && t_reached < 0.25);
+  CHECK("centerline: t = 0 and the last converged state (2 x 21 rows)", nc == 42);
+  if (nc == 42 && ni >= 2) {
+    CHECK_NEAR("first frame at t = 0", c[0], 0.0, 0.0);
+    CHECK_NEAR("last frame at t_reached", c[7 * 21], t_reached, 0.0);
+    CHECK_NEAR("= the last row of increments.csv", inc[3 * (ni - 1)], t_reached, 0.0);
+    /* the load vertex has moved down under the load (deflection > 0.1 mm) */
+    CHECK("last frame is the loaded state", c[7 * 21 + 7 * 10 + 6] < c[7 * 10 + 6] - 1e-4);
+  }
+  json_free(j);
+  free(text);
+  free(c);
+  free(inc);
+  remove(file);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 /* ---- modes ---------------------------------------------------------------- */
 
 /* The rubber rod of LLA Test 1 clamped at s = 0, free at s = L, no gravity:
@@ -466,6 +529,7 @@ static const th_case cases[] = {TH_CASE(omega_fields_at_output_times),
                                 TH_CASE(omega_output_grid_leaves_the_path_alone),
                                 TH_CASE(omega_centerline_png),
                                 TH_CASE(modes_vtk_files),
+                                TH_CASE(static_failure_ends_with_last_converged_state),
                                 TH_CASE(modes_vtk_cantilever_first_mode),
                                 TH_CASE(centerline_snapshot_times)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
