@@ -345,6 +345,7 @@ int cosrod_cmd_run(int argc, char **argv) {
   cosrod_status cst = cosrod_output_close(c.out, &res);
   if (cst != COSROD_OK) fprintf(stderr, "cosrod run: %s\n", cosrod_output_error(c.out));
   const cosrod_integrate_stats *s = cosrod_sim_stats(sim);
+  const char *tu = analysis == COSROD_SC_ANALYSIS_DYNAMIC ? " s" : ""; /* static: pseudo-time */
   if (res.run == COSROD_RUN_OK) {
     if (!quiet) {
       cosrod_sim_energy e = cosrod_sim_energy_now(sim);
@@ -374,12 +375,13 @@ int cosrod_cmd_run(int argc, char **argv) {
     }
     rc = cst == COSROD_OK ? 0 : 1;
   } else if (res.run == COSROD_RUN_INTERRUPTED) {
-    fprintf(stderr, "cosrod run: interrupted at t = %g s; files up to then are in %s/\n", cosrod_sim_t(sim),
-            dir);
+    fprintf(stderr, "cosrod run: interrupted at t = %g%s; files up to then are in %s/\n", cosrod_sim_t(sim),
+            tu, dir);
     rc = EXIT_INTERRUPTED;
   } else {
-    fprintf(stderr, "cosrod run: %s: the run failed at t = %g s: %s; files up to t = %g s are in %s/\n", file,
-            isfinite(res.t_failed) ? res.t_failed : cosrod_sim_t(sim), res.message, cosrod_sim_t(sim), dir);
+    fprintf(stderr, "cosrod run: %s: the run failed at t = %g%s: %s; files up to t = %g%s are in %s/\n", file,
+            isfinite(res.t_failed) ? res.t_failed : cosrod_sim_t(sim), tu, res.message, cosrod_sim_t(sim), tu,
+            dir);
     if (run_st == COSROD_ERR_MAX_STEPS)
       fprintf(stderr, "cosrod run: hint: raise solver.max_steps (--set solver.max_steps=...)%s\n",
               cosrod_sim_stats(sim)->njev == 0

@@ -60,7 +60,7 @@ static void script_tip(const cosrod_output *out, FILE *fp) {
   gp_preamble(fp, "tip trajectories (vertex N of every rod) from ../centerline.csv", "tip.png", 1000, 900);
   fputs("set multiplot layout 3,1 title ", fp);
   gp_quoted(fp, *out->title ? out->title : "cosrod");
-  fputs("\nset xlabel 't [s]'\n", fp);
+  fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'\n" : "\nset xlabel 't [s]'\n", fp);
   for (int c = 0; c < 3; ++c) {
     fprintf(fp, "set ylabel '%s tip [m]'\nplot ", comp[c]);
     for (size_t k = 0; k < out->nrods; ++k) {
@@ -83,7 +83,8 @@ static void script_energy(const cosrod_output *out, FILE *fp) {
   gp_preamble(fp, "energy terms and balance from ../energy.csv (SPEC 8)", "energy.png", 1000, 800);
   fputs("set multiplot layout 2,1 title ", fp);
   gp_quoted(fp, *out->title ? out->title : "cosrod");
-  fputs("\nset xlabel 't [s]'\nset ylabel 'energy [J]'\nplot ", fp);
+  fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'" : "\nset xlabel 't [s]'", fp);
+  fputs("\nset ylabel 'energy [J]'\nplot ", fp);
   for (int c = 0; c < 6; ++c)
     fprintf(fp, "%s'../energy.csv' skip 1 using 1:%d with lines lw %d title '%s'", c ? ", \\\n     " : "",
             c + 2, c == 5 ? 3 : 1, names[c]);
@@ -148,7 +149,8 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
       "ext = mx(mx(A1_max - A1_min, A2_max - A2_min), A3_max - A3_min)\n"
       "ext = ext > 0 ? ext : 1\n"
       "half(lo, hi) = 0.55 * mx(hi - lo, 0.1 * ext)\n"
-      "nice(x) = (e10 = 10.0**floor(log10(x)), m10 = x / e10, (m10 < 1.5 ? 1 : m10 < 3.5 ? 2 : m10 < 7.5 ? 5 : "
+      "nice(x) = (e10 = 10.0**floor(log10(x)), m10 = x / e10, (m10 < 1.5 ? 1 : m10 < 3.5 ? 2 : m10 < 7.5 ? 5 "
+      ": "
       "10) * "
       "e10)\n"
       "lo1 = 0.5 * (A1_min + A1_max) - half(A1_min, A1_max); hi1 = 0.5 * (A1_min + A1_max) + half(A1_min, "
