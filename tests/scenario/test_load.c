@@ -210,7 +210,14 @@ TEST(prescribed_keyframes) {
   CHECK_VEC("x_N(1) = L/2 e2", e->position.values + 3, xN1, 3, 0, 0);
   CHECK("static, 25 increments",
         sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.increments == 25);
-  CHECK_REL("static output every increment", sc->output.every, 1.0 / 25, 1e-15);
+  CHECK_REL("output every 0.25 (the plot times of [LLA] Fig. 5)", sc->output.every, 0.25, 0);
+  cosrod_scenario_free(sc);
+  /* without output.every: every nominal increment */
+  const char *sets[] = {"output={dir: out}"};
+  sc = load_example("omega-twist.yaml", sets, 1, err, sizeof err);
+  CHECK("omega-twist loads with output replaced", sc != NULL);
+  if (!sc) return;
+  CHECK_REL("static output every increment by default", sc->output.every, 1.0 / 25, 1e-15);
   cosrod_scenario_free(sc);
 }
 
