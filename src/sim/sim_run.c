@@ -242,9 +242,9 @@ static cosrod_status run_static(cosrod_sim *s) {
   if (st != COSROD_OK) {
     st = static_failure(s, st, &ss, "static continuation");
     /* the last converged state, also as a frame if it is not one already
-     * (the files then end with it) */
+     * (the files then end with it; none if already t = 0 failed) */
     if (s->frame_rc == 0 && s->land_failed == COSROD_OK) {
-      if (s->t_frame < ss.t) {
+      if (s->t_frame > -INFINITY && s->t_frame < ss.t) {
         if (static_frame(s, ss.t, q) != 0) return st;
       } else {
         memcpy(s->y, q, (size_t)nq * sizeof *q);
