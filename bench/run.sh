@@ -3,7 +3,9 @@
 # [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
 # Table 1 text), and writes bench/results/README.md plus PNG figures.
 # Usage: bench/run.sh BUILD_DIR [--quick]     (called by `make bench`)
-# --quick: TOL 1e-2, 1e-3, 1e-4 only and one timing repetition.
+# --quick: TOL 1e-2, 1e-3, 1e-4 only and one timing repetition (full: 1e-2 .. 1e-8,
+# two timed runs at TOL >= 1e-4).  A run over BENCH_TIMEOUT seconds is listed as timeout.
+# CALLGRIND_BUILD=DIR (a non-native build with bench_rod) adds callgrind instruction counts.
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
 # (other processes share the 2 cores).  Needs python3 and gnuplot.
 set -eu
@@ -22,16 +24,25 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 if [ $QUICK = 1 ]; then TOLS="1e-2 1e-3 1e-4"; REPS=1; else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; fi
 EX="$ROOT/examples"
-TO=${BENCH_TIMEOUT:-120}
+TO=${BENCH_TIMEOUT:-90} # seconds per run
 
 echo "== cost of f and Jacobian (bench_rod)"
 "$BR" --quick > "$R/rod_cost.txt"
 
+# Instruction counts need a non-native build (valgrind does not know every
+# AVX-512 instruction): CALLGRIND_BUILD=<non-native build dir> bench/run.sh ...
+if [ -n "${CALLGRIND_BUILD:-}" ] && command -v valgrind >/dev/null 2>&1; then
+  echo "== instruction counts of f and J (callgrind, $CALLGRIND_BUILD)"
+  sh "$ROOT/bench/rod/callgrind.sh" "$CALLGRIND_BUILD" > "$R/callgrind-rod.txt"
+fi
+
 run() { # run scen method tol extra... -> csv row
   s=$1 m=$2 t=$3
   shift 3
+  reps=$REPS
+  case $t in 1e-2 | 1e-3 | 1e-4) ;; *) reps=1 ;; esac # tight tolerances: one timed run
   row=$(timeout "$TO" "$BP" "$EX/perf-$s.yaml" --set solver.integrator="$m" --set solver.rtol="$t" \
-    --set solver.atol="$t" --set solver.max_steps=1000000 --reps "$REPS" --ref "$W/ref-$s.txt" "$@" 2>>"$W/err.log" ||
+    --set solver.atol="$t" --set solver.max_steps=1000000 --reps "$reps" --ref "$W/ref-$s.txt" "$@" 2>>"$W/err.log" ||
     echo "timeout,,,,,,,,,")
   echo "$s,$m,$t,$row" >> "$R/runs.csv"
 }
@@ -66,6 +77,8 @@ for f in absolute nullspace; do
 done
 
 echo "== diagnostics of the perf-rubber step counts"
+"$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
+"$DG" "$EX/perf-rubber.yaml" eig 1.0 > "$R/rubber-spectrum-t1.txt"
 DC="--set rods.0.damping.coefficients"
 dampf() { # global factor on all damping coefficients -> --set arguments
   awk -v f="$1" -v d="$DC" 'BEGIN { printf "%s.extension=%g %s.shear=[%g,%g] %s.bending=[%g,%g] %s.torsion=%g",
