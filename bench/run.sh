@@ -103,7 +103,8 @@ dampf() { # global factor on all damping coefficients -> --set arguments
   for v in "" "--set solver.stabilisation=none" "--set solver.stabilisation=projection" \
     "--set solver.formulation=nullspace --set solver.stabilisation=none" "--set rods.0.curvature=sine-4" \
     "--set rods.0.segments=5" "--set rods.0.segments=20" "--set gravity=[0,0,-1]" \
-    "$(dampf 0.3)" "$(dampf 0.1)" "$(dampf 0.03)" "$(dampf 0.01)" "$DC.extension=2" "$DC.shear=[0.001,0.001]" \
+    "$(dampf 0.3)" "$(dampf 0.1)" "$(dampf 0.03)" "$(dampf 0.01)" "$DC.extension=2" "$DC.extension=20" \
+    "$DC.extension=2000" "$DC.shear=[0.001,0.001]" "$DC.shear=[1.0,1.0]" \
     "$DC.bending=[2e-6,2e-6]" "$DC.bending=[2e-2,2e-2]"; do
     echo "### variant: ${v:-as in examples/perf-rubber.yaml}"
     for m in rodas radau5 seulex ida; do
