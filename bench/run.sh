@@ -18,7 +18,7 @@ R="$ROOT/bench/results"
 BP="$B/bench/papers/bench_papers"
 DG="$B/bench/papers/diag_rubber"
 BR="$B/bench/rod/bench_rod"
-for x in "$BP" "$DG" "$BR"; do [ -x "$x" ] || { echo "missing $x (build the bench targets)" >&2; exit 1; }; done
+for x in "$BP" "$DG" "$BR" "$B/bench/papers/la_experiments"; do [ -x "$x" ] || { echo "missing $x (build the bench targets)" >&2; exit 1; }; done
 mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -74,6 +74,31 @@ for f in absolute nullspace; do
       --ref "$W/ref-rubber.txt" 2>>"$W/err.log" || echo "timeout,,,,,,,,,")
     echo "rubber-$f,radau5,$t,$row" >> "$R/runs.csv"
   done
+done
+
+LA="$B/bench/papers/la_experiments"
+echo "== [LA] Fig. 2: convergence in N, damped rubber pendulum (examples/convergence.yaml, radau5 1e-10)"
+if [ $QUICK = 1 ]; then NS="160 5 10 20 40"; else NS="320 5 10 20 40 80"; fi
+# shellcheck disable=SC2086
+"$LA" conv "$EX/convergence.yaml" $NS > "$R/la-fig2-convergence.csv" 2>>"$W/err.log"
+
+echo "== [LA] Fig. 5: energy defect of the projection, undamped rubber rod, radau5, T = 10 s"
+echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-energy.csv"
+if [ $QUICK = 1 ]; then ETOLS="1e-2 1e-3 1e-4"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
+for f in absolute nullspace; do
+  for t in $ETOLS; do
+    "$LA" energy "$EX/stiffness.yaml" --set solver.integrator=radau5 --set solver.formulation=$f \
+      --set solver.stabilisation=projection --set analysis.t_end=10 --set solver.rtol=$t --set solver.atol=$t \
+      > "$W/energy.csv" 2>>"$W/err.log" || true
+    sed -n "s/^#total,/$f,$t,/p" "$W/energy.csv" >> "$R/la-fig5-energy.csv"
+    [ "$t" = 1e-3 ] && grep -v '^#' "$W/energy.csv" > "$R/la-fig5-history-$f.csv"
+  done
+done
+
+echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40, T = 1 s"
+for n in 5 10 20 40; do
+  "$BP" "$EX/stiffness.yaml" --set rods.0.segments=$n --steps "$W/s6.csv" > /dev/null 2>>"$W/err.log" || true
+  awk 'NR == 1 || NR % 10 == 0' "$W/s6.csv" > "$R/la-fig6-steps-N$n.csv"
 done
 
 echo "== diagnostics of the perf-rubber step counts"
