@@ -7,7 +7,7 @@
 # two timed runs at TOL >= 1e-4).  A run over BENCH_TIMEOUT seconds is listed as timeout.
 # CALLGRIND_BUILD=DIR (a non-native build with bench_rod) adds callgrind instruction counts.
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
-# (other processes share the 2 cores).  Needs python3 and gnuplot.
+# (other processes share the 2 cores).  Needs python3 and gnuplot (`tools/install-deps.sh bench`).
 set -eu
 B=${1:?usage: bench/run.sh BUILD_DIR [--quick]}
 QUICK=0

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Install the Debian packages cosrod needs, if any are missing.
 # As root: apt-get update && apt-get install -y ...; otherwise print the command.
+# `tools/install-deps.sh bench` adds what `make bench` needs on top: python3
+# (bench/papers/report.py writes the report) and valgrind (callgrind counts).
 set -e
 PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev clang"
+[ "${1:-}" = bench ] && PKGS="$PKGS python3 valgrind"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
