@@ -14,7 +14,10 @@
  * --write-ref stores this run's tip.  --steps writes t,h,accepted of every
  * attempted step of the first run.  --count-allocs (under
  * LD_PRELOAD=libcosrod_alloc_count.so) prints instead the number of heap
- * allocations made inside cosrod_sim_run (the time loop) and the steps. */
+ * allocations made inside cosrod_sim_run (the time loop) and the steps.
+ * The energy accounting of the driver (Simpson quadrature of the dissipation
+ * and the external power, two extra rod evaluations per step) is off, as the
+ * papers' runs have none; --energy switches it on (as `cosrod run`). */
 #define _GNU_SOURCE /* dlsym(RTLD_DEFAULT) for the counting allocator */
 #include <dlfcn.h>
 #include <math.h>
@@ -45,7 +48,7 @@ int main(int argc, char **argv) {
   }
   const char *sets[64];
   size_t nsets = 0;
-  int reps = 1, count_allocs = 0;
+  int reps = 1, count_allocs = 0, energy = 0;
   const char *steps = NULL, *ref = NULL, *wref = NULL;
   for (int a = 2; a < argc; a++) {
     if (!strcmp(argv[a], "--header")) {
@@ -53,6 +56,8 @@ int main(int argc, char **argv) {
       return 0;
     } else if (a + 1 < argc && !strcmp(argv[a], "--set") && nsets < 64)
       sets[nsets++] = argv[++a];
+    else if (!strcmp(argv[a], "--energy"))
+      energy = 1;
     else if (!strcmp(argv[a], "--count-allocs"))
       count_allocs = 1;
     else if (a + 1 < argc && !strcmp(argv[a], "--reps"))
@@ -88,6 +93,7 @@ int main(int argc, char **argv) {
     }
     FILE *sf = (r == 0 && steps) ? fopen(steps, "w") : NULL;
     if (sf) fprintf(sf, "t,h,accepted\n");
+    if (!energy) cosrod_sim_set_energy_accounting(sim, 0);
     cosrod_sim_observer obs = {0};
     obs.step = sf ? step_cb : NULL;
     obs.user = sf;

@@ -59,7 +59,9 @@ extern "C" {
 typedef int (*cosrod_ode_rhs)(double t, const double *y, double *ydot, void *user);
 
 /* Jacobian of f with respect to y at (t, y).  The integrator zeroes J before
- * the call; the callback writes only the non-zero entries.  Storage (0-based,
+ * the call; the callback writes only the non-zero entries (unless the
+ * problem sets jac_fills: then the callback writes every stored entry, zeros
+ * included, and J is not zeroed first).  Storage (0-based,
  * column-major, leading dimension ldj):
  *   dense  (jac_banded == 0):  J(i,j) = J[i + j*ldj]
  *   banded (jac_banded != 0):  J(i,j) = J[j*ldj + mu + i - j]  for -mu <= i-j <= ml
@@ -157,6 +159,17 @@ typedef struct cosrod_ode_problem {
    * Other methods evaluate f at the right times and ignore both fields. */
   int time_dependent;
   cosrod_ode_dfdt dfdt; /* optional d f / d t (n); used when time_dependent != 0 */
+
+  /* 0 (default): the integrator zeroes J before every call of jac.  1: jac
+   * writes every entry of the storage it is given, zeros included -- dense:
+   * all n x n (m1 > 0: (n - m1) x n) entries; banded: rows 0 .. ml + mu of
+   * every column (m1 > 0: rows 0 .. ml_q + mu_q of each q-block column) --
+   * so the integrator skips the zeroing (a memset of ldj x n doubles per
+   * Jacobian).  Rows of the column beyond the band (ldj larger) are never
+   * read.  Only for an analytic jac; the finite-difference Jacobian is
+   * always zeroed first.  Before the first call J holds zeros, afterwards the
+   * previous Jacobian. */
+  int jac_fills;
 } cosrod_ode_problem;
 
 /* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or
@@ -367,8 +380,8 @@ const cosrod_step_type *cosrod_step_type_at(size_t i);
 int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *ydot);
 /* Evaluate the Jacobian (counts njev): analytic if given, else by finite
  * differences (dense, or banded with column grouping; costs nfev).  J is
- * zeroed first.  Storage as documented for cosrod_ode_jac (including the
- * reduced m1 > 0 form).  fy: (n) = f(t, y) already evaluated.  work: (2n). */
+ * zeroed first (not for an analytic jac when the problem sets jac_fills).  Storage as documented for
+ * cosrod_ode_jac (including the reduced m1 > 0 form).  fy: (n) = f(t, y) already evaluated.  work: (2n). */
 int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
                          int ldj, double *work);
 /* Record a failure: message (printf-style) and time; returns status. */

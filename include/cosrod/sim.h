@@ -104,6 +104,16 @@ void cosrod_sim_free(cosrod_sim *sim);
  * called once. */
 cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
 
+/* Energy accounting of dynamic runs (default on): the dissipated energy and
+ * the external work are integrated over every accepted step by Simpson's
+ * rule on the dense output, i.e. two extra evaluations of every rod per step
+ * when the model has damping, loads or moving ends.  on = 0 skips this
+ * quadrature (benchmarks, runs without energy output): cosrod_sim_energy's
+ * external_work, dissipated and balance are then NaN for such models
+ * (kinetic, elastic, gravity stay valid; a model without damping, loads and
+ * moving ends keeps its exact zeros).  Call before cosrod_sim_run. */
+void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
+
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
 size_t cosrod_sim_nrods(const cosrod_sim *sim);

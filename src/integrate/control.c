@@ -115,7 +115,7 @@ int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const 
                          int ldj, double *work) {
   const cosrod_ode_problem *p = ctx->problem;
   ctx->stats->njev++;
-  zero_jac(ctx, J, ldj);
+  if (!(p->jac && p->jac_fills)) zero_jac(ctx, J, ldj); /* jac_fills: the callback writes every entry */
   if (p->jac) {
     int rc = p->jac(t, y, J, ldj, p->user);
     if (rc < 0)

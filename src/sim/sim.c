@@ -623,6 +623,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->jac_mu_q = s->mu_q;
   p->time_dependent = time_dep;
   p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
+  /* one rod: its blocks (SPLIT) / its whole band (NODE) cover J's band, and
+   * cosrod_rod_jac zeroes each block's band itself; several rods leave the
+   * band entries between the rods' diagonal blocks to the integrator's zeroing */
+  p->jac_fills = s->nrods == 1;
   if (s->dae_res) {
     p->res = sim_res;
     p->res_jac = sim_res_jac;

@@ -55,7 +55,8 @@ struct cosrod_sim {
   /* energy accounting */
   double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
   double rW_prev, rD_prev;    /* rates at acc_t */
-  int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically */
+  int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
+                                 -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
   cosrod_sim_energy energy;
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */

@@ -5,7 +5,8 @@
  * prescribed ends are integrated over every accepted step with Simpson's
  * rule on the method's dense output (cosrod_integrator_dense is valid in the
  * step-history callback right after an accepted step) and over the partial
- * step up to an output time.  Static runs: the statics module's continuation
+ * step up to an output time (skipped after cosrod_sim_set_energy_accounting(sim, 0):
+ * need_rates = -1, the integrals are NaN).  Static runs: the statics module's continuation
  * ([LLA] eqs. 31-32); every converged increment goes to the increment
  * observer (increments.csv), frames are written at t = 0 and at the output
  * pseudo-times k * every: an output time that falls inside an increment is
@@ -53,6 +54,12 @@ void sim_energy_from_data(cosrod_sim *s, double W, double D) {
   s->energy = e;
 }
 
+void cosrod_sim_set_energy_accounting(cosrod_sim *s, int on) {
+  if (!s) return;
+  if (on && s->need_rates < 0) s->need_rates = 1;
+  if (!on && s->need_rates > 0) s->need_rates = -1;
+}
+
 /* Simpson's rule for the rates over [a, b] inside the last accepted step
  * (dense output valid there), given the rates at a and b. */
 static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, double rWb, double rDb,
@@ -69,7 +76,7 @@ static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop &
 
 static int sim_step_cb(double t, double h, int accepted, void *user) {
   cosrod_sim *s = user;
-  if (accepted && !s->need_rates) {
+  if (accepted && s->need_rates <= 0) {
     s->acc_t = s->t_now = cosrod_integrator_t(s->integ);
     s->h_last = h;
   } else if (accepted) {
@@ -98,7 +105,7 @@ static int sim_step_cb(double t, double h, int accepted, void *user) {
 static int sim_output_cb(double t, const double *y, void *user) {
   cosrod_sim *s = user;
   double W = s->acc_W, D = s->acc_D;
-  if (t != s->acc_t && s->need_rates) {
+  if (t != s->acc_t && s->need_rates > 0) {
     /* partial step [t, acc_t]: rates at t first, then Simpson (which
      * evaluates the midpoint), then re-evaluate at t for the observer */
     double rW, rD, dW, dD;
@@ -341,7 +348,7 @@ cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
     }
   }
   s->acc_t = 0.0;
-  s->acc_W = s->acc_D = 0.0;
+  s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
   s->t_frame = -INFINITY;
   cosrod_output_spec spec = {0};
   spec.t_out = s->tout;
