@@ -251,7 +251,7 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
 
 /* Energies (J) and powers (W) of the last evaluation. */
 typedef struct cosrod_rod_energy {
-  double kinetic_trans, kinetic_rot; /* ½ Σ m_n |ẋ_n|², ½ Σ ρΔs ṗᵀμ(p)ṗ */
+  double kinetic_trans, kinetic_rot; /* ½ Σ m_n |ẋ_n|²; ½ Σ ρΔs ṗᵀμ(p)ṗ (NULLSPACE: ½ Σ Ωᵀ Ī Ω) */
   double shear_ext, bend_tors;       /* elastic, [LLA] eqs. 23, 24 (with Γ0, K0) */
   double gravity;                    /* -Σ m_n <g, x_n> */
   double dissipation_rate;           /* Σ Δs Γ̇ᵀV_ΓΓ̇ + Σ w K̇ᵀV_K K̇  (>= 0) */

@@ -290,14 +290,23 @@ cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
     if (em->fixrot) Pext -= cosrod_quat_dot(d->fe[e], d->ped[e]);
   }
 
-  /* kinetic energies */
+  /* kinetic energies.  Rotational: the energy each formulation's equations
+   * conserve (they agree for |p| = 1): ABSOLUTE/DAE ½ ρΔs ṗᵀμ(p)ṗ ([LLA]
+   * eq. 27), NULLSPACE ½ Ωᵀ Ī Ω with Ī = ρΔs diag(I1, I2, J) ([L] Lemma 4.2),
+   * which does not depend on |p|, so projecting p leaves it unchanged ([LA]
+   * §4, Fig. 5). */
   double Tt = 0.0, Tr = 0.0;
   for (int n = 0; n <= N; ++n) Tt += 0.5 * rod->mv[n] * cosrod_vec3_norm2(d->xd + 3 * n);
   for (int k = 0; k < N; ++k) {
-    double wq[4];
-    cosrod_quat_conj_mul(wq, d->p + 4 * k, d->pd + 4 * k);
     const double *Ib = rod->Ib + 3 * k;
-    Tr += 2.0 * (Ib[0] * wq[1] * wq[1] + Ib[1] * wq[2] * wq[2] + Ib[2] * wq[3] * wq[3]);
+    if (ns) {
+      const double *Om = d->Omega + 3 * k;
+      Tr += 0.5 * (Ib[0] * Om[0] * Om[0] + Ib[1] * Om[1] * Om[1] + Ib[2] * Om[2] * Om[2]);
+    } else {
+      double wq[4];
+      cosrod_quat_conj_mul(wq, d->p + 4 * k, d->pd + 4 * k);
+      Tr += 2.0 * (Ib[0] * wq[1] * wq[1] + Ib[1] * wq[2] * wq[2] + Ib[2] * wq[3] * wq[3]);
+    }
   }
   d->energy.kinetic_trans = Tt;
   d->energy.kinetic_rot = Tr;
