@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/quat.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 
@@ -158,10 +159,24 @@ static struct {
   long n;
 } E;
 
+/* [LA]'s measure in both formulations: T_R = ½ Σ ρΔs ṗᵀμ(p)ṗ = 2 Σ Ī·(Im p̄ṗ)²
+ * of the state, with ṗ = ½ p Ω in the null-space form ([LA] §4: v = T(p)ν).
+ * (The null-space equations themselves conserve ½ Σ ΩᵀĪΩ, which the
+ * projection of p leaves unchanged; cosrod_rod_energy.kinetic_rot reports that
+ * one, so it cannot show [LA]'s defect.) */
 static double tr_at(double t, const double *y) {
   const cosrod_ode_problem *p = cosrod_sim_problem(E.sim);
   if (p->f(t, y, E.ydot, p->user) != 0) return NAN;
-  return cosrod_sim_rod_data(E.sim, 0)->energy.kinetic_rot;
+  const cosrod_rod_data *d = cosrod_sim_rod_data(E.sim, 0);
+  const double *Ib = cosrod_rod_segment_inertia(cosrod_sim_rod(E.sim, 0));
+  double Tr = 0.0;
+  for (int k = 0; k < d->N; k++) {
+    const double *q = d->p + 4 * k, *qd = d->pd + 4 * k;
+    double w[4];
+    cosrod_quat_conj_mul(w, q, qd);
+    Tr += 2.0 * (Ib[3 * k] * w[1] * w[1] + Ib[3 * k + 1] * w[2] * w[2] + Ib[3 * k + 2] * w[3] * w[3]);
+  }
+  return Tr;
 }
 
 static int wrap_project(double t, double *y, void *user) {

@@ -217,6 +217,8 @@ int cosrod_rod_vindex_segment(const cosrod_rod *rod, cosrod_rod_form form, int k
 const double *cosrod_rod_grid(const cosrod_rod *rod);
 const double *cosrod_rod_seg_length(const cosrod_rod *rod);
 const double *cosrod_rod_vertex_weight(const cosrod_rod *rod);
+/* (N x 3) reduced rotational inertias Ī_k = ρΔs_k (I1, I2, J) of the segments (kg m²). */
+const double *cosrod_rod_segment_inertia(const cosrod_rod *rod);
 /* Effective constants: C_Γ = (κ1GA, κ2GA, EA), C_K = (EI1, EI2, GJ),
  * V_Γ, V_K, rhoA, rho I = (ρI1, ρI2, ρJ); any pointer may be NULL. */
 void cosrod_rod_constants(const cosrod_rod *rod, double CG[3], double CK[3], double VG[3], double VK[3],

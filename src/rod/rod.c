@@ -551,6 +551,7 @@ int cosrod_rod_vindex_segment(const cosrod_rod *rod, cosrod_rod_form form, int k
 }
 const double *cosrod_rod_grid(const cosrod_rod *rod) { return rod->s; }
 const double *cosrod_rod_seg_length(const cosrod_rod *rod) { return rod->ds; }
+const double *cosrod_rod_segment_inertia(const cosrod_rod *rod) { return rod->Ib; }
 const double *cosrod_rod_vertex_weight(const cosrod_rod *rod) { return rod->w; }
 cosrod_curvature cosrod_rod_curvature(const cosrod_rod *rod) { return rod->curv; }
 const double *cosrod_rod_gamma0(const cosrod_rod *rod) { return rod->G0; }

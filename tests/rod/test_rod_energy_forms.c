@@ -93,6 +93,19 @@ TEST(nullspace_projection_keeps_rotational_energy) {
   cosrod_rod_eval(rod, d, COSROD_FORM_NULLSPACE, 0.0, y);
   double after = d->energy.kinetic_rot;
   CHECK("rotational energy is positive", before > 0.0);
+  /* Ī from the getter equals ρΔs (πr⁴/4, πr⁴/4, πr⁴/2) of the default rubber rod (r = 5e-3, ρ = 1100) */
+  const double *Ib = cosrod_rod_segment_inertia(rod), *ds = cosrod_rod_seg_length(rod);
+  double I1 = RT_PI * pow(5e-3, 4) / 4.0, err = 0.0;
+  for (int k = 0; k < 6; ++k) {
+    err = fmax(err, fabs(Ib[3 * k] - 1100.0 * ds[k] * I1) / (1100.0 * ds[k] * I1));
+    err = fmax(err, fabs(Ib[3 * k + 2] - 1100.0 * ds[k] * 2.0 * I1) / (1100.0 * ds[k] * 2.0 * I1));
+  }
+  CHECK_LE("segment inertias ρΔs(I1, I2, J), relative error", err, 1e-14);
+  double Tref = 0.0, x[3 * 7], p[4 * 6], Om[3 * 6];
+  cosrod_rod_unpack(rod, COSROD_FORM_NULLSPACE, 0.0, y, x, p, NULL, Om);
+  for (int k = 0; k < 6; ++k)
+    for (int i = 0; i < 3; ++i) Tref += 0.5 * Ib[3 * k + i] * Om[3 * k + i] * Om[3 * k + i];
+  CHECK_REL("null-space T_R = ½ Σ ΩᵀĪΩ", before, Tref, 1e-14);
   /* identical Ω before and after: equal up to rounding */
   CHECK_REL("null-space T_R before vs after projection", after, before, 1e-14);
   free(y);
