@@ -26,6 +26,23 @@ static cosrod_scenario *load(const char *name, const char *const *sets, size_t n
   return sc;
 }
 
+/* Example `name` with overrides, and a simulation built from it; on failure
+ * records a failed check, frees what was made and returns NULL. */
+static cosrod_sim *load_sim(const char *name, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
+  *scp = load(name, sets, nsets);
+  if (!*scp) return NULL;
+  char err[512];
+  cosrod_status st;
+  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
+  CHECK("create", sim != NULL);
+  if (!sim) {
+    NOTE("%s", err);
+    cosrod_scenario_free(*scp);
+    *scp = NULL;
+  }
+  return sim;
+}
+
 /* Per-frame record of a run. */
 #define MAXF 512
 typedef struct rec {
@@ -682,17 +699,9 @@ TEST(prescribed_end_work_balance) {
  * randomly perturbed state, has exact zeros outside [-ml, mu] (an f_i that
  * does not depend on y_j is bitwise unchanged by perturbing y_j). */
 static void check_band(const char *name, const char *const *sets, size_t nsets) {
-  cosrod_scenario *sc = load(name, sets, nsets);
-  if (!sc) return;
-  char err[512];
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  CHECK("create", sim != NULL);
-  if (!sim) {
-    NOTE("%s", err);
-    cosrod_scenario_free(sc);
-    return;
-  }
+  cosrod_scenario *sc;
+  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  if (!sim) return;
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   int n = p->n, ml, mu, mlq, muq;
   cosrod_sim_bandwidth(sim, &ml, &mu, &mlq, &muq);
@@ -770,17 +779,9 @@ TEST(layout_follows_m1_reduction) {
       snprintf(integ, sizeof integ, "solver.integrator=%s", methods[m]);
       snprintf(seg, sizeof seg, "rods.0.segments=%d", k == 0 ? 9 : 30);
       const char *sets[] = {integ, seg};
-      cosrod_scenario *sc = load("perf-rubber", sets, 2);
-      if (!sc) return;
-      char err[512];
-      cosrod_status st;
-      cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-      if (!sim) {
-        NOTE("%s", err);
-        CHECK("create", 0);
-        cosrod_scenario_free(sc);
-        return;
-      }
+      cosrod_scenario *sc;
+      cosrod_sim *sim = load_sim("perf-rubber", sets, 2, &sc);
+      if (!sim) return;
       int ml, mu, mlq, muq;
       cosrod_sim_bandwidth(sim, &ml, &mu, &mlq, &muq);
       width[k] = ml + mu;
@@ -818,17 +819,9 @@ TEST(band_absolute_node_and_dae_layouts) {
  * with step 1e-6 have a truncation error ~1e-12 times the third derivative:
  * 1e-6 of the largest entry is ample. */
 static void check_jac_split(const char *name, const char *const *sets, size_t nsets) {
-  cosrod_scenario *sc = load(name, sets, nsets);
-  if (!sc) return;
-  char err[512];
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  CHECK("create", sim != NULL);
-  if (!sim) {
-    NOTE("%s", err);
-    cosrod_scenario_free(sc);
-    return;
-  }
+  cosrod_scenario *sc;
+  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  if (!sim) return;
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   CHECK("split layout with an analytic Jacobian",
         cosrod_sim_split_layout(sim) && p->jac != NULL && p->m1 > 0);
@@ -879,17 +872,9 @@ TEST(analytic_jacobian_split_layout) {
  * on a perturbed state; entries outside the band must vanish.  Tolerance as
  * for the SPLIT layout: 1e-6 of the largest entry. */
 static void check_jac_node(const char *name, const char *const *sets, size_t nsets) {
-  cosrod_scenario *sc = load(name, sets, nsets);
-  if (!sc) return;
-  char err[512];
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  CHECK("create", sim != NULL);
-  if (!sim) {
-    NOTE("%s", err);
-    cosrod_scenario_free(sc);
-    return;
-  }
+  cosrod_scenario *sc;
+  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  if (!sim) return;
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   int res = p->res != NULL;
   CHECK("node layout with an analytic Jacobian",
