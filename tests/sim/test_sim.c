@@ -955,19 +955,15 @@ TEST(stop_from_observer) {
 
 /* A stop flag (the SIGINT path) set before the run stops after one step. */
 TEST(stop_flag) {
-  cosrod_scenario *sc = load("rubber-pendulum", (const char *const[]){"analysis.t_end=1.0"}, 1);
-  if (!sc) return;
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, NULL, 0);
-  CHECK("create", sim != NULL);
-  if (sim) {
-    static volatile sig_atomic_t flag = 1;
-    cosrod_sim_observer obs = {NULL, NULL, NULL, &flag, NULL};
-    st = cosrod_sim_run(sim, &obs);
-    CHECK("interrupted", st == COSROD_ERR_INTERRUPTED);
-    CHECK_LE("stopped early", cosrod_sim_t(sim), 0.01);
-    CHECK("at most one step (the flag is polled at t = 0 already)", cosrod_sim_stats(sim)->nsteps <= 1);
-  }
+  cosrod_scenario *sc;
+  cosrod_sim *sim = load_sim("rubber-pendulum", (const char *const[]){"analysis.t_end=1.0"}, 1, &sc);
+  if (!sim) return;
+  static volatile sig_atomic_t flag = 1;
+  cosrod_sim_observer obs = {NULL, NULL, NULL, &flag, NULL};
+  cosrod_status st = cosrod_sim_run(sim, &obs);
+  CHECK("interrupted", st == COSROD_ERR_INTERRUPTED);
+  CHECK_LE("stopped early", cosrod_sim_t(sim), 0.01);
+  CHECK("at most one step (the flag is polled at t = 0 already)", cosrod_sim_stats(sim)->nsteps <= 1);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
@@ -975,23 +971,18 @@ TEST(stop_flag) {
 /* Solver failure: max_steps = 5 -> ERR_MAX_STEPS with a message, the time
  * and the last accepted state (tip finite). */
 TEST(failure_max_steps) {
-  cosrod_scenario *sc = load("rubber-pendulum", (const char *const[]){"solver.max_steps=5"}, 1);
-  if (!sc) return;
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, NULL, 0);
-  CHECK("create", sim != NULL);
-  if (sim) {
-    st = cosrod_sim_run(sim, NULL);
-    double tip[3];
-    cosrod_sim_tip(sim, 0, tip);
-    NOTE("failure: %s; t_fail %g, t %g", cosrod_sim_message(sim), cosrod_sim_fail_time(sim),
-         cosrod_sim_t(sim));
-    CHECK("max steps", st == COSROD_ERR_MAX_STEPS);
-    CHECK("message", strlen(cosrod_sim_message(sim)) > 0);
-    CHECK("t reached in [0, 0.01)", cosrod_sim_t(sim) >= 0 && cosrod_sim_t(sim) < 0.01);
-    CHECK("failure time known", isfinite(cosrod_sim_fail_time(sim)));
-    CHECK("tip finite", isfinite(tip[0]) && isfinite(tip[1]) && isfinite(tip[2]));
-  }
+  cosrod_scenario *sc;
+  cosrod_sim *sim = load_sim("rubber-pendulum", (const char *const[]){"solver.max_steps=5"}, 1, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  double tip[3];
+  cosrod_sim_tip(sim, 0, tip);
+  NOTE("failure: %s; t_fail %g, t %g", cosrod_sim_message(sim), cosrod_sim_fail_time(sim), cosrod_sim_t(sim));
+  CHECK("max steps", st == COSROD_ERR_MAX_STEPS);
+  CHECK("message", strlen(cosrod_sim_message(sim)) > 0);
+  CHECK("t reached in [0, 0.01)", cosrod_sim_t(sim) >= 0 && cosrod_sim_t(sim) < 0.01);
+  CHECK("failure time known", isfinite(cosrod_sim_fail_time(sim)));
+  CHECK("tip finite", isfinite(tip[0]) && isfinite(tip[1]) && isfinite(tip[2]));
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
