@@ -254,6 +254,8 @@ typedef struct cosrod_integrate_stats {
   long nsteps;      /* attempted steps (accepted + rejected, as Hairer's NSTEP) */
   long naccept;     /* accepted steps */
   long nreject;     /* rejected steps (error test or Newton failure, after the first step) */
+  long nconvfail;   /* of those attempts: Newton (convergence) failures, counted separately
+                       from error-test rejections (0 for explicit methods) */
   long ndecomp;     /* LU decompositions (radau5: one real+complex pair counts 1, as Hairer) */
   long nsolve;      /* forward/back substitutions */
   long nnewton;     /* Newton iterations */
