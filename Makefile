@@ -54,7 +54,7 @@ fuzz:
 	mkdir -p $(BUILD_FUZZ)/corpus
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Iinclude -Isrc $$(pkg-config --cflags yaml-0.1) \
-	  tests/scenario/fuzz_scenario.c src/scenario/scenario.c src/scenario/ynode.c src/core/status.c \
+	  tests/scenario/fuzz_scenario.c src/scenario/scenario.c src/scenario/scenario_rod.c src/scenario/scenario_util.c src/scenario/ynode.c src/core/status.c \
 	  $$(pkg-config --libs yaml-0.1) -lm -o $(BUILD_FUZZ)/fuzz_scenario
 	cd $(BUILD_FUZZ) && ./fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	  -rss_limit_mb=2048 -dict=../tests/scenario/fuzz_scenario.dict -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples

@@ -167,7 +167,7 @@ static int make_dirs(const char *path) {
   return err;
 }
 
-static int file_enabled(const out_file *f) { return f->fp != NULL && f->error == 0; }
+int out_file_enabled(const out_file *f) { return f->fp != NULL && f->error == 0; }
 
 /* Record an I/O failure on stream f. */
 static cosrod_status file_io_error(cosrod_output *out, out_file *f, int err) {
@@ -180,7 +180,7 @@ static cosrod_status file_io_error(cosrod_output *out, out_file *f, int err) {
 }
 
 /* Write one row (or any text) to a stream; counts bytes. */
-static cosrod_status file_put(cosrod_output *out, out_file *f, const char *s, int is_row) {
+cosrod_status out_file_put(cosrod_output *out, out_file *f, const char *s, int is_row) {
   if (f->error) return out_fail(out, COSROD_ERR_IO, "%s: write failed earlier", f->final_path);
   size_t n = strlen(s);
   if (fwrite(s, 1, n, f->fp) != n) return file_io_error(out, f, errno);
@@ -189,7 +189,7 @@ static cosrod_status file_put(cosrod_output *out, out_file *f, const char *s, in
   return COSROD_OK;
 }
 
-static void file_commit(out_file *f) {
+void out_file_commit(out_file *f) {
   f->committed = f->bytes;
   f->rows_committed = f->rows;
 }
@@ -205,7 +205,7 @@ static cosrod_status file_rollback(cosrod_output *out, out_file *f) {
   return COSROD_OK;
 }
 
-static void count_nonfinite(cosrod_output *out, const double *v, size_t n) {
+void out_count_nonfinite(cosrod_output *out, const double *v, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (!isfinite(v[i])) out->nonfinite_frame++;
 }
@@ -475,9 +475,6 @@ const char *cosrod_output_warning(const cosrod_output *out, size_t i) {
 
 /* ---- frames --------------------------------------------------------------- */
 
-/* Locale guard: every public entry point formats numbers in the C locale. */
-#define LOCALE_ENTER(out) locale_t saved_locale_ = uselocale((out)->cloc)
-#define LOCALE_LEAVE() uselocale(saved_locale_)
 
 cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t) {
   if (!out || out->closed) return COSROD_ERR_INVALID;
@@ -511,7 +508,7 @@ static void discard_frame(cosrod_output *out) {
 
 /* fflush; on success everything committed so far is on disk. */
 static cosrod_status flush_stream(cosrod_output *out, out_file *f) {
-  if (!file_enabled(f)) return f->error ? COSROD_ERR_IO : COSROD_OK;
+  if (!out_file_enabled(f)) return f->error ? COSROD_ERR_IO : COSROD_OK;
   if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
   f->safe = f->committed;
   f->rows_safe = f->rows_committed;
@@ -542,7 +539,7 @@ static cosrod_status publish_vtk_frame(cosrod_output *out) {
       remove(out->path_a);
       continue;
     }
-    if (!file_enabled(pvd)) continue;
+    if (!out_file_enabled(pvd)) continue;
     out_vtk_base(base, sizeof base, id, out->nframes);
     /* <DataSet timestep="t" part="k" name="..." file="rod0_000003.vtp"/> */
     if (fprintf(pvd->fp, "    <DataSet timestep=\"%s\" group=\"\" part=\"%zu\" name=\"", tnum, k) < 0)
@@ -605,7 +602,7 @@ cosrod_status cosrod_output_frame_end(cosrod_output *out) {
     if (s2 != COSROD_OK) st = s2;
   }
   for (int i = 0; i < OF_COUNT; ++i) {
-    if (is_frame_stream(i)) file_commit(&out->f[i]);
+    if (is_frame_stream(i)) out_file_commit(&out->f[i]);
     cosrod_status s2 = flush_stream(out, &out->f[i]); /* row streams too: marks their rows safe */
     if (s2 != COSROD_OK && out->f[i].fp) st = s2;
   }
@@ -638,296 +635,6 @@ cosrod_status cosrod_output_frame_end(cosrod_output *out) {
     LOCALE_LEAVE();
     cosrod_status s2 = cosrod_output_checkpoint(out);
     return st != COSROD_OK ? st : s2;
-  }
-  LOCALE_LEAVE();
-  return st;
-}
-
-/* ---- writers -------------------------------------------------------------- */
-
-static size_t row_start(cosrod_output *out, double t) {
-  int n = out_fmt(out->line, t);
-  return (size_t)n;
-}
-
-static size_t append_index(char *line, size_t pos, size_t idx) {
-  pos += (size_t)snprintf(line + pos, 24, ",%zu", idx);
-  return pos;
-}
-
-static cosrod_status end_row(cosrod_output *out, out_file *f, size_t pos) {
-  out->line[pos++] = '\n';
-  out->line[pos] = '\0';
-  return file_put(out, f, out->line, 1);
-}
-
-cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr) {
-  if (!out || out->closed || !fr) return COSROD_ERR_INVALID;
-  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_rod outside a frame");
-  if (rod >= out->nrods) return out_fail(out, COSROD_ERR_INVALID, "output: rod index %zu out of range", rod);
-  if (out->rod_done[rod])
-    return out_fail(out, COSROD_ERR_INVALID, "output: rod %zu written twice at t = %g", rod, out->t_frame);
-  if (fr->n < 1 || !fr->s_vertices || !fr->x || !fr->s_segments || !fr->p || !fr->gamma || !fr->F || !fr->K ||
-      !fr->M)
-    return out_fail(out, COSROD_ERR_INVALID, "output: rod %zu: missing array or N < 1", rod);
-  if (out->rod_n[rod] && out->rod_n[rod] != fr->n)
-    return out_fail(out, COSROD_ERR_DIMENSION, "output: rod %zu: N = %zu, earlier %zu", rod, fr->n,
-                    out->rod_n[rod]);
-  LOCALE_ENTER(out);
-  const size_t N = fr->n, cap = sizeof out->line;
-  const double t = out->t_frame;
-  cosrod_status st = COSROD_OK;
-  out_file *f = &out->f[OF_CENTERLINE];
-  for (size_t n = 0; n <= N && st == COSROD_OK && file_enabled(f); ++n) {
-    size_t pos = row_start(out, t);
-    pos = append_index(out->line, append_index(out->line, pos, rod), n);
-    pos = out_append_num(out->line, pos, cap, fr->s_vertices[n]);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->x[3 * n + i]);
-    st = end_row(out, f, pos);
-  }
-  f = &out->f[OF_FRAMES];
-  for (size_t n = 0; n < N && st == COSROD_OK && file_enabled(f); ++n) {
-    size_t pos = row_start(out, t);
-    pos = append_index(out->line, append_index(out->line, pos, rod), n);
-    pos = out_append_num(out->line, pos, cap, fr->s_segments[n]);
-    for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, fr->p[4 * n + i]);
-    st = end_row(out, f, pos);
-  }
-  f = &out->f[OF_STRAINS];
-  for (size_t n = 0; n < N && st == COSROD_OK && file_enabled(f); ++n) {
-    size_t pos = row_start(out, t);
-    pos = append_index(out->line, append_index(out->line, pos, rod), n);
-    pos = out_append_num(out->line, pos, cap, fr->s_segments[n]);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->gamma[3 * n + i]);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->F[3 * n + i]);
-    st = end_row(out, f, pos);
-  }
-  f = &out->f[OF_CURVATURES];
-  for (size_t n = 0; n <= N && st == COSROD_OK && file_enabled(f); ++n) {
-    size_t pos = row_start(out, t);
-    pos = append_index(out->line, append_index(out->line, pos, rod), n);
-    pos = out_append_num(out->line, pos, cap, fr->s_vertices[n]);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->K[3 * n + i]);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->M[3 * n + i]);
-    st = end_row(out, f, pos);
-  }
-  if (st == COSROD_OK && out->vtk && !out->vtk_error) {
-    out_vtk_path(out, out->path_a, rod, out->nframes, 1);
-    if (out_vtk_rod(out, out->path_a, rod, t, fr) != COSROD_OK) {
-      out->vtk_error = 1; /* warning recorded; the CSV files go on */
-      remove(out->path_a);
-    }
-  }
-  if (st == COSROD_OK) {
-    count_nonfinite(out, fr->s_vertices, N + 1);
-    count_nonfinite(out, fr->x, 3 * (N + 1));
-    count_nonfinite(out, fr->s_segments, N);
-    count_nonfinite(out, fr->p, 4 * N);
-    count_nonfinite(out, fr->gamma, 3 * N);
-    count_nonfinite(out, fr->F, 3 * N);
-    count_nonfinite(out, fr->K, 3 * (N + 1));
-    count_nonfinite(out, fr->M, 3 * (N + 1));
-    memcpy(out->tips_frame + 3 * rod, fr->x + 3 * N, 3 * sizeof(double));
-    out->rod_n[rod] = N;
-    out->rod_done[rod] = 1;
-  }
-  LOCALE_LEAVE();
-  return st;
-}
-
-cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
-                                       const double Omega[3]) {
-  if (!out || out->closed || !x || !q || !Omega) return COSROD_ERR_INVALID;
-  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_body outside a frame");
-  if (body >= out->nbodies)
-    return out_fail(out, COSROD_ERR_INVALID, "output: body index %zu out of range", body);
-  if (out->body_done[body])
-    return out_fail(out, COSROD_ERR_INVALID, "output: body %zu written twice at t = %g", body, out->t_frame);
-  LOCALE_ENTER(out);
-  cosrod_status st = COSROD_OK;
-  out_file *f = &out->f[OF_BODIES];
-  if (file_enabled(f)) {
-    const size_t cap = sizeof out->line;
-    size_t pos = append_index(out->line, row_start(out, out->t_frame), body);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, x[i]);
-    for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, q[i]);
-    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, Omega[i]);
-    st = end_row(out, f, pos);
-  }
-  if (st == COSROD_OK) {
-    count_nonfinite(out, x, 3);
-    count_nonfinite(out, q, 4);
-    count_nonfinite(out, Omega, 3);
-    memcpy(out->body_x_frame + 3 * body, x, 3 * sizeof(double));
-    memcpy(out->body_q_frame + 4 * body, q, 4 * sizeof(double));
-    memcpy(out->body_om_frame + 3 * body, Omega, 3 * sizeof(double));
-    out->body_done[body] = 1;
-  }
-  LOCALE_LEAVE();
-  return st;
-}
-
-cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output_energy *e) {
-  if (!out || out->closed || !e) return COSROD_ERR_INVALID;
-  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_energy outside a frame");
-  if (out->energy_done)
-    return out_fail(out, COSROD_ERR_INVALID, "output: energy written twice at t = %g", out->t_frame);
-  /* SPEC §8: balance = kinetic + elastic + gravity + dissipated - external_work */
-  double bal = e->kinetic + e->elastic + e->gravity + e->dissipated - e->external_work;
-  LOCALE_ENTER(out);
-  cosrod_status st = COSROD_OK;
-  out_file *f = &out->f[OF_ENERGY];
-  const double v[6] = {e->kinetic, e->elastic, e->gravity, e->external_work, e->dissipated, bal};
-  if (file_enabled(f)) {
-    size_t pos = row_start(out, out->t_frame);
-    for (int i = 0; i < 6; ++i) pos = out_append_num(out->line, pos, sizeof out->line, v[i]);
-    st = end_row(out, f, pos);
-  }
-  if (st == COSROD_OK) {
-    count_nonfinite(out, v, 5);
-    out->energy_done = 1;
-    out->bal_frame = bal;
-    double scale = 0.0;
-    for (int i = 0; i < 5; ++i)
-      if (fabs(v[i]) > scale) scale = fabs(v[i]);
-    out->scale_frame = scale;
-  }
-  LOCALE_LEAVE();
-  return st;
-}
-
-/* A single-row stream: the row is committed at once. */
-static cosrod_status put_committed_row(cosrod_output *out, out_file *f, size_t pos) {
-  cosrod_status st = end_row(out, f, pos);
-  if (st == COSROD_OK) file_commit(f);
-  return st;
-}
-
-cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, int accepted) {
-  if (!out || out->closed) return COSROD_ERR_INVALID;
-  out_file *f = &out->f[OF_STEPS];
-  if (!f->fp) return COSROD_OK;
-  LOCALE_ENTER(out);
-  size_t pos = row_start(out, t);
-  pos = out_append_num(out->line, pos, sizeof out->line, h);
-  pos += (size_t)snprintf(out->line + pos, 8, ",%d", accepted ? 1 : 0);
-  cosrod_status st = put_committed_row(out, f, pos);
-  LOCALE_LEAVE();
-  return st;
-}
-
-cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual) {
-  if (!out || out->closed) return COSROD_ERR_INVALID;
-  out_file *f = &out->f[OF_INCREMENTS];
-  if (!f->fp) return COSROD_OK;
-  LOCALE_ENTER(out);
-  size_t pos = row_start(out, t);
-  pos += (size_t)snprintf(out->line + pos, 24, ",%ld", iterations);
-  pos = out_append_num(out->line, pos, sizeof out->line, residual);
-  cosrod_status st = put_committed_row(out, f, pos);
-  LOCALE_LEAVE();
-  return st;
-}
-
-cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
-                                       size_t rod, size_t vertex, const double dx[3], const double rx[3]) {
-  if (!out || out->closed || !dx || !rx) return COSROD_ERR_INVALID;
-  out_file *f = &out->f[OF_MODES];
-  if (!f->fp) return COSROD_OK;
-  LOCALE_ENTER(out);
-  const size_t cap = sizeof out->line;
-  size_t pos = (size_t)snprintf(out->line, 24, "%d", mode);
-  pos = out_append_num(out->line, pos, cap, frequency_hz);
-  pos = out_append_num(out->line, pos, cap, omega);
-  pos = append_index(out->line, append_index(out->line, pos, rod), vertex);
-  for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, dx[i]);
-  for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, rx[i]);
-  cosrod_status st = put_committed_row(out, f, pos);
-  LOCALE_LEAVE();
-  return st;
-}
-
-/* ---- modes ---------------------------------------------------------------- */
-
-/* Rename the finished temporary file path_a onto DIR/vtk/<base>. */
-static cosrod_status publish_mode_file(cosrod_output *out, const char *base) {
-  snprintf(out->path_b, out->path_cap, "%s/%s", out->vtkdir, base);
-  if (rename(out->path_a, out->path_b) != 0) {
-    int err = errno;
-    remove(out->path_a);
-    out_warn(out, "%s: cannot rename (%s)", out->path_b, strerror(err));
-    return out_fail(out, COSROD_ERR_IO, "%s: cannot rename (%s)", out->path_b, strerror(err));
-  }
-  return COSROD_OK;
-}
-
-static cosrod_status write_modes_pvd(cosrod_output *out, const cosrod_output_modes *m) {
-  snprintf(out->path_a, out->path_cap, "%s/.%s.tmp", out->vtkdir, COSROD_OUTPUT_MODES_PVD_NAME);
-  FILE *fp = fopen(out->path_a, "w");
-  if (!fp) {
-    int err = errno;
-    out_warn(out, "%s: cannot open (%s)", out->path_a, strerror(err));
-    return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", out->path_a, strerror(err));
-  }
-  fputs(
-      "<?xml version=\"1.0\"?>\n<!-- cosrod mode shapes: timestep = mode number; frequency_hz and omega "
-      "[rad/s] as attributes here and as FieldData in each file; apply Warp By Vector (displacement) -->\n"
-      "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n",
-      fp);
-  for (int k = 0; k < m->count; ++k) {
-    char f[32], w[32], base[64];
-    out_fmt(f, m->freq_hz[k]);
-    out_fmt(w, m->omega[k]);
-    out_mode_base(base, sizeof base, k);
-    fprintf(fp,
-            "    <DataSet timestep=\"%d\" group=\"\" part=\"%zu\" file=\"%s\" frequency_hz=\"%s\" "
-            "omega=\"%s\"/>\n",
-            k + 1, m->rod, base, f, w);
-  }
-  fputs("  </Collection>\n</VTKFile>\n", fp);
-  int bad = ferror(fp);
-  if (fclose(fp) != 0) bad = 1;
-  if (bad) {
-    remove(out->path_a);
-    out_warn(out, "%s: write failed", out->path_a);
-    return out_fail(out, COSROD_ERR_IO, "%s: write failed", out->path_a);
-  }
-  return publish_mode_file(out, COSROD_OUTPUT_MODES_PVD_NAME);
-}
-
-cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m) {
-  if (!out || out->closed || !m || m->count < 0 || m->n < 1 || !m->s || !m->x || !m->shapes || !m->freq_hz ||
-      !m->omega || m->rod >= out->nrods || out->nmodes > 0)
-    return COSROD_ERR_INVALID;
-  LOCALE_ENTER(out);
-  const size_t N = m->n;
-  cosrod_status st = COSROD_OK;
-  for (int k = 0; k < m->count && st == COSROD_OK; ++k)
-    for (size_t n = 0; n <= N && st == COSROD_OK; ++n) {
-      const double *sh = m->shapes + ((size_t)k * (N + 1) + n) * 6;
-      st = cosrod_output_write_mode(out, k + 1, m->freq_hz[k], m->omega[k], m->rod, n, sh, sh + 3);
-    }
-  out->mode_s = malloc((N + 1) * sizeof *out->mode_s);
-  out->mode_freq = malloc(((size_t)m->count + 1) * sizeof *out->mode_freq);
-  if (st == COSROD_OK && (!out->mode_s || !out->mode_freq)) st = COSROD_ERR_NOMEM;
-  if (st == COSROD_OK) {
-    memcpy(out->mode_s, m->s, (N + 1) * sizeof *out->mode_s);
-    memcpy(out->mode_freq, m->freq_hz, (size_t)m->count * sizeof *out->mode_freq);
-    out->mode_n = N;
-    out->nmodes = m->count;
-  }
-  if (st == COSROD_OK && out->vtk && m->count > 0) {
-    char base[64];
-    for (int k = 0; k < m->count && st == COSROD_OK; ++k) {
-      out_mode_base(base, sizeof base, k);
-      snprintf(out->path_a, out->path_cap, "%s/.%s.tmp", out->vtkdir, base);
-      st = out_vtk_mode(out, out->path_a, m, k);
-      if (st == COSROD_OK)
-        st = publish_mode_file(out, base);
-      else
-        remove(out->path_a);
-    }
-    if (st == COSROD_OK) st = write_modes_pvd(out, m);
   }
   LOCALE_LEAVE();
   return st;

@@ -108,6 +108,19 @@ struct cosrod_output {
 /* ---- numbers ---------------------------------------------------------------
  * %.15g if strtod reads it back exactly, else %.17g (always exact); nan, inf,
  * -inf for non-finite values.  buf has at least 32 bytes.  Returns length. */
+/* Locale guard: every public entry point formats numbers in the C locale. */
+#define LOCALE_ENTER(out) locale_t saved_locale_ = uselocale((out)->cloc)
+#define LOCALE_LEAVE() uselocale(saved_locale_)
+
+/* Stream helpers (output.c), used by the row writers (output_rows.c). */
+
+void out_file_commit(out_file *f);
+
+int out_file_enabled(const out_file *f);
+cosrod_status out_file_put(cosrod_output *out, out_file *f, const char *s, int is_row);
+
+void out_count_nonfinite(cosrod_output *out, const double *v, size_t n);
+
 int out_fmt(char *buf, double v);
 
 /* Append ",<number>" to a line at position pos (capacity cap). */

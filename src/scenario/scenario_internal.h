@@ -1,0 +1,114 @@
+/* Scenario loader internals shared by scenario.c (bodies, joints, analysis,
+ * solver, output, --set, entry points), scenario_rod.c (materials and rods)
+ * and scenario_util.c (messages, key checks, typed value readers).
+ * The validator unwinds with longjmp from sc_fail()/sc_nomem() to the single
+ * exit point in scenario.c. */
+#ifndef COSROD_SCENARIO_INTERNAL_H
+#define COSROD_SCENARIO_INTERNAL_H
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/scenario.h"
+#include "ynode.h"
+
+#define SC_PI 3.14159265358979323846
+#define PATH_MAX_LEN 512
+#define PATH_DEPTH 128
+
+struct cosrod_sc_lines {
+  size_t n, cap;
+  char **path;
+  int *line;
+};
+
+typedef struct ctx {
+  jmp_buf jb;
+  const char *file;
+  char *err;
+  size_t errlen;
+  cosrod_status status;
+  char path[PATH_MAX_LEN];
+  size_t plen[PATH_DEPTH];
+  int depth;
+  cosrod_scenario *sc;
+} ctx;
+
+/* Value ranges for sc_num/sc_check_range (see scenario_util.c). */
+
+enum { R_ANY, R_POS, R_NONNEG };
+
+/* Small vector helpers. */
+static inline double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+static inline double dot3(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+/* Hamilton product r = a b (r may alias a or b). */
+static inline void qmul(double *r, const double *a, const double *b) {
+  double t[4];
+  t[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  t[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  t[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  t[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  memcpy(r, t, sizeof t);
+}
+
+/* Enum name tables (NULL-terminated). */
+extern const char *const SC_MODEL_NAMES[];
+extern const char *const SC_CURVATURE_NAMES[];
+extern const char *const SC_SECTION_NAMES[];
+extern const char *const SC_SHAPE_NAMES[];
+extern const char *const SC_REFERENCE_NAMES[];
+extern const char *const SC_END_NAMES[];
+extern const char *const SC_LOAD_NAMES[];
+extern const char *const SC_FRAME_NAMES[];
+extern const char *const SC_PARAM_NAMES[];
+extern const char *const SC_JOINT_NAMES[];
+extern const char *const SC_ANALYSIS_NAMES[];
+extern const char *const SC_FORMULATION_NAMES[];
+extern const char *const SC_STAB_NAMES[];
+extern const char *const SC_INTEGRATOR_NAMES[];
+extern const char *const SC_CONVENTION_NAMES[];
+
+/* scenario_util.c: messages and unwinding, key checks, typed readers;
+ * scenario_rod.c: sc_read_materials, sc_read_rods. */
+void sc_sanitize(char *s);
+void sc_push(ctx *c, const char *comp);
+void sc_push_idx(ctx *c, size_t i);
+void sc_pop(ctx *c);
+int sc_line_of(const ynode *n);
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+_Noreturn void sc_fail(ctx *c, const ynode *n, const char *key, const char *fmt, ...);
+_Noreturn void sc_nomem(ctx *c);
+void *sc_xcalloc(ctx *c, size_t n, size_t size);
+char *sc_xstrdup(ctx *c, const char *s);
+const char *sc_nearest(const char *s, const char *const *cand, size_t ncand);
+void sc_expect_map(ctx *c, const ynode *n, const char *key, const char *what);
+void sc_check_keys(ctx *c, ynode *map, const char *const *allowed);
+void sc_check_unused(ctx *c, ynode *map, const char *why);
+ynode *sc_get(ynode *map, const char *key);
+ynode *sc_require(ctx *c, ynode *map, const char *key, const char *what);
+const char *sc_kind_name(const ynode *v);
+double sc_to_num(ctx *c, const ynode *v, const char *key);
+long sc_to_int(ctx *c, const ynode *v, const char *key, long lo, long hi);
+int sc_to_bool(ctx *c, const ynode *v, const char *key);
+const char *sc_to_str(ctx *c, const ynode *v, const char *key);
+void sc_to_name(ctx *c, const ynode *v, const char *key, char *out);
+int sc_to_enum(ctx *c, const ynode *v, const char *key, const char *const *names);
+void sc_check_range(ctx *c, const ynode *v, const char *key, double x, int range);
+double sc_num(ctx *c, ynode *map, const char *key, double def, int range);
+double sc_req_num(ctx *c, ynode *map, const char *key, int range, const char *what);
+void sc_to_vec(ctx *c, const ynode *v, const char *key, double *out, size_t n, int range);
+int sc_vec(ctx *c, ynode *map, const char *key, double *out, size_t n, int range);
+void sc_unit_vec(ctx *c, ynode *map, const char *key, double *out);
+void sc_unit_quat(ctx *c, const ynode *v, const char *key, double *q);
+int sc_body_index(ctx *c, const ynode *v, const char *key, int allow_ground);
+void sc_read_materials(ctx *c, ynode *root);
+void sc_read_rods(ctx *c, ynode *root);
+
+#endif
