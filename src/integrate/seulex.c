@@ -418,7 +418,8 @@ static double order_after_rejection(seulex_state *s, int kc) {
   return s->column_step[k];
 }
 
-/* f(t0, y0) and, when due, J at the start of an attempt. */
+/* f(t0, y0) and, when due, J at the start of an attempt.  NaN/Inf there
+ * ends the run (ERR_NONFINITE): a smaller step would evaluate the same. */
 static cosrod_status prepare_start(seulex_state *s, cosrod_step_ctx *ctx) {
   const cosrod_ode_problem *p = ctx->problem;
   const double t = ctx->t;
@@ -426,26 +427,26 @@ static cosrod_status prepare_start(seulex_state *s, cosrod_step_ctx *ctx) {
       !s->jac_here && (s->rejected_in_step || s->attempts == 0 || !(s->contraction <= s->jac_threshold));
   /* a non-autonomous problem needs f(t0, y0) only for a finite-difference J */
   const int need_f = !s->f_start_ok && (!p->time_dependent || (need_jac && !p->jac));
+  const int nonfinite_before = ctx->nonfinite;
+  ctx->nonfinite = 0;
+  int rc = 0;
+  const char *what = "right-hand side";
   if (need_f) {
-    int rc = cosrod_step_call_f(ctx, t, ctx->y, s->f_start);
-    if (rc < 0) return COSROD_ERR_CALLBACK;
-    if (rc > 0) {
-      if (ctx->nonfinite) return COSROD_ERR_NONFINITE; /* message from cosrod_step_call_f */
-      return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t,
-                              "seulex: right-hand side returned %d at the accepted point t = %.17g", rc, t);
-    }
-    s->f_start_ok = 1;
+    rc = cosrod_step_call_f(ctx, t, ctx->y, s->f_start);
+    s->f_start_ok = rc == 0;
   }
-  if (need_jac) {
-    int rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->f_start);
-    if (rc < 0) return COSROD_ERR_CALLBACK;
-    if (rc > 0) {
-      if (ctx->nonfinite) return COSROD_ERR_NONFINITE;
-      return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t,
-                              "seulex: Jacobian callback returned %d at t = %.17g", rc, t);
-    }
-    s->jac_here = 1;
+  if (rc == 0 && need_jac) {
+    what = "Jacobian";
+    rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->f_start);
+    s->jac_here = rc == 0;
   }
+  const int nonfinite_here = ctx->nonfinite;
+  ctx->nonfinite |= nonfinite_before;
+  if (rc < 0) return COSROD_ERR_CALLBACK; /* message by the callback wrapper */
+  if (rc > 0 && nonfinite_here) return COSROD_ERR_NONFINITE;
+  if (rc > 0)
+    return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t,
+                            "seulex: %s callback returned %d at the accepted point t = %.17g", what, rc, t);
   return COSROD_OK;
 }
 
