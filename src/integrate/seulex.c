@@ -19,7 +19,7 @@
  * T_{j,j−1}|| (RMS norm, weights atol + rtol |y0|).
  *
  * Step size for column j (HNW I (9.25)–(9.26) with the order j of T_{j,j−1}):
- *     H_j = H · clamp(safe2 (safe1/err_j)^(1/j), fac1^(1/j)/fac2, fac1^(−1/j)),
+ *     H_j = H · clamp(0.93 (0.6/err_j)^(1/j), 0.1^(1/j)/4, 0.1^(−1/j)),
  * work per unit step W_j = A_j / H_j (HNW I (9.27)) with the cost A_j of
  * building rows 1..j, HW II §IV.9 "order and step size control":
  *     A_1 = c_jac + n_1 (c_f + c_sol) + c_dec,
@@ -51,8 +51,9 @@
  * h_r^k y^(k)(t1); the scaled derivatives d_k = H^k y^(k)(t1)/k! are
  * extrapolated over the rows r ≥ k like the solution, and the Hermite
  * polynomial in s = θ − 1
- *     P(s) = y1 + Σ_{k=1}^{kc} d_k s^k,    d_kc fixed by P(−1) = y0,
- * interpolates y0, y1 and the kc − 1 derivatives at t1.  Built lazily at the
+ *     P(s) = y1 + Σ_{k=1}^{c} d_k s^k,    d_c fixed by P(−1) = y0,
+ * (c the column of the accepted value) interpolates y0, y1 and the c − 1
+ * derivatives at t1.  Built lazily at the
  * first dense request after a step; no f evaluations. */
 #include <math.h>
 #include <stdlib.h>
@@ -83,7 +84,8 @@ typedef struct seulex_state {
   double row_cost[SEULEX_COLUMN_LIMIT + 2];    /* A_j */
   double column_step[SEULEX_COLUMN_LIMIT + 2]; /* H_j proposed by column j */
   double unit_work[SEULEX_COLUMN_LIMIT + 2];   /* W_j = A_j / H_j */
-  double *tableau;   /* (columns x n) row j−1 holds T_j.. during Aitken–Neville; row 0 = T_jj */
+  double *tableau;   /* (columns x n) tab_row j: T_{j1} when built; after extrapolate_row row 1 holds
+                        T_jj and row 2 T_{j,j−1} */
   double *f_start;   /* (n) f(t0, y0) */
   double *y_sub;     /* (n) substep value y_i */
   double *increment; /* (n) Δ_i */
@@ -92,11 +94,15 @@ typedef struct seulex_state {
   double *weight;    /* (n) atol + rtol |y0| */
   double *y_start;   /* (n) y0 of the last accepted step */
   double *last_incr; /* (columns(columns+1)/2 x n): row r keeps its last r increments */
-  double *derivs;    /* (columns x n) d_1 .. d_kc of the dense output */
+  double *derivs;    /* (columns x n) d_1 .. d_c of the dense output */
   double *deriv_tab; /* (columns x n) extrapolation tableau of one derivative */
   /* control parameters (HW II §IV.9) */
-  double jac_threshold; /* THET */
-  double fac1, fac2, fac_down, fac_up, safe1, safe2;
+  double jac_threshold;    /* new J when θ exceeds this: min(1e-4, rtol) or opts.jac_reuse */
+  double step_limit_base;  /* 0.1: H_j / H <= 0.1^(-1/j) */
+  double step_limit_ratio; /* 4: H_j / H >= 0.1^(1/j) / 4 */
+  double err_target;       /* 0.6: error aimed at by H_j */
+  double safety;           /* 0.93 (opts.safety) */
+  double fac_down, fac_up; /* 0.7, 0.9: order decrease / increase thresholds on W */
   /* control state */
   int target;           /* target column k */
   double err;           /* error of the last column built */
@@ -108,7 +114,7 @@ typedef struct seulex_state {
   int singular_run;     /* consecutive attempts ended by a singular matrix */
   long attempts;        /* attempted steps since reset */
   /* dense output */
-  int accepted_column; /* kc of the last accepted step */
+  int accepted_column; /* column of the last accepted value */
   int dense_ready;
   double t_prev, h_prev;
 } seulex_state;
@@ -178,12 +184,12 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   s->deriv_tab = s->derivs + (size_t)columns * nb;
   for (int j = 1; j <= columns + 1; j++) s->substeps[j] = step_number(j);
   work_per_row(s);
-  s->fac1 = 0.1;
-  s->fac2 = 4.0;
+  s->step_limit_base = 0.1;
+  s->step_limit_ratio = 4.0;
   s->fac_down = 0.7;
   s->fac_up = 0.9;
-  s->safe1 = 0.6;
-  s->safe2 = o->safety > 0.0 ? o->safety : 0.93;
+  s->err_target = 0.6;
+  s->safety = o->safety > 0.0 ? o->safety : 0.93;
   ctx->clip_factor = 1.0; /* the step that would pass t_end is cut to end there */
   *out = s;
   return COSROD_OK;
@@ -321,9 +327,9 @@ static double column_error(seulex_state *s, cosrod_step_ctx *ctx) {
 
 /* H_j and W_j from err_j (HNW I (9.25)–(9.27), exponent 1/j). */
 static void propose_column_step(seulex_state *s, const cosrod_step_ctx *ctx, int j, double H) {
-  const double expo = 1.0 / j, shrink_limit = pow(s->fac1, expo);
-  double growth = s->err > 0.0 ? s->safe2 * pow(s->safe1 / s->err, expo) : INFINITY;
-  growth = fmin(1.0 / shrink_limit, fmax(shrink_limit / s->fac2, growth));
+  const double expo = 1.0 / j, shrink_limit = pow(s->step_limit_base, expo);
+  double growth = s->err > 0.0 ? s->safety * pow(s->err_target / s->err, expo) : INFINITY;
+  growth = fmin(1.0 / shrink_limit, fmax(shrink_limit / s->step_limit_ratio, growth));
   s->column_step[j] = fmin(fabs(H) * growth, ctx->hmax);
   s->unit_work[j] = s->row_cost[j] / s->column_step[j];
 }
@@ -346,73 +352,74 @@ static step_outcome row_failure(row_outcome r) {
 }
 
 /* Convergence monitor (HNW I §II.9): build columns towards the target k and
- * decide; *kc receives the last column built. */
-static step_outcome run_monitor(seulex_state *s, cosrod_step_ctx *ctx, double H, int *kc) {
+ * decide; *reached receives the last column built. */
+static step_outcome run_monitor(seulex_state *s, cosrod_step_ctx *ctx, double H, int *reached) {
   const int k = s->target;
   const int *nj = s->substeps;
   row_outcome r;
   if (s->attempts == 1 || ctx->last) {
     for (int j = 1; j <= k; j++) {
-      *kc = j;
+      *reached = j;
       if ((r = add_column(s, ctx, j, H)) != ROW_OK) return row_failure(r);
       if (j > 1 && s->err <= 1.0) return STEP_ACCEPT;
     }
   } else {
     for (int j = 1; j < k; j++) {
-      *kc = j;
+      *reached = j;
       if ((r = add_column(s, ctx, j, H)) != ROW_OK) return row_failure(r);
     }
     if (k > 2 && !s->rejected_in_step) {
       if (s->err <= 1.0) return STEP_ACCEPT;
       if (s->err > 4.0 * nj[k + 1] * nj[k]) return STEP_REJECT;
     }
-    *kc = k;
+    *reached = k;
     if ((r = add_column(s, ctx, k, H)) != ROW_OK) return row_failure(r);
     if (s->err <= 1.0) return STEP_ACCEPT;
   }
   /* one more column if convergence there is plausible */
   if (s->err > 2.0 * nj[k + 1]) return STEP_REJECT;
-  *kc = k + 1;
+  *reached = k + 1;
   if ((r = add_column(s, ctx, k + 1, H)) != ROW_OK) return row_failure(r);
   return s->err <= 1.0 ? STEP_ACCEPT : STEP_REJECT;
 }
 
-/* Next target column and step after acceptance in column kc (HNW I
+/* Next target column and step after acceptance in column reached (HNW I
  * (9.28)–(9.29)); returns the step size |H_new|. */
-static double choose_order_and_step(seulex_state *s, int kc, double H) {
+static double choose_order_and_step(seulex_state *s, int reached, double H) {
   const double *W = s->unit_work, *Hc = s->column_step, *A = s->row_cost;
   const int k = s->target, top = s->columns - 1;
   int next;
-  if (kc == 2) {
+  if (reached == 2) {
     next = s->rejected_in_step ? 2 : 3; /* column 1 has no error estimate to compare with */
-  } else if (kc <= k) {
-    next = kc;
-    if (W[kc - 1] < s->fac_down * W[kc]) next = kc - 1;
-    if (W[kc] < s->fac_up * W[kc - 1]) next = kc + 1;
+  } else if (reached <= k) {
+    next = reached;
+    if (W[reached - 1] < s->fac_down * W[reached]) next = reached - 1;
+    if (W[reached] < s->fac_up * W[reached - 1]) next = reached + 1;
   } else { /* converged one column beyond the target */
-    next = kc - 1;
-    if (kc > 3 && W[kc - 2] < s->fac_down * W[kc - 1]) next = kc - 2;
-    if (W[kc] < s->fac_up * W[next]) next = kc;
+    next = reached - 1;
+    if (reached > 3 && W[reached - 2] < s->fac_down * W[reached - 1]) next = reached - 2;
+    if (W[reached] < s->fac_up * W[next]) next = reached;
   }
   if (next > top) next = top;
   double Hnew;
   if (s->rejected_in_step) {
-    next = next < kc ? next : kc;
+    next = next < reached ? next : reached;
     Hnew = fmin(fabs(H), Hc[next]);
-  } else if (next <= kc) {
+  } else if (next <= reached) {
     Hnew = Hc[next];
-  } else if (kc < k && W[kc] < s->fac_up * W[kc - 1]) {
-    Hnew = Hc[kc] * A[next + 1] / A[kc]; /* below the target and still gaining: aim one column higher */
+  } else if (reached < k && W[reached] < s->fac_up * W[reached - 1]) {
+    Hnew = Hc[reached] * A[next + 1] /
+           A[reached]; /* below the target and still gaining: aim one column higher */
   } else {
-    Hnew = Hc[kc] * A[next] / A[kc];
+    Hnew = Hc[reached] * A[next] / A[reached];
   }
   s->target = next;
   return Hnew;
 }
 
-/* Target column after an error-test rejection in column kc. */
-static double order_after_rejection(seulex_state *s, int kc) {
-  int k = s->target < kc ? s->target : kc;
+/* Target column after an error-test rejection in column reached. */
+static double order_after_rejection(seulex_state *s, int reached) {
+  int k = s->target < reached ? s->target : reached;
   if (k > 2 && s->unit_work[k - 1] < s->fac_down * s->unit_work[k]) k--;
   s->target = k;
   return s->column_step[k];
@@ -450,7 +457,7 @@ static cosrod_status prepare_start(seulex_state *s, cosrod_step_ctx *ctx) {
   return COSROD_OK;
 }
 
-static void accept_step(seulex_state *s, cosrod_step_ctx *ctx, int kc, double H) {
+static void accept_step(seulex_state *s, cosrod_step_ctx *ctx, int reached, double H) {
   const size_t bytes = sizeof(double) * (size_t)s->n;
   memcpy(s->y_start, ctx->y, bytes);
   memcpy(ctx->y, tab_row(s, s->tableau, 1), bytes);
@@ -461,11 +468,11 @@ static void accept_step(seulex_state *s, cosrod_step_ctx *ctx, int kc, double H)
   ctx->h_last = H;
   ctx->stats->naccept++;
   refresh_weights(s, ctx);
-  s->accepted_column = kc;
+  s->accepted_column = reached;
   s->dense_ready = 0;
   s->jac_here = 0;
   s->f_start_ok = 0;
-  const double Hnew = choose_order_and_step(s, kc, H);
+  const double Hnew = choose_order_and_step(s, reached, H);
   s->rejected_in_step = 0;
   ctx->h = ctx->dir * fmin(Hnew, ctx->hmax);
 }
@@ -485,8 +492,8 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
   s->attempts++;
   ctx->stats->nsteps++;
 
-  int kc = 1;
-  step_outcome outcome = run_monitor(s, ctx, H, &kc);
+  int reached = 1;
+  step_outcome outcome = run_monitor(s, ctx, H, &reached);
   s->singular_run = outcome == STEP_SINGULAR ? s->singular_run + 1 : 0;
   switch (outcome) {
     case STEP_FATAL:
@@ -504,12 +511,12 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
     case STEP_REJECT:
       ctx->stats->nreject++;
       s->rejected_in_step = 1;
-      ctx->h = ctx->dir * order_after_rejection(s, kc);
+      ctx->h = ctx->dir * order_after_rejection(s, reached);
       return COSROD_OK;
     case STEP_ACCEPT:
       break;
   }
-  accept_step(s, ctx, kc, H);
+  accept_step(s, ctx, reached, H);
   *accepted = 1;
   return COSROD_OK;
 }
@@ -530,24 +537,24 @@ static void backward_difference(const seulex_state *s, int r, int k, double scal
 }
 
 /* d_k = H^k y^(k)(t1)/k! ≈ n_r^k/k! ∇^k y_{n_r}, extrapolated over rows
- * r = k..kc; d_kc from P(−1) = y0. */
+ * r = k..c (c = accepted column); d_c from P(−1) = y0. */
 static void dense_prepare(seulex_state *s, const cosrod_step_ctx *ctx) {
-  const int n = s->n, kc = s->accepted_column;
+  const int n = s->n, c = s->accepted_column;
   double factorial = 1.0;
-  for (int k = 1; k < kc; k++) {
+  for (int k = 1; k < c; k++) {
     factorial *= k;
-    for (int r = k; r <= kc; r++) {
+    for (int r = k; r <= c; r++) {
       backward_difference(s, r, k, pow((double)s->substeps[r], k) / factorial, tab_row(s, s->deriv_tab, r));
       extrapolate_row(s, s->deriv_tab, k, r);
     }
     memcpy(tab_row(s, s->derivs, k), tab_row(s, s->deriv_tab, k), sizeof(double) * (size_t)n);
   }
-  /* P(−1) = y1 + Σ_{k<kc} d_k (−1)^k + d_kc (−1)^kc = y0 */
-  double *last = tab_row(s, s->derivs, kc);
+  /* P(−1) = y1 + Σ_{k<c} d_k (−1)^k + d_c (−1)^c = y0 */
+  double *last = tab_row(s, s->derivs, c);
   for (int i = 0; i < n; i++) {
     double rest = s->y_start[i] - ctx->y[i];
-    for (int k = 1; k < kc; k++) rest -= (k % 2 ? -1.0 : 1.0) * tab_row(s, s->derivs, k)[i];
-    last[i] = kc % 2 ? -rest : rest;
+    for (int k = 1; k < c; k++) rest -= (k % 2 ? -1.0 : 1.0) * tab_row(s, s->derivs, k)[i];
+    last[i] = c % 2 ? -rest : rest;
   }
   s->dense_ready = 1;
 }
@@ -557,14 +564,14 @@ static cosrod_status seulex_dense(void *state, cosrod_step_ctx *ctx, double t, c
   seulex_state *s = state;
   if (s->h_prev == 0.0) return COSROD_ERR_INVALID;
   if (!s->dense_ready) dense_prepare(s, ctx);
-  const int kc = s->accepted_column;
+  const int c = s->accepted_column;
   const double sv = (t - s->t_prev) / s->h_prev - 1.0;
   const int m = idx ? nidx : s->n;
-  for (int c = 0; c < m; c++) {
-    const int i = idx ? idx[c] : c;
+  for (int q = 0; q < m; q++) {
+    const int i = idx ? idx[q] : q;
     double poly = 0.0; /* Horner in s */
-    for (int k = kc; k >= 1; k--) poly = (poly + tab_row(s, s->derivs, k)[i]) * sv;
-    out[c] = ctx->y[i] + poly;
+    for (int k = c; k >= 1; k--) poly = (poly + tab_row(s, s->derivs, k)[i]) * sv;
+    out[q] = ctx->y[i] + poly;
   }
   return COSROD_OK;
 }
