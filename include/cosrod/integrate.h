@@ -254,8 +254,12 @@ typedef struct cosrod_integrate_stats {
   long nsteps;      /* attempted steps (accepted + rejected, as Hairer's NSTEP) */
   long naccept;     /* accepted steps */
   long nreject;     /* rejected steps (error test or Newton failure, after the first step) */
-  long nconvfail;   /* of those attempts: Newton (convergence) failures, counted separately
-                       from error-test rejections (0 for explicit methods) */
+  long nconvfail;   /* attempts that failed for convergence, not accuracy: radau5 Newton
+                       divergence, rodas singular matrix, seulex unstable or diverging
+                       extrapolation rows / singular matrix, ida / cvode nonlinear-solver step
+                       failures (0 for explicit methods).  Whether nreject includes them follows
+                       the original code: seulex does not (nsteps = naccept + nreject +
+                       nconvfail, as Hairer's NSTEP / NREJCT), the others do */
   long ndecomp;     /* LU decompositions (radau5: one real+complex pair counts 1, as Hairer) */
   long nsolve;      /* forward/back substitutions */
   long nnewton;     /* Newton iterations */
@@ -381,7 +385,10 @@ const cosrod_step_type *cosrod_step_type_at(size_t i);
  * as recoverable (> 0) — the method should reject the step and shrink h. */
 int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *ydot);
 /* Evaluate the Jacobian (counts njev): analytic if given, else by finite
- * differences (dense, or banded with column grouping; costs nfev).  J is
+ * differences (dense, or banded with column grouping; costs nfev).  A NaN/Inf
+ * entry of an analytic J (or a non-finite f in the differences) returns > 0
+ * with ctx->nonfinite set and a message: the method should stop with
+ * ERR_NONFINITE, a smaller step does not change J at this point.  J is
  * zeroed first (not for an analytic jac when the problem sets jac_fills).  Storage as documented for
  * cosrod_ode_jac (including the reduced m1 > 0 form).  fy: (n) = f(t, y) already evaluated.  work: (2n). */
 int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
@@ -460,10 +467,17 @@ typedef struct cosrod_output_spec {
  * capability the method lacks: mass matrix, DAE, projection), ERR_NOMEM. */
 cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
                                             const cosrod_integrate_options *opts, cosrod_status *status);
+/* Why the last cosrod_integrator_create of the calling thread returned NULL
+ * (one line, e.g. "rodas: rtol = atol = 0 for component 2: ..."); "" after
+ * a successful create.  Tolerances: rtol_i, atol_i finite, >= 0 and not both
+ * 0 (init also refuses atol_i = 0 with y0_i = 0). */
+const char *cosrod_integrator_create_message(void);
 void cosrod_integrator_free(cosrod_integrator *integ);
 
 /* Set the initial state (t0, y0 (n)), reset the statistics and the method.
- * yp0 (n) is an optional initial derivative for residual solvers (NULL). */
+ * yp0 (n) is an optional initial derivative for residual solvers (NULL).
+ * ERR_INVALID (t0 not finite, or atol_i + rtol_i |y0_i| = 0) or
+ * ERR_NONFINITE (NaN/Inf in y0 or yp0), with a message. */
 cosrod_status cosrod_integrator_init(cosrod_integrator *integ, double t0, const double *y0,
                                      const double *yp0);
 /* Integrate from the current state to t_end (continuing a previous call is

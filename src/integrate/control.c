@@ -122,7 +122,27 @@ int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const 
       cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc,
                        t);
     if (rc > 0) ctx->stats->nfail_rhs++;
-    return rc;
+    if (rc != 0) return rc;
+    /* the rows the callback may write: n - m1 (dense) or the band (banded) */
+    const int m1 = p->m1 > 0 ? p->m1 : 0;
+    int rows = ctx->n - m1;
+    if (p->jac_banded) {
+      rows = p->jac_ml + p->jac_mu + 1;
+      if (m1 > 0 && p->jac_ml_q + p->jac_mu_q + 1 > rows) rows = p->jac_ml_q + p->jac_mu_q + 1;
+    }
+    if (rows > ldj) rows = ldj;
+    for (int j = 0; j < ctx->n; j++) {
+      const double *col = J + (size_t)j * (size_t)ldj;
+      for (int i = 0; i < rows; i++) {
+        if (!isfinite(col[i])) {
+          ctx->nonfinite = 1;
+          cosrod_step_fail(ctx, COSROD_ERR_NONFINITE, t,
+                           "Jacobian entry (stored row %d, column %d) is %g at t = %.17g", i, j, col[i], t);
+          return 1;
+        }
+      }
+    }
+    return 0;
   }
   const int n = ctx->n;
   const int m1 = p->m1 > 0 ? p->m1 : 0;

@@ -9,6 +9,8 @@
  * method's dense output, and the every-step output.  On failure the state of
  * the last accepted step is kept and a message with the time is stored. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -45,45 +47,104 @@ static void set_status(cosrod_status *s, cosrod_status v) {
   if (s) *s = v;
 }
 
-cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
-                                            const cosrod_integrate_options *opts, cosrod_status *status) {
-  set_status(status, COSROD_ERR_INVALID);
-  if (!type || !problem || problem->n < 1) return NULL;
-  if (!problem->f && !(problem->res && (type->flags & COSROD_STEP_RESIDUAL))) return NULL;
-  cosrod_integrate_options o = opts ? *opts : cosrod_integrate_default_options();
-  if (o.max_steps <= 0) o.max_steps = 100000;
-  if (!(o.hmax >= 0.0) || !isfinite(o.h0)) return NULL;
+/* Message of the last failed create in this thread (the integrator that
+ * would hold it does not exist). */
+static _Thread_local char create_msg[MSG_SIZE];
+
+const char *cosrod_integrator_create_message(void) { return create_msg; }
+
+/* Record why create fails; returns NULL for `return create_failed(...)`. */
+#ifdef __GNUC__
+__attribute__((format(printf, 3, 4)))
+#endif
+static cosrod_integrator *
+create_failed(cosrod_status *status, cosrod_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(create_msg, sizeof create_msg, fmt, ap);
+  va_end(ap);
+  set_status(status, st);
+  return NULL;
+}
+
+/* Argument checks of create that need no allocation: 0 if all is well, else
+ * 1 with the status and message set. */
+static int problem_invalid(const cosrod_step_type *type, const cosrod_ode_problem *problem,
+                           const cosrod_integrate_options *o, cosrod_status *status) {
+  const cosrod_status bad = COSROD_ERR_INVALID;
+  if (!type) return create_failed(status, bad, "integrator create: no method (step type is NULL)"), 1;
+  if (!problem) return create_failed(status, bad, "%s: no problem (NULL)", type->name), 1;
   const int n = problem->n;
-  if (problem->m1 < 0 || problem->m2 < 0 || problem->m1 >= n) return NULL;
+  if (n < 1) return create_failed(status, bad, "%s: problem dimension n = %d must be >= 1", type->name, n), 1;
+  if (!problem->f && !(problem->res && (type->flags & COSROD_STEP_RESIDUAL)))
+    return create_failed(status, bad, "%s: the problem has no right-hand side f%s", type->name,
+                         problem->res ? " (a residual alone needs ida)" : ""),
+           1;
+  if (!(o->hmax >= 0.0) || !isfinite(o->h0))
+    return create_failed(status, bad, "%s: options hmax = %g must be >= 0 and h0 = %g finite", type->name,
+                         o->hmax, o->h0),
+           1;
+  if (problem->m1 < 0 || problem->m2 < 0 || problem->m1 >= n)
+    return create_failed(status, bad, "%s: second-order structure m1 = %d, m2 = %d invalid for n = %d",
+                         type->name, problem->m1, problem->m2, n),
+           1;
   if (problem->m1 > 0) {
     int m2 = problem->m2 > 0 ? problem->m2 : problem->m1;
-    if (problem->m1 % m2 != 0 || problem->m1 + m2 > n) return NULL;
+    if (problem->m1 % m2 != 0 || problem->m1 + m2 > n)
+      return create_failed(status, bad, "%s: m1 = %d must be a multiple of m2 = %d and m1 + m2 <= n = %d",
+                           type->name, problem->m1, m2, n),
+             1;
   }
-  if (problem->nind1 < 0 || problem->nind2 < 0 || problem->nind3 < 0) return NULL;
-  if ((problem->nind1 || problem->nind2 || problem->nind3) &&
-      problem->nind1 + problem->nind2 + problem->nind3 != n)
-    return NULL;
-  if (problem->jac_banded && (problem->jac_ml < 0 || problem->jac_mu < 0)) return NULL;
-  for (int i = 0; i < n && (o.rtol_vec || o.atol_vec); i++) {
-    if (o.rtol_vec && !(o.rtol_vec[i] >= 0.0)) return NULL;
-    if (o.atol_vec && !(o.atol_vec[i] >= 0.0)) return NULL;
+  if (problem->nind1 < 0 || problem->nind2 < 0 || problem->nind3 < 0 ||
+      ((problem->nind1 || problem->nind2 || problem->nind3) &&
+       problem->nind1 + problem->nind2 + problem->nind3 != n))
+    return create_failed(status, bad, "%s: DAE index counts %d + %d + %d must be >= 0 and sum to n = %d",
+                         type->name, problem->nind1, problem->nind2, problem->nind3, n),
+           1;
+  if (problem->jac_banded && (problem->jac_ml < 0 || problem->jac_mu < 0))
+    return create_failed(status, bad, "%s: negative Jacobian bandwidth (ml = %d, mu = %d)", type->name,
+                         problem->jac_ml, problem->jac_mu),
+           1;
+  /* tolerances: finite, >= 0, and not both 0 (the error weight atol + rtol |y| would vanish) */
+  for (int i = 0; i < n; i++) {
+    const double r = o->rtol_vec ? o->rtol_vec[i] : o->rtol, a = o->atol_vec ? o->atol_vec[i] : o->atol;
+    if (!(r >= 0.0 && isfinite(r)) || !(a >= 0.0 && isfinite(a)))
+      return create_failed(status, bad,
+                           "%s: tolerances of component %d (rtol %g, atol %g) must be finite and >= 0",
+                           type->name, i, r, a),
+             1;
+    if (r == 0.0 && a == 0.0)
+      return create_failed(status, bad,
+                           "%s: rtol = atol = 0 for component %d: the error weight atol + rtol |y| is 0",
+                           type->name, i),
+             1;
   }
-  if (!o.rtol_vec && !(o.rtol >= 0.0)) return NULL;
-  if (!o.atol_vec && !(o.atol >= 0.0)) return NULL;
 
-  set_status(status, COSROD_ERR_UNSUPPORTED);
-  if (problem->mass && !(type->flags & COSROD_STEP_MASS)) return NULL;
-  if ((problem->nind2 || problem->nind3) && !(type->flags & COSROD_STEP_DAE_INDEX23)) return NULL;
-  if (problem->project && !(type->flags & COSROD_STEP_PROJECTION)) return NULL;
+  const cosrod_status uns = COSROD_ERR_UNSUPPORTED;
+  if (problem->mass && !(type->flags & COSROD_STEP_MASS))
+    return create_failed(status, uns, "%s does not support a mass matrix", type->name), 1;
+  if ((problem->nind2 || problem->nind3) && !(type->flags & COSROD_STEP_DAE_INDEX23))
+    return create_failed(status, uns, "%s does not support index-2/3 variables", type->name), 1;
+  if (problem->project && !(type->flags & COSROD_STEP_PROJECTION))
+    return create_failed(status, uns, "%s does not support a projection hook", type->name), 1;
   /* an implicit method must understand the Jacobian layout it is given */
   if ((type->flags & COSROD_STEP_IMPLICIT) && problem->m1 > 0 && !(type->flags & COSROD_STEP_SECOND_ORDER))
-    return NULL;
+    return create_failed(status, uns, "%s does not support second-order structure (m1 > 0)", type->name), 1;
   if ((type->flags & COSROD_STEP_IMPLICIT) && problem->jac_banded && !(type->flags & COSROD_STEP_BANDED))
-    return NULL;
+    return create_failed(status, uns, "%s does not support a banded Jacobian", type->name), 1;
+  return 0;
+}
 
-  set_status(status, COSROD_ERR_NOMEM);
+cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
+                                            const cosrod_integrate_options *opts, cosrod_status *status) {
+  create_msg[0] = '\0';
+  cosrod_integrate_options o = opts ? *opts : cosrod_integrate_default_options();
+  if (o.max_steps <= 0) o.max_steps = 100000;
+  if (problem_invalid(type, problem, &o, status)) return NULL;
+  const int n = problem->n;
+
   cosrod_integrator *it = calloc(1, sizeof *it);
-  if (!it) return NULL;
+  if (!it) return create_failed(status, COSROD_ERR_NOMEM, "%s: out of memory", type->name);
   it->type = type;
   it->problem = problem;
   it->opts = o;
@@ -95,7 +156,7 @@ cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const 
   it->yout = calloc(1, nb);
   if (!it->y || !it->yp0 || !it->rtol || !it->atol || !it->yout) {
     cosrod_integrator_free(it);
-    return NULL;
+    return create_failed(status, COSROD_ERR_NOMEM, "%s: out of memory (n = %d)", type->name, n);
   }
   for (int i = 0; i < n; i++) {
     it->rtol[i] = o.rtol_vec ? o.rtol_vec[i] : o.rtol;
@@ -123,6 +184,12 @@ cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const 
 
   cosrod_status st = type->alloc(&it->state, c);
   if (st != COSROD_OK) {
+    /* keep the method's message (written to it->msg by cosrod_step_fail) */
+    if (it->msg[0])
+      snprintf(create_msg, sizeof create_msg, "%s", it->msg);
+    else
+      snprintf(create_msg, sizeof create_msg, "%s: cannot be set up for this problem (%s)", type->name,
+               cosrod_strerror(st));
     it->state = NULL;
     cosrod_integrator_free(it);
     set_status(status, st);
@@ -144,11 +211,42 @@ void cosrod_integrator_free(cosrod_integrator *it) {
   free(it);
 }
 
+/* Argument failure of init / evolve: message and status kept on the integrator. */
+#ifdef __GNUC__
+__attribute__((format(printf, 4, 5)))
+#endif
+static cosrod_status
+arg_failed(cosrod_integrator *it, cosrod_status st, double t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(it->msg, sizeof it->msg, fmt, ap);
+  va_end(ap);
+  it->ctx.t_fail = t;
+  it->last_status = st;
+  return st;
+}
+
 cosrod_status cosrod_integrator_init(cosrod_integrator *it, double t0, const double *y0, const double *yp0) {
-  if (!it || !y0 || !isfinite(t0)) return COSROD_ERR_INVALID;
+  if (!it) return COSROD_ERR_INVALID;
+  const char *name = it->type->name;
+  if (!y0)
+    return arg_failed(it, COSROD_ERR_INVALID, t0, "%s: init without an initial state (y0 = NULL)", name);
+  if (!isfinite(t0))
+    return arg_failed(it, COSROD_ERR_INVALID, t0, "%s: initial time t0 = %g is not finite", name, t0);
   const int n = it->problem->n;
-  for (int i = 0; i < n; i++)
-    if (!isfinite(y0[i])) return COSROD_ERR_NONFINITE;
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(y0[i]))
+      return arg_failed(it, COSROD_ERR_NONFINITE, t0, "%s: initial value y0[%d] = %g is not finite", name, i,
+                        y0[i]);
+    if (yp0 && !isfinite(yp0[i]))
+      return arg_failed(it, COSROD_ERR_NONFINITE, t0, "%s: initial derivative yp0[%d] = %g is not finite",
+                        name, i, yp0[i]);
+    if (!(it->atol[i] + it->rtol[i] * fabs(y0[i]) > 0.0))
+      return arg_failed(it, COSROD_ERR_INVALID, t0,
+                        "%s: atol = 0 and y0[%d] = 0: the error weight atol + rtol |y0| of component %d is 0 "
+                        "(give atol > 0)",
+                        name, i, i);
+  }
   memcpy(it->y, y0, sizeof(double) * (size_t)n);
   it->have_yp0 = yp0 != NULL;
   if (yp0) memcpy(it->yp0, yp0, sizeof(double) * (size_t)n);
@@ -198,7 +296,12 @@ static int emit(cosrod_integrator *it, const cosrod_output_spec *out, double t, 
 }
 
 cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, const cosrod_output_spec *out) {
-  if (!it || !it->initialised || !isfinite(t_end)) return COSROD_ERR_INVALID;
+  if (!it) return COSROD_ERR_INVALID;
+  if (!it->initialised)
+    return arg_failed(it, COSROD_ERR_INVALID, it->ctx.t, "%s: evolve called before init", it->type->name);
+  if (!isfinite(t_end))
+    return arg_failed(it, COSROD_ERR_INVALID, it->ctx.t, "%s: end time t_end = %g is not finite",
+                      it->type->name, t_end);
   static const cosrod_output_spec none = {0};
   if (!out) out = &none;
   cosrod_step_ctx *c = &it->ctx;
@@ -368,8 +471,13 @@ const cosrod_step_type *cosrod_integrator_type(const cosrod_integrator *it) { re
 cosrod_status cosrod_integrator_dense(cosrod_integrator *it, double t, const int *idx, int nidx,
                                       double *out) {
   cosrod_step_ctx *c = &it->ctx;
-  if (c->first || c->h_last == 0.0) return COSROD_ERR_INVALID;
+  if (c->first || c->h_last == 0.0)
+    return arg_failed(it, COSROD_ERR_INVALID, t, "%s: dense output at t = %.17g before the first step",
+                      it->type->name, t);
   double lo = fmin(c->t_old, c->t), hi = fmax(c->t_old, c->t);
-  if (t < lo || t > hi) return COSROD_ERR_INVALID;
+  if (!(t >= lo && t <= hi))
+    return arg_failed(it, COSROD_ERR_INVALID, t,
+                      "%s: dense output at t = %.17g outside the last step [%.17g, %.17g]", it->type->name, t,
+                      lo, hi);
   return it->type->dense(it->state, c, t, idx, nidx, out);
 }

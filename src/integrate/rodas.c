@@ -20,7 +20,9 @@
  * q = hnew/h = clamp(0.9 err^(-1/4), 0.2, 6), and after the first accepted step
  * the minimum with Gustafsson's predictive factor (HW II (8.25)); after a
  * rejection the next step may not grow.  A singular E halves h (5 times in a
- * row: failure).  Second-order structure and banded Jacobians go through
+ * row: failure; counted in nconvfail).  NaN/Inf in f or J at the accepted
+ * point ends the run with ERR_NONFINITE (a smaller step would evaluate the
+ * same).  Second-order structure and banded Jacobians go through
  * lsys.c (Hairer's M1 reduction). */
 #include <math.h>
 #include <stdlib.h>
@@ -179,8 +181,14 @@ static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
     ctx->y_modified = 0;
   }
   if (!s->have_jac) {
+    const int nonfinite_before = ctx->nonfinite;
+    ctx->nonfinite = 0;
     rc = rodas_jacobian(s, ctx);
+    const int nonfinite_here = ctx->nonfinite;
+    ctx->nonfinite |= nonfinite_before;
     if (rc < 0) return COSROD_ERR_CALLBACK;
+    /* NaN/Inf in f, f_t or J at the accepted point: a smaller step evaluates the same */
+    if (rc > 0 && nonfinite_here) return COSROD_ERR_NONFINITE; /* message by cosrod_step_call_f/_jac */
     if (rc > 0) return retry_half(s, ctx, accepted);
   }
   ctx->stats->nsteps++;
@@ -189,6 +197,7 @@ static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
   cosrod_status st = cosrod_lsys_factor(s->L, 1.0 / (h * GAMMA));
   ctx->stats->ndecomp++;
   if (st != COSROD_OK) {
+    ctx->stats->nconvfail++;
     if (++s->nsing >= 5)
       return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t,
                               "rodas: matrix (1/(h gamma)) M - J is singular 5 times in a row at t = %.17g",

@@ -1,489 +1,584 @@
-/* SEULEX: extrapolation of the linearly implicit Euler method with order and
- * step-size selection, after Hairer & Wanner, Solving ODEs II, §IV.9
- * ("Linearly implicit extrapolation", eq. (9.25) and the SEULEX strategy),
- * for M y' = f(t, y) with a constant (possibly singular) mass matrix.
+/* SEULEX: extrapolated linearly implicit Euler method with variable order
+ * and step size, written from Hairer & Wanner, Solving ODEs II, §IV.9
+ * ("Extrapolation of the linearly implicit Euler method", order and step
+ * size control, dense output) and HNW I §II.9 (the extrapolation step-size
+ * strategy it adapts), for M y' = f(t, y) with a constant, possibly singular
+ * mass matrix (index-1 DAEs, HW II §VI.5).
  *
- * Row j of the tableau (n_j substeps of size h_j = H/n_j, sequence
- * n = 2, 3, 4, 6, 8, 12, 16, 24, ...):
- *   (M/h_j − J) Δ_i = f(t + i h_j, y_i),   y_{i+1} = y_i + Δ_i,   T_{j,1} = y_{n_j},
- * J = ∂f/∂y at the start of the step.  For a non-autonomous problem
- * (time_dependent = 1) f is evaluated at the right end of each substep,
- * f(t + (i+1) h_j, y_i), as in the original code: stiff components then follow
- * the forcing at t_{i+1} (one more f per row; the stability check below then
- * uses f(t + h_j, y_1)).  Euler has an h-expansion (not h²),
- * hence the Aitken–Neville extrapolation
- *   T_{j,k+1} = T_{j,k} + (T_{j,k} − T_{j−1,k}) / (n_j/n_{j−k} − 1),
- * and err_j = ||T_{j,j} − T_{j,j−1}|| with sk_i = atol_i + rtol_i |y0_i|.
- * Stability check in rows 1 and 2 (HW II §IV.9): after the first substep one
- * simplified-Newton correction of implicit Euler, (M/h_j − J) δ = f(y_1) − M Δ_0/h_j,
- * gives θ = ||δ|| / max(1, ||Δ_0||); θ > 1 halves H.  θ also decides Jacobian
- * reuse: J is recomputed at a new step only if θ > THET = min(1e-4, rtol)
- * (opts.jac_reuse), and a step rejected by the error test is retried with
- * the same J (and f(t, y)) if J was evaluated at this point.
+ * One basic step of size H from (t0, y0) builds the extrapolation tableau
+ * column by column.  Row j uses n_j substeps of h_j = H/n_j (HW II (9.3)):
+ *     (M/h_j − J) Δ_i = f(t_i, y_i),   y_{i+1} = y_i + Δ_i,   T_{j1} = y_{n_j},
+ * with one Jacobian J ≈ ∂f/∂y(t0, y0) for the whole step and the step-number
+ * sequence n = 2, 3, 4, 6, 8, 12, 16, ... (HW II (9.8)).  For a problem with
+ * explicit time dependence f is taken at the end of each substep, t_i =
+ * t0 + (i+1) h_j, so stiff components follow the forcing.  The global error of
+ * the Euler method has an expansion in powers of h (not h²), hence the
+ * Aitken–Neville scheme (HW II (9.5), HNW I (9.10) with the exponent 1)
+ *     T_{j,l+1} = T_{jl} + (T_{jl} − T_{j−1,l}) / (n_j/n_{j−l} − 1),
+ * T_{jj} of order j.  Local error estimate of column j: err_j = ||T_{jj} −
+ * T_{j,j−1}|| (RMS norm, weights atol + rtol |y0|).
  *
- * Order and step size (HNW I §II.9 with the SEULEX exponents): for column j,
- * H_j = H / min(FAC2/f_j, max(f_j, (err_j/SAFE1)^(1/j) / SAFE2)),
- * f_j = FAC1^(1/j), and work per unit step W_j = A_j / H_j with
- * A_1 = w_jac + n_1 (w_f + w_sol) + w_dec, A_j = A_{j−1} + (n_j − 1)(w_f + w_sol) + w_dec
- * (w_f = 1, w_jac = 5, w_dec = 1, w_sol = 1).  Convergence monitor: rows
- * 1..k−1, then row k, then row k+1 ("hope for convergence"), rejecting early
- * when err_{k−1} > 4 n_{k+1} n_k or err_k > 2 n_{k+1}; order decreased when
- * W_{k−1} < FAC3 W_k, increased when W_k < FAC4 W_{k−1} (FAC1 = 0.1, FAC2 = 4,
- * FAC3 = 0.7, FAC4 = 0.9, SAFE1 = 0.6, SAFE2 = 0.93, at most 12 columns,
- * initial k = max(2, min(km − 2, ⌊−0.6 log10(rtol + atol) + 1.5⌋)), h0 = 1e-6).
- * The first step (and the one reaching t_end) tries rows 1..k and accepts at
- * the first row j > 1 with err_j <= 1.
- * A singular M/h_j - J, a failed f (> 0), θ > 1 or a growing error in rows
- * j > 2 halve H; five singular matrices in a row end the run with
- * ERR_SINGULAR (the original keeps halving until H underflows).
+ * Step size for column j (HNW I (9.25)–(9.26) with the order j of T_{j,j−1}):
+ *     H_j = H · clamp(0.93 (0.6/err_j)^(1/j), 0.1^(1/j)/4, 0.1^(−1/j)),
+ * work per unit step W_j = A_j / H_j (HNW I (9.27)) with the cost A_j of
+ * building rows 1..j, HW II §IV.9 "order and step size control":
+ *     A_1 = c_jac + n_1 (c_f + c_sol) + c_dec,
+ *     A_j = A_{j−1} + (n_j − 1)(c_f + c_sol) + c_dec,
+ * c_f = 1, c_jac = 5, c_dec = 1, c_sol = 1.  With target column k the
+ * convergence monitor (HNW I §II.9 "convergence in the line k") builds rows up
+ * to k − 1, accepts there if err ≤ 1 or rejects if the error is beyond hope
+ * (err_{k−1} > 4 n_{k+1} n_k), then tries row k, then row k + 1 (err_k > 2
+ * n_{k+1}: reject).  The next target column minimises the work per unit step:
+ * decrease if W_{k−1} < 0.7 W_k, increase if W_k < 0.9 W_{k−1} (HNW I
+ * (9.28)–(9.29)); an increase predicts H_{k+1} = H_k A_{k+1}/A_k.  After a
+ * rejection within a step the order is not raised and H not enlarged.  The
+ * first step and the step that reaches t_end accept at the first column
+ * j > 1 with err_j ≤ 1.  Initial target ⌊−0.6 log10(rtol + atol) + 1.5⌋,
+ * kept in [2, max_columns − 2]; initial H = 1e-6.
  *
- * Dense output (after Hairer & Ostermann's extrapolated dense output, HW II
- * §IV.9, λ = 0): the Taylor coefficients c_k = H^k y^(k)(t1)/k! at the right
- * end, k = 1..kc−1, are approximated in each row r >= k by backward
- * differences of its last increments and extrapolated over the rows; the
- * polynomial y1 + Σ_{k=1}^{kc} c_k (θ−1)^k with c_kc fixed by P(0) = y0 is
- * evaluated (no extra f evaluations; also for DAEs).  Our own polynomial
- * form, computed lazily at the first dense request after a step. */
+ * Stability (HW II §IV.9 "stability check"): in rows 1 and 2 the first substep
+ * is followed by one simplified Newton correction of implicit Euler,
+ *     (M/h_j − J) δ = f(t1, y_1) − M Δ_0/h_j,   θ = ||δ|| / max(1, ||Δ_0||);
+ * θ > 1 (the linearised step does not represent the implicit one) halves H.
+ * θ also decides whether J is re-evaluated at the next step (θ > THET =
+ * min(1e-4, rtol) or opts.jac_reuse); after any failure J is refreshed at the
+ * current point unless it was evaluated there.  An error growing between
+ * columns j > 2 also halves H.  Those failures are counted in nconvfail,
+ * error-test rejections in nreject.
+ *
+ * Dense output (HW II §IV.9 "dense output", after Hairer & Ostermann 1990):
+ * the k-th backward difference of the last substeps of row r approximates
+ * h_r^k y^(k)(t1); the scaled derivatives d_k = H^k y^(k)(t1)/k! are
+ * extrapolated over the rows r ≥ k like the solution, and the Hermite
+ * polynomial in s = θ − 1
+ *     P(s) = y1 + Σ_{k=1}^{c} d_k s^k,    d_c fixed by P(−1) = y0,
+ * (c the column of the accepted value) interpolates y0, y1 and the c − 1
+ * derivatives at t1.  Built lazily at the
+ * first dense request after a step; no f evaluations. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "integrate/lsys.h"
 
-enum { SEULEX_KMAX = 32 };
+enum { SEULEX_COLUMN_LIMIT = 32 };
 
-/* Step-number sequence 2, 3, 4, 6, 8, 12, ...: n_1 = 2, n_2 = 3, n_j = 2 n_{j−2}. */
-static int seq_n(int j) { return j == 1 ? 2 : j == 2 ? 3 : 2 * seq_n(j - 2); }
+/* Cost weights of HW II §IV.9: f, Jacobian, decomposition, solve. */
+#define COST_F 1.0
+#define COST_JAC 5.0
+#define COST_DEC 1.0
+#define COST_SOL 1.0
+
+/* Outcome of building one tableau row. */
+typedef enum { ROW_OK = 0, ROW_HALVE, ROW_SINGULAR, ROW_FATAL } row_outcome;
+
+/* Outcome of one basic step. */
+typedef enum { STEP_ACCEPT, STEP_REJECT, STEP_HALVE, STEP_SINGULAR, STEP_FATAL } step_outcome;
 
 typedef struct seulex_state {
-  int n, km;
+  int n;
+  int columns; /* at most this many columns (max_columns) */
   cosrod_lsys *L;
-  int nj[SEULEX_KMAX + 2];
-  double a[SEULEX_KMAX + 2], hh[SEULEX_KMAX + 2], w[SEULEX_KMAX + 2]; /* 1-based */
-  double *T;                                                          /* (km x n) tableau rows */
-  double *dy, *yh, *dyh, *del, *wh, *scal;                            /* (n) */
-  double *y0c;                                                        /* (n) y at the step start */
-  double *inc;   /* (km(km+1)/2 x n) last jj increments of each row jj of the current attempt */
-  double *dcoef; /* (km + 1 x n) Taylor coefficients c_k = H^k y^(k)(t1)/k! of the dense output */
-  double *V;     /* (km x n) extrapolation tableau for the derivatives */
-  int kc_acc;    /* rows used by the last accepted step */
+  /* per column j = 1 .. columns + 1 (index 0 unused) */
+  int substeps[SEULEX_COLUMN_LIMIT + 2];       /* n_j */
+  double row_cost[SEULEX_COLUMN_LIMIT + 2];    /* A_j */
+  double column_step[SEULEX_COLUMN_LIMIT + 2]; /* H_j proposed by column j */
+  double unit_work[SEULEX_COLUMN_LIMIT + 2];   /* W_j = A_j / H_j */
+  double *tableau;   /* (columns x n) tab_row j: T_{j1} when built; after extrapolate_row row 1 holds
+                        T_jj and row 2 T_{j,j−1} */
+  double *f_start;   /* (n) f(t0, y0) */
+  double *y_sub;     /* (n) substep value y_i */
+  double *increment; /* (n) Δ_i */
+  double *f_sub;     /* (n) f at a substep */
+  double *newton;    /* (n) δ of the stability check */
+  double *weight;    /* (n) atol + rtol |y0| */
+  double *y_start;   /* (n) y0 of the last accepted step */
+  double *last_incr; /* (columns(columns+1)/2 x n): row r keeps its last r increments */
+  double *derivs;    /* (columns x n) d_1 .. d_c of the dense output */
+  double *deriv_tab; /* (columns x n) extrapolation tableau of one derivative */
+  /* control parameters (HW II §IV.9) */
+  double jac_threshold;    /* new J when θ exceeds this: min(1e-4, rtol) or opts.jac_reuse */
+  double step_limit_base;  /* 0.1: H_j / H <= 0.1^(-1/j) */
+  double step_limit_ratio; /* 4: H_j / H >= 0.1^(1/j) / 4 */
+  double err_target;       /* 0.6: error aimed at by H_j */
+  double safety;           /* 0.93 (opts.safety) */
+  double fac_down, fac_up; /* 0.7, 0.9: order decrease / increase thresholds on W */
+  /* control state */
+  int target;           /* target column k */
+  double err;           /* error of the last column built */
+  double err_bound;     /* a later column must have a smaller error than this */
+  double contraction;   /* θ of the last stability check */
+  int rejected_in_step; /* a failure happened since the last accepted step */
+  int jac_here;         /* J was evaluated at the current (t0, y0) */
+  int f_start_ok;       /* f_start belongs to (t0, y0) */
+  int singular_run;     /* consecutive attempts ended by a singular matrix */
+  long attempts;        /* attempted steps since reset */
+  /* dense output */
+  int accepted_column; /* column of the last accepted value */
   int dense_ready;
-  double thet, theta, fac1, fac2, fac3, fac4, safe1, safe2, errold, err;
-  int k;       /* current target number of columns */
-  int reject;  /* a rejection happened in the current step */
-  int caljac;  /* J was evaluated at the current (t, y) */
-  int retry30; /* next attempt reuses f(t, y) and J (Hairer's label 30) */
-  int nsing;   /* consecutive attempts ended by a singular matrix */
-  long nstep;
-  double t_old, h_old;
+  double t_prev, h_prev;
 } seulex_state;
 
-static void seulex_free(void *s_) {
-  seulex_state *s = s_;
+/* n_1 = 2, n_2 = 3, n_j = 2 n_{j−2} (HW II (9.8)). */
+static int step_number(int j) { return j == 1 ? 2 : j == 2 ? 3 : 2 * step_number(j - 2); }
+
+static double *tab_row(const seulex_state *s, double *base, int j) {
+  return base + (size_t)(j - 1) * (size_t)s->n;
+}
+
+/* Storage of the last r increments of row r (r = 1 .. columns). */
+static double *kept_increments(const seulex_state *s, int r) {
+  return s->last_incr + (size_t)(r * (r - 1) / 2) * (size_t)s->n;
+}
+
+static void seulex_free(void *state) {
+  seulex_state *s = state;
   if (!s) return;
   cosrod_lsys_free(s->L);
-  free(s->T);
-  free(s->inc);
-  free(s->dy);
+  free(s->tableau);
+  free(s->f_start);
+  free(s->last_incr);
   free(s);
+}
+
+/* Cumulative cost A_j of rows 1..j (HW II §IV.9). */
+static void work_per_row(seulex_state *s) {
+  s->row_cost[1] = COST_JAC + s->substeps[1] * (COST_F + COST_SOL) + COST_DEC;
+  for (int j = 2; j <= s->columns + 1; j++)
+    s->row_cost[j] = s->row_cost[j - 1] + (s->substeps[j] - 1) * (COST_F + COST_SOL) + COST_DEC;
 }
 
 static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   const cosrod_integrate_options *o = ctx->opts;
-  seulex_state *s = calloc(1, sizeof *s);
-  if (!s) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
+  const int columns = o->max_columns > 0 ? o->max_columns : 12;
+  if (columns < 3 || columns > SEULEX_COLUMN_LIMIT)
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "seulex: max_columns = %d must be in 3..%d",
+                            columns, SEULEX_COLUMN_LIMIT);
+  seulex_state *s = calloc(1, sizeof *s);
+  if (!s) return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory");
   s->n = n;
-  s->km = o->max_columns > 0 ? o->max_columns : 12;
-  if (s->km < 3 || s->km > SEULEX_KMAX) {
-    free(s);
-    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "seulex: max_columns must be in 3..%d",
-                            SEULEX_KMAX);
-  }
+  s->columns = columns;
   cosrod_status st = cosrod_lsys_create(&s->L, ctx);
   if (st != COSROD_OK) {
     free(s);
     return st == COSROD_ERR_INVALID
                ? cosrod_step_fail(ctx, st, ctx->t, "seulex: inconsistent Jacobian or mass-matrix bandwidths")
-               : st;
+               : cosrod_step_fail(ctx, st, ctx->t, "seulex: out of memory");
   }
-  s->T = calloc((size_t)s->km * (size_t)n, sizeof(double));
-  s->inc = calloc((size_t)(s->km * (s->km + 1) / 2 + 2 * s->km + 1) * (size_t)n, sizeof(double));
-  s->dy = calloc((size_t)10 * (size_t)n, sizeof(double));
-  if (!s->T || !s->dy || !s->inc) {
+  const size_t nb = (size_t)n, kept = (size_t)(columns * (columns + 1) / 2);
+  s->tableau = calloc((size_t)columns * nb, sizeof(double));
+  s->f_start = calloc(7 * nb, sizeof(double));
+  s->last_incr = calloc((kept + 2 * (size_t)columns) * nb, sizeof(double));
+  if (!s->tableau || !s->f_start || !s->last_incr) {
     seulex_free(s);
-    return COSROD_ERR_NOMEM;
+    return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory");
   }
-  double *p = s->dy;
-  s->yh = p += n;
-  s->dyh = p += n;
-  s->del = p += n;
-  s->wh = p += n;
-  s->scal = p += n;
-  s->y0c = p += n;
-  s->dcoef = s->inc + (size_t)(s->km * (s->km + 1) / 2) * (size_t)n;
-  s->V = s->dcoef + (size_t)(s->km + 1) * (size_t)n;
-  const double wkfcn = 1.0, wkjac = 5.0, wkdec = 1.0, wksol = 1.0, wkrow = wkfcn + wksol;
-  for (int j = 1; j <= s->km + 1; j++) s->nj[j] = seq_n(j);
-  s->a[1] = wkjac + s->nj[1] * wkrow + wkdec;
-  for (int j = 2; j <= s->km + 1; j++) s->a[j] = s->a[j - 1] + (s->nj[j] - 1) * wkrow + wkdec;
-  s->fac1 = 0.1;
-  s->fac2 = 4.0;
-  s->fac3 = 0.7;
-  s->fac4 = 0.9;
-  s->safe1 = 0.6;
-  s->safe2 = o->safety > 0.0 ? o->safety : 0.93;
-  ctx->clip_factor = 1.0; /* as the original: H = min(H, xend - x) */
+  s->y_sub = s->f_start + nb;
+  s->increment = s->y_sub + nb;
+  s->f_sub = s->increment + nb;
+  s->newton = s->f_sub + nb;
+  s->weight = s->newton + nb;
+  s->y_start = s->weight + nb;
+  s->derivs = s->last_incr + kept * nb;
+  s->deriv_tab = s->derivs + (size_t)columns * nb;
+  for (int j = 1; j <= columns + 1; j++) s->substeps[j] = step_number(j);
+  work_per_row(s);
+  s->step_limit_base = 0.1;
+  s->step_limit_ratio = 4.0;
+  s->fac_down = 0.7;
+  s->fac_up = 0.9;
+  s->err_target = 0.6;
+  s->safety = o->safety > 0.0 ? o->safety : 0.93;
+  ctx->clip_factor = 1.0; /* the step that would pass t_end is cut to end there */
   *out = s;
   return COSROD_OK;
 }
 
-static void set_scal(seulex_state *s, const cosrod_step_ctx *ctx) {
-  cosrod_integrate_scale(s->n, ctx->rtol, ctx->atol, ctx->y, NULL, s->scal);
+static void refresh_weights(seulex_state *s, const cosrod_step_ctx *ctx) {
+  cosrod_integrate_scale(s->n, ctx->rtol, ctx->atol, ctx->y, NULL, s->weight);
 }
 
-static cosrod_status seulex_reset(void *s_, cosrod_step_ctx *ctx) {
-  seulex_state *s = s_;
-  const cosrod_integrate_options *o = ctx->opts;
-  double r0 = ctx->rtol[0], a0 = ctx->atol[0];
-  s->thet = o->jac_reuse != 0.0 ? o->jac_reuse : fmin(1e-4, r0);
-  int k = (int)(-0.6 * log10(r0 + a0) + 1.5);
-  if (!(r0 + a0 > 0.0)) k = s->km - 2;
-  s->k = k < 2 ? 2 : (k > s->km - 2 ? s->km - 2 : k);
-  s->theta = 2.0 * fabs(s->thet);
+static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
+  seulex_state *s = state;
+  const double rtol = ctx->rtol[0], atol = ctx->atol[0];
+  s->jac_threshold = ctx->opts->jac_reuse != 0.0 ? ctx->opts->jac_reuse : fmin(1e-4, rtol);
+  int k = (int)floor(-0.6 * log10(rtol + atol) + 1.5);
+  if (k > s->columns - 2) k = s->columns - 2;
+  s->target = k < 2 ? 2 : k;
   s->err = 0.0;
-  s->errold = 0.0;
-  s->w[1] = 1e30;
-  s->reject = 0;
-  s->caljac = 0;
-  s->retry30 = 0;
-  s->nsing = 0;
-  s->nstep = 0;
-  s->h_old = 0.0;
-  s->t_old = ctx->t;
-  set_scal(s, ctx);
-  if (cosrod_lsys_load_mass(s->L, ctx) != 0) return COSROD_ERR_CALLBACK;
+  s->err_bound = 0.0;
+  s->contraction = 0.0;
+  s->rejected_in_step = 0;
+  s->jac_here = 0;
+  s->f_start_ok = 0;
+  s->singular_run = 0;
+  s->attempts = 0;
+  s->accepted_column = 0;
+  s->dense_ready = 0;
+  s->t_prev = ctx->t;
+  s->h_prev = 0.0;
+  for (int j = 0; j <= s->columns + 1; j++) s->unit_work[j] = s->column_step[j] = 0.0;
+  s->unit_work[1] = INFINITY; /* column 1 has no error estimate: never the cheapest */
+  refresh_weights(s, ctx);
+  if (cosrod_lsys_load_mass(s->L, ctx) != 0) {
+    if (ctx->msg[0] == '\0')
+      cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "seulex: mass-matrix callback failed");
+    return COSROD_ERR_CALLBACK;
+  }
   if (ctx->h == 0.0 || fabs(ctx->h) <= 10.0 * ctx->uround) ctx->h = ctx->dir * 1e-6;
   if (fabs(ctx->h) > ctx->hmax) ctx->h = ctx->dir * ctx->hmax;
   return COSROD_OK;
 }
 
-/* Row jj of the extrapolation tableau for the step (t, y, h); returns 0, 1
- * (failure that halves h: callback > 0, instability or divergence), 2
- * (singular matrix, also halves h) or < 0 (fatal callback). */
-static int seulex_row(seulex_state *s, cosrod_step_ctx *ctx, int jj, double h) {
-  const int n = s->n, m = s->nj[jj];
-  const double t = ctx->t, hj = h / m, hji = 1.0 / hj;
-  const double *y = ctx->y;
-  double *del = s->del, *yh = s->yh, *dyh = s->dyh, *wh = s->wh, *scal = s->scal;
-  cosrod_status st = cosrod_lsys_factor(s->L, hji);
-  if (st != COSROD_OK) return 2;
-  ctx->stats->ndecomp++;
-  const int tdep = ctx->problem->time_dependent != 0;
-  if (tdep) {
-    /* non-autonomous: f at the right end of each substep */
-    int rc = cosrod_step_call_f(ctx, t + hj, y, del);
-    if (rc != 0) return rc < 0 ? rc : 1;
-  } else {
-    memcpy(del, s->dy, sizeof(double) * (size_t)n);
-  }
-  cosrod_lsys_solve(s->L, del);
-  ctx->stats->nsolve++;
-  /* the last jj increments of the row are kept for the dense output */
-  double *inc = s->inc + (size_t)(jj * (jj - 1) / 2) * (size_t)n;
-  if (m - jj <= 0) memcpy(inc + (size_t)(0 - (m - jj)) * (size_t)n, del, sizeof(double) * (size_t)n);
-  memcpy(yh, y, sizeof(double) * (size_t)n);
-  for (int mm = 1; mm < m; mm++) {
-    for (int i = 0; i < n; i++) yh[i] += del[i];
-    int rc = cosrod_step_call_f(ctx, t + hj * (mm + tdep), yh, dyh);
-    if (rc != 0) return rc < 0 ? rc : 1;
-    if (mm == 1 && jj <= 2) {
-      /* stability check: one Newton correction of implicit Euler */
-      double del1 = 0.0, del2 = 0.0;
-      for (int i = 0; i < n; i++) del1 += (del[i] / scal[i]) * (del[i] / scal[i]);
-      del1 = sqrt(del1);
-      const double *fy1 = dyh;
-      if (tdep) {
-        /* the implicit-Euler residual needs f(t + h_j, y_1) */
-        rc = cosrod_step_call_f(ctx, t + hj, yh, s->T + (size_t)(jj - 1) * (size_t)n);
-        if (rc != 0) return rc < 0 ? rc : 1;
-        fy1 = s->T + (size_t)(jj - 1) * (size_t)n;
-      }
-      cosrod_lsys_mass_mult(s->L, del, wh);
-      for (int i = 0; i < n; i++) wh[i] = fy1[i] - wh[i] * hji;
-      cosrod_lsys_solve(s->L, wh);
-      ctx->stats->nsolve++;
-      for (int i = 0; i < n; i++) del2 += (wh[i] / scal[i]) * (wh[i] / scal[i]);
-      del2 = sqrt(del2);
-      s->theta = del2 / fmax(1.0, del1);
-      if (!(s->theta <= 1.0)) return 1;
-    }
-    memcpy(del, dyh, sizeof(double) * (size_t)n);
-    cosrod_lsys_solve(s->L, del);
-    ctx->stats->nsolve++;
-    if (mm >= m - jj) memcpy(inc + (size_t)(mm - (m - jj)) * (size_t)n, del, sizeof(double) * (size_t)n);
-  }
-  double *Tj = s->T + (size_t)(jj - 1) * (size_t)n;
-  for (int i = 0; i < n; i++) Tj[i] = yh[i] + del[i];
-  if (jj == 1) return 0;
-  /* Aitken–Neville: afterwards T_1 = T_{jj,jj}, T_2 = T_{jj,jj-1} */
-  for (int l = jj; l >= 2; l--) {
-    double fac = (double)s->nj[jj] / (double)s->nj[l - 1] - 1.0;
-    double *Tl = s->T + (size_t)(l - 1) * (size_t)n, *Tm = s->T + (size_t)(l - 2) * (size_t)n;
-    for (int i = 0; i < n; i++) Tm[i] = Tl[i] + (Tl[i] - Tm[i]) / fac;
-  }
-  double err = 0.0;
-  const double *T1 = s->T, *T2 = s->T + n;
-  for (int i = 0; i < n; i++) {
-    double e = fabs(T1[i] - T2[i]) / scal[i];
-    if (!isfinite(e)) {
-      ctx->nonfinite = 1;
-      return 1;
-    }
-    e = fmin(e, 1e15);
-    err += e * e;
-  }
-  if (err >= 1e30) return 1;
-  err = sqrt(err / n);
-  s->err = err;
-  if (jj > 2 && err >= s->errold) return 1; /* the tableau diverges */
-  s->errold = fmax(4.0 * err, 1.0);
-  const double expo = 1.0 / jj, facmin = pow(s->fac1, expo);
-  double fac = fmin(s->fac2 / facmin, fmax(facmin, pow(err / s->safe1, expo) / s->safe2));
-  s->hh[jj] = fmin(fabs(h) / fac, ctx->hmax);
-  s->w[jj] = s->a[jj] / s->hh[jj];
-  return 0;
+/* Weighted Euclidean length sqrt(Σ (x_i/w_i)²) (the stability check's norm). */
+static double weighted_length(int n, const double *x, const double *w) {
+  double sum = 0.0;
+  for (int i = 0; i < n; i++) sum += (x[i] / w[i]) * (x[i] / w[i]);
+  return sqrt(sum);
 }
 
-enum { OUT_ACCEPT, OUT_REJECT, OUT_ATOV };
-
-static cosrod_status seulex_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
-  seulex_state *s = s_;
+/* Stability check after the first substep of rows 1 and 2 (HW II §IV.9):
+ * θ = ||δ|| / max(1, ||Δ_0||) for one Newton correction of implicit Euler,
+ * f1 = f(t0 + h_j, y_1).  Returns 1 when θ ≤ 1. */
+static int stability_check(seulex_state *s, cosrod_step_ctx *ctx, const double *delta0, const double *f1,
+                           double inv_hj) {
   const int n = s->n;
-  const double t = ctx->t, h = ctx->h;
-  *accepted = 0;
-  if (ctx->y_modified) {
-    set_scal(s, ctx);
-    s->retry30 = 0;
-    s->caljac = 0;
-    ctx->y_modified = 0;
-  }
-  if (!s->retry30) {
-    /* Hairer's label 10: f(t, y) and, if θ says so, a new Jacobian */
-    if (s->reject) s->theta = 2.0 * fabs(s->thet);
-    const int need_jac = s->theta > s->thet && !s->caljac;
-    /* f(t, y) starts every row of an autonomous problem; a non-autonomous one
-     * needs it only for a finite-difference Jacobian */
-    if (!ctx->problem->time_dependent || (need_jac && !ctx->problem->jac)) {
-      int rc = cosrod_step_call_f(ctx, t, ctx->y, s->dy);
-      if (rc < 0) return COSROD_ERR_CALLBACK;
-      if (rc > 0)
-        return cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, t,
-                                "seulex: right-hand side failed at the accepted point t = %.17g", t);
-    }
-    if (need_jac) {
-      int rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->dy);
-      if (rc < 0) return COSROD_ERR_CALLBACK;
-      if (rc > 0)
-        return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "seulex: Jacobian failed at t = %.17g", t);
-      s->caljac = 1;
-    }
-  }
-  s->retry30 = 0;
-  const int first_or_last = s->nstep == 0 || ctx->last;
-  s->nstep++;
-  ctx->stats->nsteps++;
+  cosrod_lsys_mass_mult(s->L, delta0, s->newton);
+  for (int i = 0; i < n; i++) s->newton[i] = f1[i] - s->newton[i] * inv_hj;
+  cosrod_lsys_solve(s->L, s->newton);
+  ctx->stats->nsolve++;
+  s->contraction =
+      weighted_length(n, s->newton, s->weight) / fmax(1.0, weighted_length(n, delta0, s->weight));
+  return s->contraction <= 1.0;
+}
 
-  int k = s->k, kc = 0, out = -1, rc = 0, sing = 0;
-  const int *nj = s->nj;
-  /* rows: each call may end the attempt with OUT_ATOV */
-#define ROW(j)                              \
-  do {                                      \
-    rc = seulex_row(s, ctx, (j), h);        \
-    if (rc < 0) return COSROD_ERR_CALLBACK; \
-    if (rc > 0) {                           \
-      out = OUT_ATOV;                       \
-      sing = rc == 2;                       \
-      goto decided;                         \
-    }                                       \
-  } while (0)
-  if (first_or_last) {
-    for (int j = 1; j <= k; j++) {
-      kc = j;
-      ROW(j);
-      if (j > 1 && s->err <= 1.0) {
-        out = OUT_ACCEPT;
-        goto decided;
-      }
-    }
-  } else {
-    kc = k - 1;
-    for (int j = 1; j <= kc; j++) ROW(j);
-    if (!(k == 2 || s->reject)) {
-      if (s->err <= 1.0) {
-        out = OUT_ACCEPT;
-        goto decided;
-      }
-      if (s->err > (double)nj[k + 1] * nj[k] * 4.0) {
-        out = OUT_REJECT;
-        goto decided;
-      }
-    }
-    ROW(k);
-    kc = k;
-    if (s->err <= 1.0) {
-      out = OUT_ACCEPT;
-      goto decided;
-    }
-  }
-  /* hope for convergence in row k + 1 */
-  if (s->err > (double)nj[k + 1] * 2.0) {
-    out = OUT_REJECT;
-    goto decided;
-  }
-  kc = k + 1;
-  ROW(kc);
-  out = s->err > 1.0 ? OUT_REJECT : OUT_ACCEPT;
-#undef ROW
-
-decided:
-  s->nsing = sing ? s->nsing + 1 : 0;
-  if (s->nsing >= 5)
-    return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t,
-                            "seulex: matrix M/h_j - J is singular 5 times in a row at t = %.17g", t);
-  if (out == OUT_ATOV) {
-    /* singular matrix, failed f, instability or divergence: halve h, new f (and J if stale) */
-    s->reject = 1;
-    s->retry30 = 0;
-    ctx->h = 0.5 * h;
-    return COSROD_OK;
-  }
-  const double *w = s->w, *hh = s->hh, *a = s->a;
-  const double fac3 = s->fac3, fac4 = s->fac4;
-  if (out == OUT_REJECT) {
-    k = k < kc ? k : kc;
-    if (k > 2 && w[k - 1] < w[k] * fac3) k--;
-    ctx->stats->nreject++;
-    s->k = k;
-    s->reject = 1;
-    s->retry30 = s->caljac;
-    ctx->h = ctx->dir * hh[k];
-    return COSROD_OK;
-  }
-
-  /* accepted: y <- T_{kc,kc} */
-  memcpy(s->y0c, ctx->y, sizeof(double) * (size_t)n);
-  memcpy(ctx->y, s->T, sizeof(double) * (size_t)n);
-  s->t_old = t;
-  s->h_old = h;
-  ctx->t_old = t;
-  ctx->t = t + h;
-  ctx->h_last = h;
-  set_scal(s, ctx);
-  ctx->stats->naccept++;
-  s->caljac = 0;
-  s->kc_acc = kc;
-  s->dense_ready = 0;
-  *accepted = 1;
-
-  int kopt;
-  if (kc == 2) {
-    kopt = s->reject ? 2 : 3;
-  } else if (kc <= k) {
-    kopt = kc;
-    if (w[kc - 1] < w[kc] * fac3) kopt = kc - 1;
-    if (w[kc] < w[kc - 1] * fac4) kopt = kc + 1 < s->km - 1 ? kc + 1 : s->km - 1;
-  } else {
-    kopt = kc - 1;
-    if (kc > 3 && w[kc - 2] < w[kc - 1] * fac3) kopt = kc - 2;
-    if (w[kc] < w[kopt] * fac4) kopt = kc < s->km - 1 ? kc : s->km - 1;
-  }
-  double hnew;
-  if (s->reject) {
-    k = kopt < kc ? kopt : kc;
-    hnew = fmin(fabs(h), hh[k]);
-    s->reject = 0;
-  } else {
-    if (kopt <= kc) {
-      hnew = hh[kopt];
-    } else if (kc < k && w[kc] < w[kc - 1] * fac4) {
-      hnew = hh[kc] * a[kopt + 1] / a[kc];
+/* Linearly implicit Euler over [t0, t0 + H] with n_j substeps: T_{j1} into
+ * tableau row j, the last j increments into kept_increments(j). */
+static row_outcome build_row(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
+  const int n = s->n, nsub = s->substeps[j];
+  const size_t bytes = sizeof(double) * (size_t)n;
+  const double t0 = ctx->t, hj = H / nsub, inv_hj = 1.0 / hj;
+  const int shift = ctx->problem->time_dependent ? 1 : 0; /* f at the substep's end */
+  if (cosrod_lsys_factor(s->L, inv_hj) != COSROD_OK) return ROW_SINGULAR;
+  ctx->stats->ndecomp++;
+  double *keep = kept_increments(s, j);
+  memcpy(s->y_sub, ctx->y, bytes);
+  for (int i = 0; i < nsub; i++) {
+    double *delta = s->increment;
+    if (i == 0 && !shift) {
+      memcpy(delta, s->f_start, bytes);
+    } else if (i == 0) {
+      int rc = cosrod_step_call_f(ctx, t0 + hj, s->y_sub, delta);
+      if (rc != 0) return rc < 0 ? ROW_FATAL : ROW_HALVE;
     } else {
-      hnew = hh[kc] * a[kopt] / a[kc];
+      memcpy(delta, s->f_sub, bytes);
     }
-    k = kopt;
+    cosrod_lsys_solve(s->L, delta);
+    ctx->stats->nsolve++;
+    if (i >= nsub - j) memcpy(keep + (size_t)(i - (nsub - j)) * (size_t)n, delta, bytes);
+    for (int c = 0; c < n; c++) s->y_sub[c] += delta[c];
+    if (i == nsub - 1) break;
+    int rc = cosrod_step_call_f(ctx, t0 + (i + 1 + shift) * hj, s->y_sub, s->f_sub);
+    if (rc != 0) return rc < 0 ? ROW_FATAL : ROW_HALVE;
+    if (i == 0 && j <= 2) {
+      const double *f1 = s->f_sub;
+      if (shift) { /* the implicit-Euler residual needs f(t0 + h_j, y_1) */
+        f1 = tab_row(s, s->tableau, j);
+        rc = cosrod_step_call_f(ctx, t0 + hj, s->y_sub, tab_row(s, s->tableau, j));
+        if (rc != 0) return rc < 0 ? ROW_FATAL : ROW_HALVE;
+      }
+      if (!stability_check(s, ctx, delta, f1, inv_hj)) return ROW_HALVE;
+    }
   }
-  s->k = k;
-  ctx->h = ctx->dir * fmin(hnew, ctx->hmax);
+  memcpy(tab_row(s, s->tableau, j), s->y_sub, bytes);
+  return ROW_OK;
+}
+
+/* Aitken–Neville for a sequence linear in h (HW II (9.5)): on entry row r
+ * holds the new first-column value of row r and rows lo..r−1 the previous
+ * diagonal; on return row lo holds the most extrapolated value (and row
+ * lo + 1 the one before it). */
+static void extrapolate_row(const seulex_state *s, double *base, int lo, int r) {
+  const int n = s->n;
+  for (int l = r; l > lo; l--) {
+    const double ratio = (double)s->substeps[r] / (double)s->substeps[l - 1] - 1.0;
+    const double *hi = tab_row(s, base, l);
+    double *below = tab_row(s, base, l - 1);
+    for (int i = 0; i < n; i++) below[i] = hi[i] + (hi[i] - below[i]) / ratio;
+  }
+}
+
+/* err_j = RMS of (T_jj − T_{j,j−1}) / weight; +inf if not finite. */
+static double column_error(seulex_state *s, cosrod_step_ctx *ctx) {
+  const int n = s->n;
+  const double *best = tab_row(s, s->tableau, 1), *next = tab_row(s, s->tableau, 2);
+  double sum = 0.0;
+  for (int i = 0; i < n; i++) {
+    double e = (best[i] - next[i]) / s->weight[i];
+    sum += e * e;
+  }
+  if (!isfinite(sum)) {
+    ctx->nonfinite = 1;
+    return INFINITY;
+  }
+  return sqrt(sum / n);
+}
+
+/* H_j and W_j from err_j (HNW I (9.25)–(9.27), exponent 1/j). */
+static void propose_column_step(seulex_state *s, const cosrod_step_ctx *ctx, int j, double H) {
+  const double expo = 1.0 / j, shrink_limit = pow(s->step_limit_base, expo);
+  double growth = s->err > 0.0 ? s->safety * pow(s->err_target / s->err, expo) : INFINITY;
+  growth = fmin(1.0 / shrink_limit, fmax(shrink_limit / s->step_limit_ratio, growth));
+  s->column_step[j] = fmin(fabs(H) * growth, ctx->hmax);
+  s->unit_work[j] = s->row_cost[j] / s->column_step[j];
+}
+
+/* Row j, its extrapolation, error and step proposal. */
+static row_outcome add_column(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
+  row_outcome r = build_row(s, ctx, j, H);
+  if (r != ROW_OK || j == 1) return r;
+  extrapolate_row(s, s->tableau, 1, j);
+  s->err = column_error(s, ctx);
+  if (!isfinite(s->err)) return ROW_HALVE;
+  if (j > 2 && s->err >= s->err_bound) return ROW_HALVE; /* the tableau diverges */
+  s->err_bound = fmax(4.0 * s->err, 1.0);
+  propose_column_step(s, ctx, j, H);
+  return ROW_OK;
+}
+
+static step_outcome row_failure(row_outcome r) {
+  return r == ROW_FATAL ? STEP_FATAL : r == ROW_SINGULAR ? STEP_SINGULAR : STEP_HALVE;
+}
+
+/* Convergence monitor (HNW I §II.9): build columns towards the target k and
+ * decide; *reached receives the last column built. */
+static step_outcome run_monitor(seulex_state *s, cosrod_step_ctx *ctx, double H, int *reached) {
+  const int k = s->target;
+  const int *nj = s->substeps;
+  row_outcome r;
+  if (s->attempts == 1 || ctx->last) {
+    for (int j = 1; j <= k; j++) {
+      *reached = j;
+      if ((r = add_column(s, ctx, j, H)) != ROW_OK) return row_failure(r);
+      if (j > 1 && s->err <= 1.0) return STEP_ACCEPT;
+    }
+  } else {
+    for (int j = 1; j < k; j++) {
+      *reached = j;
+      if ((r = add_column(s, ctx, j, H)) != ROW_OK) return row_failure(r);
+    }
+    if (k > 2 && !s->rejected_in_step) {
+      if (s->err <= 1.0) return STEP_ACCEPT;
+      if (s->err > 4.0 * nj[k + 1] * nj[k]) return STEP_REJECT;
+    }
+    *reached = k;
+    if ((r = add_column(s, ctx, k, H)) != ROW_OK) return row_failure(r);
+    if (s->err <= 1.0) return STEP_ACCEPT;
+  }
+  /* one more column if convergence there is plausible */
+  if (s->err > 2.0 * nj[k + 1]) return STEP_REJECT;
+  *reached = k + 1;
+  if ((r = add_column(s, ctx, k + 1, H)) != ROW_OK) return row_failure(r);
+  return s->err <= 1.0 ? STEP_ACCEPT : STEP_REJECT;
+}
+
+/* Next target column and step after acceptance in column reached (HNW I
+ * (9.28)–(9.29)); returns the step size |H_new|. */
+static double choose_order_and_step(seulex_state *s, int reached, double H) {
+  const double *W = s->unit_work, *Hc = s->column_step, *A = s->row_cost;
+  const int k = s->target, top = s->columns - 1;
+  int next;
+  if (reached == 2) {
+    next = s->rejected_in_step ? 2 : 3; /* column 1 has no error estimate to compare with */
+  } else if (reached <= k) {
+    next = reached;
+    if (W[reached - 1] < s->fac_down * W[reached]) next = reached - 1;
+    if (W[reached] < s->fac_up * W[reached - 1]) next = reached + 1;
+  } else { /* converged one column beyond the target */
+    next = reached - 1;
+    if (reached > 3 && W[reached - 2] < s->fac_down * W[reached - 1]) next = reached - 2;
+    if (W[reached] < s->fac_up * W[next]) next = reached;
+  }
+  if (next > top) next = top;
+  double Hnew;
+  if (s->rejected_in_step) {
+    next = next < reached ? next : reached;
+    Hnew = fmin(fabs(H), Hc[next]);
+  } else if (next <= reached) {
+    Hnew = Hc[next];
+  } else if (reached < k && W[reached] < s->fac_up * W[reached - 1]) {
+    Hnew = Hc[reached] * A[next + 1] /
+           A[reached]; /* below the target and still gaining: aim one column higher */
+  } else {
+    Hnew = Hc[reached] * A[next] / A[reached];
+  }
+  s->target = next;
+  return Hnew;
+}
+
+/* Target column after an error-test rejection in column reached. */
+static double order_after_rejection(seulex_state *s, int reached) {
+  int k = s->target < reached ? s->target : reached;
+  if (k > 2 && s->unit_work[k - 1] < s->fac_down * s->unit_work[k]) k--;
+  s->target = k;
+  return s->column_step[k];
+}
+
+/* f(t0, y0) and, when due, J at the start of an attempt.  NaN/Inf there
+ * ends the run (ERR_NONFINITE): a smaller step would evaluate the same. */
+static cosrod_status prepare_start(seulex_state *s, cosrod_step_ctx *ctx) {
+  const cosrod_ode_problem *p = ctx->problem;
+  const double t = ctx->t;
+  const int need_jac =
+      !s->jac_here && (s->rejected_in_step || s->attempts == 0 || !(s->contraction <= s->jac_threshold));
+  /* a non-autonomous problem needs f(t0, y0) only for a finite-difference J */
+  const int need_f = !s->f_start_ok && (!p->time_dependent || (need_jac && !p->jac));
+  const int nonfinite_before = ctx->nonfinite;
+  ctx->nonfinite = 0;
+  int rc = 0;
+  const char *what = "right-hand side";
+  if (need_f) {
+    rc = cosrod_step_call_f(ctx, t, ctx->y, s->f_start);
+    s->f_start_ok = rc == 0;
+  }
+  if (rc == 0 && need_jac) {
+    what = "Jacobian";
+    rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->f_start);
+    s->jac_here = rc == 0;
+  }
+  const int nonfinite_here = ctx->nonfinite;
+  ctx->nonfinite |= nonfinite_before;
+  if (rc < 0) return COSROD_ERR_CALLBACK; /* message by the callback wrapper */
+  if (rc > 0 && nonfinite_here) return COSROD_ERR_NONFINITE;
+  if (rc > 0)
+    return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t,
+                            "seulex: %s callback returned %d at the accepted point t = %.17g", what, rc, t);
   return COSROD_OK;
 }
 
-/* Dense output coefficients (computed on first use after a step):
- * c_k = H^k y^(k)(t1) / k!, k = 1..kc-1, from the backward differences of
- * the last k increments of rows r = k..kc, c_k(r) = n_r^k ∇^{k-1}Δ_last / k!
- * (∇^{k-1}Δ / h_r^k ~ y^(k)(t1) + O(h_r)), extrapolated over r like the
- * solution; c_kc closes P(0) = y0.  P(θ) = y1 + Σ_k c_k (θ - 1)^k. */
-static void seulex_dense_prepare(seulex_state *s, const cosrod_step_ctx *ctx) {
-  const int n = s->n, kc = s->kc_acc;
-  const size_t nb = (size_t)n;
-  double *c = s->dcoef, *V = s->V;
-  double kfact = 1.0;
-  for (int k = 1; k < kc; k++) {
-    kfact *= k;
-    for (int r = k; r <= kc; r++) {
-      /* row r holds its last r increments D_0..D_{r-1} (D_{r-1} the last) */
-      const double *inc = s->inc + (size_t)(r * (r - 1) / 2) * nb;
-      double *v = V + (size_t)(r - 1) * nb;
-      const double scale = pow((double)s->nj[r], k) / kfact;
-      double binom = 1.0; /* C(k-1, i) */
-      for (int i = 0; i < n; i++) v[i] = 0.0;
-      for (int q = 0; q < k; q++) {
-        const double *D = inc + (size_t)(r - 1 - q) * nb;
-        double cf = (q % 2 ? -binom : binom) * scale;
-        for (int i = 0; i < n; i++) v[i] += cf * D[i];
-        binom = binom * (double)(k - 1 - q) / (double)(q + 1);
-      }
-      for (int l = r; l >= k + 1; l--) {
-        double fac = (double)s->nj[r] / (double)s->nj[l - 1] - 1.0;
-        double *Vl = V + (size_t)(l - 1) * nb, *Vm = V + (size_t)(l - 2) * nb;
-        for (int i = 0; i < n; i++) Vm[i] = Vl[i] + (Vl[i] - Vm[i]) / fac;
-      }
-    }
-    memcpy(c + (size_t)(k - 1) * nb, V + (size_t)(k - 1) * nb, sizeof(double) * nb);
+static void accept_step(seulex_state *s, cosrod_step_ctx *ctx, int reached, double H) {
+  const size_t bytes = sizeof(double) * (size_t)s->n;
+  memcpy(s->y_start, ctx->y, bytes);
+  memcpy(ctx->y, tab_row(s, s->tableau, 1), bytes);
+  s->t_prev = ctx->t;
+  s->h_prev = H;
+  ctx->t_old = ctx->t;
+  ctx->t += H;
+  ctx->h_last = H;
+  ctx->stats->naccept++;
+  refresh_weights(s, ctx);
+  s->accepted_column = reached;
+  s->dense_ready = 0;
+  s->jac_here = 0;
+  s->f_start_ok = 0;
+  const double Hnew = choose_order_and_step(s, reached, H);
+  s->rejected_in_step = 0;
+  ctx->h = ctx->dir * fmin(Hnew, ctx->hmax);
+}
+
+static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepted) {
+  seulex_state *s = state;
+  const double H = ctx->h;
+  *accepted = 0;
+  if (ctx->y_modified) {
+    refresh_weights(s, ctx);
+    s->jac_here = 0;
+    s->f_start_ok = 0;
+    ctx->y_modified = 0;
   }
-  /* c_kc from P(0) = y0: the polynomial interpolates y0, y1 and the kc-1
-   * extrapolated derivatives at t1 (Hairer & Ostermann, λ = 0) */
-  double *ckc = c + (size_t)(kc - 1) * nb;
-  const double sg = kc % 2 ? -1.0 : 1.0;
+  cosrod_status st = prepare_start(s, ctx);
+  if (st != COSROD_OK) return st;
+  s->attempts++;
+  ctx->stats->nsteps++;
+
+  int reached = 1;
+  step_outcome outcome = run_monitor(s, ctx, H, &reached);
+  s->singular_run = outcome == STEP_SINGULAR ? s->singular_run + 1 : 0;
+  switch (outcome) {
+    case STEP_FATAL:
+      return COSROD_ERR_CALLBACK;
+    case STEP_SINGULAR:
+      if (s->singular_run >= 5)
+        return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, ctx->t,
+                                "seulex: matrix M/h_j - J is singular 5 times in a row at t = %.17g", ctx->t);
+      /* fall through */
+    case STEP_HALVE:
+      ctx->stats->nconvfail++;
+      s->rejected_in_step = 1;
+      ctx->h = 0.5 * H;
+      return COSROD_OK;
+    case STEP_REJECT:
+      ctx->stats->nreject++;
+      s->rejected_in_step = 1;
+      ctx->h = ctx->dir * order_after_rejection(s, reached);
+      return COSROD_OK;
+    case STEP_ACCEPT:
+      break;
+  }
+  accept_step(s, ctx, reached, H);
+  *accepted = 1;
+  return COSROD_OK;
+}
+
+/* ∇^(k−1) Δ_last = Σ_q (−1)^q C(k−1, q) Δ_{last−q} over the kept increments
+ * of row r (k ≤ r), times scale, into out. */
+static void backward_difference(const seulex_state *s, int r, int k, double scale, double *out) {
+  const int n = s->n;
+  const double *kept = kept_increments(s, r);
+  double binom = 1.0;
+  for (int i = 0; i < n; i++) out[i] = 0.0;
+  for (int q = 0; q < k; q++) {
+    const double cf = (q % 2 ? -binom : binom) * scale;
+    const double *d = kept + (size_t)(r - 1 - q) * (size_t)n;
+    for (int i = 0; i < n; i++) out[i] += cf * d[i];
+    binom *= (double)(k - 1 - q) / (double)(q + 1);
+  }
+}
+
+/* d_k = H^k y^(k)(t1)/k! ≈ n_r^k/k! ∇^k y_{n_r}, extrapolated over rows
+ * r = k..c (c = accepted column); d_c from P(−1) = y0. */
+static void dense_prepare(seulex_state *s, const cosrod_step_ctx *ctx) {
+  const int n = s->n, c = s->accepted_column;
+  double factorial = 1.0;
+  for (int k = 1; k < c; k++) {
+    factorial *= k;
+    for (int r = k; r <= c; r++) {
+      backward_difference(s, r, k, pow((double)s->substeps[r], k) / factorial, tab_row(s, s->deriv_tab, r));
+      extrapolate_row(s, s->deriv_tab, k, r);
+    }
+    memcpy(tab_row(s, s->derivs, k), tab_row(s, s->deriv_tab, k), sizeof(double) * (size_t)n);
+  }
+  /* P(−1) = y1 + Σ_{k<c} d_k (−1)^k + d_c (−1)^c = y0 */
+  double *last = tab_row(s, s->derivs, c);
   for (int i = 0; i < n; i++) {
-    double r0 = s->y0c[i] - ctx->y[i];
-    for (int k = 1; k < kc; k++) r0 -= (k % 2 ? -1.0 : 1.0) * c[(size_t)(k - 1) * nb + (size_t)i];
-    ckc[i] = sg * r0;
+    double rest = s->y_start[i] - ctx->y[i];
+    for (int k = 1; k < c; k++) rest -= (k % 2 ? -1.0 : 1.0) * tab_row(s, s->derivs, k)[i];
+    last[i] = c % 2 ? -rest : rest;
   }
   s->dense_ready = 1;
 }
 
-static cosrod_status seulex_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
+static cosrod_status seulex_dense(void *state, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
                                   double *out) {
-  seulex_state *s = s_;
-  if (s->h_old == 0.0) return COSROD_ERR_INVALID;
-  if (!s->dense_ready) seulex_dense_prepare(s, ctx);
-  const int n = s->n, kc = s->kc_acc;
-  const double sth = (t - s->t_old) / s->h_old - 1.0;
-  const double *c = s->dcoef;
-  int m = idx ? nidx : n;
-  for (int kk = 0; kk < m; kk++) {
-    int i = idx ? idx[kk] : kk;
-    double p = 0.0;
-    for (int k = kc; k >= 1; k--) p = (p + c[(size_t)(k - 1) * (size_t)n + (size_t)i]) * sth;
-    out[kk] = ctx->y[i] + p;
+  seulex_state *s = state;
+  if (s->h_prev == 0.0) return COSROD_ERR_INVALID;
+  if (!s->dense_ready) dense_prepare(s, ctx);
+  const int c = s->accepted_column;
+  const double sv = (t - s->t_prev) / s->h_prev - 1.0;
+  const int m = idx ? nidx : s->n;
+  for (int q = 0; q < m; q++) {
+    const int i = idx ? idx[q] : q;
+    double poly = 0.0; /* Horner in s */
+    for (int k = c; k >= 1; k--) poly = (poly + tab_row(s, s->derivs, k)[i]) * sv;
+    out[q] = ctx->y[i] + poly;
   }
   return COSROD_OK;
 }
 
 static const cosrod_step_type seulex_type = {
     "seulex",
-    1, /* order of the underlying Euler; the extrapolated order varies (2..km) */
+    1, /* order of the underlying Euler method; the extrapolated order varies (2 .. max_columns) */
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_BANDED |
         COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
     seulex_alloc,

@@ -33,8 +33,9 @@
  * error handler (nothing is printed) and appended to our failure message.
  *
  * Statistics: nfev counts every call of f / res (including SUNDIALS'
- * difference quotients), njev = Jacobian evaluations, nsteps = naccept =
- * successful steps, nreject = error-test + nonlinear-solver step failures,
+ * difference quotients), njev = Jacobian evaluations, naccept = successful
+ * steps, nreject = error-test + nonlinear-solver step failures, nconvfail =
+ * the nonlinear-solver ones, nsteps = naccept + nreject (attempted steps),
  * ndecomp = linear-solver setups, nnewton = nsolve = nonlinear iterations. */
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +84,7 @@ typedef struct sun_state {
   double hmax_set;             /* last value passed to Set*MaxStep */
   int cb_fatal;                /* a callback returned < 0 during the current solver call */
   double t_cb_fatal;           /* ... at this time */
+  int jac_nonfinite;           /* the Jacobian had a NaN/Inf entry during the current solver call */
   cosrod_integrate_stats base; /* counters before the last (Re)Init */
   char sunmsg[384];            /* last SUNDIALS error message */
 } sun_state;
@@ -155,6 +157,31 @@ static void expand_reduced(const sun_state *s, SUNMatrix A) {
   }
 }
 
+/* NaN/Inf in the Jacobian the user wrote into A: message, and -1 (fatal:
+ * a smaller step evaluates the same J); 0 if all entries are finite. */
+static int check_jac_finite(sun_state *s, SUNMatrix A, double t) {
+  const double *d;
+  long len;
+  if (s->banded) {
+    d = SUNBandMatrix_Data(A);
+    len = (long)SUNBandMatrix_LDim(A) * (long)s->n;
+  } else {
+    d = SUNDenseMatrix_Data(A);
+    len = (long)SUNDenseMatrix_Rows(A) * (long)SUNDenseMatrix_Columns(A);
+  }
+  for (long k = 0; k < len; k++) {
+    if (!isfinite(d[k])) {
+      s->ctx->nonfinite = 1;
+      s->jac_nonfinite = 1;
+      cosrod_step_fail(s->ctx, COSROD_ERR_NONFINITE, t,
+                       "%s: Jacobian entry %ld of the %s matrix is %g at t = %.17g", s->name, k,
+                       s->banded ? "band" : "dense", d[k], t);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* A <- df/dy at (t, y) from the problem's Jacobian callback. */
 static int fill_jac_f(sun_state *s, double t, const double *y, SUNMatrix A) {
   cosrod_step_ctx *c = s->ctx;
@@ -173,6 +200,7 @@ static int fill_jac_f(sun_state *s, double t, const double *y, SUNMatrix A) {
   if (rc < 0)
     cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc, t);
   if (rc > 0) c->stats->nfail_rhs++;
+  if (rc == 0) return check_jac_finite(s, A, t);
   return cb_result(s, rc, t);
 }
 
@@ -228,6 +256,7 @@ static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector ypv, N_V
       cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "residual Jacobian returned %d (fatal) at t = %.17g", rc,
                        t);
     if (rc > 0) c->stats->nfail_rhs++;
+    if (rc == 0) return check_jac_finite(s, A, t);
     return cb_result(s, rc, t);
   }
   int rc = fill_jac_f(s, t, nv(yy), A);
@@ -358,6 +387,7 @@ static const char *flag_name(int kind, int flag) {
 
 static cosrod_status flag_status(const sun_state *s, int flag) {
   const int ida = s->kind == KIND_IDA;
+  if (s->jac_nonfinite) return COSROD_ERR_NONFINITE;
   if (s->cb_fatal) return COSROD_ERR_CALLBACK;
   if (ida) {
     switch (flag) {
@@ -463,10 +493,11 @@ static void update_stats(sun_state *s) {
     CVodeGetNumNonlinSolvIters(s->mem, &nni);
   }
   cosrod_integrate_stats *st = s->ctx->stats;
-  st->nsteps = s->base.nsteps + nst;
+  st->nsteps = s->base.nsteps + nst + netf + nsf; /* attempted steps, as the header says */
   st->naccept = s->base.naccept + nst;
   st->njev = s->base.njev + nje;
   st->nreject = s->base.nreject + netf + nsf;
+  st->nconvfail = s->base.nconvfail + nsf; /* steps failed by the nonlinear solver */
   st->ndecomp = s->base.ndecomp + nset;
   st->nnewton = s->base.nnewton + nni;
   st->nsolve = s->base.nsolve + nni;
@@ -736,6 +767,7 @@ static cosrod_status sun_restart(sun_state *s, const double *yp0, int calc_ic) {
   int flag;
   s->base = *c->stats;
   s->cb_fatal = 0;
+  s->jac_nonfinite = 0;
   s->sunmsg[0] = '\0';
   memcpy(nv(s->y), c->y, sizeof(double) * (size_t)n);
   if (s->kind == KIND_CVODE) {
@@ -812,6 +844,7 @@ static cosrod_status sun_step(void *state, cosrod_step_ctx *c, int *accepted) {
     c->y_modified = 0;
   }
   s->cb_fatal = 0;
+  s->jac_nonfinite = 0;
   s->sunmsg[0] = '\0';
   double tret = c->t, tcur = c->t, hlast = 0.0, hcur = 0.0;
   if (s->kind == KIND_IDA) {

@@ -15,19 +15,31 @@ TEST(seulex_counts_and_end_values) {
   if (!T) return;
   char what[200];
   int rows = 0;
+  /* End errors (units of tol, itest_scaled_error) of the code this one
+   * replaced, a statement-level rendering of Hairer's SEULEX whose counts
+   * equalled the published ones on all six rows, so these are the original's
+   * errors; in table order vdp 1e-4, 1e-6, 1e-8, robertson 1e-4, 1e-6, 1e-8.
+   * Issue 16 asks for errors within a factor 2 of the original's. */
+  static const double original_err[6] = {0.1707, 1.810, 0.4860, 0.3037, 0.5139, 0.8119};
   for (size_t r = 0; r < itest_reference_count; r++) {
     const itest_counts *c = &itest_reference_counts[r];
     if (strcmp(c->method, "seulex") != 0) continue;
     const itest_problem *P = itest_problem_by_name(c->problem);
     double y[8];
-    /* status, counts within 10 % of the original (rejections: +-2 absolute) */
+    /* status, counts within 10 % of the original (rejections: +-2 absolute); the
+     * rewrite is not a translation, identical counts are neither expected nor needed */
     itest_check_reference_row(c, T, y, NULL);
-    rows++;
     /* end values: extrapolation error estimates are pessimistic for the
-     * accepted (higher-order) value; global errors measured 0.3-2 tol */
+     * accepted (higher-order) value; global errors measured 0.2-2 tol */
     double e = itest_scaled_error(P->n, y, P->yref, c->rtol, c->atol);
     snprintf(what, sizeof what, "%s rtol %g: end error in units of tol", c->problem, c->rtol);
     CHECK_LE(what, e, 10.0);
+    if (rows < 6) {
+      snprintf(what, sizeof what, "%s rtol %g: end error within 2x the original's %g", c->problem, c->rtol,
+               original_err[rows]);
+      CHECK_LE(what, e, 2.0 * original_err[rows]);
+    }
+    rows++;
   }
   CHECK("six reference rows", rows == 6);
 }
@@ -170,8 +182,77 @@ TEST(seulex_options) {
   CHECK("max_columns = 6 needs at least as many steps as 12", s6.nsteps >= s12.nsteps);
 }
 
+/* Fixed order and fixed step: with huge tolerances every step is accepted in
+ * column 2 (the first and last step at the first column j > 1 with err <= 1,
+ * the others at column k - 1 = 2 of the target k = 3) and h0 = hmax fixes H.
+ * On y' = λ y the linearly implicit Euler substeps are implicit Euler, so
+ * (HW II (9.5) with n_1 = 2, n_2 = 3)
+ *     T_11 = (1 − z/2)^−2 y0,  T_21 = (1 − z/3)^−3 y0,
+ *     T_22 = T_21 + (T_21 − T_11)/(3/2 − 1) = R(z) y0,  R(z) = 3 (1 − z/3)^−3 − 2 (1 − z/2)^−2,
+ * z = Hλ: after N steps y_N = R(z)^N y0 up to roundoff (independent closed
+ * form), and R(z) − e^z = O(z³) gives global order 2 (observed from the
+ * errors at H = 1/8, 1/16, 1/32 on [0, 1]). */
+static int lin_f(double t, const double *y, double *f, void *u) {
+  (void)t;
+  f[0] = *(const double *)u * y[0];
+  return 0;
+}
+static int lin_jac(double t, const double *y, double *J, int ld, void *u) {
+  (void)t, (void)y, (void)ld;
+  J[0] = *(const double *)u;
+  return 0;
+}
+static double seulex_fixed(double lam, double H, long *nsteps) {
+  cosrod_ode_problem p = {0};
+  p.n = 1;
+  p.f = lin_f;
+  p.jac = lin_jac;
+  p.user = &lam;
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = o.atol = 1e3;
+  o.h0 = o.hmax = H;
+  cosrod_integrator *it = cosrod_integrator_create(cosrod_step_seulex, &p, &o, NULL);
+  const double y0 = 1.0;
+  double y = NAN;
+  if (cosrod_integrate(it, 0.0, &y0, 1.0, NULL, &y) != COSROD_OK) y = NAN;
+  *nsteps = cosrod_integrator_stats(it)->nsteps;
+  cosrod_integrator_free(it);
+  return y;
+}
+TEST(seulex_fixed_step_order) {
+  char what[200];
+  const double lams[2] = {-1.0, -1e4};
+  for (int l = 0; l < 2; l++) {
+    const double lam = lams[l];
+    double err[3];
+    for (int k = 0; k < 3; k++) {
+      const double H = 0.125 / (1 << k);
+      const int N = 8 << k;
+      long nsteps;
+      const double y = seulex_fixed(lam, H, &nsteps);
+      const double z = H * lam;
+      const double R = 3.0 / pow(1.0 - z / 3.0, 3) - 2.0 / pow(1.0 - z / 2.0, 2);
+      const double yR = pow(R, N);
+      snprintf(what, sizeof what, "lambda %g, H = %g: %d steps", lam, H, N);
+      CHECK(what, nsteps == N);
+      snprintf(what, sizeof what, "lambda %g, H = %g: y_N = R(z)^N (relative)", lam, H);
+      CHECK_LE(what, fabs(y - yR) / fabs(yR), 1e-12);
+      err[k] = fabs(y - exp(lam));
+    }
+    if (l == 0) {
+      for (int k = 0; k < 2; k++) {
+        const double p = log2(err[k] / err[k + 1]);
+        NOTE("lambda -1: errors %.3e -> %.3e, observed order %.3f", err[k], err[k + 1], p);
+        snprintf(what, sizeof what, "observed order between H = %g and %g", 0.125 / (1 << k),
+                 0.0625 / (1 << k));
+        CHECK_NEAR(what, p, 2.0, 0.15); /* pre-asymptotic: measured 1.91, 1.96 */
+      }
+    }
+  }
+}
+
 static const th_case cases[] = {
     TH_CASE(seulex_counts_and_end_values), TH_CASE(seulex_jacobian_reuse), TH_CASE(seulex_dense_output_dae),
-    TH_CASE(seulex_nonautonomous),         TH_CASE(seulex_options),
+    TH_CASE(seulex_nonautonomous),         TH_CASE(seulex_options),        TH_CASE(seulex_fixed_step_order),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
