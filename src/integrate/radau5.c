@@ -348,12 +348,13 @@ static double newton_increment_norm(const radau5_state *s) {
 }
 
 /* The convergence monitor of (8.10)-(8.14) after iteration k >= 2 (not the
- * last allowed one).  rate is the smoothed contraction Θ_k; norm = ||ΔW_k||.
- * Divergence (Θ >= 0.99) or a predicted error after the remaining
- * kmax - k iterations, η_k Θ_k^(kmax-1-k) ||ΔW_k||, above κ·Tol abandons the
- * attempt; the retry factor assumes the predicted error scales like
- * h^(4 + remaining iterations) (Θ = O(h) for the simplified iteration, the
- * stage residual O(h^4)), with safety 0.8 and the ratio capped at 20. */
+ * last allowed one): rate = Θ_k = ||ΔW_k|| / ||ΔW_{k-1}||, norm = ||ΔW_k||.
+ * Divergence (Θ_k >= 0.99), or a predicted error after the remaining
+ * kmax - 1 - k iterations, η_k Θ_k^(kmax-1-k) ||ΔW_k|| with η_k = Θ_k/(1-Θ_k),
+ * above κ·Tol abandons the attempt.  Retry factor: with Θ = O(h) for the
+ * simplified iteration (HW II §IV.8), η ≈ Θ and ||ΔW_k|| = O(h), the
+ * predicted error scales like h^(remaining + 2); aim at it with safety 0.8,
+ * shrinking h by at most 4. */
 static int newton_rate_ok(radau5_state *s, double rate, double norm, int k, newton_report *rep) {
   if (rate >= 0.99) {
     rep->retry_factor = 0.5;
@@ -364,7 +365,7 @@ static int newton_rate_ok(radau5_state *s, double rate, double norm, int k, newt
   const int remaining = s->newton_max - 1 - k;
   const double predicted = eta * norm * pow(rate, remaining) / s->newton_tol;
   if (predicted < 1.0) return 1;
-  rep->retry_factor = 0.8 * pow(fmin(predicted, 20.0), -1.0 / (4.0 + remaining));
+  rep->retry_factor = fmax(0.25, 0.8 * pow(predicted, -1.0 / (remaining + 2.0)));
   return 0;
 }
 
@@ -378,25 +379,21 @@ static void apply_increment(radau5_state *s) {
       s->z[i][k] = RADAU5_T[i][0] * s->w[0][k] + RADAU5_T[i][1] * s->w[1][k] + RADAU5_T[i][2] * s->w[2][k];
 }
 
-/* Simplified Newton iteration (8.9) from the predicted stages, stopped by
- * η_k ||ΔW_k|| <= κ·Tol (8.12) with η_1 = max(η_prev, uround)^0.8. */
+/* Simplified Newton iteration (8.9) from the predicted stages, at most
+ * newton_max iterations, stopped by η_k ||ΔW_k|| <= κ·Tol (8.12) with
+ * η_1 = max(η of the previous step, uround)^0.8. */
 static newton_report stage_newton_solve(radau5_state *s, cosrod_step_ctx *ctx, double t0, const double *y0,
                                         double h) {
-  newton_report rep = {NEWTON_CONVERGED, 0, 1, 0.5};
+  newton_report rep = {NEWTON_RETRY_SMALLER, 0, 1, 0.5};
   const double u = ctx->uround;
-  double eta = pow(fmax(s->prev_eta, u), 0.8);
-  s->prev_eta = eta;
+  s->prev_eta = pow(fmax(s->prev_eta, u), 0.8);
   s->contraction_rate = fabs(s->jac_reuse_limit); /* unknown until two iterations were done */
-  double prev_norm = 0.0, prev_ratio = 0.0;
-  for (int k = 1;; k++) {
-    if (k > s->newton_max) {
-      rep.outcome = NEWTON_RETRY_SMALLER;
-      return rep;
-    }
+  double prev_norm = 0.0;
+  for (int k = 1; k <= s->newton_max; k++) {
     int rc = newton_residual(s, ctx, t0, y0, h);
     if (rc != 0) {
       rep.outcome = rc < 0 ? NEWTON_FATAL : NEWTON_RETRY_SMALLER;
-      rep.convergence = 0;
+      rep.convergence = 0; /* a callback failure, not a convergence failure */
       return rep;
     }
     cosrod_lsys_solve(s->L, s->g[0]);
@@ -407,25 +404,20 @@ static newton_report stage_newton_solve(radau5_state *s, cosrod_step_ctx *ctx, d
     const double norm = newton_increment_norm(s);
     if (!isfinite(norm)) {
       ctx->nonfinite = 1;
-      rep.outcome = NEWTON_RETRY_SMALLER;
       return rep;
     }
     if (k >= 2 && k < s->newton_max) {
-      /* Θ_k = ||ΔW_k|| / ||ΔW_{k-1}||, smoothed by the geometric mean with
-       * the previous ratio from the third iteration on */
-      const double ratio = norm / prev_norm;
-      s->contraction_rate = k == 2 ? ratio : sqrt(ratio * prev_ratio);
-      prev_ratio = ratio;
-      if (!newton_rate_ok(s, s->contraction_rate, norm, k, &rep)) {
-        rep.outcome = NEWTON_RETRY_SMALLER;
-        return rep;
-      }
-      eta = s->prev_eta;
+      s->contraction_rate = norm / prev_norm;
+      if (!newton_rate_ok(s, s->contraction_rate, norm, k, &rep)) return rep;
     }
     prev_norm = fmax(norm, u);
     apply_increment(s);
-    if (eta * norm <= s->newton_tol) return rep;
+    if (s->prev_eta * norm <= s->newton_tol) {
+      rep.outcome = NEWTON_CONVERGED;
+      return rep;
+    }
   }
+  return rep; /* not converged in newton_max iterations: halve h */
 }
 
 /* ======================================================================== */
