@@ -351,10 +351,12 @@ static double newton_increment_norm(const radau5_state *s) {
  * last allowed one): rate = Θ_k = ||ΔW_k|| / ||ΔW_{k-1}||, norm = ||ΔW_k||.
  * Divergence (Θ_k >= 0.99), or a predicted error after the remaining
  * kmax - 1 - k iterations, η_k Θ_k^(kmax-1-k) ||ΔW_k|| with η_k = Θ_k/(1-Θ_k),
- * above κ·Tol abandons the attempt.  Retry factor: with Θ = O(h) for the
- * simplified iteration (HW II §IV.8), η ≈ Θ and ||ΔW_k|| = O(h), the
- * predicted error scales like h^(remaining + 2); aim at it with safety 0.8,
- * shrinking h by at most 4. */
+ * above κ·Tol abandons the attempt.  Retry factor: the error left after
+ * kmax iterations is ~ Θ^(kmax-1) times the error of the starting values;
+ * with Θ = O(h) for the simplified iteration and starting values from the
+ * previous collocation polynomial accurate to O(h^4) (s + 1, HW II §IV.8),
+ * it scales like h^(kmax + 3).  Aim at the tolerance with safety 0.8, never
+ * shrinking below fac_min. */
 static int newton_rate_ok(radau5_state *s, double rate, double norm, int k, newton_report *rep) {
   if (rate >= 0.99) {
     rep->retry_factor = 0.5;
@@ -365,7 +367,7 @@ static int newton_rate_ok(radau5_state *s, double rate, double norm, int k, newt
   const int remaining = s->newton_max - 1 - k;
   const double predicted = eta * norm * pow(rate, remaining) / s->newton_tol;
   if (predicted < 1.0) return 1;
-  rep->retry_factor = fmax(0.25, 0.8 * pow(predicted, -1.0 / (remaining + 2.0)));
+  rep->retry_factor = fmax(s->fac_min, 0.8 * pow(predicted, -1.0 / (s->newton_max + 3.0)));
   return 0;
 }
 
