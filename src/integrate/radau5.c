@@ -5,15 +5,15 @@
  *
  * One step from (t0, y0) with size h solves the collocation system for the
  * stage increments Z = (z_1, z_2, z_3), z_i ≈ y(t0 + c_i h) - y0:
- *     (A^-1 ⊗ M) Z = h F(Z),   F(Z)_i = f(t0 + c_i h, y0 + z_i)      (8.2a)
+ *     (A^-1 ⊗ M) Z = h F(Z),   F(Z)_i = f(t0 + c_i h, y0 + z_i)
  * and takes y1 = y0 + z_3 (stiffly accurate).  The pieces, each a function
  * below:
  *   predict_stages         starting values from the previous step's
  *                          collocation polynomial (§IV.8 "starting values")
  *   stage_newton_solve     simplified Newton in W = (T^-1 ⊗ I) Z, one real
- *                          and one complex system per iteration      (8.9)
+ *                          and one complex system per iteration
  *   newton_rate_ok         contraction rate Θ and the predicted error after
- *                          the remaining iterations               (8.10)-(8.14)
+ *                          the remaining iterations ("stopping criterion")
  *   error_estimate         embedded order-3 estimate with the (I - hγ0 J)^-1
  *                          filter, refined after rejections     (8.19)-(8.20)
  *   gustafsson_step_factor predictive step-size controller          (8.25)
@@ -75,7 +75,7 @@ typedef struct radau5_state {
 
   /* settings (options, or the defaults of the reference code) */
   int newton_max;          /* Newton iterations per attempt [7] */
-  double newton_tol;       /* κ·Tol of the stopping rule (8.12) */
+  double newton_tol;       /* κ·Tol of the stopping rule η_k ||ΔW_k|| <= κ·Tol */
   double jac_reuse_limit;  /* keep J when the contraction rate is at most this [0.001]; < 0: never */
   double keep_lo, keep_hi; /* keep h and the LU when keep_lo <= hnew/h <= keep_hi [1, 1.2] */
   double safety, fac_min, fac_max;
@@ -95,7 +95,7 @@ typedef struct radau5_state {
   int n_singular;          /* consecutive singular iteration matrices */
   double poly_h;           /* step size of the stored collocation polynomial */
   double acc_h, acc_err;   /* step size and error of the last accepted step (controller (8.25)) */
-  double prev_eta;         /* η = Θ/(1 - Θ) of the previous Newton iteration (start value of (8.12)) */
+  double prev_eta;         /* η = Θ/(1 - Θ) of the previous Newton iteration (η_1 of the next step) */
   double contraction_rate; /* Θ observed in the last Newton iteration (jac_reuse_limit if unknown) */
 } radau5_state;
 
@@ -194,7 +194,7 @@ static cosrod_status radau5_reset(void *vs, cosrod_step_ctx *ctx) {
     s->rtol_in[i] = 0.1 * pow(rt, 2.0 / 3.0);
     s->atol_in[i] = s->rtol_in[i] * (at / rt);
   }
-  /* κ·Tol of (8.12): a fraction of the internal tolerance, never below
+  /* κ·Tol of the stopping rule: a fraction of the internal tolerance, never below
    * what roundoff allows */
   s->newton_tol = ctx->opts->newton_tol > 0.0
                       ? ctx->opts->newton_tol
@@ -303,7 +303,7 @@ static void stage_scale(radau5_state *s, const double *y0, double h) {
   for (int i = s->index3_begin; i < n; i++) s->scale[i] /= h * h;
 }
 
-/* Right-hand sides of (8.9) into g:  (T^-1 ⊗ I) F(Z) - (Λ/h ⊗ M) W.
+/* Right-hand sides of the transformed Newton system into g:  (T^-1 ⊗ I) F(Z) - (Λ/h ⊗ M) W.
  * Returns the f callback's code (0, > 0 recoverable, < 0 fatal). */
 static int newton_residual(radau5_state *s, cosrod_step_ctx *ctx, double t0, const double *y0, double h) {
   const int n = s->n;
@@ -347,7 +347,7 @@ static double newton_increment_norm(const radau5_state *s) {
   return sqrt(sum / (3.0 * s->n));
 }
 
-/* The convergence monitor of (8.10)-(8.14) after iteration k >= 2 (not the
+/* The convergence monitor (HW II §IV.8, "stopping criterion") after iteration k >= 2 (not the
  * last allowed one): rate = Θ_k = ||ΔW_k|| / ||ΔW_{k-1}||, norm = ||ΔW_k||.
  * Divergence (Θ_k >= 0.99), or a predicted error after the remaining
  * kmax - 1 - k iterations, η_k Θ_k^(kmax-1-k) ||ΔW_k|| with η_k = Θ_k/(1-Θ_k),
@@ -381,8 +381,8 @@ static void apply_increment(radau5_state *s) {
       s->z[i][k] = RADAU5_T[i][0] * s->w[0][k] + RADAU5_T[i][1] * s->w[1][k] + RADAU5_T[i][2] * s->w[2][k];
 }
 
-/* Simplified Newton iteration (8.9) from the predicted stages, at most
- * newton_max iterations, stopped by η_k ||ΔW_k|| <= κ·Tol (8.12) with
+/* Simplified Newton iteration in W from the predicted stages, at most
+ * newton_max iterations, stopped by η_k ||ΔW_k|| <= κ·Tol with
  * η_1 = max(η of the previous step, uround)^0.8. */
 static newton_report stage_newton_solve(radau5_state *s, cosrod_step_ctx *ctx, double t0, const double *y0,
                                         double h) {
@@ -441,7 +441,7 @@ static void collocation_slope(const radau5_state *s, double h, double *slope) {
  * node), filtered by the real iteration matrix.  On the first step and after
  * a rejection an estimate >= 1 is refined once with f(t0, y0 + err) in place
  * of f(t0, y0) (8.20), which damps the stiff components.  Returns the scaled
- * RMS norm (>= 1e-10), NaN if not finite; *fatal on a fatal f failure. */
+ * RMS norm, NaN if not finite; *fatal on a fatal f failure. */
 static double error_estimate(radau5_state *s, cosrod_step_ctx *ctx, double t0, const double *y0, double h,
                              int *fatal) {
   const int n = s->n;
@@ -455,7 +455,7 @@ static double error_estimate(radau5_state *s, cosrod_step_ctx *ctx, double t0, c
   for (int k = 0; k < n; k++) est[k] = s->f0[k] - m_slope[k];
   cosrod_lsys_solve(s->L, est);
   ctx->stats->nsolve++;
-  double err = fmax(cosrod_integrate_wrms(n, est, s->scale), 1e-10);
+  double err = cosrod_integrate_wrms(n, est, s->scale);
   if (err < 1.0 || (s->n_accepted > 0 && !s->after_reject)) return err;
   for (int k = 0; k < n; k++) ytry[k] = y0[k] + est[k];
   int rc = cosrod_step_call_f(ctx, t0, ytry, est);
@@ -464,7 +464,7 @@ static double error_estimate(radau5_state *s, cosrod_step_ctx *ctx, double t0, c
   for (int k = 0; k < n; k++) est[k] -= m_slope[k];
   cosrod_lsys_solve(s->L, est);
   ctx->stats->nsolve++;
-  return fmax(cosrod_integrate_wrms(n, est, s->scale), 1e-10);
+  return cosrod_integrate_wrms(n, est, s->scale);
 }
 
 /* Standard factor q = fac err^(-1/4) (the estimate is O(h^4)); the safety
@@ -542,7 +542,7 @@ static void accept_step(radau5_state *s, cosrod_step_ctx *ctx, double h, double 
     ctx->h = fabs(h_new) < fabs(h) ? h_new : h;
     return;
   }
-  if ((ctx->t + h_new / s->keep_lo - ctx->t_end) * dir >= 0.0) {
+  if ((ctx->t + h_new - ctx->t_end) * dir >= 0.0) {
     h_new = ctx->t_end - ctx->t; /* the next step can reach t_end */
   } else if (reuse_jac) {
     /* a small change of h is not worth a new factorisation */
@@ -556,14 +556,13 @@ static void accept_step(radau5_state *s, cosrod_step_ctx *ctx, double h, double 
 /* One step                                                                 */
 /* ======================================================================== */
 
-/* The step to attempt: the driver's h, stretched to t_end when it (nearly)
- * reaches it (the first step with 1e-4 slack; a few ulps always, so that a
- * step set to t_end - t is the last one even if t + h rounds below t_end). */
-static double attempt_size(const radau5_state *s, const cosrod_step_ctx *ctx, int *last) {
+/* The step to attempt: the driver's h, stretched to t_end when it reaches
+ * it to within a few ulps (so that a step set to t_end - t is the last one
+ * even if t + h rounds below t_end). */
+static double attempt_size(const cosrod_step_ctx *ctx, int *last) {
   const double t = ctx->t, h = ctx->h;
   const double slack = 4.0 * DBL_EPSILON * fmax(fabs(t), fabs(ctx->t_end));
-  const double stretch = s->n_accepted == 0 ? 1.0001 : 1.0;
-  *last = (t + h * stretch - ctx->t_end) * ctx->dir >= -slack;
+  *last = (t + h - ctx->t_end) * ctx->dir >= -slack;
   return *last ? ctx->t_end - t : h;
 }
 
@@ -583,7 +582,7 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
     s->f0_stale = 0;
   }
   int last = 0;
-  const double h = attempt_size(s, ctx, &last);
+  const double h = attempt_size(ctx, &last);
   ctx->h = h;
 
   if (s->need_jac) {
@@ -630,8 +629,10 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
     *accepted = 1;
     return COSROD_OK;
   }
+  /* error-test rejection; before the first accepted step the initial h is
+   * an unverified guess: shrink it by a decade */
   if (s->n_accepted > 0) ctx->stats->nreject++;
-  reject_attempt(s, ctx, s->n_accepted == 0 ? 0.1 * h : h * q_classical);
+  reject_attempt(s, ctx, s->n_accepted > 0 ? h * q_classical : 0.1 * h);
   return COSROD_OK;
 }
 

@@ -5,8 +5,8 @@
  * matrix below.
  *
  *   c = ((4 - √6)/10, (4 + √6)/10, 1)
- *   A^-1 has the real eigenvalue γ and the pair α ± iβ (HW II (8.8));
- *   T^-1 A^-1 T = Λ = [[γ, 0, 0], [0, α, -β], [0, β, α]]   (HW II (8.9)),
+ *   A^-1 has the real eigenvalue γ and the pair α ± iβ;
+ *   T^-1 A^-1 T = Λ = [[γ, 0, 0], [0, α, -β], [0, β, α]]   (HW II §IV.8),
  *   columns of T: the real eigenvector (unit length, positive third entry),
  *   then the real and imaginary parts of the eigenvector of α - iβ scaled to
  *   third entry 1.

@@ -1,5 +1,5 @@
 /* Private helper of radau5.c: the complex linear system of the transformed
- * Newton iteration (HW II (8.9), the 2x2 block of Λ written as one complex
+ * Newton iteration (HW II §IV.8, the 2x2 block of Λ written as one complex
  * eigenvalue)
  *
  *     E2 u = r,   E2 = fac M - J,   fac = (α + iβ)/h,

@@ -2,12 +2,15 @@
  * rewritten step (5, superconvergence of Radau IIA at the step ends), the
  * separate count of Newton failures (stats.nconvfail), and the hardening of
  * the failure paths: a non-finite right-hand side at t0 and a non-finite
- * Jacobian are ERR_NONFINITE, and every failure leaves a message. */
+ * Jacobian are ERR_NONFINITE, and every failure leaves a message; and the
+ * coefficient tables of radau5_coef.h against the published Butcher
+ * matrix. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness.h"
+#include "integrate/radau5_coef.h"
 #include "itest.h"
 
 static const cosrod_step_type *radau5(void) { return cosrod_step_type_by_name("radau5"); }
@@ -33,6 +36,60 @@ static run_out run(const cosrod_ode_problem *p, const cosrod_integrate_options *
   snprintf(r.msg, sizeof r.msg, "%s", cosrod_integrator_message(it));
   cosrod_integrator_free(it);
   return r;
+}
+
+/* ======================================================================== */
+/* Coefficients                                                             */
+/* ======================================================================== */
+/* radau5_coef.h against the published Radau IIA matrix (HW II Table 5.6):
+ *   A = [[(88-7√6)/360, (296-169√6)/1800, (-2+3√6)/225],
+ *        [(296+169√6)/1800, (88+7√6)/360, (-2-3√6)/225],
+ *        [(16-√6)/36, (16+√6)/36, 1/9]].
+ * T Λ T^-1 = A^-1  <=>  A T Λ = T;  T T^-1 = I;  V V^-1 = I with
+ * V_jk = c_j^k; rows of A sum to c.  Bounds: a few ulps of the sums of
+ * products (entries up to 4 in T^-1, up to 26 in V^-1). */
+/* out = a b for row-major 3x3 matrices given by their first entries */
+static void mat3_mul(double *out, const double *a, const double *b) {
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      out[3 * i + j] = 0.0;
+      for (int k = 0; k < 3; k++) out[3 * i + j] += a[3 * i + k] * b[3 * k + j];
+    }
+}
+TEST(coefficients_match_butcher_table) {
+  const double r6 = sqrt(6.0);
+  const double A[3][3] = {
+      {(88.0 - 7.0 * r6) / 360.0, (296.0 - 169.0 * r6) / 1800.0, (-2.0 + 3.0 * r6) / 225.0},
+      {(296.0 + 169.0 * r6) / 1800.0, (88.0 + 7.0 * r6) / 360.0, (-2.0 - 3.0 * r6) / 225.0},
+      {(16.0 - r6) / 36.0, (16.0 + r6) / 36.0, 1.0 / 9.0}};
+  const double L[3][3] = {
+      {RADAU5_GAMMA, 0.0, 0.0}, {0.0, RADAU5_ALPHA, -RADAU5_BETA}, {0.0, RADAU5_BETA, RADAU5_ALPHA}};
+  double AT[3][3], ATL[3][3], TTi[3][3], V[3][3], VVi[3][3];
+  mat3_mul(&AT[0][0], &A[0][0], &RADAU5_T[0][0]);
+  mat3_mul(&ATL[0][0], &AT[0][0], &L[0][0]);
+  mat3_mul(&TTi[0][0], &RADAU5_T[0][0], &RADAU5_TINV[0][0]);
+  for (int j = 0; j < 3; j++)
+    for (int k = 0; k < 3; k++) V[j][k] = pow(RADAU5_C[j], k + 1);
+  mat3_mul(&VVi[0][0], &V[0][0], &RADAU5_VINV[0][0]);
+  double e_sim = 0.0, e_inv = 0.0, e_vdm = 0.0, e_c = 0.0;
+  for (int i = 0; i < 3; i++) {
+    e_c = fmax(e_c, fabs(A[i][0] + A[i][1] + A[i][2] - RADAU5_C[i]));
+    for (int j = 0; j < 3; j++) {
+      e_sim = fmax(e_sim, fabs(ATL[i][j] - RADAU5_T[i][j]));
+      e_inv = fmax(e_inv, fabs(TTi[i][j] - (i == j)));
+      e_vdm = fmax(e_vdm, fabs(VVi[i][j] - (i == j)));
+    }
+  }
+  CHECK_LE("rows of A sum to the nodes c", e_c, 1e-15);
+  CHECK_LE("A T Lambda = T (T^-1 A^-1 T = Lambda)", e_sim, 1e-15);
+  CHECK_LE("T T^-1 = I", e_inv, 4e-15);
+  CHECK_LE("V V^-1 = I (collocation polynomial coefficients)", e_vdm, 1e-14);
+  /* the error-estimate weights of HW II (8.19), γ e_i = (-13 - 7√6, -13 + 7√6, -1)/3,
+   * are minus the first row of V^-1 (the slope u'(t0) of the collocation polynomial) */
+  const double ge[3] = {(-13.0 - 7.0 * r6) / 3.0, (-13.0 + 7.0 * r6) / 3.0, -1.0 / 3.0};
+  double e_w = 0.0;
+  for (int j = 0; j < 3; j++) e_w = fmax(e_w, fabs(ge[j] + RADAU5_VINV[0][j]));
+  CHECK_LE("gamma e_i = -(V^-1)_1j", e_w, 1e-14);
 }
 
 /* ======================================================================== */
@@ -265,8 +322,8 @@ TEST(every_failure_has_a_message) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(fixed_step_order_nonlinear),  TH_CASE(newton_failures_counted_separately),
-    TH_CASE(nan_rhs_at_t0_is_nonfinite),  TH_CASE(nan_jacobian_is_nonfinite),
-    TH_CASE(every_failure_has_a_message),
+    TH_CASE(coefficients_match_butcher_table),   TH_CASE(fixed_step_order_nonlinear),
+    TH_CASE(newton_failures_counted_separately), TH_CASE(nan_rhs_at_t0_is_nonfinite),
+    TH_CASE(nan_jacobian_is_nonfinite),          TH_CASE(every_failure_has_a_message),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
