@@ -82,7 +82,6 @@ typedef struct radau5_state {
   int predictive;   /* Gustafsson's controller (default) */
   int index2_begin; /* components [index2_begin, index3_begin) are index 2, the rest index 3 */
   int index3_begin;
-  int mass_mu_stored;
 
   /* memory between attempts */
   long n_accepted;  /* accepted steps since reset */
@@ -127,9 +126,8 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
                ? cosrod_step_fail(ctx, st, ctx->t, "radau5: negative Jacobian or mass-matrix bandwidths")
                : cosrod_step_fail(ctx, st, ctx->t, "radau5: out of memory (linear systems, n = %d)", n);
   }
-  s->mass_mu_stored = p->mass ? p->mass_mu : 0;
   cosrod_linalg_backend be = o->linalg_backend == 1 ? COSROD_LINALG_LAPACK : COSROD_LINALG_OWN;
-  st = radau5_cplx_create(&s->C, s->L, s->mass_mu_stored, be);
+  st = radau5_cplx_create(&s->C, s->L, be);
   enum { NVEC = 19 }; /* f0, z, w, g (9), y_start, poly (3), scale, rtol', atol', work, work2 */
   s->f0 = calloc((size_t)NVEC * (size_t)n, sizeof(double));
   if (st != COSROD_OK || !s->f0) {

@@ -31,7 +31,7 @@ static col_span mass_column(const radau5_cplx *C, int c) {
   const cosrod_lsys *L = C->L;
   col_span s = {L->M + (size_t)c * (size_t)L->ldm, 0, L->nm1 - 1};
   if (!L->mass_banded) return s;
-  s.v += C->mass_mu_stored - c;
+  s.v += L->mass_mu - c;
   s.lo = imax(0, c - L->mass_mu);
   s.hi = imin(L->nm1 - 1, c + L->mass_ml);
   return s;
@@ -45,13 +45,11 @@ void radau5_cplx_free(radau5_cplx *C) {
   free(C);
 }
 
-cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, int mass_mu_stored,
-                                 cosrod_linalg_backend backend) {
+cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod_linalg_backend backend) {
   *out = NULL;
   radau5_cplx *C = calloc(1, sizeof *C);
   if (!C) return COSROD_ERR_NOMEM;
   C->L = L;
-  C->mass_mu_stored = mass_mu_stored;
   C->carry = calloc((size_t)imax(L->m1, 1), sizeof *C->carry);
   int ok = C->carry != NULL;
   if (ok && L->banded) {

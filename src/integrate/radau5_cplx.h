@@ -19,17 +19,15 @@
 
 typedef struct radau5_cplx {
   const cosrod_lsys *L;  /* shape, J and M (not owned) */
-  int mass_mu_stored;    /* upper bandwidth of M as stored by the callback (banded M) */
   cosrod_zdense *Ed;     /* E2 when L is dense */
   cosrod_zband *Eb;      /* E2 when L is banded (bandwidths of L's real matrix) */
   double complex fac;    /* fac of the last factorisation */
   double complex *carry; /* (max(m1, 1)) eliminated q-block unknowns */
 } radau5_cplx;
 
-/* Allocate for L (sizes and backend of L's real matrix); mass_mu_stored is
- * the problem's mass_mu.  ERR_NOMEM. */
-cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, int mass_mu_stored,
-                                 cosrod_linalg_backend backend);
+/* Allocate for L (the sizes of L's real matrix) with the given backend.
+ * ERR_NOMEM. */
+cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod_linalg_backend backend);
 void radau5_cplx_free(radau5_cplx *C);
 /* Form E2 = fac M - J (reduced) from L's current J and M and factor it:
  * OK, ERR_SINGULAR or ERR_NONFINITE. */

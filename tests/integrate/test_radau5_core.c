@@ -321,9 +321,57 @@ TEST(every_failure_has_a_message) {
   }
 }
 
+/* ======================================================================== */
+/* Banded mass matrix with bandwidths beyond the order                      */
+/* ======================================================================== */
+/* M y' = -y with M = diag(2, 4) given as a band matrix with mass_ml =
+ * mass_mu = 3 > n - 1 (legal: the callback storage has ldm = 7 rows and
+ * entry (i, j) at row mass_mu + i - j); banded Jacobian J = -I.  Exact
+ * y_i(t) = y_i(0) exp(-t/m_i); the end values at t = 1 must be within the
+ * usual few tol (bound 10 tol; a mass matrix read with the wrong offset
+ * gives O(1) errors or a singular matrix). */
+static int mdecay_f(double t, const double *y, double *f, void *u) {
+  (void)t, (void)u;
+  f[0] = -y[0];
+  f[1] = -y[1];
+  return 0;
+}
+static int mdecay_jac(double t, const double *y, double *J, int ld, void *u) {
+  (void)t, (void)y, (void)u;
+  cosrod_jac_set(J, ld, 1, 0, 0, 0, -1.0);
+  cosrod_jac_set(J, ld, 1, 0, 1, 1, -1.0);
+  return 0;
+}
+static int wide_band_mass(double *M, int ld, void *u) {
+  (void)u;
+  cosrod_jac_set(M, ld, 1, 3, 0, 0, 2.0);
+  cosrod_jac_set(M, ld, 1, 3, 1, 1, 4.0);
+  return 0;
+}
+TEST(banded_mass_wider_than_matrix) {
+  cosrod_ode_problem p = {0};
+  p.n = 2;
+  p.f = mdecay_f;
+  p.jac = mdecay_jac;
+  p.jac_banded = 1;
+  p.jac_ml = p.jac_mu = 0;
+  p.mass = wide_band_mass;
+  p.mass_banded = 1;
+  p.mass_ml = p.mass_mu = 3;
+  const double y0[2] = {1.0, 1.0};
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  run_out r = run(&p, &o, 0.0, y0, 1.0, NULL);
+  if (!CHECK("status OK", r.st == COSROD_OK)) NOTE("%s: %s", cosrod_status_name(r.st), r.msg);
+  const double ex[2] = {exp(-0.5), exp(-0.25)};
+  const double e = itest_scaled_error(2, r.y, ex, 1e-6, 1e-6);
+  NOTE("end values %.12f %.12f, exact %.12f %.12f: %.3g tol", r.y[0], r.y[1], ex[0], ex[1], e);
+  CHECK_LE("end error (tol units)", e, 10.0);
+}
+
 static const th_case cases[] = {
     TH_CASE(coefficients_match_butcher_table),   TH_CASE(fixed_step_order_nonlinear),
     TH_CASE(newton_failures_counted_separately), TH_CASE(nan_rhs_at_t0_is_nonfinite),
     TH_CASE(nan_jacobian_is_nonfinite),          TH_CASE(every_failure_has_a_message),
+    TH_CASE(banded_mass_wider_than_matrix),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
