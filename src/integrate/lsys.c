@@ -54,8 +54,10 @@ cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx) 
         free(L);
         return COSROD_ERR_INVALID;
       }
-      L->mass_ml = imin(p->mass_ml, nm1 - 1);
-      L->mass_mu = imin(p->mass_mu, nm1 - 1);
+      /* kept as stored (entry (i, j) at row mass_mu + i - j even when the
+       * bandwidths exceed nm1 - 1); every loop clamps to the matrix */
+      L->mass_ml = p->mass_ml;
+      L->mass_mu = p->mass_mu;
       L->ldm = p->mass_ml + p->mass_mu + 1;
     } else {
       L->mass_ml = L->mass_mu = nm1 - 1;

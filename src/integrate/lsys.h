@@ -37,8 +37,9 @@ typedef struct cosrod_lsys {
   int banded;         /* J banded */
   int ml, mu;         /* J bandwidths (v-block when m1 > 0) */
   int mlq, muq;       /* q-block bandwidths (m1 > 0, banded) */
-  int has_mass, mass_banded, mass_ml, mass_mu;
-  double *J; /* Jacobian in callback storage, (ldj x n) */
+  int has_mass, mass_banded;
+  int mass_ml, mass_mu; /* M bandwidths as stored by the callback (may exceed nm1 - 1) */
+  double *J;            /* Jacobian in callback storage, (ldj x n) */
   int ldj;
   double *M; /* mass matrix (its nm1 x nm1 part) in callback storage, (ldm x nm1) or NULL */
   int ldm;

@@ -70,8 +70,14 @@ static void note_stats(const char *label, const cosrod_integrate_stats *s) {
 
 /* Hairer's RADAU5 counts (nfev/njev/nsteps/naccept/nreject/ndecomp) at rtol
  * 1e-4, 1e-6, 1e-8: VdP eps = 1e-6 on [0, 2] (atol = rtol), Robertson on
- * [0, 1e11] (atol = 1e-6 rtol).  Our implementation follows the same control
- * logic, so the counts agree (measured: identical); the brief's bound is 10 %.
+ * [0, 1e11] (atol = 1e-6 rtol).  radau5.c is written from the method
+ * description (HW II §IV.8), not from the Fortran: the same Newton, error and
+ * step-size control in a different formulation (e.g. the book's contraction
+ * rate Θ_k, our own retry factor after a Newton failure, rounding in a
+ * different order), so identical counts are not expected; each count must be
+ * within 10 % (+-1 for the small rejection counts) of Hairer's (measured:
+ * Robertson identical, VdP within 1.3 % except nreject 8 vs 7, see the
+ * notes).
  * End values: the published reference solutions; the global error of a
  * tolerance-proportional method at these tolerances is at most a few tol
  * (measured <= 0.6 tol units), so 10 tol units is the bound. */
@@ -450,6 +456,26 @@ static void theta_rk4(double th0, double T, double *th) {
   th[0] = s[0];
   th[1] = s[1];
 }
+/* Max errors over the accepted step ends of a pendulum run (every_step
+ * output): the reference is recomputed at each step end. */
+typedef struct pend_errors {
+  double th0;
+  double pos, vel, lam, constraint;
+  long count;
+} pend_errors;
+static int pend_track(double t, const double *y, void *user) {
+  pend_errors *e = user;
+  double th[2];
+  theta_rk4(e->th0, t, th);
+  const double ref[5] = {sin(th[0]), -cos(th[0]), th[1] * cos(th[0]), th[1] * sin(th[0]),
+                         th[1] * th[1] + PG * cos(th[0])};
+  e->pos = fmax(e->pos, fmax(fabs(y[0] - ref[0]), fabs(y[1] - ref[1])));
+  e->vel = fmax(e->vel, fmax(fabs(y[2] - ref[2]), fabs(y[3] - ref[3])));
+  e->lam = fmax(e->lam, fabs(y[4] - ref[4]));
+  e->constraint = fmax(e->constraint, fabs(y[0] * y[0] + y[1] * y[1] - 1.0));
+  e->count++;
+  return 0;
+}
 TEST(pendulum_index3) {
   const double th0 = PI / 3.0, T = 2.0;
   cosrod_ode_problem p = {0};
@@ -461,44 +487,53 @@ TEST(pendulum_index3) {
   p.nind2 = 2;
   p.nind3 = 1;
   const double y0[5] = {sin(th0), -cos(th0), 0.0, 0.0, PG * cos(th0)};
-  double th[2];
-  theta_rk4(th0, T, th);
-  const double ref[5] = {sin(th[0]), -cos(th[0]), th[1] * cos(th[0]), th[1] * sin(th[0]),
-                         th[1] * th[1] + PG * cos(th[0])};
   const double tols[2] = {1e-5, 1e-8};
-  /* Bounds (measured in the notes): positions (index 1) within 200 tol
-   * (0.3 and 47 tol measured: the error control also weighs the index-2/3
+  /* Errors are maxima over all accepted step ends (a single end value can
+   * be accidentally small).  Bounds from the measurements in the notes
+   * (this code, and the same maxima for the previous, Fortran-derived
+   * radau5: position 0.61 / 47 tol, velocity 114 / 4880 tol, lambda 0.144 /
+   * 0.018 at rtol 1e-5 / 1e-8), with margin >= 2: positions (index 1)
+   * within 200 tol -- the error control also weighs the index-2/3
    * components, whose scale grows like 1/h, 1/h^2, so tolerance
-   * proportionality of the positions is weaker than for an ODE); velocities
-   * (index 2) within 3000 tol (23 and 320 measured); lambda (index 3) has
-   * global error O(h^(s-1)) = O(h^2) for Radau IIA (HW II ch. VII), measured
-   * 0.045 and 0.001 for |lambda| ~ 5..15: bounds 0.2 and 0.01 absolute. */
-  const double lam_bound[2] = {0.2, 0.01};
+   * proportionality is weaker than for an ODE; velocities (index 2) within
+   * 1e4 tol (the largest errors come from the tiny first steps); lambda
+   * (index 3) has global error O(h^(s-1)) = O(h^2) for Radau IIA (HW II
+   * ch. VII), |lambda| ~ 5..15: 0.4 and 0.05 absolute. */
+  const double lam_bound[2] = {0.4, 0.05};
   double err_pos[2];
   for (int k = 0; k < 2; k++) {
     cosrod_integrate_options o = opts_tol(tols[k], tols[k]);
-    run_out r = run(&p, &o, 0.0, y0, T);
+    pend_errors e;
+    memset(&e, 0, sizeof e);
+    e.th0 = th0;
+    cosrod_output_spec out = {0};
+    out.every_step = 1;
+    out.output = pend_track;
+    out.user = &e;
+    cosrod_integrator *it = cosrod_integrator_create(radau5(), &p, &o, NULL);
+    cosrod_status st = cosrod_integrate(it, 0.0, y0, T, &out, NULL);
     char what[120];
     snprintf(what, sizeof what, "rtol %g: status OK", tols[k]);
-    if (!CHECK(what, r.st == COSROD_OK)) NOTE("%s", r.msg);
-    note_stats(what, &r.s);
-    err_pos[k] = fmax(fabs(r.y[0] - ref[0]), fabs(r.y[1] - ref[1]));
-    double err_vel = fmax(fabs(r.y[2] - ref[2]), fabs(r.y[3] - ref[3]));
-    double err_lam = fabs(r.y[4] - ref[4]);
-    NOTE("rtol %g: errors position %.3g, velocity %.3g, lambda %.3g (lambda = %.3g); constraint %.3g",
-         tols[k], err_pos[k], err_vel, err_lam, ref[4], r.y[0] * r.y[0] + r.y[1] * r.y[1] - 1.0);
+    if (!CHECK(what, st == COSROD_OK)) NOTE("%s", cosrod_integrator_message(it));
+    note_stats(what, cosrod_integrator_stats(it));
+    cosrod_integrator_free(it);
+    err_pos[k] = e.pos;
+    NOTE(
+        "rtol %g: max errors over %ld step ends: position %.3g (%.3g tol), velocity %.3g (%.3g tol), lambda "
+        "%.3g; constraint %.3g",
+        tols[k], e.count, e.pos, e.pos / tols[k], e.vel, e.vel / tols[k], e.lam, e.constraint);
     snprintf(what, sizeof what, "rtol %g: position error (units of tol)", tols[k]);
-    CHECK_LE(what, err_pos[k] / tols[k], 200.0);
+    CHECK_LE(what, e.pos / tols[k], 200.0);
     snprintf(what, sizeof what, "rtol %g: velocity error (units of tol)", tols[k]);
-    CHECK_LE(what, err_vel / tols[k], 3000.0);
+    CHECK_LE(what, e.vel / tols[k], 1e4);
     snprintf(what, sizeof what, "rtol %g: lambda error (absolute)", tols[k]);
-    CHECK_LE(what, err_lam, lam_bound[k]);
+    CHECK_LE(what, e.lam, lam_bound[k]);
     /* the constraint is an equation of the collocation system: satisfied to
      * the Newton tolerance at every step end */
-    snprintf(what, sizeof what, "rtol %g: |x^2 + y^2 - 1|", tols[k]);
-    CHECK_LE(what, fabs(r.y[0] * r.y[0] + r.y[1] * r.y[1] - 1.0), tols[k]);
+    snprintf(what, sizeof what, "rtol %g: max |x^2 + y^2 - 1|", tols[k]);
+    CHECK_LE(what, e.constraint, tols[k]);
   }
-  /* measured factor 7 between rtol 1e-5 and 1e-8 */
+  /* three decades of tolerance: at least a factor 3 in the position error */
   CHECK_LE("position error decreases with tol (1e-8 vs 1e-5)", err_pos[1], 0.3 * err_pos[0]);
   /* Without the index information lambda's error estimate (O(h^-2) too
    * large) drives h to zero: the run must fail (step too small / max steps). */
