@@ -253,13 +253,14 @@ typedef struct cosrod_integrate_stats {
   long njev;        /* Jacobian evaluations (analytic or by finite differences) */
   long nsteps;      /* attempted steps (accepted + rejected, as Hairer's NSTEP) */
   long naccept;     /* accepted steps */
-  long nreject;     /* rejected steps (error test or Newton failure, after the first step) */
-  long nconvfail;   /* attempts that failed for convergence, not accuracy: radau5 Newton
-                       divergence, rodas singular matrix, seulex unstable or diverging
-                       extrapolation rows / singular matrix, ida / cvode nonlinear-solver step
-                       failures (0 for explicit methods).  Whether nreject includes them follows
-                       the original code: seulex does not (nsteps = naccept + nreject +
-                       nconvfail, as Hairer's NSTEP / NREJCT), the others do */
+  long nreject;     /* steps rejected by the error test (or a recoverable callback failure),
+                       after the first accepted step */
+  long nconvfail;   /* attempts that failed for convergence, not accuracy (not in nreject):
+                       radau5 Newton divergence, rodas singular matrix, seulex unstable or
+                       diverging extrapolation rows / singular matrix, ida / cvode
+                       nonlinear-solver step failures; 0 for explicit methods.  nsteps =
+                       naccept + nreject + nconvfail (+ rejections before the first
+                       accepted step) */
   long ndecomp;     /* LU decompositions (radau5: one real+complex pair counts 1, as Hairer) */
   long nsolve;      /* forward/back substitutions */
   long nnewton;     /* Newton iterations */

@@ -260,18 +260,18 @@ cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, con
 
 void cosrod_integrate_stats_print_header(FILE *out, int csv) {
   if (csv)
-    fprintf(out, "label,nfev,njev,nsteps,naccept,nreject,ndecomp,nsolve,nnewton,nstiff,nproject,wall_time\n");
+    fprintf(out, "label,nfev,njev,nsteps,naccept,nreject,nconvfail,ndecomp,nsolve,nnewton,nstiff,nproject,wall_time\n");
   else
-    fprintf(out, "%-16s %9s %7s %8s %8s %7s %8s %8s %8s %6s %10s\n", "label", "nfev", "njev", "nsteps",
-            "naccept", "nreject", "ndecomp", "nsolve", "nnewton", "nstiff", "wall[s]");
+    fprintf(out, "%-16s %9s %7s %8s %8s %7s %9s %8s %8s %8s %6s %10s\n", "label", "nfev", "njev", "nsteps",
+            "naccept", "nreject", "nconvfail", "ndecomp", "nsolve", "nnewton", "nstiff", "wall[s]");
 }
 
 void cosrod_integrate_stats_print(FILE *out, const char *label, const cosrod_integrate_stats *s, int csv) {
   if (!label) label = "";
   if (csv)
-    fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6e\n", label, s->nfev, s->njev, s->nsteps,
-            s->naccept, s->nreject, s->ndecomp, s->nsolve, s->nnewton, s->nstiff, s->nproject, s->wall_time);
+    fprintf(out, "%s,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%.6e\n", label, s->nfev, s->njev, s->nsteps,
+            s->naccept, s->nreject, s->nconvfail, s->ndecomp, s->nsolve, s->nnewton, s->nstiff, s->nproject, s->wall_time);
   else
-    fprintf(out, "%-16s %9ld %7ld %8ld %8ld %7ld %8ld %8ld %8ld %6ld %10.3e\n", label, s->nfev, s->njev,
-            s->nsteps, s->naccept, s->nreject, s->ndecomp, s->nsolve, s->nnewton, s->nstiff, s->wall_time);
+    fprintf(out, "%-16s %9ld %7ld %8ld %8ld %7ld %9ld %8ld %8ld %8ld %6ld %10.3e\n", label, s->nfev, s->njev,
+            s->nsteps, s->naccept, s->nreject, s->nconvfail, s->ndecomp, s->nsolve, s->nnewton, s->nstiff, s->wall_time);
 }

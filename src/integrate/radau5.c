@@ -184,9 +184,10 @@ static cosrod_status radau5_reset(void *vs, cosrod_step_ctx *ctx) {
   const double u = ctx->uround;
   for (int i = 0; i < n; i++) {
     const double rt = ctx->rtol[i], at = ctx->atol[i];
-    if (!(rt > 10.0 * u) || !(at > 0.0))
+    /* zero error weights (atol_i + rtol_i |y0_i| = 0) are refused by the framework */
+    if (!(rt > 10.0 * u) || !(at >= 0.0))
       return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t,
-                              "radau5: needs rtol > 10 uround and atol > 0 (component %d: rtol %g, atol %g)",
+                              "radau5: needs rtol > 10 uround and atol >= 0 (component %d: rtol %g, atol %g)",
                               i, rt, at);
     /* the estimate is O(h^4), the solution O(h^6): tighten as rtol^(2/3) */
     s->rtol_in[i] = 0.1 * pow(rt, 2.0 / 3.0);

@@ -107,11 +107,12 @@ static cosrod_status rodas_reset(void *s_, cosrod_step_ctx *ctx) {
   return COSROD_OK;
 }
 
-/* Recoverable failure of a callback or a singular matrix: reject, halve h. */
-static cosrod_status retry_half(rodas_state *s, cosrod_step_ctx *ctx, int *accepted) {
+/* Recoverable failure of a callback (counted in nreject) or a singular matrix
+ * (counted in nconvfail by the caller): reject, halve h. */
+static cosrod_status retry_half(rodas_state *s, cosrod_step_ctx *ctx, int *accepted, int convergence) {
   *accepted = 0;
   s->reject = 1;
-  if (s->naccept >= 1) ctx->stats->nreject++;
+  if (s->naccept >= 1 && !convergence) ctx->stats->nreject++;
   ctx->h *= 0.5;
   return COSROD_OK;
 }
@@ -189,7 +190,7 @@ static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
     if (rc < 0) return COSROD_ERR_CALLBACK;
     /* NaN/Inf in f, f_t or J at the accepted point: a smaller step evaluates the same */
     if (rc > 0 && nonfinite_here) return COSROD_ERR_NONFINITE; /* message by cosrod_step_call_f/_jac */
-    if (rc > 0) return retry_half(s, ctx, accepted);
+    if (rc > 0) return retry_half(s, ctx, accepted, 0);
   }
   ctx->stats->nsteps++;
 
@@ -202,7 +203,7 @@ static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
       return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t,
                               "rodas: matrix (1/(h gamma)) M - J is singular 5 times in a row at t = %.17g",
                               t);
-    return retry_half(s, ctx, accepted);
+    return retry_half(s, ctx, accepted, 1);
   }
   s->nsing = 0;
 
@@ -286,7 +287,7 @@ static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
 
 f_failed:
   if (rc < 0) return COSROD_ERR_CALLBACK;
-  return retry_half(s, ctx, accepted);
+  return retry_half(s, ctx, accepted, 0);
 }
 
 static cosrod_status rodas_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,

@@ -34,8 +34,8 @@
  *
  * Statistics: nfev counts every call of f / res (including SUNDIALS'
  * difference quotients), njev = Jacobian evaluations, naccept = successful
- * steps, nreject = error-test + nonlinear-solver step failures, nconvfail =
- * the nonlinear-solver ones, nsteps = naccept + nreject (attempted steps),
+ * steps, nreject = error-test failures, nconvfail = nonlinear-solver step
+ * failures, nsteps = naccept + nreject + nconvfail (attempted steps),
  * ndecomp = linear-solver setups, nnewton = nsolve = nonlinear iterations. */
 #include <math.h>
 #include <stdio.h>
@@ -496,7 +496,7 @@ static void update_stats(sun_state *s) {
   st->nsteps = s->base.nsteps + nst + netf + nsf; /* attempted steps, as the header says */
   st->naccept = s->base.naccept + nst;
   st->njev = s->base.njev + nje;
-  st->nreject = s->base.nreject + netf + nsf;
+  st->nreject = s->base.nreject + netf;
   st->nconvfail = s->base.nconvfail + nsf; /* steps failed by the nonlinear solver */
   st->ndecomp = s->base.ndecomp + nset;
   st->nnewton = s->base.nnewton + nni;

@@ -279,7 +279,7 @@ TEST(continuation_and_backward) {
 
 TEST(stats_printer) {
   cosrod_integrate_stats s = {0};
-  s.nfev = 1442, s.njev = 3, s.nsteps = 240, s.naccept = 216, s.nreject = 22, s.ndecomp = 7, s.nsolve = 9;
+  s.nfev = 1442, s.njev = 3, s.nsteps = 240, s.naccept = 216, s.nreject = 22, s.nconvfail = 5, s.ndecomp = 7, s.nsolve = 9;
   s.nnewton = 11, s.nstiff = 1, s.nproject = 216, s.wall_time = 0.25;
   FILE *f = tmpfile();
   CHECK("tmpfile", f != NULL);
@@ -293,12 +293,12 @@ TEST(stats_printer) {
   for (int i = 0; i < 4; i++)
     if (!fgets(line[i], sizeof line[i], f)) line[i][0] = '\0';
   fclose(f);
-  CHECK("CSV header", strncmp(line[0], "label,nfev,njev,nsteps,naccept,nreject,ndecomp,", 47) == 0);
-  CHECK("CSV row values", strncmp(line[1], "dopri5,1442,3,240,216,22,7,9,11,1,216,", 38) == 0);
+  CHECK("CSV header", strncmp(line[0], "label,nfev,njev,nsteps,naccept,nreject,nconvfail,ndecomp,", 57) == 0);
+  CHECK("CSV row values", strncmp(line[1], "dopri5,1442,3,240,216,22,5,7,9,11,1,216,", 40) == 0);
   long v[6];
   char lab[32];
   int got = sscanf(line[3], "%31s %ld %ld %ld %ld %ld %ld", lab, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
-  CHECK("table row parses back", got == 7 && v[0] == 1442 && v[2] == 240 && v[4] == 22);
+  CHECK("table row parses back", got == 7 && v[0] == 1442 && v[2] == 240 && v[4] == 22 && v[5] == 5);
 }
 
 /* Step-history callback: one call per attempted step with (t, h, accepted);
