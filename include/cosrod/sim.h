@@ -29,10 +29,17 @@
  * the rod's dissipation rate and external power, integrated with Simpson's
  * rule on the method's dense output over every accepted step (and over the
  * partial step up to an output time), so the balance is exact up to the
- * integration error.  Not seen by a power integral: impulsive work at a
- * velocity jump of a prescribed end (a kink of linear keyframes, or the end
- * of the keyframes); the balance then jumps by the change of the prescribed
- * vertex's kinetic energy ½ m_0 |v_0|².
+ * integration error.  The impulsive work at a velocity jump of a prescribed
+ * end (a kink of linear keyframes, or the end of the keyframes), which no
+ * power integral sees, is booked at the breakpoint (below) as the jump of
+ * the mechanical energy between the one-sided limits (½ m_0 Δ|v_0|²).
+ *
+ * Breakpoints: every time in (0, t_end) where the right-hand side is not
+ * smooth -- keyframe times of prescribed ends and the ends of `ramp` and
+ * `active` load windows -- ends a piece of the run: the method is restarted
+ * there with a fresh step-size selection and never steps over it, and each
+ * piece sees the one-sided limits of the right-hand side at its ends.  The
+ * statistics are summed over the pieces.
  *
  * Static analyses (module statics, [LLA] eqs. 31-32): `static` follows the
  * continuation over the pseudo-time [0, 1] with frames (velocities 0) at the

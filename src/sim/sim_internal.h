@@ -58,6 +58,15 @@ struct cosrod_sim {
   int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
                                  -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
   cosrod_sim_energy energy;
+  /* breakpoints (sim_breaks.c): times in (0, t_end) where the right-hand side is not smooth */
+  double *brk;                      /* (nbrk) increasing */
+  size_t nbrk;
+  double seg_lo, seg_hi;            /* callbacks evaluate at t clamped to [seg_lo, seg_hi]: one-sided
+                                       limits at the ends of the current piece (±inf: no clamp) */
+  double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
+  double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
+  cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
+  cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;
@@ -75,6 +84,26 @@ static inline void sim_scatter(const cosrod_sim *s, size_t r, const double *yl, 
   const int *m = s->map + s->off_r[r];
   for (int i = 0; i < s->ny_r[r]; i++) y[m[i]] = yl[i];
 }
+
+/* The time at which the callbacks evaluate the rods: t clamped to the
+ * current piece, so that a piece [a, b] between breakpoints sees the
+ * right-hand side's one-sided limits at a and b (sim_breaks.c). */
+static inline double sim_tclamp(const cosrod_sim *s, double t) {
+  return t < s->seg_lo ? s->seg_lo : t > s->seg_hi ? s->seg_hi : t;
+}
+
+/* sim.c: the right-hand side callback of ODE and mass-matrix problems
+ * (also usable for the DAE form: differential rows f, algebraic rows λ_post - λ). */
+int sim_rhs(double t, const double *y, double *ydot, void *user);
+
+/* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
+cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
+/* sim_breaks.c: integrate from 0 to T piece by piece between the breakpoints
+ * (restart of the method at each), with the energy accounting closed across
+ * them; spec: the output spec of the whole run (include_t0 honoured once). */
+cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec);
+/* sim_breaks.c: s->dstats = the finished pieces + the integrator's current counters. */
+void sim_stats_sync(cosrod_sim *s);
 
 /* sim_run.c: evaluate every rod at (t, y) (ny); summed external power and
  * dissipation rate in *rW, *rD (may be NULL). */
