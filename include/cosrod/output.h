@@ -236,6 +236,10 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
 /* Number of finished output times so far. */
 size_t cosrod_output_frames(const cosrod_output *out);
 
+/* Record a warning of the caller (e.g. the simulation's monitor): it goes
+ * to summary.json "warnings" (duplicates dropped).  Call before close. */
+void cosrod_output_add_warning(cosrod_output *out, const char *text);
+
 /* Number of warnings recorded so far and the i-th one. */
 size_t cosrod_output_nwarnings(const cosrod_output *out);
 const char *cosrod_output_warning(const cosrod_output *out, size_t i);

@@ -121,6 +121,25 @@ cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
  * moving ends keeps its exact zeros).  Call before cosrod_sim_run. */
 void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
 
+/* Monitor of silent wrong answers (dynamic runs, at every frame; see
+ * src/sim/sim_monitor.c).  Energy scale S = max over the frames of
+ * max(kinetic, elastic, |gravity - gravity(0)|, |external work|, dissipated).
+ *   - balance drift |B(t) - B(0)| > COSROD_SIM_DRIFT_WARN * S: a warning;
+ *   - max | |p_k| - 1 | > COSROD_SIM_PNORM_WARN: a warning;
+ *   - blow-up: drift > S(t) / 2 while S(t) > COSROD_SIM_BLOWUP_GROWTH times
+ *     the largest scale of the frames before with a drift below the warning
+ *     level: the run fails with COSROD_ERR_DIVERGED and a message naming the
+ *     likely cause (explicit method at its stability limit, absolute
+ *     formulation without projection, steps too large). */
+#define COSROD_SIM_DRIFT_WARN 1e-2
+#define COSROD_SIM_PNORM_WARN 1e-3
+#define COSROD_SIM_BLOWUP_GROWTH 1e2
+
+/* Warnings of the last run (after cosrod_sim_run): count and the i-th text
+ * ("" out of range). */
+size_t cosrod_sim_nwarnings(const cosrod_sim *sim);
+const char *cosrod_sim_warning(const cosrod_sim *sim, size_t i);
+
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
 size_t cosrod_sim_nrods(const cosrod_sim *sim);

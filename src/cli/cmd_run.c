@@ -349,6 +349,10 @@ int cosrod_cmd_run(int argc, char **argv) {
     res.last_state = cosrod_sim_state(sim);
     res.nlast_state = (size_t)cosrod_sim_ny(sim);
   }
+  for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) {
+    cosrod_output_add_warning(c.out, cosrod_sim_warning(sim, i));
+    fprintf(stderr, "cosrod run: warning: %s\n", cosrod_sim_warning(sim, i));
+  }
   cosrod_status cst = cosrod_output_close(c.out, &res);
   if (cst != COSROD_OK) fprintf(stderr, "cosrod run: %s\n", cosrod_output_error(c.out));
   const cosrod_integrate_stats *s = cosrod_sim_stats(sim);

@@ -217,6 +217,14 @@ static void read_solver(ctx *c, ynode *root) {
     sc_fail(c, vi ? vi : m, "integrator",
          "%s cannot solve the index-1 DAE of formulation: dae (use radau5, rodas, seulex or ida)",
          SC_INTEGRATOR_NAMES[s->integrator]);
+  /* the SUNDIALS multistep methods have no projection step: an absolute run
+   * would let |p| drift silently (issue 14) */
+  if (s->formulation == COSROD_SC_FORMULATION_ABSOLUTE && s->stabilisation == COSROD_SC_STAB_PROJECTION &&
+      (s->integrator == COSROD_SC_INTEGRATOR_IDA || s->integrator == COSROD_SC_INTEGRATOR_CVODE))
+    sc_fail(c, vi ? vi : m, "integrator",
+            "%s (a multistep method) cannot project the quaternions of formulation: absolute back to |p| = 1 "
+            "(use stabilisation: baumgarte, formulation: nullspace or dae, or a one-step method)",
+            SC_INTEGRATOR_NAMES[s->integrator]);
   sc_pop(c);
 }
 

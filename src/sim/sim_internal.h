@@ -67,6 +67,16 @@ struct cosrod_sim {
   double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
   cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
   cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
+  /* monitor of silent wrong answers (sim_monitor.c) */
+  long mon_n;                       /* frames seen */
+  double mon_bal0, mon_G0;          /* balance and gravity energy of the first frame */
+  double mon_scale, mon_drift;      /* max energy scale, max |balance drift| [J] */
+  double mon_ref;                   /* max energy scale of the frames before the drift warning level */
+  double mon_pdev;                  /* max | |p_k| - 1 | over frames and segments */
+  double mon_t_drift, mon_t_pdev;   /* when the maxima were reached */
+  int diverged;                     /* a frame detected a blow-up (message in msg) */
+  size_t nwarn;
+  char warn[4][320];
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;
@@ -104,6 +114,15 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec);
 /* sim_breaks.c: s->dstats = the finished pieces + the integrator's current counters. */
 void sim_stats_sync(cosrod_sim *s);
+
+/* sim_monitor.c: forget what the monitor saw (start of a run). */
+void sim_monitor_reset(cosrod_sim *s);
+/* sim_monitor.c: a frame at t (rod data and s->energy valid): track the
+ * balance drift, |p| and blow-up.  Returns -1 on a blow-up (s->msg,
+ * s->t_fail, s->diverged set), else 0. */
+int sim_monitor_frame(cosrod_sim *s, double t);
+/* sim_monitor.c: after a dynamic run: the warnings beyond the thresholds. */
+void sim_monitor_finish(cosrod_sim *s);
 
 /* sim_run.c: evaluate every rod at (t, y) (ny); summed external power and
  * dissipation rate in *rW, *rD (may be NULL). */

@@ -125,6 +125,7 @@ static int sim_output_cb(double t, const double *y, void *user) {
     int rc = s->obs->frame(s->obs->user, s, t);
     if (rc != 0) return rc;
   }
+  if (sim_monitor_frame(s, t) != 0) return -1; /* blow-up: after its frame is written */
   return stop_requested(s) ? 1 : 0;
 }
 
@@ -360,8 +361,11 @@ cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
   spec.step_history = sim_step_cb;
   spec.user = s;
   /* piecewise between the breakpoints (sim_breaks.c) */
+  sim_monitor_reset(s);
   cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
   s->obs = NULL;
+  if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
+  sim_monitor_finish(s);
   if (st != COSROD_OK) {
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));
