@@ -245,6 +245,7 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
     cosrod_rod_end *re = &def.ends[e];
     re->kind = (cosrod_end_kind)se->type;
     re->slides = se->slides;
+    re->cubic = se->cubic;
     for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
     if (se->position.n) {
       if (!(rows[2 * e] = keyframe_rows(&se->position, 3))) goto nomem;
