@@ -199,6 +199,12 @@ cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_
  * frame_end every cfg.checkpoint_every wall-clock seconds. */
 cosrod_status cosrod_output_checkpoint(cosrod_output *out);
 
+/* Checkpoint if cfg.checkpoint_every wall-clock seconds have passed since
+ * the last one (or since create), also between output times: call it often
+ * (e.g. after every step; it costs one clock read) so that a run stuck
+ * between output times still publishes its files.  OK if nothing was due. */
+cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out);
+
 /* ---- finishing ------------------------------------------------------------ */
 
 typedef enum cosrod_output_run {

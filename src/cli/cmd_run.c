@@ -136,6 +136,7 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
 static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
   run_ctx *c = user;
   cosrod_status st = cosrod_output_write_step(c->out, t, h, accepted);
+  if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(c->out); /* also between output times */
   if (st != COSROD_OK) {
     c->out_status = st;
     return -1;
@@ -147,6 +148,7 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 static int on_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
   run_ctx *c = user;
   cosrod_status st = cosrod_output_write_increment(c->out, t, iterations, residual);
+  if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(c->out);
   if (st != COSROD_OK) {
     c->out_status = st;
     return -1;
@@ -287,7 +289,11 @@ int cosrod_cmd_run(int argc, char **argv) {
   if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
-  cfg.checkpoint_every = 30.0; /* a long run publishes complete files now and then */
+  /* a long run publishes complete files every 30 s of wall time, also
+   * between output times (COSROD_CHECKPOINT_EVERY: an internal override for tests) */
+  cfg.checkpoint_every = 30.0;
+  const char *ce = getenv("COSROD_CHECKPOINT_EVERY");
+  if (ce && strtod(ce, NULL) > 0.0) cfg.checkpoint_every = strtod(ce, NULL);
   cfg.errbuf = oerr;
   cfg.errbuf_size = sizeof oerr;
   c.out = cosrod_output_create(dir, &cfg, &st);

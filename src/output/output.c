@@ -700,6 +700,12 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
   return st;
 }
 
+cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out) {
+  if (!out || out->closed || out->in_frame || !(out->checkpoint_every > 0)) return COSROD_OK;
+  if (out_elapsed(&out->t_ckpt) < out->checkpoint_every) return COSROD_OK;
+  return cosrod_output_checkpoint(out);
+}
+
 /* Truncate to the committed length, append the footer, close, rename. */
 /* After a write error: close, cut the temporary file back to the bytes
  * known to be on disk (whole rows of finished output times) and append the

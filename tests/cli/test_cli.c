@@ -462,6 +462,46 @@ static void stop_signal_case(int sig, const char *name, int want_rc) {
 TEST(sigterm_interrupted_exit_143) { stop_signal_case(SIGTERM, "SIGTERM", 143); }
 TEST(sighup_interrupted_exit_129) { stop_signal_case(SIGHUP, "SIGHUP", 129); }
 
+/* A run between two output times still publishes checkpoints every
+ * checkpoint interval of wall time (30 s; 0.2 s here through the internal
+ * override COSROD_CHECKPOINT_EVERY): killed hard (SIGKILL, nothing cleaned
+ * up) 1.5 s after its only frame at t = 0, it leaves a parseable
+ * summary.json with status "running" and the complete t = 0 frame. */
+TEST(checkpoint_between_output_times) {
+  char *dir = ot_mkdtemp("ckpt");
+  char out[512], err[512];
+  snprintf(out, sizeof out, "%s.out", dir);
+  snprintf(err, sizeof err, "%s.err", dir);
+  const char *args[] = {"run",   ex("rubber-pendulum"),    "-o",    dir,
+                        "--set", "analysis.t_end=1000",    "--set", "output.every=1000",
+                        "--set", "output.plots=false",     "--set", "output.vtk=false",
+                        "--set", "solver.max_steps=1000000000", NULL};
+  setenv("COSROD_CHECKPOINT_EVERY", "0.2", 1);
+  pid_t pid = spawn(args, out, err);
+  unsetenv("COSROD_CHECKPOINT_EVERY");
+  struct timespec tick = {0, 20000000L};
+  for (int i = 0; i < 1000 && !ot_exists(ot_path(dir, ".energy.csv.tmp")); i++) nanosleep(&tick, NULL);
+  struct timespec ts = {1, 500000000L};
+  nanosleep(&ts, NULL);
+  kill(pid, SIGKILL);
+  int rc = wait_status(pid);
+  CHECK("killed (128 + SIGKILL)", rc == 128 + SIGKILL);
+  jnode *j = read_summary(dir);
+  CHECK("summary.json published and parses", j != NULL);
+  CHECK("status running", j && !strcmp(jstr(j, "status"), "running"));
+  long ne =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, NULL);
+  long nc = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, NULL);
+  NOTE("energy rows %ld, centerline rows %ld", ne, nc);
+  CHECK("the t = 0 frame (energy)", ne == 1);
+  CHECK("the t = 0 frame (centerline, 11 vertices)", nc == 11);
+  json_free(j);
+  unlink(out);
+  unlink(err);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 /* Ctrl-C: a long run as a child, SIGINT after 0.5 s of running: exit 130, summary
  * "interrupted", CSV files complete, nothing on stderr but the one-line
  * notice (stderr is a file: no progress bar). */
@@ -597,6 +637,7 @@ static const th_case cases[] = {
     TH_CASE(invalid_input_exit_2),
     TH_CASE(solver_failure_exit_1),
     TH_CASE(sigint_interrupted_exit_130),
+    TH_CASE(checkpoint_between_output_times),
     TH_CASE(sigterm_interrupted_exit_143),
     TH_CASE(sighup_interrupted_exit_129),
     TH_CASE(progress_bar_on_a_terminal),
