@@ -367,9 +367,10 @@ int cosrod_cmd_run(int argc, char **argv) {
     if (!quiet) {
       cosrod_sim_energy e = cosrod_sim_energy_now(sim);
       if (analysis == COSROD_SC_ANALYSIS_DYNAMIC)
-        printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected, %ld f, %ld Jacobians)\n",
+        printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected of which %ld Newton failures, %ld "
+               "f, %ld Jacobians)\n",
                sc->title && sc->title[0] ? sc->title : file, cosrod_sim_t(sim), wall,
-               cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nfev, s->njev);
+               cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nconvfail, s->nfev, s->njev);
       else
         printf(
             "%s: %s analysis to t = %g in %.2f s wall time (%ld increments, %ld rejected, %ld Newton "

@@ -58,7 +58,14 @@ static const char *WIRE = "cosrod: 1\n"
 typedef struct frames {
   int n;
   double t[256], balance[256], tipy[256];
+  long attempts;
 } frames;
+
+static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
+  (void)sim, (void)t, (void)h, (void)accepted;
+  ((frames *)user)->attempts++;
+  return 0;
+}
 
 static int on_frame(void *user, const cosrod_sim *sim, double t) {
   frames *f = user;
@@ -82,10 +89,15 @@ static void wire_case(const char *integrator, const char *segments) {
   cosrod_sim *sim = make_sim(WIRE, sets, 2, &sc);
   if (!sim) return;
   frames f = {0};
-  cosrod_sim_observer obs = {on_frame, NULL, &f, NULL, NULL};
+  cosrod_sim_observer obs = {on_frame, on_step, &f, NULL, NULL};
   cosrod_status st = cosrod_sim_run(sim, &obs);
-  NOTE("%s N = %s: %s, t = %.17g, %ld steps, %s", integrator, segments, cosrod_strerror(st), cosrod_sim_t(sim),
-       cosrod_sim_stats(sim)->nsteps, cosrod_sim_message(sim));
+  const cosrod_integrate_stats *ss = cosrod_sim_stats(sim);
+  NOTE("%s N = %s: %s, t = %.17g, %ld steps (%ld attempts seen), %ld rejected (%ld Newton failures), %s",
+       integrator, segments, cosrod_strerror(st), cosrod_sim_t(sim), ss->nsteps, f.attempts, ss->nreject,
+       ss->nconvfail, cosrod_sim_message(sim));
+  /* the statistics are summed over the pieces before and after the kink */
+  CHECK_NEAR("statistics of all pieces: nsteps = attempted steps seen by the observer", (double)ss->nsteps,
+             (double)f.attempts, 0.0);
   CHECK("the run reaches t_end past the kink at t = 1", st == COSROD_OK);
   CHECK_NEAR("final time", cosrod_sim_t(sim), 1.02, 1e-12);
   /* the prescribed tip: y = 0.3 (t - 1) after the kink */
