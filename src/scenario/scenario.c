@@ -246,7 +246,12 @@ static void read_output(ctx *c, ynode *root) {
       dir = sc_to_str(c, v, "dir");
       if (!dir[0]) sc_fail(c, v, "dir", "must not be empty");
     }
+    double every_default = every;
     every = sc_num(c, m, "every", every, R_POS);
+    /* static runs: output pseudo-times finer than the nominal increment 1/K (typically a
+     * dynamic file's every in seconds, 0.01 = 100 extra landing solves) fall back to the
+     * static default, a frame per nominal increment */
+    if (a->type == COSROD_SC_ANALYSIS_STATIC && every < every_default * (1.0 - 1e-9)) every = every_default;
     if ((v = sc_get(m, "vtk"))) o->vtk = sc_to_bool(c, v, "vtk");
     if ((v = sc_get(m, "plots"))) o->plots = sc_to_bool(c, v, "plots");
     sc_pop(c);
