@@ -489,6 +489,11 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *integ, double t_end, c
 cosrod_status cosrod_integrate(cosrod_integrator *integ, double t0, const double *y0, double t_end,
                                const cosrod_output_spec *out, double *y_end);
 
+/* Set the step to attempt next (after init: the initial step, overriding
+ * options.h0 for this start; 0 = the method's own guess).  For a driver that
+ * restarts the method at a discontinuity with its own initial-step estimate. */
+cosrod_status cosrod_integrator_set_step(cosrod_integrator *integ, double h);
+
 double cosrod_integrator_t(const cosrod_integrator *integ);        /* time of the last accepted step */
 const double *cosrod_integrator_y(const cosrod_integrator *integ); /* (n) state there */
 double cosrod_integrator_h(const cosrod_integrator *integ);        /* next proposed step */

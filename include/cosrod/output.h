@@ -199,6 +199,12 @@ cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_
  * frame_end every cfg.checkpoint_every wall-clock seconds. */
 cosrod_status cosrod_output_checkpoint(cosrod_output *out);
 
+/* Checkpoint if cfg.checkpoint_every wall-clock seconds have passed since
+ * the last one (or since create), also between output times: call it often
+ * (e.g. after every step; it costs one clock read) so that a run stuck
+ * between output times still publishes its files.  OK if nothing was due. */
+cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out);
+
 /* ---- finishing ------------------------------------------------------------ */
 
 typedef enum cosrod_output_run {
@@ -235,6 +241,10 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
 
 /* Number of finished output times so far. */
 size_t cosrod_output_frames(const cosrod_output *out);
+
+/* Record a warning of the caller (e.g. the simulation's monitor): it goes
+ * to summary.json "warnings" (duplicates dropped).  Call before close. */
+void cosrod_output_add_warning(cosrod_output *out, const char *text);
 
 /* Number of warnings recorded so far and the i-th one. */
 size_t cosrod_output_nwarnings(const cosrod_output *out);

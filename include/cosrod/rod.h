@@ -89,6 +89,9 @@ typedef struct cosrod_rod_end {
   const double *pos; /* (npos x 4) rows (t, x, y, z), increasing t */
   int nrot;          /* prescribed orientation keyframes, slerp (no shortest-arc flip) */
   const double *rot; /* (nrot x 5) rows (t, q0, q1, q2, q3), unit quaternions */
+  int cubic;         /* 1: C¹ cubic keyframe interpolation instead of linear / slerp: Catmull–Rom
+                        Hermite positions, normalised Hermite quaternions, zero velocity at the
+                        first and last keyframe (src/rod/rod_keyframes.c) */
 } cosrod_rod_end;
 
 typedef enum cosrod_load_kind {

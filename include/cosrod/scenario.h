@@ -224,6 +224,7 @@ typedef struct cosrod_sc_end {
   double at[3];                    /* with body: attachment point, body material frame [m] */
   cosrod_sc_keyframes position;    /* prescribed: centroid keyframes (n = 0: none) */
   cosrod_sc_keyframes orientation; /* prescribed: frame keyframes, slerp (n = 0: none) */
+  int cubic;                       /* prescribed: interpolation: cubic (C¹), else linear */
   int line;
 } cosrod_sc_end;
 

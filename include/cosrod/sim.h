@@ -29,10 +29,17 @@
  * the rod's dissipation rate and external power, integrated with Simpson's
  * rule on the method's dense output over every accepted step (and over the
  * partial step up to an output time), so the balance is exact up to the
- * integration error.  Not seen by a power integral: impulsive work at a
- * velocity jump of a prescribed end (a kink of linear keyframes, or the end
- * of the keyframes); the balance then jumps by the change of the prescribed
- * vertex's kinetic energy ½ m_0 |v_0|².
+ * integration error.  The impulsive work at a velocity jump of a prescribed
+ * end (a kink of linear keyframes, or the end of the keyframes), which no
+ * power integral sees, is booked at the breakpoint (below) as the jump of
+ * the mechanical energy between the one-sided limits (½ m_0 Δ|v_0|²).
+ *
+ * Breakpoints: every time in (0, t_end) where the right-hand side is not
+ * smooth -- keyframe times of prescribed ends and the ends of `ramp` and
+ * `active` load windows -- ends a piece of the run: the method is restarted
+ * there with a fresh step-size selection and never steps over it, and each
+ * piece sees the one-sided limits of the right-hand side at its ends.  The
+ * statistics are summed over the pieces.
  *
  * Static analyses (module statics, [LLA] eqs. 31-32): `static` follows the
  * continuation over the pseudo-time [0, 1] with frames (velocities 0) at the
@@ -113,6 +120,25 @@ cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
  * (kinetic, elastic, gravity stay valid; a model without damping, loads and
  * moving ends keeps its exact zeros).  Call before cosrod_sim_run. */
 void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
+
+/* Monitor of silent wrong answers (dynamic runs, at every frame; see
+ * src/sim/sim_monitor.c).  Energy scale S = max over the frames of
+ * max(kinetic, elastic, |gravity - gravity(0)|, |external work|, dissipated).
+ *   - balance drift |B(t) - B(0)| > COSROD_SIM_DRIFT_WARN * S: a warning;
+ *   - max | |p_k| - 1 | > COSROD_SIM_PNORM_WARN: a warning;
+ *   - blow-up: drift > S(t) / 2 while S(t) > COSROD_SIM_BLOWUP_GROWTH times
+ *     the largest scale of the frames before with a drift below the warning
+ *     level: the run fails with COSROD_ERR_DIVERGED and a message naming the
+ *     likely cause (explicit method at its stability limit, absolute
+ *     formulation without projection, steps too large). */
+#define COSROD_SIM_DRIFT_WARN 1e-2
+#define COSROD_SIM_PNORM_WARN 1e-3
+#define COSROD_SIM_BLOWUP_GROWTH 1e2
+
+/* Warnings of the last run (after cosrod_sim_run): count and the i-th text
+ * ("" out of range). */
+size_t cosrod_sim_nwarnings(const cosrod_sim *sim);
+const char *cosrod_sim_warning(const cosrod_sim *sim, size_t i);
 
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);

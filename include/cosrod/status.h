@@ -31,7 +31,8 @@ extern "C" {
   X(ERR_IO, "input/output error")                                             \
   X(ERR_PARSE, "invalid input file")                                          \
   X(ERR_INTERRUPTED, "interrupted")                                           \
-  X(ERR_INTERNAL, "internal error")
+  X(ERR_INTERNAL, "internal error")                                           \
+  X(ERR_DIVERGED, "the solution blew up (energy grew by orders of magnitude)")
 
 typedef enum cosrod_status {
 #define COSROD_STATUS_ENUM_(name, msg) COSROD_##name,

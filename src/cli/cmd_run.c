@@ -9,10 +9,13 @@
  *      frame (rods, energy), every attempted step a row of steps.csv;
  *   3. close the output whatever happened: files are renamed into place
  *      complete, summary.json says ok / failed (reason, time, last state) /
- *      interrupted.  Exit 0, 1 (solver failure or I/O error) or 130
- *      (interrupted by SIGINT, as a shell reports a Ctrl-C).
- * SIGINT sets a flag polled by the driver after every step; a second SIGINT
- * kills the process the usual way.
+ *      interrupted.  Exit 0, 1 (solver failure or I/O error) or 128 + the
+ *      signal for an interrupted run, as a shell reports a killed process:
+ *      130 (SIGINT, Ctrl-C), 143 (SIGTERM: timeout, batch schedulers), 129
+ *      (SIGHUP: the terminal closed).
+ * SIGINT, SIGTERM and SIGHUP set a flag polled by the driver after every
+ * step; the run then ends like a failure, with complete files and status
+ * "interrupted".  A second signal kills the process the usual way.
  * Progress bar on stderr only if it is a terminal, the run takes more than
  * a second and --quiet is not given. */
 #define _POSIX_C_SOURCE 200809L
@@ -31,14 +34,17 @@
 
 int cosrod_cmd_run(int argc, char **argv);
 
-#define EXIT_INTERRUPTED 130
+static volatile sig_atomic_t g_stop = 0; /* the signal that asked to stop (0: none) */
 
-static volatile sig_atomic_t g_stop = 0;
+static const int STOP_SIGNALS[3] = {SIGINT, SIGTERM, SIGHUP};
 
-static void on_sigint(int sig) {
-  (void)sig;
-  g_stop = 1;
-  signal(SIGINT, SIG_DFL); /* a second Ctrl-C ends the process */
+static void on_stop_signal(int sig) {
+  g_stop = sig;
+  signal(sig, SIG_DFL); /* a second one ends the process */
+}
+
+static const char *stop_signal_name(int sig) {
+  return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
 }
 
 static double wall_now(void) {
@@ -130,6 +136,7 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
 static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
   run_ctx *c = user;
   cosrod_status st = cosrod_output_write_step(c->out, t, h, accepted);
+  if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(c->out); /* also between output times */
   if (st != COSROD_OK) {
     c->out_status = st;
     return -1;
@@ -141,6 +148,7 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 static int on_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
   run_ctx *c = user;
   cosrod_status st = cosrod_output_write_increment(c->out, t, iterations, residual);
+  if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(c->out);
   if (st != COSROD_OK) {
     c->out_status = st;
     return -1;
@@ -281,7 +289,11 @@ int cosrod_cmd_run(int argc, char **argv) {
   if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
-  cfg.checkpoint_every = 30.0; /* a long run publishes complete files now and then */
+  /* a long run publishes complete files every 30 s of wall time, also
+   * between output times (COSROD_CHECKPOINT_EVERY: an internal override for tests) */
+  cfg.checkpoint_every = 30.0;
+  const char *ce = getenv("COSROD_CHECKPOINT_EVERY");
+  if (ce && strtod(ce, NULL) > 0.0) cfg.checkpoint_every = strtod(ce, NULL);
   cfg.errbuf = oerr;
   cfg.errbuf_size = sizeof oerr;
   c.out = cosrod_output_create(dir, &cfg, &st);
@@ -297,11 +309,11 @@ int cosrod_cmd_run(int argc, char **argv) {
   c.progress = !quiet && isatty(STDERR_FILENO);
   c.wall0 = wall_now();
   g_stop = 0;
-  struct sigaction sa, old;
+  struct sigaction sa, old[3];
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old);
+  for (int i = 0; i < 3; i++) sigaction(STOP_SIGNALS[i], &sa, &old[i]);
   cosrod_sim_observer obs = {on_frame, on_step, &c, &g_stop, on_increment};
   cosrod_status run_st = cosrod_sim_run(sim, &obs);
   if (run_st == COSROD_OK && analysis == COSROD_SC_ANALYSIS_MODES) {
@@ -311,7 +323,7 @@ int cosrod_cmd_run(int argc, char **argv) {
       run_st = mst;
     }
   }
-  sigaction(SIGINT, &old, NULL);
+  for (int i = 0; i < 3; i++) sigaction(STOP_SIGNALS[i], &old[i], NULL);
   double wall = wall_now() - c.wall0;
   if (run_st == COSROD_OK) draw_progress(&c, sim, c.t_end, cosrod_sim_h_last(sim), 1);
   clear_progress(&c);
@@ -330,7 +342,8 @@ int cosrod_cmd_run(int argc, char **argv) {
     res.run = COSROD_RUN_OK;
   } else if (run_st == COSROD_ERR_INTERRUPTED && g_stop) {
     res.run = COSROD_RUN_INTERRUPTED;
-    res.message = "interrupted by SIGINT";
+    snprintf(msg, sizeof msg, "interrupted by %s", stop_signal_name(g_stop));
+    res.message = msg;
   } else {
     res.run = COSROD_RUN_FAILED;
     if (c.out_status != COSROD_OK)
@@ -342,6 +355,10 @@ int cosrod_cmd_run(int argc, char **argv) {
     res.last_state = cosrod_sim_state(sim);
     res.nlast_state = (size_t)cosrod_sim_ny(sim);
   }
+  for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) {
+    cosrod_output_add_warning(c.out, cosrod_sim_warning(sim, i));
+    fprintf(stderr, "cosrod run: warning: %s\n", cosrod_sim_warning(sim, i));
+  }
   cosrod_status cst = cosrod_output_close(c.out, &res);
   if (cst != COSROD_OK) fprintf(stderr, "cosrod run: %s\n", cosrod_output_error(c.out));
   const cosrod_integrate_stats *s = cosrod_sim_stats(sim);
@@ -350,9 +367,10 @@ int cosrod_cmd_run(int argc, char **argv) {
     if (!quiet) {
       cosrod_sim_energy e = cosrod_sim_energy_now(sim);
       if (analysis == COSROD_SC_ANALYSIS_DYNAMIC)
-        printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected, %ld f, %ld Jacobians)\n",
+        printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected of which %ld Newton failures, %ld "
+               "f, %ld Jacobians)\n",
                sc->title && sc->title[0] ? sc->title : file, cosrod_sim_t(sim), wall,
-               cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nfev, s->njev);
+               cosrod_sim_integrator_name(sim), s->nsteps, s->nreject, s->nconvfail, s->nfev, s->njev);
       else
         printf(
             "%s: %s analysis to t = %g in %.2f s wall time (%ld increments, %ld rejected, %ld Newton "
@@ -375,9 +393,9 @@ int cosrod_cmd_run(int argc, char **argv) {
     }
     rc = cst == COSROD_OK ? 0 : 1;
   } else if (res.run == COSROD_RUN_INTERRUPTED) {
-    fprintf(stderr, "cosrod run: interrupted at t = %g%s; files up to then are in %s/\n", cosrod_sim_t(sim),
-            tu, dir);
-    rc = EXIT_INTERRUPTED;
+    fprintf(stderr, "cosrod run: interrupted by %s at t = %g%s; files up to then are in %s/\n",
+            stop_signal_name(g_stop), cosrod_sim_t(sim), tu, dir);
+    rc = 128 + g_stop;
   } else {
     fprintf(stderr, "cosrod run: %s: the run failed at t = %g%s: %s; files up to t = %g%s are in %s/\n", file,
             isfinite(res.t_failed) ? res.t_failed : cosrod_sim_t(sim), tu, res.message, cosrod_sim_t(sim), tu,

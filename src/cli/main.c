@@ -1,6 +1,7 @@
 /* The `cosrod` command-line program (SPEC §8): run, check, help, --version,
  * selfcheck.  Exit status: 0 success, 1 the run failed (solver failure, I/O
- * error; the files stay valid), 2 invalid input, 130 interrupted (SIGINT). */
+ * error; the files stay valid), 2 invalid input, 128 + signal when interrupted
+ * (130 SIGINT, 143 SIGTERM, 129 SIGHUP). */
 #include <stdio.h>
 #include <string.h>
 
@@ -38,7 +39,9 @@ static void usage(FILE *f) {
           "  1    the run failed (solver failure or output error); the files stay valid\n"
           "       and summary.json gives the reason, the time and the last state\n"
           "  2    invalid input: one line FILE:LINE: key: problem; nothing is written\n"
-          "  130  interrupted by Ctrl-C (SIGINT)\n"
+          "  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM (timeout, batch\n"
+          "       schedulers), 129 by SIGHUP (terminal closed); files stay valid,\n"
+          "       summary.json says \"interrupted\"\n"
           "\n"
           "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
           "curvatures.csv, energy.csv, steps.csv, vtk/cosrod.pvd (ParaView), plots/*.png\n"

@@ -459,6 +459,12 @@ cosrod_status cosrod_integrate(cosrod_integrator *it, double t0, const double *y
   return st;
 }
 
+cosrod_status cosrod_integrator_set_step(cosrod_integrator *it, double h) {
+  if (!it || !isfinite(h)) return COSROD_ERR_INVALID;
+  it->ctx.h = h;
+  return COSROD_OK;
+}
+
 double cosrod_integrator_t(const cosrod_integrator *it) { return it->ctx.t; }
 const double *cosrod_integrator_y(const cosrod_integrator *it) { return it->y; }
 double cosrod_integrator_h(const cosrod_integrator *it) { return it->ctx.h; }

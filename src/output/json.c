@@ -8,7 +8,8 @@
  * Summary keys: version, title, scenario, analysis, status ("ok", "failed",
  * "interrupted", "running" at checkpoints), reason (status name or null),
  * message, t_end, t_reached, t_failed, wall_time, outputs, stats {integrator,
- * nfev, njev, nsteps, naccept, nreject, ndecomp, nsolve, nnewton, nstiff,
+ * nfev, njev, nsteps, naccept, nreject, nconvfail (Newton failures among the
+ * rejected attempts), ndecomp, nsolve, nnewton, nstiff,
  * nproject, nfail_rhs, solver_wall_time}, energy {balance_initial,
  * balance_final, balance_max_drift, energy_scale}, rods [{name, segments,
  * tip}], bodies [{name, position}], last_state (failed/interrupted runs: t,
@@ -175,6 +176,7 @@ static void write_stats(jw *w, const cosrod_output *out, const cosrod_integrate_
   jw_long(w, "nsteps", s->nsteps);
   jw_long(w, "naccept", s->naccept);
   jw_long(w, "nreject", s->nreject);
+  jw_long(w, "nconvfail", s->nconvfail);
   jw_long(w, "ndecomp", s->ndecomp);
   jw_long(w, "nsolve", s->nsolve);
   jw_long(w, "nnewton", s->nnewton);

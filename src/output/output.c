@@ -468,6 +468,10 @@ void cosrod_output_free(cosrod_output *out) {
 
 const char *cosrod_output_error(const cosrod_output *out) { return out ? out->err : ""; }
 size_t cosrod_output_frames(const cosrod_output *out) { return out ? out->nframes : 0; }
+void cosrod_output_add_warning(cosrod_output *out, const char *text) {
+  if (out && text && !out->closed) out_warn(out, "%s", text);
+}
+
 size_t cosrod_output_nwarnings(const cosrod_output *out) { return out ? out->nwarn : 0; }
 const char *cosrod_output_warning(const cosrod_output *out, size_t i) {
   return out && i < out->nwarn ? out->warnings[i] : "";
@@ -694,6 +698,12 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
   clock_gettime(CLOCK_MONOTONIC, &out->t_ckpt);
   LOCALE_LEAVE();
   return st;
+}
+
+cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out) {
+  if (!out || out->closed || out->in_frame || !(out->checkpoint_every > 0)) return COSROD_OK;
+  if (out_elapsed(&out->t_ckpt) < out->checkpoint_every) return COSROD_OK;
+  return cosrod_output_checkpoint(out);
 }
 
 /* Truncate to the committed length, append the footer, close, rename. */

@@ -8,7 +8,8 @@
  * p(σ) = p(0) exp(Kσ/2), x(σ) = x(0) + R(p(0)) ∫ exp(K̂σ) e3.  Polyline frames by
  * parallel transport.  Ghost quaternions of clamped ends: [LLA] Remark 3.1.
  * Prescribed motion: linear centroid keyframes, slerp orientation keyframes
- * ([LLA] Test 2) p(t) = q_k exp(σ(t) log(q̄_k q_{k+1})) without shortest-arc flip. */
+ * ([LLA] Test 2) p(t) = q_k exp(σ(t) log(q̄_k q_{k+1})) without shortest-arc flip,
+ * or C¹ cubic ones (rod_keyframes.c). */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,7 @@ static cosrod_status copy_end(rod_end_model *e, const cosrod_rod_end *d) {
   e->fixrot = d->kind == COSROD_END_CLAMPED || d->kind == COSROD_END_PRESCRIBED;
   e->slides = e->fixpos && d->slides;
   if (e->slides && !(cosrod_vec3_normalise(e->axis, d->slide_axis) > 0.0)) return COSROD_ERR_INVALID;
+  e->cubic = d->cubic != 0;
   if (d->kind == COSROD_END_PRESCRIBED) {
     if (d->npos < 0 || d->nrot < 0 || (d->npos > 0 && !d->pos) || (d->nrot > 0 && !d->rot))
       return COSROD_ERR_INVALID;
@@ -583,7 +585,7 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
                                     double xdd[3], double p[4], double pd[4], double pdd[4]) {
   if (e < 0 || e > 1) return COSROD_ERR_INVALID;
   const rod_end_model *em = &rod->end[e];
-  double X[3], XD[3] = {0, 0, 0}, P[4], PD[4] = {0, 0, 0, 0}, PDD[4] = {0, 0, 0, 0};
+  double X[3], XD[3] = {0, 0, 0}, XDD[3] = {0, 0, 0}, P[4], PD[4] = {0, 0, 0, 0}, PDD[4] = {0, 0, 0, 0};
   cosrod_vec3_copy(X, em->x0);
   cosrod_quat_copy(P, em->p0);
   if (em->npos > 0) {
@@ -593,6 +595,8 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
       cosrod_vec3_copy(X, K + 1);
     } else if (t >= K[4 * (n - 1)]) {
       cosrod_vec3_copy(X, K + 4 * (n - 1) + 1);
+    } else if (em->cubic) {
+      rod_keyframes_cubic_pos(K, n, t, X, XD, XDD);
     } else { /* K_i <= t < K_{i+1}: velocities right-continuous at keyframes */
       int i = 0;
       while (t >= K[4 * (i + 1)]) ++i;
@@ -611,6 +615,8 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
       cosrod_quat_copy(P, K + 1);
     } else if (t >= K[5 * (n - 1)]) {
       cosrod_quat_copy(P, K + 5 * (n - 1) + 1);
+    } else if (em->cubic) {
+      rod_keyframes_cubic_rot(K, n, t, P, PD, PDD);
     } else {
       int i = 0;
       while (t >= K[5 * (i + 1)]) ++i;
@@ -631,7 +637,7 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
   }
   if (x) cosrod_vec3_copy(x, X);
   if (xd) cosrod_vec3_copy(xd, XD);
-  if (xdd) cosrod_vec3_zero(xdd);
+  if (xdd) cosrod_vec3_copy(xdd, XDD);
   if (p) cosrod_quat_copy(p, P);
   if (pd) cosrod_quat_copy(pd, PD);
   if (pdd) cosrod_quat_copy(pdd, PDD);

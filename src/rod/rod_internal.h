@@ -40,7 +40,13 @@ typedef struct rod_end_model {
   double *pos;         /* (npos x 4) */
   double *rot;         /* (nrot x 5) */
   double x0[3], p0[4]; /* initial centroid / frame */
+  int cubic;           /* C¹ cubic keyframe interpolation (rod_keyframes.c) */
 } rod_end_model;
+
+/* rod_keyframes.c: C¹ cubic interpolation of n >= 2 keyframe rows K (t, x, y, z) /
+ * (t, q0..q3) at t inside [K_0, K_{n-1}]: value, first and second derivative. */
+void rod_keyframes_cubic_pos(const double *K, int n, double t, double x[3], double xd[3], double xdd[3]);
+void rod_keyframes_cubic_rot(const double *K, int n, double t, double p[4], double pd[4], double pdd[4]);
 
 struct cosrod_rod {
   int N;

@@ -217,6 +217,14 @@ static void read_solver(ctx *c, ynode *root) {
     sc_fail(c, vi ? vi : m, "integrator",
          "%s cannot solve the index-1 DAE of formulation: dae (use radau5, rodas, seulex or ida)",
          SC_INTEGRATOR_NAMES[s->integrator]);
+  /* the SUNDIALS multistep methods have no projection step: an absolute run
+   * would let |p| drift silently (issue 14) */
+  if (s->formulation == COSROD_SC_FORMULATION_ABSOLUTE && s->stabilisation == COSROD_SC_STAB_PROJECTION &&
+      (s->integrator == COSROD_SC_INTEGRATOR_IDA || s->integrator == COSROD_SC_INTEGRATOR_CVODE))
+    sc_fail(c, vi ? vi : m, "integrator",
+            "%s (a multistep method) cannot project the quaternions of formulation: absolute back to |p| = 1 "
+            "(use stabilisation: baumgarte, formulation: nullspace or dae, or a one-step method)",
+            SC_INTEGRATOR_NAMES[s->integrator]);
   sc_pop(c);
 }
 
@@ -238,7 +246,12 @@ static void read_output(ctx *c, ynode *root) {
       dir = sc_to_str(c, v, "dir");
       if (!dir[0]) sc_fail(c, v, "dir", "must not be empty");
     }
+    double every_default = every;
     every = sc_num(c, m, "every", every, R_POS);
+    /* static runs: output pseudo-times finer than the nominal increment 1/K (typically a
+     * dynamic file's every in seconds, 0.01 = 100 extra landing solves) fall back to the
+     * static default, a frame per nominal increment */
+    if (a->type == COSROD_SC_ANALYSIS_STATIC && every < every_default * (1.0 - 1e-9)) every = every_default;
     if ((v = sc_get(m, "vtk"))) o->vtk = sc_to_bool(c, v, "vtk");
     if ((v = sc_get(m, "plots"))) o->plots = sc_to_bool(c, v, "plots");
     sc_pop(c);

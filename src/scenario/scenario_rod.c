@@ -155,7 +155,9 @@ static void read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod
 
 
 static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
-  static const char *const keys[] = {"type", "slides_along", "body", "at", "position", "orientation", NULL};
+  static const char *const keys[] = {"type",        "slides_along",  "body", "at", "position",
+                                     "orientation", "interpolation", NULL};
+  static const char *const interp_names[] = {"linear", "cubic", NULL};
   sc_expect_map(c, m, NULL, "type: free | pinned | clamped | prescribed");
   sc_check_keys(c, m, keys);
   e->line = m->key_line;
@@ -176,6 +178,8 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
       sc_fail(c, m, "position", "missing (a prescribed end needs position and/or orientation keyframes)");
     if (p) read_keyframes(c, p, "position", 3, &e->position);
     if (o) read_keyframes(c, o, "orientation", 4, &e->orientation);
+    ynode *ip = sc_get(m, "interpolation");
+    if (ip) e->cubic = sc_to_enum(c, ip, "interpolation", interp_names) == 1;
     sc_check_unused(c, m, "with type: prescribed");
     return;
   }

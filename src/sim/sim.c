@@ -35,8 +35,9 @@ static void set_err(char *err, size_t errlen, const cosrod_scenario *sc, const c
 
 /* ---- integrator callbacks ------------------------------------------------ */
 
-static int sim_rhs(double t, const double *y, double *ydot, void *user) {
+int sim_rhs(double t, const double *y, double *ydot, void *user) {
   cosrod_sim *s = user;
+  t = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     cosrod_rod_data *d = s->data[r];
@@ -60,6 +61,7 @@ static int sim_rhs(double t, const double *y, double *ydot, void *user) {
 
 static int sim_res(double t, const double *y, const double *yp, double *res, void *user) {
   cosrod_sim *s = user;
+  t = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     sim_gather(s, r, yp, s->ypl);
@@ -81,6 +83,7 @@ static int sim_mass(double *M, int ldm, void *user) {
  * the rod's offset on the diagonal of each block. */
 static int sim_jac_split(double t, const double *y, double *J, int ldj, void *user) {
   cosrod_sim *s = user;
+  t = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int nq = cosrod_rod_nq(rod), o = s->qoff_r[r];
@@ -101,6 +104,7 @@ static int sim_jac_split(double t, const double *y, double *J, int ldj, void *us
  * diagonal (the rod's perm: s->perm, = map - the block offset). */
 static int sim_jac_node(double t, const double *y, double *J, int ldj, void *user) {
   cosrod_sim *s = user;
+  t = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int o = s->qoff_r[r];
@@ -120,6 +124,7 @@ static int sim_jac_node(double t, const double *y, double *J, int ldj, void *use
 static int sim_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj,
                        void *user) {
   cosrod_sim *s = user;
+  t = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     int o = s->qoff_r[r];
     sim_gather(s, r, y, s->yl);
@@ -240,6 +245,7 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
     cosrod_rod_end *re = &def.ends[e];
     re->kind = (cosrod_end_kind)se->type;
     re->slides = se->slides;
+    re->cubic = se->cubic;
     for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
     if (se->position.n) {
       if (!(rows[2 * e] = keyframe_rows(&se->position, 3))) goto nomem;
@@ -448,6 +454,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   s->type = type;
   s->t_fail = NAN;
   s->h_last = NAN;
+  s->seg_lo = -INFINITY;
+  s->seg_hi = INFINITY;
   s->nrods = sc->nrods;
   s->analysis = (int)sc->analysis.type;
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) return create_static(s, status, err, errlen);
@@ -659,6 +667,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   }
 
   st = make_output_times(s, sc->analysis.t_end, err, errlen);
+  if (st == COSROD_OK) st = sim_breaks_collect(s, sc->analysis.t_end);
   if (st != COSROD_OK) return fail_create(s, status, st);
 
   /* energies at t = 0 */
@@ -705,5 +714,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->yd);
   free(s->dae_id);
   free(s->tout);
+  free(s->brk);
+  free(s->bwork);
   free(s);
 }

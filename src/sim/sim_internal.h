@@ -58,6 +58,25 @@ struct cosrod_sim {
   int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
                                  -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
   cosrod_sim_energy energy;
+  /* breakpoints (sim_breaks.c): times in (0, t_end) where the right-hand side is not smooth */
+  double *brk;                      /* (nbrk) increasing */
+  size_t nbrk;
+  double seg_lo, seg_hi;            /* callbacks evaluate at t clamped to [seg_lo, seg_hi]: one-sided
+                                       limits at the ends of the current piece (±inf: no clamp) */
+  double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
+  double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
+  cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
+  cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
+  /* monitor of silent wrong answers (sim_monitor.c) */
+  long mon_n;                       /* frames seen */
+  double mon_bal0, mon_G0;          /* balance and gravity energy of the first frame */
+  double mon_scale, mon_drift;      /* max energy scale, max |balance drift| [J] */
+  double mon_ref;                   /* max energy scale of the frames before the drift warning level */
+  double mon_pdev;                  /* max | |p_k| - 1 | over frames and segments */
+  double mon_t_drift, mon_t_pdev;   /* when the maxima were reached */
+  int diverged;                     /* a frame detected a blow-up (message in msg) */
+  size_t nwarn;
+  char warn[4][320];
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;
@@ -75,6 +94,35 @@ static inline void sim_scatter(const cosrod_sim *s, size_t r, const double *yl, 
   const int *m = s->map + s->off_r[r];
   for (int i = 0; i < s->ny_r[r]; i++) y[m[i]] = yl[i];
 }
+
+/* The time at which the callbacks evaluate the rods: t clamped to the
+ * current piece, so that a piece [a, b] between breakpoints sees the
+ * right-hand side's one-sided limits at a and b (sim_breaks.c). */
+static inline double sim_tclamp(const cosrod_sim *s, double t) {
+  return t < s->seg_lo ? s->seg_lo : t > s->seg_hi ? s->seg_hi : t;
+}
+
+/* sim.c: the right-hand side callback of ODE and mass-matrix problems
+ * (also usable for the DAE form: differential rows f, algebraic rows λ_post - λ). */
+int sim_rhs(double t, const double *y, double *ydot, void *user);
+
+/* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
+cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
+/* sim_breaks.c: integrate from 0 to T piece by piece between the breakpoints
+ * (restart of the method at each), with the energy accounting closed across
+ * them; spec: the output spec of the whole run (include_t0 honoured once). */
+cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec);
+/* sim_breaks.c: s->dstats = the finished pieces + the integrator's current counters. */
+void sim_stats_sync(cosrod_sim *s);
+
+/* sim_monitor.c: forget what the monitor saw (start of a run). */
+void sim_monitor_reset(cosrod_sim *s);
+/* sim_monitor.c: a frame at t (rod data and s->energy valid): track the
+ * balance drift, |p| and blow-up.  Returns -1 on a blow-up (s->msg,
+ * s->t_fail, s->diverged set), else 0. */
+int sim_monitor_frame(cosrod_sim *s, double t);
+/* sim_monitor.c: after a dynamic run: the warnings beyond the thresholds. */
+void sim_monitor_finish(cosrod_sim *s);
 
 /* sim_run.c: evaluate every rod at (t, y) (ny); summed external power and
  * dissipation rate in *rW, *rD (may be NULL). */

@@ -27,6 +27,7 @@
 
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD) {
   double W = 0.0, D = 0.0;
+  t = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
@@ -95,6 +96,7 @@ static int sim_step_cb(double t, double h, int accepted, void *user) {
     s->h_last = h;
     s->t_now = t1;
   }
+  sim_stats_sync(s);
   if (s->obs && s->obs->step) {
     int rc = s->obs->step(s->obs->user, s, t, h, accepted);
     if (rc != 0) return rc;
@@ -123,6 +125,7 @@ static int sim_output_cb(double t, const double *y, void *user) {
     int rc = s->obs->frame(s->obs->user, s, t);
     if (rc != 0) return rc;
   }
+  if (sim_monitor_frame(s, t) != 0) return -1; /* blow-up: after its frame is written */
   return stop_requested(s) ? 1 : 0;
 }
 
@@ -357,14 +360,16 @@ cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
   spec.output = sim_output_cb;
   spec.step_history = sim_step_cb;
   spec.user = s;
-  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
-  double T = s->sc->analysis.t_end;
-  if (st == COSROD_OK) st = cosrod_integrator_evolve(s->integ, T, &spec);
+  /* piecewise between the breakpoints (sim_breaks.c) */
+  sim_monitor_reset(s);
+  cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
   s->obs = NULL;
+  if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
+  sim_monitor_finish(s);
   if (st != COSROD_OK) {
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));
-    s->t_fail = cosrod_integrator_fail_time(s->integ);
+    if (isnan(s->t_fail)) s->t_fail = cosrod_integrator_fail_time(s->integ);
     /* last accepted state: evaluate it for the tips */
     double t = cosrod_integrator_t(s->integ);
     memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
@@ -392,7 +397,7 @@ const double *cosrod_sim_state(const cosrod_sim *s) { return s->y; }
 double cosrod_sim_t(const cosrod_sim *s) { return s->t_now; }
 double cosrod_sim_h_last(const cosrod_sim *s) { return s->h_last; }
 const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *s) {
-  return s->integ ? cosrod_integrator_stats(s->integ) : &s->sstats;
+  return s->integ ? &s->dstats : &s->sstats;
 }
 const char *cosrod_sim_message(const cosrod_sim *s) { return s->msg; }
 double cosrod_sim_fail_time(const cosrod_sim *s) { return s->t_fail; }

@@ -412,6 +412,96 @@ TEST(solver_failure_exit_1) {
   free(dir);
 }
 
+/* SIGTERM (timeout, batch schedulers) and SIGHUP (closed terminal) end a
+ * run like Ctrl-C: exit 128 + signal, summary.json parses with status
+ * "interrupted" and names the signal, complete CSV files, the .pvd index
+ * present and well-formed, no temporary files. */
+static void stop_signal_case(int sig, const char *name, int want_rc) {
+  char *dir = ot_mkdtemp("sig");
+  char out[512], err[512];
+  snprintf(out, sizeof out, "%s.out", dir);
+  snprintf(err, sizeof err, "%s.err", dir);
+  const char *args[] = {"run",   ex("rubber-pendulum"), "-o",    dir,
+                        "--set", "analysis.t_end=1000", "--set", "output.plots=false",
+                        "--set", "output.vtk=true",     "--set", "solver.max_steps=1000000000",
+                        NULL};
+  pid_t pid = spawn(args, out, err);
+  struct timespec tick = {0, 20000000L};
+  for (int i = 0; i < 1000 && !ot_exists(ot_path(dir, ".energy.csv.tmp")); i++) nanosleep(&tick, NULL);
+  struct timespec ts = {0, 500000000L};
+  nanosleep(&ts, NULL);
+  kill(pid, sig);
+  int rc = wait_status(pid);
+  char *e = ot_read(err, NULL);
+  NOTE("%s: exit %d, stderr: %s", name, rc, e ? e : "");
+  CHECK("exit 128 + signal", rc == want_rc);
+  CHECK("stderr names the signal", e && strstr(e, name));
+  free(e);
+  jnode *j = read_summary(dir);
+  CHECK("summary.json parses", j != NULL);
+  CHECK("status interrupted", j && !strcmp(jstr(j, "status"), "interrupted"));
+  CHECK("message names the signal", j && strstr(jstr(j, "message"), name));
+  long ne =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, NULL);
+  long nc = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, NULL);
+  CHECK("some output times", ne >= 1);
+  CHECK("complete frames (centerline)", nc == 11 * ne);
+  char *pvd = ot_read(ot_path(ot_path(dir, "vtk"), "cosrod.pvd"), NULL);
+  char xerr[256] = "";
+  CHECK("vtk/cosrod.pvd present", pvd != NULL);
+  CHECK("pvd well-formed", pvd && xml_wellformed(pvd, xerr, sizeof xerr));
+  free(pvd);
+  CHECK("no temporary files left", no_tmp_files(dir));
+  json_free(j);
+  unlink(out);
+  unlink(err);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+TEST(sigterm_interrupted_exit_143) { stop_signal_case(SIGTERM, "SIGTERM", 143); }
+TEST(sighup_interrupted_exit_129) { stop_signal_case(SIGHUP, "SIGHUP", 129); }
+
+/* A run between two output times still publishes checkpoints every
+ * checkpoint interval of wall time (30 s; 0.2 s here through the internal
+ * override COSROD_CHECKPOINT_EVERY): killed hard (SIGKILL, nothing cleaned
+ * up) 1.5 s after its only frame at t = 0, it leaves a parseable
+ * summary.json with status "running" and the complete t = 0 frame. */
+TEST(checkpoint_between_output_times) {
+  char *dir = ot_mkdtemp("ckpt");
+  char out[512], err[512];
+  snprintf(out, sizeof out, "%s.out", dir);
+  snprintf(err, sizeof err, "%s.err", dir);
+  const char *args[] = {"run",   ex("rubber-pendulum"),    "-o",    dir,
+                        "--set", "analysis.t_end=1000",    "--set", "output.every=1000",
+                        "--set", "output.plots=false",     "--set", "output.vtk=false",
+                        "--set", "solver.max_steps=1000000000", NULL};
+  setenv("COSROD_CHECKPOINT_EVERY", "0.2", 1);
+  pid_t pid = spawn(args, out, err);
+  unsetenv("COSROD_CHECKPOINT_EVERY");
+  struct timespec tick = {0, 20000000L};
+  for (int i = 0; i < 1000 && !ot_exists(ot_path(dir, ".energy.csv.tmp")); i++) nanosleep(&tick, NULL);
+  struct timespec ts = {1, 500000000L};
+  nanosleep(&ts, NULL);
+  kill(pid, SIGKILL);
+  int rc = wait_status(pid);
+  CHECK("killed (128 + SIGKILL)", rc == 128 + SIGKILL);
+  jnode *j = read_summary(dir);
+  CHECK("summary.json published and parses", j != NULL);
+  CHECK("status running", j && !strcmp(jstr(j, "status"), "running"));
+  long ne =
+      csv_rows(dir, "energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance", 7, NULL);
+  long nc = csv_rows(dir, "centerline.csv", "t,rod,vertex,s,x,y,z", 7, NULL);
+  NOTE("energy rows %ld, centerline rows %ld", ne, nc);
+  CHECK("the t = 0 frame (energy)", ne == 1);
+  CHECK("the t = 0 frame (centerline, 11 vertices)", nc == 11);
+  json_free(j);
+  unlink(out);
+  unlink(err);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 /* Ctrl-C: a long run as a child, SIGINT after 0.5 s of running: exit 130, summary
  * "interrupted", CSV files complete, nothing on stderr but the one-line
  * notice (stderr is a file: no progress bar). */
@@ -527,6 +617,7 @@ TEST(version_and_help) {
   o = ot_read(g_out, NULL);
   CHECK("help documents run, 130 and summary.json",
         o && strstr(o, "run FILE") && strstr(o, "130") && strstr(o, "summary.json"));
+  CHECK("help documents 143 (SIGTERM) and 129 (SIGHUP)", o && strstr(o, "143") && strstr(o, "SIGTERM") && strstr(o, "129"));
   free(o);
   const char *bad[] = {"run", NULL};
   CHECK("run without FILE: exit 2", run(bad) == 2);
@@ -546,6 +637,9 @@ static const th_case cases[] = {
     TH_CASE(invalid_input_exit_2),
     TH_CASE(solver_failure_exit_1),
     TH_CASE(sigint_interrupted_exit_130),
+    TH_CASE(checkpoint_between_output_times),
+    TH_CASE(sigterm_interrupted_exit_143),
+    TH_CASE(sighup_interrupted_exit_129),
     TH_CASE(progress_bar_on_a_terminal),
     TH_CASE(version_and_help),
 };

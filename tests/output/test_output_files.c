@@ -230,7 +230,7 @@ TEST(summary_json_ok) {
   cosrod_integrate_stats stats;
   memset(&stats, 0, sizeof stats);
   stats.nfev = 12555, stats.njev = 877, stats.nsteps = 1714, stats.naccept = 1600, stats.nreject = 114;
-  stats.ndecomp = 1500, stats.wall_time = 0.5;
+  stats.ndecomp = 1500, stats.wall_time = 0.5, stats.nconvfail = 37;
   cosrod_output_result res = cosrod_output_default_result();
   res.stats = &stats;
   res.wall_time = 1.25;
@@ -260,6 +260,8 @@ TEST(summary_json_ok) {
     snprintf(what, sizeof what, "stats.%s as given", sk[i]);
     CHECK_NEAR(what, n ? n->num : -1, (double)sv[i], 0.0);
   }
+  const jnode *ncf = json_get(st, "nconvfail");
+  CHECK_NEAR("stats.nconvfail (Newton failures) as given", ncf ? ncf->num : -1, 37.0, 0.0);
   const jnode *it = json_get(st, "integrator");
   CHECK("stats.integrator", it && it->type == J_STR && !strcmp(it->str, "radau5"));
   CHECK_NEAR("wall_time as given", json_get(j, "wall_time") ? json_get(j, "wall_time")->num : -1, 1.25, 0.0);

@@ -1,0 +1,142 @@
+/* Simulation driver, part 4: the monitor of silent wrong answers.
+ *
+ * At every frame of a dynamic run the monitor looks at three numbers that a
+ * correct run keeps small (thresholds in include/cosrod/sim.h):
+ *   - the energy-balance drift |B(t) - B(0)| (SPEC §8, B = kinetic +
+ *     elastic + gravity + dissipated - external work) relative to the
+ *     energy scale S = max over the frames of max(kinetic, elastic,
+ *     |gravity - gravity(0)|, |external work|, dissipated);
+ *   - the unit-quaternion constraint: max over segments | |p_k| - 1 | (the
+ *     null-space form keeps it by construction only up to the integration
+ *     error; the absolute form needs the projection or Baumgarte);
+ *   - blow-up: energy created from nothing, i.e. a drift of more than half
+ *     the current scale while the scale has grown by COSROD_SIM_BLOWUP_GROWTH
+ *     over a reference: the largest of the scales of the healthy frames
+ *     before (drift below the warning level), the initial kinetic + elastic
+ *     energy and Σ ρA L |g| L (what gravity supplies over a rod length).  A blow-up ends the run (COSROD_ERR_DIVERGED) with a
+ *     message that names the likely cause; the drifts are warnings
+ *     (cosrod_sim_warning, summary.json "warnings", stderr).
+ * With the energy accounting switched off (balance NaN) only |p| is
+ * watched.  Nothing is allocated. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+void sim_monitor_reset(cosrod_sim *s) {
+  s->mon_n = 0;
+  s->mon_bal0 = s->mon_G0 = 0.0;
+  s->mon_scale = s->mon_drift = s->mon_pdev = 0.0;
+  /* the reference scale starts at what gravity can supply over one rod
+   * length, Σ ρA L |g| L (raised by the first frame's energy and the healthy
+   * frames): a run from rest that creates energy before its first healthy
+   * frame is still recognised */
+  double g = sqrt(s->sc->gravity[0] * s->sc->gravity[0] + s->sc->gravity[1] * s->sc->gravity[1] +
+                  s->sc->gravity[2] * s->sc->gravity[2]);
+  s->mon_ref = 0.0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    double rhoA, L = s->sc->rods[r].length;
+    cosrod_rod_constants(s->rods[r], NULL, NULL, NULL, NULL, &rhoA, NULL);
+    s->mon_ref += rhoA * L * g * L;
+  }
+  s->mon_t_drift = s->mon_t_pdev = 0.0;
+  s->diverged = 0;
+  s->nwarn = 0;
+}
+
+static double pnorm_deviation(const cosrod_sim *s) {
+  double m = 0.0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod_data *d = s->data[r];
+    for (int k = 0; k < d->N; k++) {
+      const double *p = d->p + 4 * k;
+      double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+      if (fabs(n - 1.0) > m) m = fabs(n - 1.0);
+    }
+  }
+  return m;
+}
+
+/* The likely cause of a blow-up, for the message. */
+static const char *blowup_cause(const cosrod_sim *s) {
+  if (s->form == COSROD_FORM_ABSOLUTE && !s->prob.project && !s->baumgarte)
+    return "formulation absolute without projection (the quaternions leave |p| = 1): set "
+           "solver.stabilisation: projection, or take formulation nullspace";
+  if (s->type->flags & COSROD_STEP_EXPLICIT)
+    return "an explicit method at its stability limit (a stiff rod): take an implicit integrator "
+           "(radau5, rodas) or a much smaller rtol";
+  return "steps too large for the dynamics: take a smaller rtol / atol or an hmax";
+}
+
+int sim_monitor_frame(cosrod_sim *s, double t) {
+  const cosrod_sim_energy *e = &s->energy;
+  double pdev = pnorm_deviation(s);
+  if (pdev > s->mon_pdev || isnan(pdev)) {
+    s->mon_pdev = pdev;
+    s->mon_t_pdev = t;
+  }
+  if (!isfinite(e->balance)) {
+    s->mon_n++;
+    return 0;
+  }
+  if (s->mon_n == 0) {
+    s->mon_bal0 = e->balance;
+    s->mon_G0 = e->gravity;
+    s->mon_ref = fmax(s->mon_ref, fabs(e->kinetic) + fabs(e->elastic));
+  }
+  s->mon_n++;
+  double scale = fmax(fmax(fabs(e->kinetic), fabs(e->elastic)),
+                      fmax(fabs(e->gravity - s->mon_G0), fmax(fabs(e->external_work), fabs(e->dissipated))));
+  double drift = fabs(e->balance - s->mon_bal0);
+  if (scale > s->mon_scale) s->mon_scale = scale;
+  if (drift > s->mon_drift) {
+    s->mon_drift = drift;
+    s->mon_t_drift = t;
+  }
+  if (drift <= COSROD_SIM_DRIFT_WARN * scale || drift == 0.0) {
+    if (scale > s->mon_ref) s->mon_ref = scale;
+    return 0;
+  }
+  if (s->mon_ref > 0.0 && drift > 0.5 * scale && scale > COSROD_SIM_BLOWUP_GROWTH * s->mon_ref) {
+    snprintf(s->msg, sizeof s->msg,
+             "blow-up at t = %.6g s: the energy grew from %.3g J to %.3g J with an energy balance drift of "
+             "%.3g J (not supplied by loads or moving ends); likely cause: %s",
+             t, s->mon_ref, scale, drift, blowup_cause(s));
+    s->t_fail = t;
+    s->diverged = 1;
+    return -1;
+  }
+  return 0;
+}
+
+static void add_warning(cosrod_sim *s, const char *text) {
+  if (s->nwarn < sizeof s->warn / sizeof s->warn[0]) snprintf(s->warn[s->nwarn++], sizeof s->warn[0], "%s", text);
+}
+
+void sim_monitor_finish(cosrod_sim *s) {
+  char w[320];
+  if (s->mon_scale > 0.0 && s->mon_drift > COSROD_SIM_DRIFT_WARN * s->mon_scale && !s->diverged) {
+    snprintf(w, sizeof w,
+             "energy balance drift %.3g J = %.3g %% of the energy scale %.3g J (at t = %.6g s; warning above "
+             "%g %%): the solution is not accurate; take a smaller rtol / atol%s",
+             s->mon_drift, 100.0 * s->mon_drift / s->mon_scale, s->mon_scale, s->mon_t_drift,
+             100.0 * COSROD_SIM_DRIFT_WARN,
+             s->form == COSROD_FORM_ABSOLUTE && !s->prob.project ? " or stabilisation: projection" : "");
+    add_warning(s, w);
+  }
+  if (s->mon_pdev > COSROD_SIM_PNORM_WARN) {
+    snprintf(w, sizeof w,
+             "unit quaternions drifted: max | |p| - 1 | = %.3g (at t = %.6g s; warning above %g)%s", s->mon_pdev,
+             s->mon_t_pdev, COSROD_SIM_PNORM_WARN,
+             s->form == COSROD_FORM_NULLSPACE ? ": take a smaller rtol / atol"
+                                              : ": take stabilisation: projection (or a stronger baumgarte)");
+    add_warning(s, w);
+  }
+}
+
+size_t cosrod_sim_nwarnings(const cosrod_sim *s) { return s ? s->nwarn : 0; }
+
+const char *cosrod_sim_warning(const cosrod_sim *s, size_t i) {
+  return s && i < s->nwarn ? s->warn[i] : "";
+}
