@@ -601,11 +601,13 @@ cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, si
     len += got;
     if (got == 0) break;
   }
-  int bad = ferror(f);
+  int bad = ferror(f), eno = errno;
   fclose(f);
   if (bad) {
     free(buf);
-    if (err && errlen) snprintf(err, errlen, "%s:0: (file): read error", path);
+    if (err && errlen)
+      snprintf(err, errlen, "%s:0: (file): %s", path,
+               eno == EISDIR ? "is a directory, not a scenario file" : "read error");
     return COSROD_ERR_IO;
   }
   cosrod_status st = cosrod_scenario_parse(buf, len, path, sets, nsets, out, err, errlen);
