@@ -153,6 +153,10 @@ typedef struct cosrod_rod_def {
   cosrod_damping_kind damping;
   double tau_shear, tau_bulk;          /* s (Kelvin–Voigt) */
   double visc_gamma[3], visc_kappa[3]; /* V_Γ (N s), V_K (N m^2 s), SPEC convention (V = 2c of [LLA]) */
+  /* external (medium) damping, with any of the above: force -c_t ẋ per
+   * length on the centreline (N s/m^2), material moment -c_r Ω per length on
+   * the cross-sections (N s); rod_medium.c */
+  double medium_translational, medium_rotational;
 
   /* initial shape (the geometric shape has its own arc length, mapped
    * linearly onto [s_0, s_N]) */

@@ -180,6 +180,10 @@ typedef struct cosrod_sc_damping {
   int lla_convention; /* 1 if the given coefficients are [LLA]'s c */
   double V_gamma[3];  /* (shear 1, shear 2, extension) [N s] */
   double V_kappa[3];  /* (bending 1, bending 2, torsion) [N m^2 s] */
+  /* damping.medium (with any kind, also alone): force -c_t ẋ and material
+   * moment -c_r Ω per length of the surrounding medium */
+  double medium_translational; /* c_t [N s/m^2] (0: none) */
+  double medium_rotational;    /* c_r [N s] (0: none) */
 } cosrod_sc_damping;
 
 /* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal

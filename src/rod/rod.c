@@ -425,6 +425,11 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
   rod->has_damping = 0;
   for (int i = 0; i < 3; ++i)
     if (rod->VG[i] > 0.0 || rod->VK[i] > 0.0) rod->has_damping = 1;
+  rod->cmed_t = def->medium_translational;
+  rod->cmed_r = def->medium_rotational;
+  if (!(rod->cmed_t >= 0.0) || !(rod->cmed_r >= 0.0) || !isfinite(rod->cmed_t) || !isfinite(rod->cmed_r))
+    return fail(rod, st, COSROD_ERR_INVALID), NULL;
+  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) rod->has_damping = 1;
   rod->curv = def->curvature;
   for (int n = 0; n <= N; ++n) rod->mv[n] = rod->rhoA * rod->w[n];
   for (int k = 0; k < N; ++k)

@@ -90,13 +90,23 @@ static void read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
 }
 
 static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
-  static const char *const keys[] = {"kelvin_voigt", "coefficients", NULL};
+  static const char *const keys[] = {"kelvin_voigt", "coefficients", "medium", NULL};
   cosrod_sc_damping *d = &r->damping;
-  sc_expect_map(c, m, NULL, "kelvin_voigt or coefficients");
+  sc_expect_map(c, m, NULL, "kelvin_voigt, coefficients or medium");
   sc_check_keys(c, m, keys);
-  ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients");
+  ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients"), *me = sc_get(m, "medium");
   if (kv && co) sc_fail(c, co, "coefficients", "give either 'kelvin_voigt' or 'coefficients', not both");
-  if (!kv && !co) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients')");
+  if (!kv && !co && !me) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients', 'medium')");
+  if (me) {
+    static const char *const mek[] = {"translational", "rotational", NULL};
+    sc_push(c, "medium");
+    sc_expect_map(c, me, NULL, "translational, rotational");
+    sc_check_keys(c, me, mek);
+    d->medium_translational = sc_num(c, me, "translational", 0.0, R_NONNEG);
+    d->medium_rotational = sc_num(c, me, "rotational", 0.0, R_NONNEG);
+    sc_pop(c);
+  }
+  if (!kv && !co) return; /* medium only: kind stays none */
   if (kv) {
     static const char *const kvk[] = {"tau_shear", "tau_bulk", NULL};
     sc_push(c, "kelvin_voigt");
@@ -483,7 +493,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       d->V_kappa[0] = d->tau_extension * r->EI1;
       d->V_kappa[1] = d->tau_extension * r->EI2;
       d->V_kappa[2] = d->tau_shear * r->GJ;
-    } else {
+    } else if (d->kind == COSROD_SC_DAMPING_COEFFICIENTS) {
       double f = d->lla_convention ? 2.0 : 1.0;
       d->V_gamma[0] = f * d->shear[0];
       d->V_gamma[1] = f * d->shear[1];
@@ -493,7 +503,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       d->V_kappa[2] = f * d->torsion;
     }
     for (int k = 0; k < 3; k++)
-      if (!isfinite(d->V_gamma[k]) || !isfinite(d->V_kappa[k]))
+      if (d->kind != COSROD_SC_DAMPING_NONE && (!isfinite(d->V_gamma[k]) || !isfinite(d->V_kappa[k])))
         sc_fail(c, v, "damping", "viscous coefficients are not finite");
   }
 

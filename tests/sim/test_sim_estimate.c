@@ -24,13 +24,15 @@ static cosrod_scenario *load(const char *name, const char *const *sets, size_t n
 
 /* The estimate bounds the real state size (ny <= est <= ny + 6 per rod: the
  * estimate ignores the dofs removed by clamped ends) and the real bandwidths
- * (equal in the node layout, SPLIT's q/v blocks in the split one). */
+ * (the damped node layout's, an upper bound by at most 4 for undamped rods;
+ * SPLIT's q/v blocks in the split one), for a damped and an undamped example. */
 TEST(estimate_matches_created_layouts) {
   static const char *forms[] = {"nullspace", "absolute", "dae"};
   static const char *ints[] = {"radau5", "rodas", "seulex", "ida", "cvode", "dopri5", "dop853"};
   int compared = 0;
   double worst_ny = 0.0;
   int bw_ok = 1;
+  for (int ex = 0; ex < 2; ex++)
   for (int f = 0; f < 3; f++)
     for (int i = 0; i < 7; i++) {
       char s1[64], s2[64];
@@ -41,7 +43,7 @@ TEST(estimate_matches_created_layouts) {
       char err[512];
       const char *e = getenv("COSROD_EXAMPLES");
       char path[1024];
-      snprintf(path, sizeof path, "%s/perf-steel.yaml", e ? e : "examples");
+      snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", ex ? "rubber-pendulum" : "perf-steel");
       sc = NULL;
       if (cosrod_scenario_load(path, sets, 4, &sc, err, sizeof err) != COSROD_OK) continue; /* dae + explicit */
       cosrod_sim_estimate est;
@@ -55,7 +57,7 @@ TEST(estimate_matches_created_layouts) {
         if (d < 0 || d > 6) worst_ny = fmax(worst_ny, fabs(d));
         if (cosrod_sim_split_layout(sim)) {
           if (est.ml != ml || est.mu != mu || est.ml != mlq || est.mu != muq) bw_ok = 0;
-        } else if (est.ml != ml || est.mu != mu) {
+        } else if (est.ml < ml || est.mu < mu || est.ml > ml + 4 || est.mu > mu + 4) {
           bw_ok = 0;
         }
         if (!bw_ok) NOTE("%s/%s: estimate %d/%d, sim %d/%d", forms[f], ints[i], est.ml, est.mu, ml, mu);
@@ -67,9 +69,10 @@ TEST(estimate_matches_created_layouts) {
       cosrod_scenario_free(sc);
     }
   NOTE("%d formulation/integrator pairs compared", compared);
-  CHECK("at least 17 pairs (3 forms x 7 methods, dae without the explicit ones and cvode)", compared >= 17);
+  CHECK("at least 34 cases (2 examples x 3 forms x 7 methods, dae without explicit ones and cvode)",
+        compared >= 34);
   CHECK_LE("largest excess of the estimated ny outside [0, 6]", worst_ny, 0.0);
-  CHECK("estimated bandwidths equal the created ones", bw_ok);
+  CHECK("estimated bandwidths bound the created ones", bw_ok);
 }
 
 /* Memory grows linearly in N: the band storage at 10^6 segments is 10^4
