@@ -272,7 +272,9 @@ static cosrod_status copy_end(rod_end_model *e, const cosrod_rod_end *d) {
   e->fixrot = d->kind == COSROD_END_CLAMPED || d->kind == COSROD_END_PRESCRIBED;
   e->slides = e->fixpos && d->slides;
   if (e->slides && !(cosrod_vec3_normalise(e->axis, d->slide_axis) > 0.0)) return COSROD_ERR_INVALID;
-  if (d->kind == COSROD_END_PRESCRIBED) {
+  /* a pinned end may move along position keyframes (its rotation stays free) */
+  if (d->kind == COSROD_END_PINNED && d->nrot > 0) return COSROD_ERR_INVALID;
+  if (d->kind == COSROD_END_PRESCRIBED || (d->kind == COSROD_END_PINNED && d->npos > 0)) {
     if (d->npos < 0 || d->nrot < 0 || (d->npos > 0 && !d->pos) || (d->nrot > 0 && !d->rot))
       return COSROD_ERR_INVALID;
     if (d->npos > 0) {

@@ -188,7 +188,9 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
   def.G = sr->material.G;
   def.poisson = sr->material.poisson;
   def.density = sr->material.density;
-  def.section = (cosrod_section_shape)sr->section.shape;
+  /* tube: its resolved area and moments (scenario_rod.c) as a custom section */
+  def.section = sr->section.shape == COSROD_SC_SECTION_TUBE ? COSROD_SECTION_CUSTOM
+                                                             : (cosrod_section_shape)sr->section.shape;
   def.radius = sr->section.radius;
   def.width = sr->section.width;
   def.height = sr->section.height;
