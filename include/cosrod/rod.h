@@ -73,7 +73,7 @@ typedef enum cosrod_reference_kind {
 
 typedef enum cosrod_end_kind {
   COSROD_END_FREE = 0,
-  COSROD_END_PINNED,    /* centroid fixed (or sliding), rotation free */
+  COSROD_END_PINNED,    /* centroid fixed or following position keyframes (or sliding), rotation free */
   COSROD_END_CLAMPED,   /* centroid and frame fixed (ghost quaternion, [LLA] Remark 3.1) */
   COSROD_END_PRESCRIBED /* like clamped, centroid/frame follow keyframes */
 } cosrod_end_kind;
@@ -85,7 +85,7 @@ typedef struct cosrod_rod_end {
   cosrod_end_kind kind;
   int slides; /* 1: translation along slide_axis released (a state coordinate ξ) */
   double slide_axis[3];
-  int npos;          /* prescribed centroid keyframes, linear interpolation */
+  int npos;          /* prescribed / pinned centroid keyframes, linear interpolation */
   const double *pos; /* (npos x 4) rows (t, x, y, z), increasing t */
   int nrot;          /* prescribed orientation keyframes, slerp (no shortest-arc flip) */
   const double *rot; /* (nrot x 5) rows (t, q0, q1, q2, q3), unit quaternions */
@@ -156,6 +156,10 @@ typedef struct cosrod_rod_def {
   cosrod_damping_kind damping;
   double tau_shear, tau_bulk;          /* s (Kelvin–Voigt) */
   double visc_gamma[3], visc_kappa[3]; /* V_Γ (N s), V_K (N m^2 s), SPEC convention (V = 2c of [LLA]) */
+  /* external (medium) damping, with any of the above: force -c_t ẋ per
+   * length on the centreline (N s/m^2), material moment -c_r Ω per length on
+   * the cross-sections (N s); rod_medium.c */
+  double medium_translational, medium_rotational;
 
   /* initial shape (the geometric shape has its own arc length, mapped
    * linearly onto [s_0, s_N]) */

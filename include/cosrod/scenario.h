@@ -55,7 +55,8 @@ typedef enum cosrod_sc_curvature {
 typedef enum cosrod_sc_section_shape {
   COSROD_SC_SECTION_CIRCLE,
   COSROD_SC_SECTION_RECTANGLE,
-  COSROD_SC_SECTION_CUSTOM
+  COSROD_SC_SECTION_CUSTOM,
+  COSROD_SC_SECTION_TUBE /* hollow circle: outer_radius, inner_radius (hoses, pipes) */
 } cosrod_sc_section_shape;
 
 typedef enum cosrod_sc_damping_kind {
@@ -161,6 +162,7 @@ typedef struct cosrod_sc_material {
 typedef struct cosrod_sc_section {
   cosrod_sc_section_shape shape;
   double radius;           /* circle [m] */
+  double outer_radius, inner_radius; /* tube [m], 0 <= inner < outer */
   double width, height;    /* rectangle [m]: width along d1, height along d2 */
   double torsion_constant; /* rectangle: J if given, else 0 (J = I1 + I2) */
   double area;             /* [m^2] */
@@ -180,6 +182,10 @@ typedef struct cosrod_sc_damping {
   int lla_convention; /* 1 if the given coefficients are [LLA]'s c */
   double V_gamma[3];  /* (shear 1, shear 2, extension) [N s] */
   double V_kappa[3];  /* (bending 1, bending 2, torsion) [N m^2 s] */
+  /* damping.medium (with any kind, also alone): force -c_t ẋ and material
+   * moment -c_r Ω per length of the surrounding medium */
+  double medium_translational; /* c_t [N s/m^2] (0: none) */
+  double medium_rotational;    /* c_r [N s] (0: none) */
 } cosrod_sc_damping;
 
 /* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal
@@ -222,9 +228,9 @@ typedef struct cosrod_sc_end {
   double slides_along[3];          /* unit spatial axis of a released translation */
   int body;                        /* index into bodies, or -1 (fixed in space) */
   double at[3];                    /* with body: attachment point, body material frame [m] */
-  cosrod_sc_keyframes position;    /* prescribed: centroid keyframes (n = 0: none) */
+  cosrod_sc_keyframes position;    /* prescribed or pinned: centroid keyframes (n = 0: none) */
   cosrod_sc_keyframes orientation; /* prescribed: frame keyframes, slerp (n = 0: none) */
-  int cubic;                       /* prescribed: interpolation: cubic (C¹), else linear */
+  int cubic;                       /* prescribed or moving pinned: interpolation: cubic (C¹), else linear */
   int line;
 } cosrod_sc_end;
 
@@ -245,7 +251,8 @@ typedef struct cosrod_sc_rod {
   size_t segments; /* N, 1 <= N <= COSROD_SC_MAX_SEGMENTS */
   int grid_given;  /* 1 if `grid` was given, 0 if uniform from `segments` */
   double *grid;    /* (segments + 1) arc-length coordinates s_0 < ... < s_N [m] */
-  cosrod_sc_material material;
+  cosrod_sc_material material; /* all zero when not given (has_material 0) */
+  int has_material;            /* 0: `material` omitted, every stiffness and inertia value given */
   cosrod_sc_section section;
   double shear_correction[2]; /* kappa1, kappa2 (default 1, 1) */
   /* Resolved stiffness: EA, kappa1 GA, kappa2 GA [N]; EI1, EI2, GJ [N m^2];

@@ -58,6 +58,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cosrod/integrate.h"
 #include "cosrod/rod.h"
@@ -139,6 +140,32 @@ void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
  * ("" out of range). */
 size_t cosrod_sim_nwarnings(const cosrod_sim *sim);
 const char *cosrod_sim_warning(const cosrod_sim *sim, size_t i);
+/* ---- one validation for check and run (sim_check.c) ----------------------- */
+
+/* Resource estimate of a scenario, made before anything of size N is
+ * allocated (issue 14): memory of the run and output volume. */
+typedef struct cosrod_sim_estimate {
+  long ny;             /* unknowns of the global state */
+  int ml, mu;          /* Jacobian bandwidths assumed */
+  double state_bytes;  /* state-size vectors of the method and the driver [bytes] */
+  double matrix_bytes; /* band storage: Jacobians and factorised iteration matrices [bytes] */
+  double model_bytes;  /* the rods' own per-segment data [bytes] */
+  double total_bytes;  /* sum of the three [bytes] */
+  double frame_bytes;  /* output written per frame (CSV tables + VTK) [bytes] */
+  size_t nframes;      /* frames including t = 0 */
+  double output_bytes; /* frame_bytes * nframes (steps.csv not included) [bytes] */
+  size_t max_rod;      /* the rod with the most segments (key of a refusal) */
+} cosrod_sim_estimate;
+
+cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est);
+/* Two lines "estimate: memory ~... / output ~..." on f. */
+void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f);
+/* The path `check` and `run` share: estimate (into *est, may be NULL),
+ * refuse when the memory estimate exceeds mem_limit bytes (<= 0: no limit;
+ * ERR_INVALID, err "FILE:LINE: rods.R.segments: needs ~X GB ..."), then
+ * cosrod_sim_create with its checks. */
+cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
+                               cosrod_status *status, char *err, size_t errlen);
 
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);

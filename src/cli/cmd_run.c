@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_prepare.h"
 #include "cosrod/output.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
@@ -184,14 +185,49 @@ static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
   return st;
 }
 
+#define RUN_USAGE "usage: cosrod run FILE [-o DIR] [--set key.path=value]... [--memory-limit SIZE] [--quiet]\n"
+#define RUN_HELP                                                                                    \
+  RUN_USAGE                                                                                         \
+  "  -o DIR              output directory (default: output.dir of FILE)\n"                          \
+  "  --set k.p=v         override a key before validation, e.g. --set rods.0.segments=20\n"         \
+  "  --memory-limit SIZE refuse a run whose memory estimate exceeds SIZE (e.g. 4G, 512M;\n"        \
+  "                      default: the available memory, MemAvailable of /proc/meminfo)\n"          \
+  "  --quiet, -q         print nothing but errors\n"                                                \
+  "`cosrod check FILE` validates exactly as run does and prints the estimate; see cosrod help.\n"
+
 static int usage_error(const char *msg, const char *arg) {
-  fprintf(stderr, "cosrod run: %s%s%s\nusage: cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]\n",
-          msg, arg ? " " : "", arg ? arg : "");
+  fprintf(stderr, "cosrod run: %s%s%s\n" RUN_USAGE, msg, arg ? " " : "", arg ? arg : "");
   return 2;
 }
 
+/* The simulation could not be allocated although the estimate fit: a
+ * summary.json saying so (no frames), so a batch job leaves a trace. */
+static void write_nomem_summary(const char *dir, const cosrod_scenario *sc, const char *file,
+                                const cosrod_sim_estimate *est) {
+  cosrod_output_config cfg = cosrod_output_default_config();
+  cfg.vtk = 0;
+  cfg.plots = 0;
+  cfg.title = sc->title;
+  cfg.scenario_file = file;
+  cfg.t_end = sc->analysis.t_end;
+  cosrod_status st;
+  cosrod_output *out = cosrod_output_create(dir, &cfg, &st);
+  if (!out) return;
+  char msg[256];
+  snprintf(msg, sizeof msg, "out of memory while creating the simulation (estimate ~%.3g GB)",
+           est->total_bytes / 1e9);
+  cosrod_output_result res = cosrod_output_default_result();
+  res.code = COSROD_ERR_NOMEM;
+  res.run = COSROD_RUN_FAILED;
+  res.message = msg;
+  res.t_reached = 0.0;
+  if (cosrod_output_close(out, &res) == COSROD_OK)
+    fprintf(stderr, "cosrod run: %s/summary.json says why\n", dir);
+  cosrod_output_free(out);
+}
+
 int cosrod_cmd_run(int argc, char **argv) {
-  const char *file = NULL, *dir = NULL;
+  const char *file = NULL, *dir = NULL, *limit = NULL;
   int quiet = 0, rc = 0;
   const char **sets = calloc((size_t)argc + 1, sizeof *sets);
   size_t nsets = 0;
@@ -217,6 +253,18 @@ int cosrod_cmd_run(int argc, char **argv) {
       dir = argv[++i];
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if (!strcmp(a, "--memory-limit")) {
+      if (i + 1 >= argc) {
+        free(sets);
+        return usage_error("--memory-limit needs a size such as 4G", NULL);
+      }
+      limit = argv[++i];
+    } else if (!strncmp(a, "--memory-limit=", 15)) {
+      limit = a + 15;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      free(sets);
+      printf("%s", RUN_HELP);
+      return 0;
     } else if (a[0] == '-' && a[1] != '\0') {
       free(sets);
       return usage_error("unknown option", a);
@@ -232,20 +280,18 @@ int cosrod_cmd_run(int argc, char **argv) {
     return usage_error("no scenario FILE given", NULL);
   }
 
-  /* 1. input: nothing is written before this has succeeded */
-  char err[1024];
+  /* 1. input: the same path as `check` (cli_prepare); nothing is written
+   * before this has succeeded, except the summary.json of an allocation failure */
+  cosrod_status st = COSROD_OK;
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(file, sets, nsets, &sc, err, sizeof err);
+  cosrod_sim *sim = NULL;
+  cosrod_sim_estimate est;
+  int prc = cli_prepare("run", file, sets, nsets, limit, &sc, &sim, &est);
   free(sets);
-  if (st != COSROD_OK) {
-    fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
-    return st == COSROD_ERR_NOMEM ? 1 : 2;
-  }
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) {
-    fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
+  if (prc != 0) {
+    if (prc == 1 && sc) write_nomem_summary(dir ? dir : sc->output.dir ? sc->output.dir : "out", sc, file, &est);
     cosrod_scenario_free(sc);
-    return st == COSROD_ERR_NOMEM ? 1 : 2;
+    return prc;
   }
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
 

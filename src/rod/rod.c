@@ -274,7 +274,9 @@ static cosrod_status copy_end(rod_end_model *e, const cosrod_rod_end *d) {
   e->slides = e->fixpos && d->slides;
   if (e->slides && !(cosrod_vec3_normalise(e->axis, d->slide_axis) > 0.0)) return COSROD_ERR_INVALID;
   e->cubic = d->cubic != 0;
-  if (d->kind == COSROD_END_PRESCRIBED) {
+  /* a pinned end may move along position keyframes (its rotation stays free) */
+  if (d->kind == COSROD_END_PINNED && d->nrot > 0) return COSROD_ERR_INVALID;
+  if (d->kind == COSROD_END_PRESCRIBED || (d->kind == COSROD_END_PINNED && d->npos > 0)) {
     if (d->npos < 0 || d->nrot < 0 || (d->npos > 0 && !d->pos) || (d->nrot > 0 && !d->rot))
       return COSROD_ERR_INVALID;
     if (d->npos > 0) {
@@ -427,6 +429,11 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
   rod->has_damping = 0;
   for (int i = 0; i < 3; ++i)
     if (rod->VG[i] > 0.0 || rod->VK[i] > 0.0) rod->has_damping = 1;
+  rod->cmed_t = def->medium_translational;
+  rod->cmed_r = def->medium_rotational;
+  if (!(rod->cmed_t >= 0.0) || !(rod->cmed_r >= 0.0) || !isfinite(rod->cmed_t) || !isfinite(rod->cmed_r))
+    return fail(rod, st, COSROD_ERR_INVALID), NULL;
+  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) rod->has_damping = 1;
   rod->curv = def->curvature;
   for (int n = 0; n <= N; ++n) rod->mv[n] = rod->rhoA * rod->w[n];
   for (int k = 0; k < N; ++k)

@@ -276,6 +276,9 @@ cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
       Pext += add_moment(d->fp + 4 * k, d->p + 4 * k, d->pd + 4 * k, d->mload + 3 * k);
   }
 
+  /* medium damping (before the reactions of prescribed ends, which carry it) */
+  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) Drate += rod_medium_forces(rod, d);
+
   /* power of moving prescribed ends: reactions times prescribed velocities */
   for (int e = 0; e < 2; ++e) {
     const rod_end_model *em = &rod->end[e];

@@ -72,7 +72,8 @@ struct cosrod_rod {
   cosrod_rod_load *loads;
   cosrod_rod_load_fn load_fn;
   void *load_user;
-  int has_damping;
+  int has_damping;  /* any velocity-dependent force (Kelvin–Voigt, coefficients, medium) */
+  double cmed_t, cmed_r; /* medium damping c_t (N s/m^2), c_r (N s) (rod_medium.c) */
 };
 
 /* ---- small quaternion helpers ------------------------------------------- */
@@ -271,5 +272,12 @@ size_t rod_jac_work_size(const cosrod_rod *rod);
 /* Internal: evaluate the kinematics from y, all forces and energies (rod_eval.c). */
 cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                               const double *y, int *cbret);
+
+/* rod_medium.c: medium damping.  Adds -c_t δs_n ẋ_n to fx and the segment
+ * moments -c_r Δs Ω_k (Ω = 2 Im(p̄ṗ)) to ψ of the evaluated data d; returns
+ * the dissipation rate Σ c_t δs_n |ẋ_n|² + Σ c_r Δs |Ω_k|² (>= 0). */
+double rod_medium_forces(const cosrod_rod *rod, cosrod_rod_data *d);
+/* rod_medium.c: their derivatives into the stage-1 workspaces (wv, ws). */
+void rod_medium_jac(const cosrod_rod *rod, const cosrod_rod_data *d, double *wv, double *ws);
 
 #endif /* COSROD_ROD_INTERNAL_H */

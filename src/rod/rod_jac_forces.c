@@ -333,6 +333,7 @@ void rod_jac_force_derivs(const cosrod_rod *rod, cosrod_rod_data *d, double t, i
         break;
     }
   }
+  if (damped && (rod->cmed_t > 0.0 || rod->cmed_r > 0.0)) rod_medium_jac(rod, d, wv, ws);
   if (rod->nloads > 0 || rod->load_fn) {
     for (int k = 0; k < N; ++k) { /* ψ += 2 p M̂: ∂/∂p at fixed M̂ */
       double T[16];

@@ -614,11 +614,13 @@ cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, si
     len += got;
     if (got == 0) break;
   }
-  int bad = ferror(f);
+  int bad = ferror(f), eno = errno;
   fclose(f);
   if (bad) {
     free(buf);
-    if (err && errlen) snprintf(err, errlen, "%s:0: (file): read error", path);
+    if (err && errlen)
+      snprintf(err, errlen, "%s:0: (file): %s", path,
+               eno == EISDIR ? "is a directory, not a scenario file" : "read error");
     return COSROD_ERR_IO;
   }
   cosrod_status st = cosrod_scenario_parse(buf, len, path, sets, nsets, out, err, errlen);
@@ -633,13 +635,16 @@ void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f) {
   fprintf(f, "  gravity [%g, %g, %g]\n", sc->gravity[0], sc->gravity[1], sc->gravity[2]);
   for (size_t i = 0; i < sc->nrods; i++) {
     const cosrod_sc_rod *r = &sc->rods[i];
-    fprintf(
-        f,
-        "  rod %s: %s, L = %g m, N = %zu, E = %g Pa, G = %g Pa, rho = %g kg/m^3, curvature %s, ends %s/%s, "
-        "%zu load(s)\n",
-        r->name, SC_MODEL_NAMES[r->model], r->length, r->segments, r->material.E, r->material.G,
-        r->material.density, SC_CURVATURE_NAMES[r->curvature], end_short[r->ends[0].type],
-        end_short[r->ends[1].type], r->nloads);
+    char mat[160];
+    if (r->has_material)
+      snprintf(mat, sizeof mat, "E = %g Pa, G = %g Pa, rho = %g kg/m^3", r->material.E, r->material.G,
+               r->material.density);
+    else /* no material: the given values, not zeros */
+      snprintf(mat, sizeof mat, "EA = %g N, EI = %g/%g N m^2, GJ = %g N m^2, rhoA = %g kg/m", r->EA, r->EI1,
+               r->EI2, r->GJ, r->rhoA);
+    fprintf(f, "  rod %s: %s, L = %g m, N = %zu, %s, curvature %s, ends %s/%s, %zu load(s)\n", r->name,
+            SC_MODEL_NAMES[r->model], r->length, r->segments, mat, SC_CURVATURE_NAMES[r->curvature],
+            end_short[r->ends[0].type], end_short[r->ends[1].type], r->nloads);
   }
   for (size_t i = 0; i < sc->nbodies; i++) {
     const cosrod_sc_body *b = &sc->bodies[i];

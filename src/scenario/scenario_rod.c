@@ -50,13 +50,29 @@ void sc_read_materials(ctx *c, ynode *root) {
 /* ---- rods ------------------------------------------------------------------ */
 
 static void read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
-  static const char *const keys[] = {"shape", "radius", "width", "height", "torsion_constant",
-                                     "area",  "I1",     "I2",    "J",      NULL};
-  sc_expect_map(c, m, NULL, "shape: circle | rectangle | custom");
+  static const char *const keys[] = {"shape", "radius", "width", "height", "torsion_constant", "area", "I1",
+                                     "I2",    "J",      "outer_radius", "inner_radius", NULL};
+  sc_expect_map(c, m, NULL, "shape: circle | rectangle | tube | custom");
   sc_check_keys(c, m, keys);
-  s->shape = (cosrod_sc_section_shape)sc_to_enum(c, sc_require(c, m, "shape", "circle, rectangle or custom"),
-                                              "shape", SC_SECTION_NAMES);
+  s->shape = (cosrod_sc_section_shape)sc_to_enum(
+      c, sc_require(c, m, "shape", "circle, rectangle, tube or custom"), "shape", SC_SECTION_NAMES);
   switch (s->shape) {
+    case COSROD_SC_SECTION_TUBE: {
+      /* thick-walled circular tube: A = π(ro² - ri²), I = π(ro⁴ - ri⁴)/4,
+       * J = 2I (the polar moment is the torsion constant of a circular ring) */
+      double ro = sc_req_num(c, m, "outer_radius", R_POS, "outer radius [m]");
+      double ri = sc_req_num(c, m, "inner_radius", R_NONNEG, "inner radius [m] (0: solid)");
+      if (!(ri < ro))
+        sc_fail(c, sc_get(m, "inner_radius"), "inner_radius", "must be smaller than outer_radius (%.6g >= %.6g)",
+                ri, ro);
+      s->outer_radius = ro;
+      s->inner_radius = ri;
+      s->area = SC_PI * (ro * ro - ri * ri);
+      s->I1 = s->I2 = SC_PI * (ro * ro * ro * ro - ri * ri * ri * ri) / 4.0;
+      s->J = 2.0 * s->I1;
+      sc_check_unused(c, m, "with shape: tube");
+      break;
+    }
     case COSROD_SC_SECTION_CIRCLE: {
       double r = sc_req_num(c, m, "radius", R_POS, "radius [m]");
       s->radius = r;
@@ -90,13 +106,23 @@ static void read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
 }
 
 static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
-  static const char *const keys[] = {"kelvin_voigt", "coefficients", NULL};
+  static const char *const keys[] = {"kelvin_voigt", "coefficients", "medium", NULL};
   cosrod_sc_damping *d = &r->damping;
-  sc_expect_map(c, m, NULL, "kelvin_voigt or coefficients");
+  sc_expect_map(c, m, NULL, "kelvin_voigt, coefficients or medium");
   sc_check_keys(c, m, keys);
-  ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients");
+  ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients"), *me = sc_get(m, "medium");
   if (kv && co) sc_fail(c, co, "coefficients", "give either 'kelvin_voigt' or 'coefficients', not both");
-  if (!kv && !co) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients')");
+  if (!kv && !co && !me) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients', 'medium')");
+  if (me) {
+    static const char *const mek[] = {"translational", "rotational", NULL};
+    sc_push(c, "medium");
+    sc_expect_map(c, me, NULL, "translational, rotational");
+    sc_check_keys(c, me, mek);
+    d->medium_translational = sc_num(c, me, "translational", 0.0, R_NONNEG);
+    d->medium_rotational = sc_num(c, me, "rotational", 0.0, R_NONNEG);
+    sc_pop(c);
+  }
+  if (!kv && !co) return; /* medium only: kind stays none */
   if (kv) {
     static const char *const kvk[] = {"tau_shear", "tau_bulk", NULL};
     sc_push(c, "kelvin_voigt");
@@ -183,7 +209,14 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
     sc_check_unused(c, m, "with type: prescribed");
     return;
   }
-  ynode *b = sc_get(m, "body");
+  ynode *b = sc_get(m, "body"), *pp = sc_get(m, "position");
+  if (pp && e->type == COSROD_SC_END_PINNED) {
+    /* moving pinned end: the centroid follows the keyframes, the rotation is free */
+    if (b) sc_fail(c, pp, "position", "a pinned end either follows keyframes or is attached to a body, not both");
+    read_keyframes(c, pp, "position", 3, &e->position);
+    ynode *ip = sc_get(m, "interpolation");
+    if (ip) e->cubic = sc_to_enum(c, ip, "interpolation", interp_names) == 1;
+  }
   if (b) {
     e->body = sc_body_index(c, b, "body", 0);
     sc_vec(c, m, "at", e->at, 3, R_ANY);
@@ -323,9 +356,13 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   r->reference = (v = sc_get(m, "reference")) ? (cosrod_sc_reference)sc_to_enum(c, v, "reference", SC_REFERENCE_NAMES)
                                            : COSROD_SC_REFERENCE_INITIAL;
 
-  /* material: a name or an inline mapping */
-  v = sc_require(c, m, "material", "a material name or {E, poisson, density}");
-  if (v->kind == YN_MAP) {
+  /* material: a name or an inline mapping; may be omitted when stiffness
+   * and inertia give every value (checked below) */
+  v = sc_get(m, "material");
+  r->has_material = v != NULL;
+  if (!v) {
+    /* stays zero */
+  } else if (v->kind == YN_MAP) {
     sc_push(c, "material");
     read_material(c, v, &r->material);
     sc_pop(c);
@@ -430,6 +467,11 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       }
     sc_pop(c);
   }
+  int all_given = r->stiffness_overridden == 0x3fu && r->inertia_overridden == 0xfu;
+  if (!r->has_material && !all_given)
+    sc_fail(c, m, "material",
+            "missing (a material name or {E, poisson, density}; may be omitted only when all of stiffness "
+            "(EA, GA1, GA2, EI1, EI2, GJ) and inertia (rhoA, rhoI1, rhoI2, rhoJ) are given)");
   ynode *vsec = sc_get(m, "section");
   if (vsec) {
     sc_push(c, "section");
@@ -437,7 +479,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
     sc_pop(c);
   } else if (r->stiffness_overridden != 0x3fu || r->inertia_overridden != 0xfu) {
     sc_fail(c, m, "section",
-         "missing (circle, rectangle or custom; may be omitted only when all of stiffness "
+         "missing (circle, rectangle, tube or custom; may be omitted only when all of stiffness "
          "and inertia are given)");
   }
   const cosrod_sc_section *s = &r->section;
@@ -478,6 +520,8 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
     read_damping(c, v, r);
     sc_pop(c);
     cosrod_sc_damping *d = &r->damping;
+    if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT && !r->has_material)
+      sc_fail(c, v, "damping.kelvin_voigt", "needs the material's Poisson ratio: give 'material' or 'coefficients'");
     if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT) {
       double nu = mt->poisson;
       d->tau_extension = ((1.0 - 2.0 * nu) * d->tau_bulk + 2.0 * (1.0 + nu) * d->tau_shear) / 3.0;
@@ -487,7 +531,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       d->V_kappa[0] = d->tau_extension * r->EI1;
       d->V_kappa[1] = d->tau_extension * r->EI2;
       d->V_kappa[2] = d->tau_shear * r->GJ;
-    } else {
+    } else if (d->kind == COSROD_SC_DAMPING_COEFFICIENTS) {
       double f = d->lla_convention ? 2.0 : 1.0;
       d->V_gamma[0] = f * d->shear[0];
       d->V_gamma[1] = f * d->shear[1];
@@ -497,7 +541,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       d->V_kappa[2] = f * d->torsion;
     }
     for (int k = 0; k < 3; k++)
-      if (!isfinite(d->V_gamma[k]) || !isfinite(d->V_kappa[k]))
+      if (d->kind != COSROD_SC_DAMPING_NONE && (!isfinite(d->V_gamma[k]) || !isfinite(d->V_kappa[k])))
         sc_fail(c, v, "damping", "viscous coefficients are not finite");
   }
 

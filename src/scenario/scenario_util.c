@@ -309,7 +309,7 @@ void sc_unit_quat(ctx *c, const ynode *v, const char *key, double *q) {
 
 const char *const SC_MODEL_NAMES[] = {"cosserat", "kirchhoff-extensible", "kirchhoff-inextensible", NULL};
 const char *const SC_CURVATURE_NAMES[] = {"sine-2", "sine-4", "tangent-2", "tangent-4", "angle", NULL};
-const char *const SC_SECTION_NAMES[] = {"circle", "rectangle", "custom", NULL};
+const char *const SC_SECTION_NAMES[] = {"circle", "rectangle", "custom", "tube", NULL};
 const char *const SC_SHAPE_NAMES[] = {"straight", "arc", "helix", "polyline", NULL};
 const char *const SC_REFERENCE_NAMES[] = {"initial", "straight", NULL};
 const char *const SC_END_NAMES[] = {"free", "pinned", "clamped", "prescribed", NULL};

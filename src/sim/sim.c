@@ -193,7 +193,9 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
   def.G = sr->material.G;
   def.poisson = sr->material.poisson;
   def.density = sr->material.density;
-  def.section = (cosrod_section_shape)sr->section.shape;
+  /* tube: its resolved area and moments (scenario_rod.c) as a custom section */
+  def.section = sr->section.shape == COSROD_SC_SECTION_TUBE ? COSROD_SECTION_CUSTOM
+                                                             : (cosrod_section_shape)sr->section.shape;
   def.radius = sr->section.radius;
   def.width = sr->section.width;
   def.height = sr->section.height;
@@ -216,6 +218,8 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
   def.damping = (cosrod_damping_kind)sr->damping.kind;
   def.tau_shear = sr->damping.tau_shear;
   def.tau_bulk = sr->damping.tau_bulk;
+  def.medium_translational = sr->damping.medium_translational;
+  def.medium_rotational = sr->damping.medium_rotational;
   for (int k = 0; k < 3; k++) {
     def.visc_gamma[k] = sr->damping.V_gamma[k];
     def.visc_kappa[k] = sr->damping.V_kappa[k];
@@ -518,7 +522,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     const cosrod_sc_rod *sr = &sc->rods[r];
     int loaded = 0;
     for (size_t i = 0; i < sr->nloads; i++) loaded |= sr->loads[i].profile != COSROD_SC_PROFILE_PRELOAD;
-    s->need_rates |= sr->damping.kind != COSROD_SC_DAMPING_NONE || loaded || rod_time_dependent(sr) ||
+    s->need_rates |= sr->damping.kind != COSROD_SC_DAMPING_NONE || sr->damping.medium_translational > 0 ||
+                     sr->damping.medium_rotational > 0 || loaded || rod_time_dependent(sr) ||
                      sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }

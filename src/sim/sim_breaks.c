@@ -54,7 +54,8 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T) {
     const cosrod_sc_rod *sr = &sc->rods[r];
     for (int e = 0; e < 2; e++) {
       const cosrod_sc_end *se = &sr->ends[e];
-      if (se->type != COSROD_SC_END_PRESCRIBED) continue;
+      /* prescribed ends and moving pinned ends (position keyframes) */
+      if (se->type != COSROD_SC_END_PRESCRIBED && se->type != COSROD_SC_END_PINNED) continue;
       /* one keyframe is a constant position: no kink */
       if (se->position.n > 1)
         for (size_t i = 0; i < se->position.n; i++) add_time(s->brk, &n, se->position.t[i], T);

@@ -1,6 +1,8 @@
 /* Shared rig of the rod Jacobian tests; see rod_jac_test_util.h. */
 #include "rod_jac_test_util.h"
 
+int rig_medium_damping = 0;
+
 void rig_make(rig *g, const rod_case *c) {
   th_rng r;
   th_rng_seed(&r, c->seed);
@@ -24,6 +26,7 @@ void rig_make(rig *g, const rod_case *c) {
   def.gravity[0] = 1.0, def.gravity[2] = -9.81;
   def.poisson = 0.3;
   if (c->damped) def.damping = COSROD_DAMPING_KELVIN_VOIGT, def.tau_shear = 0.01, def.tau_bulk = 0.02;
+  if (rig_medium_damping) def.medium_translational = 0.8, def.medium_rotational = 2e-4;
   def.ends[0].kind = c->end0, def.ends[1].kind = c->end1;
   def.ends[0].slides = c->slide0, def.ends[1].slides = c->slide1;
   def.ends[0].slide_axis[0] = 0.6, def.ends[0].slide_axis[1] = 0.8;

@@ -29,6 +29,10 @@ typedef struct rig {
   double pos[2][8], rot[2][10];
 } rig;
 
+/* Non-zero: rig_make adds medium damping c_t = 0.8 N s/m^2, c_r = 2e-4 N s
+ * (rod_medium.c) to every rod it makes (default 0). */
+extern int rig_medium_damping;
+
 /* Create the rod of case c with its reference and current configuration
  * (random, seeded by c->seed) in g; CHECK-fails if the rod is refused. */
 void rig_make(rig *g, const rod_case *c);

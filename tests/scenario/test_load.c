@@ -142,6 +142,29 @@ TEST(damping_resolution) {
         r->nloads == 1 && r->loads[0].profile == COSROD_SC_PROFILE_PRELOAD && r->loads[0].vertex == 20);
   CHECK("start_from_equilibrium", sc->analysis.start_from_equilibrium == 1);
   cosrod_scenario_free(sc);
+
+  /* damping.medium alone (kind stays none) and together with Kelvin-Voigt */
+  const char *med[] = {"rods.0.damping={medium: {translational: 0.25, rotational: 3.0e-6}}"};
+  sc = load_example("rubber-pendulum.yaml", med, 1, err, sizeof err);
+  CHECK("medium alone loads", sc != NULL);
+  if (!sc) return;
+  CHECK("medium alone: no strain-rate damping", sc->rods[0].damping.kind == COSROD_SC_DAMPING_NONE);
+  CHECK_NEAR("c_t", sc->rods[0].damping.medium_translational, 0.25, 0);
+  CHECK_NEAR("c_r", sc->rods[0].damping.medium_rotational, 3.0e-6, 0);
+  cosrod_scenario_free(sc);
+  const char *med2[] = {"rods.0.damping.medium.rotational=0.5"};
+  sc = load_example("kv-cantilever.yaml", med2, 1, err, sizeof err);
+  CHECK("medium with Kelvin-Voigt loads", sc != NULL);
+  if (!sc) return;
+  CHECK("Kelvin-Voigt kept", sc->rods[0].damping.kind == COSROD_SC_DAMPING_KELVIN_VOIGT);
+  CHECK_NEAR("c_t default 0", sc->rods[0].damping.medium_translational, 0, 0);
+  CHECK_NEAR("c_r", sc->rods[0].damping.medium_rotational, 0.5, 0);
+  cosrod_scenario_free(sc);
+  const char *bad[] = {"rods.0.damping.medium.translational=-1"};
+  sc = load_example("kv-cantilever.yaml", bad, 1, err, sizeof err);
+  CHECK("negative c_t refused", sc == NULL && strstr(err, "rods.0.damping.medium.translational") != NULL);
+  NOTE("%s", err);
+  cosrod_scenario_free(sc);
 }
 
 TEST(bodies_orientation) {

@@ -58,12 +58,13 @@ static const char *WIRE = "cosrod: 1\n"
 typedef struct frames {
   int n;
   double t[256], balance[256], tipy[256];
-  long attempts;
+  long attempts, accepted;
 } frames;
 
 static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
-  (void)sim, (void)t, (void)h, (void)accepted;
+  (void)sim, (void)t, (void)h;
   ((frames *)user)->attempts++;
+  ((frames *)user)->accepted += accepted != 0;
   return 0;
 }
 
@@ -96,8 +97,12 @@ static void wire_case(const char *integrator, const char *segments) {
        integrator, segments, cosrod_strerror(st), cosrod_sim_t(sim), ss->nsteps, f.attempts, ss->nreject,
        ss->nconvfail, cosrod_sim_message(sim));
   /* the statistics are summed over the pieces before and after the kink */
-  CHECK_NEAR("statistics of all pieces: nsteps = attempted steps seen by the observer", (double)ss->nsteps,
-             (double)f.attempts, 0.0);
+  CHECK_NEAR("statistics of all pieces: naccept = accepted steps seen by the observer", (double)ss->naccept,
+             (double)f.accepted, 0.0);
+  /* SUNDIALS reports accepted steps only; the one-step methods report every attempt */
+  if (strcmp(integrator, "ida") != 0 && strcmp(integrator, "cvode") != 0)
+    CHECK_NEAR("statistics of all pieces: nsteps = attempted steps seen by the observer", (double)ss->nsteps,
+               (double)f.attempts, 0.0);
   CHECK("the run reaches t_end past the kink at t = 1", st == COSROD_OK);
   CHECK_NEAR("final time", cosrod_sim_t(sim), 1.02, 1e-12);
   /* the prescribed tip: y = 0.3 (t - 1) after the kink */

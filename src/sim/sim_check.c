@@ -1,0 +1,165 @@
+/* One validation for `check` and `run` (issue 14): the resource estimate of
+ * a scenario before anything of size N is allocated, and
+ * cosrod_sim_prepare = estimate + limit + cosrod_sim_create, the single path
+ * both commands take, so whatever the creation refuses (features not
+ * supported yet, integrator/formulation mismatches, output times, initial
+ * state) `check` refuses too.
+ *
+ * The estimate counts, per rod of N segments, the global state (ny unknowns:
+ * 13 N + 6 null-space, 14 N + 6 absolute, 15 N + 6 DAE), the band storage
+ * of the implicit methods (column-major band with LU fill-in: ml + mu + 1
+ * doubles per column for a Jacobian, 2 ml + mu + 1 for a factorised matrix,
+ * twice that for a complex one), about 30 state-size vectors of the method
+ * and the driver, and the rods' own per-segment data.  The constants were
+ * calibrated against the peak resident size of `cosrod run` at N = 20000
+ * (perf-steel, 2026-11-24; measured / estimated): radau5 null-space
+ * 509 / 500 MB, radau5 absolute (M1 reduction) 276 / 272, rodas absolute
+ * 190 / 193, rodas null-space 281 / 283, ida null-space 219 / 211, ida
+ * absolute 244 / 237, dopri5 null-space 68 / 86. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+/* Jacobian bandwidths of the node-interleaved ordering (cosrod_rod_order_fill)
+ * and of the SPLIT q / v blocks (cosrod_rod_bandwidth); tests compare them
+ * with the created simulations (test_sim_estimate). */
+static const int BW_NODE[3][2] = {{15, 19}, {17, 21}, {18, 23}}; /* nullspace, absolute, dae: ml, mu */
+static const int BW_SPLIT = 10;
+/* rods' own storage per segment (geometry, per-segment data, scratch) [bytes] */
+static const double MODEL_BYTES_PER_SEGMENT = 2000.0;
+/* output written per segment and frame: the four CSV tables, the VTK frame */
+static const double CSV_BYTES_PER_SEGMENT = 260.0, VTK_BYTES_PER_SEGMENT = 500.0;
+
+/* State-size vectors of a method (incl. dense output) and band matrices it
+ * keeps: Jacobians (ml + mu + 1 rows) and real / complex factorisations. */
+typedef struct method_storage {
+  const char *name;
+  int vectors;
+  int jacobians, real_lu, complex_lu;
+} method_storage;
+
+static const method_storage METHODS[] = {
+    {"radau5", 28, 1, 1, 1}, {"rodas", 24, 1, 1, 0}, {"seulex", 130, 1, 1, 0},
+    {"ida", 24, 0, 1, 0},    {"cvode", 24, 0, 2, 0}, {"dopri5", 14, 0, 0, 0},
+    {"dop853", 20, 0, 0, 0},
+};
+
+static method_storage method_of(const char *name) {
+  for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
+    if (name && !strcmp(name, METHODS[i].name)) return METHODS[i];
+  method_storage m = {name, 30, 1, 1, 1}; /* unknown: the largest of the implicit ones */
+  return m;
+}
+
+cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est) {
+  if (!sc || !est) return COSROD_ERR_INVALID;
+  memset(est, 0, sizeof *est);
+  int form = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE ? 1
+             : sc->solver.formulation == COSROD_SC_FORMULATION_DAE    ? 2
+                                                                       : 0;
+  const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
+  const cosrod_step_type *type = cosrod_step_type_by_name(iname);
+  method_storage m = method_of(iname);
+  int split = form == 1 && type && (type->flags & COSROD_STEP_M1_REDUCTION);
+  double ny = 0.0, nseg = 0.0;
+  size_t maxseg = 0;
+  for (size_t r = 0; r < sc->nrods; r++) {
+    double N = (double)sc->rods[r].segments;
+    nseg += N;
+    ny += (13.0 + form) * N + 6.0;
+    if (sc->rods[r].segments > maxseg) {
+      maxseg = sc->rods[r].segments;
+      est->max_rod = r;
+    }
+  }
+  int ml = BW_NODE[form][0], mu = BW_NODE[form][1];
+  double nr = ny; /* order of the iteration matrices */
+  if (split) {
+    ml = mu = BW_SPLIT;
+    nr = 0.5 * ny; /* M1 reduction: Newton systems of the v part only */
+  }
+  est->ny = (long)ny;
+  est->ml = ml;
+  est->mu = mu;
+  est->state_bytes = 8.0 * ny * (double)(m.vectors + 8); /* + the driver's y, y0, yd, scratch */
+  est->model_bytes = MODEL_BYTES_PER_SEGMENT * nseg;
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC) {
+    double jac_rows = split ? 2.0 * BW_SPLIT + 1.0 : (double)(ml + mu + 1);
+    double lu_rows = 2.0 * ml + mu + 1.0;
+    est->matrix_bytes = 8.0 * (m.jacobians * jac_rows * ny + (m.real_lu + 2.0 * m.complex_lu) * lu_rows * nr);
+    if (sc->analysis.start_from_equilibrium) est->model_bytes *= 2.0; /* the preloaded twins */
+  } else {
+    /* statics: banded tangent of the positions (band 10/10, [LLA] eq. 31)
+     * plus vectors; modes: dense eigenproblem of the nv = 6 N + 6 velocity
+     * unknowns (nv² doubles for the eigenvectors) */
+    double nq = 7.0 * nseg + 3.0, nv = 6.0 * nseg + 6.0;
+    est->matrix_bytes = 8.0 * 31.0 * nq;
+    if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) est->matrix_bytes += 8.0 * nv * (nv + 40.0);
+  }
+  est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
+  est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));
+  double T = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC ? sc->analysis.t_end : 1.0;
+  double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && !(sc->output.every > 0) && sc->analysis.increments > 0)
+    every = 1.0 / (double)sc->analysis.increments;
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) {
+    est->nframes = 1;
+  } else {
+    double nf = floor(T / every * (1.0 + 1e-12)) + 2.0; /* t = 0, the output times, t_end */
+    est->nframes = nf < 1e15 ? (size_t)nf : (size_t)1e15;
+  }
+  est->output_bytes = est->frame_bytes * (double)est->nframes;
+  return COSROD_OK;
+}
+
+/* "1.2 GB", "340 MB", "12 kB" */
+static void human_bytes(double b, char *buf, size_t len) {
+  if (b >= 1e9)
+    snprintf(buf, len, "%.3g GB", b / 1e9);
+  else if (b >= 1e6)
+    snprintf(buf, len, "%.3g MB", b / 1e6);
+  else
+    snprintf(buf, len, "%.3g kB", b / 1e3);
+}
+
+void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f) {
+  char tot[32], st[32], mat[32], mod[32], fr[32], out[32];
+  human_bytes(est->total_bytes, tot, sizeof tot);
+  human_bytes(est->state_bytes, st, sizeof st);
+  human_bytes(est->matrix_bytes, mat, sizeof mat);
+  human_bytes(est->model_bytes, mod, sizeof mod);
+  human_bytes(est->frame_bytes, fr, sizeof fr);
+  human_bytes(est->output_bytes, out, sizeof out);
+  fprintf(f, "estimate: memory ~%s (state %ld unknowns: %s; band matrices, bandwidths %d/%d: %s; rods: %s)\n",
+          tot, est->ny, st, est->ml, est->mu, mat, mod);
+  fprintf(f, "estimate: output ~%s per frame, %zu frames: ~%s (plus steps.csv, one row per step)\n", fr,
+          est->nframes, out);
+}
+
+cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
+                               cosrod_status *status, char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  cosrod_sim_estimate e;
+  cosrod_status st = cosrod_sim_estimate_resources(sc, &e);
+  if (st != COSROD_OK) {
+    if (status) *status = st;
+    return NULL;
+  }
+  if (est) *est = e;
+  if (mem_limit > 0 && e.total_bytes > mem_limit) {
+    char key[64], need[32], lim[32], problem[256];
+    snprintf(key, sizeof key, "rods.%zu.segments", e.max_rod);
+    human_bytes(e.total_bytes, need, sizeof need);
+    human_bytes(mem_limit, lim, sizeof lim);
+    snprintf(problem, sizeof problem,
+             "needs ~%s of memory (%ld unknowns, band matrices %d/%d), more than the limit of %s; "
+             "use fewer segments or raise the limit (--memory-limit)",
+             need, e.ny, e.ml, e.mu, lim);
+    if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
+    if (status) *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  return cosrod_sim_create(sc, status, err, errlen);
+}
