@@ -1,4 +1,6 @@
-/* Internal state of the statics solver, shared by statics.c and modes.c.
+/* Internal state of the statics solver, shared by statics.c (lifecycle),
+ * statics_stiffness.c (residual, stiffness), statics_path.c (continuation)
+ * and modes.c.
  * A solver covers one or several (uncoupled) rods: their minimal
  * coordinates and positions are concatenated, rod r at offsets q0 / v0. */
 #ifndef COSROD_STATICS_INTERNAL_H
@@ -53,5 +55,9 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
                                double *scaled);
 /* J = dr/dδ at (t, mu, q). */
 cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
+
+/* dr/dδ with a relative diagonal shift for rigid null modes: the matrix the
+ * Newton and predictor solves factor. */
+cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
 
 #endif /* COSROD_STATICS_INTERNAL_H */
