@@ -21,8 +21,9 @@
  * line search on the out-of-balance work.  Adaptive increments: halve and
  * retry on divergence, grow after fast convergence, failure
  * (ERR_CONVERGENCE, last converged state kept) below the minimum increment.
- * A change of the inertia of K inside an increment (limit or bifurcation point,
- * e.g. snap-through under load control) is treated like a divergence, so
+ * A change of the stability index of K inside an increment (limit or
+ * bifurcation point, e.g. snap-through under load control; see
+ * stop_at_critical) is treated like a divergence, so
  * such a solve ends just before the critical point (stats.critical = 1).
  * An equilibrium at a fixed t that plain Newton cannot reach is found by
  * continuation in a load factor on gravity, loads and the load callback.
@@ -67,8 +68,12 @@ typedef struct cosrod_statics_options {
   double grow;          /* increment growth factor after fast convergence (default 2) */
   int fast_iterations;  /* <= this many Newton iterations counts as fast (default 4) */
   int max_newton;       /* Newton iterations per increment before halving (default 20) */
-  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual;
-                           an iteration whose Newton step is at roundoff level (max |δx|/Δs_min,
+  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual:
+                           converged when every residual row is below tol times its scale plus
+                           the roundoff floor of the internal forces it sums (4 eps (C_Γ |x|/Δs_min
+                           + |F|) for forces, 4 eps (C_K/Δs_min + |M|) + Δs n_F for torques), so a
+                           long stiff rod whose floor exceeds tol S still converges; an iteration
+                           whose Newton step is at roundoff level (max |δx|/Δs_min,
                            |δθ| <= 1e3 eps max(1, |x|/Δs_min)) with residual <= 1e3 tol also
                            converges (stiff small-load problems hit the roundoff floor) */
   int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
@@ -77,10 +82,13 @@ typedef struct cosrod_statics_options {
   const double *stops;              /* (nstops) pseudo-times the increments must land on exactly (e.g. output
                                        times 0.25, 0.5, ...), or NULL; not copied, must outlive the solver */
   int nstops;
-  int stop_at_critical; /* 1 (default): a change of the number of negative eigenvalues of K
-                           (symmetric part, banded LDLᵀ) within an increment (limit or
-                           bifurcation point) is treated like a divergence, so the solve stops
-                           before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
+  int stop_at_critical; /* 1 (default): a change of the stability index of K within an increment
+                           (limit or bifurcation point) is treated like a divergence, so the solve
+                           stops before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass
+                           through.  Index: under conservative loads (gravity, spatial forces)
+                           the number of negative eigenvalues of K (banded LDLᵀ); with moments,
+                           follower loads or a load callback (K not symmetric) the parity of
+                           its negative real eigenvalues (sign of det K from the LU) */
 } cosrod_statics_options;
 
 cosrod_statics_options cosrod_statics_default_options(void);

@@ -28,15 +28,16 @@
  *
  * Corrector: full Newton with the stiffness re-evaluated every iteration and
  * a line search on the out-of-balance work (see correct()); converged when
- * the scaled residual (cosrod_statics_residual) is below tol, or when the
+ * the residual is below tol times its scale plus its roundoff floor
+ * (statics_stiffness.c, part_residual), or when the
  * Newton step is at roundoff level (stiff small-load problems).
  * Stiffness: the rod module's analytic static stiffness pulled back to the
  * chart (stiffness_analytic), or its twin, central finite differences of the
  * residual in minimal coordinates with columns grouped by the bandwidth (34
  * residuals per matrix); statics_jacobian() chooses, solve_jacobian() adds a
  * 1e-12 relative diagonal shift for rigid null modes.
- * Increments: halved on divergence or on a sign change of det K (stability
- * monitor, march()), grown after fast convergence, clipped to requested
+ * Increments: halved on divergence or on a change of the stability index of
+ * K (monitor, march(), factor_at()), grown after fast convergence, clipped to requested
  * stops.
  *
  * Rates are zero: the residual is evaluated on a private copy of the rod model

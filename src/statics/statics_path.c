@@ -49,9 +49,10 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
   cosrod_status st = statics_residual(s, t, mu, q, s->r, &sc);
   if (st != COSROD_OK) return st;
   sc0 = sc;
+  double ex = s->excess; /* <= 1: below tol or at the roundoff floor */
   for (int it = 0;; ++it) {
     *res = sc;
-    if (sc <= s->opt.tol) return COSROD_OK;
+    if (ex <= 1.0) return COSROD_OK;
     if (it >= s->opt.max_newton) return COSROD_ERR_CONVERGENCE;
     if (it >= 2 && sc > 1e3 * sc0) return COSROD_ERR_CONVERGENCE; /* diverging */
     st = statics_solve_jacobian(s, t, mu, q, s->J);
@@ -77,7 +78,7 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
       return COSROD_OK;
     }
     double alpha = 1.0, a_lo = 0.0, s_lo = s0;
-    double best_a = 0.0, best_s = INFINITY, best_sc = 0.0;
+    double best_a = 0.0, best_s = INFINITY, best_sc = 0.0, best_ex = 0.0;
     for (int ls = 0; ls < 5; ++ls) {
       memcpy(s->qw2, q, sizeof(double) * (size_t)nq);
       for (int i = 0; i < nv; ++i) s->rpl[i] = alpha * s->dv[i];
@@ -88,11 +89,11 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
       if (st == COSROD_OK) {
         for (int i = 0; i < nv; ++i) sa += s->dv[i] * s->r2[i];
         if (fabs(sa) < best_s) {
-          best_s = fabs(sa), best_a = alpha, best_sc = sct;
+          best_s = fabs(sa), best_a = alpha, best_sc = sct, best_ex = s->excess;
           memcpy(s->qbest, s->qw2, sizeof(double) * (size_t)nq);
           memcpy(s->rbest, s->r2, sizeof(double) * (size_t)nv);
         }
-        if (sct <= s->opt.tol || fabs(sa) <= s->eta * fabs(s0)) break;
+        if (s->excess <= 1.0 || fabs(sa) <= s->eta * fabs(s0)) break;
         /* regula falsi between the bracket (a_lo, s_lo) and (alpha, sa) */
         double an = (sa * s_lo < 0.0) ? alpha - sa * (alpha - a_lo) / (sa - s_lo) : 0.5 * alpha;
         if (sa * s_lo >= 0.0) a_lo = alpha, s_lo = sa;
@@ -106,6 +107,7 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
     memcpy(q, s->qbest, sizeof(double) * (size_t)nq);
     memcpy(s->r, s->rbest, sizeof(double) * (size_t)nv);
     sc = best_sc;
+    ex = best_ex;
     s->nnewton++;
     *iters = it + 1;
   }
@@ -221,13 +223,40 @@ static int negative_eigenvalues(cosrod_statics *s, const cosrod_band *J) {
   return neg;
 }
 
-/* Stiffness at (sv, q), factored into s->J; *neg = negative eigenvalues of
- * the symmetric part of K (-1: singular). */
+/* Parity of the number of negative real eigenvalues of K = -J from the LU
+ * of J (factored): det K = (-1)^n det J, det J = ± prod U_jj (one sign
+ * flip per row interchange).  1: det K < 0. */
+static int det_parity(const cosrod_band *J) {
+  const int base = J->factored_by == COSROD_LINALG_LAPACK ? 1 : 0; /* LAPACK pivots are 1-based */
+  int neg = J->n % 2;
+  for (int j = 0; j < J->n; ++j) {
+    if (J->ipiv[j] - base != j) neg ^= 1;
+    if (J->data[(size_t)j * J->ld + J->smu] < 0.0) neg ^= 1;
+  }
+  return neg;
+}
+
+/* Stiffness at (sv, q), factored into s->J; *neg = the stability index of K
+ * (-1: singular): under conservative loads (s->dead_loads: gravity and
+ * spatial forces) K is symmetric at an equilibrium and the index is its
+ * number of negative eigenvalues (inertia of the banded LDLᵀ), which also
+ * sees a double eigenvalue crossing zero (a round column buckling in two
+ * planes).  Moments and follower loads are not conservative in 3-D: K is
+ * not symmetric (dead and follower end moments add ∓½[m]ₓ on the loaded
+ * segment), a complex pair of its eigenvalues may cross into Re < 0 without
+ * K becoming singular (the rolled-up cantilever beyond ~0.6 turns), and the
+ * inertia of the symmetric part reports negative eigenvalues where K has no
+ * real one (beyond ~0.42 turns): no equilibrium path ends there.  The index
+ * is then the parity of the negative real eigenvalues of K (sign of det K),
+ * which changes exactly where a simple real eigenvalue crosses zero (a limit
+ * or simple bifurcation point). */
 static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *neg) {
   cosrod_status st = statics_solve_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
   if (st != COSROD_OK) return st;
-  *neg = negative_eigenvalues(s, s->J);
-  return cosrod_band_factor(s->J);
+  if (s->dead_loads) *neg = negative_eigenvalues(s, s->J);
+  st = cosrod_band_factor(s->J);
+  if (st == COSROD_OK && !s->dead_loads) *neg = det_parity(s->J);
+  return st;
 }
 
 /* Follow the path from sv = 0 (q converged there) to sv = 1.  Stability
