@@ -89,6 +89,10 @@ typedef struct cosrod_statics_options {
                            the number of negative eigenvalues of K (banded LDLᵀ); with moments,
                            follower loads or a load callback (K not symmetric) the parity of
                            its negative real eigenvalues (sign of det K from the LU) */
+  int gravity_ramp;     /* 1: gravity follows the pseudo-time like a ramped load, scaled by
+                           clamp(t, 0, 1) (0 at t = 0, full at t >= 1: a static analysis over
+                           [0, 1] starts from the unloaded rod); 0 (default): gravity at its full
+                           value at every t (equilibrium_at for dynamics and modes) */
 } cosrod_statics_options;
 
 cosrod_statics_options cosrod_statics_default_options(void);
@@ -106,6 +110,9 @@ typedef struct cosrod_statics_stats {
   double min_step;    /* smallest increment tried (pseudo-time units) */
   double wall_time;   /* seconds */
   int critical;       /* 1: the last rejections were changes of the inertia of K (a critical point) */
+  double fail_residual; /* after a failure: the smallest scaled residual the failed increment (or
+                           correction) reached, +inf if it never had a finite residual; 0 if no
+                           increment failed */
 } cosrod_statics_stats;
 
 /* Per converged increment (also once for the starting point t_from after its

@@ -372,6 +372,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   cosrod_statics_options o = cosrod_statics_default_options();
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC && sc->analysis.increments > 0)
     o.increments = (int)sc->analysis.increments;
+  /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
+  if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
   s->stat[0] = cosrod_statics_create(s->rods[0], &o, &st);
   if (!s->stat[0]) {
     set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));

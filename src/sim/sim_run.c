@@ -223,8 +223,9 @@ static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosro
   if (st == COSROD_ERR_INTERRUPTED)
     snprintf(s->msg, sizeof s->msg, "stopped at t = %.17g", ss->t);
   else
-    snprintf(s->msg, sizeof s->msg, "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g%s)",
-             what, ss->t, cosrod_strerror(st), ss->min_step, ss->residual,
+    snprintf(s->msg, sizeof s->msg,
+             "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g of the failed increment%s)", what,
+             ss->t, cosrod_strerror(st), ss->min_step, ss->fail_residual,
              ss->critical ? "; a limit or bifurcation point" : "");
   s->t_fail = ss->t;
   return st;

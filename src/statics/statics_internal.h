@@ -46,6 +46,7 @@ struct cosrod_statics {
   double hth;           /* FD step for rotations (rad) */
   double eta;           /* line-search acceptance |s(α)| <= eta |s(0)| */
   double step_noise;    /* roundoff level of a weighted Newton step (max over rods) */
+  double sc_min;        /* smallest scaled residual of the last correct() (+inf: none finite) */
   double excess;        /* convergence measure of the last residual (<= 1: converged, see statics_residual) */
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
   long nnewton, njac, nres;

@@ -30,6 +30,34 @@ typedef struct path {
 static inline double path_t(const path *p, double sv) { return p->t0 + sv * (p->t1 - p->t0); }
 static inline double path_mu(const path *p, double sv) { return p->mu0 + sv * (p->mu1 - p->mu0); }
 
+/* Trust region of a Newton or predictor step δ (in place, direction kept):
+ * segment rotations |δθ_k| <= 1 rad and vertex moves |δx_n| <= L/4 (L the
+ * rod's length).  A straight taut cable under its first share of weight has
+ * only its bending stiffness against sagging: the linear step is ~w L⁴/EI
+ * (kilometres for a 100 m wire), far outside the range where the tangent
+ * means anything; limited steps walk it into the sag.  Steps of a regular
+ * problem are far below these bounds (untouched: quadratic convergence). */
+static void limit_step(const cosrod_statics *s, double *dv) {
+  double c = 1.0;
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    const cosrod_rod *rod = pt->rod;
+    const double L = rod->s[rod->N] - rod->s[0];
+    for (int n = 0; n <= rod->N; ++n) {
+      double m2 = 0.0;
+      for (int j = 0; j < rod->nd[n]; ++j) m2 += dv[pt->v0 + rod->vv_ns[n] + j] * dv[pt->v0 + rod->vv_ns[n] + j];
+      double m = sqrt(m2);
+      if (m > 0.25 * L) c = fmin(c, 0.25 * L / m);
+    }
+    for (int k = 0; k < rod->N; ++k) {
+      double m = cosrod_vec3_norm(dv + pt->v0 + rod->vs_ns[k]);
+      if (m > 1.0) c = fmin(c, 1.0 / m);
+    }
+  }
+  if (c < 1.0)
+    for (int i = 0; i < s->nv; ++i) dv[i] *= c;
+}
+
 /* Newton corrector at path parameter sv, from q (in place).  OK with *iters
  * and *res, or a failure status (q then undefined).
  * Line search on the out-of-balance work (Crisfield): with the Newton
@@ -46,12 +74,14 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
   const int nq = s->nq, nv = s->nv;
   double sc = 0.0, sc0 = 0.0;
   *iters = 0;
+  s->sc_min = INFINITY;
   cosrod_status st = statics_residual(s, t, mu, q, s->r, &sc);
   if (st != COSROD_OK) return st;
   sc0 = sc;
   double ex = s->excess; /* <= 1: below tol or at the roundoff floor */
   for (int it = 0;; ++it) {
     *res = sc;
+    s->sc_min = fmin(s->sc_min, sc);
     if (ex <= 1.0) return COSROD_OK;
     if (it >= s->opt.max_newton) return COSROD_ERR_CONVERGENCE;
     if (it >= 2 && sc > 1e3 * sc0) return COSROD_ERR_CONVERGENCE; /* diverging */
@@ -63,6 +93,7 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
     double s0 = 0.0;
     for (int i = 0; i < nv; ++i) s->dv[i] = -s->r[i];
     cosrod_band_solve(s->J, s->dv);
+    limit_step(s, s->dv);
     double wn = 0.0;
     for (int i = 0; i < nv; ++i) {
       if (!isfinite(s->dv[i])) return COSROD_ERR_NONFINITE;
@@ -170,6 +201,7 @@ static cosrod_status predict(cosrod_statics *s, const path *pa, double sv, doubl
   }
   for (int i = 0; i < s->nv; ++i)
     if (!isfinite(s->dv[i])) return COSROD_ERR_NONFINITE;
+  limit_step(s, s->dv);
   cosrod_statics_apply(s, q, s->dv);
   return COSROD_OK;
 }
@@ -206,12 +238,21 @@ static int negative_eigenvalues(cosrod_statics *s, const cosrod_band *J) {
     double *cj = w + (size_t)j * ld;
     double d = cj[0];
     if (!isfinite(d)) return -1;
-    /* pivots within roundoff of zero (rigid null modes, lifted by the
-     * 1e-12 diagonal shift) count as positive */
-    if (d < -1e-10 * s->kdiag[j])
+    /* pivots within roundoff of zero count as positive (lifted): rigid
+     * null modes (a rod hanging from a pin spins about the vertical, a
+     * round rod pinned at both ends spins about its centerline), whose
+     * pivots are eliminated from neighbours up to the largest stiffness of
+     * the window (axial, EA/Δs), so their roundoff is eps times that, not
+     * eps times their own diagonal (the twist GJ/Δs, 1e7 times smaller for
+     * a 100 m steel wire) */
+    double kw = 0.0;
+    for (int i = j - b; i <= j + b; ++i)
+      if (i >= 0 && i < n) kw = fmax(kw, s->kdiag[i]);
+    const double zero = fmax(1e-10 * s->kdiag[j], 1e-13 * kw);
+    if (d < -zero)
       ++neg;
-    else if (d < 1e-14 * s->kdiag[j] || d == 0.0)
-      d = s->kdiag[j] > 0.0 ? 1e-14 * s->kdiag[j] : 1e-300;
+    else if (d < zero || d == 0.0)
+      d = zero > 0.0 ? zero : 1e-300;
     int imax = j + b < n - 1 ? j + b : n - 1;
     for (int i = j + 1; i <= imax; ++i) {
       double aij = cj[i - j];
@@ -316,6 +357,7 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
     if (st == COSROD_ERR_CALLBACK) return st; /* fatal load callback */
     if (st != COSROD_OK || crossed) {
       stats->rejected++;
+      stats->fail_residual = crossed ? res : s->sc_min;
       if (crossed) stats->critical = 1;
       ds *= 0.5;
       if (ds < s->opt.min_increment) {
@@ -365,6 +407,7 @@ static cosrod_status equilibrium(cosrod_statics *s, double t, double *q, cosrod_
   stats_add_counts(s, stats);
   if (st != COSROD_OK) {
     if (st != COSROD_ERR_CALLBACK) memcpy(q, s->q0, sizeof(double) * (size_t)s->nq);
+    stats->fail_residual = s->sc_min;
     return st;
   }
   cosrod_statics_stats sub;
@@ -380,6 +423,7 @@ static cosrod_status equilibrium(cosrod_statics *s, double t, double *q, cosrod_
   stats->residuals += sub.residuals;
   if (sub.max_iterations > *iters) *iters = sub.max_iterations;
   *res = sub.residual;
+  if (st != COSROD_OK) stats->fail_residual = sub.fail_residual;
   return st;
 }
 

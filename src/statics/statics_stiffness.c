@@ -41,6 +41,8 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
   if (st != COSROD_OK) return st;
   const int loads = rod->nloads > 0 || rod->load_fn;
   const double lf = 1.0 - mu; /* share of the external loads to remove */
+  /* gravity on the pseudo-time path (options.gravity_ramp): g(t) = clamp(t, 0, 1) g */
+  const double gs = s->opt.gravity_ramp ? fmin(fmax(t, 0.0), 1.0) : 1.0;
   double SF = pt->floorF, SM = pt->floorM, rf = 0.0, rm = 0.0;
   double Fmax = 0.0, Mmax = 0.0, xmax = 0.0, dsmax = 0.0;
   for (int k = 0; k < N; ++k) {
@@ -52,10 +54,13 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
     if (loads) SM = fmax(SM, mu * cosrod_vec3_norm(d->mload + 3 * k));
   }
   for (int n = 0; n <= N; ++n) {
-    double fe[3];
-    cosrod_vec3_scale(fe, rod->mv[n], rod->gravity);
-    if (loads) cosrod_vec3_add(fe, fe, d->fload + 3 * n);
-    SF = fmax(SF, mu * cosrod_vec3_norm(fe));
+    /* d->fx holds the full external forces (gravity, loads); the residual
+     * applies μ (gs m g + f_load) of them */
+    double fg[3], fl[3] = {0.0, 0.0, 0.0}, fa[3];
+    cosrod_vec3_scale(fg, rod->mv[n], rod->gravity);
+    if (loads) cosrod_vec3_copy(fl, d->fload + 3 * n);
+    for (int j = 0; j < 3; ++j) fa[j] = mu * (gs * fg[j] + fl[j]);
+    SF = fmax(SF, cosrod_vec3_norm(fa));
     double Mn = cosrod_vec3_norm(d->M + 3 * n);
     Mmax = fmax(Mmax, Mn);
     SM = fmax(SM, Mn);
@@ -63,7 +68,10 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
     int nd = rod->nd[n];
     if (!nd) continue;
     double f[3];
-    for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - lf * fe[j];
+    if (mu == 1.0 && gs == 1.0)
+      cosrod_vec3_copy(f, d->fx + 3 * n);
+    else
+      for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - (fg[j] + fl[j]) + fa[j];
     double *rv = r + rod->vv_ns[n];
     if (nd == 3) {
       cosrod_vec3_copy(rv, f);
