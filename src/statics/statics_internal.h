@@ -62,4 +62,9 @@ cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const dou
  * Newton and predictor solves factor. */
 cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
 
+/* The `count` lowest eigenpairs of the symmetric band matrix A (unfactored):
+ * w (count) ascending, z (n x count) orthonormal columns (modes_eig.c).
+ * ERR_CONVERGENCE if the subspace iteration does not converge. */
+cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
+
 #endif /* COSROD_STATICS_INTERNAL_H */
