@@ -207,6 +207,28 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
 cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
                                    double *omega, double *freq_hz, double *shapes, double *minimal);
 
+/* Mode types (dominant share of the kinetic energy in the rod's material
+ * directions, see cosrod_statics_mode_kinds). */
+typedef enum cosrod_mode_kind {
+  COSROD_MODE_BENDING_1 = 0, /* bending in the d1–d3 plane (δx·d1, δθ2) */
+  COSROD_MODE_BENDING_2,     /* bending in the d2–d3 plane (δx·d2, δθ1) */
+  COSROD_MODE_TORSION,       /* δθ3 */
+  COSROD_MODE_AXIAL          /* δx·d3 */
+} cosrod_mode_kind;
+/* "bending-1", "bending-2", "torsion", "axial". */
+const char *cosrod_mode_kind_name(cosrod_mode_kind k);
+/* Types of `count` modes given as minimal vectors (count x nv, e.g. the
+ * `minimal` output of cosrod_statics_modes) about the state q: kind (count)
+ * the largest of the four kinetic-energy shares (translations in the frame
+ * of an adjacent segment with the vertex masses, material rotations with
+ * the segment inertias), share (count x 4, or NULL) the shares. */
+cosrod_status cosrod_statics_mode_kinds(const struct cosrod_rod *rod, const double *q, int count,
+                                        const double *minimal, int *kind, double *share);
+/* Degenerate groups of ascending ω (count): group[c] numbers the distinct
+ * frequencies from 0, consecutive ω within rel (relative) sharing one (a
+ * round section's bending pairs: rel 1e-6).  Returns the number of groups. */
+int cosrod_statics_mode_groups(int count, const double *omega, double rel, int *group);
+
 #ifdef __cplusplus
 }
 #endif
