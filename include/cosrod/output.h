@@ -190,6 +190,8 @@ typedef struct cosrod_output_modes {
   const double *freq_hz; /* (count) [Hz] */
   const double *omega;   /* (count) [rad/s] (negative: unstable direction) */
   const double *shapes;  /* (count x (N+1) x 6) per mode and vertex dx, dy, dz, rx, ry, rz */
+  const char *const *type; /* (count) mode types ("bending-1", ...) or NULL; summary.json "modes" */
+  const int *group;        /* (count) degenerate group (0-based) or NULL; summary.json "modes" */
 } cosrod_output_modes;
 cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m);
 

@@ -157,9 +157,16 @@ static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
   double *fr = malloc(((size_t)count + 1) * 2 * sizeof *fr);
   if (!fr) return COSROD_ERR_NOMEM;
   const double *shapes = NULL;
+  const char **types = calloc((size_t)count + 1, sizeof *types);
+  int *groups = calloc((size_t)count + 1, sizeof *groups);
+  if (!types || !groups) {
+    free(fr), free(types), free(groups);
+    return COSROD_ERR_NOMEM;
+  }
   for (int i = 0; i < count; i++) {
     const double *sh;
     cosrod_sim_mode(sim, i, fr + count + i, fr + i, &sh);
+    cosrod_sim_mode_info(sim, i, types + i, groups + i);
     if (i == 0) shapes = sh; /* the shapes are contiguous, mode after mode */
   }
   cosrod_output_modes m = {0};
@@ -171,8 +178,12 @@ static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
   m.freq_hz = fr;
   m.omega = fr + count;
   m.shapes = shapes ? shapes : fr; /* count = 0: nothing is read */
+  m.type = types;
+  m.group = groups;
   cosrod_status st = cosrod_output_write_modes(c->out, &m);
   free(fr);
+  free(types);
+  free(groups);
   return st;
 }
 
@@ -362,8 +373,11 @@ int cosrod_cmd_run(int argc, char **argv) {
             s->nreject, s->nnewton);
       for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 10; i++) {
         double om, fr;
+        const char *ty = NULL;
+        int gr = 0;
         cosrod_sim_mode(sim, i, &om, &fr, NULL);
-        printf("  mode %d: %.6g Hz (omega %.6g 1/s)\n", i + 1, fr, om);
+        cosrod_sim_mode_info(sim, i, &ty, &gr);
+        printf("  mode %d: %.6g Hz (omega %.6g 1/s), %s, frequency %d\n", i + 1, fr, om, ty, gr + 1);
       }
       for (size_t r = 0; r < nrods; r++)
         printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", names[r], tips[3 * r], tips[3 * r + 1],

@@ -51,7 +51,10 @@ static void usage(FILE *f) {
           "files hold t = 0 and the output pseudo-times every, 2 every, ..., 1\n"
           "(output.every, default 1/increments; times inside an increment are landed on\n"
           "by a separate solve, the increments stay as they are);\n"
-          "modal analyses: modes.csv, vtk/modes.pvd + vtk/mode_<k>.vtp (displacement and\n"
+          "modal analyses (analysis: {type: modes, count: k}, k distinct frequencies, a\n"
+          "degenerate pair counted once): summary.json lists every mode with frequency,\n"
+          "type (bending-1, bending-2, torsion, axial) and group;\n"
+          "modes.csv, vtk/modes.pvd + vtk/mode_<k>.vtp (displacement and\n"
           "rotation as point data, frequency as field data: Warp By Vector), plots/modes.png\n");
 }
 

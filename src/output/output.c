@@ -262,6 +262,9 @@ static void release(cosrod_output *out) {
   free(out->body_om_frame);
   free(out->mode_s);
   free(out->mode_freq);
+  free(out->mode_omega);
+  free(out->mode_type);
+  free(out->mode_group);
   if (out->cloc != (locale_t)0) freelocale(out->cloc);
   free(out);
 }
