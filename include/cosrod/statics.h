@@ -207,6 +207,23 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
 cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
                                    double *omega, double *freq_hz, double *shapes, double *minimal);
 
+struct cosrod_rod_data;
+
+/* Support reactions of one rod from its data d evaluated at a state
+ * (cosrod_rod_eval): R (2 x 6) per end (start, end) the force Fx, Fy, Fz (N)
+ * and moment Mx, My, Mz (N m), spatial frame, that the support exerts on the
+ * rod: R_F = m_e ẍ_e - f_x,e (inertia != 0; statics: 0) with gravity scaled by
+ * gravity_scale (1: as in d), the component along a sliding end's guide
+ * removed; R_M = -R(p_e) T(p_e)ᵀ f_e of a clamped or prescribed frame.
+ * supported (2, or NULL): 0 free end (R = 0), 1 force only (pinned,
+ * sliding), 2 force and moment (clamped, prescribed). */
+cosrod_status cosrod_statics_end_reactions(const struct cosrod_rod *rod, const struct cosrod_rod_data *d,
+                                           double gravity_scale, int inertia, double R[12], int supported[2]);
+/* Reactions of every rod of the solver at the equilibrium (t, q) of its
+ * path (gravity as options.gravity_ramp): R (nrods x 2 x 6), supported
+ * (nrods x 2, or NULL), see cosrod_statics_end_reactions. */
+cosrod_status cosrod_statics_reactions(cosrod_statics *s, double t, const double *q, double *R, int *supported);
+
 /* Mode types (dominant share of the kinetic energy in the rod's material
  * directions, see cosrod_statics_mode_kinds). */
 typedef enum cosrod_mode_kind {
