@@ -114,6 +114,13 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     fr.M = d->M;
     st = cosrod_output_write_rod(c->out, r, &fr);
   }
+  for (size_t r = 0; st == COSROD_OK && r < cosrod_sim_nrods(sim); r++) { /* reactions.csv */
+    double R[12];
+    int sup[2];
+    st = cosrod_sim_reactions(sim, r, R, sup);
+    for (int e = 0; st == COSROD_OK && e < 2; e++)
+      if (sup[e]) st = cosrod_output_write_reaction(c->out, r, e, R + 6 * e, R + 6 * e + 3);
+  }
   if (st == COSROD_OK) {
     cosrod_sim_energy e = cosrod_sim_energy_now(sim);
     cosrod_output_energy oe = {e.kinetic, e.elastic, e.gravity, e.external_work, e.dissipated};
@@ -290,6 +297,7 @@ int cosrod_cmd_run(int argc, char **argv) {
                                                         : "dynamic";
   if (analysis == COSROD_SC_ANALYSIS_STATIC) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_INCREMENTS;
   if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
+  cfg.files = (cfg.files ? cfg.files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_REACTIONS;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   cfg.checkpoint_every = 30.0; /* a long run publishes complete files now and then */
