@@ -207,6 +207,17 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
 cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
                                    double *omega, double *freq_hz, double *shapes, double *minimal);
 
+/* Linearised buckling about the equilibrium at pseudo-time t (q, nq, a
+ * starting guess for the loaded equilibrium, not changed): the `count`
+ * smallest positive critical factors λ (ascending, INFINITY where fewer
+ * exist) of the loads at t (gravity, loads, load callback: the critical
+ * loads are λ times them) from K_0 φ = λ (K_0 - K_1) φ with the stiffness K_0
+ * of the unloaded and K_1 of the loaded equilibrium; minimal (count x nv, or
+ * NULL): the buckling modes, unit length, largest entry positive.  Dense
+ * (O(nv³)); ERR_CONVERGENCE if no positive λ exists (the loads stabilise). */
+cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
+                                      double *minimal);
+
 struct cosrod_rod_data;
 
 /* Support reactions of one rod from its data d evaluated at a state

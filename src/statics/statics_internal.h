@@ -67,4 +67,7 @@ cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, con
  * ERR_CONVERGENCE if the subspace iteration does not converge. */
 cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
 
+/* Newton correction of q (in place) to the equilibrium at (t, μ). */
+cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double *q);
+
 #endif /* COSROD_STATICS_INTERNAL_H */

@@ -473,3 +473,10 @@ cosrod_status cosrod_statics_solve(cosrod_statics *s, double *q, double t_from, 
   stats->wall_time = now_seconds() - w0;
   return st;
 }
+
+cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double *q) {
+  path pa = {t, t, mu, mu};
+  int iters = 0;
+  double res = 0.0;
+  return correct(s, &pa, 0.0, q, &iters, &res);
+}
