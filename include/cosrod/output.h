@@ -74,9 +74,10 @@ extern "C" {
 #define COSROD_OUTPUT_STEPS 0x040u      /* steps.csv */
 #define COSROD_OUTPUT_INCREMENTS 0x080u /* increments.csv */
 #define COSROD_OUTPUT_MODES 0x100u      /* modes.csv */
+#define COSROD_OUTPUT_REACTIONS 0x200u  /* reactions.csv */
 /* Rod files + energy + steps (+ bodies.csv when nbodies > 0). */
 #define COSROD_OUTPUT_DEFAULT 0x05fu
-#define COSROD_OUTPUT_ALL 0x1ffu
+#define COSROD_OUTPUT_ALL 0x3ffu
 
 /* Name of the ParaView index in DIR/vtk/, and of the mode shapes' index. */
 #define COSROD_OUTPUT_PVD_NAME "cosrod.pvd"
@@ -166,6 +167,11 @@ cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, i
 /* Static analysis: pseudo-time increment reaching t in `iterations` Newton
  * iterations with final residual norm `residual`. */
 cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual);
+/* reactions.csv row (inside a frame): the force F (N) and moment M (N m),
+ * spatial, that the support of end `end` (0 start, 1 end) of rod `rod`
+ * exerts on the rod. */
+cosrod_status cosrod_output_write_reaction(cosrod_output *out, size_t rod, int end, const double F[3],
+                                           const double M[3]);
 
 /* One row of modes.csv: mode number, frequency [Hz], omega [1/s], rod and
  * vertex, displacement dx (3) [m] and rotation rx (3) [rad] of the mode shape. */
@@ -190,6 +196,8 @@ typedef struct cosrod_output_modes {
   const double *freq_hz; /* (count) [Hz] */
   const double *omega;   /* (count) [rad/s] (negative: unstable direction) */
   const double *shapes;  /* (count x (N+1) x 6) per mode and vertex dx, dy, dz, rx, ry, rz */
+  const char *const *type; /* (count) mode types ("bending-1", ...) or NULL; summary.json "modes" */
+  const int *group;        /* (count) degenerate group (0-based) or NULL; summary.json "modes" */
 } cosrod_output_modes;
 cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m);
 

@@ -302,6 +302,8 @@ typedef struct cosrod_sc_analysis {
   long increments;            /* static: number of pseudo-time increments (default 25) */
   long count;                 /* modes: number of modes (default 10) */
   int start_from_equilibrium; /* dynamic: start from the static equilibrium of t = 0 loads */
+  int gravity_constant;       /* static: 1 = gravity at its full value from t = 0 (`gravity: constant`);
+                                 0 (default, `gravity: ramp`): ramped with the pseudo-time, 0 at t = 0 */
   int line;
 } cosrod_sc_analysis;
 

@@ -201,6 +201,18 @@ void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, in
  * linearisation point is the rod data after the run (cosrod_sim_rod_data). */
 int cosrod_sim_nmodes(const cosrod_sim *sim);
 void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
+/* Mode i's type ("bending-1", "bending-2", "torsion", "axial", see
+ * cosrod_statics_mode_kinds) and degenerate group (0-based; a round
+ * section's bending pair shares one).  analysis.count counts groups (distinct
+ * frequencies): nmodes is the number of modes in the first count groups. */
+void cosrod_sim_mode_info(const cosrod_sim *sim, int i, const char **type, int *group);
+/* Support reactions of rod r at the current frame (call from the frame
+ * observer): R (2 x 6) per end the force (N) and moment (N m), spatial, the
+ * support exerts on the rod; supported (2) 0 free, 1 force, 2 force and
+ * moment (cosrod_statics_end_reactions).  Static and modal analyses: at the
+ * equilibrium of the pseudo-time path (no inertia); dynamic runs: with the
+ * inertia of the prescribed end vertices (m ẍ_e - f). */
+cosrod_status cosrod_sim_reactions(const cosrod_sim *sim, size_t r, double R[12], int supported[2]);
 /* The integrator problem (for tests: e.g. compare banded and dense FD). */
 const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
 

@@ -21,8 +21,9 @@
  * line search on the out-of-balance work.  Adaptive increments: halve and
  * retry on divergence, grow after fast convergence, failure
  * (ERR_CONVERGENCE, last converged state kept) below the minimum increment.
- * A change of the inertia of K inside an increment (limit or bifurcation point,
- * e.g. snap-through under load control) is treated like a divergence, so
+ * A change of the stability index of K inside an increment (limit or
+ * bifurcation point, e.g. snap-through under load control; see
+ * stop_at_critical) is treated like a divergence, so
  * such a solve ends just before the critical point (stats.critical = 1).
  * An equilibrium at a fixed t that plain Newton cannot reach is found by
  * continuation in a load factor on gravity, loads and the load callback.
@@ -67,8 +68,12 @@ typedef struct cosrod_statics_options {
   double grow;          /* increment growth factor after fast convergence (default 2) */
   int fast_iterations;  /* <= this many Newton iterations counts as fast (default 4) */
   int max_newton;       /* Newton iterations per increment before halving (default 20) */
-  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual;
-                           an iteration whose Newton step is at roundoff level (max |δx|/Δs_min,
+  double tol;           /* scaled residual tolerance (default 1e-9), see cosrod_statics_residual:
+                           converged when every residual row is below tol times its scale plus
+                           the roundoff floor of the internal forces it sums (4 eps (C_Γ |x|/Δs_min
+                           + |F|) for forces, 4 eps (C_K/Δs_min + |M|) + Δs n_F for torques), so a
+                           long stiff rod whose floor exceeds tol S still converges; an iteration
+                           whose Newton step is at roundoff level (max |δx|/Δs_min,
                            |δθ| <= 1e3 eps max(1, |x|/Δs_min)) with residual <= 1e3 tol also
                            converges (stiff small-load problems hit the roundoff floor) */
   int predictor;        /* 0: previous state; 1: Euler predictor [LLA] eq. 32; 2 (default): Euler
@@ -77,10 +82,17 @@ typedef struct cosrod_statics_options {
   const double *stops;              /* (nstops) pseudo-times the increments must land on exactly (e.g. output
                                        times 0.25, 0.5, ...), or NULL; not copied, must outlive the solver */
   int nstops;
-  int stop_at_critical; /* 1 (default): a change of the number of negative eigenvalues of K
-                           (symmetric part, banded LDLᵀ) within an increment (limit or
-                           bifurcation point) is treated like a divergence, so the solve stops
-                           before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass through */
+  int stop_at_critical; /* 1 (default): a change of the stability index of K within an increment
+                           (limit or bifurcation point) is treated like a divergence, so the solve
+                           stops before it with ERR_CONVERGENCE (stats.critical = 1); 0: pass
+                           through.  Index: under conservative loads (gravity, spatial forces)
+                           the number of negative eigenvalues of K (banded LDLᵀ); with moments,
+                           follower loads or a load callback (K not symmetric) the parity of
+                           its negative real eigenvalues (sign of det K from the LU) */
+  int gravity_ramp;     /* 1: gravity follows the pseudo-time like a ramped load, scaled by
+                           clamp(t, 0, 1) (0 at t = 0, full at t >= 1: a static analysis over
+                           [0, 1] starts from the unloaded rod); 0 (default): gravity at its full
+                           value at every t (equilibrium_at for dynamics and modes) */
 } cosrod_statics_options;
 
 cosrod_statics_options cosrod_statics_default_options(void);
@@ -98,6 +110,9 @@ typedef struct cosrod_statics_stats {
   double min_step;    /* smallest increment tried (pseudo-time units) */
   double wall_time;   /* seconds */
   int critical;       /* 1: the last rejections were changes of the inertia of K (a critical point) */
+  double fail_residual; /* after a failure: the smallest scaled residual the failed increment (or
+                           correction) reached, +inf if it never had a finite residual; 0 if no
+                           increment failed */
 } cosrod_statics_stats;
 
 /* Per converged increment (also once for the starting point t_from after its
@@ -191,6 +206,56 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
  * count <= nv.  ERR_INVALID on bad arguments, ERR_INTERNAL if LAPACK fails. */
 cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
                                    double *omega, double *freq_hz, double *shapes, double *minimal);
+
+/* Linearised buckling about the equilibrium at pseudo-time t (q, nq, a
+ * starting guess for the loaded equilibrium, not changed): the `count`
+ * smallest positive critical factors λ (ascending, INFINITY where fewer
+ * exist) of the loads at t (gravity, loads, load callback: the critical
+ * loads are λ times them) from K_0 φ = λ (K_0 - K_1) φ with the stiffness K_0
+ * of the unloaded and K_1 of the loaded equilibrium; minimal (count x nv, or
+ * NULL): the buckling modes, unit length, largest entry positive.  Dense
+ * (O(nv³)); ERR_CONVERGENCE if no positive λ exists (the loads stabilise). */
+cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
+                                      double *minimal);
+
+struct cosrod_rod_data;
+
+/* Support reactions of one rod from its data d evaluated at a state
+ * (cosrod_rod_eval): R (2 x 6) per end (start, end) the force Fx, Fy, Fz (N)
+ * and moment Mx, My, Mz (N m), spatial frame, that the support exerts on the
+ * rod: R_F = m_e ẍ_e - f_x,e (inertia != 0; statics: 0) with gravity scaled by
+ * gravity_scale (1: as in d), the component along a sliding end's guide
+ * removed; R_M = -R(p_e) T(p_e)ᵀ f_e of a clamped or prescribed frame.
+ * supported (2, or NULL): 0 free end (R = 0), 1 force only (pinned,
+ * sliding), 2 force and moment (clamped, prescribed). */
+cosrod_status cosrod_statics_end_reactions(const struct cosrod_rod *rod, const struct cosrod_rod_data *d,
+                                           double gravity_scale, int inertia, double R[12], int supported[2]);
+/* Reactions of every rod of the solver at the equilibrium (t, q) of its
+ * path (gravity as options.gravity_ramp): R (nrods x 2 x 6), supported
+ * (nrods x 2, or NULL), see cosrod_statics_end_reactions. */
+cosrod_status cosrod_statics_reactions(cosrod_statics *s, double t, const double *q, double *R, int *supported);
+
+/* Mode types (dominant share of the kinetic energy in the rod's material
+ * directions, see cosrod_statics_mode_kinds). */
+typedef enum cosrod_mode_kind {
+  COSROD_MODE_BENDING_1 = 0, /* bending in the d1–d3 plane (δx·d1, δθ2) */
+  COSROD_MODE_BENDING_2,     /* bending in the d2–d3 plane (δx·d2, δθ1) */
+  COSROD_MODE_TORSION,       /* δθ3 */
+  COSROD_MODE_AXIAL          /* δx·d3 */
+} cosrod_mode_kind;
+/* "bending-1", "bending-2", "torsion", "axial". */
+const char *cosrod_mode_kind_name(cosrod_mode_kind k);
+/* Types of `count` modes given as minimal vectors (count x nv, e.g. the
+ * `minimal` output of cosrod_statics_modes) about the state q: kind (count)
+ * the largest of the four kinetic-energy shares (translations in the frame
+ * of an adjacent segment with the vertex masses, material rotations with
+ * the segment inertias), share (count x 4, or NULL) the shares. */
+cosrod_status cosrod_statics_mode_kinds(const struct cosrod_rod *rod, const double *q, int count,
+                                        const double *minimal, int *kind, double *share);
+/* Degenerate groups of ascending ω (count): group[c] numbers the distinct
+ * frequencies from 0, consecutive ω within rel (relative) sharing one (a
+ * round section's bending pairs: rel 1e-6).  Returns the number of groups. */
+int cosrod_statics_mode_groups(int count, const double *omega, double rel, int *group);
 
 #ifdef __cplusplus
 }

@@ -121,6 +121,13 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     fr.M = d->M;
     st = cosrod_output_write_rod(c->out, r, &fr);
   }
+  for (size_t r = 0; st == COSROD_OK && r < cosrod_sim_nrods(sim); r++) { /* reactions.csv */
+    double R[12];
+    int sup[2];
+    st = cosrod_sim_reactions(sim, r, R, sup);
+    for (int e = 0; st == COSROD_OK && e < 2; e++)
+      if (sup[e]) st = cosrod_output_write_reaction(c->out, r, e, R + 6 * e, R + 6 * e + 3);
+  }
   if (st == COSROD_OK) {
     cosrod_sim_energy e = cosrod_sim_energy_now(sim);
     cosrod_output_energy oe = {e.kinetic, e.elastic, e.gravity, e.external_work, e.dissipated};
@@ -166,9 +173,16 @@ static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
   double *fr = malloc(((size_t)count + 1) * 2 * sizeof *fr);
   if (!fr) return COSROD_ERR_NOMEM;
   const double *shapes = NULL;
+  const char **types = calloc((size_t)count + 1, sizeof *types);
+  int *groups = calloc((size_t)count + 1, sizeof *groups);
+  if (!types || !groups) {
+    free(fr), free(types), free(groups);
+    return COSROD_ERR_NOMEM;
+  }
   for (int i = 0; i < count; i++) {
     const double *sh;
     cosrod_sim_mode(sim, i, fr + count + i, fr + i, &sh);
+    cosrod_sim_mode_info(sim, i, types + i, groups + i);
     if (i == 0) shapes = sh; /* the shapes are contiguous, mode after mode */
   }
   cosrod_output_modes m = {0};
@@ -180,8 +194,12 @@ static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
   m.freq_hz = fr;
   m.omega = fr + count;
   m.shapes = shapes ? shapes : fr; /* count = 0: nothing is read */
+  m.type = types;
+  m.group = groups;
   cosrod_status st = cosrod_output_write_modes(c->out, &m);
   free(fr);
+  free(types);
+  free(groups);
   return st;
 }
 
@@ -333,6 +351,7 @@ int cosrod_cmd_run(int argc, char **argv) {
                                                         : "dynamic";
   if (analysis == COSROD_SC_ANALYSIS_STATIC) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_INCREMENTS;
   if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
+  cfg.files = (cfg.files ? cfg.files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_REACTIONS;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   /* a long run publishes complete files every 30 s of wall time, also
@@ -426,8 +445,11 @@ int cosrod_cmd_run(int argc, char **argv) {
             s->nreject, s->nnewton);
       for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 10; i++) {
         double om, fr;
+        const char *ty = NULL;
+        int gr = 0;
         cosrod_sim_mode(sim, i, &om, &fr, NULL);
-        printf("  mode %d: %.6g Hz (omega %.6g 1/s)\n", i + 1, fr, om);
+        cosrod_sim_mode_info(sim, i, &ty, &gr);
+        printf("  mode %d: %.6g Hz (omega %.6g 1/s), %s, frequency %d\n", i + 1, fr, om, ty, gr + 1);
       }
       for (size_t r = 0; r < nrods; r++)
         printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", names[r], tips[3 * r], tips[3 * r + 1],

@@ -227,6 +227,19 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     jw_num(w, "energy_scale", out->bal_scale);
     jw_close(w, '}');
   }
+  if (out->nmodes > 0) { /* modal analyses: frequency, type and degenerate group per mode */
+    jw_open(w, "modes", '[');
+    for (int k = 0; k < out->nmodes; ++k) {
+      jw_open(w, NULL, '{');
+      jw_long(w, "mode", k + 1);
+      jw_num(w, "frequency_hz", out->mode_freq[k]);
+      jw_num(w, "omega", out->mode_omega[k]);
+      if (out->mode_type[k][0]) jw_str(w, "type", out->mode_type[k]);
+      if (out->mode_group[k] >= 0) jw_long(w, "group", out->mode_group[k] + 1);
+      jw_close(w, '}');
+    }
+    jw_close(w, ']');
+  }
   jw_open(w, "rods", '[');
   for (size_t k = 0; k < out->nrods; ++k) {
     jw_open(w, NULL, '{');

@@ -24,7 +24,8 @@
 
 static const char *const file_names[OF_COUNT] = {
     "centerline.csv", "frames.csv", "strains.csv",    "curvatures.csv", "energy.csv",
-    "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      COSROD_OUTPUT_PVD_NAME};
+    "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      "reactions.csv",
+    COSROD_OUTPUT_PVD_NAME};
 
 /* Headers: SPEC §8 (a public contract; modes.csv from the issue text). */
 static const char *const file_headers[OF_COUNT] = {
@@ -37,6 +38,7 @@ static const char *const file_headers[OF_COUNT] = {
     "t,h,accepted\n",
     "t,iterations,residual\n",
     "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz\n",
+    "t,rod,end,Fx,Fy,Fz,Mx,My,Mz\n",
     "<?xml version=\"1.0\"?>\n"
     "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
     "  <Collection>\n"};
@@ -262,6 +264,9 @@ static void release(cosrod_output *out) {
   free(out->body_om_frame);
   free(out->mode_s);
   free(out->mode_freq);
+  free(out->mode_omega);
+  free(out->mode_type);
+  free(out->mode_group);
   if (out->cloc != (locale_t)0) freelocale(out->cloc);
   free(out);
 }

@@ -21,6 +21,7 @@ enum {
   OF_STEPS,
   OF_INCREMENTS,
   OF_MODES,
+  OF_REACTIONS,
   OF_PVD,
   OF_COUNT
 };
@@ -96,6 +97,9 @@ struct cosrod_output {
   size_t mode_n;     /* N of the rod */
   double *mode_s;    /* (N+1) arc length of the vertices [m] */
   double *mode_freq; /* (nmodes) [Hz] */
+  double *mode_omega; /* (nmodes) [rad/s] (summary.json) */
+  char (*mode_type)[16]; /* (nmodes) type names or "" (summary.json) */
+  int *mode_group;       /* (nmodes) degenerate group, -1 if not given (summary.json) */
 
   char warnings[OUT_MAX_WARNINGS][OUT_WARNING_LEN];
   size_t nwarn;

@@ -275,10 +275,19 @@ cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_
     }
   out->mode_s = malloc((N + 1) * sizeof *out->mode_s);
   out->mode_freq = malloc(((size_t)m->count + 1) * sizeof *out->mode_freq);
-  if (st == COSROD_OK && (!out->mode_s || !out->mode_freq)) st = COSROD_ERR_NOMEM;
+  out->mode_omega = malloc(((size_t)m->count + 1) * sizeof *out->mode_omega);
+  out->mode_type = malloc(((size_t)m->count + 1) * sizeof *out->mode_type);
+  out->mode_group = malloc(((size_t)m->count + 1) * sizeof *out->mode_group);
+  if (st == COSROD_OK && (!out->mode_s || !out->mode_freq || !out->mode_omega || !out->mode_type || !out->mode_group))
+    st = COSROD_ERR_NOMEM;
   if (st == COSROD_OK) {
     memcpy(out->mode_s, m->s, (N + 1) * sizeof *out->mode_s);
     memcpy(out->mode_freq, m->freq_hz, (size_t)m->count * sizeof *out->mode_freq);
+    memcpy(out->mode_omega, m->omega, (size_t)m->count * sizeof *out->mode_omega);
+    for (int k = 0; k < m->count; ++k) {
+      snprintf(out->mode_type[k], sizeof out->mode_type[k], "%s", m->type && m->type[k] ? m->type[k] : "");
+      out->mode_group[k] = m->group ? m->group[k] : -1;
+    }
     out->mode_n = N;
     out->nmodes = m->count;
   }

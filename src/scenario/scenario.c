@@ -144,7 +144,8 @@ static void read_joints(ctx *c, ynode *root) {
 /* ---- analysis, solver, output --------------------------------------------- */
 
 static void read_analysis(ctx *c, ynode *root) {
-  static const char *const keys[] = {"type", "t_end", "increments", "count", "start_from_equilibrium", NULL};
+  static const char *const keys[] = {"type",  "t_end",  "increments", "count", "start_from_equilibrium",
+                                     "gravity", NULL};
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
   sc_push(c, "analysis");
@@ -163,6 +164,10 @@ static void read_analysis(ctx *c, ynode *root) {
     sc_check_unused(c, m, "with type: dynamic");
   } else if (a->type == COSROD_SC_ANALYSIS_STATIC) {
     if ((v = sc_get(m, "increments"))) a->increments = sc_to_int(c, v, "increments", 1, 10000000);
+    if ((v = sc_get(m, "gravity"))) {
+      static const char *const gnames[] = {"ramp", "constant", NULL};
+      a->gravity_constant = sc_to_enum(c, v, "gravity", gnames);
+    }
     sc_check_unused(c, m, "with type: static (pseudo-time runs over [0, 1])");
   } else {
     if ((v = sc_get(m, "count"))) a->count = sc_to_int(c, v, "count", 1, 1000000);

@@ -382,6 +382,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   cosrod_statics_options o = cosrod_statics_default_options();
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC && sc->analysis.increments > 0)
     o.increments = (int)sc->analysis.increments;
+  /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
+  if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
   s->stat[0] = cosrod_statics_create(s->rods[0], &o, &st);
   if (!s->stat[0]) {
     set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));
@@ -401,11 +403,18 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   }
   if (s->analysis == COSROD_SC_ANALYSIS_MODES) {
     int ndof = cosrod_statics_ndof(s->stat[0]), N = cosrod_rod_nseg(s->rods[0]);
-    s->nmodes = sc->analysis.count < ndof ? (int)sc->analysis.count : ndof;
+    /* count: distinct frequencies; a round section's bending pairs take two
+     * modes each, so up to 2 count modes are computed (run_modes) */
+    s->nmodes_req = sc->analysis.count < ndof ? (int)sc->analysis.count : ndof;
+    s->nmodes = s->nmodes_cap = 2 * s->nmodes_req < ndof ? 2 * s->nmodes_req : ndof;
     s->omega = malloc((size_t)s->nmodes * sizeof *s->omega);
     s->freq = malloc((size_t)s->nmodes * sizeof *s->freq);
     s->shapes = malloc((size_t)s->nmodes * (size_t)(N + 1) * 6 * sizeof *s->shapes);
-    if (!s->omega || !s->freq || !s->shapes) return fail_create(s, status, COSROD_ERR_NOMEM);
+    s->mode_kind = malloc((size_t)s->nmodes * sizeof *s->mode_kind);
+    s->mode_group = malloc((size_t)s->nmodes * sizeof *s->mode_group);
+    s->mode_min = malloc((size_t)s->nmodes * (size_t)ndof * sizeof *s->mode_min);
+    if (!s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_min)
+      return fail_create(s, status, COSROD_ERR_NOMEM);
   }
   if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
     set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
@@ -700,6 +709,9 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->omega);
   free(s->freq);
   free(s->shapes);
+  free(s->mode_kind);
+  free(s->mode_group);
+  free(s->mode_min);
   for (size_t r = 0; s->rods && r < s->nrods; r++) {
     if (s->data) cosrod_rod_data_free(s->data[r]);
     cosrod_rod_free(s->rods[r]);

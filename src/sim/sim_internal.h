@@ -25,6 +25,9 @@ struct cosrod_sim {
   cosrod_status land_failed;     /* static: status of a failed landing (OK if none) */
   int nmodes;
   double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
+  int nmodes_cap, nmodes_req;    /* modes: computed (2 count, <= ndof), distinct frequencies asked (count) */
+  int *mode_kind, *mode_group;   /* modes: (nmodes_cap) cosrod_mode_kind, degenerate group from 0 */
+  double *mode_min;              /* modes: (nmodes_cap x nv) minimal-coordinate vectors */
   cosrod_rod_form form;          /* form of the rod state vectors */
   int split;                     /* SPLIT layout (M1 reduction) */
   int dae_mass;                  /* DAE as M y' = f with algebraic λ equations */

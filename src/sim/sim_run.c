@@ -226,8 +226,9 @@ static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosro
   if (st == COSROD_ERR_INTERRUPTED)
     snprintf(s->msg, sizeof s->msg, "stopped at t = %.17g", ss->t);
   else
-    snprintf(s->msg, sizeof s->msg, "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g%s)",
-             what, ss->t, cosrod_strerror(st), ss->min_step, ss->residual,
+    snprintf(s->msg, sizeof s->msg,
+             "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g of the failed increment%s)", what,
+             ss->t, cosrod_strerror(st), ss->min_step, ss->fail_residual,
              ss->critical ? "; a limit or bifurcation point" : "");
   s->t_fail = ss->t;
   return st;
@@ -284,11 +285,20 @@ static cosrod_status run_modes(cosrod_sim *s) {
     snprintf(s->msg, sizeof s->msg, "stopped by the observer");
     return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
   }
-  st = cosrod_statics_modes(s->rods[0], 0.0, q, s->nmodes, s->omega, s->freq, s->shapes, NULL);
+  s->nmodes = s->nmodes_cap;
+  st = cosrod_statics_modes(s->rods[0], 0.0, q, s->nmodes, s->omega, s->freq, s->shapes, s->mode_min);
+  if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[0], q, s->nmodes, s->mode_min, s->mode_kind, NULL);
   if (st != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "modal analysis failed (%s)", cosrod_strerror(st));
     s->t_fail = 0.0;
+    return st;
   }
+  /* keep the modes of the first `count` distinct frequencies (degenerate
+   * pairs within 1e-6 count once) */
+  cosrod_statics_mode_groups(s->nmodes, s->omega, 1e-6, s->mode_group);
+  int keep = 0;
+  while (keep < s->nmodes && s->mode_group[keep] < s->nmodes_req) ++keep;
+  s->nmodes = keep;
   return st;
 }
 
@@ -405,6 +415,10 @@ const char *cosrod_sim_integrator_name(const cosrod_sim *s) {
   return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->type->name : "statics";
 }
 int cosrod_sim_nmodes(const cosrod_sim *s) { return s->ran ? s->nmodes : 0; }
+void cosrod_sim_mode_info(const cosrod_sim *s, int i, const char **type, int *group) {
+  if (type) *type = cosrod_mode_kind_name((cosrod_mode_kind)s->mode_kind[i]);
+  if (group) *group = s->mode_group[i];
+}
 void cosrod_sim_mode(const cosrod_sim *s, int i, double *omega, double *freq_hz, const double **shape) {
   int N = cosrod_rod_nseg(s->rods[0]);
   if (omega) *omega = s->omega[i];

@@ -11,8 +11,8 @@
  * the null-space formulation: ρAδs_n per vertex coordinate ([LLA] eq. 27)
  * and ρΔs (I1, I2, J) per segment ([L] Lemma 4.2; Ω = δθ̇ at rest).
  * With D = M^{-1/2}, A = D K D is symmetric banded (half bandwidth 8) and
- * LAPACK dsbevx gives its lowest eigenpairs; φ = D z is mass-normalised. */
-#include <lapacke.h>
+ * shift-and-invert subspace iteration on its banded LU (modes_eig.c) gives
+ * its lowest eigenpairs; φ = D z is mass-normalised. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,36 +68,33 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
   cosrod_statics *s = cosrod_statics_create(rod, NULL, &st);
   if (!s) return st;
   const int kd = s->ml > s->mu ? s->ml : s->mu;
-  const int ldab = kd + 1;
-  double *ab = calloc((size_t)ldab * (size_t)nv, sizeof(double));
+  cosrod_band *A = cosrod_band_create(nv, kd, kd);
   double *m = calloc((size_t)nv, sizeof(double));
   double *w = calloc((size_t)nv, sizeof(double));
   double *z = calloc((size_t)nv * (size_t)count, sizeof(double));
-  double *qq = calloc((size_t)nv * (size_t)nv, sizeof(double));
   double *vtx = calloc(6 * (size_t)(rod->N + 1), sizeof(double));
-  lapack_int *ifail = calloc((size_t)nv, sizeof(lapack_int));
-  if (!ab || !m || !w || !z || !qq || !vtx || !ifail) {
+  if (!A || !m || !w || !z || !vtx) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
   st = statics_jacobian(s, t, 1.0, q, s->J); /* J = dr/dδ = -K */
   if (st != COSROD_OK) goto done;
   mass_diag(rod, m);
-  /* upper band of A = D K D, AB(kd + i - j, j) = A(i, j), max(0, j - kd) <= i <= j */
+  /* A = D sym(K) D, both triangles */
   for (int j = 0; j < nv; ++j) {
     int ilo = j - kd < 0 ? 0 : j - kd;
     for (int i = ilo; i <= j; ++i) {
       double kij = 0.0, kji = 0.0;
       if (cosrod_band_in_band(s->J, i, j)) kij = -cosrod_band_get(s->J, i, j);
       if (cosrod_band_in_band(s->J, j, i)) kji = -cosrod_band_get(s->J, j, i);
-      ab[(size_t)j * ldab + (size_t)(kd + i - j)] = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
+      double a = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
+      cosrod_band_set(A, i, j, a);
+      cosrod_band_set(A, j, i, a);
     }
   }
-  lapack_int found = 0;
-  lapack_int info = LAPACKE_dsbevx(LAPACK_COL_MAJOR, 'V', 'I', 'U', nv, kd, ab, ldab, qq, nv, 0.0, 0.0, 1,
-                                   count, 0.0, &found, w, z, nv, ifail);
-  if (info != 0 || found != count) {
-    st = COSROD_ERR_INTERNAL;
+  st = statics_band_eig_lowest(A, count, w, z);
+  if (st != COSROD_OK) {
+    if (st != COSROD_ERR_NOMEM) st = COSROD_ERR_INTERNAL;
     goto done;
   }
   for (int c = 0; c < count; ++c) {
@@ -120,13 +117,11 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
   }
   st = COSROD_OK;
 done:
-  free(ab);
+  cosrod_band_free(A);
   free(m);
   free(w);
   free(z);
-  free(qq);
   free(vtx);
-  free(ifail);
   cosrod_statics_free(s);
   return st;
 }

@@ -1,4 +1,6 @@
-/* Internal state of the statics solver, shared by statics.c and modes.c.
+/* Internal state of the statics solver, shared by statics.c (lifecycle),
+ * statics_stiffness.c (residual, stiffness), statics_path.c (continuation)
+ * and modes.c.
  * A solver covers one or several (uncoupled) rods: their minimal
  * coordinates and positions are concatenated, rod r at offsets q0 / v0. */
 #ifndef COSROD_STATICS_INTERNAL_H
@@ -44,6 +46,8 @@ struct cosrod_statics {
   double hth;           /* FD step for rotations (rad) */
   double eta;           /* line-search acceptance |s(α)| <= eta |s(0)| */
   double step_noise;    /* roundoff level of a weighted Newton step (max over rods) */
+  double sc_min;        /* smallest scaled residual of the last correct() (+inf: none finite) */
+  double excess;        /* convergence measure of the last residual (<= 1: converged, see statics_residual) */
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
   long nnewton, njac, nres;
 };
@@ -53,5 +57,17 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
                                double *scaled);
 /* J = dr/dδ at (t, mu, q). */
 cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
+
+/* dr/dδ with a relative diagonal shift for rigid null modes: the matrix the
+ * Newton and predictor solves factor. */
+cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
+
+/* The `count` lowest eigenpairs of the symmetric band matrix A (unfactored):
+ * w (count) ascending, z (n x count) orthonormal columns (modes_eig.c).
+ * ERR_CONVERGENCE if the subspace iteration does not converge. */
+cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
+
+/* Newton correction of q (in place) to the equilibrium at (t, μ). */
+cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double *q);
 
 #endif /* COSROD_STATICS_INTERNAL_H */

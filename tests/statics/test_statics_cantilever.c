@@ -353,7 +353,7 @@ TEST(min_increment_fails_cleanly) {
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
   cosrod_statics_options o = cosrod_statics_default_options();
   o.max_newton = 1;
-  o.min_increment = 1e-3;
+  o.min_increment = 1e-2; /* one iteration reaches the roundoff floor only on much smaller increments */
   cosrod_statics *s = cosrod_statics_create(rod, &o, NULL);
   double *q = st_initial_q(rod);
   last_state *ls = calloc(1, sizeof *ls);
@@ -364,7 +364,7 @@ TEST(min_increment_fails_cleanly) {
        stats.t, stats.increments, stats.rejected, stats.min_step);
   CHECK("fails with ERR_CONVERGENCE", st == COSROD_ERR_CONVERGENCE);
   CHECK("not a critical point", stats.critical == 0);
-  CHECK("smallest increment tried is within a halving of the minimum", stats.min_step < 2e-3);
+  CHECK("smallest increment tried is within a halving of the minimum", stats.min_step < 2e-2);
   CHECK("last increment reported", ls->n >= 1 && ls->t == stats.t);
   double diff = 0.0;
   for (int i = 0; i < ls->nq; ++i) diff = fmax(diff, fabs(q[i] - ls->q[i]));

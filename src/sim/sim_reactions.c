@@ -1,0 +1,17 @@
+/* Support reactions of the simulation's rods at the current frame
+ * (reactions.csv): static and modal analyses through the statics solver
+ * (damping-free model, gravity on the pseudo-time path, no inertia),
+ * dynamic runs from the rod data of the frame with the inertia of the
+ * prescribed end vertices (cosrod_statics_end_reactions). */
+#include <string.h>
+
+#include "cosrod/sim.h"
+#include "cosrod/statics.h"
+#include "sim/sim_internal.h"
+
+cosrod_status cosrod_sim_reactions(const cosrod_sim *s, size_t r, double R[12], int supported[2]) {
+  if (!s || !R || r >= s->nrods) return COSROD_ERR_INVALID;
+  if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC && s->stat && s->stat[0] && r == 0)
+    return cosrod_statics_reactions(s->stat[0], s->t_frame, s->y, R, supported);
+  return cosrod_statics_end_reactions(s->rods[r], s->data[r], 1.0, 1, R, supported);
+}
