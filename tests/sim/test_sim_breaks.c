@@ -14,7 +14,8 @@ static const double PI = 3.14159265358979323846;
 static cosrod_sim *make_sim(const char *text, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
   char err[512];
   *scp = NULL;
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "breaks.yaml", sets, nsets, scp, err, sizeof err);
+  cosrod_status st =
+      cosrod_scenario_parse(text, strlen(text), "breaks.yaml", sets, nsets, scp, err, sizeof err);
   if (st != COSROD_OK) {
     NOTE("parse: %s", err);
     CHECK("scenario parses", 0);
@@ -33,27 +34,28 @@ static cosrod_sim *make_sim(const char *text, const char *const *sets, size_t ns
 /* Steel wire (r = 0.5 mm, Kelvin–Voigt τ = 1e-4 s), clamped at the origin,
  * its far end held at (1, 0, 0) until t = 1 s and then moved with 0.3 m/s
  * along e2: a velocity kink at t = 1 (issue 14 item 1). */
-static const char *WIRE = "cosrod: 1\n"
-                          "title: wire with a kinked end path\n"
-                          "materials:\n"
-                          "  steel: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
-                          "rods:\n"
-                          "  - name: wire\n"
-                          "    length: 1.0\n"
-                          "    segments: 10\n"
-                          "    material: steel\n"
-                          "    section: {shape: circle, radius: 5.0e-4}\n"
-                          "    damping:\n"
-                          "      kelvin_voigt: {tau_shear: 1.0e-4, tau_bulk: 1.0e-4}\n"
-                          "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-                          "    ends:\n"
-                          "      start: {type: clamped}\n"
-                          "      end:\n"
-                          "        type: prescribed\n"
-                          "        position: [[0, 1, 0, 0], [1, 1, 0, 0], [2, 1, 0.3, 0]]\n"
-                          "analysis: {type: dynamic, t_end: 1.02}\n"
-                          "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
-                          "output: {dir: out/breaks, every: 0.01, vtk: false, plots: false}\n";
+static const char *WIRE =
+    "cosrod: 1\n"
+    "title: wire with a kinked end path\n"
+    "materials:\n"
+    "  steel: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+    "rods:\n"
+    "  - name: wire\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 5.0e-4}\n"
+    "    damping:\n"
+    "      kelvin_voigt: {tau_shear: 1.0e-4, tau_bulk: 1.0e-4}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end:\n"
+    "        type: prescribed\n"
+    "        position: [[0, 1, 0, 0], [1, 1, 0, 0], [2, 1, 0.3, 0]]\n"
+    "analysis: {type: dynamic, t_end: 1.02}\n"
+    "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
+    "output: {dir: out/breaks, every: 0.01, vtk: false, plots: false}\n";
 
 typedef struct frames {
   int n;
@@ -204,23 +206,24 @@ TEST(cubic_wire_radau5) {
  * at rest (which grows to the whole horizon).  Internal forces cancel in the
  * total momentum, so the centre of mass (lumped masses ρ A δs_n) moves with
  * v = F Δt / m after the pulse: z_cm(T) = F Δt / m (T - 0.2005), T = 0.25. */
-static const char *PULSE = "cosrod: 1\n"
-                           "title: force pulse on a free rod\n"
-                           "materials:\n"
-                           "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-                           "rods:\n"
-                           "  - name: rod\n"
-                           "    length: 1.0\n"
-                           "    segments: 10\n"
-                           "    material: rubber\n"
-                           "    section: {shape: circle, radius: 5.0e-3}\n"
-                           "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
-                           "    ends: {start: {type: free}, end: {type: free}}\n"
-                           "    loads:\n"
-                           "      - {type: force, at: end, value: [0, 0, 1.0], frame: spatial, active: [0.2, 0.201]}\n"
-                           "analysis: {type: dynamic, t_end: 0.25}\n"
-                           "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
-                           "output: {dir: out/pulse, every: 0.125, vtk: false, plots: false}\n";
+static const char *PULSE =
+    "cosrod: 1\n"
+    "title: force pulse on a free rod\n"
+    "materials:\n"
+    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: rubber\n"
+    "    section: {shape: circle, radius: 5.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
+    "    ends: {start: {type: free}, end: {type: free}}\n"
+    "    loads:\n"
+    "      - {type: force, at: end, value: [0, 0, 1.0], frame: spatial, active: [0.2, 0.201]}\n"
+    "analysis: {type: dynamic, t_end: 0.25}\n"
+    "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
+    "output: {dir: out/pulse, every: 0.125, vtk: false, plots: false}\n";
 
 TEST(force_pulse_every_integrator) {
   static const char *names[] = {"dopri5", "dop853", "radau5", "rodas", "seulex", "ida", "cvode"};
@@ -242,7 +245,8 @@ TEST(force_pulse_every_integrator) {
     CHECK("run ok", st == COSROD_OK);
     const cosrod_rod_data *d = cosrod_sim_rod_data(sim, 0);
     double zc = 0.0, ds = L / N;
-    for (int n = 0; n <= (int)N; n++) zc += rho * A * ds * ((n == 0 || n == (int)N) ? 0.5 : 1.0) * d->x[3 * n + 2];
+    for (int n = 0; n <= (int)N; n++)
+      zc += rho * A * ds * ((n == 0 || n == (int)N) ? 0.5 : 1.0) * d->x[3 * n + 2];
     zc /= m;
     char what[96];
     snprintf(what, sizeof what, "%s: z_cm(T) = F dt/m (T - 0.2005)", names[k]);
