@@ -23,7 +23,8 @@
 
 /* Hermite value, first and second derivative of dim components at t inside
  * the keyframe range (rows of `stride` doubles: t, values...). */
-static void hermite(const double *K, int n, int stride, int dim, double t, double *v, double *vd, double *vdd) {
+static void hermite(const double *K, int n, int stride, int dim, double t, double *v, double *vd,
+                    double *vdd) {
   int i = 0;
   while (i + 2 < n && t >= K[stride * (i + 1)]) ++i;
   const double *A = K + stride * i, *B = K + stride * (i + 1);

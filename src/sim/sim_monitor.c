@@ -13,8 +13,8 @@
  *     the current scale while the scale has grown by COSROD_SIM_BLOWUP_GROWTH
  *     over a reference: the largest of the scales of the healthy frames
  *     before (drift below the warning level), the initial kinetic + elastic
- *     energy and Σ ρA L |g| L (what gravity supplies over a rod length).  A blow-up ends the run (COSROD_ERR_DIVERGED) with a
- *     message that names the likely cause; the drifts are warnings
+ *     energy and Σ ρA L |g| L (what gravity supplies over a rod length).  A blow-up ends the run
+ * (COSROD_ERR_DIVERGED) with a message that names the likely cause; the drifts are warnings
  *     (cosrod_sim_warning, summary.json "warnings", stderr).
  * With the energy accounting switched off (balance NaN) only |p| is
  * watched.  Nothing is allocated. */
@@ -111,7 +111,8 @@ int sim_monitor_frame(cosrod_sim *s, double t) {
 }
 
 static void add_warning(cosrod_sim *s, const char *text) {
-  if (s->nwarn < sizeof s->warn / sizeof s->warn[0]) snprintf(s->warn[s->nwarn++], sizeof s->warn[0], "%s", text);
+  if (s->nwarn < sizeof s->warn / sizeof s->warn[0])
+    snprintf(s->warn[s->nwarn++], sizeof s->warn[0], "%s", text);
 }
 
 void sim_monitor_finish(cosrod_sim *s) {
@@ -127,8 +128,8 @@ void sim_monitor_finish(cosrod_sim *s) {
   }
   if (s->mon_pdev > COSROD_SIM_PNORM_WARN) {
     snprintf(w, sizeof w,
-             "unit quaternions drifted: max | |p| - 1 | = %.3g (at t = %.6g s; warning above %g)%s", s->mon_pdev,
-             s->mon_t_pdev, COSROD_SIM_PNORM_WARN,
+             "unit quaternions drifted: max | |p| - 1 | = %.3g (at t = %.6g s; warning above %g)%s",
+             s->mon_pdev, s->mon_t_pdev, COSROD_SIM_PNORM_WARN,
              s->form == COSROD_FORM_NULLSPACE ? ": take a smaller rtol / atol"
                                               : ": take stabilisation: projection (or a stronger baumgarte)");
     add_warning(s, w);
@@ -137,6 +138,4 @@ void sim_monitor_finish(cosrod_sim *s) {
 
 size_t cosrod_sim_nwarnings(const cosrod_sim *s) { return s ? s->nwarn : 0; }
 
-const char *cosrod_sim_warning(const cosrod_sim *s, size_t i) {
-  return s && i < s->nwarn ? s->warn[i] : "";
-}
+const char *cosrod_sim_warning(const cosrod_sim *s, size_t i) { return s && i < s->nwarn ? s->warn[i] : ""; }

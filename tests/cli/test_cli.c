@@ -502,6 +502,62 @@ TEST(checkpoint_between_output_times) {
   free(dir);
 }
 
+/* Silent wrong answers made visible: the rubber pendulum in the absolute
+ * formulation without stabilisation, dopri5 at 1e-3 (|p| drifts by ~0.1,
+ * the balance by ~15 % of the energy scale) exits 0 but warns on stderr and
+ * in summary.json; an undamped steel cantilever with dopri5 at 1e-3 blows
+ * up: exit 1, reason ERR_DIVERGED, the message names the explicit method. */
+TEST(warnings_and_blowup_reported) {
+  char *dir = ot_mkdtemp("warn");
+  const char *args[] = {"run",   ex("rubber-pendulum"),           "-o",    dir,
+                        "--set", "solver.formulation=absolute",   "--set", "solver.stabilisation=none",
+                        "--set", "solver.rtol=1e-3",              "--set", "solver.atol=1e-3",
+                        "--set", "analysis.t_end=2",              "--set", "output.plots=false",
+                        "--set", "output.vtk=false",              NULL};
+  int rc = run(args);
+  CHECK("drifting run: exit 0", rc == 0);
+  char *e = ot_read(g_err, NULL);
+  NOTE("stderr: %s", e ? e : "");
+  CHECK("stderr: the balance warning", e && strstr(e, "warning: energy balance drift"));
+  CHECK("stderr: the |p| warning", e && strstr(e, "warning: unit quaternions drifted"));
+  free(e);
+  jnode *j = read_summary(dir);
+  const jnode *w = j ? json_get(j, "warnings") : NULL;
+  CHECK("summary.json: two warnings", w && w->type == J_ARR && w->n == 2);
+  CHECK("summary.json: status ok", j && !strcmp(jstr(j, "status"), "ok"));
+  json_free(j);
+  ot_rmtree(dir);
+
+  char yaml[600];
+  snprintf(yaml, sizeof yaml, "%s.yaml", dir);
+  FILE *fy = fopen(yaml, "w");
+  if (fy) {
+    fputs("cosrod: 1\ntitle: undamped steel cantilever\ngravity: [0, 0, -9.81]\n"
+          "materials:\n  steel: {E: 2.1e11, poisson: 0.2, density: 7850}\n"
+          "rods:\n  - name: string\n    length: 1.0\n    segments: 10\n    material: steel\n"
+          "    section: {shape: circle, radius: 1.0e-3}\n"
+          "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
+          "    ends: {start: {type: clamped}, end: {type: free}}\n"
+          "analysis: {type: dynamic, t_end: 1.0}\n"
+          "solver: {integrator: dopri5, rtol: 1.0e-3, atol: 1.0e-3}\n"
+          "output: {every: 0.01, vtk: false, plots: false}\n",
+          fy);
+    fclose(fy);
+  }
+  const char *blow[] = {"run", yaml, "-o", dir, NULL};
+  rc = run(blow);
+  show_err();
+  CHECK("blow-up: exit 1", rc == 1);
+  j = read_summary(dir);
+  CHECK("blow-up: status failed", j && !strcmp(jstr(j, "status"), "failed"));
+  CHECK("blow-up: reason ERR_DIVERGED", j && !strcmp(jstr(j, "reason"), "ERR_DIVERGED"));
+  CHECK("blow-up: the message names the likely cause", j && strstr(jstr(j, "message"), "explicit method"));
+  json_free(j);
+  unlink(yaml);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 /* Ctrl-C: a long run as a child, SIGINT after 0.5 s of running: exit 130, summary
  * "interrupted", CSV files complete, nothing on stderr but the one-line
  * notice (stderr is a file: no progress bar). */
@@ -637,6 +693,7 @@ static const th_case cases[] = {
     TH_CASE(invalid_input_exit_2),
     TH_CASE(solver_failure_exit_1),
     TH_CASE(sigint_interrupted_exit_130),
+    TH_CASE(warnings_and_blowup_reported),
     TH_CASE(checkpoint_between_output_times),
     TH_CASE(sigterm_interrupted_exit_143),
     TH_CASE(sighup_interrupted_exit_129),

@@ -15,10 +15,10 @@ static const double POS[4 * 4] = {0.0, 1.0, 0.0, 0.0,  //
                                   1.0, 0.8, 0.5, 0.1,  //
                                   1.3, 0.7, 0.5, -0.2};
 /* unit quaternions (normalised at creation), consecutive ones not antipodal */
-static const double ROT[4 * 5] = {0.0, 1.0, 0.0,  0.0, 0.0,  //
-                            0.4, 0.9, 0.3,  0.1, 0.0,  //
-                            1.0, 0.6, 0.5,  0.4, 0.2,  //
-                            1.3, 0.2, 0.6, -0.3, 0.7};
+static const double ROT[4 * 5] = {0.0, 1.0, 0.0, 0.0,  0.0,  //
+                                  0.4, 0.9, 0.3, 0.1,  0.0,  //
+                                  1.0, 0.6, 0.5, 0.4,  0.2,  //
+                                  1.3, 0.2, 0.6, -0.3, 0.7};
 
 static cosrod_rod *make(int cubic) {
   cosrod_rod_def def = cosrod_rod_def_default();

@@ -14,7 +14,8 @@ static const double PI = 3.14159265358979323846;
 static cosrod_sim *make_sim(const char *text, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
   char err[512];
   *scp = NULL;
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "breaks.yaml", sets, nsets, scp, err, sizeof err);
+  cosrod_status st =
+      cosrod_scenario_parse(text, strlen(text), "breaks.yaml", sets, nsets, scp, err, sizeof err);
   if (st != COSROD_OK) {
     NOTE("parse: %s", err);
     CHECK("scenario parses", 0);
@@ -33,27 +34,28 @@ static cosrod_sim *make_sim(const char *text, const char *const *sets, size_t ns
 /* Steel wire (r = 0.5 mm, Kelvin–Voigt τ = 1e-4 s), clamped at the origin,
  * its far end held at (1, 0, 0) until t = 1 s and then moved with 0.3 m/s
  * along e2: a velocity kink at t = 1 (issue 14 item 1). */
-static const char *WIRE = "cosrod: 1\n"
-                          "title: wire with a kinked end path\n"
-                          "materials:\n"
-                          "  steel: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
-                          "rods:\n"
-                          "  - name: wire\n"
-                          "    length: 1.0\n"
-                          "    segments: 10\n"
-                          "    material: steel\n"
-                          "    section: {shape: circle, radius: 5.0e-4}\n"
-                          "    damping:\n"
-                          "      kelvin_voigt: {tau_shear: 1.0e-4, tau_bulk: 1.0e-4}\n"
-                          "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-                          "    ends:\n"
-                          "      start: {type: clamped}\n"
-                          "      end:\n"
-                          "        type: prescribed\n"
-                          "        position: [[0, 1, 0, 0], [1, 1, 0, 0], [2, 1, 0.3, 0]]\n"
-                          "analysis: {type: dynamic, t_end: 1.02}\n"
-                          "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
-                          "output: {dir: out/breaks, every: 0.01, vtk: false, plots: false}\n";
+static const char *WIRE =
+    "cosrod: 1\n"
+    "title: wire with a kinked end path\n"
+    "materials:\n"
+    "  steel: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+    "rods:\n"
+    "  - name: wire\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 5.0e-4}\n"
+    "    damping:\n"
+    "      kelvin_voigt: {tau_shear: 1.0e-4, tau_bulk: 1.0e-4}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end:\n"
+    "        type: prescribed\n"
+    "        position: [[0, 1, 0, 0], [1, 1, 0, 0], [2, 1, 0.3, 0]]\n"
+    "analysis: {type: dynamic, t_end: 1.02}\n"
+    "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
+    "output: {dir: out/breaks, every: 0.01, vtk: false, plots: false}\n";
 
 typedef struct frames {
   int n;
@@ -141,6 +143,42 @@ TEST(kinked_wire_ida_n20) {
   wire_case("ida", "20");
 }
 
+/* Both corners of the path in a short run: the end starts moving at
+ * t = 0.01 and stops at t = 0.02 (0.3 m/s in between), t_end = 0.03.  The
+ * impulsive works +½ m_0 v² and -½ m_0 v² are booked at the two corners, so
+ * the balance stays closed at every frame; the tip ends at y = 0.003. */
+static void two_corners(const char *integrator) {
+  char si[64];
+  snprintf(si, sizeof si, "solver.integrator=%s", integrator);
+  const char *sets[] = {si, "rods.0.ends.end.position=[[0, 1, 0, 0], [0.01, 1, 0, 0], [0.02, 1, 0.003, 0]]",
+                        "analysis.t_end=0.03", "output.every=0.001"};
+  cosrod_scenario *sc;
+  cosrod_sim *sim = make_sim(WIRE, sets, 4, &sc);
+  if (!sim) return;
+  frames f = {0};
+  cosrod_sim_observer obs = {on_frame, on_step, &f, NULL, NULL};
+  cosrod_status st = cosrod_sim_run(sim, &obs);
+  NOTE("%s: %s, %ld steps, %s", integrator, cosrod_strerror(st), cosrod_sim_stats(sim)->nsteps,
+       cosrod_sim_message(sim));
+  CHECK("the run reaches t_end past both corners", st == COSROD_OK && f.n == 31);
+  CHECK_NEAR("tip y at t_end", f.n ? f.tipy[f.n - 1] : NAN, 0.003, 1e-12);
+  double m0 = 7850.0 * PI * 5e-4 * 5e-4 * 0.1 / 2.0, Wimp = 0.5 * m0 * 0.3 * 0.3, drift = 0.0;
+  for (int i = 1; i < f.n; i++) drift = fmax(drift, fabs(f.balance[i] - f.balance[0]));
+  NOTE("impulsive work per corner %.6e J, max |balance drift| %.3e J", Wimp, drift);
+  CHECK_LE("balance drift <= 1e-3 of the impulsive work", drift, 1e-3 * Wimp);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(two_corners_radau5) { two_corners("radau5"); }
+TEST(two_corners_ida) {
+  if (!cosrod_step_type_by_name("ida")) {
+    CHECK("ida built (SUNDIALS present)", 0);
+    return;
+  }
+  two_corners("ida");
+}
+
 /* The same wire with `interpolation: cubic`: the end path is C¹ (Catmull–
  * Rom tangent (0.3 - 0) / (2 - 0) = 0.15 m/s at t = 1, 0 at t = 2), so
  * y(1 + s) = H10(s) 0.15 + H01(s) 0.3 on [1, 2] (Hermite basis H10 = s³ - 2s²
@@ -173,23 +211,24 @@ TEST(cubic_wire_radau5) {
  * at rest (which grows to the whole horizon).  Internal forces cancel in the
  * total momentum, so the centre of mass (lumped masses ρ A δs_n) moves with
  * v = F Δt / m after the pulse: z_cm(T) = F Δt / m (T - 0.2005), T = 0.25. */
-static const char *PULSE = "cosrod: 1\n"
-                           "title: force pulse on a free rod\n"
-                           "materials:\n"
-                           "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-                           "rods:\n"
-                           "  - name: rod\n"
-                           "    length: 1.0\n"
-                           "    segments: 10\n"
-                           "    material: rubber\n"
-                           "    section: {shape: circle, radius: 5.0e-3}\n"
-                           "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
-                           "    ends: {start: {type: free}, end: {type: free}}\n"
-                           "    loads:\n"
-                           "      - {type: force, at: end, value: [0, 0, 1.0], frame: spatial, active: [0.2, 0.201]}\n"
-                           "analysis: {type: dynamic, t_end: 0.25}\n"
-                           "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
-                           "output: {dir: out/pulse, every: 0.125, vtk: false, plots: false}\n";
+static const char *PULSE =
+    "cosrod: 1\n"
+    "title: force pulse on a free rod\n"
+    "materials:\n"
+    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: rubber\n"
+    "    section: {shape: circle, radius: 5.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
+    "    ends: {start: {type: free}, end: {type: free}}\n"
+    "    loads:\n"
+    "      - {type: force, at: end, value: [0, 0, 1.0], frame: spatial, active: [0.2, 0.201]}\n"
+    "analysis: {type: dynamic, t_end: 0.25}\n"
+    "solver: {integrator: radau5, rtol: 1.0e-6, atol: 1.0e-6}\n"
+    "output: {dir: out/pulse, every: 0.125, vtk: false, plots: false}\n";
 
 TEST(force_pulse_every_integrator) {
   static const char *names[] = {"dopri5", "dop853", "radau5", "rodas", "seulex", "ida", "cvode"};
@@ -211,7 +250,8 @@ TEST(force_pulse_every_integrator) {
     CHECK("run ok", st == COSROD_OK);
     const cosrod_rod_data *d = cosrod_sim_rod_data(sim, 0);
     double zc = 0.0, ds = L / N;
-    for (int n = 0; n <= (int)N; n++) zc += rho * A * ds * ((n == 0 || n == (int)N) ? 0.5 : 1.0) * d->x[3 * n + 2];
+    for (int n = 0; n <= (int)N; n++)
+      zc += rho * A * ds * ((n == 0 || n == (int)N) ? 0.5 : 1.0) * d->x[3 * n + 2];
     zc /= m;
     char what[96];
     snprintf(what, sizeof what, "%s: z_cm(T) = F dt/m (T - 0.2005)", names[k]);
@@ -225,6 +265,7 @@ TEST(force_pulse_every_integrator) {
 static const th_case cases[] = {TH_CASE(kinked_wire_radau5_n10), TH_CASE(kinked_wire_radau5_n20),
                                 TH_CASE(kinked_wire_rodas_n10),  TH_CASE(kinked_wire_rodas_n20),
                                 TH_CASE(kinked_wire_ida_n10),    TH_CASE(kinked_wire_ida_n20),
+                                TH_CASE(two_corners_radau5),     TH_CASE(two_corners_ida),
                                 TH_CASE(cubic_wire_radau5),      TH_CASE(force_pulse_every_integrator)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

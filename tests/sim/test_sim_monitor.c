@@ -46,22 +46,23 @@ static cosrod_status run_case(const char *text, const char *example, const char 
  * rtol = atol = 1e-3: the step-size control sits at the stability limit of
  * the stiff axial / shear modes and the energy explodes (issue 14: 0.019 J
  * -> 8e6 J reported "ok"). */
-static const char *CANTILEVER = "cosrod: 1\n"
-                                "title: undamped steel cantilever\n"
-                                "gravity: [0, 0, -9.81]\n"
-                                "materials:\n"
-                                "  steel: {E: 2.1e11, poisson: 0.2, density: 7850}\n"
-                                "rods:\n"
-                                "  - name: string\n"
-                                "    length: 1.0\n"
-                                "    segments: 10\n"
-                                "    material: steel\n"
-                                "    section: {shape: circle, radius: 1.0e-3}\n"
-                                "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
-                                "    ends: {start: {type: clamped}, end: {type: free}}\n"
-                                "analysis: {type: dynamic, t_end: 1.0}\n"
-                                "solver: {formulation: nullspace, integrator: dopri5, rtol: 1.0e-3, atol: 1.0e-3}\n"
-                                "output: {dir: out/monitor, every: 0.01, vtk: false, plots: false}\n";
+static const char *CANTILEVER =
+    "cosrod: 1\n"
+    "title: undamped steel cantilever\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n"
+    "  steel: {E: 2.1e11, poisson: 0.2, density: 7850}\n"
+    "rods:\n"
+    "  - name: string\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 1.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
+    "    ends: {start: {type: clamped}, end: {type: free}}\n"
+    "analysis: {type: dynamic, t_end: 1.0}\n"
+    "solver: {formulation: nullspace, integrator: dopri5, rtol: 1.0e-3, atol: 1.0e-3}\n"
+    "output: {dir: out/monitor, every: 0.01, vtk: false, plots: false}\n";
 
 TEST(dopri5_blowup_is_a_failure) {
   cosrod_sim *sim;
@@ -78,7 +79,8 @@ TEST(dopri5_blowup_is_a_failure) {
     /* the reference: gravity can supply at most ρA L g L = 0.242 J over
      * the rod's length; the monitor stops beyond 100 times that */
     double mgl = 7850.0 * 3.14159265358979 * 1e-6 * 9.81;
-    CHECK_LE("the energy at the failure exceeds 100 ρA L g L", 100.0 * mgl, fabs(e.kinetic) + fabs(e.elastic));
+    CHECK_LE("the energy at the failure exceeds 100 ρA L g L", 100.0 * mgl,
+             fabs(e.kinetic) + fabs(e.elastic));
   }
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
@@ -96,8 +98,12 @@ TEST(dopri5_blowup_is_a_failure) {
  * scale: both warnings.  With projection (same tolerance) or at 1e-4 the
  * drifts stay below the thresholds: no warnings. */
 TEST(absolute_without_projection_warns) {
-  const char *base[] = {"solver.formulation=absolute", "solver.stabilisation=none", "solver.rtol=1e-3",
-                        "solver.atol=1e-3", "analysis.t_end=2", "output.every=0.01"};
+  const char *base[] = {"solver.formulation=absolute",
+                        "solver.stabilisation=none",
+                        "solver.rtol=1e-3",
+                        "solver.atol=1e-3",
+                        "analysis.t_end=2",
+                        "output.every=0.01"};
   cosrod_sim *sim;
   cosrod_scenario *sc;
   cosrod_status st = run_case(NULL, "rubber-pendulum", base, 6, &sim, &sc);
@@ -115,8 +121,12 @@ TEST(absolute_without_projection_warns) {
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 
-  const char *proj[] = {"solver.formulation=absolute", "solver.stabilisation=projection", "solver.rtol=1e-3",
-                        "solver.atol=1e-3", "analysis.t_end=2", "output.every=0.01"};
+  const char *proj[] = {"solver.formulation=absolute",
+                        "solver.stabilisation=projection",
+                        "solver.rtol=1e-3",
+                        "solver.atol=1e-3",
+                        "analysis.t_end=2",
+                        "output.every=0.01"};
   st = run_case(NULL, "rubber-pendulum", proj, 6, &sim, &sc);
   CHECK("projection: ok", st == COSROD_OK);
   CHECK("projection: no warnings", sim && cosrod_sim_nwarnings(sim) == 0);
@@ -124,6 +134,7 @@ TEST(absolute_without_projection_warns) {
   cosrod_scenario_free(sc);
 }
 
-static const th_case cases[] = {TH_CASE(dopri5_blowup_is_a_failure), TH_CASE(absolute_without_projection_warns)};
+static const th_case cases[] = {TH_CASE(dopri5_blowup_is_a_failure),
+                                TH_CASE(absolute_without_projection_warns)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

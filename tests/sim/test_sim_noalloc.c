@@ -86,6 +86,19 @@ TEST(dynamic_runs_do_not_allocate) {
             (const char *const[]){"analysis.t_end=0.05", "analysis.start_from_equilibrium=false",
                                   "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]"},
             4);
+  /* restart at the breakpoint t = 0.02 (end of the load window): the DAE mass form (multipliers
+   * recomputed) and ida (re-initialised, own restart step) */
+  check_run("kv-cantilever",
+            (const char *const[]){"analysis.t_end=0.03", "analysis.start_from_equilibrium=false",
+                                  "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]",
+                                  "solver.formulation=dae"},
+            5);
+  if (cosrod_step_type_by_name("ida"))
+    check_run("kv-cantilever",
+              (const char *const[]){"analysis.t_end=0.03", "analysis.start_from_equilibrium=false",
+                                    "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]",
+                                    "solver.integrator=ida"},
+              5);
 }
 
 TEST(static_and_equilibrium_runs_do_not_allocate) {
