@@ -134,7 +134,9 @@ void mbs_joint_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, in
 
 /* Coordinate partitioning of the twists at the initial state: Gaussian
  * elimination with complete pivoting on J chooses nc dependent components;
- * translations and later bodies win ties (as [L] Example C, where x_2 is
+ * translational components are strongly preferred (threshold pivoting with
+ * weight 1e3: a rotational pivot only if no translation is 1e-3 as large)
+ * and later bodies win ties (as [L] Example C, where x_2 is
  * dependent).  Returns 0, or -1 if J is rank deficient (redundant joints). */
 int mbs_partition(cosrod_mbs *m, const double *Jc) {
   int nc = m->nc, nw = m->nw;
@@ -150,7 +152,7 @@ int mbs_partition(cosrod_mbs *m, const double *Jc) {
     double best = 0.0;
     for (int j = nw - 1; j >= 0; --j) {
       if (used[j]) continue;
-      double wgt = (j % 6 < 3 ? 2.0 : 1.0) * (1.0 + 1e-6 * (double)(j / 6));
+      double wgt = (j % 6 < 3 ? 1e3 : 1.0) * (1.0 + 1e-6 * (double)(j / 6));
       for (int i = 0; i < nc; ++i) {
         if (rdone[i]) continue;
         double a = fabs(A[i + nc * j]) * wgt;
