@@ -171,7 +171,7 @@ TEST(euler_gimbal_lock_is_reported) {
   b.param = COSROD_BODY_EULER313;
   cosrod_mbs *m = single(&b, COSROD_BODY_NULLSPACE);
   cosrod_mbs_data *d = cosrod_mbs_data_create(m);
-  double y[6];
+  double y[12]; /* (x, th | v, Omega) */
   cosrod_status st = run_mbs(m, d, "dopri5", 1.0, 1e-8, y, NULL);
   CHECK("integration fails", st != COSROD_OK);
   const char *msg = cosrod_mbs_data_message(d);
