@@ -80,13 +80,13 @@ typedef enum cosrod_joint_type {
   COSROD_JOINT_FIXED
 } cosrod_joint_type;
 
-typedef enum cosrod_load_kind { COSROD_LOAD_FORCE = 0, COSROD_LOAD_MOMENT = 1 } cosrod_load_kind;
-typedef enum cosrod_load_frame { COSROD_LOAD_SPATIAL = 0, COSROD_LOAD_BODY = 1 } cosrod_load_frame;
-typedef enum cosrod_load_profile {
-  COSROD_LOAD_CONSTANT = 0,
-  COSROD_LOAD_RAMP = 1,  /* 0 before t0, linear to 1 on [t0, t1], 1 after */
-  COSROD_LOAD_ACTIVE = 2 /* 1 on [t0, t1], 0 elsewhere */
-} cosrod_load_profile;
+typedef enum cosrod_body_load_kind { COSROD_BODY_LOAD_FORCE = 0, COSROD_BODY_LOAD_MOMENT = 1 } cosrod_body_load_kind;
+typedef enum cosrod_body_load_frame { COSROD_BODY_LOAD_SPATIAL = 0, COSROD_BODY_LOAD_BODY = 1 } cosrod_body_load_frame;
+typedef enum cosrod_body_load_profile {
+  COSROD_BODY_LOAD_CONSTANT = 0,
+  COSROD_BODY_LOAD_RAMP = 1,  /* 0 before t0, linear to 1 on [t0, t1], 1 after */
+  COSROD_BODY_LOAD_ACTIVE = 2 /* 1 on [t0, t1], 0 elsewhere */
+} cosrod_body_load_profile;
 
 /* A rigid body.  "Body frame" below is the user's frame (in which points and
  * the tensor are given); if full_tensor is set the internal frame is the
@@ -108,11 +108,11 @@ typedef struct cosrod_body_def {
 /* A force or moment on a body, value(t) = value * profile(t). */
 typedef struct cosrod_body_load_def {
   int body;
-  cosrod_load_kind kind;
-  cosrod_load_frame frame; /* SPATIAL: dead load; BODY: follower (body-frame components) */
+  cosrod_body_load_kind kind;
+  cosrod_body_load_frame frame; /* SPATIAL: dead load; BODY: follower (body-frame components) */
   double at[3];            /* force: point of application in the body frame [m] (from the centre of mass) */
   double value[3];         /* [N] or [N m] */
-  cosrod_load_profile profile;
+  cosrod_body_load_profile profile;
   double t0, t1; /* [s] */
 } cosrod_body_load_def;
 

@@ -365,16 +365,16 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     l->profile = ld->profile;
     l->t0 = ld->t0;
     l->t1 = ld->t1;
-    if (l->profile == COSROD_LOAD_RAMP && !(l->t1 > l->t0)) {
+    if (l->profile == COSROD_BODY_LOAD_RAMP && !(l->t1 > l->t0)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "load %zu: ramp needs t1 > t0", i);
       goto bad;
     }
     matT_vec(l->at, b->Q, ld->at);
-    if (l->frame == COSROD_LOAD_BODY)
+    if (l->frame == COSROD_BODY_LOAD_BODY)
       matT_vec(l->value, b->Q, ld->value);
     else
       cosrod_vec3_copy(l->value, ld->value);
-    if (l->profile != COSROD_LOAD_CONSTANT) m->time_dependent = 1;
+    if (l->profile != COSROD_BODY_LOAD_CONSTANT) m->time_dependent = 1;
   }
   /* bushings */
   for (size_t i = 0; i < m->nbu; ++i) {

@@ -29,13 +29,13 @@ static void matT_vec(double r[3], const double R[9], const double v[3]) {
   cosrod_vec3_set(r, a, b, c);
 }
 
-double mbs_profile(cosrod_load_profile p, double t0, double t1, double t) {
+double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t) {
   switch (p) {
-    case COSROD_LOAD_RAMP:
+    case COSROD_BODY_LOAD_RAMP:
       if (t <= t0) return 0.0;
       if (t >= t1) return 1.0;
       return (t - t0) / (t1 - t0);
-    case COSROD_LOAD_ACTIVE:
+    case COSROD_BODY_LOAD_ACTIVE:
       return (t >= t0 && t <= t1) ? 1.0 : 0.0;
     default:
       return 1.0;
@@ -164,7 +164,7 @@ static void load_eval(const cosrod_mbs *m, const cosrod_mbs_data *d, size_t i, d
   const mbs_load *l = &m->loads[i];
   const double *R = d->R + 9 * l->body;
   double s = mbs_profile(l->profile, l->t0, l->t1, t), v[3];
-  if (l->frame == COSROD_LOAD_BODY)
+  if (l->frame == COSROD_BODY_LOAD_BODY)
     mat_vec(v, R, l->value);
   else
     cosrod_vec3_copy(v, l->value);
@@ -172,7 +172,7 @@ static void load_eval(const cosrod_mbs *m, const cosrod_mbs_data *d, size_t i, d
   cosrod_vec3_zero(f);
   cosrod_vec3_zero(r);
   cosrod_vec3_zero(mo);
-  if (l->kind == COSROD_LOAD_FORCE) {
+  if (l->kind == COSROD_BODY_LOAD_FORCE) {
     cosrod_vec3_copy(f, v);
     mat_vec(r, R, l->at);
   } else {

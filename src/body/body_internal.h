@@ -49,10 +49,10 @@ typedef struct mbs_joint {
 
 typedef struct mbs_load {
   int body;
-  cosrod_load_kind kind;
-  cosrod_load_frame frame;
+  cosrod_body_load_kind kind;
+  cosrod_body_load_frame frame;
   double at[3], value[3]; /* internal frame where body-fixed */
-  cosrod_load_profile profile;
+  cosrod_body_load_profile profile;
   double t0, t1;
 } mbs_load;
 
@@ -126,6 +126,6 @@ int mbs_solve_multipliers(const cosrod_mbs *m, cosrod_mbs_data *d);
 /* body_eval.c */
 int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
 void mbs_forces(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
-double mbs_profile(cosrod_load_profile p, double t0, double t1, double t);
+double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t);
 
 #endif

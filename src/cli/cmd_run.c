@@ -30,6 +30,7 @@
 #include "cosrod/status.h"
 
 int cosrod_cmd_run(int argc, char **argv);
+int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet); /* cmd_run_bodies.c */
 
 #define EXIT_INTERRUPTED 130
 
@@ -232,6 +233,11 @@ int cosrod_cmd_run(int argc, char **argv) {
   if (st != COSROD_OK) {
     fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
     return st == COSROD_ERR_NOMEM ? 1 : 2;
+  }
+  if (sc->nbodies > 0 && sc->nrods == 0) { /* rigid bodies only */
+    rc = cosrod_cmd_run_bodies(sc, file, dir, quiet);
+    cosrod_scenario_free(sc);
+    return rc;
   }
   cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
   if (!sim) {

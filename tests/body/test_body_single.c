@@ -278,15 +278,15 @@ TEST(energy_balance_loads_and_bushings) {
   b.omega[0] = 1.0, b.omega[2] = -2.0;
   b.velocity[1] = 0.5;
   cosrod_body_load_def l[2] = {{0}, {0}};
-  l[0].body = 0, l[0].kind = COSROD_LOAD_FORCE, l[0].frame = COSROD_LOAD_BODY;
+  l[0].body = 0, l[0].kind = COSROD_BODY_LOAD_FORCE, l[0].frame = COSROD_BODY_LOAD_BODY;
   cosrod_vec3_set(l[0].at, 0.2, 0.0, 0.1);
   cosrod_vec3_set(l[0].value, 0.0, 4.0, 1.0);
-  l[0].profile = COSROD_LOAD_RAMP, l[0].t0 = 0.1, l[0].t1 = 0.6;
-  l[1].body = 0, l[1].kind = COSROD_LOAD_MOMENT, l[1].frame = COSROD_LOAD_SPATIAL;
+  l[0].profile = COSROD_BODY_LOAD_RAMP, l[0].t0 = 0.1, l[0].t1 = 0.6;
+  l[1].body = 0, l[1].kind = COSROD_BODY_LOAD_MOMENT, l[1].frame = COSROD_BODY_LOAD_SPATIAL;
   cosrod_vec3_set(l[1].value, 0.3, 0.0, 0.5);
   /* active on the whole run: a jump of the power inside a quadrature
    * interval would cost h |jump| / 2 in the trapezoidal work */
-  l[1].profile = COSROD_LOAD_ACTIVE, l[1].t0 = 0.0, l[1].t1 = 3.0;
+  l[1].profile = COSROD_BODY_LOAD_ACTIVE, l[1].t0 = 0.0, l[1].t1 = 3.0;
   cosrod_bushing_def bu = {0};
   bu.body[0] = 0, bu.body[1] = -1;
   cosrod_vec3_set(bu.at[0], 0.1, 0.1, 0.0);

@@ -14,6 +14,8 @@
 #include "cosrod/scenario.h"
 #include "cosrod/vec3.h"
 #include "harness.h"
+#include "cosrod/sim.h"
+#include "outtest.h"
 #include "sim/sim_bodies.h"
 
 static cosrod_mbs *load(const char *name, const char *set) {
@@ -144,7 +146,125 @@ TEST(two_body_joint_example) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(heavy_top_example), TH_CASE(tennis_racket_example),
+
+static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_t nsets, char *path, size_t plen) {
+  char err[512];
+  const char *dir = getenv("COSROD_EXAMPLES");
+  snprintf(path, plen, "%s/%s", dir ? dir : "examples", name);
+  cosrod_scenario *sc = NULL;
+  if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) NOTE("load: %s", err);
+  return sc;
+}
+
+/* cosrod_sim_bodies_run writes the SPEC §8 files for [L] Ex. C */
+TEST(bodies_run_writes_files) {
+  const char *sets[] = {"analysis.t_end=0.5", "output.plots=false"};
+  char path[1024], err[512];
+  cosrod_scenario *sc = load_sc("two-body-joint.yaml", sets, 2, path, sizeof path);
+  CHECK("load", sc != NULL);
+  if (!sc) return;
+  char *dir = ot_mkdtemp("bodies");
+  cosrod_sim_bodies_result res;
+  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  CHECK("run ok", st == COSROD_OK);
+  char *hdr = NULL;
+  double *data = NULL;
+  long nb = ot_csv_read(ot_path(dir, "bodies.csv"), &hdr, &data, 12);
+  CHECK("bodies.csv header", hdr && !strcmp(hdr, "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3"));
+  CHECK("bodies.csv: 51 output times x 2 bodies", nb == 102);
+  if (nb == 102) {
+    /* first row: b1 at the origin with Omega (3, 2, 1) */
+    CHECK_NEAR("x1(0)", data[2], 0.0, 1e-15);
+    CHECK_NEAR("Omega1(0)", data[9], 3.0, 1e-12);
+  }
+  free(hdr), free(data);
+  long nj = ot_csv_read(ot_path(dir, "joints.csv"), &hdr, &data, 8);
+  CHECK("joints.csv header", hdr && !strcmp(hdr, "t,joint,Fx,Fy,Fz,Mx,My,Mz"));
+  CHECK("joints.csv: 51 rows (the bushing is not a joint)", nj == 51);
+  if (nj > 0) {
+    CHECK_NEAR("joint index", data[1], 0.0, 0.0);
+    /* spherical joint: no moment about the joint point */
+    double mmax = 0.0, fmax_ = 0.0;
+    for (long r = 0; r < nj; ++r)
+      for (int k = 0; k < 3; ++k) {
+        fmax_ = fmax(fmax_, fabs(data[8 * r + 2 + k]));
+        mmax = fmax(mmax, fabs(data[8 * r + 5 + k]));
+      }
+    NOTE("max |F| = %.6g N, max |M| = %.3g N m", fmax_, mmax);
+    CHECK_LE("spherical joint transmits no moment", mmax, 1e-7 * fmax_);
+  }
+  free(hdr), free(data);
+  long ne = ot_csv_read(ot_path(dir, "energy.csv"), &hdr, &data, 7);
+  CHECK("energy.csv rows", ne == 51);
+  if (ne == 51) {
+    double b0 = data[6], drift = 0.0;
+    for (long r = 0; r < ne; ++r) drift = fmax(drift, fabs(data[7 * r + 6] - b0));
+    NOTE("energy balance %.12g, max drift %.3g J", b0, drift);
+    CHECK_LE("energy balance drift (relative)", drift / fabs(b0), 1e-6);
+    CHECK_NEAR("elastic energy = bushing k/2 |x1|^2 = 0 at t = 0", data[2], 0.0, 1e-12);
+  }
+  free(hdr), free(data);
+  CHECK("summary.json", ot_exists(ot_path(dir, "summary.json")));
+  ot_rmtree(dir);
+  free(dir);
+  cosrod_scenario_free(sc);
+}
+
+TEST(bodies_run_invalid_model_writes_nothing) {
+  const char *sets[] = {"bodies.1.position=[0, 0, 0]"};
+  char path[1024], err[512];
+  cosrod_scenario *sc = load_sc("two-body-joint.yaml", sets, 1, path, sizeof path);
+  CHECK("load", sc != NULL);
+  if (!sc) return;
+  char *base = ot_mkdtemp("bodies_inv");
+  const char *dir = ot_path(base, "out");
+  cosrod_sim_bodies_result res;
+  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  NOTE("message: %s", err);
+  CHECK("invalid input", st == COSROD_ERR_PARSE);
+  CHECK("FILE:LINE: joints: ...", strstr(err, path) == err && strstr(err, ": joints: ") != NULL);
+  CHECK("names the constraint", strstr(err, "violate") != NULL);
+  CHECK("nothing written", !ot_exists(dir));
+  ot_rmtree(base);
+  free(base);
+  cosrod_scenario_free(sc);
+}
+
+TEST(bodies_run_gimbal_lock_fails_cleanly) {
+  /* euler angles, spin about d1 from theta2 = 0.3: lock at t = 0.15 */
+  const char *sets[] = {"bodies.0.parametrisation=euler-angles", "bodies.0.orientation={euler313: [0, 0.3, 0]}",
+                        "bodies.0.angular_velocity=[-2, 0, 0]", "bodies.0.inertia=[1, 1, 1]",
+                        "output.plots=false", "solver.hmax=0.01"};
+  char path[1024], err[512];
+  cosrod_scenario *sc = load_sc("tennis-racket.yaml", sets, 6, path, sizeof path);
+  CHECK("load", sc != NULL);
+  if (!sc) return;
+  char *dir = ot_mkdtemp("bodies_lock");
+  cosrod_sim_bodies_result res;
+  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  NOTE("status %s, message: %s, t_failed %g", cosrod_strerror(st), res.message, res.t_failed);
+  CHECK("run failed", st != COSROD_OK && st != COSROD_ERR_PARSE);
+  CHECK("message names body and gimbal lock", strstr(res.message, "racket") && strstr(res.message, "gimbal lock"));
+  CHECK("failure time just after 0.15 s", res.t_failed >= 0.15 && res.t_failed <= 0.16 + 1e-12);
+  char *js = ot_read(ot_path(dir, "summary.json"), NULL);
+  CHECK("summary.json says failed", js && strstr(js, "\"status\": \"failed\""));
+  free(js);
+  char *hdr = NULL;
+  double *data = NULL;
+  long nb = ot_csv_read(ot_path(dir, "bodies.csv"), &hdr, &data, 12);
+  /* output every 0.005 s up to the last accepted step (hmax 0.01) before the
+   * step that crossed the lock */
+  NOTE("bodies.csv rows: %ld", nb);
+  CHECK("bodies.csv valid up to the failure", nb >= 2 && data[12 * (nb - 1)] < res.t_failed &&
+                                                  data[12 * (nb - 1)] >= res.t_failed - 0.02);
+  free(hdr), free(data);
+  ot_rmtree(dir);
+  free(dir);
+  cosrod_scenario_free(sc);
+}
+
+static const th_case cases[] = {TH_CASE(bodies_run_writes_files), TH_CASE(bodies_run_invalid_model_writes_nothing),
+                                TH_CASE(bodies_run_gimbal_lock_fails_cleanly), TH_CASE(heavy_top_example), TH_CASE(tennis_racket_example),
                                 TH_CASE(two_body_joint_example)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
