@@ -189,6 +189,13 @@ void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y0);
  * forces; cosrod_mbs_data_message says what, where and when). */
 int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *ydot);
 
+/* Analytic dense Jacobian J (n x n, column-major, ld n) of f for models
+ * without joints, with null-space bodies (every parametrisation), gravity,
+ * loads and translational bushings (body_jac.c).  Returns 0, -1 (as rhs) or
+ * -2 (not covered: joints, absolute bodies or rotational bushings; use the
+ * finite-difference twin or the integrator's own differences). */
+int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
+
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
  * of the whole right-hand side (step h relative to max(1, |y_j|)); the
  * implicit integrators use their own finite differences otherwise. */
@@ -200,8 +207,9 @@ int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
  * velocities onto the velocity constraint).  Returns 0 or -1. */
 int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y);
 
-/* Fill an integrate.h problem (n, f, project) for d; d must
- * outlive the problem.  Sets time_dependent if some load has a profile. */
+/* Fill an integrate.h problem (n, f, project, and the analytic dense
+ * Jacobian where cosrod_mbs_jac covers the model) for d; d must outlive the
+ * problem.  Sets time_dependent if some load has a profile. */
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
 
 /* Pose and twist of body b in the USER body frame: x (3), q (4, unit,

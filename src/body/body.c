@@ -123,6 +123,8 @@ void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   free(d->y1);
   free(d->f0);
   free(d->f1);
+  free(d->dfj);
+  free(d->Jbuf);
   free(d);
 }
 
@@ -151,8 +153,10 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->y1 = calloc(n + 1, sizeof(double));
   d->f0 = calloc(n + 1, sizeof(double));
   d->f1 = calloc(n + 1, sizeof(double));
+  d->dfj = calloc(3 * n + 1, sizeof(double));
+  d->Jbuf = calloc(n * n + 1, sizeof(double));
   if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->Jc || !d->gam || !d->g || !d->lam || !d->T || !d->bias ||
-      !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 || !d->f1) {
+      !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 || !d->f1 || !d->dfj || !d->Jbuf) {
     cosrod_mbs_data_free(d);
     return NULL;
   }
@@ -378,11 +382,17 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
   }
   /* bushings */
   for (size_t i = 0; i < m->nbu; ++i) {
-    const cosrod_bushing_def *bd = &def->bushings[i];
+    cosrod_bushing_def bsw = def->bushings[i];
+    if (bsw.body[0] < 0) { /* ground first: swap the sides (the force law is symmetric) */
+      bsw.body[0] = def->bushings[i].body[1], bsw.body[1] = def->bushings[i].body[0];
+      memcpy(bsw.at[0], def->bushings[i].at[1], sizeof bsw.at[0]);
+      memcpy(bsw.at[1], def->bushings[i].at[0], sizeof bsw.at[1]);
+    }
+    const cosrod_bushing_def *bd = &bsw;
     mbs_bushing *bu = &m->bushings[i];
     for (int s = 0; s < 2; ++s) {
       int b = bd->body[s];
-      if (b < -1 || b >= (int)nb || (s == 0 && b < 0 && bd->body[1] < 0)) {
+      if (b < -1 || b >= (int)nb || (s == 0 && b < 0)) {
         fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: invalid body index %d", i, b);
         goto bad;
       }
@@ -735,11 +745,28 @@ static int ode_project(double t, double *y, void *user) {
   return cosrod_mbs_project(d->m, d, t, y);
 }
 
+/* analytic Jacobian where body_jac.c covers the model */
+static int ode_jac(double t, const double *y, double *J, int ldj, void *user) {
+  cosrod_mbs_data *d = user;
+  int n = d->m->n;
+  if (cosrod_mbs_jac(d->m, d, t, y, d->Jbuf)) return -1;
+  for (int j = 0; j < n; ++j) memcpy(J + (size_t)j * (size_t)ldj, d->Jbuf + (size_t)j * (size_t)n, (size_t)n * sizeof *J);
+  return 0;
+}
+
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d) {
+  const cosrod_mbs *m = d->m;
   memset(p, 0, sizeof *p);
-  p->n = d->m->n;
+  p->n = m->n;
   p->f = ode_rhs;
   p->user = d;
   p->project = ode_project;
-  p->time_dependent = d->m->time_dependent;
+  p->time_dependent = m->time_dependent;
+  int covered = m->nc == 0 && d->Jbuf;
+  for (size_t i = 0; i < m->nb; ++i) covered &= !m->bodies[i].absolute;
+  for (size_t i = 0; i < m->nbu; ++i) covered &= m->bushings[i].k_rot == 0.0 && m->bushings[i].c_rot == 0.0;
+  if (covered) {
+    p->jac = ode_jac;
+    p->jac_fills = 1;
+  }
 }

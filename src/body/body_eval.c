@@ -186,9 +186,15 @@ void mbs_forces(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double 
   for (size_t i = 0; i < m->nb; ++i)
     for (int k = 0; k < 3; ++k) d->h[6 * i + k] = m->bodies[i].mass * m->gravity[k];
   for (size_t i = 0; i < m->nl; ++i) {
+    const mbs_load *l = &m->loads[i];
+    if (l->kind == COSROD_BODY_LOAD_MOMENT && l->frame == COSROD_BODY_LOAD_BODY) { /* material torque as is */
+      double s = mbs_profile(l->profile, l->t0, l->t1, t);
+      for (int k = 0; k < 3; ++k) d->h[6 * l->body + 3 + k] += s * l->value[k];
+      continue;
+    }
     double f[3], r[3], mo[3];
     load_eval(m, d, i, t, f, r, mo);
-    add_wrench(m, d, m->loads[i].body, f, r, mo);
+    add_wrench(m, d, l->body, f, r, mo);
   }
   for (size_t i = 0; i < m->nbu; ++i) {
     double f[3], tau[3], ra[3], rb[3], mf[3], mt[3];

@@ -104,6 +104,8 @@ struct cosrod_mbs_data {
   cosrod_dense *A;   /* (ndof) T^T M T */
   cosrod_dense *D15; /* (15) director mass-constraint matrix ([L] eq. 23) */
   double *y1, *f0, *f1; /* (n) finite-difference scratch */
+  double *dfj;          /* (3 x n) force derivative scratch (body_jac.c) */
+  double *Jbuf;         /* (n x n) analytic Jacobian for the integrator adapter */
   char msg[256];
 };
 
