@@ -27,6 +27,10 @@ static cosrod_joint_type joint_of(cosrod_sc_joint_type t) {
       return COSROD_JOINT_CYLINDRICAL;
     case COSROD_SC_JOINT_PLANAR:
       return COSROD_JOINT_PLANAR;
+    case COSROD_SC_JOINT_UNIVERSAL:
+      return COSROD_JOINT_UNIVERSAL;
+    case COSROD_SC_JOINT_FIXED:
+      return COSROD_JOINT_FIXED;
     default:
       return COSROD_JOINT_SPHERICAL;
   }
@@ -48,11 +52,14 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
     else
       ++nj;
   }
+  size_t nl = 0;
+  for (size_t i = 0; i < nb; ++i) nl += sc->bodies[i].nloads;
   cosrod_body_def *bd = calloc(nb + 1, sizeof *bd);
   cosrod_joint_def *jd = calloc(nj + 1, sizeof *jd);
   cosrod_bushing_def *bu = calloc(nbu + 1, sizeof *bu);
-  if (!bd || !jd || !bu) {
-    free(bd), free(jd), free(bu);
+  cosrod_body_load_def *ld = calloc(nl + 1, sizeof *ld);
+  if (!bd || !jd || !bu || !ld) {
+    free(bd), free(jd), free(bu), free(ld);
     if (status) *status = COSROD_ERR_NOMEM;
     return NULL;
   }
@@ -67,6 +74,22 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
     memcpy(bd[i].omega, b->angular_velocity, sizeof bd[i].omega);
     bd[i].param = param_of(b->parametrisation);
   }
+  nl = 0;
+  for (size_t i = 0; i < nb; ++i)
+    for (size_t k = 0; k < sc->bodies[i].nloads; ++k) {
+      const cosrod_sc_body_load *l = &sc->bodies[i].loads[k];
+      cosrod_body_load_def *o = &ld[nl++];
+      o->body = (int)i;
+      o->kind = l->type == COSROD_SC_LOAD_MOMENT ? COSROD_BODY_LOAD_MOMENT : COSROD_BODY_LOAD_FORCE;
+      o->frame = l->frame == COSROD_SC_FRAME_MATERIAL ? COSROD_BODY_LOAD_BODY : COSROD_BODY_LOAD_SPATIAL;
+      memcpy(o->at, l->at, sizeof o->at);
+      memcpy(o->value, l->value, sizeof o->value);
+      o->profile = l->profile == COSROD_SC_PROFILE_RAMP     ? COSROD_BODY_LOAD_RAMP
+                   : l->profile == COSROD_SC_PROFILE_ACTIVE ? COSROD_BODY_LOAD_ACTIVE
+                                                            : COSROD_BODY_LOAD_CONSTANT;
+      o->t0 = l->t0;
+      o->t1 = l->t1;
+    }
   nj = nbu = 0;
   for (size_t i = 0; i < sc->njoints; ++i) {
     const cosrod_sc_joint *j = &sc->joints[i];
@@ -76,6 +99,8 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
       memcpy(b->at, j->at, sizeof b->at);
       b->k = j->stiffness;
       b->c = j->damping;
+      b->k_rot = j->stiffness_rot;
+      b->c_rot = j->damping_rot;
       if (b->body[0] < 0) { /* ground first: swap sides (the force law is symmetric) */
         b->body[0] = j->body[1], b->body[1] = -1;
         memcpy(b->at[0], j->at[1], sizeof b->at[0]);
@@ -87,12 +112,14 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
       d->body[0] = j->body[0], d->body[1] = j->body[1];
       memcpy(d->at, j->at, sizeof d->at);
       memcpy(d->axis, j->axis, sizeof d->axis);
+      memcpy(d->axis2, j->axis2, sizeof d->axis2);
     }
   }
   cosrod_mbs_def def = {0};
   def.nbodies = nb, def.bodies = bd;
   def.njoints = nj, def.joints = jd;
   def.nbushings = nbu, def.bushings = bu;
+  def.nloads = nl, def.loads = ld;
   memcpy(def.gravity, sc->gravity, sizeof def.gravity);
   int absolute = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE;
   def.body_form = absolute ? COSROD_BODY_ABSOLUTE : COSROD_BODY_NULLSPACE;
@@ -109,6 +136,6 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
     cosrod_scenario_format_error(sc, key, msg, err, errlen);
     if (status) *status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;
   }
-  free(bd), free(jd), free(bu);
+  free(bd), free(jd), free(bu), free(ld);
   return m;
 }

@@ -4,7 +4,8 @@
  * Energy (SPEC §8): kinetic, elastic (bushing springs) and gravity are
  * evaluated at each output time; the external work of the loads and the
  * damper dissipation are integrated by the trapezoidal rule over the
- * accepted steps and output times (the powers come from cosrod_mbs_power). */
+ * accepted steps and a grid of 20 points per output interval (dense
+ * output; the powers come from cosrod_mbs_power). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@ typedef struct brun {
   size_t nj;
   double *R;        /* (6 nj) reactions */
   const double *tout;
+  const unsigned char *isframe; /* (nout) 1: write a frame, 0: quadrature point only */
   size_t nout, k;
   double tprev, peprev, pdprev, work, diss;
   int have;
@@ -85,8 +87,7 @@ static int on_out(double t, const double *y, void *user) {
   memcpy(b->ylast, y, (size_t)cosrod_mbs_n(b->m) * sizeof *y);
   b->tlast = t;
   if (b->k < b->nout && fabs(t - b->tout[b->k]) <= 1e-12 * fmax(1.0, fabs(t))) {
-    b->k++;
-    if (write_frame(b, t, y)) return -1;
+    if (b->isframe[b->k++] && write_frame(b, t, y)) return -1;
   }
   if (b->stop && *b->stop) return 1;
   return 0;
@@ -128,8 +129,11 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   b.m = m, b.d = d, b.stop = stop;
   int n = cosrod_mbs_n(m);
   double T = sc->analysis.t_end, every = sc->output.every > 0 ? sc->output.every : T / 100;
-  size_t nout = (size_t)floor(T / every + 1e-9) + 2;
+  /* the quadrature of the powers uses QSUB points per output interval */
+  enum { QSUB = 20 };
+  size_t nout = ((size_t)floor(T / every + 1e-9) + 2) * QSUB;
   double *tout = calloc(nout, sizeof *tout), *y0 = calloc((size_t)n, sizeof *y0);
+  unsigned char *isframe = calloc(nout, 1);
   double *yend = calloc((size_t)n, sizeof *yend);
   int *jidx = calloc(sc->njoints + 1, sizeof *jidx);
   b.ylast = calloc((size_t)n, sizeof *b.ylast);
@@ -137,14 +141,18 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   const char **names = calloc(sc->nbodies + 1, sizeof *names);
   char jtmp[4096], jfin[4096];
   cosrod_integrator *it = NULL;
-  if (!d || !tout || !y0 || !yend || !jidx || !b.ylast || !b.R || !names) {
+  if (!d || !tout || !isframe || !y0 || !yend || !jidx || !b.ylast || !b.R || !names) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
   size_t k = 0;
-  for (; (double)k * every < T * (1.0 - 1e-12) && k + 1 < nout; ++k) tout[k] = (double)k * every;
-  tout[k++] = T;
-  b.tout = tout, b.nout = k;
+  for (size_t j = 0; (double)j * every / QSUB < T * (1.0 - 1e-12) && k + 1 < nout; ++j, ++k) {
+    tout[k] = (double)j * every / QSUB;
+    isframe[k] = j % QSUB == 0;
+  }
+  tout[k] = T;
+  isframe[k++] = 1;
+  b.tout = tout, b.nout = k, b.isframe = isframe;
   for (size_t j = 0; j < sc->njoints; ++j)
     if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) jidx[b.nj++] = (int)j;
   b.jidx = jidx;
@@ -256,7 +264,7 @@ done:
   res->wall_time = now() - wall0;
   cosrod_output_free(b.out);
   cosrod_integrator_free(it);
-  free(tout), free(y0), free(yend), free(jidx), free(b.ylast), free(b.R), free(names);
+  free(tout), free(isframe), free(y0), free(yend), free(jidx), free(b.ylast), free(b.R), free(names);
   cosrod_mbs_data_free(d);
   cosrod_mbs_free(m);
   return st;
