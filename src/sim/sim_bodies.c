@@ -42,7 +42,7 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
   if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
     cosrod_scenario_format_error(sc, "solver.formulation", "rigid bodies need nullspace or absolute (not dae)", err,
                                  errlen);
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    if (status) *status = COSROD_ERR_PARSE;
     return NULL;
   }
   size_t nb = sc->nbodies, nj = 0, nbu = 0;

@@ -123,7 +123,7 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   }
   cosrod_status st;
   cosrod_mbs *m = cosrod_sim_bodies_create(sc, &st, err, errlen);
-  if (!m) return res->status = st;
+  if (!m) return res->status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;
   cosrod_mbs_data *d = cosrod_mbs_data_create(m);
   brun b = {0};
   b.m = m, b.d = d, b.stop = stop;
@@ -168,6 +168,12 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   o.max_steps = sc->solver.max_steps;
   if (sc->solver.stabilisation == COSROD_SC_STAB_NONE) p.project = NULL;
   it = cosrod_integrator_create(type, &p, &o, &st);
+  if (!it && st == COSROD_ERR_UNSUPPORTED && p.project) {
+    /* multistep methods (ida, cvode) cannot project after steps ([L] §6):
+     * run without; the null-space form drifts only linearly */
+    p.project = NULL;
+    it = cosrod_integrator_create(type, &p, &o, &st);
+  }
   if (!it) {
     char msg[256];
     snprintf(msg, sizeof msg, "integrator '%s' cannot integrate this model: %s", iname, cosrod_strerror(st));
