@@ -199,7 +199,7 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   cfg.errbuf_size = sizeof oerr;
   b.out = cosrod_output_create(dir, &cfg, &st);
   if (!b.out) {
-    snprintf(res->message, sizeof res->message, "cannot write the output directory %s: %s", dir,
+    snprintf(res->message, sizeof res->message, "cannot write the output directory %.200s: %.250s", dir,
              oerr[0] ? oerr : cosrod_strerror(st));
     goto done;
   }
