@@ -30,7 +30,8 @@
  *   NULLSPACE    independent quasi-velocities nu = selected components of the
  *                body twists w = (v_1, Omega_1, ..., v_L, Omega_L) (coordinate
  *                partitioning at t = 0, as [L] Example C: nu = (xdot_1,
- *                Omega_1, Omega_2)); w = T(q) nu with J T = 0 to round-off,
+ *                Omega_1, Omega_2), re-chosen by the projection hook when
+ *                J_d becomes ill-conditioned); w = T(q) nu with J T = 0,
  *                T^T M T nudot = T^T (h - M Tdot nu).  Needs body NULLSPACE.
  *   MULTIPLIERS  all body velocities are states; the joint multipliers solve
  *                [M J^T; J 0] [wdot; lambda] = [h; -gamma - baumgarte] (handles
@@ -237,6 +238,13 @@ void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const doubl
 
 /* Last failure message ("" if none). */
 const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);
+
+/* Number of changes of the null-space partition since the last
+ * cosrod_mbs_ode_problem (the projection hook re-partitions when the
+ * dependent block J_d becomes ill-conditioned and converts nu so that the
+ * motion is unchanged; dense output inside that step still uses the previous
+ * partition). */
+long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d);
 
 /* Name of a parametrisation ("quaternion", "directors", "euler-angles"). */
 const char *cosrod_body_param_name(cosrod_body_param p);

@@ -125,6 +125,9 @@ void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   free(d->f1);
   free(d->dfj);
   free(d->Jbuf);
+  free(d->dep), free(d->ind), free(d->dep_old), free(d->ind_old), free(d->dep_new), free(d->ind_new);
+  free(d->iw);
+  free(d->wsave);
   free(d);
 }
 
@@ -155,11 +158,19 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->f1 = calloc(n + 1, sizeof(double));
   d->dfj = calloc(3 * n + 1, sizeof(double));
   d->Jbuf = calloc(n * n + 1, sizeof(double));
+  d->dep = calloc(nc + 1, sizeof(int)), d->dep_old = calloc(nc + 1, sizeof(int));
+  d->dep_new = calloc(nc + 1, sizeof(int));
+  d->ind = calloc(nd + 1, sizeof(int)), d->ind_old = calloc(nd + 1, sizeof(int));
+  d->ind_new = calloc(nd + 1, sizeof(int));
+  d->iw = calloc(nw + nc + 2, sizeof(int));
+  d->wsave = calloc(nw + 1, sizeof(double));
   if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->Jc || !d->gam || !d->g || !d->lam || !d->T || !d->bias ||
-      !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 || !d->f1 || !d->dfj || !d->Jbuf) {
+      !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 || !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old ||
+      !d->dep_new || !d->ind || !d->ind_old || !d->ind_new || !d->iw || !d->wsave) {
     cosrod_mbs_data_free(d);
     return NULL;
   }
+  mbs_partition_reset(m, d);
   return d;
 }
 
@@ -562,7 +573,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       free(Jw);
       m->bg_r = save_r, m->bg_omega = save_o;
     }
-    if (ok && jf == COSROD_JOINTS_NULLSPACE && m->nc > 0 && mbs_partition(m, d->Jc)) {
+    if (ok && jf == COSROD_JOINTS_NULLSPACE && m->nc > 0 &&
+        mbs_partition_select(m->nc, m->nw, d->Jc, d->tmp2, d->iw, m->dep, m->ind)) {
       fail(st, err, errlen, COSROD_ERR_KINEMATIC, "joints: redundant or singular joint constraints at t = 0");
       ok = 0;
     }
@@ -602,6 +614,40 @@ int cosrod_mbs_pos_offset(const cosrod_mbs *m, size_t b) { return m->bodies[b].q
 int cosrod_mbs_vel_offset(const cosrod_mbs *m, size_t b) { return m->bodies[b].voff; }
 cosrod_body_param cosrod_mbs_body_param(const cosrod_mbs *m, size_t b) { return m->bodies[b].param; }
 const char *cosrod_mbs_data_message(const cosrod_mbs_data *d) { return d->msg; }
+long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d) { return d->nrepartition; }
+
+void mbs_partition_reset(const cosrod_mbs *m, cosrod_mbs_data *d) {
+  if (m->nc > 0) memcpy(d->dep, m->dep, (size_t)m->nc * sizeof *d->dep);
+  if (m->ndof > 0) memcpy(d->ind, m->ind, (size_t)m->ndof * sizeof *d->ind);
+  d->pending = 0;
+  d->nrepartition = 0;
+}
+
+/* Projection hook, null-space joints: if J_d of the partition in use has
+ * become ill-conditioned (pivot ratio below a tenth of the greedy choice at
+ * the current state), switch to the new partition and convert
+ * nu_new = w[ind_new] with w = T_old nu_old (the same motion). */
+int mbs_repartition(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y) {
+  d->pending = 0;
+  if (m->nc == 0) return 0;
+  if (mbs_kinematics(m, d, t, y)) return -1;
+  memcpy(d->wsave, d->w, (size_t)m->nw * sizeof *d->w);
+  double qcur = mbs_partition_quality(m, d, d->dep);
+  if (qcur > 0.1) return 0; /* well conditioned: keep */
+  if (mbs_partition_select(m->nc, m->nw, d->Jc, d->tmp2, d->iw, d->dep_new, d->ind_new)) return 0;
+  if (!memcmp(d->dep_new, d->dep, (size_t)m->nc * sizeof *d->dep)) return 0;
+  double qnew = mbs_partition_quality(m, d, d->dep_new);
+  if (!(qcur < 0.1 * qnew)) return 0;
+  memcpy(d->dep_old, d->dep, (size_t)m->nc * sizeof *d->dep);
+  memcpy(d->ind_old, d->ind, (size_t)m->ndof * sizeof *d->ind);
+  memcpy(d->dep, d->dep_new, (size_t)m->nc * sizeof *d->dep);
+  memcpy(d->ind, d->ind_new, (size_t)m->ndof * sizeof *d->ind);
+  for (int k = 0; k < m->ndof; ++k) y[m->nq + k] = d->wsave[d->ind[k]];
+  d->pending = 1;
+  d->t_switch = t;
+  d->nrepartition++;
+  return 0;
+}
 
 const char *cosrod_body_param_name(cosrod_body_param p) {
   switch (p) {
@@ -701,6 +747,7 @@ int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double
       mbs_rotate_body(b, y + b->qoff + 3, dz + 3);
     }
   }
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE) return mbs_repartition(m, d, t, y);
   if (m->joint_form == COSROD_JOINTS_MULTIPLIERS) {
     /* twists onto J w = 0 in the mass metric */
     if (mbs_kinematics(m, d, t, y)) return -1;
@@ -756,6 +803,7 @@ static int ode_jac(double t, const double *y, double *J, int ldj, void *user) {
 
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d) {
   const cosrod_mbs *m = d->m;
+  mbs_partition_reset(m, d);
   memset(p, 0, sizeof *p);
   p->n = m->n;
   p->f = ode_rhs;

@@ -56,6 +56,9 @@ int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     mbs_rotation(b, r, d->R + 9 * i);
   }
   if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
+    int old = d->pending && t < d->t_switch;
+    d->cur_dep = old ? d->dep_old : d->dep;
+    d->cur_ind = old ? d->ind_old : d->ind;
     mbs_joint_rows(m, d, y, 0);
     if (mbs_nullspace(m, d)) {
       snprintf(d->msg, sizeof d->msg, "joints: kinematic singularity of the null-space partition at t = %.9g", t);
@@ -73,7 +76,7 @@ int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     if (m->nc > 0) {
       memcpy(d->tmp, d->gam, (size_t)m->nc * sizeof(double));
       cosrod_dense_solve(d->S, d->tmp);
-      for (int i = 0; i < m->nc; ++i) d->bias[m->dep[i]] = -d->tmp[i];
+      for (int i = 0; i < m->nc; ++i) d->bias[d->cur_dep[i]] = -d->tmp[i];
     }
   } else {
     for (size_t i = 0; i < m->nb; ++i) {

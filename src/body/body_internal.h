@@ -79,8 +79,8 @@ struct cosrod_mbs {
   cosrod_joint_form joint_form;
   double bg_omega, bg_r;
   int nq, n, nw, ndof;
-  int *dep;  /* (nc) dependent twist components (NULLSPACE joints) */
-  int *ind;  /* (ndof) independent twist components = nu */
+  int *dep;  /* (nc) dependent twist components at t = 0 (NULLSPACE joints) */
+  int *ind;  /* (ndof) independent twist components = nu at t = 0 */
   int time_dependent;
 };
 
@@ -106,6 +106,19 @@ struct cosrod_mbs_data {
   double *y1, *f0, *f1; /* (n) finite-difference scratch */
   double *dfj;          /* (3 x n) force derivative scratch (body_jac.c) */
   double *Jbuf;         /* (n x n) analytic Jacobian for the integrator adapter */
+  /* null-space partition in use (copied from the model; changed by the
+   * projection hook when J_d becomes ill-conditioned).  After a change at
+   * t_switch, evaluations at t < t_switch (dense output inside the step just
+   * accepted) still use the previous partition. */
+  int *dep, *ind;         /* (nc), (ndof) current */
+  int *dep_old, *ind_old; /* previous, valid while pending */
+  int *dep_new, *ind_new; /* candidate */
+  int pending;
+  double t_switch;
+  int *iw;      /* (nw + nc + 2) partition scratch */
+  double *wsave; /* (nw) twists before a re-partition */
+  const int *cur_dep, *cur_ind; /* the partition used by the current evaluation */
+  long nrepartition; /* number of changes of the partition */
   char msg[256];
 };
 
@@ -121,7 +134,10 @@ void mbs_quat_of(const mbs_body *b, const double *r, double q[4]);
 
 /* body_joint.c */
 void mbs_joint_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, int with_gamma);
-int mbs_partition(cosrod_mbs *m, const double *Jc);
+int mbs_partition_select(int nc, int nw, const double *Jc, double *A, int *iw, int *dep, int *ind);
+double mbs_partition_quality(const cosrod_mbs *m, cosrod_mbs_data *d, const int *dep);
+int mbs_repartition(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y);
+void mbs_partition_reset(const cosrod_mbs *m, cosrod_mbs_data *d);
 int mbs_nullspace(const cosrod_mbs *m, cosrod_mbs_data *d);
 int mbs_solve_multipliers(const cosrod_mbs *m, cosrod_mbs_data *d);
 

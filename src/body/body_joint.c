@@ -132,22 +132,21 @@ void mbs_joint_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, in
   }
 }
 
-/* Coordinate partitioning of the twists at the initial state: Gaussian
+/* Coordinate partitioning of the twists (at t = 0 and when the projection
+ * hook finds J_d ill-conditioned): Gaussian
  * elimination with complete pivoting on J chooses nc dependent components;
  * translational components are strongly preferred (threshold pivoting with
  * weight 1e3: a rotational pivot only if no translation is 1e-3 as large)
  * and later bodies win ties (as [L] Example C, where x_2 is
- * dependent).  Returns 0, or -1 if J is rank deficient (redundant joints). */
-int mbs_partition(cosrod_mbs *m, const double *Jc) {
-  int nc = m->nc, nw = m->nw;
-  double *A = malloc((size_t)nc * (size_t)nw * sizeof *A);
-  int *used = calloc((size_t)nw, sizeof *used);
-  int *rdone = calloc((size_t)nc + 1, sizeof *rdone);
-  int ok = A && used && rdone;
-  if (ok) memcpy(A, Jc, (size_t)nc * (size_t)nw * sizeof *A);
+ * dependent).  A (nc x nw) and iw (nw + nc) are scratch (no allocation).
+ * Returns 0, or -1 if J is rank deficient (redundant joints). */
+int mbs_partition_select(int nc, int nw, const double *Jc, double *A, int *iw, int *dep, int *ind) {
+  int *used = iw, *rdone = iw + nw;
+  memset(iw, 0, (size_t)(nw + nc) * sizeof *iw);
+  memcpy(A, Jc, (size_t)nc * (size_t)nw * sizeof *A);
   double scale = 0.0;
-  for (int i = 0; ok && i < nc * nw; ++i) scale = fmax(scale, fabs(A[i]));
-  for (int k = 0; ok && k < nc; ++k) {
+  for (int i = 0; i < nc * nw; ++i) scale = fmax(scale, fabs(A[i]));
+  for (int k = 0; k < nc; ++k) {
     int bi = -1, bj = -1;
     double best = 0.0;
     for (int j = nw - 1; j >= 0; --j) {
@@ -159,11 +158,8 @@ int mbs_partition(cosrod_mbs *m, const double *Jc) {
         if (a > best) best = a, bi = i, bj = j;
       }
     }
-    if (bi < 0 || best < 1e-10 * scale) {
-      ok = 0;
-      break;
-    }
-    m->dep[k] = bj;
+    if (bi < 0 || fabs(A[bi + nc * bj]) < 1e-10 * scale) return -1;
+    dep[k] = bj;
     used[bj] = 1;
     rdone[bi] = 1;
     double piv = A[bi + nc * bj];
@@ -173,25 +169,36 @@ int mbs_partition(cosrod_mbs *m, const double *Jc) {
       for (int j = 0; j < nw; ++j) A[i + nc * j] -= f * A[bi + nc * j];
     }
   }
-  if (ok) {
-    int q = 0;
-    for (int j = 0; j < nw; ++j)
-      if (!used[j]) m->ind[q++] = j;
+  int q = 0;
+  for (int j = 0; j < nw; ++j)
+    if (!used[j]) ind[q++] = j;
+  return 0;
+}
+
+/* Conditioning of J_d for the dependent set dep: min |U_ii| / max |U_ii| of
+ * its LU factors (0 if singular).  Uses d->S and the current d->Jc. */
+double mbs_partition_quality(const cosrod_mbs *m, cosrod_mbs_data *d, const int *dep) {
+  int nc = m->nc;
+  for (int i = 0; i < nc; ++i)
+    for (int j = 0; j < nc; ++j) cosrod_dense_set(d->S, i, j, d->Jc[i + nc * dep[j]]);
+  if (cosrod_dense_factor(d->S) != COSROD_OK) return 0.0;
+  double umin = INFINITY, umax = 0.0;
+  for (int i = 0; i < nc; ++i) {
+    double u = fabs(cosrod_dense_get(d->S, i, i));
+    umin = fmin(umin, u), umax = fmax(umax, u);
   }
-  free(A);
-  free(used);
-  free(rdone);
-  return ok ? 0 : -1;
+  return umax > 0.0 ? umin / umax : 0.0;
 }
 
 /* T (nw x ndof) from the current Jc.  Returns 0 or -1 (J_d singular). */
 static int nullspace_matrix(const cosrod_mbs *m, cosrod_mbs_data *d) {
   int nc = m->nc, nw = m->nw, nd = m->ndof;
   memset(d->T, 0, (size_t)nw * (size_t)nd * sizeof(double));
-  for (int k = 0; k < nd; ++k) d->T[m->ind[k] + nw * k] = 1.0;
+  const int *dep = d->cur_dep, *ind = d->cur_ind;
+  for (int k = 0; k < nd; ++k) d->T[ind[k] + nw * k] = 1.0;
   if (nc == 0) return 0;
   for (int i = 0; i < nc; ++i)
-    for (int j = 0; j < nc; ++j) cosrod_dense_set(d->S, i, j, d->Jc[i + nc * m->dep[j]]);
+    for (int j = 0; j < nc; ++j) cosrod_dense_set(d->S, i, j, d->Jc[i + nc * dep[j]]);
   double umax = 0.0;
   if (cosrod_dense_factor(d->S) != COSROD_OK) return -1;
   for (int i = 0; i < nc; ++i) umax = fmax(umax, fabs(cosrod_dense_get(d->S, i, i)));
@@ -199,10 +206,10 @@ static int nullspace_matrix(const cosrod_mbs *m, cosrod_mbs_data *d) {
     if (fabs(cosrod_dense_get(d->S, i, i)) < 1e-12 * umax) return -1;
   double *X = d->tmp2; /* (nc x ndof) */
   for (int k = 0; k < nd; ++k)
-    for (int i = 0; i < nc; ++i) X[i + nc * k] = d->Jc[i + nc * m->ind[k]];
+    for (int i = 0; i < nc; ++i) X[i + nc * k] = d->Jc[i + nc * ind[k]];
   if (nd > 0) cosrod_dense_solve_multi(d->S, nd, X, nc);
   for (int k = 0; k < nd; ++k)
-    for (int i = 0; i < nc; ++i) d->T[m->dep[i] + nw * k] = -X[i + nc * k];
+    for (int i = 0; i < nc; ++i) d->T[dep[i] + nw * k] = -X[i + nc * k];
   return 0;
 }
 
