@@ -329,7 +329,61 @@ TEST(energy_balance_loads_and_bushings) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(energy_balance_loads_and_bushings), TH_CASE(torque_free_symmetric_precession), TH_CASE(tennis_racket_flip_period),
+
+/* [L] §6 projections on drifted absolute states: quaternion eq. 63 (|p| = 1,
+ * <p, pdot> = 0) and directors by Spurrier-Klumpp (P), (V): R in SO(3) and
+ * Rdot tangent (rows: d_m . d_n' + d_m' . d_n = 0), the angular velocity
+ * Omega = axial(R^T Rdot) kept to first order in the drift. */
+TEST(projection_of_drifted_absolute_states) {
+  th_rng rng;
+  th_rng_seed(&rng, 3);
+  cosrod_body_def b = {0};
+  b.name = "b";
+  b.mass = 1.0;
+  b.inertia[0] = 1.0, b.inertia[1] = 2.0, b.inertia[2] = 2.5;
+  double th0[3] = {0.4, 1.2, -0.7};
+  cosrod_quat_from_euler313(b.quaternion, th0);
+  b.omega[0] = 0.3, b.omega[1] = -1.1, b.omega[2] = 0.8;
+  for (int param = 0; param < 2; ++param) {
+    b.param = (cosrod_body_param)param;
+    cosrod_mbs *m = single(&b, COSROD_BODY_ABSOLUTE);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    int n = cosrod_mbs_n(m), nr = param ? 9 : 4;
+    double *y = calloc((size_t)n, sizeof *y);
+    cosrod_mbs_initial_state(m, y);
+    double *r = y + 3, *rd = y + 3 + nr + 3;
+    for (int k = 0; k < nr; ++k) {
+      r[k] += th_rng_uniform(&rng, -1e-3, 1e-3);
+      rd[k] += th_rng_uniform(&rng, -1e-3, 1e-3);
+    }
+    CHECK("project", cosrod_mbs_project(m, d, 0.0, y) == 0);
+    if (param == 0) {
+      CHECK_NEAR("|p| = 1", cosrod_quat_norm(r), 1.0, 1e-15);
+      CHECK_NEAR("<p, pdot> = 0", cosrod_quat_dot(r, rd), 0.0, 1e-15);
+    } else {
+      double RtR[9], G = 0.0;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          RtR[i + 3 * j] = cosrod_vec3_dot(r + 3 * i, r + 3 * j);
+          /* rows d_i = (R[i], R[i+3], R[i+6]) */
+          double a = 0.0;
+          for (int k = 0; k < 3; ++k) a += r[i + 3 * k] * rd[j + 3 * k] + rd[i + 3 * k] * r[j + 3 * k];
+          G = fmax(G, fabs(a));
+        }
+      double I9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+      CHECK_VEC("R^T R = I", RtR, I9, 9, 0.0, 1e-15);
+      CHECK_LE("velocity tangent (G_d ddot = 0)", G, 1e-14);
+    }
+    double Om[3];
+    cosrod_mbs_body_state(m, d, y, 0, NULL, NULL, NULL, Om);
+    CHECK_VEC("Omega kept to the drift size", Om, b.omega, 3, 0.0, 1e-2);
+    free(y);
+    cosrod_mbs_data_free(d);
+    cosrod_mbs_free(m);
+  }
+}
+
+static const th_case cases[] = {TH_CASE(projection_of_drifted_absolute_states), TH_CASE(energy_balance_loads_and_bushings), TH_CASE(torque_free_symmetric_precession), TH_CASE(tennis_racket_flip_period),
                                 TH_CASE(euler_gimbal_lock_is_reported), TH_CASE(full_tensor_principal_axes)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
