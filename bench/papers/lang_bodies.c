@@ -47,8 +47,8 @@ static void observe(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, do
 }
 
 /* run one configuration; obs (18 nb) at T; returns status */
-static cosrod_status run(const char *path, const char *const *sets, size_t nsets, const char *method, double tol,
-                         double *obs, long *nfev, long *nsteps) {
+static cosrod_status run(const char *path, const char *const *sets, size_t nsets, const char *method,
+                         double tol, double *obs, long *nfev, long *nsteps) {
   char err[512];
   cosrod_scenario *sc = NULL;
   if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) {

@@ -69,7 +69,10 @@ typedef enum cosrod_body_param {
 
 typedef enum cosrod_body_form { COSROD_BODY_NULLSPACE = 0, COSROD_BODY_ABSOLUTE = 1 } cosrod_body_form;
 
-typedef enum cosrod_joint_form { COSROD_JOINTS_NULLSPACE = 0, COSROD_JOINTS_MULTIPLIERS = 1 } cosrod_joint_form;
+typedef enum cosrod_joint_form {
+  COSROD_JOINTS_NULLSPACE = 0,
+  COSROD_JOINTS_MULTIPLIERS = 1
+} cosrod_joint_form;
 
 typedef enum cosrod_joint_type {
   COSROD_JOINT_SPHERICAL = 0,
@@ -81,8 +84,14 @@ typedef enum cosrod_joint_type {
   COSROD_JOINT_FIXED
 } cosrod_joint_type;
 
-typedef enum cosrod_body_load_kind { COSROD_BODY_LOAD_FORCE = 0, COSROD_BODY_LOAD_MOMENT = 1 } cosrod_body_load_kind;
-typedef enum cosrod_body_load_frame { COSROD_BODY_LOAD_SPATIAL = 0, COSROD_BODY_LOAD_BODY = 1 } cosrod_body_load_frame;
+typedef enum cosrod_body_load_kind {
+  COSROD_BODY_LOAD_FORCE = 0,
+  COSROD_BODY_LOAD_MOMENT = 1
+} cosrod_body_load_kind;
+typedef enum cosrod_body_load_frame {
+  COSROD_BODY_LOAD_SPATIAL = 0,
+  COSROD_BODY_LOAD_BODY = 1
+} cosrod_body_load_frame;
 typedef enum cosrod_body_load_profile {
   COSROD_BODY_LOAD_CONSTANT = 0,
   COSROD_BODY_LOAD_RAMP = 1,  /* 0 before t0, linear to 1 on [t0, t1], 1 after */
@@ -93,16 +102,16 @@ typedef enum cosrod_body_load_profile {
  * the tensor are given); if full_tensor is set the internal frame is the
  * principal frame R_int = R_user Q (Q: principal axes in the user's frame). */
 typedef struct cosrod_body_def {
-  const char *name;      /* used in messages (may be NULL) */
-  double mass;           /* [kg] > 0 */
-  double inertia[3];     /* principal moments about the centre of mass [kg m^2] (full_tensor == 0) */
-  int full_tensor;       /* 1: use tensor[] instead of inertia[] */
-  double tensor[9];      /* symmetric inertia tensor in the body frame [kg m^2], column-major */
-  double position[3];    /* centre of mass [m] */
-  double quaternion[4];  /* orientation of the body frame (unit, scalar first) */
-  double velocity[3];    /* of the centre of mass [m/s] */
-  double omega[3];       /* angular velocity [1/s]: body-frame components, or spatial if omega_spatial */
-  int omega_spatial;     /* 1: omega[] has spatial components */
+  const char *name;     /* used in messages (may be NULL) */
+  double mass;          /* [kg] > 0 */
+  double inertia[3];    /* principal moments about the centre of mass [kg m^2] (full_tensor == 0) */
+  int full_tensor;      /* 1: use tensor[] instead of inertia[] */
+  double tensor[9];     /* symmetric inertia tensor in the body frame [kg m^2], column-major */
+  double position[3];   /* centre of mass [m] */
+  double quaternion[4]; /* orientation of the body frame (unit, scalar first) */
+  double velocity[3];   /* of the centre of mass [m/s] */
+  double omega[3];      /* angular velocity [1/s]: body-frame components, or spatial if omega_spatial */
+  int omega_spatial;    /* 1: omega[] has spatial components */
   cosrod_body_param param;
 } cosrod_body_def;
 
@@ -111,8 +120,8 @@ typedef struct cosrod_body_load_def {
   int body;
   cosrod_body_load_kind kind;
   cosrod_body_load_frame frame; /* SPATIAL: dead load; BODY: follower (body-frame components) */
-  double at[3];            /* force: point of application in the body frame [m] (from the centre of mass) */
-  double value[3];         /* [N] or [N m] */
+  double at[3];    /* force: point of application in the body frame [m] (from the centre of mass) */
+  double value[3]; /* [N] or [N m] */
   cosrod_body_load_profile profile;
   double t0, t1; /* [s] */
 } cosrod_body_load_def;
@@ -173,10 +182,10 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m);
 void cosrod_mbs_data_free(cosrod_mbs_data *d);
 
 /* Sizes. */
-int cosrod_mbs_n(const cosrod_mbs *m);          /* state dimension */
-int cosrod_mbs_nq(const cosrod_mbs *m);         /* position block length (y[0 .. nq-1]) */
-int cosrod_mbs_ndof(const cosrod_mbs *m);       /* mechanical degrees of freedom 6L - nc */
-int cosrod_mbs_nconstr(const cosrod_mbs *m);    /* joint constraints nc */
+int cosrod_mbs_n(const cosrod_mbs *m);       /* state dimension */
+int cosrod_mbs_nq(const cosrod_mbs *m);      /* position block length (y[0 .. nq-1]) */
+int cosrod_mbs_ndof(const cosrod_mbs *m);    /* mechanical degrees of freedom 6L - nc */
+int cosrod_mbs_nconstr(const cosrod_mbs *m); /* joint constraints nc */
 size_t cosrod_mbs_nbodies(const cosrod_mbs *m);
 int cosrod_mbs_pos_offset(const cosrod_mbs *m, size_t b); /* of x_b in y */
 int cosrod_mbs_vel_offset(const cosrod_mbs *m, size_t b); /* of v_b in y, or -1 (NULLSPACE joints) */
@@ -200,7 +209,8 @@ int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
  * of the whole right-hand side (step h relative to max(1, |y_j|)); the
  * implicit integrators use their own finite differences otherwise. */
-int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J, double h);
+int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J,
+                      double h);
 
 /* Projection after an accepted step ([L] §6): quaternion p <- p/|p| (and
  * pdot tangential, eq. 63); directors by Spurrier-Klumpp (§6 (P), (V));
@@ -234,7 +244,8 @@ void cosrod_mbs_power(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
 int cosrod_mbs_joint_reactions(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *R);
 
 /* Joint constraint residuals: position g (nc) and velocity gdot (nc). */
-void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *g, double *gdot);
+void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *g,
+                            double *gdot);
 
 /* Last failure message ("" if none). */
 const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);

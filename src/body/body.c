@@ -27,7 +27,8 @@ static void matT_vec(double r[3], const double R[9], const double v[3]) {
 /* C = A B (3x3 column-major, no aliasing) */
 static void mat_mul(double C[9], const double A[9], const double B[9]) {
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) C[i + 3 * j] = A[i] * B[3 * j] + A[i + 3] * B[3 * j + 1] + A[i + 6] * B[3 * j + 2];
+    for (int j = 0; j < 3; ++j)
+      C[i + 3 * j] = A[i] * B[3 * j] + A[i + 3] * B[3 * j + 1] + A[i + 6] * B[3 * j + 2];
 }
 
 /* Eigen-decomposition of a symmetric 3x3 S = Q diag(ev) Q^T by cyclic Jacobi;
@@ -164,9 +165,10 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->ind_new = calloc(nd + 1, sizeof(int));
   d->iw = calloc(nw + nc + 2, sizeof(int));
   d->wsave = calloc(nw + 1, sizeof(double));
-  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->Jc || !d->gam || !d->g || !d->lam || !d->T || !d->bias ||
-      !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 || !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old ||
-      !d->dep_new || !d->ind || !d->ind_old || !d->ind_new || !d->iw || !d->wsave) {
+  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
+      !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
+      !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
+      !d->ind_new || !d->iw || !d->wsave) {
     cosrod_mbs_data_free(d);
     return NULL;
   }
@@ -358,8 +360,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     else if (b->param == COSROD_BODY_DIRECTORS)
       memcpy(b->r0, b->R0, sizeof b->R0);
     else if (cosrod_quat_to_euler313(b->r0, p) != COSROD_OK) {
-      fail(st, err, errlen, COSROD_ERR_KINEMATIC, "body '%s': euler-angles at gimbal lock (theta2 = 0 or pi) at t = 0",
-           b->name);
+      fail(st, err, errlen, COSROD_ERR_KINEMATIC,
+           "body '%s': euler-angles at gimbal lock (theta2 = 0 or pi) at t = 0", b->name);
       goto bad;
     }
   }
@@ -442,7 +444,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     jt->type = jd->type;
     double axis[3], ax2[3];
     static const double ez[3] = {0, 0, 1};
-    const double *ain = (jd->type == COSROD_JOINT_SPHERICAL || jd->type == COSROD_JOINT_FIXED) ? ez : jd->axis;
+    const double *ain =
+        (jd->type == COSROD_JOINT_SPHERICAL || jd->type == COSROD_JOINT_FIXED) ? ez : jd->axis;
     if (cosrod_vec3_norm(ain) == 0.0 ||
         (jd->type == COSROD_JOINT_UNIVERSAL && cosrod_vec3_norm(jd->axis2) == 0.0)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: zero axis", j);
@@ -484,8 +487,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
   }
   m->ndof = m->nw - m->nc;
   if (m->ndof < 0) {
-    fail(st, err, errlen, COSROD_ERR_INVALID, "joints: more constraints (%d) than body coordinates (%d)", m->nc,
-         m->nw);
+    fail(st, err, errlen, COSROD_ERR_INVALID, "joints: more constraints (%d) than body coordinates (%d)",
+         m->nc, m->nw);
     goto bad;
   }
   if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
@@ -533,8 +536,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       if (fabs(d->g[i]) > 1e-8 * scale) {
         const mbs_joint *jt = &m->joints[m->rows[i].joint];
         fail(st, err, errlen, COSROD_ERR_INVALID,
-             "joint %d (%s - %s): initial positions violate the joint constraint (residual %.3g)", m->rows[i].joint,
-             body_name(m, jt->body[0]), body_name(m, jt->body[1]), d->g[i]);
+             "joint %d (%s - %s): initial positions violate the joint constraint (residual %.3g)",
+             m->rows[i].joint, body_name(m, jt->body[0]), body_name(m, jt->body[1]), d->g[i]);
         ok = 0;
         break;
       }
@@ -556,7 +559,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       if (ok) {
         memcpy(d->gam, Jw, (size_t)m->nc * sizeof(double));
         if (mbs_solve_multipliers(m, d)) {
-          fail(st, err, errlen, COSROD_ERR_KINEMATIC, "joints: redundant or singular joint constraints at t = 0");
+          fail(st, err, errlen, COSROD_ERR_KINEMATIC,
+               "joints: redundant or singular joint constraints at t = 0");
           ok = 0;
         }
       }
@@ -707,8 +711,8 @@ int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double
     if (b->param == COSROD_BODY_EULER313) { /* th2 crossed 0 or pi within the step: gimbal lock */
       double s2 = sin(y[b->qoff + 4]) * (sin(b->r0[1]) > 0 ? 1.0 : -1.0);
       if (s2 < COSROD_BODY_GIMBAL_TOL) {
-        snprintf(d->msg, sizeof d->msg, "body '%s': euler-angles at gimbal lock (theta2 = %.6g) at t = %.9g", b->name,
-                 y[b->qoff + 4], t);
+        snprintf(d->msg, sizeof d->msg, "body '%s': euler-angles at gimbal lock (theta2 = %.6g) at t = %.9g",
+                 b->name, y[b->qoff + 4], t);
         return -1;
       }
     }
@@ -797,7 +801,8 @@ static int ode_jac(double t, const double *y, double *J, int ldj, void *user) {
   cosrod_mbs_data *d = user;
   int n = d->m->n;
   if (cosrod_mbs_jac(d->m, d, t, y, d->Jbuf)) return -1;
-  for (int j = 0; j < n; ++j) memcpy(J + (size_t)j * (size_t)ldj, d->Jbuf + (size_t)j * (size_t)n, (size_t)n * sizeof *J);
+  for (int j = 0; j < n; ++j)
+    memcpy(J + (size_t)j * (size_t)ldj, d->Jbuf + (size_t)j * (size_t)n, (size_t)n * sizeof *J);
   return 0;
 }
 

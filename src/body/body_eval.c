@@ -49,8 +49,8 @@ int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     const mbs_body *b = &m->bodies[i];
     const double *r = y + b->qoff + 3;
     if (b->param == COSROD_BODY_EULER313 && fabs(sin(r[1])) < COSROD_BODY_GIMBAL_TOL) {
-      snprintf(d->msg, sizeof d->msg, "body '%s': euler-angles at gimbal lock (theta2 = %.6g) at t = %.9g", b->name,
-               r[1], t);
+      snprintf(d->msg, sizeof d->msg, "body '%s': euler-angles at gimbal lock (theta2 = %.6g) at t = %.9g",
+               b->name, r[1], t);
       return -1;
     }
     mbs_rotation(b, r, d->R + 9 * i);
@@ -61,7 +61,8 @@ int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     d->cur_ind = old ? d->ind_old : d->ind;
     mbs_joint_rows(m, d, y, 0);
     if (mbs_nullspace(m, d)) {
-      snprintf(d->msg, sizeof d->msg, "joints: kinematic singularity of the null-space partition at t = %.9g", t);
+      snprintf(d->msg, sizeof d->msg, "joints: kinematic singularity of the null-space partition at t = %.9g",
+               t);
       return -1;
     }
     const double *nu = y + m->nq;
@@ -103,8 +104,8 @@ static void side_quat(const cosrod_mbs *m, const double *y, int i, double q[4]) 
 }
 
 /* Point c = x + R rho and its velocity of side i (ground: rho spatial). */
-static void side_point(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, int i, const double rho[3],
-                       double r[3], double c[3], double cd[3], double om[3]) {
+static void side_point(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, int i,
+                       const double rho[3], double r[3], double c[3], double cd[3], double om[3]) {
   if (i < 0) {
     cosrod_vec3_zero(r);
     cosrod_vec3_copy(c, rho);
@@ -157,13 +158,14 @@ static void bushing_eval(const cosrod_mbs *m, cosrod_mbs_data *d, const double *
   cosrod_quat_mul_conj(q, q, qb);
   for (int k = 0; k < 3; ++k) tau[k] = -2.0 * bu->k_rot * q[0] * q[1 + k] - bu->c_rot * dom[k];
   if (energy)
-    *energy = 0.5 * bu->k * cosrod_vec3_dot(dx, dx) + 2.0 * bu->k_rot * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    *energy =
+        0.5 * bu->k * cosrod_vec3_dot(dx, dx) + 2.0 * bu->k_rot * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (pdiss) *pdiss = bu->c * cosrod_vec3_dot(dv, dv) + bu->c_rot * cosrod_vec3_dot(dom, dom);
 }
 
 /* Load i at time t: spatial force f at lever r (spatial), spatial moment mo. */
-static void load_eval(const cosrod_mbs *m, const cosrod_mbs_data *d, size_t i, double t, double f[3], double r[3],
-                      double mo[3]) {
+static void load_eval(const cosrod_mbs *m, const cosrod_mbs_data *d, size_t i, double t, double f[3],
+                      double r[3], double mo[3]) {
   const mbs_load *l = &m->loads[i];
   const double *R = d->R + 9 * l->body;
   double s = mbs_profile(l->profile, l->t0, l->t1, t), v[3];
@@ -263,7 +265,8 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     }
   } else {
     if (mbs_solve_multipliers(m, d)) {
-      snprintf(d->msg, sizeof d->msg, "joints: singular constraint matrix (redundant joints?) at t = %.9g", t);
+      snprintf(d->msg, sizeof d->msg, "joints: singular constraint matrix (redundant joints?) at t = %.9g",
+               t);
       return -1;
     }
     for (size_t i = 0; i < m->nb; ++i) {
@@ -279,9 +282,11 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
           return -1;
         }
       } else {
-        for (int k = 0; k < 3; ++k) vd[3 + k] = (d->tmp[6 * i + 3 + k] + d->hc[6 * i + 3 + k]) / b->inertia[k];
+        for (int k = 0; k < 3; ++k)
+          vd[3 + k] = (d->tmp[6 * i + 3 + k] + d->hc[6 * i + 3 + k]) / b->inertia[k];
       }
-      for (int k = 0; k < 6; ++k) d->wd[6 * i + k] = (d->tmp[6 * i + k] + d->hc[6 * i + k]) / mass_of(m, 6 * (int)i + k);
+      for (int k = 0; k < 6; ++k)
+        d->wd[6 * i + k] = (d->tmp[6 * i + k] + d->hc[6 * i + k]) / mass_of(m, 6 * (int)i + k);
     }
   }
   for (size_t i = 0; i < m->nb; ++i) {
@@ -302,7 +307,8 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
   return 0;
 }
 
-int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J, double h) {
+int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J,
+                      double h) {
   int n = m->n;
   memcpy(d->y1, y, (size_t)n * sizeof(double));
   for (int j = 0; j < n; ++j) {
@@ -362,7 +368,8 @@ void cosrod_mbs_power(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
   if (p_diss) *p_diss = pd;
 }
 
-int cosrod_mbs_joint_reactions(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *Rout) {
+int cosrod_mbs_joint_reactions(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y,
+                               double *Rout) {
   int nc = m->nc, nw = m->nw;
   memset(Rout, 0, 6 * m->nj * sizeof(double));
   if (nc == 0) return 0;
@@ -408,7 +415,8 @@ int cosrod_mbs_joint_reactions(const cosrod_mbs *m, cosrod_mbs_data *d, double t
   return 0;
 }
 
-void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *g, double *gdot) {
+void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *g,
+                            double *gdot) {
   int nc = m->nc;
   if (nc == 0) return;
   if (mbs_kinematics(m, d, d->t, y)) return;

@@ -21,10 +21,10 @@ typedef struct mbs_body {
   double euler[3];   /* Euler-tensor values E_k = tr/2 - I_k ([L] eq. 18) */
   double Q[9];       /* principal axes in the user frame (columns): R_int = R_user Q */
   cosrod_body_param param;
-  int nr;   /* rotation coordinates: 4, 9, 3 */
-  int qoff; /* offset of x in y; r follows at qoff + 3 */
-  int voff; /* offset of v in y (-1 with NULLSPACE joints); rate follows at voff + 3 */
-  int nv;   /* velocity entries of this body in y: 6 or 3 + nr */
+  int nr;       /* rotation coordinates: 4, 9, 3 */
+  int qoff;     /* offset of x in y; r follows at qoff + 3 */
+  int voff;     /* offset of v in y (-1 with NULLSPACE joints); rate follows at voff + 3 */
+  int nv;       /* velocity entries of this body in y: 6 or 3 + nr */
   int absolute; /* 1: (v, rdot) state ([L] eq. 40 / 23) */
   double x0[3], r0[9], v0[3], om0[3]; /* initial state, internal frame (om0 material) */
   double R0[9];                       /* initial rotation (internal) */
@@ -41,9 +41,9 @@ typedef struct mbs_row {
 
 typedef struct mbs_joint {
   cosrod_joint_type type;
-  int body[2];       /* side a (a body), side b (body or -1) */
-  double at[2][3];   /* points in the internal frames (ground: spatial) */
-  int swapped;       /* 1 if sides were swapped (definition had ground first) */
+  int body[2];     /* side a (a body), side b (body or -1) */
+  double at[2][3]; /* points in the internal frames (ground: spatial) */
+  int swapped;     /* 1 if sides were swapped (definition had ground first) */
   int row0, nrows;
 } mbs_joint;
 
@@ -79,30 +79,30 @@ struct cosrod_mbs {
   cosrod_joint_form joint_form;
   double bg_omega, bg_r;
   int nq, n, nw, ndof;
-  int *dep;  /* (nc) dependent twist components at t = 0 (NULLSPACE joints) */
-  int *ind;  /* (ndof) independent twist components = nu at t = 0 */
+  int *dep; /* (nc) dependent twist components at t = 0 (NULLSPACE joints) */
+  int *ind; /* (ndof) independent twist components = nu at t = 0 */
   int time_dependent;
 };
 
 struct cosrod_mbs_data {
   const cosrod_mbs *m;
   double t;
-  double *R;    /* (nb x 9) rotation matrices (internal frames) */
-  double *w;    /* (nw) twists (v, Omega) per body */
-  double *wd;   /* (nw) twist rates */
-  double *h;    /* (nw) applied force F and material torque mu per body */
-  double *hc;   /* (nw) constraint forces -J^T lambda */
-  double *Jc;   /* (nc x nw) column-major constraint Jacobian */
-  double *gam;  /* (nc) gamma = Jdot w */
-  double *g;    /* (nc) position residual */
-  double *lam;  /* (nc) multipliers */
-  double *T;    /* (nw x ndof) null-space matrix, column-major */
-  double *bias; /* (nw) Tdot nu */
-  double *tmp;  /* (nw + nc + 16) scratch */
-  double *tmp2; /* (nw x max(ndof, nc)) scratch */
-  cosrod_dense *S;   /* (nc) J M^-1 J^T or J_d */
-  cosrod_dense *A;   /* (ndof) T^T M T */
-  cosrod_dense *D15; /* (15) director mass-constraint matrix ([L] eq. 23) */
+  double *R;            /* (nb x 9) rotation matrices (internal frames) */
+  double *w;            /* (nw) twists (v, Omega) per body */
+  double *wd;           /* (nw) twist rates */
+  double *h;            /* (nw) applied force F and material torque mu per body */
+  double *hc;           /* (nw) constraint forces -J^T lambda */
+  double *Jc;           /* (nc x nw) column-major constraint Jacobian */
+  double *gam;          /* (nc) gamma = Jdot w */
+  double *g;            /* (nc) position residual */
+  double *lam;          /* (nc) multipliers */
+  double *T;            /* (nw x ndof) null-space matrix, column-major */
+  double *bias;         /* (nw) Tdot nu */
+  double *tmp;          /* (nw + nc + 16) scratch */
+  double *tmp2;         /* (nw x max(ndof, nc)) scratch */
+  cosrod_dense *S;      /* (nc) J M^-1 J^T or J_d */
+  cosrod_dense *A;      /* (ndof) T^T M T */
+  cosrod_dense *D15;    /* (15) director mass-constraint matrix ([L] eq. 23) */
   double *y1, *f0, *f1; /* (n) finite-difference scratch */
   double *dfj;          /* (3 x n) force derivative scratch (body_jac.c) */
   double *Jbuf;         /* (n x n) analytic Jacobian for the integrator adapter */
@@ -115,10 +115,10 @@ struct cosrod_mbs_data {
   int *dep_new, *ind_new; /* candidate */
   int pending;
   double t_switch;
-  int *iw;      /* (nw + nc + 2) partition scratch */
-  double *wsave; /* (nw) twists before a re-partition */
+  int *iw;                      /* (nw + nc + 2) partition scratch */
+  double *wsave;                /* (nw) twists before a re-partition */
   const int *cur_dep, *cur_ind; /* the partition used by the current evaluation */
-  long nrepartition; /* number of changes of the partition */
+  long nrepartition;            /* number of changes of the partition */
   char msg[256];
 };
 

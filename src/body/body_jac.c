@@ -136,7 +136,7 @@ static void bushing_point_jac(const cosrod_mbs *m, cosrod_mbs_data *d, const dou
   cosrod_vec3_skew(Eo, om);
   (void)n;
   for (int a = 0; a < 3; ++a) {
-    df[a + 3 * (b->qoff + a)] += kx;        /* d c / d x */
+    df[a + 3 * (b->qoff + a)] += kx;            /* d c / d x */
     df[a + 3 * vcol(m, (size_t)body, a)] += kv; /* d cd / d v */
   }
   for (int j = 0; j < nr; ++j) /* d c / dr = dR[rho]; d cd / dr = -E(r) dR[Omega] + E(om) dR[rho] */
@@ -185,7 +185,8 @@ int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
       }
     } else if (b->param == COSROD_BODY_DIRECTORS) {
       /* d1' = O3 d2 - O2 d3, d2' = -O3 d1 + O1 d3, d3' = O2 d1 - O1 d2 */
-      static const int sg[3][3] = {{0, 3, -2}, {-3, 0, 1}, {2, -1, 0}}; /* sg[k][l]: coefficient index of d_l in d_k' */
+      static const int sg[3][3] = {
+          {0, 3, -2}, {-3, 0, 1}, {2, -1, 0}}; /* sg[k][l]: coefficient index of d_l in d_k' */
       for (int k = 0; k < 3; ++k)
         for (int l = 0; l < 3; ++l) {
           if (!sg[k][l]) continue;

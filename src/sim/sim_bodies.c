@@ -36,12 +36,13 @@ static cosrod_joint_type joint_of(cosrod_sc_joint_type t) {
   }
 }
 
-cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
+                                     size_t errlen) {
   if (status) *status = COSROD_OK;
   if (err && errlen) err[0] = '\0';
   if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
-    cosrod_scenario_format_error(sc, "solver.formulation", "rigid bodies need nullspace or absolute (not dae)", err,
-                                 errlen);
+    cosrod_scenario_format_error(sc, "solver.formulation",
+                                 "rigid bodies need nullspace or absolute (not dae)", err, errlen);
     if (status) *status = COSROD_ERR_PARSE;
     return NULL;
   }

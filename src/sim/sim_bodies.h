@@ -13,6 +13,7 @@
  * multipliers (with solver.baumgarte when stabilisation is baumgarte); dae
  * is not supported for bodies.  On failure NULL and one line
  * "FILE:LINE: key: problem" in err; *status set. */
-cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
+                                     size_t errlen);
 
 #endif

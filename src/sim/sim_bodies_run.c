@@ -25,7 +25,7 @@ typedef struct brun {
   FILE *jf;
   const int *jidx; /* (nj) scenario index of each model joint */
   size_t nj;
-  double *R;        /* (6 nj) reactions */
+  double *R; /* (6 nj) reactions */
   const double *tout;
   const unsigned char *isframe; /* (nout) 1: write a frame, 0: quadrature point only */
   size_t nout, k;
@@ -63,8 +63,8 @@ static int write_frame(brun *b, double t, const double *y) {
     if (cosrod_mbs_joint_reactions(b->m, b->d, t, y, b->R) == 0)
       for (size_t j = 0; j < b->nj; ++j) {
         const double *r = b->R + 6 * j;
-        fprintf(b->jf, "%.15g,%d,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g\n", t, b->jidx[j], r[0], r[1], r[2], r[3], r[4],
-                r[5]);
+        fprintf(b->jf, "%.15g,%d,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g\n", t, b->jidx[j], r[0], r[1], r[2],
+                r[3], r[4], r[5]);
       }
     if (ferror(b->jf)) st = COSROD_ERR_IO;
   }
@@ -104,8 +104,8 @@ static int on_step(double t, double h, int accepted, void *user) {
 }
 
 cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file, const char *dir,
-                                    const volatile sig_atomic_t *stop, cosrod_sim_bodies_result *res, char *err,
-                                    size_t errlen) {
+                                    const volatile sig_atomic_t *stop, cosrod_sim_bodies_result *res,
+                                    char *err, size_t errlen) {
   memset(res, 0, sizeof *res);
   res->t_failed = NAN;
   if (err && errlen) err[0] = '\0';
@@ -113,7 +113,8 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   if (!type) {
-    cosrod_scenario_format_error(sc, "solver.integrator", "integrator not built into this library", err, errlen);
+    cosrod_scenario_format_error(sc, "solver.integrator", "integrator not built into this library", err,
+                                 errlen);
     return res->status = COSROD_ERR_PARSE;
   }
   if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
@@ -226,7 +227,8 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   if (st != COSROD_OK) {
     const char *mm = cosrod_mbs_data_message(d);
     if (b.ost != COSROD_OK)
-      snprintf(res->message, sizeof res->message, "writing the output failed: %s", cosrod_output_error(b.out));
+      snprintf(res->message, sizeof res->message, "writing the output failed: %s",
+               cosrod_output_error(b.out));
     else if (st == COSROD_ERR_INTERRUPTED)
       snprintf(res->message, sizeof res->message, "interrupted");
     else
@@ -237,7 +239,9 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   {
     cosrod_output_result r = cosrod_output_default_result();
     r.code = st;
-    r.run = st == COSROD_OK ? COSROD_RUN_OK : st == COSROD_ERR_INTERRUPTED ? COSROD_RUN_INTERRUPTED : COSROD_RUN_FAILED;
+    r.run = st == COSROD_OK                ? COSROD_RUN_OK
+            : st == COSROD_ERR_INTERRUPTED ? COSROD_RUN_INTERRUPTED
+                                           : COSROD_RUN_FAILED;
     r.message = st == COSROD_OK ? NULL : res->message;
     r.t_reached = res->t_reached;
     r.t_failed = res->t_failed;
@@ -256,7 +260,8 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
     }
     if (cst != COSROD_OK && st == COSROD_OK) {
       st = cst;
-      snprintf(res->message, sizeof res->message, "writing the output failed: %s", cosrod_output_error(b.out));
+      snprintf(res->message, sizeof res->message, "writing the output failed: %s",
+               cosrod_output_error(b.out));
     }
   }
 done:

@@ -85,8 +85,8 @@ TEST(analytic_jacobian_matches_fd) {
         if (trial == 0) NOTE("worst entry (%d, %d): %.9g vs fd %.9g", kw % n, kw / n, Ja[kw], Jf[kw]);
         worst = fmax(worst, emax / jmax);
       }
-      NOTE("%s, %s joints form: max |J - J_fd| / max |J| = %.3g", cosrod_body_param_name((cosrod_body_param)param),
-           jf ? "multiplier" : "null-space", worst);
+      NOTE("%s, %s joints form: max |J - J_fd| / max |J| = %.3g",
+           cosrod_body_param_name((cosrod_body_param)param), jf ? "multiplier" : "null-space", worst);
       CHECK_LE("relative error", worst, 1e-6);
       free(y), free(Ja), free(Jf);
       cosrod_mbs_data_free(d);
@@ -107,7 +107,6 @@ TEST(analytic_jacobian_reports_uncovered_models) {
   cosrod_mbs_data_free(d);
   cosrod_mbs_free(m);
 }
-
 
 /* radau5 and rodas with the analytic Jacobian reach the dop853 solution */
 TEST(implicit_integrators_with_analytic_jacobian) {
@@ -134,6 +133,8 @@ TEST(implicit_integrators_with_analytic_jacobian) {
   cosrod_mbs_free(m);
 }
 
-static const th_case cases[] = {TH_CASE(implicit_integrators_with_analytic_jacobian), TH_CASE(analytic_jacobian_matches_fd), TH_CASE(analytic_jacobian_reports_uncovered_models)};
+static const th_case cases[] = {TH_CASE(implicit_integrators_with_analytic_jacobian),
+                                TH_CASE(analytic_jacobian_matches_fd),
+                                TH_CASE(analytic_jacobian_reports_uncovered_models)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

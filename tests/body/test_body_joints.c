@@ -15,12 +15,16 @@ typedef struct cfg {
 } cfg;
 
 static const cfg CFGS[6] = {
-    {COSROD_BODY_QUATERNION, COSROD_BODY_NULLSPACE, COSROD_JOINTS_NULLSPACE, "quaternion nullspace/nullspace"},
+    {COSROD_BODY_QUATERNION, COSROD_BODY_NULLSPACE, COSROD_JOINTS_NULLSPACE,
+     "quaternion nullspace/nullspace"},
     {COSROD_BODY_DIRECTORS, COSROD_BODY_NULLSPACE, COSROD_JOINTS_NULLSPACE, "directors nullspace/nullspace"},
     {COSROD_BODY_EULER313, COSROD_BODY_NULLSPACE, COSROD_JOINTS_NULLSPACE, "euler nullspace/nullspace"},
-    {COSROD_BODY_QUATERNION, COSROD_BODY_NULLSPACE, COSROD_JOINTS_MULTIPLIERS, "quaternion nullspace/multipliers"},
-    {COSROD_BODY_QUATERNION, COSROD_BODY_ABSOLUTE, COSROD_JOINTS_MULTIPLIERS, "quaternion absolute/multipliers"},
-    {COSROD_BODY_DIRECTORS, COSROD_BODY_ABSOLUTE, COSROD_JOINTS_MULTIPLIERS, "directors absolute/multipliers"}};
+    {COSROD_BODY_QUATERNION, COSROD_BODY_NULLSPACE, COSROD_JOINTS_MULTIPLIERS,
+     "quaternion nullspace/multipliers"},
+    {COSROD_BODY_QUATERNION, COSROD_BODY_ABSOLUTE, COSROD_JOINTS_MULTIPLIERS,
+     "quaternion absolute/multipliers"},
+    {COSROD_BODY_DIRECTORS, COSROD_BODY_ABSOLUTE, COSROD_JOINTS_MULTIPLIERS,
+     "directors absolute/multipliers"}};
 
 static cosrod_mbs *build(cosrod_mbs_def *def, const cfg *c, cosrod_body_def *bodies) {
   for (size_t i = 0; i < def->nbodies; ++i) bodies[i].param = c->param;
@@ -77,11 +81,12 @@ static void heavy_top(int symmetric, double T, double tol) {
     double ez[3] = {0, 0, 1};
     cosrod_quat_rotate(d3, q, ez);
     double E0 = ek0 + eg0, E1 = ek + eg;
-    NOTE("%s: E %.12g -> %.12g, Lz %.12g -> %.12g, d3(T) = (%.9f, %.9f, %.9f)", CFGS[c].name, E0, E1, L0[2], L1[2],
-         d3[0], d3[1], d3[2]);
+    NOTE("%s: E %.12g -> %.12g, Lz %.12g -> %.12g, d3(T) = (%.9f, %.9f, %.9f)", CFGS[c].name, E0, E1, L0[2],
+         L1[2], d3[0], d3[1], d3[2]);
     CHECK_NEAR("energy conserved", E1, E0, 1e-7 * fabs(E0));
     CHECK_NEAR("vertical angular momentum conserved", L1[2], L0[2], 1e-7 * cosrod_vec3_norm(L0));
-    if (symmetric) CHECK_NEAR("L . d3 = I3 Omega3 conserved (symmetric top)", Ipiv[2] * Om[2], Lb0, 1e-7 * fabs(Lb0));
+    if (symmetric)
+      CHECK_NEAR("L . d3 = I3 Omega3 conserved (symmetric top)", Ipiv[2] * Om[2], Lb0, 1e-7 * fabs(Lb0));
     double pv[3], piv[3], bq[3] = {0, 0, -L};
     cosrod_quat_rotate(pv, q, bq);
     cosrod_vec3_add(piv, x, pv);
@@ -297,7 +302,6 @@ TEST(hanging_chain_joint_reactions) {
   }
 }
 
-
 typedef struct eo {
   const cosrod_mbs *m;
   cosrod_mbs_data *d;
@@ -356,8 +360,8 @@ TEST(slider_on_spinning_arm_repartitions) {
     for (int i = 0; i < NT; ++i) tt[i] = 3.0 * i / (NT - 1);
     run_out ro = {eo_out, &e, tt, NT};
     CHECK("integrate", run_mbs(m, d, "dopri5", 3.0, 1e-10, y, &ro) == COSROD_OK);
-    NOTE("%s: energy %.10g, max deviation at outputs %.3g, repartitions %ld", c ? "multipliers" : "null space",
-         e.e0, e.worst, cosrod_mbs_data_repartitions(d));
+    NOTE("%s: energy %.10g, max deviation at outputs %.3g, repartitions %ld",
+         c ? "multipliers" : "null space", e.e0, e.worst, cosrod_mbs_data_repartitions(d));
     if (c == 0) CHECK("the partition changed", cosrod_mbs_data_repartitions(d) >= 1);
     CHECK_LE("energy at every output", e.worst, 1e-7 * e.e0);
     cosrod_mbs_body_state(m, d, y, 1, xs[c], NULL, NULL, NULL);
@@ -368,8 +372,9 @@ TEST(slider_on_spinning_arm_repartitions) {
   CHECK_VEC("null space agrees with multipliers", xs[0], xs[1], 3, 0.0, 1e-6);
 }
 
-static const th_case cases[] = {TH_CASE(slider_on_spinning_arm_repartitions), TH_CASE(heavy_top_invariants_all_formulations), TH_CASE(symmetric_heavy_top_two_momenta),
-                                TH_CASE(nullspace_velocity_constraint_roundoff),
-                                TH_CASE(double_pendulum_vs_minimal_coordinates), TH_CASE(hanging_chain_joint_reactions)};
+static const th_case cases[] = {
+    TH_CASE(slider_on_spinning_arm_repartitions),    TH_CASE(heavy_top_invariants_all_formulations),
+    TH_CASE(symmetric_heavy_top_two_momenta),        TH_CASE(nullspace_velocity_constraint_roundoff),
+    TH_CASE(double_pendulum_vs_minimal_coordinates), TH_CASE(hanging_chain_joint_reactions)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -60,8 +60,9 @@ TEST(torque_free_symmetric_precession) {
     /* body-frame closed form */
     double lam = (C - A) / A * b.omega[2], cl = cos(lam * T), sl = sin(lam * T);
     double Om_ref[3] = {b.omega[0] * cl - b.omega[1] * sl, b.omega[0] * sl + b.omega[1] * cl, b.omega[2]};
-    NOTE("%s/%s: Omega(T) = (%.12g, %.12g, %.12g), ref (%.12g, %.12g, %.12g)", cosrod_body_param_name(b.param),
-         COMBOS[c].form ? "absolute" : "nullspace", Om[0], Om[1], Om[2], Om_ref[0], Om_ref[1], Om_ref[2]);
+    NOTE("%s/%s: Omega(T) = (%.12g, %.12g, %.12g), ref (%.12g, %.12g, %.12g)",
+         cosrod_body_param_name(b.param), COMBOS[c].form ? "absolute" : "nullspace", Om[0], Om[1], Om[2],
+         Om_ref[0], Om_ref[1], Om_ref[2]);
     CHECK_VEC("Omega(T) vs closed form", Om, Om_ref, 3, 0.0, 1e-7);
     /* spatial: L fixed, d3 on its cone, precessing at |L|/A */
     double JO0[3] = {A * b.omega[0], A * b.omega[1], C * b.omega[2]}, L[3], d30[3], d3[3], e3[3] = {0, 0, 1};
@@ -246,7 +247,6 @@ TEST(full_tensor_principal_axes) {
   cosrod_mbs_free(mp);
 }
 
-
 typedef struct eb {
   const cosrod_mbs *m;
   cosrod_mbs_data *d;
@@ -298,7 +298,8 @@ TEST(energy_balance_loads_and_bushings) {
     def.nbodies = 1, def.bodies = &b, def.nloads = 2, def.loads = l, def.nbushings = 1, def.bushings = &bu;
     def.gravity[2] = -9.81;
     def.body_form = COMBOS[c].form;
-    def.joint_form = COMBOS[c].form == COSROD_BODY_ABSOLUTE ? COSROD_JOINTS_MULTIPLIERS : COSROD_JOINTS_NULLSPACE;
+    def.joint_form =
+        COMBOS[c].form == COSROD_BODY_ABSOLUTE ? COSROD_JOINTS_MULTIPLIERS : COSROD_JOINTS_NULLSPACE;
     char err[256];
     cosrod_status st;
     cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
@@ -320,15 +321,14 @@ TEST(energy_balance_loads_and_bushings) {
     CHECK("integrate", run_mbs(m, d, "dop853", 3.0, 1e-11, y, &ro) == COSROD_OK);
     cosrod_mbs_energy(m, d, 3.0, y, &k1, &g1, &e1);
     double dE = (k1 + g1 + e1) - (k0 + g0 + e0);
-    NOTE("%s/%s: dE = %.10g, work - dissipation = %.10g (elastic %.4g -> %.4g)", cosrod_body_param_name(b.param),
-         COMBOS[c].form ? "absolute" : "nullspace", dE, e.work, e0, e1);
+    NOTE("%s/%s: dE = %.10g, work - dissipation = %.10g (elastic %.4g -> %.4g)",
+         cosrod_body_param_name(b.param), COMBOS[c].form ? "absolute" : "nullspace", dE, e.work, e0, e1);
     CHECK_NEAR("energy balance", dE, e.work, 1e-6 * (fabs(k0) + fabs(e.work) + 1.0));
     free(tt), free(y0), free(y);
     cosrod_mbs_data_free(d);
     cosrod_mbs_free(m);
   }
 }
-
 
 /* [L] §6 projections on drifted absolute states: quaternion eq. 63 (|p| = 1,
  * <p, pdot> = 0) and directors by Spurrier-Klumpp (P), (V): R in SO(3) and
@@ -383,7 +383,9 @@ TEST(projection_of_drifted_absolute_states) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(projection_of_drifted_absolute_states), TH_CASE(energy_balance_loads_and_bushings), TH_CASE(torque_free_symmetric_precession), TH_CASE(tennis_racket_flip_period),
-                                TH_CASE(euler_gimbal_lock_is_reported), TH_CASE(full_tensor_principal_axes)};
+static const th_case cases[] = {
+    TH_CASE(projection_of_drifted_absolute_states), TH_CASE(energy_balance_loads_and_bushings),
+    TH_CASE(torque_free_symmetric_precession),      TH_CASE(tennis_racket_flip_period),
+    TH_CASE(euler_gimbal_lock_is_reported),         TH_CASE(full_tensor_principal_axes)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -12,9 +12,9 @@
 #include "cosrod/integrate.h"
 #include "cosrod/quat.h"
 #include "cosrod/scenario.h"
+#include "cosrod/sim.h"
 #include "cosrod/vec3.h"
 #include "harness.h"
-#include "cosrod/sim.h"
 #include "outtest.h"
 #include "sim/sim_bodies.h"
 
@@ -146,8 +146,8 @@ TEST(two_body_joint_example) {
   }
 }
 
-
-static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_t nsets, char *path, size_t plen) {
+static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_t nsets, char *path,
+                                size_t plen) {
   char err[512];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, plen, "%s/%s", dir ? dir : "examples", name);
@@ -257,7 +257,8 @@ TEST(bodies_run_with_ida_and_cvode) {
     NOTE("%s: status %s, balance %.9g -> %.9g", names[k], cosrod_status_name(st), res.energy_balance0,
          res.energy_balance);
     CHECK("run ok", st == COSROD_OK);
-    CHECK_NEAR("energy to the tolerance", res.energy_balance, res.energy_balance0, 1e-5 * res.energy_balance0);
+    CHECK_NEAR("energy to the tolerance", res.energy_balance, res.energy_balance0,
+               1e-5 * res.energy_balance0);
     ot_rmtree(dir);
     free(dir);
     cosrod_scenario_free(sc);
@@ -266,9 +267,12 @@ TEST(bodies_run_with_ida_and_cvode) {
 
 TEST(bodies_run_gimbal_lock_fails_cleanly) {
   /* euler angles, spin about d1 from theta2 = 0.3: lock at t = 0.15 */
-  const char *sets[] = {"bodies.0.parametrisation=euler-angles", "bodies.0.orientation={euler313: [0, 0.3, 0]}",
-                        "bodies.0.angular_velocity=[-2, 0, 0]", "bodies.0.inertia=[1, 1, 1]",
-                        "output.plots=false", "solver.hmax=0.01"};
+  const char *sets[] = {"bodies.0.parametrisation=euler-angles",
+                        "bodies.0.orientation={euler313: [0, 0.3, 0]}",
+                        "bodies.0.angular_velocity=[-2, 0, 0]",
+                        "bodies.0.inertia=[1, 1, 1]",
+                        "output.plots=false",
+                        "solver.hmax=0.01"};
   char path[1024], err[512];
   cosrod_scenario *sc = load_sc("tennis-racket.yaml", sets, 6, path, sizeof path);
   CHECK("load", sc != NULL);
@@ -278,7 +282,8 @@ TEST(bodies_run_gimbal_lock_fails_cleanly) {
   cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
   NOTE("status %s, message: %s, t_failed %g", cosrod_strerror(st), res.message, res.t_failed);
   CHECK("run failed", st != COSROD_OK && st != COSROD_ERR_PARSE);
-  CHECK("message names body and gimbal lock", strstr(res.message, "racket") && strstr(res.message, "gimbal lock"));
+  CHECK("message names body and gimbal lock",
+        strstr(res.message, "racket") && strstr(res.message, "gimbal lock"));
   CHECK("failure time just after 0.15 s", res.t_failed >= 0.15 && res.t_failed <= 0.16 + 1e-12);
   char *js = ot_read(ot_path(dir, "summary.json"), NULL);
   CHECK("summary.json says failed", js && strstr(js, "\"status\": \"failed\""));
@@ -289,14 +294,13 @@ TEST(bodies_run_gimbal_lock_fails_cleanly) {
   /* output every 0.005 s up to the last accepted step (hmax 0.01) before the
    * step that crossed the lock */
   NOTE("bodies.csv rows: %ld", nb);
-  CHECK("bodies.csv valid up to the failure", nb >= 2 && data[12 * (nb - 1)] < res.t_failed &&
-                                                  data[12 * (nb - 1)] >= res.t_failed - 0.02);
+  CHECK("bodies.csv valid up to the failure",
+        nb >= 2 && data[12 * (nb - 1)] < res.t_failed && data[12 * (nb - 1)] >= res.t_failed - 0.02);
   free(hdr), free(data);
   ot_rmtree(dir);
   free(dir);
   cosrod_scenario_free(sc);
 }
-
 
 /* New scenario keys end to end: body loads (ramped force at a point,
  * material moment), a rotational + translational damped bushing, a universal
@@ -320,7 +324,8 @@ TEST(bodies_run_loads_bushing_universal_energy_balance) {
       "    position: [0, 0, -0.8]\n"
       "    angular_velocity: [0.0, 2.0, 0.0]\n"
       "joints:\n"
-      "  - {type: bushing, bodies: [arm, ground], at: [[0, 0, 0.2], [0, 0, 0.2]], stiffness: 50, damping: 0.5,\n"
+      "  - {type: bushing, bodies: [arm, ground], at: [[0, 0, 0.2], [0, 0, 0.2]], stiffness: 50, damping: "
+      "0.5,\n"
       "     stiffness_rot: 3, damping_rot: 0.05}\n"
       "  - {type: universal, bodies: [arm, tool], at: [[0, 0, -0.5], [0, 0, 0.3]], axis: [1, 0, 0],\n"
       "     axis2: [0, 1, 0]}\n"
@@ -355,8 +360,8 @@ TEST(bodies_run_loads_bushing_universal_energy_balance) {
         drift = fmax(drift, fabs(data[7 * r + 6] - b0));
         scale = fmax(scale, fabs(data[7 * r + 1]) + fabs(data[7 * r + 2]) + fabs(data[7 * r + 3]));
       }
-      NOTE("%s: work %.6g J, dissipated %.6g J, balance drift %.3g J (scale %.3g J)", forms[f], data[7 * 100 + 4],
-           data[7 * 100 + 5], drift, scale);
+      NOTE("%s: work %.6g J, dissipated %.6g J, balance drift %.3g J (scale %.3g J)", forms[f],
+           data[7 * 100 + 4], data[7 * 100 + 5], drift, scale);
       CHECK("loads did work", fabs(data[7 * 100 + 4]) > 1e-3);
       CHECK("dampers dissipated", data[7 * 100 + 5] > 1e-4);
       CHECK_LE("energy balance drift", drift, 1e-7 * scale);
@@ -368,8 +373,13 @@ TEST(bodies_run_loads_bushing_universal_energy_balance) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(bodies_run_with_ida_and_cvode), TH_CASE(bodies_run_loads_bushing_universal_energy_balance), TH_CASE(bodies_run_writes_files), TH_CASE(bodies_run_invalid_model_writes_nothing),
-                                TH_CASE(bodies_run_gimbal_lock_fails_cleanly), TH_CASE(heavy_top_example), TH_CASE(tennis_racket_example),
+static const th_case cases[] = {TH_CASE(bodies_run_with_ida_and_cvode),
+                                TH_CASE(bodies_run_loads_bushing_universal_energy_balance),
+                                TH_CASE(bodies_run_writes_files),
+                                TH_CASE(bodies_run_invalid_model_writes_nothing),
+                                TH_CASE(bodies_run_gimbal_lock_fails_cleanly),
+                                TH_CASE(heavy_top_example),
+                                TH_CASE(tennis_racket_example),
                                 TH_CASE(two_body_joint_example)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
