@@ -372,9 +372,60 @@ TEST(slider_on_spinning_arm_repartitions) {
   CHECK_VEC("null space agrees with multipliers", xs[0], xs[1], 3, 0.0, 1e-6);
 }
 
-static const th_case cases[] = {
-    TH_CASE(slider_on_spinning_arm_repartitions),    TH_CASE(heavy_top_invariants_all_formulations),
-    TH_CASE(symmetric_heavy_top_two_momenta),        TH_CASE(nullspace_velocity_constraint_roundoff),
-    TH_CASE(double_pendulum_vs_minimal_coordinates), TH_CASE(hanging_chain_joint_reactions)};
+/* Reaction of the heavy top's pivot against Newton's law for the centre of
+ * mass: F = m (a - g) with a = vdot from the right-hand side (multiplier
+ * form, where v is a state), at states along the motion; the spherical
+ * joint transmits no moment about the pivot. */
+TEST(heavy_top_reaction_newton) {
+  const double m = 11.09, g = 9.81;
+  cosrod_body_def b = {0};
+  b.name = "top";
+  b.mass = m;
+  b.inertia[0] = 50.0 - m, b.inertia[1] = 42.0 - m, b.inertia[2] = 10.0;
+  cosrod_quat_set(b.quaternion, cos(COSROD_QUAT_PI / 6), sin(COSROD_QUAT_PI / 6), 0, 0);
+  double e3[3] = {0, 0, 1};
+  cosrod_quat_rotate(b.position, b.quaternion, e3);
+  b.omega[2] = 20.0;
+  cosrod_joint_def j = {0};
+  j.type = COSROD_JOINT_SPHERICAL;
+  j.body[0] = 0, j.body[1] = -1;
+  j.at[0][2] = -1.0;
+  cosrod_mbs_def def = {0};
+  def.nbodies = 1, def.bodies = &b, def.njoints = 1, def.joints = &j;
+  def.gravity[2] = -g;
+  def.joint_form = COSROD_JOINTS_MULTIPLIERS;
+  char err[256];
+  cosrod_status st;
+  cosrod_mbs *mb = cosrod_mbs_create(&def, &st, err, sizeof err);
+  CHECK("create", mb != NULL);
+  if (!mb) return;
+  cosrod_mbs_data *d = cosrod_mbs_data_create(mb);
+  int n = cosrod_mbs_n(mb), vo = cosrod_mbs_vel_offset(mb, 0);
+  double *y = calloc((size_t)n, sizeof *y), *f = calloc((size_t)n, sizeof *f), R[6];
+  for (int k = 0; k < 4; ++k) {
+    if (k == 0)
+      cosrod_mbs_initial_state(mb, y);
+    else
+      CHECK("integrate", run_mbs(mb, d, "dop853", 0.3 * k, 1e-10, y, NULL) == COSROD_OK);
+    CHECK("rhs", cosrod_mbs_rhs(mb, d, 0.0, y, f) == 0);
+    CHECK("reactions", cosrod_mbs_joint_reactions(mb, d, 0.0, y, R) == 0);
+    double Fn[3] = {m * f[vo], m * f[vo + 1], m * (f[vo + 2] + g)}, z[3] = {0, 0, 0};
+    NOTE("t = %.1f: F = (%.6f, %.6f, %.6f), m (a - g) = (%.6f, %.6f, %.6f)", 0.3 * k, R[0], R[1], R[2], Fn[0],
+         Fn[1], Fn[2]);
+    CHECK_VEC("F = m (a - g)", R, Fn, 3, 1e-10, 1e-10);
+    CHECK_VEC("no moment about the pivot", R + 3, z, 3, 0.0, 1e-8 * cosrod_vec3_norm(R));
+  }
+  free(y), free(f);
+  cosrod_mbs_data_free(d);
+  cosrod_mbs_free(mb);
+}
+
+static const th_case cases[] = {TH_CASE(heavy_top_reaction_newton),
+                                TH_CASE(slider_on_spinning_arm_repartitions),
+                                TH_CASE(heavy_top_invariants_all_formulations),
+                                TH_CASE(symmetric_heavy_top_two_momenta),
+                                TH_CASE(nullspace_velocity_constraint_roundoff),
+                                TH_CASE(double_pendulum_vs_minimal_coordinates),
+                                TH_CASE(hanging_chain_joint_reactions)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
