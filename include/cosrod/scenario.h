@@ -114,7 +114,9 @@ typedef enum cosrod_sc_joint_type {
   COSROD_SC_JOINT_PRISMATIC,
   COSROD_SC_JOINT_CYLINDRICAL,
   COSROD_SC_JOINT_PLANAR,
-  COSROD_SC_JOINT_BUSHING /* linear spring-damper between the two points */
+  COSROD_SC_JOINT_BUSHING, /* linear spring-damper between the two points */
+  COSROD_SC_JOINT_UNIVERSAL,
+  COSROD_SC_JOINT_FIXED
 } cosrod_sc_joint_type;
 
 typedef enum cosrod_sc_analysis_type {
@@ -272,6 +274,17 @@ typedef struct cosrod_sc_rod {
   int line;
 } cosrod_sc_rod;
 
+/* A force or moment on a rigid body (bodies.N.loads). */
+typedef struct cosrod_sc_body_load {
+  cosrod_sc_load_type type;  /* force or moment */
+  cosrod_sc_frame frame;     /* spatial (dead) or material (body frame, follower) */
+  cosrod_sc_profile profile; /* constant, ramp or active */
+  double value[3];           /* [N] or [N m] */
+  double at[3];              /* force: point in the body frame from the centre of mass [m] */
+  double t0, t1;             /* ramp / active interval [s] */
+  int line;
+} cosrod_sc_body_load;
+
 typedef struct cosrod_sc_body {
   char name[COSROD_SC_NAME_MAX];
   double mass;                /* [kg] */
@@ -283,6 +296,8 @@ typedef struct cosrod_sc_body {
   double velocity[3];         /* [m/s] */
   double angular_velocity[3]; /* Omega, material components [1/s] */
   cosrod_sc_parametrisation parametrisation;
+  size_t nloads;
+  cosrod_sc_body_load *loads; /* (nloads) */
   int line;
 } cosrod_sc_body;
 
@@ -293,6 +308,8 @@ typedef struct cosrod_sc_joint {
   double axis[3];            /* unit axis in body[0]'s frame (revolute, prismatic, cylindrical,
                                 planar: plane normal) */
   double stiffness, damping; /* bushing: k [N/m], c [N s/m] */
+  double stiffness_rot, damping_rot; /* bushing: rotational k [N m/rad], c [N m s/rad] (default 0) */
+  double axis2[3];           /* universal: unit second axis in body[1]'s frame, orthogonal to axis */
   int line;
 } cosrod_sc_joint;
 

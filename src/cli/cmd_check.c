@@ -71,7 +71,7 @@ int cosrod_cmd_check(int argc, char **argv) {
   free(sets);
   if (rc == 0 && !quiet) {
     cosrod_scenario_print(sc, stdout);
-    cosrod_sim_estimate_print(&est, stdout);
+    if (sim) cosrod_sim_estimate_print(&est, stdout); /* NULL: rigid bodies only */
     printf("ok\n");
   }
   cosrod_sim_free(sim);

@@ -34,6 +34,7 @@
 #include "cosrod/status.h"
 
 int cosrod_cmd_run(int argc, char **argv);
+int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet); /* cmd_run_bodies.c */
 
 static volatile sig_atomic_t g_stop = 0; /* the signal that asked to stop (0: none) */
 
@@ -310,6 +311,11 @@ int cosrod_cmd_run(int argc, char **argv) {
     if (prc == 1 && sc) write_nomem_summary(dir ? dir : sc->output.dir ? sc->output.dir : "out", sc, file, &est);
     cosrod_scenario_free(sc);
     return prc;
+  }
+  if (!sim) { /* rigid bodies without rods (validated by cli_prepare) */
+    rc = cosrod_cmd_run_bodies(sc, file, dir, quiet);
+    cosrod_scenario_free(sc);
+    return rc;
   }
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
 

@@ -59,7 +59,12 @@ static void usage(FILE *f) {
           "degenerate pair counted once): summary.json lists every mode with frequency,\n"
           "type (bending-1, bending-2, torsion, axial) and group;\n"
           "modes.csv, vtk/modes.pvd + vtk/mode_<k>.vtp (displacement and\n"
-          "rotation as point data, frequency as field data: Warp By Vector), plots/modes.png\n");
+          "rotation as point data, frequency as field data: Warp By Vector), plots/modes.png\n"
+          "rigid bodies (bodies:, joints: of [L]; scenarios without rods): bodies.csv\n"
+          "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
+          "on the joint's first body), energy.csv (bushings elastic / dissipated), steps.csv,\n"
+          "vtk/bodies_<frame>.vtp; parametrisation quaternion | directors | euler-angles,\n"
+          "solver.formulation nullspace (null-space joints) | absolute ([L] eq. 40/23, multipliers).\n");
 }
 
 int main(int argc, char **argv) {

@@ -18,10 +18,38 @@
 #include "scenario_internal.h"
 /* ---- bodies and joints ------------------------------------------------------ */
 
+/* bodies.N.loads.K: {type: force|moment, value, frame: spatial|material,
+ * at (force), ramp | active} */
+static void read_body_load(ctx *c, ynode *m, cosrod_sc_body_load *ld) {
+  static const char *const keys[] = {"type", "value", "frame", "at", "ramp", "active", NULL};
+  static const char *const types[] = {"force", "moment", NULL};
+  sc_expect_map(c, m, NULL, "type, value, frame, at");
+  sc_check_keys(c, m, keys);
+  ld->line = m->key_line;
+  ld->type = (cosrod_sc_load_type)sc_to_enum(c, sc_require(c, m, "type", "force or moment"), "type", types);
+  sc_to_vec(c, sc_require(c, m, "value", "vector [N] or [N m]"), "value", ld->value, 3, R_ANY);
+  ynode *fr = sc_get(m, "frame");
+  ld->frame = fr ? (cosrod_sc_frame)sc_to_enum(c, fr, "frame", SC_FRAME_NAMES) : COSROD_SC_FRAME_SPATIAL;
+  if (ld->type == COSROD_SC_LOAD_FORCE) sc_vec(c, m, "at", ld->at, 3, R_ANY);
+  ynode *rp = sc_get(m, "ramp"), *ac = sc_get(m, "active");
+  if (rp && ac) sc_fail(c, ac, "active", "give either 'ramp' or 'active', not both");
+  ld->profile = COSROD_SC_PROFILE_CONSTANT;
+  if (rp || ac) {
+    double iv[2];
+    sc_to_vec(c, rp ? rp : ac, rp ? "ramp" : "active", iv, 2, R_ANY);
+    if (!(iv[1] > iv[0]))
+      sc_fail(c, rp ? rp : ac, rp ? "ramp" : "active", "needs t0 < t1 (got [%.15g, %.15g])", iv[0], iv[1]);
+    ld->t0 = iv[0];
+    ld->t1 = iv[1];
+    ld->profile = rp ? COSROD_SC_PROFILE_RAMP : COSROD_SC_PROFILE_ACTIVE;
+  }
+  sc_check_unused(c, m, "with this load type (a moment has no point)");
+}
+
 static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
   static const char *const keys[] = {"name",        "mass",     "inertia",          "position",
                                      "orientation", "velocity", "angular_velocity", "parametrisation",
-                                     NULL};
+                                     "loads",       NULL};
   sc_expect_map(c, m, NULL, "a rigid body");
   sc_check_keys(c, m, keys);
   b->line = m->key_line;
@@ -74,6 +102,19 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
     if (1.0 - fabs(r33) < 1e-12)
       sc_fail(c, v, "parametrisation", "euler-angles are at gimbal lock for this orientation (theta = 0 or pi)");
   }
+  ynode *ls = sc_get(m, "loads");
+  if (ls) {
+    if (ls->kind != YN_SEQ) sc_fail(c, ls, "loads", "expected a list of loads, got %s", sc_kind_name(ls));
+    sc_push(c, "loads");
+    b->loads = sc_xcalloc(c, ls->n + 1, sizeof *b->loads);
+    for (size_t i = 0; i < ls->n; i++) {
+      sc_push_idx(c, i);
+      read_body_load(c, ls->item[i], &b->loads[i]);
+      b->nloads++;
+      sc_pop(c);
+    }
+    sc_pop(c);
+  }
 }
 
 static void read_bodies(ctx *c, ynode *root) {
@@ -85,15 +126,16 @@ static void read_bodies(ctx *c, ynode *root) {
   sc->bodies = sc_xcalloc(c, bs->n, sizeof *sc->bodies);
   for (size_t i = 0; i < bs->n; i++) {
     sc_push_idx(c, i);
+    sc->nbodies++; /* counted first: a failure inside still frees its loads */
     read_body(c, bs->item[i], i, &sc->bodies[i]);
-    sc->nbodies++;
     sc_pop(c);
   }
   sc_pop(c);
 }
 
 static void read_joint(ctx *c, ynode *m, cosrod_sc_joint *j) {
-  static const char *const keys[] = {"type", "bodies", "at", "axis", "stiffness", "damping", NULL};
+  static const char *const keys[] = {"type",    "bodies",        "at",          "axis", "axis2",
+                                     "stiffness", "damping", "stiffness_rot", "damping_rot", NULL};
   sc_expect_map(c, m, NULL, "a joint");
   sc_check_keys(c, m, keys);
   j->line = m->key_line;
@@ -118,9 +160,16 @@ static void read_joint(ctx *c, ynode *m, cosrod_sc_joint *j) {
   if (j->type == COSROD_SC_JOINT_BUSHING) {
     j->stiffness = sc_req_num(c, m, "stiffness", R_POS, "spring constant [N/m]");
     j->damping = sc_num(c, m, "damping", 0.0, R_NONNEG);
-  } else if (j->type != COSROD_SC_JOINT_SPHERICAL) {
+    j->stiffness_rot = sc_num(c, m, "stiffness_rot", 0.0, R_NONNEG);
+    j->damping_rot = sc_num(c, m, "damping_rot", 0.0, R_NONNEG);
+  } else if (j->type != COSROD_SC_JOINT_SPHERICAL && j->type != COSROD_SC_JOINT_FIXED) {
     sc_to_vec(c, sc_require(c, m, "axis", "joint axis in the first body's frame"), "axis", j->axis, 3, R_ANY);
     sc_unit_vec(c, m, "axis", j->axis);
+    if (j->type == COSROD_SC_JOINT_UNIVERSAL) {
+      sc_to_vec(c, sc_require(c, m, "axis2", "second axis in the second body's frame"), "axis2", j->axis2, 3,
+                R_ANY);
+      sc_unit_vec(c, m, "axis2", j->axis2);
+    }
   }
   sc_check_unused(c, m, "with this joint type");
 }
@@ -472,6 +521,7 @@ void cosrod_scenario_free(cosrod_scenario *sc) {
   }
   free(sc->rods);
   free(sc->materials);
+  for (size_t i = 0; sc->bodies && i < sc->nbodies; i++) free(sc->bodies[i].loads);
   free(sc->bodies);
   free(sc->joints);
   free(sc->output.dir);

@@ -433,12 +433,12 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   }
   /* features of later issues: a clear error, not a silent ignore */
   if (sc->nbodies > 0) {
-    set_err(err, errlen, sc, "bodies", "rigid bodies are not supported yet");
+    set_err(err, errlen, sc, "bodies", "rods together with rigid bodies are not supported yet (bodies run without rods)");
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
   if (sc->njoints > 0) {
-    set_err(err, errlen, sc, "joints", "joints are not supported yet");
+    set_err(err, errlen, sc, "joints", "joints need rigid bodies (and no rods) in this version");
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }

@@ -371,13 +371,30 @@ static void expect_invalid(const char *name, const char *set, const char *key) {
   free(base);
 }
 
+/* The rigid-body examples of SPEC §9 run (short horizon) and write their files. */
+TEST(rigid_body_examples_run) {
+  const char *names[3] = {"heavy-top", "tennis-racket", "two-body-joint"};
+  for (int i = 0; i < 3; i++) {
+    char *dir = ot_mkdtemp(names[i]);
+    const char *args[] = {"run",   ex(names[i]), "-o", dir, "--set", "analysis.t_end=0.2", "--set",
+                          "output.plots=false", NULL};
+    int rc = run(args);
+    NOTE("%s: exit %d", names[i], rc);
+    CHECK("exit 0", rc == 0);
+    CHECK("bodies.csv", ot_exists(ot_path(dir, "bodies.csv")));
+    CHECK("energy.csv", ot_exists(ot_path(dir, "energy.csv")));
+    CHECK("summary.json", ot_exists(ot_path(dir, "summary.json")));
+    CHECK("joints.csv when there are joints", ot_exists(ot_path(dir, "joints.csv")) == (i != 1));
+    ot_rmtree(dir);
+    free(dir);
+  }
+}
+
 TEST(invalid_input_exit_2) {
   expect_invalid("rubber-pendulum", "rods.0.segments=-3", "rods.0.segments");
   expect_invalid("rubber-pendulum", "solver.integrator=euler", "solver.integrator");
-  /* the rigid-body examples of SPEC §9 until the rigid module lands */
-  expect_invalid("heavy-top", NULL, "bodies");
-  expect_invalid("tennis-racket", NULL, "bodies");
-  expect_invalid("two-body-joint", NULL, "bodies");
+  /* a rigid-body model whose joint is violated at t = 0 */
+  expect_invalid("two-body-joint", "bodies.1.position=[0, 0, 0]", "joints");
   expect_invalid("omega-twist", "rods.0.ends.start.type=welded", "rods.0.ends.start.type");
   expect_invalid("stiffness", "rods.0.model=kirchhoff-inextensible", "rods.0.model");
 }
@@ -690,7 +707,7 @@ static const th_case cases[] = {
     TH_CASE(example_stiffness_cosserat),
     TH_CASE(example_omega_twist_static),
     TH_CASE(modes_csv),
-    TH_CASE(invalid_input_exit_2),
+    TH_CASE(invalid_input_exit_2), TH_CASE(rigid_body_examples_run),
     TH_CASE(solver_failure_exit_1),
     TH_CASE(sigint_interrupted_exit_130),
     TH_CASE(warnings_and_blowup_reported),

@@ -1,0 +1,825 @@
+/* Multibody model construction, state layout, projection and the adapter to
+ * the integrators (see include/cosrod/body.h).  A full inertia tensor is
+ * diagonalised by cyclic Jacobi rotations; the internal body frame is the
+ * principal frame R_int = R_user Q. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "body_internal.h"
+
+static void mat_vec(double r[3], const double R[9], const double v[3]) {
+  double a = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+  double b = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+  double c = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
+  cosrod_vec3_set(r, a, b, c);
+}
+
+static void matT_vec(double r[3], const double R[9], const double v[3]) {
+  double a = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
+  double b = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
+  double c = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
+  cosrod_vec3_set(r, a, b, c);
+}
+
+/* C = A B (3x3 column-major, no aliasing) */
+static void mat_mul(double C[9], const double A[9], const double B[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      C[i + 3 * j] = A[i] * B[3 * j] + A[i + 3] * B[3 * j + 1] + A[i + 6] * B[3 * j + 2];
+}
+
+/* Eigen-decomposition of a symmetric 3x3 S = Q diag(ev) Q^T by cyclic Jacobi;
+ * Q proper (det +1). */
+static void sym_eig3(const double S[9], double ev[3], double Q[9]) {
+  double A[9];
+  memcpy(A, S, sizeof A);
+  for (int i = 0; i < 9; ++i) Q[i] = (i % 4 == 0) ? 1.0 : 0.0;
+  for (int sweep = 0; sweep < 50; ++sweep) {
+    double off = fabs(A[3]) + fabs(A[6]) + fabs(A[7]);
+    if (off < 1e-300) break;
+    for (int p = 0; p < 2; ++p)
+      for (int q = p + 1; q < 3; ++q) {
+        double apq = A[p + 3 * q];
+        if (fabs(apq) < 1e-300) continue;
+        double th = 0.5 * (A[q + 3 * q] - A[p + 3 * p]) / apq;
+        double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
+        double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
+        for (int k = 0; k < 3; ++k) { /* A <- A G */
+          double akp = A[k + 3 * p], akq = A[k + 3 * q];
+          A[k + 3 * p] = c * akp - s * akq;
+          A[k + 3 * q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 3; ++k) { /* A <- G^T A */
+          double apk = A[p + 3 * k], aqk = A[q + 3 * k];
+          A[p + 3 * k] = c * apk - s * aqk;
+          A[q + 3 * k] = s * apk + c * aqk;
+        }
+        for (int k = 0; k < 3; ++k) {
+          double qkp = Q[k + 3 * p], qkq = Q[k + 3 * q];
+          Q[k + 3 * p] = c * qkp - s * qkq;
+          Q[k + 3 * q] = s * qkp + c * qkq;
+        }
+      }
+  }
+  for (int k = 0; k < 3; ++k) ev[k] = A[4 * k];
+  double det = Q[0] * (Q[4] * Q[8] - Q[7] * Q[5]) - Q[3] * (Q[1] * Q[8] - Q[7] * Q[2]) +
+               Q[6] * (Q[1] * Q[5] - Q[4] * Q[2]);
+  if (det < 0)
+    for (int k = 0; k < 3; ++k) Q[6 + k] = -Q[6 + k];
+}
+
+static void fail(cosrod_status *st, char *err, size_t errlen, cosrod_status code, const char *fmt, ...) {
+  if (st) *st = code;
+  if (err && errlen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+  }
+}
+
+/* two unit vectors completing the unit a to an orthonormal frame */
+static void perp_pair(const double a[3], double u1[3], double u2[3]) {
+  double e[3] = {0, 0, 0};
+  int k = fabs(a[0]) < fabs(a[1]) ? (fabs(a[0]) < fabs(a[2]) ? 0 : 2) : (fabs(a[1]) < fabs(a[2]) ? 1 : 2);
+  e[k] = 1.0;
+  cosrod_vec3_cross(u1, a, e);
+  cosrod_vec3_normalise(u1, u1);
+  cosrod_vec3_cross(u2, a, u1);
+}
+
+void cosrod_mbs_free(cosrod_mbs *m) {
+  if (!m) return;
+  free(m->bodies);
+  free(m->loads);
+  free(m->bushings);
+  free(m->joints);
+  free(m->rows);
+  free(m->dep);
+  free(m->ind);
+  free(m);
+}
+
+void cosrod_mbs_data_free(cosrod_mbs_data *d) {
+  if (!d) return;
+  free(d->R);
+  free(d->w);
+  free(d->wd);
+  free(d->h);
+  free(d->hc);
+  free(d->Jc);
+  free(d->gam);
+  free(d->g);
+  free(d->lam);
+  free(d->T);
+  free(d->bias);
+  free(d->tmp);
+  free(d->tmp2);
+  cosrod_dense_free(d->S);
+  cosrod_dense_free(d->A);
+  cosrod_dense_free(d->D15);
+  free(d->y1);
+  free(d->f0);
+  free(d->f1);
+  free(d->dfj);
+  free(d->Jbuf);
+  free(d->dep), free(d->ind), free(d->dep_old), free(d->ind_old), free(d->dep_new), free(d->ind_new);
+  free(d->iw);
+  free(d->wsave);
+  free(d);
+}
+
+cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
+  cosrod_mbs_data *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  size_t nw = (size_t)m->nw, nc = (size_t)m->nc, nd = (size_t)m->ndof, n = (size_t)m->n;
+  size_t big = nw * (nd > nc ? nd : nc) + nw + 1;
+  d->m = m;
+  d->R = calloc(9 * m->nb + 1, sizeof(double));
+  d->w = calloc(nw + 1, sizeof(double));
+  d->wd = calloc(nw + 1, sizeof(double));
+  d->h = calloc(nw + 1, sizeof(double));
+  d->hc = calloc(nw + 1, sizeof(double));
+  d->Jc = calloc(nc * nw + 1, sizeof(double));
+  d->gam = calloc(nc + 1, sizeof(double));
+  d->g = calloc(nc + 1, sizeof(double));
+  d->lam = calloc(nc + 1, sizeof(double));
+  d->T = calloc(nw * nd + 1, sizeof(double));
+  d->bias = calloc(nw + 1, sizeof(double));
+  d->tmp = calloc(nw + nc + 16, sizeof(double));
+  d->tmp2 = calloc(big, sizeof(double));
+  d->S = nc ? cosrod_dense_create((int)nc) : NULL;
+  d->A = nd ? cosrod_dense_create((int)nd) : NULL;
+  d->D15 = cosrod_dense_create(15);
+  d->y1 = calloc(n + 1, sizeof(double));
+  d->f0 = calloc(n + 1, sizeof(double));
+  d->f1 = calloc(n + 1, sizeof(double));
+  d->dfj = calloc(3 * n + 1, sizeof(double));
+  d->Jbuf = calloc(n * n + 1, sizeof(double));
+  d->dep = calloc(nc + 1, sizeof(int)), d->dep_old = calloc(nc + 1, sizeof(int));
+  d->dep_new = calloc(nc + 1, sizeof(int));
+  d->ind = calloc(nd + 1, sizeof(int)), d->ind_old = calloc(nd + 1, sizeof(int));
+  d->ind_new = calloc(nd + 1, sizeof(int));
+  d->iw = calloc(nw + nc + 2, sizeof(int));
+  d->wsave = calloc(nw + 1, sizeof(double));
+  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
+      !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
+      !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
+      !d->ind_new || !d->iw || !d->wsave) {
+    cosrod_mbs_data_free(d);
+    return NULL;
+  }
+  mbs_partition_reset(m, d);
+  return d;
+}
+
+/* Add the constraint rows of joint j ([L] Table 2). */
+static void push_row(mbs_row *rr, int *n, int kind, const double u[3], const double w[3]) {
+  rr[*n].kind = kind;
+  cosrod_vec3_copy(rr[*n].u, u);
+  if (w)
+    cosrod_vec3_copy(rr[*n].w, w);
+  else
+    cosrod_vec3_zero(rr[*n].w);
+  ++*n;
+}
+
+static int add_rows(cosrod_mbs *m, int j, const double *Rb0, const double *Ra0, const double axis[3],
+                    const double ax2[3]) {
+  mbs_joint *jt = &m->joints[j];
+  jt->row0 = m->nc;
+  static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  double u1[3], u2[3];
+  perp_pair(axis, u1, u2);
+  /* side-b images of side-a vectors at t = 0: w = R_b0^T R_a0 u */
+  double Ra0T[9], Rba[9];
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) Ra0T[i + 3 * k] = Rb0[k + 3 * i]; /* R_b0^T */
+  mat_mul(Rba, Ra0T, Ra0);
+  double wa[3], w1[3];
+  mat_vec(wa, Rba, axis);
+  mat_vec(w1, Rba, u1);
+  mbs_row rr[6];
+  int n = 0;
+  switch (jt->type) {
+    case COSROD_JOINT_SPHERICAL:
+      push_row(rr, &n, 0, E[0], NULL);
+      push_row(rr, &n, 0, E[1], NULL);
+      push_row(rr, &n, 0, E[2], NULL);
+      break;
+    case COSROD_JOINT_REVOLUTE:
+      push_row(rr, &n, 1, u1, wa);
+      push_row(rr, &n, 1, u2, wa);
+      push_row(rr, &n, 0, E[0], NULL);
+      push_row(rr, &n, 0, E[1], NULL);
+      push_row(rr, &n, 0, E[2], NULL);
+      break;
+    case COSROD_JOINT_PRISMATIC:
+      push_row(rr, &n, 1, u1, wa);
+      push_row(rr, &n, 1, u2, wa);
+      push_row(rr, &n, 1, u2, w1);
+      push_row(rr, &n, 0, u1, NULL);
+      push_row(rr, &n, 0, u2, NULL);
+      break;
+    case COSROD_JOINT_CYLINDRICAL:
+      push_row(rr, &n, 1, u1, wa);
+      push_row(rr, &n, 1, u2, wa);
+      push_row(rr, &n, 0, u1, NULL);
+      push_row(rr, &n, 0, u2, NULL);
+      break;
+    case COSROD_JOINT_UNIVERSAL:
+      push_row(rr, &n, 1, axis, ax2);
+      push_row(rr, &n, 0, E[0], NULL);
+      push_row(rr, &n, 0, E[1], NULL);
+      push_row(rr, &n, 0, E[2], NULL);
+      break;
+    case COSROD_JOINT_PLANAR:
+      push_row(rr, &n, 1, u1, wa);
+      push_row(rr, &n, 1, u2, wa);
+      push_row(rr, &n, 0, axis, NULL);
+      break;
+    default: /* fixed */
+      push_row(rr, &n, 1, u1, wa);
+      push_row(rr, &n, 1, u2, wa);
+      push_row(rr, &n, 1, u2, w1);
+      push_row(rr, &n, 0, E[0], NULL);
+      push_row(rr, &n, 0, E[1], NULL);
+      push_row(rr, &n, 0, E[2], NULL);
+      break;
+  }
+  for (int i = 0; i < n; ++i) {
+    rr[i].joint = j;
+    m->rows[m->nc + i] = rr[i];
+  }
+  m->nc += n;
+  jt->nrows = n;
+  return n;
+}
+
+static const char *body_name(const cosrod_mbs *m, int b) { return b < 0 ? "ground" : m->bodies[b].name; }
+
+cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
+  if (st) *st = COSROD_OK;
+  if (err && errlen) err[0] = '\0';
+  if (!def || def->nbodies == 0) {
+    fail(st, err, errlen, COSROD_ERR_INVALID, "bodies: at least one body is needed");
+    return NULL;
+  }
+  cosrod_mbs *m = calloc(1, sizeof *m);
+  if (!m) {
+    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  size_t nb = def->nbodies;
+  m->nb = nb;
+  m->nl = def->nloads;
+  m->nbu = def->nbushings;
+  m->nj = def->njoints;
+  m->bodies = calloc(nb, sizeof *m->bodies);
+  m->loads = calloc(m->nl + 1, sizeof *m->loads);
+  m->bushings = calloc(m->nbu + 1, sizeof *m->bushings);
+  m->joints = calloc(m->nj + 1, sizeof *m->joints);
+  m->rows = calloc(6 * m->nj + 1, sizeof *m->rows);
+  m->dep = calloc(6 * m->nj + 1, sizeof *m->dep);
+  m->ind = calloc(6 * nb + 1, sizeof *m->ind);
+  cosrod_mbs_data *d = NULL;
+  if (!m->bodies || !m->loads || !m->bushings || !m->joints || !m->rows || !m->dep || !m->ind) {
+    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
+    goto bad;
+  }
+  cosrod_vec3_copy(m->gravity, def->gravity);
+  m->body_form = def->body_form;
+  m->joint_form = def->joint_form;
+  m->bg_omega = def->baumgarte_omega;
+  m->bg_r = def->baumgarte_r;
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE && m->body_form == COSROD_BODY_ABSOLUTE) {
+    fail(st, err, errlen, COSROD_ERR_INVALID,
+         "solver: null-space joints need the null-space body formulation (absolute bodies use multipliers)");
+    goto bad;
+  }
+  /* bodies */
+  int off = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    const cosrod_body_def *bd = &def->bodies[i];
+    mbs_body *b = &m->bodies[i];
+    if (bd->name)
+      snprintf(b->name, sizeof b->name, "%s", bd->name);
+    else
+      snprintf(b->name, sizeof b->name, "%zu", i);
+    if (!(bd->mass > 0.0) || !isfinite(bd->mass)) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "body '%s': mass must be positive", b->name);
+      goto bad;
+    }
+    b->mass = bd->mass;
+    if (bd->full_tensor) {
+      sym_eig3(bd->tensor, b->inertia, b->Q);
+    } else {
+      for (int k = 0; k < 3; ++k) b->inertia[k] = bd->inertia[k];
+      for (int k = 0; k < 9; ++k) b->Q[k] = (k % 4 == 0) ? 1.0 : 0.0;
+    }
+    double tr = b->inertia[0] + b->inertia[1] + b->inertia[2];
+    for (int k = 0; k < 3; ++k) {
+      if (!(b->inertia[k] > 0.0) || b->inertia[k] > 0.5 * tr * (1.0 + 1e-12)) {
+        fail(st, err, errlen, COSROD_ERR_INVALID,
+             "body '%s': principal inertias must be positive and satisfy the triangle inequality", b->name);
+        goto bad;
+      }
+      b->euler[k] = 0.5 * tr - b->inertia[k];
+    }
+    b->param = bd->param;
+    b->nr = b->param == COSROD_BODY_QUATERNION ? 4 : b->param == COSROD_BODY_DIRECTORS ? 9 : 3;
+    b->absolute = (m->body_form == COSROD_BODY_ABSOLUTE && b->param != COSROD_BODY_EULER313);
+    b->nv = b->absolute ? 3 + b->nr : 6;
+    b->qoff = off;
+    off += 3 + b->nr;
+    /* initial pose, internal frame */
+    double qu[4], Ru[9];
+    if (cosrod_quat_normalise(qu, bd->quaternion) == 0.0) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "body '%s': zero orientation quaternion", b->name);
+      goto bad;
+    }
+    cosrod_quat_to_matrix(Ru, qu);
+    mat_mul(b->R0, Ru, b->Q);
+    cosrod_vec3_copy(b->x0, bd->position);
+    cosrod_vec3_copy(b->v0, bd->velocity);
+    double om[3];
+    if (bd->omega_spatial)
+      matT_vec(b->om0, b->R0, bd->omega);
+    else {
+      matT_vec(om, b->Q, bd->omega);
+      cosrod_vec3_copy(b->om0, om);
+    }
+    double p[4];
+    cosrod_quat_from_matrix(p, b->R0);
+    cosrod_quat_normalise(p, p);
+    if (b->param == COSROD_BODY_QUATERNION)
+      memcpy(b->r0, p, sizeof p);
+    else if (b->param == COSROD_BODY_DIRECTORS)
+      memcpy(b->r0, b->R0, sizeof b->R0);
+    else if (cosrod_quat_to_euler313(b->r0, p) != COSROD_OK) {
+      fail(st, err, errlen, COSROD_ERR_KINEMATIC,
+           "body '%s': euler-angles at gimbal lock (theta2 = 0 or pi) at t = 0", b->name);
+      goto bad;
+    }
+  }
+  m->nq = off;
+  m->nw = 6 * (int)nb;
+  /* loads */
+  for (size_t i = 0; i < m->nl; ++i) {
+    const cosrod_body_load_def *ld = &def->loads[i];
+    mbs_load *l = &m->loads[i];
+    if (ld->body < 0 || (size_t)ld->body >= nb) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "load %zu: body index %d out of range", i, ld->body);
+      goto bad;
+    }
+    const mbs_body *b = &m->bodies[ld->body];
+    l->body = ld->body;
+    l->kind = ld->kind;
+    l->frame = ld->frame;
+    l->profile = ld->profile;
+    l->t0 = ld->t0;
+    l->t1 = ld->t1;
+    if (l->profile == COSROD_BODY_LOAD_RAMP && !(l->t1 > l->t0)) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "load %zu: ramp needs t1 > t0", i);
+      goto bad;
+    }
+    matT_vec(l->at, b->Q, ld->at);
+    if (l->frame == COSROD_BODY_LOAD_BODY)
+      matT_vec(l->value, b->Q, ld->value);
+    else
+      cosrod_vec3_copy(l->value, ld->value);
+    if (l->profile != COSROD_BODY_LOAD_CONSTANT) m->time_dependent = 1;
+  }
+  /* bushings */
+  for (size_t i = 0; i < m->nbu; ++i) {
+    cosrod_bushing_def bsw = def->bushings[i];
+    if (bsw.body[0] < 0) { /* ground first: swap the sides (the force law is symmetric) */
+      bsw.body[0] = def->bushings[i].body[1], bsw.body[1] = def->bushings[i].body[0];
+      memcpy(bsw.at[0], def->bushings[i].at[1], sizeof bsw.at[0]);
+      memcpy(bsw.at[1], def->bushings[i].at[0], sizeof bsw.at[1]);
+    }
+    const cosrod_bushing_def *bd = &bsw;
+    mbs_bushing *bu = &m->bushings[i];
+    for (int s = 0; s < 2; ++s) {
+      int b = bd->body[s];
+      if (b < -1 || b >= (int)nb || (s == 0 && b < 0)) {
+        fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: invalid body index %d", i, b);
+        goto bad;
+      }
+      bu->body[s] = b;
+      if (b >= 0) {
+        matT_vec(bu->at[s], m->bodies[b].Q, bd->at[s]);
+        cosrod_quat_from_matrix(s ? bu->qb0 : bu->qa0, m->bodies[b].R0);
+        cosrod_quat_normalise(s ? bu->qb0 : bu->qa0, s ? bu->qb0 : bu->qa0);
+      } else {
+        cosrod_vec3_copy(bu->at[s], bd->at[s]);
+        cosrod_quat_identity(s ? bu->qb0 : bu->qa0);
+      }
+    }
+    if (bd->k < 0 || bd->c < 0 || bd->k_rot < 0 || bd->c_rot < 0) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: negative stiffness or damping", i);
+      goto bad;
+    }
+    bu->k = bd->k;
+    bu->c = bd->c;
+    bu->k_rot = bd->k_rot;
+    bu->c_rot = bd->c_rot;
+  }
+  /* joints */
+  for (size_t j = 0; j < m->nj; ++j) {
+    const cosrod_joint_def *jd = &def->joints[j];
+    mbs_joint *jt = &m->joints[j];
+    int b0 = jd->body[0], b1 = jd->body[1];
+    if (b0 < -1 || b0 >= (int)nb || b1 < -1 || b1 >= (int)nb || b0 == b1 || (b0 < 0 && b1 < 0)) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: invalid bodies (%d, %d)", j, b0, b1);
+      goto bad;
+    }
+    if ((int)jd->type < 0 || jd->type > COSROD_JOINT_FIXED) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: unknown type", j);
+      goto bad;
+    }
+    jt->type = jd->type;
+    double axis[3], ax2[3];
+    static const double ez[3] = {0, 0, 1};
+    const double *ain =
+        (jd->type == COSROD_JOINT_SPHERICAL || jd->type == COSROD_JOINT_FIXED) ? ez : jd->axis;
+    if (cosrod_vec3_norm(ain) == 0.0 ||
+        (jd->type == COSROD_JOINT_UNIVERSAL && cosrod_vec3_norm(jd->axis2) == 0.0)) {
+      fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: zero axis", j);
+      goto bad;
+    }
+    const double *Ra0, *Rb0;
+    static const double Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (b0 >= 0) {
+      jt->body[0] = b0, jt->body[1] = b1, jt->swapped = 0;
+      matT_vec(jt->at[0], m->bodies[b0].Q, jd->at[0]);
+      if (b1 >= 0)
+        matT_vec(jt->at[1], m->bodies[b1].Q, jd->at[1]);
+      else
+        cosrod_vec3_copy(jt->at[1], jd->at[1]);
+      Ra0 = m->bodies[b0].R0;
+      Rb0 = b1 >= 0 ? m->bodies[b1].R0 : Id;
+      matT_vec(axis, m->bodies[b0].Q, ain); /* user body frame -> internal */
+      if (b1 >= 0)
+        matT_vec(ax2, m->bodies[b1].Q, jd->axis2);
+      else
+        cosrod_vec3_copy(ax2, jd->axis2);
+    } else { /* ground first: side a is body b1 */
+      jt->body[0] = b1, jt->body[1] = -1, jt->swapped = 1;
+      matT_vec(jt->at[0], m->bodies[b1].Q, jd->at[1]);
+      cosrod_vec3_copy(jt->at[1], jd->at[0]);
+      Ra0 = m->bodies[b1].R0;
+      Rb0 = Id;
+      if (jd->type == COSROD_JOINT_UNIVERSAL) {
+        matT_vec(axis, m->bodies[b1].Q, jd->axis2);
+        cosrod_vec3_copy(ax2, ain);
+      } else {
+        matT_vec(axis, Ra0, ain); /* spatial -> internal frame of a */
+        cosrod_vec3_zero(ax2);
+      }
+    }
+    cosrod_vec3_normalise(axis, axis);
+    if (cosrod_vec3_norm(ax2) > 0) cosrod_vec3_normalise(ax2, ax2);
+    add_rows(m, (int)j, Rb0, Ra0, axis, ax2);
+  }
+  m->ndof = m->nw - m->nc;
+  if (m->ndof < 0) {
+    fail(st, err, errlen, COSROD_ERR_INVALID, "joints: more constraints (%d) than body coordinates (%d)",
+         m->nc, m->nw);
+    goto bad;
+  }
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
+    m->n = m->nq + m->ndof;
+  } else {
+    int vo = m->nq;
+    for (size_t i = 0; i < nb; ++i) {
+      m->bodies[i].voff = vo;
+      vo += m->bodies[i].nv;
+    }
+    m->n = vo;
+  }
+  /* initial checks with a scratch data object: constraints and partition */
+  int ndof_save = m->ndof;
+  cosrod_joint_form jf = m->joint_form;
+  m->joint_form = COSROD_JOINTS_MULTIPLIERS; /* evaluate J at the raw initial twists */
+  int nsave = m->n;
+  m->n = m->nq + m->nw;
+  {
+    int vo = m->nq;
+    for (size_t i = 0; i < nb; ++i) m->bodies[i].voff = vo, vo += 6;
+  }
+  int *abs_flags = calloc(nb, sizeof *abs_flags);
+  if (!abs_flags) {
+    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
+    goto bad;
+  }
+  for (size_t i = 0; i < nb; ++i) abs_flags[i] = m->bodies[i].absolute, m->bodies[i].absolute = 0;
+  d = cosrod_mbs_data_create(m);
+  double *y = d ? calloc((size_t)m->n + 1, sizeof *y) : NULL;
+  int ok = d && y;
+  if (ok) {
+    for (size_t i = 0; i < nb; ++i) {
+      const mbs_body *b = &m->bodies[i];
+      cosrod_vec3_copy(y + b->qoff, b->x0);
+      memcpy(y + b->qoff + 3, b->r0, (size_t)b->nr * sizeof(double));
+      cosrod_vec3_copy(y + b->voff, b->v0);
+      cosrod_vec3_copy(y + b->voff + 3, b->om0);
+    }
+    mbs_kinematics(m, d, 0.0, y);
+    double scale = 1.0;
+    for (size_t j = 0; j < m->nj; ++j)
+      for (int s = 0; s < 2; ++s) scale = fmax(scale, cosrod_vec3_norm(m->joints[j].at[s]));
+    for (int i = 0; i < m->nc; ++i)
+      if (fabs(d->g[i]) > 1e-8 * scale) {
+        const mbs_joint *jt = &m->joints[m->rows[i].joint];
+        fail(st, err, errlen, COSROD_ERR_INVALID,
+             "joint %d (%s - %s): initial positions violate the joint constraint (residual %.3g)",
+             m->rows[i].joint, body_name(m, jt->body[0]), body_name(m, jt->body[1]), d->g[i]);
+        ok = 0;
+        break;
+      }
+    /* consistent initial twists: w <- w - M^-1 J^T (J M^-1 J^T)^-1 J w */
+    if (ok && m->nc > 0) {
+      memset(d->tmp, 0, (size_t)m->nw * sizeof(double));
+      double save_r = m->bg_r, save_o = m->bg_omega;
+      m->bg_r = m->bg_omega = 0.0;
+      /* with h = 0, gamma = 0: lambda = S^-1 (J M^-1 0 + 0) -> use rhs = -J w */
+      for (int i = 0; i < m->nc; ++i) d->gam[i] = 0.0, d->g[i] = 0.0;
+      double *Jw = calloc((size_t)m->nc, sizeof *Jw);
+      if (!Jw) ok = 0;
+      for (int i = 0; ok && i < m->nc; ++i) {
+        double s = 0.0;
+        for (int j = 0; j < m->nw; ++j) s += d->Jc[i + m->nc * j] * d->w[j];
+        Jw[i] = s;
+      }
+      /* multiplier solve with gamma := J w gives hc = -J^T S^-1 J w */
+      if (ok) {
+        memcpy(d->gam, Jw, (size_t)m->nc * sizeof(double));
+        if (mbs_solve_multipliers(m, d)) {
+          fail(st, err, errlen, COSROD_ERR_KINEMATIC,
+               "joints: redundant or singular joint constraints at t = 0");
+          ok = 0;
+        }
+      }
+      if (ok)
+        for (size_t i = 0; i < nb; ++i)
+          for (int k = 0; k < 6; ++k) {
+            double mk = k < 3 ? m->bodies[i].mass : m->bodies[i].inertia[k - 3];
+            double dw = d->hc[6 * i + k] / mk;
+            if (k < 3)
+              m->bodies[i].v0[k] += dw;
+            else
+              m->bodies[i].om0[k - 3] += dw;
+          }
+      free(Jw);
+      m->bg_r = save_r, m->bg_omega = save_o;
+    }
+    if (ok && jf == COSROD_JOINTS_NULLSPACE && m->nc > 0 &&
+        mbs_partition_select(m->nc, m->nw, d->Jc, d->tmp2, d->iw, m->dep, m->ind)) {
+      fail(st, err, errlen, COSROD_ERR_KINEMATIC, "joints: redundant or singular joint constraints at t = 0");
+      ok = 0;
+    }
+    if (ok && jf == COSROD_JOINTS_NULLSPACE && m->nc == 0)
+      for (int k = 0; k < m->nw; ++k) m->ind[k] = k;
+  } else {
+    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
+  }
+  free(y);
+  cosrod_mbs_data_free(d);
+  d = NULL;
+  for (size_t i = 0; i < nb; ++i) m->bodies[i].absolute = abs_flags[i];
+  free(abs_flags);
+  m->joint_form = jf;
+  m->ndof = ndof_save;
+  m->n = nsave;
+  if (jf == COSROD_JOINTS_NULLSPACE)
+    for (size_t i = 0; i < nb; ++i) m->bodies[i].voff = -1;
+  else {
+    int vo = m->nq;
+    for (size_t i = 0; i < nb; ++i) m->bodies[i].voff = vo, vo += m->bodies[i].nv;
+  }
+  if (!ok) goto bad;
+  return m;
+bad:
+  cosrod_mbs_data_free(d);
+  cosrod_mbs_free(m);
+  return NULL;
+}
+
+int cosrod_mbs_n(const cosrod_mbs *m) { return m->n; }
+int cosrod_mbs_nq(const cosrod_mbs *m) { return m->nq; }
+int cosrod_mbs_ndof(const cosrod_mbs *m) { return m->ndof; }
+int cosrod_mbs_nconstr(const cosrod_mbs *m) { return m->nc; }
+size_t cosrod_mbs_nbodies(const cosrod_mbs *m) { return m->nb; }
+int cosrod_mbs_pos_offset(const cosrod_mbs *m, size_t b) { return m->bodies[b].qoff; }
+int cosrod_mbs_vel_offset(const cosrod_mbs *m, size_t b) { return m->bodies[b].voff; }
+cosrod_body_param cosrod_mbs_body_param(const cosrod_mbs *m, size_t b) { return m->bodies[b].param; }
+const char *cosrod_mbs_data_message(const cosrod_mbs_data *d) { return d->msg; }
+long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d) { return d->nrepartition; }
+
+void mbs_partition_reset(const cosrod_mbs *m, cosrod_mbs_data *d) {
+  if (m->nc > 0) memcpy(d->dep, m->dep, (size_t)m->nc * sizeof *d->dep);
+  if (m->ndof > 0) memcpy(d->ind, m->ind, (size_t)m->ndof * sizeof *d->ind);
+  d->pending = 0;
+  d->nrepartition = 0;
+}
+
+/* Projection hook, null-space joints: if J_d of the partition in use has
+ * become ill-conditioned (pivot ratio below a tenth of the greedy choice at
+ * the current state), switch to the new partition and convert
+ * nu_new = w[ind_new] with w = T_old nu_old (the same motion). */
+int mbs_repartition(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y) {
+  d->pending = 0;
+  if (m->nc == 0) return 0;
+  if (mbs_kinematics(m, d, t, y)) return -1;
+  memcpy(d->wsave, d->w, (size_t)m->nw * sizeof *d->w);
+  double qcur = mbs_partition_quality(m, d, d->dep);
+  if (qcur > 0.1) return 0; /* well conditioned: keep */
+  if (mbs_partition_select(m->nc, m->nw, d->Jc, d->tmp2, d->iw, d->dep_new, d->ind_new)) return 0;
+  if (!memcmp(d->dep_new, d->dep, (size_t)m->nc * sizeof *d->dep)) return 0;
+  double qnew = mbs_partition_quality(m, d, d->dep_new);
+  if (!(qcur < 0.1 * qnew)) return 0;
+  memcpy(d->dep_old, d->dep, (size_t)m->nc * sizeof *d->dep);
+  memcpy(d->ind_old, d->ind, (size_t)m->ndof * sizeof *d->ind);
+  memcpy(d->dep, d->dep_new, (size_t)m->nc * sizeof *d->dep);
+  memcpy(d->ind, d->ind_new, (size_t)m->ndof * sizeof *d->ind);
+  for (int k = 0; k < m->ndof; ++k) y[m->nq + k] = d->wsave[d->ind[k]];
+  d->pending = 1;
+  d->t_switch = t;
+  d->nrepartition++;
+  return 0;
+}
+
+const char *cosrod_body_param_name(cosrod_body_param p) {
+  switch (p) {
+    case COSROD_BODY_QUATERNION:
+      return "quaternion";
+    case COSROD_BODY_DIRECTORS:
+      return "directors";
+    case COSROD_BODY_EULER313:
+      return "euler-angles";
+  }
+  return "?";
+}
+
+void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y) {
+  for (size_t i = 0; i < m->nb; ++i) {
+    const mbs_body *b = &m->bodies[i];
+    cosrod_vec3_copy(y + b->qoff, b->x0);
+    memcpy(y + b->qoff + 3, b->r0, (size_t)b->nr * sizeof(double));
+    if (m->joint_form == COSROD_JOINTS_MULTIPLIERS) {
+      cosrod_vec3_copy(y + b->voff, b->v0);
+      if (b->absolute)
+        mbs_rate_from_omega(b, b->r0, b->om0, y + b->voff + 3);
+      else
+        cosrod_vec3_copy(y + b->voff + 3, b->om0);
+    }
+  }
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE)
+    for (int k = 0; k < m->ndof; ++k) {
+      int j = m->ind[k];
+      const mbs_body *b = &m->bodies[j / 6];
+      y[m->nq + k] = j % 6 < 3 ? b->v0[j % 6] : b->om0[j % 6 - 3];
+    }
+}
+
+void cosrod_mbs_body_state(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, size_t i, double x[3],
+                           double q[4], double v[3], double Omega[3]) {
+  const mbs_body *b = &m->bodies[i];
+  mbs_kinematics(m, d, d->t, y);
+  if (x) cosrod_vec3_copy(x, y + b->qoff);
+  if (q) { /* user frame: R_user = R_int Q^T */
+    double qi[4], qQ[4];
+    mbs_quat_of(b, y + b->qoff + 3, qi);
+    cosrod_quat_from_matrix(qQ, b->Q);
+    cosrod_quat_normalise(qQ, qQ);
+    cosrod_quat_mul_conj(q, qi, qQ);
+    if (q[0] < 0)
+      for (int k = 0; k < 4; ++k) q[k] = -q[k];
+  }
+  if (v) cosrod_vec3_copy(v, d->w + 6 * i);
+  if (Omega) mat_vec(Omega, b->Q, d->w + 6 * i + 3);
+}
+
+/* Projection ([L] §6 and Gauss-Newton onto the joint constraints). */
+int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y) {
+  for (size_t i = 0; i < m->nb; ++i) {
+    const mbs_body *b = &m->bodies[i];
+    if (b->param == COSROD_BODY_EULER313) { /* th2 crossed 0 or pi within the step: gimbal lock */
+      double s2 = sin(y[b->qoff + 4]) * (sin(b->r0[1]) > 0 ? 1.0 : -1.0);
+      if (s2 < COSROD_BODY_GIMBAL_TOL) {
+        snprintf(d->msg, sizeof d->msg, "body '%s': euler-angles at gimbal lock (theta2 = %.6g) at t = %.9g",
+                 b->name, y[b->qoff + 4], t);
+        return -1;
+      }
+    }
+    mbs_project_body(b, y + b->qoff + 3, b->absolute ? y + b->voff + 3 : NULL);
+  }
+  int nc = m->nc, nw = m->nw;
+  if (nc == 0) return 0;
+  for (int it = 0; it < 4; ++it) {
+    if (mbs_kinematics(m, d, t, y)) return -1;
+    double gmax = 0.0;
+    for (int i = 0; i < nc; ++i) gmax = fmax(gmax, fabs(d->g[i]));
+    if (gmax < 1e-13) break;
+    /* dz = -J^T (J J^T)^-1 g */
+    for (int i = 0; i < nc; ++i)
+      for (int k = 0; k <= i; ++k) {
+        double a = 0.0;
+        for (int j = 0; j < nw; ++j) a += d->Jc[i + nc * j] * d->Jc[k + nc * j];
+        cosrod_dense_set(d->S, i, k, a);
+        cosrod_dense_set(d->S, k, i, a);
+      }
+    if (cosrod_dense_factor(d->S) != COSROD_OK) {
+      snprintf(d->msg, sizeof d->msg, "joints: singular constraint projection at t = %.9g", t);
+      return -1;
+    }
+    memcpy(d->lam, d->g, (size_t)nc * sizeof(double));
+    cosrod_dense_solve(d->S, d->lam);
+    for (size_t i = 0; i < m->nb; ++i) {
+      const mbs_body *b = &m->bodies[i];
+      double dz[6];
+      for (int k = 0; k < 6; ++k) {
+        double s = 0.0;
+        for (int r = 0; r < nc; ++r) s += d->Jc[r + nc * (6 * (int)i + k)] * d->lam[r];
+        dz[k] = -s;
+      }
+      for (int k = 0; k < 3; ++k) y[b->qoff + k] += dz[k];
+      mbs_rotate_body(b, y + b->qoff + 3, dz + 3);
+    }
+  }
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE) return mbs_repartition(m, d, t, y);
+  if (m->joint_form == COSROD_JOINTS_MULTIPLIERS) {
+    /* twists onto J w = 0 in the mass metric */
+    if (mbs_kinematics(m, d, t, y)) return -1;
+    memset(d->tmp, 0, (size_t)nw * sizeof(double));
+    for (int i = 0; i < nc; ++i) {
+      double s = 0.0;
+      for (int j = 0; j < nw; ++j) s += d->Jc[i + nc * j] * d->w[j];
+      d->gam[i] = s;
+      d->g[i] = 0.0;
+    }
+    double sr = m->bg_r, so = m->bg_omega;
+    ((cosrod_mbs *)m)->bg_r = ((cosrod_mbs *)m)->bg_omega = 0.0;
+    int bad = mbs_solve_multipliers(m, d);
+    ((cosrod_mbs *)m)->bg_r = sr, ((cosrod_mbs *)m)->bg_omega = so;
+    if (bad) return -1;
+    for (size_t i = 0; i < m->nb; ++i) {
+      const mbs_body *b = &m->bodies[i];
+      double w[6];
+      for (int k = 0; k < 6; ++k) {
+        double mk = k < 3 ? b->mass : b->inertia[k - 3];
+        w[k] = d->w[6 * i + k] + d->hc[6 * i + k] / mk;
+      }
+      cosrod_vec3_copy(y + b->voff, w);
+      if (b->absolute)
+        mbs_rate_from_omega(b, y + b->qoff + 3, w + 3, y + b->voff + 3);
+      else
+        cosrod_vec3_copy(y + b->voff + 3, w + 3);
+    }
+  }
+  return 0;
+}
+
+/* ---- adapter to integrate.h ---------------------------------------------- */
+
+static int ode_rhs(double t, const double *y, double *ydot, void *user) {
+  cosrod_mbs_data *d = user;
+  return cosrod_mbs_rhs(d->m, d, t, y, ydot);
+}
+
+static int ode_project(double t, double *y, void *user) {
+  cosrod_mbs_data *d = user;
+  return cosrod_mbs_project(d->m, d, t, y);
+}
+
+/* analytic Jacobian where body_jac.c covers the model */
+static int ode_jac(double t, const double *y, double *J, int ldj, void *user) {
+  cosrod_mbs_data *d = user;
+  int n = d->m->n;
+  if (cosrod_mbs_jac(d->m, d, t, y, d->Jbuf)) return -1;
+  for (int j = 0; j < n; ++j)
+    memcpy(J + (size_t)j * (size_t)ldj, d->Jbuf + (size_t)j * (size_t)n, (size_t)n * sizeof *J);
+  return 0;
+}
+
+void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d) {
+  const cosrod_mbs *m = d->m;
+  mbs_partition_reset(m, d);
+  memset(p, 0, sizeof *p);
+  p->n = m->n;
+  p->f = ode_rhs;
+  p->user = d;
+  p->project = ode_project;
+  p->time_dependent = m->time_dependent;
+  int covered = m->nc == 0 && d->Jbuf;
+  for (size_t i = 0; i < m->nb; ++i) covered &= !m->bodies[i].absolute;
+  for (size_t i = 0; i < m->nbu; ++i) covered &= m->bushings[i].k_rot == 0.0 && m->bushings[i].c_rot == 0.0;
+  if (covered) {
+    p->jac = ode_jac;
+    p->jac_fills = 1;
+  }
+}

@@ -1,0 +1,19 @@
+/* Scenario bodies and joints -> multibody model (module sim, private). */
+#ifndef COSROD_SIM_BODIES_H
+#define COSROD_SIM_BODIES_H
+
+#include <stddef.h>
+
+#include "cosrod/body.h"
+#include "cosrod/scenario.h"
+
+/* Build the multibody model of sc's bodies, joints (bushing joints become
+ * bushings) and gravity.  solver.formulation nullspace -> null-space bodies
+ * and joints; absolute -> absolute bodies ([L] eq. 40 / 23) and joint
+ * multipliers (with solver.baumgarte when stabilisation is baumgarte); dae
+ * is not supported for bodies.  On failure NULL and one line
+ * "FILE:LINE: key: problem" in err; *status set. */
+cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
+                                     size_t errlen);
+
+#endif
