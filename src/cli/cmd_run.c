@@ -239,6 +239,7 @@ int cosrod_cmd_run(int argc, char **argv) {
     cosrod_scenario_free(sc);
     return st == COSROD_ERR_NOMEM ? 1 : 2;
   }
+  if (cosrod_sim_warning(sim)[0]) fprintf(stderr, "%s\n", cosrod_sim_warning(sim));
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
 
   /* 2. output directory */

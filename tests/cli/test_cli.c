@@ -379,7 +379,8 @@ TEST(invalid_input_exit_2) {
   expect_invalid("tennis-racket", NULL, "bodies");
   expect_invalid("two-body-joint", NULL, "bodies");
   expect_invalid("omega-twist", "rods.0.ends.start.type=welded", "rods.0.ends.start.type");
-  expect_invalid("stiffness", "rods.0.model=kirchhoff-inextensible", "rods.0.model");
+  /* a Cosserat-only key (viscous shear / extension) with a Kirchhoff model */
+  expect_invalid("perf-rubber", "rods.0.model=kirchhoff-inextensible", "rods.0.damping.coefficients.shear");
 }
 
 /* Solver failure: exit 1, summary says failed, why and when; the files up
