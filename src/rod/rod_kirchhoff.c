@@ -351,7 +351,7 @@ int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_fo
       d->lambda[k] -= s / cosrod_quat_norm2(p);
     }
   }
-  for (int i = 0; i < nq; ++i)
+  for (int i = 0; i < (ns ? rod->nv_ns : nq); ++i)
     if (!isfinite(acc[i])) {
       d->nonfinite++;
       return 1;
@@ -495,8 +495,10 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
   /* velocities: one exact solve at the projected positions */
   for (int k = 0; k < N; ++k) seg_blocks(rod, kw, form, k, kw->xs, kw->ps + 4 * k);
   kin_velocities(rod, kw, form, t, y);
-  if (vel_residual(rod, kw, form) > 0.0) {
-    if (assemble_factor(rod, kw, form, t) != 0) return COSROD_ERR_SINGULAR;
+  double gvel = vel_residual(rod, kw, form);
+  /* factorised even without a velocity error: detects a singular G */
+  if (assemble_factor(rod, kw, form, t) != 0) return COSROD_ERR_SINGULAR;
+  if (gvel > 0.0) {
     cosrod_band_solve(kw->S, kw->rhs);
     g_transpose(rod, kw, kw->rhs);
     apply_correction(rod, kw, form, kw->rhs, y + rod->nq, ns ? rod->vv_ns : rod->qv,
