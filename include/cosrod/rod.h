@@ -349,8 +349,10 @@ cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosro
  * right-hand side returns -1 (fatal) and cosrod_rod_kirchhoff_singular
  * names the segment and time.  The Jacobians of the constrained right-hand
  * sides are dense (λ couples the whole rod) and not provided analytically:
- * cosrod_rod_jac* return ERR_UNSUPPORTED for Kirchhoff rods; DAE is not
- * supported (ERR_UNSUPPORTED from cosrod_rod_res_dae: returns -1). */
+ * cosrod_rod_jac* return ERR_UNSUPPORTED for Kirchhoff rods, except
+ * cosrod_rod_stiffness (the elastic part, exact at a stress-free unloaded
+ * state where the multipliers vanish); DAE is not supported
+ * (cosrod_rod_res_dae returns -1). */
 
 cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
 /* Constraints per segment m: 0 (Cosserat), 2 (extensible), 3 (inextensible). */
@@ -369,6 +371,14 @@ cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_da
  * singularity, ERR_UNSUPPORTED for DAE.  In place on y; no allocation. */
 cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
                                            double t, double *y, int maxit, double *moved);
+/* Dense constraint Jacobian in the NULLSPACE velocity coordinates at
+ * positions q (nq, prescribed ends at t): G (m N x nv, column-major, ldg >=
+ * m N), row m k + a = ∂ġ_{k,a}/∂ν, i.e. -Rᵀ_a on vertex k, +Rᵀ_a on vertex
+ * k+1 (projected on a slide axis), (c x ·)_a on Ω_k.  Also the linearisation
+ * of g in the minimal coordinates (δx, δθ) of statics.  ERR_UNSUPPORTED for
+ * a Cosserat rod.  Uses d. */
+cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
+                                           double *G, int ldg);
 /* Segment (0..N-1) and time of the last kinematic singularity met by d, or
  * -1 if none. */
 int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t);

@@ -508,3 +508,33 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
     if (!isfinite(y[i])) return COSROD_ERR_NONFINITE;
   return COSROD_OK;
 }
+
+cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                           const double *q, double *G, int ldg) {
+  if (!rod || !d || !q || !G) return COSROD_ERR_INVALID;
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (!kw) return COSROD_ERR_UNSUPPORTED;
+  const int N = rod->N, m = kw->m, nv = rod->nv_ns;
+  if (ldg < m * N) return COSROD_ERR_DIMENSION;
+  for (int j = 0; j < nv; ++j) memset(G + (size_t)j * (size_t)ldg, 0, sizeof(double) * (size_t)(m * N));
+  kin_positions(rod, kw, t, q);
+  for (int k = 0; k < N; ++k) {
+    seg_blocks(rod, kw, COSROD_FORM_NULLSPACE, k, kw->xs, kw->ps + 4 * k);
+    const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k;
+    for (int a = 0; a < m; ++a) {
+      int row = m * k + a;
+      for (int side = 0; side < 2; ++side) {
+        int n = k + side, nd = rod->nd[n];
+        double sg = side ? 1.0 : -1.0;
+        if (nd == 3)
+          for (int j = 0; j < 3; ++j)
+            G[(size_t)(rod->vv_ns[n] + j) * (size_t)ldg + (size_t)row] = sg * Rt[3 * a + j];
+        else if (nd == 1)
+          G[(size_t)rod->vv_ns[n] * (size_t)ldg + (size_t)row] =
+              sg * cosrod_vec3_dot(Rt + 3 * a, rod->end[n == 0 ? 0 : 1].axis);
+      }
+      for (int j = 0; j < 3; ++j) G[(size_t)(rod->vs_ns[k] + j) * (size_t)ldg + (size_t)row] = Jr[4 * a + j];
+    }
+  }
+  return COSROD_OK;
+}

@@ -93,9 +93,15 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
       ab[(size_t)j * ldab + (size_t)(kd + i - j)] = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
     }
   }
-  lapack_int found = 0;
-  lapack_int info = LAPACKE_dsbevx(LAPACK_COL_MAJOR, 'V', 'I', 'U', nv, kd, ab, ldab, qq, nv, 0.0, 0.0, 1,
-                                   count, 0.0, &found, w, z, nv, ifail);
+  lapack_int found = 0, info;
+  if (cosrod_rod_model_of(rod) != COSROD_MODEL_COSSERAT) { /* on the constraints' tangent space */
+    st = statics_modes_kirchhoff(rod, t, q, s->J, m, count, w, z);
+    if (st != COSROD_OK) goto done;
+    info = 0, found = count;
+  } else {
+    info = LAPACKE_dsbevx(LAPACK_COL_MAJOR, 'V', 'I', 'U', nv, kd, ab, ldab, qq, nv, 0.0, 0.0, 1, count, 0.0, &found,
+                          w, z, nv, ifail);
+  }
   if (info != 0 || found != count) {
     st = COSROD_ERR_INTERNAL;
     goto done;
