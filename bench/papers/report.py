@@ -237,7 +237,7 @@ wp = os.path.join(R, "kirchhoff-wp-steel.csv")
 if os.path.exists(wp):
     w("## 3b'. Work-precision: Cosserat vs inextensible Kirchhoff, undamped steel cantilever\n")
     w("`examples/steel-cantilever.yaml` (L = 1, r = 0.01, steel, clamped, f1 = 14.47 Hz), N = 20,")
-    w("T = 0.05 s; error of the tip z against each model's own reference (radau5 / dop853 at 1e-12).")
+    w("T = 0.05 s; error of the tip z against each model's own reference (radau5 1e-11 / dop853 1e-12).")
     ref = os.path.join(R, "kirchhoff-wp-steel-ref.txt")
     if os.path.exists(ref):
         w(open(ref).read().strip() + "\n")

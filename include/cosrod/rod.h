@@ -346,8 +346,9 @@ cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosro
  *     S λ = G a0 + ġ-terms (+ Baumgarte),   a = a0 - A⁺ Gᵀ λ.
  * A rank-deficient G ([LA] §4(a), e.g. a straight inextensible rod fixed at
  * both ends) shows as a pivot of S below 1e-10 of its largest diagonal: the
- * right-hand side returns -1 (fatal) and cosrod_rod_kirchhoff_singular
- * names the segment and time.  The Jacobians of the constrained right-hand
+ * right-hand side returns 1 (recoverable: a wild trial stage of an
+ * explicit method, NaN included, looks the same), the projection returns
+ * ERR_SINGULAR, and cosrod_rod_kirchhoff_singular names the segment and time.  The Jacobians of the constrained right-hand
  * sides are dense (λ couples the whole rod) and not provided analytically:
  * cosrod_rod_jac* return ERR_UNSUPPORTED for Kirchhoff rods, except
  * cosrod_rod_stiffness (the elastic part, exact at a stress-free unloaded

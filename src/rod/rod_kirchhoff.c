@@ -225,6 +225,7 @@ static int assemble_factor(const cosrod_rod *rod, struct rod_kirchhoff_work *kw,
     kw->singular_t = t;
     return -1;
   }
+  kw->singular_seg = -1;
   return 0;
 }
 
@@ -337,7 +338,13 @@ int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_fo
       kw->rhs[m * k + a] = v;
     }
   }
-  if (assemble_factor(rod, kw, form, t) != 0) return -1;
+  /* singular S inside a step: recoverable (a trial stage of an explicit
+   * method may be wild; the integrator retries with a smaller step); a
+   * singular accepted state fails in the projection */
+  if (assemble_factor(rod, kw, form, t) != 0) {
+    d->nonfinite++;
+    return 1;
+  }
   cosrod_band_solve(kw->S, kw->rhs);
   const double *lam = kw->rhs;
   g_transpose(rod, kw, lam);

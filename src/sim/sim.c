@@ -53,7 +53,7 @@ static int sim_rhs(double t, const double *y, double *ydot, void *user) {
       }
     }
     if (rc != 0) {
-      if (rc < 0) sim_kirchhoff_failure(s, r);
+      sim_kirchhoff_failure(s, r); /* named if the run ends here */
       return rc;
     }
     sim_scatter(s, r, s->fl, ydot);
@@ -146,6 +146,7 @@ static int sim_project(double t, double *y, void *user) {
     }
     sim_scatter(s, r, s->yl, y);
   }
+  if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0'; /* passed: not pending */
   return 0;
 }
 

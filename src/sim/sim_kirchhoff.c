@@ -139,7 +139,7 @@ cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
 void sim_kirchhoff_failure(cosrod_sim *s, size_t r) {
   double ts;
   int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
-  if (k < 0) return;
+  if (k < 0 || ts != ts) return;
   snprintf(s->msg, sizeof s->msg,
            "kinematic singularity of rod %zu at t = %.17g near segment %d: rank-deficient constraint "
            "Jacobian ([LA] 4(a))",

@@ -238,7 +238,9 @@ TEST(kinematic_singularity_reported) {
   cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y);
   CHECK("no singularity recorded before", cosrod_rod_kirchhoff_singular(d, &t) == -1);
   int rc = cosrod_rod_rhs_nullspace(rod, d, 0.25, y, yd);
-  CHECK("rhs fails (fatal)", rc < 0);
+  CHECK("rhs fails (recoverable, the integrator retries)", rc > 0);
+  CHECK("projection fails",
+        cosrod_rod_kirchhoff_project(rod, d, COSROD_FORM_NULLSPACE, 0.25, y, 3, NULL) == COSROD_ERR_SINGULAR);
   int k = cosrod_rod_kirchhoff_singular(d, &t);
   CHECK("segment named", k >= 0 && k < NK);
   CHECK_NEAR("time recorded", t, 0.25, 0.0);
