@@ -101,6 +101,9 @@ for n in 5 10 20 40; do
   awk 'NR == 1 || NR % 10 == 0' "$W/s6.csv" > "$R/la-fig6-steps-N$n.csv"
 done
 
+# Kirchhoff models: [LA] Fig. 6 with all three models, Cosserat vs Kirchhoff work-precision
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/kirchhoff.sh" "$B" "$R" --quick; else sh "$ROOT/bench/kirchhoff.sh" "$B" "$R"; fi
+
 echo "== diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
 "$DG" "$EX/perf-rubber.yaml" eig 1.0 > "$R/rubber-spectrum-t1.txt"

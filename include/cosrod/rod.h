@@ -66,6 +66,17 @@ typedef enum cosrod_shape_kind {
   COSROD_SHAPE_POLYLINE      /* points; frames by parallel transport of normal */
 } cosrod_shape_kind;
 
+/* Rod model ([LA] §2–4, [LLA] Remark 3.4, SPEC §4): the Kirchhoff models are
+ * the Cosserat rod with the shear (and extension) strains of every segment
+ * constrained, Δs (Γ_i - Γ0_i) = 0 for i in {1, 2} (extensible) or
+ * {1, 2, 3} (inextensible); their multipliers are the constrained components
+ * of the stress resultant F (N).  See the Kirchhoff section below. */
+typedef enum cosrod_rod_model {
+  COSROD_MODEL_COSSERAT = 0,
+  COSROD_MODEL_KIRCHHOFF_EXTENSIBLE,  /* Γ1 = Γ2 = 0 (no shear) */
+  COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE /* Γ = Γ0 (no shear, no extension) */
+} cosrod_rod_model;
+
 typedef enum cosrod_reference_kind {
   COSROD_REFERENCE_INITIAL = 0, /* K0, Γ0 from the discrete initial shape (stress-free) */
   COSROD_REFERENCE_STRAIGHT     /* K0 = 0, Γ0 = 0 */
@@ -186,6 +197,8 @@ typedef struct cosrod_rod_def {
   const cosrod_rod_load *loads;
   cosrod_rod_load_fn load_fn;
   void *load_user;
+
+  cosrod_rod_model model; /* default COSSERAT */
 } cosrod_rod_def;
 
 /* Defaults: N = 10, L = 1, circle r = 5e-3, rubber (E = 5e6, ν = 0.5,
@@ -289,6 +302,7 @@ typedef struct cosrod_rod_data {
   double fe[2][4]; /* generalised forces on the prescribed end frames */
   double pe[2][4], ped[2][4], pedd[2][4], xe[2][3], xed[2][3], xedd[2][3];
   double *work; /* scratch for the FD Jacobians */
+  struct rod_kirchhoff_work *kw; /* Kirchhoff constraint workspace (rod_kirchhoff.c); NULL for Cosserat */
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
 } cosrod_rod_data;
 
@@ -321,6 +335,61 @@ int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, cons
  * gyroscopic terms), for any formulation (for DAE the λ of y is ignored). */
 cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                                 const double *y, double *lambda);
+
+/* ---- Kirchhoff models (rod_kirchhoff.c) -------------------------------------
+ * Constraints per segment k ([LA] §3–4): g_k = Δs_k E(Γ_k - Γ0_k) with
+ * Δs Γ = Im(p̄ Δx p) - Δs e3 and E selecting components {1, 2} (extensible)
+ * or {1, 2, 3} (inextensible), next to the quaternion normalisation.  The
+ * elastic and viscous shear (and axial) terms are dropped (C_Γ, V_Γ = 0 in
+ * those components); the multipliers λ_k are the constrained components of
+ * the stress resultant F_k (N, material frame), written into d->F.
+ *
+ * Index-1 accelerations (ABSOLUTE and NULLSPACE): with A⁺ the inverse mass
+ * of the Cosserat formulation (1/m on vertex coordinates; the tangential
+ * inverse μ⁺(p) of [LLA] eq. 28 on ṗ, resp. Ī⁻¹ on Ω) and a0 the Cosserat
+ * accelerations, the mass-constraint system [M Gᵀ; G 0] is solved through
+ * its Schur complement S = G A⁺ Gᵀ (block tridiagonal, m x m blocks: a band
+ * matrix of bandwidth 2m - 1, factorised by the banded LU):
+ *     S λ = G a0 + ġ-terms (+ Baumgarte),   a = a0 - A⁺ Gᵀ λ.
+ * A rank-deficient G ([LA] §4(a), e.g. a straight inextensible rod fixed at
+ * both ends) shows as a pivot of S below 1e-10 of its largest diagonal: the
+ * right-hand side returns 1 (recoverable: a wild trial stage of an
+ * explicit method, NaN included, looks the same), the projection returns
+ * ERR_SINGULAR, and cosrod_rod_kirchhoff_singular names the segment and time.  The Jacobians of the constrained right-hand
+ * sides are dense (λ couples the whole rod) and not provided analytically:
+ * cosrod_rod_jac* return ERR_UNSUPPORTED for Kirchhoff rods, except
+ * cosrod_rod_stiffness (the elastic part, exact at a stress-free unloaded
+ * state where the multipliers vanish); DAE is not supported
+ * (cosrod_rod_res_dae returns -1). */
+
+cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
+/* Constraints per segment m: 0 (Cosserat), 2 (extensible), 3 (inextensible). */
+int cosrod_rod_kirchhoff_m(const cosrod_rod *rod);
+/* Max constraint residuals at (t, y) (ABSOLUTE or NULLSPACE layout):
+ * positions max_k |g_k| (m) and velocities max_k |ġ_k| (m/s); either
+ * pointer may be NULL.  Uses d. */
+cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                            double t, const double *y, double *gpos, double *gvel);
+/* Orthogonal projection onto the constraint manifold ([LA] eqs. 26-27):
+ * first p <- p/|p| (and ṗ tangential), then positions by simplified Newton
+ * with S = G A⁺ Gᵀ kept constant (at most `maxit` iterations, stopping at
+ * |g| <= 8 eps Δs), p renormalised after each, then velocities
+ * v <- v - A⁺Gᵀ S⁻¹ ġ (exact, one solve).  *moved (may be NULL): the largest
+ * position change of a vertex (m).  ERR_SINGULAR at a kinematic
+ * singularity, ERR_UNSUPPORTED for DAE.  In place on y; no allocation. */
+cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                           double t, double *y, int maxit, double *moved);
+/* Dense constraint Jacobian in the NULLSPACE velocity coordinates at
+ * positions q (nq, prescribed ends at t): G (m N x nv, column-major, ldg >=
+ * m N), row m k + a = ∂ġ_{k,a}/∂ν, i.e. -Rᵀ_a on vertex k, +Rᵀ_a on vertex
+ * k+1 (projected on a slide axis), (c x ·)_a on Ω_k.  Also the linearisation
+ * of g in the minimal coordinates (δx, δθ) of statics.  ERR_UNSUPPORTED for
+ * a Cosserat rod.  Uses d. */
+cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
+                                           double *G, int ldg);
+/* Segment (0..N-1) and time of the last kinematic singularity met by d, or
+ * -1 if none. */
+int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t);
 
 /* ---- Jacobians ------------------------------------------------------------ */
 

@@ -187,6 +187,9 @@ double cosrod_sim_t(const cosrod_sim *sim);
 double cosrod_sim_h_last(const cosrod_sim *sim);
 const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *sim);
 const char *cosrod_sim_message(const cosrod_sim *sim); /* "" if none */
+/* A warning about the input found at creation, "FILE:LINE: key: warning: ..."
+ * (e.g. a Kirchhoff rod's initial state moved onto its constraints); "" if none. */
+const char *cosrod_sim_input_warning(const cosrod_sim *sim);
 double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
 const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
 /* 1 if the global state uses the SPLIT layout (M1 reduction), 0 for NODE. */

@@ -317,6 +317,7 @@ int cosrod_cmd_run(int argc, char **argv) {
     cosrod_scenario_free(sc);
     return rc;
   }
+  if (cosrod_sim_input_warning(sim)[0]) fprintf(stderr, "%s\n", cosrod_sim_input_warning(sim));
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
 
   /* 2. output directory */
@@ -426,6 +427,8 @@ int cosrod_cmd_run(int argc, char **argv) {
     res.last_state = cosrod_sim_state(sim);
     res.nlast_state = (size_t)cosrod_sim_ny(sim);
   }
+  if (cosrod_sim_input_warning(sim)[0]) /* printed at creation; kept in summary.json */
+    cosrod_output_add_warning(c.out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) {
     cosrod_output_add_warning(c.out, cosrod_sim_warning(sim, i));
     fprintf(stderr, "cosrod run: warning: %s\n", cosrod_sim_warning(sim, i));

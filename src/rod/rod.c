@@ -426,6 +426,12 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
       if (rod->VG[i] < 0.0 || rod->VK[i] < 0.0) return fail(rod, st, COSROD_ERR_INVALID), NULL;
     }
   }
+  /* Kirchhoff models: the constrained strain components carry no elastic or
+   * viscous force (their multipliers replace it, rod_kirchhoff.c) */
+  if ((unsigned)def->model > (unsigned)COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE)
+    return fail(rod, st, COSROD_ERR_INVALID), NULL;
+  rod->model = def->model;
+  for (int i = 0; i < cosrod_rod_kirchhoff_m(rod); ++i) rod->CG[i] = rod->VG[i] = 0.0;
   rod->has_damping = 0;
   for (int i = 0; i < 3; ++i)
     if (rod->VG[i] > 0.0 || rod->VK[i] > 0.0) rod->has_damping = 1;

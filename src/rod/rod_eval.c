@@ -48,7 +48,10 @@ cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod) {
   d->lambda = calloc(n0, sizeof(double));
   d->work = calloc(3 * (size_t)(2 * rod->nq + N), sizeof(double));
   d->jacw = calloc(rod_jac_work_size(rod), sizeof(double));
-  if (!d->x || !d->xd || !d->p || !d->pd || !d->Omega || !d->Gamma || !d->Gammad || !d->F || !d->K ||
+  int kw_ok = 1;
+  d->kw = rod_kirchhoff_work_create(rod, &kw_ok);
+  if (!kw_ok ||
+      !d->x || !d->xd || !d->p || !d->pd || !d->Omega || !d->Gamma || !d->Gammad || !d->F || !d->K ||
       !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work ||
       !d->jacw) {
     cosrod_rod_data_free(d);
@@ -78,6 +81,7 @@ void cosrod_rod_data_free(cosrod_rod_data *d) {
   free(d->lambda);
   free(d->work);
   free(d->jacw);
+  rod_kirchhoff_work_free(d->kw);
   free(d);
 }
 
@@ -326,6 +330,12 @@ cosrod_status cosrod_rod_eval(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
                               const double *y) {
   if (!rod || !d || !y) return COSROD_ERR_INVALID;
   int cb;
+  if (rod->model != COSROD_MODEL_COSSERAT && form != COSROD_FORM_DAE) {
+    /* Kirchhoff: the multipliers (d->F) come with the accelerations */
+    int rc = form == COSROD_FORM_NULLSPACE ? cosrod_rod_rhs_nullspace(rod, d, t, y, d->work)
+                                           : cosrod_rod_rhs_absolute(rod, d, t, y, d->work);
+    return rc == 0 ? COSROD_OK : (d->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_SINGULAR);
+  }
   return rod_eval_forces(rod, d, form, t, y, &cb);
 }
 
@@ -410,6 +420,8 @@ int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t,
     rq_axpy(a, r / n2, p);
     d->lambda[k] = cosrod_quat_dot(p, Fp) / n2;
   }
+  if (rod->model != COSROD_MODEL_COSSERAT && !finite_check(d, acc, nq))
+    return rod_kirchhoff_accel(rod, d, COSROD_FORM_ABSOLUTE, t, y, ydot);
   return finite_check(d, acc, nq);
 }
 
@@ -449,12 +461,15 @@ int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t
     quat_force(Fp, d->fp + 4 * k, p, d->pd + 4 * k, Ib);
     d->lambda[k] = cosrod_quat_dot(p, Fp) / cosrod_quat_norm2(p);
   }
+  if (rod->model != COSROD_MODEL_COSSERAT && !finite_check(d, ydot, nq + rod->nv_ns))
+    return rod_kirchhoff_accel(rod, d, COSROD_FORM_NULLSPACE, t, y, ydot);
   return finite_check(d, ydot, nq + rod->nv_ns);
 }
 
 int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
                        double *res) {
   int cb;
+  if (rod->model != COSROD_MODEL_COSSERAT) return -1; /* Kirchhoff: no residual form (rod.h) */
   cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_DAE, t, y, &cb);
   if (st != COSROD_OK) return cb != 0 ? cb : -1;
   const int N = rod->N, nq = rod->nq;

@@ -74,6 +74,7 @@ struct cosrod_rod {
   void *load_user;
   int has_damping;  /* any velocity-dependent force (Kelvin–Voigt, coefficients, medium) */
   double cmed_t, cmed_r; /* medium damping c_t (N s/m^2), c_r (N s) (rod_medium.c) */
+  cosrod_rod_model model;
 };
 
 /* ---- small quaternion helpers ------------------------------------------- */
@@ -265,6 +266,16 @@ static inline void rod_ghost_pullback(double fpv[4], double fe[4], const double 
   cosrod_quat_mul(b, t, fg);
   for (int i = 0; i < 4; ++i) fe[i] = a[i] + b[i];
 }
+
+/* Internal (rod_kirchhoff.c): workspace of a Kirchhoff rod's data (NULL for
+ * Cosserat; *ok = 0 on no memory), its release, and the constraint stage of
+ * the ABSOLUTE / NULLSPACE right-hand sides: corrects ydot (the Cosserat
+ * accelerations, d evaluated at y) in place; 0, or -1 at a kinematic
+ * singularity or NaN. */
+struct rod_kirchhoff_work *rod_kirchhoff_work_create(const cosrod_rod *rod, int *ok);
+void rod_kirchhoff_work_free(struct rod_kirchhoff_work *kw);
+int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                        const double *y, double *ydot);
 
 /* Internal: size (doubles) of d->jacw, the analytic Jacobian workspace (rod_jac.c). */
 size_t rod_jac_work_size(const cosrod_rod *rod);

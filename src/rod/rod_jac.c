@@ -441,6 +441,9 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
   if (!rod || !d || !y || nblk < 0 || nblk > 4 || (nblk > 0 && !blk)) return COSROD_ERR_INVALID;
   if (!d->jacw) return COSROD_ERR_NOMEM;
   if (kind == KIND_DAE && !yp) return COSROD_ERR_INVALID;
+  /* Kirchhoff rods: the constrained Jacobians are dense, not provided (rod.h);
+   * the static stiffness is the elastic part only (constraints by the caller) */
+  if (rod->model != COSROD_MODEL_COSSERAT && !measure && kind != KIND_STIFF) return COSROD_ERR_UNSUPPORTED;
   const int nq = rod->nq;
   int nyr, nyc;
   switch (kind) {

@@ -148,6 +148,29 @@ static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
   }
 }
 
+/* Kirchhoff models ([LA] §3, SPEC §4): keys that only make sense for a
+ * Cosserat rod (shear correction, viscous shear / extension coefficients of
+ * a constrained strain) are errors.  Kelvin–Voigt damping stays valid (its
+ * bending and torsion parts act); stiffness overrides GA1, GA2 (and EA of
+ * the inextensible model) are accepted and unused, since a section-less rod
+ * must give all six. */
+static void check_kirchhoff_keys(ctx *c, ynode *m, const cosrod_sc_rod *r) {
+  if (r->model == COSROD_SC_MODEL_COSSERAT) return;
+  int inext = r->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE;
+  const char *mn = cosrod_sc_model_name(r->model);
+  ynode *sh = sc_get(m, "shear_correction");
+  if (sh)
+    sc_fail(c, sh, "shear_correction", "only for cosserat rods (a %s rod has no shear)", mn);
+  ynode *dm = sc_get(m, "damping"), *co = dm && dm->kind == YN_MAP ? sc_get(dm, "coefficients") : NULL;
+  static const char *const dk[] = {"shear", "extension"};
+  for (int k = 0; co && k < (inext ? 2 : 1); k++)
+    if (sc_get(co, dk[k])) {
+      sc_push(c, "damping");
+      sc_push(c, "coefficients");
+      sc_fail(c, sc_get(co, dk[k]), dk[k], "only for cosserat rods (a %s rod constrains this strain)", mn);
+    }
+}
+
 /* Keyframes [[t, v...], ...] with strictly increasing t. */
 static void read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf) {
   if (v->kind != YN_SEQ || v->n == 0)
@@ -544,6 +567,8 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       if (d->kind != COSROD_SC_DAMPING_NONE && (!isfinite(d->V_gamma[k]) || !isfinite(d->V_kappa[k])))
         sc_fail(c, v, "damping", "viscous coefficients are not finite");
   }
+
+  check_kirchhoff_keys(c, m, r);
 
   /* ends */
   if ((v = sc_get(m, "ends"))) {

@@ -53,7 +53,10 @@ int sim_rhs(double t, const double *y, double *ydot, void *user) {
         for (int k = 0; k < N; k++) s->fl[2 * nq + k] = d->lambda[k] - s->yl[2 * nq + k];
       }
     }
-    if (rc != 0) return rc;
+    if (rc != 0) {
+      sim_kirchhoff_failure(s, r); /* named if the run ends here */
+      return rc;
+    }
     sim_scatter(s, r, s->fl, ydot);
   }
   return 0;
@@ -139,12 +142,16 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
 
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
-  (void)t;
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
-    if (cosrod_rod_project(s->rods[r], s->form, s->yl) != COSROD_OK) return -1;
+    /* Kirchhoff rods: also onto their constraints, 3 simplified Newton iterations */
+    if (cosrod_rod_kirchhoff_project(s->rods[r], s->data[r], s->form, t, s->yl, 3, NULL) != COSROD_OK) {
+      sim_kirchhoff_failure(s, r);
+      return -1;
+    }
     sim_scatter(s, r, s->yl, y);
   }
+  if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0'; /* passed: not pending */
   return 0;
 }
 
@@ -167,11 +174,8 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
                              char *err, size_t errlen) {
   const cosrod_sc_rod *sr = &sc->rods[r];
   char key[96];
-  snprintf(key, sizeof key, "rods.%zu.model", r);
-  if (sr->model != COSROD_SC_MODEL_COSSERAT) {
-    set_err(err, errlen, sc, key, "%s rods are not supported yet (only cosserat)",
-            cosrod_sc_model_name(sr->model));
-    *st = COSROD_ERR_UNSUPPORTED;
+  if (sim_kirchhoff_check(sc, r, err, errlen) != COSROD_OK) {
+    *st = COSROD_ERR_INVALID;
     return NULL;
   }
   for (int e = 0; e < 2; e++) {
@@ -239,6 +243,9 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
   def.npoints = (int)sh->npoints;
   def.points = sh->points;
   def.reference = (cosrod_reference_kind)sr->reference;
+  def.model = sr->model == COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE     ? COSROD_MODEL_KIRCHHOFF_EXTENSIBLE
+              : sr->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE
+                                                                    : COSROD_MODEL_COSSERAT;
 
   double *rows[4] = {NULL, NULL, NULL, NULL};
   cosrod_rod_load *loads = malloc((sr->nloads ? sr->nloads : 1) * sizeof *loads);
@@ -453,6 +460,14 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
+  for (size_t r = 0; r < sc->nrods; r++) {
+    cosrod_status kst = sim_kirchhoff_check(sc, r, err, errlen);
+    if (kst == COSROD_OK) kst = sim_kirchhoff_refuse(sc, err, errlen);
+    if (kst != COSROD_OK) {
+      if (status) *status = kst;
+      return NULL;
+    }
+  }
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   if (!type) {
@@ -635,6 +650,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   memcpy(s->y, s->y0, n * sizeof *s->y);
 
   /* problem */
+  cosrod_status st0;
   cosrod_ode_problem *p = &s->prob;
   p->n = s->ny;
   p->user = s;
@@ -663,6 +679,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   }
   if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION))
     p->project = sim_project;
+  if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = sc->solver.rtol;

@@ -85,6 +85,7 @@ struct cosrod_sim {
   int ran;
   int frame_rc; /* static runs: what the last frame callback returned */
   char msg[512];
+  char input_warn[512]; /* sim_kirchhoff.c: a warning about the input ("" if none) */
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */
@@ -132,5 +133,16 @@ void sim_monitor_finish(cosrod_sim *s);
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD);
 /* sim_run.c: energy terms from the rods' last evaluation plus the integrals W, D. */
 void sim_energy_from_data(cosrod_sim *s, double W, double D);
+
+/* sim_kirchhoff.c: Kirchhoff rods.  Input check of rod r (ERR_INVALID with
+ * err set), refusal of what is not supported for them (ERR_UNSUPPORTED),
+ * whether any rod is one, the problem setup and consistent initial state
+ * (after the problem and y0 are built), and the failure message of rod r
+ * after its right-hand side or projection failed (kinematic singularity). */
+cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err, size_t errlen);
+cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen);
+int sim_has_kirchhoff(const cosrod_sim *s);
+cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
+void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
 
 #endif /* COSROD_SIM_INTERNAL_H */

@@ -92,11 +92,13 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
       cosrod_band_set(A, j, i, a);
     }
   }
-  st = statics_band_eig_lowest(A, count, w, z);
-  if (st != COSROD_OK) {
-    if (st != COSROD_ERR_NOMEM) st = COSROD_ERR_INTERNAL;
-    goto done;
+  if (cosrod_rod_model_of(rod) != COSROD_MODEL_COSSERAT) { /* on the constraints' tangent space */
+    st = statics_modes_kirchhoff(rod, t, q, s->J, m, count, w, z);
+  } else {
+    st = statics_band_eig_lowest(A, count, w, z);
+    if (st != COSROD_OK && st != COSROD_ERR_NOMEM) st = COSROD_ERR_INTERNAL;
   }
+  if (st != COSROD_OK) goto done;
   for (int c = 0; c < count; ++c) {
     double lam = w[c];
     double om = lam >= 0.0 ? sqrt(lam) : -sqrt(-lam);

@@ -69,5 +69,12 @@ cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w
 
 /* Newton correction of q (in place) to the equilibrium at (t, μ). */
 cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double *q);
+/* modes_kirchhoff.c: the lowest `count` eigenpairs of a Kirchhoff rod on the
+ * tangent space of its constraints, from the chart Jacobian J = -K (band,
+ * statics_jacobian) and the lumped masses m (nv): eigenvalues ω² into w
+ * (count), mass-scaled eigenvectors u = M^{1/2} φ into z (nv x count), as
+ * LAPACK's dsbevx in modes.c.  ERR_SINGULAR if G is rank deficient. */
+cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const double *q, const cosrod_band *J,
+                                      const double *m, int count, double *w, double *z);
 
 #endif /* COSROD_STATICS_INTERNAL_H */

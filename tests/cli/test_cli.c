@@ -396,7 +396,8 @@ TEST(invalid_input_exit_2) {
   /* a rigid-body model whose joint is violated at t = 0 */
   expect_invalid("two-body-joint", "bodies.1.position=[0, 0, 0]", "joints");
   expect_invalid("omega-twist", "rods.0.ends.start.type=welded", "rods.0.ends.start.type");
-  expect_invalid("stiffness", "rods.0.model=kirchhoff-inextensible", "rods.0.model");
+  /* a Cosserat-only key (viscous shear / extension) with a Kirchhoff model */
+  expect_invalid("perf-rubber", "rods.0.model=kirchhoff-inextensible", "rods.0.damping.coefficients.shear");
 }
 
 /* Solver failure: exit 1, summary says failed, why and when; the files up

@@ -99,6 +99,15 @@ TEST(dynamic_runs_do_not_allocate) {
                                     "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]",
                                     "solver.integrator=ida"},
               5);
+  /* Kirchhoff rods: Schur complement, projection (dopri5); dense FD Jacobian (radau5) */
+  check_run("stiffness",
+            (const char *const[]){"analysis.t_end=0.02", "output.every=0.01",
+                                  "rods.0.model=kirchhoff-inextensible"},
+            3);
+  check_run("stiffness",
+            (const char *const[]){"analysis.t_end=0.02", "rods.0.model=kirchhoff-extensible",
+                                  "solver.integrator=radau5", "solver.formulation=absolute"},
+            4);
 }
 
 TEST(static_and_equilibrium_runs_do_not_allocate) {

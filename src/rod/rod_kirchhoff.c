@@ -1,0 +1,547 @@
+/* Kirchhoff rods as constrained Cosserat rods ([LA] §2–4, [LLA] Remark 3.4,
+ * SPEC §4; see the Kirchhoff section of rod.h).
+ *
+ * Per segment k the constraints are g_k = E (c_k - Δs_k (Γ0_k + e3)) with
+ * c = Im(p̄ Δx p) (= Δs (Γ + e3) for |p| = 1) and E the first m = 2
+ * (extensible) or 3 (inextensible) rows.  Their velocity Jacobian G couples
+ * the two vertices of the segment and its rotation:
+ *     ġ = E (Rᵀ (ẋ_{k+1} - ẋ_k) + J_r ṙ),  Rᵀ v = Im(p̄ v p),
+ *     ABSOLUTE  ṙ = ṗ:  J_r ṗ = 2 Im(p̄ Δx ṗ),
+ *     NULLSPACE ṙ = Ω:  J_r Ω = c × Ω          (ṗ = ½ p Ω),
+ * and g̈ = G r̈ + h with the velocity terms
+ *     ABSOLUTE  h = 4 Im(p̄ Δẋ ṗ) + 2 Im(ṗ̄ Δx ṗ),
+ *     NULLSPACE h = 2 u × Ω + Ω × (Ω × c),  u = Im(p̄ Δẋ p).
+ * With A⁺ the inverse mass of the Cosserat formulation (vertices: P_n/m_n,
+ * P_n the identity, the slide axis projector or 0; rotations: the tangential
+ * inverse μ⁺(p) of [LLA] eq. 28 or Ī⁻¹), the index-1 system [M Gᵀ; G 0]
+ * ([LA] eq. 14, Fig. 4a) reduces to the Schur complement S = G A⁺ Gᵀ, block
+ * tridiagonal with m x m blocks (segments k, k+1 share vertex k+1):
+ *     S_kk     = Rᵀ_k (W_k + W_{k+1}) R_k + J_r A⁺_r J_rᵀ,   W_n = P_n/m_n,
+ *     S_k,k+1  = -Rᵀ_k W_{k+1} R_{k+1},
+ * a band matrix (half bandwidths 2m - 1) factorised by the banded LU.  The
+ * same S serves the accelerations (S λ = G a0 + h), the position projection
+ * (simplified Newton, S λ = g, Δq = -A⁺ Gᵀ λ, [LA] eq. 26) and the velocity
+ * projection (S λ = ġ).  With the scaling g = Δs (Γ - Γ0) the multiplier is
+ * the constrained stress resultant: the force on x_{k+1} is -R λ, as the
+ * elastic -R F of rod_seg_kernel. */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/band.h"
+#include "rod/rod_internal.h"
+
+/* relative pivot size of S below which G counts as rank deficient */
+#define KIRCH_SINGULAR_RTOL 1e-10
+
+struct rod_kirchhoff_work {
+  int m;           /* constraints per segment */
+  cosrod_band *S;  /* (m N) Schur complement G A⁺ Gᵀ, half bandwidths 2m - 1 */
+  double *Rt;      /* (N x 9) row-major Rᵀ_k (unnormalised: Rᵀ v = Im(p̄ v p)) */
+  double *Jr;      /* (N x 12) rotation block, 3 rows x nr (nr = 4 ABSOLUTE, 3 NULLSPACE), row stride 4 */
+  double *Br;      /* (N x 12) A⁺_r J_rᵀ, nr rows x 3, row stride 3 */
+  double *rhs;     /* (m N) right-hand side / multipliers */
+  double *gtl;     /* ((N+1) x 3) vertex part of Gᵀλ (spatial) */
+  double *xs, *ps; /* ((N+1) x 3), (N x 4) positions (full) and quaternions */
+  double *vs, *rs; /* ((N+1) x 3), (N x 4) vertex velocities (full) and rotation rates */
+  int singular_seg;
+  double singular_t;
+};
+
+/* ---- queries ----------------------------------------------------------------- */
+
+cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod) {
+  return rod ? rod->model : COSROD_MODEL_COSSERAT;
+}
+
+int cosrod_rod_kirchhoff_m(const cosrod_rod *rod) {
+  if (!rod) return 0;
+  return rod->model == COSROD_MODEL_KIRCHHOFF_EXTENSIBLE     ? 2
+         : rod->model == COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE ? 3
+                                                             : 0;
+}
+
+int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t) {
+  if (!d || !d->kw || d->kw->singular_seg < 0) return -1;
+  if (t) *t = d->kw->singular_t;
+  return d->kw->singular_seg;
+}
+
+/* ---- workspace ---------------------------------------------------------------- */
+
+struct rod_kirchhoff_work *rod_kirchhoff_work_create(const cosrod_rod *rod, int *ok) {
+  *ok = 1;
+  int m = cosrod_rod_kirchhoff_m(rod);
+  if (m == 0) return NULL;
+  struct rod_kirchhoff_work *kw = calloc(1, sizeof *kw);
+  if (!kw) {
+    *ok = 0;
+    return NULL;
+  }
+  int N = rod->N, n = m * N, bw = 2 * m - 1 < n - 1 ? 2 * m - 1 : n - 1;
+  size_t n0 = (size_t)N, n1 = (size_t)N + 1;
+  kw->m = m;
+  kw->singular_seg = -1;
+  kw->S = cosrod_band_create(n, bw, bw);
+  kw->Rt = calloc(9 * n0, sizeof(double));
+  kw->Jr = calloc(12 * n0, sizeof(double));
+  kw->Br = calloc(12 * n0, sizeof(double));
+  kw->rhs = calloc((size_t)n, sizeof(double));
+  kw->gtl = calloc(3 * n1, sizeof(double));
+  kw->xs = calloc(3 * n1, sizeof(double));
+  kw->ps = calloc(4 * n0, sizeof(double));
+  kw->vs = calloc(3 * n1, sizeof(double));
+  kw->rs = calloc(4 * n0, sizeof(double));
+  if (!kw->S || !kw->Rt || !kw->Jr || !kw->Br || !kw->rhs || !kw->gtl || !kw->xs || !kw->ps || !kw->vs ||
+      !kw->rs) {
+    rod_kirchhoff_work_free(kw);
+    *ok = 0;
+    return NULL;
+  }
+  return kw;
+}
+
+void rod_kirchhoff_work_free(struct rod_kirchhoff_work *kw) {
+  if (!kw) return;
+  cosrod_band_free(kw->S);
+  free(kw->Rt);
+  free(kw->Jr);
+  free(kw->Br);
+  free(kw->rhs);
+  free(kw->gtl);
+  free(kw->xs);
+  free(kw->ps);
+  free(kw->vs);
+  free(kw->rs);
+  free(kw);
+}
+
+/* ---- blocks and the Schur complement ------------------------------------------ */
+
+/* r = W_n v = P_n v / m_n (spatial, 3). */
+static void vertex_w(const cosrod_rod *rod, int n, const double v[3], double r[3]) {
+  int nd = rod->nd[n];
+  double im = 1.0 / rod->mv[n];
+  if (nd == 3) {
+    cosrod_vec3_scale(r, im, v);
+  } else if (nd == 1) {
+    const double *a = rod->end[n == 0 ? 0 : 1].axis;
+    cosrod_vec3_scale(r, im * cosrod_vec3_dot(a, v), a);
+  } else {
+    r[0] = r[1] = r[2] = 0.0;
+  }
+}
+
+/* Blocks Rᵀ_k, J_r, A⁺_r J_rᵀ of segment k at the positions x (full) and
+ * quaternion p. */
+static void seg_blocks(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_form form, int k,
+                       const double *x, const double *p) {
+  double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k, *Br = kw->Br + 12 * k;
+  const double *Ib = rod->Ib + 3 * k;
+  double dx[3];
+  cosrod_vec3_sub(dx, x + 3 * (k + 1), x + 3 * k);
+  for (int j = 0; j < 3; ++j) {
+    double e[3] = {0.0, 0.0, 0.0}, c[3];
+    e[j] = 1.0;
+    cosrod_quat_rotate_inv(c, p, e);
+    for (int i = 0; i < 3; ++i) Rt[3 * i + j] = c[i];
+  }
+  if (form == COSROD_FORM_NULLSPACE) {
+    double c[3];
+    cosrod_quat_rotate_inv(c, p, dx);
+    /* J_r = [c]x */
+    const double C[9] = {0.0, -c[2], c[1], c[2], 0.0, -c[0], -c[1], c[0], 0.0};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        Jr[4 * i + j] = C[3 * i + j];
+        Br[3 * j + i] = C[3 * i + j] / Ib[j];
+      }
+  } else {
+    double qd[4], w[4];
+    cosrod_quat_pure(qd, dx);
+    cosrod_quat_conj_mul(w, p, qd); /* p̄ Δx */
+    for (int j = 0; j < 4; ++j) {
+      double e[4] = {0.0, 0.0, 0.0, 0.0}, r[4];
+      e[j] = 1.0;
+      cosrod_quat_mul(r, w, e);
+      for (int i = 0; i < 3; ++i) Jr[4 * i + j] = 2.0 * r[i + 1];
+    }
+    for (int i = 0; i < 3; ++i) {
+      double r[4];
+      cosrod_quat_mass_sharp_apply(r, p, Ib, Jr + 4 * i);
+      for (int j = 0; j < 4; ++j) Br[3 * j + i] = r[j];
+    }
+  }
+}
+
+/* Assemble S from the blocks of every segment (seg_blocks done) and factor
+ * it; 0, or -1 at a kinematic singularity (kw->singular_* set at time t). */
+static int assemble_factor(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_form form,
+                           double t) {
+  const int N = rod->N, m = kw->m, nr = form == COSROD_FORM_NULLSPACE ? 3 : 4;
+  cosrod_band *S = kw->S;
+  cosrod_band_zero(S);
+  for (int k = 0; k < N; ++k) {
+    const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k, *Br = kw->Br + 12 * k;
+    for (int b = 0; b < m; ++b) {
+      double wa[3], wb[3], tmp[3];
+      vertex_w(rod, k, Rt + 3 * b, wa);
+      vertex_w(rod, k + 1, Rt + 3 * b, wb);
+      cosrod_vec3_add(tmp, wa, wb);
+      for (int a = 0; a < m; ++a) {
+        double v = cosrod_vec3_dot(Rt + 3 * a, tmp);
+        for (int j = 0; j < nr; ++j) v += Jr[4 * a + j] * Br[3 * j + b];
+        cosrod_band_set(S, m * k + a, m * k + b, v);
+      }
+      if (k + 1 < N) {
+        const double *Rn = kw->Rt + 9 * (k + 1);
+        vertex_w(rod, k + 1, Rn + 3 * b, wb);
+        for (int a = 0; a < m; ++a) {
+          double v = -cosrod_vec3_dot(Rt + 3 * a, wb);
+          cosrod_band_set(S, m * k + a, m * (k + 1) + b, v);
+          cosrod_band_set(S, m * (k + 1) + b, m * k + a, v);
+        }
+      }
+    }
+  }
+  double smax = 0.0;
+  for (int i = 0; i < S->n; ++i) {
+    double v = fabs(cosrod_band_get(S, i, i));
+    if (v > smax) smax = v;
+  }
+  cosrod_status st = cosrod_band_factor(S);
+  int bad = -1;
+  if (st != COSROD_OK || !(smax > 0.0)) {
+    bad = S->singular_col >= 0 ? S->singular_col : 0;
+  } else {
+    for (int i = 0; i < S->n; ++i)
+      if (!(fabs(cosrod_band_get(S, i, i)) > KIRCH_SINGULAR_RTOL * smax)) {
+        bad = i;
+        break;
+      }
+  }
+  if (bad >= 0) {
+    kw->singular_seg = bad / m;
+    kw->singular_t = t;
+    return -1;
+  }
+  kw->singular_seg = -1;
+  return 0;
+}
+
+/* Gᵀλ: vertex part into kw->gtl ((N+1) x 3, spatial); the rotation part
+ * is applied by the callers through Br. */
+static void g_transpose(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, const double *lam) {
+  const int N = rod->N, m = kw->m;
+  memset(kw->gtl, 0, sizeof(double) * 3 * (size_t)(N + 1));
+  for (int k = 0; k < N; ++k) {
+    const double *Rt = kw->Rt + 9 * k;
+    double f[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < m; ++a) cosrod_vec3_axpy(f, lam[m * k + a], Rt + 3 * a);
+    cosrod_vec3_add(kw->gtl + 3 * (k + 1), kw->gtl + 3 * (k + 1), f);
+    cosrod_vec3_sub(kw->gtl + 3 * k, kw->gtl + 3 * k, f);
+  }
+}
+
+/* base[...] -= A⁺ Gᵀ λ on the vertex coordinates (offsets voff) and on the
+ * rotation part (offsets roff, nr components), after g_transpose.  quat_from_angle:
+ * the rotation correction δθ (NULLSPACE positions) is applied to the
+ * quaternion at base + roff[k] as ½ p δθ.  Spatial vertex changes are added to
+ * xsp ((N+1) x 3) if not NULL; returns the largest vertex change. */
+static double apply_correction(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_form form,
+                               const double *lam, double *base, const int *voff, const int *roff,
+                               int quat_from_angle, double *xsp) {
+  const int N = rod->N, m = kw->m, nr = form == COSROD_FORM_NULLSPACE ? 3 : 4;
+  double moved = 0.0;
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n];
+    if (!nd) continue;
+    double dv[3];
+    vertex_w(rod, n, kw->gtl + 3 * n, dv);
+    double *b = base + voff[n];
+    if (nd == 3) {
+      for (int j = 0; j < 3; ++j) b[j] -= dv[j];
+    } else {
+      b[0] -= cosrod_vec3_dot(dv, rod->end[n == 0 ? 0 : 1].axis);
+    }
+    if (xsp) cosrod_vec3_sub(xsp + 3 * n, xsp + 3 * n, dv);
+    double nv = cosrod_vec3_norm(dv);
+    if (nv > moved) moved = nv;
+  }
+  for (int k = 0; k < N; ++k) {
+    const double *Br = kw->Br + 12 * k;
+    double dr[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int j = 0; j < nr; ++j)
+      for (int a = 0; a < m; ++a) dr[j] += Br[3 * j + a] * lam[m * k + a];
+    double *b = base + roff[k];
+    if (quat_from_angle) {
+      double dp[4];
+      cosrod_quat_pdot(dp, b, dr);
+      for (int j = 0; j < 4; ++j) b[j] -= dp[j];
+    } else {
+      for (int j = 0; j < nr; ++j) b[j] -= dr[j];
+    }
+  }
+  return moved;
+}
+
+/* ---- accelerations ------------------------------------------------------------ */
+
+int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                        const double *y, double *ydot) {
+  (void)y;
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (!kw) return -1;
+  const int N = rod->N, m = kw->m, nq = rod->nq, ns = form == COSROD_FORM_NULLSPACE;
+  const int *voff = ns ? rod->vv_ns : rod->qv, *roff = ns ? rod->vs_ns : rod->qs;
+  double *acc = ydot + nq;
+  const double om = ns ? 0.0 : d->baumgarte_omega, br = ns ? 0.0 : d->baumgarte_r;
+  for (int k = 0; k < N; ++k) {
+    const double *p = d->p + 4 * k, *pd = d->pd + 4 * k;
+    seg_blocks(rod, kw, form, k, d->x, p);
+    const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k;
+    double dx[3], dxd[3], dxdd[3], u[3], h[3];
+    cosrod_vec3_sub(dx, d->x + 3 * (k + 1), d->x + 3 * k);
+    cosrod_vec3_sub(dxd, d->xd + 3 * (k + 1), d->xd + 3 * k);
+    cosrod_vec3_sub(dxdd, d->xdd + 3 * (k + 1), d->xdd + 3 * k);
+    if (ns) {
+      const double *Om = d->Omega + 3 * k;
+      double c[3], w[3], t1[3], t2[3];
+      cosrod_quat_rotate_inv(c, p, dx);
+      cosrod_quat_rotate_inv(u, p, dxd);
+      cosrod_vec3_cross(t1, u, Om);
+      cosrod_vec3_cross(w, Om, c);
+      cosrod_vec3_cross(t2, Om, w);
+      for (int i = 0; i < 3; ++i) h[i] = 2.0 * t1[i] + t2[i];
+    } else {
+      double qa[4], w[4], r1[4], pc[4], r2[4];
+      cosrod_quat_pure(qa, dxd);
+      cosrod_quat_conj_mul(w, p, qa);
+      cosrod_quat_mul(r1, w, pd); /* p̄ Δẋ ṗ */
+      cosrod_quat_pure(qa, dx);
+      cosrod_quat_conj_mul(pc, pd, qa);
+      cosrod_quat_mul(r2, pc, pd); /* ṗ̄ Δx ṗ */
+      for (int i = 0; i < 3; ++i) h[i] = 4.0 * r1[i + 1] + 2.0 * r2[i + 1];
+    }
+    const double *r0 = acc + roff[k];
+    const int nr = ns ? 3 : 4;
+    for (int a = 0; a < m; ++a) {
+      double v = cosrod_vec3_dot(Rt + 3 * a, dxdd) + h[a];
+      for (int j = 0; j < nr; ++j) v += Jr[4 * a + j] * r0[j];
+      if (om != 0.0 || br != 0.0) { /* g̈ + 2 r ġ + ω² g = 0 */
+        double gd = cosrod_vec3_dot(Rt + 3 * a, dxd), c[3];
+        for (int j = 0; j < 4; ++j) gd += Jr[4 * a + j] * pd[j];
+        cosrod_quat_rotate_inv(c, p, dx);
+        double g = c[a] - rod->ds[k] * (rod->G0[3 * k + a] + (a == 2 ? 1.0 : 0.0));
+        v += 2.0 * br * gd + om * om * g;
+      }
+      kw->rhs[m * k + a] = v;
+    }
+  }
+  /* singular S inside a step: recoverable (a trial stage of an explicit
+   * method may be wild; the integrator retries with a smaller step); a
+   * singular accepted state fails in the projection */
+  if (assemble_factor(rod, kw, form, t) != 0) {
+    d->nonfinite++;
+    return 1;
+  }
+  cosrod_band_solve(kw->S, kw->rhs);
+  const double *lam = kw->rhs;
+  g_transpose(rod, kw, lam);
+  apply_correction(rod, kw, form, lam, acc, voff, roff, 0, d->xdd);
+  for (int k = 0; k < N; ++k) {
+    for (int a = 0; a < m; ++a) d->F[3 * k + a] = lam[m * k + a];
+    if (!ns) { /* quaternion multiplier λ_post = <p, F_p - J_rᵀλ>/|p|² */
+      const double *p = d->p + 4 * k, *Jr = kw->Jr + 12 * k;
+      double s = 0.0;
+      for (int a = 0; a < m; ++a) s += lam[m * k + a] * cosrod_quat_dot(Jr + 4 * a, p);
+      d->lambda[k] -= s / cosrod_quat_norm2(p);
+    }
+  }
+  for (int i = 0; i < (ns ? rod->nv_ns : nq); ++i)
+    if (!isfinite(acc[i])) {
+      d->nonfinite++;
+      return 1;
+    }
+  return 0;
+}
+
+/* ---- residuals and projection ------------------------------------------------- */
+
+/* Full positions (prescribed ends at t) and quaternions of y into kw->xs, kw->ps. */
+static void kin_positions(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, double t, const double *y) {
+  const int N = rod->N;
+  for (int e = 0; e < 2; ++e)
+    if (rod->end[e].fixpos) {
+      int n = e == 0 ? 0 : N;
+      cosrod_rod_end_motion(rod, e, t, kw->xs + 3 * n, NULL, NULL, NULL, NULL, NULL);
+    }
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n];
+    if (nd == 3) cosrod_vec3_copy(kw->xs + 3 * n, y + rod->qv[n]);
+    if (nd == 1) cosrod_vec3_axpy(kw->xs + 3 * n, y[rod->qv[n]], rod->end[n == 0 ? 0 : 1].axis);
+  }
+  for (int k = 0; k < N; ++k) cosrod_quat_copy(kw->ps + 4 * k, y + rod->qs[k]);
+}
+
+/* Full vertex velocities and rotation rates (ṗ or Ω) of y into kw->vs, kw->rs. */
+static void kin_velocities(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_form form,
+                           double t, const double *y) {
+  const int N = rod->N, ns = form == COSROD_FORM_NULLSPACE;
+  const double *v = y + rod->nq;
+  for (int e = 0; e < 2; ++e)
+    if (rod->end[e].fixpos) {
+      int n = e == 0 ? 0 : N;
+      cosrod_rod_end_motion(rod, e, t, NULL, kw->vs + 3 * n, NULL, NULL, NULL, NULL);
+    }
+  for (int n = 0; n <= N; ++n) {
+    int nd = rod->nd[n], iv = ns ? rod->vv_ns[n] : rod->qv[n];
+    if (nd == 3) cosrod_vec3_copy(kw->vs + 3 * n, v + iv);
+    if (nd == 1) cosrod_vec3_axpy(kw->vs + 3 * n, v[iv], rod->end[n == 0 ? 0 : 1].axis);
+  }
+  for (int k = 0; k < N; ++k) {
+    if (ns)
+      cosrod_vec3_copy(kw->rs + 4 * k, v + rod->vs_ns[k]);
+    else
+      cosrod_quat_copy(kw->rs + 4 * k, v + rod->qs[k]);
+  }
+}
+
+/* g (into kw->rhs) at kw->xs, kw->ps; returns max |g|. */
+static double pos_residual(const cosrod_rod *rod, struct rod_kirchhoff_work *kw) {
+  const int N = rod->N, m = kw->m;
+  double gmax = 0.0;
+  for (int k = 0; k < N; ++k) {
+    double dx[3], c[3];
+    cosrod_vec3_sub(dx, kw->xs + 3 * (k + 1), kw->xs + 3 * k);
+    cosrod_quat_rotate_inv(c, kw->ps + 4 * k, dx);
+    for (int a = 0; a < m; ++a) {
+      double g = c[a] - rod->ds[k] * (rod->G0[3 * k + a] + (a == 2 ? 1.0 : 0.0));
+      kw->rhs[m * k + a] = g;
+      if (fabs(g) > gmax) gmax = fabs(g);
+    }
+  }
+  return gmax;
+}
+
+/* ġ (into kw->rhs) at kw->xs, kw->ps, kw->vs, kw->rs with the blocks of
+ * every segment computed; returns max |ġ|. */
+static double vel_residual(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_form form) {
+  const int N = rod->N, m = kw->m, nr = form == COSROD_FORM_NULLSPACE ? 3 : 4;
+  double gmax = 0.0;
+  for (int k = 0; k < N; ++k) {
+    const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k, *r = kw->rs + 4 * k;
+    double dv[3];
+    cosrod_vec3_sub(dv, kw->vs + 3 * (k + 1), kw->vs + 3 * k);
+    for (int a = 0; a < m; ++a) {
+      double g = cosrod_vec3_dot(Rt + 3 * a, dv);
+      for (int j = 0; j < nr; ++j) g += Jr[4 * a + j] * r[j];
+      kw->rhs[m * k + a] = g;
+      if (fabs(g) > gmax) gmax = fabs(g);
+    }
+  }
+  return gmax;
+}
+
+cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                            double t, const double *y, double *gpos, double *gvel) {
+  if (!rod || !d || !y) return COSROD_ERR_INVALID;
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (!kw) {
+    if (gpos) *gpos = 0.0;
+    if (gvel) *gvel = 0.0;
+    return COSROD_OK;
+  }
+  if (form == COSROD_FORM_DAE) return COSROD_ERR_UNSUPPORTED;
+  kin_positions(rod, kw, t, y);
+  double gp = pos_residual(rod, kw);
+  kin_velocities(rod, kw, form, t, y);
+  for (int k = 0; k < rod->N; ++k) seg_blocks(rod, kw, form, k, kw->xs, kw->ps + 4 * k);
+  double gv = vel_residual(rod, kw, form);
+  if (gpos) *gpos = gp;
+  if (gvel) *gvel = gv;
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                           double t, double *y, int maxit, double *moved) {
+  if (!rod || !d || !y) return COSROD_ERR_INVALID;
+  if (moved) *moved = 0.0;
+  if (form == COSROD_FORM_DAE && rod->model != COSROD_MODEL_COSSERAT) return COSROD_ERR_UNSUPPORTED;
+  cosrod_status st = cosrod_rod_project(rod, form, y);
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (st != COSROD_OK || !kw) return st;
+  const int N = rod->N, ns = form == COSROD_FORM_NULLSPACE;
+  double dmax = 0.0, smax = 0.0;
+  for (int k = 0; k < N; ++k)
+    if (rod->ds[k] > smax) smax = rod->ds[k];
+  const double tol = 8.0 * DBL_EPSILON * smax;
+  /* positions: simplified Newton with S kept constant */
+  kin_positions(rod, kw, t, y);
+  int factored = 0;
+  for (int it = 0; it < maxit; ++it) {
+    if (pos_residual(rod, kw) <= tol) break;
+    if (!factored) {
+      for (int k = 0; k < N; ++k) seg_blocks(rod, kw, form, k, kw->xs, kw->ps + 4 * k);
+      if (assemble_factor(rod, kw, form, t) != 0) return COSROD_ERR_SINGULAR;
+      factored = 1;
+    }
+    cosrod_band_solve(kw->S, kw->rhs);
+    g_transpose(rod, kw, kw->rhs);
+    double mv = apply_correction(rod, kw, form, kw->rhs, y, rod->qv, rod->qs, ns, NULL);
+    dmax += mv;
+    for (int k = 0; k < N; ++k) {
+      double *p = y + rod->qs[k];
+      rq_scale(p, 1.0 / sqrt(cosrod_quat_norm2(p)), p);
+    }
+    kin_positions(rod, kw, t, y);
+  }
+  if (moved) *moved = dmax;
+  /* ṗ tangential again at the new p (ABSOLUTE) */
+  if ((st = cosrod_rod_project(rod, form, y)) != COSROD_OK) return st;
+  /* velocities: one exact solve at the projected positions */
+  for (int k = 0; k < N; ++k) seg_blocks(rod, kw, form, k, kw->xs, kw->ps + 4 * k);
+  kin_velocities(rod, kw, form, t, y);
+  double gvel = vel_residual(rod, kw, form);
+  /* factorised even without a velocity error: detects a singular G */
+  if (assemble_factor(rod, kw, form, t) != 0) return COSROD_ERR_SINGULAR;
+  if (gvel > 0.0) {
+    cosrod_band_solve(kw->S, kw->rhs);
+    g_transpose(rod, kw, kw->rhs);
+    apply_correction(rod, kw, form, kw->rhs, y + rod->nq, ns ? rod->vv_ns : rod->qv,
+                     ns ? rod->vs_ns : rod->qs, 0, NULL);
+  }
+  for (int i = 0; i < cosrod_rod_ny(rod, form); ++i)
+    if (!isfinite(y[i])) return COSROD_ERR_NONFINITE;
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                           const double *q, double *G, int ldg) {
+  if (!rod || !d || !q || !G) return COSROD_ERR_INVALID;
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (!kw) return COSROD_ERR_UNSUPPORTED;
+  const int N = rod->N, m = kw->m, nv = rod->nv_ns;
+  if (ldg < m * N) return COSROD_ERR_DIMENSION;
+  for (int j = 0; j < nv; ++j) memset(G + (size_t)j * (size_t)ldg, 0, sizeof(double) * (size_t)(m * N));
+  kin_positions(rod, kw, t, q);
+  for (int k = 0; k < N; ++k) {
+    seg_blocks(rod, kw, COSROD_FORM_NULLSPACE, k, kw->xs, kw->ps + 4 * k);
+    const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k;
+    for (int a = 0; a < m; ++a) {
+      int row = m * k + a;
+      for (int side = 0; side < 2; ++side) {
+        int n = k + side, nd = rod->nd[n];
+        double sg = side ? 1.0 : -1.0;
+        if (nd == 3)
+          for (int j = 0; j < 3; ++j)
+            G[(size_t)(rod->vv_ns[n] + j) * (size_t)ldg + (size_t)row] = sg * Rt[3 * a + j];
+        else if (nd == 1)
+          G[(size_t)rod->vv_ns[n] * (size_t)ldg + (size_t)row] =
+              sg * cosrod_vec3_dot(Rt + 3 * a, rod->end[n == 0 ? 0 : 1].axis);
+      }
+      for (int j = 0; j < 3; ++j) G[(size_t)(rod->vs_ns[k] + j) * (size_t)ldg + (size_t)row] = Jr[4 * a + j];
+    }
+  }
+  return COSROD_OK;
+}
