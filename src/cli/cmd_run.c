@@ -279,6 +279,20 @@ int cosrod_cmd_run(int argc, char **argv) {
                                                         : "dynamic";
   if (analysis == COSROD_SC_ANALYSIS_STATIC) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_INCREMENTS;
   if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
+  if (sc->output.fields != COSROD_SC_FIELDS_DEFAULT) { /* output.fields / output.steps */
+    static const unsigned map[7][2] = {
+        {COSROD_SC_FIELD_TIP, COSROD_OUTPUT_TIP},           {COSROD_SC_FIELD_CENTERLINE, COSROD_OUTPUT_CENTERLINE},
+        {COSROD_SC_FIELD_FRAMES, COSROD_OUTPUT_FRAMES},     {COSROD_SC_FIELD_STRAINS, COSROD_OUTPUT_STRAINS},
+        {COSROD_SC_FIELD_CURVATURES, COSROD_OUTPUT_CURVATURES}, {COSROD_SC_FIELD_ENERGY, COSROD_OUTPUT_ENERGY},
+        {COSROD_SC_FIELD_STEPS, COSROD_OUTPUT_STEPS}};
+    unsigned files = cfg.files ? cfg.files & (COSROD_OUTPUT_INCREMENTS | COSROD_OUTPUT_MODES) : 0;
+    for (int k = 0; k < 7; k++)
+      if (sc->output.fields & map[k][0]) files |= map[k][1];
+    if (sc->nbodies > 0) files |= COSROD_OUTPUT_BODIES;
+    cfg.files = files;
+    /* no energy.csv: skip the dissipation / external work quadrature */
+    if (!(sc->output.fields & COSROD_SC_FIELD_ENERGY)) cosrod_sim_set_energy_accounting(sim, 0);
+  }
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   cfg.checkpoint_every = 30.0; /* a long run publishes complete files now and then */

@@ -24,7 +24,7 @@
 
 static const char *const file_names[OF_COUNT] = {
     "centerline.csv", "frames.csv", "strains.csv",    "curvatures.csv", "energy.csv",
-    "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      COSROD_OUTPUT_PVD_NAME};
+    "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      "tip.csv", COSROD_OUTPUT_PVD_NAME};
 
 /* Headers: SPEC §8 (a public contract; modes.csv from the issue text). */
 static const char *const file_headers[OF_COUNT] = {
@@ -37,6 +37,7 @@ static const char *const file_headers[OF_COUNT] = {
     "t,h,accepted\n",
     "t,iterations,residual\n",
     "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz\n",
+    "t,rod,end,x,y,z,q0,q1,q2,q3\n",
     "<?xml version=\"1.0\"?>\n"
     "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
     "  <Collection>\n"};

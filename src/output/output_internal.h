@@ -21,6 +21,7 @@ enum {
   OF_STEPS,
   OF_INCREMENTS,
   OF_MODES,
+  OF_TIP,
   OF_PVD,
   OF_COUNT
 };

@@ -77,6 +77,15 @@ cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosr
     for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->M[3 * n + i]);
     st = end_row(out, f, pos);
   }
+  f = &out->f[OF_TIP];
+  for (size_t e = 0; e < 2 && st == COSROD_OK && out_file_enabled(f); ++e) {
+    const double *x = fr->x + 3 * (e ? N : 0), *p = fr->p + 4 * (e ? N - 1 : 0);
+    size_t pos = row_start(out, t);
+    pos = append_index(out->line, append_index(out->line, pos, rod), e);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, x[i]);
+    for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, p[i]);
+    st = end_row(out, f, pos);
+  }
   if (st == COSROD_OK && out->vtk && !out->vtk_error) {
     out_vtk_path(out, out->path_a, rod, out->nframes, 1);
     if (out_vtk_rod(out, out->path_a, rod, t, fr) != COSROD_OK) {

@@ -63,6 +63,15 @@ struct cosrod_sim {
   int ran;
   int frame_rc; /* static runs: what the last frame callback returned */
   char msg[512];
+  /* galpha (sim_galpha.c): LIE layout y = (q of all rods, ν of all rods) of
+   * the null-space form; ml, mu are the tangent Jacobians' bandwidths */
+  int lie;
+  int *lie_perm, *lie_iperm; /* (ny) per rod: native -> node ordering and back (rod-local) */
+  int *lie_voff_r;           /* (nrods) offset of the rod's ν in the ν part */
+  double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
+  int lie_jml, lie_jmu;
+  /* fixed-step API (sim_step.c) */
+  int stepping; /* cosrod_sim_step has initialised the integrator */
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */
@@ -81,5 +90,11 @@ static inline void sim_scatter(const cosrod_sim *s, size_t r, const double *yl, 
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD);
 /* sim_run.c: energy terms from the rods' last evaluation plus the integrals W, D. */
 void sim_energy_from_data(cosrod_sim *s, double W, double D);
+
+/* sim_galpha.c: LIE layout (map, qoff_r, nq_tot, bandwidths), problem
+ * fields and options for galpha, cleanup. */
+cosrod_status sim_galpha_layout(cosrod_sim *s);
+void sim_galpha_problem(cosrod_sim *s);
+void sim_galpha_free(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */
