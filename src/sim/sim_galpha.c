@@ -14,7 +14,6 @@
  * because ∂(q ⊕ ε e_j)/∂ε at 0 = B(q) e_j and q̇ = B(q) ν is linear in ν.
  * Both have the stencil of the rod's ν-ν block (cosrod_rod_bandwidth). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +60,7 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
     sim_gather(s, r, y, s->yl);
     cosrod_status st = cosrod_rod_jac_full_band(rod, s->data[r], COSROD_FORM_NULLSPACE, t, s->yl, NULL, 0.0,
                                                 perm, J, ldj, jml, jmu);
-    if (st != COSROD_OK) { fprintf(stderr, "DBG full_band %d\n", st); return st == COSROD_ERR_CALLBACK ? 1 : -1; }
+    if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     const int vo = s->lie_voff_r[r];
 #define JB(bi, bj) J[(size_t)(bj) * (size_t)ldj + (size_t)(jmu + (bi) - (bj))]
     for (int i = 0; i < nyr - nq; i++) {
@@ -84,7 +83,7 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
           if (c < 0) continue;
           const double b = JB(bj, bc);
           if (b == 0.0) continue;
-          if (c - i > lmu || i - c > lml) { fprintf(stderr, "DBG K %d %d (%d %d)\n", i, c, lml, lmu); return -1; }
+          if (c - i > lmu || i - c > lml) return -1; /* outside the ν-ν stencil: cannot happen */
           K[(size_t)(vo + c) * (size_t)ld + (size_t)(lmu + i - c)] += a * b;
         }
       }
