@@ -62,6 +62,7 @@ typedef struct galpha_state {
   int have_jac, lu_ok;      /* K, C valid (for the current y); S factored for lu_h */
   int jac_fresh;            /* K, C evaluated at the current (t, y) */
   double lu_h, eta_old;
+  double hcap; /* bound on |h| after a Newton failure (0 = none) */
   int reject;
   double h_old;
 } galpha_state;
@@ -183,6 +184,7 @@ static cosrod_status galpha_reset(void *s_, cosrod_step_ctx *ctx) {
   s->reject = 0;
   s->eta_old = 1.0;
   s->h_old = 0.0;
+  s->hcap = 0.0;
   int rc = accel(s, ctx, ctx->t, ctx->y, s->vd);
   if (rc != 0)
     return rc < 0 ? COSROD_ERR_CALLBACK
@@ -197,15 +199,14 @@ static cosrod_status galpha_reset(void *s_, cosrod_step_ctx *ctx) {
 }
 
 /* K, C at (t, y) (counts njev). */
-static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx) {
+static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const double *y) {
   const cosrod_ode_problem *p = ctx->problem;
   cosrod_band_zero(s->K);
   cosrod_band_zero(s->C);
   ctx->stats->njev++;
-  int rc = p->jac_tangent(ctx->t, ctx->y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
+  int rc = p->jac_tangent(t, y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
   if (rc < 0)
-    cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "galpha: jac_tangent returned %d (fatal) at t = %.17g",
-                     rc, ctx->t);
+    cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "galpha: jac_tangent returned %d (fatal) at t = %.17g", rc, t);
   s->have_jac = rc == 0;
   s->jac_fresh = rc == 0;
   s->lu_ok = 0;
@@ -249,6 +250,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
     s->dq[i] = v[i] + h * ((0.5 - s->bet) * s->a[i] + s->bet * s->a1[i]);
   }
   double dn_old = 0.0, theta = 0.0;
+  int refresh = 0;
   for (int it = 0; it < s->max_newton; it++) {
     for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
     int rc = increment(ctx, y, s->w, q1);
@@ -277,6 +279,19 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       eta = pow(fmax(s->eta_old, ctx->uround), 0.8);
     } else {
       theta = dn / fmax(dn_old, 1e-300);
+      if (theta > 0.5 && refresh < 2 && it + 1 < s->max_newton) {
+        /* slow or diverging with K, C from the start of the step (large
+         * rotations of stiff sections): Newton with K, C at the iterate */
+        for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+        rc = increment(ctx, y, s->w, q1);
+        if (rc == 0) rc = tangent_jac(s, ctx, t1, s->y1);
+        if (rc != 0) return rc < 0 ? -1 : 1;
+        s->jac_fresh = 0; /* not at (t_n, y_n): a failure may still retry */
+        if (factor(s, ctx, h) != COSROD_OK) return 1;
+        refresh++;
+        dn_old = dn;
+        continue;
+      }
       if (theta >= 0.99) return 1;
       eta = theta / (1.0 - theta);
     }
@@ -308,9 +323,10 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   }
   ctx->stats->nsteps++;
   double theta = 0.0;
+  int retried = 0; /* one retry with K, C at (t_n, y_n) per attempt */
   for (;;) {
     if (!s->have_jac) {
-      int rc = tangent_jac(s, ctx);
+      int rc = tangent_jac(s, ctx, t, ctx->y);
       if (rc < 0) return COSROD_ERR_CALLBACK;
       if (rc > 0) {
         return reject(s, ctx, accepted, 0.5);
@@ -319,7 +335,8 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     if (!s->lu_ok || s->lu_h != h) {
       cosrod_status st = factor(s, ctx, h);
       if (st != COSROD_OK) {
-        if (!s->jac_fresh) {
+        if (!s->jac_fresh && !retried) {
+          retried = 1;
           s->have_jac = 0;
           continue;
         }
@@ -329,13 +346,15 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     int rc = newton(s, ctx, h, &theta);
     if (rc < 0) return COSROD_ERR_CALLBACK;
     if (rc == 0) break;
-    if (!s->jac_fresh) { /* retry with a fresh Jacobian at (t_n, y_n) */
+    if (!s->jac_fresh && !retried) { /* retry with a fresh Jacobian at (t_n, y_n) */
+      retried = 1;
       s->have_jac = 0;
       s->eta_old = 1.0;
       continue;
     }
     ctx->stats->nconvfail++;
     s->eta_old = 1.0;
+    s->hcap = 0.7 * fabs(h); /* the following steps stay below the failed one for a while */
     /* also with a fixed step: halve this step (the next one is h0 again) */
     return reject(s, ctx, accepted, 0.5);
   }
@@ -362,6 +381,10 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     if (s->reject) q = fmin(q, 1.0);
     if (q >= s->keep_lo && q <= s->keep_hi) q = 1.0;
     hnew = h * q;
+    if (s->hcap > 0.0) { /* relaxed by 10 % per accepted step after a Newton failure */
+      if (fabs(hnew) > s->hcap) hnew = ctx->dir * fmax(s->hcap, fabs(h));
+      s->hcap *= 1.1;
+    }
     if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
   }
   /* accept */
