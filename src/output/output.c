@@ -51,8 +51,14 @@ int out_fmt(char *buf, double v) {
   if (isinf(v)) return v > 0 ? (int)(memcpy(buf, "inf", 4), 3) : (int)(memcpy(buf, "-inf", 5), 4);
   /* %.15g when it reads back exactly (short forms of 0.1, 1/4, ...), else
    * %.17g, which always does; trying %.16g too costs more than it saves. */
-  int n = snprintf(buf, 32, "%.15g", v);
-  if (strtod(buf, NULL) != v) n = snprintf(buf, 32, "%.17g", v);
+  int n = out_fmt_shortest(buf, v); /* output_fmt.c: the same text without printf / strtod */
+  if (n >= 0) return n;
+  n = out_fmt_fast(buf, v, 15);
+  if (n < 0) n = snprintf(buf, 32, "%.15g", v);
+  if (strtod(buf, NULL) != v) {
+    n = out_fmt_fast(buf, v, 17);
+    if (n < 0) n = snprintf(buf, 32, "%.17g", v);
+  }
   return n;
 }
 

@@ -17,7 +17,13 @@ static size_t row_start(cosrod_output *out, double t) {
 }
 
 static size_t append_index(char *line, size_t pos, size_t idx) {
-  pos += (size_t)snprintf(line + pos, 24, ",%zu", idx);
+  char d[24];
+  int n = 0;
+  do d[n++] = (char)('0' + (int)(idx % 10)); /* ",%zu" without printf */
+  while ((idx /= 10) != 0);
+  line[pos++] = ',';
+  while (n > 0) line[pos++] = d[--n];
+  line[pos] = '\0';
   return pos;
 }
 
