@@ -313,7 +313,43 @@ TEST(galpha_vs_radau5_damped) {
   CHECK_LE("galpha at rtol 1e-8 agrees with radau5 at 1e-10", d, 1e-4);
 }
 
-static const th_case cases[] = {TH_CASE(galpha_tangent_jacobian), TH_CASE(galpha_pendulum_order2),
+/* Scenario keys of issue 12: solver.rho_inf, solver.h, output.fields / steps. */
+TEST(galpha_scenario_keys) {
+  char err[512];
+  cosrod_scenario *sc = NULL;
+  const char *ok[] = {"solver.integrator=galpha", "solver.rho_inf=0.3", "solver.h=2e-3", "output.fields=[tip, energy]",
+                      "output.steps=false"};
+  CHECK("keys accepted", cosrod_scenario_parse(DAMPED, strlen(DAMPED), "d.yaml", ok, 5, &sc, err, sizeof err) == COSROD_OK);
+  if (sc) {
+    CHECK_NEAR("rho_inf read", sc->solver.rho_inf, 0.3, 0.0);
+    CHECK_NEAR("h read", sc->solver.h, 2e-3, 0.0);
+    CHECK("fields read", sc->output.fields == (COSROD_SC_FIELD_TIP | COSROD_SC_FIELD_ENERGY));
+    cosrod_scenario_free(sc);
+  }
+  sc = NULL;
+  CHECK("default fields: all but tip",
+        cosrod_scenario_parse(DAMPED, strlen(DAMPED), "d.yaml", NULL, 0, &sc, err, sizeof err) == COSROD_OK && sc &&
+            sc->output.fields == COSROD_SC_FIELDS_DEFAULT && !(sc->output.fields & COSROD_SC_FIELD_TIP));
+  cosrod_scenario_free(sc);
+  const char *bad[][2] = {{"solver.rho_inf=1.5", "solver.rho_inf"},
+                          {"output.fields=[tip, torque]", "output.fields"},
+                          {"output.fields=[]", "output.fields"}};
+  for (int k = 0; k < 3; k++) {
+    sc = NULL;
+    cosrod_status st = cosrod_scenario_parse(DAMPED, strlen(DAMPED), "d.yaml", bad[k], 1, &sc, err, sizeof err);
+    NOTE("%s -> %s", bad[k][0], err);
+    CHECK("rejected", st != COSROD_OK && strstr(err, bad[k][1]) != NULL);
+    cosrod_scenario_free(sc);
+  }
+  const char *fixed_rodas[] = {"solver.integrator=rodas", "solver.h=1e-3"};
+  sc = NULL;
+  cosrod_status st = cosrod_scenario_parse(DAMPED, strlen(DAMPED), "d.yaml", fixed_rodas, 2, &sc, err, sizeof err);
+  NOTE("h with rodas -> %s", err);
+  CHECK("a fixed step needs galpha", st != COSROD_OK && strstr(err, "solver.h") != NULL);
+  cosrod_scenario_free(sc);
+}
+
+static const th_case cases[] = {TH_CASE(galpha_scenario_keys),TH_CASE(galpha_tangent_jacobian), TH_CASE(galpha_pendulum_order2),
                                 TH_CASE(galpha_unit_quaternions_and_energy),
                                 TH_CASE(galpha_cantilever_first_frequency), TH_CASE(galpha_vs_radau5_damped)};
 int main(int argc, char **argv) {
