@@ -62,6 +62,7 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
                                                 perm, J, ldj, jml, jmu);
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     const int vo = s->lie_voff_r[r];
+    const int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
 #define JB(bi, bj) J[(size_t)(bj) * (size_t)ldj + (size_t)(jmu + (bi) - (bj))]
     for (int i = 0; i < nyr - nq; i++) {
       const int bi = perm[nq + i];
@@ -76,11 +77,12 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
           C[(size_t)(vo + c) * (size_t)ld + (size_t)(lmu + i - c)] += a;
           continue;
         }
-        /* K(i, c) += ∂ν̇_i/∂q_j B(j, c), B = ∂q̇/∂ν: row bj of J, ν columns */
-        const int lo2 = bj - jml > 0 ? bj - jml : 0, hi2 = bj + jmu < nyr - 1 ? bj + jmu : nyr - 1;
-        for (int bc = lo2; bc <= hi2; bc++) {
-          const int c = iperm[bc] - nq;
-          if (c < 0) continue;
+        /* K(i, c) += ∂ν̇_i/∂q_j B(j, c), B = ∂q̇/∂ν: row bj of J; B is block
+         * diagonal (a q component moves only with the ν of its own node):
+         * columns bc0[j] .. bc0[j] + bcn[j] - 1 */
+        for (int c = bc0[j]; c < bc0[j] + bcn[j]; c++) {
+          const int bc = perm[nq + c];
+          if (bc - bj > jmu || bj - bc > jml) continue;
           const double b = JB(bj, bc);
           if (b == 0.0) continue;
           if (c - i > lmu || i - c > lml) return -1; /* outside the ν-ν stencil: cannot happen */
@@ -98,7 +100,9 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
   s->lie_perm = malloc(n * sizeof *s->lie_perm);
   s->lie_iperm = malloc(n * sizeof *s->lie_iperm);
   s->lie_voff_r = calloc(s->nrods, sizeof *s->lie_voff_r);
-  if (!s->lie_perm || !s->lie_iperm || !s->lie_voff_r) return COSROD_ERR_NOMEM;
+  s->lie_bc0 = calloc(n, sizeof *s->lie_bc0);
+  s->lie_bcn = calloc(n, sizeof *s->lie_bcn);
+  if (!s->lie_perm || !s->lie_iperm || !s->lie_voff_r || !s->lie_bc0 || !s->lie_bcn) return COSROD_ERR_NOMEM;
   int nq_tot = 0, maxny = 0;
   for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
   int qb = 0, vb = 0;
@@ -115,6 +119,20 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
     cosrod_status st = cosrod_rod_order_fill(rod, COSROD_FORM_NULLSPACE, s->lie_perm + s->off_r[r],
                                              s->lie_iperm + s->off_r[r], &ml, &mu);
     if (st != COSROD_OK) return st;
+    /* the ν columns of B = ∂q̇/∂ν in each q row: x_n, ξ_n -> the same
+     * coordinate of ν_n; p_k (4 rows) -> Ω_k (3 columns) */
+    int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
+    const int N = cosrod_rod_nseg(rod);
+    for (int v = 0; v <= N; v++)
+      for (int c = 0; c < cosrod_rod_vertex_ndof(rod, v); c++) {
+        bc0[cosrod_rod_qindex_vertex(rod, v) + c] = cosrod_rod_vindex_vertex(rod, COSROD_FORM_NULLSPACE, v) + c;
+        bcn[cosrod_rod_qindex_vertex(rod, v) + c] = 1;
+      }
+    for (int k = 0; k < N; k++)
+      for (int c = 0; c < 4; c++) {
+        bc0[cosrod_rod_qindex_segment(rod, k) + c] = cosrod_rod_vindex_segment(rod, COSROD_FORM_NULLSPACE, k);
+        bcn[cosrod_rod_qindex_segment(rod, k) + c] = 3;
+      }
     if (ml > s->lie_jml) s->lie_jml = ml;
     if (mu > s->lie_jmu) s->lie_jmu = mu;
     cosrod_rod_bandwidth(rod, COSROD_FORM_NULLSPACE, &mlq, &muq, &mlv, &muv);
@@ -153,5 +171,7 @@ void sim_galpha_free(cosrod_sim *s) {
   free(s->lie_perm);
   free(s->lie_iperm);
   free(s->lie_voff_r);
+  free(s->lie_bc0);
+  free(s->lie_bcn);
   free(s->lie_jac);
 }

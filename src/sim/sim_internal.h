@@ -68,6 +68,7 @@ struct cosrod_sim {
   int lie;
   int *lie_perm, *lie_iperm; /* (ny) per rod: native -> node ordering and back (rod-local) */
   int *lie_voff_r;           /* (nrods) offset of the rod's ν in the ν part */
+  int *lie_bc0, *lie_bcn;    /* (ny) per rod, q rows: first ν column and count of B = ∂q̇/∂ν */
   double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
   int lie_jml, lie_jmu;
   /* fixed-step API (sim_step.c) */
