@@ -96,6 +96,23 @@ typedef int (*cosrod_ode_project)(double t, double *y, void *user);
  * methods need it for non-autonomous problems, see time_dependent). */
 typedef int (*cosrod_ode_dfdt)(double t, const double *y, double *ft, void *user);
 
+/* Lie-group second-order structure (galpha), y = (q (lie_nq), v (nv = n - lie_nq)),
+ * q̇ = B(q) v with v a velocity in the tangent space (e.g. the rod's null-space
+ * form: q = (x, p), v = (ẋ, Ω), ṗ = ½ p Ω).
+ * Increment: qnew (lie_nq) <- q ⊕ w for a tangent vector w (nv), i.e. the
+ * configuration reached from q along the velocity w over unit time
+ * (x + w_x; p ∘ exp(½ w_Ω) for a material angular velocity).  qnew may not
+ * alias q.  NULL means the vector space: qnew = q + w (lie_nq == nv). */
+typedef int (*cosrod_ode_increment)(const double *q, const double *w, double *qnew, void *user);
+/* Tangent Jacobians of the accelerations a = f_v(t, q, v) (the last nv
+ * components of f) at (t, y):
+ *   K(i, j) = d a_i(q ⊕ ε e_j, v) / d ε at ε = 0   (minus the tangent stiffness M⁻¹ K_T)
+ *   C(i, j) = d a_i / d v_j                        (minus the damping M⁻¹ C_T)
+ * both nv x nv, banded with (lie_ml, lie_mu) in LAPACK band layout without
+ * fill-in rows: entry (i, j) at K[j*ld + lie_mu + i - j]; zeroed before the
+ * call. */
+typedef int (*cosrod_ode_jac_tangent)(double t, const double *y, double *K, double *C, int ld, void *user);
+
 /* Problem description.  Zero-initialise (cosrod_ode_problem p = {0};) and
  * fill what applies: all optional fields are 0/NULL by default.
  *
@@ -170,6 +187,14 @@ typedef struct cosrod_ode_problem {
    * always zeroed first.  Before the first call J holds zeros, afterwards the
    * previous Jacobian. */
   int jac_fills;
+
+  /* Lie-group second-order structure (galpha; see cosrod_ode_increment):
+   * lie_nq > 0 declares y = (q (lie_nq), v (n - lie_nq)); jac_tangent is
+   * required by galpha, increment optional (NULL: vector space). */
+  int lie_nq;
+  cosrod_ode_increment increment;
+  cosrod_ode_jac_tangent jac_tangent;
+  int lie_ml, lie_mu; /* bandwidths of the tangent Jacobians K, C */
 } cosrod_ode_problem;
 
 /* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or
@@ -241,10 +266,24 @@ typedef struct cosrod_integrate_options {
   long stiff_test;    /* test every so many steps [1000]; < 0 never */
   int stiff_continue; /* 0 (default, as the original): stop with ERR_STIFF; 1: count in stats.nstiff, go on */
 
+  /* Generalized-α (galpha). */
+  double rho_inf; /* spectral radius at infinity in [0, 1]; < 0 = default 0.8 (set by the defaults) */
+  int galpha_scheme; /* COSROD_GALPHA_CHUNG_HULBERT (default), _HHT, _NEWMARK (see galpha.c) */
+  int fixed_step;    /* 1: constant step h0 (galpha; needs h0 > 0), no error control */
+
   double uround; /* unit roundoff [DBL_EPSILON/2 ~ 1.1e-16; dopri5/dop853: 2.3e-16 as the originals] */
 } cosrod_integrate_options;
 
-/* Defaults: rtol = atol = 1e-6, max_steps = 100000, everything else 0. */
+/* Generalized-α variants (cosrod_integrate_options.galpha_scheme), all from rho_inf:
+ *   CHUNG_HULBERT  α_m = (2ρ∞ - 1)/(ρ∞ + 1), α_f = ρ∞/(ρ∞ + 1)   (Chung & Hulbert 1993, eq. 25)
+ *   HHT            α_m = 0, α_f = (1 - ρ∞)/(1 + ρ∞), ρ∞ in [1/2, 1]  (Hilber, Hughes & Taylor 1977)
+ *   NEWMARK        α_m = α_f = 0 (average acceleration γ = ½, β = ¼ when ρ∞ = 1; else
+ *                  γ = ½ + (1 - ρ∞)/(1 + ρ∞), β = ¼(γ + ½)², first order)
+ * with γ = ½ - α_m + α_f, β = ¼(1 - α_m + α_f)² for the first two. */
+enum { COSROD_GALPHA_CHUNG_HULBERT = 0, COSROD_GALPHA_HHT = 1, COSROD_GALPHA_NEWMARK = 2 };
+
+/* Defaults: rtol = atol = 1e-6, max_steps = 100000, rho_inf = -1 (method
+ * default), everything else 0. */
 cosrod_integrate_options cosrod_integrate_default_options(void);
 
 /* Counters (reset by cosrod_integrator_init). */
@@ -372,6 +411,7 @@ extern const cosrod_step_type *const cosrod_step_rodas;
 extern const cosrod_step_type *const cosrod_step_seulex;
 extern const cosrod_step_type *const cosrod_step_ida;
 extern const cosrod_step_type *const cosrod_step_cvode;
+extern const cosrod_step_type *const cosrod_step_galpha;
 
 /* Method by name ("dopri5", ...); NULL if unknown or not built. */
 const cosrod_step_type *cosrod_step_type_by_name(const char *name);

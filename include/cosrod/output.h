@@ -12,6 +12,7 @@
  *   steps.csv       t,h,accepted
  *   increments.csv  t,iterations,residual             (static runs)
  *   modes.csv       mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz
+ *   tip.csv         t,rod,end,x,y,z,q0,q1,q2,q3       (both ends of every rod; opt-in)
  *   vtk/rod<k>_<frame>.vtp, vtk/bodies_<frame>.vtp, vtk/cosrod.pvd
  *   vtk/mode_<k>.vtp, vtk/modes.pvd                    (modal analyses)
  *   plots/tip.png, plots/energy.png, plots/steps.png, plots/centerline.png,
@@ -75,9 +76,11 @@ extern "C" {
 #define COSROD_OUTPUT_INCREMENTS 0x080u /* increments.csv */
 #define COSROD_OUTPUT_MODES 0x100u      /* modes.csv */
 #define COSROD_OUTPUT_REACTIONS 0x200u  /* reactions.csv */
+#define COSROD_OUTPUT_TIP 0x400u        /* tip.csv: t,rod,end,x,y,z,q0,q1,q2,q3 (end 0: x_0, p_{1/2};
+                                           end 1: x_N, p_{N-1/2}) */
 /* Rod files + energy + steps (+ bodies.csv when nbodies > 0). */
 #define COSROD_OUTPUT_DEFAULT 0x05fu
-#define COSROD_OUTPUT_ALL 0x3ffu
+#define COSROD_OUTPUT_ALL 0x7ffu
 
 /* Name of the ParaView index in DIR/vtk/, and of the mode shapes' index. */
 #define COSROD_OUTPUT_PVD_NAME "cosrod.pvd"

@@ -144,7 +144,8 @@ typedef enum cosrod_sc_integrator {
   COSROD_SC_INTEGRATOR_DOPRI5,
   COSROD_SC_INTEGRATOR_DOP853,
   COSROD_SC_INTEGRATOR_IDA,
-  COSROD_SC_INTEGRATOR_CVODE
+  COSROD_SC_INTEGRATOR_CVODE,
+  COSROD_SC_INTEGRATOR_GALPHA /* generalized-α on the rotation group (formulation nullspace) */
 } cosrod_sc_integrator;
 
 /* An elastic material.  E, G, poisson and density are all filled in:
@@ -333,6 +334,8 @@ typedef struct cosrod_sc_solver {
   double h0;                             /* initial step [s]; 0 = automatic (default) */
   double hmax;                           /* largest step [s]; 0 = unlimited (default) */
   long max_steps;                        /* default 100000 */
+  double rho_inf;                        /* galpha: spectral radius at infinity [0, 1], default 0.8 */
+  double h;                              /* galpha: fixed step [s]; 0 = adaptive under rtol/atol (default) */
   int line;
 } cosrod_sc_solver;
 
@@ -340,8 +343,23 @@ typedef struct cosrod_sc_output {
   char *dir;      /* output directory (default "out") */
   double every;   /* output interval [s]; default t_end/100 (static: every increment) */
   int vtk, plots; /* default 1, 1 */
+  unsigned fields; /* COSROD_SC_FIELD_* bits written (default: all but tip) */
   int line;
 } cosrod_sc_output;
+
+/* output.fields: which files are written (tip.csv: every rod end's position
+ * and frame; steps.csv also switched by output.steps: false). */
+enum {
+  COSROD_SC_FIELD_TIP = 1u << 0,
+  COSROD_SC_FIELD_CENTERLINE = 1u << 1,
+  COSROD_SC_FIELD_FRAMES = 1u << 2,
+  COSROD_SC_FIELD_STRAINS = 1u << 3,
+  COSROD_SC_FIELD_CURVATURES = 1u << 4,
+  COSROD_SC_FIELD_ENERGY = 1u << 5,
+  COSROD_SC_FIELD_STEPS = 1u << 6,
+  COSROD_SC_FIELD_REACTIONS = 1u << 7,
+  COSROD_SC_FIELDS_DEFAULT = 0xFEu /* everything but tip (the files of SPEC §8) */
+};
 
 typedef struct cosrod_sc_lines cosrod_sc_lines; /* private: key path -> line */
 

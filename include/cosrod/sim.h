@@ -112,6 +112,19 @@ void cosrod_sim_free(cosrod_sim *sim);
  * called once. */
 cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
 
+/* Fixed-step API for interactive and real-time use: advance a dynamic
+ * simulation by h > 0 [s] (the first call starts at t = 0 from the initial
+ * state; start_from_equilibrium is not applied).  After the call the state
+ * (cosrod_sim_state, cosrod_sim_t), the rods' data (cosrod_sim_rod_data,
+ * cosrod_sim_tip) and the energies (cosrod_sim_energy_now; external_work and
+ * dissipated are NaN unless they vanish identically) are those at the new
+ * time.  With `integrator: galpha` and a fixed step `solver.h` >= h, one call
+ * is one generalized-α step: constant cost, no allocation.  Other
+ * integrators take their own steps up to t + h.  Returns the integrator's
+ * status (message in cosrod_sim_message); ERR_INVALID for h <= 0, a static
+ * analysis, or after cosrod_sim_run.  Not combinable with cosrod_sim_run. */
+cosrod_status cosrod_sim_step(cosrod_sim *sim, double h);
+
 /* Energy accounting of dynamic runs (default on): the dissipated energy and
  * the external work are integrated over every accepted step by Simpson's
  * rule on the dense output, i.e. two extra evaluations of every rod per step

@@ -359,6 +359,20 @@ int cosrod_cmd_run(int argc, char **argv) {
   if (analysis == COSROD_SC_ANALYSIS_STATIC) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_INCREMENTS;
   if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
   cfg.files = (cfg.files ? cfg.files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_REACTIONS;
+  if (sc->output.fields != COSROD_SC_FIELDS_DEFAULT) { /* output.fields / output.steps */
+    static const unsigned map[8][2] = {
+        {COSROD_SC_FIELD_TIP, COSROD_OUTPUT_TIP},           {COSROD_SC_FIELD_CENTERLINE, COSROD_OUTPUT_CENTERLINE},
+        {COSROD_SC_FIELD_FRAMES, COSROD_OUTPUT_FRAMES},     {COSROD_SC_FIELD_STRAINS, COSROD_OUTPUT_STRAINS},
+        {COSROD_SC_FIELD_CURVATURES, COSROD_OUTPUT_CURVATURES}, {COSROD_SC_FIELD_ENERGY, COSROD_OUTPUT_ENERGY},
+        {COSROD_SC_FIELD_STEPS, COSROD_OUTPUT_STEPS},       {COSROD_SC_FIELD_REACTIONS, COSROD_OUTPUT_REACTIONS}};
+    unsigned files = cfg.files ? cfg.files & (COSROD_OUTPUT_INCREMENTS | COSROD_OUTPUT_MODES) : 0;
+    for (int k = 0; k < 8; k++)
+      if (sc->output.fields & map[k][0]) files |= map[k][1];
+    if (sc->nbodies > 0) files |= COSROD_OUTPUT_BODIES;
+    cfg.files = files;
+    /* no energy.csv: skip the dissipation / external work quadrature */
+    if (!(sc->output.fields & COSROD_SC_FIELD_ENERGY)) cosrod_sim_set_energy_accounting(sim, 0);
+  }
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   /* a long run publishes complete files every 30 s of wall time, also

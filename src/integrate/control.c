@@ -24,6 +24,7 @@ cosrod_integrate_options cosrod_integrate_default_options(void) {
   o.rtol = 1e-6;
   o.atol = 1e-6;
   o.max_steps = 100000;
+  o.rho_inf = -1.0;
   return o;
 }
 

@@ -25,7 +25,7 @@
 static const char *const file_names[OF_COUNT] = {
     "centerline.csv", "frames.csv", "strains.csv",    "curvatures.csv", "energy.csv",
     "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      "reactions.csv",
-    COSROD_OUTPUT_PVD_NAME};
+    "tip.csv",        COSROD_OUTPUT_PVD_NAME};
 
 /* Headers: SPEC §8 (a public contract; modes.csv from the issue text). */
 static const char *const file_headers[OF_COUNT] = {
@@ -39,6 +39,7 @@ static const char *const file_headers[OF_COUNT] = {
     "t,iterations,residual\n",
     "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz\n",
     "t,rod,end,Fx,Fy,Fz,Mx,My,Mz\n",
+    "t,rod,end,x,y,z,q0,q1,q2,q3\n",
     "<?xml version=\"1.0\"?>\n"
     "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
     "  <Collection>\n"};
@@ -52,8 +53,14 @@ int out_fmt(char *buf, double v) {
   if (isinf(v)) return v > 0 ? (int)(memcpy(buf, "inf", 4), 3) : (int)(memcpy(buf, "-inf", 5), 4);
   /* %.15g when it reads back exactly (short forms of 0.1, 1/4, ...), else
    * %.17g, which always does; trying %.16g too costs more than it saves. */
-  int n = snprintf(buf, 32, "%.15g", v);
-  if (strtod(buf, NULL) != v) n = snprintf(buf, 32, "%.17g", v);
+  int n = out_fmt_shortest(buf, v); /* output_fmt.c: the same text without printf / strtod */
+  if (n >= 0) return n;
+  n = out_fmt_fast(buf, v, 15);
+  if (n < 0) n = snprintf(buf, 32, "%.15g", v);
+  if (strtod(buf, NULL) != v) {
+    n = out_fmt_fast(buf, v, 17);
+    if (n < 0) n = snprintf(buf, 32, "%.17g", v);
+  }
   return n;
 }
 

@@ -22,6 +22,7 @@ enum {
   OF_INCREMENTS,
   OF_MODES,
   OF_REACTIONS,
+  OF_TIP,
   OF_PVD,
   OF_COUNT
 };
@@ -115,6 +116,13 @@ struct cosrod_output {
 /* Locale guard: every public entry point formats numbers in the C locale. */
 #define LOCALE_ENTER(out) locale_t saved_locale_ = uselocale((out)->cloc)
 #define LOCALE_LEAVE() uselocale(saved_locale_)
+
+/* output_fmt.c: snprintf(buf, 32, "%.<P>g", v) for P = 15, 17 without printf,
+ * or -1 when unsure (0, non-finite, extreme exponents, near-half rounding). */
+int out_fmt_fast(char *buf, double v, int P);
+/* output_fmt.c: out_fmt's text ("%.15g" if it reads back, else "%.17g")
+ * without printf or strtod, or -1 when unsure. */
+int out_fmt_shortest(char *buf, double v);
 
 /* Stream helpers (output.c), used by the row writers (output_rows.c). */
 

@@ -17,7 +17,13 @@ static size_t row_start(cosrod_output *out, double t) {
 }
 
 static size_t append_index(char *line, size_t pos, size_t idx) {
-  pos += (size_t)snprintf(line + pos, 24, ",%zu", idx);
+  char d[24];
+  int n = 0;
+  do d[n++] = (char)('0' + (int)(idx % 10)); /* ",%zu" without printf */
+  while ((idx /= 10) != 0);
+  line[pos++] = ',';
+  while (n > 0) line[pos++] = d[--n];
+  line[pos] = '\0';
   return pos;
 }
 
@@ -75,6 +81,15 @@ cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosr
     pos = out_append_num(out->line, pos, cap, fr->s_vertices[n]);
     for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->K[3 * n + i]);
     for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, fr->M[3 * n + i]);
+    st = end_row(out, f, pos);
+  }
+  f = &out->f[OF_TIP];
+  for (size_t e = 0; e < 2 && st == COSROD_OK && out_file_enabled(f); ++e) {
+    const double *x = fr->x + 3 * (e ? N : 0), *p = fr->p + 4 * (e ? N - 1 : 0);
+    size_t pos = row_start(out, t);
+    pos = append_index(out->line, append_index(out->line, pos, rod), e);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, x[i]);
+    for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, p[i]);
     st = end_row(out, f, pos);
   }
   if (st == COSROD_OK && out->vtk && !out->vtk_error) {

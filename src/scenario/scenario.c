@@ -228,7 +228,7 @@ static void read_analysis(ctx *c, ynode *root) {
 static void read_solver(ctx *c, ynode *root) {
   static const char *const keys[] = {
       "formulation", "stabilisation", "baumgarte", "integrator", "rtol", "atol",
-      "h0",          "hmax",          "max_steps", NULL};
+      "h0",          "hmax",          "max_steps", "rho_inf", "h", NULL};
   cosrod_sc_solver *s = &c->sc->solver;
   s->baumgarte_omega = s->baumgarte_r = 100.0;
   s->rtol = s->atol = 1e-6;
@@ -265,6 +265,12 @@ static void read_solver(ctx *c, ynode *root) {
   if (s->hmax > 0 && s->h0 > s->hmax)
     sc_fail(c, sc_get(m, "h0"), "h0", "initial step %.15g is larger than hmax = %.15g", s->h0, s->hmax);
   if ((v = sc_get(m, "max_steps"))) s->max_steps = sc_to_int(c, v, "max_steps", 1, 1000000000000L);
+  s->rho_inf = sc_num(c, m, "rho_inf", 0.8, R_NONNEG);
+  if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
+  s->h = sc_num(c, m, "h", 0.0, R_NONNEG);
+  if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
+    sc_fail(c, sc_get(m, "h"), "h", "a fixed step needs integrator: galpha (got %s)",
+            SC_INTEGRATOR_NAMES[s->integrator]);
   if (s->formulation == COSROD_SC_FORMULATION_DAE &&
       (s->integrator == COSROD_SC_INTEGRATOR_DOPRI5 || s->integrator == COSROD_SC_INTEGRATOR_DOP853 ||
        s->integrator == COSROD_SC_INTEGRATOR_CVODE))
@@ -283,11 +289,14 @@ static void read_solver(ctx *c, ynode *root) {
 }
 
 static void read_output(ctx *c, ynode *root) {
-  static const char *const keys[] = {"dir", "every", "vtk", "plots", NULL};
+  static const char *const keys[] = {"dir", "every", "vtk", "plots", "fields", "steps", NULL};
+  static const char *const field_names[] = {"tip",    "centerline", "frames", "strains", "curvatures",
+                                            "energy", "steps",      "reactions", NULL};
   cosrod_sc_output *o = &c->sc->output;
   const cosrod_sc_analysis *a = &c->sc->analysis;
   double every = a->type == COSROD_SC_ANALYSIS_STATIC ? 1.0 / (double)a->increments : a->t_end / 100.0;
   o->vtk = o->plots = 1;
+  o->fields = COSROD_SC_FIELDS_DEFAULT;
   ynode *m = sc_get(root, "output");
   const char *dir = "out";
   if (m) {
@@ -308,6 +317,14 @@ static void read_output(ctx *c, ynode *root) {
     if (a->type == COSROD_SC_ANALYSIS_STATIC && every < every_default * (1.0 - 1e-9)) every = every_default;
     if ((v = sc_get(m, "vtk"))) o->vtk = sc_to_bool(c, v, "vtk");
     if ((v = sc_get(m, "plots"))) o->plots = sc_to_bool(c, v, "plots");
+    if ((v = sc_get(m, "fields"))) {
+      if (v->kind != YN_SEQ)
+        sc_fail(c, v, "fields", "expected a list of [tip, centerline, frames, strains, curvatures, energy, steps, reactions]");
+      if (v->n == 0) sc_fail(c, v, "fields", "must name at least one field");
+      o->fields = 0;
+      for (size_t i = 0; i < v->n; i++) o->fields |= 1u << sc_to_enum(c, v->item[i], "fields", field_names);
+    }
+    if ((v = sc_get(m, "steps")) && !sc_to_bool(c, v, "steps")) o->fields &= ~(unsigned)COSROD_SC_FIELD_STEPS;
     sc_pop(c);
   }
   o->every = every;

@@ -498,6 +498,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       s->form = COSROD_FORM_NULLSPACE;
       break;
   }
+  /* galpha integrates the null-space form on the rotation group whatever the
+   * formulation (sim_galpha.c); projection / Baumgarte do not apply */
+  s->lie = strcmp(type->name, "galpha") == 0;
+  if (s->lie) s->form = COSROD_FORM_NULLSPACE;
   int is_res = (type->flags & COSROD_STEP_RESIDUAL) != 0;
   if (s->form == COSROD_FORM_DAE) {
     if (is_res)
@@ -511,7 +515,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
     }
   }
-  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE) {
+  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && !s->lie) {
     if (s->form != COSROD_FORM_ABSOLUTE) {
       set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
       return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
@@ -581,7 +585,13 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     return fail_create(s, status, COSROD_ERR_NOMEM);
 
   /* layout */
-  if (s->split) {
+  if (s->lie) {
+    cosrod_status st = sim_galpha_layout(s);
+    if (st != COSROD_OK) {
+      set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      return fail_create(s, status, st);
+    }
+  } else if (s->split) {
     int nq_tot = 0;
     for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
     int qb = 0;
@@ -689,6 +699,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   o.max_steps = sc->solver.max_steps;
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
   s->opts = o;
+  if (s->lie) sim_galpha_problem(s);
   cosrod_status st = COSROD_OK;
   s->integ = cosrod_integrator_create(type, p, &s->opts, &st);
   if (!s->integ) {
@@ -750,5 +761,6 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->tout);
   free(s->brk);
   free(s->bwork);
+  sim_galpha_free(s);
   free(s);
 }

@@ -86,6 +86,16 @@ struct cosrod_sim {
   int frame_rc; /* static runs: what the last frame callback returned */
   char msg[512];
   char input_warn[512]; /* sim_kirchhoff.c: a warning about the input ("" if none) */
+  /* galpha (sim_galpha.c): LIE layout y = (q of all rods, ν of all rods) of
+   * the null-space form; ml, mu are the tangent Jacobians' bandwidths */
+  int lie;
+  int *lie_perm, *lie_iperm; /* (ny) per rod: native -> node ordering and back (rod-local) */
+  int *lie_voff_r;           /* (nrods) offset of the rod's ν in the ν part */
+  int *lie_bc0, *lie_bcn;    /* (ny) per rod, q rows: first ν column and count of B = ∂q̇/∂ν */
+  double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
+  int lie_jml, lie_jmu;
+  /* fixed-step API (sim_step.c) */
+  int stepping; /* cosrod_sim_step has initialised the integrator */
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */
@@ -144,5 +154,10 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
 int sim_has_kirchhoff(const cosrod_sim *s);
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
 void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
+/* sim_galpha.c: LIE layout (map, qoff_r, nq_tot, bandwidths), problem
+ * fields and options for galpha, cleanup. */
+cosrod_status sim_galpha_layout(cosrod_sim *s);
+void sim_galpha_problem(cosrod_sim *s);
+void sim_galpha_free(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */

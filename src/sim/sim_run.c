@@ -345,7 +345,7 @@ static cosrod_status equilibrium_start(cosrod_sim *s) {
 
 cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
   if (!s) return COSROD_ERR_INVALID;
-  if (s->ran) return COSROD_ERR_INVALID;
+  if (s->ran || s->stepping) return COSROD_ERR_INVALID;
   s->ran = 1;
   s->obs = obs;
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) {

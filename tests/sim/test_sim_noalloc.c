@@ -115,7 +115,38 @@ TEST(static_and_equilibrium_runs_do_not_allocate) {
   check_run("kv-cantilever", (const char *const[]){"analysis.t_end=0.05"}, 1);
 }
 
+/* Fixed-step API: 10^5 galpha steps of cosrod_sim_step (Newton, Jacobian
+ * and LU updates, the rod evaluation after each step) without allocation. */
+TEST(sim_step_does_not_allocate) {
+  char path[1024], err[512];
+  const char *dir = getenv("COSROD_EXAMPLES");
+  snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", dir ? dir : "examples");
+  const char *sets[] = {"solver.integrator=galpha", "solver.h=1e-4", "analysis.t_end=100"};
+  cosrod_scenario *sc = NULL;
+  if (cosrod_scenario_load(path, sets, 3, &sc, err, sizeof err) != COSROD_OK) {
+    NOTE("%s", err);
+    CHECK("scenario loads", 0);
+    return;
+  }
+  cosrod_status st;
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  CHECK("create", sim != NULL);
+  if (sim) {
+    long before = g_allocs;
+    st = COSROD_OK;
+    int k = 0;
+    for (; k < 100000 && st == COSROD_OK; k++) st = cosrod_sim_step(sim, 1e-4);
+    long n = g_allocs - before;
+    NOTE("%d steps to t = %g, %ld Jacobians, %ld allocations", k, cosrod_sim_t(sim), cosrod_sim_stats(sim)->njev, n);
+    CHECK("10^5 steps ok", st == COSROD_OK && k == 100000);
+    CHECK("no allocation in 10^5 steps", n == 0);
+  }
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 static const th_case cases[] = {
+    TH_CASE(sim_step_does_not_allocate),
     TH_CASE(dynamic_runs_do_not_allocate),
     TH_CASE(static_and_equilibrium_runs_do_not_allocate),
 };

@@ -1,0 +1,441 @@
+/* Generalized-α on a Lie group (galpha): Chung & Hulbert, J. Appl. Mech. 60
+ * (1993) in the Lie-group form of Arnold & Brüls, Multibody Syst. Dyn. 18
+ * (2007) and Brüls, Cardona & Arnold, Mech. Mach. Theory 48 (2012), for
+ * problems with the Lie-group second-order structure of cosrod_ode_problem
+ * (lie_nq, increment, jac_tangent): y = (q, v), q̇ = B(q) v, v̇ = f_v(t, q, v).
+ *
+ * One step t_n -> t_{n+1} = t_n + h ([AB07] eqs. 13-16), unknown v̇_{n+1}:
+ *   (1 - α_m) a_{n+1} + α_m a_n = (1 - α_f) v̇_{n+1} + α_f v̇_n
+ *   v_{n+1} = v_n + h (1 - γ) a_n + h γ a_{n+1}
+ *   Δq_n    = v_n + h (½ - β) a_n + h β a_{n+1}
+ *   q_{n+1} = q_n ⊕ h Δq_n                 (e.g. p_{n+1} = p_n ∘ exp(½ h ΔΩ))
+ *   0 = r(v̇_{n+1}) = v̇_{n+1} - f_v(t_{n+1}, q_{n+1}, v_{n+1})
+ * a is the algorithmic (pseudo-)acceleration, a_0 = v̇_0.  The configuration
+ * is always recomputed from q_n by the increment (never renormalised).
+ * Newton on r with the iteration matrix ([AB07] eq. 19 with the tangent
+ * operator T(hΔq) ≈ I, [BCA12] §3)
+ *   S = I - γ'' C - β'' K,   γ'' = h γ c, β'' = h² β c, c = (1 - α_f)/(1 - α_m),
+ * K, C the tangent Jacobians of f_v (cosrod_ode_jac_tangent; -M⁻¹K_T and
+ * -M⁻¹C_T of structural dynamics), banded LU; simplified Newton: K, C and the
+ * LU are reused across iterations and steps while Newton contracts fast
+ * (θ <= jac_reuse), S is refactored only when h changes; a failed Newton
+ * with an old Jacobian retries with a fresh one.  Convergence as radau5
+ * (HW II §IV.8): η ||Δ|| <= κ with η = θ/(1 - θ).
+ *
+ * Parameters from ρ∞ (spectral radius at h ω -> ∞), see integrate.h
+ * (COSROD_GALPHA_*): γ = ½ - α_m + α_f, β = ¼ (1 - α_m + α_f)²; second
+ * order for γ = ½ - α_m + α_f.
+ *
+ * Step control.  Fixed step (opts.fixed_step, h = h0; a step whose Newton
+ * iteration fails even with a fresh Jacobian is retried with h/2, h/4, ...,
+ * and the following step is h0 again, so a run reaches t_end or stops with
+ * "step size too small") or adaptive with the
+ * local error of the configuration (Zienkiewicz & Xie 1991 for Newmark; the
+ * difference between the corrected update and its second-order Taylor part)
+ *   e = (β - 1/6) h² (a_{n+1} - a_n)   (tangent),   err = ||q_{n+1} ⊕ e - q_{n+1}||,
+ * scaled as Hairer (atol + rtol max(|q_n|, |q_{n+1}|)), hnew = h clamp(0.9
+ * err^(-1/3), 0.2, 5); h kept (LU reused) when 1 <= hnew/h <= 1.2.
+ *
+ * Dense output: cubic Hermite in the tangent space of q_n (end slopes h v_n,
+ * h v_{n+1}, end value h Δq_n) mapped by the increment, and cubic Hermite of
+ * v with the end derivatives v̇_n, v̇_{n+1}; exact at both ends. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/band.h"
+#include "cosrod/integrate.h"
+
+typedef struct galpha_state {
+  int n, nq, nv;
+  double am, af, gam, bet; /* α_m, α_f, γ, β */
+  int fixed;
+  double safety, fac_min, fac_max, kappa, jac_reuse, keep_lo, keep_hi;
+  int max_newton;
+  cosrod_band *K, *C, *S;
+  double *vd, *a;           /* (nv) v̇_n, a_n */
+  double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */
+  double *x, *w;            /* (nv) Newton correction, tangent scratch */
+  double *y1, *f, *yold;    /* (n) trial state, f, state at t_n */
+  double *vdold, *wq;       /* (nv) v̇ at t_n, h Δq of the last step (dense output) */
+  double *qe;               /* (nq) scratch */
+  int have_jac, lu_ok;      /* K, C valid (for the current y); S factored for lu_h */
+  int jac_fresh;            /* K, C evaluated at the current (t, y) */
+  double lu_h, eta_old;
+  double hcap; /* bound on |h| after a Newton failure (0 = none) */
+  int reject;
+  double h_old;
+} galpha_state;
+
+static void galpha_free(void *s_) {
+  galpha_state *s = s_;
+  if (!s) return;
+  cosrod_band_free(s->K);
+  cosrod_band_free(s->C);
+  cosrod_band_free(s->S);
+  free(s->vd);
+  free(s);
+}
+
+/* α_m, α_f, γ, β from ρ∞ (integrate.h COSROD_GALPHA_*). */
+static void galpha_params(int scheme, double rho, double *am, double *af, double *gam, double *bet) {
+  switch (scheme) {
+    case COSROD_GALPHA_HHT:
+      *am = 0.0;
+      *af = (1.0 - rho) / (1.0 + rho);
+      break;
+    case COSROD_GALPHA_NEWMARK:
+      *am = *af = 0.0;
+      *gam = 0.5 + (1.0 - rho) / (1.0 + rho);
+      *bet = 0.25 * (*gam + 0.5) * (*gam + 0.5);
+      return;
+    default:
+      *am = (2.0 * rho - 1.0) / (rho + 1.0);
+      *af = rho / (rho + 1.0);
+      break;
+  }
+  *gam = 0.5 - *am + *af;
+  *bet = 0.25 * (1.0 - *am + *af) * (1.0 - *am + *af);
+}
+
+static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
+  const cosrod_ode_problem *p = ctx->problem;
+  const cosrod_integrate_options *o = ctx->opts;
+  const int n = ctx->n, nq = p->lie_nq, nv = n - p->lie_nq;
+  if (nq <= 0 || nv <= 0 || !p->jac_tangent || !p->f)
+    return cosrod_step_fail(ctx, COSROD_ERR_UNSUPPORTED, ctx->t,
+                            "galpha: needs a problem with Lie-group second-order structure (lie_nq, "
+                            "jac_tangent, f)");
+  if (!p->increment && nq != nv)
+    return cosrod_step_fail(ctx, COSROD_ERR_UNSUPPORTED, ctx->t,
+                            "galpha: without an increment callback lie_nq must equal n - lie_nq");
+  if (p->mass || p->res || p->m1 > 0)
+    return cosrod_step_fail(ctx, COSROD_ERR_UNSUPPORTED, ctx->t,
+                            "galpha: mass matrices, residual forms and m1 structure are not supported");
+  double rho = o->rho_inf < 0.0 ? 0.8 : o->rho_inf;
+  int scheme = o->galpha_scheme;
+  if (!(rho <= 1.0) || scheme < 0 || scheme > 2 || (scheme == COSROD_GALPHA_HHT && rho < 0.5))
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t,
+                            "galpha: rho_inf = %g out of range ([0, 1]; HHT: [0.5, 1])", rho);
+  if (o->fixed_step && !(o->h0 > 0.0))
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "galpha: fixed step needs h0 > 0");
+  int ml = p->lie_ml < nv - 1 ? p->lie_ml : nv - 1, mu = p->lie_mu < nv - 1 ? p->lie_mu : nv - 1;
+  if (ml < 0 || mu < 0) return COSROD_ERR_INVALID;
+  galpha_state *s = calloc(1, sizeof *s);
+  if (!s) return COSROD_ERR_NOMEM;
+  s->n = n;
+  s->nq = nq;
+  s->nv = nv;
+  galpha_params(scheme, rho, &s->am, &s->af, &s->gam, &s->bet);
+  s->fixed = o->fixed_step != 0;
+  s->safety = o->safety > 0.0 ? o->safety : 0.9;
+  s->fac_min = o->fac_min > 0.0 ? o->fac_min : 0.2;
+  s->fac_max = o->fac_max > 0.0 ? o->fac_max : 5.0;
+  s->kappa = o->newton_tol > 0.0 ? o->newton_tol : (s->fixed ? 0.01 : 0.03);
+  s->jac_reuse = o->jac_reuse != 0.0 ? o->jac_reuse : 0.1;
+  s->keep_lo = o->keep_h_lo > 0.0 ? o->keep_h_lo : 1.0;
+  s->keep_hi = o->keep_h_hi > 0.0 ? o->keep_h_hi : 1.2;
+  s->max_newton = o->max_newton > 0 ? o->max_newton : 8;
+  s->K = cosrod_band_create(nv, ml, mu);
+  s->C = cosrod_band_create(nv, ml, mu);
+  s->S = cosrod_band_create(nv, ml, mu);
+  s->vd = calloc((size_t)(9 * nv + 3 * n + nq), sizeof(double));
+  if (!s->K || !s->C || !s->S || !s->vd) {
+    galpha_free(s);
+    return COSROD_ERR_NOMEM;
+  }
+  if (o->linalg_backend) cosrod_band_set_backend(s->S, (cosrod_linalg_backend)o->linalg_backend);
+  double *q = s->vd;
+  s->a = q += nv;
+  s->vd1 = q += nv;
+  s->a1 = q += nv;
+  s->dq = q += nv;
+  s->x = q += nv;
+  s->w = q += nv;
+  s->vdold = q += nv;
+  s->wq = q += nv;
+  s->y1 = q += nv;
+  s->f = q += n;
+  s->yold = q += n;
+  s->qe = q += n;
+  ctx->clip_factor = s->fixed ? 1.0 + 1e-9 : 1.01;
+  *out = s;
+  return COSROD_OK;
+}
+
+/* qnew <- q ⊕ w (vector space without an increment callback). */
+static int increment(const cosrod_step_ctx *ctx, const double *q, const double *w, double *qnew) {
+  const cosrod_ode_problem *p = ctx->problem;
+  if (p->increment) return p->increment(q, w, qnew, p->user);
+  for (int i = 0; i < p->lie_nq; i++) qnew[i] = q[i] + w[i];
+  return 0;
+}
+
+/* v̇ = f_v at (t, y) into vd. */
+static int accel(galpha_state *s, cosrod_step_ctx *ctx, double t, const double *y, double *vd) {
+  int rc = cosrod_step_call_f(ctx, t, y, s->f);
+  if (rc == 0) memcpy(vd, s->f + s->nq, sizeof(double) * (size_t)s->nv);
+  return rc;
+}
+
+static cosrod_status galpha_reset(void *s_, cosrod_step_ctx *ctx) {
+  galpha_state *s = s_;
+  s->have_jac = s->lu_ok = s->jac_fresh = 0;
+  s->reject = 0;
+  s->eta_old = 1.0;
+  s->h_old = 0.0;
+  s->hcap = 0.0;
+  int rc = accel(s, ctx, ctx->t, ctx->y, s->vd);
+  if (rc != 0)
+    return rc < 0 ? COSROD_ERR_CALLBACK
+                  : cosrod_step_fail(ctx, COSROD_ERR_NONFINITE, ctx->t, "galpha: f fails at the initial state");
+  memcpy(s->a, s->vd, sizeof(double) * (size_t)s->nv);
+  ctx->y_modified = 0;
+  if (s->fixed)
+    ctx->h = ctx->dir * ctx->opts->h0;
+  else if (ctx->h == 0.0)
+    ctx->h = ctx->dir * fmin(1e-6, ctx->hmax);
+  return COSROD_OK;
+}
+
+/* K, C at (t, y) (counts njev). */
+static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const double *y) {
+  const cosrod_ode_problem *p = ctx->problem;
+  cosrod_band_zero(s->K);
+  cosrod_band_zero(s->C);
+  ctx->stats->njev++;
+  int rc = p->jac_tangent(t, y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
+  if (rc < 0)
+    cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "galpha: jac_tangent returned %d (fatal) at t = %.17g", rc, t);
+  s->have_jac = rc == 0;
+  s->jac_fresh = rc == 0;
+  s->lu_ok = 0;
+  return rc;
+}
+
+/* S = I - γ'' C - β'' K and its LU. */
+static cosrod_status factor(galpha_state *s, cosrod_step_ctx *ctx, double h) {
+  const double c = (1.0 - s->af) / (1.0 - s->am);
+  cosrod_band_set_combination(s->S, -h * h * s->bet * c, s->K, 1.0, NULL);
+  cosrod_band_scale_add(s->S, 1.0, -h * s->gam * c, s->C);
+  ctx->stats->ndecomp++;
+  cosrod_status st = cosrod_band_factor(s->S);
+  s->lu_ok = st == COSROD_OK;
+  s->lu_h = h;
+  return st;
+}
+
+/* Reject the attempt (Newton failure or error test), next h = h fac. */
+static cosrod_status reject(galpha_state *s, cosrod_step_ctx *ctx, int *accepted, double fac) {
+  *accepted = 0;
+  s->reject = 1;
+  ctx->stats->nreject++;
+  ctx->h *= fac;
+  return COSROD_OK;
+}
+
+/* Newton iteration for v̇_{n+1}.  Returns 0 converged, 1 not converged
+ * (or recoverable callback failure), -1 fatal. */
+static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta_out) {
+  const int nq = s->nq, nv = s->nv;
+  const double *y = ctx->y, *v = y + nq;
+  const double c = (1.0 - s->af) / (1.0 - s->am), t1 = ctx->t + h;
+  const double gpp = h * s->gam * c, bpp = h * h * s->bet * c;
+  double *q1 = s->y1, *v1 = s->y1 + nq;
+  /* predictor: constant acceleration */
+  for (int i = 0; i < nv; i++) {
+    s->vd1[i] = s->vd[i];
+    s->a1[i] = (s->af * s->vd[i] + (1.0 - s->af) * s->vd1[i] - s->am * s->a[i]) / (1.0 - s->am);
+    v1[i] = v[i] + h * ((1.0 - s->gam) * s->a[i] + s->gam * s->a1[i]);
+    s->dq[i] = v[i] + h * ((0.5 - s->bet) * s->a[i] + s->bet * s->a1[i]);
+  }
+  double dn_old = 0.0, theta = 0.0;
+  int refresh = 0;
+  for (int it = 0; it < s->max_newton; it++) {
+    for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+    int rc = increment(ctx, y, s->w, q1);
+    if (rc != 0) return rc < 0 ? -1 : 1;
+    rc = cosrod_step_call_f(ctx, t1, s->y1, s->f);
+    if (rc != 0) return rc < 0 ? -1 : 1;
+    ctx->stats->nnewton++;
+    for (int i = 0; i < nv; i++) s->x[i] = s->f[nq + i] - s->vd1[i];
+    cosrod_band_solve(s->S, s->x);
+    ctx->stats->nsolve++;
+    double sum = 0.0;
+    for (int i = 0; i < nv; i++) {
+      double xi = s->x[i];
+      s->vd1[i] += xi;
+      s->a1[i] += c * xi;
+      v1[i] += gpp * xi;
+      s->dq[i] += (bpp / h) * xi;
+      const double rt = ctx->rtol[nq + i], at = ctx->atol[nq + i];
+      double ev = gpp * xi / (at + rt * fabs(v1[i])), eq = bpp * xi / (at + rt);
+      sum += ev * ev + eq * eq;
+    }
+    double dn = sqrt(sum / (2.0 * nv));
+    if (!isfinite(dn)) return 1;
+    double eta;
+    if (it == 0) {
+      eta = pow(fmax(s->eta_old, ctx->uround), 0.8);
+    } else {
+      theta = dn / fmax(dn_old, 1e-300);
+      if (theta > 0.5 && refresh < 2 && it + 1 < s->max_newton) {
+        /* slow or diverging with K, C from the start of the step (large
+         * rotations of stiff sections): Newton with K, C at the iterate */
+        for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+        rc = increment(ctx, y, s->w, q1);
+        if (rc == 0) rc = tangent_jac(s, ctx, t1, s->y1);
+        if (rc != 0) return rc < 0 ? -1 : 1;
+        s->jac_fresh = 0; /* not at (t_n, y_n): a failure may still retry */
+        if (factor(s, ctx, h) != COSROD_OK) return 1;
+        refresh++;
+        dn_old = dn;
+        continue;
+      }
+      if (theta >= 0.99) return 1;
+      eta = theta / (1.0 - theta);
+    }
+    dn_old = dn;
+    if (eta * dn <= s->kappa || dn <= 1e-12) {
+      s->eta_old = eta;
+      for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+      rc = increment(ctx, y, s->w, q1);
+      if (rc != 0) return rc < 0 ? -1 : 1;
+      *theta_out = theta;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
+  galpha_state *s = s_;
+  const int n = s->n, nq = s->nq, nv = s->nv;
+  const double t = ctx->t;
+  double h = ctx->h;
+  *accepted = 0;
+  if (ctx->y_modified) {
+    int rc = accel(s, ctx, t, ctx->y, s->vd);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    memcpy(s->a, s->vd, sizeof(double) * (size_t)nv);
+    s->have_jac = s->lu_ok = s->jac_fresh = 0;
+    ctx->y_modified = 0;
+  }
+  ctx->stats->nsteps++;
+  double theta = 0.0;
+  int retried = 0; /* one retry with K, C at (t_n, y_n) per attempt */
+  for (;;) {
+    if (!s->have_jac) {
+      int rc = tangent_jac(s, ctx, t, ctx->y);
+      if (rc < 0) return COSROD_ERR_CALLBACK;
+      if (rc > 0) {
+        return reject(s, ctx, accepted, 0.5);
+      }
+    }
+    if (!s->lu_ok || s->lu_h != h) {
+      cosrod_status st = factor(s, ctx, h);
+      if (st != COSROD_OK) {
+        if (!s->jac_fresh && !retried) {
+          retried = 1;
+          s->have_jac = 0;
+          continue;
+        }
+        return reject(s, ctx, accepted, 0.5);
+      }
+    }
+    int rc = newton(s, ctx, h, &theta);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc == 0) break;
+    if (!s->jac_fresh && !retried) { /* retry with a fresh Jacobian at (t_n, y_n) */
+      retried = 1;
+      s->have_jac = 0;
+      s->eta_old = 1.0;
+      continue;
+    }
+    ctx->stats->nconvfail++;
+    s->eta_old = 1.0;
+    s->hcap = 0.7 * fabs(h); /* the following steps stay below the failed one for a while */
+    /* also with a fixed step: halve this step (the next one is h0 again) */
+    return reject(s, ctx, accepted, 0.5);
+  }
+
+  double hnew = h;
+  if (!s->fixed) {
+    /* local error of the configuration */
+    const double ce = (s->bet - 1.0 / 6.0) * h * h;
+    for (int i = 0; i < nv; i++) s->w[i] = ce * (s->a1[i] - s->a[i]);
+    if (increment(ctx, s->y1, s->w, s->qe) != 0) return reject(s, ctx, accepted, 0.5);
+    double sum = 0.0;
+    for (int i = 0; i < nq; i++) {
+      double sk = ctx->atol[i] + ctx->rtol[i] * fmax(fabs(ctx->y[i]), fabs(s->y1[i]));
+      double e = (s->qe[i] - s->y1[i]) / sk;
+      sum += e * e;
+    }
+    double err = sqrt(sum / nq);
+    if (!isfinite(err)) {
+      ctx->nonfinite = 1;
+      return reject(s, ctx, accepted, s->fac_min);
+    }
+    double q = cosrod_control_standard(err, 1.0 / 3.0, s->safety, s->fac_min, s->fac_max);
+    if (err > 1.0) return reject(s, ctx, accepted, q);
+    if (s->reject) q = fmin(q, 1.0);
+    if (q >= s->keep_lo && q <= s->keep_hi) q = 1.0;
+    hnew = h * q;
+    if (s->hcap > 0.0) { /* relaxed by 10 % per accepted step after a Newton failure */
+      if (fabs(hnew) > s->hcap) hnew = ctx->dir * fmax(s->hcap, fabs(h));
+      s->hcap *= 1.1;
+    }
+    if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
+  }
+  /* accept */
+  memcpy(s->yold, ctx->y, sizeof(double) * (size_t)n);
+  memcpy(s->vdold, s->vd, sizeof(double) * (size_t)nv);
+  for (int i = 0; i < nv; i++) s->wq[i] = h * s->dq[i];
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)n);
+  memcpy(s->vd, s->vd1, sizeof(double) * (size_t)nv);
+  memcpy(s->a, s->a1, sizeof(double) * (size_t)nv);
+  ctx->stats->naccept++;
+  ctx->t_old = t;
+  ctx->t = t + h;
+  ctx->h_last = h;
+  s->h_old = h;
+  s->reject = 0;
+  s->jac_fresh = 0;
+  if (theta > s->jac_reuse || s->jac_reuse < 0.0) s->have_jac = 0;
+  ctx->h = s->fixed ? ctx->dir * ctx->opts->h0 : hnew;
+  *accepted = 1;
+  return COSROD_OK;
+}
+
+static cosrod_status galpha_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
+                                  double *out) {
+  galpha_state *s = s_;
+  if (s->h_old == 0.0) return COSROD_ERR_INVALID;
+  const int nq = s->nq, nv = s->nv, n = s->n;
+  const double h = s->h_old, th = (t - ctx->t_old) / h, th2 = th * th, th3 = th2 * th;
+  const double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + th, h01 = -2 * th3 + 3 * th2,
+               h11 = th3 - th2;
+  const double *v0 = s->yold + nq, *v1 = ctx->y + nq;
+  double *yd = s->y1; /* scratch: not needed between steps */
+  for (int i = 0; i < nv; i++) {
+    s->w[i] = h10 * h * v0[i] + h01 * s->wq[i] + h11 * h * v1[i];
+    yd[nq + i] = h00 * v0[i] + h10 * h * s->vdold[i] + h01 * v1[i] + h11 * h * s->vd[i];
+  }
+  if (increment(ctx, s->yold, s->w, yd) != 0) return COSROD_ERR_CALLBACK;
+  int m = idx ? nidx : n;
+  for (int k = 0; k < m; k++) out[k] = yd[idx ? idx[k] : k];
+  return COSROD_OK;
+}
+
+static const cosrod_step_type galpha_type = {
+    "galpha",
+    2,
+    COSROD_STEP_IMPLICIT | COSROD_STEP_BANDED | COSROD_STEP_DENSE,
+    galpha_alloc,
+    galpha_reset,
+    galpha_step,
+    galpha_dense,
+    galpha_free,
+};
+
+const cosrod_step_type *const cosrod_step_galpha = &galpha_type;

@@ -1,0 +1,183 @@
+/* Fast exact number formatting for the CSV rows (issue 12: output must not
+ * dominate a run).  out_fmt_fast(buf, v, P) writes exactly what
+ * snprintf(buf, 32, "%.<P>g", v) writes (C locale) for P = 15 or 17, or
+ * returns -1 when it cannot be sure (then the caller uses snprintf):
+ * the P significant digits are M = round(|v| 10^(P-1-e)), e = floor(log10 |v|),
+ * computed in long double (64-bit significand; 10^k exact for k <= 27, two
+ * factors up to |k| = 54), so the scaled value carries a relative error
+ * <= 2^-63, i.e. < 0.011 units of the last digit for M < 10^17: M is the
+ * correctly rounded one unless the
+ * fraction lies within 0.02 of one half (fallback).  The %g layout (fixed for
+ * -4 <= e < P, else d.ddde+XX, trailing zeros removed) is then built by hand.
+ * out_fmt_shortest(buf, v) is out_fmt's rule -- "%.15g" if it reads back
+ * exactly, else "%.17g" -- without strtod: the 15-digit candidate reads back
+ * iff it lies within half an ulp of v (declined within 0.1 % of that bound,
+ * at powers of two and for subnormals).
+ * Costs a few hundred instructions instead of glibc's multi-precision printf. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+int out_fmt_fast(char *buf, double v, int P); /* declared in output_internal.h */
+int out_fmt_shortest(char *buf, double v);
+
+#if LDBL_MANT_DIG >= 64
+static const long double P10[28] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+                                    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+                                    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+static const unsigned long long U10[19] = {1ULL,
+                                           10ULL,
+                                           100ULL,
+                                           1000ULL,
+                                           10000ULL,
+                                           100000ULL,
+                                           1000000ULL,
+                                           10000000ULL,
+                                           100000000ULL,
+                                           1000000000ULL,
+                                           10000000000ULL,
+                                           100000000000ULL,
+                                           1000000000000ULL,
+                                           10000000000000ULL,
+                                           100000000000000ULL,
+                                           1000000000000000ULL,
+                                           10000000000000000ULL,
+                                           100000000000000000ULL,
+                                           1000000000000000000ULL};
+
+/* a 10^k for |k| <= 54 with at most two roundings (relative error <= 2^-63),
+ * or -1 (declined) outside. */
+static long double scaled(double a, int k) {
+  if (k > 54 || k < -54) return -1.0L;
+  long double s = a;
+  int j = k < 0 ? -k : k;
+  if (j > 27) {
+    s = k > 0 ? s * P10[27] : s / P10[27];
+    j -= 27;
+  }
+  return k > 0 ? s * P10[j] : s / P10[j];
+}
+
+/* The %g text of the P-digit decimal M 10^(e-P+1) (10^(P-1) <= M < 10^P). */
+static int layout(char *buf, int neg, unsigned long long M, int e, int P) {
+  char d[20];
+  for (int i = P - 1; i >= 0; i--) {
+    d[i] = (char)('0' + (int)(M % 10ULL));
+    M /= 10ULL;
+  }
+  int nd = P; /* significant digits after removing trailing zeros */
+  while (nd > 1 && d[nd - 1] == '0') nd--;
+  int n = 0;
+  if (neg) buf[n++] = '-';
+  if (e < -4 || e >= P) {
+    buf[n++] = d[0];
+    if (nd > 1) {
+      buf[n++] = '.';
+      memcpy(buf + n, d + 1, (size_t)(nd - 1));
+      n += nd - 1;
+    }
+    buf[n++] = 'e';
+    buf[n++] = e < 0 ? '-' : '+';
+    int x = e < 0 ? -e : e;
+    if (x >= 100) buf[n++] = (char)('0' + x / 100);
+    buf[n++] = (char)('0' + (x / 10) % 10);
+    buf[n++] = (char)('0' + x % 10);
+  } else if (e >= 0) {
+    memcpy(buf + n, d, (size_t)(e + 1));
+    n += e + 1;
+    if (nd > e + 1) {
+      buf[n++] = '.';
+      memcpy(buf + n, d + e + 1, (size_t)(nd - e - 1));
+      n += nd - e - 1;
+    }
+  } else {
+    buf[n++] = '0';
+    buf[n++] = '.';
+    for (int i = 0; i < -e - 1; i++) buf[n++] = '0';
+    memcpy(buf + n, d, (size_t)nd);
+    n += nd;
+  }
+  buf[n] = '\0';
+  return n;
+}
+
+/* |v| scaled to P digits: s = |v| 10^(P-1-e) in [10^(P-1), 10^P), e set; -1 if declined. */
+static long double scale_digits(double a, int P, int *e_out) {
+  int e = (int)floor(log10(a));
+  long double s = scaled(a, P - 1 - e);
+  /* log10 may be off by one next to a power of ten: 10^(P-1) <= s < 10^P */
+  if (s < (long double)U10[P - 1]) s = scaled(a, P - 1 - --e);
+  else if (s >= (long double)U10[P]) s = scaled(a, P - 1 - ++e);
+  if (!(s >= (long double)U10[P - 1] && s < (long double)U10[P])) return -1.0L;
+  *e_out = e;
+  return s;
+}
+
+/* Round s to an integer unless within 0.02 of a tie (then 0: declined). */
+static unsigned long long round_sure(long double s) {
+  long double fl = floorl(s), fr = s - fl;
+  if (fabsl(fr - 0.5L) < 0.02L) return 0ULL;
+  return (unsigned long long)fl + (fr > 0.5L ? 1ULL : 0ULL);
+}
+
+int out_fmt_fast(char *buf, double v, int P) {
+  if (!(v != 0.0) || !isfinite(v) || (P != 15 && P != 17)) return -1;
+  int e;
+  long double s = scale_digits(fabs(v), P, &e);
+  if (s < 0) return -1;
+  unsigned long long M = round_sure(s);
+  if (M == 0ULL) return -1;
+  if (M == U10[P]) { /* 9.99.. rounded up to 10.0.. */
+    M = U10[P - 1];
+    e++;
+  }
+  return layout(buf, v < 0, M, e, P);
+}
+
+int out_fmt_shortest(char *buf, double v) {
+  if (v == 0.0) {
+    int n = 0;
+    if (signbit(v)) buf[n++] = '-';
+    buf[n++] = '0';
+    buf[n] = '\0';
+    return n;
+  }
+  if (!isfinite(v)) return -1;
+  const double a = fabs(v);
+  int ex;
+  if (frexp(a, &ex) == 0.5 || a < DBL_MIN) return -1; /* power of two / subnormal: uneven gaps */
+  int e;
+  long double s17 = scale_digits(a, 17, &e);
+  if (s17 < 0) return -1;
+  /* the 15-digit candidate and its distance to v, in units of the 17th digit */
+  unsigned long long M15 = round_sure(s17 / 100.0L);
+  if (M15 == 0ULL) return -1;
+  long double dist = fabsl((long double)M15 * 100.0L - s17);
+  long double hu = ldexpl(scaled(1.0, 16 - e), ex - 54); /* half an ulp of v, same units */
+  if (dist < 0.999L * hu) { /* %.15g reads back: it is the answer */
+    int e15 = e;
+    if (M15 == U10[15]) {
+      M15 = U10[14];
+      e15++;
+    }
+    return layout(buf, v < 0, M15, e15, 15);
+  }
+  if (!(dist > 1.001L * hu)) return -1;
+  unsigned long long M17 = round_sure(s17);
+  if (M17 == 0ULL) return -1;
+  if (M17 == U10[17]) {
+    M17 = U10[16];
+    e++;
+  }
+  return layout(buf, v < 0, M17, e, 17);
+}
+#else
+int out_fmt_fast(char *buf, double v, int P) {
+  (void)buf, (void)v, (void)P;
+  return -1;
+}
+int out_fmt_shortest(char *buf, double v) {
+  (void)buf, (void)v;
+  return -1;
+}
+#endif

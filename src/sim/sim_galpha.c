@@ -1,0 +1,177 @@
+/* Simulation driver, galpha part: the rods' null-space form ([L] Lemma 4.2)
+ * as a problem on the Lie group (R³)^(N+1) x S³^N for the generalized-α
+ * integrator (cosrod_step_galpha, cosrod_ode_problem.lie_nq).
+ *
+ * LIE layout: y = (q of all rods, ν of all rods), q = (x_n | ξ_n, p_k)
+ * interleaved as the rod's q, ν = (ẋ_n | ξ̇_n, Ω_k) as the rod's ν.
+ * Increment (the exponential map, [AB07] §2):
+ *   x_n <- x_n + w_x,  ξ_n <- ξ_n + w_ξ,  p_k <- p_k ∘ exp(½ w_Ω) = p_k ∘ (cos(|w|/2), sin(|w|/2) w/|w|)
+ * (ṗ = ½ p Ω with Ω material, so the rotation increment multiplies on the
+ * right); |p| stays 1 up to round-off without projection.
+ * Tangent Jacobians (cosrod_ode_jac_tangent) from the rod's analytic whole
+ * null-space Jacobian J (cosrod_rod_jac_full_band, node ordering):
+ *   C = ∂ν̇/∂ν,   K = ∂ν̇/∂q · B(q),   B(q) = ∂q̇/∂ν (x: I; p_k: ½ p_k ∘ (0, e_j)),
+ * because ∂(q ⊕ ε e_j)/∂ε at 0 = B(q) e_j and q̇ = B(q) ν is linear in ν.
+ * Both have the stencil of the rod's ν-ν block (cosrod_rod_bandwidth). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+static int sim_lie_increment(const double *q, const double *w, double *qn, void *user) {
+  const cosrod_sim *s = user;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    const double *qr = q + s->qoff_r[r], *wr = w + s->lie_voff_r[r];
+    double *qo = qn + s->qoff_r[r];
+    const int N = cosrod_rod_nseg(rod);
+    for (int n = 0; n <= N; n++) {
+      int nd = cosrod_rod_vertex_ndof(rod, n);
+      if (nd == 0) continue;
+      int iq = cosrod_rod_qindex_vertex(rod, n), iv = cosrod_rod_vindex_vertex(rod, COSROD_FORM_NULLSPACE, n);
+      for (int k = 0; k < nd; k++) qo[iq + k] = qr[iq + k] + wr[iv + k];
+    }
+    for (int k = 0; k < N; k++) {
+      int iq = cosrod_rod_qindex_segment(rod, k), iv = cosrod_rod_vindex_segment(rod, COSROD_FORM_NULLSPACE, k);
+      const double *p = qr + iq, *a = wr + iv;
+      double th = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+      double c = cos(0.5 * th), sf = th > 1e-8 ? sin(0.5 * th) / th : 0.5 - th * th / 48.0;
+      double e[4] = {c, sf * a[0], sf * a[1], sf * a[2]};
+      double *o = qo + iq;
+      o[0] = p[0] * e[0] - p[1] * e[1] - p[2] * e[2] - p[3] * e[3];
+      o[1] = p[0] * e[1] + p[1] * e[0] + p[2] * e[3] - p[3] * e[2];
+      o[2] = p[0] * e[2] - p[1] * e[3] + p[2] * e[0] + p[3] * e[1];
+      o[3] = p[0] * e[3] + p[1] * e[2] - p[2] * e[1] + p[3] * e[0];
+    }
+  }
+  return 0;
+}
+
+static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, int ld, void *user) {
+  cosrod_sim *s = user;
+  const int lml = s->ml, lmu = s->mu; /* bandwidths of K, C */
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    const int nq = cosrod_rod_nq(rod), nyr = s->ny_r[r], jml = s->lie_jml, jmu = s->lie_jmu;
+    const int ldj = jml + jmu + 1;
+    const int *perm = s->lie_perm + s->off_r[r], *iperm = s->lie_iperm + s->off_r[r];
+    double *J = s->lie_jac;
+    sim_gather(s, r, y, s->yl);
+    cosrod_status st = cosrod_rod_jac_full_band(rod, s->data[r], COSROD_FORM_NULLSPACE, t, s->yl, NULL, 0.0,
+                                                perm, J, ldj, jml, jmu);
+    if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+    const int vo = s->lie_voff_r[r];
+    const int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
+#define JB(bi, bj) J[(size_t)(bj) * (size_t)ldj + (size_t)(jmu + (bi) - (bj))]
+    for (int i = 0; i < nyr - nq; i++) {
+      const int bi = perm[nq + i];
+      const int lo = bi - jml > 0 ? bi - jml : 0, hi = bi + jmu < nyr - 1 ? bi + jmu : nyr - 1;
+      for (int bj = lo; bj <= hi; bj++) {
+        const double a = JB(bi, bj);
+        if (a == 0.0) continue;
+        const int j = iperm[bj];
+        if (j >= nq) { /* C(i, c) = ∂ν̇_i/∂ν_c */
+          int c = j - nq;
+          if (c - i > lmu || i - c > lml) return -1;
+          C[(size_t)(vo + c) * (size_t)ld + (size_t)(lmu + i - c)] += a;
+          continue;
+        }
+        /* K(i, c) += ∂ν̇_i/∂q_j B(j, c), B = ∂q̇/∂ν: row bj of J; B is block
+         * diagonal (a q component moves only with the ν of its own node):
+         * columns bc0[j] .. bc0[j] + bcn[j] - 1 */
+        for (int c = bc0[j]; c < bc0[j] + bcn[j]; c++) {
+          const int bc = perm[nq + c];
+          if (bc - bj > jmu || bj - bc > jml) continue;
+          const double b = JB(bj, bc);
+          if (b == 0.0) continue;
+          if (c - i > lmu || i - c > lml) return -1; /* outside the ν-ν stencil: cannot happen */
+          K[(size_t)(vo + c) * (size_t)ld + (size_t)(lmu + i - c)] += a * b;
+        }
+      }
+    }
+#undef JB
+  }
+  return 0;
+}
+
+cosrod_status sim_galpha_layout(cosrod_sim *s) {
+  size_t n = (size_t)s->ny;
+  s->lie_perm = malloc(n * sizeof *s->lie_perm);
+  s->lie_iperm = malloc(n * sizeof *s->lie_iperm);
+  s->lie_voff_r = calloc(s->nrods, sizeof *s->lie_voff_r);
+  s->lie_bc0 = calloc(n, sizeof *s->lie_bc0);
+  s->lie_bcn = calloc(n, sizeof *s->lie_bcn);
+  if (!s->lie_perm || !s->lie_iperm || !s->lie_voff_r || !s->lie_bc0 || !s->lie_bcn) return COSROD_ERR_NOMEM;
+  int nq_tot = 0, maxny = 0;
+  for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
+  int qb = 0, vb = 0;
+  s->ml = s->mu = 0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    int nq = cosrod_rod_nq(rod), nyr = s->ny_r[r], *m = s->map + s->off_r[r], ml, mu, mlq, muq, mlv, muv;
+    for (int i = 0; i < nq; i++) m[i] = qb + i;
+    for (int i = nq; i < nyr; i++) m[i] = nq_tot + vb + i - nq;
+    s->qoff_r[r] = qb;
+    s->lie_voff_r[r] = vb;
+    qb += nq;
+    vb += nyr - nq;
+    cosrod_status st = cosrod_rod_order_fill(rod, COSROD_FORM_NULLSPACE, s->lie_perm + s->off_r[r],
+                                             s->lie_iperm + s->off_r[r], &ml, &mu);
+    if (st != COSROD_OK) return st;
+    /* the ν columns of B = ∂q̇/∂ν in each q row: x_n, ξ_n -> the same
+     * coordinate of ν_n; p_k (4 rows) -> Ω_k (3 columns) */
+    int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
+    const int N = cosrod_rod_nseg(rod);
+    for (int v = 0; v <= N; v++)
+      for (int c = 0; c < cosrod_rod_vertex_ndof(rod, v); c++) {
+        bc0[cosrod_rod_qindex_vertex(rod, v) + c] = cosrod_rod_vindex_vertex(rod, COSROD_FORM_NULLSPACE, v) + c;
+        bcn[cosrod_rod_qindex_vertex(rod, v) + c] = 1;
+      }
+    for (int k = 0; k < N; k++)
+      for (int c = 0; c < 4; c++) {
+        bc0[cosrod_rod_qindex_segment(rod, k) + c] = cosrod_rod_vindex_segment(rod, COSROD_FORM_NULLSPACE, k);
+        bcn[cosrod_rod_qindex_segment(rod, k) + c] = 3;
+      }
+    if (ml > s->lie_jml) s->lie_jml = ml;
+    if (mu > s->lie_jmu) s->lie_jmu = mu;
+    cosrod_rod_bandwidth(rod, COSROD_FORM_NULLSPACE, &mlq, &muq, &mlv, &muv);
+    if (mlv > s->ml) s->ml = mlv;
+    if (muv > s->mu) s->mu = muv;
+    if (nyr > maxny) maxny = nyr;
+  }
+  s->nq_tot = nq_tot;
+  s->lie_jac = malloc((size_t)maxny * (size_t)(s->lie_jml + s->lie_jmu + 1) * sizeof *s->lie_jac);
+  return s->lie_jac ? COSROD_OK : COSROD_ERR_NOMEM;
+}
+
+void sim_galpha_problem(cosrod_sim *s) {
+  cosrod_ode_problem *p = &s->prob;
+  const cosrod_sc_solver *so = &s->sc->solver;
+  p->jac = NULL;
+  p->jac_banded = 0;
+  p->jac_fills = 0;
+  p->jac_ml = p->jac_mu = 0;
+  p->lie_nq = s->nq_tot;
+  p->increment = sim_lie_increment;
+  p->jac_tangent = sim_lie_jac_tangent;
+  p->lie_ml = s->ml;
+  p->lie_mu = s->mu;
+  s->opts.rho_inf = so->rho_inf;
+  if (so->h > 0.0) {
+    s->opts.fixed_step = 1;
+    s->opts.h0 = so->h;
+    /* a fixed step takes T/h steps: max_steps bounds nothing the user chose */
+    double nst = s->sc->analysis.t_end / so->h + 10.0;
+    if (nst > (double)s->opts.max_steps) s->opts.max_steps = nst < 1e15 ? (long)nst : (long)1e15;
+  }
+}
+
+void sim_galpha_free(cosrod_sim *s) {
+  free(s->lie_perm);
+  free(s->lie_iperm);
+  free(s->lie_voff_r);
+  free(s->lie_bc0);
+  free(s->lie_bcn);
+  free(s->lie_jac);
+}
