@@ -114,6 +114,28 @@ cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
  * moving ends keeps its exact zeros).  Call before cosrod_sim_run. */
 void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
 
+/* ---- stepping (embedding in a loop; sim_advance.c) ------------------------
+ * Dynamic analyses only, instead of cosrod_sim_run (not both).  The first
+ * advance starts at t = 0 (after start_from_equilibrium if asked); every call
+ * integrates from the current time to t_next (> current; equal: no-op) with
+ * the step clipped to land on t_next, then the rods' data and the energy
+ * terms are evaluated there (cosrod_sim_rod_data, cosrod_sim_energy_now,
+ * cosrod_sim_state, cosrod_sim_t).  The observer of cosrod_sim_set_observer
+ * sees every step (its frame callback is not called) and its stop flag
+ * interrupts (ERR_INTERRUPTED, state at the last accepted step).  Failures
+ * as cosrod_sim_run.  No allocation.  ERR_INVALID: t_next not finite or
+ * before the current time, after cosrod_sim_run, or a static / modal analysis. */
+cosrod_status cosrod_sim_advance(cosrod_sim *sim, double t_next);
+/* Observer used by cosrod_sim_advance (NULL: none; must outlive the calls). */
+void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);
+/* Replace the current state by y (cosrod_sim_ny values, the layout of
+ * cosrod_sim_state) at time t >= 0, e.g. one saved earlier: the integrator
+ * restarts there (history, step size and counters reset), the
+ * energy integrals continue.  Dynamic analyses, not after cosrod_sim_run.
+ * ERR_INVALID (t or y not finite), or the rod's status if y cannot be
+ * evaluated (then nothing changed). */
+cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
+
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
 size_t cosrod_sim_nrods(const cosrod_sim *sim);

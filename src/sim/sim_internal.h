@@ -62,6 +62,7 @@ struct cosrod_sim {
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;
   int frame_rc; /* static runs: what the last frame callback returned */
+  int stepping; /* cosrod_sim_advance: the integrator is initialised at (t_now, y) */
   char msg[512];
 };
 
@@ -81,5 +82,10 @@ static inline void sim_scatter(const cosrod_sim *s, size_t r, const double *yl, 
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD);
 /* sim_run.c: energy terms from the rods' last evaluation plus the integrals W, D. */
 void sim_energy_from_data(cosrod_sim *s, double W, double D);
+
+/* sim_run.c: step-history callback of dynamic runs (energy accounting,
+ * observer, stop flag); start_from_equilibrium's initial state into y0. */
+int sim_step_cb(double t, double h, int accepted, void *user);
+cosrod_status equilibrium_start(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */
