@@ -136,6 +136,14 @@ void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);
  * evaluated (then nothing changed). */
 cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
 
+/* User load callback of rod r (cosrod_rod_load_fn: adds spatial vertex
+ * forces and material segment moments at every evaluation; fn NULL removes
+ * it), for dynamic runs and cosrod_sim_advance; set before the run.  Its
+ * work enters external_work; the analytic Jacobians treat its forces as
+ * constant, and the start_from_equilibrium solve does not see it.
+ * ERR_INVALID: r out of range, or after the run / advance started. */
+cosrod_status cosrod_sim_set_load_fn(cosrod_sim *sim, size_t r, cosrod_rod_load_fn fn, void *user);
+
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
 size_t cosrod_sim_nrods(const cosrod_sim *sim);

@@ -284,6 +284,25 @@ class Sim:
                            res)
         return res
 
+    def set_load(self, fn, rod=0):
+        """A custom load on rod `rod`, called at every evaluation of the rod
+        (before run / advance): fn(t, x, v, f, m) with x, v (N+1, 3) vertex
+        positions and velocities (read-only), ADDS spatial forces [N] into f
+        (N+1, 3) and material moments [N m] into m (N, 3) on the segments.
+        Every call takes the GIL (a few microseconds of overhead plus the
+        Python code per evaluation; an explicit method evaluates the rod 6-12
+        times per step).  Its work enters energy["external_work"]; the
+        analytic Jacobians treat the load as constant.  fn None removes it."""
+        if fn is None:
+            self._h.set_load(rod, None)
+            return
+
+        def tramp(t, x, v, p, om, f, m):
+            fn(t, np.frombuffer(x).reshape(-1, 3), np.frombuffer(v).reshape(-1, 3),
+               np.frombuffer(f).reshape(-1, 3), np.frombuffer(m).reshape(-1, 3))
+
+        self._h.set_load(rod, tramp)
+
     def advance(self, t):
         """Integrate from the current time to t (dynamic analyses; instead of
         run).  Returns a Frame at t."""

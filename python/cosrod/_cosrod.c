@@ -200,9 +200,17 @@ static void copy_rod_frame(double *b, const cosrod_rod_data *d, size_t N) {
 
 /* ---- Sim ------------------------------------------------------------------ */
 
+/* A Python load callback of one rod (Sim.set_load). */
+typedef struct load_hook {
+  PyObject *fn; /* fn(t, x, xdot, p, Omega, f, m) with memoryviews; adds into f, m */
+  int failed;   /* fn raised: exception saved below, the run stops (ERR_CALLBACK) */
+  PyObject *et, *ev, *tb;
+} load_hook;
+
 typedef struct {
   PyObject_HEAD cosrod_sim *sim;
   PyObject *scenario; /* ScenarioObject, outlives sim */
+  load_hook *hooks;   /* (nrods) */
   int busy;           /* a run / advance is in progress (GIL released) */
   volatile sig_atomic_t stop;
 } SimObject;
@@ -304,7 +312,15 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
 }
 
 static void Sim_dealloc(SimObject *self) {
+  size_t n = self->sim ? cosrod_sim_nrods(self->sim) : 0;
   cosrod_sim_free(self->sim);
+  for (size_t k = 0; self->hooks && k < n; k++) {
+    Py_XDECREF(self->hooks[k].fn);
+    Py_XDECREF(self->hooks[k].et);
+    Py_XDECREF(self->hooks[k].ev);
+    Py_XDECREF(self->hooks[k].tb);
+  }
+  free(self->hooks);
   Py_XDECREF(self->scenario);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -327,6 +343,11 @@ static PyObject *Sim_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return NULL;
   }
   self->sim = sim;
+  self->hooks = calloc(cosrod_sim_nrods(sim) + 1, sizeof *self->hooks);
+  if (!self->hooks) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
   Py_INCREF(scen);
   self->scenario = scen;
   return (PyObject *)self;
@@ -343,6 +364,8 @@ static PyObject *stats_dict(const cosrod_integrate_stats *s) {
                        s->nstiff, "nproject", s->nproject, "nfail_rhs", s->nfail_rhs, "solver_wall_time",
                        s->wall_time);
 }
+
+static int restore_hook_error(SimObject *self);
 
 static int begin_busy(SimObject *self) {
   if (self->busy) {
@@ -416,6 +439,10 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   Py_END_ALLOW_THREADS int interrupted = sig_end(&g);
   if (c.drawn) fprintf(stderr, "\r\033[K");
   self->busy = 0;
+  if (restore_hook_error(self)) {
+    rec_free(&c.r);
+    return NULL;
+  }
   if (c.py_failed) {
     rec_free(&c.r);
     PyErr_Restore(c.exc_type, c.exc_value, c.exc_tb);
@@ -489,11 +516,81 @@ static PyObject *Sim_advance(SimObject *self, PyObject *args) {
   Py_END_ALLOW_THREADS int interrupted = sig_end(&g);
   cosrod_sim_set_observer(self->sim, NULL);
   self->busy = 0;
+  if (restore_hook_error(self)) return NULL;
   if (interrupted && st == COSROD_ERR_INTERRUPTED) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     return NULL;
   }
   return Py_BuildValue("(iss)", (int)st, cosrod_strerror(st), cosrod_sim_message(self->sim));
+}
+
+/* Load callback trampoline: the GIL for the Python call (documented cost). */
+static int py_load(void *user, double t, int N, const double *x, const double *xdot, const double *p,
+                   const double *Omega, double *f, double *m) {
+  load_hook *h = user;
+  if (h->failed) return -1;
+  PyGILState_STATE g = PyGILState_Ensure();
+  Py_ssize_t nv = (Py_ssize_t)(3 * (N + 1) * sizeof(double)), ns = (Py_ssize_t)(3 * N * sizeof(double));
+  PyObject *res = PyObject_CallFunction(
+      h->fn, "dNNNNNN", t, PyMemoryView_FromMemory((char *)x, nv, PyBUF_READ),
+      PyMemoryView_FromMemory((char *)xdot, nv, PyBUF_READ),
+      PyMemoryView_FromMemory((char *)p, (Py_ssize_t)(4 * N * sizeof(double)), PyBUF_READ),
+      PyMemoryView_FromMemory((char *)Omega, ns, PyBUF_READ), PyMemoryView_FromMemory((char *)f, nv, PyBUF_WRITE),
+      PyMemoryView_FromMemory((char *)m, ns, PyBUF_WRITE));
+  int rc = 0;
+  if (!res) {
+    PyErr_Fetch(&h->et, &h->ev, &h->tb);
+    h->failed = 1;
+    rc = -1;
+  } else {
+    Py_DECREF(res);
+  }
+  PyGILState_Release(g);
+  return rc;
+}
+
+/* An exception raised by a load callback, if any: restored, returns 1. */
+static int restore_hook_error(SimObject *self) {
+  size_t n = cosrod_sim_nrods(self->sim);
+  for (size_t k = 0; k < n; k++) {
+    load_hook *h = &self->hooks[k];
+    if (h->failed) {
+      PyErr_Restore(h->et, h->ev, h->tb);
+      h->et = h->ev = h->tb = NULL;
+      h->failed = 0;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* set_load(rod, fn or None) -> status */
+static PyObject *Sim_set_load(SimObject *self, PyObject *args) {
+  Py_ssize_t k;
+  PyObject *fn;
+  if (!PyArg_ParseTuple(args, "nO", &k, &fn)) return NULL;
+  if (k < 0 || (size_t)k >= cosrod_sim_nrods(self->sim)) {
+    PyErr_SetString(PyExc_IndexError, "rod index out of range");
+    return NULL;
+  }
+  if (fn != Py_None && !PyCallable_Check(fn)) {
+    PyErr_SetString(PyExc_TypeError, "the load must be callable or None");
+    return NULL;
+  }
+  load_hook *h = &self->hooks[k];
+  PyObject *old = h->fn;
+  h->fn = fn == Py_None ? NULL : fn;
+  Py_XINCREF(h->fn);
+  cosrod_status st = cosrod_sim_set_load_fn(self->sim, (size_t)k, h->fn ? py_load : NULL, h->fn ? h : NULL);
+  if (st != COSROD_OK) {
+    Py_XDECREF(h->fn);
+    h->fn = old;
+    if (restore_hook_error(self)) return NULL;
+    PyErr_Format(PyExc_RuntimeError, "cannot set the load (%s): before run / advance only", cosrod_strerror(st));
+    return NULL;
+  }
+  Py_XDECREF(old);
+  Py_RETURN_NONE;
 }
 
 /* get_state() -> (t, bytearray y) */
@@ -577,6 +674,7 @@ static PyObject *Sim_t(SimObject *self, PyObject *unused) {
 static PyMethodDef Sim_methods[] = {
     {"run", (PyCFunction)Sim_run, METH_VARARGS, "run(record, observer, progress, catch_sigint) -> dict"},
     {"advance", (PyCFunction)Sim_advance, METH_VARARGS, "advance(t, catch_sigint) -> (status, name, message)"},
+    {"set_load", (PyCFunction)Sim_set_load, METH_VARARGS, "set_load(rod, fn or None)"},
     {"get_state", (PyCFunction)Sim_get_state, METH_NOARGS, "(t, bytearray y)"},
     {"set_state", (PyCFunction)Sim_set_state, METH_VARARGS, "set_state(t, y) -> (status, name)"},
     {"frame", (PyCFunction)Sim_frame, METH_VARARGS, "frame(rod) -> bytearray (one rod block)"},

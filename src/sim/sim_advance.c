@@ -100,3 +100,13 @@ cosrod_status cosrod_sim_set_state(cosrod_sim *s, double t, const double *y) {
   sim_energy_from_data(s, s->acc_W, s->acc_D);
   return COSROD_OK;
 }
+
+cosrod_status cosrod_sim_set_load_fn(cosrod_sim *s, size_t r, cosrod_rod_load_fn fn, void *user) {
+  if (!s || r >= s->nrods || s->ran) return COSROD_ERR_INVALID;
+  cosrod_rod_set_load_fn(s->rods[r], fn, user);
+  if (fn && s->need_rates == 0) s->need_rates = 1; /* the callback may do work */
+  /* the rates at t = 0 (energy quadrature) and the initial energy with the callback */
+  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) return COSROD_ERR_CALLBACK;
+  sim_energy_from_data(s, 0.0, 0.0);
+  return COSROD_OK;
+}
