@@ -13,6 +13,7 @@ integration runs with the GIL released, so threads run simulations in
 parallel.  Ctrl-C (in the main thread) stops a run at the next step and raises
 KeyboardInterrupt.
 """
+import json
 import os
 import re
 import signal
@@ -80,12 +81,29 @@ def _yaml_value(v):
     raise TypeError(f"cannot express {type(v).__name__} as a scenario value")
 
 
-class Scenario:
-    """A validated scenario (from cosrod.load)."""
+def _json_default(v):
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"cannot express {type(v).__name__} as a scenario value")
 
-    def __init__(self, handle):
-        self._h = handle
-        self._info = handle.info()
+
+class Scenario:
+    """A validated scenario: cosrod.load(path), or Scenario(dict) with the
+    YAML schema as Python dicts and lists ({"cosrod": 1, "rods": [...], ...}),
+    validated exactly like a file.  A dict is handed to the loader as JSON (a
+    YAML subset) with one key per line: a ScenarioError names the key path,
+    its file is `name` and its line that of the generated text."""
+
+    def __init__(self, source, name="<dict>"):
+        if isinstance(source, _cosrod.Scenario):
+            self._h = source
+        elif isinstance(source, dict):
+            self._h = _cosrod.parse(json.dumps(source, indent=1, allow_nan=False, default=_json_default), name)
+        else:
+            raise TypeError("cosrod.Scenario takes a dict (or use cosrod.load(path))")
+        self._info = self._h.info()
 
     @property
     def info(self):

@@ -127,6 +127,27 @@ static PyObject *mod_load(PyObject *m, PyObject *args) {
   return (PyObject *)o;
 }
 
+/* parse(text, name) -> Scenario: YAML text in memory (cosrod_scenario_parse). */
+static PyObject *mod_parse(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *text, *name;
+  Py_ssize_t len;
+  if (!PyArg_ParseTuple(args, "s#s", &text, &len, &name)) return NULL;
+  char err[1024] = "";
+  cosrod_scenario *sc = NULL;
+  cosrod_status st;
+  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &sc, err, sizeof err);
+  Py_END_ALLOW_THREADS if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
+  if (st != COSROD_OK) return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
+  ScenarioObject *o = PyObject_New(ScenarioObject, &ScenarioType);
+  if (!o) {
+    cosrod_scenario_free(sc);
+    return NULL;
+  }
+  o->sc = sc;
+  return (PyObject *)o;
+}
+
 /* ---- recording ------------------------------------------------------------ */
 
 /* Per rod and frame one block of doubles: x (N+1)x3 | p Nx4 | Gamma Nx3 |
@@ -709,6 +730,7 @@ static PyObject *mod_set_errors(PyObject *m, PyObject *args) {
 
 static PyMethodDef mod_methods[] = {
     {"load", mod_load, METH_VARARGS, "load(path, sets) -> Scenario"},
+    {"parse", mod_parse, METH_VARARGS, "parse(text, name) -> Scenario"},
     {"_set_errors", mod_set_errors, METH_VARARGS, "register the exception classes"},
     {NULL, NULL, 0, NULL}};
 
