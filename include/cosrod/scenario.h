@@ -369,6 +369,12 @@ const char *cosrod_sc_curvature_name(cosrod_sc_curvature c);
 const char *cosrod_sc_integrator_name(cosrod_sc_integrator i);
 const char *cosrod_sc_model_name(cosrod_sc_model m);
 
+/* Write sc as a scenario file (schema version 1) that cosrod_scenario_load
+ * reads back to the same scenario: every value as given or resolved
+ * (defaults written out), numbers round-trip exactly (scenario_yaml.c).
+ * COSROD_ERR_IO if writing failed. */
+cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f);
+
 /* Short human-readable summary (title, rods, bodies, analysis, solver). */
 void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f);
 
