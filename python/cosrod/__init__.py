@@ -115,6 +115,17 @@ class Scenario:
             return info[name]
         raise AttributeError(name)
 
+    def to_yaml(self, path=None):
+        """The scenario as a scenario file (cosrod_scenario_to_yaml: every
+        value resolved, reloads to the same scenario); written to path if
+        given, else returned as text."""
+        text = self._h.to_yaml()
+        if path is None:
+            return text
+        with open(path, "w") as f:
+            f.write(text)
+        return None
+
     def run(self, **kw):
         """Sim(self).run(**kw): build the simulation and run it."""
         return Sim(self).run(**kw)

@@ -70,8 +70,34 @@ static PyObject *Scenario_info(ScenarioObject *self, PyObject *unused) {
                        sc->solver.atol, "output_dir", sc->output.dir ? sc->output.dir : "");
 }
 
+static PyObject *Scenario_to_yaml(ScenarioObject *self, PyObject *unused) {
+  (void)unused;
+  FILE *f = tmpfile();
+  if (!f) return PyErr_SetFromErrno(PyExc_OSError);
+  cosrod_status st = cosrod_scenario_to_yaml(self->sc, f);
+  long n = ftell(f);
+  PyObject *out = NULL;
+  if (st == COSROD_OK && n >= 0) {
+    char *buf = malloc((size_t)n + 1);
+    if (buf) {
+      rewind(f);
+      size_t got = fread(buf, 1, (size_t)n, f);
+      out = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)got, "strict");
+      free(buf);
+    } else {
+      PyErr_NoMemory();
+    }
+  } else {
+    PyErr_SetString(PyExc_OSError, "cosrod_scenario_to_yaml failed");
+  }
+  fclose(f);
+  return out;
+}
+
 static PyMethodDef Scenario_methods[] = {
-    {"info", (PyCFunction)Scenario_info, METH_NOARGS, "dict describing the scenario"}, {NULL, NULL, 0, NULL}};
+    {"info", (PyCFunction)Scenario_info, METH_NOARGS, "dict describing the scenario"},
+    {"to_yaml", (PyCFunction)Scenario_to_yaml, METH_NOARGS, "the scenario as YAML text"},
+    {NULL, NULL, 0, NULL}};
 
 static PyTypeObject ScenarioType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cosrod._cosrod.Scenario",

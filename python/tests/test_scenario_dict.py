@@ -47,3 +47,11 @@ def test_dict_errors_name_the_key():
     # a numpy array is a list
     ok = dict(PENDULUM, gravity=np.array([0.0, 0.0, -9.81]))
     assert cosrod.Scenario(ok).info["t_end"] == 0.1
+
+
+def test_to_yaml_reloads_to_the_same_run(tmp_path):
+    sc = cosrod.Scenario(PENDULUM)
+    sc.to_yaml(tmp_path / "p.yaml")
+    again = cosrod.load(tmp_path / "p.yaml")
+    assert again.to_yaml() == sc.to_yaml()
+    np.testing.assert_array_equal(again.run().centerline, sc.run().centerline)
