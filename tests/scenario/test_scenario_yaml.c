@@ -4,7 +4,9 @@
  * overrides, coefficient damping, arc / helix / polyline shapes, prescribed
  * keyframes, ramp / active loads, static and modal analyses): load ->
  * write -> parse gives a scenario equal field by field (exact doubles), and
- * writing that again gives the same text (a fixpoint). */
+ * writing that again gives the same text (a fixpoint).  Also the builder
+ * (scenario_build.c): the rubber pendulum built by calls equals the file, and
+ * its error messages are the loader's with the key path first. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,7 +213,108 @@ TEST(variants_round_trip) {
              2);
 }
 
+/* The rubber pendulum (examples/rubber-pendulum.yaml) through the builder. */
+static cosrod_sc_builder *pendulum_builder(void) {
+  cosrod_sc_builder *b = cosrod_sc_builder_create();
+  const double g[3] = {0, 0, -9.81}, dir[3] = {0, 1, 0}, nrm[3] = {0, 0, 1}, o[3] = {0, 0, 0};
+  cosrod_sc_builder_set_str(b, "title", "Rubber pendulum, LLA Test 1");
+  cosrod_sc_builder_set_vec(b, "gravity", g, 3);
+  cosrod_sc_builder_material(b, "rubber", 5.0e6, 0.5, 1100);
+  long r = cosrod_sc_builder_add_rod(b, "rod");
+  cosrod_sc_builder_rod_set(b, r, "model", "cosserat");
+  cosrod_sc_builder_set_num(b, "rods.0.length", 1.0);
+  cosrod_sc_builder_set_int(b, "rods.0.segments", 10);
+  cosrod_sc_builder_set_str(b, "rods.0.material", "rubber");
+  cosrod_sc_builder_rod_set(b, r, "section", "{shape: circle, radius: 5.0e-3}");
+  cosrod_sc_builder_rod_set(b, r, "curvature", "sine-4");
+  cosrod_sc_builder_rod_set(b, r, "shape.type", "straight");
+  cosrod_sc_builder_set_vec(b, "rods.0.shape.start", o, 3);
+  cosrod_sc_builder_set_vec(b, "rods.0.shape.direction", dir, 3);
+  cosrod_sc_builder_set_vec(b, "rods.0.shape.normal", nrm, 3);
+  cosrod_sc_builder_end(b, r, 0, COSROD_SC_END_PINNED);
+  cosrod_sc_builder_end(b, r, 1, COSROD_SC_END_FREE);
+  cosrod_sc_builder_set(b, "analysis.type", "dynamic");
+  cosrod_sc_builder_set_num(b, "analysis.t_end", 2.0);
+  cosrod_sc_builder_set(b, "solver", "{formulation: nullspace, stabilisation: projection, integrator: dopri5}");
+  cosrod_sc_builder_set_num(b, "solver.rtol", 1e-8);
+  cosrod_sc_builder_set_num(b, "solver.atol", 1e-8);
+  cosrod_sc_builder_set_str(b, "output.dir", "out/rubber-pendulum");
+  cosrod_sc_builder_set_num(b, "output.every", 0.01);
+  cosrod_sc_builder_set_bool(b, "output.vtk", 1);
+  cosrod_sc_builder_set_bool(b, "output.plots", 1);
+  return b;
+}
+
+TEST(builder_equals_the_file) {
+  char path[1024], err[512] = "", why[64] = "";
+  snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", examples_dir());
+  cosrod_scenario *ref = NULL;
+  CHECK("example loads", cosrod_scenario_load(path, NULL, 0, &ref, err, sizeof err) == COSROD_OK);
+  cosrod_sc_builder *b = pendulum_builder();
+  cosrod_status st;
+  cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+  if (!sc) NOTE("%s", err);
+  CHECK("builder finishes", sc != NULL && st == COSROD_OK);
+  if (sc && ref) {
+    int same = same_scenario(ref, sc, why, sizeof why);
+    NOTE("builder vs file: %s", same ? "same scenario" : why);
+    CHECK("built scenario equals the file's", same);
+  }
+  /* a load through the builder equals the same load in YAML */
+  const double F[3] = {0.0, 0.0, -0.25};
+  long li = cosrod_sc_builder_add_load(b, 0, COSROD_SC_LOAD_FORCE, 10, F, COSROD_SC_FRAME_MATERIAL);
+  CHECK("load index 0", li == 0);
+  cosrod_scenario *sl = cosrod_sc_builder_finish(b, &st, err, sizeof err), *rl = NULL;
+  const char *set = "rods.0.loads=[{type: force, at: end, value: [0, 0, -0.25], frame: material}]";
+  CHECK("yaml with load", cosrod_scenario_load(path, &set, 1, &rl, err, sizeof err) == COSROD_OK);
+  CHECK("built load equals the file's", sl && rl && same_scenario(rl, sl, why, sizeof why));
+  cosrod_scenario_free(sl);
+  cosrod_scenario_free(rl);
+  cosrod_scenario_free(sc);
+  cosrod_scenario_free(ref);
+  cosrod_sc_builder_free(b);
+}
+
+/* The builder's messages are the loader's, with the key path instead of FILE:LINE. */
+TEST(builder_errors_are_the_loaders) {
+  struct {
+    const char *key, *value;
+  } bad[] = {
+      {"rods.0.segments", "0"},          {"rods.0.segmnets", "3"},  {"solver.integrator", "rk4"},
+      {"rods.0.section.radius", "-1"},   {"analysis.t_end", "-2"},  {"rods.0.material", "steel"},
+      {"rods.0.ends.start.type", "fix"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cosrod_sc_builder *b = pendulum_builder();
+    char err[512] = "", ferr[512] = "", set[128], path[1024];
+    cosrod_sc_builder_set(b, bad[i].key, bad[i].value);
+    cosrod_status st;
+    cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+    CHECK("finish refuses", sc == NULL && st == COSROD_ERR_PARSE);
+    /* the same value through the file loader (--set): FILE:0: key: problem (from --set) */
+    snprintf(set, sizeof set, "%s=%s", bad[i].key, bad[i].value);
+    snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", examples_dir());
+    const char *sp = set;
+    cosrod_scenario *f = NULL;
+    cosrod_scenario_load(path, &sp, 1, &f, ferr, sizeof ferr);
+    const char *tail = strstr(ferr, ":0: ");
+    char want[512] = "";
+    if (tail) snprintf(want, sizeof want, "%s", tail + 4);
+    char *fs = strstr(want, " (from --set)");
+    if (fs) *fs = '\0';
+    NOTE("builder: %s | file: %s", err, ferr);
+    CHECK("starts with the key path", !strncmp(err, bad[i].key, strlen(bad[i].key)));
+    CHECK("same message as the file loader", f == NULL && !strcmp(err, want));
+    cosrod_scenario_free(sc);
+    cosrod_scenario_free(f);
+    cosrod_sc_builder_free(b);
+  }
+  CHECK("rod index checked", cosrod_sc_builder_end(NULL, 0, 0, COSROD_SC_END_FREE) == COSROD_ERR_INVALID);
+}
+
 static const th_case cases[] = {
+    TH_CASE(builder_equals_the_file),
+    TH_CASE(builder_errors_are_the_loaders),
     TH_CASE(every_example_round_trips),
     TH_CASE(variants_round_trip),
 };
