@@ -32,7 +32,9 @@ def test_cmake_install_and_pip_install(source_dir, tmp_path):
     build = os.environ["COSROD_BINARY_DIR"]
     prefix = tmp_path / "prefix"
     subprocess.run(["cmake", "--install", build, "--prefix", str(prefix)], check=True, capture_output=True)
-    site = str(prefix / "lib" / "python3" / "dist-packages")
+    sites = sorted((prefix / "lib").glob("python3*/dist-packages"))
+    assert len(sites) == 1, sites
+    site = str(sites[0])
     path = os.path.join(source_dir, "examples", "rubber-pendulum.yaml")
     ref = reference(path)
     np.testing.assert_array_equal(run_from(site, path, str(tmp_path / "a.npy"), tmp_path), ref)
