@@ -219,6 +219,9 @@ typedef enum cosrod_rod_form {
 /* Build a rod; NULL and *status set on invalid input or no memory.  status may be NULL. */
 cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *status);
 void cosrod_rod_free(cosrod_rod *rod);
+/* Replace the user load callback of a created rod (fn NULL: none); as
+ * cosrod_rod_def.load_fn / load_user (rod_hooks.c). */
+void cosrod_rod_set_load_fn(cosrod_rod *rod, cosrod_rod_load_fn fn, void *user);
 
 int cosrod_rod_nseg(const cosrod_rod *rod);                     /* N */
 int cosrod_rod_nq(const cosrod_rod *rod);                       /* size of q */

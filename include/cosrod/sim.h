@@ -113,12 +113,11 @@ void cosrod_sim_free(cosrod_sim *sim);
 cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
 
 /* Fixed-step API for interactive and real-time use: advance a dynamic
- * simulation by h > 0 [s] (the first call starts at t = 0 from the initial
- * state; start_from_equilibrium is not applied).  After the call the state
- * (cosrod_sim_state, cosrod_sim_t), the rods' data (cosrod_sim_rod_data,
- * cosrod_sim_tip) and the energies (cosrod_sim_energy_now; external_work and
- * dissipated are NaN unless they vanish identically) are those at the new
- * time.  With `integrator: galpha` and a fixed step `solver.h` >= h, one call
+ * simulation by h > 0 [s], i.e. cosrod_sim_advance(sim, t + h) (the first
+ * call starts at t = 0, after start_from_equilibrium if asked).  After the
+ * call the state (cosrod_sim_state, cosrod_sim_t), the rods' data
+ * (cosrod_sim_rod_data, cosrod_sim_tip) and the energies
+ * (cosrod_sim_energy_now) are those at the new time.  With `integrator: galpha` and a fixed step `solver.h` >= h, one call
  * is one generalized-α step: constant cost, no allocation.  Other
  * integrators take their own steps up to t + h.  Returns the integrator's
  * status (message in cosrod_sim_message); ERR_INVALID for h <= 0, a static
@@ -179,6 +178,35 @@ void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f);
  * cosrod_sim_create with its checks. */
 cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
                                cosrod_status *status, char *err, size_t errlen);
+/* ---- stepping (embedding in a loop; sim_advance.c) ------------------------
+ * Dynamic analyses only, instead of cosrod_sim_run (not both).  The first
+ * advance starts at t = 0 (after start_from_equilibrium if asked); every call
+ * integrates from the current time to t_next (> current; equal: no-op) with
+ * the step clipped to land on t_next, then the rods' data and the energy
+ * terms are evaluated there (cosrod_sim_rod_data, cosrod_sim_energy_now,
+ * cosrod_sim_state, cosrod_sim_t).  The observer of cosrod_sim_set_observer
+ * sees every step (its frame callback is not called) and its stop flag
+ * interrupts (ERR_INTERRUPTED, state at the last accepted step).  Failures
+ * as cosrod_sim_run.  No allocation.  ERR_INVALID: t_next not finite or
+ * before the current time, after cosrod_sim_run, or a static / modal analysis. */
+cosrod_status cosrod_sim_advance(cosrod_sim *sim, double t_next);
+/* Observer used by cosrod_sim_advance (NULL: none; must outlive the calls). */
+void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);
+/* Replace the current state by y (cosrod_sim_ny values, the layout of
+ * cosrod_sim_state) at time t >= 0, e.g. one saved earlier: the integrator
+ * restarts there (history, step size and counters reset), the
+ * energy integrals continue.  Dynamic analyses, not after cosrod_sim_run.
+ * ERR_INVALID (t or y not finite), or the rod's status if y cannot be
+ * evaluated (then nothing changed). */
+cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
+
+/* User load callback of rod r (cosrod_rod_load_fn: adds spatial vertex
+ * forces and material segment moments at every evaluation; fn NULL removes
+ * it), for dynamic runs and cosrod_sim_advance; set before the run.  Its
+ * work enters external_work; the analytic Jacobians treat its forces as
+ * constant, and the start_from_equilibrium solve does not see it.
+ * ERR_INVALID: r out of range, or after the run / advance started. */
+cosrod_status cosrod_sim_set_load_fn(cosrod_sim *sim, size_t r, cosrod_rod_load_fn fn, void *user);
 
 /* ---- queries ------------------------------------------------------------- */
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);

@@ -84,6 +84,7 @@ struct cosrod_sim {
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;
   int frame_rc; /* static runs: what the last frame callback returned */
+  int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
   char msg[512];
   char input_warn[512]; /* sim_kirchhoff.c: a warning about the input ("" if none) */
   /* galpha (sim_galpha.c): LIE layout y = (q of all rods, ν of all rods) of
@@ -94,8 +95,6 @@ struct cosrod_sim {
   int *lie_bc0, *lie_bcn;    /* (ny) per rod, q rows: first ν column and count of B = ∂q̇/∂ν */
   double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
   int lie_jml, lie_jmu;
-  /* fixed-step API (sim_step.c) */
-  int stepping; /* cosrod_sim_step has initialised the integrator */
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */
@@ -159,5 +158,9 @@ void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
 cosrod_status sim_galpha_layout(cosrod_sim *s);
 void sim_galpha_problem(cosrod_sim *s);
 void sim_galpha_free(cosrod_sim *s);
+/* sim_run.c: step-history callback of dynamic runs (energy accounting,
+ * observer, stop flag); start_from_equilibrium's initial state into y0. */
+int sim_step_cb(double t, double h, int accepted, void *user);
+cosrod_status equilibrium_start(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */

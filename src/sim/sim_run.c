@@ -75,7 +75,7 @@ static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, do
 
 static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop && *s->obs->stop; }
 
-static int sim_step_cb(double t, double h, int accepted, void *user) {
+int sim_step_cb(double t, double h, int accepted, void *user) {
   cosrod_sim *s = user;
   if (accepted && s->need_rates <= 0) {
     s->acc_t = s->t_now = cosrod_integrator_t(s->integ);
@@ -304,7 +304,7 @@ static cosrod_status run_modes(cosrod_sim *s) {
 
 /* start_from_equilibrium: every rod's q at its static equilibrium under the
  * t = 0 loads including the preloads, at rest; then the consistent state. */
-static cosrod_status equilibrium_start(cosrod_sim *s) {
+cosrod_status equilibrium_start(cosrod_sim *s) {
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);

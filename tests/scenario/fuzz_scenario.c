@@ -101,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
 #ifdef COSROD_FUZZ_REPLAY_MAIN
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include "harness.h"
 
@@ -114,6 +115,8 @@ static int replay_dir(const char *dir, int *accepted) {
     if (e->d_name[0] == '.') continue;
     char path[2048];
     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) continue; /* e.g. examples/c/ */
     FILE *f = fopen(path, "rb");
     if (!f) continue;
     static uint8_t buf[1 << 20];

@@ -1,0 +1,367 @@
+"""cosrod: discrete Cosserat rods from Python.
+
+    import cosrod
+    sc = cosrod.load("examples/rubber-pendulum.yaml", set={"rods.0.segments": 20})
+    res = cosrod.Sim(sc).run()
+    res.t            # (n_t,) output times [s]
+    res.centerline   # (n_t, N+1, 3) vertices x_n [m]
+    res.stats        # solver counters, status, wall time
+
+The numbers are those of `cosrod run` (the same library, the same output
+times): res.centerline[k] is what centerline.csv holds at t = res.t[k].  The
+integration runs with the GIL released, so threads run simulations in
+parallel.  Ctrl-C (in the main thread) stops a run at the next step and raises
+KeyboardInterrupt.
+"""
+import json
+import os
+import re
+import signal
+import threading
+
+import numpy as np
+
+from . import _cosrod
+
+__all__ = ["load", "Scenario", "Sim", "Result", "RodResult", "Frame", "CosrodError", "ScenarioError", "RunError"]
+
+ENERGY_FIELDS = ("kinetic", "elastic", "gravity", "external_work", "dissipated", "balance")
+_ENERGY_DTYPE = np.dtype([(n, "f8") for n in ENERGY_FIELDS])
+_STEP_DTYPE = np.dtype([("t", "f8"), ("h", "f8"), ("accepted", "f8")])
+_INC_DTYPE = np.dtype([("t", "f8"), ("iterations", "f8"), ("residual", "f8")])
+
+
+class CosrodError(Exception):
+    """Base class of cosrod's errors."""
+
+
+class ScenarioError(CosrodError, ValueError):
+    """Invalid scenario: the one-line message `FILE:LINE: key.path: problem` of
+    the CLI, split into .file, .line (0: from `set`), .key and .problem."""
+
+    _FORMAT = re.compile(r"^(.*?):(\d+): (\S+): (.*)$", re.S)
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+        m = self._FORMAT.match(message)
+        if m:
+            self.file, self.line, self.key, self.problem = m.group(1), int(m.group(2)), m.group(3), m.group(4)
+        else:
+            self.file, self.line, self.key, self.problem = None, None, None, message
+
+
+class RunError(CosrodError):
+    """A run that failed (solver failure); .result holds the frames up to then."""
+
+    def __init__(self, message, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+_cosrod._set_errors(ScenarioError, CosrodError)
+
+
+def _yaml_value(v):
+    """A Python value as a YAML scalar / flow collection for `--set`."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    if isinstance(v, str):
+        return v
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_value(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return "[" + ", ".join(_yaml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot express {type(v).__name__} as a scenario value")
+
+
+def _json_default(v):
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    raise TypeError(f"cannot express {type(v).__name__} as a scenario value")
+
+
+class Scenario:
+    """A validated scenario: cosrod.load(path), or Scenario(dict) with the
+    YAML schema as Python dicts and lists ({"cosrod": 1, "rods": [...], ...}),
+    validated exactly like a file.  A dict is handed to the loader as JSON (a
+    YAML subset) with one key per line: a ScenarioError names the key path,
+    its file is `name` and its line that of the generated text."""
+
+    def __init__(self, source, name="<dict>"):
+        if isinstance(source, _cosrod.Scenario):
+            self._h = source
+        elif isinstance(source, dict):
+            self._h = _cosrod.parse(json.dumps(source, indent=1, allow_nan=False, default=_json_default), name)
+        else:
+            raise TypeError("cosrod.Scenario takes a dict (or use cosrod.load(path))")
+        self._info = self._h.info()
+
+    @property
+    def info(self):
+        return dict(self._info)
+
+    def __getattr__(self, name):
+        info = self.__dict__.get("_info")
+        if info is not None and name in info:
+            return info[name]
+        raise AttributeError(name)
+
+    def to_yaml(self, path=None):
+        """The scenario as a scenario file (cosrod_scenario_to_yaml: every
+        value resolved, reloads to the same scenario); written to path if
+        given, else returned as text."""
+        text = self._h.to_yaml()
+        if path is None:
+            return text
+        with open(path, "w") as f:
+            f.write(text)
+        return None
+
+    def run(self, **kw):
+        """Sim(self).run(**kw): build the simulation and run it."""
+        return Sim(self).run(**kw)
+
+    def __repr__(self):
+        i = self._info
+        return f"<cosrod.Scenario {i['file']!r}: {i['analysis']}, {len(i['rods'])} rod(s), t_end {i['t_end']}>"
+
+
+def load(path, set=None):
+    """Read and validate a scenario file; `set` maps key paths to values
+    ({"rods.0.segments": 20, "solver.integrator": "radau5"}), as `--set`."""
+    sets = [f"{k}={_yaml_value(v)}" for k, v in (set or {}).items()]
+    return Scenario(_cosrod.load(os.fspath(path), sets))
+
+
+def _doubles(buf):
+    return np.frombuffer(buf, dtype=np.float64)
+
+
+def _split_block(block, N):
+    """Columns of rod blocks (n, 9(N+1)+10N): x | p | Gamma | F | K | M."""
+    n = block.shape[0]
+    sizes = [("x", 3 * (N + 1), (N + 1, 3)), ("p", 4 * N, (N, 4)), ("Gamma", 3 * N, (N, 3)), ("F", 3 * N, (N, 3)),
+             ("K", 3 * (N + 1), (N + 1, 3)), ("M", 3 * (N + 1), (N + 1, 3))]
+    out, o = {}, 0
+    for name, size, shape in sizes:
+        out[name] = np.ascontiguousarray(block[:, o:o + size]).reshape((n,) + shape)
+        o += size
+    return out
+
+
+class RodResult:
+    """One rod over the output times: s (N+1) vertex arc lengths, s_mid (N),
+    centerline (n_t, N+1, 3), frames (n_t, N, 4) quaternions (scalar first),
+    strains (n_t, N, 3) Gamma, forces (n_t, N, 3) F, curvatures (n_t, N+1, 3) K,
+    moments (n_t, N+1, 3) M (material components)."""
+
+    def __init__(self, name, s, block):
+        self.name = name
+        self.s = s
+        self.s_mid = 0.5 * (s[1:] + s[:-1])
+        self.N = len(s) - 1
+        c = _split_block(block, self.N)
+        self.centerline, self.frames, self.strains = c["x"], c["p"], c["Gamma"]
+        self.forces, self.curvatures, self.moments = c["F"], c["K"], c["M"]
+
+    @property
+    def tip(self):
+        return self.centerline[:, -1, :]
+
+
+class Result:
+    """Recorded run.  Rod 0's arrays are also attributes of the result
+    (res.centerline is res.rods[0].centerline); res.energy is a structured
+    array (res.energy["balance"]), res.steps one row per attempted step."""
+
+    def __init__(self, raw, names, grids):
+        self.t = _doubles(raw["t"])
+        self.energy = np.frombuffer(raw["energy"], dtype=_ENERGY_DTYPE)
+        nt = len(self.t)
+        self.rods = []
+        for k, buf in enumerate(raw["rods"]):
+            s = grids[k]
+            N = len(s) - 1
+            block = _doubles(buf).reshape(nt, 9 * (N + 1) + 10 * N)
+            self.rods.append(RodResult(names[k], s, block))
+        self.steps = np.frombuffer(raw["steps"], dtype=_STEP_DTYPE)
+        self.increments = np.frombuffer(raw["increments"], dtype=_INC_DTYPE)
+        st = dict(raw["stats"])
+        st.update(integrator=raw["integrator"], status=raw["status_name"], message=raw["message"],
+                  t_reached=raw["t_reached"], t_failed=raw["t_failed"], frames=nt)
+        self.stats = st
+        self.ok = raw["status"] == 0
+        m = raw["modes"]
+        if m:
+            N0 = self.rods[0].N
+            self.modes = {"omega": _doubles(m["omega"]), "frequency_hz": _doubles(m["frequency_hz"]),
+                          "shapes": _doubles(m["shapes"]).reshape(m["count"], N0 + 1, 6)}
+        else:
+            self.modes = None
+
+    def __getattr__(self, name):
+        rods = self.__dict__.get("rods")
+        if rods and name in ("s", "s_mid", "N", "centerline", "frames", "strains", "forces", "curvatures",
+                             "moments", "tip"):
+            return getattr(rods[0], name)
+        raise AttributeError(name)
+
+    def to_pandas(self):
+        """Long tables like the CLI's CSV files: {"centerline", "frames",
+        "strains", "curvatures", "energy", "steps"} -> pandas.DataFrame."""
+        try:
+            import pandas as pd
+        except ImportError as e:
+            raise ImportError("Result.to_pandas needs pandas (apt-get install python3-pandas)") from e
+        nt = len(self.t)
+        tabs = {"centerline": [], "frames": [], "strains": [], "curvatures": []}
+        for r, rod in enumerate(self.rods):
+            nv, ns = rod.N + 1, rod.N
+            def base(n, s):
+                return {"t": np.repeat(self.t, n), "rod": np.full(nt * n, r), "index": np.tile(np.arange(n), nt),
+                        "s": np.tile(s, nt)}
+            d = base(nv, rod.s)
+            d.update(zip("xyz", rod.centerline.reshape(-1, 3).T))
+            tabs["centerline"].append(pd.DataFrame(d).rename(columns={"index": "vertex"}))
+            d = base(ns, rod.s_mid)
+            d.update(zip(("q0", "q1", "q2", "q3"), rod.frames.reshape(-1, 4).T))
+            tabs["frames"].append(pd.DataFrame(d).rename(columns={"index": "segment"}))
+            d = base(ns, rod.s_mid)
+            d.update(zip(("Gamma1", "Gamma2", "Gamma3"), rod.strains.reshape(-1, 3).T))
+            d.update(zip(("F1", "F2", "F3"), rod.forces.reshape(-1, 3).T))
+            tabs["strains"].append(pd.DataFrame(d).rename(columns={"index": "segment"}))
+            d = base(nv, rod.s)
+            d.update(zip(("K1", "K2", "K3"), rod.curvatures.reshape(-1, 3).T))
+            d.update(zip(("M1", "M2", "M3"), rod.moments.reshape(-1, 3).T))
+            tabs["curvatures"].append(pd.DataFrame(d).rename(columns={"index": "vertex"}))
+        out = {k: pd.concat(v, ignore_index=True) for k, v in tabs.items()}
+        e = pd.DataFrame(self.energy)
+        e.insert(0, "t", self.t)
+        out["energy"] = e
+        out["steps"] = pd.DataFrame(self.steps)
+        return out
+
+    def __repr__(self):
+        return f"<cosrod.Result {len(self.t)} frames, status {self.stats['status']}>"
+
+
+class Frame:
+    """The rods' data at the current time of a Sim (inside an observer, or
+    after advance): t, energy (dict), rod(k) -> dict of arrays, centerline."""
+
+    def __init__(self, sim, t):
+        self._sim = sim
+        self.t = t
+
+    def rod(self, k=0):
+        s = self._sim._grids[k]
+        c = _split_block(_doubles(self._sim._h.frame(k)).reshape(1, -1), len(s) - 1)
+        return {name: v[0] for name, v in c.items()}
+
+    @property
+    def centerline(self):
+        return self.rod(0)["x"]
+
+    @property
+    def energy(self):
+        return self._sim._h.energy()
+
+
+def _catch_sigint():
+    return threading.current_thread() is threading.main_thread() and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class Sim:
+    """Simulation of a scenario (a Scenario, or a path to load)."""
+
+    def __init__(self, scenario):
+        if isinstance(scenario, (str, os.PathLike)):
+            scenario = load(scenario)
+        if not isinstance(scenario, Scenario):
+            raise TypeError("cosrod.Sim needs a cosrod.Scenario or a scenario file path")
+        self.scenario = scenario
+        self._h = _cosrod.Sim(scenario._h)
+        info = self._h.info()
+        self._grids = [_doubles(g).copy() for g in info["grids"]]
+        self._names = [r["name"] for r in scenario.info["rods"]]
+        self.ny = info["ny"]
+        self.integrator = info["integrator"]
+
+    def run(self, progress=False, observer=None, record=True, check=True):
+        """Run the analysis to the end; returns a Result.  observer(frame) is
+        called at t = 0 and at every output time (frame: cosrod.Frame); a true
+        return value stops the run.  progress: a line on stderr.  check: raise
+        RunError if the solver fails (.result holds the frames until then)."""
+        cb = None
+        if observer is not None:
+            def cb(t):
+                return observer(Frame(self, t))
+        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint())
+        res = Result(raw, self._names, self._grids)
+        if check and not res.ok and raw["status_name"] != "interrupted":
+            raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",
+                           res)
+        return res
+
+    def set_load(self, fn, rod=0):
+        """A custom load on rod `rod`, called at every evaluation of the rod
+        (before run / advance): fn(t, x, v, f, m) with x, v (N+1, 3) vertex
+        positions and velocities (read-only), ADDS spatial forces [N] into f
+        (N+1, 3) and material moments [N m] into m (N, 3) on the segments.
+        Every call takes the GIL (a few microseconds of overhead plus the
+        Python code per evaluation; an explicit method evaluates the rod 6-12
+        times per step).  Its work enters energy["external_work"]; the
+        analytic Jacobians treat the load as constant.  fn None removes it."""
+        if fn is None:
+            self._h.set_load(rod, None)
+            return
+
+        def tramp(t, x, v, p, om, f, m):
+            fn(t, np.frombuffer(x).reshape(-1, 3), np.frombuffer(v).reshape(-1, 3),
+               np.frombuffer(f).reshape(-1, 3), np.frombuffer(m).reshape(-1, 3))
+
+        self._h.set_load(rod, tramp)
+
+    def advance(self, t):
+        """Integrate from the current time to t (dynamic analyses; instead of
+        run).  Returns a Frame at t."""
+        st, name, msg = self._h.advance(float(t), _catch_sigint())
+        if st != 0:
+            raise RunError(f"advance to t = {t:g} failed ({name}): {msg}")
+        return Frame(self, self._h.t())
+
+    @property
+    def t(self):
+        return self._h.t()
+
+    @property
+    def state(self):
+        """(t, y): current time and a copy of the global state vector."""
+        t, y = self._h.get_state()
+        return t, _doubles(y).copy()
+
+    @state.setter
+    def state(self, value):
+        t, y = value
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        st, name = self._h.set_state(float(t), y.tobytes())
+        if st != 0:
+            raise CosrodError(f"cannot set the state ({name})")
+
+    @property
+    def frame(self):
+        return Frame(self, self._h.t())
+
+    @property
+    def stats(self):
+        return self._h.stats()

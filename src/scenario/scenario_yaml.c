@@ -1,0 +1,298 @@
+/* cosrod_scenario_to_yaml: a validated scenario back to a scenario file
+ * (SPEC §7 schema) that loads to the same scenario.
+ *
+ * Every value is written as given or as resolved (defaults included), with
+ * the shortest of %.15g / %.17g that reads back (strtod) to the same double.
+ * Materials are written inline in each rod (named materials stay under
+ * `materials`); a material is written with `poisson` when G = E/(2(1+nu))
+ * reproduces its G exactly, else with `G`.  Stiffness and inertia values are
+ * written only where the file overrode them (the others derive from the
+ * material and section again). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario_internal.h"
+
+static void num(FILE *f, double v) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.15g", v);
+  if (strtod(buf, NULL) != v) snprintf(buf, sizeof buf, "%.17g", v);
+  fputs(buf, f);
+}
+
+static void vec(FILE *f, const double *v, size_t n) {
+  fputc('[', f);
+  for (size_t i = 0; i < n; i++) {
+    if (i) fputs(", ", f);
+    num(f, v[i]);
+  }
+  fputc(']', f);
+}
+
+/* Double-quoted YAML string (JSON escapes). */
+static void str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 0x20)
+      fprintf(f, "\\x%02x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void kv_num(FILE *f, const char *ind, const char *key, double v) {
+  fprintf(f, "%s%s: ", ind, key);
+  num(f, v);
+  fputc('\n', f);
+}
+
+static void kv_vec(FILE *f, const char *ind, const char *key, const double *v, size_t n) {
+  fprintf(f, "%s%s: ", ind, key);
+  vec(f, v, n);
+  fputc('\n', f);
+}
+
+static void material(FILE *f, const char *ind, const cosrod_sc_material *m) {
+  kv_num(f, ind, "E", m->E);
+  if (m->E / (2.0 * (1.0 + m->poisson)) == m->G)
+    kv_num(f, ind, "poisson", m->poisson);
+  else
+    kv_num(f, ind, "G", m->G);
+  kv_num(f, ind, "density", m->density);
+}
+
+static void keyframes(FILE *f, const char *ind, const char *key, const cosrod_sc_keyframes *k, size_t dim) {
+  fprintf(f, "%s%s:\n", ind, key);
+  for (size_t i = 0; i < k->n; i++) {
+    fprintf(f, "%s  - [", ind);
+    num(f, k->t[i]);
+    for (size_t d = 0; d < dim; d++) {
+      fputs(", ", f);
+      num(f, k->values[i * dim + d]);
+    }
+    fputs("]\n", f);
+  }
+}
+
+static void end(FILE *f, const cosrod_scenario *sc, const char *name, const cosrod_sc_end *e) {
+  fprintf(f, "      %s:\n        type: %s\n", name, SC_END_NAMES[e->type]);
+  if (e->type != COSROD_SC_END_FREE && e->slides) kv_vec(f, "        ", "slides_along", e->slides_along, 3);
+  if (e->type == COSROD_SC_END_PRESCRIBED) {
+    if (e->position.n) keyframes(f, "        ", "position", &e->position, 3);
+    if (e->orientation.n) keyframes(f, "        ", "orientation", &e->orientation, 4);
+  }
+  if (e->body >= 0) {
+    fputs("        body: ", f);
+    str(f, sc->bodies[e->body].name);
+    fputc('\n', f);
+    kv_vec(f, "        ", "at", e->at, 3);
+  }
+}
+
+static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
+  const char *I = "    ";
+  fputs("  - name: ", f);
+  str(f, r->name);
+  fprintf(f, "\n%smodel: %s\n", I, SC_MODEL_NAMES[r->model]);
+  kv_num(f, I, "length", r->length);
+  if (r->grid_given)
+    kv_vec(f, I, "grid", r->grid, r->segments + 1);
+  else
+    fprintf(f, "%ssegments: %zu\n", I, r->segments);
+  size_t mi = sc->nmaterials;
+  if (r->material.name[0])
+    for (mi = 0; mi < sc->nmaterials; mi++)
+      if (!strcmp(sc->materials[mi].name, r->material.name)) break;
+  if (mi < sc->nmaterials) {
+    fprintf(f, "%smaterial: ", I);
+    str(f, r->material.name);
+    fputc('\n', f);
+  } else {
+    fprintf(f, "%smaterial:\n", I);
+    material(f, "      ", &r->material);
+  }
+  const cosrod_sc_section *s = &r->section;
+  int has_section = !(s->shape == COSROD_SC_SECTION_CIRCLE && s->radius == 0.0);
+  if (has_section) {
+    fprintf(f, "%ssection:\n      shape: %s\n", I, SC_SECTION_NAMES[s->shape]);
+    if (s->shape == COSROD_SC_SECTION_CIRCLE) kv_num(f, "      ", "radius", s->radius);
+    if (s->shape == COSROD_SC_SECTION_RECTANGLE) {
+      kv_num(f, "      ", "width", s->width);
+      kv_num(f, "      ", "height", s->height);
+      if (s->torsion_constant > 0) kv_num(f, "      ", "torsion_constant", s->torsion_constant);
+    }
+    if (s->shape == COSROD_SC_SECTION_CUSTOM) {
+      kv_num(f, "      ", "area", s->area);
+      kv_num(f, "      ", "I1", s->I1);
+      kv_num(f, "      ", "I2", s->I2);
+      kv_num(f, "      ", "J", s->J);
+    }
+  }
+  if (r->model == COSROD_SC_MODEL_COSSERAT) kv_vec(f, I, "shear_correction", r->shear_correction, 2);
+  static const char *const sk[] = {"EA", "GA1", "GA2", "EI1", "EI2", "GJ"};
+  static const char *const ik[] = {"rhoA", "rhoI1", "rhoI2", "rhoJ"};
+  const double sv[6] = {r->EA, r->GA1, r->GA2, r->EI1, r->EI2, r->GJ}, iv[4] = {r->rhoA, r->rhoI1, r->rhoI2, r->rhoJ};
+  if (r->stiffness_overridden) {
+    fprintf(f, "%sstiffness:\n", I);
+    for (int k = 0; k < 6; k++)
+      if (r->stiffness_overridden & (1u << k)) kv_num(f, "      ", sk[k], sv[k]);
+  }
+  if (r->inertia_overridden) {
+    fprintf(f, "%sinertia:\n", I);
+    for (int k = 0; k < 4; k++)
+      if (r->inertia_overridden & (1u << k)) kv_num(f, "      ", ik[k], iv[k]);
+  }
+  fprintf(f, "%scurvature: %s\n", I, SC_CURVATURE_NAMES[r->curvature]);
+  const cosrod_sc_damping *d = &r->damping;
+  if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT) {
+    fprintf(f, "%sdamping:\n      kelvin_voigt:\n", I);
+    kv_num(f, "        ", "tau_shear", d->tau_shear);
+    kv_num(f, "        ", "tau_bulk", d->tau_bulk);
+  } else if (d->kind == COSROD_SC_DAMPING_COEFFICIENTS) {
+    fprintf(f, "%sdamping:\n      coefficients:\n", I);
+    kv_vec(f, "        ", "shear", d->shear, 2);
+    kv_num(f, "        ", "extension", d->extension);
+    kv_vec(f, "        ", "bending", d->bending, 2);
+    kv_num(f, "        ", "torsion", d->torsion);
+    fprintf(f, "        convention: %s\n", SC_CONVENTION_NAMES[d->lla_convention ? 1 : 0]);
+  }
+  const cosrod_sc_shape *h = &r->shape;
+  fprintf(f, "%sshape:\n      type: %s\n", I, SC_SHAPE_NAMES[h->kind]);
+  kv_vec(f, "      ", "normal", h->normal, 3);
+  if (h->kind == COSROD_SC_SHAPE_POLYLINE) {
+    fputs("      points:\n", f);
+    for (size_t i = 0; i < h->npoints; i++) {
+      fputs("        - ", f);
+      vec(f, h->points + 3 * i, 3);
+      fputc('\n', f);
+    }
+  } else {
+    kv_vec(f, "      ", "start", h->start, 3);
+    kv_vec(f, "      ", "direction", h->direction, 3);
+    if (h->kind == COSROD_SC_SHAPE_ARC) {
+      kv_num(f, "      ", "radius", h->radius);
+      kv_num(f, "      ", "angle_deg", h->angle_deg);
+    } else if (h->kind == COSROD_SC_SHAPE_HELIX) {
+      kv_num(f, "      ", "radius", h->radius);
+      kv_num(f, "      ", "pitch", h->pitch);
+      kv_num(f, "      ", "turns", h->turns);
+    }
+  }
+  fprintf(f, "%sreference: %s\n", I, SC_REFERENCE_NAMES[r->reference]);
+  fprintf(f, "%sends:\n", I);
+  end(f, sc, "start", &r->ends[0]);
+  end(f, sc, "end", &r->ends[1]);
+  if (r->nloads) fprintf(f, "%sloads:\n", I);
+  for (size_t i = 0; i < r->nloads; i++) {
+    const cosrod_sc_load *l = &r->loads[i];
+    fprintf(f, "      - type: %s\n", SC_LOAD_NAMES[l->type]);
+    if (l->type != COSROD_SC_LOAD_DISTRIBUTED_FORCE) fprintf(f, "        at: %ld\n", l->vertex);
+    kv_vec(f, "        ", "value", l->value, 3);
+    fprintf(f, "        frame: %s\n", SC_FRAME_NAMES[l->frame]);
+    double iv2[2] = {l->t0, l->t1};
+    if (l->profile == COSROD_SC_PROFILE_RAMP) kv_vec(f, "        ", "ramp", iv2, 2);
+    if (l->profile == COSROD_SC_PROFILE_ACTIVE) kv_vec(f, "        ", "active", iv2, 2);
+    if (l->profile == COSROD_SC_PROFILE_PRELOAD) fputs("        preload: true\n", f);
+  }
+}
+
+static void body_name(FILE *f, const cosrod_scenario *sc, int b) {
+  if (b < 0)
+    fputs("ground", f);
+  else
+    str(f, sc->bodies[b].name);
+}
+
+cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
+  if (!sc || !f) return COSROD_ERR_INVALID;
+  fprintf(f, "cosrod: %d\n", COSROD_SC_SCHEMA_VERSION);
+  if (sc->title && sc->title[0]) {
+    fputs("title: ", f);
+    str(f, sc->title);
+    fputc('\n', f);
+  }
+  kv_vec(f, "", "gravity", sc->gravity, 3);
+  if (sc->nmaterials) fputs("materials:\n", f);
+  for (size_t i = 0; i < sc->nmaterials; i++) {
+    fputs("  ", f);
+    str(f, sc->materials[i].name);
+    fputs(":\n", f);
+    material(f, "    ", &sc->materials[i]);
+  }
+  if (sc->nrods) fputs("rods:\n", f);
+  for (size_t i = 0; i < sc->nrods; i++) rod(f, sc, &sc->rods[i]);
+  if (sc->nbodies) fputs("bodies:\n", f);
+  for (size_t i = 0; i < sc->nbodies; i++) {
+    const cosrod_sc_body *b = &sc->bodies[i];
+    fputs("  - name: ", f);
+    str(f, b->name);
+    fputc('\n', f);
+    kv_num(f, "    ", "mass", b->mass);
+    kv_vec(f, "    ", "inertia", b->inertia, 3);
+    kv_vec(f, "    ", "position", b->position, 3);
+    if (b->orientation_euler) {
+      fputs("    orientation: {euler313: ", f);
+      vec(f, b->euler313, 3);
+    } else {
+      fputs("    orientation: {quaternion: ", f);
+      vec(f, b->quaternion, 4);
+    }
+    fputs("}\n", f);
+    kv_vec(f, "    ", "velocity", b->velocity, 3);
+    kv_vec(f, "    ", "angular_velocity", b->angular_velocity, 3);
+    fprintf(f, "    parametrisation: %s\n", SC_PARAM_NAMES[b->parametrisation]);
+  }
+  if (sc->njoints) fputs("joints:\n", f);
+  for (size_t i = 0; i < sc->njoints; i++) {
+    const cosrod_sc_joint *j = &sc->joints[i];
+    fprintf(f, "  - type: %s\n    bodies: [", SC_JOINT_NAMES[j->type]);
+    body_name(f, sc, j->body[0]);
+    fputs(", ", f);
+    body_name(f, sc, j->body[1]);
+    fputs("]\n    at: [", f);
+    vec(f, j->at[0], 3);
+    fputs(", ", f);
+    vec(f, j->at[1], 3);
+    fputs("]\n", f);
+    if (j->type == COSROD_SC_JOINT_BUSHING) {
+      kv_num(f, "    ", "stiffness", j->stiffness);
+      kv_num(f, "    ", "damping", j->damping);
+    } else if (j->type != COSROD_SC_JOINT_SPHERICAL) {
+      kv_vec(f, "    ", "axis", j->axis, 3);
+    }
+  }
+  const cosrod_sc_analysis *a = &sc->analysis;
+  fprintf(f, "analysis:\n  type: %s\n", SC_ANALYSIS_NAMES[a->type]);
+  if (a->type == COSROD_SC_ANALYSIS_DYNAMIC) {
+    kv_num(f, "  ", "t_end", a->t_end);
+    fprintf(f, "  start_from_equilibrium: %s\n", a->start_from_equilibrium ? "true" : "false");
+  } else if (a->type == COSROD_SC_ANALYSIS_STATIC) {
+    fprintf(f, "  increments: %ld\n", a->increments);
+  } else {
+    fprintf(f, "  count: %ld\n", a->count);
+  }
+  const cosrod_sc_solver *s = &sc->solver;
+  fprintf(f, "solver:\n  formulation: %s\n  stabilisation: %s\n", SC_FORMULATION_NAMES[s->formulation],
+          SC_STAB_NAMES[s->stabilisation]);
+  fputs("  baumgarte:\n", f);
+  kv_num(f, "    ", "omega", s->baumgarte_omega);
+  kv_num(f, "    ", "r", s->baumgarte_r);
+  fprintf(f, "  integrator: %s\n", SC_INTEGRATOR_NAMES[s->integrator]);
+  kv_num(f, "  ", "rtol", s->rtol);
+  kv_num(f, "  ", "atol", s->atol);
+  kv_num(f, "  ", "h0", s->h0);
+  kv_num(f, "  ", "hmax", s->hmax);
+  fprintf(f, "  max_steps: %ld\n", s->max_steps);
+  fputs("output:\n  dir: ", f);
+  str(f, sc->output.dir ? sc->output.dir : "out");
+  fputc('\n', f);
+  kv_num(f, "  ", "every", sc->output.every);
+  fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false", sc->output.plots ? "true" : "false");
+  return ferror(f) ? COSROD_ERR_IO : COSROD_OK;
+}

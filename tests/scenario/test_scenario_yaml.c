@@ -1,0 +1,322 @@
+/* cosrod_scenario_to_yaml round trip over every example (every .yaml file in examples/)
+ * and over variants that exercise the remaining branches (grid, inline
+ * material given by G, rectangle and custom sections, stiffness / inertia
+ * overrides, coefficient damping, arc / helix / polyline shapes, prescribed
+ * keyframes, ramp / active loads, static and modal analyses): load ->
+ * write -> parse gives a scenario equal field by field (exact doubles), and
+ * writing that again gives the same text (a fixpoint).  Also the builder
+ * (scenario_build.c): the rubber pendulum built by calls equals the file, and
+ * its error messages are the loader's with the key path first. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/scenario.h"
+#include "harness.h"
+
+static const char *examples_dir(void) {
+  const char *d = getenv("COSROD_EXAMPLES");
+  return d ? d : "examples";
+}
+
+/* to_yaml into a malloc'ed string */
+static char *to_text(const cosrod_scenario *sc, size_t *len) {
+  FILE *f = tmpfile();
+  if (!f) return NULL;
+  cosrod_status st = cosrod_scenario_to_yaml(sc, f);
+  long n = ftell(f);
+  char *buf = st == COSROD_OK && n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (buf) {
+    rewind(f);
+    *len = fread(buf, 1, (size_t)n, f);
+    buf[*len] = '\0';
+  }
+  fclose(f);
+  return buf;
+}
+
+static int eqd(const double *a, const double *b, size_t n) { return n == 0 || memcmp(a, b, n * sizeof *a) == 0; }
+
+static int eq_kf(const cosrod_sc_keyframes *a, const cosrod_sc_keyframes *b, size_t dim) {
+  return a->n == b->n && eqd(a->t, b->t, a->n) && eqd(a->values, b->values, a->n * dim);
+}
+
+/* Field-by-field equality of everything the model uses (not the lines). */
+static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, char *why, size_t wl) {
+#define REQ(cond, what)                       \
+  do {                                        \
+    if (!(cond)) {                            \
+      snprintf(why, wl, "%s", what);          \
+      return 0;                               \
+    }                                         \
+  } while (0)
+  REQ(!strcmp(a->title, b->title), "title");
+  REQ(eqd(a->gravity, b->gravity, 3), "gravity");
+  REQ(a->nmaterials == b->nmaterials && a->nrods == b->nrods && a->nbodies == b->nbodies && a->njoints == b->njoints,
+      "counts");
+  for (size_t i = 0; i < a->nrods; i++) {
+    const cosrod_sc_rod *p = &a->rods[i], *q = &b->rods[i];
+    REQ(!strcmp(p->name, q->name) && p->model == q->model, "rod name/model");
+    REQ(p->length == q->length && p->segments == q->segments && eqd(p->grid, q->grid, p->segments + 1), "grid");
+    REQ(p->material.E == q->material.E && p->material.G == q->material.G &&
+            p->material.density == q->material.density,
+        "material");
+    REQ(p->section.shape == q->section.shape && p->section.area == q->section.area && p->section.I1 == q->section.I1 &&
+            p->section.I2 == q->section.I2 && p->section.J == q->section.J,
+        "section");
+    REQ(eqd(&p->EA, &q->EA, 6) && eqd(&p->rhoA, &q->rhoA, 4), "stiffness/inertia");
+    REQ(eqd(p->shear_correction, q->shear_correction, 2) && p->curvature == q->curvature, "shear corr/curvature");
+    REQ(p->damping.kind == q->damping.kind && eqd(p->damping.V_gamma, q->damping.V_gamma, 3) &&
+            eqd(p->damping.V_kappa, q->damping.V_kappa, 3) && p->damping.tau_extension == q->damping.tau_extension,
+        "damping");
+    const cosrod_sc_shape *s = &p->shape, *t = &q->shape;
+    REQ(s->kind == t->kind && eqd(s->start, t->start, 3) && eqd(s->direction, t->direction, 3) &&
+            eqd(s->normal, t->normal, 3) && s->radius == t->radius && s->angle_deg == t->angle_deg &&
+            s->pitch == t->pitch && s->turns == t->turns && s->npoints == t->npoints &&
+            eqd(s->points, t->points, 3 * s->npoints) && s->length == t->length,
+        "shape");
+    REQ(p->reference == q->reference, "reference");
+    for (int e = 0; e < 2; e++) {
+      const cosrod_sc_end *u = &p->ends[e], *v = &q->ends[e];
+      REQ(u->type == v->type && u->slides == v->slides && eqd(u->slides_along, v->slides_along, 3) &&
+              u->body == v->body && eqd(u->at, v->at, 3) && eq_kf(&u->position, &v->position, 3) &&
+              eq_kf(&u->orientation, &v->orientation, 4),
+          "end");
+    }
+    REQ(p->nloads == q->nloads, "nloads");
+    for (size_t k = 0; k < p->nloads; k++) {
+      const cosrod_sc_load *u = &p->loads[k], *v = &q->loads[k];
+      REQ(u->type == v->type && u->frame == v->frame && u->profile == v->profile && eqd(u->value, v->value, 3) &&
+              u->t0 == v->t0 && u->t1 == v->t1 && u->vertex == v->vertex,
+          "load");
+    }
+  }
+  for (size_t i = 0; i < a->nbodies; i++) {
+    const cosrod_sc_body *p = &a->bodies[i], *q = &b->bodies[i];
+    REQ(!strcmp(p->name, q->name) && p->mass == q->mass && eqd(p->inertia, q->inertia, 3) &&
+            eqd(p->position, q->position, 3) && eqd(p->quaternion, q->quaternion, 4) &&
+            eqd(p->velocity, q->velocity, 3) && eqd(p->angular_velocity, q->angular_velocity, 3) &&
+            p->parametrisation == q->parametrisation,
+        "body");
+  }
+  for (size_t i = 0; i < a->njoints; i++) {
+    const cosrod_sc_joint *p = &a->joints[i], *q = &b->joints[i];
+    REQ(p->type == q->type && p->body[0] == q->body[0] && p->body[1] == q->body[1] && eqd(p->at[0], q->at[0], 6) &&
+            eqd(p->axis, q->axis, 3) && p->stiffness == q->stiffness && p->damping == q->damping,
+        "joint");
+  }
+  REQ(a->analysis.type == b->analysis.type && a->analysis.t_end == b->analysis.t_end &&
+          a->analysis.increments == b->analysis.increments && a->analysis.count == b->analysis.count &&
+          a->analysis.start_from_equilibrium == b->analysis.start_from_equilibrium,
+      "analysis");
+  const cosrod_sc_solver *s = &a->solver, *t = &b->solver;
+  REQ(s->formulation == t->formulation && s->stabilisation == t->stabilisation &&
+          s->baumgarte_omega == t->baumgarte_omega && s->baumgarte_r == t->baumgarte_r &&
+          s->integrator == t->integrator && s->rtol == t->rtol && s->atol == t->atol && s->h0 == t->h0 &&
+          s->hmax == t->hmax && s->max_steps == t->max_steps,
+      "solver");
+  REQ(!strcmp(a->output.dir, b->output.dir) && a->output.every == b->output.every && a->output.vtk == b->output.vtk &&
+          a->output.plots == b->output.plots,
+      "output");
+#undef REQ
+  return 1;
+}
+
+/* text: a scenario in memory instead of the example file `name` */
+static void round_trip_text(const char *name, const char *text, const char *const *sets, size_t nsets) {
+  char path[1024], err[512], why[64] = "";
+  snprintf(path, sizeof path, "%s/%s", examples_dir(), name);
+  cosrod_scenario *a = NULL, *b = NULL, *c = NULL;
+  cosrod_status st0 = text ? cosrod_scenario_parse(text, strlen(text), name, sets, nsets, &a, err, sizeof err)
+                           : cosrod_scenario_load(path, sets, nsets, &a, err, sizeof err);
+  if (st0 != COSROD_OK) {
+    NOTE("%s", err);
+    CHECK("example loads", 0);
+    return;
+  }
+  size_t n1 = 0, n2 = 0;
+  char *t1 = to_text(a, &n1);
+  CHECK("to_yaml writes", t1 != NULL && n1 > 0);
+  cosrod_status st = t1 ? cosrod_scenario_parse(t1, n1, name, NULL, 0, &b, err, sizeof err) : COSROD_ERR_IO;
+  if (st != COSROD_OK) NOTE("%s: %s\n%s", name, err, t1 ? t1 : "");
+  CHECK("the written file loads", st == COSROD_OK);
+  if (b) {
+    int same = same_scenario(a, b, why, sizeof why);
+    NOTE("%s (%zu sets): %zu bytes, %s", name, nsets, n1, same ? "same scenario" : why);
+    CHECK("reloads to the same scenario", same);
+    char *t2 = to_text(b, &n2);
+    CHECK("writing the reloaded scenario gives the same text", t2 && n1 == n2 && !memcmp(t1, t2, n1));
+    if (t2 && cosrod_scenario_parse(t2, n2, name, NULL, 0, &c, err, sizeof err) == COSROD_OK)
+      CHECK("second generation equal too", same_scenario(a, c, why, sizeof why));
+    free(t2);
+  }
+  free(t1);
+  cosrod_scenario_free(a);
+  cosrod_scenario_free(b);
+  cosrod_scenario_free(c);
+}
+
+static void round_trip(const char *name, const char *const *sets, size_t nsets) {
+  round_trip_text(name, NULL, sets, nsets);
+}
+
+TEST(every_example_round_trips) {
+  DIR *d = opendir(examples_dir());
+  CHECK("examples directory", d != NULL);
+  if (!d) return;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t l = strlen(e->d_name);
+    if (l > 5 && !strcmp(e->d_name + l - 5, ".yaml")) {
+      round_trip(e->d_name, NULL, 0);
+      n++;
+    }
+  }
+  closedir(d);
+  NOTE("%d examples", n);
+  CHECK("at least the 10 SPEC examples", n >= 10);
+}
+
+TEST(variants_round_trip) {
+  round_trip_text("grid.yaml",
+                  "cosrod: 1\ntitle: 'a: \"quoted\" title'\nrods:\n  - length: 1.0\n    grid: [0, 0.1, 0.35, 0.6, 1.0]\n"
+                  "    material: {E: 3.0e6, G: 1.1e6, density: 900}\n    section: {shape: circle, radius: 0.01}\n"
+                  "    ends: {start: {type: pinned}}\nanalysis: {type: dynamic, t_end: 0.3}\n",
+                  NULL, 0);
+  round_trip("rubber-pendulum.yaml",
+             (const char *const[]){"rods.0.section={shape: rectangle, width: 0.01, height: 0.004}",
+                                   "rods.0.stiffness={EA: 123.456, GJ: 0.1}", "rods.0.inertia={rhoJ: 1.0e-7}",
+                                   "rods.0.damping={coefficients: {shear: [0.1, 0.2], extension: 3, bending: [1e-4, "
+                                   "2e-4], torsion: 1e-5, convention: lla}}",
+                                   "rods.0.loads=[{type: force, at: end, value: [0, 0, -0.1], ramp: [0, 0.5]}, "
+                                   "{type: moment, at: 3, value: [0, 0.01, 0], frame: material, active: [0.1, 0.2]}, "
+                                   "{type: distributed_force, value: [0.1, 0, 0]}]"},
+             5);
+  round_trip("rubber-pendulum.yaml",
+             (const char *const[]){"rods.0.section={shape: custom, area: 1e-5, I1: 1e-11, I2: 2e-11, J: 3e-11}",
+                                   "rods.0.shape={type: helix, radius: 0.1, pitch: 0.05, turns: 1.5, normal: [1, 0, "
+                                   "0], direction: [0, 0, 1]}",
+                                   "rods.0.reference=straight", "analysis={type: modes, count: 4}"},
+             4);
+  round_trip("rubber-pendulum.yaml",
+             (const char *const[]){"rods.0.shape={type: polyline, normal: [0, 0, 1], points: [[0, 0, 0], [0, 0.5, 0], "
+                                   "[0.1, 0.9, 0], [0.3, 1.2, 0.1]]}",
+                                   "rods.0.segments=3",
+                                   "analysis={type: static, increments: 7}", "solver.h0=1e-5", "solver.hmax=0.01"},
+             5);
+  round_trip("rubber-pendulum.yaml",
+             (const char *const[]){"rods.0.shape={type: arc, radius: 0.5, angle_deg: 90, normal: [0, 0, 1], "
+                                   "direction: [0, 1, 0]}",
+                                   "rods.0.ends.start={type: clamped, slides_along: [0, 1, 0]}"},
+             2);
+}
+
+/* The rubber pendulum (examples/rubber-pendulum.yaml) through the builder. */
+static cosrod_sc_builder *pendulum_builder(void) {
+  cosrod_sc_builder *b = cosrod_sc_builder_create();
+  const double g[3] = {0, 0, -9.81}, dir[3] = {0, 1, 0}, nrm[3] = {0, 0, 1}, o[3] = {0, 0, 0};
+  cosrod_sc_builder_set_str(b, "title", "Rubber pendulum, LLA Test 1");
+  cosrod_sc_builder_set_vec(b, "gravity", g, 3);
+  cosrod_sc_builder_material(b, "rubber", 5.0e6, 0.5, 1100);
+  long r = cosrod_sc_builder_add_rod(b, "rod");
+  cosrod_sc_builder_rod_set(b, r, "model", "cosserat");
+  cosrod_sc_builder_set_num(b, "rods.0.length", 1.0);
+  cosrod_sc_builder_set_int(b, "rods.0.segments", 10);
+  cosrod_sc_builder_set_str(b, "rods.0.material", "rubber");
+  cosrod_sc_builder_rod_set(b, r, "section", "{shape: circle, radius: 5.0e-3}");
+  cosrod_sc_builder_rod_set(b, r, "curvature", "sine-4");
+  cosrod_sc_builder_rod_set(b, r, "shape.type", "straight");
+  cosrod_sc_builder_set_vec(b, "rods.0.shape.start", o, 3);
+  cosrod_sc_builder_set_vec(b, "rods.0.shape.direction", dir, 3);
+  cosrod_sc_builder_set_vec(b, "rods.0.shape.normal", nrm, 3);
+  cosrod_sc_builder_end(b, r, 0, COSROD_SC_END_PINNED);
+  cosrod_sc_builder_end(b, r, 1, COSROD_SC_END_FREE);
+  cosrod_sc_builder_set(b, "analysis.type", "dynamic");
+  cosrod_sc_builder_set_num(b, "analysis.t_end", 2.0);
+  cosrod_sc_builder_set(b, "solver", "{formulation: nullspace, stabilisation: projection, integrator: dopri5}");
+  cosrod_sc_builder_set_num(b, "solver.rtol", 1e-8);
+  cosrod_sc_builder_set_num(b, "solver.atol", 1e-8);
+  cosrod_sc_builder_set_str(b, "output.dir", "out/rubber-pendulum");
+  cosrod_sc_builder_set_num(b, "output.every", 0.01);
+  cosrod_sc_builder_set_bool(b, "output.vtk", 1);
+  cosrod_sc_builder_set_bool(b, "output.plots", 1);
+  return b;
+}
+
+TEST(builder_equals_the_file) {
+  char path[1024], err[512] = "", why[64] = "";
+  snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", examples_dir());
+  cosrod_scenario *ref = NULL;
+  CHECK("example loads", cosrod_scenario_load(path, NULL, 0, &ref, err, sizeof err) == COSROD_OK);
+  cosrod_sc_builder *b = pendulum_builder();
+  cosrod_status st;
+  cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+  if (!sc) NOTE("%s", err);
+  CHECK("builder finishes", sc != NULL && st == COSROD_OK);
+  if (sc && ref) {
+    int same = same_scenario(ref, sc, why, sizeof why);
+    NOTE("builder vs file: %s", same ? "same scenario" : why);
+    CHECK("built scenario equals the file's", same);
+  }
+  /* a load through the builder equals the same load in YAML */
+  const double F[3] = {0.0, 0.0, -0.25};
+  long li = cosrod_sc_builder_add_load(b, 0, COSROD_SC_LOAD_FORCE, 10, F, COSROD_SC_FRAME_MATERIAL);
+  CHECK("load index 0", li == 0);
+  cosrod_scenario *sl = cosrod_sc_builder_finish(b, &st, err, sizeof err), *rl = NULL;
+  const char *set = "rods.0.loads=[{type: force, at: end, value: [0, 0, -0.25], frame: material}]";
+  CHECK("yaml with load", cosrod_scenario_load(path, &set, 1, &rl, err, sizeof err) == COSROD_OK);
+  CHECK("built load equals the file's", sl && rl && same_scenario(rl, sl, why, sizeof why));
+  cosrod_scenario_free(sl);
+  cosrod_scenario_free(rl);
+  cosrod_scenario_free(sc);
+  cosrod_scenario_free(ref);
+  cosrod_sc_builder_free(b);
+}
+
+/* The builder's messages are the loader's, with the key path instead of FILE:LINE. */
+TEST(builder_errors_are_the_loaders) {
+  struct {
+    const char *key, *value;
+  } bad[] = {
+      {"rods.0.segments", "0"},          {"rods.0.segmnets", "3"},  {"solver.integrator", "rk4"},
+      {"rods.0.section.radius", "-1"},   {"analysis.t_end", "-2"},  {"rods.0.material", "steel"},
+      {"rods.0.ends.start.type", "fix"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cosrod_sc_builder *b = pendulum_builder();
+    char err[512] = "", ferr[512] = "", set[128], path[1024];
+    cosrod_sc_builder_set(b, bad[i].key, bad[i].value);
+    cosrod_status st;
+    cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+    CHECK("finish refuses", sc == NULL && st == COSROD_ERR_PARSE);
+    /* the same value through the file loader (--set): FILE:0: key: problem (from --set) */
+    snprintf(set, sizeof set, "%s=%s", bad[i].key, bad[i].value);
+    snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", examples_dir());
+    const char *sp = set;
+    cosrod_scenario *f = NULL;
+    cosrod_scenario_load(path, &sp, 1, &f, ferr, sizeof ferr);
+    const char *tail = strstr(ferr, ":0: ");
+    char want[512] = "";
+    if (tail) snprintf(want, sizeof want, "%s", tail + 4);
+    char *fs = strstr(want, " (from --set)");
+    if (fs) *fs = '\0';
+    NOTE("builder: %s | file: %s", err, ferr);
+    CHECK("starts with the key path", !strncmp(err, bad[i].key, strlen(bad[i].key)));
+    CHECK("same message as the file loader", f == NULL && !strcmp(err, want));
+    cosrod_scenario_free(sc);
+    cosrod_scenario_free(f);
+    cosrod_sc_builder_free(b);
+  }
+  CHECK("rod index checked", cosrod_sc_builder_end(NULL, 0, 0, COSROD_SC_END_FREE) == COSROD_ERR_INVALID);
+}
+
+static const th_case cases[] = {
+    TH_CASE(builder_equals_the_file),
+    TH_CASE(builder_errors_are_the_loaders),
+    TH_CASE(every_example_round_trips),
+    TH_CASE(variants_round_trip),
+};
+
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
