@@ -79,10 +79,12 @@ TEST(previous_run_files_removed_at_close) {
         !ot_exists(ot_path(vtk, "mode_001.vtp")) && !ot_exists(ot_path(vtk, "mode_003.vtp")));
   CHECK("frame 7 of the longer run removed", !ot_exists(ot_path(vtk, "rod0_000007.vtp")));
   CHECK("second rod's frame removed", !ot_exists(ot_path(vtk, "rod1_000001.vtp")));
-  CHECK("stale plots removed", !ot_exists(ot_path(plots, "modes.png")) && !ot_exists(ot_path(plots, "modes.gp")));
-  CHECK("this run's frames 0..2 kept", ot_exists(ot_path(vtk, "rod0_000000.vtp")) &&
-                                           ot_exists(ot_path(vtk, "rod0_000002.vtp")));
-  CHECK("this run's tables kept", ot_exists(ot_path(dir, "centerline.csv")) && ot_exists(ot_path(dir, "summary.json")) &&
+  CHECK("stale plots removed",
+        !ot_exists(ot_path(plots, "modes.png")) && !ot_exists(ot_path(plots, "modes.gp")));
+  CHECK("this run's frames 0..2 kept",
+        ot_exists(ot_path(vtk, "rod0_000000.vtp")) && ot_exists(ot_path(vtk, "rod0_000002.vtp")));
+  CHECK("this run's tables kept", ot_exists(ot_path(dir, "centerline.csv")) &&
+                                      ot_exists(ot_path(dir, "summary.json")) &&
                                       ot_exists(ot_path(vtk, "cosrod.pvd")));
   CHECK("foreign files kept", ot_exists(ot_path(dir, "notes.txt")) && ot_exists(ot_path(vtk, "other.vtp")));
   fx_rod_free(&r);
