@@ -60,7 +60,8 @@ int cli_prepare(const char *cmd, const char *file, const char *const *sets, size
   double limit = 0.0;
   if (limit_arg) {
     if (cli_parse_size(limit_arg, &limit) != 0) {
-      fprintf(stderr, "cosrod %s: --memory-limit needs a size such as 4G or 512M, not '%s'\n", cmd, limit_arg);
+      fprintf(stderr, "cosrod %s: --memory-limit needs a size such as 4G or 512M, not '%s'\n", cmd,
+              limit_arg);
       return 2;
     }
   } else {

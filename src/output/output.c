@@ -794,6 +794,7 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
     out_warn(out, "%ld non-finite values written (first at t = %g), as nan/inf in CSV and VTK",
              out->nonfinite, out->t_nonfinite);
   if (out->vtk_error) out_warn(out, "vtk: writing stopped after an error; see the messages above");
+  out_remove_previous_run(out); /* output_clean.c: only this run's files stay */
   if (out->plots) out_make_plots(out);
   cosrod_status s2 = out_write_summary(out, run, res);
   if (st != COSROD_OK)

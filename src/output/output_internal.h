@@ -168,6 +168,10 @@ cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_ou
 /* json.c: write summary.json (through a temporary name). */
 cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res);
 
+/* output_clean.c: at close, remove files of an earlier run under our names
+ * that this run did not write (tables, VTK frames and modes, plots). */
+void out_remove_previous_run(cosrod_output *out);
+
 /* plots.c: write the gnuplot scripts and run gnuplot (warnings on failure). */
 void out_make_plots(cosrod_output *out);
 

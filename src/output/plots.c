@@ -58,10 +58,28 @@ static void gp_preamble(FILE *fp, const char *what, const char *png, int w, int 
 static void script_tip(const cosrod_output *out, FILE *fp) {
   static const char *const comp[3] = {"x", "y", "z"};
   gp_preamble(fp, "tip trajectories (vertex N of every rod) from ../centerline.csv", "tip.png", 1000, 900);
+  /* a component that varies by less than 1e-9 of the geometry's extent is
+   * round-off, not signal: drawn flat in a range of ±5 % of the extent */
+  fputs("mx(a, b) = a > b ? a : b\n"
+        "stats '../centerline.csv' skip 1 using 5 nooutput name 'A1'\n"
+        "stats '../centerline.csv' skip 1 using 6 nooutput name 'A2'\n"
+        "stats '../centerline.csv' skip 1 using 7 nooutput name 'A3'\n"
+        "ext = mx(mx(A1_max - A1_min, A2_max - A2_min), A3_max - A3_min)\n"
+        "ext = ext > 0 ? ext : 1\n"
+        "tipsel(dummy) = (0",
+        fp);
+  for (size_t k = 0; k < out->nrods; ++k)
+    fprintf(fp, " || (column(2) == %zu && column(3) == %zu)", k, out->rod_n[k]);
+  fputs(")\n", fp);
   fputs("set multiplot layout 3,1 title ", fp);
   gp_quoted(fp, *out->title ? out->title : "cosrod");
   fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'\n" : "\nset xlabel 't [s]'\n", fp);
   for (int c = 0; c < 3; ++c) {
+    fprintf(fp,
+            "set autoscale y\nstats '../centerline.csv' skip 1 using (tipsel(0) ? column(%d) : NaN) nooutput name 'T'\n"
+            "if (T_max - T_min < 1e-9 * ext) { set yrange [T_mean - 0.05 * ext : T_mean + 0.05 * ext] } "
+            "else { set autoscale y }\n",
+            5 + c);
     fprintf(fp, "set ylabel '%s tip [m]'\nplot ", comp[c]);
     for (size_t k = 0; k < out->nrods; ++k) {
       fprintf(
@@ -88,10 +106,16 @@ static void script_energy(const cosrod_output *out, FILE *fp) {
   for (int c = 0; c < 6; ++c)
     fprintf(fp, "%s'../energy.csv' skip 1 using 1:%d with lines lw %d title '%s'", c ? ", \\\n     " : "",
             c + 2, c == 5 ? 3 : 1, names[c]);
+  /* a drift below 1e-13 of the energy scale is round-off: drawn flat */
+  char sc[32];
+  out_fmt(sc, out->bal_scale > 0 ? out->bal_scale : 1.0);
   fprintf(fp,
-          "\nb0 = %s\nset ylabel 'balance - balance(t0) [J]'\n"
+          "\nb0 = %s\nescale = %s\nset ylabel 'balance - balance(t0) [J]'\n"
+          "set autoscale y\nstats '../energy.csv' skip 1 using ($7 - b0) nooutput name 'B'\n"
+          "if (abs(B_max) + abs(B_min) < 1e-13 * escale) { set yrange [-1e-12 * escale : 1e-12 * escale]; "
+          "set title 'balance drift below 1e-13 of the energy scale (round-off)' } else { unset title }\n"
           "plot '../energy.csv' skip 1 using 1:($7 - b0) with lines lw 2 title 'balance drift'\n",
-          b0);
+          b0, sc);
   fputs("unset multiplot\n", fp);
 }
 
@@ -227,21 +251,30 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
   fputs("]\nset multiplot layout ", fp);
   fprintf(fp, "%d,%d title ", (nk + 1) / 2, nk > 1 ? 2 : 1);
   char title[600];
-  snprintf(title, sizeof title, "%s: mode shapes (mass-normalised, phi^T M phi = 1)",
-           *out->title ? out->title : "cosrod");
+  /* modes.csv holds mass-normalised shapes (values of any size); the plot
+   * scales each mode so that max(|d|, L |r|) = 1: displacement and rotation
+   * times the rod length L, both dimensionless and comparable */
+  snprintf(title, sizeof title, "%s: mode shapes, scaled to max(|d|, L |r|) = 1", *out->title ? out->title : "cosrod");
   gp_quoted(fp, title);
-  fputs(
-      "\nset xlabel 's [m]'\nset ylabel 'displacement (solid)'\nset y2label 'rotation [rad] (dashed)'\n"
-      "set ytics nomirror\nset y2tics\nset key outside right\n",
-      fp);
+  fprintf(fp, "\nLrod = S[%zu] - S[1]\nLrod = Lrod > 0 ? Lrod : 1\nmx(a, b) = a > b ? a : b\n", out->mode_n + 1);
+  fputs("\nset xlabel 's [m]'\nset ylabel 'd / scale (solid), L r / scale (dashed)'\n"
+        "set key outside right\n",
+        fp);
   for (int k = 0; k < nk; ++k) {
+    fputs("nk = 0\nset autoscale y\n", fp); /* stats must see every point */
+    for (int c = 0; c < 6; ++c)
+      fprintf(fp,
+              "stats '../modes.csv' skip 1 using (column(1) == %d ? abs(column(%d)) * %s : NaN) nooutput name 'M'\n"
+              "nk = mx(nk, M_max)\n",
+              k + 1, 6 + c, c < 3 ? "1" : "Lrod");
+    fputs("nk = nk > 0 ? nk : 1\nset yrange [-1.1:1.1]\n", fp);
     fprintf(fp, "set title 'mode %d: %.6g Hz'\nplot ", k + 1, out->mode_freq[k]);
     for (int c = 0; c < 6; ++c)
       fprintf(fp,
-              "%s'../modes.csv' skip 1 using (column(1) == %d ? S[int(column(5)) + 1] : NaN):%d axes %s with "
-              "linespoints lw 2 pt 7 ps 0.4 lc %d dt %d title '%s'",
-              c ? ", \\\n     " : "", k + 1, 6 + c, c < 3 ? "x1y1" : "x1y2", c % 3 + 1, c < 3 ? 1 : 2,
-              comp[c]);
+              "%s'../modes.csv' skip 1 using (column(1) == %d ? S[int(column(5)) + 1] : NaN):(column(%d) * %s / nk) "
+              "with linespoints lw 2 pt 7 ps 0.4 lc %d dt %d title '%s%s'",
+              c ? ", \\\n     " : "", k + 1, 6 + c, c < 3 ? "1" : "Lrod", c % 3 + 1, c < 3 ? 1 : 2,
+              c < 3 ? "" : "L ", comp[c]);
     fputc('\n', fp);
   }
   fputs("unset multiplot\n", fp);

@@ -433,8 +433,8 @@ static void apply_set(ctx *c, ynode **rootp, const char *set) {
       c->path[c->plen[i]] = '\0'; /* path up to the container */
       c->depth = i;
       if (cur->kind == YN_SEQ)
-        sc_fail(c, &CMDLINE_NODE, comp[i], "no such list index (the list has %zu items; use 0..%zu)", cur->n,
-             cur->n);
+        sc_fail(c, &CMDLINE_NODE, comp[i], "no such list index (the list has %zu item%s; use 0..%zu)", cur->n,
+                cur->n == 1 ? "" : "s", cur->n);
       sc_fail(c, &CMDLINE_NODE, comp[i], "cannot set a key below a scalar value");
     }
     if (last) {

@@ -41,9 +41,8 @@ typedef struct method_storage {
 } method_storage;
 
 static const method_storage METHODS[] = {
-    {"radau5", 28, 1, 1, 1}, {"rodas", 24, 1, 1, 0}, {"seulex", 130, 1, 1, 0},
-    {"ida", 24, 0, 1, 0},    {"cvode", 24, 0, 2, 0}, {"dopri5", 14, 0, 0, 0},
-    {"dop853", 20, 0, 0, 0},
+    {"radau5", 28, 1, 1, 1}, {"rodas", 24, 1, 1, 0},  {"seulex", 130, 1, 1, 0}, {"ida", 24, 0, 1, 0},
+    {"cvode", 24, 0, 2, 0},  {"dopri5", 14, 0, 0, 0}, {"dop853", 20, 0, 0, 0},
 };
 
 static method_storage method_of(const char *name) {
@@ -58,7 +57,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   memset(est, 0, sizeof *est);
   int form = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE ? 1
              : sc->solver.formulation == COSROD_SC_FORMULATION_DAE    ? 2
-                                                                       : 0;
+                                                                      : 0;
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   method_storage m = method_of(iname);
@@ -102,7 +101,8 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));
   double T = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC ? sc->analysis.t_end : 1.0;
   double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
-  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && !(sc->output.every > 0) && sc->analysis.increments > 0)
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && !(sc->output.every > 0) &&
+      sc->analysis.increments > 0)
     every = 1.0 / (double)sc->analysis.increments;
   if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) {
     est->nframes = 1;

@@ -62,6 +62,11 @@ grep -q "rods.0.segments: needs ~[0-9.]* GB" "$tmp/run.err" ||
 # a directory is not a scenario
 agree /tmp
 grep -q "is a directory" "$tmp/run.err" || { echo "FAIL run /tmp: $(cat "$tmp/run.err")"; fail=$((fail + 1)); }
+# run --help and check --help: usage on stdout, exit 0
+for c in run check; do
+  "$cli" $c --help >"$tmp/help.out" 2>&1 && grep -q "usage: cosrod $c FILE" "$tmp/help.out" ||
+    { echo "FAIL $c --help: $(cat "$tmp/help.out")"; fail=$((fail + 1)); }
+done
 n_ok=$(grep -c '^0 0 ' "$tmp/log")
 n_bad=$(grep -c '^2 2 ' "$tmp/log")
 echo "inputs: $n, accepted by both: $n_ok, refused by both: $n_bad, failures: $fail"

@@ -87,7 +87,8 @@ static void rigid_decay(cosrod_rod_form form, const char *label) {
   }
   NOTE("%s: v(1) = %.15g (closed form %.15g), Omega3(1) = %.15g (closed form %.15g)", label, d->xd[2],
        vref[2], d->Omega[2], Om0 * fo);
-  /* RK4 with h = 1e-4 (below the stability limit ~2e-4 of the shear modes) and rates ~1: relative error ~(h rate)^4 / 120 ~ 1e-15; 1e-9 leaves room for roundoff */
+  /* RK4 with h = 1e-4 (below the stability limit ~2e-4 of the shear modes) and rates ~1: relative error ~(h
+   * rate)^4 / 120 ~ 1e-15; 1e-9 leaves room for roundoff */
   snprintf(w, sizeof w, "%s: max |v_n(1) - v0 exp(-c_t/(rho A))| / |v0|", label);
   CHECK(w, isfinite(ev) && isfinite(eo));
   CHECK_LE(w, ev / sqrt(cosrod_vec3_norm2(v0)), 1e-9);
@@ -138,7 +139,8 @@ TEST(energy_balance_deforming_rod) {
   }
   NOTE("dissipated %.6e J of |E0| %.6e J; balance errors %.3e, %.3e (ratio %.1f)", Dtot, fabs(E0), err[0],
        err[1], err[0] / err[1]);
-  CHECK("medium dissipates a visible share (> 1e-4 of the kinetic energy)", Dtot > 1e-4 * 0.5 * 0.0864 * 0.16);
+  CHECK("medium dissipates a visible share (> 1e-4 of the kinetic energy)",
+        Dtot > 1e-4 * 0.5 * 0.0864 * 0.16);
   CHECK_LE("balance error (h = T/8000 = 6.25e-6) relative to the dissipated energy", err[1] / Dtot, 1e-6);
   CHECK("balance error falls at least like h^3.5 (ratio >= 11)", err[0] / err[1] >= 11.0 || err[1] < 1e-15);
   free(y0);

@@ -33,41 +33,42 @@ TEST(estimate_matches_created_layouts) {
   double worst_ny = 0.0;
   int bw_ok = 1;
   for (int ex = 0; ex < 2; ex++)
-  for (int f = 0; f < 3; f++)
-    for (int i = 0; i < 7; i++) {
-      char s1[64], s2[64];
-      snprintf(s1, sizeof s1, "solver.formulation=%s", forms[f]);
-      snprintf(s2, sizeof s2, "solver.integrator=%s", ints[i]);
-      const char *sets[] = {s1, s2, "solver.stabilisation=none", "rods.0.segments=40"};
-      cosrod_scenario *sc = NULL;
-      char err[512];
-      const char *e = getenv("COSROD_EXAMPLES");
-      char path[1024];
-      snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", ex ? "rubber-pendulum" : "perf-steel");
-      sc = NULL;
-      if (cosrod_scenario_load(path, sets, 4, &sc, err, sizeof err) != COSROD_OK) continue; /* dae + explicit */
-      cosrod_sim_estimate est;
-      cosrod_status st;
-      cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, &est, &st, err, sizeof err);
-      CHECK("prepare creates the simulation", sim != NULL);
-      if (sim) {
-        int ml, mu, mlq, muq;
-        cosrod_sim_bandwidth(sim, &ml, &mu, &mlq, &muq);
-        double d = (double)est.ny - cosrod_sim_ny(sim);
-        if (d < 0 || d > 6) worst_ny = fmax(worst_ny, fabs(d));
-        if (cosrod_sim_split_layout(sim)) {
-          if (est.ml != ml || est.mu != mu || est.ml != mlq || est.mu != muq) bw_ok = 0;
-        } else if (est.ml < ml || est.mu < mu || est.ml > ml + 4 || est.mu > mu + 4) {
-          bw_ok = 0;
+    for (int f = 0; f < 3; f++)
+      for (int i = 0; i < 7; i++) {
+        char s1[64], s2[64];
+        snprintf(s1, sizeof s1, "solver.formulation=%s", forms[f]);
+        snprintf(s2, sizeof s2, "solver.integrator=%s", ints[i]);
+        const char *sets[] = {s1, s2, "solver.stabilisation=none", "rods.0.segments=40"};
+        cosrod_scenario *sc = NULL;
+        char err[512];
+        const char *e = getenv("COSROD_EXAMPLES");
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", ex ? "rubber-pendulum" : "perf-steel");
+        sc = NULL;
+        if (cosrod_scenario_load(path, sets, 4, &sc, err, sizeof err) != COSROD_OK)
+          continue; /* dae + explicit */
+        cosrod_sim_estimate est;
+        cosrod_status st;
+        cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, &est, &st, err, sizeof err);
+        CHECK("prepare creates the simulation", sim != NULL);
+        if (sim) {
+          int ml, mu, mlq, muq;
+          cosrod_sim_bandwidth(sim, &ml, &mu, &mlq, &muq);
+          double d = (double)est.ny - cosrod_sim_ny(sim);
+          if (d < 0 || d > 6) worst_ny = fmax(worst_ny, fabs(d));
+          if (cosrod_sim_split_layout(sim)) {
+            if (est.ml != ml || est.mu != mu || est.ml != mlq || est.mu != muq) bw_ok = 0;
+          } else if (est.ml < ml || est.mu < mu || est.ml > ml + 4 || est.mu > mu + 4) {
+            bw_ok = 0;
+          }
+          if (!bw_ok) NOTE("%s/%s: estimate %d/%d, sim %d/%d", forms[f], ints[i], est.ml, est.mu, ml, mu);
+          CHECK("total = state + matrices + rods", fabs(est.total_bytes - est.state_bytes - est.matrix_bytes -
+                                                        est.model_bytes) <= 1e-9 * est.total_bytes);
+          compared++;
         }
-        if (!bw_ok) NOTE("%s/%s: estimate %d/%d, sim %d/%d", forms[f], ints[i], est.ml, est.mu, ml, mu);
-        CHECK("total = state + matrices + rods",
-              fabs(est.total_bytes - est.state_bytes - est.matrix_bytes - est.model_bytes) <= 1e-9 * est.total_bytes);
-        compared++;
+        cosrod_sim_free(sim);
+        cosrod_scenario_free(sc);
       }
-      cosrod_sim_free(sim);
-      cosrod_scenario_free(sc);
-    }
   NOTE("%d formulation/integrator pairs compared", compared);
   CHECK("at least 34 cases (2 examples x 3 forms x 7 methods, dae without explicit ones and cvode)",
         compared >= 34);
@@ -92,7 +93,8 @@ TEST(limit_refuses_a_million_segments) {
   cosrod_sim_estimate ea, eb;
   CHECK("estimate a", cosrod_sim_estimate_resources(a, &ea) == COSROD_OK);
   CHECK("estimate b", cosrod_sim_estimate_resources(b, &eb) == COSROD_OK);
-  CHECK_REL("matrix bytes scale with ny = 13 N + 6", eb.matrix_bytes / ea.matrix_bytes, 13000006.0 / 1306.0, 1e-12);
+  CHECK_REL("matrix bytes scale with ny = 13 N + 6", eb.matrix_bytes / ea.matrix_bytes, 13000006.0 / 1306.0,
+            1e-12);
   CHECK_REL("frame bytes scale with N", eb.frame_bytes / ea.frame_bytes, 1e4, 1e-12);
   NOTE("10^6 segments: ~%.3g GB", eb.total_bytes / 1e9);
   CHECK("10^6 segments need more than 10 GB", eb.total_bytes > 1e10);

@@ -17,7 +17,8 @@
 static const double PI = 3.14159265358979323846;
 
 static cosrod_scenario *parse(const char *rod_extra, const char *section, const char *material,
-                              const char *ends, const char *const *sets, size_t nsets, char *err, size_t len) {
+                              const char *ends, const char *const *sets, size_t nsets, char *err,
+                              size_t len) {
   char text[4096];
   snprintf(text, sizeof text,
            "cosrod: 1\n"
@@ -46,9 +47,8 @@ static const char *FREE = "{start: {type: clamped}, end: {type: free}}";
 TEST(tube_section_values) {
   char err[512];
   const double ro = 0.012, ri = 0.009, E = 2.0e6, G = E / (2 * 1.45), rho = 1100;
-  cosrod_scenario *sc =
-      parse("", "    section: {shape: tube, outer_radius: 0.012, inner_radius: 0.009}\n", MAT, FREE, NULL, 0, err,
-            sizeof err);
+  cosrod_scenario *sc = parse("", "    section: {shape: tube, outer_radius: 0.012, inner_radius: 0.009}\n",
+                              MAT, FREE, NULL, 0, err, sizeof err);
   CHECK("tube loads", sc != NULL);
   if (!sc) return;
   const cosrod_sc_rod *r = &sc->rods[0];
@@ -74,9 +74,10 @@ TEST(tube_section_values) {
   }
   cosrod_scenario_free(sc);
   /* inner radius 0: the solid circle */
-  cosrod_scenario *a = parse("", "    section: {shape: tube, outer_radius: 0.012, inner_radius: 0}\n", MAT, FREE,
-                             NULL, 0, err, sizeof err);
-  cosrod_scenario *b = parse("", "    section: {shape: circle, radius: 0.012}\n", MAT, FREE, NULL, 0, err, sizeof err);
+  cosrod_scenario *a = parse("", "    section: {shape: tube, outer_radius: 0.012, inner_radius: 0}\n", MAT,
+                             FREE, NULL, 0, err, sizeof err);
+  cosrod_scenario *b =
+      parse("", "    section: {shape: circle, radius: 0.012}\n", MAT, FREE, NULL, 0, err, sizeof err);
   CHECK("both load", a && b);
   if (a && b) {
     CHECK_REL("ri = 0: EI as the circle", a->rods[0].EI1, b->rods[0].EI1, 1e-15);
@@ -85,16 +86,18 @@ TEST(tube_section_values) {
   }
   cosrod_scenario_free(a);
   cosrod_scenario_free(b);
-  sc = parse("", "    section: {shape: tube, outer_radius: 0.01, inner_radius: 0.01}\n", MAT, FREE, NULL, 0, err,
-             sizeof err);
-  CHECK("inner >= outer refused", sc == NULL && strstr(err, "mem.yaml:9: rods.0.section.inner_radius: must be smaller"));
+  sc = parse("", "    section: {shape: tube, outer_radius: 0.01, inner_radius: 0.01}\n", MAT, FREE, NULL, 0,
+             err, sizeof err);
+  CHECK("inner >= outer refused",
+        sc == NULL && strstr(err, "mem.yaml:9: rods.0.section.inner_radius: must be smaller"));
   cosrod_scenario_free(sc);
 }
 
 TEST(material_optional_with_overrides) {
   char err[512];
-  const char *over = "    stiffness: {EA: 300, GA1: 100, GA2: 110, EI1: 0.02, EI2: 0.03, GJ: 0.01}\n"
-                     "    inertia: {rhoA: 0.2, rhoI1: 1.0e-6, rhoI2: 1.1e-6, rhoJ: 2.0e-6}\n";
+  const char *over =
+      "    stiffness: {EA: 300, GA1: 100, GA2: 110, EI1: 0.02, EI2: 0.03, GJ: 0.01}\n"
+      "    inertia: {rhoA: 0.2, rhoI1: 1.0e-6, rhoI2: 1.1e-6, rhoJ: 2.0e-6}\n";
   cosrod_scenario *sc = parse(over, "", "", FREE, NULL, 0, err, sizeof err);
   CHECK("no material, no section, every value given: loads", sc != NULL);
   if (!sc) return;
@@ -112,22 +115,25 @@ TEST(material_optional_with_overrides) {
   cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, NULL, &st, err, sizeof err);
   CHECK("sim created", sim != NULL);
   if (sim) {
-    const double *w = cosrod_rod_vertex_weight(cosrod_sim_rod(sim, 0)), *Ib = cosrod_rod_segment_inertia(cosrod_sim_rod(sim, 0));
+    const double *w = cosrod_rod_vertex_weight(cosrod_sim_rod(sim, 0)),
+                 *Ib = cosrod_rod_segment_inertia(cosrod_sim_rod(sim, 0));
     CHECK_REL("segment inertia rhoI2 ds", Ib[1], 1.1e-6 * 0.1, 1e-13);
     CHECK_REL("vertex weight ds/2 at the end", w[10], 0.05, 1e-13);
     cosrod_sim_free(sim);
   }
   cosrod_scenario_free(sc);
   /* one value missing: material required, one line naming rods.0.material */
-  const char *part = "    stiffness: {EA: 300, GA1: 100, GA2: 110, EI1: 0.02, EI2: 0.03}\n"
-                     "    inertia: {rhoA: 0.2, rhoI1: 1.0e-6, rhoI2: 1.1e-6, rhoJ: 2.0e-6}\n";
+  const char *part =
+      "    stiffness: {EA: 300, GA1: 100, GA2: 110, EI1: 0.02, EI2: 0.03}\n"
+      "    inertia: {rhoA: 0.2, rhoI1: 1.0e-6, rhoI2: 1.1e-6, rhoJ: 2.0e-6}\n";
   sc = parse(part, "", "", FREE, NULL, 0, err, sizeof err);
   CHECK("GJ missing without material refused", sc == NULL && strstr(err, "rods.0.material: missing"));
   cosrod_scenario_free(sc);
   /* Kelvin-Voigt needs the Poisson ratio */
-  const char *kv = "    stiffness: {EA: 300, GA1: 100, GA2: 110, EI1: 0.02, EI2: 0.03, GJ: 0.01}\n"
-                   "    inertia: {rhoA: 0.2, rhoI1: 1.0e-6, rhoI2: 1.1e-6, rhoJ: 2.0e-6}\n"
-                   "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n";
+  const char *kv =
+      "    stiffness: {EA: 300, GA1: 100, GA2: 110, EI1: 0.02, EI2: 0.03, GJ: 0.01}\n"
+      "    inertia: {rhoA: 0.2, rhoI1: 1.0e-6, rhoI2: 1.1e-6, rhoJ: 2.0e-6}\n"
+      "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n";
   sc = parse(kv, "", "", FREE, NULL, 0, err, sizeof err);
   CHECK("kelvin_voigt without material refused", sc == NULL && strstr(err, "kelvin_voigt"));
   cosrod_scenario_free(sc);
@@ -155,9 +161,10 @@ static int pin_frame(void *user, const cosrod_sim *sim, double t) {
 
 TEST(moving_pinned_end_follows_keyframes) {
   char err[512];
-  cosrod_scenario *sc = parse("    section: {shape: tube, outer_radius: 0.01, inner_radius: 0.007}\n", "", MAT,
-                              "{start: {type: pinned, position: [[0, 0, 0, 0], [1, 0.3, 0, 0.1]]}, end: {type: free}}",
-                              NULL, 0, err, sizeof err);
+  cosrod_scenario *sc =
+      parse("    section: {shape: tube, outer_radius: 0.01, inner_radius: 0.007}\n", "", MAT,
+            "{start: {type: pinned, position: [[0, 0, 0, 0], [1, 0.3, 0, 0.1]]}, end: {type: free}}", NULL, 0,
+            err, sizeof err);
   CHECK("moving pinned end loads", sc != NULL);
   if (!sc) return;
   CHECK("two keyframes", sc->rods[0].ends[0].position.n == 2);
@@ -183,7 +190,8 @@ TEST(moving_pinned_end_follows_keyframes) {
   cosrod_scenario_free(sc);
   /* orientation keyframes on a pinned end are not accepted */
   sc = parse("    section: {shape: tube, outer_radius: 0.01, inner_radius: 0.007}\n", "", MAT,
-             "{start: {type: pinned, orientation: [[0, 1, 0, 0, 0]]}, end: {type: free}}", NULL, 0, err, sizeof err);
+             "{start: {type: pinned, orientation: [[0, 1, 0, 0, 0]]}, end: {type: free}}", NULL, 0, err,
+             sizeof err);
   CHECK("orientation on a pinned end refused", sc == NULL && strstr(err, "rods.0.ends.start.orientation"));
   cosrod_scenario_free(sc);
 }
