@@ -63,9 +63,9 @@ static PyObject *Scenario_info(ScenarioObject *self, PyObject *unused) {
   const char *an = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC  ? "static"
                    : sc->analysis.type == COSROD_SC_ANALYSIS_MODES ? "modes"
                                                                    : "dynamic";
-  return Py_BuildValue("{s:s,s:s,s:N,s:n,s:s,s:d,s:d,s:s,s:d,s:d,s:s}", "file", sc->file ? sc->file : "", "title",
-                       sc->title ? sc->title : "", "rods", rods, "nbodies", (Py_ssize_t)sc->nbodies, "analysis", an,
-                       "t_end", sc->analysis.t_end, "every", sc->output.every, "integrator",
+  return Py_BuildValue("{s:s,s:s,s:N,s:n,s:s,s:d,s:d,s:s,s:d,s:d,s:s}", "file", sc->file ? sc->file : "",
+                       "title", sc->title ? sc->title : "", "rods", rods, "nbodies", (Py_ssize_t)sc->nbodies,
+                       "analysis", an, "t_end", sc->analysis.t_end, "every", sc->output.every, "integrator",
                        cosrod_sc_integrator_name(sc->solver.integrator), "rtol", sc->solver.rtol, "atol",
                        sc->solver.atol, "output_dir", sc->output.dir ? sc->output.dir : "");
 }
@@ -182,15 +182,15 @@ static size_t rod_block(size_t N) { return 9 * (N + 1) + 10 * N; }
 
 typedef struct rec {
   size_t nrods;
-  size_t *N;        /* (nrods) segments */
+  size_t *N; /* (nrods) segments */
   size_t nframes, cap;
-  double *t;        /* (cap) */
-  double *energy;   /* (cap x 6) kinetic, elastic, gravity, external_work, dissipated, balance */
-  double **rod;     /* (nrods) (cap x rod_block) */
+  double *t;      /* (cap) */
+  double *energy; /* (cap x 6) kinetic, elastic, gravity, external_work, dissipated, balance */
+  double **rod;   /* (nrods) (cap x rod_block) */
   size_t nsteps, scap;
-  double *steps;    /* (scap x 3) t, h, accepted */
+  double *steps; /* (scap x 3) t, h, accepted */
   size_t ninc, icap;
-  double *inc;      /* (icap x 3) t, iterations, residual */
+  double *inc; /* (icap x 3) t, iterations, residual */
   int nomem;
 } rec;
 
@@ -405,11 +405,11 @@ static PyObject *bytes_of(const double *p, size_t n) {
 }
 
 static PyObject *stats_dict(const cosrod_integrate_stats *s) {
-  return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:d}", "nfev", s->nfev, "njev", s->njev,
-                       "nsteps", s->nsteps, "naccept", s->naccept, "nreject", s->nreject, "nconvfail",
-                       s->nconvfail, "ndecomp", s->ndecomp, "nsolve", s->nsolve, "nnewton", s->nnewton, "nstiff",
-                       s->nstiff, "nproject", s->nproject, "nfail_rhs", s->nfail_rhs, "solver_wall_time",
-                       s->wall_time);
+  return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:d}", "nfev", s->nfev, "njev",
+                       s->njev, "nsteps", s->nsteps, "naccept", s->naccept, "nreject", s->nreject,
+                       "nconvfail", s->nconvfail, "ndecomp", s->ndecomp, "nsolve", s->nsolve, "nnewton",
+                       s->nnewton, "nstiff", s->nstiff, "nproject", s->nproject, "nfail_rhs", s->nfail_rhs,
+                       "solver_wall_time", s->wall_time);
 }
 
 static int restore_hook_error(SimObject *self);
@@ -526,20 +526,22 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
       if (i == 0) shape0 = sh;
     }
     Py_DECREF(modes);
-    modes = Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", bytes_of(om, (size_t)nm), "frequency_hz",
-                          bytes_of(om + nm, (size_t)nm), "shapes", bytes_of(shape0, (size_t)nm * (N0 + 1) * 6));
+    modes =
+        Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", bytes_of(om, (size_t)nm), "frequency_hz",
+                      bytes_of(om + nm, (size_t)nm), "shapes", bytes_of(shape0, (size_t)nm * (N0 + 1) * 6));
     free(om);
     if (!modes) goto done;
   }
   const double *empty = (const double *)"";
-  out = Py_BuildValue(
-      "{s:i,s:s,s:s,s:d,s:d,s:n,s:N,s:N,s:N,s:N,s:N,s:N,s:s,s:N}", "status", (int)st, "status_name",
-      cosrod_strerror(st), "message", cosrod_sim_message(self->sim), "t_reached", cosrod_sim_t(self->sim),
-      "t_failed", cosrod_sim_fail_time(self->sim), "nframes", (Py_ssize_t)c.r.nframes, "t",
-      bytes_of(c.r.t ? c.r.t : empty, c.r.nframes), "energy", bytes_of(c.r.energy ? c.r.energy : empty, 6 * c.r.nframes),
-      "rods", rods, "steps", bytes_of(c.r.steps ? c.r.steps : empty, 3 * c.r.nsteps), "increments",
-      bytes_of(c.r.inc ? c.r.inc : empty, 3 * c.r.ninc), "stats", stats_dict(cosrod_sim_stats(self->sim)),
-      "integrator", cosrod_sim_integrator_name(self->sim), "modes", modes);
+  out = Py_BuildValue("{s:i,s:s,s:s,s:d,s:d,s:n,s:N,s:N,s:N,s:N,s:N,s:N,s:s,s:N}", "status", (int)st,
+                      "status_name", cosrod_strerror(st), "message", cosrod_sim_message(self->sim),
+                      "t_reached", cosrod_sim_t(self->sim), "t_failed", cosrod_sim_fail_time(self->sim),
+                      "nframes", (Py_ssize_t)c.r.nframes, "t", bytes_of(c.r.t ? c.r.t : empty, c.r.nframes),
+                      "energy", bytes_of(c.r.energy ? c.r.energy : empty, 6 * c.r.nframes), "rods", rods,
+                      "steps", bytes_of(c.r.steps ? c.r.steps : empty, 3 * c.r.nsteps), "increments",
+                      bytes_of(c.r.inc ? c.r.inc : empty, 3 * c.r.ninc), "stats",
+                      stats_dict(cosrod_sim_stats(self->sim)), "integrator",
+                      cosrod_sim_integrator_name(self->sim), "modes", modes);
   rods = NULL; /* stolen */
 done:
   Py_XDECREF(rods);
@@ -582,7 +584,8 @@ static int py_load(void *user, double t, int N, const double *x, const double *x
       h->fn, "dNNNNNN", t, PyMemoryView_FromMemory((char *)x, nv, PyBUF_READ),
       PyMemoryView_FromMemory((char *)xdot, nv, PyBUF_READ),
       PyMemoryView_FromMemory((char *)p, (Py_ssize_t)(4 * N * sizeof(double)), PyBUF_READ),
-      PyMemoryView_FromMemory((char *)Omega, ns, PyBUF_READ), PyMemoryView_FromMemory((char *)f, nv, PyBUF_WRITE),
+      PyMemoryView_FromMemory((char *)Omega, ns, PyBUF_READ),
+      PyMemoryView_FromMemory((char *)f, nv, PyBUF_WRITE),
       PyMemoryView_FromMemory((char *)m, ns, PyBUF_WRITE));
   int rc = 0;
   if (!res) {
@@ -633,7 +636,8 @@ static PyObject *Sim_set_load(SimObject *self, PyObject *args) {
     Py_XDECREF(h->fn);
     h->fn = old;
     if (restore_hook_error(self)) return NULL;
-    PyErr_Format(PyExc_RuntimeError, "cannot set the load (%s): before run / advance only", cosrod_strerror(st));
+    PyErr_Format(PyExc_RuntimeError, "cannot set the load (%s): before run / advance only",
+                 cosrod_strerror(st));
     return NULL;
   }
   Py_XDECREF(old);
@@ -696,8 +700,8 @@ static PyObject *Sim_info(SimObject *self, PyObject *unused) {
     }
     PyList_SET_ITEM(grids, (Py_ssize_t)k, g);
   }
-  return Py_BuildValue("{s:n,s:i,s:N,s:s}", "nrods", (Py_ssize_t)nrods, "ny", cosrod_sim_ny(self->sim), "grids",
-                       grids, "integrator", cosrod_sim_integrator_name(self->sim));
+  return Py_BuildValue("{s:n,s:i,s:N,s:s}", "nrods", (Py_ssize_t)nrods, "ny", cosrod_sim_ny(self->sim),
+                       "grids", grids, "integrator", cosrod_sim_integrator_name(self->sim));
 }
 
 static PyObject *Sim_energy(SimObject *self, PyObject *unused) {
@@ -720,7 +724,8 @@ static PyObject *Sim_t(SimObject *self, PyObject *unused) {
 
 static PyMethodDef Sim_methods[] = {
     {"run", (PyCFunction)Sim_run, METH_VARARGS, "run(record, observer, progress, catch_sigint) -> dict"},
-    {"advance", (PyCFunction)Sim_advance, METH_VARARGS, "advance(t, catch_sigint) -> (status, name, message)"},
+    {"advance", (PyCFunction)Sim_advance, METH_VARARGS,
+     "advance(t, catch_sigint) -> (status, name, message)"},
     {"set_load", (PyCFunction)Sim_set_load, METH_VARARGS, "set_load(rod, fn or None)"},
     {"get_state", (PyCFunction)Sim_get_state, METH_NOARGS, "(t, bytearray y)"},
     {"set_state", (PyCFunction)Sim_set_state, METH_VARARGS, "set_state(t, y) -> (status, name)"},
@@ -760,8 +765,8 @@ static PyMethodDef mod_methods[] = {
     {"_set_errors", mod_set_errors, METH_VARARGS, "register the exception classes"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_cosrod", "cosrod C extension", -1, mod_methods,
-                                    NULL, NULL, NULL, NULL};
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT, "_cosrod", "cosrod C extension", -1, mod_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cosrod(void) {
   if (PyType_Ready(&ScenarioType) < 0 || PyType_Ready(&SimType) < 0) return NULL;

@@ -155,3 +155,18 @@ def test_modes_equal_cli(source_dir, cli, tmp_path):
     np.testing.assert_array_equal(rows[::n1, 1], m["frequency_hz"])
     np.testing.assert_array_equal(rows[::n1, 2], m["omega"])
     np.testing.assert_array_equal(rows[:, 5:11].reshape(6, n1, 6), m["shapes"])
+
+
+def test_ctrl_c_stops_an_advance_and_the_sim_goes_on(source_dir):
+    sc = cosrod.load(example(source_dir, "rubber-pendulum"), set={"analysis.t_end": 50.0})
+    sim = cosrod.Sim(sc)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sim.advance(50.0)
+    t_stop = sim.t
+    assert 0.0 < t_stop < 50.0  # stopped at the last accepted step
+    x = sim.frame.centerline
+    assert np.all(np.isfinite(x))
+    sim.advance(t_stop + 0.01)  # continues from there
+    assert sim.t == t_stop + 0.01

@@ -162,7 +162,8 @@ long cosrod_sc_builder_add_rod(cosrod_sc_builder *b, const char *name) {
   return (long)r;
 }
 
-cosrod_status cosrod_sc_builder_rod_set(cosrod_sc_builder *b, long rod, const char *key, const char *yaml_value) {
+cosrod_status cosrod_sc_builder_rod_set(cosrod_sc_builder *b, long rod, const char *key,
+                                        const char *yaml_value) {
   if (!b || rod < 0 || (size_t)rod >= b->nrods || !key || !yaml_value) return COSROD_ERR_INVALID;
   return add(b, "rods.%ld.%s=%s", rod, key, yaml_value);
 }
@@ -200,8 +201,8 @@ cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_sta
     st = COSROD_ERR_NOMEM;
   } else {
     static const char doc[] = "cosrod: 1\n";
-    st = cosrod_scenario_parse(doc, sizeof doc - 1, BUILDER_FILE, (const char *const *)b->sets, b->n, &sc, err,
-                               errlen);
+    st = cosrod_scenario_parse(doc, sizeof doc - 1, BUILDER_FILE, (const char *const *)b->sets, b->n, &sc,
+                               err, errlen);
     if (st != COSROD_OK && err && errlen) {
       /* "<builder>:0: key: problem (from --set)" -> "key: problem" */
       static const char pre[] = BUILDER_FILE ":0: ", post[] = " (from --set)";
@@ -210,7 +211,8 @@ cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_sta
         memmove(err, err + sizeof pre - 1, n - (sizeof pre - 1) + 1);
         n -= sizeof pre - 1;
       }
-      if (n >= sizeof post - 1 && !strcmp(err + n - (sizeof post - 1), post)) err[n - (sizeof post - 1)] = '\0';
+      if (n >= sizeof post - 1 && !strcmp(err + n - (sizeof post - 1), post))
+        err[n - (sizeof post - 1)] = '\0';
     }
   }
   if (status) *status = st;

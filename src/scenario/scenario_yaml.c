@@ -137,7 +137,8 @@ static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
   if (r->model == COSROD_SC_MODEL_COSSERAT) kv_vec(f, I, "shear_correction", r->shear_correction, 2);
   static const char *const sk[] = {"EA", "GA1", "GA2", "EI1", "EI2", "GJ"};
   static const char *const ik[] = {"rhoA", "rhoI1", "rhoI2", "rhoJ"};
-  const double sv[6] = {r->EA, r->GA1, r->GA2, r->EI1, r->EI2, r->GJ}, iv[4] = {r->rhoA, r->rhoI1, r->rhoI2, r->rhoJ};
+  const double sv[6] = {r->EA, r->GA1, r->GA2, r->EI1, r->EI2, r->GJ},
+               iv[4] = {r->rhoA, r->rhoI1, r->rhoI2, r->rhoJ};
   if (r->stiffness_overridden) {
     fprintf(f, "%sstiffness:\n", I);
     for (int k = 0; k < 6; k++)
@@ -293,6 +294,7 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   str(f, sc->output.dir ? sc->output.dir : "out");
   fputc('\n', f);
   kv_num(f, "  ", "every", sc->output.every);
-  fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false", sc->output.plots ? "true" : "false");
+  fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false",
+          sc->output.plots ? "true" : "false");
   return ferror(f) ? COSROD_ERR_IO : COSROD_OK;
 }

@@ -72,7 +72,8 @@ cosrod_status cosrod_sim_advance(cosrod_sim *s, double t_next) {
 }
 
 cosrod_status cosrod_sim_set_state(cosrod_sim *s, double t, const double *y) {
-  if (!s || !y || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || !isfinite(t) || t < 0.0) return COSROD_ERR_INVALID;
+  if (!s || !y || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || !isfinite(t) || t < 0.0)
+    return COSROD_ERR_INVALID;
   if (s->ran && !s->stepping) return COSROD_ERR_INVALID;
   for (int i = 0; i < s->ny; i++)
     if (!isfinite(y[i])) return COSROD_ERR_INVALID;

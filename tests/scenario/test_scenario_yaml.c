@@ -36,7 +36,9 @@ static char *to_text(const cosrod_scenario *sc, size_t *len) {
   return buf;
 }
 
-static int eqd(const double *a, const double *b, size_t n) { return n == 0 || memcmp(a, b, n * sizeof *a) == 0; }
+static int eqd(const double *a, const double *b, size_t n) {
+  return n == 0 || memcmp(a, b, n * sizeof *a) == 0;
+}
 
 static int eq_kf(const cosrod_sc_keyframes *a, const cosrod_sc_keyframes *b, size_t dim) {
   return a->n == b->n && eqd(a->t, b->t, a->n) && eqd(a->values, b->values, a->n * dim);
@@ -44,31 +46,35 @@ static int eq_kf(const cosrod_sc_keyframes *a, const cosrod_sc_keyframes *b, siz
 
 /* Field-by-field equality of everything the model uses (not the lines). */
 static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, char *why, size_t wl) {
-#define REQ(cond, what)                       \
-  do {                                        \
-    if (!(cond)) {                            \
-      snprintf(why, wl, "%s", what);          \
-      return 0;                               \
-    }                                         \
+#define REQ(cond, what)              \
+  do {                               \
+    if (!(cond)) {                   \
+      snprintf(why, wl, "%s", what); \
+      return 0;                      \
+    }                                \
   } while (0)
   REQ(!strcmp(a->title, b->title), "title");
   REQ(eqd(a->gravity, b->gravity, 3), "gravity");
-  REQ(a->nmaterials == b->nmaterials && a->nrods == b->nrods && a->nbodies == b->nbodies && a->njoints == b->njoints,
+  REQ(a->nmaterials == b->nmaterials && a->nrods == b->nrods && a->nbodies == b->nbodies &&
+          a->njoints == b->njoints,
       "counts");
   for (size_t i = 0; i < a->nrods; i++) {
     const cosrod_sc_rod *p = &a->rods[i], *q = &b->rods[i];
     REQ(!strcmp(p->name, q->name) && p->model == q->model, "rod name/model");
-    REQ(p->length == q->length && p->segments == q->segments && eqd(p->grid, q->grid, p->segments + 1), "grid");
+    REQ(p->length == q->length && p->segments == q->segments && eqd(p->grid, q->grid, p->segments + 1),
+        "grid");
     REQ(p->material.E == q->material.E && p->material.G == q->material.G &&
             p->material.density == q->material.density,
         "material");
-    REQ(p->section.shape == q->section.shape && p->section.area == q->section.area && p->section.I1 == q->section.I1 &&
-            p->section.I2 == q->section.I2 && p->section.J == q->section.J,
+    REQ(p->section.shape == q->section.shape && p->section.area == q->section.area &&
+            p->section.I1 == q->section.I1 && p->section.I2 == q->section.I2 && p->section.J == q->section.J,
         "section");
     REQ(eqd(&p->EA, &q->EA, 6) && eqd(&p->rhoA, &q->rhoA, 4), "stiffness/inertia");
-    REQ(eqd(p->shear_correction, q->shear_correction, 2) && p->curvature == q->curvature, "shear corr/curvature");
+    REQ(eqd(p->shear_correction, q->shear_correction, 2) && p->curvature == q->curvature,
+        "shear corr/curvature");
     REQ(p->damping.kind == q->damping.kind && eqd(p->damping.V_gamma, q->damping.V_gamma, 3) &&
-            eqd(p->damping.V_kappa, q->damping.V_kappa, 3) && p->damping.tau_extension == q->damping.tau_extension,
+            eqd(p->damping.V_kappa, q->damping.V_kappa, 3) &&
+            p->damping.tau_extension == q->damping.tau_extension,
         "damping");
     const cosrod_sc_shape *s = &p->shape, *t = &q->shape;
     REQ(s->kind == t->kind && eqd(s->start, t->start, 3) && eqd(s->direction, t->direction, 3) &&
@@ -87,8 +93,8 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
     REQ(p->nloads == q->nloads, "nloads");
     for (size_t k = 0; k < p->nloads; k++) {
       const cosrod_sc_load *u = &p->loads[k], *v = &q->loads[k];
-      REQ(u->type == v->type && u->frame == v->frame && u->profile == v->profile && eqd(u->value, v->value, 3) &&
-              u->t0 == v->t0 && u->t1 == v->t1 && u->vertex == v->vertex,
+      REQ(u->type == v->type && u->frame == v->frame && u->profile == v->profile &&
+              eqd(u->value, v->value, 3) && u->t0 == v->t0 && u->t1 == v->t1 && u->vertex == v->vertex,
           "load");
     }
   }
@@ -102,8 +108,9 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
   }
   for (size_t i = 0; i < a->njoints; i++) {
     const cosrod_sc_joint *p = &a->joints[i], *q = &b->joints[i];
-    REQ(p->type == q->type && p->body[0] == q->body[0] && p->body[1] == q->body[1] && eqd(p->at[0], q->at[0], 6) &&
-            eqd(p->axis, q->axis, 3) && p->stiffness == q->stiffness && p->damping == q->damping,
+    REQ(p->type == q->type && p->body[0] == q->body[0] && p->body[1] == q->body[1] &&
+            eqd(p->at[0], q->at[0], 6) && eqd(p->axis, q->axis, 3) && p->stiffness == q->stiffness &&
+            p->damping == q->damping,
         "joint");
   }
   REQ(a->analysis.type == b->analysis.type && a->analysis.t_end == b->analysis.t_end &&
@@ -116,8 +123,8 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
           s->integrator == t->integrator && s->rtol == t->rtol && s->atol == t->atol && s->h0 == t->h0 &&
           s->hmax == t->hmax && s->max_steps == t->max_steps,
       "solver");
-  REQ(!strcmp(a->output.dir, b->output.dir) && a->output.every == b->output.every && a->output.vtk == b->output.vtk &&
-          a->output.plots == b->output.plots,
+  REQ(!strcmp(a->output.dir, b->output.dir) && a->output.every == b->output.every &&
+          a->output.vtk == b->output.vtk && a->output.plots == b->output.plots,
       "output");
 #undef REQ
   return 1;
@@ -180,31 +187,35 @@ TEST(every_example_round_trips) {
 }
 
 TEST(variants_round_trip) {
-  round_trip_text("grid.yaml",
-                  "cosrod: 1\ntitle: 'a: \"quoted\" title'\nrods:\n  - length: 1.0\n    grid: [0, 0.1, 0.35, 0.6, 1.0]\n"
-                  "    material: {E: 3.0e6, G: 1.1e6, density: 900}\n    section: {shape: circle, radius: 0.01}\n"
-                  "    ends: {start: {type: pinned}}\nanalysis: {type: dynamic, t_end: 0.3}\n",
-                  NULL, 0);
+  round_trip_text(
+      "grid.yaml",
+      "cosrod: 1\ntitle: 'a: \"quoted\" title'\nrods:\n  - length: 1.0\n    grid: [0, 0.1, 0.35, 0.6, 1.0]\n"
+      "    material: {E: 3.0e6, G: 1.1e6, density: 900}\n    section: {shape: circle, radius: 0.01}\n"
+      "    ends: {start: {type: pinned}}\nanalysis: {type: dynamic, t_end: 0.3}\n",
+      NULL, 0);
   round_trip("rubber-pendulum.yaml",
-             (const char *const[]){"rods.0.section={shape: rectangle, width: 0.01, height: 0.004}",
-                                   "rods.0.stiffness={EA: 123.456, GJ: 0.1}", "rods.0.inertia={rhoJ: 1.0e-7}",
-                                   "rods.0.damping={coefficients: {shear: [0.1, 0.2], extension: 3, bending: [1e-4, "
-                                   "2e-4], torsion: 1e-5, convention: lla}}",
-                                   "rods.0.loads=[{type: force, at: end, value: [0, 0, -0.1], ramp: [0, 0.5]}, "
-                                   "{type: moment, at: 3, value: [0, 0.01, 0], frame: material, active: [0.1, 0.2]}, "
-                                   "{type: distributed_force, value: [0.1, 0, 0]}]"},
+             (const char *const[]){
+                 "rods.0.section={shape: rectangle, width: 0.01, height: 0.004}",
+                 "rods.0.stiffness={EA: 123.456, GJ: 0.1}", "rods.0.inertia={rhoJ: 1.0e-7}",
+                 "rods.0.damping={coefficients: {shear: [0.1, 0.2], extension: 3, bending: [1e-4, "
+                 "2e-4], torsion: 1e-5, convention: lla}}",
+                 "rods.0.loads=[{type: force, at: end, value: [0, 0, -0.1], ramp: [0, 0.5]}, "
+                 "{type: moment, at: 3, value: [0, 0.01, 0], frame: material, active: [0.1, 0.2]}, "
+                 "{type: distributed_force, value: [0.1, 0, 0]}]"},
              5);
+  round_trip(
+      "rubber-pendulum.yaml",
+      (const char *const[]){"rods.0.section={shape: custom, area: 1e-5, I1: 1e-11, I2: 2e-11, J: 3e-11}",
+                            "rods.0.shape={type: helix, radius: 0.1, pitch: 0.05, turns: 1.5, normal: [1, 0, "
+                            "0], direction: [0, 0, 1]}",
+                            "rods.0.reference=straight", "analysis={type: modes, count: 4}"},
+      4);
   round_trip("rubber-pendulum.yaml",
-             (const char *const[]){"rods.0.section={shape: custom, area: 1e-5, I1: 1e-11, I2: 2e-11, J: 3e-11}",
-                                   "rods.0.shape={type: helix, radius: 0.1, pitch: 0.05, turns: 1.5, normal: [1, 0, "
-                                   "0], direction: [0, 0, 1]}",
-                                   "rods.0.reference=straight", "analysis={type: modes, count: 4}"},
-             4);
-  round_trip("rubber-pendulum.yaml",
-             (const char *const[]){"rods.0.shape={type: polyline, normal: [0, 0, 1], points: [[0, 0, 0], [0, 0.5, 0], "
-                                   "[0.1, 0.9, 0], [0.3, 1.2, 0.1]]}",
-                                   "rods.0.segments=3",
-                                   "analysis={type: static, increments: 7}", "solver.h0=1e-5", "solver.hmax=0.01"},
+             (const char *const[]){
+                 "rods.0.shape={type: polyline, normal: [0, 0, 1], points: [[0, 0, 0], [0, 0.5, 0], "
+                 "[0.1, 0.9, 0], [0.3, 1.2, 0.1]]}",
+                 "rods.0.segments=3", "analysis={type: static, increments: 7}", "solver.h0=1e-5",
+                 "solver.hmax=0.01"},
              5);
   round_trip("rubber-pendulum.yaml",
              (const char *const[]){"rods.0.shape={type: arc, radius: 0.5, angle_deg: 90, normal: [0, 0, 1], "
@@ -235,7 +246,8 @@ static cosrod_sc_builder *pendulum_builder(void) {
   cosrod_sc_builder_end(b, r, 1, COSROD_SC_END_FREE);
   cosrod_sc_builder_set(b, "analysis.type", "dynamic");
   cosrod_sc_builder_set_num(b, "analysis.t_end", 2.0);
-  cosrod_sc_builder_set(b, "solver", "{formulation: nullspace, stabilisation: projection, integrator: dopri5}");
+  cosrod_sc_builder_set(b, "solver",
+                        "{formulation: nullspace, stabilisation: projection, integrator: dopri5}");
   cosrod_sc_builder_set_num(b, "solver.rtol", 1e-8);
   cosrod_sc_builder_set_num(b, "solver.atol", 1e-8);
   cosrod_sc_builder_set_str(b, "output.dir", "out/rubber-pendulum");
@@ -280,8 +292,8 @@ TEST(builder_errors_are_the_loaders) {
   struct {
     const char *key, *value;
   } bad[] = {
-      {"rods.0.segments", "0"},          {"rods.0.segmnets", "3"},  {"solver.integrator", "rk4"},
-      {"rods.0.section.radius", "-1"},   {"analysis.t_end", "-2"},  {"rods.0.material", "steel"},
+      {"rods.0.segments", "0"},          {"rods.0.segmnets", "3"}, {"solver.integrator", "rk4"},
+      {"rods.0.section.radius", "-1"},   {"analysis.t_end", "-2"}, {"rods.0.material", "steel"},
       {"rods.0.ends.start.type", "fix"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

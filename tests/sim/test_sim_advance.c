@@ -103,8 +103,10 @@ static void check_against_run(const char *name, const char *const *sets, size_t 
     long n = g_allocs - before;
     double maxb_run = 0.0;
     for (int k = 1; k < tp.n; k++) maxb_run = fmax(maxb_run, fabs(tp.balance[k] - tp.balance[0]));
-    NOTE("%s: %d frames, %ld steps, max |tip - run| = %.3g m, balance drift %.3g J (run %.3g J), %ld allocations",
-         name, tp.n, cosrod_sim_stats(sim)->nsteps, maxd, maxb, maxb_run, n);
+    NOTE(
+        "%s: %d frames, %ld steps, max |tip - run| = %.3g m, balance drift %.3g J (run %.3g J), %ld "
+        "allocations",
+        name, tp.n, cosrod_sim_stats(sim)->nsteps, maxd, maxb, maxb_run, n);
     CHECK_NEAR("tip vs run", maxd, 0.0, tol);
     CHECK("balance drift within 10x the run's + 1e-9 J", maxb <= 10.0 * maxb_run + 1e-9);
     CHECK("no allocation while advancing", n == 0);
@@ -115,8 +117,10 @@ static void check_against_run(const char *name, const char *const *sets, size_t 
 }
 
 TEST(advance_follows_run_without_allocating) {
-  check_against_run("rubber-pendulum", (const char *const[]){"analysis.t_end=0.2", "output.every=0.01"}, 2, 1e-6);
-  check_against_run("kv-cantilever", (const char *const[]){"analysis.t_end=0.3", "output.every=0.01"}, 2, 1e-6);
+  check_against_run("rubber-pendulum", (const char *const[]){"analysis.t_end=0.2", "output.every=0.01"}, 2,
+                    1e-6);
+  check_against_run("kv-cantilever", (const char *const[]){"analysis.t_end=0.3", "output.every=0.01"}, 2,
+                    1e-6);
 }
 
 TEST(set_state_restarts_exactly_and_validates) {
