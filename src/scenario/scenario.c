@@ -33,16 +33,7 @@ static void read_body_load(ctx *c, ynode *m, cosrod_sc_body_load *ld) {
   if (ld->type == COSROD_SC_LOAD_FORCE) sc_vec(c, m, "at", ld->at, 3, R_ANY);
   ynode *rp = sc_get(m, "ramp"), *ac = sc_get(m, "active");
   if (rp && ac) sc_fail(c, ac, "active", "give either 'ramp' or 'active', not both");
-  ld->profile = COSROD_SC_PROFILE_CONSTANT;
-  if (rp || ac) {
-    double iv[2];
-    sc_to_vec(c, rp ? rp : ac, rp ? "ramp" : "active", iv, 2, R_ANY);
-    if (!(iv[1] > iv[0]))
-      sc_fail(c, rp ? rp : ac, rp ? "ramp" : "active", "needs t0 < t1 (got [%.15g, %.15g])", iv[0], iv[1]);
-    ld->t0 = iv[0];
-    ld->t1 = iv[1];
-    ld->profile = rp ? COSROD_SC_PROFILE_RAMP : COSROD_SC_PROFILE_ACTIVE;
-  }
+  sc_read_profile(c, rp, ac, &ld->profile, &ld->t0, &ld->t1);
   sc_check_unused(c, m, "with this load type (a moment has no point)");
 }
 

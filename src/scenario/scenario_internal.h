@@ -107,6 +107,8 @@ void sc_to_vec(ctx *c, const ynode *v, const char *key, double *out, size_t n, i
 int sc_vec(ctx *c, ynode *map, const char *key, double *out, size_t n, int range);
 void sc_unit_vec(ctx *c, ynode *map, const char *key, double *out);
 void sc_unit_quat(ctx *c, const ynode *v, const char *key, double *q);
+void sc_read_profile(ctx *c, const ynode *ramp, const ynode *active, cosrod_sc_profile *profile, double *t0,
+                     double *t1);
 int sc_body_index(ctx *c, const ynode *v, const char *key, int allow_ground);
 void sc_read_materials(ctx *c, ynode *root);
 void sc_read_rods(ctx *c, ynode *root);

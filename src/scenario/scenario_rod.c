@@ -275,16 +275,7 @@ static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
   int preload = pl ? sc_to_bool(c, pl, "preload") : 0;
   if (rp && ac) sc_fail(c, ac, "active", "give either 'ramp' or 'active', not both");
   if (preload && (rp || ac)) sc_fail(c, pl, "preload", "cannot be combined with 'ramp' or 'active'");
-  ld->profile = COSROD_SC_PROFILE_CONSTANT;
-  if (rp || ac) {
-    double iv[2];
-    sc_to_vec(c, rp ? rp : ac, rp ? "ramp" : "active", iv, 2, R_ANY);
-    if (!(iv[1] > iv[0]))
-      sc_fail(c, rp ? rp : ac, rp ? "ramp" : "active", "needs t0 < t1 (got [%.15g, %.15g])", iv[0], iv[1]);
-    ld->t0 = iv[0];
-    ld->t1 = iv[1];
-    ld->profile = rp ? COSROD_SC_PROFILE_RAMP : COSROD_SC_PROFILE_ACTIVE;
-  }
+  sc_read_profile(c, rp, ac, &ld->profile, &ld->t0, &ld->t1);
   if (preload) {
     const cosrod_sc_analysis *an = &c->sc->analysis;
     if (an->type != COSROD_SC_ANALYSIS_DYNAMIC || !an->start_from_equilibrium)

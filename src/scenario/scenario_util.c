@@ -349,3 +349,19 @@ int sc_body_index(ctx *c, const ynode *v, const char *key, int allow_ground) {
   sc_fail(c, v, key, "no body named '%.40s'%s", s,
        allow_ground ? " (bodies are listed under 'bodies'; 'ground' is fixed space)" : "");
 }
+
+/* The time profile of a load from its `ramp` / `active` nodes (either may be
+ * NULL; the caller has refused both at once): constant, or [t0, t1] with t0 < t1. */
+void sc_read_profile(ctx *c, const ynode *ramp, const ynode *active, cosrod_sc_profile *profile, double *t0,
+                     double *t1) {
+  *profile = COSROD_SC_PROFILE_CONSTANT;
+  const ynode *v = ramp ? ramp : active;
+  if (!v) return;
+  const char *key = ramp ? "ramp" : "active";
+  double iv[2];
+  sc_to_vec(c, v, key, iv, 2, R_ANY);
+  if (!(iv[1] > iv[0])) sc_fail(c, v, key, "needs t0 < t1 (got [%.15g, %.15g])", iv[0], iv[1]);
+  *t0 = iv[0];
+  *t1 = iv[1];
+  *profile = ramp ? COSROD_SC_PROFILE_RAMP : COSROD_SC_PROFILE_ACTIVE;
+}

@@ -15,26 +15,7 @@
 #include "cosrod/vec3.h"
 #include "harness.h"
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t m, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t m, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static long g_allocs;
-void *__wrap_malloc(size_t n) {
-  g_allocs++;
-  return __real_malloc(n);
-}
-void *__wrap_calloc(size_t m, size_t n) {
-  g_allocs++;
-  return __real_calloc(m, n);
-}
-void *__wrap_realloc(void *p, size_t n) {
-  g_allocs++;
-  return __real_realloc(p, n);
-}
+#include "alloc_count.h"
 
 typedef struct ctx {
   const cosrod_mbs *m;

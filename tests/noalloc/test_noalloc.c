@@ -18,26 +18,7 @@
 #include "cosrod/rod.h"
 #include "harness.h"
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t m, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t m, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static long g_allocs;
-void *__wrap_malloc(size_t n) {
-  g_allocs++;
-  return __real_malloc(n);
-}
-void *__wrap_calloc(size_t m, size_t n) {
-  g_allocs++;
-  return __real_calloc(m, n);
-}
-void *__wrap_realloc(void *p, size_t n) {
-  g_allocs++;
-  return __real_realloc(p, n);
-}
+#include "alloc_count.h"
 
 /* A damped, loaded, clamped-free rod bent by gravity and a follower tip load. */
 static cosrod_rod *make_rod(int N) {

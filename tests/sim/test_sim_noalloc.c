@@ -12,26 +12,7 @@
 #include "cosrod/sim.h"
 #include "harness.h"
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t m, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t m, size_t n);
-void *__wrap_realloc(void *p, size_t n);
-
-static long g_allocs;
-void *__wrap_malloc(size_t n) {
-  g_allocs++;
-  return __real_malloc(n);
-}
-void *__wrap_calloc(size_t m, size_t n) {
-  g_allocs++;
-  return __real_calloc(m, n);
-}
-void *__wrap_realloc(void *p, size_t n) {
-  g_allocs++;
-  return __real_realloc(p, n);
-}
+#include "alloc_count.h"
 
 static int frames;
 static int on_frame(void *user, const cosrod_sim *sim, double t) {
