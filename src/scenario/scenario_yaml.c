@@ -309,7 +309,8 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     kv_num(f, "  ", "t_end", a->t_end);
     fprintf(f, "  start_from_equilibrium: %s\n", a->start_from_equilibrium ? "true" : "false");
   } else if (a->type == COSROD_SC_ANALYSIS_STATIC) {
-    fprintf(f, "  increments: %ld\n  gravity: %s\n", a->increments, a->gravity_constant ? "constant" : "ramp");
+    fprintf(f, "  increments: %ld\n  gravity: %s\n", a->increments,
+            a->gravity_constant ? "constant" : "ramp");
   } else {
     fprintf(f, "  count: %ld\n", a->count);
   }
@@ -334,8 +335,8 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false",
           sc->output.plots ? "true" : "false");
   /* output.fields lists the files (steps included); `steps: false` is folded into it */
-  static const char *const field_names[] = {"tip",    "centerline", "frames", "strains",
-                                            "curvatures", "energy", "steps",  "reactions"};
+  static const char *const field_names[] = {"tip",        "centerline", "frames", "strains",
+                                            "curvatures", "energy",     "steps",  "reactions"};
   if (sc->output.fields) {
     fputs("  fields: [", f);
     int first = 1;

@@ -51,15 +51,15 @@ static int eqd(const double *a, const double *b, size_t n) {
  * the pointed-to arrays and strings are compared separately.  A field added
  * to any struct is thus compared without touching this function, and a key
  * the writer forgets fails the round trip. */
-#define SAME_BYTES(T, A, B, CLEAR)                     \
-  do {                                                 \
-    T x_, y_;                                          \
-    memcpy(&x_, (A), sizeof x_);                       \
-    memcpy(&y_, (B), sizeof y_);                       \
+#define SAME_BYTES(T, A, B, CLEAR)                       \
+  do {                                                   \
+    T x_, y_;                                            \
+    memcpy(&x_, (A), sizeof x_);                         \
+    memcpy(&y_, (B), sizeof y_);                         \
     for (T *z_ = &x_; z_; z_ = z_ == &x_ ? &y_ : NULL) { \
-      CLEAR;                                           \
-    }                                                  \
-    eq_ = memcmp(&x_, &y_, sizeof x_) == 0;            \
+      CLEAR;                                             \
+    }                                                    \
+    eq_ = memcmp(&x_, &y_, sizeof x_) == 0;              \
   } while (0)
 
 static int eq_kf(const cosrod_sc_keyframes *a, const cosrod_sc_keyframes *b, size_t dim) {
@@ -76,10 +76,9 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
     }                                \
   } while (0)
   REQ(!strcmp(a->title, b->title), "title");
-  SAME_BYTES(cosrod_scenario, a, b,
-             z_->file = z_->title = NULL; z_->materials = NULL; z_->rods = NULL; z_->bodies = NULL;
-             z_->joints = NULL; z_->lines_ = NULL; z_->analysis.line = z_->solver.line = z_->output.line = 0;
-             z_->output.dir = NULL);
+  SAME_BYTES(cosrod_scenario, a, b, z_->file = z_->title = NULL; z_->materials = NULL; z_->rods = NULL;
+             z_->bodies = NULL; z_->joints = NULL; z_->lines_ = NULL;
+             z_->analysis.line = z_->solver.line = z_->output.line = 0; z_->output.dir = NULL);
   REQ(eq_, "top level (gravity, counts, analysis, solver, output)");
   REQ(!strcmp(a->output.dir, b->output.dir), "output.dir");
   for (size_t i = 0; i < a->nmaterials; i++) {
@@ -88,12 +87,12 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
   }
   for (size_t i = 0; i < a->nrods; i++) {
     const cosrod_sc_rod *p = &a->rods[i], *q = &b->rods[i];
-    SAME_BYTES(cosrod_sc_rod, p, q, z_->line = z_->material.line = z_->ends[0].line = z_->ends[1].line = 0;
-               z_->grid = NULL; z_->loads = NULL; z_->shape.points = NULL;
-               for (int e = 0; e < 2; e++) {
-                 z_->ends[e].position.t = z_->ends[e].position.values = NULL;
-                 z_->ends[e].orientation.t = z_->ends[e].orientation.values = NULL;
-               });
+    SAME_BYTES(
+        cosrod_sc_rod, p, q, z_->line = z_->material.line = z_->ends[0].line = z_->ends[1].line = 0;
+        z_->grid = NULL; z_->loads = NULL; z_->shape.points = NULL; for (int e = 0; e < 2; e++) {
+          z_->ends[e].position.t = z_->ends[e].position.values = NULL;
+          z_->ends[e].orientation.t = z_->ends[e].orientation.values = NULL;
+        });
     REQ(eq_, "rod (scalars, material, section, stiffness, damping, shape, ends)");
     REQ(eqd(p->grid, q->grid, p->segments + 1), "grid");
     REQ(eqd(p->shape.points, q->shape.points, 3 * p->shape.npoints), "shape points");
@@ -222,30 +221,33 @@ TEST(variants_round_trip) {
 TEST(newer_keys_round_trip) {
   /* tube section, medium damping (alone and with Kelvin-Voigt), moving pinned end with cubic interpolation,
    * prescribed end with linear interpolation, output fields / steps, solver rho_inf and h, preload */
-  round_trip("rubber-pendulum.yaml",
-             (const char *const[]){"rods.0.section={shape: tube, outer_radius: 6e-3, inner_radius: 4e-3}",
-                                   "rods.0.damping={medium: {translational: 0.3, rotational: 2e-4}}",
-                                   "rods.0.ends.start={type: pinned, position: [[0, 0, 0, 0], [0.5, 0.1, 0, 0], "
-                                   "[1, 0.1, 0.2, 0]], interpolation: cubic}",
-                                   "output.fields=[tip, energy, reactions]", "solver.integrator=galpha",
-                                   "solver.rho_inf=0.35", "solver.h=1e-3"},
-             7);
-  round_trip("rubber-pendulum.yaml",
-             (const char *const[]){"rods.0.damping={kelvin_voigt: {tau_shear: 1e-3, tau_bulk: 2e-3}, medium: "
-                                   "{translational: 0.05}}",
-                                   "rods.0.ends.end={type: prescribed, orientation: [[0, 1, 0, 0, 0], [1, 0, 1, "
-                                   "0, 0]], interpolation: linear}",
-                                   "output.steps=false", "analysis.start_from_equilibrium=true",
-                                   "rods.0.loads=[{type: force, at: 4, value: [0, 0, 1], preload: true}]"},
-             5);
+  round_trip(
+      "rubber-pendulum.yaml",
+      (const char *const[]){"rods.0.section={shape: tube, outer_radius: 6e-3, inner_radius: 4e-3}",
+                            "rods.0.damping={medium: {translational: 0.3, rotational: 2e-4}}",
+                            "rods.0.ends.start={type: pinned, position: [[0, 0, 0, 0], [0.5, 0.1, 0, 0], "
+                            "[1, 0.1, 0.2, 0]], interpolation: cubic}",
+                            "output.fields=[tip, energy, reactions]", "solver.integrator=galpha",
+                            "solver.rho_inf=0.35", "solver.h=1e-3"},
+      7);
+  round_trip(
+      "rubber-pendulum.yaml",
+      (const char *const[]){"rods.0.damping={kelvin_voigt: {tau_shear: 1e-3, tau_bulk: 2e-3}, medium: "
+                            "{translational: 0.05}}",
+                            "rods.0.ends.end={type: prescribed, orientation: [[0, 1, 0, 0, 0], [1, 0, 1, "
+                            "0, 0]], interpolation: linear}",
+                            "output.steps=false", "analysis.start_from_equilibrium=true",
+                            "rods.0.loads=[{type: force, at: 4, value: [0, 0, 1], preload: true}]"},
+      5);
   /* static analysis with constant gravity; Kirchhoff models (no shear_correction, no shear / extension
    * damping coefficients); a rod without material (all stiffness and inertia given, no section) */
-  round_trip_text("kirchhoff.yaml",
-                  "cosrod: 1\nrods:\n  - model: kirchhoff-extensible\n    length: 1\n    segments: 4\n"
-                  "    material: {E: 1e7, poisson: 0.3, density: 1000}\n    section: {shape: circle, radius: 0.01}\n"
-                  "    damping: {coefficients: {extension: 0.2, bending: [1e-4, 2e-4], torsion: 3e-5}}\n"
-                  "    ends: {start: {type: clamped}}\nanalysis: {type: static, increments: 5, gravity: constant}\n",
-                  NULL, 0);
+  round_trip_text(
+      "kirchhoff.yaml",
+      "cosrod: 1\nrods:\n  - model: kirchhoff-extensible\n    length: 1\n    segments: 4\n"
+      "    material: {E: 1e7, poisson: 0.3, density: 1000}\n    section: {shape: circle, radius: 0.01}\n"
+      "    damping: {coefficients: {extension: 0.2, bending: [1e-4, 2e-4], torsion: 3e-5}}\n"
+      "    ends: {start: {type: clamped}}\nanalysis: {type: static, increments: 5, gravity: constant}\n",
+      NULL, 0);
   round_trip_text("kirchhoff.yaml",
                   "cosrod: 1\nrods:\n  - model: kirchhoff-inextensible\n    length: 1\n    segments: 4\n"
                   "    stiffness: {EA: 1e5, GA1: 2e4, GA2: 3e4, EI1: 0.01, EI2: 0.02, GJ: 0.03}\n"
@@ -254,19 +256,19 @@ TEST(newer_keys_round_trip) {
                   "    ends: {start: {type: pinned}}\nanalysis: {type: dynamic, t_end: 0.1}\n",
                   NULL, 0);
   /* bodies with loads; universal, fixed, revolute and bushing joints with rotational stiffness / damping */
-  round_trip("two-body-joint.yaml",
-             (const char *const[]){
-                 "bodies.0.loads=[{type: force, value: [1, 2, 3], at: [0.1, 0, 0], frame: material, ramp: [0, "
-                 "1]}, {type: moment, value: [0, 0, 0.5], active: [0.5, 1.5]}, {type: force, value: [0, 0, -1]}]",
-                 "bodies.1.orientation={quaternion: [0.5, 0.5, 0.5, 0.5]}",
-                 "bodies.1.parametrisation=directors",
-                 "joints.0={type: universal, bodies: [b1, b2], at: [[1, 2, -3], [5, -6, -7]], axis: [1, 0, 0], "
-                 "axis2: [0, 1, 0]}",
-                 "joints.1={type: bushing, bodies: [b1, ground], at: [[0, 0, 0], [0, 0, 0]], stiffness: 1.0e4, "
-                 "damping: 3, stiffness_rot: 50, damping_rot: 0.5}",
-                 "joints.2={type: fixed, bodies: [b2, ground], at: [[0, 0, 0], [1, 1, 1]]}",
-                 "joints.3={type: revolute, bodies: [b1, b2], axis: [0, 0, 1]}"},
-             7);
+  round_trip(
+      "two-body-joint.yaml",
+      (const char *const[]){
+          "bodies.0.loads=[{type: force, value: [1, 2, 3], at: [0.1, 0, 0], frame: material, ramp: [0, "
+          "1]}, {type: moment, value: [0, 0, 0.5], active: [0.5, 1.5]}, {type: force, value: [0, 0, -1]}]",
+          "bodies.1.orientation={quaternion: [0.5, 0.5, 0.5, 0.5]}", "bodies.1.parametrisation=directors",
+          "joints.0={type: universal, bodies: [b1, b2], at: [[1, 2, -3], [5, -6, -7]], axis: [1, 0, 0], "
+          "axis2: [0, 1, 0]}",
+          "joints.1={type: bushing, bodies: [b1, ground], at: [[0, 0, 0], [0, 0, 0]], stiffness: 1.0e4, "
+          "damping: 3, stiffness_rot: 50, damping_rot: 0.5}",
+          "joints.2={type: fixed, bodies: [b2, ground], at: [[0, 0, 0], [1, 1, 1]]}",
+          "joints.3={type: revolute, bodies: [b1, b2], axis: [0, 0, 1]}"},
+      7);
 }
 
 /* The rubber pendulum (examples/rubber-pendulum.yaml) through the builder. */
@@ -370,10 +372,8 @@ TEST(builder_errors_are_the_loaders) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(builder_equals_the_file),
-    TH_CASE(builder_errors_are_the_loaders),
-    TH_CASE(every_example_round_trips),
-    TH_CASE(newer_keys_round_trip),
+    TH_CASE(builder_equals_the_file),   TH_CASE(builder_errors_are_the_loaders),
+    TH_CASE(every_example_round_trips), TH_CASE(newer_keys_round_trip),
     TH_CASE(variants_round_trip),
 };
 
