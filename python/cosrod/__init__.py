@@ -19,7 +19,15 @@ import re
 import signal
 import threading
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as _e:  # e.g. a pyenv / conda python3 ahead of Debian's on the PATH
+    import sys as _sys
+
+    raise ImportError(
+        f"cosrod needs numpy, which this interpreter ({_sys.executable}, Python {_sys.version.split()[0]}) "
+        "does not have: run Debian's /usr/bin/python3 (apt-get install python3-numpy; the one the build "
+        "uses), or install numpy for this interpreter") from _e
 
 from . import _cosrod
 

@@ -48,3 +48,28 @@ def test_cmake_install_and_pip_install(source_dir, tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index", "--no-deps",
                     "--target", str(target), str(src)], env=env, check=True, cwd=tmp_path)
     np.testing.assert_array_equal(run_from(str(target), path, str(tmp_path / "b.npy"), tmp_path), ref)
+
+
+def test_readme_command_from_the_build_tree(source_dir):
+    """The README's done-when command, run as documented: from the source
+    directory, PYTHONPATH=build/python, Debian's interpreter (the build's)."""
+    build = os.environ["COSROD_BINARY_DIR"]
+    env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
+    cmd = "import cosrod; print(cosrod.load('examples/rubber-pendulum.yaml').run().stats)"
+    out = subprocess.run([sys.executable, "-c", cmd], env=env, cwd=source_dir, check=True, capture_output=True,
+                         text=True).stdout
+    stats = eval(out, {"__builtins__": {}}, {"inf": float("inf"), "nan": float("nan")})  # a dict literal
+    ref = cosrod.load(os.path.join(source_dir, "examples", "rubber-pendulum.yaml")).run().stats
+    assert stats["status"] == "success" and stats["t_reached"] == 2.0 and stats["frames"] == 201
+    # same run as in this process: the same counters
+    for k in ("nsteps", "naccept", "nreject", "nfev", "frames", "t_reached"):
+        assert stats[k] == ref[k], k
+
+
+def test_import_without_numpy_says_which_interpreter(tmp_path):
+    """An interpreter without numpy (a pyenv python3 ahead of /usr/bin on the
+    PATH) gets an ImportError naming itself and Debian's python3."""
+    code = "import sys; sys.modules['numpy'] = None\ntry:\n import cosrod\nexcept ImportError as e:\n print(e)\n"
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ), cwd=tmp_path, check=True,
+                         capture_output=True, text=True).stdout
+    assert "cosrod needs numpy" in out and sys.executable in out and "/usr/bin/python3" in out

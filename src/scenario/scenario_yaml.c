@@ -7,7 +7,11 @@
  * `materials`); a material is written with `poisson` when G = E/(2(1+nu))
  * reproduces its G exactly, else with `G`.  Stiffness and inertia values are
  * written only where the file overrode them (the others derive from the
- * material and section again). */
+ * material and section again; a rod without material gets none).  Keys that
+ * the loader refuses for a model or type are not written (shear_correction
+ * and shear / extension damping coefficients of Kirchhoff rods, axis of
+ * fixed joints); output.steps is folded into output.fields.  Every field of
+ * the scenario struct is checked by tests/scenario/test_scenario_yaml.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +87,12 @@ static void keyframes(FILE *f, const char *ind, const char *key, const cosrod_sc
 static void end(FILE *f, const cosrod_scenario *sc, const char *name, const cosrod_sc_end *e) {
   fprintf(f, "      %s:\n        type: %s\n", name, SC_END_NAMES[e->type]);
   if (e->type != COSROD_SC_END_FREE && e->slides) kv_vec(f, "        ", "slides_along", e->slides_along, 3);
-  if (e->type == COSROD_SC_END_PRESCRIBED) {
+  if (e->type == COSROD_SC_END_PRESCRIBED || e->type == COSROD_SC_END_PINNED) {
+    /* pinned with keyframes: a moving pinned end */
     if (e->position.n) keyframes(f, "        ", "position", &e->position, 3);
     if (e->orientation.n) keyframes(f, "        ", "orientation", &e->orientation, 4);
+    if (e->position.n || e->orientation.n)
+      fprintf(f, "        interpolation: %s\n", e->cubic ? "cubic" : "linear");
   }
   if (e->body >= 0) {
     fputs("        body: ", f);
@@ -109,7 +116,9 @@ static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
   if (r->material.name[0])
     for (mi = 0; mi < sc->nmaterials; mi++)
       if (!strcmp(sc->materials[mi].name, r->material.name)) break;
-  if (mi < sc->nmaterials) {
+  if (!r->has_material) {
+    /* omitted: every stiffness and inertia value is written below */
+  } else if (mi < sc->nmaterials) {
     fprintf(f, "%smaterial: ", I);
     str(f, r->material.name);
     fputc('\n', f);
@@ -122,6 +131,10 @@ static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
   if (has_section) {
     fprintf(f, "%ssection:\n      shape: %s\n", I, SC_SECTION_NAMES[s->shape]);
     if (s->shape == COSROD_SC_SECTION_CIRCLE) kv_num(f, "      ", "radius", s->radius);
+    if (s->shape == COSROD_SC_SECTION_TUBE) {
+      kv_num(f, "      ", "outer_radius", s->outer_radius);
+      kv_num(f, "      ", "inner_radius", s->inner_radius);
+    }
     if (s->shape == COSROD_SC_SECTION_RECTANGLE) {
       kv_num(f, "      ", "width", s->width);
       kv_num(f, "      ", "height", s->height);
@@ -151,14 +164,22 @@ static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
   }
   fprintf(f, "%scurvature: %s\n", I, SC_CURVATURE_NAMES[r->curvature]);
   const cosrod_sc_damping *d = &r->damping;
+  int medium = d->medium_translational != 0.0 || d->medium_rotational != 0.0;
+  if (d->kind != COSROD_SC_DAMPING_NONE || medium) fprintf(f, "%sdamping:\n", I);
+  if (medium) {
+    fputs("      medium:\n", f);
+    kv_num(f, "        ", "translational", d->medium_translational);
+    kv_num(f, "        ", "rotational", d->medium_rotational);
+  }
   if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT) {
-    fprintf(f, "%sdamping:\n      kelvin_voigt:\n", I);
+    fputs("      kelvin_voigt:\n", f);
     kv_num(f, "        ", "tau_shear", d->tau_shear);
     kv_num(f, "        ", "tau_bulk", d->tau_bulk);
   } else if (d->kind == COSROD_SC_DAMPING_COEFFICIENTS) {
-    fprintf(f, "%sdamping:\n      coefficients:\n", I);
-    kv_vec(f, "        ", "shear", d->shear, 2);
-    kv_num(f, "        ", "extension", d->extension);
+    /* a Kirchhoff rod has no shear (inextensible: no extension) coefficient */
+    fputs("      coefficients:\n", f);
+    if (r->model == COSROD_SC_MODEL_COSSERAT) kv_vec(f, "        ", "shear", d->shear, 2);
+    if (r->model != COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE) kv_num(f, "        ", "extension", d->extension);
     kv_vec(f, "        ", "bending", d->bending, 2);
     kv_num(f, "        ", "torsion", d->torsion);
     fprintf(f, "        convention: %s\n", SC_CONVENTION_NAMES[d->lla_convention ? 1 : 0]);
@@ -248,6 +269,17 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     kv_vec(f, "    ", "velocity", b->velocity, 3);
     kv_vec(f, "    ", "angular_velocity", b->angular_velocity, 3);
     fprintf(f, "    parametrisation: %s\n", SC_PARAM_NAMES[b->parametrisation]);
+    if (b->nloads) fputs("    loads:\n", f);
+    for (size_t k = 0; k < b->nloads; k++) {
+      const cosrod_sc_body_load *l = &b->loads[k];
+      fprintf(f, "      - type: %s\n", SC_LOAD_NAMES[l->type]);
+      kv_vec(f, "        ", "value", l->value, 3);
+      fprintf(f, "        frame: %s\n", SC_FRAME_NAMES[l->frame]);
+      if (l->type == COSROD_SC_LOAD_FORCE) kv_vec(f, "        ", "at", l->at, 3);
+      double iv[2] = {l->t0, l->t1};
+      if (l->profile == COSROD_SC_PROFILE_RAMP) kv_vec(f, "        ", "ramp", iv, 2);
+      if (l->profile == COSROD_SC_PROFILE_ACTIVE) kv_vec(f, "        ", "active", iv, 2);
+    }
   }
   if (sc->njoints) fputs("joints:\n", f);
   for (size_t i = 0; i < sc->njoints; i++) {
@@ -264,8 +296,11 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     if (j->type == COSROD_SC_JOINT_BUSHING) {
       kv_num(f, "    ", "stiffness", j->stiffness);
       kv_num(f, "    ", "damping", j->damping);
-    } else if (j->type != COSROD_SC_JOINT_SPHERICAL) {
+      kv_num(f, "    ", "stiffness_rot", j->stiffness_rot);
+      kv_num(f, "    ", "damping_rot", j->damping_rot);
+    } else if (j->type != COSROD_SC_JOINT_SPHERICAL && j->type != COSROD_SC_JOINT_FIXED) {
       kv_vec(f, "    ", "axis", j->axis, 3);
+      if (j->type == COSROD_SC_JOINT_UNIVERSAL) kv_vec(f, "    ", "axis2", j->axis2, 3);
     }
   }
   const cosrod_sc_analysis *a = &sc->analysis;
@@ -274,7 +309,8 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     kv_num(f, "  ", "t_end", a->t_end);
     fprintf(f, "  start_from_equilibrium: %s\n", a->start_from_equilibrium ? "true" : "false");
   } else if (a->type == COSROD_SC_ANALYSIS_STATIC) {
-    fprintf(f, "  increments: %ld\n", a->increments);
+    fprintf(f, "  increments: %ld\n  gravity: %s\n", a->increments,
+            a->gravity_constant ? "constant" : "ramp");
   } else {
     fprintf(f, "  count: %ld\n", a->count);
   }
@@ -290,11 +326,29 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   kv_num(f, "  ", "h0", s->h0);
   kv_num(f, "  ", "hmax", s->hmax);
   fprintf(f, "  max_steps: %ld\n", s->max_steps);
+  kv_num(f, "  ", "rho_inf", s->rho_inf);
+  kv_num(f, "  ", "h", s->h);
   fputs("output:\n  dir: ", f);
   str(f, sc->output.dir ? sc->output.dir : "out");
   fputc('\n', f);
   kv_num(f, "  ", "every", sc->output.every);
   fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false",
           sc->output.plots ? "true" : "false");
+  /* output.fields lists the files (steps included); `steps: false` is folded into it */
+  static const char *const field_names[] = {"tip",        "centerline", "frames", "strains",
+                                            "curvatures", "energy",     "steps",  "reactions"};
+  if (sc->output.fields) {
+    fputs("  fields: [", f);
+    int first = 1;
+    for (unsigned k = 0; k < sizeof field_names / sizeof field_names[0]; k++)
+      if (sc->output.fields & (1u << k)) {
+        fprintf(f, "%s%s", first ? "" : ", ", field_names[k]);
+        first = 0;
+      }
+    fputs("]\n", f);
+  } else {
+    /* only reachable by `fields: [steps], steps: false` */
+    fputs("  fields: [steps]\n  steps: false\n", f);
+  }
   return ferror(f) ? COSROD_ERR_IO : COSROD_OK;
 }

@@ -2,8 +2,12 @@
  * and over variants that exercise the remaining branches (grid, inline
  * material given by G, rectangle and custom sections, stiffness / inertia
  * overrides, coefficient damping, arc / helix / polyline shapes, prescribed
- * keyframes, ramp / active loads, static and modal analyses): load ->
- * write -> parse gives a scenario equal field by field (exact doubles), and
+ * keyframes, ramp / active loads, static and modal analyses) and over the
+ * keys added later (tube sections, medium damping, moving pinned ends,
+ * interpolation, output fields / steps, galpha rho_inf / h, static gravity,
+ * preloads, Kirchhoff models, rods without material, body loads, universal /
+ * fixed joints, rotational bushings): load -> write -> parse gives a scenario
+ * equal in every struct field (exact doubles; see same_scenario), and
  * writing that again gives the same text (a fixpoint).  Also the builder
  * (scenario_build.c): the rubber pendulum built by calls equals the file, and
  * its error messages are the loader's with the key path first. */
@@ -40,12 +44,30 @@ static int eqd(const double *a, const double *b, size_t n) {
   return n == 0 || memcmp(a, b, n * sizeof *a) == 0;
 }
 
+/* Equality of every field of the scenario struct (exact doubles) except the
+ * YAML line numbers and the file name: each element struct is copied
+ * (memcpy, so the calloc'ed padding is compared as the zero it is), its
+ * line fields and pointers cleared, and the copies compared byte for byte;
+ * the pointed-to arrays and strings are compared separately.  A field added
+ * to any struct is thus compared without touching this function, and a key
+ * the writer forgets fails the round trip. */
+#define SAME_BYTES(T, A, B, CLEAR)                       \
+  do {                                                   \
+    T x_, y_;                                            \
+    memcpy(&x_, (A), sizeof x_);                         \
+    memcpy(&y_, (B), sizeof y_);                         \
+    for (T *z_ = &x_; z_; z_ = z_ == &x_ ? &y_ : NULL) { \
+      CLEAR;                                             \
+    }                                                    \
+    eq_ = memcmp(&x_, &y_, sizeof x_) == 0;              \
+  } while (0)
+
 static int eq_kf(const cosrod_sc_keyframes *a, const cosrod_sc_keyframes *b, size_t dim) {
   return a->n == b->n && eqd(a->t, b->t, a->n) && eqd(a->values, b->values, a->n * dim);
 }
 
-/* Field-by-field equality of everything the model uses (not the lines). */
 static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, char *why, size_t wl) {
+  int eq_ = 0;
 #define REQ(cond, what)              \
   do {                               \
     if (!(cond)) {                   \
@@ -54,85 +76,55 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
     }                                \
   } while (0)
   REQ(!strcmp(a->title, b->title), "title");
-  REQ(eqd(a->gravity, b->gravity, 3), "gravity");
-  REQ(a->nmaterials == b->nmaterials && a->nrods == b->nrods && a->nbodies == b->nbodies &&
-          a->njoints == b->njoints,
-      "counts");
+  SAME_BYTES(cosrod_scenario, a, b, z_->file = z_->title = NULL; z_->materials = NULL; z_->rods = NULL;
+             z_->bodies = NULL; z_->joints = NULL; z_->lines_ = NULL;
+             z_->analysis.line = z_->solver.line = z_->output.line = 0; z_->output.dir = NULL);
+  REQ(eq_, "top level (gravity, counts, analysis, solver, output)");
+  REQ(!strcmp(a->output.dir, b->output.dir), "output.dir");
+  for (size_t i = 0; i < a->nmaterials; i++) {
+    SAME_BYTES(cosrod_sc_material, &a->materials[i], &b->materials[i], z_->line = 0);
+    REQ(eq_, "material");
+  }
   for (size_t i = 0; i < a->nrods; i++) {
     const cosrod_sc_rod *p = &a->rods[i], *q = &b->rods[i];
-    REQ(!strcmp(p->name, q->name) && p->model == q->model, "rod name/model");
-    REQ(p->length == q->length && p->segments == q->segments && eqd(p->grid, q->grid, p->segments + 1),
-        "grid");
-    REQ(p->material.E == q->material.E && p->material.G == q->material.G &&
-            p->material.density == q->material.density,
-        "material");
-    REQ(p->section.shape == q->section.shape && p->section.area == q->section.area &&
-            p->section.I1 == q->section.I1 && p->section.I2 == q->section.I2 && p->section.J == q->section.J,
-        "section");
-    REQ(eqd(&p->EA, &q->EA, 6) && eqd(&p->rhoA, &q->rhoA, 4), "stiffness/inertia");
-    REQ(eqd(p->shear_correction, q->shear_correction, 2) && p->curvature == q->curvature,
-        "shear corr/curvature");
-    REQ(p->damping.kind == q->damping.kind && eqd(p->damping.V_gamma, q->damping.V_gamma, 3) &&
-            eqd(p->damping.V_kappa, q->damping.V_kappa, 3) &&
-            p->damping.tau_extension == q->damping.tau_extension,
-        "damping");
-    const cosrod_sc_shape *s = &p->shape, *t = &q->shape;
-    REQ(s->kind == t->kind && eqd(s->start, t->start, 3) && eqd(s->direction, t->direction, 3) &&
-            eqd(s->normal, t->normal, 3) && s->radius == t->radius && s->angle_deg == t->angle_deg &&
-            s->pitch == t->pitch && s->turns == t->turns && s->npoints == t->npoints &&
-            eqd(s->points, t->points, 3 * s->npoints) && s->length == t->length,
-        "shape");
-    REQ(p->reference == q->reference, "reference");
-    for (int e = 0; e < 2; e++) {
-      const cosrod_sc_end *u = &p->ends[e], *v = &q->ends[e];
-      REQ(u->type == v->type && u->slides == v->slides && eqd(u->slides_along, v->slides_along, 3) &&
-              u->body == v->body && eqd(u->at, v->at, 3) && eq_kf(&u->position, &v->position, 3) &&
-              eq_kf(&u->orientation, &v->orientation, 4),
-          "end");
-    }
-    REQ(p->nloads == q->nloads, "nloads");
+    SAME_BYTES(
+        cosrod_sc_rod, p, q, z_->line = z_->material.line = z_->ends[0].line = z_->ends[1].line = 0;
+        z_->grid = NULL; z_->loads = NULL; z_->shape.points = NULL; for (int e = 0; e < 2; e++) {
+          z_->ends[e].position.t = z_->ends[e].position.values = NULL;
+          z_->ends[e].orientation.t = z_->ends[e].orientation.values = NULL;
+        });
+    REQ(eq_, "rod (scalars, material, section, stiffness, damping, shape, ends)");
+    REQ(eqd(p->grid, q->grid, p->segments + 1), "grid");
+    REQ(eqd(p->shape.points, q->shape.points, 3 * p->shape.npoints), "shape points");
+    for (int e = 0; e < 2; e++)
+      REQ(eq_kf(&p->ends[e].position, &q->ends[e].position, 3) &&
+              eq_kf(&p->ends[e].orientation, &q->ends[e].orientation, 4),
+          "end keyframes");
     for (size_t k = 0; k < p->nloads; k++) {
-      const cosrod_sc_load *u = &p->loads[k], *v = &q->loads[k];
-      REQ(u->type == v->type && u->frame == v->frame && u->profile == v->profile &&
-              eqd(u->value, v->value, 3) && u->t0 == v->t0 && u->t1 == v->t1 && u->vertex == v->vertex,
-          "load");
+      SAME_BYTES(cosrod_sc_load, &p->loads[k], &q->loads[k], z_->line = 0);
+      REQ(eq_, "load");
     }
   }
   for (size_t i = 0; i < a->nbodies; i++) {
     const cosrod_sc_body *p = &a->bodies[i], *q = &b->bodies[i];
-    REQ(!strcmp(p->name, q->name) && p->mass == q->mass && eqd(p->inertia, q->inertia, 3) &&
-            eqd(p->position, q->position, 3) && eqd(p->quaternion, q->quaternion, 4) &&
-            eqd(p->velocity, q->velocity, 3) && eqd(p->angular_velocity, q->angular_velocity, 3) &&
-            p->parametrisation == q->parametrisation,
-        "body");
+    SAME_BYTES(cosrod_sc_body, p, q, z_->line = 0; z_->loads = NULL);
+    REQ(eq_, "body");
+    for (size_t k = 0; k < p->nloads; k++) {
+      SAME_BYTES(cosrod_sc_body_load, &p->loads[k], &q->loads[k], z_->line = 0);
+      REQ(eq_, "body load");
+    }
   }
   for (size_t i = 0; i < a->njoints; i++) {
-    const cosrod_sc_joint *p = &a->joints[i], *q = &b->joints[i];
-    REQ(p->type == q->type && p->body[0] == q->body[0] && p->body[1] == q->body[1] &&
-            eqd(p->at[0], q->at[0], 6) && eqd(p->axis, q->axis, 3) && p->stiffness == q->stiffness &&
-            p->damping == q->damping,
-        "joint");
+    SAME_BYTES(cosrod_sc_joint, &a->joints[i], &b->joints[i], z_->line = 0);
+    REQ(eq_, "joint");
   }
-  REQ(a->analysis.type == b->analysis.type && a->analysis.t_end == b->analysis.t_end &&
-          a->analysis.increments == b->analysis.increments && a->analysis.count == b->analysis.count &&
-          a->analysis.start_from_equilibrium == b->analysis.start_from_equilibrium,
-      "analysis");
-  const cosrod_sc_solver *s = &a->solver, *t = &b->solver;
-  REQ(s->formulation == t->formulation && s->stabilisation == t->stabilisation &&
-          s->baumgarte_omega == t->baumgarte_omega && s->baumgarte_r == t->baumgarte_r &&
-          s->integrator == t->integrator && s->rtol == t->rtol && s->atol == t->atol && s->h0 == t->h0 &&
-          s->hmax == t->hmax && s->max_steps == t->max_steps,
-      "solver");
-  REQ(!strcmp(a->output.dir, b->output.dir) && a->output.every == b->output.every &&
-          a->output.vtk == b->output.vtk && a->output.plots == b->output.plots,
-      "output");
 #undef REQ
   return 1;
 }
 
 /* text: a scenario in memory instead of the example file `name` */
 static void round_trip_text(const char *name, const char *text, const char *const *sets, size_t nsets) {
-  char path[1024], err[512], why[64] = "";
+  char path[1024], err[512], why[128] = "";
   snprintf(path, sizeof path, "%s/%s", examples_dir(), name);
   cosrod_scenario *a = NULL, *b = NULL, *c = NULL;
   cosrod_status st0 = text ? cosrod_scenario_parse(text, strlen(text), name, sets, nsets, &a, err, sizeof err)
@@ -224,6 +216,61 @@ TEST(variants_round_trip) {
              2);
 }
 
+/* Keys added after the writer was first written: each variant fails the
+ * round trip (same_scenario compares every struct field) if to_yaml drops it. */
+TEST(newer_keys_round_trip) {
+  /* tube section, medium damping (alone and with Kelvin-Voigt), moving pinned end with cubic interpolation,
+   * prescribed end with linear interpolation, output fields / steps, solver rho_inf and h, preload */
+  round_trip(
+      "rubber-pendulum.yaml",
+      (const char *const[]){"rods.0.section={shape: tube, outer_radius: 6e-3, inner_radius: 4e-3}",
+                            "rods.0.damping={medium: {translational: 0.3, rotational: 2e-4}}",
+                            "rods.0.ends.start={type: pinned, position: [[0, 0, 0, 0], [0.5, 0.1, 0, 0], "
+                            "[1, 0.1, 0.2, 0]], interpolation: cubic}",
+                            "output.fields=[tip, energy, reactions]", "solver.integrator=galpha",
+                            "solver.rho_inf=0.35", "solver.h=1e-3"},
+      7);
+  round_trip(
+      "rubber-pendulum.yaml",
+      (const char *const[]){"rods.0.damping={kelvin_voigt: {tau_shear: 1e-3, tau_bulk: 2e-3}, medium: "
+                            "{translational: 0.05}}",
+                            "rods.0.ends.end={type: prescribed, orientation: [[0, 1, 0, 0, 0], [1, 0, 1, "
+                            "0, 0]], interpolation: linear}",
+                            "output.steps=false", "analysis.start_from_equilibrium=true",
+                            "rods.0.loads=[{type: force, at: 4, value: [0, 0, 1], preload: true}]"},
+      5);
+  /* static analysis with constant gravity; Kirchhoff models (no shear_correction, no shear / extension
+   * damping coefficients); a rod without material (all stiffness and inertia given, no section) */
+  round_trip_text(
+      "kirchhoff.yaml",
+      "cosrod: 1\nrods:\n  - model: kirchhoff-extensible\n    length: 1\n    segments: 4\n"
+      "    material: {E: 1e7, poisson: 0.3, density: 1000}\n    section: {shape: circle, radius: 0.01}\n"
+      "    damping: {coefficients: {extension: 0.2, bending: [1e-4, 2e-4], torsion: 3e-5}}\n"
+      "    ends: {start: {type: clamped}}\nanalysis: {type: static, increments: 5, gravity: constant}\n",
+      NULL, 0);
+  round_trip_text("kirchhoff.yaml",
+                  "cosrod: 1\nrods:\n  - model: kirchhoff-inextensible\n    length: 1\n    segments: 4\n"
+                  "    stiffness: {EA: 1e5, GA1: 2e4, GA2: 3e4, EI1: 0.01, EI2: 0.02, GJ: 0.03}\n"
+                  "    inertia: {rhoA: 0.1, rhoI1: 1e-6, rhoI2: 2e-6, rhoJ: 3e-6}\n"
+                  "    damping: {coefficients: {bending: [1e-4, 2e-4], torsion: 3e-5, convention: lla}}\n"
+                  "    ends: {start: {type: pinned}}\nanalysis: {type: dynamic, t_end: 0.1}\n",
+                  NULL, 0);
+  /* bodies with loads; universal, fixed, revolute and bushing joints with rotational stiffness / damping */
+  round_trip(
+      "two-body-joint.yaml",
+      (const char *const[]){
+          "bodies.0.loads=[{type: force, value: [1, 2, 3], at: [0.1, 0, 0], frame: material, ramp: [0, "
+          "1]}, {type: moment, value: [0, 0, 0.5], active: [0.5, 1.5]}, {type: force, value: [0, 0, -1]}]",
+          "bodies.1.orientation={quaternion: [0.5, 0.5, 0.5, 0.5]}", "bodies.1.parametrisation=directors",
+          "joints.0={type: universal, bodies: [b1, b2], at: [[1, 2, -3], [5, -6, -7]], axis: [1, 0, 0], "
+          "axis2: [0, 1, 0]}",
+          "joints.1={type: bushing, bodies: [b1, ground], at: [[0, 0, 0], [0, 0, 0]], stiffness: 1.0e4, "
+          "damping: 3, stiffness_rot: 50, damping_rot: 0.5}",
+          "joints.2={type: fixed, bodies: [b2, ground], at: [[0, 0, 0], [1, 1, 1]]}",
+          "joints.3={type: revolute, bodies: [b1, b2], axis: [0, 0, 1]}"},
+      7);
+}
+
 /* The rubber pendulum (examples/rubber-pendulum.yaml) through the builder. */
 static cosrod_sc_builder *pendulum_builder(void) {
   cosrod_sc_builder *b = cosrod_sc_builder_create();
@@ -258,7 +305,7 @@ static cosrod_sc_builder *pendulum_builder(void) {
 }
 
 TEST(builder_equals_the_file) {
-  char path[1024], err[512] = "", why[64] = "";
+  char path[1024], err[512] = "", why[128] = "";
   snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", examples_dir());
   cosrod_scenario *ref = NULL;
   CHECK("example loads", cosrod_scenario_load(path, NULL, 0, &ref, err, sizeof err) == COSROD_OK);
@@ -325,9 +372,8 @@ TEST(builder_errors_are_the_loaders) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(builder_equals_the_file),
-    TH_CASE(builder_errors_are_the_loaders),
-    TH_CASE(every_example_round_trips),
+    TH_CASE(builder_equals_the_file),   TH_CASE(builder_errors_are_the_loaders),
+    TH_CASE(every_example_round_trips), TH_CASE(newer_keys_round_trip),
     TH_CASE(variants_round_trip),
 };
 
