@@ -489,8 +489,9 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
   const int damped = rod->has_damping && kind != KIND_STIFF;
   rod_jac_force_derivs(rod, d, t, damped);
   jsink s = {nblk, blk, 0, measure, 0, 0, perm, {0, 0, 0, 0}};
+  /* interrupted: the blocks are left partly written */
   if (assemble(&s, rod, d, kind == KIND_DAEM ? KIND_ABS : kind, y, yp, cj, kind == KIND_DAEM))
-    return COSROD_ERR_INTERRUPTED; /* the blocks are left partly written */
+    return COSROD_ERR_INTERRUPTED;
   if (!measure) /* columns never written */
     for (int b = 0; b < nblk; ++b)
       if (s.zc[b] < blk[b].nc) zero_cols(&blk[b], s.zc[b], blk[b].nc);

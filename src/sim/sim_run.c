@@ -183,7 +183,8 @@ static int static_outputs(cosrod_sim *s, double t, const double *q) {
     if (st != COSROD_OK) {
       snprintf(s->msg, sizeof s->msg, "landing on the output time t = %.17g from t = %.17g failed (%s)", to,
                s->tprev, cosrod_strerror(st));
-      s->land_failed = st == COSROD_ERR_CALLBACK ? st : COSROD_ERR_CONVERGENCE;
+      s->land_failed =
+          st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED ? st : COSROD_ERR_CONVERGENCE;
       s->t_fail = to;
       return -1;
     }

@@ -24,8 +24,10 @@ void *__real_realloc(void *p, size_t n);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t m, size_t n);
 void *__wrap_realloc(void *p, size_t n);
-cosrod_sim *__real_cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
-cosrod_sim *__wrap_cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+cosrod_sim *__real_cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
+                                     size_t errlen);
+cosrod_sim *__wrap_cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
+                                     size_t errlen);
 
 static int g_in_create;
 static long g_count, g_fail_at; /* allocations counted inside cosrod_sim_create; fail the g_fail_at-th */
@@ -35,7 +37,8 @@ void *__wrap_malloc(size_t n) { return fail_now() ? NULL : __real_malloc(n); }
 void *__wrap_calloc(size_t m, size_t n) { return fail_now() ? NULL : __real_calloc(m, n); }
 void *__wrap_realloc(void *p, size_t n) { return fail_now() ? NULL : __real_realloc(p, n); }
 
-cosrod_sim *__wrap_cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+cosrod_sim *__wrap_cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
+                                     size_t errlen) {
   g_in_create = 1;
   g_count = 0;
   cosrod_sim *s = __real_cosrod_sim_create(sc, status, err, errlen);
@@ -48,8 +51,13 @@ static int run_cli(const char *dir) {
   char file[1024];
   const char *ex = getenv("COSROD_EXAMPLES");
   snprintf(file, sizeof file, "%s/perf-steel.yaml", ex ? ex : "examples");
-  char *argv[] = {file,    "-o",    (char *)dir, "-q", "--set", "analysis.t_end=0.01", "--set", "output.every=0.01",
-                  "--set", "output.plots=false", "--set", "output.vtk=false", NULL};
+  char *argv[] = {file,        "-o",
+                  (char *)dir, "-q",
+                  "--set",     "analysis.t_end=0.01",
+                  "--set",     "output.every=0.01",
+                  "--set",     "output.plots=false",
+                  "--set",     "output.vtk=false",
+                  NULL};
   return cosrod_cmd_run((int)(sizeof argv / sizeof argv[0]) - 1, argv);
 }
 

@@ -24,7 +24,8 @@ TEST(stiffness_assembly_interrupted) {
   cosrod_rod_data *d = cosrod_rod_data_create(rod);
   const int nq = cosrod_rod_nq(rod);
   int ml, mu;
-  cosrod_status st = cosrod_rod_jac_pattern_bandwidth(rod, d, COSROD_FORM_ABSOLUTE, 1, 0, 0, nq, nq, &ml, &mu);
+  cosrod_status st =
+      cosrod_rod_jac_pattern_bandwidth(rod, d, COSROD_FORM_ABSOLUTE, 1, 0, 0, nq, nq, &ml, &mu);
   CHECK("bandwidths", st == COSROD_OK);
   double *y = malloc((size_t)cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE) * sizeof *y);
   cosrod_rod_initial_state(rod, COSROD_FORM_ABSOLUTE, y);

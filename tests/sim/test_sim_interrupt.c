@@ -44,8 +44,9 @@ TEST(sigint_stops_large_run_quickly) {
   char path[1024], err[512];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, sizeof path, "%s/perf-steel.yaml", dir ? dir : "examples");
-  const char *sets[] = {"rods.0.segments=20000", "solver.formulation=nullspace", "solver.stabilisation=none",
-                        "analysis.t_end=1", "output.every=0.5", "output.plots=false"};
+  const char *sets[] = {"rods.0.segments=20000",     "solver.formulation=nullspace",
+                        "solver.stabilisation=none", "analysis.t_end=1",
+                        "output.every=0.5",          "output.plots=false"};
   cosrod_scenario *sc = NULL;
   if (cosrod_scenario_load(path, sets, 6, &sc, err, sizeof err) != COSROD_OK) NOTE("%s", err);
   CHECK("scenario loads", sc != NULL);
