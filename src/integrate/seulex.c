@@ -262,7 +262,7 @@ static row_outcome build_row(seulex_state *s, cosrod_step_ctx *ctx, int j, doubl
   const int shift = ctx->problem->time_dependent ? 1 : 0; /* f at the substep's end */
   cosrod_status fst = cosrod_lsys_factor(s->L, inv_hj);
   if (fst == COSROD_ERR_INTERRUPTED) {
-    cosrod_step_fail(ctx, fst, t0, "seulex: interrupted in the LU decomposition (t = %.17g)", t0);
+    cosrod_step_fail(ctx, fst, t0, "seulex: interrupted in the iteration matrix (t = %.17g)", t0);
     return ROW_FATAL; /* the driver reports ERR_INTERRUPTED (flag set) */
   }
   if (fst != COSROD_OK) return ROW_SINGULAR;
