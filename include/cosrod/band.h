@@ -117,7 +117,10 @@ cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd);
  * (singular_col says where; the factors are then unusable; re-assemble the
  * whole matrix before refactoring), ERR_NONFINITE if a NaN/Inf pivot candidate
  * was met (OWN) or the factors contain NaN/Inf (LAPACK: reference ?gbtf2
- * scales by 1/pivot even for subnormal pivots).  Cost O(n*ml*(ml+mu)). */
+ * scales by 1/pivot even for subnormal pivots).  Cost O(n*ml*(ml+mu)).
+ * ERR_INTERRUPTED (OWN backend) when the installed interrupt flag is set at
+ * one of the polls every 2048 columns (cosrod_interrupt_install; the factors
+ * are then unusable, singular_col = first column not eliminated). */
 cosrod_status cosrod_band_factor(cosrod_band *A);
 /* Solve A x = b in place (b: (n) overwritten by x); ERR_INVALID if not factored. */
 cosrod_status cosrod_band_solve(const cosrod_band *A, double *b);
@@ -172,6 +175,7 @@ cosrod_status cosrod_zband_set_combination(cosrod_zband *Z, double _Complex a, c
 /* y <- A*x (unfactored A; x, y: (n), no aliasing). */
 cosrod_status cosrod_zband_matvec(const cosrod_zband *A, const double _Complex *x, double _Complex *y);
 double cosrod_zband_norm_inf(const cosrod_zband *A);
+/* As cosrod_band_factor (also ERR_INTERRUPTED with the OWN backend). */
 cosrod_status cosrod_zband_factor(cosrod_zband *A);
 /* Solve in place, b: (n) complex. */
 cosrod_status cosrod_zband_solve(const cosrod_zband *A, double _Complex *b);

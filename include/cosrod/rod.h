@@ -454,7 +454,9 @@ typedef struct cosrod_rod_jac_block {
  * used by DAE only (yp: (2 nq + N), may be NULL otherwise).  Leaves d
  * evaluated at y.  ERR_DIMENSION if a block is outside the Jacobian or a
  * non-zero entry falls inside a block but outside its band (the other
- * entries are still written); ERR_CALLBACK if the load callback fails. */
+ * entries are still written); ERR_CALLBACK if the load callback fails;
+ * ERR_INTERRUPTED when the installed interrupt flag (status.h) is set at one
+ * of the polls every 2048 nodes (the blocks are then incomplete). */
 cosrod_status cosrod_rod_jac(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                              const double *y, const double *yp, double cj, int nblk,
                              const cosrod_rod_jac_block *blk);

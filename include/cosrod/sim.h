@@ -89,7 +89,8 @@ typedef struct cosrod_sim_observer {
   int (*step)(void *user, const cosrod_sim *sim, double t, double h, int accepted);
   void *user;
   /* If non-NULL, polled after every step: a non-zero value stops the run
-   * like a callback returning > 0 (for a SIGINT handler). */
+   * like a callback returning > 0 (for a SIGINT handler).  Also polled inside
+   * long steps (band LU, Jacobian assembly; cosrod_interrupt_install). */
   const volatile sig_atomic_t *stop;
   /* Static analysis: after every converged increment (also t = 0).  Frames
    * are at t = 0 and the output pseudo-times k * output.every only (an output

@@ -84,7 +84,10 @@ int cli_prepare(const char *cmd, const char *file, const char *const *sets, size
   }
   *simp = cosrod_sim_prepare(*scp, limit, est, &st, err, sizeof err);
   if (!*simp) {
-    fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
+    if (err[0])
+      fprintf(stderr, "%s\n", err);
+    else /* e.g. an allocation without a key to blame: still name the file */
+      fprintf(stderr, "%s: %s while creating the simulation\n", file, cosrod_strerror(st));
     return st == COSROD_ERR_NOMEM ? 1 : 2; /* *scp stays for the caller (summary.json) */
   }
   return 0;

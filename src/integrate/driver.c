@@ -279,6 +279,15 @@ static cosrod_status fail(cosrod_integrator *it, cosrod_status st, double t, con
   return st;
 }
 
+/* Stop on the installed interrupt flag; the state stays at the last
+ * accepted step. */
+static cosrod_status interrupted(cosrod_integrator *it, double t) {
+  if (!strstr(it->msg, "interrupted")) /* keep the method's message (e.g. "interrupted in the LU") */
+    cosrod_step_fail(&it->ctx, COSROD_ERR_INTERRUPTED, t, "interrupted during the step from t = %.17g", t);
+  it->last_status = COSROD_ERR_INTERRUPTED;
+  return COSROD_ERR_INTERRUPTED;
+}
+
 static int emit(cosrod_integrator *it, const cosrod_output_spec *out, double t, const double *y,
                 cosrod_status *st) {
   int rc = out->output(t, y, out->user);
@@ -376,6 +385,10 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
       double t_try = c->t;
       int accepted = 0;
       it->msg[0] = '\0';
+      if (cosrod_interrupt_pending()) { /* installed flag (status.h), e.g. set by a signal handler */
+        st = interrupted(it, t_try);
+        goto done;
+      }
       attempts++;
       st = it->type->step(it->state, c, &accepted);
       if (out->step_history) {
@@ -385,6 +398,12 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
           st = fail(it, rc < 0 ? COSROD_ERR_CALLBACK : COSROD_ERR_INTERRUPTED, t_try, buf);
           goto done;
         }
+      }
+      if (st != COSROD_OK && cosrod_interrupt_pending()) {
+        /* a long step stopped inside (LU, Jacobian): an interruption, not a
+         * solver failure, whatever status the method derived from it */
+        st = interrupted(it, t_try);
+        goto done;
       }
       if (st != COSROD_OK) {
         snprintf(buf, sizeof buf, "%s failed at t = %.17g (h = %g)", it->type->name, t_try, h);

@@ -334,6 +334,9 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     }
     if (!s->lu_ok || s->lu_h != h) {
       cosrod_status st = factor(s, ctx, h);
+      if (st == COSROD_ERR_INTERRUPTED)
+        return cosrod_step_fail(ctx, st, ctx->t, "galpha: interrupted in the iteration matrix (t = %.17g)",
+                                ctx->t);
       if (st != COSROD_OK) {
         if (!s->jac_fresh && !retried) {
           retried = 1;

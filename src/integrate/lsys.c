@@ -113,10 +113,21 @@ static inline double mass_at(const cosrod_lsys *L, int i, int j) {
   return L->M[(size_t)j * (size_t)L->ldm + (size_t)(L->mass_mu + i - j)];
 }
 
+int cosrod_lsys_zero_polled(void *data, int ncols, size_t col_bytes) {
+  for (int c0 = 0; c0 < ncols; c0 += 2048) {
+    if (cosrod_interrupt_pending()) return 1;
+    const int nc = ncols - c0 < 2048 ? ncols - c0 : 2048;
+    memset((char *)data + (size_t)c0 * col_bytes, 0, (size_t)nc * col_bytes);
+  }
+  return 0;
+}
+
 cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac) {
   const int nm1 = L->nm1, m1 = L->m1, m2 = L->m2, K = L->nblk;
   const size_t ldj = (size_t)L->ldj;
   L->fac = fac;
+  /* forming E (zeroing, copying J) takes ~1 s at N = 10^6: poll before it */
+  if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED;
   /* s_k = 1 / fac^(K-k) for the q-blocks */
   if (!L->banded) {
     cosrod_dense *E = L->Ed;
@@ -148,7 +159,9 @@ cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac) {
     return cosrod_dense_factor(E);
   }
   cosrod_band *E = L->Eb;
-  cosrod_band_zero(E);
+  E->factored = 0;
+  E->singular_col = -1;
+  if (cosrod_lsys_zero_polled(E->data, E->n, (size_t)E->ld * sizeof(double))) return COSROD_ERR_INTERRUPTED;
   for (int c = 0; c < nm1; c++) {
     const double *jc = L->J + (size_t)(m1 + c) * ldj + (size_t)L->mu;
     double *ec = cosrod_band_col(E, c);

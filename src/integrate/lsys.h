@@ -60,8 +60,13 @@ int cosrod_lsys_load_mass(cosrod_lsys *L, cosrod_step_ctx *ctx);
  * cosrod_step_call_jac); fy (n) = f(t, y).  Returns the callback's code. */
 int cosrod_lsys_jac(cosrod_lsys *L, cosrod_step_ctx *ctx, double t, const double *y, const double *fy);
 /* Form E = fac M - J (reduced) and factor it.  ERR_SINGULAR / ERR_NONFINITE
- * when the LU fails (the caller shrinks h). */
+ * when the LU fails (the caller shrinks h); ERR_INTERRUPTED when the
+ * installed interrupt flag (status.h) is set before or during the LU. */
 cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac);
+/* memset of ncols columns of col_bytes each, polling the interrupt flag
+ * (status.h) every 2048 columns: 1 if interrupted (partly zeroed), else 0.
+ * Zeroing a band of ~10^8 entries takes seconds on first touch. */
+int cosrod_lsys_zero_polled(void *data, int ncols, size_t col_bytes);
 /* Solve E u = r in place, b: (n) r on entry, u on return. */
 void cosrod_lsys_solve(cosrod_lsys *L, double *b);
 /* y <- M x for the full n-vector (identity rows for i < m1 or without M);

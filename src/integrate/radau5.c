@@ -592,6 +592,8 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
     cosrod_status st = factor_iteration_matrices(s, ctx, h);
     if (st == COSROD_ERR_NONFINITE)
       return cosrod_step_fail(ctx, st, t0, "radau5: iteration matrix not finite (t = %.17g, h = %g)", t0, h);
+    if (st == COSROD_ERR_INTERRUPTED)
+      return cosrod_step_fail(ctx, st, t0, "radau5: interrupted in the iteration matrix (t = %.17g)", t0);
     if (st != COSROD_OK) {
       if (++s->n_singular >= 5)
         return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t0,

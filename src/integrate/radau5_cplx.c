@@ -92,10 +92,15 @@ static void assemble_column(const radau5_cplx *C, double complex fac, int c, dou
 }
 
 cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
+  if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED; /* before forming E (lsys.c) */
   const int nm1 = C->L->nm1;
   C->fac = fac;
   if (C->Eb) {
-    cosrod_zband_zero(C->Eb);
+    cosrod_zband *E = C->Eb;
+    E->factored = 0;
+    E->singular_col = -1;
+    if (cosrod_lsys_zero_polled(E->data, E->n, (size_t)E->ld * sizeof(double complex)))
+      return COSROD_ERR_INTERRUPTED;
     for (int c = 0; c < nm1; c++) assemble_column(C, fac, c, cosrod_zband_col(C->Eb, c), -c);
     return cosrod_zband_factor(C->Eb);
   }

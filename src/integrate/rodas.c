@@ -197,6 +197,8 @@ static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
   /* E = 1/(h γ) M - J and its LU */
   cosrod_status st = cosrod_lsys_factor(s->L, 1.0 / (h * GAMMA));
   ctx->stats->ndecomp++;
+  if (st == COSROD_ERR_INTERRUPTED)
+    return cosrod_step_fail(ctx, st, t, "rodas: interrupted in the iteration matrix (t = %.17g)", t);
   if (st != COSROD_OK) {
     ctx->stats->nconvfail++;
     if (++s->nsing >= 5)

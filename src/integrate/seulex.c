@@ -260,7 +260,12 @@ static row_outcome build_row(seulex_state *s, cosrod_step_ctx *ctx, int j, doubl
   const size_t bytes = sizeof(double) * (size_t)n;
   const double t0 = ctx->t, hj = H / nsub, inv_hj = 1.0 / hj;
   const int shift = ctx->problem->time_dependent ? 1 : 0; /* f at the substep's end */
-  if (cosrod_lsys_factor(s->L, inv_hj) != COSROD_OK) return ROW_SINGULAR;
+  cosrod_status fst = cosrod_lsys_factor(s->L, inv_hj);
+  if (fst == COSROD_ERR_INTERRUPTED) {
+    cosrod_step_fail(ctx, fst, t0, "seulex: interrupted in the iteration matrix (t = %.17g)", t0);
+    return ROW_FATAL; /* the driver reports ERR_INTERRUPTED (flag set) */
+  }
+  if (fst != COSROD_OK) return ROW_SINGULAR;
   ctx->stats->ndecomp++;
   double *keep = kept_increments(s, j);
   memcpy(s->y_sub, ctx->y, bytes);

@@ -32,6 +32,7 @@
  * column permutation (cosrod_rod_jac_full_band: the whole Jacobian in the
  * node ordering of rod_order.c, whose bandwidth does not grow with N). */
 #include "cosrod/band.h"
+#include "cosrod/status.h"
 #include "rod/rod_jac_internal.h"
 
 size_t rod_jac_work_size(const cosrod_rod *rod) {
@@ -417,11 +418,13 @@ static void emit_segment(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, in
 
 /* One pass along the rod, node by node (vertex n, then segment n), so that
  * a destination in the node ordering is written while it is in cache. */
-static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
-                     const double *yp, double cj, int lam_rows) {
+static int assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
+                    const double *yp, double cj, int lam_rows) {
   const int N = rod->N, nq = rod->nq;
   const int damped = rod->has_damping && kind != KIND_STIFF;
   for (int n = 0; n <= N; ++n) {
+    /* interrupt poll every 2048 nodes (one volatile read; status.h) */
+    if ((n & 2047) == 2047 && !s->measure && cosrod_interrupt_pending()) return 1;
     emit_kinematic_rows(s, rod, d, kind, cj, 0, n);
     emit_vertex_rows(s, rod, d, kind, damped, n);
     if (kind == KIND_DAE)
@@ -431,6 +434,7 @@ static void assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int ki
     emit_kinematic_rows(s, rod, d, kind, cj, 1, n);
     emit_segment(s, rod, d, kind, damped, y, yp, cj, lam_rows, n);
   }
+  return 0;
 }
 
 /* ---- public API ------------------------------------------------------------- */
@@ -485,7 +489,9 @@ static cosrod_status run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, do
   const int damped = rod->has_damping && kind != KIND_STIFF;
   rod_jac_force_derivs(rod, d, t, damped);
   jsink s = {nblk, blk, 0, measure, 0, 0, perm, {0, 0, 0, 0}};
-  assemble(&s, rod, d, kind == KIND_DAEM ? KIND_ABS : kind, y, yp, cj, kind == KIND_DAEM);
+  /* interrupted: the blocks are left partly written */
+  if (assemble(&s, rod, d, kind == KIND_DAEM ? KIND_ABS : kind, y, yp, cj, kind == KIND_DAEM))
+    return COSROD_ERR_INTERRUPTED;
   if (!measure) /* columns never written */
     for (int b = 0; b < nblk; ++b)
       if (s.zc[b] < blk[b].nc) zero_cols(&blk[b], s.zc[b], blk[b].nc);

@@ -60,7 +60,9 @@ cosrod_status cosrod_sim_advance(cosrod_sim *s, double t_next) {
   cosrod_output_spec spec = {0};
   spec.step_history = sim_step_cb;
   spec.user = s;
+  const volatile sig_atomic_t *prev = cosrod_interrupt_install(s->obs ? s->obs->stop : NULL);
   cosrod_status st = cosrod_integrator_evolve(s->integ, t_next, &spec);
+  cosrod_interrupt_install(prev);
   if (st != COSROD_OK) {
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
     if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));

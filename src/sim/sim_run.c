@@ -183,7 +183,8 @@ static int static_outputs(cosrod_sim *s, double t, const double *q) {
     if (st != COSROD_OK) {
       snprintf(s->msg, sizeof s->msg, "landing on the output time t = %.17g from t = %.17g failed (%s)", to,
                s->tprev, cosrod_strerror(st));
-      s->land_failed = st == COSROD_ERR_CALLBACK ? st : COSROD_ERR_CONVERGENCE;
+      s->land_failed =
+          st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED ? st : COSROD_ERR_CONVERGENCE;
       s->t_fail = to;
       return -1;
     }
@@ -343,9 +344,20 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
   return COSROD_OK;
 }
 
+static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs);
+
+/* The observer's stop flag is also polled inside long steps (band LU, rod
+ * Jacobian assembly: status.h) for the duration of the run. */
 cosrod_status cosrod_sim_run(cosrod_sim *s, const cosrod_sim_observer *obs) {
   if (!s) return COSROD_ERR_INVALID;
   if (s->ran || s->stepping) return COSROD_ERR_INVALID;
+  const volatile sig_atomic_t *prev = cosrod_interrupt_install(obs ? obs->stop : NULL);
+  cosrod_status st = sim_run_body(s, obs);
+  cosrod_interrupt_install(prev);
+  return st;
+}
+
+static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs) {
   s->ran = 1;
   s->obs = obs;
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) {

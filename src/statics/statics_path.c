@@ -318,7 +318,7 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
   if (s->opt.stop_at_critical) {
     cosrod_status st = factor_at(s, pa, 0.0, s->qc, &neg_c);
     stats_add_counts(s, stats);
-    if (st == COSROD_ERR_CALLBACK) return st;
+    if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) return st;
     have_lu = st == COSROD_OK;
   }
   while (sv < 1.0) {
@@ -348,13 +348,18 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
           crossed = 1;
           have_lu = 0;
         }
-      } else if (st != COSROD_ERR_CALLBACK) {
+      } else if (st != COSROD_ERR_CALLBACK && st != COSROD_ERR_INTERRUPTED) {
         crossed = 1; /* singular stiffness at the new state: a critical point */
         st = COSROD_OK;
       }
     }
     stats_add_counts(s, stats);
     if (st == COSROD_ERR_CALLBACK) return st; /* fatal load callback */
+    /* flag polled in the LU (status.h): stop with the last converged state */
+    if (st == COSROD_ERR_INTERRUPTED) {
+      memcpy(q, s->qc, sizeof(double) * (size_t)s->nq);
+      return st;
+    }
     if (st != COSROD_OK || crossed) {
       stats->rejected++;
       stats->fail_residual = crossed ? res : s->sc_min;
