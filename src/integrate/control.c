@@ -51,6 +51,13 @@ int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *
     ctx->stats->nfail_rhs++;
     return rc;
   }
+  /* a step of an explicit method at large N is several evaluations long:
+   * stop after this one (the driver reports ERR_INTERRUPTED, state at the
+   * last accepted step) */
+  if (cosrod_interrupt_pending()) {
+    cosrod_step_fail(ctx, COSROD_ERR_INTERRUPTED, t, "interrupted in a right-hand side evaluation at t = %.17g", t);
+    return -1;
+  }
   for (int i = 0; i < ctx->n; i++) {
     if (!isfinite(ydot[i])) {
       ctx->nonfinite = 1;

@@ -336,6 +336,7 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
     st = it->type->reset(it->state, c);
     if (st != COSROD_OK) {
       it->stats.wall_time += wall_now() - wall0;
+      if (cosrod_interrupt_pending()) return interrupted(it, c->t); /* stopped in f(t0) or J(t0) */
       return fail(it, st, c->t, "method reset failed");
     }
     c->first = 0;

@@ -24,8 +24,11 @@ static long g_jac_calls;
 
 static double diag(int i) { return 1.0 + (i % 5); }
 
+static long g_rhs_calls, g_set_at_rhs; /* set the flag in the g_set_at_rhs-th f call (0: never) */
+
 static int rhs(double t, const double *y, double *yd, void *user) {
   (void)t, (void)user;
+  if (++g_rhs_calls == g_set_at_rhs) g_flag = 1;
   for (int i = 0; i < NY; ++i) yd[i] = -diag(i) * y[i];
   return 0;
 }
@@ -85,11 +88,54 @@ static void run(const char *method, int set_flag) {
   cosrod_integrator_free(it);
 }
 
+/* Explicit methods: a step is 6 (dopri5) or 12 (dop853) evaluations; a flag
+ * set in the 3rd evaluation (inside the first step) stops the run right after
+ * it, not at the end of the step. */
+static void run_explicit(const char *method) {
+  cosrod_ode_problem p = {0};
+  p.n = NY;
+  p.f = rhs;
+  cosrod_integrate_options o = cosrod_integrate_default_options();
+  o.rtol = o.atol = 1e-6;
+  cosrod_status st;
+  cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &st);
+  CHECK("integrator created", it != NULL);
+  if (!it) return;
+  double *y0 = malloc(NY * sizeof *y0), *y = malloc(NY * sizeof *y);
+  for (int i = 0; i < NY; ++i) y0[i] = 1.0;
+  g_flag = 0;
+  g_rhs_calls = 0;
+  long f_at_init = 0;
+  const volatile sig_atomic_t *prev = cosrod_interrupt_install(&g_flag);
+  st = cosrod_integrator_init(it, 0.0, y0, NULL);
+  f_at_init = g_rhs_calls;
+  g_set_at_rhs = f_at_init + 3;
+  if (st == COSROD_OK) st = cosrod_integrator_evolve(it, 1.0, NULL);
+  cosrod_interrupt_install(prev);
+  char what[160];
+  NOTE("%s: %s after %ld f calls (flag set in call %ld): %s", method, cosrod_status_name(st), g_rhs_calls,
+       g_set_at_rhs, cosrod_integrator_message(it));
+  snprintf(what, sizeof what, "%s: ERR_INTERRUPTED", method);
+  CHECK(what, st == COSROD_ERR_INTERRUPTED);
+  snprintf(what, sizeof what, "%s: stopped right after the evaluation that saw the flag", method);
+  CHECK_NEAR(what, (double)g_rhs_calls, (double)g_set_at_rhs, 0.0);
+  snprintf(what, sizeof what, "%s: state stays at t0", method);
+  CHECK_NEAR(what, cosrod_integrator_t(it), 0.0, 0.0);
+  g_set_at_rhs = 0;
+  free(y0);
+  free(y);
+  cosrod_integrator_free(it);
+}
+
+TEST(dopri5_interrupted_in_a_step) { run_explicit("dopri5"); }
+TEST(dop853_interrupted_in_a_step) { run_explicit("dop853"); }
 TEST(radau5_interrupted_in_lu) { run("radau5", 1), run("radau5", 0); }
 TEST(rodas_interrupted_in_lu) { run("rodas", 1), run("rodas", 0); }
 TEST(seulex_interrupted_in_lu) { run("seulex", 1), run("seulex", 0); }
 
 static const th_case cases[] = {
+    TH_CASE(dopri5_interrupted_in_a_step),
+    TH_CASE(dop853_interrupted_in_a_step),
     TH_CASE(radau5_interrupted_in_lu),
     TH_CASE(rodas_interrupted_in_lu),
     TH_CASE(seulex_interrupted_in_lu),
