@@ -9,38 +9,17 @@
 
 #include "cosrod/sim.h"
 #include "harness.h"
-
-static const char *examples_dir(void) {
-  const char *e = getenv("COSROD_EXAMPLES");
-  return e ? e : "examples";
-}
+#include "sim_test_util.h"
 
 /* Load examples/<name>.yaml with overrides; NULL on failure (reported). */
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {
   char path[1024], err[512];
-  snprintf(path, sizeof path, "%s/%s.yaml", examples_dir(), name);
+  snprintf(path, sizeof path, "%s/%s.yaml", sim_test_examples_dir(), name);
   cosrod_scenario *sc = NULL;
   cosrod_status st = cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err);
   if (st != COSROD_OK) NOTE("load %s: %s", path, err);
   CHECK("scenario loads", st == COSROD_OK);
   return sc;
-}
-
-/* Example `name` with overrides, and a simulation built from it; on failure
- * records a failed check, frees what was made and returns NULL. */
-static cosrod_sim *load_sim(const char *name, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
-  *scp = load(name, sets, nsets);
-  if (!*scp) return NULL;
-  char err[512];
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
-  CHECK("create", sim != NULL);
-  if (!sim) {
-    NOTE("%s", err);
-    cosrod_scenario_free(*scp);
-    *scp = NULL;
-  }
-  return sim;
 }
 
 /* Per-frame record of a run. */
@@ -700,7 +679,7 @@ TEST(prescribed_end_work_balance) {
  * does not depend on y_j is bitwise unchanged by perturbing y_j). */
 static void check_band(const char *name, const char *const *sets, size_t nsets) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  cosrod_sim *sim = sim_test_load(name, sets, nsets, &sc);
   if (!sim) return;
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   int n = p->n, ml, mu, mlq, muq;
@@ -780,7 +759,7 @@ TEST(layout_follows_m1_reduction) {
       snprintf(seg, sizeof seg, "rods.0.segments=%d", k == 0 ? 9 : 30);
       const char *sets[] = {integ, seg};
       cosrod_scenario *sc;
-      cosrod_sim *sim = load_sim("perf-rubber", sets, 2, &sc);
+      cosrod_sim *sim = sim_test_load("perf-rubber", sets, 2, &sc);
       if (!sim) return;
       int ml, mu, mlq, muq;
       cosrod_sim_bandwidth(sim, &ml, &mu, &mlq, &muq);
@@ -820,7 +799,7 @@ TEST(band_absolute_node_and_dae_layouts) {
  * 1e-6 of the largest entry is ample. */
 static void check_jac_split(const char *name, const char *const *sets, size_t nsets) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  cosrod_sim *sim = sim_test_load(name, sets, nsets, &sc);
   if (!sim) return;
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   CHECK("split layout with an analytic Jacobian",
@@ -873,7 +852,7 @@ TEST(analytic_jacobian_split_layout) {
  * for the SPLIT layout: 1e-6 of the largest entry. */
 static void check_jac_node(const char *name, const char *const *sets, size_t nsets) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  cosrod_sim *sim = sim_test_load(name, sets, nsets, &sc);
   if (!sim) return;
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   int res = p->res != NULL;
@@ -956,7 +935,7 @@ TEST(stop_from_observer) {
 /* A stop flag (the SIGINT path) set before the run stops after one step. */
 TEST(stop_flag) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = load_sim("rubber-pendulum", (const char *const[]){"analysis.t_end=1.0"}, 1, &sc);
+  cosrod_sim *sim = sim_test_load("rubber-pendulum", (const char *const[]){"analysis.t_end=1.0"}, 1, &sc);
   if (!sim) return;
   static volatile sig_atomic_t flag = 1;
   cosrod_sim_observer obs = {NULL, NULL, NULL, &flag, NULL};
@@ -972,7 +951,7 @@ TEST(stop_flag) {
  * and the last accepted state (tip finite). */
 TEST(failure_max_steps) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = load_sim("rubber-pendulum", (const char *const[]){"solver.max_steps=5"}, 1, &sc);
+  cosrod_sim *sim = sim_test_load("rubber-pendulum", (const char *const[]){"solver.max_steps=5"}, 1, &sc);
   if (!sim) return;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   double tip[3];

@@ -7,29 +7,9 @@
 
 #include "cosrod/sim.h"
 #include "harness.h"
+#include "sim_test_util.h"
 
 static const double PI = 3.14159265358979323846;
-
-/* Parse a scenario text with overrides and build the simulation. */
-static cosrod_sim *make_sim(const char *text, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
-  char err[512];
-  *scp = NULL;
-  cosrod_status st =
-      cosrod_scenario_parse(text, strlen(text), "breaks.yaml", sets, nsets, scp, err, sizeof err);
-  if (st != COSROD_OK) {
-    NOTE("parse: %s", err);
-    CHECK("scenario parses", 0);
-    return NULL;
-  }
-  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
-  if (!sim) {
-    NOTE("create: %s", err);
-    CHECK("sim created", 0);
-    cosrod_scenario_free(*scp);
-    *scp = NULL;
-  }
-  return sim;
-}
 
 /* Steel wire (r = 0.5 mm, Kelvin–Voigt τ = 1e-4 s), clamped at the origin,
  * its far end held at (1, 0, 0) until t = 1 s and then moved with 0.3 m/s
@@ -89,7 +69,7 @@ static void wire_case(const char *integrator, const char *segments) {
   snprintf(sn, sizeof sn, "rods.0.segments=%s", segments);
   const char *sets[] = {si, sn};
   cosrod_scenario *sc;
-  cosrod_sim *sim = make_sim(WIRE, sets, 2, &sc);
+  cosrod_sim *sim = sim_test_parse(WIRE, "breaks.yaml", sets, 2, &sc);
   if (!sim) return;
   frames f = {0};
   cosrod_sim_observer obs = {on_frame, on_step, &f, NULL, NULL};
@@ -153,7 +133,7 @@ static void two_corners(const char *integrator) {
   const char *sets[] = {si, "rods.0.ends.end.position=[[0, 1, 0, 0], [0.01, 1, 0, 0], [0.02, 1, 0.003, 0]]",
                         "analysis.t_end=0.03", "output.every=0.001"};
   cosrod_scenario *sc;
-  cosrod_sim *sim = make_sim(WIRE, sets, 4, &sc);
+  cosrod_sim *sim = sim_test_parse(WIRE, "breaks.yaml", sets, 4, &sc);
   if (!sim) return;
   frames f = {0};
   cosrod_sim_observer obs = {on_frame, on_step, &f, NULL, NULL};
@@ -187,7 +167,7 @@ TEST(two_corners_ida) {
 TEST(cubic_wire_radau5) {
   const char *sets[] = {"rods.0.ends.end.interpolation=cubic"};
   cosrod_scenario *sc;
-  cosrod_sim *sim = make_sim(WIRE, sets, 1, &sc);
+  cosrod_sim *sim = sim_test_parse(WIRE, "breaks.yaml", sets, 1, &sc);
   if (!sim) return;
   frames f = {0};
   cosrod_sim_observer obs = {on_frame, NULL, &f, NULL, NULL};
@@ -244,7 +224,7 @@ TEST(force_pulse_every_integrator) {
     snprintf(si, sizeof si, "solver.integrator=%s", names[k]);
     const char *sets[] = {si};
     cosrod_scenario *sc;
-    cosrod_sim *sim = make_sim(PULSE, sets, 1, &sc);
+    cosrod_sim *sim = sim_test_parse(PULSE, "breaks.yaml", sets, 1, &sc);
     if (!sim) continue;
     cosrod_status st = cosrod_sim_run(sim, NULL);
     CHECK("run ok", st == COSROD_OK);

@@ -17,46 +17,7 @@
 
 #include "cosrod/sim.h"
 #include "harness.h"
-
-static cosrod_sim *load_sim(const char *name, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
-  char path[1024], err[512];
-  const char *dir = getenv("COSROD_EXAMPLES");
-  snprintf(path, sizeof path, "%s/%s.yaml", dir ? dir : "examples", name);
-  *scp = NULL;
-  if (cosrod_scenario_load(path, sets, nsets, scp, err, sizeof err) != COSROD_OK) {
-    NOTE("%s", err);
-    CHECK("scenario loads", 0);
-    return NULL;
-  }
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
-  CHECK("create", sim != NULL);
-  if (!sim) {
-    NOTE("%s", err);
-    cosrod_scenario_free(*scp);
-    *scp = NULL;
-  }
-  return sim;
-}
-
-static cosrod_sim *parse_sim(const char *text, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
-  char err[512];
-  *scp = NULL;
-  if (cosrod_scenario_parse(text, strlen(text), "inline.yaml", sets, nsets, scp, err, sizeof err) !=
-      COSROD_OK) {
-    NOTE("%s", err);
-    CHECK("scenario parses", 0);
-    return NULL;
-  }
-  cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
-  CHECK("create", sim != NULL);
-  if (!sim) {
-    NOTE("%s", err);
-    cosrod_scenario_free(*scp);
-  }
-  return sim;
-}
+#include "sim_test_util.h"
 
 /* Damped rubber pendulum (Kelvin–Voigt), pinned, gravity, 10 segments. */
 static const char *DAMPED =
@@ -166,15 +127,15 @@ static void check_tangent(cosrod_sim *sim, const char *label) {
 
 TEST(galpha_tangent_jacobian) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = parse_sim(DAMPED, NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_parse(DAMPED, "inline.yaml", NULL, 0, &sc);
   if (sim) check_tangent(sim, "damped pendulum");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
-  sim = load_sim("rubber-pendulum", (const char *const[]){"solver.integrator=galpha"}, 1, &sc);
+  sim = sim_test_load("rubber-pendulum", (const char *const[]){"solver.integrator=galpha"}, 1, &sc);
   if (sim) check_tangent(sim, "rubber pendulum");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
-  sim = parse_sim(STEEL, NULL, 0, &sc);
+  sim = sim_test_parse(STEEL, "inline.yaml", NULL, 0, &sc);
   if (sim) check_tangent(sim, "steel cantilever");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
@@ -182,7 +143,7 @@ TEST(galpha_tangent_jacobian) {
 
 static int run_tip(const char *name, const char *const *sets, size_t nsets, double tip[3], long *steps) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = load_sim(name, sets, nsets, &sc);
+  cosrod_sim *sim = sim_test_load(name, sets, nsets, &sc);
   if (!sim) return -1;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("run ok", st == COSROD_OK);
@@ -216,7 +177,7 @@ TEST(galpha_pendulum_order2) {
 TEST(galpha_unit_quaternions_and_energy) {
   cosrod_scenario *sc;
   const char *sets[] = {"solver.integrator=galpha", "solver.rho_inf=1", "solver.h=2e-4", "analysis.t_end=20"};
-  cosrod_sim *sim = load_sim("rubber-pendulum", sets, 4, &sc);
+  cosrod_sim *sim = sim_test_load("rubber-pendulum", sets, 4, &sc);
   if (!sim) return;
   const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
   const int N = cosrod_rod_nseg(rod);
@@ -259,14 +220,14 @@ TEST(galpha_unit_quaternions_and_energy) {
 TEST(galpha_cantilever_first_frequency) {
   cosrod_scenario *sc;
   /* modal reference */
-  cosrod_sim *sim = parse_sim(STEEL_MODES, NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_parse(STEEL_MODES, "inline.yaml", NULL, 0, &sc);
   if (!sim) return;
   CHECK("modes ok", cosrod_sim_run(sim, NULL) == COSROD_OK);
   double om, f1;
   cosrod_sim_mode(sim, 0, &om, &f1, NULL);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
-  sim = parse_sim(STEEL, NULL, 0, &sc);
+  sim = sim_test_parse(STEEL, "inline.yaml", NULL, 0, &sc);
   if (!sim) return;
   /* tip z by cosrod_sim_step; upward zero crossings after the pulse */
   double tprev = 0, zprev = 0, tc[64];
@@ -316,7 +277,7 @@ static double ch_rho(double r, double Om) {
  * amplitude at the predicted per-step rate ρ(ω1 h); rho_inf = 1: none. */
 TEST(galpha_first_mode_numerical_damping) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = parse_sim(STEEL_MODES, NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_parse(STEEL_MODES, "inline.yaml", NULL, 0, &sc);
   if (!sim) return;
   CHECK("modes ok", cosrod_sim_run(sim, NULL) == COSROD_OK);
   double om1, f1;
@@ -329,7 +290,7 @@ TEST(galpha_first_mode_numerical_damping) {
     char rs[64];
     snprintf(rs, sizeof rs, "solver.rho_inf=%g", rhos[m]);
     const char *sets[] = {rs};
-    sim = parse_sim(STEEL, sets, 1, &sc);
+    sim = sim_test_parse(STEEL, "inline.yaml", sets, 1, &sc);
     if (!sim) return;
     /* first-mode amplitude of the tip z over 4 periods at the start and at
      * the end of [0.1, 0.9] s: one-frequency DFT at w1 (the other bending
@@ -368,7 +329,7 @@ TEST(galpha_vs_radau5_damped) {
                             {"solver.integrator=galpha", "solver.rtol=1e-8", "solver.atol=1e-8"}};
   long steps = 0;
   for (int m = 0; m < 2; m++) {
-    cosrod_sim *sim = parse_sim(DAMPED, sets[m], 3, &sc);
+    cosrod_sim *sim = sim_test_parse(DAMPED, "inline.yaml", sets[m], 3, &sc);
     if (!sim) return;
     cosrod_status st = cosrod_sim_run(sim, NULL);
     CHECK("run ok", st == COSROD_OK);

@@ -10,23 +10,7 @@
 
 #include "cosrod/sim.h"
 #include "harness.h"
-
-static cosrod_sim *make(const char *name, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
-  char path[1024], err[512];
-  const char *e = getenv("COSROD_EXAMPLES");
-  snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", name);
-  *scp = NULL;
-  cosrod_status st = cosrod_scenario_load(path, sets, nsets, scp, err, sizeof err);
-  CHECK("scenario loads", st == COSROD_OK);
-  if (st != COSROD_OK) {
-    NOTE("%s", err);
-    return NULL;
-  }
-  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
-  CHECK("sim created", sim != NULL);
-  return sim;
-}
+#include "sim_test_util.h"
 
 typedef struct energy_track {
   double E0, dEmax, Kmax;
@@ -56,7 +40,7 @@ TEST(inextensible_pendulum_energy) {
     snprintf(at, sizeof at, "solver.atol=%g", tol);
     const char *sets[] = {"rods.0.model=kirchhoff-inextensible", rt, at, "output.every=0.01"};
     cosrod_scenario *sc;
-    cosrod_sim *sim = make("stiffness", sets, 4, &sc);
+    cosrod_sim *sim = sim_test_load("stiffness", sets, 4, &sc);
     if (!sim) return;
     energy_track et = {0};
     cosrod_sim_observer obs = {0};
@@ -94,7 +78,7 @@ static double cantilever_tip(const char *model, double r) {
                         "solver.rtol=1e-8",
                         "solver.atol=1e-10"};
   cosrod_scenario *sc;
-  cosrod_sim *sim = make("steel-cantilever", sets, 8, &sc);
+  cosrod_sim *sim = sim_test_load("steel-cantilever", sets, 8, &sc);
   if (!sim) return NAN;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("run OK", st == COSROD_OK);
@@ -133,8 +117,7 @@ TEST(clamped_clamped_straight_rod_is_singular) {
   const char *sets[] = {"rods.0.ends.end.type=clamped"};
   cosrod_scenario *sc;
   char path[1024], err[512];
-  const char *e = getenv("COSROD_EXAMPLES");
-  snprintf(path, sizeof path, "%s/steel-cantilever.yaml", e ? e : "examples");
+  snprintf(path, sizeof path, "%s/steel-cantilever.yaml", sim_test_examples_dir());
   cosrod_status st = cosrod_scenario_load(path, sets, 1, &sc, err, sizeof err);
   CHECK("scenario loads", st == COSROD_OK);
   if (st != COSROD_OK) return;
