@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli_prepare.h"
+#include "cli_signals.h"
 #include "cosrod/output.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
@@ -35,19 +36,6 @@
 
 int cosrod_cmd_run(int argc, char **argv);
 int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet); /* cmd_run_bodies.c */
-
-static volatile sig_atomic_t g_stop = 0; /* the signal that asked to stop (0: none) */
-
-static const int STOP_SIGNALS[3] = {SIGINT, SIGTERM, SIGHUP};
-
-static void on_stop_signal(int sig) {
-  g_stop = sig;
-  signal(sig, SIG_DFL); /* a second one ends the process */
-}
-
-static const char *stop_signal_name(int sig) {
-  return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
-}
 
 static double wall_now(void) {
   struct timespec ts;
@@ -394,13 +382,9 @@ int cosrod_cmd_run(int argc, char **argv) {
   c.t_end = sc->analysis.t_end;
   c.progress = !quiet && isatty(STDERR_FILENO);
   c.wall0 = wall_now();
-  g_stop = 0;
-  struct sigaction sa, old[3];
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; i++) sigaction(STOP_SIGNALS[i], &sa, &old[i]);
-  cosrod_sim_observer obs = {on_frame, on_step, &c, &g_stop, on_increment};
+  cli_stop_handlers handlers;
+  cli_stop_install(&handlers);
+  cosrod_sim_observer obs = {on_frame, on_step, &c, &cli_stop_flag, on_increment};
   cosrod_status run_st = cosrod_sim_run(sim, &obs);
   if (run_st == COSROD_OK && analysis == COSROD_SC_ANALYSIS_MODES) {
     cosrod_status mst = write_modes(&c, sim);
@@ -409,7 +393,7 @@ int cosrod_cmd_run(int argc, char **argv) {
       run_st = mst;
     }
   }
-  for (int i = 0; i < 3; i++) sigaction(STOP_SIGNALS[i], &old[i], NULL);
+  cli_stop_restore(&handlers);
   double wall = wall_now() - c.wall0;
   if (run_st == COSROD_OK) draw_progress(&c, sim, c.t_end, cosrod_sim_h_last(sim), 1);
   clear_progress(&c);
@@ -426,9 +410,9 @@ int cosrod_cmd_run(int argc, char **argv) {
   res.last_tips = tips;
   if (run_st == COSROD_OK) {
     res.run = COSROD_RUN_OK;
-  } else if (run_st == COSROD_ERR_INTERRUPTED && g_stop) {
+  } else if (run_st == COSROD_ERR_INTERRUPTED && cli_stop_flag) {
     res.run = COSROD_RUN_INTERRUPTED;
-    snprintf(msg, sizeof msg, "interrupted by %s", stop_signal_name(g_stop));
+    snprintf(msg, sizeof msg, "interrupted by %s", cli_stop_signal_name(cli_stop_flag));
     res.message = msg;
   } else {
     res.run = COSROD_RUN_FAILED;
@@ -485,8 +469,8 @@ int cosrod_cmd_run(int argc, char **argv) {
     rc = cst == COSROD_OK ? 0 : 1;
   } else if (res.run == COSROD_RUN_INTERRUPTED) {
     fprintf(stderr, "cosrod run: interrupted by %s at t = %g%s; files up to then are in %s/\n",
-            stop_signal_name(g_stop), cosrod_sim_t(sim), tu, dir);
-    rc = 128 + g_stop;
+            cli_stop_signal_name(cli_stop_flag), cosrod_sim_t(sim), tu, dir);
+    rc = 128 + cli_stop_flag;
   } else {
     fprintf(stderr, "cosrod run: %s: the run failed at t = %g%s: %s; files up to t = %g%s are in %s/\n", file,
             isfinite(res.t_failed) ? res.t_failed : cosrod_sim_t(sim), tu, res.message, cosrod_sim_t(sim), tu,

@@ -11,30 +11,18 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
+#include "cli_signals.h"
 
 int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet);
 
-static volatile sig_atomic_t g_stop_bodies = 0;
-
-static const int STOP_SIGNALS_BODIES[3] = {SIGINT, SIGTERM, SIGHUP};
-
-static void on_stop_bodies(int sig) {
-  g_stop_bodies = sig;
-  signal(sig, SIG_DFL); /* a second one ends the process */
-}
-
 int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet) {
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
-  struct sigaction sa, old[3];
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop_bodies;
-  sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 3; i++) sigaction(STOP_SIGNALS_BODIES[i], &sa, &old[i]);
-  g_stop_bodies = 0;
+  cli_stop_handlers handlers;
+  cli_stop_install(&handlers);
   cosrod_sim_bodies_result res;
   char err[1024];
-  cosrod_status st = cosrod_sim_bodies_run(sc, file, dir, &g_stop_bodies, &res, err, sizeof err);
-  for (int i = 0; i < 3; i++) sigaction(STOP_SIGNALS_BODIES[i], &old[i], NULL);
+  cosrod_status st = cosrod_sim_bodies_run(sc, file, dir, &cli_stop_flag, &res, err, sizeof err);
+  cli_stop_restore(&handlers);
   if (st == COSROD_ERR_PARSE) {
     fprintf(stderr, "%s\n", err);
     return 2;
@@ -50,10 +38,10 @@ int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const cha
     }
     return 0;
   }
-  if (st == COSROD_ERR_INTERRUPTED && g_stop_bodies) {
-    int sig = (int)g_stop_bodies;
+  if (st == COSROD_ERR_INTERRUPTED && cli_stop_flag) {
+    int sig = (int)cli_stop_flag;
     fprintf(stderr, "cosrod run: interrupted by %s at t = %g s; files up to then are in %s/\n",
-            sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT", res.t_reached, dir);
+            cli_stop_signal_name(sig), res.t_reached, dir);
     return 128 + sig;
   }
   fprintf(stderr, "cosrod run: %s: the run failed at t = %g s: %s; files up to t = %g s are in %s/\n", file,
