@@ -222,6 +222,16 @@ void cosrod_rod_free(cosrod_rod *rod);
 /* Replace the user load callback of a created rod (fn NULL: none); as
  * cosrod_rod_def.load_fn / load_user (rod_hooks.c). */
 void cosrod_rod_set_load_fn(cosrod_rod *rod, cosrod_rod_load_fn fn, void *user);
+/* End motion callback: the pose of a supported end e (0 start, 1 end) at
+ * time t supplied by the caller instead of keyframes (e.g. a rigid body
+ * carrying the end, src/sim/sim_couple.c): centroid x, xd, xdd (3) and frame
+ * p, pd, pdd (4, unit p); every output is non-NULL.  Used by
+ * cosrod_rod_end_motion, so by every evaluation, packing and projection. */
+typedef void (*cosrod_rod_end_fn)(void *user, int e, double t, double x[3], double xd[3], double xdd[3],
+                                  double p[4], double pd[4], double pdd[4]);
+/* Install (fn NULL: remove) the end motion callback of end e of a created
+ * rod whose end e is pinned or clamped (rod_hooks.c); ERR_INVALID otherwise. */
+cosrod_status cosrod_rod_set_end_fn(cosrod_rod *rod, int e, cosrod_rod_end_fn fn, void *user);
 
 int cosrod_rod_nseg(const cosrod_rod *rod);                     /* N */
 int cosrod_rod_nq(const cosrod_rod *rod);                       /* size of q */
@@ -271,6 +281,16 @@ cosrod_status cosrod_rod_project(const cosrod_rod *rod, cosrod_rod_form form, do
  * of end e (0 = start, 1 = end); any output may be NULL. */
 cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
                                     double xdd[3], double p[4], double pd[4], double pdd[4]);
+
+/* Keyframe motion as of prescribed ends (linear / slerp, or C¹ cubic if
+ * cubic != 0; held before the first and after the last keyframe): pos
+ * (npos x 4) rows (t, x, y, z) and rot (nrot x 5) rows (t, q0..q3).  Writes
+ * X, XD, XDD (3) only if npos > 0 and P, PD, PDD (4) only if nrot > 0 (so
+ * callers preset the values of a missing part).  Also used by bodies driven
+ * by keyframes (src/sim/sim_couple.c). */
+cosrod_status cosrod_keyframes_eval(const double *pos, int npos, const double *rot, int nrot, int cubic,
+                                    double t, double X[3], double XD[3], double XDD[3], double P[4],
+                                    double PD[4], double PDD[4]);
 
 /* ---- data ---------------------------------------------------------------- */
 

@@ -299,6 +299,12 @@ typedef struct cosrod_sc_body {
   cosrod_sc_parametrisation parametrisation;
   size_t nloads;
   cosrod_sc_body_load *loads; /* (nloads) */
+  /* motion: the body is driven by keyframes (a kinematic body: no loads,
+   * joints or bushings; it carries the rod ends attached to it) */
+  int has_motion;
+  cosrod_sc_keyframes motion_position;    /* centre of mass (n = 0: stays at position) */
+  cosrod_sc_keyframes motion_orientation; /* unit quaternions (n = 0: keeps orientation) */
+  int motion_cubic;                       /* interpolation: cubic (C¹), else linear / slerp */
   int line;
 } cosrod_sc_body;
 

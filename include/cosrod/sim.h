@@ -216,6 +216,13 @@ const cosrod_rod *cosrod_sim_rod(const cosrod_sim *sim, size_t r);
 /* Data of rod r from the last evaluation at an output time (frame callback)
  * or, after cosrod_sim_run, at the last accepted state. */
 const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
+/* Rigid bodies of a simulation with rods (scenario bodies, in order; rod
+ * ends attached to them, SPEC §5): their number (0 without bodies) and the
+ * pose of body b at the last evaluation (a frame: the current output time):
+ * centre of mass x (3) [m], unit quaternion q (4), material angular velocity
+ * Omega (3) [1/s]; any output may be NULL (sim_couple.c). */
+size_t cosrod_sim_nbodies(const cosrod_sim *sim);
+cosrod_status cosrod_sim_body(const cosrod_sim *sim, size_t b, double x[3], double q[4], double Omega[3]);
 /* Energy terms at the time of the last frame (or the end of the run). */
 cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *sim);
 /* Tip x_N (3) [m] of rod r at the last evaluated time. */

@@ -110,6 +110,7 @@ void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   free(d->wd);
   free(d->h);
   free(d->hc);
+  free(d->hext);
   free(d->Jc);
   free(d->gam);
   free(d->g);
@@ -143,6 +144,7 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->wd = calloc(nw + 1, sizeof(double));
   d->h = calloc(nw + 1, sizeof(double));
   d->hc = calloc(nw + 1, sizeof(double));
+  d->hext = calloc(nw + 1, sizeof(double));
   d->Jc = calloc(nc * nw + 1, sizeof(double));
   d->gam = calloc(nc + 1, sizeof(double));
   d->g = calloc(nc + 1, sizeof(double));
@@ -165,7 +167,7 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->ind_new = calloc(nd + 1, sizeof(int));
   d->iw = calloc(nw + nc + 2, sizeof(int));
   d->wsave = calloc(nw + 1, sizeof(double));
-  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
+  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->hext || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
       !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
       !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
       !d->ind_new || !d->iw || !d->wsave) {

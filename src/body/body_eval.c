@@ -209,6 +209,14 @@ void mbs_forces(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double 
     cosrod_vec3_scale(mt, -1.0, tau);
     add_wrench(m, d, m->bushings[i].body[1], mf, rb, mt);
   }
+  static const double zero[3] = {0.0, 0.0, 0.0};
+  for (size_t i = 0; i < m->nb; ++i) add_wrench(m, d, (int)i, d->hext + 6 * i, zero, d->hext + 6 * i + 3);
+}
+
+void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], const double tau[3]) {
+  if (!d || b >= d->m->nb) return;
+  cosrod_vec3_copy(d->hext + 6 * b, F);
+  cosrod_vec3_copy(d->hext + 6 * b + 3, tau);
 }
 
 /* d->tmp (nw) = h + gyroscopic terms (-Omega x J Omega). */

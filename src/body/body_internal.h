@@ -92,6 +92,8 @@ struct cosrod_mbs_data {
   double *wd;           /* (nw) twist rates */
   double *h;            /* (nw) applied force F and material torque mu per body */
   double *hc;           /* (nw) constraint forces -J^T lambda */
+  double *hext;         /* (nw) caller wrenches per body: spatial force, spatial torque about the
+                           centre of mass (cosrod_mbs_set_wrench; rods attached to bodies) */
   double *Jc;           /* (nc x nw) column-major constraint Jacobian */
   double *gam;          /* (nc) gamma = Jdot w */
   double *g;            /* (nc) position residual */

@@ -117,6 +117,11 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     for (int e = 0; st == COSROD_OK && e < 2; e++)
       if (sup[e]) st = cosrod_output_write_reaction(c->out, r, e, R + 6 * e, R + 6 * e + 3);
   }
+  for (size_t b = 0; st == COSROD_OK && b < cosrod_sim_nbodies(sim); b++) { /* bodies.csv */
+    double x[3], q[4], Om[3];
+    st = cosrod_sim_body(sim, b, x, q, Om);
+    if (st == COSROD_OK) st = cosrod_output_write_body(c->out, b, x, q, Om);
+  }
   if (st == COSROD_OK) {
     cosrod_sim_energy e = cosrod_sim_energy_now(sim);
     cosrod_output_energy oe = {e.kinetic, e.elastic, e.gravity, e.external_work, e.dissipated};
@@ -338,6 +343,12 @@ int cosrod_cmd_run(int argc, char **argv) {
   cfg.plots = sc->output.plots;
   cfg.nrods = nrods;
   cfg.rod_names = names;
+  const char *bnames[64];
+  if (sc->nbodies > 0 && sc->nbodies <= 64) { /* rods with bodies: bodies.csv (else body0, ...) */
+    for (size_t b = 0; b < sc->nbodies; b++) bnames[b] = sc->bodies[b].name;
+    cfg.body_names = bnames;
+  }
+  cfg.nbodies = cosrod_sim_nbodies(sim);
   cfg.title = sc->title;
   cfg.scenario_file = file;
   int analysis = (int)sc->analysis.type;
@@ -361,6 +372,7 @@ int cosrod_cmd_run(int argc, char **argv) {
     /* no energy.csv: skip the dissipation / external work quadrature */
     if (!(sc->output.fields & COSROD_SC_FIELD_ENERGY)) cosrod_sim_set_energy_accounting(sim, 0);
   }
+  if (cfg.nbodies > 0) cfg.files = (cfg.files ? cfg.files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_BODIES;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   /* a long run publishes complete files every 30 s of wall time, also

@@ -594,21 +594,20 @@ void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q
 
 /* ---- prescribed end motion ------------------------------------------------ */
 
-cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
-                                    double xdd[3], double p[4], double pd[4], double pdd[4]) {
-  if (e < 0 || e > 1) return COSROD_ERR_INVALID;
-  const rod_end_model *em = &rod->end[e];
-  double X[3], XD[3] = {0, 0, 0}, XDD[3] = {0, 0, 0}, P[4], PD[4] = {0, 0, 0, 0}, PDD[4] = {0, 0, 0, 0};
-  cosrod_vec3_copy(X, em->x0);
-  cosrod_quat_copy(P, em->p0);
-  if (em->npos > 0) {
-    const double *K = em->pos;
-    int n = em->npos;
+cosrod_status cosrod_keyframes_eval(const double *pos, int npos, const double *rot, int nrot, int cubic,
+                                    double t, double X[3], double XD[3], double XDD[3], double P[4],
+                                    double PD[4], double PDD[4]) {
+  if ((npos > 0 && !pos) || (nrot > 0 && !rot)) return COSROD_ERR_INVALID;
+  if (npos > 0) {
+    const double *K = pos;
+    int n = npos;
+    cosrod_vec3_zero(XD);
+    cosrod_vec3_zero(XDD);
     if (t < K[0] || n == 1) {
       cosrod_vec3_copy(X, K + 1);
     } else if (t >= K[4 * (n - 1)]) {
       cosrod_vec3_copy(X, K + 4 * (n - 1) + 1);
-    } else if (em->cubic) {
+    } else if (cubic) {
       rod_keyframes_cubic_pos(K, n, t, X, XD, XDD);
     } else { /* K_i <= t < K_{i+1}: velocities right-continuous at keyframes */
       int i = 0;
@@ -621,14 +620,15 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
       }
     }
   }
-  if (em->nrot > 0) {
-    const double *K = em->rot;
-    int n = em->nrot;
+  if (nrot > 0) {
+    const double *K = rot;
+    int n = nrot;
+    for (int j = 0; j < 4; ++j) PD[j] = PDD[j] = 0.0;
     if (t < K[0] || n == 1) {
       cosrod_quat_copy(P, K + 1);
     } else if (t >= K[5 * (n - 1)]) {
       cosrod_quat_copy(P, K + 5 * (n - 1) + 1);
-    } else if (em->cubic) {
+    } else if (cubic) {
       rod_keyframes_cubic_rot(K, n, t, P, PD, PDD);
     } else {
       int i = 0;
@@ -648,6 +648,20 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
       rq_scale(PDD, -(th / h) * (th / h), P);
     }
   }
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
+                                    double xdd[3], double p[4], double pd[4], double pdd[4]) {
+  if (e < 0 || e > 1) return COSROD_ERR_INVALID;
+  const rod_end_model *em = &rod->end[e];
+  double X[3], XD[3] = {0, 0, 0}, XDD[3] = {0, 0, 0}, P[4], PD[4] = {0, 0, 0, 0}, PDD[4] = {0, 0, 0, 0};
+  cosrod_vec3_copy(X, em->x0);
+  cosrod_quat_copy(P, em->p0);
+  if (em->fn)
+    em->fn(em->fn_user, e, t, X, XD, XDD, P, PD, PDD);
+  else
+    cosrod_keyframes_eval(em->pos, em->npos, em->rot, em->nrot, em->cubic, t, X, XD, XDD, P, PD, PDD);
   if (x) cosrod_vec3_copy(x, X);
   if (xd) cosrod_vec3_copy(xd, XD);
   if (xdd) cosrod_vec3_copy(xdd, XDD);

@@ -1,8 +1,16 @@
-/* Hooks that can change on a created rod: the user load callback. */
+/* Hooks that can change on a created rod: the user load callback and the
+ * end motion callbacks. */
 #include "rod/rod_internal.h"
 
 void cosrod_rod_set_load_fn(cosrod_rod *rod, cosrod_rod_load_fn fn, void *user) {
   if (!rod) return;
   rod->load_fn = fn;
   rod->load_user = user;
+}
+
+cosrod_status cosrod_rod_set_end_fn(cosrod_rod *rod, int e, cosrod_rod_end_fn fn, void *user) {
+  if (!rod || e < 0 || e > 1 || !rod->end[e].fixpos) return COSROD_ERR_INVALID;
+  rod->end[e].fn = fn;
+  rod->end[e].fn_user = user;
+  return COSROD_OK;
 }

@@ -41,6 +41,8 @@ typedef struct rod_end_model {
   double *rot;         /* (nrot x 5) */
   double x0[3], p0[4]; /* initial centroid / frame */
   int cubic;           /* C¹ cubic keyframe interpolation (rod_keyframes.c) */
+  cosrod_rod_end_fn fn; /* caller-supplied motion instead of keyframes (rod_hooks.c), or NULL */
+  void *fn_user;
 } rod_end_model;
 
 /* rod_keyframes.c: C¹ cubic interpolation of n >= 2 keyframe rows K (t, x, y, z) /

@@ -40,7 +40,7 @@ static void read_body_load(ctx *c, ynode *m, cosrod_sc_body_load *ld) {
 static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
   static const char *const keys[] = {"name",        "mass",     "inertia",          "position",
                                      "orientation", "velocity", "angular_velocity", "parametrisation",
-                                     "loads",       NULL};
+                                     "loads",       "motion",   NULL};
   sc_expect_map(c, m, NULL, "a rigid body");
   sc_check_keys(c, m, keys);
   b->line = m->key_line;
@@ -93,8 +93,23 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
     if (1.0 - fabs(r33) < 1e-12)
       sc_fail(c, v, "parametrisation", "euler-angles are at gimbal lock for this orientation (theta = 0 or pi)");
   }
+  if ((v = sc_get(m, "motion"))) { /* driven by keyframes (SPEC §5): as prescribed rod ends */
+    static const char *const mk[] = {"position", "orientation", "interpolation", NULL};
+    static const char *const interp_names[] = {"linear", "cubic", NULL};
+    sc_push(c, "motion");
+    sc_expect_map(c, v, NULL, "position: [[t, x, y, z], ...] and/or orientation: [[t, q0, q1, q2, q3], ...]");
+    sc_check_keys(c, v, mk);
+    ynode *p = sc_get(v, "position"), *o = sc_get(v, "orientation"), *ip = sc_get(v, "interpolation");
+    if (!p && !o) sc_fail(c, v, "position", "missing (a body motion needs position and/or orientation keyframes)");
+    if (p) sc_read_keyframes(c, p, "position", 3, &b->motion_position);
+    if (o) sc_read_keyframes(c, o, "orientation", 4, &b->motion_orientation);
+    if (ip) b->motion_cubic = sc_to_enum(c, ip, "interpolation", interp_names) == 1;
+    b->has_motion = 1;
+    sc_pop(c);
+  }
   ynode *ls = sc_get(m, "loads");
   if (ls) {
+    if (b->has_motion) sc_fail(c, ls, "loads", "a body driven by 'motion' takes no loads");
     if (ls->kind != YN_SEQ) sc_fail(c, ls, "loads", "expected a list of loads, got %s", sc_kind_name(ls));
     sc_push(c, "loads");
     b->loads = sc_xcalloc(c, ls->n + 1, sizeof *b->loads);
@@ -529,7 +544,13 @@ void cosrod_scenario_free(cosrod_scenario *sc) {
   }
   free(sc->rods);
   free(sc->materials);
-  for (size_t i = 0; sc->bodies && i < sc->nbodies; i++) free(sc->bodies[i].loads);
+  for (size_t i = 0; sc->bodies && i < sc->nbodies; i++) {
+    free(sc->bodies[i].loads);
+    free(sc->bodies[i].motion_position.t);
+    free(sc->bodies[i].motion_position.values);
+    free(sc->bodies[i].motion_orientation.t);
+    free(sc->bodies[i].motion_orientation.values);
+  }
   free(sc->bodies);
   free(sc->joints);
   free(sc->output.dir);

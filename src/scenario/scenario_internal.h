@@ -110,6 +110,8 @@ void sc_unit_quat(ctx *c, const ynode *v, const char *key, double *q);
 void sc_read_profile(ctx *c, const ynode *ramp, const ynode *active, cosrod_sc_profile *profile, double *t0,
                      double *t1);
 int sc_body_index(ctx *c, const ynode *v, const char *key, int allow_ground);
+/* Keyframes [[t, v...], ...] (dim 3 or 4) with strictly increasing t (scenario_rod.c). */
+void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf);
 void sc_read_materials(ctx *c, ynode *root);
 void sc_read_rods(ctx *c, ynode *root);
 

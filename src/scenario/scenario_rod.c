@@ -202,6 +202,9 @@ static void read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod
   sc_pop(c);
 }
 
+void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf) {
+  read_keyframes(c, v, key, dim, kf);
+}
 
 static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
   static const char *const keys[] = {"type",        "slides_along",  "body", "at", "position",

@@ -38,6 +38,7 @@ static void set_err(char *err, size_t errlen, const cosrod_scenario *sc, const c
 int sim_rhs(double t, const double *y, double *ydot, void *user) {
   cosrod_sim *s = user;
   t = sim_tclamp(s, t);
+  sim_couple_rhs_begin(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     cosrod_rod_data *d = s->data[r];
@@ -59,7 +60,7 @@ int sim_rhs(double t, const double *y, double *ydot, void *user) {
     }
     sim_scatter(s, r, s->fl, ydot);
   }
-  return 0;
+  return sim_couple_rhs_end(s, t, ydot);
 }
 
 static int sim_res(double t, const double *y, const double *yp, double *res, void *user) {
@@ -142,6 +143,8 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
 
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
+  if (sim_couple_project(s, t, y) != 0) return -1;
+  sim_couple_rhs_begin(s, sim_tclamp(s, t), y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     /* Kirchhoff rods: also onto their constraints, 3 simplified Newton iterations */
@@ -179,9 +182,9 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
     return NULL;
   }
   for (int e = 0; e < 2; e++) {
-    if (sr->ends[e].body >= 0) {
+    if (sr->ends[e].body >= 0 && sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
       snprintf(key, sizeof key, "rods.%zu.ends.%s", r, e ? "end" : "start");
-      set_err(err, errlen, sc, key, "rod ends attached to rigid bodies are not supported yet");
+      set_err(err, errlen, sc, key, "rod ends attached to rigid bodies: dynamic analyses only (not static or modes yet)");
       *st = COSROD_ERR_UNSUPPORTED;
       return NULL;
     }
@@ -439,15 +442,26 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     return NULL;
   }
   /* features of later issues: a clear error, not a silent ignore */
-  if (sc->nbodies > 0) {
-    set_err(err, errlen, sc, "bodies", "rods together with rigid bodies are not supported yet (bodies run without rods)");
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
-  }
-  if (sc->njoints > 0) {
-    set_err(err, errlen, sc, "joints", "joints need rigid bodies (and no rods) in this version");
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
+  if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (sim_couple.c) */
+    const char *why = NULL, *key = "bodies";
+    const char *iname0 = cosrod_sc_integrator_name(sc->solver.integrator);
+    if (sc->nrods == 0)
+      why = "rigid bodies without rods run through cosrod_sim_bodies_run (no rods here)";
+    else if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC)
+      why = "rods with rigid bodies: dynamic analyses only (static and modes not supported yet)", key = "analysis.type";
+    else if (sc->analysis.start_from_equilibrium)
+      why = "rods with rigid bodies: start_from_equilibrium is not supported yet", key = "analysis.start_from_equilibrium";
+    else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
+      why = "rods with rigid bodies need formulation nullspace or absolute (not dae)", key = "solver.formulation";
+    else if (!strcmp(iname0, "galpha") || !strcmp(iname0, "ida") || !strcmp(iname0, "cvode"))
+      why = "rods with rigid bodies: integrator galpha, ida and cvode are not supported yet", key = "solver.integrator";
+    else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
+      why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
+    if (why) {
+      set_err(err, errlen, sc, key, "%s", why);
+      if (status) *status = COSROD_ERR_UNSUPPORTED;
+      return NULL;
+    }
   }
   if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC && sc->nrods != 1) {
     set_err(err, errlen, sc, "analysis.type", "%s analysis of %zu rods is not supported yet (one rod)",
@@ -522,7 +536,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     }
     s->baumgarte = 1;
   }
-  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION);
+  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) && sc->nbodies == 0;
 
   s->rods = calloc(s->nrods, sizeof *s->rods);
   s->data = calloc(s->nrods, sizeof *s->data);
@@ -554,6 +568,12 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
                      sr->damping.medium_rotational > 0 || loaded || rod_time_dependent(sr) ||
                      sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
+  }
+  if (sc->nbodies > 0) {
+    cosrod_status st = sim_couple_create(s, err, errlen);
+    if (st != COSROD_OK) return fail_create(s, status, st);
+    s->ny += sim_couple_n(s);
+    time_dep = 1;
   }
   if (sc->analysis.start_from_equilibrium) {
     s->srods = calloc(s->nrods, sizeof *s->srods);
@@ -635,6 +655,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       pos += s->ny_r[r];
     }
   }
+  for (int i = s->ny - sim_couple_n(s); i < s->ny; i++) s->dae_id[i] = 1.0; /* bodies */
+  sim_couple_layout(s, s->ny - sim_couple_n(s), s->y0);
   if (s->ml > s->ny - 1) s->ml = s->ny - 1;
   if (s->mu > s->ny - 1) s->mu = s->ny - 1;
 
@@ -671,6 +693,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->jac_mu_q = s->mu_q;
   p->time_dependent = time_dep;
   p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
+  if (s->cpl) p->jac = NULL; /* bodies: banded finite differences of the coupled band (sim_couple.c) */
   /* one rod: its blocks (SPLIT) / its whole band (NODE) cover J's band, and
    * cosrod_rod_jac zeroes each block's band itself; several rods leave the
    * band entries between the rods' diagonal blocks to the integrator's zeroing */
@@ -725,6 +748,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
 void cosrod_sim_free(cosrod_sim *s) {
   if (!s) return;
   cosrod_integrator_free(s->integ);
+  sim_couple_free(s);
   for (size_t r = 0; r < s->nrods; r++) {
     if (s->stat) cosrod_statics_free(s->stat[r]);
     if (s->srods) cosrod_rod_free(s->srods[r]);

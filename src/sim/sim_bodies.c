@@ -38,15 +38,50 @@ static cosrod_joint_type joint_of(cosrod_sc_joint_type t) {
 
 cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
                                      size_t errlen) {
+  return cosrod_sim_bodies_create_map(sc, NULL, status, err, errlen);
+}
+
+static cosrod_mbs *refuse(const cosrod_scenario *sc, const char *key, const char *problem, cosrod_status *status,
+                          char *err, size_t errlen) {
+  cosrod_scenario_format_error(sc, key, problem, err, errlen);
+  if (status) *status = COSROD_ERR_PARSE;
+  return NULL;
+}
+
+cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, cosrod_status *status, char *err,
+                                         size_t errlen) {
   if (status) *status = COSROD_OK;
   if (err && errlen) err[0] = '\0';
+  /* bodies driven by keyframes are kinematic: not in the model */
+  int idx[COSROD_SIM_MAX_BODIES];
+  if (sc->nbodies > COSROD_SIM_MAX_BODIES) return refuse(sc, "bodies", "too many bodies", status, err, errlen);
+  size_t ndyn = 0;
+  for (size_t i = 0; i < sc->nbodies; ++i) {
+    idx[i] = sc->bodies[i].has_motion ? -1 : (int)ndyn++;
+    if (bmap) bmap[i] = idx[i];
+    if (sc->bodies[i].has_motion && !bmap) {
+      char key[48];
+      snprintf(key, sizeof key, "bodies.%zu.motion", i);
+      return refuse(sc, key, "a body driven by keyframes carries rods (no rods in this scenario)", status, err,
+                    errlen);
+    }
+  }
+  for (size_t i = 0; i < sc->njoints; ++i)
+    for (int k = 0; k < 2; ++k)
+      if (sc->joints[i].body[k] >= 0 && idx[sc->joints[i].body[k]] < 0) {
+        char key[48], msg[160];
+        snprintf(key, sizeof key, "joints.%zu", i);
+        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: it takes no joints or bushings",
+                 sc->bodies[sc->joints[i].body[k]].name);
+        return refuse(sc, key, msg, status, err, errlen);
+      }
   if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
     cosrod_scenario_format_error(sc, "solver.formulation",
                                  "rigid bodies need nullspace or absolute (not dae)", err, errlen);
     if (status) *status = COSROD_ERR_PARSE;
     return NULL;
   }
-  size_t nb = sc->nbodies, nj = 0, nbu = 0;
+  size_t nb = ndyn, nj = 0, nbu = 0;
   for (size_t i = 0; i < sc->njoints; ++i) {
     if (sc->joints[i].type == COSROD_SC_JOINT_BUSHING)
       ++nbu;
@@ -54,7 +89,7 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
       ++nj;
   }
   size_t nl = 0;
-  for (size_t i = 0; i < nb; ++i) nl += sc->bodies[i].nloads;
+  for (size_t i = 0; i < sc->nbodies; ++i) nl += sc->bodies[i].nloads;
   cosrod_body_def *bd = calloc(nb + 1, sizeof *bd);
   cosrod_joint_def *jd = calloc(nj + 1, sizeof *jd);
   cosrod_bushing_def *bu = calloc(nbu + 1, sizeof *bu);
@@ -64,8 +99,10 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
     if (status) *status = COSROD_ERR_NOMEM;
     return NULL;
   }
-  for (size_t i = 0; i < nb; ++i) {
-    const cosrod_sc_body *b = &sc->bodies[i];
+  for (size_t k = 0; k < sc->nbodies; ++k) {
+    if (idx[k] < 0) continue;
+    const cosrod_sc_body *b = &sc->bodies[k];
+    size_t i = (size_t)idx[k];
     bd[i].name = b->name;
     bd[i].mass = b->mass;
     memcpy(bd[i].inertia, b->inertia, sizeof bd[i].inertia);
@@ -76,11 +113,11 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
     bd[i].param = param_of(b->parametrisation);
   }
   nl = 0;
-  for (size_t i = 0; i < nb; ++i)
+  for (size_t i = 0; i < sc->nbodies; ++i)
     for (size_t k = 0; k < sc->bodies[i].nloads; ++k) {
       const cosrod_sc_body_load *l = &sc->bodies[i].loads[k];
       cosrod_body_load_def *o = &ld[nl++];
-      o->body = (int)i;
+      o->body = idx[i];
       o->kind = l->type == COSROD_SC_LOAD_MOMENT ? COSROD_BODY_LOAD_MOMENT : COSROD_BODY_LOAD_FORCE;
       o->frame = l->frame == COSROD_SC_FRAME_MATERIAL ? COSROD_BODY_LOAD_BODY : COSROD_BODY_LOAD_SPATIAL;
       memcpy(o->at, l->at, sizeof o->at);
@@ -96,21 +133,21 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
     const cosrod_sc_joint *j = &sc->joints[i];
     if (j->type == COSROD_SC_JOINT_BUSHING) {
       cosrod_bushing_def *b = &bu[nbu++];
-      b->body[0] = j->body[0], b->body[1] = j->body[1];
+      b->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], b->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];
       memcpy(b->at, j->at, sizeof b->at);
       b->k = j->stiffness;
       b->c = j->damping;
       b->k_rot = j->stiffness_rot;
       b->c_rot = j->damping_rot;
       if (b->body[0] < 0) { /* ground first: swap sides (the force law is symmetric) */
-        b->body[0] = j->body[1], b->body[1] = -1;
+        b->body[0] = idx[j->body[1]], b->body[1] = -1;
         memcpy(b->at[0], j->at[1], sizeof b->at[0]);
         memcpy(b->at[1], j->at[0], sizeof b->at[1]);
       }
     } else {
       cosrod_joint_def *d = &jd[nj++];
       d->type = joint_of(j->type);
-      d->body[0] = j->body[0], d->body[1] = j->body[1];
+      d->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], d->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];
       memcpy(d->at, j->at, sizeof d->at);
       memcpy(d->axis, j->axis, sizeof d->axis);
       memcpy(d->axis2, j->axis2, sizeof d->axis2);

@@ -16,4 +16,11 @@
 cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
                                      size_t errlen);
 
+/* The same, skipping the bodies driven by motion keyframes (kinematic
+ * bodies, carried rods only): bmap (sc->nbodies) receives each scenario
+ * body's index in the model or -1.  bmap NULL: motion bodies are refused. */
+#define COSROD_SIM_MAX_BODIES 1024
+cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, cosrod_status *status, char *err,
+                                         size_t errlen);
+
 #endif

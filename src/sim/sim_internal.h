@@ -6,6 +6,7 @@
 
 #include "cosrod/sim.h"
 #include "cosrod/statics.h"
+#include "sim/sim_couple.h"
 
 struct cosrod_sim {
   const cosrod_scenario *sc;
@@ -95,6 +96,7 @@ struct cosrod_sim {
   int *lie_bc0, *lie_bcn;    /* (ny) per rod, q rows: first ν column and count of B = ∂q̇/∂ν */
   double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
   int lie_jml, lie_jmu;
+  struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */

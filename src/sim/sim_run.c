@@ -28,6 +28,7 @@
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD) {
   double W = 0.0, D = 0.0;
   t = sim_tclamp(s, t);
+  sim_couple_rhs_begin(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
@@ -35,6 +36,7 @@ cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW,
     W += s->data[r]->energy.external_power;
     D += s->data[r]->energy.dissipation_rate;
   }
+  sim_couple_energy(s, t, &W, &D);
   if (rW) *rW = W;
   if (rD) *rD = D;
   return COSROD_OK;
@@ -49,6 +51,7 @@ void sim_energy_from_data(cosrod_sim *s, double W, double D) {
     e.elastic += re->shear_ext + re->bend_tors;
     e.gravity += re->gravity;
   }
+  sim_couple_energy_terms(s, &e.kinetic, &e.elastic, &e.gravity);
   e.external_work = W;
   e.dissipated = D;
   e.balance = e.kinetic + e.elastic + e.gravity + e.dissipated - e.external_work;

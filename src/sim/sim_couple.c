@@ -1,0 +1,369 @@
+/* Rods attached to rigid bodies (SPEC §5, issue 10 item 4).
+ *
+ * Model.  A rod end `pinned` or `clamped` with `body: NAME, at: a` is a
+ * kinematic boundary of the rod whose pose follows the body: with the body's
+ * centre of mass x_b, rotation R_b (unit quaternion q_b), velocity v_b and
+ * spatial angular velocity w_b,
+ *     c = x_b + R_b a,   c' = v_b + w_b x (R_b a),
+ *     p_e = q_b q_rel,   p_e' = 1/2 (0, w_b) p_e,
+ * where q_rel = q_b(0)^-1 p_e(0) keeps the rod's initial end frame fixed in
+ * the body (so a rod starts stress-free at its attachment).  The rod reads
+ * this pose through its end-motion callback (cosrod_rod_set_end_fn), so every
+ * formulation and evaluation of the rod sees it.  The body receives minus the
+ * support reaction of that end (cosrod_statics_end_reactions without
+ * inertia): force -F at c and moment -M, i.e. the generalised force of the
+ * rod on its end vertex (elastic, damping, gravity and loads of that vertex)
+ * and the bending/torsion moment on the ghost frame ([LLA] Remark 3.1).
+ *
+ * The attached end vertex is massless: its weight goes to the body (it is
+ * in the vertex force), its inertia m_e = rhoA ds_0 / 2 is neglected (relative
+ * error m_e / m_b in the body's translational inertia; lumping it properly
+ * would move the body's centre of mass).  Consistently its kinetic energy is
+ * left out of the energy balance, which then closes exactly: the rod's
+ * end power -f_e . c' - f_p . p_e' (the rod's external power of a moving end
+ * with zero end acceleration) is the negative of the power of the wrench on
+ * the body.  Bodies driven by `motion` keyframes are kinematic: their pose
+ * comes from the keyframes (the interpolation of prescribed rod ends), they
+ * are not in the state, and the rod's end power is external work.
+ *
+ * State.  y = (rods in their banded node orderings, then the multibody state
+ * of the dynamic bodies, body.h).  The right-hand side is: body poses from y
+ * -> rods -> end reactions -> body wrenches -> body right-hand side.  The
+ * Jacobian is left to the implicit methods' banded finite differences (with
+ * column grouping), with the bandwidths of the coupled structure computed
+ * here: O(N) per Jacobian for a chain whose bodies touch the last rod's end
+ * (the body block follows the rods); a body touching the start of an earlier
+ * rod widens the band (correct, not efficient: no sparse solver yet). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/quat.h"
+#include "cosrod/vec3.h"
+#include "sim/sim_bodies.h"
+#include "sim/sim_couple.h"
+#include "sim/sim_internal.h"
+
+typedef struct sim_attach {
+  struct sim_couple *cp;
+  size_t rod;
+  int end;
+  int body;       /* scenario body index */
+  double at[3];   /* attachment point, body frame [m] */
+  double qrel[4]; /* end frame in the body frame */
+  double me;      /* mass of the (massless-treated) end vertex [kg] */
+} sim_attach;
+
+struct sim_couple {
+  cosrod_mbs *m; /* dynamic bodies (NULL if all are kinematic) */
+  cosrod_mbs_data *d;
+  int nm, off; /* multibody state size and offset in y */
+  int *bmap;   /* (nb) scenario body -> model index or -1 (kinematic) */
+  size_t nb, na;
+  sim_attach *att;
+  double **kpos, **krot;     /* (nb) kinematic bodies: keyframe rows (t, x, y, z) / (t, q) or NULL */
+  double *bx, *bq, *bv, *bw; /* (nb x 3/4/3/3) body poses at the last prepare: x, q, v, w (spatial) */
+  double *F;                 /* (nb x 6) wrench on the dynamic bodies (force, torque about x_b) */
+  double *ym, *fm;           /* (nm) */
+  double Pc;                 /* power of the wrenches on the dynamic bodies [W] */
+  double kin_end;            /* kinetic energy of the attached end vertices [J] */
+  double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
+};
+
+static void end_fn(void *user, int e, double t, double x[3], double xd[3], double xdd[3], double p[4],
+                   double pd[4], double pdd[4]) {
+  (void)e, (void)t;
+  const sim_attach *a = user;
+  const sim_couple *cp = a->cp;
+  size_t b = (size_t)a->body;
+  const double *q = cp->bq + 4 * b, *w = cp->bw + 3 * b;
+  double ra[3], wr[3], wq[4] = {0.0, w[0], w[1], w[2]};
+  cosrod_quat_rotate(ra, q, a->at);
+  cosrod_vec3_add(x, cp->bx + 3 * b, ra);
+  cosrod_vec3_cross(wr, w, ra);
+  cosrod_vec3_add(xd, cp->bv + 3 * b, wr);
+  cosrod_vec3_zero(xdd);
+  cosrod_quat_mul(p, q, a->qrel);
+  cosrod_quat_mul(pd, wq, p);
+  for (int k = 0; k < 4; ++k) pd[k] *= 0.5, pdd[k] = 0.0;
+}
+
+/* Poses of every body at (t, y). */
+static void prepare(const cosrod_sim *s, double t, const double *y) {
+  sim_couple *cp = s->cpl;
+  const cosrod_scenario *sc = s->sc;
+  if (cp->m && y) memcpy(cp->ym, y + cp->off, (size_t)cp->nm * sizeof *y);
+  for (size_t b = 0; b < cp->nb; ++b) {
+    const cosrod_sc_body *sb = &sc->bodies[b];
+    double *x = cp->bx + 3 * b, *q = cp->bq + 4 * b, *v = cp->bv + 3 * b, *w = cp->bw + 3 * b;
+    if (cp->bmap[b] >= 0) {
+      double Om[3];
+      cosrod_mbs_body_state(cp->m, cp->d, cp->ym, (size_t)cp->bmap[b], x, q, v, Om);
+      cosrod_quat_rotate(w, q, Om);
+      continue;
+    }
+    double xdd[3], qd[4] = {0, 0, 0, 0}, qdd[4], r[4];
+    cosrod_vec3_copy(x, sb->position);
+    cosrod_quat_copy(q, sb->quaternion);
+    cosrod_vec3_zero(v);
+    cosrod_keyframes_eval(cp->kpos[b], (int)sb->motion_position.n, cp->krot[b], (int)sb->motion_orientation.n,
+                          sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
+    cosrod_quat_mul_conj(r, qd, q); /* q' q^-1 = (0, w/2) */
+    for (int k = 0; k < 3; ++k) w[k] = 2.0 * r[1 + k];
+  }
+}
+
+/* Wrenches of the rods on the bodies from the rods' last evaluation; body
+ * right-hand side into ydot (if not NULL); powers and energies. */
+static int finish(const cosrod_sim *s, double t, double *ydot) {
+  sim_couple *cp = s->cpl;
+  memset(cp->F, 0, 6 * cp->nb * sizeof *cp->F);
+  cp->Pc = cp->kin_end = 0.0;
+  for (size_t i = 0; i < cp->na; ++i) {
+    const sim_attach *a = &cp->att[i];
+    const cosrod_rod_data *d = s->data[a->rod];
+    int n = a->end ? d->N : 0;
+    cp->kin_end += 0.5 * a->me * cosrod_vec3_norm2(d->xd + 3 * n);
+    if (cp->bmap[a->body] < 0) continue; /* kinematic body: the rod's end power is external work */
+    double R[12];
+    cosrod_statics_end_reactions(s->rods[a->rod], d, 1.0, 0, R, NULL);
+    const double *Fr = R + 6 * a->end, *Mr = R + 6 * a->end + 3;
+    double *F = cp->F + 6 * a->body, f[3], r[3], m[3];
+    cosrod_vec3_scale(f, -1.0, Fr);
+    cosrod_vec3_sub(r, d->x + 3 * n, cp->bx + 3 * a->body);
+    cosrod_vec3_cross(m, r, f);
+    cosrod_vec3_sub(m, m, Mr);
+    cosrod_vec3_add(F, F, f);
+    cosrod_vec3_add(F + 3, F + 3, m);
+  }
+  for (size_t b = 0; b < cp->nb; ++b) {
+    if (cp->bmap[b] < 0) continue;
+    const double *F = cp->F + 6 * b;
+    cp->Pc += cosrod_vec3_dot(F, cp->bv + 3 * b) + cosrod_vec3_dot(F + 3, cp->bw + 3 * b);
+    cosrod_mbs_set_wrench(cp->d, (size_t)cp->bmap[b], F, F + 3);
+  }
+  if (!cp->m) return 0;
+  if (ydot) {
+    if (cosrod_mbs_rhs(cp->m, cp->d, t, cp->ym, cp->fm) != 0) return -1;
+    memcpy(ydot + cp->off, cp->fm, (size_t)cp->nm * sizeof *ydot);
+  }
+  return 0;
+}
+
+int sim_couple_rhs_begin(cosrod_sim *s, double t, const double *y) {
+  if (s->cpl) prepare(s, t, y);
+  return 0;
+}
+
+int sim_couple_rhs_end(cosrod_sim *s, double t, double *ydot) {
+  if (!s->cpl) return 0;
+  int rc = finish(s, t, ydot);
+  if (rc != 0) snprintf(s->msg, sizeof s->msg, "%s", cosrod_mbs_data_message(s->cpl->d));
+  return rc;
+}
+
+void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD) {
+  sim_couple *cp = s->cpl;
+  if (!cp) return;
+  finish(s, t, NULL);
+  cp->Tb = cp->Gb = cp->Eb = cp->Wb = cp->Db = 0.0;
+  if (cp->m) {
+    cosrod_mbs_energy(cp->m, cp->d, t, cp->ym, &cp->Tb, &cp->Gb, &cp->Eb);
+    cosrod_mbs_power(cp->m, cp->d, t, cp->ym, &cp->Wb, &cp->Db);
+  }
+  if (rW) *rW += cp->Wb + cp->Pc;
+  if (rD) *rD += cp->Db;
+}
+
+void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elastic, double *gravity) {
+  const sim_couple *cp = s->cpl;
+  if (!cp) return;
+  *kinetic += cp->Tb - cp->kin_end;
+  *elastic += cp->Eb;
+  *gravity += cp->Gb;
+}
+
+int sim_couple_project(cosrod_sim *s, double t, double *y) {
+  sim_couple *cp = s->cpl;
+  if (!cp || !cp->m) return 0;
+  memcpy(cp->ym, y + cp->off, (size_t)cp->nm * sizeof *y);
+  if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
+  memcpy(y + cp->off, cp->ym, (size_t)cp->nm * sizeof *y);
+  return 0;
+}
+
+static double *rows_of(const cosrod_sc_keyframes *k, int dim) {
+  if (k->n == 0) return NULL;
+  double *rows = malloc(k->n * (size_t)(dim + 1) * sizeof *rows);
+  if (!rows) return NULL;
+  for (size_t i = 0; i < k->n; i++) {
+    rows[i * (size_t)(dim + 1)] = k->t[i];
+    for (int j = 0; j < dim; j++) rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
+  }
+  return rows;
+}
+
+void sim_couple_free(cosrod_sim *s) {
+  sim_couple *cp = s->cpl;
+  if (!cp) return;
+  for (size_t r = 0; r < s->nrods && s->rods; r++)
+    for (int e = 0; e < 2; e++)
+      if (s->rods[r] && s->sc->rods[r].ends[e].body >= 0) cosrod_rod_set_end_fn(s->rods[r], e, NULL, NULL);
+  for (size_t b = 0; cp->kpos && b < cp->nb; ++b) free(cp->kpos[b]), free(cp->krot[b]);
+  free(cp->kpos);
+  free(cp->krot);
+  cosrod_mbs_data_free(cp->d);
+  cosrod_mbs_free(cp->m);
+  free(cp->bmap);
+  free(cp->att);
+  free(cp->bx);
+  free(cp->bq);
+  free(cp->bv);
+  free(cp->bw);
+  free(cp->F);
+  free(cp->ym);
+  free(cp->fm);
+  free(cp);
+  s->cpl = NULL;
+}
+
+static cosrod_status fail(cosrod_sim *s, const char *key, const char *problem, char *err, size_t errlen,
+                          cosrod_status st) {
+  if (key) cosrod_scenario_format_error(s->sc, key, problem, err, errlen);
+  sim_couple_free(s);
+  return st;
+}
+
+cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
+  const cosrod_scenario *sc = s->sc;
+  if (sc->nbodies == 0) return COSROD_OK;
+  sim_couple *cp = calloc(1, sizeof *cp);
+  if (!cp) return COSROD_ERR_NOMEM;
+  s->cpl = cp;
+  cp->nb = sc->nbodies;
+  size_t na = 0;
+  for (size_t r = 0; r < sc->nrods; r++)
+    for (int e = 0; e < 2; e++) na += sc->rods[r].ends[e].body >= 0;
+  cp->bmap = calloc(cp->nb, sizeof *cp->bmap);
+  cp->att = calloc(na + 1, sizeof *cp->att);
+  cp->kpos = calloc(cp->nb, sizeof *cp->kpos);
+  cp->krot = calloc(cp->nb, sizeof *cp->krot);
+  cp->bx = calloc(3 * cp->nb, sizeof *cp->bx);
+  cp->bq = calloc(4 * cp->nb, sizeof *cp->bq);
+  cp->bv = calloc(3 * cp->nb, sizeof *cp->bv);
+  cp->bw = calloc(3 * cp->nb, sizeof *cp->bw);
+  cp->F = calloc(6 * cp->nb, sizeof *cp->F);
+  if (!cp->bmap || !cp->att || !cp->kpos || !cp->krot || !cp->bx || !cp->bq || !cp->bv || !cp->bw || !cp->F)
+    return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
+  size_t ndyn = 0;
+  for (size_t b = 0; b < cp->nb; ++b) {
+    const cosrod_sc_body *sb = &sc->bodies[b];
+    ndyn += !sb->has_motion;
+    if (!sb->has_motion) continue;
+    cp->kpos[b] = rows_of(&sb->motion_position, 3);
+    cp->krot[b] = rows_of(&sb->motion_orientation, 4);
+    if ((sb->motion_position.n && !cp->kpos[b]) || (sb->motion_orientation.n && !cp->krot[b]))
+      return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
+  }
+  if (ndyn > 0) {
+    cosrod_status st = COSROD_OK;
+    cp->m = cosrod_sim_bodies_create_map(sc, cp->bmap, &st, err, errlen);
+    if (!cp->m) return fail(s, NULL, NULL, err, errlen, st);
+    cp->d = cosrod_mbs_data_create(cp->m);
+    cp->nm = cosrod_mbs_n(cp->m);
+    cp->ym = calloc((size_t)cp->nm, sizeof *cp->ym);
+    cp->fm = calloc((size_t)cp->nm, sizeof *cp->fm);
+    if (!cp->d || !cp->ym || !cp->fm) return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
+    cosrod_mbs_initial_state(cp->m, cp->ym);
+  } else {
+    for (size_t b = 0; b < cp->nb; ++b) cp->bmap[b] = -1;
+    for (size_t j = 0; j < sc->njoints; ++j) {
+      char key[48];
+      snprintf(key, sizeof key, "joints.%zu", j);
+      return fail(s, key, "joints and bushings need bodies that are not driven by motion keyframes", err, errlen,
+                  COSROD_ERR_PARSE);
+    }
+  }
+  prepare(s, 0.0, NULL);
+  /* attachments: the rod's initial end (from its shape) must be the body point */
+  for (size_t r = 0; r < sc->nrods; r++)
+    for (int e = 0; e < 2; e++) {
+      const cosrod_sc_end *se = &sc->rods[r].ends[e];
+      if (se->body < 0) continue;
+      char key[64];
+      snprintf(key, sizeof key, "rods.%zu.ends.%s.at", r, e ? "end" : "start");
+      sim_attach *a = &cp->att[cp->na++];
+      a->cp = cp;
+      a->rod = r;
+      a->end = e;
+      a->body = se->body;
+      cosrod_vec3_copy(a->at, se->at);
+      double x0[3], p0[4], c[3], qi[4];
+      const cosrod_rod *rod = s->rods[r];
+      cosrod_rod_end_motion(rod, e, 0.0, x0, NULL, NULL, p0, NULL, NULL);
+      cosrod_quat_rotate(c, cp->bq + 4 * a->body, a->at);
+      cosrod_vec3_add(c, c, cp->bx + 3 * a->body);
+      double L = sc->rods[r].length > 0 ? sc->rods[r].length : 1.0;
+      double gap[3];
+      cosrod_vec3_sub(gap, c, x0);
+      if (cosrod_vec3_norm(gap) > 1e-6 * L) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "the body point [%.6g, %.6g, %.6g] is not the rod's %s [%.6g, %.6g, %.6g] (from its shape)", c[0],
+                 c[1], c[2], e ? "end" : "start", x0[0], x0[1], x0[2]);
+        return fail(s, key, msg, err, errlen, COSROD_ERR_PARSE);
+      }
+      cosrod_quat_conj(qi, cp->bq + 4 * a->body);
+      cosrod_quat_mul(a->qrel, qi, p0);
+      double rhoA;
+      cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
+      a->me = rhoA * cosrod_rod_vertex_weight(rod)[e ? cosrod_rod_nseg(rod) : 0];
+      if (cosrod_rod_set_end_fn(s->rods[r], e, end_fn, a) != COSROD_OK)
+        return fail(s, key, "internal: the end cannot follow a body", err, errlen, COSROD_ERR_INTERNAL);
+    }
+  s->need_rates = 1;
+  return COSROD_OK;
+}
+
+int sim_couple_n(const cosrod_sim *s) { return s->cpl ? s->cpl->nm : 0; }
+
+void sim_couple_layout(cosrod_sim *s, int off, double *y0) {
+  sim_couple *cp = s->cpl;
+  if (!cp) return;
+  cp->off = off;
+  if (cp->m) memcpy(y0 + off, cp->ym, (size_t)cp->nm * sizeof *y0);
+  /* bandwidths of the coupled structure: the body block is dense and
+   * couples with the rod entries next to each attached end (the first /
+   * last nodes of the rod's banded block; NB entries are generous) */
+  const int NB = 40;
+  int ml = s->ml, mu = s->mu;
+  if (cp->nm - 1 > ml) ml = cp->nm - 1;
+  if (cp->nm - 1 > mu) mu = cp->nm - 1;
+  for (size_t i = 0; i < cp->na; ++i) {
+    const sim_attach *a = &cp->att[i];
+    if (cp->bmap[a->body] < 0) continue;
+    int lo = s->qoff_r[a->rod], hi = lo + s->ny_r[a->rod];
+    int r0 = a->end ? (hi - NB > lo ? hi - NB : lo) : lo;
+    int d = off + cp->nm - 1 - r0; /* farthest body entry from the nearest-start rod entry */
+    if (d > ml) ml = d;
+    if (d > mu) mu = d;
+  }
+  s->ml = ml;
+  s->mu = mu;
+}
+
+size_t cosrod_sim_nbodies(const cosrod_sim *s) { return s && s->cpl ? s->cpl->nb : 0; }
+
+cosrod_status cosrod_sim_body(const cosrod_sim *s, size_t b, double x[3], double q[4], double Omega[3]) {
+  if (!s || !s->cpl || b >= s->cpl->nb) return COSROD_ERR_INVALID;
+  const sim_couple *cp = s->cpl;
+  if (x) cosrod_vec3_copy(x, cp->bx + 3 * b);
+  if (q) cosrod_quat_copy(q, cp->bq + 4 * b);
+  if (Omega) { /* material components */
+    double qc[4];
+    cosrod_quat_conj(qc, cp->bq + 4 * b);
+    cosrod_quat_rotate(Omega, qc, cp->bw + 3 * b);
+  }
+  return COSROD_OK;
+}

@@ -1,0 +1,36 @@
+/* Rods attached to rigid bodies (module sim, private; sim_couple.c). */
+#ifndef COSROD_SIM_COUPLE_H
+#define COSROD_SIM_COUPLE_H
+
+#include "cosrod/body.h"
+#include "cosrod/sim.h"
+#include "cosrod/status.h"
+
+typedef struct sim_couple sim_couple;
+
+/* After the rods are built: the multibody model of the dynamic bodies, the
+ * attachments (checked against the rods' initial ends: ERR_PARSE with err
+ * "FILE:LINE: key: problem") and the rods' end callbacks.  No-op without
+ * bodies. */
+cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen);
+void sim_couple_free(cosrod_sim *s);
+/* Size of the bodies' block of y (0 without dynamic bodies). */
+int sim_couple_n(const cosrod_sim *s);
+/* The bodies' block starts at off in y: its initial state into y0 and the
+ * bandwidths s->ml, s->mu widened to the coupled structure. */
+void sim_couple_layout(cosrod_sim *s, int off, double *y0);
+/* Around the rods' evaluation at (t, y): body poses for the rod ends
+ * (before), the rods' reactions on the bodies and the bodies' right-hand
+ * side into ydot (after; ydot may be NULL).  0 or -1 (s->msg set). */
+int sim_couple_rhs_begin(cosrod_sim *s, double t, const double *y);
+int sim_couple_rhs_end(cosrod_sim *s, double t, double *ydot);
+/* After rods evaluated through sim_couple_rhs_begin: add the bodies' load
+ * power and the power of the rods' wrenches on them to *rW, their
+ * dissipation to *rD (either may be NULL), keep their energies. */
+void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD);
+/* Add the kept body energies (minus the attached end vertices' kinetic energy). */
+void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elastic, double *gravity);
+/* Projection of the bodies' block of y after an accepted step. */
+int sim_couple_project(cosrod_sim *s, double t, double *y);
+
+#endif
