@@ -40,6 +40,7 @@ agree() {
   echo "$rc_c $rc_r $f $*" >>"$tmp/log"
 }
 for f in "$src"/tests/scenario/invalid/*.yaml; do agree "$f"; done
+for f in "$src"/tests/sim/couple_invalid/*.yaml; do agree "$f"; done
 for ex in "$src"/examples/*.yaml; do
   if "$cli" check "$ex" 2>/dev/null | grep -q "analysis dynamic"; then
     agree "$ex" --set analysis.t_end=1e-5 --set output.plots=false

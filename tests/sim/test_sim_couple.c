@@ -265,6 +265,44 @@ static void balance(const char *text, const char *name, int external) {
 TEST(energy_balance_body_bushing) { balance(BAL, "balance.yaml", 0); }
 TEST(energy_balance_body_driven_by_keyframes) { balance(CARRY, "carry.yaml", 1); }
 
+/* Refusals made when the simulation is built (not by the loader): one line
+ * "FILE:LINE: key: problem" (cosrod check and run exit 2 on them:
+ * tests/cli/check_run_agree.sh runs the same files). */
+static void refused(const char *file, int line, const char *key, const char *sub) {
+  char path[1024], err[512] = "", want[1200];
+  const char *src = getenv("COSROD_SOURCE_DIR");
+  snprintf(path, sizeof path, "%s/tests/sim/couple_invalid/%s", src ? src : ".", file);
+  cosrod_scenario *sc = NULL;
+  cosrod_status st = cosrod_scenario_load(path, NULL, 0, &sc, err, sizeof err);
+  CHECK("loads", st == COSROD_OK);
+  if (st != COSROD_OK) {
+    NOTE("%s", err);
+    return;
+  }
+  cosrod_sim *sim = NULL;
+  if (sc->nrods == 0) {
+    st = cosrod_sim_bodies_check(sc, err, sizeof err);
+  } else {
+    sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  }
+  NOTE("%s: %s", file, err);
+  CHECK("refused", sim == NULL && st != COSROD_OK);
+  snprintf(want, sizeof want, "%s:%d: %s: ", path, line, key);
+  CHECK("FILE:LINE: key: prefix", strncmp(err, want, strlen(want)) == 0);
+  CHECK("problem text", strstr(err, sub) != NULL);
+  CHECK("one line", strchr(err, '\n') == NULL);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(attachment_refusals) {
+  refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
+  refused("end-body-static.yaml", 18, "analysis.type", "dynamic analyses only");
+  refused("end-body-dae.yaml", 19, "solver.formulation", "nullspace or absolute");
+  refused("body-motion-with-joint.yaml", 24, "joints.0", "takes no joints or bushings");
+  refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
+}
+
 static const th_case cases[] = {
     TH_CASE(hanging_body_tension_dopri5),
     TH_CASE(hanging_body_tension_radau5_absolute),
@@ -273,6 +311,7 @@ static const th_case cases[] = {
     TH_CASE(physical_pendulum_period_rodas),
     TH_CASE(energy_balance_body_bushing),
     TH_CASE(energy_balance_body_driven_by_keyframes),
+    TH_CASE(attachment_refusals),
 };
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
