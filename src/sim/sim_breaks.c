@@ -47,6 +47,8 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T) {
     for (int e = 0; e < 2; e++) cap += sr->ends[e].position.n + sr->ends[e].orientation.n;
     cap += 2 * sr->nloads;
   }
+  for (size_t b = 0; b < sc->nbodies; b++) /* bodies driven by keyframes (sim_couple.c) */
+    cap += sc->bodies[b].motion_position.n + sc->bodies[b].motion_orientation.n;
   s->brk = malloc((cap ? cap : 1) * sizeof *s->brk);
   if (!s->brk) return COSROD_ERR_NOMEM;
   size_t n = 0;
@@ -68,6 +70,13 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T) {
       add_time(s->brk, &n, l->t0, T);
       add_time(s->brk, &n, l->t1, T);
     }
+  }
+  for (size_t b = 0; b < sc->nbodies; b++) {
+    const cosrod_sc_body *sb = &sc->bodies[b];
+    if (sb->motion_position.n > 1)
+      for (size_t i = 0; i < sb->motion_position.n; i++) add_time(s->brk, &n, sb->motion_position.t[i], T);
+    if (sb->motion_orientation.n > 1)
+      for (size_t i = 0; i < sb->motion_orientation.n; i++) add_time(s->brk, &n, sb->motion_orientation.t[i], T);
   }
   qsort(s->brk, n, sizeof *s->brk, cmp_double);
   /* merge times closer than the driver's smallest step (0.1 |h| > |t| u) and
