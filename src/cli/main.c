@@ -69,7 +69,11 @@ static void usage(FILE *f) {
           "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
           "on the joint's first body), energy.csv (bushings elastic / dissipated), steps.csv,\n"
           "vtk/bodies_<frame>.vtp; parametrisation quaternion | directors | euler-angles,\n"
-          "solver.formulation nullspace (null-space joints) | absolute ([L] eq. 40/23, multipliers).\n");
+          "solver.formulation nullspace (null-space joints) | absolute ([L] eq. 40/23, multipliers).\n"
+          "rods attached to bodies: ends.start|end: {type: clamped|pinned, body: NAME, at: [x, y, z]}\n"
+          "(at in the body frame); bodies.N.motion: {position: [[t, x, y, z], ...], orientation:\n"
+          "[[t, q0..q3], ...], interpolation: linear|cubic} drives a body by keyframes; bodies.csv\n"
+          "next to the rod files (dynamic analyses; nullspace or absolute).\n");
 }
 
 int main(int argc, char **argv) {
