@@ -51,6 +51,9 @@ typedef struct run_ctx {
   int progress; /* 1: may draw (terminal, not quiet) */
   int drawn;    /* a bar is on screen */
   cosrod_status out_status;
+  FILE *jf;        /* joints.csv (rods with bodies and joints), written as DIR/.joints.csv.tmp */
+  int *jidx;       /* (njoints) scenario index of each joint */
+  double *jR;      /* (6 njoints) */
 } run_ctx;
 
 static void draw_progress(run_ctx *c, const cosrod_sim *sim, double t, double h, int force) {
@@ -121,6 +124,14 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     double x[3], q[4], Om[3];
     st = cosrod_sim_body(sim, b, x, q, Om);
     if (st == COSROD_OK) st = cosrod_output_write_body(c->out, b, x, q, Om);
+  }
+  if (st == COSROD_OK && c->jf && cosrod_sim_joint_reactions(sim, c->jR) == COSROD_OK) { /* joints.csv */
+    for (size_t j = 0; j < cosrod_sim_njoints(sim); j++) {
+      const double *r = c->jR + 6 * j;
+      fprintf(c->jf, "%.15g,%d,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g\n", t, c->jidx[j], r[0], r[1], r[2], r[3],
+              r[4], r[5]);
+    }
+    if (ferror(c->jf)) st = COSROD_ERR_IO;
   }
   if (st == COSROD_OK) {
     cosrod_sim_energy e = cosrod_sim_energy_now(sim);
@@ -390,6 +401,24 @@ int cosrod_cmd_run(int argc, char **argv) {
     goto cleanup;
   }
 
+  char jtmp[4200] = "", jfin[4200] = "";
+  if (cosrod_sim_njoints(sim) > 0) {
+    size_t nj = cosrod_sim_njoints(sim), k = 0;
+    c.jidx = calloc(nj, sizeof *c.jidx);
+    c.jR = calloc(6 * nj, sizeof *c.jR);
+    snprintf(jtmp, sizeof jtmp, "%s/.joints.csv.tmp", dir);
+    snprintf(jfin, sizeof jfin, "%s/joints.csv", dir);
+    c.jf = c.jidx && c.jR ? fopen(jtmp, "w") : NULL;
+    if (!c.jf) {
+      fprintf(stderr, "cosrod run: cannot write %s\n", jtmp);
+      rc = 1;
+      goto cleanup;
+    }
+    for (size_t j = 0; j < sc->njoints; j++)
+      if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) c.jidx[k++] = (int)j;
+    fprintf(c.jf, "t,joint,Fx,Fy,Fz,Mx,My,Mz\n");
+  }
+
   /* run */
   c.t_end = sc->analysis.t_end;
   c.progress = !quiet && isatty(STDERR_FILENO);
@@ -496,6 +525,12 @@ int cosrod_cmd_run(int argc, char **argv) {
   }
 
 cleanup:
+  if (c.jf && (fclose(c.jf) != 0 || rename(jtmp, jfin) != 0)) {
+    fprintf(stderr, "cosrod run: cannot write %s\n", jfin);
+    if (rc == 0) rc = 1;
+  }
+  free(c.jidx);
+  free(c.jR);
   cosrod_output_free(c.out);
   if (c.s_mid)
     for (size_t r = 0; r < nrods; r++) free(c.s_mid[r]);

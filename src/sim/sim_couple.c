@@ -69,6 +69,7 @@ struct sim_couple {
   double Pc;                 /* power of the wrenches on the dynamic bodies [W] */
   double kin_end;            /* kinetic energy of the attached end vertices [J] */
   double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
+  double t;                  /* time of the last prepare */
 };
 
 static void end_fn(void *user, int e, double t, double x[3], double xd[3], double xdd[3], double p[4],
@@ -94,6 +95,7 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
   sim_couple *cp = s->cpl;
   const cosrod_scenario *sc = s->sc;
   if (cp->m && y) memcpy(cp->ym, y + cp->off, (size_t)cp->nm * sizeof *y);
+  cp->t = t;
   for (size_t b = 0; b < cp->nb; ++b) {
     const cosrod_sc_body *sb = &sc->bodies[b];
     double *x = cp->bx + 3 * b, *q = cp->bq + 4 * b, *v = cp->bv + 3 * b, *w = cp->bw + 3 * b;
@@ -366,4 +368,19 @@ cosrod_status cosrod_sim_body(const cosrod_sim *s, size_t b, double x[3], double
     cosrod_quat_rotate(Omega, qc, cp->bw + 3 * b);
   }
   return COSROD_OK;
+}
+
+size_t cosrod_sim_njoints(const cosrod_sim *s) {
+  if (!s || !s->cpl || !s->cpl->m) return 0;
+  size_t n = 0;
+  for (size_t j = 0; j < s->sc->njoints; ++j) n += s->sc->joints[j].type != COSROD_SC_JOINT_BUSHING;
+  return n;
+}
+
+cosrod_status cosrod_sim_joint_reactions(const cosrod_sim *s, double *R) {
+  if (!s || !R || !s->cpl) return COSROD_ERR_INVALID;
+  const sim_couple *cp = s->cpl;
+  if (!cp->m || cosrod_sim_njoints(s) == 0) return COSROD_OK;
+  /* the rods' wrenches on the bodies of the last evaluation are set in d */
+  return cosrod_mbs_joint_reactions(cp->m, cp->d, cp->t, cp->ym, R) == 0 ? COSROD_OK : COSROD_ERR_NONFINITE;
 }

@@ -79,6 +79,48 @@ TEST(hanging_body_tension_rodas_pinned) {
   hanging((const char *const[]){"solver.integrator=rodas", "rods.0.ends.end.type=pinned"}, 2);
 }
 
+/* The same with a second body (0.5 kg) hanging from the first by a
+ * spherical joint 0.2 m below the first body's centre: at rest the joint
+ * holds the second body's weight (reaction on the first body (0, 0,
+ * -0.5 g)) and the top carries all three weights. */
+static void hanging_joint(const char *const *sets, size_t nsets) {
+  char text[4096];
+  snprintf(text, sizeof text, "%s",
+           HANG);
+  char *b = strstr(text, "analysis:");
+  if (!b) return;
+  snprintf(b, sizeof text - (size_t)(b - text), "%s",
+           "  - {name: w, mass: 0.5, inertia: [0.002, 0.002, 0.001], position: [0, 0, -0.9]}\n"
+           "joints:\n"
+           "  - {type: spherical, bodies: [box, w], at: [[0, 0, -0.2], [0, 0, 0.1]]}\n"
+           "analysis: {type: dynamic, t_end: 3.0}\n"
+           "solver: {formulation: nullspace, integrator: radau5, rtol: 1.0e-8, atol: 1.0e-9}\n"
+           "output: {every: 0.5}\n");
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(text, "hang-joint.yaml", sets, nsets, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  double R[12], J[6];
+  int sup[2];
+  CHECK("one joint", cosrod_sim_njoints(sim) == 1);
+  CHECK("reactions", cosrod_sim_reactions(sim, 0, R, sup) == COSROD_OK);
+  CHECK("joint reactions", cosrod_sim_joint_reactions(sim, J) == COSROD_OK);
+  double rhoA;
+  cosrod_rod_constants(cosrod_sim_rod(sim, 0), NULL, NULL, NULL, NULL, &rhoA, NULL);
+  double want = (1.5 + rhoA * 0.5) * G;
+  NOTE("top Fz %.9g N (closed form %.9g N); joint force on the first body (%.3g, %.3g, %.9g) N (closed form -0.5 g = %.9g)",
+       R[2], want, J[0], J[1], J[2], -0.5 * G);
+  CHECK_NEAR("top reaction = both bodies + rod", R[2], want, 1e-6 * want);
+  CHECK_NEAR("joint carries the second body", J[2], -0.5 * G, 1e-6 * G);
+  CHECK_NEAR("joint: no horizontal force", J[0], 0.0, 1e-9);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(hanging_bodies_with_joint) { hanging_joint(NULL, 0); }
+
 /* Physical pendulum: a light stiff steel rod (L = 0.5 m, r = 5 mm,
  * density 10: rod mass 4e-4 kg) pinned at the origin, its lower end clamped
  * to a 1 kg body (I_yy = 0.01 kg m^2) at the body point 0.1 m above the
@@ -307,6 +349,7 @@ static const th_case cases[] = {
     TH_CASE(hanging_body_tension_dopri5),
     TH_CASE(hanging_body_tension_radau5_absolute),
     TH_CASE(hanging_body_tension_rodas_pinned),
+    TH_CASE(hanging_bodies_with_joint),
     TH_CASE(physical_pendulum_period_radau5),
     TH_CASE(physical_pendulum_period_rodas),
     TH_CASE(energy_balance_body_bushing),
