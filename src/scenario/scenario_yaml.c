@@ -269,6 +269,12 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     kv_vec(f, "    ", "velocity", b->velocity, 3);
     kv_vec(f, "    ", "angular_velocity", b->angular_velocity, 3);
     fprintf(f, "    parametrisation: %s\n", SC_PARAM_NAMES[b->parametrisation]);
+    if (b->has_motion) {
+      fputs("    motion:\n", f);
+      if (b->motion_position.n) keyframes(f, "      ", "position", &b->motion_position, 3);
+      if (b->motion_orientation.n) keyframes(f, "      ", "orientation", &b->motion_orientation, 4);
+      fprintf(f, "      interpolation: %s\n", b->motion_cubic ? "cubic" : "linear");
+    }
     if (b->nloads) fputs("    loads:\n", f);
     for (size_t k = 0; k < b->nloads; k++) {
       const cosrod_sc_body_load *l = &b->loads[k];

@@ -107,8 +107,13 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
   }
   for (size_t i = 0; i < a->nbodies; i++) {
     const cosrod_sc_body *p = &a->bodies[i], *q = &b->bodies[i];
-    SAME_BYTES(cosrod_sc_body, p, q, z_->line = 0; z_->loads = NULL);
+    SAME_BYTES(cosrod_sc_body, p, q, z_->line = 0; z_->loads = NULL; z_->motion_position.t = NULL;
+               z_->motion_position.values = NULL; z_->motion_orientation.t = NULL;
+               z_->motion_orientation.values = NULL);
     REQ(eq_, "body");
+    REQ(eq_kf(&p->motion_position, &q->motion_position, 3) &&
+            eq_kf(&p->motion_orientation, &q->motion_orientation, 4),
+        "body motion keyframes");
     for (size_t k = 0; k < p->nloads; k++) {
       SAME_BYTES(cosrod_sc_body_load, &p->loads[k], &q->loads[k], z_->line = 0);
       REQ(eq_, "body load");
