@@ -11,8 +11,8 @@
  * wall = the integrator's own wall time, minimum over the runs.  Prints one
  * row per configuration: steps (attempted / accepted), nfev, njev, ndecomp,
  * wall, µs per attempted and per accepted step, the ratio of the latter to
- * rodas', and for the SUNDIALS-solver rows the max-norm difference of the
- * final state to the row above (our solver). */
+ * rodas', and for the dgbtrf and SUNDIALS-solver rows the max-norm
+ * difference of the final state to our solver's row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,15 +120,17 @@ int main(int argc, char **argv) {
   if (reps < 1) reps = 1;
   const config cfs[] = {{"rodas", "rodas", 0},
                         {"ida", "ida (own band LU)", 0},
+                        {"ida", "ida (our band, dgbtrf)", 1},
                         {"ida", "ida (SUNDIALS band)", 2},
                         {"cvode", "cvode (own band LU)", 0},
+                        {"cvode", "cvode (our band, dgbtrf)", 1},
                         {"cvode", "cvode (SUNDIALS band)", 2}};
   const int ncf = (int)(sizeof cfs / sizeof cfs[0]);
-  result res[5];
+  result res[7];
   memset(res, 0, sizeof res);
   printf("# %s, TOL = RTOL = ATOL = %g, integrator wall time minimum of %d runs (no output)\n", argv[1], tol,
          reps);
-  printf("%-22s %-6s %7s %7s %7s %6s %7s %9s %9s %9s %7s %10s\n", "config", "status", "steps", "accept",
+  printf("%-25s %-6s %7s %7s %7s %6s %7s %9s %9s %9s %7s %10s\n", "config", "status", "steps", "accept",
          "nfev", "njev", "ndecomp", "wall_s", "us/step", "us/accept", "/rodas", "dy_vs_own");
   double rodas_us = NAN;
   for (int c = 0; c < ncf; c++) {
@@ -138,11 +140,12 @@ int main(int argc, char **argv) {
     double usa = 1e6 * r->wall / (double)(r->st.naccept > 0 ? r->st.naccept : 1);
     if (c == 0) rodas_us = us;
     double dy = NAN;
-    if (cfs[c].backend == 2 && c > 0 && res[c - 1].y && res[c - 1].n == r->n) {
+    const result *own = c >= 2 && cfs[c].backend > 0 ? &res[c - cfs[c].backend] : NULL;
+    if (own && own->y && own->n == r->n) {
       dy = 0.0;
-      for (int i = 0; i < r->n; i++) dy = fmax(dy, fabs(r->y[i] - res[c - 1].y[i]));
+      for (int i = 0; i < r->n; i++) dy = fmax(dy, fabs(r->y[i] - own->y[i]));
     }
-    printf("%-22s %-6s %7ld %7ld %7ld %6ld %7ld %9.4f %9.2f %9.2f %7.2f %10.3e\n", cfs[c].label,
+    printf("%-25s %-6s %7ld %7ld %7ld %6ld %7ld %9.4f %9.2f %9.2f %7.2f %10.3e\n", cfs[c].label,
            r->status == COSROD_OK ? "ok" : "FAIL", r->st.nsteps, r->st.naccept, r->st.nfev, r->st.njev,
            r->st.ndecomp, r->wall, us, usa, us / rodas_us, dy);
   }

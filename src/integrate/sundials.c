@@ -46,8 +46,8 @@
  * steps, nreject = error-test failures, nconvfail = nonlinear-solver step
  * failures, nsteps = naccept + nreject + nconvfail (attempted steps),
  * ndecomp = linear-solver setups, nnewton = nsolve = nonlinear iterations. */
-#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,9 +190,14 @@ static void expand_reduced(const sun_state *s, SUNMatrix A) {
 static int check_band_finite(sun_state *s, const cosrod_band *B, double t) {
   for (int j = 0; j < s->n; j++) {
     const double *col = B->data + (size_t)j * (size_t)B->ld + B->ml;
-    int ok = 1;
-    for (int r = 0; r <= B->ml + B->mu; r++) ok &= fabs(col[r]) <= DBL_MAX; /* false for NaN, Inf */
-    if (ok) continue;
+    /* exponent field all ones (NaN, Inf): adding 1 to it carries into the sign bit */
+    uint64_t bad = 0;
+    for (int r = 0; r <= B->ml + B->mu; r++) {
+      uint64_t u;
+      memcpy(&u, col + r, sizeof u);
+      bad |= (u & 0x7FF0000000000000u) + 0x0010000000000000u;
+    }
+    if (!(bad & 0x8000000000000000u)) continue;
     for (int r = 0; r <= B->ml + B->mu; r++) {
       if (isfinite(col[r])) continue;
       long k = (long)j * B->ld + B->ml + r;
