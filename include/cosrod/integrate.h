@@ -255,7 +255,8 @@ typedef struct cosrod_integrate_options {
   double keep_h_lo;   /* keep h and LU if keep_h_lo <= hnew/h <= keep_h_hi [1.0] */
   double keep_h_hi;   /* [1.2] */
   int max_columns;    /* extrapolation: max columns [seulex 12] */
-  int linalg_backend; /* 0 own band/dense LU, 1 LAPACK (cosrod_linalg_backend) */
+  int linalg_backend; /* 0 own band/dense LU, 1 LAPACK (cosrod_linalg_backend); ida / cvode with a
+                         banded analytic Jacobian: 2 = SUNDIALS' own band matrix and solver */
   int dae_init;       /* ida: consistent initial values (IDACalcIC) at init.  0 = automatic: when no
                          consistent y' is known (residual or mass-matrix problem without yp0);
                          1 = always compute the algebraic y and the differential y' from the

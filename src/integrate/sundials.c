@@ -19,7 +19,16 @@
  * Nordsieck / modified-divided-difference history (IDAGetDky / CVodeGetDky)
  * on [t_n - h_used, t_n].
  *
- * Linear algebra: SUNDenseMatrix + SUNLinSol_Dense, or SUNBandMatrix +
+ * Linear algebra: with the problem's own banded Jacobian (res_jac / jac,
+ * m1 = 0), our band matrix and LU wrapped as a SUNMatrix / SUNLinearSolver
+ * (sundials_band.c; issue 12): the Jacobian is written straight into our
+ * band, IDA's iteration matrix dF/dy + cj dF/dy' (or cj M - df/dy) is built
+ * in place, CVODE's I - gamma df/dy by our linear-system function from a
+ * saved df/dy that is re-evaluated only when CVODE asks (jok false), and the
+ * LU runs only in the solver's setup, i.e. when SUNDIALS calls for it.
+ * options.linalg_backend: 0 our LU, 1 LAPACK dgbtrf on the same band, 2
+ * SUNDIALS' own SUNBandMatrix + SUNLinSol_Band (the previous path, kept for
+ * comparison).  Otherwise SUNDenseMatrix + SUNLinSol_Dense, or SUNBandMatrix +
  * SUNLinSol_Band when the problem declares a banded Jacobian.  Our banded
  * layout J[j*ldj + mu + i - j] is written in place into SUNDIALS' band
  * storage (column j at data + j*ldim, diagonal at row smu = mu + ml): passing
@@ -38,6 +47,7 @@
  * failures, nsteps = naccept + nreject + nconvfail (attempted steps),
  * ndecomp = linear-solver setups, nnewton = nsolve = nonlinear iterations. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +64,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 
 #include "cosrod/integrate.h"
+#include "integrate/sundials_band.h"
 
 enum { KIND_IDA = 0, KIND_CVODE = 1 };
 
@@ -73,7 +84,7 @@ typedef struct sun_state {
   N_Vector y, yp, tmp, atol, id;
   SUNMatrix A;
   SUNLinearSolver LS;
-  int banded;       /* A is a SUNBandMatrix */
+  int banded;       /* A is banded: a SUNBandMatrix, or ours (own) */
   int residual;     /* ida: the problem's res is used (else F = M y' - f) */
   int reduced;      /* m1 > 0: the Jacobian callback fills the reduced buffer jred */
   double *jred;     /* (ldred x n) reduced Jacobian of a second-order problem */
@@ -87,6 +98,12 @@ typedef struct sun_state {
   int jac_nonfinite;           /* the Jacobian had a NaN/Inf entry during the current solver call */
   cosrod_integrate_stats base; /* counters before the last (Re)Init */
   char sunmsg[384];            /* last SUNDIALS error message */
+
+  /* our band matrix and solver (sundials_band.c) */
+  int own;            /* A is our band matrix, solved by our band LU */
+  int covers;         /* own: the Jacobian callback writes every band entry (jac_fills, same bandwidths) */
+  cosrod_band *jsave; /* cvode + own: df/dy of the last Jacobian evaluation (reused while CVODE says jok) */
+  int jsave_ok;       /* jsave holds a Jacobian */
 } sun_state;
 
 /* ---------------------------------------------------------------- helpers */
@@ -114,6 +131,11 @@ static int cb_result(sun_state *s, int rc, double t) {
 /* Pointer and leading dimension to pass to a user callback that fills the
  * whole n x n matrix A in our layout (banded with upper bandwidth mu). */
 static double *user_view(SUNMatrix A, int banded, int mu, int *ld) {
+  if (sunband_is(A)) {
+    cosrod_band *B = sunband_band(A);
+    *ld = B->ld;
+    return B->data + (B->smu - mu);
+  }
   if (banded) {
     *ld = (int)SUNBandMatrix_LDim(A);
     return SUNBandMatrix_Data(A) + (SUNBandMatrix_StoredUpperBandwidth(A) - mu);
@@ -124,13 +146,19 @@ static double *user_view(SUNMatrix A, int banded, int mu, int *ld) {
 
 /* A(i, j) += v through the accessors (the entry must lie inside the band). */
 static void mat_add(SUNMatrix A, int banded, int i, int j, double v) {
-  if (banded)
+  if (sunband_is(A))
+    cosrod_band_add(sunband_band(A), i, j, v);
+  else if (banded)
     SUNBandMatrix_Column(A, j)[i - j] += v;
   else
     SUNDenseMatrix_Column(A, j)[i] += v;
 }
 
 static void mat_negate(SUNMatrix A, int banded) {
+  if (sunband_is(A)) {
+    cosrod_band_scale_add_identity(sunband_band(A), -1.0, 0.0);
+    return;
+  }
   sunindextype len = banded ? SUNBandMatrix_LDim(A) * SUNBandMatrix_Columns(A) : SUNDenseMatrix_LData(A);
   double *d = banded ? SUNBandMatrix_Data(A) : SUNDenseMatrix_Data(A);
   for (sunindextype k = 0; k < len; k++) d[k] = -d[k];
@@ -157,11 +185,38 @@ static void expand_reduced(const sun_state *s, SUNMatrix A) {
   }
 }
 
+/* As check_jac_finite for our band matrix B: the band rows only (the
+ * fill-in rows belong to the LU). */
+static int check_band_finite(sun_state *s, const cosrod_band *B, double t) {
+  for (int j = 0; j < s->n; j++) {
+    const double *col = B->data + (size_t)j * (size_t)B->ld + B->ml;
+    /* exponent field all ones (NaN, Inf): adding 1 to it carries into the sign bit */
+    uint64_t bad = 0;
+    for (int r = 0; r <= B->ml + B->mu; r++) {
+      uint64_t u;
+      memcpy(&u, col + r, sizeof u);
+      bad |= (u & 0x7FF0000000000000u) + 0x0010000000000000u;
+    }
+    if (!(bad & 0x8000000000000000u)) continue;
+    for (int r = 0; r <= B->ml + B->mu; r++) {
+      if (isfinite(col[r])) continue;
+      long k = (long)j * B->ld + B->ml + r;
+      s->ctx->nonfinite = 1;
+      s->jac_nonfinite = 1;
+      cosrod_step_fail(s->ctx, COSROD_ERR_NONFINITE, t,
+                       "%s: Jacobian entry %ld of the band matrix is %g at t = %.17g", s->name, k, col[r], t);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* NaN/Inf in the Jacobian the user wrote into A: message, and -1 (fatal:
  * a smaller step evaluates the same J); 0 if all entries are finite. */
 static int check_jac_finite(sun_state *s, SUNMatrix A, double t) {
   const double *d;
   long len;
+  if (s->own) return check_band_finite(s, sunband_band(A), t);
   if (s->banded) {
     d = SUNBandMatrix_Data(A);
     len = (long)SUNBandMatrix_LDim(A) * (long)s->n;
@@ -187,7 +242,10 @@ static int fill_jac_f(sun_state *s, double t, const double *y, SUNMatrix A) {
   cosrod_step_ctx *c = s->ctx;
   const cosrod_ode_problem *p = c->problem;
   int rc;
-  SUNMatZero(A);
+  if (sunband_is(A))
+    sunband_begin_fill(A, s->covers);
+  else
+    SUNMatZero(A);
   if (s->reduced) {
     memset(s->jred, 0, sizeof(double) * (size_t)s->ldred * (size_t)s->n);
     rc = p->jac(t, y, s->jred, s->ldred, p->user);
@@ -248,7 +306,10 @@ static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector ypv, N_V
   cosrod_step_ctx *c = s->ctx;
   const cosrod_ode_problem *p = c->problem;
   if (s->residual) {
-    SUNMatZero(A);
+    if (s->own)
+      sunband_begin_fill(A, s->covers); /* IDA's SUNMatZero was lazy */
+    else
+      SUNMatZero(A);
     int ld;
     double *J = user_view(A, s->banded, p->jac_mu, &ld);
     int rc = p->res_jac(t, cj, nv(yy), nv(ypv), J, ld, p->user);
@@ -261,6 +322,10 @@ static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector ypv, N_V
   }
   int rc = fill_jac_f(s, t, nv(yy), A);
   if (rc != 0) return rc;
+  if (s->own && !s->mass) { /* cj I - df/dy in one pass */
+    cosrod_band_scale_add_identity(sunband_band(A), -1.0, cj);
+    return 0;
+  }
   mat_negate(A, s->banded); /* -df/dy */
   if (!s->mass) {
     for (int i = 0; i < s->n; i++) mat_add(A, s->banded, i, i, cj);
@@ -279,6 +344,37 @@ static int cv_jac(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, void *ud
                   N_Vector t3) {
   (void)fy, (void)t1, (void)t2, (void)t3;
   return fill_jac_f(ud, t, nv(yy), A);
+}
+
+/* CVODE's iteration matrix A = I - gamma df/dy with our band matrix (own):
+ * df/dy is evaluated into jsave only when CVODE says the saved one is stale
+ * (jok false), then combined with the identity in one pass; the LU follows in
+ * our linear solver's setup.  (CVODE's default would zero A, evaluate into it,
+ * copy it to a saved matrix and scale it, and copy back when reusing.) */
+static int cv_linsys(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, sunbooleantype jok,
+                     sunbooleantype *jcur, sunrealtype gamma, void *ud, N_Vector t1, N_Vector t2,
+                     N_Vector t3) {
+  (void)fy, (void)t1, (void)t2, (void)t3;
+  sun_state *s = ud;
+  cosrod_step_ctx *c = s->ctx;
+  const cosrod_ode_problem *p = c->problem;
+  cosrod_band *J = s->jsave;
+  *jcur = SUNFALSE;
+  if (!jok || !s->jsave_ok) {
+    s->jsave_ok = 0;
+    if (!s->covers) cosrod_band_zero(J);
+    int rc = p->jac(t, nv(yy), J->data + (J->smu - p->jac_mu), J->ld, p->user);
+    if (rc < 0)
+      cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc,
+                       t);
+    if (rc > 0) c->stats->nfail_rhs++;
+    if (rc != 0) return cb_result(s, rc, t);
+    if (check_band_finite(s, J, t) != 0) return -1;
+    s->jsave_ok = 1;
+    *jcur = SUNTRUE;
+  }
+  cosrod_band_set_combination(sunband_begin_fill(A, 1), -gamma, J, 1.0, NULL);
+  return 0;
 }
 
 /* Error weights 1 / (rtol_i |y_i| + atol_i) for per-component rtol (both solvers). */
@@ -388,6 +484,7 @@ static const char *flag_name(int kind, int flag) {
 static cosrod_status flag_status(const sun_state *s, int flag) {
   const int ida = s->kind == KIND_IDA;
   if (s->jac_nonfinite) return COSROD_ERR_NONFINITE;
+  if (s->own && sunband_solver_status(s->LS) == COSROD_ERR_INTERRUPTED) return COSROD_ERR_INTERRUPTED;
   if (s->cb_fatal) return COSROD_ERR_CALLBACK;
   if (ida) {
     switch (flag) {
@@ -521,6 +618,7 @@ static void sun_free(void *state) {
     if (*vs[k]) N_VDestroy(*vs[k]);
   if (s->sunctx) SUNContext_Free(&s->sunctx);
   free(s->jred);
+  cosrod_band_free(s->jsave);
   free(s->mass);
   free(s);
 }
@@ -643,14 +741,29 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
   s->y = N_VNew_Serial(n, s->sunctx);
   s->yp = N_VNew_Serial(n, s->sunctx);
   s->tmp = N_VNew_Serial(n, s->sunctx);
-  s->A = s->banded ? SUNBandMatrix(n, mu, ml, s->sunctx) : SUNDenseMatrix(n, n, s->sunctx);
+  /* our band matrix and LU when the problem's own banded Jacobian fills it (SUNDIALS' difference
+   * quotients need its band matrix; linalg_backend 2 keeps SUNDIALS' band solver for comparison) */
+  s->own = s->banded && (s->residual ? p->res_jac != NULL : p->jac != NULL) && c->opts->linalg_backend != 2;
+  s->covers = s->own && p->jac_fills && ml == p->jac_ml && mu == p->jac_mu;
+  if (s->own)
+    s->A = sunband_matrix(n, ml, mu, c->opts->linalg_backend == 1 ? COSROD_LINALG_LAPACK : COSROD_LINALG_OWN,
+                          s->sunctx);
+  else
+    s->A = s->banded ? SUNBandMatrix(n, mu, ml, s->sunctx) : SUNDenseMatrix(n, n, s->sunctx);
+  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu))) {
+    st = COSROD_ERR_NOMEM;
+    goto fail;
+  }
   if (!s->y || !s->yp || !s->tmp || !s->A) {
     st = COSROD_ERR_NOMEM;
     goto fail;
   }
   N_VConst(0.0, s->y);
   N_VConst(0.0, s->yp);
-  s->LS = s->banded ? SUNLinSol_Band(s->y, s->A, s->sunctx) : SUNLinSol_Dense(s->y, s->A, s->sunctx);
+  if (s->own)
+    s->LS = sunband_solver(s->sunctx);
+  else
+    s->LS = s->banded ? SUNLinSol_Band(s->y, s->A, s->sunctx) : SUNLinSol_Dense(s->y, s->A, s->sunctx);
   if (!s->LS) {
     st = COSROD_ERR_NOMEM;
     goto fail;
@@ -743,7 +856,10 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
       st = fail_setup(s, "CVodeSetLinearSolver", flag);
       goto fail;
     }
-    if (p->jac) CVodeSetJacFn(s->mem, cv_jac);
+    if (s->own)
+      CVodeSetLinSysFn(s->mem, cv_linsys);
+    else if (p->jac)
+      CVodeSetJacFn(s->mem, cv_jac);
     CVodeSetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
     if (o->max_newton > 0) CVodeSetMaxNonlinIters(s->mem, o->max_newton);
   }
@@ -766,6 +882,7 @@ static cosrod_status sun_restart(sun_state *s, const double *yp0, int calc_ic) {
   const int n = s->n;
   int flag;
   s->base = *c->stats;
+  s->jsave_ok = 0;
   s->cb_fatal = 0;
   s->jac_nonfinite = 0;
   s->sunmsg[0] = '\0';

@@ -2,7 +2,8 @@
  * before the analytic Jacobian callback (the callback writes every stored
  * entry).  Checked on a damped chain of masses (second-order structure
  * m1 = m2 = n/2, banded: the rod's SPLIT layout) and on its first-order form
- * (m1 = 0, banded: the NODE layout), with rodas, seulex and radau5:
+ * (m1 = 0, banded: the NODE layout), with rodas, seulex and radau5 (and ida,
+ * cvode on the first-order form):
  *   - the runs with and without the flag are identical (same J, same
  *     arithmetic: counts and final state equal exactly);
  *   - the callback sees the previous Jacobian on entry with the flag and
@@ -26,6 +27,7 @@ typedef struct {
   long calls;       /* Jacobian calls */
   long saw_nonzero; /* calls that found a non-zero entry in J on entry */
   int ldj_ok;
+  int ld_fill; /* extra rows of the integrator's band storage: ml for ida / cvode (LU fill-in, in place) */
 } chain;
 
 /* x'' = -K L x - c x', L = tridiag(-1, 2, -1) with fixed ends (Dirichlet). */
@@ -62,7 +64,7 @@ static int chain_jac(double t, const double *y, double *J, int ldj, void *user) 
     for (int j = M; j < 2 * M; j++) J[(size_t)j * (size_t)ldj] = -C_DAMP;
   } else {
     /* whole J (2M x 2M), bandwidths ml = mu = M: rows 0 .. 2M of every column */
-    c->ldj_ok &= ldj == 2 * M + 1;
+    c->ldj_ok &= ldj == 2 * M + 1 + c->ld_fill;
     for (int j = 0; j < 2 * M; j++)
       for (int r = 0; r <= 2 * M; r++) nz |= J[(size_t)j * (size_t)ldj + (size_t)r] != 0.0;
     for (int j = 0; j < 2 * M; j++)
@@ -109,6 +111,7 @@ static result run(const char *method, int m1, int fills) {
   memset(&r, 0, sizeof r);
   r.c.m1 = m1;
   r.c.ldj_ok = 1;
+  r.c.ld_fill = (!strcmp(method, "ida") || !strcmp(method, "cvode")) ? M : 0;
   cosrod_ode_problem p = {0};
   p.n = 2 * M;
   p.f = chain_f;
@@ -182,6 +185,21 @@ TEST(jac_fills_radau5) {
   check_method("radau5", 0);
 }
 
+/* ida (F = y' - f: the callback writes into our band matrix, which holds the
+ * previous LU factors on entry with the flag) and cvode (into the saved
+ * Jacobian of our linear-system function), first-order form only: with
+ * m1 > 0 they expand into a dense matrix.  Without SUNDIALS the methods
+ * must be absent from the registry. */
+TEST(jac_fills_ida_cvode) {
+#ifdef COSROD_TEST_SUNDIALS
+  check_method("ida", 0);
+  check_method("cvode", 0);
+#else
+  CHECK("built without SUNDIALS: no ida, no cvode",
+        !cosrod_step_type_by_name("ida") && !cosrod_step_type_by_name("cvode"));
+#endif
+}
+
 static const th_case cases[] = {TH_CASE(jac_fills_rodas), TH_CASE(jac_fills_seulex),
-                                TH_CASE(jac_fills_radau5)};
+                                TH_CASE(jac_fills_radau5), TH_CASE(jac_fills_ida_cvode)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

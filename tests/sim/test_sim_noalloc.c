@@ -80,6 +80,11 @@ TEST(dynamic_runs_do_not_allocate) {
                                     "rods.0.loads.0.preload=false", "rods.0.loads.0.active=[0, 0.02]",
                                     "solver.integrator=ida"},
               5);
+  /* ida and cvode on our band matrix and LU (node layout, analytic band Jacobian with jac_fills) */
+  if (cosrod_step_type_by_name("ida")) {
+    check_run("perf-rubber", (const char *const[]){"analysis.t_end=0.05", "solver.integrator=ida"}, 2);
+    check_run("perf-rubber", (const char *const[]){"analysis.t_end=0.05", "solver.integrator=cvode"}, 2);
+  }
   /* Kirchhoff rods: Schur complement, projection (dopri5); dense FD Jacobian (radau5) */
   check_run("stiffness",
             (const char *const[]){"analysis.t_end=0.02", "output.every=0.01",
