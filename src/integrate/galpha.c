@@ -267,21 +267,28 @@ static cosrod_status reject(galpha_state *s, cosrod_step_ctx *ctx, int *accepted
   return COSROD_OK;
 }
 
-/* Newton iteration for v̇_{n+1}.  Returns 0 converged, 1 not converged
- * (or recoverable callback failure), -1 fatal. */
-static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta_out) {
-  const int nq = s->nq, nv = s->nv;
-  const double *y = ctx->y, *v = y + nq;
-  const double c = (1.0 - s->af) / (1.0 - s->am), t1 = ctx->t + h;
-  const double gpp = h * s->gam * c, bpp = h * h * s->bet * c;
-  double *q1 = s->y1, *v1 = s->y1 + nq;
-  /* predictor: constant acceleration */
-  for (int i = 0; i < nv; i++) {
+/* Predictor (constant acceleration v̇_{n+1} = v̇_n): v̇_{n+1}, a_{n+1},
+ * v_{n+1} (in y1), Δq_n. */
+static void predict(galpha_state *s, const cosrod_step_ctx *ctx, double h) {
+  const double *v = ctx->y + s->nq;
+  double *v1 = s->y1 + s->nq;
+  for (int i = 0; i < s->nv; i++) {
     s->vd1[i] = s->vd[i];
     s->a1[i] = (s->af * s->vd[i] + (1.0 - s->af) * s->vd1[i] - s->am * s->a[i]) / (1.0 - s->am);
     v1[i] = v[i] + h * ((1.0 - s->gam) * s->a[i] + s->gam * s->a1[i]);
     s->dq[i] = v[i] + h * ((0.5 - s->bet) * s->a[i] + s->bet * s->a1[i]);
   }
+}
+
+/* Newton iteration for v̇_{n+1}.  Returns 0 converged, 1 not converged
+ * (or recoverable callback failure), -1 fatal. */
+static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta_out) {
+  const int nq = s->nq, nv = s->nv;
+  const double *y = ctx->y;
+  const double c = (1.0 - s->af) / (1.0 - s->am), t1 = ctx->t + h;
+  const double gpp = h * s->gam * c, bpp = h * h * s->bet * c;
+  double *q1 = s->y1, *v1 = s->y1 + nq;
+  predict(s, ctx, h);
   double dn_old = 0.0, theta = 0.0;
   int refresh = 0;
   for (int it = 0; it < s->max_newton; it++) {
@@ -360,8 +367,16 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   double theta = 0.0;
   int retried = 0; /* one retry with K, C at (t_n, y_n) per attempt */
   for (;;) {
+    /* a_n for this h (second order under step-size changes) */
+    const double sh = s->have_aprev && h != s->h_old ? (s->am - s->af) * (h - s->h_old) / s->h_old : 0.0;
+    for (int i = 0; i < nv; i++) s->a[i] = s->aacc[i] + sh * (s->aacc[i] - s->aprev[i]);
     if (!s->have_jac) {
-      int rc = tangent_jac(s, ctx, t, ctx->y);
+      /* K, C at the predicted end of the step: the rod turns by up to
+       * h |Ω| in the step, and K at its start would be that much off */
+      predict(s, ctx, h);
+      for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+      int rc = increment(ctx, ctx->y, s->w, s->y1);
+      if (rc == 0) rc = tangent_jac(s, ctx, t + h, s->y1);
       if (rc < 0) return COSROD_ERR_CALLBACK;
       if (rc > 0) {
         return reject(s, ctx, accepted, 0.5);
@@ -381,9 +396,6 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
         return reject(s, ctx, accepted, 0.5);
       }
     }
-    /* a_n for this h (second order under step-size changes) */
-    const double sh = s->have_aprev && h != s->h_old ? (s->am - s->af) * (h - s->h_old) / s->h_old : 0.0;
-    for (int i = 0; i < nv; i++) s->a[i] = s->aacc[i] + sh * (s->aacc[i] - s->aprev[i]);
     int rc = newton(s, ctx, h, &theta);
     if (rc < 0) return COSROD_ERR_CALLBACK;
     if (rc == 0) break;
