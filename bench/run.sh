@@ -106,6 +106,14 @@ if [ $QUICK = 1 ]; then sh "$ROOT/bench/kirchhoff.sh" "$B" "$R" --quick; else sh
 
 # BDF codes on our band SUNMatrix / LU: per-step cost against rodas (issue 12)
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/bdf.sh" "$B" "$R" --quick; else sh "$ROOT/bench/bdf.sh" "$B" "$R"; fi
+# generalized-alpha (issue 12): raw runs for bench/results/galpha.md
+echo "== generalized-alpha: pulsed steel cantilever, S1 rubber pendulum, cost per step (bench/galpha/run.sh)"
+if [ -x "$B/bench/galpha/bench_galpha" ]; then
+  if [ $QUICK = 1 ]; then REPS=1 sh "$ROOT/bench/galpha/run.sh" "$B" --quick > "$R/galpha-runs.txt"
+  else sh "$ROOT/bench/galpha/run.sh" "$B" > "$R/galpha-runs.txt"; fi
+else
+  echo "   (skipped: $B/bench/galpha/bench_galpha not built)"
+fi
 
 echo "== diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"

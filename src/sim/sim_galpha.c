@@ -64,6 +64,15 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
     const int vo = s->lie_voff_r[r];
     const int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
 #define JB(bi, bj) J[(size_t)(bj) * (size_t)ldj + (size_t)(jmu + (bi) - (bj))]
+    /* B = ∂q̇/∂ν: row j of q has bcn[j] entries in the ν columns bc0[j]..
+     * (block diagonal: a q component moves only with the ν of its own node) */
+    double *Bq = s->lie_b;
+    for (int j = 0; j < nq; j++)
+      for (int k = 0; k < bcn[j]; k++) {
+        const int bj = perm[j], bc = perm[nq + bc0[j] + k];
+        Bq[3 * j + k] = bc - bj > jmu || bj - bc > jml ? 0.0 : JB(bj, bc);
+      }
+    const size_t step = (size_t)ld - 1; /* K(i, c) -> K(i, c + 1) */
     for (int i = 0; i < nyr - nq; i++) {
       const int bi = perm[nq + i];
       const int lo = bi - jml > 0 ? bi - jml : 0, hi = bi + jmu < nyr - 1 ? bi + jmu : nyr - 1;
@@ -77,17 +86,12 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
           C[(size_t)(vo + c) * (size_t)ld + (size_t)(lmu + i - c)] += a;
           continue;
         }
-        /* K(i, c) += ∂ν̇_i/∂q_j B(j, c), B = ∂q̇/∂ν: row bj of J; B is block
-         * diagonal (a q component moves only with the ν of its own node):
-         * columns bc0[j] .. bc0[j] + bcn[j] - 1 */
-        for (int c = bc0[j]; c < bc0[j] + bcn[j]; c++) {
-          const int bc = perm[nq + c];
-          if (bc - bj > jmu || bj - bc > jml) continue;
-          const double b = JB(bj, bc);
-          if (b == 0.0) continue;
-          if (c - i > lmu || i - c > lml) return -1; /* outside the ν-ν stencil: cannot happen */
-          K[(size_t)(vo + c) * (size_t)ld + (size_t)(lmu + i - c)] += a * b;
-        }
+        /* K(i, c) += ∂ν̇_i/∂q_j B(j, c) */
+        const int c0 = bc0[j], nb = bcn[j];
+        if (c0 + nb - 1 - i > lmu || i - c0 > lml) return -1; /* outside the ν-ν stencil: cannot happen */
+        double *Kc = K + (size_t)(vo + c0) * (size_t)ld + (size_t)(lmu + i - c0);
+        const double *b = Bq + 3 * j;
+        for (int k = 0; k < nb; k++) Kc[(size_t)k * step] += a * b[k];
       }
     }
 #undef JB
@@ -142,7 +146,8 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
   }
   s->nq_tot = nq_tot;
   s->lie_jac = malloc((size_t)maxny * (size_t)(s->lie_jml + s->lie_jmu + 1) * sizeof *s->lie_jac);
-  return s->lie_jac ? COSROD_OK : COSROD_ERR_NOMEM;
+  s->lie_b = malloc(3 * (size_t)maxny * sizeof *s->lie_b);
+  return s->lie_jac && s->lie_b ? COSROD_OK : COSROD_ERR_NOMEM;
 }
 
 void sim_galpha_problem(cosrod_sim *s) {
@@ -174,4 +179,5 @@ void sim_galpha_free(cosrod_sim *s) {
   free(s->lie_bc0);
   free(s->lie_bcn);
   free(s->lie_jac);
+  free(s->lie_b);
 }

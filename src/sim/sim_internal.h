@@ -95,6 +95,7 @@ struct cosrod_sim {
   int *lie_voff_r;           /* (nrods) offset of the rod's ν in the ν part */
   int *lie_bc0, *lie_bcn;    /* (ny) per rod, q rows: first ν column and count of B = ∂q̇/∂ν */
   double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
+  double *lie_b;             /* (3 max nq) one rod's B = ∂q̇/∂ν per q row (bcn entries), from lie_jac */
   int lie_jml, lie_jmu;
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
 };

@@ -10,6 +10,8 @@
  *     trapezoidal values ρ = 1, Ω̄ = 2 atan(Ω/2) and for Ω -> ∞ with ρ∞;
  *   - second-order convergence of the fixed step on a damped oscillator
  *     against the exact solution;
+ *   - second order also when the step size changes every step (h, 2h, h,
+ *     ...: the shift of the algorithmic acceleration to the new h);
  *   - the adaptive step meets the tolerance (final state and dense output
  *     against the exact solution). */
 #include <complex.h>
@@ -242,6 +244,50 @@ TEST(galpha_second_order_fixed_step) {
   }
 }
 
+/* Steps alternating between d and 2 d (fixed step h0 = 2 d, every other
+ * evolve ends d after the last): with a_n tied to the step it was computed
+ * with (a_n ≈ v̇(t_n + (α_m - α_f) h)), alternating steps would leave an
+ * O(h) error in a and a first-order method; the error must fall 4x per
+ * halving of d. */
+TEST(galpha_second_order_alternating_steps) {
+  osc o = {2.0 * 3.14159265358979323846, 0.05};
+  cosrod_ode_problem p = osc_problem(&o);
+  const double rhos[] = {0.8, 0.5, 0.0};
+  for (int i = 0; i < 3; i++) {
+    double err[3];
+    for (int k = 0; k < 3; k++) {
+      const double d = 0.004 / (1 << k);
+      cosrod_integrate_options opt = cosrod_integrate_default_options();
+      opt.fixed_step = 1;
+      opt.h0 = 2.0 * d;
+      opt.rho_inf = rhos[i];
+      opt.rtol = opt.atol = 1e-12;
+      opt.max_steps = 100000;
+      cosrod_status st;
+      cosrod_integrator *it = cosrod_integrator_create(cosrod_step_galpha, &p, &opt, &st);
+      double y0[2] = {1.0, 0.0};
+      cosrod_integrator_init(it, 0.0, y0, NULL);
+      const int ncyc = (int)lround(1.5 / (3.0 * d)); /* T = 1.5 */
+      for (int c = 0; c < ncyc && st == COSROD_OK; c++) {
+        st = cosrod_integrator_evolve(it, (3 * c + 1) * d, NULL);
+        if (st == COSROD_OK) st = cosrod_integrator_evolve(it, (3 * c + 3) * d, NULL);
+      }
+      CHECK("run ok", st == COSROD_OK);
+      CHECK("steps alternate d, 2d", cosrod_integrator_stats(it)->naccept == 2 * ncyc);
+      double xe, ve, T = cosrod_integrator_t(it);
+      const double *y = cosrod_integrator_y(it);
+      osc_exact(o.w, o.zeta, T, 1.0, 0.0, &xe, &ve);
+      err[k] = fabs(y[0] - xe) + fabs(y[1] - ve) / o.w;
+      cosrod_integrator_free(it);
+    }
+    double ord1 = log2(err[0] / err[1]), ord2 = log2(err[1] / err[2]);
+    NOTE("rho_inf %.1f alternating d, 2d: errors %.3e %.3e %.3e, orders %.3f %.3f", rhos[i], err[0], err[1], err[2],
+         ord1, ord2);
+    CHECK_NEAR("observed order 2 under step changes (d -> d/2)", ord1, 2.0, 0.15);
+    CHECK_NEAR("observed order 2 under step changes (d/2 -> d/4)", ord2, 2.0, 0.1);
+  }
+}
+
 typedef struct {
   const osc *o;
   double maxerr;
@@ -294,5 +340,6 @@ TEST(galpha_adaptive_tolerance) {
 }
 
 static const th_case cases[] = {TH_CASE(galpha_spectral_chung_hulbert), TH_CASE(galpha_spectral_hht_newmark),
-                                TH_CASE(galpha_second_order_fixed_step), TH_CASE(galpha_adaptive_tolerance)};
+                                TH_CASE(galpha_second_order_fixed_step), TH_CASE(galpha_second_order_alternating_steps),
+                                TH_CASE(galpha_adaptive_tolerance)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
