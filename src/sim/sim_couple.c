@@ -26,14 +26,16 @@
  * comes from the keyframes (the interpolation of prescribed rod ends), they
  * are not in the state, and the rod's end power is external work.
  *
- * State.  y = (rods in their banded node orderings, then the multibody state
- * of the dynamic bodies, body.h).  The right-hand side is: body poses from y
- * -> rods -> end reactions -> body wrenches -> body right-hand side.  The
- * Jacobian is left to the implicit methods' banded finite differences (with
- * column grouping), with the bandwidths of the coupled structure computed
- * here: O(N) per Jacobian for a chain whose bodies touch the last rod's end
- * (the body block follows the rods); a body touching the start of an earlier
- * rod widens the band (correct, not efficient: no sparse solver yet). */
+ * State.  y = the rods in their banded node orderings with each dynamic
+ * body's unknowns (a permutation of the multibody state, body.h, through
+ * mmap) placed right before / after the rod block whose end it touches
+ * first.  The right-hand side is: body poses from y -> rods -> end
+ * reactions -> body wrenches -> body right-hand side.  The Jacobian is left
+ * to the implicit methods' banded finite differences (column grouping),
+ * with the bandwidths of the coupled structure computed here: independent
+ * of N for a chain (O(N) per Jacobian); stars and bodies joined to each
+ * other widen the band (correct, not efficient: no analytic body-rod
+ * Jacobian and no sparse solver yet). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
