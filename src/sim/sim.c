@@ -639,6 +639,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
      * another, so map = base + perm */
     int pos = 0;
     for (size_t r = 0; r < s->nrods; r++) {
+      pos = sim_couple_place(s, r, 0, pos); /* bodies next to the rod end they touch */
       int *m = s->map + s->off_r[r], ml, mu;
       cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, m, NULL, &ml, &mu);
       if (st != COSROD_OK) {
@@ -653,10 +654,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       if (ml > s->ml) s->ml = ml;
       if (mu > s->mu) s->mu = mu;
       pos += s->ny_r[r];
+      pos = sim_couple_place(s, r, 1, pos);
     }
   }
-  for (int i = s->ny - sim_couple_n(s); i < s->ny; i++) s->dae_id[i] = 1.0; /* bodies */
-  sim_couple_layout(s, s->ny - sim_couple_n(s), s->y0);
+  sim_couple_layout(s, s->y0, s->dae_id);
   if (s->ml > s->ny - 1) s->ml = s->ny - 1;
   if (s->mu > s->ny - 1) s->mu = s->ny - 1;
 

@@ -26,14 +26,16 @@
  * comes from the keyframes (the interpolation of prescribed rod ends), they
  * are not in the state, and the rod's end power is external work.
  *
- * State.  y = (rods in their banded node orderings, then the multibody state
- * of the dynamic bodies, body.h).  The right-hand side is: body poses from y
- * -> rods -> end reactions -> body wrenches -> body right-hand side.  The
- * Jacobian is left to the implicit methods' banded finite differences (with
- * column grouping), with the bandwidths of the coupled structure computed
- * here: O(N) per Jacobian for a chain whose bodies touch the last rod's end
- * (the body block follows the rods); a body touching the start of an earlier
- * rod widens the band (correct, not efficient: no sparse solver yet). */
+ * State.  y = the rods in their banded node orderings with each dynamic
+ * body's unknowns (a permutation of the multibody state, body.h, through
+ * mmap) placed right before / after the rod block whose end it touches
+ * first.  The right-hand side is: body poses from y -> rods -> end
+ * reactions -> body wrenches -> body right-hand side.  The Jacobian is left
+ * to the implicit methods' banded finite differences (column grouping),
+ * with the bandwidths of the coupled structure computed here: independent
+ * of N for a chain (O(N) per Jacobian); stars and bodies joined to each
+ * other widen the band (correct, not efficient: no analytic body-rod
+ * Jacobian and no sparse solver yet). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +60,13 @@ typedef struct sim_attach {
 struct sim_couple {
   cosrod_mbs *m; /* dynamic bodies (NULL if all are kinematic) */
   cosrod_mbs_data *d;
-  int nm, off; /* multibody state size and offset in y */
+  int nm;      /* multibody state size */
+  int *mmap;   /* (nm) position in y of each multibody state entry */
+  int nblk;    /* placement units: each dynamic body (one unit for all with null-space joints) */
+  int *blk_r, *blk_e; /* (nblk) anchor: rod and end (-1: none, placed last) */
+  int *blk_placed;    /* (nblk) */
+  int *ent;           /* (nm) entries of the units, unit u at ent[ent0[u] .. ent0[u + 1]) */
+  int *ent0;          /* (nblk + 1) */
   int *bmap;   /* (nb) scenario body -> model index or -1 (kinematic) */
   size_t nb, na;
   sim_attach *att;
@@ -94,7 +102,8 @@ static void end_fn(void *user, int e, double t, double x[3], double xd[3], doubl
 static void prepare(const cosrod_sim *s, double t, const double *y) {
   sim_couple *cp = s->cpl;
   const cosrod_scenario *sc = s->sc;
-  if (cp->m && y) memcpy(cp->ym, y + cp->off, (size_t)cp->nm * sizeof *y);
+  if (cp->m && y)
+    for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   cp->t = t;
   for (size_t b = 0; b < cp->nb; ++b) {
     const cosrod_sc_body *sb = &sc->bodies[b];
@@ -148,7 +157,7 @@ static int finish(const cosrod_sim *s, double t, double *ydot) {
   if (!cp->m) return 0;
   if (ydot) {
     if (cosrod_mbs_rhs(cp->m, cp->d, t, cp->ym, cp->fm) != 0) return -1;
-    memcpy(ydot + cp->off, cp->fm, (size_t)cp->nm * sizeof *ydot);
+    for (int i = 0; i < cp->nm; i++) ydot[cp->mmap[i]] = cp->fm[i];
   }
   return 0;
 }
@@ -189,9 +198,9 @@ void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elast
 int sim_couple_project(cosrod_sim *s, double t, double *y) {
   sim_couple *cp = s->cpl;
   if (!cp || !cp->m) return 0;
-  memcpy(cp->ym, y + cp->off, (size_t)cp->nm * sizeof *y);
+  for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
-  memcpy(y + cp->off, cp->ym, (size_t)cp->nm * sizeof *y);
+  for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
   return 0;
 }
 
@@ -218,6 +227,12 @@ void sim_couple_free(cosrod_sim *s) {
   cosrod_mbs_data_free(cp->d);
   cosrod_mbs_free(cp->m);
   free(cp->bmap);
+  free(cp->mmap);
+  free(cp->blk_r);
+  free(cp->blk_e);
+  free(cp->blk_placed);
+  free(cp->ent);
+  free(cp->ent0);
   free(cp->att);
   free(cp->bx);
   free(cp->bq);
@@ -278,6 +293,37 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
     cp->fm = calloc((size_t)cp->nm, sizeof *cp->fm);
     if (!cp->d || !cp->ym || !cp->fm) return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
     cosrod_mbs_initial_state(cp->m, cp->ym);
+    int nbm = (int)cosrod_mbs_nbodies(cp->m);
+    /* null-space joints: the quasi-velocities are global (one unit); without
+     * constraints they are the twists (v_b, Omega_b) in body order */
+    int nocon = cosrod_mbs_nconstr(cp->m) == 0;
+    int shared = cosrod_mbs_vel_offset(cp->m, 0) < 0 && !nocon;
+    cp->nblk = shared ? 1 : nbm;
+    cp->mmap = calloc((size_t)cp->nm, sizeof *cp->mmap);
+    cp->blk_r = calloc((size_t)cp->nblk, sizeof *cp->blk_r);
+    cp->blk_e = calloc((size_t)cp->nblk, sizeof *cp->blk_e);
+    cp->blk_placed = calloc((size_t)cp->nblk, sizeof *cp->blk_placed);
+    cp->ent = calloc((size_t)cp->nm, sizeof *cp->ent);
+    cp->ent0 = calloc((size_t)cp->nblk + 1, sizeof *cp->ent0);
+    if (!cp->mmap || !cp->blk_r || !cp->blk_e || !cp->blk_placed || !cp->ent || !cp->ent0)
+      return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
+    int k = 0;
+    if (shared) {
+      for (int i = 0; i < cp->nm; i++) cp->ent[k++] = i;
+      cp->ent0[1] = k;
+    } else {
+      int nq = cosrod_mbs_nq(cp->m);
+      for (int b = 0; b < nbm; b++) {
+        int q0 = cosrod_mbs_pos_offset(cp->m, (size_t)b), v0 = cosrod_mbs_vel_offset(cp->m, (size_t)b);
+        int q1 = b + 1 < nbm ? cosrod_mbs_pos_offset(cp->m, (size_t)b + 1) : nq;
+        int v1 = b + 1 < nbm ? cosrod_mbs_vel_offset(cp->m, (size_t)b + 1) : cp->nm;
+        if (v0 < 0) v0 = nq + 6 * b, v1 = v0 + 6; /* null-space bodies, no joints */
+        for (int i = q0; i < q1; i++) cp->ent[k++] = i;
+        for (int i = v0; i < v1; i++) cp->ent[k++] = i;
+        cp->ent0[b + 1] = k;
+      }
+    }
+    for (int u = 0; u < cp->nblk; u++) cp->blk_r[u] = cp->blk_e[u] = -1;
   } else {
     for (size_t b = 0; b < cp->nb; ++b) cp->bmap[b] = -1;
     for (size_t j = 0; j < sc->njoints; ++j) {
@@ -323,6 +369,11 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
       a->me = rhoA * cosrod_rod_vertex_weight(rod)[e ? cosrod_rod_nseg(rod) : 0];
       if (cosrod_rod_set_end_fn(s->rods[r], e, end_fn, a) != COSROD_OK)
         return fail(s, key, "internal: the end cannot follow a body", err, errlen, COSROD_ERR_INTERNAL);
+      int mb = cp->bmap[a->body];
+      if (mb >= 0) {
+        int u = cp->nblk == 1 ? 0 : mb;
+        if (cp->blk_r[u] < 0) cp->blk_r[u] = (int)r, cp->blk_e[u] = e;
+      }
     }
   s->need_rates = 1;
   return COSROD_OK;
@@ -330,27 +381,65 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
 
 int sim_couple_n(const cosrod_sim *s) { return s->cpl ? s->cpl->nm : 0; }
 
-void sim_couple_layout(cosrod_sim *s, int off, double *y0) {
+static int place_unit(sim_couple *cp, int u, int pos) {
+  for (int k = cp->ent0[u]; k < cp->ent0[u + 1]; k++) cp->mmap[cp->ent[k]] = pos++;
+  cp->blk_placed[u] = 1;
+  return pos;
+}
+
+int sim_couple_place(cosrod_sim *s, size_t r, int e, int pos) {
   sim_couple *cp = s->cpl;
-  if (!cp) return;
-  cp->off = off;
-  if (cp->m) memcpy(y0 + off, cp->ym, (size_t)cp->nm * sizeof *y0);
-  /* bandwidths of the coupled structure: the body block is dense and
-   * couples with the rod entries next to each attached end (the first /
-   * last nodes of the rod's banded block; NB entries are generous) */
-  const int NB = 40;
-  int ml = s->ml, mu = s->mu;
-  if (cp->nm - 1 > ml) ml = cp->nm - 1;
-  if (cp->nm - 1 > mu) mu = cp->nm - 1;
-  for (size_t i = 0; i < cp->na; ++i) {
-    const sim_attach *a = &cp->att[i];
-    if (cp->bmap[a->body] < 0) continue;
-    int lo = s->qoff_r[a->rod], hi = lo + s->ny_r[a->rod];
-    int r0 = a->end ? (hi - NB > lo ? hi - NB : lo) : lo;
-    int d = off + cp->nm - 1 - r0; /* farthest body entry from the nearest-start rod entry */
-    if (d > ml) ml = d;
-    if (d > mu) mu = d;
+  if (!cp || !cp->m) return pos;
+  for (int u = 0; u < cp->nblk; u++)
+    if (!cp->blk_placed[u] && cp->blk_r[u] == (int)r && cp->blk_e[u] == e) pos = place_unit(cp, u, pos);
+  return pos;
+}
+
+void sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
+  sim_couple *cp = s->cpl;
+  if (!cp || !cp->m) return;
+  int pos = s->ny - cp->nm; /* the units not placed yet go last */
+  for (int u = 0; u < cp->nblk; u++)
+    if (!cp->blk_placed[u]) pos = place_unit(cp, u, pos);
+  for (int i = 0; i < cp->nm; i++) {
+    y0[cp->mmap[i]] = cp->ym[i];
+    dae_id[cp->mmap[i]] = 1.0;
   }
+  /* bandwidths of the coupled structure: each unit is dense; a unit couples
+   * with the rod entries next to each end attached to it (the first / last
+   * nodes of the rod's banded block; NB entries: ~2x what an end touches); bodies joined
+   * by joints or bushings couple with each other */
+  const int NB = 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex */
+  int ml = s->ml, mu = s->mu;
+  int lo_all = s->ny, hi_all = -1;
+  for (int u = 0; u < cp->nblk; u++) {
+    int lo = s->ny, hi = -1;
+    for (int k = cp->ent0[u]; k < cp->ent0[u + 1]; k++) {
+      int p = cp->mmap[cp->ent[k]];
+      if (p < lo) lo = p;
+      if (p > hi) hi = p;
+    }
+    if (hi - lo > ml) ml = hi - lo;
+    if (hi - lo > mu) mu = hi - lo;
+    if (lo < lo_all) lo_all = lo;
+    if (hi > hi_all) hi_all = hi;
+    for (size_t i = 0; i < cp->na; ++i) {
+      const sim_attach *a = &cp->att[i];
+      int mb = cp->bmap[a->body];
+      if (mb < 0 || (cp->nblk > 1 && mb != u)) continue;
+      int r0 = s->qoff_r[a->rod], r1 = r0 + s->ny_r[a->rod] - 1;
+      if (a->end == 0 && r1 > r0 + NB - 1) r1 = r0 + NB - 1;
+      if (a->end == 1 && r0 < r1 - NB + 1) r0 = r1 - NB + 1;
+      int d = hi - r0 > r1 - lo ? hi - r0 : r1 - lo;
+      if (d > ml) ml = d;
+      if (d > mu) mu = d;
+    }
+  }
+  int inter = 0; /* joints / bushings between two bodies couple their units */
+  for (size_t j = 0; j < s->sc->njoints; j++) inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
+  inter &= cp->nblk > 1;
+  if (inter && hi_all - lo_all > ml) ml = hi_all - lo_all;
+  if (inter && hi_all - lo_all > mu) mu = hi_all - lo_all;
   s->ml = ml;
   s->mu = mu;
 }

@@ -16,9 +16,16 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen);
 void sim_couple_free(cosrod_sim *s);
 /* Size of the bodies' block of y (0 without dynamic bodies). */
 int sim_couple_n(const cosrod_sim *s);
-/* The bodies' block starts at off in y: its initial state into y0 and the
- * bandwidths s->ml, s->mu widened to the coupled structure. */
-void sim_couple_layout(cosrod_sim *s, int off, double *y0);
+/* Layout (NODE ordering, rods placed one after the other from position
+ * pos): place the bodies that go before (e = 0) or after (e = 1) rod r's
+ * block, i.e. next to the first rod end they touch; returns the next free
+ * position.  Bodies with joints in null-space form share one block (their
+ * quasi-velocities are global); bodies attached to no rod go last. */
+int sim_couple_place(cosrod_sim *s, size_t r, int e, int pos);
+/* After the rods are placed: the remaining bodies, the bodies' initial
+ * state into y0, dae_id 1, and the bandwidths s->ml, s->mu widened to the
+ * coupled structure. */
+void sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id);
 /* Around the rods' evaluation at (t, y): body poses for the rod ends
  * (before), the rods' reactions on the bodies and the bodies' right-hand
  * side into ydot (after; ydot may be NULL).  0 or -1 (s->msg set). */

@@ -96,6 +96,14 @@ TEST(dynamic_runs_do_not_allocate) {
             4);
 }
 
+/* Rods attached to rigid bodies (sim_couple.c): free body + bushing and a
+ * keyframe-driven body (radau5 with the coupled banded FD Jacobian, and rodas). */
+TEST(rods_with_bodies_do_not_allocate) {
+  check_run("robot-arm-hose", (const char *const[]){"analysis.t_end=0.3", "output.every=0.1"}, 2);
+  check_run("cable-pendulum",
+            (const char *const[]){"analysis.t_end=0.05", "output.every=0.01", "solver.integrator=rodas"}, 3);
+}
+
 TEST(static_and_equilibrium_runs_do_not_allocate) {
   check_run("omega-twist", NULL, 0);
   check_run("kv-cantilever", (const char *const[]){"analysis.t_end=0.05"}, 1);
@@ -134,6 +142,7 @@ TEST(sim_step_does_not_allocate) {
 static const th_case cases[] = {
     TH_CASE(sim_step_does_not_allocate),
     TH_CASE(dynamic_runs_do_not_allocate),
+    TH_CASE(rods_with_bodies_do_not_allocate),
     TH_CASE(static_and_equilibrium_runs_do_not_allocate),
 };
 
