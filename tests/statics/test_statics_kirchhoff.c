@@ -193,6 +193,187 @@ TEST(inextensible_rollup_end_moment) {
   CHECK("second order", p2 > 1.8 && p2 < 2.2);
 }
 
+/* Analytic KKT stiffness (cosrod_statics_stiffness) against its finite-
+ * difference twin at a loaded, non-equilibrium state of an inextensible
+ * and an extensible cantilever: the multipliers' second derivatives. */
+TEST(kkt_stiffness_matches_fd_twin) {
+  for (int model = 1; model <= 2; ++model) {
+    const int N = 6;
+    cosrod_rod_def def = st_cantilever(N, LEN, 5e-3, 0);
+    def.model = (cosrod_rod_model)model;
+    const double P = 2.0 * EIof(5e-3);
+    cosrod_rod_load load = {COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {P, 0.3 * P, -0.5 * P},
+                            COSROD_PROFILE_CONSTANT, 0, 1};
+    def.nloads = 1;
+    def.loads = &load;
+    def.gravity[1] = -9.81;
+    cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+    cosrod_statics_options oa = cosrod_statics_default_options(), of = oa;
+    of.jacobian = COSROD_STATICS_JAC_FD;
+    cosrod_statics *sa = cosrod_statics_create(rod, &oa, NULL), *sf = cosrod_statics_create(rod, &of, NULL);
+    int nv = cosrod_statics_ndof(sa);
+    CHECK("KKT unknowns: 6 N (+ m N multipliers)",
+          nv == cosrod_rod_nv(rod, COSROD_FORM_NULLSPACE) + (model == 2 ? 3 : 2) * N);
+    double *q = st_initial_q(rod);
+    /* the equilibrium (multipliers nonzero), then a finite disturbance */
+    CHECK("equilibrium", cosrod_statics_equilibrium_at(sa, 0.0, q, NULL) == COSROD_OK);
+    double *dl = calloc((size_t)nv, sizeof(double));
+    for (int i = 0; i < nv; ++i) dl[i] = 1e-3 * sin(1.7 * i + 0.3);
+    cosrod_statics_apply(sa, q, dl);
+    cosrod_band *Ka = cosrod_band_create(nv, 13, 13), *Kf = cosrod_band_create(nv, 13, 13);
+    CHECK("analytic", cosrod_statics_stiffness(sa, 0.0, q, Ka) == COSROD_OK);
+    CHECK("fd", cosrod_statics_stiffness(sf, 0.0, q, Kf) == COSROD_OK);
+    double kmax = 0.0, dmax = 0.0;
+    for (int j = 0; j < nv; ++j)
+      for (int i = j - 13 < 0 ? 0 : j - 13; i <= j + 13 && i < nv; ++i) {
+        double a = cosrod_band_get(Ka, i, j), f = cosrod_band_get(Kf, i, j);
+        kmax = fmax(kmax, fabs(a));
+        dmax = fmax(dmax, fabs(a - f));
+      }
+    NOTE("model %d: max |K_analytic - K_fd| = %.3e of max |K| = %.3e", model, dmax, kmax);
+    CHECK_LE("analytic = FD twin (relative to max |K|)", dmax / kmax, 1e-6);
+    cosrod_band_free(Ka);
+    cosrod_band_free(Kf);
+    free(dl);
+    free(q);
+    cosrod_statics_free(sa);
+    cosrod_statics_free(sf);
+    cosrod_rod_free(rod);
+  }
+}
+
+/* Catenary: w = ρAg per length, pins D apart at one height, length L:
+ * L = 2a sinh(D/2a), sag a (cosh(D/2a) - 1), end tension w (a + sag).  A
+ * 10 m steel cable (r = 2 mm) 8 m between pins, its bending stiffness
+ * scaled down by 1e-4 (EI/(wL³) = 3e-7: a string), inextensible, gravity
+ * ramped from a stress-free polygon of N links L/N through both pins:
+ * sag and end tension (reactions) converge at second order to the closed
+ * form. */
+static void catenary_solve(int N, double *sag, double *tension, double *len_err, cosrod_status *st) {
+  const double r = 2e-3, D = 8.0, L = 10.0;
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.model = COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE;
+  def.nseg = N;
+  def.length = L;
+  def.E = 2.1e11, def.poisson = 0.3, def.density = 7850.0, def.radius = r;
+  def.EI1 = def.EI2 = 1e-4 * EIof(r);
+  def.GJ = def.EI1 / 1.3;
+  /* vertices on a circular arc below the chord, equal chords L/N (the
+   * links of the chain): sin(Nα/2) / sin(α/2) = N D / L, R = L / (2N sin(α/2)) */
+  double alo = 1e-12, ahi = 2.0 * ST_PI / N;
+  for (int i = 0; i < 200; ++i) {
+    double al = 0.5 * (alo + ahi);
+    if (sin(N * al / 2) / sin(al / 2) > N * D / L) alo = al;
+    else ahi = al;
+  }
+  const double al = 0.5 * (alo + ahi), R = L / (2.0 * N * sin(al / 2)), zc = R * cos(N * al / 2);
+  double *pts = malloc(sizeof(double) * 3 * (size_t)(N + 1));
+  for (int n = 0; n <= N; ++n) {
+    double be = -N * al / 2 + n * al;
+    pts[3 * n] = D / 2 + R * sin(be), pts[3 * n + 1] = 0.0, pts[3 * n + 2] = zc - R * cos(be);
+  }
+  def.shape = COSROD_SHAPE_POLYLINE;
+  def.npoints = N + 1;
+  def.points = pts;
+  def.normal[0] = 0, def.normal[1] = 1, def.normal[2] = 0;
+  def.reference = COSROD_REFERENCE_INITIAL; /* stress-free polygon: the equilibrium at t = 0 */
+  def.ends[0].kind = def.ends[1].kind = COSROD_END_PINNED;
+  def.gravity[2] = -9.81;
+  cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+  free(pts);
+  cosrod_statics_options o = cosrod_statics_default_options();
+  o.gravity_ramp = 1;
+  cosrod_statics *s = cosrod_statics_create(rod, &o, NULL);
+  double *q = st_initial_q(rod);
+  double *x = malloc(sizeof(double) * 3 * (size_t)(N + 1)), *p = malloc(sizeof(double) * 4 * (size_t)N);
+  st_unpack_x(rod, 0.0, q, x, p);
+  NOTE("N %d: initial polygon ends (%.6f, %.6f) (%.6f, %.6f)", N, x[0], x[2], x[3 * N], x[3 * N + 2]);
+  cosrod_statics_stats ss;
+  *st = cosrod_statics_solve(s, q, 0.0, 1.0, NULL, NULL, &ss);
+  st_unpack_x(rod, 1.0, q, x, p);
+  double zmin = 0.0;
+  *len_err = 0.0;
+  for (int n = 0; n <= N; ++n) zmin = fmin(zmin, x[3 * n + 2]);
+  for (int k = 0; k < N; ++k) {
+    double dx[3];
+    cosrod_vec3_sub(dx, x + 3 * (k + 1), x + 3 * k);
+    *len_err = fmax(*len_err, fabs(cosrod_vec3_norm(dx) - L / N) / (L / N));
+  }
+  /* sag at mid-span: the lowest vertex (N even: the middle one) */
+  *sag = -zmin;
+  double Rx[12];
+  CHECK("reactions", cosrod_statics_reactions(s, 1.0, q, Rx, NULL) == COSROD_OK);
+  *tension = cosrod_vec3_norm(Rx);
+  NOTE("N %d: %ld increments, %ld Newton; sag %.9f, start reaction (%.6f, %.6f, %.6f), end (%.6f, %.6f, %.6f)",
+       N, ss.increments, ss.newton, *sag, Rx[0], Rx[1], Rx[2], Rx[6], Rx[7], Rx[8]);
+  const double w = 7850.0 * ST_PI * r * r * 9.81;
+  CHECK_NEAR("vertical reactions carry the weight", Rx[2] + Rx[8], w * L, 1e-9 * w * L);
+  CHECK_NEAR("horizontal reactions balance", Rx[0] + Rx[6], 0.0, 1e-9 * w * L);
+  free(x);
+  free(p);
+  free(q);
+  cosrod_statics_free(s);
+  cosrod_rod_free(rod);
+}
+
+TEST(inextensible_catenary_sag_and_tension) {
+  const double r = 2e-3, D = 8.0, L = 10.0, w = 7850.0 * ST_PI * r * r * 9.81;
+  double lo = 0.1, hi = 100.0; /* L = 2a sinh(D/2a), decreasing in a */
+  for (int i = 0; i < 200; ++i) {
+    double a = 0.5 * (lo + hi);
+    if (2.0 * a * sinh(D / (2.0 * a)) > L) lo = a;
+    else hi = a;
+  }
+  const double a = 0.5 * (lo + hi), sag = a * (cosh(D / (2.0 * a)) - 1.0), T = w * (a + sag);
+  NOTE("closed form: a = %.9f m, sag = %.9f m, end tension %.9f N", a, sag, T);
+  const int Ns[3] = {20, 40, 80};
+  double es[3], et[3];
+  for (int i = 0; i < 3; ++i) {
+    double sg, tn, le;
+    cosrod_status st;
+    catenary_solve(Ns[i], &sg, &tn, &le, &st);
+    CHECK("solved", st == COSROD_OK);
+    es[i] = fabs(sg - sag) / sag, et[i] = fabs(tn - T) / T;
+    NOTE("N %d: sag %.9f (rel. err %.3e), tension %.9f (rel. err %.3e), max |len - ds|/ds %.2e", Ns[i], sg, es[i],
+         tn, et[i], le);
+    CHECK_LE("segment lengths at rest to round-off", le, 1e-12);
+  }
+  NOTE("orders: sag %.3f %.3f, tension %.3f %.3f", log2(es[0] / es[1]), log2(es[1] / es[2]), log2(et[0] / et[1]),
+       log2(et[1] / et[2]));
+  CHECK_LE("sag at N = 80 within 1e-4", es[2], 1e-4);
+  CHECK_LE("tension at N = 80 within 1e-4", et[2], 1e-4);
+  CHECK("sag: second order", log2(es[1] / es[2]) > 1.8 && log2(es[1] / es[2]) < 2.2);
+  CHECK("tension: second order", log2(et[1] / et[2]) > 1.8 && log2(et[1] / et[2]) < 2.2);
+}
+
+/* Static tip load P = EI/L² on a clamped cantilever (N = 20): the tips of
+ * the Cosserat rod and of the two Kirchhoff rods differ by the shear and
+ * axial compliance, P/(κGA) + P/(EA) relative to P L²/EI ~ (r/L)²: the
+ * difference shrinks by 4 when r halves (the bending discretisation, the
+ * same for all models, cancels). */
+TEST(kirchhoff_cosserat_difference_like_r_over_L_squared) {
+  const double rs[3] = {0.02, 0.01, 0.005};
+  for (int model = 1; model <= 2; ++model) {
+    double dif[3];
+    for (int i = 0; i < 3; ++i) {
+      const double EI = EIof(rs[i]), f[3] = {EI / (LEN * LEN), 0, 0};
+      kres c = solve_cantilever(COSROD_MODEL_COSSERAT, 20, rs[i], f, 0, COSROD_STATICS_JAC_ANALYTIC);
+      kres k = solve_cantilever((cosrod_rod_model)model, 20, rs[i], f, 0, COSROD_STATICS_JAC_ANALYTIC);
+      CHECK("solved", c.st == COSROD_OK && k.st == COSROD_OK);
+      double d[3];
+      cosrod_vec3_sub(d, c.tip, k.tip);
+      dif[i] = cosrod_vec3_norm(d) / LEN;
+      NOTE("model %d r/L %.3f: |tip_cosserat - tip_kirchhoff| / L = %.4e ((r/L)^2 = %.1e)", model, rs[i] / LEN,
+           dif[i], rs[i] * rs[i] / (LEN * LEN));
+    }
+    double p1 = log2(dif[0] / dif[1]) / 1.0, p2 = log2(dif[1] / dif[2]);
+    NOTE("model %d: observed exponents of r/L: %.3f %.3f", model, p1, p2);
+    CHECK("difference ~ (r/L)^2", p1 > 1.9 && p1 < 2.1 && p2 > 1.9 && p2 < 2.1);
+  }
+}
+
 static const th_case cases[] = {TH_CASE(elastica_reference_small_load_limit),
-                                TH_CASE(inextensible_elastica_tip_load), TH_CASE(inextensible_rollup_end_moment)};
+                                TH_CASE(inextensible_elastica_tip_load), TH_CASE(inextensible_rollup_end_moment), TH_CASE(kkt_stiffness_matches_fd_twin),
+                                TH_CASE(inextensible_catenary_sag_and_tension),
+                                TH_CASE(kirchhoff_cosserat_difference_like_r_over_L_squared)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
