@@ -207,6 +207,16 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
 cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
                                    double *omega, double *freq_hz, double *shapes, double *minimal);
 
+/* Kirchhoff rods (model != COSSERAT): the statics path solves the KKT
+ * system of the shear (and extension) constraints with their multipliers
+ * interleaved, so ndof is nv + m N and cosrod_statics_stiffness returns the
+ * KKT matrix; the state q is unchanged.  Multipliers of rod r at (t, q)
+ * (the least-squares ones, exact at an equilibrium): the constrained
+ * components of the stress resultant F (N x 3, material, N) are written,
+ * the others left as they are.  ERR_UNSUPPORTED for a Cosserat rod;
+ * ERR_SINGULAR at a kinematic singularity ([LA] §4(a)). */
+cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F);
+
 /* Linearised buckling about the equilibrium at pseudo-time t (q, nq, a
  * starting guess for the loaded equilibrium, not changed): the `count`
  * smallest positive critical factors λ (ascending, INFINITY where fewer

@@ -9,8 +9,10 @@
  *   torsion parts remain; stiffness overrides of constrained strains are
  *   unused.
  * - Formulations absolute and nullspace; dae is refused (no residual form
- *   with the Kirchhoff multipliers yet).  Static, modal and
- *   start_from_equilibrium analyses are refused for Kirchhoff rods.
+ *   with the Kirchhoff multipliers yet).  Static and modal analyses and
+ *   start_from_equilibrium use the statics solver's KKT path
+ *   (src/statics/statics_kirchhoff.c); the equilibrium is then projected
+ *   like any initial state.
  * - The constrained right-hand side has a dense Jacobian (the multipliers
  *   couple the whole rod): implicit methods get the integrators' dense
  *   finite-difference Jacobian instead of the analytic banded one.
@@ -66,14 +68,8 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     char key[64];
     snprintf(key, sizeof key, "rods.%zu.model", r);
     const char *mname = cosrod_sc_model_name(sr->model);
-    if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
-      kerr(err, errlen, sc, key, "%s rods: only dynamic analyses are supported yet", mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
-    if (sc->analysis.start_from_equilibrium) {
-      kerr(err, errlen, sc, key, "%s rods: start_from_equilibrium is not supported yet", mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
+    /* static and modal analyses: the statics solver (statics_kirchhoff.c), no integrator */
+    if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
     if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
       kerr(err, errlen, sc, key, "%s rods: formulation dae is not supported yet (use absolute or nullspace)",
            mname);

@@ -104,6 +104,11 @@ cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r,
 /* J = dr/dδ of a system with Kirchhoff rods (statics_jacobian dispatches). */
 cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu, const double *q,
                                          cosrod_band *J);
+/* Stability monitor of a KKT matrix J (unfactored): turns the lower band
+ * w (ld, the symmetric part of -J, negative_eigenvalues) into
+ * H + ρ (σG)ᵀ(σG) with identity multiplier rows, whose inertia is that of
+ * the reduced stiffness ZᵀHZ plus m N positive eigenvalues for ρ large. */
+void statics_kirchhoff_penalise(const cosrod_statics *s, const cosrod_band *J, double *w, int ld);
 /* The constraint force on supported end vertices added to R (2 x 6). */
 void statics_kirchhoff_reactions(const statics_part *p, double R[12]);
 /* Modes of a one-rod solver s holding a Kirchhoff rod, s->J = statics_jacobian

@@ -389,3 +389,73 @@ done:
   free(map);
   return st;
 }
+
+/* Inertia of the reduced stiffness for the stability monitor.  A KKT
+ * matrix is indefinite (LDLᵀ without pivoting breaks down on its zero
+ * blocks), and the sign of its determinant (the parity used for
+ * non-symmetric problems) flips at random on exact zero modes (a round rod
+ * with a straight reference spins freely about its centreline between two
+ * pins; an unloaded curved rod turns about the chord of its pins).  For ρ
+ * large, H + ρ BᵀB (B = σG, the multiplier rows of J) has the inertia of
+ * ZᵀHZ plus m N positive eigenvalues (in the basis (Z, Y) its Schur
+ * complement onto Z is ZᵀHZ - O(|H|²/ρ)); zero modes, which are
+ * symmetries with H v = 0, stay at roundoff and are lifted like those of
+ * Cosserat rods.  ρ = 1e6 max|H_θθ| / max diag(BᵀB): stable reduced
+ * eigenvalues below ~1e-6 max|H_θθ| would count as negative. */
+void statics_kirchhoff_penalise(const cosrod_statics *s, const cosrod_band *J, double *w, int ld) {
+  const int b = ld - 1;
+  double hs = 0.0, gs = 0.0;
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *p = &s->part[r];
+    const struct statics_kkt *k = p->kkt;
+    if (!k) continue;
+    for (int j = 0; j < k->N; ++j)
+      for (int i = 0; i < 3; ++i) {
+        int c = p->v0 + k->os[j] + i;
+        hs = fmax(hs, fabs(cosrod_band_get(J, c, c)));
+      }
+    for (int j = 0; j < k->N; ++j)
+      for (int a = 0; a < k->m; ++a) {
+        int l = p->v0 + k->ol[j] + a;
+        double g2 = 0.0;
+        for (int c = l - J->ml < 0 ? 0 : l - J->ml; c <= l + J->mu && c < J->n; ++c) {
+          double v = cosrod_band_get(J, l, c);
+          g2 = fmax(g2, v * v);
+        }
+        gs = fmax(gs, g2);
+      }
+  }
+  const double rho = gs > 0.0 ? 1e6 * hs / gs : 0.0;
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *p = &s->part[r];
+    const struct statics_kkt *k = p->kkt;
+    if (!k) continue;
+    for (int j = 0; j < k->N; ++j)
+      for (int a = 0; a < k->m; ++a) {
+        const int l = p->v0 + k->ol[j] + a;
+        const int lo = l - J->ml < 0 ? 0 : l - J->ml, hi = l + J->mu < J->n - 1 ? l + J->mu : J->n - 1;
+        /* row and column l: identity */
+        for (int c = (l - b < 0 ? 0 : l - b); c < l; ++c) w[(size_t)c * ld + (size_t)(l - c)] = 0.0;
+        for (int i = l; i <= l + b && i < J->n; ++i) w[(size_t)l * ld + (size_t)(i - l)] = i == l ? 1.0 : 0.0;
+        for (int cj = lo; cj <= hi; ++cj) {
+          double bj = cosrod_band_get(J, l, cj);
+          if (bj == 0.0) continue;
+          for (int ci = cj; ci <= hi && ci - cj <= b; ++ci) {
+            double bi = cosrod_band_get(J, l, ci);
+            if (bi != 0.0) w[(size_t)cj * ld + (size_t)(ci - cj)] += rho * bi * bj;
+          }
+        }
+      }
+  }
+}
+
+cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F) {
+  if (!s || !q || !F || r < 0 || r >= s->nparts) return COSROD_ERR_INVALID;
+  const struct statics_kkt *k = s->part[r].kkt;
+  if (!k) return COSROD_ERR_UNSUPPORTED;
+  cosrod_status st = statics_residual(s, t, 1.0, q, s->rpl, NULL);
+  if (st != COSROD_OK) return st;
+  for (int j = 0; j < k->N; ++j)
+    for (int a = 0; a < k->m; ++a) F[3 * j + a] = k->lam[3 * j + a];
+  return COSROD_OK;
+}

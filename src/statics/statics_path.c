@@ -232,6 +232,7 @@ static int negative_eigenvalues(cosrod_statics *s, const cosrod_band *J) {
       }
       w[(size_t)j * ld + (size_t)(i - j)] = v;
     }
+  if (s->kkt) statics_kirchhoff_penalise(s, J, w, ld); /* KKT: the reduced stiffness' inertia */
   for (int j = 0; j < n; ++j) s->kdiag[j] = fabs(w[(size_t)j * ld]);
   int neg = 0;
   for (int j = 0; j < n; ++j) {
@@ -294,12 +295,9 @@ static int det_parity(const cosrod_band *J) {
 static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *neg) {
   cosrod_status st = statics_solve_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
   if (st != COSROD_OK) return st;
-  /* KKT matrices (Kirchhoff rods) are indefinite: the parity of det(-J) is
-   * that of the reduced stiffness on the constraints' tangent space */
-  const int inertia = s->dead_loads && !s->kkt;
-  if (inertia) *neg = negative_eigenvalues(s, s->J);
+  if (s->dead_loads) *neg = negative_eigenvalues(s, s->J);
   st = cosrod_band_factor(s->J);
-  if (st == COSROD_OK && !inertia) *neg = det_parity(s->J);
+  if (st == COSROD_OK && !s->dead_loads) *neg = det_parity(s->J);
   return st;
 }
 
