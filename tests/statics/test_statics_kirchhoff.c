@@ -372,8 +372,68 @@ TEST(kirchhoff_cosserat_difference_like_r_over_L_squared) {
   }
 }
 
+/* Modes about a loaded equilibrium (the multipliers' geometric stiffness):
+ * Bernoulli's hanging chain.  An inextensible steel wire (L = 1, r = 1 mm)
+ * hanging from a pin, bending stiffness scaled by 1e-9 (a chain), has the pendulum frequencies ω_n = (j_0,n / 2) sqrt(g/L), j_0,n
+ * the zeros of the Bessel function J0 (2.404826, 5.520078, 8.653728), in
+ * two planes; the tension ρAg(L - s) is the multiplier of the hanging
+ * state. */
+static int chain_modes(int N, double om[6]) {
+  double all[8];
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.model = COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE;
+  def.nseg = N;
+  def.length = 1.0;
+  def.E = 2.1e11, def.poisson = 0.3, def.density = 7850.0, def.radius = 1e-3;
+  def.EI1 = def.EI2 = 1e-9 * EIof(1e-3); /* torsion as is: its modes are far above */
+  def.direction[0] = 0, def.direction[1] = 0, def.direction[2] = -1;
+  def.normal[0] = 1, def.normal[1] = 0, def.normal[2] = 0;
+  def.ends[0].kind = COSROD_END_PINNED;
+  def.gravity[2] = -9.81;
+  cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+  cosrod_statics *s = cosrod_statics_create(rod, NULL, NULL);
+  double *q = st_initial_q(rod);
+  cosrod_status st = cosrod_statics_equilibrium_at(s, 0.0, q, NULL);
+  if (st == COSROD_OK) st = cosrod_statics_modes(rod, 0.0, q, 8, all, NULL, NULL, NULL);
+  /* the rigid spin about the vertical aside (ω = 0 up to the roundoff of
+   * the mass-scaled eigenproblem, |ω| < 4e-3 here) */
+  int n = 0;
+  for (int i = 0; i < 8 && n < 6 && st == COSROD_OK; ++i)
+    if (fabs(all[i]) > 0.1 * sqrt(9.81)) om[n++] = all[i];
+  if (n < 6) st = COSROD_ERR_CONVERGENCE;
+  free(q);
+  cosrod_statics_free(s);
+  cosrod_rod_free(rod);
+  return st == COSROD_OK ? 0 : -1;
+}
+
+TEST(hanging_chain_modes_bessel_zeros) {
+  static const double J0Z[3] = {2.404825557695773, 5.520078110286311, 8.653727912911012};
+  const double w0 = sqrt(9.81 / 1.0);
+  const int Ns[3] = {20, 40, 80};
+  double err[3][3];
+  for (int j = 0; j < 3; ++j) {
+    double om[6];
+    CHECK("modes", chain_modes(Ns[j], om) == 0);
+    NOTE("N %d: omega %.6f %.6f | %.6f %.6f | %.6f %.6f (closed form %.6f %.6f %.6f)", Ns[j], om[0], om[1], om[2],
+         om[3], om[4], om[5], 0.5 * J0Z[0] * w0, 0.5 * J0Z[1] * w0, 0.5 * J0Z[2] * w0);
+    for (int i = 0; i < 3; ++i) {
+      err[j][i] = fabs(om[2 * i] / (0.5 * J0Z[i] * w0) - 1.0);
+      CHECK_NEAR("pair in two planes", om[2 * i + 1], om[2 * i], 1e-6 * om[2 * i]);
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    double p = log2(err[1][i] / err[2][i]);
+    NOTE("mode %d: relative errors %.3e %.3e %.3e, orders %.3f %.3f", i + 1, err[0][i], err[1][i], err[2][i],
+         log2(err[0][i] / err[1][i]), p);
+    CHECK_LE("N = 80 within 3e-3", err[2][i], 3e-3);
+    CHECK("second order (N 40 -> 80)", p > 1.8 && p < 2.2);
+  }
+}
+
 static const th_case cases[] = {TH_CASE(elastica_reference_small_load_limit),
                                 TH_CASE(inextensible_elastica_tip_load), TH_CASE(inextensible_rollup_end_moment), TH_CASE(kkt_stiffness_matches_fd_twin),
                                 TH_CASE(inextensible_catenary_sag_and_tension),
-                                TH_CASE(kirchhoff_cosserat_difference_like_r_over_L_squared)};
+                                TH_CASE(kirchhoff_cosserat_difference_like_r_over_L_squared),
+                                TH_CASE(hanging_chain_modes_bessel_zeros)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
