@@ -33,7 +33,9 @@
  *
  * Modes: generalised symmetric eigenproblem K φ = ω² M φ in the same minimal
  * coordinates with the lumped masses (ρAδs_n per vertex dof, ρΔs (I1, I2, J)
- * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.
+ * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.  Kirchhoff rods: the
+ * same on the tangent space of the shear (extension) constraints, K with the
+ * multipliers' geometric stiffness (dense).
  *
  * One solver may hold several uncoupled rods (cosrod_statics_create_system):
  * one pseudo-time path, concatenated unknowns, block-diagonal stiffness.
