@@ -148,4 +148,20 @@ void sim_kirchhoff_failure(cosrod_sim *s, size_t r) {
            r, ts, k);
 }
 
+int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen) {
+  for (size_t r = 0; r < s->nrods; r++) {
+    double ts;
+    int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
+    if (k < 0) continue;
+    char key[64];
+    snprintf(key, sizeof key, "rods.%zu", r);
+    kerr(err, errlen, s->sc, key,
+         "kinematic singularity of the initial state near segment %d (rank-deficient constraint Jacobian, "
+         "[LA] 4(a)): e.g. a straight %s rod between two fixed points",
+         k, cosrod_sc_model_name(s->sc->rods[r].model));
+    return 1;
+  }
+  return 0;
+}
+
 const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }
