@@ -431,9 +431,34 @@ TEST(hanging_chain_modes_bessel_zeros) {
   }
 }
 
+/* Stability monitor on the KKT path: an inextensible column (cantilever,
+ * round section) under an axial dead load ramped to 1.5 times Euler's
+ * P_cr = π² EI / (4 L²) stops just before the bifurcation (two equal
+ * eigenvalues cross zero: buckling in two planes), stats.critical = 1,
+ * at P/P_cr = 1 to the discretisation error (N = 20: ~1e-3, N = 40 closer). */
+TEST(inextensible_column_stops_at_euler_load) {
+  const double r = 5e-3, EI = EIof(r), Pcr = ST_PI * ST_PI * EI / (4.0 * LEN * LEN);
+  const double f[3] = {0, 0, -1.5 * Pcr};
+  kres k = solve_cantilever(COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE, 20, r, f, 0, COSROD_STATICS_JAC_ANALYTIC);
+  NOTE("status %d, critical %d, t %.6f: P/P_cr = %.6f; tip (%.3g, %.3g, %.9f), %ld rejected", (int)k.st,
+       k.stats.critical, k.stats.t, 1.5 * k.stats.t, k.tip[0], k.tip[1], k.tip[2], k.stats.rejected);
+  CHECK("stopped at a critical point", k.st == COSROD_ERR_CONVERGENCE && k.stats.critical == 1);
+  CHECK_NEAR("at Euler's load", 1.5 * k.stats.t, 1.0, 3e-3);
+  CHECK_LE("still straight", hypot(k.tip[0], k.tip[1]), 1e-9);
+  kres k40 = solve_cantilever(COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE, 40, r, f, 0, COSROD_STATICS_JAC_ANALYTIC);
+  NOTE("N = 40: critical %d, P/P_cr = %.6f", k40.stats.critical, 1.5 * k40.stats.t);
+  kres c = solve_cantilever(COSROD_MODEL_COSSERAT, 40, r, f, 0, COSROD_STATICS_JAC_ANALYTIC);
+  NOTE("Cosserat N = 40 (LDLT inertia of K): critical %d, P/P_cr = %.6f", c.stats.critical, 1.5 * c.stats.t);
+  CHECK_NEAR("N = 40: where the Cosserat column stops (its shear compliance ~1e-5)", 1.5 * k40.stats.t,
+             1.5 * c.stats.t, 5e-4);
+  CHECK("N = 40 stopped at a critical point", k40.st == COSROD_ERR_CONVERGENCE && k40.stats.critical == 1);
+  CHECK_NEAR("N = 40 closer to Euler's load", 1.5 * k40.stats.t, 1.0, 1e-3);
+}
+
 static const th_case cases[] = {TH_CASE(elastica_reference_small_load_limit),
                                 TH_CASE(inextensible_elastica_tip_load), TH_CASE(inextensible_rollup_end_moment), TH_CASE(kkt_stiffness_matches_fd_twin),
                                 TH_CASE(inextensible_catenary_sag_and_tension),
                                 TH_CASE(kirchhoff_cosserat_difference_like_r_over_L_squared),
-                                TH_CASE(hanging_chain_modes_bessel_zeros)};
+                                TH_CASE(hanging_chain_modes_bessel_zeros),
+                                TH_CASE(inextensible_column_stops_at_euler_load)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
