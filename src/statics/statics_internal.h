@@ -26,7 +26,6 @@ typedef struct statics_part {
   const int *ov, *os;       /* (N+1), (N) offsets of vertex / segment unknowns in this rod's block of δ
                                (rod->vv_ns / vs_ns; Kirchhoff rods: with the multipliers interleaved) */
   struct statics_kkt *kkt;  /* Kirchhoff constraints (statics_kirchhoff.c), NULL for a Cosserat rod */
-  double SF, SM, nF, nM;    /* scales and roundoff floors of the last residual (part_residual) */
 } statics_part;
 
 struct cosrod_statics {

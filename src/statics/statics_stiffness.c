@@ -96,7 +96,6 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
   const double ck = fmax(rod->CK[0], fmax(rod->CK[1], rod->CK[2]));
   const double nF = 4.0 * DBL_EPSILON * (cg * (xmax / pt->dsmin + 1.0) + Fmax);
   const double nM = 4.0 * DBL_EPSILON * (ck / pt->dsmin + Mmax) + dsmax * nF;
-  pt->SF = SF, pt->SM = SM, pt->nF = nF, pt->nM = nM;
   *scaled = sc;
   *excess = fmax(fmax(rf / (s->opt.tol * SF + nF), rm / (s->opt.tol * SM + nM)), gex);
   return COSROD_OK;
