@@ -33,7 +33,9 @@
  *
  * Modes: generalised symmetric eigenproblem K φ = ω² M φ in the same minimal
  * coordinates with the lumped masses (ρAδs_n per vertex dof, ρΔs (I1, I2, J)
- * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.
+ * per segment), LAPACK dsbevx on M^{-1/2} K M^{-1/2}.  Kirchhoff rods: the
+ * same on the tangent space of the shear (extension) constraints, K with the
+ * multipliers' geometric stiffness (dense).
  *
  * One solver may hold several uncoupled rods (cosrod_statics_create_system):
  * one pseudo-time path, concatenated unknowns, block-diagonal stiffness.
@@ -206,6 +208,16 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
  * count <= nv.  ERR_INVALID on bad arguments, ERR_INTERNAL if LAPACK fails. */
 cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
                                    double *omega, double *freq_hz, double *shapes, double *minimal);
+
+/* Kirchhoff rods (model != COSSERAT): the statics path solves the KKT
+ * system of the shear (and extension) constraints with their multipliers
+ * interleaved, so ndof is nv + m N and cosrod_statics_stiffness returns the
+ * KKT matrix; the state q is unchanged.  Multipliers of rod r at (t, q)
+ * (the least-squares ones, exact at an equilibrium): the constrained
+ * components of the stress resultant F (N x 3, material, N) are written,
+ * the others left as they are.  ERR_UNSUPPORTED for a Cosserat rod;
+ * ERR_SINGULAR at a kinematic singularity ([LA] §4(a)). */
+cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F);
 
 /* Linearised buckling about the equilibrium at pseudo-time t (q, nq, a
  * starting guess for the loaded equilibrium, not changed): the `count`

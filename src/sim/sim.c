@@ -427,7 +427,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
       return fail_create(s, status, COSROD_ERR_NOMEM);
   }
   if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
-    set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
+    if (!sim_kirchhoff_explain(s, err, errlen)) /* a Kirchhoff rod's kinematic singularity */
+      set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
   sim_energy_from_data(s, 0.0, 0.0);

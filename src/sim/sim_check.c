@@ -96,6 +96,12 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     double nq = 7.0 * nseg + 3.0, nv = 6.0 * nseg + 6.0;
     est->matrix_bytes = 8.0 * 31.0 * nq;
     if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) est->matrix_bytes += 8.0 * nv * (nv + 40.0);
+    /* Kirchhoff rods: KKT band 11/11 with the multipliers; modes on the dense
+     * null space of G (modes_kirchhoff.c: Q, the projected K and G, ~4 nv²) */
+    if (sc->nrods > 0 && sc->rods[0].model != COSROD_SC_MODEL_COSSERAT) {
+      est->matrix_bytes += 8.0 * 35.0 * 3.0 * nseg;
+      if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) est->matrix_bytes += 8.0 * 4.0 * nv * nv;
+    }
   }
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
   est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));

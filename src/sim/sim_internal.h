@@ -156,6 +156,10 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
 int sim_has_kirchhoff(const cosrod_sim *s);
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
 void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
+/* After a failed evaluation of the initial state of a static / modal run:
+ * 1 and a message naming the rod and segment if it is a Kirchhoff rod's
+ * kinematic singularity, else 0. */
+int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen);
 /* sim_galpha.c: LIE layout (map, qoff_r, nq_tot, bandwidths), problem
  * fields and options for galpha, cleanup. */
 cosrod_status sim_galpha_layout(cosrod_sim *s);

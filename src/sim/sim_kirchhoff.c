@@ -9,8 +9,10 @@
  *   torsion parts remain; stiffness overrides of constrained strains are
  *   unused.
  * - Formulations absolute and nullspace; dae is refused (no residual form
- *   with the Kirchhoff multipliers yet).  Static, modal and
- *   start_from_equilibrium analyses are refused for Kirchhoff rods.
+ *   with the Kirchhoff multipliers yet).  Static and modal analyses and
+ *   start_from_equilibrium use the statics solver's KKT path
+ *   (src/statics/statics_kirchhoff.c); the equilibrium is then projected
+ *   like any initial state.
  * - The constrained right-hand side has a dense Jacobian (the multipliers
  *   couple the whole rod): implicit methods get the integrators' dense
  *   finite-difference Jacobian instead of the analytic banded one.
@@ -66,14 +68,8 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     char key[64];
     snprintf(key, sizeof key, "rods.%zu.model", r);
     const char *mname = cosrod_sc_model_name(sr->model);
-    if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
-      kerr(err, errlen, sc, key, "%s rods: only dynamic analyses are supported yet", mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
-    if (sc->analysis.start_from_equilibrium) {
-      kerr(err, errlen, sc, key, "%s rods: start_from_equilibrium is not supported yet", mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
+    /* static and modal analyses: the statics solver (statics_kirchhoff.c), no integrator */
+    if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
     if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
       kerr(err, errlen, sc, key, "%s rods: formulation dae is not supported yet (use absolute or nullspace)",
            mname);
@@ -150,6 +146,22 @@ void sim_kirchhoff_failure(cosrod_sim *s, size_t r) {
            "kinematic singularity of rod %zu at t = %.17g near segment %d: rank-deficient constraint "
            "Jacobian ([LA] 4(a))",
            r, ts, k);
+}
+
+int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen) {
+  for (size_t r = 0; r < s->nrods; r++) {
+    double ts;
+    int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
+    if (k < 0) continue;
+    char key[64];
+    snprintf(key, sizeof key, "rods.%zu", r);
+    kerr(err, errlen, s->sc, key,
+         "kinematic singularity of the initial state near segment %d (rank-deficient constraint Jacobian, "
+         "[LA] 4(a)): e.g. a straight %s rod between two fixed points",
+         k, cosrod_sc_model_name(s->sc->rods[r].model));
+    return 1;
+  }
+  return 0;
 }
 
 const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }

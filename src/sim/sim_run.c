@@ -153,6 +153,11 @@ static int static_frame(cosrod_sim *s, double t, const double *q) {
   memcpy(s->y, q, (size_t)nq * sizeof *q);
   memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
   if (sim_eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
+  /* Kirchhoff: the constrained F are the statics multipliers (loads of the
+   * path at t), not those of the rest accelerations under the full loads */
+  if (cosrod_rod_model_of(s->rods[0]) != COSROD_MODEL_COSSERAT &&
+      cosrod_statics_kirchhoff_forces(s->stat[0], 0, t, q, s->data[0]->F) != COSROD_OK)
+    return -1;
   sim_energy_from_data(s, 0.0, 0.0);
   s->t_now = s->t_frame = t;
   if (s->obs && s->obs->frame) {
@@ -325,7 +330,8 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
     }
     memcpy(s->yl, q, (size_t)nq * sizeof *q);
     for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
-    st = cosrod_rod_project(rod, s->form, s->yl);
+    /* quaternions (and a Kirchhoff rod's constraints, to round-off) exactly */
+    st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL);
     if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
       st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
     (void)N;

@@ -93,7 +93,7 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
     }
   }
   if (cosrod_rod_model_of(rod) != COSROD_MODEL_COSSERAT) { /* on the constraints' tangent space */
-    st = statics_modes_kirchhoff(rod, t, q, s->J, m, count, w, z);
+    st = statics_kirchhoff_modes(s, t, q, m, count, w, z); /* with the multipliers' geometric stiffness */
   } else {
     st = statics_band_eig_lowest(A, count, w, z);
     if (st != COSROD_OK && st != COSROD_ERR_NOMEM) st = COSROD_ERR_INTERNAL;

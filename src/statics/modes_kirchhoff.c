@@ -5,10 +5,10 @@
  * the constraint is (G D) u = 0, D = M^{-1/2}; an orthonormal basis Z of
  * its null space (the last columns of Q in the QR factorisation of
  * (G D)ᵀ, LAPACK dgeqrf/dorgqr) turns the problem into the symmetric
- * eigenproblem (Zᵀ D K D Z) y = ω² y (dsyevd); u = Z y.  K is the elastic
- * stiffness of the rod with the constrained strains dropped, exact about a
- * stress-free unloaded state (the multipliers vanish there; about a loaded
- * equilibrium their geometric stiffness would be missing).  Dense, O(nv³):
+ * eigenproblem (Zᵀ D K D Z) y = ω² y (dsyevd); u = Z y.  K is the rod
+ * block of the KKT stiffness (statics_kirchhoff_modes): the Hessian of the
+ * Lagrangian, elastic stiffness with the constrained strains dropped plus
+ * the multipliers' geometric stiffness Σλ∇²g of a loaded equilibrium.  Dense, O(nv³):
  * meant for N up to a few hundred.  Allocates (not in a time loop). */
 #include <lapacke.h>
 #include <math.h>

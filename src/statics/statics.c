@@ -73,6 +73,7 @@ cosrod_statics_options cosrod_statics_default_options(void) {
 }
 
 static void part_free(statics_part *p) {
+  statics_kirchhoff_free(p);
   cosrod_rod_data_free(p->d);
   free(p->y);
   cosrod_band_free(p->Kq);
@@ -166,8 +167,10 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
     if (mlv > s->ml) s->ml = mlv;
     if (muv > s->mu) s->mu = muv;
     cosrod_status st = part_init(&s->part[r], rods[r], s->nq, s->nv);
+    if (st == COSROD_OK) st = statics_kirchhoff_init(&s->part[r], &s->ml, &s->mu);
+    if (s->part[r].kkt) s->kkt = 1;
     s->nq += rods[r]->nq;
-    s->nv += rods[r]->nv_ns;
+    s->nv += statics_kirchhoff_block(&s->part[r]);
     if (st != COSROD_OK) {
       cosrod_statics_free(s);
       *status = st;
@@ -212,14 +215,15 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
     const cosrod_rod *rod = p->rod;
     for (int n = 0; n <= rod->N; ++n)
       for (int j = 0; j < rod->nd[n]; ++j) {
-        s->wnorm[p->v0 + rod->vv_ns[n] + j] = 1.0 / p->dsmin;
-        s->hcol[p->v0 + rod->vv_ns[n] + j] = p->hx;
+        s->wnorm[p->v0 + p->ov[n] + j] = 1.0 / p->dsmin;
+        s->hcol[p->v0 + p->ov[n] + j] = p->hx;
       }
     for (int k = 0; k < rod->N; ++k)
       for (int j = 0; j < 3; ++j) {
-        s->wnorm[p->v0 + rod->vs_ns[k] + j] = 1.0;
-        s->hcol[p->v0 + rod->vs_ns[k] + j] = s->hth;
+        s->wnorm[p->v0 + p->os[k] + j] = 1.0;
+        s->hcol[p->v0 + p->os[k] + j] = s->hth;
       }
+    statics_kirchhoff_weights(p, s->hcol, s->wnorm);
   }
   *status = COSROD_OK;
   return s;
@@ -298,12 +302,12 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
     const double *dr = delta + pt->v0;
     for (int n = 0; n <= rod->N; ++n) {
       int nd = rod->nd[n];
-      for (int j = 0; j < nd; ++j) qr[rod->qv[n] + j] += dr[rod->vv_ns[n] + j];
+      for (int j = 0; j < nd; ++j) qr[rod->qv[n] + j] += dr[pt->ov[n] + j];
     }
     for (int k = 0; k < rod->N; ++k) {
       double e[4], p[4];
       double *pq = qr + rod->qs[k];
-      cosrod_quat_from_rotvec(e, dr + rod->vs_ns[k]);
+      cosrod_quat_from_rotvec(e, dr + pt->os[k]);
       cosrod_quat_mul(p, pq, e);
       cosrod_quat_normalise(pq, p);
     }

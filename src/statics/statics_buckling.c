@@ -43,6 +43,7 @@ static void dense_sym_K(const cosrod_band *J, double *K, int n) {
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
+  if (s->kkt) return COSROD_ERR_UNSUPPORTED; /* Kirchhoff rods: KKT stiffness, not done yet */
   const int n = s->nv, nq = s->nq;
   cosrod_status st = COSROD_OK;
   double *q1 = malloc(sizeof(double) * (size_t)nq), *q0 = malloc(sizeof(double) * (size_t)nq);

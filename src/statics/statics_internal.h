@@ -23,6 +23,9 @@ typedef struct statics_part {
   double floorF, floorM;    /* residual scale floors (N, N m) */
   double dsmin, hx;         /* smallest Δs (m), FD step for positions (m) */
   double step_noise;        /* roundoff level of a weighted Newton step */
+  const int *ov, *os;       /* (N+1), (N) offsets of vertex / segment unknowns in this rod's block of δ
+                               (rod->vv_ns / vs_ns; Kirchhoff rods: with the multipliers interleaved) */
+  struct statics_kkt *kkt;  /* Kirchhoff constraints (statics_kirchhoff.c), NULL for a Cosserat rod */
 } statics_part;
 
 struct cosrod_statics {
@@ -49,6 +52,7 @@ struct cosrod_statics {
   double sc_min;        /* smallest scaled residual of the last correct() (+inf: none finite) */
   double excess;        /* convergence measure of the last residual (<= 1: converged, see statics_residual) */
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
+  int kkt;              /* 1: some rod is a Kirchhoff rod (KKT unknowns, statics_kirchhoff.c) */
   long nnewton, njac, nres;
 };
 
@@ -76,5 +80,43 @@ cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double 
  * LAPACK's dsbevx in modes.c.  ERR_SINGULAR if G is rank deficient. */
 cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const double *q, const cosrod_band *J,
                                       const double *m, int count, double *w, double *z);
+
+/* ---- Kirchhoff rods (statics_kirchhoff.c) ----------------------------------
+ * The part's block of δ interleaves the scaled multipliers λ̂_k (m per
+ * segment) after the segment rotation δθ_k; the residual gets the
+ * constraint forces -Gᵀλ and the rows σ_k g_k, the stiffness the KKT
+ * blocks.  Cosserat rods: init sets ov/os to the rod's layout, the rest is
+ * not called. */
+/* After part_init: layout, workspace, the force-only model copy; grows *ml,
+ * *mu to the KKT bandwidth. */
+cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu);
+/* Size of the part's block of δ: nv_ns (+ m N for a Kirchhoff rod). */
+int statics_kirchhoff_block(const statics_part *p);
+void statics_kirchhoff_free(statics_part *p);
+/* FD steps (1: the multiplier columns are set analytically) and weights (0). */
+void statics_kirchhoff_weights(const statics_part *p, double *hcol, double *wnorm);
+/* Called by part_residual with the unconstrained residual in r (the part's
+ * block): least-squares multipliers (unless frozen), r -= Gᵀλ, constraint
+ * rows; updates the scales and maxima; *gsc max |g_k|/Δs_k, *gex its excess. */
+cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
+                                         double *Fmax, double *rf, double *rm, double *gsc, double *gex);
+/* J = dr/dδ of a system with Kirchhoff rods (statics_jacobian dispatches). */
+cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu, const double *q,
+                                         cosrod_band *J);
+/* Stability monitor of a KKT matrix J (unfactored): turns the lower band
+ * w (ld, the symmetric part of -J, negative_eigenvalues) into
+ * H + ρ (σG)ᵀ(σG) with identity multiplier rows, whose inertia is that of
+ * the reduced stiffness ZᵀHZ plus m N positive eigenvalues for ρ large. */
+void statics_kirchhoff_penalise(const cosrod_statics *s, const cosrod_band *J, double *w, int ld);
+/* The constraint force on supported end vertices added to R (2 x 6). */
+void statics_kirchhoff_reactions(const statics_part *p, double R[12]);
+/* Modes of a one-rod solver s holding a Kirchhoff rod, s->J = statics_jacobian
+ * at (t, q): the rod block (Hessian of the Lagrangian, with the multipliers'
+ * geometric stiffness) to statics_modes_kirchhoff. */
+cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
+                                      double *w, double *z);
+/* The analytic stiffness and its FD twin of statics_stiffness.c. */
+cosrod_status statics_stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J);
+cosrod_status statics_stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
 
 #endif /* COSROD_STATICS_INTERNAL_H */

@@ -45,12 +45,12 @@ static void limit_step(const cosrod_statics *s, double *dv) {
     const double L = rod->s[rod->N] - rod->s[0];
     for (int n = 0; n <= rod->N; ++n) {
       double m2 = 0.0;
-      for (int j = 0; j < rod->nd[n]; ++j) m2 += dv[pt->v0 + rod->vv_ns[n] + j] * dv[pt->v0 + rod->vv_ns[n] + j];
+      for (int j = 0; j < rod->nd[n]; ++j) m2 += dv[pt->v0 + pt->ov[n] + j] * dv[pt->v0 + pt->ov[n] + j];
       double m = sqrt(m2);
       if (m > 0.25 * L) c = fmin(c, 0.25 * L / m);
     }
     for (int k = 0; k < rod->N; ++k) {
-      double m = cosrod_vec3_norm(dv + pt->v0 + rod->vs_ns[k]);
+      double m = cosrod_vec3_norm(dv + pt->v0 + pt->os[k]);
       if (m > 1.0) c = fmin(c, 1.0 / m);
     }
   }
@@ -152,11 +152,11 @@ static void chart_diff(const cosrod_statics *s, const double *q, const double *q
     const double *qr = q + pt->q0, *qar = qa + pt->q0;
     double *dr = delta + pt->v0;
     for (int n = 0; n <= rod->N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) dr[rod->vv_ns[n] + j] = qar[rod->qv[n] + j] - qr[rod->qv[n] + j];
+      for (int j = 0; j < rod->nd[n]; ++j) dr[pt->ov[n] + j] = qar[rod->qv[n] + j] - qr[rod->qv[n] + j];
     for (int k = 0; k < rod->N; ++k) {
       double w[4];
       cosrod_quat_conj_mul(w, qr + rod->qs[k], qar + rod->qs[k]);
-      cosrod_quat_to_rotvec(dr + rod->vs_ns[k], w);
+      cosrod_quat_to_rotvec(dr + pt->os[k], w);
     }
   }
 }
@@ -232,6 +232,7 @@ static int negative_eigenvalues(cosrod_statics *s, const cosrod_band *J) {
       }
       w[(size_t)j * ld + (size_t)(i - j)] = v;
     }
+  if (s->kkt) statics_kirchhoff_penalise(s, J, w, ld); /* KKT: the reduced stiffness' inertia */
   for (int j = 0; j < n; ++j) s->kdiag[j] = fabs(w[(size_t)j * ld]);
   int neg = 0;
   for (int j = 0; j < n; ++j) {

@@ -54,6 +54,7 @@ cosrod_status cosrod_statics_reactions(cosrod_statics *s, double t, const double
     st = cosrod_statics_end_reactions(s->part[r].rod, s->part[r].d, gs, 0, R + 12 * r,
                                       supported ? supported + 2 * r : NULL);
     if (st != COSROD_OK) return st;
+    if (s->part[r].kkt) statics_kirchhoff_reactions(&s->part[r], R + 12 * r); /* constraint forces */
   }
   return COSROD_OK;
 }

@@ -72,7 +72,7 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
       cosrod_vec3_copy(f, d->fx + 3 * n);
     else
       for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - (fg[j] + fl[j]) + fa[j];
-    double *rv = r + rod->vv_ns[n];
+    double *rv = r + pt->ov[n];
     if (nd == 3) {
       cosrod_vec3_copy(rv, f);
     } else {
@@ -81,19 +81,23 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
     for (int j = 0; j < nd; ++j) rf = fmax(rf, fabs(rv[j]));
   }
   for (int k = 0; k < N; ++k) {
-    double *rs = r + rod->vs_ns[k];
+    double *rs = r + pt->os[k];
     cosrod_quat_tmat_T_apply(rs, d->p + 4 * k, d->fp + 4 * k);
     if (loads && lf != 0.0) cosrod_vec3_axpy(rs, -lf, d->mload + 3 * k);
     for (int j = 0; j < 3; ++j) rm = fmax(rm, fabs(rs[j]));
   }
-  double sc = fmax(rf / SF, rm / SM);
+  double gsc = 0.0, gex = 0.0; /* Kirchhoff: constraint forces and rows (statics_kirchhoff.c) */
+  if (pt->kkt && (st = statics_kirchhoff_residual(pt, s->opt.tol, r, &SF, &SM, &Fmax, &rf, &rm, &gsc, &gex)) !=
+                     COSROD_OK)
+    return st;
+  double sc = fmax(fmax(rf / SF, rm / SM), gsc);
   if (!isfinite(sc)) return COSROD_ERR_NONFINITE;
   const double cg = fmax(rod->CG[0], fmax(rod->CG[1], rod->CG[2]));
   const double ck = fmax(rod->CK[0], fmax(rod->CK[1], rod->CK[2]));
   const double nF = 4.0 * DBL_EPSILON * (cg * (xmax / pt->dsmin + 1.0) + Fmax);
   const double nM = 4.0 * DBL_EPSILON * (ck / pt->dsmin + Mmax) + dsmax * nF;
   *scaled = sc;
-  *excess = fmax(rf / (s->opt.tol * SF + nF), rm / (s->opt.tol * SM + nM));
+  *excess = fmax(fmax(rf / (s->opt.tol * SF + nF), rm / (s->opt.tol * SM + nM)), gex);
   return COSROD_OK;
 }
 
@@ -178,7 +182,7 @@ static cosrod_status part_stiffness(statics_part *pt, double t, const double *q,
   for (int b = 0; b < nb; ++b) {
     int vtx = (b % 2) == 0, idx = b / 2;
     pt->bq[b] = vtx ? (rod->nd[idx] ? rod->qv[idx] : -1) : rod->qs[idx];
-    pt->bv[b] = vtx ? (rod->nd[idx] ? rod->vv_ns[idx] : -1) : rod->vs_ns[idx];
+    pt->bv[b] = vtx ? (rod->nd[idx] ? pt->ov[idx] : -1) : pt->os[idx];
     pt->bnq[b] = vtx ? rod->nd[idx] : 4;
     pt->bnv[b] = vtx ? rod->nd[idx] : 3;
     if (!vtx) tangent_map(pt->T + 12 * idx, q + rod->qs[idx]);
@@ -223,7 +227,7 @@ static cosrod_status part_stiffness(statics_part *pt, double t, const double *q,
   for (int k = 0; k < N; ++k) {
     double tau[3];
     cosrod_quat_tmat_T_apply(tau, pt->d->p + 4 * k, pt->d->fp + 4 * k);
-    int o = v0 + rod->vs_ns[k];
+    int o = v0 + pt->os[k];
     /* -½[τ]ₓ = ½ [[0, τ3, -τ2], [-τ3, 0, τ1], [τ2, -τ1, 0]]; J gets -C */
     cosrod_band_add(J, o + 0, o + 1, -0.5 * tau[2]);
     cosrod_band_add(J, o + 0, o + 2, 0.5 * tau[1]);
@@ -251,8 +255,16 @@ static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const doubl
  * the rod's stiffness has the load derivatives at full scale only. */
 cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
   s->njac++;
+  if (s->kkt) return statics_kirchhoff_jacobian(s, t, mu, q, J);
   if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads))
     return stiffness_analytic(s, t, q, J);
+  return stiffness_fd(s, t, mu, q, J);
+}
+
+cosrod_status statics_stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J) {
+  return stiffness_analytic(s, t, q, J);
+}
+cosrod_status statics_stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
   return stiffness_fd(s, t, mu, q, J);
 }
 

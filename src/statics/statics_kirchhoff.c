@@ -1,0 +1,465 @@
+/* Statics and modes of Kirchhoff rods ([LA] §3–4, [LLA] eq. 31): the
+ * equilibrium of a rod with the constraints g_k = E (c_k - Δs_k (Γ0_k + e3))
+ * = 0 per segment (c = Rᵀ Δx; E the shear rows, or all three rows for the
+ * inextensible model), solved in the continuation of statics_path.c.
+ *
+ * Method: Newton on the KKT system of [LLA] eq. 31 with the shear (and
+ * extension) multipliers λ_k,
+ *     r(q) - Gᵀλ = 0,   g(q) = 0,
+ *     [ -(K + Σλ∇²g)  -σGᵀ ] [δ ]     [ r - Gᵀλ ]
+ *     [  σG            0   ] [δλ̂]  = -[ σ g     ],
+ * in the minimal coordinates of statics.c, the scaled multipliers λ̂_k = λ_k/σ_k
+ * (σ_k = C_K,max/Δs_k², so that every row is a force) interleaved after the
+ * rotation δθ_k of their segment: the matrix stays banded (half bandwidths
+ * 8 + m) and is factored by the banded LU with partial pivoting.  The
+ * alternative, a null space per segment, does not exist for the
+ * inextensible rod: its length constraints couple every segment to the ends
+ * (a rod pinned at both ends closes a chain), so the reduced stiffness
+ * would be dense.
+ *
+ * The state of the continuation stays q (nq): λ is not carried, it is the
+ * least-squares multiplier of the current q, λ(q) = argmin |r - Gᵀλ|_{M⁻¹}
+ * (S λ = G M⁻¹ r, S = G M⁻¹ Gᵀ block tridiagonal, the rest accelerations'
+ * multiplier of rod_kirchhoff.c), exact at an equilibrium; a Newton step from
+ * (q, λ(q)) converges quadratically like one from (q, λ + δλ), since
+ * λ(q) - λ* = O(|q - q*|).  The δλ̂ of a step is discarded (apply ignores it).
+ *
+ * Second derivatives of λᵀg in the chart p exp(δθ/2) (R -> R exp([δθ]ₓ),
+ * c -> exp(-[δθ]ₓ)(c + RᵀδΔx)), with L = [λ̄]ₓ, λ̄ = Eᵀλ (material):
+ *     ∂(Gᵀλ)_x{k+1}/∂θ_k = -R L,  ∂(Gᵀλ)_x{k}/∂θ_k = R L,
+ *     ∂(Gᵀλ)_θk/∂x{k+1} = L Rᵀ,  ∂(Gᵀλ)_θk/∂θ_k = L [c]ₓ
+ * (Gᵀλ = (-Rλ̄, Rλ̄) on the vertices, λ̄ × c on the rotation); its symmetric
+ * part is the Hessian, the rest cancels with the elastic torque's -½[τ]ₓ at
+ * an equilibrium.  Convergence: the force and torque rows as for Cosserat
+ * rods (scales include |λ|), and |g_k| <= 1e-3 tol Δs_k + 16 eps |x|_max
+ * (segment lengths and shear at their rest values to round-off).  The
+ * stability monitor uses the sign of det(-J) = det(GGᵀ)·det(ZᵀHZ)·(+1)
+ * (statics_path.c, factor_at). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/band.h"
+#include "statics/statics_internal.h"
+
+struct statics_kkt {
+  int m, N;
+  int *ov, *os, *ol; /* (N+1), (N), (N) offsets of x_n, θ_k, λ̂_k in the part's block */
+  double *lam;       /* (N x 3) λ̄_k (N, material; zero in unconstrained components) */
+  double *sig;       /* (N) σ_k (N/m) */
+  double *dir;       /* (N x 9) directors d_a = R e_a of the last residual (row a at 3a) */
+  double *c;         /* (N x 3) c_k = Rᵀ Δx of the last residual */
+  cosrod_band *S;    /* (m N) G M⁻¹ Gᵀ */
+  double *rhs;       /* (m N) */
+  int frozen;        /* 1: the residual uses lam as is (FD stiffness) */
+};
+
+cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
+  const cosrod_rod *rod = p->rod;
+  p->ov = rod->vv_ns;
+  p->os = rod->vs_ns;
+  const int m = cosrod_rod_kirchhoff_m(rod), N = rod->N;
+  if (m == 0) return COSROD_OK;
+  struct statics_kkt *k = calloc(1, sizeof *k);
+  if (!k) return COSROD_ERR_NOMEM;
+  p->kkt = k;
+  k->m = m, k->N = N;
+  k->ov = calloc((size_t)N + 1, sizeof(int));
+  k->os = calloc((size_t)N, sizeof(int));
+  k->ol = calloc((size_t)N, sizeof(int));
+  k->lam = calloc(3 * (size_t)N, sizeof(double));
+  k->sig = calloc((size_t)N, sizeof(double));
+  k->dir = calloc(9 * (size_t)N, sizeof(double));
+  k->c = calloc(3 * (size_t)N, sizeof(double));
+  k->rhs = calloc((size_t)(m * N), sizeof(double));
+  int bw = 2 * m - 1 < m * N - 1 ? 2 * m - 1 : m * N - 1;
+  k->S = cosrod_band_create(m * N, bw, bw);
+  if (!k->ov || !k->os || !k->ol || !k->lam || !k->sig || !k->dir || !k->c || !k->rhs || !k->S)
+    return COSROD_ERR_NOMEM;
+  int off = 0;
+  for (int n = 0; n <= N; ++n) {
+    k->ov[n] = off;
+    off += rod->nd[n];
+    if (n == N) break;
+    k->os[n] = off;
+    off += 3;
+    k->ol[n] = off;
+    off += m;
+  }
+  p->ov = k->ov;
+  p->os = k->os;
+  const double ck = fmax(rod->CK[0], fmax(rod->CK[1], rod->CK[2]));
+  for (int j = 0; j < N; ++j) k->sig[j] = ck / (rod->ds[j] * rod->ds[j]);
+  /* forces only: the multipliers are computed here, not by the dynamics */
+  p->quiet.model = COSROD_MODEL_COSSERAT;
+  /* stencil: θ_k couples to θ_{k+1} across λ̂_k and x_{k+1} */
+  if (*ml < 8 + m) *ml = 8 + m;
+  if (*mu < 8 + m) *mu = 8 + m;
+  return COSROD_OK;
+}
+
+int statics_kirchhoff_block(const statics_part *p) {
+  return p->nv + (p->kkt ? p->kkt->m * p->kkt->N : 0);
+}
+
+void statics_kirchhoff_free(statics_part *p) {
+  struct statics_kkt *k = p->kkt;
+  if (!k) return;
+  free(k->ov);
+  free(k->os);
+  free(k->ol);
+  free(k->lam);
+  free(k->sig);
+  free(k->dir);
+  free(k->c);
+  free(k->rhs);
+  cosrod_band_free(k->S);
+  free(k);
+  p->kkt = NULL;
+}
+
+void statics_kirchhoff_weights(const statics_part *p, double *hcol, double *wnorm) {
+  const struct statics_kkt *k = p->kkt;
+  if (!k) return;
+  for (int j = 0; j < k->N; ++j)
+    for (int a = 0; a < k->m; ++a) {
+      hcol[p->v0 + k->ol[j] + a] = 1.0;
+      wnorm[p->v0 + k->ol[j] + a] = 0.0;
+    }
+}
+
+/* Vertex n's coordinates of a spatial vector v: nd = 3 all, nd = 1 the
+ * component along the slide axis; returns nd. */
+static int vtx_coords(const cosrod_rod *rod, int n, const double v[3], double out[3]) {
+  int nd = rod->nd[n];
+  if (nd == 3) cosrod_vec3_copy(out, v);
+  if (nd == 1) out[0] = cosrod_vec3_dot(v, rod->end[n == 0 ? 0 : 1].axis);
+  return nd;
+}
+
+/* S = G M⁻¹ Gᵀ and G M⁻¹ r of the current blocks; λ into k->lam. */
+static cosrod_status least_squares(const statics_part *p, const double *r) {
+  struct statics_kkt *k = p->kkt;
+  const cosrod_rod *rod = p->rod;
+  const int N = k->N, m = k->m;
+  cosrod_band_zero(k->S);
+  for (int j = 0; j < N; ++j) {
+    const double *D = k->dir + 9 * j, *c = k->c + 3 * j, *Ib = rod->Ib + 3 * j;
+    for (int a = 0; a < m; ++a) {
+      double ga[2][3], ea[3] = {0, 0, 0}, ta[3];
+      ea[a] = 1.0;
+      cosrod_vec3_cross(ta, ea, c); /* θ row of g_a: (e_a × c)ᵀ */
+      int nda = vtx_coords(rod, j, D + 3 * a, ga[0]);
+      vtx_coords(rod, j + 1, D + 3 * a, ga[1]);
+      /* rhs: G_a M⁻¹ r (G_a = -d_a on x_j, +d_a on x_{j+1}) */
+      double v = 0.0;
+      for (int i = 0; i < nda; ++i) v -= ga[0][i] * r[k->ov[j] + i] / rod->mv[j];
+      for (int i = 0; i < rod->nd[j + 1]; ++i) v += ga[1][i] * r[k->ov[j + 1] + i] / rod->mv[j + 1];
+      for (int i = 0; i < 3; ++i) v += ta[i] * r[k->os[j] + i] / Ib[i];
+      k->rhs[m * j + a] = v;
+      for (int b = 0; b < m; ++b) {
+        double gb[2][3], eb[3] = {0, 0, 0}, tb[3];
+        eb[b] = 1.0;
+        cosrod_vec3_cross(tb, eb, c);
+        vtx_coords(rod, j, D + 3 * b, gb[0]);
+        vtx_coords(rod, j + 1, D + 3 * b, gb[1]);
+        double sv = 0.0;
+        for (int i = 0; i < rod->nd[j]; ++i) sv += ga[0][i] * gb[0][i] / rod->mv[j];
+        for (int i = 0; i < rod->nd[j + 1]; ++i) sv += ga[1][i] * gb[1][i] / rod->mv[j + 1];
+        for (int i = 0; i < 3; ++i) sv += ta[i] * tb[i] / Ib[i];
+        cosrod_band_set(k->S, m * j + a, m * j + b, sv);
+        if (j + 1 < N) { /* shared vertex j+1: +d_a (segment j) against -d_b (segment j+1) */
+          double gn[3];
+          vtx_coords(rod, j + 1, k->dir + 9 * (j + 1) + 3 * b, gn);
+          double so = 0.0;
+          for (int i = 0; i < rod->nd[j + 1]; ++i) so -= ga[1][i] * gn[i] / rod->mv[j + 1];
+          cosrod_band_set(k->S, m * j + a, m * (j + 1) + b, so);
+          cosrod_band_set(k->S, m * (j + 1) + b, m * j + a, so);
+        }
+      }
+    }
+  }
+  double smax = 0.0;
+  for (int i = 0; i < m * N; ++i) smax = fmax(smax, fabs(cosrod_band_get(k->S, i, i)));
+  if (cosrod_band_factor(k->S) != COSROD_OK) return COSROD_ERR_SINGULAR;
+  for (int i = 0; i < m * N; ++i) /* rank-deficient G ([LA] §4(a)): a taut straight rod */
+    if (!(fabs(cosrod_band_get(k->S, i, i)) > 1e-10 * smax)) return COSROD_ERR_SINGULAR;
+  cosrod_band_solve(k->S, k->rhs);
+  for (int j = 0; j < N; ++j)
+    for (int a = 0; a < 3; ++a) k->lam[3 * j + a] = a < m ? k->rhs[m * j + a] : 0.0;
+  return COSROD_OK;
+}
+
+cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
+                                         double *Fmax, double *rf, double *rm, double *gsc, double *gex) {
+  struct statics_kkt *k = p->kkt;
+  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_data *d = p->d;
+  const int N = k->N, m = k->m;
+  double xmax = 0.0;
+  for (int n = 0; n <= N; ++n) xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
+  for (int j = 0; j < N; ++j) {
+    const double *pq = d->p + 4 * j;
+    double dx[3];
+    for (int a = 0; a < 3; ++a) {
+      double e[3] = {0, 0, 0};
+      e[a] = 1.0;
+      cosrod_quat_rotate(k->dir + 9 * j + 3 * a, pq, e);
+    }
+    cosrod_vec3_sub(dx, d->x + 3 * (j + 1), d->x + 3 * j);
+    cosrod_quat_rotate_inv(k->c + 3 * j, pq, dx);
+  }
+  if (!k->frozen) {
+    cosrod_status st = least_squares(p, r);
+    if (st != COSROD_OK) return st;
+  }
+  double gs = 0.0, ge = 0.0;
+  for (int j = 0; j < N; ++j) {
+    const double *lam = k->lam + 3 * j, *c = k->c + 3 * j, *D = k->dir + 9 * j;
+    double f[3] = {0, 0, 0}, v[3], tq[3];
+    for (int a = 0; a < m; ++a) cosrod_vec3_axpy(f, lam[a], D + 3 * a); /* R λ̄ */
+    /* r - Gᵀλ: +Rλ̄ on x_j, -Rλ̄ on x_{j+1}, -λ̄ × c on θ_j */
+    int nd = vtx_coords(rod, j, f, v);
+    for (int i = 0; i < nd; ++i) r[k->ov[j] + i] += v[i];
+    nd = vtx_coords(rod, j + 1, f, v);
+    for (int i = 0; i < nd; ++i) r[k->ov[j + 1] + i] -= v[i];
+    cosrod_vec3_cross(tq, lam, c);
+    for (int i = 0; i < 3; ++i) r[k->os[j] + i] -= tq[i];
+    const double ln = cosrod_vec3_norm(lam), ds = rod->ds[j];
+    *Fmax = fmax(*Fmax, ln);
+    *SF = fmax(*SF, ln);
+    *SM = fmax(*SM, ds * ln);
+    for (int a = 0; a < m; ++a) {
+      double g = c[a] - ds * (rod->G0[3 * j + a] + (a == 2 ? 1.0 : 0.0));
+      r[k->ol[j] + a] = k->sig[j] * g;
+      gs = fmax(gs, fabs(g) / ds);
+      ge = fmax(ge, fabs(g) / (1e-3 * tol * ds + 16.0 * DBL_EPSILON * xmax));
+    }
+  }
+  double f = 0.0, t = 0.0;
+  for (int n = 0; n <= N; ++n)
+    for (int i = 0; i < rod->nd[n]; ++i) f = fmax(f, fabs(r[k->ov[n] + i]));
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < 3; ++i) t = fmax(t, fabs(r[k->os[j] + i]));
+  *rf = f, *rm = t, *gsc = gs, *gex = ge;
+  return COSROD_OK;
+}
+
+/* J(row block, col block) += B (3 x 3 row-major, spatial/material as given)
+ * with vertex blocks projected to the vertex's coordinates. */
+static void add_block(cosrod_band *J, const statics_part *p, int rvtx, int ri, int cvtx, int ci,
+                      const double B[9]) {
+  const cosrod_rod *rod = p->rod;
+  const struct statics_kkt *k = p->kkt;
+  int nr = rvtx ? rod->nd[ri] : 3, nc = cvtx ? rod->nd[ci] : 3;
+  if (!nr || !nc) return;
+  int r0 = p->v0 + (rvtx ? k->ov[ri] : k->os[ri]), c0 = p->v0 + (cvtx ? k->ov[ci] : k->os[ci]);
+  const double *ra = rvtx && nr == 1 ? rod->end[ri == 0 ? 0 : 1].axis : NULL;
+  const double *ca = cvtx && nc == 1 ? rod->end[ci == 0 ? 0 : 1].axis : NULL;
+  for (int a = 0; a < nr; ++a)
+    for (int b = 0; b < nc; ++b) {
+      double v = 0.0;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          double wr = ra ? ra[i] : (i == a ? 1.0 : 0.0), wc = ca ? ca[j] : (j == b ? 1.0 : 0.0);
+          v += wr * B[3 * i + j] * wc;
+        }
+      cosrod_band_add(J, r0 + a, c0 + b, v);
+    }
+}
+
+/* Multiplier columns -σGᵀ (cols) and, if rows, the constraint rows σG. */
+static void add_g_blocks(cosrod_band *J, const statics_part *p, int rows) {
+  const struct statics_kkt *k = p->kkt;
+  const cosrod_rod *rod = p->rod;
+  for (int j = 0; j < k->N; ++j) {
+    const double *D = k->dir + 9 * j, *c = k->c + 3 * j, sg = k->sig[j];
+    for (int a = 0; a < k->m; ++a) {
+      const int col = p->v0 + k->ol[j] + a;
+      double ea[3] = {0, 0, 0}, ta[3], v[3];
+      ea[a] = 1.0;
+      cosrod_vec3_cross(ta, ea, c);
+      for (int side = 0; side < 2; ++side) {
+        int n = j + side, nd = vtx_coords(rod, n, D + 3 * a, v);
+        double sgn = side ? 1.0 : -1.0; /* G: -d_a on x_j, +d_a on x_{j+1} */
+        for (int i = 0; i < nd; ++i) {
+          cosrod_band_add(J, p->v0 + k->ov[n] + i, col, -sg * sgn * v[i]);
+          if (rows) cosrod_band_add(J, col, p->v0 + k->ov[n] + i, sg * sgn * v[i]);
+        }
+      }
+      for (int i = 0; i < 3; ++i) {
+        cosrod_band_add(J, p->v0 + k->os[j] + i, col, -sg * ta[i]);
+        if (rows) cosrod_band_add(J, col, p->v0 + k->os[j] + i, sg * ta[i]);
+      }
+    }
+  }
+}
+
+/* The multiplier terms -∂(Gᵀλ)/∂δ of the analytic stiffness (see top). */
+static void add_hessian(cosrod_band *J, const statics_part *p) {
+  const struct statics_kkt *k = p->kkt;
+  for (int j = 0; j < k->N; ++j) {
+    const double *lam = k->lam + 3 * j, *c = k->c + 3 * j, *D = k->dir + 9 * j;
+    const double L[9] = {0, -lam[2], lam[1], lam[2], 0, -lam[0], -lam[1], lam[0], 0};
+    const double C[9] = {0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0};
+    double RL[9], LRt[9], LC[9], mRL[9], mLRt[9];
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        double s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        for (int i = 0; i < 3; ++i) {
+          s1 += D[3 * i + a] * L[3 * i + b]; /* R = [d_1 d_2 d_3]: R_ai = (d_i)_a */
+          s2 += L[3 * a + i] * D[3 * i + b]; /* (L Rᵀ)_ab = Σ L_ai (d_i)_b */
+          s3 += L[3 * a + i] * C[3 * i + b];
+        }
+        RL[3 * a + b] = s1, LRt[3 * a + b] = s2, LC[3 * a + b] = -s3;
+        mRL[3 * a + b] = -s1, mLRt[3 * a + b] = -s2;
+      }
+    add_block(J, p, 1, j, 0, j, mRL);       /* x_j,     θ_j: -R L */
+    add_block(J, p, 1, j + 1, 0, j, RL);    /* x_{j+1}, θ_j: +R L */
+    add_block(J, p, 0, j, 1, j, LRt);       /* θ_j, x_j:     +L Rᵀ */
+    add_block(J, p, 0, j, 1, j + 1, mLRt);  /* θ_j, x_{j+1}: -L Rᵀ */
+    add_block(J, p, 0, j, 0, j, LC);        /* θ_j, θ_j:     -L [c]ₓ */
+  }
+}
+
+cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu, const double *q,
+                                         cosrod_band *J) {
+  /* the multipliers of q at (t, μ), then frozen for the derivatives */
+  cosrod_status st = statics_residual(s, t, mu, q, s->rpl, NULL);
+  if (st != COSROD_OK) return st;
+  for (int r = 0; r < s->nparts; ++r)
+    if (s->part[r].kkt) s->part[r].kkt->frozen = 1;
+  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads)) {
+    st = statics_stiffness_analytic(s, t, q, J);
+    for (int r = 0; r < s->nparts && st == COSROD_OK; ++r)
+      if (s->part[r].kkt) {
+        add_hessian(J, &s->part[r]);
+        add_g_blocks(J, &s->part[r], 1);
+      }
+  } else {
+    st = statics_stiffness_fd(s, t, mu, q, J); /* λ frozen: exact q-columns of the KKT residual */
+    if (st == COSROD_OK) st = statics_residual(s, t, mu, q, s->rpl, NULL); /* blocks at q again */
+    for (int r = 0; r < s->nparts && st == COSROD_OK; ++r)
+      if (s->part[r].kkt) add_g_blocks(J, &s->part[r], 0);
+  }
+  for (int r = 0; r < s->nparts; ++r)
+    if (s->part[r].kkt) s->part[r].kkt->frozen = 0;
+  return st;
+}
+
+void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
+  const struct statics_kkt *k = p->kkt;
+  const cosrod_rod *rod = p->rod;
+  for (int e = 0; e < 2; ++e) {
+    const rod_end_model *em = &rod->end[e];
+    if (!em->fixpos) continue;
+    const int j = e == 0 ? 0 : k->N - 1;
+    double f[3] = {0, 0, 0};
+    for (int a = 0; a < k->m; ++a) cosrod_vec3_axpy(f, k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
+    /* the rod's total force on the end vertex gains -(Gᵀλ)_e: +Rλ̄ at the start, -Rλ̄ at the end;
+     * the reaction balances it */
+    double *F = R + 6 * e;
+    cosrod_vec3_axpy(F, e == 0 ? -1.0 : 1.0, f);
+    if (em->slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, em->axis), em->axis);
+  }
+}
+
+cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
+                                      double *w, double *z) {
+  const statics_part *p = &s->part[0];
+  const cosrod_rod *rod = p->rod;
+  const int nv = rod->nv_ns;
+  cosrod_band *Jr = cosrod_band_create(nv, 8, 8);
+  int *map = malloc(sizeof(int) * (size_t)nv);
+  cosrod_status st = COSROD_ERR_NOMEM;
+  if (!Jr || !map) goto done;
+  for (int n = 0; n <= rod->N; ++n)
+    for (int i = 0; i < rod->nd[n]; ++i) map[rod->vv_ns[n] + i] = p->ov[n] + i;
+  for (int j = 0; j < rod->N; ++j)
+    for (int i = 0; i < 3; ++i) map[rod->vs_ns[j] + i] = p->os[j] + i;
+  for (int j = 0; j < nv; ++j)
+    for (int i = j - 8 < 0 ? 0 : j - 8; i <= j + 8 && i < nv; ++i) {
+      int a = map[i], b = map[j];
+      cosrod_band_set(Jr, i, j, cosrod_band_in_band(s->J, a, b) ? cosrod_band_get(s->J, a, b) : 0.0);
+    }
+  st = statics_modes_kirchhoff(rod, t, q, Jr, m, count, w, z);
+done:
+  cosrod_band_free(Jr);
+  free(map);
+  return st;
+}
+
+/* Inertia of the reduced stiffness for the stability monitor.  A KKT
+ * matrix is indefinite (LDLᵀ without pivoting breaks down on its zero
+ * blocks), and the sign of its determinant (the parity used for
+ * non-symmetric problems) flips at random on exact zero modes (a round rod
+ * with a straight reference spins freely about its centreline between two
+ * pins; an unloaded curved rod turns about the chord of its pins).  For ρ
+ * large, H + ρ BᵀB (B = σG, the multiplier rows of J) has the inertia of
+ * ZᵀHZ plus m N positive eigenvalues (in the basis (Z, Y) its Schur
+ * complement onto Z is ZᵀHZ - O(|H|²/ρ)); zero modes, which are
+ * symmetries with H v = 0, stay at roundoff and are lifted like those of
+ * Cosserat rods.  ρ = 1e4 max|H_θθ| / max (σG)²: the Schur term
+ * O(|H|²/ρ) moves reduced eigenvalues down by ~1e-4 max|H_θθ| (critical
+ * points are flagged slightly early: an inextensible column at 0.9994 and
+ * 0.9996 of Euler's load for N = 20, 40, the Cosserat one at 0.9994,
+ * 0.9998), while a larger ρ raises the roundoff lifting threshold 1e-13
+ * ρ(σG)² of the LDLᵀ and flags them late (1e6: 1.001, 1.004). */
+void statics_kirchhoff_penalise(const cosrod_statics *s, const cosrod_band *J, double *w, int ld) {
+  const int b = ld - 1;
+  double hs = 0.0, gs = 0.0;
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *p = &s->part[r];
+    const struct statics_kkt *k = p->kkt;
+    if (!k) continue;
+    for (int j = 0; j < k->N; ++j)
+      for (int i = 0; i < 3; ++i) {
+        int c = p->v0 + k->os[j] + i;
+        hs = fmax(hs, fabs(cosrod_band_get(J, c, c)));
+      }
+    for (int j = 0; j < k->N; ++j)
+      for (int a = 0; a < k->m; ++a) {
+        int l = p->v0 + k->ol[j] + a;
+        double g2 = 0.0;
+        for (int c = l - J->ml < 0 ? 0 : l - J->ml; c <= l + J->mu && c < J->n; ++c) {
+          double v = cosrod_band_get(J, l, c);
+          g2 = fmax(g2, v * v);
+        }
+        gs = fmax(gs, g2);
+      }
+  }
+  const double rho = gs > 0.0 ? 1e4 * hs / gs : 0.0;
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *p = &s->part[r];
+    const struct statics_kkt *k = p->kkt;
+    if (!k) continue;
+    for (int j = 0; j < k->N; ++j)
+      for (int a = 0; a < k->m; ++a) {
+        const int l = p->v0 + k->ol[j] + a;
+        const int lo = l - J->ml < 0 ? 0 : l - J->ml, hi = l + J->mu < J->n - 1 ? l + J->mu : J->n - 1;
+        /* row and column l: identity */
+        for (int c = (l - b < 0 ? 0 : l - b); c < l; ++c) w[(size_t)c * ld + (size_t)(l - c)] = 0.0;
+        for (int i = l; i <= l + b && i < J->n; ++i) w[(size_t)l * ld + (size_t)(i - l)] = i == l ? 1.0 : 0.0;
+        for (int cj = lo; cj <= hi; ++cj) {
+          double bj = cosrod_band_get(J, l, cj);
+          if (bj == 0.0) continue;
+          for (int ci = cj; ci <= hi && ci - cj <= b; ++ci) {
+            double bi = cosrod_band_get(J, l, ci);
+            if (bi != 0.0) w[(size_t)cj * ld + (size_t)(ci - cj)] += rho * bi * bj;
+          }
+        }
+      }
+  }
+}
+
+cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F) {
+  if (!s || !q || !F || r < 0 || r >= s->nparts) return COSROD_ERR_INVALID;
+  const struct statics_kkt *k = s->part[r].kkt;
+  if (!k) return COSROD_ERR_UNSUPPORTED;
+  cosrod_status st = statics_residual(s, t, 1.0, q, s->rpl, NULL);
+  if (st != COSROD_OK) return st;
+  for (int j = 0; j < k->N; ++j)
+    for (int a = 0; a < k->m; ++a) F[3 * j + a] = k->lam[3 * j + a];
+  return COSROD_OK;
+}
