@@ -199,11 +199,12 @@ void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y0);
  * forces; cosrod_mbs_data_message says what, where and when). */
 int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *ydot);
 
-/* Analytic dense Jacobian J (n x n, column-major, ld n) of f for models
- * without joints, with null-space bodies (every parametrisation), gravity,
- * loads and translational bushings (body_jac.c).  Returns 0, -1 (as rhs) or
- * -2 (not covered: joints, absolute bodies or rotational bushings; use the
- * finite-difference twin or the integrator's own differences). */
+/* Analytic dense Jacobian J (n x n, column-major, ld n) of f for every
+ * model: closed-form partials for null-space bodies without joints,
+ * gravity, loads and translational bushings (body_jac.c); joints in both
+ * formulations, absolute bodies ([L] eq. 40 / 23) and rotational bushings
+ * by n exact directional derivatives of the right-hand side
+ * (body_tangent.c).  Returns 0 or -1 (as rhs). */
 int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
 
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
@@ -219,7 +220,7 @@ int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
 int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y);
 
 /* Fill an integrate.h problem (n, f, project, and the analytic dense
- * Jacobian where cosrod_mbs_jac covers the model) for d; d must outlive the
+ * Jacobian cosrod_mbs_jac) for d; d must outlive the
  * problem.  Sets time_dependent if some load has a profile. */
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
 

@@ -120,6 +120,7 @@ struct cosrod_mbs_data {
   const int *cur_dep, *cur_ind; /* the partition used by the current evaluation */
   long nrepartition;            /* number of changes of the partition */
   char msg[256];
+  struct mbs_tan *tan; /* tangent workspace (body_tangent.c) */
 };
 
 /* body_kin.c: per-body parametrisation kernels */
@@ -140,6 +141,19 @@ int mbs_repartition(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y
 void mbs_partition_reset(const cosrod_mbs *m, cosrod_mbs_data *d);
 int mbs_nullspace(const cosrod_mbs *m, cosrod_mbs_data *d);
 int mbs_solve_multipliers(const cosrod_mbs *m, cosrod_mbs_data *d);
+
+/* body_jac.c: d(R a)/dr or d(R^T a)/dr (3 x nr); dp/dth of Euler 3-1-3 (4 x 3) */
+void mbs_dR_apply(const mbs_body *b, const double *r, const double a[3], int transpose, double *D);
+void mbs_dp_dth(double P[12], const double th[3]);
+
+/* body_tangent.c: directional derivative of the right-hand side */
+typedef struct mbs_tan mbs_tan;
+mbs_tan *mbs_tan_create(const cosrod_mbs *m);
+void mbs_tan_free(mbs_tan *tn, size_t nb);
+int mbs_tan_prepare(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y);
+void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, const double *dy,
+                  double *dydot);
+int mbs_jac_tangent(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
 
 /* body_eval.c */
 int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);

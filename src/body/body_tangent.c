@@ -1,0 +1,758 @@
+/* Tangent (directional derivative) of the multibody right-hand side, for
+ * every model: joints in both formulations, absolute bodies ([L] eq. 40 /
+ * eq. 23) and rotational bushings.  mbs_tan_eval gives ydot' = f_y(t, y) dy
+ * at the point of the last cosrod_mbs_rhs, by the product rule applied to
+ * each stage of body_eval.c (exactly as coded, also off the manifolds):
+ *   1. dR_b = sum_k dR/dr_k dr_k; twists: w' from the state, from (r, rdot)'
+ *      for absolute bodies, or, null-space joints (J w = 0, w_ind = nu):
+ *      w_dep' = -J_d^-1 (J' w + J_ind nu');
+ *   2. rows: g', J', gamma' of the two primitives (body_joint.c);
+ *   3. forces: loads, bushings (translational and the quaternion rotational
+ *      spring, Spurrier-Klumpp for directors), gyroscopic torque;
+ *   4. multipliers: S lambda = b, S = J M^-1 J^T:
+ *        lambda' = S^-1 (b' - J' M^-1 J^T lambda - J M^-1 J'^T lambda),
+ *        hc' = -J'^T lambda - J^T lambda';
+ *      null space ([L] eq. 11): wdot = beta + T nudot, J beta = -gamma,
+ *        T^T (M wdot - h) = 0, T = [I; -J_d^-1 J_i] gives T' = -P J_d^-1 J' T
+ *        and, with mu = J_d^-T (M wdot - h)_dep,
+ *        A nudot' = T^T (h' - M beta' + J'^T mu),  J_d beta'_dep = -(J' wdot + gamma')_dep;
+ *      absolute quaternion: eq. 40 differentiated; absolute directors: the
+ *        15 x 15 system of eq. 23, x' = D^-1 (rhs' - D' x);
+ *   5. kinematics: rdot' = T_r(r) Omega' + T_r'(r) Omega.
+ * The dense Jacobian (cosrod_mbs_jac) is n such tangents with dy = e_j. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "body_internal.h"
+
+struct mbs_tan {
+  double *dRdr;       /* (nb x 81) d vec(R_b) / d r_b, (9 x nr) column-major */
+  double *dR;         /* (nb x 9) R_b' */
+  double *dw;         /* (nw) w' */
+  double *dh;         /* (nw) applied-force tangent h' */
+  double *dht;        /* (nw) h_tot' = h' + gyroscopic' */
+  double *htot;       /* (nw) h_tot at the base point */
+  double *wd;         /* (nw) wdot at the base point */
+  double *lam;        /* (nc) lambda (MULTIPLIERS) or mu (NULLSPACE) */
+  double *dJ;         /* (nc x nw) J' */
+  double *dg, *dgam;  /* (nc) g', gamma' */
+  double *v1, *v2;    /* (nw + nc) scratch */
+  double *x15;        /* (nb x 15) director solutions [rddot; multipliers] */
+  cosrod_dense **D15; /* (nb) LU of the eq. 23 matrix (absolute director bodies) */
+  cosrod_dense *JdT;  /* (nc) LU of J_d^T (NULLSPACE) */
+};
+
+static void mat_vec(double r[3], const double R[9], const double v[3]) {
+  double a = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+  double b = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+  double c = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
+  cosrod_vec3_set(r, a, b, c);
+}
+
+static void matT_vec(double r[3], const double R[9], const double v[3]) {
+  double a = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
+  double b = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
+  double c = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
+  cosrod_vec3_set(r, a, b, c);
+}
+
+/* (a x b)' = a' x b + a x b' */
+static void dcross(double r[3], const double a[3], const double da[3], const double b[3], const double db[3]) {
+  double t[3], u[3];
+  cosrod_vec3_cross(t, da, b);
+  cosrod_vec3_cross(u, a, db);
+  cosrod_vec3_add(r, t, u);
+}
+
+static double ddot(const double a[3], const double da[3], const double b[3], const double db[3]) {
+  return cosrod_vec3_dot(da, b) + cosrod_vec3_dot(a, db);
+}
+
+/* (R^T b)' = R'^T b + R^T b' */
+static void dmatT(double r[3], const double R[9], const double dR[9], const double b[3], const double db[3]) {
+  double t[3], u[3];
+  matT_vec(t, dR, b);
+  matT_vec(u, R, db);
+  cosrod_vec3_add(r, t, u);
+}
+
+mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
+  mbs_tan *tn = calloc(1, sizeof *tn);
+  if (!tn) return NULL;
+  size_t nb = m->nb, nw = (size_t)m->nw, nc = (size_t)m->nc;
+  tn->dRdr = calloc(81 * nb + 1, sizeof(double));
+  tn->dR = calloc(9 * nb + 1, sizeof(double));
+  tn->dw = calloc(nw + 1, sizeof(double));
+  tn->dh = calloc(nw + 1, sizeof(double));
+  tn->dht = calloc(nw + 1, sizeof(double));
+  tn->htot = calloc(nw + 1, sizeof(double));
+  tn->wd = calloc(nw + 1, sizeof(double));
+  tn->lam = calloc(nc + 1, sizeof(double));
+  tn->dJ = calloc(nc * nw + 1, sizeof(double));
+  tn->dg = calloc(nc + 1, sizeof(double));
+  tn->dgam = calloc(nc + 1, sizeof(double));
+  tn->v1 = calloc(nw + nc + 1, sizeof(double));
+  tn->v2 = calloc(nw + nc + 1, sizeof(double));
+  tn->x15 = calloc(15 * nb + 1, sizeof(double));
+  tn->D15 = calloc(nb + 1, sizeof *tn->D15);
+  int ok = tn->dRdr && tn->dR && tn->dw && tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ &&
+           tn->dg && tn->dgam && tn->v1 && tn->v2 && tn->x15 && tn->D15;
+  for (size_t i = 0; ok && i < nb; ++i)
+    if (m->bodies[i].absolute && m->bodies[i].param == COSROD_BODY_DIRECTORS)
+      ok = (tn->D15[i] = cosrod_dense_create(15)) != NULL;
+  if (ok && nc && m->joint_form == COSROD_JOINTS_NULLSPACE) ok = (tn->JdT = cosrod_dense_create((int)nc)) != NULL;
+  if (!ok) {
+    mbs_tan_free(tn, nb);
+    return NULL;
+  }
+  return tn;
+}
+
+void mbs_tan_free(mbs_tan *tn, size_t nb) {
+  if (!tn) return;
+  free(tn->dRdr), free(tn->dR), free(tn->dw), free(tn->dh), free(tn->dht), free(tn->htot), free(tn->wd);
+  free(tn->lam), free(tn->dJ), free(tn->dg), free(tn->dgam), free(tn->v1), free(tn->v2), free(tn->x15);
+  if (tn->D15)
+    for (size_t i = 0; i < nb; ++i) cosrod_dense_free(tn->D15[i]);
+  free(tn->D15);
+  cosrod_dense_free(tn->JdT);
+  free(tn);
+}
+
+/* ---- stage 1/3 helpers: side points and quaternions ------------------------ */
+
+typedef struct tside {
+  int body;
+  double x[3], R[9], r[3], c[3], v[3], om[3];       /* values */
+  double dx[3], dR[9], dr[3], dc[3], dv[3], dom[3]; /* tangents */
+} tside;
+
+static void tside_fill(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, const double *dy, int body,
+                       const double at[3], tside *s) {
+  memset(s, 0, sizeof *s);
+  s->body = body;
+  if (body < 0) {
+    s->R[0] = s->R[4] = s->R[8] = 1.0;
+    cosrod_vec3_copy(s->x, at);
+    cosrod_vec3_copy(s->c, at);
+    return;
+  }
+  const mbs_body *b = &m->bodies[body];
+  const mbs_tan *tn = d->tan;
+  memcpy(s->R, d->R + 9 * body, sizeof s->R);
+  memcpy(s->dR, tn->dR + 9 * body, sizeof s->dR);
+  cosrod_vec3_copy(s->x, y + b->qoff);
+  cosrod_vec3_copy(s->dx, dy + b->qoff);
+  mat_vec(s->r, s->R, at);
+  mat_vec(s->dr, s->dR, at);
+  cosrod_vec3_add(s->c, s->x, s->r);
+  cosrod_vec3_add(s->dc, s->dx, s->dr);
+  cosrod_vec3_copy(s->v, d->w + 6 * body);
+  cosrod_vec3_copy(s->dv, tn->dw + 6 * body);
+  const double *Om = d->w + 6 * body + 3, *dOm = tn->dw + 6 * body + 3;
+  double t[3];
+  mat_vec(s->om, s->R, Om);
+  mat_vec(s->dom, s->dR, Om);
+  mat_vec(t, s->R, dOm);
+  cosrod_vec3_add(s->dom, s->dom, t);
+}
+
+/* Point velocity cd = v + om x r and its tangent. */
+static void tside_velocity(const tside *s, double cd[3], double dcd[3]) {
+  double t[3];
+  cosrod_vec3_cross(t, s->om, s->r);
+  cosrod_vec3_add(cd, s->v, t);
+  dcross(t, s->om, s->dom, s->r, s->dr);
+  cosrod_vec3_add(dcd, s->dv, t);
+}
+
+#define RM(A, i, j) (A)[((i)-1) + 3 * ((j)-1)]
+/* Tangent of cosrod_quat_from_matrix (Spurrier-Klumpp, same branch). */
+static void spurrier_tan(const double R[9], const double dR[9], double q[4], double dq[4]) {
+  double tr = RM(R, 1, 1) + RM(R, 2, 2) + RM(R, 3, 3), dtr = RM(dR, 1, 1) + RM(dR, 2, 2) + RM(dR, 3, 3);
+  double dd[4] = {tr, RM(R, 1, 1), RM(R, 2, 2), RM(R, 3, 3)};
+  int n = 0;
+  for (int k = 1; k < 4; ++k)
+    if (dd[k] > dd[n]) n = k;
+  /* pivot q_n = sqrt(a), others q_k = (0.25 / q_n) X_k with X_k sums/differences of off-diagonals */
+  double a, da;
+  if (n == 0)
+    a = 0.25 * (1.0 + tr), da = 0.25 * dtr;
+  else
+    a = 0.5 * RM(R, n, n) + 0.25 * (1.0 - tr), da = 0.5 * RM(dR, n, n) - 0.25 * dtr;
+  q[n] = sqrt(a);
+  dq[n] = 0.5 * da / q[n];
+  double s = 0.25 / q[n], ds = -0.25 * dq[n] / (q[n] * q[n]);
+  /* X for the three other components (i, j, sign): X = R_ij + sign R_ji */
+  static const int tab[4][3][4] = {
+      {{1, 3, 2, -1}, {2, 1, 3, -1}, {3, 2, 1, -1}}, /* n = 0: q1, q2, q3 */
+      {{0, 3, 2, -1}, {2, 2, 1, 1}, {3, 3, 1, 1}},   /* n = 1: q0, q2, q3 */
+      {{0, 1, 3, -1}, {1, 1, 2, 1}, {3, 3, 2, 1}},   /* n = 2: q0, q1, q3 */
+      {{0, 2, 1, -1}, {1, 1, 3, 1}, {2, 2, 3, 1}}};  /* n = 3: q0, q1, q2 */
+  for (int k = 0; k < 3; ++k) {
+    const int *e = tab[n][k];
+    double X = RM(R, e[1], e[2]) + e[3] * RM(R, e[2], e[1]), dX = RM(dR, e[1], e[2]) + e[3] * RM(dR, e[2], e[1]);
+    q[e[0]] = s * X;
+    dq[e[0]] = ds * X + s * dX;
+  }
+}
+#undef RM
+
+/* q = p / |p| and its tangent. */
+static void normalise_tan(double q[4], double dq[4], const double p[4], const double dp[4]) {
+  double n = cosrod_quat_norm(p);
+  for (int k = 0; k < 4; ++k) q[k] = p[k] / n;
+  double c = cosrod_quat_dot(q, dp);
+  for (int k = 0; k < 4; ++k) dq[k] = (dp[k] - c * q[k]) / n;
+}
+
+/* Unit quaternion of side i (mbs_quat_of) and its tangent. */
+static void side_quat_tan(const cosrod_mbs *m, const double *y, const double *dy, int i, double q[4],
+                          double dq[4]) {
+  memset(dq, 0, 4 * sizeof *dq);
+  if (i < 0) {
+    cosrod_quat_identity(q);
+    return;
+  }
+  const mbs_body *b = &m->bodies[i];
+  const double *r = y + b->qoff + 3, *dr = dy + b->qoff + 3;
+  double p[4], dp[4];
+  if (b->param == COSROD_BODY_QUATERNION) {
+    normalise_tan(q, dq, r, dr);
+  } else if (b->param == COSROD_BODY_DIRECTORS) {
+    spurrier_tan(r, dr, p, dp);
+    normalise_tan(q, dq, p, dp);
+  } else {
+    double P[12];
+    cosrod_quat_from_euler313(q, r);
+    mbs_dp_dth(P, r);
+    for (int a = 0; a < 4; ++a) dq[a] = P[a] * dr[0] + P[a + 4] * dr[1] + P[a + 8] * dr[2];
+  }
+}
+
+/* ---- stage 2: joint rows ---------------------------------------------------- */
+
+/* g', J' (nc x nw) and gamma' for the current tn->dR, dy, tn->dw. */
+static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, const double *dy) {
+  mbs_tan *tn = d->tan;
+  int nc = m->nc;
+  memset(tn->dJ, 0, (size_t)nc * (size_t)m->nw * sizeof(double));
+  for (int i = 0; i < nc; ++i) {
+    const mbs_row *row = &m->rows[i];
+    const mbs_joint *jt = &m->joints[row->joint];
+    tside A, B;
+    tside_fill(m, d, y, dy, jt->body[0], jt->at[0], &A);
+    tside_fill(m, d, y, dy, jt->body[1], jt->at[1], &B);
+    double *dJ = tn->dJ;
+    int ca = 6 * A.body, cb = 6 * B.body;
+    double s[3], ds[3], t[3], tmp[3], dtmp[3];
+    mat_vec(s, A.R, row->u);
+    mat_vec(ds, A.dR, row->u);
+    if (row->kind == 0) {
+      double e[3], de[3], E[3], dE[3];
+      cosrod_vec3_sub(e, B.c, A.c);
+      cosrod_vec3_sub(de, B.dc, A.dc);
+      cosrod_vec3_sub(E, B.c, A.x);
+      cosrod_vec3_sub(dE, B.dc, A.dx);
+      tn->dg[i] = ddot(s, ds, e, de);
+      for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + k)] = -ds[k];
+      cosrod_vec3_cross(tmp, s, E);
+      dcross(dtmp, s, ds, E, dE);
+      dmatT(t, A.R, A.dR, tmp, dtmp);
+      for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + 3 + k)] = t[k];
+      if (B.body >= 0) {
+        for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + k)] = ds[k];
+        cosrod_vec3_cross(tmp, B.r, s);
+        dcross(dtmp, B.r, B.dr, s, ds);
+        dmatT(t, B.R, B.dR, tmp, dtmp);
+        for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + 3 + k)] = t[k];
+      }
+      /* gamma as in body_joint.c */
+      double ws[3], dws[3], wr[3], dwr[3], dv[3], ddv[3], Ed[3], dEd[3], a1[3], da1[3], u[3];
+      cosrod_vec3_cross(ws, A.om, s);
+      dcross(dws, A.om, A.dom, s, ds);
+      cosrod_vec3_cross(wr, B.om, B.r);
+      dcross(dwr, B.om, B.dom, B.r, B.dr);
+      cosrod_vec3_sub(dv, B.v, A.v);
+      cosrod_vec3_sub(ddv, B.dv, A.dv);
+      cosrod_vec3_add(Ed, dv, wr);
+      cosrod_vec3_add(dEd, ddv, dwr);
+      cosrod_vec3_cross(a1, ws, E);
+      cosrod_vec3_cross(u, s, Ed);
+      cosrod_vec3_add(a1, a1, u);
+      dcross(da1, ws, dws, E, dE);
+      dcross(u, s, ds, Ed, dEd);
+      cosrod_vec3_add(da1, da1, u);
+      double dgm = ddot(A.om, A.dom, a1, da1) + ddot(ws, dws, dv, ddv);
+      cosrod_vec3_cross(a1, wr, s);
+      cosrod_vec3_cross(u, B.r, ws);
+      cosrod_vec3_add(a1, a1, u);
+      dcross(da1, wr, dwr, s, ds);
+      dcross(u, B.r, B.dr, ws, dws);
+      cosrod_vec3_add(da1, da1, u);
+      dgm += ddot(B.om, B.dom, a1, da1);
+      tn->dgam[i] = dgm;
+    } else {
+      double b[3], db[3], ab[3], dab[3];
+      mat_vec(b, B.R, row->w);
+      mat_vec(db, B.dR, row->w);
+      tn->dg[i] = ddot(s, ds, b, db);
+      cosrod_vec3_cross(ab, s, b);
+      dcross(dab, s, ds, b, db);
+      dmatT(t, A.R, A.dR, ab, dab);
+      for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + 3 + k)] = t[k];
+      if (B.body >= 0) {
+        dmatT(t, B.R, B.dR, ab, dab);
+        for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + 3 + k)] = -t[k];
+      }
+      double wa[3], dwa[3], wb[3], dwb[3], a1[3], da1[3], u[3], dw[3], ddw[3];
+      cosrod_vec3_cross(wa, A.om, s);
+      dcross(dwa, A.om, A.dom, s, ds);
+      cosrod_vec3_cross(a1, wa, b);
+      dcross(da1, wa, dwa, b, db);
+      cosrod_vec3_cross(wb, B.om, b);
+      dcross(dwb, B.om, B.dom, b, db);
+      cosrod_vec3_cross(u, s, wb);
+      cosrod_vec3_add(a1, a1, u);
+      dcross(u, s, ds, wb, dwb);
+      cosrod_vec3_add(da1, da1, u);
+      cosrod_vec3_sub(dw, A.om, B.om);
+      cosrod_vec3_sub(ddw, A.dom, B.dom);
+      tn->dgam[i] = ddot(dw, ddw, a1, da1);
+    }
+  }
+}
+
+/* ---- stage 3: forces -------------------------------------------------------- */
+
+/* h' of body i for a spatial force f at lever r and spatial moment mo. */
+static void add_wrench_tan(const cosrod_mbs_data *d, int i, const double r[3], const double dr[3],
+                           const double f[3], const double df[3], const double mo[3], const double dmo[3]) {
+  if (i < 0) return;
+  const mbs_tan *tn = d->tan;
+  double t[3], dt[3], u[3];
+  cosrod_vec3_cross(t, r, f);
+  cosrod_vec3_add(t, t, mo);
+  dcross(dt, r, dr, f, df);
+  cosrod_vec3_add(dt, dt, dmo);
+  dmatT(u, d->R + 9 * i, tn->dR + 9 * i, t, dt);
+  double *h = tn->dh + 6 * i;
+  cosrod_vec3_add(h, h, df);
+  cosrod_vec3_add(h + 3, h + 3, u);
+}
+
+static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, const double *dy) {
+  mbs_tan *tn = d->tan;
+  static const double z3[3] = {0, 0, 0};
+  memset(tn->dh, 0, (size_t)m->nw * sizeof(double));
+  for (size_t i = 0; i < m->nl; ++i) {
+    const mbs_load *l = &m->loads[i];
+    if (l->kind == COSROD_BODY_LOAD_MOMENT && l->frame == COSROD_BODY_LOAD_BODY) continue; /* constant mu */
+    const double *R = d->R + 9 * l->body, *dR = tn->dR + 9 * l->body;
+    double s = mbs_profile(l->profile, l->t0, l->t1, t), v[3], dv[3], sv[3];
+    cosrod_vec3_scale(sv, s, l->value);
+    if (l->frame == COSROD_BODY_LOAD_BODY) {
+      mat_vec(v, R, sv);
+      mat_vec(dv, dR, sv);
+    } else {
+      cosrod_vec3_copy(v, sv);
+      cosrod_vec3_zero(dv);
+    }
+    if (l->kind == COSROD_BODY_LOAD_FORCE) {
+      double r[3], dr[3];
+      mat_vec(r, R, l->at);
+      mat_vec(dr, dR, l->at);
+      add_wrench_tan(d, l->body, r, dr, v, dv, z3, z3);
+    } else {
+      add_wrench_tan(d, l->body, z3, z3, z3, z3, v, dv);
+    }
+  }
+  for (size_t i = 0; i < m->nbu; ++i) {
+    const mbs_bushing *bu = &m->bushings[i];
+    tside A, B;
+    tside_fill(m, d, y, dy, bu->body[0], bu->at[0], &A);
+    tside_fill(m, d, y, dy, bu->body[1], bu->at[1], &B);
+    double va[3], dva[3], vb[3], dvb[3], f[3], df[3], tau[3], dtau[3];
+    tside_velocity(&A, va, dva);
+    tside_velocity(&B, vb, dvb);
+    for (int k = 0; k < 3; ++k) {
+      f[k] = -bu->k * (A.c[k] - B.c[k]) - bu->c * (va[k] - vb[k]);
+      df[k] = -bu->k * (A.dc[k] - B.dc[k]) - bu->c * (dva[k] - dvb[k]);
+    }
+    /* q = q_a q_a0^-1 q_b0 q_b^-1, tau = -2 k_rot q0 Im q - c_rot (om_a - om_b) */
+    double qa[4], dqa[4], qb[4], dqb[4], q1[4], dq1[4], q[4], dq[4], u[4];
+    side_quat_tan(m, y, dy, bu->body[0], qa, dqa);
+    side_quat_tan(m, y, dy, bu->body[1], qb, dqb);
+    cosrod_quat_mul_conj(q1, qa, bu->qa0);
+    cosrod_quat_mul(q1, q1, bu->qb0);
+    cosrod_quat_mul_conj(dq1, dqa, bu->qa0);
+    cosrod_quat_mul(dq1, dq1, bu->qb0);
+    cosrod_quat_mul_conj(q, q1, qb);
+    cosrod_quat_mul_conj(dq, dq1, qb);
+    cosrod_quat_mul_conj(u, q1, dqb);
+    for (int k = 0; k < 4; ++k) dq[k] += u[k];
+    for (int k = 0; k < 3; ++k) {
+      tau[k] = -2.0 * bu->k_rot * q[0] * q[1 + k] - bu->c_rot * (A.om[k] - B.om[k]);
+      dtau[k] = -2.0 * bu->k_rot * (dq[0] * q[1 + k] + q[0] * dq[1 + k]) - bu->c_rot * (A.dom[k] - B.dom[k]);
+    }
+    add_wrench_tan(d, bu->body[0], A.r, A.dr, f, df, tau, dtau);
+    double mf[3], dmf[3], mt[3], dmt[3];
+    cosrod_vec3_scale(mf, -1.0, f), cosrod_vec3_scale(dmf, -1.0, df);
+    cosrod_vec3_scale(mt, -1.0, tau), cosrod_vec3_scale(dmt, -1.0, dtau);
+    add_wrench_tan(d, bu->body[1], B.r, B.dr, mf, dmf, mt, dmt);
+  }
+  /* h_tot' = h' - (Omega x I Omega)' */
+  for (size_t i = 0; i < m->nb; ++i) {
+    const double *I3 = m->bodies[i].inertia, *Om = d->w + 6 * i + 3, *dOm = tn->dw + 6 * i + 3;
+    double JO[3] = {I3[0] * Om[0], I3[1] * Om[1], I3[2] * Om[2]};
+    double dJO[3] = {I3[0] * dOm[0], I3[1] * dOm[1], I3[2] * dOm[2]}, gg[3];
+    dcross(gg, Om, dOm, JO, dJO);
+    for (int k = 0; k < 3; ++k) {
+      tn->dht[6 * i + k] = tn->dh[6 * i + k];
+      tn->dht[6 * i + 3 + k] = tn->dh[6 * i + 3 + k] - gg[k];
+    }
+  }
+}
+
+/* ---- absolute bodies -------------------------------------------------------- */
+
+/* Omega' of an absolute body from (r, rdot)' (mbs_omega_from_rate). */
+static void omega_from_rate_tan(const mbs_body *b, const double *r, const double *rd, const double *dr,
+                                const double *drd, double dOm[3]) {
+  if (b->param == COSROD_BODY_QUATERNION) {
+    double n2 = cosrod_quat_norm2(r), dn2 = 2.0 * cosrod_quat_dot(r, dr), t[4], u[4], Om[3];
+    cosrod_quat_conj_mul(t, r, rd);
+    for (int k = 0; k < 3; ++k) Om[k] = 2.0 * t[k + 1] / n2;
+    cosrod_quat_conj_mul(t, dr, rd);
+    cosrod_quat_conj_mul(u, r, drd);
+    for (int k = 0; k < 3; ++k) dOm[k] = 2.0 * (t[k + 1] + u[k + 1]) / n2 - Om[k] * dn2 / n2;
+    return;
+  }
+  const double *d1 = r, *d2 = r + 3, *d3 = r + 6, *e1 = rd, *e2 = rd + 3, *e3 = rd + 6;
+  const double *f1 = dr, *f2 = dr + 3, *f3 = dr + 6, *g1 = drd, *g2 = drd + 3, *g3 = drd + 6;
+  dOm[0] = 0.5 * (ddot(d3, f3, e2, g2) - ddot(d2, f2, e3, g3));
+  dOm[1] = 0.5 * (ddot(d1, f1, e3, g3) - ddot(d3, f3, e1, g1));
+  dOm[2] = 0.5 * (ddot(d2, f2, e1, g1) - ddot(d1, f1, e2, g2));
+}
+
+/* Constraint block of the eq. 23 matrix for directors r (rows 9..14 and
+ * the symmetric columns; the diagonal block is left alone). */
+static void d15_constraints(double *A, const double *r) {
+  static const int pm[6] = {0, 1, 2, 0, 2, 1}, pn[6] = {0, 1, 2, 1, 0, 2};
+  for (int c = 0; c < 6; ++c) {
+    int mm = pm[c], nn = pn[c];
+    for (int k = 0; k < 3; ++k) {
+      if (mm == nn) {
+        A[(9 + c) + 15 * (mm + 3 * k)] = r[mm + 3 * k];
+        A[(mm + 3 * k) + 15 * (9 + c)] = r[mm + 3 * k];
+      } else {
+        A[(9 + c) + 15 * (mm + 3 * k)] = r[nn + 3 * k];
+        A[(9 + c) + 15 * (nn + 3 * k)] = r[mm + 3 * k];
+        A[(mm + 3 * k) + 15 * (9 + c)] = r[nn + 3 * k];
+        A[(nn + 3 * k) + 15 * (9 + c)] = r[mm + 3 * k];
+      }
+    }
+  }
+}
+
+/* Right-hand side of eq. 23 (mbs_abs_accel) for (r, rdot, mu). */
+static void d15_rhs(double rhs[15], const double *r, const double *rd, const double mu[3]) {
+  static const int pm[6] = {0, 1, 2, 0, 2, 1}, pn[6] = {0, 1, 2, 1, 0, 2};
+  const double *d1 = r, *d2 = r + 3, *d3 = r + 6;
+  for (int i = 0; i < 3; ++i) {
+    rhs[i] = 0.5 * (mu[2] * d2[i] - mu[1] * d3[i]);
+    rhs[3 + i] = 0.5 * (-mu[2] * d1[i] + mu[0] * d3[i]);
+    rhs[6 + i] = 0.5 * (mu[1] * d1[i] - mu[0] * d2[i]);
+  }
+  for (int c = 0; c < 6; ++c) {
+    double gii = 0.0;
+    for (int k = 0; k < 3; ++k) gii += rd[pm[c] + 3 * k] * rd[pn[c] + 3 * k];
+    rhs[9 + c] = -(pm[c] == pn[c] ? 1.0 : 2.0) * gii;
+  }
+}
+
+/* rddot' of an absolute body for (r, rdot, mu)' (mbs_abs_accel). */
+static void abs_accel_tan(const mbs_tan *tn, size_t bi, const mbs_body *b, const double *r, const double *rd,
+                          const double mu[3], const double *dr, const double *drd, const double dmu[3],
+                          double *out) {
+  if (b->param == COSROD_BODY_QUATERNION) {
+    const double *I3 = b->inertia;
+    double n2 = cosrod_quat_norm2(r), dn2 = 2.0 * cosrod_quat_dot(r, dr);
+    double psi[4], dpsi[4], t[4], u[4], w[3], dw[3];
+    /* psi = 2 p mu / n2 + 8 pdot (I Im(conj(pdot) p)) */
+    cosrod_quat_mul_pure(psi, r, mu);
+    cosrod_quat_mul_pure(t, dr, mu);
+    cosrod_quat_mul_pure(u, r, dmu);
+    for (int k = 0; k < 4; ++k) {
+      dpsi[k] = 2.0 * (t[k] + u[k]) / n2 - 2.0 * psi[k] * dn2 / (n2 * n2);
+      psi[k] *= 2.0 / n2;
+    }
+    cosrod_quat_conj_mul(t, rd, r);
+    cosrod_quat_conj_mul(u, drd, r);
+    double u2[4];
+    cosrod_quat_conj_mul(u2, rd, dr);
+    for (int k = 0; k < 3; ++k) {
+      w[k] = 8.0 * I3[k] * t[k + 1];
+      dw[k] = 8.0 * I3[k] * (u[k + 1] + u2[k + 1]);
+    }
+    cosrod_quat_mul_pure(t, rd, w);
+    for (int k = 0; k < 4; ++k) psi[k] += t[k];
+    cosrod_quat_mul_pure(t, drd, w);
+    cosrod_quat_mul_pure(u, rd, dw);
+    for (int k = 0; k < 4; ++k) dpsi[k] += t[k] + u[k];
+    /* a = p (s I^-1 Im(conj(p) psi)), s = 1 / (4 n2^2) */
+    double s = 0.25 / (n2 * n2), ds = -0.5 * dn2 / (n2 * n2 * n2);
+    cosrod_quat_conj_mul(t, r, psi);
+    cosrod_quat_conj_mul(u, dr, psi);
+    cosrod_quat_conj_mul(u2, r, dpsi);
+    for (int k = 0; k < 3; ++k) {
+      w[k] = s * t[k + 1] / I3[k];
+      dw[k] = (ds * t[k + 1] + s * (u[k + 1] + u2[k + 1])) / I3[k];
+    }
+    cosrod_quat_mul_pure(t, dr, w);
+    cosrod_quat_mul_pure(u, r, dw);
+    double v2 = cosrod_quat_norm2(rd), dv2 = 2.0 * cosrod_quat_dot(rd, drd);
+    for (int k = 0; k < 4; ++k) out[k] = t[k] + u[k] - dv2 * r[k] - v2 * dr[k];
+    return;
+  }
+  /* directors: x' = D^-1 (rhs' - D' x) */
+  double rhs[15], a[15], Dd[225];
+  const double *x = tn->x15 + 15 * bi;
+  d15_rhs(rhs, dr, rd, mu); /* psi bilinear in (r, mu) */
+  d15_rhs(a, r, rd, dmu);
+  for (int k = 0; k < 9; ++k) rhs[k] += a[k];
+  static const int pm[6] = {0, 1, 2, 0, 2, 1}, pn[6] = {0, 1, 2, 1, 0, 2};
+  for (int c = 0; c < 6; ++c) { /* g^II quadratic in rdot */
+    double g = 0.0;
+    for (int k = 0; k < 3; ++k)
+      g += drd[pm[c] + 3 * k] * rd[pn[c] + 3 * k] + rd[pm[c] + 3 * k] * drd[pn[c] + 3 * k];
+    rhs[9 + c] = -(pm[c] == pn[c] ? 1.0 : 2.0) * g;
+  }
+  memset(Dd, 0, sizeof Dd);
+  d15_constraints(Dd, dr);
+  for (int i = 0; i < 15; ++i) {
+    double s = 0.0;
+    for (int j = 0; j < 15; ++j) s += Dd[i + 15 * j] * x[j];
+    rhs[i] -= s;
+  }
+  cosrod_dense_solve(tn->D15[bi], rhs);
+  memcpy(out, rhs, 9 * sizeof *out);
+}
+
+/* ---- driver ----------------------------------------------------------------- */
+
+/* After cosrod_mbs_rhs(t, y): save the base point and factor what the
+ * tangents need.  Returns 0 or -1. */
+int mbs_tan_prepare(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y) {
+  mbs_tan *tn = d->tan;
+  int nw = m->nw, nc = m->nc;
+  memcpy(tn->htot, d->tmp, (size_t)nw * sizeof(double));
+  memcpy(tn->wd, d->wd, (size_t)nw * sizeof(double));
+  for (size_t i = 0; i < m->nb; ++i) {
+    const mbs_body *b = &m->bodies[i];
+    static const double E3[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    double D[27];
+    for (int c = 0; c < 3; ++c) { /* d(R e_c)/dr -> rows 3c .. 3c + 2 of d vec(R)/dr */
+      mbs_dR_apply(b, y + b->qoff + 3, E3[c], 0, D);
+      for (int k = 0; k < b->nr; ++k)
+        for (int a = 0; a < 3; ++a) tn->dRdr[81 * i + (3 * c + a) + 9 * k] = D[a + 3 * k];
+    }
+  }
+  if (m->joint_form == COSROD_JOINTS_MULTIPLIERS) {
+    memcpy(tn->lam, d->lam, (size_t)nc * sizeof(double));
+  } else if (nc > 0) {
+    /* mu = J_d^-T (M wdot - h_tot)_dep */
+    for (int i = 0; i < nc; ++i) {
+      int j = d->cur_dep[i];
+      const mbs_body *b = &m->bodies[j / 6];
+      double mj = j % 6 < 3 ? b->mass : b->inertia[j % 6 - 3];
+      tn->lam[i] = mj * tn->wd[j] - tn->htot[j];
+      for (int k = 0; k < nc; ++k) cosrod_dense_set(tn->JdT, i, k, d->Jc[k + nc * j]);
+    }
+    if (cosrod_dense_factor(tn->JdT) != COSROD_OK) return -1;
+    cosrod_dense_solve(tn->JdT, tn->lam);
+  }
+  for (size_t i = 0; i < m->nb; ++i) {
+    const mbs_body *b = &m->bodies[i];
+    if (!tn->D15[i]) continue;
+    const double *r = y + b->qoff + 3, *rd = y + b->voff + 3;
+    double mu[3];
+    for (int k = 0; k < 3; ++k) mu[k] = d->h[6 * i + 3 + k] + d->hc[6 * i + 3 + k];
+    cosrod_dense *D = tn->D15[i];
+    cosrod_dense_zero(D);
+    for (int k = 0; k < 3; ++k)
+      for (int a = 0; a < 3; ++a) cosrod_dense_set(D, 3 * k + a, 3 * k + a, b->euler[k]);
+    d15_constraints(D->data, r);
+    d15_rhs(tn->x15 + 15 * i, r, rd, mu);
+    if (cosrod_dense_factor(D) != COSROD_OK) return -1;
+    cosrod_dense_solve(D, tn->x15 + 15 * i);
+  }
+  return 0;
+}
+
+/* dydot = f_y dy at the point prepared by mbs_tan_prepare. */
+void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, const double *dy,
+                  double *dydot) {
+  mbs_tan *tn = d->tan;
+  int nw = m->nw, nc = m->nc, nd = m->ndof;
+  /* 1. R' */
+  for (size_t i = 0; i < m->nb; ++i) {
+    const mbs_body *b = &m->bodies[i];
+    const double *dr = dy + b->qoff + 3, *G = tn->dRdr + 81 * i;
+    double *dR = tn->dR + 9 * i;
+    memset(dR, 0, 9 * sizeof *dR);
+    for (int k = 0; k < b->nr; ++k)
+      if (dr[k] != 0.0)
+        for (int a = 0; a < 9; ++a) dR[a] += G[a + 9 * k] * dr[k];
+  }
+  /* twists w' */
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
+    memset(tn->dw, 0, (size_t)nw * sizeof(double));
+    for (int k = 0; k < nd; ++k) tn->dw[d->cur_ind[k]] = dy[m->nq + k];
+    if (nc > 0) {
+      rows_tan(m, d, y, dy); /* J' (independent of w') */
+      for (int i = 0; i < nc; ++i) {
+        double s = 0.0;
+        for (int j = 0; j < nw; ++j) s += tn->dJ[i + nc * j] * d->w[j] + d->Jc[i + nc * j] * tn->dw[j];
+        tn->v1[i] = s;
+      }
+      cosrod_dense_solve(d->S, tn->v1);
+      for (int i = 0; i < nc; ++i) tn->dw[d->cur_dep[i]] = -tn->v1[i];
+    }
+  } else {
+    for (size_t i = 0; i < m->nb; ++i) {
+      const mbs_body *b = &m->bodies[i];
+      cosrod_vec3_copy(tn->dw + 6 * i, dy + b->voff);
+      if (b->absolute)
+        omega_from_rate_tan(b, y + b->qoff + 3, y + b->voff + 3, dy + b->qoff + 3, dy + b->voff + 3,
+                            tn->dw + 6 * i + 3);
+      else
+        cosrod_vec3_copy(tn->dw + 6 * i + 3, dy + b->voff + 3);
+    }
+  }
+  if (nc > 0) rows_tan(m, d, y, dy);
+  forces_tan(m, d, t, y, dy);
+  /* 4. dynamics */
+  const double *lam = tn->lam;
+  double *v1 = tn->v1, *v2 = tn->v2;
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
+    double *beta = v2; /* beta' (nw) */
+    memset(beta, 0, (size_t)nw * sizeof(double));
+    if (nc > 0) {
+      for (int i = 0; i < nc; ++i) {
+        double s = tn->dgam[i];
+        for (int j = 0; j < nw; ++j) s += tn->dJ[i + nc * j] * tn->wd[j];
+        v1[i] = s;
+      }
+      cosrod_dense_solve(d->S, v1);
+      for (int i = 0; i < nc; ++i) beta[d->cur_dep[i]] = -v1[i];
+    }
+    /* v1 (nw) = h_tot' - M beta' + J'^T mu */
+    for (int j = 0; j < nw; ++j) {
+      const mbs_body *b = &m->bodies[j / 6];
+      double mj = j % 6 < 3 ? b->mass : b->inertia[j % 6 - 3], s = tn->dht[j] - mj * beta[j];
+      for (int i = 0; i < nc; ++i) s += tn->dJ[i + nc * j] * lam[i];
+      v1[j] = s;
+    }
+    double *nud = dydot + m->nq;
+    for (int k = 0; k < nd; ++k) {
+      const double *Tk = d->T + (size_t)nw * (size_t)k;
+      double s = 0.0;
+      for (int j = 0; j < nw; ++j) s += Tk[j] * v1[j];
+      nud[k] = s;
+    }
+    if (nd > 0) cosrod_dense_solve(d->A, nud);
+  } else {
+    /* minv, and hc' = -J'^T lambda - J^T lambda' */
+    double *dhc = v2;
+    memset(dhc, 0, (size_t)nw * sizeof(double));
+    if (nc > 0) {
+      double *jl = dhc, *djl = v1 + nc; /* J^T lambda, J'^T lambda (nw each; v1 holds nw + nc) */
+      for (int j = 0; j < nw; ++j) {
+        double s = 0.0, u = 0.0;
+        for (int i = 0; i < nc; ++i) s += d->Jc[i + nc * j] * lam[i], u += tn->dJ[i + nc * j] * lam[i];
+        jl[j] = s, djl[j] = u;
+      }
+      double *rhs = v1; /* (nc) b' - S' lambda */
+      for (int i = 0; i < nc; ++i) {
+        double s = tn->dgam[i], gd = 0.0;
+        for (int j = 0; j < nw; ++j) {
+          const mbs_body *b = &m->bodies[j / 6];
+          double mi = 1.0 / (j % 6 < 3 ? b->mass : b->inertia[j % 6 - 3]);
+          double dJij = tn->dJ[i + nc * j], Jij = d->Jc[i + nc * j];
+          s += dJij * mi * tn->htot[j] + Jij * mi * tn->dht[j];
+          s -= dJij * mi * jl[j] + Jij * mi * djl[j];
+          gd += dJij * d->w[j] + Jij * tn->dw[j];
+        }
+        rhs[i] = s + 2.0 * m->bg_r * gd + m->bg_omega * m->bg_omega * tn->dg[i];
+      }
+      cosrod_dense_solve(d->S, rhs);
+      for (int j = 0; j < nw; ++j) {
+        double s = 0.0;
+        for (int i = 0; i < nc; ++i) s += tn->dJ[i + nc * j] * lam[i] + d->Jc[i + nc * j] * rhs[i];
+        dhc[j] = -s;
+      }
+    }
+    for (size_t i = 0; i < m->nb; ++i) {
+      const mbs_body *b = &m->bodies[i];
+      double *vd = dydot + b->voff;
+      for (int k = 0; k < 3; ++k) vd[k] = (tn->dht[6 * i + k] + dhc[6 * i + k]) / b->mass;
+      if (b->absolute) {
+        double mu[3], dmu[3];
+        for (int k = 0; k < 3; ++k) {
+          mu[k] = d->h[6 * i + 3 + k] + d->hc[6 * i + 3 + k];
+          dmu[k] = tn->dh[6 * i + 3 + k] + dhc[6 * i + 3 + k];
+        }
+        abs_accel_tan(tn, i, b, y + b->qoff + 3, y + b->voff + 3, mu, dy + b->qoff + 3, dy + b->voff + 3, dmu,
+                      vd + 3);
+      } else {
+        for (int k = 0; k < 3; ++k) vd[3 + k] = (tn->dht[6 * i + 3 + k] + dhc[6 * i + 3 + k]) / b->inertia[k];
+      }
+    }
+  }
+  /* 5. kinematic equations */
+  for (size_t i = 0; i < m->nb; ++i) {
+    const mbs_body *b = &m->bodies[i];
+    const double *r = y + b->qoff + 3, *dr = dy + b->qoff + 3, *Om = d->w + 6 * i + 3, *dOm = tn->dw + 6 * i + 3;
+    double *out = dydot + b->qoff + 3, tmp[9];
+    cosrod_vec3_copy(dydot + b->qoff, tn->dw + 6 * i);
+    if (b->absolute) {
+      memcpy(out, dy + b->voff + 3, (size_t)b->nr * sizeof(double));
+    } else if (b->param != COSROD_BODY_EULER313) { /* bilinear in (r, Omega) */
+      mbs_rate_from_omega(b, dr, Om, out);
+      mbs_rate_from_omega(b, r, dOm, tmp);
+      for (int k = 0; k < b->nr; ++k) out[k] += tmp[k];
+    } else { /* [L] eq. 66 */
+      double s2 = sin(r[1]), c2 = cos(r[1]), s3 = sin(r[2]), c3 = cos(r[2]);
+      double A = (s3 * Om[0] + c3 * Om[1]) / s2;
+      double dA = (-A * c2 * dr[1] + (c3 * Om[0] - s3 * Om[1]) * dr[2] + s3 * dOm[0] + c3 * dOm[1]) / s2;
+      out[0] = dA;
+      out[1] = (-s3 * Om[0] - c3 * Om[1]) * dr[2] + c3 * dOm[0] - s3 * dOm[1];
+      out[2] = s2 * A * dr[1] - c2 * dA + dOm[2];
+    }
+  }
+}
+
+/* Dense Jacobian of every model by n tangents (column j: dy = e_j). */
+int mbs_jac_tangent(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J) {
+  int n = m->n;
+  if (cosrod_mbs_rhs(m, d, t, y, d->f0)) return -1;
+  if (mbs_tan_prepare(m, d, y)) {
+    snprintf(d->msg, sizeof d->msg, "bodies: singular matrix in the Jacobian at t = %.9g", t);
+    return -1;
+  }
+  double *e = d->y1;
+  memset(e, 0, (size_t)n * sizeof *e);
+  for (int j = 0; j < n; ++j) {
+    e[j] = 1.0;
+    mbs_tan_eval(m, d, t, y, e, J + (size_t)n * (size_t)j);
+    e[j] = 0.0;
+  }
+  for (size_t k = 0; k < (size_t)n * (size_t)n; ++k)
+    if (!isfinite(J[k])) {
+      snprintf(d->msg, sizeof d->msg, "bodies: non-finite Jacobian at t = %.9g", t);
+      return -1;
+    }
+  return 0;
+}
