@@ -41,6 +41,7 @@ struct mbs_tan {
   double *x15;        /* (nb x 15) director solutions [rddot; multipliers] */
   cosrod_dense **D15; /* (nb) LU of the eq. 23 matrix (absolute director bodies) */
   cosrod_dense *JdT;  /* (nc) LU of J_d^T (NULLSPACE) */
+  int *pact, *act;    /* (nb) body has a nonzero position tangent / any tangent */
 };
 
 static void mat_vec(double r[3], const double R[9], const double v[3]) {
@@ -96,7 +97,9 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
   tn->v2 = calloc(nw + nc + 1, sizeof(double));
   tn->x15 = calloc(15 * nb + 1, sizeof(double));
   tn->D15 = calloc(nb + 1, sizeof *tn->D15);
-  int ok = tn->dRdr && tn->dR && tn->dw && tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ &&
+  tn->pact = calloc(nb + 1, sizeof(int));
+  tn->act = calloc(nb + 1, sizeof(int));
+  int ok = tn->pact && tn->act && tn->dRdr && tn->dR && tn->dw && tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ &&
            tn->dg && tn->dgam && tn->v1 && tn->v2 && tn->x15 && tn->D15;
   for (size_t i = 0; ok && i < nb; ++i)
     if (m->bodies[i].absolute && m->bodies[i].param == COSROD_BODY_DIRECTORS)
@@ -116,6 +119,7 @@ void mbs_tan_free(mbs_tan *tn, size_t nb) {
   if (tn->D15)
     for (size_t i = 0; i < nb; ++i) cosrod_dense_free(tn->D15[i]);
   free(tn->D15);
+  free(tn->pact), free(tn->act);
   cosrod_dense_free(tn->JdT);
   free(tn);
 }
@@ -233,14 +237,20 @@ static void side_quat_tan(const cosrod_mbs *m, const double *y, const double *dy
 
 /* ---- stage 2: joint rows ---------------------------------------------------- */
 
-/* g', J' (nc x nw) and gamma' for the current tn->dR, dy, tn->dw. */
-static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, const double *dy) {
+/* g', J' (nc x nw) and gamma' for the current tn->dR, dy, tn->dw; rows
+ * whose bodies have no tangent (flags: tn->act, or tn->pact if only J' is
+ * needed) are zero. */
+static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, const double *dy, const int *flag) {
   mbs_tan *tn = d->tan;
   int nc = m->nc;
   memset(tn->dJ, 0, (size_t)nc * (size_t)m->nw * sizeof(double));
   for (int i = 0; i < nc; ++i) {
     const mbs_row *row = &m->rows[i];
     const mbs_joint *jt = &m->joints[row->joint];
+    if (!flag[jt->body[0]] && (jt->body[1] < 0 || !flag[jt->body[1]])) {
+      tn->dg[i] = tn->dgam[i] = 0.0;
+      continue;
+    }
     tside A, B;
     tside_fill(m, d, y, dy, jt->body[0], jt->at[0], &A);
     tside_fill(m, d, y, dy, jt->body[1], jt->at[1], &B);
@@ -349,6 +359,7 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
   for (size_t i = 0; i < m->nl; ++i) {
     const mbs_load *l = &m->loads[i];
     if (l->kind == COSROD_BODY_LOAD_MOMENT && l->frame == COSROD_BODY_LOAD_BODY) continue; /* constant mu */
+    if (!tn->pact[l->body]) continue;                                                     /* depends on R only */
     const double *R = d->R + 9 * l->body, *dR = tn->dR + 9 * l->body;
     double s = mbs_profile(l->profile, l->t0, l->t1, t), v[3], dv[3], sv[3];
     cosrod_vec3_scale(sv, s, l->value);
@@ -370,6 +381,7 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
   }
   for (size_t i = 0; i < m->nbu; ++i) {
     const mbs_bushing *bu = &m->bushings[i];
+    if (!tn->act[bu->body[0]] && (bu->body[1] < 0 || !tn->act[bu->body[1]])) continue;
     tside A, B;
     tside_fill(m, d, y, dy, bu->body[0], bu->at[0], &A);
     tside_fill(m, d, y, dy, bu->body[1], bu->at[1], &B);
@@ -602,19 +614,25 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
     const double *dr = dy + b->qoff + 3, *G = tn->dRdr + 81 * i;
     double *dR = tn->dR + 9 * i;
     memset(dR, 0, 9 * sizeof *dR);
+    int pa = dy[b->qoff] != 0.0 || dy[b->qoff + 1] != 0.0 || dy[b->qoff + 2] != 0.0;
     for (int k = 0; k < b->nr; ++k)
-      if (dr[k] != 0.0)
+      if (dr[k] != 0.0) {
+        pa = 1;
         for (int a = 0; a < 9; ++a) dR[a] += G[a + 9 * k] * dr[k];
+      }
+    tn->pact[i] = pa;
   }
   /* twists w' */
   if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
     memset(tn->dw, 0, (size_t)nw * sizeof(double));
     for (int k = 0; k < nd; ++k) tn->dw[d->cur_ind[k]] = dy[m->nq + k];
     if (nc > 0) {
-      rows_tan(m, d, y, dy); /* J' (independent of w') */
+      int anyp = 0;
+      for (size_t i = 0; i < m->nb; ++i) anyp |= tn->pact[i];
+      if (anyp) rows_tan(m, d, y, dy, tn->pact); /* J' (independent of w'; 0 for velocity columns) */
       for (int i = 0; i < nc; ++i) {
         double s = 0.0;
-        for (int j = 0; j < nw; ++j) s += tn->dJ[i + nc * j] * d->w[j] + d->Jc[i + nc * j] * tn->dw[j];
+        for (int j = 0; j < nw; ++j) s += (anyp ? tn->dJ[i + nc * j] * d->w[j] : 0.0) + d->Jc[i + nc * j] * tn->dw[j];
         tn->v1[i] = s;
       }
       cosrod_dense_solve(d->S, tn->v1);
@@ -631,7 +649,12 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
         cosrod_vec3_copy(tn->dw + 6 * i + 3, dy + b->voff + 3);
     }
   }
-  if (nc > 0) rows_tan(m, d, y, dy);
+  for (size_t i = 0; i < m->nb; ++i) {
+    int a = tn->pact[i];
+    for (int k = 0; k < 6 && !a; ++k) a = tn->dw[6 * i + k] != 0.0;
+    tn->act[i] = a;
+  }
+  if (nc > 0) rows_tan(m, d, y, dy, tn->act);
   forces_tan(m, d, t, y, dy);
   /* 4. dynamics */
   const double *lam = tn->lam;
