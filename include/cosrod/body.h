@@ -258,6 +258,16 @@ const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);
  * partition). */
 long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d);
 
+/* Semi-axes a (3) [m] of the uniform solid ellipsoid with this mass [kg]
+ * and principal inertias [kg m^2] (I_1 = m (a_2^2 + a_3^2) / 5, ...); the
+ * inertia ellipsoid drawn for a body in the VTK output (body_shape.c). */
+void cosrod_body_inertia_ellipsoid(double mass, const double inertia[3], double semi[3]);
+
+/* Inertia ellipsoid of body b: semi-axes (3) along the principal axes, and
+ * q_axes (4, may be NULL): the rotation from the user body frame to the
+ * principal axes (identity unless a full tensor was given). */
+void cosrod_mbs_body_ellipsoid(const cosrod_mbs *m, size_t b, double semi[3], double q_axes[4]);
+
 /* Name of a parametrisation ("quaternion", "directors", "euler-angles"). */
 const char *cosrod_body_param_name(cosrod_body_param p);
 
