@@ -62,7 +62,8 @@ static res run(cosrod_mbs *m, const char *method, double tol, double T, int anal
 static void jac_cost(cosrod_mbs *m, double *ta, double *tc, double *tf) {
   cosrod_mbs_data *d = cosrod_mbs_data_create(m);
   int n = cosrod_mbs_n(m), reps = 400;
-  double *y = calloc((size_t)n, sizeof *y), *J = calloc((size_t)n * n, sizeof *J), *f = calloc((size_t)n, sizeof *f);
+  double *y = calloc((size_t)n, sizeof *y), *J = calloc((size_t)n * n, sizeof *J),
+         *f = calloc((size_t)n, sizeof *f);
   cosrod_mbs_initial_state(m, y);
   *ta = *tc = *tf = INFINITY;
   for (int b = 0; b < 5; ++b) {
@@ -95,7 +96,9 @@ int main(int argc, char **argv) {
   const char *ex[2] = {"heavy-top", "two-body-joint"};
   double Tend[2] = {quick ? 2.0 : 10.0, 1.0};
   const double tols[3] = {1e-4, 1e-6, 1e-8};
-  printf("example,formulation,n,tol,jacobian,status,nfev,njev,nsteps,cpu_min_s,jac_s,jac_central_fd_s,n_rhs_s\n");
+  printf(
+      "example,formulation,n,tol,jacobian,status,nfev,njev,nsteps,cpu_min_s,jac_s,jac_central_fd_s,n_rhs_"
+      "s\n");
   for (int e = 0; e < 2; ++e)
     for (int f = 0; f < 5; ++f) {
       char path[1024], s1[64], s2[64], s3[64], err[512];

@@ -26,6 +26,16 @@
 
 #include "body_internal.h"
 
+/* One side of a joint or bushing: values at the base point (set once per
+ * Jacobian by mbs_tan_prepare) and tangents (per direction). */
+typedef struct tside {
+  int body;
+  const double *R, *dR;                      /* rotation and its tangent (ground: I, 0) */
+  double at[3];                              /* body-fixed point (ground: spatial) */
+  double x[3], r[3], c[3], v[3], om[3];      /* values: centre, lever R at, point, v, R Omega */
+  double dx[3], dr[3], dc[3], dv[3], dom[3]; /* tangents */
+} tside;
+
 struct mbs_tan {
   double *dRdr;       /* (nb x 81) d vec(R_b) / d r_b, (9 x nr) column-major */
   double *dR;         /* (nb x 9) R_b' */
@@ -42,16 +52,18 @@ struct mbs_tan {
   cosrod_dense **D15; /* (nb) LU of the eq. 23 matrix (absolute director bodies) */
   cosrod_dense *JdT;  /* (nc) LU of J_d^T (NULLSPACE) */
   int *pact, *act;    /* (nb) body has a nonzero position tangent / any tangent */
+  tside *js;          /* (2 nj) joint sides */
+  tside *bs;          /* (2 nbu) bushing sides */
 };
 
-static void mat_vec(double r[3], const double R[9], const double v[3]) {
+static inline void mat_vec(double r[3], const double R[9], const double v[3]) {
   double a = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
   double b = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
   double c = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
   cosrod_vec3_set(r, a, b, c);
 }
 
-static void matT_vec(double r[3], const double R[9], const double v[3]) {
+static inline void matT_vec(double r[3], const double R[9], const double v[3]) {
   double a = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
   double b = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
   double c = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
@@ -59,19 +71,21 @@ static void matT_vec(double r[3], const double R[9], const double v[3]) {
 }
 
 /* (a x b)' = a' x b + a x b' */
-static void dcross(double r[3], const double a[3], const double da[3], const double b[3], const double db[3]) {
+static inline void dcross(double r[3], const double a[3], const double da[3], const double b[3],
+                          const double db[3]) {
   double t[3], u[3];
   cosrod_vec3_cross(t, da, b);
   cosrod_vec3_cross(u, a, db);
   cosrod_vec3_add(r, t, u);
 }
 
-static double ddot(const double a[3], const double da[3], const double b[3], const double db[3]) {
+static inline double ddot(const double a[3], const double da[3], const double b[3], const double db[3]) {
   return cosrod_vec3_dot(da, b) + cosrod_vec3_dot(a, db);
 }
 
 /* (R^T b)' = R'^T b + R^T b' */
-static void dmatT(double r[3], const double R[9], const double dR[9], const double b[3], const double db[3]) {
+static inline void dmatT(double r[3], const double R[9], const double dR[9], const double b[3],
+                         const double db[3]) {
   double t[3], u[3];
   matT_vec(t, dR, b);
   matT_vec(u, R, db);
@@ -98,13 +112,17 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
   tn->x15 = calloc(15 * nb + 1, sizeof(double));
   tn->D15 = calloc(nb + 1, sizeof *tn->D15);
   tn->pact = calloc(nb + 1, sizeof(int));
+  tn->js = calloc(2 * m->nj + 1, sizeof *tn->js);
+  tn->bs = calloc(2 * m->nbu + 1, sizeof *tn->bs);
   tn->act = calloc(nb + 1, sizeof(int));
-  int ok = tn->pact && tn->act && tn->dRdr && tn->dR && tn->dw && tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ &&
-           tn->dg && tn->dgam && tn->v1 && tn->v2 && tn->x15 && tn->D15;
+  int ok = tn->pact && tn->act && tn->js && tn->bs && tn->dRdr && tn->dR && tn->dw && tn->dh && tn->dht &&
+           tn->htot && tn->wd && tn->lam && tn->dJ && tn->dg && tn->dgam && tn->v1 && tn->v2 && tn->x15 &&
+           tn->D15;
   for (size_t i = 0; ok && i < nb; ++i)
     if (m->bodies[i].absolute && m->bodies[i].param == COSROD_BODY_DIRECTORS)
       ok = (tn->D15[i] = cosrod_dense_create(15)) != NULL;
-  if (ok && nc && m->joint_form == COSROD_JOINTS_NULLSPACE) ok = (tn->JdT = cosrod_dense_create((int)nc)) != NULL;
+  if (ok && nc && m->joint_form == COSROD_JOINTS_NULLSPACE)
+    ok = (tn->JdT = cosrod_dense_create((int)nc)) != NULL;
   if (!ok) {
     mbs_tan_free(tn, nb);
     return NULL;
@@ -119,44 +137,55 @@ void mbs_tan_free(mbs_tan *tn, size_t nb) {
   if (tn->D15)
     for (size_t i = 0; i < nb; ++i) cosrod_dense_free(tn->D15[i]);
   free(tn->D15);
-  free(tn->pact), free(tn->act);
+  free(tn->pact), free(tn->act), free(tn->js), free(tn->bs);
   cosrod_dense_free(tn->JdT);
   free(tn);
 }
 
 /* ---- stage 1/3 helpers: side points and quaternions ------------------------ */
 
-typedef struct tside {
-  int body;
-  double x[3], R[9], r[3], c[3], v[3], om[3];       /* values */
-  double dx[3], dR[9], dr[3], dc[3], dv[3], dom[3]; /* tangents */
-} tside;
+static const double ID9[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, ZERO9[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 
-static void tside_fill(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, const double *dy, int body,
-                       const double at[3], tside *s) {
+static void tside_values(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, int body,
+                         const double at[3], tside *s) {
   memset(s, 0, sizeof *s);
   s->body = body;
+  cosrod_vec3_copy(s->at, at);
+  s->R = ID9, s->dR = ZERO9;
   if (body < 0) {
-    s->R[0] = s->R[4] = s->R[8] = 1.0;
     cosrod_vec3_copy(s->x, at);
     cosrod_vec3_copy(s->c, at);
     return;
   }
-  const mbs_body *b = &m->bodies[body];
-  const mbs_tan *tn = d->tan;
-  memcpy(s->R, d->R + 9 * body, sizeof s->R);
-  memcpy(s->dR, tn->dR + 9 * body, sizeof s->dR);
-  cosrod_vec3_copy(s->x, y + b->qoff);
-  cosrod_vec3_copy(s->dx, dy + b->qoff);
+  s->R = d->R + 9 * body;
+  s->dR = d->tan->dR + 9 * body;
+  cosrod_vec3_copy(s->x, y + m->bodies[body].qoff);
   mat_vec(s->r, s->R, at);
-  mat_vec(s->dr, s->dR, at);
   cosrod_vec3_add(s->c, s->x, s->r);
-  cosrod_vec3_add(s->dc, s->dx, s->dr);
   cosrod_vec3_copy(s->v, d->w + 6 * body);
+  mat_vec(s->om, s->R, d->w + 6 * body + 3);
+}
+
+/* Tangents of side s for direction dy (positions; velocities too if vel). */
+static void tside_tangent(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *dy, tside *s,
+                          int vel) {
+  const mbs_tan *tn = d->tan;
+  if (s->body < 0 || !(vel ? tn->act : tn->pact)[s->body]) {
+    memset(s->dx, 0, 15 * sizeof(double));
+    return;
+  }
+  int body = s->body;
+  if (tn->pact[body]) {
+    cosrod_vec3_copy(s->dx, dy + m->bodies[body].qoff);
+    mat_vec(s->dr, s->dR, s->at);
+    cosrod_vec3_add(s->dc, s->dx, s->dr);
+  } else {
+    memset(s->dx, 0, 9 * sizeof(double));
+  }
+  if (!vel) return;
   cosrod_vec3_copy(s->dv, tn->dw + 6 * body);
   const double *Om = d->w + 6 * body + 3, *dOm = tn->dw + 6 * body + 3;
   double t[3];
-  mat_vec(s->om, s->R, Om);
   mat_vec(s->dom, s->dR, Om);
   mat_vec(t, s->R, dOm);
   cosrod_vec3_add(s->dom, s->dom, t);
@@ -189,14 +218,14 @@ static void spurrier_tan(const double R[9], const double dR[9], double q[4], dou
   dq[n] = 0.5 * da / q[n];
   double s = 0.25 / q[n], ds = -0.25 * dq[n] / (q[n] * q[n]);
   /* X for the three other components (i, j, sign): X = R_ij + sign R_ji */
-  static const int tab[4][3][4] = {
-      {{1, 3, 2, -1}, {2, 1, 3, -1}, {3, 2, 1, -1}}, /* n = 0: q1, q2, q3 */
-      {{0, 3, 2, -1}, {2, 2, 1, 1}, {3, 3, 1, 1}},   /* n = 1: q0, q2, q3 */
-      {{0, 1, 3, -1}, {1, 1, 2, 1}, {3, 3, 2, 1}},   /* n = 2: q0, q1, q3 */
-      {{0, 2, 1, -1}, {1, 1, 3, 1}, {2, 2, 3, 1}}};  /* n = 3: q0, q1, q2 */
+  static const int tab[4][3][4] = {{{1, 3, 2, -1}, {2, 1, 3, -1}, {3, 2, 1, -1}}, /* n = 0: q1, q2, q3 */
+                                   {{0, 3, 2, -1}, {2, 2, 1, 1}, {3, 3, 1, 1}},   /* n = 1: q0, q2, q3 */
+                                   {{0, 1, 3, -1}, {1, 1, 2, 1}, {3, 3, 2, 1}},   /* n = 2: q0, q1, q3 */
+                                   {{0, 2, 1, -1}, {1, 1, 3, 1}, {2, 2, 3, 1}}};  /* n = 3: q0, q1, q2 */
   for (int k = 0; k < 3; ++k) {
     const int *e = tab[n][k];
-    double X = RM(R, e[1], e[2]) + e[3] * RM(R, e[2], e[1]), dX = RM(dR, e[1], e[2]) + e[3] * RM(dR, e[2], e[1]);
+    double X = RM(R, e[1], e[2]) + e[3] * RM(R, e[2], e[1]),
+           dX = RM(dR, e[1], e[2]) + e[3] * RM(dR, e[2], e[1]);
     q[e[0]] = s * X;
     dq[e[0]] = ds * X + s * dX;
   }
@@ -237,99 +266,106 @@ static void side_quat_tan(const cosrod_mbs *m, const double *y, const double *dy
 
 /* ---- stage 2: joint rows ---------------------------------------------------- */
 
-/* g', J' (nc x nw) and gamma' for the current tn->dR, dy, tn->dw; rows
- * whose bodies have no tangent (flags: tn->act, or tn->pact if only J' is
- * needed) are zero. */
-static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, const double *dy, const int *flag) {
+/* Row tangents for the current side tangents (tn->js): mode 1: g' and J';
+ * 2: gamma'; 3: both.  Rows whose bodies have no tangent (flag: tn->pact
+ * for mode 1, tn->act otherwise) are zero. */
+static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, int mode) {
   mbs_tan *tn = d->tan;
   int nc = m->nc;
-  memset(tn->dJ, 0, (size_t)nc * (size_t)m->nw * sizeof(double));
+  const int *flag = mode == 1 ? tn->pact : tn->act;
+  if (mode & 1) memset(tn->dJ, 0, (size_t)nc * (size_t)m->nw * sizeof(double));
   for (int i = 0; i < nc; ++i) {
     const mbs_row *row = &m->rows[i];
     const mbs_joint *jt = &m->joints[row->joint];
     if (!flag[jt->body[0]] && (jt->body[1] < 0 || !flag[jt->body[1]])) {
-      tn->dg[i] = tn->dgam[i] = 0.0;
+      if (mode & 1) tn->dg[i] = 0.0;
+      if (mode & 2) tn->dgam[i] = 0.0;
       continue;
     }
-    tside A, B;
-    tside_fill(m, d, y, dy, jt->body[0], jt->at[0], &A);
-    tside_fill(m, d, y, dy, jt->body[1], jt->at[1], &B);
+    const tside *pA = &tn->js[2 * row->joint], *pB = pA + 1;
     double *dJ = tn->dJ;
-    int ca = 6 * A.body, cb = 6 * B.body;
+    int ca = 6 * pA->body, cb = 6 * pB->body;
     double s[3], ds[3], t[3], tmp[3], dtmp[3];
-    mat_vec(s, A.R, row->u);
-    mat_vec(ds, A.dR, row->u);
+    mat_vec(s, pA->R, row->u);
+    mat_vec(ds, pA->dR, row->u);
     if (row->kind == 0) {
       double e[3], de[3], E[3], dE[3];
-      cosrod_vec3_sub(e, B.c, A.c);
-      cosrod_vec3_sub(de, B.dc, A.dc);
-      cosrod_vec3_sub(E, B.c, A.x);
-      cosrod_vec3_sub(dE, B.dc, A.dx);
-      tn->dg[i] = ddot(s, ds, e, de);
-      for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + k)] = -ds[k];
-      cosrod_vec3_cross(tmp, s, E);
-      dcross(dtmp, s, ds, E, dE);
-      dmatT(t, A.R, A.dR, tmp, dtmp);
-      for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + 3 + k)] = t[k];
-      if (B.body >= 0) {
-        for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + k)] = ds[k];
-        cosrod_vec3_cross(tmp, B.r, s);
-        dcross(dtmp, B.r, B.dr, s, ds);
-        dmatT(t, B.R, B.dR, tmp, dtmp);
-        for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + 3 + k)] = t[k];
+      cosrod_vec3_sub(e, pB->c, pA->c);
+      cosrod_vec3_sub(de, pB->dc, pA->dc);
+      cosrod_vec3_sub(E, pB->c, pA->x);
+      cosrod_vec3_sub(dE, pB->dc, pA->dx);
+      if (mode & 1) {
+        tn->dg[i] = ddot(s, ds, e, de);
+        for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + k)] = -ds[k];
+        cosrod_vec3_cross(tmp, s, E);
+        dcross(dtmp, s, ds, E, dE);
+        dmatT(t, pA->R, pA->dR, tmp, dtmp);
+        for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + 3 + k)] = t[k];
+        if (pB->body >= 0) {
+          for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + k)] = ds[k];
+          cosrod_vec3_cross(tmp, pB->r, s);
+          dcross(dtmp, pB->r, pB->dr, s, ds);
+          dmatT(t, pB->R, pB->dR, tmp, dtmp);
+          for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + 3 + k)] = t[k];
+        }
       }
-      /* gamma as in body_joint.c */
-      double ws[3], dws[3], wr[3], dwr[3], dv[3], ddv[3], Ed[3], dEd[3], a1[3], da1[3], u[3];
-      cosrod_vec3_cross(ws, A.om, s);
-      dcross(dws, A.om, A.dom, s, ds);
-      cosrod_vec3_cross(wr, B.om, B.r);
-      dcross(dwr, B.om, B.dom, B.r, B.dr);
-      cosrod_vec3_sub(dv, B.v, A.v);
-      cosrod_vec3_sub(ddv, B.dv, A.dv);
-      cosrod_vec3_add(Ed, dv, wr);
-      cosrod_vec3_add(dEd, ddv, dwr);
-      cosrod_vec3_cross(a1, ws, E);
-      cosrod_vec3_cross(u, s, Ed);
-      cosrod_vec3_add(a1, a1, u);
-      dcross(da1, ws, dws, E, dE);
-      dcross(u, s, ds, Ed, dEd);
-      cosrod_vec3_add(da1, da1, u);
-      double dgm = ddot(A.om, A.dom, a1, da1) + ddot(ws, dws, dv, ddv);
-      cosrod_vec3_cross(a1, wr, s);
-      cosrod_vec3_cross(u, B.r, ws);
-      cosrod_vec3_add(a1, a1, u);
-      dcross(da1, wr, dwr, s, ds);
-      dcross(u, B.r, B.dr, ws, dws);
-      cosrod_vec3_add(da1, da1, u);
-      dgm += ddot(B.om, B.dom, a1, da1);
-      tn->dgam[i] = dgm;
+      if (mode & 2) { /* gamma as in body_joint.c */
+        double ws[3], dws[3], wr[3], dwr[3], dv[3], ddv[3], Ed[3], dEd[3], a1[3], da1[3], u[3];
+        cosrod_vec3_cross(ws, pA->om, s);
+        dcross(dws, pA->om, pA->dom, s, ds);
+        cosrod_vec3_cross(wr, pB->om, pB->r);
+        dcross(dwr, pB->om, pB->dom, pB->r, pB->dr);
+        cosrod_vec3_sub(dv, pB->v, pA->v);
+        cosrod_vec3_sub(ddv, pB->dv, pA->dv);
+        cosrod_vec3_add(Ed, dv, wr);
+        cosrod_vec3_add(dEd, ddv, dwr);
+        cosrod_vec3_cross(a1, ws, E);
+        cosrod_vec3_cross(u, s, Ed);
+        cosrod_vec3_add(a1, a1, u);
+        dcross(da1, ws, dws, E, dE);
+        dcross(u, s, ds, Ed, dEd);
+        cosrod_vec3_add(da1, da1, u);
+        double dgm = ddot(pA->om, pA->dom, a1, da1) + ddot(ws, dws, dv, ddv);
+        cosrod_vec3_cross(a1, wr, s);
+        cosrod_vec3_cross(u, pB->r, ws);
+        cosrod_vec3_add(a1, a1, u);
+        dcross(da1, wr, dwr, s, ds);
+        dcross(u, pB->r, pB->dr, ws, dws);
+        cosrod_vec3_add(da1, da1, u);
+        dgm += ddot(pB->om, pB->dom, a1, da1);
+        tn->dgam[i] = dgm;
+      }
     } else {
       double b[3], db[3], ab[3], dab[3];
-      mat_vec(b, B.R, row->w);
-      mat_vec(db, B.dR, row->w);
-      tn->dg[i] = ddot(s, ds, b, db);
-      cosrod_vec3_cross(ab, s, b);
-      dcross(dab, s, ds, b, db);
-      dmatT(t, A.R, A.dR, ab, dab);
-      for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + 3 + k)] = t[k];
-      if (B.body >= 0) {
-        dmatT(t, B.R, B.dR, ab, dab);
-        for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + 3 + k)] = -t[k];
+      mat_vec(b, pB->R, row->w);
+      mat_vec(db, pB->dR, row->w);
+      if (mode & 1) {
+        tn->dg[i] = ddot(s, ds, b, db);
+        cosrod_vec3_cross(ab, s, b);
+        dcross(dab, s, ds, b, db);
+        dmatT(t, pA->R, pA->dR, ab, dab);
+        for (int k = 0; k < 3; ++k) dJ[i + nc * (ca + 3 + k)] = t[k];
+        if (pB->body >= 0) {
+          dmatT(t, pB->R, pB->dR, ab, dab);
+          for (int k = 0; k < 3; ++k) dJ[i + nc * (cb + 3 + k)] = -t[k];
+        }
       }
-      double wa[3], dwa[3], wb[3], dwb[3], a1[3], da1[3], u[3], dw[3], ddw[3];
-      cosrod_vec3_cross(wa, A.om, s);
-      dcross(dwa, A.om, A.dom, s, ds);
-      cosrod_vec3_cross(a1, wa, b);
-      dcross(da1, wa, dwa, b, db);
-      cosrod_vec3_cross(wb, B.om, b);
-      dcross(dwb, B.om, B.dom, b, db);
-      cosrod_vec3_cross(u, s, wb);
-      cosrod_vec3_add(a1, a1, u);
-      dcross(u, s, ds, wb, dwb);
-      cosrod_vec3_add(da1, da1, u);
-      cosrod_vec3_sub(dw, A.om, B.om);
-      cosrod_vec3_sub(ddw, A.dom, B.dom);
-      tn->dgam[i] = ddot(dw, ddw, a1, da1);
+      if (mode & 2) {
+        double wa[3], dwa[3], wb[3], dwb[3], a1[3], da1[3], u[3], dw[3], ddw[3];
+        cosrod_vec3_cross(wa, pA->om, s);
+        dcross(dwa, pA->om, pA->dom, s, ds);
+        cosrod_vec3_cross(a1, wa, b);
+        dcross(da1, wa, dwa, b, db);
+        cosrod_vec3_cross(wb, pB->om, b);
+        dcross(dwb, pB->om, pB->dom, b, db);
+        cosrod_vec3_cross(u, s, wb);
+        cosrod_vec3_add(a1, a1, u);
+        dcross(u, s, ds, wb, dwb);
+        cosrod_vec3_add(da1, da1, u);
+        cosrod_vec3_sub(dw, pA->om, pB->om);
+        cosrod_vec3_sub(ddw, pA->dom, pB->dom);
+        tn->dgam[i] = ddot(dw, ddw, a1, da1);
+      }
     }
   }
 }
@@ -359,7 +395,7 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
   for (size_t i = 0; i < m->nl; ++i) {
     const mbs_load *l = &m->loads[i];
     if (l->kind == COSROD_BODY_LOAD_MOMENT && l->frame == COSROD_BODY_LOAD_BODY) continue; /* constant mu */
-    if (!tn->pact[l->body]) continue;                                                     /* depends on R only */
+    if (!tn->pact[l->body]) continue; /* depends on R only */
     const double *R = d->R + 9 * l->body, *dR = tn->dR + 9 * l->body;
     double s = mbs_profile(l->profile, l->t0, l->t1, t), v[3], dv[3], sv[3];
     cosrod_vec3_scale(sv, s, l->value);
@@ -382,9 +418,9 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
   for (size_t i = 0; i < m->nbu; ++i) {
     const mbs_bushing *bu = &m->bushings[i];
     if (!tn->act[bu->body[0]] && (bu->body[1] < 0 || !tn->act[bu->body[1]])) continue;
-    tside A, B;
-    tside_fill(m, d, y, dy, bu->body[0], bu->at[0], &A);
-    tside_fill(m, d, y, dy, bu->body[1], bu->at[1], &B);
+    tside A = tn->bs[2 * i], B = tn->bs[2 * i + 1];
+    tside_tangent(m, d, dy, &A, 1);
+    tside_tangent(m, d, dy, &B, 1);
     double va[3], dva[3], vb[3], dvb[3], f[3], df[3], tau[3], dtau[3];
     tside_velocity(&A, va, dva);
     tside_velocity(&B, vb, dvb);
@@ -571,6 +607,12 @@ int mbs_tan_prepare(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y) {
         for (int a = 0; a < 3; ++a) tn->dRdr[81 * i + (3 * c + a) + 9 * k] = D[a + 3 * k];
     }
   }
+  for (size_t j = 0; j < m->nj; ++j)
+    for (int k = 0; k < 2; ++k)
+      tside_values(m, d, y, m->joints[j].body[k], m->joints[j].at[k], &tn->js[2 * j + k]);
+  for (size_t j = 0; j < m->nbu; ++j)
+    for (int k = 0; k < 2; ++k)
+      tside_values(m, d, y, m->bushings[j].body[k], m->bushings[j].at[k], &tn->bs[2 * j + k]);
   if (m->joint_form == COSROD_JOINTS_MULTIPLIERS) {
     memcpy(tn->lam, d->lam, (size_t)nc * sizeof(double));
   } else if (nc > 0) {
@@ -629,10 +671,16 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
     if (nc > 0) {
       int anyp = 0;
       for (size_t i = 0; i < m->nb; ++i) anyp |= tn->pact[i];
-      if (anyp) rows_tan(m, d, y, dy, tn->pact); /* J' (independent of w'; 0 for velocity columns) */
+      if (anyp) { /* J' (independent of w'; 0 for velocity columns) */
+        for (size_t j = 0; j < 2 * m->nj; ++j) tside_tangent(m, d, dy, &tn->js[j], 0);
+        rows_tan(m, d, 1);
+      } else {
+        memset(tn->dJ, 0, (size_t)nc * (size_t)nw * sizeof(double));
+      }
       for (int i = 0; i < nc; ++i) {
         double s = 0.0;
-        for (int j = 0; j < nw; ++j) s += (anyp ? tn->dJ[i + nc * j] * d->w[j] : 0.0) + d->Jc[i + nc * j] * tn->dw[j];
+        for (int j = 0; j < nw; ++j)
+          s += (anyp ? tn->dJ[i + nc * j] * d->w[j] : 0.0) + d->Jc[i + nc * j] * tn->dw[j];
         tn->v1[i] = s;
       }
       cosrod_dense_solve(d->S, tn->v1);
@@ -654,7 +702,10 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
     for (int k = 0; k < 6 && !a; ++k) a = tn->dw[6 * i + k] != 0.0;
     tn->act[i] = a;
   }
-  if (nc > 0) rows_tan(m, d, y, dy, tn->act);
+  if (nc > 0) {
+    for (size_t j = 0; j < 2 * m->nj; ++j) tside_tangent(m, d, dy, &tn->js[j], 1);
+    rows_tan(m, d, m->joint_form == COSROD_JOINTS_NULLSPACE ? 2 : 3); /* null space: J', g' done above */
+  }
   forces_tan(m, d, t, y, dy);
   /* 4. dynamics */
   const double *lam = tn->lam;
@@ -737,7 +788,8 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
   /* 5. kinematic equations */
   for (size_t i = 0; i < m->nb; ++i) {
     const mbs_body *b = &m->bodies[i];
-    const double *r = y + b->qoff + 3, *dr = dy + b->qoff + 3, *Om = d->w + 6 * i + 3, *dOm = tn->dw + 6 * i + 3;
+    const double *r = y + b->qoff + 3, *dr = dy + b->qoff + 3, *Om = d->w + 6 * i + 3,
+                 *dOm = tn->dw + 6 * i + 3;
     double *out = dydot + b->qoff + 3, tmp[9];
     cosrod_vec3_copy(dydot + b->qoff, tn->dw + 6 * i);
     if (b->absolute) {

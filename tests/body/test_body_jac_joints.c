@@ -199,10 +199,14 @@ TEST(radau5_with_tangent_jacobian) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(jacobian_spherical),   TH_CASE(jacobian_revolute),
-                                TH_CASE(jacobian_prismatic),   TH_CASE(jacobian_cylindrical),
-                                TH_CASE(jacobian_universal),   TH_CASE(jacobian_planar),
-                                TH_CASE(jacobian_fixed),       TH_CASE(jacobian_bushings_absolute_bodies),
+static const th_case cases[] = {TH_CASE(jacobian_spherical),
+                                TH_CASE(jacobian_revolute),
+                                TH_CASE(jacobian_prismatic),
+                                TH_CASE(jacobian_cylindrical),
+                                TH_CASE(jacobian_universal),
+                                TH_CASE(jacobian_planar),
+                                TH_CASE(jacobian_fixed),
+                                TH_CASE(jacobian_bushings_absolute_bodies),
                                 TH_CASE(radau5_with_tangent_jacobian)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

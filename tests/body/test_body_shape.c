@@ -74,7 +74,8 @@ TEST(model_ellipsoid_principal_axes) {
   /* tensor rebuilt from the returned axes and semi-axes */
   double R[9], I2[3], e = 0.0;
   cosrod_quat_to_matrix(R, q);
-  for (int k = 0; k < 3; ++k) I2[k] = b.mass * (semi[(k + 1) % 3] * semi[(k + 1) % 3] + semi[(k + 2) % 3] * semi[(k + 2) % 3]) / 5.0;
+  for (int k = 0; k < 3; ++k)
+    I2[k] = b.mass * (semi[(k + 1) % 3] * semi[(k + 1) % 3] + semi[(k + 2) % 3] * semi[(k + 2) % 3]) / 5.0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       double s = 0.0;

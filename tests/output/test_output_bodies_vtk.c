@@ -144,14 +144,16 @@ TEST(bodies_vtk_ellipsoid_polydata) {
   vtp_numbers(text, "<Polys>", "connectivity", buf, 3 * NB * NT + 8);
   int inward = 0;
   for (int c = 0; c < NB * NT; ++c) {
-    const double *A = pts + 3 * (int)buf[3 * c], *B = pts + 3 * (int)buf[3 * c + 1], *C = pts + 3 * (int)buf[3 * c + 2];
+    const double *A = pts + 3 * (int)buf[3 * c], *B = pts + 3 * (int)buf[3 * c + 1],
+                 *C = pts + 3 * (int)buf[3 * c + 2];
     int b = (int)buf[3 * c] / PP;
     double u[3], v[3], n[3], g[3];
     cosrod_vec3_sub(u, B, A);
     cosrod_vec3_sub(v, C, A);
     cosrod_vec3_cross(n, u, v);
     for (int k = 0; k < 3; ++k) g[k] = (A[k] + B[k] + C[k]) / 3.0 - x[3 * b + k];
-    inward += !(cosrod_vec3_dot(n, g) > 0.0) || (int)buf[3 * c + 1] / PP != b || (int)buf[3 * c + 2] / PP != b;
+    inward +=
+        !(cosrod_vec3_dot(n, g) > 0.0) || (int)buf[3 * c + 1] / PP != b || (int)buf[3 * c + 2] / PP != b;
   }
   CHECK_NEAR("triangles not outward or spanning two bodies", inward, 0, 0);
   free(text);
