@@ -104,6 +104,9 @@ done
 # Kirchhoff models: [LA] Fig. 6 with all three models, Cosserat vs Kirchhoff work-precision
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/kirchhoff.sh" "$B" "$R" --quick; else sh "$ROOT/bench/kirchhoff.sh" "$B" "$R"; fi
 
+# [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
+
 echo "== diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
 "$DG" "$EX/perf-rubber.yaml" eig 1.0 > "$R/rubber-spectrum-t1.txt"
