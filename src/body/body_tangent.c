@@ -37,23 +37,24 @@ typedef struct tside {
 } tside;
 
 struct mbs_tan {
-  double *dRdr;       /* (nb x 81) d vec(R_b) / d r_b, (9 x nr) column-major */
-  double *dR;         /* (nb x 9) R_b' */
-  double *dw;         /* (nw) w' */
-  double *dh;         /* (nw) applied-force tangent h' */
-  double *dht;        /* (nw) h_tot' = h' + gyroscopic' */
-  double *htot;       /* (nw) h_tot at the base point */
-  double *wd;         /* (nw) wdot at the base point */
-  double *lam;        /* (nc) lambda (MULTIPLIERS) or mu (NULLSPACE) */
-  double *dJ;         /* (nc x nw) J' */
-  double *dg, *dgam;  /* (nc) g', gamma' */
-  double *v1, *v2;    /* (nw + nc) scratch */
-  double *x15;        /* (nb x 15) director solutions [rddot; multipliers] */
-  cosrod_dense **D15; /* (nb) LU of the eq. 23 matrix (absolute director bodies) */
-  cosrod_dense *JdT;  /* (nc) LU of J_d^T (NULLSPACE) */
-  int *pact, *act;    /* (nb) body has a nonzero position tangent / any tangent */
-  tside *js;          /* (2 nj) joint sides */
-  tside *bs;          /* (2 nbu) bushing sides */
+  double *dRdr;        /* (nb x 81) d vec(R_b) / d r_b, (9 x nr) column-major */
+  double *dR;          /* (nb x 9) R_b' */
+  double *dw;          /* (nw) w' */
+  double *dh;          /* (nw) applied-force tangent h' */
+  double *dht;         /* (nw) h_tot' = h' + gyroscopic' */
+  double *htot;        /* (nw) h_tot at the base point */
+  double *wd;          /* (nw) wdot at the base point */
+  double *lam;         /* (nc) lambda (MULTIPLIERS) or mu (NULLSPACE) */
+  double *dJ;          /* (nc x nw) J' */
+  double *dg, *dgam;   /* (nc) g', gamma' */
+  double *v1, *v2;     /* (nw + nc) scratch */
+  double *x15;         /* (nb x 15) director solutions [rddot; multipliers] */
+  cosrod_dense **D15;  /* (nb) LU of the eq. 23 matrix (absolute director bodies) */
+  cosrod_dense *JdT;   /* (nc) LU of J_d^T (NULLSPACE) */
+  int *pact, *act;     /* (nb) body has a nonzero position tangent / any tangent */
+  double *mass, *minv; /* (nw) diagonal of M (m, m, m, I1, I2, I3 per body) and its inverse */
+  tside *js;           /* (2 nj) joint sides */
+  tside *bs;           /* (2 nbu) bushing sides */
 };
 
 static inline void mat_vec(double r[3], const double R[9], const double v[3]) {
@@ -113,11 +114,13 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
   tn->D15 = calloc(nb + 1, sizeof *tn->D15);
   tn->pact = calloc(nb + 1, sizeof(int));
   tn->js = calloc(2 * m->nj + 1, sizeof *tn->js);
+  tn->mass = calloc(nw + 1, sizeof(double));
+  tn->minv = calloc(nw + 1, sizeof(double));
   tn->bs = calloc(2 * m->nbu + 1, sizeof *tn->bs);
   tn->act = calloc(nb + 1, sizeof(int));
-  int ok = tn->pact && tn->act && tn->js && tn->bs && tn->dRdr && tn->dR && tn->dw && tn->dh && tn->dht &&
-           tn->htot && tn->wd && tn->lam && tn->dJ && tn->dg && tn->dgam && tn->v1 && tn->v2 && tn->x15 &&
-           tn->D15;
+  int ok = tn->pact && tn->act && tn->js && tn->bs && tn->mass && tn->minv && tn->dRdr && tn->dR && tn->dw &&
+           tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ && tn->dg && tn->dgam && tn->v1 &&
+           tn->v2 && tn->x15 && tn->D15;
   for (size_t i = 0; ok && i < nb; ++i)
     if (m->bodies[i].absolute && m->bodies[i].param == COSROD_BODY_DIRECTORS)
       ok = (tn->D15[i] = cosrod_dense_create(15)) != NULL;
@@ -126,6 +129,11 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
   if (!ok) {
     mbs_tan_free(tn, nb);
     return NULL;
+  }
+  for (size_t j = 0; j < nw; ++j) {
+    const mbs_body *b = &m->bodies[j / 6];
+    tn->mass[j] = j % 6 < 3 ? b->mass : b->inertia[j % 6 - 3];
+    tn->minv[j] = 1.0 / tn->mass[j];
   }
   return tn;
 }
@@ -137,7 +145,7 @@ void mbs_tan_free(mbs_tan *tn, size_t nb) {
   if (tn->D15)
     for (size_t i = 0; i < nb; ++i) cosrod_dense_free(tn->D15[i]);
   free(tn->D15);
-  free(tn->pact), free(tn->act), free(tn->js), free(tn->bs);
+  free(tn->pact), free(tn->act), free(tn->js), free(tn->bs), free(tn->mass), free(tn->minv);
   cosrod_dense_free(tn->JdT);
   free(tn);
 }
@@ -704,7 +712,14 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
   }
   if (nc > 0) {
     for (size_t j = 0; j < 2 * m->nj; ++j) tside_tangent(m, d, dy, &tn->js[j], 1);
-    rows_tan(m, d, m->joint_form == COSROD_JOINTS_NULLSPACE ? 2 : 3); /* null space: J', g' done above */
+    int anyp = 0;
+    for (size_t i = 0; i < m->nb; ++i) anyp |= tn->pact[i];
+    if (m->joint_form == COSROD_JOINTS_MULTIPLIERS && !anyp) { /* velocity column: J' = 0, g' = 0 */
+      memset(tn->dJ, 0, (size_t)nc * (size_t)nw * sizeof(double));
+      memset(tn->dg, 0, (size_t)nc * sizeof(double));
+    }
+    /* null space: J' done above; multipliers: J', g' for position columns */
+    rows_tan(m, d, m->joint_form == COSROD_JOINTS_NULLSPACE || !anyp ? 2 : 3);
   }
   forces_tan(m, d, t, y, dy);
   /* 4. dynamics */
@@ -724,8 +739,7 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
     }
     /* v1 (nw) = h_tot' - M beta' + J'^T mu */
     for (int j = 0; j < nw; ++j) {
-      const mbs_body *b = &m->bodies[j / 6];
-      double mj = j % 6 < 3 ? b->mass : b->inertia[j % 6 - 3], s = tn->dht[j] - mj * beta[j];
+      double s = tn->dht[j] - tn->mass[j] * beta[j];
       for (int i = 0; i < nc; ++i) s += tn->dJ[i + nc * j] * lam[i];
       v1[j] = s;
     }
@@ -752,8 +766,7 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
       for (int i = 0; i < nc; ++i) {
         double s = tn->dgam[i], gd = 0.0;
         for (int j = 0; j < nw; ++j) {
-          const mbs_body *b = &m->bodies[j / 6];
-          double mi = 1.0 / (j % 6 < 3 ? b->mass : b->inertia[j % 6 - 3]);
+          double mi = tn->minv[j];
           double dJij = tn->dJ[i + nc * j], Jij = d->Jc[i + nc * j];
           s += dJij * mi * tn->htot[j] + Jij * mi * tn->dht[j];
           s -= dJij * mi * jl[j] + Jij * mi * djl[j];

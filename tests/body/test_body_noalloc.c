@@ -101,7 +101,10 @@ static void check(int with_joints, const char *method) {
   before = g_allocs;
   st = cosrod_integrator_evolve(it, 3.0, &out);
   long during = g_allocs - before;
-  NOTE("%s, %s: status %s, %ld allocations during the run, %ld repartitions", with_joints == 2 ? "joints, absolute directors" : with_joints ? "joints" : "free",
+  NOTE("%s, %s: status %s, %ld allocations during the run, %ld repartitions",
+       with_joints == 2 ? "joints, absolute directors"
+       : with_joints    ? "joints"
+                        : "free",
        method, cosrod_status_name(st), during, cosrod_mbs_data_repartitions(d));
   CHECK("run ok", st == COSROD_OK);
   CHECK("no allocation in the time loop", during == 0);
