@@ -155,6 +155,15 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
                   double *dydot);
 int mbs_jac_tangent(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
 
+/* body_tangent_abs.c: tangents of the absolute formulations (eq. 40, eq. 23) */
+void mbs_omega_from_rate_tan(const mbs_body *b, const double *r, const double *rd, const double *dr,
+                             const double *drd, double dOm[3]);
+void mbs_d15_constraints(double *A, const double *r); /* constraint block of the eq. 23 matrix (15 x 15) */
+void mbs_d15_rhs(double rhs[15], const double *r, const double *rd, const double mu[3]);
+void mbs_abs_accel_tan(const mbs_body *b, const double *x15, const cosrod_dense *D15, const double *r,
+                       const double *rd, const double mu[3], const double *dr, const double *drd,
+                       const double dmu[3], double *out);
+
 /* body_eval.c */
 int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
 void mbs_forces(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
