@@ -114,6 +114,8 @@ if [ -x "$B/bench/galpha/bench_galpha" ]; then
 else
   echo "   (skipped: $B/bench/galpha/bench_galpha not built)"
 fi
+# [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
 
 echo "== diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"

@@ -247,6 +247,30 @@ if os.path.exists(wp):
         w("| %s | %s | %s | %s | %s | %s | %s |" % (r["model"], r["integrator"], r["tol"], r["err_tip"], r["wall_s"],
                                                     r["nfev"], r["naccept"]))
     w("")
+lf = os.path.join(R, "lang-figs.csv")
+if os.path.exists(lf):  # bench/papers/lang_figs.sh
+    w("## 3b''. [L] §7 Figs. 13-16: rigid-body formulations\n")
+    w("Error at T (max norm of x, R, v, ω of every body against dop853 at 1e-13) versus f evaluations for the")
+    w("five formulations of [L] on `examples/heavy-top.yaml` (A), `tennis-racket.yaml` (B) and")
+    w("`two-body-joint.yaml` (C); data `lang-figs.csv`, notes `lang-figs.md`, figures below.\n")
+    w("![L Fig. 13](lang-fig13.png)\n\n![L Fig. 14](lang-fig14.png)\n\n![L Fig. 15](lang-fig15.png)\n\n"
+      "![L Fig. 16](lang-fig16.png)\n")
+bj = os.path.join(R, "body-jac-speed.csv")
+if os.path.exists(bj):
+    w("Analytic multibody Jacobian (`src/body/body_jac.c`, `body_tangent.c`) vs the integrator's forward")
+    w("differences, radau5, process CPU time (min over the repetitions) and the cost of one Jacobian at y0")
+    w("(`body-jac-speed.csv`):\n")
+    w("| example | formulation | n | TOL | CPU analytic [s] | CPU FD [s] | nfev analytic / FD | J analytic [µs] | n f [µs] |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    rows = {}
+    for r in csv.DictReader(open(bj)):
+        rows.setdefault((r["example"], r["formulation"], r["tol"]), {})[r["jacobian"]] = r
+    for (e, f, t), d in rows.items():
+        a, b = d.get("analytic"), d.get("fd")
+        if a and b:
+            w("| %s | %s | %s | %s | %s | %s | %s / %s | %.1f | %.1f |" % (e, f, a["n"], t, a["cpu_min_s"], b["cpu_min_s"],
+              a["nfev"], b["nfev"], 1e6 * float(a["jac_s"]), 1e6 * float(a["n_rhs_s"])))
+    w("")
 w("## 3c. Allocation in the time loop\n")
 w("Heap allocations (malloc/calloc/realloc/posix_memalign, counted by an LD_PRELOAD allocator,")
 w("`bench/papers/alloc_count.c`) made inside `cosrod_sim_run`, for T = 0.5 s and 1 s (target: none).")

@@ -206,11 +206,12 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
  * given) nor in cosrod_mbs_power (the caller accounts for its power). */
 void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], const double tau[3]);
 
-/* Analytic dense Jacobian J (n x n, column-major, ld n) of f for models
- * without joints, with null-space bodies (every parametrisation), gravity,
- * loads and translational bushings (body_jac.c).  Returns 0, -1 (as rhs) or
- * -2 (not covered: joints, absolute bodies or rotational bushings; use the
- * finite-difference twin or the integrator's own differences). */
+/* Analytic dense Jacobian J (n x n, column-major, ld n) of f for every
+ * model: closed-form partials for null-space bodies without joints,
+ * gravity, loads and translational bushings (body_jac.c); joints in both
+ * formulations, absolute bodies ([L] eq. 40 / 23) and rotational bushings
+ * by n exact directional derivatives of the right-hand side
+ * (body_tangent.c).  Returns 0 or -1 (as rhs). */
 int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
 
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
@@ -226,7 +227,7 @@ int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
 int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y);
 
 /* Fill an integrate.h problem (n, f, project, and the analytic dense
- * Jacobian where cosrod_mbs_jac covers the model) for d; d must outlive the
+ * Jacobian cosrod_mbs_jac) for d; d must outlive the
  * problem.  Sets time_dependent if some load has a profile. */
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
 
@@ -263,6 +264,16 @@ const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);
  * motion is unchanged; dense output inside that step still uses the previous
  * partition). */
 long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d);
+
+/* Semi-axes a (3) [m] of the uniform solid ellipsoid with this mass [kg]
+ * and principal inertias [kg m^2] (I_1 = m (a_2^2 + a_3^2) / 5, ...); the
+ * inertia ellipsoid drawn for a body in the VTK output (body_shape.c). */
+void cosrod_body_inertia_ellipsoid(double mass, const double inertia[3], double semi[3]);
+
+/* Inertia ellipsoid of body b: semi-axes (3) along the principal axes, and
+ * q_axes (4, may be NULL): the rotation from the user body frame to the
+ * principal axes (identity unless a full tensor was given). */
+void cosrod_mbs_body_ellipsoid(const cosrod_mbs *m, size_t b, double semi[3], double q_axes[4]);
 
 /* Name of a parametrisation ("quaternion", "directors", "euler-angles"). */
 const char *cosrod_body_param_name(cosrod_body_param p);

@@ -16,7 +16,7 @@
  *   vtk/rod<k>_<frame>.vtp, vtk/bodies_<frame>.vtp, vtk/cosrod.pvd
  *   vtk/mode_<k>.vtp, vtk/modes.pvd                    (modal analyses)
  *   plots/tip.png, plots/energy.png, plots/steps.png, plots/centerline.png,
- *   plots/modes.png (modal analyses) (+ the .gp scripts)
+ *   plots/modes.png (modal analyses), plots/bodies.png (runs with bodies) (+ the .gp scripts)
  *
  * Crash safety.  Every file is written under a temporary name in its own
  * directory (".centerline.csv.tmp", "vtk/.rod0_000003.vtp.tmp") and renamed to
@@ -96,6 +96,10 @@ typedef struct cosrod_output_config {
   const char *const *rod_names;  /* (nrods) or NULL: "rod0", "rod1", ... */
   size_t nbodies;                /* number of rigid bodies (may be 0) */
   const char *const *body_names; /* (nbodies) or NULL: "body0", ... */
+  const double *body_semi_axes;  /* (nbodies x 3) [m] or NULL: ellipsoid drawn per body in the VTK files
+                                    (e.g. cosrod_mbs_body_ellipsoid); NULL: centres only */
+  const double *body_axes;       /* (nbodies x 4) or NULL (identity): unit quaternion of the ellipsoid's
+                                    axes in the body frame */
   const char *title;             /* scenario title for summary.json (NULL = "") */
   const char *scenario_file;     /* scenario file name for summary.json (NULL = omitted) */
   const char *analysis;          /* "dynamic" (default) or "static" */

@@ -130,6 +130,7 @@ void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   free(d->dep), free(d->ind), free(d->dep_old), free(d->ind_old), free(d->dep_new), free(d->ind_new);
   free(d->iw);
   free(d->wsave);
+  mbs_tan_free(d->tan, d->m->nb);
   free(d);
 }
 
@@ -167,10 +168,11 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->ind_new = calloc(nd + 1, sizeof(int));
   d->iw = calloc(nw + nc + 2, sizeof(int));
   d->wsave = calloc(nw + 1, sizeof(double));
+  d->tan = mbs_tan_create(m);
   if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->hext || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
       !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
       !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
-      !d->ind_new || !d->iw || !d->wsave) {
+      !d->ind_new || !d->iw || !d->wsave || !d->tan) {
     cosrod_mbs_data_free(d);
     return NULL;
   }

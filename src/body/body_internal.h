@@ -122,6 +122,7 @@ struct cosrod_mbs_data {
   const int *cur_dep, *cur_ind; /* the partition used by the current evaluation */
   long nrepartition;            /* number of changes of the partition */
   char msg[256];
+  struct mbs_tan *tan; /* tangent workspace (body_tangent.c) */
 };
 
 /* body_kin.c: per-body parametrisation kernels */
@@ -142,6 +143,28 @@ int mbs_repartition(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y
 void mbs_partition_reset(const cosrod_mbs *m, cosrod_mbs_data *d);
 int mbs_nullspace(const cosrod_mbs *m, cosrod_mbs_data *d);
 int mbs_solve_multipliers(const cosrod_mbs *m, cosrod_mbs_data *d);
+
+/* body_jac.c: d(R a)/dr or d(R^T a)/dr (3 x nr); dp/dth of Euler 3-1-3 (4 x 3) */
+void mbs_dR_apply(const mbs_body *b, const double *r, const double a[3], int transpose, double *D);
+void mbs_dp_dth(double P[12], const double th[3]);
+
+/* body_tangent.c: directional derivative of the right-hand side */
+typedef struct mbs_tan mbs_tan;
+mbs_tan *mbs_tan_create(const cosrod_mbs *m);
+void mbs_tan_free(mbs_tan *tn, size_t nb);
+int mbs_tan_prepare(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y);
+void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, const double *dy,
+                  double *dydot);
+int mbs_jac_tangent(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
+
+/* body_tangent_abs.c: tangents of the absolute formulations (eq. 40, eq. 23) */
+void mbs_omega_from_rate_tan(const mbs_body *b, const double *r, const double *rd, const double *dr,
+                             const double *drd, double dOm[3]);
+void mbs_d15_constraints(double *A, const double *r); /* constraint block of the eq. 23 matrix (15 x 15) */
+void mbs_d15_rhs(double rhs[15], const double *r, const double *rd, const double mu[3]);
+void mbs_abs_accel_tan(const mbs_body *b, const double *x15, const cosrod_dense *D15, const double *r,
+                       const double *rd, const double mu[3], const double *dr, const double *drd,
+                       const double dmu[3], double *out);
 
 /* body_eval.c */
 int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);

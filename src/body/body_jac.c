@@ -19,7 +19,7 @@
 #include "body_internal.h"
 
 /* d p / d th (4 x 3, column-major) of p = qz(th1) qx(th2) qz(th3) */
-static void dp_dth(double P[12], const double th[3]) {
+void mbs_dp_dth(double P[12], const double th[3]) {
   double a = 0.5 * th[0], b = 0.5 * th[1], c = 0.5 * th[2];
   double z1[4] = {cos(a), 0, 0, sin(a)}, x2[4] = {cos(b), sin(b), 0, 0}, z3[4] = {cos(c), 0, 0, sin(c)};
   double dz1[4] = {-0.5 * sin(a), 0, 0, 0.5 * cos(a)}, dx2[4] = {-0.5 * sin(b), 0.5 * cos(b), 0, 0};
@@ -33,7 +33,7 @@ static void dp_dth(double P[12], const double th[3]) {
 }
 
 /* D (3 x nr) = d(R a)/dr (transpose = 0) or d(R^T a)/dr (transpose = 1). */
-static void dR_apply(const mbs_body *b, const double *r, const double a[3], int transpose, double *D) {
+void mbs_dR_apply(const mbs_body *b, const double *r, const double a[3], int transpose, double *D) {
   if (b->param == COSROD_BODY_DIRECTORS) {
     memset(D, 0, 27 * sizeof *D);
     for (int k = 0; k < 3; ++k)
@@ -59,7 +59,7 @@ static void dR_apply(const mbs_body *b, const double *r, const double a[3], int 
     return;
   }
   double P[12];
-  dp_dth(P, r);
+  mbs_dp_dth(P, r);
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       double s = 0.0;
@@ -92,8 +92,8 @@ static void add_force(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, 
   mat_vec(rr, R, rho);
   cosrod_vec3_cross(t, rr, f);
   cosrod_vec3_add(t, t, mo);
-  dR_apply(b, r, t, 1, Dt);
-  dR_apply(b, r, rho, 0, Dr);
+  mbs_dR_apply(b, r, t, 1, Dt);
+  mbs_dR_apply(b, r, rho, 0, Dr);
   double Ef[9], Er[9];
   cosrod_vec3_skew(Ef, f);
   cosrod_vec3_skew(Er, rr);
@@ -130,8 +130,8 @@ static void bushing_point_jac(const cosrod_mbs *m, cosrod_mbs_data *d, const dou
   double rr[3], om[3], Dr[27], Do[27], Er[9], Eo[9];
   mat_vec(rr, R, rho);
   mat_vec(om, R, Om);
-  dR_apply(b, y + rc, rho, 0, Dr);
-  dR_apply(b, y + rc, Om, 0, Do);
+  mbs_dR_apply(b, y + rc, rho, 0, Dr);
+  mbs_dR_apply(b, y + rc, Om, 0, Do);
   cosrod_vec3_skew(Er, rr);
   cosrod_vec3_skew(Eo, om);
   (void)n;
@@ -156,11 +156,12 @@ static void bushing_point_jac(const cosrod_mbs *m, cosrod_mbs_data *d, const dou
 }
 
 int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J) {
-  if (m->nc > 0) return -2;
+  /* joints, absolute bodies, rotational bushings: by tangents (body_tangent.c) */
+  if (m->nc > 0) return mbs_jac_tangent(m, d, t, y, J);
   for (size_t i = 0; i < m->nb; ++i)
-    if (m->bodies[i].absolute) return -2;
+    if (m->bodies[i].absolute) return mbs_jac_tangent(m, d, t, y, J);
   for (size_t i = 0; i < m->nbu; ++i)
-    if (m->bushings[i].k_rot != 0.0 || m->bushings[i].c_rot != 0.0) return -2;
+    if (m->bushings[i].k_rot != 0.0 || m->bushings[i].c_rot != 0.0) return mbs_jac_tangent(m, d, t, y, J);
   int n = m->n;
   memset(J, 0, (size_t)n * (size_t)n * sizeof *J);
   if (mbs_kinematics(m, d, t, y)) return -1;
@@ -242,7 +243,7 @@ int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     if (l->frame == COSROD_BODY_LOAD_BODY) {
       double D[27];
       mat_vec(f, R, v);
-      dR_apply(b, y + b->qoff + 3, v, 0, D);
+      mbs_dR_apply(b, y + b->qoff + 3, v, 0, D);
       for (int j = 0; j < b->nr; ++j)
         for (int a = 0; a < 3; ++a) df[a + 3 * (b->qoff + 3 + j)] = D[a + 3 * j];
     } else {

@@ -135,7 +135,7 @@ static int ode_project(double t, double *y, void *user) {
   return cosrod_mbs_project(d->m, d, t, y);
 }
 
-/* analytic Jacobian where body_jac.c covers the model */
+/* analytic Jacobian (body_jac.c; body_tangent.c for joints, absolute bodies, rotational bushings) */
 static int ode_jac(double t, const double *y, double *J, int ldj, void *user) {
   cosrod_mbs_data *d = user;
   int n = d->m->n;
@@ -154,9 +154,7 @@ void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d) {
   p->user = d;
   p->project = ode_project;
   p->time_dependent = m->time_dependent;
-  int covered = m->nc == 0 && d->Jbuf;
-  for (size_t i = 0; i < m->nb; ++i) covered &= !m->bodies[i].absolute;
-  for (size_t i = 0; i < m->nbu; ++i) covered &= m->bushings[i].k_rot == 0.0 && m->bushings[i].c_rot == 0.0;
+  int covered = d->Jbuf != NULL; /* analytic for every model (body_jac.c, body_tangent.c) */
   if (covered) {
     p->jac = ode_jac;
     p->jac_fills = 1;

@@ -12,6 +12,30 @@
 int cosrod_cmd_check(int argc, char **argv); /* cmd_check.c */
 int cosrod_cmd_run(int argc, char **argv);   /* cmd_run.c */
 
+/* Rigid bodies and joints ([L]; README "Rigid bodies and joints"). */
+static void usage_bodies(FILE *f) {
+  fprintf(f,
+          "\n"
+          "rigid bodies and joints ([L]; README \"Rigid bodies and joints\"):\n"
+          "  bodies: [{name, mass, inertia: [I1, I2, I3] (principal, about the centre of mass),\n"
+          "           position, orientation ({quaternion: [...]} | {euler313: [...]}),\n"
+          "           velocity, angular_velocity (body frame), parametrisation, loads: [...]}]\n"
+          "  parametrisation: quaternion ([L] eq. 40 / 42) | directors (eq. 23 / 25,\n"
+          "           Spurrier-Klumpp projection) | euler-angles (eq. 66; gimbal lock stops the\n"
+          "           run naming the body and the time)\n"
+          "  joints: [{type, bodies: [a, b | ground], at: [[..], [..]], axis, axis2}]\n"
+          "           spherical (3 constraints) | revolute (5) | prismatic (5) | cylindrical (4)\n"
+          "           | universal (4) | planar (3) | fixed (6); bushing (spring-damper,\n"
+          "           stiffness, damping, stiffness_rot, damping_rot)\n"
+          "  solver.formulation: nullspace (null-space bodies and joints, velocity constraints\n"
+          "           at round-off) | absolute (index-0 [L] eq. 40 / 23, joints by multipliers,\n"
+          "           closed loops; stabilisation: baumgarte uses solver.baumgarte)\n"
+          "  implicit integrators get the analytic Jacobian of bodies, joints and bushings\n"
+          "  vtk/bodies_<frame>.vtp: centre, body frame axes and the inertia ellipsoid\n"
+          "           (uniform solid ellipsoid of the same mass and inertias) of each body;\n"
+          "           plots/bodies.png: x, y, z of every body vs t and 3D trajectories\n");
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: cosrod COMMAND [ARGS]\n"
@@ -74,6 +98,7 @@ static void usage(FILE *f) {
           "(at in the body frame); bodies.N.motion: {position: [[t, x, y, z], ...], orientation:\n"
           "[[t, q0..q3], ...], interpolation: linear|cubic} drives a body by keyframes; bodies.csv\n"
           "next to the rod files (dynamic analyses; nullspace or absolute).\n");
+  usage_bodies(f);
 }
 
 int main(int argc, char **argv) {

@@ -266,6 +266,7 @@ static void release(cosrod_output *out) {
   free(out->tips);
   free(out->tips_frame);
   free(out->body_x);
+  free(out->body_geom);
   free(out->body_x_frame);
   free(out->body_q_frame);
   free(out->body_om_frame);
@@ -414,6 +415,18 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     snprintf(def, sizeof def, "rod%zu", k);
     out->rod_names[k] = dup_str(cfg->rod_names && cfg->rod_names[k] ? cfg->rod_names[k] : def);
     nomem = !out->rod_names[k];
+  }
+  if (!nomem && cfg->body_semi_axes && out->nbodies > 0) { /* ellipsoids in the VTK bodies file */
+    nomem = !(out->body_geom = calloc(7 * out->nbodies, sizeof *out->body_geom));
+    for (size_t k = 0; !nomem && k < out->nbodies; ++k) {
+      double *g = out->body_geom + 7 * k;
+      for (int c = 0; c < 3; ++c) {
+        double a = cfg->body_semi_axes[3 * k + c];
+        g[c] = isfinite(a) && a > 0.0 ? a : 0.0;
+      }
+      g[3] = 1.0;
+      if (cfg->body_axes) memcpy(g + 3, cfg->body_axes + 4 * k, 4 * sizeof *g);
+    }
   }
   for (size_t k = 0; !nomem && k < out->nbodies; ++k) {
     char def[32];

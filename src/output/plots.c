@@ -9,6 +9,8 @@
  *             scales and a 3D view (centerline.csv)
  *   modes.gp  -> modes.png  the first (up to 6) mode shapes, displacement and
  *             rotation components vs s (modes.csv; modal analyses)
+ *   bodies.gp -> bodies.png centre of mass x, y, z of every rigid body vs t
+ *             and their 3D trajectories (bodies.csv)
  * A script is written only when its CSV file has rows.  The scripts stay in
  * plots/ and can be re-run by hand (cd DIR/plots && gnuplot tip.gp).
  * gnuplot runs as a child process (posix_spawnp, PATH search) with its
@@ -280,6 +282,32 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
   fputs("unset multiplot\n", fp);
 }
 
+static void script_bodies(const cosrod_output *out, FILE *fp) {
+  static const char *const comp[3] = {"x", "y", "z"};
+  gp_preamble(fp, "rigid-body trajectories (centres of mass) from ../bodies.csv", "bodies.png", 1200, 900);
+  fputs("set multiplot layout 2,2 title ", fp);
+  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  fputs("\nset xlabel 't [s]'\n", fp);
+  for (int c = 0; c < 4; ++c) {
+    if (c < 3)
+      fprintf(fp, "set ylabel '%s [m]'\nplot ", comp[c]);
+    else
+      fputs("set title '3D trajectories'\nset xlabel 'x'\nset ylabel 'y'\nset zlabel 'z'\nsplot ", fp);
+    for (size_t k = 0; k < out->nbodies; ++k) {
+      if (c < 3)
+        fprintf(fp, "%s'../bodies.csv' skip 1 using 1:($2==%zu ? $%d : NaN) with lines lw 2 title ",
+                k ? ", \\\n     " : "", k, 3 + c);
+      else
+        /* points: the long-format rows of one body are not consecutive, so lines would break */
+        fprintf(fp, "%s'../bodies.csv' skip 1 using ($2==%zu ? $3 : NaN):4:5 with points pt 7 ps 0.4 title ",
+                k ? ", \\\n     " : "", k);
+      gp_quoted(fp, out->body_names[k]);
+    }
+    fputc('\n', fp);
+  }
+  fputs("unset multiplot\n", fp);
+}
+
 /* Write plots/<name>.gp through a temporary name. */
 static int write_script(cosrod_output *out, const char *name, void (*gen)(const cosrod_output *, FILE *)) {
   snprintf(out->path_a, out->path_cap, "%s/.%s.gp.tmp", out->plotdir, name);
@@ -338,20 +366,21 @@ void out_make_plots(cosrod_output *out) {
     const char *name;
     void (*gen)(const cosrod_output *, FILE *);
     int want;
-  } figs[5] = {
+  } figs[6] = {
       {"tip", script_tip, out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
       {"energy", script_energy, out->f[OF_ENERGY].published && out->f[OF_ENERGY].rows_committed > 0},
       {"steps", script_steps, out->f[OF_STEPS].published && out->f[OF_STEPS].rows_committed > 0},
       {"centerline", script_centerline,
        out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
       {"modes", script_modes, out->f[OF_MODES].published && out->nmodes > 0},
+      {"bodies", script_bodies, out->f[OF_BODIES].published && out->f[OF_BODIES].rows_committed > 0},
   };
   char log[4200], logfinal[4200];
   snprintf(log, sizeof log, "%s/.gnuplot.log.tmp", out->plotdir);
   snprintf(logfinal, sizeof logfinal, "%s/gnuplot.log", out->plotdir);
   remove(log);
   int failed = 0, missing = 0;
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 6; ++i) {
     if (!figs[i].want || !write_script(out, figs[i].name, figs[i].gen)) continue;
     if (missing) continue;
     int rc = run_gnuplot(out, figs[i].name, log);

@@ -9,7 +9,7 @@
  *   CellData:  s, Gamma (3), F (3), q (4), d1, d2, d3  segment quantities,
  *              directors d^k = R(p/|p|) e_k ([LLA] eq. 1)
  *   FieldData: TimeValue, rod
- * Bodies file: one vertex cell per body; PointData q (4), Omega (3), d1, d2, d3.
+ * Bodies file: centre, frame axes and inertia ellipsoid per body (out_vtk_bodies).
  * Mode file (analysis: modes), DIR/vtk/mode_<k>.vtp, listed in modes.pvd:
  *   points = the centerline about which the rod was linearised, lines as above;
  *   PointData: s, displacement (dx, dy, dz), rotation (rx, ry, rz) of the
@@ -164,6 +164,72 @@ cosrod_status out_vtk_rod(cosrod_output *out, const char *path, size_t rod, doub
   return finish(out, fp, path);
 }
 
+/* Ellipsoid tessellation of the bodies file: VTK_NLAT latitude bands,
+ * VTK_NLON meridians; points = 2 poles + (NLAT - 1) NLON, triangles =
+ * 2 NLON (caps) + 2 NLON (NLAT - 2). */
+#define VTK_NLAT 8
+#define VTK_NLON 12
+#define VTK_ELL_PTS (2 + (VTK_NLAT - 1) * VTK_NLON)
+#define VTK_ELL_TRI (2 * VTK_NLON * (VTK_NLAT - 1))
+#define VTK_BODY_PTS (4 + VTK_ELL_PTS)
+
+/* Point j of body b's geometry (see out_vtk_bodies). */
+static void body_point(const double *x, const double *q, const double *geom, int j, double p[3]) {
+  double qn[4], nrm = cosrod_quat_norm(q);
+  for (int k = 0; k < 4; ++k) qn[k] = nrm > 0.0 ? q[k] / nrm : NAN;
+  double amax = fmax(geom[0], fmax(geom[1], geom[2]));
+  double len = 1.5 * (amax > 0.0 ? amax : 1.0); /* frame axes stick out of the ellipsoid */
+  if (j == 0) {
+    cosrod_vec3_copy(p, x);
+    return;
+  }
+  double loc[3] = {0, 0, 0}, t[3];
+  if (j <= 3) { /* tip of body axis d_j */
+    cosrod_quat_director(t, qn, j - 1);
+    for (int k = 0; k < 3; ++k) p[k] = x[k] + len * t[k];
+    return;
+  }
+  int e = j - 4; /* ellipsoid point: poles 0 and 1, then rings i = 1 .. NLAT-1 */
+  if (e < 2) {
+    loc[2] = e == 0 ? geom[2] : -geom[2];
+  } else {
+    int i = 1 + (e - 2) / VTK_NLON, l = (e - 2) % VTK_NLON;
+    double th = COSROD_QUAT_PI * i / VTK_NLAT, ph = 2.0 * COSROD_QUAT_PI * l / VTK_NLON;
+    cosrod_vec3_set(loc, geom[0] * sin(th) * cos(ph), geom[1] * sin(th) * sin(ph), geom[2] * cos(th));
+  }
+  double qa[4];
+  cosrod_quat_mul(qa, qn, geom + 3); /* spatial <- principal axes = body frame * axes */
+  cosrod_quat_rotate(t, qa, loc);
+  cosrod_vec3_add(p, x, t);
+}
+
+/* Triangle k (0 .. VTK_ELL_TRI-1) of the ellipsoid, as local point indices. */
+static void body_triangle(int k, int v[3]) {
+  const int N = VTK_NLON;
+#define RING(i, l) (2 + ((i)-1) * N + ((l) % N))
+  if (k < N) { /* north cap */
+    v[0] = 0, v[1] = RING(1, k), v[2] = RING(1, k + 1);
+  } else if (k < 2 * N) { /* south cap */
+    int l = k - N;
+    v[0] = 1, v[1] = RING(VTK_NLAT - 1, l + 1), v[2] = RING(VTK_NLAT - 1, l);
+  } else { /* two triangles per quad between rings i and i + 1 */
+    int r = k - 2 * N, i = 1 + r / (2 * N), l = (r % (2 * N)) / 2;
+    if (r % 2 == 0)
+      v[0] = RING(i, l), v[1] = RING(i + 1, l), v[2] = RING(i + 1, l + 1);
+    else
+      v[0] = RING(i, l), v[1] = RING(i + 1, l + 1), v[2] = RING(i, l + 1);
+  }
+#undef RING
+}
+
+/* Bodies file.  Without geometry (cfg.body_semi_axes NULL): one point and
+ * one vertex cell per body.  With it, per body b (VTK_BODY_PTS points
+ * from b VTK_BODY_PTS): the centre of mass (a vertex cell), the tips of the
+ * body frame axes x + L d_k, L = 1.5 max a_k (three line cells from the
+ * centre), and the inertia ellipsoid (semi-axes a_k along its principal
+ * axes, VTK_ELL_TRI triangles).  PointData: body, q (4), Omega (3), d1, d2,
+ * d3 of the owning body; CellData: body, part (0 centre, 1..3 axis d_k, 4
+ * ellipsoid surface). */
 cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, const double *x, const double *q,
                              const double *Om) {
   FILE *fp = fopen(path, "w");
@@ -174,18 +240,104 @@ cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, con
     return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", path, strerror(err));
   }
   const size_t nb = out->nbodies;
-  put_header(fp, t, -1, nb, nb, 0);
+  const double *geom = out->body_geom;
+  if (!geom) { /* centres only */
+    put_header(fp, t, -1, nb, nb, 0);
+    fputs("      <PointData Vectors=\"d3\">\n", fp);
+    put_array(fp, "q", 4, q, nb, 4);
+    put_array(fp, "Omega", 3, Om, nb, 3);
+    put_directors(fp, q, nb);
+    fputs("      </PointData>\n", fp);
+    put_points(fp, x, nb);
+    fputs("      <Verts>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
+    for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b);
+    fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
+    for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b + 1);
+    fputs("        </DataArray>\n      </Verts>\n", fp);
+    put_footer(fp);
+    return finish(out, fp, path);
+  }
+  const size_t pp = VTK_BODY_PTS, nt = VTK_ELL_TRI;
+  fputs("<?xml version=\"1.0\"?>\n", fp);
+  fputs("<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n",
+        fp);
+  fputs("  <PolyData>\n    <FieldData>\n", fp);
+  put_field(fp, "TimeValue", t);
+  fputs("    </FieldData>\n", fp);
+  fprintf(fp,
+          "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"%zu\" NumberOfStrips=\"0\" "
+          "NumberOfPolys=\"%zu\">\n",
+          nb * pp, nb, 3 * nb, nt * nb);
+  /* point data: per body, repeated on each of its points */
   fputs("      <PointData Vectors=\"d3\">\n", fp);
-  put_array(fp, "q", 4, q, nb, 4);
-  put_array(fp, "Omega", 3, Om, nb, 3);
-  put_directors(fp, q, nb);
+  fputs("        <DataArray type=\"Int64\" Name=\"body\" format=\"ascii\">\n", fp);
+  for (size_t b = 0; b < nb; ++b)
+    for (size_t j = 0; j < pp; ++j) fprintf(fp, "          %zu\n", b);
+  fputs("        </DataArray>\n", fp);
+  static const char *const names[5] = {"q", "Omega", "d1", "d2", "d3"};
+  for (int a = 0; a < 5; ++a) {
+    int nc = a == 0 ? 4 : 3;
+    fprintf(fp, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
+            names[a], nc);
+    for (size_t b = 0; b < nb; ++b) {
+      double v[4];
+      if (a == 0) {
+        memcpy(v, q + 4 * b, sizeof v);
+      } else if (a == 1) {
+        memcpy(v, Om + 3 * b, 3 * sizeof *v);
+      } else {
+        double p[4], nrm = cosrod_quat_norm(q + 4 * b);
+        for (int j = 0; j < 4; ++j) p[j] = nrm > 0.0 ? q[4 * b + j] / nrm : NAN;
+        cosrod_quat_director(v, p, a - 2);
+      }
+      for (size_t j = 0; j < pp; ++j) put_tuple(fp, v, nc);
+    }
+    fputs("        </DataArray>\n", fp);
+  }
   fputs("      </PointData>\n", fp);
-  put_points(fp, x, nb);
+  /* cell data: verts (nb), lines (3 nb), polys (nt nb) in this order */
+  fputs("      <CellData>\n", fp);
+  for (int a = 0; a < 2; ++a) {
+    fprintf(fp, "        <DataArray type=\"Int64\" Name=\"%s\" format=\"ascii\">\n", a ? "part" : "body");
+    for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", a ? (size_t)0 : b);
+    for (size_t b = 0; b < nb; ++b)
+      for (size_t k = 0; k < 3; ++k) fprintf(fp, "          %zu\n", a ? k + 1 : b);
+    for (size_t b = 0; b < nb; ++b)
+      for (size_t k = 0; k < nt; ++k) fprintf(fp, "          %zu\n", a ? (size_t)4 : b);
+    fputs("        </DataArray>\n", fp);
+  }
+  fputs("      </CellData>\n", fp);
+  fputs("      <Points>\n", fp);
+  fputs("        <DataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\" format=\"ascii\">\n", fp);
+  for (size_t b = 0; b < nb; ++b)
+    for (int j = 0; j < (int)pp; ++j) {
+      double p[3];
+      body_point(x + 3 * b, q + 4 * b, geom + 7 * b, j, p);
+      put_tuple(fp, p, 3);
+    }
+  fputs("        </DataArray>\n      </Points>\n", fp);
   fputs("      <Verts>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
-  for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b);
+  for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b * pp);
   fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
   for (size_t b = 0; b < nb; ++b) fprintf(fp, "          %zu\n", b + 1);
   fputs("        </DataArray>\n      </Verts>\n", fp);
+  fputs("      <Lines>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
+  for (size_t b = 0; b < nb; ++b)
+    for (size_t k = 1; k <= 3; ++k) fprintf(fp, "          %zu %zu\n", b * pp, b * pp + k);
+  fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
+  for (size_t c = 1; c <= 3 * nb; ++c) fprintf(fp, "          %zu\n", 2 * c);
+  fputs("        </DataArray>\n      </Lines>\n", fp);
+  fputs("      <Polys>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
+  for (size_t b = 0; b < nb; ++b)
+    for (int k = 0; k < (int)nt; ++k) {
+      int v[3];
+      body_triangle(k, v);
+      size_t o = b * pp + 4;
+      fprintf(fp, "          %zu %zu %zu\n", o + (size_t)v[0], o + (size_t)v[1], o + (size_t)v[2]);
+    }
+  fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);
+  for (size_t c = 1; c <= nt * nb; ++c) fprintf(fp, "          %zu\n", 3 * c);
+  fputs("        </DataArray>\n      </Polys>\n", fp);
   put_footer(fp);
   return finish(out, fp, path);
 }

@@ -160,9 +160,10 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   b.ylast = calloc((size_t)n, sizeof *b.ylast);
   b.R = calloc(6 * sc->njoints + 1, sizeof *b.R);
   const char **names = calloc(sc->nbodies + 1, sizeof *names);
+  double *semi = calloc(7 * sc->nbodies + 1, sizeof *semi); /* inertia ellipsoids (VTK): 3 + 4 per body */
   char jtmp[4096], jfin[4096];
   cosrod_integrator *it = NULL;
-  if (!d || !tout || !isframe || !y0 || !yend || !jidx || !b.ylast || !b.R || !names) {
+  if (!d || !tout || !isframe || !y0 || !yend || !jidx || !b.ylast || !b.R || !names || !semi) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
@@ -178,6 +179,8 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
     if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) jidx[b.nj++] = (int)j;
   b.jidx = jidx;
   for (size_t i = 0; i < sc->nbodies; ++i) names[i] = sc->bodies[i].name;
+  for (size_t i = 0; i < sc->nbodies; ++i)
+    cosrod_mbs_body_ellipsoid(m, i, semi + 3 * i, semi + 3 * sc->nbodies + 4 * i);
   /* integrator */
   cosrod_ode_problem p;
   cosrod_mbs_ode_problem(&p, d);
@@ -210,6 +213,8 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   cfg.plots = sc->output.plots;
   cfg.nbodies = sc->nbodies;
   cfg.body_names = names;
+  cfg.body_semi_axes = semi;
+  cfg.body_axes = semi + 3 * sc->nbodies;
   cfg.title = sc->title;
   cfg.scenario_file = file;
   cfg.analysis = "dynamic";
@@ -295,7 +300,7 @@ done:
   res->wall_time = now() - wall0;
   cosrod_output_free(b.out);
   cosrod_integrator_free(it);
-  free(tout), free(isframe), free(y0), free(yend), free(jidx), free(b.ylast), free(b.R), free(names);
+  free(tout), free(isframe), free(y0), free(yend), free(jidx), free(b.ylast), free(b.R), free(names), free(semi);
   cosrod_mbs_data_free(d);
   cosrod_mbs_free(m);
   return st;

@@ -35,7 +35,9 @@ static int on_out(double t, const double *y, void *user) {
 }
 
 /* the slider on a spinning arm (re-partitions) and, without joints, a body
- * with loads and a bushing (analytic Jacobian with radau5) */
+ * with loads and a bushing (analytic Jacobian with radau5); with_joints = 2:
+ * the slider with directors in the absolute formulation (multipliers) and a
+ * rotational bushing (tangent Jacobian of body_tangent.c) */
 static void check(int with_joints, const char *method) {
   cosrod_body_def b[2] = {{0}, {0}};
   b[0].mass = 2.0;
@@ -64,6 +66,12 @@ static void check(int with_joints, const char *method) {
   bu.body[0] = 1, bu.body[1] = -1, bu.k = 20, bu.c = 0.1;
   cosrod_mbs_def def = {0};
   def.nbodies = 2, def.bodies = b;
+  if (with_joints == 2) {
+    def.body_form = COSROD_BODY_ABSOLUTE, def.joint_form = COSROD_JOINTS_MULTIPLIERS;
+    b[0].param = b[1].param = COSROD_BODY_DIRECTORS;
+    bu.k_rot = 2.0, bu.c_rot = 0.05;
+    def.nbushings = 1, def.bushings = &bu;
+  }
   if (with_joints)
     def.njoints = 2, def.joints = j;
   else
@@ -93,7 +101,10 @@ static void check(int with_joints, const char *method) {
   before = g_allocs;
   st = cosrod_integrator_evolve(it, 3.0, &out);
   long during = g_allocs - before;
-  NOTE("%s, %s: status %s, %ld allocations during the run, %ld repartitions", with_joints ? "joints" : "free",
+  NOTE("%s, %s: status %s, %ld allocations during the run, %ld repartitions",
+       with_joints == 2 ? "joints, absolute directors"
+       : with_joints    ? "joints"
+                        : "free",
        method, cosrod_status_name(st), during, cosrod_mbs_data_repartitions(d));
   CHECK("run ok", st == COSROD_OK);
   CHECK("no allocation in the time loop", during == 0);
@@ -106,6 +117,7 @@ static void check(int with_joints, const char *method) {
 TEST(bodies_time_loop_does_not_allocate) {
   check(1, "dopri5");
   check(1, "radau5");
+  check(2, "radau5");
   check(0, "radau5");
   check(0, "rodas");
 }

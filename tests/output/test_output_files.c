@@ -433,7 +433,7 @@ TEST(plots_png_or_warning) {
   CHECK("close OK", run_all(dir, 0, 1, NULL, NULL) == COSROD_OK);
   char plots[1024];
   snprintf(plots, sizeof plots, "%s/plots", dir);
-  CHECK("tip.gp, energy.gp, steps.gp, centerline.gp written", ot_count_suffix(plots, ".gp") == 4);
+  CHECK("tip.gp, energy.gp, steps.gp, centerline.gp, bodies.gp written", ot_count_suffix(plots, ".gp") == 5);
   char *text = ot_read(ot_path(dir, "summary.json"), NULL);
   jnode *j = json_parse(text, NULL, 0);
   const jnode *w = json_get(j, "warnings");
@@ -442,6 +442,7 @@ TEST(plots_png_or_warning) {
     CHECK("energy.png is a PNG", is_png(ot_path(plots, "energy.png")));
     CHECK("steps.png is a PNG", is_png(ot_path(plots, "steps.png")));
     CHECK("centerline.png is a PNG", is_png(ot_path(plots, "centerline.png")));
+    CHECK("bodies.png is a PNG", is_png(ot_path(plots, "bodies.png")));
     CHECK("no warnings", w && w->n == 0);
     if (w && w->n) NOTE("warning: %s", w->items[0]->str);
   } else {
@@ -462,7 +463,7 @@ TEST(plots_missing_gnuplot_is_a_warning) {
   CHECK("close OK", run_all(dir, 0, 1, "/nonexistent/cosrod-gnuplot", NULL) == COSROD_OK);
   char plots[1024];
   snprintf(plots, sizeof plots, "%s/plots", dir);
-  CHECK("scripts still written", ot_count_suffix(plots, ".gp") == 4);
+  CHECK("scripts still written", ot_count_suffix(plots, ".gp") == 5);
   CHECK("no PNG", ot_count_suffix(plots, ".png") == 0);
   char *text = ot_read(ot_path(dir, "summary.json"), NULL);
   jnode *j = json_parse(text, NULL, 0);
@@ -489,7 +490,7 @@ TEST(plots_failing_gnuplot_is_a_warning) {
   char *text = ot_read(ot_path(dir, "summary.json"), NULL);
   jnode *j = json_parse(text, NULL, 0);
   const jnode *w = json_get(j, "warnings");
-  CHECK_NEAR("one warning per figure (tip, energy, steps, centerline)", w ? (double)w->n : -1, 4, 0);
+  CHECK_NEAR("one warning per figure (tip, energy, steps, centerline, bodies)", w ? (double)w->n : -1, 5, 0);
   CHECK("warning names the script and the log",
         w && w->n >= 1 && strstr(w->items[0]->str, "tip.gp") && strstr(w->items[0]->str, "gnuplot.log"));
   json_free(j);

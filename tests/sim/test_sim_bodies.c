@@ -373,7 +373,57 @@ TEST(bodies_run_loads_bushing_universal_energy_balance) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(bodies_run_with_ida_and_cvode),
+/* The bodies file of the VTK series draws the inertia ellipsoid: heavy top
+ * (m = 11.09, I = (38.91, 30.91, 10)), largest semi-axis from the closed
+ * form of a uniform solid ellipsoid a_3^2 = 5 (I_1 + I_2 - I_3) / (2 m) =
+ * 3.6722 m (the tessellation's poles lie on it); 90 points per body. */
+TEST(bodies_run_vtk_inertia_ellipsoid) {
+  const char *sets[] = {"analysis.t_end=0.1", "output.plots=false", "output.vtk=true"};
+  char path[1024], err[512];
+  cosrod_scenario *sc = load_sc("heavy-top.yaml", sets, 3, path, sizeof path);
+  CHECK("load", sc != NULL);
+  if (!sc) return;
+  char *dir = ot_mkdtemp("bvtk");
+  cosrod_sim_bodies_result res;
+  CHECK("run ok", cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err) == COSROD_OK);
+  char vtk[1200];
+  snprintf(vtk, sizeof vtk, "%s/vtk", dir);
+  char *text = ot_read(ot_path(vtk, "bodies_000000.vtp"), NULL);
+  CHECK("bodies_000000.vtp", text != NULL);
+  if (text) {
+    CHECK("90 points, 1 vertex, 3 axis lines, 168 triangles",
+          strstr(text, "NumberOfPoints=\"90\" NumberOfVerts=\"1\" NumberOfLines=\"3\"") &&
+              strstr(text, "NumberOfPolys=\"168\""));
+    const char *p = strstr(text, "Name=\"Points\"");
+    double pts[270];
+    int n = 0;
+    if (p) {
+      p = strchr(p, '>') + 1;
+      while (n < 270) {
+        char *e;
+        double v = strtod(p, &e);
+        if (e == p) break;
+        pts[n++] = v;
+        p = e;
+      }
+    }
+    CHECK_NEAR("point coordinates", n, 270, 0);
+    double rmax = 0.0, a3 = sqrt(5.0 * (38.91 + 30.91 - 10.0) / (2.0 * 11.09));
+    for (int j = 4; j < n / 3; ++j) {
+      double d2 = 0.0;
+      for (int k = 0; k < 3; ++k) d2 += (pts[3 * j + k] - pts[k]) * (pts[3 * j + k] - pts[k]);
+      rmax = fmax(rmax, sqrt(d2));
+    }
+    CHECK_NEAR("largest semi-axis = sqrt(5 (I1 + I2 - I3) / 2m)", rmax, a3, 1e-9 * a3);
+  }
+  free(text);
+  cosrod_scenario_free(sc);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+static const th_case cases[] = {TH_CASE(bodies_run_vtk_inertia_ellipsoid),
+                                TH_CASE(bodies_run_with_ida_and_cvode),
                                 TH_CASE(bodies_run_loads_bushing_universal_energy_balance),
                                 TH_CASE(bodies_run_writes_files),
                                 TH_CASE(bodies_run_invalid_model_writes_nothing),
