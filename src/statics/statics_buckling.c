@@ -1,22 +1,26 @@
 /* Linearised buckling about an equilibrium (e.g. Bathe, Finite Element
- * Procedures, 1996, §6.8.2): with the tangent stiffness K_0 at the
- * equilibrium of the unloaded state (load factor μ = 0 on gravity, loads and
- * the load callback) and K_ε at the equilibrium under a small share ε = 1e-4
- * of the loads, the stiffness is extrapolated linearly in the load factor,
- * K(λ) = K_0 + λ G with G = (K_ε - K_0)/ε ≈ dK/dμ (the geometric stiffness of
- * the prebuckling stresses), and the critical factors solve
- *     K_0 φ = -λ G φ,
- * i.e. with θ = 1/λ the symmetric-definite pencil -G φ = θ K_0 φ.  The small
- * ε keeps the prebuckling rotations out of G: at μ = 1 their effect on the
- * stiff shear/extension terms (∝ GA/Δs θ², quadratic in the load) would
- * grow with N and swamp the geometric stiffness of a deep strip.  Hence the
- * classical (Euler, Prandtl) values, without prebuckling deflections;
- * (LAPACK dsygv on the dense symmetric parts; K_0 + 1e-12 max|diag| I lifts
- * rigid null modes such as the spin of a column pinned at both ends, whose
- * θ = 0 gives λ = ∞).  The critical loads are λ_i times the loads, for the
- * positive λ in ascending order.  Exact for the buckling of straight
- * columns and strips, whose prebuckling state does not rotate (K_1 - K_0 is
- * then the geometric stiffness of the axial force or bending moment). */
+ * Procedures, 1996, §6.8.2).  The loads at pseudo-time t (gravity, loads, the
+ * load callback) are scaled by a load factor μ; K(μ) is the tangent stiffness
+ * at the equilibrium under μ times the loads.  Linearised about the unloaded
+ * equilibrium μ = 0, K(λ) ≈ K_0 + λ G with G = dK/dμ (the geometric
+ * stiffness of the prebuckling stresses, and of the prebuckling curvature in
+ * the bending–torsion terms, e.g. Prandtl's strip), and the critical factors
+ * solve K_0 φ = -λ G φ.
+ *
+ * G by the central difference G = (K(ε) - K(-ε)) / (2ε): exact for K
+ * quadratic in μ, so the O(μ²) prebuckling-rotation terms of the stiff
+ * shear/extension energy (∝ GA/Δs θ², which grow with N) drop out.  Two
+ * passes: ε = 1e-4 first, then ε = 0.02 |λ|_min of the first estimate (the
+ * loaded states stay well inside the stable range and their equilibria well
+ * above the residual floor of stiff rods).
+ *
+ * The pencil: K_0 = V D Vᵀ (LAPACK dsyev on the dense symmetric part); rigid
+ * null modes (D_i <= 1e-13 max D, e.g. the spin of a shaft pinned at both
+ * ends) are deflated, not shifted (a shift ~1e-12 max D adds energy to soft
+ * modes of the order of the buckling energy of a deep strip), and on the rest
+ *   C = D^{-1/2} V_mᵀ (-G) V_m D^{-1/2},   C y = θ y,   θ = 1/λ,
+ * φ = V_m D^{-1/2} y.  Critical factors: the positive λ, ascending; a mode
+ * whose θ is below 1e-9 max|θ| (no geometric stiffness) never buckles. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,11 +29,18 @@
 #include "cosrod/band.h"
 #include "statics/statics_internal.h"
 
-/* reference load factor of the loaded state (see the top comment) */
-#define BUCKLING_EPS 1e-4
+#define BUCKLING_EPS 1e-4  /* load factor of the first estimate */
+#define BUCKLING_REL 0.02  /* second pass: ε relative to the smallest |λ| */
+#define BUCKLING_NULL 1e-13 /* rigid null modes: D_i <= this max D */
 
-static void dense_sym_K(const cosrod_band *J, double *K, int n) {
-  /* K = -sym(J) (J = dr/dδ) */
+/* K = -sym(J) (J = dr/dδ, dense n x n) in spatial rotation coordinates:
+ * the chart p exp(δθ/2) of segment k is exp(R(p) δθ / 2) p, so with
+ * δθ = R(p)ᵀ δθ_s the segment rows and columns become R K Rᵀ.  Stiffness
+ * matrices of states whose frames have rotated (the twist of a shaft, the
+ * bending of a strip) are thereby in the same coordinates; in material
+ * ones their difference would carry the frame rotation itself. */
+static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
+  const int n = s->nv;
   memset(K, 0, sizeof(double) * (size_t)n * (size_t)n);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i)
@@ -38,64 +49,237 @@ static void dense_sym_K(const cosrod_band *J, double *K, int n) {
         K[(size_t)j * n + i] += 0.5 * v;
         K[(size_t)i * n + j] += 0.5 * v;
       }
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    const cosrod_rod *rod = pt->rod;
+    for (int k = 0; k < rod->N; ++k) {
+      const double *p = q + pt->q0 + rod->qs[k];
+      const int o = pt->v0 + rod->vs_ns[k];
+      double v[3], w[3];
+      for (int j = 0; j < n; ++j) { /* rows: R K */
+        for (int a = 0; a < 3; ++a) v[a] = K[(size_t)j * n + o + a];
+        cosrod_quat_rotate(w, p, v);
+        for (int a = 0; a < 3; ++a) K[(size_t)j * n + o + a] = w[a];
+      }
+      for (int i = 0; i < n; ++i) { /* columns: K Rᵀ */
+        for (int a = 0; a < 3; ++a) v[a] = K[(size_t)(o + a) * n + i];
+        cosrod_quat_rotate(w, p, v);
+        for (int a = 0; a < 3; ++a) K[(size_t)(o + a) * n + i] = w[a];
+      }
+    }
+  }
+}
+
+/* -G = -dK/dμ at μ = 0 by the central difference (K(-ε) - K(+ε)) / (2ε)
+ * into B, both states corrected from q0 (the unloaded equilibrium); qw (nq)
+ * and W (n x n) are scratch. */
+static cosrod_status load_derivative(cosrod_statics *s, double t, double eps, const double *q0, double *qw,
+                                     double *W, double *B) {
+  const int n = s->nv;
+  for (int side = 0; side < 2; ++side) {
+    double mu = side == 0 ? eps : -eps;
+    memcpy(qw, q0, sizeof(double) * (size_t)s->nq);
+    cosrod_status st = statics_correct_at(s, t, mu, qw);
+    if (st == COSROD_OK) st = statics_jacobian(s, t, mu, qw, s->J);
+    if (st != COSROD_OK) return st;
+    dense_sym_K(s, qw, s->J, side == 0 ? B : W);
+  }
+  for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (W[i] - B[i]) / (2.0 * eps);
+  return COSROD_OK;
+}
+
+/* C = S Vᵀ B V S on the m kept columns V (n x m, from column z0 of the
+ * eigenvectors V0), S = diag(d^{-1/2}); W (n x m) scratch; C (m x m). */
+static void project(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
+  for (int j = 0; j < m; ++j) { /* W = B V */
+    double *w = W + (size_t)j * n;
+    memset(w, 0, sizeof(double) * (size_t)n);
+    for (int k = 0; k < n; ++k) {
+      const double v = V[(size_t)j * n + k];
+      if (v == 0.0) continue;
+      const double *b = B + (size_t)k * n;
+      for (int i = 0; i < n; ++i) w[i] += b[i] * v;
+    }
+  }
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i <= j; ++i) {
+      const double *vi = V + (size_t)i * n, *wj = W + (size_t)j * n;
+      double c = 0.0;
+      for (int k = 0; k < n; ++k) c += vi[k] * wj[k];
+      c /= sqrt(d[i] * d[j]);
+      C[(size_t)j * m + i] = C[(size_t)i * m + j] = c;
+    }
+}
+
+/* ρ_j(μ): the j-th lowest eigenvalue of D^{-1/2} V_mᵀ K(μ) V_m D^{-1/2} (1 at
+ * μ = 0 for every j), K(μ) at the equilibrium under μ times the loads,
+ * corrected in place from qw; y (m) its eigenvector. */
+static cosrod_status rho_at(cosrod_statics *s, double t, double mu, double *qw, int n, int m, const double *Vm,
+                            const double *dm, int j, double *B, double *W, double *C, double *th, double *rho,
+                            double *y) {
+  cosrod_status st = statics_correct_at(s, t, mu, qw);
+  if (st == COSROD_OK) st = statics_jacobian(s, t, mu, qw, s->J);
+  if (st != COSROD_OK) return st;
+  dense_sym_K(s, qw, s->J, B);
+  (void)n;
+  project(n, m, Vm, dm, B, W, C);
+  if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', m, C, m, th) != 0) return COSROD_ERR_INTERNAL;
+  *rho = th[j];
+  if (y) memcpy(y, C + (size_t)j * m, sizeof(double) * (size_t)m);
+  return COSROD_OK;
+}
+
+/* The critical factor of mode j as the root of ρ_j(μ) (the singularity of
+ * K(μ) along the prebuckling path, independent of the rotation chart, unlike
+ * the linearisation K_0 + μ G, which in any chart misses either the frame
+ * rotation of a twisted shaft or that of a bent strip): secant / regula
+ * falsi (Illinois) from (0, 1) and the linearised estimate lam, steps capped
+ * at 4x; the equilibria continue from the last one below the root.  On
+ * return *lam is the root (unchanged if an equilibrium fails: the
+ * linearised estimate stands), y (m) the null vector there. */
+static void refine_root(cosrod_statics *s, double t, const double *q0, double *qa, double *qw, int n, int m,
+                        const double *Vm, const double *dm, int j, double *B, double *W, double *C, double *th,
+                        double *lam, double *y) {
+  const size_t nq = (size_t)s->nq;
+  double lo = 0.0, flo = 1.0, p0 = 0.0, f0 = 1.0, hi = INFINITY, fhi = NAN, x = *lam;
+  int last = 0; /* Illinois: which end the previous step replaced (-1 lo, +1 hi) */
+  memcpy(qa, q0, sizeof(double) * nq);
+  for (int it = 0; it < 60; ++it) {
+    double fx;
+    memcpy(qw, qa, sizeof(double) * nq);
+    if (rho_at(s, t, x, qw, n, m, Vm, dm, j, B, W, C, th, &fx, y) != COSROD_OK) {
+      hi = x, fhi = NAN; /* no equilibrium there: beyond the root (or a fold) */
+    } else if (fx > 0.0) {
+      p0 = lo, f0 = flo;
+      lo = x, flo = fx;
+      memcpy(qa, qw, sizeof(double) * nq);
+      if (last == -1 && isfinite(fhi)) fhi *= 0.5;
+      last = -1;
+      *lam = x;
+    } else {
+      hi = x, fhi = fx;
+      if (last == 1) flo *= 0.5;
+      last = 1;
+      *lam = x;
+    }
+    if (isfinite(hi) && hi - lo <= 1e-10 * hi) break;
+    if (!isfinite(hi)) { /* secant through the last two points below the root, at most 4x on */
+      x = f0 > flo ? lo + flo * (lo - p0) / (f0 - flo) : 4.0 * lo;
+      if (!(x > lo) || x > 4.0 * lo) x = 4.0 * lo;
+    } else if (isfinite(fhi)) { /* regula falsi (Illinois) */
+      x = lo + flo * (hi - lo) / (flo - fhi);
+      if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    } else {
+      x = 0.5 * (lo + hi);
+    }
+  }
 }
 
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
   const int n = s->nv, nq = s->nq;
+  const size_t nn = (size_t)n * (size_t)n;
   cosrod_status st = COSROD_OK;
   double *q1 = malloc(sizeof(double) * (size_t)nq), *q0 = malloc(sizeof(double) * (size_t)nq);
-  double *K0 = malloc(sizeof(double) * (size_t)n * (size_t)n), *B = malloc(sizeof(double) * (size_t)n * (size_t)n);
-  double *th = malloc(sizeof(double) * (size_t)n);
-  if (!q1 || !q0 || !K0 || !B || !th) {
+  double *V = malloc(sizeof(double) * nn), *B = malloc(sizeof(double) * nn), *W = malloc(sizeof(double) * nn);
+  double *C = malloc(sizeof(double) * nn), *d = malloc(sizeof(double) * (size_t)n);
+  double *th = malloc(sizeof(double) * (size_t)n), *qw = malloc(sizeof(double) * (size_t)nq);
+  double *yv = malloc(sizeof(double) * (size_t)n);
+  if (!q1 || !q0 || !V || !B || !W || !C || !d || !th || !qw || !yv) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
   memcpy(q0, q, sizeof(double) * (size_t)nq);
   st = statics_correct_at(s, t, 0.0, q0); /* the unloaded equilibrium */
+  if (st == COSROD_OK) st = statics_jacobian(s, t, 0.0, q0, s->J);
   if (st != COSROD_OK) goto done;
-  memcpy(q1, q0, sizeof(double) * (size_t)nq);
-  st = statics_correct_at(s, t, BUCKLING_EPS, q1);
-  if (st != COSROD_OK) goto done;
-  st = statics_jacobian(s, t, BUCKLING_EPS, q1, s->J);
-  if (st != COSROD_OK) goto done;
-  dense_sym_K(s->J, B, n); /* K_1 */
-  st = statics_jacobian(s, t, 0.0, q0, s->J);
-  if (st != COSROD_OK) goto done;
-  dense_sym_K(s->J, K0, n);
-  double dmax = 0.0;
-  for (int i = 0; i < n; ++i) dmax = fmax(dmax, fabs(K0[(size_t)i * n + i]));
-  for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (K0[i] - B[i]) / BUCKLING_EPS; /* -dK/dμ */
-  for (int i = 0; i < n; ++i) K0[(size_t)i * n + i] += 1e-12 * dmax;
-  if (LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'V', 'U', n, B, n, K0, n, th) != 0) {
+  dense_sym_K(s, q0, s->J, V);
+  if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', n, V, n, d) != 0) {
     st = COSROD_ERR_INTERNAL;
     goto done;
   }
-  /* λ = 1/θ for θ > 0: the largest θ first */
+  /* keep the columns z0 .. n-1 (ascending D: the null modes come first;
+   * a negative D, an unstable unloaded state, is deflated as well) */
+  int z0 = 0;
+  while (z0 < n && !(d[z0] > BUCKLING_NULL * d[n - 1])) ++z0;
+  const int m = n - z0;
+  const double *Vm = V + (size_t)z0 * n, *dm = d + z0;
+  if (m == 0) {
+    st = COSROD_ERR_SINGULAR;
+    goto done;
+  }
+  double eps = BUCKLING_EPS;
+  for (int pass = 0; pass < 2; ++pass) {
+    st = load_derivative(s, t, eps, q0, q1, W, B);
+    if (st != COSROD_OK) goto done;
+    project(n, m, Vm, dm, B, W, C);
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', m, C, m, th) != 0) {
+      st = COSROD_ERR_INTERNAL;
+      goto done;
+    }
+    const double thmax = fmax(fabs(th[0]), fabs(th[m - 1]));
+    if (pass == 1 || !(thmax > 0.0)) break;
+    eps = BUCKLING_REL / thmax;
+  }
+  /* λ = 1/θ for θ > 0: the largest θ first (the linearised estimates) */
+  const double thmax = fmax(fabs(th[0]), fabs(th[m - 1]));
   int found = 0;
-  for (int i = n - 1; i >= 0 && found < count; --i) {
-    if (!(th[i] > 1e-12)) break;
-    lambda[found] = 1.0 / th[i];
+  for (int i = m - 1; i >= 0 && found < count; --i) {
+    if (!(th[i] > 1e-9 * thmax)) break;
+    lambda[found++] = 1.0 / th[i];
+  }
+  /* each refined to the root of ρ_j (j-th lowest eigenvalue of K(μ)) */
+  for (int f = 0; f < found; ++f) {
+    refine_root(s, t, q0, q1, qw, n, m, Vm, dm, f, B, W, C, th, lambda + f, yv);
     if (minimal) {
-      const double *v = B + (size_t)i * n;
+      double *phi = minimal + (size_t)f * n; /* φ = V_m D^{-1/2} y */
+      memset(phi, 0, sizeof(double) * (size_t)n);
+      for (int jj = 0; jj < m; ++jj) {
+        const double c = yv[jj] / sqrt(dm[jj]);
+        const double *v = Vm + (size_t)jj * n;
+        for (int k = 0; k < n; ++k) phi[k] += c * v[k];
+      }
       double big = 0.0, nr = 0.0;
       for (int k = 0; k < n; ++k) {
-        nr += v[k] * v[k];
-        if (fabs(v[k]) > fabs(big)) big = v[k];
+        nr += phi[k] * phi[k];
+        if (fabs(phi[k]) > fabs(big)) big = phi[k];
       }
-      double sc = (big < 0.0 ? -1.0 : 1.0) / sqrt(nr);
-      for (int k = 0; k < n; ++k) minimal[(size_t)found * n + k] = sc * v[k];
+      const double sc = (big < 0.0 ? -1.0 : 1.0) / sqrt(nr);
+      for (int k = 0; k < n; ++k) phi[k] *= sc;
+      for (int r = 0; r < s->nparts; ++r) { /* back to material rotations at q0 */
+        const statics_part *pt = &s->part[r];
+        for (int k = 0; k < pt->rod->N; ++k) {
+          double *th3 = phi + pt->v0 + pt->rod->vs_ns[k], w[3];
+          cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
+          memcpy(th3, w, sizeof w);
+        }
+      }
     }
-    ++found;
   }
+  /* sort ascending (refinement may reorder close modes) */
+  for (int f = 1; f < found; ++f)
+    for (int g = f; g > 0 && lambda[g] < lambda[g - 1]; --g) {
+      double tl = lambda[g];
+      lambda[g] = lambda[g - 1], lambda[g - 1] = tl;
+      if (minimal)
+        for (int k = 0; k < n; ++k) {
+          double tv = minimal[(size_t)g * n + k];
+          minimal[(size_t)g * n + k] = minimal[(size_t)(g - 1) * n + k], minimal[(size_t)(g - 1) * n + k] = tv;
+        }
+    }
   for (int i = found; i < count; ++i) lambda[i] = INFINITY;
   st = found > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
 done:
   free(q1);
   free(q0);
-  free(K0);
+  free(V);
   free(B);
+  free(W);
+  free(C);
+  free(d);
   free(th);
+  free(qw);
+  free(yv);
   return st;
 }
