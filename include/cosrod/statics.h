@@ -223,6 +223,14 @@ cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal);
 
+/* The vertex table of one rod's minimal-coordinate vector phi (nv of the
+ * rod, e.g. a row of cosrod_statics_buckling's `minimal` at the rod's
+ * offset cosrod_statics_voffset) about q (the rod's nq): shape ((N+1) x 6)
+ * per vertex (dx, dy, dz, rx, ry, rz) as the shapes of cosrod_statics_modes
+ * (no normalisation, no sign change). */
+cosrod_status cosrod_statics_mode_shape(const struct cosrod_rod *rod, const double *q, const double *phi,
+                                        double *shape);
+
 struct cosrod_rod_data;
 
 /* Support reactions of one rod from its data d evaluated at a state

@@ -228,12 +228,17 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     jw_close(w, '}');
   }
   if (out->nmodes > 0) { /* modal analyses: frequency, type and degenerate group per mode */
-    jw_open(w, "modes", '[');
+    jw_open(w, out->buckling ? "buckling" : "modes", '[');
     for (int k = 0; k < out->nmodes; ++k) {
       jw_open(w, NULL, '{');
       jw_long(w, "mode", k + 1);
-      jw_num(w, "frequency_hz", out->mode_freq[k]);
-      jw_num(w, "omega", out->mode_omega[k]);
+      if (out->buckling) { /* buckling analyses: critical load factor */
+        jw_num(w, "load_factor", out->mode_freq[k]);
+      } else {
+        jw_num(w, "frequency_hz", out->mode_freq[k]);
+        jw_num(w, "omega", out->mode_omega[k]);
+      }
+      jw_long(w, "rod", (long)out->mode_rod[k]);
       if (out->mode_type[k][0]) jw_str(w, "type", out->mode_type[k]);
       if (out->mode_group[k] >= 0) jw_long(w, "group", out->mode_group[k] + 1);
       jw_close(w, '}');

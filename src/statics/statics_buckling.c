@@ -123,9 +123,13 @@ static cosrod_status rho_at(cosrod_statics *s, double t, double mu, double *qw, 
   dense_sym_K(s, qw, s->J, B);
   (void)n;
   project(n, m, Vm, dm, B, W, C);
-  if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', m, C, m, th) != 0) return COSROD_ERR_INTERNAL;
-  *rho = th[j];
-  if (y) memcpy(y, C + (size_t)j * m, sizeof(double) * (size_t)m);
+  /* only the j-th eigenpair (MRRR: O(m²) after the tridiagonal reduction) */
+  lapack_int found = 0, isuppz[2];
+  if (LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'U', m, C, m, 0.0, 0.0, j + 1, j + 1, 0.0, &found, th, y, m,
+                     isuppz) != 0 ||
+      found != 1)
+    return COSROD_ERR_INTERNAL;
+  *rho = th[0];
   return COSROD_OK;
 }
 
@@ -163,6 +167,7 @@ static void refine_root(cosrod_statics *s, double t, const double *q0, double *q
       *lam = x;
     }
     if (isfinite(hi) && hi - lo <= 1e-10 * hi) break;
+    const double xold = x;
     if (!isfinite(hi)) { /* secant through the last two points below the root, at most 4x on */
       x = f0 > flo ? lo + flo * (lo - p0) / (f0 - flo) : 4.0 * lo;
       if (!(x > lo) || x > 4.0 * lo) x = 4.0 * lo;
@@ -171,6 +176,10 @@ static void refine_root(cosrod_statics *s, double t, const double *q0, double *q
       if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
     } else {
       x = 0.5 * (lo + hi);
+    }
+    if (fabs(x - xold) <= 1e-10 * fabs(xold) && isfinite(fhi)) { /* converged secant step */
+      *lam = x;
+      break;
     }
   }
 }
@@ -214,7 +223,7 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
     st = load_derivative(s, t, eps, q0, q1, W, B);
     if (st != COSROD_OK) goto done;
     project(n, m, Vm, dm, B, W, C);
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', m, C, m, th) != 0) {
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', m, C, m, th) != 0) {
       st = COSROD_ERR_INTERNAL;
       goto done;
     }
@@ -231,6 +240,8 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
   }
   /* each refined to the root of ρ_j (j-th lowest eigenvalue of K(μ)) */
   for (int f = 0; f < found; ++f) {
+    /* a degenerate partner (a round section's second plane) starts from the first's root */
+    if (f > 0 && fabs(lambda[f] - lambda[f - 1]) <= 1e-6 * lambda[f]) lambda[f] = lambda[f - 1];
     refine_root(s, t, q0, q1, qw, n, m, Vm, dm, f, B, W, C, th, lambda + f, yv);
     if (minimal) {
       double *phi = minimal + (size_t)f * n; /* φ = V_m D^{-1/2} y */
