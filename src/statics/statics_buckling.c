@@ -184,6 +184,27 @@ static void refine_root(cosrod_statics *s, double t, const double *q0, double *q
   }
 }
 
+/* A mode φ (n, spatial rotation coordinates) into out: unit length,
+ * largest entry positive, segment rotations back to material ones at q0. */
+static void store_mode(const cosrod_statics *s, const double *q0, const double *phi, double *out) {
+  const int n = s->nv;
+  double big = 0.0, nr = 0.0;
+  for (int k = 0; k < n; ++k) {
+    nr += phi[k] * phi[k];
+    if (fabs(phi[k]) > fabs(big)) big = phi[k];
+  }
+  const double sc = (big < 0.0 ? -1.0 : 1.0) / sqrt(nr);
+  for (int k = 0; k < n; ++k) out[k] = sc * phi[k];
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    for (int k = 0; k < pt->rod->N; ++k) {
+      double *th3 = out + pt->v0 + pt->rod->vs_ns[k], w[3];
+      cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
+      memcpy(th3, w, sizeof w);
+    }
+  }
+}
+
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
@@ -231,41 +252,65 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
     if (pass == 1 || !(thmax > 0.0)) break;
     eps = BUCKLING_REL / thmax;
   }
+  /* mechanisms: a rigid motion of the unloaded rods (null space Z of K_0)
+   * that the loads destabilise buckles at λ = 0 (e.g. a column standing on
+   * a pin): the eigenpairs of Zᵀ(-G)Z (z0 x z0) with a positive value */
+  int found = 0;
+  if (z0 > 0) {
+    double bmax = 0.0;
+    for (int i = 0; i < n; ++i) bmax = fmax(bmax, fabs(B[(size_t)i * n + i]));
+    double *Gz = C, *gz = th + m; /* th has n >= m + z0 entries; C is free until the refinement */
+    for (int a = 0; a < z0; ++a)
+      for (int b = 0; b <= a; ++b) {
+        const double *va = V + (size_t)a * n, *vb = V + (size_t)b * n;
+        double g = 0.0;
+        for (int k = 0; k < n; ++k) {
+          const double *bk = B + (size_t)k * n;
+          double bv = 0.0;
+          for (int i = 0; i < n; ++i) bv += bk[i] * va[i];
+          g += vb[k] * bv;
+        }
+        Gz[(size_t)a * z0 + b] = Gz[(size_t)b * z0 + a] = g;
+      }
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', z0, Gz, z0, gz) != 0) {
+      st = COSROD_ERR_INTERNAL;
+      goto done;
+    }
+    for (int a = z0 - 1; a >= 0 && found < count; --a) {
+      if (!(gz[a] > 1e-9 * bmax)) break;
+      lambda[found] = 0.0;
+      if (minimal) {
+        double *phi = W;
+        memset(phi, 0, sizeof(double) * (size_t)n);
+        for (int b = 0; b < z0; ++b)
+          for (int k = 0; k < n; ++k) phi[k] += Gz[(size_t)a * z0 + b] * V[(size_t)b * n + k];
+        store_mode(s, q0, phi, minimal + (size_t)found * n);
+      }
+      ++found;
+    }
+  }
+  const int nmech = found;
   /* λ = 1/θ for θ > 0: the largest θ first (the linearised estimates) */
   const double thmax = fmax(fabs(th[0]), fabs(th[m - 1]));
-  int found = 0;
   for (int i = m - 1; i >= 0 && found < count; --i) {
     if (!(th[i] > 1e-9 * thmax)) break;
     lambda[found++] = 1.0 / th[i];
   }
-  /* each refined to the root of ρ_j (j-th lowest eigenvalue of K(μ)) */
-  for (int f = 0; f < found; ++f) {
+  /* each refined to the root of ρ_j (j-th lowest eigenvalue of K(μ) on the
+   * elastic modes) */
+  for (int f = nmech; f < found; ++f) {
     /* a degenerate partner (a round section's second plane) starts from the first's root */
-    if (f > 0 && fabs(lambda[f] - lambda[f - 1]) <= 1e-6 * lambda[f]) lambda[f] = lambda[f - 1];
-    refine_root(s, t, q0, q1, qw, n, m, Vm, dm, f, B, W, C, th, lambda + f, yv);
+    if (f > nmech && fabs(lambda[f] - lambda[f - 1]) <= 1e-6 * lambda[f]) lambda[f] = lambda[f - 1];
+    refine_root(s, t, q0, q1, qw, n, m, Vm, dm, f - nmech, B, W, C, th, lambda + f, yv);
     if (minimal) {
-      double *phi = minimal + (size_t)f * n; /* φ = V_m D^{-1/2} y */
+      double *phi = W; /* φ = V_m D^{-1/2} y */
       memset(phi, 0, sizeof(double) * (size_t)n);
       for (int jj = 0; jj < m; ++jj) {
         const double c = yv[jj] / sqrt(dm[jj]);
         const double *v = Vm + (size_t)jj * n;
         for (int k = 0; k < n; ++k) phi[k] += c * v[k];
       }
-      double big = 0.0, nr = 0.0;
-      for (int k = 0; k < n; ++k) {
-        nr += phi[k] * phi[k];
-        if (fabs(phi[k]) > fabs(big)) big = phi[k];
-      }
-      const double sc = (big < 0.0 ? -1.0 : 1.0) / sqrt(nr);
-      for (int k = 0; k < n; ++k) phi[k] *= sc;
-      for (int r = 0; r < s->nparts; ++r) { /* back to material rotations at q0 */
-        const statics_part *pt = &s->part[r];
-        for (int k = 0; k < pt->rod->N; ++k) {
-          double *th3 = phi + pt->v0 + pt->rod->vs_ns[k], w[3];
-          cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
-          memcpy(th3, w, sizeof w);
-        }
-      }
+      store_mode(s, q0, phi, minimal + (size_t)f * n);
     }
   }
   /* sort ascending (refinement may reorder close modes) */
