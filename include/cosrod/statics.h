@@ -215,7 +215,11 @@ cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const
  * differences; rigid null modes of K_0 deflated), each refined to the load
  * factor where the j-th eigenvalue of K(μ) along the prebuckling path
  * crosses zero (so independent of the rotation chart; includes the effect
- * of prebuckling deflections, zero for straight columns).  minimal (count x
+ * of prebuckling deflections, zero for straight columns).  Under
+ * non-conservative loads (moments, follower loads, a load callback: K not
+ * symmetric) the non-symmetric pencil K(μ_i) φ = -Δ G(μ_i) φ is iterated
+ * to Δ = 0 instead (the first factor exact, the others linearised about
+ * it; no mechanism detection there).  minimal (count x
  * nv, or NULL): the buckling modes (null vectors of K there), unit length,
  * largest entry positive, material rotations at the unloaded state.  Dense
  * (O(nv³) per evaluation, ~10 evaluations per mode); ERR_CONVERGENCE if no

@@ -39,13 +39,17 @@
  * matrices of states whose frames have rotated (the twist of a shaft, the
  * bending of a strip) are thereby in the same coordinates; in material
  * ones their difference would carry the frame rotation itself. */
-static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
+static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K, int sym) {
   const int n = s->nv;
   memset(K, 0, sizeof(double) * (size_t)n * (size_t)n);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i)
       if (cosrod_band_in_band(J, i, j)) {
         double v = -cosrod_band_get(J, i, j);
+        if (!sym) {
+          K[(size_t)j * n + i] = v;
+          continue;
+        }
         K[(size_t)j * n + i] += 0.5 * v;
         K[(size_t)i * n + j] += 0.5 * v;
       }
@@ -68,6 +72,10 @@ static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_b
       }
     }
   }
+}
+
+static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
+  dense_K(s, q, J, K, 1);
 }
 
 /* -G = -dK/dμ at μ = 0 by the central difference (K(-ε) - K(+ε)) / (2ε)
@@ -205,6 +213,156 @@ static void store_mode(const cosrod_statics *s, const double *q0, const double *
   }
 }
 
+/* ---- non-conservative loads (moments, follower loads, load callback) ----
+ * K(μ) is not symmetric, and the singularity of K itself, not of its
+ * symmetric part, is the static instability (e.g. Greenhill's shaft under a
+ * dead axial torque, 2πEI/L for ball-jointed ends: the adjacent equilibrium
+ * EI e3 × u'' + T u' = 0).  Newton-like iteration on the load factor: about
+ * the equilibrium at μ_i, the non-symmetric pencil
+ *   K(μ_i) φ = -Δ G(μ_i) φ   (LAPACK dggev on the deflated coordinates),
+ * μ_{i+1} = μ_i + Δ_min (the real Δ of least |Δ| with μ + Δ > 0), until
+ * |Δ| <= 1e-9 μ: there K(μ) is singular, whatever the rotation chart.  The
+ * further critical factors are μ* + Δ_j of the last linearisation. */
+
+/* C = S Vᵀ B V S (m x m, B not symmetric); W (n x m) scratch. */
+static void project_full(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
+  for (int j = 0; j < m; ++j) {
+    double *w = W + (size_t)j * n;
+    memset(w, 0, sizeof(double) * (size_t)n);
+    for (int k = 0; k < n; ++k) {
+      const double v = V[(size_t)j * n + k];
+      if (v == 0.0) continue;
+      const double *b = B + (size_t)k * n;
+      for (int i = 0; i < n; ++i) w[i] += b[i] * v;
+    }
+  }
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i) {
+      const double *vi = V + (size_t)i * n, *wj = W + (size_t)j * n;
+      double c = 0.0;
+      for (int k = 0; k < n; ++k) c += vi[k] * wj[k];
+      C[(size_t)j * m + i] = c / sqrt(d[i] * d[j]);
+    }
+}
+
+/* The equilibrium at μ_to from q (at μ_from), in up to 64 sub-steps. */
+static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw) {
+  for (int k = 1; k <= 64; k *= 2) {
+    memcpy(qw, q, sizeof(double) * (size_t)s->nq);
+    cosrod_status st = COSROD_OK;
+    for (int i = 1; i <= k && st == COSROD_OK; ++i)
+      st = statics_correct_at(s, t, mu_from + (mu_to - mu_from) * i / k, qw);
+    if (st == COSROD_OK) {
+      memcpy(q, qw, sizeof(double) * (size_t)s->nq);
+      return COSROD_OK;
+    }
+    if (st == COSROD_ERR_INTERRUPTED || st == COSROD_ERR_CALLBACK) return st;
+  }
+  return COSROD_ERR_CONVERGENCE;
+}
+
+typedef struct ns_work {
+  double *A, *Gp, *ar, *ai, *be, *VR, *qa, *qb, *qc;
+} ns_work;
+
+static cosrod_status buckling_nonsym(cosrod_statics *s, double t, const double *q0, int count, double *lambda,
+                                     double *minimal, int m, const double *Vm, const double *dm, double *B,
+                                     double *W, double *X, int *nfound) {
+  const int n = s->nv;
+  const size_t mm = (size_t)m * (size_t)m, nq = (size_t)s->nq;
+  ns_work w;
+  cosrod_status st = COSROD_OK;
+  w.A = malloc(sizeof(double) * mm), w.Gp = malloc(sizeof(double) * mm), w.VR = malloc(sizeof(double) * mm);
+  w.ar = malloc(sizeof(double) * (size_t)m), w.ai = malloc(sizeof(double) * (size_t)m);
+  w.be = malloc(sizeof(double) * (size_t)m);
+  w.qa = malloc(sizeof(double) * nq), w.qb = malloc(sizeof(double) * nq), w.qc = malloc(sizeof(double) * nq);
+  int *order = malloc(sizeof(int) * (size_t)m);
+  if (!w.A || !w.Gp || !w.VR || !w.ar || !w.ai || !w.be || !w.qa || !w.qb || !w.qc || !order) {
+    st = COSROD_ERR_NOMEM;
+    goto out;
+  }
+  memcpy(w.qa, q0, sizeof(double) * nq);
+  double mu = 0.0, eps = BUCKLING_EPS, dprev = NAN;
+  int nreal = 0;
+  for (int it = 0; it < 40; ++it) {
+    /* K(μ) and G(μ) = (K(μ+ε) - K(μ-ε)) / 2ε, projected */
+    st = statics_jacobian(s, t, mu, w.qa, s->J);
+    if (st != COSROD_OK) goto out;
+    dense_K(s, w.qa, s->J, X, 0);
+    project_full(n, m, Vm, dm, X, W, w.A);
+    for (int side = 0; side < 2; ++side) {
+      const double mus = side == 0 ? mu + eps : mu - eps;
+      double *qs = side == 0 ? w.qb : w.qc;
+      memcpy(qs, w.qa, sizeof(double) * nq);
+      st = reach(s, t, mu, mus, qs, X);
+      if (st == COSROD_OK) st = statics_jacobian(s, t, mus, qs, s->J);
+      if (st != COSROD_OK) goto out;
+      dense_K(s, qs, s->J, side == 0 ? B : X, 0);
+    }
+    for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (X[i] - B[i]) / (2.0 * eps); /* -G */
+    project_full(n, m, Vm, dm, B, W, w.Gp);
+    lapack_int info = LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'V', m, w.A, m, w.Gp, m, w.ar, w.ai, w.be, NULL, 1,
+                                    w.VR, m);
+    if (info != 0) {
+      st = COSROD_ERR_INTERNAL;
+      goto out;
+    }
+    /* real, finite Δ = α/β with μ + Δ > 0, by |Δ| */
+    nreal = 0;
+    for (int i = 0; i < m; ++i) {
+      if (!(fabs(w.be[i]) > 1e-12 * (fabs(w.ar[i]) + fabs(w.ai[i]))) || fabs(w.ai[i]) > 1e-6 * fabs(w.ar[i])) continue;
+      const double dl = w.ar[i] / w.be[i];
+      if (!(mu + dl > 0.0) || !isfinite(dl)) continue;
+      int k = nreal++;
+      while (k > 0 && fabs(w.ar[order[k - 1]] / w.be[order[k - 1]]) > fabs(dl)) order[k] = order[k - 1], --k;
+      order[k] = i;
+    }
+    if (nreal == 0) {
+      st = COSROD_ERR_CONVERGENCE;
+      goto out;
+    }
+    const double d1 = w.ar[order[0]] / w.be[order[0]];
+    if (it >= 1 && fabs(d1) <= 1e-9 * (mu + fabs(d1))) break; /* K(μ) singular */
+    if (it == 0 && isnan(dprev)) { /* first estimate: redo at μ = 0 with ε relative to it */
+      dprev = d1;
+      eps = BUCKLING_REL * fabs(d1);
+      continue;
+    }
+    st = reach(s, t, mu, mu + d1, w.qa, X);
+    if (st != COSROD_OK) break; /* keep the last linearisation */
+    mu += d1;
+    eps = BUCKLING_REL * fmax(fabs(d1), 0.05 * mu);
+    dprev = d1;
+  }
+  st = COSROD_OK;
+  /* critical factors μ + Δ_j (Δ_j > -μ ascending: sort by value) */
+  for (int a = 1; a < nreal; ++a)
+    for (int b = a; b > 0 && w.ar[order[b]] / w.be[order[b]] < w.ar[order[b - 1]] / w.be[order[b - 1]]; --b) {
+      int tmp = order[b];
+      order[b] = order[b - 1], order[b - 1] = tmp;
+    }
+  int f = 0;
+  for (int a = 0; a < nreal && f < count; ++a, ++f) {
+    const int i = order[a];
+    lambda[f] = mu + w.ar[i] / w.be[i];
+    if (minimal) {
+      double *phi = W; /* φ = V_m D^{-1/2} y */
+      memset(phi, 0, sizeof(double) * (size_t)n);
+      for (int jj = 0; jj < m; ++jj) {
+        const double c = w.VR[(size_t)i * m + jj] / sqrt(dm[jj]);
+        const double *v = Vm + (size_t)jj * n;
+        for (int k = 0; k < n; ++k) phi[k] += c * v[k];
+      }
+      store_mode(s, q0, phi, minimal + (size_t)f * n);
+    }
+  }
+  *nfound = f;
+out:
+  free(w.A), free(w.Gp), free(w.VR), free(w.ar), free(w.ai), free(w.be), free(w.qa), free(w.qb), free(w.qc);
+  free(order);
+  return st;
+}
+
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
@@ -237,6 +395,14 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
   const double *Vm = V + (size_t)z0 * n, *dm = d + z0;
   if (m == 0) {
     st = COSROD_ERR_SINGULAR;
+    goto done;
+  }
+  if (!s->dead_loads) { /* non-conservative loads: the non-symmetric pencil */
+    int nf = 0;
+    st = buckling_nonsym(s, t, q0, count, lambda, minimal, m, Vm, dm, B, W, C, &nf);
+    if (st != COSROD_OK) goto done;
+    for (int i = nf; i < count; ++i) lambda[i] = INFINITY;
+    st = nf > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
     goto done;
   }
   double eps = BUCKLING_EPS;
