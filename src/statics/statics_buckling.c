@@ -1,26 +1,32 @@
-/* Linearised buckling about an equilibrium (e.g. Bathe, Finite Element
- * Procedures, 1996, §6.8.2).  The loads at pseudo-time t (gravity, loads, the
- * load callback) are scaled by a load factor μ; K(μ) is the tangent stiffness
- * at the equilibrium under μ times the loads.  Linearised about the unloaded
- * equilibrium μ = 0, K(λ) ≈ K_0 + λ G with G = dK/dμ (the geometric
- * stiffness of the prebuckling stresses, and of the prebuckling curvature in
- * the bending–torsion terms, e.g. Prandtl's strip), and the critical factors
- * solve K_0 φ = -λ G φ.
+/* Buckling about an equilibrium (e.g. Bathe, Finite Element Procedures,
+ * 1996, §6.8.2).  The loads at pseudo-time t (gravity, loads, the load
+ * callback) are scaled by a load factor μ; K(μ) is the tangent stiffness at
+ * the equilibrium under μ times the loads, followed from the unloaded
+ * equilibrium μ = 0.  A critical factor is a μ where K(μ) turns singular.
  *
- * G by the central difference G = (K(ε) - K(-ε)) / (2ε): exact for K
- * quadratic in μ, so the O(μ²) prebuckling-rotation terms of the stiff
- * shear/extension energy (∝ GA/Δs θ², which grow with N) drop out.  Two
- * passes: ε = 1e-4 first, then ε = 0.02 |λ|_min of the first estimate (the
- * loaded states stay well inside the stable range and their equilibria well
- * above the residual floor of stiff rods).
+ * Estimates: the linearisation K(λ) ≈ K_0 + λ G, G = dK/dμ by the central
+ * difference (K(ε) - K(-ε)) / (2ε) (exact for K quadratic in μ: the O(μ²)
+ * prebuckling-rotation terms of the stiff shear/extension energy, ∝ GA/Δs θ²,
+ * drop out), K_0 φ = -λ G φ; two passes, ε = 1e-4 then 0.02 |λ|_min.
+ * Segment rotations in spatial components (dense_K), so that matrices of
+ * states whose frames have rotated are comparable.
  *
- * The pencil: K_0 = V D Vᵀ (LAPACK dsyev on the dense symmetric part); rigid
- * null modes (D_i <= 1e-13 max D, e.g. the spin of a shaft pinned at both
- * ends) are deflated, not shifted (a shift ~1e-12 max D adds energy to soft
- * modes of the order of the buckling energy of a deep strip), and on the rest
- *   C = D^{-1/2} V_mᵀ (-G) V_m D^{-1/2},   C y = θ y,   θ = 1/λ,
- * φ = V_m D^{-1/2} y.  Critical factors: the positive λ, ascending; a mode
- * whose θ is below 1e-9 max|θ| (no geometric stiffness) never buckles. */
+ * The pencil: K_0 = V D Vᵀ (dsyev on the dense symmetric part); rigid null
+ * modes (D_i <= 1e-13 max D, e.g. the spin of a shaft pinned at both ends)
+ * are deflated, not shifted (a shift of 1e-12 max D is of the order of the
+ * bending energy of soft modes: it made clamped–free Euler converge at order
+ * 1.5 and Prandtl's strip buckle 10x too low); on the rest
+ *   C = D^{-1/2} V_mᵀ (-G) V_m D^{-1/2},   C y = θ y,   θ = 1/λ.
+ * A null mode that the loads destabilise (a column standing on a pin) is a
+ * mechanism: λ = 0.
+ *
+ * Refinement (conservative loads, K symmetric): each estimate is refined to
+ * the root of ρ_j(μ), the j-th eigenvalue of D^{-1/2} V_mᵀ K(μ) V_m D^{-1/2}
+ * (secant / Illinois regula falsi, refine_root): independent of the rotation
+ * chart, which any linearisation K_0 + μ G is not (the material chart misses
+ * the frame rotation of a twisted shaft, the spatial one that of a bent
+ * strip), and including the prebuckling deflections (none for straight
+ * columns).  Non-conservative loads: buckling_nonsym below. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>

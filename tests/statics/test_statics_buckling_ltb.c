@@ -1,7 +1,8 @@
 /* Buckling (cosrod_statics_buckling) of modes that couple bending and
  * torsion.  Greenhill's shaft under a dead axial torque (the non-symmetric
- * path: moments are non-conservative), see greenhill_twisted_shaft; Prandtl's lateral–torsional buckling of a narrow cantilever strip
- * under a dead end force in its stiff plane, P_cr L² / √(EI₂ GJ) = 2 j, j the
+ * path: moments are non-conservative), see greenhill_twisted_shaft.
+ * Prandtl's lateral–torsional buckling of a narrow cantilever strip under a
+ * dead end force in its stiff plane, P_cr L² / √(EI₂ GJ) = 2 j, j the
  * first zero of the Bessel function J_{-1/4} (= 4.0126, computed here from
  * the power series).  The classical value neglects the prebuckling
  * deflection, which raises P_cr by ~(1 - EI₂/EI₁)^{-1/2}: with EI₁ = 1e4 EI₂
