@@ -177,6 +177,7 @@ cosrod_status equilibrium_start(cosrod_sim *s);
 /* sim_run.c: a converged static state q (nq_sys) at t made a frame;
  * the failure message of a statics call. */
 int static_frame(cosrod_sim *s, double t, const double *q);
+void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss);
 cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss, const char *what);
 /* sim_static.c: buffers of static / modal / buckling analyses of the
  * sim's rods (after rods, ny_r, off_r, qoff_r and stat[0] are set), the

@@ -131,7 +131,7 @@ static int sim_output_cb(double t, const double *y, void *user) {
 
 /* ---- run ------------------------------------------------------------------ */
 
-static void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
+void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
   cosrod_integrate_stats *o = &s->sstats;
   memset(o, 0, sizeof *o);
   o->nfev = ss->residuals;

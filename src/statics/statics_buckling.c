@@ -125,17 +125,19 @@ static void project(int n, int m, const double *V, const double *d, const double
     }
 }
 
+static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw);
+
 /* ρ_j(μ): the j-th lowest eigenvalue of D^{-1/2} V_mᵀ K(μ) V_m D^{-1/2} (1 at
  * μ = 0 for every j), K(μ) at the equilibrium under μ times the loads,
- * corrected in place from qw; y (m) its eigenvector. */
-static cosrod_status rho_at(cosrod_statics *s, double t, double mu, double *qw, int n, int m, const double *Vm,
+ * reached from qw at mu_from (in place); y (m) its eigenvector. */
+static cosrod_status rho_at(cosrod_statics *s, double t, double mu_from, double mu, double *qw, int n, int m,
+                            const double *Vm,
                             const double *dm, int j, double *B, double *W, double *C, double *th, double *rho,
                             double *y) {
-  cosrod_status st = statics_correct_at(s, t, mu, qw);
+  cosrod_status st = reach(s, t, mu_from, mu, qw, W); /* W: scratch until project() */
   if (st == COSROD_OK) st = statics_jacobian(s, t, mu, qw, s->J);
   if (st != COSROD_OK) return st;
   dense_sym_K(s, qw, s->J, B);
-  (void)n;
   project(n, m, Vm, dm, B, W, C);
   /* only the j-th eigenpair (MRRR: O(m²) after the tridiagonal reduction) */
   lapack_int found = 0, isuppz[2];
@@ -165,7 +167,7 @@ static void refine_root(cosrod_statics *s, double t, const double *q0, double *q
   for (int it = 0; it < 60; ++it) {
     double fx;
     memcpy(qw, qa, sizeof(double) * nq);
-    if (rho_at(s, t, x, qw, n, m, Vm, dm, j, B, W, C, th, &fx, y) != COSROD_OK) {
+    if (rho_at(s, t, lo, x, qw, n, m, Vm, dm, j, B, W, C, th, &fx, y) != COSROD_OK) {
       hi = x, fhi = NAN; /* no equilibrium there: beyond the root (or a fold) */
     } else if (fx > 0.0) {
       p0 = lo, f0 = flo;
