@@ -11,7 +11,9 @@
  * nfev, njev, nsteps, naccept, nreject, nconvfail (Newton failures among the
  * rejected attempts), ndecomp, nsolve, nnewton, nstiff,
  * nproject, nfail_rhs, solver_wall_time}, energy {balance_initial,
- * balance_final, balance_max_drift, energy_scale}, rods [{name, segments,
+ * balance_final, balance_max_drift, energy_scale}, modes [{mode,
+ * frequency_hz, omega, rod, type, group}] (modal runs) or buckling [{mode,
+ * load_factor, rod, type}] (buckling runs), rods [{name, segments,
  * tip}], bodies [{name, position}], last_state (failed/interrupted runs: t,
  * h, tips, max_abs, nonfinite), files {name: data rows}, vtk_frames,
  * warnings [...]. */
