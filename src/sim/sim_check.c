@@ -96,10 +96,11 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     double nq = 7.0 * nseg + 3.0, nv = 6.0 * nseg + 6.0;
     est->matrix_bytes = 8.0 * 31.0 * nq;
     if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) est->matrix_bytes += 8.0 * nv * (nv + 40.0);
-    /* buckling: four dense nv x nv matrices (eigenvectors of K_0, dK/dμ,
-     * scratch, projected pencil) and the count mode vectors (statics_buckling.c) */
+    /* buckling: five dense nv x nv matrices (eigenvectors of K_0, dK/dμ,
+     * two scratch, projected pencil; three more under moments or follower
+     * loads, not counted) and the count mode vectors (statics_buckling.c) */
     if (sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING)
-      est->matrix_bytes += 8.0 * nv * (4.0 * nv + (double)sc->analysis.count + 10.0);
+      est->matrix_bytes += 8.0 * nv * (5.0 * nv + (double)sc->analysis.count + 10.0);
   }
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
   est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));
