@@ -12,11 +12,14 @@
  *   steps.csv       t,h,accepted
  *   increments.csv  t,iterations,residual             (static runs)
  *   modes.csv       mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz
+ *   buckling.csv    mode,load_factor,rod,vertex,dx,dy,dz,rx,ry,rz  (buckling analyses,
+ *                   instead of modes.csv; config.analysis "buckling")
  *   tip.csv         t,rod,end,x,y,z,q0,q1,q2,q3       (both ends of every rod; opt-in)
  *   vtk/rod<k>_<frame>.vtp, vtk/bodies_<frame>.vtp, vtk/cosrod.pvd
- *   vtk/mode_<k>.vtp, vtk/modes.pvd                    (modal analyses)
+ *   vtk/mode_<k>.vtp, vtk/modes.pvd                    (modal and buckling analyses)
  *   plots/tip.png, plots/energy.png, plots/steps.png, plots/centerline.png,
- *   plots/modes.png (modal analyses), plots/bodies.png (runs with bodies) (+ the .gp scripts)
+ *   plots/modes.png (modal analyses), plots/buckling.png (buckling analyses),
+ *   plots/bodies.png (runs with bodies) (+ the .gp scripts)
  *
  * Crash safety.  Every file is written under a temporary name in its own
  * directory (".centerline.csv.tmp", "vtk/.rod0_000003.vtp.tmp") and renamed to
@@ -205,6 +208,19 @@ typedef struct cosrod_output_modes {
   const double *shapes;  /* (count x (N+1) x 6) per mode and vertex dx, dy, dz, rx, ry, rz */
   const char *const *type; /* (count) mode types ("bending-1", ...) or NULL; summary.json "modes" */
   const int *group;        /* (count) degenerate group (0-based) or NULL; summary.json "modes" */
+  /* Several rods (optional; mode_rod NULL: every mode is of `rod`, with n, s, x
+   * above): the rod of each mode and the geometry of every rod of the output,
+   * shapes with `stride` doubles per mode (>= (N_r + 1) x 6 of its rod). */
+  const size_t *mode_rod;     /* (count) */
+  const size_t *rod_n;        /* (nrods) N_r */
+  const double *const *rod_s; /* (nrods) each (N_r+1) */
+  const double *const *rod_x; /* (nrods) each (N_r+1, 3) */
+  size_t stride;
+  /* Buckling analyses (config.analysis "buckling"): the critical load factors
+   * (count), written instead of freq_hz / omega (which may then be NULL) into
+   * buckling.csv, the .vtp FieldData / .pvd attributes (load_factor),
+   * summary.json "buckling" and plots/buckling.png. */
+  const double *load_factor;
 } cosrod_output_modes;
 cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m);
 

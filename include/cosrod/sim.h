@@ -44,7 +44,8 @@
  * Static analyses (module statics, [LLA] eqs. 31-32): `static` follows the
  * continuation over the pseudo-time [0, 1] with frames (velocities 0) at the
  * output pseudo-times and the increment observer at every converged increment; `modes` solves the equilibrium
- * at t = 0 and the lowest eigenpairs (cosrod_sim_mode); both for one rod.  `start_from_equilibrium` replaces
+ * at t = 0 and the lowest eigenpairs (cosrod_sim_mode); `buckling` the critical load factors of the loads at
+ * t = 1 (cosrod_sim_load_factor); all three for one or several independent rods.  `start_from_equilibrium` replaces
  * the initial positions of every rod by its static equilibrium under the t = 0 loads plus the `preload` loads
  * (which are off for t >= 0), at rest.
  *
@@ -252,13 +253,21 @@ int cosrod_sim_split_layout(const cosrod_sim *sim);
 /* Jacobian bandwidths given to the integrator (NODE: of the whole J; SPLIT:
  * of the v-block, *ml_q / *mu_q of the q-blocks); any pointer may be NULL. */
 void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, int *mu_q);
-/* Modal analysis results after cosrod_sim_run: number of modes, and mode i:
- * omega [rad/s] (negative: unstable direction), frequency [Hz] and the shape
- * ((N+1) x 6 per vertex dx, dy, dz, rx, ry, rz, see cosrod_statics_modes;
- * the shapes are contiguous: mode i at mode 0's shape + i (N+1) 6).  The
- * linearisation point is the rod data after the run (cosrod_sim_rod_data). */
+/* Modal and buckling analysis results after cosrod_sim_run: number of
+ * modes, and mode i: omega [rad/s] (negative: unstable direction), frequency
+ * [Hz] (buckling: both the critical load factor) and the shape ((N_r+1) x 6
+ * per vertex dx, dy, dz, rx, ry, rz of its rod r = cosrod_sim_mode_rod, see
+ * cosrod_statics_modes; the shapes are contiguous: mode i at mode 0's shape
+ * + i cosrod_sim_mode_stride, = (N+1) 6 for one rod).  The linearisation
+ * point is the rod data after the run (cosrod_sim_rod_data; buckling: the
+ * initial configuration, about whose unloaded equilibrium it linearises). */
 int cosrod_sim_nmodes(const cosrod_sim *sim);
 void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
+size_t cosrod_sim_mode_rod(const cosrod_sim *sim, int i);
+size_t cosrod_sim_mode_stride(const cosrod_sim *sim);
+/* Buckling analyses: the critical load factor of mode i (the loads at t = 1
+ * times it buckle the rods; NAN for other analyses). */
+double cosrod_sim_load_factor(const cosrod_sim *sim, int i);
 /* Mode i's type ("bending-1", "bending-2", "torsion", "axial", see
  * cosrod_statics_mode_kinds) and degenerate group (0-based; a round
  * section's bending pair shares one).  analysis.count counts groups (distinct

@@ -219,16 +219,33 @@ cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const
  * ERR_SINGULAR at a kinematic singularity ([LA] §4(a)). */
 cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F);
 
-/* Linearised buckling about the equilibrium at pseudo-time t (q, nq, a
- * starting guess for the loaded equilibrium, not changed): the `count`
- * smallest positive critical factors λ (ascending, INFINITY where fewer
- * exist) of the loads at t (gravity, loads, load callback: the critical
- * loads are λ times them) from K_0 φ = λ (K_0 - K_1) φ with the stiffness K_0
- * of the unloaded and K_1 of the loaded equilibrium; minimal (count x nv, or
- * NULL): the buckling modes, unit length, largest entry positive.  Dense
- * (O(nv³)); ERR_CONVERGENCE if no positive λ exists (the loads stabilise). */
+/* Buckling about the equilibrium at pseudo-time t (q, nq, a starting guess
+ * for the unloaded equilibrium, not changed): the `count` smallest positive
+ * critical factors λ (ascending, INFINITY where fewer exist) of the loads at
+ * t (gravity, loads, load callback: the critical loads are λ times them).
+ * Estimates from the linearisation K_0 φ = -λ G φ (G = dK/dμ by central
+ * differences; rigid null modes of K_0 deflated), each refined to the load
+ * factor where the j-th eigenvalue of K(μ) along the prebuckling path
+ * crosses zero (so independent of the rotation chart; includes the effect
+ * of prebuckling deflections, zero for straight columns).  Under
+ * non-conservative loads (moments, follower loads, a load callback: K not
+ * symmetric) the non-symmetric pencil K(μ_i) φ = -Δ G(μ_i) φ is iterated
+ * to Δ = 0 instead (the first factor exact, the others linearised about
+ * it; no mechanism detection there).  minimal (count x
+ * nv, or NULL): the buckling modes (null vectors of K there), unit length,
+ * largest entry positive, material rotations at the unloaded state.  Dense
+ * (O(nv³) per evaluation, ~10 evaluations per mode); ERR_CONVERGENCE if no
+ * positive λ exists (the loads stabilise), ERR_SINGULAR if K_0 is zero. */
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal);
+
+/* The vertex table of one rod's minimal-coordinate vector phi (nv of the
+ * rod, e.g. a row of cosrod_statics_buckling's `minimal` at the rod's
+ * offset cosrod_statics_voffset) about q (the rod's nq): shape ((N+1) x 6)
+ * per vertex (dx, dy, dz, rx, ry, rz) as the shapes of cosrod_statics_modes
+ * (no normalisation, no sign change). */
+cosrod_status cosrod_statics_mode_shape(const struct cosrod_rod *rod, const double *q, const double *phi,
+                                        double *shape);
 
 struct cosrod_rod_data;
 

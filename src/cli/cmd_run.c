@@ -170,41 +170,52 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   return 0;
 }
 
-/* modes.csv (one row per mode and vertex), vtk/modes.pvd + mode_<k>.vtp and
- * the data of plots/modes.png: the shapes about the equilibrium at t = 0. */
-static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim) {
-  const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
-  int N = cosrod_rod_nseg(rod), count = cosrod_sim_nmodes(sim);
-  double *fr = malloc(((size_t)count + 1) * 2 * sizeof *fr);
-  if (!fr) return COSROD_ERR_NOMEM;
-  const double *shapes = NULL;
+/* modes.csv or buckling.csv (one row per mode and vertex), vtk/modes.pvd +
+ * mode_<k>.vtp and the data of plots/modes.png or plots/buckling.png: the
+ * shapes about the equilibrium at t = 0 (buckling: about the unloaded
+ * state), each mode of its rod. */
+static cosrod_status write_modes(run_ctx *c, const cosrod_sim *sim, int buckling) {
+  const size_t nrods = cosrod_sim_nrods(sim);
+  int count = cosrod_sim_nmodes(sim);
+  double *fr = malloc(((size_t)count + 1) * 3 * sizeof *fr);
   const char **types = calloc((size_t)count + 1, sizeof *types);
   int *groups = calloc((size_t)count + 1, sizeof *groups);
-  if (!types || !groups) {
-    free(fr), free(types), free(groups);
+  size_t *mrod = calloc((size_t)count + 1, sizeof *mrod), *rn = calloc(nrods + 1, sizeof *rn);
+  const double **rs = calloc(nrods + 1, sizeof *rs), **rx = calloc(nrods + 1, sizeof *rx);
+  if (!fr || !types || !groups || !mrod || !rn || !rs || !rx) {
+    free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
     return COSROD_ERR_NOMEM;
   }
+  const double *shapes = NULL;
   for (int i = 0; i < count; i++) {
     const double *sh;
     cosrod_sim_mode(sim, i, fr + count + i, fr + i, &sh);
     cosrod_sim_mode_info(sim, i, types + i, groups + i);
-    if (i == 0) shapes = sh; /* the shapes are contiguous, mode after mode */
+    fr[2 * count + i] = cosrod_sim_load_factor(sim, i);
+    mrod[i] = cosrod_sim_mode_rod(sim, i);
+    if (i == 0) shapes = sh; /* the shapes are contiguous, cosrod_sim_mode_stride apart */
+  }
+  for (size_t r = 0; r < nrods; r++) {
+    const cosrod_rod *rod = cosrod_sim_rod(sim, r);
+    rn[r] = (size_t)cosrod_rod_nseg(rod);
+    rs[r] = cosrod_rod_grid(rod);
+    rx[r] = cosrod_sim_rod_data(sim, r)->x;
   }
   cosrod_output_modes m = {0};
-  m.rod = 0;
-  m.n = (size_t)N;
-  m.s = cosrod_rod_grid(rod);
-  m.x = cosrod_sim_rod_data(sim, 0)->x;
   m.count = count;
   m.freq_hz = fr;
   m.omega = fr + count;
   m.shapes = shapes ? shapes : fr; /* count = 0: nothing is read */
   m.type = types;
-  m.group = groups;
+  m.group = buckling ? NULL : groups;
+  m.mode_rod = mrod;
+  m.rod_n = rn;
+  m.rod_s = rs;
+  m.rod_x = rx;
+  m.stride = cosrod_sim_mode_stride(sim);
+  m.load_factor = buckling ? fr + 2 * count : NULL;
   cosrod_status st = cosrod_output_write_modes(c->out, &m);
-  free(fr);
-  free(types);
-  free(groups);
+  free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
   return st;
 }
 
@@ -363,11 +374,13 @@ int cosrod_cmd_run(int argc, char **argv) {
   cfg.title = sc->title;
   cfg.scenario_file = file;
   int analysis = (int)sc->analysis.type;
+  const int buckling = analysis == COSROD_SC_ANALYSIS_BUCKLING;
   cfg.analysis = analysis == COSROD_SC_ANALYSIS_STATIC  ? "static"
                  : analysis == COSROD_SC_ANALYSIS_MODES ? "modes"
+                 : buckling                             ? "buckling"
                                                         : "dynamic";
   if (analysis == COSROD_SC_ANALYSIS_STATIC) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_INCREMENTS;
-  if (analysis == COSROD_SC_ANALYSIS_MODES) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
+  if (analysis == COSROD_SC_ANALYSIS_MODES || buckling) cfg.files = COSROD_OUTPUT_DEFAULT | COSROD_OUTPUT_MODES;
   cfg.files = (cfg.files ? cfg.files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_REACTIONS;
   if (sc->output.fields != COSROD_SC_FIELDS_DEFAULT) { /* output.fields / output.steps */
     static const unsigned map[8][2] = {
@@ -427,8 +440,8 @@ int cosrod_cmd_run(int argc, char **argv) {
   cli_stop_install(&handlers);
   cosrod_sim_observer obs = {on_frame, on_step, &c, &cli_stop_flag, on_increment};
   cosrod_status run_st = cosrod_sim_run(sim, &obs);
-  if (run_st == COSROD_OK && analysis == COSROD_SC_ANALYSIS_MODES) {
-    cosrod_status mst = write_modes(&c, sim);
+  if (run_st == COSROD_OK && (analysis == COSROD_SC_ANALYSIS_MODES || buckling)) {
+    cosrod_status mst = write_modes(&c, sim, buckling);
     if (mst != COSROD_OK) {
       c.out_status = mst;
       run_st = mst;
@@ -489,7 +502,7 @@ int cosrod_cmd_run(int argc, char **argv) {
             "%s: %s analysis to t = %g in %.2f s wall time (%ld increments, %ld rejected, %ld Newton "
             "iterations)\n",
             sc->title && sc->title[0] ? sc->title : file,
-            analysis == COSROD_SC_ANALYSIS_STATIC ? "static" : "modal", cosrod_sim_t(sim), wall, s->naccept,
+            analysis == COSROD_SC_ANALYSIS_STATIC ? "static" : buckling ? "buckling" : "modal", cosrod_sim_t(sim), wall, s->naccept,
             s->nreject, s->nnewton);
       for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 10; i++) {
         double om, fr;
@@ -497,7 +510,12 @@ int cosrod_cmd_run(int argc, char **argv) {
         int gr = 0;
         cosrod_sim_mode(sim, i, &om, &fr, NULL);
         cosrod_sim_mode_info(sim, i, &ty, &gr);
-        printf("  mode %d: %.6g Hz (omega %.6g 1/s), %s, frequency %d\n", i + 1, fr, om, ty, gr + 1);
+        if (buckling)
+          printf("  buckling mode %d: critical load factor %.9g (%s), %s\n", i + 1, cosrod_sim_load_factor(sim, i),
+                 names[cosrod_sim_mode_rod(sim, i)], ty);
+        else
+          printf("  mode %d: %.6g Hz (omega %.6g 1/s), %s, frequency %d%s%s\n", i + 1, fr, om, ty, gr + 1,
+                 nrods > 1 ? ", " : "", nrods > 1 ? names[cosrod_sim_mode_rod(sim, i)] : "");
       }
       for (size_t r = 0; r < nrods; r++)
         printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", names[r], tips[3 * r], tips[3 * r + 1],

@@ -11,7 +11,9 @@
  * nfev, njev, nsteps, naccept, nreject, nconvfail (Newton failures among the
  * rejected attempts), ndecomp, nsolve, nnewton, nstiff,
  * nproject, nfail_rhs, solver_wall_time}, energy {balance_initial,
- * balance_final, balance_max_drift, energy_scale}, rods [{name, segments,
+ * balance_final, balance_max_drift, energy_scale}, modes [{mode,
+ * frequency_hz, omega, rod, type, group}] (modal runs) or buckling [{mode,
+ * load_factor, rod, type}] (buckling runs), rods [{name, segments,
  * tip}], bodies [{name, position}], last_state (failed/interrupted runs: t,
  * h, tips, max_abs, nonfinite), files {name: data rows}, vtk_frames,
  * warnings [...]. */
@@ -228,12 +230,17 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     jw_close(w, '}');
   }
   if (out->nmodes > 0) { /* modal analyses: frequency, type and degenerate group per mode */
-    jw_open(w, "modes", '[');
+    jw_open(w, out->buckling ? "buckling" : "modes", '[');
     for (int k = 0; k < out->nmodes; ++k) {
       jw_open(w, NULL, '{');
       jw_long(w, "mode", k + 1);
-      jw_num(w, "frequency_hz", out->mode_freq[k]);
-      jw_num(w, "omega", out->mode_omega[k]);
+      if (out->buckling) { /* buckling analyses: critical load factor */
+        jw_num(w, "load_factor", out->mode_freq[k]);
+      } else {
+        jw_num(w, "frequency_hz", out->mode_freq[k]);
+        jw_num(w, "omega", out->mode_omega[k]);
+      }
+      jw_long(w, "rod", (long)out->mode_rod[k]);
       if (out->mode_type[k][0]) jw_str(w, "type", out->mode_type[k]);
       if (out->mode_group[k] >= 0) jw_long(w, "group", out->mode_group[k] + 1);
       jw_close(w, '}');

@@ -44,6 +44,9 @@ static const char *const file_headers[OF_COUNT] = {
     "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
     "  <Collection>\n"};
 
+/* buckling analyses write the OF_MODES stream as buckling.csv */
+static const char buckling_header[] = "mode,load_factor,rod,vertex,dx,dy,dz,rx,ry,rz\n";
+
 static const char pvd_footer[] = "  </Collection>\n</VTKFile>\n";
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -271,6 +274,8 @@ static void release(cosrod_output *out) {
   free(out->body_q_frame);
   free(out->body_om_frame);
   free(out->mode_s);
+  free(out->mode_nk);
+  free(out->mode_rod);
   free(out->mode_freq);
   free(out->mode_omega);
   free(out->mode_type);
@@ -388,6 +393,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->title = dup_str(cfg->title);
   out->scenario_file = cfg->scenario_file ? dup_str(cfg->scenario_file) : NULL;
   out->analysis = dup_str(cfg->analysis ? cfg->analysis : "dynamic");
+  out->buckling = cfg->analysis && !strcmp(cfg->analysis, "buckling");
   out->integrator = cfg->integrator ? dup_str(cfg->integrator) : NULL;
   out->gnuplot = dup_str(cfg->gnuplot ? cfg->gnuplot : "gnuplot");
   out->path_cap = strlen(dir) + 96;
@@ -436,7 +442,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   }
   for (int i = 0; !nomem && i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
-    f->name = file_names[i];
+    f->name = i == OF_MODES && out->buckling ? "buckling.csv" : file_names[i];
     f->footer = i == OF_PVD ? pvd_footer : NULL;
     const char *d = i == OF_PVD ? out->vtkdir : out->dir;
     f->tmp_path = join_path(d, ".", f->name, ".tmp");
@@ -470,7 +476,8 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
     if (!on) continue;
     f->fp = fopen(f->tmp_path, "w");
-    if (!f->fp || fputs(file_headers[i], f->fp) == EOF || fflush(f->fp) != 0) {
+    const char *hdr = i == OF_MODES && out->buckling ? buckling_header : file_headers[i];
+    if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {
       char msg[600];
       snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));
       set_errbuf(cfg, msg);
@@ -479,7 +486,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       *st = COSROD_ERR_IO;
       return NULL;
     }
-    f->bytes = f->committed = f->safe = (long)strlen(file_headers[i]);
+    f->bytes = f->committed = f->safe = (long)strlen(hdr);
   }
   *st = COSROD_OK;
   return out;

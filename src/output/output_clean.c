@@ -44,6 +44,8 @@ void out_remove_previous_run(cosrod_output *out) {
     int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
     if (!on) remove(out->f[i].final_path);
   }
+  /* the modal / buckling twin of the OF_MODES stream */
+  remove_in(out->dir, out->buckling ? "modes.csv" : "buckling.csv");
   /* vtk/: frames of other rods / later frames, modes not written now */
   DIR *d = opendir(out->vtkdir);
   if (d) {

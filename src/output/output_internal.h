@@ -96,8 +96,11 @@ struct cosrod_output {
 
   /* modes (cosrod_output_write_modes): for plots/modes.png */
   int nmodes;        /* modes written (0 = none) */
-  size_t mode_n;     /* N of the rod */
-  double *mode_s;    /* (N+1) arc length of the vertices [m] */
+  int buckling;      /* analysis "buckling": buckling.csv, load factors instead of frequencies */
+  size_t mode_n;     /* largest N of the modes' rods */
+  double *mode_s;    /* (nmodes x (mode_n+1)) arc length of the vertices of each mode's rod [m] */
+  size_t *mode_nk;   /* (nmodes) N of each mode's rod */
+  size_t *mode_rod;  /* (nmodes) rod of each mode */
   double *mode_freq; /* (nmodes) [Hz] */
   double *mode_omega; /* (nmodes) [rad/s] (summary.json) */
   char (*mode_type)[16]; /* (nmodes) type names or "" (summary.json) */
@@ -161,6 +164,20 @@ void out_vtk_path(const cosrod_output *out, char *buf, size_t rod, size_t frame,
 void out_vtk_base(char *buf, size_t cap, size_t rod, size_t frame);
 /* Base name of mode k's file (k from 0): "mode_001.vtp", ... */
 void out_mode_base(char *buf, size_t cap, int k);
+
+/* Geometry of mode k of m: its rod, N, vertex arc lengths s, centerline x
+ * and shape (N+1) x 6. */
+static inline void out_mode_geom(const cosrod_output_modes *m, int k, size_t *rod, size_t *N, const double **s,
+                                 const double **x, const double **sh) {
+  if (m->mode_rod) {
+    size_t r = m->mode_rod[k];
+    *rod = r, *N = m->rod_n[r], *s = m->rod_s[r], *x = m->rod_x[r];
+    *sh = m->shapes + (size_t)k * m->stride;
+  } else {
+    *rod = m->rod, *N = m->n, *s = m->s, *x = m->x;
+    *sh = m->shapes + (size_t)k * (m->n + 1) * 6;
+  }
+}
 
 /* vtk.c: one mode shape as a .vtp file at `path` (a temporary name): the
  * centerline of m as points, mode k's displacement / rotation as point data. */

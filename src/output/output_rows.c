@@ -218,8 +218,8 @@ cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double freq
   LOCALE_ENTER(out);
   const size_t cap = sizeof out->line;
   size_t pos = (size_t)snprintf(out->line, 24, "%d", mode);
-  pos = out_append_num(out->line, pos, cap, frequency_hz);
-  pos = out_append_num(out->line, pos, cap, omega);
+  pos = out_append_num(out->line, pos, cap, frequency_hz); /* buckling: the load factor */
+  if (!out->buckling) pos = out_append_num(out->line, pos, cap, omega);
   pos = append_index(out->line, append_index(out->line, pos, rod), vertex);
   for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, dx[i]);
   for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, rx[i]);
@@ -250,20 +250,32 @@ static cosrod_status write_modes_pvd(cosrod_output *out, const cosrod_output_mod
     out_warn(out, "%s: cannot open (%s)", out->path_a, strerror(err));
     return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", out->path_a, strerror(err));
   }
-  fputs(
-      "<?xml version=\"1.0\"?>\n<!-- cosrod mode shapes: timestep = mode number; frequency_hz and omega "
-      "[rad/s] as attributes here and as FieldData in each file; apply Warp By Vector (displacement) -->\n"
-      "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n",
-      fp);
+  fputs(m->load_factor ? "<?xml version=\"1.0\"?>\n<!-- cosrod buckling modes: timestep = mode number; the critical "
+                         "load factor as attribute here and as FieldData in each file; apply Warp By Vector "
+                         "(displacement) -->\n"
+                       : "<?xml version=\"1.0\"?>\n<!-- cosrod mode shapes: timestep = mode number; frequency_hz and "
+                         "omega [rad/s] as attributes here and as FieldData in each file; apply Warp By Vector "
+                         "(displacement) -->\n",
+        fp);
+  fputs("<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n", fp);
   for (int k = 0; k < m->count; ++k) {
     char f[32], w[32], base[64];
-    out_fmt(f, m->freq_hz[k]);
-    out_fmt(w, m->omega[k]);
+    size_t rod, N;
+    const double *s, *x, *sh;
+    out_mode_geom(m, k, &rod, &N, &s, &x, &sh);
     out_mode_base(base, sizeof base, k);
-    fprintf(fp,
-            "    <DataSet timestep=\"%d\" group=\"\" part=\"%zu\" file=\"%s\" frequency_hz=\"%s\" "
-            "omega=\"%s\"/>\n",
-            k + 1, m->rod, base, f, w);
+    if (m->load_factor) {
+      out_fmt(f, m->load_factor[k]);
+      fprintf(fp, "    <DataSet timestep=\"%d\" group=\"\" part=\"%zu\" file=\"%s\" load_factor=\"%s\"/>\n", k + 1,
+              rod, base, f);
+    } else {
+      out_fmt(f, m->freq_hz[k]);
+      out_fmt(w, m->omega[k]);
+      fprintf(fp,
+              "    <DataSet timestep=\"%d\" group=\"\" part=\"%zu\" file=\"%s\" frequency_hz=\"%s\" "
+              "omega=\"%s\"/>\n",
+              k + 1, rod, base, f, w);
+    }
   }
   fputs("  </Collection>\n</VTKFile>\n", fp);
   int bad = ferror(fp);
@@ -277,33 +289,55 @@ static cosrod_status write_modes_pvd(cosrod_output *out, const cosrod_output_mod
 }
 
 cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m) {
-  if (!out || out->closed || !m || m->count < 0 || m->n < 1 || !m->s || !m->x || !m->shapes || !m->freq_hz ||
-      !m->omega || m->rod >= out->nrods || out->nmodes > 0)
-    return COSROD_ERR_INVALID;
-  LOCALE_ENTER(out);
-  const size_t N = m->n;
-  cosrod_status st = COSROD_OK;
-  for (int k = 0; k < m->count && st == COSROD_OK; ++k)
-    for (size_t n = 0; n <= N && st == COSROD_OK; ++n) {
-      const double *sh = m->shapes + ((size_t)k * (N + 1) + n) * 6;
-      st = cosrod_output_write_mode(out, k + 1, m->freq_hz[k], m->omega[k], m->rod, n, sh, sh + 3);
+  if (!out || out->closed || !m || m->count < 0 || !m->shapes || out->nmodes > 0) return COSROD_ERR_INVALID;
+  if (m->load_factor ? !out->buckling : (out->buckling || !m->freq_hz || !m->omega)) return COSROD_ERR_INVALID;
+  if (m->mode_rod) {
+    if (!m->rod_n || !m->rod_s || !m->rod_x) return COSROD_ERR_INVALID;
+    for (int k = 0; k < m->count; ++k) {
+      size_t r = m->mode_rod[k];
+      if (r >= out->nrods || m->rod_n[r] < 1 || !m->rod_s[r] || !m->rod_x[r] || m->stride < (m->rod_n[r] + 1) * 6)
+        return COSROD_ERR_INVALID;
     }
-  out->mode_s = malloc((N + 1) * sizeof *out->mode_s);
-  out->mode_freq = malloc(((size_t)m->count + 1) * sizeof *out->mode_freq);
-  out->mode_omega = malloc(((size_t)m->count + 1) * sizeof *out->mode_omega);
-  out->mode_type = malloc(((size_t)m->count + 1) * sizeof *out->mode_type);
-  out->mode_group = malloc(((size_t)m->count + 1) * sizeof *out->mode_group);
-  if (st == COSROD_OK && (!out->mode_s || !out->mode_freq || !out->mode_omega || !out->mode_type || !out->mode_group))
+  } else if (m->n < 1 || !m->s || !m->x || m->rod >= out->nrods) {
+    return COSROD_ERR_INVALID;
+  }
+  LOCALE_ENTER(out);
+  cosrod_status st = COSROD_OK;
+  size_t nmax = 1;
+  for (int k = 0; k < m->count; ++k) {
+    size_t rod, N;
+    const double *s, *x, *sh;
+    out_mode_geom(m, k, &rod, &N, &s, &x, &sh);
+    if (N > nmax) nmax = N;
+    const double a = m->load_factor ? m->load_factor[k] : m->freq_hz[k], b = m->load_factor ? 0.0 : m->omega[k];
+    for (size_t n = 0; n <= N && st == COSROD_OK; ++n)
+      st = cosrod_output_write_mode(out, k + 1, a, b, rod, n, sh + 6 * n, sh + 6 * n + 3);
+  }
+  const size_t cnt = (size_t)m->count + 1;
+  out->mode_s = malloc(cnt * (nmax + 1) * sizeof *out->mode_s);
+  out->mode_nk = malloc(cnt * sizeof *out->mode_nk);
+  out->mode_rod = malloc(cnt * sizeof *out->mode_rod);
+  out->mode_freq = malloc(cnt * sizeof *out->mode_freq);
+  out->mode_omega = malloc(cnt * sizeof *out->mode_omega);
+  out->mode_type = malloc(cnt * sizeof *out->mode_type);
+  out->mode_group = malloc(cnt * sizeof *out->mode_group);
+  if (st == COSROD_OK && (!out->mode_s || !out->mode_nk || !out->mode_rod || !out->mode_freq || !out->mode_omega ||
+                          !out->mode_type || !out->mode_group))
     st = COSROD_ERR_NOMEM;
   if (st == COSROD_OK) {
-    memcpy(out->mode_s, m->s, (N + 1) * sizeof *out->mode_s);
-    memcpy(out->mode_freq, m->freq_hz, (size_t)m->count * sizeof *out->mode_freq);
-    memcpy(out->mode_omega, m->omega, (size_t)m->count * sizeof *out->mode_omega);
     for (int k = 0; k < m->count; ++k) {
+      size_t rod, N;
+      const double *s, *x, *sh;
+      out_mode_geom(m, k, &rod, &N, &s, &x, &sh);
+      memcpy(out->mode_s + (size_t)k * (nmax + 1), s, (N + 1) * sizeof *out->mode_s);
+      out->mode_nk[k] = N;
+      out->mode_rod[k] = rod;
+      out->mode_freq[k] = m->load_factor ? m->load_factor[k] : m->freq_hz[k];
+      out->mode_omega[k] = m->load_factor ? 0.0 : m->omega[k];
       snprintf(out->mode_type[k], sizeof out->mode_type[k], "%s", m->type && m->type[k] ? m->type[k] : "");
       out->mode_group[k] = m->group ? m->group[k] : -1;
     }
-    out->mode_n = N;
+    out->mode_n = nmax;
     out->nmodes = m->count;
   }
   if (st == COSROD_OK && out->vtk && m->count > 0) {
@@ -322,4 +356,3 @@ cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_
   LOCALE_LEAVE();
   return st;
 }
-

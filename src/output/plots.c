@@ -161,7 +161,8 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
                                       "side view: (x1, x3) plane"};
   double ts[9];
   int nt = centerline_times(out, ts);
-  int stat = !strcmp(out->analysis, "static") || !strcmp(out->analysis, "modes");
+  int stat = !strcmp(out->analysis, "static") || !strcmp(out->analysis, "modes") ||
+             !strcmp(out->analysis, "buckling");
   gp_preamble(fp, "centerline at selected output times from ../centerline.csv", "centerline.png", 1200, 1000);
   fputs("sel(t, r) = abs(column(1) - t) <= 1e-12 * (1 + abs(t)) && column(2) == r\n", fp);
   /* axis ranges: the data's extent per axis over all output times, but at
@@ -238,44 +239,56 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
   fputs("unset multiplot\n", fp);
 }
 
-/* The first (up to 6) mode shapes from ../modes.csv: displacement and
- * rotation components vs the arc length s of the vertices. */
+/* The first (up to 6) mode shapes from ../modes.csv (../buckling.csv):
+ * displacement and rotation components vs the arc length s of the vertices
+ * of each mode's rod. */
 static void script_modes(const cosrod_output *out, FILE *fp) {
   static const char *const comp[6] = {"dx", "dy", "dz", "rx", "ry", "rz"};
-  int nk = out->nmodes < 6 ? out->nmodes : 6;
-  gp_preamble(fp, "mode shapes from ../modes.csv", "modes.png", 1200, 300 + 300 * ((nk + 1) / 2));
-  fprintf(fp, "array S[%zu] = [", out->mode_n + 1);
-  for (size_t n = 0; n <= out->mode_n; ++n) {
-    char b[32];
-    out_fmt(b, out->mode_s[n]);
-    fprintf(fp, "%s%s", n ? ", " : "", b);
-  }
-  fputs("]\nset multiplot layout ", fp);
+  const int nk = out->nmodes < 6 ? out->nmodes : 6, bk = out->buckling;
+  const char *csv = bk ? "../buckling.csv" : "../modes.csv";
+  const int cv = bk ? 4 : 5, cd = cv + 1; /* columns of the vertex and of dx */
+  char what[64];
+  snprintf(what, sizeof what, "%s shapes from %s", bk ? "buckling mode" : "mode", csv);
+  gp_preamble(fp, what, bk ? "buckling.png" : "modes.png", 1200, 300 + 300 * ((nk + 1) / 2));
+  fputs("set multiplot layout ", fp);
   fprintf(fp, "%d,%d title ", (nk + 1) / 2, nk > 1 ? 2 : 1);
   char title[600];
-  /* modes.csv holds mass-normalised shapes (values of any size); the plot
-   * scales each mode so that max(|d|, L |r|) = 1: displacement and rotation
-   * times the rod length L, both dimensionless and comparable */
-  snprintf(title, sizeof title, "%s: mode shapes, scaled to max(|d|, L |r|) = 1", *out->title ? out->title : "cosrod");
+  /* the shapes are normalised (mass or unit length: values of any size); the
+   * plot scales each mode so that max(|d|, L |r|) = 1: displacement and
+   * rotation times the rod length L, both dimensionless and comparable */
+  snprintf(title, sizeof title, "%s: %s shapes, scaled to max(|d|, L |r|) = 1", *out->title ? out->title : "cosrod",
+           bk ? "buckling mode" : "mode");
   gp_quoted(fp, title);
-  fprintf(fp, "\nLrod = S[%zu] - S[1]\nLrod = Lrod > 0 ? Lrod : 1\nmx(a, b) = a > b ? a : b\n", out->mode_n + 1);
-  fputs("\nset xlabel 's [m]'\nset ylabel 'd / scale (solid), L r / scale (dashed)'\n"
+  fputs("\nmx(a, b) = a > b ? a : b\nset xlabel 's [m]'\nset ylabel 'd / scale (solid), L r / scale (dashed)'\n"
         "set key outside right\n",
         fp);
   for (int k = 0; k < nk; ++k) {
+    const size_t N = out->mode_nk[k];
+    const double *sv = out->mode_s + (size_t)k * (out->mode_n + 1);
+    fprintf(fp, "array S[%zu] = [", N + 1);
+    for (size_t n = 0; n <= N; ++n) {
+      char b[32];
+      out_fmt(b, sv[n]);
+      fprintf(fp, "%s%s", n ? ", " : "", b);
+    }
+    fprintf(fp, "]\nLrod = S[%zu] - S[1]\nLrod = Lrod > 0 ? Lrod : 1\n", N + 1);
     fputs("nk = 0\nset autoscale y\n", fp); /* stats must see every point */
     for (int c = 0; c < 6; ++c)
       fprintf(fp,
-              "stats '../modes.csv' skip 1 using (column(1) == %d ? abs(column(%d)) * %s : NaN) nooutput name 'M'\n"
+              "stats '%s' skip 1 using (column(1) == %d ? abs(column(%d)) * %s : NaN) nooutput name 'M'\n"
               "nk = mx(nk, M_max)\n",
-              k + 1, 6 + c, c < 3 ? "1" : "Lrod");
+              csv, k + 1, cd + c, c < 3 ? "1" : "Lrod");
     fputs("nk = nk > 0 ? nk : 1\nset yrange [-1.1:1.1]\n", fp);
-    fprintf(fp, "set title 'mode %d: %.6g Hz'\nplot ", k + 1, out->mode_freq[k]);
+    if (bk)
+      fprintf(fp, "set title 'mode %d (rod %zu): load factor %.6g'\nplot ", k + 1, out->mode_rod[k],
+              out->mode_freq[k]);
+    else
+      fprintf(fp, "set title 'mode %d (rod %zu): %.6g Hz'\nplot ", k + 1, out->mode_rod[k], out->mode_freq[k]);
     for (int c = 0; c < 6; ++c)
       fprintf(fp,
-              "%s'../modes.csv' skip 1 using (column(1) == %d ? S[int(column(5)) + 1] : NaN):(column(%d) * %s / nk) "
+              "%s'%s' skip 1 using (column(1) == %d ? S[int(column(%d)) + 1] : NaN):(column(%d) * %s / nk) "
               "with linespoints lw 2 pt 7 ps 0.4 lc %d dt %d title '%s%s'",
-              c ? ", \\\n     " : "", k + 1, 6 + c, c < 3 ? "1" : "Lrod", c % 3 + 1, c < 3 ? 1 : 2,
+              c ? ", \\\n     " : "", csv, k + 1, cv, cd + c, c < 3 ? "1" : "Lrod", c % 3 + 1, c < 3 ? 1 : 2,
               c < 3 ? "" : "L ", comp[c]);
     fputc('\n', fp);
   }
@@ -372,7 +385,7 @@ void out_make_plots(cosrod_output *out) {
       {"steps", script_steps, out->f[OF_STEPS].published && out->f[OF_STEPS].rows_committed > 0},
       {"centerline", script_centerline,
        out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
-      {"modes", script_modes, out->f[OF_MODES].published && out->nmodes > 0},
+      {out->buckling ? "buckling" : "modes", script_modes, out->f[OF_MODES].published && out->nmodes > 0},
       {"bodies", script_bodies, out->f[OF_BODIES].published && out->f[OF_BODIES].rows_committed > 0},
   };
   char log[4200], logfinal[4200];

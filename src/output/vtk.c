@@ -349,14 +349,15 @@ cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_ou
     out_warn(out, "%s: cannot open (%s)", path, strerror(err));
     return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", path, strerror(err));
   }
-  const size_t N = m->n;
-  const double *sh = m->shapes + (size_t)k * (N + 1) * 6;
+  size_t rod, N;
+  const double *ms, *mx, *sh;
+  out_mode_geom(m, k, &rod, &N, &ms, &mx, &sh);
   /* a Warp By Vector factor that shows the largest displacement as 10 % of
    * the rod length (1 if the mode does not displace the centerline) */
   double dmax = 0.0;
   for (size_t n = 0; n <= N; ++n)
     for (int c = 0; c < 3; ++c) dmax = fmax(dmax, fabs(sh[6 * n + c]));
-  double len = fabs(m->s[N] - m->s[0]);
+  double len = fabs(ms[N] - ms[0]);
   double warp = dmax > 0.0 && isfinite(dmax) ? 0.1 * len / dmax : 1.0;
   fputs("<?xml version=\"1.0\"?>\n", fp);
   fputs("<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n",
@@ -366,24 +367,28 @@ cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_ou
       fp,
       "      <DataArray type=\"Int64\" Name=\"mode\" NumberOfTuples=\"1\" format=\"ascii\">%d</DataArray>\n",
       k + 1);
-  put_field(fp, "frequency_hz", m->freq_hz[k]);
-  put_field(fp, "omega", m->omega[k]);
+  if (m->load_factor) {
+    put_field(fp, "load_factor", m->load_factor[k]);
+  } else {
+    put_field(fp, "frequency_hz", m->freq_hz[k]);
+    put_field(fp, "omega", m->omega[k]);
+  }
   put_field(fp, "warp_scale", warp);
   fprintf(
       fp,
       "      <DataArray type=\"Int64\" Name=\"rod\" NumberOfTuples=\"1\" format=\"ascii\">%zu</DataArray>\n",
-      m->rod);
+      rod);
   fputs("    </FieldData>\n", fp);
   fprintf(fp,
           "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"%zu\" NumberOfStrips=\"0\" "
           "NumberOfPolys=\"0\">\n",
           N + 1, N);
   fputs("      <PointData Vectors=\"displacement\">\n", fp);
-  put_array(fp, "s", 1, m->s, N + 1, 1);
+  put_array(fp, "s", 1, ms, N + 1, 1);
   put_array(fp, "displacement", 3, sh, N + 1, 6);
   put_array(fp, "rotation", 3, sh + 3, N + 1, 6);
   fputs("      </PointData>\n", fp);
-  put_points(fp, m->x, N + 1);
+  put_points(fp, mx, N + 1);
   fputs("      <Lines>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n", fp);
   for (size_t n = 1; n <= N; ++n) fprintf(fp, "          %zu %zu\n", n - 1, n);
   fputs("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n", fp);

@@ -204,7 +204,7 @@ static void read_analysis(ctx *c, ynode *root) {
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
   sc_push(c, "analysis");
-  sc_expect_map(c, m, NULL, "type: dynamic | static | modes");
+  sc_expect_map(c, m, NULL, "type: dynamic | static | modes | buckling");
   sc_check_keys(c, m, keys);
   a->line = m->key_line;
   ynode *v = sc_get(m, "type");
@@ -224,6 +224,10 @@ static void read_analysis(ctx *c, ynode *root) {
       a->gravity_constant = sc_to_enum(c, v, "gravity", gnames);
     }
     sc_check_unused(c, m, "with type: static (pseudo-time runs over [0, 1])");
+  } else if (a->type == COSROD_SC_ANALYSIS_BUCKLING) {
+    a->count = 3;
+    if ((v = sc_get(m, "count"))) a->count = sc_to_int(c, v, "count", 1, 1000);
+    sc_check_unused(c, m, "with type: buckling");
   } else {
     if ((v = sc_get(m, "count"))) a->count = sc_to_int(c, v, "count", 1, 1000000);
     sc_check_unused(c, m, "with type: modes");

@@ -318,7 +318,7 @@ const char *const SC_FRAME_NAMES[] = {"spatial", "material", NULL};
 const char *const SC_PARAM_NAMES[] = {"quaternion", "directors", "euler-angles", NULL};
 const char *const SC_JOINT_NAMES[] = {"spherical", "revolute", "prismatic", "cylindrical",
                                           "planar",    "bushing",  "universal", "fixed", NULL};
-const char *const SC_ANALYSIS_NAMES[] = {"dynamic", "static", "modes", NULL};
+const char *const SC_ANALYSIS_NAMES[] = {"dynamic", "static", "modes", "buckling", NULL};
 const char *const SC_FORMULATION_NAMES[] = {"nullspace", "absolute", "dae", NULL};
 const char *const SC_STAB_NAMES[] = {"projection", "baumgarte", "none", NULL};
 const char *const SC_INTEGRATOR_NAMES[] = {"radau5", "rodas", "seulex", "dopri5",

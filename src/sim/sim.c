@@ -352,41 +352,55 @@ static cosrod_status make_output_times(cosrod_sim *s, double T, char *err, size_
   return COSROD_OK;
 }
 
-/* static / modes: one rod, its (q, 0) in the ABSOLUTE layout (no integrator),
- * the statics solver of [LLA] eqs. 31-32. */
+/* static / modes / buckling: every rod's (q, 0) in the ABSOLUTE layout one
+ * after the other (no integrator), one statics solver of [LLA] eqs. 31-32
+ * for all rods (uncoupled: cosrod_statics_create_system; sim_static.c). */
 static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
+  const size_t nr = s->nrods;
   s->form = COSROD_FORM_ABSOLUTE;
-  s->rods = calloc(1, sizeof *s->rods);
-  s->data = calloc(1, sizeof *s->data);
-  s->ny_r = calloc(1, sizeof *s->ny_r);
-  s->off_r = calloc(1, sizeof *s->off_r);
-  s->qoff_r = calloc(1, sizeof *s->qoff_r);
-  s->stat = calloc(1, sizeof *s->stat);
+  s->rods = calloc(nr, sizeof *s->rods);
+  s->data = calloc(nr, sizeof *s->data);
+  s->ny_r = calloc(nr, sizeof *s->ny_r);
+  s->off_r = calloc(nr, sizeof *s->off_r);
+  s->qoff_r = calloc(nr, sizeof *s->qoff_r);
+  s->stat = calloc(nr, sizeof *s->stat); /* stat[0]: the system of all rods */
   if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r || !s->stat)
     return fail_create(s, status, COSROD_ERR_NOMEM);
   cosrod_status st = COSROD_OK;
-  s->rods[0] = build_rod(sc, 0, 0, &st, err, errlen);
-  if (!s->rods[0]) return fail_create(s, status, st);
-  s->data[0] = cosrod_rod_data_create(s->rods[0]);
-  if (!s->data[0]) return fail_create(s, status, COSROD_ERR_NOMEM);
-  int n = cosrod_rod_ny(s->rods[0], s->form);
-  s->ny = s->ny_r[0] = n;
+  int n = 0, nq = 0, nymax = 0;
+  for (size_t r = 0; r < nr; r++) {
+    s->rods[r] = build_rod(sc, r, 0, &st, err, errlen);
+    if (!s->rods[r]) return fail_create(s, status, st);
+    s->data[r] = cosrod_rod_data_create(s->rods[r]);
+    if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
+    s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
+    s->off_r[r] = n;
+    s->qoff_r[r] = nq;
+    n += s->ny_r[r];
+    nq += cosrod_rod_nq(s->rods[r]);
+    if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
+  }
+  s->ny = n;
   s->map = malloc((size_t)n * sizeof *s->map);
-  s->yl = malloc((size_t)n * sizeof *s->yl);
-  s->ypl = malloc((size_t)n * sizeof *s->ypl);
-  s->fl = malloc((size_t)n * sizeof *s->fl);
+  s->yl = malloc((size_t)nymax * sizeof *s->yl);
+  s->ypl = malloc((size_t)nymax * sizeof *s->ypl);
+  s->fl = malloc((size_t)nymax * sizeof *s->fl);
   s->y = calloc((size_t)n, sizeof *s->y);
   s->y0 = calloc((size_t)n, sizeof *s->y0);
   s->yd = calloc((size_t)n, sizeof *s->yd);
   if (!s->map || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd)
     return fail_create(s, status, COSROD_ERR_NOMEM);
   for (int i = 0; i < n; i++) s->map[i] = i;
-  st = cosrod_rod_initial_state(s->rods[0], s->form, s->y0);
-  if (st == COSROD_OK) st = cosrod_rod_project(s->rods[0], s->form, s->y0);
-  if (st != COSROD_OK) {
-    set_err(err, errlen, sc, "rods.0", "no initial state (%s)", cosrod_strerror(st));
-    return fail_create(s, status, st);
+  for (size_t r = 0; r < nr && st == COSROD_OK; r++) {
+    st = cosrod_rod_initial_state(s->rods[r], s->form, s->y0 + s->off_r[r]);
+    if (st == COSROD_OK) st = cosrod_rod_project(s->rods[r], s->form, s->y0 + s->off_r[r]);
+    if (st != COSROD_OK) {
+      char key[32];
+      snprintf(key, sizeof key, "rods.%zu", r);
+      set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
+      return fail_create(s, status, st);
+    }
   }
   memcpy(s->y, s->y0, (size_t)n * sizeof *s->y);
   cosrod_statics_options o = cosrod_statics_default_options();
@@ -394,9 +408,9 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     o.increments = (int)sc->analysis.increments;
   /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
-  s->stat[0] = cosrod_statics_create(s->rods[0], &o, &st);
+  s->stat[0] = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &o, &st);
   if (!s->stat[0]) {
-    set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));
+    set_err(err, errlen, sc, "analysis", "no static solver for these rods (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
   }
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) {
@@ -406,26 +420,12 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (st != COSROD_OK) return fail_create(s, status, st);
     cosrod_statics_options ol = o;
     ol.increments = 1;
-    s->land = cosrod_statics_create(s->rods[0], &ol, &st);
+    s->land = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &ol, &st);
     s->qprev = malloc((size_t)n * sizeof *s->qprev);
     s->qland = malloc((size_t)n * sizeof *s->qland);
     if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
-  if (s->analysis == COSROD_SC_ANALYSIS_MODES) {
-    int ndof = cosrod_statics_ndof(s->stat[0]), N = cosrod_rod_nseg(s->rods[0]);
-    /* count: distinct frequencies; a round section's bending pairs take two
-     * modes each, so up to 2 count modes are computed (run_modes) */
-    s->nmodes_req = sc->analysis.count < ndof ? (int)sc->analysis.count : ndof;
-    s->nmodes = s->nmodes_cap = 2 * s->nmodes_req < ndof ? 2 * s->nmodes_req : ndof;
-    s->omega = malloc((size_t)s->nmodes * sizeof *s->omega);
-    s->freq = malloc((size_t)s->nmodes * sizeof *s->freq);
-    s->shapes = malloc((size_t)s->nmodes * (size_t)(N + 1) * 6 * sizeof *s->shapes);
-    s->mode_kind = malloc((size_t)s->nmodes * sizeof *s->mode_kind);
-    s->mode_group = malloc((size_t)s->nmodes * sizeof *s->mode_group);
-    s->mode_min = malloc((size_t)s->nmodes * (size_t)ndof * sizeof *s->mode_min);
-    if (!s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_min)
-      return fail_create(s, status, COSROD_ERR_NOMEM);
-  }
+  if (sim_static_alloc(s) != COSROD_OK) return fail_create(s, status, COSROD_ERR_NOMEM);
   if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
     if (!sim_kirchhoff_explain(s, err, errlen)) /* a Kirchhoff rod's kinematic singularity */
       set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
@@ -463,12 +463,6 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       if (status) *status = COSROD_ERR_UNSUPPORTED;
       return NULL;
     }
-  }
-  if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC && sc->nrods != 1) {
-    set_err(err, errlen, sc, "analysis.type", "%s analysis of %zu rods is not supported yet (one rod)",
-            sc->analysis.type == COSROD_SC_ANALYSIS_STATIC ? "static" : "modal", sc->nrods);
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
   }
   if (sc->nrods == 0) {
     set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
@@ -766,6 +760,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->mode_kind);
   free(s->mode_group);
   free(s->mode_min);
+  sim_static_free(s);
   for (size_t r = 0; s->rods && r < s->nrods; r++) {
     if (s->data) cosrod_rod_data_free(s->data[r]);
     cosrod_rod_free(s->rods[r]);

@@ -102,6 +102,11 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
       est->matrix_bytes += 8.0 * 35.0 * 3.0 * nseg;
       if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) est->matrix_bytes += 8.0 * 4.0 * nv * nv;
     }
+    /* buckling: five dense nv x nv matrices (eigenvectors of K_0, dK/dμ,
+     * two scratch, projected pencil; three more under moments or follower
+     * loads, not counted) and the count mode vectors (statics_buckling.c) */
+    if (sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING)
+      est->matrix_bytes += 8.0 * nv * (5.0 * nv + (double)sc->analysis.count + 10.0);
   }
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
   est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));
@@ -110,7 +115,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && !(sc->output.every > 0) &&
       sc->analysis.increments > 0)
     every = 1.0 / (double)sc->analysis.increments;
-  if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) {
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES || sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING) {
     est->nframes = 1;
   } else {
     double nf = floor(T / every * (1.0 + 1e-12)) + 2.0; /* t = 0, the output times, t_end */

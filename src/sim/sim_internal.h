@@ -98,6 +98,18 @@ struct cosrod_sim {
   double *lie_b;             /* (3 max nq) one rod's B = ∂q̇/∂ν per q row (bcn entries), from lie_jac */
   int lie_jml, lie_jmu;
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
+  /* static / modes / buckling of several rods (sim_static.c): the statics
+   * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
+   * holds rod r's (q, 0) at off_r[r] */
+  int nq_sys;           /* sum of the rods' nq */
+  double *qsys;         /* (nq_sys) scratch */
+  double *rsys;         /* (nrods x 12) scratch: reactions of every rod */
+  int *ssys;            /* (nrods x 2) */
+  size_t shape_stride;  /* doubles per mode in shapes: (max N + 1) x 6 */
+  size_t *mode_rod;     /* (nmodes_cap) rod of each mode */
+  double *mode_lam;     /* (nmodes_cap) buckling: critical load factors */
+  double *rw_omega, *rw_freq, *rw_shapes, *rw_min; /* per-rod scratch of the modal analysis */
+  int *rw_kind;
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */
@@ -169,5 +181,20 @@ void sim_galpha_free(cosrod_sim *s);
  * observer, stop flag); start_from_equilibrium's initial state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);
 cosrod_status equilibrium_start(cosrod_sim *s);
+/* sim_run.c: a converged static state q (nq_sys) at t made a frame;
+ * the failure message of a statics call. */
+int static_frame(cosrod_sim *s, double t, const double *q);
+void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss);
+cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss, const char *what);
+/* sim_static.c: buffers of static / modal / buckling analyses of the
+ * sim's rods (after rods, ny_r, off_r, qoff_r and stat[0] are set), the
+ * conversions between the statics system's q and the state y, the modal
+ * and the buckling analysis, cleanup. */
+cosrod_status sim_static_alloc(cosrod_sim *s);
+void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y);
+void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q);
+cosrod_status sim_run_modes(cosrod_sim *s);
+cosrod_status sim_run_buckling(cosrod_sim *s);
+void sim_static_free(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */

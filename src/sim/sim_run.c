@@ -134,7 +134,7 @@ static int sim_output_cb(double t, const double *y, void *user) {
 
 /* ---- run ------------------------------------------------------------------ */
 
-static void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
+void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
   cosrod_integrate_stats *o = &s->sstats;
   memset(o, 0, sizeof *o);
   o->nfev = ss->residuals;
@@ -148,10 +148,8 @@ static void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
 }
 
 /* A converged state q (nq) at pseudo-time t: evaluate it and make it a frame. */
-static int static_frame(cosrod_sim *s, double t, const double *q) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  memcpy(s->y, q, (size_t)nq * sizeof *q);
-  memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+int static_frame(cosrod_sim *s, double t, const double *q) {
+  sim_static_q_to_y(s, q, s->y);
   if (sim_eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
   /* Kirchhoff: the constrained F are the statics multipliers (loads of the
    * path at t), not those of the rest accelerations under the full loads */
@@ -179,7 +177,7 @@ static void add_landing_stats(cosrod_statics_stats *a, const cosrod_statics_stat
  * solver, so the path itself (and its increments) does not depend on the
  * output times; then the frame at t if t is an output time. */
 static int static_outputs(cosrod_sim *s, double t, const double *q) {
-  int nq = cosrod_rod_nq(s->rods[0]);
+  int nq = s->nq_sys;
   while (s->iout < s->nout && s->tout[s->iout] < t - s->out_tol) {
     double to = s->tout[s->iout++];
     if (!(to > s->tprev + s->out_tol)) continue; /* passed already (t = 0 or an earlier frame) */
@@ -209,7 +207,7 @@ static int static_outputs(cosrod_sim *s, double t, const double *q) {
 /* Every converged increment (also t = 0): frames at the output times up to
  * t, then the increment row. */
 static int static_increment(cosrod_sim *s, double t, const double *q, long iterations, double residual) {
-  int nq = cosrod_rod_nq(s->rods[0]);
+  int nq = s->nq_sys;
   int rc = t == 0.0 && s->t_frame < 0.0 ? static_frame(s, t, q) : static_outputs(s, t, q);
   if (rc != 0) return rc;
   memcpy(s->qprev, q, (size_t)nq * sizeof *q);
@@ -228,8 +226,8 @@ static int static_cb(void *user, double t, const double *q, int iterations, doub
   return s->frame_rc;
 }
 
-static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss,
-                                    const char *what) {
+cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_statics_stats *ss,
+                             const char *what) {
   if (st == COSROD_ERR_INTERRUPTED && s->land_failed != COSROD_OK) return s->land_failed; /* message set */
   if (st == COSROD_ERR_INTERRUPTED && s->frame_rc < 0) st = COSROD_ERR_CALLBACK;
   if (st == COSROD_ERR_INTERRUPTED)
@@ -245,9 +243,8 @@ static cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosro
 
 /* analysis: static -- continuation over the pseudo-time [0, 1]. */
 static cosrod_status run_static(cosrod_sim *s) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  double *q = s->yd; /* (ny >= nq) scratch: the solver's state */
-  memcpy(q, s->y0, (size_t)nq * sizeof *q);
+  double *q = s->yd; /* (ny >= nq_sys) scratch: the solver's state */
+  sim_static_y_to_q(s, s->y0, q);
   cosrod_statics_stats ss;
   memset(&ss, 0, sizeof ss);
   memset(&s->lstats, 0, sizeof s->lstats);
@@ -267,47 +264,12 @@ static cosrod_status run_static(cosrod_sim *s) {
       if (s->t_frame > -INFINITY && s->t_frame < ss.t) {
         if (static_frame(s, ss.t, q) != 0) return st;
       } else {
-        memcpy(s->y, q, (size_t)nq * sizeof *q);
-        memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+        sim_static_q_to_y(s, q, s->y);
         if (sim_eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, 0.0, 0.0);
       }
       s->t_now = ss.t;
     }
   }
-  return st;
-}
-
-/* analysis: modes -- equilibrium at t = 0, then the lowest eigenpairs. */
-static cosrod_status run_modes(cosrod_sim *s) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  double *q = s->yd;
-  memcpy(q, s->y0, (size_t)nq * sizeof *q);
-  cosrod_statics_stats ss;
-  memset(&ss, 0, sizeof ss);
-  cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
-  stats_from_statics(s, &ss);
-  if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium at t = 0");
-  int rc = static_frame(s, 0.0, q);
-  if (rc == 0 && s->obs && s->obs->increment)
-    rc = s->obs->increment(s->obs->user, s, 0.0, ss.max_iterations, ss.residual);
-  if (rc != 0) {
-    snprintf(s->msg, sizeof s->msg, "stopped by the observer");
-    return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
-  }
-  s->nmodes = s->nmodes_cap;
-  st = cosrod_statics_modes(s->rods[0], 0.0, q, s->nmodes, s->omega, s->freq, s->shapes, s->mode_min);
-  if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[0], q, s->nmodes, s->mode_min, s->mode_kind, NULL);
-  if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "modal analysis failed (%s)", cosrod_strerror(st));
-    s->t_fail = 0.0;
-    return st;
-  }
-  /* keep the modes of the first `count` distinct frequencies (degenerate
-   * pairs within 1e-6 count once) */
-  cosrod_statics_mode_groups(s->nmodes, s->omega, 1e-6, s->mode_group);
-  int keep = 0;
-  while (keep < s->nmodes && s->mode_group[keep] < s->nmodes_req) ++keep;
-  s->nmodes = keep;
   return st;
 }
 
@@ -370,7 +332,9 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
   s->ran = 1;
   s->obs = obs;
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) {
-    cosrod_status st = s->analysis == COSROD_SC_ANALYSIS_STATIC ? run_static(s) : run_modes(s);
+    cosrod_status st = s->analysis == COSROD_SC_ANALYSIS_STATIC ? run_static(s)
+                       : s->analysis == COSROD_SC_ANALYSIS_BUCKLING ? sim_run_buckling(s)
+                                                                   : sim_run_modes(s);
     s->obs = NULL;
     return st;
   }
@@ -441,11 +405,13 @@ void cosrod_sim_mode_info(const cosrod_sim *s, int i, const char **type, int *gr
   if (group) *group = s->mode_group[i];
 }
 void cosrod_sim_mode(const cosrod_sim *s, int i, double *omega, double *freq_hz, const double **shape) {
-  int N = cosrod_rod_nseg(s->rods[0]);
   if (omega) *omega = s->omega[i];
   if (freq_hz) *freq_hz = s->freq[i];
-  if (shape) *shape = s->shapes + (size_t)i * (size_t)(N + 1) * 6;
+  if (shape) *shape = s->shapes + (size_t)i * s->shape_stride;
 }
+size_t cosrod_sim_mode_rod(const cosrod_sim *s, int i) { return s->mode_rod ? s->mode_rod[i] : 0; }
+size_t cosrod_sim_mode_stride(const cosrod_sim *s) { return s->shape_stride; }
+double cosrod_sim_load_factor(const cosrod_sim *s, int i) { return s->mode_lam ? s->mode_lam[i] : NAN; }
 int cosrod_sim_split_layout(const cosrod_sim *s) { return s->split; }
 void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int *mu_q) {
   if (ml) *ml = s->ml;

@@ -59,6 +59,13 @@ static void to_vertices(const cosrod_rod *rod, const double *q, const double *ph
   }
 }
 
+cosrod_status cosrod_statics_mode_shape(const cosrod_rod *rod, const double *q, const double *phi,
+                                        double *shape) {
+  if (!rod || !q || !phi || !shape) return COSROD_ERR_INVALID;
+  to_vertices(rod, q, phi, shape);
+  return COSROD_OK;
+}
+
 cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double *q, int count, double *omega,
                                    double *freq_hz, double *shapes, double *minimal) {
   if (!rod || !q || count < 1) return COSROD_ERR_INVALID;

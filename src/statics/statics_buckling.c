@@ -1,22 +1,32 @@
-/* Linearised buckling about an equilibrium (e.g. Bathe, Finite Element
- * Procedures, 1996, §6.8.2): with the tangent stiffness K_0 at the
- * equilibrium of the unloaded state (load factor μ = 0 on gravity, loads and
- * the load callback) and K_ε at the equilibrium under a small share ε = 1e-4
- * of the loads, the stiffness is extrapolated linearly in the load factor,
- * K(λ) = K_0 + λ G with G = (K_ε - K_0)/ε ≈ dK/dμ (the geometric stiffness of
- * the prebuckling stresses), and the critical factors solve
- *     K_0 φ = -λ G φ,
- * i.e. with θ = 1/λ the symmetric-definite pencil -G φ = θ K_0 φ.  The small
- * ε keeps the prebuckling rotations out of G: at μ = 1 their effect on the
- * stiff shear/extension terms (∝ GA/Δs θ², quadratic in the load) would
- * grow with N and swamp the geometric stiffness of a deep strip.  Hence the
- * classical (Euler, Prandtl) values, without prebuckling deflections;
- * (LAPACK dsygv on the dense symmetric parts; K_0 + 1e-12 max|diag| I lifts
- * rigid null modes such as the spin of a column pinned at both ends, whose
- * θ = 0 gives λ = ∞).  The critical loads are λ_i times the loads, for the
- * positive λ in ascending order.  Exact for the buckling of straight
- * columns and strips, whose prebuckling state does not rotate (K_1 - K_0 is
- * then the geometric stiffness of the axial force or bending moment). */
+/* Buckling about an equilibrium (e.g. Bathe, Finite Element Procedures,
+ * 1996, §6.8.2).  The loads at pseudo-time t (gravity, loads, the load
+ * callback) are scaled by a load factor μ; K(μ) is the tangent stiffness at
+ * the equilibrium under μ times the loads, followed from the unloaded
+ * equilibrium μ = 0.  A critical factor is a μ where K(μ) turns singular.
+ *
+ * Estimates: the linearisation K(λ) ≈ K_0 + λ G, G = dK/dμ by the central
+ * difference (K(ε) - K(-ε)) / (2ε) (exact for K quadratic in μ: the O(μ²)
+ * prebuckling-rotation terms of the stiff shear/extension energy, ∝ GA/Δs θ²,
+ * drop out), K_0 φ = -λ G φ; two passes, ε = 1e-4 then 0.02 |λ|_min.
+ * Segment rotations in spatial components (dense_K), so that matrices of
+ * states whose frames have rotated are comparable.
+ *
+ * The pencil: K_0 = V D Vᵀ (dsyev on the dense symmetric part); rigid null
+ * modes (D_i <= 1e-13 max D, e.g. the spin of a shaft pinned at both ends)
+ * are deflated, not shifted (a shift of 1e-12 max D is of the order of the
+ * bending energy of soft modes: it made clamped–free Euler converge at order
+ * 1.5 and Prandtl's strip buckle 10x too low); on the rest
+ *   C = D^{-1/2} V_mᵀ (-G) V_m D^{-1/2},   C y = θ y,   θ = 1/λ.
+ * A null mode that the loads destabilise (a column standing on a pin) is a
+ * mechanism: λ = 0.
+ *
+ * Refinement (conservative loads, K symmetric): each estimate is refined to
+ * the root of ρ_j(μ), the j-th eigenvalue of D^{-1/2} V_mᵀ K(μ) V_m D^{-1/2}
+ * (secant / Illinois regula falsi, refine_root): independent of the rotation
+ * chart, which any linearisation K_0 + μ G is not (the material chart misses
+ * the frame rotation of a twisted shaft, the spatial one that of a bent
+ * strip), and including the prebuckling deflections (none for straight
+ * columns).  Non-conservative loads: buckling_nonsym below. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,19 +35,340 @@
 #include "cosrod/band.h"
 #include "statics/statics_internal.h"
 
-/* reference load factor of the loaded state (see the top comment) */
-#define BUCKLING_EPS 1e-4
+#define BUCKLING_EPS 1e-4  /* load factor of the first estimate */
+#define BUCKLING_REL 0.02  /* second pass: ε relative to the smallest |λ| */
+#define BUCKLING_NULL 1e-13 /* rigid null modes: D_i <= this max D */
 
-static void dense_sym_K(const cosrod_band *J, double *K, int n) {
-  /* K = -sym(J) (J = dr/dδ) */
+/* K = -sym(J) (J = dr/dδ, dense n x n) in spatial rotation coordinates:
+ * the chart p exp(δθ/2) of segment k is exp(R(p) δθ / 2) p, so with
+ * δθ = R(p)ᵀ δθ_s the segment rows and columns become R K Rᵀ.  Stiffness
+ * matrices of states whose frames have rotated (the twist of a shaft, the
+ * bending of a strip) are thereby in the same coordinates; in material
+ * ones their difference would carry the frame rotation itself. */
+static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K, int sym) {
+  const int n = s->nv;
   memset(K, 0, sizeof(double) * (size_t)n * (size_t)n);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i)
       if (cosrod_band_in_band(J, i, j)) {
         double v = -cosrod_band_get(J, i, j);
+        if (!sym) {
+          K[(size_t)j * n + i] = v;
+          continue;
+        }
         K[(size_t)j * n + i] += 0.5 * v;
         K[(size_t)i * n + j] += 0.5 * v;
       }
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    const cosrod_rod *rod = pt->rod;
+    for (int k = 0; k < rod->N; ++k) {
+      const double *p = q + pt->q0 + rod->qs[k];
+      const int o = pt->v0 + rod->vs_ns[k];
+      double v[3], w[3];
+      for (int j = 0; j < n; ++j) { /* rows: R K */
+        for (int a = 0; a < 3; ++a) v[a] = K[(size_t)j * n + o + a];
+        cosrod_quat_rotate(w, p, v);
+        for (int a = 0; a < 3; ++a) K[(size_t)j * n + o + a] = w[a];
+      }
+      for (int i = 0; i < n; ++i) { /* columns: K Rᵀ */
+        for (int a = 0; a < 3; ++a) v[a] = K[(size_t)(o + a) * n + i];
+        cosrod_quat_rotate(w, p, v);
+        for (int a = 0; a < 3; ++a) K[(size_t)(o + a) * n + i] = w[a];
+      }
+    }
+  }
+}
+
+static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
+  dense_K(s, q, J, K, 1);
+}
+
+/* -G = -dK/dμ at μ = 0 by the central difference (K(-ε) - K(+ε)) / (2ε)
+ * into B, both states corrected from q0 (the unloaded equilibrium); qw (nq)
+ * and W (n x n) are scratch. */
+static cosrod_status load_derivative(cosrod_statics *s, double t, double eps, const double *q0, double *qw,
+                                     double *W, double *B) {
+  const int n = s->nv;
+  for (int side = 0; side < 2; ++side) {
+    double mu = side == 0 ? eps : -eps;
+    memcpy(qw, q0, sizeof(double) * (size_t)s->nq);
+    cosrod_status st = statics_correct_at(s, t, mu, qw);
+    if (st == COSROD_OK) st = statics_jacobian(s, t, mu, qw, s->J);
+    if (st != COSROD_OK) return st;
+    dense_sym_K(s, qw, s->J, side == 0 ? B : W);
+  }
+  for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (W[i] - B[i]) / (2.0 * eps);
+  return COSROD_OK;
+}
+
+/* C = S Vᵀ B V S on the m kept columns V (n x m, from column z0 of the
+ * eigenvectors V0), S = diag(d^{-1/2}); W (n x m) scratch; C (m x m). */
+static void project(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
+  for (int j = 0; j < m; ++j) { /* W = B V */
+    double *w = W + (size_t)j * n;
+    memset(w, 0, sizeof(double) * (size_t)n);
+    for (int k = 0; k < n; ++k) {
+      const double v = V[(size_t)j * n + k];
+      if (v == 0.0) continue;
+      const double *b = B + (size_t)k * n;
+      for (int i = 0; i < n; ++i) w[i] += b[i] * v;
+    }
+  }
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i <= j; ++i) {
+      const double *vi = V + (size_t)i * n, *wj = W + (size_t)j * n;
+      double c = 0.0;
+      for (int k = 0; k < n; ++k) c += vi[k] * wj[k];
+      c /= sqrt(d[i] * d[j]);
+      C[(size_t)j * m + i] = C[(size_t)i * m + j] = c;
+    }
+}
+
+static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw);
+
+/* ρ_j(μ): the j-th lowest eigenvalue of D^{-1/2} V_mᵀ K(μ) V_m D^{-1/2} (1 at
+ * μ = 0 for every j), K(μ) at the equilibrium under μ times the loads,
+ * reached from qw at mu_from (in place); y (m) its eigenvector. */
+static cosrod_status rho_at(cosrod_statics *s, double t, double mu_from, double mu, double *qw, int n, int m,
+                            const double *Vm,
+                            const double *dm, int j, double *B, double *W, double *C, double *th, double *rho,
+                            double *y) {
+  cosrod_status st = reach(s, t, mu_from, mu, qw, W); /* W: scratch until project() */
+  if (st == COSROD_OK) st = statics_jacobian(s, t, mu, qw, s->J);
+  if (st != COSROD_OK) return st;
+  dense_sym_K(s, qw, s->J, B);
+  project(n, m, Vm, dm, B, W, C);
+  /* only the j-th eigenpair (MRRR: O(m²) after the tridiagonal reduction) */
+  lapack_int found = 0, isuppz[2];
+  if (LAPACKE_dsyevr(LAPACK_COL_MAJOR, 'V', 'I', 'U', m, C, m, 0.0, 0.0, j + 1, j + 1, 0.0, &found, th, y, m,
+                     isuppz) != 0 ||
+      found != 1)
+    return COSROD_ERR_INTERNAL;
+  *rho = th[0];
+  return COSROD_OK;
+}
+
+/* The critical factor of mode j as the root of ρ_j(μ) (the singularity of
+ * K(μ) along the prebuckling path, independent of the rotation chart, unlike
+ * the linearisation K_0 + μ G, which in any chart misses either the frame
+ * rotation of a twisted shaft or that of a bent strip): secant / regula
+ * falsi (Illinois) from (0, 1) and the linearised estimate lam, steps capped
+ * at 4x; the equilibria continue from the last one below the root.  On
+ * return *lam is the root (unchanged if an equilibrium fails: the
+ * linearised estimate stands), y (m) the null vector there. */
+static void refine_root(cosrod_statics *s, double t, const double *q0, double *qa, double *qw, int n, int m,
+                        const double *Vm, const double *dm, int j, double *B, double *W, double *C, double *th,
+                        double *lam, double *y) {
+  const size_t nq = (size_t)s->nq;
+  double lo = 0.0, flo = 1.0, p0 = 0.0, f0 = 1.0, hi = INFINITY, fhi = NAN, x = *lam;
+  int last = 0; /* Illinois: which end the previous step replaced (-1 lo, +1 hi) */
+  memcpy(qa, q0, sizeof(double) * nq);
+  for (int it = 0; it < 60; ++it) {
+    double fx;
+    memcpy(qw, qa, sizeof(double) * nq);
+    if (rho_at(s, t, lo, x, qw, n, m, Vm, dm, j, B, W, C, th, &fx, y) != COSROD_OK) {
+      hi = x, fhi = NAN; /* no equilibrium there: beyond the root (or a fold) */
+    } else if (fx > 0.0) {
+      p0 = lo, f0 = flo;
+      lo = x, flo = fx;
+      memcpy(qa, qw, sizeof(double) * nq);
+      if (last == -1 && isfinite(fhi)) fhi *= 0.5;
+      last = -1;
+      *lam = x;
+    } else {
+      hi = x, fhi = fx;
+      if (last == 1) flo *= 0.5;
+      last = 1;
+      *lam = x;
+    }
+    if (isfinite(hi) && hi - lo <= 1e-10 * hi) break;
+    const double xold = x;
+    if (!isfinite(hi)) { /* secant through the last two points below the root, at most 4x on */
+      x = f0 > flo ? lo + flo * (lo - p0) / (f0 - flo) : 4.0 * lo;
+      if (!(x > lo) || x > 4.0 * lo) x = 4.0 * lo;
+    } else if (isfinite(fhi)) { /* regula falsi (Illinois) */
+      x = lo + flo * (hi - lo) / (flo - fhi);
+      if (!(x > lo && x < hi)) x = 0.5 * (lo + hi);
+    } else {
+      x = 0.5 * (lo + hi);
+    }
+    if (fabs(x - xold) <= 1e-10 * fabs(xold) && isfinite(fhi)) { /* converged secant step */
+      *lam = x;
+      break;
+    }
+  }
+}
+
+/* A mode φ (n, spatial rotation coordinates) into out: unit length,
+ * largest entry positive, segment rotations back to material ones at q0. */
+static void store_mode(const cosrod_statics *s, const double *q0, const double *phi, double *out) {
+  const int n = s->nv;
+  double big = 0.0, nr = 0.0;
+  for (int k = 0; k < n; ++k) {
+    nr += phi[k] * phi[k];
+    if (fabs(phi[k]) > fabs(big)) big = phi[k];
+  }
+  const double sc = (big < 0.0 ? -1.0 : 1.0) / sqrt(nr);
+  for (int k = 0; k < n; ++k) out[k] = sc * phi[k];
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *pt = &s->part[r];
+    for (int k = 0; k < pt->rod->N; ++k) {
+      double *th3 = out + pt->v0 + pt->rod->vs_ns[k], w[3];
+      cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
+      memcpy(th3, w, sizeof w);
+    }
+  }
+}
+
+/* ---- non-conservative loads (moments, follower loads, load callback) ----
+ * K(μ) is not symmetric, and the singularity of K itself, not of its
+ * symmetric part, is the static instability (e.g. Greenhill's shaft under a
+ * dead axial torque, 2πEI/L for ball-jointed ends: the adjacent equilibrium
+ * EI e3 × u'' + T u' = 0).  Newton-like iteration on the load factor: about
+ * the equilibrium at μ_i, the non-symmetric pencil
+ *   K(μ_i) φ = -Δ G(μ_i) φ   (LAPACK dggev on the deflated coordinates),
+ * μ_{i+1} = μ_i + Δ_min (the real Δ of least |Δ| with μ + Δ > 0), until
+ * |Δ| <= 1e-9 μ: there K(μ) is singular, whatever the rotation chart.  The
+ * further critical factors are μ* + Δ_j of the last linearisation. */
+
+/* C = S Vᵀ B V S (m x m, B not symmetric); W (n x m) scratch. */
+static void project_full(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
+  for (int j = 0; j < m; ++j) {
+    double *w = W + (size_t)j * n;
+    memset(w, 0, sizeof(double) * (size_t)n);
+    for (int k = 0; k < n; ++k) {
+      const double v = V[(size_t)j * n + k];
+      if (v == 0.0) continue;
+      const double *b = B + (size_t)k * n;
+      for (int i = 0; i < n; ++i) w[i] += b[i] * v;
+    }
+  }
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i) {
+      const double *vi = V + (size_t)i * n, *wj = W + (size_t)j * n;
+      double c = 0.0;
+      for (int k = 0; k < n; ++k) c += vi[k] * wj[k];
+      C[(size_t)j * m + i] = c / sqrt(d[i] * d[j]);
+    }
+}
+
+/* The equilibrium at μ_to from q (at μ_from), in up to 64 sub-steps. */
+static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw) {
+  for (int k = 1; k <= 64; k *= 2) {
+    memcpy(qw, q, sizeof(double) * (size_t)s->nq);
+    cosrod_status st = COSROD_OK;
+    for (int i = 1; i <= k && st == COSROD_OK; ++i)
+      st = statics_correct_at(s, t, mu_from + (mu_to - mu_from) * i / k, qw);
+    if (st == COSROD_OK) {
+      memcpy(q, qw, sizeof(double) * (size_t)s->nq);
+      return COSROD_OK;
+    }
+    if (st == COSROD_ERR_INTERRUPTED || st == COSROD_ERR_CALLBACK) return st;
+  }
+  return COSROD_ERR_CONVERGENCE;
+}
+
+typedef struct ns_work {
+  double *A, *Gp, *ar, *ai, *be, *VR, *qa, *qb, *qc;
+} ns_work;
+
+static cosrod_status buckling_nonsym(cosrod_statics *s, double t, const double *q0, int count, double *lambda,
+                                     double *minimal, int m, const double *Vm, const double *dm, double *B,
+                                     double *W, double *X, int *nfound) {
+  const int n = s->nv;
+  const size_t mm = (size_t)m * (size_t)m, nq = (size_t)s->nq;
+  ns_work w;
+  cosrod_status st = COSROD_OK;
+  w.A = malloc(sizeof(double) * mm), w.Gp = malloc(sizeof(double) * mm), w.VR = malloc(sizeof(double) * mm);
+  w.ar = malloc(sizeof(double) * (size_t)m), w.ai = malloc(sizeof(double) * (size_t)m);
+  w.be = malloc(sizeof(double) * (size_t)m);
+  w.qa = malloc(sizeof(double) * nq), w.qb = malloc(sizeof(double) * nq), w.qc = malloc(sizeof(double) * nq);
+  int *order = malloc(sizeof(int) * (size_t)m);
+  if (!w.A || !w.Gp || !w.VR || !w.ar || !w.ai || !w.be || !w.qa || !w.qb || !w.qc || !order) {
+    st = COSROD_ERR_NOMEM;
+    goto out;
+  }
+  memcpy(w.qa, q0, sizeof(double) * nq);
+  double mu = 0.0, eps = BUCKLING_EPS, dprev = NAN;
+  int nreal = 0;
+  for (int it = 0; it < 40; ++it) {
+    /* K(μ) and G(μ) = (K(μ+ε) - K(μ-ε)) / 2ε, projected */
+    st = statics_jacobian(s, t, mu, w.qa, s->J);
+    if (st != COSROD_OK) goto out;
+    dense_K(s, w.qa, s->J, X, 0);
+    project_full(n, m, Vm, dm, X, W, w.A);
+    for (int side = 0; side < 2; ++side) {
+      const double mus = side == 0 ? mu + eps : mu - eps;
+      double *qs = side == 0 ? w.qb : w.qc;
+      memcpy(qs, w.qa, sizeof(double) * nq);
+      st = reach(s, t, mu, mus, qs, X);
+      if (st == COSROD_OK) st = statics_jacobian(s, t, mus, qs, s->J);
+      if (st != COSROD_OK) goto out;
+      dense_K(s, qs, s->J, side == 0 ? B : X, 0);
+    }
+    for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (X[i] - B[i]) / (2.0 * eps); /* -G */
+    project_full(n, m, Vm, dm, B, W, w.Gp);
+    lapack_int info = LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'V', m, w.A, m, w.Gp, m, w.ar, w.ai, w.be, NULL, 1,
+                                    w.VR, m);
+    if (info != 0) {
+      st = COSROD_ERR_INTERNAL;
+      goto out;
+    }
+    /* real, finite Δ = α/β with μ + Δ > 0, by |Δ| */
+    nreal = 0;
+    for (int i = 0; i < m; ++i) {
+      if (!(fabs(w.be[i]) > 1e-12 * (fabs(w.ar[i]) + fabs(w.ai[i]))) || fabs(w.ai[i]) > 1e-6 * fabs(w.ar[i])) continue;
+      const double dl = w.ar[i] / w.be[i];
+      if (!(mu + dl > 0.0) || !isfinite(dl)) continue;
+      int k = nreal++;
+      while (k > 0 && fabs(w.ar[order[k - 1]] / w.be[order[k - 1]]) > fabs(dl)) order[k] = order[k - 1], --k;
+      order[k] = i;
+    }
+    if (nreal == 0) {
+      st = COSROD_ERR_CONVERGENCE;
+      goto out;
+    }
+    const double d1 = w.ar[order[0]] / w.be[order[0]];
+    if (it >= 1 && fabs(d1) <= 1e-9 * (mu + fabs(d1))) break; /* K(μ) singular */
+    if (it == 0 && isnan(dprev)) { /* first estimate: redo at μ = 0 with ε relative to it */
+      dprev = d1;
+      eps = BUCKLING_REL * fabs(d1);
+      continue;
+    }
+    st = reach(s, t, mu, mu + d1, w.qa, X);
+    if (st != COSROD_OK) break; /* keep the last linearisation */
+    mu += d1;
+    eps = BUCKLING_REL * fmax(fabs(d1), 0.05 * mu);
+    dprev = d1;
+  }
+  st = COSROD_OK;
+  /* critical factors μ + Δ_j (Δ_j > -μ ascending: sort by value) */
+  for (int a = 1; a < nreal; ++a)
+    for (int b = a; b > 0 && w.ar[order[b]] / w.be[order[b]] < w.ar[order[b - 1]] / w.be[order[b - 1]]; --b) {
+      int tmp = order[b];
+      order[b] = order[b - 1], order[b - 1] = tmp;
+    }
+  int f = 0;
+  for (int a = 0; a < nreal && f < count; ++a, ++f) {
+    const int i = order[a];
+    lambda[f] = mu + w.ar[i] / w.be[i];
+    if (minimal) {
+      double *phi = W; /* φ = V_m D^{-1/2} y */
+      memset(phi, 0, sizeof(double) * (size_t)n);
+      for (int jj = 0; jj < m; ++jj) {
+        const double c = w.VR[(size_t)i * m + jj] / sqrt(dm[jj]);
+        const double *v = Vm + (size_t)jj * n;
+        for (int k = 0; k < n; ++k) phi[k] += c * v[k];
+      }
+      store_mode(s, q0, phi, minimal + (size_t)f * n);
+    }
+  }
+  *nfound = f;
+out:
+  free(w.A), free(w.Gp), free(w.VR), free(w.ar), free(w.ai), free(w.be), free(w.qa), free(w.qb), free(w.qc);
+  free(order);
+  return st;
 }
 
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
@@ -45,58 +376,141 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
   if (s->kkt) return COSROD_ERR_UNSUPPORTED; /* Kirchhoff rods: KKT stiffness, not done yet */
   const int n = s->nv, nq = s->nq;
+  const size_t nn = (size_t)n * (size_t)n;
   cosrod_status st = COSROD_OK;
   double *q1 = malloc(sizeof(double) * (size_t)nq), *q0 = malloc(sizeof(double) * (size_t)nq);
-  double *K0 = malloc(sizeof(double) * (size_t)n * (size_t)n), *B = malloc(sizeof(double) * (size_t)n * (size_t)n);
-  double *th = malloc(sizeof(double) * (size_t)n);
-  if (!q1 || !q0 || !K0 || !B || !th) {
+  double *V = malloc(sizeof(double) * nn), *B = malloc(sizeof(double) * nn), *W = malloc(sizeof(double) * nn);
+  double *C = malloc(sizeof(double) * nn), *d = malloc(sizeof(double) * (size_t)n);
+  double *th = malloc(sizeof(double) * (size_t)n), *qw = malloc(sizeof(double) * (size_t)nq);
+  double *yv = malloc(sizeof(double) * (size_t)n);
+  if (!q1 || !q0 || !V || !B || !W || !C || !d || !th || !qw || !yv) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
   memcpy(q0, q, sizeof(double) * (size_t)nq);
   st = statics_correct_at(s, t, 0.0, q0); /* the unloaded equilibrium */
+  if (st == COSROD_OK) st = statics_jacobian(s, t, 0.0, q0, s->J);
   if (st != COSROD_OK) goto done;
-  memcpy(q1, q0, sizeof(double) * (size_t)nq);
-  st = statics_correct_at(s, t, BUCKLING_EPS, q1);
-  if (st != COSROD_OK) goto done;
-  st = statics_jacobian(s, t, BUCKLING_EPS, q1, s->J);
-  if (st != COSROD_OK) goto done;
-  dense_sym_K(s->J, B, n); /* K_1 */
-  st = statics_jacobian(s, t, 0.0, q0, s->J);
-  if (st != COSROD_OK) goto done;
-  dense_sym_K(s->J, K0, n);
-  double dmax = 0.0;
-  for (int i = 0; i < n; ++i) dmax = fmax(dmax, fabs(K0[(size_t)i * n + i]));
-  for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (K0[i] - B[i]) / BUCKLING_EPS; /* -dK/dμ */
-  for (int i = 0; i < n; ++i) K0[(size_t)i * n + i] += 1e-12 * dmax;
-  if (LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'V', 'U', n, B, n, K0, n, th) != 0) {
+  dense_sym_K(s, q0, s->J, V);
+  if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', n, V, n, d) != 0) {
     st = COSROD_ERR_INTERNAL;
     goto done;
   }
-  /* λ = 1/θ for θ > 0: the largest θ first */
-  int found = 0;
-  for (int i = n - 1; i >= 0 && found < count; --i) {
-    if (!(th[i] > 1e-12)) break;
-    lambda[found] = 1.0 / th[i];
-    if (minimal) {
-      const double *v = B + (size_t)i * n;
-      double big = 0.0, nr = 0.0;
-      for (int k = 0; k < n; ++k) {
-        nr += v[k] * v[k];
-        if (fabs(v[k]) > fabs(big)) big = v[k];
-      }
-      double sc = (big < 0.0 ? -1.0 : 1.0) / sqrt(nr);
-      for (int k = 0; k < n; ++k) minimal[(size_t)found * n + k] = sc * v[k];
-    }
-    ++found;
+  /* keep the columns z0 .. n-1 (ascending D: the null modes come first;
+   * a negative D, an unstable unloaded state, is deflated as well) */
+  int z0 = 0;
+  while (z0 < n && !(d[z0] > BUCKLING_NULL * d[n - 1])) ++z0;
+  const int m = n - z0;
+  const double *Vm = V + (size_t)z0 * n, *dm = d + z0;
+  if (m == 0) {
+    st = COSROD_ERR_SINGULAR;
+    goto done;
   }
+  if (!s->dead_loads) { /* non-conservative loads: the non-symmetric pencil */
+    int nf = 0;
+    st = buckling_nonsym(s, t, q0, count, lambda, minimal, m, Vm, dm, B, W, C, &nf);
+    if (st != COSROD_OK) goto done;
+    for (int i = nf; i < count; ++i) lambda[i] = INFINITY;
+    st = nf > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
+    goto done;
+  }
+  double eps = BUCKLING_EPS;
+  for (int pass = 0; pass < 2; ++pass) {
+    st = load_derivative(s, t, eps, q0, q1, W, B);
+    if (st != COSROD_OK) goto done;
+    project(n, m, Vm, dm, B, W, C);
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', m, C, m, th) != 0) {
+      st = COSROD_ERR_INTERNAL;
+      goto done;
+    }
+    const double thmax = fmax(fabs(th[0]), fabs(th[m - 1]));
+    if (pass == 1 || !(thmax > 0.0)) break;
+    eps = BUCKLING_REL / thmax;
+  }
+  /* mechanisms: a rigid motion of the unloaded rods (null space Z of K_0)
+   * that the loads destabilise buckles at λ = 0 (e.g. a column standing on
+   * a pin): the eigenpairs of Zᵀ(-G)Z (z0 x z0) with a positive value */
+  int found = 0;
+  if (z0 > 0) {
+    double bmax = 0.0;
+    for (int i = 0; i < n; ++i) bmax = fmax(bmax, fabs(B[(size_t)i * n + i]));
+    double *Gz = C, *gz = th + m; /* th has n >= m + z0 entries; C is free until the refinement */
+    for (int a = 0; a < z0; ++a)
+      for (int b = 0; b <= a; ++b) {
+        const double *va = V + (size_t)a * n, *vb = V + (size_t)b * n;
+        double g = 0.0;
+        for (int k = 0; k < n; ++k) {
+          const double *bk = B + (size_t)k * n;
+          double bv = 0.0;
+          for (int i = 0; i < n; ++i) bv += bk[i] * va[i];
+          g += vb[k] * bv;
+        }
+        Gz[(size_t)a * z0 + b] = Gz[(size_t)b * z0 + a] = g;
+      }
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', z0, Gz, z0, gz) != 0) {
+      st = COSROD_ERR_INTERNAL;
+      goto done;
+    }
+    for (int a = z0 - 1; a >= 0 && found < count; --a) {
+      if (!(gz[a] > 1e-9 * bmax)) break;
+      lambda[found] = 0.0;
+      if (minimal) {
+        double *phi = W;
+        memset(phi, 0, sizeof(double) * (size_t)n);
+        for (int b = 0; b < z0; ++b)
+          for (int k = 0; k < n; ++k) phi[k] += Gz[(size_t)a * z0 + b] * V[(size_t)b * n + k];
+        store_mode(s, q0, phi, minimal + (size_t)found * n);
+      }
+      ++found;
+    }
+  }
+  const int nmech = found;
+  /* λ = 1/θ for θ > 0: the largest θ first (the linearised estimates) */
+  const double thmax = fmax(fabs(th[0]), fabs(th[m - 1]));
+  for (int i = m - 1; i >= 0 && found < count; --i) {
+    if (!(th[i] > 1e-9 * thmax)) break;
+    lambda[found++] = 1.0 / th[i];
+  }
+  /* each refined to the root of ρ_j (j-th lowest eigenvalue of K(μ) on the
+   * elastic modes) */
+  for (int f = nmech; f < found; ++f) {
+    /* a degenerate partner (a round section's second plane) starts from the first's root */
+    if (f > nmech && fabs(lambda[f] - lambda[f - 1]) <= 1e-6 * lambda[f]) lambda[f] = lambda[f - 1];
+    refine_root(s, t, q0, q1, qw, n, m, Vm, dm, f - nmech, B, W, C, th, lambda + f, yv);
+    if (minimal) {
+      double *phi = W; /* φ = V_m D^{-1/2} y */
+      memset(phi, 0, sizeof(double) * (size_t)n);
+      for (int jj = 0; jj < m; ++jj) {
+        const double c = yv[jj] / sqrt(dm[jj]);
+        const double *v = Vm + (size_t)jj * n;
+        for (int k = 0; k < n; ++k) phi[k] += c * v[k];
+      }
+      store_mode(s, q0, phi, minimal + (size_t)f * n);
+    }
+  }
+  /* sort ascending (refinement may reorder close modes) */
+  for (int f = 1; f < found; ++f)
+    for (int g = f; g > 0 && lambda[g] < lambda[g - 1]; --g) {
+      double tl = lambda[g];
+      lambda[g] = lambda[g - 1], lambda[g - 1] = tl;
+      if (minimal)
+        for (int k = 0; k < n; ++k) {
+          double tv = minimal[(size_t)g * n + k];
+          minimal[(size_t)g * n + k] = minimal[(size_t)(g - 1) * n + k], minimal[(size_t)(g - 1) * n + k] = tv;
+        }
+    }
   for (int i = found; i < count; ++i) lambda[i] = INFINITY;
   st = found > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
 done:
   free(q1);
   free(q0);
-  free(K0);
+  free(V);
   free(B);
+  free(W);
+  free(C);
+  free(d);
   free(th);
+  free(qw);
+  free(yv);
   return st;
 }
