@@ -71,7 +71,8 @@ static void usage(FILE *f) {
           "  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM (timeout, batch\n"
           "       schedulers), 129 by SIGHUP (terminal closed); files stay valid,\n"
           "       summary.json says \"interrupted\"\n"
-          "\n"
+          "\n");
+  fprintf(f,
           "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
           "curvatures.csv, energy.csv, steps.csv, reactions.csv (t,rod,end,Fx..Mz: force and\n"
           "moment each supported end exerts on the rod, spatial), vtk/cosrod.pvd (ParaView), plots/*.png\n"
