@@ -77,4 +77,13 @@ cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double 
 cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const double *q, const cosrod_band *J,
                                       const double *m, int count, double *w, double *z);
 
+/* statics_path.c, for the arc-length solver: the trust region of a step δ
+ * (nv, in place), chart coordinates of qa relative to q, the stiffness at
+ * (t, μ, q) factored into s->J with its stability index *neg (see
+ * factor_at; -1 singular), and the Newton corrector at fixed (t, μ). */
+void statics_limit_step(const cosrod_statics *s, double *dv);
+void statics_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta);
+cosrod_status statics_factor_index(cosrod_statics *s, double t, double mu, const double *q, int *neg);
+cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
+
 #endif /* COSROD_STATICS_INTERNAL_H */
