@@ -387,6 +387,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->title = dup_str(cfg->title);
   out->scenario_file = cfg->scenario_file ? dup_str(cfg->scenario_file) : NULL;
   out->analysis = dup_str(cfg->analysis ? cfg->analysis : "dynamic");
+  out->arc_length = cfg->arc_length != 0;
   out->integrator = cfg->integrator ? dup_str(cfg->integrator) : NULL;
   out->gnuplot = dup_str(cfg->gnuplot ? cfg->gnuplot : "gnuplot");
   out->path_cap = strlen(dir) + 96;
@@ -457,7 +458,8 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
     if (!on) continue;
     f->fp = fopen(f->tmp_path, "w");
-    if (!f->fp || fputs(file_headers[i], f->fp) == EOF || fflush(f->fp) != 0) {
+    const char *hdr = i == OF_INCREMENTS && out->arc_length ? out_increments_arc_header : file_headers[i];
+    if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {
       char msg[600];
       snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));
       set_errbuf(cfg, msg);
@@ -466,7 +468,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       *st = COSROD_ERR_IO;
       return NULL;
     }
-    f->bytes = f->committed = f->safe = (long)strlen(file_headers[i]);
+    f->bytes = f->committed = f->safe = (long)strlen(hdr);
   }
   *st = COSROD_OK;
   return out;

@@ -184,8 +184,8 @@ static void read_joints(ctx *c, ynode *root) {
 /* ---- analysis, solver, output --------------------------------------------- */
 
 static void read_analysis(ctx *c, ynode *root) {
-  static const char *const keys[] = {"type",  "t_end",  "increments", "count", "start_from_equilibrium",
-                                     "gravity", NULL};
+  static const char *const keys[] = {"type",    "t_end",   "increments", "count", "start_from_equilibrium",
+                                     "gravity", "control", "path",       "max_steps", NULL};
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
   sc_push(c, "analysis");
@@ -208,6 +208,7 @@ static void read_analysis(ctx *c, ynode *root) {
       static const char *const gnames[] = {"ramp", "constant", NULL};
       a->gravity_constant = sc_to_enum(c, v, "gravity", gnames);
     }
+    sc_read_static_control(c, m); /* control: arc-length, path: keyframes (scenario_static.c) */
     sc_check_unused(c, m, "with type: static (pseudo-time runs over [0, 1])");
   } else {
     if ((v = sc_get(m, "count"))) a->count = sc_to_int(c, v, "count", 1, 1000000);
@@ -285,7 +286,7 @@ static void read_output(ctx *c, ynode *root) {
                                             "energy", "steps",      "reactions", NULL};
   cosrod_sc_output *o = &c->sc->output;
   const cosrod_sc_analysis *a = &c->sc->analysis;
-  double every = a->type == COSROD_SC_ANALYSIS_STATIC ? 1.0 / (double)a->increments : a->t_end / 100.0;
+  double every = a->type == COSROD_SC_ANALYSIS_STATIC ? a->t_end / (double)a->increments : a->t_end / 100.0;
   o->vtk = o->plots = 1;
   o->fields = COSROD_SC_FIELDS_DEFAULT;
   ynode *m = sc_get(root, "output");
@@ -559,6 +560,7 @@ static void validate(ctx *c, ynode *root) {
   read_analysis(c, root);
   read_bodies(c, root);
   sc_read_rods(c, root);
+  sc_check_static_path(c, root); /* path: keyframes sets t_end from the rods' keyframes */
   read_joints(c, root);
   read_solver(c, root);
   read_output(c, root);

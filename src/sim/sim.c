@@ -391,6 +391,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     o.increments = (int)sc->analysis.increments;
   /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
+  st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
+  if (st != COSROD_OK) return fail_create(s, status, st);
   s->stat[0] = cosrod_statics_create(s->rods[0], &o, &st);
   if (!s->stat[0]) {
     set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));
@@ -399,7 +401,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) {
     /* output pseudo-times and the landing solver (one increment from the
      * last converged state before an output time to it) */
-    st = make_output_times(s, 1.0, err, errlen);
+    st = make_output_times(s, sc->analysis.t_end, err, errlen);
     if (st != COSROD_OK) return fail_create(s, status, st);
     cosrod_statics_options ol = o;
     ol.increments = 1;
@@ -734,6 +736,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->qprev);
   free(s->qland);
   free(s->srods);
+  sim_static_free(s);
   free(s->omega);
   free(s->freq);
   free(s->shapes);
