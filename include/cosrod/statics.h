@@ -321,6 +321,10 @@ cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, doubl
                                              const cosrod_statics_arc_options *opt, cosrod_statics_arc_callback cb,
                                              void *user, double *lambda, cosrod_statics_stats *stats);
 
+/* Allocate the arc-length workspace now (else the first solve does):
+ * OK or ERR_NOMEM. */
+cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s);
+
 /* Reactions (as cosrod_statics_reactions) at the equilibrium (t, q) with
  * every external load scaled by the load factor lambda. */
 cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double lambda, const double *q, double *R,

@@ -398,6 +398,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     set_err(err, errlen, sc, "analysis", "no static solver for this rod (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
   }
+  if (s->arc && cosrod_statics_arclength_reserve(s->stat[0]) != COSROD_OK) /* no allocation in the run */
+    return fail_create(s, status, COSROD_ERR_NOMEM);
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) {
     /* output pseudo-times and the landing solver (one increment from the
      * last converged state before an output time to it) */

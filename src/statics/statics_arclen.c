@@ -180,9 +180,12 @@ static void add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
   s->nnewton = s->njac = s->nres = 0;
 }
 
-static void ws_free(arc_ws *w) {
-  free(w->tu), free(w->a), free(w->b), free(w->sec), free(w->g);
-  free(w->qc), free(w->qw), free(w->qx);
+cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s) {
+  if (!s) return COSROD_ERR_INVALID;
+  if (s->arcbuf) return COSROD_OK;
+  size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
+  s->arcbuf = calloc(5 * nv + 3 * nq, sizeof(double));
+  return s->arcbuf ? COSROD_OK : COSROD_ERR_NOMEM;
 }
 
 static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_options *o, cosrod_statics_arc_callback cb,
@@ -350,18 +353,14 @@ cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, doubl
   memset(&w, 0, sizeof w);
   w.s = s;
   w.t = t;
-  size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
-  w.tu = calloc(nv, sizeof(double));
-  w.a = calloc(nv, sizeof(double));
-  w.b = calloc(nv, sizeof(double));
-  w.sec = calloc(nv, sizeof(double));
-  w.g = calloc(nv, sizeof(double));
-  w.qc = calloc(nq, sizeof(double));
-  w.qw = calloc(nq, sizeof(double));
-  w.qx = calloc(nq, sizeof(double));
-  cosrod_status st = COSROD_ERR_NOMEM;
-  if (w.tu && w.a && w.b && w.sec && w.g && w.qc && w.qw && w.qx) st = arc_run(&w, q, &o, cb, user, lambda, stats);
-  ws_free(&w);
+  cosrod_status st = cosrod_statics_arclength_reserve(s);
+  if (st == COSROD_OK) {
+    size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
+    double *b = s->arcbuf;
+    w.tu = b, w.a = b + nv, w.b = b + 2 * nv, w.sec = b + 3 * nv, w.g = b + 4 * nv;
+    w.qc = b + 5 * nv, w.qw = b + 5 * nv + nq, w.qx = b + 5 * nv + 2 * nq;
+    st = arc_run(&w, q, &o, cb, user, lambda, stats);
+  }
   if (st != COSROD_OK) stats->t = *lambda;
   stats->wall_time = wall_now() - w0;
   return st;

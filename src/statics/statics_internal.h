@@ -49,6 +49,7 @@ struct cosrod_statics {
   double sc_min;        /* smallest scaled residual of the last correct() (+inf: none finite) */
   double excess;        /* convergence measure of the last residual (<= 1: converged, see statics_residual) */
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
+  double *arcbuf;       /* (5 nv + 3 nq) arc-length workspace (statics_arclen.c), or NULL */
   long nnewton, njac, nres;
 };
 
