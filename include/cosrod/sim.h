@@ -269,7 +269,7 @@ cosrod_status cosrod_sim_reactions(const cosrod_sim *sim, size_t r, double R[12]
 int cosrod_sim_arc_step(const cosrod_sim *sim, double *load_factor, double *displacement, int *index,
                         int *critical);
 /* Critical points found (limit: λ the extremum of the interpolated path;
- * bifurcation: the middle of the step), with their arc length t and
+ * bifurcation: located by bisection of the stability index), with their arc length t and
  * displacement; type "limit" or "bifurcation". */
 size_t cosrod_sim_ncritical(const cosrod_sim *sim);
 cosrod_status cosrod_sim_critical(const cosrod_sim *sim, size_t i, const char **type, double *t,

@@ -293,9 +293,10 @@ typedef enum cosrod_statics_critical {
  * eigenvalues under conservative loads, else the parity of det K, see
  * options.stop_at_critical; -1 singular), the critical point inside the step
  * (critical != NONE): its load factor lambda_crit (limit: the extremum of the
- * cubic Hermite interpolant of λ(s) with the tangents at both ends;
- * bifurcation: linear interpolation at the middle of the step), its arc
- * length s_crit and its state q_crit (nq, interpolated in the chart). */
+ * cubic Hermite interpolant of λ(s) with the tangents at both ends, state
+ * interpolated in the chart; bifurcation: bisection of the stability index
+ * along the step to 1e-8 of it, with the equilibrium at that λ), its arc
+ * length s_crit and its state q_crit (nq). */
 typedef struct cosrod_statics_arc_point {
   double lambda, s;
   int index, iterations;

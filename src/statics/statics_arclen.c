@@ -21,8 +21,9 @@
  * change of τ_λ = dλ/ds between consecutive points is a limit point, whose
  * λ is the extremum of the cubic Hermite interpolant of λ(s) on the step
  * (error O(Δs⁴)); a change of the stability index of K (statics_path.c,
- * factor_at) without a limit point is a bifurcation point.  Branch switching
- * is not implemented: the path continues on the branch it is on. */
+ * factor_at) without a limit point is a bifurcation point, located by
+ * bisection of the index along the step (equilibria at fixed λ).  Branch
+ * switching is not implemented: the path continues on the branch it is on. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -173,6 +174,38 @@ static void interpolate(arc_ws *w, double th) {
   cosrod_statics_apply(s, w->qx, w->b);
 }
 
+/* Bifurcation inside the step qc (λ = lc, index neg_c) -> qc ⊕ sec (λ = lc +
+ * dls): bisection on θ of the index of the equilibrium at λ(θ) = lc + θ dls
+ * (Newton at fixed λ from qc ⊕ θ sec) to 1e-8 of the step; the state at
+ * the last θ before the change is left in w->qx.  Returns θ. */
+static double refine_bifurcation(arc_ws *w, double lc, double dls, int neg_c) {
+  cosrod_statics *s = w->s;
+  double lo = 0.0, hi = 1.0;
+  while (hi - lo > 1e-8) {
+    double th = 0.5 * (lo + hi);
+    memcpy(w->qx, w->qc, sizeof(double) * (size_t)s->nq);
+    for (int i = 0; i < s->nv; ++i) w->b[i] = th * w->sec[i];
+    cosrod_statics_apply(s, w->qx, w->b);
+    int it = 0, neg = 0;
+    double res = 0.0;
+    if (statics_equilibrium_mu(s, w->t, lc + th * dls, w->qx, &it, &res) != COSROD_OK ||
+        statics_factor_index(s, w->t, lc + th * dls, w->qx, &neg) != COSROD_OK)
+      break; /* keep the bracket found so far */
+    if (neg == neg_c)
+      lo = th;
+    else
+      hi = th;
+  }
+  double th = 0.5 * (lo + hi);
+  memcpy(w->qx, w->qc, sizeof(double) * (size_t)s->nq);
+  for (int i = 0; i < s->nv; ++i) w->b[i] = th * w->sec[i];
+  cosrod_statics_apply(s, w->qx, w->b);
+  int it = 0;
+  double res = 0.0;
+  if (statics_equilibrium_mu(s, w->t, lc + th * dls, w->qx, &it, &res) != COSROD_OK) interpolate(w, th);
+  return th;
+}
+
 static void add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
   st->newton += s->nnewton;
   st->jacobians += s->njac;
@@ -275,11 +308,11 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
       th = hermite_extremum(lc, lw, d0, d1, h, &pt.lambda_crit);
     } else if (neg_n != neg_c && neg_n >= 0 && neg_c >= 0) {
       pt.critical = COSROD_CRITICAL_BIFURCATION;
-      th = 0.5;
-      pt.lambda_crit = lc + 0.5 * dls;
+      th = refine_bifurcation(w, lc, dls, neg_c);
+      pt.lambda_crit = lc + th * dls;
     }
+    if (pt.critical == COSROD_CRITICAL_LIMIT) interpolate(w, th);
     if (pt.critical != COSROD_CRITICAL_NONE) {
-      interpolate(w, th);
       pt.q_crit = w->qx;
       pt.s_crit = s_path + th * h;
     }

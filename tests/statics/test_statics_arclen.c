@@ -33,11 +33,17 @@ typedef struct arch_run {
   int index_before, index_after; /* stability index at the step before / after the limit */
   int decreasing_after;          /* consecutive steps after the limit with a smaller λ */
   int stop_after;                /* stop once this many decreasing steps were seen */
+  cosrod_statics *s;
+  double load[3];  /* the crown force at λ = 1 */
+  double max_imb;  /* max |R_0 + R_1 + λ P| / P of the reactions at λ (force balance) */
 } arch_run;
 
 static int arch_cb(void *user, const cosrod_statics_arc_point *pt, const double *q) {
-  (void)q;
   arch_run *a = user;
+  double R[12], bal[3];
+  CHECK("reactions at the load factor", cosrod_statics_reactions_at(a->s, 0.0, pt->lambda, q, R, NULL) == COSROD_OK);
+  for (int j = 0; j < 3; ++j) bal[j] = R[j] + R[6 + j] + pt->lambda * a->load[j];
+  a->max_imb = fmax(a->max_imb, cosrod_vec3_norm(bal) / cosrod_vec3_norm(a->load));
   if (pt->critical == COSROD_CRITICAL_LIMIT && a->nlimit++ == 0) {
     a->lam_limit = pt->lambda_crit;
     a->index_after = pt->index;
@@ -91,13 +97,15 @@ static arch_run arch(int N, double P) {
   arch_run a;
   memset(&a, 0, sizeof a);
   a.stop_after = 5;
+  a.s = s;
+  memcpy(a.load, load.value, sizeof a.load);
   double lam = 0.0;
   cosrod_statics_stats stats;
   a.st = cosrod_statics_solve_arclength(s, q, 0.0, &o, arch_cb, &a, &lam, &stats);
   NOTE("N = %d: %s after %d steps (%ld rejected, %ld Newton), limit at lambda %.6f: P_cr = %.3f, stability index "
-       "%d -> %d, lambda %.4f after %d decreasing steps, %d bifurcation(s)",
+       "%d -> %d, lambda %.4f after %d decreasing steps, %d bifurcation(s), force balance %.1e P",
        N, cosrod_status_name(a.st), a.nsteps, stats.rejected, stats.newton, a.lam_limit, a.lam_limit * P,
-       a.index_before, a.index_after, a.lam_last, a.decreasing_after, a.nbif);
+       a.index_before, a.index_after, a.lam_last, a.decreasing_after, a.nbif, a.max_imb);
   free(x), free(p), free(q);
   cosrod_statics_free(s);
   cosrod_rod_free(rod);
@@ -124,6 +132,11 @@ TEST(arch_dadeppo_limit_point) {
     CHECK("stable before the limit (index 0)", a.index_before == 0);
     CHECK("one negative eigenvalue after it", a.index_after == 1);
     CHECK("the load factor decreases after the limit", a.decreasing_after >= 5 && a.lam_last < a.lam_limit);
+    /* global equilibrium of the supports with λ P: the sum of the vertex
+     * residuals, each below the roundoff floor of the stiff axial forces
+     * 4 eps EA |x|/Δs ~ 4e-5 (EA = 1e9, |x|/Δs ~ 43 at N = 80) plus 1e-9 of
+     * the force scale: N 4e-5 / (0.9 P) ~ 3e-6 at N = 80 */
+    CHECK_LE("reactions balance the scaled load", a.max_imb, 1e-5);
     Pc[i] = a.lam_limit * P;
   }
   double Pr = (4.0 * Pc[1] - Pc[0]) / 3.0;
@@ -281,6 +294,72 @@ static void rollup_arc(cosrod_load_frame fr) {
 TEST(rollup_arclength_dead) { rollup_arc(COSROD_FRAME_SPATIAL); }
 TEST(rollup_arclength_follower) { rollup_arc(COSROD_FRAME_MATERIAL); }
 
+
+/* ---- Euler column: bifurcations without a load extremum -------------------- */
+
+typedef struct column_run {
+  int nlimit, nbif;
+  double lam_bif[4];
+  int index_last;
+} column_run;
+
+static int column_cb(void *user, const cosrod_statics_arc_point *pt, const double *q) {
+  (void)q;
+  column_run *c = user;
+  if (pt->critical == COSROD_CRITICAL_LIMIT) c->nlimit++;
+  if (pt->critical == COSROD_CRITICAL_BIFURCATION && c->nbif < 4) c->lam_bif[c->nbif++] = pt->lambda_crit;
+  c->index_last = pt->index;
+  return 0;
+}
+
+/* A perfectly straight clamped–free column (rectangular section, EI1 = 1.44
+ * EI2) under a dead compressive end force P = 3 P_E,min: the path stays on
+ * the straight branch (no load extremum) and crosses the two Euler loads
+ * π² EI/(4L²) of the two bending planes: two bifurcation points, the
+ * stability index 0 -> 1 -> 2, located by bisection.  Reference: Euler's
+ * loads; the discrete model differs by O(N⁻²) (bending, (π/2N)²/12 ~ 1.3e-4
+ * at N = 40) and by the shear flexibility factor 1/(1 + P/GA) (1e-5 here):
+ * bound 5e-4. */
+TEST(column_bifurcations) {
+  const int N = 40;
+  const double L = 1.0;
+  cosrod_rod_def def = st_cantilever(N, L, 5e-3, 1);
+  def.section = COSROD_SECTION_RECTANGLE;
+  def.width = 6e-3, def.height = 5e-3; /* I ∝ w h³ / w³ h: ratio (6/5)² = 1.44 */
+  cosrod_rod *rod0 = cosrod_rod_create(&def, NULL);
+  double EI[3];
+  double CG[3], VG[3], VK[3];
+  cosrod_rod_constants(rod0, CG, EI, VG, VK, NULL, NULL);
+  cosrod_rod_free(rod0);
+  const double EImin = fmin(EI[0], EI[1]), EImax = fmax(EI[0], EI[1]);
+  const double PE1 = ST_PI * ST_PI * EImin / (4.0 * L * L), PE2 = ST_PI * ST_PI * EImax / (4.0 * L * L);
+  const double P = 3.0 * PE1;
+  cosrod_rod_load load = {COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 0, -P}, COSROD_PROFILE_CONSTANT, 0, 1};
+  def.nloads = 1;
+  def.loads = &load;
+  cosrod_rod *rod = cosrod_rod_create(&def, NULL);
+  cosrod_statics *s = cosrod_statics_create(rod, NULL, NULL);
+  double *q = st_initial_q(rod);
+  column_run c;
+  memset(&c, 0, sizeof c);
+  cosrod_statics_stats stats;
+  cosrod_statics_arc_options o = cosrod_statics_arc_default_options();
+  o.max_steps = 500;
+  cosrod_status st = cosrod_statics_solve_arclength(s, q, 0.0, &o, column_cb, &c, NULL, &stats);
+  NOTE("%s, %ld steps: %d bifurcation(s) at P/P_E1 = %.7f, %.7f (P_E2/P_E1 = %.7f), %d limit(s), final index %d",
+       cosrod_status_name(st), stats.increments, c.nbif, c.lam_bif[0] * 3.0, c.lam_bif[1] * 3.0, PE2 / PE1,
+       c.nlimit, c.index_last);
+  CHECK("reaches the full load on the straight branch", st == COSROD_OK);
+  CHECK("no limit point", c.nlimit == 0);
+  CHECK("two bifurcation points", c.nbif == 2);
+  CHECK("index 2 at the end", c.index_last == 2);
+  CHECK_REL("first Euler load", c.lam_bif[0] * P, PE1, 5e-4);
+  CHECK_REL("second Euler load", c.lam_bif[1] * P, PE2, 5e-4);
+  free(q);
+  cosrod_statics_free(s);
+  cosrod_rod_free(rod);
+}
+
 static const th_case cases[] = {TH_CASE(arch_dadeppo_limit_point), TH_CASE(sine2_discrete_limit_path),
-                                TH_CASE(rollup_arclength_dead), TH_CASE(rollup_arclength_follower)};
+                                TH_CASE(rollup_arclength_dead), TH_CASE(rollup_arclength_follower), TH_CASE(column_bifurcations)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
