@@ -44,7 +44,7 @@ void sc_check_static_path(ctx *c, ynode *root) {
   if (a->keyframe_path) {
     if (!(T > 0.0))
       sc_fail(c, sc_get(m, "path"), "path",
-              "path: keyframes needs a pinned or prescribed end with keyframes (two or more, the last at t > 0)");
+              "a keyframe path needs a pinned or prescribed end with keyframes (two or more, the last at t > 0)");
     a->t_end = T;
   }
   sc_pop(c);
