@@ -277,6 +277,9 @@ typedef struct cosrod_statics_arc_options {
   double arc_min;        /* smallest arc before failing (default 1e-4 arc) */
   int target_iterations; /* Newton iterations per step the arc is adapted to (default 4) */
   long max_steps;        /* converged steps before giving up (ERR_CONVERGENCE; default 2000) */
+  int branch_switch;     /* 1: at the first bifurcation point switch to the crossing branch along the
+                            critical mode (the step's point is then the bifurcation point itself);
+                            0 (default): stay on the branch */
 } cosrod_statics_arc_options;
 
 cosrod_statics_arc_options cosrod_statics_arc_default_options(void);

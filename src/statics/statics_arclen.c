@@ -23,7 +23,10 @@
  * (error O(Δs⁴)); a change of the stability index of K (statics_path.c,
  * factor_at) without a limit point is a bifurcation point, located by
  * bisection of the index along the step (equilibria at fixed λ).  Branch
- * switching is not implemented: the path continues on the branch it is on. */
+ * switching (options.branch_switch): at the first bifurcation point the
+ * critical mode (inverse iteration on the stiffness there) becomes the next
+ * predictor direction (with Δλ = 0), and the normal-plane corrector lands on
+ * the crossing branch; otherwise the path stays on the branch it is on. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -206,6 +209,31 @@ static double refine_bifurcation(arc_ws *w, double lc, double dls, int neg_c) {
   return th;
 }
 
+/* Critical mode at the bifurcation state w->qx (load factor lam): two steps
+ * of inverse iteration with the LU of the (nearly singular) stiffness there
+ * from a fixed start vector, into w->tu as a unit vector of the normalised
+ * arc-length norm, largest entry positive. */
+static cosrod_status critical_mode(arc_ws *w, double lam) {
+  cosrod_statics *s = w->s;
+  int neg = 0;
+  cosrod_status st = statics_factor_index(s, w->t, lam, w->qx, &neg);
+  if (st != COSROD_OK) return st;
+  for (int i = 0; i < s->nv; ++i) w->tu[i] = sin(0.7 * i + 0.3) / s->wnorm[i];
+  for (int k = 0; k < 2; ++k) {
+    cosrod_band_solve(s->J, w->tu);
+    double m = 0.0;
+    for (int i = 0; i < s->nv; ++i) m = fmax(m, fabs(w->tu[i]));
+    if (!(m > 0.0) || !isfinite(m)) return COSROD_ERR_SINGULAR;
+    for (int i = 0; i < s->nv; ++i) w->tu[i] /= m;
+  }
+  int imax = 0;
+  for (int i = 1; i < s->nv; ++i)
+    if (fabs(w->tu[i] * s->wnorm[i]) > fabs(w->tu[imax] * s->wnorm[imax])) imax = i;
+  double n = sqrt(wdot(s, w->tu, w->tu) / w->lref2) * (w->tu[imax] < 0.0 ? -1.0 : 1.0);
+  for (int i = 0; i < s->nv; ++i) w->tu[i] /= n;
+  return COSROD_OK;
+}
+
 static void add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
   st->newton += s->nnewton;
   st->jacobians += s->njac;
@@ -251,7 +279,7 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
   for (int i = 0; i < nv; ++i) w->tu[i] = dir * w->a[i] / nrm;
   w->tl = dir / nrm;
   double arc = o->arc > 0.0 ? o->arc : 1.0 / s->opt.increments;
-  const double arc_max = o->arc_max > 0.0 ? o->arc_max : 4.0 * arc;
+  double arc_max = o->arc_max > 0.0 ? o->arc_max : 4.0 * arc;
   const double arc_min = o->arc_min > 0.0 ? o->arc_min : 1e-4 * arc;
   double s_path = 0.0;
   cosrod_statics_arc_point pt;
@@ -261,6 +289,8 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
   stats->residual = res;
   if (cb && cb(user, &pt, w->qc) != 0) return COSROD_ERR_INTERRUPTED;
   long steps = 0;
+  int switched = 0;
+  double arc_next_switch = 0.0; /* arc of the first step along the critical mode */
   while (steps < o->max_steps) {
     if (arc * 1.0 < stats->min_step || stats->min_step == 0.0) stats->min_step = arc;
     /* predictor along the unit tangent */
@@ -316,8 +346,42 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
       pt.q_crit = w->qx;
       pt.s_crit = s_path + th * h;
     }
+    /* branch switching at the first bifurcation: the point reported is the
+     * bifurcation itself, the next predictor goes along the critical mode */
+    int switch_now = 0;
+    if (pt.critical == COSROD_CRITICAL_BIFURCATION && o->branch_switch && !switched) {
+      st = critical_mode(w, pt.lambda_crit);
+      add_counts(s, stats);
+      if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) return st;
+      if (st == COSROD_OK) {
+        /* the path metric was scaled on the primary path (e.g. the tiny
+         * axial shortening of a column): restart the arc so that the first
+         * step along the mode moves a vertex by 1 % of the rod or a
+         * segment by 0.01 rad, and let it grow to 4 times that */
+        double ax = 0.0, ar = 0.0, Lmax = 0.0;
+        for (int r = 0; r < s->nparts; ++r) {
+          const statics_part *pr = &s->part[r];
+          const cosrod_rod *rod = pr->rod;
+          Lmax = fmax(Lmax, rod->s[rod->N] - rod->s[0]);
+          for (int n = 0; n <= rod->N; ++n)
+            for (int j = 0; j < rod->nd[n]; ++j) ax = fmax(ax, fabs(w->tu[pr->v0 + rod->vv_ns[n] + j]));
+          for (int k = 0; k < rod->N; ++k)
+            for (int j = 0; j < 3; ++j) ar = fmax(ar, fabs(w->tu[pr->v0 + rod->vs_ns[k] + j]));
+        }
+        double a_sw = fmin(ax > 0.0 ? 0.01 * Lmax / ax : INFINITY, ar > 0.0 ? 0.01 / ar : INFINITY);
+        if (isfinite(a_sw) && a_sw > 0.0) {
+          arc_next_switch = a_sw;
+          if (o->arc_max <= 0.0) arc_max = fmax(arc_max, 4.0 * a_sw);
+        }
+        switch_now = switched = 1;
+        memcpy(w->qw, w->qx, bq);
+        lw = pt.lambda_crit;
+        h *= th;
+        neg_n = neg_c;
+      }
+    }
     /* target reached inside the step: land on λ = lambda_to under load control */
-    int done = dir * (lw - o->lambda_to) >= 0.0 && dir * (lc - o->lambda_to) < 0.0;
+    int done = !switch_now && dir * (lw - o->lambda_to) >= 0.0 && dir * (lc - o->lambda_to) < 0.0;
     if (done) {
       double thf = (o->lambda_to - lc) / dls;
       if (pt.critical != COSROD_CRITICAL_NONE && th > thf) pt.critical = COSROD_CRITICAL_NONE, pt.q_crit = NULL;
@@ -358,10 +422,15 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     memcpy(w->qc, w->qw, bq);
     lc = lw;
     neg_c = neg_n;
-    for (int i = 0; i < nv; ++i) w->tu[i] = sg * w->a[i] / tn;
-    w->tl = tl_new;
+    if (switch_now) { /* w->tu holds the critical mode */
+      w->tl = 0.0;
+    } else {
+      for (int i = 0; i < nv; ++i) w->tu[i] = sg * w->a[i] / tn;
+      w->tl = tl_new;
+    }
     double f = iters > 0 ? sqrt((double)o->target_iterations / iters) : 2.0;
     arc *= fmin(fmax(f, 0.5), 2.0);
+    if (switch_now && arc_next_switch > 0.0) arc = arc_next_switch;
     arc = fmin(fmax(arc, arc_min), arc_max);
   }
   return COSROD_ERR_CONVERGENCE;
