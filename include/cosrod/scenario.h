@@ -325,6 +325,8 @@ typedef struct cosrod_sc_analysis {
   int arc_length;             /* static: 1 = `control: arc-length` (the pseudo-time is the arc length of the
                                  path in (state, load factor); every load times the load factor λ) */
   long max_steps;             /* static, arc-length: steps before giving up (default 2000) */
+  int switch_branch;          /* static, arc-length: 1 = at the first bifurcation point switch to the
+                                 crossing branch along the critical mode (`switch_branch: true`) */
   int keyframe_path;          /* static: 1 = `path: keyframes` (the pseudo-time is the keyframe time of the
                                  prescribed ends, t_end their last keyframe; gravity and loads at full
                                  value from t = 0) */

@@ -64,6 +64,7 @@ static void usage(FILE *f) {
           "path followed through limit points up to factor 1; t is the arc length of the\n"
           "path, increments.csv adds load_factor,displacement,stability_index,critical\n"
           "(1 limit, 2 bifurcation point in the step) and summary.json critical_points;\n"
+          "switch_branch: true leaves the path at its first bifurcation point along the mode;\n"
           "path: keyframes: t is the keyframe time of the prescribed ends (to their last\n"
           "keyframe), gravity and loads at full value, reactions.csv along the route;\n"
           "modal analyses (analysis: {type: modes, count: k}, k distinct frequencies, a\n"

@@ -185,7 +185,7 @@ static void read_joints(ctx *c, ynode *root) {
 
 static void read_analysis(ctx *c, ynode *root) {
   static const char *const keys[] = {"type",    "t_end",   "increments", "count", "start_from_equilibrium",
-                                     "gravity", "control", "path",       "max_steps", NULL};
+                                     "gravity", "control", "path",       "max_steps", "switch_branch", NULL};
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
   sc_push(c, "analysis");

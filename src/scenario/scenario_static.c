@@ -16,6 +16,10 @@ void sc_read_static_control(ctx *c, ynode *m) {
     a->max_steps = sc_to_int(c, v, "max_steps", 1, 100000000L);
     if (!a->arc_length) sc_fail(c, v, "max_steps", "only with control: arc-length (load control stops at t = 1)");
   }
+  if ((v = sc_get(m, "switch_branch"))) {
+    a->switch_branch = sc_to_bool(c, v, "switch_branch");
+    if (!a->arc_length) sc_fail(c, v, "switch_branch", "only with control: arc-length");
+  }
   if (a->arc_length && a->keyframe_path)
     sc_fail(c, sc_get(m, "path"), "path",
             "control: arc-length scales the loads at fixed ends; it cannot follow keyframes (use control: load)");

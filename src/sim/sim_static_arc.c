@@ -146,6 +146,7 @@ cosrod_status sim_run_static_arc(cosrod_sim *s) {
   s->arc_lambda = 0.0;
   cosrod_statics_arc_options o = cosrod_statics_arc_default_options();
   o.max_steps = s->sc->analysis.max_steps;
+  o.branch_switch = s->sc->analysis.switch_branch;
   cosrod_statics_stats ss;
   double lam = 0.0;
   cosrod_status st = cosrod_statics_solve_arclength(s->stat[0], q, 1.0, &o, arc_step, s, &lam, &ss);

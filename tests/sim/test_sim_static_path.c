@@ -245,6 +245,67 @@ TEST(static_gravity_energy_is_ramped) {
   cosrod_scenario_free(sc);
 }
 
+/* control: arc-length with switch_branch: a straight clamped–free column
+ * (rectangular section) under a dead end force 1.5 P_E: the run leaves the
+ * straight path at the Euler load (a bifurcation point at load factor 1/1.5)
+ * and ends at λ = 1 on the elastica, where the tip rotation α satisfies
+ * (2 K(sin(α/2))/π)² = 1.5 (α = 1.722 rad; discretisation error at N = 40
+ * ~1e-3 in P/P_E, i.e. ~3e-3 rad in α). */
+TEST(arc_length_switch_branch_column) {
+  const double E = 2.1e11, w = 6e-3, hgt = 5e-3, L = 1.0;
+  const double EI = E * w * hgt * hgt * hgt / 12.0, PE = PATH_PI * PATH_PI * EI / (4.0 * L * L);
+  char text[2048];
+  snprintf(text, sizeof text,
+           "cosrod: 1\n"
+           "rods:\n"
+           "  - name: column\n"
+           "    length: 1.0\n"
+           "    segments: 40\n"
+           "    material: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+           "    section: {shape: rectangle, width: 6.0e-3, height: 5.0e-3}\n"
+           "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
+           "    ends:\n"
+           "      start: {type: clamped}\n"
+           "    loads:\n"
+           "      - {type: force, at: end, value: [0, 0, %.17g], frame: spatial}\n"
+           "analysis: {type: static, control: arc-length, switch_branch: true}\n"
+           "output: {vtk: false, plots: false}\n",
+           -1.5 * PE);
+  cosrod_scenario *sc = NULL;
+  cosrod_sim *sim = sim_test_parse(text, "column.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  const char *ty = NULL;
+  double t = 0, lf = 0, d = 0;
+  int ok = cosrod_sim_ncritical(sim) >= 1 && cosrod_sim_critical(sim, 0, &ty, &t, &lf, &d) == COSROD_OK;
+  const cosrod_rod_data *rd = cosrod_sim_rod_data(sim, 0);
+  double d3[3], e3[3] = {0, 0, 1};
+  cosrod_quat_rotate(d3, rd->p + 4 * 39, e3);
+  double alpha = acos(fmax(-1.0, fmin(1.0, d3[2])));
+  /* α of the elastica at P/P_E = 1.5: bisection on (2K(sin(α/2))/π)² */
+  double lo = 0.1, hi = 3.0;
+  for (int i = 0; i < 60; ++i) {
+    double m = 0.5 * (lo + hi), k = sin(0.5 * m), a = 1.0, b = sqrt(1.0 - k * k);
+    for (int j = 0; j < 40; ++j) {
+      double an = 0.5 * (a + b);
+      b = sqrt(a * b);
+      a = an;
+    }
+    double ratio = pow(2.0 * (PATH_PI / (2.0 * a)) / PATH_PI, 2.0);
+    if (ratio < 1.5) lo = m; else hi = m;
+  }
+  NOTE("%s: first critical point %s at load factor %.6f (1/1.5 = %.6f); tip rotation at λ = 1: %.4f rad "
+       "(elastica %.4f)",
+       cosrod_status_name(st), ok && ty ? ty : "?", lf, 1.0 / 1.5, alpha, 0.5 * (lo + hi));
+  CHECK("run ok", st == COSROD_OK);
+  CHECK("a bifurcation point first", ok && ty && strcmp(ty, "bifurcation") == 0);
+  CHECK_REL("at the Euler load", lf, 1.0 / 1.5, 5e-4);
+  CHECK_NEAR("ends on the elastica", alpha, 0.5 * (lo + hi), 5e-3);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 static const th_case cases[] = {TH_CASE(keyframe_path_rigid_motion), TH_CASE(arc_length_snap_through_example),
-                                TH_CASE(static_gravity_energy_is_ramped)};
+                                TH_CASE(static_gravity_energy_is_ramped),
+                                TH_CASE(arc_length_switch_branch_column)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
