@@ -722,7 +722,9 @@ void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f) {
             j->body[0] < 0 ? "ground" : sc->bodies[j->body[0]].name,
             j->body[1] < 0 ? "ground" : sc->bodies[j->body[1]].name);
   }
-  fprintf(f, "  analysis %s, t_end = %g\n", SC_ANALYSIS_NAMES[sc->analysis.type], sc->analysis.t_end);
+  fprintf(f, "  analysis %s, t_end = %g%s%s\n", SC_ANALYSIS_NAMES[sc->analysis.type], sc->analysis.t_end,
+          sc->analysis.arc_length ? ", control arc-length (t = arc length of the path)" : "",
+          sc->analysis.keyframe_path ? ", path keyframes" : "");
   fprintf(f, "  solver %s/%s, %s, rtol = %g, atol = %g\n", SC_FORMULATION_NAMES[sc->solver.formulation],
           SC_STAB_NAMES[sc->solver.stabilisation], SC_INTEGRATOR_NAMES[sc->solver.integrator], sc->solver.rtol,
           sc->solver.atol);

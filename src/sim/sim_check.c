@@ -107,6 +107,8 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     every = T / (double)sc->analysis.increments;
   if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES) {
     est->nframes = 1;
+  } else if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length) {
+    est->nframes = (size_t)sc->analysis.max_steps + 1; /* arc-length: a frame per step, at most */
   } else {
     double nf = floor(T / every * (1.0 + 1e-12)) + 2.0; /* t = 0, the output times, t_end */
     est->nframes = nf < 1e15 ? (size_t)nf : (size_t)1e15;
