@@ -9,9 +9,9 @@
 const char out_increments_arc_header[] =
     "t,iterations,residual,load_factor,displacement,stability_index,critical\n";
 
-cosrod_status cosrod_output_write_increment_arc(cosrod_output *out, double t, long iterations, double residual,
-                                                double load_factor, double displacement, int stability_index,
-                                                int critical) {
+cosrod_status cosrod_output_write_increment_arc(cosrod_output *out, double t, long iterations,
+                                                double residual, double load_factor, double displacement,
+                                                int stability_index, int critical) {
   if (!out || out->closed || !out->arc_length) return COSROD_ERR_INVALID;
   out_file *f = &out->f[OF_INCREMENTS];
   if (!f->fp) return COSROD_OK;

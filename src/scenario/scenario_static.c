@@ -14,15 +14,17 @@ void sc_read_static_control(ctx *c, ynode *m) {
   if ((v = sc_get(m, "path"))) a->keyframe_path = sc_to_enum(c, v, "path", paths);
   if ((v = sc_get(m, "max_steps"))) {
     a->max_steps = sc_to_int(c, v, "max_steps", 1, 100000000L);
-    if (!a->arc_length) sc_fail(c, v, "max_steps", "only with control: arc-length (load control stops at t = 1)");
+    if (!a->arc_length)
+      sc_fail(c, v, "max_steps", "only with control: arc-length (load control stops at t = 1)");
   }
   if ((v = sc_get(m, "switch_branch"))) {
     a->switch_branch = sc_to_bool(c, v, "switch_branch");
     if (!a->arc_length) sc_fail(c, v, "switch_branch", "only with control: arc-length");
   }
   if (a->arc_length && a->keyframe_path)
-    sc_fail(c, sc_get(m, "path"), "path",
-            "control: arc-length scales the loads at fixed ends; it cannot follow keyframes (use control: load)");
+    sc_fail(
+        c, sc_get(m, "path"), "path",
+        "control: arc-length scales the loads at fixed ends; it cannot follow keyframes (use control: load)");
 }
 
 /* Last keyframe time of a keyframe list with more than one entry (0 if none). */
@@ -42,13 +44,15 @@ void sc_check_static_path(ctx *c, ynode *root) {
   sc_push(c, "analysis");
   if (a->arc_length && T > 0.0)
     sc_fail(c, sc_get(m, "control"), "control",
-            "arc-length control keeps the prescribed ends at their t = 1 values, but an end moves (keyframes up to "
+            "arc-length control keeps the prescribed ends at their t = 1 values, but an end moves (keyframes "
+            "up to "
             "t = %g): use control: load, or path: keyframes",
             T);
   if (a->keyframe_path) {
     if (!(T > 0.0))
-      sc_fail(c, sc_get(m, "path"), "path",
-              "a keyframe path needs a pinned or prescribed end with keyframes (two or more, the last at t > 0)");
+      sc_fail(
+          c, sc_get(m, "path"), "path",
+          "a keyframe path needs a pinned or prescribed end with keyframes (two or more, the last at t > 0)");
     a->t_end = T;
   }
   sc_pop(c);

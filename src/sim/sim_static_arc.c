@@ -106,8 +106,7 @@ static double monitored_displacement(cosrod_sim *s, const double *q) {
 
 static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double *q) {
   cosrod_sim *s = user;
-  if (pt->critical != COSROD_CRITICAL_NONE && pt->q_crit &&
-      s->ncrit < sizeof s->crit / sizeof s->crit[0]) {
+  if (pt->critical != COSROD_CRITICAL_NONE && pt->q_crit && s->ncrit < sizeof s->crit / sizeof s->crit[0]) {
     struct sim_critical *c = &s->crit[s->ncrit++];
     c->type = (int)pt->critical;
     c->t = pt->s_crit;
@@ -128,7 +127,8 @@ static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double
   s->t_now = s->t_frame = pt->s;
   int rc = 0;
   if (s->obs && s->obs->frame) rc = s->obs->frame(s->obs->user, s, pt->s);
-  if (rc == 0 && s->obs && s->obs->increment) rc = s->obs->increment(s->obs->user, s, pt->s, pt->iterations, pt->residual);
+  if (rc == 0 && s->obs && s->obs->increment)
+    rc = s->obs->increment(s->obs->user, s, pt->s, pt->iterations, pt->residual);
   if (rc != 0) {
     s->frame_rc = rc;
     return rc;
@@ -166,19 +166,22 @@ cosrod_status sim_run_static_arc(cosrod_sim *s) {
     snprintf(s->msg, sizeof s->msg, "stopped at load factor %.17g (t = %.17g)", lam, s->t_now);
   else if (st == COSROD_ERR_CONVERGENCE && ss.increments >= o.max_steps)
     snprintf(s->msg, sizeof s->msg,
-             "arc-length continuation: %ld steps (analysis.max_steps) without reaching the load factor 1 (at %.6g, "
+             "arc-length continuation: %ld steps (analysis.max_steps) without reaching the load factor 1 (at "
+             "%.6g, "
              "t = %.6g)",
              ss.increments, lam, s->t_now);
   else
-    snprintf(s->msg, sizeof s->msg,
-             "arc-length continuation failed at load factor %.17g, t = %.17g (%s; arc %.3g, scaled residual %.3g "
-             "of the failed step)",
-             lam, s->t_now, cosrod_strerror(st), ss.min_step, ss.fail_residual);
+    snprintf(
+        s->msg, sizeof s->msg,
+        "arc-length continuation failed at load factor %.17g, t = %.17g (%s; arc %.3g, scaled residual %.3g "
+        "of the failed step)",
+        lam, s->t_now, cosrod_strerror(st), ss.min_step, ss.fail_residual);
   s->t_fail = s->t_now;
   return st;
 }
 
-int cosrod_sim_arc_step(const cosrod_sim *s, double *load_factor, double *displacement, int *index, int *critical) {
+int cosrod_sim_arc_step(const cosrod_sim *s, double *load_factor, double *displacement, int *index,
+                        int *critical) {
   if (!s || !s->arc) return 0;
   if (load_factor) *load_factor = s->arc_lambda;
   if (displacement) *displacement = s->arc_disp;
@@ -189,8 +192,8 @@ int cosrod_sim_arc_step(const cosrod_sim *s, double *load_factor, double *displa
 
 size_t cosrod_sim_ncritical(const cosrod_sim *s) { return s ? s->ncrit : 0; }
 
-cosrod_status cosrod_sim_critical(const cosrod_sim *s, size_t i, const char **type, double *t, double *load_factor,
-                                  double *displacement) {
+cosrod_status cosrod_sim_critical(const cosrod_sim *s, size_t i, const char **type, double *t,
+                                  double *load_factor, double *displacement) {
   if (!s || i >= s->ncrit) return COSROD_ERR_INVALID;
   const struct sim_critical *c = &s->crit[i];
   if (type) *type = c->type == COSROD_CRITICAL_LIMIT ? "limit" : "bifurcation";

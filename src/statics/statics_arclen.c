@@ -249,8 +249,9 @@ cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s) {
   return s->arcbuf ? COSROD_OK : COSROD_ERR_NOMEM;
 }
 
-static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_options *o, cosrod_statics_arc_callback cb,
-                             void *user, double *lambda_out, cosrod_statics_stats *stats) {
+static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_options *o,
+                             cosrod_statics_arc_callback cb, void *user, double *lambda_out,
+                             cosrod_statics_stats *stats) {
   cosrod_statics *s = w->s;
   const int nq = s->nq, nv = s->nv;
   const size_t bq = sizeof(double) * (size_t)nq;
@@ -384,7 +385,8 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     int done = !switch_now && dir * (lw - o->lambda_to) >= 0.0 && dir * (lc - o->lambda_to) < 0.0;
     if (done) {
       double thf = (o->lambda_to - lc) / dls;
-      if (pt.critical != COSROD_CRITICAL_NONE && th > thf) pt.critical = COSROD_CRITICAL_NONE, pt.q_crit = NULL;
+      if (pt.critical != COSROD_CRITICAL_NONE && th > thf)
+        pt.critical = COSROD_CRITICAL_NONE, pt.q_crit = NULL;
       memcpy(w->qw, w->qc, bq); /* start of the landing: qc ⊕ θ_f sec */
       for (int i = 0; i < nv; ++i) w->b[i] = thf * w->sec[i];
       cosrod_statics_apply(s, w->qw, w->b);
@@ -437,8 +439,9 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
 }
 
 cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, double t,
-                                             const cosrod_statics_arc_options *opt, cosrod_statics_arc_callback cb,
-                                             void *user, double *lambda, cosrod_statics_stats *stats) {
+                                             const cosrod_statics_arc_options *opt,
+                                             cosrod_statics_arc_callback cb, void *user, double *lambda,
+                                             cosrod_statics_stats *stats) {
   if (!s || !q) return COSROD_ERR_INVALID;
   cosrod_statics_arc_options o = opt ? *opt : cosrod_statics_arc_default_options();
   if (o.lambda_to == 0.0 || !isfinite(o.lambda_to) || o.arc < 0.0 || o.arc_max < 0.0 || o.arc_min < 0.0 ||
@@ -468,8 +471,8 @@ cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, doubl
   return st;
 }
 
-cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double lambda, const double *q, double *R,
-                                          int *supported) {
+cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double lambda, const double *q,
+                                          double *R, int *supported) {
   if (!s || !q || !R) return COSROD_ERR_INVALID;
   cosrod_status st = statics_residual(s, t, lambda, q, s->r, NULL); /* every rod's data at (t, q) */
   if (st != COSROD_OK) return st;

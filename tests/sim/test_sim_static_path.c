@@ -73,10 +73,10 @@ TEST(keyframe_path_rigid_motion) {
     double qk[4], q[4];
     key_rotation(k, qk);
     cosrod_quat_mul(q, qk, q0);
-    np += snprintf(pos + np, sizeof pos - (size_t)np, "%s[%d, %.17g, %.17g, %.17g]", k ? ", " : "", k, c[k][0],
-                   c[k][1], c[k][2]);
-    nr += snprintf(rot + nr, sizeof rot - (size_t)nr, "%s[%d, %.17g, %.17g, %.17g, %.17g]", k ? ", " : "", k, q[0],
-                   q[1], q[2], q[3]);
+    np += snprintf(pos + np, sizeof pos - (size_t)np, "%s[%d, %.17g, %.17g, %.17g]", k ? ", " : "", k,
+                   c[k][0], c[k][1], c[k][2]);
+    nr += snprintf(rot + nr, sizeof rot - (size_t)nr, "%s[%d, %.17g, %.17g, %.17g, %.17g]", k ? ", " : "", k,
+                   q[0], q[1], q[2], q[3]);
   }
   snprintf(pos + np, sizeof pos - (size_t)np, "]");
   snprintf(rot + nr, sizeof rot - (size_t)nr, "]");
@@ -133,9 +133,11 @@ TEST(keyframe_path_rigid_motion) {
     double ftip[3], fl[3] = {1.0e-3, 0, 0}, bal[3];
     cosrod_quat_rotate(ftip, r.ptip[k], fl);
     cosrod_vec3_add(bal, r.R[k], ftip);
-    NOTE("keyframe %d: shape off the rigid motion by %.2e m, reaction force off by %.2e N, moment by %.2e N m, "
-         "force balance %.2e N",
-         k, dmax, cosrod_vec3_norm(dF), cosrod_vec3_norm(dM), cosrod_vec3_norm(bal));
+    NOTE(
+        "keyframe %d: shape off the rigid motion by %.2e m, reaction force off by %.2e N, moment by %.2e N "
+        "m, "
+        "force balance %.2e N",
+        k, dmax, cosrod_vec3_norm(dF), cosrod_vec3_norm(dM), cosrod_vec3_norm(bal));
     /* Newton tolerance 1e-9 of the force scale, on a compliance of
      * L³/(3EI) = 136 m/N: ~1e-10 m; bound 1e-7 m */
     CHECK_LE("shape = rigid motion of the t = 0 shape", dmax, 1e-7);
@@ -187,7 +189,8 @@ TEST(arc_length_snap_through_example) {
   CHECK("reaches load factor 1 on the far side", st == COSROD_OK && r.lam_last == 1.0);
   CHECK("pseudo-time (arc length) increases", r.monotone_t);
   CHECK("the load factor exceeds 1 nowhere", r.lam_max <= 1.0);
-  CHECK("two limit points (maximum and minimum of the load)", cosrod_sim_ncritical(sim) == 2 && r.limit_rows == 2);
+  CHECK("two limit points (maximum and minimum of the load)",
+        cosrod_sim_ncritical(sim) == 2 && r.limit_rows == 2);
   const char *ty = NULL;
   double t = 0, lf = 0, d = 0;
   CHECK("first critical point", cosrod_sim_critical(sim, 0, &ty, &t, &lf, &d) == COSROD_OK);
@@ -220,18 +223,19 @@ static int grav_frame(void *user, const cosrod_sim *sim, double t) {
 }
 
 TEST(static_gravity_energy_is_ramped) {
-  const char *text = "cosrod: 1\n"
-                     "gravity: [0, 0, -9.81]\n"
-                     "rods:\n"
-                     "  - name: hose\n"
-                     "    length: 1.0\n"
-                     "    segments: 10\n"
-                     "    material: {E: 5.0e8, poisson: 0.5, density: 1100}\n"
-                     "    section: {shape: circle, radius: 1.0e-2}\n"
-                     "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-                     "    ends:\n"
-                     "      start: {type: clamped}\n"
-                     "analysis: {type: static, increments: 4}\n";
+  const char *text =
+      "cosrod: 1\n"
+      "gravity: [0, 0, -9.81]\n"
+      "rods:\n"
+      "  - name: hose\n"
+      "    length: 1.0\n"
+      "    segments: 10\n"
+      "    material: {E: 5.0e8, poisson: 0.5, density: 1100}\n"
+      "    section: {shape: circle, radius: 1.0e-2}\n"
+      "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+      "    ends:\n"
+      "      start: {type: clamped}\n"
+      "analysis: {type: static, increments: 4}\n";
   cosrod_scenario *sc = NULL;
   cosrod_sim *sim = sim_test_parse(text, "ramp.yaml", NULL, 0, &sc);
   if (!sim) return;
@@ -292,11 +296,15 @@ TEST(arc_length_switch_branch_column) {
       a = an;
     }
     double ratio = pow(2.0 * (PATH_PI / (2.0 * a)) / PATH_PI, 2.0);
-    if (ratio < 1.5) lo = m; else hi = m;
+    if (ratio < 1.5)
+      lo = m;
+    else
+      hi = m;
   }
-  NOTE("%s: first critical point %s at load factor %.6f (1/1.5 = %.6f); tip rotation at λ = 1: %.4f rad "
-       "(elastica %.4f)",
-       cosrod_status_name(st), ok && ty ? ty : "?", lf, 1.0 / 1.5, alpha, 0.5 * (lo + hi));
+  NOTE(
+      "%s: first critical point %s at load factor %.6f (1/1.5 = %.6f); tip rotation at λ = 1: %.4f rad "
+      "(elastica %.4f)",
+      cosrod_status_name(st), ok && ty ? ty : "?", lf, 1.0 / 1.5, alpha, 0.5 * (lo + hi));
   CHECK("run ok", st == COSROD_OK);
   CHECK("a bifurcation point first", ok && ty && strcmp(ty, "bifurcation") == 0);
   CHECK_REL("at the Euler load", lf, 1.0 / 1.5, 5e-4);

@@ -34,14 +34,15 @@ typedef struct arch_run {
   int decreasing_after;          /* consecutive steps after the limit with a smaller λ */
   int stop_after;                /* stop once this many decreasing steps were seen */
   cosrod_statics *s;
-  double load[3];  /* the crown force at λ = 1 */
-  double max_imb;  /* max |R_0 + R_1 + λ P| / P of the reactions at λ (force balance) */
+  double load[3]; /* the crown force at λ = 1 */
+  double max_imb; /* max |R_0 + R_1 + λ P| / P of the reactions at λ (force balance) */
 } arch_run;
 
 static int arch_cb(void *user, const cosrod_statics_arc_point *pt, const double *q) {
   arch_run *a = user;
   double R[12], bal[3];
-  CHECK("reactions at the load factor", cosrod_statics_reactions_at(a->s, 0.0, pt->lambda, q, R, NULL) == COSROD_OK);
+  CHECK("reactions at the load factor",
+        cosrod_statics_reactions_at(a->s, 0.0, pt->lambda, q, R, NULL) == COSROD_OK);
   for (int j = 0; j < 3; ++j) bal[j] = R[j] + R[6 + j] + pt->lambda * a->load[j];
   a->max_imb = fmax(a->max_imb, cosrod_vec3_norm(bal) / cosrod_vec3_norm(a->load));
   if (pt->critical == COSROD_CRITICAL_LIMIT && a->nlimit++ == 0) {
@@ -51,7 +52,8 @@ static int arch_cb(void *user, const cosrod_statics_arc_point *pt, const double 
     a->nbif++;
   }
   if (a->nlimit == 0) a->index_before = pt->index;
-  if (a->nlimit == 1 && pt->critical == COSROD_CRITICAL_NONE && pt->lambda < a->lam_prev) a->decreasing_after++;
+  if (a->nlimit == 1 && pt->critical == COSROD_CRITICAL_NONE && pt->lambda < a->lam_prev)
+    a->decreasing_after++;
   a->lam_prev = a->lam_last = pt->lambda;
   a->nsteps++;
   return a->nlimit > 0 && a->decreasing_after >= a->stop_after ? 1 : 0;
@@ -85,8 +87,13 @@ static arch_run arch(int N, double P) {
   cosrod_vec3_sub(dir, c, x + 3 * (N / 2));
   cosrod_vec3_scale(dir, 1.0 / ARCH_R, dir);
   CHECK_NEAR("crown at distance R from the centre", cosrod_vec3_norm(dir), 1.0, 1e-12);
-  cosrod_rod_load load = {COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, N / 2, {P * dir[0], P * dir[1], P * dir[2]},
-                          COSROD_PROFILE_CONSTANT, 0, 1};
+  cosrod_rod_load load = {COSROD_LOAD_FORCE,
+                          COSROD_FRAME_SPATIAL,
+                          N / 2,
+                          {P * dir[0], P * dir[1], P * dir[2]},
+                          COSROD_PROFILE_CONSTANT,
+                          0,
+                          1};
   def.nloads = 1;
   def.loads = &load;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
@@ -102,10 +109,12 @@ static arch_run arch(int N, double P) {
   double lam = 0.0;
   cosrod_statics_stats stats;
   a.st = cosrod_statics_solve_arclength(s, q, 0.0, &o, arch_cb, &a, &lam, &stats);
-  NOTE("N = %d: %s after %d steps (%ld rejected, %ld Newton), limit at lambda %.6f: P_cr = %.3f, stability index "
-       "%d -> %d, lambda %.4f after %d decreasing steps, %d bifurcation(s), force balance %.1e P",
-       N, cosrod_status_name(a.st), a.nsteps, stats.rejected, stats.newton, a.lam_limit, a.lam_limit * P,
-       a.index_before, a.index_after, a.lam_last, a.decreasing_after, a.nbif, a.max_imb);
+  NOTE(
+      "N = %d: %s after %d steps (%ld rejected, %ld Newton), limit at lambda %.6f: P_cr = %.3f, stability "
+      "index "
+      "%d -> %d, lambda %.4f after %d decreasing steps, %d bifurcation(s), force balance %.1e P",
+      N, cosrod_status_name(a.st), a.nsteps, stats.rejected, stats.newton, a.lam_limit, a.lam_limit * P,
+      a.index_before, a.index_after, a.lam_last, a.decreasing_after, a.nbif, a.max_imb);
   free(x), free(p), free(q);
   cosrod_statics_free(s);
   cosrod_rod_free(rod);
@@ -192,7 +201,8 @@ TEST(sine2_discrete_limit_path) {
   cosrod_rod_def def = st_cantilever(N, LEN, RAD, 0);
   def.curvature = COSROD_CURV_SINE2;
   const double M = 2.0 * 2.0 * ST_PI * EI / LEN; /* two turns: beyond the discrete limit */
-  cosrod_rod_load load = {COSROD_LOAD_MOMENT, COSROD_FRAME_SPATIAL, -1, {0, M, 0}, COSROD_PROFILE_CONSTANT, 0, 1};
+  cosrod_rod_load load = {
+      COSROD_LOAD_MOMENT, COSROD_FRAME_SPATIAL, -1, {0, M, 0}, COSROD_PROFILE_CONSTANT, 0, 1};
   def.nloads = 1;
   def.loads = &load;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
@@ -207,10 +217,11 @@ TEST(sine2_discrete_limit_path) {
   o.max_steps = 500;
   cosrod_statics_stats stats;
   cosrod_status st = cosrod_statics_solve_arclength(s, q, 0.0, &o, sine2_cb, &r, NULL, &stats);
-  NOTE("%s, %ld steps (%ld rejected): limit lambda %.8f (exact %.8f), max |lambda - lambda(phi)| %.2e of it, "
-       "phi up to %.4f, vertex spread of phi %.1e",
-       cosrod_status_name(st), stats.increments, stats.rejected, r.lam_limit, r.lam_max_exact, r.max_err,
-       r.max_phi, r.max_spread);
+  NOTE(
+      "%s, %ld steps (%ld rejected): limit lambda %.8f (exact %.8f), max |lambda - lambda(phi)| %.2e of it, "
+      "phi up to %.4f, vertex spread of phi %.1e",
+      cosrod_status_name(st), stats.increments, stats.rejected, r.lam_limit, r.lam_max_exact, r.max_err,
+      r.max_phi, r.max_spread);
   CHECK("followed past the limit (stopped by the callback)", st == COSROD_ERR_INTERRUPTED && r.npast >= 3);
   CHECK("one limit point", r.nlimit == 1);
   /* path: equilibrium to the Newton tolerance (1e-9 of the torque scale) */
@@ -265,8 +276,8 @@ static void rollup_arc(cosrod_load_frame fr) {
   cosrod_vec3_sub(d, x + 3 * N, tip);
   const double phi = 2.0 * ST_PI / N, bound = 2.0 * ST_PI * phi * phi / 6.0;
   NOTE("%s moment: %s, %ld steps (%ld rejected, %ld Newton), lambda %.17g, tip error %.2e L (bound %.1e)",
-       fr == COSROD_FRAME_SPATIAL ? "dead" : "follower", cosrod_status_name(st), stats.increments, stats.rejected,
-       stats.newton, lam, cosrod_vec3_norm(d) / LEN, bound);
+       fr == COSROD_FRAME_SPATIAL ? "dead" : "follower", cosrod_status_name(st), stats.increments,
+       stats.rejected, stats.newton, lam, cosrod_vec3_norm(d) / LEN, bound);
   CHECK("reached the full moment", st == COSROD_OK);
   CHECK("lands on lambda = 1 exactly", lam == 1.0 && r.lam_last == 1.0 && stats.t == 1.0);
   CHECK("monotone path never above 1", r.lam_max <= 1.0);
@@ -293,7 +304,6 @@ static void rollup_arc(cosrod_load_frame fr) {
 
 TEST(rollup_arclength_dead) { rollup_arc(COSROD_FRAME_SPATIAL); }
 TEST(rollup_arclength_follower) { rollup_arc(COSROD_FRAME_MATERIAL); }
-
 
 /* ---- Euler column: bifurcations without a load extremum -------------------- */
 
@@ -334,7 +344,8 @@ TEST(column_bifurcations) {
   const double EImin = fmin(EI[0], EI[1]), EImax = fmax(EI[0], EI[1]);
   const double PE1 = ST_PI * ST_PI * EImin / (4.0 * L * L), PE2 = ST_PI * ST_PI * EImax / (4.0 * L * L);
   const double P = 3.0 * PE1;
-  cosrod_rod_load load = {COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 0, -P}, COSROD_PROFILE_CONSTANT, 0, 1};
+  cosrod_rod_load load = {
+      COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 0, -P}, COSROD_PROFILE_CONSTANT, 0, 1};
   def.nloads = 1;
   def.loads = &load;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
@@ -346,9 +357,11 @@ TEST(column_bifurcations) {
   cosrod_statics_arc_options o = cosrod_statics_arc_default_options();
   o.max_steps = 500;
   cosrod_status st = cosrod_statics_solve_arclength(s, q, 0.0, &o, column_cb, &c, NULL, &stats);
-  NOTE("%s, %ld steps: %d bifurcation(s) at P/P_E1 = %.7f, %.7f (P_E2/P_E1 = %.7f), %d limit(s), final index %d",
-       cosrod_status_name(st), stats.increments, c.nbif, c.lam_bif[0] * 3.0, c.lam_bif[1] * 3.0, PE2 / PE1,
-       c.nlimit, c.index_last);
+  NOTE(
+      "%s, %ld steps: %d bifurcation(s) at P/P_E1 = %.7f, %.7f (P_E2/P_E1 = %.7f), %d limit(s), final index "
+      "%d",
+      cosrod_status_name(st), stats.increments, c.nbif, c.lam_bif[0] * 3.0, c.lam_bif[1] * 3.0, PE2 / PE1,
+      c.nlimit, c.index_last);
   CHECK("reaches the full load on the straight branch", st == COSROD_OK);
   CHECK("no limit point", c.nlimit == 0);
   CHECK("two bifurcation points", c.nbif == 2);
@@ -419,7 +432,8 @@ static double elastica(int N) {
   cosrod_rod_constants(rod0, CG, EI, VG, VK, NULL, NULL);
   cosrod_rod_free(rod0);
   const double PE = ST_PI * ST_PI * fmin(EI[0], EI[1]) / (4.0 * L * L), P = 3.0 * PE;
-  cosrod_rod_load load = {COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 0, -P}, COSROD_PROFILE_CONSTANT, 0, 1};
+  cosrod_rod_load load = {
+      COSROD_LOAD_FORCE, COSROD_FRAME_SPATIAL, -1, {0, 0, -P}, COSROD_PROFILE_CONSTANT, 0, 1};
   def.nloads = 1;
   def.loads = &load;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
@@ -434,9 +448,10 @@ static double elastica(int N) {
   o.branch_switch = 1;
   double lam = 0.0;
   cosrod_status st = cosrod_statics_solve_arclength(s, q, 0.0, &o, elastica_cb, &e, &lam, &stats);
-  NOTE("N = %d: %s, %ld steps (%ld rejected): %d points on the elastica, tip rotation up to %.3f rad, "
-       "max |P/P_E - (2K/π)²| / (2K/π)² = %.2e",
-       N, cosrod_status_name(st), stats.increments, stats.rejected, e.npost, e.max_alpha, e.max_err);
+  NOTE(
+      "N = %d: %s, %ld steps (%ld rejected): %d points on the elastica, tip rotation up to %.3f rad, "
+      "max |P/P_E - (2K/π)²| / (2K/π)² = %.2e",
+      N, cosrod_status_name(st), stats.increments, stats.rejected, e.npost, e.max_alpha, e.max_err);
   CHECK("switched and followed the elastica", e.nbif == 1 && e.npost >= 5 && e.max_alpha > 2.0);
   free(q);
   cosrod_statics_free(s);
@@ -452,6 +467,6 @@ TEST(column_branch_switch_elastica) {
 }
 
 static const th_case cases[] = {TH_CASE(arch_dadeppo_limit_point), TH_CASE(sine2_discrete_limit_path),
-                                TH_CASE(rollup_arclength_dead), TH_CASE(rollup_arclength_follower), TH_CASE(column_bifurcations),
-                                TH_CASE(column_branch_switch_elastica)};
+                                TH_CASE(rollup_arclength_dead),    TH_CASE(rollup_arclength_follower),
+                                TH_CASE(column_bifurcations),      TH_CASE(column_branch_switch_elastica)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
