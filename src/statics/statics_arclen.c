@@ -293,7 +293,7 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
   int switched = 0;
   double arc_next_switch = 0.0; /* arc of the first step along the critical mode */
   while (steps < o->max_steps) {
-    if (arc * 1.0 < stats->min_step || stats->min_step == 0.0) stats->min_step = arc;
+    if (arc < stats->min_step || stats->min_step == 0.0) stats->min_step = arc;
     /* predictor along the unit tangent */
     memcpy(w->qw, w->qc, bq);
     for (int i = 0; i < nv; ++i) w->b[i] = arc * w->tu[i];
