@@ -10,7 +10,8 @@
  *   energy.csv      t,kinetic,elastic,gravity,external_work,dissipated,balance
  *   bodies.csv      t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3
  *   steps.csv       t,h,accepted
- *   increments.csv  t,iterations,residual             (static runs)
+ *   increments.csv  t,iterations,residual             (static runs; arc-length runs add
+ *                   load_factor,displacement,stability_index,critical)
  *   modes.csv       mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz
  *   buckling.csv    mode,load_factor,rod,vertex,dx,dy,dz,rx,ry,rz  (buckling analyses,
  *                   instead of modes.csv; config.analysis "buckling")
@@ -112,6 +113,9 @@ typedef struct cosrod_output_config {
   const char *gnuplot;           /* gnuplot command (NULL = "gnuplot", searched in PATH) */
   char *errbuf;                  /* optional: receives a one-line message if create fails */
   size_t errbuf_size;
+  int arc_length;                /* 1: a static arc-length run: increments.csv has the columns
+                                    t,iterations,residual,load_factor,displacement,stability_index,critical
+                                    (cosrod_output_write_increment_arc) and summary.json "critical_points" */
 } cosrod_output_config;
 
 /* Defaults: files 0 (= DEFAULT), vtk 1, plots 1, no rods/bodies, t_end 0. */
@@ -235,6 +239,22 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out);
  * (e.g. after every step; it costs one clock read) so that a run stuck
  * between output times still publishes its files.  OK if nothing was due. */
 cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out);
+
+/* Static arc-length runs (cfg.arc_length): one increments.csv row per
+ * converged step: t the normalised arc length (the run's pseudo-time),
+ * Newton iterations, scaled residual, load factor λ, displacement of the
+ * monitored vertex [m], stability index of the stiffness (number of negative
+ * eigenvalues, or the parity of det K for non-conservative loads; -1
+ * singular), critical (0 none, 1 limit point, 2 bifurcation point inside
+ * the step ending here). */
+cosrod_status cosrod_output_write_increment_arc(cosrod_output *out, double t, long iterations, double residual,
+                                                double load_factor, double displacement, int stability_index,
+                                                int critical);
+/* Record a critical point for summary.json "critical_points" (type "limit"
+ * or "bifurcation", pseudo-time, load factor, displacement [m]); at most 64
+ * are kept (a warning notes the rest). */
+void cosrod_output_add_critical_point(cosrod_output *out, const char *type, double t, double load_factor,
+                                      double displacement);
 
 /* ---- finishing ------------------------------------------------------------ */
 

@@ -330,6 +330,14 @@ typedef struct cosrod_sc_analysis {
   int start_from_equilibrium; /* dynamic: start from the static equilibrium of t = 0 loads */
   int gravity_constant;       /* static: 1 = gravity at its full value from t = 0 (`gravity: constant`);
                                  0 (default, `gravity: ramp`): ramped with the pseudo-time, 0 at t = 0 */
+  int arc_length;             /* static: 1 = `control: arc-length` (the pseudo-time is the arc length of the
+                                 path in (state, load factor); every load times the load factor λ) */
+  long max_steps;             /* static, arc-length: steps before giving up (default 2000) */
+  int switch_branch;          /* static, arc-length: 1 = at the first bifurcation point switch to the
+                                 crossing branch along the critical mode (`switch_branch: true`) */
+  int keyframe_path;          /* static: 1 = `path: keyframes` (the pseudo-time is the keyframe time of the
+                                 prescribed ends, t_end their last keyframe; gravity and loads at full
+                                 value from t = 0) */
   int line;
 } cosrod_sc_analysis;
 

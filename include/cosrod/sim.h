@@ -280,6 +280,22 @@ void cosrod_sim_mode_info(const cosrod_sim *sim, int i, const char **type, int *
  * equilibrium of the pseudo-time path (no inertia); dynamic runs: with the
  * inertia of the prescribed end vertices (m ẍ_e - f). */
 cosrod_status cosrod_sim_reactions(const cosrod_sim *sim, size_t r, double R[12], int supported[2]);
+/* Static arc-length runs (analysis.control: arc-length; src/sim/sim_static_arc.c):
+ * the pseudo-time t of frames and increments is the normalised arc length of
+ * the path.  During the frame / increment callbacks: the current step's load
+ * factor λ, displacement [m] of the monitored vertex (the first point load's
+ * vertex, else the end N) from its initial position, stability index of
+ * the stiffness (-1 singular) and critical flag (0 none, 1 limit point,
+ * 2 bifurcation point inside the step).  Returns 0 (nothing set) if the
+ * run is not an arc-length run. */
+int cosrod_sim_arc_step(const cosrod_sim *sim, double *load_factor, double *displacement, int *index,
+                        int *critical);
+/* Critical points found (limit: λ the extremum of the interpolated path;
+ * bifurcation: located by bisection of the stability index), with their arc length t and
+ * displacement; type "limit" or "bifurcation". */
+size_t cosrod_sim_ncritical(const cosrod_sim *sim);
+cosrod_status cosrod_sim_critical(const cosrod_sim *sim, size_t i, const char **type, double *t,
+                                  double *load_factor, double *displacement);
 /* The integrator problem (for tests: e.g. compare banded and dense FD). */
 const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
 

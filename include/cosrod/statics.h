@@ -286,6 +286,83 @@ cosrod_status cosrod_statics_mode_kinds(const struct cosrod_rod *rod, const doub
  * round section's bending pairs: rel 1e-6).  Returns the number of groups. */
 int cosrod_statics_mode_groups(int count, const double *omega, double rel, int *group);
 
+/* ---- arc-length continuation (statics_arclen.c) ---------------------------
+ * Riks / Crisfield arc-length control in the load factor λ: the equilibrium
+ * r(q, λ) = 0 at the fixed pseudo-time t, every external load (gravity,
+ * loads, load callback) scaled by λ (prescribed ends stay at their t
+ * values), is followed as a curve in (q, λ) through limit points (snap-
+ * through), with arc length Δs² = |δ|_W² + ψ² Δλ² (δ in the weighted minimal
+ * coordinates δx/Δs_min, δθ; ψ such that both parts are equal on the first
+ * tangent; normalised so that the tangent line from λ = 0 to 1 has length 1).
+ * Predictor along the unit tangent (orientation: positive inner product with
+ * the last secant); corrector on the hyperplane normal to it through the
+ * predicted point (Riks), each Newton iteration two solves with the banded
+ * LU (J a = -r, J b = -∂r/∂λ: the bordered system eliminated).  Adaptive
+ * arc: Δs (target / iterations)^½ in [½, 2] Δs, halved on failure. */
+typedef struct cosrod_statics_arc_options {
+  double lambda_to;      /* target load factor (default 1): the solve ends there */
+  double arc;            /* first arc length (normalised; default 1 / options.increments) */
+  double arc_max;        /* largest arc (default 4 arc) */
+  double arc_min;        /* smallest arc before failing (default 1e-4 arc) */
+  int target_iterations; /* Newton iterations per step the arc is adapted to (default 4) */
+  long max_steps;        /* converged steps before giving up (ERR_CONVERGENCE; default 2000) */
+  int branch_switch;     /* 1: at the first bifurcation point switch to the crossing branch along the
+                            critical mode (the step's point is then the bifurcation point itself);
+                            0 (default): stay on the branch */
+} cosrod_statics_arc_options;
+
+cosrod_statics_arc_options cosrod_statics_arc_default_options(void);
+
+/* Critical points found inside a step (detected between two converged states). */
+typedef enum cosrod_statics_critical {
+  COSROD_CRITICAL_NONE = 0,
+  COSROD_CRITICAL_LIMIT = 1,      /* dλ/ds changes sign: a load maximum or minimum (snap-through) */
+  COSROD_CRITICAL_BIFURCATION = 2 /* the stability index changes without a load extremum */
+} cosrod_statics_critical;
+
+/* One converged arc-length step: load factor, normalised arc length s from
+ * the start, stability index of K after the step (number of negative
+ * eigenvalues under conservative loads, else the parity of det K, see
+ * options.stop_at_critical; -1 singular), the critical point inside the step
+ * (critical != NONE): its load factor lambda_crit (limit: the extremum of the
+ * cubic Hermite interpolant of λ(s) with the tangents at both ends, state
+ * interpolated in the chart; bifurcation: bisection of the stability index
+ * along the step to 1e-8 of it, with the equilibrium at that λ), its arc
+ * length s_crit and its state q_crit (nq). */
+typedef struct cosrod_statics_arc_point {
+  double lambda, s;
+  int index, iterations;
+  double residual;
+  cosrod_statics_critical critical;
+  double lambda_crit, s_crit;
+  const double *q_crit;
+} cosrod_statics_arc_point;
+
+/* Per converged step (also once for the start, s = 0): the point and the
+ * state q (nq).  Non-zero return stops the solve (ERR_INTERRUPTED). */
+typedef int (*cosrod_statics_arc_callback)(void *user, const cosrod_statics_arc_point *pt, const double *q);
+
+/* Follow the equilibrium path at pseudo-time t from λ = 0 (q corrected to
+ * the equilibrium of the unloaded rod first) until λ reaches
+ * opt->lambda_to (the last point is then corrected at exactly lambda_to
+ * under load control).  q (nq, in/out): the last converged state; *lambda
+ * (may be NULL) its load factor.  opt NULL = defaults.  Status: OK;
+ * ERR_CONVERGENCE (arc below arc_min, or max_steps; stats->t = λ reached);
+ * ERR_INTERRUPTED (callback); ERR_CALLBACK.  stats: increments = steps,
+ * t = the load factor reached. */
+cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, double t,
+                                             const cosrod_statics_arc_options *opt, cosrod_statics_arc_callback cb,
+                                             void *user, double *lambda, cosrod_statics_stats *stats);
+
+/* Allocate the arc-length workspace now (else the first solve does):
+ * OK or ERR_NOMEM. */
+cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s);
+
+/* Reactions (as cosrod_statics_reactions) at the equilibrium (t, q) with
+ * every external load scaled by the load factor lambda. */
+cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double lambda, const double *q, double *R,
+                                          int *supported);
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,7 +160,11 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 
 static int on_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
   run_ctx *c = user;
-  cosrod_status st = cosrod_output_write_increment(c->out, t, iterations, residual);
+  double lf, disp;
+  int idx, crit;
+  cosrod_status st = cosrod_sim_arc_step(sim, &lf, &disp, &idx, &crit) /* arc-length: the path columns */
+                         ? cosrod_output_write_increment_arc(c->out, t, iterations, residual, lf, disp, idx, crit)
+                         : cosrod_output_write_increment(c->out, t, iterations, residual);
   if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(c->out);
   if (st != COSROD_OK) {
     c->out_status = st;
@@ -399,6 +403,7 @@ int cosrod_cmd_run(int argc, char **argv) {
   if (cfg.nbodies > 0) cfg.files = (cfg.files ? cfg.files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_BODIES;
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
+  cfg.arc_length = analysis == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length;
   /* a long run publishes complete files every 30 s of wall time, also
    * between output times (COSROD_CHECKPOINT_EVERY: an internal override for tests) */
   cfg.checkpoint_every = 30.0;
@@ -479,6 +484,11 @@ int cosrod_cmd_run(int argc, char **argv) {
     res.last_state = cosrod_sim_state(sim);
     res.nlast_state = (size_t)cosrod_sim_ny(sim);
   }
+  for (size_t i = 0; i < cosrod_sim_ncritical(sim); i++) { /* arc-length: limit / bifurcation points */
+    const char *ty = NULL;
+    double ct = 0.0, cl = 0.0, cd = 0.0;
+    if (cosrod_sim_critical(sim, i, &ty, &ct, &cl, &cd) == COSROD_OK) cosrod_output_add_critical_point(c.out, ty, ct, cl, cd);
+  }
   if (cosrod_sim_input_warning(sim)[0]) /* printed at creation; kept in summary.json */
     cosrod_output_add_warning(c.out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) {
@@ -516,6 +526,12 @@ int cosrod_cmd_run(int argc, char **argv) {
         else
           printf("  mode %d: %.6g Hz (omega %.6g 1/s), %s, frequency %d%s%s\n", i + 1, fr, om, ty, gr + 1,
                  nrods > 1 ? ", " : "", nrods > 1 ? names[cosrod_sim_mode_rod(sim, i)] : "");
+      }
+      for (size_t i = 0; i < cosrod_sim_ncritical(sim); i++) {
+        const char *ty = NULL;
+        double ct = 0.0, cl = 0.0, cd = 0.0;
+        cosrod_sim_critical(sim, i, &ty, &ct, &cl, &cd);
+        printf("  %s point at t = %.6g: load factor %.6g, displacement %.6g m\n", ty, ct, cl, cd);
       }
       for (size_t r = 0; r < nrods; r++)
         printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", names[r], tips[3 * r], tips[3 * r + 1],

@@ -14,7 +14,8 @@
  * balance_final, balance_max_drift, energy_scale}, modes [{mode,
  * frequency_hz, omega, rod, type, group}] (modal runs) or buckling [{mode,
  * load_factor, rod, type}] (buckling runs), rods [{name, segments,
- * tip}], bodies [{name, position}], last_state (failed/interrupted runs: t,
+ * tip}], critical_points [{type, t, load_factor, displacement}] (static
+ * arc-length runs), bodies [{name, position}], last_state (failed/interrupted runs: t,
  * h, tips, max_abs, nonfinite), files {name: data rows}, vtk_frames,
  * warnings [...]. */
 #define _POSIX_C_SOURCE 200809L
@@ -243,6 +244,18 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
       jw_long(w, "rod", (long)out->mode_rod[k]);
       if (out->mode_type[k][0]) jw_str(w, "type", out->mode_type[k]);
       if (out->mode_group[k] >= 0) jw_long(w, "group", out->mode_group[k] + 1);
+      jw_close(w, '}');
+    }
+    jw_close(w, ']');
+  }
+  if (out->arc_length) { /* static arc-length runs: limit and bifurcation points on the path */
+    jw_open(w, "critical_points", '[');
+    for (size_t k = 0; k < out->ncrit; ++k) {
+      jw_open(w, NULL, '{');
+      jw_str(w, "type", out->crit[k].type);
+      jw_num(w, "t", out->crit[k].t);
+      jw_num(w, "load_factor", out->crit[k].load_factor);
+      jw_num(w, "displacement", out->crit[k].displacement);
       jw_close(w, '}');
     }
     jw_close(w, ']');

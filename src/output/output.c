@@ -394,6 +394,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->scenario_file = cfg->scenario_file ? dup_str(cfg->scenario_file) : NULL;
   out->analysis = dup_str(cfg->analysis ? cfg->analysis : "dynamic");
   out->buckling = cfg->analysis && !strcmp(cfg->analysis, "buckling");
+  out->arc_length = cfg->arc_length != 0;
   out->integrator = cfg->integrator ? dup_str(cfg->integrator) : NULL;
   out->gnuplot = dup_str(cfg->gnuplot ? cfg->gnuplot : "gnuplot");
   out->path_cap = strlen(dir) + 96;
@@ -476,7 +477,9 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
     if (!on) continue;
     f->fp = fopen(f->tmp_path, "w");
-    const char *hdr = i == OF_MODES && out->buckling ? buckling_header : file_headers[i];
+    const char *hdr = i == OF_MODES && out->buckling        ? buckling_header
+                      : i == OF_INCREMENTS && out->arc_length ? out_increments_arc_header
+                                                              : file_headers[i];
     if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {
       char msg[600];
       snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));

@@ -44,6 +44,7 @@ typedef struct out_file {
 } out_file;
 
 #define OUT_MAX_WARNINGS 16
+#define OUT_MAX_CRITICAL 64 /* critical points kept for summary.json */
 #define OUT_SNAP_CAP 64
 #define OUT_WARNING_LEN 256
 
@@ -105,6 +106,15 @@ struct cosrod_output {
   double *mode_omega; /* (nmodes) [rad/s] (summary.json) */
   char (*mode_type)[16]; /* (nmodes) type names or "" (summary.json) */
   int *mode_group;       /* (nmodes) degenerate group, -1 if not given (summary.json) */
+
+  /* static arc-length runs (output_arclen.c): increments.csv with the
+   * path columns, critical points for summary.json */
+  int arc_length;
+  size_t ncrit;
+  struct out_critical {
+    char type[16]; /* "limit", "bifurcation" */
+    double t, load_factor, displacement;
+  } crit[OUT_MAX_CRITICAL];
 
   char warnings[OUT_MAX_WARNINGS][OUT_WARNING_LEN];
   size_t nwarn;
@@ -182,6 +192,9 @@ static inline void out_mode_geom(const cosrod_output_modes *m, int k, size_t *ro
 /* vtk.c: one mode shape as a .vtp file at `path` (a temporary name): the
  * centerline of m as points, mode k's displacement / rotation as point data. */
 cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_output_modes *m, int k);
+
+/* output_arclen.c: header of increments.csv in arc-length runs. */
+extern const char out_increments_arc_header[];
 
 /* json.c: write summary.json (through a temporary name). */
 cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res);

@@ -199,8 +199,8 @@ static void read_joints(ctx *c, ynode *root) {
 /* ---- analysis, solver, output --------------------------------------------- */
 
 static void read_analysis(ctx *c, ynode *root) {
-  static const char *const keys[] = {"type",  "t_end",  "increments", "count", "start_from_equilibrium",
-                                     "gravity", NULL};
+  static const char *const keys[] = {"type",    "t_end",   "increments", "count", "start_from_equilibrium",
+                                     "gravity", "control", "path",       "max_steps", "switch_branch", NULL};
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
   sc_push(c, "analysis");
@@ -223,6 +223,7 @@ static void read_analysis(ctx *c, ynode *root) {
       static const char *const gnames[] = {"ramp", "constant", NULL};
       a->gravity_constant = sc_to_enum(c, v, "gravity", gnames);
     }
+    sc_read_static_control(c, m); /* control: arc-length, path: keyframes (scenario_static.c) */
     sc_check_unused(c, m, "with type: static (pseudo-time runs over [0, 1])");
   } else if (a->type == COSROD_SC_ANALYSIS_BUCKLING) {
     a->count = 3;
@@ -304,7 +305,7 @@ static void read_output(ctx *c, ynode *root) {
                                             "energy", "steps",      "reactions", NULL};
   cosrod_sc_output *o = &c->sc->output;
   const cosrod_sc_analysis *a = &c->sc->analysis;
-  double every = a->type == COSROD_SC_ANALYSIS_STATIC ? 1.0 / (double)a->increments : a->t_end / 100.0;
+  double every = a->type == COSROD_SC_ANALYSIS_STATIC ? a->t_end / (double)a->increments : a->t_end / 100.0;
   o->vtk = o->plots = 1;
   o->fields = COSROD_SC_FIELDS_DEFAULT;
   ynode *m = sc_get(root, "output");
@@ -584,6 +585,7 @@ static void validate(ctx *c, ynode *root) {
   read_analysis(c, root);
   read_bodies(c, root);
   sc_read_rods(c, root);
+  sc_check_static_path(c, root); /* path: keyframes sets t_end from the rods' keyframes */
   read_joints(c, root);
   read_solver(c, root);
   read_output(c, root);
@@ -745,7 +747,9 @@ void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f) {
             j->body[0] < 0 ? "ground" : sc->bodies[j->body[0]].name,
             j->body[1] < 0 ? "ground" : sc->bodies[j->body[1]].name);
   }
-  fprintf(f, "  analysis %s, t_end = %g\n", SC_ANALYSIS_NAMES[sc->analysis.type], sc->analysis.t_end);
+  fprintf(f, "  analysis %s, t_end = %g%s%s\n", SC_ANALYSIS_NAMES[sc->analysis.type], sc->analysis.t_end,
+          sc->analysis.arc_length ? ", control arc-length (t = arc length of the path)" : "",
+          sc->analysis.keyframe_path ? ", path keyframes" : "");
   fprintf(f, "  solver %s/%s, %s, rtol = %g, atol = %g\n", SC_FORMULATION_NAMES[sc->solver.formulation],
           SC_STAB_NAMES[sc->solver.stabilisation], SC_INTEGRATOR_NAMES[sc->solver.integrator], sc->solver.rtol,
           sc->solver.atol);

@@ -114,5 +114,10 @@ int sc_body_index(ctx *c, const ynode *v, const char *key, int allow_ground);
 void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf);
 void sc_read_materials(ctx *c, ynode *root);
 void sc_read_rods(ctx *c, ynode *root);
+/* scenario_static.c: analysis keys control, path, max_steps of a static
+ * analysis (m the analysis map); after the rods: the checks of arc-length
+ * control and t_end of a keyframe path. */
+void sc_read_static_control(ctx *c, ynode *m);
+void sc_check_static_path(ctx *c, ynode *root);
 
 #endif

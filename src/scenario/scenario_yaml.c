@@ -317,6 +317,10 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   } else if (a->type == COSROD_SC_ANALYSIS_STATIC) {
     fprintf(f, "  increments: %ld\n  gravity: %s\n", a->increments,
             a->gravity_constant ? "constant" : "ramp");
+    if (a->arc_length)
+      fprintf(f, "  control: arc-length\n  max_steps: %ld\n  switch_branch: %s\n", a->max_steps,
+              a->switch_branch ? "true" : "false");
+    if (a->keyframe_path) fputs("  path: keyframes\n", f);
   } else {
     fprintf(f, "  count: %ld\n", a->count);
   }

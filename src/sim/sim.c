@@ -408,15 +408,25 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     o.increments = (int)sc->analysis.increments;
   /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
+  if (s->analysis == COSROD_SC_ANALYSIS_STATIC && nr > 1 && (sc->analysis.arc_length || sc->analysis.keyframe_path)) {
+    set_err(err, errlen, sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
+            "%s takes one rod (this scenario has %zu)",
+            sc->analysis.arc_length ? "arc-length control" : "a keyframe path", nr);
+    return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
+  }
+  st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
+  if (st != COSROD_OK) return fail_create(s, status, st);
   s->stat[0] = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &o, &st);
   if (!s->stat[0]) {
     set_err(err, errlen, sc, "analysis", "no static solver for these rods (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
   }
+  if (s->arc && cosrod_statics_arclength_reserve(s->stat[0]) != COSROD_OK) /* no allocation in the run */
+    return fail_create(s, status, COSROD_ERR_NOMEM);
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) {
     /* output pseudo-times and the landing solver (one increment from the
      * last converged state before an output time to it) */
-    st = make_output_times(s, 1.0, err, errlen);
+    st = make_output_times(s, sc->analysis.t_end, err, errlen);
     if (st != COSROD_OK) return fail_create(s, status, st);
     cosrod_statics_options ol = o;
     ol.increments = 1;
@@ -754,6 +764,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->qprev);
   free(s->qland);
   free(s->srods);
+  sim_static_free(s);
   free(s->omega);
   free(s->freq);
   free(s->shapes);

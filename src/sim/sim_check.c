@@ -110,13 +110,16 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   }
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
   est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));
-  double T = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC ? sc->analysis.t_end : 1.0;
+  /* static: t_end is 1, or the last keyframe of a keyframe path */
+  double T = sc->analysis.type != COSROD_SC_ANALYSIS_MODES ? sc->analysis.t_end : 1.0;
   double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
   if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && !(sc->output.every > 0) &&
       sc->analysis.increments > 0)
-    every = 1.0 / (double)sc->analysis.increments;
+    every = T / (double)sc->analysis.increments;
   if (sc->analysis.type == COSROD_SC_ANALYSIS_MODES || sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING) {
     est->nframes = 1;
+  } else if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length) {
+    est->nframes = (size_t)sc->analysis.max_steps + 1; /* arc-length: a frame per step, at most */
   } else {
     double nf = floor(T / every * (1.0 + 1e-12)) + 2.0; /* t = 0, the output times, t_end */
     est->nframes = nf < 1e15 ? (size_t)nf : (size_t)1e15;

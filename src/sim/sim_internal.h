@@ -24,6 +24,19 @@ struct cosrod_sim {
   double out_tol;                /* |t - tout| below which t is that output time */
   cosrod_statics_stats lstats;   /* static: landing work */
   cosrod_status land_failed;     /* static: status of a failed landing (OK if none) */
+  /* static arc-length runs and keyframe paths (sim_static_arc.c) */
+  int arc;                      /* control: arc-length */
+  double arc_lambda, arc_disp;  /* load factor and monitored displacement of the current step */
+  int arc_index, arc_critical;  /* stability index, critical point (0/1/2) of the current step */
+  int arc_vertex;               /* monitored vertex (first point load's, else N) */
+  double *arc_x, *arc_x0;       /* ((N+1) x 3) scratch, initial vertex positions */
+  size_t ncrit;                 /* critical points recorded (at most SIM_MAX_CRIT) */
+  struct sim_critical {
+    int type; /* 1 limit, 2 bifurcation */
+    double t, lambda, disp;
+  } crit[64];
+  double *kstops;               /* path: keyframes: the keyframe times (increments land on them) */
+  int nkstops;
   int nmodes;
   double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
   int nmodes_cap, nmodes_req;    /* modes: computed (2 count, <= ndof), distinct frequencies asked (count) */
@@ -195,6 +208,16 @@ void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y);
 void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q);
 cosrod_status sim_run_modes(cosrod_sim *s);
 cosrod_status sim_run_buckling(cosrod_sim *s);
+void sim_static_free(cosrod_sim *s);
+
+/* sim_static_arc.c: static analyses.  Set-up of arc-length control and
+ * keyframe paths after the solver options o are filled (before the
+ * solvers are created: keyframe stops, gravity ramp), the arc-length run,
+ * the gravity scale of the energy of a static frame at t (ramped gravity,
+ * load factor; 1 for modes) and its application to s->energy. */
+cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o);
+cosrod_status sim_run_static_arc(cosrod_sim *s);
+void sim_static_scale_gravity(cosrod_sim *s, double t);
 void sim_static_free(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */

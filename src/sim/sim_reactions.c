@@ -11,6 +11,8 @@
 
 cosrod_status cosrod_sim_reactions(const cosrod_sim *s, size_t r, double R[12], int supported[2]) {
   if (!s || !R || r >= s->nrods) return COSROD_ERR_INVALID;
+  if (s->arc && s->stat && s->stat[0] && r == 0) /* arc-length: loads times λ, ends at t = 1 */
+    return cosrod_statics_reactions_at(s->stat[0], 1.0, s->arc_lambda, s->y, R, supported);
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC && s->stat && s->stat[0] && s->qsys) {
     /* the system's reactions (all rods) at the frame state; rod r's part */
     sim_static_y_to_q(s, s->y, s->qsys);

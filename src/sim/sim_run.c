@@ -157,6 +157,7 @@ int static_frame(cosrod_sim *s, double t, const double *q) {
       cosrod_statics_kirchhoff_forces(s->stat[0], 0, t, q, s->data[0]->F) != COSROD_OK)
     return -1;
   sim_energy_from_data(s, 0.0, 0.0);
+  sim_static_scale_gravity(s, t); /* the gravity that acts at t (ramped) */
   s->t_now = s->t_frame = t;
   if (s->obs && s->obs->frame) {
     int rc = s->obs->frame(s->obs->user, s, t);
@@ -241,8 +242,10 @@ cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_stati
   return st;
 }
 
-/* analysis: static -- continuation over the pseudo-time [0, 1]. */
+/* analysis: static -- continuation over the pseudo-time [0, 1] (path:
+ * keyframes: [0, t_end]; control: arc-length: sim_static_arc.c). */
 static cosrod_status run_static(cosrod_sim *s) {
+  if (s->arc) return sim_run_static_arc(s);
   double *q = s->yd; /* (ny >= nq_sys) scratch: the solver's state */
   sim_static_y_to_q(s, s->y0, q);
   cosrod_statics_stats ss;
@@ -253,7 +256,7 @@ static cosrod_status run_static(cosrod_sim *s) {
   s->tprev = 0.0;
   s->t_frame = -INFINITY;
   s->land_failed = COSROD_OK;
-  cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, 1.0, static_cb, s, &ss);
+  cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, s->sc->analysis.t_end, static_cb, s, &ss);
   add_landing_stats(&ss, &s->lstats);
   stats_from_statics(s, &ss);
   if (st != COSROD_OK) {
@@ -265,7 +268,10 @@ static cosrod_status run_static(cosrod_sim *s) {
         if (static_frame(s, ss.t, q) != 0) return st;
       } else {
         sim_static_q_to_y(s, q, s->y);
-        if (sim_eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, 0.0, 0.0);
+        if (sim_eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) {
+          sim_energy_from_data(s, 0.0, 0.0);
+          sim_static_scale_gravity(s, ss.t);
+        }
       }
       s->t_now = ss.t;
     }

@@ -261,6 +261,7 @@ void cosrod_statics_free(cosrod_statics *s) {
   cosrod_band_free(s->J);
   free(s->ldl);
   free(s->kdiag);
+  free(s->arcbuf);
   free(s);
 }
 

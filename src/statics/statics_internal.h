@@ -53,6 +53,7 @@ struct cosrod_statics {
   double excess;        /* convergence measure of the last residual (<= 1: converged, see statics_residual) */
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
   int kkt;              /* 1: some rod is a Kirchhoff rod (KKT unknowns, statics_kirchhoff.c) */
+  double *arcbuf;       /* (5 nv + 3 nq) arc-length workspace (statics_arclen.c), or NULL */
   long nnewton, njac, nres;
 };
 
@@ -118,5 +119,13 @@ cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double 
 /* The analytic stiffness and its FD twin of statics_stiffness.c. */
 cosrod_status statics_stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J);
 cosrod_status statics_stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);
+/* statics_path.c, for the arc-length solver: the trust region of a step δ
+ * (nv, in place), chart coordinates of qa relative to q, the stiffness at
+ * (t, μ, q) factored into s->J with its stability index *neg (see
+ * factor_at; -1 singular), and the Newton corrector at fixed (t, μ). */
+void statics_limit_step(const cosrod_statics *s, double *dv);
+void statics_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta);
+cosrod_status statics_factor_index(cosrod_statics *s, double t, double mu, const double *q, int *neg);
+cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
 
 #endif /* COSROD_STATICS_INTERNAL_H */

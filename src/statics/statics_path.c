@@ -486,3 +486,22 @@ cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double 
   double res = 0.0;
   return correct(s, &pa, 0.0, q, &iters, &res);
 }
+
+/* ---- for the arc-length solver (statics_arclen.c) ------------------------ */
+
+void statics_limit_step(const cosrod_statics *s, double *dv) { limit_step(s, dv); }
+
+void statics_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta) {
+  chart_diff(s, q, qa, delta);
+}
+
+cosrod_status statics_factor_index(cosrod_statics *s, double t, double mu, const double *q, int *neg) {
+  path pa = {t, t, mu, mu};
+  *neg = 0;
+  return factor_at(s, &pa, 0.0, q, neg);
+}
+
+cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
+  path pa = {t, t, mu, mu};
+  return correct(s, &pa, 0.0, q, iters, res);
+}

@@ -315,6 +315,48 @@ TEST(example_omega_twist_static) {
   free(dir);
 }
 
+/* control: arc-length end to end (examples/snap-through.yaml): exit 0,
+ * increments.csv with the path columns (load factor up to the limit, then
+ * down, back to exactly 1 at the end; critical = 1 in two rows), frames in
+ * increasing t (arc length), summary.json critical_points with the limit
+ * point first (load factor 0.9511 at N = 40, as in test_statics_arclen). */
+TEST(example_snap_through_arc_length) {
+  char *dir = ot_mkdtemp("snap");
+  const char *args[] = {"run", ex("snap-through"), "-o", dir, "-q", "--set", "output.plots=false",
+                        "--set", "output.vtk=false", NULL};
+  int rc = run(args);
+  show_err();
+  CHECK("exit 0", rc == 0);
+  double *inc = NULL;
+  long ni = csv_rows(dir, "increments.csv", "t,iterations,residual,load_factor,displacement,stability_index,critical",
+                     7, &inc);
+  CHECK("increments", ni > 10);
+  int nlim = 0, mono = 1;
+  double lmax = 0.0;
+  for (long i = 0; i < ni; i++) {
+    if (i > 0 && !(inc[7 * i] > inc[7 * (i - 1)])) mono = 0;
+    if (inc[7 * i + 6] == 1.0) nlim++;
+    lmax = fmax(lmax, inc[7 * i + 3]);
+  }
+  CHECK("t (arc length) increases", mono);
+  CHECK("two rows with a limit point", nlim == 2);
+  CHECK("load factor never above 1", lmax <= 1.0);
+  if (ni > 0) CHECK_NEAR("ends at load factor 1", inc[7 * (ni - 1) + 3], 1.0, 0.0);
+  jnode *j = read_summary(dir);
+  CHECK("summary: static, ok", j && !strcmp(jstr(j, "analysis"), "static") && !strcmp(jstr(j, "status"), "ok"));
+  const jnode *cp = j ? json_get(j, "critical_points") : NULL;
+  CHECK("critical_points: two", cp && cp->type == J_ARR && cp->n == 2);
+  if (cp && cp->type == J_ARR && cp->n == 2) {
+    CHECK("first is a limit point", !strcmp(jstr(cp->items[0], "type"), "limit"));
+    CHECK_REL("its load factor", jnum(cp->items[0], "load_factor"), 0.95112, 1e-4);
+    CHECK("its displacement", jnum(cp->items[0], "displacement") > 0.0);
+  }
+  json_free(j);
+  free(inc);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 TEST(modes_csv) {
   char *dir = ot_mkdtemp("modes");
   const char *args[] = {"run",
@@ -707,6 +749,7 @@ static const th_case cases[] = {
     TH_CASE(example_convergence),
     TH_CASE(example_stiffness_cosserat),
     TH_CASE(example_omega_twist_static),
+    TH_CASE(example_snap_through_arc_length),
     TH_CASE(modes_csv),
     TH_CASE(invalid_input_exit_2), TH_CASE(rigid_body_examples_run),
     TH_CASE(solver_failure_exit_1),

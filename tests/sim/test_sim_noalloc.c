@@ -107,6 +107,8 @@ TEST(rods_with_bodies_do_not_allocate) {
 TEST(static_and_equilibrium_runs_do_not_allocate) {
   check_run("omega-twist", NULL, 0);
   check_run("kv-cantilever", (const char *const[]){"analysis.t_end=0.05"}, 1);
+  check_run("snap-through", NULL, 0);  /* arc-length control (workspace reserved at creation) */
+  check_run("assembly-path", NULL, 0); /* keyframe path */
 }
 
 /* Fixed-step API: 10^5 galpha steps of cosrod_sim_step (Newton, Jacobian
