@@ -771,7 +771,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->mode_kind);
   free(s->mode_group);
   free(s->mode_min);
-  sim_static_free(s);
+  sim_static_arc_free(s);
   for (size_t r = 0; s->rods && r < s->nrods; r++) {
     if (s->data) cosrod_rod_data_free(s->data[r]);
     cosrod_rod_free(s->rods[r]);

@@ -218,6 +218,6 @@ void sim_static_free(cosrod_sim *s);
 cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o);
 cosrod_status sim_run_static_arc(cosrod_sim *s);
 void sim_static_scale_gravity(cosrod_sim *s, double t);
-void sim_static_free(cosrod_sim *s);
+void sim_static_arc_free(cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */

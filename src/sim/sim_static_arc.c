@@ -75,7 +75,7 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
   return COSROD_OK;
 }
 
-void sim_static_free(cosrod_sim *s) {
+void sim_static_arc_free(cosrod_sim *s) {
   free(s->arc_x);
   free(s->arc_x0);
   free(s->kstops);
