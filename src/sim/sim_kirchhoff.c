@@ -8,15 +8,20 @@
  *   axial parts are dropped with the constrained strains, its bending and
  *   torsion parts remain; stiffness overrides of constrained strains are
  *   unused.
- * - Formulations absolute and nullspace; dae is refused (no residual form
- *   with the Kirchhoff multipliers yet).  Static, modal and
+ * - Formulations absolute, nullspace and dae.  Static, modal and
  *   start_from_equilibrium analyses are refused for Kirchhoff rods.
- * - The constrained right-hand side has a dense Jacobian (the multipliers
- *   couple the whole rod): implicit methods get the integrators' dense
- *   finite-difference Jacobian instead of the analytic banded one.
+ * - The constrained right-hand side of the ODE forms has a dense Jacobian
+ *   (the multipliers S⁻¹(G a0 + h) couple the whole rod): implicit methods
+ *   get the integrators' dense finite-difference Jacobian, O(n³).  The DAE
+ *   form keeps the multipliers λ_K as unknowns ([LA] Fig. 4a,
+ *   cosrod_rod_kirchhoff_rhs_dae): its Jacobian is banded in the node
+ *   ordering, and radau5 / rodas / seulex (mass matrix) and ida (residual,
+ *   SUNDIALS' banded difference quotients) build it by column-grouped finite
+ *   differences over the band: ml + mu + 1 right-hand sides, O(N).
  * - The initial state is projected onto the constraints (positions by
- *   Newton, then velocities, cosrod_rod_kirchhoff_project); a move of more
- *   than 1e-9 L is reported by cosrod_sim_input_warning. */
+ *   Newton, then velocities, cosrod_rod_kirchhoff_project; DAE: then the
+ *   consistent multipliers); a move of more than 1e-9 L is reported by
+ *   cosrod_sim_input_warning. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,11 +79,6 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
       kerr(err, errlen, sc, key, "%s rods: start_from_equilibrium is not supported yet", mname);
       return COSROD_ERR_UNSUPPORTED;
     }
-    if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
-      kerr(err, errlen, sc, key, "%s rods: formulation dae is not supported yet (use absolute or nullspace)",
-           mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
     if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA) {
       kerr(err, errlen, sc, key,
            "%s rods: integrator galpha has no constrained version yet (use dopri5, dop853, rodas or radau5)",
@@ -98,9 +98,11 @@ int sim_has_kirchhoff(const cosrod_sim *s) {
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
   if (!sim_has_kirchhoff(s)) return COSROD_OK;
   cosrod_ode_problem *p = &s->prob;
-  /* dense finite-difference Jacobian for implicit methods (see above) */
+  /* ODE forms: dense finite-difference Jacobian for implicit methods; DAE:
+   * finite differences over the band of the node ordering (see above) */
   p->jac = NULL;
-  p->jac_banded = 0;
+  p->res_jac = NULL;
+  p->jac_banded = s->form == COSROD_FORM_DAE;
   p->jac_fills = 0;
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
