@@ -702,6 +702,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   o.max_steps = sc->solver.max_steps;
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
   s->opts = o;
+  sim_kirchhoff_options(s); /* sim_kirchhoff.c */
   if (s->lie) sim_galpha_problem(s);
   cosrod_status st = COSROD_OK;
   s->integ = cosrod_integrator_create(type, p, &s->opts, &st);

@@ -153,6 +153,8 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
 int sim_has_kirchhoff(const cosrod_sim *s);
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
 void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
+/* sim_kirchhoff.c: integrator options for Kirchhoff rods (s->opts, before the integrator is created). */
+void sim_kirchhoff_options(cosrod_sim *s);
 /* sim_galpha.c: LIE layout (map, qoff_r, nq_tot, bandwidths), problem
  * fields and options for galpha, cleanup. */
 cosrod_status sim_galpha_layout(cosrod_sim *s);
