@@ -123,5 +123,27 @@ TEST(dae_bad_input_is_clean) {
   expect_refused(e, 3, "baumgarte applies to formulation absolute only");
 }
 
-static const th_case cases[] = {TH_CASE(dae_trajectories_match_ode_form), TH_CASE(dae_bad_input_is_clean)};
+/* An implicit method on an ODE form of a Kirchhoff rod (dense Jacobian)
+ * warns and points to formulation dae; dae itself and explicit methods do not. */
+TEST(ode_form_implicit_method_warns) {
+  const char *forms[3] = {"solver.formulation=nullspace", "solver.formulation=dae", "solver.formulation=nullspace"};
+  const char *integ[3] = {"solver.integrator=radau5", "solver.integrator=radau5", "solver.integrator=dopri5"};
+  for (int i = 0; i < 3; ++i) {
+    const char *sets[] = {forms[i], integ[i]};
+    cosrod_scenario *sc;
+    cosrod_sim *sim = sim_test_load("steel-cantilever", sets, 2, &sc);
+    if (!sim) continue;
+    const char *w = cosrod_sim_input_warning(sim);
+    NOTE("%s %s: '%s'", forms[i], integ[i], w);
+    if (i == 0)
+      CHECK("warning names formulation dae", strstr(w, "formulation: dae gives a banded") != NULL);
+    else
+      CHECK("no warning", w[0] == '\0');
+    cosrod_sim_free(sim);
+    cosrod_scenario_free(sc);
+  }
+}
+
+static const th_case cases[] = {TH_CASE(dae_trajectories_match_ode_form), TH_CASE(dae_bad_input_is_clean),
+                                TH_CASE(ode_form_implicit_method_warns)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
