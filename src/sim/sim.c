@@ -765,6 +765,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->tout);
   free(s->brk);
   free(s->bwork);
+  free(s->kwork);
   sim_galpha_free(s);
   free(s);
 }

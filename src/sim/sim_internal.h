@@ -67,6 +67,7 @@ struct cosrod_sim {
   double seg_lo, seg_hi;            /* callbacks evaluate at t clamped to [seg_lo, seg_hi]: one-sided
                                        limits at the ends of the current piece (±inf: no clamp) */
   double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
+  double *kwork;                    /* (4 ny) Kirchhoff DAE with ida: residual Jacobian scratch (sim_kirchhoff.c) */
   double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
   cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
   cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
