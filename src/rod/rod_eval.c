@@ -392,7 +392,8 @@ static int finite_check(cosrod_rod_data *d, const double *a, int n) {
   return 0;
 }
 
-int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, double *ydot) {
+int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          double *ydot) {
   int cb;
   cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_ABSOLUTE, t, y, &cb);
   if (st != COSROD_OK) return cb != 0 ? cb : -1;
@@ -506,7 +507,8 @@ int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, cons
 cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                                 const double *y, double *lambda) {
   if (!rod || !d || !y || !lambda) return COSROD_ERR_INVALID;
-  if (rod->model != COSROD_MODEL_COSSERAT && form == COSROD_FORM_DAE) return rod_kirchhoff_lambda_dae(rod, d, t, y, lambda);
+  if (rod->model != COSROD_MODEL_COSSERAT && form == COSROD_FORM_DAE)
+    return rod_kirchhoff_lambda_dae(rod, d, t, y, lambda);
   int cb;
   cosrod_status st = rod_eval_forces(rod, d, form, t, y, &cb);
   if (st != COSROD_OK) return st;

@@ -284,8 +284,8 @@ int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, c
 /* Internal (rod_kirchhoff.c): Kirchhoff DAE residual r = M y' - f(t, y) of
  * cosrod_rod_kirchhoff_rhs_dae (cosrod_rod_res_dae of a Kirchhoff rod), and
  * the consistent multipliers (λ (N), λ_K (m N)) of a DAE state (cosrod_rod_lambda). */
-int rod_kirchhoff_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
-                          double *res);
+int rod_kirchhoff_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          const double *yp, double *res);
 cosrod_status rod_kirchhoff_lambda_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
                                        double *lambda);
 

@@ -417,8 +417,8 @@ int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, doub
   return 0;
 }
 
-int rod_kirchhoff_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
-                          double *res) {
+int rod_kirchhoff_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          const double *yp, double *res) {
   int rc = cosrod_rod_kirchhoff_rhs_dae(rod, d, t, y, res);
   if (rc != 0) return rc;
   const int nq = rod->nq, ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);

@@ -67,9 +67,9 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   int kirchhoff = 0; /* Kirchhoff rods: DAE + m multipliers per segment; ODE forms: dense Jacobian */
   for (size_t r = 0; r < sc->nrods; r++) {
     double N = (double)sc->rods[r].segments;
-    int m = sc->rods[r].model == COSROD_SC_MODEL_COSSERAT                 ? 0
+    int m = sc->rods[r].model == COSROD_SC_MODEL_COSSERAT               ? 0
             : sc->rods[r].model == COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE ? 2
-                                                                          : 3;
+                                                                        : 3;
     kirchhoff |= m > 0;
     nseg += N;
     ny += (13.0 + form + (form == 2 ? m : 0)) * N + 6.0;
@@ -80,7 +80,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   }
   int ml = BW_NODE[form][0], mu = BW_NODE[form][1];
   if (kirchhoff && form == 2) ml = 27, mu = 34; /* rod.h, Kirchhoff DAE (damped) */
-  double nr = ny; /* order of the iteration matrices */
+  double nr = ny;                               /* order of the iteration matrices */
   if (split) {
     ml = mu = BW_SPLIT;
     nr = 0.5 * ny; /* M1 reduction: Newton systems of the v part only */

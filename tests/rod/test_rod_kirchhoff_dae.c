@@ -181,9 +181,10 @@ TEST(dae_jacobian_banded_vs_dense_fd) {
           if (j - i > mum) mum = j - i;
         }
       }
-    NOTE("N = %d damped %d: ny %d, declared (ml, mu) = (%d, %d), measured (%d, %d), %d f for the band "
-         "vs %d dense; max |J| %.3g, outside band %.3g, grouped - dense %.3g",
-         N, damped, ny, ml, mu, mlm, mum, nf, 2 * ny, jmax, out, dg);
+    NOTE(
+        "N = %d damped %d: ny %d, declared (ml, mu) = (%d, %d), measured (%d, %d), %d f for the band "
+        "vs %d dense; max |J| %.3g, outside band %.3g, grouped - dense %.3g",
+        N, damped, ny, ml, mu, mlm, mum, nf, 2 * ny, jmax, out, dg);
     CHECK_LE("no Jacobian entry outside the declared band", out, 1e-7 * jmax);
     CHECK_LE("column-grouped FD = dense FD on the band", dg, 1e-7 * jmax);
     CHECK("band is used (measured bandwidth near the declared one)", mlm >= ml - 12 && mum >= mu - 12);

@@ -25,7 +25,13 @@ static int run_cantilever(const char *form, const char *integ, double tol, dae_r
   snprintf(in, sizeof in, "solver.integrator=%s", integ);
   snprintf(rt, sizeof rt, "solver.rtol=%g", tol);
   snprintf(at, sizeof at, "solver.atol=%g", 1e-3 * tol);
-  const char *sets[] = {f, in, rt, at, "rods.0.segments=10", "analysis.t_end=0.01", "output.every=0.01",
+  const char *sets[] = {f,
+                        in,
+                        rt,
+                        at,
+                        "rods.0.segments=10",
+                        "analysis.t_end=0.01",
+                        "output.every=0.01",
                         "solver.max_steps=1000000"};
   cosrod_scenario *sc;
   cosrod_sim *sim = sim_test_load("steel-cantilever", sets, 8, &sc);
@@ -37,9 +43,9 @@ static int run_cantilever(const char *form, const char *integ, double tol, dae_r
   res->nsteps = cosrod_sim_stats(sim)->nsteps;
   /* the rod's native state from the node-ordered global one (one rod) */
   const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
-  cosrod_rod_form rf = strcmp(form, "dae") == 0         ? COSROD_FORM_DAE
+  cosrod_rod_form rf = strcmp(form, "dae") == 0        ? COSROD_FORM_DAE
                        : strcmp(form, "absolute") == 0 ? COSROD_FORM_ABSOLUTE
-                                                         : COSROD_FORM_NULLSPACE;
+                                                       : COSROD_FORM_NULLSPACE;
   int ny = cosrod_sim_ny(sim);
   CHECK("state size of the rod", ny == cosrod_rod_ny(rod, rf));
   int *perm = malloc(sizeof(int) * (size_t)ny);
@@ -73,8 +79,8 @@ TEST(dae_trajectories_match_ode_form) {
     const double tol = 1e-8;
     if (!run_cantilever("dae", integ[i], tol, &r)) continue;
     double dz = fabs(r.tip[2] - ref.tip[2]);
-    NOTE("%s (dae, tol %g): tip z %.12g, |dz| %.3g m = %.3g |z|, %ld steps; |g| %.3g m, |g'| %.3g m/s", integ[i],
-         tol, r.tip[2], dz, dz / z, r.nsteps, r.gpos, r.gvel);
+    NOTE("%s (dae, tol %g): tip z %.12g, |dz| %.3g m = %.3g |z|, %ld steps; |g| %.3g m, |g'| %.3g m/s",
+         integ[i], tol, r.tip[2], dz, dz / z, r.nsteps, r.gpos, r.gvel);
     char what[96];
     snprintf(what, sizeof what, "%s: tip z within 100 tol |z| of the reference", integ[i]);
     CHECK_LE(what, dz, 100.0 * tol * z);
@@ -113,7 +119,8 @@ TEST(ida_rubber_pendulum) {
     cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
   }
-  double e = sqrt(pow(tip[1][0] - tip[0][0], 2) + pow(tip[1][1] - tip[0][1], 2) + pow(tip[1][2] - tip[0][2], 2));
+  double e =
+      sqrt(pow(tip[1][0] - tip[0][0], 2) + pow(tip[1][1] - tip[0][1], 2) + pow(tip[1][2] - tip[0][2], 2));
   NOTE("ida tol 1e-3: %ld steps, tip error %.3g m (reference tip z %.9g)", steps, e, tip[0][2]);
   CHECK_LE("tip within 10 tol of the reference (m)", e, 1e-2);
   CHECK("few steps (< 200)", steps < 200);
@@ -158,7 +165,8 @@ TEST(dae_bad_input_is_clean) {
 /* An implicit method on an ODE form of a Kirchhoff rod (dense Jacobian)
  * warns and points to formulation dae; dae itself and explicit methods do not. */
 TEST(ode_form_implicit_method_warns) {
-  const char *forms[3] = {"solver.formulation=nullspace", "solver.formulation=dae", "solver.formulation=nullspace"};
+  const char *forms[3] = {"solver.formulation=nullspace", "solver.formulation=dae",
+                          "solver.formulation=nullspace"};
   const char *integ[3] = {"solver.integrator=radau5", "solver.integrator=radau5", "solver.integrator=dopri5"};
   for (int i = 0; i < 3; ++i) {
     const char *sets[] = {forms[i], integ[i]};
