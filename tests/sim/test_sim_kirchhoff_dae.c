@@ -67,7 +67,7 @@ static int run_cantilever(const char *form, const char *integ, double tol, dae_r
  * difference is the integration error, so it is bounded by a multiple of
  * the tolerance times the tip displacement scale (|z| ~ 3e-4 m at t = 0.01);
  * with projection (radau5, rodas) the constraints hold to round-off, ida
- * (no projection) drifts at most by the tolerance times the segment length. */
+ * (no projection, tol 1e-6) drifts at most by the tolerance times the segment length. */
 TEST(dae_trajectories_match_ode_form) {
   dae_result ref, r;
   if (!run_cantilever("nullspace", "dop853", 1e-10, &ref)) return;
@@ -76,7 +76,7 @@ TEST(dae_trajectories_match_ode_form) {
   CHECK("tip has moved", z > 1e-5);
   const char *integ[3] = {"radau5", "rodas", "ida"};
   for (int i = 0; i < 3; ++i) {
-    const double tol = 1e-8;
+    const double tol = i < 2 ? 1e-8 : 1e-6; /* ida (BDF) needs ~7e4 steps at 1e-8 on this undamped rod */
     if (!run_cantilever("dae", integ[i], tol, &r)) continue;
     double dz = fabs(r.tip[2] - ref.tip[2]);
     NOTE("%s (dae, tol %g): tip z %.12g, |dz| %.3g m = %.3g |z|, %ld steps; |g| %.3g m, |g'| %.3g m/s",
@@ -88,7 +88,7 @@ TEST(dae_trajectories_match_ode_form) {
       CHECK_LE("projected: positions on the constraints (1e-14 m)", r.gpos, 1e-14);
       CHECK_LE("projected: velocities on the constraints (1e-11 m/s)", r.gvel, 1e-11);
     } else {
-      CHECK_LE("ida: constraint drift below tol * segment length", r.gpos, tol * 0.1);
+      CHECK_LE("ida: constraint drift below tol * segment length (m)", r.gpos, tol * 0.1);
     }
   }
 }
