@@ -1,14 +1,21 @@
 #!/bin/sh
 # Kirchhoff benchmarks (issue 11), called by bench/run.sh:
 #  1. [LA] Fig. 6, all three models: mean DOPRI5 step (TOL 1e-3) of the
-#     undamped rubber rod (examples/stiffness.yaml) vs N -> la-fig6-models.csv
-#     (Cosserat flat in N, Kirchhoff growing like 1/N^2 as bending sets the step).
+#     undamped rubber rod (examples/stiffness.yaml) vs N = 5 .. 160 -> la-fig6-models.csv
+#     (Cosserat flat in N, Kirchhoff shrinking like 1/N^2 as bending sets the step).
 #  2. Work-precision on the undamped steel cantilever (examples/steel-cantilever.yaml,
-#     L = 1, r = 0.01, clamped, f1 = 14.47 Hz, N = 20, T = 0.05 s): Cosserat (radau5,
-#     dopri5) vs inextensible Kirchhoff (dopri5, dop853); tip error against each
+#     L = 1, r = 0.01, clamped, f1 = 14.47 Hz, N = 20, T = 0.05 s): Cosserat (radau5
+#     nullspace with the analytic band Jacobian, ida, dopri5) vs inextensible Kirchhoff
+#     (radau5 and ida on the banded DAE form, dopri5, dop853); tip error against each
 #     model's own reference (radau5 1e-11 / dop853 1e-12) -> kirchhoff-wp-steel.csv.
+#  3. The same on perf-steel (bench/scenario/perf-steel-kirchhoff.yaml: [LLA] Table 3
+#     string, N = 10, T = 1 s, bending/torsion damping only), implicit methods
+#     (references radau5 1e-11 of each model) -> kirchhoff-wp-perf-steel.csv.
+#  4. kirchhoff-wp-summary.txt: per model the cheapest run reaching a tip error
+#     (wall time, steps) and the Kirchhoff speed-up.
 # Usage: bench/kirchhoff.sh BUILD_DIR RESULTS_DIR [--quick]
-#   --quick: T = 0.2 s for Fig. 6 and TOL 1e-3 .. 1e-6 (full: T = 1 s, 1e-3 .. 1e-9).
+#   --quick: T = 0.2 s and N <= 40 for Fig. 6, TOL 1e-4, 1e-6 (full: T = 1 s,
+#   N <= 160, TOL 1e-4, 1e-6, 1e-8).  BENCH_TIMEOUT: seconds per run (default 90).
 set -eu
 B=$1
 R=$2
@@ -20,17 +27,21 @@ EX="$ROOT/examples"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 TO=${BENCH_TIMEOUT:-90}
-if [ $QUICK = 1 ]; then T6=0.2; TOLS="1e-3 1e-4 1e-5 1e-6"; else T6=1.0; TOLS="1e-3 1e-4 1e-5 1e-6 1e-7 1e-8 1e-9"; fi
+TO6=${BENCH_TIMEOUT_FIG6:-400} # Fig. 6 at N = 160 (extensible: ~9000 steps of a 160-segment rod)
+PARTS=${KIRCHHOFF_PARTS:-fig6 steel perf} # which parts to run (all by default)
+has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+if [ $QUICK = 1 ]; then T6=0.2; NS="5 10 20 40"; TOLS="1e-4 1e-6"; else T6=1.0; NS="5 10 20 40 80 160"; TOLS="1e-4 1e-6 1e-8"; fi
 
 stat() { # summary.json key path -> value
   python3 -c "import json,sys; j=json.load(open('$1/summary.json')); print(eval('j'+sys.argv[1]))" "$2"
 }
 
+if has fig6; then
 echo "== [LA] Fig. 6, three models: mean dopri5 step, TOL 1e-3, T = $T6 s"
 echo "N,model,naccept,nfev,mean_h_s,wall_s" > "$R/la-fig6-models.csv"
-for n in 5 10 20 40; do
+for n in $NS; do
   for m in cosserat kirchhoff-extensible kirchhoff-inextensible; do
-    if timeout "$TO" "$C" run "$EX/stiffness.yaml" -o "$W/f6" --quiet --set rods.0.model=$m \
+    if timeout "$TO6" "$C" run "$EX/stiffness.yaml" -o "$W/f6" --quiet --set rods.0.model=$m \
       --set rods.0.segments=$n --set analysis.t_end=$T6 --set output.every=$T6 --set output.plots=false \
       --set solver.max_steps=10000000 >/dev/null 2>&1; then
       na=$(stat "$W/f6" "['stats']['naccept']")
@@ -40,32 +51,102 @@ for n in 5 10 20 40; do
     fi
   done
 done
+fi
 
-echo "== work-precision, steel cantilever (N = 20, T = 0.05 s)"
-wp() { # model integrator tol -> tip z, wall, nfev, naccept
-  timeout "$TO" "$C" run "$EX/steel-cantilever.yaml" -o "$W/wp" --quiet --set rods.0.model=$1 \
-    --set solver.integrator=$2 --set solver.rtol=$3 --set solver.atol=$3 --set analysis.t_end=0.05 \
-    --set output.every=0.05 --set output.plots=false --set solver.max_steps=10000000 >/dev/null 2>&1 || return 1
+
+# wp FILE T VERTEX MODEL FORMULATION INTEGRATOR TOL -> tip z, wall, cpu, nfev, naccept
+# (cpu: user + system time of the whole run, robust against a loaded machine; wall:
+# the solver's wall time)
+wp() {
+  /usr/bin/time -f "%U %S" -o "$W/cpu" timeout "$TO" "$C" run "$1" -o "$W/wp" --quiet --set rods.0.model=$4 \
+    --set solver.formulation=$5 --set solver.integrator=$6 --set solver.rtol=$7 --set solver.atol=$7 \
+    --set analysis.t_end=$2 --set output.every=$2 --set output.plots=false \
+    --set solver.max_steps=100000000 >/dev/null 2>&1 || return 1
   python3 -c "
 import json,csv
 j=json.load(open('$W/wp/summary.json')); s=j['stats']
-r=[x for x in csv.DictReader(open('$W/wp/centerline.csv')) if x['vertex']=='20'][-1]
-print(r['z'], s['solver_wall_time'], s['nfev'], s['naccept'])"
+r=[x for x in csv.DictReader(open('$W/wp/centerline.csv')) if x['vertex']=='$3'][-1]
+u,sy=open('$W/cpu').read().split()[-2:]
+print(r['z'], s['solver_wall_time'], float(u)+float(sy), s['nfev'], s['naccept'])"
 }
-zc=$(wp cosserat radau5 1e-11 | cut -d' ' -f1)
-zk=$(wp kirchhoff-inextensible dop853 1e-12 | cut -d' ' -f1)
-echo "model,integrator,tol,tip_z,err_tip,wall_s,nfev,naccept" > "$R/kirchhoff-wp-steel.csv"
-for t in $TOLS; do
-  for mi in cosserat:radau5 cosserat:dopri5 kirchhoff-inextensible:dopri5 kirchhoff-inextensible:dop853; do
-    m=${mi%%:*} i=${mi#*:}
-    ref=$zc
-    [ "$m" = cosserat ] || ref=$zk
-    if out=$(wp $m $i $t); then
-      set -- $out
-      echo "$m,$i,$t,$1,$(python3 -c "print(abs($1-($ref)))"),$2,$3,$4" >> "$R/kirchhoff-wp-steel.csv"
-    else
-      echo "$m,$i,$t,timeout,,,," >> "$R/kirchhoff-wp-steel.csv"
-    fi
+
+# sweep NAME FILE T VERTEX ZREF_COSSERAT ZREF_KIRCHHOFF CONFIGS...  (config model:formulation:integrator)
+sweep() {
+  name=$1 f=$2 T=$3 v=$4 zc=$5 zk=$6
+  shift 6
+  cfgs="$*" # (set -- below reuses the positional parameters)
+  echo "model,formulation,integrator,tol,tip_z,err_tip,wall_s,cpu_s,nfev,naccept" > "$R/$name.csv"
+  for t in $TOLS; do
+    for cfg in $cfgs; do
+      m=${cfg%%:*} rest=${cfg#*:}
+      fo=${rest%%:*} i=${rest#*:}
+      ref=$zc
+      [ "$m" = cosserat ] || ref=$zk
+      if out=$(wp "$f" $T $v $m $fo $i $t); then
+        set -- $out
+        echo "$m,$fo,$i,$t,$1,$(python3 -c "print(abs($1-($ref)))"),$2,$3,$4,$5" >> "$R/$name.csv"
+      else
+        echo "$m,$fo,$i,$t,timeout,,,,," >> "$R/$name.csv"
+      fi
+    done
   done
-done
+}
+
+KI=kirchhoff-inextensible
+if has steel; then
+echo "== work-precision, steel cantilever (N = 20, T = 0.05 s)"
+SC="$EX/steel-cantilever.yaml"
+zc=$(wp "$SC" 0.05 20 cosserat nullspace radau5 1e-11 | cut -d' ' -f1)
+zk=$(wp "$SC" 0.05 20 $KI nullspace dop853 1e-12 | cut -d' ' -f1)
+sweep kirchhoff-wp-steel "$SC" 0.05 20 "$zc" "$zk" cosserat:nullspace:radau5 cosserat:nullspace:ida \
+  cosserat:nullspace:dopri5 $KI:dae:radau5 $KI:dae:ida $KI:nullspace:dopri5 $KI:nullspace:dop853
 echo "reference tip z: cosserat $zc, kirchhoff-inextensible $zk (relative difference $(python3 -c "print(abs($zc-($zk))/abs($zc))"))" > "$R/kirchhoff-wp-steel-ref.txt"
+
+fi
+
+if has perf; then
+# references at 1e-10: Cosserat radau5 at 1e-11 needs > 2 min (undamped shear), the
+# Kirchhoff DAE at 1e-11 stops with "step size too small" (Newton with the
+# finite-difference band Jacobian: 250 failures in 800 steps already at 1e-9).
+# dopri5 is left out: the torsion damping makes both models stiff (1.5e5 steps / s).
+echo "== work-precision, perf-steel string (N = 10, T = 1 s)"
+PS="$ROOT/bench/scenario/perf-steel-kirchhoff.yaml"
+pc=$(wp "$PS" 1 10 cosserat nullspace radau5 1e-10 | cut -d' ' -f1)
+pk=$(wp "$PS" 1 10 $KI dae radau5 1e-10 | cut -d' ' -f1)
+sweep kirchhoff-wp-perf-steel "$PS" 1 10 "$pc" "$pk" cosserat:nullspace:radau5 cosserat:nullspace:ida \
+  $KI:dae:radau5 $KI:dae:ida
+echo "reference tip z: cosserat $pc, kirchhoff-inextensible $pk (relative difference $(python3 -c "print(abs($pc-($pk))/abs($pc))"))" > "$R/kirchhoff-wp-perf-steel-ref.txt"
+fi
+
+python3 - "$R" > "$R/kirchhoff-wp-summary.txt" <<'PY'
+import csv, sys
+R = sys.argv[1]
+for name, levels in (("kirchhoff-wp-steel", (1e-6, 1e-8, 1e-10)), ("kirchhoff-wp-perf-steel", (1e-4, 1e-6, 1e-8))):
+    try:
+        rows = [r for r in csv.DictReader(open(f"{R}/{name}.csv")) if r["err_tip"]]
+    except OSError:
+        continue
+    print(f"{name}: cheapest run (cpu time) reaching a tip error <= e, per model")
+    for e in levels:
+        best = {}
+        for r in rows:
+            if float(r["err_tip"]) <= e:
+                m = r["model"]
+                if m not in best or float(r["cpu_s"]) < float(best[m]["cpu_s"]):
+                    best[m] = r
+        line = f"  e = {e:g}:"
+        for m, r in sorted(best.items()):
+            line += f"  {m} {r['integrator']}/{r['formulation']} tol {r['tol']}: {float(r['cpu_s']):.3g} s, {r['naccept']} steps;"
+        if "cosserat" in best and "kirchhoff-inextensible" in best:
+            line += f"  speed-up {float(best['cosserat']['cpu_s']) / float(best['kirchhoff-inextensible']['cpu_s']):.3g}x"
+        print(line)
+    print(f"  same method and tol, cpu cosserat / kirchhoff:")
+    for integ in ("radau5", "ida", "dopri5"):
+        c = {r["tol"]: r for r in rows if r["model"] == "cosserat" and r["integrator"] == integ and r["formulation"] != "dae"}
+        k = {r["tol"]: r for r in rows if r["model"] != "cosserat" and r["integrator"] == integ}
+        for t in sorted(set(c) & set(k), key=float):
+            print(f"    {integ} tol {t}: cosserat {float(c[t]['cpu_s']):.3g} s ({c[t]['naccept']} steps, err {float(c[t]['err_tip']):.2g}),"
+                  f" kirchhoff {float(k[t]['cpu_s']):.3g} s ({k[t]['naccept']} steps, err {float(k[t]['err_tip']):.2g}):"
+                  f" {float(c[t]['cpu_s']) / float(k[t]['cpu_s']):.3g}x")
+PY
+cat "$R/kirchhoff-wp-summary.txt"

@@ -221,32 +221,63 @@ w("")
 f6 = os.path.join(R, "la-fig6-models.csv")
 if os.path.exists(f6):  # bench/kirchhoff.sh
     w("All three models of [LA] Fig. 6 (`examples/stiffness.yaml --set rods.0.model=...`, DoPri5,")
-    w("TOL 1e-3, mean accepted step over the run; Kirchhoff rods: index-1 Schur complement with")
-    w("projection, `src/rod/rod_kirchhoff.c`):\n")
-    w("| N | Cosserat mean h [s] | extensible Kirchhoff | inextensible Kirchhoff |")
-    w("|---|---|---|---|")
+    w("TOL 1e-3, T = 1 s, mean accepted step over the run; Kirchhoff rods: index-1 Schur complement with")
+    w("projection, `src/rod/rod_kirchhoff.c`); last two columns: ratio of the mean steps of N/2 and N:\n")
+    w("| N | Cosserat mean h [s] | extensible Kirchhoff | inextensible Kirchhoff | ratio ext. | ratio inext. |")
+    w("|---|---|---|---|---|---|")
     rows = {}
     for r in csv.DictReader(open(f6)):
         rows.setdefault(r["N"], {})[r["model"]] = r["mean_h_s"]
+    prev = None
     for n in sorted(rows, key=int):
         d = rows[n]
-        w("| %s | %s | %s | %s |" % (n, d.get("cosserat", ""), d.get("kirchhoff-extensible", ""),
-                                     d.get("kirchhoff-inextensible", "")))
+        rat = ["", ""]
+        for i, m in enumerate(("kirchhoff-extensible", "kirchhoff-inextensible")):
+            if prev and num(prev.get(m, "")) and num(d.get(m, "")):
+                rat[i] = "%.2f" % (num(prev[m]) / num(d[m]))
+        w("| %s | %s | %s | %s | %s | %s |" % (n, d.get("cosserat", ""), d.get("kirchhoff-extensible", ""),
+                                               d.get("kirchhoff-inextensible", ""), rat[0], rat[1]))
+        prev = d
     w("")
+    w(open(os.path.join(os.path.dirname(__file__), "kirchhoff_fig6.md")).read())
 wp = os.path.join(R, "kirchhoff-wp-steel.csv")
 if os.path.exists(wp):
-    w("## 3b'. Work-precision: Cosserat vs inextensible Kirchhoff, undamped steel cantilever\n")
-    w("`examples/steel-cantilever.yaml` (L = 1, r = 0.01, steel, clamped, f1 = 14.47 Hz), N = 20,")
-    w("T = 0.05 s; error of the tip z against each model's own reference (radau5 1e-11 / dop853 1e-12).")
+    w("## 3b'. Work-precision: Cosserat vs inextensible Kirchhoff (steel cantilever, perf-steel)\n")
+    w("`bench/kirchhoff.sh`. Undamped steel cantilever `examples/steel-cantilever.yaml` (L = 1, r = 0.01,")
+    w("steel, clamped, f1 = 14.47 Hz), N = 20, T = 0.05 s; error of the tip z against each model's own")
+    w("reference (Cosserat radau5 1e-11, Kirchhoff dop853 1e-12). Kirchhoff radau5 / ida run the banded")
+    w("index-1 DAE (formulation dae, finite-difference band Jacobian); Cosserat radau5 the null-space form")
+    w("with the analytic band Jacobian. cpu = user + system time of the whole `cosrod run` (the machine was")
+    w("shared: wall times are up to ~5x the cpu times and noisy).")
     ref = os.path.join(R, "kirchhoff-wp-steel-ref.txt")
     if os.path.exists(ref):
         w(open(ref).read().strip() + "\n")
-    w("| model | integrator | TOL | tip error [m] | wall [s] | nfev | steps |")
-    w("|---|---|---|---|---|---|---|")
-    for r in csv.DictReader(open(wp)):
-        w("| %s | %s | %s | %s | %s | %s | %s |" % (r["model"], r["integrator"], r["tol"], r["err_tip"], r["wall_s"],
-                                                    r["nfev"], r["naccept"]))
-    w("")
+
+    def wp_table(path):
+        w("| model | formulation | integrator | TOL | tip error [m] | cpu [s] | wall [s] | nfev | steps |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for r in csv.DictReader(open(path)):
+            if r["tip_z"] == "timeout":
+                w("| %s | %s | %s | %s | timeout | | | | |" % (r["model"], r["formulation"], r["integrator"], r["tol"]))
+                continue
+            w("| %s | %s | %s | %s | %.2e | %.3g | %.3g | %s | %s |" % (
+                r["model"], r["formulation"], r["integrator"], r["tol"], float(r["err_tip"]) if r["err_tip"] else float("nan"),
+                float(r["cpu_s"]), float(r["wall_s"]), r["nfev"], r["naccept"]))
+        w("")
+    wp_table(wp)
+    ps = os.path.join(R, "kirchhoff-wp-perf-steel.csv")
+    if os.path.exists(ps):
+        w("perf-steel string (`bench/scenario/perf-steel-kirchhoff.yaml`: [LLA] Table 3 string, r = 1 mm,")
+        w("N = 10, T = 1 s, bending/torsion damping only), references radau5 1e-10 of each model:")
+        ref = os.path.join(R, "kirchhoff-wp-perf-steel-ref.txt")
+        if os.path.exists(ref):
+            w(open(ref).read().strip() + "\n")
+        wp_table(ps)
+    sm = os.path.join(R, "kirchhoff-wp-summary.txt")
+    if os.path.exists(sm):
+        w("Summary (`kirchhoff-wp-summary.txt`):\n")
+        w("```\n" + open(sm).read().strip() + "\n```\n")
+    w(open(os.path.join(os.path.dirname(__file__), "kirchhoff_wp.md")).read())
 lf = os.path.join(R, "lang-figs.csv")
 if os.path.exists(lf):  # bench/papers/lang_figs.sh
     w("## 3b''. [L] §7 Figs. 13-16: rigid-body formulations\n")

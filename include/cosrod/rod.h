@@ -19,6 +19,7 @@
  *   NULLSPACE  y = (q, ν),    ν = (ẋ_n | ξ̇_n, Ω_{k+1/2})        size nq + nv
  *              (ν interleaved like q, 3 (or 1) per vertex, 3 per segment)
  *   DAE        y = (q, v, λ), λ = one multiplier per segment     size 2 nq + N
+ *              (Kirchhoff rods: + m multipliers λ_K per segment, size 2 nq + (1 + m) N)
  * Index maps (cosrod_rod_qindex_*, cosrod_rod_vindex_*) say where a vertex or
  * segment lives.  Units: SI; quaternions scalar first, Hamilton product. */
 #ifndef COSROD_ROD_H
@@ -382,13 +383,23 @@ cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosro
  * sides are dense (λ couples the whole rod) and not provided analytically:
  * cosrod_rod_jac* return ERR_UNSUPPORTED for Kirchhoff rods, except
  * cosrod_rod_stiffness (the elastic part, exact at a stress-free unloaded
- * state where the multipliers vanish); DAE is not supported
- * (cosrod_rod_res_dae returns -1). */
+ * state where the multipliers vanish).
+ *
+ * Index-1 DAE form ([LA] eq. 14, Fig. 4a; cosrod_rod_kirchhoff_rhs_dae): the
+ * multipliers are unknowns, y = (q, v, λ (N), λ_K (m N)) (ny = 2 nq + (1 + m) N,
+ * the (q, v) part in the ABSOLUTE layout; λ_K of segment k at 2 nq + N + m k),
+ * and every equation is local, so the Jacobian is banded in the node ordering
+ * (cosrod_rod_order_fill puts λ_K_k after λ_k); it is not assembled
+ * analytically: the integrators' column-grouped finite differences over the
+ * band cost ml + mu + 1 right-hand sides, O(N).  cosrod_rod_res_dae returns
+ * r = M y' - f of that form, cosrod_rod_lambda (DAE) the consistent (λ, λ_K)
+ * ((1 + m) N values), cosrod_rod_kirchhoff_project (DAE) projects (q, v) and
+ * then sets the multipliers consistent. */
 
 cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
 /* Constraints per segment m: 0 (Cosserat), 2 (extensible), 3 (inextensible). */
 int cosrod_rod_kirchhoff_m(const cosrod_rod *rod);
-/* Max constraint residuals at (t, y) (ABSOLUTE or NULLSPACE layout):
+/* Max constraint residuals at (t, y) (any layout; DAE: its (q, v) part):
  * positions max_k |g_k| (m) and velocities max_k |ġ_k| (m/s); either
  * pointer may be NULL.  Uses d. */
 cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
@@ -399,9 +410,19 @@ cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_da
  * |g| <= 8 eps Δs), p renormalised after each, then velocities
  * v <- v - A⁺Gᵀ S⁻¹ ġ (exact, one solve).  *moved (may be NULL): the largest
  * position change of a vertex (m).  ERR_SINGULAR at a kinematic
- * singularity, ERR_UNSUPPORTED for DAE.  In place on y; no allocation. */
+ * singularity; for DAE the (q, v) part as ABSOLUTE, then the multipliers
+ * (cosrod_rod_lambda, one right-hand side).  In place on y; no allocation. */
 cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
                                            double t, double *y, int maxit, double *moved);
+/* Mass-matrix form M y' = f(t, y) of the Kirchhoff DAE, M = diag(1 (2 nq),
+ * 0 ((1 + m) N)), y and f (2 nq + (1 + m) N):
+ *     f = (v,  a0 - A⁺Gᵀλ_K,  λ_post - λ,  G (a0 - A⁺Gᵀλ_K) + h)
+ * with a0 the ABSOLUTE accelerations of the unconstrained rod (Baumgarte
+ * terms of d added to the last rows if set) and h the velocity terms of g̈.
+ * d->F holds λ_K afterwards.  0, > 0 on NaN/Inf (recoverable), < 0 for a
+ * Cosserat rod. */
+int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                 double *f);
 /* Dense constraint Jacobian in the NULLSPACE velocity coordinates at
  * positions q (nq, prescribed ends at t): G (m N x nv, column-major, ldg >=
  * m N), row m k + a = ∂ġ_{k,a}/∂ν, i.e. -Rᵀ_a on vertex k, +Rᵀ_a on vertex

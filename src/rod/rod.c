@@ -548,7 +548,7 @@ int cosrod_rod_nv(const cosrod_rod *rod, cosrod_rod_form form) {
 }
 int cosrod_rod_ny(const cosrod_rod *rod, cosrod_rod_form form) {
   if (form == COSROD_FORM_NULLSPACE) return rod->nq + rod->nv_ns;
-  if (form == COSROD_FORM_DAE) return 2 * rod->nq + rod->N;
+  if (form == COSROD_FORM_DAE) return 2 * rod->nq + rod->N * (1 + cosrod_rod_kirchhoff_m(rod));
   return 2 * rod->nq;
 }
 int cosrod_rod_qindex_vertex(const cosrod_rod *rod, int n) { return (n < 0 || n > rod->N) ? -1 : rod->qv[n]; }

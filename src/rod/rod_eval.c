@@ -330,9 +330,10 @@ cosrod_status cosrod_rod_eval(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
                               const double *y) {
   if (!rod || !d || !y) return COSROD_ERR_INVALID;
   int cb;
-  if (rod->model != COSROD_MODEL_COSSERAT && form != COSROD_FORM_DAE) {
-    /* Kirchhoff: the multipliers (d->F) come with the accelerations */
+  if (rod->model != COSROD_MODEL_COSSERAT) {
+    /* Kirchhoff: the multipliers (d->F) come with the accelerations (DAE: those of y) */
     int rc = form == COSROD_FORM_NULLSPACE ? cosrod_rod_rhs_nullspace(rod, d, t, y, d->work)
+             : form == COSROD_FORM_DAE     ? cosrod_rod_kirchhoff_rhs_dae(rod, d, t, y, d->work)
                                            : cosrod_rod_rhs_absolute(rod, d, t, y, d->work);
     return rc == 0 ? COSROD_OK : (d->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_SINGULAR);
   }
@@ -391,8 +392,8 @@ static int finite_check(cosrod_rod_data *d, const double *a, int n) {
   return 0;
 }
 
-int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
-                            double *ydot) {
+int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          double *ydot) {
   int cb;
   cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_ABSOLUTE, t, y, &cb);
   if (st != COSROD_OK) return cb != 0 ? cb : -1;
@@ -420,9 +421,15 @@ int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t,
     rq_axpy(a, r / n2, p);
     d->lambda[k] = cosrod_quat_dot(p, Fp) / n2;
   }
-  if (rod->model != COSROD_MODEL_COSSERAT && !finite_check(d, acc, nq))
-    return rod_kirchhoff_accel(rod, d, COSROD_FORM_ABSOLUTE, t, y, ydot);
   return finite_check(d, acc, nq);
+}
+
+int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                            double *ydot) {
+  int rc = rod_rhs_absolute_base(rod, d, t, y, ydot);
+  if (rc == 0 && rod->model != COSROD_MODEL_COSSERAT)
+    return rod_kirchhoff_accel(rod, d, COSROD_FORM_ABSOLUTE, t, y, ydot);
+  return rc;
 }
 
 int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
@@ -469,7 +476,7 @@ int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t
 int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
                        double *res) {
   int cb;
-  if (rod->model != COSROD_MODEL_COSSERAT) return -1; /* Kirchhoff: no residual form (rod.h) */
+  if (rod->model != COSROD_MODEL_COSSERAT) return rod_kirchhoff_res_dae(rod, d, t, y, yp, res);
   cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_DAE, t, y, &cb);
   if (st != COSROD_OK) return cb != 0 ? cb : -1;
   const int N = rod->N, nq = rod->nq;
@@ -500,6 +507,8 @@ int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, cons
 cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                                 const double *y, double *lambda) {
   if (!rod || !d || !y || !lambda) return COSROD_ERR_INVALID;
+  if (rod->model != COSROD_MODEL_COSSERAT && form == COSROD_FORM_DAE)
+    return rod_kirchhoff_lambda_dae(rod, d, t, y, lambda);
   int cb;
   cosrod_status st = rod_eval_forces(rod, d, form, t, y, &cb);
   if (st != COSROD_OK) return st;

@@ -279,6 +279,18 @@ void rod_kirchhoff_work_free(struct rod_kirchhoff_work *kw);
 int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
                         const double *y, double *ydot);
 
+/* Internal (rod_eval.c): the ABSOLUTE right-hand side without the Kirchhoff
+ * constraint stage (a0 of rod_kirchhoff.c; = cosrod_rod_rhs_absolute for a
+ * Cosserat rod). */
+int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, double *ydot);
+/* Internal (rod_kirchhoff.c): Kirchhoff DAE residual r = M y' - f(t, y) of
+ * cosrod_rod_kirchhoff_rhs_dae (cosrod_rod_res_dae of a Kirchhoff rod), and
+ * the consistent multipliers (λ (N), λ_K (m N)) of a DAE state (cosrod_rod_lambda). */
+int rod_kirchhoff_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          const double *yp, double *res);
+cosrod_status rod_kirchhoff_lambda_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                       double *lambda);
+
 /* Internal: size (doubles) of d->jacw, the analytic Jacobian workspace (rod_jac.c). */
 size_t rod_jac_work_size(const cosrod_rod *rod);
 

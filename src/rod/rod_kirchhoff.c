@@ -287,18 +287,15 @@ static double apply_correction(const cosrod_rod *rod, struct rod_kirchhoff_work 
 
 /* ---- accelerations ------------------------------------------------------------ */
 
-int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                        const double *y, double *ydot) {
-  (void)y;
-  struct rod_kirchhoff_work *kw = d->kw;
-  if (!kw) return -1;
-  const int N = rod->N, m = kw->m, nq = rod->nq, ns = form == COSROD_FORM_NULLSPACE;
-  const int *voff = ns ? rod->vv_ns : rod->qv, *roff = ns ? rod->vs_ns : rod->qs;
-  double *acc = ydot + nq;
+/* out (m N) = G_k acc + h_k (+ Baumgarte) of every segment: g̈ for the
+ * accelerations acc (rotation part, offsets roff) and d->xdd (vertices,
+ * spatial); blocks of every segment computed (seg_blocks at d). */
+static void accel_terms(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, const cosrod_rod_data *d,
+                        cosrod_rod_form form, const double *acc, const int *roff, double *out) {
+  const int N = rod->N, m = kw->m, ns = form == COSROD_FORM_NULLSPACE;
   const double om = ns ? 0.0 : d->baumgarte_omega, br = ns ? 0.0 : d->baumgarte_r;
   for (int k = 0; k < N; ++k) {
     const double *p = d->p + 4 * k, *pd = d->pd + 4 * k;
-    seg_blocks(rod, kw, form, k, d->x, p);
     const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k;
     double dx[3], dxd[3], dxdd[3], u[3], h[3];
     cosrod_vec3_sub(dx, d->x + 3 * (k + 1), d->x + 3 * k);
@@ -335,9 +332,38 @@ int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_fo
         double g = c[a] - rod->ds[k] * (rod->G0[3 * k + a] + (a == 2 ? 1.0 : 0.0));
         v += 2.0 * br * gd + om * om * g;
       }
-      kw->rhs[m * k + a] = v;
+      out[m * k + a] = v;
     }
   }
+}
+
+/* The multipliers lam (m N) as the constrained components of d->F, and
+ * (ABSOLUTE) their share of the quaternion multiplier, λ_post = <p, F_p -
+ * J_rᵀλ>/|p|² (d->lambda holds <p, F_p>/|p|² on entry). */
+static void store_multipliers(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_data *d,
+                              cosrod_rod_form form, const double *lam) {
+  const int N = rod->N, m = kw->m;
+  for (int k = 0; k < N; ++k) {
+    for (int a = 0; a < m; ++a) d->F[3 * k + a] = lam[m * k + a];
+    if (form != COSROD_FORM_NULLSPACE) {
+      const double *p = d->p + 4 * k, *Jr = kw->Jr + 12 * k;
+      double s = 0.0;
+      for (int a = 0; a < m; ++a) s += lam[m * k + a] * cosrod_quat_dot(Jr + 4 * a, p);
+      d->lambda[k] -= s / cosrod_quat_norm2(p);
+    }
+  }
+}
+
+int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                        const double *y, double *ydot) {
+  (void)y;
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (!kw) return -1;
+  const int N = rod->N, nq = rod->nq, ns = form == COSROD_FORM_NULLSPACE;
+  const int *voff = ns ? rod->vv_ns : rod->qv, *roff = ns ? rod->vs_ns : rod->qs;
+  double *acc = ydot + nq;
+  for (int k = 0; k < N; ++k) seg_blocks(rod, kw, form, k, d->x, d->p + 4 * k);
+  accel_terms(rod, kw, d, form, acc, roff, kw->rhs);
   /* singular S inside a step: recoverable (a trial stage of an explicit
    * method may be wild; the integrator retries with a smaller step); a
    * singular accepted state fails in the projection */
@@ -349,21 +375,70 @@ int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_fo
   const double *lam = kw->rhs;
   g_transpose(rod, kw, lam);
   apply_correction(rod, kw, form, lam, acc, voff, roff, 0, d->xdd);
-  for (int k = 0; k < N; ++k) {
-    for (int a = 0; a < m; ++a) d->F[3 * k + a] = lam[m * k + a];
-    if (!ns) { /* quaternion multiplier λ_post = <p, F_p - J_rᵀλ>/|p|² */
-      const double *p = d->p + 4 * k, *Jr = kw->Jr + 12 * k;
-      double s = 0.0;
-      for (int a = 0; a < m; ++a) s += lam[m * k + a] * cosrod_quat_dot(Jr + 4 * a, p);
-      d->lambda[k] -= s / cosrod_quat_norm2(p);
-    }
-  }
+  store_multipliers(rod, kw, d, form, lam);
   for (int i = 0; i < (ns ? rod->nv_ns : nq); ++i)
     if (!isfinite(acc[i])) {
       d->nonfinite++;
       return 1;
     }
   return 0;
+}
+
+/* ---- index-1 DAE form ([LA] eq. 14, Fig. 4a) ----------------------------------- */
+
+/* With the multipliers λ_K unknowns of the state instead of S⁻¹(G a0 + h),
+ *     q' = v,   v' = a0(q, v) - A⁺Gᵀλ_K,   0 = λ_post - λ,
+ *     0 = G (a0 - A⁺Gᵀλ_K) + h            (= g̈, m/s²),
+ * every equation couples only neighbouring nodes: A⁺ is block diagonal, Gᵀλ_K
+ * puts segment k's multipliers on vertices k, k+1 and segment k, and the
+ * constraint row of segment k sees the accelerations of those, i.e. λ_K of
+ * segments k-1..k+1.  ∂λ_K-rows/∂λ_K = -S: index 1.  No factorisation here. */
+int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                 double *f) {
+  if (!rod || !d || !y || !f || !d->kw) return -1;
+  struct rod_kirchhoff_work *kw = d->kw;
+  const int N = rod->N, nq = rod->nq;
+  int rc = rod_rhs_absolute_base(rod, d, t, y, f);
+  if (rc != 0) return rc;
+  const double *lq = y + 2 * nq, *lk = y + 2 * nq + N;
+  double *acc = f + nq;
+  for (int k = 0; k < N; ++k) seg_blocks(rod, kw, COSROD_FORM_ABSOLUTE, k, d->x, d->p + 4 * k);
+  g_transpose(rod, kw, lk);
+  apply_correction(rod, kw, COSROD_FORM_ABSOLUTE, lk, acc, rod->qv, rod->qs, 0, d->xdd);
+  accel_terms(rod, kw, d, COSROD_FORM_ABSOLUTE, acc, rod->qs, f + 2 * nq + N);
+  store_multipliers(rod, kw, d, COSROD_FORM_ABSOLUTE, lk);
+  for (int k = 0; k < N; ++k) f[2 * nq + k] = d->lambda[k] - lq[k];
+  const int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);
+  for (int i = nq; i < ny; ++i)
+    if (!isfinite(f[i])) {
+      d->nonfinite++;
+      return 1;
+    }
+  return 0;
+}
+
+int rod_kirchhoff_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          const double *yp, double *res) {
+  int rc = cosrod_rod_kirchhoff_rhs_dae(rod, d, t, y, res);
+  if (rc != 0) return rc;
+  const int nq = rod->nq, ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);
+  for (int i = 0; i < 2 * nq; ++i) res[i] = yp[i] - res[i];
+  for (int i = 2 * nq; i < ny; ++i) res[i] = -res[i];
+  return 0;
+}
+
+cosrod_status rod_kirchhoff_lambda_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                       double *lambda) {
+  if (!d->kw) return COSROD_ERR_INVALID;
+  const int N = rod->N, m = d->kw->m;
+  /* the ODE-form solve S λ_K = G a0 + h at (q, v) (the first 2 nq of y) */
+  int rc = cosrod_rod_rhs_absolute(rod, d, t, y, d->work);
+  if (rc != 0) return d->kw->singular_seg >= 0 ? COSROD_ERR_SINGULAR : COSROD_ERR_NONFINITE;
+  for (int k = 0; k < N; ++k) {
+    lambda[k] = d->lambda[k];
+    for (int a = 0; a < m; ++a) lambda[N + m * k + a] = d->F[3 * k + a];
+  }
+  return COSROD_OK;
 }
 
 /* ---- residuals and projection ------------------------------------------------- */
@@ -452,7 +527,7 @@ cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_da
     if (gvel) *gvel = 0.0;
     return COSROD_OK;
   }
-  if (form == COSROD_FORM_DAE) return COSROD_ERR_UNSUPPORTED;
+  if (form == COSROD_FORM_DAE) form = COSROD_FORM_ABSOLUTE; /* (q, v) of DAE: the ABSOLUTE layout */
   kin_positions(rod, kw, t, y);
   double gp = pos_residual(rod, kw);
   kin_velocities(rod, kw, form, t, y);
@@ -467,10 +542,11 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
                                            double t, double *y, int maxit, double *moved) {
   if (!rod || !d || !y) return COSROD_ERR_INVALID;
   if (moved) *moved = 0.0;
-  if (form == COSROD_FORM_DAE && rod->model != COSROD_MODEL_COSSERAT) return COSROD_ERR_UNSUPPORTED;
   cosrod_status st = cosrod_rod_project(rod, form, y);
   struct rod_kirchhoff_work *kw = d->kw;
   if (st != COSROD_OK || !kw) return st;
+  const int dae = form == COSROD_FORM_DAE;
+  if (dae) form = COSROD_FORM_ABSOLUTE; /* (q, v) of DAE: the ABSOLUTE layout; multipliers below */
   const int N = rod->N, ns = form == COSROD_FORM_NULLSPACE;
   double dmax = 0.0, smax = 0.0;
   for (int k = 0; k < N; ++k)
@@ -513,6 +589,8 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
   }
   for (int i = 0; i < cosrod_rod_ny(rod, form); ++i)
     if (!isfinite(y[i])) return COSROD_ERR_NONFINITE;
+  /* DAE: the multipliers consistent with the projected (q, v) */
+  if (dae) return rod_kirchhoff_lambda_dae(rod, d, t, y, y + 2 * rod->nq);
   return COSROD_OK;
 }
 

@@ -29,7 +29,7 @@
 #include "rod/rod_internal.h"
 
 /* block types: vertex position / rate, segment quaternion / rate / multiplier */
-enum { BX = 0, BV, BP, BW, BL };
+enum { BX = 0, BV, BP, BW, BL, BK };
 
 typedef struct ord_ctx {
   const cosrod_rod *rod;
@@ -55,10 +55,16 @@ static int blk_native(const ord_ctx *c, int type, int idx, int *size) {
     case BW:
       *size = ns ? 3 : 4;
       return nq + (ns ? rod->vs_ns[idx] : rod->qs[idx]);
-    default:
+    case BL:
       if (c->form != COSROD_FORM_DAE) return -1;
       *size = 1;
       return 2 * nq + idx;
+    default: { /* Kirchhoff multipliers λ_K (DAE only) */
+      int m = cosrod_rod_kirchhoff_m(rod);
+      if (c->form != COSROD_FORM_DAE || m == 0) return -1;
+      *size = m;
+      return 2 * nq + N + m * idx;
+    }
   }
 }
 
@@ -72,6 +78,28 @@ static void couple(const ord_ctx *c, int rt, int ri, int ct, int cj, int *ml, in
   int lo = rb + rs - 1 - cb, up = cb + cs - 1 - rb;
   if (lo > *ml) *ml = lo;
   if (up > *mu) *mu = up;
+}
+
+/* Kirchhoff DAE (rod_kirchhoff.c, index-1 form): Gᵀλ_K of segment k acts on
+ * the momentum rows of vertices k, k+1, of segment k and on its λ_post row;
+ * the constraint rows λ_K_k (G_k a + h_k) see the accelerations of vertices
+ * k, k+1 and segment k, i.e. everything those couple to: vertices k-1..k+2,
+ * segments k-1..k+1 (their rates: those of the segment and its vertices in
+ * h and the gyroscopic term, the outer ones only through damping). */
+static void kirchhoff_couplings(const ord_ctx *c, int k, int *ml, int *mu) {
+  const int dmp = c->rod->has_damping;
+  for (int n = k; n <= k + 1; ++n) couple(c, BV, n, BK, k, ml, mu);
+  couple(c, BW, k, BK, k, ml, mu);
+  couple(c, BL, k, BK, k, ml, mu);
+  for (int n = k - 1; n <= k + 2; ++n) {
+    couple(c, BK, k, BX, n, ml, mu);
+    if (dmp || (n >= k && n <= k + 1)) couple(c, BK, k, BV, n, ml, mu);
+  }
+  for (int j = k - 1; j <= k + 1; ++j) {
+    couple(c, BK, k, BP, j, ml, mu);
+    if (dmp || j == k) couple(c, BK, k, BW, j, ml, mu);
+    couple(c, BK, k, BK, j, ml, mu);
+  }
 }
 
 /* The block coupling table of rod_jac.c's assembly (rows -> columns). */
@@ -110,6 +138,7 @@ static void bandwidths(const ord_ctx *c, int *ml, int *mu) {
       couple(c, BW, k, BP, j, ml, mu);
       if (dmp || j == k) couple(c, BW, k, BW, j, ml, mu);
     }
+    if (f == COSROD_FORM_DAE && cosrod_rod_kirchhoff_m(rod) > 0) kirchhoff_couplings(c, k, ml, mu);
     if (f == COSROD_FORM_DAE) {
       /* residual: constraint rows <p, p̈> + |ṗ|², multiplier columns G^T λ */
       couple(c, BW, k, BL, k, ml, mu);
@@ -137,13 +166,13 @@ cosrod_status cosrod_rod_order_fill(const cosrod_rod *rod, cosrod_rod_form form,
   int pos = 0;
   for (int n = 0; n <= N; ++n) {
     static const int vtypes[2] = {BV, BX};
-    static const int stypes[3] = {BL, BW, BP}; /* BL: DAE only */
+    static const int stypes[4] = {BL, BK, BW, BP}; /* BL: DAE only, BK: Kirchhoff DAE only */
     for (int t = 0; t < 2; ++t) {
       int sz, i0 = blk_native(&c, vtypes[t], n, &sz);
       for (int j = 0; j < sz; ++j) perm[i0 + j] = pos++;
     }
     if (n == N) break;
-    for (int t = 0; t < 3; ++t) {
+    for (int t = 0; t < 4; ++t) {
       int sz, i0 = blk_native(&c, stypes[t], n, &sz);
       for (int j = 0; j < sz; ++j) perm[i0 + j] = pos++;
     }

@@ -46,6 +46,8 @@ int sim_rhs(double t, const double *y, double *ydot, void *user) {
     int rc;
     if (s->form == COSROD_FORM_NULLSPACE) {
       rc = cosrod_rod_rhs_nullspace(rod, d, t, s->yl, s->fl);
+    } else if (s->form == COSROD_FORM_DAE && cosrod_rod_kirchhoff_m(rod) > 0) {
+      rc = cosrod_rod_kirchhoff_rhs_dae(rod, d, t, s->yl, s->fl); /* sim_kirchhoff.c */
     } else {
       rc = cosrod_rod_rhs_absolute(rod, d, t, s->yl, s->fl);
       if (rc == 0 && s->form == COSROD_FORM_DAE) {
@@ -669,10 +671,11 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   /* differential / algebraic components, initial state */
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
-    int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
+    int nq = cosrod_rod_nq(rod);
     cosrod_status st = cosrod_rod_initial_state(rod, s->form, s->yl);
     if (st == COSROD_OK) st = cosrod_rod_project(rod, s->form, s->yl);
-    if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
+    /* Kirchhoff: multipliers after the projection onto the constraints (sim_kirchhoff_setup) */
+    if (st == COSROD_OK && s->form == COSROD_FORM_DAE && cosrod_rod_kirchhoff_m(rod) == 0)
       st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
     if (st != COSROD_OK) {
       char key[32];
@@ -683,7 +686,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     sim_scatter(s, r, s->yl, s->y0);
     for (int i = 0; i < s->ny_r[r]; i++)
       s->dae_id[s->map[s->off_r[r] + i]] =
-          (s->form == COSROD_FORM_DAE && i >= 2 * nq && i < 2 * nq + N) ? 0.0 : 1.0;
+          (s->form == COSROD_FORM_DAE && i >= 2 * nq && i < s->ny_r[r]) ? 0.0 : 1.0; /* λ (, λ_K) */
   }
   memcpy(s->y, s->y0, n * sizeof *s->y);
 
@@ -728,6 +731,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   o.max_steps = sc->solver.max_steps;
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
   s->opts = o;
+  sim_kirchhoff_options(s); /* sim_kirchhoff.c */
   if (s->lie) sim_galpha_problem(s);
   cosrod_status st = COSROD_OK;
   s->integ = cosrod_integrator_create(type, p, &s->opts, &st);
@@ -793,6 +797,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->tout);
   free(s->brk);
   free(s->bwork);
+  free(s->kwork);
   sim_galpha_free(s);
   free(s);
 }

@@ -64,17 +64,23 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   int split = form == 1 && type && (type->flags & COSROD_STEP_M1_REDUCTION);
   double ny = 0.0, nseg = 0.0;
   size_t maxseg = 0;
+  int kirchhoff = 0; /* Kirchhoff rods: DAE + m multipliers per segment; ODE forms: dense Jacobian */
   for (size_t r = 0; r < sc->nrods; r++) {
     double N = (double)sc->rods[r].segments;
+    int m = sc->rods[r].model == COSROD_SC_MODEL_COSSERAT               ? 0
+            : sc->rods[r].model == COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE ? 2
+                                                                        : 3;
+    kirchhoff |= m > 0;
     nseg += N;
-    ny += (13.0 + form) * N + 6.0;
+    ny += (13.0 + form + (form == 2 ? m : 0)) * N + 6.0;
     if (sc->rods[r].segments > maxseg) {
       maxseg = sc->rods[r].segments;
       est->max_rod = r;
     }
   }
   int ml = BW_NODE[form][0], mu = BW_NODE[form][1];
-  double nr = ny; /* order of the iteration matrices */
+  if (kirchhoff && form == 2) ml = 27, mu = 34; /* rod.h, Kirchhoff DAE (damped) */
+  double nr = ny;                               /* order of the iteration matrices */
   if (split) {
     ml = mu = BW_SPLIT;
     nr = 0.5 * ny; /* M1 reduction: Newton systems of the v part only */
@@ -88,6 +94,8 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     double jac_rows = split ? 2.0 * BW_SPLIT + 1.0 : (double)(ml + mu + 1);
     double lu_rows = 2.0 * ml + mu + 1.0;
     est->matrix_bytes = 8.0 * (m.jacobians * jac_rows * ny + (m.real_lu + 2.0 * m.complex_lu) * lu_rows * nr);
+    if (kirchhoff && form != 2 && type && (type->flags & COSROD_STEP_IMPLICIT)) /* dense (sim_kirchhoff.c) */
+      est->matrix_bytes = 8.0 * (m.jacobians + m.real_lu + 2.0 * m.complex_lu) * nr * nr;
     if (sc->analysis.start_from_equilibrium) est->model_bytes *= 2.0; /* the preloaded twins */
   } else {
     /* statics: banded tangent of the positions (band 10/10, [LLA] eq. 31)

@@ -81,6 +81,7 @@ struct cosrod_sim {
   double seg_lo, seg_hi;            /* callbacks evaluate at t clamped to [seg_lo, seg_hi]: one-sided
                                        limits at the ends of the current piece (±inf: no clamp) */
   double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
+  double *kwork;                    /* (4 ny) Kirchhoff DAE with ida: residual Jacobian scratch (sim_kirchhoff.c) */
   double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
   cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
   cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
@@ -185,6 +186,8 @@ void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
  * 1 and a message naming the rod and segment if it is a Kirchhoff rod's
  * kinematic singularity, else 0. */
 int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen);
+/* sim_kirchhoff.c: integrator options for Kirchhoff rods (s->opts, before the integrator is created). */
+void sim_kirchhoff_options(cosrod_sim *s);
 /* sim_galpha.c: LIE layout (map, qoff_r, nq_tot, bandwidths), problem
  * fields and options for galpha, cleanup. */
 cosrod_status sim_galpha_layout(cosrod_sim *s);

@@ -8,20 +8,27 @@
  *   axial parts are dropped with the constrained strains, its bending and
  *   torsion parts remain; stiffness overrides of constrained strains are
  *   unused.
- * - Formulations absolute and nullspace; dae is refused (no residual form
- *   with the Kirchhoff multipliers yet).  Static and modal analyses and
+ * - Formulations absolute, nullspace and dae.  Static and modal analyses and
  *   start_from_equilibrium use the statics solver's KKT path
  *   (src/statics/statics_kirchhoff.c); the equilibrium is then projected
  *   like any initial state.
- * - The constrained right-hand side has a dense Jacobian (the multipliers
- *   couple the whole rod): implicit methods get the integrators' dense
- *   finite-difference Jacobian instead of the analytic banded one.
+ * - The constrained right-hand side of the ODE forms has a dense Jacobian
+ *   (the multipliers S⁻¹(G a0 + h) couple the whole rod): implicit methods
+ *   get the integrators' dense finite-difference Jacobian, O(n³).  The DAE
+ *   form keeps the multipliers λ_K as unknowns ([LA] Fig. 4a,
+ *   cosrod_rod_kirchhoff_rhs_dae): its Jacobian is banded in the node
+ *   ordering, and radau5 / rodas / seulex (mass matrix) and ida (residual,
+ *   kirchhoff_res_jac below) build it by column-grouped finite
+ *   differences over the band: ml + mu + 1 right-hand sides, O(N).
  * - The initial state is projected onto the constraints (positions by
- *   Newton, then velocities, cosrod_rod_kirchhoff_project); a move of more
- *   than 1e-9 L is reported by cosrod_sim_input_warning. */
+ *   Newton, then velocities, cosrod_rod_kirchhoff_project; DAE: then the
+ *   consistent multipliers); a move of more than 1e-9 L is reported by
+ *   cosrod_sim_input_warning. */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
@@ -70,11 +77,6 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     const char *mname = cosrod_sc_model_name(sr->model);
     /* static and modal analyses: the statics solver (statics_kirchhoff.c), no integrator */
     if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
-    if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
-      kerr(err, errlen, sc, key, "%s rods: formulation dae is not supported yet (use absolute or nullspace)",
-           mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
     if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA) {
       kerr(err, errlen, sc, key,
            "%s rods: integrator galpha has no constrained version yet (use dopri5, dop853, rodas or radau5)",
@@ -83,6 +85,41 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     }
   }
   return COSROD_OK;
+}
+
+/* Residual Jacobian ∂F/∂y + cj ∂F/∂y' of the DAE (ida) by column-grouped
+ * forward differences over the band of the node ordering (columns ml + mu + 1
+ * apart perturbed together, y_j by δ and y'_j by cj δ): ml + mu + 2
+ * residuals.  SUNDIALS' own difference quotients take δ ~ 1/ewt_j, i.e. of
+ * the size of atol (1e-3 m at tol 1e-3), too large for the constraint
+ * geometry (732 Newton failures in 2211 steps on the rubber rod); here
+ * δ = sqrt(eps) max(|y_j|, 1e-3). */
+static int kirchhoff_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj,
+                             void *user) {
+  cosrod_sim *s = user;
+  const int n = s->ny, ml = s->ml, mu = s->mu, w = ml + mu + 1;
+  double *yq = s->kwork, *ypq = yq + n, *r0 = ypq + n, *r1 = r0 + n;
+  const double sq = sqrt(DBL_EPSILON);
+  int rc = s->prob.res(t, y, yp, r0, s);
+  if (rc != 0) return rc;
+  memcpy(yq, y, (size_t)n * sizeof *yq);
+  memcpy(ypq, yp, (size_t)n * sizeof *ypq);
+  for (int g = 0; g < w && g < n; g++) {
+    for (int j = g; j < n; j += w) {
+      double d = sq * fmax(fabs(y[j]), 1e-3);
+      yq[j] = y[j] + d;
+      ypq[j] = yp[j] + cj * d;
+    }
+    if ((rc = s->prob.res(t, yq, ypq, r1, s)) != 0) return rc;
+    for (int j = g; j < n; j += w) {
+      double d = yq[j] - y[j];
+      yq[j] = y[j];
+      ypq[j] = yp[j];
+      int lo = j - mu > 0 ? j - mu : 0, hi = j + ml < n - 1 ? j + ml : n - 1;
+      for (int i = lo; i <= hi; i++) J[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] = (r1[i] - r0[i]) / d;
+    }
+  }
+  return 0;
 }
 
 int sim_has_kirchhoff(const cosrod_sim *s) {
@@ -94,10 +131,17 @@ int sim_has_kirchhoff(const cosrod_sim *s) {
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
   if (!sim_has_kirchhoff(s)) return COSROD_OK;
   cosrod_ode_problem *p = &s->prob;
-  /* dense finite-difference Jacobian for implicit methods (see above) */
+  /* ODE forms: dense finite-difference Jacobian for implicit methods; DAE:
+   * finite differences over the band of the node ordering (see above) */
   p->jac = NULL;
-  p->jac_banded = 0;
+  p->res_jac = NULL;
+  p->jac_banded = s->form == COSROD_FORM_DAE;
   p->jac_fills = 0;
+  if (s->dae_res) {
+    s->kwork = malloc(4 * (size_t)s->ny * sizeof *s->kwork);
+    if (!s->kwork) return COSROD_ERR_NOMEM;
+    p->res_jac = kirchhoff_res_jac;
+  }
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     if (cosrod_rod_model_of(rod) == COSROD_MODEL_COSSERAT) continue;
@@ -135,7 +179,23 @@ cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
     sim_scatter(s, r, s->yl, s->y0);
   }
   memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  if (s->form != COSROD_FORM_DAE && (s->type->flags & COSROD_STEP_IMPLICIT) && !s->input_warn[0]) {
+    char problem[200];
+    snprintf(problem, sizeof problem,
+             "warning: %s on the %s form of a Kirchhoff rod uses a dense O(n^3) Jacobian; formulation: dae "
+             "gives a banded O(N) one",
+             s->type->name, s->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
+    cosrod_scenario_format_error(s->sc, "solver.formulation", problem, s->input_warn, sizeof s->input_warn);
+  }
   return COSROD_OK;
+}
+
+void sim_kirchhoff_options(cosrod_sim *s) {
+  /* DAE: a finite-difference Jacobian costs ml + mu + 1 (~60) right-hand
+   * sides; keep it while Newton contracts by 0.1 (HW II §IV.8 recommend
+   * THET = 0.1 for expensive Jacobians; radau5's default 0.001 recomputed it
+   * in 94% of the steps of the steel cantilever, 0.1 in 3%) */
+  if (s->form == COSROD_FORM_DAE && sim_has_kirchhoff(s) && s->opts.jac_reuse == 0.0) s->opts.jac_reuse = 0.1;
 }
 
 void sim_kirchhoff_failure(cosrod_sim *s, size_t r) {
