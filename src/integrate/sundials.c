@@ -45,9 +45,13 @@
  * difference quotients), njev = Jacobian evaluations, naccept = successful
  * steps, nreject = error-test failures, nconvfail = nonlinear-solver step
  * failures, nsteps = naccept + nreject + nconvfail (attempted steps),
- * ndecomp = linear-solver setups, nnewton = nsolve = nonlinear iterations. */
+ * ndecomp = linear-solver setups, nnewton = nsolve = nonlinear iterations.
+ *
+ * Files: this one holds the lifecycle and the step type (alloc / free,
+ * reset, step, dense output); the callbacks SUNDIALS calls are in
+ * sundials_callbacks.c, flag mapping, messages and counters in
+ * sundials_status.c, the shared state in sundials_internal.h. */
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +60,6 @@
 #include <cvode/cvode_ls.h>
 #include <ida/ida.h>
 #include <ida/ida_ls.h>
-#include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_band.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_band.h>
@@ -65,540 +67,7 @@
 
 #include "cosrod/integrate.h"
 #include "integrate/sundials_band.h"
-
-enum { KIND_IDA = 0, KIND_CVODE = 1 };
-
-/* One non-zero of the (full, n x n) mass matrix. */
-typedef struct mass_entry {
-  int i, j;
-  double v;
-} mass_entry;
-
-typedef struct sun_state {
-  int kind;
-  const char *name;
-  cosrod_step_ctx *ctx;
-  int n;
-  SUNContext sunctx;
-  void *mem;
-  N_Vector y, yp, tmp, atol, id;
-  SUNMatrix A;
-  SUNLinearSolver LS;
-  int banded;       /* A is banded: a SUNBandMatrix, or ours (own) */
-  int residual;     /* ida: the problem's res is used (else F = M y' - f) */
-  int reduced;      /* m1 > 0: the Jacobian callback fills the reduced buffer jred */
-  double *jred;     /* (ldred x n) reduced Jacobian of a second-order problem */
-  int ldred;        /* its leading dimension */
-  mass_entry *mass; /* (nmass) non-zeros of M, or NULL for M = I */
-  int nmass;
-  int wf_tol;                  /* per-component rtol: own error-weight function */
-  double hmax_set;             /* last value passed to Set*MaxStep */
-  int cb_fatal;                /* a callback returned < 0 during the current solver call */
-  double t_cb_fatal;           /* ... at this time */
-  int jac_nonfinite;           /* the Jacobian had a NaN/Inf entry during the current solver call */
-  cosrod_integrate_stats base; /* counters before the last (Re)Init */
-  char sunmsg[384];            /* last SUNDIALS error message */
-
-  /* our band matrix and solver (sundials_band.c) */
-  int own;            /* A is our band matrix, solved by our band LU */
-  int covers;         /* own: the Jacobian callback writes every band entry (jac_fills, same bandwidths) */
-  cosrod_band *jsave; /* cvode + own: df/dy of the last Jacobian evaluation (reused while CVODE says jok) */
-  int jsave_ok;       /* jsave holds a Jacobian */
-} sun_state;
-
-/* ---------------------------------------------------------------- helpers */
-
-static double *nv(N_Vector v) { return N_VGetArrayPointer(v); }
-
-static void on_sundials_error(int code, const char *module, const char *function, char *msg, void *ud) {
-  sun_state *s = ud;
-  if (code == IDA_WARNING || code == CV_WARNING) return; /* warnings are not failures; stay quiet */
-  snprintf(s->sunmsg, sizeof s->sunmsg, "%s %s: %s", module ? module : "", function ? function : "",
-           msg ? msg : "");
-}
-
-/* Callback return code bookkeeping: remember fatal failures (message already
- * written to ctx->msg by the caller), count recoverable ones. */
-static int cb_result(sun_state *s, int rc, double t) {
-  if (rc < 0) {
-    s->cb_fatal = 1;
-    s->t_cb_fatal = t;
-    return -1;
-  }
-  return rc > 0 ? 1 : 0;
-}
-
-/* Pointer and leading dimension to pass to a user callback that fills the
- * whole n x n matrix A in our layout (banded with upper bandwidth mu). */
-static double *user_view(SUNMatrix A, int banded, int mu, int *ld) {
-  if (sunband_is(A)) {
-    cosrod_band *B = sunband_band(A);
-    *ld = B->ld;
-    return B->data + (B->smu - mu);
-  }
-  if (banded) {
-    *ld = (int)SUNBandMatrix_LDim(A);
-    return SUNBandMatrix_Data(A) + (SUNBandMatrix_StoredUpperBandwidth(A) - mu);
-  }
-  *ld = (int)SUNDenseMatrix_Rows(A);
-  return SUNDenseMatrix_Data(A);
-}
-
-/* A(i, j) += v through the accessors (the entry must lie inside the band). */
-static void mat_add(SUNMatrix A, int banded, int i, int j, double v) {
-  if (sunband_is(A))
-    cosrod_band_add(sunband_band(A), i, j, v);
-  else if (banded)
-    SUNBandMatrix_Column(A, j)[i - j] += v;
-  else
-    SUNDenseMatrix_Column(A, j)[i] += v;
-}
-
-static void mat_negate(SUNMatrix A, int banded) {
-  if (sunband_is(A)) {
-    cosrod_band_scale_add_identity(sunband_band(A), -1.0, 0.0);
-    return;
-  }
-  sunindextype len = banded ? SUNBandMatrix_LDim(A) * SUNBandMatrix_Columns(A) : SUNDenseMatrix_LData(A);
-  double *d = banded ? SUNBandMatrix_Data(A) : SUNDenseMatrix_Data(A);
-  for (sunindextype k = 0; k < len; k++) d[k] = -d[k];
-}
-
-/* Expand the reduced Jacobian of a second-order problem (m1 > 0) into the
- * dense n x n matrix A (zeroed): rows i < m1 hold the identity at column
- * i + m2, rows m1 + i the supplied rows. */
-static void expand_reduced(const sun_state *s, SUNMatrix A) {
-  const cosrod_ode_problem *p = s->ctx->problem;
-  const int n = s->n, m1 = p->m1, m2 = p->m2 > 0 ? p->m2 : p->m1, nr = n - m1;
-  for (int i = 0; i < m1; i++) SUNDenseMatrix_Column(A, i + m2)[i] = 1.0;
-  for (int j = 0; j < n; j++) {
-    double *col = SUNDenseMatrix_Column(A, j);
-    const double *src = s->jred + (size_t)j * (size_t)s->ldred;
-    if (!p->jac_banded) {
-      for (int i = 0; i < nr; i++) col[m1 + i] = src[i];
-      continue;
-    }
-    int c = j < m1 ? j % m2 : j - m1;
-    int mu = j < m1 ? p->jac_mu_q : p->jac_mu, ml = j < m1 ? p->jac_ml_q : p->jac_ml;
-    int lo = c - mu > 0 ? c - mu : 0, hi = c + ml < nr - 1 ? c + ml : nr - 1;
-    for (int i = lo; i <= hi; i++) col[m1 + i] = src[mu + i - c];
-  }
-}
-
-/* As check_jac_finite for our band matrix B: the band rows only (the
- * fill-in rows belong to the LU). */
-static int check_band_finite(sun_state *s, const cosrod_band *B, double t) {
-  for (int j = 0; j < s->n; j++) {
-    const double *col = B->data + (size_t)j * (size_t)B->ld + B->ml;
-    /* exponent field all ones (NaN, Inf): adding 1 to it carries into the sign bit */
-    uint64_t bad = 0;
-    for (int r = 0; r <= B->ml + B->mu; r++) {
-      uint64_t u;
-      memcpy(&u, col + r, sizeof u);
-      bad |= (u & 0x7FF0000000000000u) + 0x0010000000000000u;
-    }
-    if (!(bad & 0x8000000000000000u)) continue;
-    for (int r = 0; r <= B->ml + B->mu; r++) {
-      if (isfinite(col[r])) continue;
-      long k = (long)j * B->ld + B->ml + r;
-      s->ctx->nonfinite = 1;
-      s->jac_nonfinite = 1;
-      cosrod_step_fail(s->ctx, COSROD_ERR_NONFINITE, t,
-                       "%s: Jacobian entry %ld of the band matrix is %g at t = %.17g", s->name, k, col[r], t);
-      return -1;
-    }
-  }
-  return 0;
-}
-
-/* NaN/Inf in the Jacobian the user wrote into A: message, and -1 (fatal:
- * a smaller step evaluates the same J); 0 if all entries are finite. */
-static int check_jac_finite(sun_state *s, SUNMatrix A, double t) {
-  const double *d;
-  long len;
-  if (s->own) return check_band_finite(s, sunband_band(A), t);
-  if (s->banded) {
-    d = SUNBandMatrix_Data(A);
-    len = (long)SUNBandMatrix_LDim(A) * (long)s->n;
-  } else {
-    d = SUNDenseMatrix_Data(A);
-    len = (long)SUNDenseMatrix_Rows(A) * (long)SUNDenseMatrix_Columns(A);
-  }
-  for (long k = 0; k < len; k++) {
-    if (!isfinite(d[k])) {
-      s->ctx->nonfinite = 1;
-      s->jac_nonfinite = 1;
-      cosrod_step_fail(s->ctx, COSROD_ERR_NONFINITE, t,
-                       "%s: Jacobian entry %ld of the %s matrix is %g at t = %.17g", s->name, k,
-                       s->banded ? "band" : "dense", d[k], t);
-      return -1;
-    }
-  }
-  return 0;
-}
-
-/* A <- df/dy at (t, y) from the problem's Jacobian callback. */
-static int fill_jac_f(sun_state *s, double t, const double *y, SUNMatrix A) {
-  cosrod_step_ctx *c = s->ctx;
-  const cosrod_ode_problem *p = c->problem;
-  int rc;
-  if (sunband_is(A))
-    sunband_begin_fill(A, s->covers);
-  else
-    SUNMatZero(A);
-  if (s->reduced) {
-    memset(s->jred, 0, sizeof(double) * (size_t)s->ldred * (size_t)s->n);
-    rc = p->jac(t, y, s->jred, s->ldred, p->user);
-    if (rc == 0) expand_reduced(s, A);
-  } else {
-    int ld;
-    double *J = user_view(A, s->banded, p->jac_mu, &ld);
-    rc = p->jac(t, y, J, ld, p->user);
-  }
-  if (rc < 0)
-    cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc, t);
-  if (rc > 0) c->stats->nfail_rhs++;
-  if (rc == 0) return check_jac_finite(s, A, t);
-  return cb_result(s, rc, t);
-}
-
-/* ---------------------------------------------------------------- callbacks */
-
-static int ida_res(sunrealtype t, N_Vector yy, N_Vector ypv, N_Vector rr, void *ud) {
-  sun_state *s = ud;
-  cosrod_step_ctx *c = s->ctx;
-  const cosrod_ode_problem *p = c->problem;
-  const double *y = nv(yy), *yp = nv(ypv);
-  double *r = nv(rr);
-  const int n = s->n;
-  if (s->residual) {
-    c->stats->nfev++;
-    int rc = p->res(t, y, yp, r, p->user);
-    if (rc < 0)
-      cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "residual returned %d (fatal) at t = %.17g", rc, t);
-    if (rc > 0) c->stats->nfail_rhs++;
-    if (rc != 0) return cb_result(s, rc, t);
-    for (int i = 0; i < n; i++) {
-      if (!isfinite(r[i])) {
-        c->nonfinite = 1;
-        c->stats->nfail_rhs++;
-        cosrod_step_fail(c, COSROD_ERR_NONFINITE, t, "residual component %d is %g at t = %.17g", i, r[i], t);
-        return 1;
-      }
-    }
-    return 0;
-  }
-  int rc = cosrod_step_call_f(c, t, y, r);
-  if (rc != 0) return cb_result(s, rc, t);
-  if (!s->mass) {
-    for (int i = 0; i < n; i++) r[i] = yp[i] - r[i];
-  } else {
-    for (int i = 0; i < n; i++) r[i] = -r[i];
-    for (int k = 0; k < s->nmass; k++) r[s->mass[k].i] += s->mass[k].v * yp[s->mass[k].j];
-  }
-  return 0;
-}
-
-static int ida_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector ypv, N_Vector rr, SUNMatrix A,
-                   void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
-  (void)rr, (void)t1, (void)t2, (void)t3;
-  sun_state *s = ud;
-  cosrod_step_ctx *c = s->ctx;
-  const cosrod_ode_problem *p = c->problem;
-  if (s->residual) {
-    if (s->own)
-      sunband_begin_fill(A, s->covers); /* IDA's SUNMatZero was lazy */
-    else
-      SUNMatZero(A);
-    int ld;
-    double *J = user_view(A, s->banded, p->jac_mu, &ld);
-    int rc = p->res_jac(t, cj, nv(yy), nv(ypv), J, ld, p->user);
-    if (rc < 0)
-      cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "residual Jacobian returned %d (fatal) at t = %.17g", rc,
-                       t);
-    if (rc > 0) c->stats->nfail_rhs++;
-    if (rc == 0) return check_jac_finite(s, A, t);
-    return cb_result(s, rc, t);
-  }
-  int rc = fill_jac_f(s, t, nv(yy), A);
-  if (rc != 0) return rc;
-  if (s->own && !s->mass) { /* cj I - df/dy in one pass */
-    cosrod_band_scale_add_identity(sunband_band(A), -1.0, cj);
-    return 0;
-  }
-  mat_negate(A, s->banded); /* -df/dy */
-  if (!s->mass) {
-    for (int i = 0; i < s->n; i++) mat_add(A, s->banded, i, i, cj);
-  } else {
-    for (int k = 0; k < s->nmass; k++) mat_add(A, s->banded, s->mass[k].i, s->mass[k].j, cj * s->mass[k].v);
-  }
-  return 0;
-}
-
-static int cv_rhs(sunrealtype t, N_Vector yy, N_Vector ydot, void *ud) {
-  sun_state *s = ud;
-  return cb_result(s, cosrod_step_call_f(s->ctx, t, nv(yy), nv(ydot)), t);
-}
-
-static int cv_jac(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, void *ud, N_Vector t1, N_Vector t2,
-                  N_Vector t3) {
-  (void)fy, (void)t1, (void)t2, (void)t3;
-  return fill_jac_f(ud, t, nv(yy), A);
-}
-
-/* CVODE's iteration matrix A = I - gamma df/dy with our band matrix (own):
- * df/dy is evaluated into jsave only when CVODE says the saved one is stale
- * (jok false), then combined with the identity in one pass; the LU follows in
- * our linear solver's setup.  (CVODE's default would zero A, evaluate into it,
- * copy it to a saved matrix and scale it, and copy back when reusing.) */
-static int cv_linsys(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, sunbooleantype jok,
-                     sunbooleantype *jcur, sunrealtype gamma, void *ud, N_Vector t1, N_Vector t2,
-                     N_Vector t3) {
-  (void)fy, (void)t1, (void)t2, (void)t3;
-  sun_state *s = ud;
-  cosrod_step_ctx *c = s->ctx;
-  const cosrod_ode_problem *p = c->problem;
-  cosrod_band *J = s->jsave;
-  *jcur = SUNFALSE;
-  if (!jok || !s->jsave_ok) {
-    s->jsave_ok = 0;
-    if (!s->covers) cosrod_band_zero(J);
-    int rc = p->jac(t, nv(yy), J->data + (J->smu - p->jac_mu), J->ld, p->user);
-    if (rc < 0)
-      cosrod_step_fail(c, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc,
-                       t);
-    if (rc > 0) c->stats->nfail_rhs++;
-    if (rc != 0) return cb_result(s, rc, t);
-    if (check_band_finite(s, J, t) != 0) return -1;
-    s->jsave_ok = 1;
-    *jcur = SUNTRUE;
-  }
-  cosrod_band_set_combination(sunband_begin_fill(A, 1), -gamma, J, 1.0, NULL);
-  return 0;
-}
-
-/* Error weights 1 / (rtol_i |y_i| + atol_i) for per-component rtol (both solvers). */
-static int ewt_fn(N_Vector yy, N_Vector ewt, void *ud) {
-  sun_state *s = ud;
-  const double *y = nv(yy);
-  double *w = nv(ewt);
-  for (int i = 0; i < s->n; i++) {
-    double d = s->ctx->rtol[i] * fabs(y[i]) + s->ctx->atol[i];
-    if (!(d > 0.0)) return -1;
-    w[i] = 1.0 / d;
-  }
-  return 0;
-}
-
-/* ---------------------------------------------------------------- status mapping */
-
-static const char *flag_name(int kind, int flag) {
-  if (kind == KIND_IDA) {
-    switch (flag) {
-      case IDA_TOO_MUCH_WORK:
-        return "IDA_TOO_MUCH_WORK";
-      case IDA_TOO_MUCH_ACC:
-        return "IDA_TOO_MUCH_ACC";
-      case IDA_ERR_FAIL:
-        return "IDA_ERR_FAIL";
-      case IDA_CONV_FAIL:
-        return "IDA_CONV_FAIL";
-      case IDA_LINIT_FAIL:
-        return "IDA_LINIT_FAIL";
-      case IDA_LSETUP_FAIL:
-        return "IDA_LSETUP_FAIL";
-      case IDA_LSOLVE_FAIL:
-        return "IDA_LSOLVE_FAIL";
-      case IDA_RES_FAIL:
-        return "IDA_RES_FAIL";
-      case IDA_REP_RES_ERR:
-        return "IDA_REP_RES_ERR";
-      case IDA_CONSTR_FAIL:
-        return "IDA_CONSTR_FAIL";
-      case IDA_FIRST_RES_FAIL:
-        return "IDA_FIRST_RES_FAIL";
-      case IDA_LINESEARCH_FAIL:
-        return "IDA_LINESEARCH_FAIL";
-      case IDA_NO_RECOVERY:
-        return "IDA_NO_RECOVERY";
-      case IDA_NLS_INIT_FAIL:
-        return "IDA_NLS_INIT_FAIL";
-      case IDA_NLS_SETUP_FAIL:
-        return "IDA_NLS_SETUP_FAIL";
-      case IDA_NLS_FAIL:
-        return "IDA_NLS_FAIL";
-      case IDA_MEM_FAIL:
-        return "IDA_MEM_FAIL";
-      case IDA_ILL_INPUT:
-        return "IDA_ILL_INPUT";
-      case IDA_BAD_EWT:
-        return "IDA_BAD_EWT";
-      case IDA_BAD_T:
-        return "IDA_BAD_T";
-      default:
-        return "IDA error";
-    }
-  }
-  switch (flag) {
-    case CV_TOO_MUCH_WORK:
-      return "CV_TOO_MUCH_WORK";
-    case CV_TOO_MUCH_ACC:
-      return "CV_TOO_MUCH_ACC";
-    case CV_ERR_FAILURE:
-      return "CV_ERR_FAILURE";
-    case CV_CONV_FAILURE:
-      return "CV_CONV_FAILURE";
-    case CV_LINIT_FAIL:
-      return "CV_LINIT_FAIL";
-    case CV_LSETUP_FAIL:
-      return "CV_LSETUP_FAIL";
-    case CV_LSOLVE_FAIL:
-      return "CV_LSOLVE_FAIL";
-    case CV_RHSFUNC_FAIL:
-      return "CV_RHSFUNC_FAIL";
-    case CV_FIRST_RHSFUNC_ERR:
-      return "CV_FIRST_RHSFUNC_ERR";
-    case CV_REPTD_RHSFUNC_ERR:
-      return "CV_REPTD_RHSFUNC_ERR";
-    case CV_UNREC_RHSFUNC_ERR:
-      return "CV_UNREC_RHSFUNC_ERR";
-    case CV_NLS_INIT_FAIL:
-      return "CV_NLS_INIT_FAIL";
-    case CV_NLS_SETUP_FAIL:
-      return "CV_NLS_SETUP_FAIL";
-    case CV_NLS_FAIL:
-      return "CV_NLS_FAIL";
-    case CV_MEM_FAIL:
-      return "CV_MEM_FAIL";
-    case CV_ILL_INPUT:
-      return "CV_ILL_INPUT";
-    case CV_BAD_T:
-      return "CV_BAD_T";
-    case CV_TOO_CLOSE:
-      return "CV_TOO_CLOSE";
-    default:
-      return "CVODE error";
-  }
-}
-
-static cosrod_status flag_status(const sun_state *s, int flag) {
-  const int ida = s->kind == KIND_IDA;
-  if (s->jac_nonfinite) return COSROD_ERR_NONFINITE;
-  if (s->own && sunband_solver_status(s->LS) == COSROD_ERR_INTERRUPTED) return COSROD_ERR_INTERRUPTED;
-  if (s->cb_fatal) return COSROD_ERR_CALLBACK;
-  if (ida) {
-    switch (flag) {
-      case IDA_TOO_MUCH_WORK:
-        return COSROD_ERR_MAX_STEPS;
-      case IDA_TOO_MUCH_ACC:
-      case IDA_ERR_FAIL:
-        return s->ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_STEP_TOO_SMALL;
-      case IDA_CONV_FAIL:
-      case IDA_NLS_FAIL:
-      case IDA_NLS_SETUP_FAIL:
-        return s->ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_NEWTON;
-      case IDA_LSETUP_FAIL:
-      case IDA_LSOLVE_FAIL:
-        return COSROD_ERR_SINGULAR;
-      case IDA_RES_FAIL:
-      case IDA_REP_RES_ERR:
-      case IDA_FIRST_RES_FAIL:
-        return s->ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK;
-      case IDA_LINESEARCH_FAIL:
-      case IDA_NO_RECOVERY:
-      case IDA_CONSTR_FAIL:
-        return COSROD_ERR_CONVERGENCE;
-      case IDA_MEM_FAIL:
-        return COSROD_ERR_NOMEM;
-      case IDA_ILL_INPUT:
-      case IDA_BAD_EWT:
-      case IDA_BAD_T:
-      case IDA_BAD_K:
-      case IDA_BAD_DKY:
-        return COSROD_ERR_INVALID;
-      default:
-        return COSROD_ERR_INTERNAL;
-    }
-  }
-  switch (flag) {
-    case CV_TOO_MUCH_WORK:
-      return COSROD_ERR_MAX_STEPS;
-    case CV_TOO_MUCH_ACC:
-    case CV_ERR_FAILURE:
-      return s->ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_STEP_TOO_SMALL;
-    case CV_CONV_FAILURE:
-    case CV_NLS_FAIL:
-    case CV_NLS_SETUP_FAIL:
-      return s->ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_NEWTON;
-    case CV_LSETUP_FAIL:
-    case CV_LSOLVE_FAIL:
-      return COSROD_ERR_SINGULAR;
-    case CV_RHSFUNC_FAIL:
-    case CV_FIRST_RHSFUNC_ERR:
-    case CV_REPTD_RHSFUNC_ERR:
-    case CV_UNREC_RHSFUNC_ERR:
-      return s->ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK;
-    case CV_MEM_FAIL:
-      return COSROD_ERR_NOMEM;
-    case CV_ILL_INPUT:
-    case CV_BAD_T:
-    case CV_BAD_K:
-    case CV_BAD_DKY:
-    case CV_TOO_CLOSE:
-      return COSROD_ERR_INVALID;
-    default:
-      return COSROD_ERR_INTERNAL;
-  }
-}
-
-/* Failure status with a message: what SUNDIALS said, and the callback's own
- * message (ctx->msg) if one was written during the call. */
-static cosrod_status fail_flag(sun_state *s, int flag, double t, const char *what) {
-  cosrod_step_ctx *c = s->ctx;
-  char cbmsg[256] = "";
-  if (c->msg && c->msg[0]) snprintf(cbmsg, sizeof cbmsg, "%s; ", c->msg);
-  cosrod_status st = flag_status(s, flag);
-  /* the failure time is that of the failing callback if there was one, else SUNDIALS' current time */
-  double t_fail = st == COSROD_ERR_CALLBACK && s->cb_fatal ? s->t_cb_fatal : t;
-  return cosrod_step_fail(c, st, t_fail, "%s: %s returned %s (%d) at t = %.17g: %s%s", s->name, what,
-                          flag_name(s->kind, flag), flag, t, cbmsg,
-                          s->sunmsg[0] ? s->sunmsg : "no SUNDIALS message");
-}
-
-/* Setup-time failure of a SUNDIALS call (out of memory or bad input). */
-static cosrod_status fail_setup(sun_state *s, const char *what, int flag) {
-  cosrod_status st = flag == IDA_MEM_FAIL || flag == CV_MEM_FAIL ? COSROD_ERR_NOMEM : COSROD_ERR_INVALID;
-  return cosrod_step_fail(s->ctx, st, s->ctx->t, "%s: %s failed (%d): %s", s->name, what, flag,
-                          s->sunmsg[0] ? s->sunmsg : "no SUNDIALS message");
-}
-
-static void update_stats(sun_state *s) {
-  long nst = 0, nje = 0, netf = 0, nsf = 0, nset = 0, nni = 0;
-  if (s->kind == KIND_IDA) {
-    IDAGetNumSteps(s->mem, &nst);
-    IDAGetNumJacEvals(s->mem, &nje);
-    IDAGetNumErrTestFails(s->mem, &netf);
-    IDAGetNumStepSolveFails(s->mem, &nsf);
-    IDAGetNumLinSolvSetups(s->mem, &nset);
-    IDAGetNumNonlinSolvIters(s->mem, &nni);
-  } else {
-    CVodeGetNumSteps(s->mem, &nst);
-    CVodeGetNumJacEvals(s->mem, &nje);
-    CVodeGetNumErrTestFails(s->mem, &netf);
-    CVodeGetNumStepSolveFails(s->mem, &nsf);
-    CVodeGetNumLinSolvSetups(s->mem, &nset);
-    CVodeGetNumNonlinSolvIters(s->mem, &nni);
-  }
-  cosrod_integrate_stats *st = s->ctx->stats;
-  st->nsteps = s->base.nsteps + nst + netf + nsf; /* attempted steps, as the header says */
-  st->naccept = s->base.naccept + nst;
-  st->njev = s->base.njev + nje;
-  st->nreject = s->base.nreject + netf;
-  st->nconvfail = s->base.nconvfail + nsf; /* steps failed by the nonlinear solver */
-  st->ndecomp = s->base.ndecomp + nset;
-  st->nnewton = s->base.nnewton + nni;
-  st->nsolve = s->base.nsolve + nni;
-}
+#include "integrate/sundials_internal.h"
 
 /* ---------------------------------------------------------------- alloc / free */
 
@@ -792,27 +261,27 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
       st = COSROD_ERR_NOMEM;
       goto fail;
     }
-    IDASetErrHandlerFn(s->mem, on_sundials_error, s);
-    if ((flag = IDAInit(s->mem, ida_res, 0.0, s->y, s->yp)) != IDA_SUCCESS) {
-      st = fail_setup(s, "IDAInit", flag);
+    IDASetErrHandlerFn(s->mem, sun_on_error, s);
+    if ((flag = IDAInit(s->mem, sun_ida_res, 0.0, s->y, s->yp)) != IDA_SUCCESS) {
+      st = sun_fail_setup(s, "IDAInit", flag);
       goto fail;
     }
     IDASetUserData(s->mem, s);
     if (s->wf_tol)
-      flag = IDAWFtolerances(s->mem, ewt_fn);
+      flag = IDAWFtolerances(s->mem, sun_ewt);
     else if (s->atol)
       flag = IDASVtolerances(s->mem, c->rtol[0], s->atol);
     else
       flag = IDASStolerances(s->mem, c->rtol[0], c->atol[0]);
     if (flag != IDA_SUCCESS) {
-      st = fail_setup(s, "IDA tolerances", flag);
+      st = sun_fail_setup(s, "IDA tolerances", flag);
       goto fail;
     }
     if ((flag = IDASetLinearSolver(s->mem, s->LS, s->A)) != IDALS_SUCCESS) {
-      st = fail_setup(s, "IDASetLinearSolver", flag);
+      st = sun_fail_setup(s, "IDASetLinearSolver", flag);
       goto fail;
     }
-    if ((s->residual && p->res_jac) || (!s->residual && p->jac)) IDASetJacFn(s->mem, ida_jac);
+    if ((s->residual && p->res_jac) || (!s->residual && p->jac)) IDASetJacFn(s->mem, sun_ida_jac);
     IDASetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
     if (o->max_newton > 0) IDASetMaxNonlinIters(s->mem, o->max_newton);
     /* differential / algebraic components for IDACalcIC */
@@ -836,30 +305,30 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
       st = COSROD_ERR_NOMEM;
       goto fail;
     }
-    CVodeSetErrHandlerFn(s->mem, on_sundials_error, s);
-    if ((flag = CVodeInit(s->mem, cv_rhs, 0.0, s->y)) != CV_SUCCESS) {
-      st = fail_setup(s, "CVodeInit", flag);
+    CVodeSetErrHandlerFn(s->mem, sun_on_error, s);
+    if ((flag = CVodeInit(s->mem, sun_cv_rhs, 0.0, s->y)) != CV_SUCCESS) {
+      st = sun_fail_setup(s, "CVodeInit", flag);
       goto fail;
     }
     CVodeSetUserData(s->mem, s);
     if (s->wf_tol)
-      flag = CVodeWFtolerances(s->mem, ewt_fn);
+      flag = CVodeWFtolerances(s->mem, sun_ewt);
     else if (s->atol)
       flag = CVodeSVtolerances(s->mem, c->rtol[0], s->atol);
     else
       flag = CVodeSStolerances(s->mem, c->rtol[0], c->atol[0]);
     if (flag != CV_SUCCESS) {
-      st = fail_setup(s, "CVODE tolerances", flag);
+      st = sun_fail_setup(s, "CVODE tolerances", flag);
       goto fail;
     }
     if ((flag = CVodeSetLinearSolver(s->mem, s->LS, s->A)) != CVLS_SUCCESS) {
-      st = fail_setup(s, "CVodeSetLinearSolver", flag);
+      st = sun_fail_setup(s, "CVodeSetLinearSolver", flag);
       goto fail;
     }
     if (s->own)
-      CVodeSetLinSysFn(s->mem, cv_linsys);
+      CVodeSetLinSysFn(s->mem, sun_cv_linsys);
     else if (p->jac)
-      CVodeSetJacFn(s->mem, cv_jac);
+      CVodeSetJacFn(s->mem, sun_cv_jac);
     CVodeSetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
     if (o->max_newton > 0) CVodeSetMaxNonlinIters(s->mem, o->max_newton);
   }
@@ -889,7 +358,7 @@ static cosrod_status sun_restart(sun_state *s, const double *yp0, int calc_ic) {
   memcpy(nv(s->y), c->y, sizeof(double) * (size_t)n);
   if (s->kind == KIND_CVODE) {
     flag = CVodeReInit(s->mem, c->t, s->y);
-    if (flag != CV_SUCCESS) return fail_setup(s, "CVodeReInit", flag);
+    if (flag != CV_SUCCESS) return sun_fail_setup(s, "CVodeReInit", flag);
   } else {
     if (yp0) {
       memcpy(nv(s->yp), yp0, sizeof(double) * (size_t)n);
@@ -905,7 +374,7 @@ static cosrod_status sun_restart(sun_state *s, const double *yp0, int calc_ic) {
       N_VConst(0.0, s->yp);
     }
     flag = IDAReInit(s->mem, c->t, s->y, s->yp);
-    if (flag != IDA_SUCCESS) return fail_setup(s, "IDAReInit", flag);
+    if (flag != IDA_SUCCESS) return sun_fail_setup(s, "IDAReInit", flag);
   }
   s->hmax_set = c->hmax;
   if (s->kind == KIND_IDA) {
@@ -925,8 +394,8 @@ static cosrod_status sun_restart(sun_state *s, const double *yp0, int calc_ic) {
     double span = fabs(c->t_end - c->t), cap = c->h != 0.0 ? 1000.0 * fabs(c->h) : fmax(1.0, fabs(c->t));
     double tout1 = c->t + c->dir * fmin(span, cap);
     flag = IDACalcIC(s->mem, calc_ic == 2 ? IDA_Y_INIT : IDA_YA_YDP_INIT, tout1);
-    update_stats(s);
-    if (flag < 0) return fail_flag(s, flag, c->t, "IDACalcIC (consistent initial values)");
+    sun_update_stats(s);
+    if (flag < 0) return sun_fail_flag(s, flag, c->t, "IDACalcIC (consistent initial values)");
     IDAGetConsistentIC(s->mem, s->y, s->yp);
     memcpy(c->y, nv(s->y), sizeof(double) * (size_t)n);
   }
@@ -976,10 +445,10 @@ static cosrod_status sun_step(void *state, cosrod_step_ctx *c, int *accepted) {
     CVodeGetCurrentTime(s->mem, &tcur);
   }
   s->hmax_set = c->hmax;
-  update_stats(s);
+  sun_update_stats(s);
   if (flag < 0) {
     /* the state stays at the last successful step (SUNDIALS' tcur) */
-    return fail_flag(s, flag, tcur, s->kind == KIND_IDA ? "IDASolve" : "CVode");
+    return sun_fail_flag(s, flag, tcur, s->kind == KIND_IDA ? "IDASolve" : "CVode");
   }
   if (s->kind == KIND_IDA) {
     IDAGetLastStep(s->mem, &hlast);
