@@ -79,12 +79,6 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
            mname);
       return COSROD_ERR_UNSUPPORTED;
     }
-    if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA) {
-      kerr(err, errlen, sc, key,
-           "%s rods: integrator galpha has no constrained version yet (use dopri5, dop853, rodas or radau5)",
-           mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
   }
   return COSROD_OK;
 }
