@@ -360,12 +360,12 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   double h = ctx->h;
   *accepted = 0;
   if (ctx->y_modified) {
+    /* the projection hook (the only writer of y between steps) moved y onto
+     * the constraints by the step's drift: v̇_n at the projected state; the
+     * algorithmic acceleration a and K, C stay (resetting a = v̇_n would
+     * make every step a restart, first order for ρ∞ < 1) */
     int rc = accel(s, ctx, t, ctx->y, s->vd);
     if (rc < 0) return COSROD_ERR_CALLBACK;
-    memcpy(s->a, s->vd, sizeof(double) * (size_t)nv);
-    memcpy(s->aacc, s->vd, sizeof(double) * (size_t)nv);
-    s->have_aprev = 0;
-    s->have_jac = s->lu_ok = s->jac_fresh = 0;
     ctx->y_modified = 0;
   }
   ctx->stats->nsteps++;
@@ -498,7 +498,7 @@ static cosrod_status galpha_dense(void *s_, cosrod_step_ctx *ctx, double t, cons
 static const cosrod_step_type galpha_type = {
     "galpha",
     2,
-    COSROD_STEP_IMPLICIT | COSROD_STEP_BANDED | COSROD_STEP_DENSE,
+    COSROD_STEP_IMPLICIT | COSROD_STEP_BANDED | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
     galpha_alloc,
     galpha_reset,
     galpha_step,

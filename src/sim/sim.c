@@ -520,7 +520,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       break;
   }
   /* galpha integrates the null-space form on the rotation group whatever the
-   * formulation (sim_galpha.c); projection / Baumgarte do not apply */
+   * formulation (sim_galpha.c); Baumgarte does not apply, projection only
+   * with Kirchhoff rods (sim_galpha_kirchhoff.c) */
   s->lie = strcmp(type->name, "galpha") == 0;
   if (s->lie) s->form = COSROD_FORM_NULLSPACE;
   int is_res = (type->flags & COSROD_STEP_RESIDUAL) != 0;
@@ -719,7 +720,9 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     p->mass_banded = 1;
     p->mass_ml = p->mass_mu = 0;
   }
-  if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION))
+  /* galpha: only onto Kirchhoff constraints (its quaternions stay unit without) */
+  if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
+      (!s->lie || sim_has_kirchhoff(s)))
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 

@@ -19,7 +19,7 @@
 
 #include "sim/sim_internal.h"
 
-static int sim_lie_increment(const double *q, const double *w, double *qn, void *user) {
+int sim_lie_increment(const double *q, const double *w, double *qn, void *user) {
   const cosrod_sim *s = user;
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
@@ -147,7 +147,8 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
   s->nq_tot = nq_tot;
   s->lie_jac = malloc((size_t)maxny * (size_t)(s->lie_jml + s->lie_jmu + 1) * sizeof *s->lie_jac);
   s->lie_b = malloc(3 * (size_t)maxny * sizeof *s->lie_b);
-  return s->lie_jac && s->lie_b ? COSROD_OK : COSROD_ERR_NOMEM;
+  if (!s->lie_jac || !s->lie_b) return COSROD_ERR_NOMEM;
+  return sim_galpha_kirchhoff_layout(s);
 }
 
 void sim_galpha_problem(cosrod_sim *s) {
@@ -159,7 +160,7 @@ void sim_galpha_problem(cosrod_sim *s) {
   p->jac_ml = p->jac_mu = 0;
   p->lie_nq = s->nq_tot;
   p->increment = sim_lie_increment;
-  p->jac_tangent = sim_lie_jac_tangent;
+  p->jac_tangent = s->lie_fd ? sim_lie_jac_tangent_fd : sim_lie_jac_tangent; /* Kirchhoff: dense FD */
   p->lie_ml = s->ml;
   p->lie_mu = s->mu;
   s->opts.rho_inf = so->rho_inf;
@@ -180,4 +181,5 @@ void sim_galpha_free(cosrod_sim *s) {
   free(s->lie_bcn);
   free(s->lie_jac);
   free(s->lie_b);
+  free(s->lie_fd);
 }

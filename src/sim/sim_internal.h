@@ -111,6 +111,7 @@ struct cosrod_sim {
   double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
   double *lie_b;             /* (3 max nq) one rod's B = ∂q̇/∂ν per q row (bcn entries), from lie_jac */
   int lie_jml, lie_jmu;
+  double *lie_fd; /* Kirchhoff rods: finite-difference work (sim_galpha_kirchhoff.c), NULL otherwise */
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
@@ -193,6 +194,11 @@ void sim_kirchhoff_options(cosrod_sim *s);
 cosrod_status sim_galpha_layout(cosrod_sim *s);
 void sim_galpha_problem(cosrod_sim *s);
 void sim_galpha_free(cosrod_sim *s);
+int sim_lie_increment(const double *q, const double *w, double *qn, void *user);
+/* sim_galpha_kirchhoff.c: galpha with Kirchhoff rods (dense FD tangent
+ * Jacobians; sets ml = mu = nv - 1) */
+cosrod_status sim_galpha_kirchhoff_layout(cosrod_sim *s);
+int sim_lie_jac_tangent_fd(double t, const double *y, double *K, double *C, int ld, void *user);
 /* sim_run.c: step-history callback of dynamic runs (energy accounting,
  * observer, stop flag); start_from_equilibrium's initial state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);

@@ -77,9 +77,10 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     const char *mname = cosrod_sc_model_name(sr->model);
     /* static and modal analyses: the statics solver (statics_kirchhoff.c), no integrator */
     if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
-    if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA) {
+    /* galpha runs the index-1 ODE form (sim_galpha_kirchhoff.c) whatever the formulation */
+    if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA && sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
       kerr(err, errlen, sc, key,
-           "%s rods: integrator galpha has no constrained version yet (use dopri5, dop853, rodas or radau5)",
+           "%s rods: integrator galpha runs the null-space form (formulation dae is for radau5, rodas, seulex, ida)",
            mname);
       return COSROD_ERR_UNSUPPORTED;
     }

@@ -984,9 +984,6 @@ static void expect_unsupported(const char *name, const char *const *sets, size_t
 
 TEST(unsupported_features_are_errors) {
   expect_unsupported("heavy-top", NULL, 0, "bodies");
-  expect_unsupported("stiffness",
-                     (const char *const[]){"rods.0.model=kirchhoff-extensible", "solver.integrator=galpha"}, 2,
-                     "rods.0.model");
   expect_unsupported("rubber-pendulum", (const char *const[]){"solver.stabilisation=baumgarte"}, 1,
                      "solver.stabilisation");
 }
