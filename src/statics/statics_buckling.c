@@ -103,8 +103,10 @@ static cosrod_status load_derivative(cosrod_statics *s, double t, double eps, co
 }
 
 /* C = S Vᵀ B V S on the m kept columns V (n x m, from column z0 of the
- * eigenvectors V0), S = diag(d^{-1/2}); W (n x m) scratch; C (m x m). */
-static void project(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
+ * eigenvectors V0), S = diag(d^{-1/2}); W (n x m) scratch; C (m x m).
+ * sym: B symmetric (the upper triangle computed and mirrored). */
+static void project_any(int n, int m, const double *V, const double *d, const double *B, double *W, double *C,
+                        int sym) {
   for (int j = 0; j < m; ++j) { /* W = B V */
     double *w = W + (size_t)j * n;
     memset(w, 0, sizeof(double) * (size_t)n);
@@ -116,13 +118,18 @@ static void project(int n, int m, const double *V, const double *d, const double
     }
   }
   for (int j = 0; j < m; ++j)
-    for (int i = 0; i <= j; ++i) {
+    for (int i = 0; i < (sym ? j + 1 : m); ++i) {
       const double *vi = V + (size_t)i * n, *wj = W + (size_t)j * n;
       double c = 0.0;
       for (int k = 0; k < n; ++k) c += vi[k] * wj[k];
       c /= sqrt(d[i] * d[j]);
-      C[(size_t)j * m + i] = C[(size_t)i * m + j] = c;
+      C[(size_t)j * m + i] = c;
+      if (sym) C[(size_t)i * m + j] = c;
     }
+}
+
+static void project(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
+  project_any(n, m, V, d, B, W, C, 1);
 }
 
 static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw);
@@ -234,23 +241,7 @@ static void store_mode(const cosrod_statics *s, const double *q0, const double *
 
 /* C = S Vᵀ B V S (m x m, B not symmetric); W (n x m) scratch. */
 static void project_full(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
-  for (int j = 0; j < m; ++j) {
-    double *w = W + (size_t)j * n;
-    memset(w, 0, sizeof(double) * (size_t)n);
-    for (int k = 0; k < n; ++k) {
-      const double v = V[(size_t)j * n + k];
-      if (v == 0.0) continue;
-      const double *b = B + (size_t)k * n;
-      for (int i = 0; i < n; ++i) w[i] += b[i] * v;
-    }
-  }
-  for (int j = 0; j < m; ++j)
-    for (int i = 0; i < m; ++i) {
-      const double *vi = V + (size_t)i * n, *wj = W + (size_t)j * n;
-      double c = 0.0;
-      for (int k = 0; k < n; ++k) c += vi[k] * wj[k];
-      C[(size_t)j * m + i] = c / sqrt(d[i] * d[j]);
-    }
+  project_any(n, m, V, d, B, W, C, 0);
 }
 
 /* The equilibrium at μ_to from q (at μ_from), in up to 64 sub-steps. */
