@@ -78,6 +78,11 @@ TEST(hanging_body_tension_radau5_absolute) {
 TEST(hanging_body_tension_rodas_pinned) {
   hanging((const char *const[]){"solver.integrator=rodas", "rods.0.ends.end.type=pinned"}, 2);
 }
+/* SUNDIALS: the coupled system as an ODE (cvode BDF, ida in the form y' - f = 0) */
+TEST(hanging_body_tension_cvode) { hanging((const char *const[]){"solver.integrator=cvode"}, 1); }
+TEST(hanging_body_tension_ida_pinned) {
+  hanging((const char *const[]){"solver.integrator=ida", "rods.0.ends.end.type=pinned"}, 2);
+}
 
 /* The same with a second body (0.5 kg) hanging from the first by a
  * spherical joint 0.2 m below the first body's centre: at rest the joint
@@ -209,6 +214,7 @@ static void pendulum(const char *const *sets, size_t nsets) {
 
 TEST(physical_pendulum_period_radau5) { pendulum(NULL, 0); }
 TEST(physical_pendulum_period_rodas) { pendulum((const char *const[]){"solver.integrator=rodas"}, 1); }
+TEST(physical_pendulum_period_ida) { pendulum((const char *const[]){"solver.integrator=ida"}, 1); }
 
 /* Energy balance (SPEC §8) with bodies: a damped rubber rod clamped at the
  * origin and to a body that also hangs on a spring-damper bushing to ground
@@ -384,9 +390,12 @@ static const th_case cases[] = {
     TH_CASE(hanging_body_tension_dopri5),
     TH_CASE(hanging_body_tension_radau5_absolute),
     TH_CASE(hanging_body_tension_rodas_pinned),
+    TH_CASE(hanging_body_tension_cvode),
+    TH_CASE(hanging_body_tension_ida_pinned),
     TH_CASE(hanging_bodies_with_joint),
     TH_CASE(physical_pendulum_period_radau5),
     TH_CASE(physical_pendulum_period_rodas),
+    TH_CASE(physical_pendulum_period_ida),
     TH_CASE(energy_balance_body_bushing),
     TH_CASE(energy_balance_body_driven_by_keyframes),
     TH_CASE(attachment_refusals),
