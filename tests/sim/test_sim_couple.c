@@ -312,6 +312,21 @@ static void balance(const char *text, const char *name, int external) {
 
 TEST(energy_balance_body_bushing) { balance(BAL, "balance.yaml", 0); }
 TEST(energy_balance_body_driven_by_keyframes) { balance(CARRY, "carry.yaml", 1); }
+/* mass and inertia are optional for a keyframe-driven body (unused): the
+ * same run without them */
+TEST(keyframe_body_without_mass_and_inertia) {
+  char text[4096];
+  snprintf(text, sizeof text, "%s", CARRY);
+  static const char *const drop[] = {"    mass: 1\n", "    inertia: [1, 1, 1]\n"};
+  for (int i = 0; i < 2; i++) {
+    const char *k = drop[i];
+    char *p = strstr(text, k);
+    CHECK("key found", p != NULL);
+    if (p) memmove(p, p + strlen(k), strlen(p + strlen(k)) + 1);
+  }
+  CHECK("mass and inertia gone", !strstr(text, "mass") && !strstr(text, "inertia"));
+  balance(text, "carry-nomass.yaml", 1);
+}
 
 /* Refusals made when the simulation is built (not by the loader): one line
  * "FILE:LINE: key: problem" (cosrod check and run exit 2 on them:
@@ -398,6 +413,7 @@ static const th_case cases[] = {
     TH_CASE(physical_pendulum_period_ida),
     TH_CASE(energy_balance_body_bushing),
     TH_CASE(energy_balance_body_driven_by_keyframes),
+    TH_CASE(keyframe_body_without_mass_and_inertia),
     TH_CASE(attachment_refusals),
     TH_CASE(chain_bandwidth_independent_of_n),
 };
