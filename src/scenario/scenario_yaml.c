@@ -99,6 +99,7 @@ static void end(FILE *f, const cosrod_scenario *sc, const char *name, const cosr
     str(f, sc->bodies[e->body].name);
     fputc('\n', f);
     kv_vec(f, "        ", "at", e->at, 3);
+    if (e->has_frame) kv_vec(f, "        ", "frame", e->frame, 4);
   }
 }
 

@@ -366,6 +366,22 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
       }
       cosrod_quat_conj(qi, cp->bq + 4 * a->body);
       cosrod_quat_mul(a->qrel, qi, p0);
+      if (se->has_frame) { /* given: must be the rod's initial end frame (|sin(angle / 2)| <= 5e-7) */
+        double dq[4], fq[4];
+        cosrod_quat_copy(fq, se->frame);
+        cosrod_quat_mul_conj(dq, a->qrel, fq); /* qrel frame^-1 */
+        if (dq[0] < 0)
+          for (int k = 0; k < 4; k++) fq[k] = -fq[k], dq[k] = -dq[k];
+        if (sqrt(dq[1] * dq[1] + dq[2] * dq[2] + dq[3] * dq[3]) > 5e-7) {
+          char msg[200];
+          snprintf(msg, sizeof msg,
+                   "is not the rod's initial %s frame in the body, [%.9g, %.9g, %.9g, %.9g] (from its shape)",
+                   e ? "end" : "start", a->qrel[0], a->qrel[1], a->qrel[2], a->qrel[3]);
+          snprintf(key, sizeof key, "rods.%zu.ends.%s.frame", r, e ? "end" : "start");
+          return fail(s, key, msg, err, errlen, COSROD_ERR_PARSE);
+        }
+        cosrod_quat_copy(a->qrel, fq);
+      }
       double rhoA;
       cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
       a->me = rhoA * cosrod_rod_vertex_weight(rod)[e ? cosrod_rod_nseg(rod) : 0];

@@ -78,6 +78,12 @@ TEST(hanging_body_tension_radau5_absolute) {
 TEST(hanging_body_tension_rodas_pinned) {
   hanging((const char *const[]){"solver.integrator=rodas", "rods.0.ends.end.type=pinned"}, 2);
 }
+/* the end frame given in the body (frame: the rod's initial end frame
+ * d1 = e1, d2 = -e2, d3 = -e3, a half turn about e1; the opposite sign of
+ * the quaternion is the same frame) */
+TEST(hanging_body_tension_frame_given) {
+  hanging((const char *const[]){"rods.0.ends.end.frame=[0, -1, 0, 0]"}, 1);
+}
 /* SUNDIALS: the coupled system as an ODE (cvode BDF, ida in the form y' - f = 0) */
 TEST(hanging_body_tension_cvode) { hanging((const char *const[]){"solver.integrator=cvode"}, 1); }
 TEST(hanging_body_tension_ida_pinned) {
@@ -362,6 +368,7 @@ TEST(attachment_refusals) {
   refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
   refused("end-body-static.yaml", 18, "analysis.type", "dynamic analyses only");
   refused("end-body-dae.yaml", 19, "solver.formulation", "nullspace or absolute");
+  refused("end-body-frame-mismatch.yaml", 15, "rods.0.ends.end.frame", "is not the rod's initial end frame");
   refused("body-motion-with-joint.yaml", 24, "joints.0", "takes no joints or bushings");
   refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
 }
@@ -405,6 +412,7 @@ static const th_case cases[] = {
     TH_CASE(hanging_body_tension_dopri5),
     TH_CASE(hanging_body_tension_radau5_absolute),
     TH_CASE(hanging_body_tension_rodas_pinned),
+    TH_CASE(hanging_body_tension_frame_given),
     TH_CASE(hanging_body_tension_cvode),
     TH_CASE(hanging_body_tension_ida_pinned),
     TH_CASE(hanging_bodies_with_joint),
