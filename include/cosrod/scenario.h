@@ -236,6 +236,8 @@ typedef struct cosrod_sc_end {
   cosrod_sc_keyframes orientation; /* prescribed: frame keyframes, slerp (n = 0: none) */
   int cubic;                       /* prescribed or moving pinned: interpolation: cubic (C¹), else linear */
   int line;
+  int has_frame;   /* clamped to a body: `frame` given */
+  double frame[4]; /* the end frame in the body frame (unit quaternion; else the initial relative frame) */
 } cosrod_sc_end;
 
 typedef struct cosrod_sc_load {

@@ -111,9 +111,11 @@ static void usage(FILE *f) {
           "vtk/bodies_<frame>.vtp; parametrisation quaternion | directors | euler-angles,\n"
           "solver.formulation nullspace (null-space joints) | absolute ([L] eq. 40/23, multipliers).\n"
           "rods attached to bodies: ends.start|end: {type: clamped|pinned, body: NAME, at: [x, y, z]}\n"
-          "(at in the body frame); bodies.N.motion: {position: [[t, x, y, z], ...], orientation:\n"
-          "[[t, q0..q3], ...], interpolation: linear|cubic} drives a body by keyframes; bodies.csv\n"
-          "next to the rod files (dynamic analyses; nullspace or absolute).\n");
+          "(at in the body frame; clamped: frame: [q0..q3] checks the end frame in the body);\n"
+          "bodies.N.motion: {position: [[t, x, y, z], ...], orientation: [[t, q0..q3], ...],\n"
+          "interpolation: linear|cubic} drives a body by keyframes (mass, inertia optional);\n"
+          "bodies.csv next to the rod files (dynamic analyses; nullspace or absolute; all\n"
+          "integrators but galpha).\n");
   usage_bodies(f);
 }
 

@@ -49,10 +49,14 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
   if (!strcmp(b->name, "ground")) sc_fail(c, v, "name", "'ground' is reserved for fixed space");
   for (size_t i = 0; i < index; i++)
     if (!strcmp(c->sc->bodies[i].name, b->name)) sc_fail(c, v, "name", "duplicate body name '%s'", b->name);
-  b->mass = sc_req_num(c, m, "mass", R_POS, "mass [kg]");
-  v = sc_require(c, m, "inertia", "principal moments [I1, I2, I3] about the centre of mass");
-  sc_to_vec(c, v, "inertia", b->inertia, 3, R_POS);
-  for (int k = 0; k < 3; k++) {
+  /* a body driven by keyframes is kinematic: mass and inertia optional
+   * (unused; 0 when not given) */
+  int kinematic = sc_get(m, "motion") != NULL;
+  if (!kinematic || sc_get(m, "mass")) b->mass = sc_req_num(c, m, "mass", R_POS, "mass [kg]");
+  v = kinematic ? sc_get(m, "inertia")
+                : sc_require(c, m, "inertia", "principal moments [I1, I2, I3] about the centre of mass");
+  if (v) sc_to_vec(c, v, "inertia", b->inertia, 3, R_POS);
+  for (int k = 0; v && k < 3; k++) {
     double a = b->inertia[k], o = b->inertia[(k + 1) % 3] + b->inertia[(k + 2) % 3];
     if (a > o * (1.0 + 1e-12))
       sc_fail(c, v, "inertia", "violates the triangle inequality (I%d = %.6g > %.6g, the sum of the others)",

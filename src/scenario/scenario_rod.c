@@ -207,8 +207,8 @@ void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_
 }
 
 static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
-  static const char *const keys[] = {"type",        "slides_along",  "body", "at", "position",
-                                     "orientation", "interpolation", NULL};
+  static const char *const keys[] = {"type",        "slides_along",  "body",  "at", "position",
+                                     "orientation", "interpolation", "frame", NULL};
   static const char *const interp_names[] = {"linear", "cubic", NULL};
   sc_expect_map(c, m, NULL, "type: free | pinned | clamped | prescribed");
   sc_check_keys(c, m, keys);
@@ -246,6 +246,14 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
   if (b) {
     e->body = sc_body_index(c, b, "body", 0);
     sc_vec(c, m, "at", e->at, 3, R_ANY);
+    ynode *fr = sc_get(m, "frame");
+    if (fr && e->type != COSROD_SC_END_CLAMPED)
+      sc_fail(c, fr, "frame", "only a clamped end has a frame in the body (a pinned end rotates freely)");
+    if (fr) {
+      sc_to_vec(c, fr, "frame", e->frame, 4, R_ANY);
+      sc_unit_quat(c, fr, "frame", e->frame);
+      e->has_frame = 1;
+    }
   }
   sc_check_unused(c, m, b ? "with this end type" : "without 'body'");
 }

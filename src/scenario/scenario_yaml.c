@@ -99,6 +99,7 @@ static void end(FILE *f, const cosrod_scenario *sc, const char *name, const cosr
     str(f, sc->bodies[e->body].name);
     fputc('\n', f);
     kv_vec(f, "        ", "at", e->at, 3);
+    if (e->has_frame) kv_vec(f, "        ", "frame", e->frame, 4);
   }
 }
 
@@ -255,8 +256,8 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     fputs("  - name: ", f);
     str(f, b->name);
     fputc('\n', f);
-    kv_num(f, "    ", "mass", b->mass);
-    kv_vec(f, "    ", "inertia", b->inertia, 3);
+    if (b->mass > 0) kv_num(f, "    ", "mass", b->mass); /* optional with motion */
+    if (b->inertia[0] > 0) kv_vec(f, "    ", "inertia", b->inertia, 3);
     kv_vec(f, "    ", "position", b->position, 3);
     if (b->orientation_euler) {
       fputs("    orientation: {euler313: ", f);

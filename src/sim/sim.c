@@ -466,8 +466,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       why = "rods with rigid bodies: start_from_equilibrium is not supported yet", key = "analysis.start_from_equilibrium";
     else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
       why = "rods with rigid bodies need formulation nullspace or absolute (not dae)", key = "solver.formulation";
-    else if (!strcmp(iname0, "galpha") || !strcmp(iname0, "ida") || !strcmp(iname0, "cvode"))
-      why = "rods with rigid bodies: integrator galpha, ida and cvode are not supported yet", key = "solver.integrator";
+    else if (!strcmp(iname0, "galpha")) /* ida / cvode: the coupled ODE, SUNDIALS' banded FD Jacobian */
+      why = "rods with rigid bodies: integrator galpha is not supported yet", key = "solver.integrator";
     else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
       why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
     if (why) {
@@ -665,7 +665,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       pos = sim_couple_place(s, r, 1, pos);
     }
   }
-  sim_couple_layout(s, s->y0, s->dae_id);
+  if (sim_couple_layout(s, s->y0, s->dae_id) != COSROD_OK) return fail_create(s, status, COSROD_ERR_NOMEM);
   if (s->ml > s->ny - 1) s->ml = s->ny - 1;
   if (s->mu > s->ny - 1) s->mu = s->ny - 1;
 
@@ -704,6 +704,8 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->time_dependent = time_dep;
   p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
   if (s->cpl) p->jac = NULL; /* bodies: banded finite differences of the coupled band (sim_couple.c) */
+  if (s->cpl && (!strcmp(type->name, "cvode") || !strcmp(type->name, "ida")))
+    p->jac = sim_couple_jac_fd; /* SUNDIALS: ours, with Hairer's increments (sim_couple_jac_fd) */
   /* one rod: its blocks (SPLIT) / its whole band (NODE) cover J's band, and
    * cosrod_rod_jac zeroes each block's band itself; several rods leave the
    * band entries between the rods' diagonal blocks to the integrator's zeroing */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/sim_bodies.h"
 #include "sim/sim_internal.h"
 
 /* Jacobian bandwidths of the node-interleaved ordering (cosrod_rod_order_fill)
@@ -52,6 +53,54 @@ static method_storage method_of(const char *name) {
   return m;
 }
 
+/* Rods attached to bodies (sim_couple.c): the dynamic bodies' unknowns
+ * (the multibody model's state: the model is built here, O(bodies)) and
+ * the coupled band.  A body's block (its unknowns, or all bodies' with
+ * null-space joints) sits next to the first rod end it touches and reaches
+ * the 24 entries nearest that end: band = block + 23 when it touches one
+ * end, or the end of rod r and the start of rod r + 1 (a chain).  Stars,
+ * bodies joined to each other and blocks far from an end they touch get
+ * the bound ny (the band reaches across rods). */
+static void bodies_estimate(const cosrod_scenario *sc, double ny_rods, double *nbu, int *ml, int *mu) {
+  *nbu = 0.0;
+  if (sc->nbodies == 0 || sc->nrods == 0) return;
+  int bmap[COSROD_SIM_MAX_BODIES];
+  cosrod_status st;
+  char err[8];
+  cosrod_mbs *m = sc->nbodies <= COSROD_SIM_MAX_BODIES ? cosrod_sim_bodies_create_map(sc, bmap, &st, err, sizeof err)
+                                                        : NULL;
+  if (!m) return; /* no dynamic bodies, or refused by the creation */
+  int nm = cosrod_mbs_n(m), nq = cosrod_mbs_nq(m), nbm = (int)cosrod_mbs_nbodies(m);
+  int shared = cosrod_mbs_vel_offset(m, 0) < 0 && cosrod_mbs_nconstr(m) > 0;
+  int band = 0, wide = 0;
+  for (size_t j = 0; j < sc->njoints; j++)
+    wide |= !shared && sc->joints[j].body[0] >= 0 && sc->joints[j].body[1] >= 0;
+  for (int b = 0; b < nbm; b++) {
+    int q0 = cosrod_mbs_pos_offset(m, (size_t)b), v0 = cosrod_mbs_vel_offset(m, (size_t)b);
+    int q1 = b + 1 < nbm ? cosrod_mbs_pos_offset(m, (size_t)b + 1) : nq;
+    int v1 = b + 1 < nbm ? cosrod_mbs_vel_offset(m, (size_t)b + 1) : nm;
+    if (v0 < 0) v0 = 0, v1 = 6;
+    int unit = shared ? nm : q1 - q0 + v1 - v0;
+    int ends = 0, r_end = -2, r_start = -2;
+    for (size_t r = 0; r < sc->nrods; r++)
+      for (int e = 0; e < 2; e++) {
+        int sb = sc->rods[r].ends[e].body;
+        if (sb < 0 || bmap[sb] < 0 || (!shared && bmap[sb] != b)) continue;
+        ends++;
+        if (e) r_end = (int)r;
+        else r_start = (int)r;
+      }
+    int chain = ends == 1 || (ends == 2 && r_start == r_end + 1);
+    int d = ends == 0 ? unit - 1 : chain ? unit + 23 : (int)(ny_rods + nm);
+    if (d > band) band = d;
+  }
+  if (wide) band = (int)(ny_rods + nm);
+  cosrod_mbs_free(m);
+  *nbu = (double)nm;
+  if (band > *ml) *ml = band;
+  if (band > *mu) *mu = band;
+}
+
 cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est) {
   if (!sc || !est) return COSROD_ERR_INVALID;
   memset(est, 0, sizeof *est);
@@ -80,7 +129,13 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   }
   int ml = BW_NODE[form][0], mu = BW_NODE[form][1];
   if (kirchhoff && form == 2) ml = 27, mu = 34; /* rod.h, Kirchhoff DAE (damped) */
-  double nr = ny;                               /* order of the iteration matrices */
+  double nbu = 0.0;
+  split &= sc->nbodies == 0; /* no M1 reduction with bodies (sim.c) */
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC) bodies_estimate(sc, ny, &nbu, &ml, &mu);
+  ny += nbu;
+  if (ml > ny - 1) ml = (int)ny - 1;
+  if (mu > ny - 1) mu = (int)ny - 1;
+  double nr = ny; /* order of the iteration matrices */
   if (split) {
     ml = mu = BW_SPLIT;
     nr = 0.5 * ny; /* M1 reduction: Newton systems of the v part only */

@@ -74,6 +74,7 @@ struct sim_couple {
   double *bx, *bq, *bv, *bw; /* (nb x 3/4/3/3) body poses at the last prepare: x, q, v, w (spatial) */
   double *F;                 /* (nb x 6) wrench on the dynamic bodies (force, torque about x_b) */
   double *ym, *fm;           /* (nm) */
+  double *jw;                /* (3 ny) finite-difference Jacobian: perturbed y, f(y), f(y + d) */
   double Pc;                 /* power of the wrenches on the dynamic bodies [W] */
   double kin_end;            /* kinetic energy of the attached end vertices [J] */
   double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
@@ -241,6 +242,7 @@ void sim_couple_free(cosrod_sim *s) {
   free(cp->F);
   free(cp->ym);
   free(cp->fm);
+  free(cp->jw);
   free(cp);
   s->cpl = NULL;
 }
@@ -364,6 +366,22 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
       }
       cosrod_quat_conj(qi, cp->bq + 4 * a->body);
       cosrod_quat_mul(a->qrel, qi, p0);
+      if (se->has_frame) { /* given: must be the rod's initial end frame (|sin(angle / 2)| <= 5e-7) */
+        double dq[4], fq[4];
+        cosrod_quat_copy(fq, se->frame);
+        cosrod_quat_mul_conj(dq, a->qrel, fq); /* qrel frame^-1 */
+        if (dq[0] < 0)
+          for (int k = 0; k < 4; k++) fq[k] = -fq[k], dq[k] = -dq[k];
+        if (sqrt(dq[1] * dq[1] + dq[2] * dq[2] + dq[3] * dq[3]) > 5e-7) {
+          char msg[200];
+          snprintf(msg, sizeof msg,
+                   "is not the rod's initial %s frame in the body, [%.9g, %.9g, %.9g, %.9g] (from its shape)",
+                   e ? "end" : "start", a->qrel[0], a->qrel[1], a->qrel[2], a->qrel[3]);
+          snprintf(key, sizeof key, "rods.%zu.ends.%s.frame", r, e ? "end" : "start");
+          return fail(s, key, msg, err, errlen, COSROD_ERR_PARSE);
+        }
+        cosrod_quat_copy(a->qrel, fq);
+      }
       double rhoA;
       cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
       a->me = rhoA * cosrod_rod_vertex_weight(rod)[e ? cosrod_rod_nseg(rod) : 0];
@@ -395,9 +413,12 @@ int sim_couple_place(cosrod_sim *s, size_t r, int e, int pos) {
   return pos;
 }
 
-void sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
+cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   sim_couple *cp = s->cpl;
-  if (!cp || !cp->m) return;
+  if (!cp) return COSROD_OK;
+  cp->jw = malloc(3 * (size_t)s->ny * sizeof *cp->jw);
+  if (!cp->jw) return COSROD_ERR_NOMEM;
+  if (!cp->m) return COSROD_OK;
   int pos = s->ny - cp->nm; /* the units not placed yet go last */
   for (int u = 0; u < cp->nblk; u++)
     if (!cp->blk_placed[u]) pos = place_unit(cp, u, pos);
@@ -442,6 +463,36 @@ void sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   if (inter && hi_all - lo_all > mu) mu = hi_all - lo_all;
   s->ml = ml;
   s->mu = mu;
+  return COSROD_OK;
+}
+
+/* Banded finite-difference Jacobian of the coupled right-hand side (band
+ * s->ml, s->mu; storage J[j ldj + mu + i - j]) with Curtis-Powell-Reid
+ * column grouping (columns ml + mu + 1 apart share one evaluation) and
+ * Hairer's increment d_j = sqrt(u max(1e-5, |y_j|)) (HW II §IV.8).  Given
+ * to SUNDIALS: CVODE's own difference quotients scale the increment with
+ * the error weights, ~atol |h| u for entries near zero, which loses every
+ * digit against the stiff rod forces. */
+int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user) {
+  cosrod_sim *s = user;
+  const int n = s->ny, ml = s->ml, mu = s->mu, stride = ml + mu + 1;
+  double *yp = s->cpl->jw, *f0 = yp + n, *f1 = f0 + n;
+  const double u = 2.220446049250313e-16;
+  int rc = sim_rhs(t, y, f0, s);
+  if (rc != 0) return rc;
+  memcpy(yp, y, (size_t)n * sizeof *yp);
+  for (int g = 0; g < stride && g < n; g++) {
+    for (int j = g; j < n; j += stride) yp[j] = y[j] + sqrt(u * fmax(1e-5, fabs(y[j])));
+    if ((rc = sim_rhs(t, yp, f1, s)) != 0) return rc;
+    for (int j = g; j < n; j += stride) {
+      double d = yp[j] - y[j];
+      yp[j] = y[j];
+      int i0 = j - mu > 0 ? j - mu : 0, i1 = j + ml < n - 1 ? j + ml : n - 1;
+      double *col = J + (size_t)j * (size_t)ldj + mu - j;
+      for (int i = i0; i <= i1; i++) col[i] = (f1[i] - f0[i]) / d;
+    }
+  }
+  return 0;
 }
 
 size_t cosrod_sim_nbodies(const cosrod_sim *s) { return s && s->cpl ? s->cpl->nb : 0; }

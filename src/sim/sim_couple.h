@@ -24,8 +24,11 @@ int sim_couple_n(const cosrod_sim *s);
 int sim_couple_place(cosrod_sim *s, size_t r, int e, int pos);
 /* After the rods are placed: the remaining bodies, the bodies' initial
  * state into y0, dae_id 1, and the bandwidths s->ml, s->mu widened to the
- * coupled structure. */
-void sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id);
+ * coupled structure; allocates the Jacobian scratch (COSROD_ERR_NOMEM). */
+cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id);
+/* Banded finite-difference Jacobian of sim_rhs (cosrod_ode_problem.jac
+ * signature; bandwidths s->ml, s->mu; allocation-free). */
+int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user);
 /* Around the rods' evaluation at (t, y): body poses for the rod ends
  * (before), the rods' reactions on the bodies and the bodies' right-hand
  * side into ydot (after; ydot may be NULL).  0 or -1 (s->msg set). */

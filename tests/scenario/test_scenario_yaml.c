@@ -260,6 +260,14 @@ TEST(newer_keys_round_trip) {
                   "    damping: {coefficients: {bending: [1e-4, 2e-4], torsion: 3e-5, convention: lla}}\n"
                   "    ends: {start: {type: pinned}}\nanalysis: {type: dynamic, t_end: 0.1}\n",
                   NULL, 0);
+  /* a keyframe-driven body without mass / inertia (optional with motion) carrying a rod; end frame */
+  round_trip_text("carry.yaml",
+                  "cosrod: 1\nrods:\n  - length: 1\n    segments: 4\n"
+                  "    material: {E: 1e7, poisson: 0.3, density: 1000}\n    section: {shape: circle, radius: 0.01}\n"
+                  "    ends: {start: {type: clamped, body: arm, at: [0, 0, 0], frame: [0, 1, 0, 0]}}\n"
+                  "bodies:\n  - {name: arm, motion: {position: [[0, 0, 0, 0], [1, 0, 0, 0.5]]}}\n"
+                  "analysis: {type: dynamic, t_end: 0.1}\n",
+                  NULL, 0);
   /* bodies with loads; universal, fixed, revolute and bushing joints with rotational stiffness / damping */
   round_trip(
       "two-body-joint.yaml",

@@ -78,6 +78,17 @@ TEST(hanging_body_tension_radau5_absolute) {
 TEST(hanging_body_tension_rodas_pinned) {
   hanging((const char *const[]){"solver.integrator=rodas", "rods.0.ends.end.type=pinned"}, 2);
 }
+/* the end frame given in the body (frame: the rod's initial end frame
+ * d1 = e1, d2 = -e2, d3 = -e3, a half turn about e1; the opposite sign of
+ * the quaternion is the same frame) */
+TEST(hanging_body_tension_frame_given) {
+  hanging((const char *const[]){"rods.0.ends.end.frame=[0, -1, 0, 0]"}, 1);
+}
+/* SUNDIALS: the coupled system as an ODE (cvode BDF, ida in the form y' - f = 0) */
+TEST(hanging_body_tension_cvode) { hanging((const char *const[]){"solver.integrator=cvode"}, 1); }
+TEST(hanging_body_tension_ida_pinned) {
+  hanging((const char *const[]){"solver.integrator=ida", "rods.0.ends.end.type=pinned"}, 2);
+}
 
 /* The same with a second body (0.5 kg) hanging from the first by a
  * spherical joint 0.2 m below the first body's centre: at rest the joint
@@ -209,6 +220,7 @@ static void pendulum(const char *const *sets, size_t nsets) {
 
 TEST(physical_pendulum_period_radau5) { pendulum(NULL, 0); }
 TEST(physical_pendulum_period_rodas) { pendulum((const char *const[]){"solver.integrator=rodas"}, 1); }
+TEST(physical_pendulum_period_ida) { pendulum((const char *const[]){"solver.integrator=ida"}, 1); }
 
 /* Energy balance (SPEC §8) with bodies: a damped rubber rod clamped at the
  * origin and to a body that also hangs on a spring-damper bushing to ground
@@ -306,6 +318,21 @@ static void balance(const char *text, const char *name, int external) {
 
 TEST(energy_balance_body_bushing) { balance(BAL, "balance.yaml", 0); }
 TEST(energy_balance_body_driven_by_keyframes) { balance(CARRY, "carry.yaml", 1); }
+/* mass and inertia are optional for a keyframe-driven body (unused): the
+ * same run without them */
+TEST(keyframe_body_without_mass_and_inertia) {
+  char text[4096];
+  snprintf(text, sizeof text, "%s", CARRY);
+  static const char *const drop[] = {"    mass: 1\n", "    inertia: [1, 1, 1]\n"};
+  for (int i = 0; i < 2; i++) {
+    const char *k = drop[i];
+    char *p = strstr(text, k);
+    CHECK("key found", p != NULL);
+    if (p) memmove(p, p + strlen(k), strlen(p + strlen(k)) + 1);
+  }
+  CHECK("mass and inertia gone", !strstr(text, "mass") && !strstr(text, "inertia"));
+  balance(text, "carry-nomass.yaml", 1);
+}
 
 /* Refusals made when the simulation is built (not by the loader): one line
  * "FILE:LINE: key: problem" (cosrod check and run exit 2 on them:
@@ -341,6 +368,7 @@ TEST(attachment_refusals) {
   refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
   refused("end-body-static.yaml", 18, "analysis.type", "dynamic analyses only");
   refused("end-body-dae.yaml", 19, "solver.formulation", "nullspace or absolute");
+  refused("end-body-frame-mismatch.yaml", 15, "rods.0.ends.end.frame", "is not the rod's initial end frame");
   refused("body-motion-with-joint.yaml", 24, "joints.0", "takes no joints or bushings");
   refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
 }
@@ -384,11 +412,16 @@ static const th_case cases[] = {
     TH_CASE(hanging_body_tension_dopri5),
     TH_CASE(hanging_body_tension_radau5_absolute),
     TH_CASE(hanging_body_tension_rodas_pinned),
+    TH_CASE(hanging_body_tension_frame_given),
+    TH_CASE(hanging_body_tension_cvode),
+    TH_CASE(hanging_body_tension_ida_pinned),
     TH_CASE(hanging_bodies_with_joint),
     TH_CASE(physical_pendulum_period_radau5),
     TH_CASE(physical_pendulum_period_rodas),
+    TH_CASE(physical_pendulum_period_ida),
     TH_CASE(energy_balance_body_bushing),
     TH_CASE(energy_balance_body_driven_by_keyframes),
+    TH_CASE(keyframe_body_without_mass_and_inertia),
     TH_CASE(attachment_refusals),
     TH_CASE(chain_bandwidth_independent_of_n),
 };
