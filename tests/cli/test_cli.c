@@ -18,52 +18,14 @@
 
 #include "harness.h"
 #include "outtest.h"
-
-#ifndef COSROD_CLI
-#error "COSROD_CLI (path of the cosrod binary) must be defined"
-#endif
-
-static const char *ex(const char *name) {
-  static char buf[4][1024];
-  static int k = 0;
-  const char *dir = getenv("COSROD_EXAMPLES");
-  char *b = buf[k++ % 4];
-  snprintf(b, sizeof buf[0], "%s/%s.yaml", dir ? dir : "examples", name);
-  return b;
-}
-
-/* Start cosrod with args (NULL-terminated, without argv[0]); stdout and
- * stderr to the given files.  Returns the pid. */
-static pid_t spawn(const char *const *args, const char *out, const char *err) {
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = COSROD_CLI;
-  for (; *args && n < 63; args++) argv[n++] = *args;
-  argv[n] = NULL;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr)) _exit(99);
-    execv(COSROD_CLI, (char *const *)argv);
-    _exit(98);
-  }
-  return pid;
-}
-
-static int wait_status(pid_t pid) {
-  int ws = 0;
-  if (waitpid(pid, &ws, 0) < 0) return -1;
-  if (WIFEXITED(ws)) return WEXITSTATUS(ws);
-  if (WIFSIGNALED(ws)) return 128 + WTERMSIG(ws);
-  return -1;
-}
+#include "cli_test_util.h"
 
 /* Run to completion; exit status.  stdout/stderr kept in dir/../ files. */
 static char g_out[512], g_err[512];
 static int run(const char *const *args) {
   snprintf(g_out, sizeof g_out, "/tmp/cosrod_cli_test_%ld.out", (long)getpid());
   snprintf(g_err, sizeof g_err, "/tmp/cosrod_cli_test_%ld.err", (long)getpid());
-  return wait_status(spawn(args, g_out, g_err));
+  return cli_wait(cli_spawn(args, g_out, g_err));
 }
 
 static void show_err(void) {
@@ -485,13 +447,13 @@ static void stop_signal_case(int sig, const char *name, int want_rc) {
                         "--set", "analysis.t_end=1000", "--set", "output.plots=false",
                         "--set", "output.vtk=true",     "--set", "solver.max_steps=1000000000",
                         NULL};
-  pid_t pid = spawn(args, out, err);
+  pid_t pid = cli_spawn(args, out, err);
   struct timespec tick = {0, 20000000L};
   for (int i = 0; i < 1000 && !ot_exists(ot_path(dir, ".energy.csv.tmp")); i++) nanosleep(&tick, NULL);
   struct timespec ts = {0, 500000000L};
   nanosleep(&ts, NULL);
   kill(pid, sig);
-  int rc = wait_status(pid);
+  int rc = cli_wait(pid);
   char *e = ot_read(err, NULL);
   NOTE("%s: exit %d, stderr: %s", name, rc, e ? e : "");
   CHECK("exit 128 + signal", rc == want_rc);
@@ -537,14 +499,14 @@ TEST(checkpoint_between_output_times) {
                         "--set", "output.plots=false",     "--set", "output.vtk=false",
                         "--set", "solver.max_steps=1000000000", NULL};
   setenv("COSROD_CHECKPOINT_EVERY", "0.2", 1);
-  pid_t pid = spawn(args, out, err);
+  pid_t pid = cli_spawn(args, out, err);
   unsetenv("COSROD_CHECKPOINT_EVERY");
   struct timespec tick = {0, 20000000L};
   for (int i = 0; i < 1000 && !ot_exists(ot_path(dir, ".energy.csv.tmp")); i++) nanosleep(&tick, NULL);
   struct timespec ts = {1, 500000000L};
   nanosleep(&ts, NULL);
   kill(pid, SIGKILL);
-  int rc = wait_status(pid);
+  int rc = cli_wait(pid);
   CHECK("killed (128 + SIGKILL)", rc == 128 + SIGKILL);
   jnode *j = read_summary(dir);
   CHECK("summary.json published and parses", j != NULL);
@@ -630,7 +592,7 @@ TEST(sigint_interrupted_exit_130) {
                         "--set", "analysis.t_end=1000", "--set", "output.plots=false",
                         "--set", "output.vtk=false",    "--set", "solver.max_steps=1000000000",
                         NULL};
-  pid_t pid = spawn(args, out, err);
+  pid_t pid = cli_spawn(args, out, err);
   /* wait until the run has started (its temporary CSV files exist: the
    * handler is installed right after), however slow the machine, then let
    * it run for half a second */
@@ -639,7 +601,7 @@ TEST(sigint_interrupted_exit_130) {
   struct timespec ts = {0, 500000000L};
   nanosleep(&ts, NULL);
   kill(pid, SIGINT);
-  int rc = wait_status(pid);
+  int rc = cli_wait(pid);
   char *e = ot_read(err, NULL);
   NOTE("exit %d, stderr: %s", rc, e ? e : "");
   CHECK("exit 130", rc == 130);
@@ -711,7 +673,7 @@ TEST(progress_bar_on_a_terminal) {
     nanosleep(&tick, NULL);
   }
   kill(pid, SIGINT);
-  int rc = wait_status(pid);
+  int rc = cli_wait(pid);
   close(master);
   NOTE("exit %d; terminal output (first 120 bytes): %.120s", rc, buf);
   CHECK("bar redrawn in place", strstr(buf, "\r[") != NULL);

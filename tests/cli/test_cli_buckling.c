@@ -13,45 +13,10 @@
 #include "harness.h"
 #include "outtest.h"
 
-#ifndef COSROD_CLI
-#error "COSROD_CLI (path of the cosrod binary) must be defined"
-#endif
+#define CLI_TEST_TAG "buckling"
+#include "cli_test_util.h"
 
 static const double PI = 3.14159265358979323846;
-
-static const char *example(const char *name) {
-  static char buf[1024];
-  const char *dir = getenv("COSROD_EXAMPLES");
-  snprintf(buf, sizeof buf, "%s/%s.yaml", dir ? dir : "examples", name);
-  return buf;
-}
-
-/* Run cosrod with args (NULL-terminated, without argv[0]), stdout to
- * /dev/null, stderr into err (cap bytes, may be NULL); exit status. */
-static int run(const char *const *args, char *err, size_t cap) {
-  char errf[128];
-  snprintf(errf, sizeof errf, "/tmp/cosrod_buckling_%ld.err", (long)getpid());
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = COSROD_CLI;
-  for (; *args && n < 63; args++) argv[n++] = *args;
-  argv[n] = NULL;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout) || !freopen(errf, "w", stderr)) _exit(99);
-    execv(COSROD_CLI, (char *const *)argv);
-    _exit(98);
-  }
-  int ws = 0;
-  if (waitpid(pid, &ws, 0) < 0) return -1;
-  int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-  char *e = ot_read(errf, NULL);
-  if (err && cap) snprintf(err, cap, "%s", e ? e : "");
-  free(e);
-  remove(errf);
-  return rc;
-}
 
 static long count_substr(const char *text, const char *what) {
   long n = 0;
@@ -61,10 +26,10 @@ static long count_substr(const char *text, const char *what) {
 
 TEST(buckling_files) {
   char *dir = ot_mkdtemp("buckling");
-  const char *args[] = {"run", example("buckling"), "-o", dir, "-q", "--set", "rods.0.segments=20", "--set",
+  const char *args[] = {"run", ex("buckling"), "-o", dir, "-q", "--set", "rods.0.segments=20", "--set",
                         "rods.1.segments=20", "--set", "output.plots=false", NULL};
   char err[1024];
-  int rc = run(args, err, sizeof err);
+  int rc = cli_run_err(args, err, sizeof err);
   CHECK("exit 0", rc == 0);
   if (rc != 0) NOTE("stderr: %s", err);
   char *h = NULL;
@@ -104,10 +69,10 @@ TEST(buckling_files) {
  * singularities at loads of the order of GA, ~1e7 N here) */
 TEST(buckling_no_critical_load) {
   char *dir = ot_mkdtemp("buckling_none");
-  const char *args[] = {"run", example("buckling"), "-o", dir, "-q", "--set", "rods.0.loads=[]", "--set",
+  const char *args[] = {"run", ex("buckling"), "-o", dir, "-q", "--set", "rods.0.loads=[]", "--set",
                         "rods.1.loads=[]", "--set", "output.plots=false", NULL};
   char err[1024];
-  int rc = run(args, err, sizeof err);
+  int rc = cli_run_err(args, err, sizeof err);
   NOTE("exit %d, stderr: %s", rc, err);
   CHECK("exit 1", rc == 1);
   char *sum = ot_read(ot_path(dir, "summary.json"), NULL);

@@ -16,42 +16,8 @@
 #include "harness.h"
 #include "outtest.h"
 
-#ifndef COSROD_CLI
-#error "COSROD_CLI (path of the cosrod binary) must be defined"
-#endif
-
-static const char *ex(const char *name) {
-  static char buf[1024];
-  const char *dir = getenv("COSROD_EXAMPLES");
-  snprintf(buf, sizeof buf, "%s/%s.yaml", dir ? dir : "examples", name);
-  return buf;
-}
-
-/* Run cosrod (args NULL-terminated, without argv[0]); exit status. */
-static int run(const char *const *args) {
-  char errf[128];
-  snprintf(errf, sizeof errf, "/tmp/cosrod_kirch_%ld.err", (long)getpid());
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = COSROD_CLI;
-  for (; *args && n < 63; args++) argv[n++] = *args;
-  argv[n] = NULL;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout) || !freopen(errf, "w", stderr)) _exit(99);
-    execv(COSROD_CLI, (char *const *)argv);
-    _exit(98);
-  }
-  int ws = 0;
-  if (waitpid(pid, &ws, 0) < 0) return -1;
-  int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-  char *e = ot_read(errf, NULL);
-  if (rc != 0 && e && e[0]) NOTE("stderr: %s", e);
-  free(e);
-  remove(errf);
-  return rc;
-}
+#define CLI_TEST_TAG "kirch"
+#include "cli_test_util.h"
 
 /* ω of the first 6 modes (3 degenerate pairs) of the cantilever example with
  * model and N segments; 0 on success. */
@@ -63,7 +29,7 @@ static int cantilever_omegas(const char *model, int N, double om[6]) {
   const char *args[] = {"run", ex("steel-cantilever"), "-o", dir, "-q", "--set", "analysis={type: modes, count: 3}",
                         "--set", "gravity=[0, 0, 0]", "--set", "output.plots=false", "--set", "output.vtk=false",
                         "--set", "rods.0.section={shape: circle, radius: 1.0e-3}", "--set", seg, "--set", mod, NULL};
-  int rc = run(args);
+  int rc = cli_run(args);
   int ok = rc == 0;
   char *hdr = NULL;
   double *m = NULL;
@@ -112,7 +78,7 @@ TEST(kirchhoff_cantilever_modes_through_run) {
 TEST(kirchhoff_static_catenary_example) {
   char *dir = ot_mkdtemp("kcat");
   const char *args[] = {"run", ex("catenary-static"), "-o", dir, "-q", "--set", "output.plots=false", NULL};
-  CHECK("exit 0", run(args) == 0);
+  CHECK("exit 0", cli_run(args) == 0);
   char *hdr = NULL;
   double *R = NULL, *x = NULL;
   long nr = ot_csv_read(ot_path(dir, "reactions.csv"), &hdr, &R, 9);
@@ -159,10 +125,10 @@ TEST(kirchhoff_static_catenary_example) {
 TEST(kirchhoff_taut_hose) {
   char *dir = ot_mkdtemp("khose");
   const char *a1[] = {"run", ex("hanging-hose"), "-o", dir, "-q", "--set", "rods.0.model=kirchhoff-inextensible", NULL};
-  CHECK("inextensible: exit 2", run(a1) == 2);
+  CHECK("inextensible: exit 2", cli_run(a1) == 2);
   const char *a2[] = {"run", ex("hanging-hose"), "-o", dir, "-q", "--set", "rods.0.model=kirchhoff-extensible", "--set",
                       "output.plots=false", "--set", "output.vtk=false", NULL};
-  CHECK("extensible: exit 0", run(a2) == 0);
+  CHECK("extensible: exit 0", cli_run(a2) == 0);
   char *hdr = NULL;
   double *R = NULL;
   long nr = ot_csv_read(ot_path(dir, "reactions.csv"), &hdr, &R, 9);

@@ -15,29 +15,8 @@
 #include "harness.h"
 #include "outtest.h"
 
-#ifndef COSROD_CLI
-#error "COSROD_CLI (path of the cosrod binary) must be defined"
-#endif
-
-/* Run cosrod with args (NULL-terminated, without argv[0]), stdout to
- * /dev/null; exit status. */
-static int run(const char *const *args) {
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = COSROD_CLI;
-  for (; *args && n < 63; args++) argv[n++] = *args;
-  argv[n] = NULL;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout)) _exit(99);
-    execv(COSROD_CLI, (char *const *)argv);
-    _exit(98);
-  }
-  int ws = 0;
-  if (waitpid(pid, &ws, 0) < 0) return -1;
-  return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-}
+#define CLI_TEST_TAG "react"
+#include "cli_test_util.h"
 
 /* steel, L = 1, r = 5 mm, N = 16, along e2, clamped at the origin */
 static const double L = 1.0, RAD = 5e-3, RHO = 7850.0, G_ACC = 9.81, P = 2.0; /* N, along e1 */
@@ -108,7 +87,7 @@ static void check_file(const char *dir, int dynamic) {
 TEST(static_reactions_csv) {
   char *dir = ot_mkdtemp("reactions_static");
   const char *args[] = {"run", scenario(dir, 0), "-o", dir, "-q", NULL};
-  int rc = run(args);
+  int rc = cli_run(args);
   CHECK("exit 0", rc == 0);
   check_file(dir, 0);
   ot_rmtree(dir);
@@ -118,7 +97,7 @@ TEST(static_reactions_csv) {
 TEST(dynamic_reactions_csv) {
   char *dir = ot_mkdtemp("reactions_dynamic");
   const char *args[] = {"run", scenario(dir, 1), "-o", dir, "-q", "--set", "output.every=0.0025", NULL};
-  int rc = run(args);
+  int rc = cli_run(args);
   CHECK("exit 0", rc == 0);
   check_file(dir, 1);
   ot_rmtree(dir);

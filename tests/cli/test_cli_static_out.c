@@ -17,45 +17,10 @@
 #include "harness.h"
 #include "outtest.h"
 
-#ifndef COSROD_CLI
-#error "COSROD_CLI (path of the cosrod binary) must be defined"
-#endif
+#define CLI_TEST_TAG "statout"
+#include "cli_test_util.h"
 
 static const double PI = 3.14159265358979323846;
-
-static const char *ex(const char *name) {
-  static char buf[1024];
-  const char *dir = getenv("COSROD_EXAMPLES");
-  snprintf(buf, sizeof buf, "%s/%s.yaml", dir ? dir : "examples", name);
-  return buf;
-}
-
-/* Run cosrod with args (NULL-terminated, without argv[0]), output to
- * /dev/null (stderr to a file shown on failure); exit status. */
-static int run(const char *const *args) {
-  char errf[128];
-  snprintf(errf, sizeof errf, "/tmp/cosrod_statout_%ld.err", (long)getpid());
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = COSROD_CLI;
-  for (; *args && n < 63; args++) argv[n++] = *args;
-  argv[n] = NULL;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    if (!freopen("/dev/null", "w", stdout) || !freopen(errf, "w", stderr)) _exit(99);
-    execv(COSROD_CLI, (char *const *)argv);
-    _exit(98);
-  }
-  int ws = 0;
-  if (waitpid(pid, &ws, 0) < 0) return -1;
-  int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-  char *e = ot_read(errf, NULL);
-  if (rc != 0 && e && e[0]) NOTE("stderr: %s", e);
-  free(e);
-  remove(errf);
-  return rc;
-}
 
 /* Is gnuplot on the PATH? */
 static int have_gnuplot(void) {
@@ -106,7 +71,7 @@ static int run_omega(const char *dir, const char *const *extra, omega_out *o) {
   int n = 5;
   for (; extra && *extra && n < 30; extra++) args[n++] = *extra;
   args[n] = NULL;
-  int rc = run(args);
+  int rc = cli_run(args);
   char *h = NULL;
   o->nc = ot_csv_read(ot_path(dir, "centerline.csv"), &h, &o->c, 7);
   free(h);
@@ -282,7 +247,7 @@ TEST(static_failure_ends_with_last_converged_state) {
   CHECK("scenario written", fp && fputs(yaml, fp) >= 0);
   if (fp) fclose(fp);
   const char *args[] = {"run", file, "-o", dir, "-q", NULL};
-  int rc = run(args);
+  int rc = cli_run(args);
   CHECK("exit 1 (the solver failed)", rc == 1);
   char *h = NULL;
   double *c = NULL, *inc = NULL;
@@ -335,7 +300,7 @@ static int run_modes(const char *dir, int plots) {
                         "--set",
                         "rods.0.ends.start.type=clamped",
                         NULL};
-  return run(args);
+  return cli_run(args);
 }
 
 /* The numbers of a <DataArray Name="name" ...>...</DataArray> (after the
