@@ -457,7 +457,6 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   /* features of later issues: a clear error, not a silent ignore */
   if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (sim_couple.c) */
     const char *why = NULL, *key = "bodies";
-    const char *iname0 = cosrod_sc_integrator_name(sc->solver.integrator);
     if (sc->nrods == 0)
       why = "rigid bodies without rods run through cosrod_sim_bodies_run (no rods here)";
     else if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC)
@@ -466,8 +465,6 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       why = "rods with rigid bodies: start_from_equilibrium is not supported yet", key = "analysis.start_from_equilibrium";
     else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
       why = "rods with rigid bodies need formulation nullspace or absolute (not dae)", key = "solver.formulation";
-    else if (!strcmp(iname0, "galpha")) /* ida / cvode: the coupled ODE, SUNDIALS' banded FD Jacobian */
-      why = "rods with rigid bodies: integrator galpha is not supported yet", key = "solver.integrator";
     else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
       why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
     if (why) {
@@ -616,7 +613,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   if (s->lie) {
     cosrod_status st = sim_galpha_layout(s);
     if (st != COSROD_OK) {
-      set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      if (st == COSROD_ERR_UNSUPPORTED) /* sim_couple_lie_place */
+        set_err(err, errlen, sc, "solver.integrator", "galpha with rigid bodies needs quaternion bodies, null-space form, no joints");
+      else
+        set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
   } else if (s->split) {

@@ -1,6 +1,10 @@
 /* Simulation driver, galpha part: the rods' null-space form ([L] Lemma 4.2)
  * as a problem on the Lie group (R³)^(N+1) x S³^N for the generalized-α
  * integrator (cosrod_step_galpha, cosrod_ode_problem.lie_nq).
+ * Rods attached to rigid bodies: each free body is one more (R³ x S³)
+ * block, q = (x_b, p_b) after the rods' q, ν = (v_b, Ω_b) after the rods'
+ * ν, with the same increment (sim_couple_lie_place / _lie_increment), and
+ * dense FD tangents of the coupled right-hand side (sim_galpha_kirchhoff.c).
  *
  * LIE layout: y = (q of all rods, ν of all rods), q = (x_n | ξ_n, p_k)
  * interleaved as the rod's q, ν = (ẋ_n | ξ̇_n, Ω_k) as the rod's ν.
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sim_couple.h"
 #include "sim/sim_internal.h"
 
 int sim_lie_increment(const double *q, const double *w, double *qn, void *user) {
@@ -45,6 +50,7 @@ int sim_lie_increment(const double *q, const double *w, double *qn, void *user) 
       o[3] = p[0] * e[3] + p[1] * e[2] - p[2] * e[1] + p[3] * e[0];
     }
   }
+  sim_couple_lie_increment(s, q, w, qn); /* rigid bodies (sim_couple.c) */
   return 0;
 }
 
@@ -109,6 +115,9 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
   if (!s->lie_perm || !s->lie_iperm || !s->lie_voff_r || !s->lie_bc0 || !s->lie_bcn) return COSROD_ERR_NOMEM;
   int nq_tot = 0, maxny = 0;
   for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
+  const int nbody = sim_couple_lie_place(s, nq_tot); /* rigid bodies: q after the rods' q, ν last */
+  if (nbody < 0) return COSROD_ERR_UNSUPPORTED;
+  nq_tot += 7 * nbody;
   int qb = 0, vb = 0;
   s->ml = s->mu = 0;
   for (size_t r = 0; r < s->nrods; r++) {
@@ -160,7 +169,8 @@ void sim_galpha_problem(cosrod_sim *s) {
   p->jac_ml = p->jac_mu = 0;
   p->lie_nq = s->nq_tot;
   p->increment = sim_lie_increment;
-  p->jac_tangent = s->lie_fd ? sim_lie_jac_tangent_fd : sim_lie_jac_tangent; /* Kirchhoff: dense FD */
+  p->jac_tangent = s->lie_fd ? sim_lie_jac_tangent_fd : sim_lie_jac_tangent; /* Kirchhoff, bodies: dense FD */
+  if (s->lie_fd) s->ml = s->mu = s->ny - s->nq_tot - 1; /* dense (sim_couple_layout may have set s->ml) */
   p->lie_ml = s->ml;
   p->lie_mu = s->mu;
   s->opts.rho_inf = so->rho_inf;

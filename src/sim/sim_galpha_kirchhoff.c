@@ -19,7 +19,9 @@
 #include "sim/sim_internal.h"
 
 cosrod_status sim_galpha_kirchhoff_layout(cosrod_sim *s) {
-  if (!sim_has_kirchhoff(s)) return COSROD_OK;
+  /* rods attached to bodies: the same dense FD tangents of the coupled
+   * right-hand side (no analytic body-rod Jacobian; sim_couple.c) */
+  if (!sim_has_kirchhoff(s) && !s->cpl) return COSROD_OK;
   /* f0, f1 (ny), y1 (ny), w (nv) */
   s->lie_fd = malloc(4 * (size_t)s->ny * sizeof *s->lie_fd);
   if (!s->lie_fd) return COSROD_ERR_NOMEM;

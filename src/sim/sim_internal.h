@@ -102,8 +102,9 @@ struct cosrod_sim {
   int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
   char msg[512];
   char input_warn[512]; /* sim_kirchhoff.c: a warning about the input ("" if none) */
-  /* galpha (sim_galpha.c): LIE layout y = (q of all rods, ν of all rods) of
-   * the null-space form; ml, mu are the tangent Jacobians' bandwidths */
+  /* galpha (sim_galpha.c): LIE layout y = (q of all rods, q of the bodies,
+   * ν of all rods, ν of the bodies) of the null-space form; ml, mu are the
+   * tangent Jacobians' bandwidths */
   int lie;
   int *lie_perm, *lie_iperm; /* (ny) per rod: native -> node ordering and back (rod-local) */
   int *lie_voff_r;           /* (nrods) offset of the rod's ν in the ν part */

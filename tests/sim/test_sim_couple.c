@@ -86,6 +86,10 @@ TEST(hanging_body_tension_frame_given) {
 }
 /* SUNDIALS: the coupled system as an ODE (cvode BDF, ida in the form y' - f = 0) */
 TEST(hanging_body_tension_cvode) { hanging((const char *const[]){"solver.integrator=cvode"}, 1); }
+/* generalized-α: the body in the LIE layout (sim_couple_lie_place), dense
+ * finite-difference tangents; its numerical damping (rho_inf 0.8) only adds
+ * to the Kelvin-Voigt decay */
+TEST(hanging_body_tension_galpha) { hanging((const char *const[]){"solver.integrator=galpha"}, 1); }
 TEST(hanging_body_tension_ida_pinned) {
   hanging((const char *const[]){"solver.integrator=ida", "rods.0.ends.end.type=pinned"}, 2);
 }
@@ -178,10 +182,35 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
   return 0;
 }
 
-static void pendulum(const char *const *sets, size_t nsets) {
+/* Period elongation coefficient c of generalized-α (Chung-Hulbert, rho_inf,
+ * galpha.c) on x'' = -x: T_h = T (1 + c (ω h)² + O(h⁴)), from a minimal
+ * implementation of its recursion ([AB07] eqs. 13-16, vector space) run for
+ * 40 periods at ω h = 0.01 (the O(h⁴) part is < 1e-5 c there). */
+static double galpha_period_coef(double rho) {
+  const double am = (2.0 * rho - 1.0) / (rho + 1.0), af = rho / (rho + 1.0), g = 0.5 - am + af,
+               b = 0.25 * (1.0 - am + af) * (1.0 - am + af), h = 0.01;
+  double x = 1.0, v = 0.0, a = -1.0, vd = -1.0, t = 0.0, t0 = -1.0, tl = 0.0;
+  int nup = 0;
+  while (nup < 41) {
+    const double k = h * h * b / (1.0 - am);
+    const double x1 = (x + h * v + h * h * (0.5 - b) * a + k * (af * vd - am * a)) / (1.0 + k * (1.0 - af));
+    const double vd1 = -x1, a1 = ((1.0 - af) * vd1 + af * vd - am * a) / (1.0 - am);
+    if (x < 0.0 && x1 >= 0.0) {
+      tl = t + h * (-x) / (x1 - x);
+      if (nup++ == 0) t0 = tl;
+    }
+    v += h * (1.0 - g) * a + h * g * a1;
+    x = x1, a = a1, vd = vd1, t += h;
+  }
+  return ((tl - t0) / 40.0 / (2.0 * PI) - 1.0) / (h * h);
+}
+
+/* Measured period (0 on failure); h_galpha > 0: a fixed-step galpha run,
+ * whose discrete period T (1 + c (ω h)²) is the reference. */
+static double pendulum_h(const char *const *sets, size_t nsets, double h_galpha) {
   cosrod_scenario *sc;
   cosrod_sim *sim = sim_test_parse(PEND, "pendulum.yaml", sets, nsets, &sc);
-  if (!sim) return;
+  if (!sim) return 0.0;
   cross_ctx c = {0};
   cosrod_sim_observer obs = {on_frame, NULL, &c, NULL, NULL};
   cosrod_status st = cosrod_sim_run(sim, &obs);
@@ -203,10 +232,15 @@ static void pendulum(const char *const *sets, size_t nsets) {
     Mg += rhoA * w[n] * s[n];
     if (n < N) J += rhoA * w[n] * s[n] * s[n];
   }
-  double T0 = 2.0 * PI / sqrt(G * Mg / J), T = T0 * (1.0 + th0 * th0 / 16.0);
+  double T0 = 2.0 * PI / sqrt(G * Mg / J), T = T0 * (1.0 + th0 * th0 / 16.0), Tm = 0.0;
+  if (h_galpha > 0.0) {
+    const double wh = 2.0 * PI / T * h_galpha, cg = galpha_period_coef(0.8); /* default rho_inf */
+    NOTE("galpha h = %g s: period elongation c (w h)^2 = %.4g (c = %.6f)", h_galpha, cg * wh * wh, cg);
+    T *= 1.0 + cg * wh * wh;
+  }
   CHECK("two upward crossings", c.nup >= 2);
   if (c.nup >= 2) {
-    double Tm = c.up[1] - c.up[0];
+    Tm = c.up[1] - c.up[0];
     NOTE("period %.8g s, closed form %.8g s (small-amplitude %.8g s, rod-free %.8g s)", Tm, T, T0,
          2.0 * PI / sqrt(G * m * d / (Iyy + m * d * d)));
     /* tolerance 2e-5 T: below the rod's share (1.1e-4 T) and the amplitude
@@ -216,11 +250,60 @@ static void pendulum(const char *const *sets, size_t nsets) {
   }
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
+  return Tm;
+}
+
+static void pendulum(const char *const *sets, size_t nsets) { (void)pendulum_h(sets, nsets, 0.0); }
+
+/* galpha with bodies outside its LIE layout (sim_couple_lie_place): a
+ * joint (null-space quasi-velocities), bodies in the absolute form (v, ṗ):
+ * refused with one line naming solver.integrator, no crash. */
+static void galpha_refused(const char *const *sets, size_t nsets, int joint) {
+  char text[4096], err[512];
+  snprintf(text, sizeof text, "%s", HANG);
+  char *b = strstr(text, "analysis:");
+  if (!b) return;
+  if (joint)
+    snprintf(b, sizeof text - (size_t)(b - text), "%s",
+             "  - {name: w, mass: 0.5, inertia: [0.002, 0.002, 0.001], position: [0, 0, -0.9]}\n"
+             "joints:\n"
+             "  - {type: spherical, bodies: [box, w], at: [[0, 0, -0.2], [0, 0, 0.1]]}\n"
+             "analysis: {type: dynamic, t_end: 1.0}\n"
+             "solver: {formulation: nullspace, integrator: galpha}\n");
+  cosrod_scenario *sc = NULL;
+  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "g.yaml", sets, nsets, &sc, err, sizeof err);
+  CHECK("scenario parses", st == COSROD_OK);
+  if (st != COSROD_OK) return;
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  CHECK("refused", sim == NULL && st == COSROD_ERR_UNSUPPORTED);
+  NOTE("%s", err);
+  CHECK("names the key", strstr(err, "solver.integrator: galpha with rigid bodies needs") != NULL);
+  CHECK("one line", strchr(err, '\n') == NULL);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(galpha_bodies_refusals) {
+  galpha_refused(NULL, 0, 1);
+  galpha_refused((const char *const[]){"solver.integrator=galpha", "solver.formulation=absolute"}, 2, 0);
 }
 
 TEST(physical_pendulum_period_radau5) { pendulum(NULL, 0); }
 TEST(physical_pendulum_period_rodas) { pendulum((const char *const[]){"solver.integrator=rodas"}, 1); }
 TEST(physical_pendulum_period_ida) { pendulum((const char *const[]){"solver.integrator=ida"}, 1); }
+/* generalized-α, fixed steps 2 ms and 4 ms: each period against T (1 +
+ * c (ω h)²) (2e-5 T as above; the h² term alone is 0.56e-5 T and 2.2e-5 T),
+ * and the difference of the two against c ω² (h_4² - h_2²) T, where the
+ * model errors common to both runs cancel; 2%: the O(h⁴) terms (relative
+ * (ω h)² <= 3e-4) and the period read from output frames by linear
+ * interpolation (identical frames in both runs) are far below that. */
+TEST(physical_pendulum_period_galpha) {
+  double T2 = pendulum_h((const char *const[]){"solver.integrator=galpha", "solver.h=2.0e-3"}, 2, 2.0e-3);
+  double T4 = pendulum_h((const char *const[]){"solver.integrator=galpha", "solver.h=4.0e-3"}, 2, 4.0e-3);
+  double w = 2.0 * PI / T2, want = galpha_period_coef(0.8) * w * w * (16e-6 - 4e-6) * T2;
+  NOTE("T(4 ms) - T(2 ms) = %.6g s, h^2 law %.6g s", T4 - T2, want);
+  CHECK_NEAR("h^2 period elongation", T4 - T2, want, 0.02 * want);
+}
 
 /* Energy balance (SPEC §8) with bodies: a damped rubber rod clamped at the
  * origin and to a body that also hangs on a spring-damper bushing to ground
@@ -415,10 +498,13 @@ static const th_case cases[] = {
     TH_CASE(hanging_body_tension_frame_given),
     TH_CASE(hanging_body_tension_cvode),
     TH_CASE(hanging_body_tension_ida_pinned),
+    TH_CASE(hanging_body_tension_galpha),
     TH_CASE(hanging_bodies_with_joint),
     TH_CASE(physical_pendulum_period_radau5),
     TH_CASE(physical_pendulum_period_rodas),
     TH_CASE(physical_pendulum_period_ida),
+    TH_CASE(physical_pendulum_period_galpha),
+    TH_CASE(galpha_bodies_refusals),
     TH_CASE(energy_balance_body_bushing),
     TH_CASE(energy_balance_body_driven_by_keyframes),
     TH_CASE(keyframe_body_without_mass_and_inertia),

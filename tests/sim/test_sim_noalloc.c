@@ -97,11 +97,14 @@ TEST(dynamic_runs_do_not_allocate) {
 }
 
 /* Rods attached to rigid bodies (sim_couple.c): free body + bushing and a
- * keyframe-driven body (radau5 with the coupled banded FD Jacobian, and rodas). */
+ * keyframe-driven body (radau5 with the coupled banded FD Jacobian, rodas,
+ * galpha). */
 TEST(rods_with_bodies_do_not_allocate) {
   check_run("robot-arm-hose", (const char *const[]){"analysis.t_end=0.3", "output.every=0.1"}, 2);
   check_run("cable-pendulum",
             (const char *const[]){"analysis.t_end=0.05", "output.every=0.01", "solver.integrator=rodas"}, 3);
+  check_run("cable-pendulum", /* galpha: bodies in the LIE layout, dense FD tangents */
+            (const char *const[]){"analysis.t_end=0.05", "output.every=0.01", "solver.integrator=galpha"}, 3);
 }
 
 TEST(static_and_equilibrium_runs_do_not_allocate) {
