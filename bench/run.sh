@@ -117,6 +117,10 @@ fi
 # [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
 
+# Steel string vs PyElastica (issue 12): tip error and wall time at N = 10 / 100
+echo "== steel string of the peer comparison (bench/peers/steel_string.sh)"
+sh "$ROOT/bench/peers/steel_string.sh" "$B" > "$R/peers-steel-string.csv"
+
 echo "== diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
 "$DG" "$EX/perf-rubber.yaml" eig 1.0 > "$R/rubber-spectrum-t1.txt"
