@@ -70,4 +70,25 @@ static inline void rt_config(th_rng *r, int N, const double *s, double phimin, d
     for (int i = 0; i < 3 * N; ++i) Om[i] = th_rng_normal(r);
 }
 
+/* The curved Kirchhoff/Cosserat test rod of test_rod_kirchhoff*.c: a helix
+ * (radius 0.3, pitch 0.4, 0.6 turns) of N segments under gravity, model
+ * `model`, start end 0 free, 1 pinned, 2 clamped; damped: Kelvin-Voigt with
+ * tau_shear = tau_bulk = 0.01. */
+static inline cosrod_rod *rt_helix_rod(cosrod_rod_model model, int N, int ends, int damped) {
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.nseg = N;
+  def.model = model;
+  def.shape = COSROD_SHAPE_HELIX;
+  def.shape_radius = 0.3;
+  def.pitch = 0.4;
+  def.turns = 0.6;
+  def.gravity[2] = -9.81;
+  if (damped) {
+    def.damping = COSROD_DAMPING_KELVIN_VOIGT;
+    def.tau_shear = def.tau_bulk = 0.01;
+  }
+  if (ends > 0) def.ends[0].kind = ends == 1 ? COSROD_END_PINNED : COSROD_END_CLAMPED;
+  return cosrod_rod_create(&def, NULL);
+}
+
 #endif

@@ -25,24 +25,6 @@ static void constraints(const cosrod_rod *rod, const double *x, const double *p,
   }
 }
 
-/* A curved rod with the given model and ends (0 free, 1 pinned, 2 clamped). */
-static cosrod_rod *make_rod(cosrod_rod_model model, int ends, int damped) {
-  cosrod_rod_def def = cosrod_rod_def_default();
-  def.nseg = NK;
-  def.model = model;
-  def.shape = COSROD_SHAPE_HELIX;
-  def.shape_radius = 0.3;
-  def.pitch = 0.4;
-  def.turns = 0.6;
-  def.gravity[2] = -9.81;
-  if (damped) {
-    def.damping = COSROD_DAMPING_KELVIN_VOIGT;
-    def.tau_shear = def.tau_bulk = 0.01;
-  }
-  if (ends > 0) def.ends[0].kind = ends == 1 ? COSROD_END_PINNED : COSROD_END_CLAMPED;
-  return cosrod_rod_create(&def, NULL);
-}
-
 /* Random state near the initial shape: positions and frames perturbed,
  * random velocities; then projected onto the constraints. */
 static void random_state(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, th_rng *r,
@@ -116,7 +98,7 @@ TEST(accelerations_keep_constraints) {
     for (int ends = 0; ends < 3; ++ends)
       for (int fm = 0; fm < 2; ++fm) {
         cosrod_rod_form form = fm ? COSROD_FORM_NULLSPACE : COSROD_FORM_ABSOLUTE;
-        cosrod_rod *rod = make_rod((cosrod_rod_model)model, ends, ends == 1);
+        cosrod_rod *rod = rt_helix_rod((cosrod_rod_model)model, NK, ends, ends == 1);
         cosrod_rod_data *d = cosrod_rod_data_create(rod);
         CHECK("rod and data created", rod && d);
         if (!rod || !d) return;
@@ -142,7 +124,7 @@ TEST(absolute_and_nullspace_agree) {
   th_rng r;
   th_rng_seed(&r, 5);
   for (int model = 1; model <= 2; ++model) {
-    cosrod_rod *rod = make_rod((cosrod_rod_model)model, 2, 0);
+    cosrod_rod *rod = rt_helix_rod((cosrod_rod_model)model, NK, 2, 0);
     cosrod_rod_data *d = cosrod_rod_data_create(rod);
     int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
     double yn[NYK], ya[NYK], fn[NYK], fa[NYK], x[3 * (NK + 1)], p[4 * NK], xd[3 * (NK + 1)], Om[3 * NK];
@@ -186,7 +168,7 @@ TEST(projection_onto_constraints) {
   for (int fm = 0; fm < 2; ++fm)
     for (int model = 1; model <= 2; ++model) {
       cosrod_rod_form form = fm ? COSROD_FORM_NULLSPACE : COSROD_FORM_ABSOLUTE;
-      cosrod_rod *rod = make_rod((cosrod_rod_model)model, 1, 0);
+      cosrod_rod *rod = rt_helix_rod((cosrod_rod_model)model, NK, 1, 0);
       cosrod_rod_data *d = cosrod_rod_data_create(rod);
       int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod), ny = cosrod_rod_ny(rod, form);
       double y[NYK];

@@ -14,24 +14,6 @@
 
 #include "rod_test_util.h"
 
-/* A curved rod (helix) with the given model and ends (0 free, 1 pinned, 2 clamped). */
-static cosrod_rod *make_rod(cosrod_rod_model model, int N, int ends, int damped) {
-  cosrod_rod_def def = cosrod_rod_def_default();
-  def.nseg = N;
-  def.model = model;
-  def.shape = COSROD_SHAPE_HELIX;
-  def.shape_radius = 0.3;
-  def.pitch = 0.4;
-  def.turns = 0.6;
-  def.gravity[2] = -9.81;
-  if (damped) {
-    def.damping = COSROD_DAMPING_KELVIN_VOIGT;
-    def.tau_shear = def.tau_bulk = 0.01;
-  }
-  if (ends > 0) def.ends[0].kind = ends == 1 ? COSROD_END_PINNED : COSROD_END_CLAMPED;
-  return cosrod_rod_create(&def, NULL);
-}
-
 /* Random DAE state: (q, v) perturbed from the initial shape, random rates,
  * random multipliers; then projected (which also sets the multipliers). */
 static void random_dae_state(const cosrod_rod *rod, cosrod_rod_data *d, th_rng *r, double *y) {
@@ -56,7 +38,7 @@ TEST(dae_rhs_matches_ode_form) {
     for (int ends = 0; ends < 3; ++ends)
       for (int damped = 0; damped < 2; ++damped) {
         cosrod_rod_model model = mi ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE : COSROD_MODEL_KIRCHHOFF_EXTENSIBLE;
-        cosrod_rod *rod = make_rod(model, 7, ends, damped);
+        cosrod_rod *rod = rt_helix_rod(model, 7, ends, damped);
         cosrod_rod_data *d = cosrod_rod_data_create(rod);
         int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod), m = cosrod_rod_kirchhoff_m(rod);
         int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);
@@ -122,7 +104,7 @@ TEST(dae_jacobian_banded_vs_dense_fd) {
   int mlN[2] = {0, 0}, muN[2] = {0, 0};
   for (int ci = 0; ci < 4; ++ci) {
     int damped = ci & 1, big = ci >> 1, N = big ? 16 : 8;
-    cosrod_rod *rod = make_rod(COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE, N, 2, damped);
+    cosrod_rod *rod = rt_helix_rod(COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE, N, 2, damped);
     cosrod_rod_data *d = cosrod_rod_data_create(rod);
     int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE), ml, mu;
     int *perm = malloc(sizeof(int) * (size_t)ny);
@@ -211,7 +193,7 @@ TEST(dae_projection_consistent) {
   th_rng_seed(&rng, 3);
   for (int mi = 0; mi < 2; ++mi) {
     cosrod_rod_model model = mi ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE : COSROD_MODEL_KIRCHHOFF_EXTENSIBLE;
-    cosrod_rod *rod = make_rod(model, 9, 1, 0);
+    cosrod_rod *rod = rt_helix_rod(model, 9, 1, 0);
     cosrod_rod_data *d = cosrod_rod_data_create(rod);
     int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE), nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
     double *y = calloc((size_t)ny, sizeof *y), *f = calloc((size_t)ny, sizeof *f);
