@@ -324,9 +324,11 @@ typedef enum cosrod_statics_critical {
  * the start, stability index of K after the step (number of negative
  * eigenvalues under conservative loads, else the parity of det K, see
  * options.stop_at_critical; -1 singular), the critical point inside the step
- * (critical != NONE): its load factor lambda_crit (limit: the extremum of the
- * cubic Hermite interpolant of λ(s) with the tangents at both ends, state
- * interpolated in the chart; bifurcation: bisection of the stability index
+ * (critical != NONE): its load factor lambda_crit (limit: the equilibrium
+ * where dλ/ds = 0 inside the step, regula falsi on the slope from the
+ * extremum of the cubic Hermite interpolant of λ(s), exact to the Newton
+ * tolerance; the Hermite estimate with the state interpolated in the chart
+ * if that fails; bifurcation: bisection of the stability index
  * along the step to 1e-8 of it, with the equilibrium at that λ), its arc
  * length s_crit and its state q_crit (nq). */
 typedef struct cosrod_statics_arc_point {

@@ -410,12 +410,6 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     o.increments = (int)sc->analysis.increments;
   /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
-  if (s->analysis == COSROD_SC_ANALYSIS_STATIC && nr > 1 && (sc->analysis.arc_length || sc->analysis.keyframe_path)) {
-    set_err(err, errlen, sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
-            "%s takes one rod (this scenario has %zu)",
-            sc->analysis.arc_length ? "arc-length control" : "a keyframe path", nr);
-    return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
-  }
   st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
   if (st != COSROD_OK) return fail_create(s, status, st);
   s->stat[0] = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &o, &st);
