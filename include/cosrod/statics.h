@@ -230,8 +230,9 @@ cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t
  * of prebuckling deflections, zero for straight columns).  Under
  * non-conservative loads (moments, follower loads, a load callback: K not
  * symmetric) the non-symmetric pencil K(μ_i) φ = -Δ G(μ_i) φ is iterated
- * to Δ = 0 instead (the first factor exact, the others linearised about
- * it; no mechanism detection there).  minimal (count x
+ * to Δ = 0 instead, for the first factor from μ = 0 and for each further
+ * one from its estimate of the last linearisation (kept as the estimate if
+ * that iteration finds another factor; no mechanism detection there).  minimal (count x
  * nv, or NULL): the buckling modes (null vectors of K there), unit length,
  * largest entry positive, material rotations at the unloaded state.  Dense
  * (O(nv³) per evaluation, ~10 evaluations per mode); ERR_CONVERGENCE if no
