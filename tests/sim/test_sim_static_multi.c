@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/quat.h"
 #include "cosrod/rod.h"
 #include "cosrod/sim.h"
 #include "cosrod/vec3.h"
@@ -259,6 +260,94 @@ TEST(arc_length_arch_and_rollup) {
   cosrod_scenario_free(sc);
 }
 
+/* ---- branch switching with two columns ------------------------------------ */
+
+/* Two clamped–free steel columns (rectangle 6 x 5 mm, L = 1) under dead end
+ * forces, a at 1.5 P_E, b at 0.5 P_E (λ common): the first bifurcation is
+ * a's Euler load (λ = 1/1.5), where switch_branch moves a onto the elastica;
+ * b stays straight (below its Euler load up to λ = 1) and ends compressed
+ * along its axis only.  Column a's tip rotation at λ = 1 as the single-
+ * column test (test_sim_static_path.arc_length_switch_branch_column):
+ * the elastica's α with (2K(sin(α/2))/π)² = 1.5. */
+static int column_yaml(char *buf, size_t n, const char *name, double x0, double P) {
+  return snprintf(
+      buf, n,
+      "  - name: %s\n"
+      "    length: 1.0\n"
+      "    segments: 40\n"
+      "    material: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+      "    section: {shape: rectangle, width: 6.0e-3, height: 5.0e-3}\n"
+      "    shape: {type: straight, start: [%.17g, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
+      "    ends:\n"
+      "      start: {type: clamped}\n"
+      "    loads:\n"
+      "      - {type: force, at: end, value: [0, 0, %.17g], frame: spatial}\n",
+      name, x0, -P);
+}
+
+TEST(arc_length_switch_branch_two_columns) {
+  const double E = 2.1e11, w = 6e-3, hgt = 5e-3, L = 1.0;
+  const double EI = E * w * hgt * hgt * hgt / 12.0, PE = MULTI_PI * MULTI_PI * EI / (4.0 * L * L);
+  char text[4096];
+  int n = snprintf(text, sizeof text, "cosrod: 1\nrods:\n");
+  n += column_yaml(text + n, sizeof text - (size_t)n, "a", 0.0, 1.5 * PE);
+  n += column_yaml(text + n, sizeof text - (size_t)n, "b", 0.5, 0.5 * PE);
+  snprintf(text + n, sizeof text - (size_t)n,
+           "analysis: {type: static, control: arc-length, switch_branch: true}\n"
+           "output: {vtk: false, plots: false}\n");
+  cosrod_scenario *sc = NULL;
+  cosrod_sim *sim = sim_test_parse(text, "two-columns.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  const char *ty = NULL;
+  double tc = 0, lf = 0, d = 0;
+  int ok = cosrod_sim_ncritical(sim) >= 1 && cosrod_sim_critical(sim, 0, &ty, &tc, &lf, &d) == COSROD_OK;
+  const double e3[3] = {0, 0, 1};
+  double d3[3], alpha[2], lateral[2], axial[2];
+  for (int r = 0; r < 2; ++r) {
+    const cosrod_rod_data *rd = cosrod_sim_rod_data(sim, (size_t)r);
+    cosrod_quat_rotate(d3, rd->p + 4 * 39, e3);
+    alpha[r] = acos(fmax(-1.0, fmin(1.0, d3[2])));
+    const double *tip = rd->x + 3 * 40;
+    lateral[r] = hypot(tip[0] - (r ? 0.5 : 0.0), tip[1]);
+    axial[r] = L - tip[2];
+  }
+  /* α of the elastica at P/P_E = 1.5: bisection on (2K(sin(α/2))/π)² (AGM) */
+  double lo = 0.1, hi = 3.0;
+  for (int i = 0; i < 60; ++i) {
+    double m = 0.5 * (lo + hi), k = sin(0.5 * m), a = 1.0, b = sqrt(1.0 - k * k);
+    for (int j = 0; j < 40; ++j) {
+      double an = 0.5 * (a + b);
+      b = sqrt(a * b);
+      a = an;
+    }
+    if (pow(1.0 / a, 2.0) < 1.5)
+      lo = m;
+    else
+      hi = m;
+  }
+  /* b: straight, shortened by 0.5 P_E / EA */
+  const double EA = E * w * hgt, shorten = 0.5 * PE * L / EA;
+  NOTE(
+      "%s: first critical point %s at load factor %.6f (1/1.5 = %.6f); tip rotation a %.4f rad (elastica "
+      "%.4f), "
+      "b %.2e rad; b lateral %.2e m, shortening %.4e m (P L/EA = %.4e)",
+      cosrod_status_name(st), ok && ty ? ty : "?", lf, 1.0 / 1.5, alpha[0], 0.5 * (lo + hi), alpha[1],
+      lateral[1], axial[1], shorten);
+  CHECK("run ok", st == COSROD_OK);
+  CHECK("a bifurcation point first", ok && ty && strcmp(ty, "bifurcation") == 0);
+  CHECK_REL("at column a's Euler load", lf, 1.0 / 1.5, 5e-4);
+  /* discretisation at N = 40: ~3e-3 rad (single-column test) */
+  CHECK_NEAR("column a ends on the elastica", alpha[0], 0.5 * (lo + hi), 5e-3);
+  /* b straight: Newton tolerance on a stable straight state */
+  CHECK_LE("column b stays straight (tip rotation)", alpha[1], 1e-6);
+  CHECK_LE("column b stays straight (tip lateral)", lateral[1], 1e-6);
+  /* shear-deformable rod: shortening P L/EA to the O(strain²) of the model */
+  CHECK_REL("column b shortened by P L / EA", axial[1], shorten, 1e-3);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 /* ---- keyframe path with two cables ----------------------------------------- */
 
 #define CAB_N 30
@@ -399,5 +488,6 @@ TEST(keyframe_path_two_cables) {
 }
 
 static const th_case cases[] = {TH_CASE(arc_length_two_arches_equal_one), TH_CASE(arc_length_arch_and_rollup),
+                                TH_CASE(arc_length_switch_branch_two_columns),
                                 TH_CASE(keyframe_path_two_cables)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
