@@ -722,9 +722,9 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     p->mass_banded = 1;
     p->mass_ml = p->mass_mu = 0;
   }
-  /* galpha: only onto Kirchhoff constraints (its quaternions stay unit without) */
+  /* galpha: only onto Kirchhoff constraints, joints and absolute bodies (its quaternions stay unit without) */
   if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
-      (!s->lie || sim_has_kirchhoff(s)))
+      (!s->lie || sim_has_kirchhoff(s) || sim_couple_lie_project(s)))
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 
