@@ -145,7 +145,8 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
 
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
-  if (sim_couple_project(s, t, y) != 0) return -1;
+  const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
+  if (prc < 0) return -1;
   sim_couple_rhs_begin(s, sim_tclamp(s, t), y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
@@ -157,7 +158,7 @@ static int sim_project(double t, double *y, void *user) {
     sim_scatter(s, r, s->yl, y);
   }
   if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0'; /* passed: not pending */
-  return 0;
+  return prc;
 }
 
 /* Evaluate every rod at (t, y); returns the summed rates. */

@@ -201,9 +201,10 @@ int sim_couple_project(cosrod_sim *s, double t, double *y) {
   sim_couple *cp = s->cpl;
   if (!cp || !cp->m) return 0;
   for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
+  long nrep = cosrod_mbs_data_repartitions(cp->d);
   if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
-  return 0;
+  return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
 
 static double *rows_of(const cosrod_sc_keyframes *k, int dim) {

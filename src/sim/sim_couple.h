@@ -47,7 +47,9 @@ int sim_couple_rhs_end(cosrod_sim *s, double t, double *ydot);
 void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD);
 /* Add the kept body energies (minus the attached end vertices' kinetic energy). */
 void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elastic, double *gravity);
-/* Projection of the bodies' block of y after an accepted step. */
+/* Projection of the bodies' block of y after an accepted step: 0,
+ * COSROD_PROJECT_NEW_COORDINATES after a re-partition of the joints'
+ * null-space coordinates, or -1. */
 int sim_couple_project(cosrod_sim *s, double t, double *y);
 
 #endif
