@@ -614,10 +614,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   if (s->lie) {
     cosrod_status st = sim_galpha_layout(s);
     if (st != COSROD_OK) {
-      if (st == COSROD_ERR_UNSUPPORTED) /* sim_couple_lie_place */
-        set_err(err, errlen, sc, "solver.integrator", "galpha with rigid bodies needs quaternion bodies, null-space form, no joints");
-      else
-        set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
   } else if (s->split) {

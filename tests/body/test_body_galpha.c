@@ -472,12 +472,83 @@ TEST(galpha_slider_repartitions) {
   }
 }
 
+/* ---- Euler angles through sin θ2 = 0 ---------------------------------------- */
+
+typedef struct th_mon {
+  double smin;
+} th_mon;
+
+static int th_out(double t, const double *y, void *user) {
+  (void)t;
+  th_mon *u = user;
+  u->smin = fmin(u->smin, fabs(sin(y[4])));
+  return 0;
+}
+
+/* The group update R(θ) exp(E(w)) read back as Euler angles continues on
+ * the other branch (θ1 + π, -θ2, θ3 + π) when the motion passes sin θ2 = 0,
+ * where θ̇ = T_θ Ω is singular: a body spinning about e1 through θ2 = 0 runs
+ * on, and its rotation agrees with the quaternion run of the same scheme to
+ * round-off and with dop853 at 1e-12 (constant Ω: exact); dopri5 on the Euler-angle ODE stops
+ * there with the gimbal-lock failure. */
+TEST(galpha_euler_angles_through_gimbal_lock) {
+  cosrod_body_def b = {0};
+  b.name = "spinner";
+  b.mass = 1.0;
+  b.inertia[0] = 1.0, b.inertia[1] = 2.0, b.inertia[2] = 2.5;
+  double th0[3] = {0.0, 0.5, 0.0};
+  cosrod_quat_from_euler313(b.quaternion, th0);
+  b.omega[0] = -3.0; /* d3 sweeps through the vertical: θ2 = 0.5 - 3 t passes 0 at t = 1/6 */
+  const double T = 1.0, h = 1e-3;
+  double qs[3][4];
+  for (int c = 0; c < 3; ++c) {
+    cfg k = {c == 0 ? COSROD_BODY_EULER313 : COSROD_BODY_QUATERNION, COSROD_BODY_NULLSPACE,
+             COSROD_JOINTS_NULLSPACE, c == 0 ? "euler" : "quaternion"};
+    cosrod_mbs_def def = {0};
+    def.nbodies = 1;
+    cosrod_mbs *m = build(&def, &k, &b);
+    CHECK("create", m != NULL);
+    if (!m) return;
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y);
+    th_mon u = {1.0};
+    if (c < 2)
+      CHECK("galpha runs", run_galpha(m, d, T, h, 0.8, 1, c == 0 ? th_out : NULL, &u, y) == COSROD_OK);
+    else
+      CHECK("dop853 reference", run_mbs(m, d, "dop853", T, 1e-12, y, NULL) == COSROD_OK);
+    cosrod_mbs_body_state(m, d, y, 0, NULL, qs[c], NULL, NULL);
+    if (c == 0) {
+      NOTE("euler: min |sin theta2| over the steps %.3g", u.smin);
+      CHECK_LE("the motion passes sin theta2 = 0 (within one step)", u.smin, 3.0 * h);
+    }
+    free(y);
+    cosrod_mbs_data_free(d);
+    cosrod_mbs_free(m);
+  }
+  CHECK_VEC("euler == quaternion galpha (the same rotation update)", qs[0], qs[1], 4, 0.0, 1e-12);
+  {
+    cfg k = {COSROD_BODY_EULER313, COSROD_BODY_NULLSPACE, COSROD_JOINTS_NULLSPACE, "euler"};
+    cosrod_mbs_def def = {0};
+    def.nbodies = 1;
+    cosrod_mbs *m = build(&def, &k, &b);
+    cosrod_mbs_data *d = m ? cosrod_mbs_data_create(m) : NULL;
+    double y[12]; /* x, θ, v, Ω */
+    CHECK("dopri5 on the Euler-angle ODE stops at the lock", d && run_mbs(m, d, "dopri5", T, 1e-8, y, NULL) != COSROD_OK);
+    if (d) NOTE("dopri5: %s", cosrod_mbs_data_message(d));
+    cosrod_mbs_data_free(d);
+    cosrod_mbs_free(m);
+  }
+  /* Ω constant (rotation about a principal axis): the group update is exact */
+  CHECK_VEC("vs dop853 at 1e-12", qs[0], qs[2], 4, 0.0, 1e-11);
+}
+
 static const th_case cases[] = {TH_CASE(galpha_heavy_top_invariants_h2),
                                 TH_CASE(galpha_symmetric_top_two_momenta_h2),
                                 TH_CASE(galpha_heavy_top_second_order_vs_dop853),
                                 TH_CASE(galpha_torque_free_precession),
                                 TH_CASE(galpha_unit_quaternion_without_projection),
                                 TH_CASE(galpha_double_pendulum_vs_minimal_coordinates),
-                                TH_CASE(galpha_slider_repartitions)};
+                                TH_CASE(galpha_slider_repartitions),
+                                TH_CASE(galpha_euler_angles_through_gimbal_lock)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
