@@ -116,7 +116,7 @@ static void usage(FILE *f) {
           "bodies.N.motion: {position: [[t, x, y, z], ...], orientation: [[t, q0..q3], ...],\n"
           "interpolation: linear|cubic} drives a body by keyframes (mass, inertia optional);\n"
           "bodies.csv next to the rod files (dynamic analyses; nullspace or absolute; all\n"
-          "integrators but galpha).\n");
+          "integrators).\n");
   usage_bodies(f);
 }
 
