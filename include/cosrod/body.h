@@ -202,8 +202,9 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
 /* Extra wrench on body b used by every later evaluation with d (rhs, joint
  * reactions): spatial force F [N] at the centre of mass and spatial torque
  * tau [N m] about it (e.g. the reactions of rods attached to the body);
- * zero after cosrod_mbs_data_create.  Not in cosrod_mbs_jac (treated as
- * given) nor in cosrod_mbs_power (the caller accounts for its power). */
+ * zero after cosrod_mbs_data_create.  cosrod_mbs_jac treats it as a
+ * constant spatial wrench (the body components of tau move with R_b); not
+ * in cosrod_mbs_power (the caller accounts for its power). */
 void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], const double tau[3]);
 
 /* Analytic dense Jacobian J (n x n, column-major, ld n) of f for every
