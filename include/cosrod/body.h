@@ -215,6 +215,13 @@ void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], cons
  * (body_tangent.c).  Returns 0 or -1 (as rhs). */
 int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
 
+/* Derivative of every body's pose in the user frame (as
+ * cosrod_mbs_body_state: x, q, v, Omega; 13 rows) with respect to y:
+ * P (nb x 13 x n), body b's block column-major 13 x n at P + 13 n b.
+ * Exact tangents of the parametrisation and of the twists (as
+ * cosrod_mbs_jac); evaluates f at (t, y).  Returns 0 or -1 (as rhs). */
+int cosrod_mbs_pose_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *P);
+
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
  * of the whole right-hand side (step h relative to max(1, |y_j|)); the
  * implicit integrators use their own finite differences otherwise. */

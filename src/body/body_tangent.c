@@ -272,6 +272,12 @@ static void side_quat_tan(const cosrod_mbs *m, const double *y, const double *dy
   }
 }
 
+void mbs_quat_tan(const cosrod_mbs *m, const double *y, const double *dy, int i, double q[4], double dq[4]) {
+  side_quat_tan(m, y, dy, i, q, dq);
+}
+
+const double *mbs_tan_dw(const cosrod_mbs_data *d) { return d->tan->dw; }
+
 /* ---- stage 2: joint rows ---------------------------------------------------- */
 
 /* Row tangents for the current side tangents (tn->js): mode 1: g' and J';

@@ -13,16 +13,14 @@
  *               ∂f_b/∂y_r = D_b ∂F_b/∂W_a ∂W_a/∂y_r, with D_b = ∂f_b/∂F_b;
  *   F_b = Σ_a (-F_a, (c_a - x_b) x (-F_a) - M_a) (sim_couple.c finish).
  * ∂E/∂(x_b, q_b, v_b, Ω_b) is written out below (c = x + R(q) a, ċ = v + w x
- * R(q) a, w = R(q) Ω, p_e = q q_rel, ṗe = ½ (0, w) p_e).  Two factors are not
- * closed forms: D_b, exact by the affinity of the body equations in the
- * applied wrench (f_b(F + δ e_k) - f_b(F)) / δ (six body-only evaluations per
- * body, exact up to round-off), and ∂(x_b, q_b, v_b, Ω_b)/∂y_b, the
- * parametrisation's pose map (quaternion / directors / Euler angles, joint
- * quasi-velocities), by central differences of cosrod_mbs_body_state (body
- * kinematics only, no force evaluation; error ~ u^(2/3) relative).  No rod
+ * R(q) a, w = R(q) Ω, p_e = q q_rel, ṗe = ½ (0, w) p_e); ∂(x_b, q_b, v_b,
+ * Ω_b)/∂y_b, the parametrisation's pose map (quaternion / directors / Euler
+ * angles, joint quasi-velocities), from the body module's exact tangents
+ * (cosrod_mbs_pose_jac).  D_b is exact by the affinity of the body equations
+ * in the applied wrench: (f_b(F + δ e_k) - f_b(F)) / δ (six body-only
+ * evaluations per body, exact up to round-off).  No rod
  * force is ever differenced.  Kirchhoff rods (no analytic rod Jacobian) and a
  * coupling entry outside the band fall back to sim_couple_jac_fd. */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +84,6 @@ int sim_couple_jac_init(cosrod_sim *s) {
 
 long sim_couple_jac_fallbacks(const cosrod_sim *s) {
   return s->cpl && s->cpl->cj ? s->cpl->cj->fallbacks : 0;
-}
-
-/* (x, q, v, Ω) of model body mb at y (user frame, cosrod_mbs_body_state), q on the side of qref. */
-static void pose13(const sim_couple *cp, const double *y, int mb, const double *qref, double o[13]) {
-  cosrod_mbs_body_state(cp->m, cp->d, y, (size_t)mb, o, o + 3, o + 7, o + 10);
-  if (qref && cosrod_quat_dot(o + 3, qref) < 0)
-    for (int k = 3; k < 7; ++k) o[k] = -o[k];
 }
 
 /* ∂E/∂(x, q, v, Ω) (14 x 13, column-major) of attachment a at the body pose of the last prepare. */
@@ -159,21 +150,7 @@ static int body_blocks(cosrod_sim *s) {
   sim_couple *cp = s->cpl;
   struct sim_cjac *c = cp->cj;
   const int nm = cp->nm;
-  const double h0 = cbrt(DBL_EPSILON);
-  for (int mb = 0; mb < c->nbm; ++mb) {
-    double *P = c->P + (size_t)mb * 13 * (size_t)nm, o0[13], op[13], om[13];
-    pose13(cp, cp->ym, mb, NULL, o0);
-    memcpy(c->yp, cp->ym, (size_t)nm * sizeof *c->yp);
-    for (int j = 0; j < nm; ++j) {
-      double h = h0 * fmax(1.0, fabs(cp->ym[j]));
-      c->yp[j] = cp->ym[j] + h;
-      pose13(cp, c->yp, mb, o0 + 3, op);
-      c->yp[j] = cp->ym[j] - h;
-      pose13(cp, c->yp, mb, o0 + 3, om);
-      c->yp[j] = cp->ym[j];
-      for (int i = 0; i < 13; ++i) P[i + 13 * j] = (op[i] - om[i]) / (2.0 * h);
-    }
-  }
+  if (cosrod_mbs_pose_jac(cp->m, cp->d, cp->t, cp->ym, c->P) != 0) return -1;
   for (size_t b = 0; b < cp->nb; ++b) {
     int mb = cp->bmap[b];
     if (mb < 0) continue;
