@@ -695,9 +695,14 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->jac_mu_q = s->mu_q;
   p->time_dependent = time_dep;
   p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
-  if (s->cpl) p->jac = NULL; /* bodies: banded finite differences of the coupled band (sim_couple.c) */
-  if (s->cpl && (!strcmp(type->name, "cvode") || !strcmp(type->name, "ida")))
-    p->jac = sim_couple_jac_fd; /* SUNDIALS: ours, with Hairer's increments (sim_couple_jac_fd) */
+  if (s->cpl) { /* bodies: the analytic coupled Jacobian (sim_couple_jac.c); COSROD_COUPLE_JAC=fd (benchmarks):
+                  * banded finite differences (SUNDIALS: ours, with Hairer's increments, sim_couple_jac_fd) */
+    const char *cj = getenv("COSROD_COUPLE_JAC");
+    int fd = (cj && !strcmp(cj, "fd")) || sim_couple_jac_init(s) != 0;
+    p->jac = !fd ? sim_couple_jac
+             : (!strcmp(type->name, "cvode") || !strcmp(type->name, "ida")) ? sim_couple_jac_fd
+                                                                          : NULL;
+  }
   /* one rod: its blocks (SPLIT) / its whole band (NODE) cover J's band, and
    * cosrod_rod_jac zeroes each block's band itself; several rods leave the
    * band entries between the rods' diagonal blocks to the integrator's zeroing */

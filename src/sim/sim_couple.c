@@ -30,12 +30,11 @@
  * body's unknowns (a permutation of the multibody state, body.h, through
  * mmap) placed right before / after the rod block whose end it touches
  * first.  The right-hand side is: body poses from y -> rods -> end
- * reactions -> body wrenches -> body right-hand side.  The Jacobian is left
- * to the implicit methods' banded finite differences (column grouping),
- * with the bandwidths of the coupled structure computed here: independent
- * of N for a chain (O(N) per Jacobian); stars and bodies joined to each
- * other widen the band (correct, not efficient: no analytic body-rod
- * Jacobian and no sparse solver yet). */
+ * reactions -> body wrenches -> body right-hand side.  The Jacobian is
+ * analytic (sim_couple_jac.c; banded finite differences, sim_couple_jac_fd,
+ * as fallback), in the band of the coupled structure computed here:
+ * independent of N for a chain (O(N) per Jacobian); stars and bodies joined
+ * to each other widen the band (no sparse solver yet). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,42 +44,8 @@
 #include "cosrod/vec3.h"
 #include "sim/sim_bodies.h"
 #include "sim/sim_couple.h"
+#include "sim/sim_couple_internal.h"
 #include "sim/sim_internal.h"
-
-typedef struct sim_attach {
-  struct sim_couple *cp;
-  size_t rod;
-  int end;
-  int body;       /* scenario body index */
-  double at[3];   /* attachment point, body frame [m] */
-  double qrel[4]; /* end frame in the body frame */
-  double me;      /* mass of the (massless-treated) end vertex [kg] */
-} sim_attach;
-
-struct sim_couple {
-  cosrod_mbs *m; /* dynamic bodies (NULL if all are kinematic) */
-  cosrod_mbs_data *d;
-  int nm;      /* multibody state size */
-  int *mmap;   /* (nm) position in y of each multibody state entry */
-  int nblk;    /* placement units: each dynamic body (one unit for all with null-space joints) */
-  int *blk_r, *blk_e; /* (nblk) anchor: rod and end (-1: none, placed last) */
-  int *blk_placed;    /* (nblk) */
-  int *ent;           /* (nm) entries of the units, unit u at ent[ent0[u] .. ent0[u + 1]) */
-  int *ent0;          /* (nblk + 1) */
-  int *bmap;   /* (nb) scenario body -> model index or -1 (kinematic) */
-  size_t nb, na;
-  sim_attach *att;
-  double **kpos, **krot;     /* (nb) kinematic bodies: keyframe rows (t, x, y, z) / (t, q) or NULL */
-  double *bx, *bq, *bv, *bw; /* (nb x 3/4/3/3) body poses at the last prepare: x, q, v, w (spatial) */
-  double *F;                 /* (nb x 6) wrench on the dynamic bodies (force, torque about x_b) */
-  double *ym, *fm;           /* (nm) */
-  double *jw;                /* (3 ny) finite-difference Jacobian: perturbed y, f(y), f(y + d) */
-  double Pc;                 /* power of the wrenches on the dynamic bodies [W] */
-  double kin_end;            /* kinetic energy of the attached end vertices [J] */
-  int lie_nb, lie_q0, lie_w0; /* galpha: bodies, offsets of their q in y and of their ν in w (sim_couple_lie_place) */
-  double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
-  double t;                  /* time of the last prepare */
-};
 
 static void end_fn(void *user, int e, double t, double x[3], double xd[3], double xdd[3], double p[4],
                    double pd[4], double pdd[4]) {
@@ -245,6 +210,7 @@ void sim_couple_free(cosrod_sim *s) {
   free(cp->ym);
   free(cp->fm);
   free(cp->jw);
+  sim_couple_jac_free(cp);
   free(cp);
   s->cpl = NULL;
 }
@@ -421,7 +387,9 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   cp->jw = malloc(3 * (size_t)s->ny * sizeof *cp->jw);
   if (!cp->jw) return COSROD_ERR_NOMEM;
   if (!cp->m) return COSROD_OK;
-  int pos = s->ny - cp->nm; /* the units not placed yet go last */
+  int pos = s->ny; /* the units not placed yet go last */
+  for (int u = 0; u < cp->nblk; u++)
+    if (!cp->blk_placed[u]) pos -= cp->ent0[u + 1] - cp->ent0[u];
   for (int u = 0; u < cp->nblk; u++)
     if (!cp->blk_placed[u]) pos = place_unit(cp, u, pos);
   for (int i = 0; i < cp->nm; i++) {
@@ -435,6 +403,9 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   const int NB = 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex */
   int ml = s->ml, mu = s->mu;
   int lo_all = s->ny, hi_all = -1;
+  int inter = 0; /* joints / bushings between two bodies couple their units (and the rod ends on them) */
+  for (size_t j = 0; j < s->sc->njoints; j++) inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
+  inter &= cp->nblk > 1;
   for (int u = 0; u < cp->nblk; u++) {
     int lo = s->ny, hi = -1;
     for (int k = cp->ent0[u]; k < cp->ent0[u + 1]; k++) {
@@ -449,7 +420,7 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
     for (size_t i = 0; i < cp->na; ++i) {
       const sim_attach *a = &cp->att[i];
       int mb = cp->bmap[a->body];
-      if (mb < 0 || (cp->nblk > 1 && mb != u)) continue;
+      if (mb < 0 || (cp->nblk > 1 && mb != u && !inter)) continue;
       int r0 = s->qoff_r[a->rod], r1 = r0 + s->ny_r[a->rod] - 1;
       if (a->end == 0 && r1 > r0 + NB - 1) r1 = r0 + NB - 1;
       if (a->end == 1 && r0 < r1 - NB + 1) r0 = r1 - NB + 1;
@@ -458,9 +429,6 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
       if (d > mu) mu = d;
     }
   }
-  int inter = 0; /* joints / bushings between two bodies couple their units */
-  for (size_t j = 0; j < s->sc->njoints; j++) inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
-  inter &= cp->nblk > 1;
   if (inter && hi_all - lo_all > ml) ml = hi_all - lo_all;
   if (inter && hi_all - lo_all > mu) mu = hi_all - lo_all;
   s->ml = ml;

@@ -36,6 +36,15 @@ int sim_couple_lie_project(const cosrod_sim *s);
 /* Banded finite-difference Jacobian of sim_rhs (cosrod_ode_problem.jac
  * signature; bandwidths s->ml, s->mu; allocation-free). */
 int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user);
+/* Analytic Jacobian of sim_rhs in the coupled band (sim_couple_jac.c; same
+ * signature): set up at creation (0; -1: not available for this layout or
+ * no memory: use sim_couple_jac_fd), the callback, its release, and how many
+ * evaluations fell back to finite differences (Kirchhoff rods, an entry
+ * outside the band). */
+int sim_couple_jac_init(cosrod_sim *s);
+int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user);
+void sim_couple_jac_free(sim_couple *cp);
+long sim_couple_jac_fallbacks(const cosrod_sim *s);
 /* Around the rods' evaluation at (t, y): body poses for the rod ends
  * (before), the rods' reactions on the bodies and the bodies' right-hand
  * side into ydot (after; ydot may be NULL).  0 or -1 (s->msg set). */
