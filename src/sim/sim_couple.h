@@ -34,6 +34,12 @@ void sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double
 /* Banded finite-difference Jacobian of sim_rhs (cosrod_ode_problem.jac
  * signature; bandwidths s->ml, s->mu; allocation-free). */
 int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user);
+/* Structure of the coupled Jacobian for the sparse pattern (sim_linsolve.c;
+ * see sim_couple.c): unit ranges, attachment windows, units joined. */
+int sim_couple_nunits(const cosrod_sim *s);
+int sim_couple_nattach(const cosrod_sim *s);
+int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, int *alo, int *ahi, int *nat,
+                         int *inter);
 /* Around the rods' evaluation at (t, y): body poses for the rod ends
  * (before), the rods' reactions on the bodies and the bodies' right-hand
  * side into ydot (after; ydot may be NULL).  0 or -1 (s->msg set). */
