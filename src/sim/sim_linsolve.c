@@ -24,9 +24,10 @@
  * (ml + mu + 1) is more than 4 times the widest band the chain placement
  * gives (the rods' own band widened by one body unit and its end window), i.e.
  * when the band grew with the rods' length; sparse needs a method with
- * COSROD_STEP_SPARSE (rodas, seulex) and KLU at build time.  radau5 (its
- * complex system is banded), ida, cvode (SUNDIALS band) and the explicit
- * methods keep the band; without bodies the rods' analytic band is used. */
+ * COSROD_STEP_SPARSE (rodas, seulex; ida, cvode through SUNDIALS' KLU
+ * module) and KLU at build time.  radau5 (its complex system is banded:
+ * no sparse complex LU here) keeps the band and says so; galpha has its own
+ * dense tangents; without bodies the rods' analytic band is used. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,4 +192,18 @@ int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **ro
   *colptr = s->lin->colptr;
   *rowind = s->lin->rowind;
   return 1;
+}
+
+double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
+                             int rod_rows, int ml, int mu, double band_bytes) {
+  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available()) return band_bytes;
+  const cosrod_sc_linear_solver want = sc->solver.linear_solver;
+  const int chain = imax(rod_rows, 2 * (13 + 24) + 1);
+  if (want == COSROD_SC_LINSOLVE_BAND || (want == COSROD_SC_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))
+    return band_bytes;
+  /* pattern: the rods' bands, the body blocks, 2 x 24 entries per block and end;
+   * (value + row index) per entry for J, E and KLU's L + U (fill ~3x E, measured
+   * peak: see README) */
+  double nnz = ny * rod_rows + nbu * nbu + 96.0 * nbu * (double)sc->nrods;
+  return 12.0 * nnz * 5.0;
 }
