@@ -206,7 +206,7 @@ typedef struct cosrod_ode_problem {
    * the n x n Jacobian in compressed sparse column form (cosrod/sparse.h):
    * the rows of column j are jac_rowind[jac_colptr[j] .. jac_colptr[j+1]-1],
    * strictly ascending; both arrays must outlive the integrator.  Methods
-   * with COSROD_STEP_SPARSE (rodas, seulex, ida, cvode) then solve their
+   * with COSROD_STEP_SPARSE (rodas, seulex, radau5, ida, cvode) then solve their
    * linear systems with KLU (when cosrod_sparse_available()), taking the
    * values from jac_sp, else from finite differences grouped by the pattern
    * (Curtis-Powell-Reid); the pattern must hold every entry that can be

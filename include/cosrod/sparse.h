@@ -38,7 +38,8 @@ typedef struct cosrod_sparse {
   int nnz;         /* stored entries = colptr[n] */
   int *colptr;     /* (n + 1) */
   int *rowind;     /* (nnz) */
-  double *data;    /* (nnz) values */
+  double *data;    /* (nnz) values, (2 nnz) interleaved re, im when complex */
+  int is_complex;  /* 1: complex values, data (2 nnz) interleaved (re, im) per entry */
   int factored;    /* 1 after a successful factorisation of the current data */
   long nfactor;    /* pivoting factorisations (klu_factor) */
   long nrefactor;  /* refactorisations with the kept pivot order (klu_refactor) */
@@ -53,15 +54,18 @@ int cosrod_sparse_pattern_check(int n, const int *colptr, const int *rowind);
 /* Allocate an n x n matrix with the pattern (copied; values zero).  NULL if
  * the pattern is invalid, KLU is absent or out of memory. */
 cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind);
+/* The same with complex values (KLU's klu_z_*: data and the right-hand
+ * sides of solve interleaved, (re, im) per entry). */
+cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind);
 void cosrod_sparse_free(cosrod_sparse *A);
 /* Position of entry (i, j) in rowind / data (binary search), -1 if not stored. */
 int cosrod_sparse_find(const cosrod_sparse *A, int i, int j);
 /* LU of the current data (see above).  COSROD_ERR_SINGULAR for a (numerically)
  * singular matrix, COSROD_ERR_NOMEM. */
 cosrod_status cosrod_sparse_factor(cosrod_sparse *A);
-/* Solve A x = b in place (b: (n)); needs a successful factor. */
+/* Solve A x = b in place (b: (n), complex: (2n) interleaved); needs a successful factor. */
 cosrod_status cosrod_sparse_solve(cosrod_sparse *A, double *b);
-/* y (n) <- A x (n) with the stored data (not the LU); x, y must not alias. */
+/* y (n) <- A x (n) with the stored data (not the LU; real matrices only); x, y must not alias. */
 void cosrod_sparse_matvec(const cosrod_sparse *A, const double *x, double *y);
 
 /* Curtis-Powell-Reid grouping of the columns for finite differences: a

@@ -55,7 +55,8 @@ typedef struct cosrod_lsys {
  * ERR_INVALID for inconsistent bandwidths, ERR_NOMEM. */
 cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx);
 /* As cosrod_lsys_create; allow_sparse != 0 (methods with COSROD_STEP_SPARSE
- * that never read J or E directly: rodas, seulex) uses the problem's sparse
+ * that never read J or E directly, or handle the sparse case: rodas, seulex,
+ * radau5) uses the problem's sparse
  * shape when cosrod_sparse_jac_usable (lsys_sparse.h): J and E are then
  * sparse, the band / dense storage is not allocated. */
 cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ctx, int allow_sparse);

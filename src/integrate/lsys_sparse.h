@@ -1,7 +1,7 @@
 /* Private helpers of the implicit integrators for a sparse Jacobian shape
  * (cosrod_ode_problem.jac_sparse): the Jacobian values on the CSC pattern,
  * analytic (jac_sp) or by finite differences with Curtis-Powell-Reid column
- * groups, and the KLU system E = fac I - J of rodas / seulex (lsys.c
+ * groups, and the KLU system E = fac I - J of rodas / seulex / radau5 (lsys.c
  * delegates here when the method allows the sparse shape).  Everything is
  * allocated by create; eval, factor and solve do not allocate (except KLU's
  * re-pivoting, see cosrod/sparse.h). */

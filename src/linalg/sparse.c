@@ -45,6 +45,7 @@ void cosrod_sparse_free(cosrod_sparse *A) {
   if (!A) return;
 #ifdef COSROD_HAVE_KLU
   if (A->lu) {
+    if (A->lu->num && A->is_complex) klu_z_free_numeric(&A->lu->num, &A->lu->common);
     if (A->lu->num) klu_free_numeric(&A->lu->num, &A->lu->common);
     if (A->lu->sym) klu_free_symbolic(&A->lu->sym, &A->lu->common);
   }
@@ -56,9 +57,19 @@ void cosrod_sparse_free(cosrod_sparse *A) {
   free(A);
 }
 
+static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cplx);
+
 cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind) {
+  return create(n, colptr, rowind, 0);
+}
+
+cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind) {
+  return create(n, colptr, rowind, 1);
+}
+
+static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cplx) {
 #ifndef COSROD_HAVE_KLU
-  (void)n, (void)colptr, (void)rowind;
+  (void)n, (void)colptr, (void)rowind, (void)cplx;
   return NULL;
 #else
   if (cosrod_sparse_pattern_check(n, colptr, rowind) != 0) return NULL;
@@ -66,10 +77,11 @@ cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind)
   if (!A) return NULL;
   A->n = n;
   A->nnz = colptr[n];
+  A->is_complex = cplx;
   size_t nz = A->nnz > 0 ? (size_t)A->nnz : 1;
   A->colptr = malloc((size_t)(n + 1) * sizeof *A->colptr);
   A->rowind = malloc(nz * sizeof *A->rowind);
-  A->data = calloc(nz, sizeof *A->data);
+  A->data = calloc(cplx ? 2 * nz : nz, sizeof *A->data);
   A->lu = calloc(1, sizeof *A->lu);
   if (!A->colptr || !A->rowind || !A->data || !A->lu) {
     cosrod_sparse_free(A);
@@ -112,20 +124,30 @@ cosrod_status cosrod_sparse_factor(cosrod_sparse *A) {
   klu_common *c = &f->common;
   if (f->num) {
     /* same pivot order: no allocation; refactor if it stays well conditioned */
-    int ok = klu_refactor(A->colptr, A->rowind, A->data, f->sym, f->num, c);
+    int ok = A->is_complex ? klu_z_refactor(A->colptr, A->rowind, A->data, f->sym, f->num, c)
+                        : klu_refactor(A->colptr, A->rowind, A->data, f->sym, f->num, c);
     A->nrefactor++;
-    if (ok && c->status == KLU_OK && klu_rcond(f->sym, f->num, c) && c->rcond > 3.7e-11) { /* uround^(2/3) */
+    int rc_ok = ok && c->status == KLU_OK &&
+                (A->is_complex ? klu_z_rcond(f->sym, f->num, c) : klu_rcond(f->sym, f->num, c));
+    if (rc_ok && c->rcond > 3.7e-11) { /* uround^(2/3) */
       A->factored = 1;
       return COSROD_OK;
     }
-    klu_free_numeric(&f->num, c);
+    if (A->is_complex)
+      klu_z_free_numeric(&f->num, c);
+    else
+      klu_free_numeric(&f->num, c);
   }
   c->status = KLU_OK;
-  f->num = klu_factor(A->colptr, A->rowind, A->data, f->sym, c);
+  f->num = A->is_complex ? klu_z_factor(A->colptr, A->rowind, A->data, f->sym, c)
+                      : klu_factor(A->colptr, A->rowind, A->data, f->sym, c);
   A->nfactor++;
   if (!f->num) return c->status == KLU_OUT_OF_MEMORY ? COSROD_ERR_NOMEM : COSROD_ERR_SINGULAR;
   if (c->status != KLU_OK) { /* KLU_SINGULAR with halt_if_singular off: keep nothing */
-    klu_free_numeric(&f->num, c);
+    if (A->is_complex)
+      klu_z_free_numeric(&f->num, c);
+    else
+      klu_free_numeric(&f->num, c);
     return COSROD_ERR_SINGULAR;
   }
   A->factored = 1;
@@ -140,7 +162,9 @@ cosrod_status cosrod_sparse_solve(cosrod_sparse *A, double *b) {
   return COSROD_ERR_UNSUPPORTED;
 #else
   cosrod_sparse_lu *f = A->lu;
-  return klu_solve(f->sym, f->num, A->n, 1, b, &f->common) ? COSROD_OK : COSROD_ERR_SINGULAR;
+  int ok = A->is_complex ? klu_z_solve(f->sym, f->num, A->n, 1, b, &f->common)
+                      : klu_solve(f->sym, f->num, A->n, 1, b, &f->common);
+  return ok ? COSROD_OK : COSROD_ERR_SINGULAR;
 #endif
 }
 

@@ -24,10 +24,10 @@
  * (ml + mu + 1) is more than 4 times the widest band the chain placement
  * gives (the rods' own band widened by one body unit and its end window), i.e.
  * when the band grew with the rods' length; sparse needs a method with
- * COSROD_STEP_SPARSE (rodas, seulex; ida, cvode through SUNDIALS' KLU
- * module) and KLU at build time.  radau5 (its complex system is banded:
- * no sparse complex LU here) keeps the band and says so; galpha has its own
- * dense tangents; without bodies the rods' analytic band is used. */
+ * COSROD_STEP_SPARSE (rodas, seulex, radau5 -- its complex system by
+ * KLU's complex LU --; ida, cvode through SUNDIALS' KLU module) and KLU at
+ * build time; a method without it keeps the band and says so; galpha has its
+ * own dense tangents; without bodies the rods' analytic band is used. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

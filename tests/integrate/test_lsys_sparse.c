@@ -3,7 +3,8 @@
  * solved by KLU against a dense Gaussian elimination written here; rodas and
  * seulex on a "hub + chain" problem (a chain whose two ends are coupled to
  * one extra unknown placed last, as a body attached to both ends of a rod:
- * the band is full) with the sparse shape against the same problem with the
+ * the band is full; radau5 also solves its complex system by KLU) with the
+ * sparse shape against the same problem with the
  * full band.  The finite-difference Jacobians are bitwise equal (same
  * increments, and every f_i depends on one column of each group), so the
  * runs differ only by the round-off of the two LU factorisations: the same
@@ -206,6 +207,7 @@ static void compare(const char *method, int analytic) {
 TEST(rodas_sparse_equals_band) { compare("rodas", 0); }
 TEST(rodas_sparse_analytic_equals_dense) { compare("rodas", 1); }
 TEST(seulex_sparse_equals_band) { compare("seulex", 0); }
+TEST(radau5_sparse_equals_band) { compare("radau5", 0); } /* real and complex KLU */
 
 TEST(sparse_groups_of_hub_chain) {
   hub_pattern();
@@ -227,6 +229,7 @@ TEST(sparse_groups_of_hub_chain) {
 static const th_case cases[] = {
     TH_CASE(lsys_sparse_formation_vs_dense), TH_CASE(rodas_sparse_equals_band),
     TH_CASE(rodas_sparse_analytic_equals_dense), TH_CASE(seulex_sparse_equals_band),
+    TH_CASE(radau5_sparse_equals_band),
     TH_CASE(sparse_groups_of_hub_chain),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

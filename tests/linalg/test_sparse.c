@@ -95,6 +95,49 @@ TEST(sparse_solve_vs_dgesv) {
   CHECK_LE("max |A x - D x| (same products, summation order)", worst_mv, 1e-13);
 }
 
+/* Complex values (radau5's ((α + iβ)/h) I - J): KLU's klu_z_* against LAPACK zgesv. */
+TEST(sparse_complex_vs_zgesv) {
+  if (!cosrod_sparse_available()) {
+    CHECK("KLU built in", 0);
+    return;
+  }
+  const int n = 150, nb = 9;
+  th_rng rng;
+  th_rng_seed(&rng, 31337);
+  double *D = malloc((size_t)n * n * sizeof *D);
+  double complex *Z = malloc((size_t)n * n * sizeof *Z), *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x),
+                 *xr = malloc(n * sizeof *xr);
+  int *cp = malloc((n + 1) * sizeof *cp), *ri = malloc((size_t)n * n * sizeof *ri);
+  make_matrix(n, nb, &rng, D, cp, ri, 1);
+  cosrod_sparse *A = cosrod_sparse_create_complex(n, cp, ri);
+  CHECK("create complex", A != NULL && A->is_complex);
+  double worst = 0.0, worst_diff = 0.0;
+  for (int round = 0; round < 2 && A; round++) { /* factor, then refactor with new imaginary parts */
+    for (size_t k = 0; k < (size_t)n * n; k++)
+      Z[k] = D[k] == 0.0 ? 0.0 : D[k] + I * th_rng_uniform(&rng, -0.5, 0.5) * fabs(D[k]);
+    for (int j = 0; j < n; j++)
+      for (int k = A->colptr[j]; k < A->colptr[j + 1]; k++) {
+        double complex v = Z[A->rowind[k] + (size_t)j * n];
+        A->data[2 * k] = creal(v), A->data[2 * k + 1] = cimag(v);
+      }
+    double *xi = (double *)x; /* interleaved (re, im), as C99 lays out double complex */
+    for (int i = 0; i < n; i++) b[i] = x[i] = th_rng_uniform(&rng, -1, 1) + I * th_rng_uniform(&rng, -1, 1);
+    if (cosrod_sparse_factor(A) != COSROD_OK || cosrod_sparse_solve(A, xi) != COSROD_OK) {
+      worst = INFINITY;
+      continue;
+    }
+    tu_zdense_solve(n, Z, b, xr);
+    worst = fmax(worst, tu_zrel_residual(n, Z, x, b));
+    worst_diff = fmax(worst_diff, tu_zrel_diff(n, x, xr));
+  }
+  CHECK_LE("complex: max relative residual (factor, refactor)", worst, RESID_TOL);
+  /* cond_1 of the real part ~1e3 for these draws (weak dominance): 1e3 n u ~ 3e-11 */
+  CHECK_LE("complex: max relative difference to zgesv", worst_diff, 1e-10);
+  if (A) CHECK("second round refactored", A->nrefactor == 1);
+  cosrod_sparse_free(A);
+  free(D), free(Z), free(b), free(x), free(xr), free(cp), free(ri);
+}
+
 TEST(sparse_refactor_new_values) {
   if (!cosrod_sparse_available()) {
     CHECK("KLU built in", 0);
@@ -218,6 +261,7 @@ TEST(sparse_cpr_groups) {
 
 static const th_case cases[] = {
     TH_CASE(sparse_solve_vs_dgesv),
+    TH_CASE(sparse_complex_vs_zgesv),
     TH_CASE(sparse_refactor_new_values),
     TH_CASE(sparse_singular_and_pattern),
     TH_CASE(sparse_cpr_groups),
