@@ -31,41 +31,48 @@ static const char *const STAR_SETS[] = {"rods.0.segments=6", "rods.1.segments=6"
                                         "rods.3.segments=6", "analysis.t_end=0.05"};
 
 /* rod (pinned at the top) - body A - hose - body B, hanging */
-static const char *CHAIN =
-    "cosrod: 1\n"
-    "title: chain\n"
-    "gravity: [0, 0, -9.81]\n"
-    "materials:\n"
-    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-    "rods:\n"
-    "  - name: cable\n"
-    "    length: 0.5\n"
-    "    segments: 8\n"
-    "    material: rubber\n"
-    "    section: {shape: circle, radius: 1.0e-2}\n"
-    "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
-    "    shape: {type: straight, start: [0, 0, 1], direction: [0.6, 0, -0.8], normal: [0, 1, 0]}\n"
-    "    ends:\n"
-    "      start: {type: pinned}\n"
-    "      end: {type: clamped, body: a, at: [0, 0, 0.05]}\n"
-    "  - name: hose\n"
-    "    length: 0.5\n"
-    "    segments: 8\n"
-    "    material: rubber\n"
-    "    section: {shape: circle, radius: 1.0e-2}\n"
-    "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
-    "    shape: {type: straight, start: [0.3, 0, 0.5], direction: [0, 0.6, -0.8], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: clamped, body: a, at: [0, 0, -0.05]}\n"
-    "      end: {type: clamped, body: b, at: [0, 0, 0.05]}\n"
-    "bodies:\n"
-    "  - {name: a, mass: 1.0, inertia: [2.0e-3, 2.0e-3, 1.0e-3], position: [0.3, 0, 0.55],\n"
-    "     angular_velocity: [0, 0, 1]}\n"
-    "  - {name: b, mass: 0.5, inertia: [1.0e-3, 1.0e-3, 1.0e-3], position: [0.3, 0.3, 0.05]}\n"
-    "analysis: {type: dynamic, t_end: 0.05}\n"
-    "solver: {formulation: nullspace, integrator: rodas, rtol: 1.0e-6, atol: 1.0e-6}\n"
-    "output: {dir: out/chain, every: 0.01, vtk: false, plots: false}\n";
+#define CHAIN_TEXT \
+    "cosrod: 1\n" \
+    "title: chain\n" \
+    "gravity: [0, 0, -9.81]\n" \
+    "materials:\n" \
+    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n" \
+    "rods:\n" \
+    "  - name: cable\n" \
+    "    length: 0.5\n" \
+    "    segments: 8\n" \
+    "    material: rubber\n" \
+    "    section: {shape: circle, radius: 1.0e-2}\n" \
+    "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n" \
+    "    shape: {type: straight, start: [0, 0, 1], direction: [0.6, 0, -0.8], normal: [0, 1, 0]}\n" \
+    "    ends:\n" \
+    "      start: {type: pinned}\n" \
+    "      end: {type: clamped, body: a, at: [0, 0, 0.05]}\n" \
+    "  - name: hose\n" \
+    "    length: 0.5\n" \
+    "    segments: 8\n" \
+    "    material: rubber\n" \
+    "    section: {shape: circle, radius: 1.0e-2}\n" \
+    "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n" \
+    "    shape: {type: straight, start: [0.3, 0, 0.5], direction: [0, 0.6, -0.8], normal: [1, 0, 0]}\n" \
+    "    ends:\n" \
+    "      start: {type: clamped, body: a, at: [0, 0, -0.05]}\n" \
+    "      end: {type: clamped, body: b, at: [0, 0, 0.05]}\n" \
+    "bodies:\n" \
+    "  - {name: a, mass: 1.0, inertia: [2.0e-3, 2.0e-3, 1.0e-3], position: [0.3, 0, 0.55],\n" \
+    "     angular_velocity: [0, 0, 1]}\n" \
+    "  - {name: b, mass: 0.5, inertia: [1.0e-3, 1.0e-3, 1.0e-3], position: [0.3, 0.3, 0.05]}\n" \
+    "analysis: {type: dynamic, t_end: 0.05}\n" \
+    "solver: {formulation: nullspace, integrator: rodas, rtol: 1.0e-6, atol: 1.0e-6}\n" \
+    "output: {dir: out/chain, every: 0.01, vtk: false, plots: false}\n"
+static const char *CHAIN = CHAIN_TEXT;
+/* the same with a bushing between the two bodies: their blocks couple */
+static const char *CHAIN_JOINED = CHAIN_TEXT
+    "joints:\n"
+    "  - {type: bushing, bodies: [a, b], at: [[0, 0, 0], [0, 0, 0]], stiffness: 50, damping: 0.5,\n"
+    "     stiffness_rot: 2, damping_rot: 0.02}\n";
 
+static int g_joined; /* chain: with the bushing between the bodies */
 static cosrod_sim *make(int star, const char *extra0, const char *extra1, cosrod_scenario **sc) {
   const char *sets[8];
   size_t ns = 0;
@@ -73,13 +80,14 @@ static cosrod_sim *make(int star, const char *extra0, const char *extra1, cosrod
     for (size_t i = 0; i < 5; i++) sets[ns++] = STAR_SETS[i];
   if (extra0) sets[ns++] = extra0;
   if (extra1) sets[ns++] = extra1;
-  return star ? sim_test_load("star-hoses", sets, ns, sc) : sim_test_parse(CHAIN, "chain.yaml", sets, ns, sc);
+  return star ? sim_test_load("star-hoses", sets, ns, sc)
+              : sim_test_parse(g_joined ? CHAIN_JOINED : CHAIN, "chain.yaml", sets, ns, sc);
 }
 
 /* Entries of the band FD Jacobian outside the pattern, at the state after 0.02 s. */
-static void pattern_covers(int star) {
+static void pattern_covers(int star, const char *extra) {
   cosrod_scenario *sc;
-  cosrod_sim *s = make(star, "solver.linear_solver=band", NULL, &sc);
+  cosrod_sim *s = make(star, "solver.linear_solver=band", extra, &sc);
   if (!s) return;
   CHECK("advance to 0.02 s", cosrod_sim_advance(s, 0.02) == COSROD_OK);
   const int *cp, *ri;
@@ -110,8 +118,16 @@ static void pattern_covers(int star) {
   cosrod_scenario_free(sc);
 }
 
-TEST(pattern_covers_jacobian_star) { pattern_covers(1); }
-TEST(pattern_covers_jacobian_chain) { pattern_covers(0); }
+static void same_joined(void);
+TEST(pattern_covers_jacobian_star) { pattern_covers(1, NULL); }
+TEST(pattern_covers_jacobian_chain) { pattern_covers(0, NULL); }
+TEST(pattern_covers_jacobian_star_absolute) { pattern_covers(1, "solver.formulation=absolute"); }
+TEST(pattern_covers_jacobian_chain_joined) {
+  g_joined = 1;
+  pattern_covers(0, NULL);
+  same_joined();
+  g_joined = 0;
+}
 
 typedef struct run_out {
   double y[64];
@@ -164,6 +180,7 @@ static void same(int star, const char *method) {
 }
 
 TEST(star_sparse_equals_band_rodas) { same(1, "rodas"); }
+static void same_joined(void) { same(0, "rodas"); } /* bodies joined: units coupled */
 TEST(star_sparse_equals_band_seulex) { same(1, "seulex"); }
 TEST(star_sparse_equals_band_radau5) { same(1, "radau5"); }
 TEST(chain_sparse_equals_band_rodas) { same(0, "rodas"); }
@@ -205,6 +222,7 @@ TEST(auto_choice_and_fallback) {
 
 static const th_case cases[] = {
     TH_CASE(pattern_covers_jacobian_star),  TH_CASE(pattern_covers_jacobian_chain),
+    TH_CASE(pattern_covers_jacobian_star_absolute), TH_CASE(pattern_covers_jacobian_chain_joined),
     TH_CASE(star_sparse_equals_band_rodas), TH_CASE(star_sparse_equals_band_seulex),
     TH_CASE(star_sparse_equals_band_radau5),
     TH_CASE(chain_sparse_equals_band_rodas), TH_CASE(chain_sparse_equals_band_seulex),
