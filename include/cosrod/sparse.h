@@ -34,15 +34,15 @@ extern "C" {
 typedef struct cosrod_sparse_lu cosrod_sparse_lu; /* KLU objects (private) */
 
 typedef struct cosrod_sparse {
-  int n;           /* order */
-  int nnz;         /* stored entries = colptr[n] */
-  int *colptr;     /* (n + 1) */
-  int *rowind;     /* (nnz) */
-  double *data;    /* (nnz) values, (2 nnz) interleaved re, im when complex */
-  int is_complex;  /* 1: complex values, data (2 nnz) interleaved (re, im) per entry */
-  int factored;    /* 1 after a successful factorisation of the current data */
-  long nfactor;    /* pivoting factorisations (klu_factor) */
-  long nrefactor;  /* refactorisations with the kept pivot order (klu_refactor) */
+  int n;          /* order */
+  int nnz;        /* stored entries = colptr[n] */
+  int *colptr;    /* (n + 1) */
+  int *rowind;    /* (nnz) */
+  double *data;   /* (nnz) values, (2 nnz) interleaved re, im when complex */
+  int is_complex; /* 1: complex values, data (2 nnz) interleaved (re, im) per entry */
+  int factored;   /* 1 after a successful factorisation of the current data */
+  long nfactor;   /* pivoting factorisations (klu_factor) */
+  long nrefactor; /* refactorisations with the kept pivot order (klu_refactor) */
   cosrod_sparse_lu *lu;
 } cosrod_sparse;
 

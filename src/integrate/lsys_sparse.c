@@ -12,8 +12,8 @@
 #include <string.h>
 
 int cosrod_sparse_jac_usable(const cosrod_ode_problem *p) {
-  return p->jac_sparse && p->m1 <= 0 && !p->mass && p->jac_colptr && p->jac_rowind && cosrod_sparse_available() &&
-         cosrod_sparse_pattern_check(p->n, p->jac_colptr, p->jac_rowind) == 0;
+  return p->jac_sparse && p->m1 <= 0 && !p->mass && p->jac_colptr && p->jac_rowind &&
+         cosrod_sparse_available() && cosrod_sparse_pattern_check(p->n, p->jac_colptr, p->jac_rowind) == 0;
 }
 
 void cosrod_sparse_jac_free(cosrod_sparse_jac *sj) {
@@ -64,13 +64,15 @@ int cosrod_sparse_jac_eval(const cosrod_sparse_jac *sj, cosrod_step_ctx *ctx, do
   if (p->jac_sp) {
     int rc = p->jac_sp(t, y, Jx, p->user);
     if (rc < 0)
-      cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc, t);
+      cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "Jacobian callback returned %d (fatal) at t = %.17g", rc,
+                       t);
     if (rc > 0) ctx->stats->nfail_rhs++;
     if (rc != 0) return rc;
     for (int k = 0; k < sj->nnz; k++)
       if (!isfinite(Jx[k])) {
         ctx->nonfinite = 1;
-        cosrod_step_fail(ctx, COSROD_ERR_NONFINITE, t, "sparse Jacobian entry %d is %g at t = %.17g", k, Jx[k], t);
+        cosrod_step_fail(ctx, COSROD_ERR_NONFINITE, t, "sparse Jacobian entry %d is %g at t = %.17g", k,
+                         Jx[k], t);
         return 1;
       }
     return 0;
@@ -89,7 +91,8 @@ int cosrod_sparse_jac_eval(const cosrod_sparse_jac *sj, cosrod_step_ctx *ctx, do
       const int j = sj->gcol[m];
       const double d = yp[j] - y[j];
       yp[j] = y[j];
-      for (int k = sj->colptr[j]; k < sj->colptr[j + 1]; k++) Jx[k] = (fp[sj->rowind[k]] - fy[sj->rowind[k]]) / d;
+      for (int k = sj->colptr[j]; k < sj->colptr[j + 1]; k++)
+        Jx[k] = (fp[sj->rowind[k]] - fy[sj->rowind[k]]) / d;
     }
   }
   return 0;

@@ -36,11 +36,11 @@ int cosrod_sparse_jac_eval(const cosrod_sparse_jac *sj, cosrod_step_ctx *ctx, do
 /* E = fac I - J on the pattern of J plus the diagonal. */
 typedef struct cosrod_lsys_sparse {
   cosrod_sparse_jac sj;
-  double *Jx;     /* (nnz of J) */
+  double *Jx; /* (nnz of J) */
   cosrod_sparse *E;
-  int *jpos;      /* (nnz of J) position of each J entry in E */
-  int *dpos;      /* (n) position of E's diagonal entries */
-  double *work;   /* (2n) */
+  int *jpos;    /* (nnz of J) position of each J entry in E */
+  int *dpos;    /* (n) position of E's diagonal entries */
+  double *work; /* (2n) */
 } cosrod_lsys_sparse;
 
 cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_ode_problem *p);

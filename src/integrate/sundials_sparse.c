@@ -46,7 +46,8 @@ static int result(sun_state *s, int rc, double t) {
 
 /* A <- E's pattern with values: diagonal dcoef + sign * J (SUNMatZero may
  * have cleared the structure too). */
-static int fill(sun_state *s, double t, const double *y, const double *fy, SUNMatrix A, double dcoef, double sign) {
+static int fill(sun_state *s, double t, const double *y, const double *fy, SUNMatrix A, double dcoef,
+                double sign) {
   cosrod_lsys_sparse *S = s->sp;
   const cosrod_sparse *E = S->E;
   int rc = cosrod_sparse_jac_eval(&S->sj, s->ctx, t, y, fy, S->Jx, S->work);
@@ -60,8 +61,8 @@ static int fill(sun_state *s, double t, const double *y, const double *fy, SUNMa
   return 0;
 }
 
-int sun_cv_jac_sparse(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, void *ud, N_Vector t1, N_Vector t2,
-                      N_Vector t3) {
+int sun_cv_jac_sparse(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, void *ud, N_Vector t1,
+                      N_Vector t2, N_Vector t3) {
   (void)t1, (void)t2, (void)t3;
   sun_state *s = ud;
   return fill(s, t, nv(yy), nv(fy), A, 0.0, 1.0);

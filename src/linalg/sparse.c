@@ -125,7 +125,7 @@ cosrod_status cosrod_sparse_factor(cosrod_sparse *A) {
   if (f->num) {
     /* same pivot order: no allocation; refactor if it stays well conditioned */
     int ok = A->is_complex ? klu_z_refactor(A->colptr, A->rowind, A->data, f->sym, f->num, c)
-                        : klu_refactor(A->colptr, A->rowind, A->data, f->sym, f->num, c);
+                           : klu_refactor(A->colptr, A->rowind, A->data, f->sym, f->num, c);
     A->nrefactor++;
     int rc_ok = ok && c->status == KLU_OK &&
                 (A->is_complex ? klu_z_rcond(f->sym, f->num, c) : klu_rcond(f->sym, f->num, c));
@@ -140,7 +140,7 @@ cosrod_status cosrod_sparse_factor(cosrod_sparse *A) {
   }
   c->status = KLU_OK;
   f->num = A->is_complex ? klu_z_factor(A->colptr, A->rowind, A->data, f->sym, c)
-                      : klu_factor(A->colptr, A->rowind, A->data, f->sym, c);
+                         : klu_factor(A->colptr, A->rowind, A->data, f->sym, c);
   A->nfactor++;
   if (!f->num) return c->status == KLU_OUT_OF_MEMORY ? COSROD_ERR_NOMEM : COSROD_ERR_SINGULAR;
   if (c->status != KLU_OK) { /* KLU_SINGULAR with halt_if_singular off: keep nothing */
@@ -163,7 +163,7 @@ cosrod_status cosrod_sparse_solve(cosrod_sparse *A, double *b) {
 #else
   cosrod_sparse_lu *f = A->lu;
   int ok = A->is_complex ? klu_z_solve(f->sym, f->num, A->n, 1, b, &f->common)
-                      : klu_solve(f->sym, f->num, A->n, 1, b, &f->common);
+                         : klu_solve(f->sym, f->num, A->n, 1, b, &f->common);
   return ok ? COSROD_OK : COSROD_ERR_SINGULAR;
 #endif
 }

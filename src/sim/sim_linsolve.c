@@ -37,11 +37,11 @@
 #include "sim/sim_linsolve.h"
 
 struct sim_linsolve {
-  int sparse;        /* resolved: 1 sparse (KLU), 0 band */
-  int *colptr;       /* (ny + 1) */
-  int *rowind;       /* (nnz) */
+  int sparse;  /* resolved: 1 sparse (KLU), 0 band */
+  int *colptr; /* (ny + 1) */
+  int *rowind; /* (nnz) */
   int nnz;
-  int chain_width;   /* the band a chain placement would give (ml + mu + 1) */
+  int chain_width; /* the band a chain placement would give (ml + mu + 1) */
   char desc[200];
 };
 
@@ -97,12 +97,12 @@ static cosrod_status build_pattern(cosrod_sim *s, sim_linsolve *L) {
     L->colptr[0] = 0;
     for (int j = 0; j < n; j++) {
       int c0 = e;
-#define ADD_ROWS(lo, hi)                                            \
-  for (int i_ = (lo); i_ <= (hi); i_++)                              \
-    if (mark[i_] != 2 * j + pass) {                                  \
-      mark[i_] = 2 * j + pass;                                       \
-      if (pass) ri[e] = i_;                                          \
-      e++;                                                           \
+#define ADD_ROWS(lo, hi)                \
+  for (int i_ = (lo); i_ <= (hi); i_++) \
+    if (mark[i_] != 2 * j + pass) {     \
+      mark[i_] = 2 * j + pass;          \
+      if (pass) ri[e] = i_;             \
+      e++;                              \
     }
       const int o = owner[j];
       if (o >= 0) { /* rod column: its band in the block, the units whose windows hold j */
@@ -136,7 +136,8 @@ static cosrod_status build_pattern(cosrod_sim *s, sim_linsolve *L) {
   }
   st = COSROD_OK;
 out:
-  free(ulo), free(uhi), free(au), free(alo), free(ahi), free(rml), free(rmu), free(owner), free(mark), free(tmp);
+  free(ulo), free(uhi), free(au), free(alo), free(ahi), free(rml), free(rmu), free(owner), free(mark),
+      free(tmp);
   return st;
 }
 
@@ -151,7 +152,8 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   if (!s->cpl || s->lie || s->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
              !implicit ? "none (explicit method)"
-                       : (s->lie ? "galpha's dense tangents" : "band (the rods' analytic Jacobian; sparse applies to rods with bodies)"));
+                       : (s->lie ? "galpha's dense tangents"
+                                 : "band (the rods' analytic Jacobian; sparse applies to rods with bodies)"));
     return COSROD_OK;
   }
   cosrod_status st = build_pattern(s, L);
@@ -160,10 +162,12 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available();
   if (want == COSROD_SC_LINSOLVE_SPARSE && !cosrod_sparse_available()) {
     cosrod_scenario_format_error(sc, "solver.linear_solver",
-                                 "sparse needs SuiteSparse KLU (libsuitesparse-dev) at build time", err, errlen);
+                                 "sparse needs SuiteSparse KLU (libsuitesparse-dev) at build time", err,
+                                 errlen);
     return COSROD_ERR_UNSUPPORTED;
   }
-  int sparse = want == COSROD_SC_LINSOLVE_SPARSE || (want == COSROD_SC_LINSOLVE_AUTO && width > 4 * L->chain_width);
+  int sparse =
+      want == COSROD_SC_LINSOLVE_SPARSE || (want == COSROD_SC_LINSOLVE_AUTO && width > 4 * L->chain_width);
   const char *why = "";
   if (sparse && !can) sparse = 0, why = " (no sparse path in ";
   L->sparse = sparse;
@@ -172,8 +176,8 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
     s->prob.jac_colptr = L->colptr;
     s->prob.jac_rowind = L->rowind;
     s->prob.jac = NULL; /* values: FD grouped by the pattern (lsys_sparse.c) */
-    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s", s->ny,
-             L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
+    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s",
+             s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
              want == COSROD_SC_LINSOLVE_AUTO ? ", auto: the band grew with the rods" : "");
   } else {
     snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,
@@ -183,9 +187,7 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   return COSROD_OK;
 }
 
-const char *cosrod_sim_linear_solver(const cosrod_sim *s) {
-  return s && s->lin ? s->lin->desc : "";
-}
+const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s && s->lin ? s->lin->desc : ""; }
 
 int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind) {
   if (!s->lin || !s->lin->colptr || !s->lin->rowind) return 0;
@@ -196,7 +198,8 @@ int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **ro
 
 double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
                              int rod_rows, int ml, int mu, double band_bytes) {
-  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available()) return band_bytes;
+  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available())
+    return band_bytes;
   const cosrod_sc_linear_solver want = sc->solver.linear_solver;
   const int chain = imax(rod_rows, 2 * (13 + 24) + 1);
   if (want == COSROD_SC_LINSOLVE_BAND || (want == COSROD_SC_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))

@@ -114,7 +114,8 @@ TEST(lsys_sparse_formation_vs_dense) {
   cp[0] = 0;
   for (int j = 0; j < N; j++) {
     for (int i = 0; i < N; i++) {
-      int in = (abs(i - j) <= 2 && !(i == j && j % 4 == 1)) || i == N - 1 || j == N - 1 || (i == 3 && j == 20);
+      int in =
+          (abs(i - j) <= 2 && !(i == j && j % 4 == 1)) || i == N - 1 || j == N - 1 || (i == 3 && j == 20);
       if (in) ri[e++] = i;
     }
     cp[j + 1] = e;
@@ -193,8 +194,8 @@ static void compare(const char *method, int analytic) {
   CHECK("sparse run", run(method, 1, analytic, ys, &ss) == 0);
   double d = 0.0, ymax = 0.0;
   for (int i = 0; i < NH; i++) d = fmax(d, fabs(ys[i] - yb[i])), ymax = fmax(ymax, fabs(yb[i]));
-  NOTE("%s%s: steps %ld / %ld, nfev %ld / %ld (band / sparse), max|y| %.3g", method, analytic ? " (analytic J)" : "",
-       sb.nsteps, ss.nsteps, sb.nfev, ss.nfev, ymax);
+  NOTE("%s%s: steps %ld / %ld, nfev %ld / %ld (band / sparse), max|y| %.3g", method,
+       analytic ? " (analytic J)" : "", sb.nsteps, ss.nsteps, sb.nfev, ss.nfev, ymax);
   CHECK("the solution moved (not a trivial comparison)", fabs(yb[M] - 0.8) > 1e-3);
   CHECK_LE("max |y_sparse - y_band| / max |y|", d / ymax, 1e-10);
   CHECK("same accepted steps", sb.naccept == ss.naccept);
@@ -227,9 +228,8 @@ TEST(sparse_groups_of_hub_chain) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(lsys_sparse_formation_vs_dense), TH_CASE(rodas_sparse_equals_band),
+    TH_CASE(lsys_sparse_formation_vs_dense),     TH_CASE(rodas_sparse_equals_band),
     TH_CASE(rodas_sparse_analytic_equals_dense), TH_CASE(seulex_sparse_equals_band),
-    TH_CASE(radau5_sparse_equals_band),
-    TH_CASE(sparse_groups_of_hub_chain),
+    TH_CASE(radau5_sparse_equals_band),          TH_CASE(sparse_groups_of_hub_chain),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

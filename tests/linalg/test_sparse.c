@@ -38,7 +38,8 @@ static void make_matrix(int n, int nb, th_rng *rng, double *D, int *colptr, int 
     double s = 0.0;
     for (int i = 0; i < n; i++)
       if (i != j) s += fabs(D[j + (size_t)i * n]);
-    if (j % 5 != 0) D[j + (size_t)j * n] = (weak ? 0.3 : 1.0) * (1.0 + s) * (th_rng_uniform(rng, -1, 1) > 0 ? 1 : -1);
+    if (j % 5 != 0)
+      D[j + (size_t)j * n] = (weak ? 0.3 : 1.0) * (1.0 + s) * (th_rng_uniform(rng, -1, 1) > 0 ? 1 : -1);
   }
   int e = 0;
   colptr[0] = 0;
@@ -105,8 +106,8 @@ TEST(sparse_complex_vs_zgesv) {
   th_rng rng;
   th_rng_seed(&rng, 31337);
   double *D = malloc((size_t)n * n * sizeof *D);
-  double complex *Z = malloc((size_t)n * n * sizeof *Z), *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x),
-                 *xr = malloc(n * sizeof *xr);
+  double complex *Z = malloc((size_t)n * n * sizeof *Z), *b = malloc(n * sizeof *b),
+                 *x = malloc(n * sizeof *x), *xr = malloc(n * sizeof *xr);
   int *cp = malloc((n + 1) * sizeof *cp), *ri = malloc((size_t)n * n * sizeof *ri);
   make_matrix(n, nb, &rng, D, cp, ri, 1);
   cosrod_sparse *A = cosrod_sparse_create_complex(n, cp, ri);
@@ -250,7 +251,8 @@ TEST(sparse_cpr_groups) {
   th_rng_seed(&rng, 9);
   const int n = 200, nb = 6;
   double *D = malloc((size_t)n * n * sizeof *D);
-  int *cp2 = malloc((n + 1) * sizeof *cp2), *ri2 = malloc((size_t)n * n * sizeof *ri2), *col2 = malloc(n * sizeof *col2);
+  int *cp2 = malloc((n + 1) * sizeof *cp2), *ri2 = malloc((size_t)n * n * sizeof *ri2),
+      *col2 = malloc(n * sizeof *col2);
   make_matrix(n, nb, &rng, D, cp2, ri2, 0);
   int nc2 = cosrod_sparse_colour(n, cp2, ri2, col2);
   NOTE("rods + body pattern n = %d: %d groups (band alone: 7; dense would be %d)", n, nc2, n);
@@ -260,10 +262,8 @@ TEST(sparse_cpr_groups) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(sparse_solve_vs_dgesv),
-    TH_CASE(sparse_complex_vs_zgesv),
-    TH_CASE(sparse_refactor_new_values),
-    TH_CASE(sparse_singular_and_pattern),
+    TH_CASE(sparse_solve_vs_dgesv),      TH_CASE(sparse_complex_vs_zgesv),
+    TH_CASE(sparse_refactor_new_values), TH_CASE(sparse_singular_and_pattern),
     TH_CASE(sparse_cpr_groups),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -31,40 +31,40 @@ static const char *const STAR_SETS[] = {"rods.0.segments=6", "rods.1.segments=6"
                                         "rods.3.segments=6", "analysis.t_end=0.05"};
 
 /* rod (pinned at the top) - body A - hose - body B, hanging */
-#define CHAIN_TEXT \
-    "cosrod: 1\n" \
-    "title: chain\n" \
-    "gravity: [0, 0, -9.81]\n" \
-    "materials:\n" \
-    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n" \
-    "rods:\n" \
-    "  - name: cable\n" \
-    "    length: 0.5\n" \
-    "    segments: 8\n" \
-    "    material: rubber\n" \
-    "    section: {shape: circle, radius: 1.0e-2}\n" \
-    "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n" \
-    "    shape: {type: straight, start: [0, 0, 1], direction: [0.6, 0, -0.8], normal: [0, 1, 0]}\n" \
-    "    ends:\n" \
-    "      start: {type: pinned}\n" \
-    "      end: {type: clamped, body: a, at: [0, 0, 0.05]}\n" \
-    "  - name: hose\n" \
-    "    length: 0.5\n" \
-    "    segments: 8\n" \
-    "    material: rubber\n" \
-    "    section: {shape: circle, radius: 1.0e-2}\n" \
-    "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n" \
-    "    shape: {type: straight, start: [0.3, 0, 0.5], direction: [0, 0.6, -0.8], normal: [1, 0, 0]}\n" \
-    "    ends:\n" \
-    "      start: {type: clamped, body: a, at: [0, 0, -0.05]}\n" \
-    "      end: {type: clamped, body: b, at: [0, 0, 0.05]}\n" \
-    "bodies:\n" \
-    "  - {name: a, mass: 1.0, inertia: [2.0e-3, 2.0e-3, 1.0e-3], position: [0.3, 0, 0.55],\n" \
-    "     angular_velocity: [0, 0, 1]}\n" \
-    "  - {name: b, mass: 0.5, inertia: [1.0e-3, 1.0e-3, 1.0e-3], position: [0.3, 0.3, 0.05]}\n" \
-    "analysis: {type: dynamic, t_end: 0.05}\n" \
-    "solver: {formulation: nullspace, integrator: rodas, rtol: 1.0e-6, atol: 1.0e-6}\n" \
-    "output: {dir: out/chain, every: 0.01, vtk: false, plots: false}\n"
+#define CHAIN_TEXT                                                                                    \
+  "cosrod: 1\n"                                                                                       \
+  "title: chain\n"                                                                                    \
+  "gravity: [0, 0, -9.81]\n"                                                                          \
+  "materials:\n"                                                                                      \
+  "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"                                               \
+  "rods:\n"                                                                                           \
+  "  - name: cable\n"                                                                                 \
+  "    length: 0.5\n"                                                                                 \
+  "    segments: 8\n"                                                                                 \
+  "    material: rubber\n"                                                                            \
+  "    section: {shape: circle, radius: 1.0e-2}\n"                                                    \
+  "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"                                  \
+  "    shape: {type: straight, start: [0, 0, 1], direction: [0.6, 0, -0.8], normal: [0, 1, 0]}\n"     \
+  "    ends:\n"                                                                                       \
+  "      start: {type: pinned}\n"                                                                     \
+  "      end: {type: clamped, body: a, at: [0, 0, 0.05]}\n"                                           \
+  "  - name: hose\n"                                                                                  \
+  "    length: 0.5\n"                                                                                 \
+  "    segments: 8\n"                                                                                 \
+  "    material: rubber\n"                                                                            \
+  "    section: {shape: circle, radius: 1.0e-2}\n"                                                    \
+  "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"                                  \
+  "    shape: {type: straight, start: [0.3, 0, 0.5], direction: [0, 0.6, -0.8], normal: [1, 0, 0]}\n" \
+  "    ends:\n"                                                                                       \
+  "      start: {type: clamped, body: a, at: [0, 0, -0.05]}\n"                                        \
+  "      end: {type: clamped, body: b, at: [0, 0, 0.05]}\n"                                           \
+  "bodies:\n"                                                                                         \
+  "  - {name: a, mass: 1.0, inertia: [2.0e-3, 2.0e-3, 1.0e-3], position: [0.3, 0, 0.55],\n"           \
+  "     angular_velocity: [0, 0, 1]}\n"                                                               \
+  "  - {name: b, mass: 0.5, inertia: [1.0e-3, 1.0e-3, 1.0e-3], position: [0.3, 0.3, 0.05]}\n"         \
+  "analysis: {type: dynamic, t_end: 0.05}\n"                                                          \
+  "solver: {formulation: nullspace, integrator: rodas, rtol: 1.0e-6, atol: 1.0e-6}\n"                 \
+  "output: {dir: out/chain, every: 0.01, vtk: false, plots: false}\n"
 static const char *CHAIN = CHAIN_TEXT;
 /* the same with a bushing between the two bodies: their blocks couple */
 static const char *CHAIN_JOINED = CHAIN_TEXT
@@ -107,8 +107,8 @@ static void pattern_covers(int star, const char *extra) {
       if (v != 0.0 && !in) outside++, worst = fmax(worst, fabs(v));
     }
   }
-  NOTE("%s: n = %d, band (%d, %d), pattern nnz %d, FD non-zeros %ld (%ld inside)", star ? "star" : "chain", n, ml, mu,
-       cp[n], total_nz, inside_nz);
+  NOTE("%s: n = %d, band (%d, %d), pattern nnz %d, FD non-zeros %ld (%ld inside)", star ? "star" : "chain", n,
+       ml, mu, cp[n], total_nz, inside_nz);
   CHECK("no FD non-zero outside the pattern", outside == 0);
   CHECK_LE("largest entry outside the pattern", worst, 0.0);
   CHECK("the pattern is much smaller than the band (star) or not larger (chain)",
@@ -221,13 +221,18 @@ TEST(auto_choice_and_fallback) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(pattern_covers_jacobian_star),  TH_CASE(pattern_covers_jacobian_chain),
-    TH_CASE(pattern_covers_jacobian_star_absolute), TH_CASE(pattern_covers_jacobian_chain_joined),
-    TH_CASE(star_sparse_equals_band_rodas), TH_CASE(star_sparse_equals_band_seulex),
+    TH_CASE(pattern_covers_jacobian_star),
+    TH_CASE(pattern_covers_jacobian_chain),
+    TH_CASE(pattern_covers_jacobian_star_absolute),
+    TH_CASE(pattern_covers_jacobian_chain_joined),
+    TH_CASE(star_sparse_equals_band_rodas),
+    TH_CASE(star_sparse_equals_band_seulex),
     TH_CASE(star_sparse_equals_band_radau5),
-    TH_CASE(chain_sparse_equals_band_rodas), TH_CASE(chain_sparse_equals_band_seulex),
+    TH_CASE(chain_sparse_equals_band_rodas),
+    TH_CASE(chain_sparse_equals_band_seulex),
 #ifdef COSROD_TEST_SUNDIALS_KLU
-    TH_CASE(star_sparse_equals_band_cvode), TH_CASE(star_sparse_equals_band_ida),
+    TH_CASE(star_sparse_equals_band_cvode),
+    TH_CASE(star_sparse_equals_band_ida),
     TH_CASE(chain_sparse_equals_band_cvode),
 #endif
     TH_CASE(auto_choice_and_fallback),
