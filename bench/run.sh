@@ -121,6 +121,11 @@ fi
 # [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
 
+# Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
+echo "== multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody/linalg.sh" "$B" --quick > "$R/multibody-linalg.csv"
+else sh "$ROOT/bench/multibody/linalg.sh" "$B" > "$R/multibody-linalg.csv"; fi
+
 # Steel string vs PyElastica (issue 12): tip error and wall time at N = 10 / 100
 echo "== steel string of the peer comparison (bench/peers/steel_string.sh)"
 sh "$ROOT/bench/peers/steel_string.sh" "$B" > "$R/peers-steel-string.csv"

@@ -1,10 +1,10 @@
 #!/bin/sh
-# Install the Debian packages cosrod needs, if any are missing.
+# Install the Debian packages cosrod needs (libsuitesparse-dev: KLU), if any are missing.
 # As root: apt-get update && apt-get install -y ...; otherwise print the command.
 # `tools/install-deps.sh bench` adds what `make bench` needs on top: python3
 # (bench/papers/report.py writes the report) and valgrind (callgrind counts).
 set -e
-PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev clang python3-dev python3-numpy python3-pytest python3-pandas python3-matplotlib"
+PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev libsuitesparse-dev clang python3-dev python3-numpy python3-pytest python3-pandas python3-matplotlib"
 [ "${1:-}" = bench ] && PKGS="$PKGS python3 valgrind"
 missing=""
 for p in $PKGS; do

@@ -7,6 +7,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/band.h"
 #include "cosrod/dense.h"
+#include "cosrod/sparse.h"
 #include "cosrod/integrate.h"
 #include "cosrod/rod.h"
 #include "cosrod/scenario.h"

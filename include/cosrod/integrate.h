@@ -117,6 +117,12 @@ typedef int (*cosrod_ode_increment)(const double *q, const double *w, double *qn
  * call. */
 typedef int (*cosrod_ode_jac_tangent)(double t, const double *y, double *K, double *C, int ld, void *user);
 
+/* Sparse Jacobian of f (see cosrod_ode_problem.jac_sparse): Jx (nnz) <- the
+ * values of d f / d y at (t, y) in the order of the problem's CSC pattern
+ * (entry k is row jac_rowind[k] of the column whose range holds k); zeroed
+ * before the call. */
+typedef int (*cosrod_ode_jac_sparse)(double t, const double *y, double *Jx, void *user);
+
 /* Problem description.  Zero-initialise (cosrod_ode_problem p = {0};) and
  * fill what applies: all optional fields are 0/NULL by default.
  *
@@ -199,6 +205,21 @@ typedef struct cosrod_ode_problem {
   cosrod_ode_increment increment;
   cosrod_ode_jac_tangent jac_tangent;
   int lie_ml, lie_mu; /* bandwidths of the tangent Jacobians K, C */
+
+  /* Sparse Jacobian shape (optional).  jac_sparse != 0 gives the pattern of
+   * the n x n Jacobian in compressed sparse column form (cosrod/sparse.h):
+   * the rows of column j are jac_rowind[jac_colptr[j] .. jac_colptr[j+1]-1],
+   * strictly ascending; both arrays must outlive the integrator.  Methods
+   * with COSROD_STEP_SPARSE (rodas, seulex, radau5, ida, cvode) then solve their
+   * linear systems with KLU (when cosrod_sparse_available()), taking the
+   * values from jac_sp, else from finite differences grouped by the pattern
+   * (Curtis-Powell-Reid); the pattern must hold every entry that can be
+   * non-zero.  Only for m1 == 0 and no mass matrix.  Every other method and
+   * shape uses the dense / banded description above, so give both. */
+  int jac_sparse;
+  const int *jac_colptr; /* (n + 1) */
+  const int *jac_rowind; /* (jac_colptr[n]) */
+  cosrod_ode_jac_sparse jac_sp;
 } cosrod_ode_problem;
 
 /* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or
@@ -335,9 +356,10 @@ enum {
   COSROD_STEP_DENSE = 1u << 8,        /* has dense output */
   COSROD_STEP_RESIDUAL = 1u << 9,     /* can use the residual form (ida) */
   COSROD_STEP_OWN_CLIP = 1u << 10,    /* the method itself stops at t_end (driver does not clip h) */
-  COSROD_STEP_M1_REDUCTION = 1u << 11 /* solves the halved Newton system of an m1/m2 problem
+  COSROD_STEP_M1_REDUCTION = 1u << 11, /* solves the halved Newton system of an m1/m2 problem
                                          (Hairer's M1 option); without it a method expands the
                                          reduced Jacobian to the full (dense) one */
+  COSROD_STEP_SPARSE = 1u << 12        /* uses the sparse Jacobian shape (jac_sparse) with KLU */
 };
 
 /* Shared state between the driver and a method, owned by the integrator.

@@ -343,6 +343,16 @@ typedef struct cosrod_sc_analysis {
   int line;
 } cosrod_sc_analysis;
 
+/* Linear solver of the implicit methods with rods attached to bodies
+ * (solver.linear_solver): auto = sparse when the coupled band is much wider
+ * than the rods' own band (a star, bodies joined to each other), band
+ * otherwise. */
+typedef enum cosrod_sc_linear_solver {
+  COSROD_SC_LINSOLVE_AUTO = 0,
+  COSROD_SC_LINSOLVE_BAND = 1,
+  COSROD_SC_LINSOLVE_SPARSE = 2
+} cosrod_sc_linear_solver;
+
 typedef struct cosrod_sc_solver {
   cosrod_sc_formulation formulation;     /* default nullspace */
   cosrod_sc_stabilisation stabilisation; /* default projection */
@@ -354,6 +364,7 @@ typedef struct cosrod_sc_solver {
   long max_steps;                        /* default 100000 */
   double rho_inf;                        /* galpha: spectral radius at infinity [0, 1], default 0.8 */
   double h;                              /* galpha: fixed step [s]; 0 = adaptive under rtol/atol (default) */
+  cosrod_sc_linear_solver linear_solver; /* default auto */
   int line;
 } cosrod_sc_solver;
 

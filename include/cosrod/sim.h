@@ -172,6 +172,10 @@ typedef struct cosrod_sim_estimate {
 } cosrod_sim_estimate;
 
 cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est);
+/* The linear solver of the run's implicit method, one line (solver.linear_solver
+ * resolved: "sparse (KLU): n = .., nnz = ..; coupled band (ml, mu)" or
+ * "band (ml, mu)" with the reason), "" before creation. */
+const char *cosrod_sim_linear_solver(const cosrod_sim *sim);
 /* Two lines "estimate: memory ~... / output ~..." on f. */
 void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f);
 /* The path `check` and `run` share: estimate (into *est, may be NULL),

@@ -72,6 +72,7 @@ int cosrod_cmd_check(int argc, char **argv) {
   if (rc == 0 && !quiet) {
     cosrod_scenario_print(sc, stdout);
     if (sim) cosrod_sim_estimate_print(&est, stdout); /* NULL: rigid bodies only */
+    if (sim && sc->nbodies > 0) printf("linear solver: %s\n", cosrod_sim_linear_solver(sim));
     printf("ok\n");
   }
   cosrod_sim_free(sim);

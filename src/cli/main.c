@@ -31,6 +31,9 @@ static void usage_bodies(FILE *f) {
           "           at round-off) | absolute (index-0 [L] eq. 40 / 23, joints by multipliers,\n"
           "           closed loops; stabilisation: baumgarte uses solver.baumgarte)\n"
           "  implicit integrators get the analytic Jacobian of bodies, joints and bushings\n"
+          "  solver.linear_solver: auto | band | sparse  (rods attached to bodies: sparse = KLU\n"
+          "           on the coupled pattern, implicit methods; auto = sparse when the coupled\n"
+          "           band grows with the rods, e.g. one body on several rods; check shows it)\n"
           "  vtk/bodies_<frame>.vtp: centre, body frame axes and the inertia ellipsoid\n"
           "           (uniform solid ellipsoid of the same mass and inertias) of each body;\n"
           "           plots/bodies.png: x, y, z of every body vs t and 3D trajectories\n");

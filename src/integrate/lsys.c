@@ -3,6 +3,8 @@
  * (HW II §IV.8, special structure y'_i = y_{i+m2}). */
 #include "integrate/lsys.h"
 
+#include "integrate/lsys_sparse.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,18 +16,35 @@ void cosrod_lsys_free(cosrod_lsys *L) {
   free(L->J);
   free(L->M);
   free(L->work);
+  cosrod_lsys_sparse_free(L->S);
   cosrod_dense_free(L->Ed);
   cosrod_band_free(L->Eb);
   free(L);
 }
 
 cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx) {
+  return cosrod_lsys_create_ex(out, ctx, 0);
+}
+
+cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ctx, int allow_sparse) {
   const cosrod_ode_problem *p = ctx->problem;
   *out = NULL;
   cosrod_lsys *L = calloc(1, sizeof *L);
   if (!L) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
   L->n = n;
+  if (allow_sparse && cosrod_sparse_jac_usable(p)) { /* m1 == 0, no mass matrix */
+    L->nm1 = n;
+    L->work = calloc((size_t)3 * (size_t)n, sizeof(double));
+    L->tmp = L->work ? L->work + 2 * n : NULL;
+    cosrod_status st = L->work ? cosrod_lsys_sparse_create(&L->S, p) : COSROD_ERR_NOMEM;
+    if (st != COSROD_OK) {
+      cosrod_lsys_free(L);
+      return st;
+    }
+    *out = L;
+    return COSROD_OK;
+  }
   L->m1 = p->m1 > 0 ? p->m1 : 0;
   L->m2 = L->m1 > 0 ? (p->m2 > 0 ? p->m2 : L->m1) : 0;
   L->nm1 = n - L->m1;
@@ -103,6 +122,7 @@ int cosrod_lsys_load_mass(cosrod_lsys *L, cosrod_step_ctx *ctx) {
 }
 
 int cosrod_lsys_jac(cosrod_lsys *L, cosrod_step_ctx *ctx, double t, const double *y, const double *fy) {
+  if (L->S) return cosrod_lsys_sparse_jac(L->S, ctx, t, y, fy);
   return cosrod_step_call_jac(ctx, t, y, fy, L->J, L->ldj, L->work);
 }
 
@@ -126,6 +146,7 @@ cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac) {
   const int nm1 = L->nm1, m1 = L->m1, m2 = L->m2, K = L->nblk;
   const size_t ldj = (size_t)L->ldj;
   L->fac = fac;
+  if (L->S) return cosrod_lsys_sparse_factor(L->S, fac);
   /* forming E (zeroing, copying J) takes ~1 s at N = 10^6: poll before it */
   if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED;
   /* s_k = 1 / fac^(K-k) for the q-blocks */
@@ -194,6 +215,10 @@ void cosrod_lsys_solve(cosrod_lsys *L, double *b) {
   const int m1 = L->m1, m2 = L->m2, K = L->nblk, nm1 = L->nm1;
   const double fac = L->fac;
   const size_t ldj = (size_t)L->ldj;
+  if (L->S) {
+    cosrod_lsys_sparse_solve(L->S, b);
+    return;
+  }
   double *rv = b + m1;
   if (m1 > 0) {
     /* a_k (stored in tmp) and r_v += sum_k J_k a_k */

@@ -48,11 +48,18 @@ typedef struct cosrod_lsys {
   double fac;       /* fac of the last factor() */
   double *work;     /* (2n) FD Jacobian workspace */
   double *tmp;      /* (n) */
+  struct cosrod_lsys_sparse *S; /* sparse shape with KLU (lsys_sparse.c), else NULL */
 } cosrod_lsys;
 
 /* Allocate for ctx->problem (shapes, bandwidths) with ctx->opts->linalg_backend;
  * ERR_INVALID for inconsistent bandwidths, ERR_NOMEM. */
 cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx);
+/* As cosrod_lsys_create; allow_sparse != 0 (methods with COSROD_STEP_SPARSE
+ * that never read J or E directly, or handle the sparse case: rodas, seulex,
+ * radau5) uses the problem's sparse
+ * shape when cosrod_sparse_jac_usable (lsys_sparse.h): J and E are then
+ * sparse, the band / dense storage is not allocated. */
+cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ctx, int allow_sparse);
 void cosrod_lsys_free(cosrod_lsys *L);
 /* Read the constant mass matrix (no-op without one); returns the callback's code. */
 int cosrod_lsys_load_mass(cosrod_lsys *L, cosrod_step_ctx *ctx);

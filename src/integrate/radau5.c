@@ -21,7 +21,8 @@
  *                          the LU when the new h is close to the old
  *   collocation_dense_output  the collocation polynomial of the step.
  * Linear algebra: the real matrix (γ/h) M - J is lsys.c's (dense or banded,
- * second-order reduction), the complex one ((α+iβ)/h) M - J radau5_cplx.c.
+ * second-order reduction, or sparse with KLU), the complex one
+ * ((α+iβ)/h) M - J radau5_cplx.c (complex KLU on the same pattern).
  *
  * Tolerances: internally rtol' = 0.1 rtol^(2/3), atol' = rtol' atol/rtol
  * (the error estimate is of order 3 while the method has order 5); the scale
@@ -119,7 +120,7 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
   radau5_state *s = calloc(1, sizeof *s);
   if (!s) return COSROD_ERR_NOMEM;
   s->n = n;
-  cosrod_status st = cosrod_lsys_create(&s->L, ctx);
+  cosrod_status st = cosrod_lsys_create_ex(&s->L, ctx, 1); /* sparse shape: both systems by KLU */
   if (st != COSROD_OK) {
     free(s);
     return st == COSROD_ERR_INVALID
@@ -239,7 +240,7 @@ static cosrod_status evaluate_jacobian(radau5_state *s, cosrod_step_ctx *ctx) {
     return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
                             "radau5: Jacobian evaluation failed (%d) at t = %.17g", rc, ctx->t);
   }
-  const size_t len = (size_t)L->ldj * (size_t)s->n;
+  const size_t len = L->S ? 0 : (size_t)L->ldj * (size_t)s->n; /* sparse: checked by the evaluation */
   for (size_t k = 0; k < len; k++)
     if (!isfinite(L->J[k])) {
       ctx->nonfinite = 1;
@@ -663,7 +664,7 @@ static const cosrod_step_type radau5_type = {
     5,
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_DAE_INDEX23 | COSROD_STEP_BANDED |
         COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE |
-        COSROD_STEP_OWN_CLIP,
+        COSROD_STEP_OWN_CLIP | COSROD_STEP_SPARSE,
     radau5_alloc,
     radau5_reset,
     radau5_step,

@@ -1,7 +1,11 @@
 /* Complex iteration matrix of radau5 (see radau5_cplx.h). */
 #include "integrate/radau5_cplx.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "integrate/lsys_sparse.h"
 
 /* Entries of one stored column: v[i] is the entry of local row i for
  * lo <= i <= hi (rows outside are zero). */
@@ -41,6 +45,8 @@ void radau5_cplx_free(radau5_cplx *C) {
   if (!C) return;
   cosrod_zdense_free(C->Ed);
   cosrod_zband_free(C->Eb);
+  cosrod_sparse_free(C->Es);
+  free(C->zw);
   free(C->carry);
   free(C);
 }
@@ -52,7 +58,11 @@ cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod
   C->L = L;
   C->carry = calloc((size_t)imax(L->m1, 1), sizeof *C->carry);
   int ok = C->carry != NULL;
-  if (ok && L->banded) {
+  if (ok && L->S) { /* sparse shape (lsys_sparse.c): m1 == 0, no mass matrix */
+    C->Es = cosrod_sparse_create_complex(L->n, L->S->E->colptr, L->S->E->rowind);
+    C->zw = malloc(2 * (size_t)L->n * sizeof *C->zw);
+    ok = C->Es && C->zw;
+  } else if (ok && L->banded) {
     C->Eb = cosrod_zband_create(L->nm1, L->Eb->ml, L->Eb->mu);
     ok = C->Eb && cosrod_zband_set_backend(C->Eb, backend) == COSROD_OK;
   } else if (ok) {
@@ -95,6 +105,17 @@ cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
   if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED; /* before forming E (lsys.c) */
   const int nm1 = C->L->nm1;
   C->fac = fac;
+  if (C->Es) { /* fac on the diagonal minus J, on E's pattern (lsys_sparse.c) */
+    const cosrod_lsys_sparse *S = C->L->S;
+    double *e = C->Es->data;
+    memset(e, 0, 2 * (size_t)C->Es->nnz * sizeof *e);
+    for (int j = 0; j < nm1; j++) e[2 * S->dpos[j]] = creal(fac), e[2 * S->dpos[j] + 1] = cimag(fac);
+    for (int k = 0; k < S->sj.nnz; k++) e[2 * S->jpos[k]] -= S->Jx[k];
+    for (int k = 0; k < 2 * C->Es->nnz; k++)
+      if (!isfinite(e[k])) return COSROD_ERR_NONFINITE;
+    cosrod_status st = cosrod_sparse_factor(C->Es);
+    return st == COSROD_ERR_NOMEM ? st : (st != COSROD_OK ? COSROD_ERR_SINGULAR : COSROD_OK);
+  }
   if (C->Eb) {
     cosrod_zband *E = C->Eb;
     E->factored = 0;
@@ -114,6 +135,12 @@ cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
 
 void radau5_cplx_solve(radau5_cplx *C, double *re, double *im) {
   const cosrod_lsys *L = C->L;
+  if (C->Es) {
+    for (int i = 0; i < L->n; i++) C->zw[2 * i] = re[i], C->zw[2 * i + 1] = im[i];
+    cosrod_sparse_solve(C->Es, C->zw);
+    for (int i = 0; i < L->n; i++) re[i] = C->zw[2 * i], im[i] = C->zw[2 * i + 1];
+    return;
+  }
   const int m1 = L->m1, m2 = L->m2, K = L->nblk;
   const double complex fac = C->fac;
   double *rv = re + m1, *iv = im + m1;

@@ -7,7 +7,8 @@
  * for every problem shape lsys.c handles (dense or banded J, optional mass
  * matrix, second-order structure y'_i = y_{i+m2} for i < m1 reduced to an
  * (n-m1) system, see lsys.h for the elimination formulas; here they run in
- * complex arithmetic).  J and M are read from the cosrod_lsys that owns them
+ * complex arithmetic), and for lsys's sparse shape (complex KLU on the
+ * pattern of its E).  J and M are read from the cosrod_lsys that owns them
  * (its real matrix serves the real eigenvalue γ).  Everything is allocated by
  * create; factor and solve never allocate. */
 #ifndef COSROD_INTEGRATE_RADAU5_CPLX_H
@@ -15,6 +16,7 @@
 
 #include <complex.h>
 
+#include "cosrod/sparse.h"
 #include "integrate/lsys.h"
 
 typedef struct radau5_cplx {
@@ -23,6 +25,8 @@ typedef struct radau5_cplx {
   cosrod_zband *Eb;      /* E2 when L is banded (bandwidths of L's real matrix) */
   double complex fac;    /* fac of the last factorisation */
   double complex *carry; /* (max(m1, 1)) eliminated q-block unknowns */
+  cosrod_sparse *Es;     /* E2 on the pattern of L's sparse E when L is sparse (complex KLU) */
+  double *zw;            /* (2n) interleaved right-hand side of the sparse solve */
 } radau5_cplx;
 
 /* Allocate for L (the sizes of L's real matrix) with the given backend.

@@ -64,7 +64,7 @@ static cosrod_status rodas_alloc(void **out, cosrod_step_ctx *ctx) {
   if (!s) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
   s->n = n;
-  cosrod_status st = cosrod_lsys_create(&s->L, ctx);
+  cosrod_status st = cosrod_lsys_create_ex(&s->L, ctx, 1);
   if (st != COSROD_OK) {
     free(s);
     return st == COSROD_ERR_INVALID
@@ -312,7 +312,8 @@ static const cosrod_step_type rodas_type = {
     "rodas",
     4,
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_BANDED |
-        COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
+        COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE |
+        COSROD_STEP_SPARSE,
     rodas_alloc,
     rodas_reset,
     rodas_step,

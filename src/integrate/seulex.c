@@ -159,7 +159,7 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   if (!s) return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory");
   s->n = n;
   s->columns = columns;
-  cosrod_status st = cosrod_lsys_create(&s->L, ctx);
+  cosrod_status st = cosrod_lsys_create_ex(&s->L, ctx, 1);
   if (st != COSROD_OK) {
     free(s);
     return st == COSROD_ERR_INVALID
@@ -585,7 +585,8 @@ static const cosrod_step_type seulex_type = {
     "seulex",
     1, /* order of the underlying Euler method; the extrapolated order varies (2 .. max_columns) */
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_BANDED |
-        COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE,
+        COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE |
+        COSROD_STEP_SPARSE,
     seulex_alloc,
     seulex_reset,
     seulex_step,

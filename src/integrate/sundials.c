@@ -69,6 +69,12 @@
 #include "integrate/sundials_band.h"
 #include "integrate/sundials_internal.h"
 
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+#define SUN_SPARSE_FLAG COSROD_STEP_SPARSE /* sundials_sparse.c */
+#else
+#define SUN_SPARSE_FLAG 0u
+#endif
+
 /* ---------------------------------------------------------------- alloc / free */
 
 static void sun_free(void *state) {
@@ -88,6 +94,9 @@ static void sun_free(void *state) {
   if (s->sunctx) SUNContext_Free(&s->sunctx);
   free(s->jred);
   cosrod_band_free(s->jsave);
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+  sun_sparse_free(s);
+#endif
   free(s->mass);
   free(s);
 }
@@ -214,7 +223,20 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
    * quotients need its band matrix; linalg_backend 2 keeps SUNDIALS' band solver for comparison) */
   s->own = s->banded && (s->residual ? p->res_jac != NULL : p->jac != NULL) && c->opts->linalg_backend != 2;
   s->covers = s->own && p->jac_fills && ml == p->jac_ml && mu == p->jac_mu;
-  if (s->own)
+  int sparse = 0;
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+  sparse = sun_sparse_usable(s); /* the problem's sparse shape: SUNSparseMatrix + SUNLinSol_KLU */
+  if (sparse) {
+    s->own = s->covers = 0;
+    if (!s->y || (st = sun_sparse_create(s)) != COSROD_OK) {
+      if (!s->y) st = COSROD_ERR_NOMEM;
+      goto fail;
+    }
+  }
+#endif
+  if (sparse)
+    ;
+  else if (s->own)
     s->A = sunband_matrix(n, ml, mu, c->opts->linalg_backend == 1 ? COSROD_LINALG_LAPACK : COSROD_LINALG_OWN,
                           s->sunctx);
   else
@@ -229,7 +251,9 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
   }
   N_VConst(0.0, s->y);
   N_VConst(0.0, s->yp);
-  if (s->own)
+  if (sparse)
+    ;
+  else if (s->own)
     s->LS = sunband_solver(s->sunctx);
   else
     s->LS = s->banded ? SUNLinSol_Band(s->y, s->A, s->sunctx) : SUNLinSol_Dense(s->y, s->A, s->sunctx);
@@ -281,6 +305,11 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
       st = sun_fail_setup(s, "IDASetLinearSolver", flag);
       goto fail;
     }
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+    if (s->sp)
+      IDASetJacFn(s->mem, sun_ida_jac_sparse);
+    else
+#endif
     if ((s->residual && p->res_jac) || (!s->residual && p->jac)) IDASetJacFn(s->mem, sun_ida_jac);
     IDASetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
     if (o->max_newton > 0) IDASetMaxNonlinIters(s->mem, o->max_newton);
@@ -325,6 +354,11 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
       st = sun_fail_setup(s, "CVodeSetLinearSolver", flag);
       goto fail;
     }
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+    if (s->sp)
+      CVodeSetJacFn(s->mem, sun_cv_jac_sparse);
+    else
+#endif
     if (s->own)
       CVodeSetLinSysFn(s->mem, sun_cv_linsys);
     else if (p->jac)
@@ -498,7 +532,8 @@ static const cosrod_step_type ida_type = {"ida",
                                           5,
                                           COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE |
                                               COSROD_STEP_BANDED | COSROD_STEP_SECOND_ORDER |
-                                              COSROD_STEP_DENSE | COSROD_STEP_RESIDUAL | COSROD_STEP_OWN_CLIP,
+                                              COSROD_STEP_DENSE | COSROD_STEP_RESIDUAL | COSROD_STEP_OWN_CLIP |
+                                              SUN_SPARSE_FLAG,
                                           ida_alloc,
                                           sun_reset,
                                           sun_step,
@@ -509,7 +544,7 @@ static const cosrod_step_type cvode_type = {"cvode",
                                             5,
                                             COSROD_STEP_IMPLICIT | COSROD_STEP_BANDED |
                                                 COSROD_STEP_SECOND_ORDER | COSROD_STEP_DENSE |
-                                                COSROD_STEP_OWN_CLIP,
+                                                COSROD_STEP_OWN_CLIP | SUN_SPARSE_FLAG,
                                             cvode_alloc,
                                             sun_reset,
                                             sun_step,

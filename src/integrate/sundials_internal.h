@@ -56,6 +56,10 @@ typedef struct sun_state {
   int covers;         /* own: the Jacobian callback writes every band entry (jac_fills, same bandwidths) */
   cosrod_band *jsave; /* cvode + own: df/dy of the last Jacobian evaluation (reused while CVODE says jok) */
   int jsave_ok;       /* jsave holds a Jacobian */
+
+  /* sparse shape with SUNDIALS' KLU (sundials_sparse.c; COSROD_HAVE_SUNDIALS_KLU) */
+  struct cosrod_lsys_sparse *sp; /* pattern, groups, J values; NULL if not sparse */
+  double *fsp;                   /* (n) ida: f(t, y) for the differences */
 } sun_state;
 
 static inline double *nv(N_Vector v) { return N_VGetArrayPointer(v); }
@@ -75,6 +79,17 @@ int sun_cv_jac(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, void *ud, N
 /* CVODE linear system I - gamma df/dy on our band matrix (own), from a saved df/dy. */
 int sun_cv_linsys(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, sunbooleantype jok,
                   sunbooleantype *jcur, sunrealtype gamma, void *ud, N_Vector t1, N_Vector t2, N_Vector t3);
+/* Sparse shape (sundials_sparse.c, built with SUNDIALS' KLU module): usable
+ * for this problem (ODE form, no mass matrix, valid pattern); create A (a
+ * SUNSparseMatrix) and LS (SUNLinSol_KLU) after s->y; the Jacobian callbacks
+ * (CVODE: df/dy; IDA: cj I - df/dy); free the pattern data. */
+int sun_sparse_usable(const sun_state *s);
+cosrod_status sun_sparse_create(sun_state *s);
+int sun_cv_jac_sparse(sunrealtype t, N_Vector yy, N_Vector fy, SUNMatrix A, void *ud, N_Vector t1, N_Vector t2,
+                      N_Vector t3);
+int sun_ida_jac_sparse(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector ypv, N_Vector rr, SUNMatrix A,
+                       void *ud, N_Vector t1, N_Vector t2, N_Vector t3);
+void sun_sparse_free(sun_state *s);
 /* Error weights for per-component rtol (both solvers). */
 int sun_ewt(N_Vector yy, N_Vector ewt, void *ud);
 

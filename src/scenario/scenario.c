@@ -243,7 +243,7 @@ static void read_analysis(ctx *c, ynode *root) {
 static void read_solver(ctx *c, ynode *root) {
   static const char *const keys[] = {
       "formulation", "stabilisation", "baumgarte", "integrator", "rtol", "atol",
-      "h0",          "hmax",          "max_steps", "rho_inf", "h", NULL};
+      "h0",          "hmax",          "max_steps", "rho_inf", "h", "linear_solver", NULL};
   cosrod_sc_solver *s = &c->sc->solver;
   s->baumgarte_omega = s->baumgarte_r = 100.0;
   s->rtol = s->atol = 1e-6;
@@ -283,6 +283,8 @@ static void read_solver(ctx *c, ynode *root) {
   s->rho_inf = sc_num(c, m, "rho_inf", 0.8, R_NONNEG);
   if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
   s->h = sc_num(c, m, "h", 0.0, R_NONNEG);
+  if ((v = sc_get(m, "linear_solver")))
+    s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
   if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
     sc_fail(c, sc_get(m, "h"), "h", "a fixed step needs integrator: galpha (got %s)",
             SC_INTEGRATOR_NAMES[s->integrator]);

@@ -70,6 +70,7 @@ extern const char *const SC_JOINT_NAMES[];
 extern const char *const SC_ANALYSIS_NAMES[];
 extern const char *const SC_FORMULATION_NAMES[];
 extern const char *const SC_STAB_NAMES[];
+extern const char *const SC_LINSOLVE_NAMES[];
 extern const char *const SC_INTEGRATOR_NAMES[];
 extern const char *const SC_CONVENTION_NAMES[];
 

@@ -324,6 +324,7 @@ const char *const SC_STAB_NAMES[] = {"projection", "baumgarte", "none", NULL};
 const char *const SC_INTEGRATOR_NAMES[] = {"radau5", "rodas", "seulex", "dopri5",
                                                "dop853", "ida",   "cvode",  "galpha", NULL};
 const char *const SC_CONVENTION_NAMES[] = {"viscous", "lla", NULL};
+const char *const SC_LINSOLVE_NAMES[] = {"auto", "band", "sparse", NULL};
 
 const char *cosrod_sc_curvature_name(cosrod_sc_curvature v) {
   return (unsigned)v < 5 ? SC_CURVATURE_NAMES[v] : "?";

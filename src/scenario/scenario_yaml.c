@@ -339,6 +339,7 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   fprintf(f, "  max_steps: %ld\n", s->max_steps);
   kv_num(f, "  ", "rho_inf", s->rho_inf);
   kv_num(f, "  ", "h", s->h);
+  fprintf(f, "  linear_solver: %s\n", SC_LINSOLVE_NAMES[s->linear_solver]);
   fputs("output:\n  dir: ", f);
   str(f, sc->output.dir ? sc->output.dir : "out");
   fputc('\n', f);

@@ -724,6 +724,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       (!s->lie || sim_has_kirchhoff(s) || sim_couple_lie_project(s)))
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
+  if ((st0 = sim_linsolve_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = sc->solver.rtol;
@@ -760,6 +761,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
 void cosrod_sim_free(cosrod_sim *s) {
   if (!s) return;
   cosrod_integrator_free(s->integ);
+  sim_linsolve_free(s);
   sim_couple_free(s);
   for (size_t r = 0; r < s->nrods; r++) {
     if (s->stat) cosrod_statics_free(s->stat[r]);

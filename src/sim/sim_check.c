@@ -152,6 +152,8 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     if (kirchhoff && form != 2 && type && (type->flags & COSROD_STEP_IMPLICIT)) /* dense (sim_kirchhoff.c) */
       est->matrix_bytes = 8.0 * (m.jacobians + m.real_lu + 2.0 * m.complex_lu) * nr * nr;
     if (sc->analysis.start_from_equilibrium) est->model_bytes *= 2.0; /* the preloaded twins */
+    est->matrix_bytes = sim_linsolve_estimate(sc, type, ny, nbu, BW_NODE[form][0] + BW_NODE[form][1] + 1, ml, mu,
+                                              est->matrix_bytes);
   } else {
     /* statics: banded tangent of the positions (band 10/10, [LLA] eq. 31)
      * plus vectors; modes: dense eigenproblem of the nv = 6 N + 6 velocity

@@ -530,3 +530,45 @@ cosrod_status cosrod_sim_joint_reactions(const cosrod_sim *s, double *R) {
   /* the rods' wrenches on the bodies of the last evaluation are set in d */
   return cosrod_mbs_joint_reactions(cp->m, cp->d, cp->t, cp->ym, R) == 0 ? COSROD_OK : COSROD_ERR_NONFINITE;
 }
+
+/* Structure of the coupled Jacobian for a sparse pattern (sim_linsolve.c),
+ * as sim_couple_layout bounds it: unit u of the dynamic bodies occupies
+ * y[ulo[u] .. uhi[u]] (dense); attachment k couples unit aunit[k] with the
+ * rod entries y[alo[k] .. ahi[k]] next to its end (both ways); *inter = 1
+ * when joints or bushings join two bodies (their units couple).  Arrays
+ * sized sim_couple_nunits / sim_couple_nattach; returns the number of
+ * units (0 without dynamic bodies). */
+int sim_couple_nunits(const cosrod_sim *s) { return s->cpl && s->cpl->m ? s->cpl->nblk : 0; }
+int sim_couple_nattach(const cosrod_sim *s) { return s->cpl ? (int)s->cpl->na : 0; }
+int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, int *alo, int *ahi, int *nat,
+                         int *inter) {
+  const sim_couple *cp = s->cpl;
+  *nat = 0;
+  *inter = 0;
+  if (!cp || !cp->m) return 0;
+  const int NB = 24; /* as sim_couple_layout */
+  for (int u = 0; u < cp->nblk; u++) {
+    ulo[u] = s->ny, uhi[u] = -1;
+    for (int k = cp->ent0[u]; k < cp->ent0[u + 1]; k++) {
+      int p = cp->mmap[cp->ent[k]];
+      if (p < ulo[u]) ulo[u] = p;
+      if (p > uhi[u]) uhi[u] = p;
+    }
+  }
+  for (size_t i = 0; i < cp->na; ++i) {
+    const sim_attach *a = &cp->att[i];
+    int mb = cp->bmap[a->body];
+    if (mb < 0) continue;
+    int r0 = s->qoff_r[a->rod], r1 = r0 + s->ny_r[a->rod] - 1;
+    if (a->end == 0 && r1 > r0 + NB - 1) r1 = r0 + NB - 1;
+    if (a->end == 1 && r0 < r1 - NB + 1) r0 = r1 - NB + 1;
+    aunit[*nat] = cp->nblk == 1 ? 0 : mb;
+    alo[*nat] = r0;
+    ahi[*nat] = r1;
+    (*nat)++;
+  }
+  for (size_t j = 0; j < s->sc->njoints; j++)
+    *inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
+  *inter &= cp->nblk > 1;
+  return cp->nblk;
+}

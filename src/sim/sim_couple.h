@@ -45,6 +45,12 @@ int sim_couple_jac_init(cosrod_sim *s);
 int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user);
 void sim_couple_jac_free(sim_couple *cp);
 long sim_couple_jac_fallbacks(const cosrod_sim *s);
+/* Structure of the coupled Jacobian for the sparse pattern (sim_linsolve.c;
+ * see sim_couple.c): unit ranges, attachment windows, units joined. */
+int sim_couple_nunits(const cosrod_sim *s);
+int sim_couple_nattach(const cosrod_sim *s);
+int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, int *alo, int *ahi, int *nat,
+                         int *inter);
 /* Around the rods' evaluation at (t, y): body poses for the rod ends
  * (before), the rods' reactions on the bodies and the bodies' right-hand
  * side into ydot (after; ydot may be NULL).  0 or -1 (s->msg set). */

@@ -7,6 +7,7 @@
 #include "cosrod/sim.h"
 #include "cosrod/statics.h"
 #include "sim/sim_couple.h"
+#include "sim/sim_linsolve.h"
 
 struct cosrod_sim {
   const cosrod_scenario *sc;
@@ -114,6 +115,7 @@ struct cosrod_sim {
   int lie_jml, lie_jmu;
   double *lie_fd; /* Kirchhoff rods: finite-difference work (sim_galpha_kirchhoff.c), NULL otherwise */
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
+  struct sim_linsolve *lin; /* linear solver choice and sparse pattern (sim_linsolve.c) */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
    * holds rod r's (q, 0) at off_r[r] */

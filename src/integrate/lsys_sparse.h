@@ -1,0 +1,54 @@
+/* Private helpers of the implicit integrators for a sparse Jacobian shape
+ * (cosrod_ode_problem.jac_sparse): the Jacobian values on the CSC pattern,
+ * analytic (jac_sp) or by finite differences with Curtis-Powell-Reid column
+ * groups, and the KLU system E = fac I - J of rodas / seulex / radau5 (lsys.c
+ * delegates here when the method allows the sparse shape).  Everything is
+ * allocated by create; eval, factor and solve do not allocate (except KLU's
+ * re-pivoting, see cosrod/sparse.h). */
+#ifndef COSROD_INTEGRATE_LSYS_SPARSE_H
+#define COSROD_INTEGRATE_LSYS_SPARSE_H
+
+#include "cosrod/integrate.h"
+#include "cosrod/sparse.h"
+
+/* Pattern of J and its column groups. */
+typedef struct cosrod_sparse_jac {
+  int n, nnz;
+  const int *colptr, *rowind; /* the problem's pattern (n + 1), (nnz) */
+  int ngroup;                 /* Curtis-Powell-Reid groups = f evaluations per FD Jacobian */
+  int *gptr;                  /* (ngroup + 1) */
+  int *gcol;                  /* (n) columns of group g at gcol[gptr[g] .. gptr[g + 1]) */
+} cosrod_sparse_jac;
+
+/* 1 if the problem's sparse shape can be used (jac_sparse, valid pattern,
+ * m1 == 0, no mass matrix, KLU built in). */
+int cosrod_sparse_jac_usable(const cosrod_ode_problem *p);
+/* Groups for the pattern; ERR_INVALID (bad pattern), ERR_NOMEM. */
+cosrod_status cosrod_sparse_jac_init(cosrod_sparse_jac *sj, const cosrod_ode_problem *p);
+void cosrod_sparse_jac_free(cosrod_sparse_jac *sj);
+/* Jx (nnz) <- d f / d y at (t, y) (counts njev; FD costs ngroup f
+ * evaluations with Hairer's increments sqrt(u max(1e-5, |y_j|)), as the
+ * banded differences).  fy (n) = f(t, y); work (2n).  Returns as
+ * cosrod_step_call_jac. */
+int cosrod_sparse_jac_eval(const cosrod_sparse_jac *sj, cosrod_step_ctx *ctx, double t, const double *y,
+                           const double *fy, double *Jx, double *work);
+
+/* E = fac I - J on the pattern of J plus the diagonal. */
+typedef struct cosrod_lsys_sparse {
+  cosrod_sparse_jac sj;
+  double *Jx; /* (nnz of J) */
+  cosrod_sparse *E;
+  int *jpos;    /* (nnz of J) position of each J entry in E */
+  int *dpos;    /* (n) position of E's diagonal entries */
+  double *work; /* (2n) */
+} cosrod_lsys_sparse;
+
+cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_ode_problem *p);
+void cosrod_lsys_sparse_free(cosrod_lsys_sparse *S);
+int cosrod_lsys_sparse_jac(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, double t, const double *y,
+                           const double *fy);
+/* ERR_SINGULAR / ERR_NONFINITE (E not finite) / ERR_INTERRUPTED as cosrod_lsys_factor. */
+cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac);
+void cosrod_lsys_sparse_solve(cosrod_lsys_sparse *S, double *b);
+
+#endif /* COSROD_INTEGRATE_LSYS_SPARSE_H */

@@ -1,0 +1,212 @@
+/* Linear solver of the implicit methods for rods attached to bodies
+ * (solver.linear_solver, issue 10 item 5).
+ *
+ * The coupled Jacobian is the rods' bands plus small dense body blocks
+ * coupled at the rod ends they touch (sim_couple.c).  Placing each body
+ * next to the first rod end it touches keeps one band of N-independent
+ * width for a chain (body-rod-body); a body touching ends of several rods
+ * (a star) or bodies joined to each other stretch the band across whole
+ * rods, and the band LU then costs O(n ml mu) -- O(n^3) for a star.  The
+ * sparse path gives the integrator (cosrod_ode_problem.jac_sparse) the
+ * exact structure as a CSC pattern:
+ *   - each rod's own band (cosrod_rod_order_fill) within its block,
+ *   - each body unit dense,
+ *   - unit <-> the 24 rod entries nearest each end attached to it (both
+ *     ways: the end pose follows the body, the body feels the end's wrench),
+ *   - units <-> units when joints or bushings join two bodies,
+ * and KLU factors E = fac I - J on it (lsys_sparse.c); the Jacobian comes
+ * from finite differences grouped by the pattern (Curtis-Powell-Reid), with
+ * the same increments as the banded differences.  The pattern is the band's
+ * structure without its empty parts: the band Jacobian has no non-zero
+ * outside it (tested).
+ *
+ * Selection: band | sparse | auto.  auto takes sparse when the coupled band
+ * (ml + mu + 1) is more than 4 times the widest band the chain placement
+ * gives (the rods' own band widened by one body unit and its end window), i.e.
+ * when the band grew with the rods' length; sparse needs a method with
+ * COSROD_STEP_SPARSE (rodas, seulex, radau5 -- its complex system by
+ * KLU's complex LU --; ida, cvode through SUNDIALS' KLU module) and KLU at
+ * build time; a method without it keeps the band and says so; galpha has its
+ * own dense tangents; without bodies the rods' analytic band is used. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/sparse.h"
+#include "sim/sim_internal.h"
+#include "sim/sim_linsolve.h"
+
+struct sim_linsolve {
+  int sparse;  /* resolved: 1 sparse (KLU), 0 band */
+  int *colptr; /* (ny + 1) */
+  int *rowind; /* (nnz) */
+  int nnz;
+  int chain_width; /* the band a chain placement would give (ml + mu + 1) */
+  char desc[200];
+};
+
+void sim_linsolve_free(cosrod_sim *s) {
+  sim_linsolve *L = s->lin;
+  if (!L) return;
+  free(L->colptr);
+  free(L->rowind);
+  free(L);
+  s->lin = NULL;
+}
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+
+/* The pattern (see the file comment); two passes: count, then fill. */
+static cosrod_status build_pattern(cosrod_sim *s, sim_linsolve *L) {
+  const int n = s->ny;
+  const int nu = sim_couple_nunits(s), nam = sim_couple_nattach(s);
+  int *ulo = malloc((size_t)(nu + 1) * sizeof *ulo), *uhi = malloc((size_t)(nu + 1) * sizeof *uhi);
+  int *au = malloc((size_t)(nam + 1) * sizeof *au), *alo = malloc((size_t)(nam + 1) * sizeof *alo);
+  int *ahi = malloc((size_t)(nam + 1) * sizeof *ahi);
+  int *rml = calloc(s->nrods, sizeof *rml), *rmu = calloc(s->nrods, sizeof *rmu);
+  int *owner = malloc((size_t)n * sizeof *owner); /* rod index, or -1 - unit, or INT_MIN-ish: none */
+  int *mark = malloc((size_t)n * sizeof *mark);
+  int maxny = 0;
+  for (size_t r = 0; r < s->nrods; r++) maxny = imax(maxny, s->ny_r[r]);
+  int *tmp = malloc((size_t)(maxny + 1) * sizeof *tmp);
+  L->colptr = malloc((size_t)(n + 1) * sizeof *L->colptr);
+  cosrod_status st = COSROD_ERR_NOMEM;
+  if (!ulo || !uhi || !au || !alo || !ahi || !rml || !rmu || !owner || !mark || !tmp || !L->colptr) goto out;
+  int na = 0, inter = 0;
+  sim_couple_structure(s, ulo, uhi, au, alo, ahi, &na, &inter);
+  for (int i = 0; i < n; i++) owner[i] = -1 - nu - 1; /* nothing (cannot happen after the layout) */
+  for (size_t r = 0; r < s->nrods; r++) {
+    if (cosrod_rod_order_fill(s->rods[r], s->form, tmp, NULL, &rml[r], &rmu[r]) != COSROD_OK) {
+      st = COSROD_ERR_INTERNAL;
+      goto out;
+    }
+    for (int i = 0; i < s->ny_r[r]; i++) owner[s->qoff_r[r] + i] = (int)r;
+  }
+  for (int u = 0; u < nu; u++)
+    for (int i = ulo[u]; i <= uhi[u]; i++) owner[i] = -1 - u;
+  /* chain width: a rod band widened by one unit and its end window */
+  int rw = 0, uw = 0;
+  for (size_t r = 0; r < s->nrods; r++) rw = imax(rw, rml[r] + rmu[r] + 1);
+  for (int u = 0; u < nu; u++) uw = imax(uw, uhi[u] - ulo[u] + 1);
+  L->chain_width = 2 * (uw + 24) + 1 > rw ? 2 * (uw + 24) + 1 : rw;
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  int *ri = NULL;
+  for (int pass = 0; pass < 2; pass++) {
+    int e = 0;
+    L->colptr[0] = 0;
+    for (int j = 0; j < n; j++) {
+      int c0 = e;
+#define ADD_ROWS(lo, hi)                \
+  for (int i_ = (lo); i_ <= (hi); i_++) \
+    if (mark[i_] != 2 * j + pass) {     \
+      mark[i_] = 2 * j + pass;          \
+      if (pass) ri[e] = i_;             \
+      e++;                              \
+    }
+      const int o = owner[j];
+      if (o >= 0) { /* rod column: its band in the block, the units whose windows hold j */
+        const int b0 = s->qoff_r[o], b1 = b0 + s->ny_r[o] - 1;
+        ADD_ROWS(imax(b0, j - rmu[o]), imin(b1, j + rml[o]));
+        for (int k = 0; k < na; k++)
+          if (j >= alo[k] && j <= ahi[k]) ADD_ROWS(ulo[au[k]], uhi[au[k]]);
+      } else if (o >= -nu) { /* unit column: itself, its windows, other units if joined */
+        const int u = -1 - o;
+        ADD_ROWS(ulo[u], uhi[u]);
+        for (int k = 0; k < na; k++)
+          if (au[k] == u) ADD_ROWS(alo[k], ahi[k]);
+        for (int v = 0; inter && v < nu; v++) ADD_ROWS(ulo[v], uhi[v]);
+      }
+#undef ADD_ROWS
+      if (pass) { /* ascending rows (the ranges were added unordered) */
+        for (int a = c0 + 1; a < e; a++) {
+          int x = ri[a], b = a - 1;
+          while (b >= c0 && ri[b] > x) ri[b + 1] = ri[b], b--;
+          ri[b + 1] = x;
+        }
+      }
+      L->colptr[j + 1] = e;
+    }
+    if (pass == 0) {
+      L->nnz = e;
+      ri = L->rowind = malloc((size_t)(e > 0 ? e : 1) * sizeof *L->rowind);
+      if (!ri) goto out;
+      for (int i = 0; i < n; i++) mark[i] = -1;
+    }
+  }
+  st = COSROD_OK;
+out:
+  free(ulo), free(uhi), free(au), free(alo), free(ahi), free(rml), free(rmu), free(owner), free(mark),
+      free(tmp);
+  return st;
+}
+
+cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
+  const cosrod_scenario *sc = s->sc;
+  const cosrod_sc_linear_solver want = sc->solver.linear_solver;
+  sim_linsolve *L = calloc(1, sizeof *L);
+  if (!L) return COSROD_ERR_NOMEM;
+  s->lin = L;
+  const int implicit = (s->type->flags & COSROD_STEP_IMPLICIT) != 0;
+  const char *iname = s->type->name;
+  if (!s->cpl || s->lie || s->split || !implicit) {
+    snprintf(L->desc, sizeof L->desc, "%s",
+             !implicit ? "none (explicit method)"
+                       : (s->lie ? "galpha's dense tangents"
+                                 : "band (the rods' analytic Jacobian; sparse applies to rods with bodies)"));
+    return COSROD_OK;
+  }
+  cosrod_status st = build_pattern(s, L);
+  if (st != COSROD_OK) return st;
+  const int width = s->ml + s->mu + 1;
+  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available();
+  if (want == COSROD_SC_LINSOLVE_SPARSE && !cosrod_sparse_available()) {
+    cosrod_scenario_format_error(sc, "solver.linear_solver",
+                                 "sparse needs SuiteSparse KLU (libsuitesparse-dev) at build time", err,
+                                 errlen);
+    return COSROD_ERR_UNSUPPORTED;
+  }
+  int sparse =
+      want == COSROD_SC_LINSOLVE_SPARSE || (want == COSROD_SC_LINSOLVE_AUTO && width > 4 * L->chain_width);
+  const char *why = "";
+  if (sparse && !can) sparse = 0, why = " (no sparse path in ";
+  L->sparse = sparse;
+  if (sparse) {
+    s->prob.jac_sparse = 1;
+    s->prob.jac_colptr = L->colptr;
+    s->prob.jac_rowind = L->rowind;
+    s->prob.jac = NULL; /* values: FD grouped by the pattern (lsys_sparse.c) */
+    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s",
+             s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
+             want == COSROD_SC_LINSOLVE_AUTO ? ", auto: the band grew with the rods" : "");
+  } else {
+    snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,
+             want == COSROD_SC_LINSOLVE_AUTO && !*why ? ", auto: a chain" : "", why, *why ? iname : "");
+    if (*why) strncat(L->desc, ")", sizeof L->desc - strlen(L->desc) - 1);
+  }
+  return COSROD_OK;
+}
+
+const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s && s->lin ? s->lin->desc : ""; }
+
+int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind) {
+  if (!s->lin || !s->lin->colptr || !s->lin->rowind) return 0;
+  *colptr = s->lin->colptr;
+  *rowind = s->lin->rowind;
+  return 1;
+}
+
+double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
+                             int rod_rows, int ml, int mu, double band_bytes) {
+  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available())
+    return band_bytes;
+  const cosrod_sc_linear_solver want = sc->solver.linear_solver;
+  const int chain = imax(rod_rows, 2 * (13 + 24) + 1);
+  if (want == COSROD_SC_LINSOLVE_BAND || (want == COSROD_SC_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))
+    return band_bytes;
+  /* pattern: the rods' bands, the body blocks, 2 x 24 entries per block and end;
+   * (value + row index) per entry for J, E and KLU's L + U (fill ~3x E, measured
+   * peak: see README) */
+  double nnz = ny * rod_rows + nbu * nbu + 96.0 * nbu * (double)sc->nrods;
+  return 12.0 * nnz * 5.0;
+}

@@ -1,0 +1,32 @@
+/* Linear solver selection for rods attached to bodies: band or sparse (KLU)
+ * with the coupled Jacobian's pattern (module sim, private; sim_linsolve.c). */
+#ifndef COSROD_SIM_LINSOLVE_H
+#define COSROD_SIM_LINSOLVE_H
+
+#include <stddef.h>
+
+#include "cosrod/integrate.h"
+#include "cosrod/scenario.h"
+#include "cosrod/sim.h"
+#include "cosrod/status.h"
+
+typedef struct sim_linsolve sim_linsolve;
+
+/* After the layout and the problem's band description: resolve
+ * solver.linear_solver, build the pattern when there are dynamic bodies,
+ * and set s->prob's sparse shape if sparse.  ERR_UNSUPPORTED with err
+ * "FILE:LINE: solver.linear_solver: ..." (sparse without KLU), ERR_NOMEM. */
+cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen);
+void sim_linsolve_free(cosrod_sim *s);
+/* The coupled pattern (also built for the band, for tests): 1 if there is one. */
+int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind);
+
+/* Resource estimate (sim_check.c): the matrix bytes of a run with bodies
+ * when it would take the sparse path (ny unknowns, nbu of them the bodies',
+ * rod band rows rod_rows, estimated coupled band ml, mu; auto as
+ * sim_linsolve_setup with the chain width bounded by the rods' band and a
+ * 13-unknown body); else band_bytes unchanged. */
+double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
+                             int rod_rows, int ml, int mu, double band_bytes);
+
+#endif

@@ -1,0 +1,240 @@
+/* Linear solver of rods attached to bodies (sim_linsolve.c, issue 10 item 5):
+ *   - the sparse pattern covers the coupled Jacobian: the band
+ *     finite-difference Jacobian (sim_couple_jac_fd, the whole coupled band)
+ *     has no non-zero entry outside it, on a star (one body, four hoses) and
+ *     a chain (rod - body - rod - body), at a moving state;
+ *   - the same coupled problem with linear_solver band and sparse: equal
+ *     step counts and body states equal to round-off (see TOL_SAME), with
+ *     rodas, seulex, radau5 (lsys_sparse.c, radau5_cplx.c) and cvode / ida (SUNDIALS' KLU module,
+ *     sundials_sparse.c; the band path there is sim_couple_jac_fd with the
+ *     same increments: measured 1.9e-13 .. 2.3e-13);
+ *   - auto picks sparse for the star and band for the chain; check's line.
+ * The independent reference of the sparse runs is the band path (its
+ * own tests: test_sim_couple against closed forms). */
+#include <math.h>
+
+#include "cosrod/sparse.h"
+#include "sim/sim_internal.h"
+#include "sim_test_util.h"
+
+/* Band vs sparse: the Jacobians are the same finite differences (same
+ * increments; every f_i depends on one column of each group), so the runs
+ * differ by the round-off of two LU codes (KLU vs our band LU, ~1e-15 per
+ * solve, cond(E) ~ 1e3 here), carried through ~20-60 steps of the error
+ * control: measured 8.8e-12 (star, rodas), 3.5e-13 (star, seulex),
+ * 6.3e-11 (chain, rodas), 3.4e-13 (chain, seulex); 1e-9 (1e-3 of atol)
+ * leaves a margin of 16 and fails on any missing Jacobian entry (a wrong
+ * iteration matrix changes the steps and the states by ~atol). */
+static const double TOL_SAME = 1e-9;
+
+static const char *const STAR_SETS[] = {"rods.0.segments=6", "rods.1.segments=6", "rods.2.segments=6",
+                                        "rods.3.segments=6", "analysis.t_end=0.05"};
+
+/* rod (pinned at the top) - body A - hose - body B, hanging */
+#define CHAIN_TEXT                                                                                    \
+  "cosrod: 1\n"                                                                                       \
+  "title: chain\n"                                                                                    \
+  "gravity: [0, 0, -9.81]\n"                                                                          \
+  "materials:\n"                                                                                      \
+  "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"                                               \
+  "rods:\n"                                                                                           \
+  "  - name: cable\n"                                                                                 \
+  "    length: 0.5\n"                                                                                 \
+  "    segments: 8\n"                                                                                 \
+  "    material: rubber\n"                                                                            \
+  "    section: {shape: circle, radius: 1.0e-2}\n"                                                    \
+  "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"                                  \
+  "    shape: {type: straight, start: [0, 0, 1], direction: [0.6, 0, -0.8], normal: [0, 1, 0]}\n"     \
+  "    ends:\n"                                                                                       \
+  "      start: {type: pinned}\n"                                                                     \
+  "      end: {type: clamped, body: a, at: [0, 0, 0.05]}\n"                                           \
+  "  - name: hose\n"                                                                                  \
+  "    length: 0.5\n"                                                                                 \
+  "    segments: 8\n"                                                                                 \
+  "    material: rubber\n"                                                                            \
+  "    section: {shape: circle, radius: 1.0e-2}\n"                                                    \
+  "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"                                  \
+  "    shape: {type: straight, start: [0.3, 0, 0.5], direction: [0, 0.6, -0.8], normal: [1, 0, 0]}\n" \
+  "    ends:\n"                                                                                       \
+  "      start: {type: clamped, body: a, at: [0, 0, -0.05]}\n"                                        \
+  "      end: {type: clamped, body: b, at: [0, 0, 0.05]}\n"                                           \
+  "bodies:\n"                                                                                         \
+  "  - {name: a, mass: 1.0, inertia: [2.0e-3, 2.0e-3, 1.0e-3], position: [0.3, 0, 0.55],\n"           \
+  "     angular_velocity: [0, 0, 1]}\n"                                                               \
+  "  - {name: b, mass: 0.5, inertia: [1.0e-3, 1.0e-3, 1.0e-3], position: [0.3, 0.3, 0.05]}\n"         \
+  "analysis: {type: dynamic, t_end: 0.05}\n"                                                          \
+  "solver: {formulation: nullspace, integrator: rodas, rtol: 1.0e-6, atol: 1.0e-6}\n"                 \
+  "output: {dir: out/chain, every: 0.01, vtk: false, plots: false}\n"
+static const char *CHAIN = CHAIN_TEXT;
+/* the same with a bushing between the two bodies: their blocks couple */
+static const char *CHAIN_JOINED = CHAIN_TEXT
+    "joints:\n"
+    "  - {type: bushing, bodies: [a, b], at: [[0, 0, 0], [0, 0, 0]], stiffness: 50, damping: 0.5,\n"
+    "     stiffness_rot: 2, damping_rot: 0.02}\n";
+
+static int g_joined; /* chain: with the bushing between the bodies */
+static cosrod_sim *make(int star, const char *extra0, const char *extra1, cosrod_scenario **sc) {
+  const char *sets[8];
+  size_t ns = 0;
+  if (star)
+    for (size_t i = 0; i < 5; i++) sets[ns++] = STAR_SETS[i];
+  if (extra0) sets[ns++] = extra0;
+  if (extra1) sets[ns++] = extra1;
+  return star ? sim_test_load("star-hoses", sets, ns, sc)
+              : sim_test_parse(g_joined ? CHAIN_JOINED : CHAIN, "chain.yaml", sets, ns, sc);
+}
+
+/* Entries of the band FD Jacobian outside the pattern, at the state after 0.02 s. */
+static void pattern_covers(int star, const char *extra) {
+  cosrod_scenario *sc;
+  cosrod_sim *s = make(star, "solver.linear_solver=band", extra, &sc);
+  if (!s) return;
+  CHECK("advance to 0.02 s", cosrod_sim_advance(s, 0.02) == COSROD_OK);
+  const int *cp, *ri;
+  CHECK("pattern built", sim_linsolve_pattern(s, &cp, &ri));
+  const int n = s->ny, ml = s->ml, mu = s->mu, ld = ml + mu + 1;
+  double *J = calloc((size_t)ld * n, sizeof *J);
+  CHECK("band FD Jacobian", sim_couple_jac_fd(0.02, cosrod_sim_state(s), J, ld, s) == 0);
+  long outside = 0, inside_nz = 0, total_nz = 0;
+  double worst = 0.0;
+  for (int j = 0; j < n; j++) {
+    int k = cp[j];
+    for (int i = j - mu > 0 ? j - mu : 0; i <= (j + ml < n - 1 ? j + ml : n - 1); i++) {
+      double v = J[(size_t)j * ld + mu + i - j];
+      while (k < cp[j + 1] && ri[k] < i) k++;
+      int in = k < cp[j + 1] && ri[k] == i;
+      if (v != 0.0) total_nz++, inside_nz += in;
+      if (v != 0.0 && !in) outside++, worst = fmax(worst, fabs(v));
+    }
+  }
+  NOTE("%s: n = %d, band (%d, %d), pattern nnz %d, FD non-zeros %ld (%ld inside)", star ? "star" : "chain", n,
+       ml, mu, cp[n], total_nz, inside_nz);
+  CHECK("no FD non-zero outside the pattern", outside == 0);
+  CHECK_LE("largest entry outside the pattern", worst, 0.0);
+  CHECK("the pattern is much smaller than the band (star) or not larger (chain)",
+        star ? cp[n] < (long)n * (ml + mu + 1) / 4 : cp[n] <= (long)n * (ml + mu + 1));
+  free(J);
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+}
+
+static void same_joined(void);
+TEST(pattern_covers_jacobian_star) { pattern_covers(1, NULL); }
+TEST(pattern_covers_jacobian_chain) { pattern_covers(0, NULL); }
+TEST(pattern_covers_jacobian_star_absolute) { pattern_covers(1, "solver.formulation=absolute"); }
+TEST(pattern_covers_jacobian_chain_joined) {
+  g_joined = 1;
+  pattern_covers(0, NULL);
+  same_joined();
+  g_joined = 0;
+}
+
+typedef struct run_out {
+  double y[64];
+  int nb;
+  cosrod_integrate_stats st;
+  char desc[200];
+} run_out;
+
+static int run(int star, const char *method, const char *ls, run_out *o) {
+  char m[64], l[64];
+  snprintf(m, sizeof m, "solver.integrator=%s", method);
+  snprintf(l, sizeof l, "solver.linear_solver=%s", ls);
+  cosrod_scenario *sc;
+  cosrod_sim *s = make(star, m, l, &sc);
+  if (!s) return -1;
+  snprintf(o->desc, sizeof o->desc, "%s", cosrod_sim_linear_solver(s));
+  cosrod_status st = cosrod_sim_advance(s, sc->analysis.t_end);
+  o->nb = (int)cosrod_sim_nbodies(s);
+  for (int b = 0; b < o->nb && b < 6; b++) {
+    double x[3], q[4], w[3];
+    cosrod_sim_body(s, (size_t)b, x, q, w);
+    for (int k = 0; k < 3; k++) o->y[10 * b + k] = x[k], o->y[10 * b + 3 + k] = w[k] * 1e-2;
+    for (int k = 0; k < 4; k++) o->y[10 * b + 6 + k] = q[k];
+  }
+  o->st = *cosrod_sim_stats(s);
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+  return st == COSROD_OK ? 0 : -1;
+}
+
+static void same(int star, const char *method) {
+  run_out b, s;
+  CHECK("band run", run(star, method, "band", &b) == 0);
+  CHECK("sparse run", run(star, method, "sparse", &s) == 0);
+  NOTE("band:   %s", b.desc);
+  NOTE("sparse: %s", s.desc);
+  CHECK("the sparse run used KLU", !strncmp(s.desc, "sparse (KLU)", 12));
+  CHECK("the band run used the band", !strncmp(b.desc, "band", 4));
+  double d = 0.0;
+  for (int i = 0; i < 10 * b.nb; i++) d = fmax(d, fabs(b.y[i] - s.y[i]));
+  NOTE("%s %s: steps %ld / %ld, f %ld / %ld (band / sparse)", star ? "star" : "chain", method, b.st.nsteps,
+       s.st.nsteps, b.st.nfev, s.st.nfev);
+  CHECK_LE("max difference of the bodies' x, q, 1e-2 w (band vs sparse)", d, TOL_SAME);
+  CHECK("same accepted steps", b.st.naccept == s.st.naccept);
+  CHECK("same rejected steps", b.st.nreject == s.st.nreject);
+  CHECK("same decompositions", b.st.ndecomp == s.st.ndecomp);
+  /* (ida / cvode: the band's differences, sim_couple_jac_fd, are not counted in nfev) */
+  if (star && strcmp(method, "ida") && strcmp(method, "cvode"))
+    CHECK("fewer f evaluations (CPR groups vs band stride)", s.st.nfev < b.st.nfev);
+}
+
+TEST(star_sparse_equals_band_rodas) { same(1, "rodas"); }
+static void same_joined(void) { same(0, "rodas"); } /* bodies joined: units coupled */
+TEST(star_sparse_equals_band_seulex) { same(1, "seulex"); }
+TEST(star_sparse_equals_band_radau5) { same(1, "radau5"); }
+TEST(chain_sparse_equals_band_rodas) { same(0, "rodas"); }
+TEST(chain_sparse_equals_band_seulex) { same(0, "seulex"); }
+
+#ifdef COSROD_TEST_SUNDIALS_KLU
+TEST(star_sparse_equals_band_cvode) { same(1, "cvode"); }
+TEST(star_sparse_equals_band_ida) { same(1, "ida"); }
+TEST(chain_sparse_equals_band_cvode) { same(0, "cvode"); }
+#endif
+
+TEST(auto_choice_and_fallback) {
+  run_out o;
+  cosrod_scenario *sc;
+  cosrod_sim *s = make(1, "solver.linear_solver=auto", NULL, &sc);
+  if (s) {
+    NOTE("star auto: %s", cosrod_sim_linear_solver(s));
+    CHECK("star: auto takes sparse", !strncmp(cosrod_sim_linear_solver(s), "sparse (KLU)", 12));
+    cosrod_sim_free(s);
+    cosrod_scenario_free(sc);
+  }
+  s = make(0, "solver.linear_solver=auto", NULL, &sc);
+  if (s) {
+    NOTE("chain auto: %s", cosrod_sim_linear_solver(s));
+    CHECK("chain: auto keeps the band", !strncmp(cosrod_sim_linear_solver(s), "band", 4));
+    cosrod_sim_free(s);
+    cosrod_scenario_free(sc);
+  }
+  /* methods without linear systems of this kind: said so */
+  s = make(1, "solver.linear_solver=sparse", "solver.integrator=dopri5", &sc);
+  if (s) {
+    NOTE("star dopri5 sparse: %s", cosrod_sim_linear_solver(s));
+    CHECK("dopri5: no linear solver", !strcmp(cosrod_sim_linear_solver(s), "none (explicit method)"));
+    cosrod_sim_free(s);
+    cosrod_scenario_free(sc);
+  }
+  (void)o;
+}
+
+static const th_case cases[] = {
+    TH_CASE(pattern_covers_jacobian_star),
+    TH_CASE(pattern_covers_jacobian_chain),
+    TH_CASE(pattern_covers_jacobian_star_absolute),
+    TH_CASE(pattern_covers_jacobian_chain_joined),
+    TH_CASE(star_sparse_equals_band_rodas),
+    TH_CASE(star_sparse_equals_band_seulex),
+    TH_CASE(star_sparse_equals_band_radau5),
+    TH_CASE(chain_sparse_equals_band_rodas),
+    TH_CASE(chain_sparse_equals_band_seulex),
+#ifdef COSROD_TEST_SUNDIALS_KLU
+    TH_CASE(star_sparse_equals_band_cvode),
+    TH_CASE(star_sparse_equals_band_ida),
+    TH_CASE(chain_sparse_equals_band_cvode),
+#endif
+    TH_CASE(auto_choice_and_fallback),
+};
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
