@@ -1,0 +1,332 @@
+/* Static and modal analyses and start_from_equilibrium with rods attached
+ * to rigid bodies (sim_couple_static.c) against closed forms: a body
+ * hanging on a vertical rod (elongation and top reaction), a body on a
+ * horizontal cantilever (Euler-Bernoulli + shear tip deflection and slope
+ * under the end load m g and the moment of its offset, second order in N),
+ * the axial frequency of a heavy body on a light rod (fixed-mass rod,
+ * beta tan beta = m_rod / m_b), the lateral pendulum frequency of a body on a
+ * pinned cable (sqrt(g / l) with l from the static equilibrium) and a
+ * dynamic run started from the equilibrium that stays at rest. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cosrod/rod.h"
+#include "harness.h"
+#include "sim_test_util.h"
+
+static const double G = 9.81;
+
+/* Steel-like rod (L = 1 m, r = 2 mm) clamped at the origin hanging down,
+ * its lower end clamped to a 10 kg body 5 cm above the body's centre. */
+static const char *HANG =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
+    "    section: {shape: circle, radius: 2.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: bob, at: [0, 0, 0.05]}\n"
+    "bodies:\n"
+    "  - {name: bob, mass: 10.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -1.05]}\n"
+    "analysis: {type: static}\n"
+    "output: {every: 0.5}\n";
+
+static void hanging_static(const char *const *sets, size_t nsets) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(HANG, "hang.yaml", sets, nsets, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("static run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
+  double CG[3], rhoA, R[12], x[3], q[4];
+  cosrod_rod_constants(rod, CG, NULL, NULL, NULL, &rhoA, NULL);
+  const double EA = CG[2]; /* (GA1, GA2, EA) */
+  int sup[2];
+  CHECK("reactions", cosrod_sim_reactions(sim, 0, R, sup) == COSROD_OK);
+  CHECK("body pose", cosrod_sim_body(sim, 0, x, q, NULL) == COSROD_OK);
+  /* tension T(s) = m_b g + rhoA g (L - s): elongation (m_b g L + rhoA g L²/2) / EA;
+   * the discrete sum over segments of T_k ds / EA with the lumped vertex
+   * weights gives exactly this (the end vertex's half weight goes to the body) */
+  const double mb = 10.0, L = 1.0, dl = (mb * G * L + rhoA * G * L * L / 2.0) / EA;
+  const double want = (mb + rhoA * L) * G;
+  NOTE("top reaction Fz = %.12g N, (m_b + m_rod) g = %.12g N", R[2], want);
+  NOTE("body drop %.9e m, closed-form elongation %.9e m", -1.05 - x[2], dl);
+  /* equilibrium to the statics tolerance 1e-9 of the force scale */
+  CHECK_NEAR("top reaction = body + rod weight", R[2], want, 1e-8 * want);
+  CHECK_NEAR("no horizontal reaction", R[0], 0.0, 1e-9 * want);
+  /* the elongation from the strains is exact up to the Newton tolerance
+   * (1e-9 of the forces) and O((T/EA)^2) = 2e-9 of geometric nonlinearity
+   * in the stretch measure */
+  CHECK_NEAR("body drops by the rod's elongation", -1.05 - x[2], dl, 1e-6 * dl);
+  CHECK_NEAR("body x stays", x[0], 0.0, 1e-12);
+  CHECK_NEAR("body keeps its orientation", fabs(q[0]), 1.0, 1e-12);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(static_hanging_body_clamped) { hanging_static(NULL, 0); }
+/* pinned to the body 5 cm above its centre: it hangs straight below the pin */
+TEST(static_hanging_body_pinned) { hanging_static((const char *const[]){"rods.0.ends.end.type=pinned"}, 1); }
+/* a body driven by keyframes (here at rest) carries the rod's top end */
+TEST(static_hanging_from_keyframe_body) {
+  hanging_static((const char *const[]){"rods.0.ends.start={type: clamped, body: hook, at: [0, 0, 0]}",
+                                       "bodies.1={name: hook, mass: 1, inertia: [1, 1, 1], position: [0, 0, 0], "
+                                       "motion: {position: [[0, 0, 0, 0], [1, 0, 0, 0]]}}"},
+                 2);
+}
+
+/* Horizontal cantilever (L = 1 m) clamped at the origin, a body of mass m
+ * clamped to its tip at the body point a = (-d, 0, 0) (the centre of mass d
+ * beyond the tip); the rod's weight is made negligible (rhoA 1e-9 kg/m).
+ * End load P = m g, end moment M = m g d: small-deflection tip deflection
+ *   w = P L³/(3 EI) + M L²/(2 EI) + P L / GA,   slope θ = P L²/(2 EI) + M L / EI. */
+static const char *CANT =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: beam\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    stiffness: {EA: 1.0e7, GA1: 4.0e6, GA2: 4.0e6, EI1: 100.0, EI2: 100.0, GJ: 80.0}\n"
+    "    inertia: {rhoA: 1.0e-9, rhoI1: 1.0e-12, rhoI2: 1.0e-12, rhoJ: 2.0e-12}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: tipmass, at: [-0.1, 0, 0]}\n"
+    "bodies:\n"
+    "  - {name: tipmass, mass: 0.1, inertia: [1.0e-4, 1.0e-4, 1.0e-4], position: [1.1, 0, 0]}\n"
+    "analysis: {type: static}\n";
+
+static double cantilever_error(int N, double *slope_err) {
+  char seg[64];
+  snprintf(seg, sizeof seg, "rods.0.segments=%d", N);
+  const char *sets[] = {seg};
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(CANT, "cantilever.yaml", sets, 1, &sc);
+  if (!sim) return NAN;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("static run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  const double m = 0.1, d = 0.1, L = 1.0, EI = 100.0, GA = 4.0e6, P = m * G, M = m * G * d;
+  const double w = P * L * L * L / (3 * EI) + M * L * L / (2 * EI) + P * L / GA;
+  const double th = P * L * L / (2 * EI) + M * L / EI;
+  const cosrod_rod_data *dat = cosrod_sim_rod_data(sim, 0);
+  double x[3], q[4];
+  cosrod_sim_body(sim, 0, x, q, NULL);
+  double tip = -dat->x[3 * N + 2];
+  double rot = 2.0 * atan2(q[2], q[0]); /* rotation about +y (the body turns nose down: positive) */
+  /* the body's centre: tip + R (d, 0, 0) */
+  double body_drop = -x[2];
+  NOTE("N = %d: tip deflection %.9e m (closed form %.9e), tip slope %.9e (closed form %.9e), body drop %.9e "
+       "(tip + d sin(slope) %.9e)",
+       N, tip, w, rot, th, body_drop, w + d * sin(th));
+  CHECK_NEAR("body centre = tip + d sin(slope)", body_drop, tip + d * sin(rot), 1e-9);
+  *slope_err = fabs(rot - th) / th;
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return fabs(tip - w) / w;
+}
+
+TEST(static_cantilever_body_tip_load) {
+  double s20, s40;
+  double e20 = cantilever_error(20, &s20), e40 = cantilever_error(40, &s40);
+  NOTE("relative errors: deflection %.3e (N = 20), %.3e (N = 40); slope %.3e, %.3e", e20, e40, s20, s40);
+  /* small deflection (w / L = 4e-3): the geometric nonlinearity is
+   * O((w/L)²) ~ 2e-5 relative; the discretisation error is second order in
+   * N (lumped curvature at the vertices) */
+  CHECK("deflection within 2e-3 (N = 20)", e20 < 2e-3);
+  CHECK("deflection within 4e-4 (N = 40)", e40 < 4e-4);
+  CHECK("second order in N (error ratio 3.5 .. 4.5)", e20 / e40 > 3.5 && e20 / e40 < 4.5);
+  CHECK("slope within 1e-4 (N = 40)", s40 < 1e-4);
+}
+
+/* Heavy body (m_b = 2 kg) on a light vertical rod (m_rod = 2e-3 kg), no
+ * gravity: the axial mode of a rod fixed at the top with an end mass,
+ * beta tan beta = m_rod / m_b, omega = beta sqrt(EA / (m_rod L)) (~ sqrt(EA / (L m_b))). */
+static const char *AXIAL =
+    "cosrod: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 40\n"
+    "    stiffness: {EA: 1.0e5, GA1: 4.0e4, GA2: 4.0e4, EI1: 1.0, EI2: 1.0, GJ: 0.8}\n"
+    "    inertia: {rhoA: 2.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: mass, at: [0, 0, 0]}\n"
+    "bodies:\n"
+    "  - {name: mass, mass: 2.0, inertia: [0.01, 0.01, 0.01], position: [0, 0, -1]}\n"
+    "analysis: {type: modes, count: 8}\n";
+
+TEST(modes_axial_heavy_mass_on_light_rod) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(AXIAL, "axial.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("modes run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  const double EA = 1.0e5, L = 1.0, mr = 2.0e-3, mb = 2.0, ratio = mr / mb;
+  double beta = sqrt(ratio); /* Newton on beta tan beta = ratio */
+  for (int it = 0; it < 50; ++it) {
+    double f = beta * tan(beta) - ratio, df = tan(beta) + beta / (cos(beta) * cos(beta));
+    beta -= f / df;
+  }
+  const double want = beta * sqrt(EA / (mr * L));
+  double best = INFINITY, om_axial = NAN;
+  for (int i = 0; i < cosrod_sim_nmodes(sim); ++i) {
+    double om;
+    cosrod_sim_mode(sim, i, &om, NULL, NULL);
+    NOTE("mode %d: omega %.9g", i + 1, om);
+    if (fabs(om - want) < best) best = fabs(om - want), om_axial = om;
+  }
+  NOTE("axial mode omega %.10g, closed form %.10g (sqrt(EA / (L m_b)) = %.10g)", om_axial, want, sqrt(EA / (L * mb)));
+  /* the attached end vertex is massless (its rhoA ds/2 dropped: relative
+   * shift ~ m_rod / (4 N m_b) = 6e-6), lumped masses O((beta/N)²) */
+  CHECK_NEAR("axial frequency of the end mass", om_axial, want, 2e-5 * want);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+/* A point-like body (m = 1 kg, J = 1e-8 kg m²) clamped to the end of a light
+ * limp cable (rhoA = 1e-4 kg/m, EI = 1e-6 N m²) pinned at the origin:
+ * after the static stretch the lateral pendulum mode is sqrt(g / l) with l
+ * the pin-to-centre distance (cable mass correction ~ m_c / (6 m) = 2e-5,
+ * bending EI / (m g l²) = 1e-7). */
+static const char *PEND =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: cable\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    stiffness: {EA: 1.0e4, GA1: 4.0e3, GA2: 4.0e3, EI1: 1.0e-6, EI2: 1.0e-6, GJ: 1.0e-6}\n"
+    "    inertia: {rhoA: 1.0e-4, rhoI1: 1.0e-12, rhoI2: 1.0e-12, rhoJ: 2.0e-12}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: pinned}\n"
+    "      end: {type: clamped, body: bob, at: [0, 0, 0]}\n"
+    "bodies:\n"
+    "  - {name: bob, mass: 1.0, inertia: [1.0e-8, 1.0e-8, 1.0e-8], position: [0, 0, -1]}\n"
+    "analysis: {type: modes, count: 3}\n";
+
+TEST(modes_pendulum_on_pinned_cable) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(PEND, "pendulum.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("modes run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  double x[3];
+  cosrod_sim_body(sim, 0, x, NULL, NULL);
+  const double l = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), want = sqrt(G / l);
+  NOTE("static: pin to centre %.12g m (stretch m g L / EA = %.3e)", l, G / 1.0e4);
+  CHECK_NEAR("static stretch of the cable", l - 1.0, G / 1.0e4, 1e-3 * G / 1.0e4);
+  int npend = 0, nzero = 0;
+  for (int i = 0; i < cosrod_sim_nmodes(sim); ++i) {
+    double om;
+    cosrod_sim_mode(sim, i, &om, NULL, NULL);
+    NOTE("mode %d: omega %.10g (sqrt(g / l) = %.10g)", i + 1, om, want);
+    if (fabs(om) < 1e-3 * want) ++nzero; /* the free spin about the vertical through the pin */
+    if (fabs(om - want) < 1e-4 * want) ++npend;
+  }
+  CHECK("one free spin about the vertical", nzero == 1);
+  CHECK("two pendulum modes (x and y) within 1e-4 of sqrt(g / l)", npend == 2);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+/* start_from_equilibrium: the rubber rod of test_sim_couple's hanging body
+ * (a free start drops the body by ~1.3 cm and oscillates) stays at rest. */
+static const char *REST =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 0.5\n"
+    "    segments: 6\n"
+    "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "    section: {shape: circle, radius: 5.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: box, at: [0, 0, 0.1]}\n"
+    "bodies:\n"
+    "  - {name: box, mass: 1.0, inertia: [0.01, 0.01, 0.005], position: [0, 0, -0.6]}\n"
+    "analysis: {type: dynamic, t_end: 0.3, start_from_equilibrium: true}\n"
+    "solver: {formulation: nullspace, integrator: radau5, rtol: 1.0e-9, atol: 1.0e-10}\n"
+    "output: {every: 0.05}\n";
+
+typedef struct rest_track {
+  double z0, dz, ke;
+  int n;
+} rest_track;
+
+static int on_rest(void *user, const cosrod_sim *sim, double t) {
+  (void)t;
+  rest_track *r = user;
+  double x[3];
+  cosrod_sim_body(sim, 0, x, NULL, NULL);
+  if (r->n++ == 0) r->z0 = x[2];
+  r->dz = fmax(r->dz, fabs(x[2] - r->z0));
+  r->ke = fmax(r->ke, cosrod_sim_energy_now(sim).kinetic);
+  return 0;
+}
+
+static void rest(const char *const *sets, size_t nsets) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(REST, "rest.yaml", sets, nsets, &sc);
+  if (!sim) return;
+  rest_track tr = {0};
+  cosrod_sim_observer obs = {0};
+  obs.frame = on_rest;
+  obs.user = &tr;
+  cosrod_status st = cosrod_sim_run(sim, &obs);
+  CHECK("run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  const double EA = 5.0e6 * 3.14159265358979323846 * 25e-6, rhoA = 1100.0 * 3.14159265358979323846 * 25e-6;
+  const double drop = (G * 0.5 + rhoA * G * 0.25 / 2.0) / EA; /* (m_b g L + rhoA g L²/2) / EA */
+  NOTE("frames %d, body z0 %.12g m, max |z - z0| %.3e m (free start: drop ~%.3e m), max kinetic %.3e J", tr.n,
+       tr.z0, tr.dz, drop, tr.ke);
+  CHECK("frames written", tr.n >= 6);
+  /* the equilibrium is exact to the statics tolerance (forces 1e-9 of m g):
+   * an acceleration ~1e-9 g moves the body ~1e-11 m in 0.3 s; the
+   * integration error at rtol 1e-9 is of the same order */
+  CHECK("body stays at rest (|dz| < 1e-8 m)", tr.dz < 1e-8);
+  CHECK("no kinetic energy (< 1e-12 J)", tr.ke < 1e-12);
+  /* it starts at the stretched equilibrium (exact discrete elongation, see
+   * static_hanging_body_clamped), not at the unstretched shape */
+  CHECK_NEAR("starts at the static equilibrium", -0.6 - tr.z0, drop, 1e-6 * drop);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(start_from_equilibrium_body_at_rest) { rest(NULL, 0); }
+TEST(start_from_equilibrium_body_at_rest_absolute_directors) {
+  rest((const char *const[]){"solver.formulation=absolute", "bodies.0.parametrisation=directors"}, 2);
+}
+TEST(start_from_equilibrium_body_at_rest_galpha) {
+  rest((const char *const[]){"solver.integrator=galpha", "solver.h0=1.0e-3"}, 2);
+}
+
+static const th_case cases[] = {
+    TH_CASE(static_hanging_body_clamped),
+    TH_CASE(static_hanging_body_pinned),
+    TH_CASE(static_hanging_from_keyframe_body),
+    TH_CASE(static_cantilever_body_tip_load),
+    TH_CASE(modes_axial_heavy_mass_on_light_rod),
+    TH_CASE(modes_pendulum_on_pinned_cable),
+    TH_CASE(start_from_equilibrium_body_at_rest),
+    TH_CASE(start_from_equilibrium_body_at_rest_absolute_directors),
+    TH_CASE(start_from_equilibrium_body_at_rest_galpha),
+};
+
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
