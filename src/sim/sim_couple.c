@@ -191,9 +191,10 @@ void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD) {
   if (!cp) return;
   finish(s, t, NULL);
   cp->Tb = cp->Gb = cp->Eb = cp->Wb = cp->Db = 0.0;
-  if (cp->m && cp->stat) { /* static: at rest, gravity only (bushings are refused there) */
+  if (cp->m && cp->stat) { /* static: at rest, gravity and bushing springs (sim_couple_static.c) */
     for (size_t b = 0; b < cp->nb; ++b)
       if (cp->bmap[b] >= 0) cp->Gb -= s->sc->bodies[b].mass * cosrod_vec3_dot(s->sc->gravity, cp->bx + 3 * b);
+    cp->Eb = sim_couple_static_bushing_energy(s, cp->sxq);
   } else if (cp->m) {
     cosrod_mbs_energy(cp->m, cp->d, t, cp->ym, &cp->Tb, &cp->Gb, &cp->Eb);
     cosrod_mbs_power(cp->m, cp->d, t, cp->ym, &cp->Wb, &cp->Db);

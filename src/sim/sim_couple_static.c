@@ -33,7 +33,11 @@
  * shape is that rod's vertex table; a body-dominated mode, e.g. a pendulum,
  * still shows its rod's motion).
  *
- * Not supported here (refused, exit 2): joints and bushings, Kirchhoff rods,
+ * Bushings (their springs; the dampers do nothing at rest) add their
+ * forces and torques to the bodies' rows, with the rotational spring of
+ * body.h (V = 2 k_rot |Im q_rel|², q_rel = q_a q_a0⁻¹ (q_b q_b0⁻¹)⁻¹).
+ *
+ * Not supported here (refused, exit 2): joints, Kirchhoff rods,
  * buckling, arc-length control and keyframe paths with bodies, preloads. */
 #include <math.h>
 #include <stdio.h>
@@ -67,9 +71,10 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   const char *what = stat ? "static, modal and buckling analyses" : "start_from_equilibrium";
   char msg[200], key[64];
   for (size_t j = 0; j < sc->njoints; ++j) {
+    if (sc->joints[j].type == COSROD_SC_JOINT_BUSHING) continue;
     snprintf(key, sizeof key, "joints.%zu", j);
-    snprintf(msg, sizeof msg, "%s with rigid bodies take no %s yet (dynamic analyses only)", what,
-             sc->joints[j].type == COSROD_SC_JOINT_BUSHING ? "bushings" : "joints");
+    snprintf(msg, sizeof msg, "%s with rigid bodies take no joints yet (bushings are fine; dynamic analyses only)",
+             what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   if (sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING &&
@@ -84,9 +89,10 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
     return COSROD_ERR_UNSUPPORTED;
   for (size_t b = 0; b < sc->nbodies; ++b) {
     int used = sc->bodies[b].has_motion;
+    for (size_t j = 0; j < sc->njoints; ++j) used |= sc->joints[j].body[0] == (int)b || sc->joints[j].body[1] == (int)b;
     for (size_t r = 0; r < sc->nrods; ++r) used |= sc->rods[r].ends[0].body == (int)b || sc->rods[r].ends[1].body == (int)b;
     snprintf(key, sizeof key, "bodies.%zu", b);
-    snprintf(msg, sizeof msg, "body '%s' carries no rod end: its static equilibrium is undetermined (%s)",
+    snprintf(msg, sizeof msg, "body '%s' carries no rod end and no bushing: its static equilibrium is undetermined (%s)",
              sc->bodies[b].name, what);
     if (!used && refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
@@ -117,6 +123,54 @@ static double profile(const cosrod_sc_body_load *l, double t) {
     default:
       return 1.0;
   }
+}
+
+/* Pose of side k of bushing j: point c and lever a = c - x_b (spatial),
+ * orientation relative to the initial one q_rel = q q0^-1 (ground: identity,
+ * c the spatial point); block index or -1. */
+static int bushing_side(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, int k, double c[3],
+                        double a[3], double qr[4]) {
+  const int b = jt->body[k], blk = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
+  if (blk < 0) {
+    cosrod_vec3_copy(c, jt->at[k]);
+    cosrod_vec3_zero(a);
+    qr[0] = 1.0, qr[1] = qr[2] = qr[3] = 0.0;
+    return -1;
+  }
+  const double *x = qb + 7 * blk, *p = x + 3;
+  cosrod_quat_rotate(a, p, jt->at[k]);
+  cosrod_vec3_add(c, x, a);
+  cosrod_quat_mul_conj(qr, p, s->sc->bodies[b].quaternion);
+  return blk;
+}
+
+/* Spring part of bushing j (body.h, cosrod_bushing_def; at rest the
+ * dampers do nothing): force f on side 0 at c0 (-f on side 1), torque tau on
+ * side 0 (-tau on side 1) from q_rel = q_a q_a0^-1 (q_b q_b0^-1)^-1,
+ * tau = -2 k_rot w Im(q_rel) (the gradient of V = 2 k_rot |Im q_rel|^2);
+ * elastic energy into *V. */
+static void bushing_spring(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, double f[3], double tau[3],
+                           double a0[3], double a1[3], int blk[2], double *V) {
+  double c0[3], c1[3], q0[4], q1[4], q[4], dx[3];
+  blk[0] = bushing_side(s, qb, jt, 0, c0, a0, q0);
+  blk[1] = bushing_side(s, qb, jt, 1, c1, a1, q1);
+  cosrod_vec3_sub(dx, c0, c1);
+  cosrod_vec3_scale(f, -jt->stiffness, dx);
+  cosrod_quat_mul_conj(q, q0, q1);
+  for (int k = 0; k < 3; ++k) tau[k] = -2.0 * jt->stiffness_rot * q[0] * q[1 + k];
+  if (V) *V = 0.5 * jt->stiffness * cosrod_vec3_dot(dx, dx) + 2.0 * jt->stiffness_rot * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+}
+
+double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq) {
+  double E = 0.0;
+  for (size_t j = 0; s->cst && j < s->sc->njoints; ++j) {
+    if (s->sc->joints[j].type != COSROD_SC_JOINT_BUSHING) continue;
+    double f[3], tau[3], a0[3], a1[3], V;
+    int blk[2];
+    bushing_spring(s, xq, &s->sc->joints[j], f, tau, a0, a1, blk, &V);
+    E += V;
+  }
+  return E;
 }
 
 static int pose_cb(void *user, double t, const double *qb) {
@@ -172,12 +226,34 @@ static int residual_cb(void *user, double t, double mu, double gs, const double 
         SF = fmax(SF, cosrod_vec3_norm(f));
         SM = fmax(SM, fmax(cosrod_vec3_norm(m), cosrod_vec3_norm(R + 6 * e + 3)));
       }
-    double *o = rb + 6 * k, pc[4];
+    double *o = rb + 6 * k; /* spatial here, material torque below */
     cosrod_vec3_copy(o, F);
-    cosrod_quat_conj(pc, p);
-    cosrod_quat_rotate(o + 3, pc, tau); /* material torque Rᵀτ */
+    cosrod_vec3_copy(o + 3, tau);
     scale[2 * k] = SF;
     scale[2 * k + 1] = SM;
+  }
+  for (size_t j = 0; j < sc->njoints; ++j) { /* bushings: spring forces at rest */
+    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) continue;
+    double f[3], tau[3], a[2][3];
+    int blk[2];
+    bushing_spring(s, qb, &sc->joints[j], f, tau, a[0], a[1], blk, NULL);
+    for (int side = 0; side < 2; ++side) {
+      if (blk[side] < 0) continue;
+      double fs[3], ts[3], m[3], *o = rb + 6 * blk[side];
+      cosrod_vec3_scale(fs, side ? -1.0 : 1.0, f);
+      cosrod_vec3_scale(ts, side ? -1.0 : 1.0, tau);
+      cosrod_vec3_cross(m, a[side], fs);
+      cosrod_vec3_add(m, m, ts);
+      cosrod_vec3_add(o, o, fs);
+      cosrod_vec3_add(o + 3, o + 3, m);
+      scale[2 * blk[side]] = fmax(scale[2 * blk[side]], cosrod_vec3_norm(fs));
+      scale[2 * blk[side] + 1] = fmax(scale[2 * blk[side] + 1], fmax(cosrod_vec3_norm(m), cosrod_vec3_norm(ts)));
+    }
+  }
+  for (int k = 0; k < c->nb; ++k) { /* material torque Rᵀτ */
+    double pc[4], *o = rb + 6 * k;
+    cosrod_quat_conj(pc, qb + 7 * k + 3);
+    cosrod_quat_rotate(o + 3, pc, o + 3);
   }
   return 0;
 }
@@ -247,6 +323,8 @@ static cosrod_status setup(cosrod_sim *s) {
   blk->user = s;
   blk->pose = pose_cb;
   blk->residual = residual_cb;
+  for (size_t j = 0; j < sc->njoints; ++j) /* a bushing between two bodies couples their blocks */
+    blk->blocks_coupled |= sc->joints[j].body[0] >= 0 && sc->joints[j].body[1] >= 0;
   return COSROD_OK;
 }
 

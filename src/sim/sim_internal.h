@@ -252,5 +252,7 @@ cosrod_status sim_couple_static_alloc(cosrod_sim *s);
 cosrod_status sim_couple_static_modes(cosrod_sim *s);
 cosrod_status sim_couple_static_start(cosrod_sim *s);
 void sim_couple_static_free(cosrod_sim *s);
+/* Elastic energy of the bushings' springs at the bodies' poses xq (model order, 7 each). */
+double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq);
 
 #endif /* COSROD_SIM_INTERNAL_H */

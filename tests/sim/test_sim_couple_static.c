@@ -82,6 +82,49 @@ TEST(static_hanging_from_keyframe_body) {
                  2);
 }
 
+/* A body on a light vertical rod (EA = 1e5 N, rhoA 1e-9 kg/m) and on a
+ * bushing spring to the ground point at its initial centre (k = 5e4 N/m):
+ * two springs in parallel, the body sinks by m g / (EA / L + k). */
+static const char *BUSH =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 8\n"
+    "    stiffness: {EA: 1.0e5, GA1: 4.0e4, GA2: 4.0e4, EI1: 1.0, EI2: 1.0, GJ: 0.8}\n"
+    "    inertia: {rhoA: 1.0e-9, rhoI1: 1.0e-15, rhoI2: 1.0e-15, rhoJ: 2.0e-15}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: bob, at: [0, 0, 0.1]}\n"
+    "bodies:\n"
+    "  - {name: bob, mass: 50.0, inertia: [0.5, 0.5, 0.2], position: [0, 0, -1.1]}\n"
+    "joints:\n"
+    "  - {type: bushing, bodies: [bob, ground], at: [[0, 0, 0], [0, 0, -1.1]], stiffness: 5.0e4, stiffness_rot: 10.0}\n"
+    "analysis: {type: static}\n";
+
+TEST(static_body_on_rod_and_bushing) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(BUSH, "bushing.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("static run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  double x[3], q[4], R[12];
+  cosrod_sim_body(sim, 0, x, q, NULL);
+  CHECK("reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
+  const double m = 50.0, kr = 1.0e5, kb = 5.0e4, dz = m * G / (kr + kb);
+  NOTE("body sinks %.12e m, m g / (EA/L + k) = %.12e m; rod top reaction %.9g N (k_rod share %.9g N)", -1.1 - x[2],
+       dz, R[2], kr * dz);
+  /* linear springs: exact up to the Newton tolerance and the rod's weight (1e-9 kg) */
+  CHECK_NEAR("parallel springs", -1.1 - x[2], dz, 1e-7 * dz);
+  CHECK_NEAR("the rod carries its stiffness' share", R[2], kr * dz, 1e-7 * m * G);
+  CHECK_NEAR("no rotation", fabs(q[0]), 1.0, 1e-12);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 /* Horizontal cantilever (L = 1 m) clamped at the origin, a body of mass m
  * clamped to its tip at the body point a = (-d, 0, 0) (the centre of mass d
  * beyond the tip); the rod's weight is made negligible (rhoA 1e-9 kg/m).
@@ -321,6 +364,7 @@ static const th_case cases[] = {
     TH_CASE(static_hanging_body_clamped),
     TH_CASE(static_hanging_body_pinned),
     TH_CASE(static_hanging_from_keyframe_body),
+    TH_CASE(static_body_on_rod_and_bushing),
     TH_CASE(static_cantilever_body_tip_load),
     TH_CASE(modes_axial_heavy_mass_on_light_rod),
     TH_CASE(modes_pendulum_on_pinned_cable),
