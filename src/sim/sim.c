@@ -461,9 +461,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     else if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
       if (status) *status = COSROD_ERR_UNSUPPORTED;
       return NULL;
-    } else if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC)
-      why = NULL;
-    else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
+    } else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
       why = "rods with rigid bodies need formulation nullspace or absolute (not dae)", key = "solver.formulation";
     else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
       why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
