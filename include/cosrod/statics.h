@@ -162,6 +162,7 @@ typedef struct cosrod_statics_blocks {
   int nattach;        /* rod ends attached to blocks */
   const int *att_rod, *att_end, *att_block; /* (nattach) */
   int blocks_coupled; /* 1: blocks also act on each other (the band then spans all blocks) */
+  int follower;       /* 1: some block load is a moment or follows the block (K not symmetric) */
   void *user;
   /* Poses qb (nblocks x 7) at pseudo-time t, before the rods are evaluated: 0 or -1. */
   int (*pose)(void *user, double t, const double *qb);

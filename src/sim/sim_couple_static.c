@@ -37,8 +37,12 @@
  * forces and torques to the bodies' rows, with the rotational spring of
  * body.h (V = 2 k_rot |Im q_rel|², q_rel = q_a q_a0⁻¹ (q_b q_b0⁻¹)⁻¹).
  *
+ * Buckling (sim_run_buckling, cosrod_statics_buckling) runs on the same
+ * coupled system: the blocks' rotations are turned into spatial components
+ * like the rods' segments there (statics_buckling.c).
+ *
  * Not supported here (refused, exit 2): joints, Kirchhoff rods,
- * buckling, arc-length control and keyframe paths with bodies, preloads. */
+ * arc-length control and keyframe paths with bodies, preloads. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,10 +81,6 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
              what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
-  if (sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING &&
-      refuse(sc, "analysis.type", "buckling with rigid bodies is not supported yet (static and modes are)", err,
-             errlen))
-    return COSROD_ERR_UNSUPPORTED;
   if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && (sc->analysis.arc_length || sc->analysis.keyframe_path) &&
       refuse(sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
              sc->analysis.arc_length ? "arc-length control with rigid bodies is not supported yet"
@@ -300,6 +300,8 @@ static cosrod_status setup(cosrod_sim *s) {
       c->mass[6 * k + j] = sb->mass;
       c->mass[6 * k + 3 + j] = sb->inertia[j];
     }
+    for (size_t i = 0; i < sb->nloads; ++i)
+      c->blk.follower |= sb->loads[i].type == COSROD_SC_LOAD_MOMENT || sb->loads[i].frame == COSROD_SC_FRAME_MATERIAL;
     cosrod_vec3_copy(c->xq + 7 * k, sb->position);
     cosrod_quat_copy(c->xq + 7 * k + 3, sb->quaternion);
   }

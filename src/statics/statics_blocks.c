@@ -38,6 +38,7 @@ cosrod_status statics_blocks_init(cosrod_statics *s, const cosrod_statics_blocks
         blk->att_block[a] < 0 || blk->att_block[a] >= nb)
       return COSROD_ERR_INVALID;
   s->blk = *blk;
+  if (blk->follower) s->dead_loads = 0; /* the stability index and buckling see a non-symmetric K */
   int *place = malloc((size_t)nb * sizeof *place);
   double *mass = malloc(6 * (size_t)nb * sizeof *mass);
   int *att = malloc(3 * (size_t)(na + 1) * sizeof *att);

@@ -190,6 +190,84 @@ TEST(static_cantilever_body_tip_load) {
   CHECK("slope within 1e-4 (N = 40)", s40 < 1e-4);
 }
 
+/* A light column (EI = 10 N m²) clamped at the ground, a 1 kg point-like
+ * body clamped on its top: the body's weight is a dead end load, so the
+ * critical load factor of gravity is the clamped-free Euler load
+ * pi² EI / (4 L²) / (m g) (shear: P/GA ~ 6e-6 relative, negligible). */
+static const char *COLUMN =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: column\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    stiffness: {EA: 1.0e7, GA1: 4.0e6, GA2: 4.0e6, EI1: 10.0, EI2: 10.0, GJ: 8.0}\n"
+    "    inertia: {rhoA: 1.0e-9, rhoI1: 1.0e-12, rhoI2: 1.0e-12, rhoJ: 2.0e-12}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: top, at: [0, 0, 0]}\n"
+    "bodies:\n"
+    "  - {name: top, mass: 1.0, inertia: [1.0e-6, 1.0e-6, 1.0e-6], position: [0, 0, 1]}\n"
+    "analysis: {type: buckling, count: 2}\n";
+
+/* d > 0: the body's centre d above the tip (a rigid extension carrying the
+ * load): the column w'' + k² w = k² (δ + d θ) with w(L) = δ, w'(L) = θ
+ * buckles at k d tan(k L) = 1 (k² = P / EI), solved here by bisection. */
+static double column_error(int N, double d) {
+  char seg[64], pos[64], at[64];
+  snprintf(seg, sizeof seg, "rods.0.segments=%d", N);
+  snprintf(pos, sizeof pos, "bodies.0.position=[0, 0, %.17g]", 1.0 + d);
+  snprintf(at, sizeof at, "rods.0.ends.end.at=[0, 0, %.17g]", -d);
+  const char *sets[] = {seg, pos, at};
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(COLUMN, "column.yaml", sets, 3, &sc);
+  if (!sim) return NAN;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("buckling run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  double want = 3.14159265358979323846 * 3.14159265358979323846 * 10.0 / 4.0 / G;
+  if (d > 0.0) {
+    double lo = 1e-9, hi = 0.5 * 3.14159265358979323846 - 1e-12; /* k L, L = 1 */
+    for (int it = 0; it < 200; ++it) {
+      double m = 0.5 * (lo + hi);
+      if (m * d * tan(m) > 1.0)
+        hi = m;
+      else
+        lo = m;
+    }
+    want = lo * lo * 10.0 / G;
+  }
+  double l1 = NAN, l2 = NAN;
+  CHECK("two buckling modes", cosrod_sim_nmodes(sim) == 2);
+  cosrod_sim_mode(sim, 0, &l1, NULL, NULL);
+  cosrod_sim_mode(sim, 1, &l2, NULL, NULL);
+  NOTE("N = %d, d = %g: critical factors %.10g, %.10g; closed form %.10g", N, d, l1, l2, want);
+  CHECK_NEAR("the pair of a round column", l2, l1, 1e-6 * l1);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return fabs(l1 - want) / want;
+}
+
+TEST(buckling_column_with_body_on_top) {
+  double e20 = column_error(20, 0.0), e40 = column_error(40, 0.0);
+  NOTE("relative errors %.3e (N = 20), %.3e (N = 40)", e20, e40);
+  /* second order in N (the rods' buckling tests: the same discretisation) */
+  CHECK("within 1e-3 at N = 20", e20 < 1e-3);
+  CHECK("within 2.5e-4 at N = 40", e40 < 2.5e-4);
+  CHECK("second order (ratio 3.5 .. 4.5)", e20 / e40 > 3.5 && e20 / e40 < 4.5);
+}
+
+/* the body's centre 0.2 m above the tip: its rotation (a block unknown)
+ * carries the load's lever arm */
+TEST(buckling_column_with_body_above_tip) {
+  double e20 = column_error(20, 0.2), e40 = column_error(40, 0.2);
+  NOTE("relative errors %.3e (N = 20), %.3e (N = 40)", e20, e40);
+  CHECK("within 3e-4 at N = 20", e20 < 3e-4);
+  CHECK("within 8e-5 at N = 40", e40 < 8e-5);
+  CHECK("second order (ratio 3.5 .. 4.5)", e20 / e40 > 3.5 && e20 / e40 < 4.5);
+}
+
 /* Heavy body (m_b = 2 kg) on a light vertical rod (m_rod = 2e-3 kg), no
  * gravity: the axial mode of a rod fixed at the top with an end mass,
  * beta tan beta = m_rod / m_b, omega = beta sqrt(EA / (m_rod L)) (~ sqrt(EA / (L m_b))). */
@@ -366,6 +444,8 @@ static const th_case cases[] = {
     TH_CASE(static_hanging_from_keyframe_body),
     TH_CASE(static_body_on_rod_and_bushing),
     TH_CASE(static_cantilever_body_tip_load),
+    TH_CASE(buckling_column_with_body_on_top),
+    TH_CASE(buckling_column_with_body_above_tip),
     TH_CASE(modes_axial_heavy_mass_on_light_rod),
     TH_CASE(modes_pendulum_on_pinned_cable),
     TH_CASE(start_from_equilibrium_body_at_rest),
