@@ -82,6 +82,63 @@ TEST(static_hanging_from_keyframe_body) {
                  2);
 }
 
+/* A chain: rod 1 clamped at the origin -> body 1 -> rod 2 -> body 2
+ * (steel rods of 1 m, r = 2 mm; bodies 5 kg and 10 kg, attachments 5 cm
+ * above / below their centres).  Body 1 sits between the rods' blocks. */
+static const char *CHAIN =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n"
+    "  steel: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
+    "rods:\n"
+    "  - name: upper\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 2.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: b1, at: [0, 0, 0.05]}\n"
+    "  - name: lower\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 2.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, -1.1], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped, body: b1, at: [0, 0, -0.05]}\n"
+    "      end: {type: pinned, body: b2, at: [0, 0, 0.05]}\n"
+    "bodies:\n"
+    "  - {name: b1, mass: 5.0, inertia: [0.01, 0.01, 0.01], position: [0, 0, -1.05]}\n"
+    "  - {name: b2, mass: 10.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -2.15]}\n"
+    "analysis: {type: static}\n";
+
+TEST(static_chain_rod_body_rod_body) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(CHAIN, "chain.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("static run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  double CG[3], rhoA, R[12], x1[3], x2[3];
+  cosrod_rod_constants(cosrod_sim_rod(sim, 0), CG, NULL, NULL, NULL, &rhoA, NULL);
+  const double EA = CG[2], m1 = 5.0, m2 = 10.0, L = 1.0, mr = rhoA * L;
+  CHECK("reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
+  cosrod_sim_body(sim, 0, x1, NULL, NULL);
+  cosrod_sim_body(sim, 1, x2, NULL, NULL);
+  /* elongations (T_bottom L + rhoA g L²/2) / EA with T_bottom = the weight below */
+  const double d1 = ((m1 + m2 + mr) * G * L + rhoA * G * L * L / 2) / EA, d2 = (m2 * G * L + rhoA * G * L * L / 2) / EA;
+  const double want = (m1 + m2 + 2 * mr) * G;
+  NOTE("top reaction %.12g N (want %.12g); drops %.9e, %.9e m (want %.9e, %.9e)", R[2], want, -1.05 - x1[2],
+       -2.15 - x2[2], d1, d1 + d2);
+  CHECK_NEAR("top reaction = all weights", R[2], want, 1e-8 * want);
+  CHECK_NEAR("body 1 drops by the upper rod's elongation", -1.05 - x1[2], d1, 1e-6 * d1);
+  CHECK_NEAR("body 2 drops by both elongations", -2.15 - x2[2], d1 + d2, 1e-6 * (d1 + d2));
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 /* A body on a light vertical rod (EA = 1e5 N, rhoA 1e-9 kg/m) and on a
  * bushing spring to the ground point at its initial centre (k = 5e4 N/m):
  * two springs in parallel, the body sinks by m g / (EA / L + k). */
@@ -442,6 +499,7 @@ static const th_case cases[] = {
     TH_CASE(static_hanging_body_clamped),
     TH_CASE(static_hanging_body_pinned),
     TH_CASE(static_hanging_from_keyframe_body),
+    TH_CASE(static_chain_rod_body_rod_body),
     TH_CASE(static_body_on_rod_and_bushing),
     TH_CASE(static_cantilever_body_tip_load),
     TH_CASE(buckling_column_with_body_on_top),
