@@ -164,7 +164,8 @@ typedef struct cosrod_statics_blocks {
   int blocks_coupled; /* 1: blocks also act on each other (the band then spans all blocks) */
   int follower;       /* 1: some block load is a moment or follows the block (K not symmetric) */
   void *user;
-  /* Poses qb (nblocks x 7) at pseudo-time t, before the rods are evaluated: 0 or -1. */
+  /* Poses qb (nblocks x 7) at pseudo-time t, before the rods are evaluated: 0 or -1
+   * (also called with nblocks = 0: e.g. to move bodies that are prescribed). */
   int (*pose)(void *user, double t, const double *qb);
   /* After the rods are evaluated (d: their data, nrods): residual rows rb
    * (nblocks x 6) with the blocks' external loads scaled by mu and their

@@ -331,7 +331,7 @@ static cosrod_status setup(cosrod_sim *s) {
 }
 
 const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s) {
-  return s->cst && s->cst->nb > 0 ? &s->cst->blk : NULL;
+  return s->cst ? &s->cst->blk : NULL; /* nb = 0: the pose hook moves the keyframe bodies */
 }
 
 cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen) {

@@ -26,7 +26,12 @@ static const int WINDOW = 18; /* rod unknowns next to an attached end that the b
 
 cosrod_status statics_blocks_init(cosrod_statics *s, const cosrod_statics_blocks *blk) {
   s->nblk = 0;
-  if (!blk || blk->nblocks == 0) return COSROD_OK;
+  if (!blk) return COSROD_OK;
+  if (blk->nblocks == 0) { /* only the pose hook (ends carried by prescribed bodies) */
+    s->blk.pose = blk->pose;
+    s->blk.user = blk->user;
+    return COSROD_OK;
+  }
   const int nb = blk->nblocks, na = blk->nattach;
   if (nb < 0 || na < 0 || !blk->place || !blk->mass || !blk->pose || !blk->residual ||
       (na > 0 && (!blk->att_rod || !blk->att_end || !blk->att_block)))
@@ -134,7 +139,7 @@ void statics_blocks_weights(cosrod_statics *s) {
 }
 
 cosrod_status statics_blocks_pose(cosrod_statics *s, double t, const double *q) {
-  if (s->nblk == 0) return COSROD_OK;
+  if (!s->blk.pose) return COSROD_OK;
   return s->blk.pose(s->blk.user, t, q + s->nq_rods) == 0 ? COSROD_OK : COSROD_ERR_CALLBACK;
 }
 
