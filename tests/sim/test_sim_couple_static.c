@@ -82,6 +82,56 @@ TEST(static_hanging_from_keyframe_body) {
                  2);
 }
 
+/* A ramped horizontal force F = m g / 2 on a 1 kg body clamped to the end
+ * of a light limp cable (rhoA 1e-4 kg/m, EI 1e-3 N m²) pinned at the
+ * origin: the cable leans at tan φ = F / (m g) with the tension
+ * T = sqrt(F² + (m g)²) stretching it to l = L (1 + T / EA). */
+static const char *LEAN =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: cable\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    stiffness: {EA: 1.0e4, GA1: 4.0e3, GA2: 4.0e3, EI1: 1.0e-3, EI2: 1.0e-3, GJ: 1.0e-3}\n"
+    "    inertia: {rhoA: 1.0e-4, rhoI1: 1.0e-12, rhoI2: 1.0e-12, rhoJ: 2.0e-12}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: pinned}\n"
+    "      end: {type: clamped, body: bob, at: [0, 0, 0]}\n"
+    "bodies:\n"
+    "  - {name: bob, mass: 1.0, inertia: [1.0e-4, 1.0e-4, 1.0e-4], position: [0, 0, -1],\n"
+    "     loads: [{type: force, value: [4.905, 0, 0], ramp: [0, 1]}]}\n"
+    "analysis: {type: static}\n";
+
+TEST(static_body_load_leans_the_cable) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(LEAN, "lean.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("static run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  double x[3], q[4], R[12];
+  cosrod_sim_body(sim, 0, x, q, NULL);
+  CHECK("reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
+  const double F = 4.905, W = G, T = hypot(F, W), l = 1.0 + T / 1.0e4, phi = atan2(F, W), mc = 1.0e-4;
+  const double tilt = 2.0 * asin(sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]));
+  NOTE("body at (%.9g, %.9g, %.9g), closed form (%.9g, 0, %.9g); tilt %.9g rad (phi %.9g); top reaction (%.9g, %.3g, "
+       "%.9g)",
+       x[0], x[1], x[2], l * sin(phi), -l * cos(phi), tilt, phi, R[0], R[1], R[2]);
+  /* global balance to the Newton tolerance: the pin holds F and all weight */
+  CHECK_NEAR("top reaction x = -F", R[0], -F, 1e-8 * T);
+  CHECK_NEAR("top reaction z = (m + m_cable) g", R[2], (1.0 + mc) * G, 1e-8 * T);
+  /* the cable's weight (m_c / m = 1e-4) sags it, its bending stiffness
+   * (EI / (T L²) = 1e-4) rounds the clamped end: 2e-4 of l */
+  CHECK_NEAR("body x", x[0], l * sin(phi), 2e-4 * l);
+  CHECK_NEAR("body z", x[2], -l * cos(phi), 2e-4 * l);
+  CHECK_NEAR("body y", x[1], 0.0, 1e-12);
+  CHECK_NEAR("the body turns with the cable end", tilt, phi, 2e-3 * phi);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 /* A rubber rod (L = 1 m) hanging from a keyframe-driven hook that moves by
  * (0.3, 0, 0.2) m over the pseudo-time, against the same rod with a
  * prescribed start end on the same keyframes: the same equilibria. */
@@ -546,6 +596,7 @@ static const th_case cases[] = {
     TH_CASE(static_hanging_body_clamped),
     TH_CASE(static_hanging_body_pinned),
     TH_CASE(static_hanging_from_keyframe_body),
+    TH_CASE(static_body_load_leans_the_cable),
     TH_CASE(static_rod_carried_by_keyframe_body),
     TH_CASE(static_chain_rod_body_rod_body),
     TH_CASE(static_body_on_rod_and_bushing),
