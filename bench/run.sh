@@ -106,6 +106,10 @@ if [ $QUICK = 1 ]; then sh "$ROOT/bench/kirchhoff.sh" "$B" "$R" --quick; else sh
 
 # BDF codes on our band SUNMatrix / LU: per-step cost against rodas (issue 12)
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/bdf.sh" "$B" "$R" --quick; else sh "$ROOT/bench/bdf.sh" "$B" "$R"; fi
+# rods attached to bodies: analytic vs finite-difference coupled Jacobian (issue 10 item 5)
+echo "== rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> $R/multibody-jacobian.txt"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 > "$R/multibody-jacobian.txt"
+else sh "$ROOT/bench/multibody_jac.sh" "$B" 3 > "$R/multibody-jacobian.txt"; fi
 # generalized-alpha (issue 12): raw runs for bench/results/galpha.md
 echo "== generalized-alpha: pulsed steel cantilever, S1 rubber pendulum, cost per step (bench/galpha/run.sh)"
 if [ -x "$B/bench/galpha/bench_galpha" ]; then

@@ -202,8 +202,9 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
 /* Extra wrench on body b used by every later evaluation with d (rhs, joint
  * reactions): spatial force F [N] at the centre of mass and spatial torque
  * tau [N m] about it (e.g. the reactions of rods attached to the body);
- * zero after cosrod_mbs_data_create.  Not in cosrod_mbs_jac (treated as
- * given) nor in cosrod_mbs_power (the caller accounts for its power). */
+ * zero after cosrod_mbs_data_create.  cosrod_mbs_jac treats it as a
+ * constant spatial wrench (the body components of tau move with R_b); not
+ * in cosrod_mbs_power (the caller accounts for its power). */
 void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], const double tau[3]);
 
 /* Analytic dense Jacobian J (n x n, column-major, ld n) of f for every
@@ -213,6 +214,13 @@ void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], cons
  * by n exact directional derivatives of the right-hand side
  * (body_tangent.c).  Returns 0 or -1 (as rhs). */
 int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
+
+/* Derivative of every body's pose in the user frame (as
+ * cosrod_mbs_body_state: x, q, v, Omega; 13 rows) with respect to y:
+ * P (nb x 13 x n), body b's block column-major 13 x n at P + 13 n b.
+ * Exact tangents of the parametrisation and of the twists (as
+ * cosrod_mbs_jac); evaluates f at (t, y).  Returns 0 or -1 (as rhs). */
+int cosrod_mbs_pose_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *P);
 
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
  * of the whole right-hand side (step h relative to max(1, |y_j|)); the
@@ -230,6 +238,16 @@ int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double
  * Jacobian cosrod_mbs_jac) for d; d must outlive the
  * problem.  Sets time_dependent if some load has a profile. */
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
+
+/* generalized-α (body_galpha.c): the Lie-group structure of the model on
+ * top of cosrod_mbs_ode_problem: lie_nq = nq, the increment q ⊕ w
+ * (null-space bodies on R³ x SO(3); absolute bodies on the vector space;
+ * null-space joints through w -> T(q) w + ½ Ṫ(q, w) w) and the tangent
+ * Jacobians K, C from cosrod_mbs_jac (dense). */
+void cosrod_mbs_lie_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
+/* qn (nq) <- q (nq) ⊕ w (n - nq); qn must not alias q.  0 or -1 (gimbal lock,
+ * singular joint partition). */
+int cosrod_mbs_increment(const cosrod_mbs *m, cosrod_mbs_data *d, const double *q, const double *w, double *qn);
 
 /* Pose and twist of body b in the USER body frame: x (3), q (4, unit,
  * scalar first), v (3) spatial, Omega (3) body frame. */

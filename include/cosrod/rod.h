@@ -623,6 +623,29 @@ cosrod_status cosrod_rod_jac_dae_mass_band(const cosrod_rod *rod, cosrod_rod_dat
 cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
                                                     cosrod_rod_form form, const int *perm, int *ml, int *mu);
 
+/* Sensitivities to the prescribed pose E = (x_e, ẋ_e, p_e, ṗe) (3, 3, 4, 4)
+ * of end e (pinned / clamped; e.g. a rod end attached to a rigid body),
+ * for the analytic Jacobian of a coupled system.  Indices are into the rod's
+ * state vector of the form (ABSOLUTE or NULLSPACE, Cosserat rods). */
+typedef struct cosrod_rod_end_jac {
+  int nr;              /* rows of the right-hand side that depend on E */
+  int row[8];          /* (nr) their indices */
+  double G[8 * 14];    /* (nr x 14, ld 8) ∂f[row]/∂E */
+  int nc;              /* state entries the end's support reaction depends on */
+  int col[16];         /* (nc) their indices */
+  double Hy[6 * 16];   /* (6 x nc, ld 6) ∂(F, M)/∂y[col]: reaction force [N], moment [N m] */
+  double He[6 * 14];   /* (6 x 14, ld 6) ∂(F, M)/∂E */
+} cosrod_rod_end_jac;
+
+/* Fill J at the state of the last cosrod_rod_jac / cosrod_rod_jac_full_band
+ * call with d (which must come just before: the force derivatives are
+ * read from d's Jacobian workspace).  The reaction is that of
+ * cosrod_statics_end_reactions without inertia.  COSROD_ERR_UNSUPPORTED for
+ * DAE forms, Kirchhoff rods, ends that are not fixed in position or a
+ * sliding neighbour vertex. */
+cosrod_status cosrod_rod_jac_end(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, int e,
+                                 cosrod_rod_end_jac *J);
+
 #ifdef __cplusplus
 }
 #endif

@@ -156,6 +156,11 @@ int mbs_tan_prepare(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y);
 void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, const double *dy,
                   double *dydot);
 int mbs_jac_tangent(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
+/* Unit quaternion of body i's internal frame (mbs_quat_of) and its tangent
+ * for the direction dy (body_tangent.c). */
+void mbs_quat_tan(const cosrod_mbs *m, const double *y, const double *dy, int i, double q[4], double dq[4]);
+/* The twist tangents of the last mbs_tan_eval: (nw) v', Omega' per body. */
+const double *mbs_tan_dw(const cosrod_mbs_data *d);
 
 /* body_tangent_abs.c: tangents of the absolute formulations (eq. 40, eq. 23) */
 void mbs_omega_from_rate_tan(const mbs_body *b, const double *r, const double *rd, const double *dr,

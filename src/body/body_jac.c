@@ -251,6 +251,10 @@ int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     }
     add_force(m, d, y, J, i, l->at, f, df, zero3);
   }
+  /* caller wrenches (cosrod_mbs_set_wrench): constant spatial torque, its body components R^T tau move with R */
+  for (size_t i = 0; i < m->nb; ++i)
+    if (d->hext[6 * i + 3] != 0.0 || d->hext[6 * i + 4] != 0.0 || d->hext[6 * i + 5] != 0.0)
+      add_force(m, d, y, J, i, zero3, zero3, NULL, d->hext + 6 * i + 3);
   /* translational bushings: f = -k (c_a - c_b) - c (cd_a - cd_b) on a, -f on b */
   for (size_t bi = 0; bi < m->nbu; ++bi) {
     const mbs_bushing *bu = &m->bushings[bi];

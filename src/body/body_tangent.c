@@ -272,6 +272,12 @@ static void side_quat_tan(const cosrod_mbs *m, const double *y, const double *dy
   }
 }
 
+void mbs_quat_tan(const cosrod_mbs *m, const double *y, const double *dy, int i, double q[4], double dq[4]) {
+  side_quat_tan(m, y, dy, i, q, dq);
+}
+
+const double *mbs_tan_dw(const cosrod_mbs_data *d) { return d->tan->dw; }
+
 /* ---- stage 2: joint rows ---------------------------------------------------- */
 
 /* Row tangents for the current side tangents (tn->js): mode 1: g' and J';
@@ -458,6 +464,9 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
     cosrod_vec3_scale(mt, -1.0, tau), cosrod_vec3_scale(dmt, -1.0, dtau);
     add_wrench_tan(d, bu->body[1], B.r, B.dr, mf, dmf, mt, dmt);
   }
+  /* caller wrenches (cosrod_mbs_set_wrench): constant spatial torque, R^T tau moves with R */
+  for (size_t i = 0; i < m->nb; ++i)
+    if (tn->pact[i]) add_wrench_tan(d, (int)i, z3, z3, z3, z3, d->hext + 6 * i + 3, z3);
   /* h_tot' = h' - (Omega x I Omega)' */
   for (size_t i = 0; i < m->nb; ++i) {
     const double *I3 = m->bodies[i].inertia, *Om = d->w + 6 * i + 3, *dOm = tn->dw + 6 * i + 3;

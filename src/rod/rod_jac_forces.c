@@ -100,12 +100,7 @@ static void seg_deriv(const cosrod_rod *rod, const cosrod_rod_data *d, int k, do
 
 /* Vertex kernel derivatives: blocks ∂fp/∂p₊ (Gpp), ∂fp/∂p₋ (Gpm), ∂fm/∂p₊
  * (Gmp), ∂fm/∂p₋ (Gmm), and the rate blocks (suffix d, only if damped).
- * M is the couple of this vertex (d->M, damping included). */
-typedef struct vtx_blocks {
-  double pp[16], pm[16], mp[16], mm[16];
-  double ppd[16], pmd[16], mpd[16], mmd[16];
-} vtx_blocks;
-
+ * M is the couple of this vertex (d->M, damping included); vtx_blocks: rod_jac_internal.h. */
 static void vtx_deriv(cosrod_curvature cv, const double pm[4], const double pp[4], const double pmd[4],
                       const double ppd[4], double alpha, double w, const double M[3], const double CK[3],
                       const double VK[3], int damped, vtx_blocks *b) {
@@ -200,6 +195,18 @@ static void vtx_deriv(cosrod_curvature cv, const double pm[4], const double pp[4
     for (int i = 0; i < 16; ++i)
       b->ppd[i] = -b->ppd[i], b->pmd[i] = -b->pmd[i], b->mpd[i] = -b->mpd[i], b->mmd[i] = -b->mmd[i];
   }
+}
+
+void rod_jac_end_vtx_blocks(const cosrod_rod *rod, const cosrod_rod_data *d, int e, int damped, vtx_blocks *b) {
+  const int N = rod->N, k = e == 0 ? 0 : N - 1, n = e == 0 ? 0 : N;
+  double g[4], gd[4];
+  const double *p = d->p + 4 * k, *pd = d->pd + 4 * k;
+  rod_ghost(g, gd, d->pe[e], d->ped[e], p, pd);
+  memset(b, 0, sizeof *b);
+  if (e == 0)
+    vtx_deriv(rod->curv, g, p, gd, pd, 2.0 / rod->ds[k], rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped, b);
+  else
+    vtx_deriv(rod->curv, p, g, pd, gd, 2.0 / rod->ds[k], rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped, b);
 }
 
 /* Clamped end e: the kernel couples the ghost g(p) = pe p̄ pe with p = p_k.

@@ -134,6 +134,17 @@ static inline void zeta2(cosrod_curvature cv, double c, double *z, double *z1, d
   }
 }
 
+/* Vertex kernel derivatives: blocks ∂fp/∂p₊ (pp), ∂fp/∂p₋ (pm), ∂fm/∂p₊
+ * (mp), ∂fm/∂p₋ (mm), and the rate blocks (suffix d, only if damped). */
+typedef struct vtx_blocks {
+  double pp[16], pm[16], mp[16], mm[16];
+  double ppd[16], pmd[16], mpd[16], mmd[16];
+} vtx_blocks;
+
+/* The blocks of the clamped end e's vertex kernel (p₋, p₊ = ghost, p_0 at e = 0;
+ * p_{N-1}, ghost at e = 1), d evaluated at the state (rod_jac_end.c). */
+void rod_jac_end_vtx_blocks(const cosrod_rod *rod, const cosrod_rod_data *d, int e, int damped, vtx_blocks *b);
+
 /* Stage 1: derivatives of the generalised forces of rod_eval_forces w.r.t.
  * x, ẋ, p, ṗ into d->jacw (layout above); damped: include the rate terms. */
 void rod_jac_force_derivs(const cosrod_rod *rod, cosrod_rod_data *d, double t, int damped);

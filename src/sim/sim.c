@@ -145,7 +145,8 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
 
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
-  if (sim_couple_project(s, t, y) != 0) return -1;
+  const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
+  if (prc < 0) return -1;
   sim_couple_rhs_begin(s, sim_tclamp(s, t), y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
@@ -157,7 +158,7 @@ static int sim_project(double t, double *y, void *user) {
     sim_scatter(s, r, s->yl, y);
   }
   if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0'; /* passed: not pending */
-  return 0;
+  return prc;
 }
 
 /* Evaluate every rod at (t, y); returns the summed rates. */
@@ -408,12 +409,6 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     o.increments = (int)sc->analysis.increments;
   /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
-  if (s->analysis == COSROD_SC_ANALYSIS_STATIC && nr > 1 && (sc->analysis.arc_length || sc->analysis.keyframe_path)) {
-    set_err(err, errlen, sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
-            "%s takes one rod (this scenario has %zu)",
-            sc->analysis.arc_length ? "arc-length control" : "a keyframe path", nr);
-    return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
-  }
   st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
   if (st != COSROD_OK) return fail_create(s, status, st);
   s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)nr, sim_couple_static_blocks(s), &o, &st);
@@ -614,10 +609,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   if (s->lie) {
     cosrod_status st = sim_galpha_layout(s);
     if (st != COSROD_OK) {
-      if (st == COSROD_ERR_UNSUPPORTED) /* sim_couple_lie_place */
-        set_err(err, errlen, sc, "solver.integrator", "galpha with rigid bodies needs quaternion bodies, null-space form, no joints");
-      else
-        set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
   } else if (s->split) {
@@ -704,9 +696,14 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   p->jac_mu_q = s->mu_q;
   p->time_dependent = time_dep;
   p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
-  if (s->cpl) p->jac = NULL; /* bodies: banded finite differences of the coupled band (sim_couple.c) */
-  if (s->cpl && (!strcmp(type->name, "cvode") || !strcmp(type->name, "ida")))
-    p->jac = sim_couple_jac_fd; /* SUNDIALS: ours, with Hairer's increments (sim_couple_jac_fd) */
+  if (s->cpl) { /* bodies: the analytic coupled Jacobian (sim_couple_jac.c); COSROD_COUPLE_JAC=fd (benchmarks):
+                  * banded finite differences (SUNDIALS: ours, with Hairer's increments, sim_couple_jac_fd) */
+    const char *cj = getenv("COSROD_COUPLE_JAC");
+    int fd = (cj && !strcmp(cj, "fd")) || sim_couple_jac_init(s) != 0;
+    p->jac = !fd ? sim_couple_jac
+             : (!strcmp(type->name, "cvode") || !strcmp(type->name, "ida")) ? sim_couple_jac_fd
+                                                                          : NULL;
+  }
   /* one rod: its blocks (SPLIT) / its whole band (NODE) cover J's band, and
    * cosrod_rod_jac zeroes each block's band itself; several rods leave the
    * band entries between the rods' diagonal blocks to the integrator's zeroing */
@@ -723,9 +720,9 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     p->mass_banded = 1;
     p->mass_ml = p->mass_mu = 0;
   }
-  /* galpha: only onto Kirchhoff constraints (its quaternions stay unit without) */
+  /* galpha: only onto Kirchhoff constraints, joints and absolute bodies (its quaternions stay unit without) */
   if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
-      (!s->lie || sim_has_kirchhoff(s)))
+      (!s->lie || sim_has_kirchhoff(s) || sim_couple_lie_project(s)))
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 

@@ -30,12 +30,11 @@
  * body's unknowns (a permutation of the multibody state, body.h, through
  * mmap) placed right before / after the rod block whose end it touches
  * first.  The right-hand side is: body poses from y -> rods -> end
- * reactions -> body wrenches -> body right-hand side.  The Jacobian is left
- * to the implicit methods' banded finite differences (column grouping),
- * with the bandwidths of the coupled structure computed here: independent
- * of N for a chain (O(N) per Jacobian); stars and bodies joined to each
- * other widen the band (correct, not efficient: no analytic body-rod
- * Jacobian and no sparse solver yet). */
+ * reactions -> body wrenches -> body right-hand side.  The Jacobian is
+ * analytic (sim_couple_jac.c; banded finite differences, sim_couple_jac_fd,
+ * as fallback), in the band of the coupled structure computed here:
+ * independent of N for a chain (O(N) per Jacobian); stars and bodies joined
+ * to each other widen the band (no sparse solver yet). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,44 +44,8 @@
 #include "cosrod/vec3.h"
 #include "sim/sim_bodies.h"
 #include "sim/sim_couple.h"
+#include "sim/sim_couple_internal.h"
 #include "sim/sim_internal.h"
-
-typedef struct sim_attach {
-  struct sim_couple *cp;
-  size_t rod;
-  int end;
-  int body;       /* scenario body index */
-  double at[3];   /* attachment point, body frame [m] */
-  double qrel[4]; /* end frame in the body frame */
-  double me;      /* mass of the (massless-treated) end vertex [kg] */
-} sim_attach;
-
-struct sim_couple {
-  cosrod_mbs *m; /* dynamic bodies (NULL if all are kinematic) */
-  cosrod_mbs_data *d;
-  int nm;      /* multibody state size */
-  int *mmap;   /* (nm) position in y of each multibody state entry */
-  int nblk;    /* placement units: each dynamic body (one unit for all with null-space joints) */
-  int *blk_r, *blk_e; /* (nblk) anchor: rod and end (-1: none, placed last) */
-  int *blk_placed;    /* (nblk) */
-  int *ent;           /* (nm) entries of the units, unit u at ent[ent0[u] .. ent0[u + 1]) */
-  int *ent0;          /* (nblk + 1) */
-  int *bmap;   /* (nb) scenario body -> model index or -1 (kinematic) */
-  size_t nb, na;
-  sim_attach *att;
-  double **kpos, **krot;     /* (nb) kinematic bodies: keyframe rows (t, x, y, z) / (t, q) or NULL */
-  double *bx, *bq, *bv, *bw; /* (nb x 3/4/3/3) body poses at the last prepare: x, q, v, w (spatial) */
-  double *F;                 /* (nb x 6) wrench on the dynamic bodies (force, torque about x_b) */
-  double *ym, *fm;           /* (nm) */
-  double *jw;                /* (3 ny) finite-difference Jacobian: perturbed y, f(y), f(y + d) */
-  double Pc;                 /* power of the wrenches on the dynamic bodies [W] */
-  double kin_end;            /* kinetic energy of the attached end vertices [J] */
-  int lie_nb, lie_q0, lie_w0; /* galpha: bodies, offsets of their q in y and of their ν in w (sim_couple_lie_place) */
-  double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
-  double t;                  /* time of the last prepare */
-  int stat, stat_off;        /* static analyses: dynamic bodies' poses (x, q) at rest from sxq, in y at stat_off */
-  const double *sxq;         /* (ndyn x 7) model order (sim_couple_static.c) */
-};
 
 static void end_fn(void *user, int e, double t, double x[3], double xd[3], double xdd[3], double p[4],
                    double pd[4], double pdd[4]) {
@@ -215,9 +178,10 @@ int sim_couple_project(cosrod_sim *s, double t, double *y) {
   sim_couple *cp = s->cpl;
   if (!cp || !cp->m) return 0;
   for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
+  long nrep = cosrod_mbs_data_repartitions(cp->d);
   if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
-  return 0;
+  return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
 
 static double *rows_of(const cosrod_sc_keyframes *k, int dim) {
@@ -258,6 +222,7 @@ void sim_couple_free(cosrod_sim *s) {
   free(cp->ym);
   free(cp->fm);
   free(cp->jw);
+  sim_couple_jac_free(cp);
   free(cp);
   s->cpl = NULL;
 }
@@ -434,7 +399,9 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   cp->jw = malloc(3 * (size_t)s->ny * sizeof *cp->jw);
   if (!cp->jw) return COSROD_ERR_NOMEM;
   if (!cp->m) return COSROD_OK;
-  int pos = s->ny - cp->nm; /* the units not placed yet go last */
+  int pos = s->ny; /* the units not placed yet go last */
+  for (int u = 0; u < cp->nblk; u++)
+    if (!cp->blk_placed[u]) pos -= cp->ent0[u + 1] - cp->ent0[u];
   for (int u = 0; u < cp->nblk; u++)
     if (!cp->blk_placed[u]) pos = place_unit(cp, u, pos);
   for (int i = 0; i < cp->nm; i++) {
@@ -448,6 +415,9 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   const int NB = 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex */
   int ml = s->ml, mu = s->mu;
   int lo_all = s->ny, hi_all = -1;
+  int inter = 0; /* joints / bushings between two bodies couple their units (and the rod ends on them) */
+  for (size_t j = 0; j < s->sc->njoints; j++) inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
+  inter &= cp->nblk > 1;
   for (int u = 0; u < cp->nblk; u++) {
     int lo = s->ny, hi = -1;
     for (int k = cp->ent0[u]; k < cp->ent0[u + 1]; k++) {
@@ -462,7 +432,7 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
     for (size_t i = 0; i < cp->na; ++i) {
       const sim_attach *a = &cp->att[i];
       int mb = cp->bmap[a->body];
-      if (mb < 0 || (cp->nblk > 1 && mb != u)) continue;
+      if (mb < 0 || (cp->nblk > 1 && mb != u && !inter)) continue;
       int r0 = s->qoff_r[a->rod], r1 = r0 + s->ny_r[a->rod] - 1;
       if (a->end == 0 && r1 > r0 + NB - 1) r1 = r0 + NB - 1;
       if (a->end == 1 && r0 < r1 - NB + 1) r0 = r1 - NB + 1;
@@ -471,9 +441,6 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
       if (d > mu) mu = d;
     }
   }
-  int inter = 0; /* joints / bushings between two bodies couple their units */
-  for (size_t j = 0; j < s->sc->njoints; j++) inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
-  inter &= cp->nblk > 1;
   if (inter && hi_all - lo_all > ml) ml = hi_all - lo_all;
   if (inter && hi_all - lo_all > mu) mu = hi_all - lo_all;
   s->ml = ml;
@@ -481,41 +448,40 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   return COSROD_OK;
 }
 
-/* galpha's LIE layout (sim_galpha.c) for the dynamic bodies: each
- * null-space quaternion body is a rod-vertex-like block, q = (x_b, p_b) at
- * qpos + 7 b (after the rods' q), ν = (v_b, Ω_b) at the end of y (after the
- * rods' ν).  Increment as for the rods' frames ([AB07] §2): x_b += w_x,
- * p_b <- p_b ∘ exp(½ w_Ω) (ṗ = ½ p Ω, Ω material; body.h).  Bodies with
- * joints, other parametrisations or velocities (v, ṗ) have no such group
- * structure here: -1.  Returns the number of dynamic bodies placed. */
+/* galpha's LIE layout (sim_galpha.c) for the dynamic bodies: the bodies'
+ * positions q_b (nq of the multibody model) at qpos (after the rods' q),
+ * their velocities ν_b at the end of y (after the rods' ν), and the
+ * increment of the multibody model (cosrod_mbs_increment, body_galpha.c:
+ * R³ x SO(3) per null-space body in every parametrisation, the vector space
+ * for absolute bodies, T w + ½ Ṫ w for null-space joints).  Returns the
+ * number of q entries of the bodies. */
 int sim_couple_lie_place(cosrod_sim *s, int qpos) {
   sim_couple *cp = s->cpl;
   if (!cp || !cp->m) return 0;
-  const int L = (int)cosrod_mbs_nbodies(cp->m), nq = cosrod_mbs_nq(cp->m);
-  if (cosrod_mbs_nconstr(cp->m) != 0 || nq != 7 * L || cp->nm != 13 * L) return -1;
-  for (int b = 0; b < L; b++)
-    if (cosrod_mbs_body_param(cp->m, (size_t)b) != COSROD_BODY_QUATERNION || cosrod_mbs_pos_offset(cp->m, (size_t)b) != 7 * b)
-      return -1;
-  const int vpos = s->ny - 6 * L;
+  const int nq = cosrod_mbs_nq(cp->m), vpos = s->ny - (cp->nm - nq);
   for (int i = 0; i < nq; i++) cp->mmap[i] = qpos + i;
   for (int i = nq; i < cp->nm; i++) cp->mmap[i] = vpos + i - nq;
   for (int u = 0; u < cp->nblk; u++) cp->blk_placed[u] = 1;
-  cp->lie_nb = L;
+  cp->lie_nb = (int)cosrod_mbs_nbodies(cp->m);
   cp->lie_q0 = qpos;
   cp->lie_w0 = vpos; /* offset in y; in w (ν part only) after subtracting nq_tot */
-  return L;
+  return nq;
 }
 
-void sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double *w, double *qn) {
+int sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double *w, double *qn) {
   const sim_couple *cp = s->cpl;
-  if (!cp || cp->lie_nb == 0) return;
-  for (int b = 0; b < cp->lie_nb; b++) {
-    const double *qb = q + cp->lie_q0 + 7 * b, *wb = w + cp->lie_w0 - s->nq_tot + 6 * b;
-    double *o = qn + cp->lie_q0 + 7 * b, e[4];
-    for (int k = 0; k < 3; k++) o[k] = qb[k] + wb[k];
-    cosrod_quat_from_rotvec(e, wb + 3);
-    cosrod_quat_mul(o + 3, qb + 3, e);
-  }
+  if (!cp || cp->lie_nb == 0) return 0;
+  return cosrod_mbs_increment(cp->m, cp->d, q + cp->lie_q0, w + cp->lie_w0 - s->nq_tot, qn + cp->lie_q0);
+}
+
+/* galpha: the bodies need the projection hook (joint constraints, absolute
+ * bodies' internal constraints; body_galpha.c). */
+int sim_couple_lie_project(const cosrod_sim *s) {
+  const sim_couple *cp = s->cpl;
+  if (!cp || !cp->m) return 0;
+  if (cosrod_mbs_nconstr(cp->m) > 0) return 1;
+  const int L = (int)cosrod_mbs_nbodies(cp->m);
+  return cp->nm - cosrod_mbs_nq(cp->m) != 6 * L; /* absolute bodies carry the rates ṙ */
 }
 
 /* Banded finite-difference Jacobian of the coupled right-hand side (band

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Analytic vs finite-difference Jacobian of rods attached to rigid bodies
+# (sim_couple_jac.c, issue 10 item 5): examples/cable-pendulum.yaml and
+# robot-arm-hose.yaml run by `cosrod run` with radau5, rodas, ida and cvode,
+# once with the analytic coupled Jacobian (default) and once with
+# COSROD_COUPLE_JAC=fd (banded grouped differences: the integrators' own, and
+# sim_couple_jac_fd for SUNDIALS).  Prints status, steps, Jacobians, f
+# evaluations and the solver wall time (minimum of REPS runs).
+# Usage: bench/multibody_jac.sh BUILD_DIR [REPS]   (output: a table on stdout)
+set -eu
+B=$1
+REPS=${2:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+C="$B/src/cli/cosrod"
+[ -x "$C" ] || { echo "missing $C" >&2; exit 1; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^,\"}]*\).*/\1/p" "$T/o/summary.json" | head -1; }
+echo "# bench/multibody_jac.sh on $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC'), rev $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1 /proc/loadavg)"
+echo "# example,integrator,jacobian,status,t_reached,nsteps,njev,nfev,solver_wall_min_s"
+for ex in cable-pendulum robot-arm-hose; do
+  for m in radau5 rodas ida cvode; do
+    for j in analytic fd; do
+      best=""
+      r=0
+      while [ $r -lt "$REPS" ]; do
+        rm -rf "$T/o"
+        if [ $j = fd ]; then
+          COSROD_COUPLE_JAC=fd "$C" run "$ROOT/examples/$ex.yaml" -o "$T/o" -q --set solver.integrator=$m \
+            --set output.vtk=false --set output.plots=false >/dev/null 2>&1 || true
+        else
+          "$C" run "$ROOT/examples/$ex.yaml" -o "$T/o" -q --set solver.integrator=$m \
+            --set output.vtk=false --set output.plots=false >/dev/null 2>&1 || true
+        fi
+        w=$(field solver_wall_time)
+        if [ -z "$best" ] || [ "$(echo "$w < $best" | bc -l)" = 1 ]; then best=$w; fi
+        r=$((r + 1))
+      done
+      echo "$ex,$m,$j,$(field status),$(field t_reached),$(field nsteps),$(field njev),$(field nfev),$best"
+    done
+  done
+done
