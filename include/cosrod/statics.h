@@ -141,6 +141,59 @@ cosrod_statics *cosrod_statics_create_system(const struct cosrod_rod *const *rod
                                              const cosrod_statics_options *opt, cosrod_status *status);
 void cosrod_statics_free(cosrod_statics *s);
 
+struct cosrod_rod_data;
+
+/* Rigid blocks coupled to the rods (statics_blocks.c): e.g. rigid bodies
+ * that carry rod ends.  Block b has the pose q_b = (x (3, m), p (4, unit
+ * quaternion)) appended to the system's q after the rods' (at nq_rods + 7 b)
+ * and the minimal coordinates (δx (3, m), δθ (3, rad, material: p <- p
+ * exp(δθ/2))), placed in δ right before rod place[b]'s block (place[b] =
+ * nrods: after the last rod), so a block next to the rod end it touches
+ * keeps the stiffness banded.  Its residual rows are the force (N) and the
+ * material torque Rᵀτ (N m) on the block.  The rods read the block poses
+ * through their end-motion callbacks (cosrod_rod_set_end_fn); `pose` sets
+ * them before every evaluation of the rods.  The stiffness of a coupled
+ * system is the finite-difference twin (central differences, columns
+ * grouped by the band). */
+typedef struct cosrod_statics_blocks {
+  int nblocks;
+  const int *place;   /* (nblocks) rod index in [0, nrods] */
+  const double *mass; /* (nblocks x 6) modal masses of (δx, δθ): m, m, m, J1, J2, J3 (kg, kg m²) */
+  int nattach;        /* rod ends attached to blocks */
+  const int *att_rod, *att_end, *att_block; /* (nattach) */
+  int blocks_coupled; /* 1: blocks also act on each other (the band then spans all blocks) */
+  int follower;       /* 1: some block load is a moment or follows the block (K not symmetric) */
+  void *user;
+  /* Poses qb (nblocks x 7) at pseudo-time t, before the rods are evaluated: 0 or -1
+   * (also called with nblocks = 0: e.g. to move bodies that are prescribed). */
+  int (*pose)(void *user, double t, const double *qb);
+  /* After the rods are evaluated (d: their data, nrods): residual rows rb
+   * (nblocks x 6) with the blocks' external loads scaled by mu and their
+   * gravity by gscale mu (gscale: the gravity ramp of the path), and per
+   * block the scales (nblocks x 2: force N, torque N m) the rows are
+   * measured against (the largest force and moment terms summed). 0 or -1. */
+  int (*residual)(void *user, double t, double mu, double gscale, const double *qb,
+                  const struct cosrod_rod_data *const *d, double *rb, double *scale);
+} cosrod_statics_blocks;
+
+/* A system of rods and rigid blocks (blk may be NULL: as
+ * cosrod_statics_create_system).  The definition's arrays are copied.
+ * ERR_UNSUPPORTED for Kirchhoff rods with blocks. */
+cosrod_statics *cosrod_statics_create_coupled(const struct cosrod_rod *const *rods, int nrods,
+                                              const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
+                                              cosrod_status *status);
+/* Number of blocks, offset of block b in q and in the minimal coordinates (-1 for a bad b). */
+int cosrod_statics_nblocks(const cosrod_statics *s);
+int cosrod_statics_block_qoffset(const cosrod_statics *s, int b);
+int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
+/* Modal analysis of the whole system (rods and blocks, coupled) about
+ * (t, q): the `count` lowest eigenpairs of K φ = ω² M φ with the rods'
+ * lumped masses and the blocks' masses; omega (count, rad/s, negative
+ * -sqrt(-λ) for an unstable direction), minimal (count x ndof, or NULL)
+ * mass-normalised, largest entry positive.  Cosserat rods only. */
+cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
+                                          double *minimal);
+
 /* Number of minimal coordinates (= rows of the residual) nv of the system. */
 int cosrod_statics_ndof(const cosrod_statics *s);
 /* Size of the system's q (sum of the rods' nq), number of rods, offsets of

@@ -119,7 +119,11 @@ static void usage(FILE *f) {
           "bodies.N.motion: {position: [[t, x, y, z], ...], orientation: [[t, q0..q3], ...],\n"
           "interpolation: linear|cubic} drives a body by keyframes (mass, inertia optional);\n"
           "bodies.csv next to the rod files (dynamic analyses; nullspace or absolute; all\n"
-          "integrators).\n");
+          "integrators).  static, modes, buckling, start_from_equilibrium with bodies:\n"
+          "the body poses are unknowns next to the rods (force / moment balance with the rod\n"
+          "end reactions, gravity and loads ramped like the rods', bushings); modes include\n"
+          "the bodies' mass and inertia; refused (exit 2): joints, arc-length and\n"
+          "keyframe paths, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 

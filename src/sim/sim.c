@@ -184,14 +184,6 @@ static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_prelo
     *st = COSROD_ERR_INVALID;
     return NULL;
   }
-  for (int e = 0; e < 2; e++) {
-    if (sr->ends[e].body >= 0 && sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
-      snprintf(key, sizeof key, "rods.%zu.ends.%s", r, e ? "end" : "start");
-      set_err(err, errlen, sc, key, "rod ends attached to rigid bodies: dynamic analyses only (not static or modes yet)");
-      *st = COSROD_ERR_UNSUPPORTED;
-      return NULL;
-    }
-  }
   cosrod_rod_def def = cosrod_rod_def_default();
   def.nseg = (int)sr->segments;
   def.length = sr->length;
@@ -385,6 +377,11 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
   }
   s->ny = n;
+  if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
+    st = sim_couple_static_create(s, err, errlen);
+    if (st != COSROD_OK) return fail_create(s, status, st);
+    s->ny = n += s->nbq;
+  }
   s->map = malloc((size_t)n * sizeof *s->map);
   s->yl = malloc((size_t)nymax * sizeof *s->yl);
   s->ypl = malloc((size_t)nymax * sizeof *s->ypl);
@@ -405,6 +402,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
       return fail_create(s, status, st);
     }
   }
+  sim_couple_static_initial(s, s->y0);
   memcpy(s->y, s->y0, (size_t)n * sizeof *s->y);
   cosrod_statics_options o = cosrod_statics_default_options();
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC && sc->analysis.increments > 0)
@@ -413,7 +411,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
   st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
   if (st != COSROD_OK) return fail_create(s, status, st);
-  s->stat[0] = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &o, &st);
+  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)nr, sim_couple_static_blocks(s), &o, &st);
   if (!s->stat[0]) {
     set_err(err, errlen, sc, "analysis", "no static solver for these rods (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
@@ -427,12 +425,13 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (st != COSROD_OK) return fail_create(s, status, st);
     cosrod_statics_options ol = o;
     ol.increments = 1;
-    s->land = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &ol, &st);
+    s->land = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)nr, sim_couple_static_blocks(s), &ol, &st);
     s->qprev = malloc((size_t)n * sizeof *s->qprev);
     s->qland = malloc((size_t)n * sizeof *s->qland);
     if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
-  if (sim_static_alloc(s) != COSROD_OK) return fail_create(s, status, COSROD_ERR_NOMEM);
+  if (sim_static_alloc(s) != COSROD_OK || sim_couple_static_alloc(s) != COSROD_OK)
+    return fail_create(s, status, COSROD_ERR_NOMEM);
   if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
     if (!sim_kirchhoff_explain(s, err, errlen)) /* a Kirchhoff rod's kinematic singularity */
       set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
@@ -454,11 +453,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     const char *why = NULL, *key = "bodies";
     if (sc->nrods == 0)
       why = "rigid bodies without rods run through cosrod_sim_bodies_run (no rods here)";
-    else if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC)
-      why = "rods with rigid bodies: dynamic analyses only (static and modes not supported yet)", key = "analysis.type";
-    else if (sc->analysis.start_from_equilibrium)
-      why = "rods with rigid bodies: start_from_equilibrium is not supported yet", key = "analysis.start_from_equilibrium";
-    else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
+    else if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
+      if (status) *status = COSROD_ERR_UNSUPPORTED;
+      return NULL;
+    } else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
       why = "rods with rigid bodies need formulation nullspace or absolute (not dae)", key = "solver.formulation";
     else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
       why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
@@ -575,7 +573,10 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     s->ny += sim_couple_n(s);
     time_dep = 1;
   }
-  if (sc->analysis.start_from_equilibrium) {
+  if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
+    cosrod_status st = sim_couple_static_setup(s, err, errlen);
+    if (st != COSROD_OK) return fail_create(s, status, st);
+  } else if (sc->analysis.start_from_equilibrium) {
     s->srods = calloc(s->nrods, sizeof *s->srods);
     s->stat = calloc(s->nrods, sizeof *s->stat);
     if (!s->srods || !s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
@@ -762,6 +763,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   if (!s) return;
   cosrod_integrator_free(s->integ);
   sim_linsolve_free(s);
+  sim_couple_static_free(s);
   sim_couple_free(s);
   for (size_t r = 0; r < s->nrods; r++) {
     if (s->stat) cosrod_statics_free(s->stat[r]);

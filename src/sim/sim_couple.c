@@ -69,12 +69,20 @@ static void end_fn(void *user, int e, double t, double x[3], double xd[3], doubl
 static void prepare(const cosrod_sim *s, double t, const double *y) {
   sim_couple *cp = s->cpl;
   const cosrod_scenario *sc = s->sc;
-  if (cp->m && y)
+  if (cp->m && y && !cp->stat)
     for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
+  if (cp->stat && y) cp->sxq = y + cp->stat_off;
   cp->t = t;
   for (size_t b = 0; b < cp->nb; ++b) {
     const cosrod_sc_body *sb = &sc->bodies[b];
     double *x = cp->bx + 3 * b, *q = cp->bq + 4 * b, *v = cp->bv + 3 * b, *w = cp->bw + 3 * b;
+    if (cp->bmap[b] >= 0 && cp->stat) { /* static analyses: at rest (sim_couple_static.c) */
+      cosrod_vec3_copy(x, cp->sxq + 7 * (size_t)cp->bmap[b]);
+      cosrod_quat_copy(q, cp->sxq + 7 * (size_t)cp->bmap[b] + 3);
+      cosrod_vec3_zero(v);
+      cosrod_vec3_zero(w);
+      continue;
+    }
     if (cp->bmap[b] >= 0) {
       double Om[3];
       cosrod_mbs_body_state(cp->m, cp->d, cp->ym, (size_t)cp->bmap[b], x, q, v, Om);
@@ -146,7 +154,11 @@ void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD) {
   if (!cp) return;
   finish(s, t, NULL);
   cp->Tb = cp->Gb = cp->Eb = cp->Wb = cp->Db = 0.0;
-  if (cp->m) {
+  if (cp->m && cp->stat) { /* static: at rest, gravity and bushing springs (sim_couple_static.c) */
+    for (size_t b = 0; b < cp->nb; ++b)
+      if (cp->bmap[b] >= 0) cp->Gb -= s->sc->bodies[b].mass * cosrod_vec3_dot(s->sc->gravity, cp->bx + 3 * b);
+    cp->Eb = sim_couple_static_bushing_energy(s, cp->sxq);
+  } else if (cp->m) {
     cosrod_mbs_energy(cp->m, cp->d, t, cp->ym, &cp->Tb, &cp->Gb, &cp->Eb);
     cosrod_mbs_power(cp->m, cp->d, t, cp->ym, &cp->Wb, &cp->Db);
   }
@@ -571,4 +583,51 @@ int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, in
     *inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
   *inter &= cp->nblk > 1;
   return cp->nblk;
+}
+
+/* ---- static analyses (sim_couple_static.c) ------------------------------- */
+
+void sim_couple_static_mode(cosrod_sim *s, int on, int off) {
+  if (!s->cpl) return;
+  s->cpl->stat = on;
+  s->cpl->stat_off = off;
+}
+
+void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
+  sim_couple *cp = s->cpl;
+  int stat = cp->stat;
+  cp->stat = 1;
+  cp->sxq = xq;
+  prepare(s, t, NULL);
+  cp->stat = stat;
+}
+
+int sim_couple_model_index(const cosrod_sim *s, size_t b) {
+  return s->cpl && b < s->cpl->nb ? s->cpl->bmap[b] : -1;
+}
+
+cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y) {
+  sim_couple *cp = s->cpl;
+  if (!cp || !cp->m) return COSROD_OK;
+  const size_t L = cosrod_mbs_nbodies(cp->m);
+  memset(cp->ym, 0, (size_t)cp->nm * sizeof *cp->ym); /* velocities: at rest */
+  for (size_t b = 0; b < L; ++b) {
+    const double *x = xq + 7 * b, *p = x + 3;
+    double *o = cp->ym + cosrod_mbs_pos_offset(cp->m, b);
+    cosrod_vec3_copy(o, x);
+    switch (cosrod_mbs_body_param(cp->m, b)) {
+      case COSROD_BODY_DIRECTORS:
+        cosrod_quat_to_matrix(o + 3, p); /* columns d1 | d2 | d3 */
+        break;
+      case COSROD_BODY_EULER313:
+        if (cosrod_quat_to_euler313(o + 3, p) != COSROD_OK) return COSROD_ERR_SINGULAR;
+        break;
+      default:
+        cosrod_quat_copy(o + 3, p);
+        break;
+    }
+  }
+  if (cosrod_mbs_project(cp->m, cp->d, 0.0, cp->ym) != 0) return COSROD_ERR_NONFINITE;
+  for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
+  return COSROD_OK;
 }

@@ -67,4 +67,16 @@ void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elast
  * null-space coordinates, or -1. */
 int sim_couple_project(cosrod_sim *s, double t, double *y);
 
+/* Static analyses (sim_couple_static.c): on = 1 makes the dynamic bodies'
+ * poses at rest come from y + off (7 per body in model order: x, q) in the
+ * evaluations through sim_couple_rhs_begin; sim_couple_static_pose sets
+ * them from xq at t (kinematic bodies from their keyframes) in either mode;
+ * the model index of scenario body b (-1: kinematic); the dynamic bodies'
+ * multibody state at rest at the poses xq, into y (layout of the dynamic
+ * run; ERR_SINGULAR at an euler-angle body's gimbal lock). */
+void sim_couple_static_mode(cosrod_sim *s, int on, int off);
+void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq);
+int sim_couple_model_index(const cosrod_sim *s, size_t b);
+cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y);
+
 #endif

@@ -128,6 +128,9 @@ struct cosrod_sim {
   double *mode_lam;     /* (nmodes_cap) buckling: critical load factors */
   double *rw_omega, *rw_freq, *rw_shapes, *rw_min; /* per-rod scratch of the modal analysis */
   int *rw_kind;
+  /* static / modes / start_from_equilibrium with rigid bodies (sim_couple_static.c) */
+  struct sim_cstat *cst; /* NULL without bodies */
+  int nbq;               /* static analyses: 7 per dynamic body (x, q) at the end of y and of the statics q */
 };
 
 /* Gather rod r's components of the global y into yl (ny_r) and back. */
@@ -231,5 +234,27 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o);
 cosrod_status sim_run_static_arc(cosrod_sim *s);
 void sim_static_scale_gravity(cosrod_sim *s, double t);
 void sim_static_arc_free(cosrod_sim *s);
+
+/* sim_couple_static.c: rods attached to rigid bodies in static and modal
+ * analyses and start_from_equilibrium: the scenario refusals (joints,
+ * bushings, buckling, arc-length, keyframe paths, Kirchhoff rods,
+ * preloads, bodies without rods; ERR_UNSUPPORTED with err set); static
+ * analyses: the coupling (sim_couple_create, blocks; s->nbq) after the rods
+ * are built and s->ny is their size, the bodies' initial poses into y; the
+ * blocks of the statics system (NULL without bodies); after
+ * sim_static_alloc the modal arrays; the modal analysis; the dynamic run's
+ * equilibrium start (start_from_equilibrium: sim_couple_static_setup after
+ * sim_couple_create, the coupled solver in stat[0]); cleanup. */
+cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen);
+cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen);
+cosrod_status sim_couple_static_setup(cosrod_sim *s, char *err, size_t errlen);
+void sim_couple_static_initial(const cosrod_sim *s, double *y);
+const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s);
+cosrod_status sim_couple_static_alloc(cosrod_sim *s);
+cosrod_status sim_couple_static_modes(cosrod_sim *s);
+cosrod_status sim_couple_static_start(cosrod_sim *s);
+void sim_couple_static_free(cosrod_sim *s);
+/* Elastic energy of the bushings' springs at the bodies' poses xq (model order, 7 each). */
+double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq);
 
 #endif /* COSROD_SIM_INTERNAL_H */

@@ -282,6 +282,7 @@ static cosrod_status run_static(cosrod_sim *s) {
 /* start_from_equilibrium: every rod's q at its static equilibrium under the
  * t = 0 loads including the preloads, at rest; then the consistent state. */
 cosrod_status equilibrium_start(cosrod_sim *s) {
+  if (s->cst) return sim_couple_static_start(s); /* rods with rigid bodies */
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);

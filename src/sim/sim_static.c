@@ -27,11 +27,13 @@ void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y) {
   memset(y, 0, (size_t)s->ny * sizeof *y);
   for (size_t r = 0; r < s->nrods; r++)
     memcpy(y + s->off_r[r], q + s->qoff_r[r], (size_t)cosrod_rod_nq(s->rods[r]) * sizeof *q);
+  if (s->nbq) memcpy(y + s->ny - s->nbq, q + s->nq_sys - s->nbq, (size_t)s->nbq * sizeof *q); /* bodies */
 }
 
 void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q) {
   for (size_t r = 0; r < s->nrods; r++)
     memcpy(q + s->qoff_r[r], y + s->off_r[r], (size_t)cosrod_rod_nq(s->rods[r]) * sizeof *q);
+  if (s->nbq) memcpy(q + s->nq_sys - s->nbq, y + s->ny - s->nbq, (size_t)s->nbq * sizeof *q); /* bodies */
 }
 
 /* per-rod number of modes computed: 2 count (degenerate pairs), <= nv */
@@ -54,9 +56,9 @@ cosrod_status sim_static_alloc(cosrod_sim *s) {
     }
   }
   const int ndof = cosrod_statics_ndof(s->stat[0]);
-  s->nq_sys = nq;
+  s->nq_sys = nq + s->nbq; /* rods, then the bodies' poses (sim_couple_static.c) */
   s->shape_stride = (size_t)(nmax + 1) * 6;
-  s->qsys = malloc((size_t)nq * sizeof *s->qsys);
+  s->qsys = malloc((size_t)s->nq_sys * sizeof *s->qsys);
   s->rsys = malloc(s->nrods * 12 * sizeof *s->rsys);
   s->ssys = malloc(s->nrods * 2 * sizeof *s->ssys);
   if (!s->qsys || !s->rsys || !s->ssys) return COSROD_ERR_NOMEM;
@@ -123,6 +125,7 @@ static void swap_modes(cosrod_sim *s, int i, int j, double *tmp) {
 
 /* analysis: modes -- equilibrium at t = 0, then the lowest eigenpairs of every rod. */
 cosrod_status sim_run_modes(cosrod_sim *s) {
+  if (s->cst) return sim_couple_static_modes(s); /* rods with rigid bodies: one coupled system */
   double *q = s->yd; /* (ny >= nq_sys) */
   sim_static_y_to_q(s, s->y0, q);
   cosrod_statics_stats ss;

@@ -120,6 +120,12 @@ static cosrod_status part_init(statics_part *p, const cosrod_rod *rod, int q0, i
 
 cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int nrods,
                                              const cosrod_statics_options *opt, cosrod_status *status) {
+  return cosrod_statics_create_coupled(rods, nrods, NULL, opt, status);
+}
+
+cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int nrods,
+                                              const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
+                                              cosrod_status *status) {
   cosrod_status dummy;
   if (!status) status = &dummy;
   if (!rods || nrods < 1) {
@@ -161,7 +167,14 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
   s->nparts = nrods;
   s->dead_loads = 1;
   s->ml = s->mu = 8; /* the stencil: neighbouring nodes (null-space ν-ν bandwidth) */
+  cosrod_status bst = statics_blocks_init(s, blk); /* rigid blocks (statics_blocks.c) */
+  if (bst != COSROD_OK) {
+    cosrod_statics_free(s);
+    *status = bst;
+    return NULL;
+  }
   for (int r = 0; r < nrods; ++r) {
+    s->nv = statics_blocks_place(s, r, s->nv);
     int mlq, muq, mlv, muv;
     cosrod_rod_bandwidth(rods[r], COSROD_FORM_NULLSPACE, &mlq, &muq, &mlv, &muv);
     if (mlv > s->ml) s->ml = mlv;
@@ -183,6 +196,15 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
     }
     if (rods[r]->load_fn) s->dead_loads = 0;
   }
+  s->nv = statics_blocks_place(s, nrods, s->nv);
+  s->nq_rods = s->nq;
+  s->nq += 7 * s->nblk;
+  if (s->nblk > 0 && s->kkt) {
+    cosrod_statics_free(s);
+    *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  statics_blocks_band(s);
   size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
   s->r = calloc(nv, sizeof(double));
   s->r2 = calloc(nv, sizeof(double));
@@ -225,6 +247,7 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
       }
     statics_kirchhoff_weights(p, s->hcol, s->wnorm);
   }
+  statics_blocks_weights(s);
   *status = COSROD_OK;
   return s;
 }
@@ -262,6 +285,7 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->ldl);
   free(s->kdiag);
   free(s->arcbuf);
+  statics_blocks_free(s);
   free(s);
 }
 
@@ -313,5 +337,6 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
       cosrod_quat_normalise(pq, p);
     }
   }
+  statics_blocks_apply(s, q, delta);
 }
 

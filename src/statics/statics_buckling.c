@@ -59,12 +59,12 @@ static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band 
         K[(size_t)j * n + i] += 0.5 * v;
         K[(size_t)i * n + j] += 0.5 * v;
       }
-  for (int r = 0; r < s->nparts; ++r) {
-    const statics_part *pt = &s->part[r];
-    const cosrod_rod *rod = pt->rod;
-    for (int k = 0; k < rod->N; ++k) {
-      const double *p = q + pt->q0 + rod->qs[k];
-      const int o = pt->v0 + rod->vs_ns[k];
+  for (int r = 0; r <= s->nparts; ++r) {
+    const statics_part *pt = r < s->nparts ? &s->part[r] : NULL;
+    const int nk = pt ? pt->rod->N : s->nblk; /* rigid blocks last: their δθ like a segment's */
+    for (int k = 0; k < nk; ++k) {
+      const double *p = pt ? q + pt->q0 + pt->rod->qs[k] : q + s->nq_rods + 7 * k + 3;
+      const int o = pt ? pt->v0 + pt->rod->vs_ns[k] : s->bv0[k] + 3;
       double v[3], w[3];
       for (int j = 0; j < n; ++j) { /* rows: R K */
         for (int a = 0; a < 3; ++a) v[a] = K[(size_t)j * n + o + a];
@@ -225,6 +225,11 @@ static void store_mode(const cosrod_statics *s, const double *q0, const double *
       cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
       memcpy(th3, w, sizeof w);
     }
+  }
+  for (int b = 0; b < s->nblk; ++b) { /* rigid blocks */
+    double *th3 = out + s->bv0[b] + 3, w[3];
+    cosrod_quat_rotate_inv(w, q0 + s->nq_rods + 7 * b + 3, th3);
+    memcpy(th3, w, sizeof w);
   }
 }
 

@@ -55,6 +55,13 @@ struct cosrod_statics {
   int kkt;              /* 1: some rod is a Kirchhoff rod (KKT unknowns, statics_kirchhoff.c) */
   double *arcbuf;       /* (5 nv + 3 nq) arc-length workspace (statics_arclen.c), or NULL */
   long nnewton, njac, nres;
+  /* rigid blocks (statics_blocks.c; nblk = 0 without) */
+  int nblk, nq_rods;    /* blocks, their q offset (after the rods) */
+  int *bv0;             /* (nblk) offsets of the blocks in δ */
+  cosrod_statics_blocks blk; /* the definition, arrays owned (copies) */
+  const struct cosrod_rod_data **bdata; /* (nparts) the parts' data for the residual callback */
+  double *rb, *sb;      /* (6 nblk), (2 nblk) block rows and scales */
+  double blen, blim;    /* blocks: FD / weight length of δx (smallest Δs of the attached rods), trust region of δx (m) */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
@@ -127,5 +134,28 @@ void statics_limit_step(const cosrod_statics *s, double *dv);
 void statics_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta);
 cosrod_status statics_factor_index(cosrod_statics *s, double t, double mu, const double *q, int *neg);
 cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
+
+/* ---- rigid blocks (statics_blocks.c) --------------------------------------
+ * Copy of the definition and scratch (before the rods are placed); offsets of
+ * the blocks placed before rod r (r = nparts: the rest) from v, returning
+ * the next offset; bandwidth widening (after the rods are placed); weights
+ * and FD steps; poses before and rows after the rods' evaluation (scaled
+ * norm and convergence excess maxima updated); the chart operations. */
+cosrod_status statics_blocks_init(cosrod_statics *s, const cosrod_statics_blocks *blk);
+int statics_blocks_place(cosrod_statics *s, int r, int v);
+void statics_blocks_band(cosrod_statics *s);
+void statics_blocks_weights(cosrod_statics *s);
+cosrod_status statics_blocks_pose(cosrod_statics *s, double t, const double *q);
+cosrod_status statics_blocks_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,
+                                      double *sc, double *ex);
+void statics_blocks_apply(const cosrod_statics *s, double *q, const double *delta);
+void statics_blocks_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta);
+void statics_blocks_limit(const cosrod_statics *s, const double *dv, double *c);
+void statics_blocks_free(cosrod_statics *s);
+/* statics_solve_jacobian: a block pivot without stiffness of its own (a
+ * body pinned to a rod end rotates freely about the pin while gravity is
+ * off) gets the shift 1e-12 of the largest stiffness of its kind (force /
+ * torque rows) in the system, as the relative shift of the rods' null modes. */
+void statics_blocks_shift(cosrod_statics *s, cosrod_band *J);
 
 #endif /* COSROD_STATICS_INTERNAL_H */

@@ -54,6 +54,7 @@ static void limit_step(const cosrod_statics *s, double *dv) {
       if (m > 1.0) c = fmin(c, 1.0 / m);
     }
   }
+  statics_blocks_limit(s, dv, &c);
   if (c < 1.0)
     for (int i = 0; i < s->nv; ++i) dv[i] *= c;
 }
@@ -159,6 +160,7 @@ static void chart_diff(const cosrod_statics *s, const double *q, const double *q
       cosrod_quat_to_rotvec(dr + pt->os[k], w);
     }
   }
+  statics_blocks_chart_diff(s, q, qa, delta);
 }
 
 /* Predictor from a converged q at sv over ds (q in place): the Euler step of

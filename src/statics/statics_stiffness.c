@@ -108,6 +108,8 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
                                double *scaled) {
   double sc = 0.0, ex = 0.0;
   s->nres++;
+  cosrod_status bst = statics_blocks_pose(s, t, q); /* rigid blocks carry rod ends (statics_blocks.c) */
+  if (bst != COSROD_OK) return bst;
   for (int i = 0; i < s->nparts; ++i) {
     statics_part *pt = &s->part[i];
     double si = 0.0, ei = 0.0;
@@ -116,6 +118,7 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
     sc = fmax(sc, si);
     ex = fmax(ex, ei);
   }
+  if ((bst = statics_blocks_residual(s, t, mu, q, r, &sc, &ex)) != COSROD_OK) return bst;
   if (scaled) *scaled = sc;
   s->excess = ex;
   return COSROD_OK;
@@ -256,6 +259,7 @@ static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const doubl
 cosrod_status statics_jacobian(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
   s->njac++;
   if (s->kkt) return statics_kirchhoff_jacobian(s, t, mu, q, J);
+  if (s->nblk > 0) return stiffness_fd(s, t, mu, q, J); /* rigid blocks: the twin of the coupled system */
   if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads))
     return stiffness_analytic(s, t, q, J);
   return stiffness_fd(s, t, mu, q, J);
@@ -281,6 +285,7 @@ cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, con
     double *d = cosrod_band_col(J, i);
     d[0] -= 1e-12 * fabs(d[0]);
   }
+  statics_blocks_shift(s, J); /* free block rotations (a body on a pin) */
   return COSROD_OK;
 }
 

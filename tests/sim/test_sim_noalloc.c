@@ -112,6 +112,10 @@ TEST(static_and_equilibrium_runs_do_not_allocate) {
   check_run("kv-cantilever", (const char *const[]){"analysis.t_end=0.05"}, 1);
   check_run("snap-through", NULL, 0);  /* arc-length control (workspace reserved at creation) */
   check_run("assembly-path", NULL, 0); /* keyframe path */
+  /* rods attached to bodies (sim_couple_static.c): static continuation and equilibrium start */
+  check_run("hanging-body-modes", (const char *const[]){"analysis={type: static}"}, 1);
+  check_run("hanging-body-modes",
+            (const char *const[]){"analysis={type: dynamic, t_end: 0.02, start_from_equilibrium: true}"}, 1);
 }
 
 /* Fixed-step API: 10^5 galpha steps of cosrod_sim_step (Newton, Jacobian

@@ -1,0 +1,488 @@
+/* Static, modal analyses and start_from_equilibrium with rods attached to
+ * rigid bodies (issue 10 item 4, issue 13 item 8).
+ *
+ * Choice: the statics system of the rods (src/statics, the banded Newton
+ * continuation with its load / gravity ramp over the pseudo-time, trust
+ * region, increments and reactions) is extended by one rigid block per
+ * dynamic body (cosrod_statics_blocks): unknowns the body pose (x_b, p_b),
+ * minimal coordinates (δx, δθ material), placed next to the rod end the body
+ * touches first, so a chain stays banded.  Equations of body b
+ * (residual()):
+ *     F = μ g_s m_b g + μ Σ loads(t) - Σ_ends R_F = 0,
+ *     τ = Σ a × f + Σ moments - Σ_ends ((c_e - x_b) × R_F + R_M) = 0
+ * (as rows F and R_bᵀ τ), with R_F, R_M the support reaction of each
+ * attached rod end (cosrod_statics_end_reactions: the force and moment the
+ * body exerts on the rod, sim_couple.c), g_s the gravity ramp and μ the load
+ * factor of the path.  The rods read the body poses through the same
+ * end-motion callbacks as in dynamics (sim_couple_static_pose).  The
+ * stiffness of the coupled system is the statics module's central-
+ * difference twin, grouped by the coupled band.  Kinematic (keyframe)
+ * bodies are prescribed: their keyframes at the pseudo-time t.
+ *
+ * A body whose pose is not determined by the rods (pinned to one rod end:
+ * free rotations about the pin that gravity does not restore) has null
+ * modes of the stiffness, as a rod hanging from a pin spinning about the
+ * vertical: the solver's relative diagonal shift (statics_solve_jacobian)
+ * and its trust region keep Newton well defined there (any rotation about
+ * the null direction is an equilibrium), and modes reports them as zero
+ * frequencies.  A body attached to nothing has no stiffness at all: refused.
+ *
+ * Modes: cosrod_statics_modes_system about the equilibrium at t = 0 with the
+ * bodies' mass and principal inertia in the mass matrix.  Each mode is
+ * listed with the rod carrying the largest share of its kinetic energy (its
+ * shape is that rod's vertex table; a body-dominated mode, e.g. a pendulum,
+ * still shows its rod's motion).
+ *
+ * Bushings (their springs; the dampers do nothing at rest) add their
+ * forces and torques to the bodies' rows, with the rotational spring of
+ * body.h (V = 2 k_rot |Im q_rel|², q_rel = q_a q_a0⁻¹ (q_b q_b0⁻¹)⁻¹).
+ *
+ * Buckling (sim_run_buckling, cosrod_statics_buckling) runs on the same
+ * coupled system: the blocks' rotations are turned into spatial components
+ * like the rods' segments there (statics_buckling.c).
+ *
+ * Not supported here (refused, exit 2): joints, Kirchhoff rods,
+ * arc-length control and keyframe paths with bodies, preloads. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/quat.h"
+#include "cosrod/vec3.h"
+#include "sim/sim_internal.h"
+
+struct sim_cstat {
+  cosrod_statics_blocks blk;
+  int nb;            /* dynamic bodies (blocks, model order) */
+  int *body;         /* (nb) scenario index of block k */
+  int *place, *att;  /* (nb), (3 nattach) */
+  double *mass;      /* (nb x 6) */
+  double *q;         /* (nq of the system) start_from_equilibrium: the solver's state */
+  double *xq;        /* (nb x 7) scratch */
+  int cap;           /* modes: eigenpairs computed */
+  double *om, *phi;  /* modes: (cap), (cap x ndof) */
+};
+
+static int refuse(const cosrod_scenario *sc, const char *key, const char *problem, char *err, size_t errlen) {
+  cosrod_scenario_format_error(sc, key, problem, err, errlen);
+  return 1;
+}
+
+cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen) {
+  const int stat = sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC;
+  if (!stat && !sc->analysis.start_from_equilibrium) return COSROD_OK;
+  const char *what = stat ? "static, modal and buckling analyses" : "start_from_equilibrium";
+  char msg[200], key[64];
+  for (size_t j = 0; j < sc->njoints; ++j) {
+    if (sc->joints[j].type == COSROD_SC_JOINT_BUSHING) continue;
+    snprintf(key, sizeof key, "joints.%zu", j);
+    snprintf(msg, sizeof msg, "%s with rigid bodies take no joints yet (bushings are fine; dynamic analyses only)",
+             what);
+    if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
+  }
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && (sc->analysis.arc_length || sc->analysis.keyframe_path) &&
+      refuse(sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
+             sc->analysis.arc_length ? "arc-length control with rigid bodies is not supported yet"
+                                     : "a keyframe path with rigid bodies is not supported yet",
+             err, errlen))
+    return COSROD_ERR_UNSUPPORTED;
+  for (size_t b = 0; b < sc->nbodies; ++b) {
+    int used = sc->bodies[b].has_motion;
+    for (size_t j = 0; j < sc->njoints; ++j) used |= sc->joints[j].body[0] == (int)b || sc->joints[j].body[1] == (int)b;
+    for (size_t r = 0; r < sc->nrods; ++r) used |= sc->rods[r].ends[0].body == (int)b || sc->rods[r].ends[1].body == (int)b;
+    snprintf(key, sizeof key, "bodies.%zu", b);
+    snprintf(msg, sizeof msg, "body '%s' carries no rod end and no bushing: its static equilibrium is undetermined (%s)",
+             sc->bodies[b].name, what);
+    if (!used && refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
+  }
+  for (size_t r = 0; r < sc->nrods; ++r) {
+    const cosrod_sc_rod *sr = &sc->rods[r];
+    snprintf(key, sizeof key, "rods.%zu.model", r);
+    if (sr->model != COSROD_SC_MODEL_COSSERAT) {
+      snprintf(msg, sizeof msg, "%s with rigid bodies need Cosserat rods (not Kirchhoff) yet", what);
+      if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
+    }
+    for (size_t i = 0; i < sr->nloads; ++i)
+      if (sr->loads[i].profile == COSROD_SC_PROFILE_PRELOAD) {
+        snprintf(key, sizeof key, "rods.%zu.loads.%zu", r, i);
+        if (refuse(sc, key, "preloads with rigid bodies are not supported yet", err, errlen))
+          return COSROD_ERR_UNSUPPORTED;
+      }
+  }
+  return COSROD_OK;
+}
+
+/* Load profile at t (body.h: ramp 0 before t0, linear to 1 on [t0, t1]; active 1 on [t0, t1]). */
+static double profile(const cosrod_sc_body_load *l, double t) {
+  switch (l->profile) {
+    case COSROD_SC_PROFILE_RAMP:
+      return t <= l->t0 ? 0.0 : t >= l->t1 ? 1.0 : (t - l->t0) / (l->t1 - l->t0);
+    case COSROD_SC_PROFILE_ACTIVE:
+      return t >= l->t0 && t <= l->t1 ? 1.0 : 0.0;
+    default:
+      return 1.0;
+  }
+}
+
+/* Pose of side k of bushing j: point c and lever a = c - x_b (spatial),
+ * orientation relative to the initial one q_rel = q q0^-1 (ground: identity,
+ * c the spatial point); block index or -1. */
+static int bushing_side(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, int k, double c[3],
+                        double a[3], double qr[4]) {
+  const int b = jt->body[k], blk = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
+  if (blk < 0) {
+    cosrod_vec3_copy(c, jt->at[k]);
+    cosrod_vec3_zero(a);
+    qr[0] = 1.0, qr[1] = qr[2] = qr[3] = 0.0;
+    return -1;
+  }
+  const double *x = qb + 7 * blk, *p = x + 3;
+  cosrod_quat_rotate(a, p, jt->at[k]);
+  cosrod_vec3_add(c, x, a);
+  cosrod_quat_mul_conj(qr, p, s->sc->bodies[b].quaternion);
+  return blk;
+}
+
+/* Spring part of bushing j (body.h, cosrod_bushing_def; at rest the
+ * dampers do nothing): force f on side 0 at c0 (-f on side 1), torque tau on
+ * side 0 (-tau on side 1) from q_rel = q_a q_a0^-1 (q_b q_b0^-1)^-1,
+ * tau = -2 k_rot w Im(q_rel) (the gradient of V = 2 k_rot |Im q_rel|^2);
+ * elastic energy into *V. */
+static void bushing_spring(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, double f[3], double tau[3],
+                           double a0[3], double a1[3], int blk[2], double *V) {
+  double c0[3], c1[3], q0[4], q1[4], q[4], dx[3];
+  blk[0] = bushing_side(s, qb, jt, 0, c0, a0, q0);
+  blk[1] = bushing_side(s, qb, jt, 1, c1, a1, q1);
+  cosrod_vec3_sub(dx, c0, c1);
+  cosrod_vec3_scale(f, -jt->stiffness, dx);
+  cosrod_quat_mul_conj(q, q0, q1);
+  for (int k = 0; k < 3; ++k) tau[k] = -2.0 * jt->stiffness_rot * q[0] * q[1 + k];
+  if (V) *V = 0.5 * jt->stiffness * cosrod_vec3_dot(dx, dx) + 2.0 * jt->stiffness_rot * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+}
+
+double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq) {
+  double E = 0.0;
+  for (size_t j = 0; s->cst && j < s->sc->njoints; ++j) {
+    if (s->sc->joints[j].type != COSROD_SC_JOINT_BUSHING) continue;
+    double f[3], tau[3], a0[3], a1[3], V;
+    int blk[2];
+    bushing_spring(s, xq, &s->sc->joints[j], f, tau, a0, a1, blk, &V);
+    E += V;
+  }
+  return E;
+}
+
+static int pose_cb(void *user, double t, const double *qb) {
+  sim_couple_static_pose(user, t, qb);
+  return 0;
+}
+
+/* Force and material torque balance of every dynamic body (see the top). */
+static int residual_cb(void *user, double t, double mu, double gs, const double *qb,
+                       const struct cosrod_rod_data *const *d, double *rb, double *scale) {
+  cosrod_sim *s = user;
+  const cosrod_scenario *sc = s->sc;
+  const struct sim_cstat *c = s->cst;
+  for (int k = 0; k < c->nb; ++k) {
+    const cosrod_sc_body *sb = &sc->bodies[c->body[k]];
+    const double *x = qb + 7 * k, *p = x + 3;
+    double F[3], tau[3] = {0.0, 0.0, 0.0}, SF, SM = 0.0;
+    cosrod_vec3_scale(F, mu * gs * sb->mass, sc->gravity);
+    SF = cosrod_vec3_norm(F);
+    for (size_t i = 0; i < sb->nloads; ++i) {
+      const cosrod_sc_body_load *l = &sb->loads[i];
+      double f[3], a[3], m[3];
+      cosrod_vec3_scale(f, mu * profile(l, t), l->value);
+      if (l->frame == COSROD_SC_FRAME_MATERIAL) cosrod_quat_rotate(f, p, f);
+      if (l->type == COSROD_SC_LOAD_MOMENT) {
+        cosrod_vec3_add(tau, tau, f);
+        SM = fmax(SM, cosrod_vec3_norm(f));
+        continue;
+      }
+      cosrod_quat_rotate(a, p, l->at);
+      cosrod_vec3_cross(m, a, f);
+      cosrod_vec3_add(F, F, f);
+      cosrod_vec3_add(tau, tau, m);
+      SF = fmax(SF, cosrod_vec3_norm(f));
+      SM = fmax(SM, cosrod_vec3_norm(m));
+    }
+    for (size_t r = 0; r < s->nrods; ++r)
+      for (int e = 0; e < 2; ++e) {
+        if (sc->rods[r].ends[e].body != c->body[k]) continue;
+        const cosrod_rod *rod = s->rods[r];
+        const struct cosrod_rod_data *dr = d[r];
+        const int n = e ? dr->N : 0;
+        double R[12], f[3], a[3], m[3];
+        if (cosrod_statics_end_reactions(rod, dr, mu * gs, 0, R, NULL) != COSROD_OK) return -1;
+        /* the vertex force holds the full loads; the path applies mu of them */
+        if (dr->fload) cosrod_vec3_axpy(R + 6 * e, 1.0 - mu, dr->fload + 3 * n);
+        cosrod_vec3_scale(f, -1.0, R + 6 * e);
+        cosrod_vec3_sub(a, dr->x + 3 * n, x);
+        cosrod_vec3_cross(m, a, f);
+        cosrod_vec3_sub(m, m, R + 6 * e + 3);
+        cosrod_vec3_add(F, F, f);
+        cosrod_vec3_add(tau, tau, m);
+        SF = fmax(SF, cosrod_vec3_norm(f));
+        SM = fmax(SM, fmax(cosrod_vec3_norm(m), cosrod_vec3_norm(R + 6 * e + 3)));
+      }
+    double *o = rb + 6 * k; /* spatial here, material torque below */
+    cosrod_vec3_copy(o, F);
+    cosrod_vec3_copy(o + 3, tau);
+    scale[2 * k] = SF;
+    scale[2 * k + 1] = SM;
+  }
+  for (size_t j = 0; j < sc->njoints; ++j) { /* bushings: spring forces at rest */
+    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) continue;
+    double f[3], tau[3], a[2][3];
+    int blk[2];
+    bushing_spring(s, qb, &sc->joints[j], f, tau, a[0], a[1], blk, NULL);
+    for (int side = 0; side < 2; ++side) {
+      if (blk[side] < 0) continue;
+      double fs[3], ts[3], m[3], *o = rb + 6 * blk[side];
+      cosrod_vec3_scale(fs, side ? -1.0 : 1.0, f);
+      cosrod_vec3_scale(ts, side ? -1.0 : 1.0, tau);
+      cosrod_vec3_cross(m, a[side], fs);
+      cosrod_vec3_add(m, m, ts);
+      cosrod_vec3_add(o, o, fs);
+      cosrod_vec3_add(o + 3, o + 3, m);
+      scale[2 * blk[side]] = fmax(scale[2 * blk[side]], cosrod_vec3_norm(fs));
+      scale[2 * blk[side] + 1] = fmax(scale[2 * blk[side] + 1], fmax(cosrod_vec3_norm(m), cosrod_vec3_norm(ts)));
+    }
+  }
+  for (int k = 0; k < c->nb; ++k) { /* material torque Rᵀτ */
+    double pc[4], *o = rb + 6 * k;
+    cosrod_quat_conj(pc, qb + 7 * k + 3);
+    cosrod_quat_rotate(o + 3, pc, o + 3);
+  }
+  return 0;
+}
+
+void sim_couple_static_free(cosrod_sim *s) {
+  struct sim_cstat *c = s->cst;
+  if (!c) return;
+  free(c->body);
+  free(c->place);
+  free(c->att);
+  free(c->mass);
+  free(c->q);
+  free(c->xq);
+  free(c->om);
+  free(c->phi);
+  free(c);
+  s->cst = NULL;
+}
+
+/* The blocks of the dynamic bodies (after sim_couple_create). */
+static cosrod_status setup(cosrod_sim *s) {
+  const cosrod_scenario *sc = s->sc;
+  struct sim_cstat *c = calloc(1, sizeof *c);
+  if (!c) return COSROD_ERR_NOMEM;
+  s->cst = c;
+  int nb = 0, na = 0;
+  for (size_t b = 0; b < sc->nbodies; ++b) nb += sim_couple_model_index(s, b) >= 0;
+  for (size_t r = 0; r < sc->nrods; ++r)
+    for (int e = 0; e < 2; ++e) na += sc->rods[r].ends[e].body >= 0 && sim_couple_model_index(s, (size_t)sc->rods[r].ends[e].body) >= 0;
+  c->nb = nb;
+  c->body = calloc((size_t)nb + 1, sizeof *c->body);
+  c->place = calloc((size_t)nb + 1, sizeof *c->place);
+  c->att = calloc(3 * (size_t)na + 1, sizeof *c->att);
+  c->mass = calloc(6 * (size_t)nb + 1, sizeof *c->mass);
+  c->xq = calloc(7 * (size_t)nb + 1, sizeof *c->xq);
+  if (!c->body || !c->place || !c->att || !c->mass || !c->xq) return COSROD_ERR_NOMEM;
+  for (size_t b = 0; b < sc->nbodies; ++b) {
+    int k = sim_couple_model_index(s, b);
+    if (k < 0) continue;
+    const cosrod_sc_body *sb = &sc->bodies[b];
+    c->body[k] = (int)b;
+    c->place[k] = (int)sc->nrods; /* attached to no rod: last */
+    for (int j = 0; j < 3; ++j) {
+      c->mass[6 * k + j] = sb->mass;
+      c->mass[6 * k + 3 + j] = sb->inertia[j];
+    }
+    for (size_t i = 0; i < sb->nloads; ++i)
+      c->blk.follower |= sb->loads[i].type == COSROD_SC_LOAD_MOMENT || sb->loads[i].frame == COSROD_SC_FRAME_MATERIAL;
+    cosrod_vec3_copy(c->xq + 7 * k, sb->position);
+    cosrod_quat_copy(c->xq + 7 * k + 3, sb->quaternion);
+  }
+  int a = 0;
+  for (size_t r = sc->nrods; r-- > 0;) /* the first end a body touches decides its place */
+    for (int e = 1; e >= 0; --e) {
+      int b = sc->rods[r].ends[e].body, k = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
+      if (k < 0) continue;
+      c->place[k] = e == 0 ? (int)r : (int)r + 1;
+      c->att[a] = (int)r, c->att[na + a] = e, c->att[2 * na + a] = k;
+      ++a;
+    }
+  cosrod_statics_blocks *blk = &c->blk;
+  blk->nblocks = nb;
+  blk->place = c->place;
+  blk->mass = c->mass;
+  blk->nattach = na;
+  blk->att_rod = c->att;
+  blk->att_end = c->att + na;
+  blk->att_block = c->att + 2 * na;
+  blk->user = s;
+  blk->pose = pose_cb;
+  blk->residual = residual_cb;
+  for (size_t j = 0; j < sc->njoints; ++j) /* a bushing between two bodies couples their blocks */
+    blk->blocks_coupled |= sc->joints[j].body[0] >= 0 && sc->joints[j].body[1] >= 0;
+  return COSROD_OK;
+}
+
+const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s) {
+  return s->cst ? &s->cst->blk : NULL; /* nb = 0: the pose hook moves the keyframe bodies */
+}
+
+cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen) {
+  cosrod_status st = sim_couple_create(s, err, errlen);
+  if (st != COSROD_OK) return st;
+  if ((st = setup(s)) != COSROD_OK) return st;
+  s->nbq = 7 * s->cst->nb;
+  sim_couple_static_mode(s, 1, s->ny); /* the bodies after the rods in y */
+  return COSROD_OK;
+}
+
+void sim_couple_static_initial(const cosrod_sim *s, double *y) {
+  if (s->cst) memcpy(y + s->ny - s->nbq, s->cst->xq, (size_t)s->nbq * sizeof *y);
+}
+
+/* modes: after sim_static_alloc, the system's arrays (min(2 count, ndof) pairs). */
+cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
+  struct sim_cstat *c = s->cst;
+  if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
+  const int ndof = cosrod_statics_ndof(s->stat[0]);
+  long cap = 2 * s->sc->analysis.count;
+  c->cap = cap < ndof ? (int)cap : ndof;
+  c->om = malloc((size_t)c->cap * sizeof *c->om);
+  c->phi = malloc((size_t)c->cap * (size_t)ndof * sizeof *c->phi);
+  free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
+  s->omega = malloc((size_t)c->cap * sizeof *s->omega);
+  s->freq = malloc((size_t)c->cap * sizeof *s->freq);
+  s->shapes = malloc((size_t)c->cap * s->shape_stride * sizeof *s->shapes);
+  s->mode_kind = malloc((size_t)c->cap * sizeof *s->mode_kind);
+  s->mode_group = malloc((size_t)c->cap * sizeof *s->mode_group);
+  s->mode_rod = malloc((size_t)c->cap * sizeof *s->mode_rod);
+  if (!c->om || !c->phi || !s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_rod)
+    return COSROD_ERR_NOMEM;
+  s->nmodes = s->nmodes_cap = c->cap;
+  return COSROD_OK;
+}
+
+cosrod_status sim_couple_static_modes(cosrod_sim *s) {
+  struct sim_cstat *c = s->cst;
+  double *q = s->yd; /* (ny >= nq_sys) */
+  sim_static_y_to_q(s, s->y0, q);
+  cosrod_statics_stats ss;
+  memset(&ss, 0, sizeof ss);
+  cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
+  stats_from_statics(s, &ss);
+  if (st != COSROD_OK) {
+    return static_failure(s, st, &ss, "static equilibrium (rods with rigid bodies) at t = 0");
+  }
+  int rc = static_frame(s, 0.0, q);
+  if (rc == 0 && s->obs && s->obs->increment)
+    rc = s->obs->increment(s->obs->user, s, 0.0, ss.max_iterations, ss.residual);
+  if (rc != 0) {
+    snprintf(s->msg, sizeof s->msg, "stopped by the observer");
+    return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
+  }
+  const int nv = cosrod_statics_ndof(s->stat[0]);
+  st = cosrod_statics_modes_system(s->stat[0], 0.0, q, c->cap, c->om, c->phi);
+  if (st != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s)", cosrod_strerror(st));
+    s->t_fail = 0.0;
+    return st;
+  }
+  int *grp = s->mode_group;
+  cosrod_statics_mode_groups(c->cap, c->om, 1e-6, grp);
+  int nm = 0;
+  for (int i = 0; i < c->cap && grp[i] < s->nmodes_req; ++i, ++nm) {
+    const double *phi = c->phi + (size_t)i * (size_t)nv;
+    size_t rbest = 0;
+    double best = -1.0;
+    for (size_t r = 0; r < s->nrods; r++) { /* the rod with the largest share of φ (unweighted) */
+      int v0 = cosrod_statics_voffset(s->stat[0], (int)r), n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+      double e = 0.0;
+      for (int k = 0; k < n; ++k) e += phi[v0 + k] * phi[v0 + k];
+      if (e > best) best = e, rbest = r;
+    }
+    const int v0 = cosrod_statics_voffset(s->stat[0], (int)rbest);
+    const double *qr = q + s->qoff_r[rbest];
+    double *sh = s->shapes + (size_t)i * s->shape_stride;
+    memset(sh, 0, s->shape_stride * sizeof *sh);
+    st = cosrod_statics_mode_shape(s->rods[rbest], qr, phi + v0, sh);
+    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, phi + v0, s->mode_kind + i, NULL);
+    if (st != COSROD_OK) return st;
+    s->omega[i] = c->om[i];
+    s->freq[i] = fabs(c->om[i]) / (2.0 * 3.14159265358979323846);
+    s->mode_rod[i] = rbest;
+  }
+  s->nmodes = nm;
+  return COSROD_OK;
+}
+
+/* start_from_equilibrium (dynamic runs): the coupled solver of the
+ * (damped, dynamic) rods and the dynamic bodies, full gravity and the t = 0
+ * loads (cosrod_statics_equilibrium_at), in stat[0]. */
+cosrod_status sim_couple_static_setup(cosrod_sim *s, char *err, size_t errlen) {
+  cosrod_status st = setup(s);
+  if (st != COSROD_OK) return st;
+  int nq = 7 * s->cst->nb;
+  for (size_t r = 0; r < s->nrods; r++) nq += cosrod_rod_nq(s->rods[r]);
+  s->cst->q = malloc((size_t)nq * sizeof *s->cst->q);
+  s->stat = calloc(s->nrods, sizeof *s->stat);
+  if (!s->cst->q || !s->stat) return COSROD_ERR_NOMEM;
+  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)s->nrods,
+                                             sim_couple_static_blocks(s), NULL, &st);
+  if (!s->stat[0]) {
+    cosrod_scenario_format_error(s->sc, "analysis.start_from_equilibrium", "no static solver for these rods and bodies",
+                                 err, errlen);
+    return st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED;
+  }
+  return COSROD_OK;
+}
+
+/* start_from_equilibrium: the rods' q and the bodies' poses at the static
+ * equilibrium under the t = 0 loads, everything at rest. */
+cosrod_status sim_couple_static_start(cosrod_sim *s) {
+  struct sim_cstat *c = s->cst;
+  cosrod_statics *ss0 = s->stat[0];
+  double *q = c->q;
+  for (size_t r = 0; r < s->nrods; r++) {
+    sim_gather(s, r, s->y0, s->yl);
+    memcpy(q + cosrod_statics_qoffset(ss0, (int)r), s->yl, (size_t)cosrod_rod_nq(s->rods[r]) * sizeof *q);
+  }
+  if (c->nb > 0) memcpy(q + cosrod_statics_block_qoffset(ss0, 0), c->xq, 7 * (size_t)c->nb * sizeof *q);
+  cosrod_statics_stats ss;
+  memset(&ss, 0, sizeof ss);
+  cosrod_status st = cosrod_statics_equilibrium_at(ss0, 0.0, q, &ss);
+  if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium of the rods with rigid bodies at t = 0");
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    const int nq = cosrod_rod_nq(rod);
+    memcpy(s->yl, q + cosrod_statics_qoffset(ss0, (int)r), (size_t)nq * sizeof *q);
+    for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
+    st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL); /* |p_k| = 1 exactly */
+    if (st != COSROD_OK) {
+      snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r, cosrod_strerror(st));
+      s->t_fail = 0.0;
+      return st;
+    }
+    sim_scatter(s, r, s->yl, s->y0);
+  }
+  if (c->nb > 0 && (st = sim_couple_set_rest(s, q + cosrod_statics_block_qoffset(ss0, 0), s->y0)) != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "the bodies' equilibrium poses have no state in their parametrisation (%s)",
+             cosrod_strerror(st));
+    s->t_fail = 0.0;
+    return st;
+  }
+  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");
+    s->t_fail = 0.0;
+    return COSROD_ERR_NONFINITE;
+  }
+  sim_energy_from_data(s, 0.0, 0.0);
+  return COSROD_OK;
+}
