@@ -114,6 +114,7 @@ struct cosrod_sim {
   int lie_jml, lie_jmu;
   double *lie_fd; /* Kirchhoff rods: finite-difference work (sim_galpha_kirchhoff.c), NULL otherwise */
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
+  struct sim_kcouple *kcp; /* Kirchhoff rods attached to dynamic bodies (sim_couple_kirchhoff.c), or NULL */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
    * holds rod r's (q, 0) at off_r[r] */
@@ -229,5 +230,20 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o);
 cosrod_status sim_run_static_arc(cosrod_sim *s);
 void sim_static_scale_gravity(cosrod_sim *s, double t);
 void sim_static_arc_free(cosrod_sim *s);
+
+/* sim_couple_kirchhoff.c: Kirchhoff rods attached to dynamic bodies.
+ * create: after sim_couple_create (the ends' mobilities; nothing without
+ * such rods); setup: after sim_kirchhoff_setup (ida residual with bodies,
+ * the coupled consistent initial state); outer: sim_rhs must go through
+ * sim_couple_kirch_rhs (the coupled constraint solve); prime: the end
+ * accelerations at (t, y) before an evaluation of the rods (0 or -1);
+ * project: the projection hook with bodies. */
+cosrod_status sim_couple_kirch_create(cosrod_sim *s);
+cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen);
+void sim_couple_kirch_free(cosrod_sim *s);
+int sim_couple_kirch_outer(const cosrod_sim *s);
+int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s);
+int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y);
+int sim_couple_kirch_project(double t, double *y, cosrod_sim *s);
 
 #endif /* COSROD_SIM_INTERNAL_H */

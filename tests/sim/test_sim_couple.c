@@ -450,7 +450,7 @@ static void refused(const char *file, int line, const char *key, const char *sub
 TEST(attachment_refusals) {
   refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
   refused("end-body-static.yaml", 18, "analysis.type", "dynamic analyses only");
-  refused("end-body-dae.yaml", 19, "solver.formulation", "nullspace or absolute");
+  refused("end-body-dae.yaml", 19, "solver.integrator", "formulation dae needs ida or a DAE method");
   refused("end-body-frame-mismatch.yaml", 15, "rods.0.ends.end.frame", "is not the rod's initial end frame");
   refused("body-motion-with-joint.yaml", 24, "joints.0", "takes no joints or bushings");
   refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
