@@ -438,7 +438,7 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
    * with the rod entries next to each end attached to it (the first / last
    * nodes of the rod's banded block; NB entries: ~2x what an end touches); bodies joined
    * by joints or bushings couple with each other */
-  const int NB = 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex */
+  const int NB = s->form == COSROD_FORM_DAE ? 48 : 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex (DAE: with the multipliers) */
   int ml = s->ml, mu = s->mu;
   int lo_all = s->ny, hi_all = -1;
   for (int u = 0; u < cp->nblk; u++) {
