@@ -368,9 +368,16 @@ cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
     if (sim_couple_movable(s, b)) sim_couple_translate(s, b, dx, dv, s->y0);
   }
   if (sim_couple_kirch_project(0.0, s->y0, s) != 0) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "no consistent initial state of the rods on bodies (%s)",
-             s->msg[0] ? s->msg : "projection failed");
+    char msg[1024];
+    int fixed = 0; /* bodies that cannot move in the projection */
+    for (int j = 0; j < kc->nk; j++) {
+      int b;
+      sim_couple_att(s, (size_t)kc->ka[j], NULL, NULL, &b, NULL);
+      fixed |= !sim_couple_movable(s, b);
+    }
+    snprintf(msg, sizeof msg, "no consistent initial state of the rods on bodies (%s)%s",
+             s->msg[0] ? s->msg : "projection failed",
+             fixed ? "; a body with joints is a fixed support for the Kirchhoff constraints (not supported yet)" : "");
     if (err && errlen) cosrod_scenario_format_error(s->sc, "rods", msg, err, errlen);
     return COSROD_ERR_CONVERGENCE;
   }
