@@ -57,8 +57,6 @@ struct sim_kcouple {
   int *piv;      /* (3 nk) */
   double *work;  /* (max(nm, 1)) */
   double *f;     /* (ny) scratch right-hand side */
-  double *yl2;   /* (max ny_r) scratch (DAE: the ODE-form rhs of a rod) */
-  double *yp;    /* (ny) projection: copy of y */
   double *ipd;   /* (2 nk) mobility in use: 1 / m_b (0: fixed during projection) */
 };
 
@@ -117,8 +115,6 @@ void sim_couple_kirch_free(cosrod_sim *s) {
   free(kc->piv);
   free(kc->work);
   free(kc->f);
-  free(kc->yl2);
-  free(kc->yp);
   free(kc->ipd);
   free(kc);
   s->kcp = NULL;
@@ -350,12 +346,8 @@ cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
   }
   struct sim_kcouple *kc = s->kcp;
   if (!kc) return COSROD_OK;
-  int maxny = 1;
-  for (size_t r = 0; r < s->nrods; r++) maxny = s->ny_r[r] > maxny ? s->ny_r[r] : maxny;
   kc->f = calloc((size_t)s->ny, sizeof *kc->f);
-  kc->yl2 = calloc((size_t)maxny, sizeof *kc->yl2);
-  kc->yp = calloc((size_t)s->ny, sizeof *kc->yp);
-  if (!kc->f || !kc->yl2 || !kc->yp) return COSROD_ERR_NOMEM;
+  if (!kc->f) return COSROD_ERR_NOMEM;
   /* the consistent initial state of the coupled system (sim_kirchhoff_setup
    * projected each rod with its end's mobility: the ends' moves go to the
    * bodies, then all again until nothing moves) */
