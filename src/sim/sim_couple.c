@@ -126,6 +126,28 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
     cosrod_quat_mul_conj(r, qd, q); /* q' q^-1 = (0, w/2) */
     for (int k = 0; k < 3; ++k) w[k] = 2.0 * r[1 + k];
   }
+  /* Kirchhoff rods on kinematic bodies: the end's acceleration for the
+   * constraints, a = ẍ_b + ẇ x r + w x (w x r), ẇ = 2 Im(q̈ q̄) */
+  for (size_t i = 0; i < cp->na; ++i) {
+    sim_attach *a = &cp->att[i];
+    if (cp->bmap[a->body] >= 0 || !s->data[a->rod]->kw) continue;
+    const cosrod_sc_body *sb = &sc->bodies[a->body];
+    double x[3], v[3], xdd[3], q[4], qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4], ra[3], wd[3], t1[3], t2[3];
+    cosrod_vec3_copy(x, sb->position);
+    cosrod_quat_copy(q, sb->quaternion);
+    cosrod_vec3_zero(v);
+    cosrod_vec3_zero(xdd);
+    cosrod_keyframes_eval(cp->kpos[a->body], (int)sb->motion_position.n, cp->krot[a->body],
+                          (int)sb->motion_orientation.n, sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
+    cosrod_quat_mul_conj(r, qdd, q);
+    for (int k = 0; k < 3; ++k) wd[k] = 2.0 * r[1 + k];
+    const double *w = cp->bw + 3 * a->body;
+    cosrod_quat_rotate(ra, cp->bq + 4 * a->body, a->at);
+    cosrod_vec3_cross(t1, wd, ra);
+    cosrod_vec3_cross(t2, w, ra);
+    cosrod_vec3_cross(t2, w, t2);
+    for (int k = 0; k < 3; ++k) a->acc[k] = xdd[k] + t1[k] + t2[k];
+  }
 }
 
 /* Wrenches of the rods on the bodies from the rods' last evaluation; body
@@ -139,7 +161,14 @@ static int finish(const cosrod_sim *s, double t, double *ydot) {
     const cosrod_rod_data *d = s->data[a->rod];
     int n = a->end ? d->N : 0;
     cp->kin_end += 0.5 * a->me * cosrod_vec3_norm2(d->xd + 3 * n);
-    if (cp->bmap[a->body] < 0) continue; /* kinematic body: the rod's end power is external work */
+    if (cp->bmap[a->body] < 0) { /* kinematic body: the rod's end power is external work */
+      if (d->kw) { /* Kirchhoff rod: with its constraint force, without the massless end's inertia */
+        double fc[3];
+        cosrod_rod_kirchhoff_end_force(s->rods[a->rod], d, a->end, fc);
+        cp->Pc -= cosrod_vec3_dot(fc, d->xd + 3 * n) + a->me * cosrod_vec3_dot(a->acc, d->xd + 3 * n);
+      }
+      continue;
+    }
     double R[12];
     cosrod_statics_end_reactions(s->rods[a->rod], d, 1.0, 0, R, NULL);
     const double *Fr = R + 6 * a->end, *Mr = R + 6 * a->end + 3;
