@@ -220,6 +220,7 @@ int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y) {
 /* DAE: the multipliers of the coupled ODE (ABSOLUTE) form at the (q, v) of y:
  * z solved with the rods evaluated in the ODE form, λ read from them. */
 static int dae_lambda(cosrod_sim *s, double t, double *y) {
+  if (!s->kcp) return 0;
   cosrod_rod_form keep = s->form;
   s->form = COSROD_FORM_ABSOLUTE;
   /* the rods' ODE form reads the (q, v) part of each DAE rod vector: sim_rhs
@@ -295,6 +296,8 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
   if (s->form == COSROD_FORM_DAE && dae_lambda(s, t, y) != 0) return -1;
   return 0;
 }
+
+int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y) { return dae_lambda(s, t, y); }
 
 /* ---- ida with bodies -------------------------------------------------------- */
 

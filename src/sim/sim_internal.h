@@ -245,5 +245,8 @@ int sim_couple_kirch_outer(const cosrod_sim *s);
 int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s);
 int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y);
 int sim_couple_kirch_project(double t, double *y, cosrod_sim *s);
+/* DAE: the multipliers in y consistent with its (q, v) at t (no-op without
+ * Kirchhoff rods on bodies); 0 or -1. */
+int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y);
 
 #endif /* COSROD_SIM_INTERNAL_H */
