@@ -231,6 +231,16 @@ int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double
  * problem.  Sets time_dependent if some load has a profile. */
 void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
 
+/* generalized-α (body_galpha.c): the Lie-group structure of the model on
+ * top of cosrod_mbs_ode_problem: lie_nq = nq, the increment q ⊕ w
+ * (null-space bodies on R³ x SO(3); absolute bodies on the vector space;
+ * null-space joints through w -> T(q) w + ½ Ṫ(q, w) w) and the tangent
+ * Jacobians K, C from cosrod_mbs_jac (dense). */
+void cosrod_mbs_lie_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
+/* qn (nq) <- q (nq) ⊕ w (n - nq); qn must not alias q.  0 or -1 (gimbal lock,
+ * singular joint partition). */
+int cosrod_mbs_increment(const cosrod_mbs *m, cosrod_mbs_data *d, const double *q, const double *w, double *qn);
+
 /* Pose and twist of body b in the USER body frame: x (3), q (4, unit,
  * scalar first), v (3) spatial, Omega (3) body frame. */
 void cosrod_mbs_body_state(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, size_t b, double x[3],

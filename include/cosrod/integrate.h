@@ -89,8 +89,12 @@ typedef int (*cosrod_dae_res_jac)(double t, double cj, const double *y, const do
 /* Projection hook, called by the driver after each accepted step of a
  * one-step method; may modify y (n) in place (e.g. p <- p/|p|).  The method
  * is told that y changed (cosrod_step_ctx.y_modified) and re-evaluates what
- * it caches (FSAL derivative). */
+ * it caches (FSAL derivative).  Returns 0, COSROD_PROJECT_NEW_COORDINATES
+ * (y was converted to new coordinates, e.g. a new null-space partition:
+ * y_modified = 2, methods with a history of derivatives restart it), or
+ * anything else on failure. */
 typedef int (*cosrod_ode_project)(double t, double *y, void *user);
+#define COSROD_PROJECT_NEW_COORDINATES 2
 
 /* Explicit time derivative of f: ft (n) <- d f / d t at (t, y) (Rosenbrock
  * methods need it for non-autonomous problems, see time_dependent). */
@@ -361,8 +365,9 @@ typedef struct cosrod_step_ctx {
   double t_old;   /* start of the last accepted step: dense output valid on [t_old, t] */
   double h_last;  /* size of the last accepted step (t - t_old) */
   int last;       /* set by the driver when the attempted step reaches t_end */
-  int y_modified; /* set by the driver when projection (or the user) changed y after the last step;
-                     the method must discard cached derivatives and clear it */
+  int y_modified; /* set by the driver when projection (or the user) changed y after the last step
+                     (2: new coordinates, COSROD_PROJECT_NEW_COORDINATES); the method must discard
+                     cached derivatives and clear it */
   int first;      /* 1 until the method's reset has run (driver) */
   int nonfinite;  /* set (by cosrod_step_call_f or the method) when f or the error estimate was
                      NaN/Inf since the last accepted step; the driver then reports ERR_NONFINITE

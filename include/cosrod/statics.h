@@ -230,8 +230,9 @@ cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t
  * of prebuckling deflections, zero for straight columns).  Under
  * non-conservative loads (moments, follower loads, a load callback: K not
  * symmetric) the non-symmetric pencil K(μ_i) φ = -Δ G(μ_i) φ is iterated
- * to Δ = 0 instead (the first factor exact, the others linearised about
- * it; no mechanism detection there).  minimal (count x
+ * to Δ = 0 instead, for the first factor from μ = 0 and for each further
+ * one from its estimate of the last linearisation (kept as the estimate if
+ * that iteration finds another factor; no mechanism detection there).  minimal (count x
  * nv, or NULL): the buckling modes (null vectors of K there), unit length,
  * largest entry positive, material rotations at the unloaded state.  Dense
  * (O(nv³) per evaluation, ~10 evaluations per mode); ERR_CONVERGENCE if no
@@ -324,9 +325,11 @@ typedef enum cosrod_statics_critical {
  * the start, stability index of K after the step (number of negative
  * eigenvalues under conservative loads, else the parity of det K, see
  * options.stop_at_critical; -1 singular), the critical point inside the step
- * (critical != NONE): its load factor lambda_crit (limit: the extremum of the
- * cubic Hermite interpolant of λ(s) with the tangents at both ends, state
- * interpolated in the chart; bifurcation: bisection of the stability index
+ * (critical != NONE): its load factor lambda_crit (limit: the equilibrium
+ * where dλ/ds = 0 inside the step, regula falsi on the slope from the
+ * extremum of the cubic Hermite interpolant of λ(s), exact to the Newton
+ * tolerance; the Hermite estimate with the state interpolated in the chart
+ * if that fails; bifurcation: bisection of the stability index
  * along the step to 1e-8 of it, with the equilibrium at that λ), its arc
  * length s_crit and its state q_crit (nq). */
 typedef struct cosrod_statics_arc_point {

@@ -130,9 +130,12 @@ static int ode_rhs(double t, const double *y, double *ydot, void *user) {
   return cosrod_mbs_rhs(d->m, d, t, y, ydot);
 }
 
+/* COSROD_PROJECT_NEW_COORDINATES after a re-partition (nu changed meaning) */
 static int ode_project(double t, double *y, void *user) {
   cosrod_mbs_data *d = user;
-  return cosrod_mbs_project(d->m, d, t, y);
+  long nrep = d->nrepartition;
+  int rc = cosrod_mbs_project(d->m, d, t, y);
+  return rc == 0 && d->nrepartition != nrep ? COSROD_PROJECT_NEW_COORDINATES : rc;
 }
 
 /* analytic Jacobian (body_jac.c; body_tangent.c for joints, absolute bodies, rotational bushings) */

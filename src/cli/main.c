@@ -76,7 +76,7 @@ static void usage(FILE *f) {
           "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
           "curvatures.csv, energy.csv, steps.csv, reactions.csv (t,rod,end,Fx..Mz: force and\n"
           "moment each supported end exerts on the rod, spatial), vtk/cosrod.pvd (ParaView), plots/*.png\n"
-          "(tip, energy, steps, centerline at up to 6 output times);\n"
+          "(tip, energy, steps, centerline at up to 6 output times, reactions);\n"
           "static analyses (analysis: {type: static, increments: K, gravity: ramp|constant}):\n"
           "the pseudo-time t runs over [0, 1]; loads follow their own profiles at t,\n"
           "prescribed ends their keyframes at t, and gravity is scaled by t (ramped\n"
@@ -103,7 +103,8 @@ static void usage(FILE *f) {
           "refined to where K along the prebuckling path turns singular; 0 = a mechanism\n"
           "the loads destabilise; buckling.csv (mode,load_factor,rod,vertex,dx..rz),\n"
           "summary.json \"buckling\", vtk/modes.pvd + mode_<k>.vtp, plots/buckling.png;\n"
-          "static, modal and buckling analyses take several (independent) rods, each\n"
+          "static (also arc-length and keyframe paths: one load factor, every rod's\n"
+          "keyframes), modal and buckling analyses take several (independent) rods, each\n"
           "mode reported with its rod\n"
           "rigid bodies (bodies:, joints: of [L]; scenarios without rods): bodies.csv\n"
           "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
@@ -115,7 +116,7 @@ static void usage(FILE *f) {
           "bodies.N.motion: {position: [[t, x, y, z], ...], orientation: [[t, q0..q3], ...],\n"
           "interpolation: linear|cubic} drives a body by keyframes (mass, inertia optional);\n"
           "bodies.csv next to the rod files (dynamic analyses; nullspace or absolute; all\n"
-          "integrators but galpha).\n");
+          "integrators).\n");
   usage_bodies(f);
 }
 

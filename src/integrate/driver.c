@@ -425,8 +425,8 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
       if (c->problem->project) {
         it->stats.nproject++;
         int rc = c->problem->project(c->t, c->y, c->problem->user);
-        c->y_modified = 1;
-        if (rc != 0) {
+        c->y_modified = rc == COSROD_PROJECT_NEW_COORDINATES ? 2 : 1;
+        if (rc != 0 && rc != COSROD_PROJECT_NEW_COORDINATES) {
           snprintf(buf, sizeof buf, "projection hook returned %d at t = %.17g", rc, c->t);
           st = fail(it, COSROD_ERR_CALLBACK, c->t, buf);
           goto done;

@@ -63,6 +63,11 @@
  *    steps alternating h, 2h converge with order 1.2-1.4 instead of 2
  *    (tests/integrate/test_galpha.c).
  *
+ * Projection hook: the algorithmic acceleration a is kept across it (the
+ * projection moves y by the step's drift); after a change of coordinates
+ * (COSROD_PROJECT_NEW_COORDINATES, e.g. a new null-space partition of the
+ * joints) a and v̇ are restarted at the new state (a = v̇_n, as at t0).
+ *
  * Dense output: cubic Hermite in the tangent space of q_n (end slopes h v_n,
  * h v_{n+1}, end value h Δq_n) mapped by the increment, and cubic Hermite of
  * v with the end derivatives v̇_n, v̇_{n+1}; exact at both ends. */
@@ -366,6 +371,12 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
      * make every step a restart, first order for ρ∞ < 1) */
     int rc = accel(s, ctx, t, ctx->y, s->vd);
     if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (ctx->y_modified == 2) { /* new velocity coordinates: restart a = v̇_n (as at t0), new K, C */
+      memcpy(s->a, s->vd, sizeof(double) * (size_t)nv);
+      memcpy(s->aacc, s->vd, sizeof(double) * (size_t)nv);
+      s->have_aprev = 0;
+      s->have_jac = 0;
+    }
     ctx->y_modified = 0;
   }
   ctx->stats->nsteps++;

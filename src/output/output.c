@@ -171,6 +171,7 @@ static void release(cosrod_output *out) {
   free(out->path_a);
   free(out->path_b);
   free(out->rod_done);
+  free(out->react_ends);
   free(out->body_done);
   free(out->rod_n);
   free(out->tips);
@@ -310,6 +311,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->rod_names = calloc(nr, sizeof *out->rod_names);
   out->body_names = calloc(nb, sizeof *out->body_names);
   out->rod_done = calloc(nr, 1);
+  out->react_ends = calloc(nr, 1);
   out->body_done = calloc(nb, 1);
   out->rod_n = calloc(nr, sizeof *out->rod_n);
   out->tips = calloc(3 * nr, sizeof *out->tips);
@@ -320,7 +322,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->body_om_frame = calloc(3 * nb, sizeof *out->body_om_frame);
   int nomem = out->cloc == (locale_t)0 || !out->dir || !out->vtkdir || !out->plotdir || !out->title ||
               !out->analysis || !out->gnuplot || !out->path_a || !out->path_b || !out->rod_names ||
-              !out->body_names || !out->rod_done || !out->body_done || !out->rod_n || !out->tips ||
+              !out->body_names || !out->rod_done || !out->react_ends || !out->body_done || !out->rod_n || !out->tips ||
               !out->tips_frame || !out->body_x || !out->body_x_frame || !out->body_q_frame ||
               !out->body_om_frame || (cfg->scenario_file && !out->scenario_file) ||
               (cfg->integrator && !out->integrator);

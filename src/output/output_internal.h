@@ -68,6 +68,7 @@ struct cosrod_output {
   double t_frame, t_last;
   size_t nframes;
   unsigned char *rod_done;  /* (nrods) written in the current frame */
+  unsigned char *react_ends; /* (nrods) bit e: reactions.csv has rows of end e (plots) */
   unsigned char *body_done; /* (nbodies) */
   int energy_done;
   size_t *rod_n;         /* (nrods) segments, 0 = not yet known */

@@ -24,6 +24,7 @@ cosrod_status cosrod_output_write_reaction(cosrod_output *out, size_t rod, int e
   out->line[pos++] = '\n';
   out->line[pos] = '\0';
   cosrod_status st = out_file_put(out, f, out->line, 1);
+  if (st == COSROD_OK) out->react_ends[rod] |= (unsigned char)(1u << end);
   LOCALE_LEAVE();
   return st;
 }

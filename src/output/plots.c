@@ -11,6 +11,8 @@
  *             rotation components vs s (modes.csv; modal analyses)
  *   bodies.gp -> bodies.png centre of mass x, y, z of every rigid body vs t
  *             and their 3D trajectories (bodies.csv)
+ *   reactions.gp -> reactions.png  force and moment components of every
+ *             supported end vs t (reactions.csv; the mounting loads)
  * A script is written only when its CSV file has rows.  The scripts stay in
  * plots/ and can be re-run by hand (cd DIR/plots && gnuplot tip.gp).
  * gnuplot runs as a child process (posix_spawnp, PATH search) with its
@@ -321,6 +323,45 @@ static void script_bodies(const cosrod_output *out, FILE *fp) {
   fputs("unset multiplot\n", fp);
 }
 
+static void script_reactions(const cosrod_output *out, FILE *fp) {
+  static const char *const comp[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+  static const char *const endname[2] = {"start", "end"};
+  gp_preamble(fp, "support reactions (force and moment on the rod, spatial) from ../reactions.csv",
+              "reactions.png", 1100, 900);
+  fputs("set multiplot layout 2,1 title ", fp);
+  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'\n" : "\nset xlabel 't [s]'\n", fp);
+  for (int part = 0; part < 2; ++part) {
+    fputs(part ? "set ylabel 'moment [N m]'\nplot " : "set ylabel 'force [N]'\nplot ", fp);
+    int first = 1;
+    for (size_t k = 0; k < out->nrods; ++k)
+      for (int e = 0; e < 2; ++e) {
+        if (!(out->react_ends[k] & (1u << e))) continue;
+        for (int c = 0; c < 3; ++c) {
+          /* colour by component, dash type by rod end */
+          fprintf(fp,
+                  "%s'../reactions.csv' skip 1 using 1:(($2==%zu && $3==%d) ? $%d : NaN) with lines lw 2 lc %d "
+                  "dt %d title ",
+                  first ? "" : ", \\\n     ", k, e, 4 + 3 * part + c, c + 1, (int)(2 * k + (size_t)e) % 5 + 1);
+          first = 0;
+          char name[160];
+          snprintf(name, sizeof name, "%s %s %s", out->rod_names[k] ? out->rod_names[k] : "rod", endname[e],
+                   comp[3 * part + c]);
+          gp_quoted(fp, name);
+        }
+      }
+    fputc('\n', fp);
+  }
+  fputs("unset multiplot\n", fp);
+}
+
+/* Any supported end with rows in reactions.csv. */
+static int have_reactions(const cosrod_output *out) {
+  for (size_t k = 0; k < out->nrods; ++k)
+    if (out->react_ends[k]) return 1;
+  return 0;
+}
+
 /* Write plots/<name>.gp through a temporary name. */
 static int write_script(cosrod_output *out, const char *name, void (*gen)(const cosrod_output *, FILE *)) {
   snprintf(out->path_a, out->path_cap, "%s/.%s.gp.tmp", out->plotdir, name);
@@ -379,7 +420,7 @@ void out_make_plots(cosrod_output *out) {
     const char *name;
     void (*gen)(const cosrod_output *, FILE *);
     int want;
-  } figs[6] = {
+  } figs[7] = {
       {"tip", script_tip, out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
       {"energy", script_energy, out->f[OF_ENERGY].published && out->f[OF_ENERGY].rows_committed > 0},
       {"steps", script_steps, out->f[OF_STEPS].published && out->f[OF_STEPS].rows_committed > 0},
@@ -387,13 +428,15 @@ void out_make_plots(cosrod_output *out) {
        out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
       {out->buckling ? "buckling" : "modes", script_modes, out->f[OF_MODES].published && out->nmodes > 0},
       {"bodies", script_bodies, out->f[OF_BODIES].published && out->f[OF_BODIES].rows_committed > 0},
+      {"reactions", script_reactions,
+       out->f[OF_REACTIONS].published && out->f[OF_REACTIONS].rows_committed > 0 && have_reactions(out)},
   };
   char log[4200], logfinal[4200];
   snprintf(log, sizeof log, "%s/.gnuplot.log.tmp", out->plotdir);
   snprintf(logfinal, sizeof logfinal, "%s/gnuplot.log", out->plotdir);
   remove(log);
   int failed = 0, missing = 0;
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < 7; ++i) {
     if (!figs[i].want || !write_script(out, figs[i].name, figs[i].gen)) continue;
     if (missing) continue;
     int rc = run_gnuplot(out, figs[i].name, log);

@@ -147,7 +147,8 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
   if (s->kcp) return sim_couple_kirch_project(t, y, s); /* Kirchhoff rods on bodies */
-  if (sim_couple_project(s, t, y) != 0) return -1;
+  const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
+  if (prc < 0) return -1;
   sim_couple_rhs_begin(s, sim_tclamp(s, t), y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
@@ -159,7 +160,7 @@ static int sim_project(double t, double *y, void *user) {
     sim_scatter(s, r, s->yl, y);
   }
   if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0'; /* passed: not pending */
-  return 0;
+  return prc;
 }
 
 /* Evaluate every rod at (t, y); returns the summed rates. */
@@ -412,12 +413,6 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     o.increments = (int)sc->analysis.increments;
   /* static analysis: gravity follows the pseudo-time (ramp) unless `gravity: constant` */
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
-  if (s->analysis == COSROD_SC_ANALYSIS_STATIC && nr > 1 && (sc->analysis.arc_length || sc->analysis.keyframe_path)) {
-    set_err(err, errlen, sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
-            "%s takes one rod (this scenario has %zu)",
-            sc->analysis.arc_length ? "arc-length control" : "a keyframe path", nr);
-    return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
-  }
   st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
   if (st != COSROD_OK) return fail_create(s, status, st);
   s->stat[0] = cosrod_statics_create_system((const cosrod_rod *const *)s->rods, (int)nr, &o, &st);
@@ -614,10 +609,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   if (s->lie) {
     cosrod_status st = sim_galpha_layout(s);
     if (st != COSROD_OK) {
-      if (st == COSROD_ERR_UNSUPPORTED) /* sim_couple_lie_place */
-        set_err(err, errlen, sc, "solver.integrator", "galpha with rigid bodies needs quaternion bodies, null-space form, no joints");
-      else
-        set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
   } else if (s->split) {
@@ -723,9 +715,9 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     p->mass_banded = 1;
     p->mass_ml = p->mass_mu = 0;
   }
-  /* galpha: only onto Kirchhoff constraints (its quaternions stay unit without) */
+  /* galpha: only onto Kirchhoff constraints, joints and absolute bodies (its quaternions stay unit without) */
   if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
-      (!s->lie || sim_has_kirchhoff(s)))
+      (!s->lie || sim_has_kirchhoff(s) || sim_couple_lie_project(s)))
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
   if ((st0 = sim_couple_kirch_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);

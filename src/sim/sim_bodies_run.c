@@ -191,6 +191,16 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   o.hmax = sc->solver.hmax;
   o.max_steps = sc->solver.max_steps;
   if (sc->solver.stabilisation == COSROD_SC_STAB_NONE) p.project = NULL;
+  if (type == cosrod_step_galpha) { /* Lie-group generalized-α (body_galpha.c) */
+    cosrod_mbs_lie_problem(&p, d);
+    o.rho_inf = sc->solver.rho_inf;
+    if (sc->solver.h > 0.0) {
+      o.fixed_step = 1;
+      o.h0 = sc->solver.h;
+      double nst = T / sc->solver.h + 10.0;
+      if (nst > (double)o.max_steps) o.max_steps = nst < 1e15 ? (long)nst : (long)1e15;
+    }
+  }
   it = cosrod_integrator_create(type, &p, &o, &st);
   if (!it && st == COSROD_ERR_UNSUPPORTED && p.project) {
     /* multistep methods (ida, cvode) cannot project after steps ([L] §6):

@@ -237,9 +237,10 @@ int sim_couple_project(cosrod_sim *s, double t, double *y) {
   sim_couple *cp = s->cpl;
   if (!cp || !cp->m) return 0;
   for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
+  long nrep = cosrod_mbs_data_repartitions(cp->d);
   if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
-  return 0;
+  return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
 
 static double *rows_of(const cosrod_sc_keyframes *k, int dim) {
@@ -503,41 +504,40 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   return COSROD_OK;
 }
 
-/* galpha's LIE layout (sim_galpha.c) for the dynamic bodies: each
- * null-space quaternion body is a rod-vertex-like block, q = (x_b, p_b) at
- * qpos + 7 b (after the rods' q), ν = (v_b, Ω_b) at the end of y (after the
- * rods' ν).  Increment as for the rods' frames ([AB07] §2): x_b += w_x,
- * p_b <- p_b ∘ exp(½ w_Ω) (ṗ = ½ p Ω, Ω material; body.h).  Bodies with
- * joints, other parametrisations or velocities (v, ṗ) have no such group
- * structure here: -1.  Returns the number of dynamic bodies placed. */
+/* galpha's LIE layout (sim_galpha.c) for the dynamic bodies: the bodies'
+ * positions q_b (nq of the multibody model) at qpos (after the rods' q),
+ * their velocities ν_b at the end of y (after the rods' ν), and the
+ * increment of the multibody model (cosrod_mbs_increment, body_galpha.c:
+ * R³ x SO(3) per null-space body in every parametrisation, the vector space
+ * for absolute bodies, T w + ½ Ṫ w for null-space joints).  Returns the
+ * number of q entries of the bodies. */
 int sim_couple_lie_place(cosrod_sim *s, int qpos) {
   sim_couple *cp = s->cpl;
   if (!cp || !cp->m) return 0;
-  const int L = (int)cosrod_mbs_nbodies(cp->m), nq = cosrod_mbs_nq(cp->m);
-  if (cosrod_mbs_nconstr(cp->m) != 0 || nq != 7 * L || cp->nm != 13 * L) return -1;
-  for (int b = 0; b < L; b++)
-    if (cosrod_mbs_body_param(cp->m, (size_t)b) != COSROD_BODY_QUATERNION || cosrod_mbs_pos_offset(cp->m, (size_t)b) != 7 * b)
-      return -1;
-  const int vpos = s->ny - 6 * L;
+  const int nq = cosrod_mbs_nq(cp->m), vpos = s->ny - (cp->nm - nq);
   for (int i = 0; i < nq; i++) cp->mmap[i] = qpos + i;
   for (int i = nq; i < cp->nm; i++) cp->mmap[i] = vpos + i - nq;
   for (int u = 0; u < cp->nblk; u++) cp->blk_placed[u] = 1;
-  cp->lie_nb = L;
+  cp->lie_nb = (int)cosrod_mbs_nbodies(cp->m);
   cp->lie_q0 = qpos;
   cp->lie_w0 = vpos; /* offset in y; in w (ν part only) after subtracting nq_tot */
-  return L;
+  return nq;
 }
 
-void sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double *w, double *qn) {
+int sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double *w, double *qn) {
   const sim_couple *cp = s->cpl;
-  if (!cp || cp->lie_nb == 0) return;
-  for (int b = 0; b < cp->lie_nb; b++) {
-    const double *qb = q + cp->lie_q0 + 7 * b, *wb = w + cp->lie_w0 - s->nq_tot + 6 * b;
-    double *o = qn + cp->lie_q0 + 7 * b, e[4];
-    for (int k = 0; k < 3; k++) o[k] = qb[k] + wb[k];
-    cosrod_quat_from_rotvec(e, wb + 3);
-    cosrod_quat_mul(o + 3, qb + 3, e);
-  }
+  if (!cp || cp->lie_nb == 0) return 0;
+  return cosrod_mbs_increment(cp->m, cp->d, q + cp->lie_q0, w + cp->lie_w0 - s->nq_tot, qn + cp->lie_q0);
+}
+
+/* galpha: the bodies need the projection hook (joint constraints, absolute
+ * bodies' internal constraints; body_galpha.c). */
+int sim_couple_lie_project(const cosrod_sim *s) {
+  const sim_couple *cp = s->cpl;
+  if (!cp || !cp->m) return 0;
+  if (cosrod_mbs_nconstr(cp->m) > 0) return 1;
+  const int L = (int)cosrod_mbs_nbodies(cp->m);
+  return cp->nm - cosrod_mbs_nq(cp->m) != 6 * L; /* absolute bodies carry the rates ṙ */
 }
 
 /* Banded finite-difference Jacobian of the coupled right-hand side (band

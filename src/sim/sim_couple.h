@@ -27,10 +27,12 @@ int sim_couple_place(cosrod_sim *s, size_t r, int e, int pos);
  * coupled structure; allocates the Jacobian scratch (COSROD_ERR_NOMEM). */
 cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id);
 /* galpha (LIE layout, sim_galpha.c): place the dynamic bodies' q at qpos
- * (after the rods' q) and their ν last; number of bodies or -1 if they have
- * no null-space quaternion form without joints.  Increment of their q. */
+ * (after the rods' q) and their ν last; returns the number of the bodies'
+ * q entries.  Increment of their q (0 or -1); whether they need the
+ * projection hook (joints, absolute bodies). */
 int sim_couple_lie_place(cosrod_sim *s, int qpos);
-void sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double *w, double *qn);
+int sim_couple_lie_increment(const cosrod_sim *s, const double *q, const double *w, double *qn);
+int sim_couple_lie_project(const cosrod_sim *s);
 /* Banded finite-difference Jacobian of sim_rhs (cosrod_ode_problem.jac
  * signature; bandwidths s->ml, s->mu; allocation-free). */
 int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user);
@@ -45,7 +47,9 @@ int sim_couple_rhs_end(cosrod_sim *s, double t, double *ydot);
 void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD);
 /* Add the kept body energies (minus the attached end vertices' kinetic energy). */
 void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elastic, double *gravity);
-/* Projection of the bodies' block of y after an accepted step. */
+/* Projection of the bodies' block of y after an accepted step: 0,
+ * COSROD_PROJECT_NEW_COORDINATES after a re-partition of the joints'
+ * null-space coordinates, or -1. */
 int sim_couple_project(cosrod_sim *s, double t, double *y);
 
 /* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the attachments

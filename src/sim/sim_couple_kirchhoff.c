@@ -245,7 +245,8 @@ static int dae_lambda(cosrod_sim *s, double t, double *y) {
 int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
   struct sim_kcouple *kc = s->kcp;
   t = sim_tclamp(s, t);
-  if (sim_couple_project(s, t, y) != 0) return -1;
+  const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
+  if (prc < 0) return -1;
   /* fixed supports during the projection: bodies with joints */
   for (int j = 0; j < kc->nk; j++) {
     size_t r;
@@ -294,7 +295,7 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
   if (rc != 0) return rc;
   if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0';
   if (s->form == COSROD_FORM_DAE && dae_lambda(s, t, y) != 0) return -1;
-  return 0;
+  return prc;
 }
 
 int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y) { return dae_lambda(s, t, y); }

@@ -1,10 +1,12 @@
 /* Simulation driver, galpha part: the rods' null-space form ([L] Lemma 4.2)
  * as a problem on the Lie group (R³)^(N+1) x S³^N for the generalized-α
  * integrator (cosrod_step_galpha, cosrod_ode_problem.lie_nq).
- * Rods attached to rigid bodies: each free body is one more (R³ x S³)
- * block, q = (x_b, p_b) after the rods' q, ν = (v_b, Ω_b) after the rods'
- * ν, with the same increment (sim_couple_lie_place / _lie_increment), and
- * dense FD tangents of the coupled right-hand side (sim_galpha_kirchhoff.c).
+ * Rods attached to rigid bodies: the bodies' positions after the rods' q,
+ * their velocities after the rods' ν, with the multibody model's increment
+ * (every parametrisation and formulation, joints; sim_couple_lie_place,
+ * body_galpha.c), dense FD tangents of the coupled right-hand side
+ * (sim_galpha_kirchhoff.c) and the projection hook for joints and absolute
+ * bodies.
  *
  * LIE layout: y = (q of all rods, ν of all rods), q = (x_n | ξ_n, p_k)
  * interleaved as the rod's q, ν = (ẋ_n | ξ̇_n, Ω_k) as the rod's ν.
@@ -50,8 +52,7 @@ int sim_lie_increment(const double *q, const double *w, double *qn, void *user) 
       o[3] = p[0] * e[3] + p[1] * e[2] - p[2] * e[1] + p[3] * e[0];
     }
   }
-  sim_couple_lie_increment(s, q, w, qn); /* rigid bodies (sim_couple.c) */
-  return 0;
+  return sim_couple_lie_increment(s, q, w, qn); /* rigid bodies (sim_couple.c, body_galpha.c) */
 }
 
 static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, int ld, void *user) {
@@ -115,9 +116,7 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
   if (!s->lie_perm || !s->lie_iperm || !s->lie_voff_r || !s->lie_bc0 || !s->lie_bcn) return COSROD_ERR_NOMEM;
   int nq_tot = 0, maxny = 0;
   for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
-  const int nbody = sim_couple_lie_place(s, nq_tot); /* rigid bodies: q after the rods' q, ν last */
-  if (nbody < 0) return COSROD_ERR_UNSUPPORTED;
-  nq_tot += 7 * nbody;
+  nq_tot += sim_couple_lie_place(s, nq_tot); /* rigid bodies: q after the rods' q, ν last */
   int qb = 0, vb = 0;
   s->ml = s->mu = 0;
   for (size_t r = 0; r < s->nrods; r++) {

@@ -28,8 +28,8 @@ struct cosrod_sim {
   int arc;                      /* control: arc-length */
   double arc_lambda, arc_disp;  /* load factor and monitored displacement of the current step */
   int arc_index, arc_critical;  /* stability index, critical point (0/1/2) of the current step */
-  int arc_vertex;               /* monitored vertex (first point load's, else N) */
-  double *arc_x, *arc_x0;       /* ((N+1) x 3) scratch, initial vertex positions */
+  int arc_rod, arc_vertex;      /* monitored rod and vertex (first point load's, else rod 0's N) */
+  double *arc_x, *arc_x0;       /* ((N+1) x 3) scratch, initial vertex positions of arc_rod */
   size_t ncrit;                 /* critical points recorded (at most SIM_MAX_CRIT) */
   struct sim_critical {
     int type; /* 1 limit, 2 bifurcation */

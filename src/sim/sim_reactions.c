@@ -12,12 +12,12 @@
 
 cosrod_status cosrod_sim_reactions(const cosrod_sim *s, size_t r, double R[12], int supported[2]) {
   if (!s || !R || r >= s->nrods) return COSROD_ERR_INVALID;
-  if (s->arc && s->stat && s->stat[0] && r == 0) /* arc-length: loads times λ, ends at t = 1 */
-    return cosrod_statics_reactions_at(s->stat[0], 1.0, s->arc_lambda, s->y, R, supported);
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC && s->stat && s->stat[0] && s->qsys) {
-    /* the system's reactions (all rods) at the frame state; rod r's part */
+    /* the system's reactions (all rods) at the frame state; rod r's part
+     * (arc-length: loads times λ, ends at t = 1) */
     sim_static_y_to_q(s, s->y, s->qsys);
-    cosrod_status st = cosrod_statics_reactions(s->stat[0], s->t_frame, s->qsys, s->rsys, s->ssys);
+    cosrod_status st = s->arc ? cosrod_statics_reactions_at(s->stat[0], 1.0, s->arc_lambda, s->qsys, s->rsys, s->ssys)
+                              : cosrod_statics_reactions(s->stat[0], s->t_frame, s->qsys, s->rsys, s->ssys);
     if (st != COSROD_OK) return st;
     memcpy(R, s->rsys + 12 * r, 12 * sizeof *R);
     if (supported) memcpy(supported, s->ssys + 2 * r, 2 * sizeof *supported);

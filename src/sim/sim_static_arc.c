@@ -8,13 +8,15 @@
  * t is the normalised arc length of the path (1 = the length of the first
  * tangent line from λ = 0 to 1, statics.h); every converged step is a frame
  * and a row of increments.csv with λ, the displacement of the monitored
- * vertex (the first point load's vertex, else the end N), the stability
- * index and the critical-point flag.  Limit and bifurcation points are kept
- * for summary.json (cosrod_sim_critical).
+ * vertex (the first point load's vertex, over the rods in order, else the
+ * end N of rod 0), the stability index and the critical-point flag.  Limit
+ * and bifurcation points are kept for summary.json (cosrod_sim_critical).
+ * Several rods: one system (cosrod_statics_create_system), one common λ and
+ * one path metric over all rods, every rod with its own loads.
  *
  * path: keyframes -- the ordinary continuation over [0, t_end], t_end the
- * last keyframe of the prescribed ends, increments landing on every
- * keyframe time (kinks of linear keyframes), gravity and loads at full
+ * last keyframe of the prescribed ends of all rods, increments landing on
+ * every keyframe time of every rod (kinks of linear keyframes), gravity and loads at full
  * value from t = 0 (the start is the equilibrium under them, found by load-
  * factor continuation).
  *
@@ -36,41 +38,53 @@ static int cmp_double(const void *a, const void *b) {
 cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
   const cosrod_scenario *sc = s->sc;
   if (s->analysis != COSROD_SC_ANALYSIS_STATIC) return COSROD_OK;
-  const cosrod_sc_rod *sr = &sc->rods[0];
-  const int N = cosrod_rod_nseg(s->rods[0]);
   if (sc->analysis.arc_length) {
+    /* monitored: the first point load's vertex over the rods in order, else rod 0's end N */
     s->arc = 1;
-    s->arc_vertex = N;
-    for (size_t i = 0; i < sr->nloads; i++)
-      if (sr->loads[i].vertex >= 0) {
-        s->arc_vertex = (int)sr->loads[i].vertex;
-        break;
-      }
+    s->arc_rod = 0;
+    s->arc_vertex = cosrod_rod_nseg(s->rods[0]);
+    int found = 0;
+    for (size_t r = 0; r < s->nrods && !found; r++)
+      for (size_t i = 0; i < sc->rods[r].nloads && !found; i++)
+        if (sc->rods[r].loads[i].vertex >= 0) {
+          s->arc_rod = (int)r;
+          s->arc_vertex = (int)sc->rods[r].loads[i].vertex;
+          found = 1;
+        }
+    const cosrod_rod *rod = s->rods[s->arc_rod];
+    const int N = cosrod_rod_nseg(rod);
     if (s->arc_vertex > N) s->arc_vertex = N;
     s->arc_x = malloc((size_t)(N + 1) * 3 * sizeof *s->arc_x);
     s->arc_x0 = malloc((size_t)(N + 1) * 3 * sizeof *s->arc_x0);
     if (!s->arc_x || !s->arc_x0) return COSROD_ERR_NOMEM;
-    cosrod_status st = cosrod_rod_unpack(s->rods[0], s->form, 1.0, s->y0, s->arc_x0, NULL, NULL, NULL);
+    cosrod_status st =
+        cosrod_rod_unpack(rod, s->form, 1.0, s->y0 + s->off_r[s->arc_rod], s->arc_x0, NULL, NULL, NULL);
     if (st != COSROD_OK) return st;
     o->gravity_ramp = 0; /* λ scales gravity like every other load */
   }
   if (sc->analysis.keyframe_path) {
+    /* the keyframe times of every rod's prescribed ends, ascending, once each */
     o->gravity_ramp = 0;
     size_t n = 0;
-    for (int e = 0; e < 2; e++) n += sr->ends[e].position.n + sr->ends[e].orientation.n;
+    for (size_t r = 0; r < s->nrods; r++)
+      for (int e = 0; e < 2; e++) n += sc->rods[r].ends[e].position.n + sc->rods[r].ends[e].orientation.n;
     s->kstops = malloc((n ? n : 1) * sizeof *s->kstops);
     if (!s->kstops) return COSROD_ERR_NOMEM;
     int k = 0;
-    for (int e = 0; e < 2; e++) {
-      const cosrod_sc_keyframes *kf[2] = {&sr->ends[e].position, &sr->ends[e].orientation};
-      for (int j = 0; j < 2; j++)
-        for (size_t i = 0; i < kf[j]->n; i++)
-          if (kf[j]->t[i] > 0.0 && kf[j]->t[i] < sc->analysis.t_end) s->kstops[k++] = kf[j]->t[i];
-    }
+    for (size_t r = 0; r < s->nrods; r++)
+      for (int e = 0; e < 2; e++) {
+        const cosrod_sc_keyframes *kf[2] = {&sc->rods[r].ends[e].position, &sc->rods[r].ends[e].orientation};
+        for (int j = 0; j < 2; j++)
+          for (size_t i = 0; i < kf[j]->n; i++)
+            if (kf[j]->t[i] > 0.0 && kf[j]->t[i] < sc->analysis.t_end) s->kstops[k++] = kf[j]->t[i];
+      }
     qsort(s->kstops, (size_t)k, sizeof *s->kstops, cmp_double);
-    s->nkstops = k;
+    int u = 0;
+    for (int i = 0; i < k; i++)
+      if (u == 0 || s->kstops[i] != s->kstops[u - 1]) s->kstops[u++] = s->kstops[i];
+    s->nkstops = u;
     o->stops = s->kstops;
-    o->nstops = k;
+    o->nstops = u;
   }
   return COSROD_OK;
 }
@@ -93,12 +107,13 @@ void sim_static_scale_gravity(cosrod_sim *s, double t) {
   e->balance = e->kinetic + e->elastic + e->gravity + e->dissipated - e->external_work;
 }
 
-/* |x_v(q) - x_v(0)| of the monitored vertex. */
+/* |x_v(q) - x_v(0)| of the monitored vertex (q: the system's q). */
 static double monitored_displacement(cosrod_sim *s, const double *q) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  memcpy(s->yl, q, (size_t)nq * sizeof *q);
-  memset(s->yl + nq, 0, (size_t)(s->ny - nq) * sizeof *s->yl);
-  if (cosrod_rod_unpack(s->rods[0], s->form, 1.0, s->yl, s->arc_x, NULL, NULL, NULL) != COSROD_OK) return NAN;
+  const cosrod_rod *rod = s->rods[s->arc_rod];
+  const int nq = cosrod_rod_nq(rod), ny = s->ny_r[s->arc_rod];
+  memcpy(s->yl, q + s->qoff_r[s->arc_rod], (size_t)nq * sizeof *q);
+  memset(s->yl + nq, 0, (size_t)(ny - nq) * sizeof *s->yl);
+  if (cosrod_rod_unpack(rod, s->form, 1.0, s->yl, s->arc_x, NULL, NULL, NULL) != COSROD_OK) return NAN;
   const double *a = s->arc_x + 3 * s->arc_vertex, *b = s->arc_x0 + 3 * s->arc_vertex;
   double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -118,9 +133,7 @@ static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double
   s->arc_critical = (int)pt->critical;
   s->arc_disp = monitored_displacement(s, q);
   /* the frame: the state at the fixed pseudo-time 1, t = arc length */
-  int nq = cosrod_rod_nq(s->rods[0]);
-  memcpy(s->y, q, (size_t)nq * sizeof *q);
-  memset(s->y + nq, 0, (size_t)(s->ny - nq) * sizeof *s->y);
+  sim_static_q_to_y(s, q, s->y);
   if (sim_eval_all(s, 1.0, s->y, NULL, NULL) != COSROD_OK) return -1;
   sim_energy_from_data(s, 0.0, 0.0);
   sim_static_scale_gravity(s, 1.0);
@@ -137,9 +150,8 @@ static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double
 }
 
 cosrod_status sim_run_static_arc(cosrod_sim *s) {
-  int nq = cosrod_rod_nq(s->rods[0]);
-  double *q = s->yd;
-  memcpy(q, s->y0, (size_t)nq * sizeof *q);
+  double *q = s->yd; /* (ny >= nq_sys) the system's q */
+  sim_static_y_to_q(s, s->y0, q);
   s->frame_rc = 0;
   s->ncrit = 0;
   s->t_frame = -INFINITY;

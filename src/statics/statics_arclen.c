@@ -19,8 +19,10 @@
  * positive inner product with the secant of the last step (so the path
  * turns at a limit point instead of reversing).  Critical points: a sign
  * change of τ_λ = dλ/ds between consecutive points is a limit point, whose
- * λ is the extremum of the cubic Hermite interpolant of λ(s) on the step
- * (error O(Δs⁴)); a change of the stability index of K (statics_path.c,
+ * λ is first estimated by the extremum of the cubic Hermite interpolant of
+ * λ(s) on the step (error O(Δs⁴)) and then refined to the root of τ_λ on
+ * the equilibria between the step's ends (refine_limit), so that it does
+ * not depend on the steps taken; a change of the stability index of K (statics_path.c,
  * factor_at) without a limit point is a bifurcation point, located by
  * bisection of the index along the step (equilibria at fixed λ).  Branch
  * switching (options.branch_switch): at the first bifurcation point the
@@ -209,6 +211,61 @@ static double refine_bifurcation(arc_ws *w, double lc, double dls, int neg_c) {
   return th;
 }
 
+/* Equilibrium on the hyperplane normal to the step's secant (sec, dls)
+ * through qc ⊕ θ sec, λ = lc + θ dls (Riks corrector, into w->qx, *lam),
+ * and its slope dλ/ds there (tangent oriented along the secant, normalised
+ * metric).  Uses w->a, w->b, w->g, s->J; w->tu / w->tl are kept. */
+static cosrod_status slope_at(arc_ws *w, double lc, double dls, double th, double *lam, double *slope) {
+  cosrod_statics *s = w->s;
+  double *tu = w->tu, tl = w->tl;
+  interpolate(w, th);
+  *lam = lc + th * dls;
+  w->tu = w->sec, w->tl = dls;
+  int it = 0, neg = 0;
+  double res = 0.0, n2 = 0.0;
+  cosrod_status st = arc_correct(w, w->qx, lam, &it, &res);
+  w->tu = tu, w->tl = tl;
+  if (st == COSROD_OK) st = statics_factor_index(s, w->t, *lam, w->qx, &neg);
+  if (st == COSROD_OK) st = tangent_raw(w, *lam, w->qx, &n2);
+  if (st != COSROD_OK) return st;
+  double sg = wdot(s, w->a, w->sec) + w->psi2 * dls >= 0.0 ? 1.0 : -1.0;
+  *slope = sg / sqrt(n2 / w->lref2);
+  return COSROD_OK;
+}
+
+/* Limit point inside the step qc (λ = lc, slope d0) -> qc ⊕ sec (λ = lc +
+ * dls, slope d1 of opposite sign): the root of the slope dλ/ds along the
+ * path, by the Illinois variant of regula falsi on θ (the equilibria on the
+ * hyperplanes normal to the secant sweep the step), from the Hermite
+ * estimate θ_h, until the bracket is below 1e-10 of the step or the slope
+ * below 1e-12 of the end slopes.  λ is stationary there, so *lam (the
+ * equilibrium's λ) is exact up to the Newton tolerance (the cubic Hermite
+ * extremum alone errs by O(Δs⁴)).  On success the state is in w->qx and θ
+ * is returned; -1 if an equilibrium failed (the caller keeps the Hermite
+ * estimate). */
+static double refine_limit(arc_ws *w, double lc, double dls, double d0, double d1, double th_h, double *lam) {
+  double lo = 0.0, hi = 1.0, flo = d0, fhi = d1, th = th_h, f = 0.0, l = 0.0;
+  const double ftol = 1e-12 * fmax(fabs(d0), fabs(d1));
+  int side = 0;
+  for (int k = 0; k < 60; ++k) {
+    if (!(th > lo && th < hi)) th = 0.5 * (lo + hi);
+    if (slope_at(w, lc, dls, th, &l, &f) != COSROD_OK) return -1.0;
+    *lam = l;
+    if (fabs(f) <= ftol || hi - lo <= 1e-10) return th;
+    if ((f > 0.0) == (flo > 0.0)) {
+      lo = th, flo = f;
+      if (side == -1) fhi *= 0.5;
+      side = -1;
+    } else {
+      hi = th, fhi = f;
+      if (side == 1) flo *= 0.5;
+      side = 1;
+    }
+    th = lo + (hi - lo) * flo / (flo - fhi);
+  }
+  return th;
+}
+
 /* Critical mode at the bifurcation state w->qx (load factor lam): two steps
  * of inverse iteration with the LU of the (nearly singular) stiffness there
  * from a fixed start vector, into w->tu as a unit vector of the normalised
@@ -334,15 +391,24 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     pt.critical = COSROD_CRITICAL_NONE;
     pt.q_crit = NULL;
     double th = -1.0;
+    int limit_refined = 0;
     if (d0 * d1 < 0.0) {
       pt.critical = COSROD_CRITICAL_LIMIT;
       th = hermite_extremum(lc, lw, d0, d1, h, &pt.lambda_crit);
+      double lr = 0.0, thr = refine_limit(w, lc, dls, d0, d1, th, &lr);
+      /* w->a back to the tangent at the step's end (used below) */
+      st = statics_factor_index(s, w->t, lw, w->qw, &neg_n);
+      if (st == COSROD_OK) st = tangent_raw(w, lw, w->qw, &tn2);
+      add_counts(s, stats);
+      if (st != COSROD_OK) return st;
+      if (thr >= 0.0)
+        th = thr, pt.lambda_crit = lr, limit_refined = 1;
     } else if (neg_n != neg_c && neg_n >= 0 && neg_c >= 0) {
       pt.critical = COSROD_CRITICAL_BIFURCATION;
       th = refine_bifurcation(w, lc, dls, neg_c);
       pt.lambda_crit = lc + th * dls;
     }
-    if (pt.critical == COSROD_CRITICAL_LIMIT) interpolate(w, th);
+    if (pt.critical == COSROD_CRITICAL_LIMIT && !limit_refined) interpolate(w, th);
     if (pt.critical != COSROD_CRITICAL_NONE) {
       pt.q_crit = w->qx;
       pt.s_crit = s_path + th * h;

@@ -87,6 +87,7 @@ static void check(int with_joints, const char *method) {
   if (!d) return;
   cosrod_ode_problem p;
   cosrod_mbs_ode_problem(&p, d);
+  if (!strcmp(method, "galpha")) cosrod_mbs_lie_problem(&p, d); /* increments, tangent Jacobians */
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = o.atol = 1e-8;
   cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &st);
@@ -122,6 +123,15 @@ TEST(bodies_time_loop_does_not_allocate) {
   check(0, "rodas");
 }
 
-static const th_case cases[] = {TH_CASE(bodies_time_loop_does_not_allocate)};
+/* generalized-α: increments (T w + ½ Ṫ w with the joints), tangent
+ * Jacobians, the restart after a re-partition */
+TEST(bodies_galpha_time_loop_does_not_allocate) {
+  check(1, "galpha");
+  check(2, "galpha");
+  check(0, "galpha");
+}
+
+static const th_case cases[] = {TH_CASE(bodies_time_loop_does_not_allocate),
+                                TH_CASE(bodies_galpha_time_loop_does_not_allocate)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

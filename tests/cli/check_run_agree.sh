@@ -56,6 +56,14 @@ agree "$ex" --set analysis.t_end=1e-5 --set solver.formulation=nullspace --set s
 agree "$src/examples/stiffness.yaml" --set analysis.t_end=1e-5 --set rods.0.model=kirchhoff-inextensible --set solver.integrator=galpha
 # Kirchhoff rods with galpha run (constrained version, sim_galpha_kirchhoff.c)
 [ "$rc_r" -eq 0 ] || { echo "FAIL kirchhoff + galpha: exit $rc_r: $(cat "$tmp/run.err")"; fail=$((fail + 1)); }
+# every example with bodies runs with galpha (body_galpha.c), in both formulations
+for f in "$src"/examples/*.yaml; do
+  grep -q "^bodies:" "$f" || continue
+  for form in nullspace absolute; do
+    agree "$f" --set analysis.t_end=0.05 --set output.plots=false --set solver.integrator=galpha --set solver.formulation=$form
+    [ "$rc_r" -eq 0 ] || { echo "FAIL $f galpha $form: exit $rc_r: $(cat "$tmp/run.err")"; fail=$((fail + 1)); }
+  done
+done
 # the memory limit: 10^6 segments under 1 GB are refused by both
 agree "$ex" --set rods.0.segments=1000000 --memory-limit 1G
 grep -q "rods.0.segments: needs ~[0-9.]* GB" "$tmp/run.err" ||

@@ -104,5 +104,39 @@ TEST(dynamic_reactions_csv) {
   free(dir);
 }
 
-static const th_case cases[] = {TH_CASE(static_reactions_csv), TH_CASE(dynamic_reactions_csv)};
+/* plots/reactions.gp (and .png with gnuplot): the force and moment
+ * components of the supported end only (the clamped start, not the free
+ * end), columns 4-9 of reactions.csv. */
+TEST(reactions_plot) {
+  char *dir = ot_mkdtemp("reactions_plot");
+  const char *args[] = {"run", scenario(dir, 0), "-o", dir, "-q", "--set", "output.plots=true", NULL};
+  CHECK("exit 0", cli_run(args) == 0);
+  const char *plots = ot_path(dir, "plots");
+  char *gp = ot_read(ot_path(plots, "reactions.gp"), NULL);
+  CHECK("reactions.gp written", gp != NULL);
+  static const char *const comp[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+  for (int c = 0; gp && c < 6; ++c) {
+    char title[64], col[64];
+    snprintf(title, sizeof title, "title 'beam start %s'", comp[c]);
+    snprintf(col, sizeof col, "(($2==0 && $3==0) ? $%d : NaN)", 4 + c);
+    CHECK("a series per component of the clamped start", strstr(gp, title) && strstr(gp, col));
+  }
+  CHECK("no series of the free end", gp && !strstr(gp, "beam end"));
+  char *png = ot_read(ot_path(plots, "reactions.png"), NULL);
+  if (png) {
+    CHECK("reactions.png is a PNG", !memcmp(png, "\x89PNG", 4));
+  } else {
+    char *js = ot_read(ot_path(dir, "summary.json"), NULL);
+    NOTE("no reactions.png: gnuplot missing?");
+    CHECK("no PNG only without gnuplot (warning in summary.json)", js && strstr(js, "gnuplot not found"));
+    free(js);
+  }
+  free(png);
+  free(gp);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+static const th_case cases[] = {TH_CASE(static_reactions_csv), TH_CASE(dynamic_reactions_csv),
+                                TH_CASE(reactions_plot)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

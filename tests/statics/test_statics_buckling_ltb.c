@@ -75,7 +75,7 @@ TEST(prandtl_lateral_torsional) {
 
 /* Round shaft along e3, pinned at s = 0, pinned and sliding along e3 at
  * s = L, unit dead torques -e3 / +e3 on the end segments: λ_1 = M_cr (N m). */
-static double greenhill_lambda(int N, double *second) {
+static double greenhill_lambda(int N, double *second, double *third) {
   cosrod_rod_def def = st_cantilever(N, 1.0, 5e-3, 0);
   def.ends[0].kind = COSROD_END_PINNED;
   def.ends[1].kind = COSROD_END_PINNED;
@@ -88,29 +88,39 @@ static double greenhill_lambda(int N, double *second) {
   def.loads = loads;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
   cosrod_statics *s = cosrod_statics_create(rod, NULL, NULL);
-  double *q = st_initial_q(rod), lam[2] = {NAN, NAN};
-  cosrod_status st = cosrod_statics_buckling(s, 1.0, q, 2, lam, NULL);
-  if (st != COSROD_OK) lam[0] = lam[1] = NAN;
+  double *q = st_initial_q(rod), lam[4] = {NAN, NAN, NAN, NAN};
+  cosrod_status st = cosrod_statics_buckling(s, 1.0, q, 4, lam, NULL);
+  if (st != COSROD_OK) lam[0] = lam[1] = lam[2] = lam[3] = NAN;
   free(q);
   cosrod_statics_free(s);
   cosrod_rod_free(rod);
   if (second) *second = lam[1];
+  if (third) *third = lam[2];
   return lam[0];
 }
 
 /* Greenhill: a shaft with ball-jointed ends under a dead axial torque T
- * buckles at T = 2π EI / L (adjacent equilibrium i EI w'' + T w' = 0 with
- * w = u1 + i u2, w(0) = w(L) = 0; Timoshenko & Gere, Theory of Elastic
- * Stability, §2.13, no axial force). */
+ * buckles at T_k = 2π k EI / L (adjacent equilibrium i EI w'' + T w' = 0
+ * with w = u1 + i u2, w(0) = w(L) = 0: exp(i T L / EI) = 1; Timoshenko &
+ * Gere, Theory of Elastic Stability, §2.13, no axial force).  Each factor
+ * is a degenerate pair (the two bending planes of the round shaft), so
+ * factors 1, 2 are T_1 and 3, 4 are T_2 = 2 T_1: the non-symmetric pencil's
+ * higher factors are refined like the first (statics_buckling.c).  The
+ * discrete second mode is two copies of the first mode of half the shaft
+ * (the midpoint at w = 0 acts as a pin), so T_2(N) = 2 T_1(N/2) exactly in
+ * the discrete model: an independent check of the refined root (the
+ * linearised estimate of the pencil about T_1 was 1348.10 at N = 40, 1 %
+ * off the discrete root 1361.52). */
 TEST(greenhill_twisted_shaft) {
-  const double EI = 2.1e11 * ST_PI * pow(5e-3, 4) / 4.0, ref = 2.0 * ST_PI * EI;
+  const double EI = 2.1e11 * ST_PI * pow(5e-3, 4) / 4.0, ref = 2.0 * ST_PI * EI, ref2 = 2.0 * ref;
   const int Ns[3] = {10, 20, 40};
-  double M[3];
+  double M[3], M3[3];
   for (int i = 0; i < 3; ++i) {
     double m2;
-    M[i] = greenhill_lambda(Ns[i], &m2);
-    NOTE("N = %2d: M_cr %.8f N m (second %.8f), Greenhill %.8f N m, rel. error %.3e", Ns[i], M[i], m2, ref,
-         (M[i] - ref) / ref);
+    M[i] = greenhill_lambda(Ns[i], &m2, &M3[i]);
+    NOTE("N = %2d: M_cr %.8f N m (second %.8f), Greenhill %.8f N m, rel. error %.3e; third %.8f vs 2nd Greenhill "
+         "%.8f, rel. error %.3e",
+         Ns[i], M[i], m2, ref, (M[i] - ref) / ref, M3[i], ref2, (M3[i] - ref2) / ref2);
   }
   const double order = log2((M[1] - M[0]) / (M[2] - M[1])), ext = M[2] + (M[2] - M[1]) / 3.0;
   NOTE("self-convergence order %.3f, extrapolated %.8f N m (rel. %.2e)", order, ext, (ext - ref) / ref);
@@ -119,6 +129,13 @@ TEST(greenhill_twisted_shaft) {
   CHECK_CLOSE("M_cr at N = 40 vs Greenhill (1.5e-2)", M[2], ref, 1.5e-2, 0.0);
   CHECK_CLOSE("order 2 (self-convergence N = 10, 20, 40)", order, 2.0, 0.0, 0.15);
   CHECK_CLOSE("extrapolated M_cr vs Greenhill (3e-4)", ext, ref, 3e-4, 0.0);
+  /* T_2(N) = 2 T_1(N/2): both roots to the iteration's 1e-9 of μ */
+  for (int i = 1; i < 3; ++i) {
+    NOTE("N = %d: third %.10f, 2 x first of N = %d %.10f", Ns[i], M3[i], Ns[i - 1], 2.0 * M[i - 1]);
+    CHECK_CLOSE("T_2(N) = 2 T_1(N/2) (discrete second Greenhill factor)", M3[i], 2.0 * M[i - 1], 1e-8, 0.0);
+  }
+  /* and the closed form 4π EI/L: error ≈ θ²/2, θ = 4π/N = 0.31 at N = 40 */
+  CHECK_CLOSE("second Greenhill factor at N = 40 vs 4 pi EI / L (6e-2)", M3[2], ref2, 6e-2, 0.0);
 }
 
 static const th_case cases[] = {TH_CASE(prandtl_lateral_torsional), TH_CASE(greenhill_twisted_shaft)};
