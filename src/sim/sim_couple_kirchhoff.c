@@ -260,8 +260,9 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
     Lmax = fmax(Lmax, g[cosrod_rod_nseg(s->rods[r])] - g[0]);
   }
   int rc = 0;
+  double shift = 0.0; /* largest end move of a pass, relative to L (velocities: times 1 ms) */
   for (int pass = 0; pass < 30 && rc == 0; pass++) {
-    double shift = 0.0;
+    shift = 0.0;
     for (size_t r = 0; r < s->nrods && rc == 0; r++) {
       sim_couple_rhs_begin(s, t, y); /* body poses for the rod ends */
       sim_gather(s, r, y, s->yl);
@@ -293,6 +294,13 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
     cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, W);
   }
   if (rc != 0) return rc;
+  if (shift > 1e-10) { /* e.g. a rod with both ends on one body: a translation cannot close it */
+    snprintf(s->msg, sizeof s->msg,
+             "rods on bodies: the projection onto the Kirchhoff constraints does not converge at t = %.17g "
+             "(ends still moving by %.3g L after 30 passes)",
+             t, shift);
+    return -1;
+  }
   if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0';
   if (s->form == COSROD_FORM_DAE && dae_lambda(s, t, y) != 0) return -1;
   return prc;
