@@ -434,6 +434,20 @@ cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_dat
 /* Segment (0..N-1) and time of the last kinematic singularity met by d, or
  * -1 if none. */
 int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t);
+/* End e (0 start, 1 end) of fixed position attached to a movable support
+ * (a rigid body): the end vertex enters S = G A⁺ Gᵀ with the inverse mass
+ * W (3x3 spatial, row-major; NULL: fixed support again), the accelerations
+ * put its share -W (Gᵀλ)_e on d->xdd of the end vertex (the end's given
+ * acceleration minus it), and the projection moves it by -W (Gᵀλ)_e,
+ * accumulated per call and taken by cosrod_rod_kirchhoff_take_end_shift
+ * (position dx [m], velocity dv [m/s]; zeroed by taking).  ERR_UNSUPPORTED
+ * for a Cosserat rod or a free or sliding end. */
+cosrod_status cosrod_rod_kirchhoff_set_end_mobility(const cosrod_rod *rod, cosrod_rod_data *d, int e,
+                                                    const double W[9]);
+void cosrod_rod_kirchhoff_take_end_shift(cosrod_rod_data *d, int e, double dx[3], double dv[3]);
+/* Constraint force of the rod on its end vertex e, -(Gᵀλ)_e [N] (spatial),
+ * from the last evaluation (zero for a Cosserat rod). */
+cosrod_status cosrod_rod_kirchhoff_end_force(const cosrod_rod *rod, const cosrod_rod_data *d, int e, double f[3]);
 
 /* ---- Jacobians ------------------------------------------------------------ */
 

@@ -46,6 +46,13 @@ struct rod_kirchhoff_work {
   double *vs, *rs; /* ((N+1) x 3), (N x 4) vertex velocities (full) and rotation rates */
   int singular_seg;
   double singular_t;
+  /* ends attached to a movable support (a rigid body, sim_couple_kirchhoff.c):
+   * the end vertex of a fixed-position end gets the inverse mass mob[e] (3x3,
+   * spatial, row-major) in S and in the corrections; its correction goes to
+   * d->xdd (accelerations) or is accumulated in dxe / dve (projection) */
+  int mob_on[2];
+  double mob[2][9];
+  double dxe[2][3], dve[2][3];
 };
 
 /* ---- queries ----------------------------------------------------------------- */
@@ -118,9 +125,16 @@ void rod_kirchhoff_work_free(struct rod_kirchhoff_work *kw) {
 
 /* ---- blocks and the Schur complement ------------------------------------------ */
 
-/* r = W_n v = P_n v / m_n (spatial, 3). */
-static void vertex_w(const cosrod_rod *rod, int n, const double v[3], double r[3]) {
+/* r = W_n v = P_n v / m_n (spatial, 3); an attached end: its mobility. */
+static void vertex_w(const cosrod_rod *rod, const struct rod_kirchhoff_work *kw, int n, const double v[3],
+                     double r[3]) {
   int nd = rod->nd[n];
+  int e = n == 0 ? 0 : n == rod->N ? 1 : -1;
+  if (nd == 0 && e >= 0 && kw->mob_on[e]) {
+    const double *W = kw->mob[e];
+    for (int i = 0; i < 3; ++i) r[i] = W[3 * i] * v[0] + W[3 * i + 1] * v[1] + W[3 * i + 2] * v[2];
+    return;
+  }
   double im = 1.0 / rod->mv[n];
   if (nd == 3) {
     cosrod_vec3_scale(r, im, v);
@@ -185,8 +199,8 @@ static int assemble_factor(const cosrod_rod *rod, struct rod_kirchhoff_work *kw,
     const double *Rt = kw->Rt + 9 * k, *Jr = kw->Jr + 12 * k, *Br = kw->Br + 12 * k;
     for (int b = 0; b < m; ++b) {
       double wa[3], wb[3], tmp[3];
-      vertex_w(rod, k, Rt + 3 * b, wa);
-      vertex_w(rod, k + 1, Rt + 3 * b, wb);
+      vertex_w(rod, kw, k, Rt + 3 * b, wa);
+      vertex_w(rod, kw, k + 1, Rt + 3 * b, wb);
       cosrod_vec3_add(tmp, wa, wb);
       for (int a = 0; a < m; ++a) {
         double v = cosrod_vec3_dot(Rt + 3 * a, tmp);
@@ -195,7 +209,7 @@ static int assemble_factor(const cosrod_rod *rod, struct rod_kirchhoff_work *kw,
       }
       if (k + 1 < N) {
         const double *Rn = kw->Rt + 9 * (k + 1);
-        vertex_w(rod, k + 1, Rn + 3 * b, wb);
+        vertex_w(rod, kw, k + 1, Rn + 3 * b, wb);
         for (int a = 0; a < m; ++a) {
           double v = -cosrod_vec3_dot(Rt + 3 * a, wb);
           cosrod_band_set(S, m * k + a, m * (k + 1) + b, v);
@@ -250,14 +264,24 @@ static void g_transpose(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, co
  * xsp ((N+1) x 3) if not NULL; returns the largest vertex change. */
 static double apply_correction(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, cosrod_rod_form form,
                                const double *lam, double *base, const int *voff, const int *roff,
-                               int quat_from_angle, double *xsp) {
+                               int quat_from_angle, double *xsp, double (*eshift)[3]) {
   const int N = rod->N, m = kw->m, nr = form == COSROD_FORM_NULLSPACE ? 3 : 4;
   double moved = 0.0;
   for (int n = 0; n <= N; ++n) {
     int nd = rod->nd[n];
-    if (!nd) continue;
+    if (!nd) {
+      int e = n == 0 ? 0 : n == N ? 1 : -1;
+      if (e < 0 || !kw->mob_on[e]) continue;
+      double dv[3]; /* attached end: the support moves */
+      vertex_w(rod, kw, n, kw->gtl + 3 * n, dv);
+      if (xsp) cosrod_vec3_sub(xsp + 3 * n, xsp + 3 * n, dv);
+      if (eshift) cosrod_vec3_sub(eshift[e], eshift[e], dv);
+      double nv = cosrod_vec3_norm(dv);
+      if (nv > moved) moved = nv;
+      continue;
+    }
     double dv[3];
-    vertex_w(rod, n, kw->gtl + 3 * n, dv);
+    vertex_w(rod, kw, n, kw->gtl + 3 * n, dv);
     double *b = base + voff[n];
     if (nd == 3) {
       for (int j = 0; j < 3; ++j) b[j] -= dv[j];
@@ -374,7 +398,7 @@ int rod_kirchhoff_accel(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_fo
   cosrod_band_solve(kw->S, kw->rhs);
   const double *lam = kw->rhs;
   g_transpose(rod, kw, lam);
-  apply_correction(rod, kw, form, lam, acc, voff, roff, 0, d->xdd);
+  apply_correction(rod, kw, form, lam, acc, voff, roff, 0, d->xdd, NULL);
   store_multipliers(rod, kw, d, form, lam);
   for (int i = 0; i < (ns ? rod->nv_ns : nq); ++i)
     if (!isfinite(acc[i])) {
@@ -404,7 +428,7 @@ int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, doub
   double *acc = f + nq;
   for (int k = 0; k < N; ++k) seg_blocks(rod, kw, COSROD_FORM_ABSOLUTE, k, d->x, d->p + 4 * k);
   g_transpose(rod, kw, lk);
-  apply_correction(rod, kw, COSROD_FORM_ABSOLUTE, lk, acc, rod->qv, rod->qs, 0, d->xdd);
+  apply_correction(rod, kw, COSROD_FORM_ABSOLUTE, lk, acc, rod->qv, rod->qs, 0, d->xdd, NULL);
   accel_terms(rod, kw, d, COSROD_FORM_ABSOLUTE, acc, rod->qs, f + 2 * nq + N);
   store_multipliers(rod, kw, d, COSROD_FORM_ABSOLUTE, lk);
   for (int k = 0; k < N; ++k) f[2 * nq + k] = d->lambda[k] - lq[k];
@@ -450,6 +474,7 @@ static void kin_positions(const cosrod_rod *rod, struct rod_kirchhoff_work *kw, 
     if (rod->end[e].fixpos) {
       int n = e == 0 ? 0 : N;
       cosrod_rod_end_motion(rod, e, t, kw->xs + 3 * n, NULL, NULL, NULL, NULL, NULL);
+      if (kw->mob_on[e]) cosrod_vec3_add(kw->xs + 3 * n, kw->xs + 3 * n, kw->dxe[e]);
     }
   for (int n = 0; n <= N; ++n) {
     int nd = rod->nd[n];
@@ -468,6 +493,7 @@ static void kin_velocities(const cosrod_rod *rod, struct rod_kirchhoff_work *kw,
     if (rod->end[e].fixpos) {
       int n = e == 0 ? 0 : N;
       cosrod_rod_end_motion(rod, e, t, NULL, kw->vs + 3 * n, NULL, NULL, NULL, NULL);
+      if (kw->mob_on[e]) cosrod_vec3_add(kw->vs + 3 * n, kw->vs + 3 * n, kw->dve[e]);
     }
   for (int n = 0; n <= N; ++n) {
     int nd = rod->nd[n], iv = ns ? rod->vv_ns[n] : rod->qv[n];
@@ -547,6 +573,8 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
   if (st != COSROD_OK || !kw) return st;
   const int dae = form == COSROD_FORM_DAE;
   if (dae) form = COSROD_FORM_ABSOLUTE; /* (q, v) of DAE: the ABSOLUTE layout; multipliers below */
+  memset(kw->dxe, 0, sizeof kw->dxe);
+  memset(kw->dve, 0, sizeof kw->dve);
   const int N = rod->N, ns = form == COSROD_FORM_NULLSPACE;
   double dmax = 0.0, smax = 0.0;
   for (int k = 0; k < N; ++k)
@@ -564,7 +592,7 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
     }
     cosrod_band_solve(kw->S, kw->rhs);
     g_transpose(rod, kw, kw->rhs);
-    double mv = apply_correction(rod, kw, form, kw->rhs, y, rod->qv, rod->qs, ns, NULL);
+    double mv = apply_correction(rod, kw, form, kw->rhs, y, rod->qv, rod->qs, ns, NULL, kw->dxe);
     dmax += mv;
     for (int k = 0; k < N; ++k) {
       double *p = y + rod->qs[k];
@@ -585,7 +613,7 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
     cosrod_band_solve(kw->S, kw->rhs);
     g_transpose(rod, kw, kw->rhs);
     apply_correction(rod, kw, form, kw->rhs, y + rod->nq, ns ? rod->vv_ns : rod->qv,
-                     ns ? rod->vs_ns : rod->qs, 0, NULL);
+                     ns ? rod->vs_ns : rod->qs, 0, NULL, kw->dve);
   }
   for (int i = 0; i < cosrod_rod_ny(rod, form); ++i)
     if (!isfinite(y[i])) return COSROD_ERR_NONFINITE;
@@ -622,4 +650,40 @@ cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_dat
     }
   }
   return COSROD_OK;
+}
+
+/* ---- ends attached to movable supports ---------------------------------------- */
+
+cosrod_status cosrod_rod_kirchhoff_set_end_mobility(const cosrod_rod *rod, cosrod_rod_data *d, int e,
+                                                    const double W[9]) {
+  if (!rod || !d || e < 0 || e > 1) return COSROD_ERR_INVALID;
+  struct rod_kirchhoff_work *kw = d->kw;
+  if (!kw) return COSROD_ERR_UNSUPPORTED;
+  if (W && (!rod->end[e].fixpos || rod->end[e].slides)) return COSROD_ERR_UNSUPPORTED;
+  kw->mob_on[e] = W != NULL;
+  for (int i = 0; i < 9; ++i) kw->mob[e][i] = W ? W[i] : 0.0;
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_rod_kirchhoff_end_force(const cosrod_rod *rod, const cosrod_rod_data *d, int e, double f[3]) {
+  if (!rod || !d || !f || e < 0 || e > 1) return COSROD_ERR_INVALID;
+  if (!d->kw) {
+    cosrod_vec3_zero(f);
+    return COSROD_OK;
+  }
+  cosrod_vec3_scale(f, -1.0, d->kw->gtl + 3 * (e ? rod->N : 0));
+  return COSROD_OK;
+}
+
+void cosrod_rod_kirchhoff_take_end_shift(cosrod_rod_data *d, int e, double dx[3], double dv[3]) {
+  struct rod_kirchhoff_work *kw = d ? d->kw : NULL;
+  if (!kw || e < 0 || e > 1) {
+    if (dx) cosrod_vec3_zero(dx);
+    if (dv) cosrod_vec3_zero(dv);
+    return;
+  }
+  if (dx) cosrod_vec3_copy(dx, kw->dxe[e]);
+  if (dv) cosrod_vec3_copy(dv, kw->dve[e]);
+  cosrod_vec3_zero(kw->dxe[e]);
+  cosrod_vec3_zero(kw->dve[e]);
 }

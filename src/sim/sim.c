@@ -37,6 +37,7 @@ static void set_err(char *err, size_t errlen, const cosrod_scenario *sc, const c
 
 int sim_rhs(double t, const double *y, double *ydot, void *user) {
   cosrod_sim *s = user;
+  if (sim_couple_kirch_outer(s)) return sim_couple_kirch_rhs(t, y, ydot, s); /* Kirchhoff rods on bodies */
   t = sim_tclamp(s, t);
   sim_couple_rhs_begin(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
@@ -145,6 +146,7 @@ static int sim_res_jac(double t, double cj, const double *y, const double *yp, d
 
 static int sim_project(double t, double *y, void *user) {
   cosrod_sim *s = user;
+  if (s->kcp) return sim_couple_kirch_project(t, y, s); /* Kirchhoff rods on bodies */
   const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
   if (prc < 0) return -1;
   sim_couple_rhs_begin(s, sim_tclamp(s, t), y);
@@ -456,8 +458,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     else if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
       if (status) *status = COSROD_ERR_UNSUPPORTED;
       return NULL;
-    } else if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE)
-      why = "rods with rigid bodies need formulation nullspace or absolute (not dae)", key = "solver.formulation";
+    }
     else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
       why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
     if (why) {
@@ -572,6 +573,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (st != COSROD_OK) return fail_create(s, status, st);
     s->ny += sim_couple_n(s);
     time_dep = 1;
+    if ((st = sim_couple_kirch_create(s)) != COSROD_OK) return fail_create(s, status, st);
   }
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
@@ -726,6 +728,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
   if ((st0 = sim_linsolve_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
+  if ((st0 = sim_couple_kirch_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = sc->solver.rtol;
@@ -764,6 +767,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   cosrod_integrator_free(s->integ);
   sim_linsolve_free(s);
   sim_couple_static_free(s);
+  sim_couple_kirch_free(s);
   sim_couple_free(s);
   for (size_t r = 0; r < s->nrods; r++) {
     if (s->stat) cosrod_statics_free(s->stat[r]);

@@ -75,7 +75,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
                  sc->bodies[sc->joints[i].body[k]].name);
         return refuse(sc, key, msg, status, err, errlen);
       }
-  if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
+  if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE && !bmap) { /* with rods: null-space bodies in the rods' DAE */
     cosrod_scenario_format_error(sc, "solver.formulation",
                                  "rigid bodies need nullspace or absolute (not dae)", err, errlen);
     if (status) *status = COSROD_ERR_PARSE;

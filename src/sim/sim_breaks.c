@@ -176,6 +176,7 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
   s->seg_hi = hi;
   if (s->form == COSROD_FORM_DAE && s->dae_mass) {
     /* the algebraic multipliers follow the right-hand limit */
+    sim_couple_rhs_begin(s, s->seg_lo, y); /* bodies: the rods' ends at b⁺ */
     for (size_t r = 0; r < s->nrods; r++) {
       const cosrod_rod *rod = s->rods[r];
       int nq = cosrod_rod_nq(rod);
@@ -184,6 +185,7 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
       if (st != COSROD_OK) return st;
       sim_scatter(s, r, s->yl, y);
     }
+    if (sim_couple_kirch_lambda(s, s->seg_lo, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies */
   }
   if (acc) {
     if (mech_energy(s, b, y, &Ep, &s->rW_prev, &s->rD_prev) != 0) return COSROD_ERR_NONFINITE;

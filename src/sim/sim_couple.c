@@ -59,7 +59,7 @@ static void end_fn(void *user, int e, double t, double x[3], double xd[3], doubl
   cosrod_vec3_add(x, cp->bx + 3 * b, ra);
   cosrod_vec3_cross(wr, w, ra);
   cosrod_vec3_add(xd, cp->bv + 3 * b, wr);
-  cosrod_vec3_zero(xdd);
+  cosrod_vec3_copy(xdd, a->acc);
   cosrod_quat_mul(p, q, a->qrel);
   cosrod_quat_mul(pd, wq, p);
   for (int k = 0; k < 4; ++k) pd[k] *= 0.5, pdd[k] = 0.0;
@@ -98,6 +98,28 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
     cosrod_quat_mul_conj(r, qd, q); /* q' q^-1 = (0, w/2) */
     for (int k = 0; k < 3; ++k) w[k] = 2.0 * r[1 + k];
   }
+  /* Kirchhoff rods on kinematic bodies: the end's acceleration for the
+   * constraints, a = ẍ_b + ẇ x r + w x (w x r), ẇ = 2 Im(q̈ q̄) */
+  for (size_t i = 0; i < cp->na; ++i) {
+    sim_attach *a = &cp->att[i];
+    if (cp->bmap[a->body] >= 0 || !s->data[a->rod]->kw) continue;
+    const cosrod_sc_body *sb = &sc->bodies[a->body];
+    double x[3], v[3], xdd[3], q[4], qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4], ra[3], wd[3], t1[3], t2[3];
+    cosrod_vec3_copy(x, sb->position);
+    cosrod_quat_copy(q, sb->quaternion);
+    cosrod_vec3_zero(v);
+    cosrod_vec3_zero(xdd);
+    cosrod_keyframes_eval(cp->kpos[a->body], (int)sb->motion_position.n, cp->krot[a->body],
+                          (int)sb->motion_orientation.n, sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
+    cosrod_quat_mul_conj(r, qdd, q);
+    for (int k = 0; k < 3; ++k) wd[k] = 2.0 * r[1 + k];
+    const double *w = cp->bw + 3 * a->body;
+    cosrod_quat_rotate(ra, cp->bq + 4 * a->body, a->at);
+    cosrod_vec3_cross(t1, wd, ra);
+    cosrod_vec3_cross(t2, w, ra);
+    cosrod_vec3_cross(t2, w, t2);
+    for (int k = 0; k < 3; ++k) a->acc[k] = xdd[k] + t1[k] + t2[k];
+  }
 }
 
 /* Wrenches of the rods on the bodies from the rods' last evaluation; body
@@ -111,12 +133,25 @@ static int finish(const cosrod_sim *s, double t, double *ydot) {
     const cosrod_rod_data *d = s->data[a->rod];
     int n = a->end ? d->N : 0;
     cp->kin_end += 0.5 * a->me * cosrod_vec3_norm2(d->xd + 3 * n);
-    if (cp->bmap[a->body] < 0) continue; /* kinematic body: the rod's end power is external work */
+    if (cp->bmap[a->body] < 0) { /* kinematic body: the rod's end power is external work */
+      if (d->kw) { /* Kirchhoff rod: with its constraint force, without the massless end's inertia */
+        double fc[3];
+        cosrod_rod_kirchhoff_end_force(s->rods[a->rod], d, a->end, fc);
+        cp->Pc -= cosrod_vec3_dot(fc, d->xd + 3 * n) + a->me * cosrod_vec3_dot(a->acc, d->xd + 3 * n);
+      }
+      continue;
+    }
     double R[12];
     cosrod_statics_end_reactions(s->rods[a->rod], d, 1.0, 0, R, NULL);
     const double *Fr = R + 6 * a->end, *Mr = R + 6 * a->end + 3;
     double *F = cp->F + 6 * a->body, f[3], r[3], m[3];
     cosrod_vec3_scale(f, -1.0, Fr);
+    if (d->kw) { /* Kirchhoff rod: its constraint force on the end (not in the rod's end power: added here) */
+      double fc[3];
+      cosrod_rod_kirchhoff_end_force(s->rods[a->rod], d, a->end, fc);
+      cosrod_vec3_add(f, f, fc);
+      cp->Pc -= cosrod_vec3_dot(fc, d->xd + 3 * n) + a->me * cosrod_vec3_dot(a->acc, d->xd + 3 * n);
+    }
     cosrod_vec3_sub(r, d->x + 3 * n, cp->bx + 3 * a->body);
     cosrod_vec3_cross(m, r, f);
     cosrod_vec3_sub(m, m, Mr);
@@ -412,7 +447,7 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
    * with the rod entries next to each end attached to it (the first / last
    * nodes of the rod's banded block; NB entries: ~2x what an end touches); bodies joined
    * by joints or bushings couple with each other */
-  const int NB = 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex */
+  const int NB = s->form == COSROD_FORM_DAE ? 48 : 24; /* an end touches ~14 entries: its segment (rate, p) and the next vertex (DAE: with the multipliers) */
   int ml = s->ml, mu = s->mu;
   int lo_all = s->ny, hi_all = -1;
   int inter = 0; /* joints / bushings between two bodies couple their units (and the rod ends on them) */
@@ -558,7 +593,7 @@ int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, in
   *nat = 0;
   *inter = 0;
   if (!cp || !cp->m) return 0;
-  const int NB = 24; /* as sim_couple_layout */
+  const int NB = s->form == COSROD_FORM_DAE ? 48 : 24; /* as sim_couple_layout */
   for (int u = 0; u < cp->nblk; u++) {
     ulo[u] = s->ny, uhi[u] = -1;
     for (int k = cp->ent0[u]; k < cp->ent0[u + 1]; k++) {
@@ -631,3 +666,68 @@ cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y) {
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
   return COSROD_OK;
 }
+/* ---- Kirchhoff rods on bodies (sim_couple_kirchhoff.c) ------------------------ */
+
+size_t sim_couple_natt(const cosrod_sim *s) { return s->cpl ? s->cpl->na : 0; }
+
+void sim_couple_att(const cosrod_sim *s, size_t i, size_t *rod, int *end, int *body, int *mb) {
+  const sim_attach *a = &s->cpl->att[i];
+  if (rod) *rod = a->rod;
+  if (end) *end = a->end;
+  if (body) *body = a->body;
+  if (mb) *mb = s->cpl->bmap[a->body];
+}
+
+void sim_couple_set_acc(cosrod_sim *s, size_t i, const double acc[3]) { cosrod_vec3_copy(s->cpl->att[i].acc, acc); }
+
+int sim_couple_att_accel(cosrod_sim *s, size_t i, double *work, double acc[3]) {
+  sim_couple *cp = s->cpl;
+  const sim_attach *a = &cp->att[i];
+  const int mb = cp->bmap[a->body];
+  if (mb < 0 || !cp->m) {
+    cosrod_vec3_zero(acc);
+    return 0;
+  }
+  /* (v̇, Ω̇) as the derivative of the body's (v, Ω) along ẏ (central
+   * differences: exact for the absolute and quaternion-rate forms, which are
+   * at most quadratic along a line; O(ε²) for joint coordinates) */
+  double fmax_ = 0.0;
+  for (int k = 0; k < cp->nm; k++) fmax_ = fmax(fmax_, fabs(cp->fm[k]));
+  const double eps = 1e-4 / (1.0 + fmax_);
+  double x[3], q[4], vp[3], vm[3], Op[3], Om[3], v[3], O[3];
+  for (int sg = 0; sg < 2; sg++) {
+    for (int k = 0; k < cp->nm; k++) work[k] = cp->ym[k] + (sg ? -eps : eps) * cp->fm[k];
+    cosrod_mbs_body_state(cp->m, cp->d, work, (size_t)mb, x, q, sg ? vm : vp, sg ? Om : Op);
+  }
+  cosrod_mbs_body_state(cp->m, cp->d, cp->ym, (size_t)mb, x, q, v, O);
+  double vd[3], Od[3], wd[3], w[3], r[3], t1[3], t2[3];
+  for (int k = 0; k < 3; k++) vd[k] = (vp[k] - vm[k]) / (2.0 * eps), Od[k] = (Op[k] - Om[k]) / (2.0 * eps);
+  cosrod_quat_rotate(wd, q, Od); /* d/dt (R Ω) = R Ω̇ */
+  cosrod_quat_rotate(w, q, O);
+  cosrod_quat_rotate(r, q, a->at);
+  cosrod_vec3_cross(t1, wd, r);
+  cosrod_vec3_cross(t2, w, r);
+  cosrod_vec3_cross(t2, w, t2);
+  for (int k = 0; k < 3; k++) acc[k] = vd[k] + t1[k] + t2[k];
+  return 0;
+}
+
+int sim_couple_translate(cosrod_sim *s, int body, const double dx[3], const double dv[3], double *y) {
+  sim_couple *cp = s->cpl;
+  const int mb = cp->bmap[body];
+  if (mb < 0 || !cp->m || cosrod_mbs_nconstr(cp->m) != 0) return -1;
+  int q0 = cosrod_mbs_pos_offset(cp->m, (size_t)mb), v0 = cosrod_mbs_vel_offset(cp->m, (size_t)mb);
+  if (v0 < 0) v0 = cosrod_mbs_nq(cp->m) + 6 * mb; /* null-space bodies without joints: (v, Ω) */
+  for (int k = 0; k < 3; k++) {
+    y[cp->mmap[q0 + k]] += dx[k];
+    y[cp->mmap[v0 + k]] += dv[k];
+  }
+  return 0;
+}
+
+int sim_couple_movable(const cosrod_sim *s, int body) {
+  const sim_couple *cp = s->cpl;
+  return cp && cp->m && cp->bmap[body] >= 0 && cosrod_mbs_nconstr(cp->m) == 0;
+}
+
+int sim_couple_nm(const cosrod_sim *s) { return s->cpl ? s->cpl->nm : 0; }

@@ -78,5 +78,18 @@ void sim_couple_static_mode(cosrod_sim *s, int on, int off);
 void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq);
 int sim_couple_model_index(const cosrod_sim *s, size_t b);
 cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y);
+/* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the attachments
+ * (rod, end, scenario body, model body or -1), the acceleration given to
+ * attachment i's rod end, the spatial acceleration of attachment i's body
+ * point after a right-hand side (work: sim_couple_nm doubles), a free
+ * body's translation by dx and velocity change dv in y (-1 if the body is
+ * kinematic or has joints), whether it is such a body. */
+size_t sim_couple_natt(const cosrod_sim *s);
+void sim_couple_att(const cosrod_sim *s, size_t i, size_t *rod, int *end, int *body, int *mb);
+void sim_couple_set_acc(cosrod_sim *s, size_t i, const double acc[3]);
+int sim_couple_att_accel(cosrod_sim *s, size_t i, double *work, double acc[3]);
+int sim_couple_translate(cosrod_sim *s, int body, const double dx[3], const double dv[3], double *y);
+int sim_couple_movable(const cosrod_sim *s, int body);
+int sim_couple_nm(const cosrod_sim *s);
 
 #endif

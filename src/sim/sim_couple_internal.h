@@ -17,6 +17,7 @@ typedef struct sim_attach {
   double at[3];   /* attachment point, body frame [m] */
   double qrel[4]; /* end frame in the body frame */
   double me;      /* mass of the (massless-treated) end vertex [kg] */
+  double acc[3];  /* Kirchhoff rods: the end's acceleration given to the rod (sim_couple_kirchhoff.c) [m/s^2] */
 } sim_attach;
 
 struct sim_couple {

@@ -116,6 +116,7 @@ struct cosrod_sim {
   double *lie_fd; /* Kirchhoff rods: finite-difference work (sim_galpha_kirchhoff.c), NULL otherwise */
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
   struct sim_linsolve *lin; /* linear solver choice and sparse pattern (sim_linsolve.c) */
+  struct sim_kcouple *kcp; /* Kirchhoff rods attached to dynamic bodies (sim_couple_kirchhoff.c), or NULL */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
    * holds rod r's (q, 0) at off_r[r] */
@@ -256,5 +257,22 @@ cosrod_status sim_couple_static_start(cosrod_sim *s);
 void sim_couple_static_free(cosrod_sim *s);
 /* Elastic energy of the bushings' springs at the bodies' poses xq (model order, 7 each). */
 double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq);
+/* sim_couple_kirchhoff.c: Kirchhoff rods attached to dynamic bodies.
+ * create: after sim_couple_create (the ends' mobilities; nothing without
+ * such rods); setup: after sim_kirchhoff_setup (ida residual with bodies,
+ * the coupled consistent initial state); outer: sim_rhs must go through
+ * sim_couple_kirch_rhs (the coupled constraint solve); prime: the end
+ * accelerations at (t, y) before an evaluation of the rods (0 or -1);
+ * project: the projection hook with bodies. */
+cosrod_status sim_couple_kirch_create(cosrod_sim *s);
+cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen);
+void sim_couple_kirch_free(cosrod_sim *s);
+int sim_couple_kirch_outer(const cosrod_sim *s);
+int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s);
+int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y);
+int sim_couple_kirch_project(double t, double *y, cosrod_sim *s);
+/* DAE: the multipliers in y consistent with its (q, v) at t (no-op without
+ * Kirchhoff rods on bodies); 0 or -1. */
+int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y);
 
 #endif /* COSROD_SIM_INTERNAL_H */

@@ -7,6 +7,7 @@
 
 #include "cosrod/sim.h"
 #include "cosrod/statics.h"
+#include "cosrod/vec3.h"
 #include "sim/sim_internal.h"
 
 cosrod_status cosrod_sim_reactions(const cosrod_sim *s, size_t r, double R[12], int supported[2]) {
@@ -22,5 +23,15 @@ cosrod_status cosrod_sim_reactions(const cosrod_sim *s, size_t r, double R[12], 
     if (supported) memcpy(supported, s->ssys + 2 * r, 2 * sizeof *supported);
     return COSROD_OK;
   }
-  return cosrod_statics_end_reactions(s->rods[r], s->data[r], 1.0, 1, R, supported);
+  cosrod_status st = cosrod_statics_end_reactions(s->rods[r], s->data[r], 1.0, 1, R, supported);
+  if (st == COSROD_OK && cosrod_rod_kirchhoff_m(s->rods[r]) > 0) /* Kirchhoff: minus the constraint force on the end */
+    for (int e = 0; e < 2; e++) {
+      int sup[2];
+      double R2[12], fc[3];
+      cosrod_statics_end_reactions(s->rods[r], s->data[r], 1.0, 0, R2, sup);
+      if (!sup[e]) continue;
+      cosrod_rod_kirchhoff_end_force(s->rods[r], s->data[r], e, fc);
+      cosrod_vec3_sub(R + 6 * e, R + 6 * e, fc);
+    }
+  return st;
 }

@@ -28,6 +28,7 @@
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD) {
   double W = 0.0, D = 0.0;
   t = sim_tclamp(s, t);
+  if (sim_couple_kirch_prime(s, t, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies: their end accelerations */
   sim_couple_rhs_begin(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);

@@ -91,6 +91,14 @@ TEST(hanging_body_tension_cvode) { hanging((const char *const[]){"solver.integra
  * finite-difference tangents; its numerical damping (rho_inf 0.8) only adds
  * to the Kelvin-Voigt decay */
 TEST(hanging_body_tension_galpha) { hanging((const char *const[]){"solver.integrator=galpha"}, 1); }
+/* formulation dae with a body (the rods' index-1 DAE, the body's null-space
+ * ODE rows in it; sim_couple_kirchhoff.c) */
+TEST(hanging_body_tension_dae_radau5) {
+  hanging((const char *const[]){"solver.integrator=radau5", "solver.formulation=dae"}, 2);
+}
+TEST(hanging_body_tension_dae_ida) {
+  hanging((const char *const[]){"solver.integrator=ida", "solver.formulation=dae"}, 2);
+}
 TEST(hanging_body_tension_ida_pinned) {
   hanging((const char *const[]){"solver.integrator=ida", "rods.0.ends.end.type=pinned"}, 2);
 }
@@ -510,7 +518,6 @@ TEST(attachment_refusals) {
   refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
   refused("end-body-arc-length.yaml", 18, "analysis.control", "arc-length control with rigid bodies");
   refused("end-body-static-joint.yaml", 19, "joints.0", "take no joints yet");
-  refused("end-body-dae.yaml", 19, "solver.formulation", "nullspace or absolute");
   refused("end-body-frame-mismatch.yaml", 15, "rods.0.ends.end.frame", "is not the rod's initial end frame");
   refused("body-motion-with-joint.yaml", 24, "joints.0", "takes no joints or bushings");
   refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
@@ -558,6 +565,8 @@ static const th_case cases[] = {
     TH_CASE(hanging_body_tension_frame_given),
     TH_CASE(hanging_body_tension_cvode),
     TH_CASE(hanging_body_tension_ida_pinned),
+    TH_CASE(hanging_body_tension_dae_radau5),
+    TH_CASE(hanging_body_tension_dae_ida),
     TH_CASE(hanging_body_tension_galpha),
     TH_CASE(hanging_bodies_with_joint),
     TH_CASE(hanging_bodies_with_joint_galpha),

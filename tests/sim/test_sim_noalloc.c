@@ -105,6 +105,21 @@ TEST(rods_with_bodies_do_not_allocate) {
             (const char *const[]){"analysis.t_end=0.05", "output.every=0.01", "solver.integrator=rodas"}, 3);
   check_run("cable-pendulum", /* galpha: bodies in the LIE layout, dense FD tangents */
             (const char *const[]){"analysis.t_end=0.05", "output.every=0.01", "solver.integrator=galpha"}, 3);
+  /* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the coupled solve
+   * and projection, ODE form (dopri5) and DAE (radau5 mass matrix, ida) */
+  check_run("cable-pendulum",
+            (const char *const[]){"analysis.t_end=0.01", "output.every=0.005", "solver.integrator=dopri5",
+                                  "rods.0.model=kirchhoff-inextensible"},
+            4);
+  check_run("cable-pendulum",
+            (const char *const[]){"analysis.t_end=0.02", "output.every=0.01", "solver.formulation=dae",
+                                  "rods.0.model=kirchhoff-inextensible"},
+            4);
+  if (cosrod_step_type_by_name("ida"))
+    check_run("cable-pendulum",
+              (const char *const[]){"analysis.t_end=0.02", "output.every=0.01", "solver.formulation=dae",
+                                    "solver.integrator=ida", "rods.0.model=kirchhoff-inextensible"},
+              5);
 }
 
 TEST(static_and_equilibrium_runs_do_not_allocate) {

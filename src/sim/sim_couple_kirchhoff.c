@@ -1,0 +1,390 @@
+/* Kirchhoff rods attached to rigid bodies (issue 10 item 4; SPEC §5).
+ *
+ * A Kirchhoff rod's constraint multipliers solve S λ = G a0 + h ([LA]
+ * eq. 14 reduced to the Schur complement S = G A⁺ Gᵀ, rod_kirchhoff.c).
+ * With an end on a body the end vertex is not prescribed but moves with
+ * the body point c, whose acceleration depends on the rod's force on the
+ * body, constraint force included: the coupled Schur complement is
+ *     S_c = S_rod + G_c W G_cᵀ,
+ * G_c the constraint rows' dependence on the end vertex and W the bodies'
+ * inverse mass at the attachment points (cross terms between attachments on
+ * one body or bodies joined to each other).  S_rod alone is singular for a
+ * straight inextensible rod between a support and a body (its length fixes
+ * the body, [LA] 4(a)), so the body cannot be a prescribed end here.
+ *
+ * Solution.  Every attached end gets the preconditioning mobility
+ * D = I / m_b in the rod's S (cosrod_rod_kirchhoff_set_end_mobility), so
+ * S' = S_rod + G_c D G_cᵀ is the S of a rod whose end vertex is a point mass
+ * m_b; the rod is then evaluated with a given end acceleration z and
+ * reports its end vertex acceleration x̄(z) = z - D (Gᵀλ)_e.  The coupled
+ * solution is the z at which x̄ equals the body point's acceleration a_c(z)
+ * (body right-hand side with the rod's wrench, sim_couple_att_accel):
+ *     r(z) = a_c(z) - x̄(z) = 0,
+ * which is affine in z (λ, the wrenches and the body accelerations are
+ * affine in it).  ODE forms: r at z = 0 and at 3 n_a unit perturbations
+ * give (I - K) z = Φ(0) exactly (K = ∂Φ/∂z, Φ(z) = z + r(z); Woodbury's
+ * capacitance matrix of S_c = S' + G_c (W - D) G_cᵀ), then the final
+ * evaluation at z: 3 n_a + 2 rod evaluations per right-hand side.  DAE
+ * form: λ is a state, a_c does not depend on z (K = 0): two evaluations.
+ *
+ * Projection (after steps, and of the initial state): each rod is projected
+ * onto its constraints with the mobility D, which moves the attached end by
+ * Δc (positions) and Δċ (velocities); the body, free, is translated by them
+ * (a correction in the metric of the body's mass), one rod after the other
+ * (Gauss–Seidel over the rods on one body) until no end moves.  Bodies with
+ * joints or driven by keyframes are fixed supports during the projection.
+ * DAE: the multipliers are then those of the coupled ODE form.
+ *
+ * ida: residual F = M y' - f(y) from the coupled right-hand side and its
+ * Jacobian by column-grouped differences over the coupled band. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/vec3.h"
+#include "sim/sim_internal.h"
+
+struct sim_kcouple {
+  int nk;        /* attachments of Kirchhoff rods to dynamic bodies */
+  int *ka;       /* (nk) their attachment indices */
+  int inner;     /* 1 while the coupled right-hand side evaluates sim_rhs */
+  double *z;     /* (3 nk) end accelerations */
+  double *phi0;  /* (3 nk) */
+  double *phij;  /* (3 nk) */
+  double *K;     /* (3 nk x 3 nk) I - ∂Φ/∂z, row-major, LU in place */
+  int *piv;      /* (3 nk) */
+  double *work;  /* (max(nm, 1)) */
+  double *f;     /* (ny) scratch right-hand side */
+  double *ipd;   /* (2 nk) mobility in use: 1 / m_b (0: fixed during projection) */
+};
+
+static double body_mass(const cosrod_sim *s, int body) { return s->sc->bodies[body].mass; }
+
+cosrod_status sim_couple_kirch_create(cosrod_sim *s) {
+  if (!s->cpl) return COSROD_OK;
+  size_t na = sim_couple_natt(s);
+  int nk = 0;
+  for (size_t i = 0; i < na; i++) {
+    size_t r;
+    int mb;
+    sim_couple_att(s, i, &r, NULL, NULL, &mb);
+    nk += mb >= 0 && cosrod_rod_kirchhoff_m(s->rods[r]) > 0;
+  }
+  if (nk == 0) return COSROD_OK;
+  struct sim_kcouple *kc = calloc(1, sizeof *kc);
+  if (!kc) return COSROD_ERR_NOMEM;
+  s->kcp = kc;
+  kc->nk = nk;
+  int nz = 3 * nk, nm = sim_couple_nm(s);
+  kc->ka = calloc((size_t)nk, sizeof *kc->ka);
+  kc->z = calloc((size_t)nz, sizeof *kc->z);
+  kc->phi0 = calloc((size_t)nz, sizeof *kc->phi0);
+  kc->phij = calloc((size_t)nz, sizeof *kc->phij);
+  kc->K = calloc((size_t)nz * (size_t)nz, sizeof *kc->K);
+  kc->piv = calloc((size_t)nz, sizeof *kc->piv);
+  kc->work = calloc((size_t)(nm > 0 ? nm : 1), sizeof *kc->work);
+  kc->ipd = calloc((size_t)nk, sizeof *kc->ipd);
+  if (!kc->ka || !kc->z || !kc->phi0 || !kc->phij || !kc->K || !kc->piv || !kc->work || !kc->ipd)
+    return COSROD_ERR_NOMEM;
+  int j = 0;
+  for (size_t i = 0; i < na; i++) {
+    size_t r;
+    int e, b, mb;
+    sim_couple_att(s, i, &r, &e, &b, &mb);
+    if (mb < 0 || cosrod_rod_kirchhoff_m(s->rods[r]) == 0) continue;
+    kc->ka[j] = (int)i;
+    double im = 1.0 / body_mass(s, b), W[9] = {im, 0, 0, 0, im, 0, 0, 0, im};
+    kc->ipd[j] = im;
+    cosrod_status st = cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, W);
+    if (st != COSROD_OK) return st;
+    j++;
+  }
+  return COSROD_OK;
+}
+
+void sim_couple_kirch_free(cosrod_sim *s) {
+  struct sim_kcouple *kc = s->kcp;
+  if (!kc) return;
+  free(kc->ka);
+  free(kc->z);
+  free(kc->phi0);
+  free(kc->phij);
+  free(kc->K);
+  free(kc->piv);
+  free(kc->work);
+  free(kc->f);
+  free(kc->ipd);
+  free(kc);
+  s->kcp = NULL;
+}
+
+int sim_couple_kirch_outer(const cosrod_sim *s) { return s->kcp && !s->kcp->inner; }
+
+static void set_z(cosrod_sim *s, const double *z) {
+  const struct sim_kcouple *kc = s->kcp;
+  for (int j = 0; j < kc->nk; j++) sim_couple_set_acc(s, (size_t)kc->ka[j], z + 3 * j);
+}
+
+/* One evaluation of sim_rhs at the current z; phi = Φ(z) = z + a_c - x̄. */
+static int eval_phi(cosrod_sim *s, double t, const double *y, double *ydot, double *phi) {
+  struct sim_kcouple *kc = s->kcp;
+  set_z(s, kc->z);
+  kc->inner = 1;
+  int rc = sim_rhs(t, y, ydot, s);
+  kc->inner = 0;
+  if (rc != 0 || !phi) return rc;
+  for (int j = 0; j < kc->nk; j++) {
+    size_t r;
+    int e;
+    sim_couple_att(s, (size_t)kc->ka[j], &r, &e, NULL, NULL);
+    double ac[3];
+    sim_couple_att_accel(s, (size_t)kc->ka[j], kc->work, ac);
+    const double *xb = s->data[r]->xdd + 3 * (e ? cosrod_rod_nseg(s->rods[r]) : 0);
+    for (int k = 0; k < 3; k++) phi[3 * j + k] = kc->z[3 * j + k] + ac[k] - xb[k];
+  }
+  return 0;
+}
+
+/* Dense LU with partial pivoting of the n x n row-major A; 0 or -1 (singular). */
+static int lu_factor(double *A, int n, int *piv) {
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(A[i * n + k]) > fabs(A[p * n + k])) p = i;
+    piv[k] = p;
+    if (!(fabs(A[p * n + k]) > 0.0)) return -1;
+    if (p != k)
+      for (int j = 0; j < n; j++) {
+        double tmp = A[k * n + j];
+        A[k * n + j] = A[p * n + j];
+        A[p * n + j] = tmp;
+      }
+    for (int i = k + 1; i < n; i++) {
+      double l = A[i * n + k] /= A[k * n + k];
+      for (int j = k + 1; j < n; j++) A[i * n + j] -= l * A[k * n + j];
+    }
+  }
+  return 0;
+}
+
+static void lu_solve(const double *A, int n, const int *piv, double *b) {
+  for (int k = 0; k < n; k++) {
+    double tmp = b[k];
+    b[k] = b[piv[k]];
+    b[piv[k]] = tmp;
+    for (int i = k + 1; i < n; i++) b[i] -= A[i * n + k] * b[k];
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    for (int j = k + 1; j < n; j++) b[k] -= A[k * n + j] * b[j];
+    b[k] /= A[k * n + k];
+  }
+}
+
+/* Solve for z at (t, y) (the rods' and bodies' data are those of z
+ * afterwards, ydot the coupled right-hand side). */
+static int solve_z(cosrod_sim *s, double t, const double *y, double *ydot, int dae) {
+  struct sim_kcouple *kc = s->kcp;
+  const int nz = 3 * kc->nk;
+  memset(kc->z, 0, (size_t)nz * sizeof *kc->z);
+  int rc = eval_phi(s, t, y, ydot, kc->phi0);
+  if (rc != 0) return rc;
+  if (!dae) {
+    double sc = 1.0;
+    for (int i = 0; i < nz; i++) sc = fmax(sc, fabs(kc->phi0[i]));
+    for (int j = 0; j < nz; j++) {
+      kc->z[j] = sc;
+      if ((rc = eval_phi(s, t, y, ydot, kc->phij)) != 0) return rc;
+      kc->z[j] = 0.0;
+      for (int i = 0; i < nz; i++) kc->K[i * nz + j] = (i == j) - (kc->phij[i] - kc->phi0[i]) / sc;
+    }
+    if (lu_factor(kc->K, nz, kc->piv) != 0) {
+      snprintf(s->msg, sizeof s->msg, "rods on bodies: singular coupled constraint system at t = %.17g", t);
+      return 1;
+    }
+    lu_solve(kc->K, nz, kc->piv, kc->phi0);
+  }
+  memcpy(kc->z, kc->phi0, (size_t)nz * sizeof *kc->z);
+  return eval_phi(s, t, y, ydot, NULL);
+}
+
+int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s) {
+  return solve_z(s, sim_tclamp(s, t), y, ydot, s->form == COSROD_FORM_DAE);
+}
+
+int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y) {
+  return s->kcp ? solve_z(s, sim_tclamp(s, t), y, s->kcp->f, s->form == COSROD_FORM_DAE) : 0;
+}
+
+/* DAE: the multipliers of the coupled ODE (ABSOLUTE) form at the (q, v) of y:
+ * z solved with the rods evaluated in the ODE form, λ read from them. */
+static int dae_lambda(cosrod_sim *s, double t, double *y) {
+  if (!s->kcp) return 0;
+  cosrod_rod_form keep = s->form;
+  s->form = COSROD_FORM_ABSOLUTE;
+  /* the rods' ODE form reads the (q, v) part of each DAE rod vector: sim_rhs
+   * gathers ny_r entries of which the ABSOLUTE rod uses the first 2 nq */
+  int rc = solve_z(s, t, y, s->kcp->f, 0);
+  s->form = keep;
+  if (rc != 0) return rc;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    int m = cosrod_rod_kirchhoff_m(rod), N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
+    const cosrod_rod_data *d = s->data[r];
+    sim_gather(s, r, y, s->yl);
+    for (int k = 0; k < N; k++) {
+      s->yl[2 * nq + k] = d->lambda[k];
+      for (int a = 0; a < m; a++) s->yl[2 * nq + N + m * k + a] = d->F[3 * k + a];
+    }
+    sim_scatter(s, r, s->yl, y);
+  }
+  return 0;
+}
+
+int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
+  struct sim_kcouple *kc = s->kcp;
+  t = sim_tclamp(s, t);
+  const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
+  if (prc < 0) return -1;
+  /* fixed supports during the projection: bodies with joints */
+  for (int j = 0; j < kc->nk; j++) {
+    size_t r;
+    int e, b;
+    sim_couple_att(s, (size_t)kc->ka[j], &r, &e, &b, NULL);
+    if (!sim_couple_movable(s, b)) cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, NULL);
+  }
+  double Lmax = 0.0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const double *g = cosrod_rod_grid(s->rods[r]);
+    Lmax = fmax(Lmax, g[cosrod_rod_nseg(s->rods[r])] - g[0]);
+  }
+  int rc = 0;
+  double shift = 0.0; /* largest end move of a pass, relative to L (velocities: times 1 ms) */
+  for (int pass = 0; pass < 30 && rc == 0; pass++) {
+    shift = 0.0;
+    for (size_t r = 0; r < s->nrods && rc == 0; r++) {
+      sim_couple_rhs_begin(s, t, y); /* body poses for the rod ends */
+      sim_gather(s, r, y, s->yl);
+      if (cosrod_rod_kirchhoff_project(s->rods[r], s->data[r], s->form, t, s->yl, 3, NULL) != COSROD_OK) {
+        sim_kirchhoff_failure(s, r);
+        rc = -1;
+        break;
+      }
+      sim_scatter(s, r, s->yl, y);
+      for (int j = 0; j < kc->nk; j++) {
+        size_t rj;
+        int e, b;
+        sim_couple_att(s, (size_t)kc->ka[j], &rj, &e, &b, NULL);
+        if (rj != r || !sim_couple_movable(s, b)) continue;
+        double dx[3], dv[3];
+        cosrod_rod_kirchhoff_take_end_shift(s->data[r], e, dx, dv);
+        sim_couple_translate(s, b, dx, dv, y);
+        shift = fmax(shift, cosrod_vec3_norm(dx) / fmax(Lmax, DBL_MIN));
+        shift = fmax(shift, cosrod_vec3_norm(dv) * 1e-3 / fmax(Lmax, DBL_MIN));
+      }
+    }
+    if (shift <= 1e-14) break;
+  }
+  for (int j = 0; j < kc->nk; j++) { /* mobilities back */
+    size_t r;
+    int e;
+    sim_couple_att(s, (size_t)kc->ka[j], &r, &e, NULL, NULL);
+    double im = kc->ipd[j], W[9] = {im, 0, 0, 0, im, 0, 0, 0, im};
+    cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, W);
+  }
+  if (rc != 0) return rc;
+  if (shift > 1e-10) { /* e.g. a rod with both ends on one body: a translation cannot close it */
+    snprintf(s->msg, sizeof s->msg,
+             "rods on bodies: the projection onto the Kirchhoff constraints does not converge at t = %.17g "
+             "(ends still moving by %.3g L after 30 passes)",
+             t, shift);
+    return -1;
+  }
+  if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0';
+  if (s->form == COSROD_FORM_DAE && dae_lambda(s, t, y) != 0) return -1;
+  return prc;
+}
+
+int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y) { return dae_lambda(s, t, y); }
+
+/* ---- ida with bodies -------------------------------------------------------- */
+
+static int couple_res(double t, const double *y, const double *yp, double *res, void *user) {
+  cosrod_sim *s = user;
+  int rc = sim_rhs(t, y, res, s);
+  if (rc != 0) return rc;
+  for (int i = 0; i < s->ny; i++) res[i] = s->dae_id[i] != 0.0 ? yp[i] - res[i] : -res[i];
+  return 0;
+}
+
+/* ∂F/∂y + cj ∂F/∂y' over the coupled band by column-grouped forward
+ * differences (δ = sqrt(eps) max(|y_j|, 1e-3), as sim_kirchhoff.c). */
+static int couple_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user) {
+  cosrod_sim *s = user;
+  const int n = s->ny, ml = s->ml, mu = s->mu, w = ml + mu + 1;
+  double *yq = s->kwork, *ypq = yq + n, *r0 = ypq + n, *r1 = r0 + n;
+  const double sq = sqrt(DBL_EPSILON);
+  int rc = couple_res(t, y, yp, r0, s);
+  if (rc != 0) return rc;
+  memcpy(yq, y, (size_t)n * sizeof *yq);
+  memcpy(ypq, yp, (size_t)n * sizeof *ypq);
+  for (int g = 0; g < w && g < n; g++) {
+    for (int j = g; j < n; j += w) {
+      double d = sq * fmax(fabs(y[j]), 1e-3);
+      yq[j] = y[j] + d;
+      ypq[j] = yp[j] + cj * d;
+    }
+    if ((rc = couple_res(t, yq, ypq, r1, s)) != 0) return rc;
+    for (int j = g; j < n; j += w) {
+      double d = yq[j] - y[j];
+      yq[j] = y[j];
+      ypq[j] = yp[j];
+      int lo = j - mu > 0 ? j - mu : 0, hi = j + ml < n - 1 ? j + ml : n - 1;
+      for (int i = lo; i <= hi; i++) J[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] = (r1[i] - r0[i]) / d;
+    }
+  }
+  return 0;
+}
+
+cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
+  if (!s->cpl) return COSROD_OK;
+  cosrod_ode_problem *p = &s->prob;
+  if (s->dae_res) { /* the rods' residuals do not see the bodies: through the coupled right-hand side */
+    if (!s->kwork && !(s->kwork = malloc(4 * (size_t)s->ny * sizeof *s->kwork))) return COSROD_ERR_NOMEM;
+    p->res = couple_res;
+    p->res_jac = couple_res_jac;
+    p->jac_banded = 1;
+  }
+  struct sim_kcouple *kc = s->kcp;
+  if (!kc) return COSROD_OK;
+  kc->f = calloc((size_t)s->ny, sizeof *kc->f);
+  if (!kc->f) return COSROD_ERR_NOMEM;
+  /* the consistent initial state of the coupled system (sim_kirchhoff_setup
+   * projected each rod with its end's mobility: the ends' moves go to the
+   * bodies, then all again until nothing moves) */
+  for (int j = 0; j < kc->nk; j++) {
+    size_t r;
+    int e, b;
+    sim_couple_att(s, (size_t)kc->ka[j], &r, &e, &b, NULL);
+    double dx[3], dv[3];
+    cosrod_rod_kirchhoff_take_end_shift(s->data[r], e, dx, dv);
+    if (sim_couple_movable(s, b)) sim_couple_translate(s, b, dx, dv, s->y0);
+  }
+  if (sim_couple_kirch_project(0.0, s->y0, s) != 0) {
+    char msg[1024];
+    int fixed = 0; /* bodies that cannot move in the projection */
+    for (int j = 0; j < kc->nk; j++) {
+      int b;
+      sim_couple_att(s, (size_t)kc->ka[j], NULL, NULL, &b, NULL);
+      fixed |= !sim_couple_movable(s, b);
+    }
+    snprintf(msg, sizeof msg, "no consistent initial state of the rods on bodies (%s)%s",
+             s->msg[0] ? s->msg : "projection failed",
+             fixed ? "; a body with joints is a fixed support for the Kirchhoff constraints (not supported yet)" : "");
+    if (err && errlen) cosrod_scenario_format_error(s->sc, "rods", msg, err, errlen);
+    return COSROD_ERR_CONVERGENCE;
+  }
+  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  return COSROD_OK;
+}
