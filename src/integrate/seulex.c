@@ -438,7 +438,8 @@ static cosrod_status prepare_start(seulex_state *s, cosrod_step_ctx *ctx) {
   const int need_jac =
       !s->jac_here && (s->rejected_in_step || s->attempts == 0 || !(s->contraction <= s->jac_threshold));
   /* a non-autonomous problem needs f(t0, y0) only for a finite-difference J */
-  const int need_f = !s->f_start_ok && (!p->time_dependent || (need_jac && !p->jac));
+  const int analytic = p->jac || (s->L->S && p->jac_sp);
+  const int need_f = !s->f_start_ok && (!p->time_dependent || (need_jac && !analytic));
   const int nonfinite_before = ctx->nonfinite;
   ctx->nonfinite = 0;
   int rc = 0;

@@ -72,9 +72,11 @@ int sun_ida_jac_sparse(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector ypv,
                        void *ud, N_Vector t1, N_Vector t2, N_Vector t3) {
   (void)ypv, (void)rr, (void)t1, (void)t2, (void)t3;
   sun_state *s = ud;
-  /* f(t, y) itself (not y' - F: that loses digits of f in the differences) */
-  int rc = cosrod_step_call_f(s->ctx, t, nv(yy), s->fsp);
-  if (rc != 0) return result(s, rc, t);
+  /* differences: f(t, y) itself (not y' - F: that loses digits of f); jac_sp needs none */
+  if (!s->ctx->problem->jac_sp) {
+    int rc = cosrod_step_call_f(s->ctx, t, nv(yy), s->fsp);
+    if (rc != 0) return result(s, rc, t);
+  }
   return fill(s, t, nv(yy), s->fsp, A, cj, -1.0);
 }
 

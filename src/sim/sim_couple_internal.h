@@ -45,6 +45,7 @@ struct sim_couple {
   double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
   double t;                  /* time of the last prepare */
   struct sim_cjac *cj;       /* analytic Jacobian workspace (sim_couple_jac.c) or NULL */
+  struct sim_cjac_sp *cjs;   /* its sparse (KLU) values (sim_couple_jac_sp.c) or NULL */
   int stat, stat_off;        /* static analyses: dynamic bodies' poses (x, q) at rest from sxq, in y at stat_off */
   const double *sxq;         /* (ndyn x 7) model order (sim_couple_static.c) */
 };

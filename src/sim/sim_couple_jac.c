@@ -30,6 +30,7 @@
 #include "cosrod/statics.h"
 #include "cosrod/vec3.h"
 #include "sim/sim_couple_internal.h"
+#include "sim/sim_couple_jac_sp.h"
 #include "sim/sim_internal.h"
 
 struct sim_cjac {
@@ -57,6 +58,8 @@ void sim_couple_jac_free(sim_couple *cp) {
   free(c->f1);
   free(c);
   cp->cj = NULL;
+  sim_couple_jac_sp_free(cp->cjs);
+  cp->cjs = NULL;
 }
 
 int sim_couple_jac_init(cosrod_sim *s) {
@@ -131,20 +134,6 @@ static void end_pose_jac(const sim_couple *cp, const sim_attach *a, double PE[14
 #undef E
 }
 
-typedef struct band {
-  double *J;
-  int ldj, ml, mu, overflow;
-} band;
-
-static void badd(band *B, int i, int j, double v) {
-  if (v == 0.0) return;
-  if (i - j > B->ml || j - i > B->mu) {
-    B->overflow = 1;
-    return;
-  }
-  B->J[(size_t)j * (size_t)B->ldj + (size_t)(B->mu + i - j)] += v;
-}
-
 /* The body blocks (pose map, wrench sensitivities D, multibody Jacobian). */
 static int body_blocks(cosrod_sim *s) {
   sim_couple *cp = s->cpl;
@@ -172,21 +161,21 @@ static int body_blocks(cosrod_sim *s) {
   return cosrod_mbs_rhs(cp->m, cp->d, cp->t, cp->ym, c->f1) != 0 ? -1 : 0; /* leave d at y */
 }
 
-int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user) {
-  cosrod_sim *s = user;
+int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *B, int *fallback) {
   sim_couple *cp = s->cpl;
   struct sim_cjac *c = cp->cj;
   const int n = s->ny, nm = cp->nm;
-  band B = {J, ldj, s->ml, s->mu, 0};
+  *fallback = 0;
   int rc = sim_rhs(t, y, cp->jw + n, s); /* poses, rods, reactions, bodies at y */
   if (rc != 0) return rc;
-  for (int j = 0; j < n; ++j) memset(J + (size_t)j * (size_t)ldj, 0, (size_t)(s->ml + s->mu + 1) * sizeof *J);
   const double tc = sim_tclamp(s, t);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     cosrod_status st =
-        cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, tc, s->yl, NULL, 0.0, s->perm + s->off_r[r],
-                                 J + (size_t)s->qoff_r[r] * (size_t)ldj, ldj, s->ml, s->mu);
+        B->J ? cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, tc, s->yl, NULL, 0.0,
+                                        s->perm + s->off_r[r], B->J + (size_t)s->qoff_r[r] * (size_t)B->ldj,
+                                        B->ldj, s->ml, s->mu)
+             : (cosrod_status)sim_couple_jac_sp_rod(s, r, tc, B);
     if (st == COSROD_ERR_UNSUPPORTED || st == COSROD_ERR_DIMENSION) goto fallback;
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     for (size_t i = 0; i < cp->na; ++i) {
@@ -226,7 +215,7 @@ int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user) {
       for (int j = 0; j < nm; ++j) {
         double v = 0.0;
         for (int k = 0; k < 14; ++k) v += ej->G[ri + 8 * k] * c->dE[k + 14 * j];
-        badd(&B, map[ej->row[ri]], cp->mmap[j], v);
+        sim_jadd_add(B, map[ej->row[ri]], cp->mmap[j], v);
       }
     /* body rows, rod columns: D (-dF_r, r x (-dF_r) - dM_r) */
     for (int cc = 0; cc < ej->nc; ++cc) {
@@ -238,7 +227,7 @@ int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user) {
       for (int bi = 0; bi < nm; ++bi) {
         double v = 0.0;
         for (int k = 0; k < 6; ++k) v += D[bi + (size_t)nm * (size_t)k] * w[k];
-        badd(&B, cp->mmap[bi], map[ej->col[cc]], v);
+        sim_jadd_add(B, cp->mmap[bi], map[ej->col[cc]], v);
       }
     }
     /* ∂F_b/∂y_m through this attachment */
@@ -265,10 +254,19 @@ int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user) {
         const double *D = c->D + (size_t)mb * 6 * (size_t)nm, *dF = c->dF + (size_t)mb * 6 * (size_t)nm;
         for (int k = 0; k < 6; ++k) v += D[i + (size_t)nm * (size_t)k] * dF[k + 6 * j];
       }
-      badd(&B, cp->mmap[i], cp->mmap[j], v);
+      sim_jadd_add(B, cp->mmap[i], cp->mmap[j], v);
     }
-  if (!B.overflow) return 0;
+  if (!B->overflow) return 0;
 fallback:
   c->fallbacks++;
-  return sim_couple_jac_fd(t, y, J, ldj, user);
+  *fallback = 1;
+  return 0;
+}
+
+int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user) {
+  cosrod_sim *s = user;
+  sim_jadd B = {J, ldj, s->ml, s->mu, NULL, NULL, 0, 0};
+  for (int j = 0; j < s->ny; ++j) memset(J + (size_t)j * (size_t)ldj, 0, (size_t)(s->ml + s->mu + 1) * sizeof *J);
+  int fb, rc = sim_couple_jac_assemble(s, t, y, &B, &fb);
+  return rc != 0 || !fb ? rc : sim_couple_jac_fd(t, y, J, ldj, user);
 }

@@ -14,9 +14,11 @@
  *   - unit <-> the 24 rod entries nearest each end attached to it (both
  *     ways: the end pose follows the body, the body feels the end's wrench),
  *   - units <-> units when joints or bushings join two bodies,
- * and KLU factors E = fac I - J on it (lsys_sparse.c); the Jacobian comes
- * from finite differences grouped by the pattern (Curtis-Powell-Reid), with
- * the same increments as the banded differences.  The pattern is the band's
+ * and KLU factors E = fac I - J on it (lsys_sparse.c); the Jacobian is the
+ * analytic one of the band path written on the pattern (sim_couple_jac_sp.c),
+ * or, where that is not available (COSROD_COUPLE_JAC=fd), finite differences
+ * grouped by the pattern (Curtis-Powell-Reid) with the same increments as
+ * the banded differences.  The pattern is the band's
  * structure without its empty parts: the band Jacobian has no non-zero
  * outside it (tested).
  *
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "cosrod/sparse.h"
+#include "sim/sim_couple_jac_sp.h"
 #include "sim/sim_internal.h"
 #include "sim/sim_linsolve.h"
 
@@ -175,10 +178,14 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
     s->prob.jac_sparse = 1;
     s->prob.jac_colptr = L->colptr;
     s->prob.jac_rowind = L->rowind;
-    s->prob.jac = NULL; /* values: FD grouped by the pattern (lsys_sparse.c) */
-    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s",
+    /* values: the analytic coupled Jacobian on the pattern (sim_couple_jac_sp.c), else (COSROD_COUPLE_JAC=fd,
+     * layouts without it) FD grouped by the pattern (lsys_sparse.c) */
+    s->prob.jac_sp = sim_couple_jac_sp_init(s, L->colptr, L->rowind) == 0 ? sim_couple_jac_sp : NULL;
+    s->prob.jac = NULL;
+    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s; %s",
              s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
-             want == COSROD_SC_LINSOLVE_AUTO ? ", auto: the band grew with the rods" : "");
+             want == COSROD_SC_LINSOLVE_AUTO ? ", auto: the band grew with the rods" : "",
+             s->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
   } else {
     snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,
              want == COSROD_SC_LINSOLVE_AUTO && !*why ? ", auto: a chain" : "", why, *why ? iname : "");

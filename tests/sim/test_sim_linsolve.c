@@ -166,11 +166,12 @@ static void same(int star, const char *method) {
   run_out b, s;
   setenv("COSROD_COUPLE_JAC", "fd", 1);
   CHECK("band run", run(star, method, "band", &b) == 0);
-  unsetenv("COSROD_COUPLE_JAC");
   CHECK("sparse run", run(star, method, "sparse", &s) == 0);
+  unsetenv("COSROD_COUPLE_JAC");
   NOTE("band:   %s", b.desc);
   NOTE("sparse: %s", s.desc);
   CHECK("the sparse run used KLU", !strncmp(s.desc, "sparse (KLU)", 12));
+  CHECK("the sparse run took grouped differences", strstr(s.desc, "grouped differences") != NULL);
   CHECK("the band run used the band", !strncmp(b.desc, "band", 4));
   double d = 0.0;
   for (int i = 0; i < 10 * b.nb; i++) d = fmax(d, fabs(b.y[i] - s.y[i]));
@@ -185,23 +186,37 @@ static void same(int star, const char *method) {
     CHECK("fewer f evaluations (CPR groups vs band stride)", s.st.nfev < b.st.nfev);
 }
 
-/* The default band path (analytic coupled Jacobian, sim_couple_jac.c) vs
- * the sparse path (grouped differences): different iteration matrices, so
- * different steps; both solutions are within the tolerance (rtol = atol =
- * 1e-6 over 0.05 s) of the exact one: the difference is bounded by a few
- * tolerances (1e-5 allows 10x the per-step tolerance for the accumulation
- * over the run's ~tens of steps). */
-static void analytic_vs_sparse(const char *method) {
+/* The default paths: band and sparse both take the analytic coupled
+ * Jacobian (sim_couple_jac.c, sim_couple_jac_sp.c): the same values (the
+ * entry test below: equal to round-off), only the LU differs (KLU vs ours),
+ * so the runs agree as the finite-difference pair above (TOL_SAME, equal
+ * step counts). */
+static void same_analytic(int star, const char *method) {
   run_out b, s;
-  CHECK("band run (analytic Jacobian)", run(1, method, "band", &b) == 0);
-  CHECK("sparse run", run(1, method, "sparse", &s) == 0);
+  CHECK("band run (analytic Jacobian)", run(star, method, "band", &b) == 0);
+  CHECK("sparse run (analytic Jacobian)", run(star, method, "sparse", &s) == 0);
+  NOTE("sparse: %s", s.desc);
+  CHECK("the sparse run used KLU with the analytic Jacobian",
+        !strncmp(s.desc, "sparse (KLU)", 12) && strstr(s.desc, "analytic Jacobian") != NULL);
   double d = 0.0;
   for (int i = 0; i < 10 * b.nb; i++) d = fmax(d, fabs(b.y[i] - s.y[i]));
-  NOTE("star %s: steps %ld / %ld (analytic band / sparse), difference %.2e", method, b.st.nsteps, s.st.nsteps, d);
-  CHECK_LE("max difference of the bodies' x, q, 1e-2 w (analytic band vs sparse)", d, 1e-5);
+  NOTE("%s %s analytic: steps %ld / %ld, f %ld / %ld, jac %ld / %ld (band / sparse), difference %.2e",
+       star ? "star" : "chain", method, b.st.nsteps, s.st.nsteps, b.st.nfev, s.st.nfev, b.st.njev, s.st.njev, d);
+  CHECK_LE("max difference of the bodies' x, q, 1e-2 w (analytic band vs analytic sparse)", d, TOL_SAME);
+  CHECK("same accepted steps", b.st.naccept == s.st.naccept);
+  CHECK("same rejected steps", b.st.nreject == s.st.nreject);
+  CHECK("same decompositions", b.st.ndecomp == s.st.ndecomp);
+  CHECK("same f evaluations", b.st.nfev == s.st.nfev);
 }
-TEST(star_analytic_band_vs_sparse_radau5) { analytic_vs_sparse("radau5"); }
-TEST(star_analytic_band_vs_sparse_rodas) { analytic_vs_sparse("rodas"); }
+TEST(star_analytic_band_vs_sparse_radau5) { same_analytic(1, "radau5"); }
+TEST(star_analytic_band_vs_sparse_rodas) { same_analytic(1, "rodas"); }
+TEST(star_analytic_band_vs_sparse_seulex) { same_analytic(1, "seulex"); }
+TEST(chain_analytic_band_vs_sparse_rodas) { same_analytic(0, "rodas"); }
+TEST(chain_joined_analytic_band_vs_sparse_radau5) {
+  g_joined = 1;
+  same_analytic(0, "radau5");
+  g_joined = 0;
+}
 TEST(star_sparse_equals_band_rodas) { same(1, "rodas"); }
 static void same_joined(void) { same(0, "rodas"); } /* bodies joined: units coupled */
 TEST(star_sparse_equals_band_seulex) { same(1, "seulex"); }
@@ -213,6 +228,8 @@ TEST(chain_sparse_equals_band_seulex) { same(0, "seulex"); }
 TEST(star_sparse_equals_band_cvode) { same(1, "cvode"); }
 TEST(star_sparse_equals_band_ida) { same(1, "ida"); }
 TEST(chain_sparse_equals_band_cvode) { same(0, "cvode"); }
+TEST(star_analytic_band_vs_sparse_cvode) { same_analytic(1, "cvode"); }
+TEST(star_analytic_band_vs_sparse_ida) { same_analytic(1, "ida"); }
 #endif
 
 TEST(auto_choice_and_fallback) {
@@ -250,6 +267,9 @@ static const th_case cases[] = {
     TH_CASE(pattern_covers_jacobian_chain_joined),
     TH_CASE(star_analytic_band_vs_sparse_radau5),
     TH_CASE(star_analytic_band_vs_sparse_rodas),
+    TH_CASE(star_analytic_band_vs_sparse_seulex),
+    TH_CASE(chain_analytic_band_vs_sparse_rodas),
+    TH_CASE(chain_joined_analytic_band_vs_sparse_radau5),
     TH_CASE(star_sparse_equals_band_rodas),
     TH_CASE(star_sparse_equals_band_seulex),
     TH_CASE(star_sparse_equals_band_radau5),
@@ -259,6 +279,8 @@ static const th_case cases[] = {
     TH_CASE(star_sparse_equals_band_cvode),
     TH_CASE(star_sparse_equals_band_ida),
     TH_CASE(chain_sparse_equals_band_cvode),
+    TH_CASE(star_analytic_band_vs_sparse_cvode),
+    TH_CASE(star_analytic_band_vs_sparse_ida),
 #endif
     TH_CASE(auto_choice_and_fallback),
 };

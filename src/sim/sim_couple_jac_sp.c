@@ -1,0 +1,188 @@
+/* The analytic coupled Jacobian (sim_couple_jac.c) as values of the sparse
+ * pattern of sim_linsolve.c (cosrod_ode_problem.jac_sp), for KLU
+ * (issue 10 item 5).  The same assembly writes through the CSC adder
+ * (sim_couple_jac_sp.h): each rod's own band goes to a scratch band of the
+ * rod's bandwidths (cosrod_rod_order_fill) and is scattered by positions
+ * found at set-up; the coupling and body entries take positions cached in
+ * the order of the adds on the first evaluation (a structural order: every
+ * entry is added, zero or not).  Where the analytic Jacobian does not apply
+ * (Kirchhoff rods at run time, an entry outside the pattern) the values come
+ * from finite differences grouped by the pattern (Curtis, Powell & Reid
+ * 1974) with the increments of sim_couple_jac_fd. */
+#include "sim/sim_couple_jac_sp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/rod.h"
+#include "cosrod/sparse.h"
+#include "sim/sim_couple_internal.h"
+#include "sim/sim_internal.h"
+
+struct sim_cjac_sp {
+  int n;
+  const int *cp, *ri; /* pattern (owned by sim_linsolve) */
+  int *rml, *rmu;     /* (nrods) the rods' own bandwidths */
+  double *Jr;         /* scratch band of the largest rod */
+  int **rpos;         /* (nrods) positions of the rod band entries (ny_r x (rml + rmu + 1)), -1 outside */
+  int *pos, *pij;     /* (cap), (2 cap) cached positions of the other adds and their (i, j) */
+  int cap, npos;      /* capacity, positions cached */
+  int ng, *gptr, *gcol; /* column groups of the fallback differences */
+};
+
+void sim_couple_jac_sp_free(sim_cjac_sp *sp) {
+  if (!sp) return;
+  if (sp->rpos)
+    for (int r = 0; sp->rml && r < sp->n && sp->rpos[r]; r++) free(sp->rpos[r]);
+  free(sp->rpos);
+  free(sp->rml);
+  free(sp->rmu);
+  free(sp->Jr);
+  free(sp->pos);
+  free(sp->pij);
+  free(sp->gptr);
+  free(sp->gcol);
+  free(sp);
+}
+
+/* Position of (i, j) in the pattern (binary search; set-up and cache misses only). */
+static int find(const sim_cjac_sp *sp, int i, int j) {
+  int lo = sp->cp[j], hi = sp->cp[j + 1] - 1;
+  while (lo <= hi) {
+    int m = lo + (hi - lo) / 2;
+    if (sp->ri[m] == i) return m;
+    if (sp->ri[m] < i) lo = m + 1;
+    else hi = m - 1;
+  }
+  return -1;
+}
+
+void sim_jadd_csc(sim_jadd *A, int i, int j, double v) {
+  sim_cjac_sp *sp = A->sp;
+  const int k = A->k++;
+  int p;
+  if (k < sp->npos && sp->pij[2 * k] == i && sp->pij[2 * k + 1] == j) {
+    p = sp->pos[k];
+  } else {
+    p = find(sp, i, j);
+    if (k < sp->cap) {
+      sp->pos[k] = p, sp->pij[2 * k] = i, sp->pij[2 * k + 1] = j;
+      if (k >= sp->npos) sp->npos = k + 1;
+    }
+  }
+  if (p >= 0) A->Jx[p] += v;
+  else if (v != 0.0) A->overflow = 1;
+}
+
+int sim_couple_jac_sp_rod(cosrod_sim *s, size_t r, double tc, sim_jadd *A) {
+  sim_cjac_sp *sp = A->sp;
+  const int ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1, ny = s->ny_r[r];
+  memset(sp->Jr, 0, (size_t)ld * (size_t)ny * sizeof *sp->Jr);
+  cosrod_status st = cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, tc, s->yl, NULL, 0.0,
+                                              s->perm + s->off_r[r], sp->Jr, ld, ml, mu);
+  if (st != COSROD_OK) return st;
+  const int *pos = sp->rpos[r];
+  for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++) {
+    if (pos[k] >= 0) A->Jx[pos[k]] += sp->Jr[k];
+    else if (sp->Jr[k] != 0.0) return COSROD_ERR_DIMENSION; /* outside the pattern: fall back */
+  }
+  return COSROD_OK;
+}
+
+int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind) {
+  sim_couple *cp = s->cpl;
+  if (!cp || !cp->cj || s->prob.jac != sim_couple_jac) return -1;
+  sim_cjac_sp *sp = calloc(1, sizeof *sp);
+  if (!sp) return -1;
+  cp->cjs = sp;
+  const int n = s->ny, nm = cp->nm;
+  sp->n = (int)s->nrods;
+  sp->cp = colptr, sp->ri = rowind;
+  sp->rml = calloc(s->nrods + 1, sizeof *sp->rml);
+  sp->rmu = calloc(s->nrods + 1, sizeof *sp->rmu);
+  sp->rpos = calloc(s->nrods + 1, sizeof *sp->rpos);
+  if (!sp->rml || !sp->rmu || !sp->rpos) goto fail;
+  size_t big = 1;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const int ny = s->ny_r[r], q0 = s->qoff_r[r];
+    int *tmp = malloc((size_t)(ny + 1) * sizeof *tmp);
+    if (!tmp) goto fail;
+    cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, tmp, NULL, &sp->rml[r], &sp->rmu[r]);
+    free(tmp);
+    if (st != COSROD_OK) goto fail;
+    const int ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1;
+    const size_t sz = (size_t)ld * (size_t)ny;
+    if (sz > big) big = sz;
+    int *pos = sp->rpos[r] = malloc(sz * sizeof *pos);
+    if (!pos) goto fail;
+    for (int j = 0; j < ny; j++)
+      for (int d = 0; d < ld; d++) {
+        const int i = j - mu + d;
+        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? find(sp, q0 + i, q0 + j) : -1;
+      }
+  }
+  sp->Jr = malloc(big * sizeof *sp->Jr);
+  /* adds besides the rod bands: per attachment nr (<= 8) x nm and nc (<= 16) x nm, the body block */
+  sp->cap = (int)cp->na * 24 * nm + nm * nm + 1;
+  sp->pos = malloc((size_t)sp->cap * sizeof *sp->pos);
+  sp->pij = malloc(2 * (size_t)sp->cap * sizeof *sp->pij);
+  int *colour = malloc((size_t)n * sizeof *colour);
+  sp->gcol = malloc((size_t)n * sizeof *sp->gcol);
+  if (!sp->Jr || !sp->pos || !sp->pij || !colour || !sp->gcol) {
+    free(colour);
+    goto fail;
+  }
+  sp->ng = cosrod_sparse_colour(n, colptr, rowind, colour);
+  sp->gptr = sp->ng > 0 ? calloc((size_t)sp->ng + 1, sizeof *sp->gptr) : NULL;
+  if (!sp->gptr) {
+    free(colour);
+    goto fail;
+  }
+  for (int j = 0; j < n; j++) sp->gptr[colour[j] + 1]++;
+  for (int g = 0; g < sp->ng; g++) sp->gptr[g + 1] += sp->gptr[g];
+  for (int j = 0; j < n; j++) sp->gcol[sp->gptr[colour[j]]++] = j;
+  for (int g = sp->ng; g > 0; g--) sp->gptr[g] = sp->gptr[g - 1];
+  sp->gptr[0] = 0;
+  free(colour);
+  return 0;
+fail:
+  sim_couple_jac_sp_free(sp);
+  cp->cjs = NULL;
+  return -1;
+}
+
+/* Grouped forward differences on the pattern (increments of sim_couple_jac_fd). */
+static int sp_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
+  const sim_cjac_sp *sp = s->cpl->cjs;
+  const int n = s->ny;
+  double *yp = s->cpl->jw, *f0 = yp + n, *f1 = f0 + n;
+  const double u = 2.220446049250313e-16;
+  int rc = sim_rhs(t, y, f0, s);
+  if (rc != 0) return rc;
+  memcpy(yp, y, (size_t)n * sizeof *yp);
+  memset(Jx, 0, (size_t)sp->cp[n] * sizeof *Jx);
+  for (int g = 0; g < sp->ng; g++) {
+    for (int m = sp->gptr[g]; m < sp->gptr[g + 1]; m++) {
+      const int j = sp->gcol[m];
+      yp[j] = y[j] + sqrt(u * fmax(1e-5, fabs(y[j])));
+    }
+    if ((rc = sim_rhs(t, yp, f1, s)) != 0) return rc;
+    for (int m = sp->gptr[g]; m < sp->gptr[g + 1]; m++) {
+      const int j = sp->gcol[m];
+      const double d = yp[j] - y[j];
+      yp[j] = y[j];
+      for (int k = sp->cp[j]; k < sp->cp[j + 1]; k++) Jx[k] = (f1[sp->ri[k]] - f0[sp->ri[k]]) / d;
+    }
+  }
+  return 0;
+}
+
+int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user) {
+  cosrod_sim *s = user;
+  sim_cjac_sp *sp = s->cpl->cjs;
+  sim_jadd A = {NULL, 0, 0, 0, Jx, sp, 0, 0};
+  memset(Jx, 0, (size_t)sp->cp[s->ny] * sizeof *Jx);
+  int fb, rc = sim_couple_jac_assemble(s, t, y, &A, &fb);
+  return rc != 0 || !fb ? rc : sp_fd(s, t, y, Jx);
+}

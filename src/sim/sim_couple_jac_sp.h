@@ -1,0 +1,52 @@
+/* Entry adder of the analytic coupled Jacobian (sim_couple_jac.c): the
+ * coupled band, or the values of the sparse CSC pattern (sim_linsolve.c) in
+ * pattern order (sim_couple_jac_sp.c).  CSC positions are cached once in
+ * the order of the adds (checked against (i, j), re-found on a mismatch), so
+ * the time loop neither searches nor allocates. */
+#ifndef COSROD_SIM_COUPLE_JAC_SP_H
+#define COSROD_SIM_COUPLE_JAC_SP_H
+
+#include <stddef.h>
+
+#include "cosrod/sim.h"
+
+typedef struct sim_cjac_sp sim_cjac_sp;
+
+typedef struct sim_jadd {
+  double *J; /* band (ld ldj, ml, mu), or NULL: CSC */
+  int ldj, ml, mu;
+  double *Jx;      /* CSC values (pattern order) */
+  sim_cjac_sp *sp; /* CSC pattern, cached positions, rod scratch bands */
+  int k;           /* next cached position */
+  int overflow;    /* a non-zero outside the band / pattern */
+} sim_jadd;
+
+void sim_jadd_csc(sim_jadd *A, int i, int j, double v);
+
+static inline void sim_jadd_add(sim_jadd *A, int i, int j, double v) {
+  if (!A->J) {
+    sim_jadd_csc(A, i, j, v);
+    return;
+  }
+  if (v == 0.0) return;
+  if (i - j > A->ml || j - i > A->mu) {
+    A->overflow = 1;
+    return;
+  }
+  A->J[(size_t)j * (size_t)A->ldj + (size_t)(A->mu + i - j)] += v;
+}
+
+/* Analytic assembly through A (sim_couple_jac.c): 0, or the failing code;
+ * *fallback = 1 when the analytic Jacobian does not apply (Kirchhoff rods, an
+ * entry outside the band / pattern). */
+int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *A, int *fallback);
+/* Rod r's own band (at the gathered state s->yl) into the CSC values. */
+int sim_couple_jac_sp_rod(cosrod_sim *s, size_t r, double tc, sim_jadd *A);
+/* Sparse analytic Jacobian (cosrod_ode_problem.jac_sp) on the pattern
+ * (colptr, rowind) of sim_linsolve.c: set up (0, or -1: not available, keep
+ * the grouped differences), the callback, the release. */
+int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind);
+int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user);
+void sim_couple_jac_sp_free(sim_cjac_sp *sp);
+
+#endif
