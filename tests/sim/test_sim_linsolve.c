@@ -122,6 +122,90 @@ static void pattern_covers(int star, const char *extra) {
   cosrod_scenario_free(sc);
 }
 
+/* The sparse analytic Jacobian (jac_sp, sim_couple_jac_sp.c) at the state
+ * after 0.02 s moved off by a fixed perturbation: (a) entrywise equal to
+ * the band analytic one (sim_couple_jac, its own test: test_sim_couple_jac
+ * against central differences), which has no non-zero outside the pattern;
+ * the same arithmetic in the same order of additions, so equal to
+ * round-off: 1e-14 of the column's largest entry (measured: 0); (b) against
+ * fourth-order central differences of f, with the allowance of
+ * test_sim_couple_jac (1e-6 of the column plus the quotient's round-off
+ * 10 u max|f_i| / h).  The first evaluation fills the position cache, the
+ * checked second one reads it. */
+static void entries(int star, const char *extra) {
+  cosrod_scenario *sc;
+  cosrod_sim *s = make(star, "solver.linear_solver=sparse", extra, &sc);
+  if (!s) return;
+  CHECK("advance to 0.02 s", cosrod_sim_advance(s, 0.02) == COSROD_OK);
+  const cosrod_ode_problem *p = cosrod_sim_problem(s);
+  const int *cp, *ri;
+  CHECK("pattern built", sim_linsolve_pattern(s, &cp, &ri));
+  CHECK("sparse analytic Jacobian set", p->jac_sparse && p->jac_sp != NULL);
+  if (!p->jac_sp) goto out0;
+  const int n = s->ny, ml = s->ml, mu = s->mu, ld = ml + mu + 1, nnz = cp[n];
+  const double t = 0.02, u = 2.220446049250313e-16;
+  double *J = calloc((size_t)ld * n, sizeof *J), *Jx = calloc((size_t)nnz, sizeof *Jx);
+  double *y = malloc((size_t)n * sizeof *y), *yp = malloc((size_t)n * sizeof *yp);
+  double *f = malloc(4 * (size_t)n * sizeof *f), *col = malloc((size_t)n * sizeof *col);
+  memcpy(y, cosrod_sim_state(s), (size_t)n * sizeof *y);
+  CHECK("first sparse evaluation (fills the position cache)", p->jac_sp(t, y, Jx, p->user) == 0);
+  for (int i = 0; i < n; i++) y[i] += 2e-3 * sin(1.7 * i + 0.3) * fmax(1.0, fabs(y[i]));
+  memset(Jx, 0, (size_t)nnz * sizeof *Jx);
+  CHECK("sparse analytic Jacobian", p->jac_sp(t, y, Jx, p->user) == 0);
+  CHECK("band analytic Jacobian", sim_couple_jac(t, y, J, ld, s) == 0);
+  CHECK("no fallback to differences", sim_couple_jac_fallbacks(s) == 0);
+  double wsame = 0.0, wfd = 0.0;
+  long outside = 0;
+  int rc = 0;
+  memcpy(yp, y, (size_t)n * sizeof *yp);
+  for (int j = 0; j < n; j++) {
+    double cb = 0.0;
+    int k = cp[j];
+    for (int i = j - mu > 0 ? j - mu : 0; i <= (j + ml < n - 1 ? j + ml : n - 1); i++)
+      cb = fmax(cb, fabs(J[(size_t)j * ld + mu + i - j]));
+    for (int i = j - mu > 0 ? j - mu : 0; i <= (j + ml < n - 1 ? j + ml : n - 1); i++) {
+      const double b = J[(size_t)j * ld + mu + i - j];
+      while (k < cp[j + 1] && ri[k] < i) k++;
+      if (k < cp[j + 1] && ri[k] == i) wsame = fmax(wsame, fabs(Jx[k] - b) / (cb + 1e-300));
+      else if (b != 0.0) outside++;
+    }
+    const double h = 1e-4 * fmax(1.0, fabs(y[j])), hs[4] = {h, -h, 2.0 * h, -2.0 * h};
+    for (int m = 0; m < 4; m++) {
+      yp[j] = y[j] + hs[m];
+      rc |= p->f(t, yp, f + (size_t)m * n, p->user);
+    }
+    yp[j] = y[j];
+    double cn = 0.0;
+    for (int i = 0; i < n; i++)
+      col[i] = (8.0 * (f[i] - f[n + i]) - (f[2 * n + i] - f[3 * n + i])) / (12.0 * h), cn = fmax(cn, fabs(col[i]));
+    for (int i = 0, kk = cp[j]; i < n; i++) {
+      while (kk < cp[j + 1] && ri[kk] < i) kk++;
+      const double a = kk < cp[j + 1] && ri[kk] == i ? Jx[kk] : 0.0;
+      double fm = 0.0;
+      for (int m = 0; m < 4; m++) fm = fmax(fm, fabs(f[(size_t)m * n + i]));
+      wfd = fmax(wfd, fabs(a - col[i]) / (1e-6 * cn + 10.0 * u * fm / h + 1e-300));
+    }
+  }
+  NOTE("%s%s: n = %d, nnz = %d: |sparse - band| / column max = %.3g; vs central FD: error / allowed = %.3g",
+       star ? "star" : (g_joined ? "chain joined" : "chain"), extra ? " (absolute)" : "", n, nnz, wsame, wfd);
+  CHECK("rhs ok", rc == 0);
+  CHECK("band analytic: no non-zero outside the pattern", outside == 0);
+  CHECK_LE("sparse vs band analytic (relative to the column)", wsame, 1e-14);
+  CHECK_LE("sparse analytic vs central FD (error / allowed)", wfd, 1.0);
+  free(J), free(Jx), free(y), free(yp), free(f), free(col);
+out0:
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+}
+TEST(sparse_analytic_entries_star) { entries(1, NULL); }
+TEST(sparse_analytic_entries_star_absolute) { entries(1, "solver.formulation=absolute"); }
+TEST(sparse_analytic_entries_chain) { entries(0, NULL); }
+TEST(sparse_analytic_entries_chain_joined) {
+  g_joined = 1;
+  entries(0, NULL);
+  g_joined = 0;
+}
+
 static void same_joined(void);
 TEST(pattern_covers_jacobian_star) { pattern_covers(1, NULL); }
 TEST(pattern_covers_jacobian_chain) { pattern_covers(0, NULL); }
@@ -265,6 +349,10 @@ static const th_case cases[] = {
     TH_CASE(pattern_covers_jacobian_chain),
     TH_CASE(pattern_covers_jacobian_star_absolute),
     TH_CASE(pattern_covers_jacobian_chain_joined),
+    TH_CASE(sparse_analytic_entries_star),
+    TH_CASE(sparse_analytic_entries_star_absolute),
+    TH_CASE(sparse_analytic_entries_chain),
+    TH_CASE(sparse_analytic_entries_chain_joined),
     TH_CASE(star_analytic_band_vs_sparse_radau5),
     TH_CASE(star_analytic_band_vs_sparse_rodas),
     TH_CASE(star_analytic_band_vs_sparse_seulex),
