@@ -5,6 +5,7 @@
 # examples/star-hoses.yaml) at N = 16, 64, 256 segments per hose, rodas,
 # rtol 1e-5, over t = 0 .. T_END (short: the band LU of the star is O(n^3)),
 # through cosrod_sim (bench_papers: the `cosrod run` path without files).
+# linear_solver: band, sparse (analytic Jacobian), sparse-fd (grouped differences).
 # Prints CSV: topology,N,linear_solver,n,ml,mu,nnz,status,nfev,njev,nsteps,
 # naccept,nreject,wall_min_s,wall_per_step_ms.  The star's band at N = 256
 # (13 000 unknowns, bandwidths ~10 000: 3.2 GB of band storage and ~10^12
@@ -28,7 +29,10 @@ for topo in chain star; do
     sets="--set analysis.t_end=$T_END --set solver.max_steps=1000000"
     r=0
     while [ $r -lt $nr ]; do sets="$sets --set rods.$r.segments=$N"; r=$((r + 1)); done
-    for ls in band sparse; do
+    for ls in band sparse sparse-fd; do
+      # sparse-fd: the sparse path with grouped differences instead of the analytic Jacobian
+      env=""
+      [ $ls = sparse-fd ] && env="COSROD_COUPLE_JAC=fd"
       # shellcheck disable=SC2086
       line=$("$CK" check "$f" $sets --set solver.linear_solver=sparse | grep '^linear solver' || true)
       n=$(echo "$line" | sed -n 's/.*n = \([0-9]*\).*/\1/p')
@@ -40,7 +44,7 @@ for topo in chain star; do
         continue
       fi
       # shellcheck disable=SC2086
-      row=$(timeout "$TO" "$BP" "$f" $sets --set solver.linear_solver=$ls --reps $REPS 2>/dev/null || echo "timeout,,,,,,,,,")
+      row=$(env $env timeout "$TO" "$BP" "$f" $sets --set solver.linear_solver=${ls%-fd} --reps $REPS 2>/dev/null || echo "timeout,,,,,,,,,")
       # row: status,nfev,njev,nsteps,naccept,nreject,wall_min,wall_med,err_tip,rtf
       per=$(echo "$row" | awk -F, '$4 > 0 { printf "%.3f", 1000 * $7 / $4 }')
       echo "$topo,$N,$ls,$n,$ml,$mu,$nnz,$(echo "$row" | cut -d, -f1-7),$per"
