@@ -81,11 +81,8 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
              what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
-  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && (sc->analysis.arc_length || sc->analysis.keyframe_path) &&
-      refuse(sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
-             sc->analysis.arc_length ? "arc-length control with rigid bodies is not supported yet"
-                                     : "a keyframe path with rigid bodies is not supported yet",
-             err, errlen))
+  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length &&
+      refuse(sc, "analysis.control", "arc-length control with rigid bodies is not supported yet", err, errlen))
     return COSROD_ERR_UNSUPPORTED;
   for (size_t b = 0; b < sc->nbodies; ++b) {
     int used = sc->bodies[b].has_motion;
