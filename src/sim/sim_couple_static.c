@@ -17,7 +17,9 @@
  * end-motion callbacks as in dynamics (sim_couple_static_pose).  The
  * stiffness of the coupled system is the statics module's central-
  * difference twin, grouped by the coupled band.  Kinematic (keyframe)
- * bodies are prescribed: their keyframes at the pseudo-time t.
+ * bodies are prescribed: their keyframes at the pseudo-time t (also along
+ * a keyframe path, whose stops and t_end include their keyframes:
+ * sim_static_arc.c, scenario_static.c).
  *
  * A body whose pose is not determined by the rods (pinned to one rod end:
  * free rotations about the pin that gravity does not restore) has null
@@ -42,7 +44,7 @@
  * like the rods' segments there (statics_buckling.c).
  *
  * Not supported here (refused, exit 2): joints, Kirchhoff rods,
- * arc-length control and keyframe paths with bodies, preloads. */
+ * arc-length control with bodies, preloads. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
