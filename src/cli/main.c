@@ -123,8 +123,11 @@ static void usage(FILE *f) {
           "integrators).  static, modes, buckling, start_from_equilibrium with bodies:\n"
           "the body poses are unknowns next to the rods (force / moment balance with the rod\n"
           "end reactions, gravity and loads ramped like the rods', bushings); modes include\n"
-          "the bodies' mass and inertia; refused (exit 2): joints, arc-length and\n"
-          "keyframe paths, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
+          "the bodies' mass and inertia; path: keyframes: keyframe bodies carry their rod\n"
+          "ends along the route (their keyframes are stops); control: arc-length: the free\n"
+          "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
+          "move); refused (exit 2): joints, Kirchhoff rods, preloads, a body carrying no\n"
+          "rod end or bushing.\n");
   usage_bodies(f);
 }
 

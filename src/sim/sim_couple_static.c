@@ -44,7 +44,9 @@
  * like the rods' segments there (statics_buckling.c).
  *
  * Not supported here (refused, exit 2): joints, Kirchhoff rods,
- * arc-length control with bodies, preloads. */
+ * preloads.  Arc-length control runs on the same system: the residual at
+ * t = 1 with the load factor μ = λ (scenario_static.c refuses moving
+ * keyframe bodies there, as moving prescribed ends). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +85,6 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
              what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
-  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length &&
-      refuse(sc, "analysis.control", "arc-length control with rigid bodies is not supported yet", err, errlen))
-    return COSROD_ERR_UNSUPPORTED;
   for (size_t b = 0; b < sc->nbodies; ++b) {
     int used = sc->bodies[b].has_motion;
     for (size_t j = 0; j < sc->njoints; ++j) used |= sc->joints[j].body[0] == (int)b || sc->joints[j].body[1] == (int)b;
