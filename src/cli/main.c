@@ -93,8 +93,9 @@ static void usage(FILE *f) {
           "path, increments.csv adds load_factor,displacement,stability_index,critical\n"
           "(1 limit, 2 bifurcation point in the step) and summary.json critical_points;\n"
           "switch_branch: true leaves the path at its first bifurcation point along the mode;\n"
-          "path: keyframes: t is the keyframe time of the prescribed ends (to their last\n"
-          "keyframe), gravity and loads at full value, reactions.csv along the route;\n"
+          "path: keyframes: t is the keyframe time of the prescribed ends and of the bodies\n"
+          "driven by motion keyframes (to the last keyframe), gravity and loads at full\n"
+          "value, reactions.csv along the route;\n"
           "modal analyses (analysis: {type: modes, count: k}, k distinct frequencies, a\n"
           "degenerate pair counted once): summary.json lists every mode with frequency,\n"
           "type (bending-1, bending-2, torsion, axial) and group;\n"
@@ -122,8 +123,11 @@ static void usage(FILE *f) {
           "integrators).  static, modes, buckling, start_from_equilibrium with bodies:\n"
           "the body poses are unknowns next to the rods (force / moment balance with the rod\n"
           "end reactions, gravity and loads ramped like the rods', bushings); modes include\n"
-          "the bodies' mass and inertia; refused (exit 2): joints, arc-length and\n"
-          "keyframe paths, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
+          "the bodies' mass and inertia; path: keyframes: keyframe bodies carry their rod\n"
+          "ends along the route (their keyframes are stops); control: arc-length: the free\n"
+          "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
+          "move); refused (exit 2): joints, Kirchhoff rods, preloads, a body carrying no\n"
+          "rod end or bushing.\n");
   usage_bodies(f);
 }
 

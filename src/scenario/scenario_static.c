@@ -1,7 +1,8 @@
 /* Static analysis options of the scenario (issue 13): `control: load |
  * arc-length` (arc-length continuation in a load factor, SPEC §4 statics)
  * with `max_steps`, and `path: pseudo-time | keyframes` (an assembly path:
- * the pseudo-time is the keyframe time of the prescribed ends). */
+ * the pseudo-time is the keyframe time of the prescribed ends and of the
+ * bodies driven by motion keyframes). */
 #include "scenario_internal.h"
 
 void sc_read_static_control(ctx *c, ynode *m) {
@@ -40,6 +41,10 @@ void sc_check_static_path(ctx *c, ynode *root) {
       T = fmax(T, last_key(&sc->rods[r].ends[e].position));
       T = fmax(T, last_key(&sc->rods[r].ends[e].orientation));
     }
+  for (size_t b = 0; b < sc->nbodies; b++) { /* bodies driven by motion keyframes carry rod ends */
+    T = fmax(T, last_key(&sc->bodies[b].motion_position));
+    T = fmax(T, last_key(&sc->bodies[b].motion_orientation));
+  }
   ynode *m = sc_get(root, "analysis");
   sc_push(c, "analysis");
   if (a->arc_length && T > 0.0)
@@ -52,7 +57,8 @@ void sc_check_static_path(ctx *c, ynode *root) {
     if (!(T > 0.0))
       sc_fail(
           c, sc_get(m, "path"), "path",
-          "a keyframe path needs a pinned or prescribed end with keyframes (two or more, the last at t > 0)");
+          "a keyframe path needs a pinned or prescribed end with keyframes, or a body with motion keyframes (two "
+          "or more, the last at t > 0)");
     a->t_end = T;
   }
   sc_pop(c);

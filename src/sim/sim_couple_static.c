@@ -17,7 +17,9 @@
  * end-motion callbacks as in dynamics (sim_couple_static_pose).  The
  * stiffness of the coupled system is the statics module's central-
  * difference twin, grouped by the coupled band.  Kinematic (keyframe)
- * bodies are prescribed: their keyframes at the pseudo-time t.
+ * bodies are prescribed: their keyframes at the pseudo-time t (also along
+ * a keyframe path, whose stops and t_end include their keyframes:
+ * sim_static_arc.c, scenario_static.c).
  *
  * A body whose pose is not determined by the rods (pinned to one rod end:
  * free rotations about the pin that gravity does not restore) has null
@@ -42,7 +44,9 @@
  * like the rods' segments there (statics_buckling.c).
  *
  * Not supported here (refused, exit 2): joints, Kirchhoff rods,
- * arc-length control and keyframe paths with bodies, preloads. */
+ * preloads.  Arc-length control runs on the same system: the residual at
+ * t = 1 with the load factor μ = λ (scenario_static.c refuses moving
+ * keyframe bodies there, as moving prescribed ends). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,12 +85,6 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
              what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
-  if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && (sc->analysis.arc_length || sc->analysis.keyframe_path) &&
-      refuse(sc, sc->analysis.arc_length ? "analysis.control" : "analysis.path",
-             sc->analysis.arc_length ? "arc-length control with rigid bodies is not supported yet"
-                                     : "a keyframe path with rigid bodies is not supported yet",
-             err, errlen))
-    return COSROD_ERR_UNSUPPORTED;
   for (size_t b = 0; b < sc->nbodies; ++b) {
     int used = sc->bodies[b].has_motion;
     for (size_t j = 0; j < sc->njoints; ++j) used |= sc->joints[j].body[0] == (int)b || sc->joints[j].body[1] == (int)b;

@@ -15,8 +15,9 @@
  * one path metric over all rods, every rod with its own loads.
  *
  * path: keyframes -- the ordinary continuation over [0, t_end], t_end the
- * last keyframe of the prescribed ends of all rods, increments landing on
- * every keyframe time of every rod (kinks of linear keyframes), gravity and loads at full
+ * last keyframe of the prescribed ends of all rods and of the bodies driven
+ * by motion keyframes, increments landing on every keyframe time of every
+ * rod and body (kinks of linear keyframes), gravity and loads at full
  * value from t = 0 (the start is the equilibrium under them, found by load-
  * factor continuation).
  *
@@ -68,6 +69,7 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
     size_t n = 0;
     for (size_t r = 0; r < s->nrods; r++)
       for (int e = 0; e < 2; e++) n += sc->rods[r].ends[e].position.n + sc->rods[r].ends[e].orientation.n;
+    for (size_t b = 0; b < sc->nbodies; b++) n += sc->bodies[b].motion_position.n + sc->bodies[b].motion_orientation.n;
     s->kstops = malloc((n ? n : 1) * sizeof *s->kstops);
     if (!s->kstops) return COSROD_ERR_NOMEM;
     int k = 0;
@@ -78,6 +80,12 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
           for (size_t i = 0; i < kf[j]->n; i++)
             if (kf[j]->t[i] > 0.0 && kf[j]->t[i] < sc->analysis.t_end) s->kstops[k++] = kf[j]->t[i];
       }
+    for (size_t b = 0; b < sc->nbodies; b++) { /* bodies driven by motion keyframes (sim_couple.c) */
+      const cosrod_sc_keyframes *kf[2] = {&sc->bodies[b].motion_position, &sc->bodies[b].motion_orientation};
+      for (int j = 0; j < 2; j++)
+        for (size_t i = 0; i < kf[j]->n; i++)
+          if (kf[j]->t[i] > 0.0 && kf[j]->t[i] < sc->analysis.t_end) s->kstops[k++] = kf[j]->t[i];
+    }
     qsort(s->kstops, (size_t)k, sizeof *s->kstops, cmp_double);
     int u = 0;
     for (int i = 0; i < k; i++)
