@@ -122,8 +122,10 @@ static void usage(FILE *f) {
           "integrators).  static, modes, buckling, start_from_equilibrium with bodies:\n"
           "the body poses are unknowns next to the rods (force / moment balance with the rod\n"
           "end reactions, gravity and loads ramped like the rods', bushings); modes include\n"
-          "the bodies' mass and inertia; refused (exit 2): joints, arc-length and\n"
-          "keyframe paths, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
+          "the bodies' mass and inertia; joints (static, start_from_equilibrium): multipliers\n"
+          "as unknowns, joints.csv their reactions; refused (exit 2): joints in modes and\n"
+          "buckling or with keyframe bodies, arc-length and keyframe paths, Kirchhoff rods,\n"
+          "preloads, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 
