@@ -163,15 +163,27 @@ typedef struct cosrod_statics_blocks {
   const int *att_rod, *att_end, *att_block; /* (nattach) */
   int blocks_coupled; /* 1: blocks also act on each other (the band then spans all blocks) */
   int follower;       /* 1: some block load is a moment or follows the block (K not symmetric) */
+  /* Multipliers (e.g. of joints between blocks, a KKT system [K -Gᵀ; G 0]):
+   * nmult linear unknowns λ appended to q after the block poses and placed in
+   * δ right after the last block; the residual callback adds -Gᵀλ to the
+   * block rows and writes the constraint rows g (nmult) after them, with per
+   * row a length scale (m; 1 for angles) in scale after the blocks' pairs: a
+   * row converges at |g| <= (1e-3 tol + 16 eps) scale.  mult_h (nmult): the
+   * finite-difference step (N or N m) of each multiplier.  Modes and buckling
+   * refuse multipliers (ERR_UNSUPPORTED). */
+  int nmult;
+  const double *mult_h;
   void *user;
   /* Poses qb (nblocks x 7) at pseudo-time t, before the rods are evaluated: 0 or -1
    * (also called with nblocks = 0: e.g. to move bodies that are prescribed). */
   int (*pose)(void *user, double t, const double *qb);
   /* After the rods are evaluated (d: their data, nrods): residual rows rb
-   * (nblocks x 6) with the blocks' external loads scaled by mu and their
-   * gravity by gscale mu (gscale: the gravity ramp of the path), and per
-   * block the scales (nblocks x 2: force N, torque N m) the rows are
-   * measured against (the largest force and moment terms summed). 0 or -1. */
+   * (nblocks x 6, then nmult constraint rows) with the blocks' external
+   * loads scaled by mu and their gravity by gscale mu (gscale: the gravity
+   * ramp of the path), and per block the scales (nblocks x 2: force N,
+   * torque N m, then nmult lengths) the rows are measured against (the
+   * largest force and moment terms summed).  qb holds the poses (nblocks x 7)
+   * and then the multipliers (nmult).  0 or -1. */
   int (*residual)(void *user, double t, double mu, double gscale, const double *qb,
                   const struct cosrod_rod_data *const *d, double *rb, double *scale);
 } cosrod_statics_blocks;

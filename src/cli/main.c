@@ -126,8 +126,9 @@ static void usage(FILE *f) {
           "the bodies' mass and inertia; path: keyframes: keyframe bodies carry their rod\n"
           "ends along the route (their keyframes are stops); control: arc-length: the free\n"
           "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
-          "move); refused (exit 2): joints, Kirchhoff rods, preloads, a body carrying no\n"
-          "rod end or bushing.\n");
+          "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
+          "joints.csv their reactions; refused (exit 2): joints in modes and buckling or\n"
+          "with keyframe bodies, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 

@@ -572,6 +572,7 @@ size_t cosrod_sim_njoints(const cosrod_sim *s) {
 
 cosrod_status cosrod_sim_joint_reactions(const cosrod_sim *s, double *R) {
   if (!s || !R || !s->cpl) return COSROD_ERR_INVALID;
+  if (s->cst && s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) return sim_couple_static_joint_reactions(s, R);
   const sim_couple *cp = s->cpl;
   if (!cp->m || cosrod_sim_njoints(s) == 0) return COSROD_OK;
   /* the rods' wrenches on the bodies of the last evaluation are set in d */

@@ -43,10 +43,15 @@
  * coupled system: the blocks' rotations are turned into spatial components
  * like the rods' segments there (statics_buckling.c).
  *
- * Not supported here (refused, exit 2): joints, Kirchhoff rods,
- * preloads.  Arc-length control runs on the same system: the residual at
- * t = 1 with the load factor μ = λ (scenario_static.c refuses moving
- * keyframe bodies there, as moving prescribed ends). */
+ * Joints (not bushings) between dynamic bodies or with ground: multipliers
+ * as extra unknowns of the statics system (sim_couple_joint_static.c), in
+ * static analyses and start_from_equilibrium; modes and buckling refuse
+ * them, as joints with keyframe bodies.
+ *
+ * Not supported here (refused, exit 2): Kirchhoff rods, preloads.
+ * Arc-length control runs on the same system: the residual at t = 1 with
+ * the load factor μ = λ (scenario_static.c refuses moving keyframe bodies
+ * there, as moving prescribed ends). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +59,7 @@
 
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
+#include "sim/sim_couple_joint_static.h"
 #include "sim/sim_internal.h"
 
 struct sim_cstat {
@@ -66,6 +72,7 @@ struct sim_cstat {
   double *xq;        /* (nb x 7) scratch */
   int cap;           /* modes: eigenpairs computed */
   double *om, *phi;  /* modes: (cap), (cap x ndof) */
+  sim_cjs *cj;       /* joints: constraint rows, multipliers after the poses */
 };
 
 static int refuse(const cosrod_scenario *sc, const char *key, const char *problem, char *err, size_t errlen) {
@@ -79,10 +86,15 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   const char *what = stat ? "static, modal and buckling analyses" : "start_from_equilibrium";
   char msg[200], key[64];
   for (size_t j = 0; j < sc->njoints; ++j) {
-    if (sc->joints[j].type == COSROD_SC_JOINT_BUSHING) continue;
+    const cosrod_sc_joint *jt = &sc->joints[j];
+    if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
+    const int moving = (jt->body[0] >= 0 && sc->bodies[jt->body[0]].has_motion) ||
+                       (jt->body[1] >= 0 && sc->bodies[jt->body[1]].has_motion);
+    if (!moving && (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat)) continue;
     snprintf(key, sizeof key, "joints.%zu", j);
-    snprintf(msg, sizeof msg, "%s with rigid bodies take no joints yet (bushings are fine; dynamic analyses only)",
-             what);
+    snprintf(msg, sizeof msg, "%s", moving ? "a joint with a keyframe body is not supported in static analyses yet"
+                                           : "modal and buckling analyses with rigid bodies take no joints yet "
+                                             "(bushings are fine; static and dynamic analyses take joints)");
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {
@@ -248,6 +260,7 @@ static int residual_cb(void *user, double t, double mu, double gs, const double 
       scale[2 * blk[side] + 1] = fmax(scale[2 * blk[side] + 1], fmax(cosrod_vec3_norm(m), cosrod_vec3_norm(ts)));
     }
   }
+  sim_cjs_residual(c->cj, qb, c->nb, rb, scale); /* joints: -Gᵀλ and g */
   for (int k = 0; k < c->nb; ++k) { /* material torque Rᵀτ */
     double pc[4], *o = rb + 6 * k;
     cosrod_quat_conj(pc, qb + 7 * k + 3);
@@ -267,6 +280,7 @@ void sim_couple_static_free(cosrod_sim *s) {
   free(c->xq);
   free(c->om);
   free(c->phi);
+  sim_cjs_free(c->cj);
   free(c);
   s->cst = NULL;
 }
@@ -325,6 +339,11 @@ static cosrod_status setup(cosrod_sim *s) {
   blk->residual = residual_cb;
   for (size_t j = 0; j < sc->njoints; ++j) /* a bushing between two bodies couples their blocks */
     blk->blocks_coupled |= sc->joints[j].body[0] >= 0 && sc->joints[j].body[1] >= 0;
+  cosrod_status st;
+  c->cj = sim_cjs_create(s, &st);
+  if (st != COSROD_OK) return st;
+  blk->nmult = sim_cjs_nrows(c->cj);
+  blk->mult_h = sim_cjs_h(c->cj);
   return COSROD_OK;
 }
 
@@ -336,13 +355,15 @@ cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen) 
   cosrod_status st = sim_couple_create(s, err, errlen);
   if (st != COSROD_OK) return st;
   if ((st = setup(s)) != COSROD_OK) return st;
-  s->nbq = 7 * s->cst->nb;
+  s->nbq = 7 * s->cst->nb + sim_cjs_nrows(s->cst->cj); /* poses, then the joint multipliers */
   sim_couple_static_mode(s, 1, s->ny); /* the bodies after the rods in y */
   return COSROD_OK;
 }
 
 void sim_couple_static_initial(const cosrod_sim *s, double *y) {
-  if (s->cst) memcpy(y + s->ny - s->nbq, s->cst->xq, (size_t)s->nbq * sizeof *y);
+  if (!s->cst) return;
+  memcpy(y + s->ny - s->nbq, s->cst->xq, 7 * (size_t)s->cst->nb * sizeof *y);
+  for (int i = 0; i < sim_cjs_nrows(s->cst->cj); ++i) y[s->ny - s->nbq + 7 * s->cst->nb + i] = 0.0;
 }
 
 /* modes: after sim_static_alloc, the system's arrays (min(2 count, ndof) pairs). */
@@ -426,7 +447,7 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
 cosrod_status sim_couple_static_setup(cosrod_sim *s, char *err, size_t errlen) {
   cosrod_status st = setup(s);
   if (st != COSROD_OK) return st;
-  int nq = 7 * s->cst->nb;
+  int nq = 7 * s->cst->nb + sim_cjs_nrows(s->cst->cj);
   for (size_t r = 0; r < s->nrods; r++) nq += cosrod_rod_nq(s->rods[r]);
   s->cst->q = malloc((size_t)nq * sizeof *s->cst->q);
   s->stat = calloc(s->nrods, sizeof *s->stat);
@@ -451,7 +472,11 @@ cosrod_status sim_couple_static_start(cosrod_sim *s) {
     sim_gather(s, r, s->y0, s->yl);
     memcpy(q + cosrod_statics_qoffset(ss0, (int)r), s->yl, (size_t)cosrod_rod_nq(s->rods[r]) * sizeof *q);
   }
-  if (c->nb > 0) memcpy(q + cosrod_statics_block_qoffset(ss0, 0), c->xq, 7 * (size_t)c->nb * sizeof *q);
+  if (c->nb > 0) {
+    double *qb = q + cosrod_statics_block_qoffset(ss0, 0);
+    memcpy(qb, c->xq, 7 * (size_t)c->nb * sizeof *q);
+    for (int i = 0; i < sim_cjs_nrows(c->cj); ++i) qb[7 * c->nb + i] = 0.0; /* multipliers */
+  }
   cosrod_statics_stats ss;
   memset(&ss, 0, sizeof ss);
   cosrod_status st = cosrod_statics_equilibrium_at(ss0, 0.0, q, &ss);
@@ -482,5 +507,13 @@ cosrod_status sim_couple_static_start(cosrod_sim *s) {
     return COSROD_ERR_NONFINITE;
   }
   sim_energy_from_data(s, 0.0, 0.0);
+  return COSROD_OK;
+}
+
+cosrod_status sim_couple_static_joint_reactions(const cosrod_sim *s, double *R) {
+  const size_t nj = cosrod_sim_njoints(s);
+  if (nj == 0) return COSROD_OK;
+  const double *qb = s->y + s->ny - s->nbq; /* poses, then the multipliers */
+  sim_cjs_reactions(s->cst->cj, qb, s->cst->nb, nj, R);
   return COSROD_OK;
 }

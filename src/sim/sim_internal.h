@@ -253,6 +253,8 @@ void sim_couple_static_initial(const cosrod_sim *s, double *y);
 const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s);
 cosrod_status sim_couple_static_alloc(cosrod_sim *s);
 cosrod_status sim_couple_static_modes(cosrod_sim *s);
+/* static analyses: joint reactions from the multipliers of the current state (sim_couple_joint_static.c) */
+cosrod_status sim_couple_static_joint_reactions(const cosrod_sim *s, double *R);
 cosrod_status sim_couple_static_start(cosrod_sim *s);
 void sim_couple_static_free(cosrod_sim *s);
 /* Elastic energy of the bushings' springs at the bodies' poses xq (model order, 7 each). */

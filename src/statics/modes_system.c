@@ -16,7 +16,7 @@
 cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
                                           double *minimal) {
   if (!s || !q || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
-  if (s->kkt) return COSROD_ERR_UNSUPPORTED;
+  if (s->kkt || (s->nblk > 0 && s->blk.nmult > 0)) return COSROD_ERR_UNSUPPORTED;
   const int nv = s->nv, kd = s->ml > s->mu ? s->ml : s->mu;
   cosrod_status st;
   cosrod_band *A = cosrod_band_create(nv, kd, kd);

@@ -14,7 +14,13 @@
  * Convergence: a block row is measured like a rod's vertex and segment rows
  * (statics_stiffness.c, part_residual): against tol times the scale the
  * callback gives (its force and moment terms) plus the roundoff floor of the
- * internal forces of the rods attached to it. */
+ * internal forces of the rods attached to it.
+ *
+ * Multipliers (blk.nmult, e.g. joints): linear unknowns λ after the block
+ * poses in q and right after the last block in δ; the callback's residual is
+ * then the KKT system r - Gᵀλ = 0, g = 0 and its finite-difference stiffness
+ * [K + ∇²(λᵀg)  -Gᵀ; G 0] (the constraint rows have no diagonal: the banded
+ * LU pivots, and the stability index is the sign of det, dead_loads = 0). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +40,8 @@ cosrod_status statics_blocks_init(cosrod_statics *s, const cosrod_statics_blocks
   }
   const int nb = blk->nblocks, na = blk->nattach;
   if (nb < 0 || na < 0 || !blk->place || !blk->mass || !blk->pose || !blk->residual ||
-      (na > 0 && (!blk->att_rod || !blk->att_end || !blk->att_block)))
+      (na > 0 && (!blk->att_rod || !blk->att_end || !blk->att_block)) || blk->nmult < 0 ||
+      (blk->nmult > 0 && !blk->mult_h))
     return COSROD_ERR_INVALID;
   for (int b = 0; b < nb; ++b)
     if (blk->place[b] < 0 || blk->place[b] > s->nparts) return COSROD_ERR_INVALID;
@@ -43,21 +50,28 @@ cosrod_status statics_blocks_init(cosrod_statics *s, const cosrod_statics_blocks
         blk->att_block[a] < 0 || blk->att_block[a] >= nb)
       return COSROD_ERR_INVALID;
   s->blk = *blk;
-  if (blk->follower) s->dead_loads = 0; /* the stability index and buckling see a non-symmetric K */
+  if (blk->follower || blk->nmult > 0) s->dead_loads = 0; /* the stability index and buckling see a non-symmetric K */
+  const int nm = blk->nmult;
+  s->mplace = 0;
+  for (int b = 0; b < nb; ++b)
+    if (blk->place[b] > s->mplace) s->mplace = blk->place[b];
   int *place = malloc((size_t)nb * sizeof *place);
   double *mass = malloc(6 * (size_t)nb * sizeof *mass);
   int *att = malloc(3 * (size_t)(na + 1) * sizeof *att);
   s->bv0 = calloc((size_t)nb, sizeof *s->bv0);
-  s->rb = calloc(6 * (size_t)nb, sizeof *s->rb);
-  s->sb = calloc(2 * (size_t)nb, sizeof *s->sb);
+  s->rb = calloc(6 * (size_t)nb + (size_t)nm, sizeof *s->rb);
+  s->sb = calloc(2 * (size_t)nb + (size_t)nm, sizeof *s->sb);
+  double *mh = malloc(((size_t)nm + 1) * sizeof *mh);
   s->bdata = calloc((size_t)s->nparts, sizeof *s->bdata);
   s->blk.place = place;
   s->blk.mass = mass;
   s->blk.att_rod = att;
   s->blk.att_end = att + na;
   s->blk.att_block = att + 2 * na;
+  s->blk.mult_h = mh;
   s->nblk = nb; /* from here statics_blocks_free releases the copies */
-  if (!place || !mass || !att || !s->bv0 || !s->rb || !s->sb || !s->bdata) return COSROD_ERR_NOMEM;
+  if (!place || !mass || !att || !mh || !s->bv0 || !s->rb || !s->sb || !s->bdata) return COSROD_ERR_NOMEM;
+  if (nm > 0) memcpy(mh, blk->mult_h, (size_t)nm * sizeof *mh);
   memcpy(place, blk->place, (size_t)nb * sizeof *place);
   memcpy(mass, blk->mass, 6 * (size_t)nb * sizeof *mass);
   for (int a = 0; a < na; ++a) {
@@ -73,6 +87,7 @@ void statics_blocks_free(cosrod_statics *s) {
   free((void *)s->blk.place);
   free((void *)s->blk.mass);
   free((void *)s->blk.att_rod);
+  free((void *)s->blk.mult_h);
   free(s->bv0);
   free(s->rb);
   free(s->sb);
@@ -86,6 +101,10 @@ int statics_blocks_place(cosrod_statics *s, int r, int v) {
       s->bv0[b] = v;
       v += 6;
     }
+  if (r == s->mplace && s->blk.nmult > 0) { /* the multipliers after the last block */
+    s->mv0 = v;
+    v += s->blk.nmult;
+  }
   return v;
 }
 
@@ -107,7 +126,8 @@ void statics_blocks_band(cosrod_statics *s) {
     if (s->bv0[b] < lo_all) lo_all = s->bv0[b];
     if (s->bv0[b] + 5 > hi_all) hi_all = s->bv0[b] + 5;
   }
-  if (s->blk.blocks_coupled && hi_all - lo_all > w) w = hi_all - lo_all;
+  if (s->blk.nmult > 0 && s->mv0 + s->blk.nmult - 1 > hi_all) hi_all = s->mv0 + s->blk.nmult - 1;
+  if ((s->blk.blocks_coupled || s->blk.nmult > 0) && hi_all - lo_all > w) w = hi_all - lo_all;
   if (w > s->nv - 1) w = s->nv - 1;
   if (w > s->ml) s->ml = w;
   if (w > s->mu) s->mu = w;
@@ -136,6 +156,10 @@ void statics_blocks_weights(cosrod_statics *s) {
       s->wnorm[s->bv0[b] + 3 + j] = 1.0;
       s->hcol[s->bv0[b] + 3 + j] = s->hth;
     }
+  for (int i = 0; i < s->blk.nmult; ++i) { /* multipliers: no part of the step norm (as λ̂ of statics_kirchhoff.c) */
+    s->wnorm[s->mv0 + i] = 0.0;
+    s->hcol[s->mv0 + i] = s->blk.mult_h[i];
+  }
 }
 
 cosrod_status statics_blocks_pose(cosrod_statics *s, double t, const double *q) {
@@ -191,6 +215,13 @@ cosrod_status statics_blocks_residual(cosrod_statics *s, double t, double mu, co
     *sc = fmax(*sc, fmax(rf / SF, rm / SM));
     *ex = fmax(*ex, fmax(rf / (s->opt.tol * SF + nF), rm / (s->opt.tol * SM + nM)));
   }
+  for (int i = 0; i < s->blk.nmult; ++i) { /* constraint rows */
+    const double g = s->rb[6 * s->nblk + i], L = s->sb[2 * s->nblk + i] > 0.0 ? s->sb[2 * s->nblk + i] : 1.0;
+    if (!isfinite(g)) return COSROD_ERR_NONFINITE;
+    r[s->mv0 + i] = g;
+    *sc = fmax(*sc, fabs(g) / L);
+    *ex = fmax(*ex, fabs(g) / ((1e-3 * s->opt.tol + 16.0 * DBL_EPSILON) * L));
+  }
   return COSROD_OK;
 }
 
@@ -203,6 +234,7 @@ void statics_blocks_apply(const cosrod_statics *s, double *q, const double *delt
     cosrod_quat_mul(p, qb + 3, e);
     cosrod_quat_normalise(qb + 3, p);
   }
+  for (int i = 0; i < s->blk.nmult; ++i) q[s->nq_rods + 7 * s->nblk + i] += delta[s->mv0 + i];
 }
 
 void statics_blocks_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta) {
@@ -213,6 +245,8 @@ void statics_blocks_chart_diff(const cosrod_statics *s, const double *q, const d
     cosrod_quat_conj_mul(w, qb + 3, qab + 3);
     cosrod_quat_to_rotvec(d + 3, w);
   }
+  for (int i = 0; i < s->blk.nmult; ++i)
+    delta[s->mv0 + i] = qa[s->nq_rods + 7 * s->nblk + i] - q[s->nq_rods + 7 * s->nblk + i];
 }
 
 /* Trust region (statics_path.c, limit_step): |δx| <= L/4 of the longest
@@ -224,6 +258,15 @@ void statics_blocks_limit(const cosrod_statics *s, const double *dv, double *c) 
     if (mx > s->blim) *c = fmin(*c, s->blim / mx);
     if (mt > 1.0) *c = fmin(*c, 1.0 / mt);
   }
+}
+
+/* The multipliers' share δλᵀg of a work product δᵀr: the line search of
+ * statics_path.c measures the out-of-balance work of the forces only (δλᵀg
+ * has no sign near a KKT solution: λ moves by O(1), g by O(δ²)). */
+double statics_blocks_mult_work(const cosrod_statics *s, const double *dv, const double *r) {
+  double w = 0.0;
+  for (int i = 0; s->nblk > 0 && i < s->blk.nmult; ++i) w += dv[s->mv0 + i] * r[s->mv0 + i];
+  return w;
 }
 
 int cosrod_statics_nblocks(const cosrod_statics *s) { return s ? s->nblk : 0; }

@@ -446,7 +446,7 @@ out:
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
-  if (s->kkt) return COSROD_ERR_UNSUPPORTED; /* Kirchhoff rods: KKT stiffness, not done yet */
+  if (s->kkt || (s->nblk > 0 && s->blk.nmult > 0)) return COSROD_ERR_UNSUPPORTED; /* KKT stiffness, not done yet */
   const int n = s->nv, nq = s->nq;
   const size_t nn = (size_t)n * (size_t)n;
   cosrod_status st = COSROD_OK;

@@ -60,7 +60,8 @@ struct cosrod_statics {
   int *bv0;             /* (nblk) offsets of the blocks in δ */
   cosrod_statics_blocks blk; /* the definition, arrays owned (copies) */
   const struct cosrod_rod_data **bdata; /* (nparts) the parts' data for the residual callback */
-  double *rb, *sb;      /* (6 nblk), (2 nblk) block rows and scales */
+  double *rb, *sb;      /* (6 nblk + nmult), (2 nblk + nmult) block rows and scales */
+  int mv0, mplace;      /* multipliers (blk.nmult): offset in δ, rod place after whose blocks they go */
   double blen, blim;    /* blocks: FD / weight length of δx (smallest Δs of the attached rods), trust region of δx (m) */
 };
 
@@ -142,6 +143,7 @@ cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, dou
  * and FD steps; poses before and rows after the rods' evaluation (scaled
  * norm and convergence excess maxima updated); the chart operations. */
 cosrod_status statics_blocks_init(cosrod_statics *s, const cosrod_statics_blocks *blk);
+double statics_blocks_mult_work(const cosrod_statics *s, const double *dv, const double *r);
 int statics_blocks_place(cosrod_statics *s, int r, int v);
 void statics_blocks_band(cosrod_statics *s);
 void statics_blocks_weights(cosrod_statics *s);

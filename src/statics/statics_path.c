@@ -101,6 +101,7 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
       s0 += s->dv[i] * s->r[i];
       wn = fmax(wn, fabs(s->dv[i]) * s->wnorm[i]);
     }
+    s0 -= statics_blocks_mult_work(s, s->dv, s->r); /* block multipliers: g is no force */
     if (wn <= s->step_noise && sc <= 1e3 * s->opt.tol) {
       /* the residual is at its roundoff floor (stiff axial/shear forces of
        * a small-load problem): the correction is roundoff-sized, stop */
@@ -120,6 +121,7 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
       if (st == COSROD_ERR_CALLBACK) return st;
       if (st == COSROD_OK) {
         for (int i = 0; i < nv; ++i) sa += s->dv[i] * s->r2[i];
+        sa -= statics_blocks_mult_work(s, s->dv, s->r2);
         if (fabs(sa) < best_s) {
           best_s = fabs(sa), best_a = alpha, best_sc = sct, best_ex = s->excess;
           memcpy(s->qbest, s->qw2, sizeof(double) * (size_t)nq);

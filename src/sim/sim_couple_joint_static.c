@@ -1,0 +1,234 @@
+/* Joints between rigid bodies in static analyses and start_from_equilibrium
+ * (issue 10 item 4): the absolute formulation of [L] §5 with multipliers,
+ * as extra unknowns of the statics system (cosrod_statics_blocks.nmult, a
+ * KKT system [K -Gᵀ; G 0] solved by the banded LU).
+ *
+ * Rows ([L] Table 2, the primitives of body_joint.c), with a the side-0 and
+ * b the side-1 pose (ground: identity, the point in space), c = x + R ρ:
+ *   kind 0  g = s·(c_b - c_a),  s = R_a u           (translations)
+ *   kind 1  g = (R_a u)·(R_b w)                      (relative rotations)
+ * with u1, u2 ⟂ axis and w = R_b0ᵀ R_a0 (axis or u1) the side-b image of a
+ * side-a vector in the initial configuration.  Virtual work with spatial
+ * rotations δφ: kind 0 δg = -s·δx_a + (s×E - r_a×s)·δφ_a + s·δx_b + (r_b×s)·δφ_b
+ * (E = c_b - c_a); kind 1 δg = (a×b)·(δφ_a - δφ_b).  The generalised
+ * constraint forces -λ ∂g go into the force and moment balance of the
+ * blocks (the moment is spatial there, turned material by the caller). */
+#include "sim/sim_couple_joint_static.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/quat.h"
+#include "cosrod/vec3.h"
+
+typedef struct cjs_row {
+  int kind, joint, blk[2];
+  double at[2][3], u[3], w[3];
+} cjs_row;
+
+struct sim_cjs {
+  int n;
+  cjs_row *row;
+  double *h;
+};
+
+/* Unit u1, u2 with (u1, u2, axis) orthonormal. */
+static void perp_pair(const double axis[3], double u1[3], double u2[3]) {
+  double e[3] = {0.0, 0.0, 0.0};
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (fabs(axis[i]) < fabs(axis[k])) k = i;
+  e[k] = 1.0;
+  cosrod_vec3_cross(u1, axis, e);
+  cosrod_vec3_scale(u1, 1.0 / cosrod_vec3_norm(u1), u1);
+  cosrod_vec3_cross(u2, axis, u1);
+}
+
+static void push(cjs_row *r, int *n, int kind, const int blk[2], const cosrod_sc_joint *jt, const double u[3],
+                 const double w[3]) {
+  cjs_row *o = r + (*n)++;
+  o->kind = kind;
+  o->joint = -1;
+  o->blk[0] = blk[0], o->blk[1] = blk[1];
+  cosrod_vec3_copy(o->at[0], jt->at[0]);
+  cosrod_vec3_copy(o->at[1], jt->at[1]);
+  cosrod_vec3_copy(o->u, u);
+  if (w)
+    cosrod_vec3_copy(o->w, w);
+  else
+    cosrod_vec3_zero(o->w);
+}
+
+/* Rows of joint jt ([L] Table 2, as body.c lists them). */
+static int joint_rows(const cosrod_scenario *sc, const cosrod_sc_joint *jt, const int blk[2], cjs_row *r) {
+  static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  double u1[3], u2[3], pa[4] = {1, 0, 0, 0}, pb[4] = {1, 0, 0, 0}, pr[4], wa[3], w1[3];
+  perp_pair(jt->axis, u1, u2);
+  if (jt->body[0] >= 0) cosrod_quat_copy(pa, sc->bodies[jt->body[0]].quaternion);
+  if (jt->body[1] >= 0) cosrod_quat_copy(pb, sc->bodies[jt->body[1]].quaternion);
+  cosrod_quat_conj_mul(pr, pb, pa); /* R_b0ᵀ R_a0 */
+  cosrod_quat_rotate(wa, pr, jt->axis);
+  cosrod_quat_rotate(w1, pr, u1);
+  int n = 0;
+  switch (jt->type) {
+    case COSROD_SC_JOINT_SPHERICAL:
+      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
+      break;
+    case COSROD_SC_JOINT_REVOLUTE:
+      push(r, &n, 1, blk, jt, u1, wa);
+      push(r, &n, 1, blk, jt, u2, wa);
+      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
+      break;
+    case COSROD_SC_JOINT_PRISMATIC:
+      push(r, &n, 1, blk, jt, u1, wa);
+      push(r, &n, 1, blk, jt, u2, wa);
+      push(r, &n, 1, blk, jt, u2, w1);
+      push(r, &n, 0, blk, jt, u1, NULL);
+      push(r, &n, 0, blk, jt, u2, NULL);
+      break;
+    case COSROD_SC_JOINT_CYLINDRICAL:
+      push(r, &n, 1, blk, jt, u1, wa);
+      push(r, &n, 1, blk, jt, u2, wa);
+      push(r, &n, 0, blk, jt, u1, NULL);
+      push(r, &n, 0, blk, jt, u2, NULL);
+      break;
+    case COSROD_SC_JOINT_UNIVERSAL:
+      push(r, &n, 1, blk, jt, jt->axis, jt->axis2);
+      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
+      break;
+    case COSROD_SC_JOINT_PLANAR:
+      push(r, &n, 1, blk, jt, u1, wa);
+      push(r, &n, 1, blk, jt, u2, wa);
+      push(r, &n, 0, blk, jt, jt->axis, NULL);
+      break;
+    default: /* fixed */
+      push(r, &n, 1, blk, jt, u1, wa);
+      push(r, &n, 1, blk, jt, u2, wa);
+      push(r, &n, 1, blk, jt, u2, w1);
+      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
+      break;
+  }
+  return n;
+}
+
+sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
+  const cosrod_scenario *sc = s->sc;
+  *st = COSROD_OK;
+  size_t nj = 0;
+  double W = 0.0;
+  for (size_t j = 0; j < sc->njoints; ++j) nj += sc->joints[j].type != COSROD_SC_JOINT_BUSHING;
+  if (nj == 0) return NULL;
+  sim_cjs *c = calloc(1, sizeof *c);
+  if (c) c->row = calloc(6 * nj, sizeof *c->row);
+  if (c) c->h = calloc(6 * nj, sizeof *c->h);
+  if (!c || !c->row || !c->h) {
+    sim_cjs_free(c);
+    *st = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  nj = 0;
+  for (size_t j = 0; j < sc->njoints; ++j) {
+    const cosrod_sc_joint *jt = &sc->joints[j];
+    if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
+    ++nj;
+    int blk[2];
+    for (int k = 0; k < 2; ++k) blk[k] = jt->body[k] >= 0 ? sim_couple_model_index(s, (size_t)jt->body[k]) : -1;
+    const int n0 = c->n;
+    c->n += joint_rows(sc, jt, blk, c->row + c->n);
+    for (int i = n0; i < c->n; ++i) c->row[i].joint = (int)nj - 1; /* numbered among the non-bushing joints */
+  }
+  for (size_t b = 0; b < sc->nbodies; ++b) W += sc->bodies[b].mass;
+  W *= cosrod_vec3_norm(sc->gravity);
+  for (int i = 0; i < c->n; ++i) c->h[i] = 1e-6 * (W > 1.0 ? W : 1.0); /* g is linear in λ: any step */
+  return c;
+}
+
+void sim_cjs_free(sim_cjs *j) {
+  if (!j) return;
+  free(j->row);
+  free(j->h);
+  free(j);
+}
+
+int sim_cjs_nrows(const sim_cjs *j) { return j ? j->n : 0; }
+const double *sim_cjs_h(const sim_cjs *j) { return j ? j->h : NULL; }
+
+/* Side k of row r: position x, orientation p, lever ρ spatial, point c. */
+static void side(const cjs_row *r, const double *qb, int k, double x[3], double p[4], double rho[3], double c[3]) {
+  if (r->blk[k] < 0) {
+    cosrod_vec3_copy(x, r->at[k]);
+    p[0] = 1.0, p[1] = p[2] = p[3] = 0.0;
+    cosrod_vec3_zero(rho);
+  } else {
+    cosrod_vec3_copy(x, qb + 7 * r->blk[k]);
+    cosrod_quat_copy(p, qb + 7 * r->blk[k] + 3);
+    cosrod_quat_rotate(rho, p, r->at[k]);
+  }
+  cosrod_vec3_add(c, x, rho);
+}
+
+/* Partials of row r's g by (δx, δφ) of side 0 (dA) and side 1 (dB), and g. */
+static double row_partials(const cjs_row *r, const double *qb, double dA[6], double dB[6], double *len,
+                           double ra_out[3]) {
+  double xa[3], pa[4], ra[3], ca[3], xb[3], pb[4], rbv[3], cb[3], s[3], g;
+  side(r, qb, 0, xa, pa, ra, ca);
+  side(r, qb, 1, xb, pb, rbv, cb);
+  cosrod_quat_rotate(s, pa, r->u);
+  cosrod_vec3_copy(ra_out, ra);
+  if (r->kind == 0) {
+    double E[3], t1[3], t2[3];
+    cosrod_vec3_sub(E, cb, ca);
+    g = cosrod_vec3_dot(s, E);
+    cosrod_vec3_scale(dA, -1.0, s);
+    cosrod_vec3_cross(t1, s, E);
+    cosrod_vec3_cross(t2, ra, s);
+    cosrod_vec3_sub(dA + 3, t1, t2);
+    cosrod_vec3_copy(dB, s);
+    cosrod_vec3_cross(dB + 3, rbv, s);
+    *len = fmax(1e-3, cosrod_vec3_norm(ca) + cosrod_vec3_norm(cb) + cosrod_vec3_norm(ra) + cosrod_vec3_norm(rbv));
+  } else {
+    double b[3], axb[3];
+    cosrod_quat_rotate(b, pb, r->w);
+    g = cosrod_vec3_dot(s, b);
+    cosrod_vec3_cross(axb, s, b);
+    cosrod_vec3_zero(dA);
+    cosrod_vec3_copy(dA + 3, axb);
+    cosrod_vec3_zero(dB);
+    cosrod_vec3_scale(dB + 3, -1.0, axb);
+    *len = 1.0;
+  }
+  return g;
+}
+
+void sim_cjs_reactions(const sim_cjs *j, const double *qb, int nb, size_t njoints, double *R) {
+  memset(R, 0, 6 * njoints * sizeof *R);
+  for (int i = 0; j && i < j->n; ++i) {
+    const cjs_row *r = &j->row[i];
+    double dA[6], dB[6], len, ra[3], m[3];
+    row_partials(r, qb, dA, dB, &len, ra);
+    if (r->joint < 0 || (size_t)r->joint >= njoints) continue;
+    double *o = R + 6 * r->joint, f[3];
+    const double lam = qb[7 * nb + i];
+    cosrod_vec3_scale(f, -lam, dA);
+    cosrod_vec3_cross(m, ra, f); /* moment about the joint point: about x_a minus ρ_a × f */
+    for (int k = 0; k < 3; ++k) {
+      o[k] += f[k];
+      o[3 + k] += -lam * dA[3 + k] - m[k];
+    }
+  }
+}
+
+void sim_cjs_residual(const sim_cjs *j, const double *qb, int nb, double *rb, double *scale) {
+  for (int i = 0; j && i < j->n; ++i) {
+    const cjs_row *r = &j->row[i];
+    const double lam = qb[7 * nb + i];
+    double dA[6], dB[6], ra[3];
+    const double g = row_partials(r, qb, dA, dB, &scale[2 * nb + i], ra);
+    rb[6 * nb + i] = g;
+    if (r->blk[0] >= 0)
+      for (int k = 0; k < 6; ++k) rb[6 * r->blk[0] + k] -= lam * dA[k];
+    if (r->blk[1] >= 0)
+      for (int k = 0; k < 6; ++k) rb[6 * r->blk[1] + k] -= lam * dB[k];
+  }
+}
