@@ -318,42 +318,13 @@ static int couple_res(double t, const double *y, const double *yp, double *res, 
   return 0;
 }
 
-/* ∂F/∂y + cj ∂F/∂y' over the coupled band by column-grouped forward
- * differences (δ = sqrt(eps) max(|y_j|, 1e-3), as sim_kirchhoff.c). */
-static int couple_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user) {
-  cosrod_sim *s = user;
-  const int n = s->ny, ml = s->ml, mu = s->mu, w = ml + mu + 1;
-  double *yq = s->kwork, *ypq = yq + n, *r0 = ypq + n, *r1 = r0 + n;
-  const double sq = sqrt(DBL_EPSILON);
-  int rc = couple_res(t, y, yp, r0, s);
-  if (rc != 0) return rc;
-  memcpy(yq, y, (size_t)n * sizeof *yq);
-  memcpy(ypq, yp, (size_t)n * sizeof *ypq);
-  for (int g = 0; g < w && g < n; g++) {
-    for (int j = g; j < n; j += w) {
-      double d = sq * fmax(fabs(y[j]), 1e-3);
-      yq[j] = y[j] + d;
-      ypq[j] = yp[j] + cj * d;
-    }
-    if ((rc = couple_res(t, yq, ypq, r1, s)) != 0) return rc;
-    for (int j = g; j < n; j += w) {
-      double d = yq[j] - y[j];
-      yq[j] = y[j];
-      ypq[j] = yp[j];
-      int lo = j - mu > 0 ? j - mu : 0, hi = j + ml < n - 1 ? j + ml : n - 1;
-      for (int i = lo; i <= hi; i++) J[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] = (r1[i] - r0[i]) / d;
-    }
-  }
-  return 0;
-}
-
 cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
   if (!s->cpl) return COSROD_OK;
   cosrod_ode_problem *p = &s->prob;
   if (s->dae_res) { /* the rods' residuals do not see the bodies: through the coupled right-hand side */
     if (!s->kwork && !(s->kwork = malloc(4 * (size_t)s->ny * sizeof *s->kwork))) return COSROD_ERR_NOMEM;
     p->res = couple_res;
-    p->res_jac = couple_res_jac;
+    p->res_jac = sim_res_jac_fd; /* differences of couple_res over the coupled band */
     p->jac_banded = 1;
   }
   struct sim_kcouple *kc = s->kcp;

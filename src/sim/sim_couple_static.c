@@ -500,14 +500,7 @@ cosrod_status sim_couple_static_start(cosrod_sim *s) {
     s->t_fail = 0.0;
     return st;
   }
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
-  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");
-    s->t_fail = 0.0;
-    return COSROD_ERR_NONFINITE;
-  }
-  sim_energy_from_data(s, 0.0, 0.0);
-  return COSROD_OK;
+  return sim_equilibrium_state_ready(s);
 }
 
 cosrod_status sim_couple_static_joint_reactions(const cosrod_sim *s, double *R) {

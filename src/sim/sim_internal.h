@@ -189,6 +189,8 @@ cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err
 cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen);
 int sim_has_kirchhoff(const cosrod_sim *s);
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
+/* Banded residual Jacobian of s->prob.res by grouped differences (ida; sim_kirchhoff.c). */
+int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user);
 void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
 /* After a failed evaluation of the initial state of a static / modal run:
  * 1 and a message naming the rod and segment if it is a Kirchhoff rod's
@@ -210,6 +212,9 @@ int sim_lie_jac_tangent_fd(double t, const double *y, double *K, double *C, int 
  * observer, stop flag); start_from_equilibrium's initial state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);
 cosrod_status equilibrium_start(cosrod_sim *s);
+/* After the equilibrium state is in y0: y = y0, its evaluation (work and
+ * dissipation baselines) and energies; ERR_NONFINITE with s->msg set. */
+cosrod_status sim_equilibrium_state_ready(cosrod_sim *s);
 /* sim_run.c: a converged static state q (nq_sys) at t made a frame;
  * the failure message of a statics call. */
 int static_frame(cosrod_sim *s, double t, const double *q);

@@ -18,7 +18,7 @@
  *   form keeps the multipliers λ_K as unknowns ([LA] Fig. 4a,
  *   cosrod_rod_kirchhoff_rhs_dae): its Jacobian is banded in the node
  *   ordering, and radau5 / rodas / seulex (mass matrix) and ida (residual,
- *   kirchhoff_res_jac below) build it by column-grouped finite
+ *   sim_res_jac_fd below) build it by column-grouped finite
  *   differences over the band: ml + mu + 1 right-hand sides, O(N).
  * - The initial state is projected onto the constraints (positions by
  *   Newton, then velocities, cosrod_rod_kirchhoff_project; DAE: then the
@@ -94,9 +94,9 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
  * residuals.  SUNDIALS' own difference quotients take δ ~ 1/ewt_j, i.e. of
  * the size of atol (1e-3 m at tol 1e-3), too large for the constraint
  * geometry (732 Newton failures in 2211 steps on the rubber rod); here
- * δ = sqrt(eps) max(|y_j|, 1e-3). */
-static int kirchhoff_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj,
-                             void *user) {
+ * δ = sqrt(eps) max(|y_j|, 1e-3).  Differences s->prob.res (with bodies:
+ * the coupled residual of sim_couple_kirchhoff.c); work: s->kwork (4 ny). */
+int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user) {
   cosrod_sim *s = user;
   const int n = s->ny, ml = s->ml, mu = s->mu, w = ml + mu + 1;
   double *yq = s->kwork, *ypq = yq + n, *r0 = ypq + n, *r1 = r0 + n;
@@ -141,7 +141,7 @@ cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
   if (s->dae_res) {
     s->kwork = malloc(4 * (size_t)s->ny * sizeof *s->kwork);
     if (!s->kwork) return COSROD_ERR_NOMEM;
-    p->res_jac = kirchhoff_res_jac;
+    p->res_jac = sim_res_jac_fd;
   }
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];

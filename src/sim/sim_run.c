@@ -313,6 +313,10 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
     }
     sim_scatter(s, r, s->yl, s->y0);
   }
+  return sim_equilibrium_state_ready(s);
+}
+
+cosrod_status sim_equilibrium_state_ready(cosrod_sim *s) {
   memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
   if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");

@@ -66,6 +66,20 @@ cosrod_status cosrod_statics_mode_shape(const cosrod_rod *rod, const double *q, 
   return COSROD_OK;
 }
 
+void statics_scaled_stiffness(const cosrod_band *J, const double *m, int nv, int kd, cosrod_band *A) {
+  for (int j = 0; j < nv; ++j) {
+    int ilo = j - kd < 0 ? 0 : j - kd;
+    for (int i = ilo; i <= j; ++i) {
+      double kij = 0.0, kji = 0.0;
+      if (cosrod_band_in_band(J, i, j)) kij = -cosrod_band_get(J, i, j);
+      if (cosrod_band_in_band(J, j, i)) kji = -cosrod_band_get(J, j, i);
+      double a = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
+      cosrod_band_set(A, i, j, a);
+      cosrod_band_set(A, j, i, a);
+    }
+  }
+}
+
 cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double *q, int count, double *omega,
                                    double *freq_hz, double *shapes, double *minimal) {
   if (!rod || !q || count < 1) return COSROD_ERR_INVALID;
@@ -87,18 +101,7 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
   st = statics_jacobian(s, t, 1.0, q, s->J); /* J = dr/dδ = -K */
   if (st != COSROD_OK) goto done;
   mass_diag(rod, m);
-  /* A = D sym(K) D, both triangles */
-  for (int j = 0; j < nv; ++j) {
-    int ilo = j - kd < 0 ? 0 : j - kd;
-    for (int i = ilo; i <= j; ++i) {
-      double kij = 0.0, kji = 0.0;
-      if (cosrod_band_in_band(s->J, i, j)) kij = -cosrod_band_get(s->J, i, j);
-      if (cosrod_band_in_band(s->J, j, i)) kji = -cosrod_band_get(s->J, j, i);
-      double a = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
-      cosrod_band_set(A, i, j, a);
-      cosrod_band_set(A, j, i, a);
-    }
-  }
+  statics_scaled_stiffness(s->J, m, nv, kd, A);
   if (cosrod_rod_model_of(rod) != COSROD_MODEL_COSSERAT) { /* on the constraints' tangent space */
     st = statics_kirchhoff_modes(s, t, q, m, count, w, z); /* with the multipliers' geometric stiffness */
   } else {

@@ -44,17 +44,7 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
       st = COSROD_ERR_INVALID;
       goto done;
     }
-  for (int j = 0; j < nv; ++j) {
-    int ilo = j - kd < 0 ? 0 : j - kd;
-    for (int i = ilo; i <= j; ++i) {
-      double kij = 0.0, kji = 0.0;
-      if (cosrod_band_in_band(s->J, i, j)) kij = -cosrod_band_get(s->J, i, j);
-      if (cosrod_band_in_band(s->J, j, i)) kji = -cosrod_band_get(s->J, j, i);
-      double a = 0.5 * (kij + kji) / sqrt(m[i] * m[j]);
-      cosrod_band_set(A, i, j, a);
-      cosrod_band_set(A, j, i, a);
-    }
-  }
+  statics_scaled_stiffness(s->J, m, nv, kd, A);
   st = statics_band_eig_lowest(A, count, w, z);
   if (st != COSROD_OK) {
     if (st != COSROD_ERR_NOMEM) st = COSROD_ERR_INTERNAL;

@@ -80,6 +80,11 @@ cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, con
  * ERR_CONVERGENCE if the subspace iteration does not converge. */
 cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
 
+/* A = D sym(K) D with K = -J and D = diag(m)^(-1/2), both triangles of the
+ * symmetric band A (half bandwidth kd): the mass-scaled stiffness of the
+ * modal eigenproblem (modes.c, modes_system.c). */
+void statics_scaled_stiffness(const cosrod_band *J, const double *m, int nv, int kd, cosrod_band *A);
+
 /* Newton correction of q (in place) to the equilibrium at (t, μ). */
 cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double *q);
 /* modes_kirchhoff.c: the lowest `count` eigenpairs of a Kirchhoff rod on the
