@@ -381,6 +381,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   s->ny = n;
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
     st = sim_couple_static_create(s, err, errlen);
+    if (st == COSROD_OK) st = sim_couple_kirch_create(s); /* Kirchhoff ends: the bodies' mobility in their λ */
     if (st != COSROD_OK) return fail_create(s, status, st);
     s->ny = n += s->nbq;
   }

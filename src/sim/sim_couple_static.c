@@ -109,8 +109,9 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   for (size_t r = 0; r < sc->nrods; ++r) {
     const cosrod_sc_rod *sr = &sc->rods[r];
     snprintf(key, sizeof key, "rods.%zu.model", r);
-    if (sr->model != COSROD_SC_MODEL_COSSERAT) {
-      snprintf(msg, sizeof msg, "%s with rigid bodies need Cosserat rods (not Kirchhoff) yet", what);
+    if (sr->model != COSROD_SC_MODEL_COSSERAT && stat && sc->analysis.type != COSROD_SC_ANALYSIS_STATIC) {
+      snprintf(msg, sizeof msg, "modal and buckling analyses with rigid bodies need Cosserat rods (not Kirchhoff) "
+                                "yet (static analyses and start_from_equilibrium take Kirchhoff rods)");
       if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
     }
     for (size_t i = 0; i < sr->nloads; ++i)
@@ -481,24 +482,22 @@ cosrod_status sim_couple_static_start(cosrod_sim *s) {
   memset(&ss, 0, sizeof ss);
   cosrod_status st = cosrod_statics_equilibrium_at(ss0, 0.0, q, &ss);
   if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium of the rods with rigid bodies at t = 0");
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    const int nq = cosrod_rod_nq(rod);
-    memcpy(s->yl, q + cosrod_statics_qoffset(ss0, (int)r), (size_t)nq * sizeof *q);
-    for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
-    st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL); /* |p_k| = 1 exactly */
-    if (st != COSROD_OK) {
-      snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r, cosrod_strerror(st));
-      s->t_fail = 0.0;
-      return st;
-    }
-    sim_scatter(s, r, s->yl, s->y0);
-  }
-  if (c->nb > 0 && (st = sim_couple_set_rest(s, q + cosrod_statics_block_qoffset(ss0, 0), s->y0)) != COSROD_OK) {
+  const double *qb = c->nb > 0 ? q + cosrod_statics_block_qoffset(ss0, 0) : NULL;
+  if (qb) sim_couple_static_pose(s, 0.0, qb); /* the rod ends at the bodies' equilibrium poses, at rest */
+  for (size_t r = 0; r < s->nrods; r++)
+    if ((st = sim_rod_rest_state(s, r, q + cosrod_statics_qoffset(ss0, (int)r))) != COSROD_OK) return st;
+  if (qb && (st = sim_couple_set_rest(s, qb, s->y0)) != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "the bodies' equilibrium poses have no state in their parametrisation (%s)",
              cosrod_strerror(st));
     s->t_fail = 0.0;
     return st;
+  }
+  /* Kirchhoff rods on bodies: the coupled projection (ends and bodies to
+   * round-off) and its DAE multipliers (sim_couple_kirchhoff.c) */
+  if (s->kcp && sim_couple_kirch_project(0.0, s->y0, s) < 0) {
+    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of the rods on bodies");
+    s->t_fail = 0.0;
+    return COSROD_ERR_CONVERGENCE;
   }
   return sim_equilibrium_state_ready(s);
 }

@@ -199,11 +199,6 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   s->nv = statics_blocks_place(s, nrods, s->nv);
   s->nq_rods = s->nq;
   s->nq += 7 * s->nblk + (s->nblk > 0 ? s->blk.nmult : 0);
-  if (s->nblk > 0 && s->kkt) {
-    cosrod_statics_free(s);
-    *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
-  }
   statics_blocks_band(s);
   size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
   s->r = calloc(nv, sizeof(double));

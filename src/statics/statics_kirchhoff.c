@@ -53,7 +53,15 @@ struct statics_kkt {
   cosrod_band *S;    /* (m N) G M⁻¹ Gᵀ */
   double *rhs;       /* (m N) */
   int frozen;        /* 1: the residual uses lam as is (FD stiffness) */
+  const double *er[2]; /* end rows of the least squares (statics_kirchhoff_end_row), or NULL */
+  double em[2];        /* their masses (kg) */
 };
+
+void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double m) {
+  if (!p->kkt) return;
+  p->kkt->er[e] = fr;
+  p->kkt->em[e] = m;
+}
 
 cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   const cosrod_rod *rod = p->rod;
@@ -138,7 +146,36 @@ static int vtx_coords(const cosrod_rod *rod, int n, const double v[3], double ou
   return nd;
 }
 
-/* S = G M⁻¹ Gᵀ and G M⁻¹ r of the current blocks; λ into k->lam. */
+/* Vertex n as a row of the least squares: its coordinates of v (vtx_coords,
+ * or all three for an end row), its mass, its residual (r of the part or
+ * the end row's force). */
+static int lsq_coords(const statics_part *p, int n, const double v[3], double out[3]) {
+  const struct statics_kkt *k = p->kkt;
+  const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
+  if (e >= 0 && k->er[e]) {
+    cosrod_vec3_copy(out, v);
+    return 3;
+  }
+  return vtx_coords(p->rod, n, v, out);
+}
+static double lsq_mass(const statics_part *p, int n) {
+  const struct statics_kkt *k = p->kkt;
+  const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
+  return e >= 0 && k->er[e] ? k->em[e] : p->rod->mv[n];
+}
+static const double *lsq_r(const statics_part *p, int n, const double *r) {
+  const struct statics_kkt *k = p->kkt;
+  const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
+  return e >= 0 && k->er[e] ? k->er[e] : r + k->ov[n];
+}
+
+/* S = G M⁻¹ Gᵀ and G M⁻¹ r of the current blocks; λ into k->lam.  An end
+ * carried by a rigid block (statics_kirchhoff_end_row) is a row with the
+ * block's mass and free force: with it the straight inextensible rod between
+ * a support and a block has a full-rank G (its own rows alone do not: N
+ * length constraints on N - 1 free vertices, [LA] 4(a)); at an equilibrium
+ * the block's balance f_b - G_bᵀλ = 0 holds like the rod's rows, so λ is
+ * still exact there. */
 static cosrod_status least_squares(const statics_part *p, const double *r) {
   struct statics_kkt *k = p->kkt;
   const cosrod_rod *rod = p->rod;
@@ -150,23 +187,23 @@ static cosrod_status least_squares(const statics_part *p, const double *r) {
       double ga[2][3], ea[3] = {0, 0, 0}, ta[3];
       ea[a] = 1.0;
       cosrod_vec3_cross(ta, ea, c); /* θ row of g_a: (e_a × c)ᵀ */
-      int nda = vtx_coords(rod, j, D + 3 * a, ga[0]);
-      vtx_coords(rod, j + 1, D + 3 * a, ga[1]);
+      const int nda = lsq_coords(p, j, D + 3 * a, ga[0]), ndb = lsq_coords(p, j + 1, D + 3 * a, ga[1]);
+      const double m0 = lsq_mass(p, j), m1 = lsq_mass(p, j + 1), *r0 = lsq_r(p, j, r), *r1 = lsq_r(p, j + 1, r);
       /* rhs: G_a M⁻¹ r (G_a = -d_a on x_j, +d_a on x_{j+1}) */
       double v = 0.0;
-      for (int i = 0; i < nda; ++i) v -= ga[0][i] * r[k->ov[j] + i] / rod->mv[j];
-      for (int i = 0; i < rod->nd[j + 1]; ++i) v += ga[1][i] * r[k->ov[j + 1] + i] / rod->mv[j + 1];
+      for (int i = 0; i < nda; ++i) v -= ga[0][i] * r0[i] / m0;
+      for (int i = 0; i < ndb; ++i) v += ga[1][i] * r1[i] / m1;
       for (int i = 0; i < 3; ++i) v += ta[i] * r[k->os[j] + i] / Ib[i];
       k->rhs[m * j + a] = v;
       for (int b = 0; b < m; ++b) {
         double gb[2][3], eb[3] = {0, 0, 0}, tb[3];
         eb[b] = 1.0;
         cosrod_vec3_cross(tb, eb, c);
-        vtx_coords(rod, j, D + 3 * b, gb[0]);
-        vtx_coords(rod, j + 1, D + 3 * b, gb[1]);
+        lsq_coords(p, j, D + 3 * b, gb[0]);
+        lsq_coords(p, j + 1, D + 3 * b, gb[1]);
         double sv = 0.0;
-        for (int i = 0; i < rod->nd[j]; ++i) sv += ga[0][i] * gb[0][i] / rod->mv[j];
-        for (int i = 0; i < rod->nd[j + 1]; ++i) sv += ga[1][i] * gb[1][i] / rod->mv[j + 1];
+        for (int i = 0; i < nda; ++i) sv += ga[0][i] * gb[0][i] / m0;
+        for (int i = 0; i < ndb; ++i) sv += ga[1][i] * gb[1][i] / m1;
         for (int i = 0; i < 3; ++i) sv += ta[i] * tb[i] / Ib[i];
         cosrod_band_set(k->S, m * j + a, m * j + b, sv);
         if (j + 1 < N) { /* shared vertex j+1: +d_a (segment j) against -d_b (segment j+1) */
@@ -323,6 +360,34 @@ static void add_hessian(cosrod_band *J, const statics_part *p) {
   }
 }
 
+/* Rigid blocks carrying Kirchhoff rod ends: the multiplier columns of the
+ * block rows, ∂/∂λ̂_a of the end force ±σ d_a (statics_kirchhoff_end_force,
+ * added to the block's rows by statics_blocks_residual): the force rows get
+ * ±σ d_a, the material moment rows R_bᵀ((x_e - x_b) × ±σ d_a).  The part
+ * data hold the last residual's evaluation (at q). */
+static void add_block_columns(cosrod_statics *s, const double *q, cosrod_band *J) {
+  for (int i = 0; i < s->blk.nattach; ++i) {
+    const statics_part *p = &s->part[s->blk.att_rod[i]];
+    const struct statics_kkt *k = p->kkt;
+    if (!k) continue;
+    const int e = s->blk.att_end[i], b = s->blk.att_block[i], j = e == 0 ? 0 : k->N - 1;
+    const double *xb = q + s->nq_rods + 7 * b, *xe = p->d->x + 3 * (e == 0 ? 0 : k->N);
+    double lev[3];
+    cosrod_vec3_sub(lev, xe, xb);
+    for (int a = 0; a < k->m; ++a) {
+      double f[3], m[3];
+      cosrod_vec3_scale(f, (e == 0 ? 1.0 : -1.0) * k->sig[j], k->dir + 9 * j + 3 * a);
+      cosrod_vec3_cross(m, lev, f);
+      cosrod_quat_rotate_inv(m, xb + 3, m);
+      const int col = p->v0 + k->ol[j] + a, row = s->bv0[b];
+      for (int c = 0; c < 3; ++c) {
+        cosrod_band_add(J, row + c, col, f[c]);
+        cosrod_band_add(J, row + 3 + c, col, m[c]);
+      }
+    }
+  }
+}
+
 cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu, const double *q,
                                          cosrod_band *J) {
   /* the multipliers of q at (t, μ), then frozen for the derivatives */
@@ -330,7 +395,7 @@ cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu,
   if (st != COSROD_OK) return st;
   for (int r = 0; r < s->nparts; ++r)
     if (s->part[r].kkt) s->part[r].kkt->frozen = 1;
-  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads)) {
+  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads) && s->nblk == 0) {
     st = statics_stiffness_analytic(s, t, q, J);
     for (int r = 0; r < s->nparts && st == COSROD_OK; ++r)
       if (s->part[r].kkt) {
@@ -342,28 +407,33 @@ cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu,
     if (st == COSROD_OK) st = statics_residual(s, t, mu, q, s->rpl, NULL); /* blocks at q again */
     for (int r = 0; r < s->nparts && st == COSROD_OK; ++r)
       if (s->part[r].kkt) add_g_blocks(J, &s->part[r], 0);
+    if (st == COSROD_OK) add_block_columns(s, q, J); /* rigid blocks: FD only (their rows are the caller's) */
   }
   for (int r = 0; r < s->nparts; ++r)
     if (s->part[r].kkt) s->part[r].kkt->frozen = 0;
   return st;
 }
 
-void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
+void statics_kirchhoff_end_force(const statics_part *p, int e, double f[3]) {
   const struct statics_kkt *k = p->kkt;
+  cosrod_vec3_zero(f);
+  if (!k) return;
+  const int j = e == 0 ? 0 : k->N - 1;
+  for (int a = 0; a < k->m; ++a) cosrod_vec3_axpy(f, (e == 0 ? 1.0 : -1.0) * k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
+}
+
+void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
   const cosrod_rod *rod = p->rod;
   for (int e = 0; e < 2; ++e) {
     const rod_end_model *em = &rod->end[e];
     if (!em->fixpos) continue;
-    const int j = e == 0 ? 0 : k->N - 1;
-    double f[3] = {0, 0, 0};
-    for (int a = 0; a < k->m; ++a) cosrod_vec3_axpy(f, k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
-    /* the rod's total force on the end vertex gains -(Gᵀλ)_e: +Rλ̄ at the start, -Rλ̄ at the end;
-     * the reaction balances it */
-    double *F = R + 6 * e;
-    cosrod_vec3_axpy(F, e == 0 ? -1.0 : 1.0, f);
+    double f[3], *F = R + 6 * e;
+    statics_kirchhoff_end_force(p, e, f); /* the reaction balances it */
+    cosrod_vec3_sub(F, F, f);
     if (em->slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, em->axis), em->axis);
   }
 }
+
 
 cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
                                       double *w, double *z) {
