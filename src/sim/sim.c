@@ -576,17 +576,22 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     time_dep = 1;
     if ((st = sim_couple_kirch_create(s)) != COSROD_OK) return fail_create(s, status, st);
   }
+  if (sc->analysis.start_from_equilibrium) { /* the rods with their preloads */
+    s->srods = calloc(s->nrods, sizeof *s->srods);
+    if (!s->srods) return fail_create(s, status, COSROD_ERR_NOMEM);
+    for (size_t r = 0; r < s->nrods; r++) {
+      cosrod_status st = COSROD_OK;
+      if (!(s->srods[r] = build_rod(sc, r, 1, &st, err, errlen))) return fail_create(s, status, st);
+    }
+  }
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
     if (st != COSROD_OK) return fail_create(s, status, st);
   } else if (sc->analysis.start_from_equilibrium) {
-    s->srods = calloc(s->nrods, sizeof *s->srods);
     s->stat = calloc(s->nrods, sizeof *s->stat);
-    if (!s->srods || !s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
+    if (!s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
     for (size_t r = 0; r < s->nrods; r++) {
       cosrod_status st = COSROD_OK;
-      s->srods[r] = build_rod(sc, r, 1, &st, err, errlen);
-      if (!s->srods[r]) return fail_create(s, status, st);
       s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
       if (!s->stat[r]) {
         set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,

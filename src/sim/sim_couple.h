@@ -13,6 +13,9 @@ typedef struct sim_couple sim_couple;
  * "FILE:LINE: key: problem") and the rods' end callbacks.  No-op without
  * bodies. */
 cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen);
+/* The attached ends of twin rods (rods[r] a copy of rod r, e.g. with its
+ * preloads) follow the bodies like the sim's rods (after create). */
+cosrod_status sim_couple_attach_twins(cosrod_sim *s, cosrod_rod **rods);
 void sim_couple_free(cosrod_sim *s);
 /* Size of the bodies' block of y (0 without dynamic bodies). */
 int sim_couple_n(const cosrod_sim *s);

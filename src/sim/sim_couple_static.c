@@ -114,12 +114,6 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
                                 "yet (static analyses and start_from_equilibrium take Kirchhoff rods)");
       if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
     }
-    for (size_t i = 0; i < sr->nloads; ++i)
-      if (sr->loads[i].profile == COSROD_SC_PROFILE_PRELOAD) {
-        snprintf(key, sizeof key, "rods.%zu.loads.%zu", r, i);
-        if (refuse(sc, key, "preloads with rigid bodies are not supported yet", err, errlen))
-          return COSROD_ERR_UNSUPPORTED;
-      }
   }
   return COSROD_OK;
 }
@@ -453,7 +447,9 @@ cosrod_status sim_couple_static_setup(cosrod_sim *s, char *err, size_t errlen) {
   s->cst->q = malloc((size_t)nq * sizeof *s->cst->q);
   s->stat = calloc(s->nrods, sizeof *s->stat);
   if (!s->cst->q || !s->stat) return COSROD_ERR_NOMEM;
-  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)s->nrods,
+  /* the rods with their preloads (s->srods), their ends on the bodies like the sim's rods' */
+  if ((st = sim_couple_attach_twins(s, s->srods)) != COSROD_OK) return st;
+  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->srods, (int)s->nrods,
                                              sim_couple_static_blocks(s), NULL, &st);
   if (!s->stat[0]) {
     cosrod_scenario_format_error(s->sc, "analysis.start_from_equilibrium", "no static solver for these rods and bodies",
