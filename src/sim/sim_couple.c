@@ -649,6 +649,11 @@ void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
   cp->stat = stat;
 }
 
+void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {
+  cosrod_vec3_copy(x, s->cpl->bx + 3 * b);
+  cosrod_quat_copy(q, s->cpl->bq + 4 * b);
+}
+
 int sim_couple_model_index(const cosrod_sim *s, size_t b) {
   return s->cpl && b < s->cpl->nb ? s->cpl->bmap[b] : -1;
 }

@@ -79,6 +79,9 @@ int sim_couple_project(cosrod_sim *s, double t, double *y);
  * run; ERR_SINGULAR at an euler-angle body's gimbal lock). */
 void sim_couple_static_mode(cosrod_sim *s, int on, int off);
 void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq);
+/* Body b's pose (x, q) at the last evaluation or sim_couple_static_pose
+ * (keyframe bodies: their keyframes at that time). */
+void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]);
 int sim_couple_model_index(const cosrod_sim *s, size_t b);
 cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y);
 /* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the attachments

@@ -88,14 +88,21 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   for (size_t j = 0; j < sc->njoints; ++j) {
     const cosrod_sc_joint *jt = &sc->joints[j];
     if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
-    const int moving = (jt->body[0] >= 0 && sc->bodies[jt->body[0]].has_motion) ||
-                       (jt->body[1] >= 0 && sc->bodies[jt->body[1]].has_motion);
-    if (!moving && (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat)) continue;
+    int free_side = 0; /* a side that is a dynamic body */
+    for (int k = 0; k < 2; ++k) free_side |= jt->body[k] >= 0 && !sc->bodies[jt->body[k]].has_motion;
     snprintf(key, sizeof key, "joints.%zu", j);
-    snprintf(msg, sizeof msg, "%s", moving ? "a joint with a keyframe body is not supported in static analyses yet"
-                                           : "modal and buckling analyses with rigid bodies take no joints yet "
-                                             "(bushings are fine; static and dynamic analyses take joints)");
-    if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
+    /* a joint on a keyframe body: a prescribed side of its rows in static
+     * analyses; dynamic runs refuse it (sim_bodies.c) */
+    if (!free_side && sc->analysis.type == COSROD_SC_ANALYSIS_STATIC &&
+        refuse(sc, key, "joins no dynamic body (only ground or bodies driven by motion keyframes): it constrains nothing",
+               err, errlen))
+      return COSROD_ERR_UNSUPPORTED;
+    if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat) continue;
+    if (refuse(sc, key,
+               "modal and buckling analyses with rigid bodies take no joints yet "
+               "(bushings are fine; static and dynamic analyses take joints)",
+               err, errlen))
+      return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {
     int used = sc->bodies[b].has_motion;
