@@ -109,7 +109,8 @@ static void usage(FILE *f) {
           "summary.json \"buckling\", vtk/modes.pvd + mode_<k>.vtp, plots/buckling.png;\n"
           "static (also arc-length and keyframe paths: one load factor, every rod's\n"
           "keyframes), modal and buckling analyses take several (independent) rods, each\n"
-          "mode reported with its rod\n"
+          "mode reported with its rod\n");
+  fprintf(f,
           "rigid bodies (bodies:, joints: of [L]; scenarios without rods): bodies.csv\n"
           "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
           "on the joint's first body), energy.csv (bushings elastic / dissipated), steps.csv,\n"
@@ -127,8 +128,10 @@ static void usage(FILE *f) {
           "ends along the route (their keyframes are stops); control: arc-length: the free\n"
           "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
           "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
-          "joints.csv their reactions; refused (exit 2): joints in modes and buckling or\n"
-          "with keyframe bodies, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
+          "joints.csv their reactions; a joint on a keyframe body (static only) follows its\n"
+          "keyframes; Kirchhoff rods and preloads in static and start_from_equilibrium;\n"
+          "refused (exit 2): joints and Kirchhoff rods in modes and buckling, joints on\n"
+          "keyframe bodies in dynamic runs, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 
