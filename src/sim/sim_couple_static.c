@@ -45,10 +45,14 @@
  *
  * Joints (not bushings) between dynamic bodies or with ground: multipliers
  * as extra unknowns of the statics system (sim_couple_joint_static.c), in
- * static analyses and start_from_equilibrium; modes and buckling refuse
- * them, as joints with keyframe bodies.
+ * static analyses and start_from_equilibrium; a keyframe body is a
+ * prescribed side of a joint in static analyses (dynamic runs refuse it);
+ * modes and buckling refuse joints.
  *
- * Not supported here (refused, exit 2): Kirchhoff rods, preloads.
+ * Kirchhoff rods: the statics' KKT path with the blocks (statics_blocks.c,
+ * statics_kirchhoff.c); modes and buckling refuse them.  Preloads
+ * (start_from_equilibrium): the coupled solver holds the preloaded twin
+ * rods (s->srods), their ends on the bodies.
  * Arc-length control runs on the same system: the residual at t = 1 with
  * the load factor μ = λ (scenario_static.c refuses moving keyframe bodies
  * there, as moving prescribed ends). */
