@@ -97,15 +97,13 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
 }
 
 static int run(const char *text, const char *name, stops *s) {
-  cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(text, name, NULL, 0, &sc);
-  if (!sim) return 0;
   cosrod_sim_observer obs = {0};
   obs.frame = on_frame;
   obs.user = s;
-  cosrod_status st = cosrod_sim_run(sim, &obs);
-  CHECK("static run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  cosrod_scenario *sc;
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(text, name, NULL, 0, &obs, &sc, &st);
+  if (!sim) return 0;
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
   return st == COSROD_OK;

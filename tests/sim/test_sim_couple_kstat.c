@@ -17,26 +17,9 @@
 
 static const double G = 9.81;
 
-/* Steel rod (L = 1 m, r = 2 mm) clamped at the origin hanging down, its
- * lower end clamped to a 10 kg body 5 cm above the body's centre. */
-static const char *HANG =
-    "cosrod: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    length: 1.0\n"
-    "    segments: 10\n"
-    "    model: kirchhoff-inextensible\n"
-    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
-    "    section: {shape: circle, radius: 2.0e-3}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: clamped}\n"
-    "      end: {type: clamped, body: bob, at: [0, 0, 0.05]}\n"
-    "bodies:\n"
-    "  - {name: bob, mass: 10.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -1.05]}\n"
-    "analysis: {type: static}\n"
-    "output: {every: 0.5}\n";
+/* test_sim_couple_static's hanging 10 kg body on a steel rod, inextensible. */
+static const char *HANG = SIM_TEST_HANG;
+static const char *const INEXT = "rods.0.model=kirchhoff-inextensible";
 
 /* Rod length sum |x_{n+1} - x_n| from the sim's rod data. */
 static double centreline_length(const cosrod_sim *sim) {
@@ -52,11 +35,9 @@ static double centreline_length(const cosrod_sim *sim) {
 /* Static equilibrium of HANG with sets; body height into *zb if given. */
 static void hanging(const char *const *sets, size_t nsets, int extensible, double preload, double *zb) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(HANG, "hang.yaml", sets, nsets, &sc);
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(HANG, "hang.yaml", sets, nsets, NULL, &sc, &st);
   if (!sim) return;
-  cosrod_status st = cosrod_sim_run(sim, NULL);
-  CHECK("static run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
   double CG[3], rhoA, R[12], x[3], q[4];
   cosrod_rod_constants(cosrod_sim_rod(sim, 0), CG, NULL, NULL, NULL, &rhoA, NULL);
   CHECK("reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
@@ -83,9 +64,9 @@ static void hanging(const char *const *sets, size_t nsets, int extensible, doubl
   cosrod_scenario_free(sc);
 }
 
-TEST(static_body_on_inextensible_rod) { hanging(NULL, 0, 0, 0.0, NULL); }
+TEST(static_body_on_inextensible_rod) { hanging(&INEXT, 1, 0, 0.0, NULL); }
 TEST(static_body_pinned_to_inextensible_rod) {
-  hanging((const char *const[]){"rods.0.ends.end.type=pinned"}, 1, 0, 0.0, NULL);
+  hanging((const char *const[]){INEXT, "rods.0.ends.end.type=pinned"}, 2, 0, 0.0, NULL);
 }
 TEST(static_body_on_extensible_rod) {
   hanging((const char *const[]){"rods.0.model=kirchhoff-extensible"}, 1, 1, 0.0, NULL);
@@ -121,11 +102,9 @@ static const char *CANT =
 /* Static tip body pose (and top reaction, centreline length). */
 static int cant_static(const char *const *sets, size_t nsets, double x[3], double R[12], double *len) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(CANT, "cant.yaml", sets, nsets, &sc);
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(CANT, "cant.yaml", sets, nsets, NULL, &sc, &st);
   if (!sim) return 0;
-  cosrod_status st = cosrod_sim_run(sim, NULL);
-  CHECK("static run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
   CHECK("body pose", cosrod_sim_body(sim, 0, x, NULL, NULL) == COSROD_OK);
   if (R) CHECK("reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
   if (len) *len = centreline_length(sim);
@@ -183,36 +162,18 @@ TEST(static_kirchhoff_cantilever_tip_body_vs_shear_rigid_cosserat) {
   }
 }
 
-typedef struct rest_track {
-  double x0[3], dx, ke;
-  int n;
-} rest_track;
-
-static int on_rest(void *user, const cosrod_sim *sim, double t) {
-  (void)t;
-  rest_track *r = user;
-  double x[3];
-  cosrod_sim_body(sim, 0, x, NULL, NULL);
-  if (r->n++ == 0) memcpy(r->x0, x, sizeof x);
-  for (int k = 0; k < 3; ++k) r->dx = fmax(r->dx, fabs(x[k] - r->x0[k]));
-  r->ke = fmax(r->ke, cosrod_sim_energy_now(sim).kinetic);
-  return 0;
-}
-
 /* A dynamic run from the static equilibrium: its t = 0 body pose is the
  * static analysis' (same solver, tolerance 1e-9 of the forces) and nothing
  * moves. */
 static void rest(const char *text, const char *name, const char *const *sets, size_t nsets, const double xs[3]) {
-  cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(text, name, sets, nsets, &sc);
-  if (!sim) return;
-  rest_track tr = {0};
+  sim_test_rest tr = {0};
   cosrod_sim_observer obs = {0};
-  obs.frame = on_rest;
+  obs.frame = sim_test_rest_frame;
   obs.user = &tr;
-  cosrod_status st = cosrod_sim_run(sim, &obs);
-  CHECK("run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
+  cosrod_scenario *sc;
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(text, name, sets, nsets, &obs, &sc, &st);
+  if (!sim) return;
   NOTE("%s: frames %d, body at (%.15g, %.15g, %.15g), static (%.15g, %.15g, %.15g); drift %.3e m, kinetic %.3e J",
        sets[nsets - 1], tr.n, tr.x0[0], tr.x0[1], tr.x0[2], xs[0], xs[1], xs[2], tr.dx, tr.ke);
   CHECK("frames written", tr.n >= 5);
@@ -250,9 +211,9 @@ TEST(start_from_equilibrium_kirchhoff_cantilever_galpha) {
 TEST(start_from_equilibrium_body_on_straight_inextensible_rod) {
   const double xs[3] = {0.0, 0.0, -1.05};
   rest(HANG, "hang.yaml",
-       (const char *const[]){"analysis={type: dynamic, t_end: 0.05, start_from_equilibrium: true}",
+       (const char *const[]){INEXT, "analysis={type: dynamic, t_end: 0.05, start_from_equilibrium: true}",
                              "output={every: 0.01}", "solver={formulation: dae, integrator: radau5}"},
-       3, xs);
+       4, xs);
 }
 
 static int on_first(void *user, const cosrod_sim *sim, double t) {
@@ -271,20 +232,18 @@ static void preload_start(const char *model, const char *solver) {
   snprintf(m, sizeof m, "rods.0.model=%s", model);
   double zs = 0.0, x0[3] = {NAN, NAN, NAN};
   hanging((const char *const[]){m, "rods.0.loads=[{type: force, at: end, value: [0, 0, -500]}]"}, 2, 1, 500.0, &zs);
+  cosrod_sim_observer obs = {0};
+  obs.frame = on_first;
+  obs.user = x0;
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(
       HANG, "hang.yaml",
       (const char *const[]){m, "rods.0.loads=[{type: force, at: end, value: [0, 0, -500], preload: true}]",
                             "analysis={type: dynamic, t_end: 0.001, start_from_equilibrium: true}",
                             "output={every: 0.001}", solver},
-      5, &sc);
+      5, &obs, &sc, &st);
   if (!sim) return;
-  cosrod_sim_observer obs = {0};
-  obs.frame = on_first;
-  obs.user = x0;
-  cosrod_status st = cosrod_sim_run(sim, &obs);
-  CHECK("run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
   double CG[3], rhoA;
   cosrod_rod_constants(cosrod_sim_rod(sim, 0), CG, NULL, NULL, NULL, &rhoA, NULL);
   const double dl = (10.0 * G + rhoA * G / 2.0 + 500.0) / CG[2];
