@@ -193,13 +193,10 @@ cosrod_status statics_blocks_eval(cosrod_statics *s, double t, double mu, const 
   for (int i = 0; i < s->nparts; ++i) s->bdata[i] = s->part[i].d;
   if (s->blk.residual(s->blk.user, t, mu, gs, q + s->nq_rods, s->bdata, s->rb, s->sb) != 0)
     return COSROD_ERR_CALLBACK;
-  for (int a = 0; a < s->blk.nattach; ++a) { /* a block's force row joins the multipliers of its one Kirchhoff end */
+  for (int a = 0; a < s->blk.nattach; ++a) { /* a block's force row joins the multipliers of its Kirchhoff ends */
     statics_part *pt = &s->part[s->blk.att_rod[a]];
-    if (!pt->kkt) continue;
     const int b = s->blk.att_block[a];
-    int nk = 0;
-    for (int i = 0; i < s->blk.nattach; ++i) nk += s->blk.att_block[i] == b && s->part[s->blk.att_rod[i]].kkt;
-    statics_kirchhoff_end_row(pt, s->blk.att_end[a], nk == 1 ? s->rb + 6 * b : NULL, s->blk.mass[6 * b]);
+    if (pt->kkt) statics_kirchhoff_end_row(pt, s->blk.att_end[a], s->rb + 6 * b, s->blk.mass[6 * b]);
   }
   return COSROD_OK;
 }

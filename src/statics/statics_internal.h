@@ -69,6 +69,7 @@ struct cosrod_statics {
   double *rb, *sb;      /* (6 nblk + nmult), (2 nblk + nmult) block rows and scales */
   int mv0, mplace;      /* multipliers (blk.nmult): offset in δ, rod place after whose blocks they go */
   double blen, blim;    /* blocks: FD / weight length of δx (smallest Δs of the attached rods), trust region of δx (m) */
+  struct statics_kcouple *kcpl; /* Kirchhoff ends sharing a block (statics_kirchhoff.c), NULL without */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
@@ -115,9 +116,17 @@ int statics_kirchhoff_block(const statics_part *p);
 void statics_kirchhoff_free(statics_part *p);
 /* FD steps (1: the multiplier columns are set analytically) and weights (0). */
 void statics_kirchhoff_weights(const statics_part *p, double *hcol, double *wnorm);
-/* Called by part_residual with the unconstrained residual in r (the part's
- * block): least-squares multipliers (unless frozen), r -= Gᵀλ, constraint
- * rows; updates the scales and maxima; *gsc max |g_k|/Δs_k, *gex its excess. */
+/* prepare: with the unconstrained residual in r (the part's block, after
+ * the blocks' rows): the geometry and the least-squares multipliers (unless
+ * frozen).  residual (part_finish): r -= Gᵀλ, constraint rows; updates the
+ * scales and maxima; *gsc max |g_k|/Δs_k, *gex its excess. */
+cosrod_status statics_kirchhoff_prepare(statics_part *p, const double *r);
+/* After every part's prepare: the multipliers of the Kirchhoff ends that
+ * share a block, whose force row couples them (Woodbury on the parts'
+ * factored S); init after the parts and blocks (statics.c), free. */
+cosrod_status statics_kirchhoff_couple(cosrod_statics *s);
+cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s);
+void statics_kirchhoff_couple_free(cosrod_statics *s);
 cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
                                          double *Fmax, double *rf, double *rm, double *gsc, double *gex);
 /* J = dr/dδ of a system with Kirchhoff rods (statics_jacobian dispatches). */

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "cosrod/band.h"
+#include "cosrod/dense.h"
 #include "statics/statics_internal.h"
 
 struct statics_kkt {
@@ -55,6 +56,7 @@ struct statics_kkt {
   int frozen;        /* 1: the residual uses lam as is (FD stiffness) */
   const double *er[2]; /* end rows of the least squares (statics_kirchhoff_end_row), or NULL */
   double em[2];        /* their masses (kg) */
+  double *wcol;        /* (2 x 3 x m N) S⁻¹ U_e of the ends (statics_kirchhoff_couple) */
 };
 
 void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double m) {
@@ -81,9 +83,10 @@ cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   k->dir = calloc(9 * (size_t)N, sizeof(double));
   k->c = calloc(3 * (size_t)N, sizeof(double));
   k->rhs = calloc((size_t)(m * N), sizeof(double));
+  k->wcol = calloc(6 * (size_t)(m * N), sizeof(double));
   int bw = 2 * m - 1 < m * N - 1 ? 2 * m - 1 : m * N - 1;
   k->S = cosrod_band_create(m * N, bw, bw);
-  if (!k->ov || !k->os || !k->ol || !k->lam || !k->sig || !k->dir || !k->c || !k->rhs || !k->S)
+  if (!k->ov || !k->os || !k->ol || !k->lam || !k->sig || !k->dir || !k->c || !k->rhs || !k->wcol || !k->S)
     return COSROD_ERR_NOMEM;
   int off = 0;
   for (int n = 0; n <= N; ++n) {
@@ -122,6 +125,7 @@ void statics_kirchhoff_free(statics_part *p) {
   free(k->dir);
   free(k->c);
   free(k->rhs);
+  free(k->wcol);
   cosrod_band_free(k->S);
   free(k);
   p->kkt = NULL;
@@ -228,15 +232,10 @@ static cosrod_status least_squares(const statics_part *p, const double *r) {
   return COSROD_OK;
 }
 
-cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
-                                         double *Fmax, double *rf, double *rm, double *gsc, double *gex) {
+cosrod_status statics_kirchhoff_prepare(statics_part *p, const double *r) {
   struct statics_kkt *k = p->kkt;
-  const cosrod_rod *rod = p->rod;
   const cosrod_rod_data *d = p->d;
-  const int N = k->N, m = k->m;
-  double xmax = 0.0;
-  for (int n = 0; n <= N; ++n) xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
-  for (int j = 0; j < N; ++j) {
+  for (int j = 0; j < k->N; ++j) {
     const double *pq = d->p + 4 * j;
     double dx[3];
     for (int a = 0; a < 3; ++a) {
@@ -247,10 +246,17 @@ cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r,
     cosrod_vec3_sub(dx, d->x + 3 * (j + 1), d->x + 3 * j);
     cosrod_quat_rotate_inv(k->c + 3 * j, pq, dx);
   }
-  if (!k->frozen) {
-    cosrod_status st = least_squares(p, r);
-    if (st != COSROD_OK) return st;
-  }
+  return k->frozen ? COSROD_OK : least_squares(p, r);
+}
+
+cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
+                                         double *Fmax, double *rf, double *rm, double *gsc, double *gex) {
+  struct statics_kkt *k = p->kkt;
+  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_data *d = p->d;
+  const int N = k->N, m = k->m;
+  double xmax = 0.0;
+  for (int n = 0; n <= N; ++n) xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
   double gs = 0.0, ge = 0.0;
   for (int j = 0; j < N; ++j) {
     const double *lam = k->lam + 3 * j, *c = k->c + 3 * j, *D = k->dir + 9 * j;
@@ -358,6 +364,140 @@ static void add_hessian(cosrod_band *J, const statics_part *p) {
     add_block(J, p, 0, j, 1, j + 1, mLRt);  /* θ_j, x_{j+1}: -L Rᵀ */
     add_block(J, p, 0, j, 0, j, LC);        /* θ_j, θ_j:     -L [c]ₓ */
   }
+}
+
+/* ---- several Kirchhoff ends on one rigid block ------------------------------
+ * The least squares of λ over the rods' rows and the blocks' force rows:
+ * each attached end lends its block's row to its rod's S (least_squares,
+ * S0 = the parts' S, block diagonal), the rows shared by P >= 2 ends of one
+ * block add the cross terms U_i (1/m_b) U_jᵀ (i != j; U_i the end segment's
+ * rows of Gᵀ on the end vertex: ∓d_a), so
+ *     S = S0 + 𝐔 C 𝐔ᵀ,  C = (1/m_b)(J_P - I_P) ⊗ I3,  C⁻¹ = m_b (J_P/(P-1) - I_P) ⊗ I3,
+ * solved by Woodbury's identity from the factored S0:
+ *     λ = λ0 - W (C⁻¹ + 𝐔ᵀW)⁻¹ 𝐔ᵀλ0,  W = S0⁻¹𝐔,  λ0 = S0⁻¹ b
+ * (a dense 3n x 3n capacitance matrix for the n such ends). */
+struct statics_kcouple {
+  int n;          /* ends on blocks carrying >= 2 Kirchhoff ends */
+  int *att, *P;   /* (n) attachment index, Kirchhoff ends of its block */
+  cosrod_dense *K; /* (3n) capacitance */
+  double *y;      /* (3n) */
+};
+
+cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s) {
+  int n = 0;
+  for (int a = 0; a < s->blk.nattach; ++a) {
+    int P = 0;
+    for (int i = 0; i < s->blk.nattach; ++i)
+      P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
+    n += s->part[s->blk.att_rod[a]].kkt && P >= 2;
+  }
+  if (n == 0) return COSROD_OK;
+  struct statics_kcouple *kc = calloc(1, sizeof *kc);
+  if (!kc) return COSROD_ERR_NOMEM;
+  s->kcpl = kc;
+  kc->att = calloc((size_t)n, sizeof(int));
+  kc->P = calloc((size_t)n, sizeof(int));
+  kc->y = calloc(3 * (size_t)n, sizeof(double));
+  kc->K = cosrod_dense_create(3 * n);
+  if (!kc->att || !kc->P || !kc->y || !kc->K) return COSROD_ERR_NOMEM;
+  for (int a = 0; a < s->blk.nattach; ++a) {
+    int P = 0;
+    for (int i = 0; i < s->blk.nattach; ++i)
+      P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
+    if (!s->part[s->blk.att_rod[a]].kkt || P < 2) continue;
+    kc->att[kc->n] = a;
+    kc->P[kc->n++] = P;
+  }
+  return COSROD_OK;
+}
+
+void statics_kirchhoff_couple_free(cosrod_statics *s) {
+  struct statics_kcouple *kc = s->kcpl;
+  if (!kc) return;
+  free(kc->att);
+  free(kc->P);
+  free(kc->y);
+  cosrod_dense_free(kc->K);
+  free(kc);
+  s->kcpl = NULL;
+}
+
+/* End i of the coupled list: its part, end, end segment, sign of U (G on the end vertex). */
+static const statics_part *kc_end(const cosrod_statics *s, int a, int *e, int *j, double *sg) {
+  const statics_part *p = &s->part[s->blk.att_rod[a]];
+  *e = s->blk.att_end[a];
+  *j = *e == 0 ? 0 : p->kkt->N - 1;
+  *sg = *e == 0 ? -1.0 : 1.0;
+  return p;
+}
+
+cosrod_status statics_kirchhoff_couple(cosrod_statics *s) {
+  struct statics_kcouple *kc = s->kcpl;
+  if (!kc || s->part[s->blk.att_rod[kc->att[0]]].kkt->frozen) return COSROD_OK;
+  const int n = kc->n;
+  cosrod_dense_zero(kc->K);
+  for (int i = 0; i < n; ++i) { /* W_i = S0⁻¹ U_i */
+    int e, j;
+    double sg;
+    const statics_part *p = kc_end(s, kc->att[i], &e, &j, &sg);
+    const struct statics_kkt *k = p->kkt;
+    const int mN = k->m * k->N;
+    for (int c = 0; c < 3; ++c) {
+      double *w = k->wcol + (size_t)(3 * e + c) * (size_t)mN;
+      memset(w, 0, (size_t)mN * sizeof *w);
+      for (int a = 0; a < k->m; ++a) w[k->m * j + a] = sg * k->dir[9 * j + 3 * a + c];
+      cosrod_band_solve(k->S, w);
+    }
+  }
+  for (int i = 0; i < n; ++i) { /* K = C⁻¹ + 𝐔ᵀW, y = 𝐔ᵀλ0 */
+    int ei, ji;
+    double si;
+    const statics_part *pi = kc_end(s, kc->att[i], &ei, &ji, &si);
+    const struct statics_kkt *k = pi->kkt;
+    const int mN = k->m * k->N, bi = s->blk.att_block[kc->att[i]];
+    for (int c = 0; c < 3; ++c) {
+      double v = 0.0;
+      for (int a = 0; a < k->m; ++a) v += si * k->dir[9 * ji + 3 * a + c] * k->rhs[k->m * ji + a];
+      kc->y[3 * i + c] = v;
+    }
+    for (int l = 0; l < n; ++l) {
+      int el, jl;
+      double sl;
+      const statics_part *pl = kc_end(s, kc->att[l], &el, &jl, &sl);
+      if (s->blk.att_block[kc->att[l]] == bi) {
+        const double mb = s->blk.mass[6 * bi], cinv = mb * (1.0 / (kc->P[i] - 1) - (i == l ? 1.0 : 0.0));
+        for (int c = 0; c < 3; ++c) cosrod_dense_add(kc->K, 3 * i + c, 3 * l + c, cinv);
+      }
+      if (pl != pi) continue;
+      for (int c = 0; c < 3; ++c)
+        for (int c2 = 0; c2 < 3; ++c2) {
+          const double *w = k->wcol + (size_t)(3 * el + c2) * (size_t)mN;
+          double v = 0.0;
+          for (int a = 0; a < k->m; ++a) v += si * k->dir[9 * ji + 3 * a + c] * w[k->m * ji + a];
+          cosrod_dense_add(kc->K, 3 * i + c, 3 * l + c2, v);
+        }
+    }
+  }
+  if (cosrod_dense_factor(kc->K) != COSROD_OK) return COSROD_ERR_SINGULAR;
+  cosrod_dense_solve(kc->K, kc->y);
+  for (int i = 0; i < n; ++i) { /* λ = λ0 - W z */
+    int e, j;
+    double sg;
+    statics_part *p = &s->part[s->blk.att_rod[kc->att[i]]];
+    kc_end(s, kc->att[i], &e, &j, &sg);
+    struct statics_kkt *k = p->kkt;
+    const int mN = k->m * k->N;
+    for (int c = 0; c < 3; ++c) {
+      const double *w = k->wcol + (size_t)(3 * e + c) * (size_t)mN;
+      for (int q = 0; q < mN; ++q) k->rhs[q] -= w[q] * kc->y[3 * i + c];
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    struct statics_kkt *k = s->part[s->blk.att_rod[kc->att[i]]].kkt;
+    for (int jj = 0; jj < k->N; ++jj)
+      for (int a = 0; a < k->m; ++a) k->lam[3 * jj + a] = k->rhs[k->m * jj + a];
+  }
+  return COSROD_OK;
 }
 
 /* Rigid blocks carrying Kirchhoff rod ends: the multiplier columns of the

@@ -133,6 +133,9 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
   }
   /* the blocks' rows before the Kirchhoff multipliers, which take a block's force row (statics_blocks.c) */
   if ((bst = statics_blocks_eval(s, t, mu, q)) != COSROD_OK) return bst;
+  for (int i = 0; i < s->nparts && s->kkt; ++i)
+    if (s->part[i].kkt && (bst = statics_kirchhoff_prepare(&s->part[i], r + s->part[i].v0)) != COSROD_OK) return bst;
+  if ((bst = statics_kirchhoff_couple(s)) != COSROD_OK) return bst;
   for (int i = 0; i < s->nparts; ++i) {
     statics_part *pt = &s->part[i];
     double si = 0.0, ei = 0.0;

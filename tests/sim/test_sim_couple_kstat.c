@@ -21,10 +21,10 @@ static const double G = 9.81;
 static const char *HANG = SIM_TEST_HANG;
 static const char *const INEXT = "rods.0.model=kirchhoff-inextensible";
 
-/* Rod length sum |x_{n+1} - x_n| from the sim's rod data. */
-static double centreline_length(const cosrod_sim *sim) {
-  const cosrod_rod_data *d = cosrod_sim_rod_data(sim, 0);
-  const int N = cosrod_rod_nseg(cosrod_sim_rod(sim, 0));
+/* Length sum |x_{n+1} - x_n| of rod r from the sim's rod data. */
+static double rod_length(const cosrod_sim *sim, size_t r) {
+  const cosrod_rod_data *d = cosrod_sim_rod_data(sim, r);
+  const int N = cosrod_rod_nseg(cosrod_sim_rod(sim, r));
   double l = 0.0;
   for (int n = 0; n < N; ++n)
     l += sqrt(pow(d->x[3 * n + 3] - d->x[3 * n], 2) + pow(d->x[3 * n + 4] - d->x[3 * n + 1], 2) +
@@ -46,7 +46,7 @@ static void hanging(const char *const *sets, size_t nsets, int extensible, doubl
   const double want = (mb + rhoA * L) * G + preload;
   const double dl = extensible ? (mb * G * L + rhoA * G * L * L / 2.0 + preload * L) / EA : 0.0;
   NOTE("top reaction Fz = %.15g N, weights + load %.15g N; body drop %.9e m, closed form %.9e m; length %.15g",
-       R[2], want, -1.05 - x[2], dl, centreline_length(sim));
+       R[2], want, -1.05 - x[2], dl, rod_length(sim, 0));
   /* global equilibrium: the Newton tolerance, 1e-9 of the force scale per
    * row, summed over the rows (measured: 1e-10 relative) */
   CHECK_NEAR("top reaction = body + rod weight (+ load)", R[2], want, 1e-8 * want);
@@ -57,7 +57,7 @@ static void hanging(const char *const *sets, size_t nsets, int extensible, doubl
     CHECK_NEAR("body drops by the rod's elongation", -1.05 - x[2], dl, 1e-6 * dl);
   else /* the constraint rows converge at |g| <= 1e-3 tol Δs: length to ~1e-13 */
     CHECK_NEAR("inextensible: the body stays, the length is L", -1.05 - x[2], 0.0, 1e-12);
-  if (!extensible) CHECK_NEAR("centreline length L", centreline_length(sim), L, 1e-12);
+  if (!extensible) CHECK_NEAR("centreline length L", rod_length(sim, 0), L, 1e-12);
   CHECK_NEAR("body keeps its orientation", fabs(q[0]), 1.0, 1e-12);
   if (zb) *zb = x[2];
   cosrod_sim_free(sim);
@@ -107,7 +107,7 @@ static int cant_static(const char *const *sets, size_t nsets, double x[3], doubl
   if (!sim) return 0;
   CHECK("body pose", cosrod_sim_body(sim, 0, x, NULL, NULL) == COSROD_OK);
   if (R) CHECK("reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
-  if (len) *len = centreline_length(sim);
+  if (len) *len = rod_length(sim, 0);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
   return st == COSROD_OK;
@@ -216,6 +216,79 @@ TEST(start_from_equilibrium_body_on_straight_inextensible_rod) {
        4, xs);
 }
 
+/* A 10 kg body hanging on two inextensible steel rods (L = 1 m, r = 2 mm)
+ * pinned at (±0.6, 0, 0) and to the body's centre: a V.  Each rod alone is a
+ * straight inextensible rod between a support and the body (rank-deficient
+ * rows, [LA] 4(a)); the body's force row, shared by both rods' multipliers,
+ * completes them (Woodbury on the rods' S, statics_kirchhoff.c). */
+static const char *VEE =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - {name: a, length: 1.0, segments: 10, model: kirchhoff-inextensible,\n"
+    "     material: {E: 2.0e11, poisson: 0.3, density: 7800}, section: {shape: circle, radius: 2.0e-3},\n"
+    "     shape: {type: straight, start: [-0.6, 0, 0], direction: [0.6, 0, -0.8], normal: [0, 1, 0]},\n"
+    "     ends: {start: {type: pinned}, end: {type: pinned, body: bob, at: [0, 0, 0]}}}\n"
+    "  - {name: b, length: 1.0, segments: 10, model: kirchhoff-inextensible,\n"
+    "     material: {E: 2.0e11, poisson: 0.3, density: 7800}, section: {shape: circle, radius: 2.0e-3},\n"
+    "     shape: {type: straight, start: [0.6, 0, 0], direction: [-0.6, 0, -0.8], normal: [0, 1, 0]},\n"
+    "     ends: {start: {type: pinned}, end: {type: pinned, body: bob, at: [0, 0, 0]}}}\n"
+    "bodies:\n"
+    "  - {name: bob, mass: 10.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -0.8]}\n"
+    "analysis: {type: static}\n"
+    "output: {every: 1}\n";
+
+static int vee_static(const char *const *sets, size_t nsets, double x[3], double Ra[12], double Rb[12], double len[2]) {
+  cosrod_scenario *sc;
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(VEE, "vee.yaml", sets, nsets, NULL, &sc, &st);
+  if (!sim) return 0;
+  CHECK("body pose", cosrod_sim_body(sim, 0, x, NULL, NULL) == COSROD_OK);
+  CHECK("reactions a", cosrod_sim_reactions(sim, 0, Ra, NULL) == COSROD_OK);
+  CHECK("reactions b", cosrod_sim_reactions(sim, 1, Rb, NULL) == COSROD_OK);
+  len[0] = rod_length(sim, 0), len[1] = rod_length(sim, 1);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return st == COSROD_OK;
+}
+
+/* Global equilibrium and symmetry (1e-8, the Newton tolerance summed),
+ * lengths to round-off, and the Cosserat rods with EA = GA = 1e10 N on the
+ * same grids (stretch T L/EA ~ 6e-9 m). */
+TEST(static_body_on_two_inextensible_rods) {
+  double x[3], Ra[12], Rb[12], len[2], xc[3], Rca[12], Rcb[12], lc[2];
+  if (!vee_static(NULL, 0, x, Ra, Rb, len)) return;
+  const double r = 2.0e-3, A = 3.14159265358979323846 * r * r, W = (10.0 + 2.0 * 7800.0 * A) * G;
+  const double E = 2.0e11, I = A * r * r / 4.0;
+  char stiff[2][256];
+  for (int k = 0; k < 2; ++k)
+    snprintf(stiff[k], sizeof stiff[k],
+             "rods.%d.stiffness={EA: 1.0e10, GA1: 1.0e10, GA2: 1.0e10, EI1: %.17g, EI2: %.17g, GJ: %.17g}", k, E * I,
+             E * I, E / 2.6 * 2.0 * I);
+  const char *cs[] = {"rods.0.model=cosserat", "rods.1.model=cosserat", stiff[0], stiff[1]};
+  if (!vee_static(cs, 4, xc, Rca, Rcb, lc)) return;
+  NOTE("body at (%.3g, %.3g, %.15g), Cosserat (%.3g, %.3g, %.15g); pins (%.12g, %.12g) and (%.12g, %.12g) N, Cosserat "
+       "(%.12g, %.12g); lengths %.15g %.15g",
+       x[0], x[1], x[2], xc[0], xc[1], xc[2], Ra[0], Ra[2], Rb[0], Rb[2], Rca[0], Rca[2], len[0], len[1]);
+  CHECK_NEAR("pins carry the weights", Ra[2] + Rb[2], W, 1e-8 * W);
+  CHECK_NEAR("horizontal pulls cancel", Ra[0] + Rb[0], 0.0, 1e-8 * W);
+  CHECK_NEAR("symmetric", Ra[2], Rb[2], 1e-8 * W);
+  CHECK_NEAR("body centred", hypot(x[0], x[1]), 0.0, 1e-12);
+  CHECK_NEAR("rod a length", len[0], 1.0, 1e-12);
+  CHECK_NEAR("rod b length", len[1], 1.0, 1e-12);
+  CHECK_NEAR("body height as the stiff Cosserat rods", x[2], xc[2], 2e-8);
+  CHECK_NEAR("horizontal pull as the stiff Cosserat rods", Ra[0], Rca[0], 1e-6 * W);
+}
+
+TEST(start_from_equilibrium_body_on_two_inextensible_rods) {
+  double xs[3], Ra[12], Rb[12], len[2];
+  if (!vee_static(NULL, 0, xs, Ra, Rb, len)) return;
+  rest(VEE, "vee.yaml",
+       (const char *const[]){"analysis={type: dynamic, t_end: 0.05, start_from_equilibrium: true}",
+                             "output={every: 0.01}", "solver={formulation: dae, integrator: radau5}"},
+       3, xs);
+}
+
 static int on_last(void *user, const cosrod_sim *sim, double t) {
   (void)t;
   cosrod_sim_body(sim, 0, user, NULL, NULL);
@@ -308,6 +381,8 @@ static const th_case cases[] = {
     TH_CASE(start_from_equilibrium_kirchhoff_cantilever_galpha),
     TH_CASE(start_from_equilibrium_body_on_straight_inextensible_rod),
     TH_CASE(dynamic_settle_equals_static_kirchhoff_cantilever),
+    TH_CASE(static_body_on_two_inextensible_rods),
+    TH_CASE(start_from_equilibrium_body_on_two_inextensible_rods),
     TH_CASE(preload_with_body_cosserat),
     TH_CASE(preload_with_body_cosserat_absolute),
     TH_CASE(preload_with_body_kirchhoff),
