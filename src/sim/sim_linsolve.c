@@ -232,8 +232,9 @@ int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **ro
 
 double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
                              int rod_rows, int ml, int mu, double band_bytes) {
-  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() || kirchhoff_ode(sc))
-    return band_bytes;
+  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() || kirchhoff_ode(sc) ||
+      (sc->solver.formulation == COSROD_SC_FORMULATION_DAE && (type->flags & COSROD_STEP_RESIDUAL)))
+    return band_bytes; /* (ida's DAE residual: band) */
   const cosrod_sc_linear_solver want = sc->solver.linear_solver;
   const int chain = imax(rod_rows, 2 * (13 + 24) + 1);
   if (want == COSROD_SC_LINSOLVE_BAND || (want == COSROD_SC_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))
