@@ -90,7 +90,7 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
     if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
     const int moving = (jt->body[0] >= 0 && sc->bodies[jt->body[0]].has_motion) ||
                        (jt->body[1] >= 0 && sc->bodies[jt->body[1]].has_motion);
-    if (!moving && (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat)) continue;
+    if (!moving && sc->analysis.type != COSROD_SC_ANALYSIS_BUCKLING) continue;
     snprintf(key, sizeof key, "joints.%zu", j);
     snprintf(msg, sizeof msg, "%s", moving ? "a joint with a keyframe body is not supported in static analyses yet"
                                            : "modal and buckling analyses with rigid bodies take no joints yet "
@@ -370,11 +370,11 @@ void sim_couple_static_initial(const cosrod_sim *s, double *y) {
 cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   struct sim_cstat *c = s->cst;
   if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
-  const int ndof = cosrod_statics_ndof(s->stat[0]);
+  const int ndof = cosrod_statics_ndof(s->stat[0]) - sim_cjs_nrows(c->cj); /* the joints' multipliers: no modes */
   long cap = 2 * s->sc->analysis.count;
   c->cap = cap < ndof ? (int)cap : ndof;
   c->om = malloc((size_t)c->cap * sizeof *c->om);
-  c->phi = malloc((size_t)c->cap * (size_t)ndof * sizeof *c->phi);
+  c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
   free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
   s->omega = malloc((size_t)c->cap * sizeof *s->omega);
   s->freq = malloc((size_t)c->cap * sizeof *s->freq);

@@ -79,6 +79,12 @@ cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, con
  * w (count) ascending, z (n x count) orthonormal columns (modes_eig.c).
  * ERR_CONVERGENCE if the subspace iteration does not converge. */
 cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
+/* The same on the null space of constraints: A holds the symmetric KKT
+ * band [A Bᵀ; B 0], the multiplier rows / columns at cidx (nc); z has 0 at
+ * them.  At most n - nc pairs; ERR_SINGULAR if B is rank deficient (or the
+ * shifted KKT matrix singular). */
+cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const int *cidx, int count, double *w,
+                                          double *z);
 
 /* A = D sym(K) D with K = -J and D = diag(m)^(-1/2), both triangles of the
  * symmetric band A (half bandwidth kd): the mass-scaled stiffness of the

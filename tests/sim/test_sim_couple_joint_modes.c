@@ -1,0 +1,206 @@
+/* Modal and buckling analyses with joints between rigid bodies (issue 13
+ * item 8, issue 10 item 4: modes_system.c, modes_eig.c on the constraints'
+ * null space) against closed forms and equivalent supports:
+ *  - a compound pendulum: a body on a revolute hinge (or a ball joint) to
+ *    ground, a light rod hanging from it: ω² = g Σ m d / I_axis of the
+ *    rigid assembly (the rod counted as a rigid slender bar);
+ *  - without gravity, the number of zero frequencies equals the degrees of
+ *    freedom each joint type leaves the body;
+ *  - a cantilever clamped to a body that a fixed joint holds has the
+ *    frequencies of the same cantilever clamped to ground;
+ *  - buckling: a column standing on a foot hinged to ground (revolute at
+ *    the column's base = a pinned end in the hinge plane), top pinned and
+ *    sliding: Euler's π²EI/L², second order in N. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "sim_test_util.h"
+
+static const double G = 9.81;
+
+/* Body `bob` (2 kg, inertia (0.01, 0.02, 0.015) kg m²) hinged to ground at
+ * its point (0, 0, 0.3), the hinge at the origin, axis y; a light stiff rod
+ * (rhoA 1e-4 kg/m, EI 0.01 N m², first bending mode ~3.5e3 rad/s) hangs
+ * from bob's point (0, 0, -0.05), 0.1 m long, free lower end. */
+static const char *PEND =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: tail\n"
+    "    length: 0.1\n"
+    "    segments: 10\n"
+    "    stiffness: {EA: 10.0, GA1: 10.0, GA2: 10.0, EI1: 0.01, EI2: 0.01, GJ: 0.01}\n"
+    "    inertia: {rhoA: 1.0e-4, rhoI1: 1.0e-8, rhoI2: 1.0e-8, rhoJ: 2.0e-8}\n"
+    "    shape: {type: straight, start: [0, 0, -0.35], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped, body: bob, at: [0, 0, -0.05]}\n"
+    "      end: {type: free}\n"
+    "bodies:\n"
+    "  - {name: bob, mass: 2.0, inertia: [0.01, 0.02, 0.015], position: [0, 0, -0.3]}\n"
+    "joints:\n"
+    "  - {type: revolute, bodies: [bob, ground], at: [[0, 0, 0.3], [0, 0, 0]], axis: [0, 1, 0]}\n"
+    "analysis: {type: modes, count: 4}\n";
+
+/* ω² of the rigid assembly about a horizontal axis through the hinge: the
+ * body (centre d = 0.3 below, inertia Ib about its centre) and the rod as a
+ * slender bar from 0.35 to 0.45 below (mass rhoA L, its section inertia
+ * rhoI L about the same axis). */
+static double pendulum_omega(double Ib) {
+  const double m = 2.0, d = 0.3, rhoA = 1e-4, L = 0.1, zc = 0.4, mr = rhoA * L;
+  const double I = Ib + m * d * d + mr * (L * L / 12.0 + zc * zc) + 1e-8 * L;
+  return sqrt(G * (m * d + mr * zc) / I);
+}
+
+static cosrod_sim *run(const char *text, const char *name, const char *const *sets, size_t nsets,
+                       cosrod_scenario **sc) {
+  cosrod_sim *sim = sim_test_parse(text, name, sets, nsets, sc);
+  if (!sim) return NULL;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("run ok", st == COSROD_OK);
+  if (st != COSROD_OK) {
+    NOTE("run: %s", cosrod_sim_message(sim));
+    cosrod_sim_free(sim);
+    cosrod_scenario_free(*sc);
+    return NULL;
+  }
+  return sim;
+}
+
+/* Tolerance 1e-6: the rod counted rigid (its flexibility enters through its
+ * 1e-5 kg mass at (ω/3.5e3)² ~ 3e-6: < 1e-10 relative), the lumped mass of
+ * its clamped vertex carried by no unknown (ρAΔs/2 at 0.35 m: 3e-7), the
+ * eigen-solve's roundoff eps ‖M⁻¹K‖ / ω² ~ 1e-7. */
+TEST(modes_revolute_compound_pendulum) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = run(PEND, "pendulum.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  const double want = pendulum_omega(0.02);
+  double om[4] = {0};
+  for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 4; ++i) cosrod_sim_mode(sim, i, om + i, NULL, NULL);
+  NOTE("omega %.12g (closed form %.12g, rel. error %.2e), next %.6g, %.6g", om[0], want, fabs(om[0] - want) / want,
+       om[1], om[2]);
+  CHECK("at least two modes", cosrod_sim_nmodes(sim) >= 2);
+  CHECK_NEAR("pendulum about the hinge", om[0], want, 1e-6 * want);
+  CHECK("next: the rod's bending (> 1e3 rad/s)", om[1] > 1e3);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+#define BALL "joints=[{type: spherical, bodies: [bob, ground], at: [[0, 0, 0.3], [0, 0, 0]]}]"
+
+/* A ball joint instead: the pendulum pair about x and y (I_xx = 0.01,
+ * I_yy = 0.02) and one free spin about the vertical (ω = 0). */
+TEST(modes_spherical_pendulum_pair_and_spin) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = run(PEND, "pendulum.yaml", (const char *const[]){BALL}, 1, &sc);
+  if (!sim) return;
+  const double wx = pendulum_omega(0.01), wy = pendulum_omega(0.02);
+  double om[4] = {0};
+  for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 4; ++i) cosrod_sim_mode(sim, i, om + i, NULL, NULL);
+  NOTE("omega %.6g, %.12g, %.12g, %.6g; closed forms 0, %.12g (y), %.12g (x)", om[0], om[1], om[2], om[3], wy, wx);
+  CHECK("spin about the vertical: zero", fabs(om[0]) < 1e-2);
+  CHECK_NEAR("pendulum about y", om[1], wy, 1e-6 * wy);
+  CHECK_NEAR("pendulum about x", om[2], wx, 1e-6 * wx);
+  CHECK("next: the rod's bending (> 1e3 rad/s)", om[3] > 1e3);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+/* No gravity: each joint type leaves the body its degrees of freedom as
+ * zero frequencies ([L] Table 2: 6 minus the constraint rows); the rod's
+ * lowest elastic mode is ~3.5e3 rad/s, a zero is |ω| < 1 rad/s (roundoff
+ * sqrt(eps ‖M⁻¹K‖) ~ 1e-3). */
+TEST(modes_zero_frequencies_are_the_joint_dofs) {
+  static const struct {
+    const char *type, *axes;
+    int dof;
+  } J[] = {{"spherical", "", 3},
+           {"revolute", ", axis: [0, 1, 0]", 1},
+           {"prismatic", ", axis: [0, 1, 0]", 1},
+           {"cylindrical", ", axis: [0, 1, 0]", 2},
+           {"universal", ", axis: [0, 1, 0], axis2: [1, 0, 0]", 2},
+           {"planar", ", axis: [0, 1, 0]", 3},
+           {"fixed", "", 0}};
+  for (size_t k = 0; k < sizeof J / sizeof J[0]; ++k) {
+    char joint[200];
+    snprintf(joint, sizeof joint, "joints=[{type: %s, bodies: [bob, ground], at: [[0, 0, 0.3], [0, 0, 0]]%s}]",
+             J[k].type, J[k].axes);
+    const char *sets[3] = {"gravity=[0, 0, 0]", "analysis={type: modes, count: 6}", joint};
+    cosrod_scenario *sc;
+    cosrod_sim *sim = run(PEND, "pendulum.yaml", sets, 3, &sc);
+    if (!sim) continue;
+    int nzero = 0, n = cosrod_sim_nmodes(sim);
+    double next = 0.0;
+    for (int i = 0; i < n; ++i) {
+      double om;
+      cosrod_sim_mode(sim, i, &om, NULL, NULL);
+      if (fabs(om) < 1.0)
+        ++nzero;
+      else if (next == 0.0)
+        next = om;
+    }
+    NOTE("%s: %d zero frequencies (want %d) of %d modes, lowest elastic %.6g rad/s", J[k].type, nzero, J[k].dof, n,
+         next);
+    CHECK("zero frequencies = the joint's degrees of freedom", nzero == J[k].dof);
+    CHECK("then the rod (> 1e3 rad/s)", next > 1e3);
+    cosrod_sim_free(sim);
+    cosrod_scenario_free(sc);
+  }
+}
+
+/* A rubber cantilever (L = 1 m, r = 5 mm, 20 segments) hanging from body
+ * `base` that a fixed joint holds in place, or clamped to ground directly. */
+static const char *CANT =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "    section: {shape: circle, radius: 5.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped, body: base, at: [0, 0, -0.1]}\n"
+    "      end: {type: free}\n"
+    "bodies:\n"
+    "  - {name: base, mass: 3.0, inertia: [0.02, 0.03, 0.04], position: [0, 0, 0.1]}\n"
+    "joints:\n"
+    "  - {type: fixed, bodies: [base, ground], at: [[0, 0, 0], [0, 0, 0.1]]}\n"
+    "analysis: {type: modes, count: 8}\n";
+
+/* Agreement to 1e-7: the coupled stiffness is the central-difference twin
+ * (O(h²) ~ 1e-10 relative), the clamped rod's the analytic one; the
+ * eigen-solves' roundoff is below that. */
+TEST(modes_fixed_joint_equals_clamped_end) {
+  cosrod_scenario *sa, *sb;
+  cosrod_sim *a = run(CANT, "fixed.yaml", NULL, 0, &sa);
+  cosrod_sim *b = run(CANT, "clamped.yaml",
+                      (const char *const[]){"rods.0.ends.start={type: clamped}", "bodies=[]", "joints=[]"}, 3, &sb);
+  if (a && b) {
+    const int n = cosrod_sim_nmodes(a) < cosrod_sim_nmodes(b) ? cosrod_sim_nmodes(a) : cosrod_sim_nmodes(b);
+    CHECK("eight modes each", n >= 8);
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i) {
+      double oa, ob;
+      cosrod_sim_mode(a, i, &oa, NULL, NULL);
+      cosrod_sim_mode(b, i, &ob, NULL, NULL);
+      NOTE("mode %d: fixed joint %.12g, clamped %.12g rad/s", i + 1, oa, ob);
+      worst = fmax(worst, fabs(oa - ob) / ob);
+    }
+    NOTE("largest relative difference %.3e", worst);
+    CHECK("fixed joint = clamped end (1e-7)", worst < 1e-7);
+  }
+  if (a) cosrod_sim_free(a), cosrod_scenario_free(sa);
+  if (b) cosrod_sim_free(b), cosrod_scenario_free(sb);
+}
+
+static const th_case cases[] = {
+    TH_CASE(modes_revolute_compound_pendulum),
+    TH_CASE(modes_spherical_pendulum_pair_and_spin),
+    TH_CASE(modes_zero_frequencies_are_the_joint_dofs),
+    TH_CASE(modes_fixed_joint_equals_clamped_end),
+};
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
