@@ -45,8 +45,9 @@
  *
  * Joints (not bushings) between dynamic bodies or with ground: multipliers
  * as extra unknowns of the statics system (sim_couple_joint_static.c), in
- * static analyses and start_from_equilibrium; modes and buckling refuse
- * them, as joints with keyframe bodies.
+ * static, modal (on the constraints' null space, modes_system.c) and
+ * buckling analyses (statics_buckling_kkt.c) and start_from_equilibrium;
+ * joints with keyframe bodies are refused.
  *
  * Not supported here (refused, exit 2): Kirchhoff rods, preloads.
  * Arc-length control runs on the same system: the residual at t = 1 with
@@ -90,11 +91,9 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
     if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
     const int moving = (jt->body[0] >= 0 && sc->bodies[jt->body[0]].has_motion) ||
                        (jt->body[1] >= 0 && sc->bodies[jt->body[1]].has_motion);
-    if (!moving && sc->analysis.type != COSROD_SC_ANALYSIS_BUCKLING) continue;
+    if (!moving) continue;
     snprintf(key, sizeof key, "joints.%zu", j);
-    snprintf(msg, sizeof msg, "%s", moving ? "a joint with a keyframe body is not supported in static analyses yet"
-                                           : "modal and buckling analyses with rigid bodies take no joints yet "
-                                             "(bushings are fine; static and dynamic analyses take joints)");
+    snprintf(msg, sizeof msg, "a joint with a keyframe body is not supported in %s yet", what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {

@@ -18,7 +18,7 @@
 #include "harness.h"
 #include "sim_test_util.h"
 
-static const double G = 9.81;
+static const double G = 9.81, PI = 3.14159265358979323846;
 
 /* Body `bob` (2 kg, inertia (0.01, 0.02, 0.015) kg m²) hinged to ground at
  * its point (0, 0, 0.3), the hinge at the origin, axis y; a light stiff rod
@@ -197,10 +197,96 @@ TEST(modes_fixed_joint_equals_clamped_end) {
   if (b) cosrod_sim_free(b), cosrod_scenario_free(sb);
 }
 
+/* A column (L = 1 m, EI = 10 N m², shear and extension 1e9 N: their
+ * correction P/GA ~ 1e-7) standing on body `foot` that a revolute joint
+ * (axis y) hinges to ground at the column's base; the top is pinned and
+ * slides along z under a 1 N dead load.  In the x-z plane the base is
+ * pinned (Euler's second case, π²EI/L²); in the y-z plane the hinge holds
+ * it clamped (20.19 EI/L², higher). */
+static const char *HINGED =
+    "cosrod: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "rods:\n"
+    "  - name: column\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    stiffness: {EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 10.0, EI2: 10.0, GJ: 8.0}\n"
+    "    inertia: {rhoA: 1.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped, body: foot, at: [0, 0, 0]}\n"
+    "      end: {type: pinned, slides_along: [0, 0, 1]}\n"
+    "    loads:\n"
+    "      - {type: force, at: end, value: [0, 0, -1.0], frame: spatial}\n"
+    "bodies:\n"
+    "  - {name: foot, mass: 1.0, inertia: [0.01, 0.01, 0.01], position: [0, 0, 0]}\n"
+    "joints:\n"
+    "  - {type: revolute, bodies: [foot, ground], at: [[0, 0, 0], [0, 0, 0]], axis: [0, 1, 0]}\n"
+    "analysis: {type: buckling, count: 2}\n";
+
+static double hinged_error(int N, double *l2) {
+  char seg[64];
+  snprintf(seg, sizeof seg, "rods.0.segments=%d", N);
+  cosrod_scenario *sc;
+  cosrod_sim *sim = run(HINGED, "hinged.yaml", (const char *const[]){seg}, 1, &sc);
+  if (!sim) return NAN;
+  const double want = PI * PI * 10.0, want2 = 20.190728556426 * 10.0; /* (4.4934094579 = β L, tan β = β)² */
+  double l1 = NAN;
+  *l2 = NAN;
+  CHECK("two critical factors", cosrod_sim_nmodes(sim) == 2);
+  cosrod_sim_mode(sim, 0, &l1, NULL, NULL);
+  cosrod_sim_mode(sim, 1, l2, NULL, NULL);
+  NOTE("N = %d: critical factors %.10g (pi² EI / L² = %.10g), %.10g (20.19 EI / L² = %.10g)", N, l1, want, *l2,
+       want2);
+  *l2 = fabs(*l2 - want2) / want2;
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return fabs(l1 - want) / want;
+}
+
+/* Second order in N: the discrete column's error is that of the central
+ * difference, π²/(12 N²) = 2.06e-3 at N = 20 (as a column pinned at both
+ * ends without bodies); Richardson's (4 λ_40 - λ_20) / 3 removes it. */
+TEST(buckling_column_on_hinged_foot) {
+  double f20, f40;
+  const double e20 = hinged_error(20, &f20), e40 = hinged_error(40, &f40);
+  const double rich = ((1.0 - 4.0 * e40) - (1.0 - e20)) / 3.0; /* signed: both factors lie below */
+  NOTE("pinned plane: relative errors %.3e (N = 20), %.3e (N = 40), ratio %.3f; Richardson %.2e", e20, e40,
+       e20 / e40, rich);
+  NOTE("clamped plane: relative errors %.3e (N = 20), %.3e (N = 40), ratio %.3f", f20, f40, f20 / f40);
+  CHECK("within 2.2e-3 at N = 20", e20 < 2.2e-3);
+  CHECK("within 5.5e-4 at N = 40", e40 < 5.5e-4);
+  CHECK("second order (ratio 3.9 .. 4.1)", e20 / e40 > 3.9 && e20 / e40 < 4.1);
+  CHECK("Richardson within 1e-5 of pi² EI / L²", fabs(rich) < 1e-5);
+  CHECK("clamped plane within 6e-3 (N = 20), second order", f20 < 6e-3 && f20 / f40 > 3.9 && f20 / f40 < 4.1);
+}
+
+/* The hinged foot is the pinned end in the x-z plane: the lowest factor is
+ * that of the same column pinned to ground (no bodies) to the solver's
+ * tolerance (the refinement's 1e-10 bracket, the coupled system's
+ * finite-difference stiffness O(h²)): 1e-7. */
+TEST(buckling_hinged_foot_equals_pinned_end) {
+  cosrod_scenario *sa, *sb;
+  cosrod_sim *a = run(HINGED, "hinged.yaml", NULL, 0, &sa);
+  cosrod_sim *b = run(HINGED, "pinned.yaml",
+                      (const char *const[]){"rods.0.ends.start={type: pinned}", "bodies=[]", "joints=[]"}, 3, &sb);
+  if (a && b) {
+    double la = NAN, lb = NAN;
+    cosrod_sim_mode(a, 0, &la, NULL, NULL);
+    cosrod_sim_mode(b, 0, &lb, NULL, NULL);
+    NOTE("first factor: hinged foot %.12g, pinned end %.12g (rel. difference %.2e)", la, lb, fabs(la - lb) / lb);
+    CHECK_NEAR("hinged foot = pinned end", la, lb, 1e-7 * lb);
+  }
+  if (a) cosrod_sim_free(a), cosrod_scenario_free(sa);
+  if (b) cosrod_sim_free(b), cosrod_scenario_free(sb);
+}
+
 static const th_case cases[] = {
     TH_CASE(modes_revolute_compound_pendulum),
     TH_CASE(modes_spherical_pendulum_pair_and_spin),
     TH_CASE(modes_zero_frequencies_are_the_joint_dofs),
     TH_CASE(modes_fixed_joint_equals_clamped_end),
+    TH_CASE(buckling_column_on_hinged_foot),
+    TH_CASE(buckling_hinged_foot_equals_pinned_end),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
