@@ -369,7 +369,8 @@ void sim_couple_static_initial(const cosrod_sim *s, double *y) {
 cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   struct sim_cstat *c = s->cst;
   if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
-  const int ndof = cosrod_statics_ndof(s->stat[0]) - sim_cjs_nrows(c->cj); /* the joints' multipliers: no modes */
+  /* modes: the dimension of the joints' null space (ndof counts the multipliers too) */
+  const int ndof = cosrod_statics_ndof(s->stat[0]) - 2 * sim_cjs_nrows(c->cj);
   long cap = 2 * s->sc->analysis.count;
   c->cap = cap < ndof ? (int)cap : ndof;
   c->om = malloc((size_t)c->cap * sizeof *c->om);

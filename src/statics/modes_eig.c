@@ -83,7 +83,7 @@ static void orthonormalise(int n, int p, double *Y, const eig_con *c) {
 }
 
 static cosrod_status eig_lowest(const cosrod_band *A, const eig_con *c, int count, double *w, double *z) {
-  const int n = A->n, nfree = n - (c ? c->nc : 0);
+  const int n = A->n, nfree = n - 2 * (c ? c->nc : 0); /* dim null B: the u entries less the rows */
   if (count < 1 || count > nfree) return COSROD_ERR_INVALID;
   int p = 2 * count > count + 8 ? 2 * count : count + 8;
   if (p > nfree) p = nfree;
@@ -186,7 +186,7 @@ cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const in
                                           double *z) {
   const int n = A->n;
   if (nc == 0) return eig_lowest(A, NULL, count, w, z);
-  if (nc < 0 || nc >= n || !cidx) return COSROD_ERR_INVALID;
+  if (nc < 0 || 2 * nc >= n || !cidx) return COSROD_ERR_INVALID;
   cosrod_status st = COSROD_OK;
   char *isc = calloc((size_t)n, 1);
   double *B = calloc((size_t)nc * (size_t)n, sizeof(double));

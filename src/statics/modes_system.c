@@ -16,7 +16,8 @@
  * [A, c(GD)ᵀ; c GD, 0] (D = M^{-1/2}, c a scale matching the rows to A,
  * the constraints symmetrised from both off-diagonal blocks), and
  * statics_band_eig_lowest_kkt iterates its shifted solves, which stay in
- * null(GD): banded, as without multipliers.  At most nv - nmult pairs;
+ * null(GD): banded, as without multipliers.  At most nv - 2 nmult pairs
+ * (nv counts the multipliers);
  * the multiplier entries of the modes are 0. */
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ static void kkt_rows(const cosrod_band *J, const double *m, int mv0, int nm, int
 cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
                                           double *minimal) {
   const int nm = s && s->nblk > 0 ? s->blk.nmult : 0;
-  if (!s || !q || count < 1 || count > s->nv - nm) return COSROD_ERR_INVALID;
+  if (!s || !q || count < 1 || count > s->nv - 2 * nm) return COSROD_ERR_INVALID;
   if (s->kkt) return COSROD_ERR_UNSUPPORTED;
   const int nv = s->nv, kd = s->ml > s->mu ? s->ml : s->mu;
   cosrod_status st;

@@ -83,7 +83,7 @@ cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, con
 cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
 /* The same on the null space of constraints: A holds the symmetric KKT
  * band [A Bᵀ; B 0], the multiplier rows / columns at cidx (nc); z has 0 at
- * them.  At most n - nc pairs; ERR_SINGULAR if B is rank deficient (or the
+ * them.  At most n - 2 nc pairs (the dimension of null B); ERR_SINGULAR if B is rank deficient (or the
  * shifted KKT matrix singular). */
 cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const int *cidx, int count, double *w,
                                           double *z);

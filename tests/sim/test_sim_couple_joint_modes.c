@@ -79,8 +79,8 @@ TEST(modes_revolute_compound_pendulum) {
   const double want = pendulum_omega(0.02);
   double om[4] = {0};
   for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 4; ++i) cosrod_sim_mode(sim, i, om + i, NULL, NULL);
-  NOTE("omega %.12g (closed form %.12g, rel. error %.2e), next %.6g, %.6g", om[0], want, fabs(om[0] - want) / want,
-       om[1], om[2]);
+  NOTE("omega %.12g (closed form %.12g, rel. error %.2e), next %.6g, %.6g", om[0], want,
+       fabs(om[0] - want) / want, om[1], om[2]);
   CHECK("at least two modes", cosrod_sim_nmodes(sim) >= 2);
   CHECK_NEAR("pendulum about the hinge", om[0], want, 1e-6 * want);
   CHECK("next: the rod's bending (> 1e3 rad/s)", om[1] > 1e3);
@@ -99,7 +99,8 @@ TEST(modes_spherical_pendulum_pair_and_spin) {
   const double wx = pendulum_omega(0.01), wy = pendulum_omega(0.02);
   double om[4] = {0};
   for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 4; ++i) cosrod_sim_mode(sim, i, om + i, NULL, NULL);
-  NOTE("omega %.6g, %.12g, %.12g, %.6g; closed forms 0, %.12g (y), %.12g (x)", om[0], om[1], om[2], om[3], wy, wx);
+  NOTE("omega %.6g, %.12g, %.12g, %.6g; closed forms 0, %.12g (y), %.12g (x)", om[0], om[1], om[2], om[3], wy,
+       wx);
   CHECK("spin about the vertical: zero", fabs(om[0]) < 1e-2);
   CHECK_NEAR("pendulum about y", om[1], wy, 1e-6 * wy);
   CHECK_NEAR("pendulum about x", om[2], wx, 1e-6 * wx);
@@ -125,8 +126,9 @@ TEST(modes_zero_frequencies_are_the_joint_dofs) {
            {"fixed", "", 0}};
   for (size_t k = 0; k < sizeof J / sizeof J[0]; ++k) {
     char joint[200];
-    snprintf(joint, sizeof joint, "joints=[{type: %s, bodies: [bob, ground], at: [[0, 0, 0.3], [0, 0, 0]]%s}]",
-             J[k].type, J[k].axes);
+    snprintf(joint, sizeof joint,
+             "joints=[{type: %s, bodies: [bob, ground], at: [[0, 0, 0.3], [0, 0, 0]]%s}]", J[k].type,
+             J[k].axes);
     const char *sets[3] = {"gravity=[0, 0, 0]", "analysis={type: modes, count: 6}", joint};
     cosrod_scenario *sc;
     cosrod_sim *sim = run(PEND, "pendulum.yaml", sets, 3, &sc);
@@ -141,8 +143,8 @@ TEST(modes_zero_frequencies_are_the_joint_dofs) {
       else if (next == 0.0)
         next = om;
     }
-    NOTE("%s: %d zero frequencies (want %d) of %d modes, lowest elastic %.6g rad/s", J[k].type, nzero, J[k].dof, n,
-         next);
+    NOTE("%s: %d zero frequencies (want %d) of %d modes, lowest elastic %.6g rad/s", J[k].type, nzero,
+         J[k].dof, n, next);
     CHECK("zero frequencies = the joint's degrees of freedom", nzero == J[k].dof);
     CHECK("then the rod (> 1e3 rad/s)", next > 1e3);
     cosrod_sim_free(sim);
@@ -177,8 +179,9 @@ static const char *CANT =
 TEST(modes_fixed_joint_equals_clamped_end) {
   cosrod_scenario *sa, *sb;
   cosrod_sim *a = run(CANT, "fixed.yaml", NULL, 0, &sa);
-  cosrod_sim *b = run(CANT, "clamped.yaml",
-                      (const char *const[]){"rods.0.ends.start={type: clamped}", "bodies=[]", "joints=[]"}, 3, &sb);
+  cosrod_sim *b =
+      run(CANT, "clamped.yaml",
+          (const char *const[]){"rods.0.ends.start={type: clamped}", "bodies=[]", "joints=[]"}, 3, &sb);
   if (a && b) {
     const int n = cosrod_sim_nmodes(a) < cosrod_sim_nmodes(b) ? cosrod_sim_nmodes(a) : cosrod_sim_nmodes(b);
     CHECK("eight modes each", n >= 8);
@@ -236,8 +239,8 @@ static double hinged_error(int N, double *l2) {
   CHECK("two critical factors", cosrod_sim_nmodes(sim) == 2);
   cosrod_sim_mode(sim, 0, &l1, NULL, NULL);
   cosrod_sim_mode(sim, 1, l2, NULL, NULL);
-  NOTE("N = %d: critical factors %.10g (pi² EI / L² = %.10g), %.10g (20.19 EI / L² = %.10g)", N, l1, want, *l2,
-       want2);
+  NOTE("N = %d: critical factors %.10g (pi² EI / L² = %.10g), %.10g (20.19 EI / L² = %.10g)", N, l1, want,
+       *l2, want2);
   *l2 = fabs(*l2 - want2) / want2;
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
@@ -268,13 +271,15 @@ TEST(buckling_column_on_hinged_foot) {
 TEST(buckling_hinged_foot_equals_pinned_end) {
   cosrod_scenario *sa, *sb;
   cosrod_sim *a = run(HINGED, "hinged.yaml", NULL, 0, &sa);
-  cosrod_sim *b = run(HINGED, "pinned.yaml",
-                      (const char *const[]){"rods.0.ends.start={type: pinned}", "bodies=[]", "joints=[]"}, 3, &sb);
+  cosrod_sim *b =
+      run(HINGED, "pinned.yaml",
+          (const char *const[]){"rods.0.ends.start={type: pinned}", "bodies=[]", "joints=[]"}, 3, &sb);
   if (a && b) {
     double la = NAN, lb = NAN;
     cosrod_sim_mode(a, 0, &la, NULL, NULL);
     cosrod_sim_mode(b, 0, &lb, NULL, NULL);
-    NOTE("first factor: hinged foot %.12g, pinned end %.12g (rel. difference %.2e)", la, lb, fabs(la - lb) / lb);
+    NOTE("first factor: hinged foot %.12g, pinned end %.12g (rel. difference %.2e)", la, lb,
+         fabs(la - lb) / lb);
     CHECK_NEAR("hinged foot = pinned end", la, lb, 1e-7 * lb);
   }
   if (a) cosrod_sim_free(a), cosrod_scenario_free(sa);
