@@ -60,44 +60,26 @@ int cosrod_joint_rows(cosrod_joint_type type, const double axis[3], const double
   perp_pair(axis, u1, u2);
   mat_vec(wa, Rba, axis); /* side-b images of side-a vectors at t = 0 */
   mat_vec(w1, Rba, u1);
+  const int prism = type == COSROD_JOINT_PRISMATIC, cyl = type == COSROD_JOINT_CYLINDRICAL;
   int n = 0;
-  switch (type) {
-    case COSROD_JOINT_SPHERICAL:
-      for (int i = 0; i < 3; ++i) push_row(rr, &n, 0, E[i], NULL);
-      break;
-    case COSROD_JOINT_REVOLUTE:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      for (int i = 0; i < 3; ++i) push_row(rr, &n, 0, E[i], NULL);
-      break;
-    case COSROD_JOINT_PRISMATIC:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 1, u2, w1);
-      push_row(rr, &n, 0, u1, NULL);
-      push_row(rr, &n, 0, u2, NULL);
-      break;
-    case COSROD_JOINT_CYLINDRICAL:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 0, u1, NULL);
-      push_row(rr, &n, 0, u2, NULL);
-      break;
-    case COSROD_JOINT_UNIVERSAL:
-      push_row(rr, &n, 1, axis, axis2);
-      for (int i = 0; i < 3; ++i) push_row(rr, &n, 0, E[i], NULL);
-      break;
-    case COSROD_JOINT_PLANAR:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 0, axis, NULL);
-      break;
-    default: /* fixed */
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 1, u2, w1);
-      for (int i = 0; i < 3; ++i) push_row(rr, &n, 0, E[i], NULL);
-      break;
+  /* rotations: universal keeps axis ⟂ axis2; the others but spherical keep
+   * the axis (u1, u2 ⟂ its image), prismatic and fixed also the turn about it */
+  if (type == COSROD_JOINT_UNIVERSAL) {
+    push_row(rr, &n, 1, axis, axis2);
+  } else if (type != COSROD_JOINT_SPHERICAL) {
+    push_row(rr, &n, 1, u1, wa);
+    push_row(rr, &n, 1, u2, wa);
+    if (prism || type == COSROD_JOINT_FIXED) push_row(rr, &n, 1, u2, w1);
+  }
+  /* translations: across the axis (prismatic, cylindrical), along the
+   * normal (planar), all three (spherical, revolute, universal, fixed) */
+  if (prism || cyl) {
+    push_row(rr, &n, 0, u1, NULL);
+    push_row(rr, &n, 0, u2, NULL);
+  } else if (type == COSROD_JOINT_PLANAR) {
+    push_row(rr, &n, 0, axis, NULL);
+  } else {
+    for (int i = 0; i < 3; ++i) push_row(rr, &n, 0, E[i], NULL);
   }
   return n;
 }
