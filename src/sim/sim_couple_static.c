@@ -409,7 +409,8 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
   const int nv = cosrod_statics_ndof(s->stat[0]);
   st = cosrod_statics_modes_system(s->stat[0], 0.0, q, c->cap, c->om, c->phi);
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s)", cosrod_strerror(st));
+    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s%s)", cosrod_strerror(st),
+             st == COSROD_ERR_SINGULAR ? ": redundant joint constraints" : "");
     s->t_fail = 0.0;
     return st;
   }

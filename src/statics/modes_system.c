@@ -17,21 +17,20 @@
  * the constraints symmetrised from both off-diagonal blocks), and
  * statics_band_eig_lowest_kkt iterates its shifted solves, which stay in
  * null(GD): banded, as without multipliers.  At most nv - 2 nmult pairs
- * (nv counts the multipliers);
- * the multiplier entries of the modes are 0. */
+ * (nv counts the multipliers); the multipliers' entries of the modes are 0. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "statics/statics_internal.h"
 
-/* The multiplier rows and columns mv0 .. mv0 + nm - 1 of the mass-scaled
- * KKT matrix A (statics_scaled_stiffness filled the rest): c G D, G from
- * J_λu and -J_uλᵀ averaged, c = max |A_uu| / max |G D|; zero λλ block. */
 static double jget(const cosrod_band *J, int i, int j) {
   return cosrod_band_in_band(J, i, j) ? cosrod_band_get(J, i, j) : 0.0;
 }
 
+/* The multiplier rows and columns mv0 .. mv0 + nm - 1 of the mass-scaled
+ * KKT matrix A (statics_scaled_stiffness filled the rest): c G D, G from
+ * J_λu and -J_uλᵀ averaged, c = max |A_uu| / max |G D|; zero λλ block. */
 static void kkt_rows(const cosrod_band *J, const double *m, int mv0, int nm, int kd, cosrod_band *A) {
   const int n = J->n;
   double amax = 0.0, gmax = 0.0;
