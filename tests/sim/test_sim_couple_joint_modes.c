@@ -5,7 +5,7 @@
  *    ground, a light rod hanging from it: ω² = g Σ m d / I_axis of the
  *    rigid assembly (the rod counted as a rigid slender bar);
  *  - without gravity, the number of zero frequencies equals the degrees of
- *    freedom each joint type leaves the body;
+ *    freedom each joint type leaves the body (also between two bodies);
  *  - a cantilever clamped to a body that a fixed joint holds has the
  *    frequencies of the same cantilever clamped to ground;
  *  - buckling: a column standing on a foot hinged to ground (revolute at
@@ -151,6 +151,61 @@ TEST(modes_zero_frequencies_are_the_joint_dofs) {
     cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
   }
+}
+
+/* A joint between two bodies: `upper` (4 kg) on a steel rod clamped at
+ * the top, `lower` (6 kg) hanging from it on a ball joint.  Zero
+ * frequencies: lower's three rotations without gravity, its spin about the
+ * vertical with gravity (the double pendulum swings then). */
+static const char *PAIR =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
+    "    section: {shape: circle, radius: 2.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: clamped, body: upper, at: [0, 0, 0.05]}\n"
+    "bodies:\n"
+    "  - {name: upper, mass: 4.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -1.05]}\n"
+    "  - {name: lower, mass: 6.0, inertia: [0.03, 0.03, 0.02], position: [0, 0, -1.25]}\n"
+    "joints:\n"
+    "  - {type: spherical, bodies: [upper, lower], at: [[0, 0, -0.1], [0, 0, 0.1]]}\n"
+    "analysis: {type: modes, count: 6}\n";
+
+static int zero_frequencies(const char *const *sets, size_t nsets, double *next) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = run(PAIR, "pair.yaml", sets, nsets, &sc);
+  if (!sim) return -1;
+  int nzero = 0;
+  *next = 0.0;
+  for (int i = 0; i < cosrod_sim_nmodes(sim); ++i) {
+    double om;
+    cosrod_sim_mode(sim, i, &om, NULL, NULL);
+    if (fabs(om) < 1e-3)
+      ++nzero;
+    else if (*next == 0.0)
+      *next = om;
+  }
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return nzero;
+}
+
+/* a zero is |ω| < 1e-3 rad/s (found ~1e-5), the lowest elastic mode ~1 rad/s */
+TEST(modes_ball_joint_between_bodies_zero_frequencies) {
+  double n0, n1;
+  const int z0 = zero_frequencies((const char *const[]){"gravity=[0, 0, 0]"}, 1, &n0);
+  const int z1 = zero_frequencies(NULL, 0, &n1);
+  NOTE("zero frequencies: %d without gravity (next %.6g rad/s), %d with gravity (next %.6g rad/s)", z0, n0,
+       z1, n1);
+  CHECK("three without gravity (lower's rotations)", z0 == 3);
+  CHECK("one with gravity (lower's spin)", z1 == 1);
+  CHECK("then elastic modes (> 0.5 rad/s)", n0 > 0.5 && n1 > 0.5);
 }
 
 /* A rubber cantilever (L = 1 m, r = 5 mm, 20 segments) hanging from body
@@ -304,6 +359,7 @@ static const th_case cases[] = {
     TH_CASE(modes_revolute_compound_pendulum),
     TH_CASE(modes_spherical_pendulum_pair_and_spin),
     TH_CASE(modes_zero_frequencies_are_the_joint_dofs),
+    TH_CASE(modes_ball_joint_between_bodies_zero_frequencies),
     TH_CASE(modes_fixed_joint_equals_clamped_end),
     TH_CASE(buckling_column_on_hinged_foot),
     TH_CASE(buckling_hinged_foot_equals_pinned_end),
