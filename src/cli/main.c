@@ -128,10 +128,11 @@ static void usage(FILE *f) {
           "ends along the route (their keyframes are stops); control: arc-length: the free\n"
           "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
           "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
-          "joints.csv their reactions; a joint on a keyframe body (static only) follows its\n"
-          "keyframes; Kirchhoff rods and preloads in static and start_from_equilibrium;\n"
-          "refused (exit 2): joints and Kirchhoff rods in modes and buckling, joints on\n"
-          "keyframe bodies in dynamic runs, a body carrying no rod end or bushing.\n");
+          "joints.csv their reactions; modes and buckling with joints on the constraints'\n"
+          "null space (a joint's free motions are zero frequencies); a joint on a keyframe\n"
+          "body (static only) follows its keyframes; Kirchhoff rods and preloads in static and\n"
+          "start_from_equilibrium; refused (exit 2): Kirchhoff rods in modes and buckling,\n"
+          "joints on keyframe bodies in dynamic runs, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 

@@ -45,9 +45,10 @@
  *
  * Joints (not bushings) between dynamic bodies or with ground: multipliers
  * as extra unknowns of the statics system (sim_couple_joint_static.c), in
- * static analyses and start_from_equilibrium; a keyframe body is a
- * prescribed side of a joint in static analyses (dynamic runs refuse it);
- * modes and buckling refuse joints.
+ * static, modal (on the constraints' null space, modes_system.c) and
+ * buckling analyses (statics_buckling_kkt.c) and start_from_equilibrium; a
+ * keyframe body is a prescribed side of a joint in static analyses (modal,
+ * buckling and dynamic runs refuse it).
  *
  * Kirchhoff rods: the statics' KKT path with the blocks (statics_blocks.c,
  * statics_kirchhoff.c); modes and buckling refuse them.  Preloads
@@ -92,8 +93,11 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   for (size_t j = 0; j < sc->njoints; ++j) {
     const cosrod_sc_joint *jt = &sc->joints[j];
     if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
-    int free_side = 0; /* a side that is a dynamic body */
-    for (int k = 0; k < 2; ++k) free_side |= jt->body[k] >= 0 && !sc->bodies[jt->body[k]].has_motion;
+    int free_side = 0, moving = 0; /* a side that is a dynamic body, a keyframe body */
+    for (int k = 0; k < 2; ++k) {
+      free_side |= jt->body[k] >= 0 && !sc->bodies[jt->body[k]].has_motion;
+      moving |= jt->body[k] >= 0 && sc->bodies[jt->body[k]].has_motion;
+    }
     snprintf(key, sizeof key, "joints.%zu", j);
     /* a joint on a keyframe body: a prescribed side of its rows in static
      * analyses; dynamic runs refuse it (sim_bodies.c) */
@@ -101,12 +105,9 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
         refuse(sc, key, "joins no dynamic body (only ground or bodies driven by motion keyframes): it constrains nothing",
                err, errlen))
       return COSROD_ERR_UNSUPPORTED;
-    if (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat) continue;
-    if (refuse(sc, key,
-               "modal and buckling analyses with rigid bodies take no joints yet "
-               "(bushings are fine; static and dynamic analyses take joints)",
-               err, errlen))
-      return COSROD_ERR_UNSUPPORTED;
+    if (!moving || sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat) continue;
+    snprintf(msg, sizeof msg, "a joint with a keyframe body is not supported in %s yet (static analyses take it)", what);
+    if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {
     int used = sc->bodies[b].has_motion;
@@ -376,11 +377,12 @@ void sim_couple_static_initial(const cosrod_sim *s, double *y) {
 cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   struct sim_cstat *c = s->cst;
   if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
-  const int ndof = cosrod_statics_ndof(s->stat[0]);
+  /* modes: the dimension of the joints' null space (ndof counts the multipliers too) */
+  const int ndof = cosrod_statics_ndof(s->stat[0]) - 2 * sim_cjs_nrows(c->cj);
   long cap = 2 * s->sc->analysis.count;
   c->cap = cap < ndof ? (int)cap : ndof;
   c->om = malloc((size_t)c->cap * sizeof *c->om);
-  c->phi = malloc((size_t)c->cap * (size_t)ndof * sizeof *c->phi);
+  c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
   free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
   s->omega = malloc((size_t)c->cap * sizeof *s->omega);
   s->freq = malloc((size_t)c->cap * sizeof *s->freq);
@@ -415,7 +417,8 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
   const int nv = cosrod_statics_ndof(s->stat[0]);
   st = cosrod_statics_modes_system(s->stat[0], 0.0, q, c->cap, c->om, c->phi);
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s)", cosrod_strerror(st));
+    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s%s)", cosrod_strerror(st),
+             st == COSROD_ERR_SINGULAR ? ": redundant joint constraints" : "");
     s->t_fail = 0.0;
     return st;
   }
