@@ -106,7 +106,8 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
                err, errlen))
       return COSROD_ERR_UNSUPPORTED;
     if (!moving || sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat) continue;
-    snprintf(msg, sizeof msg, "a joint with a keyframe body is not supported in %s yet (static analyses take it)", what);
+    snprintf(msg, sizeof msg, "%s", "a joint with a keyframe body is not supported in modal and buckling analyses yet "
+                                    "(static analyses take it)");
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {
