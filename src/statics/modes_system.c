@@ -17,7 +17,12 @@
  * the constraints symmetrised from both off-diagonal blocks), and
  * statics_band_eig_lowest_kkt iterates its shifted solves, which stay in
  * null(GD): banded, as without multipliers.  At most nv - 2 nmult pairs
- * (nv counts the multipliers); the multipliers' entries of the modes are 0. */
+ * (nv counts the multipliers); the multipliers' entries of the modes are 0.
+ * Kirchhoff rods ([LA] §3-4) add their scaled multipliers λ̂_k, interleaved
+ * after δθ_k (statics_kirchhoff.c), as rows of the same kind: the KKT
+ * Jacobian's u-u block is the Lagrangian's Hessian with their geometric
+ * stiffness Σλ∇²g, their rows σ_k G_k (any row scale leaves null G as it
+ * is), mass zero; statics_mult_indices lists both kinds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,32 +33,32 @@ static double jget(const cosrod_band *J, int i, int j) {
   return cosrod_band_in_band(J, i, j) ? cosrod_band_get(J, i, j) : 0.0;
 }
 
-/* The multiplier rows and columns mv0 .. mv0 + nm - 1 of the mass-scaled
- * KKT matrix A (statics_scaled_stiffness filled the rest): c G D, G from
- * J_λu and -J_uλᵀ averaged, c = max |A_uu| / max |G D|; zero λλ block. */
-static void kkt_rows(const cosrod_band *J, const double *m, int mv0, int nm, int kd, cosrod_band *A) {
+/* The multiplier rows and columns (isc[i] = 1) of the mass-scaled KKT
+ * matrix A (statics_scaled_stiffness filled the rest): c G D, G from J_λu
+ * and -J_uλᵀ averaged, c = max |A_uu| / max |G D|; zero λλ block. */
+static void kkt_rows(const cosrod_band *J, const double *m, const char *isc, int kd, cosrod_band *A) {
   const int n = J->n;
   double amax = 0.0, gmax = 0.0;
   for (int j = 0; j < n; ++j)
     for (int i = j - kd < 0 ? 0 : j - kd; i <= j + kd && i < n; ++i) {
-      const int ci = i >= mv0 && i < mv0 + nm, cj = j >= mv0 && j < mv0 + nm;
-      if (!ci && !cj) amax = fmax(amax, fabs(cosrod_band_get(A, i, j)));
-      if (ci && !cj) gmax = fmax(gmax, fabs(0.5 * (jget(J, i, j) - jget(J, j, i)) / sqrt(m[j])));
+      if (!isc[i] && !isc[j]) amax = fmax(amax, fabs(cosrod_band_get(A, i, j)));
+      if (isc[i] && !isc[j]) gmax = fmax(gmax, fabs(0.5 * (jget(J, i, j) - jget(J, j, i)) / sqrt(m[j])));
     }
   const double c = gmax > 0.0 && amax > 0.0 ? amax / gmax : 1.0;
-  for (int i = mv0; i < mv0 + nm; ++i)
+  for (int i = 0; i < n; ++i) {
+    if (!isc[i]) continue;
     for (int j = i - kd < 0 ? 0 : i - kd; j <= i + kd && j < n; ++j) {
-      const double g = j >= mv0 && j < mv0 + nm ? 0.0 : c * 0.5 * (jget(J, i, j) - jget(J, j, i)) / sqrt(m[j]);
+      const double g = isc[j] ? 0.0 : c * 0.5 * (jget(J, i, j) - jget(J, j, i)) / sqrt(m[j]);
       cosrod_band_set(A, i, j, g);
       cosrod_band_set(A, j, i, g);
     }
+  }
 }
 
 cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
                                           double *minimal) {
-  const int nm = s && s->nblk > 0 ? s->blk.nmult : 0;
+  const int nm = s ? statics_mult_indices(s, NULL) : 0;
   if (!s || !q || count < 1 || count > s->nv - 2 * nm) return COSROD_ERR_INVALID;
-  if (s->kkt) return COSROD_ERR_UNSUPPORTED;
   const int nv = s->nv, kd = s->ml > s->mu ? s->ml : s->mu;
   cosrod_status st;
   cosrod_band *A = cosrod_band_create(nv, kd, kd);
@@ -61,7 +66,8 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
   double *w = calloc((size_t)count, sizeof(double));
   double *z = calloc((size_t)nv * (size_t)count, sizeof(double));
   int *cidx = calloc((size_t)nm + 1, sizeof(int));
-  if (!A || !m || !w || !z || !cidx) {
+  char *isc = calloc((size_t)nv, 1);
+  if (!A || !m || !w || !z || !cidx || !isc) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
@@ -77,9 +83,10 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
   }
   for (int b = 0; b < s->nblk; ++b)
     for (int j = 0; j < 6; ++j) m[s->bv0[b] + j] = s->blk.mass[6 * b + j];
+  statics_mult_indices(s, cidx);
   for (int i = 0; i < nm; ++i) {
-    cidx[i] = s->mv0 + i;
-    m[s->mv0 + i] = 1.0; /* no mass: placeholder for the scaling below */
+    isc[cidx[i]] = 1;
+    m[cidx[i]] = 1.0; /* no mass: placeholder for the scaling below */
   }
   for (int i = 0; i < nv; ++i)
     if (!(m[i] > 0.0)) {
@@ -87,7 +94,7 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
       goto done;
     }
   statics_scaled_stiffness(s->J, m, nv, kd, A);
-  if (nm > 0) kkt_rows(s->J, m, s->mv0, nm, kd, A);
+  if (nm > 0) kkt_rows(s->J, m, isc, kd, A);
   st = statics_band_eig_lowest_kkt(A, nm, cidx, count, w, z);
   if (st != COSROD_OK) {
     if (st != COSROD_ERR_NOMEM && st != COSROD_ERR_SINGULAR) st = COSROD_ERR_INTERNAL;
@@ -96,7 +103,7 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
   for (int c = 0; c < count; ++c) {
     double lam = w[c], *phi = z + (size_t)c * nv, big = 0.0;
     if (omega) omega[c] = lam >= 0.0 ? sqrt(lam) : -sqrt(-lam);
-    for (int i = 0; i < nm; ++i) phi[s->mv0 + i] = 0.0;
+    for (int i = 0; i < nm; ++i) phi[cidx[i]] = 0.0;
     for (int i = 0; i < nv; ++i) {
       phi[i] /= sqrt(m[i]);
       if (fabs(phi[i]) > fabs(big)) big = phi[i];
@@ -110,5 +117,6 @@ done:
   free(w);
   free(z);
   free(cidx);
+  free(isc);
   return st;
 }
