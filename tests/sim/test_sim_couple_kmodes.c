@@ -268,10 +268,50 @@ TEST(buckling_kirchhoff_column_on_hinged_foot) {
   CHECK_NEAR("shear-rigid Cosserat, clamped plane", l20[1], c20[1], 1e-6 * c20[1]);
 }
 
+/* The same path without bodies (the rod's multipliers the only rows): an
+ * inextensible cantilever column under a 1 N dead tip load, Euler's
+ * π²EI/(2L)², second order in N (ratio 4), the shear-rigid Cosserat column
+ * to 2e-6 (7.7e-7 measured: the physical difference P/GA ~ 2.5e-8 is below
+ * the accuracy of the two refinements, direct and on the reduced pencil;
+ * the extensible Kirchhoff column lies in between). */
+static const char *SINGLE =
+    "cosrod: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "rods:\n"
+    "  - name: column\n"
+    "    length: 1.0\n"
+    "    segments: 20\n"
+    "    model: kirchhoff-inextensible\n"
+    "    stiffness: {EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 10.0, EI2: 10.0, GJ: 8.0}\n"
+    "    inertia: {rhoA: 1.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: free}\n"
+    "    loads:\n"
+    "      - {type: force, at: end, value: [0, 0, -1.0], frame: spatial}\n"
+    "analysis: {type: buckling, count: 1}\n";
+
+TEST(buckling_single_kirchhoff_column) {
+  const double want = PI * PI * 10.0 / 4.0;
+  double k20, k40, c20;
+  values(SINGLE, "single.yaml", (const char *const[]){"rods.0.segments=20"}, 1, 1, &k20);
+  values(SINGLE, "single.yaml", (const char *const[]){"rods.0.segments=40"}, 1, 1, &k40);
+  values(SINGLE, "single.yaml", (const char *const[]){"rods.0.segments=20", "rods.0.model=cosserat"}, 2, 1, &c20);
+  const double e20 = fabs(k20 - want) / want, e40 = fabs(k40 - want) / want;
+  NOTE("critical factors %.10g (N = 20), %.10g (N = 40), Cosserat %.10g; pi² EI/(4 L²) = %.10g; errors %.3e, %.3e, "
+       "ratio %.3f; vs Cosserat %.2e",
+       k20, k40, c20, want, e20, e40, e20 / e40, fabs(k20 - c20) / c20);
+  CHECK("within 1e-3 at N = 20", e20 < 1e-3);
+  CHECK("second order (ratio 3.9 .. 4.1)", e20 / e40 > 3.9 && e20 / e40 < 4.1);
+  CHECK_NEAR("shear-rigid Cosserat", k20, c20, 2e-6 * c20);
+}
+
 static const th_case cases[] = {
     TH_CASE(modes_axial_body_on_extensible_rod),
     TH_CASE(modes_pendulum_on_inextensible_rod),
     TH_CASE(modes_kirchhoff_cantilever_with_tip_body),
     TH_CASE(buckling_kirchhoff_column_on_hinged_foot),
+    TH_CASE(buckling_single_kirchhoff_column),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
