@@ -22,28 +22,13 @@
 
 static const double G = 9.81, PI = 3.14159265358979323846;
 
-static cosrod_sim *run(const char *text, const char *name, const char *const *sets, size_t nsets,
-                       cosrod_scenario **sc) {
-  cosrod_sim *sim = sim_test_parse(text, name, sets, nsets, sc);
-  if (!sim) return NULL;
-  cosrod_status st = cosrod_sim_run(sim, NULL);
-  CHECK("run ok", st == COSROD_OK);
-  if (st != COSROD_OK) {
-    NOTE("run: %s", cosrod_sim_message(sim));
-    cosrod_sim_free(sim);
-    cosrod_scenario_free(*sc);
-    return NULL;
-  }
-  return sim;
-}
-
 /* The first n modal values (ω or critical factors) of a run; NAN if missing. */
 static int values(const char *text, const char *name, const char *const *sets, size_t nsets, int n, double *v) {
   for (int i = 0; i < n; ++i) v[i] = NAN;
   cosrod_scenario *sc;
-  cosrod_sim *sim = run(text, name, sets, nsets, &sc);
-  if (!sim) return 0;
-  const int nm = cosrod_sim_nmodes(sim);
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(text, name, sets, nsets, NULL, &sc, &st);
+  const int nm = sim && st == COSROD_OK ? cosrod_sim_nmodes(sim) : 0;
   for (int i = 0; i < nm && i < n; ++i) cosrod_sim_mode(sim, i, v + i, NULL, NULL);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
@@ -204,13 +189,11 @@ TEST(modes_kirchhoff_cantilever_with_tip_body) {
   CHECK("Richardson within 1e-6", fabs(rich) < 1e-6);
 }
 
-/* ---- buckling: a column standing on a hinged foot ------------------------
- * Inextensible column L = 1 m, EI = 10 N m², clamped to body `foot` that a
- * revolute joint (axis y) hinges to ground at the column's base; the top is
- * pinned and slides along z under a 1 N dead load.  In the x-z plane the
- * base is pinned (Euler's second case, k = 1: π²EI/L²), in the y-z plane the
- * hinge holds it clamped (k = 0.699: 20.19 EI/L², (β L)² with tan β = β). */
-static const char *HINGED =
+/* ---- buckling: a column (with and without bodies) --------------------------
+ * Inextensible column L = 1 m, EI = 10 N m² (EA = GA = 1e9 N for the
+ * Cosserat twin), a 1 N dead load on its top.  SINGLE: clamped to ground,
+ * top free (Euler's first case, π²EI/(2L)²). */
+static const char *SINGLE =
     "cosrod: 1\n"
     "gravity: [0, 0, 0]\n"
     "rods:\n"
@@ -222,21 +205,33 @@ static const char *HINGED =
     "    inertia: {rhoA: 1.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}\n"
     "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
     "    ends:\n"
-    "      start: {type: clamped, body: foot, at: [0, 0, 0]}\n"
-    "      end: {type: pinned, slides_along: [0, 0, 1]}\n"
+    "      start: {type: clamped}\n"
+    "      end: {type: free}\n"
     "    loads:\n"
     "      - {type: force, at: end, value: [0, 0, -1.0], frame: spatial}\n"
-    "bodies:\n"
-    "  - {name: foot, mass: 1.0, inertia: [0.01, 0.01, 0.01], position: [0, 0, 0]}\n"
-    "joints:\n"
-    "  - {type: revolute, bodies: [foot, ground], at: [[0, 0, 0], [0, 0, 0]], axis: [0, 1, 0]}\n"
-    "analysis: {type: buckling, count: 2}\n";
+    "analysis: {type: buckling, count: 1}\n";
+
+/* HINGED: the column clamped to body `foot` that a revolute joint (axis y)
+ * hinges to ground at the column's base; the top pinned, sliding along z.
+ * In the x-z plane the base is pinned (Euler's second case, k = 1:
+ * π²EI/L²), in the y-z plane the hinge holds it clamped (k = 0.699:
+ * 20.19 EI/L², (β L)² with tan β = β). */
+static const char *const HINGED[] = {
+    "rods.0.ends.start={type: clamped, body: foot, at: [0, 0, 0]}",
+    "rods.0.ends.end={type: pinned, slides_along: [0, 0, 1]}",
+    "bodies=[{name: foot, mass: 1.0, inertia: [0.01, 0.01, 0.01], position: [0, 0, 0]}]",
+    "joints=[{type: revolute, bodies: [foot, ground], at: [[0, 0, 0], [0, 0, 0]], axis: [0, 1, 0]}]",
+    "analysis={type: buckling, count: 2}"};
+#define NH (sizeof HINGED / sizeof *HINGED)
 
 static double hinged_error(int N, const char *model, double *l, double *e2) {
   char seg[64], mod[64];
+  const char *sets[NH + 2];
   snprintf(seg, sizeof seg, "rods.0.segments=%d", N);
   snprintf(mod, sizeof mod, "rods.0.model=%s", model);
-  values(HINGED, "hinged.yaml", (const char *const[]){seg, mod}, 2, 2, l);
+  for (size_t i = 0; i < NH; ++i) sets[i] = HINGED[i];
+  sets[NH] = seg, sets[NH + 1] = mod;
+  values(SINGLE, "hinged.yaml", sets, NH + 2, 2, l);
   const double want = PI * PI * 10.0, want2 = 20.190728556426 * 10.0;
   NOTE("%s N = %d: critical factors %.10g (pi² EI/L² = %.10g), %.10g (20.19 EI/L² = %.10g)", model, N, l[0], want,
        l[1], want2);
@@ -268,30 +263,11 @@ TEST(buckling_kirchhoff_column_on_hinged_foot) {
   CHECK_NEAR("shear-rigid Cosserat, clamped plane", l20[1], c20[1], 1e-6 * c20[1]);
 }
 
-/* The same path without bodies (the rod's multipliers the only rows): an
- * inextensible cantilever column under a 1 N dead tip load, Euler's
- * π²EI/(2L)², second order in N (ratio 4), the shear-rigid Cosserat column
- * to 2e-6 (7.7e-7 measured: the physical difference P/GA ~ 2.5e-8 is below
- * the accuracy of the two refinements, direct and on the reduced pencil;
- * the extensible Kirchhoff column lies in between). */
-static const char *SINGLE =
-    "cosrod: 1\n"
-    "gravity: [0, 0, 0]\n"
-    "rods:\n"
-    "  - name: column\n"
-    "    length: 1.0\n"
-    "    segments: 20\n"
-    "    model: kirchhoff-inextensible\n"
-    "    stiffness: {EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 10.0, EI2: 10.0, GJ: 8.0}\n"
-    "    inertia: {rhoA: 1.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, 1], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: clamped}\n"
-    "      end: {type: free}\n"
-    "    loads:\n"
-    "      - {type: force, at: end, value: [0, 0, -1.0], frame: spatial}\n"
-    "analysis: {type: buckling, count: 1}\n";
-
+/* The same path without bodies (the rod's multipliers the only rows):
+ * SINGLE, second order in N (ratio 4), the shear-rigid Cosserat column to
+ * 2e-6 (7.7e-7 measured: the physical difference P/GA ~ 2.5e-8 is below the
+ * accuracy of the two refinements, direct and on the reduced pencil; the
+ * extensible Kirchhoff column lies in between). */
 TEST(buckling_single_kirchhoff_column) {
   const double want = PI * PI * 10.0 / 4.0;
   double k20, k40, c20;
