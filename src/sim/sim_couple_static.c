@@ -381,7 +381,8 @@ cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   c->om = malloc((size_t)c->cap * sizeof *c->om);
   c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
   int nvr = 1;
-  for (size_t r = 0; r < s->nrods; r++) nvr = nvr > cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) ? nvr : cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+  for (size_t r = 0; r < s->nrods; r++)
+    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > nvr) nvr = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
   c->pr = malloc((size_t)nvr * sizeof *c->pr);
   free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
   s->omega = malloc((size_t)c->cap * sizeof *s->omega);
