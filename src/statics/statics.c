@@ -285,6 +285,7 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->ldl);
   free(s->kdiag);
   free(s->arcbuf);
+  free(s->ptcbuf);
   statics_blocks_free(s);
   free(s);
 }
