@@ -76,9 +76,12 @@ static double wmax(const cosrod_statics *s, const double *d) {
  * ~δφ²/2 and leaves axial forces ~EA δφ²/2 that dwarf the loads (and the
  * residual norm SER reads); two or three iterations put the step back on the
  * rods' unstretched manifold.  Done when a correction is below 1e-3 of the
- * first; *ok = 0 if that takes more than PTC_INNER iterations (the step is
- * then rejected: Δτ too large for the curvature of the swing). */
-enum { PTC_INNER = 5 };
+ * first; *ok = 0 if that takes more than PTC_INNER iterations, or if the
+ * first step is no descent step of the flow (δᵀr <= 0: K + M/Δτ is
+ * indefinite along it, near an unstable equilibrium such as an inverted
+ * pendulum, where Newton would climb to it); the step is then rejected and
+ * retried with a shorter Δτ. */
+enum { PTC_INNER = 5, PTC_STALL = 30 };
 
 static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const double *m, double dtau,
                                    const double *q, const double *r, double *qt, double *rt, double *dv, double *sct,
@@ -103,6 +106,11 @@ static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const
     for (int i = 0; i < s->nv; ++i)
       if (!isfinite(dv[i])) return COSROD_ERR_NONFINITE;
     statics_limit_step(s, dv);
+    if (c == 0) { /* a descent step of the flow: δᵀr > 0 (the force rows' work, as the line search) */
+      double w = 0.0;
+      for (int i = 0; i < s->nv; ++i) w += dv[i] * r[i];
+      if (!(w - statics_blocks_mult_work(s, dv, r) > 0.0)) return COSROD_OK;
+    }
     cosrod_statics_apply(s, qt, dv);
     s->nnewton++;
     st = statics_residual(s, t, mu, qt, rt, sct);
@@ -133,8 +141,9 @@ cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int
    * Δs_min or one radian (statics.c's weights) */
   const double rate = flow_rate(s, m, r);
   if (!(rate > 0.0)) return COSROD_ERR_CONVERGENCE;
-  double dtau = 1.0 / rate, sc_try = sc;
+  double dtau = 1.0 / rate, sc_try = sc, sc_best = sc;
   const int max_it = 10 * s->opt.max_newton;
+  int stalled = 0; /* accepted steps since the residual last halved */
   for (int it = 0; it < max_it; ++it) {
     if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED;
     double sct = 0.0;
@@ -153,6 +162,11 @@ cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int
     sc = sct;
     *res = sc;
     if (s->excess <= 1.0) return COSROD_OK;
+    /* no equilibrium downhill (a free rod under a net force drifts away) */
+    if (sc < 0.5 * sc_best)
+      sc_best = sc, stalled = 0;
+    else if (++stalled > PTC_STALL)
+      break;
     /* in Newton's basin: finish with the corrector (on a copy) */
     if (sc <= 1e-3 * sc_try) {
       int ni = 0;

@@ -1,7 +1,7 @@
 /* Static analyses that must swing a mechanism far to its equilibrium (issue
  * 13; the pseudo-transient fallback of src/statics/statics_ptc.c), against
  * closed forms:
- *  - a body on a revolute hinge started 0.1 ... 2.5 rad from hanging turns
+ *  - a body on a revolute hinge started 0.1 ... 3.1 rad from hanging turns
  *    by exactly that angle about the hinge (its centre straight below the
  *    hinge point), the joint force is its weight and the top reaction the
  *    total weight;
@@ -54,11 +54,11 @@ static void hinge_yaml(double th, char *buf, size_t n) {
            s, -0.7 - c, -s, c);
 }
 
-static void hinge(double th) {
+static void hinge(double th, const char *const *sets, size_t nsets) {
   char text[2048];
   hinge_yaml(th, text, sizeof text);
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(text, "hinge.yaml", NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_parse(text, "hinge.yaml", sets, nsets, &sc);
   if (!sim) return;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("static run ok", st == COSROD_OK);
@@ -86,14 +86,19 @@ static void hinge(double th) {
   cosrod_scenario_free(sc);
 }
 
-TEST(hinged_body_from_0_1_rad) { hinge(0.1); }
-TEST(hinged_body_from_0_3_rad) { hinge(0.3); }
-TEST(hinged_body_from_0_5_rad) { hinge(0.5); }
-TEST(hinged_body_from_0_7_rad) { hinge(0.7); }
-TEST(hinged_body_from_1_0_rad) { hinge(1.0); }
-TEST(hinged_body_from_1_4_rad) { hinge(1.4); }
+TEST(hinged_body_from_0_1_rad) { hinge(0.1, NULL, 0); }
+TEST(hinged_body_from_0_3_rad) { hinge(0.3, NULL, 0); }
+TEST(hinged_body_from_0_5_rad) { hinge(0.5, NULL, 0); }
+TEST(hinged_body_from_0_7_rad) { hinge(0.7, NULL, 0); }
+TEST(hinged_body_from_1_0_rad) { hinge(1.0, NULL, 0); }
+TEST(hinged_body_from_1_4_rad) { hinge(1.4, NULL, 0); }
 /* 0.64 rad short of inverted: must fall to the hanging, not the inverted, equilibrium */
-TEST(hinged_body_from_2_5_rad) { hinge(2.5); }
+TEST(hinged_body_from_2_5_rad) { hinge(2.5, NULL, 0); }
+/* 0.04 rad from inverted with full gravity from the start (load-factor
+ * continuation): Newton alone climbs to the inverted equilibrium */
+TEST(hinged_body_from_3_1_rad_gravity_constant) {
+  hinge(3.1, (const char *const[]){"analysis={type: static, gravity: constant}"}, 1);
+}
 
 /* A nylon cable (L = 1 m, r = 2 mm, E = 2 GPa, 10 segments) pinned at the
  * origin, straight at deg degrees from hanging, no body. */
@@ -181,7 +186,8 @@ static const th_case cases[] = {
     TH_CASE(hinged_body_from_0_1_rad),     TH_CASE(hinged_body_from_0_3_rad),
     TH_CASE(hinged_body_from_0_5_rad),     TH_CASE(hinged_body_from_0_7_rad),
     TH_CASE(hinged_body_from_1_0_rad),     TH_CASE(hinged_body_from_1_4_rad),
-    TH_CASE(hinged_body_from_2_5_rad),     TH_CASE(pinned_rod_from_30_deg_hangs),
+    TH_CASE(hinged_body_from_2_5_rad),     TH_CASE(hinged_body_from_3_1_rad_gravity_constant),
+    TH_CASE(pinned_rod_from_30_deg_hangs),
     TH_CASE(pinned_rod_from_60_deg_hangs), TH_CASE(pinned_rod_from_120_deg_hangs),
     TH_CASE(cable_pendulum_static),
 };
