@@ -38,7 +38,9 @@
  * 1e-12 relative diagonal shift for rigid null modes.
  * Increments: halved on divergence or on a change of the stability index of
  * K (monitor, march(), factor_at()), grown after fast convergence, clipped to requested
- * stops.
+ * stops.  A failed first increment (a mechanism under the start loads that
+ * must swing far: its equilibrium is a finite distance away for any load)
+ * falls back once to pseudo-transient continuation (statics_ptc.c).
  *
  * Rates are zero: the residual is evaluated on a private copy of the rod model
  * with damping switched off, so moving prescribed ends (pseudo-time
