@@ -29,8 +29,8 @@
 #include "cosrod/band.h"
 #include "statics/statics_internal.h"
 
-/* Lumped diagonal "mass" of the flow (nv): see above; 0 on algebraic rows. */
-static void ptc_mass(const cosrod_statics *s, double *m) {
+/* The flow's M (statics_internal.h): also the mass of modes_system.c. */
+void statics_lumped_mass(const cosrod_statics *s, double *m) {
   memset(m, 0, sizeof(double) * (size_t)s->nv);
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
@@ -130,7 +130,7 @@ cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int
   if (st != COSROD_OK) return st;
   const int nv = s->nv, nq = s->nq;
   double *m = s->ptcbuf, *r = m + nv, *dv = r + nv, *rt = dv + nv, *qt = rt + nv, *qn = qt + nq;
-  ptc_mass(s, m);
+  statics_lumped_mass(s, m);
   double sc = 0.0;
   *iters = 0;
   st = statics_residual(s, t, mu, q, r, &sc);
