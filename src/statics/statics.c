@@ -226,8 +226,9 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   s->J = cosrod_band_create((int)nv, s->ml, s->mu);
   s->ldl = calloc(nv * (size_t)((s->ml > s->mu ? s->ml : s->mu) + 1), sizeof(double));
   s->kdiag = calloc(nv, sizeof(double));
-  if (!s->ldl || !s->kdiag || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->wnorm ||
-      !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
+  s->ptcbuf = calloc(4 * nv + 2 * nq, sizeof(double)); /* statics_ptc.c */
+  if (!s->ldl || !s->kdiag || !s->ptcbuf || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol ||
+      !s->wnorm || !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
     cosrod_statics_free(s);
     *status = COSROD_ERR_NOMEM;
     return NULL;

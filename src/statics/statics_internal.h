@@ -54,7 +54,7 @@ struct cosrod_statics {
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
   int kkt;              /* 1: some rod is a Kirchhoff rod (KKT unknowns, statics_kirchhoff.c) */
   double *arcbuf;       /* (5 nv + 3 nq) arc-length workspace (statics_arclen.c), or NULL */
-  double *ptcbuf;       /* (4 nv + 2 nq) pseudo-transient continuation workspace (statics_ptc.c), or NULL */
+  double *ptcbuf;       /* (4 nv + 2 nq) pseudo-transient continuation workspace (statics_ptc.c) */
   long nnewton, njac, nres;
   /* rigid blocks (statics_blocks.c; nblk = 0 without) */
   int nblk, nq_rods;    /* blocks, their q offset (after the rods) */

@@ -308,8 +308,8 @@ static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, con
 /* Stability monitor of march() at the corrected state q (sv): the index
  * *neg_n of the stiffness factored into s->J (*have_lu), *crossed if it
  * differs from neg_c or the stiffness is singular (a critical point). */
-static cosrod_status monitor(cosrod_statics *s, const path *pa, double sv, const double *q, int neg_c, int *neg_n,
-                             int *have_lu, int *crossed) {
+static cosrod_status monitor(cosrod_statics *s, const path *pa, double sv, const double *q, int neg_c,
+                             int *neg_n, int *have_lu, int *crossed) {
   if (!s->opt.stop_at_critical) return COSROD_OK;
   cosrod_status st = factor_at(s, pa, sv, q, neg_n);
   if (st == COSROD_OK) {

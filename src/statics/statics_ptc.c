@@ -45,13 +45,6 @@ void statics_lumped_mass(const cosrod_statics *s, double *m) {
     for (int j = 0; j < 6; ++j) m[s->bv0[b] + j] = fmax(s->blk.mass[6 * b + j], 0.0);
 }
 
-static cosrod_status ptc_reserve(cosrod_statics *s) {
-  if (s->ptcbuf) return COSROD_OK;
-  const size_t nv = (size_t)s->nv, nq = (size_t)s->nq;
-  s->ptcbuf = calloc(4 * nv + 2 * nq, sizeof(double));
-  return s->ptcbuf ? COSROD_OK : COSROD_ERR_NOMEM;
-}
-
 /* Largest weighted rate max_i w_i |r_i| / M_i of the gradient flow (the
  * translations weighted by 1/Δs_min, rotations by 1: statics.c's wnorm). */
 static double flow_rate(const cosrod_statics *s, const double *m, const double *r) {
@@ -85,8 +78,8 @@ static double wmax(const cosrod_statics *s, const double *d) {
 enum { PTC_INNER = 5, PTC_STALL = 30 };
 
 static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const double *m, double dtau,
-                                   const double *q, const double *r, double *qt, double *rt, double *dv, double *sct,
-                                   int *ok) {
+                                   const double *q, const double *r, double *qt, double *rt, double *dv,
+                                   double *sct, int *ok) {
   double d0 = 0.0;
   *ok = 0;
   memcpy(qt, q, sizeof(double) * (size_t)s->nq);
@@ -127,8 +120,7 @@ static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const
 }
 
 cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
-  cosrod_status st = ptc_reserve(s);
-  if (st != COSROD_OK) return st;
+  cosrod_status st;
   const int nv = s->nv, nq = s->nq;
   double *m = s->ptcbuf, *r = m + nv, *dv = r + nv, *rt = dv + nv, *qt = rt + nv, *qn = qt + nq;
   statics_lumped_mass(s, m);

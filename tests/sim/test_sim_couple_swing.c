@@ -31,27 +31,28 @@ static const double G = 9.81, PI = 3.14159265358979323846;
  * at angle th from hanging, unrotated. */
 static void hinge_yaml(double th, char *buf, size_t n) {
   const double s = 0.1 * sin(th), c = 0.1 * cos(th);
-  snprintf(buf, n,
-           "cosrod: 1\n"
-           "gravity: [0, 0, -9.81]\n"
-           "rods:\n"
-           "  - name: rod\n"
-           "    length: 0.5\n"
-           "    segments: 6\n"
-           "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-           "    section: {shape: circle, radius: 5.0e-3}\n"
-           "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-           "    ends:\n"
-           "      start: {type: clamped}\n"
-           "      end: {type: clamped, body: upper, at: [0, 0, 0.1]}\n"
-           "bodies:\n"
-           "  - {name: upper, mass: 1.0, inertia: [0.01, 0.01, 0.005], position: [0, 0, -0.6]}\n"
-           "  - {name: lower, mass: 2.0, inertia: [0.004, 0.006, 0.005], position: [%.17g, 0, %.17g]}\n"
-           "joints:\n"
-           "  - {type: revolute, bodies: [upper, lower], at: [[0, 0, -0.1], [%.17g, 0, %.17g]], axis: [0, 1, 0]}\n"
-           "analysis: {type: static, increments: 10}\n"
-           "output: {every: 0.5}\n",
-           s, -0.7 - c, -s, c);
+  snprintf(
+      buf, n,
+      "cosrod: 1\n"
+      "gravity: [0, 0, -9.81]\n"
+      "rods:\n"
+      "  - name: rod\n"
+      "    length: 0.5\n"
+      "    segments: 6\n"
+      "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+      "    section: {shape: circle, radius: 5.0e-3}\n"
+      "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+      "    ends:\n"
+      "      start: {type: clamped}\n"
+      "      end: {type: clamped, body: upper, at: [0, 0, 0.1]}\n"
+      "bodies:\n"
+      "  - {name: upper, mass: 1.0, inertia: [0.01, 0.01, 0.005], position: [0, 0, -0.6]}\n"
+      "  - {name: lower, mass: 2.0, inertia: [0.004, 0.006, 0.005], position: [%.17g, 0, %.17g]}\n"
+      "joints:\n"
+      "  - {type: revolute, bodies: [upper, lower], at: [[0, 0, -0.1], [%.17g, 0, %.17g]], axis: [0, 1, 0]}\n"
+      "analysis: {type: static, increments: 10}\n"
+      "output: {every: 0.5}\n",
+      s, -0.7 - c, -s, c);
 }
 
 static void hinge(double th, const char *const *sets, size_t nsets) {
@@ -71,8 +72,8 @@ static void hinge(double th, const char *const *sets, size_t nsets) {
   const double want = (3.0 + 1100.0 * PI * 25e-6 * 0.5) * G;
   /* lower turns about y by th: q = ±(cos th/2, 0, sin th/2, 0) */
   const double sgn = q2[0] < 0.0 ? -1.0 : 1.0, ang = 2.0 * atan2(sgn * q2[2], sgn * q2[0]);
-  NOTE("start %.3f rad: turned %.15f rad, lower at (%.3e, %.3e, %.12f), joint force %.12g N, top %.12g N", th, ang,
-       x2[0] - x1[0], x2[1], x2[2] - x1[2], RJ[2], R[2]);
+  NOTE("start %.3f rad: turned %.15f rad, lower at (%.3e, %.3e, %.12f), joint force %.12g N, top %.12g N", th,
+       ang, x2[0] - x1[0], x2[1], x2[2] - x1[2], RJ[2], R[2]);
   CHECK_NEAR("turned by the start angle (hangs)", ang, th, 1e-8);
   CHECK_NEAR("only about the hinge", hypot(q2[1], q2[3]), 0.0, 1e-9);
   CHECK_NEAR("centre below the hinge (x)", x2[0], x1[0], 1e-9);
@@ -131,8 +132,10 @@ static void tilted_rod(double deg, int nseg) {
   cosrod_sim_tip(sim, 0, tip);
   cosrod_rod_constants(cosrod_sim_rod(sim, 0), NULL, NULL, NULL, NULL, &rhoA, NULL);
   const double W = rhoA * G * L, zt = -(L + rho * G * L * L / (2.0 * E));
-  NOTE("%.0f deg, %d segments: tip (%.3e, %.3e, %.15f) (want z %.15f), top reaction (%.3e, %.3e, %.15g) N (weight %.15g N)", deg,
-       nseg, tip[0], tip[1], tip[2], zt, R[0], R[1], R[2], W);
+  NOTE(
+      "%.0f deg, %d segments: tip (%.3e, %.3e, %.15f) (want z %.15f), top reaction (%.3e, %.3e, %.15g) N "
+      "(weight %.15g N)",
+      deg, nseg, tip[0], tip[1], tip[2], zt, R[0], R[1], R[2], W);
   /* Newton stops with vertex forces below tol = 1e-9 of the force scale (~W):
    * their sum, < (N+1) tol W, is the error of the top reaction, their moment
    * about the pin, < (N+1) tol W L, against the pendulum stiffness W L/2
@@ -177,9 +180,11 @@ TEST(cable_pendulum_static) {
     mc += rhoA * w[n];
   }
   const double W = (1.0 + mc) * G;
-  NOTE("pin reaction (%.3e, %.3e, %.15g) N, total weight %.15g N; body at (%.6e, %.3e, %.9f); sum m x = (%.3e, %.3e) "
-       "kg m",
-       R[0], R[1], R[2], W, xb[0], xb[1], xb[2], mx, my);
+  NOTE(
+      "pin reaction (%.3e, %.3e, %.15g) N, total weight %.15g N; body at (%.6e, %.3e, %.9f); sum m x = "
+      "(%.3e, %.3e) "
+      "kg m",
+      R[0], R[1], R[2], W, xb[0], xb[1], xb[2], mx, my);
   CHECK_NEAR("pin reaction = total weight", R[2], W, 1e-8 * W);
   CHECK_NEAR("no horizontal pin reaction", hypot(R[0], R[1]), 0.0, 1e-8 * W);
   CHECK_NEAR("weights balance about the pin (x)", mx, 0.0, 1e-8);
@@ -190,13 +195,12 @@ TEST(cable_pendulum_static) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(hinged_body_from_0_1_rad),     TH_CASE(hinged_body_from_0_3_rad),
-    TH_CASE(hinged_body_from_0_5_rad),     TH_CASE(hinged_body_from_0_7_rad),
-    TH_CASE(hinged_body_from_1_0_rad),     TH_CASE(hinged_body_from_1_4_rad),
-    TH_CASE(hinged_body_from_2_5_rad),     TH_CASE(hinged_body_from_3_1_rad_gravity_constant),
-    TH_CASE(pinned_rod_from_30_deg_hangs),
-    TH_CASE(pinned_rod_from_60_deg_hangs), TH_CASE(pinned_rod_from_120_deg_hangs),
-    TH_CASE(pinned_rod_200_segments_from_120_deg_hangs),
+    TH_CASE(hinged_body_from_0_1_rad),      TH_CASE(hinged_body_from_0_3_rad),
+    TH_CASE(hinged_body_from_0_5_rad),      TH_CASE(hinged_body_from_0_7_rad),
+    TH_CASE(hinged_body_from_1_0_rad),      TH_CASE(hinged_body_from_1_4_rad),
+    TH_CASE(hinged_body_from_2_5_rad),      TH_CASE(hinged_body_from_3_1_rad_gravity_constant),
+    TH_CASE(pinned_rod_from_30_deg_hangs),  TH_CASE(pinned_rod_from_60_deg_hangs),
+    TH_CASE(pinned_rod_from_120_deg_hangs), TH_CASE(pinned_rod_200_segments_from_120_deg_hangs),
     TH_CASE(cable_pendulum_static),
 };
 
