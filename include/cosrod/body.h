@@ -152,6 +152,25 @@ typedef struct cosrod_joint_def {
   double axis2[3];
 } cosrod_joint_def;
 
+/* One constraint row of a joint ([L] Table 2), with a = side 0 and b =
+ * side 1 (ground: identity), c = x + R ρ the joint points:
+ *   kind 0  g = (R_a u)·(c_b - c_a)   (translations),
+ *   kind 1  g = (R_a u)·(R_b w)       (relative rotations);
+ * u in a's frame, w in b's frame. */
+typedef struct cosrod_joint_row {
+  int kind;
+  double u[3], w[3];
+} cosrod_joint_row;
+
+/* The rows of a joint of the given type (at most 6, returned count):
+ * axis (unit, a's frame; spherical and fixed: any unit vector), axis2
+ * (universal: b's frame), Rba = R_b0ᵀ R_a0 (3 x 3 column-major) the initial
+ * relative orientation, whose side-b images w = Rba v of side-a vectors
+ * keep it.  The one table of cosrod_mbs (body.c) and of the statics system
+ * (src/sim/sim_couple_joint_static.c). */
+int cosrod_joint_rows(cosrod_joint_type type, const double axis[3], const double axis2[3], const double Rba[9],
+                      cosrod_joint_row rows[6]);
+
 typedef struct cosrod_mbs_def {
   size_t nbodies;
   const cosrod_body_def *bodies;

@@ -214,7 +214,8 @@ typedef struct cosrod_ode_problem {
    * linear systems with KLU (when cosrod_sparse_available()), taking the
    * values from jac_sp, else from finite differences grouped by the pattern
    * (Curtis-Powell-Reid); the pattern must hold every entry that can be
-   * non-zero.  Only for m1 == 0 and no mass matrix.  Every other method and
+   * non-zero.  Only for m1 == 0 and no mass matrix or a diagonal one (banded,
+   * mass_ml = mass_mu = 0; not for ida's residual form).  Every other method and
    * shape uses the dense / banded description above, so give both. */
   int jac_sparse;
   const int *jac_colptr; /* (n + 1) */

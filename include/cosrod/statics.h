@@ -175,7 +175,8 @@ typedef struct cosrod_statics_blocks {
    * row a length scale (m; 1 for angles) in scale after the blocks' pairs: a
    * row converges at |g| <= (1e-3 tol + 16 eps) scale.  mult_h (nmult): the
    * finite-difference step (N or N m) of each multiplier.  Modes and buckling
-   * refuse multipliers (ERR_UNSUPPORTED). */
+   * work on the constraints' tangent space (G φ = 0; the multipliers' entries
+   * of their vectors are 0). */
   int nmult;
   const double *mult_h;
   void *user;
@@ -207,7 +208,10 @@ int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
  * (t, q): the `count` lowest eigenpairs of K φ = ω² M φ with the rods'
  * lumped masses and the blocks' masses; omega (count, rad/s, negative
  * -sqrt(-λ) for an unstable direction), minimal (count x ndof, or NULL)
- * mass-normalised, largest entry positive.  Cosserat rods only. */
+ * mass-normalised, largest entry positive.  With multipliers (blk.nmult)
+ * on the constraints' null space, K the Lagrangian's Hessian, count <=
+ * ndof - 2 nmult (ndof counts the multipliers), the multipliers' entries
+ * 0; ERR_SINGULAR for redundant constraints.  Cosserat rods only. */
 cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
                                           double *minimal);
 
@@ -306,7 +310,10 @@ cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t
  * nv, or NULL): the buckling modes (null vectors of K there), unit length,
  * largest entry positive, material rotations at the unloaded state.  Dense
  * (O(nv³) per evaluation, ~10 evaluations per mode); ERR_CONVERGENCE if no
- * positive λ exists (the loads stabilise), ERR_SINGULAR if K_0 is zero. */
+ * positive λ exists (the loads stabilise), ERR_SINGULAR if K_0 is zero.
+ * With multipliers (blocks with joints): K is the Lagrangian's Hessian on
+ * the tangent space of the constraints (their entries of `minimal` 0);
+ * ERR_SINGULAR for redundant constraints. */
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal);
 

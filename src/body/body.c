@@ -81,16 +81,6 @@ static void fail(cosrod_status *st, char *err, size_t errlen, cosrod_status code
   }
 }
 
-/* two unit vectors completing the unit a to an orthonormal frame */
-static void perp_pair(const double a[3], double u1[3], double u2[3]) {
-  double e[3] = {0, 0, 0};
-  int k = fabs(a[0]) < fabs(a[1]) ? (fabs(a[0]) < fabs(a[2]) ? 0 : 2) : (fabs(a[1]) < fabs(a[2]) ? 1 : 2);
-  e[k] = 1.0;
-  cosrod_vec3_cross(u1, a, e);
-  cosrod_vec3_normalise(u1, u1);
-  cosrod_vec3_cross(u2, a, u1);
-}
-
 void cosrod_mbs_free(cosrod_mbs *m) {
   if (!m) return;
   free(m->bodies);
@@ -181,82 +171,23 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
 }
 
 /* Add the constraint rows of joint j ([L] Table 2). */
-static void push_row(mbs_row *rr, int *n, int kind, const double u[3], const double w[3]) {
-  rr[*n].kind = kind;
-  cosrod_vec3_copy(rr[*n].u, u);
-  if (w)
-    cosrod_vec3_copy(rr[*n].w, w);
-  else
-    cosrod_vec3_zero(rr[*n].w);
-  ++*n;
-}
-
+/* The rows of joint j (cosrod_joint_rows, body_joint.c) appended to m->rows. */
 static int add_rows(cosrod_mbs *m, int j, const double *Rb0, const double *Ra0, const double axis[3],
                     const double ax2[3]) {
   mbs_joint *jt = &m->joints[j];
   jt->row0 = m->nc;
-  static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  double u1[3], u2[3];
-  perp_pair(axis, u1, u2);
-  /* side-b images of side-a vectors at t = 0: w = R_b0^T R_a0 u */
   double Ra0T[9], Rba[9];
   for (int i = 0; i < 3; ++i)
     for (int k = 0; k < 3; ++k) Ra0T[i + 3 * k] = Rb0[k + 3 * i]; /* R_b0^T */
   mat_mul(Rba, Ra0T, Ra0);
-  double wa[3], w1[3];
-  mat_vec(wa, Rba, axis);
-  mat_vec(w1, Rba, u1);
-  mbs_row rr[6];
-  int n = 0;
-  switch (jt->type) {
-    case COSROD_JOINT_SPHERICAL:
-      push_row(rr, &n, 0, E[0], NULL);
-      push_row(rr, &n, 0, E[1], NULL);
-      push_row(rr, &n, 0, E[2], NULL);
-      break;
-    case COSROD_JOINT_REVOLUTE:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 0, E[0], NULL);
-      push_row(rr, &n, 0, E[1], NULL);
-      push_row(rr, &n, 0, E[2], NULL);
-      break;
-    case COSROD_JOINT_PRISMATIC:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 1, u2, w1);
-      push_row(rr, &n, 0, u1, NULL);
-      push_row(rr, &n, 0, u2, NULL);
-      break;
-    case COSROD_JOINT_CYLINDRICAL:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 0, u1, NULL);
-      push_row(rr, &n, 0, u2, NULL);
-      break;
-    case COSROD_JOINT_UNIVERSAL:
-      push_row(rr, &n, 1, axis, ax2);
-      push_row(rr, &n, 0, E[0], NULL);
-      push_row(rr, &n, 0, E[1], NULL);
-      push_row(rr, &n, 0, E[2], NULL);
-      break;
-    case COSROD_JOINT_PLANAR:
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 0, axis, NULL);
-      break;
-    default: /* fixed */
-      push_row(rr, &n, 1, u1, wa);
-      push_row(rr, &n, 1, u2, wa);
-      push_row(rr, &n, 1, u2, w1);
-      push_row(rr, &n, 0, E[0], NULL);
-      push_row(rr, &n, 0, E[1], NULL);
-      push_row(rr, &n, 0, E[2], NULL);
-      break;
-  }
+  cosrod_joint_row rr[6];
+  const int n = cosrod_joint_rows(jt->type, axis, ax2, Rba, rr);
   for (int i = 0; i < n; ++i) {
-    rr[i].joint = j;
-    m->rows[m->nc + i] = rr[i];
+    mbs_row *o = &m->rows[m->nc + i];
+    o->kind = rr[i].kind;
+    o->joint = j;
+    cosrod_vec3_copy(o->u, rr[i].u);
+    cosrod_vec3_copy(o->w, rr[i].w);
   }
   m->nc += n;
   jt->nrows = n;

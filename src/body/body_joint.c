@@ -33,6 +33,57 @@ static void mat_vec(double r[3], const double R[9], const double v[3]) {
   cosrod_vec3_set(r, a, b, c);
 }
 
+/* Unit u1, u2 with (u1, u2, a) orthonormal. */
+static void perp_pair(const double a[3], double u1[3], double u2[3]) {
+  double e[3] = {0, 0, 0};
+  int k = fabs(a[0]) < fabs(a[1]) ? (fabs(a[0]) < fabs(a[2]) ? 0 : 2) : (fabs(a[1]) < fabs(a[2]) ? 1 : 2);
+  e[k] = 1.0;
+  cosrod_vec3_cross(u1, a, e);
+  cosrod_vec3_normalise(u1, u1);
+  cosrod_vec3_cross(u2, a, u1);
+}
+
+static void push_row(cosrod_joint_row *rr, int *n, int kind, const double u[3], const double w[3]) {
+  rr[*n].kind = kind;
+  cosrod_vec3_copy(rr[*n].u, u);
+  if (w)
+    cosrod_vec3_copy(rr[*n].w, w);
+  else
+    cosrod_vec3_zero(rr[*n].w);
+  ++*n;
+}
+
+int cosrod_joint_rows(cosrod_joint_type type, const double axis[3], const double axis2[3], const double Rba[9],
+                      cosrod_joint_row rr[6]) {
+  static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  double u1[3], u2[3], wa[3], w1[3];
+  perp_pair(axis, u1, u2);
+  mat_vec(wa, Rba, axis); /* side-b images of side-a vectors at t = 0 */
+  mat_vec(w1, Rba, u1);
+  const int prism = type == COSROD_JOINT_PRISMATIC, cyl = type == COSROD_JOINT_CYLINDRICAL;
+  int n = 0;
+  /* rotations: universal keeps axis ⟂ axis2; the others but spherical keep
+   * the axis (u1, u2 ⟂ its image), prismatic and fixed also the turn about it */
+  if (type == COSROD_JOINT_UNIVERSAL) {
+    push_row(rr, &n, 1, axis, axis2);
+  } else if (type != COSROD_JOINT_SPHERICAL) {
+    push_row(rr, &n, 1, u1, wa);
+    push_row(rr, &n, 1, u2, wa);
+    if (prism || type == COSROD_JOINT_FIXED) push_row(rr, &n, 1, u2, w1);
+  }
+  /* translations: across the axis (prismatic, cylindrical), along the
+   * normal (planar), all three (spherical, revolute, universal, fixed) */
+  if (prism || cyl) {
+    push_row(rr, &n, 0, u1, NULL);
+    push_row(rr, &n, 0, u2, NULL);
+  } else if (type == COSROD_JOINT_PLANAR) {
+    push_row(rr, &n, 0, axis, NULL);
+  } else {
+    for (int i = 0; i < 3; ++i) push_row(rr, &n, 0, E[i], NULL);
+  }
+  return n;
+}
+
 /* Side data of a joint: position, rotation, lever, velocities. */
 typedef struct side {
   int body;

@@ -127,7 +127,8 @@ static void usage(FILE *f) {
           "ends along the route (their keyframes are stops); control: arc-length: the free\n"
           "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
           "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
-          "joints.csv their reactions; refused (exit 2): joints in modes and buckling or\n"
+          "joints.csv their reactions; modes and buckling with joints on the constraints'\n"
+          "null space (a joint's free motions are zero frequencies); refused (exit 2): joints\n"
           "with keyframe bodies, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }

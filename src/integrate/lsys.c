@@ -33,11 +33,16 @@ cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ct
   if (!L) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
   L->n = n;
-  if (allow_sparse && cosrod_sparse_jac_usable(p)) { /* m1 == 0, no mass matrix */
+  if (allow_sparse && cosrod_sparse_jac_usable(p)) { /* m1 == 0, no or a diagonal mass matrix */
     L->nm1 = n;
     L->work = calloc((size_t)3 * (size_t)n, sizeof(double));
     L->tmp = L->work ? L->work + 2 * n : NULL;
-    cosrod_status st = L->work ? cosrod_lsys_sparse_create(&L->S, p) : COSROD_ERR_NOMEM;
+    if (p->mass) { /* diagonal, stored as a band with ml = mu = 0 (ldm = 1) */
+      L->has_mass = L->mass_banded = 1;
+      L->ldm = 1;
+      L->M = calloc((size_t)n, sizeof(double));
+    }
+    cosrod_status st = L->work && (!p->mass || L->M) ? cosrod_lsys_sparse_create(&L->S, p) : COSROD_ERR_NOMEM;
     if (st != COSROD_OK) {
       cosrod_lsys_free(L);
       return st;
@@ -146,7 +151,7 @@ cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac) {
   const int nm1 = L->nm1, m1 = L->m1, m2 = L->m2, K = L->nblk;
   const size_t ldj = (size_t)L->ldj;
   L->fac = fac;
-  if (L->S) return cosrod_lsys_sparse_factor(L->S, fac);
+  if (L->S) return cosrod_lsys_sparse_factor(L->S, fac, L->has_mass ? L->M : NULL);
   /* forming E (zeroing, copying J) takes ~1 s at N = 10^6: poll before it */
   if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED;
   /* s_k = 1 / fac^(K-k) for the q-blocks */

@@ -1,4 +1,4 @@
-/* Sparse Jacobians and the KLU systems E = fac I - J of the implicit
+/* Sparse Jacobians and the KLU systems E = fac M - J (M = I or diagonal) of the implicit
  * integrators (see lsys_sparse.h).  Finite differences: columns of one
  * Curtis-Powell-Reid group share no row, so one perturbed evaluation of f
  * gives them all (Curtis, Powell & Reid 1974; HW II §IV.8 for the band
@@ -12,7 +12,8 @@
 #include <string.h>
 
 int cosrod_sparse_jac_usable(const cosrod_ode_problem *p) {
-  return p->jac_sparse && p->m1 <= 0 && !p->mass && p->jac_colptr && p->jac_rowind &&
+  const int diag_mass = !p->mass || (p->mass_banded && p->mass_ml == 0 && p->mass_mu == 0);
+  return p->jac_sparse && p->m1 <= 0 && diag_mass && p->jac_colptr && p->jac_rowind &&
          cosrod_sparse_available() && cosrod_sparse_pattern_check(p->n, p->jac_colptr, p->jac_rowind) == 0;
 }
 
@@ -159,11 +160,11 @@ int cosrod_lsys_sparse_jac(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, double t
   return cosrod_sparse_jac_eval(&S->sj, ctx, t, y, fy, S->Jx, S->work);
 }
 
-cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac) {
+cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac, const double *mdiag) {
   if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED;
   cosrod_sparse *E = S->E;
   memset(E->data, 0, (size_t)E->nnz * sizeof *E->data);
-  for (int j = 0; j < E->n; j++) E->data[S->dpos[j]] = fac;
+  for (int j = 0; j < E->n; j++) E->data[S->dpos[j]] = mdiag ? fac * mdiag[j] : fac;
   for (int k = 0; k < S->sj.nnz; k++) E->data[S->jpos[k]] -= S->Jx[k];
   for (int k = 0; k < E->nnz; k++)
     if (!isfinite(E->data[k])) return COSROD_ERR_NONFINITE;

@@ -1,7 +1,7 @@
 /* Private helpers of the implicit integrators for a sparse Jacobian shape
  * (cosrod_ode_problem.jac_sparse): the Jacobian values on the CSC pattern,
  * analytic (jac_sp) or by finite differences with Curtis-Powell-Reid column
- * groups, and the KLU system E = fac I - J of rodas / seulex / radau5 (lsys.c
+ * groups, and the KLU system E = fac M - J of rodas / seulex / radau5 (lsys.c
  * delegates here when the method allows the sparse shape).  Everything is
  * allocated by create; eval, factor and solve do not allocate (except KLU's
  * re-pivoting, see cosrod/sparse.h). */
@@ -21,7 +21,8 @@ typedef struct cosrod_sparse_jac {
 } cosrod_sparse_jac;
 
 /* 1 if the problem's sparse shape can be used (jac_sparse, valid pattern,
- * m1 == 0, no mass matrix, KLU built in). */
+ * m1 == 0, no mass matrix or a diagonal one (banded 0/0, e.g. the DAE forms'
+ * diag(1, ..., 0)), KLU built in). */
 int cosrod_sparse_jac_usable(const cosrod_ode_problem *p);
 /* Groups for the pattern; ERR_INVALID (bad pattern), ERR_NOMEM. */
 cosrod_status cosrod_sparse_jac_init(cosrod_sparse_jac *sj, const cosrod_ode_problem *p);
@@ -33,7 +34,7 @@ void cosrod_sparse_jac_free(cosrod_sparse_jac *sj);
 int cosrod_sparse_jac_eval(const cosrod_sparse_jac *sj, cosrod_step_ctx *ctx, double t, const double *y,
                            const double *fy, double *Jx, double *work);
 
-/* E = fac I - J on the pattern of J plus the diagonal. */
+/* E = fac M - J (M diagonal or I) on the pattern of J plus the diagonal. */
 typedef struct cosrod_lsys_sparse {
   cosrod_sparse_jac sj;
   double *Jx; /* (nnz of J) */
@@ -47,8 +48,9 @@ cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_o
 void cosrod_lsys_sparse_free(cosrod_lsys_sparse *S);
 int cosrod_lsys_sparse_jac(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, double t, const double *y,
                            const double *fy);
-/* ERR_SINGULAR / ERR_NONFINITE (E not finite) / ERR_INTERRUPTED as cosrod_lsys_factor. */
-cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac);
+/* E = fac diag(mdiag) - J (mdiag (n) or NULL: I).  ERR_SINGULAR / ERR_NONFINITE (E not
+ * finite) / ERR_INTERRUPTED as cosrod_lsys_factor. */
+cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac, const double *mdiag);
 void cosrod_lsys_sparse_solve(cosrod_lsys_sparse *S, double *b);
 
 #endif /* COSROD_INTEGRATE_LSYS_SPARSE_H */

@@ -58,7 +58,7 @@ cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod
   C->L = L;
   C->carry = calloc((size_t)imax(L->m1, 1), sizeof *C->carry);
   int ok = C->carry != NULL;
-  if (ok && L->S) { /* sparse shape (lsys_sparse.c): m1 == 0, no mass matrix */
+  if (ok && L->S) { /* sparse shape (lsys_sparse.c): m1 == 0, no or a diagonal mass matrix (L->M, n) */
     C->Es = cosrod_sparse_create_complex(L->n, L->S->E->colptr, L->S->E->rowind);
     C->zw = malloc(2 * (size_t)L->n * sizeof *C->zw);
     ok = C->Es && C->zw;
@@ -105,11 +105,15 @@ cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
   if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED; /* before forming E (lsys.c) */
   const int nm1 = C->L->nm1;
   C->fac = fac;
-  if (C->Es) { /* fac on the diagonal minus J, on E's pattern (lsys_sparse.c) */
+  if (C->Es) { /* fac M (diagonal) minus J, on E's pattern (lsys_sparse.c) */
     const cosrod_lsys_sparse *S = C->L->S;
+    const double *md = C->L->has_mass ? C->L->M : NULL;
     double *e = C->Es->data;
     memset(e, 0, 2 * (size_t)C->Es->nnz * sizeof *e);
-    for (int j = 0; j < nm1; j++) e[2 * S->dpos[j]] = creal(fac), e[2 * S->dpos[j] + 1] = cimag(fac);
+    for (int j = 0; j < nm1; j++) {
+      const double mj = md ? md[j] : 1.0;
+      e[2 * S->dpos[j]] = mj * creal(fac), e[2 * S->dpos[j] + 1] = mj * cimag(fac);
+    }
     for (int k = 0; k < S->sj.nnz; k++) e[2 * S->jpos[k]] -= S->Jx[k];
     for (int k = 0; k < 2 * C->Es->nnz; k++)
       if (!isfinite(e[k])) return COSROD_ERR_NONFINITE;

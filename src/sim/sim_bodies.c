@@ -17,7 +17,7 @@ static cosrod_body_param param_of(cosrod_sc_parametrisation p) {
   }
 }
 
-static cosrod_joint_type joint_of(cosrod_sc_joint_type t) {
+cosrod_joint_type sim_joint_type(cosrod_sc_joint_type t) {
   switch (t) {
     case COSROD_SC_JOINT_REVOLUTE:
       return COSROD_JOINT_REVOLUTE;
@@ -146,7 +146,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
       }
     } else {
       cosrod_joint_def *d = &jd[nj++];
-      d->type = joint_of(j->type);
+      d->type = sim_joint_type(j->type);
       d->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], d->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];
       memcpy(d->at, j->at, sizeof d->at);
       memcpy(d->axis, j->axis, sizeof d->axis);

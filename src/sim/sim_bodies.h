@@ -20,6 +20,8 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
  * bodies, carried rods only): bmap (sc->nbodies) receives each scenario
  * body's index in the model or -1.  bmap NULL: motion bodies are refused. */
 #define COSROD_SIM_MAX_BODIES 1024
+/* The body module's joint type of a scenario joint (not a bushing). */
+cosrod_joint_type sim_joint_type(cosrod_sc_joint_type t);
 cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, cosrod_status *status, char *err,
                                          size_t errlen);
 

@@ -19,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/body.h"
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
+#include "sim/sim_bodies.h"
 
 typedef struct cjs_row {
   int kind, joint, blk[2];
@@ -33,81 +35,31 @@ struct sim_cjs {
   double *h;
 };
 
-/* Unit u1, u2 with (u1, u2, axis) orthonormal. */
-static void perp_pair(const double axis[3], double u1[3], double u2[3]) {
-  double e[3] = {0.0, 0.0, 0.0};
-  int k = 0;
-  for (int i = 1; i < 3; ++i)
-    if (fabs(axis[i]) < fabs(axis[k])) k = i;
-  e[k] = 1.0;
-  cosrod_vec3_cross(u1, axis, e);
-  cosrod_vec3_scale(u1, 1.0 / cosrod_vec3_norm(u1), u1);
-  cosrod_vec3_cross(u2, axis, u1);
-}
-
-static void push(cjs_row *r, int *n, int kind, const int blk[2], const cosrod_sc_joint *jt, const double u[3],
-                 const double w[3]) {
-  cjs_row *o = r + (*n)++;
-  o->kind = kind;
-  o->joint = -1;
-  o->blk[0] = blk[0], o->blk[1] = blk[1];
-  cosrod_vec3_copy(o->at[0], jt->at[0]);
-  cosrod_vec3_copy(o->at[1], jt->at[1]);
-  cosrod_vec3_copy(o->u, u);
-  if (w)
-    cosrod_vec3_copy(o->w, w);
-  else
-    cosrod_vec3_zero(o->w);
-}
-
-/* Rows of joint jt ([L] Table 2, as body.c lists them). */
+/* Rows of joint jt (the table of cosrod_mbs, cosrod_joint_rows): axis in
+ * side a's frame (ground: spatial; spherical and fixed: e_z as body.c),
+ * R_b0ᵀ R_a0 from the initial orientations. */
 static int joint_rows(const cosrod_scenario *sc, const cosrod_sc_joint *jt, const int blk[2], cjs_row *r) {
-  static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  double u1[3], u2[3], pa[4] = {1, 0, 0, 0}, pb[4] = {1, 0, 0, 0}, pr[4], wa[3], w1[3];
-  perp_pair(jt->axis, u1, u2);
+  static const double ez[3] = {0.0, 0.0, 1.0};
+  double pa[4] = {1, 0, 0, 0}, pb[4] = {1, 0, 0, 0}, pr[4], Rba[9], axis[3], axis2[3];
   if (jt->body[0] >= 0) cosrod_quat_copy(pa, sc->bodies[jt->body[0]].quaternion);
   if (jt->body[1] >= 0) cosrod_quat_copy(pb, sc->bodies[jt->body[1]].quaternion);
   cosrod_quat_conj_mul(pr, pb, pa); /* R_b0ᵀ R_a0 */
-  cosrod_quat_rotate(wa, pr, jt->axis);
-  cosrod_quat_rotate(w1, pr, u1);
-  int n = 0;
-  switch (jt->type) {
-    case COSROD_SC_JOINT_SPHERICAL:
-      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
-      break;
-    case COSROD_SC_JOINT_REVOLUTE:
-      push(r, &n, 1, blk, jt, u1, wa);
-      push(r, &n, 1, blk, jt, u2, wa);
-      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
-      break;
-    case COSROD_SC_JOINT_PRISMATIC:
-      push(r, &n, 1, blk, jt, u1, wa);
-      push(r, &n, 1, blk, jt, u2, wa);
-      push(r, &n, 1, blk, jt, u2, w1);
-      push(r, &n, 0, blk, jt, u1, NULL);
-      push(r, &n, 0, blk, jt, u2, NULL);
-      break;
-    case COSROD_SC_JOINT_CYLINDRICAL:
-      push(r, &n, 1, blk, jt, u1, wa);
-      push(r, &n, 1, blk, jt, u2, wa);
-      push(r, &n, 0, blk, jt, u1, NULL);
-      push(r, &n, 0, blk, jt, u2, NULL);
-      break;
-    case COSROD_SC_JOINT_UNIVERSAL:
-      push(r, &n, 1, blk, jt, jt->axis, jt->axis2);
-      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
-      break;
-    case COSROD_SC_JOINT_PLANAR:
-      push(r, &n, 1, blk, jt, u1, wa);
-      push(r, &n, 1, blk, jt, u2, wa);
-      push(r, &n, 0, blk, jt, jt->axis, NULL);
-      break;
-    default: /* fixed */
-      push(r, &n, 1, blk, jt, u1, wa);
-      push(r, &n, 1, blk, jt, u2, wa);
-      push(r, &n, 1, blk, jt, u2, w1);
-      for (int i = 0; i < 3; ++i) push(r, &n, 0, blk, jt, E[i], NULL);
-      break;
+  cosrod_quat_to_matrix(Rba, pr);
+  const int free_axis = jt->type == COSROD_SC_JOINT_SPHERICAL || jt->type == COSROD_SC_JOINT_FIXED;
+  cosrod_vec3_normalise(axis, free_axis ? ez : jt->axis);
+  cosrod_vec3_copy(axis2, jt->axis2);
+  if (cosrod_vec3_norm(axis2) > 0.0) cosrod_vec3_normalise(axis2, axis2);
+  cosrod_joint_row rr[6];
+  const int n = cosrod_joint_rows(sim_joint_type(jt->type), axis, axis2, Rba, rr);
+  for (int i = 0; i < n; ++i) {
+    cjs_row *o = r + i;
+    o->kind = rr[i].kind;
+    o->joint = -1;
+    o->blk[0] = blk[0], o->blk[1] = blk[1];
+    cosrod_vec3_copy(o->at[0], jt->at[0]);
+    cosrod_vec3_copy(o->at[1], jt->at[1]);
+    cosrod_vec3_copy(o->u, rr[i].u);
+    cosrod_vec3_copy(o->w, rr[i].w);
   }
   return n;
 }

@@ -45,8 +45,9 @@
  *
  * Joints (not bushings) between dynamic bodies or with ground: multipliers
  * as extra unknowns of the statics system (sim_couple_joint_static.c), in
- * static analyses and start_from_equilibrium; modes and buckling refuse
- * them, as joints with keyframe bodies.
+ * static, modal (on the constraints' null space, modes_system.c) and
+ * buckling analyses (statics_buckling_kkt.c) and start_from_equilibrium;
+ * joints with keyframe bodies are refused.
  *
  * Not supported here (refused, exit 2): Kirchhoff rods, preloads.
  * Arc-length control runs on the same system: the residual at t = 1 with
@@ -90,11 +91,9 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
     if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
     const int moving = (jt->body[0] >= 0 && sc->bodies[jt->body[0]].has_motion) ||
                        (jt->body[1] >= 0 && sc->bodies[jt->body[1]].has_motion);
-    if (!moving && (sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat)) continue;
+    if (!moving) continue;
     snprintf(key, sizeof key, "joints.%zu", j);
-    snprintf(msg, sizeof msg, "%s", moving ? "a joint with a keyframe body is not supported in static analyses yet"
-                                           : "modal and buckling analyses with rigid bodies take no joints yet "
-                                             "(bushings are fine; static and dynamic analyses take joints)");
+    snprintf(msg, sizeof msg, "a joint with a keyframe body is not supported in %s yet", what);
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {
@@ -370,11 +369,12 @@ void sim_couple_static_initial(const cosrod_sim *s, double *y) {
 cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   struct sim_cstat *c = s->cst;
   if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
-  const int ndof = cosrod_statics_ndof(s->stat[0]);
+  /* modes: the dimension of the joints' null space (ndof counts the multipliers too) */
+  const int ndof = cosrod_statics_ndof(s->stat[0]) - 2 * sim_cjs_nrows(c->cj);
   long cap = 2 * s->sc->analysis.count;
   c->cap = cap < ndof ? (int)cap : ndof;
   c->om = malloc((size_t)c->cap * sizeof *c->om);
-  c->phi = malloc((size_t)c->cap * (size_t)ndof * sizeof *c->phi);
+  c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
   free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
   s->omega = malloc((size_t)c->cap * sizeof *s->omega);
   s->freq = malloc((size_t)c->cap * sizeof *s->freq);
@@ -409,7 +409,8 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
   const int nv = cosrod_statics_ndof(s->stat[0]);
   st = cosrod_statics_modes_system(s->stat[0], 0.0, q, c->cap, c->om, c->phi);
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s)", cosrod_strerror(st));
+    snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s%s)", cosrod_strerror(st),
+             st == COSROD_ERR_SINGULAR ? ": redundant joint constraints" : "");
     s->t_fail = 0.0;
     return st;
   }

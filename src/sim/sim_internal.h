@@ -152,9 +152,16 @@ static inline double sim_tclamp(const cosrod_sim *s, double t) {
   return t < s->seg_lo ? s->seg_lo : t > s->seg_hi ? s->seg_hi : t;
 }
 
-/* sim.c: the right-hand side callback of ODE and mass-matrix problems
+/* sim_callbacks.c: the right-hand side callback of ODE and mass-matrix problems
  * (also usable for the DAE form: differential rows f, algebraic rows λ_post - λ). */
 int sim_rhs(double t, const double *y, double *ydot, void *user);
+/* The other integrator callbacks of the rods' state (sim_callbacks.c). */
+int sim_res(double t, const double *y, const double *yp, double *res, void *user);
+int sim_mass(double *M, int ldm, void *user);
+int sim_jac_split(double t, const double *y, double *J, int ldj, void *user);
+int sim_jac_node(double t, const double *y, double *J, int ldj, void *user);
+int sim_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user);
+int sim_project(double t, double *y, void *user);
 
 /* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
 cosrod_status sim_breaks_collect(cosrod_sim *s, double T);

@@ -27,9 +27,12 @@
  * gives (the rods' own band widened by one body unit and its end window), i.e.
  * when the band grew with the rods' length; sparse needs a method with
  * COSROD_STEP_SPARSE (rodas, seulex, radau5 -- its complex system by
- * KLU's complex LU --; ida, cvode through SUNDIALS' KLU module) and KLU at
- * build time; a method without it keeps the band and says so; galpha has its
- * own dense tangents; without bodies the rods' analytic band is used. */
+ * KLU's complex LU --, also with the diagonal mass matrix of formulation
+ * dae; ida (not its DAE residual), cvode through SUNDIALS' KLU module) and
+ * KLU at build time; a method without it keeps the band and says so; galpha
+ * has its own dense tangents; without bodies the rods' analytic band is
+ * used.  Kirchhoff rods in an ODE form (nullspace, absolute) have a dense
+ * Jacobian (sim_kirchhoff.c): dense, and `sparse` is refused for them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +147,14 @@ out:
   return st;
 }
 
+/* Kirchhoff rods in an ODE form (nullspace, absolute): dense Jacobian (sim_kirchhoff.c). */
+static int kirchhoff_ode(const cosrod_scenario *sc) {
+  if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) return 0;
+  for (size_t r = 0; r < sc->nrods; r++)
+    if (sc->rods[r].model != COSROD_SC_MODEL_COSSERAT) return 1;
+  return 0;
+}
+
 cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
   const cosrod_sc_linear_solver want = sc->solver.linear_solver;
@@ -159,10 +170,26 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
                                  : "band (the rods' analytic Jacobian; sparse applies to rods with bodies)"));
     return COSROD_OK;
   }
+  if (kirchhoff_ode(sc)) {
+    /* the multipliers S⁻¹(G a0 + h) of a Kirchhoff rod's ODE forms couple the whole rod, and through the
+     * coupled end accelerations (sim_couple_kirchhoff.c) every rod on the same body: no sparse structure */
+    if (want == COSROD_SC_LINSOLVE_SPARSE) {
+      cosrod_scenario_format_error(sc, "solver.linear_solver",
+                                   "sparse needs formulation: dae for Kirchhoff rods (their nullspace and absolute "
+                                   "forms have a dense Jacobian)",
+                                   err, errlen);
+      return COSROD_ERR_UNSUPPORTED;
+    }
+    snprintf(L->desc, sizeof L->desc, "dense (Kirchhoff rods in the %s form; formulation: dae is banded/sparse)",
+             s->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
+    return COSROD_OK;
+  }
   cosrod_status st = build_pattern(s, L);
   if (st != COSROD_OK) return st;
   const int width = s->ml + s->mu + 1;
-  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available();
+  /* ida's DAE residual (formulation dae) has no sparse path; the mass-matrix DAE of radau5 / rodas / seulex
+   * has (E = fac M - J, M diagonal: lsys_sparse.c) */
+  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
   if (want == COSROD_SC_LINSOLVE_SPARSE && !cosrod_sparse_available()) {
     cosrod_scenario_format_error(sc, "solver.linear_solver",
                                  "sparse needs SuiteSparse KLU (libsuitesparse-dev) at build time", err,
@@ -172,7 +199,7 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   int sparse =
       want == COSROD_SC_LINSOLVE_SPARSE || (want == COSROD_SC_LINSOLVE_AUTO && width > 4 * L->chain_width);
   const char *why = "";
-  if (sparse && !can) sparse = 0, why = " (no sparse path in ";
+  if (sparse && !can) sparse = 0, why = s->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
   L->sparse = sparse;
   if (sparse) {
     s->prob.jac_sparse = 1;
@@ -205,8 +232,9 @@ int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **ro
 
 double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
                              int rod_rows, int ml, int mu, double band_bytes) {
-  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available())
-    return band_bytes;
+  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() || kirchhoff_ode(sc) ||
+      (sc->solver.formulation == COSROD_SC_FORMULATION_DAE && (type->flags & COSROD_STEP_RESIDUAL)))
+    return band_bytes; /* (ida's DAE residual: band) */
   const cosrod_sc_linear_solver want = sc->solver.linear_solver;
   const int chain = imax(rod_rows, 2 * (13 + 24) + 1);
   if (want == COSROD_SC_LINSOLVE_BAND || (want == COSROD_SC_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))

@@ -219,7 +219,8 @@ cosrod_status sim_run_buckling(cosrod_sim *s) {
   }
   if (st != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "buckling analysis failed (%s: %s)", cosrod_strerror(st),
-             st == COSROD_ERR_SINGULAR ? "no stiffness at all" : "no equilibrium of the unloaded or slightly loaded rods");
+             st == COSROD_ERR_SINGULAR ? "no stiffness at all, or redundant joint constraints"
+                                       : "no equilibrium of the unloaded or slightly loaded rods");
     s->t_fail = 0.0;
     return st;
   }

@@ -12,7 +12,16 @@
  * has at most a few small negative eigenvalues (a pre-buckled state).
  * Cost O(n kd p) per iteration and O(n p) memory, against O(n² kd) time
  * and O(n²) memory of the dense tridiagonal reduction (dsbevx with
- * vectors): N = 640 (n = 3843) in well under a second. */
+ * vectors): N = 640 (n = 3843) in well under a second.
+ *
+ * Constrained (statics_band_eig_lowest_kkt): the eigenpairs of A on the
+ * null space of linear constraints B u = 0, the band holding the KKT
+ * matrix [A Bᵀ; B 0] with the multiplier rows / columns at cidx.  The
+ * shifted solve [A - σI, Bᵀ; B, 0] (y; μ) = (x; 0) is the inverse of the
+ * projected Zᵀ(A - σI)Z (Z a basis of null B) applied to x, so y lies in
+ * null B and the iteration is the one above on Zᵀ A Z without forming Z;
+ * the residual is measured projected, P (A x - θ x) with
+ * P = I - Bᵀ(BBᵀ)⁻¹B (B dense, nc x n; few rows: joints of rigid bodies). */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,11 +30,37 @@
 #include "cosrod/band.h"
 #include "statics/statics_internal.h"
 
+typedef struct eig_con {
+  int nc;
+  const char *isc; /* (n) 1 at a multiplier index */
+  const double *B; /* (nc x n) row-major constraint rows, 0 at multiplier columns */
+  const double *L; /* (nc x nc) Cholesky factor of B Bᵀ (lower, column-major) */
+  double *tmp;     /* (nc) */
+} eig_con;
+
+/* v <- P v (and 0 at the multiplier entries); nothing without constraints. */
+static void project(const eig_con *c, int n, double *v) {
+  if (!c || c->nc == 0) return;
+  for (int i = 0; i < n; ++i)
+    if (c->isc[i]) v[i] = 0.0;
+  for (int a = 0; a < c->nc; ++a) {
+    double d = 0.0;
+    const double *b = c->B + (size_t)a * n;
+    for (int k = 0; k < n; ++k) d += b[k] * v[k];
+    c->tmp[a] = d;
+  }
+  LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', c->nc, 1, c->L, c->nc, c->tmp, c->nc);
+  for (int a = 0; a < c->nc; ++a) {
+    const double *b = c->B + (size_t)a * n;
+    for (int k = 0; k < n; ++k) v[k] -= c->tmp[a] * b[k];
+  }
+}
+
 /* Orthonormalise the p columns of Y (n x p) in place; a column that
- * vanishes against the previous ones is replaced by a unit vector. */
-static void orthonormalise(int n, int p, double *Y) {
+ * vanishes against the previous ones is replaced by a (projected) unit vector. */
+static void orthonormalise(int n, int p, double *Y, const eig_con *c) {
   for (int pass = 0; pass < 2; ++pass)
-    for (int j = 0; j < p; ++j) {
+    for (int j = 0, tries = 0; j < p; ++j) {
       double *yj = Y + (size_t)j * n;
       for (int i = 0; i < j; ++i) {
         const double *yi = Y + (size_t)i * n;
@@ -36,9 +71,10 @@ static void orthonormalise(int n, int p, double *Y) {
       double nr = 0.0;
       for (int k = 0; k < n; ++k) nr += yj[k] * yj[k];
       nr = sqrt(nr);
-      if (!(nr > 1e-300)) {
+      if (!(nr > 1e-300) && tries < n) {
         memset(yj, 0, sizeof(double) * (size_t)n);
-        yj[(j * 7919) % n] = 1.0;
+        yj[((j + tries++) * 7919) % n] = 1.0;
+        project(c, n, yj);
         --j; /* re-orthogonalise the replacement */
         continue;
       }
@@ -46,11 +82,11 @@ static void orthonormalise(int n, int p, double *Y) {
     }
 }
 
-cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z) {
-  const int n = A->n;
-  if (count < 1 || count > n) return COSROD_ERR_INVALID;
+static cosrod_status eig_lowest(const cosrod_band *A, const eig_con *c, int count, double *w, double *z) {
+  const int n = A->n, nfree = n - 2 * (c ? c->nc : 0); /* dim null B: the u entries less the rows */
+  if (count < 1 || count > nfree) return COSROD_ERR_INVALID;
   int p = 2 * count > count + 8 ? 2 * count : count + 8;
-  if (p > n) p = n;
+  if (p > nfree) p = nfree;
   cosrod_status st = COSROD_OK;
   cosrod_band *S = cosrod_band_create(n, A->ml, A->mu);
   double *X = calloc((size_t)n * (size_t)p, sizeof(double));
@@ -65,7 +101,8 @@ cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w
   const double anorm = cosrod_band_norm_inf(A);
   const double sigma = -1e-8 * (anorm > 0.0 ? anorm : 1.0);
   cosrod_band_copy(S, A);
-  cosrod_band_scale_add_identity(S, 1.0, -sigma);
+  for (int i = 0; i < n; ++i)
+    if (!c || !c->isc[i]) cosrod_band_add(S, i, i, -sigma);
   st = cosrod_band_factor(S);
   if (st != COSROD_OK) goto done;
   /* start: deterministic pseudo-random vectors (no structure that a mode
@@ -75,12 +112,20 @@ cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     X[i] = (double)(seed >> 11) / 9007199254740992.0 - 0.5;
   }
+  for (int j = 0; c && j < p; ++j) project(c, n, X + (size_t)j * n);
   int converged = 0;
   for (int it = 0; it < 300 && !converged; ++it) {
     st = cosrod_band_solve_multi(S, p, X, n); /* X <- (A - σI)⁻¹ X */
     if (st != COSROD_OK) goto done;
-    orthonormalise(n, p, X);
-    for (int j = 0; j < p; ++j) cosrod_band_matvec(A, X + (size_t)j * n, AY + (size_t)j * n);
+    for (int j = 0; c && j < p; ++j) /* drop the multipliers μ (and the roundoff off null B) */
+      project(c, n, X + (size_t)j * n);
+    orthonormalise(n, p, X, c);
+    for (int j = 0; j < p; ++j) {
+      double *ay = AY + (size_t)j * n;
+      cosrod_band_matvec(A, X + (size_t)j * n, ay);
+      for (int i = 0; c && i < n; ++i)
+        if (c->isc[i]) ay[i] = 0.0; /* B x = 0: the rows of A alone */
+    }
     for (int j = 0; j < p; ++j)
       for (int i = 0; i <= j; ++i) {
         double d = 0.0;
@@ -108,12 +153,14 @@ cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w
     }
     double scale = fmax(fabs(th[count - 1]), 1e-6 * anorm), rmax = 0.0;
     for (int j = 0; j < count; ++j) {
-      double r2 = 0.0;
+      double r2 = 0.0, *r = tmp; /* P (A x - θ x) */
       const double *x = X + (size_t)j * n, *ax = AY + (size_t)j * n;
-      for (int k = 0; k < n; ++k) r2 += (ax[k] - th[j] * x[k]) * (ax[k] - th[j] * x[k]);
+      for (int k = 0; k < n; ++k) r[k] = ax[k] - th[j] * x[k];
+      project(c, n, r);
+      for (int k = 0; k < n; ++k) r2 += r[k] * r[k];
       rmax = fmax(rmax, sqrt(r2));
     }
-    converged = p == n || rmax <= 1e-10 * scale;
+    converged = p == nfree || rmax <= 1e-10 * scale;
   }
   if (!converged) {
     st = COSROD_ERR_CONVERGENCE;
@@ -128,5 +175,61 @@ done:
   free(H);
   free(th);
   free(tmp);
+  return st;
+}
+
+cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z) {
+  return eig_lowest(A, NULL, count, w, z);
+}
+
+cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const int *cidx, int count, double *w,
+                                          double *z) {
+  const int n = A->n;
+  if (nc == 0) return eig_lowest(A, NULL, count, w, z);
+  if (nc < 0 || 2 * nc >= n || !cidx) return COSROD_ERR_INVALID;
+  cosrod_status st = COSROD_OK;
+  char *isc = calloc((size_t)n, 1);
+  double *B = calloc((size_t)nc * (size_t)n, sizeof(double));
+  double *L = calloc((size_t)nc * (size_t)nc, sizeof(double));
+  double *t = calloc((size_t)nc, sizeof(double));
+  if (!isc || !B || !L || !t) {
+    st = COSROD_ERR_NOMEM;
+    goto done;
+  }
+  for (int a = 0; a < nc; ++a) {
+    if (cidx[a] < 0 || cidx[a] >= n || isc[cidx[a]]) {
+      st = COSROD_ERR_INVALID;
+      goto done;
+    }
+    isc[cidx[a]] = 1;
+  }
+  for (int a = 0; a < nc; ++a)
+    for (int j = 0; j < n; ++j)
+      if (!isc[j] && cosrod_band_in_band(A, cidx[a], j)) B[(size_t)a * n + j] = cosrod_band_get(A, cidx[a], j);
+  /* B Bᵀ and its Cholesky factor; a rank-deficient B (redundant constraints) is singular */
+  double dmax = 0.0;
+  for (int a = 0; a < nc; ++a)
+    for (int b = 0; b <= a; ++b) {
+      double d = 0.0;
+      for (int k = 0; k < n; ++k) d += B[(size_t)a * n + k] * B[(size_t)b * n + k];
+      L[(size_t)b * nc + a] = d;
+      if (a == b) dmax = fmax(dmax, d);
+    }
+  if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nc, L, nc) != 0) {
+    st = COSROD_ERR_SINGULAR;
+    goto done;
+  }
+  for (int a = 0; a < nc; ++a) /* pivots relative to the largest row: a (near) dependent row */
+    if (!(L[(size_t)a * nc + a] * L[(size_t)a * nc + a] > 1e-12 * dmax)) {
+      st = COSROD_ERR_SINGULAR;
+      goto done;
+    }
+  eig_con c = {nc, isc, B, L, t};
+  st = eig_lowest(A, &c, count, w, z);
+done:
+  free(isc);
+  free(B);
+  free(L);
+  free(t);
   return st;
 }

@@ -17,6 +17,23 @@
 
 #include "statics/statics_internal.h"
 
+cosrod_status statics_null_basis(int n, int nc, double *A) {
+  double *tau = calloc((size_t)nc + 1, sizeof(double));
+  if (!tau) return COSROD_ERR_NOMEM;
+  cosrod_status st = COSROD_ERR_INTERNAL;
+  if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, nc, A, n, tau) != 0) goto done;
+  /* rank check: |R_ii| against the largest (a singular G: [LA] §4(a)) */
+  double rmax = 0.0;
+  for (int i = 0; i < nc; ++i) rmax = fmax(rmax, fabs(A[(size_t)i * n + i]));
+  st = COSROD_ERR_SINGULAR;
+  for (int i = 0; i < nc; ++i)
+    if (!(fabs(A[(size_t)i * n + i]) > 1e-10 * rmax)) goto done;
+  st = LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, nc, A, n, tau) != 0 ? COSROD_ERR_INTERNAL : COSROD_OK;
+done:
+  free(tau);
+  return st;
+}
+
 cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const double *q, const cosrod_band *J,
                                       const double *m, int count, double *w, double *z) {
   const int nv = rod->nv_ns, nc = cosrod_rod_kirchhoff_m(rod) * rod->N;
@@ -26,27 +43,18 @@ cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const dou
   cosrod_rod_data *d = cosrod_rod_data_create(rod);
   double *gt = calloc((size_t)nv * (size_t)nv, sizeof(double)); /* (G D)ᵀ, then Q (nv x nv) */
   double *G = calloc((size_t)nc * (size_t)nv, sizeof(double));
-  double *tau = calloc((size_t)nc, sizeof(double));
   double *A = calloc((size_t)nv * (size_t)nv, sizeof(double));
   double *AZ = calloc((size_t)nv * (size_t)r, sizeof(double));
   double *B = calloc((size_t)r * (size_t)r, sizeof(double));
   double *ev = calloc((size_t)r, sizeof(double));
-  if (!d || !gt || !G || !tau || !A || !AZ || !B || !ev) goto done;
+  if (!d || !gt || !G || !A || !AZ || !B || !ev) goto done;
   st = cosrod_rod_kirchhoff_gmatrix(rod, d, t, q, G, nc);
   if (st != COSROD_OK) goto done;
   for (int j = 0; j < nv; ++j)
     for (int i = 0; i < nc; ++i) gt[(size_t)i * nv + j] = G[(size_t)j * nc + i] / sqrt(m[j]);
+  st = statics_null_basis(nv, nc, gt);
+  if (st != COSROD_OK) goto done;
   st = COSROD_ERR_INTERNAL;
-  if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, nv, nc, gt, nv, tau) != 0) goto done;
-  /* rank check: |R_ii| against the largest (a singular G: [LA] §4(a)) */
-  double rmax = 0.0;
-  for (int i = 0; i < nc; ++i) rmax = fmax(rmax, fabs(gt[(size_t)i * nv + i]));
-  for (int i = 0; i < nc; ++i)
-    if (!(fabs(gt[(size_t)i * nv + i]) > 1e-10 * rmax)) {
-      st = COSROD_ERR_SINGULAR;
-      goto done;
-    }
-  if (LAPACKE_dorgqr(LAPACK_COL_MAJOR, nv, nv, nc, gt, nv, tau) != 0) goto done;
   const double *Z = gt + (size_t)nc * nv; /* nv x r */
   /* A = D ((K + Kᵀ)/2) D with K = -J */
   for (int j = 0; j < nv; ++j)
@@ -81,7 +89,6 @@ done:
   cosrod_rod_data_free(d);
   free(gt);
   free(G);
-  free(tau);
   free(A);
   free(AZ);
   free(B);

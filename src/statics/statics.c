@@ -168,6 +168,7 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   }
   s->nparts = nrods;
   s->dead_loads = 1;
+  int rods_dead = 1;
   s->ml = s->mu = 8; /* the stencil: neighbouring nodes (null-space ν-ν bandwidth) */
   cosrod_status bst = statics_blocks_init(s, blk); /* rigid blocks (statics_blocks.c) */
   if (bst != COSROD_OK) {
@@ -194,10 +195,11 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
     s->step_noise = fmax(s->step_noise, s->part[r].step_noise);
     for (int i = 0; i < rods[r]->nloads; ++i) {
       const cosrod_rod_load *l = &rods[r]->loads[i];
-      if (l->frame != COSROD_FRAME_SPATIAL || l->kind == COSROD_LOAD_MOMENT) s->dead_loads = 0;
+      if (l->frame != COSROD_FRAME_SPATIAL || l->kind == COSROD_LOAD_MOMENT) s->dead_loads = rods_dead = 0;
     }
-    if (rods[r]->load_fn) s->dead_loads = 0;
+    if (rods[r]->load_fn) s->dead_loads = rods_dead = 0;
   }
+  s->dead_red = rods_dead && !(s->nblk > 0 && s->blk.follower);
   s->nv = statics_blocks_place(s, nrods, s->nv);
   s->nq_rods = s->nq;
   s->nq += 7 * s->nblk + (s->nblk > 0 ? s->blk.nmult : 0);

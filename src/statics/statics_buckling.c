@@ -80,8 +80,24 @@ static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band 
   }
 }
 
-static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
-  dense_K(s, q, J, K, 1);
+/* Size of the matrices of the pencil: nv, or the reduced nr with multipliers. */
+static int bn(const cosrod_statics *s) { return s->bred ? s->bred->nr : s->nv; }
+
+/* The pencil's K: dense_K, with multipliers reduced to the constraints'
+ * tangent space (statics_buckling_kkt.c; the singular case is left to the
+ * Cholesky there: a zero matrix, no critical factor). */
+static void pencil_K(cosrod_statics *s, const double *q, const cosrod_band *J, double *K, int sym) {
+  if (!s->bred) {
+    dense_K(s, q, J, K, sym);
+    return;
+  }
+  dense_K(s, q, J, s->bred->F, 0);
+  if (statics_bred_reduce(s, s->bred->F, K, sym) != COSROD_OK)
+    memset(K, 0, sizeof(double) * (size_t)bn(s) * (size_t)bn(s));
+}
+
+static void dense_sym_K(cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
+  pencil_K(s, q, J, K, 1);
 }
 
 /* -G = -dK/dμ at μ = 0 by the central difference (K(-ε) - K(+ε)) / (2ε)
@@ -89,7 +105,7 @@ static void dense_sym_K(const cosrod_statics *s, const double *q, const cosrod_b
  * and W (n x n) are scratch. */
 static cosrod_status load_derivative(cosrod_statics *s, double t, double eps, const double *q0, double *qw,
                                      double *W, double *B) {
-  const int n = s->nv;
+  const int n = bn(s);
   for (int side = 0; side < 2; ++side) {
     double mu = side == 0 ? eps : -eps;
     memcpy(qw, q0, sizeof(double) * (size_t)s->nq);
@@ -207,10 +223,14 @@ static void refine_root(cosrod_statics *s, double t, const double *q0, double *q
   }
 }
 
-/* A mode φ (n, spatial rotation coordinates) into out: unit length,
+/* A mode φ (n = bn, spatial rotation coordinates) into out (nv): unit length,
  * largest entry positive, segment rotations back to material ones at q0. */
 static void store_mode(const cosrod_statics *s, const double *q0, const double *phi, double *out) {
   const int n = s->nv;
+  if (s->bred) { /* reduced coordinates: φ = Z0 y */
+    statics_bred_expand(s, phi);
+    phi = s->bred->e;
+  }
   double big = 0.0, nr = 0.0;
   for (int k = 0; k < n; ++k) {
     nr += phi[k] * phi[k];
@@ -280,11 +300,11 @@ typedef struct ns_work {
  * by |Δ|.  B, W, X: (n x n) scratch. */
 static cosrod_status ns_pencil(cosrod_statics *s, double t, double mu, double floor, double eps, ns_work *w, int m,
                                const double *Vm, const double *dm, double *B, double *W, double *X, int *nreal) {
-  const int n = s->nv;
+  const int n = bn(s);
   const size_t nq = (size_t)s->nq;
   cosrod_status st = statics_jacobian(s, t, mu, w->qa, s->J);
   if (st != COSROD_OK) return st;
-  dense_K(s, w->qa, s->J, X, 0);
+  pencil_K(s, w->qa, s->J, X, 0);
   project_full(n, m, Vm, dm, X, W, w->A);
   for (int side = 0; side < 2; ++side) {
     const double mus = side == 0 ? mu + eps : mu - eps;
@@ -293,7 +313,7 @@ static cosrod_status ns_pencil(cosrod_statics *s, double t, double mu, double fl
     st = reach(s, t, mu, mus, qs, X);
     if (st == COSROD_OK) st = statics_jacobian(s, t, mus, qs, s->J);
     if (st != COSROD_OK) return st;
-    dense_K(s, qs, s->J, side == 0 ? B : X, 0);
+    pencil_K(s, qs, s->J, side == 0 ? B : X, 0);
   }
   for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (X[i] - B[i]) / (2.0 * eps); /* -G */
   project_full(n, m, Vm, dm, B, W, w->Gp);
@@ -319,7 +339,7 @@ static cosrod_status ns_pencil(cosrod_statics *s, double t, double mu, double fl
 /* Mode φ = V_m D^{-1/2} y of eigenvector i of the last pencil into out (nv). */
 static void ns_mode(const cosrod_statics *s, const double *q0, const ns_work *w, int i, int m, const double *Vm,
                     const double *dm, double *phi, double *out) {
-  const int n = s->nv;
+  const int n = bn(s);
   memset(phi, 0, sizeof(double) * (size_t)n);
   for (int jj = 0; jj < m; ++jj) {
     const double c = w->VR[(size_t)i * m + jj] / sqrt(dm[jj]);
@@ -446,8 +466,9 @@ out:
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
-  if (s->kkt || (s->nblk > 0 && s->blk.nmult > 0)) return COSROD_ERR_UNSUPPORTED; /* KKT stiffness, not done yet */
-  const int n = s->nv, nq = s->nq;
+  if (s->kkt) return COSROD_ERR_UNSUPPORTED; /* Kirchhoff rods' KKT stiffness: not done yet */
+  const int nvo = s->nv, nq = s->nq, mult = s->nblk > 0 && s->blk.nmult > 0;
+  int n = nvo; /* the pencil's size: nv, or nr on the constraints' tangent space */
   const size_t nn = (size_t)n * (size_t)n;
   cosrod_status st = COSROD_OK;
   double *q1 = malloc(sizeof(double) * (size_t)nq), *q0 = malloc(sizeof(double) * (size_t)nq);
@@ -463,6 +484,12 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
   st = statics_correct_at(s, t, 0.0, q0); /* the unloaded equilibrium */
   if (st == COSROD_OK) st = statics_jacobian(s, t, 0.0, q0, s->J);
   if (st != COSROD_OK) goto done;
+  if (mult) { /* joints: the tangent space of the constraints there (statics_buckling_kkt.c) */
+    dense_K(s, q0, s->J, V, 0);
+    st = statics_bred_create(s, V);
+    if (st != COSROD_OK) goto done;
+    n = s->bred->nr;
+  }
   dense_sym_K(s, q0, s->J, V);
   if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', n, V, n, d) != 0) {
     st = COSROD_ERR_INTERNAL;
@@ -478,7 +505,7 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
     st = COSROD_ERR_SINGULAR;
     goto done;
   }
-  if (!s->dead_loads) { /* non-conservative loads: the non-symmetric pencil */
+  if (!(mult ? s->dead_red : s->dead_loads)) { /* non-conservative loads: the non-symmetric pencil */
     int nf = 0;
     st = buckling_nonsym(s, t, q0, count, lambda, minimal, m, Vm, dm, B, W, C, &nf);
     if (st != COSROD_OK) goto done;
@@ -531,7 +558,7 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
         memset(phi, 0, sizeof(double) * (size_t)n);
         for (int b = 0; b < z0; ++b)
           for (int k = 0; k < n; ++k) phi[k] += Gz[(size_t)a * z0 + b] * V[(size_t)b * n + k];
-        store_mode(s, q0, phi, minimal + (size_t)found * n);
+        store_mode(s, q0, phi, minimal + (size_t)found * nvo);
       }
       ++found;
     }
@@ -557,7 +584,7 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
         const double *v = Vm + (size_t)jj * n;
         for (int k = 0; k < n; ++k) phi[k] += c * v[k];
       }
-      store_mode(s, q0, phi, minimal + (size_t)f * n);
+      store_mode(s, q0, phi, minimal + (size_t)f * nvo);
     }
   }
   /* sort ascending (refinement may reorder close modes) */
@@ -566,14 +593,15 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
       double tl = lambda[g];
       lambda[g] = lambda[g - 1], lambda[g - 1] = tl;
       if (minimal)
-        for (int k = 0; k < n; ++k) {
-          double tv = minimal[(size_t)g * n + k];
-          minimal[(size_t)g * n + k] = minimal[(size_t)(g - 1) * n + k], minimal[(size_t)(g - 1) * n + k] = tv;
+        for (int k = 0; k < nvo; ++k) {
+          double tv = minimal[(size_t)g * nvo + k];
+          minimal[(size_t)g * nvo + k] = minimal[(size_t)(g - 1) * nvo + k], minimal[(size_t)(g - 1) * nvo + k] = tv;
         }
     }
   for (int i = found; i < count; ++i) lambda[i] = INFINITY;
   st = found > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
 done:
+  statics_bred_free(s);
   free(q1);
   free(q0);
   free(V);

@@ -64,6 +64,8 @@ struct cosrod_statics {
   double *rb, *sb;      /* (6 nblk + nmult), (2 nblk + nmult) block rows and scales */
   int mv0, mplace;      /* multipliers (blk.nmult): offset in δ, rod place after whose blocks they go */
   double blen, blim;    /* blocks: FD / weight length of δx (smallest Δs of the attached rods), trust region of δx (m) */
+  int dead_red;         /* 1: dead loads but for the multipliers (their reduced stiffness is symmetric) */
+  struct statics_bred *bred; /* buckling with multipliers: the reduction (statics_buckling_kkt.c), else NULL */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
@@ -80,6 +82,12 @@ cosrod_status statics_solve_jacobian(cosrod_statics *s, double t, double mu, con
  * w (count) ascending, z (n x count) orthonormal columns (modes_eig.c).
  * ERR_CONVERGENCE if the subspace iteration does not converge. */
 cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w, double *z);
+/* The same on the null space of constraints: A holds the symmetric KKT
+ * band [A Bᵀ; B 0], the multiplier rows / columns at cidx (nc); z has 0 at
+ * them.  At most n - 2 nc pairs (the dimension of null B); ERR_SINGULAR if B is rank deficient (or the
+ * shifted KKT matrix singular). */
+cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const int *cidx, int count, double *w,
+                                          double *z);
 
 /* A = D sym(K) D with K = -J and D = diag(m)^(-1/2), both triangles of the
  * symmetric band A (half bandwidth kd): the mass-scaled stiffness of the
@@ -95,6 +103,36 @@ cosrod_status statics_correct_at(cosrod_statics *s, double t, double mu, double 
  * LAPACK's dsbevx in modes.c.  ERR_SINGULAR if G is rank deficient. */
 cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const double *q, const cosrod_band *J,
                                       const double *m, int count, double *w, double *z);
+
+/* Orthonormal basis of the null space of G (nc x n, full row rank): A
+ * (n x n, column-major) holds Gᵀ in its first nc columns on entry, Q of
+ * the QR factorisation of Gᵀ on return, whose columns nc .. n-1 span
+ * null G (modes_kirchhoff.c).  ERR_SINGULAR if G is rank deficient
+ * (|R_ii| <= 1e-10 max |R_jj|). */
+cosrod_status statics_null_basis(int n, int nc, double *A);
+
+/* ---- buckling with multipliers (statics_buckling_kkt.c) -------------------
+ * The stiffness on the tangent space of the constraints: with F = -J in
+ * spatial rotation coordinates (dense, nv x nv) and G = F_uλᵀ = -F_λu (the
+ * multiplier rows), Z0 an orthonormal basis of null G at the unloaded
+ * equilibrium and Z = (I - Gᵀ(GGᵀ)⁻¹G) Z0 its projection onto null G at
+ * another state, the reduced K_r = Zᵀ F_uu Z (nr x nr, nr = nv - 2 nmult). */
+typedef struct statics_bred {
+  int nv, nm, mv0, nr;
+  double *Z0;    /* (nv x nr) 0 at the multiplier rows */
+  double *F;     /* (nv x nv) scratch: the full matrix */
+  double *G, *C; /* (nm x nv), (nm x nr) */
+  double *L;     /* (nm x nm) */
+  double *Z, *FZ; /* (nv x nr) */
+  double *e;     /* (nv) an expanded vector */
+} statics_bred;
+/* s->bred for the multipliers of s from F at the unloaded equilibrium. */
+cosrod_status statics_bred_create(cosrod_statics *s, const double *F);
+void statics_bred_free(cosrod_statics *s);
+/* K (nr x nr) from the full F (s->bred->F may be passed); sym: symmetrised. */
+cosrod_status statics_bred_reduce(cosrod_statics *s, const double *F, double *K, int sym);
+/* s->bred->e = Z0 y (nv) for y (nr). */
+void statics_bred_expand(const cosrod_statics *s, const double *y);
 
 /* ---- Kirchhoff rods (statics_kirchhoff.c) ----------------------------------
  * The part's block of δ interleaves the scaled multipliers λ̂_k (m per

@@ -12,7 +12,10 @@
  * 89 steps): 1.8e-11 between KLU and our band LU, 3.7e-12 between KLU and
  * LAPACK's band LU -- the spread of round-off between LU codes (~1e-14 per
  * solve), carried through the step-size control; 8e-16 with the analytic
- * Jacobian.  A wrong pattern entry or formation gives O(1e-3) or worse. */
+ * Jacobian.  A wrong pattern entry or formation gives O(1e-3) or worse.
+ * The same with a diagonal mass matrix diag(1, .., 1, 0) (the hub equation
+ * algebraic, index 1: the DAE forms of the simulation driver): E = fac M - J
+ * on the sparse path against the band path. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,7 +135,8 @@ TEST(lsys_sparse_formation_vs_dense) {
   int nodiag = 0; /* columns 1, 5, .., 25 (29 has its diagonal through the dense last row) */
   for (int j = 1; j < N - 1; j += 4) nodiag++;
   CHECK("E = J's pattern + the 7 missing diagonal entries", nodiag == 7 && S->E->nnz == e + nodiag);
-  double A[N * N], b[N], x[N], worst = 0.0;
+  double A[N * N], b[N], x[N], md[N], worst = 0.0;
+  for (int j = 0; j < N; j++) md[j] = j % 3 == 2 ? 0.0 : 1.0 + 0.1 * j; /* round 2: diagonal M with zeros */
   unsigned s = 12345u;
   for (int round = 0; round < 3; round++) {
     const double fac = round == 0 ? 2.5 : (round == 1 ? 1e3 : 0.01);
@@ -142,17 +146,17 @@ TEST(lsys_sparse_formation_vs_dense) {
     }
     memset(A, 0, sizeof A);
     for (int j = 0; j < N; j++) {
-      A[j + j * N] = fac;
+      A[j + j * N] = round == 2 ? fac * md[j] : fac;
       for (int k = cp[j]; k < cp[j + 1]; k++) A[ri[k] + j * N] -= S->Jx[k];
     }
     for (int i = 0; i < N; i++) b[i] = x[i] = sin(1.0 + i);
-    CHECK("factor", cosrod_lsys_sparse_factor(S, fac) == COSROD_OK);
+    CHECK("factor", cosrod_lsys_sparse_factor(S, fac, round == 2 ? md : NULL) == COSROD_OK);
     cosrod_lsys_sparse_solve(S, x);
     gauss_solve(N, A, b);
     for (int i = 0; i < N; i++) worst = fmax(worst, fabs(x[i] - b[i]) / (1.0 + fabs(b[i])));
   }
   /* |x - b| <= cond(E) n u |x|, cond(E) < 1e3 for these draws: 1e-11 */
-  CHECK_LE("KLU solve of fac I - J vs dense elimination, fac = 2.5, 1e3, 0.01", worst, 1e-11);
+  CHECK_LE("KLU solve of fac M - J vs dense elimination, fac = 2.5, 1e3 (M = I), 0.01 (M diagonal)", worst, 1e-11);
   cosrod_lsys_sparse_free(S);
 }
 
@@ -161,10 +165,30 @@ static void hub_y0(double *y) {
   y[M] = 0.8;
 }
 
-static int run(const char *method, int sparse, int analytic, double *y, cosrod_integrate_stats *st) {
+/* DAE variant: M = diag(1, .., 1, 0), the hub row algebraic (banded 0/0) */
+static int hub_mass(double *Mb, int ldm, void *user) {
+  (void)ldm, (void)user;
+  for (int i = 0; i < M; i++) Mb[i] = 1.0;
+  Mb[M] = 0.0;
+  return 0;
+}
+
+/* consistent hub value of the DAE: Newton on f_M(y, h) = 0 */
+static void hub_consistent(double *y) {
+  double f[NH];
+  for (int it = 0; it < 50; it++) {
+    hub_rhs(0.0, y, f, NULL);
+    const double h = y[M], dg = -2.0 * K - 3.0 * h * h + 0.3 * cos(3.0 * h);
+    y[M] -= f[M] / dg;
+    if (fabs(f[M]) < 1e-14) break;
+  }
+}
+
+static int run_ex(const char *method, int sparse, int analytic, int dae, double *y, cosrod_integrate_stats *st) {
   cosrod_ode_problem p = {0};
   p.n = NH;
   p.f = hub_rhs;
+  if (dae) p.mass = hub_mass, p.mass_banded = 1, p.mass_ml = p.mass_mu = 0;
   p.jac_banded = 1; /* the full band: hub last */
   p.jac_ml = p.jac_mu = NH - 1;
   if (analytic) p.jac = hub_jac_dense, p.jac_banded = 0;
@@ -180,22 +204,23 @@ static int run(const char *method, int sparse, int analytic, double *y, cosrod_i
   cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &s);
   if (!it) return -1;
   hub_y0(y);
+  if (dae) hub_consistent(y);
   s = cosrod_integrate(it, 0.0, y, 0.5, NULL, y);
   *st = *cosrod_integrator_stats(it);
   cosrod_integrator_free(it);
   return s == COSROD_OK ? 0 : -1;
 }
 
-static void compare(const char *method, int analytic) {
+static void compare_ex(const char *method, int analytic, int dae) {
   hub_pattern();
   double yb[NH], ys[NH];
   cosrod_integrate_stats sb, ss;
-  CHECK("band run", run(method, 0, analytic, yb, &sb) == 0);
-  CHECK("sparse run", run(method, 1, analytic, ys, &ss) == 0);
+  CHECK("band run", run_ex(method, 0, analytic, dae, yb, &sb) == 0);
+  CHECK("sparse run", run_ex(method, 1, analytic, dae, ys, &ss) == 0);
   double d = 0.0, ymax = 0.0;
   for (int i = 0; i < NH; i++) d = fmax(d, fabs(ys[i] - yb[i])), ymax = fmax(ymax, fabs(yb[i]));
-  NOTE("%s%s: steps %ld / %ld, nfev %ld / %ld (band / sparse), max|y| %.3g", method,
-       analytic ? " (analytic J)" : "", sb.nsteps, ss.nsteps, sb.nfev, ss.nfev, ymax);
+  NOTE("%s%s%s: steps %ld / %ld, nfev %ld / %ld (band / sparse), max|y| %.3g", method,
+       analytic ? " (analytic J)" : "", dae ? " (DAE, diagonal M)" : "", sb.nsteps, ss.nsteps, sb.nfev, ss.nfev, ymax);
   CHECK("the solution moved (not a trivial comparison)", fabs(yb[M] - 0.8) > 1e-3);
   CHECK_LE("max |y_sparse - y_band| / max |y|", d / ymax, 1e-10);
   CHECK("same accepted steps", sb.naccept == ss.naccept);
@@ -205,7 +230,14 @@ static void compare(const char *method, int analytic) {
     CHECK("fewer f evaluations with the groups", ss.nfev < sb.nfev);
 }
 
+static void compare(const char *method, int analytic) { compare_ex(method, analytic, 0); }
+
 TEST(rodas_sparse_equals_band) { compare("rodas", 0); }
+TEST(dae_mass_sparse_equals_band) { /* E = fac M - J with a singular diagonal M, real and complex (radau5) */
+  compare_ex("rodas", 0, 1);
+  compare_ex("seulex", 0, 1);
+  compare_ex("radau5", 0, 1);
+}
 TEST(rodas_sparse_analytic_equals_dense) { compare("rodas", 1); }
 TEST(seulex_sparse_equals_band) { compare("seulex", 0); }
 TEST(radau5_sparse_equals_band) { compare("radau5", 0); } /* real and complex KLU */
@@ -231,5 +263,6 @@ static const th_case cases[] = {
     TH_CASE(lsys_sparse_formation_vs_dense),     TH_CASE(rodas_sparse_equals_band),
     TH_CASE(rodas_sparse_analytic_equals_dense), TH_CASE(seulex_sparse_equals_band),
     TH_CASE(radau5_sparse_equals_band),          TH_CASE(sparse_groups_of_hub_chain),
+    TH_CASE(dae_mass_sparse_equals_band),
 };
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
