@@ -25,41 +25,17 @@
 
 static const double G = 9.81, PI = 3.14159265358979323846;
 
-/* The hinge scenario of test_sim_couple_joint_static.c (a soft rod clamped
- * at the top carries body `upper`; `lower`, 2 kg, hangs on a revolute joint
- * about y at upper's (0, 0, -0.1)) with lower's centre 0.1 m from the hinge
- * at angle th from hanging, unrotated. */
-static void hinge_yaml(double th, char *buf, size_t n) {
-  const double s = 0.1 * sin(th), c = 0.1 * cos(th);
-  snprintf(
-      buf, n,
-      "cosrod: 1\n"
-      "gravity: [0, 0, -9.81]\n"
-      "rods:\n"
-      "  - name: rod\n"
-      "    length: 0.5\n"
-      "    segments: 6\n"
-      "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-      "    section: {shape: circle, radius: 5.0e-3}\n"
-      "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-      "    ends:\n"
-      "      start: {type: clamped}\n"
-      "      end: {type: clamped, body: upper, at: [0, 0, 0.1]}\n"
-      "bodies:\n"
-      "  - {name: upper, mass: 1.0, inertia: [0.01, 0.01, 0.005], position: [0, 0, -0.6]}\n"
-      "  - {name: lower, mass: 2.0, inertia: [0.004, 0.006, 0.005], position: [%.17g, 0, %.17g]}\n"
-      "joints:\n"
-      "  - {type: revolute, bodies: [upper, lower], at: [[0, 0, -0.1], [%.17g, 0, %.17g]], axis: [0, 1, 0]}\n"
-      "analysis: {type: static, increments: 10}\n"
-      "output: {every: 0.5}\n",
-      s, -0.7 - c, -s, c);
-}
-
-static void hinge(double th, const char *const *sets, size_t nsets) {
-  char text[2048];
-  hinge_yaml(th, text, sizeof text);
+/* examples/hinge-swing.yaml (a soft rod clamped at the top carries body
+ * `upper`; `lower`, 2 kg, hangs on a revolute joint about y at upper's
+ * (0, 0, -0.1)) with lower's centre 0.1 m from the hinge at angle th from
+ * hanging, unrotated, and the overrides sets. */
+static void hinge(double th, const char *set) {
+  char pos[160], at[200];
+  snprintf(pos, sizeof pos, "bodies.1.position=[%.17g, 0, %.17g]", 0.1 * sin(th), -0.7 - 0.1 * cos(th));
+  snprintf(at, sizeof at, "joints.0.at=[[0, 0, -0.1], [%.17g, 0, %.17g]]", -0.1 * sin(th), 0.1 * cos(th));
+  const char *sets[3] = {pos, at, set};
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(text, "hinge.yaml", sets, nsets, &sc);
+  cosrod_sim *sim = sim_test_load("hinge-swing", sets, set ? 3 : 2, &sc);
   if (!sim) return;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("static run ok", st == COSROD_OK);
@@ -87,42 +63,31 @@ static void hinge(double th, const char *const *sets, size_t nsets) {
   cosrod_scenario_free(sc);
 }
 
-TEST(hinged_body_from_0_1_rad) { hinge(0.1, NULL, 0); }
-TEST(hinged_body_from_0_3_rad) { hinge(0.3, NULL, 0); }
-TEST(hinged_body_from_0_5_rad) { hinge(0.5, NULL, 0); }
-TEST(hinged_body_from_0_7_rad) { hinge(0.7, NULL, 0); }
-TEST(hinged_body_from_1_0_rad) { hinge(1.0, NULL, 0); }
-TEST(hinged_body_from_1_4_rad) { hinge(1.4, NULL, 0); }
+TEST(hinged_body_from_0_1_rad) { hinge(0.1, NULL); }
+TEST(hinged_body_from_0_3_rad) { hinge(0.3, NULL); }
+TEST(hinged_body_from_0_5_rad) { hinge(0.5, NULL); }
+TEST(hinged_body_from_0_7_rad) { hinge(0.7, NULL); }
+TEST(hinged_body_from_1_0_rad) { hinge(1.0, NULL); }
+TEST(hinged_body_from_1_4_rad) { hinge(1.4, NULL); }
 /* 0.64 rad short of inverted: must fall to the hanging, not the inverted, equilibrium */
-TEST(hinged_body_from_2_5_rad) { hinge(2.5, NULL, 0); }
+TEST(hinged_body_from_2_5_rad) { hinge(2.5, NULL); }
 /* 0.04 rad from inverted with full gravity from the start (load-factor
  * continuation): Newton alone climbs to the inverted equilibrium */
-TEST(hinged_body_from_3_1_rad_gravity_constant) {
-  hinge(3.1, (const char *const[]){"analysis={type: static, gravity: constant}"}, 1);
-}
+TEST(hinged_body_from_3_1_rad_gravity_constant) { hinge(3.1, "analysis={type: static, gravity: constant}"); }
 
-/* A nylon cable (L = 1 m, r = 2 mm, E = 2 GPa, nseg segments) pinned at the
- * origin, straight at deg degrees from hanging, no body. */
+/* The cable of examples/cable-pendulum.yaml (nylon, L = 1 m, r = 2 mm, E =
+ * 2 GPa) without its body (lower end free), nseg segments, pinned at the
+ * origin, straight at deg degrees from hanging. */
 static void tilted_rod(double deg, int nseg) {
   const double a = deg * PI / 180.0, L = 1.0, E = 2.0e9, rho = 1140.0;
-  char text[1536];
-  snprintf(text, sizeof text,
-           "cosrod: 1\n"
-           "gravity: [0, 0, -9.81]\n"
-           "rods:\n"
-           "  - name: cable\n"
-           "    length: 1.0\n"
-           "    segments: %d\n"
-           "    material: {E: 2.0e9, poisson: 0.4, density: 1140}\n"
-           "    section: {shape: circle, radius: 2.0e-3}\n"
-           "    shape: {type: straight, start: [0, 0, 0], direction: [%.17g, 0, %.17g], normal: [0, 1, 0]}\n"
-           "    ends:\n"
-           "      start: {type: pinned}\n"
-           "analysis: {type: static}\n"
-           "output: {every: 0.5}\n",
-           nseg, sin(a), -cos(a));
+  char shape[200], seg[40];
+  snprintf(shape, sizeof shape,
+           "rods.0.shape={type: straight, start: [0, 0, 0], direction: [%.17g, 0, %.17g], normal: [0, 1, 0]}",
+           sin(a), -cos(a));
+  snprintf(seg, sizeof seg, "rods.0.segments=%d", nseg);
+  const char *sets[5] = {"bodies=[]", "rods.0.ends.end={type: free}", shape, seg, "analysis={type: static}"};
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_parse(text, "tilted.yaml", NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_load("cable-pendulum", sets, 5, &sc);
   if (!sim) return;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("static run ok", st == COSROD_OK);
