@@ -78,14 +78,15 @@ TEST(hinged_body_from_3_1_rad_gravity_constant) { hinge(3.1, "analysis={type: st
 /* The cable of examples/cable-pendulum.yaml (nylon, L = 1 m, r = 2 mm, E =
  * 2 GPa) without its body (lower end free), nseg segments, pinned at the
  * origin, straight at deg degrees from hanging. */
-static void tilted_rod(double deg, int nseg) {
+static void tilted_rod(double deg, int nseg, const char *analysis) {
   const double a = deg * PI / 180.0, L = 1.0, E = 2.0e9, rho = 1140.0;
   char shape[200], seg[40];
   snprintf(shape, sizeof shape,
            "rods.0.shape={type: straight, start: [0, 0, 0], direction: [%.17g, 0, %.17g], normal: [0, 1, 0]}",
            sin(a), -cos(a));
   snprintf(seg, sizeof seg, "rods.0.segments=%d", nseg);
-  const char *sets[5] = {"bodies=[]", "rods.0.ends.end={type: free}", shape, seg, "analysis={type: static}"};
+  const char *sets[5] = {"bodies=[]", "rods.0.ends.end={type: free}", shape, seg,
+                         analysis ? analysis : "analysis={type: static}"};
   cosrod_scenario *sc;
   cosrod_sim *sim = sim_test_load("cable-pendulum", sets, 5, &sc);
   if (!sim) return;
@@ -115,11 +116,17 @@ static void tilted_rod(double deg, int nseg) {
   cosrod_scenario_free(sc);
 }
 
-TEST(pinned_rod_from_30_deg_hangs) { tilted_rod(30.0, 10); }
-TEST(pinned_rod_from_60_deg_hangs) { tilted_rod(60.0, 10); }
-TEST(pinned_rod_from_120_deg_hangs) { tilted_rod(120.0, 10); }
+TEST(pinned_rod_from_30_deg_hangs) { tilted_rod(30.0, 10, NULL); }
+TEST(pinned_rod_from_60_deg_hangs) { tilted_rod(60.0, 10, NULL); }
+TEST(pinned_rod_from_120_deg_hangs) { tilted_rod(120.0, 10, NULL); }
 /* a fine rod: the swing is 200 segment lengths long */
-TEST(pinned_rod_200_segments_from_120_deg_hangs) { tilted_rod(120.0, 200); }
+TEST(pinned_rod_200_segments_from_120_deg_hangs) { tilted_rod(120.0, 200, NULL); }
+/* arc-length control: the path jumps at λ = 0 (the first step restarts from
+ * the pseudo-transient equilibrium at λ = 1/increments) and then follows the
+ * hanging rod to λ = 1 */
+static const char *ARC = "analysis={type: static, control: arc-length}";
+TEST(pinned_rod_from_60_deg_hangs_arc_length) { tilted_rod(60.0, 10, ARC); }
+TEST(hinged_body_from_2_5_rad_arc_length) { hinge(2.5, ARC); }
 
 /* examples/cable-pendulum.yaml (1 kg body on a 1 m nylon cable at 30
  * degrees) as a static analysis. */
@@ -160,12 +167,20 @@ TEST(cable_pendulum_static) {
 }
 
 static const th_case cases[] = {
-    TH_CASE(hinged_body_from_0_1_rad),      TH_CASE(hinged_body_from_0_3_rad),
-    TH_CASE(hinged_body_from_0_5_rad),      TH_CASE(hinged_body_from_0_7_rad),
-    TH_CASE(hinged_body_from_1_0_rad),      TH_CASE(hinged_body_from_1_4_rad),
-    TH_CASE(hinged_body_from_2_5_rad),      TH_CASE(hinged_body_from_3_1_rad_gravity_constant),
-    TH_CASE(pinned_rod_from_30_deg_hangs),  TH_CASE(pinned_rod_from_60_deg_hangs),
-    TH_CASE(pinned_rod_from_120_deg_hangs), TH_CASE(pinned_rod_200_segments_from_120_deg_hangs),
+    TH_CASE(hinged_body_from_0_1_rad),
+    TH_CASE(hinged_body_from_0_3_rad),
+    TH_CASE(hinged_body_from_0_5_rad),
+    TH_CASE(hinged_body_from_0_7_rad),
+    TH_CASE(hinged_body_from_1_0_rad),
+    TH_CASE(hinged_body_from_1_4_rad),
+    TH_CASE(hinged_body_from_2_5_rad),
+    TH_CASE(hinged_body_from_3_1_rad_gravity_constant),
+    TH_CASE(pinned_rod_from_30_deg_hangs),
+    TH_CASE(pinned_rod_from_60_deg_hangs),
+    TH_CASE(pinned_rod_from_120_deg_hangs),
+    TH_CASE(pinned_rod_200_segments_from_120_deg_hangs),
+    TH_CASE(pinned_rod_from_60_deg_hangs_arc_length),
+    TH_CASE(hinged_body_from_2_5_rad_arc_length),
     TH_CASE(cable_pendulum_static),
 };
 
