@@ -332,8 +332,8 @@ static cosrod_status metric_start(arc_ws *w, double lambda, const double *q, dou
  * stability index *neg, and the path restarted there (metric_start: the
  * metric of the start, scaled by the mechanism's unbounded tangent, is
  * meaningless). */
-static cosrod_status jump_start(arc_ws *w, double l0, double l1, double dir, int *neg, int *iters, double *res,
-                                double *h) {
+static cosrod_status jump_start(arc_ws *w, double l0, double l1, double dir, int *neg, int *iters,
+                                double *res, double *h) {
   cosrod_statics *s = w->s;
   memcpy(w->qw, w->qc, sizeof(double) * (size_t)s->nq);
   cosrod_status st = statics_ptc(s, w->t, l1, w->qw, iters, res);
