@@ -230,7 +230,8 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   s->kdiag = calloc(nv, sizeof(double));
   s->ptcbuf = calloc(4 * nv + 2 * nq, sizeof(double)); /* statics_ptc.c */
   if (!s->ldl || !s->kdiag || !s->ptcbuf || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol ||
-      !s->wnorm || !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
+      !s->wnorm || !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest ||
+      !s->J) {
     cosrod_statics_free(s);
     *status = COSROD_ERR_NOMEM;
     return NULL;
