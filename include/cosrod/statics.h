@@ -196,7 +196,11 @@ typedef struct cosrod_statics_blocks {
 
 /* A system of rods and rigid blocks (blk may be NULL: as
  * cosrod_statics_create_system).  The definition's arrays are copied.
- * ERR_UNSUPPORTED for Kirchhoff rods with blocks. */
+ * Kirchhoff rods with an end on a block: the constraint force of their end
+ * segment's multipliers on that end is added to the block's rows by the
+ * solver (the callback writes the rods' generalised end forces only, as for
+ * Cosserat rods: cosrod_statics_end_reactions); modes and buckling refuse
+ * Kirchhoff rods with blocks (ERR_UNSUPPORTED). */
 cosrod_statics *cosrod_statics_create_coupled(const struct cosrod_rod *const *rods, int nrods,
                                               const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
                                               cosrod_status *status);

@@ -109,7 +109,8 @@ static void usage(FILE *f) {
           "summary.json \"buckling\", vtk/modes.pvd + mode_<k>.vtp, plots/buckling.png;\n"
           "static (also arc-length and keyframe paths: one load factor, every rod's\n"
           "keyframes), modal and buckling analyses take several (independent) rods, each\n"
-          "mode reported with its rod\n"
+          "mode reported with its rod\n");
+  fprintf(f,
           "rigid bodies (bodies:, joints: of [L]; scenarios without rods): bodies.csv\n"
           "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
           "on the joint's first body), energy.csv (bushings elastic / dissipated), steps.csv,\n"
@@ -128,8 +129,10 @@ static void usage(FILE *f) {
           "bodies' loads and weights times the load factor too (keyframe bodies must not\n"
           "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
           "joints.csv their reactions; modes and buckling with joints on the constraints'\n"
-          "null space (a joint's free motions are zero frequencies); refused (exit 2): joints\n"
-          "with keyframe bodies, Kirchhoff rods, preloads, a body carrying no rod end or bushing.\n");
+          "null space (a joint's free motions are zero frequencies); a joint on a keyframe\n"
+          "body (static only) follows its keyframes; Kirchhoff rods and preloads in static and\n"
+          "start_from_equilibrium; refused (exit 2): Kirchhoff rods in modes and buckling,\n"
+          "joints on keyframe bodies in dynamic runs, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 

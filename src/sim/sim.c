@@ -251,6 +251,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   s->ny = n;
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
     st = sim_couple_static_create(s, err, errlen);
+    if (st == COSROD_OK) st = sim_couple_kirch_create(s); /* Kirchhoff ends: the bodies' mobility in their λ */
     if (st != COSROD_OK) return fail_create(s, status, st);
     s->ny = n += s->nbq;
   }
@@ -445,17 +446,22 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     time_dep = 1;
     if ((st = sim_couple_kirch_create(s)) != COSROD_OK) return fail_create(s, status, st);
   }
+  if (sc->analysis.start_from_equilibrium) { /* the rods with their preloads */
+    s->srods = calloc(s->nrods, sizeof *s->srods);
+    if (!s->srods) return fail_create(s, status, COSROD_ERR_NOMEM);
+    for (size_t r = 0; r < s->nrods; r++) {
+      cosrod_status st = COSROD_OK;
+      if (!(s->srods[r] = build_rod(sc, r, 1, &st, err, errlen))) return fail_create(s, status, st);
+    }
+  }
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
     if (st != COSROD_OK) return fail_create(s, status, st);
   } else if (sc->analysis.start_from_equilibrium) {
-    s->srods = calloc(s->nrods, sizeof *s->srods);
     s->stat = calloc(s->nrods, sizeof *s->stat);
-    if (!s->srods || !s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
+    if (!s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
     for (size_t r = 0; r < s->nrods; r++) {
       cosrod_status st = COSROD_OK;
-      s->srods[r] = build_rod(sc, r, 1, &st, err, errlen);
-      if (!s->srods[r]) return fail_create(s, status, st);
       s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
       if (!s->stat[r]) {
         set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,

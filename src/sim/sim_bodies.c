@@ -66,9 +66,13 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
                     errlen);
     }
   }
+  /* static analyses with rods: a joint on a keyframe body is a multiplier
+   * row of the statics system (sim_couple_joint_static.c), not in the model */
+  const int kin_joints = bmap && sc->analysis.type == COSROD_SC_ANALYSIS_STATIC;
   for (size_t i = 0; i < sc->njoints; ++i)
     for (int k = 0; k < 2; ++k)
-      if (sc->joints[i].body[k] >= 0 && idx[sc->joints[i].body[k]] < 0) {
+      if (sc->joints[i].body[k] >= 0 && idx[sc->joints[i].body[k]] < 0 &&
+          !(kin_joints && sc->joints[i].type != COSROD_SC_JOINT_BUSHING)) {
         char key[48], msg[160];
         snprintf(key, sizeof key, "joints.%zu", i);
         snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: it takes no joints or bushings",
@@ -145,6 +149,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
         memcpy(b->at[1], j->at[0], sizeof b->at[1]);
       }
     } else {
+      if ((j->body[0] >= 0 && idx[j->body[0]] < 0) || (j->body[1] >= 0 && idx[j->body[1]] < 0)) continue;
       cosrod_joint_def *d = &jd[nj++];
       d->type = sim_joint_type(j->type);
       d->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], d->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];

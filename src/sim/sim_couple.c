@@ -235,7 +235,10 @@ void sim_couple_free(cosrod_sim *s) {
   if (!cp) return;
   for (size_t r = 0; r < s->nrods && s->rods; r++)
     for (int e = 0; e < 2; e++)
-      if (s->rods[r] && s->sc->rods[r].ends[e].body >= 0) cosrod_rod_set_end_fn(s->rods[r], e, NULL, NULL);
+      if (s->sc->rods[r].ends[e].body >= 0) {
+        if (s->rods[r]) cosrod_rod_set_end_fn(s->rods[r], e, NULL, NULL);
+        if (s->srods && s->srods[r]) cosrod_rod_set_end_fn(s->srods[r], e, NULL, NULL);
+      }
   for (size_t b = 0; cp->kpos && b < cp->nb; ++b) free(cp->kpos[b]), free(cp->krot[b]);
   free(cp->kpos);
   free(cp->krot);
@@ -409,6 +412,14 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
       }
     }
   s->need_rates = 1;
+  return COSROD_OK;
+}
+
+cosrod_status sim_couple_attach_twins(cosrod_sim *s, cosrod_rod **rods) {
+  sim_couple *cp = s->cpl;
+  for (size_t i = 0; cp && i < cp->na; ++i)
+    if (cosrod_rod_set_end_fn(rods[cp->att[i].rod], cp->att[i].end, end_fn, &cp->att[i]) != COSROD_OK)
+      return COSROD_ERR_INTERNAL;
   return COSROD_OK;
 }
 
@@ -636,6 +647,11 @@ void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
   cp->sxq = xq;
   prepare(s, t, NULL);
   cp->stat = stat;
+}
+
+void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {
+  cosrod_vec3_copy(x, s->cpl->bx + 3 * b);
+  cosrod_quat_copy(q, s->cpl->bq + 4 * b);
 }
 
 int sim_couple_model_index(const cosrod_sim *s, size_t b) {

@@ -13,6 +13,9 @@ typedef struct sim_couple sim_couple;
  * "FILE:LINE: key: problem") and the rods' end callbacks.  No-op without
  * bodies. */
 cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen);
+/* The attached ends of twin rods (rods[r] a copy of rod r, e.g. with its
+ * preloads) follow the bodies like the sim's rods (after create). */
+cosrod_status sim_couple_attach_twins(cosrod_sim *s, cosrod_rod **rods);
 void sim_couple_free(cosrod_sim *s);
 /* Size of the bodies' block of y (0 without dynamic bodies). */
 int sim_couple_n(const cosrod_sim *s);
@@ -76,6 +79,9 @@ int sim_couple_project(cosrod_sim *s, double t, double *y);
  * run; ERR_SINGULAR at an euler-angle body's gimbal lock). */
 void sim_couple_static_mode(cosrod_sim *s, int on, int off);
 void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq);
+/* Body b's pose (x, q) at the last evaluation or sim_couple_static_pose
+ * (keyframe bodies: their keyframes at that time). */
+void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]);
 int sim_couple_model_index(const cosrod_sim *s, size_t b);
 cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y);
 /* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the attachments

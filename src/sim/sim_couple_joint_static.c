@@ -26,10 +26,12 @@
 
 typedef struct cjs_row {
   int kind, joint, blk[2];
+  int kin[2]; /* scenario index of a keyframe body on that side (blk -1), or -1 */
   double at[2][3], u[3], w[3];
 } cjs_row;
 
 struct sim_cjs {
+  const cosrod_sim *s; /* the keyframe bodies' poses (sim_couple_body_pose) */
   int n;
   cjs_row *row;
   double *h;
@@ -79,6 +81,7 @@ sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
     *st = COSROD_ERR_NOMEM;
     return NULL;
   }
+  c->s = s;
   nj = 0;
   for (size_t j = 0; j < sc->njoints; ++j) {
     const cosrod_sc_joint *jt = &sc->joints[j];
@@ -88,7 +91,10 @@ sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
     for (int k = 0; k < 2; ++k) blk[k] = jt->body[k] >= 0 ? sim_couple_model_index(s, (size_t)jt->body[k]) : -1;
     const int n0 = c->n;
     c->n += joint_rows(sc, jt, blk, c->row + c->n);
-    for (int i = n0; i < c->n; ++i) c->row[i].joint = (int)nj - 1; /* numbered among the non-bushing joints */
+    for (int i = n0; i < c->n; ++i) {
+      c->row[i].joint = (int)nj - 1; /* numbered among the non-bushing joints */
+      for (int k = 0; k < 2; ++k) c->row[i].kin[k] = blk[k] < 0 ? jt->body[k] : -1;
+    }
   }
   for (size_t b = 0; b < sc->nbodies; ++b) W += sc->bodies[b].mass;
   W *= cosrod_vec3_norm(sc->gravity);
@@ -106,9 +112,15 @@ void sim_cjs_free(sim_cjs *j) {
 int sim_cjs_nrows(const sim_cjs *j) { return j ? j->n : 0; }
 const double *sim_cjs_h(const sim_cjs *j) { return j ? j->h : NULL; }
 
-/* Side k of row r: position x, orientation p, lever ρ spatial, point c. */
-static void side(const cjs_row *r, const double *qb, int k, double x[3], double p[4], double rho[3], double c[3]) {
-  if (r->blk[k] < 0) {
+/* Side k of row r: position x, orientation p, lever ρ spatial, point c
+ * (ground: the joint point; a keyframe body: its pose at the pseudo-time of
+ * the last pose callback, prescribed like a block that does not move). */
+static void side(const sim_cjs *j, const cjs_row *r, const double *qb, int k, double x[3], double p[4], double rho[3],
+                 double c[3]) {
+  if (r->blk[k] < 0 && r->kin[k] >= 0) {
+    sim_couple_body_pose(j->s, (size_t)r->kin[k], x, p);
+    cosrod_quat_rotate(rho, p, r->at[k]);
+  } else if (r->blk[k] < 0) {
     cosrod_vec3_copy(x, r->at[k]);
     p[0] = 1.0, p[1] = p[2] = p[3] = 0.0;
     cosrod_vec3_zero(rho);
@@ -121,11 +133,11 @@ static void side(const cjs_row *r, const double *qb, int k, double x[3], double 
 }
 
 /* Partials of row r's g by (δx, δφ) of side 0 (dA) and side 1 (dB), and g. */
-static double row_partials(const cjs_row *r, const double *qb, double dA[6], double dB[6], double *len,
+static double row_partials(const sim_cjs *j, const cjs_row *r, const double *qb, double dA[6], double dB[6], double *len,
                            double ra_out[3]) {
   double xa[3], pa[4], ra[3], ca[3], xb[3], pb[4], rbv[3], cb[3], s[3], g;
-  side(r, qb, 0, xa, pa, ra, ca);
-  side(r, qb, 1, xb, pb, rbv, cb);
+  side(j, r, qb, 0, xa, pa, ra, ca);
+  side(j, r, qb, 1, xb, pb, rbv, cb);
   cosrod_quat_rotate(s, pa, r->u);
   cosrod_vec3_copy(ra_out, ra);
   if (r->kind == 0) {
@@ -158,7 +170,7 @@ void sim_cjs_reactions(const sim_cjs *j, const double *qb, int nb, size_t njoint
   for (int i = 0; j && i < j->n; ++i) {
     const cjs_row *r = &j->row[i];
     double dA[6], dB[6], len, ra[3], m[3];
-    row_partials(r, qb, dA, dB, &len, ra);
+    row_partials(j, r, qb, dA, dB, &len, ra);
     if (r->joint < 0 || (size_t)r->joint >= njoints) continue;
     double *o = R + 6 * r->joint, f[3];
     const double lam = qb[7 * nb + i];
@@ -176,7 +188,7 @@ void sim_cjs_residual(const sim_cjs *j, const double *qb, int nb, double *rb, do
     const cjs_row *r = &j->row[i];
     const double lam = qb[7 * nb + i];
     double dA[6], dB[6], ra[3];
-    const double g = row_partials(r, qb, dA, dB, &scale[2 * nb + i], ra);
+    const double g = row_partials(j, r, qb, dA, dB, &scale[2 * nb + i], ra);
     rb[6 * nb + i] = g;
     if (r->blk[0] >= 0)
       for (int k = 0; k < 6; ++k) rb[6 * r->blk[0] + k] -= lam * dA[k];

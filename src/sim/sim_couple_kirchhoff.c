@@ -214,7 +214,8 @@ int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s)
 }
 
 int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y) {
-  return s->kcp ? solve_z(s, sim_tclamp(s, t), y, s->kcp->f, s->form == COSROD_FORM_DAE) : 0;
+  /* static analyses: at rest, nothing accelerates (the statics solver gives the multipliers) */
+  return s->kcp && s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? solve_z(s, sim_tclamp(s, t), y, s->kcp->f, s->form == COSROD_FORM_DAE) : 0;
 }
 
 /* DAE: the multipliers of the coupled ODE (ABSOLUTE) form at the (q, v) of y:

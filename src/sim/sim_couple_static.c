@@ -46,10 +46,14 @@
  * Joints (not bushings) between dynamic bodies or with ground: multipliers
  * as extra unknowns of the statics system (sim_couple_joint_static.c), in
  * static, modal (on the constraints' null space, modes_system.c) and
- * buckling analyses (statics_buckling_kkt.c) and start_from_equilibrium;
- * joints with keyframe bodies are refused.
+ * buckling analyses (statics_buckling_kkt.c) and start_from_equilibrium; a
+ * keyframe body is a prescribed side of a joint in static analyses (modal,
+ * buckling and dynamic runs refuse it).
  *
- * Not supported here (refused, exit 2): Kirchhoff rods, preloads.
+ * Kirchhoff rods: the statics' KKT path with the blocks (statics_blocks.c,
+ * statics_kirchhoff.c); modes and buckling refuse them.  Preloads
+ * (start_from_equilibrium): the coupled solver holds the preloaded twin
+ * rods (s->srods), their ends on the bodies.
  * Arc-length control runs on the same system: the residual at t = 1 with
  * the load factor μ = λ (scenario_static.c refuses moving keyframe bodies
  * there, as moving prescribed ends). */
@@ -89,11 +93,21 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   for (size_t j = 0; j < sc->njoints; ++j) {
     const cosrod_sc_joint *jt = &sc->joints[j];
     if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
-    const int moving = (jt->body[0] >= 0 && sc->bodies[jt->body[0]].has_motion) ||
-                       (jt->body[1] >= 0 && sc->bodies[jt->body[1]].has_motion);
-    if (!moving) continue;
+    int free_side = 0, moving = 0; /* a side that is a dynamic body, a keyframe body */
+    for (int k = 0; k < 2; ++k) {
+      free_side |= jt->body[k] >= 0 && !sc->bodies[jt->body[k]].has_motion;
+      moving |= jt->body[k] >= 0 && sc->bodies[jt->body[k]].has_motion;
+    }
     snprintf(key, sizeof key, "joints.%zu", j);
-    snprintf(msg, sizeof msg, "a joint with a keyframe body is not supported in %s yet", what);
+    /* a joint on a keyframe body: a prescribed side of its rows in static
+     * analyses; dynamic runs refuse it (sim_bodies.c) */
+    if (!free_side && sc->analysis.type == COSROD_SC_ANALYSIS_STATIC &&
+        refuse(sc, key, "joins no dynamic body (only ground or bodies driven by motion keyframes): it constrains nothing",
+               err, errlen))
+      return COSROD_ERR_UNSUPPORTED;
+    if (!moving || sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat) continue;
+    snprintf(msg, sizeof msg, "%s", "a joint with a keyframe body is not supported in modal and buckling analyses yet "
+                                    "(static analyses take it)");
     if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
   }
   for (size_t b = 0; b < sc->nbodies; ++b) {
@@ -108,16 +122,11 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   for (size_t r = 0; r < sc->nrods; ++r) {
     const cosrod_sc_rod *sr = &sc->rods[r];
     snprintf(key, sizeof key, "rods.%zu.model", r);
-    if (sr->model != COSROD_SC_MODEL_COSSERAT) {
-      snprintf(msg, sizeof msg, "%s with rigid bodies need Cosserat rods (not Kirchhoff) yet", what);
+    if (sr->model != COSROD_SC_MODEL_COSSERAT && stat && sc->analysis.type != COSROD_SC_ANALYSIS_STATIC) {
+      snprintf(msg, sizeof msg, "modal and buckling analyses with rigid bodies need Cosserat rods (not Kirchhoff) "
+                                "yet (static analyses and start_from_equilibrium take Kirchhoff rods)");
       if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
     }
-    for (size_t i = 0; i < sr->nloads; ++i)
-      if (sr->loads[i].profile == COSROD_SC_PROFILE_PRELOAD) {
-        snprintf(key, sizeof key, "rods.%zu.loads.%zu", r, i);
-        if (refuse(sc, key, "preloads with rigid bodies are not supported yet", err, errlen))
-          return COSROD_ERR_UNSUPPORTED;
-      }
   }
   return COSROD_OK;
 }
@@ -453,7 +462,9 @@ cosrod_status sim_couple_static_setup(cosrod_sim *s, char *err, size_t errlen) {
   s->cst->q = malloc((size_t)nq * sizeof *s->cst->q);
   s->stat = calloc(s->nrods, sizeof *s->stat);
   if (!s->cst->q || !s->stat) return COSROD_ERR_NOMEM;
-  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)s->nrods,
+  /* the rods with their preloads (s->srods), their ends on the bodies like the sim's rods' */
+  if ((st = sim_couple_attach_twins(s, s->srods)) != COSROD_OK) return st;
+  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->srods, (int)s->nrods,
                                              sim_couple_static_blocks(s), NULL, &st);
   if (!s->stat[0]) {
     cosrod_scenario_format_error(s->sc, "analysis.start_from_equilibrium", "no static solver for these rods and bodies",
@@ -482,24 +493,22 @@ cosrod_status sim_couple_static_start(cosrod_sim *s) {
   memset(&ss, 0, sizeof ss);
   cosrod_status st = cosrod_statics_equilibrium_at(ss0, 0.0, q, &ss);
   if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium of the rods with rigid bodies at t = 0");
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    const int nq = cosrod_rod_nq(rod);
-    memcpy(s->yl, q + cosrod_statics_qoffset(ss0, (int)r), (size_t)nq * sizeof *q);
-    for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
-    st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL); /* |p_k| = 1 exactly */
-    if (st != COSROD_OK) {
-      snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r, cosrod_strerror(st));
-      s->t_fail = 0.0;
-      return st;
-    }
-    sim_scatter(s, r, s->yl, s->y0);
-  }
-  if (c->nb > 0 && (st = sim_couple_set_rest(s, q + cosrod_statics_block_qoffset(ss0, 0), s->y0)) != COSROD_OK) {
+  const double *qb = c->nb > 0 ? q + cosrod_statics_block_qoffset(ss0, 0) : NULL;
+  if (qb) sim_couple_static_pose(s, 0.0, qb); /* the rod ends at the bodies' equilibrium poses, at rest */
+  for (size_t r = 0; r < s->nrods; r++)
+    if ((st = sim_rod_rest_state(s, r, q + cosrod_statics_qoffset(ss0, (int)r))) != COSROD_OK) return st;
+  if (qb && (st = sim_couple_set_rest(s, qb, s->y0)) != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "the bodies' equilibrium poses have no state in their parametrisation (%s)",
              cosrod_strerror(st));
     s->t_fail = 0.0;
     return st;
+  }
+  /* Kirchhoff rods on bodies: the coupled projection (ends and bodies to
+   * round-off) and its DAE multipliers (sim_couple_kirchhoff.c) */
+  if (s->kcp && sim_couple_kirch_project(0.0, s->y0, s) < 0) {
+    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of the rods on bodies");
+    s->t_fail = 0.0;
+    return COSROD_ERR_CONVERGENCE;
   }
   return sim_equilibrium_state_ready(s);
 }

@@ -219,6 +219,10 @@ int sim_lie_jac_tangent_fd(double t, const double *y, double *K, double *C, int 
  * observer, stop flag); start_from_equilibrium's initial state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);
 cosrod_status equilibrium_start(cosrod_sim *s);
+/* start_from_equilibrium: rod r's state at rest at its equilibrium q (nq)
+ * into y0 (quaternions and Kirchhoff constraints projected, the DAE
+ * multipliers); message set on failure. */
+cosrod_status sim_rod_rest_state(cosrod_sim *s, size_t r, const double *q);
 /* After the equilibrium state is in y0: y = y0, its evaluation (work and
  * dissipation baselines) and energies; ERR_NONFINITE with s->msg set. */
 cosrod_status sim_equilibrium_state_ready(cosrod_sim *s);

@@ -154,9 +154,10 @@ int static_frame(cosrod_sim *s, double t, const double *q) {
   if (sim_eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
   /* Kirchhoff: the constrained F are the statics multipliers (loads of the
    * path at t), not those of the rest accelerations under the full loads */
-  if (cosrod_rod_model_of(s->rods[0]) != COSROD_MODEL_COSSERAT &&
-      cosrod_statics_kirchhoff_forces(s->stat[0], 0, t, q, s->data[0]->F) != COSROD_OK)
-    return -1;
+  for (size_t r = 0; r < s->nrods; r++)
+    if (cosrod_rod_model_of(s->rods[r]) != COSROD_MODEL_COSSERAT &&
+        cosrod_statics_kirchhoff_forces(s->stat[0], (int)r, t, q, s->data[r]->F) != COSROD_OK)
+      return -1;
   sim_energy_from_data(s, 0.0, 0.0);
   sim_static_scale_gravity(s, t); /* the gravity that acts at t (ramped) */
   s->t_now = s->t_frame = t;
@@ -285,8 +286,7 @@ static cosrod_status run_static(cosrod_sim *s) {
 cosrod_status equilibrium_start(cosrod_sim *s) {
   if (s->cst) return sim_couple_static_start(s); /* rods with rigid bodies */
   for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
+    const int nq = cosrod_rod_nq(s->rods[r]);
     double *q = s->ypl; /* (>= ny_r >= nq) */
     sim_gather(s, r, s->y0, s->yl);
     memcpy(q, s->yl, (size_t)nq * sizeof *q);
@@ -298,22 +298,27 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
       snprintf(what, sizeof what, "static equilibrium of rod %zu at t = 0", r);
       return static_failure(s, st, &ss, what);
     }
-    memcpy(s->yl, q, (size_t)nq * sizeof *q);
-    for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
-    /* quaternions (and a Kirchhoff rod's constraints, to round-off) exactly */
-    st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL);
-    if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
-      st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
-    (void)N;
-    if (st != COSROD_OK) {
-      snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r,
-               cosrod_strerror(st));
-      s->t_fail = 0.0;
-      return st;
-    }
-    sim_scatter(s, r, s->yl, s->y0);
+    if ((st = sim_rod_rest_state(s, r, q)) != COSROD_OK) return st;
   }
   return sim_equilibrium_state_ready(s);
+}
+
+cosrod_status sim_rod_rest_state(cosrod_sim *s, size_t r, const double *q) {
+  const cosrod_rod *rod = s->rods[r];
+  const int nq = cosrod_rod_nq(rod);
+  memcpy(s->yl, q, (size_t)nq * sizeof *q);
+  for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
+  /* quaternions (and a Kirchhoff rod's constraints, to round-off) exactly */
+  cosrod_status st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL);
+  if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
+    st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
+  if (st != COSROD_OK) {
+    snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r, cosrod_strerror(st));
+    s->t_fail = 0.0;
+    return st;
+  }
+  sim_scatter(s, r, s->yl, s->y0);
+  return COSROD_OK;
 }
 
 cosrod_status sim_equilibrium_state_ready(cosrod_sim *s) {

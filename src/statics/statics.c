@@ -203,9 +203,10 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   s->nv = statics_blocks_place(s, nrods, s->nv);
   s->nq_rods = s->nq;
   s->nq += 7 * s->nblk + (s->nblk > 0 ? s->blk.nmult : 0);
-  if (s->nblk > 0 && s->kkt) {
+  cosrod_status kst = statics_kirchhoff_couple_init(s); /* Kirchhoff ends sharing a block */
+  if (kst != COSROD_OK) {
     cosrod_statics_free(s);
-    *status = COSROD_ERR_UNSUPPORTED;
+    *status = kst;
     return NULL;
   }
   statics_blocks_band(s);
@@ -292,6 +293,7 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->kdiag);
   free(s->arcbuf);
   free(s->ptcbuf);
+  statics_kirchhoff_couple_free(s);
   statics_blocks_free(s);
   free(s);
 }

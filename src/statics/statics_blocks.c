@@ -16,6 +16,12 @@
  * callback gives (its force and moment terms) plus the roundoff floor of the
  * internal forces of the rods attached to it.
  *
+ * Kirchhoff rods (statics_kirchhoff.c): the constraint force -(Gᵀλ) on an
+ * attached end vertex (the end segment's multipliers, [LA] eq. 31) belongs to
+ * the block's balance with the rod's generalised vertex force: added here
+ * to the callback's rows (force, and material moment about x), the
+ * multiplier columns of these rows by statics_kirchhoff_jacobian.
+ *
  * Multipliers (blk.nmult, e.g. joints): linear unknowns λ after the block
  * poses in q and right after the last block in δ; the callback's residual is
  * then the KKT system r - Gᵀλ = 0, g = 0 and its finite-difference stiffness
@@ -181,13 +187,37 @@ static double force_floor(const statics_part *pt, double *Mmax) {
   return 4.0 * DBL_EPSILON * (cg * (xmax / pt->dsmin + 1.0) + Fmax);
 }
 
-cosrod_status statics_blocks_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,
-                                      double *sc, double *ex) {
+cosrod_status statics_blocks_eval(cosrod_statics *s, double t, double mu, const double *q) {
   if (s->nblk == 0) return COSROD_OK;
   const double gs = s->opt.gravity_ramp ? fmin(fmax(t, 0.0), 1.0) : 1.0;
   for (int i = 0; i < s->nparts; ++i) s->bdata[i] = s->part[i].d;
   if (s->blk.residual(s->blk.user, t, mu, gs, q + s->nq_rods, s->bdata, s->rb, s->sb) != 0)
     return COSROD_ERR_CALLBACK;
+  for (int a = 0; a < s->blk.nattach; ++a) { /* a block's force row joins the multipliers of its Kirchhoff ends */
+    statics_part *pt = &s->part[s->blk.att_rod[a]];
+    const int b = s->blk.att_block[a];
+    if (pt->kkt) statics_kirchhoff_end_row(pt, s->blk.att_end[a], s->rb + 6 * b, s->blk.mass[6 * b]);
+  }
+  return COSROD_OK;
+}
+
+cosrod_status statics_blocks_residual(cosrod_statics *s, const double *q, double *r, double *sc, double *ex) {
+  if (s->nblk == 0) return COSROD_OK;
+  for (int a = 0; a < s->blk.nattach; ++a) { /* Kirchhoff rods: -(Gᵀλ) on the end vertex, part of the block */
+    const statics_part *pt = &s->part[s->blk.att_rod[a]];
+    if (!pt->kkt) continue;
+    const int e = s->blk.att_end[a], b = s->blk.att_block[a];
+    const double *xb = q + s->nq_rods + 7 * b, *xe = pt->d->x + 3 * (e == 0 ? 0 : pt->rod->N);
+    double f[3], lev[3], m[3], *o = s->rb + 6 * b;
+    statics_kirchhoff_end_force(pt, e, f);
+    cosrod_vec3_sub(lev, xe, xb);
+    cosrod_vec3_cross(m, lev, f);
+    cosrod_vec3_add(o, o, f);
+    s->sb[2 * b] = fmax(s->sb[2 * b], cosrod_vec3_norm(f));
+    s->sb[2 * b + 1] = fmax(s->sb[2 * b + 1], cosrod_vec3_norm(m));
+    cosrod_quat_rotate_inv(m, xb + 3, m); /* material, as the callback's moment rows */
+    cosrod_vec3_add(o + 3, o + 3, m);
+  }
   for (int b = 0; b < s->nblk; ++b) {
     double SF = s->sb[2 * b], SM = s->sb[2 * b + 1], nF = 0.0, nM = 0.0;
     for (int a = 0; a < s->blk.nattach; ++a) {

@@ -10,6 +10,11 @@
 #include "cosrod/statics.h"
 #include "rod/rod_internal.h"
 
+/* Scales and maxima of a part's residual between part_eval and part_finish (statics_stiffness.c). */
+typedef struct statics_pres {
+  double SF, SM, rf, rm, Fmax, Mmax, xmax, dsmax;
+} statics_pres;
+
 typedef struct statics_part {
   const cosrod_rod *rod;
   struct cosrod_rod quiet;  /* shallow copy of *rod with damping off (rates are zero in statics) */
@@ -26,6 +31,7 @@ typedef struct statics_part {
   const int *ov, *os;       /* (N+1), (N) offsets of vertex / segment unknowns in this rod's block of δ
                                (rod->vv_ns / vs_ns; Kirchhoff rods: with the multipliers interleaved) */
   struct statics_kkt *kkt;  /* Kirchhoff constraints (statics_kirchhoff.c), NULL for a Cosserat rod */
+  statics_pres pr;          /* the last residual's scales (statics_stiffness.c) */
 } statics_part;
 
 struct cosrod_statics {
@@ -66,6 +72,7 @@ struct cosrod_statics {
   double blen, blim;    /* blocks: FD / weight length of δx (smallest Δs of the attached rods), trust region of δx (m) */
   int dead_red;         /* 1: dead loads but for the multipliers (their reduced stiffness is symmetric) */
   struct statics_bred *bred; /* buckling with multipliers: the reduction (statics_buckling_kkt.c), else NULL */
+  struct statics_kcouple *kcpl; /* Kirchhoff ends sharing a block (statics_kirchhoff.c), NULL without */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
@@ -148,9 +155,17 @@ int statics_kirchhoff_block(const statics_part *p);
 void statics_kirchhoff_free(statics_part *p);
 /* FD steps (1: the multiplier columns are set analytically) and weights (0). */
 void statics_kirchhoff_weights(const statics_part *p, double *hcol, double *wnorm);
-/* Called by part_residual with the unconstrained residual in r (the part's
- * block): least-squares multipliers (unless frozen), r -= Gᵀλ, constraint
- * rows; updates the scales and maxima; *gsc max |g_k|/Δs_k, *gex its excess. */
+/* prepare: with the unconstrained residual in r (the part's block, after
+ * the blocks' rows): the geometry and the least-squares multipliers (unless
+ * frozen).  residual (part_finish): r -= Gᵀλ, constraint rows; updates the
+ * scales and maxima; *gsc max |g_k|/Δs_k, *gex its excess. */
+cosrod_status statics_kirchhoff_prepare(statics_part *p, const double *r);
+/* After every part's prepare: the multipliers of the Kirchhoff ends that
+ * share a block, whose force row couples them (Woodbury on the parts'
+ * factored S); init after the parts and blocks (statics.c), free. */
+cosrod_status statics_kirchhoff_couple(cosrod_statics *s);
+cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s);
+void statics_kirchhoff_couple_free(cosrod_statics *s);
 cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
                                          double *Fmax, double *rf, double *rm, double *gsc, double *gex);
 /* J = dr/dδ of a system with Kirchhoff rods (statics_jacobian dispatches). */
@@ -163,6 +178,16 @@ cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu,
 void statics_kirchhoff_penalise(const cosrod_statics *s, const cosrod_band *J, double *w, int ld);
 /* The constraint force on supported end vertices added to R (2 x 6). */
 void statics_kirchhoff_reactions(const statics_part *p, double R[12]);
+/* The constraint force -(Gᵀλ) of the last residual on end vertex e
+ * (spatial: +Rλ̄_0 at the start, -Rλ̄_{N-1} at the end; zero for a Cosserat
+ * rod): what a rigid block carrying that end takes besides the rod's
+ * generalised vertex force. */
+void statics_kirchhoff_end_force(const statics_part *p, int e, double f[3]);
+/* The least-squares multipliers of the next residual take end e's vertex
+ * as a point of mass m with the free (constraint-less) force row fr (3,
+ * spatial; kept by pointer): the force row of a rigid block carrying that
+ * end alone among Kirchhoff ends.  fr = NULL: the end is not a row. */
+void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double m);
 /* Modes of a one-rod solver s holding a Kirchhoff rod, s->J = statics_jacobian
  * at (t, q): the rod block (Hessian of the Lagrangian, with the multipliers'
  * geometric stiffness) to statics_modes_kirchhoff. */
@@ -202,8 +227,8 @@ int statics_blocks_place(cosrod_statics *s, int r, int v);
 void statics_blocks_band(cosrod_statics *s);
 void statics_blocks_weights(cosrod_statics *s);
 cosrod_status statics_blocks_pose(cosrod_statics *s, double t, const double *q);
-cosrod_status statics_blocks_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,
-                                      double *sc, double *ex);
+cosrod_status statics_blocks_eval(cosrod_statics *s, double t, double mu, const double *q);
+cosrod_status statics_blocks_residual(cosrod_statics *s, const double *q, double *r, double *sc, double *ex);
 void statics_blocks_apply(const cosrod_statics *s, double *q, const double *delta);
 void statics_blocks_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta);
 void statics_blocks_limit(const cosrod_statics *s, const double *dv, double *c);

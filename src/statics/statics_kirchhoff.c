@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "cosrod/band.h"
+#include "cosrod/dense.h"
 #include "statics/statics_internal.h"
 
 struct statics_kkt {
@@ -53,7 +54,16 @@ struct statics_kkt {
   cosrod_band *S;    /* (m N) G M⁻¹ Gᵀ */
   double *rhs;       /* (m N) */
   int frozen;        /* 1: the residual uses lam as is (FD stiffness) */
+  const double *er[2]; /* end rows of the least squares (statics_kirchhoff_end_row), or NULL */
+  double em[2];        /* their masses (kg) */
+  double *wcol;        /* (2 x 3 x m N) S⁻¹ U_e of the ends (statics_kirchhoff_couple) */
 };
+
+void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double m) {
+  if (!p->kkt) return;
+  p->kkt->er[e] = fr;
+  p->kkt->em[e] = m;
+}
 
 cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   const cosrod_rod *rod = p->rod;
@@ -73,9 +83,10 @@ cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   k->dir = calloc(9 * (size_t)N, sizeof(double));
   k->c = calloc(3 * (size_t)N, sizeof(double));
   k->rhs = calloc((size_t)(m * N), sizeof(double));
+  k->wcol = calloc(6 * (size_t)(m * N), sizeof(double));
   int bw = 2 * m - 1 < m * N - 1 ? 2 * m - 1 : m * N - 1;
   k->S = cosrod_band_create(m * N, bw, bw);
-  if (!k->ov || !k->os || !k->ol || !k->lam || !k->sig || !k->dir || !k->c || !k->rhs || !k->S)
+  if (!k->ov || !k->os || !k->ol || !k->lam || !k->sig || !k->dir || !k->c || !k->rhs || !k->wcol || !k->S)
     return COSROD_ERR_NOMEM;
   int off = 0;
   for (int n = 0; n <= N; ++n) {
@@ -114,6 +125,7 @@ void statics_kirchhoff_free(statics_part *p) {
   free(k->dir);
   free(k->c);
   free(k->rhs);
+  free(k->wcol);
   cosrod_band_free(k->S);
   free(k);
   p->kkt = NULL;
@@ -138,7 +150,36 @@ static int vtx_coords(const cosrod_rod *rod, int n, const double v[3], double ou
   return nd;
 }
 
-/* S = G M⁻¹ Gᵀ and G M⁻¹ r of the current blocks; λ into k->lam. */
+/* Vertex n as a row of the least squares: its coordinates of v (vtx_coords,
+ * or all three for an end row), its mass, its residual (r of the part or
+ * the end row's force). */
+static int lsq_coords(const statics_part *p, int n, const double v[3], double out[3]) {
+  const struct statics_kkt *k = p->kkt;
+  const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
+  if (e >= 0 && k->er[e]) {
+    cosrod_vec3_copy(out, v);
+    return 3;
+  }
+  return vtx_coords(p->rod, n, v, out);
+}
+static double lsq_mass(const statics_part *p, int n) {
+  const struct statics_kkt *k = p->kkt;
+  const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
+  return e >= 0 && k->er[e] ? k->em[e] : p->rod->mv[n];
+}
+static const double *lsq_r(const statics_part *p, int n, const double *r) {
+  const struct statics_kkt *k = p->kkt;
+  const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
+  return e >= 0 && k->er[e] ? k->er[e] : r + k->ov[n];
+}
+
+/* S = G M⁻¹ Gᵀ and G M⁻¹ r of the current blocks; λ into k->lam.  An end
+ * carried by a rigid block (statics_kirchhoff_end_row) is a row with the
+ * block's mass and free force: with it the straight inextensible rod between
+ * a support and a block has a full-rank G (its own rows alone do not: N
+ * length constraints on N - 1 free vertices, [LA] 4(a)); at an equilibrium
+ * the block's balance f_b - G_bᵀλ = 0 holds like the rod's rows, so λ is
+ * still exact there. */
 static cosrod_status least_squares(const statics_part *p, const double *r) {
   struct statics_kkt *k = p->kkt;
   const cosrod_rod *rod = p->rod;
@@ -150,23 +191,23 @@ static cosrod_status least_squares(const statics_part *p, const double *r) {
       double ga[2][3], ea[3] = {0, 0, 0}, ta[3];
       ea[a] = 1.0;
       cosrod_vec3_cross(ta, ea, c); /* θ row of g_a: (e_a × c)ᵀ */
-      int nda = vtx_coords(rod, j, D + 3 * a, ga[0]);
-      vtx_coords(rod, j + 1, D + 3 * a, ga[1]);
+      const int nda = lsq_coords(p, j, D + 3 * a, ga[0]), ndb = lsq_coords(p, j + 1, D + 3 * a, ga[1]);
+      const double m0 = lsq_mass(p, j), m1 = lsq_mass(p, j + 1), *r0 = lsq_r(p, j, r), *r1 = lsq_r(p, j + 1, r);
       /* rhs: G_a M⁻¹ r (G_a = -d_a on x_j, +d_a on x_{j+1}) */
       double v = 0.0;
-      for (int i = 0; i < nda; ++i) v -= ga[0][i] * r[k->ov[j] + i] / rod->mv[j];
-      for (int i = 0; i < rod->nd[j + 1]; ++i) v += ga[1][i] * r[k->ov[j + 1] + i] / rod->mv[j + 1];
+      for (int i = 0; i < nda; ++i) v -= ga[0][i] * r0[i] / m0;
+      for (int i = 0; i < ndb; ++i) v += ga[1][i] * r1[i] / m1;
       for (int i = 0; i < 3; ++i) v += ta[i] * r[k->os[j] + i] / Ib[i];
       k->rhs[m * j + a] = v;
       for (int b = 0; b < m; ++b) {
         double gb[2][3], eb[3] = {0, 0, 0}, tb[3];
         eb[b] = 1.0;
         cosrod_vec3_cross(tb, eb, c);
-        vtx_coords(rod, j, D + 3 * b, gb[0]);
-        vtx_coords(rod, j + 1, D + 3 * b, gb[1]);
+        lsq_coords(p, j, D + 3 * b, gb[0]);
+        lsq_coords(p, j + 1, D + 3 * b, gb[1]);
         double sv = 0.0;
-        for (int i = 0; i < rod->nd[j]; ++i) sv += ga[0][i] * gb[0][i] / rod->mv[j];
-        for (int i = 0; i < rod->nd[j + 1]; ++i) sv += ga[1][i] * gb[1][i] / rod->mv[j + 1];
+        for (int i = 0; i < nda; ++i) sv += ga[0][i] * gb[0][i] / m0;
+        for (int i = 0; i < ndb; ++i) sv += ga[1][i] * gb[1][i] / m1;
         for (int i = 0; i < 3; ++i) sv += ta[i] * tb[i] / Ib[i];
         cosrod_band_set(k->S, m * j + a, m * j + b, sv);
         if (j + 1 < N) { /* shared vertex j+1: +d_a (segment j) against -d_b (segment j+1) */
@@ -191,15 +232,10 @@ static cosrod_status least_squares(const statics_part *p, const double *r) {
   return COSROD_OK;
 }
 
-cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
-                                         double *Fmax, double *rf, double *rm, double *gsc, double *gex) {
+cosrod_status statics_kirchhoff_prepare(statics_part *p, const double *r) {
   struct statics_kkt *k = p->kkt;
-  const cosrod_rod *rod = p->rod;
   const cosrod_rod_data *d = p->d;
-  const int N = k->N, m = k->m;
-  double xmax = 0.0;
-  for (int n = 0; n <= N; ++n) xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
-  for (int j = 0; j < N; ++j) {
+  for (int j = 0; j < k->N; ++j) {
     const double *pq = d->p + 4 * j;
     double dx[3];
     for (int a = 0; a < 3; ++a) {
@@ -210,10 +246,17 @@ cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r,
     cosrod_vec3_sub(dx, d->x + 3 * (j + 1), d->x + 3 * j);
     cosrod_quat_rotate_inv(k->c + 3 * j, pq, dx);
   }
-  if (!k->frozen) {
-    cosrod_status st = least_squares(p, r);
-    if (st != COSROD_OK) return st;
-  }
+  return k->frozen ? COSROD_OK : least_squares(p, r);
+}
+
+cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
+                                         double *Fmax, double *rf, double *rm, double *gsc, double *gex) {
+  struct statics_kkt *k = p->kkt;
+  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_data *d = p->d;
+  const int N = k->N, m = k->m;
+  double xmax = 0.0;
+  for (int n = 0; n <= N; ++n) xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
   double gs = 0.0, ge = 0.0;
   for (int j = 0; j < N; ++j) {
     const double *lam = k->lam + 3 * j, *c = k->c + 3 * j, *D = k->dir + 9 * j;
@@ -323,6 +366,168 @@ static void add_hessian(cosrod_band *J, const statics_part *p) {
   }
 }
 
+/* ---- several Kirchhoff ends on one rigid block ------------------------------
+ * The least squares of λ over the rods' rows and the blocks' force rows:
+ * each attached end lends its block's row to its rod's S (least_squares,
+ * S0 = the parts' S, block diagonal), the rows shared by P >= 2 ends of one
+ * block add the cross terms U_i (1/m_b) U_jᵀ (i != j; U_i the end segment's
+ * rows of Gᵀ on the end vertex: ∓d_a), so
+ *     S = S0 + 𝐔 C 𝐔ᵀ,  C = (1/m_b)(J_P - I_P) ⊗ I3,  C⁻¹ = m_b (J_P/(P-1) - I_P) ⊗ I3,
+ * solved by Woodbury's identity from the factored S0:
+ *     λ = λ0 - W (C⁻¹ + 𝐔ᵀW)⁻¹ 𝐔ᵀλ0,  W = S0⁻¹𝐔,  λ0 = S0⁻¹ b
+ * (a dense 3n x 3n capacitance matrix for the n such ends). */
+struct statics_kcouple {
+  int n;          /* ends on blocks carrying >= 2 Kirchhoff ends */
+  int *att, *P;   /* (n) attachment index, Kirchhoff ends of its block */
+  cosrod_dense *K; /* (3n) capacitance */
+  double *y;      /* (3n) */
+};
+
+cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s) {
+  int n = 0;
+  for (int a = 0; a < s->blk.nattach; ++a) {
+    int P = 0;
+    for (int i = 0; i < s->blk.nattach; ++i)
+      P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
+    n += s->part[s->blk.att_rod[a]].kkt && P >= 2;
+  }
+  if (n == 0) return COSROD_OK;
+  struct statics_kcouple *kc = calloc(1, sizeof *kc);
+  if (!kc) return COSROD_ERR_NOMEM;
+  s->kcpl = kc;
+  kc->att = calloc((size_t)n, sizeof(int));
+  kc->P = calloc((size_t)n, sizeof(int));
+  kc->y = calloc(3 * (size_t)n, sizeof(double));
+  kc->K = cosrod_dense_create(3 * n);
+  if (!kc->att || !kc->P || !kc->y || !kc->K) return COSROD_ERR_NOMEM;
+  for (int a = 0; a < s->blk.nattach; ++a) {
+    int P = 0;
+    for (int i = 0; i < s->blk.nattach; ++i)
+      P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
+    if (!s->part[s->blk.att_rod[a]].kkt || P < 2) continue;
+    kc->att[kc->n] = a;
+    kc->P[kc->n++] = P;
+  }
+  return COSROD_OK;
+}
+
+void statics_kirchhoff_couple_free(cosrod_statics *s) {
+  struct statics_kcouple *kc = s->kcpl;
+  if (!kc) return;
+  free(kc->att);
+  free(kc->P);
+  free(kc->y);
+  cosrod_dense_free(kc->K);
+  free(kc);
+  s->kcpl = NULL;
+}
+
+/* End i of the coupled list: its part, end, end segment, sign of U (G on the end vertex). */
+static const statics_part *kc_end(const cosrod_statics *s, int a, int *e, int *j, double *sg) {
+  const statics_part *p = &s->part[s->blk.att_rod[a]];
+  *e = s->blk.att_end[a];
+  *j = *e == 0 ? 0 : p->kkt->N - 1;
+  *sg = *e == 0 ? -1.0 : 1.0;
+  return p;
+}
+
+cosrod_status statics_kirchhoff_couple(cosrod_statics *s) {
+  struct statics_kcouple *kc = s->kcpl;
+  if (!kc || s->part[s->blk.att_rod[kc->att[0]]].kkt->frozen) return COSROD_OK;
+  const int n = kc->n;
+  cosrod_dense_zero(kc->K);
+  for (int i = 0; i < n; ++i) { /* W_i = S0⁻¹ U_i */
+    int e, j;
+    double sg;
+    const statics_part *p = kc_end(s, kc->att[i], &e, &j, &sg);
+    const struct statics_kkt *k = p->kkt;
+    const int mN = k->m * k->N;
+    for (int c = 0; c < 3; ++c) {
+      double *w = k->wcol + (size_t)(3 * e + c) * (size_t)mN;
+      memset(w, 0, (size_t)mN * sizeof *w);
+      for (int a = 0; a < k->m; ++a) w[k->m * j + a] = sg * k->dir[9 * j + 3 * a + c];
+      cosrod_band_solve(k->S, w);
+    }
+  }
+  for (int i = 0; i < n; ++i) { /* K = C⁻¹ + 𝐔ᵀW, y = 𝐔ᵀλ0 */
+    int ei, ji;
+    double si;
+    const statics_part *pi = kc_end(s, kc->att[i], &ei, &ji, &si);
+    const struct statics_kkt *k = pi->kkt;
+    const int mN = k->m * k->N, bi = s->blk.att_block[kc->att[i]];
+    for (int c = 0; c < 3; ++c) {
+      double v = 0.0;
+      for (int a = 0; a < k->m; ++a) v += si * k->dir[9 * ji + 3 * a + c] * k->rhs[k->m * ji + a];
+      kc->y[3 * i + c] = v;
+    }
+    for (int l = 0; l < n; ++l) {
+      int el, jl;
+      double sl;
+      const statics_part *pl = kc_end(s, kc->att[l], &el, &jl, &sl);
+      if (s->blk.att_block[kc->att[l]] == bi) {
+        const double mb = s->blk.mass[6 * bi], cinv = mb * (1.0 / (kc->P[i] - 1) - (i == l ? 1.0 : 0.0));
+        for (int c = 0; c < 3; ++c) cosrod_dense_add(kc->K, 3 * i + c, 3 * l + c, cinv);
+      }
+      if (pl != pi) continue;
+      for (int c = 0; c < 3; ++c)
+        for (int c2 = 0; c2 < 3; ++c2) {
+          const double *w = k->wcol + (size_t)(3 * el + c2) * (size_t)mN;
+          double v = 0.0;
+          for (int a = 0; a < k->m; ++a) v += si * k->dir[9 * ji + 3 * a + c] * w[k->m * ji + a];
+          cosrod_dense_add(kc->K, 3 * i + c, 3 * l + c2, v);
+        }
+    }
+  }
+  if (cosrod_dense_factor(kc->K) != COSROD_OK) return COSROD_ERR_SINGULAR;
+  cosrod_dense_solve(kc->K, kc->y);
+  for (int i = 0; i < n; ++i) { /* λ = λ0 - W z */
+    int e, j;
+    double sg;
+    statics_part *p = &s->part[s->blk.att_rod[kc->att[i]]];
+    kc_end(s, kc->att[i], &e, &j, &sg);
+    struct statics_kkt *k = p->kkt;
+    const int mN = k->m * k->N;
+    for (int c = 0; c < 3; ++c) {
+      const double *w = k->wcol + (size_t)(3 * e + c) * (size_t)mN;
+      for (int q = 0; q < mN; ++q) k->rhs[q] -= w[q] * kc->y[3 * i + c];
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    struct statics_kkt *k = s->part[s->blk.att_rod[kc->att[i]]].kkt;
+    for (int jj = 0; jj < k->N; ++jj)
+      for (int a = 0; a < k->m; ++a) k->lam[3 * jj + a] = k->rhs[k->m * jj + a];
+  }
+  return COSROD_OK;
+}
+
+/* Rigid blocks carrying Kirchhoff rod ends: the multiplier columns of the
+ * block rows, ∂/∂λ̂_a of the end force ±σ d_a (statics_kirchhoff_end_force,
+ * added to the block's rows by statics_blocks_residual): the force rows get
+ * ±σ d_a, the material moment rows R_bᵀ((x_e - x_b) × ±σ d_a).  The part
+ * data hold the last residual's evaluation (at q). */
+static void add_block_columns(cosrod_statics *s, const double *q, cosrod_band *J) {
+  for (int i = 0; i < s->blk.nattach; ++i) {
+    const statics_part *p = &s->part[s->blk.att_rod[i]];
+    const struct statics_kkt *k = p->kkt;
+    if (!k) continue;
+    const int e = s->blk.att_end[i], b = s->blk.att_block[i], j = e == 0 ? 0 : k->N - 1;
+    const double *xb = q + s->nq_rods + 7 * b, *xe = p->d->x + 3 * (e == 0 ? 0 : k->N);
+    double lev[3];
+    cosrod_vec3_sub(lev, xe, xb);
+    for (int a = 0; a < k->m; ++a) {
+      double f[3], m[3];
+      cosrod_vec3_scale(f, (e == 0 ? 1.0 : -1.0) * k->sig[j], k->dir + 9 * j + 3 * a);
+      cosrod_vec3_cross(m, lev, f);
+      cosrod_quat_rotate_inv(m, xb + 3, m);
+      const int col = p->v0 + k->ol[j] + a, row = s->bv0[b];
+      for (int c = 0; c < 3; ++c) {
+        cosrod_band_add(J, row + c, col, f[c]);
+        cosrod_band_add(J, row + 3 + c, col, m[c]);
+      }
+    }
+  }
+}
+
 cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu, const double *q,
                                          cosrod_band *J) {
   /* the multipliers of q at (t, μ), then frozen for the derivatives */
@@ -330,7 +535,7 @@ cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu,
   if (st != COSROD_OK) return st;
   for (int r = 0; r < s->nparts; ++r)
     if (s->part[r].kkt) s->part[r].kkt->frozen = 1;
-  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads)) {
+  if (s->opt.jacobian == COSROD_STATICS_JAC_ANALYTIC && (mu == 1.0 || s->dead_loads) && s->nblk == 0) {
     st = statics_stiffness_analytic(s, t, q, J);
     for (int r = 0; r < s->nparts && st == COSROD_OK; ++r)
       if (s->part[r].kkt) {
@@ -342,28 +547,33 @@ cosrod_status statics_kirchhoff_jacobian(cosrod_statics *s, double t, double mu,
     if (st == COSROD_OK) st = statics_residual(s, t, mu, q, s->rpl, NULL); /* blocks at q again */
     for (int r = 0; r < s->nparts && st == COSROD_OK; ++r)
       if (s->part[r].kkt) add_g_blocks(J, &s->part[r], 0);
+    if (st == COSROD_OK) add_block_columns(s, q, J); /* rigid blocks: FD only (their rows are the caller's) */
   }
   for (int r = 0; r < s->nparts; ++r)
     if (s->part[r].kkt) s->part[r].kkt->frozen = 0;
   return st;
 }
 
-void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
+void statics_kirchhoff_end_force(const statics_part *p, int e, double f[3]) {
   const struct statics_kkt *k = p->kkt;
+  cosrod_vec3_zero(f);
+  if (!k) return;
+  const int j = e == 0 ? 0 : k->N - 1;
+  for (int a = 0; a < k->m; ++a) cosrod_vec3_axpy(f, (e == 0 ? 1.0 : -1.0) * k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
+}
+
+void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
   const cosrod_rod *rod = p->rod;
   for (int e = 0; e < 2; ++e) {
     const rod_end_model *em = &rod->end[e];
     if (!em->fixpos) continue;
-    const int j = e == 0 ? 0 : k->N - 1;
-    double f[3] = {0, 0, 0};
-    for (int a = 0; a < k->m; ++a) cosrod_vec3_axpy(f, k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
-    /* the rod's total force on the end vertex gains -(Gᵀλ)_e: +Rλ̄ at the start, -Rλ̄ at the end;
-     * the reaction balances it */
-    double *F = R + 6 * e;
-    cosrod_vec3_axpy(F, e == 0 ? -1.0 : 1.0, f);
+    double f[3], *F = R + 6 * e;
+    statics_kirchhoff_end_force(p, e, f); /* the reaction balances it */
+    cosrod_vec3_sub(F, F, f);
     if (em->slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, em->axis), em->axis);
   }
 }
+
 
 cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
                                       double *w, double *z) {

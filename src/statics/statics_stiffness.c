@@ -29,9 +29,11 @@
  *   n_M = 4 eps (C_K,max / Δs_min + |M|_max) + Δs_max n_F.
  * A long stiff rod at a large load reaches this floor above tol S (the
  * roll-up at N = 80: n_F / S_F ~ 3e-9 > tol = 1e-9), where plain
- * r <= tol S would never be met and every increment would fail. */
-static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t, double mu, const double *q,
-                                   double *r, double *scaled, double *excess) {
+ * r <= tol S would never be met and every increment would fail.
+ * part_eval: the rod's rows without constraint forces and their scales
+ * (pt->pr); part_finish adds a Kirchhoff rod's and measures. */
+static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, double mu, const double *q,
+                               double *r) {
   const cosrod_rod *rod = pt->rod;
   cosrod_rod_data *d = pt->d;
   const int N = rod->N;
@@ -86,6 +88,20 @@ static cosrod_status part_residual(cosrod_statics *s, statics_part *pt, double t
     if (loads && lf != 0.0) cosrod_vec3_axpy(rs, -lf, d->mload + 3 * k);
     for (int j = 0; j < 3; ++j) rm = fmax(rm, fabs(rs[j]));
   }
+  statics_pres *o = &pt->pr;
+  o->SF = SF, o->SM = SM, o->rf = rf, o->rm = rm, o->Fmax = Fmax, o->Mmax = Mmax, o->xmax = xmax, o->dsmax = dsmax;
+  return COSROD_OK;
+}
+
+/* After part_eval (and the blocks' rows, which a Kirchhoff rod's
+ * multipliers may use): the constraint forces and rows of a Kirchhoff rod,
+ * the scaled norm and the convergence measure. */
+static cosrod_status part_finish(cosrod_statics *s, statics_part *pt, double *r, double *scaled, double *excess) {
+  const cosrod_rod *rod = pt->rod;
+  statics_pres *o = &pt->pr;
+  double SF = o->SF, SM = o->SM, rf = o->rf, rm = o->rm, Fmax = o->Fmax;
+  const double Mmax = o->Mmax, xmax = o->xmax, dsmax = o->dsmax;
+  cosrod_status st;
   double gsc = 0.0, gex = 0.0; /* Kirchhoff: constraint forces and rows (statics_kirchhoff.c) */
   if (pt->kkt && (st = statics_kirchhoff_residual(pt, s->opt.tol, r, &SF, &SM, &Fmax, &rf, &rm, &gsc, &gex)) !=
                      COSROD_OK)
@@ -112,13 +128,23 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
   if (bst != COSROD_OK) return bst;
   for (int i = 0; i < s->nparts; ++i) {
     statics_part *pt = &s->part[i];
+    cosrod_status st = part_eval(s, pt, t, mu, q + pt->q0, r + pt->v0);
+    if (st != COSROD_OK) return st;
+  }
+  /* the blocks' rows before the Kirchhoff multipliers, which take a block's force row (statics_blocks.c) */
+  if ((bst = statics_blocks_eval(s, t, mu, q)) != COSROD_OK) return bst;
+  for (int i = 0; i < s->nparts && s->kkt; ++i)
+    if (s->part[i].kkt && (bst = statics_kirchhoff_prepare(&s->part[i], r + s->part[i].v0)) != COSROD_OK) return bst;
+  if ((bst = statics_kirchhoff_couple(s)) != COSROD_OK) return bst;
+  for (int i = 0; i < s->nparts; ++i) {
+    statics_part *pt = &s->part[i];
     double si = 0.0, ei = 0.0;
-    cosrod_status st = part_residual(s, pt, t, mu, q + pt->q0, r + pt->v0, &si, &ei);
+    cosrod_status st = part_finish(s, pt, r + pt->v0, &si, &ei);
     if (st != COSROD_OK) return st;
     sc = fmax(sc, si);
     ex = fmax(ex, ei);
   }
-  if ((bst = statics_blocks_residual(s, t, mu, q, r, &sc, &ex)) != COSROD_OK) return bst;
+  if ((bst = statics_blocks_residual(s, q, r, &sc, &ex)) != COSROD_OK) return bst;
   if (scaled) *scaled = sc;
   s->excess = ex;
   return COSROD_OK;

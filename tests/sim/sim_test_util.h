@@ -5,6 +5,7 @@
 #ifndef COSROD_SIM_TEST_UTIL_H
 #define COSROD_SIM_TEST_UTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,60 @@ static inline cosrod_sim *sim_test_parse(const char *text, const char *name, con
     return NULL;
   }
   return sim_test_create(scp);
+}
+
+/* sim_test_parse, then cosrod_sim_run with obs (may be NULL), checked
+ * ("run ok", the message noted on failure); the run's status in *st. */
+static inline cosrod_sim *sim_test_run(const char *text, const char *name, const char *const *sets, size_t nsets,
+                                       const cosrod_sim_observer *obs, cosrod_scenario **scp, cosrod_status *st) {
+  cosrod_sim *sim = sim_test_parse(text, name, sets, nsets, scp);
+  *st = COSROD_ERR_INVALID;
+  if (!sim) return NULL;
+  *st = cosrod_sim_run(sim, obs);
+  CHECK("run ok", *st == COSROD_OK);
+  if (*st != COSROD_OK) NOTE("run: %s: %s", cosrod_status_name(*st), cosrod_sim_message(sim));
+  return sim;
+}
+
+/* Steel-like rod (L = 1 m, r = 2 mm) clamped at the origin hanging down,
+ * its lower end clamped to a 10 kg body `bob` 5 cm above the body's centre;
+ * static analysis (the statics-with-bodies tests). */
+#define SIM_TEST_HANG                                                                         \
+  "cosrod: 1\n"                                                                               \
+  "gravity: [0, 0, -9.81]\n"                                                                  \
+  "rods:\n"                                                                                   \
+  "  - name: rod\n"                                                                           \
+  "    length: 1.0\n"                                                                         \
+  "    segments: 10\n"                                                                        \
+  "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"                                  \
+  "    section: {shape: circle, radius: 2.0e-3}\n"                                            \
+  "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n" \
+  "    ends:\n"                                                                               \
+  "      start: {type: clamped}\n"                                                            \
+  "      end: {type: clamped, body: bob, at: [0, 0, 0.05]}\n"                                 \
+  "bodies:\n"                                                                                 \
+  "  - {name: bob, mass: 10.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -1.05]}\n"       \
+  "analysis: {type: static}\n"                                                                \
+  "output: {every: 0.5}\n"
+
+/* Observer frame callback (user: sim_test_rest, body set): body `body`'s
+ * first position, its largest move from it (any component) and the largest
+ * kinetic energy over the frames. */
+typedef struct sim_test_rest {
+  size_t body;
+  double x0[3], dx, ke;
+  int n;
+} sim_test_rest;
+
+static inline int sim_test_rest_frame(void *user, const cosrod_sim *sim, double t) {
+  (void)t;
+  sim_test_rest *r = user;
+  double x[3];
+  cosrod_sim_body(sim, r->body, x, NULL, NULL);
+  if (r->n++ == 0) memcpy(r->x0, x, sizeof x);
+  for (int k = 0; k < 3; ++k) r->dx = fmax(r->dx, fabs(x[k] - r->x0[k]));
+  r->ke = fmax(r->ke, cosrod_sim_energy_now(sim).kinetic);
+  return 0;
 }
 
 #endif

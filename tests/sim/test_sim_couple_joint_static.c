@@ -145,31 +145,16 @@ TEST(static_revolute_body_swings_below_hinge) {
   cosrod_scenario_free(sc);
 }
 
-typedef struct rest_track {
-  double x0[3], dx, ke;
-  int n;
-} rest_track;
-
-static int on_rest(void *user, const cosrod_sim *sim, double t) {
-  (void)t;
-  rest_track *r = user;
-  double x[3];
-  cosrod_sim_body(sim, 1, x, NULL, NULL);
-  if (r->n++ == 0) memcpy(r->x0, x, sizeof x);
-  r->dx = fmax(r->dx, fmax(fabs(x[0] - r->x0[0]), fabs(x[2] - r->x0[2])));
-  r->ke = fmax(r->ke, cosrod_sim_energy_now(sim).kinetic);
-  return 0;
-}
-
 /* start_from_equilibrium with the hinged body of SWING (released from its
  * initial pose it would swing through ±45 degrees): it stays at rest. */
 static void rest(const char *const *sets, size_t nsets) {
   cosrod_scenario *sc;
   cosrod_sim *sim = sim_test_parse(SWING, "swing.yaml", sets, nsets, &sc);
   if (!sim) return;
-  rest_track tr = {0};
+  sim_test_rest tr = {0};
+  tr.body = 1;
   cosrod_sim_observer obs = {0};
-  obs.frame = on_rest;
+  obs.frame = sim_test_rest_frame;
   obs.user = &tr;
   cosrod_status st = cosrod_sim_run(sim, &obs);
   CHECK("run ok", st == COSROD_OK);

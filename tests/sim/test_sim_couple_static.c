@@ -17,25 +17,7 @@
 
 static const double G = 9.81;
 
-/* Steel-like rod (L = 1 m, r = 2 mm) clamped at the origin hanging down,
- * its lower end clamped to a 10 kg body 5 cm above the body's centre. */
-static const char *HANG =
-    "cosrod: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    length: 1.0\n"
-    "    segments: 10\n"
-    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
-    "    section: {shape: circle, radius: 2.0e-3}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: clamped}\n"
-    "      end: {type: clamped, body: bob, at: [0, 0, 0.05]}\n"
-    "bodies:\n"
-    "  - {name: bob, mass: 10.0, inertia: [0.02, 0.02, 0.01], position: [0, 0, -1.05]}\n"
-    "analysis: {type: static}\n"
-    "output: {every: 0.5}\n";
+static const char *HANG = SIM_TEST_HANG;
 
 static void hanging_static(const char *const *sets, size_t nsets) {
   cosrod_scenario *sc;
