@@ -25,6 +25,17 @@
 
 static const double G = 9.81, PI = 3.14159265358979323846;
 
+/* examples/<name>.yaml with the overrides sets, run (checked: "run ok");
+ * NULL if it does not load. */
+static cosrod_sim *load_run(const char *name, const char *const *sets, size_t nsets, cosrod_scenario **scp) {
+  cosrod_sim *sim = sim_test_load(name, sets, nsets, scp);
+  if (!sim) return NULL;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("run ok", st == COSROD_OK);
+  if (st != COSROD_OK) NOTE("run: %s: %s", cosrod_status_name(st), cosrod_sim_message(sim));
+  return sim;
+}
+
 /* examples/hinge-swing.yaml (a soft rod clamped at the top carries body
  * `upper`; `lower`, 2 kg, hangs on a revolute joint about y at upper's
  * (0, 0, -0.1)) with lower's centre 0.1 m from the hinge at angle th from
@@ -35,11 +46,8 @@ static void hinge(double th, const char *set) {
   snprintf(at, sizeof at, "joints.0.at=[[0, 0, -0.1], [%.17g, 0, %.17g]]", -0.1 * sin(th), 0.1 * cos(th));
   const char *sets[3] = {pos, at, set};
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_load("hinge-swing", sets, set ? 3 : 2, &sc);
+  cosrod_sim *sim = load_run("hinge-swing", sets, set ? 3 : 2, &sc);
   if (!sim) return;
-  cosrod_status st = cosrod_sim_run(sim, NULL);
-  CHECK("static run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
   double R[12], x1[3], q1[4], x2[3], q2[4], RJ[6];
   cosrod_sim_reactions(sim, 0, R, NULL);
   cosrod_sim_body(sim, 0, x1, q1, NULL);
@@ -88,11 +96,8 @@ static void tilted_rod(double deg, int nseg, const char *analysis) {
   const char *sets[5] = {"bodies=[]", "rods.0.ends.end={type: free}", shape, seg,
                          analysis ? analysis : "analysis={type: static}"};
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_load("cable-pendulum", sets, 5, &sc);
+  cosrod_sim *sim = load_run("cable-pendulum", sets, 5, &sc);
   if (!sim) return;
-  cosrod_status st = cosrod_sim_run(sim, NULL);
-  CHECK("static run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
   double R[12], tip[3], rhoA;
   cosrod_sim_reactions(sim, 0, R, NULL);
   cosrod_sim_tip(sim, 0, tip);
@@ -132,11 +137,8 @@ TEST(hinged_body_from_2_5_rad_arc_length) { hinge(2.5, ARC); }
  * degrees) as a static analysis. */
 TEST(cable_pendulum_static) {
   cosrod_scenario *sc;
-  cosrod_sim *sim = sim_test_load("cable-pendulum", (const char *const[]){"analysis={type: static}"}, 1, &sc);
+  cosrod_sim *sim = load_run("cable-pendulum", (const char *const[]){"analysis={type: static}"}, 1, &sc);
   if (!sim) return;
-  cosrod_status st = cosrod_sim_run(sim, NULL);
-  CHECK("static run ok", st == COSROD_OK);
-  if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
   const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
   const cosrod_rod_data *d = cosrod_sim_rod_data(sim, 0);
   const double *w = cosrod_rod_vertex_weight(rod);
