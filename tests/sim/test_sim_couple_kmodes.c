@@ -90,27 +90,19 @@ TEST(modes_axial_body_on_extensible_rod) {
 }
 
 /* ---- pendulum on an inextensible rod ---------------------------------------
- * L = 1 m, pinned at the top, body M = 1 kg clamped (at its centre) to the
- * lower end, inertia (1e-4, 2e-4, 1e-4) kg m²; ρA = 1e-3 kg/m, EI = 100 N m².
+ * HANG made inextensible and pinned at the top, gravity 9.81: body M = 1 kg
+ * clamped (at its centre) to the lower end, inertia (1e-4, 2e-4, 1e-4) kg m²;
+ * ρA = 1e-3 kg/m, EI = 100 N m².
  * The constraint multipliers (the rod's tension) carry all of the restoring
  * stiffness: their geometric stiffness Σλ∇²g in the Hessian. */
-static const char *PEND =
-    "cosrod: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    length: 1.0\n"
-    "    segments: 20\n"
-    "    model: kirchhoff-inextensible\n"
-    "    stiffness: {EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 100.0, EI2: 100.0, GJ: 100.0}\n"
-    "    inertia: {rhoA: 1.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: pinned}\n"
-    "      end: {type: clamped, body: bob, at: [0, 0, 0]}\n"
-    "bodies:\n"
-    "  - {name: bob, mass: 1.0, inertia: [1.0e-4, 2.0e-4, 1.0e-4], position: [0, 0, -1]}\n"
-    "analysis: {type: modes, count: 4}\n";
+static const char *const PEND[] = {
+    "gravity=[0, 0, -9.81]",
+    "rods.0.model=kirchhoff-inextensible",
+    "rods.0.stiffness={EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 100.0, EI2: 100.0, GJ: 100.0}",
+    "rods.0.inertia={rhoA: 1.0e-3, rhoI1: 1.0e-9, rhoI2: 1.0e-9, rhoJ: 2.0e-9}",
+    "rods.0.ends.start={type: pinned}",
+    "bodies.0.inertia=[1.0e-4, 2.0e-4, 1.0e-4]",
+    "analysis={type: modes, count: 4}"};
 
 /* Rigid assembly about the pin: ω² = g (M L + ρA L²/2) / (I_b + M L² + ρA L³/3). */
 static double pend_omega(double Ib) {
@@ -124,7 +116,7 @@ static double pend_omega(double Ib) {
  * stiffness of the coupled system; the two planes differ by 5e-5. */
 TEST(modes_pendulum_on_inextensible_rod) {
   double om[4];
-  const int nm = values(PEND, "pend.yaml", NULL, 0, 4, om);
+  const int nm = values(HANG, "pend.yaml", PEND, sizeof PEND / sizeof *PEND, 4, om);
   const double wx = pend_omega(1e-4), wy = pend_omega(2e-4);
   NOTE("omega %.3g, %.12g, %.12g, %.6g; closed forms %.12g (about y), %.12g (about x); rel. errors %.2e, %.2e",
        om[0], om[1], om[2], om[3], wy, wx, fabs(om[1] - wy) / wy, fabs(om[2] - wx) / wx);
@@ -136,25 +128,16 @@ TEST(modes_pendulum_on_inextensible_rod) {
 }
 
 /* ---- cantilever with a tip body ------------------------------------------
- * Inextensible, L = 1 m, EI = 1 N m², ρA = 0.1 kg/m, tip body M = 0.1 kg
- * (point-like: inertia 1e-9 kg m²), no gravity. */
-static const char *CANT =
-    "cosrod: 1\n"
-    "gravity: [0, 0, 0]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    length: 1.0\n"
-    "    segments: 20\n"
-    "    model: kirchhoff-inextensible\n"
-    "    stiffness: {EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 1.0, EI2: 1.0, GJ: 1.0}\n"
-    "    inertia: {rhoA: 0.1, rhoI1: 1.0e-10, rhoI2: 1.0e-10, rhoJ: 2.0e-10}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-    "    ends:\n"
-    "      start: {type: clamped}\n"
-    "      end: {type: clamped, body: tip, at: [0, 0, 0]}\n"
-    "bodies:\n"
-    "  - {name: tip, mass: 0.1, inertia: [1.0e-9, 1.0e-9, 1.0e-9], position: [1, 0, 0]}\n"
-    "analysis: {type: modes, count: 2}\n";
+ * HANG made inextensible and horizontal: L = 1 m, EI = 1 N m², ρA = 0.1
+ * kg/m, tip body M = 0.1 kg (point-like: inertia 1e-9 kg m²), no gravity. */
+static const char *const CANT[] = {
+    "rods.0.model=kirchhoff-inextensible",
+    "rods.0.stiffness={EA: 1.0e9, GA1: 1.0e9, GA2: 1.0e9, EI1: 1.0, EI2: 1.0, GJ: 1.0}",
+    "rods.0.inertia={rhoA: 0.1, rhoI1: 1.0e-10, rhoI2: 1.0e-10, rhoJ: 2.0e-10}",
+    "rods.0.shape={type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}",
+    "bodies=[{name: box, mass: 0.1, inertia: [1.0e-9, 1.0e-9, 1.0e-9], position: [1, 0, 0]}]",
+    "analysis={type: modes, count: 2}"};
+#define NC (sizeof CANT / sizeof *CANT)
 
 /* Euler–Bernoulli cantilever with a tip mass (ratio r = M / ρAL). */
 static double cant_eq(double b, double r) {
@@ -165,7 +148,10 @@ static double cant_error(int N, double *om_out) {
   char seg[64];
   snprintf(seg, sizeof seg, "rods.0.segments=%d", N);
   double om[2];
-  values(CANT, "cant.yaml", (const char *const[]){seg}, 1, 2, om);
+  const char *sets[NC + 1];
+  for (size_t i = 0; i < NC; ++i) sets[i] = CANT[i];
+  sets[NC] = seg;
+  values(HANG, "cant.yaml", sets, NC + 1, 2, om);
   CHECK_NEAR("round section: the two planes agree", om[1], om[0], 1e-9 * om[0]);
   const double beta = bisect(cant_eq, 1.0, 0.5, 1.8), want = beta * beta * sqrt(1.0 / 0.1);
   NOTE("N = %d: omega %.10g, %.10g (closed form %.10g, beta %.10g): rel. error %.3e", N, om[0], om[1], want, beta,
