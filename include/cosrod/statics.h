@@ -210,7 +210,8 @@ int cosrod_statics_block_qoffset(const cosrod_statics *s, int b);
 int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
 /* Modal analysis of the whole system (rods and blocks, coupled) about
  * (t, q): the `count` lowest eigenpairs of K φ = ω² M φ with the rods'
- * lumped masses and the blocks' masses; omega (count, rad/s, negative
+ * lumped masses and the blocks' masses (each block's 6 x 6 mass includes
+ * the lumped mass of the rod end vertices it carries); omega (count, rad/s, negative
  * -sqrt(-λ) for an unstable direction), minimal (count x ndof, or NULL)
  * mass-normalised, largest entry positive.  With multipliers (blk.nmult)
  * on the constraints' null space, K the Lagrangian's Hessian, count <=
