@@ -210,15 +210,25 @@ int cosrod_statics_block_qoffset(const cosrod_statics *s, int b);
 int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
 /* Modal analysis of the whole system (rods and blocks, coupled) about
  * (t, q): the `count` lowest eigenpairs of K φ = ω² M φ with the rods'
- * lumped masses and the blocks' masses; omega (count, rad/s, negative
+ * lumped masses and the blocks' masses (each block's 6 x 6 mass includes
+ * the lumped mass of the rod end vertices it carries); omega (count, rad/s, negative
  * -sqrt(-λ) for an unstable direction), minimal (count x ndof, or NULL)
  * mass-normalised, largest entry positive.  With multipliers (blk.nmult)
  * on the constraints' null space, K the Lagrangian's Hessian, count <=
  * ndof - 2 nmult (ndof counts the multipliers), the multipliers' entries
- * 0; ERR_SINGULAR for redundant constraints.  Cosserat rods only. */
+ * 0; ERR_SINGULAR for redundant constraints.  Kirchhoff rods' constraint
+ * multipliers are multipliers of the same kind (cosrod_statics_nmult
+ * counts both): count <= ndof - 2 cosrod_statics_nmult. */
 cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
                                           double *minimal);
 
+/* Number of multiplier unknowns among the ndof: the Kirchhoff rods'
+ * constraint multipliers (m per segment) and the blocks' nmult. */
+int cosrod_statics_nmult(const cosrod_statics *s);
+/* Rod r's part of a system vector phi (ndof) in the rod's own minimal
+ * coordinates (nullspace layout, cosrod_rod_nv; a Kirchhoff rod's
+ * multipliers dropped) into out. */
+cosrod_status cosrod_statics_rod_minimal(const cosrod_statics *s, int r, const double *phi, double *out);
 /* Number of minimal coordinates (= rows of the residual) nv of the system. */
 int cosrod_statics_ndof(const cosrod_statics *s);
 /* Size of the system's q (sum of the rods' nq), number of rods, offsets of

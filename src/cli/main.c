@@ -130,9 +130,10 @@ static void usage(FILE *f) {
           "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
           "joints.csv their reactions; modes and buckling with joints on the constraints'\n"
           "null space (a joint's free motions are zero frequencies); a joint on a keyframe\n"
-          "body (static only) follows its keyframes; Kirchhoff rods and preloads in static and\n"
-          "start_from_equilibrium; refused (exit 2): Kirchhoff rods in modes and buckling,\n"
-          "joints on keyframe bodies in dynamic runs, a body carrying no rod end or bushing.\n");
+          "body (static only) follows its keyframes; Kirchhoff rods in static, modes,\n"
+          "buckling and start_from_equilibrium (their multipliers as constraint rows),\n"
+          "preloads in start_from_equilibrium; refused (exit 2): joints on keyframe bodies\n"
+          "in modes, buckling and dynamic runs, a body carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 

@@ -51,7 +51,9 @@
  * buckling and dynamic runs refuse it).
  *
  * Kirchhoff rods: the statics' KKT path with the blocks (statics_blocks.c,
- * statics_kirchhoff.c); modes and buckling refuse them.  Preloads
+ * statics_kirchhoff.c); in modes and buckling their multipliers are
+ * constraint rows like the joints' (modes_system.c, statics_buckling_kkt.c;
+ * a mode's rod part in the rod's own layout: cosrod_statics_rod_minimal).  Preloads
  * (start_from_equilibrium): the coupled solver holds the preloaded twin
  * rods (s->srods), their ends on the bodies.
  * Arc-length control runs on the same system: the residual at t = 1 with
@@ -77,6 +79,7 @@ struct sim_cstat {
   double *xq;        /* (nb x 7) scratch */
   int cap;           /* modes: eigenpairs computed */
   double *om, *phi;  /* modes: (cap), (cap x ndof) */
+  double *pr;        /* modes: (max rod nv) a rod's part of a mode in its own layout */
   sim_cjs *cj;       /* joints: constraint rows, multipliers after the poses */
 };
 
@@ -118,15 +121,6 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
     snprintf(msg, sizeof msg, "body '%s' carries no rod end and no bushing: its static equilibrium is undetermined (%s)",
              sc->bodies[b].name, what);
     if (!used && refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
-  }
-  for (size_t r = 0; r < sc->nrods; ++r) {
-    const cosrod_sc_rod *sr = &sc->rods[r];
-    snprintf(key, sizeof key, "rods.%zu.model", r);
-    if (sr->model != COSROD_SC_MODEL_COSSERAT && stat && sc->analysis.type != COSROD_SC_ANALYSIS_STATIC) {
-      snprintf(msg, sizeof msg, "modal and buckling analyses with rigid bodies need Cosserat rods (not Kirchhoff) "
-                                "yet (static analyses and start_from_equilibrium take Kirchhoff rods)");
-      if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
-    }
   }
   return COSROD_OK;
 }
@@ -288,6 +282,7 @@ void sim_couple_static_free(cosrod_sim *s) {
   free(c->xq);
   free(c->om);
   free(c->phi);
+  free(c->pr);
   sim_cjs_free(c->cj);
   free(c);
   s->cst = NULL;
@@ -378,12 +373,17 @@ void sim_couple_static_initial(const cosrod_sim *s, double *y) {
 cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   struct sim_cstat *c = s->cst;
   if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
-  /* modes: the dimension of the joints' null space (ndof counts the multipliers too) */
-  const int ndof = cosrod_statics_ndof(s->stat[0]) - 2 * sim_cjs_nrows(c->cj);
+  /* modes: the dimension of the constraints' null space (joints and Kirchhoff
+   * rods; ndof counts the multipliers too) */
+  const int ndof = cosrod_statics_ndof(s->stat[0]) - 2 * cosrod_statics_nmult(s->stat[0]);
   long cap = 2 * s->sc->analysis.count;
   c->cap = cap < ndof ? (int)cap : ndof;
   c->om = malloc((size_t)c->cap * sizeof *c->om);
   c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
+  int nvr = 1;
+  for (size_t r = 0; r < s->nrods; r++)
+    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > nvr) nvr = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+  c->pr = malloc((size_t)nvr * sizeof *c->pr);
   free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
   s->omega = malloc((size_t)c->cap * sizeof *s->omega);
   s->freq = malloc((size_t)c->cap * sizeof *s->freq);
@@ -391,7 +391,7 @@ cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   s->mode_kind = malloc((size_t)c->cap * sizeof *s->mode_kind);
   s->mode_group = malloc((size_t)c->cap * sizeof *s->mode_group);
   s->mode_rod = malloc((size_t)c->cap * sizeof *s->mode_rod);
-  if (!c->om || !c->phi || !s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_rod)
+  if (!c->om || !c->phi || !c->pr || !s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_rod)
     return COSROD_ERR_NOMEM;
   s->nmodes = s->nmodes_cap = c->cap;
   return COSROD_OK;
@@ -416,6 +416,7 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
     return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
   }
   const int nv = cosrod_statics_ndof(s->stat[0]);
+  double *pr = c->pr;
   st = cosrod_statics_modes_system(s->stat[0], 0.0, q, c->cap, c->om, c->phi);
   if (st != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "modal analysis of the rods with rigid bodies failed (%s%s)", cosrod_strerror(st),
@@ -431,17 +432,18 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
     size_t rbest = 0;
     double best = -1.0;
     for (size_t r = 0; r < s->nrods; r++) { /* the rod with the largest share of φ (unweighted) */
-      int v0 = cosrod_statics_voffset(s->stat[0], (int)r), n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+      int n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
       double e = 0.0;
-      for (int k = 0; k < n; ++k) e += phi[v0 + k] * phi[v0 + k];
+      cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
+      for (int k = 0; k < n; ++k) e += pr[k] * pr[k];
       if (e > best) best = e, rbest = r;
     }
-    const int v0 = cosrod_statics_voffset(s->stat[0], (int)rbest);
     const double *qr = q + s->qoff_r[rbest];
     double *sh = s->shapes + (size_t)i * s->shape_stride;
     memset(sh, 0, s->shape_stride * sizeof *sh);
-    st = cosrod_statics_mode_shape(s->rods[rbest], qr, phi + v0, sh);
-    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, phi + v0, s->mode_kind + i, NULL);
+    cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
+    st = cosrod_statics_mode_shape(s->rods[rbest], qr, pr, sh);
+    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
     if (st != COSROD_OK) return st;
     s->omega[i] = c->om[i];
     s->freq[i] = fabs(c->om[i]) / (2.0 * 3.14159265358979323846);

@@ -224,25 +224,35 @@ cosrod_status sim_run_buckling(cosrod_sim *s) {
     s->t_fail = 0.0;
     return st;
   }
+  int nvr = 1;
+  for (size_t r = 0; r < s->nrods; r++)
+    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > nvr) nvr = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+  double *pr = malloc((size_t)nvr * sizeof *pr); /* a rod's part of φ in its own layout (Kirchhoff: no λ̂) */
+  if (!pr) return COSROD_ERR_NOMEM;
   int nm = 0;
   for (int i = 0; i < count && isfinite(s->mode_lam[i]); ++i, ++nm) {
     const double *phi = s->rw_min + (size_t)i * (size_t)nv;
     size_t rbest = 0;
     double best = -1.0;
     for (size_t r = 0; r < s->nrods; r++) {
-      int v0 = cosrod_statics_voffset(s->stat[0], (int)r), n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+      int n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
       double e = 0.0;
-      for (int k = 0; k < n; ++k) e += phi[v0 + k] * phi[v0 + k];
+      cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
+      for (int k = 0; k < n; ++k) e += pr[k] * pr[k];
       if (e > best) best = e, rbest = r;
     }
     const cosrod_rod *rod = s->rods[rbest];
-    const int N = cosrod_rod_nseg(rod), v0 = cosrod_statics_voffset(s->stat[0], (int)rbest);
+    const int N = cosrod_rod_nseg(rod);
     const double *qr = q + s->qoff_r[rbest];
     double *sh = s->shapes + (size_t)i * s->shape_stride;
     memset(sh, 0, s->shape_stride * sizeof *sh);
-    st = cosrod_statics_mode_shape(rod, qr, phi + v0, sh);
-    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(rod, qr, 1, phi + v0, s->mode_kind + i, NULL);
-    if (st != COSROD_OK) return st;
+    cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
+    st = cosrod_statics_mode_shape(rod, qr, pr, sh);
+    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(rod, qr, 1, pr, s->mode_kind + i, NULL);
+    if (st != COSROD_OK) {
+      free(pr);
+      return st;
+    }
     double big = 0.0; /* sign: the largest entry of the vertex table positive */
     for (int k = 0; k < 6 * (N + 1); ++k)
       if (fabs(sh[k]) > fabs(big)) big = sh[k];
@@ -252,6 +262,7 @@ cosrod_status sim_run_buckling(cosrod_sim *s) {
     s->mode_group[i] = i;
     s->omega[i] = s->freq[i] = s->mode_lam[i];
   }
+  free(pr);
   s->nmodes = nm;
   return COSROD_OK;
 }

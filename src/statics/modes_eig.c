@@ -21,7 +21,10 @@
  * projected Zᵀ(A - σI)Z (Z a basis of null B) applied to x, so y lies in
  * null B and the iteration is the one above on Zᵀ A Z without forming Z;
  * the residual is measured projected, P (A x - θ x) with
- * P = I - Bᵀ(BBᵀ)⁻¹B (B dense, nc x n; few rows: joints of rigid bodies). */
+ * P = I - Bᵀ(BBᵀ)⁻¹B: B (nc x n) stored dense but each row used on its
+ * band columns only, BBᵀ by banded Cholesky (rows sorted by index: joint
+ * rows, and the Kirchhoff rods' m per segment, whose neighbours alone
+ * overlap), O(n kd) per projection. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,8 +36,11 @@
 typedef struct eig_con {
   int nc;
   const char *isc; /* (n) 1 at a multiplier index */
-  const double *B; /* (nc x n) row-major constraint rows, 0 at multiplier columns */
-  const double *L; /* (nc x nc) Cholesky factor of B Bᵀ (lower, column-major) */
+  const double *B; /* (nc x wb) row a: its columns lo[a] .. hi[a] - 1 (0 at multiplier columns) */
+  const int *lo, *hi; /* (nc) */
+  int wb;
+  const double *L; /* ((kb + 1) x nc) banded Cholesky factor of B Bᵀ (LAPACK 'L' band storage) */
+  int kb;          /* its bandwidth */
   double *tmp;     /* (nc) */
 } eig_con;
 
@@ -45,14 +51,14 @@ static void project(const eig_con *c, int n, double *v) {
     if (c->isc[i]) v[i] = 0.0;
   for (int a = 0; a < c->nc; ++a) {
     double d = 0.0;
-    const double *b = c->B + (size_t)a * n;
-    for (int k = 0; k < n; ++k) d += b[k] * v[k];
+    const double *b = c->B + (size_t)a * c->wb;
+    for (int k = c->lo[a]; k < c->hi[a]; ++k) d += b[k - c->lo[a]] * v[k];
     c->tmp[a] = d;
   }
-  LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', c->nc, 1, c->L, c->nc, c->tmp, c->nc);
+  LAPACKE_dpbtrs_work(LAPACK_COL_MAJOR, 'L', c->nc, c->kb, 1, c->L, c->kb + 1, c->tmp, c->nc);
   for (int a = 0; a < c->nc; ++a) {
-    const double *b = c->B + (size_t)a * n;
-    for (int k = 0; k < n; ++k) v[k] -= c->tmp[a] * b[k];
+    const double *b = c->B + (size_t)a * c->wb;
+    for (int k = c->lo[a]; k < c->hi[a]; ++k) v[k] -= c->tmp[a] * b[k - c->lo[a]];
   }
 }
 
@@ -182,6 +188,8 @@ cosrod_status statics_band_eig_lowest(const cosrod_band *A, int count, double *w
   return eig_lowest(A, NULL, count, w, z);
 }
 
+static int cmp_int(const void *a, const void *b) { return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b); }
+
 cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const int *cidx, int count, double *w,
                                           double *z) {
   const int n = A->n;
@@ -189,47 +197,66 @@ cosrod_status statics_band_eig_lowest_kkt(const cosrod_band *A, int nc, const in
   if (nc < 0 || 2 * nc >= n || !cidx) return COSROD_ERR_INVALID;
   cosrod_status st = COSROD_OK;
   char *isc = calloc((size_t)n, 1);
-  double *B = calloc((size_t)nc * (size_t)n, sizeof(double));
-  double *L = calloc((size_t)nc * (size_t)nc, sizeof(double));
-  double *t = calloc((size_t)nc, sizeof(double));
-  if (!isc || !B || !L || !t) {
+  const int wb = A->ml + A->mu + 1;
+  double *B = calloc((size_t)nc * (size_t)wb, sizeof(double));
+  double *t = calloc((size_t)nc, sizeof(double)), *L = NULL;
+  int *lo = calloc(3 * (size_t)nc, sizeof(int)), *hi = lo + nc, *ci = lo + 2 * nc;
+  if (!isc || !B || !t || !lo) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
+  memcpy(ci, cidx, sizeof(int) * (size_t)nc);
+  qsort(ci, (size_t)nc, sizeof(int), cmp_int);
   for (int a = 0; a < nc; ++a) {
-    if (cidx[a] < 0 || cidx[a] >= n || isc[cidx[a]]) {
+    if (ci[a] < 0 || ci[a] >= n || isc[ci[a]]) {
       st = COSROD_ERR_INVALID;
       goto done;
     }
-    isc[cidx[a]] = 1;
+    isc[ci[a]] = 1;
   }
+  for (int a = 0; a < nc; ++a) {
+    lo[a] = ci[a] - A->ml < 0 ? 0 : ci[a] - A->ml;
+    hi[a] = ci[a] + A->mu + 1 > n ? n : ci[a] + A->mu + 1;
+    for (int j = lo[a]; j < hi[a]; ++j)
+      if (!isc[j] && cosrod_band_in_band(A, ci[a], j)) B[(size_t)a * wb + j - lo[a]] = cosrod_band_get(A, ci[a], j);
+  }
+  int kb = 0; /* the bandwidth of B Bᵀ: rows whose column ranges overlap */
   for (int a = 0; a < nc; ++a)
-    for (int j = 0; j < n; ++j)
-      if (!isc[j] && cosrod_band_in_band(A, cidx[a], j)) B[(size_t)a * n + j] = cosrod_band_get(A, cidx[a], j);
+    for (int b = 0; b < a - kb; ++b)
+      if (lo[a] < hi[b] && lo[b] < hi[a]) kb = a - b;
+  const int ld = kb + 1;
+  L = calloc((size_t)ld * (size_t)nc, sizeof(double));
+  if (!L) {
+    st = COSROD_ERR_NOMEM;
+    goto done;
+  }
   /* B Bᵀ and its Cholesky factor; a rank-deficient B (redundant constraints) is singular */
   double dmax = 0.0;
-  for (int a = 0; a < nc; ++a)
-    for (int b = 0; b <= a; ++b) {
+  for (int b = 0; b < nc; ++b)
+    for (int a = b; a <= b + kb && a < nc; ++a) {
       double d = 0.0;
-      for (int k = 0; k < n; ++k) d += B[(size_t)a * n + k] * B[(size_t)b * n + k];
-      L[(size_t)b * nc + a] = d;
+      const int k0 = lo[a] > lo[b] ? lo[a] : lo[b], k1 = hi[a] < hi[b] ? hi[a] : hi[b];
+      const double *ba = B + (size_t)a * wb, *bb = B + (size_t)b * wb;
+      for (int k = k0; k < k1; ++k) d += ba[k - lo[a]] * bb[k - lo[b]];
+      L[(size_t)b * ld + (a - b)] = d;
       if (a == b) dmax = fmax(dmax, d);
     }
-  if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', nc, L, nc) != 0) {
+  if (LAPACKE_dpbtrf_work(LAPACK_COL_MAJOR, 'L', nc, kb, L, ld) != 0) {
     st = COSROD_ERR_SINGULAR;
     goto done;
   }
   for (int a = 0; a < nc; ++a) /* pivots relative to the largest row: a (near) dependent row */
-    if (!(L[(size_t)a * nc + a] * L[(size_t)a * nc + a] > 1e-12 * dmax)) {
+    if (!(L[(size_t)a * ld] * L[(size_t)a * ld] > 1e-12 * dmax)) {
       st = COSROD_ERR_SINGULAR;
       goto done;
     }
-  eig_con c = {nc, isc, B, L, t};
+  eig_con c = {nc, isc, B, lo, hi, wb, L, kb, t};
   st = eig_lowest(A, &c, count, w, z);
 done:
   free(isc);
   free(B);
   free(L);
   free(t);
+  free(lo);
   return st;
 }

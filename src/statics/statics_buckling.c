@@ -64,7 +64,7 @@ static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band 
     const int nk = pt ? pt->rod->N : s->nblk; /* rigid blocks last: their δθ like a segment's */
     for (int k = 0; k < nk; ++k) {
       const double *p = pt ? q + pt->q0 + pt->rod->qs[k] : q + s->nq_rods + 7 * k + 3;
-      const int o = pt ? pt->v0 + pt->rod->vs_ns[k] : s->bv0[k] + 3;
+      const int o = pt ? pt->v0 + pt->os[k] : s->bv0[k] + 3;
       double v[3], w[3];
       for (int j = 0; j < n; ++j) { /* rows: R K */
         for (int a = 0; a < 3; ++a) v[a] = K[(size_t)j * n + o + a];
@@ -241,7 +241,7 @@ static void store_mode(const cosrod_statics *s, const double *q0, const double *
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
     for (int k = 0; k < pt->rod->N; ++k) {
-      double *th3 = out + pt->v0 + pt->rod->vs_ns[k], w[3];
+      double *th3 = out + pt->v0 + pt->os[k], w[3];
       cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
       memcpy(th3, w, sizeof w);
     }
@@ -466,8 +466,8 @@ out:
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
                                       double *minimal) {
   if (!s || !q || !lambda || count < 1 || count > s->nv) return COSROD_ERR_INVALID;
-  if (s->kkt) return COSROD_ERR_UNSUPPORTED; /* Kirchhoff rods' KKT stiffness: not done yet */
-  const int nvo = s->nv, nq = s->nq, mult = s->nblk > 0 && s->blk.nmult > 0;
+  /* multipliers (joints, Kirchhoff rods' constraints): on their tangent space */
+  const int nvo = s->nv, nq = s->nq, mult = statics_mult_indices(s, NULL) > 0;
   int n = nvo; /* the pencil's size: nv, or nr on the constraints' tangent space */
   const size_t nn = (size_t)n * (size_t)n;
   cosrod_status st = COSROD_OK;
@@ -484,7 +484,7 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
   st = statics_correct_at(s, t, 0.0, q0); /* the unloaded equilibrium */
   if (st == COSROD_OK) st = statics_jacobian(s, t, 0.0, q0, s->J);
   if (st != COSROD_OK) goto done;
-  if (mult) { /* joints: the tangent space of the constraints there (statics_buckling_kkt.c) */
+  if (mult) { /* the tangent space of the constraints there (statics_buckling_kkt.c) */
     dense_K(s, q0, s->J, V, 0);
     st = statics_bred_create(s, V);
     if (st != COSROD_OK) goto done;

@@ -9,7 +9,8 @@
  * the reduced stiffness K_r = Zᵀ H Z is singular exactly where the
  * constrained problem is critical, whatever the basis; statics_buckling.c
  * runs its pencil and refinement on K_r in place of K.  Dense like it
- * (O(nv² nr) per matrix). */
+ * (O(nv² nr) per matrix).  Kirchhoff rods' multipliers ([LA] §3-4,
+ * interleaved in δ: statics_mult_indices) are rows of G like the joints'. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,11 +22,12 @@ void statics_bred_free(cosrod_statics *s) {
   statics_bred *b = s->bred;
   if (!b) return;
   free(b->Z0), free(b->F), free(b->G), free(b->C), free(b->L), free(b->Z), free(b->FZ), free(b->e);
+  free(b->cidx), free(b->isc);
   free(b);
   s->bred = NULL;
 }
 
-static int is_mult(const statics_bred *b, int i) { return i >= b->mv0 && i < b->mv0 + b->nm; }
+static int is_mult(const statics_bred *b, int i) { return b->isc[i]; }
 
 /* G (nm x nv, row-major) from F: the average of F_uλᵀ and -F_λu. */
 static void gather_G(statics_bred *b, const double *F) {
@@ -33,15 +35,20 @@ static void gather_G(statics_bred *b, const double *F) {
   for (int a = 0; a < b->nm; ++a)
     for (int j = 0; j < nv; ++j)
       b->G[(size_t)a * nv + j] =
-          is_mult(b, j) ? 0.0 : 0.5 * (F[(size_t)(b->mv0 + a) * nv + j] - F[(size_t)j * nv + b->mv0 + a]);
+          is_mult(b, j) ? 0.0 : 0.5 * (F[(size_t)b->cidx[a] * nv + j] - F[(size_t)j * nv + b->cidx[a]]);
 }
 
 cosrod_status statics_bred_create(cosrod_statics *s, const double *F) {
   statics_bred *b = calloc(1, sizeof *b);
   if (!b) return COSROD_ERR_NOMEM;
   s->bred = b;
-  const int nv = s->nv, nm = s->blk.nmult, nu = nv - nm;
-  b->nv = nv, b->nm = nm, b->mv0 = s->mv0, b->nr = nu - nm;
+  const int nv = s->nv, nm = statics_mult_indices(s, NULL), nu = nv - nm;
+  b->nv = nv, b->nm = nm, b->nr = nu - nm;
+  b->cidx = calloc((size_t)nm + 1, sizeof(int));
+  b->isc = calloc((size_t)nv, 1);
+  if (!b->cidx || !b->isc) return COSROD_ERR_NOMEM;
+  statics_mult_indices(s, b->cidx);
+  for (int a = 0; a < nm; ++a) b->isc[b->cidx[a]] = 1;
   const size_t nr = (size_t)(b->nr > 0 ? b->nr : 1);
   b->Z0 = calloc((size_t)nv * nr, sizeof(double));
   b->F = calloc((size_t)nv * (size_t)nv, sizeof(double));

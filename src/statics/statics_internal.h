@@ -125,7 +125,9 @@ cosrod_status statics_null_basis(int n, int nc, double *A);
  * equilibrium and Z = (I - Gᵀ(GGᵀ)⁻¹G) Z0 its projection onto null G at
  * another state, the reduced K_r = Zᵀ F_uu Z (nr x nr, nr = nv - 2 nmult). */
 typedef struct statics_bred {
-  int nv, nm, mv0, nr;
+  int nv, nm, nr;
+  int *cidx;     /* (nm) the multipliers' indices in δ (statics_mult_indices) */
+  char *isc;     /* (nv) 1 at a multiplier */
   double *Z0;    /* (nv x nr) 0 at the multiplier rows */
   double *F;     /* (nv x nv) scratch: the full matrix */
   double *G, *C; /* (nm x nv), (nm x nr) */
@@ -193,6 +195,10 @@ void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double 
  * geometric stiffness) to statics_modes_kirchhoff. */
 cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
                                       double *w, double *z);
+/* The multiplier unknowns of s in δ: the Kirchhoff rods' λ̂ (interleaved,
+ * rod by rod) and the blocks' nmult rows; their indices into idx (or NULL),
+ * returns their number. */
+int statics_mult_indices(const cosrod_statics *s, int *idx);
 /* The analytic stiffness and its FD twin of statics_stiffness.c. */
 cosrod_status statics_stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J);
 cosrod_status statics_stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J);

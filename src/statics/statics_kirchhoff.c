@@ -575,6 +575,33 @@ void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
 }
 
 
+int statics_mult_indices(const cosrod_statics *s, int *idx) {
+  int n = 0;
+  for (int r = 0; r < s->nparts; ++r) {
+    const statics_part *p = &s->part[r];
+    const struct statics_kkt *k = p->kkt;
+    for (int j = 0; k && j < k->N; ++j)
+      for (int a = 0; a < k->m; ++a, ++n)
+        if (idx) idx[n] = p->v0 + k->ol[j] + a;
+  }
+  for (int i = 0; s->nblk > 0 && i < s->blk.nmult; ++i, ++n)
+    if (idx) idx[n] = s->mv0 + i;
+  return n;
+}
+
+int cosrod_statics_nmult(const cosrod_statics *s) { return s ? statics_mult_indices(s, NULL) : 0; }
+
+cosrod_status cosrod_statics_rod_minimal(const cosrod_statics *s, int r, const double *phi, double *out) {
+  if (!s || r < 0 || r >= s->nparts || !phi || !out) return COSROD_ERR_INVALID;
+  const statics_part *p = &s->part[r];
+  const cosrod_rod *rod = p->rod;
+  for (int n = 0; n <= rod->N; ++n)
+    for (int i = 0; i < rod->nd[n]; ++i) out[rod->vv_ns[n] + i] = phi[p->v0 + p->ov[n] + i];
+  for (int j = 0; j < rod->N; ++j)
+    for (int i = 0; i < 3; ++i) out[rod->vs_ns[j] + i] = phi[p->v0 + p->os[j] + i];
+  return COSROD_OK;
+}
+
 cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
                                       double *w, double *z) {
   const statics_part *p = &s->part[0];
