@@ -131,6 +131,16 @@ typedef struct cosrod_body_load_def {
  * -k (c0 - c1) - c (c0dot - c1dot) on body 0 at c0 (opposite on body 1), and
  * a rotational spring-damper -k_rot theta - c_rot (omega_0 - omega_1) on
  * body 0 with theta the rotation vector of R_0 R_0(0)^T (R_1 R_1(0)^T)^T. */
+/* Kinematic (prescribed-motion) frames: side index COSROD_MBS_KIN(k) =
+ * -2 - k of a bushing names frame k of cosrod_mbs_def.kin_fn, a rheonomic
+ * side (e.g. a body driven by keyframes): its pose at t is the callback's,
+ * not a state; at[] is then in that frame.  Callback: centre x (3), unit
+ * quaternion q (4, scalar first), velocity v (3), spatial angular
+ * velocity w (3) of frame k at t. */
+#define COSROD_MBS_KIN(k) (-2 - (k))
+typedef void (*cosrod_mbs_kin_fn)(void *user, int k, double t, double x[3], double q[4], double v[3],
+                                  double w[3]);
+
 typedef struct cosrod_bushing_def {
   int body[2];
   double at[2][3];     /* [m] */
@@ -184,6 +194,13 @@ typedef struct cosrod_mbs_def {
   cosrod_body_form body_form;
   cosrod_joint_form joint_form;
   double baumgarte_omega, baumgarte_r; /* MULTIPLIERS: gddot + 2 r gdot + omega^2 g = 0; 0, 0 = none */
+  /* kinematic frames (bushing sides COSROD_MBS_KIN(k), k < nkin); kin_free
+   * (may be NULL) releases kin_user with the model (ownership passes to
+   * cosrod_mbs_create, also when it fails) */
+  size_t nkin;
+  cosrod_mbs_kin_fn kin_fn;
+  void *kin_user;
+  void (*kin_free)(void *user);
 } cosrod_mbs_def;
 
 typedef struct cosrod_mbs cosrod_mbs;

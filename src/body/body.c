@@ -83,6 +83,7 @@ static void fail(cosrod_status *st, char *err, size_t errlen, cosrod_status code
 
 void cosrod_mbs_free(cosrod_mbs *m) {
   if (!m) return;
+  if (m->kin_free) m->kin_free(m->kin_user);
   free(m->bodies);
   free(m->loads);
   free(m->bushings);
@@ -95,6 +96,7 @@ void cosrod_mbs_free(cosrod_mbs *m) {
 
 void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   if (!d) return;
+  free(d->kin);
   free(d->R);
   free(d->w);
   free(d->wd);
@@ -152,6 +154,7 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->f1 = calloc(n + 1, sizeof(double));
   d->dfj = calloc(3 * n + 1, sizeof(double));
   d->Jbuf = calloc(n * n + 1, sizeof(double));
+  d->kin = calloc(MBS_KIN_N * m->nkin + 1, sizeof(double));
   d->dep = calloc(nc + 1, sizeof(int)), d->dep_old = calloc(nc + 1, sizeof(int));
   d->dep_new = calloc(nc + 1, sizeof(int));
   d->ind = calloc(nd + 1, sizeof(int)), d->ind_old = calloc(nd + 1, sizeof(int));
@@ -161,7 +164,7 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->tan = mbs_tan_create(m);
   if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->hext || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
       !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
-      !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
+      !d->f1 || !d->dfj || !d->Jbuf || !d->kin || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
       !d->ind_new || !d->iw || !d->wsave || !d->tan) {
     cosrod_mbs_data_free(d);
     return NULL;
@@ -199,15 +202,18 @@ static const char *body_name(const cosrod_mbs *m, int b) { return b < 0 ? "groun
 cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
   if (st) *st = COSROD_OK;
   if (err && errlen) err[0] = '\0';
-  if (!def || def->nbodies == 0) {
+  if (!def || def->nbodies == 0 || (def->nkin && !def->kin_fn)) {
+    if (def && def->kin_free) def->kin_free(def->kin_user);
     fail(st, err, errlen, COSROD_ERR_INVALID, "bodies: at least one body is needed");
     return NULL;
   }
   cosrod_mbs *m = calloc(1, sizeof *m);
   if (!m) {
+    if (def->kin_free) def->kin_free(def->kin_user);
     fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
     return NULL;
   }
+  m->nkin = def->nkin, m->kin_fn = def->kin_fn, m->kin_user = def->kin_user, m->kin_free = def->kin_free;
   size_t nb = def->nbodies;
   m->nb = nb;
   m->nl = def->nloads;
@@ -340,7 +346,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     mbs_bushing *bu = &m->bushings[i];
     for (int s = 0; s < 2; ++s) {
       int b = bd->body[s];
-      if (b < -1 || b >= (int)nb || (s == 0 && b < 0)) {
+      if (b < -1 - (int)m->nkin || b >= (int)nb || (s == 0 && b < 0)) {
         fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: invalid body index %d", i, b);
         goto bad;
       }
@@ -349,6 +355,11 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
         matT_vec(bu->at[s], m->bodies[b].Q, bd->at[s]);
         cosrod_quat_from_matrix(s ? bu->qb0 : bu->qa0, m->bodies[b].R0);
         cosrod_quat_normalise(s ? bu->qb0 : bu->qa0, s ? bu->qb0 : bu->qa0);
+      } else if (b <= -2) { /* kinematic frame: at and qb0 in its frame at t = 0 */
+        double x[3], v[3], w[3];
+        cosrod_vec3_copy(bu->at[s], bd->at[s]);
+        m->kin_fn(m->kin_user, -2 - b, 0.0, x, bu->qb0, v, w);
+        m->time_dependent = 1;
       } else {
         cosrod_vec3_copy(bu->at[s], bd->at[s]);
         cosrod_quat_identity(s ? bu->qb0 : bu->qa0);

@@ -160,6 +160,16 @@ static void tside_values(const cosrod_mbs *m, const cosrod_mbs_data *d, const do
   s->body = body;
   cosrod_vec3_copy(s->at, at);
   s->R = ID9, s->dR = ZERO9;
+  if (body <= -2) { /* kinematic frame: values at d->t, no tangent */
+    const double *k = mbs_kin(d, body);
+    s->R = k + 13;
+    cosrod_vec3_copy(s->x, k);
+    mat_vec(s->r, s->R, at);
+    cosrod_vec3_add(s->c, s->x, s->r);
+    cosrod_vec3_copy(s->v, k + 7);
+    cosrod_vec3_copy(s->om, k + 10);
+    return;
+  }
   if (body < 0) {
     cosrod_vec3_copy(s->x, at);
     cosrod_vec3_copy(s->c, at);
@@ -445,7 +455,12 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
     /* q = q_a q_a0^-1 q_b0 q_b^-1, tau = -2 k_rot q0 Im q - c_rot (om_a - om_b) */
     double qa[4], dqa[4], qb[4], dqb[4], q1[4], dq1[4], q[4], dq[4], u[4];
     side_quat_tan(m, y, dy, bu->body[0], qa, dqa);
-    side_quat_tan(m, y, dy, bu->body[1], qb, dqb);
+    if (bu->body[1] <= -2) { /* kinematic frame: no tangent */
+      cosrod_quat_copy(qb, mbs_kin(d, bu->body[1]) + 3);
+      memset(dqb, 0, sizeof dqb);
+    } else {
+      side_quat_tan(m, y, dy, bu->body[1], qb, dqb);
+    }
     cosrod_quat_mul_conj(q1, qa, bu->qa0);
     cosrod_quat_mul(q1, q1, bu->qb0);
     cosrod_quat_mul_conj(dq1, dqa, bu->qa0);
