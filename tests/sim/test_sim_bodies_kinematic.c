@@ -1,0 +1,204 @@
+/* Bushings on bodies driven by motion keyframes in dynamic analyses (the
+ * keyframe body is a rheonomic side of the bushing: body.h COSROD_MBS_KIN,
+ * src/sim/sim_bodies.c).  The keyframe body carries a hose (a rod is what
+ * puts keyframe bodies in a scenario); the payload hangs on a bushing.
+ * References: Galilean invariance, a 1-DOF ODE integrated here by RK4, the
+ * energy balance (energy.csv's external work includes the driven side's). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cosrod/quat.h"
+#include "harness.h"
+#include "sim_test_util.h"
+
+/* %s: gravity; %s: base keyframes; %s: payload velocity; %s: bushing extras */
+static const char *FMT =
+    "cosrod: 1\n"
+    "gravity: [%s]\n"
+    "rods:\n"
+    "  - name: hose\n"
+    "    length: 0.4\n"
+    "    segments: 4\n"
+    "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "    section: {shape: circle, radius: 6.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
+    "    ends:\n"
+    "      start: {type: clamped, body: base, at: [0, 0, -0.1]}\n"
+    "bodies:\n"
+    "  - name: base\n"
+    "    mass: 1\n"
+    "    inertia: [1, 1, 1]\n"
+    "    position: [0, 0, 0.1]\n"
+    "    motion: {%s}\n"
+    "  - {name: payload, mass: 2, inertia: [0.1, 0.15, 0.2], position: [0.5, 0, 0.1], velocity: [%s]}\n"
+    "joints:\n"
+    "  - {type: bushing, bodies: [base, payload], at: [[0.5, 0, 0], [0, 0, 0]], stiffness: 50, damping: 0.8%s}\n"
+    "analysis: {type: dynamic, t_end: %s}\n"
+    "solver: {formulation: nullspace, integrator: dop853, rtol: 1.0e-11, atol: 1.0e-12}\n"
+    "output: {every: 0.05}\n";
+
+static cosrod_sim *make(char *text, size_t n, const char *g, const char *motion, const char *v, const char *extra,
+                        const char *tend, const char *const *sets, size_t nsets, cosrod_scenario **sc) {
+  snprintf(text, n, FMT, g, motion, v, extra, tend);
+  return sim_test_parse(text, "kinematic.yaml", sets, nsets, sc);
+}
+
+/* payload position at t (advance) */
+static int payload_at(cosrod_sim *sim, double t, double x[3]) {
+  cosrod_status st = cosrod_sim_advance(sim, t);
+  if (st != COSROD_OK) {
+    NOTE("advance: %s", cosrod_sim_message(sim));
+    return -1;
+  }
+  double q[4];
+  return cosrod_sim_body(sim, 1, x, q, NULL) == COSROD_OK ? 0 : -1;
+}
+
+/* base at constant velocity V, payload starting with V: the payload's motion
+ * on the resting base, shifted by V t (both formulations) */
+TEST(galilean_invariance_of_a_payload_on_a_moving_keyframe_body) {
+  const char *forms[2] = {"solver.formulation=nullspace", "solver.formulation=absolute"};
+  for (int f = 0; f < 2; ++f) {
+    char a[4096], b[4096];
+    cosrod_scenario *sa, *sb;
+    cosrod_sim *ma = make(a, sizeof a, "0, 0, -9.81", "position: [[0, 0, 0, 0.1], [2, 0.4, -0.2, 0.3]]",
+                          "0.2, -0.1, 0.1", ", stiffness_rot: 2, damping_rot: 0.02", "2", forms + f, 1, &sa);
+    cosrod_sim *mb = make(b, sizeof b, "0, 0, -9.81", "position: [[0, 0, 0, 0.1], [2, 0, 0, 0.1]]", "0, 0, 0",
+                          ", stiffness_rot: 2, damping_rot: 0.02", "2", forms + f, 1, &sb);
+    CHECK("created", ma && mb);
+    if (ma && mb) {
+      double e = 0.0, sag = 0.0, V[3] = {0.2, -0.1, 0.1};
+      for (int k = 1; k <= 4; ++k) {
+        double t = 0.5 * k, xa[3], xb[3];
+        CHECK("moving", payload_at(ma, t, xa) == 0);
+        CHECK("resting", payload_at(mb, t, xb) == 0);
+        for (int i = 0; i < 3; ++i) e = fmax(e, fabs(xa[i] - V[i] * t - xb[i]));
+        sag = fmax(sag, fabs(xb[2] - 0.1));
+      }
+      NOTE("%s: max |x_moving - V t - x_resting| = %.3g m (payload sag %.4g m)", forms[f] + 19, e, sag);
+      CHECK("the payload moves", sag > 1e-2);
+      CHECK_LE("Galilean invariance", e, 1e-8);
+    }
+    cosrod_sim_free(ma), cosrod_sim_free(mb);
+    cosrod_scenario_free(sa), cosrod_scenario_free(sb);
+  }
+}
+
+/* base ramp z_b = 0.1 + 0.1 t on [0, 0.5], held after (linear keyframes: a
+ * velocity jump at the kink): m z'' = -k (z - z_b) - c (z' - z_b'), RK4 */
+static double rk4_ramp(double T) {
+  const double m = 2.0, k = 50.0, c = 0.8, h = 1e-4;
+  double z = 0.1, v = 0.0;
+  int n = (int)lround(T / h), nk = (int)lround(0.5 / h); /* the kink is a step boundary */
+  for (int i = 0; i < n; ++i) {
+    const double t = i * h, vb = i < nk ? 0.1 : 0.0; /* the step's piece of z_b */
+#define ACC(tt, zz, vv) ((-k * ((zz) - (i < nk ? 0.1 + 0.1 * (tt) : 0.15)) - c * ((vv) - vb)) / m)
+    double k1z = v, k1v = ACC(t, z, v);
+    double k2z = v + 0.5 * h * k1v, k2v = ACC(t + 0.5 * h, z + 0.5 * h * k1z, v + 0.5 * h * k1v);
+    double k3z = v + 0.5 * h * k2v, k3v = ACC(t + 0.5 * h, z + 0.5 * h * k2z, v + 0.5 * h * k2v);
+    double k4z = v + h * k3v, k4v = ACC(t + h, z + h * k3z, v + h * k3v);
+#undef ACC
+    z += h / 6.0 * (k1z + 2 * k2z + 2 * k3z + k4z);
+    v += h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
+  }
+  return z;
+}
+
+TEST(payload_on_a_ramped_keyframe_body_matches_1dof_ode) {
+  char a[4096];
+  cosrod_scenario *sc;
+  const char *sets[1] = {"solver.formulation=absolute"};
+  for (int f = 0; f < 2; ++f) {
+    cosrod_sim *s = make(a, sizeof a, "0, 0, 0", "position: [[0, 0, 0, 0.1], [0.5, 0, 0, 0.15]]", "0, 0, 0", "", "2",
+                         sets, (size_t)f, &sc);
+    CHECK("created", s != NULL);
+    if (s) {
+      double e = 0.0;
+      for (int k = 1; k <= 4; ++k) {
+        double x[3], t = 0.5 * k, zr = rk4_ramp(t);
+        CHECK("advance", payload_at(s, t, x) == 0);
+        e = fmax(e, fabs(x[2] - zr));
+        if (k == 4) NOTE("%s: z(2) = %.12g, RK4 of the 1-DOF ODE %.12g", f ? "absolute" : "nullspace", x[2], zr);
+      }
+      NOTE("max |z - z_ode| = %.3g m", e);
+      CHECK_LE("matches the 1-DOF ODE", e, 1e-8);
+    }
+    cosrod_sim_free(s);
+    cosrod_scenario_free(sc);
+  }
+}
+
+typedef struct {
+  double b0, drift, scale, W;
+  long n;
+} bal_ctx;
+
+static int on_bal(void *user, const cosrod_sim *sim, double t) {
+  (void)t;
+  bal_ctx *c = user;
+  cosrod_sim_energy e = cosrod_sim_energy_now(sim);
+  if (c->n++ == 0) c->b0 = e.balance;
+  c->drift = fmax(c->drift, fabs(e.balance - c->b0));
+  c->scale = fmax(c->scale, fabs(e.kinetic) + fabs(e.elastic) + fabs(e.external_work) + fabs(e.dissipated));
+  c->W = e.external_work;
+  return 0;
+}
+
+/* a turntable: the base spins about z (slerp keyframes at constant rate),
+ * the payload on a translational and rotational bushing; the balance of
+ * energy.csv (external work: the hose's end and the bushing's driven side) */
+TEST(energy_balance_payload_on_a_turntable) {
+  char a[4096];
+  cosrod_scenario *sc;
+  const char *motion = "orientation: [[0, 1, 0, 0, 0], [0.5, 0.9238795325112867, 0, 0, 0.3826834323650898], "
+                       "[1.0, 0.7071067811865476, 0, 0, 0.7071067811865476]]";
+  cosrod_status st;
+  bal_ctx c = {0};
+  cosrod_sim_observer obs = {on_bal, NULL, &c, NULL, NULL};
+  snprintf(a, sizeof a, FMT, "0, 0, -9.81", motion, "0, 0, 0", ", stiffness_rot: 2, damping_rot: 0.02", "1");
+  const char *sets[1] = {"solver.rtol=1e-10"};
+  cosrod_sim *s = sim_test_run(a, "turntable.yaml", sets, 1, &obs, &sc, &st);
+  NOTE("balance drift %.3g J over %ld frames, energy scale %.4g J, external work %.4g J", c.drift, c.n, c.scale, c.W);
+  CHECK("external work done", fabs(c.W) > 1e-3 * c.scale);
+  CHECK_LE("balance constant", c.drift, 1e-6 * c.scale);
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+}
+
+/* still refused: a joint on a keyframe body in dynamic runs, bushings on
+ * keyframe bodies in static analyses, a bushing with no dynamic side */
+static void refused(const char *set, const char *key, const char *sub) {
+  char a[4096], err[512] = "";
+  snprintf(a, sizeof a, FMT, "0, 0, -9.81", "position: [[0, 0, 0, 0.1], [1, 0.1, 0, 0.1]]", "0, 0, 0", "", "1");
+  cosrod_scenario *sc = NULL;
+  const char *sets[1] = {set};
+  cosrod_status st = cosrod_scenario_parse(a, strlen(a), "kin.yaml", sets, 1, &sc, err, sizeof err);
+  CHECK("parses", st == COSROD_OK);
+  if (st != COSROD_OK) {
+    NOTE("%s", err);
+    return;
+  }
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  NOTE("%s", err);
+  CHECK("refused", sim == NULL && st != COSROD_OK);
+  CHECK("names the key", strstr(err, key) != NULL);
+  CHECK("says why", strstr(err, sub) != NULL);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+TEST(refusals) {
+  refused("joints.0={type: spherical, bodies: [base, payload], at: [[0.5, 0, 0], [0, 0, 0]]}", "joints.0", "joints on it are not supported in dynamic analyses yet");
+  refused("analysis={type: static}", "joints.0", "bushings on it are not supported in static");
+  refused("joints.0.bodies=[base, ground]", "joints.0", "joins no dynamic body");
+}
+
+static const th_case cases[] = {
+    TH_CASE(galilean_invariance_of_a_payload_on_a_moving_keyframe_body),
+    TH_CASE(payload_on_a_ramped_keyframe_body_matches_1dof_ode),
+    TH_CASE(energy_balance_payload_on_a_turntable),
+    TH_CASE(refusals),
+};
+
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
