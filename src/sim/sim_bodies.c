@@ -125,16 +125,16 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
       if (b < 0 || idx[b] >= 0) continue;
       char key[48], msg[400];
       snprintf(key, sizeof key, "joints.%zu", i);
-      if (bushing && !stat && ndyn_side == 1) { /* a rheonomic side of the bushing (body.h, COSROD_MBS_KIN) */
+      /* a bushing on a keyframe body: a rheonomic side (body.h, COSROD_MBS_KIN;
+       * in the statics system the body's pose at the pseudo-time,
+       * sim_couple_static.c) */
+      if (bushing && ndyn_side == 1) {
         if (kidx[b] < 0) kidx[b] = (int)nkin++;
         continue;
       }
       if (kin_joints && !bushing) continue;
       if (bushing && ndyn_side == 0)
         snprintf(msg, sizeof msg, "the bushing joins no dynamic body (only ground or bodies driven by motion keyframes)");
-      else if (bushing)
-        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: bushings on it are not supported in static, "
-                 "modal and buckling analyses yet (dynamic analyses take them)", sc->bodies[b].name);
       else
         snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: joints on it are not supported in dynamic "
                  "analyses yet (static analyses take them; a bushing is the dynamic alternative)", sc->bodies[b].name);

@@ -638,6 +638,16 @@ void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
   cp->stat = stat;
 }
 
+void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]) {
+  const sim_couple *cp = s->cpl;
+  const cosrod_sc_body *sb = &s->sc->bodies[b];
+  double v[3], xdd[3], qd[4], qdd[4];
+  cosrod_vec3_copy(x, sb->position);
+  cosrod_quat_copy(q, sb->quaternion);
+  cosrod_keyframes_eval(cp->kpos[b], (int)sb->motion_position.n, cp->krot[b], (int)sb->motion_orientation.n,
+                        sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
+}
+
 void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {
   cosrod_vec3_copy(x, s->cpl->bx + 3 * b);
   cosrod_quat_copy(q, s->cpl->bq + 4 * b);
