@@ -132,14 +132,18 @@ typedef struct cosrod_body_load_def {
  * a rotational spring-damper -k_rot theta - c_rot (omega_0 - omega_1) on
  * body 0 with theta the rotation vector of R_0 R_0(0)^T (R_1 R_1(0)^T)^T. */
 /* Kinematic (prescribed-motion) frames: side index COSROD_MBS_KIN(k) =
- * -2 - k of a bushing names frame k of cosrod_mbs_def.kin_fn, a rheonomic
- * side (e.g. a body driven by keyframes): its pose at t is the callback's,
- * not a state; at[] is then in that frame.  Callback: centre x (3), unit
- * quaternion q (4, scalar first), velocity v (3), spatial angular
- * velocity w (3) of frame k at t. */
+ * -2 - k of a bushing or joint names frame k of cosrod_mbs_def.kin_fn, a
+ * rheonomic side (e.g. a body driven by keyframes): its pose at t is the
+ * callback's, not a state; at[] (and a joint's axes given in it) are then in
+ * that frame.  Joints on such a frame need MULTIPLIERS: g(q, t) with its
+ * explicit time derivative in the velocity constraint and the frame's
+ * acceleration in gamma ([L] eq. 4).  Callback: centre x (3), unit
+ * quaternion q (4, scalar first), velocity v (3), spatial angular velocity
+ * w (3), acceleration a (3) and spatial angular acceleration al (3) of
+ * frame k at t. */
 #define COSROD_MBS_KIN(k) (-2 - (k))
 typedef void (*cosrod_mbs_kin_fn)(void *user, int k, double t, double x[3], double q[4], double v[3],
-                                  double w[3]);
+                                  double w[3], double a[3], double al[3]);
 
 typedef struct cosrod_bushing_def {
   int body[2];

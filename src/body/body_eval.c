@@ -46,7 +46,7 @@ double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t) {
 void mbs_kin_update(const cosrod_mbs *m, cosrod_mbs_data *d, double t) {
   for (size_t k = 0; k < m->nkin; ++k) {
     double *o = d->kin + MBS_KIN_N * k;
-    m->kin_fn(m->kin_user, (int)k, t, o, o + 3, o + 7, o + 10);
+    m->kin_fn(m->kin_user, (int)k, t, o, o + 3, o + 7, o + 10, o + 22, o + 25);
     cosrod_quat_normalise(o + 3, o + 3);
     cosrod_quat_to_matrix(o + 13, o + 3);
   }
@@ -403,6 +403,17 @@ void cosrod_mbs_power(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
       }
     }
   }
+  /* joints on kinematic frames: the power of their constraint forces
+   * -J^T lambda on the bodies, -lambda.(J w) = lambda.g_t (rheonomic) */
+  int rheo = 0;
+  for (size_t j = 0; j < m->nj; ++j) rheo |= m->joints[j].body[1] <= -2;
+  if (rheo && cosrod_mbs_rhs(m, d, t, y, d->f0) == 0)
+    for (int i = 0; i < m->nc; ++i) {
+      if (m->joints[m->rows[i].joint].body[1] > -2) continue;
+      double jw = 0.0;
+      for (int j = 0; j < m->nw; ++j) jw += d->Jc[i + m->nc * j] * d->w[j];
+      pe -= d->lam[i] * jw;
+    }
   if (p_ext) *p_ext = pe;
   if (p_diss) *p_diss = pd;
 }

@@ -99,7 +99,8 @@ struct cosrod_mbs_data {
   double *hext;         /* (nw) caller wrenches per body: spatial force, spatial torque about the
                            centre of mass (cosrod_mbs_set_wrench; rods attached to bodies) */
   double *Jc;           /* (nc x nw) column-major constraint Jacobian */
-  double *gam;          /* (nc) gamma = Jdot w */
+  double *gam;          /* (nc) gamma = Jdot w (+ the kinematic sides' J_b wdot_b) */
+  double *gt;           /* (nc) dg/dt of rows with a kinematic side: J w + gt = 0 */
   double *g;            /* (nc) position residual */
   double *lam;          /* (nc) multipliers */
   double *T;            /* (nw x ndof) null-space matrix, column-major */
@@ -181,8 +182,9 @@ int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
 void mbs_forces(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
 double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t);
 /* Kinematic frame of side i <= -2 at d->t: x (0..2), q (3..6), v (7..9),
- * spatial w (10..12), R (13..21, column-major). */
-#define MBS_KIN_N 22
+ * spatial w (10..12), R (13..21, column-major), a (22..24), spatial
+ * angular acceleration (25..27). */
+#define MBS_KIN_N 28
 void mbs_kin_update(const cosrod_mbs *m, cosrod_mbs_data *d, double t);
 static inline const double *mbs_kin(const cosrod_mbs_data *d, int i) { return d->kin + MBS_KIN_N * (-2 - i); }
 

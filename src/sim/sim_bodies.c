@@ -66,17 +66,23 @@ static void kin_free(void *user) {
   free(kf);
 }
 
-static void kin_eval(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3]) {
+/* pose, twist and accelerations of keyframe body kf->body[k] at t: w = 2
+ * Im(q' q^-1), al = 2 Im(q'' q^-1) (q' q'^-1 is real for unit q) */
+static void kin_eval(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3], double a[3],
+                     double al[3]) {
   const kin_frames *kf = user;
   const cosrod_sc_body *b = &kf->sc->bodies[kf->body[k]];
-  double xdd[3], qd[4] = {0, 0, 0, 0}, qdd[4], r[4];
+  double qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4];
   cosrod_vec3_copy(x, b->position);
   cosrod_quat_copy(q, b->quaternion);
   cosrod_vec3_zero(v);
+  cosrod_vec3_zero(a);
   cosrod_keyframes_eval(kf->pos[k], (int)b->motion_position.n, kf->rot[k], (int)b->motion_orientation.n,
-                        b->motion_cubic, t, x, v, xdd, q, qd, qdd);
-  cosrod_quat_mul_conj(r, qd, q); /* q' q^-1 = (0, w/2) */
+                        b->motion_cubic, t, x, v, a, q, qd, qdd);
+  cosrod_quat_mul_conj(r, qd, q);
   for (int i = 0; i < 3; ++i) w[i] = 2.0 * r[1 + i];
+  cosrod_quat_mul_conj(r, qdd, q);
+  for (int i = 0; i < 3; ++i) al[i] = 2.0 * r[1 + i];
 }
 
 cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
@@ -112,6 +118,10 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
   /* static analyses with rods: a joint on a keyframe body is a multiplier
    * row of the statics system (sim_couple_joint_static.c), not in the model */
   const int stat = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC, kin_joints = bmap && stat;
+  /* time integration from the initial state: joints on keyframe bodies are
+   * rheonomic rows of the multiplier formulation (body.h, COSROD_MBS_KIN) */
+  const int dyn = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC && !sc->analysis.start_from_equilibrium;
+  const int absolute = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE;
   int kidx[COSROD_SIM_MAX_BODIES]; /* keyframe body -> kinematic frame of a bushing, or -1 */
   size_t nkin = 0;
   for (size_t i = 0; i < sc->nbodies; ++i) kidx[i] = -1;
@@ -128,16 +138,21 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
       /* a bushing on a keyframe body: a rheonomic side (body.h, COSROD_MBS_KIN;
        * in the statics system the body's pose at the pseudo-time,
        * sim_couple_static.c) */
-      if (bushing && ndyn_side == 1) {
+      if (ndyn_side == 1 && (bushing || (dyn && absolute))) {
         if (kidx[b] < 0) kidx[b] = (int)nkin++;
         continue;
       }
       if (kin_joints && !bushing) continue;
-      if (bushing && ndyn_side == 0)
-        snprintf(msg, sizeof msg, "the bushing joins no dynamic body (only ground or bodies driven by motion keyframes)");
+      if (ndyn_side == 0)
+        snprintf(msg, sizeof msg, "the %s joins no dynamic body (only ground or bodies driven by motion keyframes)",
+                 bushing ? "bushing" : "joint");
+      else if (dyn)
+        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: a joint on it needs solver.formulation: "
+                 "absolute (multipliers; the null-space formulation has no moving base yet)", sc->bodies[b].name);
       else
-        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: joints on it are not supported in dynamic "
-                 "analyses yet (static analyses take them; a bushing is the dynamic alternative)", sc->bodies[b].name);
+        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: joints on it are not supported with "
+                 "start_from_equilibrium yet (static analyses and dynamic runs with solver.formulation: absolute "
+                 "take them)", sc->bodies[b].name);
       return refuse(sc, key, msg, status, err, errlen);
     }
   }
@@ -215,10 +230,14 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
         memcpy(b->at[1], j->at[0], sizeof b->at[1]);
       }
     } else {
-      if ((j->body[0] >= 0 && idx[j->body[0]] < 0) || (j->body[1] >= 0 && idx[j->body[1]] < 0)) continue;
+      if (kin_joints && ((j->body[0] >= 0 && idx[j->body[0]] < 0) || (j->body[1] >= 0 && idx[j->body[1]] < 0)))
+        continue; /* a prescribed side of the statics system's rows (sim_couple_joint_static.c) */
       cosrod_joint_def *d = &jd[nj++];
       d->type = sim_joint_type(j->type);
-      d->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], d->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];
+      for (int k = 0; k < 2; ++k) {
+        int sb = j->body[k];
+        d->body[k] = sb < 0 ? -1 : idx[sb] >= 0 ? idx[sb] : COSROD_MBS_KIN(kidx[sb]);
+      }
       memcpy(d->at, j->at, sizeof d->at);
       memcpy(d->axis, j->axis, sizeof d->axis);
       memcpy(d->axis2, j->axis2, sizeof d->axis2);
@@ -230,7 +249,6 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
   def.nbushings = nbu, def.bushings = bu;
   def.nloads = nl, def.loads = ld;
   memcpy(def.gravity, sc->gravity, sizeof def.gravity);
-  int absolute = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE;
   def.body_form = absolute ? COSROD_BODY_ABSOLUTE : COSROD_BODY_NULLSPACE;
   def.joint_form = absolute ? COSROD_JOINTS_MULTIPLIERS : COSROD_JOINTS_NULLSPACE;
   if (absolute && sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE) {

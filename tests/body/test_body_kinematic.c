@@ -13,12 +13,14 @@ typedef struct drive {
   double x0[3], V[3], A, W, w;
 } drive;
 
-static void drive_fn(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3]) {
+static void drive_fn(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3], double a[3],
+                     double al[3]) {
   const drive *dr = user;
   (void)k;
-  for (int i = 0; i < 3; ++i) x[i] = dr->x0[i] + dr->V[i] * t, v[i] = dr->V[i];
+  for (int i = 0; i < 3; ++i) x[i] = dr->x0[i] + dr->V[i] * t, v[i] = dr->V[i], a[i] = al[i] = 0.0;
   x[2] += dr->A * sin(dr->W * t);
   v[2] += dr->A * dr->W * cos(dr->W * t);
+  a[2] = -dr->A * dr->W * dr->W * sin(dr->W * t);
   double th = dr->w * t;
   q[0] = cos(0.5 * th), q[1] = q[2] = 0.0, q[3] = sin(0.5 * th);
   cosrod_vec3_set(w, 0.0, 0.0, dr->w);

@@ -189,7 +189,7 @@ static void refused(const char *set, const char *key, const char *sub) {
 }
 
 TEST(refusals) {
-  refused("joints.0={type: spherical, bodies: [base, payload], at: [[0.5, 0, 0], [0, 0, 0]]}", "joints.0", "joints on it are not supported in dynamic analyses yet");
+  refused("joints.0={type: spherical, bodies: [base, payload], at: [[0.5, 0, 0], [0, 0, 0]]}", "joints.0", "needs solver.formulation: absolute");
   refused("joints.0.bodies=[base, ground]", "joints.0", "joins no dynamic body");
 }
 

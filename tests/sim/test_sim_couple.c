@@ -518,7 +518,7 @@ TEST(attachment_refusals) {
   refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
   refused("end-body-modes-kirchhoff.yaml", 12, "rods.0.model", "need Cosserat rods (not Kirchhoff) yet");
   refused("end-body-frame-mismatch.yaml", 15, "rods.0.ends.end.frame", "is not the rod's initial end frame");
-  refused("body-motion-with-joint.yaml", 24, "joints.0", "are not supported in dynamic analyses yet");
+  refused("body-motion-with-joint.yaml", 24, "joints.0", "needs solver.formulation: absolute");
   refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
   refused("kirchhoff-body-modes.yaml", 10, "rods.0.model", "need Cosserat rods (not Kirchhoff) yet");
   refused("keyframe-joint-ground-static.yaml", 23, "joints.0", "constrains nothing");

@@ -158,7 +158,7 @@ TEST(hinged_flap_on_keyframe_body_along_path) {
 }
 
 /* Refused: the same joint in a dynamic run (start_from_equilibrium) — the
- * multibody model takes no joints on keyframe bodies — and, in a static
+ * coupled statics of start_from_equilibrium take no joints on keyframe bodies — and, in a static
  * analysis, a joint that joins only ground and keyframe bodies. */
 static void refused(const char *text, const char *set, const char *key, const char *sub) {
   cosrod_scenario *sc = NULL;
@@ -183,7 +183,7 @@ TEST(keyframe_joint_refusals) {
   char text[4096];
   scenario(text, sizeof text, 0, 0);
   refused(text, "analysis={type: dynamic, t_end: 0.1, start_from_equilibrium: true}", "joints.0",
-          "are not supported in dynamic analyses yet");
+          "not supported with start_from_equilibrium yet");
   refused(text, "joints.0.bodies=[hook, ground]", "joints.0", "constrains nothing");
 }
 
