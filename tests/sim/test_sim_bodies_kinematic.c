@@ -166,6 +166,33 @@ TEST(energy_balance_payload_on_a_turntable) {
   cosrod_scenario_free(sc);
 }
 
+/* modes with a payload on a bushing (k = 50, k_rot = 2) of a keyframe body:
+ * the payload's six modes sqrt(k_rot / I_i) and sqrt(k / m) (x3), closed form */
+TEST(modes_of_a_payload_on_a_bushing_of_a_keyframe_body) {
+  char a[4096];
+  cosrod_scenario *sc;
+  const char *motion = "position: [[0, 0, 0, 0.1], [1, 0.2, 0.1, 0.3]]";
+  snprintf(a, sizeof a, FMT, "0, 0, -9.81", motion, "0, 0, 0", ", stiffness_rot: 2", "1");
+  const char *sets[1] = {"analysis={type: modes, count: 6}"};
+  cosrod_status st;
+  cosrod_sim *s = sim_test_run(a, "modes.yaml", sets, 1, NULL, &sc, &st);
+  if (s && st == COSROD_OK) {
+    const double want[6] = {sqrt(2.0 / 0.2), sqrt(2.0 / 0.15), sqrt(2.0 / 0.1), 5.0, 5.0, 5.0};
+    CHECK("six modes", cosrod_sim_nmodes(s) >= 6);
+    double e = 0.0;
+    for (int i = 0; i < 6 && i < cosrod_sim_nmodes(s); ++i) {
+      double om, f;
+      const double *sh;
+      cosrod_sim_mode(s, i, &om, &f, &sh);
+      e = fmax(e, fabs(om - want[i]) / want[i]);
+    }
+    NOTE("payload modes vs sqrt(k_rot / I), sqrt(k / m): max relative error %.3g", e);
+    CHECK_LE("closed form", e, 1e-8);
+  }
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+}
+
 /* a pendulum (2 kg, CM 0.4 m from the pivot, turned 0.5 rad about x) on a
  * revolute hinge about x at the keyframe body's point (0, 0.3, 0); %s: base
  * motion, %s: velocity, %s: solver overrides */
@@ -322,6 +349,7 @@ TEST(static_payload_on_a_bushing_of_a_moved_keyframe_body) {
 }
 
 static const th_case cases[] = {
+    TH_CASE(modes_of_a_payload_on_a_bushing_of_a_keyframe_body),
     TH_CASE(galilean_invariance_of_a_pendulum_hinged_to_a_keyframe_body),
     TH_CASE(energy_balance_pendulum_hinged_to_a_turntable),
     TH_CASE(static_payload_on_a_bushing_of_a_moved_keyframe_body),
