@@ -63,14 +63,14 @@ TEST(galilean_invariance_of_a_payload_on_a_moving_keyframe_body) {
     char a[4096], b[4096];
     cosrod_scenario *sa, *sb;
     cosrod_sim *ma = make(a, sizeof a, "0, 0, -9.81", "position: [[0, 0, 0, 0.1], [2, 0.4, -0.2, 0.3]]",
-                          "0.2, -0.1, 0.1", ", stiffness_rot: 2, damping_rot: 0.02", "2", forms + f, 1, &sa);
+                          "0.2, -0.1, 0.1", ", stiffness_rot: 2, damping_rot: 0.02", "1", forms + f, 1, &sa);
     cosrod_sim *mb = make(b, sizeof b, "0, 0, -9.81", "position: [[0, 0, 0, 0.1], [2, 0, 0, 0.1]]", "0, 0, 0",
-                          ", stiffness_rot: 2, damping_rot: 0.02", "2", forms + f, 1, &sb);
+                          ", stiffness_rot: 2, damping_rot: 0.02", "1", forms + f, 1, &sb);
     CHECK("created", ma && mb);
     if (ma && mb) {
       double e = 0.0, sag = 0.0, V[3] = {0.2, -0.1, 0.1};
       for (int k = 1; k <= 4; ++k) {
-        double t = 0.5 * k, xa[3], xb[3];
+        double t = 0.25 * k, xa[3], xb[3];
         CHECK("moving", payload_at(ma, t, xa) == 0);
         CHECK("resting", payload_at(mb, t, xb) == 0);
         for (int i = 0; i < 3; ++i) e = fmax(e, fabs(xa[i] - V[i] * t - xb[i]));
@@ -240,7 +240,7 @@ TEST(galilean_invariance_of_a_pendulum_hinged_to_a_keyframe_body) {
   if (ma && mb && mg) {
     double e = 0.0, eg = 0.0, sw = 0.0, V[3] = {0.2, -0.1, 0.1};
     for (int k = 1; k <= 4; ++k) {
-      double t = 0.5 * k, xa[3], xb[3], xg[3];
+      double t = 0.25 * k, xa[3], xb[3], xg[3];
       CHECK("moving", payload_at(ma, t, xa) == 0);
       CHECK("resting", payload_at(mb, t, xb) == 0);
       CHECK("galpha", payload_at(mg, t, xg) == 0);
