@@ -6,7 +6,7 @@
  * finite-difference twin. */
 #include <stdio.h>
 
-#include "body_test_util.h"
+#include "body_test_kin.h"
 
 /* the driven frame: x = x0 + V t + A sin(W t) e_z, rotating at w about z */
 typedef struct drive {
@@ -109,11 +109,9 @@ TEST(galilean_invariance_of_a_bushing_on_a_moving_base) {
   cosrod_mbs *mg = model(&dg, 0, 80.0, 0.5, 3.0, 0.05, g, w0, COSROD_BODY_QUATERNION);
   CHECK("create", mk && mg);
   if (!mk || !mg) return;
-  cosrod_mbs_data *dk = cosrod_mbs_data_create(mk), *dgd = cosrod_mbs_data_create(mg);
-  int n = cosrod_mbs_n(mk);
-  double *yk = calloc((size_t)n, sizeof *yk), *yg = calloc((size_t)n, sizeof *yg);
-  CHECK("moving run", run_mbs(mk, dk, "dop853", T, 1e-12, yk, NULL) == COSROD_OK);
-  CHECK("ground run", run_mbs(mg, dgd, "dop853", T, 1e-12, yg, NULL) == COSROD_OK);
+  cosrod_mbs_data *dk, *dgd;
+  double *yk, *yg;
+  CHECK("moving and ground runs", kin_pair_run(mk, mg, T, &dk, &dgd, &yk, &yg));
   double e = 0.0;
   for (int i = 0; i < 3; ++i) e = fmax(e, fabs(yk[i] - V[i] * T - yg[i]));
   for (int i = 3; i < 7; ++i) e = fmax(e, fabs(yk[i] - yg[i]));
@@ -128,27 +126,6 @@ TEST(galilean_invariance_of_a_bushing_on_a_moving_base) {
 
 /* energy balance on a turntable: E(T) - E(0) = int (P_ext - P_diss) dt with
  * P_ext the power of the driven side (Simpson on a fine output grid) */
-typedef struct bal {
-  const cosrod_mbs *m;
-  cosrod_mbs_data *d;
-  double *pw;
-  size_t i;
-} bal;
-
-static int bal_out(double t, const double *y, void *user) {
-  bal *b = user;
-  double pe, pd;
-  cosrod_mbs_power(b->m, b->d, t, y, &pe, &pd);
-  b->pw[b->i++] = pe - pd;
-  return 0;
-}
-
-static double energy(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y) {
-  double ek, eg, ee;
-  cosrod_mbs_energy(m, d, t, y, &ek, &eg, &ee);
-  return ek + eg + ee;
-}
-
 TEST(energy_balance_on_a_turntable) {
   drive dr = {{0.0, 0.0, 1.0}, {0, 0, 0}, 0.02, 5.0, 2.0};
   const double g[3] = {0, 0, -9.81}, T = 2.0;
@@ -156,28 +133,12 @@ TEST(energy_balance_on_a_turntable) {
     cosrod_mbs *m = model(&dr, 1, 60.0, 0.4, 2.0, 0.03, g, NULL, f ? COSROD_BODY_EULER313 : COSROD_BODY_QUATERNION);
     CHECK("create", m != NULL);
     if (!m) return;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m), *d2 = cosrod_mbs_data_create(m);
-    int n = cosrod_mbs_n(m);
-    enum { NO = 4001 };
-    double *to = malloc(NO * sizeof *to), *pw = calloc(NO, sizeof *pw);
-    for (int i = 0; i < NO; ++i) to[i] = T * i / (NO - 1);
-    bal b = {m, d2, pw, 0};
-    run_out ro = {bal_out, &b, to + 1, NO - 1}; /* (t0, T]: t0 below */
-    double *y = calloc((size_t)n, sizeof *y), *y0 = calloc((size_t)n, sizeof *y0);
-    cosrod_mbs_initial_state(m, y0);
-    bal_out(0.0, y0, &b);
-    CHECK("run", run_mbs(m, d, "dop853", T, 1e-12, y, &ro) == COSROD_OK);
-    CHECK("all outputs", b.i == NO);
-    double W = 0.0, h = T / (NO - 1), wmax = 0.0;
-    for (int i = 0; i + 2 < NO; i += 2) W += h / 3.0 * (pw[i] + 4 * pw[i + 1] + pw[i + 2]);
-    for (int i = 0; i < NO; ++i) wmax = fmax(wmax, fabs(pw[i]));
-    double dE = energy(m, d, T, y) - energy(m, d, 0.0, y0);
+    kin_balance r = kin_balance_run(m, "dop853", T, 1e-12, 4001);
+    CHECK("run", r.ok);
     NOTE("%s: E(T) - E(0) = %.12g J, work of the driven side - dissipation = %.12g J (max power %.3g W)",
-         f ? "euler313" : "quaternion", dE, W, wmax);
-    CHECK("the base does work", wmax > 1e-2);
-    CHECK_LE("energy balance", fabs(dE - W), 1e-8 * fmax(1.0, wmax * T));
-    free(to), free(pw), free(y), free(y0);
-    cosrod_mbs_data_free(d), cosrod_mbs_data_free(d2);
+         f ? "euler313" : "quaternion", r.dE, r.W, r.pmax);
+    CHECK("the base does work", r.pmax > 1e-2);
+    CHECK_LE("energy balance", fabs(r.dE - r.W), 1e-8 * fmax(1.0, r.pmax * T));
     cosrod_mbs_free(m);
   }
 }
@@ -191,21 +152,11 @@ TEST(jacobian_with_a_kinematic_side_matches_fd) {
       cosrod_mbs *m = model(&dr, 1, 40.0, 0.6, rot ? 3.0 : 0.0, rot ? 0.1 : 0.0, g, NULL, (cosrod_body_param)param);
       CHECK("create", m != NULL);
       if (!m) return;
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m);
-      int n = cosrod_mbs_n(m);
-      double *y = calloc((size_t)n, sizeof *y), *Ja = calloc((size_t)(n * n), sizeof *Ja),
-             *Jf = calloc((size_t)(n * n), sizeof *Jf);
-      cosrod_mbs_initial_state(m, y);
-      for (int i = 0; i < n; ++i) y[i] += 0.05 * sin(1.7 * i + 0.3);
-      CHECK("jac", cosrod_mbs_jac(m, d, 0.37, y, Ja) == 0);
-      CHECK("jac fd", cosrod_mbs_jac_fd(m, d, 0.37, y, Jf, 1e-6) == 0);
-      double e = 0.0, s = 0.0;
-      for (int i = 0; i < n * n; ++i) e = fmax(e, fabs(Ja[i] - Jf[i])), s = fmax(s, fabs(Jf[i]));
+      double e = kin_jac_error(m, 0.37, 0.05);
       NOTE("%s bushing, %s: max |J - J_fd| / max |J| = %.3g", rot ? "rotational" : "translational",
-           cosrod_body_param_name((cosrod_body_param)param), e / s);
-      CHECK_LE("relative error", e / s, 1e-6);
-      free(y), free(Ja), free(Jf);
-      cosrod_mbs_data_free(d);
+           cosrod_body_param_name((cosrod_body_param)param), e);
+      CHECK("evaluated", e >= 0.0);
+      CHECK_LE("relative error", e, 1e-6);
       cosrod_mbs_free(m);
     }
 }

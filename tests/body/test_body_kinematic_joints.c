@@ -7,7 +7,7 @@
  * finite-difference twin. */
 #include <stdio.h>
 
-#include "body_test_util.h"
+#include "body_test_kin.h"
 
 /* the driven frame: x = x0 + V t + a t^2 / 2, rotating at w about z */
 typedef struct drive {
@@ -80,11 +80,9 @@ TEST(galilean_invariance_of_a_pendulum_on_a_moving_frame) {
       cosrod_mbs *mg = pendulum(&dg, 0, types[ty], 0.6, w0, COSROD_BODY_QUATERNION, (cosrod_body_form)bf, 0.0);
       CHECK("create", mk && mg);
       if (!mk || !mg) return;
-      cosrod_mbs_data *dk = cosrod_mbs_data_create(mk), *dd = cosrod_mbs_data_create(mg);
-      int n = cosrod_mbs_n(mk);
-      double *yk = calloc((size_t)n, sizeof *yk), *yg = calloc((size_t)n, sizeof *yg);
-      CHECK("moving run", run_mbs(mk, dk, "dop853", T, 1e-12, yk, NULL) == COSROD_OK);
-      CHECK("ground run", run_mbs(mg, dd, "dop853", T, 1e-12, yg, NULL) == COSROD_OK);
+      cosrod_mbs_data *dk, *dd;
+      double *yk, *yg;
+      CHECK("moving and ground runs", kin_pair_run(mk, mg, T, &dk, &dd, &yk, &yg));
       double xk[3], qk[4], vk[3], ok[3], xg[3], qg[4], vg[3], og[3], e = 0.0;
       cosrod_mbs_body_state(mk, dk, yk, 0, xk, qk, vk, ok);
       cosrod_mbs_body_state(mg, dd, yg, 0, xg, qg, vg, og);
@@ -160,29 +158,6 @@ TEST(pendulum_period_under_an_accelerated_pivot) {
  * off the spin axis): joint residuals with projection, and the energy
  * balance E(T) - E(0) = int P_ext dt (P_ext: the constraint power of the
  * driven side, -lambda.(J w)) */
-typedef struct bal {
-  const cosrod_mbs *m;
-  cosrod_mbs_data *d;
-  double *pw, gmax, gdmax;
-  size_t i;
-} bal;
-
-static int on_bal(double t, const double *y, void *user) {
-  bal *b = user;
-  double pe, pd, g[6], gd[6];
-  cosrod_mbs_power(b->m, b->d, t, y, &pe, &pd);
-  b->pw[b->i++] = pe - pd;
-  cosrod_mbs_constraints(b->m, b->d, y, g, gd);
-  for (int i = 0; i < cosrod_mbs_nconstr(b->m); ++i) b->gmax = fmax(b->gmax, fabs(g[i]));
-  return 0;
-}
-
-static double energy(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y) {
-  double ek, eg, ee;
-  cosrod_mbs_energy(m, d, t, y, &ek, &eg, &ee);
-  return ek + eg + ee;
-}
-
 TEST(hinge_on_a_turntable_residuals_and_energy_balance) {
   drive dr = {{0.0, 0.0, 1.0}, {0, 0, 0}, {0, 0, 0}, 2.0};
   const double T = 3.0;
@@ -193,28 +168,13 @@ TEST(hinge_on_a_turntable_residuals_and_energy_balance) {
                                (cosrod_body_form)bf, 0.3);
       CHECK("create", m != NULL);
       if (!m) return;
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m), *d2 = cosrod_mbs_data_create(m);
-      int n = cosrod_mbs_n(m);
-      enum { NO = 6001 };
-      double *to = malloc(NO * sizeof *to), *pw = calloc(NO, sizeof *pw);
-      for (int i = 0; i < NO; ++i) to[i] = T * i / (NO - 1);
-      bal b = {m, d2, pw, 0.0, 0.0, 0};
-      run_out ro = {on_bal, &b, to + 1, NO - 1};
-      double *y = calloc((size_t)n, sizeof *y), *y0 = calloc((size_t)n, sizeof *y0);
-      cosrod_mbs_initial_state(m, y0);
-      on_bal(0.0, y0, &b);
-      CHECK("run", run_mbs(m, d, meth[mi], T, 1e-11, y, &ro) == COSROD_OK);
-      double W = 0.0, h = T / (NO - 1), wmax = 0.0;
-      for (int i = 0; i + 2 < NO; i += 2) W += h / 3.0 * (pw[i] + 4 * pw[i + 1] + pw[i + 2]);
-      for (int i = 0; i < NO; ++i) wmax = fmax(wmax, fabs(pw[i]));
-      double dE = energy(m, d, T, y) - energy(m, d, 0.0, y0);
+      kin_balance r = kin_balance_run(m, meth[mi], T, 1e-11, 6001);
+      CHECK("run", r.ok);
       NOTE("%s, %s bodies: max |g| %.3g m, E(T) - E(0) = %.10g J, work of the turntable %.10g J (max power %.3g W)",
-           meth[mi], bf ? "absolute" : "null-space", b.gmax, dE, W, wmax);
-      CHECK("the turntable does work", wmax > 1e-2);
-      CHECK_LE("joint residual (dense output between projected steps, rtol 1e-11)", b.gmax, 1e-8);
-      CHECK_LE("energy balance", fabs(dE - W), 1e-7 * fmax(1.0, wmax * T));
-      free(to), free(pw), free(y), free(y0);
-      cosrod_mbs_data_free(d), cosrod_mbs_data_free(d2);
+           meth[mi], bf ? "absolute" : "null-space", r.gmax, r.dE, r.W, r.pmax);
+      CHECK("the turntable does work", r.pmax > 1e-2);
+      CHECK_LE("joint residual (dense output between projected steps, rtol 1e-11)", r.gmax, 1e-8);
+      CHECK_LE("energy balance", fabs(r.dE - r.W), 1e-7 * fmax(1.0, r.pmax * T));
       cosrod_mbs_free(m);
     }
 }
@@ -229,21 +189,11 @@ TEST(jacobian_with_a_kinematic_joint_matches_fd) {
         cosrod_mbs *m = pendulum(&dr, 1, types[ty], 0.4, NULL, (cosrod_body_param)param, (cosrod_body_form)bf, 0.2);
         CHECK("create", m != NULL);
         if (!m) return;
-        cosrod_mbs_data *d = cosrod_mbs_data_create(m);
-        int n = cosrod_mbs_n(m);
-        double *y = calloc((size_t)n, sizeof *y), *Ja = calloc((size_t)(n * n), sizeof *Ja),
-               *Jf = calloc((size_t)(n * n), sizeof *Jf);
-        cosrod_mbs_initial_state(m, y);
-        for (int i = 0; i < n; ++i) y[i] += 0.03 * sin(1.7 * i + 0.3);
-        CHECK("jac", cosrod_mbs_jac(m, d, 0.37, y, Ja) == 0);
-        CHECK("jac fd", cosrod_mbs_jac_fd(m, d, 0.37, y, Jf, 1e-6) == 0);
-        double e = 0.0, s = 0.0;
-        for (int i = 0; i < n * n; ++i) e = fmax(e, fabs(Ja[i] - Jf[i])), s = fmax(s, fabs(Jf[i]));
+        double e = kin_jac_error(m, 0.37, 0.03);
         NOTE("joint type %d, %s bodies, %s: max |J - J_fd| / max |J| = %.3g", ty, bf ? "absolute" : "null-space",
-             cosrod_body_param_name((cosrod_body_param)param), e / s);
-        CHECK_LE("relative error", e / s, 1e-6);
-        free(y), free(Ja), free(Jf);
-        cosrod_mbs_data_free(d);
+             cosrod_body_param_name((cosrod_body_param)param), e);
+        CHECK("evaluated", e >= 0.0);
+        CHECK_LE("relative error", e, 1e-6);
         cosrod_mbs_free(m);
       }
 }

@@ -12,21 +12,25 @@
 #include "harness.h"
 #include "sim_test_util.h"
 
+/* a hose clamped to the keyframe body `base` (gravity g) */
+#define HOSE(g)                                                                          \
+  "cosrod: 1\n"                                                                          \
+  "gravity: [" g "]\n"                                                                   \
+  "rods:\n"                                                                              \
+  "  - name: hose\n"                                                                     \
+  "    length: 0.4\n"                                                                    \
+  "    segments: 4\n"                                                                    \
+  "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"                              \
+  "    section: {shape: circle, radius: 6.0e-3}\n"                                       \
+  "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n" \
+  "    ends:\n"                                                                          \
+  "      start: {type: clamped, body: base, at: [0, 0, -0.1]}\n"                         \
+  "bodies:\n"                                                                            \
+  "  - name: base\n"
+
 /* %s: gravity; %s: base keyframes; %s: payload velocity; %s: bushing extras */
 static const char *FMT =
-    "cosrod: 1\n"
-    "gravity: [%s]\n"
-    "rods:\n"
-    "  - name: hose\n"
-    "    length: 0.4\n"
-    "    segments: 4\n"
-    "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-    "    section: {shape: circle, radius: 6.0e-3}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: clamped, body: base, at: [0, 0, -0.1]}\n"
-    "bodies:\n"
-    "  - name: base\n"
+    HOSE("%s")
     "    mass: 1\n"
     "    inertia: [1, 1, 1]\n"
     "    position: [0, 0, 0.1]\n"
@@ -129,22 +133,6 @@ TEST(payload_on_a_ramped_keyframe_body_matches_1dof_ode) {
   }
 }
 
-typedef struct {
-  double b0, drift, scale, W;
-  long n;
-} bal_ctx;
-
-static int on_bal(void *user, const cosrod_sim *sim, double t) {
-  (void)t;
-  bal_ctx *c = user;
-  cosrod_sim_energy e = cosrod_sim_energy_now(sim);
-  if (c->n++ == 0) c->b0 = e.balance;
-  c->drift = fmax(c->drift, fabs(e.balance - c->b0));
-  c->scale = fmax(c->scale, fabs(e.kinetic) + fabs(e.elastic) + fabs(e.external_work) + fabs(e.dissipated));
-  c->W = e.external_work;
-  return 0;
-}
-
 /* a turntable: the base spins about z (slerp keyframes at constant rate),
  * the payload on a translational and rotational bushing; the balance of
  * energy.csv (external work: the hose's end and the bushing's driven side) */
@@ -154,8 +142,8 @@ TEST(energy_balance_payload_on_a_turntable) {
   const char *motion = "orientation: [[0, 1, 0, 0, 0], [0.5, 0.9238795325112867, 0, 0, 0.3826834323650898], "
                        "[1.0, 0.7071067811865476, 0, 0, 0.7071067811865476]]";
   cosrod_status st;
-  bal_ctx c = {0};
-  cosrod_sim_observer obs = {on_bal, NULL, &c, NULL, NULL};
+  sim_test_bal c = {0};
+  cosrod_sim_observer obs = {sim_test_on_bal, NULL, &c, NULL, NULL};
   snprintf(a, sizeof a, FMT, "0, 0, -9.81", motion, "0, 0, 0", ", stiffness_rot: 2, damping_rot: 0.02", "1");
   const char *sets[1] = {"solver.rtol=1e-10"};
   cosrod_sim *s = sim_test_run(a, "turntable.yaml", sets, 1, &obs, &sc, &st);
@@ -197,19 +185,7 @@ TEST(modes_of_a_payload_on_a_bushing_of_a_keyframe_body) {
  * revolute hinge about x at the keyframe body's point (0, 0.3, 0); %s: base
  * motion, %s: velocity, %s: solver overrides */
 static const char *JFMT =
-    "cosrod: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "rods:\n"
-    "  - name: hose\n"
-    "    length: 0.4\n"
-    "    segments: 4\n"
-    "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-    "    section: {shape: circle, radius: 6.0e-3}\n"
-    "    shape: {type: straight, start: [0, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]}\n"
-    "    ends:\n"
-    "      start: {type: clamped, body: base, at: [0, 0, -0.1]}\n"
-    "bodies:\n"
-    "  - name: base\n"
+    HOSE("0, 0, -9.81")
     "    position: [0, 0, 0.1]\n"
     "    motion: {%s}\n"
     "  - {name: bob, mass: 2, inertia: [0.02, 0.03, 0.01], position: [0, 0.4917702154416812, -0.2510330247561491],\n"
@@ -269,8 +245,8 @@ TEST(energy_balance_pendulum_hinged_to_a_turntable) {
                        "[1.5, 0.3826834323650898, 0, 0, 0.9238795325112867], [2.0, 0, 0, 0, 1], "
                        "[2.5, -0.3826834323650898, 0, 0, 0.9238795325112867]]";
   cosrod_status st;
-  bal_ctx c = {0};
-  cosrod_sim_observer obs = {on_bal, NULL, &c, NULL, NULL};
+  sim_test_bal c = {0};
+  cosrod_sim_observer obs = {sim_test_on_bal, NULL, &c, NULL, NULL};
   snprintf(a, sizeof a, JFMT, motion, "0, 0, 0", "integrator: dop853, rtol: 1.0e-10, atol: 1.0e-11");
   cosrod_sim *s = sim_test_run(a, "hinge-turntable.yaml", NULL, 0, &obs, &sc, &st);
   NOTE("balance drift %.3g J over %ld frames, energy scale %.4g J, external work %.4g J", c.drift, c.n, c.scale, c.W);
@@ -283,23 +259,9 @@ TEST(energy_balance_pendulum_hinged_to_a_turntable) {
 /* still refused: a joint on a keyframe body in dynamic runs, a bushing with
  * no dynamic side */
 static void refused(const char *set, const char *key, const char *sub) {
-  char a[4096], err[512] = "";
+  char a[4096];
   snprintf(a, sizeof a, FMT, "0, 0, -9.81", "position: [[0, 0, 0, 0.1], [1, 0.1, 0, 0.1]]", "0, 0, 0", "", "1");
-  cosrod_scenario *sc = NULL;
-  const char *sets[1] = {set};
-  cosrod_status st = cosrod_scenario_parse(a, strlen(a), "kin.yaml", sets, 1, &sc, err, sizeof err);
-  CHECK("parses", st == COSROD_OK);
-  if (st != COSROD_OK) {
-    NOTE("%s", err);
-    return;
-  }
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  NOTE("%s", err);
-  CHECK("refused", sim == NULL && st != COSROD_OK);
-  CHECK("names the key", strstr(err, key) != NULL);
-  CHECK("says why", strstr(err, sub) != NULL);
-  cosrod_sim_free(sim);
-  cosrod_scenario_free(sc);
+  sim_test_refused(a, "kin.yaml", set, key, sub);
 }
 
 TEST(refusals) {

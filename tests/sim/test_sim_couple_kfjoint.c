@@ -161,22 +161,7 @@ TEST(hinged_flap_on_keyframe_body_along_path) {
  * coupled statics of start_from_equilibrium take no joints on keyframe bodies — and, in a static
  * analysis, a joint that joins only ground and keyframe bodies. */
 static void refused(const char *text, const char *set, const char *key, const char *sub) {
-  cosrod_scenario *sc = NULL;
-  char err[512] = "";
-  const char *sets[] = {set};
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "kf.yaml", sets, 1, &sc, err, sizeof err);
-  CHECK("parses", st == COSROD_OK);
-  if (st != COSROD_OK) {
-    NOTE("%s", err);
-    return;
-  }
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  NOTE("%s", err);
-  CHECK("refused", sim == NULL && st != COSROD_OK);
-  CHECK("names the key", strstr(err, key) != NULL);
-  CHECK("says why", strstr(err, sub) != NULL);
-  cosrod_sim_free(sim);
-  cosrod_scenario_free(sc);
+  sim_test_refused(text, "kf.yaml", set, key, sub);
 }
 
 TEST(keyframe_joint_refusals) {
