@@ -127,7 +127,8 @@ typedef struct cosrod_body_load_def {
 } cosrod_body_load_def;
 
 /* Spring-damper bushing between point at[0] of body[0] and point at[1] of
- * body[1] (body index -1 = ground, at[] then spatial): force
+ * body[1] (body index -1 = ground, at[] then spatial; COSROD_MBS_KIN(k): a
+ * kinematic frame, at[] in it): force
  * -k (c0 - c1) - c (c0dot - c1dot) on body 0 at c0 (opposite on body 1), and
  * a rotational spring-damper -k_rot theta - c_rot (omega_0 - omega_1) on
  * body 0 with theta the rotation vector of R_0 R_0(0)^T (R_1 R_1(0)^T)^T. */
@@ -153,7 +154,7 @@ typedef struct cosrod_bushing_def {
 } cosrod_bushing_def;
 
 /* A joint between body[0] (side a, must be a body) and body[1] (side b, a
- * body or -1 = ground).  at[k]: joint point in body k's frame (ground:
+ * body, -1 = ground or COSROD_MBS_KIN(k), MULTIPLIERS only; either order).  at[k]: joint point in body k's frame (ground:
  * spatial).  axis: unit axis in body[0]'s frame (revolute, prismatic,
  * cylindrical, planar: the normal, universal: first axis); axis2: universal
  * second axis in body[1]'s frame (must be orthogonal to axis at t = 0).

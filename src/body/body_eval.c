@@ -42,7 +42,7 @@ double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t) {
   }
 }
 
-/* The kinematic frames at t (the rheonomic sides of bushings). */
+/* The kinematic frames at t (the rheonomic sides of bushings and joints). */
 void mbs_kin_update(const cosrod_mbs *m, cosrod_mbs_data *d, double t) {
   for (size_t k = 0; k < m->nkin; ++k) {
     double *o = d->kin + MBS_KIN_N * k;

@@ -51,7 +51,7 @@ double *sim_keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
 }
 
 /* Keyframe bodies as kinematic frames of the model (body.h,
- * cosrod_mbs_kin_fn): the rheonomic sides of bushings. */
+ * cosrod_mbs_kin_fn): the rheonomic sides of bushings and joints. */
 typedef struct kin_frames {
   const cosrod_scenario *sc;
   size_t n;
@@ -122,7 +122,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
    * rheonomic rows of the multiplier formulation (body.h, COSROD_MBS_KIN) */
   const int dyn = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC && !sc->analysis.start_from_equilibrium;
   const int absolute = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE;
-  int kidx[COSROD_SIM_MAX_BODIES]; /* keyframe body -> kinematic frame of a bushing, or -1 */
+  int kidx[COSROD_SIM_MAX_BODIES]; /* keyframe body -> its kinematic frame in the model, or -1 */
   size_t nkin = 0;
   for (size_t i = 0; i < sc->nbodies; ++i) kidx[i] = -1;
   for (size_t i = 0; i < sc->njoints; ++i) {
@@ -135,9 +135,9 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
       if (b < 0 || idx[b] >= 0) continue;
       char key[48], msg[400];
       snprintf(key, sizeof key, "joints.%zu", i);
-      /* a bushing on a keyframe body: a rheonomic side (body.h, COSROD_MBS_KIN;
-       * in the statics system the body's pose at the pseudo-time,
-       * sim_couple_static.c) */
+      /* a bushing or (dynamic, absolute) joint on a keyframe body: a
+       * rheonomic side (body.h, COSROD_MBS_KIN; a bushing in the statics
+       * system: the body's pose at the pseudo-time, sim_couple_static.c) */
       if (ndyn_side == 1 && (bushing || (dyn && absolute))) {
         if (kidx[b] < 0) kidx[b] = (int)nkin++;
         continue;
