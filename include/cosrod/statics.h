@@ -27,6 +27,11 @@
  * such a solve ends just before the critical point (stats.critical = 1).
  * An equilibrium at a fixed t that plain Newton cannot reach is found by
  * continuation in a load factor on gravity, loads and the load callback.
+ * A first increment that fails (a mechanism at the start, e.g. a pinned rod
+ * given at an angle under gravity ramped from zero) is retried by
+ * pseudo-transient continuation, (K + M/Δτ) δ = r with the lumped masses
+ * and Δτ by switched evolution relaxation, which follows the overdamped
+ * swing to a stable equilibrium.
  *
  * The stiffness is the rod's analytic static stiffness in the chart (or its
  * finite-difference twin, cosrod_statics_options.jacobian).

@@ -67,16 +67,7 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
   }
   st = statics_jacobian(s, t, 1.0, q, s->J); /* J = dr/dδ = -K */
   if (st != COSROD_OK) goto done;
-  for (int r = 0; r < s->nparts; ++r) {
-    const statics_part *pt = &s->part[r];
-    const cosrod_rod *rod = pt->rod;
-    for (int n = 0; n <= rod->N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) m[pt->v0 + pt->ov[n] + j] = rod->mv[n];
-    for (int k = 0; k < rod->N; ++k)
-      for (int j = 0; j < 3; ++j) m[pt->v0 + pt->os[k] + j] = rod->Ib[3 * k + j];
-  }
-  for (int b = 0; b < s->nblk; ++b)
-    for (int j = 0; j < 6; ++j) m[s->bv0[b] + j] = s->blk.mass[6 * b + j];
+  statics_lumped_mass(s, m);
   for (int i = 0; i < nm; ++i) {
     cidx[i] = s->mv0 + i;
     m[s->mv0 + i] = 1.0; /* no mass: placeholder for the scaling below */

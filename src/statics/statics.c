@@ -38,7 +38,9 @@
  * 1e-12 relative diagonal shift for rigid null modes.
  * Increments: halved on divergence or on a change of the stability index of
  * K (monitor, march(), factor_at()), grown after fast convergence, clipped to requested
- * stops.
+ * stops.  A failed first increment (a mechanism under the start loads that
+ * must swing far: its equilibrium is a finite distance away for any load)
+ * falls back once to pseudo-transient continuation (statics_ptc.c).
  *
  * Rates are zero: the residual is evaluated on a private copy of the rod model
  * with damping switched off, so moving prescribed ends (pseudo-time
@@ -227,8 +229,10 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   s->J = cosrod_band_create((int)nv, s->ml, s->mu);
   s->ldl = calloc(nv * (size_t)((s->ml > s->mu ? s->ml : s->mu) + 1), sizeof(double));
   s->kdiag = calloc(nv, sizeof(double));
-  if (!s->ldl || !s->kdiag || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol || !s->wnorm ||
-      !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest || !s->J) {
+  s->ptcbuf = calloc(4 * nv + 2 * nq, sizeof(double)); /* statics_ptc.c */
+  if (!s->ldl || !s->kdiag || !s->ptcbuf || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol ||
+      !s->wnorm || !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest ||
+      !s->J) {
     cosrod_statics_free(s);
     *status = COSROD_ERR_NOMEM;
     return NULL;
@@ -288,6 +292,7 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->ldl);
   free(s->kdiag);
   free(s->arcbuf);
+  free(s->ptcbuf);
   statics_kirchhoff_couple_free(s);
   statics_blocks_free(s);
   free(s);

@@ -28,7 +28,10 @@
  * switching (options.branch_switch): at the first bifurcation point the
  * critical mode (inverse iteration on the stiffness there) becomes the next
  * predictor direction (with Δλ = 0), and the normal-plane corrector lands on
- * the crossing branch; otherwise the path stays on the branch it is on. */
+ * the crossing branch; otherwise the path stays on the branch it is on.
+ * A start that is a neutral mechanism (a pinned rod given at an angle)
+ * jumps at λ = 0: a failed first step restarts the path from the pseudo-
+ * transient equilibrium at λ = arc (jump_start). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -306,6 +309,41 @@ cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s) {
   return s->arcbuf ? COSROD_OK : COSROD_ERR_NOMEM;
 }
 
+/* Path metric and unit tangent at a converged (q, λ) with s->J factored
+ * there, as at the start of a path: ψ² makes the load part of the tangent as
+ * large as its displacement part. */
+static cosrod_status metric_start(arc_ws *w, double lambda, const double *q, double dir) {
+  double n2 = 0.0;
+  w->psi2 = 0.0;
+  cosrod_status st = tangent_raw(w, lambda, q, &n2);
+  if (st != COSROD_OK) return st;
+  w->psi2 = n2 > 0.0 ? n2 : 1.0;
+  w->lref2 = n2 + w->psi2;
+  double nrm = sqrt((n2 + w->psi2) / w->lref2);
+  for (int i = 0; i < w->s->nv; ++i) w->tu[i] = dir * w->a[i] / nrm;
+  w->tl = dir / nrm;
+  return COSROD_OK;
+}
+
+/* The first step failed from a start that is a neutral mechanism (a pinned
+ * rod given at an angle): the path jumps at λ = 0, the equilibrium for any
+ * λ > 0 being a finite swing away.  The equilibrium at l1 by pseudo-
+ * transient continuation (statics_ptc.c) from w->qc into w->qw, its
+ * stability index *neg, and the path restarted there (metric_start: the
+ * metric of the start, scaled by the mechanism's unbounded tangent, is
+ * meaningless). */
+static cosrod_status jump_start(arc_ws *w, double l0, double l1, double dir, int *neg, int *iters,
+                                double *res, double *h) {
+  cosrod_statics *s = w->s;
+  memcpy(w->qw, w->qc, sizeof(double) * (size_t)s->nq);
+  cosrod_status st = statics_ptc(s, w->t, l1, w->qw, iters, res);
+  if (st == COSROD_OK) st = statics_factor_index(s, w->t, l1, w->qw, neg);
+  if (st != COSROD_OK) return st;
+  statics_chart_diff(s, w->qc, w->qw, w->sec); /* the jump's length in the start's metric */
+  *h = sqrt((wdot(s, w->sec, w->sec) + w->psi2 * (l1 - l0) * (l1 - l0)) / w->lref2);
+  return metric_start(w, l1, w->qw, dir);
+}
+
 static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_options *o,
                              cosrod_statics_arc_callback cb, void *user, double *lambda_out,
                              cosrod_statics_stats *stats) {
@@ -322,21 +360,15 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     stats->fail_residual = s->sc_min;
     return st;
   }
-  double lc = 0.0, n2 = 0.0;
-  int neg_c = 0;
+  double lc = 0.0;
+  int neg_c = 0, jumped = 0;
   memcpy(w->qc, q, bq);
   st = statics_factor_index(s, w->t, lc, w->qc, &neg_c);
-  w->psi2 = 0.0;
-  if (st == COSROD_OK) st = tangent_raw(w, lc, w->qc, &n2);
+  if (st == COSROD_OK) st = metric_start(w, lc, w->qc, dir);
   add_counts(s, stats);
   if (st != COSROD_OK) return st;
-  /* ψ: the load part of the first tangent as large as its displacement part */
-  w->psi2 = n2 > 0.0 ? n2 : 1.0;
-  w->lref2 = n2 + w->psi2;
-  double nrm = sqrt((n2 + w->psi2) / w->lref2);
-  for (int i = 0; i < nv; ++i) w->tu[i] = dir * w->a[i] / nrm;
-  w->tl = dir / nrm;
-  double arc = o->arc > 0.0 ? o->arc : 1.0 / s->opt.increments;
+  const double arc0 = o->arc > 0.0 ? o->arc : 1.0 / s->opt.increments;
+  double arc = arc0;
   double arc_max = o->arc_max > 0.0 ? o->arc_max : 4.0 * arc;
   const double arc_min = o->arc_min > 0.0 ? o->arc_min : 1e-4 * arc;
   double s_path = 0.0;
@@ -367,6 +399,33 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     if (st == COSROD_ERR_INTERRUPTED) {
       memcpy(q, w->qc, bq);
       return st;
+    }
+    if (st != COSROD_OK && steps == 0 && !jumped) { /* from a neutral mechanism (jump_start) */
+      jumped = 1;
+      const double l1 = dir * (lc + dir * arc0 - o->lambda_to) >= 0.0 ? o->lambda_to : lc + dir * arc0;
+      int it1 = 0;
+      double res1 = 0.0, h1 = 0.0;
+      cosrod_status sj = jump_start(w, lc, l1, dir, &neg_n, &it1, &res1, &h1);
+      add_counts(s, stats);
+      if (sj == COSROD_ERR_CALLBACK || sj == COSROD_ERR_INTERRUPTED) return sj;
+      if (sj == COSROD_OK && neg_n == neg_c) {
+        s_path += h1;
+        steps++;
+        stats->increments++;
+        if (it1 > stats->max_iterations) stats->max_iterations = it1;
+        stats->t = l1;
+        stats->residual = res1;
+        memset(&pt, 0, sizeof pt);
+        pt.lambda = l1, pt.s = s_path, pt.index = neg_n, pt.iterations = it1, pt.residual = res1;
+        memcpy(q, w->qw, bq);
+        *lambda_out = l1;
+        if (cb && cb(user, &pt, w->qw) != 0) return COSROD_ERR_INTERRUPTED;
+        if (l1 == o->lambda_to) return COSROD_OK;
+        memcpy(w->qc, w->qw, bq);
+        lc = l1;
+        arc = arc0;
+        continue;
+      }
     }
     if (st != COSROD_OK) {
       stats->rejected++;

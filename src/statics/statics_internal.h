@@ -60,6 +60,7 @@ struct cosrod_statics {
   int dead_loads;       /* 1: only gravity and spatial forces (their stiffness is 0 at any scale) */
   int kkt;              /* 1: some rod is a Kirchhoff rod (KKT unknowns, statics_kirchhoff.c) */
   double *arcbuf;       /* (5 nv + 3 nq) arc-length workspace (statics_arclen.c), or NULL */
+  double *ptcbuf;       /* (4 nv + 2 nq) pseudo-transient continuation workspace (statics_ptc.c) */
   long nnewton, njac, nres;
   /* rigid blocks (statics_blocks.c; nblk = 0 without) */
   int nblk, nq_rods;    /* blocks, their q offset (after the rods) */
@@ -203,6 +204,16 @@ void statics_limit_step(const cosrod_statics *s, double *dv);
 void statics_chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta);
 cosrod_status statics_factor_index(cosrod_statics *s, double t, double mu, const double *q, int *neg);
 cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
+
+/* statics_ptc.c: pseudo-transient continuation to the equilibrium at
+ * (t, μ) from q (in place): the fallback of the continuation for a
+ * mechanism that must swing far to a stable equilibrium.  OK with *iters and
+ * *res as the corrector; q undefined on failure. */
+cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
+/* The lumped diagonal mass of the system's minimal coordinates (nv): the
+ * rods' ρAδs_n per vertex coordinate and ρΔs (I1, I2, J) per segment, the
+ * blocks' (m, m, m, J1, J2, J3); 0 on multiplier rows (modes, PTC). */
+void statics_lumped_mass(const cosrod_statics *s, double *m);
 
 /* ---- rigid blocks (statics_blocks.c) --------------------------------------
  * Copy of the definition and scratch (before the rods are placed); offsets of

@@ -305,6 +305,26 @@ static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, con
   return st;
 }
 
+/* Stability monitor of march() at the corrected state q (sv): the index
+ * *neg_n of the stiffness factored into s->J (*have_lu), *crossed if it
+ * differs from neg_c or the stiffness is singular (a critical point). */
+static cosrod_status monitor(cosrod_statics *s, const path *pa, double sv, const double *q, int neg_c,
+                             int *neg_n, int *have_lu, int *crossed) {
+  if (!s->opt.stop_at_critical) return COSROD_OK;
+  cosrod_status st = factor_at(s, pa, sv, q, neg_n);
+  if (st == COSROD_OK) {
+    *have_lu = 1;
+    if (*neg_n != neg_c || *neg_n < 0) {
+      *crossed = 1;
+      *have_lu = 0;
+    }
+  } else if (st != COSROD_ERR_CALLBACK && st != COSROD_ERR_INTERRUPTED) {
+    *crossed = 1; /* singular stiffness at the new state: a critical point */
+    st = COSROD_OK;
+  }
+  return st;
+}
+
 /* Follow the path from sv = 0 (q converged there) to sv = 1.  Stability
  * monitor (opt.stop_at_critical): the number of negative eigenvalues of K
  * at each converged state is compared with the previous one; a change means
@@ -318,7 +338,7 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
   double ds = 1.0 / s->opt.increments;
   if (ds > s->opt.max_increment) ds = s->opt.max_increment;
   memcpy(s->qc, q, sizeof(double) * (size_t)s->nq);
-  int have_prev = 0, have_lu = 0, neg_c = 0; /* negative eigenvalues of K at qc */
+  int have_prev = 0, have_lu = 0, neg_c = 0, ptc_tried = 0; /* neg_c: negative eigenvalues of K at qc */
   double dsp = 0.0;
   if (s->opt.stop_at_critical) {
     cosrod_status st = factor_at(s, pa, 0.0, s->qc, &neg_c);
@@ -345,18 +365,20 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
     if (s->opt.predictor) st = predict(s, pa, sv, ds, s->qw, have_prev ? s->qprev : NULL, dsp, have_lu);
     have_lu = 0;
     if (st == COSROD_OK) st = correct(s, pa, sv + ds, s->qw, &iters, &res);
-    if (st == COSROD_OK && s->opt.stop_at_critical) {
-      st = factor_at(s, pa, sv + ds, s->qw, &neg_n);
-      if (st == COSROD_OK) {
-        have_lu = 1;
-        if (neg_n != neg_c || neg_n < 0) {
-          crossed = 1;
-          have_lu = 0;
-        }
-      } else if (st != COSROD_ERR_CALLBACK && st != COSROD_ERR_INTERRUPTED) {
-        crossed = 1; /* singular stiffness at the new state: a critical point */
-        st = COSROD_OK;
-      }
+    if (st == COSROD_OK) st = monitor(s, pa, sv + ds, s->qw, neg_c, &neg_n, &have_lu, &crossed);
+    /* the first increment from the start state fails: a mechanism under the
+     * start loads (a body on a hinge, a pinned rod given at an angle) whose
+     * equilibrium is a finite swing away however small the increment;
+     * pseudo-transient continuation from the start state (statics_ptc.c) */
+    if (sv == 0.0 && !ptc_tried && (crossed || (st != COSROD_OK && st != COSROD_ERR_CALLBACK &&
+                                                  st != COSROD_ERR_INTERRUPTED))) {
+      ptc_tried = 1;
+      stats_add_counts(s, stats);
+      memcpy(s->qw, s->qc, sizeof(double) * (size_t)s->nq);
+      crossed = 0;
+      st = statics_ptc(s, path_t(pa, sv + ds), path_mu(pa, sv + ds), s->qw, &iters, &res);
+      if (st == COSROD_OK) st = monitor(s, pa, sv + ds, s->qw, neg_c, &neg_n, &have_lu, &crossed);
+      if (st == COSROD_OK && !crossed) have_prev = 0; /* no curvature term across the swing */
     }
     stats_add_counts(s, stats);
     if (st == COSROD_ERR_CALLBACK) return st; /* fatal load callback */
