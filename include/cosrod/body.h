@@ -127,10 +127,25 @@ typedef struct cosrod_body_load_def {
 } cosrod_body_load_def;
 
 /* Spring-damper bushing between point at[0] of body[0] and point at[1] of
- * body[1] (body index -1 = ground, at[] then spatial): force
+ * body[1] (body index -1 = ground, at[] then spatial; COSROD_MBS_KIN(k): a
+ * kinematic frame, at[] in it): force
  * -k (c0 - c1) - c (c0dot - c1dot) on body 0 at c0 (opposite on body 1), and
  * a rotational spring-damper -k_rot theta - c_rot (omega_0 - omega_1) on
  * body 0 with theta the rotation vector of R_0 R_0(0)^T (R_1 R_1(0)^T)^T. */
+/* Kinematic (prescribed-motion) frames: side index COSROD_MBS_KIN(k) =
+ * -2 - k of a bushing or joint names frame k of cosrod_mbs_def.kin_fn, a
+ * rheonomic side (e.g. a body driven by keyframes): its pose at t is the
+ * callback's, not a state; at[] (and a joint's axes given in it) are then in
+ * that frame.  Joints on such a frame need MULTIPLIERS: g(q, t) with its
+ * explicit time derivative in the velocity constraint and the frame's
+ * acceleration in gamma ([L] eq. 4).  Callback: centre x (3), unit
+ * quaternion q (4, scalar first), velocity v (3), spatial angular velocity
+ * w (3), acceleration a (3) and spatial angular acceleration al (3) of
+ * frame k at t. */
+#define COSROD_MBS_KIN(k) (-2 - (k))
+typedef void (*cosrod_mbs_kin_fn)(void *user, int k, double t, double x[3], double q[4], double v[3],
+                                  double w[3], double a[3], double al[3]);
+
 typedef struct cosrod_bushing_def {
   int body[2];
   double at[2][3];     /* [m] */
@@ -139,7 +154,7 @@ typedef struct cosrod_bushing_def {
 } cosrod_bushing_def;
 
 /* A joint between body[0] (side a, must be a body) and body[1] (side b, a
- * body or -1 = ground).  at[k]: joint point in body k's frame (ground:
+ * body, -1 = ground or COSROD_MBS_KIN(k), MULTIPLIERS only; either order).  at[k]: joint point in body k's frame (ground:
  * spatial).  axis: unit axis in body[0]'s frame (revolute, prismatic,
  * cylindrical, planar: the normal, universal: first axis); axis2: universal
  * second axis in body[1]'s frame (must be orthogonal to axis at t = 0).
@@ -184,6 +199,13 @@ typedef struct cosrod_mbs_def {
   cosrod_body_form body_form;
   cosrod_joint_form joint_form;
   double baumgarte_omega, baumgarte_r; /* MULTIPLIERS: gddot + 2 r gdot + omega^2 g = 0; 0, 0 = none */
+  /* kinematic frames (bushing sides COSROD_MBS_KIN(k), k < nkin); kin_free
+   * (may be NULL) releases kin_user with the model (ownership passes to
+   * cosrod_mbs_create, also when it fails) */
+  size_t nkin;
+  cosrod_mbs_kin_fn kin_fn;
+  void *kin_user;
+  void (*kin_free)(void *user);
 } cosrod_mbs_def;
 
 typedef struct cosrod_mbs cosrod_mbs;

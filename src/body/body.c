@@ -83,6 +83,7 @@ static void fail(cosrod_status *st, char *err, size_t errlen, cosrod_status code
 
 void cosrod_mbs_free(cosrod_mbs *m) {
   if (!m) return;
+  if (m->kin_free) m->kin_free(m->kin_user);
   free(m->bodies);
   free(m->loads);
   free(m->bushings);
@@ -95,6 +96,8 @@ void cosrod_mbs_free(cosrod_mbs *m) {
 
 void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   if (!d) return;
+  free(d->kin);
+  free(d->gt);
   free(d->R);
   free(d->w);
   free(d->wd);
@@ -138,6 +141,7 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->hext = calloc(nw + 1, sizeof(double));
   d->Jc = calloc(nc * nw + 1, sizeof(double));
   d->gam = calloc(nc + 1, sizeof(double));
+  d->gt = calloc(nc + 1, sizeof(double));
   d->g = calloc(nc + 1, sizeof(double));
   d->lam = calloc(nc + 1, sizeof(double));
   d->T = calloc(nw * nd + 1, sizeof(double));
@@ -152,6 +156,7 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->f1 = calloc(n + 1, sizeof(double));
   d->dfj = calloc(3 * n + 1, sizeof(double));
   d->Jbuf = calloc(n * n + 1, sizeof(double));
+  d->kin = calloc(MBS_KIN_N * m->nkin + 1, sizeof(double));
   d->dep = calloc(nc + 1, sizeof(int)), d->dep_old = calloc(nc + 1, sizeof(int));
   d->dep_new = calloc(nc + 1, sizeof(int));
   d->ind = calloc(nd + 1, sizeof(int)), d->ind_old = calloc(nd + 1, sizeof(int));
@@ -159,9 +164,9 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->iw = calloc(nw + nc + 2, sizeof(int));
   d->wsave = calloc(nw + 1, sizeof(double));
   d->tan = mbs_tan_create(m);
-  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->hext || !d->Jc || !d->gam || !d->g || !d->lam || !d->T ||
+  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->hext || !d->Jc || !d->gam || !d->gt || !d->g || !d->lam || !d->T ||
       !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
-      !d->f1 || !d->dfj || !d->Jbuf || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
+      !d->f1 || !d->dfj || !d->Jbuf || !d->kin || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
       !d->ind_new || !d->iw || !d->wsave || !d->tan) {
     cosrod_mbs_data_free(d);
     return NULL;
@@ -194,20 +199,25 @@ static int add_rows(cosrod_mbs *m, int j, const double *Rb0, const double *Ra0, 
   return n;
 }
 
-static const char *body_name(const cosrod_mbs *m, int b) { return b < 0 ? "ground" : m->bodies[b].name; }
+static const char *body_name(const cosrod_mbs *m, int b) {
+  return b <= -2 ? "kinematic frame" : b < 0 ? "ground" : m->bodies[b].name;
+}
 
 cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
   if (st) *st = COSROD_OK;
   if (err && errlen) err[0] = '\0';
-  if (!def || def->nbodies == 0) {
+  if (!def || def->nbodies == 0 || (def->nkin && !def->kin_fn)) {
+    if (def && def->kin_free) def->kin_free(def->kin_user);
     fail(st, err, errlen, COSROD_ERR_INVALID, "bodies: at least one body is needed");
     return NULL;
   }
   cosrod_mbs *m = calloc(1, sizeof *m);
   if (!m) {
+    if (def->kin_free) def->kin_free(def->kin_user);
     fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
     return NULL;
   }
+  m->nkin = def->nkin, m->kin_fn = def->kin_fn, m->kin_user = def->kin_user, m->kin_free = def->kin_free;
   size_t nb = def->nbodies;
   m->nb = nb;
   m->nl = def->nloads;
@@ -340,7 +350,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     mbs_bushing *bu = &m->bushings[i];
     for (int s = 0; s < 2; ++s) {
       int b = bd->body[s];
-      if (b < -1 || b >= (int)nb || (s == 0 && b < 0)) {
+      if (b < -1 - (int)m->nkin || b >= (int)nb || (s == 0 && b < 0)) {
         fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: invalid body index %d", i, b);
         goto bad;
       }
@@ -349,6 +359,11 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
         matT_vec(bu->at[s], m->bodies[b].Q, bd->at[s]);
         cosrod_quat_from_matrix(s ? bu->qb0 : bu->qa0, m->bodies[b].R0);
         cosrod_quat_normalise(s ? bu->qb0 : bu->qa0, s ? bu->qb0 : bu->qa0);
+      } else if (b <= -2) { /* kinematic frame: at and qb0 in its frame at t = 0 */
+        double x[3], v[3], w[3], a[3], al[3];
+        cosrod_vec3_copy(bu->at[s], bd->at[s]);
+        m->kin_fn(m->kin_user, -2 - b, 0.0, x, bu->qb0, v, w, a, al);
+        m->time_dependent = 1;
       } else {
         cosrod_vec3_copy(bu->at[s], bd->at[s]);
         cosrod_quat_identity(s ? bu->qb0 : bu->qa0);
@@ -368,8 +383,15 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     const cosrod_joint_def *jd = &def->joints[j];
     mbs_joint *jt = &m->joints[j];
     int b0 = jd->body[0], b1 = jd->body[1];
-    if (b0 < -1 || b0 >= (int)nb || b1 < -1 || b1 >= (int)nb || b0 == b1 || (b0 < 0 && b1 < 0)) {
+    const int lo = -1 - (int)m->nkin;
+    if (b0 < lo || b0 >= (int)nb || b1 < lo || b1 >= (int)nb || b0 == b1 || (b0 < 0 && b1 < 0)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: invalid bodies (%d, %d)", j, b0, b1);
+      goto bad;
+    }
+    const int kin = b0 <= -2 ? b0 : b1 <= -2 ? b1 : 0; /* a kinematic side: g(q, t) */
+    if (kin && m->joint_form != COSROD_JOINTS_MULTIPLIERS) {
+      fail(st, err, errlen, COSROD_ERR_INVALID,
+           "joint %zu: a side on a kinematic (prescribed-motion) frame needs the multiplier joint formulation", j);
       goto bad;
     }
     if ((int)jd->type < 0 || jd->type > COSROD_JOINT_FIXED) {
@@ -388,6 +410,15 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     }
     const double *Ra0, *Rb0;
     static const double Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    double Rk0[9]; /* rotation of the kinematic side at t = 0 */
+    if (kin) {
+      double x[3], q[4], v[3], w[3], a[3], al[3];
+      m->kin_fn(m->kin_user, -2 - kin, 0.0, x, q, v, w, a, al);
+      cosrod_quat_normalise(q, q);
+      cosrod_quat_to_matrix(Rk0, q);
+      m->time_dependent = 1;
+    }
+    const double *Rg = kin ? Rk0 : Id; /* frame of a non-body side (ground, kinematic) at t = 0 */
     if (b0 >= 0) {
       jt->body[0] = b0, jt->body[1] = b1, jt->swapped = 0;
       matT_vec(jt->at[0], m->bodies[b0].Q, jd->at[0]);
@@ -396,23 +427,25 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       else
         cosrod_vec3_copy(jt->at[1], jd->at[1]);
       Ra0 = m->bodies[b0].R0;
-      Rb0 = b1 >= 0 ? m->bodies[b1].R0 : Id;
+      Rb0 = b1 >= 0 ? m->bodies[b1].R0 : Rg;
       matT_vec(axis, m->bodies[b0].Q, ain); /* user body frame -> internal */
       if (b1 >= 0)
         matT_vec(ax2, m->bodies[b1].Q, jd->axis2);
       else
         cosrod_vec3_copy(ax2, jd->axis2);
-    } else { /* ground first: side a is body b1 */
-      jt->body[0] = b1, jt->body[1] = -1, jt->swapped = 1;
+    } else { /* ground or kinematic frame first: side a is body b1 */
+      jt->body[0] = b1, jt->body[1] = b0, jt->swapped = 1;
       matT_vec(jt->at[0], m->bodies[b1].Q, jd->at[1]);
       cosrod_vec3_copy(jt->at[1], jd->at[0]);
       Ra0 = m->bodies[b1].R0;
-      Rb0 = Id;
+      Rb0 = Rg;
       if (jd->type == COSROD_JOINT_UNIVERSAL) {
         matT_vec(axis, m->bodies[b1].Q, jd->axis2);
         cosrod_vec3_copy(ax2, ain);
       } else {
-        matT_vec(axis, Ra0, ain); /* spatial -> internal frame of a */
+        double sp[3];
+        mat_vec(sp, Rg, ain);    /* side-b frame -> spatial */
+        matT_vec(axis, Ra0, sp); /* spatial -> internal frame of a */
         cosrod_vec3_zero(ax2);
       }
     }
@@ -490,7 +523,8 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
         for (int j = 0; j < m->nw; ++j) s += d->Jc[i + m->nc * j] * d->w[j];
         Jw[i] = s;
       }
-      /* multiplier solve with gamma := J w gives hc = -J^T S^-1 J w */
+      /* multiplier solve with gamma := J w + g_t gives hc = -J^T S^-1 (J w + g_t) */
+      for (int i = 0; ok && i < m->nc; ++i) Jw[i] += d->gt[i];
       if (ok) {
         memcpy(d->gam, Jw, (size_t)m->nc * sizeof(double));
         if (mbs_solve_multipliers(m, d)) {

@@ -42,9 +42,20 @@ double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t) {
   }
 }
 
+/* The kinematic frames at t (the rheonomic sides of bushings and joints). */
+void mbs_kin_update(const cosrod_mbs *m, cosrod_mbs_data *d, double t) {
+  for (size_t k = 0; k < m->nkin; ++k) {
+    double *o = d->kin + MBS_KIN_N * k;
+    m->kin_fn(m->kin_user, (int)k, t, o, o + 3, o + 7, o + 10, o + 22, o + 25);
+    cosrod_quat_normalise(o + 3, o + 3);
+    cosrod_quat_to_matrix(o + 13, o + 3);
+  }
+}
+
 /* Stage 1.  Returns 0 or -1 (message set). */
 int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y) {
   d->t = t;
+  mbs_kin_update(m, d, t);
   for (size_t i = 0; i < m->nb; ++i) {
     const mbs_body *b = &m->bodies[i];
     const double *r = y + b->qoff + 3;
@@ -93,8 +104,13 @@ int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
   return 0;
 }
 
-/* Unit quaternion of body i's internal frame (1 for ground). */
-static void side_quat(const cosrod_mbs *m, const double *y, int i, double q[4]) {
+/* Unit quaternion of body i's internal frame (1 for ground, the frame's for
+ * a kinematic side). */
+static void side_quat(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, int i, double q[4]) {
+  if (i <= -2) {
+    cosrod_quat_copy(q, mbs_kin(d, i) + 3);
+    return;
+  }
   if (i < 0) {
     cosrod_quat_identity(q);
     return;
@@ -106,6 +122,16 @@ static void side_quat(const cosrod_mbs *m, const double *y, int i, double q[4]) 
 /* Point c = x + R rho and its velocity of side i (ground: rho spatial). */
 static void side_point(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, int i,
                        const double rho[3], double r[3], double c[3], double cd[3], double om[3]) {
+  if (i <= -2) { /* kinematic frame: c = x + R rho, cd = v + w x (R rho) */
+    const double *k = mbs_kin(d, i);
+    double t[3];
+    mat_vec(r, k + 13, rho);
+    cosrod_vec3_add(c, k, r);
+    cosrod_vec3_copy(om, k + 10);
+    cosrod_vec3_cross(t, om, r);
+    cosrod_vec3_add(cd, k + 7, t);
+    return;
+  }
   if (i < 0) {
     cosrod_vec3_zero(r);
     cosrod_vec3_copy(c, rho);
@@ -151,8 +177,8 @@ static void bushing_eval(const cosrod_mbs *m, cosrod_mbs_data *d, const double *
   /* q_rel = q_a q_a0^-1 q_b0 q_b^-1; V = 2 k_rot |Im q_rel|^2, spatial torque
    * on a: -2 k_rot q0 Im(q_rel) (exact gradient) */
   double qa[4], qb[4], q[4];
-  side_quat(m, y, bu->body[0], qa);
-  side_quat(m, y, bu->body[1], qb);
+  side_quat(m, d, y, bu->body[0], qa);
+  side_quat(m, d, y, bu->body[1], qb);
   cosrod_quat_mul_conj(q, qa, bu->qa0);
   cosrod_quat_mul(q, q, bu->qb0);
   cosrod_quat_mul_conj(q, q, qb);
@@ -370,8 +396,24 @@ void cosrod_mbs_power(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const d
       double f[3], tau[3], ra[3], rb[3], p;
       bushing_eval(m, d, y, i, f, tau, ra, rb, NULL, &p);
       pd += p;
+      if (m->bushings[i].body[1] <= -2) { /* work of the kinematic side: f . c_b' + tau . w_b */
+        double c[3], cd[3], om[3];
+        side_point(m, d, y, m->bushings[i].body[1], m->bushings[i].at[1], rb, c, cd, om);
+        pe += cosrod_vec3_dot(f, cd) + cosrod_vec3_dot(tau, om);
+      }
     }
   }
+  /* joints on kinematic frames: the power of their constraint forces
+   * -J^T lambda on the bodies, -lambda.(J w) = lambda.g_t (rheonomic) */
+  int rheo = 0;
+  for (size_t j = 0; j < m->nj; ++j) rheo |= m->joints[j].body[1] <= -2;
+  if (rheo && cosrod_mbs_rhs(m, d, t, y, d->f0) == 0)
+    for (int i = 0; i < m->nc; ++i) {
+      if (m->joints[m->rows[i].joint].body[1] > -2) continue;
+      double jw = 0.0;
+      for (int j = 0; j < m->nw; ++j) jw += d->Jc[i + m->nc * j] * d->w[j];
+      pe -= d->lam[i] * jw;
+    }
   if (p_ext) *p_ext = pe;
   if (p_diss) *p_diss = pd;
 }

@@ -82,6 +82,10 @@ struct cosrod_mbs {
   int *dep; /* (nc) dependent twist components at t = 0 (NULLSPACE joints) */
   int *ind; /* (ndof) independent twist components = nu at t = 0 */
   int time_dependent;
+  size_t nkin; /* kinematic frames (cosrod_mbs_def.kin_fn) */
+  cosrod_mbs_kin_fn kin_fn;
+  void *kin_user;
+  void (*kin_free)(void *user);
 };
 
 struct cosrod_mbs_data {
@@ -95,7 +99,8 @@ struct cosrod_mbs_data {
   double *hext;         /* (nw) caller wrenches per body: spatial force, spatial torque about the
                            centre of mass (cosrod_mbs_set_wrench; rods attached to bodies) */
   double *Jc;           /* (nc x nw) column-major constraint Jacobian */
-  double *gam;          /* (nc) gamma = Jdot w */
+  double *gam;          /* (nc) gamma = Jdot w (+ the kinematic sides' J_b wdot_b) */
+  double *gt;           /* (nc) dg/dt of rows with a kinematic side: J w + gt = 0 */
   double *g;            /* (nc) position residual */
   double *lam;          /* (nc) multipliers */
   double *T;            /* (nw x ndof) null-space matrix, column-major */
@@ -108,6 +113,7 @@ struct cosrod_mbs_data {
   double *y1, *f0, *f1; /* (n) finite-difference scratch */
   double *dfj;          /* (3 x n) force derivative scratch (body_jac.c) */
   double *Jbuf;         /* (n x n) analytic Jacobian for the integrator adapter */
+  double *kin;          /* (nkin x MBS_KIN_N) kinematic frames at d->t (mbs_kin_update) */
   /* null-space partition in use (copied from the model; changed by the
    * projection hook when J_d becomes ill-conditioned).  After a change at
    * t_switch, evaluations at t < t_switch (dense output inside the step just
@@ -175,5 +181,11 @@ void mbs_abs_accel_tan(const mbs_body *b, const double *x15, const cosrod_dense 
 int mbs_kinematics(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
 void mbs_forces(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y);
 double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t);
+/* Kinematic frame of side i <= -2 at d->t: x (0..2), q (3..6), v (7..9),
+ * spatial w (10..12), R (13..21, column-major), a (22..24), spatial
+ * angular acceleration (25..27). */
+#define MBS_KIN_N 28
+void mbs_kin_update(const cosrod_mbs *m, cosrod_mbs_data *d, double t);
+static inline const double *mbs_kin(const cosrod_mbs_data *d, int i) { return d->kin + MBS_KIN_N * (-2 - i); }
 
 #endif

@@ -12,7 +12,12 @@
  *        E = c_b - x_a, r_b = R_b rho_b;
  *   kind 1  g = (R_a u).(R_b w)       (relative rotations)
  *     J: Omega_a R_a^T (a x b), Omega_b -R_b^T (a x b).
- * gamma = Jdot w collects the velocity-quadratic terms of gddot. */
+ * gamma = Jdot w collects the velocity-quadratic terms of gddot.
+ * A kinematic side b (a prescribed frame, body.h COSROD_MBS_KIN) makes g
+ * rheonomic, g(q, t): its J_b columns give the explicit time derivative
+ * g_t = J_b w_b (velocity constraint J w + g_t = 0) and J_b wdot_b, from the
+ * frame's acceleration, joins gamma; the formulas above hold with the
+ * frame's pose and twist as side b. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,15 +89,30 @@ int cosrod_joint_rows(cosrod_joint_type type, const double axis[3], const double
   return n;
 }
 
-/* Side data of a joint: position, rotation, lever, velocities. */
+/* Side data of a joint: position, rotation, lever, velocities (a kinematic
+ * side also its accelerations a, al; zero otherwise). */
 typedef struct side {
   int body;
-  double x[3], R[9], r[3], c[3], v[3], om[3];
+  double x[3], R[9], r[3], c[3], v[3], om[3], a[3], al[3];
 } side;
 
 static void side_fill(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, int body,
                       const double at[3], side *s) {
   s->body = body;
+  cosrod_vec3_zero(s->a);
+  cosrod_vec3_zero(s->al);
+  if (body <= -2) {
+    const double *k = mbs_kin(d, body);
+    memcpy(s->R, k + 13, 9 * sizeof(double));
+    cosrod_vec3_copy(s->x, k);
+    mat_vec(s->r, s->R, at);
+    cosrod_vec3_add(s->c, s->x, s->r);
+    cosrod_vec3_copy(s->v, k + 7);
+    cosrod_vec3_copy(s->om, k + 10);
+    cosrod_vec3_copy(s->a, k + 22);
+    cosrod_vec3_copy(s->al, k + 25);
+    return;
+  }
   if (body < 0) {
     static const double Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     memcpy(s->R, Id, sizeof Id);
@@ -117,6 +137,7 @@ void mbs_joint_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, in
   int nc = m->nc;
   if (nc == 0) return;
   memset(d->Jc, 0, (size_t)nc * (size_t)m->nw * sizeof(double));
+  memset(d->gt, 0, (size_t)nc * sizeof(double));
   for (int i = 0; i < nc; ++i) {
     const mbs_row *row = &m->rows[i];
     const mbs_joint *jt = &m->joints[row->joint];
@@ -158,6 +179,17 @@ void mbs_joint_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, in
         gm += cosrod_vec3_dot(B.om, a1);
         d->gam[i] = gm;
       }
+      if (B.body <= -2) { /* g_t = s.(v_b + w_b x r_b); gamma += s.(a_b + al_b x r_b) */
+        double u[3];
+        cosrod_vec3_cross(u, B.om, B.r);
+        cosrod_vec3_add(u, u, B.v);
+        d->gt[i] = cosrod_vec3_dot(s, u);
+        if (with_gamma) {
+          cosrod_vec3_cross(u, B.al, B.r);
+          cosrod_vec3_add(u, u, B.a);
+          d->gam[i] += cosrod_vec3_dot(s, u);
+        }
+      }
     } else {
       double b[3], ab[3];
       mat_vec(b, B.R, row->w);
@@ -178,6 +210,10 @@ void mbs_joint_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, in
         cosrod_vec3_add(a1, a1, a2);
         cosrod_vec3_sub(dw, A.om, B.om);
         d->gam[i] = cosrod_vec3_dot(dw, a1);
+      }
+      if (B.body <= -2) { /* g_t = -(s x b).w_b; gamma -= (s x b).al_b */
+        d->gt[i] = -cosrod_vec3_dot(ab, B.om);
+        if (with_gamma) d->gam[i] -= cosrod_vec3_dot(ab, B.al);
       }
     }
   }
@@ -285,7 +321,7 @@ int mbs_solve_multipliers(const cosrod_mbs *m, cosrod_mbs_data *d) {
     }
   double *rhs = d->lam;
   for (int i = 0; i < nc; ++i) {
-    double s = d->gam[i], gd = 0.0;
+    double s = d->gam[i], gd = d->gt[i];
     for (int j = 0; j < nw; ++j) {
       double Jij = d->Jc[i + nc * j];
       s += Jij * minv[j] * htot[j];

@@ -92,11 +92,11 @@ int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double
   }
   if (m->joint_form == COSROD_JOINTS_NULLSPACE) return mbs_repartition(m, d, t, y);
   if (m->joint_form == COSROD_JOINTS_MULTIPLIERS) {
-    /* twists onto J w = 0 in the mass metric */
+    /* twists onto J w + g_t = 0 in the mass metric */
     if (mbs_kinematics(m, d, t, y)) return -1;
     memset(d->tmp, 0, (size_t)nw * sizeof(double));
     for (int i = 0; i < nc; ++i) {
-      double s = 0.0;
+      double s = d->gt[i];
       for (int j = 0; j < nw; ++j) s += d->Jc[i + nc * j] * d->w[j];
       d->gam[i] = s;
       d->g[i] = 0.0;

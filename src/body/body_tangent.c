@@ -47,6 +47,7 @@ struct mbs_tan {
   double *lam;         /* (nc) lambda (MULTIPLIERS) or mu (NULLSPACE) */
   double *dJ;          /* (nc x nw) J' */
   double *dg, *dgam;   /* (nc) g', gamma' */
+  double *dgt;         /* (nc) g_t' (rows with a kinematic side) */
   double *v1, *v2;     /* (nw + nc) scratch */
   double *x15;         /* (nb x 15) director solutions [rddot; multipliers] */
   cosrod_dense **D15;  /* (nb) LU of the eq. 23 matrix (absolute director bodies) */
@@ -108,6 +109,7 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
   tn->dJ = calloc(nc * nw + 1, sizeof(double));
   tn->dg = calloc(nc + 1, sizeof(double));
   tn->dgam = calloc(nc + 1, sizeof(double));
+  tn->dgt = calloc(nc + 1, sizeof(double));
   tn->v1 = calloc(nw + nc + 1, sizeof(double));
   tn->v2 = calloc(nw + nc + 1, sizeof(double));
   tn->x15 = calloc(15 * nb + 1, sizeof(double));
@@ -119,7 +121,7 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
   tn->bs = calloc(2 * m->nbu + 1, sizeof *tn->bs);
   tn->act = calloc(nb + 1, sizeof(int));
   int ok = tn->pact && tn->act && tn->js && tn->bs && tn->mass && tn->minv && tn->dRdr && tn->dR && tn->dw &&
-           tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ && tn->dg && tn->dgam && tn->v1 &&
+           tn->dh && tn->dht && tn->htot && tn->wd && tn->lam && tn->dJ && tn->dg && tn->dgam && tn->dgt && tn->v1 &&
            tn->v2 && tn->x15 && tn->D15;
   for (size_t i = 0; ok && i < nb; ++i)
     if (m->bodies[i].absolute && m->bodies[i].param == COSROD_BODY_DIRECTORS)
@@ -141,7 +143,7 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
 void mbs_tan_free(mbs_tan *tn, size_t nb) {
   if (!tn) return;
   free(tn->dRdr), free(tn->dR), free(tn->dw), free(tn->dh), free(tn->dht), free(tn->htot), free(tn->wd);
-  free(tn->lam), free(tn->dJ), free(tn->dg), free(tn->dgam), free(tn->v1), free(tn->v2), free(tn->x15);
+  free(tn->lam), free(tn->dJ), free(tn->dg), free(tn->dgam), free(tn->dgt), free(tn->v1), free(tn->v2), free(tn->x15);
   if (tn->D15)
     for (size_t i = 0; i < nb; ++i) cosrod_dense_free(tn->D15[i]);
   free(tn->D15);
@@ -160,6 +162,16 @@ static void tside_values(const cosrod_mbs *m, const cosrod_mbs_data *d, const do
   s->body = body;
   cosrod_vec3_copy(s->at, at);
   s->R = ID9, s->dR = ZERO9;
+  if (body <= -2) { /* kinematic frame: values at d->t, no tangent */
+    const double *k = mbs_kin(d, body);
+    s->R = k + 13;
+    cosrod_vec3_copy(s->x, k);
+    mat_vec(s->r, s->R, at);
+    cosrod_vec3_add(s->c, s->x, s->r);
+    cosrod_vec3_copy(s->v, k + 7);
+    cosrod_vec3_copy(s->om, k + 10);
+    return;
+  }
   if (body < 0) {
     cosrod_vec3_copy(s->x, at);
     cosrod_vec3_copy(s->c, at);
@@ -291,6 +303,7 @@ static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, int mode) {
   for (int i = 0; i < nc; ++i) {
     const mbs_row *row = &m->rows[i];
     const mbs_joint *jt = &m->joints[row->joint];
+    if (mode & 2) tn->dgt[i] = 0.0;
     if (!flag[jt->body[0]] && (jt->body[1] < 0 || !flag[jt->body[1]])) {
       if (mode & 1) tn->dg[i] = 0.0;
       if (mode & 2) tn->dgam[i] = 0.0;
@@ -348,6 +361,15 @@ static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, int mode) {
         cosrod_vec3_add(da1, da1, u);
         dgm += ddot(pB->om, pB->dom, a1, da1);
         tn->dgam[i] = dgm;
+        if (pB->body <= -2) { /* kinematic side (body_joint.c): s'.(v_b + w_b x r_b), s'.(a_b + al_b x r_b) */
+          const double *k = mbs_kin(d, pB->body);
+          cosrod_vec3_cross(u, pB->om, pB->r);
+          cosrod_vec3_add(u, u, pB->v);
+          tn->dgt[i] = cosrod_vec3_dot(ds, u);
+          cosrod_vec3_cross(u, k + 25, pB->r);
+          cosrod_vec3_add(u, u, k + 22);
+          tn->dgam[i] += cosrod_vec3_dot(ds, u);
+        }
       }
     } else {
       double b[3], db[3], ab[3], dab[3];
@@ -379,6 +401,12 @@ static void rows_tan(const cosrod_mbs *m, cosrod_mbs_data *d, int mode) {
         cosrod_vec3_sub(dw, pA->om, pB->om);
         cosrod_vec3_sub(ddw, pA->dom, pB->dom);
         tn->dgam[i] = ddot(dw, ddw, a1, da1);
+        if (pB->body <= -2) { /* kinematic side: -(s' x b).w_b, -(s' x b).al_b */
+          double dsb[3];
+          cosrod_vec3_cross(dsb, ds, b);
+          tn->dgt[i] = -cosrod_vec3_dot(dsb, pB->om);
+          tn->dgam[i] -= cosrod_vec3_dot(dsb, mbs_kin(d, pB->body) + 25);
+        }
       }
     }
   }
@@ -445,7 +473,12 @@ static void forces_tan(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const 
     /* q = q_a q_a0^-1 q_b0 q_b^-1, tau = -2 k_rot q0 Im q - c_rot (om_a - om_b) */
     double qa[4], dqa[4], qb[4], dqb[4], q1[4], dq1[4], q[4], dq[4], u[4];
     side_quat_tan(m, y, dy, bu->body[0], qa, dqa);
-    side_quat_tan(m, y, dy, bu->body[1], qb, dqb);
+    if (bu->body[1] <= -2) { /* kinematic frame: no tangent */
+      cosrod_quat_copy(qb, mbs_kin(d, bu->body[1]) + 3);
+      memset(dqb, 0, sizeof dqb);
+    } else {
+      side_quat_tan(m, y, dy, bu->body[1], qb, dqb);
+    }
     cosrod_quat_mul_conj(q1, qa, bu->qa0);
     cosrod_quat_mul(q1, q1, bu->qb0);
     cosrod_quat_mul_conj(dq1, dqa, bu->qa0);
@@ -648,7 +681,7 @@ void mbs_tan_eval(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doubl
       }
       double *rhs = v1; /* (nc) b' - S' lambda */
       for (int i = 0; i < nc; ++i) {
-        double s = tn->dgam[i], gd = 0.0;
+        double s = tn->dgam[i], gd = tn->dgt[i];
         for (int j = 0; j < nw; ++j) {
           double mi = tn->minv[j];
           double dJij = tn->dJ[i + nc * j], Jij = d->Jc[i + nc * j];

@@ -120,6 +120,9 @@ static void usage(FILE *f) {
           "(at in the body frame; clamped: frame: [q0..q3] checks the end frame in the body);\n"
           "bodies.N.motion: {position: [[t, x, y, z], ...], orientation: [[t, q0..q3], ...],\n"
           "interpolation: linear|cubic} drives a body by keyframes (mass, inertia optional);\n"
+          "a joint or bushing on it has the keyframes' pose, velocity and acceleration at t\n"
+          "as its prescribed side (joints in dynamic runs: formulation absolute, g(q, t)\n"
+          "with g_t and the side's acceleration; its work is external_work);\n"
           "bodies.csv next to the rod files (dynamic analyses; nullspace or absolute; all\n"
           "integrators).  static, modes, buckling, start_from_equilibrium with bodies:\n"
           "the body poses are unknowns next to the rods (force / moment balance with the rod\n"
@@ -130,10 +133,12 @@ static void usage(FILE *f) {
           "move); joints (static, start_from_equilibrium): multipliers as unknowns,\n"
           "joints.csv their reactions; modes and buckling with joints on the constraints'\n"
           "null space (a joint's free motions are zero frequencies); a joint on a keyframe\n"
-          "body (static only) follows its keyframes; Kirchhoff rods in static, modes,\n"
-          "buckling and start_from_equilibrium (their multipliers as constraint rows),\n"
-          "preloads in start_from_equilibrium; refused (exit 2): joints on keyframe bodies\n"
-          "in modes, buckling and dynamic runs, a body carrying no rod end or bushing.\n");
+          "body follows its keyframes (bushings also in modes, buckling and\n"
+          "start_from_equilibrium); Kirchhoff rods in static, modes, buckling and\n"
+          "start_from_equilibrium (their multipliers as constraint rows), preloads in\n"
+          "start_from_equilibrium; refused (exit 2): joints on keyframe bodies in modes,\n"
+          "buckling, start_from_equilibrium and with formulation nullspace, a body\n"
+          "carrying no rod end or bushing.\n");
   usage_bodies(f);
 }
 

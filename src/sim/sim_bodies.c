@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/quat.h"
+#include "cosrod/rod.h"
+#include "cosrod/vec3.h"
 #include "sim/sim_bodies.h"
 
 static cosrod_body_param param_of(cosrod_sc_parametrisation p) {
@@ -34,6 +37,52 @@ cosrod_joint_type sim_joint_type(cosrod_sc_joint_type t) {
     default:
       return COSROD_JOINT_SPHERICAL;
   }
+}
+
+double *sim_keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
+  if (k->n == 0) return NULL;
+  double *rows = malloc(k->n * (size_t)(dim + 1) * sizeof *rows);
+  if (!rows) return NULL;
+  for (size_t i = 0; i < k->n; i++) {
+    rows[i * (size_t)(dim + 1)] = k->t[i];
+    for (int j = 0; j < dim; j++) rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
+  }
+  return rows;
+}
+
+/* Keyframe bodies as kinematic frames of the model (body.h,
+ * cosrod_mbs_kin_fn): the rheonomic sides of bushings and joints. */
+typedef struct kin_frames {
+  const cosrod_scenario *sc;
+  size_t n;
+  size_t body[COSROD_SIM_MAX_BODIES]; /* scenario body of frame k */
+  double *pos[COSROD_SIM_MAX_BODIES], *rot[COSROD_SIM_MAX_BODIES];
+} kin_frames;
+
+static void kin_free(void *user) {
+  kin_frames *kf = user;
+  if (!kf) return;
+  for (size_t k = 0; k < kf->n; ++k) free(kf->pos[k]), free(kf->rot[k]);
+  free(kf);
+}
+
+/* pose, twist and accelerations of keyframe body kf->body[k] at t: w = 2
+ * Im(q' q^-1), al = 2 Im(q'' q^-1) (q' q'^-1 is real for unit q) */
+static void kin_eval(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3], double a[3],
+                     double al[3]) {
+  const kin_frames *kf = user;
+  const cosrod_sc_body *b = &kf->sc->bodies[kf->body[k]];
+  double qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4];
+  cosrod_vec3_copy(x, b->position);
+  cosrod_quat_copy(q, b->quaternion);
+  cosrod_vec3_zero(v);
+  cosrod_vec3_zero(a);
+  cosrod_keyframes_eval(kf->pos[k], (int)b->motion_position.n, kf->rot[k], (int)b->motion_orientation.n,
+                        b->motion_cubic, t, x, v, a, q, qd, qdd);
+  cosrod_quat_mul_conj(r, qd, q);
+  for (int i = 0; i < 3; ++i) w[i] = 2.0 * r[1 + i];
+  cosrod_quat_mul_conj(r, qdd, q);
+  for (int i = 0; i < 3; ++i) al[i] = 2.0 * r[1 + i];
 }
 
 cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,
@@ -68,17 +117,45 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
   }
   /* static analyses with rods: a joint on a keyframe body is a multiplier
    * row of the statics system (sim_couple_joint_static.c), not in the model */
-  const int kin_joints = bmap && sc->analysis.type == COSROD_SC_ANALYSIS_STATIC;
-  for (size_t i = 0; i < sc->njoints; ++i)
-    for (int k = 0; k < 2; ++k)
-      if (sc->joints[i].body[k] >= 0 && idx[sc->joints[i].body[k]] < 0 &&
-          !(kin_joints && sc->joints[i].type != COSROD_SC_JOINT_BUSHING)) {
-        char key[48], msg[160];
-        snprintf(key, sizeof key, "joints.%zu", i);
-        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: it takes no joints or bushings",
-                 sc->bodies[sc->joints[i].body[k]].name);
-        return refuse(sc, key, msg, status, err, errlen);
+  const int stat = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC, kin_joints = bmap && stat;
+  /* time integration from the initial state: joints on keyframe bodies are
+   * rheonomic rows of the multiplier formulation (body.h, COSROD_MBS_KIN) */
+  const int dyn = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC && !sc->analysis.start_from_equilibrium;
+  const int absolute = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE;
+  int kidx[COSROD_SIM_MAX_BODIES]; /* keyframe body -> its kinematic frame in the model, or -1 */
+  size_t nkin = 0;
+  for (size_t i = 0; i < sc->nbodies; ++i) kidx[i] = -1;
+  for (size_t i = 0; i < sc->njoints; ++i) {
+    const cosrod_sc_joint *j = &sc->joints[i];
+    const int bushing = j->type == COSROD_SC_JOINT_BUSHING;
+    int ndyn_side = 0;
+    for (int k = 0; k < 2; ++k) ndyn_side += j->body[k] >= 0 && idx[j->body[k]] >= 0;
+    for (int k = 0; k < 2; ++k) {
+      int b = j->body[k];
+      if (b < 0 || idx[b] >= 0) continue;
+      char key[48], msg[400];
+      snprintf(key, sizeof key, "joints.%zu", i);
+      /* a bushing or (dynamic, absolute) joint on a keyframe body: a
+       * rheonomic side (body.h, COSROD_MBS_KIN; a bushing in the statics
+       * system: the body's pose at the pseudo-time, sim_couple_static.c) */
+      if (ndyn_side == 1 && (bushing || (dyn && absolute))) {
+        if (kidx[b] < 0) kidx[b] = (int)nkin++;
+        continue;
       }
+      if (kin_joints && !bushing) continue;
+      if (ndyn_side == 0)
+        snprintf(msg, sizeof msg, "the %s joins no dynamic body (only ground or bodies driven by motion keyframes)",
+                 bushing ? "bushing" : "joint");
+      else if (dyn)
+        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: a joint on it needs solver.formulation: "
+                 "absolute (multipliers; the null-space formulation has no moving base yet)", sc->bodies[b].name);
+      else
+        snprintf(msg, sizeof msg, "body '%s' is driven by motion keyframes: joints on it are not supported with "
+                 "start_from_equilibrium yet (static analyses and dynamic runs with solver.formulation: absolute "
+                 "take them)", sc->bodies[b].name);
+      return refuse(sc, key, msg, status, err, errlen);
+    }
+  }
   if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE && !bmap) { /* with rods: null-space bodies in the rods' DAE */
     cosrod_scenario_format_error(sc, "solver.formulation",
                                  "rigid bodies need nullspace or absolute (not dae)", err, errlen);
@@ -137,22 +214,30 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
     const cosrod_sc_joint *j = &sc->joints[i];
     if (j->type == COSROD_SC_JOINT_BUSHING) {
       cosrod_bushing_def *b = &bu[nbu++];
-      b->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], b->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];
+      for (int k = 0; k < 2; ++k) {
+        int sb = j->body[k];
+        b->body[k] = sb < 0 ? -1 : idx[sb] >= 0 ? idx[sb] : COSROD_MBS_KIN(kidx[sb]);
+      }
       memcpy(b->at, j->at, sizeof b->at);
       b->k = j->stiffness;
       b->c = j->damping;
       b->k_rot = j->stiffness_rot;
       b->c_rot = j->damping_rot;
-      if (b->body[0] < 0) { /* ground first: swap sides (the force law is symmetric) */
-        b->body[0] = idx[j->body[1]], b->body[1] = -1;
+      if (b->body[0] < 0) { /* ground or keyframe body first: swap sides (the force law is symmetric) */
+        int k0 = b->body[0];
+        b->body[0] = b->body[1], b->body[1] = k0;
         memcpy(b->at[0], j->at[1], sizeof b->at[0]);
         memcpy(b->at[1], j->at[0], sizeof b->at[1]);
       }
     } else {
-      if ((j->body[0] >= 0 && idx[j->body[0]] < 0) || (j->body[1] >= 0 && idx[j->body[1]] < 0)) continue;
+      if (kin_joints && ((j->body[0] >= 0 && idx[j->body[0]] < 0) || (j->body[1] >= 0 && idx[j->body[1]] < 0)))
+        continue; /* a prescribed side of the statics system's rows (sim_couple_joint_static.c) */
       cosrod_joint_def *d = &jd[nj++];
       d->type = sim_joint_type(j->type);
-      d->body[0] = j->body[0] < 0 ? -1 : idx[j->body[0]], d->body[1] = j->body[1] < 0 ? -1 : idx[j->body[1]];
+      for (int k = 0; k < 2; ++k) {
+        int sb = j->body[k];
+        d->body[k] = sb < 0 ? -1 : idx[sb] >= 0 ? idx[sb] : COSROD_MBS_KIN(kidx[sb]);
+      }
       memcpy(d->at, j->at, sizeof d->at);
       memcpy(d->axis, j->axis, sizeof d->axis);
       memcpy(d->axis2, j->axis2, sizeof d->axis2);
@@ -164,12 +249,34 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
   def.nbushings = nbu, def.bushings = bu;
   def.nloads = nl, def.loads = ld;
   memcpy(def.gravity, sc->gravity, sizeof def.gravity);
-  int absolute = sc->solver.formulation == COSROD_SC_FORMULATION_ABSOLUTE;
   def.body_form = absolute ? COSROD_BODY_ABSOLUTE : COSROD_BODY_NULLSPACE;
   def.joint_form = absolute ? COSROD_JOINTS_MULTIPLIERS : COSROD_JOINTS_NULLSPACE;
   if (absolute && sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE) {
     def.baumgarte_omega = sc->solver.baumgarte_omega;
     def.baumgarte_r = sc->solver.baumgarte_r;
+  }
+  kin_frames *kf = NULL;
+  if (nkin > 0) {
+    kf = calloc(1, sizeof *kf);
+    int ok = kf != NULL;
+    for (size_t b = 0; ok && b < sc->nbodies; ++b) {
+      if (kidx[b] < 0) continue;
+      const cosrod_sc_body *sb = &sc->bodies[b];
+      size_t k = (size_t)kidx[b];
+      kf->body[k] = b;
+      kf->pos[k] = sim_keyframe_rows(&sb->motion_position, 3);
+      kf->rot[k] = sim_keyframe_rows(&sb->motion_orientation, 4);
+      kf->n = k + 1 > kf->n ? k + 1 : kf->n;
+      ok = (!sb->motion_position.n || kf->pos[k]) && (!sb->motion_orientation.n || kf->rot[k]);
+    }
+    if (!ok) {
+      kin_free(kf);
+      free(bd), free(jd), free(bu), free(ld);
+      if (status) *status = COSROD_ERR_NOMEM;
+      return NULL;
+    }
+    kf->sc = sc, kf->n = nkin;
+    def.nkin = nkin, def.kin_fn = kin_eval, def.kin_user = kf, def.kin_free = kin_free;
   }
   char msg[256];
   cosrod_status st;

@@ -22,6 +22,9 @@ cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *s
 #define COSROD_SIM_MAX_BODIES 1024
 /* The body module's joint type of a scenario joint (not a bushing). */
 cosrod_joint_type sim_joint_type(cosrod_sc_joint_type t);
+/* Keyframes k (n rows of dim values) as rows (t, values) for
+ * cosrod_keyframes_eval; NULL if none or no memory (caller frees). */
+double *sim_keyframe_rows(const cosrod_sc_keyframes *k, int dim);
 cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, cosrod_status *status, char *err,
                                          size_t errlen);
 

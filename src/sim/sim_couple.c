@@ -219,17 +219,6 @@ int sim_couple_project(cosrod_sim *s, double t, double *y) {
   return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
 
-static double *rows_of(const cosrod_sc_keyframes *k, int dim) {
-  if (k->n == 0) return NULL;
-  double *rows = malloc(k->n * (size_t)(dim + 1) * sizeof *rows);
-  if (!rows) return NULL;
-  for (size_t i = 0; i < k->n; i++) {
-    rows[i * (size_t)(dim + 1)] = k->t[i];
-    for (int j = 0; j < dim; j++) rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
-  }
-  return rows;
-}
-
 void sim_couple_free(cosrod_sim *s) {
   sim_couple *cp = s->cpl;
   if (!cp) return;
@@ -298,8 +287,8 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
     const cosrod_sc_body *sb = &sc->bodies[b];
     ndyn += !sb->has_motion;
     if (!sb->has_motion) continue;
-    cp->kpos[b] = rows_of(&sb->motion_position, 3);
-    cp->krot[b] = rows_of(&sb->motion_orientation, 4);
+    cp->kpos[b] = sim_keyframe_rows(&sb->motion_position, 3);
+    cp->krot[b] = sim_keyframe_rows(&sb->motion_orientation, 4);
     if ((sb->motion_position.n && !cp->kpos[b]) || (sb->motion_orientation.n && !cp->krot[b]))
       return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
   }
@@ -647,6 +636,16 @@ void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
   cp->sxq = xq;
   prepare(s, t, NULL);
   cp->stat = stat;
+}
+
+void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]) {
+  const sim_couple *cp = s->cpl;
+  const cosrod_sc_body *sb = &s->sc->bodies[b];
+  double v[3], xdd[3], qd[4], qdd[4];
+  cosrod_vec3_copy(x, sb->position);
+  cosrod_quat_copy(q, sb->quaternion);
+  cosrod_keyframes_eval(cp->kpos[b], (int)sb->motion_position.n, cp->krot[b], (int)sb->motion_orientation.n,
+                        sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
 }
 
 void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {

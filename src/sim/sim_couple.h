@@ -83,6 +83,8 @@ void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq);
  * (keyframe bodies: their keyframes at that time). */
 void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]);
 int sim_couple_model_index(const cosrod_sim *s, size_t b);
+/* Pose (x, unit q) of keyframe body b at t from its keyframes. */
+void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]);
 cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y);
 /* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the attachments
  * (rod, end, scenario body, model body or -1), the acceleration given to

@@ -139,10 +139,19 @@ static double profile(const cosrod_sc_body_load *l, double t) {
 
 /* Pose of side k of bushing j: point c and lever a = c - x_b (spatial),
  * orientation relative to the initial one q_rel = q q0^-1 (ground: identity,
- * c the spatial point); block index or -1. */
+ * c the spatial point; a keyframe body: prescribed); block index or -1. */
 static int bushing_side(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, int k, double c[3],
                         double a[3], double qr[4]) {
   const int b = jt->body[k], blk = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
+  if (blk < 0 && b >= 0) { /* keyframe body: its pose at the pseudo-time (the last prepare), q_rel to t = 0 */
+    double x[3], p[4], x0[3], p0[4];
+    sim_couple_body_pose(s, (size_t)b, x, p);
+    sim_couple_keyframe_pose(s, (size_t)b, 0.0, x0, p0);
+    cosrod_quat_rotate(a, p, jt->at[k]);
+    cosrod_vec3_add(c, x, a);
+    cosrod_quat_mul_conj(qr, p, p0);
+    return -1;
+  }
   if (blk < 0) {
     cosrod_vec3_copy(c, jt->at[k]);
     cosrod_vec3_zero(a);

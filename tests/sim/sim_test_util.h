@@ -120,4 +120,47 @@ static inline int sim_test_rest_frame(void *user, const cosrod_sim *sim, double 
   return 0;
 }
 
+/* Scenario text (as file `name`) with one override `set` that cosrod_sim_create
+ * refuses: the error names `key` and contains `sub`. */
+static inline void sim_test_refused(const char *text, const char *name, const char *set, const char *key,
+                                    const char *sub) {
+  cosrod_scenario *sc = NULL;
+  char err[512] = "";
+  const char *sets[] = {set};
+  cosrod_status st = cosrod_scenario_parse(text, strlen(text), name, sets, 1, &sc, err, sizeof err);
+  CHECK("parses", st == COSROD_OK);
+  if (st != COSROD_OK) {
+    NOTE("%s", err);
+    return;
+  }
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  NOTE("%s", err);
+  CHECK("refused", sim == NULL && st != COSROD_OK);
+  CHECK("names the key", strstr(err, key) != NULL);
+  CHECK("says why", strstr(err, sub) != NULL);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+/* Observer of the energy balance (cosrod_sim_energy_now at every output):
+ * its drift from the first frame, the energy scale, the last external work
+ * W and dissipation D. */
+typedef struct sim_test_bal {
+  double b0, drift, scale, W, D;
+  long n;
+} sim_test_bal;
+
+static inline int sim_test_on_bal(void *user, const cosrod_sim *sim, double t) {
+  (void)t;
+  sim_test_bal *c = user;
+  cosrod_sim_energy e = cosrod_sim_energy_now(sim);
+  if (c->n++ == 0) c->b0 = e.balance;
+  if (fabs(e.balance - c->b0) > c->drift) c->drift = fabs(e.balance - c->b0);
+  double sc = fabs(e.kinetic) + fabs(e.elastic) + fabs(e.external_work) + fabs(e.dissipated);
+  if (sc > c->scale) c->scale = sc;
+  c->W = e.external_work;
+  c->D = e.dissipated;
+  return 0;
+}
+
 #endif

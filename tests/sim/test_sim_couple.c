@@ -425,30 +425,12 @@ static const char *CARRY =
     "solver: {formulation: nullspace, integrator: dopri5, rtol: 1.0e-9, atol: 1.0e-10}\n"
     "output: {every: 0.05}\n";
 
-typedef struct {
-  double b0, drift, scale, W, D;
-  long n;
-} bal_ctx;
-
-static int on_bal(void *user, const cosrod_sim *sim, double t) {
-  (void)t;
-  bal_ctx *c = user;
-  cosrod_sim_energy e = cosrod_sim_energy_now(sim);
-  if (c->n++ == 0) c->b0 = e.balance;
-  if (fabs(e.balance - c->b0) > c->drift) c->drift = fabs(e.balance - c->b0);
-  double sc = fabs(e.kinetic) + fabs(e.elastic) + fabs(e.external_work) + fabs(e.dissipated);
-  if (sc > c->scale) c->scale = sc;
-  c->W = e.external_work;
-  c->D = e.dissipated;
-  return 0;
-}
-
 static void balance(const char *text, const char *name, int external) {
   cosrod_scenario *sc;
   cosrod_sim *sim = sim_test_parse(text, name, NULL, 0, &sc);
   if (!sim) return;
-  bal_ctx c = {0};
-  cosrod_sim_observer obs = {on_bal, NULL, &c, NULL, NULL};
+  sim_test_bal c = {0};
+  cosrod_sim_observer obs = {sim_test_on_bal, NULL, &c, NULL, NULL};
   cosrod_status st = cosrod_sim_run(sim, &obs);
   CHECK("run ok", st == COSROD_OK);
   if (st != COSROD_OK) NOTE("run: %s", cosrod_sim_message(sim));
@@ -517,7 +499,7 @@ static void refused(const char *file, int line, const char *key, const char *sub
 TEST(attachment_refusals) {
   refused("end-body-at-mismatch.yaml", 15, "rods.0.ends.end.at", "is not the rod's end");
   refused("end-body-frame-mismatch.yaml", 15, "rods.0.ends.end.frame", "is not the rod's initial end frame");
-  refused("body-motion-with-joint.yaml", 24, "joints.0", "takes no joints or bushings");
+  refused("body-motion-with-joint.yaml", 24, "joints.0", "needs solver.formulation: absolute");
   refused("body-motion-without-rods.yaml", 7, "bodies.0.motion", "carries rods");
   refused("keyframe-joint-ground-static.yaml", 23, "joints.0", "constrains nothing");
 }
