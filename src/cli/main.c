@@ -111,7 +111,7 @@ static void usage(FILE *f) {
           "keyframes), modal and buckling analyses take several (independent) rods, each\n"
           "mode reported with its rod\n");
   fprintf(f,
-          "rigid bodies (bodies:, joints: of [L]; scenarios without rods): bodies.csv\n"
+          "rigid bodies (bodies:, joints: of [L]; alone or with rods attached): bodies.csv\n"
           "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
           "on the joint's first body), energy.csv (bushings elastic / dissipated), steps.csv,\n"
           "vtk/bodies_<frame>.vtp; parametrisation quaternion | directors | euler-angles,\n"
