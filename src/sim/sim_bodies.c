@@ -66,23 +66,26 @@ static void kin_free(void *user) {
   free(kf);
 }
 
-/* pose, twist and accelerations of keyframe body kf->body[k] at t: w = 2
- * Im(q' q^-1), al = 2 Im(q'' q^-1) (q' q'^-1 is real for unit q) */
-static void kin_eval(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3], double a[3],
-                     double al[3]) {
-  const kin_frames *kf = user;
-  const cosrod_sc_body *b = &kf->sc->bodies[kf->body[k]];
+void sim_keyframe_motion(const cosrod_sc_body *sb, const double *pos, const double *rot, double t, double x[3],
+                         double q[4], double v[3], double w[3], double a[3], double al[3]) {
   double qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4];
-  cosrod_vec3_copy(x, b->position);
-  cosrod_quat_copy(q, b->quaternion);
+  cosrod_vec3_copy(x, sb->position);
+  cosrod_quat_copy(q, sb->quaternion);
   cosrod_vec3_zero(v);
   cosrod_vec3_zero(a);
-  cosrod_keyframes_eval(kf->pos[k], (int)b->motion_position.n, kf->rot[k], (int)b->motion_orientation.n,
-                        b->motion_cubic, t, x, v, a, q, qd, qdd);
+  cosrod_keyframes_eval(pos, (int)sb->motion_position.n, rot, (int)sb->motion_orientation.n, sb->motion_cubic, t, x,
+                        v, a, q, qd, qdd);
   cosrod_quat_mul_conj(r, qd, q);
   for (int i = 0; i < 3; ++i) w[i] = 2.0 * r[1 + i];
   cosrod_quat_mul_conj(r, qdd, q);
   for (int i = 0; i < 3; ++i) al[i] = 2.0 * r[1 + i];
+}
+
+/* pose, twist and accelerations of keyframe body kf->body[k] at t */
+static void kin_eval(void *user, int k, double t, double x[3], double q[4], double v[3], double w[3], double a[3],
+                     double al[3]) {
+  const kin_frames *kf = user;
+  sim_keyframe_motion(&kf->sc->bodies[kf->body[k]], kf->pos[k], kf->rot[k], t, x, q, v, w, a, al);
 }
 
 cosrod_mbs *cosrod_sim_bodies_create(const cosrod_scenario *sc, cosrod_status *status, char *err,

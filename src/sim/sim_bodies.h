@@ -25,6 +25,13 @@ cosrod_joint_type sim_joint_type(cosrod_sc_joint_type t);
 /* Keyframes k (n rows of dim values) as rows (t, values) for
  * cosrod_keyframes_eval; NULL if none or no memory (caller frees). */
 double *sim_keyframe_rows(const cosrod_sc_keyframes *k, int dim);
+/* Motion of keyframe body sb at t from its rows pos, rot (sim_keyframe_rows;
+ * the initial pose at rest where a part has no keyframes): position x,
+ * orientation q, velocity v, spatial angular velocity w = 2 Im(q̇ q̄),
+ * acceleration a, angular acceleration al = 2 Im(q̈ q̄) (q̇ q̄ is pure for
+ * unit q).  All outputs are written. */
+void sim_keyframe_motion(const cosrod_sc_body *sb, const double *pos, const double *rot, double t, double x[3],
+                         double q[4], double v[3], double w[3], double a[3], double al[3]);
 cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, cosrod_status *status, char *err,
                                          size_t errlen);
 

@@ -89,14 +89,8 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
       cosrod_quat_rotate(w, q, Om);
       continue;
     }
-    double xdd[3], qd[4] = {0, 0, 0, 0}, qdd[4], r[4];
-    cosrod_vec3_copy(x, sb->position);
-    cosrod_quat_copy(q, sb->quaternion);
-    cosrod_vec3_zero(v);
-    cosrod_keyframes_eval(cp->kpos[b], (int)sb->motion_position.n, cp->krot[b], (int)sb->motion_orientation.n,
-                          sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
-    cosrod_quat_mul_conj(r, qd, q); /* q' q^-1 = (0, w/2) */
-    for (int k = 0; k < 3; ++k) w[k] = 2.0 * r[1 + k];
+    double xdd[3], wd[3];
+    sim_keyframe_motion(sb, cp->kpos[b], cp->krot[b], t, x, q, v, w, xdd, wd);
   }
   /* Kirchhoff rods on kinematic bodies: the end's acceleration for the
    * constraints, a = ẍ_b + ẇ x r + w x (w x r), ẇ = 2 Im(q̈ q̄) */
@@ -104,15 +98,8 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
     sim_attach *a = &cp->att[i];
     if (cp->bmap[a->body] >= 0 || !s->data[a->rod]->kw) continue;
     const cosrod_sc_body *sb = &sc->bodies[a->body];
-    double x[3], v[3], xdd[3], q[4], qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4], ra[3], wd[3], t1[3], t2[3];
-    cosrod_vec3_copy(x, sb->position);
-    cosrod_quat_copy(q, sb->quaternion);
-    cosrod_vec3_zero(v);
-    cosrod_vec3_zero(xdd);
-    cosrod_keyframes_eval(cp->kpos[a->body], (int)sb->motion_position.n, cp->krot[a->body],
-                          (int)sb->motion_orientation.n, sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
-    cosrod_quat_mul_conj(r, qdd, q);
-    for (int k = 0; k < 3; ++k) wd[k] = 2.0 * r[1 + k];
+    double x[3], v[3], xdd[3], q[4], wk[3], ra[3], wd[3], t1[3], t2[3];
+    sim_keyframe_motion(sb, cp->kpos[a->body], cp->krot[a->body], t, x, q, v, wk, xdd, wd);
     const double *w = cp->bw + 3 * a->body;
     cosrod_quat_rotate(ra, cp->bq + 4 * a->body, a->at);
     cosrod_vec3_cross(t1, wd, ra);
@@ -640,12 +627,8 @@ void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
 
 void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]) {
   const sim_couple *cp = s->cpl;
-  const cosrod_sc_body *sb = &s->sc->bodies[b];
-  double v[3], xdd[3], qd[4], qdd[4];
-  cosrod_vec3_copy(x, sb->position);
-  cosrod_quat_copy(q, sb->quaternion);
-  cosrod_keyframes_eval(cp->kpos[b], (int)sb->motion_position.n, cp->krot[b], (int)sb->motion_orientation.n,
-                        sb->motion_cubic, t, x, v, xdd, q, qd, qdd);
+  double v[3], w[3], a[3], al[3];
+  sim_keyframe_motion(&s->sc->bodies[b], cp->kpos[b], cp->krot[b], t, x, q, v, w, a, al);
 }
 
 void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {
