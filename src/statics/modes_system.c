@@ -32,10 +32,6 @@
 #include "cosrod/vec3.h"
 #include "statics/statics_internal.h"
 
-static double jget(const cosrod_band *J, int i, int j) {
-  return cosrod_band_in_band(J, i, j) ? cosrod_band_get(J, i, j) : 0.0;
-}
-
 /* The multiplier rows and columns (isc[i] = 1) of the mass-scaled KKT
  * matrix A (statics_scaled_stiffness filled the rest): G D, G from J_λu and
  * -J_uλᵀ averaged (kkt_scale scales them); zero λλ block. */
@@ -44,7 +40,8 @@ static void kkt_rows(const cosrod_band *J, const double *m, const char *isc, int
   for (int i = 0; i < n; ++i) {
     if (!isc[i]) continue;
     for (int j = i - kd < 0 ? 0 : i - kd; j <= i + kd && j < n; ++j) {
-      const double g = isc[j] ? 0.0 : 0.5 * (jget(J, i, j) - jget(J, j, i)) / sqrt(m[j]);
+      const double g =
+          isc[j] ? 0.0 : 0.5 * (cosrod_band_get_checked(J, i, j) - cosrod_band_get_checked(J, j, i)) / sqrt(m[j]);
       cosrod_band_set(A, i, j, g);
       cosrod_band_set(A, j, i, g);
     }
@@ -120,10 +117,6 @@ static void block_solve(const double L[36], int tr, double *v) {
     }
 }
 
-static double bget(const cosrod_band *A, int i, int j) {
-  return i >= 0 && j >= 0 && i < A->n && j < A->n && cosrod_band_in_band(A, i, j) ? cosrod_band_get(A, i, j) : 0.0;
-}
-
 /* A <- T A Tᵀ with T = L⁻¹ on the rows and columns v0 .. v0 + 5 of a block
  * (A held them unscaled; kd: A's half bandwidth, 5 wider than the stiffness). */
 static void block_transform(cosrod_band *A, int v0, const double L[36], int kd) {
@@ -131,7 +124,8 @@ static void block_transform(cosrod_band *A, int v0, const double L[36], int kd) 
   for (int pass = 0; pass < 2; ++pass) /* rows, then columns */
     for (int o = v0 - kd + 5 < 0 ? 0 : v0 - kd + 5; o < v0 + kd + 1 && o < n; ++o) {
       double v[6];
-      for (int k = 0; k < 6; ++k) v[k] = pass ? bget(A, o, v0 + k) : bget(A, v0 + k, o);
+      for (int k = 0; k < 6; ++k)
+        v[k] = pass ? cosrod_band_get_checked(A, o, v0 + k) : cosrod_band_get_checked(A, v0 + k, o);
       block_solve(L, 0, v);
       for (int k = 0; k < 6; ++k) {
         if (!cosrod_band_in_band(A, pass ? o : v0 + k, pass ? v0 + k : o)) continue;
