@@ -389,10 +389,7 @@ cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   c->cap = cap < ndof ? (int)cap : ndof;
   c->om = malloc((size_t)c->cap * sizeof *c->om);
   c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
-  int nvr = 1;
-  for (size_t r = 0; r < s->nrods; r++)
-    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > nvr) nvr = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
-  c->pr = malloc((size_t)nvr * sizeof *c->pr);
+  c->pr = malloc((size_t)sim_max_rod_nv(s) * sizeof *c->pr);
   free(s->omega), free(s->freq), free(s->shapes), free(s->mode_kind), free(s->mode_group), free(s->mode_rod);
   s->omega = malloc((size_t)c->cap * sizeof *s->omega);
   s->freq = malloc((size_t)c->cap * sizeof *s->freq);
@@ -437,22 +434,8 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
   cosrod_statics_mode_groups(c->cap, c->om, 1e-6, grp);
   int nm = 0;
   for (int i = 0; i < c->cap && grp[i] < s->nmodes_req; ++i, ++nm) {
-    const double *phi = c->phi + (size_t)i * (size_t)nv;
-    size_t rbest = 0;
-    double best = -1.0;
-    for (size_t r = 0; r < s->nrods; r++) { /* the rod with the largest share of φ (unweighted) */
-      int n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
-      double e = 0.0;
-      cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
-      for (int k = 0; k < n; ++k) e += pr[k] * pr[k];
-      if (e > best) best = e, rbest = r;
-    }
-    const double *qr = q + s->qoff_r[rbest];
-    double *sh = s->shapes + (size_t)i * s->shape_stride;
-    memset(sh, 0, s->shape_stride * sizeof *sh);
-    cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
-    st = cosrod_statics_mode_shape(s->rods[rbest], qr, pr, sh);
-    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
+    size_t rbest;
+    st = sim_mode_listing(s, q, i, c->phi + (size_t)i * (size_t)nv, pr, &rbest);
     if (st != COSROD_OK) return st;
     s->omega[i] = c->om[i];
     s->freq[i] = fabs(c->om[i]) / (2.0 * 3.14159265358979323846);

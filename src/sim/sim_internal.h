@@ -240,6 +240,12 @@ void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y);
 void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q);
 cosrod_status sim_run_modes(cosrod_sim *s);
 cosrod_status sim_run_buckling(cosrod_sim *s);
+/* Largest null-space nv of the rods (the scratch of sim_mode_listing). */
+int sim_max_rod_nv(const cosrod_sim *s);
+/* Listing of mode i (phi: ndof of s->stat[0], about q): the rod with the
+ * largest (unweighted) share of phi into *rod, its vertex table into row i of
+ * s->shapes and its type into s->mode_kind[i]; pr (sim_max_rod_nv) scratch. */
+cosrod_status sim_mode_listing(cosrod_sim *s, const double *q, int i, const double *phi, double *pr, size_t *rod);
 void sim_static_free(cosrod_sim *s);
 
 /* sim_static_arc.c: static analyses.  Set-up of arc-length control and

@@ -200,6 +200,33 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
 }
 
 /* analysis: buckling -- critical load factors of the loads at t = 1. */
+int sim_max_rod_nv(const cosrod_sim *s) {
+  int n = 1;
+  for (size_t r = 0; r < s->nrods; r++)
+    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > n) n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+  return n;
+}
+
+cosrod_status sim_mode_listing(cosrod_sim *s, const double *q, int i, const double *phi, double *pr, size_t *rod) {
+  size_t rbest = 0;
+  double best = -1.0;
+  for (size_t r = 0; r < s->nrods; r++) { /* a rod's part of φ in its own layout (Kirchhoff: no λ̂) */
+    const int n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+    double e = 0.0;
+    cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
+    for (int k = 0; k < n; ++k) e += pr[k] * pr[k];
+    if (e > best) best = e, rbest = r;
+  }
+  *rod = rbest;
+  const double *qr = q + s->qoff_r[rbest];
+  double *sh = s->shapes + (size_t)i * s->shape_stride;
+  memset(sh, 0, s->shape_stride * sizeof *sh);
+  cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
+  cosrod_status st = cosrod_statics_mode_shape(s->rods[rbest], qr, pr, sh);
+  if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
+  return st;
+}
+
 cosrod_status sim_run_buckling(cosrod_sim *s) {
   double *q = s->yd;
   sim_static_y_to_q(s, s->y0, q);
@@ -224,35 +251,18 @@ cosrod_status sim_run_buckling(cosrod_sim *s) {
     s->t_fail = 0.0;
     return st;
   }
-  int nvr = 1;
-  for (size_t r = 0; r < s->nrods; r++)
-    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > nvr) nvr = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
-  double *pr = malloc((size_t)nvr * sizeof *pr); /* a rod's part of φ in its own layout (Kirchhoff: no λ̂) */
+  double *pr = malloc((size_t)sim_max_rod_nv(s) * sizeof *pr);
   if (!pr) return COSROD_ERR_NOMEM;
   int nm = 0;
   for (int i = 0; i < count && isfinite(s->mode_lam[i]); ++i, ++nm) {
-    const double *phi = s->rw_min + (size_t)i * (size_t)nv;
-    size_t rbest = 0;
-    double best = -1.0;
-    for (size_t r = 0; r < s->nrods; r++) {
-      int n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
-      double e = 0.0;
-      cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
-      for (int k = 0; k < n; ++k) e += pr[k] * pr[k];
-      if (e > best) best = e, rbest = r;
-    }
-    const cosrod_rod *rod = s->rods[rbest];
-    const int N = cosrod_rod_nseg(rod);
-    const double *qr = q + s->qoff_r[rbest];
-    double *sh = s->shapes + (size_t)i * s->shape_stride;
-    memset(sh, 0, s->shape_stride * sizeof *sh);
-    cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
-    st = cosrod_statics_mode_shape(rod, qr, pr, sh);
-    if (st == COSROD_OK) st = cosrod_statics_mode_kinds(rod, qr, 1, pr, s->mode_kind + i, NULL);
+    size_t rbest;
+    st = sim_mode_listing(s, q, i, s->rw_min + (size_t)i * (size_t)nv, pr, &rbest);
     if (st != COSROD_OK) {
       free(pr);
       return st;
     }
+    const int N = cosrod_rod_nseg(s->rods[rbest]);
+    double *sh = s->shapes + (size_t)i * s->shape_stride;
     double big = 0.0; /* sign: the largest entry of the vertex table positive */
     for (int k = 0; k < 6 * (N + 1); ++k)
       if (fabs(sh[k]) > fabs(big)) big = sh[k];
