@@ -383,14 +383,18 @@ struct statics_kcouple {
   double *y;      /* (3n) */
 };
 
+/* Kirchhoff ends on the block of attachment a. */
+static int kirchhoff_ends_on_block(const cosrod_statics *s, int a) {
+  int P = 0;
+  for (int i = 0; i < s->blk.nattach; ++i)
+    P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
+  return P;
+}
+
 cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s) {
   int n = 0;
-  for (int a = 0; a < s->blk.nattach; ++a) {
-    int P = 0;
-    for (int i = 0; i < s->blk.nattach; ++i)
-      P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
-    n += s->part[s->blk.att_rod[a]].kkt && P >= 2;
-  }
+  for (int a = 0; a < s->blk.nattach; ++a)
+    n += s->part[s->blk.att_rod[a]].kkt && kirchhoff_ends_on_block(s, a) >= 2;
   if (n == 0) return COSROD_OK;
   struct statics_kcouple *kc = calloc(1, sizeof *kc);
   if (!kc) return COSROD_ERR_NOMEM;
@@ -401,9 +405,7 @@ cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s) {
   kc->K = cosrod_dense_create(3 * n);
   if (!kc->att || !kc->P || !kc->y || !kc->K) return COSROD_ERR_NOMEM;
   for (int a = 0; a < s->blk.nattach; ++a) {
-    int P = 0;
-    for (int i = 0; i < s->blk.nattach; ++i)
-      P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
+    const int P = kirchhoff_ends_on_block(s, a);
     if (!s->part[s->blk.att_rod[a]].kkt || P < 2) continue;
     kc->att[kc->n] = a;
     kc->P[kc->n++] = P;
