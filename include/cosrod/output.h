@@ -160,9 +160,10 @@ typedef struct cosrod_output_rod_frame {
 cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr);
 
 /* One rigid body at the current output time: position x (3) [m], orientation
- * q (4, scalar first), material angular velocity Omega (3) [1/s]. */
+ * q (4, scalar first), material angular velocity Omega (3) [1/s], velocity
+ * v (3, spatial) [m/s], kinetic and potential (gravity) energy [J]. */
 cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
-                                       const double Omega[3]);
+                                       const double Omega[3], const double v[3], double kinetic, double potential);
 
 /* Energy terms [J] at the current output time; the balance column is
  * kinetic + elastic + gravity + dissipated - external_work (SPEC §8). */

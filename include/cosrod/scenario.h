@@ -311,6 +311,21 @@ typedef struct cosrod_sc_body {
   int line;
 } cosrod_sc_body;
 
+/* Kinetic energy ½ m |v|² + ½ Σ I_k Ω_k² (Ω material, principal axes) and
+ * gravitational potential -m g·x [J] of body b at position x, velocity v
+ * (spatial) and angular velocity Omega (bodies.csv). */
+static inline void cosrod_sc_body_energy(const cosrod_sc_body *b, const double g[3], const double x[3],
+                                         const double v[3], const double Omega[3], double *kinetic,
+                                         double *potential) {
+  double k = 0.0, p = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    k += b->mass * v[i] * v[i] + b->inertia[i] * Omega[i] * Omega[i];
+    p -= b->mass * g[i] * x[i];
+  }
+  *kinetic = 0.5 * k;
+  *potential = p;
+}
+
 typedef struct cosrod_sc_joint {
   cosrod_sc_joint_type type;
   int body[2];               /* body indices; -1 = ground */

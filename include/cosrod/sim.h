@@ -228,6 +228,8 @@ const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
  * Omega (3) [1/s]; any output may be NULL (sim_couple.c). */
 size_t cosrod_sim_nbodies(const cosrod_sim *sim);
 cosrod_status cosrod_sim_body(const cosrod_sim *sim, size_t b, double x[3], double q[4], double Omega[3]);
+/* Its velocity v (3, spatial) [m/s] at the last evaluation. */
+cosrod_status cosrod_sim_body_velocity(const cosrod_sim *sim, size_t b, double v[3]);
 /* Joints (not bushings) of a simulation with rods and bodies, in scenario
  * order, and their reactions at the last evaluation (a frame): R (6 njoints),
  * force and moment on the joint's first body, spatial, moment about its joint

@@ -121,9 +121,14 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
       if (sup[e]) st = cosrod_output_write_reaction(c->out, r, e, R + 6 * e, R + 6 * e + 3);
   }
   for (size_t b = 0; st == COSROD_OK && b < cosrod_sim_nbodies(sim); b++) { /* bodies.csv */
-    double x[3], q[4], Om[3];
+    double x[3], q[4], Om[3], v[3], ke, pe;
     st = cosrod_sim_body(sim, b, x, q, Om);
-    if (st == COSROD_OK) st = cosrod_output_write_body(c->out, b, x, q, Om);
+    if (st == COSROD_OK) st = cosrod_sim_body_velocity(sim, b, v);
+    if (st == COSROD_OK) {
+      const cosrod_scenario *sc = cosrod_sim_scenario(sim);
+      cosrod_sc_body_energy(&sc->bodies[b], sc->gravity, x, v, Om, &ke, &pe);
+      st = cosrod_output_write_body(c->out, b, x, q, Om, v, ke, pe);
+    }
   }
   if (st == COSROD_OK && c->jf && cosrod_sim_joint_reactions(sim, c->jR) == COSROD_OK) { /* joints.csv */
     for (size_t j = 0; j < cosrod_sim_njoints(sim); j++) {

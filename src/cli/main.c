@@ -112,7 +112,7 @@ static void usage(FILE *f) {
           "mode reported with its rod\n");
   fprintf(f,
           "rigid bodies (bodies:, joints: of [L]; alone or with rods attached): bodies.csv\n"
-          "(t,body,x,y,z,q0..q3,Omega1..3), joints.csv (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction\n"
+          "(t,body,x,y,z,q0..q3,Omega1..3,vx,vy,vz,kinetic,potential), joints.csv (t,joint,Fx..Mz: reaction\n"
           "on the joint's first body), energy.csv (bushings elastic / dissipated), steps.csv,\n"
           "vtk/bodies_<frame>.vtp; parametrisation quaternion | directors | euler-angles,\n"
           "solver.formulation nullspace (null-space joints) | absolute ([L] eq. 40/23, multipliers).\n"

@@ -34,7 +34,7 @@ static const char *const file_headers[OF_COUNT] = {
     "t,rod,segment,s,Gamma1,Gamma2,Gamma3,F1,F2,F3\n",
     "t,rod,vertex,s,K1,K2,K3,M1,M2,M3\n",
     "t,kinetic,elastic,gravity,external_work,dissipated,balance\n",
-    "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3\n",
+    "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3,vx,vy,vz,kinetic,potential\n",
     "t,h,accepted\n",
     "t,iterations,residual\n",
     "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz\n",

@@ -117,8 +117,8 @@ cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosr
 }
 
 cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
-                                       const double Omega[3]) {
-  if (!out || out->closed || !x || !q || !Omega) return COSROD_ERR_INVALID;
+                                       const double Omega[3], const double v[3], double kinetic, double potential) {
+  if (!out || out->closed || !x || !q || !Omega || !v) return COSROD_ERR_INVALID;
   if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_body outside a frame");
   if (body >= out->nbodies)
     return out_fail(out, COSROD_ERR_INVALID, "output: body index %zu out of range", body);
@@ -133,12 +133,18 @@ cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const do
     for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, x[i]);
     for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, q[i]);
     for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, Omega[i]);
+    for (int i = 0; i < 3; ++i) pos = out_append_num(out->line, pos, cap, v[i]);
+    pos = out_append_num(out->line, pos, cap, kinetic);
+    pos = out_append_num(out->line, pos, cap, potential);
     st = end_row(out, f, pos);
   }
   if (st == COSROD_OK) {
     out_count_nonfinite(out, x, 3);
     out_count_nonfinite(out, q, 4);
     out_count_nonfinite(out, Omega, 3);
+    out_count_nonfinite(out, v, 3);
+    const double e[2] = {kinetic, potential};
+    out_count_nonfinite(out, e, 2);
     memcpy(out->body_x_frame + 3 * body, x, 3 * sizeof(double));
     memcpy(out->body_q_frame + 4 * body, q, 4 * sizeof(double));
     memcpy(out->body_om_frame + 3 * body, Omega, 3 * sizeof(double));

@@ -19,6 +19,7 @@
 #include "sim/sim_bodies.h"
 
 typedef struct brun {
+  const cosrod_scenario *sc; /* body i of the model is scenario body i (no keyframe bodies here) */
   const cosrod_mbs *m;
   cosrod_mbs_data *d;
   cosrod_output *out;
@@ -47,9 +48,10 @@ static double now(void) {
 static int write_frame(brun *b, double t, const double *y) {
   cosrod_status st = cosrod_output_frame_begin(b->out, t);
   for (size_t i = 0; st == COSROD_OK && i < cosrod_mbs_nbodies(b->m); ++i) {
-    double x[3], q[4], Om[3];
-    cosrod_mbs_body_state(b->m, b->d, y, i, x, q, NULL, Om);
-    st = cosrod_output_write_body(b->out, i, x, q, Om);
+    double x[3], q[4], v[3], Om[3], ke, pe;
+    cosrod_mbs_body_state(b->m, b->d, y, i, x, q, v, Om);
+    cosrod_sc_body_energy(&b->sc->bodies[i], b->sc->gravity, x, v, Om, &ke, &pe);
+    st = cosrod_output_write_body(b->out, i, x, q, Om, v, ke, pe);
   }
   cosrod_output_energy e = {0};
   cosrod_mbs_energy(b->m, b->d, t, y, &e.kinetic, &e.gravity, &e.elastic);
@@ -147,7 +149,7 @@ cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file,
   if (!m) return res->status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;
   cosrod_mbs_data *d = cosrod_mbs_data_create(m);
   brun b = {0};
-  b.m = m, b.d = d, b.stop = stop;
+  b.sc = sc, b.m = m, b.d = d, b.stop = stop;
   int n = cosrod_mbs_n(m);
   double T = sc->analysis.t_end, every = sc->output.every > 0 ? sc->output.every : T / 100;
   /* the quadrature of the powers uses QSUB points per output interval */

@@ -550,6 +550,12 @@ cosrod_status cosrod_sim_body(const cosrod_sim *s, size_t b, double x[3], double
   return COSROD_OK;
 }
 
+cosrod_status cosrod_sim_body_velocity(const cosrod_sim *s, size_t b, double v[3]) {
+  if (!s || !s->cpl || b >= s->cpl->nb || !v) return COSROD_ERR_INVALID;
+  cosrod_vec3_copy(v, s->cpl->bv + 3 * b);
+  return COSROD_OK;
+}
+
 size_t cosrod_sim_njoints(const cosrod_sim *s) {
   if (!s || !s->cpl || !s->cpl->m) return 0;
   size_t n = 0;

@@ -75,7 +75,7 @@ TEST(bodies_vtk_ellipsoid_polydata) {
   cosrod_quat_from_euler313(q + 4, th1);
   CHECK("frame", cosrod_output_frame_begin(out, 0.25) == COSROD_OK);
   for (size_t b = 0; b < NB; ++b)
-    CHECK("write body", cosrod_output_write_body(out, b, x + 3 * b, q + 4 * b, Om + 3 * b) == COSROD_OK);
+    CHECK("write body", cosrod_output_write_body(out, b, x + 3 * b, q + 4 * b, Om + 3 * b, Om + 3 * b, 0.0, 0.0) == COSROD_OK);
   CHECK("frame end", cosrod_output_frame_end(out) == COSROD_OK);
   CHECK("close", cosrod_output_close(out, NULL) == COSROD_OK);
   cosrod_output_free(out);

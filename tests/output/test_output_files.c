@@ -63,7 +63,7 @@ static cosrod_status run_all(const char *dir, int vtk, int plots, const char *gn
     }
     double x[3] = {fx_val(f, 50, 0, 1), fx_val(f, 50, 0, 2), fx_val(f, 50, 0, 3)};
     double q[4] = {1, 0, 0, 0}, om[3] = {fx_val(f, 50, 0, 4), 0.5, -2};
-    bad |= cosrod_output_write_body(out, 0, x, q, om) != COSROD_OK;
+    bad |= cosrod_output_write_body(out, 0, x, q, om, x, 1.0, 2.0) != COSROD_OK;
     cosrod_output_energy e = fx_energy(f);
     bad |= cosrod_output_write_energy(out, &e) != COSROD_OK;
     bad |= cosrod_output_frame_end(out) != COSROD_OK;
@@ -93,7 +93,7 @@ static const char *const spec_headers[][2] = {
     {"strains.csv", "t,rod,segment,s,Gamma1,Gamma2,Gamma3,F1,F2,F3"},
     {"curvatures.csv", "t,rod,vertex,s,K1,K2,K3,M1,M2,M3"},
     {"energy.csv", "t,kinetic,elastic,gravity,external_work,dissipated,balance"},
-    {"bodies.csv", "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3"},
+    {"bodies.csv", "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3,vx,vy,vz,kinetic,potential"},
     {"steps.csv", "t,h,accepted"},
     {"increments.csv", "t,iterations,residual"},
     /* issue text (modes, a later issue) */

@@ -480,7 +480,7 @@ TEST(frame_protocol_errors) {
   cosrod_output_rod_frame fr2 = fx_rod_frame(&r2);
   CHECK("N changes: ERR_DIMENSION", cosrod_output_write_rod(out, 0, &fr2) == COSROD_ERR_DIMENSION);
   double x[3] = {0}, q[4] = {1, 0, 0, 0};
-  CHECK("body index without bodies", cosrod_output_write_body(out, 0, x, q, x) == COSROD_ERR_INVALID);
+  CHECK("body index without bodies", cosrod_output_write_body(out, 0, x, q, x, x, 0.0, 0.0) == COSROD_ERR_INVALID);
   CHECK("disabled steps.csv: no-op OK", cosrod_output_write_step(out, 0.0, 0.1, 1) == COSROD_OK);
   CHECK("close with an open frame", cosrod_output_close(out, NULL) == COSROD_OK);
   CHECK("close twice", cosrod_output_close(out, NULL) == COSROD_ERR_INVALID);

@@ -158,9 +158,10 @@ static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_
 
 /* cosrod_sim_bodies_run writes the SPEC §8 files for [L] Ex. C */
 TEST(bodies_run_writes_files) {
-  const char *sets[] = {"analysis.t_end=0.5", "output.plots=false"};
+  /* with gravity (the example has none): the potential column is not trivially 0 */
+  const char *sets[] = {"analysis.t_end=0.5", "output.plots=false", "gravity=[0, 0, -9.81]"};
   char path[1024], err[512];
-  cosrod_scenario *sc = load_sc("two-body-joint.yaml", sets, 2, path, sizeof path);
+  cosrod_scenario *sc = load_sc("two-body-joint.yaml", sets, 3, path, sizeof path);
   CHECK("load", sc != NULL);
   if (!sc) return;
   char *dir = ot_mkdtemp("bodies");
@@ -169,15 +170,19 @@ TEST(bodies_run_writes_files) {
   CHECK("run ok", st == COSROD_OK);
   char *hdr = NULL;
   double *data = NULL;
-  long nb = ot_csv_read(ot_path(dir, "bodies.csv"), &hdr, &data, 12);
-  CHECK("bodies.csv header", hdr && !strcmp(hdr, "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3"));
+  long nb = ot_csv_read(ot_path(dir, "bodies.csv"), &hdr, &data, 17);
+  CHECK("bodies.csv header",
+        hdr && !strcmp(hdr, "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3,vx,vy,vz,kinetic,potential"));
   CHECK("bodies.csv: 51 output times x 2 bodies", nb == 102);
+  double *brows = data; /* kept for the energy check below */
   if (nb == 102) {
-    /* first row: b1 at the origin with Omega (3, 2, 1) */
+    /* first row: b1 at the origin with Omega (3, 2, 1), at rest; second: b2 with v = (25, ...) */
     CHECK_NEAR("x1(0)", data[2], 0.0, 1e-15);
     CHECK_NEAR("Omega1(0)", data[9], 3.0, 1e-12);
+    CHECK_NEAR("v1(0)", data[12], 0.0, 1e-12);
+    CHECK_NEAR("vx of b2 (0), the scenario's velocity", data[17 + 12], 25.0, 1e-12);
   }
-  free(hdr), free(data);
+  free(hdr);
   long nj = ot_csv_read(ot_path(dir, "joints.csv"), &hdr, &data, 8);
   CHECK("joints.csv header", hdr && !strcmp(hdr, "t,joint,Fx,Fy,Fz,Mx,My,Mz"));
   CHECK("joints.csv: 51 rows (the bushing is not a joint)", nj == 51);
@@ -202,7 +207,21 @@ TEST(bodies_run_writes_files) {
     NOTE("energy balance %.12g, max drift %.3g J", b0, drift);
     CHECK_LE("energy balance drift (relative)", drift / fabs(b0), 1e-6);
     CHECK_NEAR("elastic energy = bushing k/2 |x1|^2 = 0 at t = 0", data[2], 0.0, 1e-12);
+    /* the bodies' kinetic and potential columns sum to energy.csv's kinetic
+     * and gravity (cosrod_mbs_energy from the model's internal state, another
+     * code path): round-off of ~1e6 J totals */
+    double dk = 0.0, dp = 0.0;
+    for (long r = 0; nb == 102 && r < ne; ++r) {
+      const double *b1 = brows + 17 * (2 * r), *b2 = b1 + 17;
+      CHECK_NEAR("frame times agree", b1[0], data[7 * r], 0.0);
+      dk = fmax(dk, fabs(b1[15] + b2[15] - data[7 * r + 1]));
+      dp = fmax(dp, fabs(b1[16] + b2[16] - data[7 * r + 3]));
+    }
+    NOTE("bodies.csv vs energy.csv: kinetic %.3g J, potential %.3g J (kinetic %.6g J)", dk, dp, data[1]);
+    CHECK_LE("sum of the bodies' kinetic energies = energy.csv kinetic", dk, 1e-9 * fabs(data[1]));
+    CHECK_LE("sum of the bodies' potential energies = energy.csv gravity", dp, 1e-9 * fabs(data[1]));
   }
+  free(brows);
   free(hdr), free(data);
   CHECK("summary.json", ot_exists(ot_path(dir, "summary.json")));
   ot_rmtree(dir);
@@ -290,12 +309,12 @@ TEST(bodies_run_gimbal_lock_fails_cleanly) {
   free(js);
   char *hdr = NULL;
   double *data = NULL;
-  long nb = ot_csv_read(ot_path(dir, "bodies.csv"), &hdr, &data, 12);
+  long nb = ot_csv_read(ot_path(dir, "bodies.csv"), &hdr, &data, 17);
   /* output every 0.005 s up to the last accepted step (hmax 0.01) before the
    * step that crossed the lock */
   NOTE("bodies.csv rows: %ld", nb);
   CHECK("bodies.csv valid up to the failure",
-        nb >= 2 && data[12 * (nb - 1)] < res.t_failed && data[12 * (nb - 1)] >= res.t_failed - 0.02);
+        nb >= 2 && data[17 * (nb - 1)] < res.t_failed && data[17 * (nb - 1)] >= res.t_failed - 0.02);
   free(hdr), free(data);
   ot_rmtree(dir);
   free(dir);
