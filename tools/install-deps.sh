@@ -16,8 +16,11 @@ done
 if [ "$(id -u)" = 0 ]; then
   echo "installing:$missing"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq $missing >/dev/null
+  # Wait up to 10 minutes for another apt/dpkg process to release its lock
+  # instead of failing at once; install only what is named (no recommends).
+  LOCK="-o DPkg::Lock::Timeout=600"
+  apt-get $LOCK update -qq
+  apt-get $LOCK install -y -qq --no-install-recommends $missing >/dev/null
 else
   echo "cosrod needs these Debian packages:$missing" >&2
   echo "run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
