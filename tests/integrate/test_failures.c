@@ -318,8 +318,7 @@ TEST(create_rejects_invalid) {
   o.rtol = -1.0;
   CHECK("negative rtol refused",
         cosrod_integrator_create(T, &p, &o, &st) == NULL && st == COSROD_ERR_INVALID);
-  cosrod_integrator_free(NULL); /* must be a no-op */
-  CHECK("free(NULL) is a no-op", 1);
+  cosrod_integrator_free(NULL); /* a no-op: a crash or a sanitizer report fails the test */
   cosrod_integrator *it = cosrod_integrator_create(T, &p, NULL, &st);
   CHECK("valid problem accepted", it != NULL && st == COSROD_OK);
   CHECK("evolve before init refused", cosrod_integrator_evolve(it, 1.0, NULL) == COSROD_ERR_INVALID);

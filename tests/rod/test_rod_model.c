@@ -72,9 +72,8 @@ TEST(invalid_definitions_rejected) {
   def = cosrod_rod_def_default();
   def.radius = 0.0;
   CHECK("zero section rejected", cosrod_rod_create(&def, &st) == NULL && st == COSROD_ERR_INVALID);
-  cosrod_rod_free(NULL);
+  cosrod_rod_free(NULL); /* no-ops: a crash or a sanitizer report fails the test */
   cosrod_rod_data_free(NULL);
-  CHECK("free(NULL) is a no-op", 1);
 }
 
 static int failing_load(void *user, double t, int N, const double *x, const double *xd, const double *p,

@@ -49,9 +49,9 @@ static void hinge(double th, const char *set) {
   cosrod_sim *sim = load_run("hinge-swing", sets, set ? 3 : 2, &sc);
   if (!sim) return;
   double R[12], x1[3], q1[4], x2[3], q2[4], RJ[6];
-  cosrod_sim_reactions(sim, 0, R, NULL);
-  cosrod_sim_body(sim, 0, x1, q1, NULL);
-  cosrod_sim_body(sim, 1, x2, q2, NULL);
+  CHECK("rod reactions", cosrod_sim_reactions(sim, 0, R, NULL) == COSROD_OK);
+  CHECK("body poses", cosrod_sim_body(sim, 0, x1, q1, NULL) == COSROD_OK &&
+                          cosrod_sim_body(sim, 1, x2, q2, NULL) == COSROD_OK);
   CHECK("joint reactions", cosrod_sim_joint_reactions(sim, RJ) == COSROD_OK);
   const double want = (3.0 + 1100.0 * PI * 25e-6 * 0.5) * G;
   /* lower turns about y by th: q = ±(cos th/2, 0, sin th/2, 0) */
