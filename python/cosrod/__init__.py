@@ -45,15 +45,20 @@ class CosrodError(Exception):
 
 class ScenarioError(CosrodError, ValueError):
     """Invalid scenario: the one-line message `FILE:LINE: key.path: problem` of
-    the CLI, split into .file, .line (0: from `set`), .key and .problem."""
+    the CLI (or `--set key.path: problem` for an override), split into .file,
+    .line, .key and .problem (an override: .file None, .line 0)."""
 
     _FORMAT = re.compile(r"^(.*?):(\d+): (\S+): (.*)$", re.S)
+    _SET_FORMAT = re.compile(r"^--set (\S+): (.*)$", re.S)
 
     def __init__(self, message):
         super().__init__(message)
         self.message = message
         m = self._FORMAT.match(message)
-        if m:
+        s = self._SET_FORMAT.match(message)
+        if s:
+            self.file, self.line, self.key, self.problem = None, 0, s.group(1), s.group(2)
+        elif m:
             self.file, self.line, self.key, self.problem = m.group(1), int(m.group(2)), m.group(3), m.group(4)
         else:
             self.file, self.line, self.key, self.problem = None, None, None, message

@@ -368,8 +368,7 @@ static void apply_set(ctx *c, ynode **rootp, const char *set) {
     snprintf(keypath, sizeof keypath, "%.200s", set);
     sc_sanitize(keypath);
     if (c->err && c->errlen)
-      snprintf(c->err, c->errlen, "%s:0: %s: --set expects key.path=value", c->file,
-               keypath[0] ? keypath : "(set)");
+      snprintf(c->err, c->errlen, "--set %s: expects key.path=value", keypath[0] ? keypath : "(set)");
     c->status = COSROD_ERR_PARSE;
     longjmp(c->jb, 1);
   }
@@ -389,7 +388,7 @@ static void apply_set(ctx *c, ynode **rootp, const char *set) {
       strcpy(c->path, "");
       sc_sanitize(shown);
       if (c->err && c->errlen)
-        snprintf(c->err, c->errlen, "%s:0: %s: malformed key path in --set", c->file, shown);
+        snprintf(c->err, c->errlen, "--set %s: malformed key path", shown);
       c->status = COSROD_ERR_PARSE;
       longjmp(c->jb, 1);
     }
@@ -406,7 +405,7 @@ static void apply_set(ctx *c, ynode **rootp, const char *set) {
   for (int i = 0; i < nc; i++) sc_push(c, comp[i]);
   if (yn_parse(vtext, strlen(vtext), 1, &val, msg, sizeof msg)) {
     const char *problem = strrchr(msg, '\t');
-    sc_fail(c, &CMDLINE_NODE, NULL, "bad value in --set: %s", problem ? problem + 1 : msg);
+    sc_fail(c, &CMDLINE_NODE, NULL, "bad value: %s", problem ? problem + 1 : msg);
   }
   if (!val) val = yn_scalar("", 0, 0);
   if (!val) sc_nomem(c);
@@ -450,8 +449,9 @@ static void apply_set(ctx *c, ynode **rootp, const char *set) {
       c->path[c->plen[i]] = '\0'; /* path up to the container */
       c->depth = i;
       if (cur->kind == YN_SEQ)
-        sc_fail(c, &CMDLINE_NODE, comp[i], "no such list index (the list has %zu item%s; use 0..%zu)", cur->n,
-                cur->n == 1 ? "" : "s", cur->n);
+        sc_fail(c, &CMDLINE_NODE, comp[i],
+                "no such list index (the list has %zu item%s: use 0..%zu to change one, or %zu to append one)",
+                cur->n, cur->n == 1 ? "" : "s", cur->n ? cur->n - 1 : 0, cur->n);
       sc_fail(c, &CMDLINE_NODE, comp[i], "cannot set a key below a scalar value");
     }
     if (last) {

@@ -204,15 +204,13 @@ cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_sta
     st = cosrod_scenario_parse(doc, sizeof doc - 1, BUILDER_FILE, (const char *const *)b->sets, b->n, &sc,
                                err, errlen);
     if (st != COSROD_OK && err && errlen) {
-      /* "<builder>:0: key: problem (from --set)" -> "key: problem" */
-      static const char pre[] = BUILDER_FILE ":0: ", post[] = " (from --set)";
+      /* "--set key: problem" -> "key: problem" */
+      static const char pre[] = "--set ";
       size_t n = strlen(err);
       if (!strncmp(err, pre, sizeof pre - 1)) {
         memmove(err, err + sizeof pre - 1, n - (sizeof pre - 1) + 1);
         n -= sizeof pre - 1;
       }
-      if (n >= sizeof post - 1 && !strcmp(err + n - (sizeof post - 1), post))
-        err[n - (sizeof post - 1)] = '\0';
     }
   }
   if (status) *status = st;

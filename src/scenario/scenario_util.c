@@ -13,7 +13,10 @@ void sc_sanitize(char *s) {
 static void write_error(char *err, size_t errlen, const char *file, int line, const char *path,
                         const char *problem) {
   if (!err || errlen == 0) return;
-  snprintf(err, errlen, "%s:%d: %s: %s%s", file, line, path, problem, line == 0 ? " (from --set)" : "");
+  if (line == 0) /* a --set override: the command line, not the file, holds the value */
+    snprintf(err, errlen, "--set %s: %s", path, problem);
+  else
+    snprintf(err, errlen, "%s:%d: %s: %s", file, line, path, problem);
   sc_sanitize(err);
 }
 

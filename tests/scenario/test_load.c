@@ -277,15 +277,15 @@ TEST(set_overrides) {
   struct {
     const char *set, *prefix;
   } bad[] = {
-      {"rods.0.segments=0", ":0: rods.0.segments: must be >= 1"},
-      {"rods.0.segments=1e7", ":0: rods.0.segments: must be <= 1000000"},
-      {"solver.rtl=1e-4", ":0: solver.rtl: unknown key (did you mean 'rtol'?) (from --set)"},
-      {"rods.3.name=x", ":0: rods.3: no such list index"},
-      {"rods.0.name.x=1", ":0: rods.0.name.x: cannot set a key below a scalar"},
-      {"solver.rtol", ":0: solver.rtol: --set expects key.path=value"},
-      {"solver..rtol=1", ":0: solver..rtol: malformed key path"},
-      {"solver.rtol=[1, 2", ":0: solver.rtol: bad value in --set"},
-      {"solver.rtol=.nan", ":0: solver.rtol: must be a finite number"},
+      {"rods.0.segments=0", "--set rods.0.segments: must be >= 1"},
+      {"rods.0.segments=1e7", "--set rods.0.segments: must be <= 1000000"},
+      {"solver.rtl=1e-4", "--set solver.rtl: unknown key (did you mean 'rtol'?)"},
+      {"rods.3.name=x", "--set rods.3: no such list index"},
+      {"rods.0.name.x=1", "--set rods.0.name.x: cannot set a key below a scalar"},
+      {"solver.rtol", "--set solver.rtol: expects key.path=value"},
+      {"solver..rtol=1", "--set solver..rtol: malformed key path"},
+      {"solver.rtol=[1, 2", "--set solver.rtol: bad value"},
+      {"solver.rtol=.nan", "--set solver.rtol: must be a finite number"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     sc = load_example("rubber-pendulum.yaml", &bad[i].set, 1, err, sizeof err);
