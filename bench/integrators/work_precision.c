@@ -134,17 +134,19 @@ static int write_md(const char *path, const char *orig_path, char **names, int n
           "`bench/integrators/work_precision.c`) from the stored curve `%s` (see "
           "work-precision-original.md) and a run of the current build.\n\n",
           orig_path);
-  fprintf(f,
-          "- error: max_i |y_i − ref_i| / (|ref_i| + atol/rtol) at t_end against the published reference "
-          "(tests/integrate/reference_solutions.c).\n"
-          "- work = nfev + n·njev + ndecomp (a Jacobian priced as n f-evaluations, its finite-difference "
-          "cost; an LU as one f-evaluation); nfev alone beside it.\n"
-          "- work ratio = current work / work of the original curve at the current point's error "
-          "(log–log interpolation on the lower-left envelope of the original points). "
-          "¹ current error below the original's range: compared with the most accurate original point; "
-          "² above it: with the least accurate one.\n"
-          "- acceptance (issue: efficiency, not sameness): work ratio ≤ %.1f at every tolerance.\n\n",
-          FACTOR);
+  fprintf(
+      f,
+      "- error: max_i |y_i − ref_i| / (|ref_i| + atol/rtol) at t_end against the published reference "
+      "(tests/integrate/reference_solutions.c).\n"
+      "- work = nfev + n·njev + ndecomp (a Jacobian priced as n f-evaluations, its finite-difference "
+      "cost; an LU as one f-evaluation); nfev alone beside it.\n"
+      "- work ratio = current work / work of the original curve at the current point's error "
+      "(the original points joined in tolerance order, interpolated log–log; where that curve folds back the "
+      "larger work at the error is taken). "
+      "¹ current error below the original's range: compared with the most accurate original point; "
+      "² above it: with the least accurate one.\n"
+      "- acceptance (issue: efficiency, not sameness): work ratio ≤ %.1f at every tolerance.\n\n",
+      FACTOR);
   fprintf(f,
           "## Summary\n\n| method | problem | worst work ratio | worst nfev ratio | ≤ %.1f "
           "|\n|---|---|---|---|---|\n",

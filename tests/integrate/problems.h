@@ -52,10 +52,10 @@ double itest_scaled_error(int n, const double *y, const double *ref, double rtol
 /* Max abs error. */
 double itest_max_error(int n, const double *y, const double *ref);
 
-/* Reference solutions at t_end of vdp, robertson, hires, orego, pleiades and
+/* Reference solutions at t_end of vdp (and at t = 1), robertson, hires, orego, pleiades and
  * arenstorf (published values, sources in reference_solutions.c). */
-extern const double itest_ref_vdp[2], itest_ref_robertson[3], itest_ref_hires[8], itest_ref_orego[3],
-    itest_ref_pleiades[28], itest_ref_arenstorf[4];
+extern const double itest_ref_vdp[2], itest_ref_vdp_t1[2], itest_ref_robertson[3], itest_ref_hires[8],
+    itest_ref_orego[3], itest_ref_pleiades[28], itest_ref_arenstorf[4];
 
 /* Exported constants of some problems (for specific tests). */
 #define ITEST_ARENSTORF_T 17.0652165601579625588917206249

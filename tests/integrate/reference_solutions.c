@@ -22,6 +22,8 @@
 /* Van der Pol, eps = 1e-6 in the scaling y2' = ((1 - y1^2) y2 - y1)/eps,
  * y(0) = (2, 0), at t = 2 [HW]. */
 const double itest_ref_vdp[2] = {1.7061677321704650, -0.892809701024817};
+/* the same at t = 1 [HW] */
+const double itest_ref_vdp_t1[2] = {-1.8636462548081339, 0.7535430865435435};
 
 /* Robertson, k = (0.04, 3e7, 1e4), y(0) = (1, 0, 0), at t = 1e11 [HW], [TS "rober"]. */
 const double itest_ref_robertson[3] = {2.083340149701293e-08, 8.333360770334779e-14, 0.9999999791665152};

@@ -158,11 +158,12 @@ int wp_csv_read(const char *path, wp_point *pts, int max, char *msg, size_t msg_
 }
 
 typedef struct ew {
-  double e, w;
+  double r, e, w;
 } ew;
-static int cmp_ew(const void *a, const void *b) {
-  double x = ((const ew *)a)->e, y = ((const ew *)b)->e;
-  return (x > y) - (x < y);
+/* loosest tolerance first: the order in which the curve is traced */
+static int cmp_rtol_desc(const void *a, const void *b) {
+  double x = ((const ew *)a)->r, y = ((const ew *)b)->r;
+  return (x < y) - (x > y);
 }
 
 int wp_compare(const wp_point *curve, int ncurve, const char *method, const char *problem, double err,
@@ -175,35 +176,46 @@ int wp_compare(const wp_point *curve, int ncurve, const char *method, const char
     if (strcmp(p->method, method) != 0 || strcmp(p->problem, problem) != 0 || strcmp(p->status, "ok") != 0 ||
         !(p->err > 0.0))
       continue;
+    c[m].r = p->rtol;
     c[m].e = p->err;
     c[m].w = wp_work_of(p, kind);
     m++;
   }
-  qsort(c, (size_t)m, sizeof *c, cmp_ew);
-  /* lower-left envelope: from the most accurate point on, keep a point only if it is cheaper */
-  int k = 0;
-  for (int i = 0; i < m; i++)
-    if (k == 0 || c[i].w < c[k - 1].w) c[k++] = c[i];
-  if (k == 0) {
+  if (m == 0) {
     free(c);
     return 0;
   }
-  double le = log(fmax(err, 1e-300)), wref;
-  out->where = 0;
-  if (err <= c[0].e) {
-    wref = c[0].w;
-    out->where = err < c[0].e ? -1 : 0;
-  } else if (err >= c[k - 1].e) {
-    wref = c[k - 1].w;
-    out->where = err > c[k - 1].e ? 1 : 0;
+  qsort(c, (size_t)m, sizeof *c, cmp_rtol_desc);
+  int imin = 0, imax = 0;
+  for (int i = 1; i < m; i++) {
+    if (c[i].e < c[imin].e) imin = i;
+    if (c[i].e > c[imax].e) imax = i;
+  }
+  double wref = 0.0, le = log(fmax(err, 1e-300));
+  /* the stored errors carry 7 digits: equal to an end point within that is on the curve */
+  const double eq = 1e-6;
+  if (err < c[imin].e * (1.0 - eq)) {
+    wref = c[imin].w;
+    out->where = -1;
+  } else if (err > c[imax].e * (1.0 + eq)) {
+    wref = c[imax].w;
+    out->where = 1;
   } else {
-    int j = 0;
-    while (c[j + 1].e < err) j++;
-    double s = (le - log(c[j].e)) / (log(c[j + 1].e) - log(c[j].e));
-    wref = exp(log(c[j].w) + s * (log(c[j + 1].w) - log(c[j].w)));
+    out->where = 0;
+    err = fmin(fmax(err, c[imin].e), c[imax].e);
+    le = log(err);
+    if (m == 1) wref = c[0].w;
+    for (int i = 0; i + 1 < m; i++) {
+      double e0 = c[i].e, e1 = c[i + 1].e;
+      if (err < fmin(e0, e1) || err > fmax(e0, e1)) continue;
+      double s = e0 == e1 ? 0.0 : (le - log(e0)) / (log(e1) - log(e0));
+      double w = exp(log(c[i].w) + s * (log(c[i + 1].w) - log(c[i].w)));
+      if (e0 == e1) w = fmax(c[i].w, c[i + 1].w);
+      wref = fmax(wref, w);
+    }
   }
   out->work_ref = wref;
   out->ratio = work / wref;
   free(c);
-  return k;
+  return m;
 }

@@ -64,13 +64,17 @@ int wp_csv_read(const char *path, wp_point *pts, int max, char *msg, size_t msg_
 
 /* Comparison of a point (err, work) with the curve of the stored points of
  * the same method and problem (status ok only).
- * The curve is the lower-left envelope of those points: sorted by error,
- * a point is kept only if its work is below that of every more accurate
- * point.  work_ref(err) interpolates it linearly in log(error)-log(work);
- * an err outside the curve's error range takes the work of the nearest end
- * point (more accurate than the most accurate original point: that
- * point's work, a strict reference; less accurate than the least accurate
- * one: that point's work, a lenient reference).  ratio = work / work_ref.
+ * The curve is the polyline through those points in the order of decreasing
+ * rtol, each segment interpolated linearly in log(error)-log(work);
+ * work_ref(err) is the work where the curve reaches the error err.  Where the
+ * curve folds back (error not monotone in rtol) and several segments reach
+ * err, the largest of their works is taken: the original did spend that work
+ * for that accuracy, and so every original point lies on its own curve
+ * (ratio 1).  An err outside the curve's error range takes the work of the
+ * nearest end point: more accurate than the most accurate stored point ->
+ * that point's work (a strict reference: more accuracy for no more work);
+ * less accurate than the least accurate one -> that point's work (a lenient
+ * reference).  ratio = work / work_ref.
  * Returns the number of curve points (0: no curve, nothing written). */
 typedef struct wp_cmp {
   double work_ref, ratio;
