@@ -88,18 +88,20 @@ static int md_pair(FILE *f, const char *method, const char *problem, double *wor
         o = &orig[j];
     if (!any) {
       fprintf(f, "\n### %s on %s\n\n", method, problem);
-      fprintf(f,
-              "| rtol | original error | original work (nfev) | current error | current work (nfev) | "
-              "work ratio | nfev ratio |\n|---|---|---|---|---|---|---|\n");
+      fprintf(
+          f,
+          "| rtol | original error | original work (nfev) | current error | current work (nfev) | "
+          "work ratio | nfev ratio | wall [ms] original / current |\n|---|---|---|---|---|---|---|---|\n");
       any = 1;
     }
-    char os[96] = "–", oe[32] = "–";
+    char os[96] = "–", oe[32] = "–", wall[64];
+    snprintf(wall, sizeof wall, "%.3g / %.3g", o ? 1e3 * o->wall : NAN, 1e3 * c->wall);
     if (o) {
       snprintf(oe, sizeof oe, "%.2e", o->err);
       snprintf(os, sizeof os, "%.0f (%ld)", wp_work(o), o->nfev);
     }
     if (strcmp(c->status, "ok") != 0) {
-      fprintf(f, "| %.0e | %s | %s | %s | – | fails | fails |\n", c->rtol, oe, os, c->status);
+      fprintf(f, "| %.0e | %s | %s | %s | – | fails | fails | %s |\n", c->rtol, oe, os, c->status, wall);
       fail = 1;
       *worst = *worst_nfev = INFINITY;
       continue;
@@ -108,13 +110,13 @@ static int md_pair(FILE *f, const char *method, const char *problem, double *wor
     int k = wp_compare(orig, norig, method, problem, c->err, wp_work(c), WP_WORK_TOTAL, &a);
     wp_compare(orig, norig, method, problem, c->err, (double)c->nfev, WP_WORK_NFEV, &b);
     if (!k) {
-      fprintf(f, "| %.0e | %s | %s | %.2e | %.0f (%ld) | no curve | no curve |\n", c->rtol, oe, os, c->err,
-              wp_work(c), c->nfev);
+      fprintf(f, "| %.0e | %s | %s | %.2e | %.0f (%ld) | no curve | no curve | %s |\n", c->rtol, oe, os,
+              c->err, wp_work(c), c->nfev, wall);
       continue;
     }
     const char *mark = a.where < 0 ? " ¹" : a.where > 0 ? " ²" : "";
-    fprintf(f, "| %.0e | %s | %s | %.2e | %.0f (%ld) | %.3f%s | %.3f%s |\n", c->rtol, oe, os, c->err,
-            wp_work(c), c->nfev, a.ratio, mark, b.ratio, mark);
+    fprintf(f, "| %.0e | %s | %s | %.2e | %.0f (%ld) | %.3f%s | %.3f%s | %s |\n", c->rtol, oe, os, c->err,
+            wp_work(c), c->nfev, a.ratio, mark, b.ratio, mark, wall);
     *worst = fmax(*worst, a.ratio);
     *worst_nfev = fmax(*worst_nfev, b.ratio);
     if (a.ratio > FACTOR) fail = 1;
@@ -145,7 +147,9 @@ static int write_md(const char *path, const char *orig_path, char **names, int n
       "larger work at the error is taken). "
       "¹ current error below the original's range: compared with the most accurate original point; "
       "² above it: with the least accurate one.\n"
-      "- acceptance (issue: efficiency, not sameness): work ratio ≤ %.1f at every tolerance.\n\n",
+      "- acceptance (issue: efficiency, not sameness): work ratio ≤ %.1f at every tolerance.\n"
+      "- wall: mean of repeated runs (≥ 20 ms in total) on a shared machine; a noisy indication only, "
+      "the counts are the measure.\n\n",
       FACTOR);
   fprintf(f,
           "## Summary\n\n| method | problem | worst work ratio | worst nfev ratio | ≤ %.1f "
