@@ -32,7 +32,7 @@ typedef struct itest_problem {
   /* invariants of y (n) written to inv (ninv), or NULL */
   int ninv;
   void (*invariants)(const double *y, double *inv);
-  double atol_per_rtol; /* atol = atol_per_rtol * rtol in tests (Robertson 1e-6, else 1) */
+  double atol_per_rtol; /* atol = atol_per_rtol * rtol in tests (Robertson, OREGO 1e-6; HIRES 1e-4; else 1) */
   double tol;           /* rtol used by the conformance suite */
   /* allowed end error in units of the tolerance, max_i |y_i - ref_i| / (atol + rtol |ref_i|):
      the global error of a tolerance-controlled method is tol times the problem's error
