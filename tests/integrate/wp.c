@@ -191,7 +191,7 @@ int wp_compare(const wp_point *curve, int ncurve, const char *method, const char
     if (c[i].e < c[imin].e) imin = i;
     if (c[i].e > c[imax].e) imax = i;
   }
-  double wref = 0.0, le = log(fmax(err, 1e-300));
+  double wref = 0.0;
   /* the stored errors carry 7 digits: equal to an end point within that is on the curve */
   const double eq = 1e-6;
   if (err < c[imin].e * (1.0 - eq)) {
@@ -203,7 +203,7 @@ int wp_compare(const wp_point *curve, int ncurve, const char *method, const char
   } else {
     out->where = 0;
     err = fmin(fmax(err, c[imin].e), c[imax].e);
-    le = log(err);
+    const double le = log(err);
     if (m == 1) wref = c[0].w;
     for (int i = 0; i + 1 < m; i++) {
       double e0 = c[i].e, e1 = c[i + 1].e;
