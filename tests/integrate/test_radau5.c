@@ -1,11 +1,12 @@
 /* RADAU5-specific tests (the conformance suite covers the shared problems):
  * end values against the reference solutions on Van der Pol and Robertson
  * (the originals' counts noted beside ours), the M1/M2 second-order
- * reduction (one and two q-blocks, with a mass matrix) against the full system, banded against dense iteration
- * matrices, own against LAPACK LU, an index-3 DAE (Cartesian pendulum) against
- * the minimal-coordinate ODE, dense output (interpolation and order), options
- * (classical controller, Jacobian reuse, finite-difference Jacobian),
- * backward integration and a singular iteration matrix. */
+ * reduction (one and two q-blocks, with a mass matrix) against the full
+ * system, banded against dense iteration matrices, own against LAPACK LU, an
+ * index-3 DAE (Cartesian pendulum) against the minimal-coordinate ODE, dense
+ * output (interpolation and order), options (classical controller, Jacobian
+ * reuse, finite-difference Jacobian), backward integration and a singular
+ * iteration matrix. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
