@@ -1,0 +1,572 @@
+/* Triangle meshes: loading (STL ascii/binary, OBJ), checks and the signed
+ * distance used by the narrow phase.
+ *
+ * STL stores every triangle with its own corners; coincident corners are
+ * welded (exactly equal coordinates) so that edges can be matched.  A mesh is
+ * a closed, consistently oriented 2-manifold when every undirected edge is
+ * used exactly twice, once in each direction.
+ *
+ * Signed distance: the closest point over all triangles (point-triangle by
+ * Voronoi regions, Ericson, Real-Time Collision Detection §5.1.5), signed by
+ * the angle-weighted pseudo-normal of the closest feature (face normal, the sum
+ * of the two face normals of an edge, the angle-weighted vertex normal), which
+ * gives the correct inside/outside sign for closed meshes (Baerentzen and
+ * Aanaes, "Signed distance computation using the angle weighted
+ * pseudonormal", IEEE TVCG 2005).  Gradient and Hessian follow the feature as
+ * for the analytic shapes (contact_shape.c): 0 on faces, the edge and vertex
+ * forms elsewhere.  The search is a linear scan with bounding-box culling of
+ * the triangles (meshes of clips and parts: hundreds of triangles). */
+#include <ctype.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contact/contact_internal.h"
+#include "cosrod/vec3.h"
+
+struct cosrod_mesh {
+  int nv, nt;
+  double *v;     /* (nv x 3) */
+  int *t;        /* (nt x 3) */
+  double *fn;    /* (nt x 3) face normals */
+  double *en;    /* (nt x 3 x 3) edge pseudo-normals, edge k = (t_k, t_{k+1}) */
+  double *vn;    /* (nv x 3) vertex pseudo-normals */
+  double *tbox;  /* (nt x 6) triangle bounding boxes lo, hi */
+  double lo[3], hi[3];
+  int closed;
+};
+
+void cosrod_mesh_free(cosrod_mesh *m) {
+  if (!m) return;
+  free(m->v);
+  free(m->t);
+  free(m->fn);
+  free(m->en);
+  free(m->vn);
+  free(m->tbox);
+  free(m);
+}
+
+int cosrod_mesh_ntriangles(const cosrod_mesh *m) { return m->nt; }
+int cosrod_mesh_is_closed(const cosrod_mesh *m) { return m->closed; }
+void cosrod_contact_mesh_bounds(const cosrod_mesh *m, double lo[3], double hi[3]) {
+  cosrod_vec3_copy(lo, m->lo);
+  cosrod_vec3_copy(hi, m->hi);
+}
+
+typedef struct edge_rec {
+  int a, b, tri, k; /* a < b; k = edge index in tri; dir = 1 when stored a->b */
+  int dir;
+} edge_rec;
+
+static int edge_cmp(const void *x, const void *y) {
+  const edge_rec *e = x, *f = y;
+  if (e->a != f->a) return e->a < f->a ? -1 : 1;
+  if (e->b != f->b) return e->b < f->b ? -1 : 1;
+  return 0;
+}
+
+/* Normals, pseudo-normals, boxes and the manifold check. */
+static int mesh_finish(cosrod_mesh *m, int require_closed, const char *name, char *err, size_t errlen) {
+  int nt = m->nt;
+  m->fn = calloc((size_t)nt * 3, sizeof(double));
+  m->en = calloc((size_t)nt * 9, sizeof(double));
+  m->vn = calloc((size_t)m->nv * 3, sizeof(double));
+  m->tbox = calloc((size_t)nt * 6, sizeof(double));
+  edge_rec *E = calloc((size_t)nt * 3, sizeof(edge_rec));
+  if (!m->fn || !m->en || !m->vn || !m->tbox || !E) {
+    free(E);
+    snprintf(err, errlen, "%s: out of memory", name);
+    return 0;
+  }
+  for (int k = 0; k < 3; ++k) {
+    m->lo[k] = DBL_MAX;
+    m->hi[k] = -DBL_MAX;
+  }
+  for (int i = 0; i < nt; ++i) {
+    const int *t = m->t + 3 * i;
+    const double *A = m->v + 3 * t[0], *B = m->v + 3 * t[1], *C = m->v + 3 * t[2];
+    double ab[3], ac[3], n[3];
+    cosrod_vec3_sub(ab, B, A);
+    cosrod_vec3_sub(ac, C, A);
+    cosrod_vec3_cross(n, ab, ac);
+    double len = cosrod_vec3_norm(n);
+    if (!(len > 0.0)) {
+      free(E);
+      snprintf(err, errlen, "%s: triangle %d is degenerate (zero area)", name, i + 1);
+      return 0;
+    }
+    for (int k = 0; k < 3; ++k) m->fn[3 * i + k] = n[k] / len;
+    for (int c = 0; c < 3; ++c) { /* angle-weighted vertex normals */
+      const double *P = m->v + 3 * t[c], *Q = m->v + 3 * t[(c + 1) % 3], *R = m->v + 3 * t[(c + 2) % 3];
+      double u[3], w[3];
+      cosrod_vec3_sub(u, Q, P);
+      cosrod_vec3_sub(w, R, P);
+      double ang = acos(fmax(-1.0, fmin(1.0, cosrod_vec3_dot(u, w) / (cosrod_vec3_norm(u) * cosrod_vec3_norm(w)))));
+      for (int k = 0; k < 3; ++k) m->vn[3 * t[c] + k] += ang * m->fn[3 * i + k];
+      int a = t[c], b = t[(c + 1) % 3];
+      E[3 * i + c] = (edge_rec){a < b ? a : b, a < b ? b : a, i, c, a < b};
+    }
+    for (int k = 0; k < 3; ++k) {
+      double lo = fmin(A[k], fmin(B[k], C[k])), hi = fmax(A[k], fmax(B[k], C[k]));
+      m->tbox[6 * i + k] = lo;
+      m->tbox[6 * i + 3 + k] = hi;
+      m->lo[k] = fmin(m->lo[k], lo);
+      m->hi[k] = fmax(m->hi[k], hi);
+    }
+  }
+  for (int i = 0; i < m->nv; ++i) {
+    double *n = m->vn + 3 * i, l = cosrod_vec3_norm(n);
+    if (l > 0.0) cosrod_vec3_scale(n, 1.0 / l, n);
+  }
+  for (int i = 0; i < 3 * nt; ++i) /* boundary edges: the face normal */
+    cosrod_vec3_copy(m->en + 3 * i, m->fn + 3 * (i / 3));
+  qsort(E, (size_t)nt * 3, sizeof(edge_rec), edge_cmp);
+  int closed = 1, bad = -1;
+  for (int i = 0; i < 3 * nt;) {
+    int j = i;
+    while (j < 3 * nt && edge_cmp(E + i, E + j) == 0) ++j;
+    if (j - i != 2 || E[i].dir == E[i + 1].dir) {
+      closed = 0;
+      if (bad < 0) bad = i;
+    } else {
+      double s[3];
+      cosrod_vec3_add(s, m->fn + 3 * E[i].tri, m->fn + 3 * E[i + 1].tri);
+      double l = cosrod_vec3_norm(s);
+      if (l > 0.0) cosrod_vec3_scale(s, 1.0 / l, s);
+      cosrod_vec3_copy(m->en + 3 * (3 * E[i].tri + E[i].k), s);
+      cosrod_vec3_copy(m->en + 3 * (3 * E[i + 1].tri + E[i + 1].k), s);
+    }
+    i = j;
+  }
+  m->closed = closed;
+  if (!closed && require_closed) {
+    int n = 0;
+    while (bad + n < 3 * nt && edge_cmp(E + bad, E + bad + n) == 0) ++n;
+    snprintf(err, errlen,
+             "%s: not a closed manifold: edge between vertices %d and %d (triangle %d) is used by %d triangle(s)%s",
+             name, E[bad].a + 1, E[bad].b + 1, E[bad].tri + 1, n,
+             n == 2 ? " with the same orientation" : " (need 2)");
+    free(E);
+    return 0;
+  }
+  free(E);
+  return 1;
+}
+
+cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt, int require_closed,
+                                const char *name, char *err, size_t errlen) {
+  if (nv < 3 || nt < 1) {
+    snprintf(err, errlen, "%s: empty mesh (%d vertices, %d triangles)", name, nv, nt);
+    return NULL;
+  }
+  for (int i = 0; i < 3 * nt; ++i)
+    if (triangles[i] < 0 || triangles[i] >= nv) {
+      snprintf(err, errlen, "%s: triangle %d refers to vertex %d of %d", name, i / 3 + 1, triangles[i] + 1, nv);
+      return NULL;
+    }
+  cosrod_mesh *m = calloc(1, sizeof(*m));
+  if (!m) return NULL;
+  m->nv = nv;
+  m->nt = nt;
+  m->v = malloc((size_t)nv * 3 * sizeof(double));
+  m->t = malloc((size_t)nt * 3 * sizeof(int));
+  if (!m->v || !m->t) {
+    cosrod_mesh_free(m);
+    snprintf(err, errlen, "%s: out of memory", name);
+    return NULL;
+  }
+  memcpy(m->v, vertices, (size_t)nv * 3 * sizeof(double));
+  memcpy(m->t, triangles, (size_t)nt * 3 * sizeof(int));
+  if (!mesh_finish(m, require_closed, name, err, errlen)) {
+    cosrod_mesh_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+/* ---- file readers -------------------------------------------------------- */
+
+typedef struct soup {
+  double *v; /* corners or vertices (n x 3) */
+  int nv, capv;
+  int *t;
+  int nt, capt;
+} soup;
+
+static int soup_vertex(soup *s, const double p[3]) {
+  if (s->nv == s->capv) {
+    int c = s->capv ? 2 * s->capv : 64;
+    double *v = realloc(s->v, (size_t)c * 3 * sizeof(double));
+    if (!v) return 0;
+    s->v = v;
+    s->capv = c;
+  }
+  cosrod_vec3_copy(s->v + 3 * s->nv++, p);
+  return 1;
+}
+
+static int soup_tri(soup *s, int a, int b, int c) {
+  if (s->nt == s->capt) {
+    int n = s->capt ? 2 * s->capt : 64;
+    int *t = realloc(s->t, (size_t)n * 3 * sizeof(int));
+    if (!t) return 0;
+    s->t = t;
+    s->capt = n;
+  }
+  s->t[3 * s->nt] = a;
+  s->t[3 * s->nt + 1] = b;
+  s->t[3 * s->nt + 2] = c;
+  ++s->nt;
+  return 1;
+}
+
+static const double *weld_base;
+static int weld_cmp(const void *x, const void *y) {
+  const double *a = weld_base + 3 * *(const int *)x, *b = weld_base + 3 * *(const int *)y;
+  for (int k = 0; k < 3; ++k)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
+/* Merge exactly coincident corners (STL). */
+static int soup_weld(soup *s) {
+  int n = s->nv, *ord = malloc((size_t)n * sizeof(int)), *map = malloc((size_t)n * sizeof(int));
+  double *v = malloc((size_t)n * 3 * sizeof(double));
+  if (!ord || !map || !v) {
+    free(ord);
+    free(map);
+    free(v);
+    return 0;
+  }
+  for (int i = 0; i < n; ++i) ord[i] = i;
+  weld_base = s->v;
+  qsort(ord, (size_t)n, sizeof(int), weld_cmp);
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i == 0 || weld_cmp(ord + i - 1, ord + i) != 0) cosrod_vec3_copy(v + 3 * m++, s->v + 3 * ord[i]);
+    map[ord[i]] = m - 1;
+  }
+  for (int i = 0; i < 3 * s->nt; ++i) s->t[i] = map[s->t[i]];
+  free(s->v);
+  s->v = v;
+  s->nv = s->capv = m;
+  free(ord);
+  free(map);
+  return 1;
+}
+
+static int read_stl_binary(soup *s, FILE *f, uint32_t n) {
+  unsigned char rec[50];
+  for (uint32_t i = 0; i < n; ++i) {
+    if (fread(rec, 1, 50, f) != 50) return 0;
+    for (int c = 0; c < 3; ++c) {
+      float xyz[3];
+      memcpy(xyz, rec + 12 + 12 * c, 12);
+      if (!soup_vertex(s, (double[3]){xyz[0], xyz[1], xyz[2]})) return 0;
+    }
+    if (!soup_tri(s, s->nv - 3, s->nv - 2, s->nv - 1)) return 0;
+  }
+  return 1;
+}
+
+/* ASCII STL: "vertex x y z" lines, three per facet. Returns 0 and sets *bad. */
+static int read_stl_ascii(soup *s, FILE *f, int *bad, const char **what) {
+  char line[512];
+  int lineno = 0, corners = 0;
+  while (fgets(line, sizeof line, f)) {
+    ++lineno;
+    char *p = line;
+    while (isspace((unsigned char)*p)) ++p;
+    if (strncmp(p, "vertex", 6) == 0) {
+      double x[3];
+      if (sscanf(p + 6, "%lf %lf %lf", x, x + 1, x + 2) != 3 || !isfinite(x[0] + x[1] + x[2])) {
+        *bad = lineno;
+        *what = "expected 'vertex x y z' with three finite numbers";
+        return 0;
+      }
+      if (!soup_vertex(s, x)) return 0;
+      if (++corners == 3) {
+        if (!soup_tri(s, s->nv - 3, s->nv - 2, s->nv - 1)) return 0;
+        corners = 0;
+      }
+    } else if (strncmp(p, "endloop", 7) == 0 && corners != 0) {
+      *bad = lineno;
+      *what = "facet with other than 3 vertices";
+      return 0;
+    } else if (*p && strncmp(p, "solid", 5) && strncmp(p, "facet", 5) && strncmp(p, "outer", 5) &&
+               strncmp(p, "endloop", 7) && strncmp(p, "endfacet", 8) && strncmp(p, "endsolid", 8)) {
+      *bad = lineno;
+      *what = "unknown ascii STL keyword";
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* OBJ: "v x y z" and "f i j k ..." (1-based, negative = relative, i/t/n
+ * forms); polygons are fanned into triangles; other records ignored. */
+static int read_obj(soup *s, FILE *f, int *bad, const char **what) {
+  char line[4096];
+  int lineno = 0;
+  while (fgets(line, sizeof line, f)) {
+    ++lineno;
+    char *p = line;
+    while (isspace((unsigned char)*p)) ++p;
+    if (p[0] == 'v' && isspace((unsigned char)p[1])) {
+      double x[3];
+      if (sscanf(p + 1, "%lf %lf %lf", x, x + 1, x + 2) != 3 || !isfinite(x[0] + x[1] + x[2])) {
+        *bad = lineno;
+        *what = "expected 'v x y z' with three finite numbers";
+        return 0;
+      }
+      if (!soup_vertex(s, x)) return 0;
+    } else if (p[0] == 'f' && isspace((unsigned char)p[1])) {
+      int idx[3], n = 0;
+      char *q = p + 1;
+      for (;;) {
+        while (isspace((unsigned char)*q)) ++q;
+        if (!*q) break;
+        char *end;
+        long i = strtol(q, &end, 10);
+        if (end == q || i == 0 || (i > 0 && i > s->nv) || (i < 0 && -i > s->nv)) {
+          *bad = lineno;
+          *what = "face index missing or out of range";
+          return 0;
+        }
+        int vi = i > 0 ? (int)i - 1 : s->nv + (int)i;
+        while (*end && !isspace((unsigned char)*end)) ++end; /* skip /t/n */
+        q = end;
+        if (n < 2) idx[n] = vi;
+        else {
+          idx[2] = vi;
+          if (!soup_tri(s, idx[0], idx[1], idx[2])) return 0;
+          idx[1] = vi;
+        }
+        ++n;
+      }
+      if (n < 3) {
+        *bad = lineno;
+        *what = "face with fewer than 3 vertices";
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+static int ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  if (n < m) return 0;
+  for (size_t i = 0; i < m; ++i)
+    if (tolower((unsigned char)s[n - m + i]) != suf[i]) return 0;
+  return 1;
+}
+
+cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, size_t errlen) {
+  int is_stl = ends_with(path, ".stl"), is_obj = ends_with(path, ".obj");
+  if (!is_stl && !is_obj) {
+    snprintf(err, errlen, "%s: unknown mesh format (expected .stl or .obj)", path);
+    return NULL;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open mesh file", path);
+    return NULL;
+  }
+  soup s = {0};
+  int ok = 1, bad = 0;
+  const char *what = "read error";
+  if (is_obj) {
+    ok = read_obj(&s, f, &bad, &what);
+  } else {
+    unsigned char head[84];
+    size_t got = fread(head, 1, 84, f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    uint32_t n = 0;
+    if (got == 84) memcpy(&n, head + 80, 4);
+    if (got == 84 && size == 84 + 50 * (long)n) {
+      fseek(f, 84, SEEK_SET);
+      ok = read_stl_binary(&s, f, n);
+      if (ok) ok = soup_weld(&s);
+    } else {
+      fseek(f, 0, SEEK_SET);
+      if (got < 5 || strncmp((const char *)head, "solid", 5) != 0) {
+        ok = 0;
+        bad = 1;
+        what = "neither binary STL (size does not match the triangle count) nor ascii STL ('solid' missing)";
+      } else {
+        ok = read_stl_ascii(&s, f, &bad, &what);
+        if (ok) ok = soup_weld(&s);
+      }
+    }
+  }
+  fclose(f);
+  cosrod_mesh *m = NULL;
+  if (!ok) {
+    if (bad > 0) snprintf(err, errlen, "%s:%d: %s", path, bad, what);
+    else snprintf(err, errlen, "%s: %s", path, what);
+  } else {
+    m = cosrod_mesh_create(s.v, s.nv, s.t, s.nt, require_closed, path, err, errlen);
+  }
+  free(s.v);
+  free(s.t);
+  return m;
+}
+
+/* ---- distances ----------------------------------------------------------- */
+
+int cosrod_contact_point_triangle(double q[3], const double p[3], const double a[3], const double b[3],
+                           const double c[3]) {
+  double ab[3], ac[3], ap[3], bp[3], cp[3];
+  cosrod_vec3_sub(ab, b, a);
+  cosrod_vec3_sub(ac, c, a);
+  cosrod_vec3_sub(ap, p, a);
+  double d1 = cosrod_vec3_dot(ab, ap), d2 = cosrod_vec3_dot(ac, ap);
+  if (d1 <= 0.0 && d2 <= 0.0) {
+    cosrod_vec3_copy(q, a);
+    return 4;
+  }
+  cosrod_vec3_sub(bp, p, b);
+  double d3 = cosrod_vec3_dot(ab, bp), d4 = cosrod_vec3_dot(ac, bp);
+  if (d3 >= 0.0 && d4 <= d3) {
+    cosrod_vec3_copy(q, b);
+    return 5;
+  }
+  double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+    double v = d1 / (d1 - d3);
+    for (int k = 0; k < 3; ++k) q[k] = a[k] + v * ab[k];
+    return 1;
+  }
+  cosrod_vec3_sub(cp, p, c);
+  double d5 = cosrod_vec3_dot(ab, cp), d6 = cosrod_vec3_dot(ac, cp);
+  if (d6 >= 0.0 && d5 <= d6) {
+    cosrod_vec3_copy(q, c);
+    return 6;
+  }
+  double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+    double w = d2 / (d2 - d6);
+    for (int k = 0; k < 3; ++k) q[k] = a[k] + w * ac[k];
+    return 3;
+  }
+  double va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+    double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    for (int k = 0; k < 3; ++k) q[k] = b[k] + w * (c[k] - b[k]);
+    return 2;
+  }
+  double den = 1.0 / (va + vb + vc), v = vb * den, w = vc * den;
+  for (int k = 0; k < 3; ++k) q[k] = a[k] + v * ab[k] + w * ac[k];
+  return 0;
+}
+
+static double box_dist2(const double *box, const double p[3]) {
+  double s = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    double e = fmax(box[k] - p[k], fmax(0.0, p[k] - box[3 + k]));
+    s += e * e;
+  }
+  return s;
+}
+
+double cosrod_contact_sdf_mesh(const cosrod_shape *shape, const double p[3], double g[3], double H[9]) {
+  const cosrod_mesh *m = shape->mesh;
+  double best = DBL_MAX, qb[3] = {0, 0, 0};
+  int ib = 0, fb = 0;
+  for (int i = 0; i < m->nt; ++i) {
+    if (box_dist2(m->tbox + 6 * i, p) >= best) continue;
+    const int *t = m->t + 3 * i;
+    double q[3], d[3];
+    int feat = cosrod_contact_point_triangle(q, p, m->v + 3 * t[0], m->v + 3 * t[1], m->v + 3 * t[2]);
+    cosrod_vec3_sub(d, p, q);
+    double d2 = cosrod_vec3_dot(d, d);
+    if (d2 < best) {
+      best = d2;
+      ib = i;
+      fb = feat;
+      cosrod_vec3_copy(qb, q);
+    }
+  }
+  const int *t = m->t + 3 * ib;
+  /* pseudo-normal of the feature; edges 1 = ab, 2 = bc, 3 = ca are edge k = fb - 1 */
+  const double *N = fb == 0 ? m->fn + 3 * ib : (fb <= 3 ? m->en + 3 * (3 * ib + fb - 1) : m->vn + 3 * t[fb - 4]);
+  double d[3], dist = sqrt(best);
+  cosrod_vec3_sub(d, p, qb);
+  double sg = cosrod_vec3_dot(d, N) >= 0.0 ? 1.0 : -1.0;
+  m3_zero(H);
+  if (fb == 0 || !(dist > 0.0)) {
+    cosrod_vec3_copy(g, m->fn + 3 * ib);
+    if (fb != 0) cosrod_vec3_copy(g, N);
+    return sg * dist;
+  }
+  for (int k = 0; k < 3; ++k) g[k] = sg * d[k] / dist;
+  m3_identity_add(H, sg / dist);
+  m3_outer_add(H, -sg / dist, g, g);
+  if (fb <= 3) { /* edge: remove the edge direction */
+    const double *A = m->v + 3 * t[fb - 1], *B = m->v + 3 * t[fb % 3];
+    double e[3];
+    cosrod_vec3_sub(e, B, A);
+    cosrod_vec3_scale(e, 1.0 / cosrod_vec3_norm(e), e);
+    m3_outer_add(H, -sg / dist, e, e);
+  }
+  return sg * dist;
+}
+
+/* Unsigned distance of segment [a, b] from triangle (A, B, C). */
+static double seg_tri(double *t, const double a[3], const double b[3], const double *A, const double *B,
+                      const double *C, const double *n) {
+  double e[3];
+  cosrod_vec3_sub(e, b, a);
+  double da = cosrod_vec3_dot(n, a) - cosrod_vec3_dot(n, A), db = cosrod_vec3_dot(n, b) - cosrod_vec3_dot(n, A);
+  if ((da <= 0.0 && db >= 0.0) || (da >= 0.0 && db <= 0.0)) { /* crosses the plane: inside the triangle? */
+    double tt = da == db ? 0.0 : da / (da - db), p[3], q[3], d[3];
+    for (int k = 0; k < 3; ++k) p[k] = a[k] + tt * e[k];
+    cosrod_contact_point_triangle(q, p, A, B, C);
+    cosrod_vec3_sub(d, p, q);
+    if (cosrod_vec3_dot(d, d) <= 1e-28 * (1.0 + cosrod_vec3_dot(p, p))) {
+      *t = tt;
+      return 0.0;
+    }
+  }
+  double best = DBL_MAX, q[3], d[3];
+  const double *P[3] = {A, B, C};
+  for (int k = 0; k < 3; ++k) {
+    double s, u;
+    double dist = cosrod_segment_segment_closest(&s, &u, a, b, P[k], P[(k + 1) % 3]);
+    if (dist < best) {
+      best = dist;
+      *t = s;
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    const double *p = k ? b : a;
+    cosrod_contact_point_triangle(q, p, A, B, C);
+    cosrod_vec3_sub(d, p, q);
+    double dist = cosrod_vec3_norm(d);
+    if (dist < best) {
+      best = dist;
+      *t = k;
+    }
+  }
+  return best;
+}
+
+double cosrod_contact_mesh_segment_closest(double *t, const cosrod_mesh *m, const double a[3], const double b[3]) {
+  double best = DBL_MAX;
+  *t = 0.0;
+  for (int i = 0; i < m->nt; ++i) {
+    const int *tr = m->t + 3 * i;
+    double tt = 0.0, d = seg_tri(&tt, a, b, m->v + 3 * tr[0], m->v + 3 * tr[1], m->v + 3 * tr[2], m->fn + 3 * i);
+    if (d < best) {
+      best = d;
+      *t = tt;
+    }
+  }
+  return best;
+}
