@@ -163,7 +163,7 @@ double cosrod_shape_sdf(double grad[3], double hess[9], const cosrod_shape *shap
     double R[9], T[9];
     cosrod_quat_to_matrix(R, pose->q);
     for (int c = 0; c < 3; ++c) m3_vec(T + 3 * c, Hl, (double[3]){R[c], R[3 + c], R[6 + c]});
-    for (int c = 0; c < 3; ++c) m3_vec(hess + 3 * c, R, (double[3]){T[c], T[3 + c], T[6 + c]});
+    for (int c = 0; c < 3; ++c) m3_vec(hess + 3 * c, R, T + 3 * c);
   }
   return phi;
 }
