@@ -250,6 +250,14 @@ const cosrod_contact_point *cosrod_contact_points(const cosrod_contact_data *dat
  * narrow-phase pairs in contact. */
 void cosrod_contact_counts(const cosrod_contact_data *data, size_t *candidates, size_t *active);
 
+/* Warnings of the last evaluation for summary.json: segment-obstacle pairs
+ * whose exact closest distance penetrates while no Gauss point does (a
+ * feature thinner than the Gauss spacing: raise the quadrature or refine the
+ * rod), and the largest penetration as a fraction of the radius (the auto law
+ * gives <= 0.015 under the rod's weight; tunnelling shows as missed contacts
+ * or as a jump of this value). */
+void cosrod_contact_warnings(const cosrod_contact_data *data, size_t *missed, double *max_penetration);
+
 #ifdef __cplusplus
 }
 #endif

@@ -208,7 +208,8 @@ cosrod_status cosrod_contact_eval(const cosrod_contact_model *m, cosrod_contact_
                                   const double *const *v, double *const *f, int flags) {
   d->nblocks = d->npoints = 0;
   d->energy = d->power = 0.0;
-  d->ncand = d->nactive = 0;
+  d->ncand = d->nactive = d->nmissed = 0;
+  d->max_pen = 0.0;
   d->want_jac = (flags & COSROD_CONTACT_JAC) != 0;
   memset(d->wrench, 0, (size_t)(m->nobs > 0 ? m->nobs : 1) * 6 * sizeof(double));
   memset(d->trial_state, 0, m->nslots > 0 ? m->nslots : 1);
@@ -236,6 +237,10 @@ double cosrod_contact_dissipation(const cosrod_contact_data *d) { return d->powe
 void cosrod_contact_counts(const cosrod_contact_data *d, size_t *cand, size_t *active) {
   if (cand) *cand = d->ncand;
   if (active) *active = d->nactive;
+}
+void cosrod_contact_warnings(const cosrod_contact_data *d, size_t *missed, double *max_penetration) {
+  if (missed) *missed = d->nmissed;
+  if (max_penetration) *max_penetration = d->max_pen;
 }
 void cosrod_contact_obstacle_wrench(const cosrod_contact_data *d, int k, double F[3], double M[3]) {
   memcpy(F, d->wrench + 6 * k, 3 * sizeof(double));

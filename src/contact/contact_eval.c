@@ -178,6 +178,7 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
     if (p <= 0.0) continue;
     any = 1;
     d->nactive++;
+    d->max_pen = fmax(d->max_pen, p / R->radius);
     double rel[3], vo[3], u[3];
     cosrod_vec3_sub(rel, xk, pose->position);
     cosrod_vec3_cross(vo, pose->omega, rel);
@@ -230,6 +231,10 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
           Kb[2 * be + al][i] += W * N2[al] * N2[be] * Jx[i];
           Db[2 * be + al][i] += W * N2[al] * N2[be] * Jv[i];
         }
+  }
+  if (!any) { /* a feature thinner than the Gauss spacing may touch between the points */
+    double t;
+    if (cosrod_shape_segment_closest(&t, sh, pose, a, b) - R->radius < 0.0) d->nmissed++;
   }
   if (any && d->want_jac)
     for (int be = 0; be < 2; ++be)
@@ -335,6 +340,7 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
   double gap = rho - A->radius - B->radius, p = -gap;
   if (p <= 0.0) return 1;
   d->nactive++;
+  d->max_pen = fmax(d->max_pen, p / fmin(A->radius, B->radius));
   double c4[4] = {1.0 - s, s, -(1.0 - u), -u}, dvec[3] = {0, 0, 0}, n[3], vrel[3] = {0, 0, 0};
   for (int a = 0; a < 4; ++a)
     for (int k = 0; k < 3; ++k) {

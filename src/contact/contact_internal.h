@@ -96,6 +96,8 @@ struct cosrod_contact_data {
   size_t npoints, cappoints;
   double energy, power;
   size_t ncand, nactive;
+  size_t nmissed;      /* segment-obstacle pairs penetrating between the Gauss points only */
+  double max_pen;      /* max penetration / radius */
   int want_jac;
 };
 
