@@ -206,6 +206,29 @@ typedef struct cosrod_contact_block {
 } cosrod_contact_block;
 
 size_t cosrod_contact_nblocks(const cosrod_contact_data *data);
+/* Derivatives of rod vertex forces with respect to an obstacle's pose (for
+ * shapes on moving bodies): dF(rod, vertex)/d position (Kc), / d rotation
+ * (Kr; spatial increment: R <- (I + [dtheta]x) R), / d v (Dv), / d omega (Dw),
+ * each 3x3 column-major.  Derived at each Gauss point from the invariance of
+ * the contact under rigid motions of rod and obstacle together:
+ *   Kc = -J_x,  Kr = -[F]x + J_x [x - c]x + J_v [v_k]x - J_v [v_o]x + J_v [x - c]x [omega]x,
+ *   Dv = -J_v,  Dw = J_v [x - c]x.
+ * The force on the obstacle is minus the sum of the vertex forces, so its
+ * derivatives are minus sums of these blocks and of cosrod_contact_blocks. */
+typedef struct cosrod_contact_pose_block {
+  int rod, vertex, obstacle;
+  double Kc[9], Kr[9], Dv[9], Dw[9];
+} cosrod_contact_pose_block;
+size_t cosrod_contact_npose_blocks(const cosrod_contact_data *data);
+const cosrod_contact_pose_block *cosrod_contact_pose_blocks(const cosrod_contact_data *data);
+/* Dense (3 nv) x 12 derivative of rod ri's vertex forces with respect to
+ * obstacle k's (position, rotation, v, omega): from the blocks of the last
+ * eval with COSROD_CONTACT_JAC, and its central-difference twin (rotation
+ * steps as exp([h e_i]x) R). */
+void cosrod_contact_pose_jac_dense(const cosrod_contact_data *data, int ri, int obstacle, int nv, double *J);
+cosrod_status cosrod_contact_pose_jac_fd(const cosrod_contact_model *model, cosrod_contact_data *data,
+                                         const double *const *x, const double *const *v, int ri, int obstacle,
+                                         double h, double *J);
 const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *data);
 
 /* Finite-difference twin: the dense derivative of rod ri's vertex forces with

@@ -146,6 +146,7 @@ void cosrod_contact_data_free(cosrod_contact_data *d) {
   free(d->bucket);
   free(d->entry);
   free(d->blocks);
+  free(d->pblocks);
   free(d->points);
   free(d);
 }
@@ -170,10 +171,12 @@ cosrod_status cosrod_contact_data_create(cosrod_contact_data **out, const cosrod
   d->entry = calloc(nseg, sizeof(int));
   d->capblocks = 8 * nseg;
   d->cappoints = 4 * nseg;
+  d->cappblocks = 2 * nseg;
+  d->pblocks = malloc(d->cappblocks * sizeof(cosrod_contact_pose_block));
   d->blocks = malloc(d->capblocks * sizeof(cosrod_contact_block));
   d->points = malloc(d->cappoints * sizeof(cosrod_contact_point));
   if (!d->pose || !d->wrench || !d->anchor || !d->trial_anchor || !d->state || !d->trial_state || !d->cell ||
-      !d->box || !d->bucket || !d->entry || !d->blocks || !d->points) {
+      !d->box || !d->bucket || !d->entry || !d->blocks || !d->points || !d->pblocks) {
     cosrod_contact_data_free(d);
     return COSROD_ERR_NOMEM;
   }
@@ -194,6 +197,16 @@ cosrod_contact_block *cosrod_contact_block_push(cosrod_contact_data *d) {
   return d->blocks + d->nblocks++;
 }
 
+cosrod_contact_pose_block *cosrod_contact_pose_block_push(cosrod_contact_data *d) {
+  if (d->npblocks == d->cappblocks) {
+    cosrod_contact_pose_block *b = realloc(d->pblocks, 2 * d->cappblocks * sizeof(*b));
+    if (!b) return NULL;
+    d->pblocks = b;
+    d->cappblocks *= 2;
+  }
+  return d->pblocks + d->npblocks++;
+}
+
 cosrod_contact_point *cosrod_contact_point_push(cosrod_contact_data *d) {
   if (d->npoints == d->cappoints) {
     cosrod_contact_point *p = realloc(d->points, 2 * d->cappoints * sizeof(*p));
@@ -206,7 +219,7 @@ cosrod_contact_point *cosrod_contact_point_push(cosrod_contact_data *d) {
 
 cosrod_status cosrod_contact_eval(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
                                   const double *const *v, double *const *f, int flags) {
-  d->nblocks = d->npoints = 0;
+  d->nblocks = d->npoints = d->npblocks = 0;
   d->energy = d->power = 0.0;
   d->ncand = d->nactive = d->nmissed = 0;
   d->max_pen = 0.0;
@@ -230,6 +243,60 @@ void cosrod_contact_commit(const cosrod_contact_model *m, cosrod_contact_data *d
 
 size_t cosrod_contact_nblocks(const cosrod_contact_data *d) { return d->nblocks; }
 const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *d) { return d->blocks; }
+size_t cosrod_contact_npose_blocks(const cosrod_contact_data *d) { return d->npblocks; }
+const cosrod_contact_pose_block *cosrod_contact_pose_blocks(const cosrod_contact_data *d) { return d->pblocks; }
+
+void cosrod_contact_pose_jac_dense(const cosrod_contact_data *d, int ri, int k, int nv, double *J) {
+  size_t ld = 3 * (size_t)nv;
+  memset(J, 0, ld * 12 * sizeof(double));
+  for (size_t b = 0; b < d->npblocks; ++b) {
+    const cosrod_contact_pose_block *B = d->pblocks + b;
+    if (B->rod != ri || B->obstacle != k) continue;
+    const double *src[4] = {B->Kc, B->Kr, B->Dv, B->Dw};
+    for (int q = 0; q < 4; ++q)
+      for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r) J[(3 * (size_t)B->vertex + r) + ld * (3 * q + c)] += src[q][r + 3 * c];
+  }
+}
+
+cosrod_status cosrod_contact_pose_jac_fd(const cosrod_contact_model *m, cosrod_contact_data *d,
+                                         const double *const *x, const double *const *v, int ri, int k, double h,
+                                         double *J) {
+  size_t n = 3 * (size_t)m->rods[ri].nv;
+  double *fp = calloc(n, sizeof(double)), *fm = calloc(n, sizeof(double));
+  double **fs = calloc((size_t)m->nrods, sizeof(double *));
+  cosrod_status st = fp && fm && fs ? COSROD_OK : COSROD_ERR_NOMEM;
+  for (int r = 0; r < m->nrods && st == COSROD_OK; ++r)
+    if (!(fs[r] = calloc(3 * (size_t)m->rods[r].nv, sizeof(double)))) st = COSROD_ERR_NOMEM;
+  cosrod_pose p0 = d->pose[k];
+  for (int col = 0; col < 12 && st == COSROD_OK; ++col)
+    for (int sgn = 0; sgn < 2 && st == COSROD_OK; ++sgn) {
+      double e = sgn ? -h : h;
+      cosrod_pose p = p0;
+      int q = col / 3, c = col % 3;
+      if (q == 0) p.position[c] += e;
+      if (q == 2) p.v[c] += e;
+      if (q == 3) p.omega[c] += e;
+      if (q == 1) {
+        double dq[4] = {cos(0.5 * e), 0.0, 0.0, 0.0};
+        dq[1 + c] = sin(0.5 * e);
+        cosrod_quat_mul(p.q, dq, p0.q);
+      }
+      d->pose[k] = p;
+      for (int r = 0; r < m->nrods; ++r) memset(fs[r], 0, 3 * (size_t)m->rods[r].nv * sizeof(double));
+      st = cosrod_contact_eval(m, d, x, v, fs, 0);
+      memcpy(sgn ? fm : fp, fs[ri], n * sizeof(double));
+      if (sgn)
+        for (size_t r = 0; r < n; ++r) J[r + n * (size_t)col] = (fp[r] - fm[r]) / (2.0 * h);
+    }
+  d->pose[k] = p0;
+  free(fp);
+  free(fm);
+  for (int r = 0; r < m->nrods && fs; ++r) free(fs[r]);
+  free(fs);
+  return st;
+}
+
 size_t cosrod_contact_npoints(const cosrod_contact_data *d) { return d->npoints; }
 const cosrod_contact_point *cosrod_contact_points(const cosrod_contact_data *d) { return d->points; }
 double cosrod_contact_energy(const cosrod_contact_data *d) { return d->energy; }

@@ -164,9 +164,10 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
   if (cosrod_shape_sdf(NULL, NULL, sh, pose, mid) - 0.5 * cosrod_vec3_norm(e) - R->radius >= 0.0) return 1;
   d->ncand++;
   double l0 = R->sref[sg + 1] - R->sref[sg];
-  double Kb[4][9], Db[4][9];
+  double Kb[4][9], Db[4][9], Pb[2][4][9]; /* vertex blocks; pose blocks (vertex, Kc Kr Dv Dw) */
   memset(Kb, 0, sizeof Kb);
   memset(Db, 0, sizeof Db);
+  memset(Pb, 0, sizeof Pb);
   int any = 0;
   for (int q = 0; q < m->nq; ++q) {
     double xi = m->gx[q], W = m->gw[q] * l0, xk[3], vk[3] = {0, 0, 0}, n[3], H[9];
@@ -231,6 +232,27 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
           Kb[2 * be + al][i] += W * N2[al] * N2[be] * Jx[i];
           Db[2 * be + al][i] += W * N2[al] * N2[be] * Jv[i];
         }
+    /* pose derivatives (header of contact.h): rigid-motion invariance */
+    double Srel[9], SF[9], Svk[9], Svo[9], Sw[9], T1[9], T2[9], Pt[4][9];
+    cosrod_vec3_skew(Srel, rel);
+    cosrod_vec3_skew(SF, F);
+    cosrod_vec3_skew(Svk, vk);
+    cosrod_vec3_skew(Svo, pose->v);
+    cosrod_vec3_skew(Sw, pose->omega);
+    m3_mul(Pt[1], Jx, Srel);
+    m3_mul(T1, Jv, Svk);
+    m3_mul(T2, Jv, Svo);
+    m3_mul(Pt[3], Jv, Srel);
+    double T3[9];
+    m3_mul(T3, Pt[3], Sw);
+    for (int i = 0; i < 9; ++i) {
+      Pt[0][i] = -Jx[i];
+      Pt[1][i] += -SF[i] + T1[i] - T2[i] + T3[i];
+      Pt[2][i] = -Jv[i];
+    }
+    for (int al = 0; al < 2; ++al)
+      for (int q4 = 0; q4 < 4; ++q4)
+        for (int i = 0; i < 9; ++i) Pb[al][q4][i] += W * N2[al] * Pt[q4][i];
   }
   if (!any) { /* a feature thinner than the Gauss spacing may touch between the points */
     double t;
@@ -240,6 +262,18 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
     for (int be = 0; be < 2; ++be)
       for (int al = 0; al < 2; ++al)
         if (!push_block(d, r, sg + al, r, sg + be, 1, Kb[2 * be + al], Db[2 * be + al])) return 0;
+  if (any && d->want_jac)
+    for (int al = 0; al < 2; ++al) {
+      cosrod_contact_pose_block *pb = cosrod_contact_pose_block_push(d);
+      if (!pb) return 0;
+      pb->rod = r;
+      pb->vertex = sg + al;
+      pb->obstacle = o;
+      memcpy(pb->Kc, Pb[al][0], sizeof pb->Kc);
+      memcpy(pb->Kr, Pb[al][1], sizeof pb->Kr);
+      memcpy(pb->Dv, Pb[al][2], sizeof pb->Dv);
+      memcpy(pb->Dw, Pb[al][3], sizeof pb->Dw);
+    }
   return 1;
 }
 

@@ -44,6 +44,10 @@ static inline void m3_vec(double y[3], const double A[9], const double x[3]) {
   y[1] = t1;
   y[2] = t2;
 }
+/* C = A B (C must not alias) */
+static inline void m3_mul(double C[9], const double A[9], const double B[9]) {
+  for (int c = 0; c < 3; ++c) m3_vec(C + 3 * c, A, B + 3 * c);
+}
 /* y = A^T x */
 static inline void m3_tvec(double y[3], const double A[9], const double x[3]) {
   double t0 = A[0] * x[0] + A[1] * x[1] + A[2] * x[2];
@@ -92,6 +96,8 @@ struct cosrod_contact_data {
   /* results */
   cosrod_contact_block *blocks;
   size_t nblocks, capblocks;
+  cosrod_contact_pose_block *pblocks;
+  size_t npblocks, cappblocks;
   cosrod_contact_point *points;
   size_t npoints, cappoints;
   double energy, power;
@@ -108,6 +114,7 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
                  const double *const *x, const double *const *v, double *const *f);
 cosrod_contact_block *cosrod_contact_block_push(cosrod_contact_data *d);
 cosrod_contact_point *cosrod_contact_point_push(cosrod_contact_data *d);
+cosrod_contact_pose_block *cosrod_contact_pose_block_push(cosrod_contact_data *d);
 /* contact_broad.c */
 int cosrod_contact_broad_rods(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
                        const double *const *v, double *const *f);

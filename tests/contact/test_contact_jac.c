@@ -78,6 +78,31 @@ static void compare(const cosrod_contact_model *m, cosrod_contact_data *d, test_
   free(Df);
 }
 
+/* Pose derivatives (Kc, Kr, Dv, Dw) of rod 0 w.r.t. obstacle 0 vs the twin;
+ * same tolerance form as compare (rotation steps move points by h |x - c|). */
+static void compare_pose(const cosrod_contact_model *m, cosrod_contact_data *d, test_rod *rod, double h, double k,
+                         double delta, double l, double rho, const char *what) {
+  test_rod_zero_f(rod);
+  cosrod_contact_eval(m, d, (const double *const[]){rod->x}, (const double *const[]){rod->v},
+                      (double *const[]){rod->f}, COSROD_CONTACT_JAC);
+  size_t n = 3 * (size_t)rod->nv * 12;
+  double *J = calloc(n, sizeof(double)), *Jf = calloc(n, sizeof(double)), fmaxv = 0.0, nJ = 0.0, e = 0.0;
+  for (int i = 0; i < 3 * rod->nv; ++i) fmaxv = fmax(fmaxv, fabs(rod->f[i]));
+  cosrod_contact_pose_jac_dense(d, 0, 0, rod->nv, J);
+  cosrod_contact_pose_jac_fd(m, d, (const double *const[]){rod->x}, (const double *const[]){rod->v}, 0, 0, h, Jf);
+  for (size_t i = 0; i < n; ++i) {
+    e = fmax(e, fabs(J[i] - Jf[i]));
+    nJ = fmax(nJ, fabs(J[i]));
+  }
+  double X = 0.3, F3 = k * l / (delta * delta) + fmaxv / (rho * rho);
+  double tol = 10.0 * (EPS * (fmaxv + nJ * X) / h + h * h * F3 / 6.0);
+  char lab[160];
+  snprintf(lab, sizeof lab, "%s: pose Jacobian (position, rotation, v, omega) vs FD, max|J| %.3g", what, nJ);
+  CHECK_LE(lab, e, tol);
+  free(J);
+  free(Jf);
+}
+
 static void random_pose(cosrod_pose *p, th_rng *g) {
   cosrod_pose_identity(p);
   double q[4] = {th_rng_normal(g), th_rng_normal(g), th_rng_normal(g), th_rng_normal(g)};
@@ -142,6 +167,7 @@ TEST(obstacle_jacobians_all_shapes) {
     cosrod_contact_model_create(&m, &def, NULL, 0);
     cosrod_contact_data_create(&d, m);
     compare(m, d, &rod, 1, 0, 0, 1e-7, k, delta, l, 0.01, names[s]);
+    compare_pose(m, d, &rod, 1e-7, k, delta, l, 0.01, names[s]);
     cosrod_contact_data_free(d);
     cosrod_contact_model_free(m);
     test_rod_free(&rod);
@@ -196,6 +222,7 @@ TEST(friction_jacobians_stick_and_slip) {
       CHECK(slip ? "all points slip" : "no point slips",
             slip ? nslip == (int)cosrod_contact_npoints(d) : nslip == 0);
       compare(m, d, &rod, 1, 0, 0, 1e-8, k, delta, l, 0.2, what);
+      compare_pose(m, d, &rod, 1e-8, k, delta, l, 0.2, what);
       cosrod_contact_data_free(d);
       cosrod_contact_model_free(m);
       test_rod_free(&rod);
