@@ -115,11 +115,11 @@ int cosrod_mesh_is_closed(const cosrod_mesh *mesh);
 /* Settings; zero means "auto" (a zero-initialised struct is a frictionless
  * contact with automatic stiffness, onset and damping). */
 typedef struct cosrod_contact_law {
-  double stiffness;     /* k [N/m per m]; <= 0: auto (cosrod_contact_auto_stiffness) */
-  double onset;         /* delta [m]; <= 0: auto = 0.01 r */
-  double damping;       /* c [N s/m per m]; 0: auto = 2 sqrt(k rhoA) (critical); < 0: none */
-  double mu_static;     /* 0: frictionless */
-  double mu_kinetic;    /* <= mu_static */
+  double stiffness;         /* k [N/m per m]; <= 0: auto (cosrod_contact_auto_stiffness) */
+  double onset;             /* delta [m]; <= 0: auto = 0.01 r */
+  double damping;           /* c [N s/m per m]; 0: auto = 2 sqrt(k rhoA) (critical); < 0: none */
+  double mu_static;         /* 0: frictionless */
+  double mu_kinetic;        /* <= mu_static */
   double tangent_stiffness; /* k_t [N/m per m]; <= 0: = k */
 } cosrod_contact_law;
 
@@ -188,7 +188,8 @@ enum { COSROD_CONTACT_JAC = 1 };
  * With COSROD_CONTACT_JAC the Jacobian blocks are stored in data (see
  * cosrod_contact_blocks).  Friction uses the anchors of the last commit. */
 cosrod_status cosrod_contact_eval(const cosrod_contact_model *model, cosrod_contact_data *data,
-                                  const double *const *x, const double *const *v, double *const *f, int flags);
+                                  const double *const *x, const double *const *v, double *const *f,
+                                  int flags);
 
 /* Accept the last evaluation's friction state: anchors of sliding contacts are
  * dragged to the slip limit, new contacts get an anchor, lost ones are cleared.
@@ -240,8 +241,8 @@ cosrod_status cosrod_contact_jac_fd(const cosrod_contact_model *model, cosrod_co
                                     double *K, double *D);
 /* The analytic blocks of the last eval with COSROD_CONTACT_JAC, summed into the
  * same dense layout (for comparison with the twin). */
-void cosrod_contact_jac_dense(const cosrod_contact_model *model, const cosrod_contact_data *data, int ri, int rj,
-                              double *K, double *D);
+void cosrod_contact_jac_dense(const cosrod_contact_model *model, const cosrod_contact_data *data, int ri,
+                              int rj, double *K, double *D);
 
 /* Contact potential [J] (integral of the penalty force, elastic energy plus the
  * friction springs' energy) and dissipated power [W] (>= 0: damping + friction

@@ -28,13 +28,16 @@
 #include "contact/contact_internal.h"
 #include "cosrod/quat.h"
 
-static const double gl_x[4][4] = {{0.0}, {-0.5773502691896258, 0.5773502691896258},
-                                  {-0.7745966692414834, 0.0, 0.7745966692414834},
-                                  {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
-                                   0.8611363115940526}};
-static const double gl_w[4][4] = {{2.0}, {1.0, 1.0}, {0.5555555555555556, 0.8888888888888888, 0.5555555555555556},
-                                  {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
-                                   0.3478548451374538}};
+static const double gl_x[4][4] = {
+    {0.0},
+    {-0.5773502691896258, 0.5773502691896258},
+    {-0.7745966692414834, 0.0, 0.7745966692414834},
+    {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526}};
+static const double gl_w[4][4] = {
+    {2.0},
+    {1.0, 1.0},
+    {0.5555555555555556, 0.8888888888888888, 0.5555555555555556},
+    {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538}};
 
 void cosrod_contact_model_free(cosrod_contact_model *m) {
   if (!m) return;
@@ -50,8 +53,8 @@ static cosrod_status fail(cosrod_contact_model *m, char *err, size_t errlen, con
   return COSROD_ERR_INVALID;
 }
 
-cosrod_status cosrod_contact_model_create(cosrod_contact_model **out, const cosrod_contact_def *def, char *err,
-                                          size_t errlen) {
+cosrod_status cosrod_contact_model_create(cosrod_contact_model **out, const cosrod_contact_def *def,
+                                          char *err, size_t errlen) {
   *out = NULL;
   cosrod_contact_model *m = calloc(1, sizeof(*m));
   if (!m) return COSROD_ERR_NOMEM;
@@ -77,7 +80,8 @@ cosrod_status cosrod_contact_model_create(cosrod_contact_model **out, const cosr
     const cosrod_shape *s = &def->obstacles[k].shape;
     int bad = (int)s->type < 0 || s->type >= COSROD_SHAPE_COUNT ||
               ((s->type == COSROD_SHAPE_SPHERE || s->type == COSROD_SHAPE_CYLINDER ||
-                s->type == COSROD_SHAPE_CAPSULE) && !(s->radius > 0.0)) ||
+                s->type == COSROD_SHAPE_CAPSULE) &&
+               !(s->radius > 0.0)) ||
               (s->type == COSROD_SHAPE_CAPSULE && !(s->half_length >= 0.0)) ||
               (s->type == COSROD_SHAPE_BOX && !(s->half[0] > 0.0 && s->half[1] > 0.0 && s->half[2] > 0.0)) ||
               (s->type == COSROD_SHAPE_MESH && !s->mesh);
@@ -131,7 +135,9 @@ void cosrod_contact_model_law(const cosrod_contact_model *m, int rod, double *k,
   if (kt) *kt = q->kt;
 }
 
-double cosrod_contact_model_self_exclusion(const cosrod_contact_model *m, int rod) { return m->rods[rod].excl; }
+double cosrod_contact_model_self_exclusion(const cosrod_contact_model *m, int rod) {
+  return m->rods[rod].excl;
+}
 
 void cosrod_contact_data_free(cosrod_contact_data *d) {
   if (!d) return;
@@ -217,8 +223,9 @@ cosrod_contact_point *cosrod_contact_point_push(cosrod_contact_data *d) {
   return d->points + d->npoints++;
 }
 
-cosrod_status cosrod_contact_eval(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
-                                  const double *const *v, double *const *f, int flags) {
+cosrod_status cosrod_contact_eval(const cosrod_contact_model *m, cosrod_contact_data *d,
+                                  const double *const *x, const double *const *v, double *const *f,
+                                  int flags) {
   d->nblocks = d->npoints = d->npblocks = 0;
   d->energy = d->power = 0.0;
   d->ncand = d->nactive = d->nmissed = 0;
@@ -230,7 +237,8 @@ cosrod_status cosrod_contact_eval(const cosrod_contact_model *m, cosrod_contact_
     for (int i = 0; i < 3 * m->rods[r].nv; ++i)
       if (!isfinite(x[r][i]) || (v && v[r] && !isfinite(v[r][i]))) return COSROD_ERR_NONFINITE;
   if (!cosrod_contact_obstacles(m, d, x, v, f)) return COSROD_ERR_NOMEM;
-  if ((m->rods_contact || m->self_contact) && !cosrod_contact_broad_rods(m, d, x, v, f)) return COSROD_ERR_NOMEM;
+  if ((m->rods_contact || m->self_contact) && !cosrod_contact_broad_rods(m, d, x, v, f))
+    return COSROD_ERR_NOMEM;
   return COSROD_OK;
 }
 
@@ -244,7 +252,9 @@ void cosrod_contact_commit(const cosrod_contact_model *m, cosrod_contact_data *d
 size_t cosrod_contact_nblocks(const cosrod_contact_data *d) { return d->nblocks; }
 const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *d) { return d->blocks; }
 size_t cosrod_contact_npose_blocks(const cosrod_contact_data *d) { return d->npblocks; }
-const cosrod_contact_pose_block *cosrod_contact_pose_blocks(const cosrod_contact_data *d) { return d->pblocks; }
+const cosrod_contact_pose_block *cosrod_contact_pose_blocks(const cosrod_contact_data *d) {
+  return d->pblocks;
+}
 
 void cosrod_contact_pose_jac_dense(const cosrod_contact_data *d, int ri, int k, int nv, double *J) {
   size_t ld = 3 * (size_t)nv;
@@ -260,8 +270,8 @@ void cosrod_contact_pose_jac_dense(const cosrod_contact_data *d, int ri, int k, 
 }
 
 cosrod_status cosrod_contact_pose_jac_fd(const cosrod_contact_model *m, cosrod_contact_data *d,
-                                         const double *const *x, const double *const *v, int ri, int k, double h,
-                                         double *J) {
+                                         const double *const *x, const double *const *v, int ri, int k,
+                                         double h, double *J) {
   size_t n = 3 * (size_t)m->rods[ri].nv;
   double *fp = calloc(n, sizeof(double)), *fm = calloc(n, sizeof(double));
   double **fs = calloc((size_t)m->nrods, sizeof(double *));
@@ -332,15 +342,16 @@ void cosrod_contact_jac_dense(const cosrod_contact_model *m, const cosrod_contac
 }
 
 /* Forces of rod ri after setting coordinate (which: 0 x, 1 v) idx of rod rj. */
-static cosrod_status fd_forces(const cosrod_contact_model *m, cosrod_contact_data *d, double **xs, double **vs,
-                               double **fs, int ri) {
+static cosrod_status fd_forces(const cosrod_contact_model *m, cosrod_contact_data *d, double **xs,
+                               double **vs, double **fs, int ri) {
   for (int r = 0; r < m->nrods; ++r) memset(fs[r], 0, 3 * (size_t)m->rods[r].nv * sizeof(double));
   (void)ri;
   return cosrod_contact_eval(m, d, (const double *const *)xs, (const double *const *)vs, fs, 0);
 }
 
-cosrod_status cosrod_contact_jac_fd(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
-                                    const double *const *v, int ri, int rj, double h, double *K, double *D) {
+cosrod_status cosrod_contact_jac_fd(const cosrod_contact_model *m, cosrod_contact_data *d,
+                                    const double *const *x, const double *const *v, int ri, int rj, double h,
+                                    double *K, double *D) {
   int nr = m->nrods;
   double **xs = calloc((size_t)nr, sizeof(double *)), **vs = calloc((size_t)nr, sizeof(double *)),
          **fs = calloc((size_t)nr, sizeof(double *));

@@ -33,22 +33,25 @@ static void seg_of(const cosrod_contact_model *m, int g, int *r, int *s) {
   int lo = 0, hi = m->nrods - 1;
   while (lo < hi) {
     int mid = (lo + hi + 1) / 2;
-    if (m->rods[mid].seg0 <= g) lo = mid;
-    else hi = mid - 1;
+    if (m->rods[mid].seg0 <= g)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   *r = lo;
   *s = g - m->rods[lo].seg0;
 }
 
 int cosrod_contact_broad_rods(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
-                       const double *const *v, double *const *f) {
+                              const double *const *v, double *const *f) {
   int n = m->nseg;
   if (n < 2) return 1;
   double lmax = 0.0;
   for (int r = 0; r < m->nrods; ++r)
     for (int s = 0; s < m->rods[r].nseg; ++s) {
       const double *a = x[r] + 3 * s, *b = a + 3;
-      double l = sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
+      double l =
+          sqrt((b[0] - a[0]) * (b[0] - a[0]) + (b[1] - a[1]) * (b[1] - a[1]) + (b[2] - a[2]) * (b[2] - a[2]));
       lmax = fmax(lmax, l);
       double *box = d->box + 6 * (m->rods[r].seg0 + s), rr = m->rods[r].radius + 0.5 * m->margin;
       for (int k = 0; k < 3; ++k) {

@@ -87,9 +87,10 @@ static int push_block(cosrod_contact_data *d, int ri, int vi, int rj, int vj, in
 
 /* Friction at one Gauss point: writes F_t and (stick/slip) its Jacobian J;
  * returns the spring energy per length; *pw the dissipated power per length. */
-static double friction(double Ft[3], double J[9], double *pw, const cosrod_contact_model *m, cosrod_contact_data *d,
-                       size_t slot, const cosrod_pose *pose, const double xk[3], const double n[3],
-                       const double H[9], const double u[3], double f, double dfdp, double kt) {
+static double friction(double Ft[3], double J[9], double *pw, const cosrod_contact_model *m,
+                       cosrod_contact_data *d, size_t slot, const cosrod_pose *pose, const double xk[3],
+                       const double n[3], const double H[9], const double u[3], double f, double dfdp,
+                       double kt) {
   cosrod_vec3_zero(Ft);
   m3_zero(J);
   *pw = 0.0;
@@ -210,8 +211,14 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
     d->power += W * (R->c * w * pdot * pdot + pw);
     cosrod_contact_point *cp = cosrod_contact_point_push(d);
     if (!cp) return 0;
-    *cp = (cosrod_contact_point){.rod = r, .segment = sg, .other_kind = 0, .other = o, .other_segment = -1,
-                                 .gap = gap, .fn = W * FN, .slip = d->trial_state[slot] == 2};
+    *cp = (cosrod_contact_point){.rod = r,
+                                 .segment = sg,
+                                 .other_kind = 0,
+                                 .other = o,
+                                 .other_segment = -1,
+                                 .gap = gap,
+                                 .fn = W * FN,
+                                 .slip = d->trial_state[slot] == 2};
     cosrod_vec3_copy(cp->point, xk);
     cosrod_vec3_copy(cp->normal, n);
     cosrod_vec3_scale(cp->ft, W, Ft);
@@ -278,7 +285,7 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
 }
 
 int cosrod_contact_obstacles(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
-                      const double *const *v, double *const *f) {
+                             const double *const *v, double *const *f) {
   for (int r = 0; r < m->nrods; ++r)
     for (int s = 0; s < m->rods[r].nseg; ++s)
       for (int o = 0; o < m->nobs; ++o)
@@ -288,8 +295,8 @@ int cosrod_contact_obstacles(const cosrod_contact_model *m, cosrod_contact_data 
 
 /* Jacobian blocks of a rod-rod point contact (see the header comment). */
 static int pair_jac(cosrod_contact_data *d, const int rv[4][2], const double c4[4], const double *X[4],
-                    const double *V[4], double s, double u, const double n[3], double rho, double FN, double dfdp,
-                    double C, double w, double dw, double pdot) {
+                    const double *V[4], double s, double u, const double n[3], double rho, double FN,
+                    double dfdp, double C, double w, double dw, double pdot) {
   static const double ds4[4] = {-1, 1, 0, 0}, du4[4] = {0, 0, 1, -1};
   double P[9], g[2][3], Pg[2][3], vrel[3] = {0, 0, 0}, dv[2][3] = {{0, 0, 0}, {0, 0, 0}};
   m3_zero(P);
@@ -307,7 +314,7 @@ static int pair_jac(cosrod_contact_data *d, const int rv[4][2], const double c4[
     }
   m3_vec(Pg[0], P, g[0]);
   m3_vec(Pg[1], P, g[1]);
-  int act[2] = {s > 0.0 && s < 1.0, u > 0.0 && u < 1.0};
+  int act[2] = {s > 0.0 && s<1.0, u> 0.0 && u < 1.0};
   double A[2][2];
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) A[i][j] = cosrod_vec3_dot(g[i], Pg[j]) / rho;
@@ -362,7 +369,7 @@ static int pair_jac(cosrod_contact_data *d, const int rv[4][2], const double c4[
 }
 
 int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, int ra, int i, int rb, int j,
-                 const double *const *x, const double *const *v, double *const *f) {
+                        const double *const *x, const double *const *v, double *const *f) {
   const contact_rod_m *A = &m->rods[ra], *B = &m->rods[rb];
   const double *X[4] = {x[ra] + 3 * i, x[ra] + 3 * i + 3, x[rb] + 3 * j, x[rb] + 3 * j + 3};
   static const double zero[3] = {0, 0, 0};
@@ -389,8 +396,10 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
     cosrod_vec3_sub(e2, X[3], X[2]);
     cosrod_vec3_cross(n, e1, e2);
     double l = cosrod_vec3_norm(n);
-    if (l > 0.0) cosrod_vec3_scale(n, 1.0 / l, n);
-    else cosrod_vec3_set(n, 0.0, 0.0, 1.0);
+    if (l > 0.0)
+      cosrod_vec3_scale(n, 1.0 / l, n);
+    else
+      cosrod_vec3_set(n, 0.0, 0.0, 1.0);
   }
   double l = 0.5 * (A->sref[i + 1] - A->sref[i] + B->sref[j + 1] - B->sref[j]);
   double K = fmin(A->k, B->k) * l, C = fmin(A->c, B->c) * l, delta = fmin(A->delta, B->delta);
@@ -406,8 +415,14 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
   d->power += C * w * pdot * pdot;
   cosrod_contact_point *cp = cosrod_contact_point_push(d);
   if (!cp) return 0;
-  *cp = (cosrod_contact_point){.rod = ra, .segment = i, .other_kind = 1, .other = rb, .other_segment = j,
-                               .gap = gap, .fn = FN, .slip = 0};
+  *cp = (cosrod_contact_point){.rod = ra,
+                               .segment = i,
+                               .other_kind = 1,
+                               .other = rb,
+                               .other_segment = j,
+                               .gap = gap,
+                               .fn = FN,
+                               .slip = 0};
   for (int k = 0; k < 3; ++k) cp->point[k] = X[0][k] + s * (X[1][k] - X[0][k]);
   cosrod_vec3_copy(cp->normal, n);
   cosrod_vec3_zero(cp->ft);

@@ -13,14 +13,15 @@ extern const contact_sdf_fn cosrod_contact_sdf_table[COSROD_SHAPE_COUNT];
 
 double cosrod_contact_sdf_mesh(const cosrod_shape *shape, const double p[3], double g[3], double H[9]);
 /* Minimum unsigned distance from segment [a, b] (local frame) to the mesh. */
-double cosrod_contact_mesh_segment_closest(double *t, const cosrod_mesh *mesh, const double a[3], const double b[3]);
+double cosrod_contact_mesh_segment_closest(double *t, const cosrod_mesh *mesh, const double a[3],
+                                           const double b[3]);
 /* Local bounding box of a mesh. */
 void cosrod_contact_mesh_bounds(const cosrod_mesh *mesh, double lo[3], double hi[3]);
 
 /* Closest point on triangle (a, b, c) to p: writes q and returns the feature:
  * 0 face interior, 1..3 edge (ab, bc, ca), 4..6 vertex (a, b, c). */
 int cosrod_contact_point_triangle(double q[3], const double p[3], const double a[3], const double b[3],
-                           const double c[3]);
+                                  const double c[3]);
 
 /* 3x3 helpers (column-major). */
 static inline void m3_zero(double A[9]) {
@@ -58,14 +59,13 @@ static inline void m3_tvec(double y[3], const double A[9], const double x[3]) {
   y[2] = t2;
 }
 
-
 /* Per-rod effective parameters. */
 typedef struct contact_rod_m {
   int nv, nseg;
   double radius, k, delta, c, kt, excl; /* law after "auto"; self-exclusion arc [m] */
-  double *sref;                          /* (nv) */
-  int seg0;                              /* global index of segment 0 */
-  size_t slot0;                          /* first friction slot: (seg * nobs + obstacle) * nq + point */
+  double *sref;                         /* (nv) */
+  int seg0;                             /* global index of segment 0 */
+  size_t slot0;                         /* first friction slot: (seg * nobs + obstacle) * nq + point */
 } contact_rod_m;
 
 struct cosrod_contact_model {
@@ -80,19 +80,19 @@ struct cosrod_contact_model {
 };
 
 struct cosrod_contact_data {
-  cosrod_pose *pose;    /* (nobs) */
-  double *wrench;       /* (nobs x 6) F, M */
+  cosrod_pose *pose; /* (nobs) */
+  double *wrench;    /* (nobs x 6) F, M */
   /* friction slots (nslots): committed anchor (obstacle frame) and state
    * (0 none, 1 stick, 2 slip), and the trial of the last evaluation */
   double *anchor, *trial_anchor;
   unsigned char *state, *trial_state;
   /* broad phase over all segments (nseg) */
-  int *cell;            /* (nseg x 3) */
-  double *box;          /* (nseg x 6) inflated AABB */
-  int *bucket;          /* (nbucket + 1) starts */
-  int *entry;           /* (nseg) segments sorted by bucket */
+  int *cell;   /* (nseg x 3) */
+  double *box; /* (nseg x 6) inflated AABB */
+  int *bucket; /* (nbucket + 1) starts */
+  int *entry;  /* (nseg) segments sorted by bucket */
   size_t nbucket;
-  double h;             /* cell size */
+  double h; /* cell size */
   /* results */
   cosrod_contact_block *blocks;
   size_t nblocks, capblocks;
@@ -102,21 +102,21 @@ struct cosrod_contact_data {
   size_t npoints, cappoints;
   double energy, power;
   size_t ncand, nactive;
-  size_t nmissed;      /* segment-obstacle pairs penetrating between the Gauss points only */
-  double max_pen;      /* max penetration / radius */
+  size_t nmissed; /* segment-obstacle pairs penetrating between the Gauss points only */
+  double max_pen; /* max penetration / radius */
   int want_jac;
 };
 
 /* contact_eval.c */
 int cosrod_contact_obstacles(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
-                      const double *const *v, double *const *f);
+                             const double *const *v, double *const *f);
 int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, int ra, int i, int rb, int j,
-                 const double *const *x, const double *const *v, double *const *f);
+                        const double *const *x, const double *const *v, double *const *f);
 cosrod_contact_block *cosrod_contact_block_push(cosrod_contact_data *d);
 cosrod_contact_point *cosrod_contact_point_push(cosrod_contact_data *d);
 cosrod_contact_pose_block *cosrod_contact_pose_block_push(cosrod_contact_data *d);
 /* contact_broad.c */
 int cosrod_contact_broad_rods(const cosrod_contact_model *m, cosrod_contact_data *d, const double *const *x,
-                       const double *const *v, double *const *f);
+                              const double *const *v, double *const *f);
 
 #endif /* COSROD_CONTACT_INTERNAL_H */

@@ -29,12 +29,12 @@
 
 struct cosrod_mesh {
   int nv, nt;
-  double *v;     /* (nv x 3) */
-  int *t;        /* (nt x 3) */
-  double *fn;    /* (nt x 3) face normals */
-  double *en;    /* (nt x 3 x 3) edge pseudo-normals, edge k = (t_k, t_{k+1}) */
-  double *vn;    /* (nv x 3) vertex pseudo-normals */
-  double *tbox;  /* (nt x 6) triangle bounding boxes lo, hi */
+  double *v;    /* (nv x 3) */
+  int *t;       /* (nt x 3) */
+  double *fn;   /* (nt x 3) face normals */
+  double *en;   /* (nt x 3 x 3) edge pseudo-normals, edge k = (t_k, t_{k+1}) */
+  double *vn;   /* (nv x 3) vertex pseudo-normals */
+  double *tbox; /* (nt x 6) triangle bounding boxes lo, hi */
   double lo[3], hi[3];
   int closed;
 };
@@ -105,7 +105,8 @@ static int mesh_finish(cosrod_mesh *m, int require_closed, const char *name, cha
       double u[3], w[3];
       cosrod_vec3_sub(u, Q, P);
       cosrod_vec3_sub(w, R, P);
-      double ang = acos(fmax(-1.0, fmin(1.0, cosrod_vec3_dot(u, w) / (cosrod_vec3_norm(u) * cosrod_vec3_norm(w)))));
+      double ang =
+          acos(fmax(-1.0, fmin(1.0, cosrod_vec3_dot(u, w) / (cosrod_vec3_norm(u) * cosrod_vec3_norm(w)))));
       for (int k = 0; k < 3; ++k) m->vn[3 * t[c] + k] += ang * m->fn[3 * i + k];
       int a = t[c], b = t[(c + 1) % 3];
       E[3 * i + c] = (edge_rec){a < b ? a : b, a < b ? b : a, i, c, a < b};
@@ -147,7 +148,8 @@ static int mesh_finish(cosrod_mesh *m, int require_closed, const char *name, cha
     int n = 0;
     while (bad + n < 3 * nt && edge_cmp(E + bad, E + bad + n) == 0) ++n;
     snprintf(err, errlen,
-             "%s: not a closed manifold: edge between vertices %d and %d (triangle %d) is used by %d triangle(s)%s",
+             "%s: not a closed manifold: edge between vertices %d and %d (triangle %d) is used by %d "
+             "triangle(s)%s",
              name, E[bad].a + 1, E[bad].b + 1, E[bad].tri + 1, n,
              n == 2 ? " with the same orientation" : " (need 2)");
     free(E);
@@ -157,15 +159,16 @@ static int mesh_finish(cosrod_mesh *m, int require_closed, const char *name, cha
   return 1;
 }
 
-cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt, int require_closed,
-                                const char *name, char *err, size_t errlen) {
+cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt,
+                                int require_closed, const char *name, char *err, size_t errlen) {
   if (nv < 3 || nt < 1) {
     snprintf(err, errlen, "%s: empty mesh (%d vertices, %d triangles)", name, nv, nt);
     return NULL;
   }
   for (int i = 0; i < 3 * nt; ++i)
     if (triangles[i] < 0 || triangles[i] >= nv) {
-      snprintf(err, errlen, "%s: triangle %d refers to vertex %d of %d", name, i / 3 + 1, triangles[i] + 1, nv);
+      snprintf(err, errlen, "%s: triangle %d refers to vertex %d of %d", name, i / 3 + 1, triangles[i] + 1,
+               nv);
       return NULL;
     }
   cosrod_mesh *m = calloc(1, sizeof(*m));
@@ -340,7 +343,8 @@ static int read_obj(soup *s, FILE *f, int *bad, const char **what) {
         int vi = i > 0 ? (int)i - 1 : s->nv + (int)i;
         while (*end && !isspace((unsigned char)*end)) ++end; /* skip /t/n */
         q = end;
-        if (n < 2) idx[n] = vi;
+        if (n < 2)
+          idx[n] = vi;
         else {
           idx[2] = vi;
           if (!soup_tri(s, idx[0], idx[1], idx[2])) return 0;
@@ -408,8 +412,10 @@ cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, s
   fclose(f);
   cosrod_mesh *m = NULL;
   if (!ok) {
-    if (bad > 0) snprintf(err, errlen, "%s:%d: %s", path, bad, what);
-    else snprintf(err, errlen, "%s: %s", path, what);
+    if (bad > 0)
+      snprintf(err, errlen, "%s:%d: %s", path, bad, what);
+    else
+      snprintf(err, errlen, "%s: %s", path, what);
   } else {
     m = cosrod_mesh_create(s.v, s.nv, s.t, s.nt, require_closed, path, err, errlen);
   }
@@ -421,7 +427,7 @@ cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, s
 /* ---- distances ----------------------------------------------------------- */
 
 int cosrod_contact_point_triangle(double q[3], const double p[3], const double a[3], const double b[3],
-                           const double c[3]) {
+                                  const double c[3]) {
   double ab[3], ac[3], ap[3], bp[3], cp[3];
   cosrod_vec3_sub(ab, b, a);
   cosrod_vec3_sub(ac, c, a);
@@ -495,7 +501,8 @@ double cosrod_contact_sdf_mesh(const cosrod_shape *shape, const double p[3], dou
   }
   const int *t = m->t + 3 * ib;
   /* pseudo-normal of the feature; edges 1 = ab, 2 = bc, 3 = ca are edge k = fb - 1 */
-  const double *N = fb == 0 ? m->fn + 3 * ib : (fb <= 3 ? m->en + 3 * (3 * ib + fb - 1) : m->vn + 3 * t[fb - 4]);
+  const double *N =
+      fb == 0 ? m->fn + 3 * ib : (fb <= 3 ? m->en + 3 * (3 * ib + fb - 1) : m->vn + 3 * t[fb - 4]);
   double d[3], dist = sqrt(best);
   cosrod_vec3_sub(d, p, qb);
   double sg = cosrod_vec3_dot(d, N) >= 0.0 ? 1.0 : -1.0;
@@ -523,7 +530,8 @@ static double seg_tri(double *t, const double a[3], const double b[3], const dou
                       const double *C, const double *n) {
   double e[3];
   cosrod_vec3_sub(e, b, a);
-  double da = cosrod_vec3_dot(n, a) - cosrod_vec3_dot(n, A), db = cosrod_vec3_dot(n, b) - cosrod_vec3_dot(n, A);
+  double da = cosrod_vec3_dot(n, a) - cosrod_vec3_dot(n, A),
+         db = cosrod_vec3_dot(n, b) - cosrod_vec3_dot(n, A);
   if ((da <= 0.0 && db >= 0.0) || (da >= 0.0 && db <= 0.0)) { /* crosses the plane: inside the triangle? */
     double tt = da == db ? 0.0 : da / (da - db), p[3], q[3], d[3];
     for (int k = 0; k < 3; ++k) p[k] = a[k] + tt * e[k];
@@ -557,12 +565,14 @@ static double seg_tri(double *t, const double a[3], const double b[3], const dou
   return best;
 }
 
-double cosrod_contact_mesh_segment_closest(double *t, const cosrod_mesh *m, const double a[3], const double b[3]) {
+double cosrod_contact_mesh_segment_closest(double *t, const cosrod_mesh *m, const double a[3],
+                                           const double b[3]) {
   double best = DBL_MAX;
   *t = 0.0;
   for (int i = 0; i < m->nt; ++i) {
     const int *tr = m->t + 3 * i;
-    double tt = 0.0, d = seg_tri(&tt, a, b, m->v + 3 * tr[0], m->v + 3 * tr[1], m->v + 3 * tr[2], m->fn + 3 * i);
+    double tt = 0.0,
+           d = seg_tri(&tt, a, b, m->v + 3 * tr[0], m->v + 3 * tr[1], m->v + 3 * tr[2], m->fn + 3 * i);
     if (d < best) {
       best = d;
       *t = tt;

@@ -141,8 +141,9 @@ static double sdf_box(const cosrod_shape *s, const double p[3], double g[3], dou
 }
 
 const contact_sdf_fn cosrod_contact_sdf_table[COSROD_SHAPE_COUNT] = {
-    [COSROD_SHAPE_PLANE] = sdf_plane,   [COSROD_SHAPE_SPHERE] = sdf_sphere, [COSROD_SHAPE_CYLINDER] = sdf_cylinder,
-    [COSROD_SHAPE_CAPSULE] = sdf_capsule, [COSROD_SHAPE_BOX] = sdf_box,     [COSROD_SHAPE_MESH] = cosrod_contact_sdf_mesh,
+    [COSROD_SHAPE_PLANE] = sdf_plane,       [COSROD_SHAPE_SPHERE] = sdf_sphere,
+    [COSROD_SHAPE_CYLINDER] = sdf_cylinder, [COSROD_SHAPE_CAPSULE] = sdf_capsule,
+    [COSROD_SHAPE_BOX] = sdf_box,           [COSROD_SHAPE_MESH] = cosrod_contact_sdf_mesh,
 };
 
 void cosrod_pose_identity(cosrod_pose *pose) {
@@ -169,8 +170,8 @@ double cosrod_shape_sdf(double grad[3], double hess[9], const cosrod_shape *shap
 }
 
 /* phi'(t) and phi''(t) of the restriction of sdf to the segment. */
-static double seg_phi(double *d1, double *d2, const cosrod_shape *sh, const cosrod_pose *pose, const double a[3],
-                      const double e[3], double t) {
+static double seg_phi(double *d1, double *d2, const cosrod_shape *sh, const cosrod_pose *pose,
+                      const double a[3], const double e[3], double t) {
   double p[3], g[3], H[9], He[3];
   for (int k = 0; k < 3; ++k) p[k] = a[k] + t * e[k];
   double phi = cosrod_shape_sdf(g, H, sh, pose, p);
@@ -205,9 +206,12 @@ double cosrod_shape_segment_closest(double *t, const cosrod_shape *shape, const 
   double lo = 0.0, hi = 1.0, tt = 0.5;
   for (int it = 0; it < 200 && hi - lo > 1e-15; ++it) {
     seg_phi(&d1, &d2, shape, pose, a, e, tt);
-    if (d1 > 0.0) hi = tt;
-    else if (d1 < 0.0) lo = tt;
-    else break;
+    if (d1 > 0.0)
+      hi = tt;
+    else if (d1 < 0.0)
+      lo = tt;
+    else
+      break;
     double tn = d2 > 0.0 ? tt - d1 / d2 : -1.0;
     if (!(tn > lo && tn < hi)) tn = 0.5 * (lo + hi);
     if (fabs(tn - tt) <= 1e-15) {

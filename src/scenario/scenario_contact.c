@@ -92,59 +92,59 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
   cosrod_pose *p = &o->pose;
   double n[3] = {0, 0, 1}, q[4] = {1, 0, 0, 0};
   switch (s->type) {
-  case COSROD_SHAPE_PLANE:
-    sc_vec(c, m, "point", p->position, 3, R_ANY);
-    if (!sc_get(m, "normal")) sc_fail(c, m, "normal", "missing (the outward normal of the half-space)");
-    sc_vec(c, m, "normal", n, 3, R_ANY);
-    sc_unit_vec(c, m, "normal", n);
-    quat_from_z(p->q, n);
-    break;
-  case COSROD_SHAPE_SPHERE:
-    sc_vec(c, m, "center", p->position, 3, R_ANY);
-    s->radius = sc_req_num(c, m, "radius", R_POS, "sphere radius [m]");
-    break;
-  case COSROD_SHAPE_CYLINDER:
-    sc_vec(c, m, "center", p->position, 3, R_ANY);
-    if (sc_vec(c, m, "axis", n, 3, R_ANY)) sc_unit_vec(c, m, "axis", n);
-    quat_from_z(p->q, n);
-    s->radius = sc_req_num(c, m, "radius", R_POS, "cylinder radius [m]");
-    s->half_length = sc_get(m, "length") ? 0.5 * sc_req_num(c, m, "length", R_POS, "length [m]") : 0.0;
-    break;
-  case COSROD_SHAPE_CAPSULE: {
-    double a[3], b[3], d[3];
-    if (!sc_get(m, "a")) sc_fail(c, m, "a", "missing (first end of the capsule's axis)");
-    if (!sc_get(m, "b")) sc_fail(c, m, "b", "missing (second end of the capsule's axis)");
-    sc_vec(c, m, "a", a, 3, R_ANY);
-    sc_vec(c, m, "b", b, 3, R_ANY);
-    for (int k = 0; k < 3; ++k) {
-      d[k] = b[k] - a[k];
-      p->position[k] = 0.5 * (a[k] + b[k]);
+    case COSROD_SHAPE_PLANE:
+      sc_vec(c, m, "point", p->position, 3, R_ANY);
+      if (!sc_get(m, "normal")) sc_fail(c, m, "normal", "missing (the outward normal of the half-space)");
+      sc_vec(c, m, "normal", n, 3, R_ANY);
+      sc_unit_vec(c, m, "normal", n);
+      quat_from_z(p->q, n);
+      break;
+    case COSROD_SHAPE_SPHERE:
+      sc_vec(c, m, "center", p->position, 3, R_ANY);
+      s->radius = sc_req_num(c, m, "radius", R_POS, "sphere radius [m]");
+      break;
+    case COSROD_SHAPE_CYLINDER:
+      sc_vec(c, m, "center", p->position, 3, R_ANY);
+      if (sc_vec(c, m, "axis", n, 3, R_ANY)) sc_unit_vec(c, m, "axis", n);
+      quat_from_z(p->q, n);
+      s->radius = sc_req_num(c, m, "radius", R_POS, "cylinder radius [m]");
+      s->half_length = sc_get(m, "length") ? 0.5 * sc_req_num(c, m, "length", R_POS, "length [m]") : 0.0;
+      break;
+    case COSROD_SHAPE_CAPSULE: {
+      double a[3], b[3], d[3];
+      if (!sc_get(m, "a")) sc_fail(c, m, "a", "missing (first end of the capsule's axis)");
+      if (!sc_get(m, "b")) sc_fail(c, m, "b", "missing (second end of the capsule's axis)");
+      sc_vec(c, m, "a", a, 3, R_ANY);
+      sc_vec(c, m, "b", b, 3, R_ANY);
+      for (int k = 0; k < 3; ++k) {
+        d[k] = b[k] - a[k];
+        p->position[k] = 0.5 * (a[k] + b[k]);
+      }
+      double l = norm3(d);
+      if (l > 0.0)
+        for (int k = 0; k < 3; ++k) n[k] = d[k] / l;
+      quat_from_z(p->q, n);
+      s->half_length = 0.5 * l;
+      s->radius = sc_req_num(c, m, "radius", R_POS, "capsule radius [m]");
+      break;
     }
-    double l = norm3(d);
-    if (l > 0.0)
-      for (int k = 0; k < 3; ++k) n[k] = d[k] / l;
-    quat_from_z(p->q, n);
-    s->half_length = 0.5 * l;
-    s->radius = sc_req_num(c, m, "radius", R_POS, "capsule radius [m]");
-    break;
-  }
-  case COSROD_SHAPE_BOX: {
-    double size[3];
-    sc_vec(c, m, "center", p->position, 3, R_ANY);
-    if (!sc_get(m, "size")) sc_fail(c, m, "size", "missing (edge lengths [x, y, z] in the box frame)");
-    sc_vec(c, m, "size", size, 3, R_POS);
-    for (int k = 0; k < 3; ++k) s->half[k] = 0.5 * size[k];
-    break;
-  }
-  default: { /* mesh */
-    ynode *f = sc_require(c, m, "file", "an STL or OBJ file, relative to the scenario");
-    o->file = resolve(c, c->file, sc_to_str(c, f, "file"));
-    char merr[400];
-    cosrod_mesh *mesh = cosrod_mesh_load(o->file, 1, merr, sizeof merr);
-    if (!mesh) sc_fail(c, f, "file", "%s", merr);
-    cosrod_mesh_free(mesh);
-    sc_vec(c, m, "position", p->position, 3, R_ANY);
-  }
+    case COSROD_SHAPE_BOX: {
+      double size[3];
+      sc_vec(c, m, "center", p->position, 3, R_ANY);
+      if (!sc_get(m, "size")) sc_fail(c, m, "size", "missing (edge lengths [x, y, z] in the box frame)");
+      sc_vec(c, m, "size", size, 3, R_POS);
+      for (int k = 0; k < 3; ++k) s->half[k] = 0.5 * size[k];
+      break;
+    }
+    default: { /* mesh */
+      ynode *f = sc_require(c, m, "file", "an STL or OBJ file, relative to the scenario");
+      o->file = resolve(c, c->file, sc_to_str(c, f, "file"));
+      char merr[400];
+      cosrod_mesh *mesh = cosrod_mesh_load(o->file, 1, merr, sizeof merr);
+      if (!mesh) sc_fail(c, f, "file", "%s", merr);
+      cosrod_mesh_free(mesh);
+      sc_vec(c, m, "position", p->position, 3, R_ANY);
+    }
   }
   ynode *ov = sc_get(m, "orientation");
   if (ov) {
@@ -156,22 +156,28 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
 }
 
 static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies) {
-  static const char *const extra[COSROD_SHAPE_COUNT][4] = {
-      {"point", "normal", NULL}, {"center", "radius", NULL}, {"center", "axis", "radius", "length"},
-      {"a", "b", "radius", NULL}, {"center", "size", "orientation", NULL}, {"file", "position", "orientation", NULL}};
+  static const char *const extra[COSROD_SHAPE_COUNT][4] = {{"point", "normal", NULL},
+                                                           {"center", "radius", NULL},
+                                                           {"center", "axis", "radius", "length"},
+                                                           {"a", "b", "radius", NULL},
+                                                           {"center", "size", "orientation", NULL},
+                                                           {"file", "position", "orientation", NULL}};
   sc_expect_map(c, m, NULL, "name, shape and the shape's keys");
   o->line = m->key_line;
   cosrod_pose_identity(&o->pose);
   sc_to_name(c, sc_require(c, m, "name", "a unique obstacle name"), "name", o->name);
-  o->shape.type = (cosrod_shape_type)sc_to_enum(c, sc_require(c, m, "shape", "plane | sphere | cylinder | "
-                                                                             "capsule | box | mesh"),
+  o->shape.type = (cosrod_shape_type)sc_to_enum(c,
+                                                sc_require(c, m, "shape",
+                                                           "plane | sphere | cylinder | "
+                                                           "capsule | box | mesh"),
                                                 "shape", OBST_SHAPES);
   const char *keys[10] = {"name", "shape", "body", "motion"};
   for (int k = 0; k < 4 && extra[o->shape.type][k]; ++k) keys[4 + k] = extra[o->shape.type][k];
   sc_check_keys(c, m, keys);
   read_shape(c, m, o);
   ynode *b = sc_get(m, "body"), *mo = sc_get(m, "motion");
-  if (b && mo) sc_fail(c, mo, "motion", "an obstacle on a body moves with the body: give body or motion, not both");
+  if (b && mo)
+    sc_fail(c, mo, "motion", "an obstacle on a body moves with the body: give body or motion, not both");
   if (b) {
     const char *s = sc_to_str(c, b, "body");
     int found = 0;
@@ -187,8 +193,8 @@ static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies
 }
 
 static void read_contact(ctx *c, ynode *m, cosrod_sc_contact *s) {
-  static const char *const keys[] = {"stiffness", "onset", "damping", "tangent_stiffness", "friction",
-                                     "rods",      "self",  "quadrature", NULL};
+  static const char *const keys[] = {
+      "stiffness", "onset", "damping", "tangent_stiffness", "friction", "rods", "self", "quadrature", NULL};
   sc_push(c, "contact");
   if (m->kind == YN_SCALAR && m->null) m = NULL; /* `contact:` alone: all defaults */
   s->enabled = 1;
@@ -228,7 +234,8 @@ static cosrod_status run(ctx *c, ynode *root, cosrod_sc_contact *s) {
   if (eo) {
     ynode *seq = eo->val;
     sc_push(c, "obstacles");
-    if (seq->kind != YN_SEQ) sc_fail(c, seq, NULL, "expected a sequence of obstacles, got %s", sc_kind_name(seq));
+    if (seq->kind != YN_SEQ)
+      sc_fail(c, seq, NULL, "expected a sequence of obstacles, got %s", sc_kind_name(seq));
     s->obstacles = sc_xcalloc(c, seq->n ? seq->n : 1, sizeof *s->obstacles);
     for (size_t i = 0; i < seq->n; ++i) {
       sc_push_idx(c, i);
@@ -236,8 +243,8 @@ static cosrod_status run(ctx *c, ynode *root, cosrod_sc_contact *s) {
       read_obstacle(c, seq->item[i], s->obstacles + i, eb ? eb->val : NULL);
       for (size_t j = 0; j < i; ++j)
         if (!strcmp(s->obstacles[j].name, s->obstacles[i].name))
-          sc_fail(c, seq->item[i], "name", "duplicate obstacle name '%s' (also obstacles.%zu)", s->obstacles[i].name,
-                  j);
+          sc_fail(c, seq->item[i], "name", "duplicate obstacle name '%s' (also obstacles.%zu)",
+                  s->obstacles[i].name, j);
       sc_pop(c);
     }
     sc_pop(c);

@@ -21,10 +21,10 @@
 
 typedef struct cosrod_sc_obstacle {
   char name[COSROD_SC_NAME_MAX];
-  cosrod_shape shape;   /* type and dimensions (mesh: shape.mesh NULL, see file) */
-  char *file;           /* mesh: path resolved against the scenario's directory, else NULL */
-  cosrod_pose pose;     /* spatial pose, or in the body frame when body >= 0 */
-  double reference[3];  /* moment reference of obstacles.csv: center / point / position */
+  cosrod_shape shape;            /* type and dimensions (mesh: shape.mesh NULL, see file) */
+  char *file;                    /* mesh: path resolved against the scenario's directory, else NULL */
+  cosrod_pose pose;              /* spatial pose, or in the body frame when body >= 0 */
+  double reference[3];           /* moment reference of obstacles.csv: center / point / position */
   char body[COSROD_SC_NAME_MAX]; /* "" = not on a body */
   int has_motion;
   cosrod_sc_keyframes motion_position;    /* (n = 0: stays) */
@@ -34,10 +34,10 @@ typedef struct cosrod_sc_obstacle {
 } cosrod_sc_obstacle;
 
 typedef struct cosrod_sc_contact {
-  int enabled;                /* `contact:` present */
-  cosrod_contact_law law;     /* 0 = auto; damping none = -1 */
-  int rods, self;             /* rod-rod and self-contact (default true) */
-  int quadrature;             /* Gauss points per segment (0 = default 2) */
+  int enabled;            /* `contact:` present */
+  cosrod_contact_law law; /* 0 = auto; damping none = -1 */
+  int rods, self;         /* rod-rod and self-contact (default true) */
+  int quadrature;         /* Gauss points per segment (0 = default 2) */
   size_t nobstacles;
   cosrod_sc_obstacle *obstacles;
 } cosrod_sc_contact;

@@ -42,7 +42,10 @@ TEST(segment_segment_vs_sampling) {
         q1[k] = p0[k] + 1.6 * (p1[k] - p0[k]);
       }
     if (c % 5 == 3) memcpy(q1, q0, sizeof q0); /* zero-length */
-    if (c % 10 == 4) { memcpy(p1, p0, sizeof p0); memcpy(q1, q0, sizeof q0); }
+    if (c % 10 == 4) {
+      memcpy(p1, p0, sizeof p0);
+      memcpy(q1, q0, sizeof q0);
+    }
     double s, u, d = cosrod_segment_segment_closest(&s, &u, p0, p1, q0, q1);
     double pp[3], qq[3];
     for (int k = 0; k < 3; ++k) {
@@ -93,7 +96,8 @@ static double ref_capsule(double R, double h, const double p[3]) {
 }
 
 static cosrod_shape shape_of(int type) {
-  cosrod_shape s = {.type = (cosrod_shape_type)type, .radius = 0.3, .half_length = 0.4, .half = {0.3, 0.5, 0.2}};
+  cosrod_shape s = {
+      .type = (cosrod_shape_type)type, .radius = 0.3, .half_length = 0.4, .half = {0.3, 0.5, 0.2}};
   return s;
 }
 
@@ -102,12 +106,18 @@ static double ref_sdf(const cosrod_shape *s, const cosrod_pose *pose, const doub
   cosrod_vec3_sub(d, p, pose->position);
   cosrod_quat_rotate_inv(l, pose->q, d);
   switch (s->type) {
-  case COSROD_SHAPE_PLANE: return l[2];
-  case COSROD_SHAPE_SPHERE: return cosrod_vec3_norm(l) - s->radius;
-  case COSROD_SHAPE_CYLINDER: return ref_cyl(s->radius, s->half_length, l);
-  case COSROD_SHAPE_CAPSULE: return ref_capsule(s->radius, s->half_length, l);
-  case COSROD_SHAPE_BOX: return ref_box(s->half, l);
-  default: return NAN;
+    case COSROD_SHAPE_PLANE:
+      return l[2];
+    case COSROD_SHAPE_SPHERE:
+      return cosrod_vec3_norm(l) - s->radius;
+    case COSROD_SHAPE_CYLINDER:
+      return ref_cyl(s->radius, s->half_length, l);
+    case COSROD_SHAPE_CAPSULE:
+      return ref_capsule(s->radius, s->half_length, l);
+    case COSROD_SHAPE_BOX:
+      return ref_box(s->half, l);
+    default:
+      return NAN;
   }
 }
 
@@ -143,7 +153,8 @@ TEST(shape_sdf_vs_clamping_and_fd) {
           pm[k] -= h;
           double fp = cosrod_shape_sdf(gp, Hd, &s, &pose, pp), fm = cosrod_shape_sdf(gm, Hd, &s, &pose, pm);
           err_grad = fmax(err_grad, fabs((fp - fm) / (2 * h) - gr[k]));
-          for (int r = 0; r < 3; ++r) err_hess = fmax(err_hess, fabs((gp[r] - gm[r]) / (2 * h) - H[r + 3 * k]));
+          for (int r = 0; r < 3; ++r)
+            err_hess = fmax(err_hess, fabs((gp[r] - gm[r]) / (2 * h) - H[r + 3 * k]));
         }
       }
     }
@@ -190,7 +201,8 @@ static cosrod_mesh *box_mesh(const double h[3], int drop_one) {
     v[3 * i + 1] = (i & 2) ? h[1] : -h[1];
     v[3 * i + 2] = (i & 4) ? h[2] : -h[2];
   }
-  int t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+  int t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+               2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
   char err[256];
   cosrod_mesh *m = cosrod_mesh_create(v, 8, t, drop_one ? 11 : 12, 1, "box", err, sizeof err);
   if (!m) NOTE("%s", err);
@@ -202,7 +214,8 @@ TEST(mesh_box_equals_analytic_box) {
   cosrod_mesh *m = box_mesh(h, 0);
   CHECK("box mesh created and closed", m && cosrod_mesh_is_closed(m));
   if (!m) return;
-  cosrod_shape sm = {.type = COSROD_SHAPE_MESH, .mesh = m}, sb = {.type = COSROD_SHAPE_BOX, .half = {h[0], h[1], h[2]}};
+  cosrod_shape sm = {.type = COSROD_SHAPE_MESH, .mesh = m},
+               sb = {.type = COSROD_SHAPE_BOX, .half = {h[0], h[1], h[2]}};
   th_rng g;
   th_rng_seed(&g, 4);
   double ev = 0.0, eg = 0.0, es = 0.0;
@@ -244,7 +257,8 @@ TEST(mesh_files_and_errors) {
     v[3 * i + 1] = (i & 2) ? h[1] : -h[1];
     v[3 * i + 2] = (i & 4) ? h[2] : -h[2];
   }
-  int t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+  int t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+               2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
   FILE *fa = fopen("contact_box_a.stl", "w"), *fb = fopen("contact_box_b.stl", "wb");
   fprintf(fa, "solid box\n");
   char head[80] = "binary box";
@@ -289,7 +303,8 @@ TEST(mesh_files_and_errors) {
     for (int c = 0; c < 200; ++c) {
       double p[3];
       rnd_vec(&g, p, 1.0);
-      e = fmax(e, fabs(cosrod_shape_sdf(NULL, NULL, &s1, &pose, p) - cosrod_shape_sdf(NULL, NULL, &s2, &pose, p)));
+      e = fmax(
+          e, fabs(cosrod_shape_sdf(NULL, NULL, &s1, &pose, p) - cosrod_shape_sdf(NULL, NULL, &s2, &pose, p)));
     }
     /* binary STL stores floats: 0.3 etc. rounded to 2^-24 relative */
     CHECK_LE("file mesh sdf = array mesh sdf (float rounding for binary STL)", e, f == 1 ? 1e-7 : 1e-15);

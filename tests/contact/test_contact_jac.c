@@ -80,8 +80,8 @@ static void compare(const cosrod_contact_model *m, cosrod_contact_data *d, test_
 
 /* Pose derivatives (Kc, Kr, Dv, Dw) of rod 0 w.r.t. obstacle 0 vs the twin;
  * same tolerance form as compare (rotation steps move points by h |x - c|). */
-static void compare_pose(const cosrod_contact_model *m, cosrod_contact_data *d, test_rod *rod, double h, double k,
-                         double delta, double l, double rho, const char *what) {
+static void compare_pose(const cosrod_contact_model *m, cosrod_contact_data *d, test_rod *rod, double h,
+                         double k, double delta, double l, double rho, const char *what) {
   test_rod_zero_f(rod);
   cosrod_contact_eval(m, d, (const double *const[]){rod->x}, (const double *const[]){rod->v},
                       (double *const[]){rod->f}, COSROD_CONTACT_JAC);
@@ -89,7 +89,8 @@ static void compare_pose(const cosrod_contact_model *m, cosrod_contact_data *d, 
   double *J = calloc(n, sizeof(double)), *Jf = calloc(n, sizeof(double)), fmaxv = 0.0, nJ = 0.0, e = 0.0;
   for (int i = 0; i < 3 * rod->nv; ++i) fmaxv = fmax(fmaxv, fabs(rod->f[i]));
   cosrod_contact_pose_jac_dense(d, 0, 0, rod->nv, J);
-  cosrod_contact_pose_jac_fd(m, d, (const double *const[]){rod->x}, (const double *const[]){rod->v}, 0, 0, h, Jf);
+  cosrod_contact_pose_jac_fd(m, d, (const double *const[]){rod->x}, (const double *const[]){rod->v}, 0, 0, h,
+                             Jf);
   for (size_t i = 0; i < n; ++i) {
     e = fmax(e, fabs(J[i] - Jf[i]));
     nJ = fmax(nJ, fabs(J[i]));
@@ -123,7 +124,8 @@ TEST(obstacle_jacobians_all_shapes) {
     vb[3 * i + 1] = (i & 2) ? 0.15 : -0.15;
     vb[3 * i + 2] = (i & 4) ? 0.08 : -0.08;
   }
-  int tb[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+  int tb[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
   char err[256];
   cosrod_mesh *mesh = cosrod_mesh_create(vb, 8, tb, 12, 1, "box", err, sizeof err);
   cosrod_shape shapes[7] = {
@@ -137,8 +139,8 @@ TEST(obstacle_jacobians_all_shapes) {
   };
   const char *names[7] = {"plane", "sphere", "cylinder", "infinite cylinder", "capsule", "box", "mesh box"};
   /* local surface points (with outward normals) to drape the rod over */
-  double at[7][3] = {{0, 0, 0}, {0, 0.06, 0.08}, {0.1, 0, 0.1}, {0.06, 0.08, 0}, {0, 0.05, 0.1}, {0.1, 0.15, 0.02},
-                     {0.1, 0.02, 0.08}};
+  double at[7][3] = {{0, 0, 0},      {0, 0.06, 0.08},   {0.1, 0, 0.1},    {0.06, 0.08, 0},
+                     {0, 0.05, 0.1}, {0.1, 0.15, 0.02}, {0.1, 0.02, 0.08}};
   th_rng g;
   th_rng_seed(&g, 11);
   for (int s = 0; s < 7; ++s) {
@@ -160,8 +162,12 @@ TEST(obstacle_jacobians_all_shapes) {
       rod.v[i] = th_rng_uniform(&g, -0.5, 0.5);
     }
     cosrod_contact_rod cr = test_contact_rod(&rod, r, 0, 0);
-    cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = &ob,
-                              .law = {.stiffness = k, .onset = delta, .damping = c}, .quadrature = 3};
+    cosrod_contact_def def = {.nrods = 1,
+                              .rods = &cr,
+                              .nobstacles = 1,
+                              .obstacles = &ob,
+                              .law = {.stiffness = k, .onset = delta, .damping = c},
+                              .quadrature = 3};
     cosrod_contact_model *m;
     cosrod_contact_data *d;
     cosrod_contact_model_create(&m, &def, NULL, 0);
@@ -183,7 +189,8 @@ TEST(friction_jacobians_stick_and_slip) {
   th_rng_seed(&g, 12);
   for (int s = 0; s < 2; ++s)
     for (int slip = 0; slip < 2; ++slip) {
-      cosrod_contact_obstacle ob = {.shape = {.type = s ? COSROD_SHAPE_SPHERE : COSROD_SHAPE_PLANE, .radius = 0.2}};
+      cosrod_contact_obstacle ob = {
+          .shape = {.type = s ? COSROD_SHAPE_SPHERE : COSROD_SHAPE_PLANE, .radius = 0.2}};
       random_pose(&ob.pose, &g);
       cosrod_vec3_zero(ob.pose.v);
       cosrod_vec3_zero(ob.pose.omega);
@@ -198,9 +205,12 @@ TEST(friction_jacobians_stick_and_slip) {
       test_rod rod;
       test_rod_line(&rod, 7, a, t1, l);
       cosrod_contact_rod cr = test_contact_rod(&rod, r, 0, 0);
-      cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = &ob,
-                                .law = {.stiffness = k, .onset = delta, .damping = -1, .mu_static = 0.5,
-                                        .mu_kinetic = 0.3}};
+      cosrod_contact_def def = {
+          .nrods = 1,
+          .rods = &cr,
+          .nobstacles = 1,
+          .obstacles = &ob,
+          .law = {.stiffness = k, .onset = delta, .damping = -1, .mu_static = 0.5, .mu_kinetic = 0.3}};
       cosrod_contact_model *m;
       cosrod_contact_data *d;
       cosrod_contact_model_create(&m, &def, NULL, 0);
@@ -235,15 +245,15 @@ TEST(rod_rod_jacobians) {
   double d1[3] = {0.8, 0.0, 0.6}, d2[3] = {0.3, 0.9, -0.1};
   cosrod_vec3_scale(d2, 1.0 / cosrod_vec3_norm(d2), d2);
   test_rod_line(&rods[0], 6, (double[3]){-0.2 * 0.8 + 0.003, 0.0, -0.2 * 0.6}, d1, 0.08);
-  test_rod_line(&rods[1], 6, (double[3]){-0.2 * 0.3, -0.2 * 0.9 + 0.0041, 0.2 * 0.1 + 2 * r - 1.7 * delta}, d2,
-                0.08);
+  test_rod_line(&rods[1], 6, (double[3]){-0.2 * 0.3, -0.2 * 0.9 + 0.0041, 0.2 * 0.1 + 2 * r - 1.7 * delta},
+                d2, 0.08);
   th_rng g;
   th_rng_seed(&g, 13);
   for (int q = 0; q < 2; ++q)
     for (int i = 0; i < 18; ++i) rods[q].v[i] = th_rng_uniform(&g, -0.5, 0.5);
   cosrod_contact_rod cr[2] = {test_contact_rod(&rods[0], r, 0, 0), test_contact_rod(&rods[1], r, 0, 0)};
-  cosrod_contact_def def = {.nrods = 2, .rods = cr, .rods_contact = 1,
-                            .law = {.stiffness = k, .onset = delta, .damping = c}};
+  cosrod_contact_def def = {
+      .nrods = 2, .rods = cr, .rods_contact = 1, .law = {.stiffness = k, .onset = delta, .damping = c}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
   cosrod_contact_model_create(&m, &def, NULL, 0);
@@ -282,21 +292,22 @@ TEST(self_contact_jacobian) {
     h.x[3 * i + 1] = -2 * R * cos(t);
     h.x[3 * i + 2] = hz * t;
     for (int k3 = 0; k3 < 3; ++k3) h.v[3 * i + k3] = th_rng_uniform(&g, -0.5, 0.5);
-    h.sref[i] = i == 0 ? 0.0 : h.sref[i - 1] + sqrt(pow(h.x[3 * i] - h.x[3 * i - 3], 2) +
-                                                   pow(h.x[3 * i + 1] - h.x[3 * i - 2], 2) +
-                                                   pow(h.x[3 * i + 2] - h.x[3 * i - 1], 2));
+    h.sref[i] = i == 0 ? 0.0
+                       : h.sref[i - 1] + sqrt(pow(h.x[3 * i] - h.x[3 * i - 3], 2) +
+                                              pow(h.x[3 * i + 1] - h.x[3 * i - 2], 2) +
+                                              pow(h.x[3 * i + 2] - h.x[3 * i - 1], 2));
   }
   cosrod_contact_rod cr = test_contact_rod(&h, r, 0, 0);
-  cosrod_contact_def def = {.nrods = 1, .rods = &cr, .self_contact = 1,
-                            .law = {.stiffness = k, .onset = delta, .damping = 20.0}};
+  cosrod_contact_def def = {
+      .nrods = 1, .rods = &cr, .self_contact = 1, .law = {.stiffness = k, .onset = delta, .damping = 20.0}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
   cosrod_contact_model_create(&m, &def, NULL, 0);
   cosrod_contact_data_create(&d, m);
   double l = h.sref[nv - 1] / (nv - 1);
   compare(m, d, &h, 1, 0, 0, 1e-8, k * l, delta, l, 2 * r, "self-contact loop");
-  cosrod_contact_eval(m, d, (const double *const[]){h.x}, (const double *const[]){h.v}, (double *const[]){h.f},
-                      COSROD_CONTACT_JAC);
+  cosrod_contact_eval(m, d, (const double *const[]){h.x}, (const double *const[]){h.v},
+                      (double *const[]){h.f}, COSROD_CONTACT_JAC);
   size_t off = 0;
   for (size_t b = 0; b < cosrod_contact_nblocks(d); ++b) off += !cosrod_contact_blocks(d)[b].band;
   NOTE("self-contact: %zu of %zu blocks off the band (sparse pattern)", off, cosrod_contact_nblocks(d));
@@ -306,6 +317,7 @@ TEST(self_contact_jacobian) {
   test_rod_free(&h);
 }
 
-static const th_case cases[] = {TH_CASE(obstacle_jacobians_all_shapes), TH_CASE(friction_jacobians_stick_and_slip),
-                                TH_CASE(rod_rod_jacobians), TH_CASE(self_contact_jacobian)};
+static const th_case cases[] = {TH_CASE(obstacle_jacobians_all_shapes),
+                                TH_CASE(friction_jacobians_stick_and_slip), TH_CASE(rod_rod_jacobians),
+                                TH_CASE(self_contact_jacobian)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

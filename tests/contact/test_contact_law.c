@@ -63,7 +63,8 @@ TEST(rod_on_ground_carries_its_weight) {
   int it;
   for (it = 0; it < 60; ++it) {
     test_rod_zero_f(&rod);
-    cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, COSROD_CONTACT_JAC);
+    cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f},
+                        COSROD_CONTACT_JAC);
     double F[3], J = 0.0;
     test_rod_sum(&rod, F);
     Fz = F[2];
@@ -76,7 +77,8 @@ TEST(rod_on_ground_carries_its_weight) {
   CHECK_REL("total normal force = weight", Fz, W, 1e-12);
   double pen = r - rod.x[2], want = cosrod_contact_penalty_inverse(k, delta, q);
   CHECK_REL("penetration = the law's static value", pen, want, 1e-9);
-  CHECK_LE("auto stiffness: penetration <= 1.5 % of r (equality for the weight-limited k)", pen / r, 0.015 * (1 + 1e-12));
+  CHECK_LE("auto stiffness: penetration <= 1.5 % of r (equality for the weight-limited k)", pen / r,
+           0.015 * (1 + 1e-12));
   double emax = 0.0;
   for (int i = 0; i <= N; ++i) {
     double w = (i == 0 || i == N) ? 0.5 : 1.0;
@@ -104,7 +106,11 @@ static void slope_case(double tan_alpha, int expect_stick) {
   cosrod_contact_obstacle slope = {.shape = {.type = COSROD_SHAPE_PLANE}};
   cosrod_pose_identity(&slope.pose);
   cosrod_quat_set(slope.pose.q, cos(alpha / 2), 0.0, sin(alpha / 2), 0.0);
-  cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = &slope, .gravity = G,
+  cosrod_contact_def def = {.nrods = 1,
+                            .rods = &cr,
+                            .nobstacles = 1,
+                            .obstacles = &slope,
+                            .gravity = G,
                             .law = {.mu_static = mus, .mu_kinetic = muk}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
@@ -126,7 +132,8 @@ static void slope_case(double tan_alpha, int expect_stick) {
   double F[3], res = 0.0;
   for (int it = 0; it < 80; ++it) {
     test_rod_zero_f(&rod);
-    cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, COSROD_CONTACT_JAC);
+    cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f},
+                        COSROD_CONTACT_JAC);
     test_rod_sum(&rod, F);
     double R[3], J[9] = {0};
     cosrod_vec3_add(R, F, Wt);
@@ -194,7 +201,8 @@ TEST(crossing_rods_equal_and_opposite) {
   cosrod_vec3_scale(dir, 1.0 / cosrod_vec3_norm(dir), dir);
   test_rod_line(&B, 9, (double[3]){-0.3 * 0.437 / 1.0 + 0.0007, -0.437, 2 * r - p0}, dir, 0.1);
   cosrod_contact_rod cr[2] = {test_contact_rod(&A, r, 0, 0), test_contact_rod(&B, r, 0, 0)};
-  cosrod_contact_def def = {.nrods = 2, .rods = cr, .rods_contact = 1, .law = {.stiffness = k, .onset = delta}};
+  cosrod_contact_def def = {
+      .nrods = 2, .rods = cr, .rods_contact = 1, .law = {.stiffness = k, .onset = delta}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
   cosrod_contact_model_create(&m, &def, NULL, 0);
@@ -277,8 +285,8 @@ TEST(self_contact_exclusion_and_broad_phase) {
     for (int j = i + 1; j + 1 < h.nv; ++j) {
       if (h.sref[j] - h.sref[i + 1] < COSROD_QUAT_PI * r) continue;
       double a, b;
-      if (cosrod_segment_segment_closest(&a, &b, h.x + 3 * i, h.x + 3 * i + 3, h.x + 3 * j, h.x + 3 * j + 3) >=
-          2 * r)
+      if (cosrod_segment_segment_closest(&a, &b, h.x + 3 * i, h.x + 3 * i + 3, h.x + 3 * j,
+                                         h.x + 3 * j + 3) >= 2 * r)
         continue;
       ++brute;
       for (size_t c = 0; c < cosrod_contact_npoints(d); ++c) {
@@ -286,7 +294,8 @@ TEST(self_contact_exclusion_and_broad_phase) {
         if (p->segment == i && p->other_segment == j) ++matched;
       }
     }
-  NOTE("helix 1199 segments: brute force %zu pairs, broad phase %zu candidates, %zu active", brute, cand, act);
+  NOTE("helix 1199 segments: brute force %zu pairs, broad phase %zu candidates, %zu active", brute, cand,
+       act);
   CHECK("helix has contacts", brute > 1000);
   CHECK("same number of pairs as brute force", act == brute);
   CHECK("every brute-force pair found", matched == brute);
@@ -315,7 +324,10 @@ TEST(potential_gradient_and_dissipation) {
   cosrod_pose_identity(&ob[1].pose);
   cosrod_vec3_set(ob[1].pose.position, 0.0, 0.05, 0.21);
   cosrod_contact_rod cr = test_contact_rod(&rod, r, 0, 0.3);
-  cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 2, .obstacles = ob,
+  cosrod_contact_def def = {.nrods = 1,
+                            .rods = &cr,
+                            .nobstacles = 2,
+                            .obstacles = ob,
                             .law = {.stiffness = 1e5, .onset = 2e-3, .damping = 50.0}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
@@ -342,8 +354,8 @@ TEST(potential_gradient_and_dissipation) {
   /* truncation h^2 f''/6 with f'' ~ k / delta * l, roundoff eps E / h */
   CHECK_LE("elastic force = -grad(contact potential)", err, 1e-7 * fmaxv);
   double f1[27] = {0};
-  cosrod_contact_eval(m, d, (const double *const[]){rod.x}, (const double *const[]){rod.v}, (double *const[]){f1},
-                      0);
+  cosrod_contact_eval(m, d, (const double *const[]){rod.x}, (const double *const[]){rod.v},
+                      (double *const[]){f1}, 0);
   double work = 0.0;
   for (int i = 0; i < 27; ++i) work += (f1[i] - f0[i]) * rod.v[i];
   CHECK_REL("dissipated power = -(damping forces . v)", cosrod_contact_dissipation(d), -work, 1e-12);
@@ -360,11 +372,16 @@ TEST(missed_contact_warning) {
   test_rod rod;
   test_rod_line(&rod, 2, (double[3]){-0.05, 0, 0.014}, (double[3]){1, 0, 0}, 0.1);
   cosrod_contact_rod cr = test_contact_rod(&rod, r, 0, 0);
-  cosrod_contact_obstacle clip = {.shape = {.type = COSROD_SHAPE_CAPSULE, .radius = 0.005, .half_length = 0.1}};
+  cosrod_contact_obstacle clip = {
+      .shape = {.type = COSROD_SHAPE_CAPSULE, .radius = 0.005, .half_length = 0.1}};
   cosrod_pose_identity(&clip.pose);
   cosrod_quat_set(clip.pose.q, sqrt(0.5), sqrt(0.5), 0.0, 0.0); /* axis along y */
   for (int nq = 2; nq <= 3; ++nq) {
-    cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = &clip, .quadrature = nq,
+    cosrod_contact_def def = {.nrods = 1,
+                              .rods = &cr,
+                              .nobstacles = 1,
+                              .obstacles = &clip,
+                              .quadrature = nq,
                               .law = {.stiffness = 1e5}};
     cosrod_contact_model *m;
     cosrod_contact_data *d;
@@ -376,7 +393,8 @@ TEST(missed_contact_warning) {
     cosrod_contact_counts(d, NULL, &act);
     cosrod_contact_warnings(d, &missed, &pen);
     NOTE("%d Gauss points: %zu active, %zu missed, max penetration %.3f r", nq, act, missed, pen);
-    if (nq == 2) CHECK("2 Gauss points: missed and counted", act == 0 && missed == 1);
+    if (nq == 2)
+      CHECK("2 Gauss points: missed and counted", act == 0 && missed == 1);
     else {
       CHECK("3 Gauss points: caught, nothing missed", act == 1 && missed == 0);
       CHECK_NEAR("max penetration = 0.001 / r", pen, 0.1, 1e-12);
@@ -428,11 +446,13 @@ static double capstan_error(int N) {
   test_rod_line(&rod, nv, (double[3]){0, 0, 0}, (double[3]){1, 0, 0}, ds);
   for (int i = 0; i < nv; ++i) { /* the path: up at x = -rho, half circle, down at x = +rho */
     double s = i * ds, *x = rod.x + 3 * i;
-    if (s < hang) cosrod_vec3_set(x, -rho0, 0, -hang + s);
+    if (s < hang)
+      cosrod_vec3_set(x, -rho0, 0, -hang + s);
     else if (s < hang + COSROD_QUAT_PI * rho) {
       double th = (s - hang) / rho;
       cosrod_vec3_set(x, -rho0 * cos(th), 0, rho0 * sin(th));
-    } else cosrod_vec3_set(x, rho0, 0, -(s - hang - COSROD_QUAT_PI * rho));
+    } else
+      cosrod_vec3_set(x, rho0, 0, -(s - hang - COSROD_QUAT_PI * rho));
   }
   double *l0s = malloc((size_t)N * sizeof(double)); /* rest lengths: tension T in the initial polygon */
   for (int e = 0; e < N; ++e) {
@@ -444,7 +464,11 @@ static double capstan_error(int N) {
   cosrod_contact_obstacle cyl = {.shape = {.type = COSROD_SHAPE_CYLINDER, .radius = R}};
   cosrod_pose_identity(&cyl.pose);
   cosrod_quat_set(cyl.pose.q, sqrt(0.5), sqrt(0.5), 0.0, 0.0); /* axis along y */
-  cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = &cyl, .quadrature = 3,
+  cosrod_contact_def def = {.nrods = 1,
+                            .rods = &cr,
+                            .nobstacles = 1,
+                            .obstacles = &cyl,
+                            .quadrature = 3,
                             .law = {.stiffness = k, .onset = delta}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
@@ -462,7 +486,8 @@ static double capstan_error(int N) {
   double res = 0.0;
   for (int it = 0; it < 60; ++it) {
     test_rod_zero_f(&rod);
-    cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, COSROD_CONTACT_JAC);
+    cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f},
+                        COSROD_CONTACT_JAC);
     cosrod_contact_jac_dense(m, d, 0, 0, K, D);
     int ld = 3 * nv;
     rod.f[2] -= T;
@@ -535,8 +560,10 @@ TEST(capstan_geometry_frictionless) {
   CHECK_LE("sum of normal forces = T theta (capstan geometry), N = 120", fabs(e2), 1e-3);
 }
 
-static const th_case cases[] = {TH_CASE(capstan_geometry_frictionless), TH_CASE(missed_contact_warning), TH_CASE(penalty_potential_and_inverse),   TH_CASE(rod_on_ground_carries_its_weight),
-                                TH_CASE(slope_sticks_below_mu_static),    TH_CASE(slope_slides_above_mu_static),
-                                TH_CASE(crossing_rods_equal_and_opposite), TH_CASE(self_contact_exclusion_and_broad_phase),
-                                TH_CASE(potential_gradient_and_dissipation)};
+static const th_case cases[] = {
+    TH_CASE(capstan_geometry_frictionless),     TH_CASE(missed_contact_warning),
+    TH_CASE(penalty_potential_and_inverse),     TH_CASE(rod_on_ground_carries_its_weight),
+    TH_CASE(slope_sticks_below_mu_static),      TH_CASE(slope_slides_above_mu_static),
+    TH_CASE(crossing_rods_equal_and_opposite),  TH_CASE(self_contact_exclusion_and_broad_phase),
+    TH_CASE(potential_gradient_and_dissipation)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -54,7 +54,8 @@ TEST(spec_example) {
   CHECK_NEAR("floor: z = 0.3 is 0.3 above", sdf(o + 0, 1, 2, 0.3), 0.3, 1e-15);
   CHECK_NEAR("post: 0.1 above the centre is 0.05 out", sdf(o + 1, 0.5, 0, 0.3), 0.05, 1e-15);
   CHECK_NEAR("pulley (axis y): (0.3, 0, 1) is 0.2 from the mantle", sdf(o + 2, 0.3, 0, 1), 0.2, 1e-15);
-  CHECK_NEAR("pulley: (0, 0.125, 1) is 0.1 beyond the cap (half length 0.025)", sdf(o + 2, 0, 0.125, 1), 0.1, 1e-15);
+  CHECK_NEAR("pulley: (0, 0.125, 1) is 0.1 beyond the cap (half length 0.025)", sdf(o + 2, 0, 0.125, 1), 0.1,
+             1e-15);
   CHECK_NEAR("clip: (0, 0.2, 0.5) is 0.09 beyond the end b", sdf(o + 3, 0, 0.2, 0.5), 0.09, 1e-15);
   CHECK("clip on body 'box'", !strcmp(o[3].body, "box"));
   CHECK_NEAR("block: (1, 0, 0.5) is 0.3 above the top face", sdf(o + 4, 1, 0, 0.5), 0.3, 1e-15);
@@ -76,7 +77,8 @@ TEST(defaults_and_absent) {
   CHECK("contact: alone -> defaults (rods, self on, frictionless, auto)",
         s && s->enabled && s->rods && s->self && s->law.mu_static == 0 && s->law.stiffness == 0);
   cosrod_sc_contact_free(s);
-  s = parse("cosrod: 1\ncontact: {stiffness: 2.0e5, damping: none, friction: {static: 0.3}}\n", err, sizeof err);
+  s = parse("cosrod: 1\ncontact: {stiffness: 2.0e5, damping: none, friction: {static: 0.3}}\n", err,
+            sizeof err);
   CHECK("numbers, damping none = -1, kinetic defaults to static",
         s && s->law.stiffness == 2e5 && s->law.damping == -1 && s->law.mu_kinetic == 0.3);
   cosrod_sc_contact_free(s);
@@ -104,16 +106,19 @@ TEST(invalid_inputs) {
   expect_error(t, "obstacles.0.normal: must be a nonzero vector");
   snprintf(t, sizeof t, "%s  - {name: p, shape: plane}\n", h);
   expect_error(t, "obstacles.0.normal: missing");
-  snprintf(t, sizeof t, "%s  - {name: a, shape: sphere, radius: 1}\n  - {name: a, shape: sphere, radius: 2}\n", h);
+  snprintf(t, sizeof t,
+           "%s  - {name: a, shape: sphere, radius: 1}\n  - {name: a, shape: sphere, radius: 2}\n", h);
   expect_error(t, "dir/scen.yaml:5: obstacles.1.name: duplicate obstacle name 'a'");
-  snprintf(t, sizeof t, "%s  - {name: c, shape: capsule, a: [0, 0, 0], b: [0, 0, 1], radius: 1, body: nobody}\n", h);
+  snprintf(t, sizeof t,
+           "%s  - {name: c, shape: capsule, a: [0, 0, 0], b: [0, 0, 1], radius: 1, body: nobody}\n", h);
   expect_error(t, "obstacles.0.body: no body named 'nobody'");
   snprintf(t, sizeof t, "%s  - {name: m, shape: mesh, file: missing.stl}\n", h);
   expect_error(t, "obstacles.0.file: dir/missing.stl: cannot open mesh file");
   expect_error("cosrod: 1\ncontact: {friction: {static: 0.3, kinetic: 0.5}}\n",
                "dir/scen.yaml:2: contact.friction.kinetic: 0.5 exceeds the static coefficient 0.3");
   expect_error("cosrod: 1\ncontact: {stiffness: soft}\n", "contact.stiffness: expected auto or a number");
-  expect_error("cosrod: 1\ncontact: {stifness: 1}\n", "contact.stifness: unknown key (did you mean 'stiffness'?)");
+  expect_error("cosrod: 1\ncontact: {stifness: 1}\n",
+               "contact.stifness: unknown key (did you mean 'stiffness'?)");
   expect_error("cosrod: 1\ncontact: {quadrature: 9}\n", "contact.quadrature: ");
   expect_error("cosrod: 1\nobstacles:\n  - {name: f, shape: plane, normal: [0, 0, 1]}\n",
                "dir/scen.yaml:2: obstacles: no effect without a contact: section");
@@ -132,13 +137,16 @@ TEST(mesh_file_relative_to_scenario) {
   char err[512];
   cosrod_status st = cosrod_sc_contact_parse(ok, strlen(ok), "scen.yaml", &s, err, sizeof err);
   if (st) NOTE("%s", err);
-  CHECK("closed mesh accepted, path kept", st == COSROD_OK && s && !strcmp(s->obstacles[0].file, "contact_tet.obj"));
+  CHECK("closed mesh accepted, path kept",
+        st == COSROD_OK && s && !strcmp(s->obstacles[0].file, "contact_tet.obj"));
   cosrod_sc_contact_free(s);
-  const char *bad = "cosrod: 1\ncontact: {}\nobstacles:\n  - {name: t, shape: mesh, file: contact_open.obj}\n";
+  const char *bad =
+      "cosrod: 1\ncontact: {}\nobstacles:\n  - {name: t, shape: mesh, file: contact_open.obj}\n";
   st = cosrod_sc_contact_parse(bad, strlen(bad), "scen.yaml", &s, err, sizeof err);
   NOTE("%s", err);
   CHECK("open mesh refused: FILE:LINE: key: the mesh's message",
-        st == COSROD_ERR_PARSE && strstr(err, "scen.yaml:4: obstacles.0.file: contact_open.obj: not a closed manifold"));
+        st == COSROD_ERR_PARSE &&
+            strstr(err, "scen.yaml:4: obstacles.0.file: contact_open.obj: not a closed manifold"));
 }
 
 static const th_case cases[] = {TH_CASE(spec_example), TH_CASE(defaults_and_absent), TH_CASE(invalid_inputs),
