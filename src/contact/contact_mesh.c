@@ -35,6 +35,11 @@ struct cosrod_mesh {
   double *en;   /* (nt x 3 x 3) edge pseudo-normals, edge k = (t_k, t_{k+1}) */
   double *vn;   /* (nv x 3) vertex pseudo-normals */
   double *tbox; /* (nt x 6) triangle bounding boxes lo, hi */
+  /* bounding-volume hierarchy: node boxes (nn x 6), children or leaf ranges;
+   * tri_order (nt) lists the triangles leaf by leaf */
+  int nn;
+  double *nbox;
+  int *nleft, *nright, *nfirst, *ncount, *tri_order;
   double lo[3], hi[3];
   int closed;
 };
@@ -47,6 +52,12 @@ void cosrod_mesh_free(cosrod_mesh *m) {
   free(m->en);
   free(m->vn);
   free(m->tbox);
+  free(m->nbox);
+  free(m->nleft);
+  free(m->nright);
+  free(m->nfirst);
+  free(m->ncount);
+  free(m->tri_order);
   free(m);
 }
 
@@ -67,6 +78,73 @@ static int edge_cmp(const void *x, const void *y) {
   if (e->a != f->a) return e->a < f->a ? -1 : 1;
   if (e->b != f->b) return e->b < f->b ? -1 : 1;
   return 0;
+}
+
+/* ---- bounding-volume hierarchy --------------------------------------------
+ * A binary tree of triangle boxes, split at the median centroid along the
+ * longest axis of the centroids' box, leaves of at most 4 triangles (Ericson,
+ * Real-Time Collision Detection, ch. 6).  Closest-point queries descend the
+ * nearer child first and prune nodes whose box is farther than the best
+ * distance found: O(log T) per query for well-shaped meshes. */
+static const double *bvh_tbox;
+static int bvh_axis;
+static int bvh_cmp(const void *x, const void *y) {
+  const double *a = bvh_tbox + 6 * *(const int *)x, *b = bvh_tbox + 6 * *(const int *)y;
+  double ca = a[bvh_axis] + a[3 + bvh_axis], cb = b[bvh_axis] + b[3 + bvh_axis];
+  return ca < cb ? -1 : (ca > cb ? 1 : 0);
+}
+
+static int bvh_node(cosrod_mesh *m, int first, int count) {
+  int id = m->nn++;
+  double *bx = m->nbox + 6 * id, clo[3], chi[3];
+  for (int k = 0; k < 3; ++k) {
+    bx[k] = clo[k] = DBL_MAX;
+    bx[3 + k] = chi[k] = -DBL_MAX;
+  }
+  for (int i = first; i < first + count; ++i) {
+    const double *tb = m->tbox + 6 * m->tri_order[i];
+    for (int k = 0; k < 3; ++k) {
+      double c = 0.5 * (tb[k] + tb[3 + k]);
+      bx[k] = fmin(bx[k], tb[k]);
+      bx[3 + k] = fmax(bx[3 + k], tb[3 + k]);
+      clo[k] = fmin(clo[k], c);
+      chi[k] = fmax(chi[k], c);
+    }
+  }
+  m->nfirst[id] = first;
+  m->ncount[id] = count;
+  m->nleft[id] = m->nright[id] = -1;
+  if (count <= 4) return id;
+  int ax = 0;
+  for (int k = 1; k < 3; ++k)
+    if (chi[k] - clo[k] > chi[ax] - clo[ax]) ax = k;
+  bvh_tbox = m->tbox;
+  bvh_axis = ax;
+  qsort(m->tri_order + first, (size_t)count, sizeof(int), bvh_cmp);
+  int half = count / 2;
+  int l = bvh_node(m, first, half);
+  int r = bvh_node(m, first + half, count - half);
+  m->nleft[id] = l;
+  m->nright[id] = r;
+  return id;
+}
+
+static int bvh_build(cosrod_mesh *m, const char *name, char *err, size_t errlen) {
+  int cap = 2 * m->nt;
+  m->nbox = malloc((size_t)cap * 6 * sizeof(double));
+  m->nleft = malloc((size_t)cap * sizeof(int));
+  m->nright = malloc((size_t)cap * sizeof(int));
+  m->nfirst = malloc((size_t)cap * sizeof(int));
+  m->ncount = malloc((size_t)cap * sizeof(int));
+  m->tri_order = malloc((size_t)m->nt * sizeof(int));
+  if (!m->nbox || !m->nleft || !m->nright || !m->nfirst || !m->ncount || !m->tri_order) {
+    snprintf(err, errlen, "%s: out of memory", name);
+    return 0;
+  }
+  for (int i = 0; i < m->nt; ++i) m->tri_order[i] = i;
+  m->nn = 0;
+  bvh_node(m, 0, m->nt);
+  return 1;
 }
 
 /* Normals, pseudo-normals, boxes and the manifold check. */
@@ -156,7 +234,7 @@ static int mesh_finish(cosrod_mesh *m, int require_closed, const char *name, cha
     return 0;
   }
   free(E);
-  return 1;
+  return bvh_build(m, name, err, errlen);
 }
 
 cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt,
@@ -485,18 +563,39 @@ double cosrod_contact_sdf_mesh(const cosrod_shape *shape, const double p[3], dou
   const cosrod_mesh *m = shape->mesh;
   double best = DBL_MAX, qb[3] = {0, 0, 0};
   int ib = 0, fb = 0;
-  for (int i = 0; i < m->nt; ++i) {
-    if (box_dist2(m->tbox + 6 * i, p) >= best) continue;
-    const int *t = m->t + 3 * i;
-    double q[3], d[3];
-    int feat = cosrod_contact_point_triangle(q, p, m->v + 3 * t[0], m->v + 3 * t[1], m->v + 3 * t[2]);
-    cosrod_vec3_sub(d, p, q);
-    double d2 = cosrod_vec3_dot(d, d);
-    if (d2 < best) {
-      best = d2;
-      ib = i;
-      fb = feat;
-      cosrod_vec3_copy(qb, q);
+  int stack[128], sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    int nd = stack[--sp];
+    if (box_dist2(m->nbox + 6 * nd, p) >= best) continue;
+    if (m->nleft[nd] >= 0) { /* nearer child on top */
+      int a = m->nleft[nd], b = m->nright[nd];
+      if (box_dist2(m->nbox + 6 * a, p) < box_dist2(m->nbox + 6 * b, p)) {
+        int t = a;
+        a = b;
+        b = t;
+      }
+      if (sp + 2 <= 128) {
+        stack[sp++] = a;
+        stack[sp++] = b;
+        continue;
+      }
+    }
+    int nfirst = m->nfirst[nd], nlast = nfirst + m->ncount[nd];
+    for (int o = nfirst; o < nlast; ++o) {
+      int i = m->tri_order[o];
+      if (box_dist2(m->tbox + 6 * i, p) >= best) continue;
+      const int *t = m->t + 3 * i;
+      double q[3], d[3];
+      int feat = cosrod_contact_point_triangle(q, p, m->v + 3 * t[0], m->v + 3 * t[1], m->v + 3 * t[2]);
+      cosrod_vec3_sub(d, p, q);
+      double d2 = cosrod_vec3_dot(d, d);
+      if (d2 < best) {
+        best = d2;
+        ib = i;
+        fb = feat;
+        cosrod_vec3_copy(qb, q);
+      }
     }
   }
   const int *t = m->t + 3 * ib;

@@ -333,7 +333,63 @@ TEST(mesh_files_and_errors) {
   cosrod_mesh_free(ref);
 }
 
-static const th_case cases[] = {TH_CASE(segment_segment_vs_sampling), TH_CASE(shape_sdf_vs_clamping_and_fd),
-                                TH_CASE(segment_shape_vs_sampling), TH_CASE(mesh_box_equals_analytic_box),
-                                TH_CASE(mesh_files_and_errors)};
+/* A box whose faces are split into n x n squares (2400 triangles for n = 10)
+ * written as ascii STL: after welding it is closed, and its signed distance
+ * (through the bounding-volume hierarchy) is the analytic box's everywhere. */
+TEST(fine_mesh_box_through_bvh) {
+  const double h[3] = {0.3, 0.5, 0.2};
+  const int n = 10;
+  FILE *f = fopen("contact_fine_box.stl", "w");
+  fprintf(f, "solid fine\n");
+  for (int ax = 0; ax < 3; ++ax)
+    for (int sg = -1; sg <= 1; sg += 2) {
+      int u = (ax + 1) % 3, v = (ax + 2) % 3;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          double P[4][3];
+          for (int c = 0; c < 4; ++c) {
+            int ii = i + (c == 1 || c == 2), jj = j + (c >= 2);
+            P[c][ax] = sg * h[ax];
+            P[c][u] = -h[u] + 2 * h[u] * ii / n;
+            P[c][v] = -h[v] + 2 * h[v] * jj / n;
+          }
+          /* (u, v, ax) is right-handed: counter-clockwise in (u, v) faces +ax */
+          int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+          for (int t = 0; t < 2; ++t) {
+            fprintf(f, "facet normal 0 0 0\nouter loop\n");
+            for (int c = 0; c < 3; ++c) {
+              int cc = sg > 0 ? tri[t][c] : tri[t][2 - c];
+              fprintf(f, "vertex %.17g %.17g %.17g\n", P[cc][0], P[cc][1], P[cc][2]);
+            }
+            fprintf(f, "endloop\nendfacet\n");
+          }
+        }
+    }
+  fprintf(f, "endsolid fine\n");
+  fclose(f);
+  char err[512];
+  cosrod_mesh *m = cosrod_mesh_load("contact_fine_box.stl", 1, err, sizeof err);
+  if (!m) NOTE("%s", err);
+  CHECK("fine box: closed, 1200 triangles", m && cosrod_mesh_ntriangles(m) == 12 * n * n);
+  if (!m) return;
+  cosrod_shape sm = {.type = COSROD_SHAPE_MESH, .mesh = m},
+               sb = {.type = COSROD_SHAPE_BOX, .half = {h[0], h[1], h[2]}};
+  cosrod_pose pose;
+  cosrod_pose_identity(&pose);
+  th_rng g;
+  th_rng_seed(&g, 9);
+  double e = 0.0;
+  for (int c = 0; c < 5000; ++c) {
+    double p[3];
+    rnd_vec(&g, p, 0.8);
+    e = fmax(e,
+             fabs(cosrod_shape_sdf(NULL, NULL, &sm, &pose, p) - cosrod_shape_sdf(NULL, NULL, &sb, &pose, p)));
+  }
+  CHECK_LE("fine mesh sdf = box sdf (5000 points inside and outside)", e, 1e-14);
+  cosrod_mesh_free(m);
+}
+
+static const th_case cases[] = {TH_CASE(fine_mesh_box_through_bvh),    TH_CASE(segment_segment_vs_sampling),
+                                TH_CASE(shape_sdf_vs_clamping_and_fd), TH_CASE(segment_shape_vs_sampling),
+                                TH_CASE(mesh_box_equals_analytic_box), TH_CASE(mesh_files_and_errors)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
