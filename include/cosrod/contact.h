@@ -24,6 +24,25 @@
  * src/contact/contact_law.c (law, automatic stiffness), contact_shape.c
  * (distances), contact.c (line/point contact, Jacobians, friction state).
  *
+ * Wiring into an assembled system (next step; nothing here depends on it):
+ *   create   one model from the system's rods (nv, circumscribed radius, sref
+ *            = reference arc length of the vertices, EI = min(EI1, EI2), rhoA)
+ *            and obstacles (cosrod_sc_contact of the scenario, meshes loaded
+ *            with cosrod_mesh_load), one data per integrator instance;
+ *   f(t, y)  set the poses of keyframed / body-fixed obstacles
+ *            (cosrod_contact_set_pose, with v and omega), then
+ *            cosrod_contact_eval(x, v, f) adds the forces to the vertex loads;
+ *   J        blocks with band = 1 stay inside each rod's band (obstacles);
+ *            band = 0 blocks (rod-rod, self) need the sparse path, so the
+ *            linear solver is chosen from cosrod_contact_counts / the blocks
+ *            at each Jacobian update; pose blocks couple rods and bodies;
+ *   accept   cosrod_contact_commit after each accepted step or increment;
+ *   energy   cosrod_contact_energy is elastic energy, the integral of
+ *            cosrod_contact_dissipation is dissipated;
+ *   outputs  cosrod_contact_points -> contacts.csv, cosrod_contact_obstacle_wrench
+ *            -> obstacles.csv, cosrod_contact_warnings -> summary.json;
+ *   explicit methods: the contact frequency sqrt(k / rhoA) bounds the step.
+ *
  * Conventions: SI units; arrays of 3-vectors are row-interleaved,
  * x[3*i + k]; 3x3 blocks are column-major (A[r + 3*c]); quaternions
  * scalar-first.  Outputs first where a function has several. */
