@@ -569,10 +569,48 @@ TEST(capstan_geometry_frictionless) {
   }
 }
 
-static const th_case cases[] = {
-    TH_CASE(capstan_geometry_frictionless),     TH_CASE(missed_contact_warning),
-    TH_CASE(penalty_potential_and_inverse),     TH_CASE(rod_on_ground_carries_its_weight),
-    TH_CASE(slope_sticks_below_mu_static),      TH_CASE(slope_slides_above_mu_static),
-    TH_CASE(crossing_rods_equal_and_opposite),  TH_CASE(self_contact_exclusion_and_broad_phase),
-    TH_CASE(potential_gradient_and_dissipation)};
+/* Exclusion arc pi r against bending: on an arc of curvature radius
+ * rho = 1.05 r (tighter than any real rod) no pair beyond the exclusion
+ * touches (chord 2 rho sin(pi r / (2 rho)) > 2r); at rho = 0.9 r (a section
+ * intersecting itself) pairs beyond the exclusion do touch, so the rule does
+ * not hide contacts the geometry produces. */
+TEST(self_exclusion_on_tight_arcs) {
+  double r = 0.01;
+  for (int c = 0; c < 2; ++c) {
+    double rho = c ? 0.9 * r : 1.05 * r, ang = 3.7;
+    int nv = 201;
+    test_rod a;
+    test_rod_line(&a, nv, (double[3]){0, 0, 0}, (double[3]){1, 0, 0}, rho * ang / (nv - 1));
+    for (int i = 0; i < nv; ++i) {
+      double th = ang * i / (nv - 1);
+      cosrod_vec3_set(a.x + 3 * i, rho * cos(th), rho * sin(th), 0.0);
+    }
+    cosrod_contact_rod cr = test_contact_rod(&a, r, 0, 0);
+    cosrod_contact_def def = {.nrods = 1, .rods = &cr, .self_contact = 1, .law = {.stiffness = 1e5}};
+    cosrod_contact_model *m;
+    cosrod_contact_data *d;
+    cosrod_contact_model_create(&m, &def, NULL, 0);
+    cosrod_contact_data_create(&d, m);
+    cosrod_contact_eval(m, d, (const double *const[]){a.x}, NULL, (double *const[]){a.f}, 0);
+    size_t act;
+    cosrod_contact_counts(d, NULL, &act);
+    NOTE("arc radius %.2f r: %zu self-contacts beyond the exclusion", rho / r, act);
+    CHECK(c ? "rho = 0.9 r: contacts beyond the exclusion" : "rho = 1.05 r: no contact beyond the exclusion",
+          c ? act > 0 : act == 0);
+    cosrod_contact_data_free(d);
+    cosrod_contact_model_free(m);
+    test_rod_free(&a);
+  }
+}
+
+static const th_case cases[] = {TH_CASE(self_exclusion_on_tight_arcs),
+                                TH_CASE(capstan_geometry_frictionless),
+                                TH_CASE(missed_contact_warning),
+                                TH_CASE(penalty_potential_and_inverse),
+                                TH_CASE(rod_on_ground_carries_its_weight),
+                                TH_CASE(slope_sticks_below_mu_static),
+                                TH_CASE(slope_slides_above_mu_static),
+                                TH_CASE(crossing_rods_equal_and_opposite),
+                                TH_CASE(self_contact_exclusion_and_broad_phase),
+                                TH_CASE(potential_gradient_and_dissipation)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
