@@ -140,6 +140,7 @@ typedef struct cosrod_contact_law {
   double mu_static;         /* 0: frictionless */
   double mu_kinetic;        /* <= mu_static */
   double tangent_stiffness; /* k_t [N/m per m]; <= 0: = k */
+  double stick_velocity;    /* v_s of rod-rod friction [m/s]; <= 0: 1e-3 */
 } cosrod_contact_law;
 
 /* Normal force per unit length f(p) >= 0 of the penetration p = -gap, its

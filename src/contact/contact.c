@@ -67,6 +67,7 @@ cosrod_status cosrod_contact_model_create(cosrod_contact_model **out, const cosr
     return fail(m, err, errlen, "contact: friction: need 0 <= kinetic <= static%.0d", 0);
   m->mu_s = L->mu_static;
   m->mu_k = L->mu_kinetic;
+  m->vstick = L->stick_velocity > 0.0 ? L->stick_velocity : 1e-3;
   m->rods_contact = def->rods_contact;
   m->self_contact = def->self_contact;
   for (int q = 0; q < m->nq; ++q) {

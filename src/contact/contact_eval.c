@@ -48,8 +48,14 @@
  * segments in contact (line contact between rods) make the closest point jump
  * along the segments; the force stays continuous (the min of smooth
  * functions) but its direction of lumping does not (Meier, Popp and Wall,
- * "A unified approach for beam-to-beam contact", CMAME 2017).  Rod-rod contact
- * is frictionless in this version. */
+ * "A unified approach for beam-to-beam contact", CMAME 2017).
+ * Rod-rod friction is velocity-regularised Coulomb (no persistent anchor: the
+ * pair identity changes with the closest segments):
+ *     F_t = -mu_kinetic f(p) v_t / sqrt(|v_t|^2 + v_s^2),  v_t = P (v_p - v_q),
+ * lumped like the normal force; below the stick velocity v_s it acts as a
+ * viscous coupling mu f / v_s, so crossing rods under a sub-critical
+ * tangential load creep at about v_s |F_t| / (mu f), and in statics (no
+ * velocities) rod-rod contact is frictionless. */
 #include <math.h>
 #include <string.h>
 
@@ -294,9 +300,15 @@ int cosrod_contact_obstacles(const cosrod_contact_model *m, cosrod_contact_data 
 }
 
 /* Jacobian blocks of a rod-rod point contact (see the header comment). */
+/* Velocity-regularised friction of a rod-rod contact: F_t = -mu f v_t / den,
+ * den = sqrt(|v_t|^2 + v_s^2), v_t = P v_rel. */
+typedef struct pair_fric {
+  double mu, fe, den, vt[3], Ft[3];
+} pair_fric;
+
 static int pair_jac(cosrod_contact_data *d, const int rv[4][2], const double c4[4], const double *X[4],
                     const double *V[4], double s, double u, const double n[3], double rho, double FN,
-                    double dfdp, double C, double w, double dw, double pdot) {
+                    double dfdp, double C, double w, double dw, double pdot, const pair_fric *fr) {
   static const double ds4[4] = {-1, 1, 0, 0}, du4[4] = {0, 0, 1, -1};
   double P[9], g[2][3], Pg[2][3], vrel[3] = {0, 0, 0}, dv[2][3] = {{0, 0, 0}, {0, 0, 0}};
   m3_zero(P);
@@ -351,11 +363,46 @@ static int pair_jac(cosrod_contact_data *d, const int rv[4][2], const double c4[
       dpd[k] = -vP[k] - cosrod_vec3_dot(n, dv[0]) * sX[0][be][k] - cosrod_vec3_dot(n, dv[1]) * sX[1][be][k];
     double gN[3];
     for (int k = 0; k < 3; ++k) gN[k] = -(dfdp + C * dw * pdot) * c4[be] * n[k] + C * w * dpd[k];
+    /* friction: dFt/dX_beta = -mu (v_t/den (df/dX) + f S dv_t/dX), dFt/dV_beta = -mu f S P c4_beta,
+     * S = (I - v_t v_t^T / den^2) / den, dv_t = P dv_rel - (n.v_rel) dn - n (v_rel^T dn) */
+    double dFt[9], dFtv[9];
+    m3_zero(dFt);
+    m3_zero(dFtv);
+    if (fr->mu > 0.0) {
+      double S[9], dvr[9], dvt[9], Pd[9], SP[9], nvr = cosrod_vec3_dot(n, vrel), that[3], dfe[3];
+      m3_zero(S);
+      m3_identity_add(S, 1.0 / fr->den);
+      m3_outer_add(S, -1.0 / (fr->den * fr->den * fr->den), fr->vt, fr->vt);
+      m3_zero(dvr);
+      m3_outer_add(dvr, 1.0, dv[0], sX[0][be]);
+      m3_outer_add(dvr, 1.0, dv[1], sX[1][be]);
+      m3_mul(Pd, P, dvr);
+      for (int i = 0; i < 9; ++i) dvt[i] = Pd[i] - nvr * dn[i];
+      m3_outer_add(dvt, -1.0, n, vP);
+      m3_mul(dFt, S, dvt);
+      for (int i = 0; i < 9; ++i) dFt[i] *= -fr->mu * fr->fe;
+      for (int k = 0; k < 3; ++k) {
+        that[k] = fr->vt[k] / fr->den;
+        dfe[k] = -dfdp * c4[be] * n[k];
+      }
+      m3_outer_add(dFt, -fr->mu, that, dfe);
+      m3_mul(SP, S, P);
+      for (int i = 0; i < 9; ++i) dFtv[i] = -fr->mu * fr->fe * c4[be] * SP[i];
+    }
     for (int al = 0; al < 4; ++al) {
       double K[9], D[9];
       m3_zero(K);
       m3_zero(D);
       m3_outer_add(K, c4[al], n, gN);
+      if (fr->mu > 0.0) { /* lumping c4_alpha Ft and its dependence on (s, u) */
+        double dc[3];
+        for (int k = 0; k < 3; ++k) dc[k] = ds4[al] * sX[0][be][k] + du4[al] * sX[1][be][k];
+        m3_outer_add(K, 1.0, fr->Ft, dc);
+        for (int i = 0; i < 9; ++i) {
+          K[i] += c4[al] * dFt[i];
+          D[i] += c4[al] * dFtv[i];
+        }
+      }
       /* FN times the Hessian of the distance */
       for (int i = 0; i < 9; ++i) K[i] += FN * c4[al] * c4[be] * P[i] / rho;
       m3_outer_add(K, FN, hsX[0][al], sX[0][be]);
@@ -409,8 +456,17 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
   double pdot = -cosrod_vec3_dot(n, vrel);
   double FN = fe + C * w * pdot;
   int rv[4][2] = {{ra, i}, {ra, i + 1}, {rb, j}, {rb, j + 1}};
+  pair_fric fr = {.mu = m->mu_k, .fe = fe};
+  cosrod_vec3_zero(fr.Ft);
+  if (fr.mu > 0.0) {
+    double nv = cosrod_vec3_dot(n, vrel);
+    for (int k = 0; k < 3; ++k) fr.vt[k] = vrel[k] - nv * n[k];
+    fr.den = sqrt(cosrod_vec3_dot(fr.vt, fr.vt) + m->vstick * m->vstick);
+    cosrod_vec3_scale(fr.Ft, -fr.mu * fe / fr.den, fr.vt);
+    d->power += fr.mu * fe * cosrod_vec3_dot(fr.vt, fr.vt) / fr.den;
+  }
   for (int a = 0; a < 4; ++a)
-    for (int k = 0; k < 3; ++k) f[rv[a][0]][3 * rv[a][1] + k] += c4[a] * FN * n[k];
+    for (int k = 0; k < 3; ++k) f[rv[a][0]][3 * rv[a][1] + k] += c4[a] * (FN * n[k] + fr.Ft[k]);
   d->energy += psi;
   d->power += C * w * pdot * pdot;
   cosrod_contact_point *cp = cosrod_contact_point_push(d);
@@ -422,10 +478,10 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
                                .other_segment = j,
                                .gap = gap,
                                .fn = FN,
-                               .slip = 0};
+                               .slip = fr.mu > 0.0 && cosrod_vec3_norm(fr.vt) > m->vstick};
   for (int k = 0; k < 3; ++k) cp->point[k] = X[0][k] + s * (X[1][k] - X[0][k]);
   cosrod_vec3_copy(cp->normal, n);
-  cosrod_vec3_zero(cp->ft);
+  cosrod_vec3_copy(cp->ft, fr.Ft);
   if (!d->want_jac || !(rho > 0.0)) return 1;
-  return pair_jac(d, (const int(*)[2])rv, c4, X, V, s, u, n, rho, FN, dfdp, C, w, dw, pdot);
+  return pair_jac(d, (const int(*)[2])rv, c4, X, V, s, u, n, rho, FN, dfdp, C, w, dw, pdot, &fr);
 }

@@ -73,6 +73,7 @@ struct cosrod_contact_model {
   contact_rod_m *rods;
   cosrod_contact_obstacle *obs;
   double mu_s, mu_k;
+  double vstick; /* rod-rod friction regularisation velocity [m/s] */
   int rods_contact, self_contact;
   double margin, rmax;
   double gx[8], gw[8]; /* Gauss points on [0, 1] and weights */

@@ -252,8 +252,15 @@ TEST(rod_rod_jacobians) {
   for (int q = 0; q < 2; ++q)
     for (int i = 0; i < 18; ++i) rods[q].v[i] = th_rng_uniform(&g, -0.5, 0.5);
   cosrod_contact_rod cr[2] = {test_contact_rod(&rods[0], r, 0, 0), test_contact_rod(&rods[1], r, 0, 0)};
-  cosrod_contact_def def = {
-      .nrods = 2, .rods = cr, .rods_contact = 1, .law = {.stiffness = k, .onset = delta, .damping = c}};
+  cosrod_contact_def def = {.nrods = 2,
+                            .rods = cr,
+                            .rods_contact = 1,
+                            .law = {.stiffness = k,
+                                    .onset = delta,
+                                    .damping = c,
+                                    .mu_static = 0.5,
+                                    .mu_kinetic = 0.4,
+                                    .stick_velocity = 0.05}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
   cosrod_contact_model_create(&m, &def, NULL, 0);
@@ -298,8 +305,15 @@ TEST(self_contact_jacobian) {
                                               pow(h.x[3 * i + 2] - h.x[3 * i - 1], 2));
   }
   cosrod_contact_rod cr = test_contact_rod(&h, r, 0, 0);
-  cosrod_contact_def def = {
-      .nrods = 1, .rods = &cr, .self_contact = 1, .law = {.stiffness = k, .onset = delta, .damping = 20.0}};
+  cosrod_contact_def def = {.nrods = 1,
+                            .rods = &cr,
+                            .self_contact = 1,
+                            .law = {.stiffness = k,
+                                    .onset = delta,
+                                    .damping = 20.0,
+                                    .mu_static = 0.3,
+                                    .mu_kinetic = 0.3,
+                                    .stick_velocity = 0.2}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
   cosrod_contact_model_create(&m, &def, NULL, 0);

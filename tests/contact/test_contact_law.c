@@ -233,6 +233,28 @@ TEST(crossing_rods_equal_and_opposite) {
   cosrod_vec3_add(msum, MA, MB);
   CHECK_LE("F_A + F_B = 0", cosrod_vec3_norm(sum), 1e-15 * f);
   CHECK_LE("M_A + M_B = 0 (forces along the common normal)", cosrod_vec3_norm(msum), 1e-15 * f);
+  /* friction: B slides along x at V over A; regularised Coulomb mu_k f V / sqrt(V^2 + v_s^2) */
+  double V = 0.3, vs = 0.01, mu = 0.4;
+  cosrod_contact_data_free(d);
+  cosrod_contact_model_free(m);
+  def.law.mu_static = 0.5;
+  def.law.mu_kinetic = mu;
+  def.law.stick_velocity = vs;
+  cosrod_contact_model_create(&m, &def, NULL, 0);
+  cosrod_contact_data_create(&d, m);
+  for (int i = 0; i < B.nv; ++i) B.v[3 * i] = V;
+  test_rod_zero_f(&A);
+  test_rod_zero_f(&B);
+  cosrod_contact_eval(m, d, (const double *const[]){A.x, B.x}, (const double *const[]){A.v, B.v},
+                      (double *const[]){A.f, B.f}, 0);
+  test_rod_sum(&A, FA);
+  test_rod_sum(&B, FB);
+  cosrod_vec3_add(sum, FA, FB);
+  CHECK_REL("friction on B opposes its sliding: mu_k f V / sqrt(V^2 + v_s^2)", -FB[0],
+            mu * f * V / hypot(V, vs), 1e-12);
+  CHECK_LE("with friction F_A + F_B = 0", cosrod_vec3_norm(sum), 1e-15 * f);
+  CHECK_REL("dissipated power = friction force x sliding speed", cosrod_contact_dissipation(d), -FB[0] * V,
+            1e-12);
   cosrod_contact_data_free(d);
   cosrod_contact_model_free(m);
   test_rod_free(&A);
