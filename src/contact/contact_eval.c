@@ -156,6 +156,57 @@ static double friction(double Ft[3], double J[9], double *pw, const cosrod_conta
   return 0.5 * fs * fs / kt;
 }
 
+/* The quantities of one Gauss point that its Jacobians need. */
+typedef struct gauss_jac {
+  const double *n, *H, *u, *rel, *vk, *F, *Jt;
+  double FN, dfdp, c, w, dw, pdot, W, xi;
+} gauss_jac;
+
+/* Accumulate one Gauss point's vertex blocks (Kb, Db: 2 x 2 vertices) and
+ * pose blocks (Pb: vertex x {Kc, Kr, Dv, Dw}); formulas in the header. */
+static void gauss_jacobians(double Kb[4][9], double Db[4][9], double Pb[2][4][9], const gauss_jac *g,
+                            const cosrod_pose *pose) {
+  const double *n = g->n, *H = g->H, *u = g->u, *rel = g->rel, *vk = g->vk, *F = g->F, *Jt = g->Jt;
+  double FN = g->FN, dfdp = g->dfdp, w = g->w, dw = g->dw, pdot = g->pdot, W = g->W, xi = g->xi;
+  double gN[3], Hu[3], nxw[3], Jx[9], Jv[9];
+  m3_vec(Hu, H, u);
+  cosrod_vec3_cross(nxw, n, pose->omega);
+  for (int k = 0; k < 3; ++k) gN[k] = -(dfdp + g->c * dw * pdot) * n[k] + g->c * w * (-Hu[k] + nxw[k]);
+  m3_zero(Jx);
+  m3_zero(Jv);
+  m3_outer_add(Jx, 1.0, n, gN);
+  for (int i = 0; i < 9; ++i) Jx[i] += FN * H[i] + Jt[i];
+  m3_outer_add(Jv, -g->c * w, n, n);
+  double N2[2] = {1.0 - xi, xi};
+  for (int al = 0; al < 2; ++al)
+    for (int be = 0; be < 2; ++be)
+      for (int i = 0; i < 9; ++i) {
+        Kb[2 * be + al][i] += W * N2[al] * N2[be] * Jx[i];
+        Db[2 * be + al][i] += W * N2[al] * N2[be] * Jv[i];
+      }
+  /* pose derivatives (header of contact.h): rigid-motion invariance */
+  double Srel[9], SF[9], Svk[9], Svo[9], Sw[9], T1[9], T2[9], Pt[4][9];
+  cosrod_vec3_skew(Srel, rel);
+  cosrod_vec3_skew(SF, F);
+  cosrod_vec3_skew(Svk, vk);
+  cosrod_vec3_skew(Svo, pose->v);
+  cosrod_vec3_skew(Sw, pose->omega);
+  m3_mul(Pt[1], Jx, Srel);
+  m3_mul(T1, Jv, Svk);
+  m3_mul(T2, Jv, Svo);
+  m3_mul(Pt[3], Jv, Srel);
+  double T3[9];
+  m3_mul(T3, Pt[3], Sw);
+  for (int i = 0; i < 9; ++i) {
+    Pt[0][i] = -Jx[i];
+    Pt[1][i] += -SF[i] + T1[i] - T2[i] + T3[i];
+    Pt[2][i] = -Jv[i];
+  }
+  for (int al = 0; al < 2; ++al)
+    for (int q4 = 0; q4 < 4; ++q4)
+      for (int i = 0; i < 9; ++i) Pb[al][q4][i] += W * N2[al] * Pt[q4][i];
+}
+
 /* One segment against one obstacle; 1 ok, 0 out of memory. */
 static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *d, int r, int sg, int o,
                             const double *const *x, const double *const *v, double *const *f) {
@@ -229,43 +280,22 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
     cosrod_vec3_copy(cp->normal, n);
     cosrod_vec3_scale(cp->ft, W, Ft);
     if (!d->want_jac) continue;
-    double gN[3], Hu[3], nxw[3], Jx[9], Jv[9];
-    m3_vec(Hu, H, u);
-    cosrod_vec3_cross(nxw, n, pose->omega);
-    for (int k = 0; k < 3; ++k) gN[k] = -(dfdp + R->c * dw * pdot) * n[k] + R->c * w * (-Hu[k] + nxw[k]);
-    m3_zero(Jx);
-    m3_zero(Jv);
-    m3_outer_add(Jx, 1.0, n, gN);
-    for (int i = 0; i < 9; ++i) Jx[i] += FN * H[i] + Jt[i];
-    m3_outer_add(Jv, -R->c * w, n, n);
-    double N2[2] = {1.0 - xi, xi};
-    for (int al = 0; al < 2; ++al)
-      for (int be = 0; be < 2; ++be)
-        for (int i = 0; i < 9; ++i) {
-          Kb[2 * be + al][i] += W * N2[al] * N2[be] * Jx[i];
-          Db[2 * be + al][i] += W * N2[al] * N2[be] * Jv[i];
-        }
-    /* pose derivatives (header of contact.h): rigid-motion invariance */
-    double Srel[9], SF[9], Svk[9], Svo[9], Sw[9], T1[9], T2[9], Pt[4][9];
-    cosrod_vec3_skew(Srel, rel);
-    cosrod_vec3_skew(SF, F);
-    cosrod_vec3_skew(Svk, vk);
-    cosrod_vec3_skew(Svo, pose->v);
-    cosrod_vec3_skew(Sw, pose->omega);
-    m3_mul(Pt[1], Jx, Srel);
-    m3_mul(T1, Jv, Svk);
-    m3_mul(T2, Jv, Svo);
-    m3_mul(Pt[3], Jv, Srel);
-    double T3[9];
-    m3_mul(T3, Pt[3], Sw);
-    for (int i = 0; i < 9; ++i) {
-      Pt[0][i] = -Jx[i];
-      Pt[1][i] += -SF[i] + T1[i] - T2[i] + T3[i];
-      Pt[2][i] = -Jv[i];
-    }
-    for (int al = 0; al < 2; ++al)
-      for (int q4 = 0; q4 < 4; ++q4)
-        for (int i = 0; i < 9; ++i) Pb[al][q4][i] += W * N2[al] * Pt[q4][i];
+    gauss_jac gj = {.n = n,
+                    .H = H,
+                    .u = u,
+                    .rel = rel,
+                    .vk = vk,
+                    .F = F,
+                    .Jt = Jt,
+                    .FN = FN,
+                    .dfdp = dfdp,
+                    .c = R->c,
+                    .w = w,
+                    .dw = dw,
+                    .pdot = pdot,
+                    .W = W,
+                    .xi = xi};
+    gauss_jacobians(Kb, Db, Pb, &gj, pose);
   }
   if (!any) { /* a feature thinner than the Gauss spacing may touch between the points */
     double t;
