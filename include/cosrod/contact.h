@@ -177,7 +177,7 @@ typedef struct cosrod_contact_def {
   int rods_contact; /* rod-rod contact between different rods */
   int self_contact; /* self-contact of each rod */
   int quadrature;   /* Gauss points per segment for obstacles; 0: 2 */
-  double margin;    /* broad-phase margin [m]; <= 0: auto */
+  double margin;    /* broad-phase margin added to the segment boxes [m]; <= 0: none */
 } cosrod_contact_def;
 
 typedef struct cosrod_contact_model cosrod_contact_model;
@@ -255,7 +255,8 @@ const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *dat
 /* Finite-difference twin: the dense derivative of rod ri's vertex forces with
  * respect to rod rj's positions (K) and velocities (D) by central differences
  * with step h; K and D are (3 nv_i) x (3 nv_j) column-major.  Friction anchors
- * are those of the last commit (as in eval). */
+ * are those of the last commit (as in eval); the data's results (blocks,
+ * points, counters) are those of the last perturbed evaluation afterwards. */
 cosrod_status cosrod_contact_jac_fd(const cosrod_contact_model *model, cosrod_contact_data *data,
                                     const double *const *x, const double *const *v, int ri, int rj, double h,
                                     double *K, double *D);
