@@ -12,6 +12,7 @@
 #include "cosrod/rod.h"
 #include "cosrod/scenario.h"
 #include "cosrod/output.h"
+#include "cosrod/contact.h"
 #if defined(__has_include)
 #if __has_include("cosrod/statics.h")
 #include "cosrod/statics.h"

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Contact broad-phase benchmark: writes bench/results/contact-broadphase.md.
+# Usage: bench/contact/run.sh BUILD_DIR [--quick]
+set -eu
+B=${1:?usage: bench/contact/run.sh BUILD_DIR [--quick]}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
+"$B/bench/contact/bench_contact" ${2:-} > "$ROOT/bench/results/contact-broadphase.md"
+cat "$ROOT/bench/results/contact-broadphase.md"

@@ -1,0 +1,291 @@
+/* Scenario keys `obstacles:` and `contact:` (SPEC §11): validation into the
+ * plain structs of scenario_contact.h, with the scenario loader's messages
+ * (`FILE:LINE: key.path: problem`), unknown-key suggestions and range checks
+ * (scenario_util.c).
+ *
+ * Per shape (local e_z = plane normal / cylinder and capsule axis):
+ *   plane    point [0,0,0], normal (required)        -> pose: point, e_z -> normal
+ *   sphere   center, radius
+ *   cylinder center, axis [0,0,1], radius, length (absent: infinite)
+ *   capsule  a, b, radius                            -> centre (a+b)/2, half-length |b-a|/2
+ *   box      center, size (3 > 0), orientation [1,0,0,0]
+ *   mesh     file (closed manifold), position, orientation
+ * plus name (required, unique), body (a name from `bodies:`; the pose is then
+ * in the body frame) or motion {position, orientation, interpolation} (the
+ * keyframes of a moving obstacle, as for bodies); not both. */
+#include "scenario_contact.h"
+
+#include "scenario_internal.h"
+
+static const char *const OBST_SHAPES[] = {"plane", "sphere", "cylinder", "capsule", "box", "mesh", NULL};
+
+void cosrod_sc_contact_free(cosrod_sc_contact *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->nobstacles; ++i) {
+    cosrod_sc_obstacle *o = s->obstacles + i;
+    free(o->file);
+    free(o->motion_position.t);
+    free(o->motion_position.values);
+    free(o->motion_orientation.t);
+    free(o->motion_orientation.values);
+  }
+  free(s->obstacles);
+  free(s);
+}
+
+/* Unit quaternion rotating e_z onto the unit vector n. */
+static void quat_from_z(double q[4], const double n[3]) {
+  double w = 1.0 + n[2];
+  if (w < 1e-12) {
+    q[0] = 0.0, q[1] = 1.0, q[2] = 0.0, q[3] = 0.0;
+    return;
+  }
+  double s = sqrt(w * w + n[0] * n[0] + n[1] * n[1]);
+  q[0] = w / s, q[1] = -n[1] / s, q[2] = n[0] / s, q[3] = 0.0;
+}
+
+/* "auto" -> 0, "none" (when allowed) -> -1, else a number with range. */
+static double auto_num(ctx *c, ynode *m, const char *key, int allow_none, int range) {
+  ynode *v = sc_get(m, key);
+  if (!v) return 0.0;
+  if (v->kind == YN_SCALAR && !v->quoted && !strcmp(v->str, "auto")) return 0.0;
+  if (allow_none && v->kind == YN_SCALAR && !v->quoted && !strcmp(v->str, "none")) return -1.0;
+  if (v->kind == YN_SCALAR && !v->quoted) {
+    char *end;
+    strtod(v->str, &end);
+    if (end == v->str || *end)
+      sc_fail(c, v, key, "expected auto%s or a number, got '%.40s'", allow_none ? ", none" : "", v->str);
+  }
+  double x = sc_to_num(c, v, key);
+  sc_check_range(c, v, key, x, range);
+  if (allow_none && x == 0.0) return -1.0; /* damping: 0 means none */
+  return x;
+}
+
+static void read_motion(ctx *c, ynode *v, cosrod_sc_obstacle *o) {
+  static const char *const keys[] = {"position", "orientation", "interpolation", NULL};
+  static const char *const interp[] = {"linear", "cubic", NULL};
+  sc_push(c, "motion");
+  sc_expect_map(c, v, NULL, "position and/or orientation keyframes");
+  sc_check_keys(c, v, keys);
+  ynode *p = sc_get(v, "position"), *q = sc_get(v, "orientation"), *ip = sc_get(v, "interpolation");
+  if (!p && !q) sc_fail(c, v, "position", "missing (a motion needs position and/or orientation keyframes)");
+  if (p) sc_read_keyframes(c, p, "position", 3, &o->motion_position);
+  if (q) sc_read_keyframes(c, q, "orientation", 4, &o->motion_orientation);
+  if (ip) o->motion_cubic = sc_to_enum(c, ip, "interpolation", interp) == 1;
+  o->has_motion = 1;
+  sc_pop(c);
+}
+
+/* Directory of the scenario file + rel (rel absolute: as is). */
+static char *resolve(ctx *c, const char *file, const char *rel) {
+  const char *slash = strrchr(file, '/');
+  size_t dl = (rel[0] == '/' || !slash) ? 0 : (size_t)(slash - file) + 1;
+  char *p = sc_xcalloc(c, dl + strlen(rel) + 1, 1);
+  memcpy(p, file, dl);
+  strcpy(p + dl, rel);
+  return p;
+}
+
+static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
+  cosrod_shape *s = &o->shape;
+  cosrod_pose *p = &o->pose;
+  double n[3] = {0, 0, 1}, q[4] = {1, 0, 0, 0};
+  switch (s->type) {
+    case COSROD_SHAPE_PLANE:
+      sc_vec(c, m, "point", p->position, 3, R_ANY);
+      if (!sc_get(m, "normal")) sc_fail(c, m, "normal", "missing (the outward normal of the half-space)");
+      sc_vec(c, m, "normal", n, 3, R_ANY);
+      sc_unit_vec(c, m, "normal", n);
+      quat_from_z(p->q, n);
+      break;
+    case COSROD_SHAPE_SPHERE:
+      sc_vec(c, m, "center", p->position, 3, R_ANY);
+      s->radius = sc_req_num(c, m, "radius", R_POS, "sphere radius [m]");
+      break;
+    case COSROD_SHAPE_CYLINDER:
+      sc_vec(c, m, "center", p->position, 3, R_ANY);
+      if (sc_vec(c, m, "axis", n, 3, R_ANY)) sc_unit_vec(c, m, "axis", n);
+      quat_from_z(p->q, n);
+      s->radius = sc_req_num(c, m, "radius", R_POS, "cylinder radius [m]");
+      s->half_length = sc_get(m, "length") ? 0.5 * sc_req_num(c, m, "length", R_POS, "length [m]") : 0.0;
+      break;
+    case COSROD_SHAPE_CAPSULE: {
+      double a[3], b[3], d[3];
+      if (!sc_get(m, "a")) sc_fail(c, m, "a", "missing (first end of the capsule's axis)");
+      if (!sc_get(m, "b")) sc_fail(c, m, "b", "missing (second end of the capsule's axis)");
+      sc_vec(c, m, "a", a, 3, R_ANY);
+      sc_vec(c, m, "b", b, 3, R_ANY);
+      for (int k = 0; k < 3; ++k) {
+        d[k] = b[k] - a[k];
+        p->position[k] = 0.5 * (a[k] + b[k]);
+      }
+      double l = norm3(d);
+      if (l > 0.0)
+        for (int k = 0; k < 3; ++k) n[k] = d[k] / l;
+      quat_from_z(p->q, n);
+      s->half_length = 0.5 * l;
+      s->radius = sc_req_num(c, m, "radius", R_POS, "capsule radius [m]");
+      break;
+    }
+    case COSROD_SHAPE_BOX: {
+      double size[3];
+      sc_vec(c, m, "center", p->position, 3, R_ANY);
+      if (!sc_get(m, "size")) sc_fail(c, m, "size", "missing (edge lengths [x, y, z] in the box frame)");
+      sc_vec(c, m, "size", size, 3, R_POS);
+      for (int k = 0; k < 3; ++k) s->half[k] = 0.5 * size[k];
+      break;
+    }
+    default: { /* mesh */
+      ynode *f = sc_require(c, m, "file", "an STL or OBJ file, relative to the scenario");
+      o->file = resolve(c, c->file, sc_to_str(c, f, "file"));
+      char merr[400];
+      cosrod_mesh *mesh = cosrod_mesh_load(o->file, 1, merr, sizeof merr);
+      if (!mesh) sc_fail(c, f, "file", "%s", merr);
+      cosrod_mesh_free(mesh);
+      sc_vec(c, m, "position", p->position, 3, R_ANY);
+    }
+  }
+  ynode *ov = sc_get(m, "orientation");
+  if (ov) {
+    sc_to_vec(c, ov, "orientation", q, 4, R_ANY);
+    sc_unit_quat(c, ov, "orientation", q);
+    memcpy(p->q, q, sizeof q);
+  }
+  memcpy(o->reference, p->position, sizeof o->reference);
+}
+
+static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies) {
+  static const char *const extra[COSROD_SHAPE_COUNT][4] = {{"point", "normal", NULL},
+                                                           {"center", "radius", NULL},
+                                                           {"center", "axis", "radius", "length"},
+                                                           {"a", "b", "radius", NULL},
+                                                           {"center", "size", "orientation", NULL},
+                                                           {"file", "position", "orientation", NULL}};
+  sc_expect_map(c, m, NULL, "name, shape and the shape's keys");
+  o->line = m->key_line;
+  cosrod_pose_identity(&o->pose);
+  sc_to_name(c, sc_require(c, m, "name", "a unique obstacle name"), "name", o->name);
+  o->shape.type = (cosrod_shape_type)sc_to_enum(c,
+                                                sc_require(c, m, "shape",
+                                                           "plane | sphere | cylinder | "
+                                                           "capsule | box | mesh"),
+                                                "shape", OBST_SHAPES);
+  const char *keys[10] = {"name", "shape", "body", "motion"};
+  for (int k = 0; k < 4 && extra[o->shape.type][k]; ++k) keys[4 + k] = extra[o->shape.type][k];
+  sc_check_keys(c, m, keys);
+  read_shape(c, m, o);
+  ynode *b = sc_get(m, "body"), *mo = sc_get(m, "motion");
+  if (b && mo)
+    sc_fail(c, mo, "motion", "an obstacle on a body moves with the body: give body or motion, not both");
+  if (b) {
+    const char *s = sc_to_str(c, b, "body");
+    int found = 0;
+    for (size_t i = 0; bodies && bodies->kind == YN_SEQ && i < bodies->n; ++i) {
+      ynode *bi = bodies->item[i];
+      yentry *e = bi && bi->kind == YN_MAP ? yn_find(bi, "name") : NULL;
+      if (e && e->val->kind == YN_SCALAR && !strcmp(e->val->str, s)) found = 1;
+    }
+    if (!found) sc_fail(c, b, "body", "no body named '%.40s' in bodies", s);
+    sc_to_name(c, b, "body", o->body);
+  }
+  if (mo) read_motion(c, mo, o);
+}
+
+static void read_contact(ctx *c, ynode *m, cosrod_sc_contact *s) {
+  static const char *const keys[] = {
+      "stiffness", "onset", "damping", "tangent_stiffness", "friction", "rods", "self", "quadrature", NULL};
+  sc_push(c, "contact");
+  if (m->kind == YN_SCALAR && m->null) m = NULL; /* `contact:` alone: all defaults */
+  s->enabled = 1;
+  s->rods = s->self = 1;
+  if (m) {
+    sc_expect_map(c, m, NULL, "contact settings");
+    sc_check_keys(c, m, keys);
+    s->law.stiffness = auto_num(c, m, "stiffness", 0, R_POS);
+    s->law.onset = auto_num(c, m, "onset", 0, R_POS);
+    s->law.damping = auto_num(c, m, "damping", 1, R_NONNEG);
+    s->law.tangent_stiffness = auto_num(c, m, "tangent_stiffness", 0, R_POS);
+    ynode *f = sc_get(m, "friction");
+    if (f) {
+      static const char *const fk[] = {"static", "kinetic", NULL};
+      sc_push(c, "friction");
+      sc_expect_map(c, f, NULL, "static and kinetic coefficients");
+      sc_check_keys(c, f, fk);
+      s->law.mu_static = sc_req_num(c, f, "static", R_NONNEG, "static friction coefficient");
+      s->law.mu_kinetic = sc_num(c, f, "kinetic", s->law.mu_static, R_NONNEG);
+      if (s->law.mu_kinetic > s->law.mu_static)
+        sc_fail(c, sc_get(f, "kinetic"), "kinetic", "%.6g exceeds the static coefficient %.6g",
+                s->law.mu_kinetic, s->law.mu_static);
+      sc_pop(c);
+    }
+    ynode *v;
+    if ((v = sc_get(m, "rods"))) s->rods = sc_to_bool(c, v, "rods");
+    if ((v = sc_get(m, "self"))) s->self = sc_to_bool(c, v, "self");
+    if ((v = sc_get(m, "quadrature"))) s->quadrature = (int)sc_to_int(c, v, "quadrature", 1, 4);
+  }
+  sc_pop(c);
+}
+
+static cosrod_status run(ctx *c, ynode *root, cosrod_sc_contact *s) {
+  if (setjmp(c->jb)) return c->status;
+  if (!root || root->kind != YN_MAP) return COSROD_OK; /* the main loader reports it */
+  yentry *eo = yn_find(root, "obstacles"), *ec = yn_find(root, "contact"), *eb = yn_find(root, "bodies");
+  if (eo) {
+    ynode *seq = eo->val;
+    sc_push(c, "obstacles");
+    if (seq->kind != YN_SEQ)
+      sc_fail(c, seq, NULL, "expected a sequence of obstacles, got %s", sc_kind_name(seq));
+    s->obstacles = sc_xcalloc(c, seq->n ? seq->n : 1, sizeof *s->obstacles);
+    for (size_t i = 0; i < seq->n; ++i) {
+      sc_push_idx(c, i);
+      s->nobstacles = i + 1;
+      read_obstacle(c, seq->item[i], s->obstacles + i, eb ? eb->val : NULL);
+      for (size_t j = 0; j < i; ++j)
+        if (!strcmp(s->obstacles[j].name, s->obstacles[i].name))
+          sc_fail(c, seq->item[i], "name", "duplicate obstacle name '%s' (also obstacles.%zu)",
+                  s->obstacles[i].name, j);
+      sc_pop(c);
+    }
+    sc_pop(c);
+  }
+  if (ec) read_contact(c, ec->val, s);
+  if (s->nobstacles && !s->enabled)
+    sc_fail(c, eo->val, "obstacles", "no effect without a contact: section (add contact:)");
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_sc_contact_parse(const char *text, size_t len, const char *file, cosrod_sc_contact **out,
+                                      char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  *out = NULL;
+  if (!file) file = "<input>";
+  ynode *root = NULL;
+  char msg[600];
+  if (yn_parse(text ? text : "", len, 0, &root, msg, sizeof msg)) {
+    int line = atoi(msg);
+    char *t1 = strchr(msg, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    if (err && errlen) snprintf(err, errlen, "%s:%d: %s", file, line, t2 ? t2 + 1 : msg);
+    return COSROD_ERR_PARSE;
+  }
+  ctx *c = calloc(1, sizeof *c);
+  cosrod_sc_contact *s = calloc(1, sizeof *s);
+  if (!c || !s) {
+    free(c);
+    free(s);
+    yn_free(root);
+    return COSROD_ERR_NOMEM;
+  }
+  c->file = file;
+  c->err = err;
+  c->errlen = errlen;
+  cosrod_status st = run(c, root, s);
+  yn_free(root);
+  free(c);
+  if (st != COSROD_OK) {
+    cosrod_sc_contact_free(s);
+    return st;
+  }
+  *out = s;
+  return COSROD_OK;
+}
