@@ -1,4 +1,4 @@
-/* Work–precision benchmark of the integrators (issue item 5).
+/* Work–precision benchmark of the integrators.
  *
  * For every built method and every applicable problem of the conformance
  * suite (tests/integrate/problems.c), at rtol = 1e-2 ... 1e-10 (atol =
@@ -6,8 +6,8 @@
  * nsteps, nreject and the wall time (averaged over repeats of at least 20 ms).
  * Printed as a table, written as CSV, and plotted with gnuplot (error vs
  * wall time, one panel per problem) into OUTDIR.  A second table puts the
- * counts next to those of Hairer's originals where they are published
- * (/work/shared/reference/integrators.md).
+ * counts next to those of Hairer's original Fortran codes where they are
+ * published (tests/integrate/itest.c, itest_reference_counts).
  *
  * Usage: bench_integrators [OUTDIR] [--quick]
  *   OUTDIR defaults to bench-out/integrators; --quick runs rtol 1e-2..1e-6. */

@@ -1,7 +1,7 @@
 /* Simulation driver (module sim): a validated scenario (cosrod_scenario)
  * -> rods, formulation, stabilisation, integrator -> a run from 0 to t_end
  * with output every `every` seconds (dense output), energy accounting and
- * statistics (SPEC §3, §6, §8; issue 5 item 2).
+ * statistics (SPEC §3, §6, §8).
  *
  * Global state.  The states of all rods are stacked into one vector y.
  * Two layouts:
@@ -157,7 +157,7 @@ const char *cosrod_sim_warning(const cosrod_sim *sim, size_t i);
 /* ---- one validation for check and run (sim_check.c) ----------------------- */
 
 /* Resource estimate of a scenario, made before anything of size N is
- * allocated (issue 14): memory of the run and output volume. */
+ * allocated: memory of the run and output volume. */
 typedef struct cosrod_sim_estimate {
   long ny;             /* unknowns of the global state */
   int ml, mu;          /* Jacobian bandwidths assumed */

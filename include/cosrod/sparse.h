@@ -1,6 +1,6 @@
 /* Sparse matrices in compressed sparse column (CSC) form and their direct
- * solution by SuiteSparse KLU (module linalg; issue 10 item 5: rods attached
- * to bodies in general topologies, where the coupled band is wide).
+ * solution by SuiteSparse KLU (module linalg; for rods attached to bodies in
+ * general topologies, where the coupled band is wide).
  *
  * Storage: n x n, nnz = colptr[n] stored entries; the rows of column j are
  * rowind[colptr[j] .. colptr[j + 1] - 1], strictly ascending, values in

@@ -24,7 +24,9 @@ const itest_method itest_methods[] = {
 };
 const size_t itest_method_count = sizeof itest_methods / sizeof itest_methods[0];
 
-/* Counts of the original codes, /work/shared/reference/integrators.md
+/* Counts of Hairer's original Fortran codes (RADAU5, RODAS, SEULEX, DOPRI5,
+ * DOP853; Hairer & Wanner, Solving Ordinary Differential Equations II) on
+ * these problems, a yardstick of efficiency, not a target
  * (nfev / njev / nsteps / naccept / nreject / ndecomp; -1 = not published). */
 const itest_counts itest_reference_counts[] = {
     {"dopri5", "arenstorf", 1e-7, 1e-7, 1442, -1, 240, 216, 22, -1},

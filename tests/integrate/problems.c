@@ -2,8 +2,9 @@
  *
  * Sources of the reference values:
  *  - Van der Pol (eps = 1e-6, Hairer's scaling y2' = ((1-y1^2) y2 - y1)/eps)
- *    and Robertson at t = 1e11: /work/shared/reference/integrators.md (values
- *    of Hairer–Wanner vol. II / the Test Set for IVP Solvers).
+ *    and Robertson at t = 1e11: the values of Hairer & Wanner, Solving
+ *    Ordinary Differential Equations II, and of the Test Set for IVP
+ *    Solvers (Mazzia & Magherini, Univ. Bari).
  *  - HIRES at t = 321.8122: Test Set for IVP Solvers (Mazzia & Magherini,
  *    Univ. Bari), problem "hires", subroutine hiressol ("computed using true
  *    double precision RADAU5 on Cray C90, uround = 1.01e-19, rtol = atol =
