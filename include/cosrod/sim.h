@@ -49,9 +49,13 @@
  * the initial positions of every rod by its static equilibrium under the t = 0 loads plus the `preload` loads
  * (which are off for t >= 0), at rest.
  *
- * Not supported yet (a clear error, never a silent ignore): rigid bodies,
- * joints, rod ends attached to bodies, Kirchhoff models, static / modal
- * analyses of several rods.
+ * Rods, Kirchhoff rods ([LA] §3-4), rigid bodies with rod ends attached to
+ * them, joints and bushings ([L] §5) run through cosrod_sim in every
+ * analysis; rigid bodies without rods run through cosrod_sim_bodies_run.
+ * Combinations that are not supported are refused by cosrod_sim_create
+ * with one line naming the scenario key (a clear error, never a silent
+ * ignore), e.g. baumgarte with the null-space formulation, formulation dae
+ * with galpha, a joint on a keyframe-driven body in modal analyses.
  *
  * Nothing is allocated after cosrod_sim_create. */
 #ifndef COSROD_SIM_H
