@@ -7,7 +7,7 @@ BUILD_BENCH ?= build-bench
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-asan bench fuzz format clean install
+.PHONY: all deps configure build demo test test-asan bench fuzz fuzz-build format clean install
 
 all: build
 
@@ -44,18 +44,20 @@ install: build
 	cmake --install $(BUILD)
 
 # libFuzzer run of the scenario loader (needs clang; not part of the normal
-# build).  Seeds: the invalid corpus and the examples; new inputs go to
+# build): the CMake target fuzz_scenario of a clang build with COSROD_FUZZ=ON.
+# Seeds: the invalid corpus and the examples; new inputs go to
 # $(BUILD_FUZZ)/corpus, crashes to $(BUILD_FUZZ)/crash-*.
 FUZZ_SECONDS ?= 60
 BUILD_FUZZ   ?= build-fuzz
 FUZZ_CC      ?= clang
-fuzz:
+fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=Debug -DCOSROD_FUZZ=ON \
+	  -DCOSROD_WERROR=ON -DCOSROD_BUILD_TESTS=OFF -DCOSROD_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario
+
+fuzz: fuzz-build
 	mkdir -p $(BUILD_FUZZ)/corpus
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -Iinclude -Isrc $$(pkg-config --cflags yaml-0.1) \
-	  tests/scenario/fuzz_scenario.c src/scenario/scenario.c src/scenario/scenario_rod.c src/scenario/scenario_util.c src/scenario/ynode.c src/core/status.c \
-	  $$(pkg-config --libs yaml-0.1) -lm -o $(BUILD_FUZZ)/fuzz_scenario
 	cd $(BUILD_FUZZ) && ./fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	  -rss_limit_mb=2048 -dict=../tests/scenario/fuzz_scenario.dict -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
 
