@@ -4,10 +4,11 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_BENCH ?= build-bench
+BUILD_RELEASE ?= build-release
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-asan bench fuzz fuzz-build format clean install
+.PHONY: all deps configure build demo test test-asan test-release bench fuzz fuzz-build format clean install
 
 all: build
 
@@ -26,6 +27,15 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) test-asan
+	$(MAKE) test-release
+
+# The Release configuration (-O3: other warnings than -O2) compiles with
+# -Werror: every target is built, and only the cheap checks of the public
+# interface run (the optimised library the user installs).
+test-release:
+	cmake -S . -B $(BUILD_RELEASE) -DCMAKE_BUILD_TYPE=Release -DCOSROD_WERROR=ON $(CMAKE_ARGS)
+	cmake --build $(BUILD_RELEASE) -j $(JOBS)
+	cd $(BUILD_RELEASE) && ctest --output-on-failure -R '^api\.'
 
 test-asan:
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DCOSROD_SANITIZE=ON -DCOSROD_WERROR=ON \
@@ -65,4 +75,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_BENCH)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_BENCH) $(BUILD_RELEASE) $(BUILD_FUZZ)

@@ -308,8 +308,6 @@ COSROD_API int cosrod_sim_arc_step(const cosrod_sim *sim, double *load_factor, d
 COSROD_API size_t cosrod_sim_ncritical(const cosrod_sim *sim);
 COSROD_API cosrod_status cosrod_sim_critical(const cosrod_sim *sim, size_t i, const char **type, double *t,
                                              double *load_factor, double *displacement);
-/* The integrator problem (for tests: e.g. compare banded and dense FD). */
-COSROD_API const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
 
 /* ---- rigid bodies without rods (sim_bodies_run.c) ------------------------ */
 

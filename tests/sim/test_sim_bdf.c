@@ -24,6 +24,7 @@
 
 #include "cosrod/integrate.h"
 #include "harness.h"
+#include "sim/sim_hooks.h"
 #include "sim_test_util.h"
 
 typedef struct bdf_run {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 #include "harness.h"
 
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {
