@@ -4,10 +4,11 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_BENCH ?= build-bench
+BUILD_RELEASE ?= build-release
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-asan bench fuzz format clean install
+.PHONY: all deps configure build demo test test-asan test-release bench fuzz fuzz-build format clean install
 
 all: build
 
@@ -26,6 +27,17 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	$(MAKE) test-asan
+	$(MAKE) test-release
+
+# The Release configuration (-O3: other warnings than -O2) compiles with
+# -Werror: every target is built (RELEASE_TARGETS="cosrod cosrod_cli
+# test_api_umbrella" for the installed parts only), and only the cheap checks
+# of the public interface run (the optimised library the user installs).
+RELEASE_TARGETS ?=
+test-release:
+	cmake -S . -B $(BUILD_RELEASE) -DCMAKE_BUILD_TYPE=Release -DCOSROD_WERROR=ON $(CMAKE_ARGS)
+	cmake --build $(BUILD_RELEASE) -j $(JOBS) $(if $(RELEASE_TARGETS),--target $(RELEASE_TARGETS))
+	cd $(BUILD_RELEASE) && ctest --output-on-failure -R '^api\.'
 
 test-asan:
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DCOSROD_SANITIZE=ON -DCOSROD_WERROR=ON \
@@ -44,18 +56,20 @@ install: build
 	cmake --install $(BUILD)
 
 # libFuzzer run of the scenario loader (needs clang; not part of the normal
-# build).  Seeds: the invalid corpus and the examples; new inputs go to
+# build): the CMake target fuzz_scenario of a clang build with COSROD_FUZZ=ON.
+# Seeds: the invalid corpus and the examples; new inputs go to
 # $(BUILD_FUZZ)/corpus, crashes to $(BUILD_FUZZ)/crash-*.
 FUZZ_SECONDS ?= 60
 BUILD_FUZZ   ?= build-fuzz
 FUZZ_CC      ?= clang
-fuzz:
+fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=Debug -DCOSROD_FUZZ=ON \
+	  -DCOSROD_WERROR=ON -DCOSROD_BUILD_TESTS=OFF -DCOSROD_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario
+
+fuzz: fuzz-build
 	mkdir -p $(BUILD_FUZZ)/corpus
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -Iinclude -Isrc $$(pkg-config --cflags yaml-0.1) \
-	  tests/scenario/fuzz_scenario.c src/scenario/scenario.c src/scenario/scenario_rod.c src/scenario/scenario_util.c src/scenario/ynode.c src/core/status.c \
-	  $$(pkg-config --libs yaml-0.1) -lm -o $(BUILD_FUZZ)/fuzz_scenario
 	cd $(BUILD_FUZZ) && ./fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
 	  -rss_limit_mb=2048 -dict=../tests/scenario/fuzz_scenario.dict -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
 
@@ -63,4 +77,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_BENCH)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_BENCH) $(BUILD_RELEASE) $(BUILD_FUZZ)

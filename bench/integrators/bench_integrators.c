@@ -1,4 +1,4 @@
-/* Work–precision benchmark of the integrators (issue item 5).
+/* Work–precision benchmark of the integrators.
  *
  * For every built method and every applicable problem of the conformance
  * suite (tests/integrate/problems.c), at rtol = 1e-2 ... 1e-10 (atol =

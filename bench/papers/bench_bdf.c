@@ -21,6 +21,7 @@
 #include "cosrod/integrate.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 
 typedef struct config {
   const char *method, *label;

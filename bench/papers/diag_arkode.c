@@ -15,6 +15,7 @@
 
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 
 static int fi(realtype t, N_Vector y, N_Vector yd, void *u) {
   const cosrod_ode_problem *p = u;

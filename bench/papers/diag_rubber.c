@@ -32,6 +32,7 @@
 #include "cosrod/rod.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 
 typedef struct {
   const cosrod_ode_problem *p;

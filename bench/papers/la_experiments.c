@@ -39,6 +39,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 
 static void usage(const char *a0) {
   fprintf(stderr,

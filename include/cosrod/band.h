@@ -34,6 +34,8 @@
 #ifndef COSROD_BAND_H
 #define COSROD_BAND_H
 
+#include "cosrod/export.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -63,8 +65,8 @@ typedef struct cosrod_band {
 
 /* Allocate an n x n zero band matrix with bandwidths ml, mu (clamped to
  * n - 1), backend OWN.  NULL if n < 1, ml < 0, mu < 0 or out of memory. */
-cosrod_band *cosrod_band_create(int n, int ml, int mu);
-void cosrod_band_free(cosrod_band *A);
+COSROD_API cosrod_band *cosrod_band_create(int n, int ml, int mu);
+COSROD_API void cosrod_band_free(cosrod_band *A);
 
 /* Pointer to the diagonal entry of column j: A(i,j) = cosrod_band_col(A,j)[i-j]. */
 static inline double *cosrod_band_col(cosrod_band *A, int j) {
@@ -86,33 +88,33 @@ static inline int cosrod_band_in_band(const cosrod_band *A, int i, int j) {
 }
 /* Checked versions: ERR_INVALID for (i,j) outside the matrix or the band
  * (get_checked returns 0 outside the band, which is the true value). */
-cosrod_status cosrod_band_set_checked(cosrod_band *A, int i, int j, double v);
-cosrod_status cosrod_band_add_checked(cosrod_band *A, int i, int j, double v);
-double cosrod_band_get_checked(const cosrod_band *A, int i, int j);
+COSROD_API cosrod_status cosrod_band_set_checked(cosrod_band *A, int i, int j, double v);
+COSROD_API cosrod_status cosrod_band_add_checked(cosrod_band *A, int i, int j, double v);
+COSROD_API double cosrod_band_get_checked(const cosrod_band *A, int i, int j);
 
-cosrod_status cosrod_band_set_backend(cosrod_band *A, cosrod_linalg_backend backend);
+COSROD_API cosrod_status cosrod_band_set_backend(cosrod_band *A, cosrod_linalg_backend backend);
 /* A <- 0 (including the fill-in rows). */
-void cosrod_band_zero(cosrod_band *A);
+COSROD_API void cosrod_band_zero(cosrod_band *A);
 /* dst <- src.  Needs the same n and dst->ml >= src->ml, dst->mu >= src->mu
  * (else ERR_DIMENSION); dst entries outside src's band become 0. */
-cosrod_status cosrod_band_copy(cosrod_band *dst, const cosrod_band *src);
+COSROD_API cosrod_status cosrod_band_copy(cosrod_band *dst, const cosrod_band *src);
 /* A <- c*A + d*I. */
-void cosrod_band_scale_add_identity(cosrod_band *A, double c, double d);
+COSROD_API void cosrod_band_scale_add_identity(cosrod_band *A, double c, double d);
 /* A <- c*A + d*M; M of the same order with M->ml <= A->ml, M->mu <= A->mu. */
-cosrod_status cosrod_band_scale_add(cosrod_band *A, double c, double d, const cosrod_band *M);
+COSROD_API cosrod_status cosrod_band_scale_add(cosrod_band *A, double c, double d, const cosrod_band *M);
 /* E <- a*A + b*M in one pass; M == NULL means the identity.  Bandwidths of A
  * and M must fit in E's (else ERR_DIMENSION).  E may alias A (not M). */
-cosrod_status cosrod_band_set_combination(cosrod_band *E, double a, const cosrod_band *A, double b,
-                                          const cosrod_band *M);
+COSROD_API cosrod_status cosrod_band_set_combination(cosrod_band *E, double a, const cosrod_band *A, double b,
+                                                     const cosrod_band *M);
 /* y <- alpha*A*x + beta*y on an unfactored A (ERR_INVALID if factored).
  * x, y: (n), must not alias; beta == 0 ignores the old y. */
-cosrod_status cosrod_band_gemv(const cosrod_band *A, double alpha, const double *x, double beta, double *y);
+COSROD_API cosrod_status cosrod_band_gemv(const cosrod_band *A, double alpha, const double *x, double beta, double *y);
 /* y <- A*x. */
-cosrod_status cosrod_band_matvec(const cosrod_band *A, const double *x, double *y);
+COSROD_API cosrod_status cosrod_band_matvec(const cosrod_band *A, const double *x, double *y);
 /* Infinity norm (max row sum of |a_ij|) of an unfactored A. */
-double cosrod_band_norm_inf(const cosrod_band *A);
+COSROD_API double cosrod_band_norm_inf(const cosrod_band *A);
 /* Expand to a dense column-major (n x n) array D with leading dimension ldd >= n. */
-cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd);
+COSROD_API cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd);
 /* LU with partial pivoting, in place.  ERR_SINGULAR on an exactly zero pivot
  * (singular_col says where; the factors are then unusable; re-assemble the
  * whole matrix before refactoring), ERR_NONFINITE if a NaN/Inf pivot candidate
@@ -121,14 +123,14 @@ cosrod_status cosrod_band_to_dense(const cosrod_band *A, double *D, int ldd);
  * ERR_INTERRUPTED (OWN backend) when the installed interrupt flag is set at
  * one of the polls every 2048 columns (cosrod_interrupt_install; the factors
  * are then unusable, singular_col = first column not eliminated). */
-cosrod_status cosrod_band_factor(cosrod_band *A);
+COSROD_API cosrod_status cosrod_band_factor(cosrod_band *A);
 /* Solve A x = b in place (b: (n) overwritten by x); ERR_INVALID if not factored. */
-cosrod_status cosrod_band_solve(const cosrod_band *A, double *b);
+COSROD_API cosrod_status cosrod_band_solve(const cosrod_band *A, double *b);
 /* Solve A X = B in place; B: (n x nrhs) column-major, leading dimension ldb >= n. */
-cosrod_status cosrod_band_solve_multi(const cosrod_band *A, int nrhs, double *B, int ldb);
+COSROD_API cosrod_status cosrod_band_solve_multi(const cosrod_band *A, int nrhs, double *B, int ldb);
 /* Print the band (or the factors, if factored) as a dense table for debugging;
  * entries outside the band are shown as '.'. */
-void cosrod_band_print(const cosrod_band *A, FILE *f);
+COSROD_API void cosrod_band_print(const cosrod_band *A, FILE *f);
 
 /* ------------------------------------------------------------------------ */
 /* Complex band matrix: same layout, entries double _Complex. */
@@ -148,8 +150,8 @@ typedef struct cosrod_zband {
   cosrod_linalg_backend backend;
 } cosrod_zband;
 
-cosrod_zband *cosrod_zband_create(int n, int ml, int mu);
-void cosrod_zband_free(cosrod_zband *A);
+COSROD_API cosrod_zband *cosrod_zband_create(int n, int ml, int mu);
+COSROD_API void cosrod_zband_free(cosrod_zband *A);
 
 static inline double _Complex *cosrod_zband_col(cosrod_zband *A, int j) {
   return A->data + (size_t)j * (size_t)A->ld + (size_t)A->smu;
@@ -164,27 +166,27 @@ static inline void cosrod_zband_add(cosrod_zband *A, int i, int j, double _Compl
   A->data[(size_t)j * (size_t)A->ld + (size_t)(A->smu + i - j)] += v;
 }
 
-cosrod_status cosrod_zband_set_backend(cosrod_zband *A, cosrod_linalg_backend backend);
-void cosrod_zband_zero(cosrod_zband *A);
+COSROD_API cosrod_status cosrod_zband_set_backend(cosrod_zband *A, cosrod_linalg_backend backend);
+COSROD_API void cosrod_zband_zero(cosrod_zband *A);
 /* Same rules as cosrod_band_copy. */
-cosrod_status cosrod_zband_copy(cosrod_zband *dst, const cosrod_zband *src);
+COSROD_API cosrod_status cosrod_zband_copy(cosrod_zband *dst, const cosrod_zband *src);
 /* Z <- a*A + b*M with complex scalars and REAL band matrices A, M
  * (M == NULL: identity); bandwidths of A and M must fit in Z's. */
-cosrod_status cosrod_zband_set_combination(cosrod_zband *Z, double _Complex a, const cosrod_band *A,
-                                           double _Complex b, const cosrod_band *M);
+COSROD_API cosrod_status cosrod_zband_set_combination(cosrod_zband *Z, double _Complex a, const cosrod_band *A,
+                                                      double _Complex b, const cosrod_band *M);
 /* y <- A*x (unfactored A; x, y: (n), no aliasing). */
-cosrod_status cosrod_zband_matvec(const cosrod_zband *A, const double _Complex *x, double _Complex *y);
-double cosrod_zband_norm_inf(const cosrod_zband *A);
+COSROD_API cosrod_status cosrod_zband_matvec(const cosrod_zband *A, const double _Complex *x, double _Complex *y);
+COSROD_API double cosrod_zband_norm_inf(const cosrod_zband *A);
 /* As cosrod_band_factor (also ERR_INTERRUPTED with the OWN backend). */
-cosrod_status cosrod_zband_factor(cosrod_zband *A);
+COSROD_API cosrod_status cosrod_zband_factor(cosrod_zband *A);
 /* Solve in place, b: (n) complex. */
-cosrod_status cosrod_zband_solve(const cosrod_zband *A, double _Complex *b);
+COSROD_API cosrod_status cosrod_zband_solve(const cosrod_zband *A, double _Complex *b);
 /* Solve in place with the right-hand side split into real and imaginary
  * parts re, im: (n) each (uses the internal workspace; no allocation). */
-cosrod_status cosrod_zband_solve_split(cosrod_zband *A, double *re, double *im);
+COSROD_API cosrod_status cosrod_zband_solve_split(cosrod_zband *A, double *re, double *im);
 /* B: (n x nrhs) complex column-major, ldb >= n. */
-cosrod_status cosrod_zband_solve_multi(const cosrod_zband *A, int nrhs, double _Complex *B, int ldb);
-void cosrod_zband_print(const cosrod_zband *A, FILE *f);
+COSROD_API cosrod_status cosrod_zband_solve_multi(const cosrod_zband *A, int nrhs, double _Complex *B, int ldb);
+COSROD_API void cosrod_zband_print(const cosrod_zband *A, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,8 @@
 #ifndef COSROD_BODY_H
 #define COSROD_BODY_H
 
+#include "cosrod/export.h"
+
 #include <stddef.h>
 
 #include "cosrod/integrate.h"
@@ -183,8 +185,8 @@ typedef struct cosrod_joint_row {
  * relative orientation, whose side-b images w = Rba v of side-a vectors
  * keep it.  The one table of cosrod_mbs (body.c) and of the statics system
  * (src/sim/sim_couple_joint_static.c). */
-int cosrod_joint_rows(cosrod_joint_type type, const double axis[3], const double axis2[3], const double Rba[9],
-                      cosrod_joint_row rows[6]);
+COSROD_API int cosrod_joint_rows(cosrod_joint_type type, const double axis[3], const double axis2[3], const double Rba[9],
+                                 cosrod_joint_row rows[6]);
 
 typedef struct cosrod_mbs_def {
   size_t nbodies;
@@ -216,29 +218,29 @@ typedef struct cosrod_mbs_data cosrod_mbs_data;
  * to 1e-8 relative; velocities are made consistent by projection onto the
  * velocity constraint).  On failure NULL, *st set and a one-line message in
  * err (errlen, may be NULL). */
-cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen);
-void cosrod_mbs_free(cosrod_mbs *m);
+COSROD_API cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen);
+COSROD_API void cosrod_mbs_free(cosrod_mbs *m);
 
-cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m);
-void cosrod_mbs_data_free(cosrod_mbs_data *d);
+COSROD_API cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m);
+COSROD_API void cosrod_mbs_data_free(cosrod_mbs_data *d);
 
 /* Sizes. */
-int cosrod_mbs_n(const cosrod_mbs *m);       /* state dimension */
-int cosrod_mbs_nq(const cosrod_mbs *m);      /* position block length (y[0 .. nq-1]) */
-int cosrod_mbs_ndof(const cosrod_mbs *m);    /* mechanical degrees of freedom 6L - nc */
-int cosrod_mbs_nconstr(const cosrod_mbs *m); /* joint constraints nc */
-size_t cosrod_mbs_nbodies(const cosrod_mbs *m);
-int cosrod_mbs_pos_offset(const cosrod_mbs *m, size_t b); /* of x_b in y */
-int cosrod_mbs_vel_offset(const cosrod_mbs *m, size_t b); /* of v_b in y, or -1 (NULLSPACE joints) */
-cosrod_body_param cosrod_mbs_body_param(const cosrod_mbs *m, size_t b);
+COSROD_API int cosrod_mbs_n(const cosrod_mbs *m);       /* state dimension */
+COSROD_API int cosrod_mbs_nq(const cosrod_mbs *m);      /* position block length (y[0 .. nq-1]) */
+COSROD_API int cosrod_mbs_ndof(const cosrod_mbs *m);    /* mechanical degrees of freedom 6L - nc */
+COSROD_API int cosrod_mbs_nconstr(const cosrod_mbs *m); /* joint constraints nc */
+COSROD_API size_t cosrod_mbs_nbodies(const cosrod_mbs *m);
+COSROD_API int cosrod_mbs_pos_offset(const cosrod_mbs *m, size_t b); /* of x_b in y */
+COSROD_API int cosrod_mbs_vel_offset(const cosrod_mbs *m, size_t b); /* of v_b in y, or -1 (NULLSPACE joints) */
+COSROD_API cosrod_body_param cosrod_mbs_body_param(const cosrod_mbs *m, size_t b);
 
 /* Initial state y0 (n). */
-void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y0);
+COSROD_API void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y0);
 
 /* Right-hand side ydot (n) = f(t, y (n)).  Returns 0, or -1 (fatal: gimbal
  * lock of an euler-angle body, singular joint partition or non-finite
  * forces; cosrod_mbs_data_message says what, where and when). */
-int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *ydot);
+COSROD_API int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *ydot);
 
 /* Extra wrench on body b used by every later evaluation with d (rhs, joint
  * reactions): spatial force F [N] at the centre of mass and spatial torque
@@ -246,7 +248,7 @@ int cosrod_mbs_rhs(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
  * zero after cosrod_mbs_data_create.  cosrod_mbs_jac treats it as a
  * constant spatial wrench (the body components of tau move with R_b); not
  * in cosrod_mbs_power (the caller accounts for its power). */
-void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], const double tau[3]);
+COSROD_API void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], const double tau[3]);
 
 /* Analytic dense Jacobian J (n x n, column-major, ld n) of f for every
  * model: closed-form partials for null-space bodies without joints,
@@ -254,88 +256,88 @@ void cosrod_mbs_set_wrench(cosrod_mbs_data *d, size_t b, const double F[3], cons
  * formulations, absolute bodies ([L] eq. 40 / 23) and rotational bushings
  * by n exact directional derivatives of the right-hand side
  * (body_tangent.c).  Returns 0 or -1 (as rhs). */
-int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
+COSROD_API int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J);
 
 /* Derivative of every body's pose in the user frame (as
  * cosrod_mbs_body_state: x, q, v, Omega; 13 rows) with respect to y:
  * P (nb x 13 x n), body b's block column-major 13 x n at P + 13 n b.
  * Exact tangents of the parametrisation and of the twists (as
  * cosrod_mbs_jac); evaluates f at (t, y).  Returns 0 or -1 (as rhs). */
-int cosrod_mbs_pose_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *P);
+COSROD_API int cosrod_mbs_pose_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *P);
 
 /* Dense Jacobian J (n x n, column-major, ld n) of f by central differences
  * of the whole right-hand side (step h relative to max(1, |y_j|)); the
  * implicit integrators use their own finite differences otherwise. */
-int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J,
-                      double h);
+COSROD_API int cosrod_mbs_jac_fd(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J,
+                                 double h);
 
 /* Projection after an accepted step ([L] §6): quaternion p <- p/|p| (and
  * pdot tangential, eq. 63); directors by Spurrier-Klumpp (§6 (P), (V));
  * joint positions by Gauss-Newton onto g = 0 (and, MULTIPLIERS, the body
  * velocities onto the velocity constraint).  Returns 0 or -1. */
-int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y);
+COSROD_API int cosrod_mbs_project(const cosrod_mbs *m, cosrod_mbs_data *d, double t, double *y);
 
 /* Fill an integrate.h problem (n, f, project, and the analytic dense
  * Jacobian cosrod_mbs_jac) for d; d must outlive the
  * problem.  Sets time_dependent if some load has a profile. */
-void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
+COSROD_API void cosrod_mbs_ode_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
 
 /* generalized-α (body_galpha.c): the Lie-group structure of the model on
  * top of cosrod_mbs_ode_problem: lie_nq = nq, the increment q ⊕ w
  * (null-space bodies on R³ x SO(3); absolute bodies on the vector space;
  * null-space joints through w -> T(q) w + ½ Ṫ(q, w) w) and the tangent
  * Jacobians K, C from cosrod_mbs_jac (dense). */
-void cosrod_mbs_lie_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
+COSROD_API void cosrod_mbs_lie_problem(cosrod_ode_problem *p, cosrod_mbs_data *d);
 /* qn (nq) <- q (nq) ⊕ w (n - nq); qn must not alias q.  0 or -1 (gimbal lock,
  * singular joint partition). */
-int cosrod_mbs_increment(const cosrod_mbs *m, cosrod_mbs_data *d, const double *q, const double *w, double *qn);
+COSROD_API int cosrod_mbs_increment(const cosrod_mbs *m, cosrod_mbs_data *d, const double *q, const double *w, double *qn);
 
 /* Pose and twist of body b in the USER body frame: x (3), q (4, unit,
  * scalar first), v (3) spatial, Omega (3) body frame. */
-void cosrod_mbs_body_state(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, size_t b, double x[3],
-                           double q[4], double v[3], double Omega[3]);
+COSROD_API void cosrod_mbs_body_state(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, size_t b, double x[3],
+                                      double q[4], double v[3], double Omega[3]);
 
 /* Energies at (t, y): kinetic, gravity potential (-m g.x summed), elastic
  * (bushing springs) [J]. */
-void cosrod_mbs_energy(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *kinetic,
-                       double *gravity, double *elastic);
+COSROD_API void cosrod_mbs_energy(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *kinetic,
+                                  double *gravity, double *elastic);
 
 /* Power [W] of the applied loads (external work rate) and of the bushing
  * dampers (dissipation rate, >= 0) at (t, y). */
-void cosrod_mbs_power(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *p_ext,
-                      double *p_diss);
+COSROD_API void cosrod_mbs_power(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *p_ext,
+                                 double *p_diss);
 
 /* Joint reactions at (t, y): for each joint the force and moment (6) that the
  * joint exerts on body[0], spatial frame, moment about body[0]'s joint point.
  * R (6 njoints). */
-int cosrod_mbs_joint_reactions(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *R);
+COSROD_API int cosrod_mbs_joint_reactions(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *R);
 
 /* Joint constraint residuals: position g (nc) and velocity gdot (nc). */
-void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *g,
-                            double *gdot);
+COSROD_API void cosrod_mbs_constraints(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *g,
+                                       double *gdot);
 
 /* Last failure message ("" if none). */
-const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);
+COSROD_API const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);
 
 /* Number of changes of the null-space partition since the last
  * cosrod_mbs_ode_problem (the projection hook re-partitions when the
  * dependent block J_d becomes ill-conditioned and converts nu so that the
  * motion is unchanged; dense output inside that step still uses the previous
  * partition). */
-long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d);
+COSROD_API long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d);
 
 /* Semi-axes a (3) [m] of the uniform solid ellipsoid with this mass [kg]
  * and principal inertias [kg m^2] (I_1 = m (a_2^2 + a_3^2) / 5, ...); the
  * inertia ellipsoid drawn for a body in the VTK output (body_shape.c). */
-void cosrod_body_inertia_ellipsoid(double mass, const double inertia[3], double semi[3]);
+COSROD_API void cosrod_body_inertia_ellipsoid(double mass, const double inertia[3], double semi[3]);
 
 /* Inertia ellipsoid of body b: semi-axes (3) along the principal axes, and
  * q_axes (4, may be NULL): the rotation from the user body frame to the
  * principal axes (identity unless a full tensor was given). */
-void cosrod_mbs_body_ellipsoid(const cosrod_mbs *m, size_t b, double semi[3], double q_axes[4]);
+COSROD_API void cosrod_mbs_body_ellipsoid(const cosrod_mbs *m, size_t b, double semi[3], double q_axes[4]);
 
 /* Name of a parametrisation ("quaternion", "directors", "euler-angles"). */
-const char *cosrod_body_param_name(cosrod_body_param p);
+COSROD_API const char *cosrod_body_param_name(cosrod_body_param p);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,7 @@
 #ifndef COSROD_CONTACT_H
 #define COSROD_CONTACT_H
 
+#include "cosrod/export.h"
 #include <stddef.h>
 
 #include "cosrod/status.h"
@@ -90,12 +91,12 @@ typedef struct cosrod_pose {
 } cosrod_pose;
 
 /* Identity pose at rest. */
-void cosrod_pose_identity(cosrod_pose *pose);
+COSROD_API void cosrod_pose_identity(cosrod_pose *pose);
 
 /* Signed distance of a world point from a posed shape (negative inside), its
  * gradient (the outward unit normal) grad[3] and Hessian hess[9] (3x3).
  * grad/hess may be NULL.  Returns the distance [m]. */
-double cosrod_shape_sdf(double grad[3], double hess[9], const cosrod_shape *shape, const cosrod_pose *pose,
+COSROD_API double cosrod_shape_sdf(double grad[3], double hess[9], const cosrod_shape *shape, const cosrod_pose *pose,
                         const double p[3]);
 
 /* Closest point of segment [a, b] to a posed shape: returns the signed distance
@@ -103,13 +104,13 @@ double cosrod_shape_sdf(double grad[3], double hess[9], const cosrod_shape *shap
  * Newton on the convex restriction) for the convex shapes; for meshes the
  * minimum over triangles of exact segment-triangle distances (unsigned, 0 when
  * the segment crosses the surface). */
-double cosrod_shape_segment_closest(double *t, const cosrod_shape *shape, const cosrod_pose *pose,
+COSROD_API double cosrod_shape_segment_closest(double *t, const cosrod_shape *shape, const cosrod_pose *pose,
                                     const double a[3], const double b[3]);
 
 /* Closest points of segments [p0, p1] and [q0, q1]: parameters s, u in [0, 1]
  * of the closest pair; returns the distance.  Robust for parallel and
  * zero-length segments (then a minimising pair is returned). */
-double cosrod_segment_segment_closest(double *s, double *u, const double p0[3], const double p1[3],
+COSROD_API double cosrod_segment_segment_closest(double *s, double *u, const double p0[3], const double p1[3],
                                       const double q0[3], const double q1[3]);
 
 /* ---- meshes -------------------------------------------------------------- */
@@ -119,15 +120,15 @@ double cosrod_segment_segment_closest(double *s, double *u, const double p0[3], 
  * consistently oriented 2-manifold (needed for the inside/outside sign).  On
  * failure returns NULL and writes one line `FILE:LINE: problem` (LINE omitted
  * when not applicable) into err[errlen]. */
-cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, size_t errlen);
+COSROD_API cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, size_t errlen);
 /* A mesh from arrays (vertices nv x 3, triangles nt x 3, counter-clockwise seen
  * from outside); same checks and messages (name used in them). */
-cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt,
+COSROD_API cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt,
                                 int require_closed, const char *name, char *err, size_t errlen);
-void cosrod_mesh_free(cosrod_mesh *mesh);
-int cosrod_mesh_ntriangles(const cosrod_mesh *mesh);
+COSROD_API void cosrod_mesh_free(cosrod_mesh *mesh);
+COSROD_API int cosrod_mesh_ntriangles(const cosrod_mesh *mesh);
 /* 1 if every edge is shared by exactly two triangles with opposite orientation. */
-int cosrod_mesh_is_closed(const cosrod_mesh *mesh);
+COSROD_API int cosrod_mesh_is_closed(const cosrod_mesh *mesh);
 
 /* ---- contact law --------------------------------------------------------- */
 
@@ -145,12 +146,12 @@ typedef struct cosrod_contact_law {
 
 /* Normal force per unit length f(p) >= 0 of the penetration p = -gap, its
  * derivative df/dp and the potential psi(p) = integral_0^p f (may be NULL). */
-double cosrod_contact_penalty(double *dfdp, double *psi, double k, double delta, double p);
+COSROD_API double cosrod_contact_penalty(double *dfdp, double *psi, double k, double delta, double p);
 /* The penetration at which the law carries the load q per unit length. */
-double cosrod_contact_penalty_inverse(double k, double delta, double q);
+COSROD_API double cosrod_contact_penalty_inverse(double k, double delta, double q);
 /* Automatic stiffness per unit length for a rod: max(4 EI / ds^4,
  * rhoA |g| / (0.01 r)) (derivation in src/contact/contact_law.c). */
-double cosrod_contact_auto_stiffness(double EI, double rhoA, double g, double radius, double ds);
+COSROD_API double cosrod_contact_auto_stiffness(double EI, double rhoA, double g, double radius, double ds);
 
 /* ---- model and data ------------------------------------------------------ */
 
@@ -184,21 +185,21 @@ typedef struct cosrod_contact_model cosrod_contact_model;
 typedef struct cosrod_contact_data cosrod_contact_data;
 
 /* Create the constant model (copies the definition; meshes are not owned). */
-cosrod_status cosrod_contact_model_create(cosrod_contact_model **model, const cosrod_contact_def *def,
+COSROD_API cosrod_status cosrod_contact_model_create(cosrod_contact_model **model, const cosrod_contact_def *def,
                                           char *err, size_t errlen);
-void cosrod_contact_model_free(cosrod_contact_model *model);
+COSROD_API void cosrod_contact_model_free(cosrod_contact_model *model);
 /* Effective per-rod law parameters after "auto" (k, delta, c, k_t). */
-void cosrod_contact_model_law(const cosrod_contact_model *model, int rod, double *k, double *delta, double *c,
+COSROD_API void cosrod_contact_model_law(const cosrod_contact_model *model, int rod, double *k, double *delta, double *c,
                               double *kt);
 /* Neighbour exclusion of self-contact: segments i < j of one rod are skipped
  * when the arc length between them is below this value [m]. */
-double cosrod_contact_model_self_exclusion(const cosrod_contact_model *model, int rod);
+COSROD_API double cosrod_contact_model_self_exclusion(const cosrod_contact_model *model, int rod);
 
-cosrod_status cosrod_contact_data_create(cosrod_contact_data **data, const cosrod_contact_model *model);
-void cosrod_contact_data_free(cosrod_contact_data *data);
+COSROD_API cosrod_status cosrod_contact_data_create(cosrod_contact_data **data, const cosrod_contact_model *model);
+COSROD_API void cosrod_contact_data_free(cosrod_contact_data *data);
 
 /* Set the pose (and velocity) of obstacle k for the next evaluations. */
-void cosrod_contact_set_pose(cosrod_contact_data *data, int obstacle, const cosrod_pose *pose);
+COSROD_API void cosrod_contact_set_pose(cosrod_contact_data *data, int obstacle, const cosrod_pose *pose);
 
 /* What cosrod_contact_eval computes besides forces. */
 enum { COSROD_CONTACT_JAC = 1 };
@@ -207,14 +208,14 @@ enum { COSROD_CONTACT_JAC = 1 };
  * be NULL: at rest); f[r] (nv x 3) receives the contact forces ADDED to it.
  * With COSROD_CONTACT_JAC the Jacobian blocks are stored in data (see
  * cosrod_contact_blocks).  Friction uses the anchors of the last commit. */
-cosrod_status cosrod_contact_eval(const cosrod_contact_model *model, cosrod_contact_data *data,
+COSROD_API cosrod_status cosrod_contact_eval(const cosrod_contact_model *model, cosrod_contact_data *data,
                                   const double *const *x, const double *const *v, double *const *f,
                                   int flags);
 
 /* Accept the last evaluation's friction state: anchors of sliding contacts are
  * dragged to the slip limit, new contacts get an anchor, lost ones are cleared.
  * Call once per accepted step (dynamics) or converged increment (statics). */
-void cosrod_contact_commit(const cosrod_contact_model *model, cosrod_contact_data *data);
+COSROD_API void cosrod_contact_commit(const cosrod_contact_model *model, cosrod_contact_data *data);
 
 /* One Jacobian block: dF(rod_i, vertex i)/dx(rod_j, vertex j) = K, and
  * d/dv = D, 3x3 column-major.  Blocks of the same (i, j) may repeat: the
@@ -226,7 +227,7 @@ typedef struct cosrod_contact_block {
   double D[9];
 } cosrod_contact_block;
 
-size_t cosrod_contact_nblocks(const cosrod_contact_data *data);
+COSROD_API size_t cosrod_contact_nblocks(const cosrod_contact_data *data);
 /* Derivatives of rod vertex forces with respect to an obstacle's pose (for
  * shapes on moving bodies): dF(rod, vertex)/d position (Kc), / d rotation
  * (Kr; spatial increment: R <- (I + [dtheta]x) R), / d v (Dv), / d omega (Dw),
@@ -240,40 +241,40 @@ typedef struct cosrod_contact_pose_block {
   int rod, vertex, obstacle;
   double Kc[9], Kr[9], Dv[9], Dw[9];
 } cosrod_contact_pose_block;
-size_t cosrod_contact_npose_blocks(const cosrod_contact_data *data);
-const cosrod_contact_pose_block *cosrod_contact_pose_blocks(const cosrod_contact_data *data);
+COSROD_API size_t cosrod_contact_npose_blocks(const cosrod_contact_data *data);
+COSROD_API const cosrod_contact_pose_block *cosrod_contact_pose_blocks(const cosrod_contact_data *data);
 /* Dense (3 nv) x 12 derivative of rod ri's vertex forces with respect to
  * obstacle k's (position, rotation, v, omega): from the blocks of the last
  * eval with COSROD_CONTACT_JAC, and its central-difference twin (rotation
  * steps as exp([h e_i]x) R). */
-void cosrod_contact_pose_jac_dense(const cosrod_contact_data *data, int ri, int obstacle, int nv, double *J);
-cosrod_status cosrod_contact_pose_jac_fd(const cosrod_contact_model *model, cosrod_contact_data *data,
+COSROD_API void cosrod_contact_pose_jac_dense(const cosrod_contact_data *data, int ri, int obstacle, int nv, double *J);
+COSROD_API cosrod_status cosrod_contact_pose_jac_fd(const cosrod_contact_model *model, cosrod_contact_data *data,
                                          const double *const *x, const double *const *v, int ri, int obstacle,
                                          double h, double *J);
-const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *data);
+COSROD_API const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *data);
 
 /* Finite-difference twin: the dense derivative of rod ri's vertex forces with
  * respect to rod rj's positions (K) and velocities (D) by central differences
  * with step h; K and D are (3 nv_i) x (3 nv_j) column-major.  Friction anchors
  * are those of the last commit (as in eval); the data's results (blocks,
  * points, counters) are those of the last perturbed evaluation afterwards. */
-cosrod_status cosrod_contact_jac_fd(const cosrod_contact_model *model, cosrod_contact_data *data,
+COSROD_API cosrod_status cosrod_contact_jac_fd(const cosrod_contact_model *model, cosrod_contact_data *data,
                                     const double *const *x, const double *const *v, int ri, int rj, double h,
                                     double *K, double *D);
 /* The analytic blocks of the last eval with COSROD_CONTACT_JAC, summed into the
  * same dense layout (for comparison with the twin). */
-void cosrod_contact_jac_dense(const cosrod_contact_model *model, const cosrod_contact_data *data, int ri,
+COSROD_API void cosrod_contact_jac_dense(const cosrod_contact_model *model, const cosrod_contact_data *data, int ri,
                               int rj, double *K, double *D);
 
 /* Contact potential [J] (integral of the penalty force, elastic energy plus the
  * friction springs' energy) and dissipated power [W] (>= 0: damping + friction
  * work rate, relative velocities) of the last evaluation. */
-double cosrod_contact_energy(const cosrod_contact_data *data);
-double cosrod_contact_dissipation(const cosrod_contact_data *data);
+COSROD_API double cosrod_contact_energy(const cosrod_contact_data *data);
+COSROD_API double cosrod_contact_dissipation(const cosrod_contact_data *data);
 
 /* Resultant force [N] and moment [N m] about the obstacle's pose position that
  * the rods exert on obstacle k (last evaluation). */
-void cosrod_contact_obstacle_wrench(const cosrod_contact_data *data, int obstacle, double F[3], double M[3]);
+COSROD_API void cosrod_contact_obstacle_wrench(const cosrod_contact_data *data, int obstacle, double F[3], double M[3]);
 
 /* One active contact (gap below the onset) of the last evaluation. */
 typedef struct cosrod_contact_point {
@@ -288,12 +289,12 @@ typedef struct cosrod_contact_point {
   int slip;         /* 0 stick, 1 slip */
 } cosrod_contact_point;
 
-size_t cosrod_contact_npoints(const cosrod_contact_data *data);
-const cosrod_contact_point *cosrod_contact_points(const cosrod_contact_data *data);
+COSROD_API size_t cosrod_contact_npoints(const cosrod_contact_data *data);
+COSROD_API const cosrod_contact_point *cosrod_contact_points(const cosrod_contact_data *data);
 
 /* Counters of the last evaluation: candidate pairs from the broad phase and
  * narrow-phase pairs in contact. */
-void cosrod_contact_counts(const cosrod_contact_data *data, size_t *candidates, size_t *active);
+COSROD_API void cosrod_contact_counts(const cosrod_contact_data *data, size_t *candidates, size_t *active);
 
 /* Warnings of the last evaluation for summary.json: segment-obstacle pairs
  * whose exact closest distance penetrates while no Gauss point does (a
@@ -301,7 +302,7 @@ void cosrod_contact_counts(const cosrod_contact_data *data, size_t *candidates, 
  * rod), and the largest penetration as a fraction of the radius (the auto law
  * gives <= 0.015 under the rod's weight; tunnelling shows as missed contacts
  * or as a jump of this value). */
-void cosrod_contact_warnings(const cosrod_contact_data *data, size_t *missed, double *max_penetration);
+COSROD_API void cosrod_contact_warnings(const cosrod_contact_data *data, size_t *missed, double *max_penetration);
 
 #ifdef __cplusplus
 }

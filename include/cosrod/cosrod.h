@@ -1,6 +1,8 @@
-/* Umbrella header: includes every public cosrod module. */
+/* Umbrella header: includes every public cosrod header (tests/api checks
+ * that none is missing). */
 #ifndef COSROD_COSROD_H
 #define COSROD_COSROD_H
+#include "cosrod/export.h"
 #include "cosrod/version.h"
 #include "cosrod/status.h"
 #include "cosrod/vec3.h"
@@ -10,15 +12,10 @@
 #include "cosrod/sparse.h"
 #include "cosrod/integrate.h"
 #include "cosrod/rod.h"
+#include "cosrod/body.h"
+#include "cosrod/statics.h"
 #include "cosrod/scenario.h"
 #include "cosrod/output.h"
 #include "cosrod/contact.h"
-#if defined(__has_include)
-#if __has_include("cosrod/statics.h")
-#include "cosrod/statics.h"
-#endif
-#if __has_include("cosrod/sim.h")
 #include "cosrod/sim.h"
-#endif
-#endif
 #endif /* COSROD_COSROD_H */

@@ -24,6 +24,8 @@
 #ifndef COSROD_DENSE_H
 #define COSROD_DENSE_H
 
+#include "cosrod/export.h"
+
 #include <stdio.h>
 
 #include "cosrod/status.h"
@@ -39,7 +41,7 @@ typedef enum cosrod_linalg_backend {
 } cosrod_linalg_backend;
 
 /* Name of a backend ("own", "lapack"); never NULL. */
-const char *cosrod_linalg_backend_name(cosrod_linalg_backend backend);
+COSROD_API const char *cosrod_linalg_backend_name(cosrod_linalg_backend backend);
 
 /* ------------------------------------------------------------------------ */
 /* Real dense n x n matrix. */
@@ -54,8 +56,8 @@ typedef struct cosrod_dense {
 } cosrod_dense;
 
 /* Allocate an n x n zero matrix (backend OWN). NULL if n < 1 or out of memory. */
-cosrod_dense *cosrod_dense_create(int n);
-void cosrod_dense_free(cosrod_dense *A);
+COSROD_API cosrod_dense *cosrod_dense_create(int n);
+COSROD_API void cosrod_dense_free(cosrod_dense *A);
 
 static inline double cosrod_dense_get(const cosrod_dense *A, int i, int j) { return A->data[i + j * A->n]; }
 static inline void cosrod_dense_set(cosrod_dense *A, int i, int j, double v) { A->data[i + j * A->n] = v; }
@@ -63,37 +65,37 @@ static inline void cosrod_dense_add(cosrod_dense *A, int i, int j, double v) { A
 /* Pointer to column j (n entries). */
 static inline double *cosrod_dense_col(cosrod_dense *A, int j) { return A->data + (size_t)j * (size_t)A->n; }
 
-cosrod_status cosrod_dense_set_backend(cosrod_dense *A, cosrod_linalg_backend backend);
+COSROD_API cosrod_status cosrod_dense_set_backend(cosrod_dense *A, cosrod_linalg_backend backend);
 /* A <- 0. */
-void cosrod_dense_zero(cosrod_dense *A);
+COSROD_API void cosrod_dense_zero(cosrod_dense *A);
 /* dst <- src (same n, else ERR_DIMENSION). */
-cosrod_status cosrod_dense_copy(cosrod_dense *dst, const cosrod_dense *src);
+COSROD_API cosrod_status cosrod_dense_copy(cosrod_dense *dst, const cosrod_dense *src);
 /* A <- c*A + d*I. */
-void cosrod_dense_scale_add_identity(cosrod_dense *A, double c, double d);
+COSROD_API void cosrod_dense_scale_add_identity(cosrod_dense *A, double c, double d);
 /* A <- c*A + d*M  (M the same order, else ERR_DIMENSION). */
-cosrod_status cosrod_dense_scale_add(cosrod_dense *A, double c, double d, const cosrod_dense *M);
+COSROD_API cosrod_status cosrod_dense_scale_add(cosrod_dense *A, double c, double d, const cosrod_dense *M);
 /* E <- a*A + b*M; M == NULL means the identity.  E may alias A (not M).
  * Typical use: cosrod_dense_set_combination(E, -1.0, J, gamma / h, M). */
-cosrod_status cosrod_dense_set_combination(cosrod_dense *E, double a, const cosrod_dense *A, double b,
-                                           const cosrod_dense *M);
+COSROD_API cosrod_status cosrod_dense_set_combination(cosrod_dense *E, double a, const cosrod_dense *A, double b,
+                                                      const cosrod_dense *M);
 /* y <- alpha*A*x + beta*y on an unfactored A (ERR_INVALID if factored).
  * x, y: (n), must not alias; beta == 0 ignores the old y (may hold NaN). */
-cosrod_status cosrod_dense_gemv(const cosrod_dense *A, double alpha, const double *x, double beta, double *y);
+COSROD_API cosrod_status cosrod_dense_gemv(const cosrod_dense *A, double alpha, const double *x, double beta, double *y);
 /* y <- A*x. */
-cosrod_status cosrod_dense_matvec(const cosrod_dense *A, const double *x, double *y);
+COSROD_API cosrod_status cosrod_dense_matvec(const cosrod_dense *A, const double *x, double *y);
 /* Infinity norm (max row sum of |a_ij|) of an unfactored A. */
-double cosrod_dense_norm_inf(const cosrod_dense *A);
+COSROD_API double cosrod_dense_norm_inf(const cosrod_dense *A);
 /* LU with partial pivoting, in place.  ERR_SINGULAR on an exactly zero pivot
  * (singular_col says where; the factors are then not usable; re-assemble
  * before refactoring), ERR_NONFINITE if a NaN/Inf entry was met (OWN) or the
  * factors contain NaN/Inf (LAPACK). */
-cosrod_status cosrod_dense_factor(cosrod_dense *A);
+COSROD_API cosrod_status cosrod_dense_factor(cosrod_dense *A);
 /* Solve A x = b in place (b: (n), overwritten by x).  ERR_INVALID if A is not factored. */
-cosrod_status cosrod_dense_solve(const cosrod_dense *A, double *b);
+COSROD_API cosrod_status cosrod_dense_solve(const cosrod_dense *A, double *b);
 /* Solve A X = B in place; B is (n x nrhs) column-major with leading dimension ldb >= n. */
-cosrod_status cosrod_dense_solve_multi(const cosrod_dense *A, int nrhs, double *B, int ldb);
+COSROD_API cosrod_status cosrod_dense_solve_multi(const cosrod_dense *A, int nrhs, double *B, int ldb);
 /* Print entries (or the LU factors, if factored) for debugging. */
-void cosrod_dense_print(const cosrod_dense *A, FILE *f);
+COSROD_API void cosrod_dense_print(const cosrod_dense *A, FILE *f);
 
 /* ------------------------------------------------------------------------ */
 /* Complex dense n x n matrix (C11 double _Complex, interleaved re/im). */
@@ -108,8 +110,8 @@ typedef struct cosrod_zdense {
   cosrod_linalg_backend backend;
 } cosrod_zdense;
 
-cosrod_zdense *cosrod_zdense_create(int n);
-void cosrod_zdense_free(cosrod_zdense *A);
+COSROD_API cosrod_zdense *cosrod_zdense_create(int n);
+COSROD_API void cosrod_zdense_free(cosrod_zdense *A);
 
 static inline double _Complex cosrod_zdense_get(const cosrod_zdense *A, int i, int j) {
   return A->data[i + j * A->n];
@@ -121,25 +123,25 @@ static inline void cosrod_zdense_add(cosrod_zdense *A, int i, int j, double _Com
   A->data[i + j * A->n] += v;
 }
 
-cosrod_status cosrod_zdense_set_backend(cosrod_zdense *A, cosrod_linalg_backend backend);
-void cosrod_zdense_zero(cosrod_zdense *A);
-cosrod_status cosrod_zdense_copy(cosrod_zdense *dst, const cosrod_zdense *src);
+COSROD_API cosrod_status cosrod_zdense_set_backend(cosrod_zdense *A, cosrod_linalg_backend backend);
+COSROD_API void cosrod_zdense_zero(cosrod_zdense *A);
+COSROD_API cosrod_status cosrod_zdense_copy(cosrod_zdense *dst, const cosrod_zdense *src);
 /* Z <- a*A + b*M with complex scalars and REAL matrices A, M (M == NULL: identity).
  * RADAU5: cosrod_zdense_set_combination(Z, -1.0, J, (alpha + I*beta) / h, M). */
-cosrod_status cosrod_zdense_set_combination(cosrod_zdense *Z, double _Complex a, const cosrod_dense *A,
-                                            double _Complex b, const cosrod_dense *M);
+COSROD_API cosrod_status cosrod_zdense_set_combination(cosrod_zdense *Z, double _Complex a, const cosrod_dense *A,
+                                                       double _Complex b, const cosrod_dense *M);
 /* y <- A*x (unfactored A; x, y: (n), no aliasing). */
-cosrod_status cosrod_zdense_matvec(const cosrod_zdense *A, const double _Complex *x, double _Complex *y);
-double cosrod_zdense_norm_inf(const cosrod_zdense *A);
-cosrod_status cosrod_zdense_factor(cosrod_zdense *A);
+COSROD_API cosrod_status cosrod_zdense_matvec(const cosrod_zdense *A, const double _Complex *x, double _Complex *y);
+COSROD_API double cosrod_zdense_norm_inf(const cosrod_zdense *A);
+COSROD_API cosrod_status cosrod_zdense_factor(cosrod_zdense *A);
 /* Solve in place, b: (n) complex. */
-cosrod_status cosrod_zdense_solve(const cosrod_zdense *A, double _Complex *b);
+COSROD_API cosrod_status cosrod_zdense_solve(const cosrod_zdense *A, double _Complex *b);
 /* Solve in place with the right-hand side split into real and imaginary
  * parts re, im: (n) each (uses the internal workspace; no allocation). */
-cosrod_status cosrod_zdense_solve_split(cosrod_zdense *A, double *re, double *im);
+COSROD_API cosrod_status cosrod_zdense_solve_split(cosrod_zdense *A, double *re, double *im);
 /* B: (n x nrhs) complex column-major, ldb >= n. */
-cosrod_status cosrod_zdense_solve_multi(const cosrod_zdense *A, int nrhs, double _Complex *B, int ldb);
-void cosrod_zdense_print(const cosrod_zdense *A, FILE *f);
+COSROD_API cosrod_status cosrod_zdense_solve_multi(const cosrod_zdense *A, int nrhs, double _Complex *B, int ldb);
+COSROD_API void cosrod_zdense_print(const cosrod_zdense *A, FILE *f);
 
 #ifdef __cplusplus
 }

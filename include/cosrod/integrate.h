@@ -41,6 +41,8 @@
 #ifndef COSROD_INTEGRATE_H
 #define COSROD_INTEGRATE_H
 
+#include "cosrod/export.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -311,7 +313,7 @@ enum { COSROD_GALPHA_CHUNG_HULBERT = 0, COSROD_GALPHA_HHT = 1, COSROD_GALPHA_NEW
 
 /* Defaults: rtol = atol = 1e-6, max_steps = 100000, rho_inf = -1 (method
  * default), everything else 0. */
-cosrod_integrate_options cosrod_integrate_default_options(void);
+COSROD_API cosrod_integrate_options cosrod_integrate_default_options(void);
 
 /* Counters (reset by cosrod_integrator_init). */
 typedef struct cosrod_integrate_stats {
@@ -337,8 +339,8 @@ typedef struct cosrod_integrate_stats {
 } cosrod_integrate_stats;
 
 /* Printers: a table header / row (fixed width) or CSV header / row. */
-void cosrod_integrate_stats_print_header(FILE *out, int csv);
-void cosrod_integrate_stats_print(FILE *out, const char *label, const cosrod_integrate_stats *s, int csv);
+COSROD_API void cosrod_integrate_stats_print_header(FILE *out, int csv);
+COSROD_API void cosrod_integrate_stats_print(FILE *out, const char *label, const cosrod_integrate_stats *s, int csv);
 
 /* ======================================================================== */
 /* 2. Step types (for method implementers)                                  */
@@ -433,28 +435,28 @@ typedef struct cosrod_step_type {
 /* The methods.  Each is defined in its own file; a method that is not built
  * (e.g. SUNDIALS adapters when SUNDIALS is absent) has no definition, so use
  * cosrod_step_type_by_name() in code that must link without it. */
-extern const cosrod_step_type *const cosrod_step_dopri5;
-extern const cosrod_step_type *const cosrod_step_dop853;
-extern const cosrod_step_type *const cosrod_step_radau5;
-extern const cosrod_step_type *const cosrod_step_rodas;
-extern const cosrod_step_type *const cosrod_step_seulex;
-extern const cosrod_step_type *const cosrod_step_ida;
-extern const cosrod_step_type *const cosrod_step_cvode;
-extern const cosrod_step_type *const cosrod_step_galpha;
-extern const cosrod_step_type *const cosrod_step_odex;
+COSROD_API extern const cosrod_step_type *const cosrod_step_dopri5;
+COSROD_API extern const cosrod_step_type *const cosrod_step_dop853;
+COSROD_API extern const cosrod_step_type *const cosrod_step_radau5;
+COSROD_API extern const cosrod_step_type *const cosrod_step_rodas;
+COSROD_API extern const cosrod_step_type *const cosrod_step_seulex;
+COSROD_API extern const cosrod_step_type *const cosrod_step_ida;
+COSROD_API extern const cosrod_step_type *const cosrod_step_cvode;
+COSROD_API extern const cosrod_step_type *const cosrod_step_galpha;
+COSROD_API extern const cosrod_step_type *const cosrod_step_odex;
 
 /* Method by name ("dopri5", ...); NULL if unknown or not built. */
-const cosrod_step_type *cosrod_step_type_by_name(const char *name);
+COSROD_API const cosrod_step_type *cosrod_step_type_by_name(const char *name);
 /* The methods built into this library: count, and the i-th (NULL if out of range). */
-size_t cosrod_step_type_count(void);
-const cosrod_step_type *cosrod_step_type_at(size_t i);
+COSROD_API size_t cosrod_step_type_count(void);
+COSROD_API const cosrod_step_type *cosrod_step_type_at(size_t i);
 
 /* ---- shared helpers for methods ---------------------------------------- */
 
 /* Call f (counts nfev).  Returns the callback's code (0, > 0 recoverable,
  * < 0 fatal) and writes a message on failure; a NaN/Inf in ydot is reported
  * as recoverable (> 0) — the method should reject the step and shrink h. */
-int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *ydot);
+COSROD_API int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *ydot);
 /* Evaluate the Jacobian (counts njev): analytic if given, else by finite
  * differences (dense, or banded with column grouping; costs nfev).  A NaN/Inf
  * entry of an analytic J (or a non-finite f in the differences) returns > 0
@@ -462,10 +464,10 @@ int cosrod_step_call_f(cosrod_step_ctx *ctx, double t, const double *y, double *
  * ERR_NONFINITE, a smaller step does not change J at this point.  J is
  * zeroed first (not for an analytic jac when the problem sets jac_fills).  Storage as documented for
  * cosrod_ode_jac (including the reduced m1 > 0 form).  fy: (n) = f(t, y) already evaluated.  work: (2n). */
-int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
-                         int ldj, double *work);
+COSROD_API int cosrod_step_call_jac(cosrod_step_ctx *ctx, double t, const double *y, const double *fy, double *J,
+                                    int ldj, double *work);
 /* Record a failure: message (printf-style) and time; returns status. */
-cosrod_status cosrod_step_fail(cosrod_step_ctx *ctx, cosrod_status status, double t, const char *fmt, ...)
+COSROD_API cosrod_status cosrod_step_fail(cosrod_step_ctx *ctx, cosrod_status status, double t, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 4, 5)))
 #endif
@@ -473,13 +475,13 @@ cosrod_status cosrod_step_fail(cosrod_step_ctx *ctx, cosrod_status status, doubl
 
 /* Hairer's scale sk_i = atol_i + rtol_i * max(|y0_i|, |y1_i|) (y1 may be
  * NULL: max over y0 only).  rtol, atol, y0, y1, sk: (n). */
-void cosrod_integrate_scale(int n, const double *rtol, const double *atol, const double *y0, const double *y1,
-                            double *sk);
+COSROD_API void cosrod_integrate_scale(int n, const double *rtol, const double *atol, const double *y0, const double *y1,
+                                       double *sk);
 /* Weighted RMS norm sqrt( (1/n) sum (e_i / sk_i)^2 ). */
-double cosrod_integrate_wrms(int n, const double *e, const double *sk);
+COSROD_API double cosrod_integrate_wrms(int n, const double *e, const double *sk);
 /* Both in one pass with the ctx tolerances: the error norm of dopri5/dop853. */
-double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, const double *y0,
-                                 const double *y1);
+COSROD_API double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, const double *y0,
+                                            const double *y1);
 
 /* Step-size controllers.  All return the factor q = hnew/h, clamped to
  * [fac_min, fac_max] (q = fac_max if err == 0).  err is the scaled error norm
@@ -492,11 +494,11 @@ double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, co
  * Gustafsson:  q = safety * (h/h_acc) * (max(err_acc, 1e-2)/err^2)^expo, with
  *              h_acc, err_acc of the previous accepted step (HW II (8.25),
  *              as in radau5; take min with the standard q). */
-double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max);
-double cosrod_control_pi(double err, double err_old, double alpha, double beta, double safety, double fac_min,
-                         double fac_max);
-double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
-                                 double safety, double fac_min, double fac_max);
+COSROD_API double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max);
+COSROD_API double cosrod_control_pi(double err, double err_old, double alpha, double beta, double safety, double fac_min,
+                                    double fac_max);
+COSROD_API double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
+                                            double safety, double fac_min, double fac_max);
 
 /* Hairer's initial step-size guess (HNW I §II.4, "Starting step size"):
  * d0 = ||y0||, d1 = ||f0||, h0 = 0.01 d0/d1 (1e-6 if tiny), one explicit
@@ -504,8 +506,8 @@ double cosrod_control_gustafsson(double err, double h, double err_acc, double h_
  * h = min(100 h0, h1, hmax), norms scaled by atol + rtol |y0|.
  * f0: (n) = f(t, y), work: (2n).  Costs one f evaluation.  Returns the signed h
  * (direction ctx->dir) in *h; non-OK if f fails. */
-cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work,
-                                            double *h);
+COSROD_API cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work,
+                                                       double *h);
 
 /* ======================================================================== */
 /* 3. Driver                                                                */
@@ -536,45 +538,45 @@ typedef struct cosrod_output_spec {
  * Options are copied (NULL = defaults).  Returns NULL and sets *status
  * (if non-NULL) on failure: ERR_INVALID, ERR_UNSUPPORTED (the problem needs a
  * capability the method lacks: mass matrix, DAE, projection), ERR_NOMEM. */
-cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
-                                            const cosrod_integrate_options *opts, cosrod_status *status);
+COSROD_API cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
+                                                       const cosrod_integrate_options *opts, cosrod_status *status);
 /* Why the last cosrod_integrator_create of the calling thread returned NULL
  * (one line, e.g. "rodas: rtol = atol = 0 for component 2: ..."); "" after
  * a successful create.  Tolerances: rtol_i, atol_i finite, >= 0 and not both
  * 0 (init also refuses atol_i = 0 with y0_i = 0). */
-const char *cosrod_integrator_create_message(void);
-void cosrod_integrator_free(cosrod_integrator *integ);
+COSROD_API const char *cosrod_integrator_create_message(void);
+COSROD_API void cosrod_integrator_free(cosrod_integrator *integ);
 
 /* Set the initial state (t0, y0 (n)), reset the statistics and the method.
  * yp0 (n) is an optional initial derivative for residual solvers (NULL).
  * ERR_INVALID (t0 not finite, or atol_i + rtol_i |y0_i| = 0) or
  * ERR_NONFINITE (NaN/Inf in y0 or yp0), with a message. */
-cosrod_status cosrod_integrator_init(cosrod_integrator *integ, double t0, const double *y0,
-                                     const double *yp0);
+COSROD_API cosrod_status cosrod_integrator_init(cosrod_integrator *integ, double t0, const double *y0,
+                                                const double *yp0);
 /* Integrate from the current state to t_end (continuing a previous call is
  * allowed).  Returns OK, or a failure status; then the state stays at the
  * last accepted step and cosrod_integrator_message() says what and when. */
-cosrod_status cosrod_integrator_evolve(cosrod_integrator *integ, double t_end, const cosrod_output_spec *out);
+COSROD_API cosrod_status cosrod_integrator_evolve(cosrod_integrator *integ, double t_end, const cosrod_output_spec *out);
 /* init + evolve; y_end (n) receives the final (or last accepted) state if non-NULL. */
-cosrod_status cosrod_integrate(cosrod_integrator *integ, double t0, const double *y0, double t_end,
-                               const cosrod_output_spec *out, double *y_end);
+COSROD_API cosrod_status cosrod_integrate(cosrod_integrator *integ, double t0, const double *y0, double t_end,
+                                          const cosrod_output_spec *out, double *y_end);
 
 /* Set the step to attempt next (after init: the initial step, overriding
  * options.h0 for this start; 0 = the method's own guess).  For a driver that
  * restarts the method at a discontinuity with its own initial-step estimate. */
-cosrod_status cosrod_integrator_set_step(cosrod_integrator *integ, double h);
+COSROD_API cosrod_status cosrod_integrator_set_step(cosrod_integrator *integ, double h);
 
-double cosrod_integrator_t(const cosrod_integrator *integ);        /* time of the last accepted step */
-const double *cosrod_integrator_y(const cosrod_integrator *integ); /* (n) state there */
-double cosrod_integrator_h(const cosrod_integrator *integ);        /* next proposed step */
+COSROD_API double cosrod_integrator_t(const cosrod_integrator *integ);        /* time of the last accepted step */
+COSROD_API const double *cosrod_integrator_y(const cosrod_integrator *integ); /* (n) state there */
+COSROD_API double cosrod_integrator_h(const cosrod_integrator *integ);        /* next proposed step */
 /* Dense output at t inside the last accepted step (see cosrod_step_type.dense). */
-cosrod_status cosrod_integrator_dense(cosrod_integrator *integ, double t, const int *idx, int nidx,
-                                      double *out);
-const cosrod_integrate_stats *cosrod_integrator_stats(const cosrod_integrator *integ);
-const char *cosrod_integrator_message(const cosrod_integrator *integ);  /* "" if none */
-double cosrod_integrator_fail_time(const cosrod_integrator *integ);     /* time of the failure */
-cosrod_status cosrod_integrator_status(const cosrod_integrator *integ); /* of the last evolve */
-const cosrod_step_type *cosrod_integrator_type(const cosrod_integrator *integ);
+COSROD_API cosrod_status cosrod_integrator_dense(cosrod_integrator *integ, double t, const int *idx, int nidx,
+                                                 double *out);
+COSROD_API const cosrod_integrate_stats *cosrod_integrator_stats(const cosrod_integrator *integ);
+COSROD_API const char *cosrod_integrator_message(const cosrod_integrator *integ);  /* "" if none */
+COSROD_API double cosrod_integrator_fail_time(const cosrod_integrator *integ);     /* time of the failure */
+COSROD_API cosrod_status cosrod_integrator_status(const cosrod_integrator *integ); /* of the last evolve */
+COSROD_API const cosrod_step_type *cosrod_integrator_type(const cosrod_integrator *integ);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,8 @@
 #ifndef COSROD_OUTPUT_H
 #define COSROD_OUTPUT_H
 
+#include "cosrod/export.h"
+
 #include <stddef.h>
 
 #include "cosrod/integrate.h"
@@ -119,20 +121,20 @@ typedef struct cosrod_output_config {
 } cosrod_output_config;
 
 /* Defaults: files 0 (= DEFAULT), vtk 1, plots 1, no rods/bodies, t_end 0. */
-cosrod_output_config cosrod_output_default_config(void);
+COSROD_API cosrod_output_config cosrod_output_default_config(void);
 
 /* Create DIR (with parents), DIR/vtk and DIR/plots as enabled, open the
  * temporary files and write the CSV headers.  Returns NULL and *st != OK on
  * failure (ERR_IO naming the path in cfg->errbuf; ERR_INVALID; ERR_NOMEM);
  * temporary files created before the failure are removed. */
-cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st);
+COSROD_API cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st);
 
 /* Abandon (if not closed) and release.  NULL is a no-op.  See the header
  * comment: temporary files are deleted, final names are left alone. */
-void cosrod_output_free(cosrod_output *out);
+COSROD_API void cosrod_output_free(cosrod_output *out);
 
 /* Message of the last error of `out` ("" when none). */
-const char *cosrod_output_error(const cosrod_output *out);
+COSROD_API const char *cosrod_output_error(const cosrod_output *out);
 
 /* ---- per output time ------------------------------------------------------
  * An output time is framed by begin/end; t must increase strictly from frame
@@ -140,8 +142,8 @@ const char *cosrod_output_error(const cosrod_output *out);
  * once (any order) and energy at most once.  frame_end commits the rows of
  * all files together (and renames the frame's .vtp files into place); if a
  * rod or body is missing it returns ERR_INVALID and discards the frame. */
-cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t);
-cosrod_status cosrod_output_frame_end(cosrod_output *out);
+COSROD_API cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t);
+COSROD_API cosrod_status cosrod_output_frame_end(cosrod_output *out);
 
 /* One rod at the current output time.  All arrays are required.  Rows go to
  * centerline.csv (N+1 vertices), frames.csv and strains.csv (N segments),
@@ -157,13 +159,13 @@ typedef struct cosrod_output_rod_frame {
   const double *K;          /* (N+1, 3) curvatures K, material [1/m] */
   const double *M;          /* (N+1, 3) stress couples M, material [N m] */
 } cosrod_output_rod_frame;
-cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr);
+COSROD_API cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr);
 
 /* One rigid body at the current output time: position x (3) [m], orientation
  * q (4, scalar first), material angular velocity Omega (3) [1/s], velocity
  * v (3, spatial) [m/s], kinetic and potential (gravity) energy [J]. */
-cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
-                                       const double Omega[3], const double v[3], double kinetic, double potential);
+COSROD_API cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const double x[3], const double q[4],
+                                                  const double Omega[3], const double v[3], double kinetic, double potential);
 
 /* Energy terms [J] at the current output time; the balance column is
  * kinetic + elastic + gravity + dissipated - external_work (SPEC §8). */
@@ -172,26 +174,26 @@ typedef struct cosrod_output_energy {
   double external_work;             /* work done by external loads on [t0, t] */
   double dissipated;                /* energy dissipated by damping on [t0, t] */
 } cosrod_output_energy;
-cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output_energy *e);
+COSROD_API cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output_energy *e);
 
 /* ---- independent streams (no frame needed) ------------------------------- */
 
 /* Step-size history: step [t, t+h] attempted at t, accepted (1) or rejected (0). */
-cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, int accepted);
+COSROD_API cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, int accepted);
 
 /* Static analysis: pseudo-time increment reaching t in `iterations` Newton
  * iterations with final residual norm `residual`. */
-cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual);
+COSROD_API cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual);
 /* reactions.csv row (inside a frame): the force F (N) and moment M (N m),
  * spatial, that the support of end `end` (0 start, 1 end) of rod `rod`
  * exerts on the rod. */
-cosrod_status cosrod_output_write_reaction(cosrod_output *out, size_t rod, int end, const double F[3],
-                                           const double M[3]);
+COSROD_API cosrod_status cosrod_output_write_reaction(cosrod_output *out, size_t rod, int end, const double F[3],
+                                                      const double M[3]);
 
 /* One row of modes.csv: mode number, frequency [Hz], omega [1/s], rod and
  * vertex, displacement dx (3) [m] and rotation rx (3) [rad] of the mode shape. */
-cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
-                                       size_t rod, size_t vertex, const double dx[3], const double rx[3]);
+COSROD_API cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
+                                                  size_t rod, size_t vertex, const double dx[3], const double rx[3]);
 
 /* Modal analysis results of one rod, all at once (after the run; this
  * allocates): the rows of modes.csv (as cosrod_output_write_mode), with vtk
@@ -227,19 +229,19 @@ typedef struct cosrod_output_modes {
    * summary.json "buckling" and plots/buckling.png. */
   const double *load_factor;
 } cosrod_output_modes;
-cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m);
+COSROD_API cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_modes *m);
 
 /* Publish complete copies of all files written so far (up to the last
  * finished output time) under their final names, with summary.json status
  * "running".  Costs one copy of the CSV files; also called automatically at
  * frame_end every cfg.checkpoint_every wall-clock seconds. */
-cosrod_status cosrod_output_checkpoint(cosrod_output *out);
+COSROD_API cosrod_status cosrod_output_checkpoint(cosrod_output *out);
 
 /* Checkpoint if cfg.checkpoint_every wall-clock seconds have passed since
  * the last one (or since create), also between output times: call it often
  * (e.g. after every step; it costs one clock read) so that a run stuck
  * between output times still publishes its files.  OK if nothing was due. */
-cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out);
+COSROD_API cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out);
 
 /* Static arc-length runs (cfg.arc_length): one increments.csv row per
  * converged step: t the normalised arc length (the run's pseudo-time),
@@ -248,14 +250,14 @@ cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out);
  * eigenvalues, or the parity of det K for non-conservative loads; -1
  * singular), critical (0 none, 1 limit point, 2 bifurcation point inside
  * the step ending here). */
-cosrod_status cosrod_output_write_increment_arc(cosrod_output *out, double t, long iterations, double residual,
-                                                double load_factor, double displacement, int stability_index,
-                                                int critical);
+COSROD_API cosrod_status cosrod_output_write_increment_arc(cosrod_output *out, double t, long iterations, double residual,
+                                                           double load_factor, double displacement, int stability_index,
+                                                           int critical);
 /* Record a critical point for summary.json "critical_points" (type "limit"
  * or "bifurcation", pseudo-time, load factor, displacement [m]); at most 64
  * are kept (a warning notes the rest). */
-void cosrod_output_add_critical_point(cosrod_output *out, const char *type, double t, double load_factor,
-                                      double displacement);
+COSROD_API void cosrod_output_add_critical_point(cosrod_output *out, const char *type, double t, double load_factor,
+                                                 double displacement);
 
 /* ---- finishing ------------------------------------------------------------ */
 
@@ -281,7 +283,7 @@ typedef struct cosrod_output_result {
 } cosrod_output_result;
 
 /* run OK, code OK, everything else unknown (NaN/NULL). */
-cosrod_output_result cosrod_output_default_result(void);
+COSROD_API cosrod_output_result cosrod_output_default_result(void);
 
 /* Finish the run: discard an unfinished frame, truncate and rename the CSV
  * files, finish and rename the .pvd, run gnuplot (a missing or failing
@@ -289,18 +291,18 @@ cosrod_output_result cosrod_output_default_result(void);
  * res NULL = success.  Returns OK, or ERR_IO if some file could not be
  * written (that file's final name is left untouched; message in
  * cosrod_output_error and in summary.json "warnings").  Call once; then free. */
-cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res);
+COSROD_API cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res);
 
 /* Number of finished output times so far. */
-size_t cosrod_output_frames(const cosrod_output *out);
+COSROD_API size_t cosrod_output_frames(const cosrod_output *out);
 
 /* Record a warning of the caller (e.g. the simulation's monitor): it goes
  * to summary.json "warnings" (duplicates dropped).  Call before close. */
-void cosrod_output_add_warning(cosrod_output *out, const char *text);
+COSROD_API void cosrod_output_add_warning(cosrod_output *out, const char *text);
 
 /* Number of warnings recorded so far and the i-th one. */
-size_t cosrod_output_nwarnings(const cosrod_output *out);
-const char *cosrod_output_warning(const cosrod_output *out, size_t i);
+COSROD_API size_t cosrod_output_nwarnings(const cosrod_output *out);
+COSROD_API const char *cosrod_output_warning(const cosrod_output *out, size_t i);
 
 #ifdef __cplusplus
 }

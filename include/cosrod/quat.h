@@ -23,6 +23,8 @@
 #ifndef COSROD_QUAT_H
 #define COSROD_QUAT_H
 
+#include "cosrod/export.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -281,58 +283,58 @@ static inline void cosrod_quat_mass_sharp_apply(double r[4], const double p[4], 
 
 /* Q(p), 4x4 ([L] eq. 30, [LLA] eq. 13): Q(p) q = p q (left multiplication);
  * Q(p)^T = Q(conj p), Q(p)^T Q(p) = |p|^2 I. */
-void cosrod_quat_qmat(double Q[16], const double p[4]);
+COSROD_API void cosrod_quat_qmat(double Q[16], const double p[4]);
 
 /* Right-multiplication matrix, 4x4: Qr(q) p = p q. */
-void cosrod_quat_qmat_right(double Qr[16], const double q[4]);
+COSROD_API void cosrod_quat_qmat_right(double Qr[16], const double q[4]);
 
 /* Null-space matrix T(p), 4x3 ([L] eq. 41): the last three columns of Q(p)
  * times 1/2, so T(p) w = 1/2 p w.  ([LA] eq. 20 uses 2 T(p) with nu = Omega/2.) */
-void cosrod_quat_tmat(double T[12], const double p[4]);
+COSROD_API void cosrod_quat_tmat(double T[12], const double p[4]);
 
 /* Quaternion mass mu(p) = 4 Q(p) diag(0, I1, I2, I3) Q(p)^T, 4x4 symmetric
  * ([LLA] eq. 13, [L] eq. 31).  Units: those of inertia. */
-void cosrod_quat_mass(double mu[16], const double p[4], const double inertia[3]);
+COSROD_API void cosrod_quat_mass(double mu[16], const double p[4], const double inertia[3]);
 
 /* Tangential inverse mu#(p) = Q(p) diag(0, 1/I1, 1/I2, 1/I3) Q(p)^T / (4|p|^4),
  * 4x4 ([L] eq. 39); mu mu# = mu# mu = I - p (x) p for unit p.
  * COSROD_ERR_SINGULAR if p == 0 or some I_k <= 0 (mu# untouched). */
-cosrod_status cosrod_quat_mass_sharp(double mus[16], const double p[4], const double inertia[3]);
+COSROD_API cosrod_status cosrod_quat_mass_sharp(double mus[16], const double p[4], const double inertia[3]);
 
 /* Gyroscopic ("mass skew") term of [L] eq. 33:
  * r = 1/2 grad_p(pdot^T mu(p) pdot) - (grad_p(mu(p) pdot)) pdot
  *   = 8 Q(pdot) I Q(pdot)^T p = 8 pdot (I * Im(conj(pdot) p)), 4-vector. */
-void cosrod_quat_mass_gyro(double r[4], const double p[4], const double pdot[4], const double inertia[3]);
+COSROD_API void cosrod_quat_mass_gyro(double r[4], const double p[4], const double pdot[4], const double inertia[3]);
 
 /* ---- Euler map differential ([L] §5) -------------------------------------- */
 
 /* D phi(p), 9x4 (ld 9) ([L] eq. 48): D[i + 9 j] = d R_flat[i] / d p_j with
  * R_flat the column-major R(p). */
-void cosrod_quat_dphi(double D[36], const double p[4]);
+COSROD_API void cosrod_quat_dphi(double D[36], const double p[4]);
 
 /* Closed-form Moore–Penrose inverse of D phi(p), 4x9 (ld 4) ([L] Lemma 5.1,
  * eq. 55): (1/(4|p|^2)) (1/2 I - p (x) p / (6|p|^2)) D phi(p)^T.
  * COSROD_ERR_SINGULAR if p == 0 (P untouched). */
-cosrod_status cosrod_quat_dphi_pinv(double P[36], const double p[4]);
+COSROD_API cosrod_status cosrod_quat_dphi_pinv(double P[36], const double p[4]);
 
 /* ---- derivatives of rotated vectors (for rod Jacobians) ------------------- */
 
 /* J = d(R(p) v)/dp, 3x4 (ld 3).  Exact for any p (R is quadratic in p). */
-void cosrod_quat_dRv_dp(double J[12], const double p[4], const double v[3]);
+COSROD_API void cosrod_quat_dRv_dp(double J[12], const double p[4], const double v[3]);
 
 /* J = d(R(p)^T v)/dp, 3x4 (ld 3), e.g. for Gamma = R(p)^T (x'-) - e3 ([LLA] eq. 23). */
-void cosrod_quat_dRTv_dp(double J[12], const double p[4], const double v[3]);
+COSROD_API void cosrod_quat_dRTv_dp(double J[12], const double p[4], const double v[3]);
 
 /* Hessian H (4x4 symmetric, constant in p) of the scalar s(p) = a^T R(p) b
  * = b^T R(p)^T a: s = 1/2 p^T H p, grad_p s = H p.  Hence d/dp of
  * (dRTv_dp(p, a))^T b = (dRv_dp(p, b))^T a is H(a, b). */
-void cosrod_quat_aRb_hess(double H[16], const double a[3], const double b[3]);
+COSROD_API void cosrod_quat_aRb_hess(double H[16], const double a[3], const double b[3]);
 
 /* Finite-difference twins (central differences with step h, e.g. 1e-6),
  * used by tests; same shapes as the analytic versions. */
-void cosrod_quat_dRv_dp_fd(double J[12], const double p[4], const double v[3], double h);
-void cosrod_quat_dRTv_dp_fd(double J[12], const double p[4], const double v[3], double h);
-void cosrod_quat_dphi_fd(double D[36], const double p[4], double h);
+COSROD_API void cosrod_quat_dRv_dp_fd(double J[12], const double p[4], const double v[3], double h);
+COSROD_API void cosrod_quat_dRTv_dp_fd(double J[12], const double p[4], const double v[3], double h);
+COSROD_API void cosrod_quat_dphi_fd(double D[36], const double p[4], double h);
 
 /* ---- conversions and interpolation (quat.c) ------------------------------- */
 
@@ -342,48 +344,48 @@ void cosrod_quat_dphi_fd(double D[36], const double p[4], double h);
  * different paths, as [LLA] Test 2 requires).  t outside [0, 1] extrapolates
  * along the great circle (ghost quaternions, [LLA] Remark 3.1).  Accurate for
  * th -> 0.  COSROD_ERR_INVALID if q0 ~ -q1 (th > pi - 1e-12; r untouched). */
-cosrod_status cosrod_quat_slerp(double r[4], double t, const double q0[4], const double q1[4]);
+COSROD_API cosrod_status cosrod_quat_slerp(double r[4], double t, const double q0[4], const double q1[4]);
 
 /* Spurrier–Klumpp extraction ([L] §6): p with R(p) ~ R for R (3x3
  * column-major) in a neighbourhood of SO(3).  The sign makes the pivot
  * component (largest of p0^2..p3^2) positive.  The result is NOT normalised
  * (use cosrod_quat_normalise, [L] §6 step (b)); it is unit if R is in SO(3).
  * COSROD_ERR_NONFINITE if R has NaN/Inf (p untouched). */
-cosrod_status cosrod_quat_from_matrix(double p[4], const double R[9]);
+COSROD_API cosrod_status cosrod_quat_from_matrix(double p[4], const double R[9]);
 
 /* Unit quaternion of the rotation by angle (rad) about axis (normalised here):
  * p = cos(angle/2) + sin(angle/2) axis/|axis|.  axis == 0 gives p = 1. */
-void cosrod_quat_from_axis_angle(double p[4], const double axis[3], double angle);
+COSROD_API void cosrod_quat_from_axis_angle(double p[4], const double axis[3], double angle);
 
 /* Inverse of from_axis_angle for any p != 0 (only the direction of p
  * matters): angle in [0, 2 pi], axis unit.  For Im(p) == 0, axis = e1. */
-void cosrod_quat_to_axis_angle(double axis[3], double *angle, const double p[4]);
+COSROD_API void cosrod_quat_to_axis_angle(double axis[3], double *angle, const double p[4]);
 
 /* Rotation vector w (rad): p = exp(w/2) = cos(|w|/2) + sin(|w|/2) w/|w|. */
-void cosrod_quat_from_rotvec(double p[4], const double w[3]);
+COSROD_API void cosrod_quat_from_rotvec(double p[4], const double w[3]);
 
 /* Rotation vector of the rotation R(p), |w| <= pi (p and -p give the same w
  * except at |w| = pi), p != 0. */
-void cosrod_quat_to_rotvec(double w[3], const double p[4]);
+COSROD_API void cosrod_quat_to_rotvec(double w[3], const double p[4]);
 
 /* 3-1-3 (Z-X*-Z**) Euler angles th = (th1, th2, th3) ([L] §7, eq. 65):
  * R = Rz(th1) Rx(th2) Rz(th3), p = qz(th1) qx(th2) qz(th3). */
-void cosrod_quat_from_euler313(double p[4], const double th[3]);
+COSROD_API void cosrod_quat_from_euler313(double p[4], const double th[3]);
 
 /* Euler angles of R(p), p != 0: th1, th3 in (-pi, pi], th2 in [0, pi].
  * At gimbal lock (sin th2 < 1e-12) th3 = 0, th1 takes the whole in-plane
  * angle, and COSROD_ERR_KINEMATIC is returned (th still valid). */
-cosrod_status cosrod_quat_to_euler313(double th[3], const double p[4]);
+COSROD_API cosrod_status cosrod_quat_to_euler313(double th[3], const double p[4]);
 
 /* Matrix B(th), 3x3 column-major, of [L] eq. 65: Omega = B(th) thdot. */
-void cosrod_quat_euler313_rates(double B[9], const double th[3]);
+COSROD_API void cosrod_quat_euler313_rates(double B[9], const double th[3]);
 
 /* ---- self-check ----------------------------------------------------------- */
 
 /* Evaluates a few identities on fixed pseudo-random inputs and prints each
  * with its error to log (if not NULL).  Returns the number of identities
  * whose error exceeded its tolerance (0 = all good). */
-int cosrod_quat_selfcheck(FILE *log);
+COSROD_API int cosrod_quat_selfcheck(FILE *log);
 
 #ifdef __cplusplus
 }

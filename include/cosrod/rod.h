@@ -25,6 +25,8 @@
 #ifndef COSROD_ROD_H
 #define COSROD_ROD_H
 
+#include "cosrod/export.h"
+
 #include "cosrod/status.h"
 
 #ifdef __cplusplus
@@ -45,8 +47,8 @@ typedef enum cosrod_curvature {
 } cosrod_curvature;
 
 /* Name ("sine-2", ...) and parsing; parse returns -1 for an unknown name. */
-const char *cosrod_curvature_name(cosrod_curvature c);
-int cosrod_curvature_parse(const char *name);
+COSROD_API const char *cosrod_curvature_name(cosrod_curvature c);
+COSROD_API int cosrod_curvature_parse(const char *name);
 
 typedef enum cosrod_section_shape {
   COSROD_SECTION_CIRCLE = 0, /* radius */
@@ -205,7 +207,7 @@ typedef struct cosrod_rod_def {
 /* Defaults: N = 10, L = 1, circle r = 5e-3, rubber (E = 5e6, ν = 0.5,
  * ρ = 1100), κ = (1, 1), tangent-2, no damping, straight along e3 with
  * d1 = e1 from the origin, reference initial, both ends free, no loads. */
-cosrod_rod_def cosrod_rod_def_default(void);
+COSROD_API cosrod_rod_def cosrod_rod_def_default(void);
 
 /* ---- model --------------------------------------------------------------- */
 
@@ -218,80 +220,60 @@ typedef enum cosrod_rod_form {
 } cosrod_rod_form;
 
 /* Build a rod; NULL and *status set on invalid input or no memory.  status may be NULL. */
-cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *status);
-void cosrod_rod_free(cosrod_rod *rod);
+COSROD_API cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *status);
+COSROD_API void cosrod_rod_free(cosrod_rod *rod);
 /* Replace the user load callback of a created rod (fn NULL: none); as
  * cosrod_rod_def.load_fn / load_user (rod_hooks.c). */
-void cosrod_rod_set_load_fn(cosrod_rod *rod, cosrod_rod_load_fn fn, void *user);
-/* End motion callback: the pose of a supported end e (0 start, 1 end) at
- * time t supplied by the caller instead of keyframes (e.g. a rigid body
- * carrying the end, src/sim/sim_couple.c): centroid x, xd, xdd (3) and frame
- * p, pd, pdd (4, unit p); every output is non-NULL.  Used by
- * cosrod_rod_end_motion, so by every evaluation, packing and projection. */
-typedef void (*cosrod_rod_end_fn)(void *user, int e, double t, double x[3], double xd[3], double xdd[3],
-                                  double p[4], double pd[4], double pdd[4]);
-/* Install (fn NULL: remove) the end motion callback of end e of a created
- * rod whose end e is pinned or clamped (rod_hooks.c); ERR_INVALID otherwise. */
-cosrod_status cosrod_rod_set_end_fn(cosrod_rod *rod, int e, cosrod_rod_end_fn fn, void *user);
+COSROD_API void cosrod_rod_set_load_fn(cosrod_rod *rod, cosrod_rod_load_fn fn, void *user);
 
-int cosrod_rod_nseg(const cosrod_rod *rod);                     /* N */
-int cosrod_rod_nq(const cosrod_rod *rod);                       /* size of q */
-int cosrod_rod_nv(const cosrod_rod *rod, cosrod_rod_form form); /* size of v or ν */
-int cosrod_rod_ny(const cosrod_rod *rod, cosrod_rod_form form); /* size of y */
+COSROD_API int cosrod_rod_nseg(const cosrod_rod *rod);                     /* N */
+COSROD_API int cosrod_rod_nq(const cosrod_rod *rod);                       /* size of q */
+COSROD_API int cosrod_rod_nv(const cosrod_rod *rod, cosrod_rod_form form); /* size of v or ν */
+COSROD_API int cosrod_rod_ny(const cosrod_rod *rod, cosrod_rod_form form); /* size of y */
 /* Offset in q of vertex n (0..N) / segment k (0..N-1); -1 if the vertex is
  * removed.  ndof: 0 removed, 1 sliding, 3 free. */
-int cosrod_rod_qindex_vertex(const cosrod_rod *rod, int n);
-int cosrod_rod_qindex_segment(const cosrod_rod *rod, int k);
-int cosrod_rod_vertex_ndof(const cosrod_rod *rod, int n);
+COSROD_API int cosrod_rod_qindex_vertex(const cosrod_rod *rod, int n);
+COSROD_API int cosrod_rod_qindex_segment(const cosrod_rod *rod, int k);
+COSROD_API int cosrod_rod_vertex_ndof(const cosrod_rod *rod, int n);
 /* Offset of vertex n / segment k in the velocity part (v or ν; relative to
  * the start of that part, i.e. add nq for y). */
-int cosrod_rod_vindex_vertex(const cosrod_rod *rod, cosrod_rod_form form, int n);
-int cosrod_rod_vindex_segment(const cosrod_rod *rod, cosrod_rod_form form, int k);
+COSROD_API int cosrod_rod_vindex_vertex(const cosrod_rod *rod, cosrod_rod_form form, int n);
+COSROD_API int cosrod_rod_vindex_segment(const cosrod_rod *rod, cosrod_rod_form form, int k);
 /* Material grid s (N+1), segment lengths Δs (N), trapezoidal weights δs (N+1). */
-const double *cosrod_rod_grid(const cosrod_rod *rod);
-const double *cosrod_rod_seg_length(const cosrod_rod *rod);
-const double *cosrod_rod_vertex_weight(const cosrod_rod *rod);
+COSROD_API const double *cosrod_rod_grid(const cosrod_rod *rod);
+COSROD_API const double *cosrod_rod_seg_length(const cosrod_rod *rod);
+COSROD_API const double *cosrod_rod_vertex_weight(const cosrod_rod *rod);
 /* (N x 3) reduced rotational inertias Ī_k = ρΔs_k (I1, I2, J) of the segments (kg m²). */
-const double *cosrod_rod_segment_inertia(const cosrod_rod *rod);
+COSROD_API const double *cosrod_rod_segment_inertia(const cosrod_rod *rod);
 /* Effective constants: C_Γ = (κ1GA, κ2GA, EA), C_K = (EI1, EI2, GJ),
  * V_Γ, V_K, rhoA, rho I = (ρI1, ρI2, ρJ); any pointer may be NULL. */
-void cosrod_rod_constants(const cosrod_rod *rod, double CG[3], double CK[3], double VG[3], double VK[3],
-                          double *rhoA, double rhoI[3]);
-cosrod_curvature cosrod_rod_curvature(const cosrod_rod *rod);
+COSROD_API void cosrod_rod_constants(const cosrod_rod *rod, double CG[3], double CK[3], double VG[3], double VK[3],
+                                     double *rhoA, double rhoI[3]);
+COSROD_API cosrod_curvature cosrod_rod_curvature(const cosrod_rod *rod);
 /* Reference strains Γ0 (N x 3) and curvatures K0 ((N+1) x 3; rows 0, N used only at clamped ends). */
-const double *cosrod_rod_gamma0(const cosrod_rod *rod);
-const double *cosrod_rod_kappa0(const cosrod_rod *rod);
+COSROD_API const double *cosrod_rod_gamma0(const cosrod_rod *rod);
+COSROD_API const double *cosrod_rod_kappa0(const cosrod_rod *rod);
 
 /* Initial state y (ny) of the formulation: the initial shape with the def's
  * initial velocity / angular velocity; λ = 0 for DAE (use cosrod_rod_lambda). */
-cosrod_status cosrod_rod_initial_state(const cosrod_rod *rod, cosrod_rod_form form, double *y);
+COSROD_API cosrod_status cosrod_rod_initial_state(const cosrod_rod *rod, cosrod_rod_form form, double *y);
 /* Pack full vertex positions x ((N+1) x 3), quaternions p (N x 4), and
  * optionally vertex velocities xdot ((N+1) x 3) and material angular velocities
  * Omega (N x 3) (NULL = 0) into y.  Removed vertices are ignored; a sliding
  * vertex keeps the component along its axis relative to the prescribed point. */
-cosrod_status cosrod_rod_pack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *x,
-                              const double *p, const double *xdot, const double *Omega, double *y);
+COSROD_API cosrod_status cosrod_rod_pack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *x,
+                                         const double *p, const double *xdot, const double *Omega, double *y);
 /* Unpack y into full x ((N+1) x 3) and p (N x 4), including prescribed
  * values at time t; xdot ((N+1) x 3) and Omega (N x 3) may be NULL. */
-cosrod_status cosrod_rod_unpack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *y,
-                                double *x, double *p, double *xdot, double *Omega);
+COSROD_API cosrod_status cosrod_rod_unpack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *y,
+                                           double *x, double *p, double *xdot, double *Omega);
 /* Projection onto the constraints ([LA] eq. 27): p <- p/|p| and, for
  * ABSOLUTE and DAE, ṗ <- ṗ - <p, ṗ> p.  In place on y. */
-cosrod_status cosrod_rod_project(const cosrod_rod *rod, cosrod_rod_form form, double *y);
+COSROD_API cosrod_status cosrod_rod_project(const cosrod_rod *rod, cosrod_rod_form form, double *y);
 /* Prescribed end data at time t: centroid x, ẋ, ẍ (3) and frame p, ṗ, p̈ (4)
  * of end e (0 = start, 1 = end); any output may be NULL. */
-cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
-                                    double xdd[3], double p[4], double pd[4], double pdd[4]);
-
-/* Keyframe motion as of prescribed ends (linear / slerp, or C¹ cubic if
- * cubic != 0; held before the first and after the last keyframe): pos
- * (npos x 4) rows (t, x, y, z) and rot (nrot x 5) rows (t, q0..q3).  Writes
- * X, XD, XDD (3) only if npos > 0 and P, PD, PDD (4) only if nrot > 0 (so
- * callers preset the values of a missing part).  Also used by bodies driven
- * by keyframes (src/sim/sim_couple.c). */
-cosrod_status cosrod_keyframes_eval(const double *pos, int npos, const double *rot, int nrot, int cubic,
-                                    double t, double X[3], double XD[3], double XDD[3], double P[4],
-                                    double PD[4], double PDD[4]);
+COSROD_API cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
+                                               double xdd[3], double p[4], double pd[4], double pdd[4]);
 
 /* ---- data ---------------------------------------------------------------- */
 
@@ -330,35 +312,35 @@ typedef struct cosrod_rod_data {
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
 } cosrod_rod_data;
 
-cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
-void cosrod_rod_data_free(cosrod_rod_data *d);
+COSROD_API cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
+COSROD_API void cosrod_rod_data_free(cosrod_rod_data *d);
 
 /* ---- evaluation ---------------------------------------------------------- */
 
 /* Kinematics, strains, curvatures, F, M, all generalised forces and the
  * energies at (t, y); the common stage of every formulation. */
-cosrod_status cosrod_rod_eval(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                              const double *y);
+COSROD_API cosrod_status cosrod_rod_eval(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                         const double *y);
 
 /* ABSOLUTE right-hand side ydot = (v, a), y, ydot: (2 nq).  [LLA] eq. 29 via
  * the explicit inverse of the mass-constraint block (eq. 28), with optional
  * Baumgarte terms (d->baumgarte_omega, d->baumgarte_r).  Returns 0, or > 0 on
  * NaN/Inf (recoverable). */
-int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
-                            double *ydot);
+COSROD_API int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                       double *ydot);
 /* NULLSPACE right-hand side ydot = (q̇, ν̇), (nq + nv):  ẋ, ṗ = ½ p Ω,
  * m ẍ = f, ρΔs I Ω̇ = ½ Im(p̄ ψ) - Ω x ρΔs I Ω. */
-int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
-                             double *ydot);
+COSROD_API int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                        double *ydot);
 /* DAE residual ([LA] eq. 14), y = (q, v, λ), yp its derivative (λ' unused):
  * r = (q' - v,  M v' + Gᵀλ - F(q, v, t),  <p, p̈> + |ṗ|²), size 2 nq + N. */
-int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
-                       double *res);
+COSROD_API int cosrod_rod_res_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y, const double *yp,
+                                  double *res);
 /* Lagrange multipliers λ (N) of the quaternion constraints g = (|p|² - 1)/2 at
  * (t, y) by the post-processing formula λ = <p, F_p>/|p|² (F_p including the
  * gyroscopic terms), for any formulation (for DAE the λ of y is ignored). */
-cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                                const double *y, double *lambda);
+COSROD_API cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                           const double *y, double *lambda);
 
 /* ---- Kirchhoff models (rod_kirchhoff.c) -------------------------------------
  * Constraints per segment k ([LA] §3–4): g_k = Δs_k E(Γ_k - Γ0_k) with
@@ -396,14 +378,14 @@ cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_data *d, cosro
  * ((1 + m) N values), cosrod_rod_kirchhoff_project (DAE) projects (q, v) and
  * then sets the multipliers consistent. */
 
-cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
+COSROD_API cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
 /* Constraints per segment m: 0 (Cosserat), 2 (extensible), 3 (inextensible). */
-int cosrod_rod_kirchhoff_m(const cosrod_rod *rod);
+COSROD_API int cosrod_rod_kirchhoff_m(const cosrod_rod *rod);
 /* Max constraint residuals at (t, y) (any layout; DAE: its (q, v) part):
  * positions max_k |g_k| (m) and velocities max_k |ġ_k| (m/s); either
  * pointer may be NULL.  Uses d. */
-cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
-                                            double t, const double *y, double *gpos, double *gvel);
+COSROD_API cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                                       double t, const double *y, double *gpos, double *gvel);
 /* Orthogonal projection onto the constraint manifold ([LA] eqs. 26-27):
  * first p <- p/|p| (and ṗ tangential), then positions by simplified Newton
  * with S = G A⁺ Gᵀ kept constant (at most `maxit` iterations, stopping at
@@ -412,8 +394,8 @@ cosrod_status cosrod_rod_kirchhoff_residual(const cosrod_rod *rod, cosrod_rod_da
  * position change of a vertex (m).  ERR_SINGULAR at a kinematic
  * singularity; for DAE the (q, v) part as ABSOLUTE, then the multipliers
  * (cosrod_rod_lambda, one right-hand side).  In place on y; no allocation. */
-cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
-                                           double t, double *y, int maxit, double *moved);
+COSROD_API cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                                      double t, double *y, int maxit, double *moved);
 /* Mass-matrix form M y' = f(t, y) of the Kirchhoff DAE, M = diag(1 (2 nq),
  * 0 ((1 + m) N)), y and f (2 nq + (1 + m) N):
  *     f = (v,  a0 - A⁺Gᵀλ_K,  λ_post - λ,  G (a0 - A⁺Gᵀλ_K) + h)
@@ -421,40 +403,18 @@ cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cosrod_rod_dat
  * terms of d added to the last rows if set) and h the velocity terms of g̈.
  * d->F holds λ_K afterwards.  0, > 0 on NaN/Inf (recoverable), < 0 for a
  * Cosserat rod. */
-int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
-                                 double *f);
-/* Dense constraint Jacobian in the NULLSPACE velocity coordinates at
- * positions q (nq, prescribed ends at t): G (m N x nv, column-major, ldg >=
- * m N), row m k + a = ∂ġ_{k,a}/∂ν, i.e. -Rᵀ_a on vertex k, +Rᵀ_a on vertex
- * k+1 (projected on a slide axis), (c x ·)_a on Ω_k.  Also the linearisation
- * of g in the minimal coordinates (δx, δθ) of statics.  ERR_UNSUPPORTED for
- * a Cosserat rod.  Uses d. */
-cosrod_status cosrod_rod_kirchhoff_gmatrix(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
-                                           double *G, int ldg);
+COSROD_API int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                            double *f);
 /* Segment (0..N-1) and time of the last kinematic singularity met by d, or
  * -1 if none. */
-int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t);
-/* End e (0 start, 1 end) of fixed position attached to a movable support
- * (a rigid body): the end vertex enters S = G A⁺ Gᵀ with the inverse mass
- * W (3x3 spatial, row-major; NULL: fixed support again), the accelerations
- * put its share -W (Gᵀλ)_e on d->xdd of the end vertex (the end's given
- * acceleration minus it), and the projection moves it by -W (Gᵀλ)_e,
- * accumulated per call and taken by cosrod_rod_kirchhoff_take_end_shift
- * (position dx [m], velocity dv [m/s]; zeroed by taking).  ERR_UNSUPPORTED
- * for a Cosserat rod or a free or sliding end. */
-cosrod_status cosrod_rod_kirchhoff_set_end_mobility(const cosrod_rod *rod, cosrod_rod_data *d, int e,
-                                                    const double W[9]);
-void cosrod_rod_kirchhoff_take_end_shift(cosrod_rod_data *d, int e, double dx[3], double dv[3]);
-/* Constraint force of the rod on its end vertex e, -(Gᵀλ)_e [N] (spatial),
- * from the last evaluation (zero for a Cosserat rod). */
-cosrod_status cosrod_rod_kirchhoff_end_force(const cosrod_rod *rod, const cosrod_rod_data *d, int e, double f[3]);
+COSROD_API int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t);
 
 /* ---- Jacobians ------------------------------------------------------------ */
 
 /* Half bandwidths of the q-q (and v-v) blocks: 10 for ABSOLUTE/DAE, and for
  * NULLSPACE 10 (q-q) and 8 (ν-ν). */
-void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q, int *mu_q, int *ml_v,
-                          int *mu_v);
+COSROD_API void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q, int *mu_q, int *ml_v,
+                                     int *mu_v);
 /* Finite-difference twin of the analytic Jacobians: one square block of the
  * Jacobian of the ABSOLUTE or NULLSPACE right-hand side,
  *   J(i, j) = d ydot[r0 + i] / d y[c0 + j],  i, j = 0 .. J->n - 1,
@@ -466,8 +426,8 @@ void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q
  * da/dv = (nq, nq), J->n = nq; NULLSPACE dq'/dq = (0, 0) with n = nq and
  * dν'/dν = (nq, nq) with n = nv (the rectangular blocks dq'/dν, dν'/dq are not
  * covered).  ERR_UNSUPPORTED for DAE, ERR_CALLBACK if the RHS fails. */
-cosrod_status cosrod_rod_jac_fd(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                                const double *y, int r0, int c0, struct cosrod_band *J);
+COSROD_API cosrod_status cosrod_rod_jac_fd(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                           const double *y, int r0, int c0, struct cosrod_band *J);
 
 /* ---- analytic Jacobians (rod_jac.c) ---------------------------------------
  * Hand-differentiated force kernels ([LLA] eqs. 23, 26, 28-29, Remark 3.1;
@@ -512,21 +472,21 @@ typedef struct cosrod_rod_jac_block {
  * entries are still written); ERR_CALLBACK if the load callback fails;
  * ERR_INTERRUPTED when the installed interrupt flag (status.h) is set at one
  * of the polls every 2048 nodes (the blocks are then incomplete). */
-cosrod_status cosrod_rod_jac(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                             const double *y, const double *yp, double cj, int nblk,
-                             const cosrod_rod_jac_block *blk);
+COSROD_API cosrod_status cosrod_rod_jac(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                        const double *y, const double *yp, double cj, int nblk,
+                                        const cosrod_rod_jac_block *blk);
 /* Square block J->n x J->n at (r0, c0) into a cosrod_band (zeroed first,
  * including the fill-in rows): the analytic twin of cosrod_rod_jac_fd. */
-cosrod_status cosrod_rod_jac_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                                  const double *y, const double *yp, double cj, int r0, int c0,
-                                  struct cosrod_band *J);
+COSROD_API cosrod_status cosrod_rod_jac_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                                             const double *y, const double *yp, double cj, int r0, int c0,
+                                             struct cosrod_band *J);
 /* ABSOLUTE in the reduced second-order form of cosrod_ode_problem with
  * m1 = m2 = nq: J = [∂a/∂q  ∂a/∂v] (nq x 2 nq), q-block columns with
  * bandwidths (ml_q, mu_q), v-block with (ml_v, mu_v), i.e. local entry (i, c)
  * of block b at J[(b nq + c) ldj + mu_b + i - c]; ldj >= max(ml_q + mu_q,
  * ml_v + mu_v) + 1.  Exactly what the integrators' jac callback receives. */
-cosrod_status cosrod_rod_jac_second_order(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
-                                          double *J, int ldj, int ml_q, int mu_q, int ml_v, int mu_v);
+COSROD_API cosrod_status cosrod_rod_jac_second_order(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                                                     double *J, int ldj, int ml_q, int mu_q, int ml_v, int mu_v);
 /* Static stiffness matrix (nq x nq, band, K->n = nq, bandwidth 10):
  *     K(q) = -∂Φ/∂q + Σ_k λ_k ∂²g_k/∂q²,   g_k = (|p_k|² - 1)/2,
  * where Φ(q) is the generalised force at zero velocities (vertex rows:
@@ -538,15 +498,15 @@ cosrod_status cosrod_rod_jac_second_order(const cosrod_rod *rod, cosrod_rod_data
  * for modal analysis restrict it to the tangent space (Ker G).  q: (nq)
  * (e.g. the first half of an ABSOLUTE y); t for prescribed ends and load
  * profiles.  Uses d (left evaluated at (q, 0)). */
-cosrod_status cosrod_rod_stiffness(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
-                                   struct cosrod_band *K);
+COSROD_API cosrod_status cosrod_rod_stiffness(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *q,
+                                              struct cosrod_band *K);
 /* Structural bandwidths (ml, mu) of the block (r0, c0, nr, nc) of the
  * Jacobian of `form` (or of the stiffness matrix if stiffness != 0) for this
  * rod: every entry the analytic assembly writes, zero or not (rate columns
  * only with damping).  Evaluates at the initial state (uses d). */
-cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
-                                               cosrod_rod_form form, int stiffness, int r0, int c0, int nr,
-                                               int nc, int *ml, int *mu);
+COSROD_API cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
+                                                          cosrod_rod_form form, int stiffness, int r0, int c0, int nr,
+                                                          int nc, int *ml, int *mu);
 
 /* ---- banded ordering of the whole state (rod_order.c) ----------------------
  * The native y orderings above put the velocity (and λ) half after q, so the
@@ -587,22 +547,22 @@ cosrod_status cosrod_rod_jac_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod
 /* Fill perm and iperm (each (ny), iperm may be NULL) and the structural
  * bandwidths ml, mu (may be NULL) of the whole Jacobian of `form` in the
  * banded ordering.  O(N), no allocation, no evaluation. */
-cosrod_status cosrod_rod_order_fill(const cosrod_rod *rod, cosrod_rod_form form, int *perm, int *iperm,
-                                    int *ml, int *mu);
+COSROD_API cosrod_status cosrod_rod_order_fill(const cosrod_rod *rod, cosrod_rod_form form, int *perm, int *iperm,
+                                               int *ml, int *mu);
 
 /* The same as an object (arrays allocated once at creation). */
 typedef struct cosrod_rod_order cosrod_rod_order;
-cosrod_rod_order *cosrod_rod_order_create(const cosrod_rod *rod, cosrod_rod_form form, cosrod_status *status);
-void cosrod_rod_order_free(cosrod_rod_order *o);
-cosrod_rod_form cosrod_rod_order_form(const cosrod_rod_order *o);
-int cosrod_rod_order_ny(const cosrod_rod_order *o);
-const int *cosrod_rod_order_perm(const cosrod_rod_order *o);  /* (ny) native -> banded */
-const int *cosrod_rod_order_iperm(const cosrod_rod_order *o); /* (ny) banded -> native */
-void cosrod_rod_order_bandwidth(const cosrod_rod_order *o, int *ml, int *mu);
+COSROD_API cosrod_rod_order *cosrod_rod_order_create(const cosrod_rod *rod, cosrod_rod_form form, cosrod_status *status);
+COSROD_API void cosrod_rod_order_free(cosrod_rod_order *o);
+COSROD_API cosrod_rod_form cosrod_rod_order_form(const cosrod_rod_order *o);
+COSROD_API int cosrod_rod_order_ny(const cosrod_rod_order *o);
+COSROD_API const int *cosrod_rod_order_perm(const cosrod_rod_order *o);  /* (ny) native -> banded */
+COSROD_API const int *cosrod_rod_order_iperm(const cosrod_rod_order *o); /* (ny) banded -> native */
+COSROD_API void cosrod_rod_order_bandwidth(const cosrod_rod_order *o, int *ml, int *mu);
 /* yb[perm[i]] = y[i] (to_banded) and y[i] = yb[perm[i]] (to_native), (ny);
  * no aliasing. */
-void cosrod_rod_order_to_banded(const cosrod_rod_order *o, const double *y, double *yb);
-void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, double *y);
+COSROD_API void cosrod_rod_order_to_banded(const cosrod_rod_order *o, const double *y, double *yb);
+COSROD_API void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, double *y);
 
 /* The whole Jacobian of `form` at (t, y) (y, yp in the NATIVE ordering; yp
  * and cj for DAE only) assembled analytically straight into band storage in
@@ -618,47 +578,24 @@ void cosrod_rod_order_to_native(const cosrod_rod_order *o, const double *yb, dou
  * ∂q̇/∂ν = T(p) and DAE ∂F/∂y + cj ∂F/∂y').  O(N), no allocation.
  * ERR_DIMENSION if (ml, mu) are smaller than the structure needs (the
  * entries inside the band are still written). */
-cosrod_status cosrod_rod_jac_full_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
-                                       double t, const double *y, const double *yp, double cj,
-                                       const int *perm, double *J, int ldj, int ml, int mu);
+COSROD_API cosrod_status cosrod_rod_jac_full_band(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form,
+                                                  double t, const double *y, const double *yp, double cj,
+                                                  const int *perm, double *J, int ldj, int ml, int mu);
 /* DAE run as a mass-matrix problem M y' = f(t, y) (radau5 / rodas / seulex):
  * y = (q, v, λ) in the DAE layout, f = (v, a(q, v), λ_post(q, v) - λ) with a
  * the ABSOLUTE accelerations (cosrod_rod_rhs_absolute, incl. Baumgarte terms
  * if set in d) and λ_post = <p, F_p>/|p|² (d->lambda after that RHS,
  * cosrod_rod_lambda), M = diag(1 (2 nq), 0 (N)).  Whole ∂f/∂y (ny = 2 nq + N)
  * into band storage in the ordering perm, as cosrod_rod_jac_full_band. */
-cosrod_status cosrod_rod_jac_dae_mass_band(const cosrod_rod *rod, cosrod_rod_data *d, double t,
-                                           const double *y, const int *perm, double *J, int ldj, int ml,
-                                           int mu);
+COSROD_API cosrod_status cosrod_rod_jac_dae_mass_band(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                                      const double *y, const int *perm, double *J, int ldj, int ml,
+                                                      int mu);
 /* Measured twin of the bandwidths of cosrod_rod_order_fill: every entry the
  * analytic assembly writes in the ordering perm (NULL = native), zero or
  * not, at the initial state (uses d); DAE: the larger of the residual
  * Jacobian and the mass-matrix form. */
-cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
-                                                    cosrod_rod_form form, const int *perm, int *ml, int *mu);
-
-/* Sensitivities to the prescribed pose E = (x_e, ẋ_e, p_e, ṗe) (3, 3, 4, 4)
- * of end e (pinned / clamped; e.g. a rod end attached to a rigid body),
- * for the analytic Jacobian of a coupled system.  Indices are into the rod's
- * state vector of the form (ABSOLUTE or NULLSPACE, Cosserat rods). */
-typedef struct cosrod_rod_end_jac {
-  int nr;              /* rows of the right-hand side that depend on E */
-  int row[8];          /* (nr) their indices */
-  double G[8 * 14];    /* (nr x 14, ld 8) ∂f[row]/∂E */
-  int nc;              /* state entries the end's support reaction depends on */
-  int col[16];         /* (nc) their indices */
-  double Hy[6 * 16];   /* (6 x nc, ld 6) ∂(F, M)/∂y[col]: reaction force [N], moment [N m] */
-  double He[6 * 14];   /* (6 x 14, ld 6) ∂(F, M)/∂E */
-} cosrod_rod_end_jac;
-
-/* Fill J at the state of the last cosrod_rod_jac / cosrod_rod_jac_full_band
- * call with d (which must come just before: the force derivatives are
- * read from d's Jacobian workspace).  The reaction is that of
- * cosrod_statics_end_reactions without inertia.  COSROD_ERR_UNSUPPORTED for
- * DAE forms, Kirchhoff rods, ends that are not fixed in position or a
- * sliding neighbour vertex. */
-cosrod_status cosrod_rod_jac_end(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, int e,
-                                 cosrod_rod_end_jac *J);
+COSROD_API cosrod_status cosrod_rod_jac_full_pattern_bandwidth(const cosrod_rod *rod, cosrod_rod_data *d,
+                                                               cosrod_rod_form form, const int *perm, int *ml, int *mu);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@
 #ifndef COSROD_SCENARIO_H
 #define COSROD_SCENARIO_H
 
+#include "cosrod/export.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -432,31 +434,31 @@ typedef struct cosrod_scenario {
  * COSROD_OK is returned.  On failure *out = NULL, err (size errlen, may be
  * NULL) receives one line "FILE:LINE: key.path: problem" and the status is
  * COSROD_ERR_PARSE (invalid input), COSROD_ERR_IO or COSROD_ERR_NOMEM. */
-cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
-                                   cosrod_scenario **out, char *err, size_t errlen);
+COSROD_API cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
+                                              cosrod_scenario **out, char *err, size_t errlen);
 
 /* As cosrod_scenario_load for text in memory (len bytes, need not be
  * NUL-terminated); `file` is the name used in messages. */
-cosrod_status cosrod_scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
-                                    size_t nsets, cosrod_scenario **out, char *err, size_t errlen);
+COSROD_API cosrod_status cosrod_scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
+                                               size_t nsets, cosrod_scenario **out, char *err, size_t errlen);
 
 /* Release a scenario (NULL is a no-op). */
-void cosrod_scenario_free(cosrod_scenario *sc);
+COSROD_API void cosrod_scenario_free(cosrod_scenario *sc);
 
 /* YAML line of a key path such as "rods.0.segments", or of its nearest
  * ancestor present in the file when the key was defaulted; 0 if unknown or
  * from --set. */
-int cosrod_scenario_line(const cosrod_scenario *sc, const char *key_path);
+COSROD_API int cosrod_scenario_line(const cosrod_scenario *sc, const char *key_path);
 
 /* Format "FILE:LINE: key.path: problem" for a later (e.g. model) error about
  * a key of this scenario.  Returns the length snprintf would write. */
-int cosrod_scenario_format_error(const cosrod_scenario *sc, const char *key_path, const char *problem,
-                                 char *buf, size_t buflen);
+COSROD_API int cosrod_scenario_format_error(const cosrod_scenario *sc, const char *key_path, const char *problem,
+                                            char *buf, size_t buflen);
 
 /* Names used in the file for enum values (e.g. "tangent-2"); "?" if out of range. */
-const char *cosrod_sc_curvature_name(cosrod_sc_curvature c);
-const char *cosrod_sc_integrator_name(cosrod_sc_integrator i);
-const char *cosrod_sc_model_name(cosrod_sc_model m);
+COSROD_API const char *cosrod_sc_curvature_name(cosrod_sc_curvature c);
+COSROD_API const char *cosrod_sc_integrator_name(cosrod_sc_integrator i);
+COSROD_API const char *cosrod_sc_model_name(cosrod_sc_model m);
 
 /* ---- builder: a scenario from function calls (scenario_build.c) ----------
  * Values go to key paths of the file schema ("rods.0.segments",
@@ -476,39 +478,39 @@ const char *cosrod_sc_model_name(cosrod_sc_model m);
  * The setters return ERR_INVALID for bad arguments (NULL key, rod index out
  * of range), ERR_NOMEM; values themselves are checked by finish. */
 typedef struct cosrod_sc_builder cosrod_sc_builder; /* opaque */
-cosrod_sc_builder *cosrod_sc_builder_create(void);
-void cosrod_sc_builder_free(cosrod_sc_builder *b);
+COSROD_API cosrod_sc_builder *cosrod_sc_builder_create(void);
+COSROD_API void cosrod_sc_builder_free(cosrod_sc_builder *b);
 /* key = value given as YAML text (a scalar or flow collection: "{shape: circle, radius: 0.01}") */
-cosrod_status cosrod_sc_builder_set(cosrod_sc_builder *b, const char *key, const char *yaml_value);
-cosrod_status cosrod_sc_builder_set_num(cosrod_sc_builder *b, const char *key, double v);
-cosrod_status cosrod_sc_builder_set_int(cosrod_sc_builder *b, const char *key, long v);
-cosrod_status cosrod_sc_builder_set_bool(cosrod_sc_builder *b, const char *key, int v);
-cosrod_status cosrod_sc_builder_set_vec(cosrod_sc_builder *b, const char *key, const double *v, size_t n);
-cosrod_status cosrod_sc_builder_set_str(cosrod_sc_builder *b, const char *key, const char *s);
+COSROD_API cosrod_status cosrod_sc_builder_set(cosrod_sc_builder *b, const char *key, const char *yaml_value);
+COSROD_API cosrod_status cosrod_sc_builder_set_num(cosrod_sc_builder *b, const char *key, double v);
+COSROD_API cosrod_status cosrod_sc_builder_set_int(cosrod_sc_builder *b, const char *key, long v);
+COSROD_API cosrod_status cosrod_sc_builder_set_bool(cosrod_sc_builder *b, const char *key, int v);
+COSROD_API cosrod_status cosrod_sc_builder_set_vec(cosrod_sc_builder *b, const char *key, const double *v, size_t n);
+COSROD_API cosrod_status cosrod_sc_builder_set_str(cosrod_sc_builder *b, const char *key, const char *s);
 /* materials.<name> = {E, poisson, density} */
-cosrod_status cosrod_sc_builder_material(cosrod_sc_builder *b, const char *name, double E, double poisson,
-                                         double density);
+COSROD_API cosrod_status cosrod_sc_builder_material(cosrod_sc_builder *b, const char *name, double E, double poisson,
+                                                    double density);
 /* A new rod (name NULL: default "rodK"); its index, -1 on failure. */
-long cosrod_sc_builder_add_rod(cosrod_sc_builder *b, const char *name);
+COSROD_API long cosrod_sc_builder_add_rod(cosrod_sc_builder *b, const char *name);
 /* rods.<rod>.<key> = value (YAML text) */
-cosrod_status cosrod_sc_builder_rod_set(cosrod_sc_builder *b, long rod, const char *key, const char *yaml_value);
+COSROD_API cosrod_status cosrod_sc_builder_rod_set(cosrod_sc_builder *b, long rod, const char *key, const char *yaml_value);
 /* End 0 (start) or 1 (end) of a rod: its type. */
-cosrod_status cosrod_sc_builder_end(cosrod_sc_builder *b, long rod, int end, cosrod_sc_end_type type);
+COSROD_API cosrod_status cosrod_sc_builder_end(cosrod_sc_builder *b, long rod, int end, cosrod_sc_end_type type);
 /* A load on a rod (vertex ignored for distributed forces); its index in the rod's loads, -1 on failure. */
-long cosrod_sc_builder_add_load(cosrod_sc_builder *b, long rod, cosrod_sc_load_type type, long vertex,
-                                const double value[3], cosrod_sc_frame frame);
+COSROD_API long cosrod_sc_builder_add_load(cosrod_sc_builder *b, long rod, cosrod_sc_load_type type, long vertex,
+                                           const double value[3], cosrod_sc_frame frame);
 /* Validate and build; NULL with *status (ERR_PARSE, ERR_NOMEM, ERR_INVALID) and err "key.path: problem". */
-cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status, char *err,
-                                          size_t errlen);
+COSROD_API cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status, char *err,
+                                                     size_t errlen);
 
 /* Write sc as a scenario file (schema version 1) that cosrod_scenario_load
  * reads back to the same scenario: every value as given or resolved
  * (defaults written out), numbers round-trip exactly (scenario_yaml.c).
  * COSROD_ERR_IO if writing failed. */
-cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f);
+COSROD_API cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f);
 
 /* Short human-readable summary (title, rods, bodies, analysis, solver). */
-void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f);
+COSROD_API void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f);
 
 #ifdef __cplusplus
 }

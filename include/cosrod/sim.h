@@ -1,7 +1,7 @@
 /* Simulation driver (module sim): a validated scenario (cosrod_scenario)
  * -> rods, formulation, stabilisation, integrator -> a run from 0 to t_end
  * with output every `every` seconds (dense output), energy accounting and
- * statistics (SPEC §3, §6, §8; issue 5 item 2).
+ * statistics (SPEC §3, §6, §8).
  *
  * Global state.  The states of all rods are stacked into one vector y.
  * Two layouts:
@@ -49,13 +49,19 @@
  * the initial positions of every rod by its static equilibrium under the t = 0 loads plus the `preload` loads
  * (which are off for t >= 0), at rest.
  *
- * Not supported yet (a clear error, never a silent ignore): rigid bodies,
- * joints, rod ends attached to bodies, Kirchhoff models, static / modal
- * analyses of several rods.
+ * Rods, Kirchhoff rods ([LA] §3-4), rigid bodies with rod ends attached to
+ * them, joints and bushings ([L] §5) run through cosrod_sim in every
+ * analysis; rigid bodies without rods run through cosrod_sim_bodies_run.
+ * Combinations that are not supported are refused by cosrod_sim_create
+ * with one line naming the scenario key (a clear error, never a silent
+ * ignore), e.g. baumgarte with the null-space formulation, formulation dae
+ * with galpha, a joint on a keyframe-driven body in modal analyses.
  *
  * Nothing is allocated after cosrod_sim_create. */
 #ifndef COSROD_SIM_H
 #define COSROD_SIM_H
+
+#include "cosrod/export.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -104,15 +110,15 @@ typedef struct cosrod_sim_observer {
  * NULL; *status (may be NULL) is COSROD_ERR_UNSUPPORTED for features not in
  * this build, COSROD_ERR_INVALID for a model the rod rejects, ERR_NOMEM; err
  * (errlen bytes, may be NULL) receives one line "FILE:LINE: key.path: problem". */
-cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
-void cosrod_sim_free(cosrod_sim *sim);
+COSROD_API cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+COSROD_API void cosrod_sim_free(cosrod_sim *sim);
 
 /* Integrate from 0 to sc->analysis.t_end.  Returns OK, ERR_INTERRUPTED
  * (stopped by the observer / stop flag) or the integrator's failure status;
  * then cosrod_sim_message / cosrod_sim_fail_time say why and when, and the
  * state is the last accepted one (cosrod_sim_t, cosrod_sim_tip).  May be
  * called once. */
-cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
+COSROD_API cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
 
 /* Fixed-step API for interactive and real-time use: advance a dynamic
  * simulation by h > 0 [s], i.e. cosrod_sim_advance(sim, t + h) (the first
@@ -124,7 +130,7 @@ cosrod_status cosrod_sim_run(cosrod_sim *sim, const cosrod_sim_observer *obs);
  * integrators take their own steps up to t + h.  Returns the integrator's
  * status (message in cosrod_sim_message); ERR_INVALID for h <= 0, a static
  * analysis, or after cosrod_sim_run.  Not combinable with cosrod_sim_run. */
-cosrod_status cosrod_sim_step(cosrod_sim *sim, double h);
+COSROD_API cosrod_status cosrod_sim_step(cosrod_sim *sim, double h);
 
 /* Energy accounting of dynamic runs (default on): the dissipated energy and
  * the external work are integrated over every accepted step by Simpson's
@@ -134,7 +140,7 @@ cosrod_status cosrod_sim_step(cosrod_sim *sim, double h);
  * external_work, dissipated and balance are then NaN for such models
  * (kinetic, elastic, gravity stay valid; a model without damping, loads and
  * moving ends keeps its exact zeros).  Call before cosrod_sim_run. */
-void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
+COSROD_API void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
 
 /* Monitor of silent wrong answers (dynamic runs, at every frame; see
  * src/sim/sim_monitor.c).  Energy scale S = max over the frames of
@@ -152,12 +158,12 @@ void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
 
 /* Warnings of the last run (after cosrod_sim_run): count and the i-th text
  * ("" out of range). */
-size_t cosrod_sim_nwarnings(const cosrod_sim *sim);
-const char *cosrod_sim_warning(const cosrod_sim *sim, size_t i);
+COSROD_API size_t cosrod_sim_nwarnings(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_warning(const cosrod_sim *sim, size_t i);
 /* ---- one validation for check and run (sim_check.c) ----------------------- */
 
 /* Resource estimate of a scenario, made before anything of size N is
- * allocated (issue 14): memory of the run and output volume. */
+ * allocated: memory of the run and output volume. */
 typedef struct cosrod_sim_estimate {
   long ny;             /* unknowns of the global state */
   int ml, mu;          /* Jacobian bandwidths assumed */
@@ -171,19 +177,19 @@ typedef struct cosrod_sim_estimate {
   size_t max_rod;      /* the rod with the most segments (key of a refusal) */
 } cosrod_sim_estimate;
 
-cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est);
+COSROD_API cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est);
 /* The linear solver of the run's implicit method, one line (solver.linear_solver
  * resolved: "sparse (KLU): n = .., nnz = ..; coupled band (ml, mu)" or
  * "band (ml, mu)" with the reason), "" before creation. */
-const char *cosrod_sim_linear_solver(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_linear_solver(const cosrod_sim *sim);
 /* Two lines "estimate: memory ~... / output ~..." on f. */
-void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f);
+COSROD_API void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f);
 /* The path `check` and `run` share: estimate (into *est, may be NULL),
  * refuse when the memory estimate exceeds mem_limit bytes (<= 0: no limit;
  * ERR_INVALID, err "FILE:LINE: rods.R.segments: needs ~X GB ..."), then
  * cosrod_sim_create with its checks. */
-cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
-                               cosrod_status *status, char *err, size_t errlen);
+COSROD_API cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
+                                          cosrod_status *status, char *err, size_t errlen);
 /* ---- stepping (embedding in a loop; sim_advance.c) ------------------------
  * Dynamic analyses only, instead of cosrod_sim_run (not both).  The first
  * advance starts at t = 0 (after start_from_equilibrium if asked); every call
@@ -195,16 +201,16 @@ cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosr
  * interrupts (ERR_INTERRUPTED, state at the last accepted step).  Failures
  * as cosrod_sim_run.  No allocation.  ERR_INVALID: t_next not finite or
  * before the current time, after cosrod_sim_run, or a static / modal analysis. */
-cosrod_status cosrod_sim_advance(cosrod_sim *sim, double t_next);
+COSROD_API cosrod_status cosrod_sim_advance(cosrod_sim *sim, double t_next);
 /* Observer used by cosrod_sim_advance (NULL: none; must outlive the calls). */
-void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);
+COSROD_API void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);
 /* Replace the current state by y (cosrod_sim_ny values, the layout of
  * cosrod_sim_state) at time t >= 0, e.g. one saved earlier: the integrator
  * restarts there (history, step size and counters reset), the
  * energy integrals continue.  Dynamic analyses, not after cosrod_sim_run.
  * ERR_INVALID (t or y not finite), or the rod's status if y cannot be
  * evaluated (then nothing changed). */
-cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
+COSROD_API cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
 
 /* User load callback of rod r (cosrod_rod_load_fn: adds spatial vertex
  * forces and material segment moments at every evaluation; fn NULL removes
@@ -212,53 +218,53 @@ cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
  * work enters external_work; the analytic Jacobians treat its forces as
  * constant, and the start_from_equilibrium solve does not see it.
  * ERR_INVALID: r out of range, or after the run / advance started. */
-cosrod_status cosrod_sim_set_load_fn(cosrod_sim *sim, size_t r, cosrod_rod_load_fn fn, void *user);
+COSROD_API cosrod_status cosrod_sim_set_load_fn(cosrod_sim *sim, size_t r, cosrod_rod_load_fn fn, void *user);
 
 /* ---- queries ------------------------------------------------------------- */
-const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
-size_t cosrod_sim_nrods(const cosrod_sim *sim);
-const cosrod_rod *cosrod_sim_rod(const cosrod_sim *sim, size_t r);
+COSROD_API const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *sim);
+COSROD_API size_t cosrod_sim_nrods(const cosrod_sim *sim);
+COSROD_API const cosrod_rod *cosrod_sim_rod(const cosrod_sim *sim, size_t r);
 /* Data of rod r from the last evaluation at an output time (frame callback)
  * or, after cosrod_sim_run, at the last accepted state. */
-const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
+COSROD_API const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
 /* Rigid bodies of a simulation with rods (scenario bodies, in order; rod
  * ends attached to them, SPEC §5): their number (0 without bodies) and the
  * pose of body b at the last evaluation (a frame: the current output time):
  * centre of mass x (3) [m], unit quaternion q (4), material angular velocity
  * Omega (3) [1/s]; any output may be NULL (sim_couple.c). */
-size_t cosrod_sim_nbodies(const cosrod_sim *sim);
-cosrod_status cosrod_sim_body(const cosrod_sim *sim, size_t b, double x[3], double q[4], double Omega[3]);
+COSROD_API size_t cosrod_sim_nbodies(const cosrod_sim *sim);
+COSROD_API cosrod_status cosrod_sim_body(const cosrod_sim *sim, size_t b, double x[3], double q[4], double Omega[3]);
 /* Its velocity v (3, spatial) [m/s] at the last evaluation. */
-cosrod_status cosrod_sim_body_velocity(const cosrod_sim *sim, size_t b, double v[3]);
+COSROD_API cosrod_status cosrod_sim_body_velocity(const cosrod_sim *sim, size_t b, double v[3]);
 /* Joints (not bushings) of a simulation with rods and bodies, in scenario
  * order, and their reactions at the last evaluation (a frame): R (6 njoints),
  * force and moment on the joint's first body, spatial, moment about its joint
  * point (joints.csv). */
-size_t cosrod_sim_njoints(const cosrod_sim *sim);
-cosrod_status cosrod_sim_joint_reactions(const cosrod_sim *sim, double *R);
+COSROD_API size_t cosrod_sim_njoints(const cosrod_sim *sim);
+COSROD_API cosrod_status cosrod_sim_joint_reactions(const cosrod_sim *sim, double *R);
 /* Energy terms at the time of the last frame (or the end of the run). */
-cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *sim);
+COSROD_API cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *sim);
 /* Tip x_N (3) [m] of rod r at the last evaluated time. */
-void cosrod_sim_tip(const cosrod_sim *sim, size_t r, double tip[3]);
+COSROD_API void cosrod_sim_tip(const cosrod_sim *sim, size_t r, double tip[3]);
 /* Size of the global state and the state itself (last accepted / frame). */
-int cosrod_sim_ny(const cosrod_sim *sim);
-const double *cosrod_sim_state(const cosrod_sim *sim);
+COSROD_API int cosrod_sim_ny(const cosrod_sim *sim);
+COSROD_API const double *cosrod_sim_state(const cosrod_sim *sim);
 /* Time of the last accepted step (or of the last frame). */
-double cosrod_sim_t(const cosrod_sim *sim);
+COSROD_API double cosrod_sim_t(const cosrod_sim *sim);
 /* Size of the last accepted step [s] (NaN before the first). */
-double cosrod_sim_h_last(const cosrod_sim *sim);
-const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *sim);
-const char *cosrod_sim_message(const cosrod_sim *sim); /* "" if none */
+COSROD_API double cosrod_sim_h_last(const cosrod_sim *sim);
+COSROD_API const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_message(const cosrod_sim *sim); /* "" if none */
 /* A warning about the input found at creation, "FILE:LINE: key: warning: ..."
  * (e.g. a Kirchhoff rod's initial state moved onto its constraints); "" if none. */
-const char *cosrod_sim_input_warning(const cosrod_sim *sim);
-double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
-const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_input_warning(const cosrod_sim *sim);
+COSROD_API double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
+COSROD_API const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
 /* 1 if the global state uses the SPLIT layout (M1 reduction), 0 for NODE. */
-int cosrod_sim_split_layout(const cosrod_sim *sim);
+COSROD_API int cosrod_sim_split_layout(const cosrod_sim *sim);
 /* Jacobian bandwidths given to the integrator (NODE: of the whole J; SPLIT:
  * of the v-block, *ml_q / *mu_q of the q-blocks); any pointer may be NULL. */
-void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, int *mu_q);
+COSROD_API void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, int *mu_q);
 /* Modal and buckling analysis results after cosrod_sim_run: number of
  * modes, and mode i: omega [rad/s] (negative: unstable direction), frequency
  * [Hz] (buckling: both the critical load factor) and the shape ((N_r+1) x 6
@@ -267,25 +273,25 @@ void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, int *ml_q, in
  * + i cosrod_sim_mode_stride, = (N+1) 6 for one rod).  The linearisation
  * point is the rod data after the run (cosrod_sim_rod_data; buckling: the
  * initial configuration, about whose unloaded equilibrium it linearises). */
-int cosrod_sim_nmodes(const cosrod_sim *sim);
-void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
-size_t cosrod_sim_mode_rod(const cosrod_sim *sim, int i);
-size_t cosrod_sim_mode_stride(const cosrod_sim *sim);
+COSROD_API int cosrod_sim_nmodes(const cosrod_sim *sim);
+COSROD_API void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
+COSROD_API size_t cosrod_sim_mode_rod(const cosrod_sim *sim, int i);
+COSROD_API size_t cosrod_sim_mode_stride(const cosrod_sim *sim);
 /* Buckling analyses: the critical load factor of mode i (the loads at t = 1
  * times it buckle the rods; NAN for other analyses). */
-double cosrod_sim_load_factor(const cosrod_sim *sim, int i);
+COSROD_API double cosrod_sim_load_factor(const cosrod_sim *sim, int i);
 /* Mode i's type ("bending-1", "bending-2", "torsion", "axial", see
  * cosrod_statics_mode_kinds) and degenerate group (0-based; a round
  * section's bending pair shares one).  analysis.count counts groups (distinct
  * frequencies): nmodes is the number of modes in the first count groups. */
-void cosrod_sim_mode_info(const cosrod_sim *sim, int i, const char **type, int *group);
+COSROD_API void cosrod_sim_mode_info(const cosrod_sim *sim, int i, const char **type, int *group);
 /* Support reactions of rod r at the current frame (call from the frame
  * observer): R (2 x 6) per end the force (N) and moment (N m), spatial, the
  * support exerts on the rod; supported (2) 0 free, 1 force, 2 force and
  * moment (cosrod_statics_end_reactions).  Static and modal analyses: at the
  * equilibrium of the pseudo-time path (no inertia); dynamic runs: with the
  * inertia of the prescribed end vertices (m ẍ_e - f). */
-cosrod_status cosrod_sim_reactions(const cosrod_sim *sim, size_t r, double R[12], int supported[2]);
+COSROD_API cosrod_status cosrod_sim_reactions(const cosrod_sim *sim, size_t r, double R[12], int supported[2]);
 /* Static arc-length runs (analysis.control: arc-length; src/sim/sim_static_arc.c):
  * the pseudo-time t of frames and increments is the normalised arc length of
  * the path.  During the frame / increment callbacks: the current step's load
@@ -294,16 +300,14 @@ cosrod_status cosrod_sim_reactions(const cosrod_sim *sim, size_t r, double R[12]
  * the stiffness (-1 singular) and critical flag (0 none, 1 limit point,
  * 2 bifurcation point inside the step).  Returns 0 (nothing set) if the
  * run is not an arc-length run. */
-int cosrod_sim_arc_step(const cosrod_sim *sim, double *load_factor, double *displacement, int *index,
-                        int *critical);
+COSROD_API int cosrod_sim_arc_step(const cosrod_sim *sim, double *load_factor, double *displacement, int *index,
+                                   int *critical);
 /* Critical points found (limit: λ the extremum of the interpolated path;
  * bifurcation: located by bisection of the stability index), with their arc length t and
  * displacement; type "limit" or "bifurcation". */
-size_t cosrod_sim_ncritical(const cosrod_sim *sim);
-cosrod_status cosrod_sim_critical(const cosrod_sim *sim, size_t i, const char **type, double *t,
-                                  double *load_factor, double *displacement);
-/* The integrator problem (for tests: e.g. compare banded and dense FD). */
-const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
+COSROD_API size_t cosrod_sim_ncritical(const cosrod_sim *sim);
+COSROD_API cosrod_status cosrod_sim_critical(const cosrod_sim *sim, size_t i, const char **type, double *t,
+                                             double *load_factor, double *displacement);
 
 /* ---- rigid bodies without rods (sim_bodies_run.c) ------------------------ */
 
@@ -332,11 +336,11 @@ typedef struct cosrod_sim_bodies_result {
  * stop (may be NULL) is polled after every step. */
 /* Every check cosrod_sim_bodies_run makes before integrating (for `cosrod
  * check`): COSROD_OK, or ERR_PARSE / ERR_NOMEM with one line in err. */
-cosrod_status cosrod_sim_bodies_check(const cosrod_scenario *sc, char *err, size_t errlen);
+COSROD_API cosrod_status cosrod_sim_bodies_check(const cosrod_scenario *sc, char *err, size_t errlen);
 
-cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file, const char *dir,
-                                    const volatile sig_atomic_t *stop, cosrod_sim_bodies_result *res, char *err,
-                                    size_t errlen);
+COSROD_API cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file, const char *dir,
+                                               const volatile sig_atomic_t *stop, cosrod_sim_bodies_result *res, char *err,
+                                               size_t errlen);
 
 #ifdef __cplusplus
 }

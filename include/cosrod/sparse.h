@@ -1,6 +1,6 @@
 /* Sparse matrices in compressed sparse column (CSC) form and their direct
- * solution by SuiteSparse KLU (module linalg; issue 10 item 5: rods attached
- * to bodies in general topologies, where the coupled band is wide).
+ * solution by SuiteSparse KLU (module linalg; for rods attached to bodies in
+ * general topologies, where the coupled band is wide).
  *
  * Storage: n x n, nnz = colptr[n] stored entries; the rows of column j are
  * rowind[colptr[j] .. colptr[j + 1] - 1], strictly ascending, values in
@@ -22,6 +22,8 @@
  * _free(NULL) is a no-op. */
 #ifndef COSROD_SPARSE_H
 #define COSROD_SPARSE_H
+
+#include "cosrod/export.h"
 
 #include <stddef.h>
 
@@ -47,26 +49,26 @@ typedef struct cosrod_sparse {
 } cosrod_sparse;
 
 /* 1 if KLU was built in. */
-int cosrod_sparse_available(void);
+COSROD_API int cosrod_sparse_available(void);
 /* Check a CSC pattern (colptr[0] = 0, non-decreasing, rows in [0, n) strictly
  * ascending per column): 0 if valid, else the first bad column + 1. */
-int cosrod_sparse_pattern_check(int n, const int *colptr, const int *rowind);
+COSROD_API int cosrod_sparse_pattern_check(int n, const int *colptr, const int *rowind);
 /* Allocate an n x n matrix with the pattern (copied; values zero).  NULL if
  * the pattern is invalid, KLU is absent or out of memory. */
-cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind);
+COSROD_API cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind);
 /* The same with complex values (KLU's klu_z_*: data and the right-hand
  * sides of solve interleaved, (re, im) per entry). */
-cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind);
-void cosrod_sparse_free(cosrod_sparse *A);
+COSROD_API cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind);
+COSROD_API void cosrod_sparse_free(cosrod_sparse *A);
 /* Position of entry (i, j) in rowind / data (binary search), -1 if not stored. */
-int cosrod_sparse_find(const cosrod_sparse *A, int i, int j);
+COSROD_API int cosrod_sparse_find(const cosrod_sparse *A, int i, int j);
 /* LU of the current data (see above).  COSROD_ERR_SINGULAR for a (numerically)
  * singular matrix, COSROD_ERR_NOMEM. */
-cosrod_status cosrod_sparse_factor(cosrod_sparse *A);
+COSROD_API cosrod_status cosrod_sparse_factor(cosrod_sparse *A);
 /* Solve A x = b in place (b: (n), complex: (2n) interleaved); needs a successful factor. */
-cosrod_status cosrod_sparse_solve(cosrod_sparse *A, double *b);
+COSROD_API cosrod_status cosrod_sparse_solve(cosrod_sparse *A, double *b);
 /* y (n) <- A x (n) with the stored data (not the LU; real matrices only); x, y must not alias. */
-void cosrod_sparse_matvec(const cosrod_sparse *A, const double *x, double *y);
+COSROD_API void cosrod_sparse_matvec(const cosrod_sparse *A, const double *x, double *y);
 
 /* Curtis-Powell-Reid grouping of the columns for finite differences: a
  * greedy colouring in which no two columns of one colour share a row, so
@@ -74,7 +76,7 @@ void cosrod_sparse_matvec(const cosrod_sparse *A, const double *x, double *y);
  * (Curtis, Powell & Reid 1974).  colour (n) receives 0 .. ncolours - 1;
  * returns ncolours, or -1 when out of memory (it allocates the row-wise
  * pattern temporarily: call it at set-up, not in a time loop). */
-int cosrod_sparse_colour(int n, const int *colptr, const int *rowind, int *colour);
+COSROD_API int cosrod_sparse_colour(int n, const int *colptr, const int *rowind, int *colour);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,8 @@
 #ifndef COSROD_STATICS_H
 #define COSROD_STATICS_H
 
+#include "cosrod/export.h"
+
 #include <stdio.h>
 
 #include "cosrod/status.h"
@@ -102,7 +104,7 @@ typedef struct cosrod_statics_options {
                            value at every t (equilibrium_at for dynamics and modes) */
 } cosrod_statics_options;
 
-cosrod_statics_options cosrod_statics_default_options(void);
+COSROD_API cosrod_statics_options cosrod_statics_default_options(void);
 
 /* What a solve did (accumulated over one call). */
 typedef struct cosrod_statics_stats {
@@ -129,22 +131,22 @@ typedef int (*cosrod_statics_callback)(void *user, double t, const double *q, in
                                        double residual);
 
 /* One-line summary (csv = 0) or a CSV header and row (csv != 0). */
-void cosrod_statics_stats_print(FILE *out, const cosrod_statics_stats *stats, int csv);
+COSROD_API void cosrod_statics_stats_print(FILE *out, const cosrod_statics_stats *stats, int csv);
 
 typedef struct cosrod_statics cosrod_statics;
 
 /* Create a solver for rod (which must outlive it); options copied (NULL =
  * defaults).  NULL and *status (may be NULL) on invalid input / no memory. */
-cosrod_statics *cosrod_statics_create(const struct cosrod_rod *rod, const cosrod_statics_options *opt,
-                                      cosrod_status *status);
+COSROD_API cosrod_statics *cosrod_statics_create(const struct cosrod_rod *rod, const cosrod_statics_options *opt,
+                                                 cosrod_status *status);
 /* A solver for several (uncoupled) rods on one common pseudo-time path: the
  * state q is the concatenation of the rods' q (rod r at
  * cosrod_statics_qoffset), the minimal coordinates and the residual likewise
  * (cosrod_statics_voffset); the scaled residual is the maximum over the rods.
  * The rods (nrods >= 1) must outlive the solver. */
-cosrod_statics *cosrod_statics_create_system(const struct cosrod_rod *const *rods, int nrods,
-                                             const cosrod_statics_options *opt, cosrod_status *status);
-void cosrod_statics_free(cosrod_statics *s);
+COSROD_API cosrod_statics *cosrod_statics_create_system(const struct cosrod_rod *const *rods, int nrods,
+                                                        const cosrod_statics_options *opt, cosrod_status *status);
+COSROD_API void cosrod_statics_free(cosrod_statics *s);
 
 struct cosrod_rod_data;
 
@@ -201,13 +203,13 @@ typedef struct cosrod_statics_blocks {
  * solver (the callback writes the rods' generalised end forces only, as for
  * Cosserat rods: cosrod_statics_end_reactions); modes and buckling refuse
  * Kirchhoff rods with blocks (ERR_UNSUPPORTED). */
-cosrod_statics *cosrod_statics_create_coupled(const struct cosrod_rod *const *rods, int nrods,
-                                              const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
-                                              cosrod_status *status);
+COSROD_API cosrod_statics *cosrod_statics_create_coupled(const struct cosrod_rod *const *rods, int nrods,
+                                                         const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
+                                                         cosrod_status *status);
 /* Number of blocks, offset of block b in q and in the minimal coordinates (-1 for a bad b). */
-int cosrod_statics_nblocks(const cosrod_statics *s);
-int cosrod_statics_block_qoffset(const cosrod_statics *s, int b);
-int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
+COSROD_API int cosrod_statics_nblocks(const cosrod_statics *s);
+COSROD_API int cosrod_statics_block_qoffset(const cosrod_statics *s, int b);
+COSROD_API int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
 /* Modal analysis of the whole system (rods and blocks, coupled) about
  * (t, q): the `count` lowest eigenpairs of K φ = ω² M φ with the rods'
  * lumped masses and the blocks' masses (each block's 6 x 6 mass includes
@@ -219,24 +221,24 @@ int cosrod_statics_block_voffset(const cosrod_statics *s, int b);
  * 0; ERR_SINGULAR for redundant constraints.  Kirchhoff rods' constraint
  * multipliers are multipliers of the same kind (cosrod_statics_nmult
  * counts both): count <= ndof - 2 cosrod_statics_nmult. */
-cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
-                                          double *minimal);
+COSROD_API cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const double *q, int count, double *omega,
+                                                     double *minimal);
 
 /* Number of multiplier unknowns among the ndof: the Kirchhoff rods'
  * constraint multipliers (m per segment) and the blocks' nmult. */
-int cosrod_statics_nmult(const cosrod_statics *s);
+COSROD_API int cosrod_statics_nmult(const cosrod_statics *s);
 /* Rod r's part of a system vector phi (ndof) in the rod's own minimal
  * coordinates (nullspace layout, cosrod_rod_nv; a Kirchhoff rod's
  * multipliers dropped) into out. */
-cosrod_status cosrod_statics_rod_minimal(const cosrod_statics *s, int r, const double *phi, double *out);
+COSROD_API cosrod_status cosrod_statics_rod_minimal(const cosrod_statics *s, int r, const double *phi, double *out);
 /* Number of minimal coordinates (= rows of the residual) nv of the system. */
-int cosrod_statics_ndof(const cosrod_statics *s);
+COSROD_API int cosrod_statics_ndof(const cosrod_statics *s);
 /* Size of the system's q (sum of the rods' nq), number of rods, offsets of
  * rod r in q and in the minimal coordinates (-1 for a bad r). */
-int cosrod_statics_nq(const cosrod_statics *s);
-int cosrod_statics_nrods(const cosrod_statics *s);
-int cosrod_statics_qoffset(const cosrod_statics *s, int r);
-int cosrod_statics_voffset(const cosrod_statics *s, int r);
+COSROD_API int cosrod_statics_nq(const cosrod_statics *s);
+COSROD_API int cosrod_statics_nrods(const cosrod_statics *s);
+COSROD_API int cosrod_statics_qoffset(const cosrod_statics *s, int r);
+COSROD_API int cosrod_statics_voffset(const cosrod_statics *s, int r);
 
 /* Continuation from t_from to t_to (either direction).  q (nq, the position
  * part of the rod's state, cosrod_rod_initial_state's first nq entries; for
@@ -248,15 +250,15 @@ int cosrod_statics_voffset(const cosrod_statics *s, int r);
  * ERR_CONVERGENCE (increment below the minimum: a limit point, or too hard a
  * problem; stats->t says where); ERR_INTERRUPTED (callback); ERR_CALLBACK
  * (the rod's load callback failed fatally).  cb and stats may be NULL. */
-cosrod_status cosrod_statics_solve(cosrod_statics *s, double *q, double t_from, double t_to,
-                                   cosrod_statics_callback cb, void *user, cosrod_statics_stats *stats);
+COSROD_API cosrod_status cosrod_statics_solve(cosrod_statics *s, double *q, double t_from, double t_to,
+                                              cosrod_statics_callback cb, void *user, cosrod_statics_stats *stats);
 
 /* Equilibrium for the loads and ends at t, starting from q (nq, in/out):
  * Newton; if that fails, continuation in a load factor 0 -> 1 at fixed t
  * (for start_from_equilibrium).  On failure q is restored to its input.
  * stats may be NULL. */
-cosrod_status cosrod_statics_equilibrium_at(cosrod_statics *s, double t, double *q,
-                                            cosrod_statics_stats *stats);
+COSROD_API cosrod_status cosrod_statics_equilibrium_at(cosrod_statics *s, double t, double *q,
+                                                       cosrod_statics_stats *stats);
 
 /* Residual r (nv, units above) at (t, q) and its scaled norm
  *   max( max_vertex |r| / S_F, max_segment |r| / S_M ),
@@ -265,8 +267,8 @@ cosrod_status cosrod_statics_equilibrium_at(cosrod_statics *s, double t, double 
  * with the stress resultants F, couples M and external loads of the state
  * (maxima over the rod): force residuals relative to the loads and to the
  * stiffness·strain scales.  r and scaled may be NULL. */
-cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double *q, double *r,
-                                      double *scaled);
+COSROD_API cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double *q, double *r,
+                                                 double *scaled);
 
 /* Tangent stiffness K = -∂r/∂δ (nv x nv) at (t, q) in minimal coordinates,
  * written into K (a band matrix of order nv with ml, mu >= 8; zeroed first),
@@ -274,11 +276,11 @@ cosrod_status cosrod_statics_residual(cosrod_statics *s, double t, const double 
  * loads: Tᵀ K_q T of the rod's static stiffness K_q (cosrod_rod_stiffness)
  * with T = diag(I, ½ Q(p_k)[0; I]) plus -½[τ_k]ₓ on the segment blocks (τ the
  * residual torque, zero at an equilibrium). */
-cosrod_status cosrod_statics_stiffness(cosrod_statics *s, double t, const double *q, struct cosrod_band *K);
+COSROD_API cosrod_status cosrod_statics_stiffness(cosrod_statics *s, double t, const double *q, struct cosrod_band *K);
 
 /* Apply a minimal-coordinate increment: q <- q ⊕ δ (x += δx, ξ += δξ,
  * p <- p exp(δθ/2), renormalised).  delta (nv). */
-void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta);
+COSROD_API void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta);
 
 /* Modal analysis about (t, q) (an equilibrium, e.g. from cosrod_statics_solve,
  * or the stress-free initial state): the `count` lowest eigenpairs of
@@ -294,8 +296,8 @@ void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delt
  *     prescribed end.  Sign: the largest-magnitude entry is positive.
  *   minimal (count x nv) row-major: the raw mass-normalised eigenvectors.
  * count <= nv.  ERR_INVALID on bad arguments, ERR_INTERNAL if LAPACK fails. */
-cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
-                                   double *omega, double *freq_hz, double *shapes, double *minimal);
+COSROD_API cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const double *q, int count,
+                                              double *omega, double *freq_hz, double *shapes, double *minimal);
 
 /* Kirchhoff rods (model != COSSERAT): the statics path solves the KKT
  * system of the shear (and extension) constraints with their multipliers
@@ -305,7 +307,7 @@ cosrod_status cosrod_statics_modes(const struct cosrod_rod *rod, double t, const
  * components of the stress resultant F (N x 3, material, N) are written,
  * the others left as they are.  ERR_UNSUPPORTED for a Cosserat rod;
  * ERR_SINGULAR at a kinematic singularity ([LA] §4(a)). */
-cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F);
+COSROD_API cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F);
 
 /* Buckling about the equilibrium at pseudo-time t (q, nq, a starting guess
  * for the unloaded equilibrium, not changed): the `count` smallest positive
@@ -328,16 +330,16 @@ cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t
  * With multipliers (blocks with joints): K is the Lagrangian's Hessian on
  * the tangent space of the constraints (their entries of `minimal` 0);
  * ERR_SINGULAR for redundant constraints. */
-cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
-                                      double *minimal);
+COSROD_API cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
+                                                 double *minimal);
 
 /* The vertex table of one rod's minimal-coordinate vector phi (nv of the
  * rod, e.g. a row of cosrod_statics_buckling's `minimal` at the rod's
  * offset cosrod_statics_voffset) about q (the rod's nq): shape ((N+1) x 6)
  * per vertex (dx, dy, dz, rx, ry, rz) as the shapes of cosrod_statics_modes
  * (no normalisation, no sign change). */
-cosrod_status cosrod_statics_mode_shape(const struct cosrod_rod *rod, const double *q, const double *phi,
-                                        double *shape);
+COSROD_API cosrod_status cosrod_statics_mode_shape(const struct cosrod_rod *rod, const double *q, const double *phi,
+                                                   double *shape);
 
 struct cosrod_rod_data;
 
@@ -349,12 +351,12 @@ struct cosrod_rod_data;
  * removed; R_M = -R(p_e) T(p_e)ᵀ f_e of a clamped or prescribed frame.
  * supported (2, or NULL): 0 free end (R = 0), 1 force only (pinned,
  * sliding), 2 force and moment (clamped, prescribed). */
-cosrod_status cosrod_statics_end_reactions(const struct cosrod_rod *rod, const struct cosrod_rod_data *d,
-                                           double gravity_scale, int inertia, double R[12], int supported[2]);
+COSROD_API cosrod_status cosrod_statics_end_reactions(const struct cosrod_rod *rod, const struct cosrod_rod_data *d,
+                                                      double gravity_scale, int inertia, double R[12], int supported[2]);
 /* Reactions of every rod of the solver at the equilibrium (t, q) of its
  * path (gravity as options.gravity_ramp): R (nrods x 2 x 6), supported
  * (nrods x 2, or NULL), see cosrod_statics_end_reactions. */
-cosrod_status cosrod_statics_reactions(cosrod_statics *s, double t, const double *q, double *R, int *supported);
+COSROD_API cosrod_status cosrod_statics_reactions(cosrod_statics *s, double t, const double *q, double *R, int *supported);
 
 /* Mode types (dominant share of the kinetic energy in the rod's material
  * directions, see cosrod_statics_mode_kinds). */
@@ -365,18 +367,18 @@ typedef enum cosrod_mode_kind {
   COSROD_MODE_AXIAL          /* δx·d3 */
 } cosrod_mode_kind;
 /* "bending-1", "bending-2", "torsion", "axial". */
-const char *cosrod_mode_kind_name(cosrod_mode_kind k);
+COSROD_API const char *cosrod_mode_kind_name(cosrod_mode_kind k);
 /* Types of `count` modes given as minimal vectors (count x nv, e.g. the
  * `minimal` output of cosrod_statics_modes) about the state q: kind (count)
  * the largest of the four kinetic-energy shares (translations in the frame
  * of an adjacent segment with the vertex masses, material rotations with
  * the segment inertias), share (count x 4, or NULL) the shares. */
-cosrod_status cosrod_statics_mode_kinds(const struct cosrod_rod *rod, const double *q, int count,
-                                        const double *minimal, int *kind, double *share);
+COSROD_API cosrod_status cosrod_statics_mode_kinds(const struct cosrod_rod *rod, const double *q, int count,
+                                                   const double *minimal, int *kind, double *share);
 /* Degenerate groups of ascending ω (count): group[c] numbers the distinct
  * frequencies from 0, consecutive ω within rel (relative) sharing one (a
  * round section's bending pairs: rel 1e-6).  Returns the number of groups. */
-int cosrod_statics_mode_groups(int count, const double *omega, double rel, int *group);
+COSROD_API int cosrod_statics_mode_groups(int count, const double *omega, double rel, int *group);
 
 /* ---- arc-length continuation (statics_arclen.c) ---------------------------
  * Riks / Crisfield arc-length control in the load factor λ: the equilibrium
@@ -403,7 +405,7 @@ typedef struct cosrod_statics_arc_options {
                             0 (default): stay on the branch */
 } cosrod_statics_arc_options;
 
-cosrod_statics_arc_options cosrod_statics_arc_default_options(void);
+COSROD_API cosrod_statics_arc_options cosrod_statics_arc_default_options(void);
 
 /* Critical points found inside a step (detected between two converged states). */
 typedef enum cosrod_statics_critical {
@@ -444,18 +446,18 @@ typedef int (*cosrod_statics_arc_callback)(void *user, const cosrod_statics_arc_
  * ERR_CONVERGENCE (arc below arc_min, or max_steps; stats->t = λ reached);
  * ERR_INTERRUPTED (callback); ERR_CALLBACK.  stats: increments = steps,
  * t = the load factor reached. */
-cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, double t,
-                                             const cosrod_statics_arc_options *opt, cosrod_statics_arc_callback cb,
-                                             void *user, double *lambda, cosrod_statics_stats *stats);
+COSROD_API cosrod_status cosrod_statics_solve_arclength(cosrod_statics *s, double *q, double t,
+                                                        const cosrod_statics_arc_options *opt, cosrod_statics_arc_callback cb,
+                                                        void *user, double *lambda, cosrod_statics_stats *stats);
 
 /* Allocate the arc-length workspace now (else the first solve does):
  * OK or ERR_NOMEM. */
-cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s);
+COSROD_API cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s);
 
 /* Reactions (as cosrod_statics_reactions) at the equilibrium (t, q) with
  * every external load scaled by the load factor lambda. */
-cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double lambda, const double *q, double *R,
-                                          int *supported);
+COSROD_API cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double lambda, const double *q, double *R,
+                                                     int *supported);
 
 #ifdef __cplusplus
 }

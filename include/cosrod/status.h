@@ -8,6 +8,8 @@
 #ifndef COSROD_STATUS_H
 #define COSROD_STATUS_H
 
+#include "cosrod/export.h"
+
 #include <signal.h>
 
 #ifdef __cplusplus
@@ -44,10 +46,10 @@ typedef enum cosrod_status {
 } cosrod_status;
 
 /* Human-readable one-line message for a status code (never NULL). */
-const char *cosrod_strerror(cosrod_status status);
+COSROD_API const char *cosrod_strerror(cosrod_status status);
 
 /* Symbolic name of a status code, e.g. "ERR_SINGULAR" (never NULL). */
-const char *cosrod_status_name(cosrod_status status);
+COSROD_API const char *cosrod_status_name(cosrod_status status);
 
 /* Interrupt polling inside long computations.  While a flag is installed for
  * the calling thread, the band LU factorisations (every 2048 columns), the
@@ -56,10 +58,10 @@ const char *cosrod_status_name(cosrod_status status);
  * non-zero (a signal handler may set it).  cosrod_sim_run / _advance install
  * their observer's stop flag for their duration.  Returns the previously
  * installed flag (restore it when done); NULL uninstalls. */
-const volatile sig_atomic_t *cosrod_interrupt_install(const volatile sig_atomic_t *flag);
+COSROD_API const volatile sig_atomic_t *cosrod_interrupt_install(const volatile sig_atomic_t *flag);
 
 /* Non-zero when the flag installed for this thread is set. */
-int cosrod_interrupt_pending(void);
+COSROD_API int cosrod_interrupt_pending(void);
 
 #ifdef __cplusplus
 }

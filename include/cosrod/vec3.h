@@ -7,6 +7,8 @@
 #ifndef COSROD_VEC3_H
 #define COSROD_VEC3_H
 
+#include "cosrod/export.h"
+
 #include <math.h>
 
 #ifdef __cplusplus

@@ -1,4 +1,4 @@
-/* The one validation path of `check` and `run` (issue 14): both load the
+/* The one validation path of `check` and `run`: both load the
  * scenario, estimate its memory and refuse it above the limit, and create
  * the simulation (cosrod_sim_prepare) — `check` then frees it unrun.  So an
  * input that passes `check` cannot fail `run` with exit 2. */

@@ -21,7 +21,7 @@
  *
  * Linear algebra: with the problem's own banded Jacobian (res_jac / jac,
  * m1 = 0), our band matrix and LU wrapped as a SUNMatrix / SUNLinearSolver
- * (sundials_band.c; issue 12): the Jacobian is written straight into our
+ * (sundials_band.c): the Jacobian is written straight into our
  * band, IDA's iteration matrix dF/dy + cj dF/dy' (or cj M - df/dy) is built
  * in place, CVODE's I - gamma df/dy by our linear-system function from a
  * saved df/dy that is re-evaluated only when CVODE asks (jok false), and the

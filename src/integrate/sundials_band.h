@@ -1,5 +1,5 @@
 /* Own SUNMatrix and SUNLinearSolver over cosrod_band (internal to the
- * SUNDIALS adapters, sundials.c; issue 12 item 4).
+ * SUNDIALS adapters, sundials.c).
  *
  * The matrix wraps a cosrod_band without copying: SUNDIALS sees a
  * SUNMATRIX_CUSTOM object, the adapters write the Jacobian straight into the

@@ -27,7 +27,7 @@ static const char *const file_names[OF_COUNT] = {
     "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      "reactions.csv",
     "tip.csv",        COSROD_OUTPUT_PVD_NAME};
 
-/* Headers: SPEC §8 (a public contract; modes.csv from the issue text). */
+/* Headers: SPEC §8 (a public contract). */
 static const char *const file_headers[OF_COUNT] = {
     "t,rod,vertex,s,x,y,z\n",
     "t,rod,segment,s,q0,q1,q2,q3\n",

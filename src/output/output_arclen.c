@@ -1,5 +1,5 @@
 /* increments.csv rows and summary.json critical points of static arc-length
- * runs (issue 13; cosrod_output_config.arc_length). */
+ * runs (cosrod_output_config.arc_length). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Output folder policy (issue 14): after a run is closed the output
+/* Output folder policy: after a run is closed the output
  * directory holds the files of this run only.  cosrod_output_close removes
  * the files an earlier run left under cosrod's own names that this run did
  * not write: CSV tables it does not produce (e.g. modes.csv of a modal run

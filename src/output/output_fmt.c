@@ -1,5 +1,5 @@
-/* Fast exact number formatting for the CSV rows (issue 12: output must not
- * dominate a run).  out_fmt_fast(buf, v, P) writes exactly what
+/* Fast exact number formatting for the CSV rows (so that writing output
+ * does not dominate a run).  out_fmt_fast(buf, v, P) writes exactly what
  * snprintf(buf, 32, "%.<P>g", v) writes (C locale) for P = 15 or 17, or
  * returns -1 when it cannot be sure (then the caller uses snprintf):
  * the P significant digits are M = round(|v| 10^(P-1-e)), e = floor(log10 |v|),

@@ -27,6 +27,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/rod.h"
 #include "cosrod/vec3.h"
+#include "rod/rod_hooks.h"
 
 #define ROD_PI 3.14159265358979323846264338327950288
 

@@ -20,6 +20,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/rod.h"
 #include "rod/rod_jac_internal.h"
+#include "rod/rod_hooks.h"
 
 /* a b c */
 static void qmul3(double r[4], const double a[4], const double b[4], const double c[4]) {

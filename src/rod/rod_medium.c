@@ -1,4 +1,4 @@
-/* Medium (external viscous) damping of the discrete rod (issue 14): a
+/* Medium (external viscous) damping of the discrete rod: a
  * surrounding fluid or air resists the motion of the centreline and the
  * rotation of the cross-sections, independently of the strain rates that
  * Kelvin–Voigt damping sees.

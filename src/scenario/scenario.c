@@ -295,7 +295,7 @@ static void read_solver(ctx *c, ynode *root) {
          "%s cannot solve the index-1 DAE of formulation: dae (use radau5, rodas, seulex or ida)",
          SC_INTEGRATOR_NAMES[s->integrator]);
   /* the SUNDIALS multistep methods have no projection step: an absolute run
-   * would let |p| drift silently (issue 14) */
+   * would let |p| drift silently ([LA] eq. 27 is the projection it lacks) */
   if (s->formulation == COSROD_SC_FORMULATION_ABSOLUTE && s->stabilisation == COSROD_SC_STAB_PROJECTION &&
       (s->integrator == COSROD_SC_INTEGRATOR_IDA || s->integrator == COSROD_SC_INTEGRATOR_CVODE))
     sc_fail(c, vi ? vi : m, "integrator",

@@ -1,4 +1,4 @@
-/* Static analysis options of the scenario (issue 13): `control: load |
+/* Static analysis options of the scenario: `control: load |
  * arc-length` (arc-length continuation in a load factor, SPEC §4 statics)
  * with `max_steps`, and `path: pseudo-time | keyframes` (an assembly path:
  * the pseudo-time is the keyframe time of the prescribed ends and of the

@@ -321,7 +321,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (status) *status = COSROD_ERR_INVALID;
     return NULL;
   }
-  /* features of later issues: a clear error, not a silent ignore */
+  /* combinations not supported: a clear error, not a silent ignore */
   if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (sim_couple.c) */
     const char *why = NULL, *key = "bodies";
     if (sc->nrods == 0)

@@ -6,6 +6,7 @@
 
 #include "cosrod/body.h"
 #include "cosrod/scenario.h"
+#include "rod/rod_hooks.h"
 
 /* Build the multibody model of sc's bodies, joints (bushing joints become
  * bushings) and gravity.  solver.formulation nullspace -> null-space bodies

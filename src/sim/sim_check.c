@@ -1,4 +1,4 @@
-/* One validation for `check` and `run` (issue 14): the resource estimate of
+/* One validation for `check` and `run`: the resource estimate of
  * a scenario before anything of size N is allocated, and
  * cosrod_sim_prepare = estimate + limit + cosrod_sim_create, the single path
  * both commands take, so whatever the creation refuses (features not

@@ -1,6 +1,6 @@
 /* The analytic coupled Jacobian (sim_couple_jac.c) as values of the sparse
  * pattern of sim_linsolve.c (cosrod_ode_problem.jac_sp), for KLU
- * (issue 10 item 5).  The same assembly writes through the CSC adder
+ * (SuiteSparse KLU).  The same assembly writes through the CSC adder
  * (sim_couple_jac_sp.h): each rod's own band goes to a scratch band of the
  * rod's bandwidths (cosrod_rod_order_fill) and is scattered by positions
  * found at set-up; the coupling and body entries take positions cached in

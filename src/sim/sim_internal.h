@@ -6,7 +6,9 @@
 
 #include "cosrod/sim.h"
 #include "cosrod/statics.h"
+#include "rod/rod_hooks.h"
 #include "sim/sim_couple.h"
+#include "sim/sim_hooks.h"
 #include "sim/sim_linsolve.h"
 
 struct cosrod_sim {

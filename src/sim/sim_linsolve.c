@@ -1,5 +1,5 @@
 /* Linear solver of the implicit methods for rods attached to bodies
- * (solver.linear_solver, issue 10 item 5).
+ * (solver.linear_solver).
  *
  * The coupled Jacobian is the rods' bands plus small dense body blocks
  * coupled at the rod ends they touch (sim_couple.c).  Placing each body

@@ -1,4 +1,4 @@
-/* Static analyses, part 2 (issue 13): arc-length control and assembly
+/* Static analyses, part 2: arc-length control and assembly
  * paths, and the gravity of static frames.
  *
  * control: arc-length -- cosrod_statics_solve_arclength at the fixed

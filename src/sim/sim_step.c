@@ -1,4 +1,4 @@
-/* Simulation driver, fixed-step API (issue 12): cosrod_sim_step advances a
+/* Simulation driver, fixed-step API: cosrod_sim_step advances a
  * dynamic simulation by h for interactive and real-time use.  It is
  * cosrod_sim_advance(sim, t + h) (sim_advance.c): the first call starts the
  * integrator at t = 0 (after start_from_equilibrium if asked), every call

@@ -1,4 +1,4 @@
-/* Arc-length continuation of the statics solver (issue 13): Riks' method
+/* Arc-length continuation of the statics solver: Riks' method
  * (E. Riks, "An incremental approach to the solution of snapping and
  * buckling problems", Int. J. Solids Struct. 15, 1979) with the normal-plane
  * corrector, in the form of M. A. Crisfield, "Non-linear Finite Element

@@ -145,6 +145,7 @@ void statics_kirchhoff_weights(const statics_part *p, double *hcol, double *wnor
  * component along the slide axis; returns nd. */
 static int vtx_coords(const cosrod_rod *rod, int n, const double v[3], double out[3]) {
   int nd = rod->nd[n];
+  out[0] = out[1] = out[2] = 0.0; /* entries past nd are unused (and defined) */
   if (nd == 3) cosrod_vec3_copy(out, v);
   if (nd == 1) out[0] = cosrod_vec3_dot(v, rod->end[n == 0 ? 0 : 1].axis);
   return nd;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# One validation (issue 14): `cosrod check` and `cosrod run` agree on every
+# One validation: `cosrod check` and `cosrod run` agree on every
 # input of the invalid corpus, every example and a few extra cases — an input
 # that passes `check` never fails `run` with exit 2, and one that `check`
 # refuses (exit 2) is refused by `run` with the same line.  Dynamic examples

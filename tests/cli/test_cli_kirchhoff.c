@@ -1,5 +1,5 @@
 /* Static and modal analyses of Kirchhoff rods end to end through `cosrod
- * run` (issue 11 item 4): the inextensible steel cantilever's modes.csv
+ * run` ([LA] §3-4): the inextensible steel cantilever's modes.csv
  * converges to the Euler–Bernoulli values βL = 1.8751, 4.6941, 7.8548 at
  * second order in N (slender: r/L = 1e-3, so rotary inertia, which the rod
  * model keeps, changes ω by ~1e-6), for both Kirchhoff models; the static

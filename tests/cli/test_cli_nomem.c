@@ -1,5 +1,5 @@
 /* Allocation failures while `cosrod run` creates the simulation end with a
- * summary.json saying so (issue 14).  The CLI's run command (cmd_run.c,
+ * summary.json saying so.  The CLI's run command (cmd_run.c,
  * cli_prepare.c) is linked into this test and driven in-process; malloc,
  * calloc and realloc are wrapped (-Wl,--wrap, as tests/noalloc) and so is
  * cosrod_sim_create, so that the k-th allocation inside the creation fails,

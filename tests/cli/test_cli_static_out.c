@@ -1,5 +1,5 @@
 /* Output of static and modal runs end to end through the `cosrod` command
- * (issue 6 items 3-4): omega-twist field files exactly at the output
+ * ([LLA] Test 2): omega-twist field files exactly at the output
  * pseudo-times t = 0, 0.25, ..., 1 with the continuation's increments
  * unchanged by them, symmetry and planarity from centerline.csv, the
  * centerline figure; modal runs: vtk/modes.pvd + mode_<k>.vtp (well-formed,

@@ -1,4 +1,4 @@
-/* Hardening of the integrator API (issue 16), found by driving it directly:
+/* Hardening of the integrator API, found by driving it directly:
  * one TEST per item, each failed before the fix.
  *   - tolerances whose error weight atol_i + rtol_i |y0_i| vanishes are
  *     refused (create: rtol_i = atol_i = 0; init: atol_i = 0 with y0_i = 0);
@@ -47,7 +47,7 @@ TEST(hardening_zero_error_weight_refused) {
   cosrod_ode_problem p = decay_problem();
   char what[200];
   FOR_EACH_METHOD(T, M) {
-    /* create: rtol = atol = 0 (the issue: "h = 0" in dopri5, ERR_SINGULAR after ~2000 f in rodas) */
+    /* create: rtol = atol = 0 (before the fix: "h = 0" in dopri5, ERR_SINGULAR after ~2000 f in rodas) */
     cosrod_integrate_options o = cosrod_integrate_default_options();
     o.rtol = o.atol = 0.0;
     cosrod_status st = COSROD_OK;

@@ -1,4 +1,4 @@
-/* Interrupt flag inside long steps (issue 14): a banded linear system
+/* Interrupt flag inside long steps: a banded linear system
  * y' = A y of n = 20000 (A diagonal-dominant, negative definite) whose
  * Jacobian callback sets the installed flag on its first call, as a signal
  * arriving during the Jacobian would.  radau5, rodas and seulex must stop in

@@ -19,7 +19,7 @@ TEST(seulex_counts_and_end_values) {
    * replaced, a statement-level rendering of Hairer's SEULEX whose counts
    * equalled the published ones on all six rows, so these are the original's
    * errors; in table order vdp 1e-4, 1e-6, 1e-8, robertson 1e-4, 1e-6, 1e-8.
-   * Issue 16 asks for errors within a factor 2 of the original's. */
+   * The bound: errors within a factor 2 of the original's. */
   static const double original_err[6] = {0.1707, 1.810, 0.4860, 0.3037, 0.5139, 0.8119};
   for (size_t r = 0; r < itest_reference_count; r++) {
     const itest_counts *c = &itest_reference_counts[r];

@@ -91,7 +91,7 @@ TEST(stats_vdp_robertson) {
       CHECK_LE(what, e, 100.0);
       snprintf(what, sizeof what, "%s on %s: 200 <= nsteps <= 5000", meths[im], probs[ip]);
       CHECK(what, r.s.nsteps >= 200 && r.s.nsteps <= 5000);
-      /* nsteps counts attempted steps as for the other methods (issue 16; it used to be naccept) */
+      /* nsteps counts attempted steps as for the other methods (it used to be naccept) */
       snprintf(what, sizeof what, "%s on %s: nsteps == naccept + nreject", meths[im], probs[ip]);
       CHECK(what, r.s.nsteps == r.s.naccept + r.s.nreject);
       snprintf(what, sizeof what, "%s on %s: nreject < nsteps / 5", meths[im], probs[ip]);

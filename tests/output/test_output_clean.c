@@ -1,4 +1,4 @@
-/* Output folder policy (output_clean.c, issue 14): after close the folder
+/* Output folder policy (output_clean.c): after close the folder
  * holds only this run's files under cosrod's names.  An earlier modal run's
  * modes.csv / modes.pvd / mode_*.vtp, an earlier longer run's extra VTK
  * frames, a second rod's frames and stale plots are removed; this run's

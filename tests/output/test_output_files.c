@@ -96,7 +96,7 @@ static const char *const spec_headers[][2] = {
     {"bodies.csv", "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3,vx,vy,vz,kinetic,potential"},
     {"steps.csv", "t,h,accepted"},
     {"increments.csv", "t,iterations,residual"},
-    /* issue text (modes, a later issue) */
+    /* modal analyses */
     {"modes.csv", "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz"},
 };
 

@@ -129,7 +129,7 @@ static double grad_error(cosrod_curvature cv, int config, uint64_t seed) {
 static void grad_test(cosrod_curvature cv) {
   /* Central differences with h = 1e-6 on energies ~ 1e2 J: truncation ~ h^2
    * V''' ~ 1e-10 relative, roundoff ~ 1e-16 V / h ~ 1e-8 of the largest
-   * force; the issue's bound 1e-6 leaves a safe margin. */
+   * force; the bound 1e-6 leaves a safe margin. */
   for (int config = 0; config < 3; ++config) {
     double e = grad_error(cv, config, 100 + 7 * (uint64_t)cv + (uint64_t)config);
     char what[128];

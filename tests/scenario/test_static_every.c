@@ -1,4 +1,4 @@
-/* Output times of static runs (issue 14): an output.every finer than the
+/* Output times of static runs: an output.every finer than the
  * nominal increment 1/K (typically a dynamic file's every in seconds: 0.01
  * would mean 100 extra landing solves on the pseudo-time [0, 1]) falls back
  * to the static default, a frame per nominal increment; coarser output

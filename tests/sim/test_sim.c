@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 #include "harness.h"
 #include "sim_test_util.h"
 

@@ -1,5 +1,5 @@
 /* ida and cvode on the rod with our band matrix and LU (src/integrate/
- * sundials_band.c, issue 12) against SUNDIALS' own band matrix and solver
+ * sundials_band.c) against SUNDIALS' own band matrix and solver
  * (options.linalg_backend = 2, the previous path) on perf-rubber ([LLA]
  * Table 2: damped rubber pendulum, absolute coordinates with Baumgarte,
  * node layout, the rod's analytic band Jacobian with jac_fills), over
@@ -24,6 +24,7 @@
 
 #include "cosrod/integrate.h"
 #include "harness.h"
+#include "sim/sim_hooks.h"
 #include "sim_test_util.h"
 
 typedef struct bdf_run {

@@ -13,7 +13,7 @@ static const double PI = 3.14159265358979323846;
 
 /* Steel wire (r = 0.5 mm, Kelvin–Voigt τ = 1e-4 s), clamped at the origin,
  * its far end held at (1, 0, 0) until t = 1 s and then moved with 0.3 m/s
- * along e2: a velocity kink at t = 1 (issue 14 item 1). */
+ * along e2: a velocity kink at t = 1. */
 static const char *WIRE =
     "cosrod: 1\n"
     "title: wire with a kinked end path\n"

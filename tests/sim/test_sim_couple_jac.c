@@ -15,6 +15,7 @@
 #include "cosrod/integrate.h"
 #include "harness.h"
 #include "sim/sim_couple.h"
+#include "sim/sim_hooks.h"
 #include "sim_test_util.h"
 
 /* Rubber rod (E = 5 MPa) clamped at the origin, lower end on a 1 kg body. */

@@ -1,5 +1,5 @@
-/* Modal and buckling analyses with joints between rigid bodies (issue 13
- * item 8, issue 10 item 4: modes_system.c, modes_eig.c on the constraints'
+/* Modal and buckling analyses with joints between rigid bodies ([L] §5;
+ * modes_system.c, modes_eig.c on the constraints'
  * null space) against closed forms and equivalent supports:
  *  - a compound pendulum: a body on a revolute hinge (or a ball joint) to
  *    ground, a light rod hanging from it: ω² = g Σ m d / I_axis of the

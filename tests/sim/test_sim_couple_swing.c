@@ -1,5 +1,5 @@
-/* Static analyses that must swing a mechanism far to its equilibrium (issue
- * 13; the pseudo-transient fallback of src/statics/statics_ptc.c), against
+/* Static analyses that must swing a mechanism far to its equilibrium (the
+ * pseudo-transient fallback of src/statics/statics_ptc.c), against
  * closed forms:
  *  - a body on a revolute hinge started 0.1 ... 3.1 rad from hanging turns
  *    by exactly that angle about the hinge (its centre straight below the

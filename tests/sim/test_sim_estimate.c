@@ -1,4 +1,4 @@
-/* Resource estimate and the one validation path (sim_check.c, issue 14):
+/* Resource estimate and the one validation path (sim_check.c):
  * the estimate's unknowns and bandwidths against the created simulations
  * for every formulation and integrator, a refusal of 10^6 segments under a
  * small limit (before anything of size N is allocated), and the same
@@ -78,7 +78,7 @@ TEST(estimate_matches_created_layouts) {
 
 /* Memory grows linearly in N: the band storage at 10^6 segments is 10^4
  * times the one at 100 (up to the +6 per rod; radau5: ~25 kB per segment,
- * 2.3 GB measured at 10^5 in issue 14), and is refused under 1 GB with one
+ * 2.3 GB measured at 10^5 segments), and is refused under 1 GB with one
  * line naming rods.0.segments; nothing is allocated (the call returns at once
  * with the estimate). */
 TEST(limit_refuses_a_million_segments) {

@@ -1,4 +1,4 @@
-/* The per-step savings of the driver (issue 7, bench report §3d):
+/* The per-step savings of the driver (bench/results/README.md §3d):
  *   - cosrod_sim_set_energy_accounting(sim, 0) skips the Simpson quadrature
  *     of dissipation and external power: the run (steps, state) is the same,
  *     the integrals and the balance are NaN, kinetic / elastic / gravity are
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 #include "harness.h"
 
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {

@@ -1,4 +1,4 @@
-/* integrator: galpha on rods (sim_galpha.c, issue 12):
+/* integrator: galpha on rods (sim_galpha.c):
  *   - the tangent Jacobians K = ∂ν̇/∂q·B and C = ∂ν̇/∂ν against central
  *     differences of f along the increment (damped and undamped rods);
  *   - the rubber pendulum's tip converges with order 2 in h against a
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 #include "harness.h"
 #include "sim_test_util.h"
 
@@ -36,7 +37,7 @@ static const char *DAMPED =
     "solver: {integrator: galpha}\n"
     "output: {every: 0.1, vtk: false, plots: false}\n";
 
-/* Steel cantilever, 20 segments, 50 N tip pulse for 2 ms (issue 12). */
+/* Steel cantilever, 20 segments, 50 N tip pulse for 2 ms. */
 static const char *STEEL_FMT =
     "cosrod: 1\n"
     "rods:\n"
@@ -345,7 +346,7 @@ TEST(galpha_vs_radau5_damped) {
   CHECK_LE("galpha at rtol 1e-8 agrees with radau5 at 1e-10", d, 1e-4);
 }
 
-/* Scenario keys of issue 12: solver.rho_inf, solver.h, output.fields / steps. */
+/* Scenario keys of galpha: solver.rho_inf, solver.h, output.fields / steps. */
 TEST(galpha_scenario_keys) {
   char err[512];
   cosrod_scenario *sc = NULL;

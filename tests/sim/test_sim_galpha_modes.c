@@ -1,4 +1,4 @@
-/* galpha on rods, modal and error-control checks (issue 12):
+/* galpha on rods, modal and error-control checks:
  *   - an undamped clamped steel rod started from the sum of two modal shapes
  *     (cosrod_statics_modes: the first bending mode and the 10th with h ω =
  *     2.5, at rest): the response projected on the 24 lowest shapes (least

@@ -1,4 +1,4 @@
-/* galpha for Kirchhoff rods (sim_galpha_kirchhoff.c, issue 12 item 1): the
+/* galpha for Kirchhoff rods (sim_galpha_kirchhoff.c): the
  * undamped rubber pendulum of [LA] Fig. 6 (examples/stiffness.yaml) as an
  * inextensible Kirchhoff rod, stepped with galpha at a fixed step:
  *  - the constraints hold after every step to the projection's tolerance

@@ -1,4 +1,4 @@
-/* Kirchhoff rods through the driver's static paths (issue 11 item 4): the
+/* Kirchhoff rods through the driver's static paths ([LA] §3-4): the
  * inextensible steel cantilever (examples/steel-cantilever.yaml, L = 1,
  * r = 0.01, clamped) under its weight w = ρAg.
  * - `analysis: static`: the tip sag at t = 1 against the small-deflection

@@ -1,4 +1,4 @@
-/* Linear solver of rods attached to bodies (sim_linsolve.c, issue 10 item 5):
+/* Linear solver of rods attached to bodies (sim_linsolve.c):
  *   - the sparse pattern covers the coupled Jacobian: the band
  *     finite-difference Jacobian (sim_couple_jac_fd, the whole coupled band)
  *     has no non-zero entry outside it, on a star (one body, four hoses) and

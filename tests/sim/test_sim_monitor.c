@@ -44,7 +44,7 @@ static cosrod_status run_case(const char *text, const char *example, const char 
 
 /* Undamped steel cantilever (r = 1 mm, clamped, gravity) with dopri5 at
  * rtol = atol = 1e-3: the step-size control sits at the stability limit of
- * the stiff axial / shear modes and the energy explodes (issue 14: 0.019 J
+ * the stiff axial / shear modes and the energy explodes (before the monitor: 0.019 J
  * -> 8e6 J reported "ok"). */
 static const char *CANTILEVER =
     "cosrod: 1\n"

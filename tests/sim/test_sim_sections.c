@@ -1,5 +1,5 @@
 /* Tube sections, rods without a material (stiffness and inertia given) and
- * moving pinned ends (issue 14), from scenario text through cosrod_sim:
+ * moving pinned ends, from scenario text through cosrod_sim:
  *  - tube: A = π(ro² - ri²), I = π(ro⁴ - ri⁴)/4, J = 2I against the rod's
  *    resolved stiffness and inertia; inner_radius = 0 equals the circle;
  *  - no material: the given values reach the rod, `check`'s summary prints

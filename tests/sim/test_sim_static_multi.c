@@ -1,5 +1,5 @@
 /* Arc-length control and keyframe (assembly) paths with several rods
- * through the simulation driver (issue 13, sim_static_arc.c):
+ * through the simulation driver (sim_static_arc.c):
  *  - two identical DaDeppo arches in one scenario: the system is block
  *    diagonal with equal blocks, so its path in the normalised arc-length
  *    metric (both parts of the metric double) is the single arch's path;

@@ -1,4 +1,4 @@
-/* Static analyses of issue 13 through the simulation driver:
+/* Static analyses (arc-length, keyframe paths) through the simulation driver:
  *  - path: keyframes (an assembly path): a cantilever whose clamped end is
  *    moved rigidly (translated and rotated along keyframes) under a follower
  *    tip force: the equilibrium is invariant under rigid motions, so at every

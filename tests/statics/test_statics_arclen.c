@@ -1,4 +1,4 @@
-/* Arc-length continuation (cosrod_statics_solve_arclength, issue 13).
+/* Arc-length continuation (cosrod_statics_solve_arclength).
  *
  * 1. The deep circular arch of DaDeppo and Schmidt (D. A. DaDeppo,
  *    R. Schmidt, "Instability of clamped-hinged circular arches subjected to
