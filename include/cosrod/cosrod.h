@@ -18,6 +18,7 @@
 #endif
 #if __has_include("cosrod/sim.h")
 #include "cosrod/sim.h"
+#include "cosrod/record.h"
 #endif
 #endif
 #endif /* COSROD_COSROD_H */
