@@ -305,16 +305,21 @@ class Sim:
         self.ny = info["ny"]
         self.integrator = info["integrator"]
 
-    def run(self, progress=False, observer=None, record=True, check=True):
+    def run(self, progress=False, observer=None, record=True, check=True, output=None):
         """Run the analysis to the end; returns a Result.  observer(frame) is
         called at t = 0 and at every output time (frame: cosrod.Frame); a true
         return value stops the run.  progress: a line on stderr.  check: raise
-        RunError if the solver fails (.result holds the frames until then)."""
+        RunError if the solver fails (.result holds the frames until then).
+        output: a directory that receives the files `cosrod run` writes
+        (summary.json, the CSV files, vtk/, plots/ as the scenario's output
+        keys say), written by the same recorder."""
         cb = None
         if observer is not None:
             def cb(t):
                 return observer(Frame(self, t))
-        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint())
+        out = None if output is None else os.fspath(output)
+        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
+                          self.scenario.info.get("file") if out is not None else None)
         res = Result(raw, self._names, self._grids)
         if check and not res.ok and raw["status_name"] != "interrupted":
             raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",

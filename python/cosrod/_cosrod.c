@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cosrod/record.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
@@ -265,6 +266,7 @@ typedef struct {
 typedef struct run_ctx {
   SimObject *self;
   rec r;
+  cosrod_recorder *files; /* Sim.run(output=DIR): the files of `cosrod run`, or NULL */
   int record;
   PyObject *observer; /* callable(t) or NULL */
   int py_failed;      /* the observer raised: the exception is saved below */
@@ -298,6 +300,7 @@ static int call_observer(run_ctx *c, double t) {
 
 static int on_frame(void *user, const cosrod_sim *sim, double t) {
   run_ctx *c = user;
+  if (c->files && cosrod_recorder_frame(c->files, sim, t) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
     if (rec_frame_grow(r) != 0) {
@@ -329,6 +332,7 @@ static void draw_progress(run_ctx *c, double t, int force) {
 static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
   (void)sim;
   run_ctx *c = user;
+  if (c->files && cosrod_recorder_step(c->files, t, h, accepted) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
     if (grow(&r->steps, &r->scap, r->nsteps + 1, 3) != 0) {
@@ -343,8 +347,8 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 }
 
 static int on_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
-  (void)sim;
   run_ctx *c = user;
+  if (c->files && cosrod_recorder_increment(c->files, sim, t, iterations, residual) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
     if (grow(&r->inc, &r->icap, r->ninc + 1, 3) != 0) {
@@ -446,13 +450,16 @@ static int sig_end(sig_guard *g) {
   return g_sigint != 0;
 }
 
-/* run(record, observer, progress, catch_sigint) -> dict with the recording
- * (bytearrays), status, message, stats, modes; raises KeyboardInterrupt or
- * the observer's exception. */
+/* run(record, observer, progress, catch_sigint, output, scenario_file) ->
+ * dict with the recording (bytearrays), status, message, stats, modes;
+ * output (a directory or None): also write the files of `cosrod run` there
+ * (cosrod_recorder); raises KeyboardInterrupt or the observer's exception. */
 static PyObject *Sim_run(SimObject *self, PyObject *args) {
   int record = 1, progress = 0, catch_sigint = 0;
   PyObject *observer = Py_None;
-  if (!PyArg_ParseTuple(args, "pOpp", &record, &observer, &progress, &catch_sigint)) return NULL;
+  const char *outdir = NULL, *scfile = NULL;
+  if (!PyArg_ParseTuple(args, "pOppzz", &record, &observer, &progress, &catch_sigint, &outdir, &scfile))
+    return NULL;
   if (observer != Py_None && !PyCallable_Check(observer)) {
     PyErr_SetString(PyExc_TypeError, "observer must be callable");
     return NULL;
@@ -477,6 +484,18 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
     return PyErr_NoMemory();
   }
   for (size_t k = 0; k < nrods; k++) c.r.N[k] = (size_t)cosrod_rod_nseg(cosrod_sim_rod(self->sim, k));
+  if (outdir) {
+    char oerr[1200] = "";
+    cosrod_status ost = COSROD_OK;
+    c.files = cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost, oerr, sizeof oerr);
+    if (!c.files) {
+      rec_free(&c.r);
+      self->busy = 0;
+      if (ost == COSROD_ERR_NOMEM) return PyErr_NoMemory();
+      PyErr_SetString(g_cosrod_error ? g_cosrod_error : PyExc_OSError, oerr);
+      return NULL;
+    }
+  }
   self->stop = 0;
   cosrod_sim_observer obs = {on_frame, on_step, &c, catch_sigint ? &g_sigint : &self->stop, on_increment};
   sig_guard g;
@@ -485,6 +504,22 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS st = cosrod_sim_run(self->sim, &obs);
   Py_END_ALLOW_THREADS int interrupted = sig_end(&g);
   if (c.drawn) fprintf(stderr, "\r\033[K");
+  if (c.files) { /* the files are complete whatever happened */
+    cosrod_record_end end;
+    cosrod_status cst;
+    const char *by = interrupted ? "SIGINT" : self->stop || c.py_failed ? "the observer" : NULL;
+    Py_BEGIN_ALLOW_THREADS cst = cosrod_recorder_finish(c.files, self->sim, st, wall_now() - c.wall0, by, &end);
+    Py_END_ALLOW_THREADS if (cst != COSROD_OK && !c.py_failed && !(interrupted && st == COSROD_ERR_INTERRUPTED)) {
+      PyErr_Format(g_cosrod_error ? g_cosrod_error : PyExc_OSError, "writing the output failed: %s",
+                   cosrod_recorder_error(c.files));
+      cosrod_recorder_free(c.files);
+      rec_free(&c.r);
+      self->busy = 0;
+      return NULL;
+    }
+    cosrod_recorder_free(c.files);
+    c.files = NULL;
+  }
   self->busy = 0;
   if (restore_hook_error(self)) {
     rec_free(&c.r);
