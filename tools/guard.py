@@ -30,8 +30,8 @@ change.  Column sums get n * floor.  Integers in summary.json (step and
 function counts) and all non-numeric values must be equal.
 
 Accepted differences: tests/guard/accepted.json lists intended behaviour
-changes (example, file, column/key, the largest relative difference seen,
-and why).  A difference covered by an entry and within its bound is reported
+changes (example and key as regular expressions, file, the largest relative
+difference max_rel and/or absolute difference max_abs accepted, and why).  A difference covered by an entry and within its bound is reported
 as ACCEPTED with its number; anything else is a failure.
 """
 import argparse
@@ -192,9 +192,10 @@ class Report:
         self.other(ex, f, key, a, b, d / (max(abs(a), abs(b)) + floor))
 
     def other(self, ex, f, key, a, b, rel):
+        d = abs(a - b) if isinstance(a, (int, float)) and isinstance(b, (int, float)) else math.inf
         for e in self.accepted:
-            if (e["example"] in (ex, "*") and e["file"] == f
-                    and re.fullmatch(e["key"], key) and rel <= e["max_rel"]):
+            if (re.fullmatch(e["example"], ex) and e["file"] == f and re.fullmatch(e["key"], key)
+                    and (rel <= e.get("max_rel", 0.0) or d <= e.get("max_abs", -1.0))):
                 self.acc.append((ex, f, key, a, b, rel, e["why"]))
                 return
         self.fail.append("%s/%s %s: %r vs %r (rel %.3g)" % (ex, f, key, a, b, rel))
@@ -325,7 +326,8 @@ def main():
     if a.mode != "check":
         return 0
     for ex, f, key, x, y, rel, why in rep.acc:
-        print("ACCEPTED %s/%s %s: %r -> %r (rel %.3g): %s" % (ex, f, key, x, y, rel, why))
+        print("ACCEPTED %s/%s %s: %r -> %r (abs %.3g, rel %.3g): %s" % (
+            ex, f, key, x, y, abs(x - y), rel, why))
     for m in missing:
         rep.fail.append("%s: no recording in tests/guard/reference" % m)
     for line in rep.fail:

@@ -192,8 +192,14 @@ typedef struct rec {
   double *steps; /* (scap x 3) t, h, accepted */
   size_t ninc, icap;
   double *inc; /* (icap x 3) t, iterations, residual */
+  size_t nbodies, njoints;
+  double *body;  /* (cap x nbodies x BODY_COLS) x, q, Omega, v, kinetic, potential (bodies.csv) */
+  double *joint; /* (cap x njoints x 6) F, M (joints.csv) */
+  double *reac;  /* (cap x nrods x 12) start F, M | end F, M (reactions.csv); NaN: end not supported */
   int nomem;
 } rec;
+
+enum { BODY_COLS = 15 };
 
 static void rec_free(rec *r) {
   if (r->rod)
@@ -204,6 +210,9 @@ static void rec_free(rec *r) {
   free(r->energy);
   free(r->steps);
   free(r->inc);
+  free(r->body);
+  free(r->joint);
+  free(r->reac);
   memset(r, 0, sizeof *r);
 }
 
@@ -232,6 +241,15 @@ static int rec_frame_grow(rec *r) {
     if (!b) return -1;
     r->rod[k] = b;
   }
+  double *b = realloc(r->body, (nc * r->nbodies * BODY_COLS + 1) * sizeof *b);
+  if (!b) return -1;
+  r->body = b;
+  double *j = realloc(r->joint, (nc * r->njoints * 6 + 1) * sizeof *j);
+  if (!j) return -1;
+  r->joint = j;
+  double *q = realloc(r->reac, (nc * r->nrods * 12 + 1) * sizeof *q);
+  if (!q) return -1;
+  r->reac = q;
   r->cap = nc;
   return 0;
 }
@@ -298,6 +316,30 @@ static int call_observer(run_ctx *c, double t) {
   return rc;
 }
 
+/* Frame f's bodies, joint wrenches and rod-end reactions (the rows of
+ * bodies.csv, joints.csv and reactions.csv). */
+static void record_bodies(rec *r, const cosrod_sim *sim, size_t f) {
+  const cosrod_scenario *sc = cosrod_sim_scenario(sim);
+  for (size_t b = 0; b < r->nbodies; b++) {
+    double *o = r->body + (f * r->nbodies + b) * BODY_COLS;
+    for (int i = 0; i < BODY_COLS; i++) o[i] = NAN;
+    if (cosrod_sim_body(sim, b, o, o + 3, o + 7) != COSROD_OK || cosrod_sim_body_velocity(sim, b, o + 10) != COSROD_OK)
+      continue;
+    cosrod_sc_body_energy(&sc->bodies[b], sc->gravity, o, o + 10, o + 7, o + 13, o + 14);
+  }
+  double *jo = r->joint + f * r->njoints * 6;
+  if (r->njoints > 0 && cosrod_sim_joint_reactions(sim, jo) != COSROD_OK)
+    for (size_t i = 0; i < 6 * r->njoints; i++) jo[i] = NAN;
+  for (size_t k = 0; k < r->nrods; k++) {
+    double *o = r->reac + (f * r->nrods + k) * 12;
+    int sup[2] = {0, 0};
+    if (cosrod_sim_reactions(sim, k, o, sup) != COSROD_OK) sup[0] = sup[1] = 0;
+    for (int e = 0; e < 2; e++)
+      if (!sup[e])
+        for (int i = 0; i < 6; i++) o[6 * e + i] = NAN;
+  }
+}
+
 static int on_frame(void *user, const cosrod_sim *sim, double t) {
   run_ctx *c = user;
   if (c->files && cosrod_recorder_frame(c->files, sim, t) != 0) return -1;
@@ -315,6 +357,7 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     ep[5] = e.balance;
     for (size_t k = 0; k < r->nrods; k++)
       copy_rod_frame(r->rod[k] + f * rod_block(r->N[k]), cosrod_sim_rod_data(sim, k), r->N[k]);
+    record_bodies(r, sim, f);
     r->nframes++;
   }
   return c->observer ? call_observer(c, t) : 0;
@@ -450,6 +493,58 @@ static int sig_end(sig_guard *g) {
   return g_sigint != 0;
 }
 
+/* Per-mode lists of a modal / buckling result: rod index, type ("bending",
+ * ...), load factor (buckling; NaN otherwise). */
+static int mode_info(PyObject *modes, const cosrod_sim *sim, const double *load) {
+  int nm = cosrod_sim_nmodes(sim);
+  PyObject *rod = PyList_New(nm), *type = PyList_New(nm);
+  if (!rod || !type) goto fail;
+  for (int i = 0; i < nm; i++) {
+    const char *ty = NULL;
+    int gr = 0;
+    cosrod_sim_mode_info(sim, i, &ty, &gr);
+    PyList_SET_ITEM(rod, i, PyLong_FromSize_t(cosrod_sim_mode_rod(sim, i)));
+    PyList_SET_ITEM(type, i, PyUnicode_FromString(ty ? ty : ""));
+  }
+  PyObject *lf = bytes_of(load, (size_t)nm);
+  int rc = lf ? 0 : -1;
+  if (rc == 0) rc = PyDict_SetItemString(modes, "rod", rod);
+  if (rc == 0) rc = PyDict_SetItemString(modes, "type", type);
+  if (rc == 0) rc = PyDict_SetItemString(modes, "load_factor", lf);
+  Py_XDECREF(lf);
+  Py_DECREF(rod);
+  Py_DECREF(type);
+  return rc;
+fail:
+  Py_XDECREF(rod);
+  Py_XDECREF(type);
+  return -1;
+}
+
+/* bodies (names, frames x bodies x BODY_COLS), joints (scenario indices,
+ * frames x joints x 6) and reactions (frames x rods x 12) into out. */
+static int add_bodies(PyObject *out, const rec *r, const cosrod_scenario *sc) {
+  const double *empty = (const double *)"";
+  PyObject *names = PyList_New((Py_ssize_t)r->nbodies), *jidx = PyList_New((Py_ssize_t)r->njoints);
+  if (!names || !jidx) goto fail;
+  for (size_t b = 0; b < r->nbodies; b++)
+    PyList_SET_ITEM(names, (Py_ssize_t)b, PyUnicode_FromString(b < sc->nbodies && sc->bodies[b].name ? sc->bodies[b].name : ""));
+  for (size_t j = 0, k = 0; j < sc->njoints && k < r->njoints; j++)
+    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) PyList_SET_ITEM(jidx, (Py_ssize_t)k++, PyLong_FromSize_t(j));
+  PyObject *v = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N}", "body_names", names, "bodies",
+                              bytes_of(r->body ? r->body : empty, r->nframes * r->nbodies * BODY_COLS), "joint_index",
+                              jidx, "joints", bytes_of(r->joint ? r->joint : empty, r->nframes * r->njoints * 6),
+                              "reactions", bytes_of(r->reac ? r->reac : empty, r->nframes * r->nrods * 12));
+  if (!v) return -1;
+  int rc = PyDict_Update(out, v);
+  Py_DECREF(v);
+  return rc;
+fail:
+  Py_XDECREF(names);
+  Py_XDECREF(jidx);
+  return -1;
+}
+
 /* run(record, observer, progress, catch_sigint, output, scenario_file) ->
  * dict with the recording (bytearrays), status, message, stats, modes;
  * output (a directory or None): also write the files of `cosrod run` there
@@ -484,6 +579,8 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
     return PyErr_NoMemory();
   }
   for (size_t k = 0; k < nrods; k++) c.r.N[k] = (size_t)cosrod_rod_nseg(cosrod_sim_rod(self->sim, k));
+  c.r.nbodies = cosrod_sim_nbodies(self->sim);
+  c.r.njoints = cosrod_sim_njoints(self->sim);
   if (outdir) {
     char oerr[1200] = "";
     cosrod_status ost = COSROD_OK;
@@ -564,6 +661,8 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
     modes =
         Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", bytes_of(om, (size_t)nm), "frequency_hz",
                       bytes_of(om + nm, (size_t)nm), "shapes", bytes_of(shape0, (size_t)nm * (N0 + 1) * 6));
+    for (int i = 0; i < nm; i++) om[i] = cosrod_sim_load_factor(self->sim, i);
+    if (modes && mode_info(modes, self->sim, om) != 0) Py_CLEAR(modes);
     free(om);
     if (!modes) goto done;
   }
@@ -578,6 +677,7 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
                       stats_dict(cosrod_sim_stats(self->sim)), "integrator",
                       cosrod_sim_integrator_name(self->sim), "modes", modes);
   rods = NULL; /* stolen */
+  if (out && add_bodies(out, &c.r, cosrod_sim_scenario(self->sim)) != 0) Py_CLEAR(out);
 done:
   Py_XDECREF(rods);
   rec_free(&c.r);

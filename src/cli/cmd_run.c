@@ -39,7 +39,6 @@
 #include "cosrod/status.h"
 
 int cosrod_cmd_run(int argc, char **argv);
-int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet); /* cmd_run_bodies.c */
 
 static double wall_now(void) {
   struct timespec ts;
@@ -292,11 +291,6 @@ int cosrod_cmd_run(int argc, char **argv) {
     if (prc == 1 && sc) write_nomem_summary(dir ? dir : sc->output.dir ? sc->output.dir : "out", sc, file, &est);
     cosrod_scenario_free(sc);
     return prc;
-  }
-  if (!sim) { /* rigid bodies without rods (validated by cli_prepare) */
-    rc = cosrod_cmd_run_bodies(sc, file, dir, quiet);
-    cosrod_scenario_free(sc);
-    return rc;
   }
   if (cosrod_sim_input_warning(sim)[0]) fprintf(stderr, "%s\n", cosrod_sim_input_warning(sim));
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";

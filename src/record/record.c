@@ -47,6 +47,9 @@ static unsigned files_of(const cosrod_scenario *sc, cosrod_sim *sim, size_t nbod
     if (!(sc->output.fields & COSROD_SC_FIELD_ENERGY)) cosrod_sim_set_energy_accounting(sim, 0);
   }
   if (nbodies > 0) files = (files ? files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_BODIES;
+  if (sc->nrods == 0) /* rigid bodies alone: no rod files */
+    files &= COSROD_OUTPUT_ENERGY | COSROD_OUTPUT_BODIES | COSROD_OUTPUT_STEPS | COSROD_OUTPUT_INCREMENTS |
+             COSROD_OUTPUT_MODES;
   return files;
 }
 
@@ -118,6 +121,15 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   cfg.rod_names = r->names;
   cfg.nbodies = cosrod_sim_nbodies(sim);
   if (sc->nbodies > 0) cfg.body_names = r->bnames;
+  if (nrods == 0 && cfg.nbodies > 0) { /* bodies alone: drawn as inertia ellipsoids in the VTK files */
+    r->semi = calloc(7 * cfg.nbodies, sizeof *r->semi);
+    if (!r->semi) goto nomem;
+    for (size_t b = 0; b < cfg.nbodies; b++)
+      if (cosrod_sim_body_ellipsoid(sim, b, r->semi + 3 * b, r->semi + 3 * cfg.nbodies + 4 * b) != COSROD_OK)
+        r->semi[3 * cfg.nbodies + 4 * b] = 1.0; /* keyframe body: a point, identity axes */
+    cfg.body_semi_axes = r->semi;
+    cfg.body_axes = r->semi + 3 * cfg.nbodies;
+  }
   cfg.title = sc->title;
   cfg.scenario_file = scenario_file;
   cfg.analysis = analysis_name(sc);
@@ -162,6 +174,7 @@ void cosrod_recorder_free(cosrod_recorder *r) {
   free(r->names);
   free(r->bnames);
   free(r->tips);
+  free(r->semi);
   free(r->jidx);
   free(r->jR);
   free(r->jtmp);

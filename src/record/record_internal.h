@@ -13,6 +13,7 @@ struct cosrod_recorder {
   const char **bnames; /* (nbodies) body names */
   double **s_mid;      /* (nrods) segment midpoints (N) */
   double *tips;        /* (3 nrods) tips at the end, for summary.json */
+  double *semi;        /* (7 nbodies) ellipsoid semi-axes and axes of bodies without rods, or NULL */
   cosrod_status out_status;
   FILE *jf;           /* joints.csv while running (DIR/.joints.csv.tmp) */
   char *jtmp, *jfin;  /* its temporary and final names */

@@ -315,6 +315,27 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   return s;
 }
 
+/* Rigid bodies without rods: dynamic analyses of free bodies (keyframe
+ * bodies carry rods; the DAE formulation has no body form). */
+static cosrod_status refuse_bodies_alone(const cosrod_scenario *sc, char *err, size_t errlen) {
+  for (size_t i = 0; i < sc->nbodies; i++)
+    if (sc->bodies[i].has_motion) {
+      char key[48];
+      snprintf(key, sizeof key, "bodies.%zu.motion", i);
+      set_err(err, errlen, sc, key, "a body driven by keyframes carries rods (no rods in this scenario)");
+      return COSROD_ERR_UNSUPPORTED;
+    }
+  if (sc->nbodies > 0 && sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
+    set_err(err, errlen, sc, "analysis.type", "rigid bodies without rods: only dynamic analysis");
+    return COSROD_ERR_UNSUPPORTED;
+  }
+  if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
+    set_err(err, errlen, sc, "solver.formulation", "rigid bodies need nullspace or absolute (not dae)");
+    return COSROD_ERR_UNSUPPORTED;
+  }
+  return COSROD_OK;
+}
+
 cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!sc) {
@@ -324,9 +345,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   /* features of later issues: a clear error, not a silent ignore */
   if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (sim_couple.c) */
     const char *why = NULL, *key = "bodies";
-    if (sc->nrods == 0)
-      why = "rigid bodies without rods run through cosrod_sim_bodies_run (no rods here)";
-    else if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
+    if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
       if (status) *status = COSROD_ERR_UNSUPPORTED;
       return NULL;
     }
@@ -338,7 +357,11 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       return NULL;
     }
   }
-  if (sc->nrods == 0) {
+  if (sc->nrods == 0 && refuse_bodies_alone(sc, err, errlen) != COSROD_OK) {
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  if (sc->nrods == 0 && sc->nbodies == 0) {
     set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;

@@ -201,7 +201,11 @@ int sim_couple_project(cosrod_sim *s, double t, double *y) {
   if (!cp || !cp->m) return 0;
   for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   long nrep = cosrod_mbs_data_repartitions(cp->d);
-  if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
+  if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) { /* e.g. a parametrisation's singularity */
+    const char *why = cosrod_mbs_data_message(cp->d);
+    if (why[0]) snprintf(s->msg, sizeof s->msg, "%s", why);
+    return -1;
+  }
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
   return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
@@ -553,6 +557,14 @@ cosrod_status cosrod_sim_body(const cosrod_sim *s, size_t b, double x[3], double
 cosrod_status cosrod_sim_body_velocity(const cosrod_sim *s, size_t b, double v[3]) {
   if (!s || !s->cpl || b >= s->cpl->nb || !v) return COSROD_ERR_INVALID;
   cosrod_vec3_copy(v, s->cpl->bv + 3 * b);
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_sim_body_ellipsoid(const cosrod_sim *s, size_t b, double semi[3], double q_axes[4]) {
+  if (!s || !s->cpl || b >= s->cpl->nb || !semi || !q_axes) return COSROD_ERR_INVALID;
+  int mb = s->cpl->bmap[b];
+  if (!s->cpl->m || mb < 0) return COSROD_ERR_UNSUPPORTED; /* a kinematic (keyframe) body */
+  cosrod_mbs_body_ellipsoid(s->cpl->m, (size_t)mb, semi, q_axes);
   return COSROD_OK;
 }
 
