@@ -48,6 +48,13 @@ int cosrod_recorder_step(cosrod_recorder *r, double t, double h, int accepted);
 int cosrod_recorder_increment(cosrod_recorder *r, const cosrod_sim *sim, double t, long iterations,
                               double residual);
 
+/* The end reactions of rod `rod` written with the last frame (reactions.csv:
+ * R = F, M of the start, F, M of the end; supported[e] 0: end e is free).
+ * Evaluating them again through cosrod_sim_reactions would repeat the
+ * statics residual; a caller that also keeps them takes these.
+ * ERR_INVALID before the first frame or for a bad index. */
+cosrod_status cosrod_recorder_reactions(const cosrod_recorder *r, size_t rod, double R[12], int supported[2]);
+
 /* An observer that only records (stop: polled after every step, may be NULL). */
 cosrod_sim_observer cosrod_recorder_observer(cosrod_recorder *r, const volatile sig_atomic_t *stop);
 

@@ -89,7 +89,7 @@ static PyObject *Scenario_to_yaml(ScenarioObject *self, PyObject *unused) {
       PyErr_NoMemory();
     }
   } else {
-    PyErr_SetString(PyExc_OSError, "cosrod_scenario_to_yaml failed");
+    PyErr_SetString(PyExc_OSError, "the scenario could not be written as YAML");
   }
   fclose(f);
   return out;
@@ -318,7 +318,7 @@ static int call_observer(run_ctx *c, double t) {
 
 /* Frame f's bodies, joint wrenches and rod-end reactions (the rows of
  * bodies.csv, joints.csv and reactions.csv). */
-static void record_bodies(rec *r, const cosrod_sim *sim, size_t f) {
+static void record_bodies(rec *r, const cosrod_sim *sim, const cosrod_recorder *files, size_t f) {
   const cosrod_scenario *sc = cosrod_sim_scenario(sim);
   for (size_t b = 0; b < r->nbodies; b++) {
     double *o = r->body + (f * r->nbodies + b) * BODY_COLS;
@@ -333,7 +333,9 @@ static void record_bodies(rec *r, const cosrod_sim *sim, size_t f) {
   for (size_t k = 0; k < r->nrods; k++) {
     double *o = r->reac + (f * r->nrods + k) * 12;
     int sup[2] = {0, 0};
-    if (cosrod_sim_reactions(sim, k, o, sup) != COSROD_OK) sup[0] = sup[1] = 0;
+    cosrod_status st = files ? cosrod_recorder_reactions(files, k, o, sup) /* already evaluated for the files */
+                             : cosrod_sim_reactions(sim, k, o, sup);
+    if (st != COSROD_OK) sup[0] = sup[1] = 0;
     for (int e = 0; e < 2; e++)
       if (!sup[e])
         for (int i = 0; i < 6; i++) o[6 * e + i] = NAN;
@@ -357,7 +359,7 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     ep[5] = e.balance;
     for (size_t k = 0; k < r->nrods; k++)
       copy_rod_frame(r->rod[k] + f * rod_block(r->N[k]), cosrod_sim_rod_data(sim, k), r->N[k]);
-    record_bodies(r, sim, f);
+    record_bodies(r, sim, c->files, f);
     r->nframes++;
   }
   return c->observer ? call_observer(c, t) : 0;

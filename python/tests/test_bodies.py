@@ -122,3 +122,20 @@ def test_rods_with_bodies_reactions_and_modes():
     m = cosrod.load(os.path.join(src, "examples", "buckling.yaml"), set={"output.plots": False}).run().modes
     assert len(m["load_factor"]) == len(m["type"]) == len(m["rod"]) == len(m["omega"])
     assert np.all(np.diff(m["load_factor"]) >= 0) and m["load_factor"][0] > 0
+
+
+def test_refusals_name_scenario_keys_not_c_functions(source_dir):
+    """Every refused model with bodies (tests/sim/couple_invalid, and the
+    analyses rigid bodies alone do not have) raises a ScenarioError
+    `FILE:LINE: key: problem` that names no C function."""
+    d = os.path.join(source_dir, "tests", "sim", "couple_invalid")
+    cases = [(os.path.join(d, f), None) for f in sorted(os.listdir(d)) if f.endswith(".yaml")]
+    ex = os.path.join(source_dir, "examples", "heavy-top.yaml")
+    cases += [(ex, {"analysis.type": "static"}), (ex, {"solver.formulation": "dae", "solver.integrator": "radau5"})]
+    assert len(cases) >= 5
+    for path, sets in cases:
+        with pytest.raises(cosrod.ScenarioError) as ei:
+            cosrod.Sim(cosrod.load(path, set=sets))
+        e = ei.value
+        assert e.key and e.line is not None, str(e)
+        assert "cosrod_" not in str(e) and "sim_" not in e.problem, str(e)

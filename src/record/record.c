@@ -102,7 +102,9 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   r->bnames = calloc(sc->nbodies + 1, sizeof *r->bnames);
   r->s_mid = calloc(nrods + 1, sizeof *r->s_mid);
   r->tips = calloc(3 * nrods + 1, sizeof *r->tips);
-  if (!r->names || !r->bnames || !r->s_mid || !r->tips) goto nomem;
+  r->reac = calloc(12 * nrods + 1, sizeof *r->reac);
+  r->sup = calloc(2 * nrods + 1, sizeof *r->sup);
+  if (!r->names || !r->bnames || !r->s_mid || !r->tips || !r->reac || !r->sup) goto nomem;
   for (size_t k = 0; k < nrods; k++) {
     const cosrod_rod *rod = cosrod_sim_rod(sim, k);
     int N = cosrod_rod_nseg(rod);
@@ -174,6 +176,8 @@ void cosrod_recorder_free(cosrod_recorder *r) {
   free(r->names);
   free(r->bnames);
   free(r->tips);
+  free(r->reac);
+  free(r->sup);
   free(r->semi);
   free(r->jidx);
   free(r->jR);
@@ -205,13 +209,15 @@ static cosrod_status frame_rods(cosrod_recorder *r, const cosrod_sim *sim) {
     fr.M = d->M;
     st = cosrod_output_write_rod(r->out, k, &fr);
   }
+  r->have_reac = 0;
   for (size_t k = 0; st == COSROD_OK && k < cosrod_sim_nrods(sim); k++) { /* reactions.csv */
-    double R[12];
-    int sup[2];
+    double *R = r->reac + 12 * k;
+    int *sup = r->sup + 2 * k;
     st = cosrod_sim_reactions(sim, k, R, sup);
     for (int e = 0; st == COSROD_OK && e < 2; e++)
       if (sup[e]) st = cosrod_output_write_reaction(r->out, k, e, R + 6 * e, R + 6 * e + 3);
   }
+  r->have_reac = st == COSROD_OK;
   return st;
 }
 
@@ -255,6 +261,13 @@ int cosrod_recorder_frame(cosrod_recorder *r, const cosrod_sim *sim, double t) {
     return -1;
   }
   return 0;
+}
+
+cosrod_status cosrod_recorder_reactions(const cosrod_recorder *r, size_t rod, double R[12], int supported[2]) {
+  if (!r || !r->have_reac || rod >= r->nrods) return COSROD_ERR_INVALID;
+  memcpy(R, r->reac + 12 * rod, 12 * sizeof *R);
+  supported[0] = r->sup[2 * rod], supported[1] = r->sup[2 * rod + 1];
+  return COSROD_OK;
 }
 
 int cosrod_recorder_step(cosrod_recorder *r, double t, double h, int accepted) {

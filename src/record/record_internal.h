@@ -13,6 +13,9 @@ struct cosrod_recorder {
   const char **bnames; /* (nbodies) body names */
   double **s_mid;      /* (nrods) segment midpoints (N) */
   double *tips;        /* (3 nrods) tips at the end, for summary.json */
+  double *reac;        /* (12 nrods) the last frame's end reactions */
+  int *sup;            /* (2 nrods) their ends' support flags */
+  int have_reac;       /* reac / sup hold the last frame's */
   double *semi;        /* (7 nbodies) ellipsoid semi-axes and axes of bodies without rods, or NULL */
   cosrod_status out_status;
   FILE *jf;           /* joints.csv while running (DIR/.joints.csv.tmp) */
