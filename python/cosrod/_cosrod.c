@@ -25,243 +25,16 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
+#include "_cosrod_rec.h"
+#include "_cosrod_scenario.h"
 
-static PyObject *g_scenario_error; /* set by _set_errors: cosrod.ScenarioError */
+PyObject *cosrod_py_g_scenario_error; /* set by _set_errors: cosrod.ScenarioError */
 static PyObject *g_cosrod_error;   /* cosrod.CosrodError */
 
 static volatile sig_atomic_t g_sigint = 0;
 static void on_sigint(int sig) {
   (void)sig;
   g_sigint = 1;
-}
-
-/* ---- Scenario ------------------------------------------------------------- */
-
-typedef struct {
-  PyObject_HEAD cosrod_scenario *sc;
-} ScenarioObject;
-
-static void Scenario_dealloc(ScenarioObject *self) {
-  cosrod_scenario_free(self->sc);
-  Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Scenario_info(ScenarioObject *self, PyObject *unused) {
-  (void)unused;
-  const cosrod_scenario *sc = self->sc;
-  PyObject *rods = PyList_New((Py_ssize_t)sc->nrods);
-  if (!rods) return NULL;
-  for (size_t r = 0; r < sc->nrods; r++) {
-    PyObject *d = Py_BuildValue("{s:s,s:n,s:d,s:s}", "name", sc->rods[r].name, "segments",
-                                (Py_ssize_t)sc->rods[r].segments, "length", sc->rods[r].length, "model",
-                                cosrod_sc_model_name(sc->rods[r].model));
-    if (!d) {
-      Py_DECREF(rods);
-      return NULL;
-    }
-    PyList_SET_ITEM(rods, (Py_ssize_t)r, d);
-  }
-  const char *an = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC  ? "static"
-                   : sc->analysis.type == COSROD_SC_ANALYSIS_MODES ? "modes"
-                                                                   : "dynamic";
-  return Py_BuildValue("{s:s,s:s,s:N,s:n,s:s,s:d,s:d,s:s,s:d,s:d,s:s}", "file", sc->file ? sc->file : "",
-                       "title", sc->title ? sc->title : "", "rods", rods, "nbodies", (Py_ssize_t)sc->nbodies,
-                       "analysis", an, "t_end", sc->analysis.t_end, "every", sc->output.every, "integrator",
-                       cosrod_sc_integrator_name(sc->solver.integrator), "rtol", sc->solver.rtol, "atol",
-                       sc->solver.atol, "output_dir", sc->output.dir ? sc->output.dir : "");
-}
-
-static PyObject *Scenario_to_yaml(ScenarioObject *self, PyObject *unused) {
-  (void)unused;
-  FILE *f = tmpfile();
-  if (!f) return PyErr_SetFromErrno(PyExc_OSError);
-  cosrod_status st = cosrod_scenario_to_yaml(self->sc, f);
-  long n = ftell(f);
-  PyObject *out = NULL;
-  if (st == COSROD_OK && n >= 0) {
-    char *buf = malloc((size_t)n + 1);
-    if (buf) {
-      rewind(f);
-      size_t got = fread(buf, 1, (size_t)n, f);
-      out = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)got, "strict");
-      free(buf);
-    } else {
-      PyErr_NoMemory();
-    }
-  } else {
-    PyErr_SetString(PyExc_OSError, "the scenario could not be written as YAML");
-  }
-  fclose(f);
-  return out;
-}
-
-static PyMethodDef Scenario_methods[] = {
-    {"info", (PyCFunction)Scenario_info, METH_NOARGS, "dict describing the scenario"},
-    {"to_yaml", (PyCFunction)Scenario_to_yaml, METH_NOARGS, "the scenario as YAML text"},
-    {NULL, NULL, 0, NULL}};
-
-static PyTypeObject ScenarioType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cosrod._cosrod.Scenario",
-    .tp_basicsize = sizeof(ScenarioObject),
-    .tp_dealloc = (destructor)Scenario_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "validated scenario (use cosrod.load)",
-    .tp_methods = Scenario_methods,
-};
-
-static PyObject *raise_scenario_error(const char *msg) {
-  PyObject *cls = g_scenario_error ? g_scenario_error : PyExc_ValueError;
-  PyErr_SetString(cls, msg);
-  return NULL;
-}
-
-/* load(path, sets) -> Scenario; sets: sequence of "key.path=value" strings. */
-static PyObject *mod_load(PyObject *m, PyObject *args) {
-  (void)m;
-  const char *path;
-  PyObject *sets_obj;
-  if (!PyArg_ParseTuple(args, "sO", &path, &sets_obj)) return NULL;
-  PyObject *seq = PySequence_Fast(sets_obj, "sets must be a sequence of strings");
-  if (!seq) return NULL;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  const char **sets = calloc((size_t)n + 1, sizeof *sets);
-  if (!sets) {
-    Py_DECREF(seq);
-    return PyErr_NoMemory();
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    sets[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-    if (!sets[i]) {
-      free(sets);
-      Py_DECREF(seq);
-      return NULL;
-    }
-  }
-  char err[1024] = "";
-  cosrod_scenario *sc = NULL;
-  cosrod_status st;
-  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_load(path, sets, (size_t)n, &sc, err, sizeof err);
-  Py_END_ALLOW_THREADS free(sets);
-  Py_DECREF(seq);
-  if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-  if (st != COSROD_OK) return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
-  ScenarioObject *o = PyObject_New(ScenarioObject, &ScenarioType);
-  if (!o) {
-    cosrod_scenario_free(sc);
-    return NULL;
-  }
-  o->sc = sc;
-  return (PyObject *)o;
-}
-
-/* parse(text, name) -> Scenario: YAML text in memory (cosrod_scenario_parse). */
-static PyObject *mod_parse(PyObject *m, PyObject *args) {
-  (void)m;
-  const char *text, *name;
-  Py_ssize_t len;
-  if (!PyArg_ParseTuple(args, "s#s", &text, &len, &name)) return NULL;
-  char err[1024] = "";
-  cosrod_scenario *sc = NULL;
-  cosrod_status st;
-  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &sc, err, sizeof err);
-  Py_END_ALLOW_THREADS if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-  if (st != COSROD_OK) return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
-  ScenarioObject *o = PyObject_New(ScenarioObject, &ScenarioType);
-  if (!o) {
-    cosrod_scenario_free(sc);
-    return NULL;
-  }
-  o->sc = sc;
-  return (PyObject *)o;
-}
-
-/* ---- recording ------------------------------------------------------------ */
-
-/* Per rod and frame one block of doubles: x (N+1)x3 | p Nx4 | Gamma Nx3 |
- * F Nx3 | K (N+1)x3 | M (N+1)x3. */
-static size_t rod_block(size_t N) { return 9 * (N + 1) + 10 * N; }
-
-typedef struct rec {
-  size_t nrods;
-  size_t *N; /* (nrods) segments */
-  size_t nframes, cap;
-  double *t;      /* (cap) */
-  double *energy; /* (cap x 6) kinetic, elastic, gravity, external_work, dissipated, balance */
-  double **rod;   /* (nrods) (cap x rod_block) */
-  size_t nsteps, scap;
-  double *steps; /* (scap x 3) t, h, accepted */
-  size_t ninc, icap;
-  double *inc; /* (icap x 3) t, iterations, residual */
-  size_t nbodies, njoints;
-  double *body;  /* (cap x nbodies x BODY_COLS) x, q, Omega, v, kinetic, potential (bodies.csv) */
-  double *joint; /* (cap x njoints x 6) F, M (joints.csv) */
-  double *reac;  /* (cap x nrods x 12) start F, M | end F, M (reactions.csv); NaN: end not supported */
-  int nomem;
-} rec;
-
-enum { BODY_COLS = 15 };
-
-static void rec_free(rec *r) {
-  if (r->rod)
-    for (size_t k = 0; k < r->nrods; k++) free(r->rod[k]);
-  free(r->rod);
-  free(r->N);
-  free(r->t);
-  free(r->energy);
-  free(r->steps);
-  free(r->inc);
-  free(r->body);
-  free(r->joint);
-  free(r->reac);
-  memset(r, 0, sizeof *r);
-}
-
-static int grow(double **p, size_t *cap, size_t need, size_t width) {
-  if (need <= *cap) return 0;
-  size_t nc = *cap ? 2 * *cap : 64;
-  while (nc < need) nc *= 2;
-  double *q = realloc(*p, nc * width * sizeof *q);
-  if (!q) return -1;
-  *p = q;
-  *cap = nc;
-  return 0;
-}
-
-static int rec_frame_grow(rec *r) {
-  if (r->nframes < r->cap) return 0;
-  size_t nc = r->cap ? 2 * r->cap : 64;
-  double *t = realloc(r->t, nc * sizeof *t);
-  if (!t) return -1;
-  r->t = t;
-  double *e = realloc(r->energy, nc * 6 * sizeof *e);
-  if (!e) return -1;
-  r->energy = e;
-  for (size_t k = 0; k < r->nrods; k++) {
-    double *b = realloc(r->rod[k], nc * rod_block(r->N[k]) * sizeof *b);
-    if (!b) return -1;
-    r->rod[k] = b;
-  }
-  double *b = realloc(r->body, (nc * r->nbodies * BODY_COLS + 1) * sizeof *b);
-  if (!b) return -1;
-  r->body = b;
-  double *j = realloc(r->joint, (nc * r->njoints * 6 + 1) * sizeof *j);
-  if (!j) return -1;
-  r->joint = j;
-  double *q = realloc(r->reac, (nc * r->nrods * 12 + 1) * sizeof *q);
-  if (!q) return -1;
-  r->reac = q;
-  r->cap = nc;
-  return 0;
-}
-
-static void copy_rod_frame(double *b, const cosrod_rod_data *d, size_t N) {
-  size_t o = 0;
-  memcpy(b + o, d->x, 3 * (N + 1) * sizeof *b), o += 3 * (N + 1);
-  memcpy(b + o, d->p, 4 * N * sizeof *b), o += 4 * N;
-  memcpy(b + o, d->Gamma, 3 * N * sizeof *b), o += 3 * N;
-  memcpy(b + o, d->F, 3 * N * sizeof *b), o += 3 * N;
-  memcpy(b + o, d->K, 3 * (N + 1) * sizeof *b), o += 3 * (N + 1);
-  memcpy(b + o, d->M, 3 * (N + 1) * sizeof *b);
 }
 
 /* ---- Sim ------------------------------------------------------------------ */
@@ -316,38 +89,12 @@ static int call_observer(run_ctx *c, double t) {
   return rc;
 }
 
-/* Frame f's bodies, joint wrenches and rod-end reactions (the rows of
- * bodies.csv, joints.csv and reactions.csv). */
-static void record_bodies(rec *r, const cosrod_sim *sim, const cosrod_recorder *files, size_t f) {
-  const cosrod_scenario *sc = cosrod_sim_scenario(sim);
-  for (size_t b = 0; b < r->nbodies; b++) {
-    double *o = r->body + (f * r->nbodies + b) * BODY_COLS;
-    for (int i = 0; i < BODY_COLS; i++) o[i] = NAN;
-    if (cosrod_sim_body(sim, b, o, o + 3, o + 7) != COSROD_OK || cosrod_sim_body_velocity(sim, b, o + 10) != COSROD_OK)
-      continue;
-    cosrod_sc_body_energy(&sc->bodies[b], sc->gravity, o, o + 10, o + 7, o + 13, o + 14);
-  }
-  double *jo = r->joint + f * r->njoints * 6;
-  if (r->njoints > 0 && cosrod_sim_joint_reactions(sim, jo) != COSROD_OK)
-    for (size_t i = 0; i < 6 * r->njoints; i++) jo[i] = NAN;
-  for (size_t k = 0; k < r->nrods; k++) {
-    double *o = r->reac + (f * r->nrods + k) * 12;
-    int sup[2] = {0, 0};
-    cosrod_status st = files ? cosrod_recorder_reactions(files, k, o, sup) /* already evaluated for the files */
-                             : cosrod_sim_reactions(sim, k, o, sup);
-    if (st != COSROD_OK) sup[0] = sup[1] = 0;
-    for (int e = 0; e < 2; e++)
-      if (!sup[e])
-        for (int i = 0; i < 6; i++) o[6 * e + i] = NAN;
-  }
-}
-
 static int on_frame(void *user, const cosrod_sim *sim, double t) {
   run_ctx *c = user;
   if (c->files && cosrod_recorder_frame(c->files, sim, t) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
-    if (rec_frame_grow(r) != 0) {
+    if (cosrod_py_rec_frame_grow(r) != 0) {
       r->nomem = 1;
       return -1;
     }
@@ -358,8 +105,8 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     ep[0] = e.kinetic, ep[1] = e.elastic, ep[2] = e.gravity, ep[3] = e.external_work, ep[4] = e.dissipated;
     ep[5] = e.balance;
     for (size_t k = 0; k < r->nrods; k++)
-      copy_rod_frame(r->rod[k] + f * rod_block(r->N[k]), cosrod_sim_rod_data(sim, k), r->N[k]);
-    record_bodies(r, sim, c->files, f);
+      cosrod_py_copy_rod_frame(r->rod[k] + f * cosrod_py_rod_block(r->N[k]), cosrod_sim_rod_data(sim, k), r->N[k]);
+    cosrod_py_record_bodies(r, sim, c->files, f);
     r->nframes++;
   }
   return c->observer ? call_observer(c, t) : 0;
@@ -380,7 +127,7 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
   if (c->files && cosrod_recorder_step(c->files, t, h, accepted) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
-    if (grow(&r->steps, &r->scap, r->nsteps + 1, 3) != 0) {
+    if (cosrod_py_grow(&r->steps, &r->scap, r->nsteps + 1, 3) != 0) {
       r->nomem = 1;
       return -1;
     }
@@ -396,7 +143,7 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   if (c->files && cosrod_recorder_increment(c->files, sim, t, iterations, residual) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
-    if (grow(&r->inc, &r->icap, r->ninc + 1, 3) != 0) {
+    if (cosrod_py_grow(&r->inc, &r->icap, r->ninc + 1, 3) != 0) {
       r->nomem = 1;
       return -1;
     }
@@ -424,14 +171,14 @@ static void Sim_dealloc(SimObject *self) {
 static PyObject *Sim_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *scen;
   static char *kwlist[] = {"scenario", NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!", kwlist, &ScenarioType, &scen)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!", kwlist, &cosrod_py_scenario_type, &scen)) return NULL;
   char err[1024] = "";
   cosrod_status st = COSROD_OK;
   cosrod_sim *sim;
   Py_BEGIN_ALLOW_THREADS sim = cosrod_sim_create(((ScenarioObject *)scen)->sc, &st, err, sizeof err);
   Py_END_ALLOW_THREADS if (!sim) {
     if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-    return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
+    return cosrod_py_scenario_error(err[0] ? err : cosrod_strerror(st));
   }
   SimObject *self = (SimObject *)type->tp_alloc(type, 0);
   if (!self) {
@@ -447,10 +194,6 @@ static PyObject *Sim_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   Py_INCREF(scen);
   self->scenario = scen;
   return (PyObject *)self;
-}
-
-static PyObject *bytes_of(const double *p, size_t n) {
-  return PyByteArray_FromStringAndSize((const char *)p, (Py_ssize_t)(n * sizeof *p));
 }
 
 static PyObject *stats_dict(const cosrod_integrate_stats *s) {
@@ -495,58 +238,6 @@ static int sig_end(sig_guard *g) {
   return g_sigint != 0;
 }
 
-/* Per-mode lists of a modal / buckling result: rod index, type ("bending",
- * ...), load factor (buckling; NaN otherwise). */
-static int mode_info(PyObject *modes, const cosrod_sim *sim, const double *load) {
-  int nm = cosrod_sim_nmodes(sim);
-  PyObject *rod = PyList_New(nm), *type = PyList_New(nm);
-  if (!rod || !type) goto fail;
-  for (int i = 0; i < nm; i++) {
-    const char *ty = NULL;
-    int gr = 0;
-    cosrod_sim_mode_info(sim, i, &ty, &gr);
-    PyList_SET_ITEM(rod, i, PyLong_FromSize_t(cosrod_sim_mode_rod(sim, i)));
-    PyList_SET_ITEM(type, i, PyUnicode_FromString(ty ? ty : ""));
-  }
-  PyObject *lf = bytes_of(load, (size_t)nm);
-  int rc = lf ? 0 : -1;
-  if (rc == 0) rc = PyDict_SetItemString(modes, "rod", rod);
-  if (rc == 0) rc = PyDict_SetItemString(modes, "type", type);
-  if (rc == 0) rc = PyDict_SetItemString(modes, "load_factor", lf);
-  Py_XDECREF(lf);
-  Py_DECREF(rod);
-  Py_DECREF(type);
-  return rc;
-fail:
-  Py_XDECREF(rod);
-  Py_XDECREF(type);
-  return -1;
-}
-
-/* bodies (names, frames x bodies x BODY_COLS), joints (scenario indices,
- * frames x joints x 6) and reactions (frames x rods x 12) into out. */
-static int add_bodies(PyObject *out, const rec *r, const cosrod_scenario *sc) {
-  const double *empty = (const double *)"";
-  PyObject *names = PyList_New((Py_ssize_t)r->nbodies), *jidx = PyList_New((Py_ssize_t)r->njoints);
-  if (!names || !jidx) goto fail;
-  for (size_t b = 0; b < r->nbodies; b++)
-    PyList_SET_ITEM(names, (Py_ssize_t)b, PyUnicode_FromString(b < sc->nbodies && sc->bodies[b].name ? sc->bodies[b].name : ""));
-  for (size_t j = 0, k = 0; j < sc->njoints && k < r->njoints; j++)
-    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) PyList_SET_ITEM(jidx, (Py_ssize_t)k++, PyLong_FromSize_t(j));
-  PyObject *v = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N}", "body_names", names, "bodies",
-                              bytes_of(r->body ? r->body : empty, r->nframes * r->nbodies * BODY_COLS), "joint_index",
-                              jidx, "joints", bytes_of(r->joint ? r->joint : empty, r->nframes * r->njoints * 6),
-                              "reactions", bytes_of(r->reac ? r->reac : empty, r->nframes * r->nrods * 12));
-  if (!v) return -1;
-  int rc = PyDict_Update(out, v);
-  Py_DECREF(v);
-  return rc;
-fail:
-  Py_XDECREF(names);
-  Py_XDECREF(jidx);
-  return -1;
-}
-
 /* run(record, observer, progress, catch_sigint, output, scenario_file) ->
  * dict with the recording (bytearrays), status, message, stats, modes;
  * output (a directory or None): also write the files of `cosrod run` there
@@ -576,7 +267,7 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   c.r.N = calloc(nrods ? nrods : 1, sizeof *c.r.N);
   c.r.rod = calloc(nrods ? nrods : 1, sizeof *c.r.rod);
   if (!c.r.N || !c.r.rod) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     self->busy = 0;
     return PyErr_NoMemory();
   }
@@ -588,7 +279,7 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
     cosrod_status ost = COSROD_OK;
     c.files = cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost, oerr, sizeof oerr);
     if (!c.files) {
-      rec_free(&c.r);
+      cosrod_py_rec_free(&c.r);
       self->busy = 0;
       if (ost == COSROD_ERR_NOMEM) return PyErr_NoMemory();
       PyErr_SetString(g_cosrod_error ? g_cosrod_error : PyExc_OSError, oerr);
@@ -612,7 +303,7 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
       PyErr_Format(g_cosrod_error ? g_cosrod_error : PyExc_OSError, "writing the output failed: %s",
                    cosrod_recorder_error(c.files));
       cosrod_recorder_free(c.files);
-      rec_free(&c.r);
+      cosrod_py_rec_free(&c.r);
       self->busy = 0;
       return NULL;
     }
@@ -621,68 +312,48 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   }
   self->busy = 0;
   if (restore_hook_error(self)) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     return NULL;
   }
   if (c.py_failed) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     PyErr_Restore(c.exc_type, c.exc_value, c.exc_tb);
     return NULL;
   }
   if (interrupted && st == COSROD_ERR_INTERRUPTED) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     return NULL;
   }
   if (c.r.nomem) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     return PyErr_NoMemory();
   }
   PyObject *rods = PyList_New((Py_ssize_t)nrods);
   PyObject *out = NULL;
   if (!rods) goto done;
   for (size_t k = 0; k < nrods; k++) {
-    PyObject *b = bytes_of(c.r.rod[k] ? c.r.rod[k] : (const double *)"", c.r.nframes * rod_block(c.r.N[k]));
+    PyObject *b = cosrod_py_bytes(c.r.rod[k] ? c.r.rod[k] : (const double *)"", c.r.nframes * cosrod_py_rod_block(c.r.N[k]));
     if (!b) goto done;
     PyList_SET_ITEM(rods, (Py_ssize_t)k, b);
   }
-  int nm = cosrod_sim_nmodes(self->sim);
-  PyObject *modes = Py_None;
-  Py_INCREF(modes);
-  if (nm > 0) {
-    size_t N0 = c.r.N[0];
-    double *om = malloc((size_t)nm * 2 * sizeof *om);
-    const double *shape0 = NULL;
-    if (!om) goto done;
-    for (int i = 0; i < nm; i++) {
-      const double *sh;
-      cosrod_sim_mode(self->sim, i, om + i, om + nm + i, &sh);
-      if (i == 0) shape0 = sh;
-    }
-    Py_DECREF(modes);
-    modes =
-        Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", bytes_of(om, (size_t)nm), "frequency_hz",
-                      bytes_of(om + nm, (size_t)nm), "shapes", bytes_of(shape0, (size_t)nm * (N0 + 1) * 6));
-    for (int i = 0; i < nm; i++) om[i] = cosrod_sim_load_factor(self->sim, i);
-    if (modes && mode_info(modes, self->sim, om) != 0) Py_CLEAR(modes);
-    free(om);
-    if (!modes) goto done;
-  }
+  PyObject *modes = cosrod_py_modes(self->sim, nrods ? c.r.N[0] : 0);
+  if (!modes) goto done;
   const double *empty = (const double *)"";
   out = Py_BuildValue("{s:i,s:s,s:s,s:d,s:d,s:n,s:N,s:N,s:N,s:N,s:N,s:N,s:s,s:N}", "status", (int)st,
                       "status_name", cosrod_strerror(st), "message", cosrod_sim_message(self->sim),
                       "t_reached", cosrod_sim_t(self->sim), "t_failed", cosrod_sim_fail_time(self->sim),
-                      "nframes", (Py_ssize_t)c.r.nframes, "t", bytes_of(c.r.t ? c.r.t : empty, c.r.nframes),
-                      "energy", bytes_of(c.r.energy ? c.r.energy : empty, 6 * c.r.nframes), "rods", rods,
-                      "steps", bytes_of(c.r.steps ? c.r.steps : empty, 3 * c.r.nsteps), "increments",
-                      bytes_of(c.r.inc ? c.r.inc : empty, 3 * c.r.ninc), "stats",
+                      "nframes", (Py_ssize_t)c.r.nframes, "t", cosrod_py_bytes(c.r.t ? c.r.t : empty, c.r.nframes),
+                      "energy", cosrod_py_bytes(c.r.energy ? c.r.energy : empty, 6 * c.r.nframes), "rods", rods,
+                      "steps", cosrod_py_bytes(c.r.steps ? c.r.steps : empty, 3 * c.r.nsteps), "increments",
+                      cosrod_py_bytes(c.r.inc ? c.r.inc : empty, 3 * c.r.ninc), "stats",
                       stats_dict(cosrod_sim_stats(self->sim)), "integrator",
                       cosrod_sim_integrator_name(self->sim), "modes", modes);
   rods = NULL; /* stolen */
-  if (out && add_bodies(out, &c.r, cosrod_sim_scenario(self->sim)) != 0) Py_CLEAR(out);
+  if (out && cosrod_py_add_bodies(out, &c.r, cosrod_sim_scenario(self->sim)) != 0) Py_CLEAR(out);
 done:
   Py_XDECREF(rods);
-  rec_free(&c.r);
+  cosrod_py_rec_free(&c.r);
   return out;
 }
 
@@ -785,7 +456,7 @@ static PyObject *Sim_set_load(SimObject *self, PyObject *args) {
 static PyObject *Sim_get_state(SimObject *self, PyObject *unused) {
   (void)unused;
   return Py_BuildValue("(dN)", cosrod_sim_t(self->sim),
-                       bytes_of(cosrod_sim_state(self->sim), (size_t)cosrod_sim_ny(self->sim)));
+                       cosrod_py_bytes(cosrod_sim_state(self->sim), (size_t)cosrod_sim_ny(self->sim)));
 }
 
 /* set_state(t, buffer of ny doubles) -> status */
@@ -817,9 +488,9 @@ static PyObject *Sim_frame(SimObject *self, PyObject *args) {
     return NULL;
   }
   size_t N = (size_t)cosrod_rod_nseg(cosrod_sim_rod(self->sim, (size_t)k));
-  PyObject *b = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(rod_block(N) * sizeof(double)));
+  PyObject *b = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(cosrod_py_rod_block(N) * sizeof(double)));
   if (!b) return NULL;
-  copy_rod_frame((double *)PyByteArray_AS_STRING(b), cosrod_sim_rod_data(self->sim, (size_t)k), N);
+  cosrod_py_copy_rod_frame((double *)PyByteArray_AS_STRING(b), cosrod_sim_rod_data(self->sim, (size_t)k), N);
   return b;
 }
 
@@ -830,7 +501,7 @@ static PyObject *Sim_info(SimObject *self, PyObject *unused) {
   if (!grids) return NULL;
   for (size_t k = 0; k < nrods; k++) {
     const cosrod_rod *rod = cosrod_sim_rod(self->sim, k);
-    PyObject *g = bytes_of(cosrod_rod_grid(rod), (size_t)cosrod_rod_nseg(rod) + 1);
+    PyObject *g = cosrod_py_bytes(cosrod_rod_grid(rod), (size_t)cosrod_rod_nseg(rod) + 1);
     if (!g) {
       Py_DECREF(grids);
       return NULL;
@@ -887,18 +558,18 @@ static PyObject *mod_set_errors(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *a, *b;
   if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
-  Py_XDECREF(g_scenario_error);
+  Py_XDECREF(cosrod_py_g_scenario_error);
   Py_XDECREF(g_cosrod_error);
   Py_INCREF(a);
   Py_INCREF(b);
-  g_scenario_error = a;
+  cosrod_py_g_scenario_error = a;
   g_cosrod_error = b;
   Py_RETURN_NONE;
 }
 
 static PyMethodDef mod_methods[] = {
-    {"load", mod_load, METH_VARARGS, "load(path, sets) -> Scenario"},
-    {"parse", mod_parse, METH_VARARGS, "parse(text, name) -> Scenario"},
+    {"load", cosrod_py_load, METH_VARARGS, "load(path, sets) -> Scenario"},
+    {"parse", cosrod_py_parse, METH_VARARGS, "parse(text, name) -> Scenario"},
     {"_set_errors", mod_set_errors, METH_VARARGS, "register the exception classes"},
     {NULL, NULL, 0, NULL}};
 
@@ -906,12 +577,12 @@ static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT, "_cosrod", "cosrod C extension", -1, mod_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cosrod(void) {
-  if (PyType_Ready(&ScenarioType) < 0 || PyType_Ready(&SimType) < 0) return NULL;
+  if (PyType_Ready(&cosrod_py_scenario_type) < 0 || PyType_Ready(&SimType) < 0) return NULL;
   PyObject *m = PyModule_Create(&moddef);
   if (!m) return NULL;
-  Py_INCREF(&ScenarioType);
+  Py_INCREF(&cosrod_py_scenario_type);
   Py_INCREF(&SimType);
-  if (PyModule_AddObject(m, "Scenario", (PyObject *)&ScenarioType) < 0 ||
+  if (PyModule_AddObject(m, "Scenario", (PyObject *)&cosrod_py_scenario_type) < 0 ||
       PyModule_AddObject(m, "Sim", (PyObject *)&SimType) < 0) {
     Py_DECREF(m);
     return NULL;
