@@ -42,7 +42,7 @@ setup(
     version="0.1.0",
     description="Discrete Cosserat rods: Python interface to libcosrod",
     packages=["cosrod"],
-    ext_modules=[Extension("cosrod._cosrod", ["cosrod/_cosrod.c"], include_dirs=incs, library_dirs=libdirs,
+    ext_modules=[Extension("cosrod._cosrod", ["cosrod/_cosrod.c", "cosrod/_cosrod_rec.c", "cosrod/_cosrod_scenario.c"], include_dirs=incs, library_dirs=libdirs,
                            runtime_library_dirs=libdirs, libraries=["cosrod"])],
     install_requires=[],  # numpy: Debian's python3-numpy (not fetched)
 )

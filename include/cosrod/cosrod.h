@@ -18,4 +18,5 @@
 #include "cosrod/output.h"
 #include "cosrod/contact.h"
 #include "cosrod/sim.h"
+#include "cosrod/record.h"
 #endif /* COSROD_COSROD_H */

@@ -236,6 +236,10 @@ COSROD_API size_t cosrod_sim_nbodies(const cosrod_sim *sim);
 COSROD_API cosrod_status cosrod_sim_body(const cosrod_sim *sim, size_t b, double x[3], double q[4], double Omega[3]);
 /* Its velocity v (3, spatial) [m/s] at the last evaluation. */
 COSROD_API cosrod_status cosrod_sim_body_velocity(const cosrod_sim *sim, size_t b, double v[3]);
+/* Body b's inertia ellipsoid (semi-axes [m] and the unit quaternion of its
+ * axes in the body frame, cosrod_mbs_body_ellipsoid) for drawing;
+ * ERR_UNSUPPORTED for a keyframe-driven body. */
+COSROD_API cosrod_status cosrod_sim_body_ellipsoid(const cosrod_sim *sim, size_t b, double semi[3], double q_axes[4]);
 /* Joints (not bushings) of a simulation with rods and bodies, in scenario
  * order, and their reactions at the last evaluation (a frame): R (6 njoints),
  * force and moment on the joint's first body, spatial, moment about its joint
@@ -308,39 +312,6 @@ COSROD_API int cosrod_sim_arc_step(const cosrod_sim *sim, double *load_factor, d
 COSROD_API size_t cosrod_sim_ncritical(const cosrod_sim *sim);
 COSROD_API cosrod_status cosrod_sim_critical(const cosrod_sim *sim, size_t i, const char **type, double *t,
                                              double *load_factor, double *displacement);
-
-/* ---- rigid bodies without rods (sim_bodies_run.c) ------------------------ */
-
-/* Outcome of cosrod_sim_bodies_run. */
-typedef struct cosrod_sim_bodies_result {
-  cosrod_status status;         /* OK, ERR_INTERRUPTED, or what ended the run */
-  double t_reached;             /* last accepted time [s] */
-  double t_failed;              /* time of the failure [s] (NaN if none) */
-  double wall_time;             /* [s] */
-  cosrod_integrate_stats stats; /* integrator counters */
-  double energy_balance0;       /* kinetic + elastic + gravity + dissipated - work at t = 0 [J] */
-  double energy_balance;        /* the same at t_reached [J] */
-  char message[512];            /* "" or why the run failed */
-} cosrod_sim_bodies_result;
-
-/* Run a scenario with rigid bodies and no rods (SPEC §5): the multibody
- * model of include/cosrod/body.h integrated with the scenario's solver, and
- * the output directory DIR written crash-safely: bodies.csv, joints.csv
- * (t,joint,Fx,Fy,Fz,Mx,My,Mz: reaction on the first body, spatial, moment
- * about its joint point; `joint` is the index in the scenario's joints),
- * energy.csv (bushing springs are elastic energy, dampers dissipate),
- * steps.csv, summary.json, vtk/plots as configured.  An invalid model
- * returns COSROD_ERR_PARSE with one line "FILE:LINE: key: problem" in err
- * and writes nothing; otherwise the run's status is returned (also in res)
- * and the files are valid whatever happened (ERR_IO if writing failed).
- * stop (may be NULL) is polled after every step. */
-/* Every check cosrod_sim_bodies_run makes before integrating (for `cosrod
- * check`): COSROD_OK, or ERR_PARSE / ERR_NOMEM with one line in err. */
-COSROD_API cosrod_status cosrod_sim_bodies_check(const cosrod_scenario *sc, char *err, size_t errlen);
-
-COSROD_API cosrod_status cosrod_sim_bodies_run(const cosrod_scenario *sc, const char *file, const char *dir,
-                                               const volatile sig_atomic_t *stop, cosrod_sim_bodies_result *res, char *err,
-                                               size_t errlen);
 
 #ifdef __cplusplus
 }

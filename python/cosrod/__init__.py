@@ -31,7 +31,8 @@ except ImportError as _e:  # e.g. a pyenv / conda python3 ahead of Debian's on t
 
 from . import _cosrod
 
-__all__ = ["load", "Scenario", "Sim", "Result", "RodResult", "Frame", "CosrodError", "ScenarioError", "RunError"]
+__all__ = ["load", "Scenario", "Sim", "Result", "RodResult", "BodyResult", "Frame", "CosrodError", "ScenarioError",
+           "RunError"]
 
 ENERGY_FIELDS = ("kinetic", "elastic", "gravity", "external_work", "dissipated", "balance")
 _ENERGY_DTYPE = np.dtype([(n, "f8") for n in ENERGY_FIELDS])
@@ -191,6 +192,42 @@ class RodResult:
         return self.centerline[:, -1, :]
 
 
+class BodyResult(dict):
+    """One rigid body over the output times (the rows of bodies.csv): t,
+    x (n, 3) centre of mass [m], q (n, 4) orientation (scalar first), omega
+    (n, 3) angular velocity in the body frame [1/s], v (n, 3) velocity [m/s],
+    kinetic and potential (n,) energies [J].  Keys and attributes alike:
+    b["x"] is b.x."""
+
+    __getattr__ = dict.__getitem__
+
+
+class JointResult(dict):
+    """One joint's reaction wrench over the output times (joints.csv): t, F
+    (n, 3) force on the joint's first body [N] and M (n, 3) moment about the
+    joint point [N m], spatial components; keyed by the joint's index in the
+    scenario's `joints:` list."""
+
+    __getattr__ = dict.__getitem__
+
+
+def _bodies(raw, t):
+    names = raw.get("body_names") or []
+    if not names:
+        return {}
+    b = _doubles(raw["bodies"]).reshape(len(t), len(names), 15)
+    return {n: BodyResult(t=t, x=b[:, i, 0:3], q=b[:, i, 3:7], omega=b[:, i, 7:10], v=b[:, i, 10:13],
+                          kinetic=b[:, i, 13], potential=b[:, i, 14]) for i, n in enumerate(names)}
+
+
+def _joints(raw, t):
+    idx = raw.get("joint_index") or []
+    if not idx:
+        return {}
+    j = _doubles(raw["joints"]).reshape(len(t), len(idx), 6)
+    return {k: JointResult(t=t, F=j[:, i, 0:3], M=j[:, i, 3:6]) for i, k in enumerate(idx)}
+
+
 class Result:
     """Recorded run.  Rod 0's arrays are also attributes of the result
     (res.centerline is res.rods[0].centerline); res.energy is a structured
@@ -206,6 +243,12 @@ class Result:
             N = len(s) - 1
             block = _doubles(buf).reshape(nt, 9 * (N + 1) + 10 * N)
             self.rods.append(RodResult(names[k], s, block))
+        self.bodies = _bodies(raw, self.t)
+        self.joints = _joints(raw, self.t)
+        reac = _doubles(raw["reactions"]).reshape(nt, len(self.rods), 2, 6) if self.rods else None
+        # rod name -> (n_t, 2, 6): force and moment each end (0 start, 1 end) exerts on
+        # the rod, spatial (reactions.csv); NaN at an end that is not supported
+        self.reactions = {r.name: reac[:, k] for k, r in enumerate(self.rods)} if self.rods else {}
         self.steps = np.frombuffer(raw["steps"], dtype=_STEP_DTYPE)
         self.increments = np.frombuffer(raw["increments"], dtype=_INC_DTYPE)
         st = dict(raw["stats"])
@@ -217,7 +260,9 @@ class Result:
         if m:
             N0 = self.rods[0].N
             self.modes = {"omega": _doubles(m["omega"]), "frequency_hz": _doubles(m["frequency_hz"]),
-                          "shapes": _doubles(m["shapes"]).reshape(m["count"], N0 + 1, 6)}
+                          "shapes": _doubles(m["shapes"]).reshape(m["count"], N0 + 1, 6),
+                          "rod": np.array(m["rod"], dtype=int), "type": list(m["type"]),
+                          "load_factor": _doubles(m["load_factor"])}
         else:
             self.modes = None
 
@@ -310,16 +355,21 @@ class Sim:
         self.ny = info["ny"]
         self.integrator = info["integrator"]
 
-    def run(self, progress=False, observer=None, record=True, check=True):
+    def run(self, progress=False, observer=None, record=True, check=True, output=None):
         """Run the analysis to the end; returns a Result.  observer(frame) is
         called at t = 0 and at every output time (frame: cosrod.Frame); a true
         return value stops the run.  progress: a line on stderr.  check: raise
-        RunError if the solver fails (.result holds the frames until then)."""
+        RunError if the solver fails (.result holds the frames until then).
+        output: a directory that receives the files `cosrod run` writes
+        (summary.json, the CSV files, vtk/, plots/ as the scenario's output
+        keys say), written by the same recorder."""
         cb = None
         if observer is not None:
             def cb(t):
                 return observer(Frame(self, t))
-        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint())
+        out = None if output is None else os.fspath(output)
+        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
+                          self.scenario.info.get("file") if out is not None else None)
         res = Result(raw, self._names, self._grids)
         if check and not res.ok and raw["status_name"] != "interrupted":
             raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",

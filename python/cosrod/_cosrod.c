@@ -21,228 +21,20 @@
 #include <string.h>
 #include <time.h>
 
+#include "cosrod/record.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
+#include "_cosrod_rec.h"
+#include "_cosrod_scenario.h"
 
-static PyObject *g_scenario_error; /* set by _set_errors: cosrod.ScenarioError */
+PyObject *cosrod_py_g_scenario_error; /* set by _set_errors: cosrod.ScenarioError */
 static PyObject *g_cosrod_error;   /* cosrod.CosrodError */
 
 static volatile sig_atomic_t g_sigint = 0;
 static void on_sigint(int sig) {
   (void)sig;
   g_sigint = 1;
-}
-
-/* ---- Scenario ------------------------------------------------------------- */
-
-typedef struct {
-  PyObject_HEAD cosrod_scenario *sc;
-} ScenarioObject;
-
-static void Scenario_dealloc(ScenarioObject *self) {
-  cosrod_scenario_free(self->sc);
-  Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Scenario_info(ScenarioObject *self, PyObject *unused) {
-  (void)unused;
-  const cosrod_scenario *sc = self->sc;
-  PyObject *rods = PyList_New((Py_ssize_t)sc->nrods);
-  if (!rods) return NULL;
-  for (size_t r = 0; r < sc->nrods; r++) {
-    PyObject *d = Py_BuildValue("{s:s,s:n,s:d,s:s}", "name", sc->rods[r].name, "segments",
-                                (Py_ssize_t)sc->rods[r].segments, "length", sc->rods[r].length, "model",
-                                cosrod_sc_model_name(sc->rods[r].model));
-    if (!d) {
-      Py_DECREF(rods);
-      return NULL;
-    }
-    PyList_SET_ITEM(rods, (Py_ssize_t)r, d);
-  }
-  const char *an = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC  ? "static"
-                   : sc->analysis.type == COSROD_SC_ANALYSIS_MODES ? "modes"
-                                                                   : "dynamic";
-  return Py_BuildValue("{s:s,s:s,s:N,s:n,s:s,s:d,s:d,s:s,s:d,s:d,s:s}", "file", sc->file ? sc->file : "",
-                       "title", sc->title ? sc->title : "", "rods", rods, "nbodies", (Py_ssize_t)sc->nbodies,
-                       "analysis", an, "t_end", sc->analysis.t_end, "every", sc->output.every, "integrator",
-                       cosrod_sc_integrator_name(sc->solver.integrator), "rtol", sc->solver.rtol, "atol",
-                       sc->solver.atol, "output_dir", sc->output.dir ? sc->output.dir : "");
-}
-
-static PyObject *Scenario_to_yaml(ScenarioObject *self, PyObject *unused) {
-  (void)unused;
-  FILE *f = tmpfile();
-  if (!f) return PyErr_SetFromErrno(PyExc_OSError);
-  cosrod_status st = cosrod_scenario_to_yaml(self->sc, f);
-  long n = ftell(f);
-  PyObject *out = NULL;
-  if (st == COSROD_OK && n >= 0) {
-    char *buf = malloc((size_t)n + 1);
-    if (buf) {
-      rewind(f);
-      size_t got = fread(buf, 1, (size_t)n, f);
-      out = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)got, "strict");
-      free(buf);
-    } else {
-      PyErr_NoMemory();
-    }
-  } else {
-    PyErr_SetString(PyExc_OSError, "cosrod_scenario_to_yaml failed");
-  }
-  fclose(f);
-  return out;
-}
-
-static PyMethodDef Scenario_methods[] = {
-    {"info", (PyCFunction)Scenario_info, METH_NOARGS, "dict describing the scenario"},
-    {"to_yaml", (PyCFunction)Scenario_to_yaml, METH_NOARGS, "the scenario as YAML text"},
-    {NULL, NULL, 0, NULL}};
-
-static PyTypeObject ScenarioType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cosrod._cosrod.Scenario",
-    .tp_basicsize = sizeof(ScenarioObject),
-    .tp_dealloc = (destructor)Scenario_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "validated scenario (use cosrod.load)",
-    .tp_methods = Scenario_methods,
-};
-
-static PyObject *raise_scenario_error(const char *msg) {
-  PyObject *cls = g_scenario_error ? g_scenario_error : PyExc_ValueError;
-  PyErr_SetString(cls, msg);
-  return NULL;
-}
-
-/* load(path, sets) -> Scenario; sets: sequence of "key.path=value" strings. */
-static PyObject *mod_load(PyObject *m, PyObject *args) {
-  (void)m;
-  const char *path;
-  PyObject *sets_obj;
-  if (!PyArg_ParseTuple(args, "sO", &path, &sets_obj)) return NULL;
-  PyObject *seq = PySequence_Fast(sets_obj, "sets must be a sequence of strings");
-  if (!seq) return NULL;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  const char **sets = calloc((size_t)n + 1, sizeof *sets);
-  if (!sets) {
-    Py_DECREF(seq);
-    return PyErr_NoMemory();
-  }
-  for (Py_ssize_t i = 0; i < n; i++) {
-    sets[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
-    if (!sets[i]) {
-      free(sets);
-      Py_DECREF(seq);
-      return NULL;
-    }
-  }
-  char err[1024] = "";
-  cosrod_scenario *sc = NULL;
-  cosrod_status st;
-  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_load(path, sets, (size_t)n, &sc, err, sizeof err);
-  Py_END_ALLOW_THREADS free(sets);
-  Py_DECREF(seq);
-  if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-  if (st != COSROD_OK) return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
-  ScenarioObject *o = PyObject_New(ScenarioObject, &ScenarioType);
-  if (!o) {
-    cosrod_scenario_free(sc);
-    return NULL;
-  }
-  o->sc = sc;
-  return (PyObject *)o;
-}
-
-/* parse(text, name) -> Scenario: YAML text in memory (cosrod_scenario_parse). */
-static PyObject *mod_parse(PyObject *m, PyObject *args) {
-  (void)m;
-  const char *text, *name;
-  Py_ssize_t len;
-  if (!PyArg_ParseTuple(args, "s#s", &text, &len, &name)) return NULL;
-  char err[1024] = "";
-  cosrod_scenario *sc = NULL;
-  cosrod_status st;
-  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &sc, err, sizeof err);
-  Py_END_ALLOW_THREADS if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-  if (st != COSROD_OK) return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
-  ScenarioObject *o = PyObject_New(ScenarioObject, &ScenarioType);
-  if (!o) {
-    cosrod_scenario_free(sc);
-    return NULL;
-  }
-  o->sc = sc;
-  return (PyObject *)o;
-}
-
-/* ---- recording ------------------------------------------------------------ */
-
-/* Per rod and frame one block of doubles: x (N+1)x3 | p Nx4 | Gamma Nx3 |
- * F Nx3 | K (N+1)x3 | M (N+1)x3. */
-static size_t rod_block(size_t N) { return 9 * (N + 1) + 10 * N; }
-
-typedef struct rec {
-  size_t nrods;
-  size_t *N; /* (nrods) segments */
-  size_t nframes, cap;
-  double *t;      /* (cap) */
-  double *energy; /* (cap x 6) kinetic, elastic, gravity, external_work, dissipated, balance */
-  double **rod;   /* (nrods) (cap x rod_block) */
-  size_t nsteps, scap;
-  double *steps; /* (scap x 3) t, h, accepted */
-  size_t ninc, icap;
-  double *inc; /* (icap x 3) t, iterations, residual */
-  int nomem;
-} rec;
-
-static void rec_free(rec *r) {
-  if (r->rod)
-    for (size_t k = 0; k < r->nrods; k++) free(r->rod[k]);
-  free(r->rod);
-  free(r->N);
-  free(r->t);
-  free(r->energy);
-  free(r->steps);
-  free(r->inc);
-  memset(r, 0, sizeof *r);
-}
-
-static int grow(double **p, size_t *cap, size_t need, size_t width) {
-  if (need <= *cap) return 0;
-  size_t nc = *cap ? 2 * *cap : 64;
-  while (nc < need) nc *= 2;
-  double *q = realloc(*p, nc * width * sizeof *q);
-  if (!q) return -1;
-  *p = q;
-  *cap = nc;
-  return 0;
-}
-
-static int rec_frame_grow(rec *r) {
-  if (r->nframes < r->cap) return 0;
-  size_t nc = r->cap ? 2 * r->cap : 64;
-  double *t = realloc(r->t, nc * sizeof *t);
-  if (!t) return -1;
-  r->t = t;
-  double *e = realloc(r->energy, nc * 6 * sizeof *e);
-  if (!e) return -1;
-  r->energy = e;
-  for (size_t k = 0; k < r->nrods; k++) {
-    double *b = realloc(r->rod[k], nc * rod_block(r->N[k]) * sizeof *b);
-    if (!b) return -1;
-    r->rod[k] = b;
-  }
-  r->cap = nc;
-  return 0;
-}
-
-static void copy_rod_frame(double *b, const cosrod_rod_data *d, size_t N) {
-  size_t o = 0;
-  memcpy(b + o, d->x, 3 * (N + 1) * sizeof *b), o += 3 * (N + 1);
-  memcpy(b + o, d->p, 4 * N * sizeof *b), o += 4 * N;
-  memcpy(b + o, d->Gamma, 3 * N * sizeof *b), o += 3 * N;
-  memcpy(b + o, d->F, 3 * N * sizeof *b), o += 3 * N;
-  memcpy(b + o, d->K, 3 * (N + 1) * sizeof *b), o += 3 * (N + 1);
-  memcpy(b + o, d->M, 3 * (N + 1) * sizeof *b);
 }
 
 /* ---- Sim ------------------------------------------------------------------ */
@@ -265,6 +57,7 @@ typedef struct {
 typedef struct run_ctx {
   SimObject *self;
   rec r;
+  cosrod_recorder *files; /* Sim.run(output=DIR): the files of `cosrod run`, or NULL */
   int record;
   PyObject *observer; /* callable(t) or NULL */
   int py_failed;      /* the observer raised: the exception is saved below */
@@ -298,9 +91,10 @@ static int call_observer(run_ctx *c, double t) {
 
 static int on_frame(void *user, const cosrod_sim *sim, double t) {
   run_ctx *c = user;
+  if (c->files && cosrod_recorder_frame(c->files, sim, t) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
-    if (rec_frame_grow(r) != 0) {
+    if (cosrod_py_rec_frame_grow(r) != 0) {
       r->nomem = 1;
       return -1;
     }
@@ -311,7 +105,8 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
     ep[0] = e.kinetic, ep[1] = e.elastic, ep[2] = e.gravity, ep[3] = e.external_work, ep[4] = e.dissipated;
     ep[5] = e.balance;
     for (size_t k = 0; k < r->nrods; k++)
-      copy_rod_frame(r->rod[k] + f * rod_block(r->N[k]), cosrod_sim_rod_data(sim, k), r->N[k]);
+      cosrod_py_copy_rod_frame(r->rod[k] + f * cosrod_py_rod_block(r->N[k]), cosrod_sim_rod_data(sim, k), r->N[k]);
+    cosrod_py_record_bodies(r, sim, c->files, f);
     r->nframes++;
   }
   return c->observer ? call_observer(c, t) : 0;
@@ -329,9 +124,10 @@ static void draw_progress(run_ctx *c, double t, int force) {
 static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
   (void)sim;
   run_ctx *c = user;
+  if (c->files && cosrod_recorder_step(c->files, t, h, accepted) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
-    if (grow(&r->steps, &r->scap, r->nsteps + 1, 3) != 0) {
+    if (cosrod_py_grow(&r->steps, &r->scap, r->nsteps + 1, 3) != 0) {
       r->nomem = 1;
       return -1;
     }
@@ -343,11 +139,11 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 }
 
 static int on_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
-  (void)sim;
   run_ctx *c = user;
+  if (c->files && cosrod_recorder_increment(c->files, sim, t, iterations, residual) != 0) return -1;
   if (c->record) {
     rec *r = &c->r;
-    if (grow(&r->inc, &r->icap, r->ninc + 1, 3) != 0) {
+    if (cosrod_py_grow(&r->inc, &r->icap, r->ninc + 1, 3) != 0) {
       r->nomem = 1;
       return -1;
     }
@@ -375,14 +171,14 @@ static void Sim_dealloc(SimObject *self) {
 static PyObject *Sim_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   PyObject *scen;
   static char *kwlist[] = {"scenario", NULL};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!", kwlist, &ScenarioType, &scen)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!", kwlist, &cosrod_py_scenario_type, &scen)) return NULL;
   char err[1024] = "";
   cosrod_status st = COSROD_OK;
   cosrod_sim *sim;
   Py_BEGIN_ALLOW_THREADS sim = cosrod_sim_create(((ScenarioObject *)scen)->sc, &st, err, sizeof err);
   Py_END_ALLOW_THREADS if (!sim) {
     if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-    return raise_scenario_error(err[0] ? err : cosrod_strerror(st));
+    return cosrod_py_scenario_error(err[0] ? err : cosrod_strerror(st));
   }
   SimObject *self = (SimObject *)type->tp_alloc(type, 0);
   if (!self) {
@@ -398,10 +194,6 @@ static PyObject *Sim_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   Py_INCREF(scen);
   self->scenario = scen;
   return (PyObject *)self;
-}
-
-static PyObject *bytes_of(const double *p, size_t n) {
-  return PyByteArray_FromStringAndSize((const char *)p, (Py_ssize_t)(n * sizeof *p));
 }
 
 static PyObject *stats_dict(const cosrod_integrate_stats *s) {
@@ -446,13 +238,16 @@ static int sig_end(sig_guard *g) {
   return g_sigint != 0;
 }
 
-/* run(record, observer, progress, catch_sigint) -> dict with the recording
- * (bytearrays), status, message, stats, modes; raises KeyboardInterrupt or
- * the observer's exception. */
+/* run(record, observer, progress, catch_sigint, output, scenario_file) ->
+ * dict with the recording (bytearrays), status, message, stats, modes;
+ * output (a directory or None): also write the files of `cosrod run` there
+ * (cosrod_recorder); raises KeyboardInterrupt or the observer's exception. */
 static PyObject *Sim_run(SimObject *self, PyObject *args) {
   int record = 1, progress = 0, catch_sigint = 0;
   PyObject *observer = Py_None;
-  if (!PyArg_ParseTuple(args, "pOpp", &record, &observer, &progress, &catch_sigint)) return NULL;
+  const char *outdir = NULL, *scfile = NULL;
+  if (!PyArg_ParseTuple(args, "pOppzz", &record, &observer, &progress, &catch_sigint, &outdir, &scfile))
+    return NULL;
   if (observer != Py_None && !PyCallable_Check(observer)) {
     PyErr_SetString(PyExc_TypeError, "observer must be callable");
     return NULL;
@@ -472,11 +267,25 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   c.r.N = calloc(nrods ? nrods : 1, sizeof *c.r.N);
   c.r.rod = calloc(nrods ? nrods : 1, sizeof *c.r.rod);
   if (!c.r.N || !c.r.rod) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     self->busy = 0;
     return PyErr_NoMemory();
   }
   for (size_t k = 0; k < nrods; k++) c.r.N[k] = (size_t)cosrod_rod_nseg(cosrod_sim_rod(self->sim, k));
+  c.r.nbodies = cosrod_sim_nbodies(self->sim);
+  c.r.njoints = cosrod_sim_njoints(self->sim);
+  if (outdir) {
+    char oerr[1200] = "";
+    cosrod_status ost = COSROD_OK;
+    c.files = cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost, oerr, sizeof oerr);
+    if (!c.files) {
+      cosrod_py_rec_free(&c.r);
+      self->busy = 0;
+      if (ost == COSROD_ERR_NOMEM) return PyErr_NoMemory();
+      PyErr_SetString(g_cosrod_error ? g_cosrod_error : PyExc_OSError, oerr);
+      return NULL;
+    }
+  }
   self->stop = 0;
   cosrod_sim_observer obs = {on_frame, on_step, &c, catch_sigint ? &g_sigint : &self->stop, on_increment};
   sig_guard g;
@@ -485,67 +294,66 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS st = cosrod_sim_run(self->sim, &obs);
   Py_END_ALLOW_THREADS int interrupted = sig_end(&g);
   if (c.drawn) fprintf(stderr, "\r\033[K");
+  if (c.files) { /* the files are complete whatever happened */
+    cosrod_record_end end;
+    cosrod_status cst;
+    const char *by = interrupted ? "SIGINT" : self->stop || c.py_failed ? "the observer" : NULL;
+    Py_BEGIN_ALLOW_THREADS cst = cosrod_recorder_finish(c.files, self->sim, st, wall_now() - c.wall0, by, &end);
+    Py_END_ALLOW_THREADS if (cst != COSROD_OK && !c.py_failed && !(interrupted && st == COSROD_ERR_INTERRUPTED)) {
+      PyErr_Format(g_cosrod_error ? g_cosrod_error : PyExc_OSError, "writing the output failed: %s",
+                   cosrod_recorder_error(c.files));
+      cosrod_recorder_free(c.files);
+      cosrod_py_rec_free(&c.r);
+      self->busy = 0;
+      return NULL;
+    }
+    cosrod_recorder_free(c.files);
+    c.files = NULL;
+  }
   self->busy = 0;
   if (restore_hook_error(self)) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     return NULL;
   }
   if (c.py_failed) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     PyErr_Restore(c.exc_type, c.exc_value, c.exc_tb);
     return NULL;
   }
   if (interrupted && st == COSROD_ERR_INTERRUPTED) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     return NULL;
   }
   if (c.r.nomem) {
-    rec_free(&c.r);
+    cosrod_py_rec_free(&c.r);
     return PyErr_NoMemory();
   }
   PyObject *rods = PyList_New((Py_ssize_t)nrods);
   PyObject *out = NULL;
   if (!rods) goto done;
   for (size_t k = 0; k < nrods; k++) {
-    PyObject *b = bytes_of(c.r.rod[k] ? c.r.rod[k] : (const double *)"", c.r.nframes * rod_block(c.r.N[k]));
+    PyObject *b = cosrod_py_bytes(c.r.rod[k] ? c.r.rod[k] : (const double *)"", c.r.nframes * cosrod_py_rod_block(c.r.N[k]));
     if (!b) goto done;
     PyList_SET_ITEM(rods, (Py_ssize_t)k, b);
   }
-  int nm = cosrod_sim_nmodes(self->sim);
-  PyObject *modes = Py_None;
-  Py_INCREF(modes);
-  if (nm > 0) {
-    size_t N0 = c.r.N[0];
-    double *om = malloc((size_t)nm * 2 * sizeof *om);
-    const double *shape0 = NULL;
-    if (!om) goto done;
-    for (int i = 0; i < nm; i++) {
-      const double *sh;
-      cosrod_sim_mode(self->sim, i, om + i, om + nm + i, &sh);
-      if (i == 0) shape0 = sh;
-    }
-    Py_DECREF(modes);
-    modes =
-        Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", bytes_of(om, (size_t)nm), "frequency_hz",
-                      bytes_of(om + nm, (size_t)nm), "shapes", bytes_of(shape0, (size_t)nm * (N0 + 1) * 6));
-    free(om);
-    if (!modes) goto done;
-  }
+  PyObject *modes = cosrod_py_modes(self->sim, nrods ? c.r.N[0] : 0);
+  if (!modes) goto done;
   const double *empty = (const double *)"";
   out = Py_BuildValue("{s:i,s:s,s:s,s:d,s:d,s:n,s:N,s:N,s:N,s:N,s:N,s:N,s:s,s:N}", "status", (int)st,
                       "status_name", cosrod_strerror(st), "message", cosrod_sim_message(self->sim),
                       "t_reached", cosrod_sim_t(self->sim), "t_failed", cosrod_sim_fail_time(self->sim),
-                      "nframes", (Py_ssize_t)c.r.nframes, "t", bytes_of(c.r.t ? c.r.t : empty, c.r.nframes),
-                      "energy", bytes_of(c.r.energy ? c.r.energy : empty, 6 * c.r.nframes), "rods", rods,
-                      "steps", bytes_of(c.r.steps ? c.r.steps : empty, 3 * c.r.nsteps), "increments",
-                      bytes_of(c.r.inc ? c.r.inc : empty, 3 * c.r.ninc), "stats",
+                      "nframes", (Py_ssize_t)c.r.nframes, "t", cosrod_py_bytes(c.r.t ? c.r.t : empty, c.r.nframes),
+                      "energy", cosrod_py_bytes(c.r.energy ? c.r.energy : empty, 6 * c.r.nframes), "rods", rods,
+                      "steps", cosrod_py_bytes(c.r.steps ? c.r.steps : empty, 3 * c.r.nsteps), "increments",
+                      cosrod_py_bytes(c.r.inc ? c.r.inc : empty, 3 * c.r.ninc), "stats",
                       stats_dict(cosrod_sim_stats(self->sim)), "integrator",
                       cosrod_sim_integrator_name(self->sim), "modes", modes);
   rods = NULL; /* stolen */
+  if (out && cosrod_py_add_bodies(out, &c.r, cosrod_sim_scenario(self->sim)) != 0) Py_CLEAR(out);
 done:
   Py_XDECREF(rods);
-  rec_free(&c.r);
+  cosrod_py_rec_free(&c.r);
   return out;
 }
 
@@ -648,7 +456,7 @@ static PyObject *Sim_set_load(SimObject *self, PyObject *args) {
 static PyObject *Sim_get_state(SimObject *self, PyObject *unused) {
   (void)unused;
   return Py_BuildValue("(dN)", cosrod_sim_t(self->sim),
-                       bytes_of(cosrod_sim_state(self->sim), (size_t)cosrod_sim_ny(self->sim)));
+                       cosrod_py_bytes(cosrod_sim_state(self->sim), (size_t)cosrod_sim_ny(self->sim)));
 }
 
 /* set_state(t, buffer of ny doubles) -> status */
@@ -680,9 +488,9 @@ static PyObject *Sim_frame(SimObject *self, PyObject *args) {
     return NULL;
   }
   size_t N = (size_t)cosrod_rod_nseg(cosrod_sim_rod(self->sim, (size_t)k));
-  PyObject *b = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(rod_block(N) * sizeof(double)));
+  PyObject *b = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(cosrod_py_rod_block(N) * sizeof(double)));
   if (!b) return NULL;
-  copy_rod_frame((double *)PyByteArray_AS_STRING(b), cosrod_sim_rod_data(self->sim, (size_t)k), N);
+  cosrod_py_copy_rod_frame((double *)PyByteArray_AS_STRING(b), cosrod_sim_rod_data(self->sim, (size_t)k), N);
   return b;
 }
 
@@ -693,7 +501,7 @@ static PyObject *Sim_info(SimObject *self, PyObject *unused) {
   if (!grids) return NULL;
   for (size_t k = 0; k < nrods; k++) {
     const cosrod_rod *rod = cosrod_sim_rod(self->sim, k);
-    PyObject *g = bytes_of(cosrod_rod_grid(rod), (size_t)cosrod_rod_nseg(rod) + 1);
+    PyObject *g = cosrod_py_bytes(cosrod_rod_grid(rod), (size_t)cosrod_rod_nseg(rod) + 1);
     if (!g) {
       Py_DECREF(grids);
       return NULL;
@@ -750,18 +558,18 @@ static PyObject *mod_set_errors(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *a, *b;
   if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
-  Py_XDECREF(g_scenario_error);
+  Py_XDECREF(cosrod_py_g_scenario_error);
   Py_XDECREF(g_cosrod_error);
   Py_INCREF(a);
   Py_INCREF(b);
-  g_scenario_error = a;
+  cosrod_py_g_scenario_error = a;
   g_cosrod_error = b;
   Py_RETURN_NONE;
 }
 
 static PyMethodDef mod_methods[] = {
-    {"load", mod_load, METH_VARARGS, "load(path, sets) -> Scenario"},
-    {"parse", mod_parse, METH_VARARGS, "parse(text, name) -> Scenario"},
+    {"load", cosrod_py_load, METH_VARARGS, "load(path, sets) -> Scenario"},
+    {"parse", cosrod_py_parse, METH_VARARGS, "parse(text, name) -> Scenario"},
     {"_set_errors", mod_set_errors, METH_VARARGS, "register the exception classes"},
     {NULL, NULL, 0, NULL}};
 
@@ -769,12 +577,12 @@ static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT, "_cosrod", "cosrod C extension", -1, mod_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__cosrod(void) {
-  if (PyType_Ready(&ScenarioType) < 0 || PyType_Ready(&SimType) < 0) return NULL;
+  if (PyType_Ready(&cosrod_py_scenario_type) < 0 || PyType_Ready(&SimType) < 0) return NULL;
   PyObject *m = PyModule_Create(&moddef);
   if (!m) return NULL;
-  Py_INCREF(&ScenarioType);
+  Py_INCREF(&cosrod_py_scenario_type);
   Py_INCREF(&SimType);
-  if (PyModule_AddObject(m, "Scenario", (PyObject *)&ScenarioType) < 0 ||
+  if (PyModule_AddObject(m, "Scenario", (PyObject *)&cosrod_py_scenario_type) < 0 ||
       PyModule_AddObject(m, "Sim", (PyObject *)&SimType) < 0) {
     Py_DECREF(m);
     return NULL;

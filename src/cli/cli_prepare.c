@@ -73,15 +73,6 @@ int cli_prepare(const char *cmd, const char *file, const char *const *sets, size
     fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
     return st == COSROD_ERR_NOMEM ? 1 : 2;
   }
-  if ((*scp)->nbodies > 0 && (*scp)->nrods == 0) { /* rigid bodies only: no cosrod_sim */
-    if (est) memset(est, 0, sizeof *est);
-    st = cosrod_sim_bodies_check(*scp, err, sizeof err);
-    if (st != COSROD_OK) {
-      fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
-      return st == COSROD_ERR_NOMEM ? 1 : 2;
-    }
-    return 0;
-  }
   *simp = cosrod_sim_prepare(*scp, limit, est, &st, err, sizeof err);
   if (!*simp) {
     if (err[0])

@@ -17,8 +17,7 @@ double cli_memory_available(void);
 
 /* Load FILE with the --set overrides, estimate, check the limit
  * (limit_arg: --memory-limit value or NULL for the available memory) and
- * create the simulation (a scenario with rigid bodies and no rods: the checks
- * of cosrod_sim_bodies_run instead, *simp = NULL).  Returns 0 with *scp,
+ * create the simulation (rods, rigid bodies or both).  Returns 0 with *scp,
  * *simp, *est set, or the exit
  * status (2 invalid input, 1 out of memory) after printing one line
  * "FILE:LINE: key: problem" on stderr; *scp is then still set if the

@@ -11,178 +11,14 @@
  * is a permutation of the stacked rod vectors given by one index map per rod
  * (map[i] = position in y of the rod's component i).  The callbacks gather
  * a rod's components, call the rod and scatter the result: O(ny) extra work
- * per evaluation and no allocation. */
+ * per evaluation and no allocation.  The rods' definitions come from
+ * sim_translate.c. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
-
-static const double SIM_PI = 3.14159265358979323846;
-
-/* ---- small helpers ------------------------------------------------------- */
-
-static void set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt,
-                    ...) {
-  char problem[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(problem, sizeof problem, fmt, ap);
-  va_end(ap);
-  if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
-}
-
-/* ---- scenario -> rod definition ----------------------------------------- */
-
-static double *keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
-  double *rows = malloc((k->n ? k->n : 1) * (size_t)(dim + 1) * sizeof *rows);
-  if (!rows) return NULL;
-  for (size_t i = 0; i < k->n; i++) {
-    rows[i * (size_t)(dim + 1)] = k->t[i];
-    for (int j = 0; j < dim; j++)
-      rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
-  }
-  return rows;
-}
-
-/* Build rod r; returns NULL with err set. */
-static cosrod_rod *build_rod(const cosrod_scenario *sc, size_t r, int with_preload, cosrod_status *st,
-                             char *err, size_t errlen) {
-  const cosrod_sc_rod *sr = &sc->rods[r];
-  char key[96];
-  if (sim_kirchhoff_check(sc, r, err, errlen) != COSROD_OK) {
-    *st = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  cosrod_rod_def def = cosrod_rod_def_default();
-  def.nseg = (int)sr->segments;
-  def.length = sr->length;
-  if (sr->grid_given) {
-    def.grid = sr->grid;
-    def.ngrid = (int)sr->segments + 1;
-  }
-  def.E = sr->material.E;
-  def.G = sr->material.G;
-  def.poisson = sr->material.poisson;
-  def.density = sr->material.density;
-  /* tube: its resolved area and moments (scenario_rod.c) as a custom section */
-  def.section = sr->section.shape == COSROD_SC_SECTION_TUBE ? COSROD_SECTION_CUSTOM
-                                                             : (cosrod_section_shape)sr->section.shape;
-  def.radius = sr->section.radius;
-  def.width = sr->section.width;
-  def.height = sr->section.height;
-  def.torsion_constant = sr->section.torsion_constant;
-  def.area = sr->section.area;
-  def.I1 = sr->section.I1;
-  def.I2 = sr->section.I2;
-  def.J = sr->section.J;
-  def.shear_correction[0] = sr->shear_correction[0];
-  def.shear_correction[1] = sr->shear_correction[1];
-  const double stiff[6] = {sr->EA, sr->GA1, sr->GA2, sr->EI1, sr->EI2, sr->GJ};
-  double *stiff_def[6] = {&def.EA, &def.GA1, &def.GA2, &def.EI1, &def.EI2, &def.GJ};
-  for (int k = 0; k < 6; k++)
-    if (sr->stiffness_overridden & (1u << k)) *stiff_def[k] = stiff[k];
-  const double inert[4] = {sr->rhoA, sr->rhoI1, sr->rhoI2, sr->rhoJ};
-  double *inert_def[4] = {&def.rhoA, &def.rhoI1, &def.rhoI2, &def.rhoJ};
-  for (int k = 0; k < 4; k++)
-    if (sr->inertia_overridden & (1u << k)) *inert_def[k] = inert[k];
-  def.curvature = (cosrod_curvature)sr->curvature;
-  def.damping = (cosrod_damping_kind)sr->damping.kind;
-  def.tau_shear = sr->damping.tau_shear;
-  def.tau_bulk = sr->damping.tau_bulk;
-  def.medium_translational = sr->damping.medium_translational;
-  def.medium_rotational = sr->damping.medium_rotational;
-  for (int k = 0; k < 3; k++) {
-    def.visc_gamma[k] = sr->damping.V_gamma[k];
-    def.visc_kappa[k] = sr->damping.V_kappa[k];
-  }
-  const cosrod_sc_shape *sh = &sr->shape;
-  def.shape = (cosrod_shape_kind)sh->kind;
-  for (int k = 0; k < 3; k++) {
-    def.start[k] = sh->start[k];
-    def.direction[k] = sh->direction[k];
-    def.normal[k] = sh->normal[k];
-    def.gravity[k] = sc->gravity[k];
-  }
-  def.shape_radius = sh->radius;
-  def.arc_angle = sh->angle_deg * SIM_PI / 180.0;
-  def.pitch = sh->pitch;
-  def.turns = sh->turns;
-  def.npoints = (int)sh->npoints;
-  def.points = sh->points;
-  def.reference = (cosrod_reference_kind)sr->reference;
-  def.model = sr->model == COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE     ? COSROD_MODEL_KIRCHHOFF_EXTENSIBLE
-              : sr->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE
-                                                                    : COSROD_MODEL_COSSERAT;
-
-  double *rows[4] = {NULL, NULL, NULL, NULL};
-  cosrod_rod_load *loads = malloc((sr->nloads ? sr->nloads : 1) * sizeof *loads);
-  cosrod_rod *rod = NULL;
-  if (!loads) goto nomem;
-  for (int e = 0; e < 2; e++) {
-    const cosrod_sc_end *se = &sr->ends[e];
-    cosrod_rod_end *re = &def.ends[e];
-    re->kind = (cosrod_end_kind)se->type;
-    re->slides = se->slides;
-    re->cubic = se->cubic;
-    for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
-    if (se->position.n) {
-      if (!(rows[2 * e] = keyframe_rows(&se->position, 3))) goto nomem;
-      re->npos = (int)se->position.n;
-      re->pos = rows[2 * e];
-    }
-    if (se->orientation.n) {
-      if (!(rows[2 * e + 1] = keyframe_rows(&se->orientation, 4))) goto nomem;
-      re->nrot = (int)se->orientation.n;
-      re->rot = rows[2 * e + 1];
-    }
-  }
-  int nl = 0;
-  for (size_t i = 0; i < sr->nloads; i++) {
-    const cosrod_sc_load *sl = &sr->loads[i];
-    /* a preload acts only in the initial equilibrium (constant there) */
-    if (sl->profile == COSROD_SC_PROFILE_PRELOAD && !with_preload) continue;
-    cosrod_rod_load *l = &loads[nl++];
-    memset(l, 0, sizeof *l);
-    l->kind = (cosrod_load_kind)sl->type;
-    l->frame = (cosrod_load_frame)sl->frame;
-    l->vertex = sl->vertex < 0 ? 0 : (int)sl->vertex;
-    for (int k = 0; k < 3; k++) l->value[k] = sl->value[k];
-    l->profile = sl->profile == COSROD_SC_PROFILE_RAMP     ? COSROD_PROFILE_RAMP
-                 : sl->profile == COSROD_SC_PROFILE_ACTIVE ? COSROD_PROFILE_ACTIVE
-                                                           : COSROD_PROFILE_CONSTANT;
-    l->t0 = sl->t0;
-    l->t1 = sl->t1;
-  }
-  def.nloads = nl;
-  def.loads = loads;
-  rod = cosrod_rod_create(&def, st);
-  if (!rod) {
-    snprintf(key, sizeof key, "rods.%zu", r);
-    set_err(err, errlen, sc, key, "the rod model rejected this rod (%s)", cosrod_strerror(*st));
-  }
-  goto done;
-nomem:
-  *st = COSROD_ERR_NOMEM;
-  set_err(err, errlen, sc, "rods", "out of memory");
-done:
-  for (int k = 0; k < 4; k++) free(rows[k]);
-  free(loads);
-  return rod;
-}
-
-static int rod_time_dependent(const cosrod_sc_rod *sr) {
-  for (int e = 0; e < 2; e++)
-    if (sr->ends[e].position.n > 1 || sr->ends[e].orientation.n > 1) return 1;
-  for (size_t i = 0; i < sr->nloads; i++)
-    if (sr->loads[i].profile == COSROD_SC_PROFILE_RAMP || sr->loads[i].profile == COSROD_SC_PROFILE_ACTIVE)
-      return 1;
-  return 0;
-}
-
-/* ---- layouts ------------------------------------------------------------- */
 
 /* ---- create / free -------------------------------------------------------- */
 
@@ -199,7 +35,7 @@ static cosrod_status make_output_times(cosrod_sim *s, double T, char *err, size_
   double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
   double nf = floor(T / every * (1.0 + 1e-12));
   if (!(nf < 1e8)) {
-    set_err(err, errlen, sc, "output.every", "too many output times (%g)", nf);
+    sim_set_err(err, errlen, sc, "output.every", "too many output times (%g)", nf);
     return COSROD_ERR_INVALID;
   }
   size_t nk = (size_t)nf;
@@ -237,7 +73,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   cosrod_status st = COSROD_OK;
   int n = 0, nq = 0, nymax = 0;
   for (size_t r = 0; r < nr; r++) {
-    s->rods[r] = build_rod(sc, r, 0, &st, err, errlen);
+    s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
     if (!s->rods[r]) return fail_create(s, status, st);
     s->data[r] = cosrod_rod_data_create(s->rods[r]);
     if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
@@ -271,7 +107,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (st != COSROD_OK) {
       char key[32];
       snprintf(key, sizeof key, "rods.%zu", r);
-      set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
+      sim_set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
   }
@@ -286,7 +122,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   if (st != COSROD_OK) return fail_create(s, status, st);
   s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)nr, sim_couple_static_blocks(s), &o, &st);
   if (!s->stat[0]) {
-    set_err(err, errlen, sc, "analysis", "no static solver for these rods (%s)", cosrod_strerror(st));
+    sim_set_err(err, errlen, sc, "analysis", "no static solver for these rods (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
   }
   if (s->arc && cosrod_statics_arclength_reserve(s->stat[0]) != COSROD_OK) /* no allocation in the run */
@@ -307,12 +143,33 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     return fail_create(s, status, COSROD_ERR_NOMEM);
   if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
     if (!sim_kirchhoff_explain(s, err, errlen)) /* a Kirchhoff rod's kinematic singularity */
-      set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
+      sim_set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
   sim_energy_from_data(s, 0.0, 0.0);
   if (status) *status = COSROD_OK;
   return s;
+}
+
+/* Rigid bodies without rods: dynamic analyses of free bodies (keyframe
+ * bodies carry rods; the DAE formulation has no body form). */
+static cosrod_status refuse_bodies_alone(const cosrod_scenario *sc, char *err, size_t errlen) {
+  for (size_t i = 0; i < sc->nbodies; i++)
+    if (sc->bodies[i].has_motion) {
+      char key[48];
+      snprintf(key, sizeof key, "bodies.%zu.motion", i);
+      sim_set_err(err, errlen, sc, key, "a body driven by keyframes carries rods (no rods in this scenario)");
+      return COSROD_ERR_UNSUPPORTED;
+    }
+  if (sc->nbodies > 0 && sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) {
+    sim_set_err(err, errlen, sc, "analysis.type", "rigid bodies without rods: only dynamic analysis");
+    return COSROD_ERR_UNSUPPORTED;
+  }
+  if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
+    sim_set_err(err, errlen, sc, "solver.formulation", "rigid bodies need nullspace or absolute (not dae)");
+    return COSROD_ERR_UNSUPPORTED;
+  }
+  return COSROD_OK;
 }
 
 cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
@@ -324,22 +181,24 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   /* combinations not supported: a clear error, not a silent ignore */
   if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (sim_couple.c) */
     const char *why = NULL, *key = "bodies";
-    if (sc->nrods == 0)
-      why = "rigid bodies without rods run through cosrod_sim_bodies_run (no rods here)";
-    else if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
+    if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
       if (status) *status = COSROD_ERR_UNSUPPORTED;
       return NULL;
     }
     else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
       why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
     if (why) {
-      set_err(err, errlen, sc, key, "%s", why);
+      sim_set_err(err, errlen, sc, key, "%s", why);
       if (status) *status = COSROD_ERR_UNSUPPORTED;
       return NULL;
     }
   }
-  if (sc->nrods == 0) {
-    set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
+  if (sc->nrods == 0 && refuse_bodies_alone(sc, err, errlen) != COSROD_OK) {
+    if (status) *status = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  if (sc->nrods == 0 && sc->nbodies == 0) {
+    sim_set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
@@ -354,7 +213,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   if (!type) {
-    set_err(err, errlen, sc, "solver.integrator", "integrator '%s' is not built into this library", iname);
+    sim_set_err(err, errlen, sc, "solver.integrator", "integrator '%s' is not built into this library", iname);
     if (status) *status = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
@@ -393,7 +252,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     else if ((type->flags & COSROD_STEP_MASS) && (type->flags & COSROD_STEP_DAE))
       s->dae_mass = 1;
     else {
-      set_err(err, errlen, sc, "solver.integrator",
+      sim_set_err(err, errlen, sc, "solver.integrator",
               "formulation dae needs ida or a DAE method with mass matrix (radau5, rodas, seulex), not %s",
               iname);
       return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
@@ -401,7 +260,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   }
   if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && !s->lie) {
     if (s->form != COSROD_FORM_ABSOLUTE) {
-      set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
+      sim_set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
       return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
     }
     s->baumgarte = 1;
@@ -418,7 +277,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   int maxny = 0, time_dep = 0;
   for (size_t r = 0; r < s->nrods; r++) {
     cosrod_status st = COSROD_OK;
-    s->rods[r] = build_rod(sc, r, 0, &st, err, errlen);
+    s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
     if (!s->rods[r]) return fail_create(s, status, st);
     s->data[r] = cosrod_rod_data_create(s->rods[r]);
     if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
@@ -430,12 +289,12 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     s->off_r[r] = s->ny;
     s->ny += s->ny_r[r];
     if (s->ny_r[r] > maxny) maxny = s->ny_r[r];
-    time_dep |= rod_time_dependent(&sc->rods[r]);
+    time_dep |= sim_rod_time_dependent(&sc->rods[r]);
     const cosrod_sc_rod *sr = &sc->rods[r];
     int loaded = 0;
     for (size_t i = 0; i < sr->nloads; i++) loaded |= sr->loads[i].profile != COSROD_SC_PROFILE_PRELOAD;
     s->need_rates |= sr->damping.kind != COSROD_SC_DAMPING_NONE || sr->damping.medium_translational > 0 ||
-                     sr->damping.medium_rotational > 0 || loaded || rod_time_dependent(sr) ||
+                     sr->damping.medium_rotational > 0 || loaded || sim_rod_time_dependent(sr) ||
                      sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
@@ -451,7 +310,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (!s->srods) return fail_create(s, status, COSROD_ERR_NOMEM);
     for (size_t r = 0; r < s->nrods; r++) {
       cosrod_status st = COSROD_OK;
-      if (!(s->srods[r] = build_rod(sc, r, 1, &st, err, errlen))) return fail_create(s, status, st);
+      if (!(s->srods[r] = sim_build_rod(sc, r, 1, &st, err, errlen))) return fail_create(s, status, st);
     }
   }
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
@@ -464,7 +323,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       cosrod_status st = COSROD_OK;
       s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
       if (!s->stat[r]) {
-        set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
+        sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
                 cosrod_strerror(st));
         return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
       }
@@ -487,7 +346,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   if (s->lie) {
     cosrod_status st = sim_galpha_layout(s);
     if (st != COSROD_OK) {
-      set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      sim_set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
   } else if (s->split) {
@@ -522,7 +381,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
       int *m = s->map + s->off_r[r], ml, mu;
       cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, m, NULL, &ml, &mu);
       if (st != COSROD_OK) {
-        set_err(err, errlen, sc, "rods", "no banded ordering for rod %zu (%s)", r, cosrod_strerror(st));
+        sim_set_err(err, errlen, sc, "rods", "no banded ordering for rod %zu (%s)", r, cosrod_strerror(st));
         return fail_create(s, status, COSROD_ERR_INTERNAL);
       }
       for (int i = 0; i < s->ny_r[r]; i++) {
@@ -552,7 +411,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (st != COSROD_OK) {
       char key[32];
       snprintf(key, sizeof key, "rods.%zu", r);
-      set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
+      sim_set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
       return fail_create(s, status, st);
     }
     sim_scatter(s, r, s->yl, s->y0);
@@ -619,7 +478,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   cosrod_status st = COSROD_OK;
   s->integ = cosrod_integrator_create(type, p, &s->opts, &st);
   if (!s->integ) {
-    set_err(err, errlen, sc, "solver.integrator", "%s cannot integrate this problem (%s)", iname,
+    sim_set_err(err, errlen, sc, "solver.integrator", "%s cannot integrate this problem (%s)", iname,
             cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
   }
@@ -630,7 +489,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
 
   /* energies at t = 0 */
   if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
-    set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
+    sim_set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
   sim_energy_from_data(s, 0.0, 0.0);

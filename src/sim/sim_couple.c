@@ -201,7 +201,11 @@ int sim_couple_project(cosrod_sim *s, double t, double *y) {
   if (!cp || !cp->m) return 0;
   for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   long nrep = cosrod_mbs_data_repartitions(cp->d);
-  if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) return -1;
+  if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) { /* e.g. a parametrisation's singularity */
+    const char *why = cosrod_mbs_data_message(cp->d);
+    if (why[0]) snprintf(s->msg, sizeof s->msg, "%s", why);
+    return -1;
+  }
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
   return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
@@ -533,43 +537,6 @@ int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user)
     }
   }
   return 0;
-}
-
-size_t cosrod_sim_nbodies(const cosrod_sim *s) { return s && s->cpl ? s->cpl->nb : 0; }
-
-cosrod_status cosrod_sim_body(const cosrod_sim *s, size_t b, double x[3], double q[4], double Omega[3]) {
-  if (!s || !s->cpl || b >= s->cpl->nb) return COSROD_ERR_INVALID;
-  const sim_couple *cp = s->cpl;
-  if (x) cosrod_vec3_copy(x, cp->bx + 3 * b);
-  if (q) cosrod_quat_copy(q, cp->bq + 4 * b);
-  if (Omega) { /* material components */
-    double qc[4];
-    cosrod_quat_conj(qc, cp->bq + 4 * b);
-    cosrod_quat_rotate(Omega, qc, cp->bw + 3 * b);
-  }
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_sim_body_velocity(const cosrod_sim *s, size_t b, double v[3]) {
-  if (!s || !s->cpl || b >= s->cpl->nb || !v) return COSROD_ERR_INVALID;
-  cosrod_vec3_copy(v, s->cpl->bv + 3 * b);
-  return COSROD_OK;
-}
-
-size_t cosrod_sim_njoints(const cosrod_sim *s) {
-  if (!s || !s->cpl || !s->cpl->m) return 0;
-  size_t n = 0;
-  for (size_t j = 0; j < s->sc->njoints; ++j) n += s->sc->joints[j].type != COSROD_SC_JOINT_BUSHING;
-  return n;
-}
-
-cosrod_status cosrod_sim_joint_reactions(const cosrod_sim *s, double *R) {
-  if (!s || !R || !s->cpl) return COSROD_ERR_INVALID;
-  if (s->cst && s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) return sim_couple_static_joint_reactions(s, R);
-  const sim_couple *cp = s->cpl;
-  if (!cp->m || cosrod_sim_njoints(s) == 0) return COSROD_OK;
-  /* the rods' wrenches on the bodies of the last evaluation are set in d */
-  return cosrod_mbs_joint_reactions(cp->m, cp->d, cp->t, cp->ym, R) == 0 ? COSROD_OK : COSROD_ERR_NONFINITE;
 }
 
 /* Structure of the coupled Jacobian for a sparse pattern (sim_linsolve.c),

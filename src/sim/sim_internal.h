@@ -301,4 +301,12 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s);
  * Kirchhoff rods on bodies); 0 or -1. */
 int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y);
 
+
+/* sim_translate.c: one scenario rod -> its rod model (NULL with err set);
+ * the scenario error "FILE:LINE: key: problem" of a model check. */
+void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt, ...);
+cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload, cosrod_status *st, char *err,
+                          size_t errlen);
+int sim_rod_time_dependent(const cosrod_sc_rod *sr);
+
 #endif /* COSROD_SIM_INTERNAL_H */

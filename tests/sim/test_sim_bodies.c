@@ -14,6 +14,7 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/vec3.h"
+#include "bodies_run_util.h"
 #include "harness.h"
 #include "outtest.h"
 #include "sim/sim_bodies.h"
@@ -156,7 +157,7 @@ static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_
   return sc;
 }
 
-/* cosrod_sim_bodies_run writes the SPEC §8 files for [L] Ex. C */
+/* a run of rigid bodies alone writes the SPEC §8 files for [L] Ex. C */
 TEST(bodies_run_writes_files) {
   /* with gravity (the example has none): the potential column is not trivially 0 */
   const char *sets[] = {"analysis.t_end=0.5", "output.plots=false", "gravity=[0, 0, -9.81]"};
@@ -165,8 +166,8 @@ TEST(bodies_run_writes_files) {
   CHECK("load", sc != NULL);
   if (!sc) return;
   char *dir = ot_mkdtemp("bodies");
-  cosrod_sim_bodies_result res;
-  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  run_result res;
+  cosrod_status st = run_to_dir(sc, path, dir, NULL, &res, err, sizeof err);
   CHECK("run ok", st == COSROD_OK);
   char *hdr = NULL;
   double *data = NULL;
@@ -237,8 +238,8 @@ TEST(bodies_run_invalid_model_writes_nothing) {
   if (!sc) return;
   char *base = ot_mkdtemp("bodies_inv");
   const char *dir = ot_path(base, "out");
-  cosrod_sim_bodies_result res;
-  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  run_result res;
+  cosrod_status st = run_to_dir(sc, path, dir, NULL, &res, err, sizeof err);
   NOTE("message: %s", err);
   CHECK("invalid input", st == COSROD_ERR_PARSE);
   CHECK("FILE:LINE: joints: ...", strstr(err, path) == err && strstr(err, ": joints: ") != NULL);
@@ -250,7 +251,7 @@ TEST(bodies_run_invalid_model_writes_nothing) {
   sc = load_sc("two-body-joint.yaml", sets2, 2, path, sizeof path);
   CHECK("load dae", sc != NULL);
   if (sc) {
-    st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+    st = run_to_dir(sc, path, dir, NULL, &res, err, sizeof err);
     NOTE("message: %s", err);
     CHECK("dae: invalid input", st == COSROD_ERR_PARSE && strstr(err, ": solver.formulation: ") != NULL);
     CHECK("nothing written", !ot_exists(dir));
@@ -271,8 +272,8 @@ TEST(bodies_run_with_ida_and_cvode) {
     CHECK("load", sc != NULL);
     if (!sc) continue;
     char *dir = ot_mkdtemp("bodies_bdf");
-    cosrod_sim_bodies_result res;
-    cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+    run_result res;
+    cosrod_status st = run_to_dir(sc, path, dir, NULL, &res, err, sizeof err);
     NOTE("%s: status %s, balance %.9g -> %.9g", names[k], cosrod_status_name(st), res.energy_balance0,
          res.energy_balance);
     CHECK("run ok", st == COSROD_OK);
@@ -297,8 +298,8 @@ TEST(bodies_run_gimbal_lock_fails_cleanly) {
   CHECK("load", sc != NULL);
   if (!sc) return;
   char *dir = ot_mkdtemp("bodies_lock");
-  cosrod_sim_bodies_result res;
-  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  run_result res;
+  cosrod_status st = run_to_dir(sc, path, dir, NULL, &res, err, sizeof err);
   NOTE("status %s, message: %s, t_failed %g", cosrod_strerror(st), res.message, res.t_failed);
   CHECK("run failed", st != COSROD_OK && st != COSROD_ERR_PARSE);
   CHECK("message names body and gimbal lock",
@@ -365,8 +366,8 @@ TEST(bodies_run_loads_bushing_universal_energy_balance) {
     CHECK("two body loads", sc->bodies[0].nloads == 2);
     CHECK("universal joint", sc->joints[1].type == COSROD_SC_JOINT_UNIVERSAL);
     char *dir = ot_mkdtemp("bodies_keys");
-    cosrod_sim_bodies_result res;
-    cosrod_status st = cosrod_sim_bodies_run(sc, "mem.yaml", dir, NULL, &res, err, sizeof err);
+    run_result res;
+    cosrod_status st = run_to_dir(sc, "mem.yaml", dir, NULL, &res, err, sizeof err);
     if (st != COSROD_OK) NOTE("%s %s", err, res.message);
     CHECK("run ok", st == COSROD_OK);
     char *hdr = NULL;
@@ -403,8 +404,8 @@ TEST(bodies_run_vtk_inertia_ellipsoid) {
   CHECK("load", sc != NULL);
   if (!sc) return;
   char *dir = ot_mkdtemp("bvtk");
-  cosrod_sim_bodies_result res;
-  CHECK("run ok", cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err) == COSROD_OK);
+  run_result res;
+  CHECK("run ok", run_to_dir(sc, path, dir, NULL, &res, err, sizeof err) == COSROD_OK);
   char vtk[1200];
   snprintf(vtk, sizeof vtk, "%s/vtk", dir);
   char *text = ot_read(ot_path(vtk, "bodies_000000.vtp"), NULL);

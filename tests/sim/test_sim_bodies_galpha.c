@@ -1,5 +1,5 @@
 /* The [L] §7 examples (heavy-top, tennis-racket, two-body-joint) through
- * cosrod_sim_bodies_run with integrator galpha (body_galpha.c) in every
+ * rigid bodies alone (run_to_dir: cosrod_sim + recorder) with integrator galpha (body_galpha.c) in every
  * parametrisation and both formulations, fixed step (solver.h) and
  * adaptive: the runs complete, the energy balance of SPEC §8 (conserved by
  * the exact motions: no loads, no dampers) stays within the O(h²)
@@ -12,6 +12,7 @@
 
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "bodies_run_util.h"
 #include "harness.h"
 #include "outtest.h"
 
@@ -32,8 +33,8 @@ static double run(const char *name, const char *form, const char *param, const c
     return -1.0;
   }
   char *dir = ot_mkdtemp("bodies_galpha");
-  cosrod_sim_bodies_result res;
-  cosrod_status st = cosrod_sim_bodies_run(sc, path, dir, NULL, &res, err, sizeof err);
+  run_result res;
+  cosrod_status st = run_to_dir(sc, path, dir, NULL, &res, err, sizeof err);
   if (st != COSROD_OK) NOTE("%s %s %s: %s %s", name, form, param, err, res.message);
   *nsteps = res.stats.naccept;
   double drift = -1.0;

@@ -480,12 +480,7 @@ static void refused(const char *file, int line, const char *key, const char *sub
     NOTE("%s", err);
     return;
   }
-  cosrod_sim *sim = NULL;
-  if (sc->nrods == 0) {
-    st = cosrod_sim_bodies_check(sc, err, sizeof err);
-  } else {
-    sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  }
+  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
   NOTE("%s: %s", file, err);
   CHECK("refused", sim == NULL && st != COSROD_OK);
   snprintf(want, sizeof want, "%s:%d: %s: ", path, line, key);

@@ -1,0 +1,84 @@
+#ifndef COSROD_RECORD_H
+#define COSROD_RECORD_H
+/* The recorder: a running or finished simulation -> every output file of a
+ * run (SPEC §8): summary.json, centerline / frames / strains / curvatures /
+ * energy / steps / tip / reactions / bodies / joints / increments / modes /
+ * buckling CSV, VTK and plots, chosen by the scenario's output.* keys and
+ * analysis type.  The CLI (`cosrod run`) and the Python package
+ * (`Sim.run(output=DIR)`) write their files through it, so both write the
+ * same files.  Layer: above sim (reads the simulation) and output (the file
+ * formats).
+ *
+ *   cosrod_recorder *r = cosrod_recorder_create(sim, dir, file, 0, &st, msg, sizeof msg);
+ *   cosrod_sim_observer obs = cosrod_recorder_observer(r, NULL);
+ *   cosrod_status run = cosrod_sim_run(sim, &obs);
+ *   cosrod_record_end end;
+ *   cosrod_recorder_finish(r, sim, run, wall, NULL, &end);
+ *   cosrod_recorder_free(r);
+ */
+#include "cosrod/export.h"
+#include <signal.h>
+#include <stddef.h>
+
+#include "cosrod/output.h"
+#include "cosrod/sim.h"
+#include "cosrod/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cosrod_recorder cosrod_recorder; /* opaque */
+
+/* Opens (creates) DIR for the outputs of sim's scenario.  scenario_file: the
+ * path named in summary.json (may be NULL).  checkpoint_every: wall seconds
+ * between publications of complete files during a run (<= 0: 30 s).  When
+ * output.fields leaves out the energy, the simulation's dissipation / work
+ * quadrature is switched off (so call before cosrod_sim_run).  NULL on
+ * failure: *status and a one-line message in msg. */
+COSROD_API cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
+                                        double checkpoint_every, cosrod_status *status, char *msg, size_t msglen);
+COSROD_API void cosrod_recorder_free(cosrod_recorder *r);
+
+/* The three hooks of a run; each returns 0, or -1 after an output error
+ * (then cosrod_recorder_error says which).  frame: one output time (rods,
+ * reactions, bodies, joints, energy); step: one attempted step (steps.csv);
+ * increment: one static increment (increments.csv, arc-length columns). */
+COSROD_API int cosrod_recorder_frame(cosrod_recorder *r, const cosrod_sim *sim, double t);
+COSROD_API int cosrod_recorder_step(cosrod_recorder *r, double t, double h, int accepted);
+COSROD_API int cosrod_recorder_increment(cosrod_recorder *r, const cosrod_sim *sim, double t, long iterations,
+                              double residual);
+
+/* The end reactions of rod `rod` written with the last frame (reactions.csv:
+ * R = F, M of the start, F, M of the end; supported[e] 0: end e is free).
+ * Evaluating them again through cosrod_sim_reactions would repeat the
+ * statics residual; a caller that also keeps them takes these.
+ * ERR_INVALID before the first frame or for a bad index. */
+COSROD_API cosrod_status cosrod_recorder_reactions(const cosrod_recorder *r, size_t rod, double R[12], int supported[2]);
+
+/* An observer that only records (stop: polled after every step, may be NULL). */
+COSROD_API cosrod_sim_observer cosrod_recorder_observer(cosrod_recorder *r, const volatile sig_atomic_t *stop);
+
+/* Outcome of a recorded run as summary.json states it. */
+typedef struct cosrod_record_end {
+  cosrod_output_run run; /* ok / failed / interrupted */
+  cosrod_status status;  /* the run's status after the last files (modes) were written */
+  const char *message;   /* why it failed or stopped ("" when ok); valid until free */
+  double t_failed;       /* NAN unless the solver failed at a time */
+} cosrod_record_end;
+
+/* After the run (run_status: what cosrod_sim_run returned; wall_time: its
+ * wall seconds; interrupted_by: e.g. "SIGINT" when the user stopped it, else
+ * NULL): writes modes / buckling shapes, critical points, warnings and
+ * summary.json and closes every file.  Returns the status of closing the
+ * files (COSROD_OK when every file is in place); *end says how the run ended. */
+COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, cosrod_status run_status,
+                                     double wall_time, const char *interrupted_by, cosrod_record_end *end);
+
+/* The last output error ("" if none). */
+COSROD_API const char *cosrod_recorder_error(const cosrod_recorder *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,179 @@
+/* The recording of a Python run (see _cosrod_rec.h). */
+#include "_cosrod_rec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per rod and frame one block of doubles: x (N+1)x3 | p Nx4 | Gamma Nx3 |
+ * F Nx3 | K (N+1)x3 | M (N+1)x3. */
+size_t cosrod_py_rod_block(size_t N) { return 9 * (N + 1) + 10 * N; }
+
+void cosrod_py_rec_free(rec *r) {
+  if (r->rod)
+    for (size_t k = 0; k < r->nrods; k++) free(r->rod[k]);
+  free(r->rod);
+  free(r->N);
+  free(r->t);
+  free(r->energy);
+  free(r->steps);
+  free(r->inc);
+  free(r->body);
+  free(r->joint);
+  free(r->reac);
+  memset(r, 0, sizeof *r);
+}
+
+int cosrod_py_grow(double **p, size_t *cap, size_t need, size_t width) {
+  if (need <= *cap) return 0;
+  size_t nc = *cap ? 2 * *cap : 64;
+  while (nc < need) nc *= 2;
+  double *q = realloc(*p, nc * width * sizeof *q);
+  if (!q) return -1;
+  *p = q;
+  *cap = nc;
+  return 0;
+}
+
+int cosrod_py_rec_frame_grow(rec *r) {
+  if (r->nframes < r->cap) return 0;
+  size_t nc = r->cap ? 2 * r->cap : 64;
+  double *t = realloc(r->t, nc * sizeof *t);
+  if (!t) return -1;
+  r->t = t;
+  double *e = realloc(r->energy, nc * 6 * sizeof *e);
+  if (!e) return -1;
+  r->energy = e;
+  for (size_t k = 0; k < r->nrods; k++) {
+    double *b = realloc(r->rod[k], nc * cosrod_py_rod_block(r->N[k]) * sizeof *b);
+    if (!b) return -1;
+    r->rod[k] = b;
+  }
+  double *b = realloc(r->body, (nc * r->nbodies * BODY_COLS + 1) * sizeof *b);
+  if (!b) return -1;
+  r->body = b;
+  double *j = realloc(r->joint, (nc * r->njoints * 6 + 1) * sizeof *j);
+  if (!j) return -1;
+  r->joint = j;
+  double *q = realloc(r->reac, (nc * r->nrods * 12 + 1) * sizeof *q);
+  if (!q) return -1;
+  r->reac = q;
+  r->cap = nc;
+  return 0;
+}
+
+void cosrod_py_copy_rod_frame(double *b, const cosrod_rod_data *d, size_t N) {
+  size_t o = 0;
+  memcpy(b + o, d->x, 3 * (N + 1) * sizeof *b), o += 3 * (N + 1);
+  memcpy(b + o, d->p, 4 * N * sizeof *b), o += 4 * N;
+  memcpy(b + o, d->Gamma, 3 * N * sizeof *b), o += 3 * N;
+  memcpy(b + o, d->F, 3 * N * sizeof *b), o += 3 * N;
+  memcpy(b + o, d->K, 3 * (N + 1) * sizeof *b), o += 3 * (N + 1);
+  memcpy(b + o, d->M, 3 * (N + 1) * sizeof *b);
+}
+
+/* Frame f's bodies, joint wrenches and rod-end reactions (the rows of
+ * bodies.csv, joints.csv and reactions.csv). */
+void cosrod_py_record_bodies(rec *r, const cosrod_sim *sim, const cosrod_recorder *files, size_t f) {
+  const cosrod_scenario *sc = cosrod_sim_scenario(sim);
+  for (size_t b = 0; b < r->nbodies; b++) {
+    double *o = r->body + (f * r->nbodies + b) * BODY_COLS;
+    for (int i = 0; i < BODY_COLS; i++) o[i] = NAN;
+    if (cosrod_sim_body(sim, b, o, o + 3, o + 7) != COSROD_OK || cosrod_sim_body_velocity(sim, b, o + 10) != COSROD_OK)
+      continue;
+    cosrod_sc_body_energy(&sc->bodies[b], sc->gravity, o, o + 10, o + 7, o + 13, o + 14);
+  }
+  double *jo = r->joint + f * r->njoints * 6;
+  if (r->njoints > 0 && cosrod_sim_joint_reactions(sim, jo) != COSROD_OK)
+    for (size_t i = 0; i < 6 * r->njoints; i++) jo[i] = NAN;
+  for (size_t k = 0; k < r->nrods; k++) {
+    double *o = r->reac + (f * r->nrods + k) * 12;
+    int sup[2] = {0, 0};
+    cosrod_status st = files ? cosrod_recorder_reactions(files, k, o, sup) /* already evaluated for the files */
+                             : cosrod_sim_reactions(sim, k, o, sup);
+    if (st != COSROD_OK) sup[0] = sup[1] = 0;
+    for (int e = 0; e < 2; e++)
+      if (!sup[e])
+        for (int i = 0; i < 6; i++) o[6 * e + i] = NAN;
+  }
+}
+
+PyObject *cosrod_py_bytes(const double *p, size_t n) {
+  return PyByteArray_FromStringAndSize((const char *)p, (Py_ssize_t)(n * sizeof *p));
+}
+
+/* Per-mode lists of a modal / buckling result: rod index, type ("bending",
+ * ...), load factor (buckling; NaN otherwise). */
+int cosrod_py_mode_info(PyObject *modes, const cosrod_sim *sim, const double *load) {
+  int nm = cosrod_sim_nmodes(sim);
+  PyObject *rod = PyList_New(nm), *type = PyList_New(nm);
+  if (!rod || !type) goto fail;
+  for (int i = 0; i < nm; i++) {
+    const char *ty = NULL;
+    int gr = 0;
+    cosrod_sim_mode_info(sim, i, &ty, &gr);
+    PyList_SET_ITEM(rod, i, PyLong_FromSize_t(cosrod_sim_mode_rod(sim, i)));
+    PyList_SET_ITEM(type, i, PyUnicode_FromString(ty ? ty : ""));
+  }
+  PyObject *lf = cosrod_py_bytes(load, (size_t)nm);
+  int rc = lf ? 0 : -1;
+  if (rc == 0) rc = PyDict_SetItemString(modes, "rod", rod);
+  if (rc == 0) rc = PyDict_SetItemString(modes, "type", type);
+  if (rc == 0) rc = PyDict_SetItemString(modes, "load_factor", lf);
+  Py_XDECREF(lf);
+  Py_DECREF(rod);
+  Py_DECREF(type);
+  return rc;
+fail:
+  Py_XDECREF(rod);
+  Py_XDECREF(type);
+  return -1;
+}
+
+/* bodies (names, frames x bodies x BODY_COLS), joints (scenario indices,
+ * frames x joints x 6) and reactions (frames x rods x 12) into out. */
+int cosrod_py_add_bodies(PyObject *out, const rec *r, const cosrod_scenario *sc) {
+  const double *empty = (const double *)"";
+  PyObject *names = PyList_New((Py_ssize_t)r->nbodies), *jidx = PyList_New((Py_ssize_t)r->njoints);
+  if (!names || !jidx) goto fail;
+  for (size_t b = 0; b < r->nbodies; b++)
+    PyList_SET_ITEM(names, (Py_ssize_t)b, PyUnicode_FromString(b < sc->nbodies && sc->bodies[b].name ? sc->bodies[b].name : ""));
+  for (size_t j = 0, k = 0; j < sc->njoints && k < r->njoints; j++)
+    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) PyList_SET_ITEM(jidx, (Py_ssize_t)k++, PyLong_FromSize_t(j));
+  PyObject *v = Py_BuildValue("{s:N,s:N,s:N,s:N,s:N}", "body_names", names, "bodies",
+                              cosrod_py_bytes(r->body ? r->body : empty, r->nframes * r->nbodies * BODY_COLS), "joint_index",
+                              jidx, "joints", cosrod_py_bytes(r->joint ? r->joint : empty, r->nframes * r->njoints * 6),
+                              "reactions", cosrod_py_bytes(r->reac ? r->reac : empty, r->nframes * r->nrods * 12));
+  if (!v) return -1;
+  int rc = PyDict_Update(out, v);
+  Py_DECREF(v);
+  return rc;
+fail:
+  Py_XDECREF(names);
+  Py_XDECREF(jidx);
+  return -1;
+}
+
+
+/* The modal / buckling result (None without modes): count, omega,
+ * frequency_hz, shapes of rod 0 (N0 + 1 vertices x 6), rod, type,
+ * load_factor.  New reference or NULL with an exception set. */
+PyObject *cosrod_py_modes(const cosrod_sim *sim, size_t N0) {
+  int nm = cosrod_sim_nmodes(sim);
+  if (nm <= 0) Py_RETURN_NONE;
+  double *om = malloc((size_t)nm * 2 * sizeof *om);
+  const double *shape0 = NULL;
+  if (!om) return PyErr_NoMemory();
+  for (int i = 0; i < nm; i++) {
+    const double *sh;
+    cosrod_sim_mode(sim, i, om + i, om + nm + i, &sh);
+    if (i == 0) shape0 = sh;
+  }
+  PyObject *modes =
+      Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", cosrod_py_bytes(om, (size_t)nm), "frequency_hz",
+                    cosrod_py_bytes(om + nm, (size_t)nm), "shapes", cosrod_py_bytes(shape0, (size_t)nm * (N0 + 1) * 6));
+  for (int i = 0; i < nm; i++) om[i] = cosrod_sim_load_factor(sim, i);
+  if (modes && cosrod_py_mode_info(modes, sim, om) != 0) Py_CLEAR(modes);
+  free(om);
+  return modes;
+}

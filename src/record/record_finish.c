@@ -1,0 +1,128 @@
+/* The end of a recorded run (include/cosrod/record.h): modes / buckling
+ * shapes, critical points, warnings, summary.json, joints.csv in place. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/rod.h"
+#include "cosrod/scenario.h"
+#include "record_internal.h"
+
+/* modes.csv or buckling.csv (one row per mode and vertex), vtk/modes.pvd +
+ * mode_<k>.vtp and the data of plots/modes.png or plots/buckling.png: the
+ * shapes about the equilibrium at t = 0 (buckling: about the unloaded
+ * state), each mode of its rod. */
+static cosrod_status write_modes(cosrod_recorder *r, const cosrod_sim *sim, int buckling) {
+  const size_t nrods = cosrod_sim_nrods(sim);
+  int count = cosrod_sim_nmodes(sim);
+  double *fr = malloc(((size_t)count + 1) * 3 * sizeof *fr);
+  const char **types = calloc((size_t)count + 1, sizeof *types);
+  int *groups = calloc((size_t)count + 1, sizeof *groups);
+  size_t *mrod = calloc((size_t)count + 1, sizeof *mrod), *rn = calloc(nrods + 1, sizeof *rn);
+  const double **rs = calloc(nrods + 1, sizeof *rs), **rx = calloc(nrods + 1, sizeof *rx);
+  if (!fr || !types || !groups || !mrod || !rn || !rs || !rx) {
+    free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
+    return COSROD_ERR_NOMEM;
+  }
+  const double *shapes = NULL;
+  for (int i = 0; i < count; i++) {
+    const double *sh;
+    cosrod_sim_mode(sim, i, fr + count + i, fr + i, &sh);
+    cosrod_sim_mode_info(sim, i, types + i, groups + i);
+    fr[2 * count + i] = cosrod_sim_load_factor(sim, i);
+    mrod[i] = cosrod_sim_mode_rod(sim, i);
+    if (i == 0) shapes = sh; /* the shapes are contiguous, cosrod_sim_mode_stride apart */
+  }
+  for (size_t k = 0; k < nrods; k++) {
+    const cosrod_rod *rod = cosrod_sim_rod(sim, k);
+    rn[k] = (size_t)cosrod_rod_nseg(rod);
+    rs[k] = cosrod_rod_grid(rod);
+    rx[k] = cosrod_sim_rod_data(sim, k)->x;
+  }
+  cosrod_output_modes m = {0};
+  m.count = count;
+  m.freq_hz = fr;
+  m.omega = fr + count;
+  m.shapes = shapes ? shapes : fr; /* count = 0: nothing is read */
+  m.type = types;
+  m.group = buckling ? NULL : groups;
+  m.mode_rod = mrod;
+  m.rod_n = rn;
+  m.rod_s = rs;
+  m.rod_x = rx;
+  m.stride = cosrod_sim_mode_stride(sim);
+  m.load_factor = buckling ? fr + 2 * count : NULL;
+  cosrod_status st = cosrod_output_write_modes(r->out, &m);
+  free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
+  return st;
+}
+
+/* summary.json's view of the run: ok / interrupted / failed with a message */
+static void outcome(cosrod_recorder *r, const cosrod_sim *sim, cosrod_status run_st, const char *interrupted_by,
+                    cosrod_output_result *res) {
+  if (run_st == COSROD_OK) {
+    res->run = COSROD_RUN_OK;
+    r->msg[0] = '\0';
+    return;
+  }
+  if (run_st == COSROD_ERR_INTERRUPTED && interrupted_by) {
+    res->run = COSROD_RUN_INTERRUPTED;
+    snprintf(r->msg, sizeof r->msg, "interrupted by %s", interrupted_by);
+    res->message = r->msg;
+    return;
+  }
+  res->run = COSROD_RUN_FAILED;
+  if (r->out_status != COSROD_OK)
+    snprintf(r->msg, sizeof r->msg, "writing the output failed: %s", cosrod_output_error(r->out));
+  else
+    snprintf(r->msg, sizeof r->msg, "%s", cosrod_sim_message(sim));
+  res->message = r->msg;
+  res->t_failed = cosrod_sim_fail_time(sim);
+  res->last_state = cosrod_sim_state(sim);
+  res->nlast_state = (size_t)cosrod_sim_ny(sim);
+}
+
+cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, cosrod_status run_st,
+                                     double wall_time, const char *interrupted_by, cosrod_record_end *end) {
+  const cosrod_scenario *sc = r->sc;
+  const int buckling = sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING;
+  if (run_st == COSROD_OK && (sc->analysis.type == COSROD_SC_ANALYSIS_MODES || buckling)) {
+    cosrod_status mst = write_modes(r, sim, buckling);
+    if (mst != COSROD_OK) r->out_status = run_st = mst;
+  }
+  for (size_t k = 0; k < r->nrods; k++) cosrod_sim_tip(sim, k, r->tips + 3 * k);
+  cosrod_output_result res = cosrod_output_default_result();
+  res.code = run_st;
+  res.wall_time = wall_time;
+  res.stats = cosrod_sim_stats(sim);
+  res.t_reached = cosrod_sim_t(sim);
+  res.h_last = cosrod_sim_h_last(sim);
+  res.last_tips = r->tips;
+  outcome(r, sim, run_st, interrupted_by, &res);
+  for (size_t i = 0; i < cosrod_sim_ncritical(sim); i++) { /* arc-length: limit / bifurcation points */
+    const char *ty = NULL;
+    double ct = 0.0, cl = 0.0, cd = 0.0;
+    if (cosrod_sim_critical(sim, i, &ty, &ct, &cl, &cd) == COSROD_OK)
+      cosrod_output_add_critical_point(r->out, ty, ct, cl, cd);
+  }
+  if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));
+  for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) cosrod_output_add_warning(r->out, cosrod_sim_warning(sim, i));
+  cosrod_status cst = cosrod_output_close(r->out, &res);
+  if (r->jf) {
+    int bad = fclose(r->jf) != 0;
+    r->jf = NULL;
+    if (bad || rename(r->jtmp, r->jfin) != 0) {
+      if (cst == COSROD_OK) cst = COSROD_ERR_IO;
+      snprintf(r->err, sizeof r->err, "cannot write %s", r->jfin);
+    }
+  }
+  if (end) {
+    end->run = res.run;
+    end->status = run_st;
+    end->message = r->msg;
+    end->t_failed = res.t_failed;
+  }
+  return cst;
+}

@@ -1,0 +1,29 @@
+/* The recorder's state (module-internal; see include/cosrod/record.h). */
+#ifndef COSROD_RECORD_INTERNAL_H
+#define COSROD_RECORD_INTERNAL_H
+#include <stdio.h>
+
+#include "cosrod/record.h"
+
+struct cosrod_recorder {
+  const cosrod_scenario *sc;
+  cosrod_output *out;
+  size_t nrods;
+  const char **names;  /* (nrods) rod names */
+  const char **bnames; /* (nbodies) body names */
+  double **s_mid;      /* (nrods) segment midpoints (N) */
+  double *tips;        /* (3 nrods) tips at the end, for summary.json */
+  double *reac;        /* (12 nrods) the last frame's end reactions */
+  int *sup;            /* (2 nrods) their ends' support flags */
+  int have_reac;       /* reac / sup hold the last frame's */
+  double *semi;        /* (7 nbodies) ellipsoid semi-axes and axes of bodies without rods, or NULL */
+  cosrod_status out_status;
+  FILE *jf;           /* joints.csv while running (DIR/.joints.csv.tmp) */
+  char *jtmp, *jfin;  /* its temporary and final names */
+  int *jidx;          /* (njoints) scenario index of each joint */
+  double *jR;         /* (6 njoints) reaction wrenches */
+  char msg[1024];     /* cosrod_record_end.message */
+  char err[512];      /* an error of the recorder's own files (joints.csv) */
+};
+
+#endif

@@ -1,0 +1,173 @@
+/* Scenario rod -> rod definition (cosrod_rod_def) and the rod: the
+ * translation of one `rods:` entry (geometry, material, ends, loads,
+ * keyframes, damping) into the rod model of include/cosrod/rod.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+static const double SIM_PI = 3.14159265358979323846;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt,
+                    ...) {
+  char problem[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(problem, sizeof problem, fmt, ap);
+  va_end(ap);
+  if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
+}
+
+/* ---- scenario -> rod definition ----------------------------------------- */
+
+static double *keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
+  double *rows = malloc((k->n ? k->n : 1) * (size_t)(dim + 1) * sizeof *rows);
+  if (!rows) return NULL;
+  for (size_t i = 0; i < k->n; i++) {
+    rows[i * (size_t)(dim + 1)] = k->t[i];
+    for (int j = 0; j < dim; j++)
+      rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
+  }
+  return rows;
+}
+
+/* Build rod r; returns NULL with err set. */
+cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload, cosrod_status *st,
+                             char *err, size_t errlen) {
+  const cosrod_sc_rod *sr = &sc->rods[r];
+  char key[96];
+  if (sim_kirchhoff_check(sc, r, err, errlen) != COSROD_OK) {
+    *st = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.nseg = (int)sr->segments;
+  def.length = sr->length;
+  if (sr->grid_given) {
+    def.grid = sr->grid;
+    def.ngrid = (int)sr->segments + 1;
+  }
+  def.E = sr->material.E;
+  def.G = sr->material.G;
+  def.poisson = sr->material.poisson;
+  def.density = sr->material.density;
+  /* tube: its resolved area and moments (scenario_rod.c) as a custom section */
+  def.section = sr->section.shape == COSROD_SC_SECTION_TUBE ? COSROD_SECTION_CUSTOM
+                                                             : (cosrod_section_shape)sr->section.shape;
+  def.radius = sr->section.radius;
+  def.width = sr->section.width;
+  def.height = sr->section.height;
+  def.torsion_constant = sr->section.torsion_constant;
+  def.area = sr->section.area;
+  def.I1 = sr->section.I1;
+  def.I2 = sr->section.I2;
+  def.J = sr->section.J;
+  def.shear_correction[0] = sr->shear_correction[0];
+  def.shear_correction[1] = sr->shear_correction[1];
+  const double stiff[6] = {sr->EA, sr->GA1, sr->GA2, sr->EI1, sr->EI2, sr->GJ};
+  double *stiff_def[6] = {&def.EA, &def.GA1, &def.GA2, &def.EI1, &def.EI2, &def.GJ};
+  for (int k = 0; k < 6; k++)
+    if (sr->stiffness_overridden & (1u << k)) *stiff_def[k] = stiff[k];
+  const double inert[4] = {sr->rhoA, sr->rhoI1, sr->rhoI2, sr->rhoJ};
+  double *inert_def[4] = {&def.rhoA, &def.rhoI1, &def.rhoI2, &def.rhoJ};
+  for (int k = 0; k < 4; k++)
+    if (sr->inertia_overridden & (1u << k)) *inert_def[k] = inert[k];
+  def.curvature = (cosrod_curvature)sr->curvature;
+  def.damping = (cosrod_damping_kind)sr->damping.kind;
+  def.tau_shear = sr->damping.tau_shear;
+  def.tau_bulk = sr->damping.tau_bulk;
+  def.medium_translational = sr->damping.medium_translational;
+  def.medium_rotational = sr->damping.medium_rotational;
+  for (int k = 0; k < 3; k++) {
+    def.visc_gamma[k] = sr->damping.V_gamma[k];
+    def.visc_kappa[k] = sr->damping.V_kappa[k];
+  }
+  const cosrod_sc_shape *sh = &sr->shape;
+  def.shape = (cosrod_shape_kind)sh->kind;
+  for (int k = 0; k < 3; k++) {
+    def.start[k] = sh->start[k];
+    def.direction[k] = sh->direction[k];
+    def.normal[k] = sh->normal[k];
+    def.gravity[k] = sc->gravity[k];
+  }
+  def.shape_radius = sh->radius;
+  def.arc_angle = sh->angle_deg * SIM_PI / 180.0;
+  def.pitch = sh->pitch;
+  def.turns = sh->turns;
+  def.npoints = (int)sh->npoints;
+  def.points = sh->points;
+  def.reference = (cosrod_reference_kind)sr->reference;
+  def.model = sr->model == COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE     ? COSROD_MODEL_KIRCHHOFF_EXTENSIBLE
+              : sr->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE
+                                                                    : COSROD_MODEL_COSSERAT;
+
+  double *rows[4] = {NULL, NULL, NULL, NULL};
+  cosrod_rod_load *loads = malloc((sr->nloads ? sr->nloads : 1) * sizeof *loads);
+  cosrod_rod *rod = NULL;
+  if (!loads) goto nomem;
+  for (int e = 0; e < 2; e++) {
+    const cosrod_sc_end *se = &sr->ends[e];
+    cosrod_rod_end *re = &def.ends[e];
+    re->kind = (cosrod_end_kind)se->type;
+    re->slides = se->slides;
+    re->cubic = se->cubic;
+    for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
+    if (se->position.n) {
+      if (!(rows[2 * e] = keyframe_rows(&se->position, 3))) goto nomem;
+      re->npos = (int)se->position.n;
+      re->pos = rows[2 * e];
+    }
+    if (se->orientation.n) {
+      if (!(rows[2 * e + 1] = keyframe_rows(&se->orientation, 4))) goto nomem;
+      re->nrot = (int)se->orientation.n;
+      re->rot = rows[2 * e + 1];
+    }
+  }
+  int nl = 0;
+  for (size_t i = 0; i < sr->nloads; i++) {
+    const cosrod_sc_load *sl = &sr->loads[i];
+    /* a preload acts only in the initial equilibrium (constant there) */
+    if (sl->profile == COSROD_SC_PROFILE_PRELOAD && !with_preload) continue;
+    cosrod_rod_load *l = &loads[nl++];
+    memset(l, 0, sizeof *l);
+    l->kind = (cosrod_load_kind)sl->type;
+    l->frame = (cosrod_load_frame)sl->frame;
+    l->vertex = sl->vertex < 0 ? 0 : (int)sl->vertex;
+    for (int k = 0; k < 3; k++) l->value[k] = sl->value[k];
+    l->profile = sl->profile == COSROD_SC_PROFILE_RAMP     ? COSROD_PROFILE_RAMP
+                 : sl->profile == COSROD_SC_PROFILE_ACTIVE ? COSROD_PROFILE_ACTIVE
+                                                           : COSROD_PROFILE_CONSTANT;
+    l->t0 = sl->t0;
+    l->t1 = sl->t1;
+  }
+  def.nloads = nl;
+  def.loads = loads;
+  rod = cosrod_rod_create(&def, st);
+  if (!rod) {
+    snprintf(key, sizeof key, "rods.%zu", r);
+    sim_set_err(err, errlen, sc, key, "the rod model rejected this rod (%s)", cosrod_strerror(*st));
+  }
+  goto done;
+nomem:
+  *st = COSROD_ERR_NOMEM;
+  sim_set_err(err, errlen, sc, "rods", "out of memory");
+done:
+  for (int k = 0; k < 4; k++) free(rows[k]);
+  free(loads);
+  return rod;
+}
+
+int sim_rod_time_dependent(const cosrod_sc_rod *sr) {
+  for (int e = 0; e < 2; e++)
+    if (sr->ends[e].position.n > 1 || sr->ends[e].orientation.n > 1) return 1;
+  for (size_t i = 0; i < sr->nloads; i++)
+    if (sr->loads[i].profile == COSROD_SC_PROFILE_RAMP || sr->loads[i].profile == COSROD_SC_PROFILE_ACTIVE)
+      return 1;
+  return 0;
+}
+
