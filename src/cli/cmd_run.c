@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli_prepare.h"
+#include "cli_scene.h"
 #include "cli_signals.h"
 #include "cosrod/output.h"
 #include "cosrod/scenario.h"
@@ -562,6 +563,7 @@ int cosrod_cmd_run(int argc, char **argv) {
                   : "");
     rc = 1;
   }
+  cli_write_view_after_run(dir, sc, quiet); /* scene.json, view.html (SPEC §12) */
 
 cleanup:
   if (c.jf && (fclose(c.jf) != 0 || rename(jtmp, jfin) != 0)) {

@@ -11,6 +11,7 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
+#include "cli_scene.h"
 #include "cli_signals.h"
 
 int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const char *dir, int quiet);
@@ -27,6 +28,7 @@ int cosrod_cmd_run_bodies(const cosrod_scenario *sc, const char *file, const cha
     fprintf(stderr, "%s\n", err);
     return 2;
   }
+  cli_write_view_after_run(dir, sc, quiet); /* scene.json, view.html (SPEC §12) */
   if (st == COSROD_OK) {
     if (!quiet) {
       printf("%s: t = %g s in %.2f s wall time (%ld steps, %ld rejected, %ld f)\n",
