@@ -12,14 +12,29 @@ for p in $PKGS; do
     missing="$missing $p"
   fi
 done
-[ -z "$missing" ] && exit 0
+# The browser viewer (viewer/): node and npm build it (npm ci fetches three.js
+# and esbuild pinned by viewer/package-lock.json), chromium runs its tests;
+# ffmpeg and Pillow write cosrod.plot.animate's MP4 / GIF.  Installed without
+# recommends; a node / npm / chromium already on the PATH (e.g. another
+# distribution of Node.js) is kept.
+viewer=""
+command -v node >/dev/null 2>&1 || viewer="$viewer nodejs"
+command -v npm >/dev/null 2>&1 || viewer="$viewer npm"
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || viewer="$viewer chromium"
+for p in ffmpeg python3-pil; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || viewer="$viewer $p"
+done
+[ -z "$missing$viewer" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
-  echo "installing:$missing"
+  echo "installing:$missing$viewer"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq $missing >/dev/null
+  [ -n "$missing" ] && apt-get install -y -qq $missing >/dev/null
+  [ -n "$viewer" ] && apt-get install -y -qq --no-install-recommends $viewer >/dev/null
+  exit 0
 else
-  echo "cosrod needs these Debian packages:$missing" >&2
-  echo "run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  echo "cosrod needs these Debian packages:$missing$viewer" >&2
+  [ -n "$missing" ] && echo "run:  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  [ -n "$viewer" ] && echo "run:  sudo apt-get install -y --no-install-recommends$viewer" >&2
   exit 1
 fi

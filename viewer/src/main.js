@@ -273,6 +273,7 @@ function start() {
     setFrame: (f, phase) => { state.playing = false; updateButtons(); if (phase !== undefined) state.phase = phase; setFrame(f); },
     setField: (k) => { fieldSel.value = k; drawColorBar(sc.setField(k)); redraw(); },
     view: (v) => sc.view(v),
+    setMode: (i) => { if (modeSel) { modeSel.value = String(i); state.mode = i; redraw(); } },
   };
 }
 
