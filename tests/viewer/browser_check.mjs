@@ -124,6 +124,8 @@ async function launch(chromium, profile) {
 }
 
 async function main() {
+  const t0 = Date.now();
+  const lap = (what) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
   const chromium = findChromium();
   if (!chromium) {
     console.log('SKIP: no Chromium found (apt-get install chromium; tools/install-deps.sh installs it)');
@@ -142,11 +144,13 @@ async function main() {
     const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
     if (v.status !== 0) throw new Error(`cosrod view failed (${v.status}): ${v.stderr}`);
   }
+  lap('cosrod run done');
   const html = join(out, 'view.html');
   if (!existsSync(html)) throw new Error(`${html} was not written by cosrod run`);
   const profile = mkdtempSync(join(tmpdir(), 'cosrod-chromium-'));
   const { proc, port } = await launch(chromium, profile);
   try {
+    lap('Chromium started');
     const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
     const page = list.find((t) => t.type === 'page');
     const cdp = new CDP(page.webSocketDebuggerUrl);
@@ -161,6 +165,7 @@ async function main() {
       ready = await cdp.eval('!!(window.cosrodView && window.cosrodView.ready)').catch(() => false);
     }
     if (!ready) throw new Error('the page did not become ready in 30 s');
+    lap('page ready');
     const err = await cdp.eval('window.cosrodView.error');
     if (args.kind === 'truncated') {
       // the page must say what is wrong, visibly, instead of a blank canvas
@@ -204,6 +209,7 @@ async function main() {
       if (args.keep) writeFileSync(`${args.keep}-${shots.length}.png`, png);
       shots.push({ img: decodePNG(png), cam, pts: st.pts });
     }
+    lap('screenshots taken');
     for (const [i, s] of shots.entries()) {
       // sample the centerline densely: vertices and 3 points per segment
       const samples = [];
@@ -244,8 +250,8 @@ async function main() {
     cdp.ws.close();
   } finally {
     proc.kill('SIGTERM');
-    await new Promise((r) => { proc.on('exit', r); setTimeout(r, 3000); });
-    rmSync(profile, { recursive: true, force: true });
+    if (proc.exitCode === null) await new Promise((r) => { proc.on('exit', r); setTimeout(r, 15000); });
+    try { rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch { /* a leftover temp profile is harmless */ }
   }
 }
 

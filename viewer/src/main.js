@@ -13,7 +13,7 @@ const CSS = `
 body{margin:0;font:13px system-ui,sans-serif;color:#222;background:#fff;overflow:hidden}
 #cv-main{position:absolute;left:0;top:0;right:330px;bottom:64px}
 #cv-canvas{width:100%;height:100%;display:block}
-#cv-side{position:absolute;right:0;top:0;bottom:0;width:330px;overflow-y:auto;border-left:1px solid #ddd;padding:6px 8px;box-sizing:border-box}
+#cv-side{position:absolute;right:0;top:0;bottom:0;width:330px;overflow-y:auto;overflow-x:hidden;border-left:1px solid #ddd;padding:6px 8px;box-sizing:border-box}
 #cv-bar{position:absolute;left:0;right:330px;bottom:0;height:64px;border-top:1px solid #ddd;padding:4px 8px;box-sizing:border-box}
 #cv-bar input[type=range]{width:100%}
 button,select{font:12px system-ui,sans-serif;margin:1px}
@@ -57,7 +57,7 @@ function summaryPanel(run) {
     ['t reached', `${s.t_reached} of ${s.t_end}`], ['integrator', st.integrator || s.integrator || '–'],
   ];
   if (s.integrator_reason) rows.push(['why', s.integrator_reason]);
-  if (st.nsteps !== undefined) rows.push(['steps', `${st.nsteps} (${st.nreject} rejected), ${st.nfev} f, ${st.njev} J`]);
+  if (st.nsteps !== undefined) rows.push(['steps', `${st.nsteps} (${st.nreject} rejected)`], ['evaluations', `${st.nfev} f, ${st.njev} Jacobians`]);
   if (s.wall_time !== undefined) rows.push(['wall time', `${Number(s.wall_time).toFixed(3)} s`]);
   if (e.balance_max_drift !== undefined)
     rows.push(['energy balance', `drift ${Number(e.balance_max_drift).toExponential(2)} J of ${Number(e.energy_scale).toPrecision(3)} J`]);
@@ -131,7 +131,7 @@ function start() {
     const xl = run.analysis === 'static' ? 'pseudo-time t' : 't [s]';
     if (run.energy && run.energy.n > 1) {
       const E = run.energy;
-      const c = el('canvas', { width: 310, height: 170 });
+      const c = el('canvas', { width: 300, height: 170 });
       plotBox.append(el('h2', { text: 'Energy' }), c);
       const idx = Array.from(E.t).map((v) => v);
       const names = ['kinetic', 'elastic', 'gravity', 'balance'].filter((k) => E[k]);
@@ -144,7 +144,7 @@ function start() {
       const tip = [0, 1, 2].map((c) => t.map((_, f) => r.x[(f * nv + nv - 1) * 3 + c]));
       const span = tip.map((a) => Math.max(...a) - Math.min(...a));
       const ax = [0, 1, 2].sort((a, b) => span[b] - span[a]).slice(0, 2).sort();
-      const c = el('canvas', { width: 310, height: 200 });
+      const c = el('canvas', { width: 300, height: 200 });
       plotBox.append(el('h2', { text: `Tip of ${r.name}` }), c);
       const draw = linePlot(c, [{ name: 'tip', x: tip[ax[0]], y: tip[ax[1]] }],
         { title: `tip trajectory (${'xyz'[ax[0]]}, ${'xyz'[ax[1]]})`, xlabel: `${'xyz'[ax[0]]} [m]`, ylabel: `${'xyz'[ax[1]]} [m]`, equal: true });

@@ -65,7 +65,7 @@ export function linePlot(canvas, series, opts) {
       ctx.stroke();
       if (series.length > 1) {
         ctx.fillStyle = ctx.strokeStyle;
-        ctx.fillText(s.name, L + 4 + 70 * k, T + 12);
+        ctx.fillText(s.name, L + 4 + 60 * k, T + 12);
       }
       if (cur !== undefined && cur < s.x.length) {
         ctx.beginPath();

@@ -125,7 +125,7 @@ export class RunScene {
       [lo[0], lo[1], hi[2]], [hi[0], hi[1], lo[2]], [lo[0], hi[1], hi[2]], [hi[0], lo[1], lo[2]]])
       low = Math.min(low, up.dot(new THREE.Vector3(...c)));
     const cell = Math.pow(10, Math.floor(Math.log10(this.size / 2)));
-    const n = Math.max(4, Math.ceil((2 * this.size) / cell));
+    const n = Math.max(4, Math.ceil((1.6 * this.size) / cell));
     this.gridCell = cell;
     const grid = new THREE.GridHelper(n * cell, n, 0x999999, 0xcccccc);
     grid.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), up);
@@ -133,10 +133,19 @@ export class RunScene {
     grid.position.copy(c.sub(up.clone().multiplyScalar(up.dot(c) - low + 0.05 * this.size)));
     this.grid = grid;
     this.scene.add(grid);
-    const L = 0.25 * this.size;
-    const start = this.center.clone().add(up.clone().multiplyScalar(0.6 * this.size));
-    const start2 = start.add(new THREE.Vector3(...[1, 1, 1]).cross(up).normalize().multiplyScalar(0.6 * this.size));
-    this.gravityArrow = new THREE.ArrowHelper(up.clone().negate(), start2, L, 0x3355aa, 0.25 * L, 0.12 * L);
+    // gravity arrow beside the bounding box, at its top, out of the rods' way
+    const L = 0.2 * this.size;
+    let top = -Infinity, s0 = 0, f0 = 0;
+    const [side, front] = this.horizontal();
+    for (let i = 0; i < 8; i++) {
+      const p = new THREE.Vector3(i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]);
+      top = Math.max(top, up.dot(p));
+      s0 = Math.min(s0, side.dot(p.clone().sub(this.center)));
+      f0 = Math.min(f0, front.dot(p.clone().sub(this.center)));
+    }
+    const start = this.center.clone().add(side.clone().multiplyScalar(s0 - 0.1 * this.size))
+      .add(front.clone().multiplyScalar(f0 - 0.1 * this.size)).add(up.clone().multiplyScalar(top - up.dot(this.center)));
+    this.gravityArrow = new THREE.ArrowHelper(up.clone().negate(), start, L, 0x3355aa, 0.25 * L, 0.12 * L);
     this.scene.add(this.gravityArrow);
   }
 
@@ -223,13 +232,21 @@ export class RunScene {
   }
 
   // Standard views: iso, front (looking along +y), side (along -x), top (along -up).
-  view(name) {
-    const up = this.up, c = this.center, d = 2.2 * this.size;
-    let dir;
+  // Horizontal directions (normal to gravity): side (e1 projected) and front.
+  horizontal() {
+    const up = this.up;
     const e1 = new THREE.Vector3(1, 0, 0), e2 = new THREE.Vector3(0, 1, 0);
     const h1 = e1.clone().sub(up.clone().multiplyScalar(up.dot(e1)));
     const side = h1.lengthSq() > 1e-6 ? h1.normalize() : e2.clone();
-    const front = up.clone().cross(side).normalize();
+    return [side, up.clone().cross(side).normalize()];
+  }
+
+  view(name) {
+    const up = this.up, c = this.center;
+    // the bounding sphere fills about 80 % of the view height
+    const d = (0.62 * this.size) / Math.tan((this.camera.fov * Math.PI) / 360);
+    let dir;
+    const [side, front] = this.horizontal();
     if (name === 'front') dir = front.clone().negate();
     else if (name === 'side') dir = side.clone();
     else if (name === 'top') dir = up.clone();
