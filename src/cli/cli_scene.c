@@ -1,11 +1,14 @@
 /* DIR/scene.json: what the viewer needs of the model and the output files
  * do not carry: gravity, each rod's cross-section (SPEC §2; the tube radius
  * drawn), each body's mass and principal inertias (drawn as the inertia
- * ellipsoid) and the joints. */
+ * ellipsoid) and the joints; vtk/tubes.py, a ParaView state for tubes. */
+#define _XOPEN_SOURCE 700
 #include "cli_scene.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static void put_str(FILE *f, const char *s) {
   fputc('"', f);
@@ -79,4 +82,44 @@ int cli_write_scene(const char *dir, const cosrod_scenario *sc) {
     return -1;
   }
   return 0;
+}
+
+double cli_section_radius(const cosrod_sc_section *s) {
+  switch (s->shape) {
+  case COSROD_SC_SECTION_RECTANGLE: return 0.5 * hypot(s->width, s->height);
+  case COSROD_SC_SECTION_TUBE: return s->outer_radius;
+  case COSROD_SC_SECTION_CIRCLE: return s->radius;
+  default: return s->area > 0 ? sqrt(s->area / 3.14159265358979323846) : 0.0;
+  }
+}
+
+int cli_write_paraview_state(const char *dir) {
+  char pvd[4200], path[4200], full[PATH_MAX];
+  snprintf(pvd, sizeof pvd, "%s/vtk/cosrod.pvd", dir);
+  if (!realpath(pvd, full)) return 0; /* no VTK output */
+  snprintf(path, sizeof path, "%s/vtk/tubes.py", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fprintf(f,
+          "# ParaView state written by cosrod run: the rods as tubes of their section radius\n"
+          "# (point data 'radius'), coloured by axial force; Play animates.\n"
+          "# ParaView: File > Load State > tubes.py; or: paraview --state=tubes.py\n"
+          "from paraview.simple import *\n"
+          "reader = PVDReader(registrationName='cosrod.pvd', FileName=r'%s')\n"
+          "tubes = Tube(registrationName='tubes', Input=reader)\n"
+          "tubes.Scalars = ['POINTS', 'radius']\n"
+          "tubes.VaryRadius = 'By Absolute Scalar'\n"
+          "tubes.NumberofSides = 24\n"
+          "tubes.Capping = 1\n"
+          "view = GetActiveViewOrCreate('RenderView')\n"
+          "shown = Show(tubes, view)\n"
+          "ColorBy(shown, ('POINTS', 'axial_force'))\n"
+          "shown.RescaleTransferFunctionToDataRange(True, False)\n"
+          "shown.SetScalarBarVisibility(view, True)\n"
+          "GetAnimationScene().UpdateAnimationUsingDataTimeSteps()\n"
+          "view.ResetCamera()\n"
+          "Render()\n",
+          full);
+  int bad = ferror(f) != 0;
+  return fclose(f) != 0 || bad ? -1 : 0;
 }

@@ -380,6 +380,9 @@ int cosrod_cmd_run(int argc, char **argv) {
     for (size_t b = 0; b < sc->nbodies; b++) bnames[b] = sc->bodies[b].name;
     cfg.body_names = bnames;
   }
+  double *radius = calloc(nrods + 1, sizeof *radius); /* VTK point data "radius" */
+  for (size_t r = 0; radius && r < nrods; r++) radius[r] = cli_section_radius(&sc->rods[r].section);
+  cfg.rod_radius = radius;
   cfg.nbodies = cosrod_sim_nbodies(sim);
   cfg.title = sc->title;
   cfg.scenario_file = file;
@@ -418,6 +421,7 @@ int cosrod_cmd_run(int argc, char **argv) {
   cfg.errbuf = oerr;
   cfg.errbuf_size = sizeof oerr;
   c.out = cosrod_output_create(dir, &cfg, &st);
+  free(radius); /* copied by cosrod_output_create */
   if (!c.out) {
     fprintf(stderr, "cosrod run: cannot write the output directory %s: %s\n", dir,
             oerr[0] ? oerr : cosrod_strerror(st));

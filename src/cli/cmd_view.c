@@ -105,6 +105,7 @@ void cli_write_view_after_run(const char *dir, const cosrod_scenario *sc, int qu
     fprintf(stderr, "cosrod run: warning: cannot write %s/scene.json\n", dir);
     return;
   }
+  if (cli_write_paraview_state(dir) != 0) fprintf(stderr, "cosrod run: warning: cannot write %s/vtk/tubes.py\n", dir);
   if (!cosrod_view_available()) return;
   size_t bytes = cosrod_view_data_bytes(dir);
   if (bytes > COSROD_VIEW_AUTO_MAX_BYTES) {
