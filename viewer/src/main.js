@@ -22,7 +22,7 @@ h2{font-size:13px;margin:10px 0 3px}
 table{border-collapse:collapse;font-size:12px}td{padding:0 6px 0 0}
 .cv-note{color:#8a5300;font-size:12px;margin:2px 0}
 #cv-error{position:absolute;inset:0;background:#fff;padding:30px;font-size:15px;color:#a00;white-space:pre-wrap}
-#cv-legend{position:absolute;left:8px;top:8px;background:rgba(255,255,255,.85);padding:4px 6px;font-size:12px;border-radius:3px}
+#cv-legend{position:absolute;left:8px;bottom:8px;background:rgba(255,255,255,.85);padding:4px 6px;font-size:12px;border-radius:3px}
 #cv-cbar{position:absolute;right:8px;top:8px;background:rgba(255,255,255,.85);padding:4px 6px;font-size:12px;border-radius:3px}
 `;
 
@@ -262,6 +262,15 @@ function start() {
   }
   window.addEventListener('resize', resize);
   resize();
+  // URL options (#frame=60&field=curvature&view=front&directors=1&mode=2&play=0)
+  const opt = new URLSearchParams(location.hash.slice(1));
+  if (opt.has('field') && opt.get('field') in FIELDS) { fieldSel.value = opt.get('field'); drawColorBar(sc.setField(opt.get('field'))); }
+  if (opt.get('directors') === '1') { dirBox.checked = true; sc.showDirectors = true; }
+  if (opt.has('view')) sc.view(opt.get('view'));
+  if (opt.has('mode') && modeSel && Number(opt.get('mode')) < run.modes.length) { state.mode = Number(opt.get('mode')); modeSel.value = opt.get('mode'); }
+  if (opt.has('frame')) state.f = Math.min(Math.max(Number(opt.get('frame')) || 0, 0), run.times.length - 1);
+  if (opt.get('play') === '0' || opt.has('frame')) state.playing = false;
+  if (isModes && opt.has('frame')) state.phase = Math.PI / 2;
   updateButtons();
   redraw();
   requestAnimationFrame(tick);
