@@ -101,8 +101,11 @@ function start() {
   side.append(el('h1', { text: run.title || 'cosrod run' }));
   const fieldSel = el('select', { id: 'cv-field' }, ...Object.entries(FIELDS).map(([k, v]) => el('option', { value: k, text: v.label })));
   const dirBox = el('input', { type: 'checkbox', id: 'cv-directors' });
+  const thick = el('select', { id: 'cv-radius' }, ...[1, 2, 5, 10, 20, 50].map((k) => el('option', { value: String(k), text: `${k}×` })));
+  thick.addEventListener('change', () => { sc.setRadiusScale(Number(thick.value)); updateLegend(); redraw(); });
   const viewBtns = ['iso', 'front', 'side', 'top'].map((v) => el('button', { text: v, onclick: () => sc.view(v) }));
   side.append(el('h2', { text: 'View' }), el('div', {}, 'colour: ', fieldSel), el('div', {}, dirBox, ' directors d₁ (red) d₂ (green) d₃ (blue)'),
+    el('div', {}, 'tube radius: ', thick, ' the real section'),
     el('div', {}, ...viewBtns, el('button', { text: 'reset', onclick: () => sc.view('iso') })));
   const pngBtn = el('button', { text: 'PNG', onclick: () => exportPNG() });
   const webmBtn = el('button', { text: 'WebM', onclick: () => recordWebM() });
@@ -134,7 +137,8 @@ function start() {
       const c = el('canvas', { width: 300, height: 170 });
       plotBox.append(el('h2', { text: 'Energy' }), c);
       const idx = Array.from(E.t).map((v) => v);
-      const names = ['kinetic', 'elastic', 'gravity', 'balance'].filter((k) => E[k]);
+      // static paths: no kinetic energy, and no balance (the loads are ramped)
+      const names = (run.analysis === 'static' ? ['elastic', 'gravity'] : ['kinetic', 'elastic', 'gravity', 'balance']).filter((k) => E[k]);
       const draw = linePlot(c, names.map((k) => ({ name: k, x: idx, y: Array.from(E[k]) })), { title: 'energy [J]', xlabel: xl, ylabel: 'J', cursorX: true });
       const tIndex = new Map(idx.map((v, i) => [v, i]));
       cursors.push((f) => draw(tIndex.get(run.times[f])));
@@ -204,7 +208,14 @@ function start() {
 
   function setFrame(f) { state.f = f; redraw(); }
 
-  legend.textContent = `grid ${sc.gridCell} m · gravity ↓ ${Math.hypot(...run.gravity).toFixed(2)} m/s² (blue arrow) · drag: orbit, right-drag: pan, wheel: zoom`;
+  function updateLegend() {
+    const g = Math.hypot(...run.gravity);
+    const r = run.rods.length ? run.rods.map((x) => x.radius).reduce((a, b) => Math.max(a, b)) : 0;
+    const thin = r > 0 && r < 2e-3 * sc.size && (sc.radiusScale || 1) === 1 ? ' · thin rods: thicken them with “tube radius”' : '';
+    legend.textContent = `grid ${sc.gridCell} m · ${g > 0 ? `gravity ↓ ${g.toFixed(2)} m/s² (blue arrow)` : 'no gravity'}` +
+      `${(sc.radiusScale || 1) > 1 ? ` · tubes drawn ${sc.radiusScale}× thicker` : ''}${thin} · drag: orbit, right-drag: pan, wheel: zoom`;
+  }
+  updateLegend();
 
   function exportPNG() {
     sc.render();
@@ -267,6 +278,7 @@ function start() {
   if (opt.has('field') && opt.get('field') in FIELDS) { fieldSel.value = opt.get('field'); drawColorBar(sc.setField(opt.get('field'))); }
   if (opt.get('directors') === '1') { dirBox.checked = true; sc.showDirectors = true; }
   if (opt.has('view')) sc.view(opt.get('view'));
+  if (opt.has('radius')) { thick.value = opt.get('radius'); sc.setRadiusScale(Number(opt.get('radius')) || 1); updateLegend(); }
   if (opt.has('mode') && modeSel && Number(opt.get('mode')) < run.modes.length) { state.mode = Number(opt.get('mode')); modeSel.value = opt.get('mode'); }
   if (opt.has('frame')) state.f = Math.min(Math.max(Number(opt.get('frame')) || 0, 0), run.times.length - 1);
   if (opt.get('play') === '0' || opt.has('frame')) state.playing = false;

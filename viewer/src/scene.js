@@ -146,7 +146,15 @@ export class RunScene {
     const start = this.center.clone().add(side.clone().multiplyScalar(s0 - 0.1 * this.size))
       .add(front.clone().multiplyScalar(f0 - 0.1 * this.size)).add(up.clone().multiplyScalar(top - up.dot(this.center)));
     this.gravityArrow = new THREE.ArrowHelper(up.clone().negate(), start, L, 0x3355aa, 0.25 * L, 0.12 * L);
-    this.scene.add(this.gravityArrow);
+    if (Math.hypot(...this.run.gravity) > 0) this.scene.add(this.gravityArrow);
+  }
+
+  // Draw the tubes k times thicker than the real section (thin cables).
+  setRadiusScale(k) {
+    this.run.rods.forEach((rod, i) => {
+      this.rodMeshes[i].outline = sectionOutline(rod.section, RING).map(([a, b]) => [k * a, k * b]);
+    });
+    this.radiusScale = k;
   }
 
   setField(kind) {
