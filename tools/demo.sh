@@ -44,7 +44,8 @@ else
   echo "  (no plots: gnuplot missing?  see $OUT/summary.json \"warnings\")"
 fi
 echo "  $OUT/vtk/cosrod.pvd          open in ParaView: File > Open, Apply; then"
-echo "                               Filters > Tube (radius 0.01) and Play to animate"
+echo "                               Filters > Tube (radius 0.01) and Play to animate, or File > Load State:"
+echo "  $OUT/vtk/tubes.py            (tubes of the real radius, coloured by axial force)"
 
 # Last: the browser viewer of the run (written by cosrod run; `cosrod view DIR` rewrites it).
 echo

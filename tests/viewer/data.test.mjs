@@ -160,3 +160,14 @@ test('inertiaEllipsoid: box-like inertias give the semi-axes back', () => {
   [a, b, c].forEach((v, i) => assert.ok(Math.abs(ax[i] - v) < 1e-12));
   assert.equal(inertiaEllipsoid(0, [1, 1, 1]), null);
 });
+
+test('a bodies-only run (no rods): bodies.csv gives the times', () => {
+  const f = dynamicFiles();
+  const run = loadRun({ 'summary.json': JSON.stringify({ analysis: 'dynamic', status: 'ok', bodies: [{ name: 'top' }] }),
+    'bodies.csv': f['bodies.csv'], 'energy.csv': f['energy.csv'] });
+  assert.deepEqual(Array.from(run.times), TIMES);
+  assert.equal(run.rods.length, 0);
+  assert.equal(run.bodies[0].name, 'top');
+  assert.equal(run.bodies[0].axes, null); // no scene.json: no inertias
+  assert.deepEqual(run.notes, []);
+});

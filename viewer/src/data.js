@@ -220,7 +220,7 @@ export function loadRun(files, note) {
   if ('centerline.csv' in files) tIndex = loadRods(run, files, summary, scene);
   else if (!('bodies.csv' in files))
     throw new ViewerDataError('centerline.csv is missing (and no bodies.csv): nothing to show');
-  else run.notes.push('centerline.csv is missing: rods are not shown');
+  else if (summary.rods && summary.rods.length) run.notes.push('centerline.csv is missing: rods are not shown');
   loadBodies(run, files, summary, scene, tIndex);
   loadEnergy(run, files);
   loadModes(run, files);

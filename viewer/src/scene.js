@@ -17,7 +17,14 @@ function sceneBounds(run) {
       for (let c = 0; c < 3; c++) if (Number.isFinite(a[i + c])) { lo[c] = Math.min(lo[c], a[i + c]); hi[c] = Math.max(hi[c], a[i + c]); }
   };
   run.rods.forEach((r) => add(r.x, 3));
-  run.bodies.forEach((b) => add(b.x, 3));
+  run.bodies.forEach((b) => {
+    // the body's inertia ellipsoid around its centre
+    const a = b.axes ? Math.max(...b.axes) : 0;
+    for (let i = 0; i + 2 < b.x.length; i += 3) {
+      if (!Number.isFinite(b.x[i])) continue;
+      for (let c = 0; c < 3; c++) { lo[c] = Math.min(lo[c], b.x[i + c] - a); hi[c] = Math.max(hi[c], b.x[i + c] + a); }
+    }
+  });
   if (run.modes) {
     // mode shapes move the rods around their base position
     run.rods.forEach((r, k) => run.modes.forEach((m) => {
