@@ -146,7 +146,14 @@ async function main() {
   }
   lap('cosrod run done');
   const html = join(out, 'view.html');
-  if (!existsSync(html)) throw new Error(`${html} was not written by cosrod run`);
+  if (!existsSync(html)) {
+    const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
+    if (/not built/.test(v.stderr)) {
+      console.log(`SKIP: ${v.stderr.trim()}`);
+      process.exit(77);
+    }
+    throw new Error(`${html} was not written by cosrod run (cosrod view: ${v.stderr.trim()})`);
+  }
   const profile = mkdtempSync(join(tmpdir(), 'cosrod-chromium-'));
   const { proc, port } = await launch(chromium, profile);
   try {
