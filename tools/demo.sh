@@ -1,7 +1,8 @@
 #!/bin/sh
 # The main demo (`make demo`): version, quaternion self-check, then the
 # rubber pendulum of [LLA] Test 1 (examples/rubber-pendulum.yaml) end to end,
-# with a short summary and where to find the plots and the ParaView files.
+# with a short summary and where to find the plots and the ParaView files;
+# it ends with the path of the run's view.html (the browser viewer).
 #   tools/demo.sh [BUILD_DIR] [OUTPUT_DIR]
 set -e
 BUILD=${1:-build}
@@ -43,4 +44,14 @@ else
   echo "  (no plots: gnuplot missing?  see $OUT/summary.json \"warnings\")"
 fi
 echo "  $OUT/vtk/cosrod.pvd          open in ParaView: File > Open, Apply; then"
-echo "                               Filters > Tube (radius 0.01) and Play to animate"
+echo "                               Filters > Tube (radius 0.01) and Play to animate, or File > Load State:"
+echo "  $OUT/vtk/tubes.py            (tubes of the real radius, coloured by axial force)"
+
+# Last: the browser viewer of the run (written by cosrod run; `cosrod view DIR` rewrites it).
+echo
+if [ -f "$OUT/view.html" ]; then
+  echo "== open in a browser to see the rod swing (rotate: drag, zoom: wheel; or: $COSROD view $OUT --open):"
+  echo "$(cd "$OUT" && pwd)/view.html"
+else
+  echo "== no view.html: the viewer was not built (install nodejs and npm: tools/install-deps.sh, then make demo)"
+fi

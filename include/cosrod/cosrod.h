@@ -19,4 +19,5 @@
 #include "cosrod/contact.h"
 #include "cosrod/sim.h"
 #include "cosrod/record.h"
+#include "cosrod/view.h"
 #endif /* COSROD_COSROD_H */

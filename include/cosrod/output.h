@@ -115,6 +115,8 @@ typedef struct cosrod_output_config {
   const char *gnuplot;           /* gnuplot command (NULL = "gnuplot", searched in PATH) */
   char *errbuf;                  /* optional: receives a one-line message if create fails */
   size_t errbuf_size;
+  const double *rod_radius;      /* (nrods) [m] or NULL: section radius (rectangle: half diagonal) written
+                                    as VTK point data "radius" (ParaView Tube: Vary Radius By Absolute Scalar) */
   int arc_length;                /* 1: a static arc-length run: increments.csv has the columns
                                     t,iterations,residual,load_factor,displacement,stability_index,critical
                                     (cosrod_output_write_increment_arc) and summary.json "critical_points" */

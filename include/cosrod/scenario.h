@@ -456,6 +456,10 @@ COSROD_API int cosrod_scenario_format_error(const cosrod_scenario *sc, const cha
                                             char *buf, size_t buflen);
 
 /* Names used in the file for enum values (e.g. "tangent-2"); "?" if out of range. */
+/* Radius of the circle that circumscribes a section [m] (circle: its radius,
+ * tube: the outer one, rectangle: half the diagonal, area only: the radius of
+ * the circle of that area); for drawing tubes and for contact. */
+COSROD_API double cosrod_sc_section_radius(const cosrod_sc_section *s);
 COSROD_API const char *cosrod_sc_curvature_name(cosrod_sc_curvature c);
 COSROD_API const char *cosrod_sc_integrator_name(cosrod_sc_integrator i);
 COSROD_API const char *cosrod_sc_model_name(cosrod_sc_model m);

@@ -311,6 +311,15 @@ class Result:
     def __repr__(self):
         return f"<cosrod.Result {len(self.t)} frames, status {self.stats['status']}>"
 
+    def view(self, path=None, open=True, max_mb=None):
+        """Write the browser viewer of this result (the page `cosrod view`
+        writes: one self-contained HTML file) and open it in the system
+        browser.  path: the HTML file (default: view.html in a new temporary
+        directory that also holds the CSV files it was made from).  Returns
+        the path."""
+        from ._view import write_view
+        return write_view(self, path, open, max_mb)
+
 
 class Frame:
     """The rods' data at the current time of a Sim (inside an observer, or
@@ -371,6 +380,7 @@ class Sim:
         raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
                           self.scenario.info.get("file") if out is not None else None)
         res = Result(raw, self._names, self._grids)
+        res._scenario = self.scenario  # for res.view() (sections, gravity)
         if check and not res.ok and raw["status_name"] != "interrupted":
             raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",
                            res)

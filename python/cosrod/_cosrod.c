@@ -27,6 +27,7 @@
 #include "cosrod/status.h"
 #include "_cosrod_rec.h"
 #include "_cosrod_scenario.h"
+#include "cosrod/view.h"
 
 PyObject *cosrod_py_g_scenario_error; /* set by _set_errors: cosrod.ScenarioError */
 static PyObject *g_cosrod_error;   /* cosrod.CosrodError */
@@ -567,7 +568,52 @@ static PyObject *mod_set_errors(PyObject *m, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* view_write(dir, html or None, max_bytes) -> note: cosrod_view_write (DIR/view.html). */
+static PyObject *mod_view_write(PyObject *m, PyObject *args) {
+  (void)m;
+  const char *dir, *html = NULL;
+  Py_ssize_t max_bytes = 0;
+  if (!PyArg_ParseTuple(args, "sz|n", &dir, &html, &max_bytes)) return NULL;
+  char msg[1024];
+  cosrod_status st;
+  Py_BEGIN_ALLOW_THREADS st = cosrod_view_write(dir, html, max_bytes > 0 ? (size_t)max_bytes : 0, msg, sizeof msg);
+  Py_END_ALLOW_THREADS if (st != COSROD_OK) {
+    PyErr_SetString(g_cosrod_error ? g_cosrod_error : PyExc_RuntimeError, msg[0] ? msg : cosrod_strerror(st));
+    return NULL;
+  }
+  return PyUnicode_FromString(msg);
+}
+
+/* section_info(scenario) -> ([{"shape", "radius" | "width", "height" | "outer_radius", "inner_radius"}], gravity) */
+static PyObject *mod_section_info(PyObject *m, PyObject *args) {
+  (void)m;
+  PyObject *o;
+  if (!PyArg_ParseTuple(args, "O!", &ScenarioType, &o)) return NULL;
+  const cosrod_scenario *sc = ((ScenarioObject *)o)->sc;
+  PyObject *list = PyList_New((Py_ssize_t)sc->nrods);
+  if (!list) return NULL;
+  for (size_t r = 0; r < sc->nrods; r++) {
+    const cosrod_sc_section *x = &sc->rods[r].section;
+    PyObject *d = x->shape == COSROD_SC_SECTION_RECTANGLE
+                      ? Py_BuildValue("{s:s,s:d,s:d}", "shape", "rectangle", "width", x->width, "height", x->height)
+                  : x->shape == COSROD_SC_SECTION_TUBE
+                      ? Py_BuildValue("{s:s,s:d,s:d}", "shape", "tube", "outer_radius", x->outer_radius,
+                                      "inner_radius", x->inner_radius)
+                  : x->shape == COSROD_SC_SECTION_CIRCLE
+                      ? Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", x->radius)
+                      : Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", sqrt(x->area / 3.14159265358979323846));
+    if (!d) {
+      Py_DECREF(list);
+      return NULL;
+    }
+    PyList_SET_ITEM(list, (Py_ssize_t)r, d);
+  }
+  return Py_BuildValue("(N(ddd))", list, sc->gravity[0], sc->gravity[1], sc->gravity[2]);
+}
+
 static PyMethodDef mod_methods[] = {
+    {"view_write", mod_view_write, METH_VARARGS, "view_write(dir, html, max_bytes) -> note"},
+    {"section_info", mod_section_info, METH_VARARGS, "section_info(scenario) -> (sections, gravity)"},
     {"load", cosrod_py_load, METH_VARARGS, "load(path, sets) -> Scenario"},
     {"parse", cosrod_py_parse, METH_VARARGS, "parse(text, name) -> Scenario"},
     {"_set_errors", mod_set_errors, METH_VARARGS, "register the exception classes"},

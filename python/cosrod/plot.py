@@ -1,4 +1,5 @@
-"""matplotlib helpers (optional: apt-get install python3-matplotlib)."""
+"""matplotlib helpers (optional: apt-get install python3-matplotlib); animate
+(MP4 with ffmpeg, GIF with python3-pil)."""
 import numpy as np
 
 
@@ -43,3 +44,67 @@ def tip(res, rod=0, ax=None, **kw):
     ax.set_ylabel("tip [m]")
     ax.legend()
     return ax
+
+
+def animate(res, path, rod=None, fps=25, duration=None, axes=None, dpi=100):
+    """Render the rods' motion to `path`: "*.mp4" (matplotlib's ffmpeg
+    writer; apt-get install ffmpeg) or "*.gif" (Pillow; python3-pil).  The
+    centerlines are projected on the two coordinates in `axes` (default: the
+    two with the largest range over the run), equal aspect, fixed limits, the
+    tip's path so far dotted.  rod: one rod index or None (all).  duration:
+    seconds of video (default: real time, at most 20 s).  Returns path."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib import animation
+
+    rods = res.rods if rod is None else [res.rods[rod]]
+    t = res.t
+    allx = np.concatenate([r.centerline.reshape(-1, 3) for r in rods])
+    lo, hi = allx.min(axis=0), allx.max(axis=0)
+    if axes is None:
+        axes = tuple(sorted(np.argsort(hi - lo)[-2:]))
+    a, b = axes
+    span = max(hi[a] - lo[a], hi[b] - lo[b], 1e-9)
+    pad = 0.08 * span
+    if duration is None:
+        duration = min(max(float(t[-1] - t[0]), 1.0), 20.0)
+    nframes = max(2, int(round(duration * fps)))
+    idx = np.unique(np.round(np.linspace(0, len(t) - 1, nframes)).astype(int))
+    fig, ax = plt.subplots(figsize=(6, 6 * min(max((hi[b] - lo[b] + 2 * pad) / (hi[a] - lo[a] + 2 * pad), 0.4), 1.6)))
+    ax.set_xlim(lo[a] - pad, hi[a] + pad)
+    ax.set_ylim(lo[b] - pad, hi[b] + pad)
+    ax.set_aspect("equal")
+    ax.set_xlabel("xyz"[a] + " [m]")
+    ax.set_ylabel("xyz"[b] + " [m]")
+    lines = [ax.plot([], [], "-o", ms=2, lw=2, label=r.name)[0] for r in rods]
+    trails = [ax.plot([], [], ":", lw=1, color=ln.get_color())[0] for ln, r in zip(lines, rods)]
+    label = ax.set_title("")
+    if len(rods) > 1:
+        ax.legend(fontsize="small")
+
+    def draw(k):
+        i = idx[k]
+        for ln, tr, r in zip(lines, trails, rods):
+            x = r.centerline[i]
+            ln.set_data(x[:, a], x[:, b])
+            tr.set_data(r.centerline[: i + 1, -1, a], r.centerline[: i + 1, -1, b])
+        label.set_text(f"t = {t[i]:.3f} s")
+        return lines + trails + [label]
+
+    anim = animation.FuncAnimation(fig, draw, frames=len(idx), blit=False)
+    ext = str(path).lower().rsplit(".", 1)[-1]
+    if ext == "gif":
+        writer = animation.PillowWriter(fps=fps)
+    elif ext == "mp4":
+        if not animation.FFMpegWriter.isAvailable():
+            plt.close(fig)
+            raise RuntimeError("cosrod.plot.animate: MP4 needs ffmpeg (apt-get install ffmpeg); or write a .gif")
+        writer = animation.FFMpegWriter(fps=fps)
+    else:
+        plt.close(fig)
+        raise ValueError(f"cosrod.plot.animate: {path}: write .mp4 or .gif")
+    anim.save(str(path), writer=writer, dpi=dpi)
+    plt.close(fig)
+    return path

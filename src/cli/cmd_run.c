@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli_prepare.h"
+#include "cli_scene.h"
 #include "cli_signals.h"
 #include "cosrod/output.h"
 #include "cosrod/record.h"
@@ -334,6 +335,7 @@ int cosrod_cmd_run(int argc, char **argv) {
   rc = report_end(sc, sim, file, dir, quiet, wall, &end);
   if (rc == 0 && cst != COSROD_OK) rc = 1;
   cosrod_recorder_free(c.rec);
+  cli_write_view_after_run(dir, sc, quiet); /* scene.json, view.html */
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
   return rc;

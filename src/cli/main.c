@@ -11,6 +11,7 @@
 
 int cosrod_cmd_check(int argc, char **argv); /* cmd_check.c */
 int cosrod_cmd_run(int argc, char **argv);   /* cmd_run.c */
+int cosrod_cmd_view(int argc, char **argv);  /* cmd_view.c */
 
 /* Rigid bodies and joints ([L]; README "Rigid bodies and joints"). */
 static void usage_bodies(FILE *f) {
@@ -49,6 +50,9 @@ static void usage(FILE *f) {
           "  check FILE [--set key.path=value]... [--memory-limit SIZE]\n"
           "                validate a scenario file exactly as run does before integrating\n"
           "                and print the estimated memory and output volume\n"
+          "  view DIR [--open]\n"
+          "                write DIR/view.html, a self-contained 3D viewer of the run (browser;\n"
+          "                runs write it by default); --open starts the browser on it\n"
           "  help          this text\n"
           "  selfcheck     check quaternion identities numerically and print their errors\n"
           "  --version     print the version\n"
@@ -157,6 +161,7 @@ int main(int argc, char **argv) {
   }
   if (strcmp(argv[1], "check") == 0) return cosrod_cmd_check(argc - 2, argv + 2);
   if (strcmp(argv[1], "run") == 0) return cosrod_cmd_run(argc - 2, argv + 2);
+  if (strcmp(argv[1], "view") == 0) return cosrod_cmd_view(argc - 2, argv + 2);
   if (strcmp(argv[1], "selfcheck") == 0) return cosrod_quat_selfcheck(stdout) == 0 ? 0 : 1;
   fprintf(stderr, "cosrod: unknown command '%s' (try 'cosrod help')\n", argv[1]);
   return 2;

@@ -178,6 +178,7 @@ static void release(cosrod_output *out) {
   free(out->tips_frame);
   free(out->body_x);
   free(out->body_geom);
+  free(out->rod_radius);
   free(out->body_x_frame);
   free(out->body_q_frame);
   free(out->body_om_frame);
@@ -331,6 +332,10 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     snprintf(def, sizeof def, "rod%zu", k);
     out->rod_names[k] = dup_str(cfg->rod_names && cfg->rod_names[k] ? cfg->rod_names[k] : def);
     nomem = !out->rod_names[k];
+  }
+  if (!nomem && cfg->rod_radius && out->nrods > 0) { /* VTK point data "radius" */
+    nomem = !(out->rod_radius = malloc(out->nrods * sizeof *out->rod_radius));
+    if (!nomem) memcpy(out->rod_radius, cfg->rod_radius, out->nrods * sizeof *out->rod_radius);
   }
   if (!nomem && cfg->body_semi_axes && out->nbodies > 0) { /* ellipsoids in the VTK bodies file */
     nomem = !(out->body_geom = calloc(7 * out->nbodies, sizeof *out->body_geom));

@@ -416,20 +416,23 @@ static int run_gnuplot(cosrod_output *out, const char *name, const char *log) {
 }
 
 void out_make_plots(cosrod_output *out) {
+  /* time series need two output times: a modal or buckling analysis (one
+   * state) gets no empty tip / energy / bodies / reactions figure */
+  const int series = out->nframes > 1;
   struct {
     const char *name;
     void (*gen)(const cosrod_output *, FILE *);
     int want;
   } figs[7] = {
-      {"tip", script_tip, out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
-      {"energy", script_energy, out->f[OF_ENERGY].published && out->f[OF_ENERGY].rows_committed > 0},
+      {"tip", script_tip, series && out->f[OF_CENTERLINE].published && out->nrods > 0},
+      {"energy", script_energy, series && out->f[OF_ENERGY].published && out->f[OF_ENERGY].rows_committed > 0},
       {"steps", script_steps, out->f[OF_STEPS].published && out->f[OF_STEPS].rows_committed > 0},
       {"centerline", script_centerline,
        out->f[OF_CENTERLINE].published && out->nframes > 0 && out->nrods > 0},
       {out->buckling ? "buckling" : "modes", script_modes, out->f[OF_MODES].published && out->nmodes > 0},
-      {"bodies", script_bodies, out->f[OF_BODIES].published && out->f[OF_BODIES].rows_committed > 0},
+      {"bodies", script_bodies, series && out->f[OF_BODIES].published && out->f[OF_BODIES].rows_committed > 0},
       {"reactions", script_reactions,
-       out->f[OF_REACTIONS].published && out->f[OF_REACTIONS].rows_committed > 0 && have_reactions(out)},
+       series && out->f[OF_REACTIONS].published && out->f[OF_REACTIONS].rows_committed > 0 && have_reactions(out)},
   };
   char log[4200], logfinal[4200];
   snprintf(log, sizeof log, "%s/.gnuplot.log.tmp", out->plotdir);

@@ -19,6 +19,7 @@
  * Non-finite numbers are written as nan/inf like the CSV files. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "cosrod/quat.h"
@@ -77,6 +78,29 @@ static void put_directors(FILE *fp, const double *q, size_t ntuples) {
       for (int j = 0; j < 4; ++j) p[j] = nrm > 0.0 ? q[4 * i + j] / nrm : NAN;
       cosrod_quat_director(d, p, k);
       put_tuple(fp, d, 3);
+    }
+    fputs("        </DataArray>\n", fp);
+  }
+}
+
+/* Scalars on the N + 1 points for ParaView's Tube filter and colouring:
+ * radius (the section's; omitted when NaN), axial strain Gamma3 and axial
+ * force F3 (segment values averaged onto the vertices, the end vertices
+ * take their segment's), bending curvature |K1, K2| and twist K3. */
+static void put_point_scalars(FILE *fp, double radius, const cosrod_output_rod_frame *fr) {
+  const size_t N = fr->n;
+  static const char *const names[5] = {"radius", "axial_strain", "axial_force", "bending_curvature", "twist"};
+  for (int a = isnan(radius) ? 1 : 0; a < 5; ++a) {
+    fprintf(fp, "        <DataArray type=\"Float64\" Name=\"%s\" format=\"ascii\">\n", names[a]);
+    for (size_t v = 0; v <= N; ++v) {
+      size_t s0 = v > 0 ? v - 1 : 0, s1 = v < N ? v : N - 1;
+      double val = radius;
+      if (a == 1) val = 0.5 * (fr->gamma[3 * s0 + 2] + fr->gamma[3 * s1 + 2]);
+      if (a == 2) val = 0.5 * (fr->F[3 * s0 + 2] + fr->F[3 * s1 + 2]);
+      if (a == 3) val = hypot(fr->K[3 * v], fr->K[3 * v + 1]);
+      if (a == 4) val = fr->K[3 * v + 2];
+      fputs("          ", fp);
+      put_num(fp, val, '\n');
     }
     fputs("        </DataArray>\n", fp);
   }
@@ -142,10 +166,11 @@ cosrod_status out_vtk_rod(cosrod_output *out, const char *path, size_t rod, doub
   }
   const size_t N = fr->n;
   put_header(fp, t, (long)rod, N + 1, 0, N);
-  fputs("      <PointData Vectors=\"K\">\n", fp);
+  fputs("      <PointData Vectors=\"K\" Scalars=\"radius\">\n", fp);
   put_array(fp, "s", 1, fr->s_vertices, N + 1, 1);
   put_array(fp, "K", 3, fr->K, N + 1, 3);
   put_array(fp, "M", 3, fr->M, N + 1, 3);
+  put_point_scalars(fp, out->rod_radius ? out->rod_radius[rod] : NAN, fr);
   fputs("      </PointData>\n", fp);
   fputs("      <CellData Vectors=\"d3\">\n", fp);
   put_array(fp, "s", 1, fr->s_segments, N, 1);

@@ -142,7 +142,12 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   cfg.checkpoint_every = checkpoint_every > 0.0 ? checkpoint_every : 30.0;
   cfg.errbuf = oerr;
   cfg.errbuf_size = sizeof oerr;
+  double *radius = calloc(nrods + 1, sizeof *radius); /* VTK point data "radius" (copied by output) */
+  if (!radius) goto nomem;
+  for (size_t k = 0; k < nrods; k++) radius[k] = cosrod_sc_section_radius(&sc->rods[k].section);
+  cfg.rod_radius = radius;
   r->out = cosrod_output_create(dir, &cfg, &st);
+  free(radius);
   if (!r->out) {
     if (msg && msglen)
       snprintf(msg, msglen, "cannot write the output directory %s: %s", dir, oerr[0] ? oerr : cosrod_strerror(st));

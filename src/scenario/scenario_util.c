@@ -369,3 +369,12 @@ void sc_read_profile(ctx *c, const ynode *ramp, const ynode *active, cosrod_sc_p
   *t1 = iv[1];
   *profile = ramp ? COSROD_SC_PROFILE_RAMP : COSROD_SC_PROFILE_ACTIVE;
 }
+
+double cosrod_sc_section_radius(const cosrod_sc_section *s) {
+  switch (s->shape) {
+  case COSROD_SC_SECTION_RECTANGLE: return 0.5 * hypot(s->width, s->height);
+  case COSROD_SC_SECTION_TUBE: return s->outer_radius;
+  case COSROD_SC_SECTION_CIRCLE: return s->radius;
+  default: return s->area > 0 ? sqrt(s->area / 3.14159265358979323846) : 0.0;
+  }
+}

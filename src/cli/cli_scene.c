@@ -1,0 +1,117 @@
+/* DIR/scene.json: what the viewer needs of the model and the output files
+ * do not carry: gravity, each rod's cross-section (SPEC §2; the tube radius
+ * drawn), each body's mass and principal inertias (drawn as the inertia
+ * ellipsoid) and the joints; vtk/tubes.py, a ParaView state for tubes. */
+#define _XOPEN_SOURCE 700
+#include "cli_scene.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void put_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static void put_section(FILE *f, const cosrod_sc_section *s) {
+  switch (s->shape) {
+  case COSROD_SC_SECTION_RECTANGLE:
+    fprintf(f, "{\"shape\": \"rectangle\", \"width\": %.17g, \"height\": %.17g, \"area\": %.17g}", s->width,
+            s->height, s->area);
+    break;
+  case COSROD_SC_SECTION_TUBE:
+    fprintf(f, "{\"shape\": \"tube\", \"outer_radius\": %.17g, \"inner_radius\": %.17g, \"area\": %.17g}",
+            s->outer_radius, s->inner_radius, s->area);
+    break;
+  case COSROD_SC_SECTION_CIRCLE:
+    fprintf(f, "{\"shape\": \"circle\", \"radius\": %.17g, \"area\": %.17g}", s->radius, s->area);
+    break;
+  default: /* custom: a circle of the same area */
+    fprintf(f, "{\"shape\": \"circle\", \"radius\": %.17g, \"area\": %.17g, \"custom\": true}",
+            s->area > 0 ? sqrt(s->area / 3.14159265358979323846) : 0.0, s->area);
+  }
+}
+
+int cli_write_scene(const char *dir, const cosrod_scenario *sc) {
+  char path[4200], tmp[4300];
+  snprintf(path, sizeof path, "%s/scene.json", dir);
+  snprintf(tmp, sizeof tmp, "%s/.scene.json.tmp", dir);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return -1;
+  fprintf(f, "{\n  \"gravity\": [%.17g, %.17g, %.17g],\n  \"rods\": [", sc->gravity[0], sc->gravity[1],
+          sc->gravity[2]);
+  for (size_t r = 0; r < sc->nrods; r++) {
+    fprintf(f, "%s\n    {\"name\": ", r ? "," : "");
+    put_str(f, sc->rods[r].name);
+    fprintf(f, ", \"section\": ");
+    put_section(f, &sc->rods[r].section);
+    fprintf(f, "}");
+  }
+  fprintf(f, "\n  ],\n  \"bodies\": [");
+  for (size_t b = 0; b < sc->nbodies; b++) {
+    const cosrod_sc_body *B = &sc->bodies[b];
+    fprintf(f, "%s\n    {\"name\": ", b ? "," : "");
+    put_str(f, B->name);
+    fprintf(f, ", \"mass\": %.17g, \"inertia\": [%.17g, %.17g, %.17g], \"keyframes\": %s}", B->mass, B->inertia[0],
+            B->inertia[1], B->inertia[2], B->has_motion ? "true" : "false");
+  }
+  fprintf(f, "\n  ],\n  \"joints\": [");
+  for (size_t j = 0; j < sc->njoints; j++) {
+    const cosrod_sc_joint *J = &sc->joints[j];
+    fprintf(f,
+            "%s\n    {\"type\": %d, \"bodies\": [%d, %d], \"at\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, %.17g]]}",
+            j ? "," : "", (int)J->type, J->body[0], J->body[1], J->at[0][0], J->at[0][1], J->at[0][2], J->at[1][0],
+            J->at[1][1], J->at[1][2]);
+  }
+  fprintf(f, "\n  ]\n}\n");
+  int bad = ferror(f) != 0;
+  if (fclose(f) != 0) bad = 1;
+  if (bad || rename(tmp, path) != 0) {
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+
+int cli_write_paraview_state(const char *dir) {
+  char pvd[4200], path[4200], full[PATH_MAX];
+  snprintf(pvd, sizeof pvd, "%s/vtk/cosrod.pvd", dir);
+  if (!realpath(pvd, full)) return 0; /* no VTK output */
+  snprintf(path, sizeof path, "%s/vtk/tubes.py", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fprintf(f,
+          "# ParaView state written by cosrod run: the rods as tubes of their section radius\n"
+          "# (point data 'radius'), coloured by axial force; Play animates.\n"
+          "# ParaView: File > Load State > tubes.py; or: paraview --state=tubes.py\n"
+          "from paraview.simple import *\n"
+          "reader = PVDReader(registrationName='cosrod.pvd', FileName=r'%s')\n"
+          "tubes = Tube(registrationName='tubes', Input=reader)\n"
+          "tubes.Scalars = ['POINTS', 'radius']\n"
+          "tubes.VaryRadius = 'By Absolute Scalar'\n"
+          "tubes.NumberofSides = 24\n"
+          "tubes.Capping = 1\n"
+          "view = GetActiveViewOrCreate('RenderView')\n"
+          "shown = Show(tubes, view)\n"
+          "ColorBy(shown, ('POINTS', 'axial_force'))\n"
+          "shown.RescaleTransferFunctionToDataRange(True, False)\n"
+          "shown.SetScalarBarVisibility(view, True)\n"
+          "GetAnimationScene().UpdateAnimationUsingDataTimeSteps()\n"
+          "view.ResetCamera()\n"
+          "Render()\n",
+          full);
+  int bad = ferror(f) != 0;
+  return fclose(f) != 0 || bad ? -1 : 0;
+}

@@ -1,0 +1,11 @@
+/* The viewer bundle (viewer/ built by esbuild), embedded at build time by
+ * cmake/viewer_bundle.cmake into view_bundle.c; size 0 when the viewer
+ * could not be built (no node / npm). */
+#ifndef COSROD_VIEW_INTERNAL_H
+#define COSROD_VIEW_INTERNAL_H
+#include <stddef.h>
+
+extern const unsigned char cosrod_view_bundle[];
+extern const size_t cosrod_view_bundle_size;
+
+#endif

@@ -1,0 +1,265 @@
+// Browser test of view.html: runs an example with the cosrod CLI, opens the
+// page it wrote in headless Chromium (DevTools protocol over node's
+// WebSocket, no other dependency), shows two times (or two phases of a mode
+// shape), takes a screenshot of each and checks
+//   - no console error or uncaught exception on the page,
+//   - rod pixels where the rod's centerline projects (from the camera the
+//     page exposes and the test's own perspective projection of the
+//     centerline read from centerline.csv / modes.csv), and not 25 px aside,
+//   - the two screenshots differ where the rod moved;
+// kind truncated: centerline.csv cut in a row, `cosrod view` rewrites the
+// page, which must show a readable message naming the file and line.
+// node browser_check.mjs --cosrod BIN --example FILE --work DIR --kind dynamic|mode|truncated
+//   [--set k=v]... [--chromium PATH] [--keep PNG_PREFIX]
+// Exit 0 pass, 1 fail, 77 skipped (no Chromium).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { decodePNG } from './png.mjs';
+
+if (typeof WebSocket === 'undefined') {
+  // node 20: WebSocket behind a flag; re-run with it
+  const r = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+
+const args = { set: [] };
+for (let i = 2; i < process.argv.length; i += 2) {
+  const k = process.argv[i].replace(/^--/, ''), v = process.argv[i + 1];
+  if (k === 'set') args.set.push(v); else args[k] = v;
+}
+const fail = (msg) => { console.error(`FAIL: ${msg}`); process.exitCode = 1; };
+
+function findChromium() {
+  for (const c of [args.chromium, 'chromium', 'chromium-browser', 'google-chrome']) {
+    if (!c) continue;
+    const r = spawnSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' });
+    if (r.status === 0) return r.stdout.trim();
+  }
+  return null;
+}
+
+function readCSV(path) {
+  const lines = readFileSync(path, 'utf8').trim().split('\n');
+  const h = lines[0].split(',');
+  return lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [h[i], Number(v)])));
+}
+
+// Perspective projection of world point p to CSS pixels (camera looking
+// from position to target, vertical field of view fov in degrees).
+function project(cam, p) {
+  const sub = (a, b) => a.map((v, i) => v - b[i]);
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const unit = (a) => { const n = Math.hypot(...a); return a.map((v) => v / n); };
+  const zc = unit(sub(cam.position, cam.target));
+  const xc = unit(cross(cam.up, zc));
+  const yc = cross(zc, xc);
+  const v = sub(p, cam.position);
+  const depth = -dot(v, zc);
+  const t = Math.tan((cam.fov * Math.PI) / 360);
+  const nx = dot(v, xc) / depth / (t * cam.aspect), ny = dot(v, yc) / depth / t;
+  return [cam.left + ((nx + 1) / 2) * cam.width, cam.top + ((1 - ny) / 2) * cam.height];
+}
+
+// Rod colour (the page's plain tube colour (0.78, 0.36, 0.2), shaded and
+// antialiased against the light grey background): red above blue; the grid
+// is grey (r = g = b), the gravity arrow blue.
+const isRod = (img, x, y) => {
+  x = Math.round(x); y = Math.round(y);
+  if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
+  const o = (y * img.width + x) * 4, r = img.rgba[o], g = img.rgba[o + 1], b = img.rgba[o + 2];
+  return r > b + 20 && r >= g && r < 250;
+};
+const nearRod = (img, x, y, rad) => {
+  for (let dy = -rad; dy <= rad; dy++) for (let dx = -rad; dx <= rad; dx++) if (isRod(img, x + dx, y + dy)) return true;
+  return false;
+};
+
+class CDP {
+  constructor(url) {
+    this.ws = new WebSocket(url);
+    this.id = 0;
+    this.pending = new Map();
+    this.events = [];
+    this.ws.onmessage = (m) => {
+      const msg = JSON.parse(m.data);
+      if (msg.id && this.pending.has(msg.id)) {
+        const { res, rej } = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (msg.error) rej(new Error(JSON.stringify(msg.error))); else res(msg.result);
+      } else if (msg.method) this.events.push(msg);
+    };
+    this.open = new Promise((res, rej) => { this.ws.onopen = res; this.ws.onerror = () => rej(new Error('DevTools WebSocket failed')); });
+  }
+  send(method, params = {}) {
+    const id = ++this.id;
+    this.ws.send(JSON.stringify({ id, method, params }));
+    return new Promise((res, rej) => this.pending.set(id, { res, rej }));
+  }
+  async eval(expr) {
+    const r = await this.send('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error(`page: ${expr}: ${r.exceptionDetails.text} ${JSON.stringify(r.exceptionDetails.exception?.description || '')}`);
+    return r.result.value;
+  }
+}
+
+async function launch(chromium, profile) {
+  const proc = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader', '--no-first-run', '--no-default-browser-check', '--disable-extensions',
+    `--user-data-dir=${profile}`, '--remote-debugging-port=0', '--window-size=1000,700', '--hide-scrollbars',
+    'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise((res, rej) => {
+    let buf = '';
+    const timer = setTimeout(() => rej(new Error(`Chromium did not start: ${buf.slice(-500)}`)), 30000);
+    proc.stderr.on('data', (d) => {
+      buf += d;
+      const m = buf.match(/DevTools listening on (ws:\/\/[^\s]+)/);
+      if (m) { clearTimeout(timer); res(m[1]); }
+    });
+    proc.on('exit', (c) => rej(new Error(`Chromium exited (${c}): ${buf.slice(-500)}`)));
+  });
+  return { proc, port: new URL(url).port };
+}
+
+async function main() {
+  const t0 = Date.now();
+  const lap = (what) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${what}`);
+  const chromium = findChromium();
+  if (!chromium) {
+    console.log('SKIP: no Chromium found (apt-get install chromium; tools/install-deps.sh installs it)');
+    process.exit(77);
+  }
+  const work = resolve(args.work);
+  const out = join(work, 'out');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const run = spawnSync(args.cosrod, ['run', args.example, '-o', out, '-q', ...args.set.flatMap((s) => ['--set', s])], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`cosrod run failed (${run.status}): ${run.stderr}`);
+  if (args.kind === 'truncated') {
+    // cut centerline.csv in the middle of a row, as an interrupted copy would
+    const p = join(out, 'centerline.csv'), text = readFileSync(p, 'utf8');
+    writeFileSync(p, text.slice(0, Math.floor(text.length / 2)));
+    const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
+    if (v.status !== 0) throw new Error(`cosrod view failed (${v.status}): ${v.stderr}`);
+  }
+  lap('cosrod run done');
+  const html = join(out, 'view.html');
+  if (!existsSync(html)) {
+    const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
+    if (/not built/.test(v.stderr)) {
+      console.log(`SKIP: ${v.stderr.trim()}`);
+      process.exit(77);
+    }
+    throw new Error(`${html} was not written by cosrod run (cosrod view: ${v.stderr.trim()})`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'cosrod-chromium-'));
+  const { proc, port } = await launch(chromium, profile);
+  try {
+    lap('Chromium started');
+    const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+    const page = list.find((t) => t.type === 'page');
+    const cdp = new CDP(page.webSocketDebuggerUrl);
+    await cdp.open;
+    await cdp.send('Runtime.enable');
+    await cdp.send('Log.enable');
+    await cdp.send('Page.enable');
+    await cdp.send('Page.navigate', { url: `file://${html}` });
+    let ready = false;
+    for (let i = 0; i < 300 && !ready; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = await cdp.eval('!!(window.cosrodView && window.cosrodView.ready)').catch(() => false);
+    }
+    if (!ready) throw new Error('the page did not become ready in 30 s');
+    lap('page ready');
+    const err = await cdp.eval('window.cosrodView.error');
+    if (args.kind === 'truncated') {
+      // the page must say what is wrong, visibly, instead of a blank canvas
+      const shown = await cdp.eval("(() => { const e = document.getElementById('cv-error'); return e && e.offsetHeight > 0 ? e.textContent : null; })()");
+      console.log(`page message: ${shown}`);
+      if (!shown || !/centerline\.csv: line \d+: .*truncated/.test(shown)) fail(`no readable message for the truncated file (got ${shown})`);
+      if (args.keep) writeFileSync(`${args.keep}-0.png`, Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
+      if (!process.exitCode) console.log(`PASS: truncated centerline.csv is reported on the page`);
+      cdp.ws.close();
+      return;
+    }
+    if (err) fail(`the page reports: ${err}`);
+    const cl = readCSV(join(out, 'centerline.csv'));
+    const times = [...new Set(cl.map((r) => r.t))];
+    const shots = [];
+    let states;
+    if (args.kind === 'mode') {
+      const modes = readCSV(join(out, readFileSync(join(out, 'summary.json'), 'utf8').includes('"buckling"') ? 'buckling.csv' : 'modes.csv'));
+      const ids = [...new Set(modes.map((r) => r.mode))];
+      // the first mode that moves the centerline (not a pure rotation)
+      const k = ids.findIndex((m) => modes.some((r) => r.mode === m && Math.hypot(r.dx, r.dy, r.dz) > 1e-6));
+      await cdp.eval(`window.cosrodView.setMode(${k})`);
+      const scale = await cdp.eval(`window.cosrodView.run.modes[${k}].scale`);
+      const base = cl.filter((r) => r.t === times[0]);
+      states = [Math.PI / 2, -Math.PI / 2].map((ph) => ({
+        js: `window.cosrodView.setFrame(0, ${ph})`,
+        pts: base.map((r) => {
+          const d = modes.find((m) => m.mode === ids[k] && m.rod === r.rod && m.vertex === r.vertex);
+          return [r.x, r.y, r.z].map((v, c) => v + Math.sin(ph) * scale * [d.dx, d.dy, d.dz][c]);
+        }),
+      }));
+    } else {
+      const f2 = Math.round(0.3 * (times.length - 1));
+      states = [0, f2].map((f) => ({ js: `window.cosrodView.setFrame(${f})`, pts: cl.filter((r) => r.t === times[f]).map((r) => [r.x, r.y, r.z]) }));
+    }
+    for (const st of states) {
+      await cdp.eval(st.js);
+      await new Promise((r) => setTimeout(r, 150));
+      const cam = await cdp.eval('window.cosrodView.camera()');
+      const png = Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64');
+      if (args.keep) writeFileSync(`${args.keep}-${shots.length}.png`, png);
+      shots.push({ img: decodePNG(png), cam, pts: st.pts });
+    }
+    lap('screenshots taken');
+    for (const [i, s] of shots.entries()) {
+      // sample the centerline densely: vertices and 3 points per segment
+      const samples = [];
+      for (let v = 0; v + 1 < s.pts.length; v++)
+        for (let j = 0; j < 4; j++) samples.push(s.pts[v].map((c, k) => c + (j / 4) * (s.pts[v + 1][k] - c)));
+      let hit = 0, aside = 0, n = 0;
+      for (let j = 0; j < samples.length; j++) {
+        const [x, y] = project(s.cam, samples[j]);
+        if (x < s.cam.left || y < s.cam.top || x >= s.cam.left + s.cam.width || y >= s.cam.top + s.cam.height) continue;
+        n++;
+        if (nearRod(s.img, x, y, 3)) hit++;
+        // 25 px off the line, perpendicular to the projected segment
+        const q = project(s.cam, samples[Math.min(j + 1, samples.length - 1)]), p0 = project(s.cam, samples[Math.max(j - 1, 0)]);
+        const dx = q[0] - p0[0], dy = q[1] - p0[1], len = Math.hypot(dx, dy) || 1;
+        if (nearRod(s.img, x - (25 * dy) / len, y + (25 * dx) / len, 1) && nearRod(s.img, x + (25 * dy) / len, y - (25 * dx) / len, 1)) aside++;
+      }
+      console.log(`screenshot ${i + 1}: ${hit}/${n} centerline samples on rod pixels (within 3 px), ${aside} with rod pixels 25 px on both sides`);
+      if (n < 10) fail(`screenshot ${i + 1}: only ${n} centerline samples inside the view`);
+      if (hit < 0.95 * n) fail(`screenshot ${i + 1}: the rod is not drawn where its centerline projects (${hit}/${n})`);
+      if (aside > 0.1 * n) fail(`screenshot ${i + 1}: rod colour also far from the centerline (${aside}/${n})`);
+    }
+    // the two states differ: pixels near the second centerline that are rod in shot 2 and not in shot 1
+    const [a, b] = shots;
+    let moved = 0, diff = 0;
+    for (let i = 0; i < a.img.rgba.length; i += 4)
+      if (Math.abs(a.img.rgba[i] - b.img.rgba[i]) + Math.abs(a.img.rgba[i + 1] - b.img.rgba[i + 1]) + Math.abs(a.img.rgba[i + 2] - b.img.rgba[i + 2]) > 30) diff++;
+    a.pts.forEach((p, j) => {
+      const pa = project(a.cam, p), pb = project(b.cam, b.pts[j]);
+      moved = Math.max(moved, Math.hypot(pa[0] - pb[0], pa[1] - pb[1]));
+    });
+    console.log(`the two screenshots differ in ${diff} pixels; the projected centerline moved up to ${moved.toFixed(1)} px`);
+    if (moved < 10) fail(`the two states are too close to tell apart (the centerline moved ${moved.toFixed(1)} px)`);
+    if (diff < 100) fail(`the two screenshots are (nearly) the same (${diff} pixels differ)`);
+    const errors = cdp.events.filter((e) => (e.method === 'Runtime.consoleAPICalled' && e.params.type === 'error') ||
+      e.method === 'Runtime.exceptionThrown' || (e.method === 'Log.entryAdded' && e.params.entry.level === 'error'));
+    for (const e of errors) fail(`console error: ${JSON.stringify(e.params).slice(0, 400)}`);
+    if (!process.exitCode) console.log(`PASS: ${args.example}`);
+    cdp.ws.close();
+  } finally {
+    proc.kill('SIGTERM');
+    if (proc.exitCode === null) await new Promise((r) => { proc.on('exit', r); setTimeout(r, 15000); });
+    try { rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch { /* a leftover temp profile is harmless */ }
+  }
+}
+
+main().catch((e) => { console.error(`FAIL: ${e.stack || e}`); process.exit(1); });
