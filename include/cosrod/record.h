@@ -65,12 +65,15 @@ typedef struct cosrod_record_end {
   cosrod_status status;  /* the run's status after the last files (modes) were written */
   const char *message;   /* why it failed or stopped ("" when ok); valid until free */
   double t_failed;       /* NAN unless the solver failed at a time */
+  int view_written;      /* 1: DIR/view.html was written (with scene.json and vtk/tubes.py) */
+  const char *view_note; /* the page's note, or why it was not written, or ""; valid until free */
 } cosrod_record_end;
 
 /* After the run (run_status: what cosrod_sim_run returned; wall_time: its
  * wall seconds; interrupted_by: e.g. "SIGINT" when the user stopped it, else
  * NULL): writes modes / buckling shapes, critical points, warnings and
- * summary.json and closes every file.  Returns the status of closing the
+ * summary.json and closes every file; then scene.json, vtk/tubes.py and the
+ * browser page view.html (cosrod/view.h; never a reason to fail the run).  Returns the status of closing the
  * files (COSROD_OK when every file is in place); *end says how the run ended. */
 COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, cosrod_status run_status,
                                      double wall_time, const char *interrupted_by, cosrod_record_end *end);

@@ -588,7 +588,7 @@ static PyObject *mod_view_write(PyObject *m, PyObject *args) {
 static PyObject *mod_section_info(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *o;
-  if (!PyArg_ParseTuple(args, "O!", &ScenarioType, &o)) return NULL;
+  if (!PyArg_ParseTuple(args, "O!", &cosrod_py_scenario_type, &o)) return NULL;
   const cosrod_scenario *sc = ((ScenarioObject *)o)->sc;
   PyObject *list = PyList_New((Py_ssize_t)sc->nrods);
   if (!list) return NULL;

@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "cli_prepare.h"
-#include "cli_scene.h"
 #include "cli_signals.h"
 #include "cosrod/output.h"
 #include "cosrod/record.h"
@@ -207,8 +206,12 @@ static void print_ok(const cosrod_scenario *sc, const cosrod_sim *sim, const cha
 static int report_end(const cosrod_scenario *sc, const cosrod_sim *sim, const char *file, const char *dir,
                       int quiet, double wall, const cosrod_record_end *end) {
   const char *tu = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC ? " s" : ""; /* static: pseudo-time */
+  if (!end->view_written && end->view_note && end->view_note[0]) /* why there is no view.html */
+    fprintf(stderr, "cosrod run: note: %s\n", end->view_note);
   if (end->run == COSROD_RUN_OK) {
     if (!quiet) print_ok(sc, sim, file, dir, wall);
+    if (end->view_written && !quiet)
+      printf("  view: %s/view.html (open in a browser)%s%s\n", dir, end->view_note[0] ? "; " : "", end->view_note);
     return 0;
   }
   if (end->run == COSROD_RUN_INTERRUPTED) {
@@ -335,7 +338,6 @@ int cosrod_cmd_run(int argc, char **argv) {
   rc = report_end(sc, sim, file, dir, quiet, wall, &end);
   if (rc == 0 && cst != COSROD_OK) rc = 1;
   cosrod_recorder_free(c.rec);
-  cli_write_view_after_run(dir, sc, quiet); /* scene.json, view.html */
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
   return rc;

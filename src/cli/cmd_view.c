@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli_scene.h"
 #include "cosrod/view.h"
 
 extern char **environ;
@@ -98,25 +97,4 @@ int cosrod_cmd_view(int argc, char **argv) {
   if (msg[0]) fprintf(stderr, "cosrod view: note: %s\n", msg);
   printf("%s\n", path);
   return open ? open_browser(path) : 0;
-}
-
-void cli_write_view_after_run(const char *dir, const cosrod_scenario *sc, int quiet) {
-  if (cli_write_scene(dir, sc) != 0) {
-    fprintf(stderr, "cosrod run: warning: cannot write %s/scene.json\n", dir);
-    return;
-  }
-  if (cli_write_paraview_state(dir) != 0) fprintf(stderr, "cosrod run: warning: cannot write %s/vtk/tubes.py\n", dir);
-  if (!cosrod_view_available()) return;
-  size_t bytes = cosrod_view_data_bytes(dir);
-  if (bytes > COSROD_VIEW_AUTO_MAX_BYTES) {
-    if (!quiet)
-      printf("  view: the output is %.1f GB, view.html not written: cosrod view %s (frames decimated)\n",
-             (double)bytes / 1e9, dir);
-    return;
-  }
-  char msg[1024];
-  if (cosrod_view_write(dir, NULL, 0, msg, sizeof msg) != COSROD_OK)
-    fprintf(stderr, "cosrod run: warning: view.html not written: %s\n", msg);
-  else if (!quiet)
-    printf("  view: %s/view.html (open in a browser)%s%s\n", dir, msg[0] ? "; " : "", msg);
 }

@@ -96,6 +96,9 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   const cosrod_scenario *sc = cosrod_sim_scenario(sim);
   const size_t nrods = cosrod_sim_nrods(sim);
   if (!r) goto nomem;
+  r->dir = malloc(strlen(dir) + 1);
+  if (!r->dir) goto nomem;
+  strcpy(r->dir, dir);
   r->sc = sc;
   r->nrods = nrods;
   r->names = calloc(nrods + 1, sizeof *r->names);
@@ -188,6 +191,7 @@ void cosrod_recorder_free(cosrod_recorder *r) {
   free(r->jR);
   free(r->jtmp);
   free(r->jfin);
+  free(r->dir);
   free(r);
 }
 

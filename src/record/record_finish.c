@@ -9,6 +9,7 @@
 #include "cosrod/rod.h"
 #include "cosrod/scenario.h"
 #include "record_internal.h"
+#include "record_scene.h"
 
 /* modes.csv or buckling.csv (one row per mode and vertex), vtk/modes.pvd +
  * mode_<k>.vtp and the data of plots/modes.png or plots/buckling.png: the
@@ -118,7 +119,11 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
       snprintf(r->err, sizeof r->err, "cannot write %s", r->jfin);
     }
   }
+  int view_written = 0;
+  if (cst == COSROD_OK) record_write_view(r->dir, sc, &view_written, r->view_note, sizeof r->view_note);
   if (end) {
+    end->view_written = view_written;
+    end->view_note = r->view_note;
     end->run = res.run;
     end->status = run_st;
     end->message = r->msg;

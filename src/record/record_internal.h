@@ -24,6 +24,8 @@ struct cosrod_recorder {
   double *jR;         /* (6 njoints) reaction wrenches */
   char msg[1024];     /* cosrod_record_end.message */
   char err[512];      /* an error of the recorder's own files (joints.csv) */
+  char *dir;          /* the output directory */
+  char view_note[1200]; /* cosrod_record_end.view_note */
 };
 
 #endif

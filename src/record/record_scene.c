@@ -3,12 +3,14 @@
  * drawn), each body's mass and principal inertias (drawn as the inertia
  * ellipsoid) and the joints; vtk/tubes.py, a ParaView state for tubes. */
 #define _XOPEN_SOURCE 700
-#include "cli_scene.h"
+#include "record_scene.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "cosrod/view.h"
 
 static void put_str(FILE *f, const char *s) {
   fputc('"', f);
@@ -43,7 +45,7 @@ static void put_section(FILE *f, const cosrod_sc_section *s) {
   }
 }
 
-int cli_write_scene(const char *dir, const cosrod_scenario *sc) {
+int record_write_scene(const char *dir, const cosrod_scenario *sc) {
   char path[4200], tmp[4300];
   snprintf(path, sizeof path, "%s/scene.json", dir);
   snprintf(tmp, sizeof tmp, "%s/.scene.json.tmp", dir);
@@ -85,7 +87,7 @@ int cli_write_scene(const char *dir, const cosrod_scenario *sc) {
 }
 
 
-int cli_write_paraview_state(const char *dir) {
+int record_write_paraview_state(const char *dir) {
   char pvd[4200], path[4200], full[PATH_MAX];
   snprintf(pvd, sizeof pvd, "%s/vtk/cosrod.pvd", dir);
   if (!realpath(pvd, full)) return 0; /* no VTK output */
@@ -114,4 +116,28 @@ int cli_write_paraview_state(const char *dir) {
           full);
   int bad = ferror(f) != 0;
   return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+void record_write_view(const char *dir, const cosrod_scenario *sc, int *written, char *note, size_t n) {
+  *written = 0;
+  note[0] = '\0';
+  if (record_write_scene(dir, sc) != 0) {
+    snprintf(note, n, "cannot write %s/scene.json", dir);
+    return;
+  }
+  if (record_write_paraview_state(dir) != 0) snprintf(note, n, "cannot write %s/vtk/tubes.py", dir);
+  if (!cosrod_view_available()) return;
+  size_t bytes = cosrod_view_data_bytes(dir);
+  if (bytes > COSROD_VIEW_AUTO_MAX_BYTES) {
+    snprintf(note, n, "the output is %.1f GB, view.html not written: cosrod view %s (frames decimated)",
+             (double)bytes / 1e9, dir);
+    return;
+  }
+  char msg[1024];
+  if (cosrod_view_write(dir, NULL, 0, msg, sizeof msg) != COSROD_OK) {
+    snprintf(note, n, "view.html not written: %s", msg);
+    return;
+  }
+  *written = 1;
+  snprintf(note, n, "%s", msg);
 }

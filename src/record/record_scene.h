@@ -1,0 +1,23 @@
+/* scene.json, the ParaView state and view.html next to a run's output files
+ * (module-internal part of the recorder). */
+#ifndef COSROD_RECORD_SCENE_H
+#define COSROD_RECORD_SCENE_H
+#include <stddef.h>
+
+#include "cosrod/scenario.h"
+
+/* DIR/scene.json: gravity, rod sections, body masses and inertias, joints
+ * (what the viewer draws beyond the output files).  0 ok, -1 I/O error. */
+int record_write_scene(const char *dir, const cosrod_scenario *sc);
+
+/* DIR/vtk/tubes.py: a ParaView Python state (File > Load State) showing the
+ * rods of vtk/cosrod.pvd as tubes of their radius coloured by axial force.
+ * 0 ok or no vtk/, -1 I/O error. */
+int record_write_paraview_state(const char *dir);
+
+/* After a run: scene.json, vtk/tubes.py, then view.html when the output is at
+ * most COSROD_VIEW_AUTO_MAX_BYTES and the viewer is built.  Never fails the
+ * run: *written is 1 when view.html was written; note (size n) gets a line
+ * for the user: the page's own note, why it was not written, or "". */
+void record_write_view(const char *dir, const cosrod_scenario *sc, int *written, char *note, size_t n);
+#endif
