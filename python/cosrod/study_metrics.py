@@ -1,0 +1,128 @@
+"""Metrics of a study member: functions of its output folder (RunOutput).
+
+A metric is fn(run) -> a number (one column, the metric's name) or a dict
+{suffix: number} (columns name_suffix).  The defaults:
+  wall_time       the run's wall time [s] (summary.json)
+  steps           integrator steps (nsteps; increments of a static analysis)
+  tip             final tip position of rod 0 (tip_x, tip_y, tip_z) [m]
+  max_strain      max over time and segments of |Gamma|, the shear and extension
+                  strain of rod 0 (strains.csv: 0 in the stress-free state)
+  max_reaction    max over time and supported ends of the reaction force |F| [N]
+  energy_balance  max |balance(t) - balance(0)| of energy.csv [J] (integration error)
+A metric that does not apply (no rod, no reactions.csv) is NaN.
+"""
+import json
+import math
+import os
+
+import numpy as np
+
+
+class RunOutput:
+    """The files of one run: .dir, .params (the member's parameters),
+    .summary (summary.json as a dict), .table(name) -> pandas DataFrame of
+    name.csv (cached; None if the run did not write it)."""
+
+    def __init__(self, d, params=None):
+        self.dir = d
+        self.params = dict(params or {})
+        self._tables = {}
+        with open(os.path.join(d, "summary.json")) as f:
+            self.summary = json.load(f)
+
+    @property
+    def status(self):
+        return self.summary.get("status")
+
+    def table(self, name):
+        if name not in self._tables:
+            path = os.path.join(self.dir, name + ".csv")
+            if os.path.exists(path):
+                import pandas as pd
+
+                self._tables[name] = pd.read_csv(path)
+            else:
+                self._tables[name] = None
+        return self._tables[name]
+
+
+def wall_time(run):
+    s = run.summary
+    return float(s.get("wall_time", s.get("stats", {}).get("wall_time", math.nan)))
+
+
+def steps(run):
+    s = run.summary
+    st = s.get("stats") or {}
+    return int(st["nsteps"]) if "nsteps" in st else math.nan
+
+
+def tip(run):
+    rods = run.summary.get("rods") or []
+    if rods and rods[0].get("tip") is not None:
+        return dict(zip("xyz", map(float, rods[0]["tip"])))
+    return {"x": math.nan, "y": math.nan, "z": math.nan}
+
+
+def max_strain(run):
+    s = run.table("strains")
+    if s is None or len(s) == 0:
+        return math.nan
+    s = s[s["rod"] == s["rod"].min()]
+    g = s[["Gamma1", "Gamma2", "Gamma3"]].to_numpy()
+    return float(np.sqrt((g * g).sum(axis=1)).max())
+
+
+def max_reaction(run):
+    r = run.table("reactions")
+    if r is None or len(r) == 0:
+        return math.nan
+    f = r[["Fx", "Fy", "Fz"]].to_numpy()
+    return float(np.sqrt((f * f).sum(axis=1)).max())
+
+
+def energy_balance(run):
+    e = run.table("energy")
+    if e is None or len(e) == 0:
+        return math.nan
+    b = e["balance"].to_numpy()
+    return float(np.abs(b - b[0]).max())
+
+
+DEFAULT_METRICS = {"wall_time": wall_time, "steps": steps, "tip": tip, "max_strain": max_strain,
+                   "max_reaction": max_reaction, "energy_balance": energy_balance}
+
+
+def normalise(metrics):
+    """A dict name -> fn from None (the defaults), a dict, or a list of
+    functions (named by __name__)."""
+    if metrics is None:
+        return dict(DEFAULT_METRICS)
+    if isinstance(metrics, dict):
+        return dict(metrics)
+    if callable(metrics):
+        metrics = [metrics]
+    return {getattr(f, "__name__", f"metric{k}"): f for k, f in enumerate(metrics)}
+
+
+def evaluate(metrics, run):
+    """({column: value}, [error messages]) of every metric on run."""
+    vals, errs = {}, []
+    for name, fn in metrics.items():
+        try:
+            v = fn(run)
+        except Exception as e:  # a metric's bug is the row's message, not the study's end
+            errs.append(f"metric {name}: {type(e).__name__}: {e}")
+            v = math.nan
+        if isinstance(v, dict):
+            for k, x in v.items():
+                vals[f"{name}_{k}"] = _number(x)
+        else:
+            vals[name] = _number(v)
+    return vals, errs
+
+
+def _number(x):
+    if hasattr(x, "item"):
+        x = x.item()
+    return x
