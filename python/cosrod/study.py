@@ -370,7 +370,7 @@ class _Table:
             return
         self.last = now
         tmp = f"{self.path}.tmp{os.getpid()}"
-        self.frame().to_csv(tmp, index=False)
+        self.frame().to_csv(tmp, index=False, float_format="%.17g")
         os.replace(tmp, self.path)
 
 

@@ -40,7 +40,7 @@ class RunOutput:
             if os.path.exists(path):
                 import pandas as pd
 
-                self._tables[name] = pd.read_csv(path)
+                self._tables[name] = pd.read_csv(path, float_precision="round_trip")
             else:
                 self._tables[name] = None
         return self._tables[name]
