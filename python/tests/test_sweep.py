@@ -36,7 +36,7 @@ def counting_cli(tmp_path, cli, extra=""):
     log (an independent count of the members executed)."""
     log = tmp_path / "runs.log"
     w = tmp_path / "cosrod-counting"
-    w.write_text(f'#!/bin/sh\nif [ "$1" = run ]; then echo "$5" >> "{log}"; fi\n{extra}\nexec "{cli}" "$@"\n')
+    w.write_text(f'#!/bin/sh\nif [ "$1" = run ]; then echo "$4" >> "{log}"; fi\n{extra}\nexec "{cli}" "$@"\n')
     w.chmod(0o755)
     return str(w), log
 
@@ -110,12 +110,11 @@ def _markers(out):
     return [r for r in os.listdir(d) if (d / r / study.MARKER).exists()] if d.exists() else []
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
-def test_resume_after_kill(pendulum, cli, tmp_path, sig):
+def resume_after(sig, pendulum, cli, tmp_path):
     wrapper, log = counting_cli(tmp_path, cli)
     out = tmp_path / "study"
     env = dict(os.environ, COSROD_CLI=wrapper)
-    cmd = _study_cmd(pendulum, out, 0.3)
+    cmd = _study_cmd(pendulum, out, 0.2)
     p = subprocess.Popen(cmd, env=env, start_new_session=True, stderr=subprocess.PIPE, text=True)
     t0 = time.monotonic()
     while len(_markers(out)) < 2 and p.poll() is None and time.monotonic() - t0 < 60:
@@ -142,6 +141,33 @@ def test_resume_after_kill(pendulum, cli, tmp_path, sig):
     assert not {os.path.basename(d) for d in again} & done_first
     table = pd.read_csv(out / "sweep.csv")
     assert list(table["status"]) == ["ok"] * 6 and list(table["rods.0.segments"]) == [4, 5, 6, 7, 8, 9]
+
+
+def test_resume_after_kill(pendulum, cli, tmp_path):
+    resume_after(signal.SIGKILL, pendulum, cli, tmp_path)
+
+
+def test_resume_after_ctrl_c(pendulum, cli, tmp_path):
+    resume_after(signal.SIGINT, pendulum, cli, tmp_path)
+
+
+def test_dask_worker_loss_requeues(pendulum, cli, tmp_path):
+    """The first attempt of one member kills its Dask worker process (kill -9
+    of the wrapper's parent); the scheduler re-queues it on a new worker and
+    the study completes with every member ok."""
+    from distributed import Client, LocalCluster
+
+    flag = tmp_path / "killed"
+    kill = f'case "$*" in *segments=6*) [ -e "{flag}" ] || {{ touch "{flag}"; kill -9 $PPID; sleep 5; }} ;; esac'
+    wrapper, log = counting_cli(tmp_path, cli, extra=kill)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, \
+            Client(c) as client:
+        df = cosrod.sweep(pendulum, {"rods.0.segments": [4, 5, 6]}, set=FAST, out=tmp_path / "s",
+                          client=client, cli=wrapper)
+    assert flag.exists()
+    assert list(df["status"]) == ["ok"] * 3
+    runs = executed(log)
+    assert len(runs) >= 4 and sorted(set(runs)) == sorted(str(tmp_path / "s" / d) for d in df["dir"])
 
 
 def test_cli_sweep_writes_table_and_plots(pendulum, cli, tmp_path):
