@@ -23,6 +23,7 @@ cosrod program and a file system shared with OUT.
 
 `python3 -m cosrod.study` is the engine of the command `cosrod sweep`.
 """
+import csv
 import hashlib
 import itertools
 import json
@@ -228,6 +229,16 @@ def _die_with_parent():
         _PRCTL(1, signal.SIGTERM, 0, 0, 0)
 
 
+def _setpriv():
+    """util-linux's setpriv sets PR_SET_PDEATHSIG before exec without a
+    preexec_fn (which forces a fork of this whole process per member)."""
+    exe = shutil.which("setpriv") if _PRCTL is not None else None
+    if exe and subprocess.run([exe, "--pdeathsig", "TERM", "true"], capture_output=True).returncode == 0:
+        return [exe, "--pdeathsig", "TERM"]
+    return []
+
+
+_SETPRIV = _setpriv()
 _RUNNING = {}  # Popen of the members running in this process (local mode), by hash
 _RUNNING_LOCK = threading.Lock()
 
@@ -268,12 +279,12 @@ def run_one(task):
         if os.path.isdir(d):
             shutil.rmtree(d)  # an interrupted member: start afresh
         os.makedirs(d)
-        cmd = [task["cli"], "run", task["file"], "-o", d, "--quiet"]
+        cmd = _SETPRIV + [task["cli"], "run", task["file"], "-o", d, "--quiet"]
         for k, v in task["sets"].items():
             cmd += ["--set", f"{k}={v}"]
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=_die_with_parent)
+                             preexec_fn=None if _SETPRIV else _die_with_parent)
         with _RUNNING_LOCK:
             _RUNNING[h] = p
         try:
@@ -342,7 +353,7 @@ class _Table:
     """The rows of the study and OUT/sweep.csv (replaced atomically, at most
     every `every` seconds and at the end)."""
 
-    def __init__(self, path, rows, pnames, every=0.5):
+    def __init__(self, path, rows, pnames, every=1.0):
         self.path, self.rows, self.pnames, self.every = path, rows, pnames, every
         self.last = 0.0
         self.metric_cols = []
@@ -369,9 +380,25 @@ class _Table:
         if not force and now - self.last < self.every:
             return
         self.last = now
+        cols = ["run"] + self.pnames + ["status"] + self.metric_cols + ["message", "dir", "hash"]
         tmp = f"{self.path}.tmp{os.getpid()}"
-        self.frame().to_csv(tmp, index=False, float_format="%.17g")
+        with open(tmp, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(cols)
+            for r in self.rows:
+                w.writerow([_cell(r.get(c)) for c in cols])
         os.replace(tmp, self.path)
+
+
+def _cell(v):
+    """A CSV field: floats in round-trip form (repr), NaN / None empty."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (list, tuple, dict)):
+        return json.dumps(v)
+    return v
 
 
 def _stop_running(grace=2.0):
