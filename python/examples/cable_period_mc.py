@@ -18,6 +18,7 @@ slope of the samples.
 """
 import math
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -44,6 +45,8 @@ def period(run):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:  # the test mode (ctest): a fresh study, not the previous one resumed
+        shutil.rmtree("cable_period_mc", ignore_errors=True)
     u = qmc.LatinHypercube(d=1, seed=7).random(n)[:, 0]
     samples = pd.DataFrame({"materials.nylon.E": norm.ppf(u, loc=E0, scale=SD)})
     df = cosrod.sweep(PATH, samples, metrics={"period": period, "wall_time": cosrod.study.DEFAULT_METRICS["wall_time"]},
