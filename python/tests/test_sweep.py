@@ -119,9 +119,10 @@ def resume_after(sig, pendulum, cli, tmp_path):
     t0 = time.monotonic()
     while len(_markers(out)) < 2 and p.poll() is None and time.monotonic() - t0 < 60:
         time.sleep(0.02)
+    assert p.poll() is None, "the study ended before it could be stopped"
     os.killpg(p.pid, sig)  # the whole group, as a terminal's Ctrl-C or a batch system's kill
     rc = p.wait()
-    assert p.poll() is not None and rc != 0
+    assert rc != 0
     done_first = set(_markers(out))
     first = executed(log)
     assert 2 <= len(done_first) < 6
