@@ -33,8 +33,9 @@ static int is_dir(const char *p) {
 }
 
 /* The folder holding the cosrod package for this program: the build tree's
- * when the program is the build tree's, else the installed one's (if any). */
-static const char *package_dir(const char *self) {
+ * when the program is the build tree's, else PREFIX/<python dir> next to an
+ * installed PREFIX/bin/cosrod (relocatable, like the library's RPATH). */
+static const char *package_dir(const char *self, char *buf, size_t len) {
 #if defined(COSROD_SWEEP_BUILD_DIR) && defined(COSROD_SWEEP_PY_BUILD)
   char build[PATH_MAX];
   if (realpath(COSROD_SWEEP_BUILD_DIR, build) && strncmp(self, build, strlen(build)) == 0 &&
@@ -42,9 +43,17 @@ static const char *package_dir(const char *self) {
     return COSROD_SWEEP_PY_BUILD;
 #endif
 #ifdef COSROD_SWEEP_PY_INSTALL
-  if (is_dir(COSROD_SWEEP_PY_INSTALL)) return COSROD_SWEEP_PY_INSTALL;
+  if (COSROD_SWEEP_PY_INSTALL[0] == '/') return is_dir(COSROD_SWEEP_PY_INSTALL) ? COSROD_SWEEP_PY_INSTALL : NULL;
+  const char *slash = strrchr(self, '/');
+  size_t bin = slash ? (size_t)(slash - self) : 0; /* PREFIX/bin */
+  while (bin > 0 && self[bin - 1] != '/') bin--;    /* PREFIX/ */
+  if (bin > 0 && (size_t)snprintf(buf, len, "%.*s%s", (int)bin, self, COSROD_SWEEP_PY_INSTALL) < len &&
+      is_dir(buf))
+    return buf;
 #endif
   (void)self;
+  (void)buf;
+  (void)len;
   return NULL;
 }
 
@@ -56,7 +65,8 @@ int cosrod_cmd_sweep(int argc, char **argv) {
     return 2;
   }
   self[n] = '\0';
-  const char *pkg = package_dir(self);
+  char pkgbuf[PATH_MAX];
+  const char *pkg = package_dir(self, pkgbuf, sizeof pkgbuf);
   if (pkg) {
     const char *old = getenv("PYTHONPATH");
     size_t len = strlen(pkg) + (old ? strlen(old) : 0) + 2;
