@@ -27,10 +27,12 @@ int cosrod_cmd_sweep(int argc, char **argv);
 #define COSROD_SWEEP_PYTHON "python3"
 #endif
 
+#if defined(COSROD_SWEEP_PY_BUILD) || defined(COSROD_SWEEP_PY_INSTALL)
 static int is_dir(const char *p) {
   struct stat st;
   return p && p[0] && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
+#endif
 
 /* The folder holding the cosrod package for this program: the build tree's
  * when the program is the build tree's, else PREFIX/<python dir> next to an
@@ -39,7 +41,7 @@ static const char *package_dir(const char *self, char *buf, size_t len) {
 #if defined(COSROD_SWEEP_BUILD_DIR) && defined(COSROD_SWEEP_PY_BUILD)
   char build[PATH_MAX];
   if (realpath(COSROD_SWEEP_BUILD_DIR, build) && strncmp(self, build, strlen(build)) == 0 &&
-      is_dir(COSROD_SWEEP_PY_BUILD))
+      self[strlen(build)] == '/' && is_dir(COSROD_SWEEP_PY_BUILD))
     return COSROD_SWEEP_PY_BUILD;
 #endif
 #ifdef COSROD_SWEEP_PY_INSTALL
