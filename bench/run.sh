@@ -238,6 +238,15 @@ echo "== integrators: odex work-precision beside dop853 / dopri5 and its stabili
   "$B/bench/integrators/bench_odex" --stability > "$R/odex-stability.txt" ||
   echo "bench_odex failed (bench/results/odex.md is then stale)" >&2
 
+# design studies (cosrod.sweep): 64 short runs one at a time, locally, on a Dask LocalCluster
+echo "== design studies: throughput of cosrod.sweep (bench/sweep/bench_sweep.py) -> $R/sweep.md"
+if python3 -c "import distributed, pandas" 2>/dev/null && [ -d "$B/python/cosrod" ]; then
+  if [ $QUICK = 1 ]; then PYTHONPATH="$B/python" python3 "$ROOT/bench/sweep/bench_sweep.py" "$B" "$R/sweep.md" 1
+  else PYTHONPATH="$B/python" python3 "$ROOT/bench/sweep/bench_sweep.py" "$B" "$R/sweep.md" 2; fi
+else
+  echo "   (skipped: needs python3-pandas, python3-distributed and the build's Python package)"
+fi
+
 echo "== report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
   python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"

@@ -438,3 +438,6 @@ class Sim:
     @property
     def stats(self):
         return self._h.stats()
+
+
+from .study import sweep  # noqa: E402  (design studies: cosrod.study)

@@ -108,3 +108,38 @@ def animate(res, path, rod=None, fps=25, duration=None, axes=None, dpi=100):
     anim.save(str(path), writer=writer, dpi=dpi)
     plt.close(fig)
     return path
+
+
+def sweep(df, x, y, hue=None, ax=None, **kw):
+    """A study's metric y against parameter x (cosrod.sweep's DataFrame),
+    one line per value of `hue` (a parameter; a colour scale with a colour bar
+    when it has more than 8 values); runs whose status is not "ok" are left
+    out and counted in the title.  Returns the matplotlib Axes."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        ax = plt.figure().add_subplot()
+    ok = df[df["status"] == "ok"] if "status" in df else df
+    nbad = len(df) - len(ok)
+    if hue is None:
+        d = ok.sort_values(x)
+        if d[x].is_unique:
+            ax.plot(d[x], d[y], marker="o", **kw)
+        else:
+            ax.scatter(d[x], d[y], **kw)
+    else:
+        levels = sorted(ok[hue].unique(), key=lambda v: (isinstance(v, str), v))
+        if len(levels) > 8 and ok[hue].dtype.kind in "fiu":
+            sc = ax.scatter(ok[x], ok[y], c=ok[hue], **kw)
+            ax.figure.colorbar(sc, ax=ax, label=hue)
+        else:
+            for v in levels:
+                d = ok[ok[hue] == v].sort_values(x)
+                ax.plot(d[x], d[y], marker="o", label=f"{hue} = {v:.4g}" if isinstance(v, float) else f"{hue} = {v}",
+                        **kw)
+            ax.legend(fontsize="small")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    if nbad:
+        ax.set_title(f"{nbad} run(s) not ok, not shown", fontsize="small")
+    return ax

@@ -38,6 +38,14 @@ def test_cmake_install_and_pip_install(source_dir, tmp_path):
     path = os.path.join(source_dir, "examples", "rubber-pendulum.yaml")
     ref = reference(path)
     np.testing.assert_array_equal(run_from(site, path, str(tmp_path / "a.npy"), tmp_path), ref)
+    # the installed `cosrod sweep` finds the installed package (PREFIX/bin/../lib/python3.X/...)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    r = subprocess.run([str(prefix / "bin" / "cosrod"), "sweep", path, "--param", "rods.0.segments=4,5", "--set",
+                        "analysis.t_end=0.01", "--set", "output.vtk=false", "--set", "output.plots=false", "-q",
+                        "-o", str(tmp_path / "study")], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "study" / "sweep.csv").read_text().count("\n") == 3
 
     # pip, offline, against the installed library (found through COSROD_PREFIX)
     target = tmp_path / "pip"

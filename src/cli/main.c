@@ -12,6 +12,7 @@
 int cosrod_cmd_check(int argc, char **argv); /* cmd_check.c */
 int cosrod_cmd_run(int argc, char **argv);   /* cmd_run.c */
 int cosrod_cmd_view(int argc, char **argv);  /* cmd_view.c */
+int cosrod_cmd_sweep(int argc, char **argv); /* cmd_sweep.c */
 
 /* Rigid bodies and joints ([L]; README "Rigid bodies and joints"). */
 static void usage_bodies(FILE *f) {
@@ -78,6 +79,16 @@ static void usage(FILE *f) {
           "  130  interrupted by Ctrl-C (SIGINT); 143 by SIGTERM (timeout, batch\n"
           "       schedulers), 129 by SIGHUP (terminal closed); files stay valid,\n"
           "       summary.json says \"interrupted\"\n"
+          "\n");
+  fprintf(f,
+          "design studies (README \"Design studies\"; cosrod sweep --help):\n"
+          "  sweep FILE --param KEY=V1,V2,... --param KEY=START:STOP:COUNT [--zip]\n"
+          "        [--samples FILE.csv] [--set k.p=v]... [--jobs N] [--scheduler ADDRESS]\n"
+          "        [--timeout S] [--plot] [--quiet] -o DIR\n"
+          "                one `cosrod run` per parameter combination (all cores, or a Dask\n"
+          "                cluster); DIR/sweep.csv: parameters, status, metrics, message,\n"
+          "                run folder DIR/runs/<hash>; rerunning resumes (complete runs are\n"
+          "                reused); exit 0 all ok, 1 some runs failed or invalid, 130 Ctrl-C\n"
           "\n");
   fprintf(f,
           "output files: summary.json, centerline.csv, frames.csv, strains.csv,\n"
@@ -162,6 +173,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "check") == 0) return cosrod_cmd_check(argc - 2, argv + 2);
   if (strcmp(argv[1], "run") == 0) return cosrod_cmd_run(argc - 2, argv + 2);
   if (strcmp(argv[1], "view") == 0) return cosrod_cmd_view(argc - 2, argv + 2);
+  if (strcmp(argv[1], "sweep") == 0) return cosrod_cmd_sweep(argc - 2, argv + 2);
   if (strcmp(argv[1], "selfcheck") == 0) return cosrod_quat_selfcheck(stdout) == 0 ? 0 : 1;
   fprintf(stderr, "cosrod: unknown command '%s' (try 'cosrod help')\n", argv[1]);
   return 2;
