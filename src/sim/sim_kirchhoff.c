@@ -26,21 +26,11 @@
  *   cosrod_sim_input_warning. */
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
-
-static void kerr(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt, ...) {
-  char problem[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(problem, sizeof problem, fmt, ap);
-  va_end(ap);
-  if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
-}
 
 static int is_kirchhoff(const cosrod_sc_rod *sr) { return sr->model != COSROD_SC_MODEL_COSSERAT; }
 
@@ -52,7 +42,7 @@ cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err
   char key[96];
   if (sr->shear_correction[0] != 1.0 || sr->shear_correction[1] != 1.0) {
     snprintf(key, sizeof key, "rods.%zu.shear_correction", r);
-    kerr(err, errlen, sc, key, "only for cosserat rods (a %s rod has no shear)", mname);
+    sim_set_err(err, errlen, sc, key, "only for cosserat rods (a %s rod has no shear)", mname);
     return COSROD_ERR_INVALID;
   }
   if (sr->damping.kind == COSROD_SC_DAMPING_COEFFICIENTS) {
@@ -60,7 +50,7 @@ cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err
     for (int k = 0; k < (inext ? 3 : 2); k++)
       if (sr->damping.V_gamma[k] != 0.0) {
         snprintf(key, sizeof key, "rods.%zu.damping", r);
-        kerr(err, errlen, sc, key, "viscous %s coefficient of a constrained strain in a %s rod (must be 0)",
+        sim_set_err(err, errlen, sc, key, "viscous %s coefficient of a constrained strain in a %s rod (must be 0)",
              k < 2 ? "shear" : "extension", mname);
         return COSROD_ERR_INVALID;
       }
@@ -79,7 +69,7 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
     /* galpha runs the index-1 ODE form (sim_galpha_kirchhoff.c) whatever the formulation */
     if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA && sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
-      kerr(err, errlen, sc, key,
+      sim_set_err(err, errlen, sc, key,
            "%s rods: integrator galpha runs the null-space form (formulation dae is for radau5, rodas, seulex, ida)",
            mname);
       return COSROD_ERR_UNSUPPORTED;
@@ -155,19 +145,19 @@ cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
       double ts;
       int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
       if (k >= 0)
-        kerr(err, errlen, s->sc, key,
+        sim_set_err(err, errlen, s->sc, key,
              "no consistent initial state: kinematic singularity at t = 0 near segment %d "
              "(rank-deficient constraint Jacobian, [LA] 4(a))",
              k);
       else
-        kerr(err, errlen, s->sc, key, "no consistent initial state (%s)", cosrod_strerror(st));
+        sim_set_err(err, errlen, s->sc, key, "no consistent initial state (%s)", cosrod_strerror(st));
       return st;
     }
     double gp, gv;
     cosrod_rod_kirchhoff_residual(rod, s->data[r], s->form, 0.0, s->yl, &gp, &gv);
     double L = cosrod_rod_grid(rod)[cosrod_rod_nseg(rod)] - cosrod_rod_grid(rod)[0];
     if (!(gp <= 1e-9 * L)) {
-      kerr(err, errlen, s->sc, key, "no consistent initial state (constraint residual %.3g m)", gp);
+      sim_set_err(err, errlen, s->sc, key, "no consistent initial state (constraint residual %.3g m)", gp);
       return COSROD_ERR_CONVERGENCE;
     }
     if (moved > 1e-9 * L && !s->input_warn[0]) {
@@ -218,7 +208,7 @@ int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen) {
     if (k < 0) continue;
     char key[64];
     snprintf(key, sizeof key, "rods.%zu", r);
-    kerr(err, errlen, s->sc, key,
+    sim_set_err(err, errlen, s->sc, key,
          "kinematic singularity of the initial state near segment %d (rank-deficient constraint Jacobian, "
          "[LA] 4(a)): e.g. a straight %s rod between two fixed points",
          k, cosrod_sc_model_name(s->sc->rods[r].model));
