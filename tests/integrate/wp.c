@@ -135,10 +135,13 @@ int wp_csv_read(const char *path, wp_point *pts, int max, char *msg, size_t msg_
     long n = 0;
     double work;
     int ok = split(line, fld, 16) == 15;
+    /* names longer than their fields are a parse error, not a silent cut */
+    ok = ok && strlen(fld[0]) < sizeof p->method && strlen(fld[1]) < sizeof p->problem &&
+         strlen(fld[14]) < sizeof p->status;
     if (ok) {
-      snprintf(p->method, sizeof p->method, "%s", fld[0]);
-      snprintf(p->problem, sizeof p->problem, "%s", fld[1]);
-      snprintf(p->status, sizeof p->status, "%s", fld[14]);
+      snprintf(p->method, sizeof p->method, "%.*s", (int)sizeof p->method - 1, fld[0]);
+      snprintf(p->problem, sizeof p->problem, "%.*s", (int)sizeof p->problem - 1, fld[1]);
+      snprintf(p->status, sizeof p->status, "%.*s", (int)sizeof p->status - 1, fld[14]);
       ok = parse_long(fld[2], &n) && parse_double(fld[3], &p->rtol) && parse_double(fld[4], &p->atol) &&
            parse_double(fld[5], &p->err) && parse_long(fld[6], &p->nfev) && parse_long(fld[7], &p->njev) &&
            parse_long(fld[8], &p->nsteps) && parse_long(fld[9], &p->naccept) &&
