@@ -82,6 +82,20 @@ PyObject *cosrod_py_scenario_error(const char *msg) {
   return NULL;
 }
 
+/* The Scenario object of a load / parse that returned st (ScenarioError with
+ * the loader's one-line message, MemoryError, or the wrapped scenario). */
+static PyObject *wrap_loaded(cosrod_status st, cosrod_scenario *sc, const char *err) {
+  if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
+  if (st != COSROD_OK) return cosrod_py_scenario_error(err[0] ? err : cosrod_strerror(st));
+  ScenarioObject *o = PyObject_New(ScenarioObject, &cosrod_py_scenario_type);
+  if (!o) {
+    cosrod_scenario_free(sc);
+    return NULL;
+  }
+  o->sc = sc;
+  return (PyObject *)o;
+}
+
 /* load(path, sets) -> Scenario; sets: sequence of "key.path=value" strings. */
 PyObject *cosrod_py_load(PyObject *m, PyObject *args) {
   (void)m;
@@ -110,15 +124,7 @@ PyObject *cosrod_py_load(PyObject *m, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_load(path, sets, (size_t)n, &sc, err, sizeof err);
   Py_END_ALLOW_THREADS free(sets);
   Py_DECREF(seq);
-  if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-  if (st != COSROD_OK) return cosrod_py_scenario_error(err[0] ? err : cosrod_strerror(st));
-  ScenarioObject *o = PyObject_New(ScenarioObject, &cosrod_py_scenario_type);
-  if (!o) {
-    cosrod_scenario_free(sc);
-    return NULL;
-  }
-  o->sc = sc;
-  return (PyObject *)o;
+  return wrap_loaded(st, sc, err);
 }
 
 /* parse(text, name) -> Scenario: YAML text in memory (cosrod_scenario_parse). */
@@ -131,14 +137,6 @@ PyObject *cosrod_py_parse(PyObject *m, PyObject *args) {
   cosrod_scenario *sc = NULL;
   cosrod_status st;
   Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &sc, err, sizeof err);
-  Py_END_ALLOW_THREADS if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
-  if (st != COSROD_OK) return cosrod_py_scenario_error(err[0] ? err : cosrod_strerror(st));
-  ScenarioObject *o = PyObject_New(ScenarioObject, &cosrod_py_scenario_type);
-  if (!o) {
-    cosrod_scenario_free(sc);
-    return NULL;
-  }
-  o->sc = sc;
-  return (PyObject *)o;
+  Py_END_ALLOW_THREADS return wrap_loaded(st, sc, err);
 }
 
