@@ -601,7 +601,7 @@ static PyObject *mod_section_info(PyObject *m, PyObject *args) {
                                       "inner_radius", x->inner_radius)
                   : x->shape == COSROD_SC_SECTION_CIRCLE
                       ? Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", x->radius)
-                      : Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", sqrt(x->area / 3.14159265358979323846));
+                      : Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", cosrod_sc_section_radius(x));
     if (!d) {
       Py_DECREF(list);
       return NULL;

@@ -41,7 +41,7 @@ static void put_section(FILE *f, const cosrod_sc_section *s) {
     break;
   default: /* custom: a circle of the same area */
     fprintf(f, "{\"shape\": \"circle\", \"radius\": %.17g, \"area\": %.17g, \"custom\": true}",
-            s->area > 0 ? sqrt(s->area / 3.14159265358979323846) : 0.0, s->area);
+            cosrod_sc_section_radius(s), s->area);
   }
 }
 
