@@ -165,8 +165,9 @@ void record_write_view(const char *dir, const cosrod_scenario *sc, int *written,
   if (!cosrod_view_available()) return;
   size_t bytes = cosrod_view_data_bytes(dir);
   if (bytes > COSROD_VIEW_AUTO_MAX_BYTES) {
-    snprintf(note, n, "the output is %.1f GB, view.html not written: cosrod view %s (frames decimated)",
-             (double)bytes / 1e9, dir);
+    snprintf(note, n,
+             "the output is %.0f MB (> %.0f MB), view.html not written: cosrod view %s writes it with frames decimated",
+             (double)bytes / 1048576.0, (double)COSROD_VIEW_AUTO_MAX_BYTES / 1048576.0, dir);
     return;
   }
   char msg[1024];
