@@ -120,7 +120,84 @@ async function launch(chromium, profile) {
     });
     proc.on('exit', (c) => rej(new Error(`Chromium exited (${c}): ${buf.slice(-500)}`)));
   });
-  return { proc, port: new URL(url).port };
+  return { proc, port: new URL(url).port, browserURL: url };
+}
+
+// Browser.close on the browser's own DevTools endpoint.
+async function closeBrowser(url) {
+  const c = new CDP(url);
+  await c.open;
+  await Promise.race([c.send('Browser.close'), new Promise((r) => setTimeout(r, 2000))]);
+  c.ws.close();
+}
+
+const clickButton = (text) => `(() => { const b = [...document.querySelectorAll('button')].find((x) => x.textContent === '${text}');
+  if (!b) throw new Error('no ${text} button'); if (b.disabled) return false; b.click(); return true; })()`;
+
+// PNG and WebM export: click the buttons; the page keeps what it offered for
+// download (cosrodView.exported): a PNG of the canvas's size showing the rod,
+// and a WebM (EBML header, DocType webm, at least one Cluster of frames).
+async function checkExports(cdp, cam) {
+  if (!(await cdp.eval(clickButton('PNG')))) return fail('the PNG button is disabled');
+  const url = await cdp.eval('window.cosrodView.exported.png');
+  if (!url || !url.startsWith('data:image/png;base64,')) return fail(`PNG export: no PNG data URL (${String(url).slice(0, 40)})`);
+  const png = Buffer.from(url.slice(22), 'base64');
+  const img = decodePNG(png);
+  let rod = 0;
+  for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) if (isRod(img, x, y)) rod++;
+  console.log(`PNG export: ${png.length} bytes, ${img.width}×${img.height}, ${rod} rod pixels`);
+  if (Math.abs(img.width - cam.width) > 1 || Math.abs(img.height - cam.height) > 1)
+    fail(`PNG export is ${img.width}×${img.height}, the canvas ${cam.width}×${cam.height}`);
+  if (rod < 100) fail(`PNG export shows no rod (${rod} rod pixels)`);
+  if (!(await cdp.eval(clickButton('WebM')))) return fail('the WebM button is disabled (MediaRecorder missing in this Chromium)');
+  let info = null;
+  for (let i = 0; i < 300 && !info; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    info = await cdp.eval(`(async () => { const b = window.cosrodView.exported.webm; if (!b) return null;
+      const a = new Uint8Array(await b.arrayBuffer()); let s = ''; for (const x of a) s += String.fromCharCode(x);
+      return { size: a.length, type: b.type, b64: btoa(s) }; })()`);
+  }
+  if (!info) return fail('WebM export: no recording after 30 s');
+  const w = Buffer.from(info.b64, 'base64');
+  const ebml = w.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+  const doc = w.subarray(0, 64).includes(Buffer.from('webm'));
+  const cluster = w.includes(Buffer.from([0x1f, 0x43, 0xb6, 0x75]));
+  console.log(`WebM export: ${info.size} bytes (${info.type}), EBML header ${ebml}, DocType webm ${doc}, Cluster ${cluster}`);
+  if (!ebml || !doc || !cluster || info.size < 1000) fail('WebM export is not a WebM video with frames');
+}
+
+// A page decimated by `cosrod view --max-mb`: the budget gives stride k =
+// ceil(series bytes / budget); the page keeps output times 0, k, 2k, ... and
+// the last, shows that many frames and says so.
+async function checkDecimated(cdp, out) {
+  const series = ['centerline.csv', 'frames.csv', 'strains.csv', 'curvatures.csv', 'energy.csv', 'bodies.csv', 'joints.csv',
+    'reactions.csv', 'contacts.csv', 'obstacles.csv'].map((f) => (existsSync(join(out, f)) ? readFileSync(join(out, f)).length : 0))
+    .reduce((a, b) => a + b, 0);
+  const mb = series / 3.5 / 1048576;
+  const budget = Math.floor(mb * 1048576);
+  const k = Math.ceil(series / budget);
+  const page = join(out, 'decimated.html');
+  const v = spawnSync(args.cosrod, ['view', out, '-o', page, '--max-mb', String(mb)], { encoding: 'utf8' });
+  if (v.status !== 0) return fail(`cosrod view --max-mb failed (${v.status}): ${v.stderr}`);
+  const times = [...new Set(readCSV(join(out, 'centerline.csv')).map((r) => r.t))];
+  const kept = times.filter((_, i) => i % k === 0 || i === times.length - 1);
+  await cdp.send('Page.navigate', { url: `file://${page}` });
+  let ready = false;
+  for (let i = 0; i < 300 && !ready; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    ready = await cdp.eval(`!!(window.cosrodView && window.cosrodView.ready && location.pathname.endsWith('decimated.html'))`).catch(() => false);
+  }
+  if (!ready) return fail('the decimated page did not become ready in 30 s');
+  const text = await cdp.eval('document.body.innerText');
+  const m = text.match(/frames decimated: .*every (\d+)-th of the (\d+) output times is shown \(and the last\), (\d+) frames/);
+  const frames = await cdp.eval('window.cosrodView.frames');
+  const pageTimes = await cdp.eval('Array.from(window.cosrodView.run.times)');
+  console.log(`decimated page (budget ${budget} B of ${series} B): note ${m ? m[0] : 'missing'}; ${frames} frames, expected ${kept.length} (every ${k}-th of ${times.length})`);
+  if (!m) return fail('the decimated page does not say that frames were decimated');
+  if (Number(m[1]) !== k || Number(m[2]) !== times.length || Number(m[3]) !== kept.length)
+    fail(`the note says every ${m[1]}-th of ${m[2]}, ${m[3]} frames; expected every ${k}-th of ${times.length}, ${kept.length} frames`);
+  if (frames !== kept.length || pageTimes.some((t, i) => Math.abs(t - kept[i]) > 1e-12 * Math.max(1, Math.abs(kept[i]))))
+    fail(`the decimated page shows times ${pageTimes.slice(0, 6)}…, expected ${kept.slice(0, 6)}…`);
 }
 
 async function main() {
@@ -155,7 +232,7 @@ async function main() {
     throw new Error(`${html} was not written by cosrod run (cosrod view: ${v.stderr.trim()})`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'cosrod-chromium-'));
-  const { proc, port } = await launch(chromium, profile);
+  const { proc, port, browserURL } = await launch(chromium, profile);
   try {
     lap('Chromium started');
     const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
@@ -253,11 +330,16 @@ async function main() {
     const errors = cdp.events.filter((e) => (e.method === 'Runtime.consoleAPICalled' && e.params.type === 'error') ||
       e.method === 'Runtime.exceptionThrown' || (e.method === 'Log.entryAdded' && e.params.entry.level === 'error'));
     for (const e of errors) fail(`console error: ${JSON.stringify(e.params).slice(0, 400)}`);
+    if (args.exports) { await checkExports(cdp, shots[1].cam); lap('exports checked'); }
+    if (args.decimate) { await checkDecimated(cdp, out); lap('decimated page checked'); }
     if (!process.exitCode) console.log(`PASS: ${args.example}`);
     cdp.ws.close();
   } finally {
-    proc.kill('SIGTERM');
-    if (proc.exitCode === null) await new Promise((r) => { proc.on('exit', r); setTimeout(r, 15000); });
+    // Browser.close exits at once (SIGTERM alone took ~15 s); SIGKILL if it hangs
+    const exited = proc.exitCode === null ? new Promise((r) => proc.on('exit', r)) : Promise.resolve();
+    await closeBrowser(browserURL).catch(() => proc.kill('SIGTERM'));
+    const t = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('timeout'), 5000))]);
+    if (t === 'timeout') { proc.kill('SIGKILL'); await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]); }
     try { rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch { /* a leftover temp profile is harmless */ }
   }
 }

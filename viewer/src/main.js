@@ -241,22 +241,33 @@ function start() {
     document.body.append(a); a.click(); a.remove();
   }
 
+  // WebM of the animation from its start (at least 3 s; mode shapes: 3 s); the canvas is
+  // redrawn on every animation frame while recording, so that the stream
+  // carries frames also where the picture does not change.
   function recordWebM() {
-    const rec = new MediaRecorder(canvas.captureStream(30), { mimeType: 'video/webm' });
+    const type = ['video/webm;codecs=vp8', 'video/webm'].find((t) => MediaRecorder.isTypeSupported(t)) || 'video/webm';
+    const rec = new MediaRecorder(canvas.captureStream(30), { mimeType: type });
     const chunks = [];
-    rec.ondataavailable = (e) => chunks.push(e.data);
+    rec.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
     rec.onstop = () => {
+      state.recording = false;
       const blob = new Blob(chunks, { type: 'video/webm' });
       exported.webm = blob;
       const a = el('a', { href: URL.createObjectURL(blob), download: 'cosrod-view.webm' });
       document.body.append(a); a.click(); a.remove();
       webmBtn.textContent = 'WebM';
+      webmBtn.disabled = false;
     };
     webmBtn.textContent = 'recording…';
-    if (!isModes) setFrame(0);
-    state.playing = true; state.loop = false; updateButtons();
-    rec.start();
-    state.onEnd = () => { rec.stop(); state.loop = loopBox.checked; };
+    webmBtn.disabled = true;
+    exported.webm = null;
+    if (!isModes) { setFrame(0); state.clock = run.times[0]; }
+    state.playing = true; state.loop = false; state.recording = true; updateButtons();
+    rec.start(250);
+    const t0 = performance.now();
+    // at least 3 s of video, also for short animations (the encoder may need a
+    // second or more for its first key frame on a busy machine)
+    state.onEnd = () => setTimeout(() => { rec.stop(); state.loop = loopBox.checked; }, Math.max(0, 3000 - (performance.now() - t0)));
     if (isModes) setTimeout(() => state.onEnd && (state.onEnd(), state.onEnd = null), 3000);
   }
 
@@ -283,6 +294,7 @@ function start() {
       }
     }
     if (!state.playing) state.clock = run.times[state.f];
+    if (state.recording) sc.render();
     last = now;
     requestAnimationFrame(tick);
   }
