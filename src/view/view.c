@@ -164,7 +164,7 @@ cosrod_status cosrod_view_write(const char *dir, const char *html, size_t max_by
     /* shown: frames 0, k, 2k, ... and the last */
     long shown = nt > 0 ? (nt - 1) / stride + 1 + ((nt - 1) % stride != 0) : 0;
     snprintf(note, sizeof note,
-             "frames decimated: the output (%.0f MB of time series) is larger than the page's limit of %.0f MB: "
+             "frames decimated: the output (%.3g MB of time series) is larger than the page's limit of %.3g MB: "
              "every %ld-th of the %ld output times is shown (and the last), %ld frames",
              (double)series / 1048576.0, (double)max_bytes / 1048576.0, stride, nt, shown);
   }

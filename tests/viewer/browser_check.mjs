@@ -181,13 +181,7 @@ async function checkDecimated(cdp, out) {
   if (v.status !== 0) return fail(`cosrod view --max-mb failed (${v.status}): ${v.stderr}`);
   const times = [...new Set(readCSV(join(out, 'centerline.csv')).map((r) => r.t))];
   const kept = times.filter((_, i) => i % k === 0 || i === times.length - 1);
-  await cdp.send('Page.navigate', { url: `file://${page}` });
-  let ready = false;
-  for (let i = 0; i < 300 && !ready; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    ready = await cdp.eval(`!!(window.cosrodView && window.cosrodView.ready && location.pathname.endsWith('decimated.html'))`).catch(() => false);
-  }
-  if (!ready) return fail('the decimated page did not become ready in 30 s');
+  if (!(await loadPage(cdp, page))) return fail('the decimated page did not become ready in 30 s');
   const text = await cdp.eval('document.body.innerText');
   const m = text.match(/frames decimated: .*every (\d+)-th of the (\d+) output times is shown \(and the last\), (\d+) frames/);
   const frames = await cdp.eval('window.cosrodView.frames');
@@ -198,6 +192,79 @@ async function checkDecimated(cdp, out) {
     fail(`the note says every ${m[1]}-th of ${m[2]}, ${m[3]} frames; expected every ${k}-th of ${times.length}, ${kept.length} frames`);
   if (frames !== kept.length || pageTimes.some((t, i) => Math.abs(t - kept[i]) > 1e-12 * Math.max(1, Math.abs(kept[i]))))
     fail(`the decimated page shows times ${pageTimes.slice(0, 6)}…, expected ${kept.slice(0, 6)}…`);
+}
+
+async function loadPage(cdp, page) {
+  await cdp.send('Page.navigate', { url: `file://${page}` });
+  const name = page.split('/').pop();
+  for (let i = 0; i < 300; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    if (await cdp.eval(`!!(window.cosrodView && window.cosrodView.ready && location.pathname.endsWith('${name}'))`).catch(() => false)) return true;
+  }
+  return false;
+}
+
+// Obstacles, contacts, a joint and a body shape (runs do not write them yet:
+// added here by hand to the run's scene.json, with a contacts.csv): a sphere
+// obstacle beside the rod's tip at t = 0 is drawn there (obstacle grey
+// around its projected centre), the contact points of frame 0 are shown and
+// hidden on demand, and nothing raises an error.
+async function checkContactPage(cdp, out) {
+  const dir = join(out, 'contact');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  for (const f of ['summary.json', 'centerline.csv', 'frames.csv', 'energy.csv'])
+    if (existsSync(join(out, f))) writeFileSync(join(dir, f), readFileSync(join(out, f)));
+  const cl = readCSV(join(out, 'centerline.csv'));
+  const times = [...new Set(cl.map((r) => r.t))];
+  const first = cl.filter((r) => r.t === times[0]);
+  const tip = first[first.length - 1], mid = first[first.length >> 1];
+  const span = Math.hypot(tip.x - first[0].x, tip.y - first[0].y, tip.z - first[0].z);
+  const scene = JSON.parse(readFileSync(join(out, 'scene.json'), 'utf8'));
+  // beside the rod: 0.3 of its span from the tip along the coordinate axis least along the rod
+  const d = [tip.x - first[0].x, tip.y - first[0].y, tip.z - first[0].z].map(Math.abs);
+  const ax = d.indexOf(Math.min(...d));
+  const centre = [tip.x, tip.y, tip.z].map((v, c) => (c === ax ? v + 0.3 * span : v));
+  scene.obstacles = [
+    { name: 'ball', shape: 'sphere', center: centre, radius: 0.08 * span, body: null, motion: null },
+    { name: 'wall', shape: 'box', center: [0, 3 * span, 0], size: [0.1, 0.1, 0.1], orientation: [1, 0, 0, 0], body: null,
+      motion: { t: [0, 1], position: [[0, 0, 0], [0, 0, -1]], orientation: [[1, 0, 0, 0], [1, 0, 0, 0]] } },
+  ];
+  writeFileSync(join(dir, 'scene.json'), JSON.stringify(scene));
+  const rows = times.slice(0, 3).flatMap((t) => [[t, 0, 1, 'ball', mid.x, mid.y, mid.z, 0, 0, 1, -1e-4, 2, 0.1, 0, 0, 'stick'],
+    [t, 0, 2, 'wall', tip.x, tip.y, tip.z, 0, 1, 0, -1e-4, 1, 0, 0, 0.1, 'slip']]);
+  writeFileSync(join(dir, 'contacts.csv'), `t,rod,segment,other,px,py,pz,nx,ny,nz,gap,Fn,Ftx,Fty,Ftz,state\n${rows.map((r) => r.join(',')).join('\n')}\n`);
+  const v = spawnSync(args.cosrod, ['view', dir], { encoding: 'utf8' });
+  if (v.status !== 0) return fail(`cosrod view (contact fixture) failed (${v.status}): ${v.stderr}`);
+  if (!(await loadPage(cdp, join(dir, 'view.html')))) return fail('the obstacle / contact page did not become ready in 30 s');
+  const err = await cdp.eval('window.cosrodView.error');
+  if (err) return fail(`the obstacle / contact page reports: ${err}`);
+  await cdp.eval('window.cosrodView.setFrame(0)');
+  const n0 = await cdp.eval('window.cosrodView.contacts()');
+  await cdp.eval("(() => { const b = document.getElementById('cv-contacts'); b.click(); })()");
+  const nOff = await cdp.eval('window.cosrodView.contacts()');
+  await cdp.eval("document.getElementById('cv-contacts').click()");
+  await cdp.eval(`window.cosrodView.setFrame(${times.length - 1})`);
+  const nLast = await cdp.eval('window.cosrodView.contacts()');
+  await cdp.eval('window.cosrodView.setFrame(0)');
+  await new Promise((r) => setTimeout(r, 150));
+  const cam = await cdp.eval('window.cosrodView.camera()');
+  const img = decodePNG(Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
+  const [cx, cy] = project(cam, centre);
+  // obstacle grey-blue (0x8d99a6 at 55 % over the background): b > r, neither rod-red nor background
+  let grey = 0, tot = 0;
+  for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
+    const o = ((Math.round(cy) + dy) * img.width + Math.round(cx) + dx) * 4;
+    const [r, g, b] = [img.rgba[o], img.rgba[o + 1], img.rgba[o + 2]];
+    tot++;
+    if (b > r + 8 && b < 235 && !isRod(img, cx + dx, cy + dy)) grey++;
+  }
+  const panel = await cdp.eval('document.body.innerText');
+  console.log(`obstacle / contact page: ${n0} contacts at frame 0, ${nOff} when hidden, ${nLast} at the last frame; ` +
+    `${grey}/${tot} obstacle pixels at the sphere's projected centre (${cx.toFixed(0)}, ${cy.toFixed(0)})`);
+  if (n0 !== 2 || nOff !== 0 || nLast !== (times.length > 3 ? 0 : 2)) fail('contact points not shown / hidden as expected');
+  if (grey < 0.8 * tot) fail('the sphere obstacle is not drawn at its projected centre');
+  if (!/ball: sphere/.test(panel) || !/wall: box, moving/.test(panel)) fail('the obstacles are not listed in the panel');
 }
 
 async function main() {
@@ -332,6 +399,7 @@ async function main() {
     for (const e of errors) fail(`console error: ${JSON.stringify(e.params).slice(0, 400)}`);
     if (args.exports) { await checkExports(cdp, shots[1].cam); lap('exports checked'); }
     if (args.decimate) { await checkDecimated(cdp, out); lap('decimated page checked'); }
+    if (args.contact) { await checkContactPage(cdp, out); lap('obstacle / contact page checked'); }
     if (!process.exitCode) console.log(`PASS: ${args.example}`);
     cdp.ws.close();
   } finally {
