@@ -249,7 +249,9 @@ async function checkContactPage(cdp, out) {
   await cdp.eval('window.cosrodView.setFrame(0)');
   await new Promise((r) => setTimeout(r, 150));
   const cam = await cdp.eval('window.cosrodView.camera()');
-  const img = decodePNG(Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
+  const shot = Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64');
+  if (args.keep) writeFileSync(`${args.keep}-contact.png`, shot);
+  const img = decodePNG(shot);
   const [cx, cy] = project(cam, centre);
   // obstacle grey-blue (0x8d99a6 at 55 % over the background): b > r, neither rod-red nor background
   let grey = 0, tot = 0;

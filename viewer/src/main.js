@@ -305,7 +305,7 @@ function start() {
   }
   window.addEventListener('resize', resize);
   resize();
-  // URL options (#frame=60&field=curvature&view=front&directors=1&mode=2&play=0)
+  // URL options (#frame=60&field=curvature&view=front&directors=1&mode=2&play=0&contacts=0)
   const opt = new URLSearchParams(location.hash.slice(1));
   if (opt.has('field') && opt.get('field') in FIELDS) { fieldSel.value = opt.get('field'); drawColorBar(sc.setField(opt.get('field'))); }
   if (opt.get('contacts') === '0' && run.contacts) { contactBox.checked = false; sc.extras.showContacts = false; }

@@ -1,5 +1,6 @@
 // The three.js scene of a run: rods as tubes of their real section, section
-// directors, rigid bodies (inertia ellipsoids and frames), ground grid in the
+// directors, rigid bodies (their shape, else the inertia ellipsoid, and frames),
+// obstacles, contacts and joints (scene_extras.js), ground grid in the
 // plane normal to gravity, gravity arrow, lights and an orbit camera.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
