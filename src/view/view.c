@@ -22,7 +22,7 @@ static const struct {
     {"summary.json", 0}, {"scene.json", 0},    {"centerline.csv", 1}, {"frames.csv", 1},
     {"strains.csv", 1},  {"curvatures.csv", 1}, {"energy.csv", 1},     {"bodies.csv", 1},
     {"joints.csv", 1},   {"reactions.csv", 1}, {"contacts.csv", 1},   {"obstacles.csv", 1},
-    {"increments.csv", 0}, {"modes.csv", 0},   {"buckling.csv", 0},
+    {"increments.csv", 0}, {"modes.csv", 0},   {"buckling.csv", 0}, {"modes_bodies.csv", 0}, {"buckling_bodies.csv", 0},
 };
 #define NFILES (sizeof FILES / sizeof FILES[0])
 

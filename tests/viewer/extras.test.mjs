@@ -167,3 +167,19 @@ test('a body clamped to a rod end moves with the end in a mode shape', () => {
   // exponential map: 90° about z
   close(qexp([0, 0, Math.PI / 2]), [S, 0, 0, S], 1e-15, 'qexp');
 });
+
+test('modes_bodies.csv gives the bodies their part of each mode (preferred over the rod end)', () => {
+  const cl = [0, 1, 2].map((v) => [0, 0, v, 0.5 * v, 0.5 * v, 0, 0]);
+  const modes = [1, 2].flatMap((k) => [0, 1, 2].map((v) => [k, k, 2 * Math.PI * k, 0, v, 0, 0, 0.1 * v, 0, 0, 0]));
+  const run = loadRun({
+    'summary.json': JSON.stringify({ analysis: 'modes', status: 'ok' }),
+    'scene.json': JSON.stringify({ gravity: [0, 0, -9.81], rods: [{ name: 'r', section: { shape: 'circle', radius: 0.01 } }],
+      bodies: [{ name: 'a', mass: 1, inertia: [1, 1, 1] }, { name: 'b', mass: 1, inertia: [1, 1, 1] }] }),
+    'centerline.csv': csv('t,rod,vertex,s,x,y,z', cl),
+    'bodies.csv': csv('t,body,x,y,z,q0,q1,q2,q3', [[0, 0, 1, 0, -0.2, 1, 0, 0, 0], [0, 1, 2, 0, 0, 1, 0, 0, 0]]),
+    'modes.csv': csv('mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz', modes),
+    'modes_bodies.csv': csv('mode,body,dx,dy,dz,rx,ry,rz', [[1, 0, 0.1, 0, 0, 0, 0, 0.5], [2, 1, 0, 0, -0.3, 0.2, 0, 0], [2, 7, 1, 1, 1, 1, 1, 1]]),
+  });
+  assert.deepEqual(run.modes[0].bodyShapes, [{ d: [0.1, 0, 0], r: [0, 0, 0.5] }, null]);
+  assert.deepEqual(run.modes[1].bodyShapes, [null, { d: [0, 0, -0.3], r: [0.2, 0, 0] }]); // body 7 does not exist: ignored
+});

@@ -195,10 +195,28 @@ function loadModes(run, files) {
     m.r[r].set([c.rx[i], c.ry[i], c.rz[i]], 3 * v);
   }
   run.modes = [...byMode.values()].sort((a, b) => a.index - b.index);
+  loadBodyModes(run, files, name.replace('.csv', '_bodies.csv'));
   const sm = (run.summary.modes || []);
   for (const m of run.modes) {
     const info = sm.find((x) => x.mode === m.index);
     if (info) m.type = info.type;
+  }
+}
+
+// MODES_bodies.csv (mode,body,dx,dy,dz,rx,ry,rz): the rigid bodies' part
+// of each mode (centre displacement, rotation vector), where the run writes
+// it; without it bodies clamped to a rod end follow that end (extras.js).
+function loadBodyModes(run, files, name) {
+  if (!(name in files)) return;
+  const tab = parseCSV(files[name], name);
+  requireColumns(tab, ['mode', 'body', 'dx', 'dy', 'dz', 'rx', 'ry', 'rz']);
+  const c = tab.cols;
+  for (let i = 0; i < tab.n; i++) {
+    const m = run.modes.find((x) => x.index === c.mode[i]);
+    const b = c.body[i];
+    if (!m || !(b >= 0 && b < run.bodies.length)) continue;
+    if (!m.bodyShapes) m.bodyShapes = run.bodies.map(() => null);
+    m.bodyShapes[b] = { d: [c.dx[i], c.dy[i], c.dz[i]], r: [c.rx[i], c.ry[i], c.rz[i]] };
   }
 }
 

@@ -247,8 +247,9 @@ export class RunScene {
         o.directors.geometry.computeBoundingSphere();
       }
     });
-    // mode shapes: bodies clamped to a rod end move with it (extras.js)
-    const bm = m ? (m.bodies || (m.bodies = bodyModeShapes(run, m))) : null;
+    // mode shapes: the bodies' part of the mode where the run wrote it, else
+    // bodies clamped to a rod end move with that end (extras.js)
+    const bm = m ? (m.bodyShapes || m.bodies || (m.bodies = bodyModeShapes(run, m))) : null;
     run.bodies.forEach((b, i) => {
       const g = this.bodyObjs[i];
       const x = Array.from(b.x.subarray(3 * f, 3 * f + 3));
