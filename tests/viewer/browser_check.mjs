@@ -410,6 +410,7 @@ async function main() {
     await closeBrowser(browserURL).catch(() => proc.kill('SIGTERM'));
     const t = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('timeout'), 5000))]);
     if (t === 'timeout') { proc.kill('SIGKILL'); await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]); }
+    lap(`Chromium ${t === 'timeout' ? 'killed' : 'closed'}`);
     try { rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch { /* a leftover temp profile is harmless */ }
   }
 }

@@ -101,11 +101,13 @@ export class SceneExtras {
       const r = 0.012 * size;
       const grp = new THREE.Group();
       const m0 = new THREE.Mesh(J.kind === 'fixed' ? new THREE.BoxGeometry(2 * r, 2 * r, 2 * r) : new THREE.SphereGeometry(r, 16, 8),
-        new THREE.MeshStandardMaterial({ color: col }));
+        new THREE.MeshBasicMaterial({ color: col, depthTest: false }));
       const m1 = m0.clone();
       const lg = new THREE.BufferGeometry();
       lg.setAttribute('position', new THREE.BufferAttribute(new Float32Array(18), 3));
-      const lines = new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: col }));
+      const lines = new THREE.LineSegments(lg, new THREE.LineBasicMaterial({ color: col, depthTest: false }));
+      // drawn over the bodies they sit in
+      m0.renderOrder = m1.renderOrder = lines.renderOrder = 11;
       grp.add(m0, m1, lines);
       scene3.add(grp);
       return { grp, m0, m1, lines, len: 0.1 * size };
