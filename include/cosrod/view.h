@@ -25,9 +25,12 @@ extern "C" {
 /* Default data budget of view.html [bytes]: 64 MB of CSV text. */
 #define COSROD_VIEW_MAX_BYTES ((size_t)64 << 20)
 
-/* Runs write view.html by default when the output files total at most this
- * [bytes]; beyond, `cosrod view DIR` writes it (decimated). */
-#define COSROD_VIEW_AUTO_MAX_BYTES ((size_t)1 << 30)
+/* Runs write view.html by default when the files it inlines total at most
+ * this [bytes] (100 MB: reading and decimating them stays a second or two
+ * after the run, and the page holds at most COSROD_VIEW_MAX_BYTES of data,
+ * which a browser loads); beyond, the run says so and `cosrod view DIR`
+ * writes the page with its frames decimated to COSROD_VIEW_MAX_BYTES. */
+#define COSROD_VIEW_AUTO_MAX_BYTES ((size_t)100 << 20)
 
 /* Non-zero when the viewer was built into this library (node and npm were
  * present when it was built). */

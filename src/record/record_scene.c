@@ -1,7 +1,9 @@
 /* DIR/scene.json: what the viewer needs of the model and the output files
  * do not carry: gravity, each rod's cross-section (SPEC §2; the tube radius
  * drawn), each body's mass and principal inertias (drawn as the inertia
- * ellipsoid) and the joints; vtk/tubes.py, a ParaView state for tubes. */
+ * ellipsoid), the joints (type, anchor points, axes) and the rod ends
+ * attached to bodies (the viewer moves a clamped body with its rod end in
+ * a mode shape); vtk/tubes.py, a ParaView state for tubes. */
 #define _XOPEN_SOURCE 700
 #include "record_scene.h"
 
@@ -45,6 +47,42 @@ static void put_section(FILE *f, const cosrod_sc_section *s) {
   }
 }
 
+static const char *joint_kind(cosrod_sc_joint_type t) {
+  static const char *const names[] = {"spherical", "revolute", "prismatic", "cylindrical",
+                                      "planar",    "bushing",  "universal", "fixed"};
+  return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "unknown";
+}
+
+static void put_vec(FILE *f, const char *key, const double v[3]) {
+  fprintf(f, ", \"%s\": [%.17g, %.17g, %.17g]", key, v[0], v[1], v[2]);
+}
+
+/* "ends": the rod ends attached to a body (type pinned / clamped, body index, point in the body frame). */
+static void put_ends(FILE *f, const cosrod_sc_rod *R) {
+  fprintf(f, ", \"ends\": [");
+  for (int e = 0; e < 2; e++) {
+    const cosrod_sc_end *E = &R->ends[e];
+    static const char *const types[] = {"free", "pinned", "clamped", "prescribed"};
+    fprintf(f, "%s{\"type\": \"%s\", \"body\": %d", e ? ", " : "", (unsigned)E->type < 4 ? types[E->type] : "free",
+            E->body);
+    if (E->body >= 0) put_vec(f, "at", E->at);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]");
+}
+
+static void put_joint(FILE *f, const cosrod_sc_joint *J) {
+  fprintf(f, "{\"type\": %d, \"kind\": \"%s\", \"bodies\": [%d, %d], \"at\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, %.17g]]",
+          (int)J->type, joint_kind(J->type), J->body[0], J->body[1], J->at[0][0], J->at[0][1], J->at[0][2], J->at[1][0],
+          J->at[1][1], J->at[1][2]);
+  if (J->type == COSROD_SC_JOINT_REVOLUTE || J->type == COSROD_SC_JOINT_PRISMATIC ||
+      J->type == COSROD_SC_JOINT_CYLINDRICAL || J->type == COSROD_SC_JOINT_PLANAR ||
+      J->type == COSROD_SC_JOINT_UNIVERSAL)
+    put_vec(f, "axis", J->axis);
+  if (J->type == COSROD_SC_JOINT_UNIVERSAL) put_vec(f, "axis2", J->axis2);
+  fprintf(f, "}");
+}
+
 int record_write_scene(const char *dir, const cosrod_scenario *sc) {
   char path[4200], tmp[4300];
   snprintf(path, sizeof path, "%s/scene.json", dir);
@@ -58,6 +96,7 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
     put_str(f, sc->rods[r].name);
     fprintf(f, ", \"section\": ");
     put_section(f, &sc->rods[r].section);
+    put_ends(f, &sc->rods[r]);
     fprintf(f, "}");
   }
   fprintf(f, "\n  ],\n  \"bodies\": [");
@@ -70,11 +109,8 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
   }
   fprintf(f, "\n  ],\n  \"joints\": [");
   for (size_t j = 0; j < sc->njoints; j++) {
-    const cosrod_sc_joint *J = &sc->joints[j];
-    fprintf(f,
-            "%s\n    {\"type\": %d, \"bodies\": [%d, %d], \"at\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, %.17g]]}",
-            j ? "," : "", (int)J->type, J->body[0], J->body[1], J->at[0][0], J->at[0][1], J->at[0][2], J->at[1][0],
-            J->at[1][1], J->at[1][2]);
+    fprintf(f, "%s\n    ", j ? "," : "");
+    put_joint(f, &sc->joints[j]);
   }
   fprintf(f, "\n  ]\n}\n");
   int bad = ferror(f) != 0;
@@ -129,8 +165,9 @@ void record_write_view(const char *dir, const cosrod_scenario *sc, int *written,
   if (!cosrod_view_available()) return;
   size_t bytes = cosrod_view_data_bytes(dir);
   if (bytes > COSROD_VIEW_AUTO_MAX_BYTES) {
-    snprintf(note, n, "the output is %.1f GB, view.html not written: cosrod view %s (frames decimated)",
-             (double)bytes / 1e9, dir);
+    snprintf(note, n,
+             "the output is %.0f MB (> %.0f MB), view.html not written: cosrod view %s writes it with frames decimated",
+             (double)bytes / 1048576.0, (double)COSROD_VIEW_AUTO_MAX_BYTES / 1048576.0, dir);
     return;
   }
   char msg[1024];

@@ -22,7 +22,7 @@ static const struct {
     {"summary.json", 0}, {"scene.json", 0},    {"centerline.csv", 1}, {"frames.csv", 1},
     {"strains.csv", 1},  {"curvatures.csv", 1}, {"energy.csv", 1},     {"bodies.csv", 1},
     {"joints.csv", 1},   {"reactions.csv", 1}, {"contacts.csv", 1},   {"obstacles.csv", 1},
-    {"increments.csv", 0}, {"modes.csv", 0},   {"buckling.csv", 0},
+    {"increments.csv", 0}, {"modes.csv", 0},   {"buckling.csv", 0}, {"modes_bodies.csv", 0}, {"buckling_bodies.csv", 0},
 };
 #define NFILES (sizeof FILES / sizeof FILES[0])
 
@@ -161,10 +161,12 @@ cosrod_status cosrod_view_write(const char *dir, const char *html, size_t max_by
     if (!in) snprintf(path, sizeof path, "%s/bodies.csv", dir), in = fopen(path, "r");
     long nt = in ? count_times(in) : 0;
     if (in) fclose(in);
+    /* shown: frames 0, k, 2k, ... and the last */
+    long shown = nt > 0 ? (nt - 1) / stride + 1 + ((nt - 1) % stride != 0) : 0;
     snprintf(note, sizeof note,
-             "the output (%.0f MB of time series) is larger than the page's limit of %.0f MB: every %ld-th of the "
-             "%ld output times is shown (and the last)",
-             (double)series / 1048576.0, (double)max_bytes / 1048576.0, stride, nt);
+             "frames decimated: the output (%.3g MB of time series) is larger than the page's limit of %.3g MB: "
+             "every %ld-th of the %ld output times is shown (and the last), %ld frames",
+             (double)series / 1048576.0, (double)max_bytes / 1048576.0, stride, nt, shown);
   }
   char out[4096], tmp[4200];
   if (html)

@@ -94,6 +94,7 @@ TEST(view_decimates_to_budget) {
   CHECK("written", cosrod_view_write(dir, NULL, 100, msg, sizeof msg) == COSROD_OK);
   th_note("note: %s", msg);
   CHECK("note says every 4-th of 10", strstr(msg, "every 4-th of the 10 output times") != NULL);
+  CHECK("note says 4 frames are shown", strstr(msg, "(and the last), 4 frames") != NULL);
   snprintf(p, sizeof p, "%s/view.html", dir);
   char *html = slurp(p);
   CHECK("4 times kept", count(html, ",0,1,1,1,0,0\\n") == 4);

@@ -4,6 +4,7 @@
 // anything with rods, centerline.csv; every other file is optional and its
 // absence only removes what it would show (noted in run.notes).
 import { parseCSV, requireColumns, ViewerDataError } from './csv.js';
+import { checkShape, loadContacts, loadObstacles } from './extras.js';
 
 export { ViewerDataError };
 
@@ -119,6 +120,17 @@ function loadRods(run, files, summary, scene) {
   return tIndex;
 }
 
+// A body's contact shape (coordinates in the body frame); a bad entry is
+// a note, and the body keeps its inertia ellipsoid.
+function bodyShape(run, shape, name) {
+  try {
+    return checkShape(shape, `body ${name}: shape`);
+  } catch (e) {
+    run.notes.push(`${e.message}: drawn as its inertia ellipsoid`);
+    return null;
+  }
+}
+
 function loadBodies(run, files, summary, scene, tIndex) {
   if (!('bodies.csv' in files)) return;
   const tab = parseCSV(files['bodies.csv'], 'bodies.csv');
@@ -140,6 +152,7 @@ function loadBodies(run, files, summary, scene, tIndex) {
       name: info.name || (sb[b] && sb[b].name) || `body${b}`,
       x: new Float32Array(nt * 3).fill(NaN), q: new Float32Array(nt * 4).fill(NaN),
       axes: inertiaEllipsoid(info.mass, info.inertia),
+      shape: info.shape ? bodyShape(run, info.shape, info.name || `body${b}`) : null,
     });
   }
   const c = tab.cols;
@@ -182,10 +195,28 @@ function loadModes(run, files) {
     m.r[r].set([c.rx[i], c.ry[i], c.rz[i]], 3 * v);
   }
   run.modes = [...byMode.values()].sort((a, b) => a.index - b.index);
+  loadBodyModes(run, files, name.replace('.csv', '_bodies.csv'));
   const sm = (run.summary.modes || []);
   for (const m of run.modes) {
     const info = sm.find((x) => x.mode === m.index);
     if (info) m.type = info.type;
+  }
+}
+
+// MODES_bodies.csv (mode,body,dx,dy,dz,rx,ry,rz): the rigid bodies' part
+// of each mode (centre displacement, rotation vector), where the run writes
+// it; without it bodies clamped to a rod end follow that end (extras.js).
+function loadBodyModes(run, files, name) {
+  if (!(name in files)) return;
+  const tab = parseCSV(files[name], name);
+  requireColumns(tab, ['mode', 'body', 'dx', 'dy', 'dz', 'rx', 'ry', 'rz']);
+  const c = tab.cols;
+  for (let i = 0; i < tab.n; i++) {
+    const m = run.modes.find((x) => x.index === c.mode[i]);
+    const b = c.body[i];
+    if (!m || !(b >= 0 && b < run.bodies.length)) continue;
+    if (!m.bodyShapes) m.bodyShapes = run.bodies.map(() => null);
+    m.bodyShapes[b] = { d: [c.dx[i], c.dy[i], c.dz[i]], r: [c.rx[i], c.ry[i], c.rz[i]] };
   }
 }
 
@@ -210,7 +241,7 @@ export function loadRun(files, note) {
   const run = {
     summary, scene, notes: [], title: summary.title || '', analysis: summary.analysis || 'dynamic',
     status: summary.status || 'unknown', times: new Float64Array(0), rods: [], bodies: [], energy: null,
-    modes: null, gravity: (scene && scene.gravity) || [0, 0, -9.81], increments: null,
+    modes: null, obstacles: [], joints: [], contacts: null, gravity: (scene && scene.gravity) || [0, 0, -9.81], increments: null,
   };
   if (note) run.notes.push(note);
   if (summary.status === 'interrupted' || summary.status === 'failed')
@@ -224,12 +255,17 @@ export function loadRun(files, note) {
   loadBodies(run, files, summary, scene, tIndex);
   loadEnergy(run, files);
   loadModes(run, files);
+  run.obstacles = loadObstacles(scene, run.bodies);
+  run.joints = (scene && scene.joints) || [];
   if ('increments.csv' in files) {
     const inc = parseCSV(files['increments.csv'], 'increments.csv');
     run.increments = inc.cols;
     run.increments.n = inc.n;
   }
   if (run.times.length === 0) throw new ViewerDataError('no complete output frame in the files: nothing to show');
+  run.contacts = loadContacts(files, run.times);
+  if (run.contacts && run.contacts.unmatched)
+    run.notes.push(`contacts.csv: ${run.contacts.unmatched} row(s) at times that are not output times are not shown`);
   return run;
 }
 

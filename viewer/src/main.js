@@ -111,6 +111,20 @@ function start() {
   const webmBtn = el('button', { text: 'WebM', onclick: () => recordWebM() });
   if (!(window.MediaRecorder && canvas.captureStream)) webmBtn.disabled = true;
   side.append(el('div', {}, 'export: ', pngBtn, webmBtn));
+  const contactBox = el('input', { type: 'checkbox', id: 'cv-contacts' });
+  if (run.contacts) {
+    contactBox.checked = true;
+    contactBox.addEventListener('change', () => { sc.extras.showContacts = contactBox.checked; redraw(); });
+    const fs = sc.extras.fmax > 0 ? ` (arrows: force on the rod, ${sc.extras.fmax.toPrecision(3)} N = ${(0.15 * sc.size).toPrecision(3)} m)` : '';
+    side.append(el('div', {}, contactBox, ` contact points${fs}`));
+  }
+  if (run.joints.length) {
+    const names = (b) => (b < 0 ? 'ground' : (run.bodies[b] && run.bodies[b].name) || `body${b}`);
+    side.append(el('h2', { text: 'Joints' }), ...run.joints.map((J) =>
+      el('div', { class: 'cv-joint', text: `${J.kind || J.type}: ${names(J.bodies[0])} – ${names(J.bodies[1])}${J.axis ? ' (line: axis)' : ''}` })));
+  }
+  if (run.obstacles.length)
+    side.append(el('h2', { text: 'Obstacles' }), ...run.obstacles.map((o) => el('div', { text: `${o.name}: ${o.kind}${o.body ? ` on ${o.body}` : ''}${o.motion ? ', moving' : ''}` })));
   let modeSel = null, modeInfo = null;
   if (isModes) {
     modeSel = el('select', { id: 'cv-mode' }, ...run.modes.map((m, i) => el('option', { value: String(i), text: modeText(m) })));
@@ -217,26 +231,43 @@ function start() {
   }
   updateLegend();
 
+  // the last exports (PNG data URL, WebM blob), for scripts and tests
+  const exported = { png: null, webm: null };
   function exportPNG() {
     sc.render();
-    const a = el('a', { href: canvas.toDataURL('image/png'), download: 'cosrod-view.png' });
+    const url = canvas.toDataURL('image/png');
+    exported.png = url;
+    const a = el('a', { href: url, download: 'cosrod-view.png' });
     document.body.append(a); a.click(); a.remove();
   }
 
+  // WebM of the animation from its start (at least 3 s; mode shapes: 3 s); the canvas is
+  // redrawn on every animation frame while recording, so that the stream
+  // carries frames also where the picture does not change.
   function recordWebM() {
-    const rec = new MediaRecorder(canvas.captureStream(30), { mimeType: 'video/webm' });
+    const type = ['video/webm;codecs=vp8', 'video/webm'].find((t) => MediaRecorder.isTypeSupported(t)) || 'video/webm';
+    const rec = new MediaRecorder(canvas.captureStream(30), { mimeType: type });
     const chunks = [];
-    rec.ondataavailable = (e) => chunks.push(e.data);
+    rec.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
     rec.onstop = () => {
-      const a = el('a', { href: URL.createObjectURL(new Blob(chunks, { type: 'video/webm' })), download: 'cosrod-view.webm' });
+      state.recording = false;
+      const blob = new Blob(chunks, { type: 'video/webm' });
+      exported.webm = blob;
+      const a = el('a', { href: URL.createObjectURL(blob), download: 'cosrod-view.webm' });
       document.body.append(a); a.click(); a.remove();
       webmBtn.textContent = 'WebM';
+      webmBtn.disabled = false;
     };
     webmBtn.textContent = 'recording…';
-    if (!isModes) setFrame(0);
-    state.playing = true; state.loop = false; updateButtons();
-    rec.start();
-    state.onEnd = () => { rec.stop(); state.loop = loopBox.checked; };
+    webmBtn.disabled = true;
+    exported.webm = null;
+    if (!isModes) { setFrame(0); state.clock = run.times[0]; }
+    state.playing = true; state.loop = false; state.recording = true; updateButtons();
+    rec.start(250);
+    const t0 = performance.now();
+    // at least 3 s of video, also for short animations (the encoder may need a
+    // second or more for its first key frame on a busy machine)
+    state.onEnd = () => setTimeout(() => { rec.stop(); state.loop = loopBox.checked; }, Math.max(0, 3000 - (performance.now() - t0)));
     if (isModes) setTimeout(() => state.onEnd && (state.onEnd(), state.onEnd = null), 3000);
   }
 
@@ -263,6 +294,7 @@ function start() {
       }
     }
     if (!state.playing) state.clock = run.times[state.f];
+    if (state.recording) sc.render();
     last = now;
     requestAnimationFrame(tick);
   }
@@ -273,9 +305,10 @@ function start() {
   }
   window.addEventListener('resize', resize);
   resize();
-  // URL options (#frame=60&field=curvature&view=front&directors=1&mode=2&play=0)
+  // URL options (#frame=60&field=curvature&view=front&directors=1&mode=2&play=0&contacts=0)
   const opt = new URLSearchParams(location.hash.slice(1));
   if (opt.has('field') && opt.get('field') in FIELDS) { fieldSel.value = opt.get('field'); drawColorBar(sc.setField(opt.get('field'))); }
+  if (opt.get('contacts') === '0' && run.contacts) { contactBox.checked = false; sc.extras.showContacts = false; }
   if (opt.get('directors') === '1') { dirBox.checked = true; sc.showDirectors = true; }
   if (opt.has('view')) sc.view(opt.get('view'));
   if (opt.has('radius')) { thick.value = opt.get('radius'); sc.setRadiusScale(Number(opt.get('radius')) || 1); updateLegend(); }
@@ -294,6 +327,8 @@ function start() {
     setFrame: (f, phase) => { state.playing = false; updateButtons(); if (phase !== undefined) state.phase = phase; setFrame(f); },
     setField: (k) => { fieldSel.value = k; drawColorBar(sc.setField(k)); redraw(); },
     view: (v) => sc.view(v),
+    exported,
+    contacts: () => (sc.extras.points && sc.extras.points.visible ? sc.extras.contactCount : 0),
     setMode: (i) => { if (modeSel) { modeSel.value = String(i); state.mode = i; redraw(); } },
   };
 }

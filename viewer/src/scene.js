@@ -1,11 +1,14 @@
 // The three.js scene of a run: rods as tubes of their real section, section
-// directors, rigid bodies (inertia ellipsoids and frames), ground grid in the
+// directors, rigid bodies (their shape, else the inertia ellipsoid, and frames),
+// obstacles, contacts and joints (scene_extras.js), ground grid in the
 // plane normal to gravity, gravity arrow, lights and an orbit camera.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { colormap, colorRange } from './colormap.js';
 import { directors, sectionOutline, tubeIndices, tubePositions, vertexFrames } from './geometry.js';
 import { fieldExtent, fieldValues } from './fields.js';
+import { bodyModeShapes, qexp, qmul } from './extras.js';
+import { bodyShapeMaterial, SceneExtras, shapeObject } from './scene_extras.js';
 
 const RING = 16;
 
@@ -17,6 +20,16 @@ function sceneBounds(run) {
       for (let c = 0; c < 3; c++) if (Number.isFinite(a[i + c])) { lo[c] = Math.min(lo[c], a[i + c]); hi[c] = Math.max(hi[c], a[i + c]); }
   };
   run.rods.forEach((r) => add(r.x, 3));
+  // finite obstacles at t = 0 (planes and infinite cylinders do not widen the view)
+  (run.obstacles || []).forEach((o) => {
+    if (o.kind === 'mesh') o.vertices.forEach((v) => add(v, 3));
+    else if (o.kind === 'capsule') [o.a, o.b].forEach((p) => add(p.map((v) => v - o.radius), 3) || add(p.map((v) => v + o.radius), 3));
+    else if (o.kind === 'sphere' || o.kind === 'box' || (o.kind === 'cylinder' && o.length)) {
+      const r = o.kind === 'box' ? 0.5 * Math.hypot(...o.size) : o.kind === 'sphere' ? o.radius : Math.hypot(o.radius, o.length / 2);
+      add(o.center.map((v) => v - r), 3);
+      add(o.center.map((v) => v + r), 3);
+    }
+  });
   run.bodies.forEach((b) => {
     // the body's inertia ellipsoid around its centre
     const a = b.axes ? Math.max(...b.axes) : 0;
@@ -66,6 +79,7 @@ export class RunScene {
     this.camera.far = this.size * 100;
     this.buildRods();
     this.buildBodies();
+    this.extras = new SceneExtras(this.scene, run, this.size, this.center);
     this.buildHelpers();
     this.view('iso');
   }
@@ -113,10 +127,15 @@ export class RunScene {
     this.bodyObjs = this.run.bodies.map((b) => {
       const grp = new THREE.Group();
       const ax = b.axes || [0.03 * this.size, 0.03 * this.size, 0.03 * this.size];
-      const ell = new THREE.Mesh(new THREE.SphereGeometry(1, 32, 16),
-        new THREE.MeshStandardMaterial({ color: 0xc08a3e, roughness: 0.6, transparent: true, opacity: 0.85 }));
-      ell.scale.set(ax[0], ax[1], ax[2]);
-      grp.add(ell);
+      if (b.shape) {
+        // the contact shape, in the body frame
+        grp.add(shapeObject(b.shape, this.size, new THREE.Vector3(), bodyShapeMaterial()));
+      } else {
+        const ell = new THREE.Mesh(new THREE.SphereGeometry(1, 32, 16),
+          new THREE.MeshStandardMaterial({ color: 0xc08a3e, roughness: 0.6, transparent: true, opacity: 0.85 }));
+        ell.scale.set(ax[0], ax[1], ax[2]);
+        grp.add(ell);
+      }
       grp.add(new THREE.AxesHelper(1.6 * Math.max(...ax)));
       this.scene.add(grp);
       return grp;
@@ -228,14 +247,24 @@ export class RunScene {
         o.directors.geometry.computeBoundingSphere();
       }
     });
+    // mode shapes: the bodies' part of the mode where the run wrote it, else
+    // bodies clamped to a rod end move with that end (extras.js)
+    const bm = m ? (m.bodyShapes || m.bodies || (m.bodies = bodyModeShapes(run, m))) : null;
     run.bodies.forEach((b, i) => {
       const g = this.bodyObjs[i];
-      const x = b.x.subarray(3 * f, 3 * f + 3), q = b.q.subarray(4 * f, 4 * f + 4);
+      const x = Array.from(b.x.subarray(3 * f, 3 * f + 3));
+      let q = Array.from(b.q.subarray(4 * f, 4 * f + 4));
       g.visible = Number.isFinite(x[0]);
       if (!g.visible) return;
+      if (bm && bm[i]) {
+        const s = phase * m.scale;
+        for (let c = 0; c < 3; c++) x[c] += s * bm[i].d[c];
+        q = qmul(qexp(bm[i].r.map((v) => s * v)), q);
+      }
       g.position.set(x[0], x[1], x[2]);
       g.quaternion.set(q[1], q[2], q[3], q[0]); // three.js: (x, y, z, w)
     });
+    this.extras.update(f);
     this.render();
   }
 
