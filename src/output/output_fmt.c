@@ -137,6 +137,33 @@ static unsigned long long round_sure(long double s) {
   return fl + (fr > 0.5L ? 1ULL : 0ULL);
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 fmt_u128;
+/* round(a 10^k) exactly (ties to even, as printf), a = m 2^q normal, for
+ * 0 <= k <= 22 (m 10^k < 2^53 2^74 = 2^127) and -127 < q < 0; 0 = cannot. */
+static unsigned long long round_exact(double a, int k) {
+  if (k < 0 || k > 22) return 0ULL;
+  uint64_t bits;
+  memcpy(&bits, &a, sizeof bits);
+  const uint64_t m = (bits & 0xfffffffffffffULL) | (1ULL << 52);
+  const int q = (int)((bits >> 52) & 0x7ff) - 1075;
+  if (q >= 0 || q <= -127) return 0ULL;
+  fmt_u128 p = m;
+  for (int i = 0; i < k; i++) p *= 10U;
+  const int sh = -q;
+  const fmt_u128 ip = p >> sh, rem = p - (ip << sh), half = (fmt_u128)1 << (sh - 1);
+  if (ip >> 63) return 0ULL;
+  unsigned long long M = (unsigned long long)ip;
+  if (rem > half || (rem == half && (M & 1ULL))) M++;
+  return M;
+}
+#else
+static unsigned long long round_exact(double a, int k) {
+  (void)a, (void)k;
+  return 0ULL;
+}
+#endif
+
 int out_fmt_fast(char *buf, double v, int P) {
   if (!(v != 0.0) || !isfinite(v) || (P != 15 && P != 17)) return -1;
   int e;
@@ -190,6 +217,7 @@ int out_fmt_shortest(char *buf, double v) {
   }
   if (!(dist > 1.001L * hu)) return -1;
   unsigned long long M17 = round_sure(s17);
+  if (M17 == 0ULL) M17 = round_exact(a, 16 - e); /* near a tie: exact integer arithmetic */
   if (M17 == 0ULL) return -1;
   if (M17 == U10[17]) {
     M17 = U10[16];
