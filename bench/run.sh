@@ -247,6 +247,10 @@ else
   echo "   (skipped: needs python3-pandas, python3-distributed and the build's Python package)"
 fi
 
+echo "== output share, output volume and process start-up (bench/output_startup.sh) -> $R/output-startup.csv"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 50 > "$R/output-startup.csv"
+else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
+
 echo "== report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
   python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"

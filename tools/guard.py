@@ -56,7 +56,7 @@ ROWS = 12
 # are cheap, at T_BODIES so that they take a few hundred steps).
 T_SHORT = 0.1
 T_BODIES = {"heavy-top": 1.0, "tennis-racket": 1.0, "two-body-joint": 1.0}
-SKIP_JSON = {".wall_time", ".stats.solver_wall_time", ".version"}
+SKIP_JSON = {".wall_time", ".output_wall_time", ".stats.solver_wall_time", ".version"}
 
 
 def examples():

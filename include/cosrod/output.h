@@ -282,6 +282,7 @@ typedef struct cosrod_output_result {
   const double *last_tips;             /* (nrods, 3) tips at t_reached, or NULL (= last frame) */
   const double *last_state;            /* optional state vector at t_reached ... */
   size_t nlast_state;                  /* ... and its length: max |y_i| and #non-finite reported */
+  double output_wall_time;             /* [s] spent recording frames/steps (NaN = not measured) */
 } cosrod_output_result;
 
 /* run OK, code OK, everything else unknown (NaN/NULL). */

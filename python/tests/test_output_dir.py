@@ -22,7 +22,7 @@ CASES = {
     "hinged-body-modes": {},
     "buckling": {"rods.0.segments": 16},
 }
-WALL = ("wall_time", "solver_wall_time")
+WALL = ("wall_time", "solver_wall_time", "output_wall_time")
 
 
 def files(d):

@@ -94,6 +94,7 @@ def test_member_files_equal_plain_run(pendulum, cli, tmp_path):
     a, b = (json.loads((d / "summary.json").read_text()) for d in (member, plain))
     for s in (a, b):
         s.pop("wall_time")
+        s.pop("output_wall_time", None)
         s["stats"].pop("solver_wall_time")
     assert a == b
     assert df["steps"][0] == b["stats"]["nsteps"]

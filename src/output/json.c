@@ -214,6 +214,7 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
   jw_num(w, "t_reached", t_reached);
   jw_num(w, "t_failed", res->t_failed);
   jw_num(w, "wall_time", wall);
+  if (!isnan(res->output_wall_time)) jw_num(w, "output_wall_time", res->output_wall_time);
   jw_long(w, "outputs", (long)out->nframes);
   if (res->stats) {
     write_stats(w, out, res->stats);

@@ -148,6 +148,7 @@ cosrod_output_result cosrod_output_default_result(void) {
   r.t_failed = NAN;
   r.h_last = NAN;
   r.wall_time = NAN;
+  r.output_wall_time = NAN;
   return r;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cosrod/record.h"
 #include "cosrod/rod.h"
@@ -255,7 +256,7 @@ static cosrod_status frame_bodies(cosrod_recorder *r, const cosrod_sim *sim, dou
   return st;
 }
 
-int cosrod_recorder_frame(cosrod_recorder *r, const cosrod_sim *sim, double t) {
+static int frame_impl(cosrod_recorder *r, const cosrod_sim *sim, double t) {
   cosrod_status st = cosrod_output_frame_begin(r->out, t);
   if (st == COSROD_OK) st = frame_rods(r, sim);
   if (st == COSROD_OK) st = frame_bodies(r, sim, t);
@@ -279,7 +280,7 @@ cosrod_status cosrod_recorder_reactions(const cosrod_recorder *r, size_t rod, do
   return COSROD_OK;
 }
 
-int cosrod_recorder_step(cosrod_recorder *r, double t, double h, int accepted) {
+static int step_impl(cosrod_recorder *r, double t, double h, int accepted) {
   cosrod_status st = cosrod_output_write_step(r->out, t, h, accepted);
   if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(r->out); /* also between output times */
   if (st != COSROD_OK) {
@@ -289,8 +290,7 @@ int cosrod_recorder_step(cosrod_recorder *r, double t, double h, int accepted) {
   return 0;
 }
 
-int cosrod_recorder_increment(cosrod_recorder *r, const cosrod_sim *sim, double t, long iterations,
-                              double residual) {
+static int increment_impl(cosrod_recorder *r, const cosrod_sim *sim, double t, long iterations, double residual) {
   double lf, disp;
   int idx, crit;
   cosrod_status st = cosrod_sim_arc_step(sim, &lf, &disp, &idx, &crit) /* arc-length: the path columns */
@@ -302,6 +302,33 @@ int cosrod_recorder_increment(cosrod_recorder *r, const cosrod_sim *sim, double 
     return -1;
   }
   return 0;
+}
+
+/* The public entry points accumulate their wall time in r->t_out (the cost
+ * of output: quantities derived from the state, formatting, writing). */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+int cosrod_recorder_frame(cosrod_recorder *r, const cosrod_sim *sim, double t) {
+  double t0 = now_s();
+  int rc = frame_impl(r, sim, t);
+  r->t_out += now_s() - t0;
+  return rc;
+}
+int cosrod_recorder_step(cosrod_recorder *r, double t, double h, int accepted) {
+  double t0 = now_s();
+  int rc = step_impl(r, t, h, accepted);
+  r->t_out += now_s() - t0;
+  return rc;
+}
+int cosrod_recorder_increment(cosrod_recorder *r, const cosrod_sim *sim, double t, long iterations,
+                              double residual) {
+  double t0 = now_s();
+  int rc = increment_impl(r, sim, t, iterations, residual);
+  r->t_out += now_s() - t0;
+  return rc;
 }
 
 static int obs_frame(void *user, const cosrod_sim *sim, double t) {

@@ -101,6 +101,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   res.t_reached = cosrod_sim_t(sim);
   res.h_last = cosrod_sim_h_last(sim);
   res.last_tips = r->tips;
+  res.output_wall_time = r->t_out;
   outcome(r, sim, run_st, interrupted_by, &res);
   for (size_t i = 0; i < cosrod_sim_ncritical(sim); i++) { /* arc-length: limit / bifurcation points */
     const char *ty = NULL;

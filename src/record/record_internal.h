@@ -26,6 +26,7 @@ struct cosrod_recorder {
   char err[512];      /* an error of the recorder's own files (joints.csv) */
   char *dir;          /* the output directory */
   char view_note[1200]; /* cosrod_record_end.view_note */
+  double t_out;         /* wall time spent in the observer callbacks [s] (summary.json output_wall_time) */
 };
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/output_estimate.h"
 #include "system/bodies.h"
 #include "sim/sim_internal.h"
 
@@ -31,7 +32,7 @@ static const int BW_SPLIT = 10;
 /* rods' own storage per segment (geometry, per-segment data, scratch) [bytes] */
 static const double MODEL_BYTES_PER_SEGMENT = 2000.0;
 /* output written per segment and frame: the four CSV tables, the VTK frame */
-static const double CSV_BYTES_PER_SEGMENT = 260.0, VTK_BYTES_PER_SEGMENT = 500.0;
+static const double VTK_BYTES_PER_SEGMENT = 500.0;
 
 /* State-size vectors of a method (incl. dense output) and band matrices it
  * keeps: Jacobians (ml + mu + 1 rows) and real / complex factorisations. */
@@ -174,7 +175,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
       est->matrix_bytes += 8.0 * nv * (5.0 * nv + (double)sc->analysis.count + 10.0);
   }
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
-  est->frame_bytes = nseg * (CSV_BYTES_PER_SEGMENT + (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0));
+  est->frame_bytes = out_estimate_frame_bytes(sc, nseg) + nseg * (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0);
   /* static: t_end is 1, or the last keyframe of a keyframe path */
   double T = sc->analysis.type != COSROD_SC_ANALYSIS_MODES ? sc->analysis.t_end : 1.0;
   double every = sc->output.every > 0 ? sc->output.every : T / 100.0;

@@ -6,6 +6,7 @@
  * 1e-5 / 1e15 / 1e17); and it must decline rarely (it is the fast path).
  * out_fmt_shortest must write the old rule's text ("%.15g" when strtod reads
  * it back exactly, else "%.17g") whenever it answers. */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 int out_fmt_fast(char *buf, double v, int P); /* internal to the output module */
 int out_fmt_shortest(char *buf, double v);
+int out_fmt(char *buf, double v);
 
 static long nmis_short, ndec_short;
 
@@ -88,5 +90,80 @@ TEST(fast_format_equals_printf) {
   CHECK("inf declined", out_fmt_fast(buf, INFINITY, 17) < 0);
 }
 
-static const th_case cases[] = {TH_CASE(fast_format_equals_printf)};
+/* Significant digits of a %g text: mantissa digits without leading and
+ * trailing zeros (47678000000 has 5). */
+static int sig_digits(const char *s) {
+  int n = 0, lead = 1, zeros = 0;
+  for (; *s && *s != 'e'; s++) {
+    if (*s < '0' || *s > '9') continue;
+    if (lead && *s == '0') continue;
+    lead = 0, n++;
+    zeros = *s == '0' ? zeros + 1 : 0;
+  }
+  return n - zeros > 0 ? n - zeros : 1;
+}
+
+static long nrt_bad, nshort_bad, nrt;
+
+/* out_fmt (the writer's full path, fallbacks included): strtod reads the
+ * text back bit for bit; with k <= 15 digits no shorter decimal reads back
+ * (brute force over every j < k: the nearest j-digit decimal and its two
+ * neighbours); with 17 digits no decimal of <= 15 digits reads back (the
+ * documented rule writes %.17g when 16 digits would do).  Subnormals (fewer
+ * than 53 significant bits) are only checked to read back: %.15g may be
+ * longer than needed there. */
+static void roundtrip(double v) {
+  char a[40], b[48];
+  out_fmt(a, v);
+  nrt++;
+  double r = strtod(a, NULL);
+  if (memcmp(&r, &v, sizeof r) != 0) {
+    if (nrt_bad++ < 10) NOTE("v = %a: '%s' reads back as %a", v, a, r);
+    return;
+  }
+  if (fabs(v) < DBL_MIN) return; /* 0 and subnormals: exact, but the 15-or-17 rule is not shortest there */
+  int k = sig_digits(a), jmax = k <= 15 ? k - 1 : 15;
+  for (int j = 1; j <= jmax; j++) {
+    snprintf(b, sizeof b, "%.*e", j - 1, v);
+    double m = strtod(b, NULL);
+    char *ep = strchr(b, 'e');
+    int e10 = atoi(ep + 1);
+    for (int d = -1; d <= 1; d++) {
+      double c = m + d * pow(10.0, e10 - (j - 1)); /* neighbours: approximate, then re-read as j digits */
+      snprintf(b, sizeof b, "%.*e", j - 1, c);
+      if (strtod(b, NULL) == v) {
+        if (nshort_bad++ < 10) NOTE("v = %a: '%s' is shorter than '%s' and reads back", v, b, a);
+        return;
+      }
+    }
+  }
+}
+
+TEST(roundtrip_and_shortest) {
+  th_rng rng;
+  th_rng_seed(&rng, 777);
+  for (int i = 0; i < 100000; i++) {
+    uint64_t bits = th_rng_u64(&rng);
+    double w;
+    memcpy(&w, &bits, sizeof w);
+    if (isfinite(w)) roundtrip(w);
+    bits &= 0x800fffffffffffffULL; /* subnormals */
+    memcpy(&w, &bits, sizeof w);
+    roundtrip(w);
+    double m = th_rng_uniform(&rng, 1.0, 10.0), e = floor(th_rng_uniform(&rng, -12.0, 12.0));
+    roundtrip(m * pow(10.0, e));
+    roundtrip(floor(m * 1e4) * pow(10.0, e)); /* short decimals */
+  }
+  const double edge[] = {0.0, -0.0, DBL_MIN, -DBL_MIN, DBL_MAX, -DBL_MAX, DBL_TRUE_MIN, 5e-324, 1e308, 1e-308,
+                         2.2250738585072009e-308, 0.1, 0.3, 1.0 / 3.0, 9007199254740993.0, 1e23, 8.41e21};
+  for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) roundtrip(edge[i]);
+  NOTE("%ld values: %ld do not read back, %ld have a shorter form", nrt, nrt_bad, nshort_bad);
+  CHECK("every value reads back exactly", nrt_bad == 0);
+  CHECK("no shorter decimal reads back", nshort_bad == 0);
+  char a[40];
+  out_fmt(a, -0.0);
+  CHECK("-0 keeps its sign", strcmp(a, "-0") == 0);
+}
+
+static const th_case cases[] = {TH_CASE(fast_format_equals_printf), TH_CASE(roundtrip_and_shortest)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
