@@ -52,8 +52,12 @@ bench:
 	cmake --build $(BUILD_BENCH) -j $(JOBS)
 	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
 
+# make install PREFIX=/opt/cosrod (default /usr/local): library, headers,
+# CMake package, pkg-config file, the cosrod program and the Python package.
+# The program and pkg-config consumers find libcosrod through an RPATH.
+PREFIX ?= /usr/local
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # libFuzzer run of the scenario loader (needs clang; not part of the normal
 # build): the CMake target fuzz_scenario of a clang build with COSROD_FUZZ=ON.

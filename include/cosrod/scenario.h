@@ -516,6 +516,16 @@ COSROD_API cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE
 /* Short human-readable summary (title, rods, bodies, analysis, solver). */
 COSROD_API void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f);
 
+/* One key of the scenario schema (the loader's own table, scenario_keys.c):
+ * section path (N a list index, NAME a material name, "" the top level), key,
+ * type, SI unit, default, allowed values, an example value and its meaning. */
+typedef struct cosrod_sc_keyinfo {
+  const char *section, *key, *type, *unit, *def, *allowed, *example, *doc;
+} cosrod_sc_keyinfo;
+/* Number of keys in the schema table, and key i (NULL past the end). */
+COSROD_API size_t cosrod_sc_key_count(void);
+COSROD_API const cosrod_sc_keyinfo *cosrod_sc_key_at(size_t i);
+
 #ifdef __cplusplus
 }
 #endif
