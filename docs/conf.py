@@ -16,7 +16,8 @@ extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.mathjax", "cosrod
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 myst_heading_anchors = 3
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "README.md", "tutorials/*.out"]
+# pages generated into _gen/ that are pulled in by {include}
+exclude_patterns = ["_build", "_gen/scenario.md", "_gen/validation.md"]
 html_theme = "alabaster"
 html_title = "cosrod manual"
 html_static_path = []

@@ -80,6 +80,7 @@ def main():
     html = os.path.join(build, "docs", "html")
     shutil.rmtree(src, ignore_errors=True)
     shutil.copytree(os.path.join(ROOT, "docs"), src)
+    os.makedirs(os.path.join(src, "_static"), exist_ok=True)
     shutil.copy(os.path.join(ROOT, "viewer", "screenshot.png"), os.path.join(src, "_static", "screenshot.png"))
     gen = os.path.join(src, "_gen")
     os.makedirs(gen, exist_ok=True)

@@ -1,6 +1,7 @@
-"""Sphinx extension of the cosrod manual: every public function, class and
-method of the Python package must carry a docstring (a missing one is a
-warning, and the build runs with warnings as errors)."""
+"""Sphinx extension of the cosrod manual: every public function, class,
+method and property of the Python package must carry a docstring (a missing
+one is a warning, and the build runs with warnings as errors); docstrings
+are shown as the plain text they are."""
 import inspect
 
 from sphinx.util import logging
@@ -42,7 +43,17 @@ def check_docstrings(app):
             _log.warning(f"cosrod_docs: {m} has no docstring")
 
 
+def literal_docstring(app, what, name, obj, options, lines):
+    """cosrod's docstrings are plain text (examples, aligned columns), not
+    reStructuredText: show each one as a literal block, as written."""
+    if not lines:
+        return
+    body = ["    " + l if l.strip() else "" for l in lines]
+    lines[:] = ["::", ""] + body + [""]
+
+
 def setup(app):
     app.add_config_value("cosrod_docstring_modules", ["cosrod", "cosrod.study", "cosrod.plot"], "env")
     app.connect("builder-inited", check_docstrings)
+    app.connect("autodoc-process-docstring", literal_docstring)
     return {"version": "1", "parallel_read_safe": True}

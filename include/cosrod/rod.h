@@ -312,6 +312,7 @@ typedef struct cosrod_rod_data {
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
 } cosrod_rod_data;
 
+/* Workspace and results of one evaluation thread of rod; _free releases it. */
 COSROD_API cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
 COSROD_API void cosrod_rod_data_free(cosrod_rod_data *d);
 
@@ -378,6 +379,7 @@ COSROD_API cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_dat
  * ((1 + m) N values), cosrod_rod_kirchhoff_project (DAE) projects (q, v) and
  * then sets the multipliers consistent. */
 
+/* The rod model (Cosserat, extensible or inextensible Kirchhoff). */
 COSROD_API cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
 /* Constraints per segment m: 0 (Cosserat), 2 (extensible), 3 (inextensible). */
 COSROD_API int cosrod_rod_kirchhoff_m(const cosrod_rod *rod);

@@ -177,6 +177,7 @@ typedef struct cosrod_sim_estimate {
   size_t max_rod;      /* the rod with the most segments (key of a refusal) */
 } cosrod_sim_estimate;
 
+/* Estimate memory and output volume of a run of sc into *est (nothing allocated). */
 COSROD_API cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est);
 /* The linear solver of the run's implicit method, one line (solver.linear_solver
  * resolved: "sparse (KLU): n = .., nnz = ..; coupled band (ml, mu)" or

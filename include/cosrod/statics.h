@@ -104,6 +104,7 @@ typedef struct cosrod_statics_options {
                            value at every t (equilibrium_at for dynamics and modes) */
 } cosrod_statics_options;
 
+/* The default options (see the fields above). */
 COSROD_API cosrod_statics_options cosrod_statics_default_options(void);
 
 /* What a solve did (accumulated over one call). */
@@ -405,6 +406,7 @@ typedef struct cosrod_statics_arc_options {
                             0 (default): stay on the branch */
 } cosrod_statics_arc_options;
 
+/* The default arc-length options (see the fields above). */
 COSROD_API cosrod_statics_arc_options cosrod_statics_arc_default_options(void);
 
 /* Critical points found inside a step (detected between two converged states). */
