@@ -11,7 +11,7 @@ import numpy as np
 
 import cosrod
 
-SPEC = {
+MODEL = {
     "cosrod": 1,
     "title": "hanging cable",
     "gravity": [0, 0, -9.81],
@@ -27,7 +27,7 @@ SPEC = {
     "solver": {"integrator": "radau5", "rtol": 1e-6, "atol": 1e-6},
     "output": {"every": 0.1},
 }
-scenario = cosrod.Scenario(SPEC)
+scenario = cosrod.Scenario(MODEL)
 res = cosrod.Sim(scenario).run()
 
 print(f"steps {res.stats['naccept']}, status {res.stats['status']}")
@@ -43,7 +43,7 @@ print(f"energy balance drift {drift:.2e} J of {scale:.3f} J moved")
 assert drift < 1e-3 * scale
 
 # the static equilibrium: change one key, as `--set analysis.type=static` would
-res_s = cosrod.Scenario(dict(SPEC, analysis={"type": "static", "increments": 20})).run()
+res_s = cosrod.Scenario(dict(MODEL, analysis={"type": "static", "increments": 20})).run()
 weight = 1100 * np.pi * 5.0e-3 ** 2 * 1.0 * 9.81
 Fz = res_s.reactions["cord"][-1, 0, 2]
 print(f"static tip = ({res_s.tip[-1, 0]:+.4f}, {res_s.tip[-1, 2]:+.4f}) m")

@@ -1,5 +1,5 @@
 /* Quasistatics by continuation and modal analysis (module statics):
- * [LLA] §4 eqs. 31–32 (Test 2, the omega-twist), SPEC §4.
+ * [LLA] §4 eqs. 31–32 (Test 2, the omega-twist), [manual: modelling guide].
  *
  * Equilibrium ([LLA] eq. 31) of a rod at pseudo-time t: the prescribed ends
  * sit at their keyframe values at t and the loads are scaled by their time

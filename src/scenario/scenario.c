@@ -1,9 +1,9 @@
-/* Scenario loader: YAML schema version 1 (SPEC §7) -> cosrod_scenario.
+/* Scenario loader: YAML schema version 1 ([manual: scenario reference]) -> cosrod_scenario.
  *
  * Pipeline: read the file -> ynode tree (ynode.c, libyaml) -> apply
  * `--set key.path=value` overrides on the tree -> validate every key and
  * fill the plain description with defaults and derived constants:
- *   sections (SPEC §2): circle A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2;
+ *   sections ([manual: theory]): circle A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2;
  *     rectangle A = w h, I1 = w h^3/12, I2 = h w^3/12, J = I1 + I2 (or given);
  *   stiffness C_Gamma = diag(k1 GA, k2 GA, EA), C_K = diag(EI1, EI2, GJ);
  *   Kelvin-Voigt ([LLT] eq. 4): V_Gamma = diag(tS k1GA, tS k2GA, tE EA),
@@ -92,7 +92,7 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
     if (1.0 - fabs(r33) < 1e-12)
       sc_fail(c, v, "parametrisation", "euler-angles are at gimbal lock for this orientation (theta = 0 or pi)");
   }
-  if ((v = sc_get(m, "motion"))) { /* driven by keyframes (SPEC §5): as prescribed rod ends */
+  if ((v = sc_get(m, "motion"))) { /* driven by keyframes ([manual: rigid bodies]): as prescribed rod ends */
     static const char *const interp_names[] = {"linear", "cubic", NULL};
     sc_push(c, "motion");
     sc_expect_map(c, v, NULL, "position: [[t, x, y, z], ...] and/or orientation: [[t, q0, q1, q2, q3], ...]");

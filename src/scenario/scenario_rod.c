@@ -1,4 +1,4 @@
-/* Scenario loader: materials and rods (SPEC §2, §4, §7): sections, stiffness
+/* Scenario loader: materials and rods ([manual: theory, modelling guide, scenario reference]): sections, stiffness
  * and inertia overrides, damping, shapes, ends, loads. */
 #include "scenario_internal.h"
 /* ---- materials ------------------------------------------------------------- */
@@ -141,7 +141,7 @@ static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
   }
 }
 
-/* Kirchhoff models ([LA] §3, SPEC §4): keys that only make sense for a
+/* Kirchhoff models ([LA] §3, [manual: modelling guide]): keys that only make sense for a
  * Cosserat rod (shear correction, viscous shear / extension coefficients of
  * a constrained strain) are errors.  Kelvin–Voigt damping stays valid (its
  * bending and torsion parts act); stiffness overrides GA1, GA2 (and EA of

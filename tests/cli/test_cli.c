@@ -1,5 +1,5 @@
-/* End-to-end tests of the `cosrod` command (SPEC §8): every rod example of
- * SPEC §9 runs (short horizons via --set), the output files have the
+/* End-to-end tests of the `cosrod` command ([manual: command line, output reference]): every rod example of
+ * [manual: examples] runs (short horizons via --set), the output files have the
  * documented headers and row counts, summary.json parses and agrees with the
  * CSV files, exit statuses 0 / 1 / 2 / 130 (SIGINT), nothing is written on
  * invalid input, no progress bar on a pipe.  The binary runs as a child
@@ -410,7 +410,7 @@ static void expect_invalid(const char *name, const char *set, const char *key) {
   free(base);
 }
 
-/* The rigid-body examples of SPEC §9 run (short horizon) and write their files. */
+/* The rigid-body examples of [manual: examples] run (short horizon) and write their files. */
 TEST(rigid_body_examples_run) {
   const char *names[3] = {"heavy-top", "tennis-racket", "two-body-joint"};
   for (int i = 0; i < 3; i++) {
