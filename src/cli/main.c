@@ -36,7 +36,8 @@ static void usage(FILE *f) {
           "  --version     print the version\n"
           "\n"
           "exit status: 0 success, 1 the run failed (files stay valid, summary.json says why),\n"
-          "2 invalid input (one line FILE:LINE: key: problem), 130 / 143 / 129 interrupted.\n"
+          "2 invalid input (one line FILE:LINE: key: problem), 130 / 143 / 129 interrupted\n"
+          "(SIGINT / SIGTERM / SIGHUP; the files stay valid).\n"
           "\n"
           "The manual (make docs; build/docs/html/index.html) has Getting started, the\n"
           "tutorials, the modelling guide and the scenario and output references.\n");
