@@ -73,6 +73,12 @@ def main():
     if len(sys.argv) != 2:
         fail("usage: build_docs.py BUILD_DIR")
     build = os.path.abspath(sys.argv[1])
+    for mod, pkg in (("sphinx", "python3-sphinx"), ("myst_parser", "python3-myst-parser")):
+        try:
+            __import__(mod)
+        except ImportError:
+            fail(f"{sys.executable} has no {mod}: apt-get install --no-install-recommends {pkg} "
+                 "(tools/install-deps.sh installs it)")
     cli = os.path.join(build, "src", "cli", "cosrod")
     if not os.access(cli, os.X_OK):
         fail(f"{cli} is missing: build first (make build)")
