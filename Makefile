@@ -8,7 +8,7 @@ BUILD_RELEASE ?= build-release
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo test test-asan test-release bench fuzz fuzz-build format clean install
+.PHONY: all deps configure build demo docs test test-asan test-release bench fuzz fuzz-build format clean install
 
 all: build
 
@@ -23,6 +23,11 @@ build: configure
 
 demo: build
 	@tools/demo.sh $(BUILD)
+
+# The manual: HTML in $(BUILD)/docs/html (index.html), built with warnings as
+# errors; the tutorials are run on the way (tools/build_docs.py).
+docs: build
+	cmake --build $(BUILD) --target docs
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -52,8 +57,12 @@ bench:
 	cmake --build $(BUILD_BENCH) -j $(JOBS)
 	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
 
+# make install PREFIX=/opt/cosrod (default /usr/local): library, headers,
+# CMake package, pkg-config file, the cosrod program and the Python package.
+# The program and pkg-config consumers find libcosrod through an RPATH.
+PREFIX ?= /usr/local
 install: build
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # libFuzzer run of the scenario loader (needs clang; not part of the normal
 # build): the CMake target fuzz_scenario of a clang build with COSROD_FUZZ=ON.

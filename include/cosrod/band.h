@@ -92,6 +92,7 @@ COSROD_API cosrod_status cosrod_band_set_checked(cosrod_band *A, int i, int j, d
 COSROD_API cosrod_status cosrod_band_add_checked(cosrod_band *A, int i, int j, double v);
 COSROD_API double cosrod_band_get_checked(const cosrod_band *A, int i, int j);
 
+/* Backend (COSROD_LINALG_OWN or LAPACK) of the next factorisation. */
 COSROD_API cosrod_status cosrod_band_set_backend(cosrod_band *A, cosrod_linalg_backend backend);
 /* A <- 0 (including the fill-in rows). */
 COSROD_API void cosrod_band_zero(cosrod_band *A);
@@ -150,6 +151,7 @@ typedef struct cosrod_zband {
   cosrod_linalg_backend backend;
 } cosrod_zband;
 
+/* Complex n x n band matrix with ml sub- and mu superdiagonals (NULL when out of memory); _free releases it. */
 COSROD_API cosrod_zband *cosrod_zband_create(int n, int ml, int mu);
 COSROD_API void cosrod_zband_free(cosrod_zband *A);
 
@@ -166,6 +168,7 @@ static inline void cosrod_zband_add(cosrod_zband *A, int i, int j, double _Compl
   A->data[(size_t)j * (size_t)A->ld + (size_t)(A->smu + i - j)] += v;
 }
 
+/* Backend of the next factorisation; A <- 0 (including the fill-in rows). */
 COSROD_API cosrod_status cosrod_zband_set_backend(cosrod_zband *A, cosrod_linalg_backend backend);
 COSROD_API void cosrod_zband_zero(cosrod_zband *A);
 /* Same rules as cosrod_band_copy. */

@@ -221,6 +221,7 @@ typedef struct cosrod_mbs_data cosrod_mbs_data;
 COSROD_API cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen);
 COSROD_API void cosrod_mbs_free(cosrod_mbs *m);
 
+/* Workspace of one evaluation thread of m (NULL when out of memory); _free releases it. */
 COSROD_API cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m);
 COSROD_API void cosrod_mbs_data_free(cosrod_mbs_data *d);
 

@@ -195,6 +195,7 @@ COSROD_API void cosrod_contact_model_law(const cosrod_contact_model *model, int 
  * when the arc length between them is below this value [m]. */
 COSROD_API double cosrod_contact_model_self_exclusion(const cosrod_contact_model *model, int rod);
 
+/* Mutable contact state and workspace of one model; _free releases it. */
 COSROD_API cosrod_status cosrod_contact_data_create(cosrod_contact_data **data, const cosrod_contact_model *model);
 COSROD_API void cosrod_contact_data_free(cosrod_contact_data *data);
 
@@ -227,6 +228,7 @@ typedef struct cosrod_contact_block {
   double D[9];
 } cosrod_contact_block;
 
+/* Number of Jacobian blocks of the last evaluation. */
 COSROD_API size_t cosrod_contact_nblocks(const cosrod_contact_data *data);
 /* Derivatives of rod vertex forces with respect to an obstacle's pose (for
  * shapes on moving bodies): dF(rod, vertex)/d position (Kc), / d rotation
@@ -289,6 +291,7 @@ typedef struct cosrod_contact_point {
   int slip;         /* 0 stick, 1 slip */
 } cosrod_contact_point;
 
+/* Active contact points of the last evaluation: their count and the array. */
 COSROD_API size_t cosrod_contact_npoints(const cosrod_contact_data *data);
 COSROD_API const cosrod_contact_point *cosrod_contact_points(const cosrod_contact_data *data);
 

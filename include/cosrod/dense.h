@@ -65,6 +65,7 @@ static inline void cosrod_dense_add(cosrod_dense *A, int i, int j, double v) { A
 /* Pointer to column j (n entries). */
 static inline double *cosrod_dense_col(cosrod_dense *A, int j) { return A->data + (size_t)j * (size_t)A->n; }
 
+/* Backend (COSROD_LINALG_OWN or LAPACK) of the next factorisation. */
 COSROD_API cosrod_status cosrod_dense_set_backend(cosrod_dense *A, cosrod_linalg_backend backend);
 /* A <- 0. */
 COSROD_API void cosrod_dense_zero(cosrod_dense *A);
@@ -110,6 +111,7 @@ typedef struct cosrod_zdense {
   cosrod_linalg_backend backend;
 } cosrod_zdense;
 
+/* Complex dense n x n matrix (NULL when out of memory); _free releases it. */
 COSROD_API cosrod_zdense *cosrod_zdense_create(int n);
 COSROD_API void cosrod_zdense_free(cosrod_zdense *A);
 
@@ -123,6 +125,7 @@ static inline void cosrod_zdense_add(cosrod_zdense *A, int i, int j, double _Com
   A->data[i + j * A->n] += v;
 }
 
+/* Backend of the next factorisation; A <- 0; dst <- src (same size). */
 COSROD_API cosrod_status cosrod_zdense_set_backend(cosrod_zdense *A, cosrod_linalg_backend backend);
 COSROD_API void cosrod_zdense_zero(cosrod_zdense *A);
 COSROD_API cosrod_status cosrod_zdense_copy(cosrod_zdense *dst, const cosrod_zdense *src);

@@ -1,5 +1,5 @@
 /* Output directory of a cosrod run: CSV files, VTK/ParaView series,
- * summary.json and gnuplot figures (SPEC §8), written crash-safely.
+ * summary.json and gnuplot figures ([manual: command line, output reference]), written crash-safely.
  *
  * Layout of DIR after cosrod_output_close:
  *   summary.json                       run status, statistics, final tips
@@ -170,7 +170,7 @@ COSROD_API cosrod_status cosrod_output_write_body(cosrod_output *out, size_t bod
                                                   const double Omega[3], const double v[3], double kinetic, double potential);
 
 /* Energy terms [J] at the current output time; the balance column is
- * kinetic + elastic + gravity + dissipated - external_work (SPEC §8). */
+ * kinetic + elastic + gravity + dissipated - external_work ([manual: command line, output reference]). */
 typedef struct cosrod_output_energy {
   double kinetic, elastic, gravity; /* current values */
   double external_work;             /* work done by external loads on [t0, t] */

@@ -1,7 +1,7 @@
 #ifndef COSROD_RECORD_H
 #define COSROD_RECORD_H
 /* The recorder: a running or finished simulation -> every output file of a
- * run (SPEC §8): summary.json, centerline / frames / strains / curvatures /
+ * run ([manual: command line, output reference]): summary.json, centerline / frames / strains / curvatures /
  * energy / steps / tip / reactions / bodies / joints / increments / modes /
  * buckling CSV, VTK and plots, chosen by the scenario's output.* keys and
  * analysis type.  The CLI (`cosrod run`) and the Python package

@@ -1,4 +1,4 @@
-/* The discrete Cosserat rod (module rod): [LLA] §3, [LA] §2–4, [L] §4, SPEC §1–4.
+/* The discrete Cosserat rod (module rod): [LLA] §3, [LA] §2–4, [L] §4, [manual: modelling guide, theory].
  *
  * A staggered grid s_0 < s_1 < ... < s_N (material arc length, m) carries the
  * centroids x_n (vertices, n = 0..N) and the unit quaternions p_{k+1/2}
@@ -12,7 +12,7 @@
  * mutable cosrod_rod_data (workspace + results).  Nothing is allocated after
  * creation; all evaluations cost O(N).
  *
- * State layout (SPEC §1): q is interleaved (x_0, p_{1/2}, x_1, ..., p_{N-1/2},
+ * State layout ([manual: modelling guide]): q is interleaved (x_0, p_{1/2}, x_1, ..., p_{N-1/2},
  * x_N); a vertex fixed by a boundary condition is removed, a vertex that slides
  * along an axis keeps one coordinate ξ (x = x_presc(t) + ξ a).  Per formulation
  *   ABSOLUTE   y = (q, v),    v = dq/dt                         size nq + nq
@@ -58,7 +58,7 @@ typedef enum cosrod_section_shape {
 
 typedef enum cosrod_damping_kind {
   COSROD_DAMPING_NONE = 0,
-  COSROD_DAMPING_KELVIN_VOIGT, /* retardation times τ_S, τ_B ([LLT] eq. 4, SPEC §2) */
+  COSROD_DAMPING_KELVIN_VOIGT, /* retardation times τ_S, τ_B ([LLT] eq. 4, [manual: theory]) */
   COSROD_DAMPING_COEFFICIENTS  /* V_Γ, V_K given directly (F = ... + V_Γ Γ̇, M = ... + V_K K̇) */
 } cosrod_damping_kind;
 
@@ -69,7 +69,7 @@ typedef enum cosrod_shape_kind {
   COSROD_SHAPE_POLYLINE      /* points; frames by parallel transport of normal */
 } cosrod_shape_kind;
 
-/* Rod model ([LA] §2–4, [LLA] Remark 3.4, SPEC §4): the Kirchhoff models are
+/* Rod model ([LA] §2–4, [LLA] Remark 3.4, [manual: modelling guide]): the Kirchhoff models are
  * the Cosserat rod with the shear (and extension) strains of every segment
  * constrained, Δs (Γ_i - Γ0_i) = 0 for i in {1, 2} (extensible) or
  * {1, 2, 3} (inextensible); their multipliers are the constrained components
@@ -169,7 +169,7 @@ typedef struct cosrod_rod_def {
   /* damping */
   cosrod_damping_kind damping;
   double tau_shear, tau_bulk;          /* s (Kelvin–Voigt) */
-  double visc_gamma[3], visc_kappa[3]; /* V_Γ (N s), V_K (N m^2 s), SPEC convention (V = 2c of [LLA]) */
+  double visc_gamma[3], visc_kappa[3]; /* V_Γ (N s), V_K (N m^2 s), viscous convention (V = 2c of [LLA]) */
   /* external (medium) damping, with any of the above: force -c_t ẋ per
    * length on the centreline (N s/m^2), material moment -c_r Ω per length on
    * the cross-sections (N s); rod_medium.c */
@@ -312,6 +312,7 @@ typedef struct cosrod_rod_data {
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
 } cosrod_rod_data;
 
+/* Workspace and results of one evaluation thread of rod; _free releases it. */
 COSROD_API cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
 COSROD_API void cosrod_rod_data_free(cosrod_rod_data *d);
 
@@ -378,6 +379,7 @@ COSROD_API cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_dat
  * ((1 + m) N values), cosrod_rod_kirchhoff_project (DAE) projects (q, v) and
  * then sets the multipliers consistent. */
 
+/* The rod model (Cosserat, extensible or inextensible Kirchhoff). */
 COSROD_API cosrod_rod_model cosrod_rod_model_of(const cosrod_rod *rod);
 /* Constraints per segment m: 0 (Cosserat), 2 (extensible), 3 (inextensible). */
 COSROD_API int cosrod_rod_kirchhoff_m(const cosrod_rod *rod);

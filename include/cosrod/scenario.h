@@ -1,4 +1,4 @@
-/* Scenario files (SPEC §7): YAML schema version 1 -> validated description.
+/* Scenario files ([manual: scenario reference]): YAML schema version 1 -> validated description.
  *
  * cosrod_scenario_load() reads a scenario file, applies `--set key.path=value`
  * overrides, validates every key and returns a plain in-memory description
@@ -7,7 +7,7 @@
  * depends on the rod model or the integrators; a driver converts the
  * description into their definition structs.
  *
- * Errors are one line "FILE:LINE: key.path: problem" (SPEC §8), e.g.
+ * Errors are one line "FILE:LINE: key.path: problem" ([manual: command line, output reference]), e.g.
  *   examples/x.yaml:12: rods.0.segmnets: unknown key (did you mean 'segments'?)
  * LINE is 0 for values that came from --set (the message then ends in
  * "(from --set)").
@@ -163,7 +163,7 @@ typedef struct cosrod_sc_material {
   int line;
 } cosrod_sc_material;
 
-/* Cross-section (SPEC §2).  Given values are kept; area, I1, I2, J are the
+/* Cross-section ([manual: theory]).  Given values are kept; area, I1, I2, J are the
  * resolved constants. */
 typedef struct cosrod_sc_section {
   cosrod_sc_section_shape shape;
@@ -176,7 +176,7 @@ typedef struct cosrod_sc_section {
 } cosrod_sc_section;
 
 /* Damping.  V_gamma and V_kappa are the resolved viscous matrices (diagonal)
- * of SPEC §2: F_visc = V_gamma Gamma_dot [N s], M_visc = V_kappa K_dot
+ * of [manual: theory]: F_visc = V_gamma Gamma_dot [N s], M_visc = V_kappa K_dot
  * [N m^2 s].  For coefficients, `convention: lla` means the values are
  * [LLA]'s c (V = 2c); the default `convention: viscous` means V = value. */
 typedef struct cosrod_sc_damping {
@@ -404,7 +404,7 @@ enum {
   COSROD_SC_FIELD_ENERGY = 1u << 5,
   COSROD_SC_FIELD_STEPS = 1u << 6,
   COSROD_SC_FIELD_REACTIONS = 1u << 7,
-  COSROD_SC_FIELDS_DEFAULT = 0xFEu /* everything but tip (the files of SPEC §8) */
+  COSROD_SC_FIELDS_DEFAULT = 0xFEu /* everything but tip (the files of [manual: command line, output reference]) */
 };
 
 typedef struct cosrod_sc_lines cosrod_sc_lines; /* private: key path -> line */
@@ -515,6 +515,16 @@ COSROD_API cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE
 
 /* Short human-readable summary (title, rods, bodies, analysis, solver). */
 COSROD_API void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f);
+
+/* One key of the scenario schema (the loader's own table, scenario_keys.c):
+ * section path (N a list index, NAME a material name, "" the top level), key,
+ * type, SI unit, default, allowed values, an example value and its meaning. */
+typedef struct cosrod_sc_keyinfo {
+  const char *section, *key, *type, *unit, *def, *allowed, *example, *doc;
+} cosrod_sc_keyinfo;
+/* Number of keys in the schema table, and key i (NULL past the end). */
+COSROD_API size_t cosrod_sc_key_count(void);
+COSROD_API const cosrod_sc_keyinfo *cosrod_sc_key_at(size_t i);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* Simulation driver (module sim): a validated scenario (cosrod_scenario)
  * -> rods, formulation, stabilisation, integrator -> a run from 0 to t_end
  * with output every `every` seconds (dense output), energy accounting and
- * statistics (SPEC §3, §6, §8).
+ * statistics ([manual: modelling guide, integrators, command line, output reference]).
  *
  * Global state.  The states of all rods are stacked into one vector y.
  * Two layouts:
@@ -24,7 +24,7 @@
  * M = diag(I, I, 0) and algebraic equations 0 = λ_post(q, v) - λ (the
  * multipliers of [LLA] eq. 28), i.e. the absolute ODE plus its multipliers.
  *
- * Energy balance (SPEC §8, energy.csv): the dissipated energy and the work
+ * Energy balance ([manual: command line, output reference], energy.csv): the dissipated energy and the work
  * of external loads (incl. moving prescribed ends) are the time integrals of
  * the rod's dissipation rate and external power, integrated with Simpson's
  * rule on the method's dense output over every accepted step (and over the
@@ -78,7 +78,7 @@ extern "C" {
 
 typedef struct cosrod_sim cosrod_sim; /* opaque */
 
-/* Energy terms [J] at the current time (SPEC §8). */
+/* Energy terms [J] at the current time ([manual: command line, output reference]). */
 typedef struct cosrod_sim_energy {
   double kinetic, elastic, gravity;
   double external_work; /* ∫ external power dt since t = 0 */
@@ -177,6 +177,7 @@ typedef struct cosrod_sim_estimate {
   size_t max_rod;      /* the rod with the most segments (key of a refusal) */
 } cosrod_sim_estimate;
 
+/* Estimate memory and output volume of a run of sc into *est (nothing allocated). */
 COSROD_API cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_sim_estimate *est);
 /* The linear solver of the run's implicit method, one line (solver.linear_solver
  * resolved: "sparse (KLU): n = .., nnz = ..; coupled band (ml, mu)" or
@@ -228,7 +229,7 @@ COSROD_API const cosrod_rod *cosrod_sim_rod(const cosrod_sim *sim, size_t r);
  * or, after cosrod_sim_run, at the last accepted state. */
 COSROD_API const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
 /* Rigid bodies of a simulation with rods (scenario bodies, in order; rod
- * ends attached to them, SPEC §5): their number (0 without bodies) and the
+ * ends attached to them, [manual: rigid bodies]): their number (0 without bodies) and the
  * pose of body b at the last evaluation (a frame: the current output time):
  * centre of mass x (3) [m], unit quaternion q (4), material angular velocity
  * Omega (3) [1/s]; any output may be NULL (sim_couple.c). */

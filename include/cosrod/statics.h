@@ -1,5 +1,5 @@
 /* Quasistatics by continuation and modal analysis (module statics):
- * [LLA] §4 eqs. 31–32 (Test 2, the omega-twist), SPEC §4.
+ * [LLA] §4 eqs. 31–32 (Test 2, the omega-twist), [manual: modelling guide].
  *
  * Equilibrium ([LLA] eq. 31) of a rod at pseudo-time t: the prescribed ends
  * sit at their keyframe values at t and the loads are scaled by their time
@@ -104,6 +104,7 @@ typedef struct cosrod_statics_options {
                            value at every t (equilibrium_at for dynamics and modes) */
 } cosrod_statics_options;
 
+/* The default options (see the fields above). */
 COSROD_API cosrod_statics_options cosrod_statics_default_options(void);
 
 /* What a solve did (accumulated over one call). */
@@ -405,6 +406,7 @@ typedef struct cosrod_statics_arc_options {
                             0 (default): stay on the branch */
 } cosrod_statics_arc_options;
 
+/* The default arc-length options (see the fields above). */
 COSROD_API cosrod_statics_arc_options cosrod_statics_arc_default_options(void);
 
 /* Critical points found inside a step (detected between two converged states). */

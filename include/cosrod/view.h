@@ -1,4 +1,4 @@
-/* The browser viewer of a run (SPEC §12: `cosrod view DIR` writes
+/* The browser viewer of a run ([manual: command line]: `cosrod view DIR` writes
  * DIR/view.html).  view.html is one self-contained file: the viewer's
  * JavaScript (three.js bundled by esbuild from viewer/, embedded in the
  * library at build time) and the run's output files inlined, so that it

@@ -121,6 +121,7 @@ class Scenario:
 
     @property
     def info(self):
+        """Summary of the validated scenario (rods, bodies, analysis, solver) as a dict."""
         return dict(self._info)
 
     def __getattr__(self, name):
@@ -189,6 +190,7 @@ class RodResult:
 
     @property
     def tip(self):
+        """(n_t, 3) position of the last vertex x_N at every output time [m]."""
         return self.centerline[:, -1, :]
 
 
@@ -330,16 +332,19 @@ class Frame:
         self.t = t
 
     def rod(self, k=0):
+        """State of rod k at this frame: dict of arrays x, p, Gamma, F, K, M."""
         s = self._sim._grids[k]
         c = _split_block(_doubles(self._sim._h.frame(k)).reshape(1, -1), len(s) - 1)
         return {name: v[0] for name, v in c.items()}
 
     @property
     def centerline(self):
+        """(N+1, 3) vertex positions of rod 0 at this frame [m]."""
         return self.rod(0)["x"]
 
     @property
     def energy(self):
+        """Energy terms at this frame (kinetic, elastic, gravity, external_work, dissipated, balance) [J]."""
         return self._sim._h.energy()
 
 
@@ -415,6 +420,7 @@ class Sim:
 
     @property
     def t(self):
+        """Current time of the simulation [s]."""
         return self._h.t()
 
     @property
@@ -433,10 +439,12 @@ class Sim:
 
     @property
     def frame(self):
+        """The current state as a Frame."""
         return Frame(self, self._h.t())
 
     @property
     def stats(self):
+        """Solver counters so far (nfev, njev, nsteps, naccept, nreject, ...)."""
         return self._h.stats()
 
 

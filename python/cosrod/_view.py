@@ -1,5 +1,5 @@
 """Result.view(): the result written as a cosrod output directory (the
-files of SPEC §8 the viewer reads) and turned into view.html by the
+files of [manual: command line, output reference] the viewer reads) and turned into view.html by the
 library's writer (cosrod_view_write, the same page as `cosrod view`)."""
 import json
 import os

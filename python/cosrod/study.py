@@ -244,7 +244,7 @@ _RUNNING_LOCK = threading.Lock()
 
 
 def _status_of(rc, d, stderr):
-    """(status, message) of a finished `cosrod run` (SPEC §8 exit status)."""
+    """(status, message) of a finished `cosrod run` ([manual: command line, output reference] exit status)."""
     summ = {}
     try:
         with open(os.path.join(d, "summary.json")) as f:
@@ -404,7 +404,7 @@ def _cell(v):
 def _stop_running(grace=2.0):
     """Ctrl-C: members that did not stop by themselves (the terminal sends
     SIGINT to them too) get SIGTERM after `grace` seconds and end
-    'interrupted' (SPEC §8)."""
+    'interrupted' ([manual: command line, output reference])."""
     t_end = time.monotonic() + grace
     while time.monotonic() < t_end:
         with _RUNNING_LOCK:

@@ -35,9 +35,11 @@ class RunOutput:
 
     @property
     def status(self):
+        """Status of the member run from its summary.json (ok, failed, interrupted)."""
         return self.summary.get("status")
 
     def table(self, name):
+        """The output file NAME.csv of the run as a pandas DataFrame (None if absent)."""
         if name not in self._tables:
             path = os.path.join(self.dir, name + ".csv")
             if os.path.exists(path):
@@ -49,6 +51,7 @@ class RunOutput:
         return self._tables[name]
 
     def columns(self, name):
+        """The columns of NAME.csv as a dict of numpy arrays (None if absent)."""
         if name not in self._columns:
             path = os.path.join(self.dir, name + ".csv")
             if os.path.exists(path):

@@ -59,7 +59,7 @@ def test_cmake_install_and_pip_install(source_dir, tmp_path):
 
 
 def test_readme_command_from_the_build_tree(source_dir):
-    """The README's done-when command, run as documented: from the source
+    """The manual's (Python guide) first command, run as documented: from the source
     directory, PYTHONPATH=build/python, Debian's interpreter (the build's)."""
     build = os.environ["COSROD_BINARY_DIR"]
     env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))

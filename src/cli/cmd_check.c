@@ -1,5 +1,5 @@
 /* `cosrod check FILE [--set key.path=value]... [--memory-limit SIZE]`: load
- * and validate a scenario (SPEC §8) through the same path as `run`
+ * and validate a scenario ([manual: command line, output reference]) through the same path as `run`
  * (cli_prepare: loader, resource estimate and memory limit, creation of the
  * simulation, which is freed unrun).  Exit 0 and a short summary with the
  * estimate on stdout when valid; exit 2 and one line "FILE:LINE: key:

@@ -1,4 +1,4 @@
-/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` (SPEC §8).
+/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]).
  *
  * Scenario (loader) -> cosrod_sim (driver) -> cosrod_recorder (files); this
  * file keeps the arguments, the progress bar, the printed summary and the

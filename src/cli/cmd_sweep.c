@@ -1,5 +1,5 @@
 /* `cosrod sweep SCENARIO --param KEY=VALUES... [--jobs N] [--scheduler ADDR] -o DIR`
- * (SPEC §12): a design study, one `cosrod run` process per member.
+ * ([manual: command line]): a design study, one `cosrod run` process per member.
  *
  * The study engine is the Python module cosrod.study_cli (the engine of
  * cosrod.sweep): this command replaces itself by

@@ -1,4 +1,4 @@
-/* `cosrod view DIR [--open] [-o FILE] [--max-mb N]` (SPEC §12): write
+/* `cosrod view DIR [--open] [-o FILE] [--max-mb N]` ([manual: command line]): write
  * DIR/view.html, the self-contained browser viewer of a run, and with
  * --open start the system's browser on it.  Also the step that writes
  * scene.json and view.html after `cosrod run`. */

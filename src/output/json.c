@@ -1,4 +1,4 @@
-/* summary.json (SPEC §8) through a tiny JSON emitter.
+/* summary.json ([manual: command line, output reference]) through a tiny JSON emitter.
  *
  * Emitter: nested objects/arrays with a fixed depth, two-space indentation,
  * strings escaped per RFC 8259 (", \, control characters as \n, \t, ... or

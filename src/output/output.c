@@ -1,5 +1,5 @@
 /* Output directory object: CSV streams, output-time frames, checkpoints and
- * the crash-safe close (SPEC §8).
+ * the crash-safe close ([manual: command line, output reference]).
  *
  * Every stream is a temporary file DIR/.name.tmp.  A frame's rows go to all
  * streams; frame_end flushes them and records each stream's byte count as
@@ -27,7 +27,7 @@ static const char *const file_names[OF_COUNT] = {
     "bodies.csv",     "steps.csv",  "increments.csv", "modes.csv",      "reactions.csv",
     "tip.csv",        COSROD_OUTPUT_PVD_NAME};
 
-/* Headers: SPEC §8 (a public contract). */
+/* Headers: [manual: command line, output reference] (a public contract). */
 static const char *const file_headers[OF_COUNT] = {
     "t,rod,vertex,s,x,y,z\n",
     "t,rod,segment,s,q0,q1,q2,q3\n",

@@ -1,7 +1,7 @@
 /* Output rows: the time-loop writers of the CSV streams (centerline, frames,
  * strains, curvatures, energy, steps, increments) and of the mode files
  * (modes.csv, vtk/modes.pvd), formatting into the fixed line buffer only
- * (SPEC §8). Stream lifecycle and publishing live in output.c. */
+ * ([manual: command line, output reference]). Stream lifecycle and publishing live in output.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -159,7 +159,7 @@ cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output
   if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_energy outside a frame");
   if (out->energy_done)
     return out_fail(out, COSROD_ERR_INVALID, "output: energy written twice at t = %g", out->t_frame);
-  /* SPEC §8: balance = kinetic + elastic + gravity + dissipated - external_work */
+  /* [manual: command line, output reference]: balance = kinetic + elastic + gravity + dissipated - external_work */
   double bal = e->kinetic + e->elastic + e->gravity + e->dissipated - e->external_work;
   LOCALE_ENTER(out);
   cosrod_status st = COSROD_OK;

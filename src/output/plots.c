@@ -1,4 +1,4 @@
-/* Figures in DIR/plots/ (SPEC §8): gnuplot scripts that read the published
+/* Figures in DIR/plots/ ([manual: command line, output reference]): gnuplot scripts that read the published
  * CSV files, run once at close.
  *   tip.gp    -> tip.png    x, y, z of the last vertex of every rod vs t (centerline.csv)
  *   energy.gp -> energy.png energy terms and balance vs t; balance - balance(t0) (energy.csv)
@@ -102,7 +102,7 @@ static void script_energy(const cosrod_output *out, FILE *fp) {
                                        "external work", "dissipated", "balance"};
   char b0[32];
   out_fmt(b0, out->bal0);
-  gp_preamble(fp, "energy terms and balance from ../energy.csv (SPEC 8)", "energy.png", 1000, 800);
+  gp_preamble(fp, "energy terms and balance from ../energy.csv (manual: output reference)", "energy.png", 1000, 800);
   fputs("set multiplot layout 2,1 title ", fp);
   gp_quoted(fp, *out->title ? out->title : "cosrod");
   fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'" : "\nset xlabel 't [s]'", fp);

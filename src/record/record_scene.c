@@ -1,5 +1,5 @@
 /* DIR/scene.json: what the viewer needs of the model and the output files
- * do not carry: gravity, each rod's cross-section (SPEC §2; the tube radius
+ * do not carry: gravity, each rod's cross-section ([manual: theory]; the tube radius
  * drawn), each body's mass and principal inertias (drawn as the inertia
  * ellipsoid), the joints (type, anchor points, axes) and the rod ends
  * attached to bodies (the viewer moves a clamped body with its rod end in

@@ -3,7 +3,7 @@
  * index maps), state packing / unpacking and prescribed end motion.
  *
  * Grid and masses: [LLA] §3 (Δs on segments, trapezoidal weights δs on
- * vertices, lumped masses ρAδs_n, [LLA] eq. 27).  Constants: SPEC §2, [LLT]
+ * vertices, lumped masses ρAδs_n, [LLA] eq. 27).  Constants: [manual: theory], [LLT]
  * eq. 4.  Shapes of constant material curvature K (straight, arc, helix):
  * p(σ) = p(0) exp(Kσ/2), x(σ) = x(0) + R(p(0)) ∫ exp(K̂σ) e3.  Polyline frames by
  * parallel transport.  Ghost quaternions of clamped ends: [LLA] Remark 3.1.

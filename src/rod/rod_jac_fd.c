@@ -1,5 +1,5 @@
 /* Finite-difference Jacobians of the rod right-hand sides, assembled into
- * band storage in the interleaved ordering (SPEC §1): the twin of the
+ * band storage in the interleaved ordering ([manual: modelling guide]): the twin of the
  * analytic Jacobians (MuJoCo's engine_derivative_fd idea).  Columns that are
  * more than ml + mu + 1 apart never touch the same row of a band matrix, so
  * they are perturbed together (Curtis–Powell–Reid grouping): the cost is

@@ -1,5 +1,5 @@
 /* Kirchhoff rods as constrained Cosserat rods ([LA] §2–4, [LLA] Remark 3.4,
- * SPEC §4; see the Kirchhoff section of rod.h).
+ * [manual: modelling guide]; see the Kirchhoff section of rod.h).
  *
  * Per segment k the constraints are g_k = E (c_k - Δs_k (Γ0_k + e3)) with
  * c = Im(p̄ Δx p) (= Δs (Γ + e3) for |p| = 1) and E the first m = 2

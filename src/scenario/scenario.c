@@ -1,9 +1,9 @@
-/* Scenario loader: YAML schema version 1 (SPEC §7) -> cosrod_scenario.
+/* Scenario loader: YAML schema version 1 ([manual: scenario reference]) -> cosrod_scenario.
  *
  * Pipeline: read the file -> ynode tree (ynode.c, libyaml) -> apply
  * `--set key.path=value` overrides on the tree -> validate every key and
  * fill the plain description with defaults and derived constants:
- *   sections (SPEC §2): circle A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2;
+ *   sections ([manual: theory]): circle A = pi r^2, I1 = I2 = pi r^4/4, J = pi r^4/2;
  *     rectangle A = w h, I1 = w h^3/12, I2 = h w^3/12, J = I1 + I2 (or given);
  *   stiffness C_Gamma = diag(k1 GA, k2 GA, EA), C_K = diag(EI1, EI2, GJ);
  *   Kelvin-Voigt ([LLT] eq. 4): V_Gamma = diag(tS k1GA, tS k2GA, tE EA),
@@ -21,10 +21,9 @@
 /* bodies.N.loads.K: {type: force|moment, value, frame: spatial|material,
  * at (force), ramp | active} */
 static void read_body_load(ctx *c, ynode *m, cosrod_sc_body_load *ld) {
-  static const char *const keys[] = {"type", "value", "frame", "at", "ramp", "active", NULL};
   static const char *const types[] = {"force", "moment", NULL};
   sc_expect_map(c, m, NULL, "type, value, frame, at");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "bodies.N.loads.K");
   ld->line = m->key_line;
   ld->type = (cosrod_sc_load_type)sc_to_enum(c, sc_require(c, m, "type", "force or moment"), "type", types);
   sc_to_vec(c, sc_require(c, m, "value", "vector [N] or [N m]"), "value", ld->value, 3, R_ANY);
@@ -38,11 +37,8 @@ static void read_body_load(ctx *c, ynode *m, cosrod_sc_body_load *ld) {
 }
 
 static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
-  static const char *const keys[] = {"name",        "mass",     "inertia",          "position",
-                                     "orientation", "velocity", "angular_velocity", "parametrisation",
-                                     "loads",       "motion",   NULL};
   sc_expect_map(c, m, NULL, "a rigid body");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "bodies.N");
   b->line = m->key_line;
   ynode *v = sc_require(c, m, "name", "body name");
   sc_to_name(c, v, "name", b->name);
@@ -67,10 +63,9 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
   sc_vec(c, m, "angular_velocity", b->angular_velocity, 3, R_ANY);
   b->quaternion[0] = 1.0;
   if ((v = sc_get(m, "orientation"))) {
-    static const char *const ok[] = {"quaternion", "euler313", NULL};
     sc_push(c, "orientation");
     sc_expect_map(c, v, NULL, "quaternion: [q0, q1, q2, q3] or euler313: [phi, theta, psi]");
-    sc_check_keys(c, v, ok);
+    sc_check_section(c, v, "bodies.N.orientation");
     ynode *q = sc_get(v, "quaternion"), *e = sc_get(v, "euler313");
     if (q && e) sc_fail(c, e, "euler313", "give either 'quaternion' or 'euler313', not both");
     if (!q && !e) sc_fail(c, v, "quaternion", "missing (or 'euler313')");
@@ -97,12 +92,11 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
     if (1.0 - fabs(r33) < 1e-12)
       sc_fail(c, v, "parametrisation", "euler-angles are at gimbal lock for this orientation (theta = 0 or pi)");
   }
-  if ((v = sc_get(m, "motion"))) { /* driven by keyframes (SPEC §5): as prescribed rod ends */
-    static const char *const mk[] = {"position", "orientation", "interpolation", NULL};
+  if ((v = sc_get(m, "motion"))) { /* driven by keyframes ([manual: rigid bodies]): as prescribed rod ends */
     static const char *const interp_names[] = {"linear", "cubic", NULL};
     sc_push(c, "motion");
     sc_expect_map(c, v, NULL, "position: [[t, x, y, z], ...] and/or orientation: [[t, q0, q1, q2, q3], ...]");
-    sc_check_keys(c, v, mk);
+    sc_check_section(c, v, "bodies.N.motion");
     ynode *p = sc_get(v, "position"), *o = sc_get(v, "orientation"), *ip = sc_get(v, "interpolation");
     if (!p && !o) sc_fail(c, v, "position", "missing (a body motion needs position and/or orientation keyframes)");
     if (p) sc_read_keyframes(c, p, "position", 3, &b->motion_position);
@@ -144,10 +138,8 @@ static void read_bodies(ctx *c, ynode *root) {
 }
 
 static void read_joint(ctx *c, ynode *m, cosrod_sc_joint *j) {
-  static const char *const keys[] = {"type",    "bodies",        "at",          "axis", "axis2",
-                                     "stiffness", "damping", "stiffness_rot", "damping_rot", NULL};
   sc_expect_map(c, m, NULL, "a joint");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "joints.N");
   j->line = m->key_line;
   j->type = (cosrod_sc_joint_type)sc_to_enum(c, sc_require(c, m, "type", "joint type"), "type", SC_JOINT_NAMES);
   ynode *bs = sc_require(c, m, "bodies", "[a, b]; 'ground' is fixed space");
@@ -203,13 +195,11 @@ static void read_joints(ctx *c, ynode *root) {
 /* ---- analysis, solver, output --------------------------------------------- */
 
 static void read_analysis(ctx *c, ynode *root) {
-  static const char *const keys[] = {"type",    "t_end",   "increments", "count", "start_from_equilibrium",
-                                     "gravity", "control", "path",       "max_steps", "switch_branch", NULL};
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
   sc_push(c, "analysis");
   sc_expect_map(c, m, NULL, "type: dynamic | static | modes | buckling");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "analysis");
   a->line = m->key_line;
   ynode *v = sc_get(m, "type");
   a->type = v ? (cosrod_sc_analysis_type)sc_to_enum(c, v, "type", SC_ANALYSIS_NAMES) : COSROD_SC_ANALYSIS_DYNAMIC;
@@ -241,9 +231,6 @@ static void read_analysis(ctx *c, ynode *root) {
 }
 
 static void read_solver(ctx *c, ynode *root) {
-  static const char *const keys[] = {
-      "formulation", "stabilisation", "baumgarte", "integrator", "rtol", "atol",
-      "h0",          "hmax",          "max_steps", "rho_inf", "h", "linear_solver", NULL};
   cosrod_sc_solver *s = &c->sc->solver;
   s->baumgarte_omega = s->baumgarte_r = 100.0;
   s->rtol = s->atol = 1e-6;
@@ -252,7 +239,7 @@ static void read_solver(ctx *c, ynode *root) {
   if (!m) return;
   sc_push(c, "solver");
   sc_expect_map(c, m, NULL, "formulation, integrator, rtol, ...");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "solver");
   s->line = m->key_line;
   ynode *v;
   if ((v = sc_get(m, "formulation")))
@@ -262,12 +249,11 @@ static void read_solver(ctx *c, ynode *root) {
   ynode *vi = sc_get(m, "integrator");
   if (vi) s->integrator = (cosrod_sc_integrator)sc_to_enum(c, vi, "integrator", SC_INTEGRATOR_NAMES);
   if ((v = sc_get(m, "baumgarte"))) {
-    static const char *const bk[] = {"omega", "r", NULL};
     /* Accepted (and validated) with any stabilisation, so that switching
      * with --set solver.stabilisation=... keeps a file valid. */
     sc_push(c, "baumgarte");
     sc_expect_map(c, v, NULL, "omega, r");
-    sc_check_keys(c, v, bk);
+    sc_check_section(c, v, "solver.baumgarte");
     s->baumgarte_omega = sc_num(c, v, "omega", 100.0, R_POS);
     s->baumgarte_r = sc_num(c, v, "r", 100.0, R_NONNEG);
     sc_pop(c);
@@ -306,7 +292,6 @@ static void read_solver(ctx *c, ynode *root) {
 }
 
 static void read_output(ctx *c, ynode *root) {
-  static const char *const keys[] = {"dir", "every", "vtk", "plots", "fields", "steps", NULL};
   static const char *const field_names[] = {"tip",    "centerline", "frames", "strains", "curvatures",
                                             "energy", "steps",      "reactions", NULL};
   cosrod_sc_output *o = &c->sc->output;
@@ -319,7 +304,7 @@ static void read_output(ctx *c, ynode *root) {
   if (m) {
     sc_push(c, "output");
     sc_expect_map(c, m, NULL, "dir, every, vtk, plots");
-    sc_check_keys(c, m, keys);
+    sc_check_section(c, m, "output");
     o->line = m->key_line;
     ynode *v;
     if ((v = sc_get(m, "dir"))) {
@@ -572,13 +557,11 @@ void cosrod_scenario_free(cosrod_scenario *sc) {
 }
 
 static void validate(ctx *c, ynode *root) {
-  static const char *const keys[] = {"cosrod", "title",    "gravity", "materials", "rods", "bodies",
-                                     "joints", "analysis", "solver",  "output",    NULL};
   cosrod_scenario *sc = c->sc;
   if (!root) sc_fail(c, NULL, NULL, "empty file (a scenario starts with 'cosrod: 1')");
   if (root->kind != YN_MAP)
     sc_fail(c, root, NULL, "expected a mapping of scenario keys, got %s", sc_kind_name(root));
-  sc_check_keys(c, root, keys);
+  sc_check_section(c, root, "");
   ynode *v = sc_require(c, root, "cosrod", "schema version: cosrod: 1");
   sc->version = (int)sc_to_int(c, v, "cosrod", 0, 1000000);
   if (sc->version != COSROD_SC_SCHEMA_VERSION)

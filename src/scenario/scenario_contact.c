@@ -1,4 +1,4 @@
-/* Scenario keys `obstacles:` and `contact:` (SPEC §11): validation into the
+/* Scenario keys `obstacles:` and `contact:` ([manual: contact]): validation into the
  * plain structs of scenario_contact.h, with the scenario loader's messages
  * (`FILE:LINE: key.path: problem`), unknown-key suggestions and range checks
  * (scenario_util.c).

@@ -1,4 +1,4 @@
-/* Scenario keys `obstacles:` and `contact:` (SPEC §11) read into plain
+/* Scenario keys `obstacles:` and `contact:` ([manual: contact]) read into plain
  * structs, validated like every other key (`FILE:LINE: key.path: problem`).
  *
  * Internal to the scenario module until the assembled system consumes it:

@@ -91,6 +91,8 @@ char *sc_xstrdup(ctx *c, const char *s);
 const char *sc_nearest(const char *s, const char *const *cand, size_t ncand);
 void sc_expect_map(ctx *c, const ynode *n, const char *key, const char *what);
 void sc_check_keys(ctx *c, ynode *map, const char *const *allowed);
+/* sc_check_keys with the keys of `section` in the schema table (scenario_keys.c). */
+void sc_check_section(ctx *c, ynode *map, const char *section);
 void sc_check_unused(ctx *c, ynode *map, const char *why);
 ynode *sc_get(ynode *map, const char *key);
 ynode *sc_require(ctx *c, ynode *map, const char *key, const char *what);

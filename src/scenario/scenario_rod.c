@@ -1,12 +1,11 @@
-/* Scenario loader: materials and rods (SPEC §2, §4, §7): sections, stiffness
+/* Scenario loader: materials and rods ([manual: theory, modelling guide, scenario reference]): sections, stiffness
  * and inertia overrides, damping, shapes, ends, loads. */
 #include "scenario_internal.h"
 /* ---- materials ------------------------------------------------------------- */
 
 static void read_material(ctx *c, ynode *m, cosrod_sc_material *mat) {
-  static const char *const keys[] = {"E", "G", "poisson", "density", NULL};
   sc_expect_map(c, m, NULL, "E, poisson or G, density");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "materials.NAME");
   mat->line = m->key_line;
   mat->E = sc_req_num(c, m, "E", R_POS, "Young's modulus E [Pa]");
   ynode *vg = sc_get(m, "G"), *vp = sc_get(m, "poisson");
@@ -50,10 +49,8 @@ void sc_read_materials(ctx *c, ynode *root) {
 /* ---- rods ------------------------------------------------------------------ */
 
 static void read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
-  static const char *const keys[] = {"shape", "radius", "width", "height", "torsion_constant", "area", "I1",
-                                     "I2",    "J",      "outer_radius", "inner_radius", NULL};
   sc_expect_map(c, m, NULL, "shape: circle | rectangle | tube | custom");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "rods.N.section");
   s->shape = (cosrod_sc_section_shape)sc_to_enum(
       c, sc_require(c, m, "shape", "circle, rectangle, tube or custom"), "shape", SC_SECTION_NAMES);
   switch (s->shape) {
@@ -106,37 +103,33 @@ static void read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
 }
 
 static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
-  static const char *const keys[] = {"kelvin_voigt", "coefficients", "medium", NULL};
   cosrod_sc_damping *d = &r->damping;
   sc_expect_map(c, m, NULL, "kelvin_voigt, coefficients or medium");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "rods.N.damping");
   ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients"), *me = sc_get(m, "medium");
   if (kv && co) sc_fail(c, co, "coefficients", "give either 'kelvin_voigt' or 'coefficients', not both");
   if (!kv && !co && !me) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients', 'medium')");
   if (me) {
-    static const char *const mek[] = {"translational", "rotational", NULL};
     sc_push(c, "medium");
     sc_expect_map(c, me, NULL, "translational, rotational");
-    sc_check_keys(c, me, mek);
+    sc_check_section(c, me, "rods.N.damping.medium");
     d->medium_translational = sc_num(c, me, "translational", 0.0, R_NONNEG);
     d->medium_rotational = sc_num(c, me, "rotational", 0.0, R_NONNEG);
     sc_pop(c);
   }
   if (!kv && !co) return; /* medium only: kind stays none */
   if (kv) {
-    static const char *const kvk[] = {"tau_shear", "tau_bulk", NULL};
     sc_push(c, "kelvin_voigt");
     sc_expect_map(c, kv, NULL, "tau_shear, tau_bulk");
-    sc_check_keys(c, kv, kvk);
+    sc_check_section(c, kv, "rods.N.damping.kelvin_voigt");
     d->kind = COSROD_SC_DAMPING_KELVIN_VOIGT;
     d->tau_shear = sc_req_num(c, kv, "tau_shear", R_NONNEG, "shear retardation time [s]");
     d->tau_bulk = sc_req_num(c, kv, "tau_bulk", R_NONNEG, "bulk retardation time [s]");
     sc_pop(c);
   } else {
-    static const char *const cok[] = {"shear", "extension", "bending", "torsion", "convention", NULL};
     sc_push(c, "coefficients");
     sc_expect_map(c, co, NULL, "shear, extension, bending, torsion");
-    sc_check_keys(c, co, cok);
+    sc_check_section(c, co, "rods.N.damping.coefficients");
     d->kind = COSROD_SC_DAMPING_COEFFICIENTS;
     sc_vec(c, co, "shear", d->shear, 2, R_NONNEG);
     d->extension = sc_num(c, co, "extension", 0.0, R_NONNEG);
@@ -148,7 +141,7 @@ static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
   }
 }
 
-/* Kirchhoff models ([LA] §3, SPEC §4): keys that only make sense for a
+/* Kirchhoff models ([LA] §3, [manual: modelling guide]): keys that only make sense for a
  * Cosserat rod (shear correction, viscous shear / extension coefficients of
  * a constrained strain) are errors.  Kelvin–Voigt damping stays valid (its
  * bending and torsion parts act); stiffness overrides GA1, GA2 (and EA of
@@ -207,11 +200,9 @@ void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_
 }
 
 static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
-  static const char *const keys[] = {"type",        "slides_along",  "body",  "at", "position",
-                                     "orientation", "interpolation", "frame", NULL};
   static const char *const interp_names[] = {"linear", "cubic", NULL};
   sc_expect_map(c, m, NULL, "type: free | pinned | clamped | prescribed");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "rods.N.ends.start");
   e->line = m->key_line;
   e->body = -1;
   ynode *t = sc_get(m, "type");
@@ -259,9 +250,8 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
 }
 
 static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
-  static const char *const keys[] = {"type", "at", "value", "frame", "ramp", "active", "preload", NULL};
   sc_expect_map(c, m, NULL, "type, at, value, frame");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "rods.N.loads.K");
   ld->line = m->key_line;
   ld->type = (cosrod_sc_load_type)sc_to_enum(c, sc_require(c, m, "type", "force, moment or distributed_force"),
                                           "type", SC_LOAD_NAMES);
@@ -297,13 +287,11 @@ static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
 }
 
 static void read_shape(ctx *c, ynode *m, cosrod_sc_shape *sh) {
-  static const char *const keys[] = {"type",      "start", "direction", "normal", "radius",
-                                     "angle_deg", "pitch", "turns",     "points", NULL};
   sh->direction[2] = 1.0; /* default frame: d3 = e3, d1 = e1 */
   sh->normal[0] = 1.0;
   if (!m) return;
   sc_expect_map(c, m, NULL, "type: straight | arc | helix | polyline");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "rods.N.shape");
   ynode *t = sc_get(m, "type");
   sh->kind = t ? (cosrod_sc_shape_kind)sc_to_enum(c, t, "type", SC_SHAPE_NAMES) : COSROD_SC_SHAPE_STRAIGHT;
   sc_vec(c, m, "normal", sh->normal, 3, R_ANY);
@@ -357,13 +345,9 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_shape *sh) {
 }
 
 static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
-  static const char *const keys[] = {
-      "name",      "model",   "length",    "segments", "grid",  "material",  "section", "shear_correction",
-      "stiffness", "inertia", "curvature", "damping",  "shape", "reference", "ends",    "loads",
-      NULL};
   cosrod_scenario *sc = c->sc;
   sc_expect_map(c, m, NULL, "a rod");
-  sc_check_keys(c, m, keys);
+  sc_check_section(c, m, "rods.N");
   r->line = m->key_line;
   r->ends[0].body = r->ends[1].body = -1;
   ynode *v;
@@ -473,7 +457,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   if (vst) {
     sc_push(c, "stiffness");
     sc_expect_map(c, vst, NULL, "EA, GA1, GA2, EI1, EI2, GJ");
-    sc_check_keys(c, vst, stiff_keys);
+    sc_check_section(c, vst, "rods.N.stiffness");
     for (unsigned k = 0; k < 6; k++)
       if (sc_get(vst, stiff_keys[k])) {
         stiff[k] = sc_num(c, vst, stiff_keys[k], 0, R_POS);
@@ -484,7 +468,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   if (vin) {
     sc_push(c, "inertia");
     sc_expect_map(c, vin, NULL, "rhoA, rhoI1, rhoI2, rhoJ");
-    sc_check_keys(c, vin, inert_keys);
+    sc_check_section(c, vin, "rods.N.inertia");
     for (unsigned k = 0; k < 4; k++)
       if (sc_get(vin, inert_keys[k])) {
         inert[k] = sc_num(c, vin, inert_keys[k], 0, R_POS);
@@ -577,7 +561,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
     static const char *const ek[] = {"start", "end", NULL};
     sc_push(c, "ends");
     sc_expect_map(c, v, NULL, "start, end");
-    sc_check_keys(c, v, ek);
+    sc_check_section(c, v, "rods.N.ends");
     for (int k = 0; k < 2; k++) {
       ynode *e = sc_get(v, ek[k]);
       if (!e) continue;

@@ -1,5 +1,5 @@
 /* Static analysis options of the scenario: `control: load |
- * arc-length` (arc-length continuation in a load factor, SPEC §4 statics)
+ * arc-length` (arc-length continuation in a load factor, [manual: modelling guide] statics)
  * with `max_steps`, and `path: pseudo-time | keyframes` (an assembly path:
  * the pseudo-time is the keyframe time of the prescribed ends and of the
  * bodies driven by motion keyframes). */

@@ -1,5 +1,5 @@
 /* cosrod_scenario_to_yaml: a validated scenario back to a scenario file
- * (SPEC §7 schema) that loads to the same scenario.
+ * ([manual: scenario reference] schema) that loads to the same scenario.
  *
  * Every value is written as given or as resolved (defaults included), with
  * the shortest of %.15g / %.17g that reads back (strtod) to the same double.

@@ -1,5 +1,5 @@
 /* Static and modal analyses and start_from_equilibrium with rods attached
- * to rigid bodies (SPEC §5): the analyses on the statics system whose
+ * to rigid bodies ([manual: rigid bodies]): the analyses on the statics system whose
  * rigid blocks and joint rows the system provides (system/static_blocks.c):
  * the modal arrays and the modal analysis, the coupled equilibrium start of
  * dynamic runs, the joint reactions of static frames. */

@@ -2,7 +2,7 @@
  *
  * At every frame of a dynamic run the monitor looks at three numbers that a
  * correct run keeps small (thresholds in include/cosrod/sim.h):
- *   - the energy-balance drift |B(t) - B(0)| (SPEC §8, B = kinetic +
+ *   - the energy-balance drift |B(t) - B(0)| ([manual: command line, output reference], B = kinetic +
  *     elastic + gravity + dissipated - external work) relative to the
  *     energy scale S = max over the frames of max(kinetic, elastic,
  *     |gravity - gravity(0)|, |external work|, dissipated);

@@ -1,4 +1,4 @@
-/* Scenario -> multibody model (SPEC §5, §7): bodies, joints and bushings of
+/* Scenario -> multibody model ([manual: rigid bodies, scenario reference]): bodies, joints and bushings of
  * the scenario as a cosrod_mbs (include/cosrod/body.h). */
 #include <stdio.h>
 #include <stdlib.h>

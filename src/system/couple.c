@@ -1,4 +1,4 @@
-/* Rods attached to rigid bodies (SPEC §5).
+/* Rods attached to rigid bodies ([manual: rigid bodies]).
  *
  * Model.  A rod end `pinned` or `clamped` with `body: NAME, at: a` is a
  * kinematic boundary of the rod whose pose follows the body: with the body's

@@ -1,4 +1,4 @@
-/* Kirchhoff rods attached to rigid bodies (SPEC §5).
+/* Kirchhoff rods attached to rigid bodies ([manual: rigid bodies]).
  *
  * A Kirchhoff rod's constraint multipliers solve S λ = G a0 + h ([LA]
  * eq. 14 reduced to the Schur complement S = G A⁺ Gᵀ, rod_kirchhoff.c).

@@ -1,5 +1,5 @@
 /* Joints between rigid bodies in static analyses and start_from_equilibrium
- * (SPEC §5): the absolute formulation of [L] §5 with multipliers,
+ * ([manual: rigid bodies]): the absolute formulation of [L] §5 with multipliers,
  * as extra unknowns of the statics system (cosrod_statics_blocks.nmult, a
  * KKT system [K -Gᵀ; G 0] solved by the banded LU).
  *

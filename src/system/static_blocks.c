@@ -1,5 +1,5 @@
 /* Static, modal analyses and start_from_equilibrium with rods attached to
- * rigid bodies (SPEC §5; [L] §5 for the joints).
+ * rigid bodies ([manual: rigid bodies]; [L] §5 for the joints).
  *
  * Choice: the statics system of the rods (src/statics, the banded Newton
  * continuation with its load / gravity ramp over the pseudo-time, trust

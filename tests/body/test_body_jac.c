@@ -1,7 +1,7 @@
 /* Analytic Jacobian of the multibody right-hand side (body_jac.c) against
  * its finite-difference twin on random states (off the constraint manifold:
  * |p| != 1, directors not orthonormal) for every parametrisation, with
- * gravity, all load kinds and translational bushings (SPEC §3: <= 1e-6
+ * gravity, all load kinds and translational bushings ([manual: modelling guide]: <= 1e-6
  * relative). */
 #include <stdio.h>
 

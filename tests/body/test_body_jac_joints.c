@@ -5,7 +5,7 @@
  * off the constraint manifolds.  Central differences have truncation error
  * O(h^2 |f'''|) ~ 1e-12 and round-off O(eps |f| / h) ~ 1e-10 |f|; with |f|
  * up to ~1e2 for these states the differences are good to ~1e-8 of max |J|,
- * so the bound 1e-6 relative (SPEC §3) leaves margin while a wrong term
+ * so the bound 1e-6 relative ([manual: modelling guide]) leaves margin while a wrong term
  * (O(1) relative) fails it.  Each case: 2 bodies, body 0 on a spherical
  * joint to ground, the joint under test between bodies 0 and 1, gravity,
  * a body-frame force, a spatial moment, a translational + rotational bushing. */

@@ -1,5 +1,5 @@
-/* End-to-end tests of the `cosrod` command (SPEC §8): every rod example of
- * SPEC §9 runs (short horizons via --set), the output files have the
+/* End-to-end tests of the `cosrod` command ([manual: command line, output reference]): every rod example of
+ * [manual: examples] runs (short horizons via --set), the output files have the
  * documented headers and row counts, summary.json parses and agrees with the
  * CSV files, exit statuses 0 / 1 / 2 / 130 (SIGINT), nothing is written on
  * invalid input, no progress bar on a pipe.  The binary runs as a child
@@ -410,7 +410,7 @@ static void expect_invalid(const char *name, const char *set, const char *key) {
   free(base);
 }
 
-/* The rigid-body examples of SPEC §9 run (short horizon) and write their files. */
+/* The rigid-body examples of [manual: examples] run (short horizon) and write their files. */
 TEST(rigid_body_examples_run) {
   const char *names[3] = {"heavy-top", "tennis-racket", "two-body-joint"};
   for (int i = 0; i < 3; i++) {
@@ -731,6 +731,25 @@ TEST(version_and_help) {
   CHECK("help documents run, 130 and summary.json",
         o && strstr(o, "run FILE") && strstr(o, "130") && strstr(o, "summary.json"));
   CHECK("help documents 143 (SIGTERM) and 129 (SIGHUP)", o && strstr(o, "143") && strstr(o, "SIGTERM") && strstr(o, "129"));
+  free(o);
+  /* help KEY prints the key's entry of the loader's table (type, unit, default) */
+  const char *hk[] = {"help", "rods.3.section.radius", NULL};
+  CHECK("help rods.3.section.radius exit 0", run(hk) == 0);
+  o = ot_read(g_out, NULL);
+  CHECK("help KEY: the entry with its unit", o && strstr(o, "rods.N.section.radius") && strstr(o, "unit: m") &&
+                                                 strstr(o, "default: (required for circle)"));
+  free(o);
+  const char *he[] = {"help", "rods.0.ends.end.frame", NULL};
+  CHECK("help ends.end.frame: the keys of ends.start", run(he) == 0);
+  o = ot_read(g_out, NULL);
+  CHECK("ends.end.frame entry", o && strstr(o, "rods.N.ends.start.frame") && strstr(o, "vector[4]"));
+  free(o);
+  const char *hn[] = {"help", "rods.0.segmnets", NULL};
+  CHECK("help of an unknown key: exit 2", run(hn) == 2);
+  const char *hr[] = {"help", "--reference", NULL};
+  CHECK("help --reference exit 0", run(hr) == 0);
+  o = ot_read(g_out, NULL);
+  CHECK("reference: sections and rows", o && strstr(o, "## solver.baumgarte") && strstr(o, "| `rtol` | number |"));
   free(o);
   const char *bad[] = {"run", NULL};
   CHECK("run without FILE: exit 2", run(bad) == 2);

@@ -7,11 +7,13 @@ rm -rf "$WORK"; mkdir -p "$WORK"
 cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null
 cmake -S "$SRC/tests/install/consumer" -B "$WORK/consumer" -DCMAKE_PREFIX_PATH="$WORK/prefix" >/dev/null
 cmake --build "$WORK/consumer" >/dev/null
-LD_LIBRARY_PATH="$WORK/prefix/lib:${LD_LIBRARY_PATH:-}" "$WORK/consumer/consumer"
+# No LD_LIBRARY_PATH: both consumers find libcosrod through their RPATH
+# (CMake: the imported target's location; pkg-config: -Wl,-rpath in Libs).
+env -u LD_LIBRARY_PATH "$WORK/consumer/consumer"
 LIBDIR=$(ls -d "$WORK"/prefix/lib*/pkgconfig | head -n 1)
 PKG_CONFIG_PATH=$LIBDIR cc -std=c11 "$SRC/tests/install/consumer/main.c" -o "$WORK/consumer-pc" \
   $(PKG_CONFIG_PATH=$LIBDIR pkg-config --cflags --libs cosrod) -lm
-LD_LIBRARY_PATH="$(dirname "$LIBDIR"):${LD_LIBRARY_PATH:-}" "$WORK/consumer-pc"
+env -u LD_LIBRARY_PATH "$WORK/consumer-pc"
 test -x "$WORK/prefix/bin/cosrod"
-"$WORK/prefix/bin/cosrod" --version
+env -u LD_LIBRARY_PATH "$WORK/prefix/bin/cosrod" --version
 echo "install test: find_package and pkg-config consumers OK"

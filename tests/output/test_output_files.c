@@ -1,8 +1,8 @@
-/* Output files of a normal run: SPEC §8 headers, row counts, bit-exact
+/* Output files of a normal run: [manual: command line, output reference] headers, row counts, bit-exact
  * number round trip, the energy balance column, summary.json contents and
  * JSON string escaping, VTK well-formedness and the .pvd times, gnuplot PNGs.
  * References: the header strings and the balance formula are copied from
- * SPEC §8; values are compared with the doubles that were written. */
+ * [manual: command line, output reference]; values are compared with the doubles that were written. */
 #define _POSIX_C_SOURCE 200809L
 #include <locale.h>
 #include <stdio.h>
@@ -54,7 +54,7 @@ static cosrod_status run_all(const char *dir, int vtk, int plots, const char *gn
     bad |= cosrod_output_frame_begin(out, fx_time(f)) != COSROD_OK;
     for (int k = 1; k >= 0; --k) { /* any order within a frame */
       fx_rod_fill(&r[k], f, k);
-      if (k == 0 && f == 0) { /* SPEC §9 frame p = (1,-1,-1,-1)/2, scaled by 2: d1 = e3, d2 = e1, d3 = e2 */
+      if (k == 0 && f == 0) { /* [manual: examples] frame p = (1,-1,-1,-1)/2, scaled by 2: d1 = e3, d2 = e1, d3 = e2 */
         double p[4] = {1, -1, -1, -1};
         memcpy(r[0].p, p, sizeof p);
       }
@@ -87,7 +87,7 @@ static cosrod_status run_all(const char *dir, int vtk, int plots, const char *gn
 }
 
 static const char *const spec_headers[][2] = {
-    /* SPEC §8, verbatim */
+    /* [manual: command line, output reference], verbatim */
     {"centerline.csv", "t,rod,vertex,s,x,y,z"},
     {"frames.csv", "t,rod,segment,s,q0,q1,q2,q3"},
     {"strains.csv", "t,rod,segment,s,Gamma1,Gamma2,Gamma3,F1,F2,F3"},
@@ -110,7 +110,7 @@ TEST(headers_and_row_counts) {
   char *dir = ot_mkdtemp("hdr");
   cosrod_status st = run_all(dir, 0, 0, NULL, NULL);
   CHECK("close OK", st == COSROD_OK);
-  /* rows = outputs x items (SPEC §8 long format) */
+  /* rows = outputs x items ([manual: command line, output reference] long format) */
   const long nv = (long)(rod_n[0] + 1 + rod_n[1] + 1), ns = (long)(rod_n[0] + rod_n[1]);
   const long want_rows[9] = {
       NFRAMES * nv, NFRAMES * ns, NFRAMES * ns, NFRAMES * nv, NFRAMES, NFRAMES, 11, 4, 6};
@@ -120,7 +120,7 @@ TEST(headers_and_row_counts) {
     int ncol = count_commas(spec_headers[i][1]) + 1;
     long rows = ot_csv_read(ot_path(dir, spec_headers[i][0]), &hdr, &data, ncol);
     char what[128];
-    snprintf(what, sizeof what, "%s header is exactly SPEC §8", spec_headers[i][0]);
+    snprintf(what, sizeof what, "%s header is exactly [manual: command line, output reference]", spec_headers[i][0]);
     CHECK(what, hdr && strcmp(hdr, spec_headers[i][1]) == 0);
     snprintf(what, sizeof what, "%s data rows (every row complete)", spec_headers[i][0]);
     CHECK_NEAR(what, (double)rows, (double)want_rows[i], 0.0);
@@ -189,7 +189,7 @@ TEST(values_round_trip) {
   free(dir);
 }
 
-/* balance = kinetic + elastic + gravity + dissipated - external_work (SPEC §8),
+/* balance = kinetic + elastic + gravity + dissipated - external_work ([manual: command line, output reference]),
  * recomputed here from the terms as written. */
 TEST(energy_balance_column) {
   char *dir = ot_mkdtemp("en");
@@ -381,11 +381,11 @@ TEST(vtk_wellformed_and_pvd_times) {
   free(text);
   text = ot_read(ot_path(vtk, "rod0_000000.vtp"), NULL);
   const char *dn[3] = {"d1", "d2", "d3"};
-  const double de[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}; /* SPEC §9: d1 = e3, d2 = e1, d3 = e2 */
+  const double de[3][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}; /* [manual: examples]: d1 = e3, d2 = e1, d3 = e2 */
   for (int k = 0; k < 3; ++k) {
     double d[9];
     vtp_array(text, dn[k], d, 9);
-    CHECK_VEC("director of p = (1,-1,-1,-1) (unnormalised) per SPEC §9", d, de[k], 3, 0.0, 1e-15);
+    CHECK_VEC("director of p = (1,-1,-1,-1) (unnormalised) per [manual: examples]", d, de[k], 3, 0.0, 1e-15);
   }
   free(text);
   /* .pvd: well-formed, one DataSet per file, timesteps = the frame times */

@@ -1,4 +1,4 @@
-/* Rod model construction: section and material constants (SPEC §2), Kelvin–
+/* Rod model construction: section and material constants ([manual: theory]), Kelvin–
  * Voigt coefficients ([LLT] eq. 4), overrides, invalid input, callback errors. */
 #include <math.h>
 #include <stdio.h>

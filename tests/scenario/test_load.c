@@ -1,7 +1,7 @@
 /* Scenario loader: every example loads, values and defaults are as written in
- * the files / SPEC §7, --set overrides work, the key -> line table is right,
+ * the files / [manual: scenario reference], --set overrides work, the key -> line table is right,
  * and hostile input (junk, deep nesting, mutations) is rejected without a crash.
- * References are independent: values typed from SPEC §9 / the papers and
+ * References are independent: values typed from [manual: examples] / the papers and
  * formulas re-derived here, not read back from the loader's own tables. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -67,7 +67,7 @@ TEST(examples_all_load) {
     CHECK(EXAMPLES[i], sc != NULL);
     cosrod_scenario_free(sc);
   }
-  CHECK_NEAR("all 10 SPEC §9 examples load", (double)ok, 10.0, 0.0);
+  CHECK_NEAR("all 10 [manual: examples] examples load", (double)ok, 10.0, 0.0);
 }
 
 TEST(rubber_pendulum_values) {
@@ -98,7 +98,7 @@ TEST(rubber_pendulum_values) {
   CHECK_VEC("gravity", sc->gravity, g, 3, 0, 0);
   CHECK("integrator dopri5", sc->solver.integrator == COSROD_SC_INTEGRATOR_DOPRI5);
   CHECK_REL("rtol", sc->solver.rtol, 1e-8, 1e-15);
-  /* defaults filled in (SPEC §7 / scenario.h) */
+  /* defaults filled in ([manual: scenario reference] / scenario.h) */
   CHECK_NEAR("default shear correction", r->shear_correction[0] + r->shear_correction[1], 2.0, 0);
   CHECK("default reference initial", r->reference == COSROD_SC_REFERENCE_INITIAL);
   CHECK("default formulation nullspace", sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE);
@@ -115,7 +115,7 @@ TEST(damping_resolution) {
   CHECK("perf-rubber loads", sc != NULL);
   if (!sc) return;
   const cosrod_sc_damping *d = &sc->rods[0].damping;
-  /* [LLA] c values, V = 2c (SPEC §2) */
+  /* [LLA] c values, V = 2c ([manual: theory]) */
   double vg[3] = {0.2, 0.2, 400.0}, vk[3] = {4e-4, 4e-4, 1.6e-5};
   CHECK_VEC("V_Gamma = 2 c_Gamma", d->V_gamma, vg, 3, 1e-15, 0);
   CHECK_VEC("V_K = 2 c_K", d->V_kappa, vk, 3, 1e-15, 0);

@@ -1,4 +1,4 @@
-/* Scenario keys obstacles: and contact: (SPEC §11): every shape of the SPEC
+/* Scenario keys obstacles: and contact: ([manual: contact]): every shape of the manual's
  * example read into the plain structs with its pose (checked by the signed
  * distance of points whose distance is known by construction), defaults,
  * and one `FILE:LINE: key.path: problem` message per kind of bad input. */

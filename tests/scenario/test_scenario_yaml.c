@@ -180,7 +180,7 @@ TEST(every_example_round_trips) {
   }
   closedir(d);
   NOTE("%d examples", n);
-  CHECK("at least the 10 SPEC examples", n >= 10);
+  CHECK("at least the 10 paper examples", n >= 10);
 }
 
 TEST(variants_round_trip) {

@@ -1,4 +1,4 @@
-/* Simulation driver tests: the SPEC §9 rod examples run through cosrod_sim
+/* Simulation driver tests: the [manual: examples] rod examples run through cosrod_sim
  * (shortened horizons via --set overrides) with checks of the energy
  * balance, dissipation, cross-method agreement of the tip, the Jacobian band
  * of the global layouts, stop / failure paths and unsupported features. */

@@ -4,7 +4,7 @@
  * References: cosrod_sim_run of the same scenario (same integrator and
  * tolerance 1e-8: the two step sequences differ only in where the steps are
  * clipped, so the solutions agree to the integration error), and the energy
- * balance of SPEC §8 (conserved up to the integration error). */
+ * balance of [manual: command line, output reference] (conserved up to the integration error). */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The [L] §7 examples (heavy-top, tennis-racket, two-body-joint) through
  * rigid bodies alone (run_to_dir: cosrod_sim + recorder) with integrator galpha (body_galpha.c) in every
  * parametrisation and both formulations, fixed step (solver.h) and
- * adaptive: the runs complete, the energy balance of SPEC §8 (conserved by
+ * adaptive: the runs complete, the energy balance of [manual: command line, output reference] (conserved by
  * the exact motions: no loads, no dampers) stays within the O(h²)
  * deviation of generalized-α with ρ∞ = 1 (max over 100 output times), and
  * halving h divides it by about 4. */

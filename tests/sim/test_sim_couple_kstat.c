@@ -1,5 +1,5 @@
-/* Static analyses and start_from_equilibrium with rigid bodies (SPEC
- * §5): Kirchhoff rods on bodies, preloads with bodies, joints on
+/* Static analyses and start_from_equilibrium with rigid bodies ([manual:
+ * rigid bodies]): Kirchhoff rods on bodies, preloads with bodies, joints on
  * keyframe bodies.  References: global equilibrium (top reaction = weights),
  * the inextensible rod's length, the extensible rod's elongation
  * (m_b g L + ρA g L²/2 + F L)/EA, the Euler-Bernoulli tip deflection

@@ -366,7 +366,7 @@ TEST(stiffness_analytic_vs_fd) {
     cosrod_statics_free(sf);
     cosrod_rod_free(rod);
   }
-  /* SPEC §3: analytic Jacobians agree with finite differences to <= 1e-6 */
+  /* [manual: modelling guide]: analytic Jacobians agree with finite differences to <= 1e-6 */
   CHECK_LE("worst relative difference", worst, 1e-6);
 }
 

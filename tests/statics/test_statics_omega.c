@@ -1,4 +1,4 @@
-/* Omega twist ([LLA] Test 2, SPEC §9, examples/omega-twist.yaml) by
+/* Omega twist ([LLA] Test 2, [manual: examples], examples/omega-twist.yaml) by
  * continuation: increments and Newton iterations as reported by [LLA],
  * symmetry about the midpoint at every increment and the planar final
  * centerline of the 3D reference. */

@@ -157,7 +157,7 @@ static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_
   return sc;
 }
 
-/* a run of rigid bodies alone writes the SPEC §8 files for [L] Ex. C */
+/* a run of rigid bodies alone writes the [manual: command line, output reference] files for [L] Ex. C */
 TEST(bodies_run_writes_files) {
   /* with gravity (the example has none): the potential column is not trivially 0 */
   const char *sets[] = {"analysis.t_end=0.5", "output.plots=false", "gravity=[0, 0, -9.81]"};

@@ -372,7 +372,7 @@ TEST(physical_pendulum_period_galpha) {
   CHECK_NEAR("h^2 period elongation", T4 - T2, want, 0.02 * want);
 }
 
-/* Energy balance (SPEC §8) with bodies: a damped rubber rod clamped at the
+/* Energy balance ([manual: command line, output reference]) with bodies: a damped rubber rod clamped at the
  * origin and to a body that also hangs on a spring-damper bushing to ground
  * (translational and rotational), released with a velocity; and a rod
  * carried by a body driven by cubic keyframes (its work is external). */

@@ -1,7 +1,7 @@
 // Unit tests of the viewer's data loading (viewer/src/data.js, csv.js):
 // every output file kind, missing optional files, a run interrupted at a
 // checkpoint, bad data.  The fixtures are small runs written here with
-// values whose expected arrays follow from the file format (SPEC §8).
+// values whose expected arrays follow from the file format ([manual: command line, output reference]).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadRun, frameLabel, inertiaEllipsoid, ViewerDataError } from '../../viewer/src/data.js';

@@ -1,5 +1,5 @@
 // Unit tests of what the viewer draws besides rods (viewer/src/extras.js):
-// obstacles of every shape from scene.json (schema of SPEC §11), their
+// obstacles of every shape from scene.json (schema of the contact guide), their
 // poses (keyframes, attached to a body), contact points and forces from
 // contacts.csv, joint anchor points and axes, bodies' shapes, and the
 // motion of a body clamped to a rod end in a mode shape.  Runs do not write

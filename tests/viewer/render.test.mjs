@@ -1,6 +1,6 @@
 // Unit tests of the viewer's colour maps, colouring fields and tube
 // geometry (viewer/src/colormap.js, fields.js, geometry.js) against
-// independent references: the anchor colours, SPEC §9's initial frame,
+// independent references: the anchor colours, the initial frame of [LLA] Test 1,
 // closed-form motions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -65,7 +65,7 @@ test('fields: segment values averaged to vertices, |K1,K2|, twist, speed', () =>
   assert.equal(fieldValues({ ...rod, strains: null }, 0, 'strain', times), null);
 });
 
-test('directors: SPEC §9 initial frame p = (1, -1, -1, -1)/2 gives d1 = e3, d2 = e1, d3 = e2', () => {
+test('directors: [manual: examples] initial frame p = (1, -1, -1, -1)/2 gives d1 = e3, d2 = e1, d3 = e2', () => {
   const d = directors(0.5, -0.5, -0.5, -0.5);
   const want = [[0, 0, 1], [1, 0, 0], [0, 1, 0]];
   d.forEach((v, k) => v.forEach((c, i) => close(c, want[k][i], 1e-15, `d${k + 1}[${i}]`)));
