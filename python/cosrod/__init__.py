@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import threading
+import warnings
 
 try:
     import numpy as np
@@ -32,7 +33,7 @@ except ImportError as _e:  # e.g. a pyenv / conda python3 ahead of Debian's on t
 from . import _cosrod
 
 __all__ = ["load", "Scenario", "Sim", "Result", "RodResult", "BodyResult", "Frame", "CosrodError", "ScenarioError",
-           "RunError"]
+           "RunError", "PlausibilityWarning"]
 
 ENERGY_FIELDS = ("kinetic", "elastic", "gravity", "external_work", "dissipated", "balance")
 _ENERGY_DTYPE = np.dtype([(n, "f8") for n in ENERGY_FIELDS])
@@ -42,6 +43,12 @@ _INC_DTYPE = np.dtype([("t", "f8"), ("iterations", "f8"), ("residual", "f8")])
 
 class CosrodError(Exception):
     """Base class of cosrod's errors."""
+
+
+class PlausibilityWarning(UserWarning):
+    """A scenario value the loader accepts that is probably a unit slip or a
+    typing error ("FILE:LINE: key: problem; suggestion"), as `cosrod check`
+    prints it."""
 
 
 class ScenarioError(CosrodError, ValueError):
@@ -118,6 +125,8 @@ class Scenario:
         else:
             raise TypeError("cosrod.Scenario takes a dict (or use cosrod.load(path))")
         self._info = self._h.info()
+        for w in self._h.warnings():  # unit slips, sections not slender, shape length
+            warnings.warn(w, PlausibilityWarning, stacklevel=3)
 
     @property
     def info(self):

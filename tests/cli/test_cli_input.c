@@ -1,0 +1,72 @@
+/* Input a new user gets wrong, through `cosrod check` and `cosrod run`:
+ * plausibility warnings (unit slips) are printed by both with the key and a
+ * suggestion and do not stop the run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "outtest.h"
+
+#define CLI_TEST_TAG "input"
+#include "cli_test_util.h"
+
+/* Write text to DIR.yaml; returns the path (static buffer). */
+static const char *write_yaml(const char *dir, const char *text) {
+  static char path[600];
+  snprintf(path, sizeof path, "%s.yaml", dir);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+  return path;
+}
+
+static const char *SLIP =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n"
+    "  steel: {E: 210, poisson: 0.3, density: 7.85}\n"
+    "rods:\n"
+    "  - name: beam\n"
+    "    length: 1.0\n"
+    "    segments: 4\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 1.0}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    ends: {start: {type: clamped}}\n"
+    "analysis: {type: static}\n"
+    "output: {vtk: false, plots: false}\n";
+
+TEST(plausibility_warnings_check_and_run) {
+  char *dir = ot_mkdtemp("input");
+  const char *yaml = write_yaml(dir, SLIP);
+  const char *chk[] = {"check", yaml, NULL};
+  char *err = NULL;
+  int rc = cli_run_text(chk, &err);
+  NOTE("check: exit %d; %s", rc, err ? err : "");
+  CHECK("check: exit 0 (warnings are no errors)", rc == 0);
+  CHECK("check: E with line and suggestion",
+        err && strstr(err, "cosrod check: warning: ") && strstr(err, ".yaml:4: materials.steel.E: 210 Pa") &&
+            strstr(err, "2.1e+11 Pa"));
+  CHECK("check: density", err && strstr(err, "materials.steel.density: 7.85 kg/m^3"));
+  CHECK("check: section not slender", err && strstr(err, "rods.0.section: radius 1 m on a rod of length 1 m"));
+  free(err);
+  const char *run[] = {"run", yaml, "-o", dir, "-q", NULL};
+  rc = cli_run_text(run, &err);
+  CHECK("run: the same warnings", err && strstr(err, "cosrod run: warning: ") && strstr(err, "materials.steel.E"));
+  char *sum = ot_read(ot_path(dir, "summary.json"), NULL);
+  CHECK("summary.json warnings: E, density, section", sum && strstr(sum, "materials.steel.E: 210 Pa") &&
+                                                          strstr(sum, "materials.steel.density") &&
+                                                          strstr(sum, "rods.0.section"));
+  free(sum);
+  free(err);
+  remove(yaml);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+static const th_case cases[] = {TH_CASE(plausibility_warnings_check_and_run)};
+
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

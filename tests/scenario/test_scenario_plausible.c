@@ -1,0 +1,80 @@
+/* Plausibility warnings (src/scenario/scenario_plausible.c): the unit slips
+ * a new user makes pass the loader but are named with their key, line and a
+ * suggestion; sound scenarios (a steel rod in SI) get none. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/scenario.h"
+#include "harness.h"
+
+/* A 10 m hose: material, section and shape from the arguments. */
+static cosrod_scenario *hose(const char *material, const char *section, const char *shape_length) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "cosrod: 1\n"
+           "materials:\n"
+           "  m: %s\n"
+           "rods:\n"
+           "  - name: hose\n"
+           "    %s\n"
+           "    segments: 10\n"
+           "    material: m\n"
+           "    section: %s\n"
+           "    shape: {type: arc, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 1, 0], radius: 2.0,\n"
+           "            angle_deg: 360}\n"
+           "    ends: {start: {type: clamped}}\n"
+           "analysis: {type: dynamic, t_end: 0.1}\n",
+           material, shape_length, section);
+  cosrod_scenario *sc = NULL;
+  char err[512];
+  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "hose.yaml", NULL, 0, &sc, err, sizeof err);
+  if (st != COSROD_OK) NOTE("parse: %s", err);
+  CHECK("a plausibility problem is no error", st == COSROD_OK);
+  return sc;
+}
+
+static int has(const cosrod_scenario *sc, const char *a, const char *b) {
+  char w[1024];
+  for (size_t i = 0; cosrod_scenario_warning(sc, i, w, sizeof w) == 0; i++)
+    if (strstr(w, a) && (!b || strstr(w, b))) {
+      NOTE("%s", w);
+      return 1;
+    }
+  return 0;
+}
+
+TEST(sound_scenario_has_no_warning) {
+  /* steel, r = 5 mm, length = the arc's 4π m */
+  cosrod_scenario *sc = hose("{E: 2.1e11, poisson: 0.3, density: 7850}", "{shape: circle, radius: 5.0e-3}", "");
+  CHECK("no warnings", sc && cosrod_scenario_nwarnings(sc) == 0);
+  char w[64] = "x";
+  CHECK("warning 0: -1 and an empty text", sc && cosrod_scenario_warning(sc, 0, w, sizeof w) == -1 && !w[0]);
+  cosrod_scenario_free(sc);
+}
+
+TEST(unit_slips_are_named) {
+  /* E in GPa, density in g/cm^3, a 1.5 m radius, 10 m for a 4π = 12.57 m arc */
+  cosrod_scenario *sc = hose("{E: 210, poisson: 0.3, density: 7.85}", "{shape: circle, radius: 1.5}", "length: 10.0");
+  CHECK("four warnings", sc && cosrod_scenario_nwarnings(sc) == 4);
+  CHECK("E: key, line 3, the GPa suggestion", sc && has(sc, "hose.yaml:3: materials.m.E: 210 Pa", "2.1e+11 Pa"));
+  CHECK("density: the g/cm^3 suggestion", sc && has(sc, "materials.m.density: 7.85 kg/m^3", "7850 kg/m^3"));
+  CHECK("section: not slender, radius/length 0.1", sc && has(sc, "hose.yaml:9: rods.0.section", "radius/length = 0.15 > 0.1"));
+  /* 4π·2/10 - 1 = 25.66 % */
+  CHECK("shape: arc length 12.5664 m, strain 25.7 %", sc && has(sc, "rods.0.shape: the initial shape has arc length 12.5664 m", "25.7 %"));
+  cosrod_scenario_free(sc);
+  /* just inside the ranges: no warning (E 1e4 Pa, density 10 kg/m^3,
+   * r/L = 1.25/12.56 = 0.0995, the arc 0.05 % longer than length) */
+  sc = hose("{E: 1.0e4, poisson: 0.3, density: 10}", "{shape: circle, radius: 1.25}", "length: 12.56");
+  CHECK("at the limits: none", sc && cosrod_scenario_nwarnings(sc) == 0);
+  if (sc)
+    for (size_t i = 0; i < cosrod_scenario_nwarnings(sc); i++) has(sc, "", NULL);
+  cosrod_scenario_free(sc);
+  sc = hose("{E: 1.3e12, poisson: 0.3, density: 2.4e4}", "{shape: circle, radius: 5.0e-3}", "");
+  CHECK("above: E and density", sc && has(sc, "E: 1.3e+12 Pa is above", NULL) && has(sc, "density: 24000 kg/m^3 is above", NULL));
+  cosrod_scenario_free(sc);
+}
+
+static const th_case cases[] = {TH_CASE(sound_scenario_has_no_warning), TH_CASE(unit_slips_are_named)};
+
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
