@@ -67,6 +67,60 @@ TEST(plausibility_warnings_check_and_run) {
   free(dir);
 }
 
-static const th_case cases[] = {TH_CASE(plausibility_warnings_check_and_run)};
+/* Two rods, the first clamped, the second (line 12) with no support: a
+ * static analysis is refused before anything is written, naming the rod
+ * and the six free directions; with the second rod pinned it is accepted. */
+static const char *TWO_RODS =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials: {steel: {E: 2.1e11, poisson: 0.3, density: 7850}}\n"
+    "rods:\n"
+    "  - name: held\n"
+    "    length: 1.0\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 0.01}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    ends: {start: {type: clamped}}\n"
+    "    segments: 4\n"
+    "  - name: loose\n"
+    "    length: 1.0\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 0.01}\n"
+    "    shape: {type: straight, start: [0, 1, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    segments: 4\n"
+    "analysis: {type: static}\n"
+    "output: {vtk: false, plots: false}\n";
+
+TEST(static_without_support_refused) {
+  char *dir = ot_mkdtemp("input");
+  const char *yaml = write_yaml(dir, TWO_RODS);
+  const char *chk[] = {"check", yaml, NULL};
+  char *err = NULL;
+  int rc = cli_run_text(chk, &err);
+  NOTE("check: exit %d; %s", rc, err ? err : "");
+  CHECK("check: exit 2", rc == 2);
+  CHECK("one line FILE:LINE: rods.1: naming the rod and the free directions",
+        err && strstr(err, ".yaml:12: rods.1: rod 'loose' is not supported") &&
+            strstr(err, "translations along x, y, z and rotations about x, y, z are free"));
+  free(err);
+  const char *run[] = {"run", yaml, "-o", dir, "-q", NULL};
+  rc = cli_run_text(run, &err);
+  CHECK("run: exit 2, nothing written", rc == 2 && !ot_exists(ot_path(dir, "summary.json")));
+  free(err);
+  const char *dyn[] = {"check", yaml, "--set", "analysis={type: dynamic, t_end: 0.1}", NULL};
+  rc = cli_run_text(dyn, &err);
+  CHECK("dynamic: accepted (free flight)", rc == 0);
+  free(err);
+  const char *pin[] = {"check", yaml, "--set", "rods.1.ends.start.type=pinned", NULL};
+  rc = cli_run_text(pin, &err);
+  CHECK("the second rod pinned: accepted", rc == 0);
+  free(err);
+  remove(yaml);
+  ot_rmtree(dir);
+  free(dir);
+}
+
+static const th_case cases[] = {TH_CASE(plausibility_warnings_check_and_run),
+                                TH_CASE(static_without_support_refused)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
