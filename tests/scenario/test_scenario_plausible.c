@@ -75,6 +75,52 @@ TEST(unit_slips_are_named) {
   cosrod_scenario_free(sc);
 }
 
-static const th_case cases[] = {TH_CASE(sound_scenario_has_no_warning), TH_CASE(unit_slips_are_named)};
+/* A point load at a percentage of the length: the vertex nearest to that arc
+ * length, wherever the grid puts its vertices. */
+static long load_vertex(const char *at, const char *grid_or_segments, const char *set, char *err) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "cosrod: 1\n"
+           "rods:\n"
+           "  - name: beam\n"
+           "    length: 1.0\n"
+           "    %s\n"
+           "    material: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+           "    section: {shape: circle, radius: 0.01}\n"
+           "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+           "    ends: {start: {type: pinned}, end: {type: pinned}}\n"
+           "    loads: [{type: force, at: %s, value: [0, 0, -1]}]\n"
+           "analysis: {type: static}\n",
+           grid_or_segments, at);
+  cosrod_scenario *sc = NULL;
+  const char *sets[] = {set};
+  err[0] = '\0';
+  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "beam.yaml", sets, set ? 1 : 0, &sc, err, 512);
+  long v = st == COSROD_OK ? sc->rods[0].loads[0].vertex : -1;
+  cosrod_scenario_free(sc);
+  return v;
+}
+
+TEST(point_load_at_percentage) {
+  char err[512];
+  CHECK("50% of 4 segments: vertex 2", load_vertex("50%", "segments: 4", NULL, err) == 2);
+  CHECK("--set segments=20 keeps it at midspan: vertex 10",
+        load_vertex("50%", "segments: 4", "rods.0.segments=20", err) == 10);
+  CHECK("a vertex index moves with the grid (2 of 20 is L/10)",
+        load_vertex("2", "segments: 4", "rods.0.segments=20", err) == 2);
+  CHECK("25% of 10: the nearer of s = 0.2, 0.3: vertex 2 (s = 0.25 is equidistant: the first)",
+        load_vertex("25%", "segments: 10", NULL, err) == 2);
+  CHECK("26% of 10: vertex 3", load_vertex("26%", "segments: 10", NULL, err) == 3);
+  CHECK("100%: the end vertex", load_vertex("100%", "segments: 4", NULL, err) == 4);
+  CHECK("non-uniform grid [0, 0.1, 0.5, 1]: 45% is vertex 2",
+        load_vertex("45%", "grid: [0, 0.1, 0.5, 1]", NULL, err) == 2);
+  CHECK("150%: refused", load_vertex("150%", "segments: 4", NULL, err) == -1 &&
+                             strstr(err, "beam.yaml:10: rods.0.loads.0.at: expected a percentage of the length"));
+  NOTE("%s", err);
+  CHECK("x%: refused", load_vertex("x%", "segments: 4", NULL, err) == -1 && strstr(err, "rods.0.loads.0.at"));
+}
+
+static const th_case cases[] = {TH_CASE(sound_scenario_has_no_warning), TH_CASE(unit_slips_are_named),
+                                TH_CASE(point_load_at_percentage)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
