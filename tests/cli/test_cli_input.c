@@ -120,7 +120,47 @@ TEST(static_without_support_refused) {
   free(dir);
 }
 
+/* The printed summary says only what the analysis computed: a modal run
+ * (the hanging body on a cable, whose lowest mode is the pendulum's
+ * rigid-body swing about the pin at ω = 0 to round-off) prints its modes,
+ * no tip, energy or increment line and no negative ω; a dynamic run's step
+ * counts add up as integrate.h defines them (nconvfail not in nreject). */
+TEST(summary_prints_what_was_computed) {
+  char *dir = ot_mkdtemp("input");
+  char out[640];
+  snprintf(out, sizeof out, "%s.out", dir);
+  const char *modal[] = {"run", ex("hanging-body-modes"), "-o", dir, "--set", "output.plots=false", NULL};
+  int rc = cli_wait(cli_spawn(modal, out, "/dev/null"));
+  char *o = ot_read(out, NULL);
+  NOTE("%s", o ? o : "");
+  CHECK("modal: exit 0", rc == 0);
+  CHECK("modal: the analysis line and the modes", o && strstr(o, "modal analysis in ") && strstr(o, "  mode 2: "));
+  CHECK("modal: no tip, energy or increments", o && !strstr(o, "tip of") && !strstr(o, "energy:") &&
+                                                   !strstr(o, "increments"));
+  CHECK("modal: no negative omega", o && !strstr(o, "omega -"));
+  free(o);
+  const char *dyn[] = {"run", ex("rubber-pendulum"), "-o", dir, "--set", "output.plots=false", "--set",
+                       "analysis.t_end=0.1", NULL};
+  rc = cli_wait(cli_spawn(dyn, out, "/dev/null"));
+  o = ot_read(out, NULL);
+  long ns = -1, na = -1, nr = -1, nc = -1;
+  const char *p = o ? strstr(o, "(dopri5: ") : NULL;
+  int got = p ? sscanf(p, "(dopri5: %ld steps: %ld accepted, %ld rejected by the error test, %ld Newton failures",
+                       &ns, &na, &nr, &nc)
+              : 0;
+  NOTE("%ld steps, %ld accepted, %ld rejected, %ld Newton failures", ns, na, nr, nc);
+  CHECK("dynamic: the four counts printed", rc == 0 && got == 4);
+  /* integrate.h: nsteps = naccept + nreject + nconvfail (+ rejections before the first accepted step) */
+  CHECK("dynamic: accepted + rejected + Newton failures <= steps", got == 4 && na + nr + nc <= ns && na > 0);
+  CHECK("dynamic: an explicit method has no Newton failures", got == 4 && nc == 0);
+  free(o);
+  remove(out);
+  ot_rmtree(dir);
+  free(dir);
+}
+
 static const th_case cases[] = {TH_CASE(plausibility_warnings_check_and_run),
-                                TH_CASE(static_without_support_refused)};
+                                TH_CASE(static_without_support_refused),
+                                TH_CASE(summary_prints_what_was_computed)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
