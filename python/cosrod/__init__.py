@@ -1,7 +1,7 @@
 """cosrod: discrete Cosserat rods from Python.
 
     import cosrod
-    sc = cosrod.load("examples/rubber-pendulum.yaml", set={"rods.0.segments": 20})
+    sc = cosrod.load("examples/rubber-pendulum.yaml", overrides={"rods.0.segments": 20})
     res = cosrod.Sim(sc).run()
     res.t            # (n_t,) output times [s]
     res.centerline   # (n_t, N+1, 3) vertices x_n [m]
@@ -158,10 +158,19 @@ class Scenario:
         return f"<cosrod.Scenario {i['file']!r}: {i['analysis']}, {len(i['rods'])} rod(s), t_end {i['t_end']}>"
 
 
-def load(path, set=None):
-    """Read and validate a scenario file; `set` maps key paths to values
-    ({"rods.0.segments": 20, "solver.integrator": "radau5"}), as `--set`."""
-    sets = [f"{k}={_yaml_value(v)}" for k, v in (set or {}).items()]
+def load(path, overrides=None, **kw):
+    """Read and validate a scenario file; `overrides` maps key paths to values
+    ({"rods.0.segments": 20, "solver.integrator": "radau5"}), as `--set`.
+    `set=` is accepted as the old name of `overrides`."""
+    if "set" in kw:
+        if overrides is not None:
+            raise TypeError("cosrod.load: give overrides= or its old name set=, not both")
+        overrides = kw.pop("set")
+    if kw:
+        raise TypeError(f"cosrod.load() got an unexpected keyword argument '{next(iter(kw))}'")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise TypeError(f"cosrod.load: overrides must be a dict of key path -> value, not {type(overrides).__name__}")
+    sets = [f"{k}={_yaml_value(v)}" for k, v in (overrides or {}).items()]
     return Scenario(_cosrod.load(os.fspath(path), sets))
 
 
@@ -261,7 +270,12 @@ class Result:
         self.steps = np.frombuffer(raw["steps"], dtype=_STEP_DTYPE)
         self.increments = np.frombuffer(raw["increments"], dtype=_INC_DTYPE)
         st = dict(raw["stats"])
-        st.update(integrator=raw["integrator"], status=raw["status_name"], message=raw["message"],
+        # status as summary.json says it: "ok", "failed" or "interrupted"; the
+        # library's status text (e.g. "solution diverged") as "reason"
+        status = ("ok" if raw["status"] == 0 else
+                  "interrupted" if raw["status_name"] == "interrupted" else "failed")
+        st.update(integrator=raw["integrator"], status=status, message=raw["message"],
+                  reason=None if raw["status"] == 0 else raw["status_name"],
                   t_reached=raw["t_reached"], t_failed=raw["t_failed"], frames=nt)
         self.stats = st
         self.ok = raw["status"] == 0

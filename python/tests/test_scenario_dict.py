@@ -72,3 +72,20 @@ def test_plausibility_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cosrod.Scenario(PENDULUM)  # sound: no warning
+
+
+def test_load_overrides_keyword(source_dir):
+    path = os.path.join(source_dir, "examples", "rubber-pendulum.yaml")
+    a = cosrod.load(path, overrides={"rods.0.segments": 7})
+    b = cosrod.load(path, set={"rods.0.segments": 7})  # the old name, kept
+    assert a.rods[0]["segments"] == 7 and b.rods[0]["segments"] == 7
+    with pytest.raises(TypeError, match="must be a dict"):
+        cosrod.load(path, overrides=["rods.0.segments=7"])
+    with pytest.raises(TypeError, match="must be a dict"):
+        cosrod.load(path, set=["rods.0.segments=7"])
+    with pytest.raises(TypeError, match="not both"):
+        cosrod.load(path, overrides={}, set={})
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        cosrod.load(path, sets={})
+    res = cosrod.load(path, overrides={"analysis.t_end": 0.02}).run()
+    assert res.stats["status"] == "ok" and res.stats["reason"] is None  # as summary.json
