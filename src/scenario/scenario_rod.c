@@ -246,12 +246,16 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
   if (b) {
     e->body = sc_body_index(c, b, "body", 0);
     sc_vec(c, m, "at", e->at, 3, R_ANY);
-    ynode *fr = sc_get(m, "frame");
+    /* `orientation` (SPEC §5's name for an end on a body) is `frame` */
+    ynode *fr = sc_get(m, "frame"), *fo = sc_get(m, "orientation");
+    const char *fk = fr ? "frame" : "orientation";
+    if (fr && fo) sc_fail(c, fo, "orientation", "the same as 'frame': give one of them");
+    if (!fr) fr = fo;
     if (fr && e->type != COSROD_SC_END_CLAMPED)
-      sc_fail(c, fr, "frame", "only a clamped end has a frame in the body (a pinned end rotates freely)");
+      sc_fail(c, fr, fk, "only a clamped end has a frame in the body (a pinned end rotates freely)");
     if (fr) {
-      sc_to_vec(c, fr, "frame", e->frame, 4, R_ANY);
-      sc_unit_quat(c, fr, "frame", e->frame);
+      sc_to_vec(c, fr, fk, e->frame, 4, R_ANY);
+      sc_unit_quat(c, fr, fk, e->frame);
       e->has_frame = 1;
     }
   }

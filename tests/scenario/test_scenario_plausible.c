@@ -120,7 +120,34 @@ TEST(point_load_at_percentage) {
   CHECK("x%: refused", load_vertex("x%", "segments: 4", NULL, err) == -1 && strstr(err, "rods.0.loads.0.at"));
 }
 
+/* SPEC §5 names the frame of an end clamped to a body `orientation`: the
+ * loader takes it as `frame` (the same quaternion, normalised). */
+TEST(orientation_alias_of_frame) {
+  const char *dir = getenv("COSROD_EXAMPLES");
+  char path[1024], err[512];
+  snprintf(path, sizeof path, "%s/cable-pendulum.yaml", dir ? dir : "examples");
+  const char *a[] = {"rods.0.ends.end.frame=[0, 0, 0, 2]"}, *b[] = {"rods.0.ends.end.orientation=[0, 0, 0, 2]"},
+             *both[] = {"rods.0.ends.end.frame=[1, 0, 0, 0]", "rods.0.ends.end.orientation=[1, 0, 0, 0]"},
+             *pin[] = {"rods.0.ends.end.type=pinned", "rods.0.ends.end.orientation=[1, 0, 0, 0]"};
+  cosrod_scenario *sa = NULL, *sb = NULL, *sc = NULL;
+  cosrod_status st = cosrod_scenario_load(path, a, 1, &sa, err, sizeof err);
+  CHECK("frame: loads", st == COSROD_OK);
+  st = cosrod_scenario_load(path, b, 1, &sb, err, sizeof err);
+  if (st != COSROD_OK) NOTE("%s", err);
+  CHECK("orientation: loads", st == COSROD_OK);
+  CHECK("the same end frame (0, 0, 0, 1)", sa && sb && sb->rods[0].ends[1].has_frame &&
+                                               !memcmp(sa->rods[0].ends[1].frame, sb->rods[0].ends[1].frame,
+                                                       sizeof sa->rods[0].ends[1].frame) &&
+                                               sb->rods[0].ends[1].frame[3] == 1.0);
+  st = cosrod_scenario_load(path, both, 2, &sc, err, sizeof err);
+  CHECK("both: refused, naming orientation", st != COSROD_OK && strstr(err, "rods.0.ends.end.orientation: the same as 'frame'"));
+  st = cosrod_scenario_load(path, pin, 2, &sc, err, sizeof err);
+  CHECK("a pinned end: no frame", st != COSROD_OK && strstr(err, "rods.0.ends.end.orientation: only a clamped end"));
+  cosrod_scenario_free(sa);
+  cosrod_scenario_free(sb);
+}
+
 static const th_case cases[] = {TH_CASE(sound_scenario_has_no_warning), TH_CASE(unit_slips_are_named),
-                                TH_CASE(point_load_at_percentage)};
+                                TH_CASE(point_load_at_percentage), TH_CASE(orientation_alias_of_frame)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
