@@ -169,7 +169,9 @@ TEST(keyframe_joint_refusals) {
   scenario(text, sizeof text, 0, 0);
   refused(text, "analysis={type: dynamic, t_end: 0.1, start_from_equilibrium: true}", "joints.0",
           "not supported with start_from_equilibrium yet");
-  refused(text, "joints.0.bodies=[hook, ground]", "joints.0", "constrains nothing");
+  /* the hinge moved to hook-ground leaves the flap free: the loader refuses
+   * the static analysis of the unsupported body first */
+  refused(text, "joints.0.bodies=[hook, ground]", "bodies.2", "not supported against rigid-body motion");
 }
 
 static const th_case cases[] = {
