@@ -10,6 +10,7 @@ did not: same files, same step counts, same numbers to 1e-10 relative.
   tools/guard.py record [--build DIR] [--plots]   # write the recording
   tools/guard.py check  [--build DIR] [--plots]   # compare a build with it
   tools/guard.py run    [--build DIR] --out DIR   # only run the examples
+  tools/guard.py twice  [--build DIR] [--plots]   # determinism: run each twice
 
 What is recorded per example (standard library only, no numpy):
   * the exit code, the set of files written (plots/ only with --plots),
@@ -28,6 +29,13 @@ they are computed from, not by their own size; 1e-12 S is ~5e3 ulp of S,
 far above rounding noise from reordered sums and far below any physical
 change.  Column sums get n * floor.  Integers in summary.json (step and
 function counts) and all non-numeric values must be equal.
+
+Determinism (`twice`, CTest determinism.examples): every example, cut short
+as above, is run twice into the same directory (tubes.py holds its absolute
+path) and the SHA-256 of every file written is compared, bit for bit.  The
+only bytes excluded are the values of the wall-clock fields "wall_time" and
+"solver_wall_time" of summary.json, also where view.html embeds summary.json
+(WALL_TIME_FIELDS below).  Plots (gnuplot scripts and PNG) only with --plots.
 
 Accepted differences: tests/guard/accepted.json lists intended behaviour
 changes (example and key as regular expressions, file, the largest relative
@@ -57,6 +65,9 @@ ROWS = 12
 T_SHORT = 0.1
 T_BODIES = {"heavy-top": 1.0, "tennis-racket": 1.0, "two-body-joint": 1.0}
 SKIP_JSON = {".wall_time", ".output_wall_time", ".stats.solver_wall_time", ".version"}
+# `twice`: the value of these keys (plain or JSON-escaped inside view.html)
+# is replaced by "X" before hashing; nothing else is excluded.
+WALL_TIME_FIELDS = re.compile(rb'(\\?"(?:solver_|output_)?wall_time\\?":\s*)[-+0-9.eE]+')
 
 
 def examples():
@@ -165,6 +176,44 @@ def digest_dir(out, rc, plots):
             data[rel] = {"kind": "json", "values": flat}
     rec["data"] = data
     return rec
+
+
+def hash_dir(out, plots):
+    """SHA-256 of every file under out (wall-clock fields masked)."""
+    h = {}
+    for dp, _, fn in os.walk(out):
+        for f in fn:
+            rel = os.path.relpath(os.path.join(dp, f), out)
+            if rel.startswith("plots" + os.sep) and not plots:
+                continue
+            with open(os.path.join(dp, f), "rb") as fh:
+                data = fh.read()
+            if rel in ("summary.json", "view.html"):
+                data = WALL_TIME_FIELDS.sub(rb"\1X", data)
+            h[rel] = hashlib.sha256(data).hexdigest()
+    return h
+
+
+def twice(cli, names, tmp, plots):
+    """Run each example twice into the same directory: the differing files."""
+    bad, nfiles = [], 0
+    for ex in names:
+        out = os.path.join(tmp, ex)
+        digests, codes = [], []
+        for _ in range(2):
+            shutil.rmtree(out, ignore_errors=True)
+            rc, _err = run_one(cli, ex, out, plots)
+            codes.append(rc)
+            digests.append(hash_dir(out, plots))
+        a, b = digests
+        diff = sorted(f for f in set(a) | set(b) if a.get(f) != b.get(f))
+        if codes[0] != codes[1]:
+            bad.append("%s: exit %d then %d" % (ex, codes[0], codes[1]))
+        bad += ["%s/%s differs" % (ex, f) for f in diff]
+        nfiles += len(a)
+        print("determinism: %-26s exit %d  %3d files, %d differ" % (ex, rc, len(a), len(diff)),
+              flush=True)
+    return bad, nfiles
 
 
 # ---------------------------------------------------------------- compare
@@ -284,7 +333,7 @@ def compare(rep, ex, ref, new, plots):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=("record", "check", "run"))
+    ap.add_argument("mode", choices=("record", "check", "run", "twice"))
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--cli", help="the cosrod executable (default: BUILD/src/cli/cosrod)")
     ap.add_argument("--out", help="keep the outputs here (default: a temporary dir)")
@@ -300,6 +349,15 @@ def main():
     rep = Report(accepted)
     missing = []
     t0 = time.time()
+    if a.mode == "twice":
+        bad, nfiles = twice(cli, names, tmp, a.plots)
+        if not a.out:
+            shutil.rmtree(tmp, ignore_errors=True)
+        for line in bad:
+            print("DIFF " + line)
+        print("determinism: %d examples, %d files, %d differences in %.1f s" % (
+            len(names), nfiles, len(bad), time.time() - t0))
+        return 1 if bad else 0
     for ex in names:
         out = os.path.join(tmp, ex)
         shutil.rmtree(out, ignore_errors=True)

@@ -455,6 +455,15 @@ COSROD_API int cosrod_scenario_line(const cosrod_scenario *sc, const char *key_p
 COSROD_API int cosrod_scenario_format_error(const cosrod_scenario *sc, const char *key_path, const char *problem,
                                             char *buf, size_t buflen);
 
+/* Plausibility warnings (not errors): values the loader accepts that are
+ * probably a unit slip (material constants outside the range of engineering
+ * materials in SI units), a section that is not slender (radius / length >
+ * 0.1), an initial shape whose arc length differs from `length` by more than
+ * 0.1 %.  cosrod_scenario_warning writes the i-th as one line "FILE:LINE:
+ * key: problem; suggestion" into buf; -1 if i >= cosrod_scenario_nwarnings. */
+COSROD_API size_t cosrod_scenario_nwarnings(const cosrod_scenario *sc);
+COSROD_API int cosrod_scenario_warning(const cosrod_scenario *sc, size_t i, char *buf, size_t len);
+
 /* Names used in the file for enum values (e.g. "tangent-2"); "?" if out of range. */
 /* Radius of the circle that circumscribes a section [m] (circle: its radius,
  * tube: the outer one, rectangle: half the diagonal, area only: the radius of

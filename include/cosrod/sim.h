@@ -144,7 +144,9 @@ COSROD_API void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
 
 /* Monitor of silent wrong answers (dynamic runs, at every frame; see
  * src/sim/sim_monitor.c).  Energy scale S = max over the frames of
- * max(kinetic, elastic, |gravity - gravity(0)|, |external work|, dissipated).
+ * max(kinetic, elastic, |gravity - gravity(0)|, |external work|, dissipated,
+ * Σ ρA L |g| L) (the last: the work of gravity over the rods' size, which
+ * does not vanish at rest).
  *   - balance drift |B(t) - B(0)| > COSROD_SIM_DRIFT_WARN * S: a warning;
  *   - max | |p_k| - 1 | > COSROD_SIM_PNORM_WARN: a warning;
  *   - blow-up: drift > S(t) / 2 while S(t) > COSROD_SIM_BLOWUP_GROWTH times

@@ -1,7 +1,7 @@
 """cosrod: discrete Cosserat rods from Python.
 
     import cosrod
-    sc = cosrod.load("examples/rubber-pendulum.yaml", set={"rods.0.segments": 20})
+    sc = cosrod.load("examples/rubber-pendulum.yaml", overrides={"rods.0.segments": 20})
     res = cosrod.Sim(sc).run()
     res.t            # (n_t,) output times [s]
     res.centerline   # (n_t, N+1, 3) vertices x_n [m]
@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import threading
+import warnings
 
 try:
     import numpy as np
@@ -32,7 +33,7 @@ except ImportError as _e:  # e.g. a pyenv / conda python3 ahead of Debian's on t
 from . import _cosrod
 
 __all__ = ["load", "Scenario", "Sim", "Result", "RodResult", "BodyResult", "Frame", "CosrodError", "ScenarioError",
-           "RunError"]
+           "RunError", "PlausibilityWarning"]
 
 ENERGY_FIELDS = ("kinetic", "elastic", "gravity", "external_work", "dissipated", "balance")
 _ENERGY_DTYPE = np.dtype([(n, "f8") for n in ENERGY_FIELDS])
@@ -42,6 +43,12 @@ _INC_DTYPE = np.dtype([("t", "f8"), ("iterations", "f8"), ("residual", "f8")])
 
 class CosrodError(Exception):
     """Base class of cosrod's errors."""
+
+
+class PlausibilityWarning(UserWarning):
+    """A scenario value the loader accepts that is probably a unit slip or a
+    typing error ("FILE:LINE: key: problem; suggestion"), as `cosrod check`
+    prints it."""
 
 
 class ScenarioError(CosrodError, ValueError):
@@ -118,6 +125,8 @@ class Scenario:
         else:
             raise TypeError("cosrod.Scenario takes a dict (or use cosrod.load(path))")
         self._info = self._h.info()
+        for w in self._h.warnings():  # unit slips, sections not slender, shape length
+            warnings.warn(w, PlausibilityWarning, stacklevel=3)
 
     @property
     def info(self):
@@ -150,10 +159,19 @@ class Scenario:
         return f"<cosrod.Scenario {i['file']!r}: {i['analysis']}, {len(i['rods'])} rod(s), t_end {i['t_end']}>"
 
 
-def load(path, set=None):
-    """Read and validate a scenario file; `set` maps key paths to values
-    ({"rods.0.segments": 20, "solver.integrator": "radau5"}), as `--set`."""
-    sets = [f"{k}={_yaml_value(v)}" for k, v in (set or {}).items()]
+def load(path, overrides=None, **kw):
+    """Read and validate a scenario file; `overrides` maps key paths to values
+    ({"rods.0.segments": 20, "solver.integrator": "radau5"}), as `--set`.
+    `set=` is accepted as the old name of `overrides`."""
+    if "set" in kw:
+        if overrides is not None:
+            raise TypeError("cosrod.load: give overrides= or its old name set=, not both")
+        overrides = kw.pop("set")
+    if kw:
+        raise TypeError(f"cosrod.load() got an unexpected keyword argument '{next(iter(kw))}'")
+    if overrides is not None and not isinstance(overrides, dict):
+        raise TypeError(f"cosrod.load: overrides must be a dict of key path -> value, not {type(overrides).__name__}")
+    sets = [f"{k}={_yaml_value(v)}" for k, v in (overrides or {}).items()]
     return Scenario(_cosrod.load(os.fspath(path), sets))
 
 
@@ -254,7 +272,12 @@ class Result:
         self.steps = np.frombuffer(raw["steps"], dtype=_STEP_DTYPE)
         self.increments = np.frombuffer(raw["increments"], dtype=_INC_DTYPE)
         st = dict(raw["stats"])
-        st.update(integrator=raw["integrator"], status=raw["status_name"], message=raw["message"],
+        # status as summary.json says it: "ok", "failed" or "interrupted"; the
+        # library's status text (e.g. "solution diverged") as "reason"
+        status = ("ok" if raw["status"] == 0 else
+                  "interrupted" if raw["status_name"] == "interrupted" else "failed")
+        st.update(integrator=raw["integrator"], status=status, message=raw["message"],
+                  reason=None if raw["status"] == 0 else raw["status_name"],
                   t_reached=raw["t_reached"], t_failed=raw["t_failed"], frames=nt)
         self.stats = st
         self.ok = raw["status"] == 0

@@ -62,7 +62,21 @@ static PyObject *Scenario_to_yaml(ScenarioObject *self, PyObject *unused) {
   return out;
 }
 
+/* The plausibility warnings (cosrod_scenario_warning) as a list of str. */
+static PyObject *Scenario_warnings(ScenarioObject *self, PyObject *unused) {
+  (void)unused;
+  PyObject *list = PyList_New(0);
+  char w[1024];
+  for (size_t i = 0; list && cosrod_scenario_warning(self->sc, i, w, sizeof w) == 0; i++) {
+    PyObject *t = PyUnicode_DecodeUTF8(w, (Py_ssize_t)strlen(w), "replace");
+    if (!t || PyList_Append(list, t) != 0) Py_CLEAR(list);
+    Py_XDECREF(t);
+  }
+  return list;
+}
+
 static PyMethodDef Scenario_methods[] = {
+    {"warnings", (PyCFunction)Scenario_warnings, METH_NOARGS, "plausibility warnings (list of str)"},
     {"info", (PyCFunction)Scenario_info, METH_NOARGS, "dict describing the scenario"},
     {"to_yaml", (PyCFunction)Scenario_to_yaml, METH_NOARGS, "the scenario as YAML text"},
     {NULL, NULL, 0, NULL}};

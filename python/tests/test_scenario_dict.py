@@ -55,3 +55,37 @@ def test_to_yaml_reloads_to_the_same_run(tmp_path):
     again = cosrod.load(tmp_path / "p.yaml")
     assert again.to_yaml() == sc.to_yaml()
     np.testing.assert_array_equal(again.run().centerline, sc.run().centerline)
+
+
+def test_plausibility_warnings():
+    # E in GPa and density in g/cm^3: the scenario loads, with a
+    # PlausibilityWarning per value naming key and suggestion
+    slip = dict(PENDULUM, materials={"rubber": {"E": 5.0e-3, "poisson": 0.5, "density": 1.1}})
+    with pytest.warns(cosrod.PlausibilityWarning) as rec:
+        sc = cosrod.Scenario(slip)
+    texts = [str(w.message) for w in rec]
+    assert len(texts) == 2
+    assert "materials.rubber.E: 0.005 Pa is below" in texts[0] and "5e+06 Pa" in texts[0]
+    assert "materials.rubber.density: 1.1 kg/m^3 is below" in texts[1] and "1100 kg/m^3" in texts[1]
+    assert sc.rods[0]["length"] == 1.0
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cosrod.Scenario(PENDULUM)  # sound: no warning
+
+
+def test_load_overrides_keyword(source_dir):
+    path = os.path.join(source_dir, "examples", "rubber-pendulum.yaml")
+    a = cosrod.load(path, overrides={"rods.0.segments": 7})
+    b = cosrod.load(path, set={"rods.0.segments": 7})  # the old name, kept
+    assert a.rods[0]["segments"] == 7 and b.rods[0]["segments"] == 7
+    with pytest.raises(TypeError, match="must be a dict"):
+        cosrod.load(path, overrides=["rods.0.segments=7"])
+    with pytest.raises(TypeError, match="must be a dict"):
+        cosrod.load(path, set=["rods.0.segments=7"])
+    with pytest.raises(TypeError, match="not both"):
+        cosrod.load(path, overrides={}, set={})
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        cosrod.load(path, sets={})
+    res = cosrod.load(path, overrides={"analysis.t_end": 0.02}).run()
+    assert res.stats["status"] == "ok" and res.stats["reason"] is None  # as summary.json

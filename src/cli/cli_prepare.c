@@ -73,6 +73,9 @@ int cli_prepare(const char *cmd, const char *file, const char *const *sets, size
     fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
     return st == COSROD_ERR_NOMEM ? 1 : 2;
   }
+  char w[1024]; /* plausibility warnings: printed by check and run alike */
+  for (size_t i = 0; cosrod_scenario_warning(*scp, i, w, sizeof w) == 0; i++)
+    fprintf(stderr, "cosrod %s: warning: %s\n", cmd, w);
   *simp = cosrod_sim_prepare(*scp, limit, est, &st, err, sizeof err);
   if (!*simp) {
     if (err[0])

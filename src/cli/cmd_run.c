@@ -160,17 +160,28 @@ static void print_ok(const cosrod_scenario *sc, const cosrod_sim *sim, const cha
   const int analysis = (int)sc->analysis.type, buckling = analysis == COSROD_SC_ANALYSIS_BUCKLING;
   const size_t nrods = cosrod_sim_nrods(sim);
   cosrod_sim_energy e = cosrod_sim_energy_now(sim);
+  const int modal = analysis == COSROD_SC_ANALYSIS_MODES || buckling;
+  /* integrate.h: nconvfail (convergence failures) is not part of nreject (error-test rejections) */
   if (analysis == COSROD_SC_ANALYSIS_DYNAMIC)
-    printf("%s: t = %g s in %.2f s wall time (%s: %ld steps, %ld rejected of which %ld Newton failures, %ld "
-           "f, %ld Jacobians)\n",
+    printf("%s: t = %g s in %.2f s wall time (%s: %ld steps: %ld accepted, %ld rejected by the error test, "
+           "%ld Newton failures; %ld f, %ld Jacobians)\n",
            sc->title && sc->title[0] ? sc->title : file, cosrod_sim_t(sim), wall, cosrod_sim_integrator_name(sim),
-           s->nsteps, s->nreject, s->nconvfail, s->nfev, s->njev);
+           s->nsteps, s->naccept, s->nreject, s->nconvfail, s->nfev, s->njev);
+  else if (modal) /* only what the analysis computed: the modes */
+    printf("%s: %s analysis in %.2f s wall time\n", sc->title && sc->title[0] ? sc->title : file,
+           buckling ? "buckling" : "modal", wall);
   else
     printf("%s: %s analysis to t = %g in %.2f s wall time (%ld increments, %ld rejected, %ld Newton "
            "iterations)\n",
            sc->title && sc->title[0] ? sc->title : file,
            analysis == COSROD_SC_ANALYSIS_STATIC ? "static" : buckling ? "buckling" : "modal", cosrod_sim_t(sim),
            wall, s->naccept, s->nreject, s->nnewton);
+  double om_max = 0.0; /* the scale of round-off in ω */
+  for (int i = 0; i < cosrod_sim_nmodes(sim); i++) {
+    double om;
+    cosrod_sim_mode(sim, i, &om, NULL, NULL);
+    om_max = fmax(om_max, fabs(om));
+  }
   for (int i = 0; i < cosrod_sim_nmodes(sim) && i < 10; i++) {
     double om, fr;
     const char *ty = NULL;
@@ -181,6 +192,12 @@ static void print_ok(const cosrod_scenario *sc, const cosrod_sim *sim, const cha
     if (buckling)
       printf("  buckling mode %d: critical load factor %.9g (%s), %s\n", i + 1, cosrod_sim_load_factor(sim, i),
              rname, ty);
+    else if (fabs(om) < 1e-4 * om_max) /* ω = 0 to round-off (of either sign): a rigid-body mode */
+      printf("  mode %d: rigid-body mode (omega = 0 to round-off: |omega| %.3g 1/s), %s\n", i + 1, fabs(om),
+             rname);
+    else if (om < 0.0) /* ω² < 0: the equilibrium is unstable */
+      printf("  mode %d: omega^2 = %.6g 1/s^2 < 0 (the equilibrium is unstable), %s, %s\n", i + 1, -om * om, ty,
+             rname);
     else
       printf("  mode %d: %.6g Hz (omega %.6g 1/s), %s, frequency %d%s%s\n", i + 1, fr, om, ty, gr + 1,
              nrods > 1 ? ", " : "", nrods > 1 ? rname : "");
@@ -191,13 +208,14 @@ static void print_ok(const cosrod_scenario *sc, const cosrod_sim *sim, const cha
     cosrod_sim_critical(sim, i, &ty, &ct, &cl, &cd);
     printf("  %s point at t = %.6g: load factor %.6g, displacement %.6g m\n", ty, ct, cl, cd);
   }
-  for (size_t r = 0; r < nrods; r++) {
+  for (size_t r = 0; r < nrods && !modal; r++) {
     double tip[3];
     cosrod_sim_tip(sim, r, tip);
     printf("  tip of %s: (%.6g, %.6g, %.6g) m\n", sc->rods[r].name, tip[0], tip[1], tip[2]);
   }
-  printf("  energy: kinetic %.6g J, elastic %.6g J, gravity %.6g J, dissipated %.6g J, balance %.9g J\n",
-         e.kinetic, e.elastic, e.gravity, e.dissipated, e.balance);
+  if (!modal)
+    printf("  energy: kinetic %.6g J, elastic %.6g J, gravity %.6g J, dissipated %.6g J, balance %.9g J\n",
+           e.kinetic, e.elastic, e.gravity, e.dissipated, e.balance);
   printf("  output: %s/ (summary.json, *.csv%s%s)\n", dir, sc->output.vtk ? ", vtk/cosrod.pvd" : "",
          sc->output.plots ? ", plots/*.png" : "");
 }
@@ -335,7 +353,8 @@ int cosrod_cmd_run(int argc, char **argv) {
   cosrod_status cst = cosrod_recorder_finish(c.rec, sim, run_st,
                                              wall, cli_stop_flag ? cli_stop_signal_name(cli_stop_flag) : NULL, &end);
   if (cst != COSROD_OK) fprintf(stderr, "cosrod run: %s\n", cosrod_recorder_error(c.rec));
-  rc = report_end(sc, sim, file, dir, quiet, wall, &end);
+  /* the printed wall time includes closing the files and the plots */
+  rc = report_end(sc, sim, file, dir, quiet, wall_now() - c.wall0, &end);
   if (rc == 0 && cst != COSROD_OK) rc = 1;
   cosrod_recorder_free(c.rec);
   cosrod_sim_free(sim);

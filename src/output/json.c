@@ -8,8 +8,8 @@
  * Summary keys: version, title, scenario, analysis, status ("ok", "failed",
  * "interrupted", "running" at checkpoints), reason (status name or null),
  * message, t_end, t_reached, t_failed, wall_time, outputs, stats {integrator,
- * nfev, njev, nsteps, naccept, nreject, nconvfail (Newton failures among the
- * rejected attempts), ndecomp, nsolve, nnewton, nstiff,
+ * nfev, njev, nsteps, naccept, nreject, nconvfail (attempts that failed for
+ * convergence, not counted in nreject: integrate.h), ndecomp, nsolve, nnewton, nstiff,
  * nproject, nfail_rhs, solver_wall_time}, energy {balance_initial,
  * balance_final, balance_max_drift, energy_scale}, modes [{mode,
  * frequency_hz, omega, rod, type, group}] (modal runs) or buckling [{mode,

@@ -20,9 +20,10 @@ static void set_msg(char *msg, size_t len, const char *text) {
 }
 
 /* The files of an analysis: cosrod_output's bits from analysis.type and
- * output.fields; switches the energy quadrature off when energy.csv is not
- * asked for. */
-static unsigned files_of(const cosrod_scenario *sc, cosrod_sim *sim, size_t nbodies) {
+ * output.fields.  The energy accounting stays on whatever is written: the
+ * monitor of silent wrong answers (src/sim/sim_monitor.c) judges the energy
+ * balance, and energies that are not written must not count as non-finite. */
+static unsigned files_of(const cosrod_scenario *sc, size_t nbodies) {
   const int analysis = (int)sc->analysis.type;
   const int buckling = analysis == COSROD_SC_ANALYSIS_BUCKLING;
   unsigned files = 0;
@@ -44,8 +45,6 @@ static unsigned files_of(const cosrod_scenario *sc, cosrod_sim *sim, size_t nbod
       if (sc->output.fields & map[k][0]) f |= map[k][1];
     if (sc->nbodies > 0) f |= COSROD_OUTPUT_BODIES;
     files = f;
-    /* no energy.csv: skip the dissipation / external work quadrature */
-    if (!(sc->output.fields & COSROD_SC_FIELD_ENERGY)) cosrod_sim_set_energy_accounting(sim, 0);
   }
   if (nbodies > 0) files = (files ? files : COSROD_OUTPUT_DEFAULT) | COSROD_OUTPUT_BODIES;
   if (sc->nrods == 0) /* rigid bodies alone: no rod files */
@@ -139,7 +138,7 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   cfg.title = sc->title;
   cfg.scenario_file = scenario_file;
   cfg.analysis = analysis_name(sc);
-  cfg.files = files_of(sc, sim, cfg.nbodies);
+  cfg.files = files_of(sc, cfg.nbodies);
   cfg.integrator = cosrod_sim_integrator_name(sim);
   cfg.t_end = sc->analysis.t_end;
   cfg.arc_length = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length;

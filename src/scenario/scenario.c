@@ -576,6 +576,7 @@ static void validate(ctx *c, ynode *root) {
   sc_read_rods(c, root);
   sc_check_static_path(c, root); /* path: keyframes sets t_end from the rods' keyframes */
   read_joints(c, root);
+  sc_check_static_support(c, root); /* static: every part held against rigid-body motion */
   read_solver(c, root);
   read_output(c, root);
   if (sc->nrods == 0 && sc->nbodies == 0) sc_fail(c, root, NULL, "nothing to simulate: no rods and no bodies");

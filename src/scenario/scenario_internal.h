@@ -122,5 +122,6 @@ void sc_read_rods(ctx *c, ynode *root);
  * control and t_end of a keyframe path. */
 void sc_read_static_control(ctx *c, ynode *m);
 void sc_check_static_path(ctx *c, ynode *root);
+void sc_check_static_support(ctx *c, ynode *root); /* after joints: unsupported parts refused */
 
 #endif

@@ -237,12 +237,16 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
   if (b) {
     e->body = sc_body_index(c, b, "body", 0);
     sc_vec(c, m, "at", e->at, 3, R_ANY);
-    ynode *fr = sc_get(m, "frame");
+    /* `orientation` (SPEC §5's name for an end on a body) is `frame` */
+    ynode *fr = sc_get(m, "frame"), *fo = sc_get(m, "orientation");
+    const char *fk = fr ? "frame" : "orientation";
+    if (fr && fo) sc_fail(c, fo, "orientation", "the same as 'frame': give one of them");
+    if (!fr) fr = fo;
     if (fr && e->type != COSROD_SC_END_CLAMPED)
-      sc_fail(c, fr, "frame", "only a clamped end has a frame in the body (a pinned end rotates freely)");
+      sc_fail(c, fr, fk, "only a clamped end has a frame in the body (a pinned end rotates freely)");
     if (fr) {
-      sc_to_vec(c, fr, "frame", e->frame, 4, R_ANY);
-      sc_unit_quat(c, fr, "frame", e->frame);
+      sc_to_vec(c, fr, fk, e->frame, 4, R_ANY);
+      sc_unit_quat(c, fr, fk, e->frame);
       e->has_frame = 1;
     }
   }
@@ -261,8 +265,21 @@ static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
   if (ld->type == COSROD_SC_LOAD_DISTRIBUTED_FORCE) {
     ld->vertex = -1;
   } else {
-    ynode *at = sc_require(c, m, "at", "start, end or a vertex index");
-    if (at->kind == YN_SCALAR && !at->quoted && !strcmp(at->str, "start"))
+    ynode *at = sc_require(c, m, "at", "start, end, a vertex index or a percentage of the length");
+    size_t ls = at->kind == YN_SCALAR && at->str ? strlen(at->str) : 0;
+    if (ls > 1 && at->str[ls - 1] == '%') {
+      /* `at: 50%`: the vertex nearest to s_0 + 0.5 (s_N - s_0), so that a
+       * refined grid keeps the load where it was meant */
+      char *end = NULL;
+      double pct = strtod(at->str, &end);
+      if (end != at->str + ls - 1 || !(pct >= 0.0 && pct <= 100.0))
+        sc_fail(c, at, "at", "expected a percentage of the length 0%%..100%%, got '%s'", at->str);
+      double sv = r->grid[0] + 0.01 * pct * (r->grid[r->segments] - r->grid[0]);
+      long best = 0;
+      for (size_t i = 1; i <= r->segments; i++)
+        if (fabs(r->grid[i] - sv) < fabs(r->grid[best] - sv)) best = (long)i;
+      ld->vertex = best;
+    } else if (at->kind == YN_SCALAR && !at->quoted && !strcmp(at->str, "start"))
       ld->vertex = 0;
     else if (at->kind == YN_SCALAR && !at->quoted && !strcmp(at->str, "end"))
       ld->vertex = (long)r->segments;
@@ -270,7 +287,8 @@ static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
              (isdigit((unsigned char)at->str[0]) || at->str[0] == '-'))
       ld->vertex = sc_to_int(c, at, "at", 0, (long)r->segments);
     else
-      sc_fail(c, at, "at", "expected start, end or a vertex index 0..%zu", r->segments);
+      sc_fail(c, at, "at", "expected start, end, a vertex index 0..%zu or a percentage of the length (50%%)",
+              r->segments);
   }
   ynode *rp = sc_get(m, "ramp"), *ac = sc_get(m, "active"), *pl = sc_get(m, "preload");
   int preload = pl ? sc_to_bool(c, pl, "preload") : 0;

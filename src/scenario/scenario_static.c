@@ -63,3 +63,62 @@ void sc_check_static_path(ctx *c, ynode *root) {
   }
   sc_pop(c);
 }
+
+/* Union-find over rods (0..nrods-1) and bodies (nrods..). */
+static size_t uf_find(size_t *p, size_t i) {
+  while (p[i] != i) i = p[i] = p[p[i]];
+  return i;
+}
+
+/* A static analysis needs every connected part of the model (rods and bodies
+ * linked by rod ends on bodies and by joints) held against rigid-body
+ * motion: some rod end clamped, pinned or prescribed in space, a body with
+ * motion keyframes, or a joint to the ground.  An unsupported part has all
+ * six rigid-body directions free; its equilibrium is undetermined (singular
+ * tangent), so it is refused before anything is written. */
+void sc_check_static_support(ctx *c, ynode *root) {
+  cosrod_scenario *sc = c->sc;
+  if (sc->analysis.type != COSROD_SC_ANALYSIS_STATIC) return;
+  size_t n = sc->nrods + sc->nbodies;
+  size_t *p = sc_xcalloc(c, 2 * n + 1, sizeof *p), *held = p + n; /* one block: sc_fail does not return */
+  for (size_t i = 0; i < n; i++) p[i] = i;
+  for (size_t r = 0; r < sc->nrods; r++)
+    for (int e = 0; e < 2; e++) {
+      const cosrod_sc_end *end = &sc->rods[r].ends[e];
+      if (end->type == COSROD_SC_END_FREE) continue;
+      if (end->body >= 0)
+        p[uf_find(p, r)] = uf_find(p, sc->nrods + (size_t)end->body);
+      else
+        held[r] = 1;
+    }
+  for (size_t b = 0; b < sc->nbodies; b++)
+    if (sc->bodies[b].has_motion) held[sc->nrods + b] = 1;
+  for (size_t j = 0; j < sc->njoints; j++) {
+    const int *jb = sc->joints[j].body;
+    if (jb[0] < 0 || jb[1] < 0)
+      held[sc->nrods + (size_t)(jb[0] < 0 ? jb[1] : jb[0])] = 1;
+    else
+      p[uf_find(p, sc->nrods + (size_t)jb[0])] = uf_find(p, sc->nrods + (size_t)jb[1]);
+  }
+  for (size_t i = 0; i < n; i++)
+    if (held[i]) held[uf_find(p, i)] = 1;
+  size_t i = 0;
+  while (i < n && held[uf_find(p, i)]) i++;
+  free(p);
+  if (i < n) {
+    int rod = i < sc->nrods;
+    size_t k = rod ? i : i - sc->nrods;
+    const char *name = rod ? sc->rods[k].name : sc->bodies[k].name;
+    ynode *list = sc_get(root, rod ? "rods" : "bodies");
+    ynode *item = list && list->kind == YN_SEQ && k < list->n ? list->item[k] : list;
+    sc_push(c, rod ? "rods" : "bodies");
+    char idx[24];
+    snprintf(idx, sizeof idx, "%zu", k);
+    sc_fail(c, item, idx,
+            "%s '%s' is not supported against rigid-body motion: translations along x, y, z and rotations "
+            "about x, y, z are free (no end clamped, pinned or prescribed in space, no joint to the ground, no "
+            "body with motion in its connected part); a static analysis needs a support: clamp or pin an end, "
+            "or take analysis.type: dynamic",
+            rod ? "rod" : "body", name);
+  }
+}

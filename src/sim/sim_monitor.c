@@ -5,7 +5,9 @@
  *   - the energy-balance drift |B(t) - B(0)| ([manual: command line, output reference], B = kinetic +
  *     elastic + gravity + dissipated - external work) relative to the
  *     energy scale S = max over the frames of max(kinetic, elastic,
- *     |gravity - gravity(0)|, |external work|, dissipated);
+ *     |gravity - gravity(0)|, |external work|, dissipated, Σ ρA L |g| L)
+ *     (the last: the work of gravity over the rods' size, a scale that does
+ *     not vanish at rest);
  *   - the unit-quaternion constraint: max over segments | |p_k| - 1 | (the
  *     null-space form keeps it by construction only up to the integration
  *     error; the absolute form needs the projection or Baumgarte);
@@ -24,22 +26,29 @@
 
 #include "sim/sim_internal.h"
 
+/* What gravity can supply over one rod length, Σ ρA L |g| L [J]: an energy
+ * scale of the model that does not vanish at rest. */
+static double gravity_scale(const cosrod_sim *s) {
+  double g = sqrt(s->sc->gravity[0] * s->sc->gravity[0] + s->sc->gravity[1] * s->sc->gravity[1] +
+                  s->sc->gravity[2] * s->sc->gravity[2]);
+  double m = 0.0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    double rhoA, L = s->sc->rods[r].length;
+    cosrod_rod_constants(s->rods[r], NULL, NULL, NULL, NULL, &rhoA, NULL);
+    m += rhoA * L * g * L;
+  }
+  return m;
+}
+
 void sim_monitor_reset(cosrod_sim *s) {
   s->mon_n = 0;
   s->mon_bal0 = s->mon_G0 = 0.0;
   s->mon_scale = s->mon_drift = s->mon_pdev = 0.0;
   /* the reference scale starts at what gravity can supply over one rod
-   * length, Σ ρA L |g| L (raised by the first frame's energy and the healthy
-   * frames): a run from rest that creates energy before its first healthy
-   * frame is still recognised */
-  double g = sqrt(s->sc->gravity[0] * s->sc->gravity[0] + s->sc->gravity[1] * s->sc->gravity[1] +
-                  s->sc->gravity[2] * s->sc->gravity[2]);
-  s->mon_ref = 0.0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    double rhoA, L = s->sc->rods[r].length;
-    cosrod_rod_constants(s->rods[r], NULL, NULL, NULL, NULL, &rhoA, NULL);
-    s->mon_ref += rhoA * L * g * L;
-  }
+   * length (raised by the first frame's energy and the healthy frames): a
+   * run from rest that creates energy before its first healthy frame is
+   * still recognised */
+  s->mon_ref = gravity_scale(s);
   s->mon_t_drift = s->mon_t_pdev = 0.0;
   s->diverged = 0;
   s->nwarn = 0;
@@ -86,8 +95,12 @@ int sim_monitor_frame(cosrod_sim *s, double t) {
     s->mon_ref = fmax(s->mon_ref, fabs(e->kinetic) + fabs(e->elastic));
   }
   s->mon_n++;
-  double scale = fmax(fmax(fabs(e->kinetic), fabs(e->elastic)),
-                      fmax(fabs(e->gravity - s->mon_G0), fmax(fabs(e->external_work), fabs(e->dissipated))));
+  /* the scale never falls below the work of gravity over the rods' size: near
+   * rest the energies of the motion vanish and the drift (integration error
+   * of the whole state) would be judged against nothing */
+  double scale = fmax(fmax(fmax(fabs(e->kinetic), fabs(e->elastic)),
+                           fmax(fabs(e->gravity - s->mon_G0), fmax(fabs(e->external_work), fabs(e->dissipated)))),
+                      gravity_scale(s));
   double drift = fabs(e->balance - s->mon_bal0);
   if (scale > s->mon_scale) s->mon_scale = scale;
   if (drift > s->mon_drift) {

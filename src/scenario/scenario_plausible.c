@@ -1,0 +1,108 @@
+/* Plausibility warnings (include/cosrod/scenario.h): values a loader must
+ * accept but that are probably a unit slip or a typing error.  Each warning
+ * is one line "FILE:LINE: key: problem; suggestion".  The ranges are those
+ * of engineering materials in SI units:
+ *   - Young's modulus 1e4 Pa (soft gels) .. 1.2e12 Pa (diamond);
+ *   - density 10 kg/m^3 (polymer foams) .. 2.3e4 kg/m^3 (osmium);
+ * a section is slender when the radius of its circumscribed circle is below
+ * a tenth of the rod's length (rod theory: the section small against the
+ * length over which the deformation varies); the arc length of the initial
+ * shape agrees with `length` to 1e-3 (an axial strain of 0.1 %, beyond the
+ * elastic limit of steel). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cosrod/scenario.h"
+
+#define E_MIN 1e4
+#define E_MAX 1.2e12
+#define RHO_MIN 10.0
+#define RHO_MAX 2.3e4
+#define SLENDER_MAX 0.1
+#define ARC_TOL 1e-3
+
+typedef struct walk {
+  const cosrod_scenario *sc;
+  size_t want, n; /* the warning asked for, the number seen */
+  char *buf;
+  size_t len;
+} walk;
+
+static void emit(walk *w, const char *key, const char *problem) {
+  if (w->n++ == w->want && w->buf && w->len) cosrod_scenario_format_error(w->sc, key, problem, w->buf, w->len);
+}
+
+static void check_material(walk *w, const cosrod_sc_material *m, const char *key) {
+  char k[160], p[400];
+  if (m->E < E_MIN || m->E > E_MAX) {
+    snprintf(k, sizeof k, "%s.E", key);
+    if (m->E < E_MIN)
+      snprintf(p, sizeof p,
+               "%.6g Pa is below the range of engineering materials (%.0e .. %.1e Pa); units are SI: "
+               "a value in GPa is %.6g Pa, in MPa %.6g Pa",
+               m->E, E_MIN, E_MAX, m->E * 1e9, m->E * 1e6);
+    else
+      snprintf(p, sizeof p, "%.6g Pa is above the range of engineering materials (%.0e .. %.1e Pa); units are SI (Pa)",
+               m->E, E_MIN, E_MAX);
+    emit(w, k, p);
+  }
+  if (m->density < RHO_MIN || m->density > RHO_MAX) {
+    snprintf(k, sizeof k, "%s.density", key);
+    if (m->density < RHO_MIN)
+      snprintf(p, sizeof p,
+               "%.6g kg/m^3 is below the range of engineering materials (%.0f .. %.1e kg/m^3); units are SI: "
+               "a value in g/cm^3 is %.6g kg/m^3",
+               m->density, RHO_MIN, RHO_MAX, m->density * 1e3);
+    else
+      snprintf(p, sizeof p,
+               "%.6g kg/m^3 is above the range of engineering materials (%.0f .. %.1e kg/m^3); units are SI "
+               "(kg/m^3)",
+               m->density, RHO_MIN, RHO_MAX);
+    emit(w, k, p);
+  }
+}
+
+static void check_rod(walk *w, const cosrod_sc_rod *r, size_t i) {
+  char k[160], p[400];
+  if (r->has_material && !r->material.name[0]) {
+    snprintf(k, sizeof k, "rods.%zu.material", i);
+    check_material(w, &r->material, k);
+  }
+  double rad = cosrod_sc_section_radius(&r->section);
+  if (r->length > 0.0 && rad > SLENDER_MAX * r->length) {
+    snprintf(k, sizeof k, "rods.%zu.section", i);
+    snprintf(p, sizeof p,
+             "radius %.6g m on a rod of length %.6g m (radius/length = %.3g > %g): not a slender rod, rod theory "
+             "does not apply; check the units (m) or the length",
+             rad, r->length, rad / r->length, SLENDER_MAX);
+    emit(w, k, p);
+  }
+  if (r->shape.length > 0.0 && fabs(r->shape.length - r->length) > ARC_TOL * r->length) {
+    snprintf(k, sizeof k, "rods.%zu.shape", i);
+    snprintf(p, sizeof p,
+             "the initial shape has arc length %.6g m but length is %.6g m: the rod starts at %.3g %% axial "
+             "strain; make them agree (or omit length: it is then the shape's)",
+             r->shape.length, r->length, 100.0 * (r->shape.length / r->length - 1.0));
+    emit(w, k, p);
+  }
+}
+
+static size_t plausibility(const cosrod_scenario *sc, size_t want, char *buf, size_t len) {
+  walk w = {sc, want, 0, buf, len};
+  if (buf && len) buf[0] = '\0';
+  if (!sc) return 0;
+  for (size_t m = 0; m < sc->nmaterials; m++) {
+    char k[160];
+    snprintf(k, sizeof k, "materials.%s", sc->materials[m].name);
+    check_material(&w, &sc->materials[m], k);
+  }
+  for (size_t r = 0; r < sc->nrods; r++) check_rod(&w, &sc->rods[r], r);
+  return w.n;
+}
+
+size_t cosrod_scenario_nwarnings(const cosrod_scenario *sc) { return plausibility(sc, (size_t)-1, NULL, 0); }
+
+int cosrod_scenario_warning(const cosrod_scenario *sc, size_t i, char *buf, size_t len) {
+  return i < plausibility(sc, i, buf, len) ? 0 : -1;
+}
