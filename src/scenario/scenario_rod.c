@@ -237,7 +237,7 @@ static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
   if (b) {
     e->body = sc_body_index(c, b, "body", 0);
     sc_vec(c, m, "at", e->at, 3, R_ANY);
-    /* `orientation` (SPEC §5's name for an end on a body) is `frame` */
+    /* `orientation` (the name the rigid-bodies guide uses for an end on a body) is `frame` */
     ynode *fr = sc_get(m, "frame"), *fo = sc_get(m, "orientation");
     const char *fk = fr ? "frame" : "orientation";
     if (fr && fo) sc_fail(c, fo, "orientation", "the same as 'frame': give one of them");

@@ -120,7 +120,7 @@ TEST(point_load_at_percentage) {
   CHECK("x%: refused", load_vertex("x%", "segments: 4", NULL, err) == -1 && strstr(err, "rods.0.loads.0.at"));
 }
 
-/* SPEC §5 names the frame of an end clamped to a body `orientation`: the
+/* The rigid-bodies guide names the frame of an end clamped to a body `orientation`: the
  * loader takes it as `frame` (the same quaternion, normalised). */
 TEST(orientation_alias_of_frame) {
   const char *dir = getenv("COSROD_EXAMPLES");
