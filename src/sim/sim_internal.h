@@ -27,7 +27,8 @@ int sim_monitor_frame(cosrod_sim *s, double t);
 void sim_monitor_finish(cosrod_sim *s);
 
 /* sim_run.c: step-history callback of dynamic runs (energy accounting,
- * observer, stop flag); start_from_equilibrium's initial state into y0. */
+ * observer, stop flag); sim_static_run.c: start_from_equilibrium's initial
+ * state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);
 cosrod_status equilibrium_start(cosrod_sim *s);
 /* start_from_equilibrium: rod r's state at rest at its equilibrium q (nq)
@@ -37,7 +38,10 @@ cosrod_status sim_rod_rest_state(cosrod_sim *s, size_t r, const double *q);
 /* After the equilibrium state is in y0: y = y0, its evaluation (work and
  * dissipation baselines) and energies; ERR_NONFINITE with s->msg set. */
 cosrod_status sim_equilibrium_state_ready(cosrod_sim *s);
-/* sim_run.c: a converged static state q (nq_sys) at t made a frame;
+/* sim_static_run.c: a static run (load stepping, landing on output
+ * times, or arc-length / keyframe paths through sim_static_arc.c). */
+cosrod_status sim_run_static(cosrod_sim *s);
+/* sim_static_run.c: a converged static state q (nq_sys) at t made a frame;
  * the failure message of a statics call. */
 int static_frame(cosrod_sim *s, double t, const double *q);
 void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss);

@@ -100,4 +100,14 @@ int sim_couple_translate(cosrod_sim *s, int body, const double dx[3], const doub
 int sim_couple_movable(const cosrod_sim *s, int body);
 int sim_couple_nm(const cosrod_sim *s);
 
+/* The bodies as the analyses report them (couple_access.c): scenario
+ * bodies (0 without), body b's spatial velocity v and angular velocity w at
+ * the last evaluation (either may be NULL), the multibody model of the
+ * dynamic bodies (NULL if none), the joint reactions of the last evaluation
+ * (as cosrod_mbs_joint_reactions; the model must exist). */
+size_t sim_couple_nbodies(const cosrod_sim *s);
+void sim_couple_body_twist(const cosrod_sim *s, size_t b, double v[3], double w[3]);
+const cosrod_mbs *sim_couple_mbs(const cosrod_sim *s);
+cosrod_status sim_couple_joint_reactions(const cosrod_sim *s, double *R);
+
 #endif

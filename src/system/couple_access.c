@@ -118,3 +118,20 @@ int sim_couple_movable(const cosrod_sim *s, int body) {
 }
 
 int sim_couple_nm(const cosrod_sim *s) { return s->cpl ? s->cpl->nm : 0; }
+
+/* ---- the bodies as the analyses report them (src/sim/sim_bodies_state.c) -- */
+
+size_t sim_couple_nbodies(const cosrod_sim *s) { return s->cpl ? s->cpl->nb : 0; }
+
+void sim_couple_body_twist(const cosrod_sim *s, size_t b, double v[3], double w[3]) {
+  if (v) cosrod_vec3_copy(v, s->cpl->bv + 3 * b);
+  if (w) cosrod_vec3_copy(w, s->cpl->bw + 3 * b);
+}
+
+const cosrod_mbs *sim_couple_mbs(const cosrod_sim *s) { return s->cpl ? s->cpl->m : NULL; }
+
+cosrod_status sim_couple_joint_reactions(const cosrod_sim *s, double *R) {
+  const sim_couple *cp = s->cpl;
+  /* the rods' wrenches on the bodies of the last evaluation are set in d */
+  return cosrod_mbs_joint_reactions(cp->m, cp->d, cp->t, cp->ym, R) == 0 ? COSROD_OK : COSROD_ERR_NONFINITE;
+}
