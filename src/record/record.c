@@ -161,6 +161,11 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
     if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->jtmp ? r->jtmp : "joints.csv");
     goto fail;
   }
+  st = record_contact_open(r, dir);
+  if (st != COSROD_OK) {
+    if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->ctmp ? r->ctmp : "contacts.csv");
+    goto fail;
+  }
   if (status) *status = COSROD_OK;
   return r;
 nomem:
@@ -178,6 +183,7 @@ void cosrod_recorder_free(cosrod_recorder *r) {
     fclose(r->jf);
     remove(r->jtmp);
   }
+  record_contact_free(r);
   cosrod_output_free(r->out);
   for (size_t k = 0; r->s_mid && k < r->nrods; k++) free(r->s_mid[k]);
   free(r->s_mid);

@@ -50,7 +50,7 @@ static void quat_from_z(double q[4], const double n[3]) {
     return;
   }
   double s = sqrt(w * w + n[0] * n[0] + n[1] * n[1]);
-  q[0] = w / s, q[1] = -n[1] / s, q[2] = n[0] / s, q[3] = 0.0;
+  q[0] = w / s, q[1] = 0.0 - n[1] / s, q[2] = n[0] / s + 0.0, q[3] = 0.0;
 }
 
 /* "auto" -> 0, "none" (when allowed) -> -1, else a number with range. */
