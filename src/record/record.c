@@ -265,6 +265,7 @@ int cosrod_recorder_frame(cosrod_recorder *r, const cosrod_sim *sim, double t) {
   cosrod_status st = cosrod_output_frame_begin(r->out, t);
   if (st == COSROD_OK) st = frame_rods(r, sim);
   if (st == COSROD_OK) st = frame_bodies(r, sim, t);
+  if (st == COSROD_OK && cosrod_recorder_contacts(r, t, cosrod_sim_contact_data(sim), NULL) != 0) st = COSROD_ERR_IO;
   if (st == COSROD_OK) {
     cosrod_sim_energy e = cosrod_sim_energy_now(sim);
     cosrod_output_energy oe = {e.kinetic, e.elastic, e.gravity, e.external_work, e.dissipated};

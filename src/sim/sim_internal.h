@@ -7,6 +7,7 @@
 #include "cosrod/sim.h"
 #include "cosrod/statics.h"
 #include "rod/rod_hooks.h"
+#include "sim/sim_contact.h"
 #include "sim/sim_couple.h"
 #include "sim/sim_hooks.h"
 #include "sim/sim_linsolve.h"
@@ -118,6 +119,7 @@ struct cosrod_sim {
   double *lie_fd; /* Kirchhoff rods: finite-difference work (sim_galpha_kirchhoff.c), NULL otherwise */
   struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
   struct sim_linsolve *lin; /* linear solver choice and sparse pattern (sim_linsolve.c) */
+  struct sim_contact *contact; /* contact and obstacles (sim_contact.c), NULL without `contact:` */
   struct sim_kcouple *kcp; /* Kirchhoff rods attached to dynamic bodies (sim_couple_kirchhoff.c), or NULL */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
@@ -188,6 +190,10 @@ void sim_monitor_finish(cosrod_sim *s);
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD);
 /* sim_run.c: energy terms from the rods' last evaluation plus the integrals W, D. */
 void sim_energy_from_data(cosrod_sim *s, double W, double D);
+
+/* sim_contact.c: before the rods of an evaluation at (t, y): every rod's
+ * state to the contact (rod-rod contact at one state; no-op for one rod). */
+void sim_contact_prepare_all(cosrod_sim *s, double t, const double *y);
 
 /* sim_kirchhoff.c: Kirchhoff rods.  Input check of rod r (ERR_INVALID with
  * err set), refusal of what is not supported for them (ERR_UNSUPPORTED),

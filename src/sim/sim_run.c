@@ -30,6 +30,7 @@ cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW,
   t = sim_tclamp(s, t);
   if (sim_couple_kirch_prime(s, t, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies: their end accelerations */
   sim_couple_rhs_begin(s, t, y);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
@@ -38,6 +39,7 @@ cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW,
     D += s->data[r]->energy.dissipation_rate;
   }
   sim_couple_energy(s, t, &W, &D);
+  sim_contact_rates(s->contact, &W, &D); /* contact forces: not external work (sim_contact.c) */
   if (rW) *rW = W;
   if (rD) *rD = D;
   return COSROD_OK;
@@ -53,6 +55,7 @@ void sim_energy_from_data(cosrod_sim *s, double W, double D) {
     e.gravity += re->gravity;
   }
   sim_couple_energy_terms(s, &e.kinetic, &e.elastic, &e.gravity);
+  e.elastic += sim_contact_energy(s->contact); /* penalty potential */
   e.external_work = W;
   e.dissipated = D;
   e.balance = e.kinetic + e.elastic + e.gravity + e.dissipated - e.external_work;
@@ -99,6 +102,14 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
     s->rD_prev = rD1;
     s->h_last = h;
     s->t_now = t1;
+  }
+  if (accepted && s->contact) { /* friction anchors follow the accepted state */
+    if (s->need_rates <= 0) {
+      if (cosrod_integrator_dense(s->integ, s->t_now, NULL, s->ny, s->yd) != COSROD_OK ||
+          sim_eval_all(s, s->t_now, s->yd, NULL, NULL) != COSROD_OK)
+        return -1;
+    }
+    sim_contact_commit(s->contact);
   }
   sim_stats_sync(s);
   if (s->obs && s->obs->step) {
