@@ -17,7 +17,7 @@
 #include "cosrod/body.h"
 #include "cosrod/integrate.h"
 #include "cosrod/scenario.h"
-#include "sim/sim_bodies.h"
+#include "system/bodies.h"
 
 static double now(void) {
   struct timespec ts;

@@ -20,7 +20,7 @@
 #include "cosrod/integrate.h"
 #include "cosrod/quat.h"
 #include "cosrod/scenario.h"
-#include "sim/sim_bodies.h"
+#include "system/bodies.h"
 
 typedef struct form {
   const char *name, *formulation, *param;

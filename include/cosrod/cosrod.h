@@ -17,6 +17,7 @@
 #include "cosrod/scenario.h"
 #include "cosrod/output.h"
 #include "cosrod/contact.h"
+#include "cosrod/system.h"
 #include "cosrod/sim.h"
 #include "cosrod/record.h"
 #include "cosrod/view.h"

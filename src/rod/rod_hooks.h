@@ -12,7 +12,7 @@
 
 /* End motion callback: the pose of a supported end e (0 start, 1 end) at
  * time t supplied by the caller instead of keyframes (e.g. a rigid body
- * carrying the end, src/sim/sim_couple.c): centroid x, xd, xdd (3) and frame
+ * carrying the end, src/system/couple.c): centroid x, xd, xdd (3) and frame
  * p, pd, pdd (4, unit p); every output is non-NULL.  Used by
  * cosrod_rod_end_motion, so by every evaluation, packing and projection. */
 typedef void (*cosrod_rod_end_fn)(void *user, int e, double t, double x[3], double xd[3], double xdd[3],
@@ -36,7 +36,7 @@ void cosrod_rod_set_load_jac_fn(cosrod_rod *rod, cosrod_rod_load_jac_fn fn, void
  * (npos x 4) rows (t, x, y, z) and rot (nrot x 5) rows (t, q0..q3).  Writes
  * X, XD, XDD (3) only if npos > 0 and P, PD, PDD (4) only if nrot > 0 (so
  * callers preset the values of a missing part).  Also used by bodies driven
- * by keyframes (src/sim/sim_couple.c). */
+ * by keyframes (src/system/couple.c). */
 cosrod_status cosrod_keyframes_eval(const double *pos, int npos, const double *rot, int nrot, int cubic,
                                     double t, double X[3], double XD[3], double XDD[3], double P[4],
                                     double PD[4], double PDD[4]);

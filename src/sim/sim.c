@@ -1,5 +1,5 @@
 /* Simulation driver, part 1: scenario -> rods -> state layout -> integrator
- * problem (sim_callbacks.c: the callbacks it hands the integrator; sim_run.c:
+ * problem (system/callbacks.c: the callbacks it hands the integrator; sim_run.c:
  * the runs).
  *
  * See include/cosrod/sim.h for the design (state layouts, formulations,
@@ -174,43 +174,164 @@ static cosrod_status refuse_bodies_alone(const cosrod_scenario *sc, char *err, s
   return COSROD_OK;
 }
 
+/* The combinations cosrod_sim_create refuses: a clear error, not a silent ignore. */
+static cosrod_status create_checks(const cosrod_scenario *sc, char *err, size_t errlen) {
+  if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (system/couple.c) */
+    const char *why = NULL, *key = "bodies";
+    if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) /* static / modes / equilibrium start */
+      return COSROD_ERR_UNSUPPORTED;
+    else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
+      why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
+    if (why) {
+      sim_set_err(err, errlen, sc, key, "%s", why);
+      return COSROD_ERR_UNSUPPORTED;
+    }
+  }
+  if (sc->nrods == 0 && refuse_bodies_alone(sc, err, errlen) != COSROD_OK) return COSROD_ERR_UNSUPPORTED;
+  if (sc->nrods == 0 && sc->nbodies == 0) {
+    sim_set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
+    return COSROD_ERR_UNSUPPORTED;
+  }
+  for (size_t r = 0; r < sc->nrods; r++) {
+    cosrod_status kst = sim_kirchhoff_check(sc, r, err, errlen);
+    if (kst == COSROD_OK) kst = sim_kirchhoff_refuse(sc, err, errlen);
+    if (kst != COSROD_OK) return kst;
+  }
+  return COSROD_OK;
+}
+
+/* Dynamic runs: the rods' form and the layout flags (lie, dae_res,
+ * dae_mass, baumgarte, split) from the formulation and the method. */
+static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, size_t errlen) {
+  const cosrod_scenario *sc = s->sc;
+  const cosrod_step_type *type = s->type;
+  switch (sc->solver.formulation) {
+    case COSROD_SC_FORMULATION_ABSOLUTE:
+      s->form = COSROD_FORM_ABSOLUTE;
+      break;
+    case COSROD_SC_FORMULATION_DAE:
+      s->form = COSROD_FORM_DAE;
+      break;
+    default:
+      s->form = COSROD_FORM_NULLSPACE;
+      break;
+  }
+  /* galpha integrates the null-space form on the rotation group whatever the
+   * formulation (system/lie_layout.c); Baumgarte does not apply, projection only
+   * with Kirchhoff rods (system/lie_kirchhoff.c) */
+  s->lie = strcmp(type->name, "galpha") == 0;
+  if (s->lie) s->form = COSROD_FORM_NULLSPACE;
+  int is_res = (type->flags & COSROD_STEP_RESIDUAL) != 0;
+  if (s->form == COSROD_FORM_DAE) {
+    if (is_res)
+      s->dae_res = 1;
+    else if ((type->flags & COSROD_STEP_MASS) && (type->flags & COSROD_STEP_DAE))
+      s->dae_mass = 1;
+    else {
+      sim_set_err(err, errlen, sc, "solver.integrator",
+              "formulation dae needs ida or a DAE method with mass matrix (radau5, rodas, seulex), not %s",
+              iname);
+      return COSROD_ERR_UNSUPPORTED;
+    }
+  }
+  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && !s->lie) {
+    if (s->form != COSROD_FORM_ABSOLUTE) {
+      sim_set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
+      return COSROD_ERR_UNSUPPORTED;
+    }
+    s->baumgarte = 1;
+  }
+  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) && sc->nbodies == 0;
+
+  return COSROD_OK;
+}
+
+/* Dynamic runs: the rods and their data, the bodies' coupling, the
+ * preloaded twins and statics solvers of start_from_equilibrium; *maxny
+ * the largest rod state, *time_dep whether f depends on t. */
+static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char *err, size_t errlen) {
+  const cosrod_scenario *sc = s->sc;
+  s->rods = calloc(s->nrods, sizeof *s->rods);
+  s->data = calloc(s->nrods, sizeof *s->data);
+  s->ny_r = calloc(s->nrods, sizeof *s->ny_r);
+  s->off_r = calloc(s->nrods, sizeof *s->off_r);
+  s->qoff_r = calloc(s->nrods, sizeof *s->qoff_r);
+  if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r)
+    return COSROD_ERR_NOMEM;
+  *maxny = 0, *time_dep = 0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    cosrod_status st = COSROD_OK;
+    s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
+    if (!s->rods[r]) return st;
+    s->data[r] = cosrod_rod_data_create(s->rods[r]);
+    if (!s->data[r]) return COSROD_ERR_NOMEM;
+    if (s->baumgarte) {
+      s->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
+      s->data[r]->baumgarte_r = sc->solver.baumgarte_r;
+    }
+    s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
+    s->off_r[r] = s->ny;
+    s->ny += s->ny_r[r];
+    if (s->ny_r[r] > *maxny) *maxny = s->ny_r[r];
+    *time_dep |= sim_rod_time_dependent(&sc->rods[r]);
+    const cosrod_sc_rod *sr = &sc->rods[r];
+    int loaded = 0;
+    for (size_t i = 0; i < sr->nloads; i++) loaded |= sr->loads[i].profile != COSROD_SC_PROFILE_PRELOAD;
+    s->need_rates |= sr->damping.kind != COSROD_SC_DAMPING_NONE || sr->damping.medium_translational > 0 ||
+                     sr->damping.medium_rotational > 0 || loaded || sim_rod_time_dependent(sr) ||
+                     sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
+                     sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
+  }
+  {
+    cosrod_status st = sim_contact_create(&s->contact, sc, s->rods, s->nrods, err, errlen);
+    if (st != COSROD_OK) return st;
+    if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
+  }
+  if (sc->nbodies > 0) {
+    cosrod_status st = sim_couple_create(s, err, errlen);
+    if (st != COSROD_OK) return st;
+    s->ny += sim_couple_n(s);
+    *time_dep = 1;
+    if ((st = sim_couple_kirch_create(s)) != COSROD_OK) return st;
+  }
+  if (sc->analysis.start_from_equilibrium) { /* the rods with their preloads */
+    s->srods = calloc(s->nrods, sizeof *s->srods);
+    if (!s->srods) return COSROD_ERR_NOMEM;
+    for (size_t r = 0; r < s->nrods; r++) {
+      cosrod_status st = COSROD_OK;
+      if (!(s->srods[r] = sim_build_rod(sc, r, 1, &st, err, errlen))) return st;
+    }
+    sim_contact_attach(s->contact, s->srods, s->nrods); /* the equilibrium sees the contact too */
+  }
+  if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
+    cosrod_status st = sim_couple_static_setup(s, err, errlen);
+    if (st != COSROD_OK) return st;
+  } else if (sc->analysis.start_from_equilibrium) {
+    s->stat = calloc(s->nrods, sizeof *s->stat);
+    if (!s->stat) return COSROD_ERR_NOMEM;
+    for (size_t r = 0; r < s->nrods; r++) {
+      cosrod_status st = COSROD_OK;
+      s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
+      if (!s->stat[r]) {
+        sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
+                cosrod_strerror(st));
+        return st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED;
+      }
+    }
+  }
+  return COSROD_OK;
+}
+
 cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!sc) {
     if (status) *status = COSROD_ERR_INVALID;
     return NULL;
   }
-  /* combinations not supported: a clear error, not a silent ignore */
-  if (sc->nbodies > 0 || sc->njoints > 0) { /* rods with rigid bodies (sim_couple.c) */
-    const char *why = NULL, *key = "bodies";
-    if (sim_couple_static_check(sc, err, errlen) != COSROD_OK) { /* static / modes / equilibrium start */
-      if (status) *status = COSROD_ERR_UNSUPPORTED;
-      return NULL;
-    }
-    else if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && sc->solver.formulation == COSROD_SC_FORMULATION_NULLSPACE)
-      why = "baumgarte applies to formulation absolute only", key = "solver.stabilisation";
-    if (why) {
-      sim_set_err(err, errlen, sc, key, "%s", why);
-      if (status) *status = COSROD_ERR_UNSUPPORTED;
-      return NULL;
-    }
-  }
-  if (sc->nrods == 0 && refuse_bodies_alone(sc, err, errlen) != COSROD_OK) {
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
+  cosrod_status cst = create_checks(sc, err, errlen);
+  if (cst != COSROD_OK) {
+    if (status) *status = cst;
     return NULL;
-  }
-  if (sc->nrods == 0 && sc->nbodies == 0) {
-    sim_set_err(err, errlen, sc, "rods", "nothing to simulate (no rods)");
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
-  }
-  for (size_t r = 0; r < sc->nrods; r++) {
-    cosrod_status kst = sim_kirchhoff_check(sc, r, err, errlen);
-    if (kst == COSROD_OK) kst = sim_kirchhoff_refuse(sc, err, errlen);
-    if (kst != COSROD_OK) {
-      if (status) *status = kst;
-      return NULL;
-    }
   }
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
@@ -231,247 +352,13 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   s->nrods = sc->nrods;
   s->analysis = (int)sc->analysis.type;
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) return create_static(s, status, err, errlen);
-  switch (sc->solver.formulation) {
-    case COSROD_SC_FORMULATION_ABSOLUTE:
-      s->form = COSROD_FORM_ABSOLUTE;
-      break;
-    case COSROD_SC_FORMULATION_DAE:
-      s->form = COSROD_FORM_DAE;
-      break;
-    default:
-      s->form = COSROD_FORM_NULLSPACE;
-      break;
-  }
-  /* galpha integrates the null-space form on the rotation group whatever the
-   * formulation (sim_galpha.c); Baumgarte does not apply, projection only
-   * with Kirchhoff rods (sim_galpha_kirchhoff.c) */
-  s->lie = strcmp(type->name, "galpha") == 0;
-  if (s->lie) s->form = COSROD_FORM_NULLSPACE;
-  int is_res = (type->flags & COSROD_STEP_RESIDUAL) != 0;
-  if (s->form == COSROD_FORM_DAE) {
-    if (is_res)
-      s->dae_res = 1;
-    else if ((type->flags & COSROD_STEP_MASS) && (type->flags & COSROD_STEP_DAE))
-      s->dae_mass = 1;
-    else {
-      sim_set_err(err, errlen, sc, "solver.integrator",
-              "formulation dae needs ida or a DAE method with mass matrix (radau5, rodas, seulex), not %s",
-              iname);
-      return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
-    }
-  }
-  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && !s->lie) {
-    if (s->form != COSROD_FORM_ABSOLUTE) {
-      sim_set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
-      return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
-    }
-    s->baumgarte = 1;
-  }
-  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) && sc->nbodies == 0;
-
-  s->rods = calloc(s->nrods, sizeof *s->rods);
-  s->data = calloc(s->nrods, sizeof *s->data);
-  s->ny_r = calloc(s->nrods, sizeof *s->ny_r);
-  s->off_r = calloc(s->nrods, sizeof *s->off_r);
-  s->qoff_r = calloc(s->nrods, sizeof *s->qoff_r);
-  if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r)
-    return fail_create(s, status, COSROD_ERR_NOMEM);
-  int maxny = 0, time_dep = 0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    cosrod_status st = COSROD_OK;
-    s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
-    if (!s->rods[r]) return fail_create(s, status, st);
-    s->data[r] = cosrod_rod_data_create(s->rods[r]);
-    if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
-    if (s->baumgarte) {
-      s->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
-      s->data[r]->baumgarte_r = sc->solver.baumgarte_r;
-    }
-    s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
-    s->off_r[r] = s->ny;
-    s->ny += s->ny_r[r];
-    if (s->ny_r[r] > maxny) maxny = s->ny_r[r];
-    time_dep |= sim_rod_time_dependent(&sc->rods[r]);
-    const cosrod_sc_rod *sr = &sc->rods[r];
-    int loaded = 0;
-    for (size_t i = 0; i < sr->nloads; i++) loaded |= sr->loads[i].profile != COSROD_SC_PROFILE_PRELOAD;
-    s->need_rates |= sr->damping.kind != COSROD_SC_DAMPING_NONE || sr->damping.medium_translational > 0 ||
-                     sr->damping.medium_rotational > 0 || loaded || sim_rod_time_dependent(sr) ||
-                     sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
-                     sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
-  }
-  {
-    cosrod_status st = sim_contact_create(&s->contact, sc, s->rods, s->nrods, err, errlen);
-    if (st != COSROD_OK) return fail_create(s, status, st);
-    if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
-  }
-  if (sc->nbodies > 0) {
-    cosrod_status st = sim_couple_create(s, err, errlen);
-    if (st != COSROD_OK) return fail_create(s, status, st);
-    s->ny += sim_couple_n(s);
-    time_dep = 1;
-    if ((st = sim_couple_kirch_create(s)) != COSROD_OK) return fail_create(s, status, st);
-  }
-  if (sc->analysis.start_from_equilibrium) { /* the rods with their preloads */
-    s->srods = calloc(s->nrods, sizeof *s->srods);
-    if (!s->srods) return fail_create(s, status, COSROD_ERR_NOMEM);
-    for (size_t r = 0; r < s->nrods; r++) {
-      cosrod_status st = COSROD_OK;
-      if (!(s->srods[r] = sim_build_rod(sc, r, 1, &st, err, errlen))) return fail_create(s, status, st);
-    }
-    sim_contact_attach(s->contact, s->srods, s->nrods); /* the equilibrium sees the contact too */
-  }
-  if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
-    cosrod_status st = sim_couple_static_setup(s, err, errlen);
-    if (st != COSROD_OK) return fail_create(s, status, st);
-  } else if (sc->analysis.start_from_equilibrium) {
-    s->stat = calloc(s->nrods, sizeof *s->stat);
-    if (!s->stat) return fail_create(s, status, COSROD_ERR_NOMEM);
-    for (size_t r = 0; r < s->nrods; r++) {
-      cosrod_status st = COSROD_OK;
-      s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
-      if (!s->stat[r]) {
-        sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
-                cosrod_strerror(st));
-        return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
-      }
-    }
-  }
-  size_t n = (size_t)s->ny;
-  s->map = malloc(n * sizeof *s->map);
-  s->perm = malloc(n * sizeof *s->perm);
-  s->yl = malloc((size_t)maxny * sizeof *s->yl);
-  s->ypl = malloc((size_t)maxny * sizeof *s->ypl);
-  s->fl = malloc((size_t)maxny * sizeof *s->fl);
-  s->y = calloc(n, sizeof *s->y);
-  s->y0 = calloc(n, sizeof *s->y0);
-  s->yd = calloc(n, sizeof *s->yd);
-  s->dae_id = malloc(n * sizeof *s->dae_id);
-  if (!s->map || !s->perm || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd || !s->dae_id)
-    return fail_create(s, status, COSROD_ERR_NOMEM);
-
-  /* layout */
-  if (s->lie) {
-    cosrod_status st = sim_galpha_layout(s);
-    if (st != COSROD_OK) {
-      sim_set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
-      return fail_create(s, status, st);
-    }
-  } else if (s->split) {
-    int nq_tot = 0;
-    for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
-    int qb = 0;
-    for (size_t r = 0; r < s->nrods; r++) {
-      int nq = cosrod_rod_nq(s->rods[r]);
-      int *m = s->map + s->off_r[r];
-      s->qoff_r[r] = qb;
-      for (int i = 0; i < nq; i++) {
-        m[i] = qb + i;
-        m[nq + i] = nq_tot + qb + i;
-      }
-      qb += nq;
-      int mlq, muq, mlv, muv;
-      cosrod_rod_bandwidth(s->rods[r], s->form, &mlq, &muq, &mlv, &muv);
-      if (mlq > s->ml_q) s->ml_q = mlq;
-      if (muq > s->mu_q) s->mu_q = muq;
-      if (mlv > s->ml) s->ml = mlv;
-      if (muv > s->mu) s->mu = muv;
-    }
-    s->prob.m1 = s->prob.m2 = nq_tot;
-    s->nq_tot = nq_tot;
-  } else {
-    /* the rod's node-interleaved ordering (cosrod_rod_order_fill): its
-     * Jacobian is banded with N-independent bandwidths; rods follow one
-     * another, so map = base + perm */
-    int pos = 0;
-    for (size_t r = 0; r < s->nrods; r++) {
-      pos = sim_couple_place(s, r, 0, pos); /* bodies next to the rod end they touch */
-      int *m = s->map + s->off_r[r], ml, mu;
-      cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, m, NULL, &ml, &mu);
-      if (st != COSROD_OK) {
-        sim_set_err(err, errlen, sc, "rods", "no banded ordering for rod %zu (%s)", r, cosrod_strerror(st));
-        return fail_create(s, status, COSROD_ERR_INTERNAL);
-      }
-      for (int i = 0; i < s->ny_r[r]; i++) {
-        s->perm[s->off_r[r] + i] = m[i];
-        m[i] += pos;
-      }
-      s->qoff_r[r] = pos; /* NODE: global position of the rod's block */
-      if (ml > s->ml) s->ml = ml;
-      if (mu > s->mu) s->mu = mu;
-      pos += s->ny_r[r];
-      pos = sim_couple_place(s, r, 1, pos);
-    }
-  }
-  if (sim_couple_layout(s, s->y0, s->dae_id) != COSROD_OK) return fail_create(s, status, COSROD_ERR_NOMEM);
-  if (s->ml > s->ny - 1) s->ml = s->ny - 1;
-  if (s->mu > s->ny - 1) s->mu = s->ny - 1;
-
-  /* differential / algebraic components, initial state */
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    int nq = cosrod_rod_nq(rod);
-    cosrod_status st = cosrod_rod_initial_state(rod, s->form, s->yl);
-    if (st == COSROD_OK) st = cosrod_rod_project(rod, s->form, s->yl);
-    /* Kirchhoff: multipliers after the projection onto the constraints (sim_kirchhoff_setup) */
-    if (st == COSROD_OK && s->form == COSROD_FORM_DAE && cosrod_rod_kirchhoff_m(rod) == 0)
-      st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
-    if (st != COSROD_OK) {
-      char key[32];
-      snprintf(key, sizeof key, "rods.%zu", r);
-      sim_set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
-      return fail_create(s, status, st);
-    }
-    sim_scatter(s, r, s->yl, s->y0);
-    for (int i = 0; i < s->ny_r[r]; i++)
-      s->dae_id[s->map[s->off_r[r] + i]] =
-          (s->form == COSROD_FORM_DAE && i >= 2 * nq && i < s->ny_r[r]) ? 0.0 : 1.0; /* λ (, λ_K) */
-  }
-  memcpy(s->y, s->y0, n * sizeof *s->y);
-
-  /* problem */
-  cosrod_status st0;
+  if ((cst = choose_form(s, iname, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  int maxny, time_dep;
+  if ((cst = create_rods(s, &maxny, &time_dep, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  if ((cst = sim_layout_create(s, maxny, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  if ((cst = sim_initial_state(s, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  if ((cst = sim_problem_create(s, time_dep, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
   cosrod_ode_problem *p = &s->prob;
-  p->n = s->ny;
-  p->user = s;
-  p->jac_banded = 1;
-  p->jac_ml = s->ml;
-  p->jac_mu = s->mu;
-  p->jac_ml_q = s->ml_q;
-  p->jac_mu_q = s->mu_q;
-  p->time_dependent = time_dep;
-  p->jac = s->split ? sim_jac_split : sim_jac_node; /* analytic */
-  if (s->cpl) { /* bodies: the analytic coupled Jacobian (sim_couple_jac.c); COSROD_COUPLE_JAC=fd (benchmarks):
-                  * banded finite differences (SUNDIALS: ours, with Hairer's increments, sim_couple_jac_fd) */
-    const char *cj = getenv("COSROD_COUPLE_JAC");
-    int fd = (cj && !strcmp(cj, "fd")) || sim_couple_jac_init(s) != 0;
-    p->jac = !fd ? sim_couple_jac
-             : (!strcmp(type->name, "cvode") || !strcmp(type->name, "ida")) ? sim_couple_jac_fd
-                                                                          : NULL;
-  }
-  /* one rod: its blocks (SPLIT) / its whole band (NODE) cover J's band, and
-   * cosrod_rod_jac zeroes each block's band itself; several rods leave the
-   * band entries between the rods' diagonal blocks to the integrator's zeroing */
-  p->jac_fills = s->nrods == 1;
-  if (s->dae_res) {
-    p->res = sim_res;
-    p->res_jac = sim_res_jac;
-    p->dae_id = s->dae_id;
-  } else {
-    p->f = sim_rhs;
-  }
-  if (s->dae_mass) {
-    p->mass = sim_mass;
-    p->mass_banded = 1;
-    p->mass_ml = p->mass_mu = 0;
-  }
-  /* galpha: only onto Kirchhoff constraints, joints and absolute bodies (its quaternions stay unit without) */
-  if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
-      (!s->lie || sim_has_kirchhoff(s) || sim_couple_lie_project(s)))
-    p->project = sim_project;
-  if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
-  if ((st0 = sim_linsolve_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
-  if ((st0 = sim_couple_kirch_setup(s, err, errlen)) != COSROD_OK) return fail_create(s, status, st0);
 
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = sc->solver.rtol;
@@ -481,7 +368,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   o.max_steps = sc->solver.max_steps;
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
   s->opts = o;
-  sim_kirchhoff_options(s); /* sim_kirchhoff.c */
+  sim_kirchhoff_options(s); /* system/kirchhoff.c */
   if (s->lie) sim_galpha_problem(s);
   cosrod_status st = COSROD_OK;
   s->integ = cosrod_integrator_create(type, p, &s->opts, &st);

@@ -3,7 +3,7 @@
 #include "cosrod/body.h"
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
-#include "sim/sim_couple_internal.h"
+#include "system/couple_internal.h"
 #include "sim/sim_internal.h"
 
 size_t cosrod_sim_nbodies(const cosrod_sim *s) { return s && s->cpl ? s->cpl->nb : 0; }

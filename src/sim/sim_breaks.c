@@ -47,7 +47,7 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T) {
     for (int e = 0; e < 2; e++) cap += sr->ends[e].position.n + sr->ends[e].orientation.n;
     cap += 2 * sr->nloads;
   }
-  for (size_t b = 0; b < sc->nbodies; b++) /* bodies driven by keyframes (sim_couple.c) */
+  for (size_t b = 0; b < sc->nbodies; b++) /* bodies driven by keyframes (system/couple.c) */
     cap += sc->bodies[b].motion_position.n + sc->bodies[b].motion_orientation.n;
   s->brk = malloc((cap ? cap : 1) * sizeof *s->brk);
   if (!s->brk) return COSROD_ERR_NOMEM;

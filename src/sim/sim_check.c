@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/sim_bodies.h"
+#include "system/bodies.h"
 #include "sim/sim_internal.h"
 
 /* Jacobian bandwidths of the node-interleaved ordering (cosrod_rod_order_fill)
@@ -53,7 +53,7 @@ static method_storage method_of(const char *name) {
   return m;
 }
 
-/* Rods attached to bodies (sim_couple.c): the dynamic bodies' unknowns
+/* Rods attached to bodies (system/couple.c): the dynamic bodies' unknowns
  * (the multibody model's state: the model is built here, O(bodies)) and
  * the coupled band.  A body's block (its unknowns, or all bodies' with
  * null-space joints) sits next to the first rod end it touches and reaches
@@ -149,7 +149,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     double jac_rows = split ? 2.0 * BW_SPLIT + 1.0 : (double)(ml + mu + 1);
     double lu_rows = 2.0 * ml + mu + 1.0;
     est->matrix_bytes = 8.0 * (m.jacobians * jac_rows * ny + (m.real_lu + 2.0 * m.complex_lu) * lu_rows * nr);
-    if (kirchhoff && form != 2 && type && (type->flags & COSROD_STEP_IMPLICIT)) /* dense (sim_kirchhoff.c) */
+    if (kirchhoff && form != 2 && type && (type->flags & COSROD_STEP_IMPLICIT)) /* dense (system/kirchhoff.c) */
       est->matrix_bytes = 8.0 * (m.jacobians + m.real_lu + 2.0 * m.complex_lu) * nr * nr;
     if (sc->analysis.start_from_equilibrium) est->model_bytes *= 2.0; /* the preloaded twins */
     est->matrix_bytes = sim_linsolve_estimate(sc, type, ny, nbu, BW_NODE[form][0] + BW_NODE[form][1] + 1, ml, mu,

@@ -1,171 +1,12 @@
-/* Private state of the simulation driver (module sim), shared by sim.c
- * (scenario -> rods, layouts, integrator problem, creation) and sim_run.c
- * (runs, energy accounting, static analyses, queries). */
+/* Private state of the analyses on the assembled system (module sim):
+ * dynamic runs with breakpoints, the monitor, static / modal / buckling
+ * analyses and the scenario -> rod translation.  The struct cosrod_sim
+ * itself is defined with the system (system/system_internal.h). */
 #ifndef COSROD_SIM_INTERNAL_H
 #define COSROD_SIM_INTERNAL_H
 
-#include "cosrod/sim.h"
-#include "cosrod/statics.h"
-#include "rod/rod_hooks.h"
-#include "sim/sim_contact.h"
-#include "sim/sim_couple.h"
 #include "sim/sim_hooks.h"
-#include "sim/sim_linsolve.h"
-
-struct cosrod_sim {
-  const cosrod_scenario *sc;
-  size_t nrods;
-  cosrod_rod **rods;
-  cosrod_rod_data **data;
-  int analysis;          /* COSROD_SC_ANALYSIS_* */
-  cosrod_rod **srods;    /* (nrods) start_from_equilibrium: the rods with their preloads */
-  cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
-  cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
-  cosrod_statics *land;          /* static: solver landing on output times between increments */
-  double *qprev, *qland;         /* static: (nq) last converged state, landing state */
-  double tprev;                  /* static: pseudo-time of qprev */
-  size_t iout;                   /* static: next output time (index into tout) */
-  double out_tol;                /* |t - tout| below which t is that output time */
-  cosrod_statics_stats lstats;   /* static: landing work */
-  cosrod_status land_failed;     /* static: status of a failed landing (OK if none) */
-  /* static arc-length runs and keyframe paths (sim_static_arc.c) */
-  int arc;                      /* control: arc-length */
-  double arc_lambda, arc_disp;  /* load factor and monitored displacement of the current step */
-  int arc_index, arc_critical;  /* stability index, critical point (0/1/2) of the current step */
-  int arc_rod, arc_vertex;      /* monitored rod and vertex (first point load's, else rod 0's N) */
-  double *arc_x, *arc_x0;       /* ((N+1) x 3) scratch, initial vertex positions of arc_rod */
-  size_t ncrit;                 /* critical points recorded (at most SIM_MAX_CRIT) */
-  struct sim_critical {
-    int type; /* 1 limit, 2 bifurcation */
-    double t, lambda, disp;
-  } crit[64];
-  double *kstops;               /* path: keyframes: the keyframe times (increments land on them) */
-  int nkstops;
-  int nmodes;
-  double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
-  int nmodes_cap, nmodes_req;    /* modes: computed (2 count, <= ndof), distinct frequencies asked (count) */
-  int *mode_kind, *mode_group;   /* modes: (nmodes_cap) cosrod_mode_kind, degenerate group from 0 */
-  double *mode_min;              /* modes: (nmodes_cap x nv) minimal-coordinate vectors */
-  cosrod_rod_form form;          /* form of the rod state vectors */
-  int split;                     /* SPLIT layout (M1 reduction) */
-  int dae_mass;                  /* DAE as M y' = f with algebraic λ equations */
-  int dae_res;                   /* DAE via the residual (ida) */
-  int baumgarte;
-  int ny;
-  int *ny_r;   /* (nrods) rod state sizes */
-  int *off_r;  /* (nrods) offsets into map */
-  int *qoff_r; /* (nrods) SPLIT: offset of the rod's q in the q part; NODE: of the rod's block */
-  int nq_tot;  /* SPLIT: size of the q part */
-  int *map;    /* (ny) */
-  int *perm;   /* (ny) NODE: per rod its local banded ordering (map - block offset) */
-  double *yl;  /* (max ny_r) gathered rod state */
-  double *ypl; /* (max ny_r) gathered derivative */
-  double *fl;  /* (max ny_r) rod result */
-  double *y;   /* (ny) current state (frame / final) */
-  double *y0;  /* (ny) initial state */
-  double *yd;  /* (ny) dense-output scratch */
-  double *dae_id;
-  double *tout;
-  size_t nout;
-  int ml, mu, ml_q, mu_q;
-  cosrod_ode_problem prob;
-  cosrod_integrate_options opts;
-  const cosrod_step_type *type;
-  cosrod_integrator *integ;
-  const cosrod_sim_observer *obs;
-  /* energy accounting */
-  double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
-  double rW_prev, rD_prev;    /* rates at acc_t */
-  int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
-                                 -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
-  cosrod_sim_energy energy;
-  /* breakpoints (sim_breaks.c): times in (0, t_end) where the right-hand side is not smooth */
-  double *brk;                      /* (nbrk) increasing */
-  size_t nbrk;
-  double seg_lo, seg_hi;            /* callbacks evaluate at t clamped to [seg_lo, seg_hi]: one-sided
-                                       limits at the ends of the current piece (±inf: no clamp) */
-  double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
-  double *kwork;                    /* (4 ny) Kirchhoff DAE with ida: residual Jacobian scratch (sim_kirchhoff.c) */
-  double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
-  cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
-  cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
-  /* monitor of silent wrong answers (sim_monitor.c) */
-  long mon_n;                       /* frames seen */
-  double mon_bal0, mon_G0;          /* balance and gravity energy of the first frame */
-  double mon_scale, mon_drift;      /* max energy scale, max |balance drift| [J] */
-  double mon_ref;                   /* max energy scale of the frames before the drift warning level */
-  double mon_pdev;                  /* max | |p_k| - 1 | over frames and segments */
-  double mon_t_drift, mon_t_pdev;   /* when the maxima were reached */
-  int diverged;                     /* a frame detected a blow-up (message in msg) */
-  size_t nwarn;
-  char warn[4][320];
-  double t_now, h_last, t_fail;
-  double t_frame; /* time of the last frame (-inf before the first) */
-  int ran;
-  int frame_rc; /* static runs: what the last frame callback returned */
-  int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
-  char msg[512];
-  char input_warn[512]; /* sim_kirchhoff.c: a warning about the input ("" if none) */
-  /* galpha (sim_galpha.c): LIE layout y = (q of all rods, q of the bodies,
-   * ν of all rods, ν of the bodies) of the null-space form; ml, mu are the
-   * tangent Jacobians' bandwidths */
-  int lie;
-  int *lie_perm, *lie_iperm; /* (ny) per rod: native -> node ordering and back (rod-local) */
-  int *lie_voff_r;           /* (nrods) offset of the rod's ν in the ν part */
-  int *lie_bc0, *lie_bcn;    /* (ny) per rod, q rows: first ν column and count of B = ∂q̇/∂ν */
-  double *lie_jac;           /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
-  double *lie_b;             /* (3 max nq) one rod's B = ∂q̇/∂ν per q row (bcn entries), from lie_jac */
-  int lie_jml, lie_jmu;
-  double *lie_fd; /* Kirchhoff rods: finite-difference work (sim_galpha_kirchhoff.c), NULL otherwise */
-  struct sim_couple *cpl; /* rods attached to rigid bodies (sim_couple.c), NULL without bodies */
-  struct sim_linsolve *lin; /* linear solver choice and sparse pattern (sim_linsolve.c) */
-  struct sim_contact *contact; /* contact and obstacles (sim_contact.c), NULL without `contact:` */
-  struct sim_kcouple *kcp; /* Kirchhoff rods attached to dynamic bodies (sim_couple_kirchhoff.c), or NULL */
-  /* static / modes / buckling of several rods (sim_static.c): the statics
-   * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
-   * holds rod r's (q, 0) at off_r[r] */
-  int nq_sys;           /* sum of the rods' nq */
-  double *qsys;         /* (nq_sys) scratch */
-  double *rsys;         /* (nrods x 12) scratch: reactions of every rod */
-  int *ssys;            /* (nrods x 2) */
-  size_t shape_stride;  /* doubles per mode in shapes: (max N + 1) x 6 */
-  size_t *mode_rod;     /* (nmodes_cap) rod of each mode */
-  double *mode_lam;     /* (nmodes_cap) buckling: critical load factors */
-  double *rw_omega, *rw_freq, *rw_shapes, *rw_min; /* per-rod scratch of the modal analysis */
-  int *rw_kind;
-  /* static / modes / start_from_equilibrium with rigid bodies (sim_couple_static.c) */
-  struct sim_cstat *cst; /* NULL without bodies */
-  int nbq;               /* static analyses: 7 per dynamic body (x, q) at the end of y and of the statics q */
-};
-
-/* Gather rod r's components of the global y into yl (ny_r) and back. */
-static inline void sim_gather(const cosrod_sim *s, size_t r, const double *y, double *yl) {
-  const int *m = s->map + s->off_r[r];
-  for (int i = 0; i < s->ny_r[r]; i++) yl[i] = y[m[i]];
-}
-
-static inline void sim_scatter(const cosrod_sim *s, size_t r, const double *yl, double *y) {
-  const int *m = s->map + s->off_r[r];
-  for (int i = 0; i < s->ny_r[r]; i++) y[m[i]] = yl[i];
-}
-
-/* The time at which the callbacks evaluate the rods: t clamped to the
- * current piece, so that a piece [a, b] between breakpoints sees the
- * right-hand side's one-sided limits at a and b (sim_breaks.c). */
-static inline double sim_tclamp(const cosrod_sim *s, double t) {
-  return t < s->seg_lo ? s->seg_lo : t > s->seg_hi ? s->seg_hi : t;
-}
-
-/* sim_callbacks.c: the right-hand side callback of ODE and mass-matrix problems
- * (also usable for the DAE form: differential rows f, algebraic rows λ_post - λ). */
-int sim_rhs(double t, const double *y, double *ydot, void *user);
-/* The other integrator callbacks of the rods' state (sim_callbacks.c). */
-int sim_res(double t, const double *y, const double *yp, double *res, void *user);
-int sim_mass(double *M, int ldm, void *user);
-int sim_jac_split(double t, const double *y, double *J, int ldj, void *user);
-int sim_jac_node(double t, const double *y, double *J, int ldj, void *user);
-int sim_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user);
-int sim_project(double t, double *y, void *user);
+#include "system/system_internal.h"
 
 /* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
 cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
@@ -185,44 +26,6 @@ int sim_monitor_frame(cosrod_sim *s, double t);
 /* sim_monitor.c: after a dynamic run: the warnings beyond the thresholds. */
 void sim_monitor_finish(cosrod_sim *s);
 
-/* sim_run.c: evaluate every rod at (t, y) (ny); summed external power and
- * dissipation rate in *rW, *rD (may be NULL). */
-cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD);
-/* sim_run.c: energy terms from the rods' last evaluation plus the integrals W, D. */
-void sim_energy_from_data(cosrod_sim *s, double W, double D);
-
-/* sim_contact.c: before the rods of an evaluation at (t, y): every rod's
- * state to the contact (rod-rod contact at one state; no-op for one rod). */
-void sim_contact_prepare_all(cosrod_sim *s, double t, const double *y);
-
-/* sim_kirchhoff.c: Kirchhoff rods.  Input check of rod r (ERR_INVALID with
- * err set), refusal of what is not supported for them (ERR_UNSUPPORTED),
- * whether any rod is one, the problem setup and consistent initial state
- * (after the problem and y0 are built), and the failure message of rod r
- * after its right-hand side or projection failed (kinematic singularity). */
-cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err, size_t errlen);
-cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen);
-int sim_has_kirchhoff(const cosrod_sim *s);
-cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
-/* Banded residual Jacobian of s->prob.res by grouped differences (ida; sim_kirchhoff.c). */
-int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user);
-void sim_kirchhoff_failure(cosrod_sim *s, size_t r);
-/* After a failed evaluation of the initial state of a static / modal run:
- * 1 and a message naming the rod and segment if it is a Kirchhoff rod's
- * kinematic singularity, else 0. */
-int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen);
-/* sim_kirchhoff.c: integrator options for Kirchhoff rods (s->opts, before the integrator is created). */
-void sim_kirchhoff_options(cosrod_sim *s);
-/* sim_galpha.c: LIE layout (map, qoff_r, nq_tot, bandwidths), problem
- * fields and options for galpha, cleanup. */
-cosrod_status sim_galpha_layout(cosrod_sim *s);
-void sim_galpha_problem(cosrod_sim *s);
-void sim_galpha_free(cosrod_sim *s);
-int sim_lie_increment(const double *q, const double *w, double *qn, void *user);
-/* sim_galpha_kirchhoff.c: galpha with Kirchhoff rods (dense FD tangent
- * Jacobians; sets ml = mu = nv - 1) */
-cosrod_status sim_galpha_kirchhoff_layout(cosrod_sim *s);
-int sim_lie_jac_tangent_fd(double t, const double *y, double *K, double *C, int ld, void *user);
 /* sim_run.c: step-history callback of dynamic runs (energy accounting,
  * observer, stop flag); start_from_equilibrium's initial state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);
@@ -267,50 +70,17 @@ void sim_static_scale_gravity(cosrod_sim *s, double t);
 void sim_static_arc_free(cosrod_sim *s);
 
 /* sim_couple_static.c: rods attached to rigid bodies in static and modal
- * analyses and start_from_equilibrium: the scenario refusals (joints,
- * bushings, buckling, arc-length, keyframe paths, Kirchhoff rods,
- * preloads, bodies without rods; ERR_UNSUPPORTED with err set); static
- * analyses: the coupling (sim_couple_create, blocks; s->nbq) after the rods
- * are built and s->ny is their size, the bodies' initial poses into y; the
- * blocks of the statics system (NULL without bodies); after
- * sim_static_alloc the modal arrays; the modal analysis; the dynamic run's
- * equilibrium start (start_from_equilibrium: sim_couple_static_setup after
- * sim_couple_create, the coupled solver in stat[0]); cleanup. */
-cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen);
-cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen);
+ * analyses and start_from_equilibrium: after sim_static_alloc the modal
+ * arrays; the modal analysis; the dynamic run's equilibrium start
+ * (start_from_equilibrium: sim_couple_static_setup after sim_couple_create,
+ * the coupled solver in stat[0]; sim_couple_static_start); the joint
+ * reactions from the multipliers of the current state (joint_static.c). */
 cosrod_status sim_couple_static_setup(cosrod_sim *s, char *err, size_t errlen);
-void sim_couple_static_initial(const cosrod_sim *s, double *y);
-const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s);
 cosrod_status sim_couple_static_alloc(cosrod_sim *s);
 cosrod_status sim_couple_static_modes(cosrod_sim *s);
-/* static analyses: joint reactions from the multipliers of the current state (sim_couple_joint_static.c) */
 cosrod_status sim_couple_static_joint_reactions(const cosrod_sim *s, double *R);
 cosrod_status sim_couple_static_start(cosrod_sim *s);
-void sim_couple_static_free(cosrod_sim *s);
-/* Elastic energy of the bushings' springs at the bodies' poses xq (model order, 7 each). */
-double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq);
-/* sim_couple_kirchhoff.c: Kirchhoff rods attached to dynamic bodies.
- * create: after sim_couple_create (the ends' mobilities; nothing without
- * such rods); setup: after sim_kirchhoff_setup (ida residual with bodies,
- * the coupled consistent initial state); outer: sim_rhs must go through
- * sim_couple_kirch_rhs (the coupled constraint solve); prime: the end
- * accelerations at (t, y) before an evaluation of the rods (0 or -1);
- * project: the projection hook with bodies. */
-cosrod_status sim_couple_kirch_create(cosrod_sim *s);
-cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen);
-void sim_couple_kirch_free(cosrod_sim *s);
-int sim_couple_kirch_outer(const cosrod_sim *s);
-int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s);
-int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y);
-int sim_couple_kirch_project(double t, double *y, cosrod_sim *s);
-/* DAE: the multipliers in y consistent with its (q, v) at t (no-op without
- * Kirchhoff rods on bodies); 0 or -1. */
-int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y);
-
-
-/* sim_translate.c: one scenario rod -> its rod model (NULL with err set);
- * the scenario error "FILE:LINE: key: problem" of a model check. */
-void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt, ...);
+/* sim_translate.c: one scenario rod -> its rod model (NULL with err set). */
 cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload, cosrod_status *st, char *err,
                           size_t errlen);
 int sim_rod_time_dependent(const cosrod_sc_rod *sr);

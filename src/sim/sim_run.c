@@ -25,43 +25,6 @@
 
 /* ---- energy accounting and output (dynamic runs) -------------------------- */
 
-cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD) {
-  double W = 0.0, D = 0.0;
-  t = sim_tclamp(s, t);
-  if (sim_couple_kirch_prime(s, t, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies: their end accelerations */
-  sim_couple_rhs_begin(s, t, y);
-  sim_contact_prepare_all(s, t, y);
-  for (size_t r = 0; r < s->nrods; r++) {
-    sim_gather(s, r, y, s->yl);
-    cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
-    if (st != COSROD_OK) return st;
-    W += s->data[r]->energy.external_power;
-    D += s->data[r]->energy.dissipation_rate;
-  }
-  sim_couple_energy(s, t, &W, &D);
-  sim_contact_rates(s->contact, &W, &D); /* contact forces: not external work (sim_contact.c) */
-  if (rW) *rW = W;
-  if (rD) *rD = D;
-  return COSROD_OK;
-}
-
-/* Energy terms from the rods' last evaluation plus the given integrals. */
-void sim_energy_from_data(cosrod_sim *s, double W, double D) {
-  cosrod_sim_energy e = {0};
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod_energy *re = &s->data[r]->energy;
-    e.kinetic += re->kinetic_trans + re->kinetic_rot;
-    e.elastic += re->shear_ext + re->bend_tors;
-    e.gravity += re->gravity;
-  }
-  sim_couple_energy_terms(s, &e.kinetic, &e.elastic, &e.gravity);
-  e.elastic += sim_contact_energy(s->contact); /* penalty potential */
-  e.external_work = W;
-  e.dissipated = D;
-  e.balance = e.kinetic + e.elastic + e.gravity + e.dissipated - e.external_work;
-  s->energy = e;
-}
-
 void cosrod_sim_set_energy_accounting(cosrod_sim *s, int on) {
   if (!s) return;
   if (on && s->need_rates < 0) s->need_rates = 1;
@@ -448,3 +411,6 @@ void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int 
   if (mu_q) *mu_q = s->mu_q;
 }
 const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->prob; }
+
+const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }
+const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s ? sim_linsolve_desc(s) : ""; }

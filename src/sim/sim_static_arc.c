@@ -80,7 +80,7 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
           for (size_t i = 0; i < kf[j]->n; i++)
             if (kf[j]->t[i] > 0.0 && kf[j]->t[i] < sc->analysis.t_end) s->kstops[k++] = kf[j]->t[i];
       }
-    for (size_t b = 0; b < sc->nbodies; b++) { /* bodies driven by motion keyframes (sim_couple.c) */
+    for (size_t b = 0; b < sc->nbodies; b++) { /* bodies driven by motion keyframes (system/couple.c) */
       const cosrod_sc_keyframes *kf[2] = {&sc->bodies[b].motion_position, &sc->bodies[b].motion_orientation};
       for (int j = 0; j < 2; j++)
         for (size_t i = 0; i < kf[j]->n; i++)

@@ -2,7 +2,6 @@
  * translation of one `rods:` entry (geometry, material, ends, loads,
  * keyframes, damping) into the rod model of include/cosrod/rod.h. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,16 +11,6 @@
 static const double SIM_PI = 3.14159265358979323846;
 
 /* ---- small helpers ------------------------------------------------------- */
-
-void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt,
-                    ...) {
-  char problem[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(problem, sizeof problem, fmt, ap);
-  va_end(ap);
-  if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
-}
 
 /* ---- scenario -> rod definition ----------------------------------------- */
 

@@ -1,5 +1,5 @@
-/* The analytic coupled Jacobian (sim_couple_jac.c) as values of the sparse
- * pattern of sim_linsolve.c (cosrod_ode_problem.jac_sp), for KLU
+/* The analytic coupled Jacobian (couple_jac.c) as values of the sparse
+ * pattern of linsolve.c (cosrod_ode_problem.jac_sp), for KLU
  * (SuiteSparse KLU).  The same assembly writes through the CSC adder
  * (sim_couple_jac_sp.h): each rod's own band goes to a scratch band of the
  * rod's bandwidths (cosrod_rod_order_fill) and is scattered by positions
@@ -9,7 +9,7 @@
  * (Kirchhoff rods at run time, an entry outside the pattern) the values come
  * from finite differences grouped by the pattern (Curtis, Powell & Reid
  * 1974) with the increments of sim_couple_jac_fd. */
-#include "sim/sim_couple_jac_sp.h"
+#include "system/couple_jac_sp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,8 +17,8 @@
 
 #include "cosrod/rod.h"
 #include "cosrod/sparse.h"
-#include "sim/sim_couple_internal.h"
-#include "sim/sim_internal.h"
+#include "system/couple_internal.h"
+#include "system/system_internal.h"
 
 struct sim_cjac_sp {
   int n;

@@ -1,8 +1,8 @@
-/* Joints between rigid bodies in the statics system (sim_couple_joint_static.c). */
-#ifndef COSROD_SIM_COUPLE_JOINT_STATIC_H
-#define COSROD_SIM_COUPLE_JOINT_STATIC_H
+/* Joints between rigid bodies in the statics system (joint_static.c). */
+#ifndef COSROD_SYSTEM_JOINT_STATIC_H
+#define COSROD_SYSTEM_JOINT_STATIC_H
 
-#include "sim/sim_internal.h"
+#include "system/system_internal.h"
 
 typedef struct sim_cjs sim_cjs;
 

@@ -1,6 +1,6 @@
-/* Rods attached to rigid bodies (module sim, private; sim_couple.c). */
-#ifndef COSROD_SIM_COUPLE_H
-#define COSROD_SIM_COUPLE_H
+/* Rods attached to rigid bodies (module system, private; couple.c). */
+#ifndef COSROD_SYSTEM_COUPLE_H
+#define COSROD_SYSTEM_COUPLE_H
 
 #include "cosrod/body.h"
 #include "cosrod/sim.h"
@@ -29,7 +29,7 @@ int sim_couple_place(cosrod_sim *s, size_t r, int e, int pos);
  * state into y0, dae_id 1, and the bandwidths s->ml, s->mu widened to the
  * coupled structure; allocates the Jacobian scratch (COSROD_ERR_NOMEM). */
 cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id);
-/* galpha (LIE layout, sim_galpha.c): place the dynamic bodies' q at qpos
+/* galpha (LIE layout, lie_layout.c): place the dynamic bodies' q at qpos
  * (after the rods' q) and their ν last; returns the number of the bodies'
  * q entries.  Increment of their q (0 or -1); whether they need the
  * projection hook (joints, absolute bodies). */
@@ -39,7 +39,7 @@ int sim_couple_lie_project(const cosrod_sim *s);
 /* Banded finite-difference Jacobian of sim_rhs (cosrod_ode_problem.jac
  * signature; bandwidths s->ml, s->mu; allocation-free). */
 int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user);
-/* Analytic Jacobian of sim_rhs in the coupled band (sim_couple_jac.c; same
+/* Analytic Jacobian of sim_rhs in the coupled band (couple_jac.c; same
  * signature): set up at creation (0; -1: not available for this layout or
  * no memory: use sim_couple_jac_fd), the callback, its release, and how many
  * evaluations fell back to finite differences (Kirchhoff rods, an entry
@@ -48,8 +48,8 @@ int sim_couple_jac_init(cosrod_sim *s);
 int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user);
 void sim_couple_jac_free(sim_couple *cp);
 long sim_couple_jac_fallbacks(const cosrod_sim *s);
-/* Structure of the coupled Jacobian for the sparse pattern (sim_linsolve.c;
- * see sim_couple.c): unit ranges, attachment windows, units joined. */
+/* Structure of the coupled Jacobian for the sparse pattern (linsolve.c;
+ * see couple.c): unit ranges, attachment windows, units joined. */
 int sim_couple_nunits(const cosrod_sim *s);
 int sim_couple_nattach(const cosrod_sim *s);
 int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, int *alo, int *ahi, int *nat,
@@ -86,7 +86,7 @@ int sim_couple_model_index(const cosrod_sim *s, size_t b);
 /* Pose (x, unit q) of keyframe body b at t from its keyframes. */
 void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]);
 cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y);
-/* Kirchhoff rods on bodies (sim_couple_kirchhoff.c): the attachments
+/* Kirchhoff rods on bodies (couple_kirchhoff.c): the attachments
  * (rod, end, scenario body, model body or -1), the acceleration given to
  * attachment i's rod end, the spatial acceleration of attachment i's body
  * point after a right-hand side (work: sim_couple_nm doubles), a free

@@ -1,11 +1,11 @@
 /* Simulation driver: the integrator callbacks of the rods' state (split from
  * sim.c): right-hand side f (every rod, with the rod-body coupling of
- * sim_couple.c around it), the DAE residual and mass matrix, the analytic
+ * couple.c around it), the DAE residual and mass matrix, the analytic
  * Jacobians in the SPLIT ([LLA] eq. 29 blocks) and NODE (the rods' banded
  * orderings) layouts, and the projection after steps. */
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "system/system_internal.h"
 
 int sim_rhs(double t, const double *y, double *ydot, void *user) {
   cosrod_sim *s = user;
@@ -21,7 +21,7 @@ int sim_rhs(double t, const double *y, double *ydot, void *user) {
     if (s->form == COSROD_FORM_NULLSPACE) {
       rc = cosrod_rod_rhs_nullspace(rod, d, t, s->yl, s->fl);
     } else if (s->form == COSROD_FORM_DAE && cosrod_rod_kirchhoff_m(rod) > 0) {
-      rc = cosrod_rod_kirchhoff_rhs_dae(rod, d, t, s->yl, s->fl); /* sim_kirchhoff.c */
+      rc = cosrod_rod_kirchhoff_rhs_dae(rod, d, t, s->yl, s->fl); /* kirchhoff.c */
     } else {
       rc = cosrod_rod_rhs_absolute(rod, d, t, s->yl, s->fl);
       if (rc == 0 && s->form == COSROD_FORM_DAE) {

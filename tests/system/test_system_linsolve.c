@@ -22,7 +22,8 @@
 #include <math.h>
 
 #include "cosrod/sparse.h"
-#include "sim/sim_internal.h"
+#include "sim/sim_hooks.h"
+#include "system/system_internal.h"
 #include "sim_test_util.h"
 
 /* Band vs sparse: the Jacobians are the same finite differences (same

@@ -14,7 +14,7 @@
 
 #include "cosrod/integrate.h"
 #include "harness.h"
-#include "sim/sim_couple.h"
+#include "system/couple.h"
 #include "sim/sim_hooks.h"
 #include "sim_test_util.h"
 

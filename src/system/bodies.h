@@ -1,6 +1,6 @@
-/* Scenario bodies and joints -> multibody model (module sim, private). */
-#ifndef COSROD_SIM_BODIES_H
-#define COSROD_SIM_BODIES_H
+/* Scenario bodies and joints -> multibody model (module system, private). */
+#ifndef COSROD_SYSTEM_BODIES_H
+#define COSROD_SYSTEM_BODIES_H
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * (solver.linear_solver).
  *
  * The coupled Jacobian is the rods' bands plus small dense body blocks
- * coupled at the rod ends they touch (sim_couple.c).  Placing each body
+ * coupled at the rod ends they touch (couple.c).  Placing each body
  * next to the first rod end it touches keeps one band of N-independent
  * width for a chain (body-rod-body); a body touching ends of several rods
  * (a star) or bodies joined to each other stretch the band across whole
@@ -15,7 +15,7 @@
  *     ways: the end pose follows the body, the body feels the end's wrench),
  *   - units <-> units when joints or bushings join two bodies,
  * and KLU factors E = fac I - J on it (lsys_sparse.c); the Jacobian is the
- * analytic one of the band path written on the pattern (sim_couple_jac_sp.c),
+ * analytic one of the band path written on the pattern (couple_jac_sp.c),
  * or, where that is not available (COSROD_COUPLE_JAC=fd), finite differences
  * grouped by the pattern (Curtis-Powell-Reid) with the same increments as
  * the banded differences.  The pattern is the band's
@@ -32,15 +32,15 @@
  * KLU at build time; a method without it keeps the band and says so; galpha
  * has its own dense tangents; without bodies the rods' analytic band is
  * used.  Kirchhoff rods in an ODE form (nullspace, absolute) have a dense
- * Jacobian (sim_kirchhoff.c): dense, and `sparse` is refused for them. */
+ * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cosrod/sparse.h"
-#include "sim/sim_couple_jac_sp.h"
-#include "sim/sim_internal.h"
-#include "sim/sim_linsolve.h"
+#include "system/couple_jac_sp.h"
+#include "system/system_internal.h"
+#include "system/linsolve.h"
 
 struct sim_linsolve {
   int sparse;  /* resolved: 1 sparse (KLU), 0 band */
@@ -147,7 +147,7 @@ out:
   return st;
 }
 
-/* Kirchhoff rods in an ODE form (nullspace, absolute): dense Jacobian (sim_kirchhoff.c). */
+/* Kirchhoff rods in an ODE form (nullspace, absolute): dense Jacobian (kirchhoff.c). */
 static int kirchhoff_ode(const cosrod_scenario *sc) {
   if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) return 0;
   for (size_t r = 0; r < sc->nrods; r++)
@@ -172,7 +172,7 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   }
   if (kirchhoff_ode(sc)) {
     /* the multipliers S⁻¹(G a0 + h) of a Kirchhoff rod's ODE forms couple the whole rod, and through the
-     * coupled end accelerations (sim_couple_kirchhoff.c) every rod on the same body: no sparse structure */
+     * coupled end accelerations (couple_kirchhoff.c) every rod on the same body: no sparse structure */
     if (want == COSROD_SC_LINSOLVE_SPARSE) {
       cosrod_scenario_format_error(sc, "solver.linear_solver",
                                    "sparse needs formulation: dae for Kirchhoff rods (their nullspace and absolute "
@@ -205,7 +205,7 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
     s->prob.jac_sparse = 1;
     s->prob.jac_colptr = L->colptr;
     s->prob.jac_rowind = L->rowind;
-    /* values: the analytic coupled Jacobian on the pattern (sim_couple_jac_sp.c), else (COSROD_COUPLE_JAC=fd,
+    /* values: the analytic coupled Jacobian on the pattern (couple_jac_sp.c), else (COSROD_COUPLE_JAC=fd,
      * layouts without it) FD grouped by the pattern (lsys_sparse.c) */
     s->prob.jac_sp = sim_couple_jac_sp_init(s, L->colptr, L->rowind) == 0 ? sim_couple_jac_sp : NULL;
     s->prob.jac = NULL;
@@ -221,7 +221,7 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   return COSROD_OK;
 }
 
-const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s && s->lin ? s->lin->desc : ""; }
+const char *sim_linsolve_desc(const cosrod_sim *s) { return s->lin ? s->lin->desc : ""; }
 
 int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind) {
   if (!s->lin || !s->lin->colptr || !s->lin->rowind) return 0;

@@ -5,7 +5,7 @@
  * their velocities after the rods' ν, with the multibody model's increment
  * (every parametrisation and formulation, joints; sim_couple_lie_place,
  * body_galpha.c), dense FD tangents of the coupled right-hand side
- * (sim_galpha_kirchhoff.c) and the projection hook for joints and absolute
+ * (lie_kirchhoff.c) and the projection hook for joints and absolute
  * bodies.
  *
  * LIE layout: y = (q of all rods, ν of all rods), q = (x_n | ξ_n, p_k)
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_couple.h"
-#include "sim/sim_internal.h"
+#include "system/couple.h"
+#include "system/system_internal.h"
 
 int sim_lie_increment(const double *q, const double *w, double *qn, void *user) {
   const cosrod_sim *s = user;
@@ -52,7 +52,7 @@ int sim_lie_increment(const double *q, const double *w, double *qn, void *user) 
       o[3] = p[0] * e[3] + p[1] * e[2] - p[2] * e[1] + p[3] * e[0];
     }
   }
-  return sim_couple_lie_increment(s, q, w, qn); /* rigid bodies (sim_couple.c, body_galpha.c) */
+  return sim_couple_lie_increment(s, q, w, qn); /* rigid bodies (couple.c, body_galpha.c) */
 }
 
 static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, int ld, void *user) {

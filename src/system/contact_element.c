@@ -15,7 +15,7 @@
  *   obstacles fixed or moved by keyframes (pose and velocity at t);
  *   energy: the penalty potential is elastic energy, damping and friction
  *     work are dissipated, the work of moving obstacles is external. */
-#include "sim/sim_contact.h"
+#include "system/contact_element.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@
 
 #include "cosrod/quat.h"
 #include "rod/rod_hooks.h"
-#include "sim/sim_internal.h"
+#include "system/system_internal.h"
 
 typedef struct sim_contact_rod {
   struct sim_contact *c;

@@ -1,7 +1,7 @@
 /* Linear solver selection for rods attached to bodies: band or sparse (KLU)
- * with the coupled Jacobian's pattern (module sim, private; sim_linsolve.c). */
-#ifndef COSROD_SIM_LINSOLVE_H
-#define COSROD_SIM_LINSOLVE_H
+ * with the coupled Jacobian's pattern (module system, private; linsolve.c). */
+#ifndef COSROD_SYSTEM_LINSOLVE_H
+#define COSROD_SYSTEM_LINSOLVE_H
 
 #include <stddef.h>
 
@@ -20,6 +20,8 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen);
 void sim_linsolve_free(cosrod_sim *s);
 /* The coupled pattern (also built for the band, for tests): 1 if there is one. */
 int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind);
+/* The solver chosen, as cosrod_sim_linear_solver reports it ("" before setup). */
+const char *sim_linsolve_desc(const cosrod_sim *s);
 
 /* Resource estimate (sim_check.c): the matrix bytes of a run with bodies
  * when it would take the sparse path (ny unknowns, nbu of them the bodies',

@@ -1,7 +1,7 @@
 /* Simulation driver, galpha for Kirchhoff rods: the constrained rods in the
  * index-1 ODE form ([LA] eq. 14, Schur complement; rod_kirchhoff.c), whose
  * accelerations ν̇ = f_v(t, q, ν) include the multipliers, on the same Lie
- * group and with the same increment as Cosserat rods (sim_galpha.c).
+ * group and with the same increment as Cosserat rods (lie_layout.c).
  *
  * - Tangent Jacobians K = ∂f_v(q ⊕ ε e_j, ν)/∂ε, C = ∂f_v/∂ν by forward
  *   differences of the whole right-hand side: the multipliers couple the
@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "system/system_internal.h"
 
 cosrod_status sim_galpha_kirchhoff_layout(cosrod_sim *s) {
   /* rods attached to bodies: the same dense FD tangents of the coupled
-   * right-hand side (no analytic body-rod Jacobian; sim_couple.c) */
+   * right-hand side (no analytic body-rod Jacobian; couple.c) */
   if (!sim_has_kirchhoff(s) && !s->cpl) return COSROD_OK;
   /* f0, f1 (ny), y1 (ny), w (nv) */
   s->lie_fd = malloc(4 * (size_t)s->ny * sizeof *s->lie_fd);

@@ -7,7 +7,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/rod.h"
 #include "cosrod/vec3.h"
-#include "sim/sim_bodies.h"
+#include "system/bodies.h"
 
 static cosrod_body_param param_of(cosrod_sc_parametrisation p) {
   switch (p) {
@@ -119,7 +119,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
     }
   }
   /* static analyses with rods: a joint on a keyframe body is a multiplier
-   * row of the statics system (sim_couple_joint_static.c), not in the model */
+   * row of the statics system (joint_static.c), not in the model */
   const int stat = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC, kin_joints = bmap && stat;
   /* time integration from the initial state: joints on keyframe bodies are
    * rheonomic rows of the multiplier formulation (body.h, COSROD_MBS_KIN) */
@@ -234,7 +234,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
       }
     } else {
       if (kin_joints && ((j->body[0] >= 0 && idx[j->body[0]] < 0) || (j->body[1] >= 0 && idx[j->body[1]] < 0)))
-        continue; /* a prescribed side of the statics system's rows (sim_couple_joint_static.c) */
+        continue; /* a prescribed side of the statics system's rows (joint_static.c) */
       cosrod_joint_def *d = &jd[nj++];
       d->type = sim_joint_type(j->type);
       for (int k = 0; k < 2; ++k) {

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "system/system_internal.h"
 
 static int is_kirchhoff(const cosrod_sc_rod *sr) { return sr->model != COSROD_SC_MODEL_COSSERAT; }
 
@@ -67,7 +67,7 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
     const char *mname = cosrod_sc_model_name(sr->model);
     /* static and modal analyses: the statics solver (statics_kirchhoff.c), no integrator */
     if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
-    /* galpha runs the index-1 ODE form (sim_galpha_kirchhoff.c) whatever the formulation */
+    /* galpha runs the index-1 ODE form (lie_kirchhoff.c) whatever the formulation */
     if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA && sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
       sim_set_err(err, errlen, sc, key,
            "%s rods: integrator galpha runs the null-space form (formulation dae is for radau5, rodas, seulex, ida)",
@@ -85,7 +85,7 @@ cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t 
  * the size of atol (1e-3 m at tol 1e-3), too large for the constraint
  * geometry (732 Newton failures in 2211 steps on the rubber rod); here
  * δ = sqrt(eps) max(|y_j|, 1e-3).  Differences s->prob.res (with bodies:
- * the coupled residual of sim_couple_kirchhoff.c); work: s->kwork (4 ny). */
+ * the coupled residual of couple_kirchhoff.c); work: s->kwork (4 ny). */
 int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user) {
   cosrod_sim *s = user;
   const int n = s->ny, ml = s->ml, mu = s->mu, w = ml + mu + 1;
@@ -216,5 +216,3 @@ int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen) {
   }
   return 0;
 }
-
-const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }

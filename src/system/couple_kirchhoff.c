@@ -44,7 +44,7 @@
 #include <string.h>
 
 #include "cosrod/vec3.h"
-#include "sim/sim_internal.h"
+#include "system/system_internal.h"
 
 struct sim_kcouple {
   int nk;        /* attachments of Kirchhoff rods to dynamic bodies */

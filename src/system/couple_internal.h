@@ -1,13 +1,13 @@
-/* The coupling state of rods attached to rigid bodies (module sim, private):
- * shared by sim_couple.c (model, layout, right-hand side) and
- * sim_couple_jac.c (analytic Jacobian). */
-#ifndef COSROD_SIM_COUPLE_INTERNAL_H
-#define COSROD_SIM_COUPLE_INTERNAL_H
+/* The coupling state of rods attached to rigid bodies (module system, private):
+ * shared by couple.c (model, layout, right-hand side) and
+ * couple_jac.c (analytic Jacobian). */
+#ifndef COSROD_SYSTEM_COUPLE_INTERNAL_H
+#define COSROD_SYSTEM_COUPLE_INTERNAL_H
 
 #include <stddef.h>
 
 #include "cosrod/body.h"
-#include "sim/sim_couple.h"
+#include "system/couple.h"
 
 typedef struct sim_attach {
   struct sim_couple *cp;
@@ -17,7 +17,7 @@ typedef struct sim_attach {
   double at[3];   /* attachment point, body frame [m] */
   double qrel[4]; /* end frame in the body frame */
   double me;      /* mass of the (massless-treated) end vertex [kg] */
-  double acc[3];  /* Kirchhoff rods: the end's acceleration given to the rod (sim_couple_kirchhoff.c) [m/s^2] */
+  double acc[3];  /* Kirchhoff rods: the end's acceleration given to the rod (couple_kirchhoff.c) [m/s^2] */
 } sim_attach;
 
 struct sim_couple {
@@ -44,8 +44,8 @@ struct sim_couple {
       lie_w0; /* galpha: bodies, offsets of their q in y and of their ν in w (sim_couple_lie_place) */
   double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */
   double t;                  /* time of the last prepare */
-  struct sim_cjac *cj;       /* analytic Jacobian workspace (sim_couple_jac.c) or NULL */
-  struct sim_cjac_sp *cjs;   /* its sparse (KLU) values (sim_couple_jac_sp.c) or NULL */
+  struct sim_cjac *cj;       /* analytic Jacobian workspace (couple_jac.c) or NULL */
+  struct sim_cjac_sp *cjs;   /* its sparse (KLU) values (couple_jac_sp.c) or NULL */
   int stat, stat_off;        /* static analyses: dynamic bodies' poses (x, q) at rest from sxq, in y at stat_off */
   const double *sxq;         /* (ndyn x 7) model order (sim_couple_static.c) */
 };

@@ -1,5 +1,5 @@
 /* Analytic Jacobian of the right-hand side of rods attached to rigid bodies
- * (sim_couple.c), in the coupled band (bandwidths s->ml, s->mu; storage
+ * (couple.c), in the coupled band (bandwidths s->ml, s->mu; storage
  * J[j ldj + mu + i - j]), O(N) per rod.
  *
  * The coupled right-hand side is y -> (body poses) -> rods with the end
@@ -11,7 +11,7 @@
  *   body rows   ∂f_b/∂y_b = the multibody Jacobian at the frozen wrench
  *               (cosrod_mbs_jac, analytic) + D_b ∂F_b/∂y_b, and
  *               ∂f_b/∂y_r = D_b ∂F_b/∂W_a ∂W_a/∂y_r, with D_b = ∂f_b/∂F_b;
- *   F_b = Σ_a (-F_a, (c_a - x_b) x (-F_a) - M_a) (sim_couple.c finish).
+ *   F_b = Σ_a (-F_a, (c_a - x_b) x (-F_a) - M_a) (couple.c finish).
  * ∂E/∂(x_b, q_b, v_b, Ω_b) is written out below (c = x + R(q) a, ċ = v + w x
  * R(q) a, w = R(q) Ω, p_e = q q_rel, ṗe = ½ (0, w) p_e); ∂(x_b, q_b, v_b,
  * Ω_b)/∂y_b, the parametrisation's pose map (quaternion / directors / Euler
@@ -29,9 +29,9 @@
 #include "cosrod/rod.h"
 #include "cosrod/statics.h"
 #include "cosrod/vec3.h"
-#include "sim/sim_couple_internal.h"
-#include "sim/sim_couple_jac_sp.h"
-#include "sim/sim_internal.h"
+#include "system/couple_internal.h"
+#include "system/couple_jac_sp.h"
+#include "system/system_internal.h"
 
 struct sim_cjac {
   int nbm;                /* dynamic bodies (model) */

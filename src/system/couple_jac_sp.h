@@ -1,10 +1,10 @@
-/* Entry adder of the analytic coupled Jacobian (sim_couple_jac.c): the
- * coupled band, or the values of the sparse CSC pattern (sim_linsolve.c) in
- * pattern order (sim_couple_jac_sp.c).  CSC positions are cached once in
+/* Entry adder of the analytic coupled Jacobian (couple_jac.c): the
+ * coupled band, or the values of the sparse CSC pattern (linsolve.c) in
+ * pattern order (couple_jac_sp.c).  CSC positions are cached once in
  * the order of the adds (checked against (i, j), re-found on a mismatch), so
  * the time loop neither searches nor allocates. */
-#ifndef COSROD_SIM_COUPLE_JAC_SP_H
-#define COSROD_SIM_COUPLE_JAC_SP_H
+#ifndef COSROD_SYSTEM_COUPLE_JAC_SP_H
+#define COSROD_SYSTEM_COUPLE_JAC_SP_H
 
 #include <stddef.h>
 
@@ -36,14 +36,14 @@ static inline void sim_jadd_add(sim_jadd *A, int i, int j, double v) {
   A->J[(size_t)j * (size_t)A->ldj + (size_t)(A->mu + i - j)] += v;
 }
 
-/* Analytic assembly through A (sim_couple_jac.c): 0, or the failing code;
+/* Analytic assembly through A (couple_jac.c): 0, or the failing code;
  * *fallback = 1 when the analytic Jacobian does not apply (Kirchhoff rods, an
  * entry outside the band / pattern). */
 int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *A, int *fallback);
 /* Rod r's own band (at the gathered state s->yl) into the CSC values. */
 int sim_couple_jac_sp_rod(cosrod_sim *s, size_t r, double tc, sim_jadd *A);
 /* Sparse analytic Jacobian (cosrod_ode_problem.jac_sp) on the pattern
- * (colptr, rowind) of sim_linsolve.c: set up (0, or -1: not available, keep
+ * (colptr, rowind) of linsolve.c: set up (0, or -1: not available, keep
  * the grouped differences), the callback, the release. */
 int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind);
 int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user);

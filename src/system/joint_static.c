@@ -13,7 +13,7 @@
  * (E = c_b - c_a); kind 1 δg = (a×b)·(δφ_a - δφ_b).  The generalised
  * constraint forces -λ ∂g go into the force and moment balance of the
  * blocks (the moment is spatial there, turned material by the caller). */
-#include "sim/sim_couple_joint_static.h"
+#include "system/joint_static.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #include "cosrod/body.h"
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
-#include "sim/sim_bodies.h"
+#include "system/bodies.h"
 
 typedef struct cjs_row {
   int kind, joint, blk[2];

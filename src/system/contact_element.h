@@ -1,4 +1,4 @@
-/* Contact in the simulation driver (sim_contact.c): the scenario's
+/* Contact in the simulation driver (src/system/contact_element.c): the scenario's
  * `contact:` and obstacles as a load of every rod (cosrod_rod_load_fn) with
  * its band Jacobian blocks (cosrod_rod_load_jac_fn), friction commits after
  * accepted steps, and the contact's energy terms. */
