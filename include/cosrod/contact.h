@@ -127,6 +127,11 @@ COSROD_API cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const
                                 int require_closed, const char *name, char *err, size_t errlen);
 COSROD_API void cosrod_mesh_free(cosrod_mesh *mesh);
 COSROD_API int cosrod_mesh_ntriangles(const cosrod_mesh *mesh);
+COSROD_API int cosrod_mesh_nvertices(const cosrod_mesh *mesh);
+/* Vertices (nv x 3, local frame) and triangles (nt x 3, 0-based, counter-
+ * clockwise seen from outside) as stored (duplicate vertices merged). */
+COSROD_API const double *cosrod_mesh_vertices(const cosrod_mesh *mesh);
+COSROD_API const int *cosrod_mesh_triangles(const cosrod_mesh *mesh);
 /* 1 if every edge is shared by exactly two triangles with opposite orientation. */
 COSROD_API int cosrod_mesh_is_closed(const cosrod_mesh *mesh);
 
@@ -201,6 +206,8 @@ COSROD_API void cosrod_contact_data_free(cosrod_contact_data *data);
 
 /* Set the pose (and velocity) of obstacle k for the next evaluations. */
 COSROD_API void cosrod_contact_set_pose(cosrod_contact_data *data, int obstacle, const cosrod_pose *pose);
+/* The current pose of obstacle k (the model's initial one until set). */
+COSROD_API void cosrod_contact_get_pose(const cosrod_contact_data *data, int obstacle, cosrod_pose *pose);
 
 /* What cosrod_contact_eval computes besides forces. */
 enum { COSROD_CONTACT_JAC = 1 };

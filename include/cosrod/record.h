@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include "cosrod/contact.h"
 #include "cosrod/output.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
@@ -55,6 +56,16 @@ COSROD_API int cosrod_recorder_increment(cosrod_recorder *r, const cosrod_sim *s
  * statics residual; a caller that also keeps them takes these.
  * ERR_INVALID before the first frame or for a bad index. */
 COSROD_API cosrod_status cosrod_recorder_reactions(const cosrod_recorder *r, size_t rod, double R[12], int supported[2]);
+
+/* contacts.csv and obstacles.csv rows of one output time from a contact
+ * evaluation ([manual: contact]; files open when the scenario has `contact:`, else a
+ * no-op).  The contact model's rods and obstacles are the scenario's, in its
+ * order (obstacles, then body shapes).  ref: (3 x nobstacles) moment
+ * reference points of obstacles.csv, spatial (a body shape's: the body's
+ * centre of mass), or NULL: the obstacles' pose origins.  0, or -1 after an
+ * output error. */
+COSROD_API int cosrod_recorder_contacts(cosrod_recorder *r, double t, const cosrod_contact_data *data,
+                                        const double *ref);
 
 /* An observer that only records (stop: polled after every step, may be NULL). */
 COSROD_API cosrod_sim_observer cosrod_recorder_observer(cosrod_recorder *r, const volatile sig_atomic_t *stop);

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cosrod/contact.h"
 #include "cosrod/status.h"
 
 #ifdef __cplusplus
@@ -310,6 +311,8 @@ typedef struct cosrod_sc_body {
   cosrod_sc_keyframes motion_position;    /* centre of mass (n = 0: stays at position) */
   cosrod_sc_keyframes motion_orientation; /* unit quaternions (n = 0: keeps orientation) */
   int motion_cubic;                       /* interpolation: cubic (C¹), else linear / slerp */
+  int has_shape;        /* `shape:` given: a collision shape (contact.obstacles[shape_obstacle]) */
+  size_t shape_obstacle; /* its index in cosrod_scenario.contact.obstacles */
   int line;
 } cosrod_sc_body;
 
@@ -407,6 +410,40 @@ enum {
   COSROD_SC_FIELDS_DEFAULT = 0xFEu /* everything but tip (the files of [manual: command line, output reference]) */
 };
 
+/* An obstacle ([manual: contact], `obstacles:`) or a body's collision shape
+ * (`bodies.N.shape`, then body_shape = 1, name = the body's name).  Local e_z
+ * is the plane normal and the cylinder / capsule axis; the pose is spatial,
+ * or in the body frame (about the centre of mass) when body >= 0. */
+typedef struct cosrod_sc_obstacle {
+  char name[COSROD_SC_NAME_MAX];
+  cosrod_shape shape;  /* type and dimensions (mesh: shape.mesh NULL, the file is loaded by the user) */
+  char *file;          /* mesh: path resolved against the scenario's directory, else NULL */
+  char *file_given;    /* mesh: the path as written in the scenario, else NULL */
+  cosrod_pose pose;    /* position and orientation (v = omega = 0) */
+  double axis[3];      /* plane normal / cylinder / capsule axis (unit) */
+  double given[4];     /* as written: plane normal / cylinder axis (3), box / mesh orientation (4) */
+  double a[3], b[3];   /* capsule: the axis end points as given */
+  double reference[3]; /* moment reference of obstacles.csv: center / point / position */
+  int body;            /* index into bodies (pose in its frame), or -1 */
+  int body_shape;      /* 1: the shape of body `body` (bodies.N.shape), 0: listed under obstacles */
+  int has_motion;      /* moved by keyframes (body -1 only) */
+  cosrod_sc_keyframes motion_position;    /* (n = 0: stays) */
+  cosrod_sc_keyframes motion_orientation; /* unit quaternions (n = 0: keeps) */
+  int motion_cubic;                       /* interpolation: cubic (C¹), else linear / slerp */
+  int line;
+} cosrod_sc_obstacle;
+
+/* `contact:` (absent: enabled = 0, no contact at all) and the obstacles. */
+typedef struct cosrod_sc_contact {
+  int enabled;            /* `contact:` present */
+  cosrod_contact_law law; /* 0 = auto (stiffness, onset, damping, tangent_stiffness); damping none = -1 */
+  int rods, self;         /* rod-rod and self-contact (default 1, 1) */
+  int quadrature;         /* Gauss points per segment against obstacles (0 = default 2) */
+  size_t nobstacles;      /* listed obstacles first, then the bodies' shapes */
+  cosrod_sc_obstacle *obstacles;
+  int line;
+} cosrod_sc_contact;
+
 typedef struct cosrod_sc_lines cosrod_sc_lines; /* private: key path -> line */
 
 typedef struct cosrod_scenario {
@@ -426,6 +463,7 @@ typedef struct cosrod_scenario {
   cosrod_sc_solver solver;
   cosrod_sc_output output;
   cosrod_sc_lines *lines_;
+  cosrod_sc_contact contact; /* obstacles, body shapes and contact settings ([manual: contact]) */
 } cosrod_scenario;
 
 /* Read and validate a scenario file.  `sets` are nsets strings "key.path=value"
@@ -470,6 +508,8 @@ COSROD_API int cosrod_scenario_warning(const cosrod_scenario *sc, size_t i, char
  * the circle of that area); for drawing tubes and for contact. */
 COSROD_API double cosrod_sc_section_radius(const cosrod_sc_section *s);
 COSROD_API const char *cosrod_sc_curvature_name(cosrod_sc_curvature c);
+/* "plane", "sphere", "cylinder", "capsule", "box", "mesh"; "?" if out of range. */
+COSROD_API const char *cosrod_sc_shape_type_name(cosrod_shape_type t);
 COSROD_API const char *cosrod_sc_integrator_name(cosrod_sc_integrator i);
 COSROD_API const char *cosrod_sc_model_name(cosrod_sc_model m);
 

@@ -230,6 +230,9 @@ COSROD_API const cosrod_rod *cosrod_sim_rod(const cosrod_sim *sim, size_t r);
 /* Data of rod r from the last evaluation at an output time (frame callback)
  * or, after cosrod_sim_run, at the last accepted state. */
 COSROD_API const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *sim, size_t r);
+/* The contact evaluation of the last evaluation of every rod (as rod data:
+ * valid in the frame callback), or NULL without `contact:` ([manual: contact]). */
+COSROD_API const struct cosrod_contact_data *cosrod_sim_contact_data(const cosrod_sim *sim);
 /* Rigid bodies of a simulation with rods (scenario bodies, in order; rod
  * ends attached to them, [manual: rigid bodies]): their number (0 without bodies) and the
  * pose of body b at the last evaluation (a frame: the current output time):

@@ -193,6 +193,7 @@ cosrod_status cosrod_contact_data_create(cosrod_contact_data **out, const cosrod
 }
 
 void cosrod_contact_set_pose(cosrod_contact_data *d, int k, const cosrod_pose *pose) { d->pose[k] = *pose; }
+void cosrod_contact_get_pose(const cosrod_contact_data *d, int k, cosrod_pose *pose) { *pose = d->pose[k]; }
 
 cosrod_contact_block *cosrod_contact_block_push(cosrod_contact_data *d) {
   if (d->nblocks == d->capblocks) {

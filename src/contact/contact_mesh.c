@@ -62,6 +62,9 @@ void cosrod_mesh_free(cosrod_mesh *m) {
 
 int cosrod_mesh_ntriangles(const cosrod_mesh *m) { return m->nt; }
 int cosrod_mesh_is_closed(const cosrod_mesh *m) { return m->closed; }
+int cosrod_mesh_nvertices(const cosrod_mesh *m) { return m->nv; }
+const double *cosrod_mesh_vertices(const cosrod_mesh *m) { return m->v; }
+const int *cosrod_mesh_triangles(const cosrod_mesh *m) { return m->t; }
 void cosrod_contact_mesh_bounds(const cosrod_mesh *m, double lo[3], double hi[3]) {
   cosrod_vec3_copy(lo, m->lo);
   cosrod_vec3_copy(hi, m->hi);

@@ -161,6 +161,11 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
     if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->jtmp ? r->jtmp : "joints.csv");
     goto fail;
   }
+  st = record_contact_open(r, dir);
+  if (st != COSROD_OK) {
+    if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->ctmp ? r->ctmp : "contacts.csv");
+    goto fail;
+  }
   if (status) *status = COSROD_OK;
   return r;
 nomem:
@@ -178,6 +183,7 @@ void cosrod_recorder_free(cosrod_recorder *r) {
     fclose(r->jf);
     remove(r->jtmp);
   }
+  record_contact_free(r);
   cosrod_output_free(r->out);
   for (size_t k = 0; r->s_mid && k < r->nrods; k++) free(r->s_mid[k]);
   free(r->s_mid);
@@ -259,6 +265,7 @@ static int frame_impl(cosrod_recorder *r, const cosrod_sim *sim, double t) {
   cosrod_status st = cosrod_output_frame_begin(r->out, t);
   if (st == COSROD_OK) st = frame_rods(r, sim);
   if (st == COSROD_OK) st = frame_bodies(r, sim, t);
+  if (st == COSROD_OK && cosrod_recorder_contacts(r, t, cosrod_sim_contact_data(sim), NULL) != 0) st = COSROD_ERR_IO;
   if (st == COSROD_OK) {
     cosrod_sim_energy e = cosrod_sim_energy_now(sim);
     cosrod_output_energy oe = {e.kinetic, e.elastic, e.gravity, e.external_work, e.dissipated};

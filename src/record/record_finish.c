@@ -122,6 +122,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
       snprintf(r->err, sizeof r->err, "cannot write %s", r->jfin);
     }
   }
+  if (record_contact_close(r, 1) != COSROD_OK && cst == COSROD_OK) cst = COSROD_ERR_IO;
   int view_written = 0;
   if (cst == COSROD_OK) record_write_view(r->dir, sc, &view_written, r->view_note, sizeof r->view_note);
   if (end) {

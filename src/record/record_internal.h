@@ -27,6 +27,14 @@ struct cosrod_recorder {
   char *dir;          /* the output directory */
   char view_note[1200]; /* cosrod_record_end.view_note */
   double t_out;         /* wall time spent in the observer callbacks [s] (summary.json output_wall_time) */
+  FILE *cf, *of;         /* contacts.csv, obstacles.csv while running (record_contact.c) */
+  char *ctmp, *cfin, *otmp, *ofin;
 };
+
+/* record_contact.c: open both files when the scenario has contact:; close
+ * (keep: rename into place, else remove); free the names. */
+cosrod_status record_contact_open(cosrod_recorder *r, const char *dir);
+cosrod_status record_contact_close(cosrod_recorder *r, int keep);
+void record_contact_free(cosrod_recorder *r);
 
 #endif

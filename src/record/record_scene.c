@@ -104,15 +104,19 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
     const cosrod_sc_body *B = &sc->bodies[b];
     fprintf(f, "%s\n    {\"name\": ", b ? "," : "");
     put_str(f, B->name);
-    fprintf(f, ", \"mass\": %.17g, \"inertia\": [%.17g, %.17g, %.17g], \"keyframes\": %s}", B->mass, B->inertia[0],
+    fprintf(f, ", \"mass\": %.17g, \"inertia\": [%.17g, %.17g, %.17g], \"keyframes\": %s", B->mass, B->inertia[0],
             B->inertia[1], B->inertia[2], B->has_motion ? "true" : "false");
+    record_scene_body_shape(f, sc, b);
+    fputc('}', f);
   }
   fprintf(f, "\n  ],\n  \"joints\": [");
   for (size_t j = 0; j < sc->njoints; j++) {
     fprintf(f, "%s\n    ", j ? "," : "");
     put_joint(f, &sc->joints[j]);
   }
-  fprintf(f, "\n  ]\n}\n");
+  fprintf(f, "\n  ]");
+  if (sc->contact.enabled) record_scene_obstacles(f, sc);
+  fprintf(f, "\n}\n");
   int bad = ferror(f) != 0;
   if (fclose(f) != 0) bad = 1;
   if (bad || rename(tmp, path) != 0) {

@@ -3,12 +3,21 @@
 #ifndef COSROD_RECORD_SCENE_H
 #define COSROD_RECORD_SCENE_H
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cosrod/scenario.h"
 
 /* DIR/scene.json: gravity, rod sections, body masses and inertias, joints
  * (what the viewer draws beyond the output files).  0 ok, -1 I/O error. */
 int record_write_scene(const char *dir, const cosrod_scenario *sc);
+
+/* record_scene_obst.c: scene.json's "obstacles" array (preceded by ",\n")
+ * and a body's "shape" member (preceded by ", "; nothing without a shape);
+ * the pose of an obstacle at time t (keyframes; else its given pose; velocity
+ * and spatial angular velocity from the keyframes), 0 or -1 (no memory). */
+void record_scene_obstacles(FILE *f, const cosrod_scenario *sc);
+void record_scene_body_shape(FILE *f, const cosrod_scenario *sc, size_t b);
+int record_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *pose);
 
 /* DIR/vtk/tubes.py: a ParaView Python state (File > Load State) showing the
  * rods of vtk/cosrod.pvd as tubes of their radius coloured by axial force.

@@ -2,6 +2,11 @@
  * end motion callbacks. */
 #include "rod/rod_internal.h"
 
+void cosrod_rod_set_load_jac_fn(cosrod_rod *rod, cosrod_rod_load_jac_fn fn, void *user) {
+  rod->load_jac_fn = fn;
+  rod->load_jac_user = user;
+}
+
 void cosrod_rod_set_load_fn(cosrod_rod *rod, cosrod_rod_load_fn fn, void *user) {
   if (!rod) return;
   rod->load_fn = fn;

@@ -21,6 +21,16 @@ typedef void (*cosrod_rod_end_fn)(void *user, int e, double t, double x[3], doub
  * rod whose end e is pinned or clamped (rod_hooks.c); ERR_INVALID otherwise. */
 cosrod_status cosrod_rod_set_end_fn(cosrod_rod *rod, int e, cosrod_rod_end_fn fn, void *user);
 
+/* Derivatives of the load callback's vertex forces (e.g. contact,
+ * src/sim/sim_contact.c): ADD dF_n/dx_m to the 3x3 column-major block
+ * K + n * stride + 9 (m - n + 1) and dF_n/dxdot_m to the block at the same
+ * place + 27, for |m - n| <= 1 (the rod's band; couplings beyond it are not
+ * representable here and are left out).  Called by the analytic Jacobians
+ * after the evaluation at the same state (so after the load callback).
+ * Returns 0, or nonzero (treated as a callback failure). */
+typedef int (*cosrod_rod_load_jac_fn)(void *user, double t, int N, double *K, size_t stride);
+void cosrod_rod_set_load_jac_fn(cosrod_rod *rod, cosrod_rod_load_jac_fn fn, void *user);
+
 /* Keyframe motion as of prescribed ends (linear / slerp, or C¹ cubic if
  * cubic != 0; held before the first and after the last keyframe): pos
  * (npos x 4) rows (t, x, y, z) and rot (nrot x 5) rows (t, q0..q3).  Writes

@@ -75,6 +75,8 @@ struct cosrod_rod {
   cosrod_rod_load *loads;
   cosrod_rod_load_fn load_fn;
   void *load_user;
+  cosrod_rod_load_jac_fn load_jac_fn; /* derivatives of load_fn's vertex forces (rod_hooks.h), or NULL */
+  void *load_jac_user;
   int has_damping;  /* any velocity-dependent force (Kelvin–Voigt, coefficients, medium) */
   double cmed_t, cmed_r; /* medium damping c_t (N s/m^2), c_r (N s) (rod_medium.c) */
   cosrod_rod_model model;

@@ -348,5 +348,7 @@ void rod_jac_force_derivs(const cosrod_rod *rod, cosrod_rod_data *d, double t, i
       madd(SPq(ws, k, 1), 2.0, T, 16);
     }
   }
+  /* the load callback's own derivatives (rod_hooks.h: VXq blocks, VXv at + 27) */
+  if (rod->load_fn && rod->load_jac_fn) rod->load_jac_fn(rod->load_jac_user, t, N, wv, VTX_STRIDE);
 }
 

@@ -15,6 +15,7 @@
  * single exit point that frees everything (the tree, the partial scenario).
  * Unknown keys are errors with the nearest valid key suggested (optimal
  * string alignment distance). */
+#include "scenario_contact.h"
 #include "scenario_internal.h"
 /* ---- bodies and joints ------------------------------------------------------ */
 
@@ -549,6 +550,7 @@ void cosrod_scenario_free(cosrod_scenario *sc) {
   }
   free(sc->bodies);
   free(sc->joints);
+  cosrod_sc_contact_clear(&sc->contact);
   free(sc->output.dir);
   free(sc->title);
   free(sc->file);
@@ -573,6 +575,7 @@ static void validate(ctx *c, ynode *root) {
   sc_read_materials(c, root);
   read_analysis(c, root);
   read_bodies(c, root);
+  sc_read_contact(c, root); /* obstacles:, contact:, bodies.N.shape (scenario_contact.c) */
   sc_read_rods(c, root);
   sc_check_static_path(c, root); /* path: keyframes sets t_end from the rods' keyframes */
   read_joints(c, root);
@@ -736,6 +739,21 @@ void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f) {
     fprintf(f, "  joint %s: %s - %s\n", SC_JOINT_NAMES[j->type],
             j->body[0] < 0 ? "ground" : sc->bodies[j->body[0]].name,
             j->body[1] < 0 ? "ground" : sc->bodies[j->body[1]].name);
+  }
+  for (size_t i = 0; i < sc->contact.nobstacles; i++) {
+    const cosrod_sc_obstacle *o = &sc->contact.obstacles[i];
+    const double *x = o->pose.position;
+    fprintf(f, "  %s %s: %s at [%g, %g, %g]%s%s%s\n", o->body_shape ? "body shape" : "obstacle", o->name,
+            cosrod_sc_shape_type_name(o->shape.type), x[0], x[1], x[2], o->body >= 0 ? " on body " : "",
+            o->body >= 0 ? sc->bodies[o->body].name : "", o->has_motion ? ", moved by keyframes" : "");
+  }
+  if (sc->contact.enabled) {
+    const cosrod_contact_law *L = &sc->contact.law;
+    char k[32] = "auto", d[32] = "auto";
+    if (L->stiffness > 0) snprintf(k, sizeof k, "%g", L->stiffness);
+    if (L->damping != 0) snprintf(d, sizeof d, L->damping < 0 ? "none" : "%g", L->damping);
+    fprintf(f, "  contact: stiffness %s, damping %s, friction %g/%g, rods %s, self %s\n", k, d, L->mu_static,
+            L->mu_kinetic, sc->contact.rods ? "on" : "off", sc->contact.self ? "on" : "off");
   }
   fprintf(f, "  analysis %s, t_end = %g%s%s\n", SC_ANALYSIS_NAMES[sc->analysis.type], sc->analysis.t_end,
           sc->analysis.arc_length ? ", control arc-length (t = arc length of the path)" : "",

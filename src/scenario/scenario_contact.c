@@ -1,5 +1,5 @@
-/* Scenario keys `obstacles:` and `contact:` ([manual: contact]): validation into the
- * plain structs of scenario_contact.h, with the scenario loader's messages
+/* Scenario keys `obstacles:`, `contact:` and `bodies.N.shape` ([manual: contact]):
+ * validation into cosrod_sc_contact with the scenario loader's messages
  * (`FILE:LINE: key.path: problem`), unknown-key suggestions and range checks
  * (scenario_util.c).
  *
@@ -10,26 +10,35 @@
  *   capsule  a, b, radius                            -> centre (a+b)/2, half-length |b-a|/2
  *   box      center, size (3 > 0), orientation [1,0,0,0]
  *   mesh     file (closed manifold), position, orientation
- * plus name (required, unique), body (a name from `bodies:`; the pose is then
- * in the body frame) or motion {position, orientation, interpolation} (the
- * keyframes of a moving obstacle, as for bodies); not both. */
+ * An obstacle has a name (required, unique), and body (a name from
+ * `bodies:`; the pose is then in the body frame) or motion {position,
+ * orientation, interpolation} (keyframes, as for bodies); not both.  A body's
+ * `shape:` is the same mapping with `type:` for `shape:` (pose in the body
+ * frame, default at the centre of mass); it is appended to the obstacles
+ * under the body's name. */
 #include "scenario_contact.h"
 
 #include "scenario_internal.h"
 
 static const char *const OBST_SHAPES[] = {"plane", "sphere", "cylinder", "capsule", "box", "mesh", NULL};
 
-void cosrod_sc_contact_free(cosrod_sc_contact *s) {
+void cosrod_sc_contact_clear(cosrod_sc_contact *s) {
   if (!s) return;
-  for (size_t i = 0; i < s->nobstacles; ++i) {
+  for (size_t i = 0; s->obstacles && i < s->nobstacles; ++i) {
     cosrod_sc_obstacle *o = s->obstacles + i;
     free(o->file);
+    free(o->file_given);
     free(o->motion_position.t);
     free(o->motion_position.values);
     free(o->motion_orientation.t);
     free(o->motion_orientation.values);
   }
   free(s->obstacles);
+  memset(s, 0, sizeof *s);
+}
+
+void cosrod_sc_contact_free(cosrod_sc_contact *s) {
+  cosrod_sc_contact_clear(s);
   free(s);
 }
 
@@ -41,7 +50,7 @@ static void quat_from_z(double q[4], const double n[3]) {
     return;
   }
   double s = sqrt(w * w + n[0] * n[0] + n[1] * n[1]);
-  q[0] = w / s, q[1] = -n[1] / s, q[2] = n[0] / s, q[3] = 0.0;
+  q[0] = w / s, q[1] = 0.0 - n[1] / s, q[2] = n[0] / s + 0.0, q[3] = 0.0;
 }
 
 /* "auto" -> 0, "none" (when allowed) -> -1, else a number with range. */
@@ -96,8 +105,10 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
       sc_vec(c, m, "point", p->position, 3, R_ANY);
       if (!sc_get(m, "normal")) sc_fail(c, m, "normal", "missing (the outward normal of the half-space)");
       sc_vec(c, m, "normal", n, 3, R_ANY);
+      memcpy(o->given, n, sizeof n);
       sc_unit_vec(c, m, "normal", n);
       quat_from_z(p->q, n);
+      memcpy(o->axis, n, sizeof n);
       break;
     case COSROD_SHAPE_SPHERE:
       sc_vec(c, m, "center", p->position, 3, R_ANY);
@@ -105,8 +116,12 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
       break;
     case COSROD_SHAPE_CYLINDER:
       sc_vec(c, m, "center", p->position, 3, R_ANY);
-      if (sc_vec(c, m, "axis", n, 3, R_ANY)) sc_unit_vec(c, m, "axis", n);
+      if (sc_vec(c, m, "axis", n, 3, R_ANY)) {
+        memcpy(o->given, n, sizeof n);
+        sc_unit_vec(c, m, "axis", n);
+      }
       quat_from_z(p->q, n);
+      memcpy(o->axis, n, sizeof n);
       s->radius = sc_req_num(c, m, "radius", R_POS, "cylinder radius [m]");
       s->half_length = sc_get(m, "length") ? 0.5 * sc_req_num(c, m, "length", R_POS, "length [m]") : 0.0;
       break;
@@ -124,6 +139,9 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
       if (l > 0.0)
         for (int k = 0; k < 3; ++k) n[k] = d[k] / l;
       quat_from_z(p->q, n);
+      memcpy(o->axis, n, sizeof n);
+      memcpy(o->a, a, sizeof a);
+      memcpy(o->b, b, sizeof b);
       s->half_length = 0.5 * l;
       s->radius = sc_req_num(c, m, "radius", R_POS, "capsule radius [m]");
       break;
@@ -138,7 +156,8 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
     }
     default: { /* mesh */
       ynode *f = sc_require(c, m, "file", "an STL or OBJ file, relative to the scenario");
-      o->file = resolve(c, c->file, sc_to_str(c, f, "file"));
+      o->file_given = sc_xstrdup(c, sc_to_str(c, f, "file"));
+      o->file = resolve(c, c->file, o->file_given);
       char merr[400];
       cosrod_mesh *mesh = cosrod_mesh_load(o->file, 1, merr, sizeof merr);
       if (!mesh) sc_fail(c, f, "file", "%s", merr);
@@ -149,21 +168,36 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
   ynode *ov = sc_get(m, "orientation");
   if (ov) {
     sc_to_vec(c, ov, "orientation", q, 4, R_ANY);
+    memcpy(o->given, q, sizeof q);
     sc_unit_quat(c, ov, "orientation", q);
     memcpy(p->q, q, sizeof q);
   }
   memcpy(o->reference, p->position, sizeof o->reference);
 }
 
+static const char *const EXTRA_KEYS[COSROD_SHAPE_COUNT][4] = {{"point", "normal", NULL},
+                                                               {"center", "radius", NULL},
+                                                               {"center", "axis", "radius", "length"},
+                                                               {"a", "b", "radius", NULL},
+                                                               {"center", "size", "orientation", NULL},
+                                                               {"file", "position", "orientation", NULL}};
+
+/* Index of the body named by v in the `bodies:` sequence (its order is the
+ * scenario's), or a failure. */
+static int body_index(ctx *c, ynode *v, ynode *bodies) {
+  const char *s = sc_to_str(c, v, "body");
+  for (size_t i = 0; bodies && bodies->kind == YN_SEQ && i < bodies->n; ++i) {
+    ynode *bi = bodies->item[i];
+    yentry *e = bi && bi->kind == YN_MAP ? yn_find(bi, "name") : NULL;
+    if (e && e->val->kind == YN_SCALAR && !strcmp(e->val->str, s)) return (int)i;
+  }
+  sc_fail(c, v, "body", "no body named '%.40s' in bodies", s);
+}
+
 static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies) {
-  static const char *const extra[COSROD_SHAPE_COUNT][4] = {{"point", "normal", NULL},
-                                                           {"center", "radius", NULL},
-                                                           {"center", "axis", "radius", "length"},
-                                                           {"a", "b", "radius", NULL},
-                                                           {"center", "size", "orientation", NULL},
-                                                           {"file", "position", "orientation", NULL}};
   sc_expect_map(c, m, NULL, "name, shape and the shape's keys");
   o->line = m->key_line;
+  o->body = -1;
   cosrod_pose_identity(&o->pose);
   sc_to_name(c, sc_require(c, m, "name", "a unique obstacle name"), "name", o->name);
   o->shape.type = (cosrod_shape_type)sc_to_enum(c,
@@ -172,24 +206,34 @@ static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies
                                                            "capsule | box | mesh"),
                                                 "shape", OBST_SHAPES);
   const char *keys[10] = {"name", "shape", "body", "motion"};
-  for (int k = 0; k < 4 && extra[o->shape.type][k]; ++k) keys[4 + k] = extra[o->shape.type][k];
+  for (int k = 0; k < 4 && EXTRA_KEYS[o->shape.type][k]; ++k) keys[4 + k] = EXTRA_KEYS[o->shape.type][k];
   sc_check_keys(c, m, keys);
   read_shape(c, m, o);
   ynode *b = sc_get(m, "body"), *mo = sc_get(m, "motion");
   if (b && mo)
     sc_fail(c, mo, "motion", "an obstacle on a body moves with the body: give body or motion, not both");
-  if (b) {
-    const char *s = sc_to_str(c, b, "body");
-    int found = 0;
-    for (size_t i = 0; bodies && bodies->kind == YN_SEQ && i < bodies->n; ++i) {
-      ynode *bi = bodies->item[i];
-      yentry *e = bi && bi->kind == YN_MAP ? yn_find(bi, "name") : NULL;
-      if (e && e->val->kind == YN_SCALAR && !strcmp(e->val->str, s)) found = 1;
-    }
-    if (!found) sc_fail(c, b, "body", "no body named '%.40s' in bodies", s);
-    sc_to_name(c, b, "body", o->body);
-  }
+  if (b) o->body = body_index(c, b, bodies);
   if (mo) read_motion(c, mo, o);
+}
+
+/* bodies.N.shape: {type: ..., the shape's keys}, pose in the body frame. */
+static void read_body_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o, int body, const char *name) {
+  sc_push(c, "shape");
+  sc_expect_map(c, m, NULL, "type and the shape's keys (pose in the body frame)");
+  o->line = m->key_line;
+  o->body = body;
+  o->body_shape = 1;
+  snprintf(o->name, sizeof o->name, "%s", name);
+  cosrod_pose_identity(&o->pose);
+  o->shape.type = (cosrod_shape_type)sc_to_enum(
+      c, sc_require(c, m, "type", "plane | sphere | cylinder | capsule | box | mesh"), "type", OBST_SHAPES);
+  if (o->shape.type == COSROD_SHAPE_PLANE)
+    sc_fail(c, sc_get(m, "type"), "type", "a body cannot be a half-space (plane); use a box");
+  const char *keys[6] = {"type"};
+  for (int k = 0; k < 4 && EXTRA_KEYS[o->shape.type][k]; ++k) keys[1 + k] = EXTRA_KEYS[o->shape.type][k];
+  sc_check_keys(c, m, keys);
+  read_shape(c, m, o);
+  sc_pop(c);
 }
 
 static void read_contact(ctx *c, ynode *m, cosrod_sc_contact *s) {
@@ -227,20 +271,25 @@ static void read_contact(ctx *c, ynode *m, cosrod_sc_contact *s) {
   sc_pop(c);
 }
 
-static cosrod_status run(ctx *c, ynode *root, cosrod_sc_contact *s) {
-  if (setjmp(c->jb)) return c->status;
-  if (!root || root->kind != YN_MAP) return COSROD_OK; /* the main loader reports it */
-  yentry *eo = yn_find(root, "obstacles"), *ec = yn_find(root, "contact"), *eb = yn_find(root, "bodies");
+/* All three keys into s (bodies: the `bodies:` node or NULL). */
+static void read_all(ctx *c, ynode *root, cosrod_sc_contact *s, ynode *bodies) {
+  yentry *eo = yn_find(root, "obstacles"), *ec = yn_find(root, "contact");
+  size_t nshapes = 0;
+  for (size_t i = 0; bodies && bodies->kind == YN_SEQ && i < bodies->n; ++i)
+    if (bodies->item[i] && bodies->item[i]->kind == YN_MAP && yn_find(bodies->item[i], "shape")) nshapes++;
+  if (eo && eo->val->kind != YN_SEQ) {
+    sc_push(c, "obstacles");
+    sc_fail(c, eo->val, NULL, "expected a sequence of obstacles, got %s", sc_kind_name(eo->val));
+  }
+  size_t nlisted = eo ? eo->val->n : 0;
+  s->obstacles = sc_xcalloc(c, nlisted + nshapes + 1, sizeof *s->obstacles);
   if (eo) {
     ynode *seq = eo->val;
     sc_push(c, "obstacles");
-    if (seq->kind != YN_SEQ)
-      sc_fail(c, seq, NULL, "expected a sequence of obstacles, got %s", sc_kind_name(seq));
-    s->obstacles = sc_xcalloc(c, seq->n ? seq->n : 1, sizeof *s->obstacles);
     for (size_t i = 0; i < seq->n; ++i) {
       sc_push_idx(c, i);
       s->nobstacles = i + 1;
-      read_obstacle(c, seq->item[i], s->obstacles + i, eb ? eb->val : NULL);
+      read_obstacle(c, seq->item[i], s->obstacles + i, bodies);
       for (size_t j = 0; j < i; ++j)
         if (!strcmp(s->obstacles[j].name, s->obstacles[i].name))
           sc_fail(c, seq->item[i], "name", "duplicate obstacle name '%s' (also obstacles.%zu)",
@@ -250,11 +299,41 @@ static cosrod_status run(ctx *c, ynode *root, cosrod_sc_contact *s) {
     sc_pop(c);
   }
   if (ec) read_contact(c, ec->val, s);
+  if (ec) s->line = ec->key->line;
   if (s->nobstacles && !s->enabled)
     sc_fail(c, eo->val, "obstacles", "no effect without a contact: section (add contact:)");
-  return COSROD_OK;
+  for (size_t i = 0; nshapes && i < bodies->n; ++i) {
+    ynode *bi = bodies->item[i];
+    yentry *e = bi && bi->kind == YN_MAP ? yn_find(bi, "shape") : NULL;
+    if (!e) continue;
+    yentry *en = yn_find(bi, "name");
+    const char *name = en && en->val->kind == YN_SCALAR ? en->val->str : "";
+    sc_push(c, "bodies");
+    sc_push_idx(c, i);
+    if (!s->enabled) sc_fail(c, e->val, "shape", "no effect without a contact: section (add contact:)");
+    cosrod_sc_obstacle *o = s->obstacles + s->nobstacles++;
+    read_body_shape(c, e->val, o, (int)i, name);
+    if (c->sc && i < c->sc->nbodies) {
+      c->sc->bodies[i].has_shape = 1;
+      c->sc->bodies[i].shape_obstacle = s->nobstacles - 1;
+    }
+    sc_pop(c);
+    sc_pop(c);
+  }
 }
 
+void sc_read_contact(ctx *c, ynode *root) {
+  yentry *eb = yn_find(root, "bodies");
+  read_all(c, root, &c->sc->contact, eb ? eb->val : NULL);
+}
+
+static cosrod_status run(ctx *c, ynode *root, cosrod_sc_contact *s) {
+  if (setjmp(c->jb)) return c->status;
+  if (!root || root->kind != YN_MAP) return COSROD_OK; /* the main loader reports it */
+  yentry *eb = yn_find(root, "bodies");
+  read_all(c, root, s, eb ? eb->val : NULL);
+  return COSROD_OK;
+}
 cosrod_status cosrod_sc_contact_parse(const char *text, size_t len, const char *file, cosrod_sc_contact **out,
                                       char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
@@ -288,4 +367,8 @@ cosrod_status cosrod_sc_contact_parse(const char *text, size_t len, const char *
   }
   *out = s;
   return COSROD_OK;
+}
+
+const char *cosrod_sc_shape_type_name(cosrod_shape_type t) {
+  return (unsigned)t < COSROD_SHAPE_COUNT ? OBST_SHAPES[t] : "?";
 }

@@ -121,6 +121,9 @@ void sc_read_rods(ctx *c, ynode *root);
  * analysis (m the analysis map); after the rods: the checks of arc-length
  * control and t_end of a keyframe path. */
 void sc_read_static_control(ctx *c, ynode *m);
+/* scenario_contact.c: obstacles:, contact: and bodies.N.shape into c->sc->contact
+ * (after the bodies: sets their has_shape / shape_obstacle). */
+void sc_read_contact(ctx *c, ynode *root);
 void sc_check_static_path(ctx *c, ynode *root);
 void sc_check_static_support(ctx *c, ynode *root); /* after joints: unsupported parts refused */
 

@@ -232,6 +232,89 @@ static void body_name(FILE *f, const cosrod_scenario *sc, int b) {
     str(f, sc->bodies[b].name);
 }
 
+/* The shape keys of an obstacle / a body shape (ind: indentation of the keys). */
+static void shape_keys(FILE *f, const char *ind, const cosrod_sc_obstacle *o) {
+  const cosrod_shape *sh = &o->shape;
+  const double *x = o->pose.position;
+  switch (sh->type) {
+    case COSROD_SHAPE_PLANE:
+      kv_vec(f, ind, "point", x, 3);
+      kv_vec(f, ind, "normal", o->given, 3);
+      break;
+    case COSROD_SHAPE_SPHERE:
+      kv_vec(f, ind, "center", x, 3);
+      kv_num(f, ind, "radius", sh->radius);
+      break;
+    case COSROD_SHAPE_CYLINDER:
+      kv_vec(f, ind, "center", x, 3);
+      if (o->given[0] != 0 || o->given[1] != 0 || o->given[2] != 0) kv_vec(f, ind, "axis", o->given, 3);
+      kv_num(f, ind, "radius", sh->radius);
+      if (sh->half_length > 0) kv_num(f, ind, "length", 2.0 * sh->half_length);
+      break;
+    case COSROD_SHAPE_CAPSULE:
+      kv_vec(f, ind, "a", o->a, 3);
+      kv_vec(f, ind, "b", o->b, 3);
+      kv_num(f, ind, "radius", sh->radius);
+      break;
+    case COSROD_SHAPE_BOX: {
+      double size[3] = {2.0 * sh->half[0], 2.0 * sh->half[1], 2.0 * sh->half[2]};
+      kv_vec(f, ind, "center", x, 3);
+      kv_vec(f, ind, "size", size, 3);
+      if (o->given[0] != 0 || o->given[1] != 0 || o->given[2] != 0 || o->given[3] != 0)
+        kv_vec(f, ind, "orientation", o->given, 4);
+      break;
+    }
+    default:
+      fprintf(f, "%sfile: ", ind);
+      str(f, o->file_given ? o->file_given : "");
+      fputc('\n', f);
+      kv_vec(f, ind, "position", x, 3);
+      if (o->given[0] != 0 || o->given[1] != 0 || o->given[2] != 0 || o->given[3] != 0)
+        kv_vec(f, ind, "orientation", o->given, 4);
+  }
+}
+
+/* obstacles: and contact: (the bodies' shapes are written with the bodies). */
+static void contact_keys(FILE *f, const cosrod_scenario *sc) {
+  const cosrod_sc_contact *c = &sc->contact;
+  int listed = 0;
+  for (size_t i = 0; i < c->nobstacles; i++) {
+    const cosrod_sc_obstacle *o = &c->obstacles[i];
+    if (o->body_shape) continue;
+    if (!listed++) fputs("obstacles:\n", f);
+    fputs("  - name: ", f);
+    str(f, o->name);
+    fprintf(f, "\n    shape: %s\n", cosrod_sc_shape_type_name(o->shape.type));
+    shape_keys(f, "    ", o);
+    if (o->body >= 0) {
+      fputs("    body: ", f);
+      str(f, sc->bodies[o->body].name);
+      fputc('\n', f);
+    }
+    if (o->has_motion) {
+      fputs("    motion:\n", f);
+      if (o->motion_position.n) keyframes(f, "      ", "position", &o->motion_position, 3);
+      if (o->motion_orientation.n) keyframes(f, "      ", "orientation", &o->motion_orientation, 4);
+      fprintf(f, "      interpolation: %s\n", o->motion_cubic ? "cubic" : "linear");
+    }
+  }
+  if (!c->enabled) return;
+  const cosrod_contact_law *L = &c->law;
+  fputs("contact:\n", f);
+  if (L->stiffness > 0) kv_num(f, "  ", "stiffness", L->stiffness);
+  if (L->onset > 0) kv_num(f, "  ", "onset", L->onset);
+  if (L->damping > 0) kv_num(f, "  ", "damping", L->damping);
+  if (L->damping < 0) fputs("  damping: none\n", f);
+  if (L->tangent_stiffness > 0) kv_num(f, "  ", "tangent_stiffness", L->tangent_stiffness);
+  if (L->mu_static > 0 || L->mu_kinetic > 0) {
+    fputs("  friction:\n", f);
+    kv_num(f, "    ", "static", L->mu_static);
+    kv_num(f, "    ", "kinetic", L->mu_kinetic);
+  }
+  fprintf(f, "  rods: %s\n  self: %s\n", c->rods ? "true" : "false", c->self ? "true" : "false");
+  if (c->quadrature) fprintf(f, "  quadrature: %d\n", c->quadrature);
+}
+
 cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   if (!sc || !f) return COSROD_ERR_INVALID;
   fprintf(f, "cosrod: %d\n", COSROD_SC_SCHEMA_VERSION);
@@ -276,6 +359,11 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
       if (b->motion_orientation.n) keyframes(f, "      ", "orientation", &b->motion_orientation, 4);
       fprintf(f, "      interpolation: %s\n", b->motion_cubic ? "cubic" : "linear");
     }
+    if (b->has_shape) {
+      const cosrod_sc_obstacle *o = &sc->contact.obstacles[b->shape_obstacle];
+      fprintf(f, "    shape:\n      type: %s\n", cosrod_sc_shape_type_name(o->shape.type));
+      shape_keys(f, "      ", o);
+    }
     if (b->nloads) fputs("    loads:\n", f);
     for (size_t k = 0; k < b->nloads; k++) {
       const cosrod_sc_body_load *l = &b->loads[k];
@@ -310,6 +398,7 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
       if (j->type == COSROD_SC_JOINT_UNIVERSAL) kv_vec(f, "    ", "axis2", j->axis2, 3);
     }
   }
+  contact_keys(f, sc);
   const cosrod_sc_analysis *a = &sc->analysis;
   fprintf(f, "analysis:\n  type: %s\n", SC_ANALYSIS_NAMES[a->type]);
   if (a->type == COSROD_SC_ANALYSIS_DYNAMIC) {

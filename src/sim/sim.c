@@ -85,6 +85,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
   }
   s->ny = n;
+  if ((st = sim_contact_create(&s->contact, sc, s->rods, nr, err, errlen)) != COSROD_OK)
+    return fail_create(s, status, st);
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
     st = sim_couple_static_create(s, err, errlen);
     if (st == COSROD_OK) st = sim_couple_kirch_create(s); /* Kirchhoff ends: the bodies' mobility in their λ */
@@ -280,6 +282,11 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
                      sr->ends[0].type == COSROD_SC_END_PRESCRIBED ||
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
+  {
+    cosrod_status st = sim_contact_create(&s->contact, sc, s->rods, s->nrods, err, errlen);
+    if (st != COSROD_OK) return st;
+    if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
+  }
   if (sc->nbodies > 0) {
     cosrod_status st = sim_couple_create(s, err, errlen);
     if (st != COSROD_OK) return st;
@@ -294,6 +301,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
       cosrod_status st = COSROD_OK;
       if (!(s->srods[r] = sim_build_rod(sc, r, 1, &st, err, errlen))) return st;
     }
+    sim_contact_attach(s->contact, s->srods, s->nrods); /* the equilibrium sees the contact too */
   }
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
@@ -391,6 +399,7 @@ void cosrod_sim_free(cosrod_sim *s) {
   sim_couple_static_free(s);
   sim_couple_kirch_free(s);
   sim_couple_free(s);
+  sim_contact_free(s->contact);
   for (size_t r = 0; r < s->nrods; r++) {
     if (s->stat) cosrod_statics_free(s->stat[r]);
     if (s->srods) cosrod_rod_free(s->srods[r]);

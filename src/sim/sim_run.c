@@ -66,6 +66,14 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
     s->h_last = h;
     s->t_now = t1;
   }
+  if (accepted && s->contact) { /* friction anchors follow the accepted state */
+    if (s->need_rates <= 0) {
+      if (cosrod_integrator_dense(s->integ, s->t_now, NULL, s->ny, s->yd) != COSROD_OK ||
+          sim_eval_all(s, s->t_now, s->yd, NULL, NULL) != COSROD_OK)
+        return -1;
+    }
+    sim_contact_commit(s->contact);
+  }
   sim_stats_sync(s);
   if (s->obs && s->obs->step) {
     int rc = s->obs->step(s->obs->user, s, t, h, accepted);

@@ -12,6 +12,7 @@ int sim_rhs(double t, const double *y, double *ydot, void *user) {
   if (sim_couple_kirch_outer(s)) return sim_couple_kirch_rhs(t, y, ydot, s); /* Kirchhoff rods on bodies */
   t = sim_tclamp(s, t);
   sim_couple_rhs_begin(s, t, y);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     cosrod_rod_data *d = s->data[r];
@@ -41,6 +42,7 @@ int sim_rhs(double t, const double *y, double *ydot, void *user) {
 int sim_res(double t, const double *y, const double *yp, double *res, void *user) {
   cosrod_sim *s = user;
   t = sim_tclamp(s, t);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     sim_gather(s, r, yp, s->ypl);
@@ -63,6 +65,7 @@ int sim_mass(double *M, int ldm, void *user) {
 int sim_jac_split(double t, const double *y, double *J, int ldj, void *user) {
   cosrod_sim *s = user;
   t = sim_tclamp(s, t);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int nq = cosrod_rod_nq(rod), o = s->qoff_r[r];
@@ -84,6 +87,7 @@ int sim_jac_split(double t, const double *y, double *J, int ldj, void *user) {
 int sim_jac_node(double t, const double *y, double *J, int ldj, void *user) {
   cosrod_sim *s = user;
   t = sim_tclamp(s, t);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
     int o = s->qoff_r[r];
@@ -104,6 +108,7 @@ int sim_res_jac(double t, double cj, const double *y, const double *yp, double *
                        void *user) {
   cosrod_sim *s = user;
   t = sim_tclamp(s, t);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     int o = s->qoff_r[r];
     sim_gather(s, r, y, s->yl);

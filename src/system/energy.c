@@ -8,6 +8,7 @@ cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW,
   t = sim_tclamp(s, t);
   if (sim_couple_kirch_prime(s, t, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies: their end accelerations */
   sim_couple_rhs_begin(s, t, y);
+  sim_contact_prepare_all(s, t, y);
   for (size_t r = 0; r < s->nrods; r++) {
     sim_gather(s, r, y, s->yl);
     cosrod_status st = cosrod_rod_eval(s->rods[r], s->data[r], s->form, t, s->yl);
@@ -16,6 +17,7 @@ cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW,
     D += s->data[r]->energy.dissipation_rate;
   }
   sim_couple_energy(s, t, &W, &D);
+  sim_contact_rates(s->contact, &W, &D); /* contact forces: not external work (contact_element.c) */
   if (rW) *rW = W;
   if (rD) *rD = D;
   return COSROD_OK;
@@ -31,6 +33,7 @@ void sim_energy_from_data(cosrod_sim *s, double W, double D) {
     e.gravity += re->gravity;
   }
   sim_couple_energy_terms(s, &e.kinetic, &e.elastic, &e.gravity);
+  e.elastic += sim_contact_energy(s->contact); /* penalty potential */
   e.external_work = W;
   e.dissipated = D;
   e.balance = e.kinetic + e.elastic + e.gravity + e.dissipated - e.external_work;

@@ -9,6 +9,7 @@
 #include "cosrod/sim.h"
 #include "cosrod/statics.h"
 #include "rod/rod_hooks.h"
+#include "system/contact_element.h"
 #include "system/couple.h"
 #include "system/linsolve.h"
 
@@ -119,6 +120,7 @@ struct cosrod_sim {
   double *lie_fd; /* Kirchhoff rods: finite-difference work (lie_kirchhoff.c), NULL otherwise */
   struct sim_couple *cpl; /* rods attached to rigid bodies (couple.c), NULL without bodies */
   struct sim_linsolve *lin; /* linear solver choice and sparse pattern (linsolve.c) */
+  struct sim_contact *contact; /* contact and obstacles (contact_element.c), NULL without `contact:` */
   struct sim_kcouple *kcp; /* Kirchhoff rods attached to dynamic bodies (couple_kirchhoff.c), or NULL */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
@@ -171,6 +173,10 @@ int sim_project(double t, double *y, void *user);
 cosrod_status sim_eval_all(cosrod_sim *s, double t, const double *y, double *rW, double *rD);
 /* energy.c: energy terms from the rods' last evaluation plus the integrals W, D. */
 void sim_energy_from_data(cosrod_sim *s, double W, double D);
+
+/* contact_element.c: before the rods of an evaluation at (t, y): every rod's
+ * state to the contact (rod-rod contact at one state; no-op for one rod). */
+void sim_contact_prepare_all(cosrod_sim *s, double t, const double *y);
 
 /* kirchhoff.c: Kirchhoff rods.  Input check of rod r (ERR_INVALID with
  * err set), refusal of what is not supported for them (ERR_UNSUPPORTED),

@@ -2,7 +2,9 @@
  * example read into the plain structs with its pose (checked by the signed
  * distance of points whose distance is known by construction), defaults,
  * and one `FILE:LINE: key.path: problem` message per kind of bad input. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,7 +59,7 @@ TEST(spec_example) {
   CHECK_NEAR("pulley: (0, 0.125, 1) is 0.1 beyond the cap (half length 0.025)", sdf(o + 2, 0, 0.125, 1), 0.1,
              1e-15);
   CHECK_NEAR("clip: (0, 0.2, 0.5) is 0.09 beyond the end b", sdf(o + 3, 0, 0.2, 0.5), 0.09, 1e-15);
-  CHECK("clip on body 'box'", !strcmp(o[3].body, "box"));
+  CHECK("clip on body 'box' (index 0), others on none", o[3].body == 0 && o[0].body == -1 && !o[3].body_shape);
   CHECK_NEAR("block: (1, 0, 0.5) is 0.3 above the top face", sdf(o + 4, 1, 0, 0.5), 0.3, 1e-15);
   CHECK_NEAR("wall (normal x): (2.5, 0, 0) is 0.5 out", sdf(o + 5, 2.5, 0, 0), 0.5, 1e-15);
   CHECK("wall moves by keyframes", o[5].has_motion && o[5].motion_position.n == 2);
@@ -149,6 +151,99 @@ TEST(mesh_file_relative_to_scenario) {
             strstr(err, "scen.yaml:4: obstacles.0.file: contact_open.obj: not a closed manifold"));
 }
 
+/* Through the main loader: a full scenario with obstacles, a body shape
+ * and contact settings; --set reaches the new keys; the print lists them;
+ * errors are the loader's one line. */
+static const char *FULL =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: hose\n"
+    "    length: 1.0\n"
+    "    segments: 10\n"
+    "    material: {E: 1.0e7, poisson: 0.5, density: 1000}\n"
+    "    section: {shape: circle, radius: 0.01}\n"
+    "    shape: {type: straight, start: [0, 0, 0.1], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "bodies:\n"
+    "  - name: crate\n"
+    "    mass: 2\n"
+    "    inertia: [1, 1, 1]\n"
+    "    position: [0.5, 0, 0.5]\n"
+    "    shape: {type: box, size: [0.2, 0.4, 0.6]}\n"
+    "obstacles:\n"
+    "  - {name: floor, shape: plane, point: [0, 0, 0], normal: [0, 0, 2]}\n"
+    "  - {name: clip, shape: capsule, a: [0, -0.1, 0], b: [0, 0.1, 0], radius: 0.01, body: crate}\n"
+    "  - name: pusher\n"
+    "    shape: sphere\n"
+    "    center: [1, 0, 0.3]\n"
+    "    radius: 0.05\n"
+    "    motion: {position: [[0, 1, 0, 0.3], [1, 0, 0, 0.3]], interpolation: cubic}\n"
+    "contact:\n"
+    "  friction: {static: 0.6, kinetic: 0.5}\n"
+    "  self: false\n"
+    "analysis: {type: dynamic, t_end: 1}\n";
+
+TEST(main_loader) {
+  char err[512] = "";
+  cosrod_scenario *sc = NULL;
+  cosrod_status st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", NULL, 0, &sc, err, sizeof err);
+  if (st) NOTE("%s", err);
+  CHECK("parsed", st == COSROD_OK && sc);
+  if (!sc) return;
+  const cosrod_sc_contact *c = &sc->contact;
+  CHECK("3 obstacles + 1 body shape", c->enabled && c->nobstacles == 4);
+  const cosrod_sc_obstacle *o = c->obstacles;
+  CHECK("floor normal normalised", o[0].axis[2] == 1.0 && o[0].body == -1);
+  CHECK("clip on the crate", o[1].body == 0 && !o[1].body_shape);
+  CHECK("pusher keyframed, cubic", o[2].has_motion && o[2].motion_cubic && o[2].motion_position.n == 2);
+  CHECK("body shape appended, named after the body", o[3].body_shape && o[3].body == 0 &&
+                                                         !strcmp(o[3].name, "crate") &&
+                                                         o[3].shape.type == COSROD_SHAPE_BOX);
+  CHECK("body points at its shape", sc->bodies[0].has_shape && sc->bodies[0].shape_obstacle == 3);
+  double p[3] = {0, 0, 0.5}; /* 0.3 above the top face of the crate's box in its frame */
+  CHECK_NEAR("box half-sizes in the body frame", cosrod_shape_sdf(NULL, NULL, &o[3].shape, &o[3].pose, p), 0.2,
+             1e-15);
+  CHECK("friction, self off, rods on", c->law.mu_static == 0.6 && c->law.mu_kinetic == 0.5 && !c->self && c->rods);
+  char *buf = NULL;
+  size_t blen = 0;
+  FILE *m = open_memstream(&buf, &blen);
+  cosrod_scenario_print(sc, m);
+  fclose(m);
+  NOTE("%s", buf);
+  CHECK("print lists obstacles, body shape and contact",
+        strstr(buf, "obstacle floor: plane") && strstr(buf, "obstacle clip: capsule") &&
+            strstr(buf, "on body crate") && strstr(buf, "body shape crate: box") &&
+            strstr(buf, "contact: stiffness auto, damping auto, friction 0.6/0.5, rods on, self off"));
+  free(buf);
+  cosrod_scenario_free(sc);
+  const char *sets[] = {"contact.stiffness=3.0e4", "obstacles.0.normal=[0, 1, 0]"};
+  st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", sets, 2, &sc, err, sizeof err);
+  CHECK("--set reaches contact and obstacles",
+        st == COSROD_OK && sc->contact.law.stiffness == 3e4 && sc->contact.obstacles[0].axis[1] == 1.0);
+  cosrod_scenario_free(sc);
+  const char *bad[][2] = {
+      {"contact.friction.static=-1", "--set contact.friction.static: must be >= 0"},
+      {"bodies.0.shape.type=plane", "bodies.0.shape.type: a body cannot be a half-space"},
+      {"bodies.0.shape.size=[1, 1]", "bodies.0.shape.size: "},
+      {"bodies.0.shape.radius=1", "bodies.0.shape.radius: unknown key"},
+      {"obstacles.1.body=truck", "obstacles.1.body: no body named 'truck'"},
+      {"obstacles.2.motion.position=[[1, 0, 0, 0], [0, 1, 1, 1]]", "obstacles.2.motion.position"},
+      {"contact=", NULL}};
+  for (size_t i = 0; bad[i][1]; i++) {
+    const char *one[] = {bad[i][0]};
+    st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", one, 1, &sc, err, sizeof err);
+    char lab[300];
+    snprintf(lab, sizeof lab, "--set %s -> '%s' (got '%s')", bad[i][0], bad[i][1], err);
+    CHECK(lab, st == COSROD_ERR_PARSE && !sc && strstr(err, bad[i][1]) && !strchr(err, '\n'));
+  }
+  /* a body shape or obstacles without contact: */
+  const char *nocontact = "cosrod: 1\nbodies:\n  - {name: b, mass: 1, inertia: [1, 1, 1], shape: {type: sphere, "
+                          "radius: 1}}\nanalysis: {t_end: 1}\n";
+  st = cosrod_scenario_parse(nocontact, strlen(nocontact), "x.yaml", NULL, 0, &sc, err, sizeof err);
+  CHECK("body shape without contact: refused with its line",
+        st == COSROD_ERR_PARSE && strstr(err, "x.yaml:3: bodies.0.shape: no effect without a contact: section"));
+}
+
 static const th_case cases[] = {TH_CASE(spec_example), TH_CASE(defaults_and_absent), TH_CASE(invalid_inputs),
-                                TH_CASE(mesh_file_relative_to_scenario)};
+                                TH_CASE(mesh_file_relative_to_scenario), TH_CASE(main_loader)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

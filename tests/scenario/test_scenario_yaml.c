@@ -78,7 +78,8 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
   REQ(!strcmp(a->title, b->title), "title");
   SAME_BYTES(cosrod_scenario, a, b, z_->file = z_->title = NULL; z_->materials = NULL; z_->rods = NULL;
              z_->bodies = NULL; z_->joints = NULL; z_->lines_ = NULL;
-             z_->analysis.line = z_->solver.line = z_->output.line = 0; z_->output.dir = NULL);
+             z_->analysis.line = z_->solver.line = z_->output.line = 0; z_->output.dir = NULL;
+             z_->contact.obstacles = NULL; z_->contact.line = 0);
   REQ(eq_, "top level (gravity, counts, analysis, solver, output)");
   REQ(!strcmp(a->output.dir, b->output.dir), "output.dir");
   for (size_t i = 0; i < a->nmaterials; i++) {
@@ -118,6 +119,17 @@ static int same_scenario(const cosrod_scenario *a, const cosrod_scenario *b, cha
       SAME_BYTES(cosrod_sc_body_load, &p->loads[k], &q->loads[k], z_->line = 0);
       REQ(eq_, "body load");
     }
+  }
+  for (size_t i = 0; i < a->contact.nobstacles; i++) {
+    const cosrod_sc_obstacle *p = &a->contact.obstacles[i], *q = &b->contact.obstacles[i];
+    SAME_BYTES(cosrod_sc_obstacle, p, q, z_->line = 0; z_->file = z_->file_given = NULL;
+               z_->motion_position.t = z_->motion_position.values = NULL;
+               z_->motion_orientation.t = z_->motion_orientation.values = NULL);
+    REQ(eq_, "obstacle");
+    REQ(!p->file == !q->file && (!p->file || !strcmp(p->file, q->file)), "obstacle mesh file");
+    REQ(eq_kf(&p->motion_position, &q->motion_position, 3) &&
+            eq_kf(&p->motion_orientation, &q->motion_orientation, 4),
+        "obstacle motion keyframes");
   }
   for (size_t i = 0; i < a->njoints; i++) {
     SAME_BYTES(cosrod_sc_joint, &a->joints[i], &b->joints[i], z_->line = 0);
@@ -224,6 +236,21 @@ TEST(variants_round_trip) {
 /* Keys added after the writer was first written: each variant fails the
  * round trip (same_scenario compares every struct field) if to_yaml drops it. */
 TEST(newer_keys_round_trip) {
+  /* obstacles of every analytic shape (on a body, keyframed), a body shape and contact settings */
+  round_trip(
+      "two-body-joint.yaml",
+      (const char *const[]){
+          "obstacles=[{name: floor, shape: plane, point: [0, 0, -1], normal: [0, 0.3, 1]}, "
+          "{name: post, shape: sphere, center: [0.5, 0, 0.2], radius: 0.05}, "
+          "{name: pulley, shape: cylinder, center: [0, 0, 1], axis: [0, 1, 1], radius: 0.1, length: 0.05}, "
+          "{name: bar, shape: cylinder, center: [0, 0, 1], radius: 0.1}, "
+          "{name: clip, shape: capsule, a: [0, -0.1, 0.5], b: [0.3, 0.1, 0.5], radius: 0.01, body: b2}, "
+          "{name: block, shape: box, center: [1, 0, 0.1], size: [0.2, 0.3, 0.1], orientation: [0.6, 0.8, 0, 0], "
+          "motion: {position: [[0, 1, 0, 0.1], [2, 1, 1, 0.1]], orientation: [[0, 1, 0, 0, 0], [2, 0, 0, 0, 1]]}}]",
+          "bodies.0.shape={type: capsule, a: [0, 0, -0.2], b: [0, 0, 0.2], radius: 0.05}",
+          "contact={stiffness: 1.5e5, onset: 1e-4, damping: none, tangent_stiffness: 3e4, "
+          "friction: {static: 0.5, kinetic: 0.4}, rods: false, quadrature: 3}"},
+      3);
   /* tube section, medium damping (alone and with Kelvin-Voigt), moving pinned end with cubic interpolation,
    * prescribed end with linear interpolation, output fields / steps, solver rho_inf and h, preload */
   round_trip(

@@ -1,0 +1,291 @@
+/* Contact in the simulation driver: the contact module (include/cosrod/
+ * contact.h) evaluated inside every rod evaluation through the rod's load
+ * callback, so that every formulation, integrator and analysis that
+ * evaluates rods sees it without a change of its own:
+ *   load callback of rod r: when its positions, velocities or t differ from
+ *     those of the last contact evaluation, store them and evaluate the
+ *     contact of all rods (the other rods at their last stored state; a
+ *     single rod is exact), then add rod r's contact forces;
+ *   load Jacobian of rod r: the analytic blocks dF/dx, dF/dxdot of the last
+ *     evaluation between vertices of one segment (obstacles; the rod's band)
+ *     are added to the rod's force derivatives; blocks between distant
+ *     vertices (self-contact, other rods) are left out of the Jacobian (the
+ *     Newton iterations converge more slowly there, the solution is not
+ *     changed);
+ *   obstacles fixed or moved by keyframes (pose and velocity at t);
+ *   energy: the penalty potential is elastic energy, damping and friction
+ *     work are dissipated, the work of moving obstacles is external. */
+#include "system/contact_element.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/quat.h"
+#include "rod/rod_hooks.h"
+#include "system/system_internal.h"
+
+typedef struct sim_contact_rod {
+  struct sim_contact *c;
+  int r;
+} sim_contact_rod;
+
+struct sim_contact {
+  cosrod_contact_model *m;
+  cosrod_contact_data *d;
+  int nrods, nobs;
+  int *nv;
+  double **x, **v, **f; /* (nrods) (nv x 3): last state seen, forces of the last evaluation */
+  double **sref;
+  double t;
+  int fresh;
+  sim_contact_rod *cb;
+  cosrod_contact_obstacle *obs;
+  double **kpos, **krot; /* (nobs) keyframes packed (t, x, y, z) / (t, q0..q3), or NULL */
+  int *npos, *nrot, *cubic;
+  double power; /* sum f . v of the last evaluation */
+  double *pbuf; /* (4 max N + 3 max N) unpack scratch */
+};
+
+void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod, cosrod_rod_form form, double t,
+                         const double *yl) {
+  if (!c || c->nrods < 2 || !c->m) return;
+  int N = c->nv[r] - 1;
+  if (cosrod_rod_unpack(rod, form, t, yl, c->x[r], c->pbuf, c->v[r], c->pbuf + 4 * (size_t)N) != COSROD_OK) return;
+  c->fresh = 0; /* the next load callback evaluates with every rod's current state */
+}
+
+static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_pose *P) {
+  *P = c->obs[k].pose;
+  double xd[3], xdd[3], pd[4], pdd[4];
+  cosrod_keyframes_eval(c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t, P->position, xd, xdd, P->q,
+                        pd, pdd);
+  if (c->npos[k]) memcpy(P->v, xd, sizeof xd);
+  if (c->nrot[k]) cosrod_quat_omega_spatial(P->omega, P->q, pd);
+}
+
+static int evaluate(struct sim_contact *c, double t) {
+  for (int k = 0; k < c->nobs; k++)
+    if (c->npos[k] || c->nrot[k]) {
+      cosrod_pose P;
+      obstacle_pose(c, k, t, &P);
+      cosrod_contact_set_pose(c->d, k, &P);
+    }
+  for (int r = 0; r < c->nrods; r++) memset(c->f[r], 0, 3 * (size_t)c->nv[r] * sizeof(double));
+  if (cosrod_contact_eval(c->m, c->d, (const double *const *)c->x, (const double *const *)c->v, c->f,
+                          COSROD_CONTACT_JAC) != COSROD_OK)
+    return -1;
+  double P = 0.0;
+  for (int r = 0; r < c->nrods; r++)
+    for (int i = 0; i < 3 * c->nv[r]; i++) P += c->f[r][i] * c->v[r][i];
+  c->power = P;
+  c->t = t;
+  c->fresh = 1;
+  return 0;
+}
+
+static int load_cb(void *user, double t, int N, const double *x, const double *xd, const double *p,
+                   const double *Omega, double *f, double *m) {
+  (void)p, (void)Omega, (void)m;
+  sim_contact_rod *cr = user;
+  struct sim_contact *c = cr->c;
+  const int r = cr->r;
+  const size_t n = 3 * (size_t)(N + 1) * sizeof(double);
+  int same = c->fresh && t == c->t && !memcmp(x, c->x[r], n) && (xd ? !memcmp(xd, c->v[r], n) : 1);
+  if (!same) {
+    memcpy(c->x[r], x, n);
+    if (xd)
+      memcpy(c->v[r], xd, n);
+    else
+      memset(c->v[r], 0, n);
+    if (evaluate(c, t) != 0) return -1;
+  }
+  for (int i = 0; i < 3 * (N + 1); i++) f[i] += c->f[r][i];
+  return 0;
+}
+
+static int load_jac_cb(void *user, double t, int N, double *K, size_t stride) {
+  (void)t, (void)N;
+  sim_contact_rod *cr = user;
+  const struct sim_contact *c = cr->c;
+  const cosrod_contact_block *b = cosrod_contact_blocks(c->d);
+  for (size_t i = 0, nb = cosrod_contact_nblocks(c->d); i < nb; i++, b++) {
+    int o = b->vertex_j - b->vertex_i + 1;
+    if (b->rod_i != cr->r || b->rod_j != cr->r || o < 0 || o > 2) continue;
+    double *Kx = K + (size_t)b->vertex_i * stride + 9 * (size_t)o;
+    for (int e = 0; e < 9; e++) {
+      Kx[e] += b->K[e];
+      Kx[27 + e] += b->D[e];
+    }
+  }
+  return 0;
+}
+
+void sim_contact_attach(struct sim_contact *c, cosrod_rod **rods, size_t nrods) {
+  for (size_t r = 0; c && r < nrods; r++) {
+    cosrod_rod_set_load_fn(rods[r], load_cb, &c->cb[r]);
+    cosrod_rod_set_load_jac_fn(rods[r], load_jac_cb, &c->cb[r]);
+  }
+}
+
+void sim_contact_free(struct sim_contact *c) {
+  if (!c) return;
+  cosrod_contact_data_free(c->d);
+  cosrod_contact_model_free(c->m);
+  for (int r = 0; r < c->nrods; r++) {
+    if (c->x) free(c->x[r]);
+    if (c->v) free(c->v[r]);
+    if (c->f) free(c->f[r]);
+    if (c->sref) free(c->sref[r]);
+  }
+  for (int k = 0; k < c->nobs; k++) {
+    if (c->kpos) free(c->kpos[k]);
+    if (c->krot) free(c->krot[k]);
+  }
+  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs);
+  free(c->kpos), free(c->krot), free(c->npos), free(c->nrot), free(c->cubic), free(c->pbuf);
+  free(c);
+}
+
+static double *pack(const cosrod_sc_keyframes *kf, int dim) {
+  if (!kf->n) return NULL;
+  double *p = malloc(kf->n * (size_t)(dim + 1) * sizeof *p);
+  if (!p) return NULL;
+  for (size_t i = 0; i < kf->n; i++) {
+    p[(dim + 1) * i] = kf->t[i];
+    for (int k = 0; k < dim; k++) p[(dim + 1) * i + 1 + k] = kf->values[dim * i + k];
+  }
+  return p;
+}
+
+static cosrod_status refuse(const cosrod_scenario *sc, const char *key, const char *what, char *err, size_t errlen) {
+  char msg[200];
+  snprintf(msg, sizeof msg, "%s not supported yet", what);
+  cosrod_scenario_format_error(sc, key, msg, err, errlen);
+  return COSROD_ERR_UNSUPPORTED;
+}
+
+cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario *sc, cosrod_rod **rods,
+                                 size_t nrods, char *err, size_t errlen) {
+  *out = NULL;
+  const cosrod_sc_contact *S = &sc->contact;
+  if (!S->enabled) return COSROD_OK;
+  for (size_t k = 0; k < S->nobstacles; k++)
+    if (S->obstacles[k].body >= 0) {
+      char key[64];
+      if (S->obstacles[k].body_shape)
+        snprintf(key, sizeof key, "bodies.%d.shape", S->obstacles[k].body);
+      else
+        snprintf(key, sizeof key, "obstacles.%zu.body", k);
+      return refuse(sc, key, "contact with shapes on rigid bodies is", err, errlen);
+    }
+    else if (S->obstacles[k].shape.type == COSROD_SHAPE_MESH) {
+      char key[64];
+      snprintf(key, sizeof key, "obstacles.%zu.shape", k);
+      return refuse(sc, key, "mesh obstacles in runs are", err, errlen);
+    }
+  struct sim_contact *c = calloc(1, sizeof *c);
+  if (!c) return COSROD_ERR_NOMEM;
+  int n = c->nrods = (int)nrods, no = c->nobs = (int)S->nobstacles;
+  c->x = calloc((size_t)n + 1, sizeof *c->x), c->v = calloc((size_t)n + 1, sizeof *c->v);
+  c->f = calloc((size_t)n + 1, sizeof *c->f), c->sref = calloc((size_t)n + 1, sizeof *c->sref);
+  c->nv = calloc((size_t)n + 1, sizeof *c->nv), c->cb = calloc((size_t)n + 1, sizeof *c->cb);
+  c->obs = calloc((size_t)no + 1, sizeof *c->obs);
+  c->kpos = calloc((size_t)no + 1, sizeof *c->kpos), c->krot = calloc((size_t)no + 1, sizeof *c->krot);
+  c->npos = calloc((size_t)no + 1, sizeof *c->npos), c->nrot = calloc((size_t)no + 1, sizeof *c->nrot);
+  c->cubic = calloc((size_t)no + 1, sizeof *c->cubic);
+  cosrod_contact_rod *cr = calloc((size_t)n + 1, sizeof *cr);
+  cosrod_status st = COSROD_ERR_NOMEM;
+  if (!c->x || !c->v || !c->f || !c->sref || !c->nv || !c->cb || !c->obs || !c->kpos || !c->krot || !c->npos ||
+      !c->nrot || !c->cubic || !cr)
+    goto fail;
+  int maxn = 1;
+  for (int r = 0; r < n; r++)
+    if (cosrod_rod_nseg(rods[r]) > maxn) maxn = cosrod_rod_nseg(rods[r]);
+  if (!(c->pbuf = malloc(7 * (size_t)maxn * sizeof(double)))) goto fail;
+  for (int r = 0; r < n; r++) {
+    int nv = cosrod_rod_nseg(rods[r]) + 1;
+    c->nv[r] = nv;
+    c->x[r] = calloc(3 * (size_t)nv, sizeof(double));
+    c->v[r] = calloc(3 * (size_t)nv, sizeof(double));
+    c->f[r] = calloc(3 * (size_t)nv, sizeof(double));
+    c->sref[r] = malloc((size_t)nv * sizeof(double));
+    if (!c->x[r] || !c->v[r] || !c->f[r] || !c->sref[r]) goto fail;
+    memcpy(c->sref[r], cosrod_rod_grid(rods[r]), (size_t)nv * sizeof(double));
+    double CK[3], rhoA;
+    cosrod_rod_constants(rods[r], NULL, CK, NULL, NULL, &rhoA, NULL);
+    cr[r].nv = nv;
+    cr[r].radius = cosrod_sc_section_radius(&sc->rods[r].section);
+    cr[r].sref = c->sref[r];
+    cr[r].EI = fmin(CK[0], CK[1]);
+    cr[r].rhoA = rhoA;
+    c->cb[r].c = c, c->cb[r].r = r;
+  }
+  for (int k = 0; k < no; k++) {
+    const cosrod_sc_obstacle *o = &S->obstacles[k];
+    c->obs[k].shape = o->shape;
+    c->obs[k].pose = o->pose;
+    if (o->has_motion) {
+      c->npos[k] = (int)o->motion_position.n, c->nrot[k] = (int)o->motion_orientation.n;
+      c->cubic[k] = o->motion_cubic;
+      c->kpos[k] = pack(&o->motion_position, 3);
+      c->krot[k] = pack(&o->motion_orientation, 4);
+      if ((c->npos[k] && !c->kpos[k]) || (c->nrot[k] && !c->krot[k])) goto fail;
+      obstacle_pose(c, k, 0.0, &c->obs[k].pose);
+    }
+  }
+  cosrod_contact_def def = {0};
+  def.nrods = n, def.rods = cr, def.nobstacles = no, def.obstacles = c->obs;
+  def.law = S->law;
+  def.gravity = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
+                     sc->gravity[2] * sc->gravity[2]);
+  def.rods_contact = S->rods, def.self_contact = S->self, def.quadrature = S->quadrature;
+  st = cosrod_contact_model_create(&c->m, &def, err, errlen);
+  if (st == COSROD_OK) st = cosrod_contact_data_create(&c->d, c->m);
+  if (st != COSROD_OK) goto fail;
+  free(cr);
+  sim_contact_attach(c, rods, nrods);
+  *out = c;
+  return COSROD_OK;
+fail:
+  free(cr);
+  sim_contact_free(c);
+  return st;
+}
+
+void sim_contact_commit(struct sim_contact *c) {
+  if (c) cosrod_contact_commit(c->m, c->d);
+}
+
+void sim_contact_rates(const struct sim_contact *c, double *W, double *D) {
+  if (!c || !c->fresh) return;
+  double Pobs = 0.0; /* power of the moving obstacles on the rods: -(F . v + M . omega) of the force on them */
+  for (int k = 0; k < c->nobs; k++) {
+    if (!c->npos[k] && !c->nrot[k]) continue;
+    double F[3], M[3];
+    cosrod_pose P;
+    cosrod_contact_obstacle_wrench(c->d, k, F, M);
+    cosrod_contact_get_pose(c->d, k, &P);
+    for (int i = 0; i < 3; i++) Pobs -= F[i] * P.v[i] + M[i] * P.omega[i];
+  }
+  *W += Pobs - c->power;
+  *D += cosrod_contact_dissipation(c->d);
+}
+
+double sim_contact_energy(const struct sim_contact *c) { return c && c->fresh ? cosrod_contact_energy(c->d) : 0.0; }
+
+const cosrod_contact_data *sim_contact_data(const struct sim_contact *c) { return c && c->fresh ? c->d : NULL; }
+
+/* ---- the driver's side ------------------------------------------------------ */
+
+void sim_contact_prepare_all(cosrod_sim *s, double t, const double *y) {
+  if (!s->contact || s->nrods < 2) return;
+  for (size_t r = 0; r < s->nrods; r++) {
+    sim_gather(s, r, y, s->yl);
+    sim_contact_prepare(s->contact, r, s->rods[r], s->form, t, s->yl);
+  }
+}
+
+const cosrod_contact_data *cosrod_sim_contact_data(const cosrod_sim *sim) {
+  return sim ? sim_contact_data(sim->contact) : NULL;
+}

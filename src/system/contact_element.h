@@ -1,0 +1,41 @@
+/* Contact in the simulation driver (src/system/contact_element.c): the scenario's
+ * `contact:` and obstacles as a load of every rod (cosrod_rod_load_fn) with
+ * its band Jacobian blocks (cosrod_rod_load_jac_fn), friction commits after
+ * accepted steps, and the contact's energy terms. */
+#ifndef COSROD_SIM_CONTACT_H
+#define COSROD_SIM_CONTACT_H
+
+#include <stddef.h>
+
+#include "cosrod/contact.h"
+#include "cosrod/rod.h"
+#include "cosrod/scenario.h"
+
+struct sim_contact;
+
+/* Build the contact model of the scenario's rods (built rods, in order) and
+ * obstacles and install the load callbacks on the rods.  *out NULL when the
+ * scenario has no contact.  ERR_UNSUPPORTED (err: FILE:LINE: key: problem)
+ * for what is not wired yet. */
+cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario *sc, cosrod_rod **rods,
+                                 size_t nrods, char *err, size_t errlen);
+void sim_contact_free(struct sim_contact *c);
+/* Several rods: store rod r's state from its part yl of y before the rods of
+ * an evaluation are evaluated, so that rod-rod contact sees every rod at the
+ * same state (a no-op for one rod). */
+void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod, cosrod_rod_form form, double t,
+                         const double *yl);
+/* Install the callbacks on another set of the same rods (e.g. statics rods). */
+void sim_contact_attach(struct sim_contact *c, cosrod_rod **rods, size_t nrods);
+/* After an accepted step / converged increment, with the rods last evaluated
+ * at the accepted state: friction anchors follow. */
+void sim_contact_commit(struct sim_contact *c);
+/* Energy of the last evaluation: correct the rods' summed external power W
+ * and dissipation rate D (the callback's forces were counted as external
+ * loads: remove them, add the work of moving obstacles and the contact's
+ * dissipation); the contact potential [J]. */
+void sim_contact_rates(const struct sim_contact *c, double *W, double *D);
+double sim_contact_energy(const struct sim_contact *c);
+const cosrod_contact_data *sim_contact_data(const struct sim_contact *c);
+
+#endif
