@@ -196,7 +196,7 @@ TEST(driver_output_times) {
   out2.user = &m;
   itest_run(T, P, NULL, &out2, NULL, &s, NULL, 0);
   CHECK("one every-step output per accepted step", m.n == s.naccept);
-  CHECK("last output at t_end exactly", m.t[m.n - 1] == P->t_end);
+  CHECK("last output at t_end exactly", m.n > 0 && m.t[m.n - 1] == P->t_end);
 }
 
 /* Continuing evolve calls, and integrating backwards to the start. */
