@@ -23,6 +23,8 @@
 #define R5_JAC_REUSE 0.001  /* recompute J when the last contraction exceeds this (own experiment) */
 #define R5_KEEP_LO 1.0      /* keep h and the LU when 1 <= hnew/h <= 1.2 (own experiment) */
 #define R5_KEEP_HI 1.2
+#define R5_TOL_EXP (2.0 / 3.0) /* internal rtol' = 3 rtol^(2/3) (own experiment, bench/radau5_tuning.md) */
+#define R5_TOL_C 3.0
 #define R5_MAX_SINGULAR 4   /* consecutive singular iteration matrices (h / 8 tried) before failing */
 
 typedef struct radau5_state {
@@ -43,12 +45,14 @@ typedef struct radau5_state {
   int rejected;        /* the previous attempt was rejected (no growth, refined estimate) */
   int naccepted;       /* accepted steps since reset */
   int nsingular;       /* consecutive singular factorisations */
+  double *rtol, *atol; /* (n) internal tolerances (README "radau5": tolerance proportionality) */
 } radau5_state;
 
 static void radau5_free(void *vs) {
   radau5_state *s = vs;
   if (!s) return;
   radau5_stages_free(s->S);
+  free(s->rtol);
   free(s);
 }
 
@@ -75,13 +79,34 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
                             "radau5: options need safety < 1, fac_min < 1 < fac_max, newton_tol < 1, "
                             "keep_h_lo <= 1 <= keep_h_hi");
   }
+  s->rtol = calloc(2 * (size_t)ctx->n, sizeof(double));
+  if (!s->rtol) {
+    free(s);
+    return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "radau5: out of memory");
+  }
+  s->atol = s->rtol + ctx->n;
   cosrod_status st = radau5_stages_create(&s->S, ctx);
   if (st != COSROD_OK) {
+    free(s->rtol);
     free(s);
     return st;
   }
   *state = s;
   return COSROD_OK;
+}
+
+/* Internal tolerances (README "radau5", tolerance proportionality): the
+ * estimate is O(h^4) while the solution is of order 5, so the achieved error
+ * falls faster than rtol; rtol' = R5_TOL_C rtol^R5_TOL_EXP maps it back
+ * (constants by experiment), atol' = atol rtol'/rtol keeps the ratio
+ * atol/rtol (rtol = 0: atol' = R5_TOL_C atol). */
+static void set_tolerances(radau5_state *s, const cosrod_step_ctx *ctx) {
+  for (int i = 0; i < ctx->n; i++) {
+    const double r = ctx->rtol[i];
+    const double ri = r > 0.0 ? R5_TOL_C * pow(r, R5_TOL_EXP) : 0.0;
+    s->rtol[i] = ri;
+    s->atol[i] = r > 0.0 ? ctx->atol[i] * (ri / r) : R5_TOL_C * ctx->atol[i];
+  }
 }
 
 static cosrod_status radau5_reset(void *vs, cosrod_step_ctx *ctx) {
@@ -92,6 +117,7 @@ static cosrod_status radau5_reset(void *vs, cosrod_step_ctx *ctx) {
                               "radau5: rtol[%d] = %g is below 10 uround = %g (the error estimate is then "
                               "rounding noise)",
                               i, ctx->rtol[i], 10.0 * ctx->uround);
+  set_tolerances(s, ctx);
   if (cosrod_lsys_load_mass(s->S->L, ctx) != 0) return COSROD_ERR_CALLBACK;
   cosrod_status st = radau5_stages_eval_f0(s->S, ctx, "initial point");
   if (st != COSROD_OK) return st;
@@ -269,7 +295,7 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
     return retry(s, ctx, h, 0.5, 1);
   }
   s->nsingular = 0;
-  radau5_stages_set_scale(S, ctx->rtol, ctx->atol, ctx->y, h);
+  radau5_stages_set_scale(S, s->rtol, s->atol, ctx->y, h);
   radau5_stages_predict(S, h, s->have_poly);
   int iters = 0;
   int nr = newton(s, ctx, h, &iters);
