@@ -23,8 +23,8 @@
 #define R5_JAC_REUSE 0.001  /* recompute J when the last contraction exceeds this (own experiment) */
 #define R5_KEEP_LO 1.0      /* keep h and the LU when 1 <= hnew/h <= 1.2 (own experiment) */
 #define R5_KEEP_HI 1.2
-#define R5_TOL_EXP (2.0 / 3.0) /* internal rtol' = 3 rtol^(2/3) (own experiment, bench/radau5_tuning.md) */
-#define R5_TOL_C 3.0
+#define R5_TOL_EXP (2.0 / 3.0) /* internal rtol' = 0.1 rtol^(2/3): grid optimum, bench/results/radau5-tuning.md */
+#define R5_TOL_C 0.1
 #define R5_MAX_SINGULAR 4   /* consecutive singular iteration matrices (h / 8 tried) before failing */
 
 typedef struct radau5_state {
@@ -45,6 +45,7 @@ typedef struct radau5_state {
   int rejected;        /* the previous attempt was rejected (no growth, refined estimate) */
   int naccepted;       /* accepted steps since reset */
   int nsingular;       /* consecutive singular factorisations */
+  double newton_ratio; /* min_i rtol_i / rtol'_i: the Newton test in units of the user's tolerance */
   double *rtol, *atol; /* (n) internal tolerances (README "radau5": tolerance proportionality) */
 } radau5_state;
 
@@ -99,13 +100,17 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
  * estimate is O(h^4) while the solution is of order 5, so the achieved error
  * falls faster than rtol; rtol' = R5_TOL_C rtol^R5_TOL_EXP maps it back
  * (constants by experiment), atol' = atol rtol'/rtol keeps the ratio
- * atol/rtol (rtol = 0: atol' = R5_TOL_C atol). */
+ * atol/rtol (rtol = 0: atol' = R5_TOL_C atol).  The Newton test stays in
+ * units of the user's tolerance (newton_ratio): the iteration error is not
+ * an O(h^4) quantity and enters the solution as it is. */
 static void set_tolerances(radau5_state *s, const cosrod_step_ctx *ctx) {
+  s->newton_ratio = 1.0;
   for (int i = 0; i < ctx->n; i++) {
     const double r = ctx->rtol[i];
     const double ri = r > 0.0 ? R5_TOL_C * pow(r, R5_TOL_EXP) : 0.0;
     s->rtol[i] = ri;
     s->atol[i] = r > 0.0 ? ctx->atol[i] * (ri / r) : R5_TOL_C * ctx->atol[i];
+    s->newton_ratio = fmin(s->newton_ratio, r > 0.0 ? r / ri : 1.0 / R5_TOL_C);
   }
 }
 
@@ -145,6 +150,7 @@ enum { NEWTON_OK = 0, NEWTON_DIVERGED = 1, NEWTON_F_FAILED = 2, NEWTON_FATAL = 3
  * after the remaining iterations Θ_k^(kmax-k)/(1-Θ_k) ||ΔW_k|| > κ. */
 static int newton(radau5_state *s, cosrod_step_ctx *ctx, double h, int *iters) {
   radau5_stages *S = s->S;
+  const double kappa = s->kappa * s->newton_ratio;
   double dn_old = 0.0, eta = pow(fmax(s->eta_old, ctx->uround), 0.8), theta = 0.0;
   for (int k = 0; k < s->kmax; k++) {
     int rc = radau5_stages_residual(S, ctx, ctx->t, ctx->y, h);
@@ -158,11 +164,11 @@ static int newton(radau5_state *s, cosrod_step_ctx *ctx, double h, int *iters) {
     if (k > 0) {
       theta = dn_old > 0.0 ? dn / dn_old : 0.0;
       if (theta >= 1.0) return NEWTON_DIVERGED;
-      if (pow(theta, s->kmax - 1 - k) / (1.0 - theta) * dn > s->kappa) return NEWTON_DIVERGED;
+      if (pow(theta, s->kmax - 1 - k) / (1.0 - theta) * dn > kappa) return NEWTON_DIVERGED;
       eta = theta / (1.0 - theta);
     }
     radau5_stages_apply_increment(S);
-    if (eta * dn <= s->kappa || dn == 0.0) {
+    if (eta * dn <= kappa || dn == 0.0) {
       s->eta_old = eta;
       s->theta = k > 0 ? theta : 0.0;
       return NEWTON_OK;
