@@ -12,11 +12,11 @@
 #include <stdlib.h>
 
 #include "integrate/rodas_stages.h"
-#include "integrate/start_step.h"
 
 #define RO_SAFETY 0.9     /* HNW I §II.4 (4.13): fac = 0.9 */
 #define RO_FAC_MIN 0.2    /* HNW I §II.4: facmin */
 #define RO_FAC_MAX 6.0    /* own experiment (bench/radau5_tuning.md, rodas part) */
+#define RO_H0 1e-6        /* default first step (own choice, README "rodas") */
 #define RO_MAX_SINGULAR 4 /* consecutive singular matrices (h / 8 tried) before failing */
 
 typedef struct rodas_state {
@@ -68,16 +68,8 @@ static cosrod_status rodas_reset(void *vs, cosrod_step_ctx *ctx) {
   s->h_acc_old = s->err_acc_old = 0.0;
   s->rejected = 0;
   s->nsingular = 0;
-  if (ctx->h == 0.0) {
-    int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, S->dy0);
-    if (rc < 0) return COSROD_ERR_CALLBACK;
-    if (rc > 0)
-      return cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
-                              "rodas: right-hand side %s at the initial point t = %.17g",
-                              ctx->nonfinite ? "not finite" : "failed", ctx->t);
-    /* embedded order 3: err ~ h^4 */
-    ctx->h = cosrod_integrate_start_step(ctx, S->dy0, 4.0, !S->L->has_mass, S->cont);
-  }
+  if (ctx->h == 0.0) /* README "rodas", initial step: invariant under M y' = f -> (A M) y' = A f */
+    ctx->h = ctx->dir * fmin(RO_H0, ctx->hmax);
   return COSROD_OK;
 }
 
