@@ -225,7 +225,7 @@ static cosrod_status prepare_matrices(radau5_state *s, cosrod_step_ctx *ctx, dou
     return COSROD_OK;
   }
   if (st == COSROD_ERR_INTERRUPTED)
-    return cosrod_step_fail(ctx, st, ctx->t, "radau5: interrupted in the LU decomposition at t = %.17g", ctx->t);
+    return cosrod_step_fail(ctx, st, ctx->t, "radau5: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
   if (st != COSROD_OK)
     return cosrod_step_fail(ctx, st, ctx->t, "radau5: LU decomposition failed (%s) at t = %.17g (h = %g)",
                             cosrod_strerror(st), ctx->t, h);

@@ -132,7 +132,7 @@ static cosrod_status rodas_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
     return retry(s, ctx, 0.5, 1);
   }
   if (st == COSROD_ERR_INTERRUPTED)
-    return cosrod_step_fail(ctx, st, ctx->t, "rodas: interrupted in the LU decomposition at t = %.17g", ctx->t);
+    return cosrod_step_fail(ctx, st, ctx->t, "rodas: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
   if (st != COSROD_OK)
     return cosrod_step_fail(ctx, st, ctx->t, "rodas: LU decomposition failed (%s) at t = %.17g (h = %g)",
                             cosrod_strerror(st), ctx->t, h);
