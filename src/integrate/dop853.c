@@ -8,15 +8,13 @@
  * ||sum_i (b_i - bhat3_i) k_i|| (weighted RMS norms, sk = atol + rtol
  * max(|y0|,|y1|)), err = |h| err5^2 / sqrt(err5^2 + 0.01 err3^2).
  *
- * PLACEHOLDER on the branch that prepares the clean-room rewrite: the
- * coefficients, the stages (dop853_stages), the error estimate
- * (dop853_error) and the dense output (dop853_prepare_dense, dop853_dense)
- * stay; the step-size control, the stiffness detection and the initial step
- * are being rewritten.  reset evaluates f at the initial point and then, like
- * step, returns COSROD_ERR_UNSUPPORTED with the message "dop853: being
- * rewritten".  Never merged as is.
+ * Control (erk_control.h, README.md "dopri5, dop853"): step-size control on
+ * the combined estimate (err ~ h^8), initial step of HNW I §II.4
+ * (start_step.c), stiffness test of HW II §IV.2 on stage 12 and the FSAL
+ * stage (both at t + h).  Both estimators exactly zero: err = 0 (the step is
+ * exact to rounding; the controller then takes fac_max).
  *
- * Dense output contract (for the accept path of the rewrite): after an
+ * Dense output contract: after an
  * accepted step from (t, y) with size h, s->y0 = y, s->y1 = the new solution,
  * k[13] = f(t + h, y1), s->t_old = t, s->h_old = h, s->dense_state = 1 and
  * s->fsal_pending = 1 (k[13] becomes k[1] at the next step); the three extra
@@ -26,6 +24,10 @@
 #include <string.h>
 
 #include "cosrod/integrate.h"
+#include "integrate/erk_control.h"
+#include "integrate/start_step.h"
+
+#define DOP853_BOUNDARY 6.0 /* |hλ| at the edge of the stability domain on the real axis (README) */
 
 /* nodes */
 static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
@@ -128,6 +130,7 @@ typedef struct dop853_state {
   int fsal_pending; /* k[13] holds f at the new point; move it to k[1] before the next step */
   int dense_state;  /* 0 none, 1 stages of the last accepted step intact, 2 coefficients ready */
   double t_old, h_old;
+  erk_control ctl;
 } dop853_state;
 
 static void dop853_free(void *s_) {
@@ -154,13 +157,9 @@ static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
   s->y1 = p + n;
   s->ys = p + 2 * n;
   s->rc = p + 3 * n;
+  erk_control_init(&s->ctl, ctx, 8.0, 0.0, DOP853_BOUNDARY);
   *out = s;
   return COSROD_OK;
-}
-
-/* PLACEHOLDER: the missing control layer. */
-static cosrod_status being_rewritten(cosrod_step_ctx *ctx) {
-  return cosrod_step_fail(ctx, COSROD_ERR_UNSUPPORTED, ctx->t, "dop853: being rewritten");
 }
 
 /* k[1] = f(t, y) at the start of an integration (or after y was modified). */
@@ -179,9 +178,11 @@ static cosrod_status dop853_reset(void *s_, cosrod_step_ctx *ctx) {
   s->fsal_pending = 0;
   s->dense_state = 0;
   s->h_old = 0.0;
+  erk_control_reset(&s->ctl);
   cosrod_status st = dop853_f_start(s, ctx);
   if (st != COSROD_OK) return st;
-  return being_rewritten(ctx);
+  if (ctx->h == 0.0) ctx->h = cosrod_integrate_start_step(ctx, s->k[1], 8.0, 1, s->k[2]); /* k2..k4: 3n scratch */
+  return COSROD_OK;
 }
 
 /* ys = y + h * sum_j a[j] k[idx[j]] */
@@ -231,10 +232,8 @@ static int dop853_stages(dop853_state *s, cosrod_step_ctx *ctx, double t, const 
 }
 
 /* The error estimate of HNW I §II.10 for the computed stages (see the top of
- * the file) into *err (NaN/Inf if not finite).  PLACEHOLDER: when both
- * estimators vanish (err5 = err3 = 0) the quotient is undefined; that case
- * returns COSROD_ERR_UNSUPPORTED ("being rewritten") until the rewrite
- * defines it. */
+ * the file) into *err (NaN/Inf if not finite); 0 when both estimators
+ * vanish (the quotient's limit along err3 = 0 is 0). */
 static cosrod_status dop853_error(const dop853_state *s, cosrod_step_ctx *ctx, const double *y, double h,
                                   double *err) {
   const int n = s->n;
@@ -251,7 +250,10 @@ static cosrod_status dop853_error(const dop853_state *s, cosrod_step_ctx *ctx, c
     err5 += (e5 / sk) * (e5 / sk);
   }
   const double deno = err5 + 0.01 * err3;
-  if (deno == 0.0) return being_rewritten(ctx);
+  if (deno == 0.0) {
+    *err = 0.0;
+    return COSROD_OK;
+  }
   *err = fabs(h) * err5 * sqrt(1.0 / (n * deno));
   return COSROD_OK;
 }
@@ -272,13 +274,55 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     cosrod_status st = dop853_f_start(s, ctx);
     if (st != COSROD_OK) return st;
   }
-  int rc = dop853_stages(s, ctx, ctx->t, ctx->y, ctx->h);
-  if (rc < 0) return COSROD_ERR_CALLBACK;
+  const double h = ctx->h;
   ctx->stats->nsteps++;
-  double err = 0.0;
-  cosrod_status st = dop853_error(s, ctx, ctx->y, ctx->h, &err);
-  if (st != COSROD_OK) return st;
-  return being_rewritten(ctx);
+  int rc = dop853_stages(s, ctx, ctx->t, ctx->y, h);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  double err = NAN;
+  if (rc == 0) {
+    cosrod_status st = dop853_error(s, ctx, ctx->y, h, &err);
+    if (st != COSROD_OK) return st;
+  }
+  if (err <= 1.0) { /* FSAL stage at the candidate point (needed for the next step and dense output) */
+    rc = cosrod_step_call_f(ctx, ctx->t + h, s->y1, k[13]);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc > 0) err = NAN;
+  }
+  if (!isfinite(err)) { /* recoverable f failure or non-finite estimate: retry with h/2 */
+    if (rc == 0) ctx->nonfinite = 1;
+    ctx->stats->nreject++;
+    s->ctl.rejected = 1;
+    ctx->h = 0.5 * h;
+    return COSROD_OK;
+  }
+  const double q = erk_control_ratio(&s->ctl, err);
+  if (err > 1.0) {
+    ctx->stats->nreject++;
+    ctx->h = q * h;
+    return COSROD_OK;
+  }
+  const int stiff = erk_control_stiff(&s->ctl, s->n, h, k[13], k[12], s->y1, s->ys);
+  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)s->n);
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)s->n);
+  s->t_old = ctx->t;
+  s->h_old = h;
+  ctx->t_old = ctx->t;
+  ctx->t += h;
+  ctx->h_last = h;
+  ctx->h = q * h;
+  ctx->stats->naccept++;
+  *accepted = 1;
+  s->dense_state = 1;
+  s->fsal_pending = 1;
+  if (stiff) {
+    ctx->stats->nstiff++;
+    if (!ctx->opts->stiff_continue)
+      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
+                              "dop853: the problem seems stiff at t = %.17g (step size limited by stability, "
+                              "|h lambda| at the boundary %.3g); use an implicit method",
+                              ctx->t, DOP853_BOUNDARY);
+  }
+  return COSROD_OK;
 }
 
 /* Evaluate stages 14..16 and the coefficients of the order-7 extension. */

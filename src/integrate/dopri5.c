@@ -2,17 +2,25 @@
  * 7 stages with FSAL (the last stage is f at the new point), as described in
  * Hairer–Nørsett–Wanner, Solving ODEs I, §II.5 (Table 5.2).
  *
- * PLACEHOLDER on the branch that prepares the clean-room rewrite: the
- * tableau, the stages (dopri5_stages) and the embedded error estimate
- * (dopri5_error) stay; the step-size control, the stiffness detection, the
- * initial step and the dense output are being rewritten.  alloc and free
- * work; reset evaluates f at the initial point and then, like step and
- * dense, returns COSROD_ERR_UNSUPPORTED with the message "dopri5: being
- * rewritten".  Never merged as is. */
+ * Control (erk_control.h, README.md "dopri5, dop853"): PI step-size
+ * control on the embedded order-4 estimate (err ~ h^5), initial step of
+ * HNW I §II.4 (start_step.c), stiffness test of HW II §IV.2 on the two
+ * stages evaluated at t + h.  Dense output: the continuous extension of
+ * order 4 of Dormand & Prince (HNW I §II.6), written as
+ *   u(θ) = y0 + θ²(3 − 2θ)(y1 − y0)
+ *          + h [θ(θ − 1)² k1 + θ²(θ − 1) k7 + θ²(θ − 1)² Σ_i d_i(θ) k_i],
+ * i.e. b_i(θ) = θ²(3 − 2θ) b_i + the Hermite corrections, with the
+ * published d_i(θ) below (they sum to zero, so Σ b_i(θ) = θ). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cosrod/integrate.h"
+#include "integrate/erk_control.h"
+#include "integrate/start_step.h"
+
+#define DOPRI5_BETA 0.04      /* PI exponent (HW II §IV.2: β between 0.04 and 0.08; own choice of the end) */
+#define DOPRI5_BOUNDARY 3.25  /* |hλ| at the edge of the stability domain on the real axis (README) */
 
 /* Butcher tableau (HNW I Table 5.2). */
 static const double C2 = 1.0 / 5.0, C3 = 3.0 / 10.0, C4 = 4.0 / 5.0, C5 = 8.0 / 9.0;
@@ -34,12 +42,11 @@ typedef struct dopri5_state {
   int n;
   double *k1, *k2, *k3, *k4, *k5, *k6, *k7; /* (n) stage derivatives; k1 = f(t, y) (FSAL) */
   double *y1, *ystage;                      /* (n) new solution, argument of stage 6 */
+  double *y0;                               /* (n) start of the last accepted step (dense output) */
+  int fsal_pending;                         /* k7 = f(t, y) of the new point: swap into k1 before the next step */
+  int dense_ok;                             /* stages of the last accepted step intact */
+  erk_control ctl;
 } dopri5_state;
-
-/* PLACEHOLDER: the missing control layer and dense output. */
-static cosrod_status being_rewritten(cosrod_step_ctx *ctx) {
-  return cosrod_step_fail(ctx, COSROD_ERR_UNSUPPORTED, ctx->t, "dopri5: being rewritten");
-}
 
 static void dopri5_free(void *s_) {
   dopri5_state *s = s_;
@@ -53,7 +60,7 @@ static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
   if (!s) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
   s->n = n;
-  s->k1 = calloc((size_t)n * 9, sizeof(double));
+  s->k1 = calloc((size_t)n * 10, sizeof(double));
   if (!s->k1) {
     free(s);
     return COSROD_ERR_NOMEM;
@@ -67,6 +74,8 @@ static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
   s->k7 = p += n;
   s->y1 = p += n;
   s->ystage = p += n;
+  s->y0 = p += n;
+  erk_control_init(&s->ctl, ctx, 5.0, DOPRI5_BETA, DOPRI5_BOUNDARY);
   *out = s;
   return COSROD_OK;
 }
@@ -79,13 +88,19 @@ static cosrod_status dopri5_f_start(dopri5_state *s, cosrod_step_ctx *ctx) {
                   : cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
                                      "right-hand side failed at the initial point t = %.17g", ctx->t);
   ctx->y_modified = 0;
+  s->fsal_pending = 0;
   return COSROD_OK;
 }
 
 static cosrod_status dopri5_reset(void *s_, cosrod_step_ctx *ctx) {
-  cosrod_status st = dopri5_f_start(s_, ctx);
+  dopri5_state *s = s_;
+  s->fsal_pending = 0;
+  s->dense_ok = 0;
+  erk_control_reset(&s->ctl);
+  cosrod_status st = dopri5_f_start(s, ctx);
   if (st != COSROD_OK) return st;
-  return being_rewritten(ctx);
+  if (ctx->h == 0.0) ctx->h = cosrod_integrate_start_step(ctx, s->k1, 5.0, 1, s->k2); /* k2..k4: 3n scratch */
+  return COSROD_OK;
 }
 
 /* Stages 2..7 of a step h from (t, y) with k1 = f(t, y): y1 = the 5th-order
@@ -130,21 +145,80 @@ static double dopri5_error(const dopri5_state *s, const cosrod_step_ctx *ctx, co
 static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
   dopri5_state *s = s_;
   *accepted = 0;
+  if (s->fsal_pending) {
+    double *tmp = s->k1;
+    s->k1 = s->k7;
+    s->k7 = tmp;
+    s->fsal_pending = 0;
+  }
+  s->dense_ok = 0;
   if (ctx->y_modified) {
     cosrod_status st = dopri5_f_start(s, ctx);
     if (st != COSROD_OK) return st;
   }
-  int rc = dopri5_stages(s, ctx, ctx->t, ctx->y, ctx->h);
-  if (rc < 0) return COSROD_ERR_CALLBACK;
+  const double h = ctx->h;
   ctx->stats->nsteps++;
-  (void)dopri5_error(s, ctx, ctx->y, ctx->h);
-  return being_rewritten(ctx);
+  int rc = dopri5_stages(s, ctx, ctx->t, ctx->y, h);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  const double err = rc > 0 ? NAN : dopri5_error(s, ctx, ctx->y, h);
+  if (!isfinite(err)) { /* recoverable f failure or non-finite estimate: retry with h/2 */
+    if (rc == 0) ctx->nonfinite = 1;
+    ctx->stats->nreject++;
+    s->ctl.rejected = 1;
+    ctx->h = 0.5 * h;
+    return COSROD_OK;
+  }
+  const double q = erk_control_ratio(&s->ctl, err);
+  if (err > 1.0) {
+    ctx->stats->nreject++;
+    ctx->h = q * h;
+    return COSROD_OK;
+  }
+  const int stiff = erk_control_stiff(&s->ctl, ctx->n, h, s->k7, s->k6, s->y1, s->ystage);
+  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)ctx->n);
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)ctx->n);
+  ctx->t_old = ctx->t;
+  ctx->t += h;
+  ctx->h_last = h;
+  ctx->h = q * h;
+  ctx->stats->naccept++;
+  *accepted = 1;
+  s->fsal_pending = 1;
+  s->dense_ok = 1;
+  if (stiff) {
+    ctx->stats->nstiff++;
+    if (!ctx->opts->stiff_continue)
+      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
+                              "dopri5: the problem seems stiff at t = %.17g (step size limited by stability, "
+                              "|h lambda| at the boundary %.3g); use an implicit method",
+                              ctx->t, DOPRI5_BOUNDARY);
+  }
+  return COSROD_OK;
 }
 
+/* Continuous extension, HNW I §II.6 (see the top of the file). */
 static cosrod_status dopri5_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
                                   double *out) {
-  (void)s_, (void)t, (void)idx, (void)nidx, (void)out;
-  return being_rewritten(ctx);
+  const dopri5_state *s = s_;
+  if (!s->dense_ok || ctx->h_last == 0.0) return COSROD_ERR_INVALID;
+  const double h = ctx->h_last, th = (t - ctx->t_old) / h, th1 = th - 1.0;
+  const double cub = th * th * (3.0 - 2.0 * th), w = th * th * th1 * th1;
+  const double d1 = -5.0 * (2558722523.0 - 31403016.0 * th) / 11282082432.0;
+  const double d3 = 100.0 * (882725551.0 - 15701508.0 * th) / 32700410799.0;
+  const double d4 = -25.0 * (443332067.0 - 31403016.0 * th) / 1880347072.0;
+  const double d5 = 32805.0 * (23143187.0 - 3489224.0 * th) / 199316789632.0;
+  const double d6 = -55.0 * (29972135.0 - 7076736.0 * th) / 822651844.0;
+  const double d7 = 10.0 * (7414447.0 - 829305.0 * th) / 29380423.0;
+  const double c1 = th * th1 * th1 + w * d1, c7 = th * th * th1 + w * d7;
+  const int m = idx ? nidx : s->n;
+  for (int q = 0; q < m; q++) {
+    const int i = idx ? idx[q] : q;
+    if (i < 0 || i >= s->n) return COSROD_ERR_INVALID;
+    const double corr = c1 * s->k1[i] + w * (d3 * s->k3[i] + d4 * s->k4[i] + d5 * s->k5[i] + d6 * s->k6[i]) +
+                        c7 * s->k7[i];
+    out[q] = s->y0[i] + cub * (s->y1[i] - s->y0[i]) + h * corr;
+  }
+  return COSROD_OK;
 }
 
 static const cosrod_step_type dopri5_type = {
