@@ -27,7 +27,7 @@
 #include "integrate/erk_control.h"
 #include "integrate/start_step.h"
 
-#define DOP853_BOUNDARY 6.0 /* |hλ| at the edge of the stability domain on the real axis (README) */
+#define DOP853_BOUNDARY 6.25 /* 0.98 x the real-axis stability boundary 6.394 (bench/integrators/erk_stability_boundary.py) */
 
 /* nodes */
 static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
