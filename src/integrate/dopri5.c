@@ -43,6 +43,7 @@ typedef struct dopri5_state {
   double *k1, *k2, *k3, *k4, *k5, *k6, *k7; /* (n) stage derivatives; k1 = f(t, y) (FSAL) */
   double *y1, *ystage;                      /* (n) new solution, argument of stage 6 */
   double *y0;                               /* (n) start of the last accepted step (dense output) */
+  double *mem;                              /* the single allocation (k1 and k7 swap roles) */
   int fsal_pending;                         /* k7 = f(t, y) of the new point: swap into k1 before the next step */
   int dense_ok;                             /* stages of the last accepted step intact */
   erk_control ctl;
@@ -51,7 +52,7 @@ typedef struct dopri5_state {
 static void dopri5_free(void *s_) {
   dopri5_state *s = s_;
   if (!s) return;
-  free(s->k1);
+  free(s->mem);
   free(s);
 }
 
@@ -65,6 +66,7 @@ static cosrod_status dopri5_alloc(void **out, cosrod_step_ctx *ctx) {
     free(s);
     return COSROD_ERR_NOMEM;
   }
+  s->mem = s->k1;
   double *p = s->k1;
   s->k2 = p += n;
   s->k3 = p += n;
