@@ -19,9 +19,9 @@
 #define R5_KAPPA 0.03       /* Newton stopping test: eta ||dW|| <= kappa (HW II §IV.8: kappa in [0.01, 0.1]) */
 #define R5_SAFETY 0.9       /* HW II §IV.8 safety factor, scaled by the Newton count */
 #define R5_FAC_MIN 0.2      /* hnew/h >= 0.2 (HNW I §II.4: facmin) */
-#define R5_FAC_MAX 8.0      /* hnew/h <= 8 (own experiment, bench/radau5_tuning.md) */
-#define R5_JAC_REUSE 0.001  /* recompute J when the last contraction exceeds this (own experiment) */
-#define R5_KEEP_LO 1.0      /* keep h and the LU when 1 <= hnew/h <= 1.2 (own experiment) */
+#define R5_FAC_MAX 8.0      /* hnew/h <= 8 (one-at-a-time study, bench/results/radau5-tuning.md) */
+#define R5_JAC_REUSE 0.001  /* recompute J when the last contraction exceeds this (bench/results/radau5-tuning.md) */
+#define R5_KEEP_LO 1.0      /* keep h and the LU when 1 <= hnew/h <= 1.2 (bench/results/radau5-tuning.md) */
 #define R5_KEEP_HI 1.2
 #define R5_TOL_EXP (2.0 / 3.0) /* internal rtol' = 0.1 rtol^(2/3): grid optimum, bench/results/radau5-tuning.md */
 #define R5_TOL_C 0.1

@@ -15,7 +15,7 @@
 
 #define RO_SAFETY 0.9     /* HNW I §II.4 (4.13): fac = 0.9 */
 #define RO_FAC_MIN 0.2    /* HNW I §II.4: facmin */
-#define RO_FAC_MAX 6.0    /* own experiment (bench/radau5_tuning.md, rodas part) */
+#define RO_FAC_MAX 6.0    /* own choice, README "rodas" (not tuned) */
 #define RO_H0 1e-6        /* default first step (own choice, README "rodas") */
 #define RO_MAX_SINGULAR 4 /* consecutive singular matrices (h / 8 tried) before failing */
 
