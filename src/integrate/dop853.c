@@ -27,7 +27,8 @@
 #include "integrate/erk_control.h"
 #include "integrate/start_step.h"
 
-#define DOP853_BOUNDARY 6.25 /* 0.98 x the real-axis stability boundary 6.394 (bench/integrators/erk_stability_boundary.py) */
+#define DOP853_BOUNDARY \
+  6.25 /* 0.98 x the real-axis stability boundary 6.394 (bench/integrators/erk_stability_boundary.py) */
 
 /* nodes */
 static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
@@ -181,7 +182,8 @@ static cosrod_status dop853_reset(void *s_, cosrod_step_ctx *ctx) {
   erk_control_reset(&s->ctl);
   cosrod_status st = dop853_f_start(s, ctx);
   if (st != COSROD_OK) return st;
-  if (ctx->h == 0.0) ctx->h = cosrod_integrate_start_step(ctx, s->k[1], 8.0, 1, s->k[2]); /* k2..k4: 3n scratch */
+  if (ctx->h == 0.0)
+    ctx->h = cosrod_integrate_start_step(ctx, s->k[1], 8.0, 1, s->k[2]); /* k2..k4: 3n scratch */
   return COSROD_OK;
 }
 

@@ -19,8 +19,9 @@
 #include "integrate/erk_control.h"
 #include "integrate/start_step.h"
 
-#define DOPRI5_BETA 0.04      /* PI exponent (HW II §IV.2: β between 0.04 and 0.08; own choice of the end) */
-#define DOPRI5_BOUNDARY 3.25 /* 0.98 x the real-axis stability boundary 3.307 (bench/integrators/erk_stability_boundary.py) */
+#define DOPRI5_BETA 0.04 /* PI exponent (HW II §IV.2: β between 0.04 and 0.08; own choice of the end) */
+#define DOPRI5_BOUNDARY \
+  3.25 /* 0.98 x the real-axis stability boundary 3.307 (bench/integrators/erk_stability_boundary.py) */
 
 /* Butcher tableau (HNW I Table 5.2). */
 static const double C2 = 1.0 / 5.0, C3 = 3.0 / 10.0, C4 = 4.0 / 5.0, C5 = 8.0 / 9.0;
@@ -44,8 +45,8 @@ typedef struct dopri5_state {
   double *y1, *ystage;                      /* (n) new solution, argument of stage 6 */
   double *y0;                               /* (n) start of the last accepted step (dense output) */
   double *mem;                              /* the single allocation (k1 and k7 swap roles) */
-  int fsal_pending;                         /* k7 = f(t, y) of the new point: swap into k1 before the next step */
-  int dense_ok;                             /* stages of the last accepted step intact */
+  int fsal_pending; /* k7 = f(t, y) of the new point: swap into k1 before the next step */
+  int dense_ok;     /* stages of the last accepted step intact */
   erk_control ctl;
 } dopri5_state;
 
@@ -136,8 +137,8 @@ static double dopri5_error(const dopri5_state *s, const cosrod_step_ctx *ctx, co
   const int n = s->n;
   double err = 0.0;
   for (int i = 0; i < n; i++) {
-    double e = h * (E1 * s->k1[i] + E3 * s->k3[i] + E4 * s->k4[i] + E5 * s->k5[i] + E6 * s->k6[i] +
-                    E7 * s->k7[i]);
+    double e =
+        h * (E1 * s->k1[i] + E3 * s->k3[i] + E4 * s->k4[i] + E5 * s->k5[i] + E6 * s->k6[i] + E7 * s->k7[i]);
     double sk = ctx->atol[i] + ctx->rtol[i] * fmax(fabs(y[i]), fabs(s->y1[i]));
     err += (e / sk) * (e / sk);
   }
@@ -216,8 +217,8 @@ static cosrod_status dopri5_dense(void *s_, cosrod_step_ctx *ctx, double t, cons
   for (int q = 0; q < m; q++) {
     const int i = idx ? idx[q] : q;
     if (i < 0 || i >= s->n) return COSROD_ERR_INVALID;
-    const double corr = c1 * s->k1[i] + w * (d3 * s->k3[i] + d4 * s->k4[i] + d5 * s->k5[i] + d6 * s->k6[i]) +
-                        c7 * s->k7[i];
+    const double corr =
+        c1 * s->k1[i] + w * (d3 * s->k3[i] + d4 * s->k4[i] + d5 * s->k5[i] + d6 * s->k6[i]) + c7 * s->k7[i];
     out[q] = s->y0[i] + cub * (s->y1[i] - s->y0[i]) + h * corr;
   }
   return COSROD_OK;

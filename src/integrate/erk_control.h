@@ -17,19 +17,19 @@
 
 #include "cosrod/integrate.h"
 
-#define ERK_SAFETY 0.9    /* HNW I §II.4 (4.13) */
-#define ERK_FAC_MIN 0.2   /* HNW I §II.4 */
-#define ERK_FAC_MAX 5.0   /* HNW I §II.4: facmax between 1.5 and 5 */
+#define ERK_SAFETY 0.9     /* HNW I §II.4 (4.13) */
+#define ERK_FAC_MIN 0.2    /* HNW I §II.4 */
+#define ERK_FAC_MAX 5.0    /* HNW I §II.4: facmax between 1.5 and 5 */
 #define ERK_STIFF_COUNT 10 /* net count of stability-limited tests before "stiff" (own choice) */
 
 typedef struct erk_control {
   double alpha, beta, safety, fac_min, fac_max, floor;
-  double err_old;   /* error of the last accepted step (1 before the first) */
-  int rejected;     /* last attempt rejected */
-  double boundary;  /* |h λ| stability boundary of the method on the negative real axis */
-  long period;      /* test every period-th accepted step; 0 = never */
-  long accepted;    /* accepted steps since reset */
-  int count;        /* leaky count of stability-limited tests */
+  double err_old;  /* error of the last accepted step (1 before the first) */
+  int rejected;    /* last attempt rejected */
+  double boundary; /* |h λ| stability boundary of the method on the negative real axis */
+  long period;     /* test every period-th accepted step; 0 = never */
+  long accepted;   /* accepted steps since reset */
+  int count;       /* leaky count of stability-limited tests */
 } erk_control;
 
 static inline void erk_control_init(erk_control *c, const cosrod_step_ctx *ctx, double k, double beta_default,

@@ -15,17 +15,19 @@
 #include "integrate/start_step.h"
 
 /* Defaults (README "radau5"). */
-#define R5_KMAX 7           /* Newton iterations per attempt */
-#define R5_KAPPA 0.03       /* Newton stopping test: eta ||dW|| <= kappa (HW II §IV.8: kappa in [0.01, 0.1]) */
-#define R5_SAFETY 0.9       /* HW II §IV.8 safety factor, scaled by the Newton count */
-#define R5_FAC_MIN 0.2      /* hnew/h >= 0.2 (HNW I §II.4: facmin) */
-#define R5_FAC_MAX 8.0      /* hnew/h <= 8 (one-at-a-time study, bench/results/radau5-tuning.md) */
-#define R5_JAC_REUSE 0.001  /* recompute J when the last contraction exceeds this (bench/results/radau5-tuning.md) */
-#define R5_KEEP_LO 1.0      /* keep h and the LU when 1 <= hnew/h <= 1.2 (bench/results/radau5-tuning.md) */
+#define R5_KMAX 7      /* Newton iterations per attempt */
+#define R5_KAPPA 0.03  /* Newton stopping test: eta ||dW|| <= kappa (HW II §IV.8: kappa in [0.01, 0.1]) */
+#define R5_SAFETY 0.9  /* HW II §IV.8 safety factor, scaled by the Newton count */
+#define R5_FAC_MIN 0.2 /* hnew/h >= 0.2 (HNW I §II.4: facmin) */
+#define R5_FAC_MAX 8.0 /* hnew/h <= 8 (one-at-a-time study, bench/results/radau5-tuning.md) */
+#define R5_JAC_REUSE \
+  0.001 /* recompute J when the last contraction exceeds this (bench/results/radau5-tuning.md) */
+#define R5_KEEP_LO 1.0 /* keep h and the LU when 1 <= hnew/h <= 1.2 (bench/results/radau5-tuning.md) */
 #define R5_KEEP_HI 1.2
-#define R5_TOL_EXP (2.0 / 3.0) /* internal rtol' = 0.1 rtol^(2/3): grid optimum, bench/results/radau5-tuning.md */
+#define R5_TOL_EXP \
+  (2.0 / 3.0) /* internal rtol' = 0.1 rtol^(2/3): grid optimum, bench/results/radau5-tuning.md */
 #define R5_TOL_C 0.1
-#define R5_MAX_SINGULAR 4   /* consecutive singular iteration matrices (h / 8 tried) before failing */
+#define R5_MAX_SINGULAR 4 /* consecutive singular iteration matrices (h / 8 tried) before failing */
 
 typedef struct radau5_state {
   radau5_stages *S;
@@ -73,8 +75,8 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
   s->keep_lo = knob(o->keep_h_lo, R5_KEEP_LO);
   s->keep_hi = knob(o->keep_h_hi, R5_KEEP_HI);
   s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
-  if (s->safety >= 1.0 || s->fac_min >= 1.0 || s->fac_max <= 1.0 || s->kappa >= 1.0 ||
-      s->keep_lo > 1.0 || s->keep_hi < 1.0) {
+  if (s->safety >= 1.0 || s->fac_min >= 1.0 || s->fac_max <= 1.0 || s->kappa >= 1.0 || s->keep_lo > 1.0 ||
+      s->keep_hi < 1.0) {
     free(s);
     return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t,
                             "radau5: options need safety < 1, fac_min < 1 < fac_max, newton_tol < 1, "
@@ -225,7 +227,8 @@ static cosrod_status prepare_matrices(radau5_state *s, cosrod_step_ctx *ctx, dou
     return COSROD_OK;
   }
   if (st == COSROD_ERR_INTERRUPTED)
-    return cosrod_step_fail(ctx, st, ctx->t, "radau5: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
+    return cosrod_step_fail(
+        ctx, st, ctx->t, "radau5: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
   if (st != COSROD_OK)
     return cosrod_step_fail(ctx, st, ctx->t, "radau5: LU decomposition failed (%s) at t = %.17g (h = %g)",
                             cosrod_strerror(st), ctx->t, h);
@@ -270,7 +273,8 @@ static cosrod_status accept(radau5_state *s, cosrod_step_ctx *ctx, double h, dou
   s->rejected = 0;
   double hnew = q * h;
   if (s->have_jac && q >= s->keep_lo && q <= s->keep_hi) hnew = h; /* keep h and the LU */
-  if (last && q >= 1.0 && fabs(h_req) > fabs(hnew)) hnew = h_req;  /* a clipped step says nothing against h_req */
+  if (last && q >= 1.0 && fabs(h_req) > fabs(hnew))
+    hnew = h_req; /* a clipped step says nothing against h_req */
   ctx->h = hnew;
   return COSROD_OK;
 }
@@ -295,9 +299,10 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
   if (st != COSROD_OK) return st;
   if (singular) {
     if (++s->nsingular >= R5_MAX_SINGULAR)
-      return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, ctx->t,
-                              "radau5: iteration matrix singular %d times in a row at t = %.17g (last h = %g)",
-                              s->nsingular, ctx->t, h);
+      return cosrod_step_fail(
+          ctx, COSROD_ERR_SINGULAR, ctx->t,
+          "radau5: iteration matrix singular %d times in a row at t = %.17g (last h = %g)", s->nsingular,
+          ctx->t, h);
     return retry(s, ctx, h, 0.5, 1);
   }
   s->nsingular = 0;

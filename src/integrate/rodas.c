@@ -23,10 +23,10 @@ typedef struct rodas_state {
   rodas_stages *S;
   double safety, fac_min, fac_max;
   int gustafsson;
-  int have_jac;      /* f, J (f_t) at the current (t, y) */
-  double h_acc_old;  /* last accepted step (predictive controller), 0 = none */
+  int have_jac;     /* f, J (f_t) at the current (t, y) */
+  double h_acc_old; /* last accepted step (predictive controller), 0 = none */
   double err_acc_old;
-  int rejected;      /* previous attempt rejected: no growth */
+  int rejected; /* previous attempt rejected: no growth */
   int nsingular;
 } rodas_state;
 
@@ -48,7 +48,8 @@ static cosrod_status rodas_alloc(void **out, cosrod_step_ctx *ctx) {
   s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
   if (s->safety >= 1.0 || s->fac_min >= 1.0 || s->fac_max <= 1.0) {
     free(s);
-    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "rodas: options need safety < 1, fac_min < 1 < fac_max");
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t,
+                            "rodas: options need safety < 1, fac_min < 1 < fac_max");
   }
   cosrod_status st = rodas_stages_create(&s->S, ctx);
   if (st != COSROD_OK) {
@@ -103,10 +104,10 @@ static cosrod_status jacobian(rodas_state *s, cosrod_step_ctx *ctx) {
   int rc = rodas_stages_jacobian(s->S, ctx);
   if (rc < 0) return COSROD_ERR_CALLBACK; /* message by the wrapper */
   if (rc > 0)
-    return cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
-                            "rodas: right-hand side or Jacobian %s at the accepted point t = %.17g",
-                            ctx->nonfinite ? "not finite" : "failed (recoverable code, but the point is fixed)",
-                            ctx->t);
+    return cosrod_step_fail(
+        ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
+        "rodas: right-hand side or Jacobian %s at the accepted point t = %.17g",
+        ctx->nonfinite ? "not finite" : "failed (recoverable code, but the point is fixed)", ctx->t);
   s->have_jac = 1;
   return COSROD_OK;
 }
@@ -126,13 +127,15 @@ static cosrod_status rodas_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
   st = rodas_stages_factor(S, ctx, h);
   if (st == COSROD_ERR_SINGULAR) {
     if (++s->nsingular >= RO_MAX_SINGULAR)
-      return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, ctx->t,
-                              "rodas: matrix 1/(h gamma) M - J singular %d times in a row at t = %.17g (last h = %g)",
-                              s->nsingular, ctx->t, h);
+      return cosrod_step_fail(
+          ctx, COSROD_ERR_SINGULAR, ctx->t,
+          "rodas: matrix 1/(h gamma) M - J singular %d times in a row at t = %.17g (last h = %g)",
+          s->nsingular, ctx->t, h);
     return retry(s, ctx, 0.5, 1);
   }
   if (st == COSROD_ERR_INTERRUPTED)
-    return cosrod_step_fail(ctx, st, ctx->t, "rodas: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
+    return cosrod_step_fail(
+        ctx, st, ctx->t, "rodas: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
   if (st != COSROD_OK)
     return cosrod_step_fail(ctx, st, ctx->t, "rodas: LU decomposition failed (%s) at t = %.17g (h = %g)",
                             cosrod_strerror(st), ctx->t, h);

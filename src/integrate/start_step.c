@@ -3,7 +3,8 @@
 
 #include "integrate/start_step.h"
 
-double cosrod_integrate_start_step(cosrod_step_ctx *ctx, const double *f0, double q, int euler, double *work) {
+double cosrod_integrate_start_step(cosrod_step_ctx *ctx, const double *f0, double q, int euler,
+                                   double *work) {
   const int n = ctx->n;
   double *sk = work, *y1 = work + n, *f1 = work + 2 * n;
   cosrod_integrate_scale(n, ctx->rtol, ctx->atol, ctx->y, NULL, sk);
