@@ -441,6 +441,7 @@ extern const cosrod_step_type *const cosrod_step_seulex;
 extern const cosrod_step_type *const cosrod_step_ida;
 extern const cosrod_step_type *const cosrod_step_cvode;
 extern const cosrod_step_type *const cosrod_step_galpha;
+extern const cosrod_step_type *const cosrod_step_odex;
 
 /* Method by name ("dopri5", ...); NULL if unknown or not built. */
 const cosrod_step_type *cosrod_step_type_by_name(const char *name);

@@ -22,6 +22,9 @@ static const cosrod_step_type *const *const method_table[] = {
 #ifdef COSROD_HAVE_METHOD_SEULEX
     &cosrod_step_seulex,
 #endif
+#ifdef COSROD_HAVE_METHOD_ODEX
+    &cosrod_step_odex,
+#endif
 #ifdef COSROD_HAVE_METHOD_GALPHA
     &cosrod_step_galpha,
 #endif

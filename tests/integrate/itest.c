@@ -9,6 +9,8 @@
 const itest_method itest_methods[] = {
     {"dopri5", 5, 1.0},
     {"dop853", 8, 1.0},
+    /* odex: the order varies with the controller; fixed-step orders 4, 6, 8 of T_{K-1,K-1} in test_odex.c */
+    {"odex", 0, 1.0},
     {"radau5", 5, 1.0},
     {"rodas", 4, 1.0},
     /* seulex: the extrapolated dense output (Hairer-Ostermann, kc-1 derivatives at the right end) is one

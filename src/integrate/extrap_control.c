@@ -1,0 +1,81 @@
+/* Order and step-size control of extrapolation methods: see extrap_control.h
+ * (method description: HNW I §II.9, Deuflhard 1983/1985; constants and their
+ * sources in the header and src/integrate/README.md). */
+#include "integrate/extrap_control.h"
+
+#include <math.h>
+
+void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const int *nseq, const double *work) {
+  if (kmax > COSROD_EXTRAP_KMAX) kmax = COSROD_EXTRAP_KMAX;
+  c->kmax = kmax;
+  c->gamma = gamma;
+  for (int j = 0; j < kmax; j++) {
+    c->nseq[j] = nseq[j];
+    c->work[j] = work[j];
+    c->err[j] = 0.0;
+    c->hfac[j] = 1.0;
+  }
+  c->rho = 0.38;
+  c->fac_min = 0.02;
+  c->fac_max = 4.0;
+  c->order_up = 0.9;
+  c->kmin = 2;
+}
+
+double cosrod_extrap_step_factor(const cosrod_extrap_ctrl *c, int j, double err) {
+  if (!(err > 0.0)) return c->fac_max;
+  if (!isfinite(err)) return c->fac_min;
+  double q = pow(c->rho / err, 1.0 / (c->gamma * j + 1));
+  return q < c->fac_min ? c->fac_min : (q > c->fac_max ? c->fac_max : q);
+}
+
+int cosrod_extrap_monitor(cosrod_extrap_ctrl *c, int j, int k, double err) {
+  c->err[j] = err;
+  c->hfac[j] = cosrod_extrap_step_factor(c, j, err);
+  if (!isfinite(err)) return COSROD_EXTRAP_REJECT;
+  if (j < k - 1) return COSROD_EXTRAP_CONTINUE;
+  if (err <= 1.0) return COSROD_EXTRAP_ACCEPT;
+  if (j >= k + 1 || j + 1 >= c->kmax) return COSROD_EXTRAP_REJECT;
+  /* predicted division of the error by the remaining columns up to k+1 */
+  double g = c->gamma, reach = 1.0;
+  for (int i = j + 1; i <= k + 1 && i < c->kmax; i++) reach *= pow(c->nseq[i] / c->nseq[0], g);
+  return err > reach ? COSROD_EXTRAP_REJECT : COSROD_EXTRAP_CONTINUE;
+}
+
+void cosrod_extrap_next(const cosrod_extrap_ctrl *c, int j, int k, int accepted, int no_increase, int *k_next,
+                        double *hfac_next) {
+  (void)k;
+  /* smallest work per unit step among the computed columns that have an
+   * estimate: after an acceptance the last two (the others are older
+   * information about a smaller step), after a rejection all of them */
+  int lo = accepted ? (j - 1 >= 1 ? j - 1 : 1) : 1;
+  int best = j;
+  double wbest = c->work[j] / c->hfac[j];
+  for (int i = j - 1; i >= lo; i--) {
+    double w = c->work[i] / c->hfac[i];
+    if (w < wbest) best = i, wbest = w;
+  }
+  double hf = c->hfac[best];
+  if (accepted && !no_increase && best == j && j + 1 <= c->kmax - 2 &&
+      (j == 1 || c->work[j] / c->hfac[j] < c->order_up * c->work[j - 1] / c->hfac[j - 1])) {
+    /* the work still falls with the order (or column 1, the lowest, has no
+     * predecessor to compare with): one column more, with the step that
+     * keeps the work per unit step (HNW I §II.9) */
+    best = j + 1;
+    hf = c->hfac[j] * c->work[j + 1] / c->work[j];
+    if (hf > c->fac_max) hf = c->fac_max;
+  }
+  if (best < c->kmin) best = c->kmin;
+  if (best > c->kmax - 2) best = c->kmax - 2;
+  if (no_increase && hf > 1.0) hf = 1.0;
+  *k_next = best;
+  *hfac_next = hf;
+}
+
+int cosrod_extrap_initial_column(const cosrod_extrap_ctrl *c, double rtol) {
+  double digits = rtol > 0.0 ? -log10(rtol) : 16.0;
+  int j = (int)floor((digits + 1.0) / c->gamma - 1.0 + 0.5);
+  if (j < c->kmin) j = c->kmin;
+  if (j > c->kmax - 2) j = c->kmax - 2;
+  return j;
+}
