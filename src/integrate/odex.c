@@ -37,7 +37,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "cosrod/integrate.h"
 #include "integrate/extrap_control.h"
@@ -47,9 +46,8 @@
 #define ODEX_KMIN 3         /* smallest target column: window 2..4, lowest order 6 (README) */
 #define ODEX_STIFF_WINDOW 15 /* accepted steps averaged by the stiffness test (README) */
 #define ODEX_STIFF_MEAN 0.5  /* stiff if the mean of |H| rho / beta_K over the window exceeds this (README) */
+#define ODEX_STIFF_Q 0.9     /* ... and the mean dissipativity index too (README) */
 #define ODEX_STAB_REJECT 2.0 /* reject a step with |H| rho > 2 beta_K (README) */
-#define ODEX_FAIL_WINDOW 100 /* attempts watched for stability failures (README) */
-#define ODEX_FAIL_COUNT 20   /* stiff if so many of them were stability failures (README) */
 
 typedef struct odex {
   int n, kmax, fixed;
@@ -57,15 +55,15 @@ typedef struct odex {
   int no_increase; /* the previous attempt was rejected */
   int stiff_count; /* accepted steps since the start or the last detection */
   double stiff_ratio[ODEX_STIFF_WINDOW]; /* |H| rho / beta_K of the last accepted steps (ring) */
-  long attempts;                          /* attempts since the start or the last detection */
-  unsigned char fail[ODEX_FAIL_WINDOW];   /* 1: the attempt was a stability failure (ring) */
-  int nfail;                              /* number of ones in fail[] */
+  double rho_power, q_power;              /* power iteration: dissipative rate, dissipativity index */
+  double stiff_q[ODEX_STIFF_WINDOW];      /* q_power of the last accepted steps (ring) */
   int have_f0;
   int nseq[COSROD_EXTRAP_KMAX];
   cosrod_extrap_ctrl ctl;
   double *f0, *f1;  /* (n) f(t, y) and f at the end of the accepted step */
   double *za, *zb;  /* (n) midpoint recursion */
   double *sk, *tmp; /* (n) error scale, work (2n for the initial step) */
+  double *pv;       /* (n) unit vector of the power iteration for rho (stiffness test) */
   double **T;       /* (kmax) x (n) tableau, in place: T[0] = T_{j,j} after column j */
   double **F;       /* (n_max) f values of the current column (F[0] = f0) */
   double **D;       /* raw midpoint derivatives, column j: D[off_j + l], l = 0 .. m_j */
@@ -76,7 +74,7 @@ typedef struct odex {
 static void odex_free(void *vs) {
   odex *s = vs;
   if (!s) return;
-  free(s->f0), free(s->f1), free(s->za), free(s->zb), free(s->sk), free(s->tmp);
+  free(s->f0), free(s->f1), free(s->za), free(s->zb), free(s->sk), free(s->tmp), free(s->pv);
   if (s->T)
     for (int j = 0; j < s->kmax; j++) free(s->T[j]);
   if (s->F)
@@ -119,11 +117,11 @@ static cosrod_status odex_alloc(void **state, cosrod_step_ctx *ctx) {
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
   s->f0 = malloc(nb), s->f1 = malloc(nb), s->za = malloc(nb), s->zb = malloc(nb);
-  s->sk = malloc(nb), s->tmp = malloc(2 * nb);
+  s->sk = malloc(nb), s->tmp = malloc(2 * nb), s->pv = malloc(nb);
   s->T = calloc((size_t)kmax, sizeof *s->T);
   s->F = calloc((size_t)s->nseq[kmax - 1], sizeof *s->F);
   s->D = calloc((size_t)s->off[kmax], sizeof *s->D);
-  int ok = s->f0 && s->f1 && s->za && s->zb && s->sk && s->tmp && s->T && s->F && s->D &&
+  int ok = s->f0 && s->f1 && s->za && s->zb && s->sk && s->tmp && s->pv && s->T && s->F && s->D &&
            cosrod_odex_dense_alloc(&s->dense, n, 2 * kmax) == 0;
   for (int j = 0; ok && j < kmax; j++) ok = (s->T[j] = malloc(nb)) != NULL;
   for (int i = 1; ok && i < s->nseq[kmax - 1]; i++) ok = (s->F[i] = malloc(nb)) != NULL;
@@ -145,9 +143,7 @@ static cosrod_status odex_reset(void *vs, cosrod_step_ctx *ctx) {
   s->have_f0 = 1;
   s->no_increase = 0;
   s->stiff_count = 0;
-  s->attempts = 0;
-  s->nfail = 0;
-  memset(s->fail, 0, sizeof s->fail);
+  for (int i = 0; i < ctx->n; i++) s->pv[i] = (i % 2 ? -1.0 : 1.0) / sqrt((double)ctx->n); /* all modes, highest too */
   ctx->y_modified = 0;
   if (s->fixed) {
     s->k = s->kmax - 1;
@@ -236,37 +232,64 @@ static double odex_beta(int K) {
   return K < (int)(sizeof beta / sizeof beta[0]) ? beta[K] : 1.07 * K + 1.0;
 }
 
-static cosrod_status odex_declare_stiff(odex *s, cosrod_step_ctx *ctx, const char *why, double value) {
+/* Stiffness test after an accepted step with K columns (README): over the
+ * last ODEX_STIFF_WINDOW accepted steps, the mean of |H| rho / beta_K
+ * exceeds ODEX_STIFF_MEAN and the mean dissipativity index q exceeds
+ * ODEX_STIFF_Q (rho, q from odex_power). */
+static cosrod_status odex_stiffness(odex *s, cosrod_step_ctx *ctx, double H, int K, double rho, double q) {
+  const int slot = s->stiff_count++ % ODEX_STIFF_WINDOW;
+  s->stiff_ratio[slot] = fabs(H) * rho / odex_beta(K);
+  s->stiff_q[slot] = q;
+  if (s->stiff_count < ODEX_STIFF_WINDOW) return COSROD_OK;
+  double mean = 0.0, qm = 0.0;
+  for (int i = 0; i < ODEX_STIFF_WINDOW; i++) {
+    mean += s->stiff_ratio[i] / ODEX_STIFF_WINDOW;
+    qm += s->stiff_q[i] / ODEX_STIFF_WINDOW;
+  }
+  if (!(mean > ODEX_STIFF_MEAN && qm > ODEX_STIFF_Q)) return COSROD_OK;
   s->stiff_count = 0;
-  s->attempts = 0;
-  s->nfail = 0;
-  memset(s->fail, 0, sizeof s->fail);
   ctx->stats->nstiff++;
   if (ctx->opts->stiff_continue) return COSROD_OK;
-  return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t, "odex: the problem seems to become stiff at t = %.17g (%s %.3g)",
-                          ctx->t, why, value);
+  return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
+                          "odex: the problem seems to become stiff at t = %.17g (|h| times the dissipative "
+                          "eigenvalue estimate at %.2f of the stability boundary, mean of %d steps)",
+                          ctx->t, mean, ODEX_STIFF_WINDOW);
 }
 
-/* Stiffness test after every attempt (README): (a) the mean of |H| rho /
- * beta_K over the last ODEX_STIFF_WINDOW accepted steps exceeds
- * ODEX_STIFF_MEAN, or (b) ODEX_FAIL_COUNT of the last ODEX_FAIL_WINDOW
- * attempts were stability failures (rejected with |H| rho > beta_K). */
-static cosrod_status odex_stiffness(odex *s, cosrod_step_ctx *ctx, double H, int K, double rho, int accepted) {
-  if (ctx->opts->stiff_test < 0 || s->fixed) return COSROD_OK;
-  const double ratio = fabs(H) * rho / odex_beta(K);
-  const int slot = (int)(s->attempts++ % ODEX_FAIL_WINDOW);
-  const unsigned char f = !accepted && ratio > 1.0;
-  s->nfail += (int)f - (int)s->fail[slot];
-  s->fail[slot] = f;
-  if (s->nfail >= ODEX_FAIL_COUNT)
-    return odex_declare_stiff(s, ctx, "stability failures in the last attempts:", (double)s->nfail);
-  if (!accepted) return COSROD_OK;
-  s->stiff_ratio[s->stiff_count++ % ODEX_STIFF_WINDOW] = ratio;
-  if (s->stiff_count < ODEX_STIFF_WINDOW) return COSROD_OK;
-  double mean = 0.0;
-  for (int i = 0; i < ODEX_STIFF_WINDOW; i++) mean += s->stiff_ratio[i] / ODEX_STIFF_WINDOW;
-  if (!(mean > ODEX_STIFF_MEAN)) return COSROD_OK;
-  return odex_declare_stiff(s, ctx, "mean |h| rho / stability boundary over the last accepted steps", mean);
+/* One step of a power iteration on the Jacobian at the accepted (t, y), f:
+ * w = (f(y + d v) - f(y)) / d ~ J v for the unit vector v, which is then
+ * replaced by w / ||w|| (README: the columns' own f values see the stiff
+ * modes only when they are already excited).  *rho = max(0, -v'w), the
+ * dissipative part of the Rayleigh quotient, *q = -v'w / ||w|| (1 for a
+ * dominant negative real eigenvalue, ~0 for an oscillatory or a saddle
+ * pair).  One f evaluation; both keep their values when f fails there
+ * (recoverable). */
+static int odex_power(odex *s, cosrod_step_ctx *ctx, double *rho, double *q) {
+  const int n = s->n;
+  double ny = 0.0;
+  for (int i = 0; i < n; i++) ny += ctx->y[i] * ctx->y[i];
+  const double d = sqrt(ctx->uround) * (1.0 + sqrt(ny));
+  double *yp = s->tmp, *fp = s->tmp + n;
+  for (int i = 0; i < n; i++) yp[i] = ctx->y[i] + d * s->pv[i];
+  int rc = cosrod_step_call_f(ctx, ctx->t, yp, fp);
+  if (rc < 0) return rc;
+  if (rc > 0) {
+    ctx->nonfinite = 0;
+    ctx->msg[0] = '\0';
+    return 0;
+  }
+  double nd = 0.0, mu = 0.0;
+  for (int i = 0; i < n; i++) {
+    fp[i] -= s->f0[i];
+    nd += fp[i] * fp[i];
+    mu += s->pv[i] * fp[i];
+  }
+  nd = sqrt(nd);
+  *rho = fmax(0.0, -mu / d);
+  *q = nd > 0.0 ? -mu / nd : 0.0;
+  if (nd > 0.0)
+    for (int i = 0; i < n; i++) s->pv[i] = fp[i] / nd;
+  return 0;
 }
 
 static cosrod_status odex_reject(odex *s, cosrod_step_ctx *ctx, double factor) {
@@ -324,8 +347,7 @@ static cosrod_status odex_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
     /* far outside the stability interval: the error estimate cannot be
      * trusted (README); retry inside it */
     s->k = j >= s->ctl.kmin ? j : s->ctl.kmin;
-    odex_reject(s, ctx, odex_beta(j + 1) / (fabs(H) * rho));
-    return odex_stiffness(s, ctx, H, j + 1, rho, 0);
+    return odex_reject(s, ctx, odex_beta(j + 1) / (fabs(H) * rho));
   }
   if (dec == COSROD_EXTRAP_ACCEPT) {
     int rc = cosrod_step_call_f(ctx, ctx->t + H, s->T[0], s->f1);
@@ -337,8 +359,7 @@ static cosrod_status odex_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
   if (!s->fixed) cosrod_extrap_next(&s->ctl, j, s->k, dec == COSROD_EXTRAP_ACCEPT, s->no_increase, &k_next, &hfac);
   if (dec != COSROD_EXTRAP_ACCEPT) {
     s->k = k_next;
-    odex_reject(s, ctx, hfac);
-    return odex_stiffness(s, ctx, H, j + 1, rho, 0);
+    return odex_reject(s, ctx, hfac);
   }
   /* accepted: y1 = T_{j,j}, f1 becomes the next f0 */
   *accepted = 1;
@@ -354,7 +375,9 @@ static cosrod_status odex_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
   s->k = k_next;
   s->no_increase = 0;
   ctx->h = s->fixed ? H : H * hfac;
-  return odex_stiffness(s, ctx, H, j + 1, rho, 1);
+  if (ctx->opts->stiff_test < 0 || s->fixed) return COSROD_OK;
+  if (odex_power(s, ctx, &s->rho_power, &s->q_power) < 0) return COSROD_ERR_CALLBACK;
+  return odex_stiffness(s, ctx, H, j + 1, s->rho_power, s->q_power);
 }
 
 static cosrod_status odex_dense_eval(void *vs, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,

@@ -107,7 +107,7 @@ TEST(fail_max_steps) {
   P->setup(&p);
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = o.atol = 1e-7;
-  o.max_steps = 50;
+  o.max_steps = 20; /* below every method's count for one period (odex: 48 steps) */
   char what[200];
   FOR_EACH_METHOD(T, M) {
     run_result r = run1(T, &p, &o, 0.0, P->y0, P->t_end, NULL);
@@ -116,7 +116,7 @@ TEST(fail_max_steps) {
     snprintf(what, sizeof what, "%s: ERR_MAX_STEPS", T->name);
     CHECK(what, r.st == COSROD_ERR_MAX_STEPS);
     snprintf(what, sizeof what, "%s: exactly max_steps attempted", T->name);
-    CHECK(what, r.s.nsteps == 50);
+    CHECK(what, r.s.nsteps == 20);
     snprintf(what, sizeof what, "%s: state kept at the last accepted step (0 < t < T, finite)", T->name);
     CHECK(what, r.t_last > 0.0 && r.t_last < P->t_end && finite_vec(4, r.y) && r.t_fail == r.t_last);
     snprintf(what, sizeof what, "%s: message names max_steps", T->name);
@@ -224,9 +224,15 @@ TEST(stiffness_detection_vdp) {
          r.s.nsteps, r.s.nstiff, r.msg);
     snprintf(what, sizeof what, "%s: ERR_STIFF", T->name);
     CHECK(what, r.st == COSROD_ERR_STIFF && r.s.nstiff == 1);
-    /* the first test is after 1000 accepted steps, 15 positive tests needed */
-    snprintf(what, sizeof what, "%s: detected after 1000..1100 accepted steps", T->name);
-    CHECK(what, r.s.naccept >= 1000 && r.s.naccept <= 1100);
+    if (strcmp(T->name, "odex") == 0) {
+      /* odex: the mean over a window of 15 accepted steps (odex.c), so not before the 15th */
+      snprintf(what, sizeof what, "%s: detected after 15..100 accepted steps", T->name);
+      CHECK(what, r.s.naccept >= 15 && r.s.naccept <= 100);
+    } else {
+      /* dopri5/dop853: the first test is after 1000 accepted steps, 15 positive tests needed */
+      snprintf(what, sizeof what, "%s: detected after 1000..1100 accepted steps", T->name);
+      CHECK(what, r.s.naccept >= 1000 && r.s.naccept <= 1100);
+    }
     snprintf(what, sizeof what, "%s: message says stiff", T->name);
     CHECK(what, strstr(r.msg, "stiff") != NULL && r.t_fail > 0.0 && r.t_fail < 2.0);
 

@@ -114,7 +114,7 @@ static int out_fn(double t, const double *y, void *user) {
  * Jacobian, projection, dense output at 20 output times) without allocating
  * after cosrod_integrator_create / init. */
 TEST(integration_loop_does_not_allocate) {
-  const char *methods[] = {"radau5", "rodas", "seulex", "dopri5", "dop853"};
+  const char *methods[] = {"radau5", "rodas", "seulex", "dopri5", "dop853", "odex"};
   cosrod_rod *rod = make_rod(10);
   cosrod_rod_data *d = cosrod_rod_data_create(rod);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE);
