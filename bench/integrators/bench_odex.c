@@ -4,15 +4,51 @@
  * counts.  Also runs the stiffness detector in counting mode
  * (stiff_continue) to show it does not fire on these non-stiff problems.
  *
- * Usage: bench_odex [--csv] [--methods m1,m2,...] */
+ * --stability prints instead the stability boundary beta_K of T_{K-1,K-1}
+ * (K columns, n_j = 4j + 2, no smoothing) on the negative real axis: the
+ * first x > 0 with |R(-x)| > 1 on a grid of step 1e-3, R the stability
+ * function of the extrapolated midpoint rule (the constants of odex.c).
+ *
+ * Usage: bench_odex [--csv] [--methods m1,m2,...] | --stability */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "itest.h"
 
+/* R(z) of T_{K-1,K-1} for y' = y: midpoint rule per column, Aitken–Neville in h^2. */
+static double stab_R(double z, int K) {
+  double T[16];
+  for (int j = 0; j < K; j++) {
+    const int n = 4 * j + 2;
+    const double h = z / n;
+    double a = 1.0, b = 1.0 + h;
+    for (int i = 1; i < n; i++) {
+      double c = a + 2.0 * h * b;
+      a = b, b = c;
+    }
+    T[j] = b;
+    for (int r = j - 1; r >= 0; r--) {
+      double q = (double)n / (4 * r + 2);
+      T[r] = T[r + 1] + (T[r + 1] - T[r]) / (q * q - 1.0);
+    }
+  }
+  return T[0];
+}
+
+static void stability(void) {
+  printf("K  order  beta_K (|R(-x)| <= 1 on (0, beta_K])\n");
+  for (int K = 2; K <= 12; K++) {
+    double x = 1e-3;
+    while (x < 100.0 && fabs(stab_R(-x, K)) <= 1.0) x += 1e-3;
+    printf("%-2d %5d  %.3f   (fit 1.07 K + 1 = %.2f)\n", K, 2 * K, x, 1.07 * K + 1.0);
+  }
+}
+
 int main(int argc, char **argv) {
   int csv = 0;
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--stability") == 0) return stability(), 0;
   const char *methods = "odex,dop853,dopri5";
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--csv") == 0) csv = 1;

@@ -6,12 +6,14 @@
  * One step of size H from (t0, y0): for each column j (0-based) the explicit
  * midpoint rule with n_j = 4j + 2 substeps h = H / n_j,
  *     z_0 = y0,  z_1 = z_0 + h f(z_0),  z_{i+1} = z_{i-1} + 2 h f(z_i),
- * gives T_{j,0} = z_{n_j} (no Gragg smoothing: the h^2 expansion holds for
- * the even index n_j without it, HNW I Theorem 9.2; smoothing would cost one
- * f per column for a damping only stiff problems need).  Aitken–Neville in
- * h^2 builds T_{j,k}; err_j = ||T_{j,j} - T_{j,j-1}|| (HNW I §II.9) drives
- * the shared controller (extrap_control.h).  The step is accepted with
- * y1 = T_{j,j}.
+ * gives T_{j,0} = z_{n_j} (no Gragg smoothing: Gragg's asymptotic
+ * expansion in h^2 holds at the even index n_j without it, HNW I §II.9;
+ * smoothing costs one f per column for a damping only stiff problems need).
+ * Aitken–Neville in h^2 builds T_{j,k}; err_j = ||T_{j,j} - T_{j,j-1}||
+ * (HNW I §II.9) drives the shared controller (extrap_control.h).  The step
+ * is accepted with y1 = T_{j,j}.  Cost of a step ending with column j:
+ * A_j = 1 + sum_{i<=j} (n_i - 1) evaluations (the 1 is f(y1), which is the
+ * next step's f(y0)), plus 1 for the stiffness test.
  *
  * Dense output (HNW I §II.9, Hairer & Ostermann 1990): n_j = 2 mod 4 puts
  * the step's midpoint at the odd index m_j = n_j / 2 of every column, so z_m
@@ -20,19 +22,21 @@
  * all have an h^2 expansion of the same parity; they are extrapolated over
  * the columns that have the stencil (l <= m_j), and the polynomial of degree
  * 2K + 3 (K accepted columns) matching y0, H f0, y1, H f1 and the 2K
- * midpoint derivatives is the dense output (order 2K - 1 in between, exact
- * at both ends).  Hairer–Ostermann's interpolation-error estimate is not
- * used (the step is controlled by the tableau only).
+ * midpoint derivatives is the dense output (local error O(H^(2K)), measured
+ * global order 2K like the steps; exact at both ends).  Hairer–Ostermann's
+ * interpolation-error estimate is not used (the step is controlled by the
+ * tableau only).
  *
- * Stiffness detection (own design after HW II §IV.2): the last column
- * computed gives rho = ||f(z_{n-1}) - f(z_{n-3})|| / ||z_{n-1} - z_{n-3}||
- * (z_{n-1} - z_{n-3} = 2h f(z_{n-2})), an estimate of the dominant
- * eigenvalue's modulus after n - 3 midpoint steps, which amplify a stiff
- * component (the midpoint rule is unstable on the negative real axis) as a
- * power iteration would.  An accepted step with K columns is
- * stability-limited when H rho > 0.8 beta_K, beta_K the negative-real-axis
- * stability boundary of T_{K-1,K-1} (computed in bench, README); 15 such
- * accepted steps in a row declare stiffness. */
+ * Stability and stiffness (own design after HW II §IV.2, constants from
+ * bench/results/odex.md): beta_K is the negative-real-axis stability
+ * boundary of T_{K-1,K-1}.  (i) A step whose last column gives
+ * |H| rho_c > 2 beta_K, rho_c = ||f(z_{n-1}) - f(z_{n-3})|| / ||z_{n-1} -
+ * z_{n-3}|| (the column's own f values, amplified by the midpoint rule's
+ * instability), is rejected even if its error estimate passes.  (ii) After
+ * every accepted step one power-iteration step on J (one f) gives the
+ * dissipative rate rho = max(0, -v'Jv) and the index q = -v'Jv / ||Jv||; the
+ * problem is declared stiff when over the last 15 accepted steps the mean
+ * of |H| rho / beta_K exceeds 0.5 and the mean of q exceeds 0.9. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
