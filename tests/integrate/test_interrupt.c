@@ -88,7 +88,7 @@ static void run(const char *method, int set_flag) {
   cosrod_integrator_free(it);
 }
 
-/* Explicit methods: a step is 6 (dopri5) or 12 (dop853) evaluations; a flag
+/* Explicit methods: a step is 6 (dopri5), 12 (dop853) or 7-150 (odex) evaluations; a flag
  * set in the 3rd evaluation (inside the first step) stops the run right after
  * it, not at the end of the step. */
 static void run_explicit(const char *method) {
@@ -129,6 +129,7 @@ static void run_explicit(const char *method) {
 
 TEST(dopri5_interrupted_in_a_step) { run_explicit("dopri5"); }
 TEST(dop853_interrupted_in_a_step) { run_explicit("dop853"); }
+TEST(odex_interrupted_in_a_step) { run_explicit("odex"); }
 TEST(radau5_interrupted_in_lu) { run("radau5", 1), run("radau5", 0); }
 TEST(rodas_interrupted_in_lu) { run("rodas", 1), run("rodas", 0); }
 TEST(seulex_interrupted_in_lu) { run("seulex", 1), run("seulex", 0); }
@@ -136,6 +137,7 @@ TEST(seulex_interrupted_in_lu) { run("seulex", 1), run("seulex", 0); }
 static const th_case cases[] = {
     TH_CASE(dopri5_interrupted_in_a_step),
     TH_CASE(dop853_interrupted_in_a_step),
+    TH_CASE(odex_interrupted_in_a_step),
     TH_CASE(radau5_interrupted_in_lu),
     TH_CASE(rodas_interrupted_in_lu),
     TH_CASE(seulex_interrupted_in_lu),
