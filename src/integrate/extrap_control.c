@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "cosrod/integrate.h"
+
 void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const int *nseq, const double *work) {
   if (kmax > COSROD_EXTRAP_KMAX) kmax = COSROD_EXTRAP_KMAX;
   c->kmax = kmax;
@@ -78,4 +80,37 @@ int cosrod_extrap_initial_column(const cosrod_extrap_ctrl *c, double rtol) {
   if (j < c->kmin) j = c->kmin;
   if (j > c->kmax - 2) j = c->kmax - 2;
   return j;
+}
+
+int cosrod_extrap_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work, double *h) {
+  const int n = ctx->n;
+  const double *y = ctx->y;
+  double d0 = 0.0, d1 = 0.0;
+  for (int i = 0; i < n; i++) {
+    const double sk = ctx->atol[i] + ctx->rtol[i] * fabs(y[i]);
+    d0 += (y[i] / sk) * (y[i] / sk);
+    d1 += (f0[i] / sk) * (f0[i] / sk);
+  }
+  d0 = sqrt(d0 / n), d1 = sqrt(d1 / n);
+  double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+  if (h0 > ctx->hmax) h0 = ctx->hmax;
+  double *y1 = work, *f1 = work + n;
+  for (int i = 0; i < n; i++) y1[i] = y[i] + ctx->dir * h0 * f0[i];
+  int rc = cosrod_step_call_f(ctx, ctx->t + ctx->dir * h0, y1, f1);
+  if (rc < 0) return rc;
+  if (rc > 0) {
+    ctx->nonfinite = 0;
+    *h = ctx->dir * 0.1 * h0;
+    return 0;
+  }
+  double d2 = 0.0;
+  for (int i = 0; i < n; i++) {
+    const double sk = ctx->atol[i] + ctx->rtol[i] * fabs(y[i]);
+    d2 += ((f1[i] - f0[i]) / sk) * ((f1[i] - f0[i]) / sk);
+  }
+  d2 = sqrt(d2 / n) / h0;
+  const double dm = fmax(d1, d2);
+  const double h1 = dm <= 1e-15 ? fmax(1e-6, 1e-3 * h0) : pow(0.01 / dm, 1.0 / (order + 1));
+  *h = ctx->dir * fmin(fmin(100.0 * h0, h1), ctx->hmax);
+  return 0;
 }

@@ -79,4 +79,17 @@ void cosrod_extrap_next(const cosrod_extrap_ctrl *c, int j, int k, int accepted,
  * -log10(rtol) + 1 (own rule; the controller corrects it within a few steps). */
 int cosrod_extrap_initial_column(const cosrod_extrap_ctrl *c, double rtol);
 
+/* Starting step size, HNW I §II.4 ("Starting step size", steps (a)-(f)), for
+ * a method of order `order` at (ctx->t, ctx->y) with f0 = f(t, y), norms
+ * weighted with sk = atol + rtol |y0|: d0 = ||y0||, d1 = ||f0||; h0 = 0.01
+ * d0/d1 (1e-6 if d0 or d1 < 1e-5); one explicit Euler step to y0 + h0 f0 and
+ * d2 = ||f(t + h0, .) - f0|| / h0; h1 = (0.01 / max(d1, d2))^(1/(order+1))
+ * (max(1e-6, 1e-3 h0) if max(d1, d2) <= 1e-15); h = min(100 h0, h1, hmax),
+ * signed with ctx->dir.  One f evaluation; work (2n).  A recoverable
+ * failure of f at the Euler point gives h = 0.1 h0; returns ERR_CALLBACK
+ * for a fatal one. */
+struct cosrod_step_ctx;
+int cosrod_extrap_initial_step(struct cosrod_step_ctx *ctx, int order, const double *f0, double *work,
+                               double *h);
+
 #endif /* COSROD_INTEGRATE_EXTRAP_CONTROL_H */
