@@ -22,6 +22,7 @@ void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const i
   c->fac_max = 4.0;
   c->order_up = 0.9;
   c->kmin = 2;
+  c->jmin_accept = 1;
 }
 
 double cosrod_extrap_step_factor(const cosrod_extrap_ctrl *c, int j, double err) {
@@ -36,7 +37,10 @@ int cosrod_extrap_monitor(cosrod_extrap_ctrl *c, int j, int k, double err) {
   c->hfac[j] = cosrod_extrap_step_factor(c, j, err);
   if (!isfinite(err)) return COSROD_EXTRAP_REJECT;
   if (j < k - 1) return COSROD_EXTRAP_CONTINUE;
-  if (err <= 1.0) return COSROD_EXTRAP_ACCEPT;
+  /* no early acceptance below the lowest target column: the next order
+   * choice needs the work of column k as well (README) */
+  if (err <= 1.0 && j >= c->jmin_accept) return COSROD_EXTRAP_ACCEPT;
+  if (err <= 1.0 && j + 1 >= c->kmax) return COSROD_EXTRAP_ACCEPT;
   if (j >= k + 1 || j + 1 >= c->kmax) return COSROD_EXTRAP_REJECT;
   /* predicted division of the error by the remaining columns up to k+1 */
   double g = c->gamma, reach = 1.0;
@@ -67,7 +71,11 @@ void cosrod_extrap_next(const cosrod_extrap_ctrl *c, int j, int k, int accepted,
     hf = c->hfac[j] * c->work[j + 1] / c->work[j];
     if (hf > c->fac_max) hf = c->fac_max;
   }
-  if (best < c->kmin) best = c->kmin;
+  if (best < c->kmin) {
+    /* raised to the lowest target: its own step if it was computed */
+    best = c->kmin;
+    if (best <= j) hf = c->hfac[best];
+  }
   if (best > c->kmax - 2) best = c->kmax - 2;
   if (no_increase && hf > 1.0) hf = 1.0;
   *k_next = best;

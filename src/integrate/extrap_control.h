@@ -51,6 +51,7 @@ typedef struct cosrod_extrap_ctrl {
   double fac_min, fac_max;          /* bounds of H_new / H [0.02, 4] */
   double order_up;                  /* raise the order if W_j < order_up W_{j-1} [0.9] */
   int kmin;                         /* smallest target column [2] */
+  int jmin_accept;                  /* lowest column whose err <= 1 accepts the step [1] */
   /* of the current step: */
   double err[COSROD_EXTRAP_KMAX];  /* err_j, j >= 1 */
   double hfac[COSROD_EXTRAP_KMAX]; /* H_j / H */

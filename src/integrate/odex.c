@@ -121,6 +121,7 @@ static cosrod_status odex_alloc(void **state, cosrod_step_ctx *ctx) {
   }
   cosrod_extrap_ctrl_init(&s->ctl, kmax, 2, s->nseq, work);
   s->ctl.kmin = ODEX_KMIN;
+  s->ctl.jmin_accept = ODEX_KMIN - 1;
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
   s->f0 = malloc(nb), s->f1 = malloc(nb), s->za = malloc(nb), s->zb = malloc(nb);

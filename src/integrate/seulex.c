@@ -8,12 +8,12 @@
  *
  * WORK IN PROGRESS (clean-room rewrite, issue 24), NOT FINISHED: the step,
  * the subdiagonal error estimate of the tableau, the shared order/step
- * control and J at every accepted step (kept across rejections) run; VdP
- * within 1.1x of the originals' f count at rtol 1e-4..1e-8, but Robertson
- * at rtol 1e-6 takes 7845 steps (originals 74), the dense output is wrong
- * (1e12 tol on the DAE test), there is no stability/convergence monitor of
- * the rows beyond "non-finite = convergence failure", and Jacobian reuse is
- * missing (the linear-problem test expects one J).  See README "seulex". */
+ * control and J at every accepted step (kept across rejections) run (VdP
+ * eps = 1e-6 and Robertson at rtol 1e-4 ... 1e-8 within 1.0-1.6x of the
+ * originals' f count, 1.2-2.3x their LU count); missing: a stability /
+ * convergence monitor of the rows beyond "non-finite = convergence
+ * failure", Jacobian reuse across steps, the work-precision acceptance run.
+ * See README "seulex". */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +75,7 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   }
   cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
   s->ctl.kmin = SEULEX_KMIN;
+  s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
   st = seulex_tableau_create(&s->T, n, kmax, s->nseq);
@@ -156,7 +157,8 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
   int dec = COSROD_EXTRAP_CONTINUE, j;
   for (j = 0; j <= last; j++) {
     cosrod_status st = seulex_sweep_factor(s->L, ctx, s->T, j + 1, H);
-    if (st == COSROD_ERR_INTERRUPTED) return st;
+    if (st == COSROD_ERR_INTERRUPTED)
+      return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g", t0);
     if (st != COSROD_OK) return seulex_reject(s, ctx, 0.5, 1); /* singular: smaller step, new J */
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
     if (rc == 0) rc = seulex_sweep_finish(s->T, s->L, ctx, j + 1, t0, H);
@@ -166,7 +168,7 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
     if (j == 0) continue;
     const double *y1 = seulex_tableau_row(s->T, s->T->tab, 1);
     cosrod_integrate_scale(n, ctx->rtol, ctx->atol, s->y0, y1, s->w);
-    double err = seulex_tableau_error(s->T, ctx, s->w);
+    double err = seulex_tableau_error(s->T, ctx, s->w); /* subdiagonal, HW II §IV.9 (README) */
     if (!isfinite(err)) {
       dec = COSROD_EXTRAP_REJECT;
       break;
