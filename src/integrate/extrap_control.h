@@ -34,7 +34,10 @@
  *                10 % hysteresis so that the order does not oscillate (own
  *                choice, bench/results/odex.md).
  * After a rejection the next step may not grow (HNW I §II.4: facmax = 1
- * right after a rejected step) and the order may not increase. */
+ * right after a rejected step) and the order may not increase.
+ * Early acceptance (err_{k-1} <= 1) only from column jmin_accept on (odex:
+ * kmin - 1, seulex: kmin; README); a target raised to kmin takes that
+ * column's own step when it was computed. */
 #ifndef COSROD_INTEGRATE_EXTRAP_CONTROL_H
 #define COSROD_INTEGRATE_EXTRAP_CONTROL_H
 
