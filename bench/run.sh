@@ -229,6 +229,10 @@ for f in "$R"/steps-*.csv; do
   fi
 done
 
+echo "== integrators: work-precision against the originals' curve"
+sh "$ROOT/bench/integrators/work_precision.sh" "$B" > "$W/wp.log" ||
+  echo "work-precision: a run failed or a ratio exceeds 1.5, see bench/results/work-precision.md" >&2
+
 echo "== report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
   python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"

@@ -7,7 +7,7 @@
  * Printed as a table, written as CSV, and plotted with gnuplot (error vs
  * wall time, one panel per problem) into OUTDIR.  A second table puts the
  * counts next to those of Hairer's originals where they are published
- * (/work/shared/reference/integrators.md).
+ * (itest.c, as published with the codes' test runs).
  *
  * Usage: bench_integrators [OUTDIR] [--quick]
  *   OUTDIR defaults to bench-out/integrators; --quick runs rtol 1e-2..1e-6. */
@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
   }
 
   /* comparison with the originals */
-  printf("\nCounts vs Hairer's originals (ours / original; integrators.md)\n");
+  printf("\nCounts vs Hairer's originals (ours / original)\n");
   printf("%-8s %-10s %7s %15s %11s %13s %11s %11s\n", "method", "problem", "rtol", "nfev", "njev", "nsteps",
          "nreject", "ndecomp");
   for (size_t i = 0; i < itest_reference_count; i++) {

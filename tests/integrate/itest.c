@@ -26,8 +26,11 @@ const itest_method itest_methods[] = {
 };
 const size_t itest_method_count = sizeof itest_methods / sizeof itest_methods[0];
 
-/* Counts of the original codes, /work/shared/reference/integrators.md
- * (nfev / njev / nsteps / naccept / nreject / ndecomp; -1 = not published). */
+/* Counts of Hairer & Wanner's original codes RADAU5, RODAS, SEULEX, DOPRI5 and
+ * DOP853 on these problems with an analytic Jacobian, one call to t_end, as
+ * published with the codes' test runs (nfev / njev / nsteps / naccept /
+ * nreject / ndecomp; -1 = not published).  A yardstick of efficiency, noted
+ * beside ours; the acceptance criterion is test_work_precision.c. */
 const itest_counts itest_reference_counts[] = {
     {"dopri5", "arenstorf", 1e-7, 1e-7, 1442, -1, 240, 216, 22, -1},
     {"dop853", "arenstorf", 1e-7, 1e-7, 1361, -1, 116, 83, 32, -1},

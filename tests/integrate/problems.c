@@ -1,17 +1,8 @@
 /* Test problems for the integrators; see problems.h.
  *
- * Sources of the reference values:
- *  - Van der Pol (eps = 1e-6, Hairer's scaling y2' = ((1-y1^2) y2 - y1)/eps)
- *    and Robertson at t = 1e11: /work/shared/reference/integrators.md (values
- *    of Hairer–Wanner vol. II / the Test Set for IVP Solvers).
- *  - HIRES at t = 321.8122: Test Set for IVP Solvers (Mazzia & Magherini,
- *    Univ. Bari), problem "hires", subroutine hiressol ("computed using true
- *    double precision RADAU5 on Cray C90, uround = 1.01e-19, rtol = atol =
- *    h0 = 1.1e-18").
- *  - Pleiades at t = 3: Test Set for IVP Solvers, problem "plei" (Hairer
- *    vol. I §II.10), reference solution given there to 16 digits.
- *  - Arenstorf orbit: periodic, y(T) = y(0) (HNW I §II.0, T from
- *    integrators.md).
+ * The reference solutions at the end times, with their published sources,
+ * are in reference_solutions.c.  Exact solutions and invariants:
+ *  - Arenstorf orbit: periodic, y(T) = y(0) (HNW I §II.0).
  *  - Linear system and spring chain: exact solutions derived here (block
  *    triangular system; modal decomposition of the chain, eigenvectors
  *    sin(i j pi/(N+1))).
@@ -60,7 +51,6 @@ static void vdp_m1_setup(cosrod_ode_problem *p) {
   p->m2 = 1;
 }
 static const double vdp_y0[2] = {2.0, 0.0};
-static const double vdp_ref[2] = {1.7061677321704650, -0.892809701024817};
 
 /* ---------------------------------------------------------------- Robertson */
 static int rob_f(double t, const double *y, double *f, void *u) {
@@ -144,7 +134,6 @@ static void robdae_setup(cosrod_ode_problem *p) {
   p->dae_id = robdae_id;
 }
 static const double rob_y0[3] = {1.0, 0.0, 0.0};
-static const double rob_ref[3] = {2.083340149701293e-08, 8.333360770334779e-14, 0.9999999791665152};
 
 /* ---------------------------------------------------------------- HIRES */
 static int hires_f(double t, const double *y, double *f, void *u) {
@@ -180,9 +169,35 @@ static void hires_setup(cosrod_ode_problem *p) {
   p->jac = hires_jac;
 }
 static const double hires_y0[8] = {1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0057};
-static const double hires_ref[8] = {0.7371312573325668e-3, 0.1442485726316185e-3, 0.5888729740967575e-4,
-                                    0.1175651343283149e-2, 0.2386356198831331e-2, 0.6238968252742796e-2,
-                                    0.2849998395185769e-2, 0.2850001604814231e-2};
+
+/* ---------------------------------------------------------------- OREGO
+ * Oregonator (Field & Noyes), HW II §IV.10: s = 77.27, w = 0.161,
+ * q = 8.375e-6, y(0) = (1, 2, 3), t in [0, 360]. */
+static const double OR_S = 77.27, OR_W = 0.161, OR_Q = 8.375e-6;
+static int orego_f(double t, const double *y, double *f, void *u) {
+  (void)t, (void)u;
+  f[0] = OR_S * (y[1] + y[0] * (1.0 - OR_Q * y[0] - y[1]));
+  f[1] = (y[2] - (1.0 + y[0]) * y[1]) / OR_S;
+  f[2] = OR_W * (y[0] - y[2]);
+  return 0;
+}
+static int orego_jac(double t, const double *y, double *J, int ld, void *u) {
+  (void)t, (void)u;
+  J[0 + 0 * ld] = OR_S * (1.0 - 2.0 * OR_Q * y[0] - y[1]);
+  J[0 + 1 * ld] = OR_S * (1.0 - y[0]);
+  J[1 + 0 * ld] = -y[1] / OR_S;
+  J[1 + 1 * ld] = -(1.0 + y[0]) / OR_S;
+  J[1 + 2 * ld] = 1.0 / OR_S;
+  J[2 + 0 * ld] = OR_W;
+  J[2 + 2 * ld] = -OR_W;
+  return 0;
+}
+static void orego_setup(cosrod_ode_problem *p) {
+  p->n = 3;
+  p->f = orego_f;
+  p->jac = orego_jac;
+}
+static const double orego_y0[3] = {1.0, 2.0, 3.0};
 
 /* ---------------------------------------------------------------- Arenstorf */
 static const double AR_MU = 0.012277471;
@@ -274,13 +289,6 @@ static void plei_m1_setup(cosrod_ode_problem *p) {
 }
 static const double plei_y0[28] = {3, 3, -1, -3, 2, -2,   2,    3, -3, 2, 0,     0, -4, 4,
                                    0, 0, 0,  0,  0, 1.75, -1.5, 0, 0,  0, -1.25, 1, 0,  0};
-static const double plei_ref[28] = {
-    0.3706139143970502,  3.237284092057233,   -3.222559032418324,  0.6597091455775310, 0.3425581707156584,
-    1.562172101400631,   -0.7003092922212495, -3.943437585517392,  -3.271380973972550, 5.225081843456543,
-    -2.590612434977470,  1.198213693392275,   -0.2429682344935824, 1.091449240428980,  3.417003806314313,
-    1.354584501625501,   -2.590065597810775,  2.025053734714242,   -1.155815100160448, -0.8072988170223021,
-    0.5952396354208710,  -3.741244961234010,  0.3773459685750630,  0.9386858869551073, 0.3667922227200571,
-    -0.3474046353808490, 2.344915448180937,   -1.947020434263292};
 
 /* ---------------------------------------------------------------- linear system
  * y0' = -y1, y1' = y0 (rotation, |lambda| = 1); y2' = -y2 + y3, y3' = -2 y3
@@ -517,17 +525,21 @@ static void chain_il_exact(double t, double *y) {
  * bound (units of tol: about 3x the worst of the one-step codes measured here; non-stiff: dopri5/dop853,
  * stiff: radau5/rodas/seulex, e.g. seulex 1.8 on vdp, dopri5 1.4e4 on the Arenstorf orbit), setup */
 static itest_problem table[] = {
-    ROW("vdp", ITP_STIFF, 0, 2, 2.0, vdp_y0, vdp_ref, NULL, 0, NULL, 1.0, 1e-6, 10.0, vdp_setup),
-    ROW("vdp_m1", ITP_STIFF, 0, 2, 2.0, vdp_y0, vdp_ref, NULL, 0, NULL, 1.0, 1e-6, 10.0, vdp_m1_setup),
-    ROW("robertson", ITP_STIFF, 0, 3, 1e11, rob_y0, rob_ref, NULL, 0, NULL, 1e-6, 1e-6, 5.0, rob_setup),
-    ROW("robertson_dae", ITP_STIFF, COSROD_STEP_MASS | COSROD_STEP_DAE, 3, 1e11, rob_y0, rob_ref, NULL, 0,
-        NULL, 1e-6, 1e-6, 5.0, robdae_setup),
-    ROW("hires", ITP_STIFF, 0, 8, 321.8122, hires_y0, hires_ref, NULL, 0, NULL, 1e-4, 1e-6, 10.0,
+    ROW("vdp", ITP_STIFF, 0, 2, 2.0, vdp_y0, itest_ref_vdp, NULL, 0, NULL, 1.0, 1e-6, 10.0, vdp_setup),
+    ROW("vdp_m1", ITP_STIFF, 0, 2, 2.0, vdp_y0, itest_ref_vdp, NULL, 0, NULL, 1.0, 1e-6, 10.0, vdp_m1_setup),
+    ROW("robertson", ITP_STIFF, 0, 3, 1e11, rob_y0, itest_ref_robertson, NULL, 0, NULL, 1e-6, 1e-6, 5.0,
+        rob_setup),
+    ROW("robertson_dae", ITP_STIFF, COSROD_STEP_MASS | COSROD_STEP_DAE, 3, 1e11, rob_y0, itest_ref_robertson,
+        NULL, 0, NULL, 1e-6, 1e-6, 5.0, robdae_setup),
+    ROW("hires", ITP_STIFF, 0, 8, 321.8122, hires_y0, itest_ref_hires, NULL, 0, NULL, 1e-4, 1e-6, 10.0,
         hires_setup),
-    ROW("arenstorf", ITP_NONSTIFF, 0, 4, ITEST_ARENSTORF_T, aren_y0, aren_y0, NULL, 0, NULL, 1.0, 1e-7, 5e4,
-        aren_setup),
-    ROW("pleiades", ITP_NONSTIFF, 0, 28, 3.0, plei_y0, plei_ref, NULL, 0, NULL, 1.0, 1e-7, 3e3, plei_setup),
-    ROW("pleiades_m1", ITP_NONSTIFF, 0, 28, 3.0, plei_y0, plei_ref, NULL, 0, NULL, 1.0, 1e-7, 3e3,
+    ROW("orego", ITP_STIFF, 0, 3, 360.0, orego_y0, itest_ref_orego, NULL, 0, NULL, 1e-6, 1e-6, 10.0,
+        orego_setup),
+    ROW("arenstorf", ITP_NONSTIFF, 0, 4, ITEST_ARENSTORF_T, aren_y0, itest_ref_arenstorf, NULL, 0, NULL, 1.0,
+        1e-7, 5e4, aren_setup),
+    ROW("pleiades", ITP_NONSTIFF, 0, 28, 3.0, plei_y0, itest_ref_pleiades, NULL, 0, NULL, 1.0, 1e-7, 3e3,
+        plei_setup),
+    ROW("pleiades_m1", ITP_NONSTIFF, 0, 28, 3.0, plei_y0, itest_ref_pleiades, NULL, 0, NULL, 1.0, 1e-7, 3e3,
         plei_m1_setup),
     ROW("linear", ITP_NONSTIFF | ITP_EXACT, 0, 4, 5.0, lin_y0, NULL, lin_exact, 0, NULL, 1.0, 1e-6, 10.0,
         lin_setup),

@@ -4,7 +4,8 @@
  * Each problem carries its right-hand side, analytic Jacobian (dense, and
  * banded / second-order where meaningful), initial values, end time and a
  * reference solution at the end time (published values, an exact solution,
- * or invariants).  Sources of the reference values are given in problems.c. */
+ * or invariants).  The published reference values and their sources are in
+ * reference_solutions.c. */
 #ifndef COSROD_TESTS_INTEGRATE_PROBLEMS_H
 #define COSROD_TESTS_INTEGRATE_PROBLEMS_H
 
@@ -31,7 +32,7 @@ typedef struct itest_problem {
   /* invariants of y (n) written to inv (ninv), or NULL */
   int ninv;
   void (*invariants)(const double *y, double *inv);
-  double atol_per_rtol; /* atol = atol_per_rtol * rtol in tests (Robertson 1e-6, else 1) */
+  double atol_per_rtol; /* atol = atol_per_rtol * rtol in tests (Robertson, OREGO 1e-6; HIRES 1e-4; else 1) */
   double tol;           /* rtol used by the conformance suite */
   /* allowed end error in units of the tolerance, max_i |y_i - ref_i| / (atol + rtol |ref_i|):
      the global error of a tolerance-controlled method is tol times the problem's error
@@ -50,6 +51,11 @@ const itest_problem *itest_problem_by_name(const char *name);
 double itest_scaled_error(int n, const double *y, const double *ref, double rtol, double atol);
 /* Max abs error. */
 double itest_max_error(int n, const double *y, const double *ref);
+
+/* Reference solutions at t_end of vdp (and at t = 1), robertson, hires, orego, pleiades and
+ * arenstorf (published values, sources in reference_solutions.c). */
+extern const double itest_ref_vdp[2], itest_ref_vdp_t1[2], itest_ref_robertson[3], itest_ref_hires[8],
+    itest_ref_orego[3], itest_ref_pleiades[28], itest_ref_arenstorf[4];
 
 /* Exported constants of some problems (for specific tests). */
 #define ITEST_ARENSTORF_T 17.0652165601579625588917206249

@@ -1,11 +1,12 @@
 /* RADAU5-specific tests (the conformance suite covers the shared problems):
- * counts and end values against Hairer's originals on Van der Pol and
- * Robertson, the M1/M2 second-order reduction (one and two q-blocks, with a
- * mass matrix) against the full system, banded against dense iteration
- * matrices, own against LAPACK LU, an index-3 DAE (Cartesian pendulum) against
- * the minimal-coordinate ODE, dense output (interpolation and order), options
- * (classical controller, Jacobian reuse, finite-difference Jacobian),
- * backward integration and a singular iteration matrix. */
+ * end values against the reference solutions on Van der Pol and Robertson
+ * (the originals' counts noted beside ours), the M1/M2 second-order
+ * reduction (one and two q-blocks, with a mass matrix) against the full
+ * system, banded against dense iteration matrices, own against LAPACK LU, an
+ * index-3 DAE (Cartesian pendulum) against the minimal-coordinate ODE, dense
+ * output (interpolation and order), options (classical controller, Jacobian
+ * reuse, finite-difference Jacobian), backward integration and a singular
+ * iteration matrix. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,19 +66,14 @@ static void note_stats(const char *label, const cosrod_integrate_stats *s) {
 }
 
 /* ======================================================================== */
-/* Counts and end values of the originals (integrators.md)                  */
+/* Counts of the originals (noted) and end values                          */
 /* ======================================================================== */
 
 /* Hairer's RADAU5 counts (nfev/njev/nsteps/naccept/nreject/ndecomp) at rtol
  * 1e-4, 1e-6, 1e-8: VdP eps = 1e-6 on [0, 2] (atol = rtol), Robertson on
- * [0, 1e11] (atol = 1e-6 rtol).  radau5.c is written from the method
- * description (HW II §IV.8), not from the Fortran: the same Newton, error and
- * step-size control in a different formulation (e.g. the book's contraction
- * rate Θ_k, our own retry factor after a Newton failure, rounding in a
- * different order), so identical counts are not expected; each count must be
- * within 10 % (+-1 for the small rejection counts) of Hairer's (measured:
- * Robertson identical, VdP within 1.3 % except nreject 8 vs 7, see the
- * notes).
+ * [0, 1e11] (atol = 1e-6 rtol), noted beside ours: a yardstick of efficiency,
+ * checked by the work-precision criterion of test_work_precision.c, not a
+ * target to match.
  * End values: the published reference solutions; the global error of a
  * tolerance-proportional method at these tolerances is at most a few tol
  * (measured <= 0.6 tol units), so 10 tol units is the bound. */
@@ -86,7 +82,6 @@ static void check_counts(const char *problem, const long ref[3][6]) {
   CHECK("problem exists", P != NULL);
   if (!P) return;
   const double tols[3] = {1e-4, 1e-6, 1e-8};
-  const char *names[6] = {"nfev", "njev", "nsteps", "naccept", "nreject", "ndecomp"};
   char what[160];
   for (int k = 0; k < 3; k++) {
     cosrod_ode_problem p;
@@ -100,10 +95,6 @@ static void check_counts(const char *problem, const long ref[3][6]) {
     NOTE("%s rtol %g: ours %ld/%ld/%ld/%ld/%ld/%ld, original %ld/%ld/%ld/%ld/%ld/%ld", problem, tols[k],
          ours[0], ours[1], ours[2], ours[3], ours[4], ours[5], ref[k][0], ref[k][1], ref[k][2], ref[k][3],
          ref[k][4], ref[k][5]);
-    for (int c = 0; c < 6; c++) {
-      snprintf(what, sizeof what, "%s rtol %g: %s within 10%% (+-1) of Hairer's", problem, tols[k], names[c]);
-      CHECK_CLOSE(what, (double)ours[c], (double)ref[k][c], 0.10, 1.0);
-    }
     double e = itest_scaled_error(P->n, r.y, P->yref, tols[k], tols[k] * P->atol_per_rtol);
     snprintf(what, sizeof what, "%s rtol %g: end error in tol units", problem, tols[k]);
     CHECK_LE(what, e, 10.0);
@@ -122,7 +113,7 @@ TEST(counts_robertson) {
   check_counts("robertson", ref);
 }
 
-/* Van der Pol at t = 1 through dense output (reference from integrators.md).
+/* Van der Pol at t = 1 through dense output (reference: reference_solutions.c).
  * The collocation polynomial has error O(h^4) between the step ends; at
  * rtol 1e-8 the solution at t = 1 (slow phase) is accurate to a few 1e-7
  * (measured), bound 1e-6 absolute. */
@@ -148,7 +139,7 @@ TEST(vdp_dense_at_1) {
   if (!it) return;
   cosrod_status st = cosrod_integrate(it, 0.0, P->y0, 2.0, &out, NULL);
   CHECK("status OK", st == COSROD_OK);
-  const double ref[2] = {-1.8636462548081339, 0.7535430865435435};
+  const double *ref = itest_ref_vdp_t1;
   CHECK_NEAR("y1(1) by dense output", y1[0], ref[0], 1e-6);
   CHECK_NEAR("y2(1) by dense output", y1[1], ref[1], 1e-6);
   cosrod_integrator_free(it);

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Work-precision of the integrators of this build beside the stored curve of
+# the original methods (bench/results/work-precision-original.csv, see
+# work-precision-original.md): writes bench/results/work-precision.md (per
+# method and problem the work ratio at equal achieved accuracy) and the runs
+# of this build as bench/results/work-precision-current.csv.
+# Usage: bench/integrators/work_precision.sh BUILD_DIR     (needs the target work_precision)
+# Exit status 1 if a run failed or a ratio exceeds the factor 1.5.
+set -eu
+B=${1:?usage: bench/integrators/work_precision.sh BUILD_DIR}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case "$B" in /*) ;; *) B="$(pwd)/$B" ;; esac
+WP="$B/bench/integrators/work_precision"
+[ -x "$WP" ] || { echo "missing $WP (cmake --build $B --target work_precision)" >&2; exit 1; }
+cd "$ROOT"
+"$WP" --original bench/results/work-precision-original.csv --csv bench/results/work-precision-current.csv \
+  --md bench/results/work-precision.md
