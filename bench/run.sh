@@ -233,6 +233,11 @@ echo "== integrators: work-precision against the originals' curve"
 sh "$ROOT/bench/integrators/work_precision.sh" "$B" > "$W/wp.log" ||
   echo "work-precision: a run failed or a ratio exceeds 1.5, see bench/results/work-precision.md" >&2
 
+echo "== integrators: odex work-precision beside dop853 / dopri5 and its stability boundaries"
+"$B/bench/integrators/bench_odex" --csv > "$R/odex-work-precision.csv" &&
+  "$B/bench/integrators/bench_odex" --stability > "$R/odex-stability.txt" ||
+  echo "bench_odex failed (bench/results/odex.md is then stale)" >&2
+
 echo "== report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
   python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"
