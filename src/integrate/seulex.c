@@ -23,12 +23,18 @@
 #include "integrate/seulex_tableau.h"
 
 #define SEULEX_KMAX_DEFAULT 12 /* rows; order up to 12 */
+/* Keep J for the next step while the relative linearisation defect of the
+ * first substep is at most this (own experiment, bench/results/seulex.md). */
+#define SEULEX_JAC_REUSE 0.1
 #define SEULEX_KMIN 2          /* lowest target column (0-based): window rows 2..4 */
 
 typedef struct seulex_state {
   cosrod_lsys *L;
   seulex_tableau *T;
   int n, kmax, k, no_increase, need_jac, have_f0;
+  int jac_fresh;  /* J was evaluated at the current (t0, y0) */
+  double lin_def; /* linearisation defect of J in row 1 of the current step */
+  double reuse;   /* keep J while lin_def <= reuse (README) */
   int nseq[SEULEX_TABLEAU_MAX_ROWS + 1]; /* 1-based as the tableau */
   cosrod_extrap_ctrl ctl;
   double *f0, *y0, *y1, *w, *tmp;
@@ -76,6 +82,7 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
   s->ctl.kmin = SEULEX_KMIN;
   s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
+  s->reuse = o->jac_reuse > 0.0 ? o->jac_reuse : SEULEX_JAC_REUSE;
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
   st = seulex_tableau_create(&s->T, n, kmax, s->nseq);
@@ -126,9 +133,34 @@ static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double
     ctx->stats->nconvfail++;
   else
     ctx->stats->nreject++;
-  s->no_increase = 1; /* J is the one at the unchanged (t0, y0): kept for the retry */
+  s->no_increase = 1;
+  /* a J from an earlier point is refreshed for the retry unless it still
+   * describes f well (small linearisation defect); a fresh J (at the
+   * unchanged (t0, y0)) is kept */
+  if (!s->jac_fresh && !(s->lin_def <= s->reuse)) s->need_jac = 1;
   ctx->h *= factor;
   return COSROD_OK;
+}
+
+/* Relative linearisation defect of J on the first substep of row 1 (after
+ * seulex_sweep_first, n_1 > 1): with h = H/n_1, (M/h - J) Δ0 = f(y0) gives
+ * J Δ0 = M Δ0 / h - f0, so d = f(y1) - f0 - J Δ0 = f(y1) - M Δ0 / h, which
+ * is zero for a linear autonomous f and J exact (time dependence and any
+ * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (weighted with
+ * the tolerance scale of y0; 0 if f did not change). */
+static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H) {
+  const int n = s->n;
+  const double h = H / s->nseq[1];
+  double *md = s->tmp;
+  cosrod_lsys_mass_mult(s->L, s->T->delta, md);
+  double num = 0.0, den = 0.0;
+  for (int i = 0; i < n; i++) {
+    const double sk = ctx->atol[i] + ctx->rtol[i] * fabs(s->y0[i]);
+    const double d = (s->T->f_sub[i] - md[i] / h) / sk, c = (s->T->f_sub[i] - s->f0[i]) / sk;
+    num += d * d, den += c * c;
+  }
+  if (!(num <= 1e300 && den <= 1e300)) return INFINITY;
+  return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
 }
 
 static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepted) {
@@ -151,7 +183,9 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
       return seulex_reject(s, ctx, 0.5, 1);
     }
     s->need_jac = 0;
+    s->jac_fresh = 1;
   }
+  s->lin_def = INFINITY;
   memcpy(s->y0, ctx->y, sizeof(double) * (size_t)n);
   const int last = s->k + 1 < s->kmax ? s->k + 1 : s->kmax - 1;
   int dec = COSROD_EXTRAP_CONTINUE, j;
@@ -161,6 +195,7 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
       return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g", t0);
     if (st != COSROD_OK) return seulex_reject(s, ctx, 0.5, 1); /* singular: smaller step, new J */
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
+    if (rc == 0 && j == 0) s->lin_def = seulex_lin_defect(s, ctx, H);
     if (rc == 0) rc = seulex_sweep_finish(s->T, s->L, ctx, j + 1, t0, H);
     if (rc < 0) return COSROD_ERR_CALLBACK;
     if (rc > 0) return seulex_reject(s, ctx, 0.5, 0);
@@ -194,7 +229,10 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
   ctx->t = t0 + H;
   ctx->h_last = H;
   memcpy(ctx->y, s->y1, sizeof(double) * (size_t)n);
-  s->need_jac = 1; /* a new point: J at every accepted step (README) */
+  /* J reuse (README): keep J while it predicts the change of f along the
+   * first substep to within the relative defect `reuse` */
+  s->need_jac = ctx->opts->jac_reuse < 0.0 || !(s->lin_def <= s->reuse);
+  s->jac_fresh = 0;
   s->k = k_next;
   s->no_increase = 0;
   ctx->h = H * hfac;
