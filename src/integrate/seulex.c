@@ -25,7 +25,7 @@
 #define SEULEX_KMAX_DEFAULT 12 /* rows; order up to 12 */
 /* Keep J for the next step while the relative linearisation defect of the
  * first substep is at most this (own experiment, bench/results/seulex.md). */
-#define SEULEX_JAC_REUSE 0.1
+#define SEULEX_JAC_REUSE 0.15
 #define SEULEX_KMIN 2          /* lowest target column (0-based): window rows 2..4 */
 
 typedef struct seulex_state {
@@ -82,6 +82,7 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
   s->ctl.kmin = SEULEX_KMIN;
   s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
+  s->ctl.predict_raise = 1;          /* README: Robertson at loose tolerances */
   s->reuse = o->jac_reuse > 0.0 ? o->jac_reuse : SEULEX_JAC_REUSE;
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
