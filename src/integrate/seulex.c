@@ -26,12 +26,14 @@
 /* Keep J for the next step while the relative linearisation defect of the
  * first substep is at most this (own experiment, bench/results/seulex.md). */
 #define SEULEX_JAC_REUSE 0.15
+#define SEULEX_MAX_SINGULAR 5 /* own choice: H halved 4 times without a regular M/h - J */
 #define SEULEX_KMIN 2          /* lowest target column (0-based): window rows 2..4 */
 
 typedef struct seulex_state {
   cosrod_lsys *L;
   seulex_tableau *T;
   int n, kmax, k, no_increase, need_jac, have_f0;
+  int nsing;     /* consecutive attempts with a singular iteration matrix */
   int jac_fresh;  /* J was evaluated at the current (t0, y0) */
   double lin_def; /* linearisation defect of J in row 1 of the current step */
   double reuse;   /* keep J while lin_def <= reuse (README) */
@@ -116,6 +118,7 @@ static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
   if (st != COSROD_OK) return st;
   s->need_jac = 1;
   s->no_increase = 0;
+  s->nsing = 0;
   s->T->dense_column = 0;
   ctx->y_modified = 0;
   s->k = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
@@ -194,12 +197,23 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
     cosrod_status st = seulex_sweep_factor(s->L, ctx, s->T, j + 1, H);
     if (st == COSROD_ERR_INTERRUPTED)
       return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g", t0);
-    if (st != COSROD_OK) return seulex_reject(s, ctx, 0.5, 1); /* singular: smaller step, new J */
+    if (st != COSROD_OK) {
+      /* singular: halve H; SEULEX_MAX_SINGULAR attempts in a row (a factor
+       * 2^-4 in h) mean M/h - J is singular structurally (README) */
+      if (++s->nsing >= SEULEX_MAX_SINGULAR) {
+        ctx->stats->nconvfail++; /* the attempt counts, as the ones before it */
+        return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t0,
+                                "seulex: iteration matrix M/h - J singular in %d attempts in a row at t = %.17g",
+                                s->nsing, t0);
+      }
+      return seulex_reject(s, ctx, 0.5, 1);
+    }
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
     if (rc == 0 && j == 0) s->lin_def = seulex_lin_defect(s, ctx, H);
     if (rc == 0) rc = seulex_sweep_finish(s->T, s->L, ctx, j + 1, t0, H);
     if (rc < 0) return COSROD_ERR_CALLBACK;
     if (rc > 0) return seulex_reject(s, ctx, 0.5, 0);
+    s->nsing = 0;
     seulex_tableau_extrapolate(s->T, s->T->tab, 1, j + 1);
     if (j == 0) continue;
     const double *y1 = seulex_tableau_row(s->T, s->T->tab, 1);
