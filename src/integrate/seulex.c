@@ -6,14 +6,9 @@
  * the linearly implicit Euler method has an error expansion in powers of h,
  * HW II §IV.9).  Design note: src/integrate/README.md ("seulex").
  *
- * WORK IN PROGRESS (clean-room rewrite, issue 24), NOT FINISHED: the step,
- * the subdiagonal error estimate of the tableau, the shared order/step
- * control and J at every accepted step (kept across rejections) run (VdP
- * eps = 1e-6 and Robertson at rtol 1e-4 ... 1e-8 within 1.0-1.6x of the
- * originals' f count, 1.2-2.3x their LU count); missing: a stability /
- * convergence monitor of the rows beyond "non-finite = convergence
- * failure", Jacobian reuse across steps, the work-precision acceptance run.
- * See README "seulex". */
+ * Jacobian reuse (linearisation defect of the first substep), the predicted
+ * order raise, the failure policy and every constant: README "seulex".
+ * Missing: a stability monitor of the rows (README). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
