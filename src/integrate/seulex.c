@@ -1,35 +1,61 @@
 /* SEULEX: extrapolated linearly implicit Euler method with variable order
- * and step size (Hairer & Wanner, Solving ODEs II, §IV.9) for M y' = f(t, y)
- * with a constant, possibly singular mass matrix.
+ * and step size for M y' = f(t, y) (Hairer & Wanner, Solving ODEs II, §IV.9),
+ * written from the method description; the numerics (Euler sweep, tableau,
+ * dense output) are in seulex_tableau.c, the order and step control is the
+ * shared one of the extrapolation methods (extrap_control.c, gamma = 1:
+ * the linearly implicit Euler method has an error expansion in powers of h,
+ * HW II §IV.9).  Design note: src/integrate/README.md ("seulex").
  *
- * PLACEHOLDER on the branch that prepares the clean-room rewrite: the
- * numerics (Euler sweep, extrapolation tableau, dense output) are in
- * seulex_tableau.c; the method itself (step, order and Jacobian control) is
- * being rewritten.  alloc and free work; reset and step return
- * COSROD_ERR_UNSUPPORTED with the message "seulex: being rewritten".  This
- * file is replaced as a whole by the rewrite and never merged as is. */
+ * Jacobian reuse (linearisation defect of the first substep), the predicted
+ * order raise, the failure policy and every constant: README "seulex".
+ * Missing: a stability monitor of the rows (README). */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "integrate/extrap_control.h"
 #include "integrate/lsys.h"
 #include "integrate/seulex_tableau.h"
 
+#define SEULEX_KMAX_DEFAULT 12 /* rows; order up to 12 */
+/* Keep J for the next step while the relative linearisation defect of the
+ * first substep is at most this (own experiment, bench/results/seulex.md). */
+#define SEULEX_JAC_REUSE 0.15
+#define SEULEX_MAX_SINGULAR 5 /* own choice: H halved 4 times without a regular M/h - J */
+#define SEULEX_KMIN 2          /* lowest target column (0-based): window rows 2..4 */
+
 typedef struct seulex_state {
   cosrod_lsys *L;
+  seulex_tableau *T;
+  int n, kmax, k, no_increase, need_jac, have_f0;
+  int nsing;     /* consecutive attempts with a singular iteration matrix */
+  int jac_fresh;  /* J was evaluated at the current (t0, y0) */
+  double lin_def; /* linearisation defect of J in row 1 of the current step */
+  double reuse;   /* keep J while lin_def <= reuse (README) */
+  int nseq[SEULEX_TABLEAU_MAX_ROWS + 1]; /* 1-based as the tableau */
+  cosrod_extrap_ctrl ctl;
+  double *f0, *y0, *y1, *w, *tmp;
 } seulex_state;
-
-/* PLACEHOLDER: the missing method. */
-static cosrod_status being_rewritten(cosrod_step_ctx *ctx) {
-  return cosrod_step_fail(ctx, COSROD_ERR_UNSUPPORTED, ctx->t, "seulex: being rewritten");
-}
 
 static void seulex_free(void *state) {
   seulex_state *s = state;
   if (!s) return;
   cosrod_lsys_free(s->L);
+  seulex_tableau_free(s->T);
+  free(s->f0), free(s->y0), free(s->y1), free(s->w), free(s->tmp);
   free(s);
 }
 
+/* Step numbers 2, 3, 4, 6, 8, 12, 16, 24, ... (HW II §IV.9's harmonic-type
+ * sequence 1, 2, 3, 4, 6, 8, ... without its first member; README). */
+static int seulex_n(int j) { return j < 2 ? j + 2 : 2 * seulex_n(j - 2); }
+
 static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
+  const cosrod_integrate_options *o = ctx->opts;
+  const int kmax = o->max_columns > 0 ? o->max_columns : SEULEX_KMAX_DEFAULT;
+  if (kmax < SEULEX_KMIN + 2 || kmax > COSROD_EXTRAP_KMAX)
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "seulex: max_columns = %d must lie in [%d, %d]",
+                            o->max_columns, SEULEX_KMIN + 2, COSROD_EXTRAP_KMAX);
   seulex_state *s = calloc(1, sizeof *s);
   if (!s) return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory");
   cosrod_status st = cosrod_lsys_create_ex(&s->L, ctx, 1);
@@ -39,25 +65,200 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
                ? cosrod_step_fail(ctx, st, ctx->t, "seulex: inconsistent Jacobian or mass-matrix bandwidths")
                : cosrod_step_fail(ctx, st, ctx->t, "seulex: out of memory");
   }
+  const int n = ctx->n;
+  s->n = n;
+  s->kmax = kmax;
+  int nseq0[COSROD_EXTRAP_KMAX];
+  double work[COSROD_EXTRAP_KMAX], a = 1.0; /* cost unit: one f; an LU and its solves counted as one f */
+  s->nseq[0] = 0;
+  for (int j = 0; j < kmax; j++) {
+    nseq0[j] = s->nseq[j + 1] = seulex_n(j);
+    a += nseq0[j] + 1;
+    work[j] = a;
+  }
+  cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
+  s->ctl.kmin = SEULEX_KMIN;
+  s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
+  s->ctl.predict_raise = 1;          /* README: Robertson at loose tolerances */
+  s->reuse = o->jac_reuse > 0.0 ? o->jac_reuse : SEULEX_JAC_REUSE;
+  if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
+  if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
+  st = seulex_tableau_create(&s->T, n, kmax, s->nseq);
+  size_t nb = sizeof(double) * (size_t)n;
+  s->f0 = malloc(nb), s->y0 = malloc(nb), s->y1 = malloc(nb), s->w = malloc(nb), s->tmp = malloc(2 * nb);
+  if (st != COSROD_OK || !s->f0 || !s->y0 || !s->y1 || !s->w || !s->tmp) {
+    seulex_free(s);
+    return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory (n = %d)", n);
+  }
   *out = s;
   return COSROD_OK;
 }
 
+static cosrod_status seulex_f0(seulex_state *s, cosrod_step_ctx *ctx) {
+  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  if (rc > 0)
+    return ctx->nonfinite ? COSROD_ERR_NONFINITE
+                          : cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
+                                             "seulex: right-hand side failed (recoverable) at t = %.17g", ctx->t);
+  s->have_f0 = 1;
+  return COSROD_OK;
+}
+
 static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
-  (void)state;
-  return being_rewritten(ctx);
+  seulex_state *s = state;
+  int rc = cosrod_lsys_load_mass(s->L, ctx);
+  if (rc != 0) return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "seulex: mass-matrix callback returned %d", rc);
+  cosrod_status st = seulex_f0(s, ctx);
+  if (st != COSROD_OK) return st;
+  s->need_jac = 1;
+  s->no_increase = 0;
+  s->nsing = 0;
+  s->T->dense_column = 0;
+  ctx->y_modified = 0;
+  s->k = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
+  if (ctx->h == 0.0) {
+    double h;
+    if (cosrod_extrap_initial_step(ctx, s->k + 1, s->f0, s->tmp, &h) < 0) return COSROD_ERR_CALLBACK;
+    ctx->h = h;
+  }
+  return COSROD_OK;
+}
+
+/* Rejected attempt: counted as an error-test rejection or a convergence
+ * failure, next step H * factor, J refreshed before the retry. */
+static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double factor, int convfail) {
+  if (convfail)
+    ctx->stats->nconvfail++;
+  else
+    ctx->stats->nreject++;
+  s->no_increase = 1;
+  /* a J from an earlier point is refreshed for the retry unless it still
+   * describes f well (small linearisation defect); a fresh J (at the
+   * unchanged (t0, y0)) is kept */
+  if (!s->jac_fresh && !(s->lin_def <= s->reuse)) s->need_jac = 1;
+  ctx->h *= factor;
+  return COSROD_OK;
+}
+
+/* Relative linearisation defect of J on the first substep of row 1 (after
+ * seulex_sweep_first, n_1 > 1): with h = H/n_1, (M/h - J) Δ0 = f(y0) gives
+ * J Δ0 = M Δ0 / h - f0, so d = f(y1) - f0 - J Δ0 = f(y1) - M Δ0 / h, which
+ * is zero for a linear autonomous f and J exact (time dependence and any
+ * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (weighted with
+ * the tolerance scale of y0; 0 if f did not change). */
+static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H) {
+  const int n = s->n;
+  const double h = H / s->nseq[1];
+  double *md = s->tmp;
+  cosrod_lsys_mass_mult(s->L, s->T->delta, md);
+  double num = 0.0, den = 0.0;
+  for (int i = 0; i < n; i++) {
+    const double sk = ctx->atol[i] + ctx->rtol[i] * fabs(s->y0[i]);
+    const double d = (s->T->f_sub[i] - md[i] / h) / sk, c = (s->T->f_sub[i] - s->f0[i]) / sk;
+    num += d * d, den += c * c;
+  }
+  if (!(num <= 1e300 && den <= 1e300)) return INFINITY;
+  return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
 }
 
 static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepted) {
-  (void)state;
+  seulex_state *s = state;
+  const int n = s->n;
+  const double H = ctx->h, t0 = ctx->t;
   *accepted = 0;
-  return being_rewritten(ctx);
+  ctx->stats->nsteps++;
+  if (ctx->y_modified || !s->have_f0) {
+    cosrod_status st = seulex_f0(s, ctx);
+    if (st != COSROD_OK) return st;
+    ctx->y_modified = 0;
+    s->need_jac = 1;
+  }
+  if (s->need_jac || ctx->opts->jac_reuse < 0) {
+    int rc = cosrod_lsys_jac(s->L, ctx, t0, ctx->y, s->f0);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc > 0) {
+      if (ctx->nonfinite) return COSROD_ERR_NONFINITE;
+      return seulex_reject(s, ctx, 0.5, 1);
+    }
+    s->need_jac = 0;
+    s->jac_fresh = 1;
+  }
+  s->lin_def = INFINITY;
+  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)n);
+  const int last = s->k + 1 < s->kmax ? s->k + 1 : s->kmax - 1;
+  int dec = COSROD_EXTRAP_CONTINUE, j;
+  for (j = 0; j <= last; j++) {
+    cosrod_status st = seulex_sweep_factor(s->L, ctx, s->T, j + 1, H);
+    if (st == COSROD_ERR_INTERRUPTED)
+      return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g", t0);
+    if (st != COSROD_OK) {
+      /* singular: halve H; SEULEX_MAX_SINGULAR attempts in a row (a factor
+       * 2^-4 in h) mean M/h - J is singular structurally (README) */
+      if (++s->nsing >= SEULEX_MAX_SINGULAR) {
+        ctx->stats->nconvfail++; /* the attempt counts, as the ones before it */
+        return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t0,
+                                "seulex: iteration matrix M/h - J singular in %d attempts in a row at t = %.17g",
+                                s->nsing, t0);
+      }
+      return seulex_reject(s, ctx, 0.5, 1);
+    }
+    int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
+    if (rc == 0 && j == 0) s->lin_def = seulex_lin_defect(s, ctx, H);
+    if (rc == 0) rc = seulex_sweep_finish(s->T, s->L, ctx, j + 1, t0, H);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc > 0) return seulex_reject(s, ctx, 0.5, 0);
+    s->nsing = 0;
+    seulex_tableau_extrapolate(s->T, s->T->tab, 1, j + 1);
+    if (j == 0) continue;
+    const double *y1 = seulex_tableau_row(s->T, s->T->tab, 1);
+    cosrod_integrate_scale(n, ctx->rtol, ctx->atol, s->y0, y1, s->w);
+    double err = seulex_tableau_error(s->T, ctx, s->w); /* subdiagonal, HW II §IV.9 (README) */
+    if (!isfinite(err)) {
+      dec = COSROD_EXTRAP_REJECT;
+      break;
+    }
+    dec = cosrod_extrap_monitor(&s->ctl, j, s->k, err);
+    if (dec != COSROD_EXTRAP_CONTINUE) break;
+  }
+  if (j > last) j = last;
+  int k_next;
+  double hfac;
+  cosrod_extrap_next(&s->ctl, j, s->k, dec == COSROD_EXTRAP_ACCEPT, s->no_increase, &k_next, &hfac);
+  if (dec != COSROD_EXTRAP_ACCEPT) {
+    s->k = k_next;
+    int diverged = !isfinite(s->ctl.err[j]);
+    return seulex_reject(s, ctx, diverged ? 0.5 : hfac, diverged);
+  }
+  const double *y1 = seulex_tableau_row(s->T, s->T->tab, 1);
+  memcpy(s->y1, y1, sizeof(double) * (size_t)n);
+  seulex_dense_prepare(s->T, j + 1, s->y0, s->y1);
+  *accepted = 1;
+  ctx->stats->naccept++;
+  ctx->t_old = t0;
+  ctx->t = t0 + H;
+  ctx->h_last = H;
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)n);
+  /* J reuse (README): keep J while it predicts the change of f along the
+   * first substep to within the relative defect `reuse` */
+  s->need_jac = ctx->opts->jac_reuse < 0.0 || !(s->lin_def <= s->reuse);
+  s->jac_fresh = 0;
+  s->k = k_next;
+  s->no_increase = 0;
+  ctx->h = H * hfac;
+  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0); /* the next step's f(y0) */
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  s->have_f0 = rc == 0;
+  if (rc > 0) ctx->nonfinite = 0; /* retried at the start of the next step */
+  return COSROD_OK;
 }
 
 static cosrod_status seulex_dense(void *state, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
                                   double *out) {
-  (void)state, (void)t, (void)idx, (void)nidx, (void)out;
-  return being_rewritten(ctx);
+  seulex_state *s = state;
+  const double theta = (t - ctx->t_old) / ctx->h_last;
+  seulex_dense_eval(s->T, s->y1, theta, idx, nidx, out);
+  return COSROD_OK;
 }
 
 static const cosrod_step_type seulex_type = {
