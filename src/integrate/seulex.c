@@ -22,16 +22,19 @@
  * first substep is at most this (own experiment, bench/results/seulex.md). */
 #define SEULEX_JAC_REUSE 0.15
 #define SEULEX_MAX_SINGULAR 5 /* own choice: H halved 4 times without a regular M/h - J */
-#define SEULEX_KMIN 2          /* lowest target column (0-based): window rows 2..4 */
+/* starting step: first probe / |hmax| and at most this many LUs (own choice, README) */
+#define SEULEX_START_PROBE 1e-6
+#define SEULEX_START_LU 4
+#define SEULEX_KMIN 2 /* lowest target column (0-based): window rows 2..4 */
 
 typedef struct seulex_state {
   cosrod_lsys *L;
   seulex_tableau *T;
   int n, kmax, k, no_increase, need_jac, have_f0;
-  int nsing;     /* consecutive attempts with a singular iteration matrix */
-  int jac_fresh;  /* J was evaluated at the current (t0, y0) */
-  double lin_def; /* linearisation defect of J in row 1 of the current step */
-  double reuse;   /* keep J while lin_def <= reuse (README) */
+  int nsing;                             /* consecutive attempts with a singular iteration matrix */
+  int jac_fresh;                         /* J was evaluated at the current (t0, y0) */
+  double lin_def;                        /* linearisation defect of J in row 1 of the current step */
+  double reuse;                          /* keep J while lin_def <= reuse (README) */
   int nseq[SEULEX_TABLEAU_MAX_ROWS + 1]; /* 1-based as the tableau */
   cosrod_extrap_ctrl ctl;
   double *f0, *y0, *y1, *w, *tmp;
@@ -79,7 +82,7 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
   s->ctl.kmin = SEULEX_KMIN;
   s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
-  s->ctl.predict_raise = 1;          /* README: Robertson at loose tolerances */
+  s->ctl.predict_raise = 1;         /* README: Robertson at loose tolerances */
   s->reuse = o->jac_reuse > 0.0 ? o->jac_reuse : SEULEX_JAC_REUSE;
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
@@ -98,17 +101,98 @@ static cosrod_status seulex_f0(seulex_state *s, cosrod_step_ctx *ctx) {
   int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0);
   if (rc < 0) return COSROD_ERR_CALLBACK;
   if (rc > 0)
-    return ctx->nonfinite ? COSROD_ERR_NONFINITE
-                          : cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
-                                             "seulex: right-hand side failed (recoverable) at t = %.17g", ctx->t);
+    return ctx->nonfinite
+               ? COSROD_ERR_NONFINITE
+               : cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
+                                  "seulex: right-hand side failed (recoverable) at t = %.17g", ctx->t);
   s->have_f0 = 1;
+  return COSROD_OK;
+}
+
+/* Weighted RMS of v (n) with the tolerance scale of y. */
+static double seulex_rms(const cosrod_step_ctx *ctx, const double *v, const double *y) {
+  double sum = 0.0;
+  for (int i = 0; i < ctx->n; i++) {
+    const double q = v[i] / (ctx->atol[i] + ctx->rtol[i] * fabs(y[i]));
+    sum += q * q;
+  }
+  return sqrt(sum / ctx->n);
+}
+
+/* Starting step (README "seulex", starting step): HNW I §II.4's algorithm
+ * (h0 = 0.01 ||y0|| / ||y'0||, one explicit Euler step for ||y''||, h =
+ * min(100 h0, (0.01 / max(||y'||, ||y''||))^(1/(q+1)))) with the derivatives
+ * taken in the space of y: y' = (M/p - J)^-1 f0 / p, a linearly implicit
+ * Euler increment over a probe p, which tends to M^-1 f0 for p -> 0, exists
+ * for a singular M, and does not change when M y' = f is replaced by
+ * (S M) y' = S f for any regular S.  The probe starts at 1e-6 |hmax| and is
+ * lowered to h0 while h0 < p (at most SEULEX_START_LU factorisations), so
+ * that only modes faster than the step scale are damped.  Costs J (kept for
+ * the first step), those LUs, and one f. */
+static cosrod_status seulex_start_step(seulex_state *s, cosrod_step_ctx *ctx) {
+  const int n = s->n;
+  const double *y = ctx->y;
+  double *u = s->tmp, *v = s->tmp + n;
+  int rc = cosrod_lsys_jac(s->L, ctx, ctx->t, y, s->f0);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  if (rc > 0)
+    return ctx->nonfinite
+               ? COSROD_ERR_NONFINITE
+               : cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
+                                  "seulex: Jacobian failed (recoverable) at the initial point t = %.17g",
+                                  ctx->t);
+  s->need_jac = 0;
+  s->jac_fresh = 1;
+  const double hmax = fabs(ctx->hmax), d0 = seulex_rms(ctx, y, y);
+  double p = SEULEX_START_PROBE * hmax, h0 = 1e-6 * hmax, d1 = 0.0;
+  int factored = 0;
+  for (int it = 0; it < SEULEX_START_LU; it++) {
+    cosrod_status st = cosrod_lsys_factor(s->L, ctx->dir / p);
+    if (st == COSROD_ERR_INTERRUPTED)
+      return cosrod_step_fail(ctx, st, ctx->t,
+                              "seulex: interrupted in the iteration matrix (LU) at t = %.17g", ctx->t);
+    if (st != COSROD_OK) break; /* singular: the sweep's own policy deals with it */
+    ctx->stats->ndecomp++;
+    factored = 1;
+    memcpy(u, s->f0, sizeof(double) * (size_t)n);
+    cosrod_lsys_solve(s->L, u);
+    ctx->stats->nsolve++;
+    for (int i = 0; i < n; i++) u[i] *= ctx->dir / p; /* y' */
+    d1 = seulex_rms(ctx, u, y);
+    h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+    if (h0 > hmax) h0 = hmax;
+    if (h0 >= p) break;
+    p = h0;
+  }
+  if (!factored) {
+    ctx->h = ctx->dir * fmin(1e-6, hmax);
+    return COSROD_OK;
+  }
+  for (int i = 0; i < n; i++) v[i] = y[i] + ctx->dir * h0 * u[i];
+  rc = cosrod_step_call_f(ctx, ctx->t + ctx->dir * h0, v, s->w);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  double h;
+  if (rc > 0) {
+    ctx->nonfinite = 0;
+    h = 0.1 * h0;
+  } else {
+    for (int i = 0; i < n; i++) v[i] = s->w[i] - s->f0[i];
+    cosrod_lsys_solve(s->L, v);
+    ctx->stats->nsolve++;
+    for (int i = 0; i < n; i++) v[i] *= ctx->dir / p;
+    const double d2 = seulex_rms(ctx, v, y) / h0, dm = fmax(d1, d2);
+    const double h1 = dm <= 1e-15 ? fmax(1e-6, 1e-3 * h0) : pow(0.01 / dm, 1.0 / (s->k + 2));
+    h = fmin(100.0 * h0, h1);
+  }
+  ctx->h = ctx->dir * fmin(h, hmax);
   return COSROD_OK;
 }
 
 static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
   seulex_state *s = state;
   int rc = cosrod_lsys_load_mass(s->L, ctx);
-  if (rc != 0) return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "seulex: mass-matrix callback returned %d", rc);
+  if (rc != 0)
+    return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "seulex: mass-matrix callback returned %d", rc);
   cosrod_status st = seulex_f0(s, ctx);
   if (st != COSROD_OK) return st;
   s->need_jac = 1;
@@ -117,11 +201,7 @@ static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
   s->T->dense_column = 0;
   ctx->y_modified = 0;
   s->k = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
-  if (ctx->h == 0.0) {
-    double h;
-    if (cosrod_extrap_initial_step(ctx, s->k + 1, s->f0, s->tmp, &h) < 0) return COSROD_ERR_CALLBACK;
-    ctx->h = h;
-  }
+  if (ctx->h == 0.0) return seulex_start_step(s, ctx);
   return COSROD_OK;
 }
 
@@ -145,16 +225,24 @@ static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double
  * seulex_sweep_first, n_1 > 1): with h = H/n_1, (M/h - J) Δ0 = f(y0) gives
  * J Δ0 = M Δ0 / h - f0, so d = f(y1) - f0 - J Δ0 = f(y1) - M Δ0 / h, which
  * is zero for a linear autonomous f and J exact (time dependence and any
- * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (weighted with
- * the tolerance scale of y0; 0 if f did not change). */
+ * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (0 if f did not
+ * change).  d and f live in the space of f, whose rows a mass matrix scales;
+ * row i is weighted with w_i = |(M s)_i|, s_k = atol_k + rtol_k |y0_k|
+ * (= s_i without M), so that the ratio does not change when M y' = f is
+ * replaced by (D M) y' = D f with a diagonal D (README "seulex").  Rows
+ * with w_i = 0 (algebraic equations of a singular M) carry no such scale and
+ * are left out. */
 static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H) {
   const int n = s->n;
   const double h = H / s->nseq[1];
-  double *md = s->tmp;
+  double *md = s->tmp, *w = s->tmp + n;
   cosrod_lsys_mass_mult(s->L, s->T->delta, md);
+  for (int i = 0; i < n; i++) s->w[i] = ctx->atol[i] + ctx->rtol[i] * fabs(s->y0[i]);
+  cosrod_lsys_mass_mult(s->L, s->w, w);
   double num = 0.0, den = 0.0;
   for (int i = 0; i < n; i++) {
-    const double sk = ctx->atol[i] + ctx->rtol[i] * fabs(s->y0[i]);
+    if (w[i] == 0.0) continue;
+    const double sk = fabs(w[i]);
     const double d = (s->T->f_sub[i] - md[i] / h) / sk, c = (s->T->f_sub[i] - s->f0[i]) / sk;
     num += d * d, den += c * c;
   }
@@ -191,15 +279,16 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
   for (j = 0; j <= last; j++) {
     cosrod_status st = seulex_sweep_factor(s->L, ctx, s->T, j + 1, H);
     if (st == COSROD_ERR_INTERRUPTED)
-      return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g", t0);
+      return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g",
+                              t0);
     if (st != COSROD_OK) {
       /* singular: halve H; SEULEX_MAX_SINGULAR attempts in a row (a factor
        * 2^-4 in h) mean M/h - J is singular structurally (README) */
       if (++s->nsing >= SEULEX_MAX_SINGULAR) {
         ctx->stats->nconvfail++; /* the attempt counts, as the ones before it */
-        return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t0,
-                                "seulex: iteration matrix M/h - J singular in %d attempts in a row at t = %.17g",
-                                s->nsing, t0);
+        return cosrod_step_fail(
+            ctx, COSROD_ERR_SINGULAR, t0,
+            "seulex: iteration matrix M/h - J singular in %d attempts in a row at t = %.17g", s->nsing, t0);
       }
       return seulex_reject(s, ctx, 0.5, 1);
     }
