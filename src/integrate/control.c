@@ -87,6 +87,7 @@ static int fd_block_eval(cosrod_step_ctx *ctx, double t, const double *y, const 
   for (int g = 0; g < stride && g < b->ncols; g++) {
     for (int c = g; c < b->ncols; c += stride) {
       int j = b->c0 + c;
+      /* increment sqrt(u max(1e-5, |y_j|)) (kept numerics, README "Finite-difference Jacobian") */
       double d = sqrt(u * fmax(1e-5, fabs(y[j])));
       yp[j] = y[j] + d;
     }

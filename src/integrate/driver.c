@@ -364,6 +364,9 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
         goto done;
       }
       double h = c->h;
+      /* step too small: for |h| <= 10 u |t| the increment (t + h) - t the
+       * method actually takes differs from h by up to u |t| / |h| >= 10 %,
+       * more than the smallest step change the controllers make (README) */
       if (!isfinite(h) || 0.1 * fabs(h) <= fabs(c->t) * c->uround || h == 0.0) {
         if (c->nonfinite) {
           snprintf(buf, sizeof buf,
