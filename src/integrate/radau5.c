@@ -298,11 +298,13 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
   cosrod_status st = prepare_matrices(s, ctx, h, &singular);
   if (st != COSROD_OK) return st;
   if (singular) {
-    if (++s->nsingular >= R5_MAX_SINGULAR)
+    if (++s->nsingular >= R5_MAX_SINGULAR) {
+      ctx->stats->nconvfail++; /* the failing attempt counts as the ones before it */
       return cosrod_step_fail(
           ctx, COSROD_ERR_SINGULAR, ctx->t,
           "radau5: iteration matrix singular %d times in a row at t = %.17g (last h = %g)", s->nsingular,
           ctx->t, h);
+    }
     return retry(s, ctx, h, 0.5, 1);
   }
   s->nsingular = 0;
