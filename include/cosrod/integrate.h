@@ -323,13 +323,12 @@ typedef struct cosrod_integrate_stats {
   long nsteps;      /* attempted steps (accepted + rejected, as Hairer's NSTEP) */
   long naccept;     /* accepted steps */
   long nreject;     /* steps rejected by the error test (or a recoverable callback failure),
-                       after the first accepted step */
+                       the ones before the first accepted step included */
   long nconvfail;   /* attempts that failed for convergence, not accuracy (not in nreject):
                        radau5 Newton divergence, rodas singular matrix, seulex unstable or
                        diverging extrapolation rows / singular matrix, ida / cvode
                        nonlinear-solver step failures; 0 for explicit methods.  nsteps =
-                       naccept + nreject + nconvfail (+ rejections before the first
-                       accepted step) */
+                       naccept + nreject + nconvfail */
   long ndecomp;     /* LU decompositions (radau5: one real+complex pair counts 1, as Hairer) */
   long nsolve;      /* forward/back substitutions */
   long nnewton;     /* Newton iterations */

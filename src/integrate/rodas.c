@@ -126,11 +126,13 @@ static cosrod_status rodas_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
   if (st != COSROD_OK) return st;
   st = rodas_stages_factor(S, ctx, h);
   if (st == COSROD_ERR_SINGULAR) {
-    if (++s->nsingular >= RO_MAX_SINGULAR)
+    if (++s->nsingular >= RO_MAX_SINGULAR) {
+      ctx->stats->nconvfail++; /* the failing attempt counts as the ones before it */
       return cosrod_step_fail(
           ctx, COSROD_ERR_SINGULAR, ctx->t,
           "rodas: matrix 1/(h gamma) M - J singular %d times in a row at t = %.17g (last h = %g)",
           s->nsingular, ctx->t, h);
+    }
     return retry(s, ctx, 0.5, 1);
   }
   if (st == COSROD_ERR_INTERRUPTED)

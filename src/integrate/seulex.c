@@ -8,7 +8,7 @@
  *
  * Jacobian reuse (linearisation defect of the first substep), the predicted
  * order raise, the failure policy and every constant: README "seulex".
- * Missing: a stability monitor of the rows (README). */
+ * Row stability monitor: seulex_row_unstable (README). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,10 @@
 /* starting step: first probe / |hmax| and at most this many LUs (own choice, README) */
 #define SEULEX_START_PROBE 1e-6
 #define SEULEX_START_LU 4
+/* row stability monitor (own choice, README "seulex"): rows checked, Newton
+ * contraction estimate above which a row is unstable, step factor */
+#define SEULEX_STAB_ROWS 2
+#define SEULEX_STAB_THETA 10.0
 #define SEULEX_KMIN 2 /* lowest target column (0-based): window rows 2..4 */
 
 typedef struct seulex_state {
@@ -250,6 +254,33 @@ static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H)
   return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
 }
 
+/* Row stability monitor (README "seulex", stability monitor; own criterion
+ * from the method's description, HW II §IV.9): the first substep of a row
+ * is one Newton iteration, started at y0, for the implicit Euler step
+ * M (y1 - y0) / h = f(y1).  The next Newton correction would be
+ *     δ = E^-1 (f(y1) - M Δ0 / h),   E = M/h - J   (the factored matrix),
+ * so θ = ||δ|| / ||Δ0|| estimates the contraction of that iteration.  θ >> 1
+ * means the linearisation by J does not describe f over one substep, and
+ * the substeps are no longer a stable approximation.  Used only with a J
+ * from an earlier point (a stale J is then refreshed and the same H
+ * retried); with a fresh J a large θ is nonlinearity, which the error test
+ * handles with a better step factor.  Threshold SEULEX_STAB_THETA = 10 in
+ * the first SEULEX_STAB_ROWS = 2 rows (largest substeps), after
+ * seulex_sweep_first (needs n_j > 1 for f(y1)).  One solve; M-invariant
+ * (both vectors in the space of y); weights atol + rtol |y0|. */
+static double seulex_row_theta(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
+  const int n = s->n;
+  const double h = H / s->nseq[j + 1];
+  double *d = s->tmp;
+  cosrod_lsys_mass_mult(s->L, s->T->delta, d);
+  for (int i = 0; i < n; i++) d[i] = s->T->f_sub[i] - d[i] / h;
+  cosrod_lsys_solve(s->L, d);
+  ctx->stats->nsolve++;
+  const double dd = seulex_rms(ctx, d, s->y0), d0 = seulex_rms(ctx, s->T->delta, s->y0);
+  if (!(dd <= 1e300)) return INFINITY;
+  return d0 > 0.0 ? dd / d0 : (dd > 0.0 ? INFINITY : 0.0);
+}
+
 static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepted) {
   seulex_state *s = state;
   const int n = s->n;
@@ -294,6 +325,17 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
     }
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
     if (rc == 0 && j == 0) s->lin_def = seulex_lin_defect(s, ctx, H);
+    if (rc == 0 && j < SEULEX_STAB_ROWS && !s->jac_fresh &&
+        !(seulex_row_theta(s, ctx, j, H) <= SEULEX_STAB_THETA)) {
+      /* a J from an earlier point no longer describes f: retry the same H
+       * with a fresh J (with a fresh J a large θ is nonlinearity, which the
+       * error test and its step factor handle better; own experiment) */
+      s->T->dense_column = 0;
+      s->lin_def = INFINITY;
+      s->need_jac = 1;
+      ctx->stats->nconvfail++;
+      return COSROD_OK;
+    }
     if (rc == 0) rc = seulex_sweep_finish(s->T, s->L, ctx, j + 1, t0, H);
     if (rc < 0) return COSROD_ERR_CALLBACK;
     if (rc > 0) return seulex_reject(s, ctx, 0.5, 0);
