@@ -15,19 +15,19 @@
 #include "integrate/start_step.h"
 
 /* Defaults (README "radau5"). */
-#define R5_KMAX 7 /* Newton iterations per attempt */
+#define R5_KMAX 7 /* Newton iterations per attempt (measured minimum of 4..15, bench/results/integrator-constants.md) */
 #define R5_KAPPA \
   0.01 /* Newton stopping test: eta ||dW|| <= kappa (HW II §IV.8: [0.01, 0.1]; README, perf-steel) */
 #define R5_SAFETY 0.9  /* HW II §IV.8 safety factor, scaled by the Newton count */
-#define R5_FAC_MIN 0.2 /* hnew/h >= 0.2 (HNW I §II.4: facmin) */
-#define R5_FAC_MAX 8.0 /* hnew/h <= 8 (one-at-a-time study, bench/results/radau5-tuning.md) */
+#define R5_FAC_MIN 0.2 /* hnew/h >= 0.2 (binds for err > 410 only; 0.05..0.5 flat, integrator-constants.md) */
+#define R5_FAC_MAX 8.0 /* hnew/h <= 8 (2..12 flat within 3 %, bench/results/integrator-constants.md) */
 #define R5_JAC_REUSE \
-  0.001 /* recompute J when the last contraction exceeds this (bench/results/radau5-tuning.md) */
-#define R5_KEEP_LO 1.0 /* keep h and the LU when 1 <= hnew/h <= 1.2 (bench/results/radau5-tuning.md) */
+  0.02 /* recompute J when the last contraction exceeds this (bench/results/integrator-constants.md) */
+#define R5_KEEP_LO 1.0 /* keep h and the LU when 1 <= hnew/h <= 1.2 (README; integrator-constants.md) */
 #define R5_KEEP_HI 1.2
 #define R5_TOL_EXP \
-  (2.0 / 3.0) /* internal rtol' = 0.1 rtol^(2/3): grid optimum, bench/results/radau5-tuning.md */
-#define R5_TOL_C 0.1
+  0.8 /* internal rtol' = rtol^(4/5): global error ~ tol'^(5/4) (README), c = 1 measured */
+#define R5_TOL_C 1.0
 #define R5_MAX_SINGULAR 4 /* consecutive singular iteration matrices (h / 8 tried) before failing */
 
 typedef struct radau5_state {
@@ -100,9 +100,9 @@ static cosrod_status radau5_alloc(void **state, cosrod_step_ctx *ctx) {
 }
 
 /* Internal tolerances (README "radau5", tolerance proportionality): the
- * estimate is O(h^4) while the solution is of order 5, so the achieved error
- * falls faster than rtol; rtol' = R5_TOL_C rtol^R5_TOL_EXP maps it back
- * (constants by experiment), atol' = atol rtol'/rtol keeps the ratio
+ * estimate is O(h^4) while the global error is O(h^5), so holding the
+ * estimate at tol' gives an error ~ tol'^(5/4); rtol' = R5_TOL_C rtol^(4/5)
+ * maps it back (R5_TOL_C = 1 by experiment), atol' = atol rtol'/rtol keeps the ratio
  * atol/rtol (rtol = 0: atol' = R5_TOL_C atol).  The Newton test stays in
  * units of the user's tolerance (newton_ratio): the iteration error is not
  * an O(h^4) quantity and enters the solution as it is. */
@@ -167,11 +167,15 @@ static int newton(radau5_state *s, cosrod_step_ctx *ctx, double h, int *iters) {
     if (k > 0) {
       theta = dn_old > 0.0 ? dn / dn_old : 0.0;
       if (theta >= 1.0) return NEWTON_DIVERGED;
-      if (pow(theta, s->kmax - 1 - k) / (1.0 - theta) * dn > kappa) return NEWTON_DIVERGED;
       eta = theta / (1.0 - theta);
     }
+    /* stop test first: at k = kmax - 1 the prediction below (exponent 0)
+     * is stricter than the stop test and would reject a converged iterate */
+    const int converged = eta * dn <= kappa || dn == 0.0;
+    if (!converged && k > 0 && pow(theta, s->kmax - 1 - k) / (1.0 - theta) * dn > kappa)
+      return NEWTON_DIVERGED;
     radau5_stages_apply_increment(S);
-    if (eta * dn <= kappa || dn == 0.0) {
+    if (converged) {
       s->eta_old = eta;
       s->theta = k > 0 ? theta : 0.0;
       return NEWTON_OK;
@@ -321,7 +325,10 @@ static cosrod_status radau5_step(void *vs, cosrod_step_ctx *ctx, int *accepted) 
     return retry(s, ctx, h, 0.5, 1);
   }
   double err = radau5_stages_error(S, ctx, h);
-  if (err >= 1.0 && (s->naccepted == 0 || s->rejected)) { /* HW II (8.20) */
+  /* HW II (8.20) on the first step and after a rejection (book), and only
+   * when (8.19) would reject: the refinement can only lower the estimate
+   * (measured best of five gates, bench/results/integrator-constants.md) */
+  if (err >= 1.0 && (s->naccepted == 0 || s->rejected)) {
     int rc = 0;
     err = radau5_stages_error_refine(S, ctx, ctx->t, ctx->y, err, &rc);
     if (rc < 0) return COSROD_ERR_CALLBACK;

@@ -14,9 +14,9 @@
 #include "integrate/rodas_stages.h"
 
 #define RO_SAFETY 0.9     /* HNW I §II.4 (4.13): fac = 0.9 */
-#define RO_FAC_MIN 0.2    /* HNW I §II.4: facmin */
-#define RO_FAC_MAX 6.0    /* own choice, README "rodas" (not tuned) */
-#define RO_H0 1e-6        /* default first step (own choice, README "rodas") */
+#define RO_FAC_MIN 0.2    /* measured minimum of 0.05..0.5 (bench/results/integrator-constants.md) */
+#define RO_FAC_MAX 5.0    /* HNW I §II.4 range 1.5..5; 3..12 flat within 1 % (integrator-constants.md) */
+#define RO_H0 1e-6        /* HNW I §II.4's fallback h0 (README "rodas"); 1e-8..1e-4 flat */
 #define RO_MAX_SINGULAR 4 /* consecutive singular matrices (h / 8 tried) before failing */
 
 typedef struct rodas_state {

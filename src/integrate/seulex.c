@@ -21,7 +21,7 @@
 /* Keep J for the next step while the relative linearisation defect of the
  * first substep is at most this (own experiment, bench/results/seulex.md). */
 #define SEULEX_JAC_REUSE 0.15
-#define SEULEX_MAX_SINGULAR 5 /* own choice: H halved 4 times without a regular M/h - J */
+#define SEULEX_MAX_SINGULAR 4 /* as radau5 / rodas: H, H/2, H/4, H/8 all singular (README) */
 /* starting step: first probe / |hmax| and at most this many LUs (own choice, README) */
 #define SEULEX_START_PROBE 1e-6
 #define SEULEX_START_LU 4
@@ -314,7 +314,7 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
                               t0);
     if (st != COSROD_OK) {
       /* singular: halve H; SEULEX_MAX_SINGULAR attempts in a row (a factor
-       * 2^-4 in h) mean M/h - J is singular structurally (README) */
+       * 2^-3 in h) mean M/h - J is singular structurally (README) */
       if (++s->nsing >= SEULEX_MAX_SINGULAR) {
         ctx->stats->nconvfail++; /* the attempt counts, as the ones before it */
         return cosrod_step_fail(
