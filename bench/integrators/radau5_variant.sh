@@ -9,6 +9,7 @@
 set -eu
 B=$1 OUT=$2 C=$3 E=$4 GATE=$5
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+case "$OUT" in /*) ;; *) OUT="$(pwd)/$OUT" ;; esac
 T=$(mktemp -d)
 python3 - "$ROOT/src/integrate/radau5.c" "$T/radau5.c" "$C" "$E" "$GATE" <<'PY'
 import re, sys
