@@ -88,20 +88,23 @@ static int md_pair(FILE *f, const char *method, const char *problem, double *wor
         o = &orig[j];
     if (!any) {
       fprintf(f, "\n### %s on %s\n\n", method, problem);
-      fprintf(
-          f,
-          "| rtol | original error | original work (nfev) | current error | current work (nfev) | "
-          "work ratio | nfev ratio | wall [ms] original / current |\n|---|---|---|---|---|---|---|---|\n");
+      fprintf(f,
+              "| rtol | original error | original work | original f / J / LU / steps | current error | "
+              "current work | current f / J / LU / steps | work ratio | nfev ratio | wall [ms] original / "
+              "current |\n|---|---|---|---|---|---|---|---|---|---|\n");
       any = 1;
     }
-    char os[96] = "–", oe[32] = "–", wall[64];
+    char os[160] = "– | –", oe[32] = "–", wall[64], cs[160];
     snprintf(wall, sizeof wall, "%.3g / %.3g", o ? 1e3 * o->wall : NAN, 1e3 * c->wall);
     if (o) {
       snprintf(oe, sizeof oe, "%.2e", o->err);
-      snprintf(os, sizeof os, "%.0f (%ld)", wp_work(o), o->nfev);
+      snprintf(os, sizeof os, "%.0f | %ld / %ld / %ld / %ld", wp_work(o), o->nfev, o->njev, o->ndecomp,
+               o->nsteps);
     }
+    snprintf(cs, sizeof cs, "%.0f | %ld / %ld / %ld / %ld", wp_work(c), c->nfev, c->njev, c->ndecomp,
+             c->nsteps);
     if (strcmp(c->status, "ok") != 0) {
-      fprintf(f, "| %.0e | %s | %s | %s | – | fails | fails | %s |\n", c->rtol, oe, os, c->status, wall);
+      fprintf(f, "| %.0e | %s | %s | %s | – | – | fails | fails | %s |\n", c->rtol, oe, os, c->status, wall);
       fail = 1;
       *worst = *worst_nfev = INFINITY;
       continue;
@@ -110,13 +113,13 @@ static int md_pair(FILE *f, const char *method, const char *problem, double *wor
     int k = wp_compare(orig, norig, method, problem, c->err, wp_work(c), WP_WORK_TOTAL, &a);
     wp_compare(orig, norig, method, problem, c->err, (double)c->nfev, WP_WORK_NFEV, &b);
     if (!k) {
-      fprintf(f, "| %.0e | %s | %s | %.2e | %.0f (%ld) | no curve | no curve | %s |\n", c->rtol, oe, os,
-              c->err, wp_work(c), c->nfev, wall);
+      fprintf(f, "| %.0e | %s | %s | %.2e | %s | no curve | no curve | %s |\n", c->rtol, oe, os, c->err, cs,
+              wall);
       continue;
     }
     const char *mark = a.where < 0 ? " ¹" : a.where > 0 ? " ²" : "";
-    fprintf(f, "| %.0e | %s | %s | %.2e | %.0f (%ld) | %.3f%s | %.3f%s | %s |\n", c->rtol, oe, os, c->err,
-            wp_work(c), c->nfev, a.ratio, mark, b.ratio, mark, wall);
+    fprintf(f, "| %.0e | %s | %s | %.2e | %s | %.3f%s | %.3f%s | %s |\n", c->rtol, oe, os, c->err, cs,
+            a.ratio, mark, b.ratio, mark, wall);
     *worst = fmax(*worst, a.ratio);
     *worst_nfev = fmax(*worst_nfev, b.ratio);
     if (a.ratio > FACTOR) fail = 1;

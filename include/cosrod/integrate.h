@@ -9,9 +9,9 @@
  *                 the integrator; must outlive it.
  *   2. step type  cosrod_step_type: a vtable, one file per method exporting
  *                 one pointer (cosrod_step_dopri5, ...).  `step` attempts ONE
- *                 step and decides accept/reject and the next h itself (the
- *                 controllers of Hairer's codes differ), using the shared
- *                 helpers below (error norm, controllers, initial step).
+ *                 step and decides accept/reject and the next h itself
+ *                 (each method has its own controller), using the shared
+ *                 helpers below (error norm, standard step-size factor).
  *   3. driver     cosrod_integrator: owns the loop from t0 to t_end, clips h
  *                 to hmax and t_end, checks max_steps, tiny steps and NaN/Inf,
  *                 calls the projection hook after accepted steps, the output
@@ -253,36 +253,37 @@ static inline void cosrod_jac_set2(double *J, int ldj, const cosrod_ode_problem 
 
 /* Step-size controller choice for methods that offer several (radau5, rodas). */
 typedef enum cosrod_controller_kind {
-  COSROD_CONTROLLER_DEFAULT = 0,   /* the original code's default */
+  COSROD_CONTROLLER_DEFAULT = 0,   /* the method's default */
   COSROD_CONTROLLER_CLASSICAL = 1, /* standard  hnew = h * fac(err) */
   COSROD_CONTROLLER_GUSTAFSSON = 2 /* predictive (Gustafsson 1994) */
 } cosrod_controller_kind;
 
 /* Options.  Start from cosrod_integrate_default_options() and change fields.
- * Method-specific knobs: 0 means "the original code's default" (given in
- * brackets per method); a method ignores knobs that do not apply to it. */
+ * Method-specific knobs: 0 means "the method's default" (documented with
+ * each method); a method ignores knobs that do not apply to it. */
 typedef struct cosrod_integrate_options {
   double rtol, atol;      /* scalar tolerances (default 1e-6, 1e-6) */
   const double *rtol_vec; /* (n) per-component rtol, or NULL (copied at create) */
   const double *atol_vec; /* (n) per-component atol, or NULL (copied at create) */
-  double h0;              /* initial step; 0 = method default (dopri: Hairer's guess; radau5: 1e-6) */
+  double h0;              /* initial step; 0 = the method's own choice */
   double hmax;            /* maximal |h|; 0 = |t_end - t0| */
   long max_steps;         /* maximal number of attempted steps per evolve call (default 100000) */
 
   /* Step-size control (0 = default). */
-  double safety;  /* safety factor [0.9] */
-  double fac_min; /* lower bound on hnew/h [dopri5 0.2, dop853 0.333, radau5 0.2, rodas 0.2] */
-  double fac_max; /* upper bound on hnew/h [dopri5 10, dop853 6, radau5 8, rodas 6] */
-  double beta;    /* PI (Lund) stabilisation; 0 = default [dopri5 0.04, dop853 0], < 0 means none */
+  double safety;  /* safety factor of the step-size controller */
+  double fac_min; /* lower bound on hnew/h */
+  double fac_max; /* upper bound on hnew/h */
+  double beta;    /* PI (Lund) stabilisation exponent (explicit methods); 0 = default, < 0 means none */
   cosrod_controller_kind controller;
 
   /* Implicit methods (0 = default). */
-  int max_newton;     /* Newton iterations per step [radau5 7] */
-  double newton_tol;  /* stopping tolerance of Newton [radau5 max(10 u/rtol', min(0.03, sqrt rtol'))] */
-  double jac_reuse;   /* recompute J only if Newton contraction > this [radau5 0.001]; < 0: every step */
-  double keep_h_lo;   /* keep h and LU if keep_h_lo <= hnew/h <= keep_h_hi [1.0] */
-  double keep_h_hi;   /* [1.2] */
-  int max_columns;    /* extrapolation: max columns [seulex 12] */
+  int max_newton;     /* Newton iterations per step (radau5) */
+  double newton_tol;  /* stopping tolerance of the Newton iteration (radau5) */
+  double jac_reuse;   /* recompute J only if the Newton contraction (radau5) or the seulex
+                         convergence measure exceeds this; < 0: every step */
+  double keep_h_lo;   /* keep h and the LU if keep_h_lo <= hnew/h <= keep_h_hi (radau5) */
+  double keep_h_hi;
+  int max_columns;    /* extrapolation: max columns (seulex) */
   int linalg_backend; /* 0 own band/dense LU, 1 LAPACK (cosrod_linalg_backend); ida / cvode with a
                          banded analytic Jacobian: 2 = SUNDIALS' own band matrix and solver */
   int dae_init;       /* ida: consistent initial values (IDACalcIC) at init.  0 = automatic: when no
@@ -292,15 +293,15 @@ typedef struct cosrod_integrate_options {
                          2 = compute all of y from y' (yp0); -1 = never (y, yp0 are consistent) */
 
   /* Explicit methods: stiffness detection (Hairer's dopri5/dop853). */
-  long stiff_test;    /* test every so many steps [1000]; < 0 never */
-  int stiff_continue; /* 0 (default, as the original): stop with ERR_STIFF; 1: count in stats.nstiff, go on */
+  long stiff_test;    /* test every so many steps (0 = method default); < 0 never */
+  int stiff_continue; /* 0 (default): stop with ERR_STIFF; 1: count in stats.nstiff, go on */
 
   /* Generalized-α (galpha). */
   double rho_inf; /* spectral radius at infinity in [0, 1]; < 0 = default 0.8 (set by the defaults) */
   int galpha_scheme; /* COSROD_GALPHA_CHUNG_HULBERT (default), _HHT, _NEWMARK (see galpha.c) */
   int fixed_step;    /* 1: constant step h0 (galpha; needs h0 > 0), no error control */
 
-  double uround; /* unit roundoff [DBL_EPSILON/2 ~ 1.1e-16; dopri5/dop853: 2.3e-16 as the originals] */
+  double uround; /* unit roundoff; 0 = DBL_EPSILON/2 ~ 1.1e-16 */
 } cosrod_integrate_options;
 
 /* Generalized-α variants (cosrod_integrate_options.galpha_scheme), all from rho_inf:
@@ -322,13 +323,12 @@ typedef struct cosrod_integrate_stats {
   long nsteps;      /* attempted steps (accepted + rejected, as Hairer's NSTEP) */
   long naccept;     /* accepted steps */
   long nreject;     /* steps rejected by the error test (or a recoverable callback failure),
-                       after the first accepted step */
+                       the ones before the first accepted step included */
   long nconvfail;   /* attempts that failed for convergence, not accuracy (not in nreject):
                        radau5 Newton divergence, rodas singular matrix, seulex unstable or
                        diverging extrapolation rows / singular matrix, ida / cvode
                        nonlinear-solver step failures; 0 for explicit methods.  nsteps =
-                       naccept + nreject + nconvfail (+ rejections before the first
-                       accepted step) */
+                       naccept + nreject + nconvfail */
   long ndecomp;     /* LU decompositions (radau5: one real+complex pair counts 1, as Hairer) */
   long nsolve;      /* forward/back substitutions */
   long nnewton;     /* Newton iterations */
@@ -385,7 +385,8 @@ typedef struct cosrod_step_ctx {
   double dir;         /* +1 or -1, sign of t_end - t0 */
   double hmax;        /* > 0, bound on |h| */
   double uround;      /* unit roundoff */
-  double clip_factor; /* driver: if (t + clip_factor*h - t_end)*dir > 0, h = t_end - t [1.01, set by alloc] */
+  double clip_factor; /* driver: if (t + clip_factor*h - t_end)*dir > 0, h = t_end - t (driver default
+                         1.0; a method may set its own in alloc) */
 
   double t_old;   /* start of the last accepted step: dense output valid on [t_old, t] */
   double h_last;  /* size of the last accepted step (t - t_old) */
@@ -411,7 +412,7 @@ typedef struct cosrod_step_type {
    * May refuse unsupported problems with ERR_UNSUPPORTED (write a message). */
   cosrod_status (*alloc)(void **state, cosrod_step_ctx *ctx);
   /* Prepare integration from (ctx->t, ctx->y): first f evaluation etc.; if
-   * ctx->h == 0 choose the initial step (e.g. cosrod_integrate_initial_step).
+   * ctx->h == 0 choose the initial step.
    * Called by the first evolve after cosrod_integrator_init (and again when
    * the direction of integration reverses), when t_end, dir and hmax are set. */
   cosrod_status (*reset)(void *state, cosrod_step_ctx *ctx);
@@ -419,8 +420,8 @@ typedef struct cosrod_step_type {
    * *accepted = 1, advance ctx->t/ctx->y, set ctx->t_old, ctx->h_last, prepare
    * dense output, and set ctx->h to the proposed next step.  On rejection set
    * *accepted = 0, leave t and y, set ctx->h to the retry step.  Counters
-   * nsteps/naccept/nreject are kept by the method (their exact meaning
-   * follows the original code).  Return != OK only for a definite failure
+   * nsteps/naccept/nreject/nconvfail are kept by the method, with the
+   * meaning documented in cosrod_integrate_stats.  Return != OK only for a definite failure
    * (ERR_NEWTON, ERR_SINGULAR, ERR_CALLBACK, ERR_STIFF, ...), with a message. */
   cosrod_status (*step)(void *state, cosrod_step_ctx *ctx, int *accepted);
   /* Dense output at t in [ctx->t_old, ctx->t]: out[k] = y_{idx[k]}(t) for
@@ -483,31 +484,11 @@ COSROD_API double cosrod_integrate_wrms(int n, const double *e, const double *sk
 COSROD_API double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, const double *y0,
                                             const double *y1);
 
-/* Step-size controllers.  All return the factor q = hnew/h, clamped to
- * [fac_min, fac_max] (q = fac_max if err == 0).  err is the scaled error norm
- * (accept iff err <= 1), expo = 1/(order of the error estimate + 1).
- * Standard:    q = safety * err^-expo.                        (HNW I (4.13))
- * PI (Lund):   q = safety * err^-alpha * max(err_old, 1e-4)^beta, err_old =
- *              the previous accepted error; Hairer's dopri5 takes
- *              alpha = 1/5 - 0.75 beta, dop853 alpha = 1/8 - 0.2 beta.
- *              (HW II §IV.2 "PI step size control")
- * Gustafsson:  q = safety * (h/h_acc) * (max(err_acc, 1e-2)/err^2)^expo, with
- *              h_acc, err_acc of the previous accepted step (HW II (8.25),
- *              as in radau5; take min with the standard q). */
+/* Standard step-size factor q = hnew/h = safety * err^-expo clamped to
+ * [fac_min, fac_max] (q = fac_max if err == 0; HNW I (4.13)).  err is the
+ * scaled error norm (accept iff err <= 1), expo = 1/(order of the error
+ * estimate + 1); all constants from the caller. */
 COSROD_API double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max);
-COSROD_API double cosrod_control_pi(double err, double err_old, double alpha, double beta, double safety, double fac_min,
-                                    double fac_max);
-COSROD_API double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
-                                            double safety, double fac_min, double fac_max);
-
-/* Hairer's initial step-size guess (HNW I §II.4, "Starting step size"):
- * d0 = ||y0||, d1 = ||f0||, h0 = 0.01 d0/d1 (1e-6 if tiny), one explicit
- * Euler step, d2 = ||f1 - f0||/h0, h1 = (0.01/max(d1,d2))^(1/order),
- * h = min(100 h0, h1, hmax), norms scaled by atol + rtol |y0|.
- * f0: (n) = f(t, y), work: (2n).  Costs one f evaluation.  Returns the signed h
- * (direction ctx->dir) in *h; non-OK if f fails. */
-COSROD_API cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work,
-                                                       double *h);
 
 /* ======================================================================== */
 /* 3. Driver                                                                */

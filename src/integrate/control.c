@@ -1,15 +1,13 @@
-/* Shared pieces of the integrators: default options, callback wrappers
- * (f with non-finite detection, Jacobian analytic or by finite differences),
- * Hairer's error norm, the step-size controllers and the initial step guess.
+/* Shared, method-neutral pieces of the integrators: default options,
+ * callback wrappers (f with non-finite detection, Jacobian analytic or by
+ * finite differences), the weighted error norm, the standard step-size
+ * factor and the statistics printers.
  *
  * Error norm: err = sqrt((1/n) sum (e_i/sk_i)^2), sk_i = atol_i + rtol_i
- * max(|y0_i|, |y1_i|) (HNW I eq. (4.10)–(4.11)).  Controllers: standard
- * (HNW I (4.13)), PI / Lund stabilisation (HNW I §IV.2, HW II §IV.2
- * "Lund-stabilisation", as used in Hairer's DOPRI5), Gustafsson's predictive
- * controller (HW II eq. (8.25)).  Initial step: HNW I §II.4 "Starting step
- * size".  Finite-difference Jacobian: increment sqrt(u max(1e-5, |y_j|)) as in
- * Hairer's codes, with column grouping for banded Jacobians (Curtis–Powell–
- * Reid). */
+ * max(|y0_i|, |y1_i|) (HNW I eq. (4.10)–(4.11)).  Standard factor: HNW I
+ * (4.13), every constant from the caller.  Finite-difference Jacobian:
+ * forward differences with increment sqrt(u max(1e-5, |y_j|)), with column
+ * grouping for banded Jacobians (Curtis–Powell–Reid). */
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -89,6 +87,7 @@ static int fd_block_eval(cosrod_step_ctx *ctx, double t, const double *y, const 
   for (int g = 0; g < stride && g < b->ncols; g++) {
     for (int c = g; c < b->ncols; c += stride) {
       int j = b->c0 + c;
+      /* increment sqrt(u max(1e-5, |y_j|)) (kept numerics, README "Finite-difference Jacobian") */
       double d = sqrt(u * fmax(1e-5, fabs(y[j])));
       yp[j] = y[j] + d;
     }
@@ -210,58 +209,6 @@ static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x >
 double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max) {
   if (!(err > 0.0)) return fac_max;
   return clampd(safety * pow(err, -expo), fac_min, fac_max);
-}
-
-double cosrod_control_pi(double err, double err_old, double alpha, double beta, double safety, double fac_min,
-                         double fac_max) {
-  if (!(err > 0.0)) return fac_max;
-  double q = safety * pow(err, -alpha) * pow(fmax(err_old, 1e-4), beta);
-  return clampd(q, fac_min, fac_max);
-}
-
-double cosrod_control_gustafsson(double err, double h, double err_acc, double h_acc, double expo,
-                                 double safety, double fac_min, double fac_max) {
-  if (!(err > 0.0)) return fac_max;
-  double e2 = err * err;
-  double q = safety * (h / h_acc) * pow(fmax(err_acc, 1e-2) / e2, expo);
-  return clampd(q, fac_min, fac_max);
-}
-
-cosrod_status cosrod_integrate_initial_step(cosrod_step_ctx *ctx, int order, const double *f0, double *work,
-                                            double *h) {
-  const int n = ctx->n;
-  const double *y = ctx->y;
-  double dnf = 0.0, dny = 0.0;
-  for (int i = 0; i < n; i++) {
-    double sk = ctx->atol[i] + ctx->rtol[i] * fabs(y[i]);
-    dnf += (f0[i] / sk) * (f0[i] / sk);
-    dny += (y[i] / sk) * (y[i] / sk);
-  }
-  double h0 = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : sqrt(dny / dnf) * 0.01;
-  h0 = fmin(h0, ctx->hmax);
-  h0 *= ctx->dir;
-  double *y1 = work, *f1 = work + n;
-  for (int i = 0; i < n; i++) y1[i] = y[i] + h0 * f0[i];
-  int rc = cosrod_step_call_f(ctx, ctx->t + h0, y1, f1);
-  if (rc < 0) return COSROD_ERR_CALLBACK;
-  double der2 = 0.0;
-  if (rc == 0) {
-    for (int i = 0; i < n; i++) {
-      double sk = ctx->atol[i] + ctx->rtol[i] * fabs(y[i]);
-      double d = (f1[i] - f0[i]) / sk;
-      der2 += d * d;
-    }
-    der2 = sqrt(der2) / fabs(h0);
-  } else {
-    /* f failed at the trial point: fall back to the first guess, reduced. */
-    *h = 0.1 * h0;
-    return COSROD_OK;
-  }
-  double der12 = fmax(fabs(der2), sqrt(dnf));
-  double h1 = der12 <= 1e-15 ? fmax(1e-6, fabs(h0) * 1e-3) : pow(0.01 / der12, 1.0 / order);
-  double hh = fmin(fmin(100.0 * fabs(h0), h1), ctx->hmax);
-  *h = ctx->dir * hh;
-  return COSROD_OK;
 }
 
 /* ---- statistics printers ------------------------------------------------ */

@@ -7,19 +7,28 @@
  * Error estimate (HNW I §II.10): with err5 = ||sum e5_i k_i||, err3 =
  * ||sum_i (b_i - bhat3_i) k_i|| (weighted RMS norms, sk = atol + rtol
  * max(|y0|,|y1|)), err = |h| err5^2 / sqrt(err5^2 + 0.01 err3^2).
- * Controller: q = safety err^-(1/8 - 0.2 beta) err_old^beta, beta = 0 by
- * default, 0.333 <= q <= 6, safety 0.9; no growth right after a rejection.
- * Stiffness detection as dopri5 with threshold 6.1 (where the stability
- * region of the method meets the negative real axis).  Counts follow the
- * original: 11 f per attempted step + 1 (FSAL) per accepted step + 2 at the
- * start; the 3 dense-output stages are evaluated only when dense output is
- * requested for a step (lazily, counted in nfev). */
+ *
+ * Control (erk_control.h, README.md "dopri5, dop853"): step-size control on
+ * the combined estimate (err ~ h^8), initial step of HNW I §II.4
+ * (start_step.c), stiffness test of HW II §IV.2 on stage 12 and the FSAL
+ * stage (both at t + h).  Both estimators exactly zero: err = 0 (the step is
+ * exact to rounding; the controller then takes fac_max).
+ *
+ * Dense output contract: after an
+ * accepted step from (t, y) with size h, s->y0 = y, s->y1 = the new solution,
+ * k[13] = f(t + h, y1), s->t_old = t, s->h_old = h, s->dense_state = 1 and
+ * s->fsal_pending = 1 (k[13] becomes k[1] at the next step); the three extra
+ * stages are evaluated lazily at the first dense request (counted in nfev). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cosrod/integrate.h"
-#include "erk.h"
+#include "integrate/erk_control.h"
+#include "integrate/start_step.h"
+
+#define DOP853_BOUNDARY \
+  6.25 /* 0.98 x the real-axis stability boundary 6.394 (bench/integrators/erk_stability_boundary.py) */
 
 /* nodes */
 static const double C2 = 0.526001519587677318785587544488e-01, C3 = 0.789002279381515978178381316732e-01,
@@ -111,15 +120,6 @@ static const double DC[4][12] = {
      -0.43533456590011143754432175058e+02, 0.96324553959188282948394950600e+02,
      -0.39177261675615439165231486172e+02, -0.14972683625798562581422125276e+03}};
 
-/* Controller and stiffness-detection defaults (see the top of the file). */
-static const erk_defaults DOP853_CONTROL = {.safety = 0.9,
-                                            .fac_min = 0.333,
-                                            .fac_max = 6.0,
-                                            .beta = 0.0,
-                                            .expo0 = 1.0 / 8.0,
-                                            .expo_beta = 0.2,
-                                            .stiff_thresh = 6.1};
-
 typedef struct dop853_state {
   int n;
   double *k[17];    /* k[1..16] (n) stage derivatives; k[13] = f(t+h, y1) (FSAL) */
@@ -128,11 +128,10 @@ typedef struct dop853_state {
   double *y1;       /* (n) end of the last accepted step (unprojected) */
   double *ys;       /* (n) stage argument */
   double *rc;       /* (8n) dense output coefficients */
-  double *work;     /* (2n) */
-  erk_control ctl;  /* step-size control, stiffness detection */
   int fsal_pending; /* k[13] holds f at the new point; move it to k[1] before the next step */
   int dense_state;  /* 0 none, 1 stages of the last accepted step intact, 2 coefficients ready */
   double t_old, h_old;
+  erk_control ctl;
 } dop853_state;
 
 static void dop853_free(void *s_) {
@@ -147,7 +146,7 @@ static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
   if (!s) return COSROD_ERR_NOMEM;
   const int n = ctx->n;
   s->n = n;
-  double *p = calloc((size_t)n * (16 + 3 + 8 + 2), sizeof(double));
+  double *p = calloc((size_t)n * (16 + 3 + 8), sizeof(double));
   if (!p) {
     free(s);
     return COSROD_ERR_NOMEM;
@@ -159,9 +158,19 @@ static cosrod_status dop853_alloc(void **out, cosrod_step_ctx *ctx) {
   s->y1 = p + n;
   s->ys = p + 2 * n;
   s->rc = p + 3 * n;
-  s->work = p + 11 * n;
-  erk_init(&s->ctl, ctx, &DOP853_CONTROL);
+  erk_control_init(&s->ctl, ctx, 8.0, 0.0, DOP853_BOUNDARY);
   *out = s;
+  return COSROD_OK;
+}
+
+/* k[1] = f(t, y) at the start of an integration (or after y was modified). */
+static cosrod_status dop853_f_start(dop853_state *s, cosrod_step_ctx *ctx) {
+  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->k[1]);
+  if (rc != 0)
+    return rc < 0 ? COSROD_ERR_CALLBACK
+                  : cosrod_step_fail(ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
+                                     "right-hand side failed at the initial point t = %.17g", ctx->t);
+  ctx->y_modified = 0;
   return COSROD_OK;
 }
 
@@ -169,9 +178,12 @@ static cosrod_status dop853_reset(void *s_, cosrod_step_ctx *ctx) {
   dop853_state *s = s_;
   s->fsal_pending = 0;
   s->dense_state = 0;
-  cosrod_status st = erk_start(&s->ctl, ctx, 8, s->k[1], s->work);
-  if (st != COSROD_OK) return st;
   s->h_old = 0.0;
+  erk_control_reset(&s->ctl);
+  cosrod_status st = dop853_f_start(s, ctx);
+  if (st != COSROD_OK) return st;
+  if (ctx->h == 0.0)
+    ctx->h = cosrod_integrate_start_step(ctx, s->k[1], 8.0, 1, s->k[2]); /* k2..k4: 3n scratch */
   return COSROD_OK;
 }
 
@@ -185,28 +197,14 @@ static void stage_arg(int n, double *ys, const double *y, double h, double *cons
   }
 }
 
-static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
-  dop853_state *s = s_;
+/* Stages 2..12 of a step h from (t, y) with k[1] = f(t, y): s->y1 = the
+ * 8th-order solution, s->ys = the argument of stage 12.  k[13] = f(t + h, y1)
+ * is NOT evaluated here (the rewrite evaluates it for an accepted step).
+ * Returns the f callback's code (0, > 0 recoverable, < 0 fatal). */
+static int dop853_stages(dop853_state *s, cosrod_step_ctx *ctx, double t, const double *y, double h) {
   const int n = s->n;
   double **k = s->k;
-  int rc;
-  if (s->fsal_pending) {
-    double *tmp = k[1];
-    k[1] = k[13];
-    k[13] = tmp;
-    s->fsal_pending = 0;
-  }
-  if (s->dense_state == 1) s->h_old = 0.0; /* stages are about to be overwritten */
-  s->dense_state = s->dense_state == 2 ? 2 : 0;
-  if (ctx->y_modified) {
-    rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, k[1]);
-    if (rc != 0) return rc < 0 ? COSROD_ERR_CALLBACK : COSROD_ERR_NONFINITE;
-    ctx->y_modified = 0;
-  }
-  const double t = ctx->t, h = ctx->h;
-  const double *y = ctx->y;
   double *ys = s->ys;
-
   /* stages 2..12 as (node, used stages, coefficients) */
   static const int i2[] = {1}, i3[] = {1, 2}, i4[] = {1, 3}, i5[] = {1, 3, 4}, i6[] = {1, 4, 5},
                    i7[] = {1, 4, 5, 6}, i8[] = {1, 4, 5, 6, 7}, i9[] = {1, 4, 5, 6, 7, 8},
@@ -224,58 +222,108 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   for (int st = 2; st <= 12; st++) {
     stage_arg(n, ys, y, h, k, idx[st], aa[st], na[st]);
     double ts = st == 12 ? t + h : t + cc[st] * h;
-    if ((rc = cosrod_step_call_f(ctx, ts, ys, k[st])) != 0) return erk_rhs_failed(&s->ctl, ctx, rc, accepted);
+    int rc = cosrod_step_call_f(ctx, ts, ys, k[st]);
+    if (rc != 0) return rc;
   }
-  ctx->stats->nsteps++;
-  /* ys now holds the argument of stage 12 (used by the stiffness test) */
-  double *y1 = s->y1;
+  for (int i = 0; i < n; i++) {
+    double inc = B1 * k[1][i] + B6 * k[6][i] + B7 * k[7][i] + B8 * k[8][i] + B9 * k[9][i] + B10 * k[10][i] +
+                 B11 * k[11][i] + B12 * k[12][i];
+    s->y1[i] = y[i] + h * inc;
+  }
+  return 0;
+}
+
+/* The error estimate of HNW I §II.10 for the computed stages (see the top of
+ * the file) into *err (NaN/Inf if not finite); 0 when both estimators
+ * vanish (the quotient's limit along err3 = 0 is 0). */
+static cosrod_status dop853_error(const dop853_state *s, cosrod_step_ctx *ctx, const double *y, double h,
+                                  double *err) {
+  const int n = s->n;
+  double *const *k = s->k;
   double err5 = 0.0, err3 = 0.0;
   for (int i = 0; i < n; i++) {
     double inc = B1 * k[1][i] + B6 * k[6][i] + B7 * k[7][i] + B8 * k[8][i] + B9 * k[9][i] + B10 * k[10][i] +
                  B11 * k[11][i] + B12 * k[12][i];
-    y1[i] = y[i] + h * inc;
-    double sk = ctx->atol[i] + ctx->rtol[i] * fmax(fabs(y[i]), fabs(y1[i]));
+    double sk = ctx->atol[i] + ctx->rtol[i] * fmax(fabs(y[i]), fabs(s->y1[i]));
     double e3 = inc - BHH1 * k[1][i] - BHH2 * k[9][i] - BHH3 * k[12][i];
     double e5 = ER1 * k[1][i] + ER6 * k[6][i] + ER7 * k[7][i] + ER8 * k[8][i] + ER9 * k[9][i] +
                 ER10 * k[10][i] + ER11 * k[11][i] + ER12 * k[12][i];
     err3 += (e3 / sk) * (e3 / sk);
     err5 += (e5 / sk) * (e5 / sk);
   }
-  double deno = err5 + 0.01 * err3;
-  if (deno <= 0.0) deno = 1.0;
-  double err = fabs(h) * err5 * sqrt(1.0 / (n * deno));
-
-  if (!isfinite(err) || err > 1.0) {
-    erk_reject(&s->ctl, ctx, h, err, accepted);
+  const double deno = err5 + 0.01 * err3;
+  if (deno == 0.0) {
+    *err = 0.0;
     return COSROD_OK;
   }
+  *err = fabs(h) * err5 * sqrt(1.0 / (n * deno));
+  return COSROD_OK;
+}
 
-  /* accepted */
-  const double hnew = erk_accept(&s->ctl, ctx, h, err);
-  rc = cosrod_step_call_f(ctx, t + h, y1, k[13]);
-  if (rc != 0) {
-    /* f fails at the new point: treat the step as rejected */
-    ctx->stats->naccept--;
-    return erk_rhs_failed(&s->ctl, ctx, rc, accepted);
+static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
+  dop853_state *s = s_;
+  double **k = s->k;
+  *accepted = 0;
+  if (s->fsal_pending) {
+    double *tmp = k[1];
+    k[1] = k[13];
+    k[13] = tmp;
+    s->fsal_pending = 0;
   }
-  if (stiff_detector_test(&s->ctl.stiff, ctx, h, k[13], k[12], y1, ys) && s->ctl.stiff.stop) {
-    *accepted = 0;
-    return cosrod_step_fail(ctx, COSROD_ERR_STIFF, t,
-                            "dop853: the problem seems to be stiff at t = %.17g (h*lambda > 6.1 in 15 "
-                            "consecutive tests)",
-                            t);
+  if (s->dense_state == 1) s->h_old = 0.0; /* stages are about to be overwritten */
+  s->dense_state = s->dense_state == 2 ? 2 : 0;
+  if (ctx->y_modified) {
+    cosrod_status st = dop853_f_start(s, ctx);
+    if (st != COSROD_OK) return st;
   }
-  memcpy(s->y0, y, sizeof(double) * (size_t)n);
-  memcpy(ctx->y, y1, sizeof(double) * (size_t)n);
-  s->fsal_pending = 1;
-  s->dense_state = 1;
-  s->t_old = t;
+  const double h = ctx->h;
+  ctx->stats->nsteps++;
+  int rc = dop853_stages(s, ctx, ctx->t, ctx->y, h);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  double err = NAN;
+  if (rc == 0) {
+    cosrod_status st = dop853_error(s, ctx, ctx->y, h, &err);
+    if (st != COSROD_OK) return st;
+  }
+  if (err <= 1.0) { /* FSAL stage at the candidate point (needed for the next step and dense output) */
+    rc = cosrod_step_call_f(ctx, ctx->t + h, s->y1, k[13]);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc > 0) err = NAN;
+  }
+  if (!isfinite(err)) { /* recoverable f failure or non-finite estimate: retry with h/2 */
+    if (rc == 0) ctx->nonfinite = 1;
+    ctx->stats->nreject++;
+    s->ctl.rejected = 1;
+    ctx->h = 0.5 * h;
+    return COSROD_OK;
+  }
+  const double q = erk_control_ratio(&s->ctl, err);
+  if (err > 1.0) {
+    ctx->stats->nreject++;
+    ctx->h = q * h;
+    return COSROD_OK;
+  }
+  const int stiff = erk_control_stiff(&s->ctl, s->n, h, k[13], k[12], s->y1, s->ys);
+  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)s->n);
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)s->n);
+  s->t_old = ctx->t;
   s->h_old = h;
-  ctx->t_old = t;
-  ctx->t = t + h;
+  ctx->t_old = ctx->t;
+  ctx->t += h;
   ctx->h_last = h;
-  erk_set_next_step(&s->ctl, ctx, h, hnew);
+  ctx->h = q * h;
+  ctx->stats->naccept++;
   *accepted = 1;
+  s->dense_state = 1;
+  s->fsal_pending = 1;
+  if (stiff) {
+    ctx->stats->nstiff++;
+    if (!ctx->opts->stiff_continue)
+      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
+                              "dop853: the problem seems stiff at t = %.17g (step size limited by stability, "
+                              "|h lambda| at the boundary %.3g); use an implicit method",
+                              ctx->t, DOP853_BOUNDARY);
+  }
   return COSROD_OK;
 }
 

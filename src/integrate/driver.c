@@ -1,9 +1,9 @@
 /* The integration driver (the "evolve" layer of GSL's odeiv2): owns the loop
  * from t to t_end around a method's single-step function.
  *
- * Per attempted step, in the order of Hairer's codes: max_steps check, tiny
- * step check (0.1|h| <= |t| u), |h| <= hmax, clipping to t_end when
- * (t + 1.01 h - t_end) dir > 0, then the method's step (which decides
+ * Per attempted step: max_steps check, tiny step check (0.1|h| <= |t| u),
+ * |h| <= hmax, clipping to t_end when (t + clip_factor h - t_end) dir > 0
+ * (clip_factor 1 unless the method sets it), then the method's step (which decides
  * accept/reject and the next h).  After an accepted step: NaN/Inf check of y,
  * the projection hook, output at the requested times in (t_old, t] by the
  * method's dense output, and the every-step output.  On failure the state of
@@ -176,7 +176,7 @@ cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const 
   c->y = it->y;
   c->dir = 1.0;
   c->uround = o.uround > 0.0 ? o.uround : 1.1102230246251565e-16;
-  c->clip_factor = 1.01;
+  c->clip_factor = 1.0; /* plain clipping; a method may set its own in alloc */
   c->msg = it->msg;
   c->msg_size = MSG_SIZE;
   c->first = 1;
@@ -364,6 +364,9 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
         goto done;
       }
       double h = c->h;
+      /* step too small: for |h| <= 10 u |t| the increment (t + h) - t the
+       * method actually takes differs from h by up to u |t| / |h| >= 10 %,
+       * more than the smallest step change the controllers make (README) */
       if (!isfinite(h) || 0.1 * fabs(h) <= fabs(c->t) * c->uround || h == 0.0) {
         if (c->nonfinite) {
           snprintf(buf, sizeof buf,

@@ -55,6 +55,7 @@ typedef struct cosrod_extrap_ctrl {
   double order_up;                  /* raise the order if W_j < order_up W_{j-1} [0.9] */
   int kmin;                         /* smallest target column [2] */
   int jmin_accept;                  /* lowest column whose err <= 1 accepts the step [1] */
+  int predict_raise;                /* order raise: H_{j+1} also from a predicted err_{j+1} [0] */
   /* of the current step: */
   double err[COSROD_EXTRAP_KMAX];  /* err_j, j >= 1 */
   double hfac[COSROD_EXTRAP_KMAX]; /* H_j / H */

@@ -300,7 +300,7 @@ static int odex_power(odex *s, cosrod_step_ctx *ctx, double *rho, double *q) {
 }
 
 static cosrod_status odex_reject(odex *s, cosrod_step_ctx *ctx, double factor) {
-  if (ctx->stats->naccept > 0) ctx->stats->nreject++;
+  ctx->stats->nreject++; /* every rejection (README "Counters") */
   s->no_increase = 1;
   ctx->h *= factor;
   return COSROD_OK;

@@ -1,311 +1,178 @@
 /* RODAS: the stiffly accurate Rosenbrock method of order 4(3) with 6 stages
- * and γ = 1/4 of Hairer & Wanner, Solving ODEs II, §IV.7 (construction of
- * RODAS, Table 7.? / the "RODAS" coefficient set with c2 = 0.386, c3 = 0.21,
- * c4 = 0.63, β'2 = 0.0317, β'3 = 0.0635, β'4 = 0.3438), for M y' = f(t, y)
- * with a constant, possibly singular (index-1 DAE) mass matrix M (§VI.4).
+ * (Hairer & Wanner, Solving ODEs II, §IV.7) for M y' = f(t, y).
  *
- * One step in the transformed variables u_i = h Σ γ_ij k_j (HW II (7.4')):
- *   (1/(hγ) M − J) u_i = f(t + c_i h, y + Σ_{j<i} a_ij u_j)
- *                        + M Σ_{j<i} (C_ij/h) u_j + d_i h f_t,
- * with J = ∂f/∂y and f_t = ∂f/∂t at (t, y).  The method is stiffly accurate:
- * c5 = c6 = 1, stage 6 is evaluated at y + Σ a_5j u_j + u_5, and
- *   y1 = (that) + u_6,    error estimate = u_6 (the embedded order-3 result is
- *   the stage-6 argument), err = ||u_6||, sk_i = atol_i + rtol_i max(|y0_i|, |y1_i|).
- * Dense output of order 3:
- *   y(t + θh) = (1−θ) y0 + θ (y1 + (1−θ)(Σ h2j u_j + θ Σ h3j u_j)).
- *
- * Control as the original code: Jacobian (and f(t, y), and f_t when the
- * problem is time dependent) once per accepted step, kept after a rejection;
- * one LU per attempted step; 6 f per accepted step, 5 per rejected one;
- * q = hnew/h = clamp(0.9 err^(-1/4), 0.2, 6), and after the first accepted step
- * the minimum with Gustafsson's predictive factor (HW II (8.25)); after a
- * rejection the next step may not grow.  A singular E halves h (5 times in a
- * row: failure; counted in nconvfail).  NaN/Inf in f or J at the accepted
- * point ends the run with ERR_NONFINITE (a smaller step would evaluate the
- * same).  Second-order structure and banded Jacobians go through
- * lsys.c (Hairer's M1 reduction). */
+ * Stages, embedded estimate and dense output: rodas_stages.c.  This file is
+ * the control (HW II §IV.7 "implementation"): J (and f_t) at the start of
+ * every step (a Rosenbrock method needs the exact Jacobian for its order);
+ * a rejected or failed attempt from the same point reuses them and only
+ * refactors.  Step size from the embedded order-3 estimate, err ~ h^4.
+ * Design and every constant with its source: src/integrate/README.md,
+ * section "rodas". */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "integrate/lsys.h"
-#include "integrate/rodas_coef.h"
+#include "integrate/rodas_stages.h"
+
+#define RO_SAFETY 0.9     /* HNW I §II.4 (4.13): fac = 0.9 */
+#define RO_FAC_MIN 0.2    /* measured minimum of 0.05..0.5 (bench/results/integrator-constants.md) */
+#define RO_FAC_MAX 5.0    /* HNW I §II.4 range 1.5..5; 3..12 flat within 1 % (integrator-constants.md) */
+#define RO_H0 1e-6        /* HNW I §II.4's fallback h0 (README "rodas"); 1e-8..1e-4 flat */
+#define RO_MAX_SINGULAR 4 /* consecutive singular matrices (h / 8 tried) before failing */
 
 typedef struct rodas_state {
-  int n;
-  cosrod_lsys *L;
-  double *dy0;             /* (n) f(t, y) at the start of the step */
-  double *fx;              /* (n) ∂f/∂t there (time-dependent problems) */
-  double *k[6];            /* (n) stage solutions u_1..u_6 */
-  double *ys, *ynew, *rhs; /* (n) stage argument, new solution, right-hand side */
-  double *mu;              /* (n) M * (Σ C_ij/h u_j) */
-  double *cont;            /* (4n) dense output: y0, y1, a, b */
+  rodas_stages *S;
   double safety, fac_min, fac_max;
   int gustafsson;
-  int have_jac; /* J, dy0 and fx belong to the current (t, y) */
-  int reject;   /* the last attempt was rejected */
-  int nsing;    /* consecutive singular matrices */
-  double h_acc, err_acc;
-  long naccept; /* own count (Gustafsson starts after the first accepted step) */
-  double t_old, h_old;
+  int have_jac;     /* f, J (f_t) at the current (t, y) */
+  double h_acc_old; /* last accepted step (predictive controller), 0 = none */
+  double err_acc_old;
+  int rejected; /* previous attempt rejected: no growth */
+  int nsingular;
 } rodas_state;
 
-static void rodas_free(void *s_) {
-  rodas_state *s = s_;
+static void rodas_free(void *vs) {
+  rodas_state *s = vs;
   if (!s) return;
-  cosrod_lsys_free(s->L);
-  free(s->dy0);
+  rodas_stages_free(s->S);
   free(s);
 }
 
 static cosrod_status rodas_alloc(void **out, cosrod_step_ctx *ctx) {
+  *out = NULL;
   const cosrod_integrate_options *o = ctx->opts;
   rodas_state *s = calloc(1, sizeof *s);
-  if (!s) return COSROD_ERR_NOMEM;
-  const int n = ctx->n;
-  s->n = n;
-  cosrod_status st = cosrod_lsys_create_ex(&s->L, ctx, 1);
+  if (!s) return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "rodas: out of memory");
+  s->safety = o->safety > 0.0 ? o->safety : RO_SAFETY;
+  s->fac_min = o->fac_min > 0.0 ? o->fac_min : RO_FAC_MIN;
+  s->fac_max = o->fac_max > 0.0 ? o->fac_max : RO_FAC_MAX;
+  s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
+  if (s->safety >= 1.0 || s->fac_min >= 1.0 || s->fac_max <= 1.0) {
+    free(s);
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t,
+                            "rodas: options need safety < 1, fac_min < 1 < fac_max");
+  }
+  cosrod_status st = rodas_stages_create(&s->S, ctx);
   if (st != COSROD_OK) {
     free(s);
-    return st == COSROD_ERR_INVALID
-               ? cosrod_step_fail(ctx, st, ctx->t, "rodas: inconsistent Jacobian or mass-matrix bandwidths")
-               : st;
+    return st;
   }
-  s->dy0 = calloc((size_t)n * 16, sizeof(double));
-  if (!s->dy0) {
-    rodas_free(s);
-    return COSROD_ERR_NOMEM;
-  }
-  double *p = s->dy0;
-  s->fx = p += n;
-  for (int i = 0; i < 6; i++) s->k[i] = p += n;
-  s->ys = p += n;
-  s->ynew = p += n;
-  s->rhs = p += n;
-  s->mu = p += n;
-  s->cont = p += n;
-  s->safety = o->safety > 0.0 ? o->safety : 0.9;
-  s->fac_min = o->fac_min > 0.0 ? o->fac_min : 0.2;
-  s->fac_max = o->fac_max > 0.0 ? o->fac_max : 6.0;
-  s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
-  ctx->clip_factor = 1.0001; /* as the original: (x + 1.0001 h - xend) >= 0 ends the run */
   *out = s;
   return COSROD_OK;
 }
 
-static cosrod_status rodas_reset(void *s_, cosrod_step_ctx *ctx) {
-  rodas_state *s = s_;
+static cosrod_status rodas_reset(void *vs, cosrod_step_ctx *ctx) {
+  rodas_state *s = vs;
+  rodas_stages *S = s->S;
+  S->h_old = 0.0;
+  if (cosrod_lsys_load_mass(S->L, ctx) != 0) return COSROD_ERR_CALLBACK;
   s->have_jac = 0;
-  s->reject = 0;
-  s->nsing = 0;
-  s->naccept = 0;
-  s->h_acc = s->err_acc = 0.0;
-  s->h_old = 0.0;
-  s->t_old = ctx->t;
-  if (cosrod_lsys_load_mass(s->L, ctx) != 0) return COSROD_ERR_CALLBACK;
-  if (ctx->h == 0.0) ctx->h = ctx->dir * fmin(1e-6, ctx->hmax); /* the original's default */
+  s->h_acc_old = s->err_acc_old = 0.0;
+  s->rejected = 0;
+  s->nsingular = 0;
+  if (ctx->h == 0.0) /* README "rodas", initial step: invariant under M y' = f -> (A M) y' = A f */
+    ctx->h = ctx->dir * fmin(RO_H0, ctx->hmax);
   return COSROD_OK;
 }
 
-/* Recoverable failure of a callback (counted in nreject) or a singular matrix
- * (counted in nconvfail by the caller): reject, halve h. */
-static cosrod_status retry_half(rodas_state *s, cosrod_step_ctx *ctx, int *accepted, int convergence) {
-  *accepted = 0;
-  s->reject = 1;
-  if (s->naccept >= 1 && !convergence) ctx->stats->nreject++;
-  ctx->h *= 0.5;
+/* hnew/h from the error norm: HNW I (4.13) with exponent 1/4, and, on an
+ * accepted step after an accepted step, the predictive formula of
+ * Gustafsson (1994) (HW II (8.25)), the smaller of the two. */
+static double step_ratio(const rodas_state *s, double err, double h, int accepted) {
+  const double e = fmax(err, pow(s->safety / s->fac_max, 4.0)); /* below: both formulas clamp */
+  double q = s->safety * pow(e, -0.25);
+  if (accepted && s->gustafsson && s->h_acc_old != 0.0)
+    q = fmin(q, q * fabs(h / s->h_acc_old) * pow(s->err_acc_old / e, 0.25));
+  const double qmax = (s->rejected || !accepted) ? 1.0 : s->fac_max;
+  return fmin(qmax, fmax(s->fac_min, q));
+}
+
+static cosrod_status retry(rodas_state *s, cosrod_step_ctx *ctx, double q, int convfail) {
+  if (convfail)
+    ctx->stats->nconvfail++;
+  else
+    ctx->stats->nreject++;
+  s->rejected = 1;
+  ctx->h *= q;
   return COSROD_OK;
 }
 
-/* f, Jacobian and f_t at the start of the step. */
-static int rodas_jacobian(rodas_state *s, cosrod_step_ctx *ctx) {
-  const cosrod_ode_problem *p = ctx->problem;
-  const int n = s->n;
-  const double t = ctx->t;
-  int rc = cosrod_step_call_f(ctx, t, ctx->y, s->dy0);
-  if (rc != 0) return rc;
-  rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->dy0);
-  if (rc != 0) return rc;
-  if (p->time_dependent) {
-    if (p->dfdt) {
-      rc = p->dfdt(t, ctx->y, s->fx, p->user);
-      if (rc < 0)
-        cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "df/dt callback returned %d (fatal) at t = %.17g", rc,
-                         t);
-      if (rc != 0) return rc;
-    } else {
-      double delt = sqrt(ctx->uround * fmax(1e-5, fabs(t)));
-      rc = cosrod_step_call_f(ctx, t + delt, ctx->y, s->fx);
-      if (rc != 0) return rc;
-      for (int i = 0; i < n; i++) s->fx[i] = (s->fx[i] - s->dy0[i]) / delt;
-    }
-  }
+/* f, J (f_t) at (t, y) unless already there.  They are evaluated at the
+ * accepted point, which a smaller step does not move: any failure there is
+ * final (ERR_NONFINITE for NaN/Inf, else ERR_CALLBACK). */
+static cosrod_status jacobian(rodas_state *s, cosrod_step_ctx *ctx) {
+  if (s->have_jac) return COSROD_OK;
+  int rc = rodas_stages_jacobian(s->S, ctx);
+  if (rc < 0) return COSROD_ERR_CALLBACK; /* message by the wrapper */
+  if (rc > 0)
+    return cosrod_step_fail(
+        ctx, ctx->nonfinite ? COSROD_ERR_NONFINITE : COSROD_ERR_CALLBACK, ctx->t,
+        "rodas: right-hand side or Jacobian %s at the accepted point t = %.17g",
+        ctx->nonfinite ? "not finite" : "failed (recoverable code, but the point is fixed)", ctx->t);
   s->have_jac = 1;
-  return 0;
+  return COSROD_OK;
 }
 
-/* rhs <- f-part (already in rhs) + M (Σ_j c_j u_j) + d h f_t, then solve into u. */
-static void stage_solve(rodas_state *s, cosrod_step_ctx *ctx, int nprev, const double *cij, double d,
-                        double h, double *u) {
-  const int n = s->n;
-  double *sum = s->mu; /* scratch */
-  if (nprev > 0) {
-    for (int i = 0; i < n; i++) {
-      double a = 0.0;
-      for (int j = 0; j < nprev; j++) a += cij[j] * s->k[j][i];
-      sum[i] = a / h;
-    }
-    if (s->L->has_mass) {
-      cosrod_lsys_mass_mult(s->L, sum, u);
-      for (int i = 0; i < n; i++) s->rhs[i] += u[i];
-    } else {
-      for (int i = 0; i < n; i++) s->rhs[i] += sum[i];
-    }
-  }
-  if (ctx->problem->time_dependent && d != 0.0)
-    for (int i = 0; i < n; i++) s->rhs[i] += d * h * s->fx[i];
-  memcpy(u, s->rhs, sizeof(double) * (size_t)n);
-  cosrod_lsys_solve(s->L, u);
-  ctx->stats->nsolve++;
-}
-
-static cosrod_status rodas_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
-  rodas_state *s = s_;
-  const int n = s->n;
-  const double t = ctx->t, h = ctx->h;
-  const double *y = ctx->y;
-  double **k = s->k, *ys = s->ys;
-  int rc;
+static cosrod_status rodas_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
+  rodas_state *s = vs;
+  rodas_stages *S = s->S;
   *accepted = 0;
   if (ctx->y_modified) {
     s->have_jac = 0;
     ctx->y_modified = 0;
   }
-  if (!s->have_jac) {
-    const int nonfinite_before = ctx->nonfinite;
-    ctx->nonfinite = 0;
-    rc = rodas_jacobian(s, ctx);
-    const int nonfinite_here = ctx->nonfinite;
-    ctx->nonfinite |= nonfinite_before;
-    if (rc < 0) return COSROD_ERR_CALLBACK;
-    /* NaN/Inf in f, f_t or J at the accepted point: a smaller step evaluates the same */
-    if (rc > 0 && nonfinite_here) return COSROD_ERR_NONFINITE; /* message by cosrod_step_call_f/_jac */
-    if (rc > 0) return retry_half(s, ctx, accepted, 0);
-  }
+  const double h = ctx->h;
   ctx->stats->nsteps++;
-
-  /* E = 1/(h γ) M - J and its LU */
-  cosrod_status st = cosrod_lsys_factor(s->L, 1.0 / (h * GAMMA));
-  ctx->stats->ndecomp++;
-  if (st == COSROD_ERR_INTERRUPTED)
-    return cosrod_step_fail(ctx, st, t, "rodas: interrupted in the iteration matrix (t = %.17g)", t);
-  if (st != COSROD_OK) {
-    ctx->stats->nconvfail++;
-    if (++s->nsing >= 5)
-      return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, t,
-                              "rodas: matrix (1/(h gamma)) M - J is singular 5 times in a row at t = %.17g",
-                              t);
-    return retry_half(s, ctx, accepted, 1);
+  cosrod_status st = jacobian(s, ctx);
+  if (st != COSROD_OK) return st;
+  st = rodas_stages_factor(S, ctx, h);
+  if (st == COSROD_ERR_SINGULAR) {
+    if (++s->nsingular >= RO_MAX_SINGULAR) {
+      ctx->stats->nconvfail++; /* the failing attempt counts as the ones before it */
+      return cosrod_step_fail(
+          ctx, COSROD_ERR_SINGULAR, ctx->t,
+          "rodas: matrix 1/(h gamma) M - J singular %d times in a row at t = %.17g (last h = %g)",
+          s->nsingular, ctx->t, h);
+    }
+    return retry(s, ctx, 0.5, 1);
   }
-  s->nsing = 0;
-
-  static const double c2[1] = {C21}, c3[2] = {C31, C32}, c4[3] = {C41, C42, C43},
-                      c5[4] = {C51, C52, C53, C54}, c6[5] = {C61, C62, C63, C64, C65};
-  /* stage 1 */
-  memcpy(s->rhs, s->dy0, sizeof(double) * (size_t)n);
-  stage_solve(s, ctx, 0, NULL, D1, h, k[0]);
-  /* stage 2 */
-  for (int i = 0; i < n; i++) ys[i] = y[i] + A21 * k[0][i];
-  if ((rc = cosrod_step_call_f(ctx, t + C2 * h, ys, s->rhs)) != 0) goto f_failed;
-  stage_solve(s, ctx, 1, c2, D2, h, k[1]);
-  /* stage 3 */
-  for (int i = 0; i < n; i++) ys[i] = y[i] + A31 * k[0][i] + A32 * k[1][i];
-  if ((rc = cosrod_step_call_f(ctx, t + C3 * h, ys, s->rhs)) != 0) goto f_failed;
-  stage_solve(s, ctx, 2, c3, D3, h, k[2]);
-  /* stage 4 */
-  for (int i = 0; i < n; i++) ys[i] = y[i] + A41 * k[0][i] + A42 * k[1][i] + A43 * k[2][i];
-  if ((rc = cosrod_step_call_f(ctx, t + C4 * h, ys, s->rhs)) != 0) goto f_failed;
-  stage_solve(s, ctx, 3, c4, D4, h, k[3]);
-  /* stage 5 (c5 = 1, d5 = 0) */
-  for (int i = 0; i < n; i++) ys[i] = y[i] + A51 * k[0][i] + A52 * k[1][i] + A53 * k[2][i] + A54 * k[3][i];
-  if ((rc = cosrod_step_call_f(ctx, t + h, ys, s->rhs)) != 0) goto f_failed;
-  stage_solve(s, ctx, 4, c5, 0.0, h, k[4]);
-  /* stage 6 (stiffly accurate: argument = stage-5 argument + u5) */
-  for (int i = 0; i < n; i++) ys[i] += k[4][i];
-  if ((rc = cosrod_step_call_f(ctx, t + h, ys, s->rhs)) != 0) goto f_failed;
-  stage_solve(s, ctx, 5, c6, 0.0, h, k[5]);
-  for (int i = 0; i < n; i++) s->ynew[i] = ys[i] + k[5][i];
-
-  /* error = u6 */
-  double err = cosrod_integrate_err_norm(ctx, k[5], y, s->ynew);
+  if (st == COSROD_ERR_INTERRUPTED)
+    return cosrod_step_fail(
+        ctx, st, ctx->t, "rodas: interrupted in the iteration matrix LU decomposition at t = %.17g", ctx->t);
+  if (st != COSROD_OK)
+    return cosrod_step_fail(ctx, st, ctx->t, "rodas: LU decomposition failed (%s) at t = %.17g (h = %g)",
+                            cosrod_strerror(st), ctx->t, h);
+  s->nsingular = 0;
+  int rc = rodas_stages_compute(S, ctx, ctx->t, ctx->y, h);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  if (rc > 0) return retry(s, ctx, 0.5, 0);
+  const double err = cosrod_integrate_err_norm(ctx, S->k[5], ctx->y, S->ynew);
   if (!isfinite(err)) {
     ctx->nonfinite = 1;
-    *accepted = 0;
-    s->reject = 1;
-    if (s->naccept >= 1) ctx->stats->nreject++;
-    ctx->h = h * s->fac_min;
-    return COSROD_OK;
+    return retry(s, ctx, 0.5, 0);
   }
-  double q = cosrod_control_standard(err, 0.25, s->safety, s->fac_min, s->fac_max);
-  if (err <= 1.0) {
-    ctx->stats->naccept++;
-    s->naccept++;
-    if (s->gustafsson) {
-      if (s->naccept > 1) {
-        double qg =
-            cosrod_control_gustafsson(err, h, s->err_acc, s->h_acc, 0.25, s->safety, s->fac_min, s->fac_max);
-        q = fmin(q, qg);
-      }
-      s->h_acc = h;
-      s->err_acc = fmax(1e-2, err);
-    }
-    /* dense output coefficients */
-    double *y0c = s->cont, *y1c = y0c + n, *ac = y1c + n, *bc = ac + n;
-    for (int i = 0; i < n; i++) {
-      y0c[i] = y[i];
-      y1c[i] = s->ynew[i];
-      ac[i] = H21 * k[0][i] + H22 * k[1][i] + H23 * k[2][i] + H24 * k[3][i] + H25 * k[4][i];
-      bc[i] = H31 * k[0][i] + H32 * k[1][i] + H33 * k[2][i] + H34 * k[3][i] + H35 * k[4][i];
-    }
-    memcpy(ctx->y, s->ynew, sizeof(double) * (size_t)n);
-    s->t_old = t;
-    s->h_old = h;
-    ctx->t_old = t;
-    ctx->t = t + h;
-    ctx->h_last = h;
-    double hnew = h * q;
-    if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
-    if (s->reject) hnew = ctx->dir * fmin(fabs(hnew), fabs(h));
-    s->reject = 0;
-    s->have_jac = 0; /* new Jacobian at every accepted step */
-    ctx->h = hnew;
-    *accepted = 1;
-  } else {
-    s->reject = 1;
-    if (s->naccept >= 1) ctx->stats->nreject++;
-    ctx->h = h * q; /* Jacobian kept */
-  }
+  const int ok = err <= 1.0;
+  const double q = step_ratio(s, err, h, ok);
+  if (!ok) return retry(s, ctx, q, 0);
+  rodas_stages_store_dense(S, ctx->t, ctx->y, h);
+  for (int i = 0; i < ctx->n; i++) ctx->y[i] = S->ynew[i];
+  ctx->t_old = ctx->t;
+  ctx->t += h;
+  ctx->h_last = h;
+  ctx->stats->naccept++;
+  *accepted = 1;
+  s->have_jac = 0;
+  s->rejected = 0;
+  s->h_acc_old = h;
+  s->err_acc_old = fmax(err, pow(s->safety / s->fac_max, 4.0));
+  ctx->h = q * h;
   return COSROD_OK;
-
-f_failed:
-  if (rc < 0) return COSROD_ERR_CALLBACK;
-  return retry_half(s, ctx, accepted, 0);
 }
 
-static cosrod_status rodas_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
+static cosrod_status rodas_dense(void *vs, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
                                  double *out) {
   (void)ctx;
-  const rodas_state *s = s_;
-  if (s->h_old == 0.0) return COSROD_ERR_INVALID;
-  const int n = s->n;
-  const double th = (t - s->t_old) / s->h_old, th1 = 1.0 - th;
-  const double *y0c = s->cont, *y1c = y0c + n, *ac = y1c + n, *bc = ac + n;
-  int m = idx ? nidx : n;
-  for (int kk = 0; kk < m; kk++) {
-    int i = idx ? idx[kk] : kk;
-    out[kk] = th1 * y0c[i] + th * (y1c[i] + th1 * (ac[i] + th * bc[i]));
-  }
-  return COSROD_OK;
+  const rodas_state *s = vs;
+  return rodas_stages_dense(s->S, t, idx, nidx, out);
 }
 
 static const cosrod_step_type rodas_type = {

@@ -1,164 +1,70 @@
 /* SEULEX: extrapolated linearly implicit Euler method with variable order
- * and step size, written from Hairer & Wanner, Solving ODEs II, §IV.9
- * ("Extrapolation of the linearly implicit Euler method", order and step
- * size control, dense output) and HNW I §II.9 (the extrapolation step-size
- * strategy it adapts), for M y' = f(t, y) with a constant, possibly singular
- * mass matrix (index-1 DAEs, HW II §VI.5).
+ * and step size for M y' = f(t, y) (Hairer & Wanner, Solving ODEs II, §IV.9),
+ * written from the method description; the numerics (Euler sweep, tableau,
+ * dense output) are in seulex_tableau.c, the order and step control is the
+ * shared one of the extrapolation methods (extrap_control.c, gamma = 1:
+ * the linearly implicit Euler method has an error expansion in powers of h,
+ * HW II §IV.9).  Design note: src/integrate/README.md ("seulex").
  *
- * One basic step of size H from (t0, y0) builds the extrapolation tableau
- * column by column.  Row j uses n_j substeps of h_j = H/n_j (HW II (9.3)):
- *     (M/h_j − J) Δ_i = f(t_i, y_i),   y_{i+1} = y_i + Δ_i,   T_{j1} = y_{n_j},
- * with one Jacobian J ≈ ∂f/∂y(t0, y0) for the whole step and the step-number
- * sequence n = 2, 3, 4, 6, 8, 12, 16, ... (HW II (9.8)).  For a problem with
- * explicit time dependence f is taken at the end of each substep, t_i =
- * t0 + (i+1) h_j, so stiff components follow the forcing.  The global error of
- * the Euler method has an expansion in powers of h (not h²), hence the
- * Aitken–Neville scheme (HW II (9.5), HNW I (9.10) with the exponent 1)
- *     T_{j,l+1} = T_{jl} + (T_{jl} − T_{j−1,l}) / (n_j/n_{j−l} − 1),
- * T_{jj} of order j.  Local error estimate of column j: err_j = ||T_{jj} −
- * T_{j,j−1}|| (RMS norm, weights atol + rtol |y0|).
- *
- * Step size for column j (HNW I (9.25)–(9.26) with the order j of T_{j,j−1}):
- *     H_j = H · clamp(0.93 (0.6/err_j)^(1/j), 0.1^(1/j)/4, 0.1^(−1/j)),
- * work per unit step W_j = A_j / H_j (HNW I (9.27)) with the cost A_j of
- * building rows 1..j, HW II §IV.9 "order and step size control":
- *     A_1 = c_jac + n_1 (c_f + c_sol) + c_dec,
- *     A_j = A_{j−1} + (n_j − 1)(c_f + c_sol) + c_dec,
- * c_f = 1, c_jac = 5, c_dec = 1, c_sol = 1.  With target column k the
- * convergence monitor (HNW I §II.9 "convergence in the line k") builds rows up
- * to k − 1, accepts there if err ≤ 1 or rejects if the error is beyond hope
- * (err_{k−1} > 4 n_{k+1} n_k), then tries row k, then row k + 1 (err_k > 2
- * n_{k+1}: reject).  The next target column minimises the work per unit step:
- * decrease if W_{k−1} < 0.7 W_k, increase if W_k < 0.9 W_{k−1} (HNW I
- * (9.28)–(9.29)); an increase predicts H_{k+1} = H_k A_{k+1}/A_k.  After a
- * rejection within a step the order is not raised and H not enlarged.  The
- * first step and the step that reaches t_end accept at the first column
- * j > 1 with err_j ≤ 1.  Initial target ⌊−0.6 log10(rtol + atol) + 1.5⌋,
- * kept in [2, max_columns − 2]; initial H = 1e-6.
- *
- * Stability (HW II §IV.9 "stability check"): in rows 1 and 2 the first substep
- * is followed by one simplified Newton correction of implicit Euler,
- *     (M/h_j − J) δ = f(t1, y_1) − M Δ_0/h_j,   θ = ||δ|| / max(1, ||Δ_0||);
- * θ > 1 (the linearised step does not represent the implicit one) halves H.
- * θ also decides whether J is re-evaluated at the next step (θ > THET =
- * min(1e-4, rtol) or opts.jac_reuse); after any failure J is refreshed at the
- * current point unless it was evaluated there.  An error growing between
- * columns j > 2 also halves H.  Those failures are counted in nconvfail,
- * error-test rejections in nreject.
- *
- * Dense output (HW II §IV.9 "dense output", after Hairer & Ostermann 1990):
- * the k-th backward difference of the last substeps of row r approximates
- * h_r^k y^(k)(t1); the scaled derivatives d_k = H^k y^(k)(t1)/k! are
- * extrapolated over the rows r ≥ k like the solution, and the Hermite
- * polynomial in s = θ − 1
- *     P(s) = y1 + Σ_{k=1}^{c} d_k s^k,    d_c fixed by P(−1) = y0,
- * (c the column of the accepted value) interpolates y0, y1 and the c − 1
- * derivatives at t1.  Built lazily at the
- * first dense request after a step; no f evaluations. */
+ * Jacobian reuse (linearisation defect of the first substep), the predicted
+ * order raise, the failure policy and every constant: README "seulex".
+ * Row stability monitor: seulex_row_unstable (README). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "integrate/extrap_control.h"
 #include "integrate/lsys.h"
+#include "integrate/seulex_tableau.h"
 
-enum { SEULEX_COLUMN_LIMIT = 32 };
-
-/* Cost weights of HW II §IV.9: f, Jacobian, decomposition, solve. */
-#define COST_F 1.0
-#define COST_JAC 5.0
-#define COST_DEC 1.0
-#define COST_SOL 1.0
-
-/* Outcome of building one tableau row. */
-typedef enum { ROW_OK = 0, ROW_HALVE, ROW_SINGULAR, ROW_FATAL } row_outcome;
-
-/* Outcome of one basic step. */
-typedef enum { STEP_ACCEPT, STEP_REJECT, STEP_HALVE, STEP_SINGULAR, STEP_FATAL } step_outcome;
+#define SEULEX_KMAX_DEFAULT 12 /* rows; order up to 12 */
+/* Keep J for the next step while the relative linearisation defect of the
+ * first substep is at most this (own experiment, bench/results/seulex.md). */
+#define SEULEX_JAC_REUSE 0.15
+#define SEULEX_MAX_SINGULAR 4 /* as radau5 / rodas: H, H/2, H/4, H/8 all singular (README) */
+/* starting step: first probe / |hmax| and at most this many LUs (own choice, README) */
+#define SEULEX_START_PROBE 1e-6
+#define SEULEX_START_LU 4
+/* row stability monitor (own choice, README "seulex"): rows checked, Newton
+ * contraction estimate above which a row is unstable, step factor */
+#define SEULEX_STAB_ROWS 2
+#define SEULEX_STAB_THETA 10.0
+#define SEULEX_KMIN 2 /* lowest target column (0-based): window rows 2..4 */
 
 typedef struct seulex_state {
-  int n;
-  int columns; /* at most this many columns (max_columns) */
   cosrod_lsys *L;
-  /* per column j = 1 .. columns + 1 (index 0 unused) */
-  int substeps[SEULEX_COLUMN_LIMIT + 2];       /* n_j */
-  double row_cost[SEULEX_COLUMN_LIMIT + 2];    /* A_j */
-  double column_step[SEULEX_COLUMN_LIMIT + 2]; /* H_j proposed by column j */
-  double unit_work[SEULEX_COLUMN_LIMIT + 2];   /* W_j = A_j / H_j */
-  double *tableau;   /* (columns x n) tab_row j: T_{j1} when built; after extrapolate_row row 1 holds
-                        T_jj and row 2 T_{j,j−1} */
-  double *f_start;   /* (n) f(t0, y0) */
-  double *y_sub;     /* (n) substep value y_i */
-  double *increment; /* (n) Δ_i */
-  double *f_sub;     /* (n) f at a substep */
-  double *newton;    /* (n) δ of the stability check */
-  double *weight;    /* (n) atol + rtol |y0| */
-  double *y_start;   /* (n) y0 of the last accepted step */
-  double *last_incr; /* (columns(columns+1)/2 x n): row r keeps its last r increments */
-  double *derivs;    /* (columns x n) d_1 .. d_c of the dense output */
-  double *deriv_tab; /* (columns x n) extrapolation tableau of one derivative */
-  /* control parameters (HW II §IV.9) */
-  double jac_threshold;    /* new J when θ exceeds this: min(1e-4, rtol) or opts.jac_reuse */
-  double step_limit_base;  /* 0.1: H_j / H <= 0.1^(-1/j) */
-  double step_limit_ratio; /* 4: H_j / H >= 0.1^(1/j) / 4 */
-  double err_target;       /* 0.6: error aimed at by H_j */
-  double safety;           /* 0.93 (opts.safety) */
-  double fac_down, fac_up; /* 0.7, 0.9: order decrease / increase thresholds on W */
-  /* control state */
-  int target;           /* target column k */
-  double err;           /* error of the last column built */
-  double err_bound;     /* a later column must have a smaller error than this */
-  double contraction;   /* θ of the last stability check */
-  int rejected_in_step; /* a failure happened since the last accepted step */
-  int jac_here;         /* J was evaluated at the current (t0, y0) */
-  int f_start_ok;       /* f_start belongs to (t0, y0) */
-  int singular_run;     /* consecutive attempts ended by a singular matrix */
-  long attempts;        /* attempted steps since reset */
-  /* dense output */
-  int accepted_column; /* column of the last accepted value */
-  int dense_ready;
-  double t_prev, h_prev;
+  seulex_tableau *T;
+  int n, kmax, k, no_increase, need_jac, have_f0;
+  int nsing;                             /* consecutive attempts with a singular iteration matrix */
+  int jac_fresh;                         /* J was evaluated at the current (t0, y0) */
+  double lin_def;                        /* linearisation defect of J in row 1 of the current step */
+  double reuse;                          /* keep J while lin_def <= reuse (README) */
+  int nseq[SEULEX_TABLEAU_MAX_ROWS + 1]; /* 1-based as the tableau */
+  cosrod_extrap_ctrl ctl;
+  double *f0, *y0, *y1, *w, *tmp;
 } seulex_state;
-
-/* n_1 = 2, n_2 = 3, n_j = 2 n_{j−2} (HW II (9.8)). */
-static int step_number(int j) { return j == 1 ? 2 : j == 2 ? 3 : 2 * step_number(j - 2); }
-
-static double *tab_row(const seulex_state *s, double *base, int j) {
-  return base + (size_t)(j - 1) * (size_t)s->n;
-}
-
-/* Storage of the last r increments of row r (r = 1 .. columns). */
-static double *kept_increments(const seulex_state *s, int r) {
-  return s->last_incr + (size_t)(r * (r - 1) / 2) * (size_t)s->n;
-}
 
 static void seulex_free(void *state) {
   seulex_state *s = state;
   if (!s) return;
   cosrod_lsys_free(s->L);
-  free(s->tableau);
-  free(s->f_start);
-  free(s->last_incr);
+  seulex_tableau_free(s->T);
+  free(s->f0), free(s->y0), free(s->y1), free(s->w), free(s->tmp);
   free(s);
 }
 
-/* Cumulative cost A_j of rows 1..j (HW II §IV.9). */
-static void work_per_row(seulex_state *s) {
-  s->row_cost[1] = COST_JAC + s->substeps[1] * (COST_F + COST_SOL) + COST_DEC;
-  for (int j = 2; j <= s->columns + 1; j++)
-    s->row_cost[j] = s->row_cost[j - 1] + (s->substeps[j] - 1) * (COST_F + COST_SOL) + COST_DEC;
-}
+/* Step numbers 2, 3, 4, 6, 8, 12, 16, 24, ... (HW II §IV.9's harmonic-type
+ * sequence 1, 2, 3, 4, 6, 8, ... without its first member; README). */
+static int seulex_n(int j) { return j < 2 ? j + 2 : 2 * seulex_n(j - 2); }
 
 static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   const cosrod_integrate_options *o = ctx->opts;
-  const int n = ctx->n;
-  const int columns = o->max_columns > 0 ? o->max_columns : 12;
-  if (columns < 3 || columns > SEULEX_COLUMN_LIMIT)
-    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "seulex: max_columns = %d must be in 3..%d",
-                            columns, SEULEX_COLUMN_LIMIT);
+  const int kmax = o->max_columns > 0 ? o->max_columns : SEULEX_KMAX_DEFAULT;
+  if (kmax < SEULEX_KMIN + 2 || kmax > COSROD_EXTRAP_KMAX)
+    return cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "seulex: max_columns = %d must lie in [%d, %d]",
+                            o->max_columns, SEULEX_KMIN + 2, COSROD_EXTRAP_KMAX);
   seulex_state *s = calloc(1, sizeof *s);
   if (!s) return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory");
-  s->n = n;
-  s->columns = columns;
   cosrod_status st = cosrod_lsys_create_ex(&s->L, ctx, 1);
   if (st != COSROD_OK) {
     free(s);
@@ -166,425 +72,329 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
                ? cosrod_step_fail(ctx, st, ctx->t, "seulex: inconsistent Jacobian or mass-matrix bandwidths")
                : cosrod_step_fail(ctx, st, ctx->t, "seulex: out of memory");
   }
-  const size_t nb = (size_t)n, kept = (size_t)(columns * (columns + 1) / 2);
-  s->tableau = calloc((size_t)columns * nb, sizeof(double));
-  s->f_start = calloc(7 * nb, sizeof(double));
-  s->last_incr = calloc((kept + 2 * (size_t)columns) * nb, sizeof(double));
-  if (!s->tableau || !s->f_start || !s->last_incr) {
-    seulex_free(s);
-    return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory");
+  const int n = ctx->n;
+  s->n = n;
+  s->kmax = kmax;
+  int nseq0[COSROD_EXTRAP_KMAX];
+  double work[COSROD_EXTRAP_KMAX], a = 1.0; /* cost unit: one f; an LU and its solves counted as one f */
+  s->nseq[0] = 0;
+  for (int j = 0; j < kmax; j++) {
+    nseq0[j] = s->nseq[j + 1] = seulex_n(j);
+    a += nseq0[j] + 1;
+    work[j] = a;
   }
-  s->y_sub = s->f_start + nb;
-  s->increment = s->y_sub + nb;
-  s->f_sub = s->increment + nb;
-  s->newton = s->f_sub + nb;
-  s->weight = s->newton + nb;
-  s->y_start = s->weight + nb;
-  s->derivs = s->last_incr + kept * nb;
-  s->deriv_tab = s->derivs + (size_t)columns * nb;
-  for (int j = 1; j <= columns + 1; j++) s->substeps[j] = step_number(j);
-  work_per_row(s);
-  s->step_limit_base = 0.1;
-  s->step_limit_ratio = 4.0;
-  s->fac_down = 0.7;
-  s->fac_up = 0.9;
-  s->err_target = 0.6;
-  s->safety = o->safety > 0.0 ? o->safety : 0.93;
-  ctx->clip_factor = 1.0; /* the step that would pass t_end is cut to end there */
+  cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
+  s->ctl.kmin = SEULEX_KMIN;
+  s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
+  s->ctl.predict_raise = 1;         /* README: Robertson at loose tolerances */
+  s->reuse = o->jac_reuse > 0.0 ? o->jac_reuse : SEULEX_JAC_REUSE;
+  if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
+  if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
+  st = seulex_tableau_create(&s->T, n, kmax, s->nseq);
+  size_t nb = sizeof(double) * (size_t)n;
+  s->f0 = malloc(nb), s->y0 = malloc(nb), s->y1 = malloc(nb), s->w = malloc(nb), s->tmp = malloc(2 * nb);
+  if (st != COSROD_OK || !s->f0 || !s->y0 || !s->y1 || !s->w || !s->tmp) {
+    seulex_free(s);
+    return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory (n = %d)", n);
+  }
   *out = s;
   return COSROD_OK;
 }
 
-static void refresh_weights(seulex_state *s, const cosrod_step_ctx *ctx) {
-  cosrod_integrate_scale(s->n, ctx->rtol, ctx->atol, ctx->y, NULL, s->weight);
+static cosrod_status seulex_f0(seulex_state *s, cosrod_step_ctx *ctx) {
+  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  if (rc > 0)
+    return ctx->nonfinite
+               ? COSROD_ERR_NONFINITE
+               : cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
+                                  "seulex: right-hand side failed (recoverable) at t = %.17g", ctx->t);
+  s->have_f0 = 1;
+  return COSROD_OK;
+}
+
+/* Weighted RMS of v (n) with the tolerance scale of y. */
+static double seulex_rms(const cosrod_step_ctx *ctx, const double *v, const double *y) {
+  double sum = 0.0;
+  for (int i = 0; i < ctx->n; i++) {
+    const double q = v[i] / (ctx->atol[i] + ctx->rtol[i] * fabs(y[i]));
+    sum += q * q;
+  }
+  return sqrt(sum / ctx->n);
+}
+
+/* Starting step (README "seulex", starting step): HNW I §II.4's algorithm
+ * (h0 = 0.01 ||y0|| / ||y'0||, one explicit Euler step for ||y''||, h =
+ * min(100 h0, (0.01 / max(||y'||, ||y''||))^(1/(q+1)))) with the derivatives
+ * taken in the space of y: y' = (M/p - J)^-1 f0 / p, a linearly implicit
+ * Euler increment over a probe p, which tends to M^-1 f0 for p -> 0, exists
+ * for a singular M, and does not change when M y' = f is replaced by
+ * (S M) y' = S f for any regular S.  The probe starts at 1e-6 |hmax| and is
+ * lowered to h0 while h0 < p (at most SEULEX_START_LU factorisations), so
+ * that only modes faster than the step scale are damped.  Costs J (kept for
+ * the first step), those LUs, and one f. */
+static cosrod_status seulex_start_step(seulex_state *s, cosrod_step_ctx *ctx) {
+  const int n = s->n;
+  const double *y = ctx->y;
+  double *u = s->tmp, *v = s->tmp + n;
+  int rc = cosrod_lsys_jac(s->L, ctx, ctx->t, y, s->f0);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  if (rc > 0)
+    return ctx->nonfinite
+               ? COSROD_ERR_NONFINITE
+               : cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t,
+                                  "seulex: Jacobian failed (recoverable) at the initial point t = %.17g",
+                                  ctx->t);
+  s->need_jac = 0;
+  s->jac_fresh = 1;
+  const double hmax = fabs(ctx->hmax), d0 = seulex_rms(ctx, y, y);
+  double p = SEULEX_START_PROBE * hmax, h0 = 1e-6 * hmax, d1 = 0.0;
+  int factored = 0;
+  for (int it = 0; it < SEULEX_START_LU; it++) {
+    cosrod_status st = cosrod_lsys_factor(s->L, ctx->dir / p);
+    if (st == COSROD_ERR_INTERRUPTED)
+      return cosrod_step_fail(ctx, st, ctx->t,
+                              "seulex: interrupted in the iteration matrix (LU) at t = %.17g", ctx->t);
+    if (st != COSROD_OK) break; /* singular: the sweep's own policy deals with it */
+    ctx->stats->ndecomp++;
+    factored = 1;
+    memcpy(u, s->f0, sizeof(double) * (size_t)n);
+    cosrod_lsys_solve(s->L, u);
+    ctx->stats->nsolve++;
+    for (int i = 0; i < n; i++) u[i] *= ctx->dir / p; /* y' */
+    d1 = seulex_rms(ctx, u, y);
+    h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+    if (h0 > hmax) h0 = hmax;
+    if (h0 >= p) break;
+    p = h0;
+  }
+  if (!factored) {
+    ctx->h = ctx->dir * fmin(1e-6, hmax);
+    return COSROD_OK;
+  }
+  for (int i = 0; i < n; i++) v[i] = y[i] + ctx->dir * h0 * u[i];
+  rc = cosrod_step_call_f(ctx, ctx->t + ctx->dir * h0, v, s->w);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  double h;
+  if (rc > 0) {
+    ctx->nonfinite = 0;
+    h = 0.1 * h0;
+  } else {
+    for (int i = 0; i < n; i++) v[i] = s->w[i] - s->f0[i];
+    cosrod_lsys_solve(s->L, v);
+    ctx->stats->nsolve++;
+    for (int i = 0; i < n; i++) v[i] *= ctx->dir / p;
+    const double d2 = seulex_rms(ctx, v, y) / h0, dm = fmax(d1, d2);
+    const double h1 = dm <= 1e-15 ? fmax(1e-6, 1e-3 * h0) : pow(0.01 / dm, 1.0 / (s->k + 2));
+    h = fmin(100.0 * h0, h1);
+  }
+  ctx->h = ctx->dir * fmin(h, hmax);
+  return COSROD_OK;
 }
 
 static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
   seulex_state *s = state;
-  const double rtol = ctx->rtol[0], atol = ctx->atol[0];
-  s->jac_threshold = ctx->opts->jac_reuse != 0.0 ? ctx->opts->jac_reuse : fmin(1e-4, rtol);
-  int k = (int)floor(-0.6 * log10(rtol + atol) + 1.5);
-  if (k > s->columns - 2) k = s->columns - 2;
-  s->target = k < 2 ? 2 : k;
-  s->err = 0.0;
-  s->err_bound = 0.0;
-  s->contraction = 0.0;
-  s->rejected_in_step = 0;
-  s->jac_here = 0;
-  s->f_start_ok = 0;
-  s->singular_run = 0;
-  s->attempts = 0;
-  s->accepted_column = 0;
-  s->dense_ready = 0;
-  s->t_prev = ctx->t;
-  s->h_prev = 0.0;
-  for (int j = 0; j <= s->columns + 1; j++) s->unit_work[j] = s->column_step[j] = 0.0;
-  s->unit_work[1] = INFINITY; /* column 1 has no error estimate: never the cheapest */
-  refresh_weights(s, ctx);
-  if (cosrod_lsys_load_mass(s->L, ctx) != 0) {
-    if (ctx->msg[0] == '\0')
-      cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "seulex: mass-matrix callback failed");
-    return COSROD_ERR_CALLBACK;
-  }
-  if (ctx->h == 0.0 || fabs(ctx->h) <= 10.0 * ctx->uround) ctx->h = ctx->dir * 1e-6;
-  if (fabs(ctx->h) > ctx->hmax) ctx->h = ctx->dir * ctx->hmax;
+  int rc = cosrod_lsys_load_mass(s->L, ctx);
+  if (rc != 0)
+    return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, ctx->t, "seulex: mass-matrix callback returned %d", rc);
+  cosrod_status st = seulex_f0(s, ctx);
+  if (st != COSROD_OK) return st;
+  s->need_jac = 1;
+  s->no_increase = 0;
+  s->nsing = 0;
+  s->T->dense_column = 0;
+  ctx->y_modified = 0;
+  s->k = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
+  if (ctx->h == 0.0) return seulex_start_step(s, ctx);
   return COSROD_OK;
 }
 
-/* Weighted Euclidean length sqrt(Σ (x_i/w_i)²) (the stability check's norm). */
-static double weighted_length(int n, const double *x, const double *w) {
-  double sum = 0.0;
-  for (int i = 0; i < n; i++) sum += (x[i] / w[i]) * (x[i] / w[i]);
-  return sqrt(sum);
+/* Rejected attempt: counted as an error-test rejection or a convergence
+ * failure, next step H * factor, J refreshed before the retry. */
+static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double factor, int convfail) {
+  if (convfail)
+    ctx->stats->nconvfail++;
+  else
+    ctx->stats->nreject++;
+  s->no_increase = 1;
+  /* a J from an earlier point is refreshed for the retry unless it still
+   * describes f well (small linearisation defect); a fresh J (at the
+   * unchanged (t0, y0)) is kept */
+  if (!s->jac_fresh && !(s->lin_def <= s->reuse)) s->need_jac = 1;
+  ctx->h *= factor;
+  return COSROD_OK;
 }
 
-/* Stability check after the first substep of rows 1 and 2 (HW II §IV.9):
- * θ = ||δ|| / max(1, ||Δ_0||) for one Newton correction of implicit Euler,
- * f1 = f(t0 + h_j, y_1).  Returns 1 when θ ≤ 1. */
-static int stability_check(seulex_state *s, cosrod_step_ctx *ctx, const double *delta0, const double *f1,
-                           double inv_hj) {
+/* Relative linearisation defect of J on the first substep of row 1 (after
+ * seulex_sweep_first, n_1 > 1): with h = H/n_1, (M/h - J) Δ0 = f(y0) gives
+ * J Δ0 = M Δ0 / h - f0, so d = f(y1) - f0 - J Δ0 = f(y1) - M Δ0 / h, which
+ * is zero for a linear autonomous f and J exact (time dependence and any
+ * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (0 if f did not
+ * change).  d and f live in the space of f, whose rows a mass matrix scales;
+ * row i is weighted with w_i = |(M s)_i|, s_k = atol_k + rtol_k |y0_k|
+ * (= s_i without M), so that the ratio does not change when M y' = f is
+ * replaced by (D M) y' = D f with a diagonal D (README "seulex").  Rows
+ * with w_i = 0 (algebraic equations of a singular M) carry no such scale and
+ * are left out. */
+static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H) {
   const int n = s->n;
-  cosrod_lsys_mass_mult(s->L, delta0, s->newton);
-  for (int i = 0; i < n; i++) s->newton[i] = f1[i] - s->newton[i] * inv_hj;
-  cosrod_lsys_solve(s->L, s->newton);
-  ctx->stats->nsolve++;
-  s->contraction =
-      weighted_length(n, s->newton, s->weight) / fmax(1.0, weighted_length(n, delta0, s->weight));
-  return s->contraction <= 1.0;
-}
-
-/* Linearly implicit Euler over [t0, t0 + H] with n_j substeps: T_{j1} into
- * tableau row j, the last j increments into kept_increments(j). */
-static row_outcome build_row(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
-  const int n = s->n, nsub = s->substeps[j];
-  const size_t bytes = sizeof(double) * (size_t)n;
-  const double t0 = ctx->t, hj = H / nsub, inv_hj = 1.0 / hj;
-  const int shift = ctx->problem->time_dependent ? 1 : 0; /* f at the substep's end */
-  cosrod_status fst = cosrod_lsys_factor(s->L, inv_hj);
-  if (fst == COSROD_ERR_INTERRUPTED) {
-    cosrod_step_fail(ctx, fst, t0, "seulex: interrupted in the iteration matrix (t = %.17g)", t0);
-    return ROW_FATAL; /* the driver reports ERR_INTERRUPTED (flag set) */
-  }
-  if (fst != COSROD_OK) return ROW_SINGULAR;
-  ctx->stats->ndecomp++;
-  double *keep = kept_increments(s, j);
-  memcpy(s->y_sub, ctx->y, bytes);
-  for (int i = 0; i < nsub; i++) {
-    double *delta = s->increment;
-    if (i == 0 && !shift) {
-      memcpy(delta, s->f_start, bytes);
-    } else if (i == 0) {
-      int rc = cosrod_step_call_f(ctx, t0 + hj, s->y_sub, delta);
-      if (rc != 0) return rc < 0 ? ROW_FATAL : ROW_HALVE;
-    } else {
-      memcpy(delta, s->f_sub, bytes);
-    }
-    cosrod_lsys_solve(s->L, delta);
-    ctx->stats->nsolve++;
-    if (i >= nsub - j) memcpy(keep + (size_t)(i - (nsub - j)) * (size_t)n, delta, bytes);
-    for (int c = 0; c < n; c++) s->y_sub[c] += delta[c];
-    if (i == nsub - 1) break;
-    int rc = cosrod_step_call_f(ctx, t0 + (i + 1 + shift) * hj, s->y_sub, s->f_sub);
-    if (rc != 0) return rc < 0 ? ROW_FATAL : ROW_HALVE;
-    if (i == 0 && j <= 2) {
-      const double *f1 = s->f_sub;
-      if (shift) { /* the implicit-Euler residual needs f(t0 + h_j, y_1) */
-        f1 = tab_row(s, s->tableau, j);
-        rc = cosrod_step_call_f(ctx, t0 + hj, s->y_sub, tab_row(s, s->tableau, j));
-        if (rc != 0) return rc < 0 ? ROW_FATAL : ROW_HALVE;
-      }
-      if (!stability_check(s, ctx, delta, f1, inv_hj)) return ROW_HALVE;
-    }
-  }
-  memcpy(tab_row(s, s->tableau, j), s->y_sub, bytes);
-  return ROW_OK;
-}
-
-/* Aitken–Neville for a sequence linear in h (HW II (9.5)): on entry row r
- * holds the new first-column value of row r and rows lo..r−1 the previous
- * diagonal; on return row lo holds the most extrapolated value (and row
- * lo + 1 the one before it). */
-static void extrapolate_row(const seulex_state *s, double *base, int lo, int r) {
-  const int n = s->n;
-  for (int l = r; l > lo; l--) {
-    const double ratio = (double)s->substeps[r] / (double)s->substeps[l - 1] - 1.0;
-    const double *hi = tab_row(s, base, l);
-    double *below = tab_row(s, base, l - 1);
-    for (int i = 0; i < n; i++) below[i] = hi[i] + (hi[i] - below[i]) / ratio;
-  }
-}
-
-/* err_j = RMS of (T_jj − T_{j,j−1}) / weight; +inf if not finite. */
-static double column_error(seulex_state *s, cosrod_step_ctx *ctx) {
-  const int n = s->n;
-  const double *best = tab_row(s, s->tableau, 1), *next = tab_row(s, s->tableau, 2);
-  double sum = 0.0;
+  const double h = H / s->nseq[1];
+  double *md = s->tmp, *w = s->tmp + n;
+  cosrod_lsys_mass_mult(s->L, s->T->delta, md);
+  for (int i = 0; i < n; i++) s->w[i] = ctx->atol[i] + ctx->rtol[i] * fabs(s->y0[i]);
+  cosrod_lsys_mass_mult(s->L, s->w, w);
+  double num = 0.0, den = 0.0;
   for (int i = 0; i < n; i++) {
-    double e = (best[i] - next[i]) / s->weight[i];
-    sum += e * e;
+    if (w[i] == 0.0) continue;
+    const double sk = fabs(w[i]);
+    const double d = (s->T->f_sub[i] - md[i] / h) / sk, c = (s->T->f_sub[i] - s->f0[i]) / sk;
+    num += d * d, den += c * c;
   }
-  if (!isfinite(sum)) {
-    ctx->nonfinite = 1;
-    return INFINITY;
-  }
-  return sqrt(sum / n);
+  if (!(num <= 1e300 && den <= 1e300)) return INFINITY;
+  return den > 0.0 ? sqrt(num / den) : (num > 0.0 ? INFINITY : 0.0);
 }
 
-/* H_j and W_j from err_j (HNW I (9.25)–(9.27), exponent 1/j). */
-static void propose_column_step(seulex_state *s, const cosrod_step_ctx *ctx, int j, double H) {
-  const double expo = 1.0 / j, shrink_limit = pow(s->step_limit_base, expo);
-  double growth = s->err > 0.0 ? s->safety * pow(s->err_target / s->err, expo) : INFINITY;
-  growth = fmin(1.0 / shrink_limit, fmax(shrink_limit / s->step_limit_ratio, growth));
-  s->column_step[j] = fmin(fabs(H) * growth, ctx->hmax);
-  s->unit_work[j] = s->row_cost[j] / s->column_step[j];
-}
-
-/* Row j, its extrapolation, error and step proposal. */
-static row_outcome add_column(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
-  row_outcome r = build_row(s, ctx, j, H);
-  if (r != ROW_OK || j == 1) return r;
-  extrapolate_row(s, s->tableau, 1, j);
-  s->err = column_error(s, ctx);
-  if (!isfinite(s->err)) return ROW_HALVE;
-  if (j > 2 && s->err >= s->err_bound) return ROW_HALVE; /* the tableau diverges */
-  s->err_bound = fmax(4.0 * s->err, 1.0);
-  propose_column_step(s, ctx, j, H);
-  return ROW_OK;
-}
-
-static step_outcome row_failure(row_outcome r) {
-  return r == ROW_FATAL ? STEP_FATAL : r == ROW_SINGULAR ? STEP_SINGULAR : STEP_HALVE;
-}
-
-/* Convergence monitor (HNW I §II.9): build columns towards the target k and
- * decide; *reached receives the last column built. */
-static step_outcome run_monitor(seulex_state *s, cosrod_step_ctx *ctx, double H, int *reached) {
-  const int k = s->target;
-  const int *nj = s->substeps;
-  row_outcome r;
-  if (s->attempts == 1 || ctx->last) {
-    for (int j = 1; j <= k; j++) {
-      *reached = j;
-      if ((r = add_column(s, ctx, j, H)) != ROW_OK) return row_failure(r);
-      if (j > 1 && s->err <= 1.0) return STEP_ACCEPT;
-    }
-  } else {
-    for (int j = 1; j < k; j++) {
-      *reached = j;
-      if ((r = add_column(s, ctx, j, H)) != ROW_OK) return row_failure(r);
-    }
-    if (k > 2 && !s->rejected_in_step) {
-      if (s->err <= 1.0) return STEP_ACCEPT;
-      if (s->err > 4.0 * nj[k + 1] * nj[k]) return STEP_REJECT;
-    }
-    *reached = k;
-    if ((r = add_column(s, ctx, k, H)) != ROW_OK) return row_failure(r);
-    if (s->err <= 1.0) return STEP_ACCEPT;
-  }
-  /* one more column if convergence there is plausible */
-  if (s->err > 2.0 * nj[k + 1]) return STEP_REJECT;
-  *reached = k + 1;
-  if ((r = add_column(s, ctx, k + 1, H)) != ROW_OK) return row_failure(r);
-  return s->err <= 1.0 ? STEP_ACCEPT : STEP_REJECT;
-}
-
-/* Next target column and step after acceptance in column reached (HNW I
- * (9.28)–(9.29)); returns the step size |H_new|. */
-static double choose_order_and_step(seulex_state *s, int reached, double H) {
-  const double *W = s->unit_work, *Hc = s->column_step, *A = s->row_cost;
-  const int k = s->target, top = s->columns - 1;
-  int next;
-  if (reached == 2) {
-    next = s->rejected_in_step ? 2 : 3; /* column 1 has no error estimate to compare with */
-  } else if (reached <= k) {
-    next = reached;
-    if (W[reached - 1] < s->fac_down * W[reached]) next = reached - 1;
-    if (W[reached] < s->fac_up * W[reached - 1]) next = reached + 1;
-  } else { /* converged one column beyond the target */
-    next = reached - 1;
-    if (reached > 3 && W[reached - 2] < s->fac_down * W[reached - 1]) next = reached - 2;
-    if (W[reached] < s->fac_up * W[next]) next = reached;
-  }
-  if (next > top) next = top;
-  double Hnew;
-  if (s->rejected_in_step) {
-    next = next < reached ? next : reached;
-    Hnew = fmin(fabs(H), Hc[next]);
-  } else if (next <= reached) {
-    Hnew = Hc[next];
-  } else if (reached < k && W[reached] < s->fac_up * W[reached - 1]) {
-    Hnew = Hc[reached] * A[next + 1] /
-           A[reached]; /* below the target and still gaining: aim one column higher */
-  } else {
-    Hnew = Hc[reached] * A[next] / A[reached];
-  }
-  s->target = next;
-  return Hnew;
-}
-
-/* Target column after an error-test rejection in column reached. */
-static double order_after_rejection(seulex_state *s, int reached) {
-  int k = s->target < reached ? s->target : reached;
-  if (k > 2 && s->unit_work[k - 1] < s->fac_down * s->unit_work[k]) k--;
-  s->target = k;
-  return s->column_step[k];
-}
-
-/* f(t0, y0) and, when due, J at the start of an attempt.  NaN/Inf there
- * ends the run (ERR_NONFINITE): a smaller step would evaluate the same. */
-static cosrod_status prepare_start(seulex_state *s, cosrod_step_ctx *ctx) {
-  const cosrod_ode_problem *p = ctx->problem;
-  const double t = ctx->t;
-  const int need_jac =
-      !s->jac_here && (s->rejected_in_step || s->attempts == 0 || !(s->contraction <= s->jac_threshold));
-  /* a non-autonomous problem needs f(t0, y0) only for a finite-difference J */
-  const int analytic = p->jac || (s->L->S && p->jac_sp);
-  const int need_f = !s->f_start_ok && (!p->time_dependent || (need_jac && !analytic));
-  const int nonfinite_before = ctx->nonfinite;
-  ctx->nonfinite = 0;
-  int rc = 0;
-  const char *what = "right-hand side";
-  if (need_f) {
-    rc = cosrod_step_call_f(ctx, t, ctx->y, s->f_start);
-    s->f_start_ok = rc == 0;
-  }
-  if (rc == 0 && need_jac) {
-    what = "Jacobian";
-    rc = cosrod_lsys_jac(s->L, ctx, t, ctx->y, s->f_start);
-    s->jac_here = rc == 0;
-  }
-  const int nonfinite_here = ctx->nonfinite;
-  ctx->nonfinite |= nonfinite_before;
-  if (rc < 0) return COSROD_ERR_CALLBACK; /* message by the callback wrapper */
-  if (rc > 0 && nonfinite_here) return COSROD_ERR_NONFINITE;
-  if (rc > 0)
-    return cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t,
-                            "seulex: %s callback returned %d at the accepted point t = %.17g", what, rc, t);
-  return COSROD_OK;
-}
-
-static void accept_step(seulex_state *s, cosrod_step_ctx *ctx, int reached, double H) {
-  const size_t bytes = sizeof(double) * (size_t)s->n;
-  memcpy(s->y_start, ctx->y, bytes);
-  memcpy(ctx->y, tab_row(s, s->tableau, 1), bytes);
-  s->t_prev = ctx->t;
-  s->h_prev = H;
-  ctx->t_old = ctx->t;
-  ctx->t += H;
-  ctx->h_last = H;
-  ctx->stats->naccept++;
-  refresh_weights(s, ctx);
-  s->accepted_column = reached;
-  s->dense_ready = 0;
-  s->jac_here = 0;
-  s->f_start_ok = 0;
-  const double Hnew = choose_order_and_step(s, reached, H);
-  s->rejected_in_step = 0;
-  ctx->h = ctx->dir * fmin(Hnew, ctx->hmax);
+/* Row stability monitor (README "seulex", stability monitor; own criterion
+ * from the method's description, HW II §IV.9): the first substep of a row
+ * is one Newton iteration, started at y0, for the implicit Euler step
+ * M (y1 - y0) / h = f(y1).  The next Newton correction would be
+ *     δ = E^-1 (f(y1) - M Δ0 / h),   E = M/h - J   (the factored matrix),
+ * so θ = ||δ|| / ||Δ0|| estimates the contraction of that iteration.  θ >> 1
+ * means the linearisation by J does not describe f over one substep, and
+ * the substeps are no longer a stable approximation.  Used only with a J
+ * from an earlier point (a stale J is then refreshed and the same H
+ * retried); with a fresh J a large θ is nonlinearity, which the error test
+ * handles with a better step factor.  Threshold SEULEX_STAB_THETA = 10 in
+ * the first SEULEX_STAB_ROWS = 2 rows (largest substeps), after
+ * seulex_sweep_first (needs n_j > 1 for f(y1)).  One solve; M-invariant
+ * (both vectors in the space of y); weights atol + rtol |y0|. */
+static double seulex_row_theta(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
+  const int n = s->n;
+  const double h = H / s->nseq[j + 1];
+  double *d = s->tmp;
+  cosrod_lsys_mass_mult(s->L, s->T->delta, d);
+  for (int i = 0; i < n; i++) d[i] = s->T->f_sub[i] - d[i] / h;
+  cosrod_lsys_solve(s->L, d);
+  ctx->stats->nsolve++;
+  const double dd = seulex_rms(ctx, d, s->y0), d0 = seulex_rms(ctx, s->T->delta, s->y0);
+  if (!(dd <= 1e300)) return INFINITY;
+  return d0 > 0.0 ? dd / d0 : (dd > 0.0 ? INFINITY : 0.0);
 }
 
 static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepted) {
   seulex_state *s = state;
-  const double H = ctx->h;
-  *accepted = 0;
-  if (ctx->y_modified) {
-    refresh_weights(s, ctx);
-    s->jac_here = 0;
-    s->f_start_ok = 0;
-    ctx->y_modified = 0;
-  }
-  cosrod_status st = prepare_start(s, ctx);
-  if (st != COSROD_OK) return st;
-  s->attempts++;
-  ctx->stats->nsteps++;
-
-  int reached = 1;
-  step_outcome outcome = run_monitor(s, ctx, H, &reached);
-  s->singular_run = outcome == STEP_SINGULAR ? s->singular_run + 1 : 0;
-  switch (outcome) {
-    case STEP_FATAL:
-      return COSROD_ERR_CALLBACK;
-    case STEP_SINGULAR:
-      if (s->singular_run >= 5)
-        return cosrod_step_fail(ctx, COSROD_ERR_SINGULAR, ctx->t,
-                                "seulex: matrix M/h_j - J is singular 5 times in a row at t = %.17g", ctx->t);
-      /* fall through */
-    case STEP_HALVE:
-      ctx->stats->nconvfail++;
-      s->rejected_in_step = 1;
-      ctx->h = 0.5 * H;
-      return COSROD_OK;
-    case STEP_REJECT:
-      ctx->stats->nreject++;
-      s->rejected_in_step = 1;
-      ctx->h = ctx->dir * order_after_rejection(s, reached);
-      return COSROD_OK;
-    case STEP_ACCEPT:
-      break;
-  }
-  accept_step(s, ctx, reached, H);
-  *accepted = 1;
-  return COSROD_OK;
-}
-
-/* ∇^(k−1) Δ_last = Σ_q (−1)^q C(k−1, q) Δ_{last−q} over the kept increments
- * of row r (k ≤ r), times scale, into out. */
-static void backward_difference(const seulex_state *s, int r, int k, double scale, double *out) {
   const int n = s->n;
-  const double *kept = kept_increments(s, r);
-  double binom = 1.0;
-  for (int i = 0; i < n; i++) out[i] = 0.0;
-  for (int q = 0; q < k; q++) {
-    const double cf = (q % 2 ? -binom : binom) * scale;
-    const double *d = kept + (size_t)(r - 1 - q) * (size_t)n;
-    for (int i = 0; i < n; i++) out[i] += cf * d[i];
-    binom *= (double)(k - 1 - q) / (double)(q + 1);
+  const double H = ctx->h, t0 = ctx->t;
+  *accepted = 0;
+  ctx->stats->nsteps++;
+  if (ctx->y_modified || !s->have_f0) {
+    cosrod_status st = seulex_f0(s, ctx);
+    if (st != COSROD_OK) return st;
+    ctx->y_modified = 0;
+    s->need_jac = 1;
   }
-}
-
-/* d_k = H^k y^(k)(t1)/k! ≈ n_r^k/k! ∇^k y_{n_r}, extrapolated over rows
- * r = k..c (c = accepted column); d_c from P(−1) = y0. */
-static void dense_prepare(seulex_state *s, const cosrod_step_ctx *ctx) {
-  const int n = s->n, c = s->accepted_column;
-  double factorial = 1.0;
-  for (int k = 1; k < c; k++) {
-    factorial *= k;
-    for (int r = k; r <= c; r++) {
-      backward_difference(s, r, k, pow((double)s->substeps[r], k) / factorial, tab_row(s, s->deriv_tab, r));
-      extrapolate_row(s, s->deriv_tab, k, r);
+  if (s->need_jac || ctx->opts->jac_reuse < 0) {
+    int rc = cosrod_lsys_jac(s->L, ctx, t0, ctx->y, s->f0);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc > 0) {
+      if (ctx->nonfinite) return COSROD_ERR_NONFINITE;
+      return seulex_reject(s, ctx, 0.5, 1);
     }
-    memcpy(tab_row(s, s->derivs, k), tab_row(s, s->deriv_tab, k), sizeof(double) * (size_t)n);
+    s->need_jac = 0;
+    s->jac_fresh = 1;
   }
-  /* P(−1) = y1 + Σ_{k<c} d_k (−1)^k + d_c (−1)^c = y0 */
-  double *last = tab_row(s, s->derivs, c);
-  for (int i = 0; i < n; i++) {
-    double rest = s->y_start[i] - ctx->y[i];
-    for (int k = 1; k < c; k++) rest -= (k % 2 ? -1.0 : 1.0) * tab_row(s, s->derivs, k)[i];
-    last[i] = c % 2 ? -rest : rest;
+  s->lin_def = INFINITY;
+  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)n);
+  const int last = s->k + 1 < s->kmax ? s->k + 1 : s->kmax - 1;
+  int dec = COSROD_EXTRAP_CONTINUE, j;
+  for (j = 0; j <= last; j++) {
+    cosrod_status st = seulex_sweep_factor(s->L, ctx, s->T, j + 1, H);
+    if (st == COSROD_ERR_INTERRUPTED)
+      return cosrod_step_fail(ctx, st, t0, "seulex: interrupted in the iteration matrix (LU) at t = %.17g",
+                              t0);
+    if (st != COSROD_OK) {
+      /* singular: halve H; SEULEX_MAX_SINGULAR attempts in a row (a factor
+       * 2^-3 in h) mean M/h - J is singular structurally (README) */
+      if (++s->nsing >= SEULEX_MAX_SINGULAR) {
+        ctx->stats->nconvfail++; /* the attempt counts, as the ones before it */
+        return cosrod_step_fail(
+            ctx, COSROD_ERR_SINGULAR, t0,
+            "seulex: iteration matrix M/h - J singular in %d attempts in a row at t = %.17g", s->nsing, t0);
+      }
+      return seulex_reject(s, ctx, 0.5, 1);
+    }
+    int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
+    if (rc == 0 && j == 0) s->lin_def = seulex_lin_defect(s, ctx, H);
+    if (rc == 0 && j < SEULEX_STAB_ROWS && !s->jac_fresh &&
+        !(seulex_row_theta(s, ctx, j, H) <= SEULEX_STAB_THETA)) {
+      /* a J from an earlier point no longer describes f: retry the same H
+       * with a fresh J (with a fresh J a large θ is nonlinearity, which the
+       * error test and its step factor handle better; own experiment) */
+      s->T->dense_column = 0;
+      s->lin_def = INFINITY;
+      s->need_jac = 1;
+      ctx->stats->nconvfail++;
+      return COSROD_OK;
+    }
+    if (rc == 0) rc = seulex_sweep_finish(s->T, s->L, ctx, j + 1, t0, H);
+    if (rc < 0) return COSROD_ERR_CALLBACK;
+    if (rc > 0) return seulex_reject(s, ctx, 0.5, 0);
+    s->nsing = 0;
+    seulex_tableau_extrapolate(s->T, s->T->tab, 1, j + 1);
+    if (j == 0) continue;
+    const double *y1 = seulex_tableau_row(s->T, s->T->tab, 1);
+    cosrod_integrate_scale(n, ctx->rtol, ctx->atol, s->y0, y1, s->w);
+    double err = seulex_tableau_error(s->T, ctx, s->w); /* subdiagonal, HW II §IV.9 (README) */
+    if (!isfinite(err)) {
+      dec = COSROD_EXTRAP_REJECT;
+      break;
+    }
+    dec = cosrod_extrap_monitor(&s->ctl, j, s->k, err);
+    if (dec != COSROD_EXTRAP_CONTINUE) break;
   }
-  s->dense_ready = 1;
+  if (j > last) j = last;
+  int k_next;
+  double hfac;
+  cosrod_extrap_next(&s->ctl, j, s->k, dec == COSROD_EXTRAP_ACCEPT, s->no_increase, &k_next, &hfac);
+  if (dec != COSROD_EXTRAP_ACCEPT) {
+    s->k = k_next;
+    int diverged = !isfinite(s->ctl.err[j]);
+    return seulex_reject(s, ctx, diverged ? 0.5 : hfac, diverged);
+  }
+  const double *y1 = seulex_tableau_row(s->T, s->T->tab, 1);
+  memcpy(s->y1, y1, sizeof(double) * (size_t)n);
+  seulex_dense_prepare(s->T, j + 1, s->y0, s->y1);
+  *accepted = 1;
+  ctx->stats->naccept++;
+  ctx->t_old = t0;
+  ctx->t = t0 + H;
+  ctx->h_last = H;
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)n);
+  /* J reuse (README): keep J while it predicts the change of f along the
+   * first substep to within the relative defect `reuse` */
+  s->need_jac = ctx->opts->jac_reuse < 0.0 || !(s->lin_def <= s->reuse);
+  s->jac_fresh = 0;
+  s->k = k_next;
+  s->no_increase = 0;
+  ctx->h = H * hfac;
+  int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0); /* the next step's f(y0) */
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  s->have_f0 = rc == 0;
+  if (rc > 0) ctx->nonfinite = 0; /* retried at the start of the next step */
+  return COSROD_OK;
 }
 
 static cosrod_status seulex_dense(void *state, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
                                   double *out) {
   seulex_state *s = state;
-  if (s->h_prev == 0.0) return COSROD_ERR_INVALID;
-  if (!s->dense_ready) dense_prepare(s, ctx);
-  const int c = s->accepted_column;
-  const double sv = (t - s->t_prev) / s->h_prev - 1.0;
-  const int m = idx ? nidx : s->n;
-  for (int q = 0; q < m; q++) {
-    const int i = idx ? idx[q] : q;
-    double poly = 0.0; /* Horner in s */
-    for (int k = c; k >= 1; k--) poly = (poly + tab_row(s, s->derivs, k)[i]) * sv;
-    out[q] = ctx->y[i] + poly;
-  }
+  const double theta = (t - ctx->t_old) / ctx->h_last;
+  seulex_dense_eval(s->T, s->y1, theta, idx, nidx, out);
   return COSROD_OK;
 }
 
 static const cosrod_step_type seulex_type = {
     "seulex",
-    1, /* order of the underlying Euler method; the extrapolated order varies (2 .. max_columns) */
+    1, /* order of the underlying Euler method; the extrapolated order varies */
     COSROD_STEP_IMPLICIT | COSROD_STEP_MASS | COSROD_STEP_DAE | COSROD_STEP_BANDED |
         COSROD_STEP_SECOND_ORDER | COSROD_STEP_M1_REDUCTION | COSROD_STEP_PROJECTION | COSROD_STEP_DENSE |
         COSROD_STEP_SPARSE,

@@ -15,8 +15,8 @@ const itest_method itest_methods[] = {
     {"rodas", 4, 1.0},
     /* seulex: the extrapolated dense output (Hairer-Ostermann, kc-1 derivatives at the right end) is one
      * order below the step: 8.3e-5 = 2.8x the chain bound (Hh*omega ~ 2 per step); end values stay
-     * within 1x (measured <= 0.15 of the bounds).  Fixed-step order: test_seulex.c (fixed order 2,
-     * against the closed-form stability function of T_22) */
+     * within 1x (measured <= 0.15 of the bounds).  Fixed-step order: test_seulex.c (fixed order 3,
+     * against the closed-form stability function of T_33) */
     {"seulex", 0, 3.5},
     /* SUNDIALS BDF (orders 1-5, error per step, no fixed-step mode): the global errors exceed the
      * one-step codes' bounds by up to 2.3x (ida, dense output on the chain) and 18x (cvode,

@@ -229,9 +229,15 @@ TEST(stiffness_detection_vdp) {
       snprintf(what, sizeof what, "%s: detected after 15..100 accepted steps", T->name);
       CHECK(what, r.s.naccept >= 15 && r.s.naccept <= 100);
     } else {
-      /* dopri5/dop853: the first test is after 1000 accepted steps, 15 positive tests needed */
-      snprintf(what, sizeof what, "%s: detected after 1000..1100 accepted steps", T->name);
-      CHECK(what, r.s.naccept >= 1000 && r.s.naccept <= 1100);
+      /* dopri5/dop853 (README "dopri5, dop853"): a test after every accepted
+       * step, a leaky count that declares stiffness at 10, so never before
+       * the 10th accepted step; past the initial layer (t ~ eps = 1e-6) every
+       * step sits at the stability boundary, so the count rises by one per
+       * step and detection must come within a few hundred steps, long before
+       * the ~1e6 steps an explicit method needs for t_end (the original
+       * codes' "after 1000 steps, 15 positive tests" was a code detail) */
+      snprintf(what, sizeof what, "%s: detected after 10..300 accepted steps", T->name);
+      CHECK(what, r.s.naccept >= 10 && r.s.naccept <= 300);
     }
     snprintf(what, sizeof what, "%s: message says stiff", T->name);
     CHECK(what, strstr(r.msg, "stiff") != NULL && r.t_fail > 0.0 && r.t_fail < 2.0);

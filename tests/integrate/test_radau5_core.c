@@ -147,12 +147,14 @@ TEST(fixed_step_order_nonlinear) {
 /* Newton failures counted apart from error-test rejections                 */
 /* ======================================================================== */
 /* Van der Pol (ε = 1e-6) at rtol 1e-4 abandons Newton iterations in the
- * fast transitions (measured ~25).  Every attempt that reached Newton is
- * accepted, rejected by the error test, or abandoned by Newton; the step
- * history sees every attempt, so
- *   rejected attempts = nreject + nconvfail + error rejections before the
- *                       first accepted step (not in nreject, as Hairer).
- * Hence nreject keeps its one meaning (error-test rejections). */
+ * fast transitions.  Every attempt that reached Newton is accepted, rejected
+ * by the error test, or abandoned by Newton; the step history sees every
+ * attempt, so rejected attempts = nreject + nconvfail (integrate.h).  The
+ * original codes left error rejections before the first accepted step out
+ * of nreject; the rewritten control counts every one (a code detail, not a
+ * property of the method), so the history's count before the first accept
+ * is only reported.  Hence nreject keeps its one meaning (error-test
+ * rejections) and nconvfail the other (convergence). */
 typedef struct attempt_log {
   long rejected, rejected_before_first;
   long accepted;
@@ -186,8 +188,7 @@ TEST(newton_failures_counted_separately) {
       r.s.nsteps, r.s.naccept, r.s.nreject, r.s.nconvfail, a.rejected, a.rejected_before_first);
   CHECK("Newton failures occur and are counted", r.s.nconvfail > 0);
   CHECK("history: accepted attempts = naccept", a.accepted == r.s.naccept);
-  CHECK("rejected attempts = nreject + nconvfail + early error rejections",
-        a.rejected == r.s.nreject + r.s.nconvfail + a.rejected_before_first);
+  CHECK("rejected attempts = nreject + nconvfail", a.rejected == r.s.nreject + r.s.nconvfail);
   CHECK("every attempt reached Newton: nsteps = accepted + rejected attempts",
         r.s.nsteps == a.accepted + a.rejected);
 }
@@ -297,7 +298,9 @@ TEST(every_failure_has_a_message) {
       {"mass-matrix callback failure", decay_f, NULL, failing_mass, 1e-6, 0, COSROD_ERR_CALLBACK},
       {"singular iteration matrix", zero_f, NULL, zero_mass, 1e-6, 0, COSROD_ERR_SINGULAR},
       {"rtol below 10 uround", decay_f, NULL, NULL, 1e-17, 0, COSROD_ERR_INVALID},
-      {"max_steps", decay_f, NULL, NULL, 1e-10, 5, COSROD_ERR_MAX_STEPS},
+      /* the limit must lie below the attempts the run needs: the rewritten
+       * control reaches t = 1 at rtol 1e-10 in exactly 5, so 5 tested nothing */
+      {"max_steps", decay_f, NULL, NULL, 1e-10, 2, COSROD_ERR_MAX_STEPS},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     const failure_case *c = &cases[k];
@@ -311,7 +314,7 @@ TEST(every_failure_has_a_message) {
     o.rtol = c->rtol;
     if (c->max_steps) o.max_steps = c->max_steps;
     run_out r = run(&p, &o, 0.0, y0, 1.0, NULL);
-    NOTE("%s: %s: %s", c->what, cosrod_status_name(r.st), r.msg);
+    NOTE("%s: %s after %ld attempts: %s", c->what, cosrod_status_name(r.st), r.s.nsteps, r.msg);
     char what[160];
     snprintf(what, sizeof what, "%s: status %s", c->what, cosrod_status_name(c->want));
     CHECK(what, r.st == c->want);
