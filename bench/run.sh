@@ -95,6 +95,18 @@ for f in absolute nullspace; do
   done
 done
 
+echo "== [LA] Fig. 5 on the paper's damped rod (examples/perf-rubber.yaml, the rod of [LA] Figs. 2-3), radau5, T = 10 s"
+echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-damped-energy.csv"
+for f in absolute nullspace; do
+  for t in $ETOLS; do
+    "$LA" energy "$EX/perf-rubber.yaml" --set solver.integrator=radau5 --set solver.formulation=$f \
+      --set solver.stabilisation=projection --set analysis.t_end=10 --set solver.rtol=$t --set solver.atol=$t \
+      > "$W/energy.csv" 2>>"$W/err.log" || true
+    sed -n "s/^#total,/$f,$t,/p" "$W/energy.csv" >> "$R/la-fig5-damped-energy.csv"
+    [ "$t" = 1e-3 ] && grep -v '^#' "$W/energy.csv" > "$R/la-fig5-damped-history-$f.csv"
+  done
+done
+
 echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40, T = 1 s"
 for n in 5 10 20 40; do
   "$BP" "$EX/stiffness.yaml" --set rods.0.segments=$n --steps "$W/s6.csv" > /dev/null 2>>"$W/err.log" || true
