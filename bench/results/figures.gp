@@ -125,6 +125,7 @@ set title 'all three models (la-fig6-models.csv, bench/kirchhoff.sh)'
 plot 'la-fig6-models.csv' using 1:(strcol(2) eq 'cosserat' ? $5 : 1/0) every ::1 with linespoints title 'Cosserat', '' using 1:(strcol(2) eq 'kirchhoff-extensible' ? $5 : 1/0) every ::1 with linespoints title 'extensible Kirchhoff', '' using 1:(strcol(2) eq 'kirchhoff-inextensible' ? $5 : 1/0) every ::1 with linespoints title 'inextensible Kirchhoff'
 unset multiplot
 unset xrange
+unset multiplot
 set output 'cost.png'
 set datafile separator whitespace
 set logscale xy
