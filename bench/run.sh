@@ -132,7 +132,11 @@ else
 fi
 # [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
 echo "== [LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.04 and E = 4e6 (bench/papers/llt_fig1.py)"
-python3 "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
+# the first python3 on PATH that has matplotlib (a pyenv python may not)
+PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib" 2>/dev/null; then PYM=$p; break; fi; done
+"$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
+echo "== [LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
+"$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
