@@ -352,7 +352,7 @@ w("Step-size histories at TOL 1e-3 ([LLA] Fig. 8, [LA] Fig. 7: the solvers on th
 w("solver.  dopri5 is capped at 200 000 steps and covers only the start.\n")
 w("![step sizes perf-rubber](steps-rubber.png)\n\n![step sizes perf-steel](steps-steel.png)\n")
 w("![LA Fig. 2](la-fig2.png)\n\n![LA Fig. 5 (undamped rod, not the paper's setup)](la-fig5.png)\n\n"
-  "![LA Fig. 5 on the paper's damped rod](la-fig5-damped.png)\n\n![LLT Fig. 1](llt-fig1.png)\n\n![LA Fig. 6](la-fig6.png)\n\n![cost](cost.png)\n")
+  "![LA Fig. 5 on the paper's damped rod](la-fig5-damped.png)\n\n![LLT Fig. 1](llt-fig1.png)\n\n![LLA Fig. 9](lla-fig9.png)\n\n![LA Fig. 6](la-fig6.png)\n\n![cost](cost.png)\n")
 open(os.path.join(R, "README.md"), "w").write("\n".join(out) + "\n")
 
 # gnuplot script
