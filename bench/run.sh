@@ -95,6 +95,18 @@ for f in absolute nullspace; do
   done
 done
 
+echo "== [LA] Fig. 5 on the paper's damped rod (examples/perf-rubber.yaml, the rod of [LA] Figs. 2-3), radau5, T = 10 s"
+echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-damped-energy.csv"
+for f in absolute nullspace; do
+  for t in $ETOLS; do
+    "$LA" energy "$EX/perf-rubber.yaml" --set solver.integrator=radau5 --set solver.formulation=$f \
+      --set solver.stabilisation=projection --set analysis.t_end=10 --set solver.rtol=$t --set solver.atol=$t \
+      > "$W/energy.csv" 2>>"$W/err.log" || true
+    sed -n "s/^#total,/$f,$t,/p" "$W/energy.csv" >> "$R/la-fig5-damped-energy.csv"
+    [ "$t" = 1e-3 ] && grep -v '^#' "$W/energy.csv" > "$R/la-fig5-damped-history-$f.csv"
+  done
+done
+
 echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40, T = 1 s"
 for n in 5 10 20 40; do
   "$BP" "$EX/stiffness.yaml" --set rods.0.segments=$n --steps "$W/s6.csv" > /dev/null 2>>"$W/err.log" || true
@@ -119,6 +131,12 @@ else
   echo "   (skipped: $B/bench/galpha/bench_galpha not built)"
 fi
 # [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
+echo "== [LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.04 and E = 4e6 (bench/papers/llt_fig1.py)"
+# the first python3 on PATH that has matplotlib (a pyenv python may not)
+PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib" 2>/dev/null; then PYM=$p; break; fi; done
+"$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
+echo "== [LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
+"$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)

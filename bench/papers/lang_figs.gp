@@ -15,16 +15,16 @@ sel(ex, in, f) = strcol(1) eq ex && strcol(2) eq in && strcol(3) eq f && strcol(
 panel(ex, in) = sprintf('%s, %s', ex, in)
 
 set output 'lang-fig13.png'
-set multiplot layout 1,2 title '[L] Fig. 13: heavy top (Example A), explicit integrators'
-do for [in in 'dopri5 dop853'] {
+set multiplot layout 1,3 title '[L] Fig. 13: heavy top (Example A), explicit integrators'
+do for [in in 'dopri5 dop853 odex'] {
   set title in
   plot for [f in forms] 'lang-figs.csv' skip 1 using (sel('A-fig13', in, f) ? $6 : NaN):8 with linespoints lw 2 title f
 }
 unset multiplot
 
 set output 'lang-fig14.png'
-set multiplot layout 1,2 title '[L] Fig. 14: heavy top (Example A), implicit integrators'
-do for [in in 'radau5 seulex'] {
+set multiplot layout 1,3 title '[L] Fig. 14: heavy top (Example A), implicit integrators'
+do for [in in 'radau5 seulex cvode'] {
   set title in
   plot for [f in forms] 'lang-figs.csv' skip 1 using (sel('A-fig14', in, f) ? $6 : NaN):8 with linespoints lw 2 title f
 }

@@ -89,13 +89,42 @@ unset logscale y
 set title 'signed sum dT_R'
 plot 'la-fig5-history-absolute.csv' using 1:2 every ::1 with lines title 'absolute', 'la-fig5-history-nullspace.csv' using 1:2 every ::1 with lines title 'null-space'
 unset multiplot
+set output 'la-fig5-damped.png'
+set multiplot layout 1,2
+unset logscale
+set logscale y
+set xlabel 't [s]'
+set ylabel 'accumulated [J]'
+set key top left
+set xrange [0:10]
+set title '[LA] Fig. 5: sum |dT_R| (radau5 TOL 1e-3, damped rubber, perf-rubber)'
+plot 'la-fig5-damped-history-absolute.csv' using 1:3 every ::1 with lines title 'absolute', 'la-fig5-damped-history-nullspace.csv' using 1:3 every ::1 with lines title 'null-space'
+set title 'sum |dT_R| at T = 10 s vs TOL (damped rubber)'
+set logscale xy
+set xrange [*:*] reverse
+set xlabel 'TOL'
+plot 'la-fig5-damped-energy.csv' using (strcol(1) eq 'absolute' ? $2 : 1/0):4 every ::1 with linespoints title 'absolute', '' using (strcol(1) eq 'nullspace' ? $2 : 1/0):4 every ::1 with linespoints title 'null-space'
+unset multiplot
+set xrange [*:*] noreverse
+unset logscale
 set output 'la-fig6.png'
+set multiplot layout 1,2
 set logscale y
 set xrange [0:1]
 set xlabel 't [s]'
 set ylabel 'accepted h [s]'
-set title '[LA] Fig. 6: dopri5 TOL 1e-3, undamped rubber rod (Cosserat; Kirchhoff models not implemented)'
+set key bottom right
+set title '[LA] Fig. 6: dopri5 TOL 1e-3, undamped rubber, Cosserat h(t)'
 plot 'la-fig6-steps-N5.csv' using 1:($3 == 1 ? $2 : 1/0) every ::1 with lines title 'N = 5', 'la-fig6-steps-N10.csv' using 1:($3 == 1 ? $2 : 1/0) every ::1 with lines title 'N = 10', 'la-fig6-steps-N20.csv' using 1:($3 == 1 ? $2 : 1/0) every ::1 with lines title 'N = 20', 'la-fig6-steps-N40.csv' using 1:($3 == 1 ? $2 : 1/0) every ::1 with lines title 'N = 40'
+set logscale xy
+set xrange [4:200]
+set xlabel 'N'
+set ylabel 'mean accepted h over T = 1 s [s]'
+set key top right
+set title 'all three models (la-fig6-models.csv, bench/kirchhoff.sh)'
+plot 'la-fig6-models.csv' using 1:(strcol(2) eq 'cosserat' ? $5 : 1/0) every ::1 with linespoints title 'Cosserat', '' using 1:(strcol(2) eq 'kirchhoff-extensible' ? $5 : 1/0) every ::1 with linespoints title 'extensible Kirchhoff', '' using 1:(strcol(2) eq 'kirchhoff-inextensible' ? $5 : 1/0) every ::1 with linespoints title 'inextensible Kirchhoff'
+unset multiplot
+unset xrange
 unset multiplot
 set output 'cost.png'
 set datafile separator whitespace
