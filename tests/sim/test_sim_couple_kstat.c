@@ -297,8 +297,12 @@ static int on_last(void *user, const cosrod_sim *sim, double t) {
 
 /* The dynamic settle: released from the straight shape with a viscous
  * medium on the rod (60 N s/m², the bending oscillation decays by ~30 per
- * 0.5 s), the inextensible cantilever ends at the static equilibrium
- * (measured 1e-10 m at t = 3 s; 4 s, tolerance 1e-9 m). */
+ * 0.5 s), the inextensible cantilever ends at the static equilibrium.
+ * Bound: the transient left after 4 s is ~0.1 m / 30^8 ~ 2e-13 m; what
+ * remains is the integrator's, whose error test and Newton stopping test
+ * keep a stationary state within one unit of the requested tolerance,
+ * atol + rtol |x| (rtol = atol = 1e-9 here, so that the check resolves the
+ * statics solver's equilibrium far below the default tolerance). */
 TEST(dynamic_settle_equals_static_kirchhoff_cantilever) {
   double xs[3], xd[3] = {NAN, NAN, NAN};
   if (!cant_static(&INEXT, 1, xs, NULL, NULL)) return;
@@ -310,12 +314,12 @@ TEST(dynamic_settle_equals_static_kirchhoff_cantilever) {
   cosrod_sim *sim = sim_test_run(CANT, "cant.yaml",
                                  (const char *const[]){INEXT, "rods.0.damping={medium: {translational: 60}}",
                                                        "analysis={type: dynamic, t_end: 4}", "output={every: 0.5}",
-                                                       "solver={formulation: dae, integrator: radau5}"},
+                                                       "solver={formulation: dae, integrator: radau5, rtol: 1e-9, atol: 1e-9}"},
                                  5, &obs, &sc, &st);
   if (!sim) return;
   NOTE("settled tip body (%.15g, %.15g, %.15g), static (%.15g, %.15g, %.15g)", xd[0], xd[1], xd[2], xs[0], xs[1],
        xs[2]);
-  for (int i = 0; i < 3; ++i) CHECK_NEAR("settled = static", xd[i], xs[i], 1e-9);
+  for (int i = 0; i < 3; ++i) CHECK_NEAR("settled = static", xd[i], xs[i], 1e-9 + 1e-9 * fabs(xs[i]));
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
