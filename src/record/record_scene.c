@@ -14,7 +14,7 @@
 
 #include "cosrod/view.h"
 
-static void put_str(FILE *f, const char *s) {
+void record_json_str(FILE *f, const char *s) {
   fputc('"', f);
   for (; s && *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -93,7 +93,7 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
           sc->gravity[2]);
   for (size_t r = 0; r < sc->nrods; r++) {
     fprintf(f, "%s\n    {\"name\": ", r ? "," : "");
-    put_str(f, sc->rods[r].name);
+    record_json_str(f, sc->rods[r].name);
     fprintf(f, ", \"section\": ");
     put_section(f, &sc->rods[r].section);
     put_ends(f, &sc->rods[r]);
@@ -103,7 +103,7 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
   for (size_t b = 0; b < sc->nbodies; b++) {
     const cosrod_sc_body *B = &sc->bodies[b];
     fprintf(f, "%s\n    {\"name\": ", b ? "," : "");
-    put_str(f, B->name);
+    record_json_str(f, B->name);
     fprintf(f, ", \"mass\": %.17g, \"inertia\": [%.17g, %.17g, %.17g], \"keyframes\": %s", B->mass, B->inertia[0],
             B->inertia[1], B->inertia[2], B->has_motion ? "true" : "false");
     record_scene_body_shape(f, sc, b);

@@ -7,6 +7,9 @@
 
 #include "cosrod/scenario.h"
 
+/* f gets s as a JSON string (quotes, \" \\ and \u00XX escapes). */
+void record_json_str(FILE *f, const char *s);
+
 /* DIR/scene.json: gravity, rod sections, body masses and inertias, joints
  * (what the viewer draws beyond the output files).  0 ok, -1 I/O error. */
 int record_write_scene(const char *dir, const cosrod_scenario *sc);

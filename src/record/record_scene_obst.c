@@ -28,20 +28,6 @@ static void put_v(FILE *f, const char *key, const double *v, int n) {
   fputc(']', f);
 }
 
-static void put_name(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 /* The shape's fields at pose P, starting with ", ". */
 static void put_fields(FILE *f, const cosrod_sc_obstacle *o, const cosrod_pose *P) {
   const cosrod_shape *s = &o->shape;
@@ -187,12 +173,12 @@ void record_scene_obstacles(FILE *f, const cosrod_scenario *sc) {
     record_obstacle_pose(o, 0.0, &P);
     fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
     first = 0;
-    put_name(f, o->name);
+    record_json_str(f, o->name);
     fprintf(f, ", \"shape\": \"%s\"", cosrod_sc_shape_type_name(o->shape.type));
     put_fields(f, o, &P);
     fputs(", \"body\": ", f);
     if (o->body >= 0)
-      put_name(f, sc->bodies[o->body].name);
+      record_json_str(f, sc->bodies[o->body].name);
     else
       fputs("null", f);
     if (o->has_motion)
