@@ -89,4 +89,17 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
                           size_t errlen);
 int sim_rod_time_dependent(const cosrod_sc_rod *sr);
 
+/* sim_enums.c: scenario enums -> rod model enums (explicit tables; a
+ * scenario value left unmapped fails to compile). */
+cosrod_rod_model sim_enum_model(cosrod_sc_model m);
+cosrod_curvature sim_enum_curvature(cosrod_sc_curvature c);
+cosrod_section_shape sim_enum_section(cosrod_sc_section_shape s);
+cosrod_damping_kind sim_enum_damping(cosrod_sc_damping_kind d);
+cosrod_shape_kind sim_enum_shape(cosrod_sc_shape_kind k);
+cosrod_reference_kind sim_enum_reference(cosrod_sc_reference r);
+cosrod_end_kind sim_enum_end(cosrod_sc_end_type e);
+cosrod_load_kind sim_enum_load(cosrod_sc_load_type t);
+cosrod_load_frame sim_enum_frame(cosrod_sc_frame f);
+cosrod_profile sim_enum_profile(cosrod_sc_profile p);
+
 #endif /* COSROD_SIM_INTERNAL_H */

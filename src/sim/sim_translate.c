@@ -45,9 +45,7 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   def.G = sr->material.G;
   def.poisson = sr->material.poisson;
   def.density = sr->material.density;
-  /* tube: its resolved area and moments (scenario_rod.c) as a custom section */
-  def.section = sr->section.shape == COSROD_SC_SECTION_TUBE ? COSROD_SECTION_CUSTOM
-                                                             : (cosrod_section_shape)sr->section.shape;
+  def.section = sim_enum_section(sr->section.shape);
   def.radius = sr->section.radius;
   def.width = sr->section.width;
   def.height = sr->section.height;
@@ -66,8 +64,8 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   double *inert_def[4] = {&def.rhoA, &def.rhoI1, &def.rhoI2, &def.rhoJ};
   for (int k = 0; k < 4; k++)
     if (sr->inertia_overridden & (1u << k)) *inert_def[k] = inert[k];
-  def.curvature = (cosrod_curvature)sr->curvature;
-  def.damping = (cosrod_damping_kind)sr->damping.kind;
+  def.curvature = sim_enum_curvature(sr->curvature);
+  def.damping = sim_enum_damping(sr->damping.kind);
   def.tau_shear = sr->damping.tau_shear;
   def.tau_bulk = sr->damping.tau_bulk;
   def.medium_translational = sr->damping.medium_translational;
@@ -77,7 +75,7 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
     def.visc_kappa[k] = sr->damping.V_kappa[k];
   }
   const cosrod_sc_shape *sh = &sr->shape;
-  def.shape = (cosrod_shape_kind)sh->kind;
+  def.shape = sim_enum_shape(sh->kind);
   for (int k = 0; k < 3; k++) {
     def.start[k] = sh->start[k];
     def.direction[k] = sh->direction[k];
@@ -90,10 +88,8 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   def.turns = sh->turns;
   def.npoints = (int)sh->npoints;
   def.points = sh->points;
-  def.reference = (cosrod_reference_kind)sr->reference;
-  def.model = sr->model == COSROD_SC_MODEL_KIRCHHOFF_EXTENSIBLE     ? COSROD_MODEL_KIRCHHOFF_EXTENSIBLE
-              : sr->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE
-                                                                    : COSROD_MODEL_COSSERAT;
+  def.reference = sim_enum_reference(sr->reference);
+  def.model = sim_enum_model(sr->model);
 
   double *rows[4] = {NULL, NULL, NULL, NULL};
   cosrod_rod_load *loads = malloc((sr->nloads ? sr->nloads : 1) * sizeof *loads);
@@ -102,7 +98,7 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   for (int e = 0; e < 2; e++) {
     const cosrod_sc_end *se = &sr->ends[e];
     cosrod_rod_end *re = &def.ends[e];
-    re->kind = (cosrod_end_kind)se->type;
+    re->kind = sim_enum_end(se->type);
     re->slides = se->slides;
     re->cubic = se->cubic;
     for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
@@ -124,13 +120,11 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
     if (sl->profile == COSROD_SC_PROFILE_PRELOAD && !with_preload) continue;
     cosrod_rod_load *l = &loads[nl++];
     memset(l, 0, sizeof *l);
-    l->kind = (cosrod_load_kind)sl->type;
-    l->frame = (cosrod_load_frame)sl->frame;
+    l->kind = sim_enum_load(sl->type);
+    l->frame = sim_enum_frame(sl->frame);
     l->vertex = sl->vertex < 0 ? 0 : (int)sl->vertex;
     for (int k = 0; k < 3; k++) l->value[k] = sl->value[k];
-    l->profile = sl->profile == COSROD_SC_PROFILE_RAMP     ? COSROD_PROFILE_RAMP
-                 : sl->profile == COSROD_SC_PROFILE_ACTIVE ? COSROD_PROFILE_ACTIVE
-                                                           : COSROD_PROFILE_CONSTANT;
+    l->profile = sim_enum_profile(sl->profile);
     l->t0 = sl->t0;
     l->t1 = sl->t1;
   }
