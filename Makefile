@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Thin wrapper over CMake.  `make demo` and `make test` are the README's two
 # commands; both install missing Debian packages first (as root) or print the
 # command to run.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Per-step cost of the BDF codes on our band SUNMatrix / linear solver (issue 12
 # item 4), called by bench/run.sh (`make bench`):
 #  1. bench_bdf: perf-rubber and perf-steel integrated directly (no output) by rodas,

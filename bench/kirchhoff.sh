@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Kirchhoff benchmarks (issue 11), called by bench/run.sh:
 #  1. [LA] Fig. 6, all three models: mean DOPRI5 step (TOL 1e-3) of the
 #     undamped rubber rod (examples/stiffness.yaml) vs N = 5 .. 160 -> la-fig6-models.csv

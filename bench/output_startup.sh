@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Cost of output and of process start-up (SPEC §8, §12).
 # Usage: bench/output_startup.sh BUILD_DIR [REPS]      (called by bench/run.sh)
 # 1. Output: perf-steel, the pulsed steel cantilever and perf-rubber with the

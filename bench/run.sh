@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark suite of issue 7: reproduces the performance experiments of
 # [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
 # Table 1 text), and writes bench/results/README.md plus PNG figures.

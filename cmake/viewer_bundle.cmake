@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -P viewer_bundle.cmake: build the browser viewer (viewer/) into a C
 # source.  -DSRC=<repo>/viewer -DWORK=<dir for node_modules and the bundle>
 # -DOUT=<view_bundle.c> -DNODE=... -DNPM=...  `npm ci` installs the pinned

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sphinx configuration of the cosrod manual.  Built by tools/build_docs.py
 # (`make docs`), which copies docs/ into the build tree, writes the generated
 # pages (scenario reference, C API, validation table, tutorial outputs) next

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Offline install of the cosrod Python package against an existing libcosrod:
 
     pip install --no-build-isolation ./python            (Debian: add --user, or use a venv)

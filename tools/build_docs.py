@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Build the cosrod manual (`make docs`, CTest docs.build).
 
     tools/build_docs.py BUILD_DIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The main demo (`make demo`): version, quaternion self-check, then the
 # rubber pendulum of [LLA] Test 1 (examples/rubber-pendulum.yaml) end to end,
 # with a short summary and where to find the plots and the ParaView files;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """C API pages of the manual from the public headers include/cosrod/*.h.
 
 The headers document themselves with plain C comments: a header opens with a
@@ -18,6 +19,7 @@ _SKIP = re.compile(r"^\s*(#\s*(ifndef|define|endif|include|ifdef|if|else)\b|exte
 def _chunks(text):
     """Blank-line separated chunks of a header, minus the preprocessor
     boilerplate; the first comment is the module comment."""
+    text = re.sub(r"\A//\s*SPDX-License-Identifier:[^\n]*\n", "", text)
     body = text
     lead = ""
     m = re.match(r"\s*/\*(.*?)\*/", text, re.S)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check that the scenario reference and the loader agree (docs build, CTest docs.keys).
 
 The loader's unknown-key checks take their key lists from the table in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The validation table of the manual from the test suite's own output.
 
 tests/validation.tsv names CTest cases and the independent reference each

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Regression guard: every example's outputs against a recording.
 
 REGRESSION DATA, NOT VALIDATION.  tests/guard/reference/*.json hold what one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Install the Debian packages cosrod needs (libsuitesparse-dev: KLU), if any are missing.
 # python3-sphinx and python3-myst-parser build the manual (make docs, CTest docs.build).
 # As root: apt-get update && apt-get install ...; otherwise print the command.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Cost of one contact evaluation for a self-contacting coil (helix whose
  * turns overlap by 5 % of the radius: every segment touches about three of
  * the next turn), N = 100 .. 10 000 segments, forces alone and forces plus

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Contact broad-phase benchmark: writes bench/results/contact-broadphase.md.
 # Usage: bench/contact/run.sh BUILD_DIR [--quick]
 set -eu

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Benchmarks of issue 12 (never timed tests):
  *
  *   bench_galpha run SCENARIO [--set k=v]...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # generalized-alpha benchmarks of issue 12 (short versions; the machine is
 # shared, so every wall time is the minimum over REPS runs).
 # Usage: bench/galpha/run.sh BUILD_DIR [--quick] > bench/results/galpha-runs.txt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Work–precision benchmark of the integrators.
  *
  * For every built method and every applicable problem of the conformance

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ODEX work–precision on the Arenstorf orbit and the Pleiades (HNW I §II.10
  * test problems), beside dopri5 and dop853: for rtol = atol = 1e-3 ... 1e-13
  * the end error (max norm and Euclidean norm against the reference) and the

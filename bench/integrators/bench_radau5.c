@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RADAU5 time split: where the time goes (f, Jacobian, LU decompositions,
  * solves, the rest) on the standard stiff problems and on a long banded
  * chain, and what the M1 (second-order) reduction saves there.

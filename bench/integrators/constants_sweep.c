@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* One-at-a-time study of a control constant (bench/results/integrator-constants.md).
  *
  * Runs METHOD on the work–precision problems of tests/integrate/wp.c (the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Real-axis stability boundary of dopri5 and dop853 from their tableaus.
 
 Reads the coefficients from src/integrate/dopri5.c and dop853.c and finds the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Build constants_sweep with a patched copy of src/integrate/radau5.c (for the
 # constants that are not options: the tolerance map and the refinement gate;
 # bench/results/integrator-constants.md).  The copy lives in a temporary

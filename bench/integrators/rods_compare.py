@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Rod benchmarks perf-rubber and perf-steel ([LLA] Tables 2-3): wall time,
 steps, f, J and tip error of two builds of the CLI side by side.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Build constants_sweep with a patched copy of src/integrate/seulex.c: the
 # lowest target row, the default row limit and the step-number sequence with
 # or without HW II §IV.9's leading 1 (bench/results/integrator-constants.md).

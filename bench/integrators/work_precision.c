@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Work–precision study of the integrators against a stored yardstick.
  *
  * Runs the named methods (default radau5, rodas, seulex, dopri5, dop853,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Work-precision of the integrators of this build beside the stored curve of
 # the original methods (bench/results/work-precision-original.csv, see
 # work-precision-original.md): writes bench/results/work-precision.md (per

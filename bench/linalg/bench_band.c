@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Benchmark: banded LU factorisation and solve, own implementation versus
  * LAPACK (dgbtrf/dgbtrs, zgbtrf/zgbtrs through LAPACKE), real and complex.
  *

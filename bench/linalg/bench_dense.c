@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Benchmark: dense LU factorisation and solve, own (unblocked) versus LAPACK
  * (dgetrf/dgetrs, zgetrf/zgetrs through LAPACKE), real and complex, for the
  * small orders of rigid-body systems and dense test problems.  Minimum time

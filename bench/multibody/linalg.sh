@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Band vs sparse (KLU) linear solver for rods attached to bodies (issue 10
 # item 5), called by bench/run.sh (`make bench`): a chain (body - hose - body,
 # bench/multibody/chain-hose.yaml) and a star (one body on four hoses,

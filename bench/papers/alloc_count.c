@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Counting allocator for the "no allocation in the time loop" check
  * (LD_PRELOAD=libcosrod_alloc_count.so): counts malloc / calloc / realloc /
  * aligned allocations in the global cosrod_alloc_count, which bench_papers

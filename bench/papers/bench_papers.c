@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* [LLA] Tables 2-3 / Figs. 7-8 and [LA] Fig. 3, 7 runs: one scenario, one
  * method, one tolerance through the simulation driver (cosrod_sim, exactly
  * the `cosrod run` path without file output), repeated for the timing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Cost of the analytic multibody Jacobian (body_jac.c / body_tangent.c)
  * against the integrator's own forward-difference Jacobian (n extra f
  * evaluations per Jacobian) in radau5 runs of the [L] examples A (heavy top,

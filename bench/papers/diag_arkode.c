@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Independent cross-check of the one-step step counts: SUNDIALS ARKODE
  * (ARKStep, fully implicit SDIRK, Newton, dense linear solver, difference
  * quotient Jacobian) on exactly the right-hand side cosrod_sim hands to its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Diagnostics of the perf-rubber step counts ([LLA] §4, Table 2; findings in
  * findings.md): builds the simulation of a scenario exactly as `cosrod run`
  * does (cosrod_sim), then runs its integrator problem with modified

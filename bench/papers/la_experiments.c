@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* [LA] §4 experiments that need more than one CSV row of bench_papers:
  *
  *   la_experiments conv SCENARIO NREF N1 N2 ... [--set k=v]...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* [L] §7 benchmark, Figs. 13-16: accuracy vs right-hand-side evaluations of
  * the rigid-body formulations (null-space vs absolute index-0, quaternion vs
  * directors vs Euler angles) on the shipped examples:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # [L] §7 Figs. 13-16 (rigid-body formulations: accuracy vs f-evaluations):
 # writes bench/results/lang-figs.csv (example,integrator,formulation,tol,
 # status,nfev,nsteps,error) with bench/papers/lang_bodies and the figures

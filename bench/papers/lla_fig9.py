@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """[LLA] Fig. 9: reference solution at the free end (n = N = 10) of the two
 performance examples, RADAU5 with ABSTOL = RELTOL = 1e-10, T = 10 s.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """[LLT] Fig. 1: Kelvin-Voigt damped cantilever (examples/kv-cantilever.yaml).
 
 Runs `cosrod run` (T = 30 s) for tau = 0.01, 0.02, 0.04 s (E = 1e6 Pa) and for tau = 0.01 s

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes bench/results/README.md and figures.gp from the files of bench/run.sh.
 Paper numbers: [LLA] Tables 2 and 3 (#f, #Jacobians, #steps per TOL), §4 text."""
 import csv, os, re, sys

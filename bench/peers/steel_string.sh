@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Steel string of the peer comparison (issue 12): examples/perf-steel.yaml
 # ([LLA] Table 3: L = 1 m, r = 1 mm, E = 2.1e11, nu = 0.2, rho = 7850,
 # clamped, light damping, gravity) over T = 1 s at N = 10 and 100.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Instructions per call and per segment of the rod right-hand sides and the
 # analytic Jacobians, counted by valgrind's callgrind (deterministic, unlike
 # timings on a shared machine).  Two runs with C1 and C2 calls each; the

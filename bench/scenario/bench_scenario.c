@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario loader benchmark: time to read + validate each example file, and
  * the cost per grid point of a large non-uniform grid (the loader's only
  * input that scales with the problem size).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario runs end to end (module sim): the two performance examples of
  * [LLA] §4 (perf-rubber, perf-steel; T = 10 s) with the stiff integrators at
  * several tolerances TOL = rtol = atol, against the solver statistics of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Throughput of a design study (cosrod.sweep): 64 runs of a short rod (the
 rubber pendulum, N = 4, t_end = 0.1 s, no VTK / plots), each a `cosrod run`
 process, executed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Sphinx extension of the cosrod manual: every public function, class,
 method and property of the Python package must carry a docstring (a missing
 one is a warning, and the build runs with warnings as errors); docstrings

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tutorial: buckling and modes.
 
 examples/buckling.yaml holds a clamped-free flagpole and a pinned-pinned

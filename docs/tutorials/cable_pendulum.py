@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tutorial: a cable pendulum with a rigid body.
 
 examples/cable-pendulum.yaml: a 1 m nylon cable, pinned at the origin, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tutorial: cosrod from C.
  *
  * Builds a scenario in code (the builder validates exactly like a file),

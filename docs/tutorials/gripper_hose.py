@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tutorial: a hose on a moving robot gripper.
 
 examples/gripper-hose.yaml: a rubber hose (0.6 m, r = 1 cm) clamped at the

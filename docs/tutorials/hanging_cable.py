@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tutorial: a hanging cable.
 
 A 1 m rubber cord, clamped at its upper end, is released horizontally and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tutorial: static sag and support reactions.
 
 The inextensible steel cable of examples/catenary-static.yaml (10 m long,

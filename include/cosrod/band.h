@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Banded linear algebra (module linalg): real and complex n x n band matrices
  * with lower bandwidth ml and upper bandwidth mu, assembly helpers, LU
  * factorisation with partial pivoting, solves and matrix-vector products.

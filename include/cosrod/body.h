@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rigid multibody systems (module body, [L]): bodies, gravity, loads,
  * spring-damper bushings and joints, in the parametrisations and
  * formulations of [L].

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact of rods with obstacles, other rods and themselves (contact module).
  *
  * Formulation-independent: the module sees a rod only as its vertex positions

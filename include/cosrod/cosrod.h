@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Umbrella header: includes every public cosrod header (tests/api checks
  * that none is missing). */
 #ifndef COSROD_COSROD_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Small dense linear algebra (module linalg): real and complex square matrices
  * with LU factorisation (partial pivoting) and solves.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Conventions of the public interface, included by every public header.
  *
  * Exported symbols.  libcosrod is compiled with -fvisibility=hidden: a

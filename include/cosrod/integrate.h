@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Time integrators (module integrate): one interface for Hairer–Wanner's
  * one-step codes (dopri5, dop853, radau5, rodas, seulex) and the SUNDIALS
  * adapters (ida, cvode).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output directory of a cosrod run: CSV files, VTK/ParaView series,
  * summary.json and gnuplot figures ([manual: command line, output reference]), written crash-safely.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Quaternions and rotations ([LLA] §2, [L] §4–6, [LA] §4).
  *
  * Conventions (fixed for the whole code base):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef COSROD_RECORD_H
 #define COSROD_RECORD_H
 /* The recorder: a running or finished simulation -> every output file of a

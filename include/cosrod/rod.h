@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The discrete Cosserat rod (module rod): [LLA] §3, [LA] §2–4, [L] §4, [manual: modelling guide, theory].
  *
  * A staggered grid s_0 < s_1 < ... < s_N (material arc length, m) carries the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario files ([manual: scenario reference]): YAML schema version 1 -> validated description.
  *
  * cosrod_scenario_load() reads a scenario file, applies `--set key.path=value`

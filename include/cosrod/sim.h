@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver (module sim): a validated scenario (cosrod_scenario)
  * -> rods, formulation, stabilisation, integrator -> a run from 0 to t_end
  * with output every `every` seconds (dense output), energy accounting and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sparse matrices in compressed sparse column (CSC) form and their direct
  * solution by SuiteSparse KLU (module linalg; for rods attached to bodies in
  * general topologies, where the coupled band is wide).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Quasistatics by continuation and modal analysis (module statics):
  * [LLA] §4 eqs. 31–32 (Test 2, the omega-twist), [manual: modelling guide].
  *

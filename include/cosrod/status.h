@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Status codes shared by every cosrod module.
  *
  * One X-macro list generates the enum and the messages (cosrod_strerror).

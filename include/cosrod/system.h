@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The assembled mechanical system (module system): rods, rigid bodies,
  * attachments of rod ends to bodies, joints and bushings as one set of
  * equations for the analyses of module sim (include/cosrod/sim.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Small 3-vector helpers (static inline, value semantics on double[3]).
  *
  * Conventions: output argument first; every function reads all of its inputs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The browser viewer of a run ([manual: command line]: `cosrod view DIR` writes
  * DIR/view.html).  view.html is one self-contained file: the viewer's
  * JavaScript (three.js bundled by esbuild from viewer/, embedded in the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cosrod: discrete Cosserat rods from Python.
 
     import cosrod

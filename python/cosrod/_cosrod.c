@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* _cosrod: the CPython extension under the `cosrod` package (python/cosrod).
  *
  * Plain CPython C API, no NumPy headers: arrays cross the boundary as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The recording of a Python run (see _cosrod_rec.h). */
 #include "_cosrod_rec.h"
 

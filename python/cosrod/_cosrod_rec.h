@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The recording of a Python run (module-internal to the extension _cosrod):
  * frames of the rods, bodies, joints and reactions in growing buffers, and
  * their hand-over to Python as bytearrays of doubles. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The Scenario type of the extension _cosrod (see _cosrod_scenario.h). */
 #include "_cosrod_scenario.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The Scenario type of the extension _cosrod (module-internal): a
  * validated cosrod_scenario, loaded from a file or parsed from text. */
 #ifndef COSROD_PY_SCENARIO_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Result.view(): the result written as a cosrod output directory (the
 files of [manual: command line, output reference] the viewer reads) and turned into view.html by the
 library's writer (cosrod_view_write, the same page as `cosrod view`)."""

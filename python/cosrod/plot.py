@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """matplotlib helpers (optional: apt-get install python3-matplotlib); animate
 (MP4 with ffmpeg, GIF with python3-pil)."""
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Design studies: parameter sweeps and Monte Carlo samples of one scenario.
 
     import cosrod

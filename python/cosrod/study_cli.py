@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """`cosrod sweep` (the C command hands its arguments over to this module):
 
     cosrod sweep SCENARIO --param KEY=V1,V2,... --param KEY=START:STOP:COUNT

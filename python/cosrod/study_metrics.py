@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Metrics of a study member: functions of its output folder (RunOutput).
 
 A metric is fn(run) -> a number (one column, the metric's name) or a dict

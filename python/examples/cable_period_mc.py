@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Monte Carlo study: the period of a cable pendulum under an uncertain cable
 stiffness.
 

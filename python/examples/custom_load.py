@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A custom load through a Python callback: quadratic air drag on the
 rubber pendulum, f_n = -1/2 rho_air c_d d l_n |v_n| v_n on every vertex
 (d: rod diameter, l_n: length of rod around vertex n).  Prints the tip with

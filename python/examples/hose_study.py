@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Design study: hose length x gripper speed -> maximum bending strain.
 
 examples/gripper-hose.yaml: a rubber hose clamped at the origin, its other end

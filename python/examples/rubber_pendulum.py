@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The rubber pendulum of [LLA] Test 1 (examples/rubber-pendulum.yaml) from
 Python: run it, print the tip at the end, plot the tip trajectory and a few
 centerlines (tip.png, centerline.png; needs matplotlib).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A damping x N parameter sweep on all cores: every (tau, N) case is a run of
 the rubber pendulum with Kelvin-Voigt damping (retardation time tau for shear
 and bulk; radau5, the damped fine grids are stiff), run in a ThreadPoolExecutor (the integration releases the GIL).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shared fixtures of the Python package tests (run by CTest, see
 python/CMakeLists.txt): COSROD_CLI is the `cosrod` binary of the same build,
 COSROD_SOURCE_DIR the source tree."""

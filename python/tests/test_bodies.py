@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Rigid bodies from Python ([L] Examples A-C: heavy-top, tennis-racket,
 two-body-joint): res.bodies / res.joints against invariants of the motion
 computed here from the recorded arrays, and against the CLI's bodies.csv.

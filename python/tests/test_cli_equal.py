@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python results equal the files of `cosrod run` bit for bit.
 
 The CLI writes every number so that strtod reads back the same double

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ScenarioError carries the CLI's file, line and key for every file of the
 invalid corpus (tests/scenario/invalid/expected.tsv): the message is the
 exact stderr line of `cosrod check`."""

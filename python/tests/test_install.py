@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The package outside the build tree: `cmake --install` (what `make install`
 runs) into a scratch prefix, and `pip install --no-build-isolation` (offline)
 against that prefix; both import from a foreign directory and compute exactly

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Custom loads through a Python callback (Sim.set_load): a callback adding a
 constant spatial tip force reproduces the scenario's own point load
 (`loads: [{type: force, at: end, ...}]`) bit for bit (both add the same force

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Sim.run(output=DIR) writes the files of `cosrod run`: the same file set and
 the same bytes (both go through the library's recorder, cosrod_recorder);
 summary.json agrees except for its wall-clock times."""

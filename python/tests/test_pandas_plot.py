@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Result.to_pandas() and the matplotlib helpers (cosrod.plot): the tables
 hold exactly the numbers of the numpy arrays, the plots draw exactly the
 centerlines asked for and write a real PNG.  pandas and matplotlib are test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Run-time behaviour of the package: memory over many create/run/free
 cycles, threads equal to serial runs, observer, advance / state, Ctrl-C."""
 import concurrent.futures

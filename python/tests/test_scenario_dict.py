@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cosrod.Scenario(dict): the YAML schema as Python dicts is validated like
 a file and, for the same content, gives the same run bit for bit."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Design studies (cosrod.sweep, `cosrod sweep`): local processes and a Dask
 LocalCluster give the same table, failures are rows, studies resume, and a
 member's files are those of a plain `cosrod run`.

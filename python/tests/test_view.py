@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Result.view() and cosrod.plot.animate: the page holds the run's numbers
 (read back from its inlined JSON), the rods' real sections and gravity; the
 animations are real GIF / MP4 files with the expected frame count."""

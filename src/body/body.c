@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Multibody model construction and state layout (see include/cosrod/body.h;
  * projection and the integrator adapter are in body_project.c).  A full inertia tensor is
  * diagonalised by cyclic Jacobi rotations; the internal body frame is the

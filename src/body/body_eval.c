@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Right-hand side of the multibody system (see include/cosrod/body.h).
  * Stages (as MuJoCo's forward pipeline):
  *   1. kinematics: R_b from the parametrisation, twists w_b = (v_b, Omega_b)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lie-group structure of a multibody model for the generalized-α
  * integrator (cosrod_step_galpha; Arnold & Brüls, Multibody Syst. Dyn. 18
  * (2007) [AB07]; Brüls, Cardona & Arnold, Mech. Mach. Theory 48 (2012)

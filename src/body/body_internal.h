@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private structures of the body module (see include/cosrod/body.h). */
 #ifndef COSROD_BODY_INTERNAL_H
 #define COSROD_BODY_INTERNAL_H

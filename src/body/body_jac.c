@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobian of the multibody right-hand side for bodies in the
  * null-space formulation without joints (cosrod_mbs_jac); its twin
  * cosrod_mbs_jac_fd (body_eval.c) differentiates numerically.

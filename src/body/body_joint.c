@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joint constraints of [L] §5 (Table 2) in body-twist coordinates
  * w_b = (v_b, Omega_b), and the two ways to enforce them:
  *   null space (coordinate partitioning, as [L] Example C): nu = w_ind,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Per-body rotation parametrisations of [L]: rotation matrix, kinematic
  * equations, index-0 accelerations of the absolute formulations and the
  * projections of §6.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Derivative of the bodies' poses in the user frame (cosrod_mbs_body_state:
  * x, q, v, Omega) with respect to the multibody state, e.g. for rods
  * attached to bodies (sim_couple_jac.c).  Column j is the tangent for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Projection after accepted steps ([L] §6: quaternion eq. 63, directors by
  * Spurrier-Klumpp; Gauss-Newton onto the joint constraints; velocities onto
  * the velocity constraints for multipliers), re-partitioning of the

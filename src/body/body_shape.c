@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Geometry shown for a rigid body (VTK output): its inertia ellipsoid, the
  * uniform solid ellipsoid of the same mass and principal inertias.  For
  * semi-axes (a1, a2, a3) a solid ellipsoid of mass m has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tangent (directional derivative) of the multibody right-hand side, for
  * every model: joints in both formulations, absolute bodies ([L] eq. 40 /
  * eq. 23) and rotational bushings.  mbs_tan_eval gives ydot' = f_y(t, y) dy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tangents of the absolute body formulations of [L] for body_tangent.c:
  * Omega(r, rdot) (quaternion Omega = 2 Im(conj(p) pdot) / |p|^2, directors
  * the axial vector of R^T Rdot, eq. 15), the index-0 quaternion

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The one validation path of `check` and `run`: both load the
  * scenario, estimate its memory and refuse it above the limit, and create
  * the simulation (cosrod_sim_prepare) — `check` then frees it unrun.  So an

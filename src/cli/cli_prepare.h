@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared by `cosrod check` and `cosrod run`: the one validation path
  * (load -> resource estimate and memory limit -> simulation creation). */
 #ifndef COSROD_CLI_PREPARE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stop signals of `cosrod run` (see cli_signals.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli_signals.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stop signals of `cosrod run` (rods and bodies-only runs alike): SIGINT,
  * SIGTERM and SIGHUP set one flag, polled by the driver; a second signal
  * ends the process; exit status 128 + the signal. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* `cosrod check FILE [--set key.path=value]... [--memory-limit SIZE]`: load
  * and validate a scenario ([manual: command line, output reference]) through the same path as `run`
  * (cli_prepare: loader, resource estimate and memory limit, creation of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* `cosrod help [KEY | --reference]`: the scenario keys from the loader's own
  * table (cosrod_sc_key_at), one entry per key or the whole table as the
  * manual's scenario reference (Markdown). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]).
  *
  * Scenario (loader) -> cosrod_sim (driver) -> cosrod_recorder (files); this

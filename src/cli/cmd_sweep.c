@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* `cosrod sweep SCENARIO --param KEY=VALUES... [--jobs N] [--scheduler ADDR] -o DIR`
  * ([manual: command line]): a design study, one `cosrod run` process per member.
  *

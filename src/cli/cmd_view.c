@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* `cosrod view DIR [--open] [-o FILE] [--max-mb N]` ([manual: command line]): write
  * DIR/view.html, the self-contained browser viewer of a run, and with
  * --open start the system's browser on it.  Also the step that writes

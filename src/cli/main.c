@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The `cosrod` command-line program (manual: Command line): run, check, help, --version,
  * selfcheck.  Exit status: 0 success, 1 the run failed (solver failure, I/O
  * error; the files stay valid), 2 invalid input, 128 + signal when interrupted

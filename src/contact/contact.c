@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact model and data: creation, the evaluation driver, the friction
  * commit, the finite-difference twin and the getters.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Broad phase for rod-rod and self-contact: a uniform grid stored as a spatial
  * hash (Teschner et al., "Optimized spatial hashing for collision detection
  * of deformable objects", VMV 2003; Ericson, Real-Time Collision Detection

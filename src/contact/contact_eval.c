@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact forces and their analytic Jacobians.
  *
  * Rod against obstacle: line contact.  The penalty law of contact_law.c acts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal declarations of the contact module (not installed). */
 #ifndef COSROD_CONTACT_INTERNAL_H
 #define COSROD_CONTACT_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact law: smooth penalty, its potential and the automatic parameters.
  *
  * Normal force per unit length of the penetration p = -gap (gap = distance

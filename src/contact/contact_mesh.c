@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Triangle meshes: checks, normals, the bounding-volume hierarchy and the
  * signed distance used by the narrow phase (files: contact_mesh_io.c).
  *

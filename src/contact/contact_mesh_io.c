@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Mesh files: STL (ascii or binary, told apart by the binary size
  * 84 + 50 n) and OBJ (`v` and `f` records, polygons fanned, i/t/n index forms
  * and negative indices).  STL stores every triangle with its own corners;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Narrow phase: signed distance functions of the obstacle shapes and closest
  * points of segments.
  *

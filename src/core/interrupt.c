@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Interrupt flag polled inside long computations (band LU, rod Jacobian
  * assembly, the integration driver), so that a signal handler setting a
  * sig_atomic_t is acted on within a fraction of a second even when one

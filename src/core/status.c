@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Messages and names for the status codes of include/cosrod/status.h. */
 #include "cosrod/status.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared, method-neutral pieces of the integrators: default options,
  * callback wrappers (f with non-finite detection, Jacobian analytic or by
  * finite differences), the weighted error norm, the standard step-size

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* DOP853: the explicit Runge–Kutta method of Dormand & Prince of order 8
  * with embedded error estimators of orders 5 and 3 ("8(5,3)"), 12 stages
  * plus the FSAL evaluation, and a continuous extension of order 7 that costs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* DOPRI5: the explicit Runge–Kutta pair of Dormand & Prince, order 5(4),
  * 7 stages with FSAL (the last stage is f at the new point), as described in
  * Hairer–Nørsett–Wanner, Solving ODEs I, §II.5 (Table 5.2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The integration driver (the "evolve" layer of GSL's odeiv2): owns the loop
  * from t to t_end around a method's single-step function.
  *

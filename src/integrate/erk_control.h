@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Step-size control and stiffness detection of the explicit Runge–Kutta
  * pairs dopri5 and dop853 (own structure; design note: README.md, "dopri5,
  * dop853").

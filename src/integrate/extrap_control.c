@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Order and step-size control of extrapolation methods: see extrap_control.h
  * (method description: HNW I §II.9, Deuflhard 1983/1985; constants and their
  * sources in the header and src/integrate/README.md). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Order and step-size control of extrapolation methods (internal; shared by
  * odex and meant for seulex).  Written from the method descriptions of
  * Hairer–Nørsett–Wanner I §II.9 ("Order and step size control") and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Generalized-α on a Lie group (galpha): Chung & Hulbert, J. Appl. Mech. 60
  * (1993) in the Lie-group form of Arnold & Brüls, Multibody Syst. Dyn. 18
  * (2007) and Brüls, Cardona & Arnold, Mech. Mach. Theory 48 (2012), for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linear systems E = fac*M - J of the implicit integrators, dense or banded,
  * with the second-order (M1) reduction; see lsys.h for the formulas
  * (HW II §IV.8, special structure y'_i = y_{i+m2}). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private helper of the implicit integrators (rodas, seulex; usable by
  * radau5 for its real system): the linear systems
  *

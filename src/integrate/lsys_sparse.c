@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sparse Jacobians and the KLU systems E = fac M - J (M = I or diagonal) of the implicit
  * integrators (see lsys_sparse.h).  Finite differences: columns of one
  * Curtis-Powell-Reid group share no row, so one perturbed evaluation of f

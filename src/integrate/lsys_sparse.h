@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private helpers of the implicit integrators for a sparse Jacobian shape
  * (cosrod_ode_problem.jac_sparse): the Jacobian values on the CSC pattern,
  * analytic (jac_sp) or by finite differences with Curtis-Powell-Reid column

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ODEX-type explicit extrapolation (Gragg–Bulirsch–Stoer), written from
  * Hairer–Nørsett–Wanner I §II.9 (GBS method, order and step-size control,
  * dense output of Hairer & Ostermann) and Deuflhard (1983, 1985); design

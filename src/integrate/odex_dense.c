@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Dense output of the GBS extrapolation: see odex_dense.h (HNW I §II.9). */
 #include "integrate/odex_dense.h"
 

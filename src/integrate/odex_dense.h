@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Dense output of the GBS extrapolation (odex, internal): the polynomial of
  * Hairer & Ostermann (HNW I §II.9) in s = (t - t0)/H - 1/2,
  *     P(s) = sum_{l=0..mu} d_l s^l / l!  +  s^(mu+1) R(s),

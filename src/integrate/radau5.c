@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RADAU5: the 3-stage Radau IIA collocation method (order 5, stiffly
  * accurate, L-stable) for M y' = f(t, y) with a constant, possibly singular
  * mass matrix (Hairer & Wanner, Solving ODEs II, §IV.8, §VII.8).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Coefficients of the 3-stage Radau IIA method (order 5) used by radau5.c,
  * HW II §IV.5 (Table 5.6) and §IV.8.  All values were computed here from the
  * nodes with 40-digit arithmetic (sympy/mpmath): A from the collocation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Complex iteration matrix of radau5 (see radau5_cplx.h). */
 #include "integrate/radau5_cplx.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private helper of radau5.c: the complex linear system of the transformed
  * Newton iteration (HW II §IV.8, the 2x2 block of Λ written as one complex
  * eigenvalue)

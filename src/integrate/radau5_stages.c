@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stage systems, error estimate and dense output of radau5 (see
  * radau5_stages.h; HW II §IV.8, §VII.8).  No control decisions here. */
 #include <complex.h>

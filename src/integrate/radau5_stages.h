@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private numerics of radau5 (no control decisions): the stage systems of
  * the 3-stage Radau IIA collocation method (order 5) for M y' = f(t, y),
  * after Hairer & Wanner, Solving ODEs II, §IV.8 and §VII.8.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Method registry: lookup by name and the list of methods built into this
  * library.  A method is listed when its file is compiled in (the CMake macro
  * integrate_method defines COSROD_HAVE_METHOD_<NAME>).  The table holds the

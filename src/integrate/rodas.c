@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RODAS: the stiffly accurate Rosenbrock method of order 4(3) with 6 stages
  * (Hairer & Wanner, Solving ODEs II, §IV.7) for M y' = f(t, y).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The RODAS coefficient set of Hairer & Wanner (Solving ODEs II, §IV.7,
  * construction of RODAS with γ = 1/4, c2 = 0.386, c3 = 0.21, c4 = 0.63,
  * β'2 = 0.0317, β'3 = 0.0635, β'4 = 0.3438; published with their code RODAS),

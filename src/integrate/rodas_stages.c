@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stages, error estimate and dense output of rodas (see rodas_stages.h;
  * HW II §IV.7).  No control decisions here. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private numerics of rodas (no control decisions): the stages, error
  * estimate and dense output of the stiffly accurate Rosenbrock method RODAS
  * of order 4(3) with 6 stages and γ = 1/4 (Hairer & Wanner, Solving ODEs II,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SEULEX: extrapolated linearly implicit Euler method with variable order
  * and step size for M y' = f(t, y) (Hairer & Wanner, Solving ODEs II, §IV.9),
  * written from the method description; the numerics (Euler sweep, tableau,

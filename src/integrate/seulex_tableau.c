@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linearly implicit Euler sweep, extrapolation tableau and dense output of
  * seulex (see seulex_tableau.h; HW II §IV.9).  No control decisions here. */
 #include <math.h>

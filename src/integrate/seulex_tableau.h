@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private numerics of seulex (no control decisions): the linearly implicit
  * Euler sweep, the Aitken–Neville extrapolation tableau and the dense output
  * of the extrapolated linearly implicit Euler method (Hairer & Wanner,

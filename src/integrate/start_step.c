@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Initial step size guess (HNW I §II.4; see start_step.h). */
 #include <math.h>
 

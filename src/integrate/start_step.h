@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Initial step size guess shared by the one-step methods (HNW I, §II.4,
  * "starting step size", own structure). */
 #ifndef COSROD_INTEGRATE_START_STEP_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SUNDIALS adapters behind the cosrod step-type interface (SUNDIALS 6.x):
  *
  *   ida    variable-order (1-5), variable-step BDF in fixed-leading-coefficient

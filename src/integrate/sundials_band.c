@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Own SUNMatrix / SUNLinearSolver over cosrod_band (see sundials_band.h).
  *
  * SUNDIALS' generic matrix and solver objects are a content pointer plus a

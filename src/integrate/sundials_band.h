@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Own SUNMatrix and SUNLinearSolver over cosrod_band (internal to the
  * SUNDIALS adapters, sundials.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SUNDIALS adapters: the callbacks IDA and CVODE call (user data = sun_state)
  * and the matrix glue between our banded / dense Jacobian layouts and
  * SUNDIALS' matrices (sundials_band.c for ours).  Design and conventions in

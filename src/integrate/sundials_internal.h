@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal to the SUNDIALS adapters (not installed): the state shared by
  *   sundials.c           lifecycle and step type: alloc / free, reset, step,
  *                        dense output (design comment there);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The sparse Jacobian shape (cosrod_ode_problem.jac_sparse) in the SUNDIALS
  * adapters: a SUNSparseMatrix (CSC) with the pattern of J plus the diagonal
  * (lsys_sparse.c builds it) and SUNDIALS' KLU linear solver (SUNLinSol_KLU:

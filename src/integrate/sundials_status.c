@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SUNDIALS adapters: return flags of IDA / CVODE mapped to cosrod status
  * codes and messages, the error handler that captures SUNDIALS' messages,
  * and the counters (meaning of each in sundials.c). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Real band matrices: storage, assembly, products and LU with partial pivoting.
  *
  * The discretised rods have banded Jacobians ([LLA] §3.4: bandwidth 10 for

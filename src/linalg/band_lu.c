@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Banded LU factorisation with partial pivoting (own implementation), real
  * and complex.  Kept in a file of its own so that the build can vectorise
  * it (the rank-1 updates are long contiguous column updates: 1.3-2x faster

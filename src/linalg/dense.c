@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Small dense matrices (real and complex): assembly, products and LU with
  * partial pivoting, own or through LAPACKE ?getrf/?getrs.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* LAPACKE loaded on first use (COSROD_LAZY_LAPACK): libcosrod is not linked
  * against liblapacke/liblapack/libblas/libgfortran, whose loading and
  * relocation at process start cost more CPU than a small run (measured in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal helpers shared by the linalg sources (not installed). */
 #ifndef COSROD_LINALG_INTERNAL_H
 #define COSROD_LINALG_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sparse CSC matrices, their LU by SuiteSparse KLU (factor once with
  * pivoting, then refactor with the kept pivot order) and the
  * Curtis-Powell-Reid column grouping for finite differences; see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Complex band matrices for RADAU5's complex stage system
  * ((α + iβ)/h)·M − J (Hairer–Wanner IV.8), in the layout of band.c.
  *

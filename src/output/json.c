@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* summary.json ([manual: command line, output reference]) through a tiny JSON emitter.
  *
  * Emitter: nested objects/arrays with a fixed depth, two-space indentation,

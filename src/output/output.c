@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output directory object: CSV streams, output-time frames, checkpoints and
  * the crash-safe close ([manual: command line, output reference]).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* increments.csv rows and summary.json critical points of static arc-length
  * runs (cosrod_output_config.arc_length). */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output folder policy: after a run is closed the output
  * directory holds the files of this run only.  cosrod_output_close removes
  * the files an earlier run left under cosrod's own names that this run did

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Expected CSV volume of one output time (for `cosrod check`'s estimate):
  * bytes per row of each file as measured on the examples with the number
  * format of out_fmt (about 18 characters per value, 7 for short ones), per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Fast exact number formatting for the CSV rows (so that writing output
  * does not dominate a run).  out_fmt_fast(buf, v, P) writes exactly what
  * snprintf(buf, 32, "%.<P>g", v) writes (C locale) for P = 15 or 17, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private state of the output module (output.c, vtk.c, json.c, plots.c). */
 #ifndef COSROD_OUTPUT_INTERNAL_H
 #define COSROD_OUTPUT_INTERNAL_H

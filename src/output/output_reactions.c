@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* reactions.csv: per output time, rod and supported end the force and
  * moment the support exerts on the rod (spatial frame), from
  * cosrod_statics_end_reactions / cosrod_sim_reactions.  A frame stream like

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output rows: the time-loop writers of the CSV streams (centerline, frames,
  * strains, curvatures, energy, steps, increments) and of the mode files
  * (modes.csv, vtk/modes.pvd), formatting into the fixed line buffer only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output module: small shared helpers of the writers (number formatting,
  * warnings and failures, timing, run names, XML escaping); split from
  * output.c, declarations in output_internal.h. */

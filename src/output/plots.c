@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Figures in DIR/plots/ ([manual: command line, output reference]): gnuplot scripts that read the published
  * CSV files, run once at close.
  *   tip.gp    -> tip.png    x, y, z of the last vertex of every rod vs t (centerline.csv)

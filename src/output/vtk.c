@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* VTK XML PolyData (.vtp, ASCII) for ParaView: one file per rod and output
  * time, DIR/vtk/rod<k>_<frame>.vtp, and one for all rigid bodies,
  * DIR/vtk/bodies_<frame>.vtp; DIR/vtk/cosrod.pvd lists them with their times

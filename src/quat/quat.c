@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Quaternion matrices, Euler-map derivatives, conversions and slerp.
  *
  * - Q(p), T(p): [L] eqs. 30, 41 (T = last three columns of Q, times 1/2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Quick self-check of the quaternion module (`cosrod selfcheck`).
  *
  * Evaluates a handful of identities from [LLA] §2 and [L] §4–6 on fixed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The recorder (include/cosrod/record.h): which files a scenario asks for
  * (output.*, analysis type) and one frame / step / increment of a
  * simulation -> the output module's writers.  joints.csv (the joints'

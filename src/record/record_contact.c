@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* contacts.csv and obstacles.csv ([manual: contact]) of a run with `contact:`:
  *   contacts.csv  t,rod,segment,other,px,py,pz,nx,ny,nz,gap,Fn,Ftx,Fty,Ftz,state
  *                 one row per active contact point of the frame (other: the

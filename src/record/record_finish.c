@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The end of a recorded run (include/cosrod/record.h): modes / buckling
  * shapes, critical points, warnings, summary.json, joints.csv in place. */
 #define _POSIX_C_SOURCE 200809L

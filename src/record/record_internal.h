@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The recorder's state (module-internal; see include/cosrod/record.h). */
 #ifndef COSROD_RECORD_INTERNAL_H
 #define COSROD_RECORD_INTERNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* DIR/scene.json: what the viewer needs of the model and the output files
  * do not carry: gravity, each rod's cross-section ([manual: theory]; the tube radius
  * drawn), each body's mass and principal inertias (drawn as the inertia

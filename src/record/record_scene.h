@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* scene.json, the ParaView state and view.html next to a run's output files
  * (module-internal part of the recorder). */
 #ifndef COSROD_RECORD_SCENE_H

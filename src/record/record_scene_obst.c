@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* scene.json's obstacles and body shapes ([manual: contact]) for the viewer:
  *   "obstacles": [{"name", "shape", the shape's fields, "body": name | null,
  *                  "motion": null | {"t", "position", "orientation"}}]

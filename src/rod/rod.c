@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Discrete Cosserat rod model: definition defaults, creation (grid, material
  * constants, initial shape, reference configuration, boundary conditions,
  * index maps), state packing / unpacking and prescribed end motion.

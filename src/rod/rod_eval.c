@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Evaluation of the discrete Cosserat rod: one force stage shared by all
  * formulations, then the formulation-specific accelerations.
  *

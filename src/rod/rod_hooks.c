@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Hooks that can change on a created rod: the user load callback and the
  * end motion callbacks. */
 #include "rod/rod_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The rod's interface to other modules (not installed, not exported):
  * what the coupling of rods to rigid bodies (src/sim) and the statics of
  * Kirchhoff rods (src/statics) need beyond include/cosrod/rod.h -- the end

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal model struct and the per-segment / per-vertex force kernels of the
  * discrete Cosserat rod, shared by rod_eval.c and the Jacobian code.
  *

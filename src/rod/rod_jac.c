@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobians of the rod right-hand sides and residual, assembled
  * directly into band storage in the interleaved ordering ([LLA] §3.4,
  * Table 1; [LA] §4; [L] Lemma 4.2).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sensitivities of a rod to the prescribed pose of one end, and of that
  * end's support reaction (cosrod_rod_jac_end, rod.h): the rod side of the
  * analytic Jacobian of rods attached to rigid bodies (sim_couple_jac.c).

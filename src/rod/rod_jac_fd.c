@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Finite-difference Jacobians of the rod right-hand sides, assembled into
  * band storage in the interleaved ordering ([manual: modelling guide]): the twin of the
  * analytic Jacobians (MuJoCo's engine_derivative_fd idea).  Columns that are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rod Jacobian, stage 1: hand derivatives of the generalised forces fx_n
  * (vertices) and ψ_k (segments) of rod_eval_forces w.r.t. x, ẋ, p, ṗ, shared
  * by all formulations (see the design comment in rod_jac.c; [LLA] eqs. 23,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internals shared by the rod Jacobian files: the per-vertex / per-segment
  * workspace layout of the force derivatives (stage 1, rod_jac_forces.c) that
  * the formulation-specific assembly (stage 2, rod_jac.c) reads, and small

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* C¹ cubic keyframe interpolation of prescribed ends (`interpolation: cubic`).
  *
  * Positions: piecewise cubic Hermite interpolation with Catmull–Rom

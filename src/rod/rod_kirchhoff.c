@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods as constrained Cosserat rods ([LA] §2–4, [LLA] Remark 3.4,
  * [manual: modelling guide]; see the Kirchhoff section of rod.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Medium (external viscous) damping of the discrete rod: a
  * surrounding fluid or air resists the motion of the centreline and the
  * rotation of the cross-sections, independently of the strain rates that

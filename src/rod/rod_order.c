@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Banded ordering of the whole rod state (see rod.h, "banded ordering").
  *
  * The discrete rod couples only neighbours on the staggered grid ([LLA]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario loader: YAML schema version 1 ([manual: scenario reference]) -> cosrod_scenario.
  *
  * Pipeline: read the file -> ynode tree (ynode.c, libyaml) -> apply

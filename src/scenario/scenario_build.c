@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario builder: a scenario from function calls (scenario.h).
  *
  * The calls record (key path, YAML value) pairs; cosrod_sc_builder_finish

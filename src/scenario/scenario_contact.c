@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario keys `obstacles:`, `contact:` and `bodies.N.shape` ([manual: contact]):
  * validation into cosrod_sc_contact with the scenario loader's messages
  * (`FILE:LINE: key.path: problem`), unknown-key suggestions and range checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario keys `obstacles:`, `contact:` and `bodies.N.shape` ([manual: contact]),
  * read into cosrod_sc_contact (include/cosrod/scenario.h) and validated like
  * every other key (`FILE:LINE: key.path: problem`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario loader internals shared by scenario.c (bodies, joints, analysis,
  * solver, output, --set, entry points), scenario_rod.c (materials and rods)
  * and scenario_util.c (messages, key checks, typed value readers).

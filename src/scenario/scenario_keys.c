@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The scenario schema as data: every key the loader accepts, with its type,
  * unit, default, allowed values, an example and one line of meaning.  The
  * loader's unknown-key checks read their key lists from here

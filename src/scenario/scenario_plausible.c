@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Plausibility warnings (include/cosrod/scenario.h): values a loader must
  * accept but that are probably a unit slip or a typing error.  Each warning
  * is one line "FILE:LINE: key: problem; suggestion".  The ranges are those

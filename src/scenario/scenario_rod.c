@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario loader: materials and rods ([manual: theory, modelling guide, scenario reference]): sections, stiffness
  * and inertia overrides, damping, shapes, ends, loads. */
 #include "scenario_internal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static analysis options of the scenario: `control: load |
  * arc-length` (arc-length continuation in a load factor, [manual: modelling guide] statics)
  * with `max_steps`, and `path: pseudo-time | keyframes` (an assembly path:

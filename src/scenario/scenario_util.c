@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario loader: messages ("FILE:LINE: key.path: problem"), the key path
  * stack, unknown-key checks with nearest-key suggestions (optimal string
  * alignment distance) and typed value readers with range checks. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cosrod_scenario_to_yaml: a validated scenario back to a scenario file
  * ([manual: scenario reference] schema) that loads to the same scenario.
  *

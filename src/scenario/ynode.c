@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* YAML text -> ynode tree, built from libyaml parser events (see ynode.h). */
 #include "ynode.h"
 

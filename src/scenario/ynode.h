@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A small YAML node tree (private to the scenario module).
  *
  * libyaml's event parser is turned into a tree of mappings, sequences and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, part 1: scenario -> rods -> state layout -> integrator
  * problem (system/callbacks.c: the callbacks it hands the integrator; sim_run.c:
  * the runs).

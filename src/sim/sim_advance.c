@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, part 3: stepping for embedding in a loop
  * (cosrod_sim_advance, cosrod_sim_set_state; see sim.h).
  *

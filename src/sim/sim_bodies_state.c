@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The bodies of a simulation as the public interface shows them (sim.h):
  * pose, twist, inertia ellipsoid, joint reactions of the last evaluation
  * (through the system's accessors, system/couple.h). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, part 3: breakpoints of dynamic runs.
  *
  * The right-hand side of a rod is not smooth at the keyframe times of its

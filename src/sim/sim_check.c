@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* One validation for `check` and `run`: the resource estimate of
  * a scenario before anything of size N is allocated, and
  * cosrod_sim_prepare = estimate + limit + cosrod_sim_create, the single path

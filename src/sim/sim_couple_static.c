@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static and modal analyses and start_from_equilibrium with rods attached
  * to rigid bodies ([manual: rigid bodies]): the analyses on the statics system whose
  * rigid blocks and joint rows the system provides (system/static_blocks.c):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario enums -> rod model enums.  Every conversion is an explicit table
  * written as a switch over the scenario enum without a default, so that a new
  * scenario value that is not mapped here is a compile-time error (-Wswitch

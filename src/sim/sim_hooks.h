@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The driver's interface for tests and benchmarks (not installed, not
  * exported; linked from the module's static library cosrod_sim). */
 #ifndef COSROD_SIM_HOOKS_H

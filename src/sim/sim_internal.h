@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Private state of the analyses on the assembled system (module sim):
  * dynamic runs with breakpoints, the monitor, static / modal / buckling
  * analyses and the scenario -> rod translation.  The struct cosrod_sim

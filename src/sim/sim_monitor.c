@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, part 4: the monitor of silent wrong answers.
  *
  * At every frame of a dynamic run the monitor looks at three numbers that a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Support reactions of the simulation's rods at the current frame
  * (reactions.csv): static and modal analyses through the statics solver
  * (damping-free model, gravity on the pseudo-time path, no inertia),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, part 2: the runs (sim.c builds the simulation).
  *
  * Dynamic runs: the integrator driver's output times (dense output) become

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static, modal and buckling analyses of one or several independent rods
  * (module sim, analysis types static / modes / buckling).
  *

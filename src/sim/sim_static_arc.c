@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static analyses, part 2: arc-length control and assembly
  * paths, and the gravity of static frames.
  *

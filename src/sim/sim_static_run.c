@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static runs (continuation of [LLA] eqs. 31-32 in the statics module) and
  * the equilibrium start of dynamic runs: every converged increment goes to
  * the increment observer (increments.csv), frames are written at t = 0 and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, fixed-step API: cosrod_sim_step advances a
  * dynamic simulation by h for interactive and real-time use.  It is
  * cosrod_sim_advance(sim, t + h) (sim_advance.c): the first call starts the

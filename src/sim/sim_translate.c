@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario rod -> rod definition (cosrod_rod_def) and the rod: the
  * translation of one `rods:` entry (geometry, material, ends, loads,
  * keyframes, damping) into the rod model of include/cosrod/rod.h. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modal analysis of a rod about an equilibrium (or the stress-free initial
  * state): small vibrations δ(t) = φ e^{iωt} of M δ̈ + K δ = 0 in the minimal
  * coordinates of statics.c (δx per vertex, material rotation vector δθ per

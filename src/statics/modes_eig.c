@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Lowest eigenpairs of a symmetric band matrix by shift-and-invert subspace
  * iteration with Rayleigh–Ritz projection (K.-J. Bathe, Finite Element
  * Procedures, 1996, §11.6): with p = min(n, max(2 count, count + 8)) vectors,

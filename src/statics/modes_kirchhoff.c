@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modal analysis of a Kirchhoff rod ([LA] §3-4): small vibrations of
  * M δ̈ + K δ = 0 on the tangent space of the shear (and extension)
  * constraints, G δ = 0 (cosrod_rod_kirchhoff_gmatrix, minimal coordinates

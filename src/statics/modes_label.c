@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Mode types and degenerate groups for the modal analysis.
  *
  * Type of a mode φ (minimal coordinates: δx per vertex, material δθ per

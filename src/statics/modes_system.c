@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modal analysis of a coupled system of rods and rigid blocks (statics.h,
  * cosrod_statics_modes_system): as modes.c for one rod, K φ = ω² M φ in the
  * system's minimal coordinates, with K = -∂r/∂δ of the whole system (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Quasistatics of a Cosserat rod by continuation: [LLA] §4 eqs. 31–32.
  *
  * Unknowns: minimal coordinates instead of (q, λ).  [LLA] solves the KKT form

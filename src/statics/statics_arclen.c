@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Arc-length continuation of the statics solver: Riks' method
  * (E. Riks, "An incremental approach to the solution of snapping and
  * buckling problems", Int. J. Solids Struct. 15, 1979) with the normal-plane

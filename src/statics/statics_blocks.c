@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rigid blocks in the statics system (statics.h, cosrod_statics_blocks):
  * rigid bodies that carry rod ends, in static, modal and start-from-
  * equilibrium analyses.

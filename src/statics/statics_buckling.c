@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Buckling about an equilibrium (e.g. Bathe, Finite Element Procedures,
  * 1996, §6.8.2).  The loads at pseudo-time t (gravity, loads, the load
  * callback) are scaled by a load factor μ; K(μ) is the tangent stiffness at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Buckling with multipliers (rigid blocks joined by joints, statics.h
  * cosrod_statics_blocks.nmult): the critical factors are those of the
  * stiffness on the tangent space of the constraints, the Hessian of the

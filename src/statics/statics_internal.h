@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Internal state of the statics solver, shared by statics.c (lifecycle),
  * statics_stiffness.c (residual, stiffness), statics_path.c (continuation)
  * and modes.c.

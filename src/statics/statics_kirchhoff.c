@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Statics and modes of Kirchhoff rods ([LA] §3–4, [LLA] eq. 31): the
  * equilibrium of a rod with the constraints g_k = E (c_k - Δs_k (Γ0_k + e3))
  * = 0 per segment (c = Rᵀ Δx; E the shear rows, or all three rows for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Continuation of the statics solver ([LLA] eqs. 31-32): Newton corrector
  * with a line search, Euler/curvature predictor, adaptive increments with the
  * stability monitor, equilibrium at a fixed pseudo-time by load-factor

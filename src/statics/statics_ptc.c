@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Pseudo-transient continuation (PTC) of the statics corrector: C. T. Kelley
  * and D. E. Keyes, "Convergence analysis of pseudo-transient continuation",
  * SIAM J. Numer. Anal. 35 (1998) 508-523; T. S. Coffey, C. T. Kelley and

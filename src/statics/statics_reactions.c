@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Support reactions: the force and moment each supported or prescribed end
  * exerts on the rod (spatial frame).  The end vertex x_e of a pinned,
  * clamped or prescribed end is not an unknown; its balance

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Equilibrium residual and tangent stiffness of the statics solver in
  * minimal coordinates (see statics.c for the chart): the residual r and its
  * scaled norm, the analytic stiffness (the rod's static stiffness pulled back

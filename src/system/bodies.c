@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario -> multibody model ([manual: rigid bodies, scenario reference]): bodies, joints and bushings of
  * the scenario as a cosrod_mbs (include/cosrod/body.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario bodies and joints -> multibody model (module system, private). */
 #ifndef COSROD_SYSTEM_BODIES_H
 #define COSROD_SYSTEM_BODIES_H

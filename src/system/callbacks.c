@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver: the integrator callbacks of the rods' state (split from
  * sim.c): right-hand side f (every rod, with the rod-body coupling of
  * couple.c around it), the DAE residual and mass matrix, the analytic

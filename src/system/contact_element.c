@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact in the simulation driver: the contact module (include/cosrod/
  * contact.h) evaluated inside every rod evaluation through the rod's load
  * callback, so that every formulation, integrator and analysis that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact in the simulation driver (src/system/contact_element.c): the scenario's
  * `contact:` and obstacles as a load of every rod (cosrod_rod_load_fn) with
  * its band Jacobian blocks (cosrod_rod_load_jac_fn), friction commits after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rods attached to rigid bodies ([manual: rigid bodies]).
  *
  * Model.  A rod end `pinned` or `clamped` with `body: NAME, at: a` is a

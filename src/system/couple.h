@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rods attached to rigid bodies (module system, private; couple.c). */
 #ifndef COSROD_SYSTEM_COUPLE_H
 #define COSROD_SYSTEM_COUPLE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rods attached to rigid bodies: the bodies' poses and attachments as the
  * static analyses (static_blocks.c) and Kirchhoff rods on bodies
  * (couple_kirchhoff.c) read them (model and right-hand side: couple.c). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The coupling state of rods attached to rigid bodies (module system, private):
  * shared by couple.c (model, layout, right-hand side) and
  * couple_jac.c (analytic Jacobian). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobian of the right-hand side of rods attached to rigid bodies
  * (couple.c), in the coupled band (bandwidths s->ml, s->mu; storage
  * J[j ldj + mu + i - j]), O(N) per rod.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The analytic coupled Jacobian (couple_jac.c) as values of the sparse
  * pattern of linsolve.c (cosrod_ode_problem.jac_sp), for KLU
  * (SuiteSparse KLU).  The same assembly writes through the CSC adder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Entry adder of the analytic coupled Jacobian (couple_jac.c): the
  * coupled band, or the values of the sparse CSC pattern (linsolve.c) in
  * pattern order (couple_jac_sp.c).  CSC positions are cached once in

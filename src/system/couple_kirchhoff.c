@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods attached to rigid bodies ([manual: rigid bodies]).
  *
  * A Kirchhoff rod's constraint multipliers solve S λ = G a0 + h ([LA]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rods attached to rigid bodies: the bodies' place in the state layouts
  * (NODE: each unit next to the first rod end it touches; LIE: after the
  * rods' q and ν), their Lie increment and projection need, the banded

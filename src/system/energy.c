@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The assembled system's evaluation and energies (module system): every
  * rod (and the bodies they are attached to) at one state, the external
  * power and dissipation rate, and the energy terms of that evaluation. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joints between rigid bodies in static analyses and start_from_equilibrium
  * ([manual: rigid bodies]): the absolute formulation of [L] §5 with multipliers,
  * as extra unknowns of the statics system (cosrod_statics_blocks.nmult, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joints between rigid bodies in the statics system (joint_static.c). */
 #ifndef COSROD_SYSTEM_JOINT_STATIC_H
 #define COSROD_SYSTEM_JOINT_STATIC_H

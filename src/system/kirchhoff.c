@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, Kirchhoff rods ([LA] §3–4, [manual: modelling guide]; the constraint
  * stage itself is src/rod/rod_kirchhoff.c): input checks, what the driver
  * supports for them, the consistent initial state and the projection hook.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The assembled system's state layouts and integrator problem (module
  * system; the steps of cosrod_sim_create after the rods and the bodies'
  * coupling exist).

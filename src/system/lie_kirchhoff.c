@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, galpha for Kirchhoff rods: the constrained rods in the
  * index-1 ODE form ([LA] eq. 14, Schur complement; rod_kirchhoff.c), whose
  * accelerations ν̇ = f_v(t, q, ν) include the multipliers, on the same Lie

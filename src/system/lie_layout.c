@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver, galpha part: the rods' null-space form ([L] Lemma 4.2)
  * as a problem on the Lie group (R³)^(N+1) x S³^N for the generalized-α
  * integrator (cosrod_step_galpha, cosrod_ode_problem.lie_nq).

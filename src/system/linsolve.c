@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linear solver of the implicit methods for rods attached to bodies
  * (solver.linear_solver).
  *

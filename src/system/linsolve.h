@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linear solver selection for rods attached to bodies: band or sparse (KLU)
  * with the coupled Jacobian's pattern (module system, private; linsolve.c). */
 #ifndef COSROD_SYSTEM_LINSOLVE_H

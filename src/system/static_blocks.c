@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static, modal analyses and start_from_equilibrium with rods attached to
  * rigid bodies ([manual: rigid bodies]; [L] §5 for the joints).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rods attached to rigid bodies in the statics system (module system,
  * private; static_blocks.c): one rigid block per dynamic body and the
  * joints' constraint rows (joint_static.c), shared with the analyses on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The scenario error "FILE:LINE: key: problem" of a check of the system's
  * model against its scenario (shared by the system and the analyses). */
 #include <stdarg.h>

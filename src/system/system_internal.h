@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The assembled mechanical system (module system, private): the state of
  * rods, rigid bodies, attachments, joints and bushings, its layouts (node,
  * split, Lie) and the integrator callbacks on it.  The struct still carries

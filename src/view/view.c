@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* DIR/view.html: the viewer's page with the run's files inlined as one JSON
  * object {"note": "...", "files": {"name": "text", ...}} in a
  * <script type="application/json"> element, then the viewer bundle

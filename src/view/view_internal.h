@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The viewer bundle (viewer/ built by esbuild), embedded at build time by
  * cmake/viewer_bundle.cmake into view_bundle.c; size 0 when the viewer
  * could not be built (no node / npm). */

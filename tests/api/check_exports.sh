@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The curated public interface of the shared library (include/cosrod/export.h):
 #   1. every dynamic symbol libcosrod.so defines starts with cosrod_;
 #   2. every one is declared with COSROD_API in a header under include/cosrod/

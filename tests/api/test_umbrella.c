@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The umbrella header alone is enough for a user: this file includes only
  * cosrod/cosrod.h, links the shared library and uses one function of every
  * public header (version, export and vec3 are macros / inline functions). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Double pendulum of two bars on revolute joints about spatial x: the
  * minimal-coordinate (Lagrange) reference shared by the body tests, and the
  * same pendulum as bodies and joints. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared helpers of the kinematic-frame tests (test_body_kinematic*.c):
  * the energy balance of a run and the Jacobian against its fd twin. */
 #ifndef BODY_TEST_KIN_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared helpers of the body tests: integrate a multibody model with one of
  * our integrators and read back poses. */
 #ifndef BODY_TEST_UTIL_H

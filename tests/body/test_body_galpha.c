@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Generalized-α on rigid multibody models (body_galpha.c, galpha.c) with a
  * fixed step, against independent references:
  *   - heavy top ([L] Ex. A) with ρ∞ = 1: energy and the conserved momenta

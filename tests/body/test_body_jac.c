@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobian of the multibody right-hand side (body_jac.c) against
  * its finite-difference twin on random states (off the constraint manifold:
  * |p| != 1, directors not orthonormal) for every parametrisation, with

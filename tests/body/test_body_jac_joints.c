@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobian of the multibody right-hand side for joints (every type,
  * both joint formulations), absolute bodies ([L] eq. 40 / eq. 23) and
  * rotational bushings (body_tangent.c) against central differences of the

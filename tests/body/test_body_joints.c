@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joints ([L] §5): heavy top on a spherical joint ([L] Ex. A) with its
  * invariants, null-space velocity constraints at round-off for every joint
  * type ([L] eq. 10), a double pendulum of two bars on revolute joints

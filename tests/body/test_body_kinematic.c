@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Bushings on kinematic (prescribed-motion) frames, cosrod_mbs_def.kin_fn
  * (body.h, COSROD_MBS_KIN): a rheonomic side whose pose comes from the
  * callback at t.  References independent of the body module: a 1-DOF ODE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joints on kinematic (prescribed-motion) frames in the multiplier
  * formulation (body.h COSROD_MBS_KIN: g(q, t), g_t in the velocity
  * constraint, the frame's acceleration in gamma, [L] eq. 4).  References:

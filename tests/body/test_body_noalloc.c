@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* No allocation in the time loop (STYLE.md §6) for rigid multibody models:
  * linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc.  After the
  * model, data and integrator are created, integrating (right-hand side,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Pose Jacobian of the bodies (cosrod_mbs_pose_jac, body_pose_jac.c) against
  * central differences of cosrod_mbs_body_state (x, q, v, Omega in the user
  * frame) for every parametrisation, null-space and absolute body forms, a

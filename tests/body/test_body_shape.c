@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Inertia ellipsoid of a body (body_shape.c): the uniform solid ellipsoid of
  * the body's mass whose principal inertias are the body's.  References: the
  * closed form I_1 = m (a_2^2 + a_3^2) / 5 (and cyclic), and, independently of

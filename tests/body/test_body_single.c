@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Single rigid bodies in every parametrisation and formulation of [L]
  * against closed-form solutions:
  *   - torque-free symmetric body (I1 = I2 = A, I3 = C): Omega_perp rotates in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One validation: `cosrod check` and `cosrod run` agree on every
 # input of the invalid corpus, every example and a few extra cases — an input
 # that passes `check` never fails `run` with exit 2, and one that `check`

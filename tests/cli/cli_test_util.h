@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Helpers shared by the end-to-end tests of the `cosrod` command: example
  * paths, starting the binary (path from CMake: COSROD_CLI) as a child
  * process, its exit status.  Static functions; include once per test file

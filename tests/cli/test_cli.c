@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* End-to-end tests of the `cosrod` command ([manual: command line, output reference]): every rod example of
  * [manual: examples] runs (short horizons via --set), the output files have the
  * documented headers and row counts, summary.json parses and agrees with the

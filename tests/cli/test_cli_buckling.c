@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* `cosrod run` of a buckling analysis (examples/buckling.yaml: a clamped–free
  * and a pinned–pinned steel column, unit forces, N = 20): buckling.csv with
  * the load factors against Euler's loads π²EI/(kL)² and the rod of each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Input a new user gets wrong, through `cosrod check` and `cosrod run`:
  * plausibility warnings (unit slips) are printed by both with the key and a
  * suggestion and do not stop the run. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static and modal analyses of Kirchhoff rods end to end through `cosrod
  * run` ([LA] §3-4): the inextensible steel cantilever's modes.csv
  * converges to the Euler–Bernoulli values βL = 1.8751, 4.6941, 7.8548 at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The monitor of silent wrong answers runs whatever output.fields asks for:
  * the damped steel string of examples/perf-steel.yaml ([LLA] §4) with
  * generalized-alpha at a fixed h = 10 ms in the null-space formulation

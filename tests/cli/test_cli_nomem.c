@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Allocation failures while `cosrod run` creates the simulation end with a
  * summary.json saying so.  The CLI's run command (cmd_run.c,
  * cli_prepare.c) is linked into this test and driven in-process; malloc,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* reactions.csv end to end: a static run of a steel cantilever (clamped,
  * gravity ramped over the pseudo-time, a tip force ramped in) and a dynamic
  * run of the same cantilever at rest (start_from_equilibrium under a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output of static and modal runs end to end through the `cosrod` command
  * ([LLA] Test 2): omega-twist field files exactly at the output
  * pseudo-times t = 0, 0.25, ..., 1 with the continuation's increments

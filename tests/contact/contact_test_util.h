@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared helpers of the contact tests: straight rods, a contact model around
  * them and sums of forces. */
 #ifndef CONTACT_TEST_UTIL_H

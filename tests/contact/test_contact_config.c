@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact configurations against independent references: crossing rods
  * transmit equal and opposite forces with zero net moment (and regularised
  * friction when sliding); the broad phase finds exactly the pairs of an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact geometry against independent references written here:
  * segment-segment and segment-shape distances against brute-force sampling
  * (tolerance: the distance is 1-Lipschitz in the point, so a grid of M

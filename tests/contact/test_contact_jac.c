@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic contact Jacobians (dF/dx, dF/dv as 3x3 vertex blocks) against the
  * finite-difference twin cosrod_contact_jac_fd, for every obstacle shape on a
  * moving, rotated pose with damping, for friction in stick and in slip, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact law against closed forms: the penalty is the derivative of its
  * potential; a straight rod on the ground carries its weight with the law's
  * static penetration; a rod on a slope sticks with friction = tangential

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* No allocation in repeated contact evaluations: after the first evaluation
  * (which may grow the block and point lists once), evaluations with the same
  * or fewer contacts, their Jacobians and the friction commit allocate nothing

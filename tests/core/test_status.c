@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Status codes: every code has a distinct message and name. */
 #include <string.h>
 

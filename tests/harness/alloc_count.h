@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Counting allocator for tests linked with
  * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc: every allocation made by
  * the code under test goes through these wrappers and increments g_allocs.

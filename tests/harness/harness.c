@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Implementation of the test harness (see harness.h). */
 #include "harness.h"
 

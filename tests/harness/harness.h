@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A small dependency-free test harness.
  *
  * A test file defines cases with TEST(name) and lists them in a table:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs the build tree into a scratch prefix, then builds and runs a
 # downstream project twice: with find_package(cosrod) and with pkg-config.
 set -eu

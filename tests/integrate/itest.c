@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Method registration table and runner for the integrator tests. */
 #include "itest.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Helpers shared by the integrator tests: the method registration table
  * and a one-call runner.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reference-count check shared by the integrator tests (uses the test
  * harness, so it is not part of the benchmarks' copy of itest.c). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Test problems for the integrators; see problems.h.
  *
  * The reference solutions at the end times, with their published sources,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reusable integrator test problems (shared by the conformance suite, the
  * failure-mode tests and bench/integrators).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reference solutions of the integrator test problems at their end times
  * (declared in problems.h).  Every value is a published one, copied with its
  * digits; `work_precision --check-references` (bench/integrators)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Integrator conformance suite: every built method (itest.c's table) on every
  * test problem it applies to (problems.c): end values against published
  * references or exact solutions, error scaling with the tolerance, dense

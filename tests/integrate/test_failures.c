@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Failure modes of the integrators: every one returns a clear status, the
  * time of failure and a message, and keeps the state of the last accepted
  * step.  Run for every built method (itest.c's table). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The shared integrator machinery: registry, error norm, the standard
  * step-size factor, finite-difference Jacobians (which also validate the analytic
  * Jacobians of the test problems), the driver's output handling,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* galpha (generalized-α) on the linear single-degree-of-freedom oscillator
  * x'' + 2 ζ ω x' + ω² x = 0 (lie_nq = 1, vector space, no increment):
  *   - spectral radius and period elongation: the numerical solution of the

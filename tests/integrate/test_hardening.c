@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Hardening of the integrator API, found by driving it directly:
  * one TEST per item, each failed before the fix.
  *   - tolerances whose error weight atol_i + rtol_i |y0_i| vanishes are

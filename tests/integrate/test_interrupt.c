@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Interrupt flag inside long steps: a banded linear system
  * y' = A y of n = 20000 (A diagonal-dominant, negative definite) whose
  * Jacobian callback sets the installed flag on its first call, as a signal

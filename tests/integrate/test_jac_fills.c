@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cosrod_ode_problem.jac_fills: with the flag the integrator does not zero J
  * before the analytic Jacobian callback (the callback writes every stored
  * entry).  Checked on a damped chain of masses (second-order structure

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The sparse Jacobian shape (cosrod_ode_problem.jac_sparse) of the implicit
  * integrators: E = fac I - J formed on the CSC pattern plus the diagonal and
  * solved by KLU against a dense Gaussian elimination written here; rodas and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ODEX tests (GBS extrapolation, src/integrate/odex.c): the order 2K of the
  * extrapolated value T_{K-1,K-1} with fixed steps, the order of the dense
  * output, accuracy against closed forms (harmonic oscillator) and published

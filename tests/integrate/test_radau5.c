@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RADAU5-specific tests (the conformance suite covers the shared problems):
  * end values against the reference solutions on Van der Pol and Robertson
  * (the originals' counts noted beside ours), the M1/M2 second-order

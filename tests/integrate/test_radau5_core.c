@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RADAU5 core tests beyond test_radau5.c: the fixed-step order of the
  * rewritten step (5, superconvergence of Radau IIA at the step ends), the
  * separate count of Newton failures (stats.nconvfail), and the hardening of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* RODAS-specific tests: the published coefficient table against the
  * Rosenbrock order conditions (HW II Table 7.1), the counts of Hairer's code
  * (noted beside ours) with end values against the reference solutions, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Mass-matrix paths of rodas and seulex (lsys.c): every storage combination
  * (dense full M; diagonal M banded or dense; with and without the M1
  * reduction; banded J with dense M).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* SEULEX-specific tests: end values against the reference solutions (the
  * counts of Hairer's code noted beside ours), the Jacobian-reuse rule, the
  * extrapolated dense output on a stiff DAE against an independent RODAS

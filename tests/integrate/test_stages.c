@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The numerics kept for the rewritten integrators, without any step control:
  * radau5_stages (Radau IIA stage systems, error estimate (HW II (8.19)),
  * collocation dense output), seulex_tableau (linearly implicit Euler sweep,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tests specific to the SUNDIALS adapters (ida, cvode; src/integrate/sundials.c)
  * beyond the conformance suite: statistics on VdP and Robertson, the three
  * ways to give ida a DAE (residual + Jacobian, residual with SUNDIALS'

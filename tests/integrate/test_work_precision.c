@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Acceptance of the integrators by efficiency (work–precision), not by
  * sameness of their counts.
  *

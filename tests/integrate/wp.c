@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Work–precision points, CSV storage and the curve comparison; see wp.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "wp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Work–precision points and curves of the integrators (shared by
  * tests/integrate/test_work_precision.c and bench/integrators/work_precision.c).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Helpers for the linalg tests: random band matrices, dense references
  * (LAPACK dgesv/zgesv on the dense expansion, an independent implementation
  * of LU) and relative residuals ||A x - b|| / (||A|| ||x||) in the inf-norm.

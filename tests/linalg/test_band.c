@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Real band matrices: layout, assembly, products and LU (own and LAPACK)
  * against dense LAPACK dgesv on the same matrix.  Tolerances: see
  * linalg_testutil.h (RESID_TOL) and the comment at each check. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Dense real and complex matrices: LU (own and LAPACK getrf) against LAPACK
  * gesv, assembly, products, singular input.  Residual tolerance RESID_TOL:
  * see linalg_testutil.h; for dense n <= 150 the inner products have n terms,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Interrupt polling in the band LU (band_lu.c): with an installed flag that
  * is set, the OWN factorisations stop at the first poll (column 2047) with
  * ERR_INTERRUPTED, leave the columns beyond the elimination front untouched

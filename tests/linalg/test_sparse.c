@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Sparse CSC matrices and the KLU LU (include/cosrod/sparse.h) against
  * LAPACK dgesv on the dense expansion; refactorisation with new values;
  * singular input; Curtis-Powell-Reid column groups checked by brute force.

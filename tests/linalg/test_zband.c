@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Complex band matrices (RADAU5's ((alpha + i beta)/h) M - J): assembly,
  * LU (own and LAPACK zgbtrf) against dense LAPACK zgesv, split solves,
  * singular and badly scaled matrices.  Residual tolerance RESID_TOL: see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* No allocation in the time loop (DEVELOPERS brief, STYLE.md §6).
  *
  * This binary is linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,

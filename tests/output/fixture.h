@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Synthetic run data for the output tests: deterministic "hard" doubles
  * (random mantissas over 40 decades, subnormals, -0, 1/3, DBL_MAX) so that
  * a round trip through the files checks the number formatting bit for bit. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Helpers for the output tests (see outtest.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "outtest.h"

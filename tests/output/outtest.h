@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Helpers for the output tests: scratch directories, file reading, CSV
  * parsing, a small JSON reader (RFC 8259, strict) and an XML
  * well-formedness checker — written independently of src/output. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Bodies in the VTK series (vtk.c, out_vtk_bodies): with ellipsoid
  * geometry (cfg.body_semi_axes) each body is its centre (vertex cell), three
  * frame axes (line cells from the centre to x + 1.5 max(a) d_k) and its

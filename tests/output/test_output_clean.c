@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output folder policy (output_clean.c): after close the folder
  * holds only this run's files under cosrod's names.  An earlier modal run's
  * modes.csv / modes.pvd / mode_*.vtp, an earlier longer run's extra VTK

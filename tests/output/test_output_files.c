@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output files of a normal run: [manual: command line, output reference] headers, row counts, bit-exact
  * number round trip, the energy balance column, summary.json contents and
  * JSON string escaping, VTK well-formedness and the .pvd times, gnuplot PNGs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Fast number formatting of the CSV rows (src/output/output_fmt.c):
  * out_fmt_fast(buf, v, P) must write exactly snprintf's "%.<P>g" text
  * (C locale) whenever it does not decline (-1), for P = 15 and 17, on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Crash safety and error handling of the output module: a failed,
  * interrupted, abandoned or killed run never leaves a truncated file under a
  * final name; checkpoints publish complete prefixes; unwritable directories

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Small helpers shared by the quaternion tests (test_quat_algebra.c,
  * test_quat_deriv.c): random inputs and dense reference arithmetic written
  * independently of the library. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Quaternion algebra, Euler map, quaternion mass, conversions and slerp
  * ([LLA] §2, [L] §4 and §6–7).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Derivatives: angular velocity, Euler-map differential D phi and its
  * pseudo-inverse ([L] §5, eq. 48, Lemma 5.1), d(R v)/dp, d(R^T v)/dp and the
  * Hessian of a^T R(p) b (for the rod Jacobians), Euler-angle rates ([L] eq. 65).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The recorder's contact files ([manual: contact]) from a contact evaluation of known
  * result: a straight rod of length L sunk by p below its radius into a
  * frictionless floor (penalty f(p) = k (p - delta/2) per length for p >=

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared rig of the rod Jacobian tests; see rod_jac_test_util.h. */
 #include "rod_jac_test_util.h"
 

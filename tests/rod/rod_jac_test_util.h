@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared rig of the rod Jacobian tests (test_rod_jac.c, test_rod_order.c):
  * random non-uniform rods with every curvature variant, damping, end type
  * and load kind, large-deformation states in every formulation, and a dense

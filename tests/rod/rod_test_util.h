@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared helpers for the rod tests: random non-trivial rods and states. */
 #ifndef COSROD_ROD_TEST_UTIL_H
 #define COSROD_ROD_TEST_UTIL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rod dynamics: energy conservation / balance along RK4 trajectories (4th
  * order in h), prescribed ends consistent in time, loads. */
 #include <math.h>

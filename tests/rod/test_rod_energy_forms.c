@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The kinetic energy each formulation reports is the one its equations
  * conserve, also off the constraint manifold (|p| != 1), so that the energy
  * balance and the energy defect of projection ([LA] §4, Fig. 5) measure the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Discrete Cosserat rod: forces are exact gradients of the discrete potential
  * and dissipation function, curvature variants vs their Euclidean forms,
  * objectivity, conservation of momentum and equilibria at rest. */

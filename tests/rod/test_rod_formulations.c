@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Formulations of the discrete rod: absolute vs null-space accelerations,
  * Lagrange multipliers vs the index-1 system solved densely with LAPACK,
  * the DAE residual, Baumgarte terms, projection, packing and sizes. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic rod Jacobians (rod_jac.c) against finite-difference twins:
  * cosrod_rod_jac_fd for the square ABSOLUTE / NULLSPACE blocks and a dense
  * central-difference reference (this file) for the rectangular NULLSPACE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Finite-difference band Jacobians of the rod right-hand sides: the grouped
  * (Curtis–Powell–Reid) band FD against a plain dense column-by-column FD,
  * the claimed bandwidths (nothing outside the band), and the symmetry of the

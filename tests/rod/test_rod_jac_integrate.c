@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The analytic second-order Jacobian of the ABSOLUTE formulation plugged into
  * the stiff integrators exactly as cosrod_ode_problem describes it (m1 = m2 =
  * nq, banded q- and v-blocks): RADAU5 and RODAS with the analytic Jacobian

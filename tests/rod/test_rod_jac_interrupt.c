@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Interrupt polling in the rod Jacobian assembly (rod_jac.c): at N = 10000
  * segments an installed, set flag stops cosrod_rod_stiffness (and the
  * null-space Jacobian) with ERR_INTERRUPTED at the first poll (node 2047);

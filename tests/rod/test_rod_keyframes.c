@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* C¹ cubic keyframe interpolation of prescribed ends (rod_keyframes.c):
  * the motion passes through the keyframes, its velocity is continuous at
  * them (linear keyframes: a jump), the interior velocities are the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods as constrained Cosserat rods (rod_kirchhoff.c, [LA] §3–4):
  * the constrained accelerations keep g̈ = 0 (checked by central differences
  * of the constraints g_k = Im(p̄Δxp) - Δs(Γ0 + e3), written here, along the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods in the index-1 DAE form (rod_kirchhoff.c, [LA] eq. 14,
  * Fig. 4a): at a consistent state the DAE right-hand side reproduces the
  * ODE-form accelerations (the Schur-complement solve, itself checked against

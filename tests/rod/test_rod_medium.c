@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Medium damping (rod_medium.c) against closed forms: a free straight rod in
  * rigid translation and in rigid spin about its axis has no strain, so
  * ρA v̇ = -c_t v and ρJ Ω̇3 = -c_r Ω3 exactly (lumped masses ρA δs_n, segment

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rod model construction: section and material constants ([manual: theory]), Kelvin–
  * Voigt coefficients ([LLT] eq. 4), overrides, invalid input, callback errors. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Small-amplitude eigenfrequencies of the linearised null-space system about
  * the straight stress-free rubber rod ([LLA] Test 1 data, [LA] §4d): free–free
  * axial modes (jπ/L)√(E/ρ), free–free torsional modes (jπ/L)√(G/ρ) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Banded node ordering of the whole rod state (rod_order.c) and the whole
  * Jacobian assembled in it (cosrod_rod_jac_full_band):
  *  - the ordering is a permutation, and the bandwidths it reports equal the

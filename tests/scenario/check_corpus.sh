@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs `cosrod check` on every invalid corpus file (exit 2, one stderr line
 # "FILE:LINE: key.path: ..." as in invalid/expected.tsv) and on every example
 # (exit 0).  Usage: check_corpus.sh COSROD_BINARY SOURCE_DIR

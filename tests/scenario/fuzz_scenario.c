@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* libFuzzer target for the scenario loader (`make fuzz`), and a replay test.
  *
  * Input: YAML text.  Leading lines "#set key.path=value" (YAML comments, so

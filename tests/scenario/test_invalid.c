@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Invalid-input corpus: every file in tests/scenario/invalid/ is rejected with
  * exactly the "FILE:LINE: key.path: " prefix and problem text listed in
  * invalid/expected.tsv (expectations written by hand from the file contents:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario loader: every example loads, values and defaults are as written in
  * the files / [manual: scenario reference], --set overrides work, the key -> line table is right,
  * and hostile input (junk, deep nesting, mutations) is rejected without a crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Scenario keys obstacles: and contact: ([manual: contact]): every shape of the manual's
  * example read into the plain structs with its pose (checked by the signed
  * distance of points whose distance is known by construction), defaults,

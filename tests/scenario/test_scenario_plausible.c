@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Plausibility warnings (src/scenario/scenario_plausible.c): the unit slips
  * a new user makes pass the loader but are named with their key, line and a
  * suggestion; sound scenarios (a steel rod in SI) get none. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* cosrod_scenario_to_yaml round trip over every example (every .yaml file in examples/)
  * and over variants that exercise the remaining branches (grid, inline
  * material given by G, rectangle and custom sections, stiffness / inertia

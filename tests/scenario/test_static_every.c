@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Output times of static runs: an output.every finer than the
  * nominal increment 1/K (typically a dynamic file's every in seconds: 0.01
  * would mean 100 extra landing solves on the pseudo-time [0, 1]) falls back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* A recorded run of a scenario to an output directory, as `cosrod run`
  * makes it (cosrod_sim + cosrod_recorder), with the outcome the bodies tests
  * check: status, times, counters, energy balance at t = 0 and at the end,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared preamble of the sim tests: a scenario (an example file with --set
  * overrides, or inline YAML text) and the simulation built from it.  On
  * failure the helpers record a failed check with the loader's / creator's

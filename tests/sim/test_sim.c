@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Simulation driver tests: the [manual: examples] rod examples run through cosrod_sim
  * (shortened horizons via --set overrides) with checks of the energy
  * balance, dissipation, cross-method agreement of the tip, the Jacobian band

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Stepping interface (sim_advance.c): cosrod_sim_advance continues from the
  * current state, cosrod_sim_set_state restarts from a saved one, and neither
  * allocates (linked with -Wl,--wrap=malloc,... as test_sim_noalloc).

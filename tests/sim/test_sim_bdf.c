@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ida and cvode on the rod with our band matrix and LU (src/integrate/
  * sundials_band.c) against SUNDIALS' own band matrix and solver
  * (options.linalg_backend = 2, the previous path) on perf-rubber ([LLA]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The [L] §7 examples (heavy-top, tennis-racket, two-body-joint) through
  * rigid bodies alone (run_to_dir: cosrod_sim + recorder) with integrator galpha (body_galpha.c) in every
  * parametrisation and both formulations, fixed step (solver.h) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Bushings on bodies driven by motion keyframes in dynamic analyses (the
  * keyframe body is a rheonomic side of the bushing: body.h COSROD_MBS_KIN,
  * src/sim/sim_bodies.c).  The keyframe body carries a hose (a rod is what

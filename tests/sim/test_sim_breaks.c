@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Breakpoints of dynamic runs (sim_breaks.c): keyframe kinks and load
  * windows are never stepped over, the method restarts at each, and the
  * energy balance stays closed across a velocity jump of a prescribed end. */

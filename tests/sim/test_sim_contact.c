@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Contact in runs ([manual: contact]; src/sim/sim_contact.c) against independent
  * references:
  *  - a straight rod at rest on the ground: the floor carries the weight

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modal and buckling analyses with joints between rigid bodies ([L] §5;
  * modes_system.c, modes_eig.c on the constraints'
  * null space) against closed forms and equivalent supports:

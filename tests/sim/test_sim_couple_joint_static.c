@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joints between rigid bodies in static analyses and start_from_equilibrium
  * (sim_couple_joint_static.c) against closed forms: two bodies on a
  * spherical joint hanging from a rod (rod top reaction = total weight, joint

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Joints on bodies driven by motion keyframes in static analyses
  * (sim_couple_joint_static.c: the keyframe body is a prescribed side of the
  * joint's rows).  A 2 kg flap hangs on a revolute hinge (axis e2 of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modal and buckling analyses of Kirchhoff rods ([LA] §3-4) attached to
  * rigid bodies (modes_system.c, statics_buckling_kkt.c: the rods'
  * constraint multipliers as rows of the KKT matrix, like joints) against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static analyses and start_from_equilibrium with rigid bodies ([manual:
  * rigid bodies]): Kirchhoff rods on bodies, preloads with bodies, joints on
  * keyframe bodies.  References: global equilibrium (top reaction = weights),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static and modal analyses and start_from_equilibrium with rods attached
  * to rigid bodies (sim_couple_static.c) against closed forms: a body
  * hanging on a vertical rod (elongation and top reaction), a body on a

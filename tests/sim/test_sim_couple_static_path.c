@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Keyframe (assembly) paths with rods attached to bodies (static analysis,
  * `path: keyframes`, sim_couple_static.c, sim_static_arc.c):
  *  - a cantilever carried by a keyframe-driven body (translated and turned

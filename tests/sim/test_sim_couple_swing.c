@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static analyses that must swing a mechanism far to its equilibrium (the
  * pseudo-transient fallback of src/statics/statics_ptc.c), against
  * closed forms:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Resource estimate and the one validation path (sim_check.c):
  * the estimate's unknowns and bandwidths against the created simulations
  * for every formulation and integrator, a refusal of 10^6 segments under a

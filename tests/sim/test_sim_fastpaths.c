@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The per-step savings of the driver (bench/results/README.md §3d):
  *   - cosrod_sim_set_energy_accounting(sim, 0) skips the Simpson quadrature
  *     of dissipation and external power: the run (steps, state) is the same,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* integrator: galpha on rods (sim_galpha.c):
  *   - the tangent Jacobians K = ∂ν̇/∂q·B and C = ∂ν̇/∂ν against central
  *     differences of f along the increment (damped and undamped rods);

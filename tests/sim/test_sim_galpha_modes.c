@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* galpha on rods, modal and error-control checks:
  *   - an undamped clamped steel rod started from the sum of two modal shapes
  *     (cosrod_statics_modes: the first bending mode and the 10th with h ω =

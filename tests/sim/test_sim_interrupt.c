@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* End to end: a SIGINT arriving ~0.5 s into a large run (N = 20000
  * segments, radau5, null-space formulation; one step takes seconds) stops
  * cosrod_sim_run with ERR_INTERRUPTED within seconds (the stop flag is

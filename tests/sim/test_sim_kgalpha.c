@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* galpha for Kirchhoff rods (sim_galpha_kirchhoff.c): the
  * undamped rubber pendulum of [LA] Fig. 6 (examples/stiffness.yaml) as an
  * inextensible Kirchhoff rod, stepped with galpha at a fixed step:

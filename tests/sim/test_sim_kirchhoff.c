@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods through cosrod_sim (examples end to end, [LA] §3-4): the
  * undamped inextensible pendulum conserves energy to the integrator
  * tolerance, Kirchhoff and Cosserat solutions of a slender cantilever

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods in the DAE formulation through cosrod_sim ([LA] eq. 14,
  * Fig. 4a; rod_kirchhoff.c): radau5 / rodas (mass matrix, projection) and
  * ida (residual) follow the ODE-form trajectory of a tightly integrated

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods through the driver's static paths ([LA] §3-4): the
  * inextensible steel cantilever (examples/steel-cantilever.yaml, L = 1,
  * r = 0.01, clamped) under its weight w = ρAg.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The monitor of silent wrong answers (sim_monitor.c): a blow-up is a
  * failure naming its likely cause, the balance and |p| drifts of an
  * unprojected absolute run are warnings, an accurate run has none. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* No allocation in the time loop (STYLE.md §6) for the simulation driver:
  * linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc, so every
  * allocation by cosrod's static module libraries is counted.  After

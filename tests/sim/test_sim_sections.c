@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tube sections, rods without a material (stiffness and inertia given) and
  * moving pinned ends, from scenario text through cosrod_sim:
  *  - tube: A = π(ro² - ri²), I = π(ro⁴ - ri⁴)/4, J = 2I against the rod's

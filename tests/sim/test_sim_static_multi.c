@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Arc-length control and keyframe (assembly) paths with several rods
  * through the simulation driver (sim_static_arc.c):
  *  - two identical DaDeppo arches in one scenario: the system is block

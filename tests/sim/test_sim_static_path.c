@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static analyses (arc-length, keyframe paths) through the simulation driver:
  *  - path: keyframes (an assembly path): a cantilever whose clamped end is
  *    moved rigidly (translated and rotated along keyframes) under a follower

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Static, modal and buckling analyses of two independent rods in one
  * scenario (sim_static.c), against closed forms per rod:
  *  - buckling: examples/buckling.yaml (flagpole k = 2 and strut k = 1 under

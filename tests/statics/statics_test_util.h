@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Shared set-ups for the statics tests. */
 #ifndef COSROD_STATICS_TEST_UTIL_H
 #define COSROD_STATICS_TEST_UTIL_H

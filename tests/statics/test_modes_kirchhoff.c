@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modes of Kirchhoff rods (statics/modes_kirchhoff.c): a clamped steel
  * cantilever (L = 1, r = 0.01) with negligible rotary inertia (ρI scaled by
  * 1e-4: the Euler–Bernoulli limit) has the bending eigenvalues

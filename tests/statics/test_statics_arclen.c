@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Arc-length continuation (cosrod_statics_solve_arclength).
  *
  * 1. The deep circular arch of DaDeppo and Schmidt (D. A. DaDeppo,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linearised buckling (cosrod_statics_buckling) against closed forms:
  * Euler's loads π² EI/(k L)² of a steel column for the four support cases
  * (clamped–free k = 2, pinned–pinned 1, clamped–pinned 0.6992, clamped–

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Buckling (cosrod_statics_buckling) of modes that couple bending and
  * torsion.  Greenhill's shaft under a dead axial torque (the non-symmetric
  * path: moments are non-conservative), see greenhill_twisted_shaft.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Gravity in statics follows the pseudo-time (options.gravity_ramp) and
  * long hanging cables converge: hoses of 2, 10 and 50 m and a 100 m steel
  * wire pinned at both ends (span = unstretched length, initially straight and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Small-deflection cantilevers against beam theory (Euler–Bernoulli /
  * Timoshenko), second-order convergence in N, Euler buckling of a
  * clamped-free column followed onto the post-buckling branch (elastica),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* An interrupt flag (status.h) set during a static continuation with more
  * than 2048 minimal coordinates is seen by the band LU of the next Newton
  * step: cosrod_statics_solve must end with ERR_INTERRUPTED and the last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Statics of Kirchhoff rods (statics/statics_kirchhoff.c: Newton on the KKT
  * system with the shear / extension multipliers) against closed forms:
  * - the inextensible elastica of a cantilever under a dead tip load

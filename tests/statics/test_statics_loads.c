@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Load types, ends and references in statics: pure bending by a tip moment
  * (dead and follower) gives uniform curvature M/EI at every vertex; a
  * follower tip force stays normal to the tip; a sliding end under an axial

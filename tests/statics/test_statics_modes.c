@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Modal analysis in minimal coordinates: cantilever bending (Euler–Bernoulli
  * βL), axial and torsional continuum frequencies with second-order
  * convergence, modes about a static equilibrium (hanging chain: frequencies

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Omega twist ([LLA] Test 2, [manual: examples], examples/omega-twist.yaml) by
  * continuation: increments and Newton iterations as reported by [LLA],
  * symmetry about the midpoint at every increment and the planar final

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Support reactions (cosrod_statics_reactions) against global equilibrium:
  * the supports' forces balance the applied forces plus the weight, and their
  * moments (with the reaction forces acting at the end vertices) balance the

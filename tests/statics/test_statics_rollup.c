@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Roll-up of a clamped cantilever by an end moment (the classic large-
  * rotation test): pure bending, the exact solution is a circle of radius
  * R = EI/M, one full turn at M = 2π EI/L.  Dead (spatial) and follower

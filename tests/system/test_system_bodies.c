@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The [L] §7 examples shipped in examples/ (heavy-top, tennis-racket,
  * two-body-joint) through the scenario loader and sim_bodies into the
  * multibody model, integrated here: invariants of the exact solutions

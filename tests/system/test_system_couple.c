@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Rods attached to rigid bodies (sim_couple.c) against closed forms:
  * a body hanging at rest on a vertical rod (support reaction = body weight
  * + rod weight, tension of the last segment = body weight + the weight of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobian of rods attached to rigid bodies (sim_couple_jac.c)
  * against central finite differences of the coupled right-hand side
  * (cosrod_sim_problem: f and jac), entrywise over the whole matrix (also

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Kirchhoff rods attached to rigid bodies (sim_couple_kirchhoff.c) against
  * closed forms: a body hanging at rest on an inextensible Kirchhoff rod (top
  * reaction = (m_b + m_rod) g, last segment's tension = (m_b + m_e) g,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Linear solver of rods attached to bodies (sim_linsolve.c):
  *   - the sparse pattern covers the coupled Jacobian: the band
  *     finite-difference Jacobian (sim_couple_jac_fd, the whole coupled band)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `cosrod view DIR --open` starts the browser named by $BROWSER on the page
 # (a script here that records its arguments), and without any browser says
 # so in one line and exits 1 after writing the page.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* view.html writer (include/cosrod/view.h): the files inlined as JSON
  * strings, '<' escaped so no file closes the script, steps.csv left out,
  * frames decimated to the data budget (every k-th output time and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* VTK point data for ParaView's Tube filter (output.h rod_radius): the
  * section radius on every point, axial strain and force averaged from the
  * segments onto the vertices, bending curvature |K1, K2| and twist K3. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Browser test of view.html: runs an example with the cosrod CLI, opens the
 // page it wrote in headless Chromium (DevTools protocol over node's
 // WebSocket, no other dependency), shows two times (or two phases of a mode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the viewer's data loading (viewer/src/data.js, csv.js):
 // every output file kind, missing optional files, a run interrupted at a
 // checkpoint, bad data.  The fixtures are small runs written here with

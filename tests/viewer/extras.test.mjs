@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of what the viewer draws besides rods (viewer/src/extras.js):
 // obstacles of every shape from scene.json (schema of the contact guide), their
 // poses (keyframes, attached to a body), contact points and forces from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Minimal PNG decoder for the browser test's screenshots (8-bit RGB or
 // RGBA, non-interlaced, as Chromium writes them), from the PNG
 // specification (W3C, 2003): chunks, zlib-compressed IDAT, per-row filters

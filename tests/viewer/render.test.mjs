@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the viewer's colour maps, colouring fields and tube
 // geometry (viewer/src/colormap.js, fields.js, geometry.js) against
 // independent references: the anchor colours, the initial frame of [LLA] Test 1,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Colour maps for the rod colouring: a perceptually ordered sequential map
 // (the viridis anchor colours of van der Walt and Smith, matplotlib 2015)
 // and a diverging blue-white-red map (Moreland, "Diverging color maps for

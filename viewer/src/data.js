@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cosrod output directory as the viewer uses it: the files' texts
 // ({"summary.json": "...", "centerline.csv": "...", ...}) turned into
 // per-rod arrays indexed by output frame.  Required: summary.json and, for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Data of what the viewer draws besides rods and bodies, from scene.json and
 // contacts.csv: obstacles (and body shapes), their poses over time, contact
 // points with forces, joints with anchor points and axes, and the motion of

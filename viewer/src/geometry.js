@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tube surfaces of the rods: a ring of section points around every vertex,
 // spanned by the section directors d1, d2 (SPEC §1: d^k = R(p) e_k with the
 // Euler map of [LLA] eq. (1)).  Pure functions on typed arrays.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cosrod viewer: the page `cosrod view DIR` writes.  The run's files are
 // inlined in <script id="cosrod-data" type="application/json">
 // ({"files": {name: text}, "note": "..."}); this builds the 3D view, the

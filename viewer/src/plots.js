@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small 2D line plots on a canvas (energy over time, tip trajectory) with a
 // cursor at the current output time.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The three.js scene of a run: rods as tubes of their real section, section
 // directors, rigid bodies (their shape, else the inertia ellipsoid, and frames),
 // obstacles, contacts and joints (scene_extras.js), ground grid in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // three.js objects of obstacles, body shapes, contact points and forces,
 // and joints (data from extras.js), updated per output frame.
 import * as THREE from 'three';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // node embed.mjs BUNDLE.js OUT.c: the bundle as a C byte array
 // (cosrod_view_bundle, cosrod_view_bundle_size; src/view/view_internal.h).
 import { readFileSync, writeFileSync } from 'node:fs';

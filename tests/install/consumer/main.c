@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Links against an installed libcosrod: prints the version and rotates e1 by
  * 90 degrees about e3 (expects e2), exit status 0 only if that is right. */
 #include <math.h>
