@@ -233,7 +233,7 @@ TEST(main_loader) {
   for (size_t i = 0; bad[i][1]; i++) {
     const char *one[] = {bad[i][0]};
     st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", one, 1, &sc, err, sizeof err);
-    char lab[300];
+    char lab[1024];
     snprintf(lab, sizeof lab, "--set %s -> '%s' (got '%s')", bad[i][0], bad[i][1], err);
     CHECK(lab, st == COSROD_ERR_PARSE && !sc && strstr(err, bad[i][1]) && !strchr(err, '\n'));
   }
