@@ -8,23 +8,13 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
+#include "system/bodies.h"
 
 static const double SIM_PI = 3.14159265358979323846;
 
 /* ---- small helpers ------------------------------------------------------- */
 
 /* ---- scenario -> rod definition ----------------------------------------- */
-
-static double *keyframe_rows(const cosrod_sc_keyframes *k, int dim) {
-  double *rows = malloc((k->n ? k->n : 1) * (size_t)(dim + 1) * sizeof *rows);
-  if (!rows) return NULL;
-  for (size_t i = 0; i < k->n; i++) {
-    rows[i * (size_t)(dim + 1)] = k->t[i];
-    for (int j = 0; j < dim; j++)
-      rows[i * (size_t)(dim + 1) + 1 + (size_t)j] = k->values[i * (size_t)dim + (size_t)j];
-  }
-  return rows;
-}
 
 /* Build rod r; returns NULL with err set. */
 cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload, cosrod_status *st,
@@ -104,12 +94,12 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
     re->cubic = se->cubic;
     for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
     if (se->position.n) {
-      if (!(rows[2 * e] = keyframe_rows(&se->position, 3))) goto nomem;
+      if (!(rows[2 * e] = sim_keyframe_rows(&se->position, 3))) goto nomem;
       re->npos = (int)se->position.n;
       re->pos = rows[2 * e];
     }
     if (se->orientation.n) {
-      if (!(rows[2 * e + 1] = keyframe_rows(&se->orientation, 4))) goto nomem;
+      if (!(rows[2 * e + 1] = sim_keyframe_rows(&se->orientation, 4))) goto nomem;
       re->nrot = (int)se->orientation.n;
       re->rot = rows[2 * e + 1];
     }

@@ -17,6 +17,7 @@
  *   energy: the penalty potential is elastic energy, damping and friction
  *     work are dissipated, the work of moving obstacles is external. */
 #include "system/contact_element.h"
+#include "system/bodies.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -148,17 +149,6 @@ void sim_contact_free(struct sim_contact *c) {
   free(c);
 }
 
-static double *pack(const cosrod_sc_keyframes *kf, int dim) {
-  if (!kf->n) return NULL;
-  double *p = malloc(kf->n * (size_t)(dim + 1) * sizeof *p);
-  if (!p) return NULL;
-  for (size_t i = 0; i < kf->n; i++) {
-    p[(dim + 1) * i] = kf->t[i];
-    for (int k = 0; k < dim; k++) p[(dim + 1) * i + 1 + k] = kf->values[dim * i + k];
-  }
-  return p;
-}
-
 static cosrod_status refuse(const cosrod_scenario *sc, const char *key, const char *what, char *err, size_t errlen) {
   char msg[200];
   snprintf(msg, sizeof msg, "%s not supported yet", what);
@@ -229,8 +219,8 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
     if (o->has_motion) {
       c->npos[k] = (int)o->motion_position.n, c->nrot[k] = (int)o->motion_orientation.n;
       c->cubic[k] = o->motion_cubic;
-      c->kpos[k] = pack(&o->motion_position, 3);
-      c->krot[k] = pack(&o->motion_orientation, 4);
+      c->kpos[k] = sim_keyframe_rows(&o->motion_position, 3);
+      c->krot[k] = sim_keyframe_rows(&o->motion_orientation, 4);
       if ((c->npos[k] && !c->kpos[k]) || (c->nrot[k] && !c->krot[k])) goto fail;
       obstacle_pose(c, k, 0.0, &c->obs[k].pose);
     }
