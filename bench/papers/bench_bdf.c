@@ -130,7 +130,8 @@ int main(int argc, char **argv) {
   const int ncf = (int)(sizeof cfs / sizeof cfs[0]);
   result res[7];
   memset(res, 0, sizeof res);
-  printf("# %s, TOL = RTOL = ATOL = %g, integrator wall time minimum of %d runs (no output)\n", argv[1], tol,
+  const char *name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1]; /* no machine path in results */
+  printf("# examples/%s, TOL = RTOL = ATOL = %g, integrator wall time minimum of %d runs (no output)\n", name, tol,
          reps);
   printf("%-25s %-6s %7s %7s %7s %6s %7s %9s %9s %9s %7s %10s\n", "config", "status", "steps", "accept",
          "nfev", "njev", "ndecomp", "wall_s", "us/step", "us/accept", "/rodas", "dy_vs_own");
