@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Scenario loader internals shared by scenario.c (bodies, joints, analysis,
- * solver, output, --set, entry points), scenario_rod.c (materials and rods)
- * and scenario_util.c (messages, key checks, typed value readers).
+/* Scenario loader internals shared by scenario.c (entry points, validation
+ * order), scenario_bodies.c (bodies, joints), scenario_control.c (analysis,
+ * solver, output), scenario_set.c (--set, line table), scenario_material.c
+ * (materials, sections, damping), scenario_rod.c and scenario_rod_parts.c
+ * (rods: ends, loads, shapes, keyframes) and scenario_util.c (messages, key
+ * checks, typed value readers).
  * The validator unwinds with longjmp from sc_fail()/sc_nomem() to the single
  * exit point in scenario.c. */
 #ifndef COSROD_SCENARIO_INTERNAL_H
@@ -118,6 +121,25 @@ int sc_body_index(ctx *c, const ynode *v, const char *key, int allow_ground);
 void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf);
 void sc_read_materials(ctx *c, ynode *root);
 void sc_read_rods(ctx *c, ynode *root);
+/* scenario_material.c: one material map, a section map, rods.N.damping. */
+void sc_read_material(ctx *c, ynode *m, cosrod_sc_material *mat);
+void sc_read_section(ctx *c, ynode *m, cosrod_sc_section *s);
+void sc_read_damping(ctx *c, ynode *m, cosrod_sc_rod *r);
+/* scenario_rod_parts.c: parts of one rod entry. */
+void sc_check_kirchhoff_keys(ctx *c, ynode *m, const cosrod_sc_rod *r);
+void sc_read_end(ctx *c, ynode *m, cosrod_sc_end *e);
+void sc_read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld);
+void sc_read_shape(ctx *c, ynode *m, cosrod_sc_shape *sh);
+/* scenario_bodies.c, scenario_control.c: top-level sections. */
+void sc_read_bodies(ctx *c, ynode *root);
+void sc_read_joints(ctx *c, ynode *root);
+void sc_read_analysis(ctx *c, ynode *root);
+void sc_read_solver(ctx *c, ynode *root);
+void sc_read_output(ctx *c, ynode *root);
+/* scenario_set.c: one --set override on the tree; the key -> line table. */
+void sc_apply_set(ctx *c, ynode **rootp, const char *set);
+void sc_lines_walk(ctx *c, cosrod_sc_lines *L, const ynode *n);
+void sc_lines_free(cosrod_sc_lines *L);
 /* scenario_static.c: analysis keys control, path, max_steps of a static
  * analysis (m the analysis map); after the rods: the checks of arc-length
  * control and t_end of a keyframe path. */

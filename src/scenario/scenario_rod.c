@@ -2,366 +2,6 @@
 /* Scenario loader: materials and rods ([manual: theory, modelling guide, scenario reference]): sections, stiffness
  * and inertia overrides, damping, shapes, ends, loads. */
 #include "scenario_internal.h"
-/* ---- materials ------------------------------------------------------------- */
-
-static void read_material(ctx *c, ynode *m, cosrod_sc_material *mat) {
-  sc_expect_map(c, m, NULL, "E, poisson or G, density");
-  sc_check_section(c, m, "materials.NAME");
-  mat->line = m->key_line;
-  mat->E = sc_req_num(c, m, "E", R_POS, "Young's modulus E [Pa]");
-  ynode *vg = sc_get(m, "G"), *vp = sc_get(m, "poisson");
-  if (vg && vp) sc_fail(c, vg, "G", "give either 'G' or 'poisson', not both");
-  if (!vg && !vp) sc_fail(c, m, "poisson", "missing (Poisson ratio, or give shear modulus 'G')");
-  if (vp) {
-    double nu = sc_to_num(c, vp, "poisson");
-    if (!(nu >= 0.0 && nu <= 0.5)) sc_fail(c, vp, "poisson", "must be in [0, 0.5] (got %.15g)", nu);
-    mat->poisson = nu;
-    mat->G = mat->E / (2.0 * (1.0 + nu));
-  } else {
-    double G = sc_to_num(c, vg, "G");
-    sc_check_range(c, vg, "G", G, R_POS);
-    double nu = mat->E / (2.0 * G) - 1.0;
-    if (!(nu >= -1e-12 && nu <= 0.5 + 1e-12))
-      sc_fail(c, vg, "G", "gives Poisson ratio E/(2G) - 1 = %.6g outside [0, 0.5]", nu);
-    mat->G = G;
-    mat->poisson = nu < 0 ? 0 : (nu > 0.5 ? 0.5 : nu);
-  }
-  mat->density = sc_req_num(c, m, "density", R_POS, "density [kg/m^3]");
-}
-
-void sc_read_materials(ctx *c, ynode *root) {
-  ynode *ms = sc_get(root, "materials");
-  if (!ms) return;
-  sc_push(c, "materials");
-  sc_expect_map(c, ms, NULL, "name: {E, poisson, density}");
-  cosrod_scenario *sc = c->sc;
-  sc->materials = sc_xcalloc(c, ms->n, sizeof *sc->materials);
-  for (size_t i = 0; i < ms->n; i++) {
-    ynode *k = ms->ent[i].key;
-    sc_push(c, k->str);
-    sc_to_name(c, k, NULL, sc->materials[i].name);
-    read_material(c, ms->ent[i].val, &sc->materials[i]);
-    sc->nmaterials++;
-    sc_pop(c);
-  }
-  sc_pop(c);
-}
-
-/* ---- rods ------------------------------------------------------------------ */
-
-static void read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
-  sc_expect_map(c, m, NULL, "shape: circle | rectangle | tube | custom");
-  sc_check_section(c, m, "rods.N.section");
-  s->shape = (cosrod_sc_section_shape)sc_to_enum(
-      c, sc_require(c, m, "shape", "circle, rectangle, tube or custom"), "shape", SC_SECTION_NAMES);
-  switch (s->shape) {
-    case COSROD_SC_SECTION_TUBE: {
-      /* thick-walled circular tube: A = π(ro² - ri²), I = π(ro⁴ - ri⁴)/4,
-       * J = 2I (the polar moment is the torsion constant of a circular ring) */
-      double ro = sc_req_num(c, m, "outer_radius", R_POS, "outer radius [m]");
-      double ri = sc_req_num(c, m, "inner_radius", R_NONNEG, "inner radius [m] (0: solid)");
-      if (!(ri < ro))
-        sc_fail(c, sc_get(m, "inner_radius"), "inner_radius", "must be smaller than outer_radius (%.6g >= %.6g)",
-                ri, ro);
-      s->outer_radius = ro;
-      s->inner_radius = ri;
-      s->area = SC_PI * (ro * ro - ri * ri);
-      s->I1 = s->I2 = SC_PI * (ro * ro * ro * ro - ri * ri * ri * ri) / 4.0;
-      s->J = 2.0 * s->I1;
-      sc_check_unused(c, m, "with shape: tube");
-      break;
-    }
-    case COSROD_SC_SECTION_CIRCLE: {
-      double r = sc_req_num(c, m, "radius", R_POS, "radius [m]");
-      s->radius = r;
-      s->area = SC_PI * r * r;
-      s->I1 = s->I2 = SC_PI * r * r * r * r / 4.0;
-      s->J = SC_PI * r * r * r * r / 2.0;
-      sc_check_unused(c, m, "with shape: circle");
-      break;
-    }
-    case COSROD_SC_SECTION_RECTANGLE: {
-      double w = sc_req_num(c, m, "width", R_POS, "width along d1 [m]");
-      double h = sc_req_num(c, m, "height", R_POS, "height along d2 [m]");
-      s->width = w;
-      s->height = h;
-      s->area = w * h;
-      s->I1 = w * h * h * h / 12.0;
-      s->I2 = h * w * w * w / 12.0;
-      s->torsion_constant = sc_num(c, m, "torsion_constant", 0.0, R_POS);
-      s->J = s->torsion_constant > 0 ? s->torsion_constant : s->I1 + s->I2;
-      sc_check_unused(c, m, "with shape: rectangle");
-      break;
-    }
-    default:
-      s->area = sc_req_num(c, m, "area", R_POS, "area [m^2]");
-      s->I1 = sc_req_num(c, m, "I1", R_POS, "second moment about d1 [m^4]");
-      s->I2 = sc_req_num(c, m, "I2", R_POS, "second moment about d2 [m^4]");
-      s->J = sc_req_num(c, m, "J", R_POS, "torsion constant [m^4]");
-      sc_check_unused(c, m, "with shape: custom");
-      break;
-  }
-}
-
-static void read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
-  cosrod_sc_damping *d = &r->damping;
-  sc_expect_map(c, m, NULL, "kelvin_voigt, coefficients or medium");
-  sc_check_section(c, m, "rods.N.damping");
-  ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients"), *me = sc_get(m, "medium");
-  if (kv && co) sc_fail(c, co, "coefficients", "give either 'kelvin_voigt' or 'coefficients', not both");
-  if (!kv && !co && !me) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients', 'medium')");
-  if (me) {
-    sc_push(c, "medium");
-    sc_expect_map(c, me, NULL, "translational, rotational");
-    sc_check_section(c, me, "rods.N.damping.medium");
-    d->medium_translational = sc_num(c, me, "translational", 0.0, R_NONNEG);
-    d->medium_rotational = sc_num(c, me, "rotational", 0.0, R_NONNEG);
-    sc_pop(c);
-  }
-  if (!kv && !co) return; /* medium only: kind stays none */
-  if (kv) {
-    sc_push(c, "kelvin_voigt");
-    sc_expect_map(c, kv, NULL, "tau_shear, tau_bulk");
-    sc_check_section(c, kv, "rods.N.damping.kelvin_voigt");
-    d->kind = COSROD_SC_DAMPING_KELVIN_VOIGT;
-    d->tau_shear = sc_req_num(c, kv, "tau_shear", R_NONNEG, "shear retardation time [s]");
-    d->tau_bulk = sc_req_num(c, kv, "tau_bulk", R_NONNEG, "bulk retardation time [s]");
-    sc_pop(c);
-  } else {
-    sc_push(c, "coefficients");
-    sc_expect_map(c, co, NULL, "shear, extension, bending, torsion");
-    sc_check_section(c, co, "rods.N.damping.coefficients");
-    d->kind = COSROD_SC_DAMPING_COEFFICIENTS;
-    sc_vec(c, co, "shear", d->shear, 2, R_NONNEG);
-    d->extension = sc_num(c, co, "extension", 0.0, R_NONNEG);
-    sc_vec(c, co, "bending", d->bending, 2, R_NONNEG);
-    d->torsion = sc_num(c, co, "torsion", 0.0, R_NONNEG);
-    ynode *cv = sc_get(co, "convention");
-    d->lla_convention = cv ? sc_to_enum(c, cv, "convention", SC_CONVENTION_NAMES) : 0;
-    sc_pop(c);
-  }
-}
-
-/* Kirchhoff models ([LA] §3, [manual: modelling guide]): keys that only make sense for a
- * Cosserat rod (shear correction, viscous shear / extension coefficients of
- * a constrained strain) are errors.  Kelvin–Voigt damping stays valid (its
- * bending and torsion parts act); stiffness overrides GA1, GA2 (and EA of
- * the inextensible model) are accepted and unused, since a section-less rod
- * must give all six. */
-static void check_kirchhoff_keys(ctx *c, ynode *m, const cosrod_sc_rod *r) {
-  if (r->model == COSROD_SC_MODEL_COSSERAT) return;
-  int inext = r->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE;
-  const char *mn = cosrod_sc_model_name(r->model);
-  ynode *sh = sc_get(m, "shear_correction");
-  if (sh)
-    sc_fail(c, sh, "shear_correction", "only for cosserat rods (a %s rod has no shear)", mn);
-  ynode *dm = sc_get(m, "damping"), *co = dm && dm->kind == YN_MAP ? sc_get(dm, "coefficients") : NULL;
-  static const char *const dk[] = {"shear", "extension"};
-  for (int k = 0; co && k < (inext ? 2 : 1); k++)
-    if (sc_get(co, dk[k])) {
-      sc_push(c, "damping");
-      sc_push(c, "coefficients");
-      sc_fail(c, sc_get(co, dk[k]), dk[k], "only for cosserat rods (a %s rod constrains this strain)", mn);
-    }
-}
-
-/* Keyframes [[t, v...], ...] with strictly increasing t. */
-static void read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf) {
-  if (v->kind != YN_SEQ || v->n == 0)
-    sc_fail(c, v, key, "expected a non-empty list of [t, %s] rows", dim == 3 ? "x, y, z" : "q0, q1, q2, q3");
-  sc_push(c, key);
-  kf->t = sc_xcalloc(c, v->n, sizeof(double));
-  kf->values = sc_xcalloc(c, v->n * dim, sizeof(double));
-  for (size_t i = 0; i < v->n; i++) {
-    double row[5];
-    char idx[24];
-    snprintf(idx, sizeof idx, "%zu", i);
-    sc_to_vec(c, v->item[i], idx, row, dim + 1, R_ANY);
-    if (i > 0 && !(row[0] > kf->t[i - 1]))
-      sc_fail(c, v->item[i], idx, "keyframe times must increase strictly (%.15g after %.15g)", row[0],
-           kf->t[i - 1]);
-    if (dim == 4) {
-      sc_unit_quat(c, v->item[i], idx, row + 1);
-      if (i > 0) {
-        const double *p = kf->values + (i - 1) * 4;
-        double s = 0;
-        for (int k = 0; k < 4; k++) s += (p[k] + row[1 + k]) * (p[k] + row[1 + k]);
-        if (s < 1e-16) sc_fail(c, v->item[i], idx, "antipodal to the previous keyframe (slerp undefined)");
-      }
-    }
-    kf->t[i] = row[0];
-    memcpy(kf->values + i * dim, row + 1, dim * sizeof(double));
-    kf->n++;
-  }
-  sc_pop(c);
-}
-
-void sc_read_keyframes(ctx *c, ynode *v, const char *key, size_t dim, cosrod_sc_keyframes *kf) {
-  read_keyframes(c, v, key, dim, kf);
-}
-
-static void read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
-  static const char *const interp_names[] = {"linear", "cubic", NULL};
-  sc_expect_map(c, m, NULL, "type: free | pinned | clamped | prescribed");
-  sc_check_section(c, m, "rods.N.ends.start");
-  e->line = m->key_line;
-  e->body = -1;
-  ynode *t = sc_get(m, "type");
-  e->type = t ? (cosrod_sc_end_type)sc_to_enum(c, t, "type", SC_END_NAMES) : COSROD_SC_END_FREE;
-  if (e->type == COSROD_SC_END_FREE) {
-    sc_check_unused(c, m, "with type: free");
-    return;
-  }
-  if (sc_vec(c, m, "slides_along", e->slides_along, 3, R_ANY)) {
-    e->slides = 1;
-    sc_unit_vec(c, m, "slides_along", e->slides_along);
-  }
-  if (e->type == COSROD_SC_END_PRESCRIBED) {
-    ynode *p = sc_get(m, "position"), *o = sc_get(m, "orientation");
-    if (!p && !o)
-      sc_fail(c, m, "position", "missing (a prescribed end needs position and/or orientation keyframes)");
-    if (p) read_keyframes(c, p, "position", 3, &e->position);
-    if (o) read_keyframes(c, o, "orientation", 4, &e->orientation);
-    ynode *ip = sc_get(m, "interpolation");
-    if (ip) e->cubic = sc_to_enum(c, ip, "interpolation", interp_names) == 1;
-    sc_check_unused(c, m, "with type: prescribed");
-    return;
-  }
-  ynode *b = sc_get(m, "body"), *pp = sc_get(m, "position");
-  if (pp && e->type == COSROD_SC_END_PINNED) {
-    /* moving pinned end: the centroid follows the keyframes, the rotation is free */
-    if (b) sc_fail(c, pp, "position", "a pinned end either follows keyframes or is attached to a body, not both");
-    read_keyframes(c, pp, "position", 3, &e->position);
-    ynode *ip = sc_get(m, "interpolation");
-    if (ip) e->cubic = sc_to_enum(c, ip, "interpolation", interp_names) == 1;
-  }
-  if (b) {
-    e->body = sc_body_index(c, b, "body", 0);
-    sc_vec(c, m, "at", e->at, 3, R_ANY);
-    /* `orientation` (the name the rigid-bodies guide uses for an end on a body) is `frame` */
-    ynode *fr = sc_get(m, "frame"), *fo = sc_get(m, "orientation");
-    const char *fk = fr ? "frame" : "orientation";
-    if (fr && fo) sc_fail(c, fo, "orientation", "the same as 'frame': give one of them");
-    if (!fr) fr = fo;
-    if (fr && e->type != COSROD_SC_END_CLAMPED)
-      sc_fail(c, fr, fk, "only a clamped end has a frame in the body (a pinned end rotates freely)");
-    if (fr) {
-      sc_to_vec(c, fr, fk, e->frame, 4, R_ANY);
-      sc_unit_quat(c, fr, fk, e->frame);
-      e->has_frame = 1;
-    }
-  }
-  sc_check_unused(c, m, b ? "with this end type" : "without 'body'");
-}
-
-static void read_load(ctx *c, ynode *m, cosrod_sc_rod *r, cosrod_sc_load *ld) {
-  sc_expect_map(c, m, NULL, "type, at, value, frame");
-  sc_check_section(c, m, "rods.N.loads.K");
-  ld->line = m->key_line;
-  ld->type = (cosrod_sc_load_type)sc_to_enum(c, sc_require(c, m, "type", "force, moment or distributed_force"),
-                                          "type", SC_LOAD_NAMES);
-  sc_to_vec(c, sc_require(c, m, "value", "vector [N], [N m] or [N/m]"), "value", ld->value, 3, R_ANY);
-  ynode *fr = sc_get(m, "frame");
-  ld->frame = fr ? (cosrod_sc_frame)sc_to_enum(c, fr, "frame", SC_FRAME_NAMES) : COSROD_SC_FRAME_SPATIAL;
-  if (ld->type == COSROD_SC_LOAD_DISTRIBUTED_FORCE) {
-    ld->vertex = -1;
-  } else {
-    ynode *at = sc_require(c, m, "at", "start, end, a vertex index or a percentage of the length");
-    size_t ls = at->kind == YN_SCALAR && at->str ? strlen(at->str) : 0;
-    if (ls > 1 && at->str[ls - 1] == '%') {
-      /* `at: 50%`: the vertex nearest to s_0 + 0.5 (s_N - s_0), so that a
-       * refined grid keeps the load where it was meant */
-      char *end = NULL;
-      double pct = strtod(at->str, &end);
-      if (end != at->str + ls - 1 || !(pct >= 0.0 && pct <= 100.0))
-        sc_fail(c, at, "at", "expected a percentage of the length 0%%..100%%, got '%s'", at->str);
-      double sv = r->grid[0] + 0.01 * pct * (r->grid[r->segments] - r->grid[0]);
-      long best = 0;
-      for (size_t i = 1; i <= r->segments; i++)
-        if (fabs(r->grid[i] - sv) < fabs(r->grid[best] - sv)) best = (long)i;
-      ld->vertex = best;
-    } else if (at->kind == YN_SCALAR && !at->quoted && !strcmp(at->str, "start"))
-      ld->vertex = 0;
-    else if (at->kind == YN_SCALAR && !at->quoted && !strcmp(at->str, "end"))
-      ld->vertex = (long)r->segments;
-    else if (at->kind == YN_SCALAR && !at->quoted && !at->null &&
-             (isdigit((unsigned char)at->str[0]) || at->str[0] == '-'))
-      ld->vertex = sc_to_int(c, at, "at", 0, (long)r->segments);
-    else
-      sc_fail(c, at, "at", "expected start, end, a vertex index 0..%zu or a percentage of the length (50%%)",
-              r->segments);
-  }
-  ynode *rp = sc_get(m, "ramp"), *ac = sc_get(m, "active"), *pl = sc_get(m, "preload");
-  int preload = pl ? sc_to_bool(c, pl, "preload") : 0;
-  if (rp && ac) sc_fail(c, ac, "active", "give either 'ramp' or 'active', not both");
-  if (preload && (rp || ac)) sc_fail(c, pl, "preload", "cannot be combined with 'ramp' or 'active'");
-  sc_read_profile(c, rp, ac, &ld->profile, &ld->t0, &ld->t1);
-  if (preload) {
-    const cosrod_sc_analysis *an = &c->sc->analysis;
-    if (an->type != COSROD_SC_ANALYSIS_DYNAMIC || !an->start_from_equilibrium)
-      sc_fail(c, pl, "preload", "needs a dynamic analysis with start_from_equilibrium: true");
-    ld->profile = COSROD_SC_PROFILE_PRELOAD;
-  }
-  sc_check_unused(c, m, "with this load type (distributed loads act on the whole rod)");
-}
-
-static void read_shape(ctx *c, ynode *m, cosrod_sc_shape *sh) {
-  sh->direction[2] = 1.0; /* default frame: d3 = e3, d1 = e1 */
-  sh->normal[0] = 1.0;
-  if (!m) return;
-  sc_expect_map(c, m, NULL, "type: straight | arc | helix | polyline");
-  sc_check_section(c, m, "rods.N.shape");
-  ynode *t = sc_get(m, "type");
-  sh->kind = t ? (cosrod_sc_shape_kind)sc_to_enum(c, t, "type", SC_SHAPE_NAMES) : COSROD_SC_SHAPE_STRAIGHT;
-  sc_vec(c, m, "normal", sh->normal, 3, R_ANY);
-  sc_unit_vec(c, m, "normal", sh->normal);
-  if (sh->kind == COSROD_SC_SHAPE_POLYLINE) {
-    ynode *p = sc_require(c, m, "points", "list of [x, y, z]");
-    if (!sc_get(m, "normal")) sc_fail(c, m, "normal", "missing (d1 at the first point)");
-    if (p->kind != YN_SEQ || p->n < 2) sc_fail(c, p, "points", "expected a list of at least 2 points [x, y, z]");
-    sc_push(c, "points");
-    sh->points = sc_xcalloc(c, p->n * 3, sizeof(double));
-    for (size_t i = 0; i < p->n; i++) {
-      char idx[24];
-      snprintf(idx, sizeof idx, "%zu", i);
-      sc_to_vec(c, p->item[i], idx, sh->points + 3 * i, 3, R_ANY);
-      sh->npoints++;
-      if (i > 0) {
-        double d[3];
-        for (int k = 0; k < 3; k++) d[k] = sh->points[3 * i + k] - sh->points[3 * i - 3 + k];
-        double l = norm3(d);
-        if (!(l > 0)) sc_fail(c, p->item[i], idx, "repeats the previous point");
-        sh->length += l;
-      }
-    }
-    sc_pop(c);
-    memcpy(sh->start, sh->points, 3 * sizeof(double));
-    for (int k = 0; k < 3; k++) sh->direction[k] = sh->points[3 + k] - sh->points[k];
-    double l = norm3(sh->direction);
-    for (int k = 0; k < 3; k++) sh->direction[k] /= l;
-  } else {
-    sc_vec(c, m, "start", sh->start, 3, R_ANY);
-    sc_vec(c, m, "direction", sh->direction, 3, R_ANY);
-    sc_unit_vec(c, m, "direction", sh->direction);
-    if (sh->kind == COSROD_SC_SHAPE_ARC) {
-      sh->radius = sc_req_num(c, m, "radius", R_POS, "radius [m]");
-      sh->angle_deg = sc_req_num(c, m, "angle_deg", R_POS, "angle [deg]");
-      sh->length = sh->radius * sh->angle_deg * SC_PI / 180.0;
-    } else if (sh->kind == COSROD_SC_SHAPE_HELIX) {
-      sh->radius = sc_req_num(c, m, "radius", R_POS, "radius [m]");
-      sh->pitch = sc_req_num(c, m, "pitch", R_NONNEG, "rise per turn [m]");
-      sh->turns = sc_req_num(c, m, "turns", R_POS, "number of turns");
-      double per = hypot(2.0 * SC_PI * sh->radius, sh->pitch);
-      sh->length = sh->turns * per;
-    }
-  }
-  double cs = dot3(sh->direction, sh->normal);
-  if (fabs(cs) > 1e-6)
-    sc_fail(c, sc_get(m, "normal") ? sc_get(m, "normal") : m, "normal",
-         "must be perpendicular to the direction (cos angle = %.3g)", cs);
-  if (!isfinite(sh->length)) sc_fail(c, m, NULL, "shape length is not finite");
-  sc_check_unused(c, m, "with this shape type");
-}
 
 static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   cosrod_scenario *sc = c->sc;
@@ -392,7 +32,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
     /* stays zero */
   } else if (v->kind == YN_MAP) {
     sc_push(c, "material");
-    read_material(c, v, &r->material);
+    sc_read_material(c, v, &r->material);
     sc_pop(c);
   } else {
     const char *s = sc_to_str(c, v, "material");
@@ -412,7 +52,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
 
   /* shape first: it may supply the length */
   sc_push(c, "shape");
-  read_shape(c, sc_get(m, "shape"), &r->shape);
+  sc_read_shape(c, sc_get(m, "shape"), &r->shape);
   sc_pop(c);
 
   /* discretisation */
@@ -503,7 +143,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   ynode *vsec = sc_get(m, "section");
   if (vsec) {
     sc_push(c, "section");
-    read_section(c, vsec, &r->section);
+    sc_read_section(c, vsec, &r->section);
     sc_pop(c);
   } else if (r->stiffness_overridden != 0x3fu || r->inertia_overridden != 0xfu) {
     sc_fail(c, m, "section",
@@ -545,7 +185,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   /* damping */
   if ((v = sc_get(m, "damping"))) {
     sc_push(c, "damping");
-    read_damping(c, v, r);
+    sc_read_damping(c, v, r);
     sc_pop(c);
     cosrod_sc_damping *d = &r->damping;
     if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT && !r->has_material)
@@ -573,7 +213,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
         sc_fail(c, v, "damping", "viscous coefficients are not finite");
   }
 
-  check_kirchhoff_keys(c, m, r);
+  sc_check_kirchhoff_keys(c, m, r);
 
   /* ends */
   if ((v = sc_get(m, "ends"))) {
@@ -585,7 +225,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
       ynode *e = sc_get(v, ek[k]);
       if (!e) continue;
       sc_push(c, ek[k]);
-      read_end(c, e, &r->ends[k]);
+      sc_read_end(c, e, &r->ends[k]);
       sc_pop(c);
     }
     sc_pop(c);
@@ -598,7 +238,7 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
     r->loads = sc_xcalloc(c, v->n, sizeof *r->loads);
     for (size_t i = 0; i < v->n; i++) {
       sc_push_idx(c, i);
-      read_load(c, v->item[i], r, &r->loads[i]);
+      sc_read_load(c, v->item[i], r, &r->loads[i]);
       r->nloads++;
       sc_pop(c);
     }

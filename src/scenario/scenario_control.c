@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Scenario loader: analysis, solver and output sections ([manual: scenario reference]). */
+#include "scenario_internal.h"
+
+/* ---- analysis, solver, output --------------------------------------------- */
+
+void sc_read_analysis(ctx *c, ynode *root) {
+  cosrod_sc_analysis *a = &c->sc->analysis;
+  ynode *m = sc_require(c, root, "analysis", "{type: dynamic, t_end: ...}");
+  sc_push(c, "analysis");
+  sc_expect_map(c, m, NULL, "type: dynamic | static | modes | buckling");
+  sc_check_section(c, m, "analysis");
+  a->line = m->key_line;
+  ynode *v = sc_get(m, "type");
+  a->type = v ? (cosrod_sc_analysis_type)sc_to_enum(c, v, "type", SC_ANALYSIS_NAMES) : COSROD_SC_ANALYSIS_DYNAMIC;
+  a->increments = 25;
+  a->count = 10;
+  a->t_end = 1.0;
+  if (a->type == COSROD_SC_ANALYSIS_DYNAMIC) {
+    a->t_end = sc_req_num(c, m, "t_end", R_POS, "final time [s]");
+    if ((v = sc_get(m, "start_from_equilibrium")))
+      a->start_from_equilibrium = sc_to_bool(c, v, "start_from_equilibrium");
+    sc_check_unused(c, m, "with type: dynamic");
+  } else if (a->type == COSROD_SC_ANALYSIS_STATIC) {
+    if ((v = sc_get(m, "increments"))) a->increments = sc_to_int(c, v, "increments", 1, 10000000);
+    if ((v = sc_get(m, "gravity"))) {
+      static const char *const gnames[] = {"ramp", "constant", NULL};
+      a->gravity_constant = sc_to_enum(c, v, "gravity", gnames);
+    }
+    sc_read_static_control(c, m); /* control: arc-length, path: keyframes (scenario_static.c) */
+    sc_check_unused(c, m, "with type: static (pseudo-time runs over [0, 1])");
+  } else if (a->type == COSROD_SC_ANALYSIS_BUCKLING) {
+    a->count = 3;
+    if ((v = sc_get(m, "count"))) a->count = sc_to_int(c, v, "count", 1, 1000);
+    sc_check_unused(c, m, "with type: buckling");
+  } else {
+    if ((v = sc_get(m, "count"))) a->count = sc_to_int(c, v, "count", 1, 1000000);
+    sc_check_unused(c, m, "with type: modes");
+  }
+  sc_pop(c);
+}
+
+void sc_read_solver(ctx *c, ynode *root) {
+  cosrod_sc_solver *s = &c->sc->solver;
+  s->baumgarte_omega = s->baumgarte_r = 100.0;
+  s->rtol = s->atol = 1e-6;
+  s->max_steps = 100000;
+  ynode *m = sc_get(root, "solver");
+  if (!m) return;
+  sc_push(c, "solver");
+  sc_expect_map(c, m, NULL, "formulation, integrator, rtol, ...");
+  sc_check_section(c, m, "solver");
+  s->line = m->key_line;
+  ynode *v;
+  if ((v = sc_get(m, "formulation")))
+    s->formulation = (cosrod_sc_formulation)sc_to_enum(c, v, "formulation", SC_FORMULATION_NAMES);
+  if ((v = sc_get(m, "stabilisation")))
+    s->stabilisation = (cosrod_sc_stabilisation)sc_to_enum(c, v, "stabilisation", SC_STAB_NAMES);
+  ynode *vi = sc_get(m, "integrator");
+  if (vi) s->integrator = (cosrod_sc_integrator)sc_to_enum(c, vi, "integrator", SC_INTEGRATOR_NAMES);
+  if ((v = sc_get(m, "baumgarte"))) {
+    /* Accepted (and validated) with any stabilisation, so that switching
+     * with --set solver.stabilisation=... keeps a file valid. */
+    sc_push(c, "baumgarte");
+    sc_expect_map(c, v, NULL, "omega, r");
+    sc_check_section(c, v, "solver.baumgarte");
+    s->baumgarte_omega = sc_num(c, v, "omega", 100.0, R_POS);
+    s->baumgarte_r = sc_num(c, v, "r", 100.0, R_NONNEG);
+    sc_pop(c);
+  }
+  s->rtol = sc_num(c, m, "rtol", 1e-6, R_POS);
+  if (s->rtol >= 1.0) sc_fail(c, sc_get(m, "rtol"), "rtol", "must be < 1 (got %.15g)", s->rtol);
+  s->atol = sc_num(c, m, "atol", 1e-6, R_POS);
+  s->h0 = sc_num(c, m, "h0", 0.0, R_NONNEG);
+  s->hmax = sc_num(c, m, "hmax", 0.0, R_NONNEG);
+  if (s->hmax > 0 && s->h0 > s->hmax)
+    sc_fail(c, sc_get(m, "h0"), "h0", "initial step %.15g is larger than hmax = %.15g", s->h0, s->hmax);
+  if ((v = sc_get(m, "max_steps"))) s->max_steps = sc_to_int(c, v, "max_steps", 1, 1000000000000L);
+  s->rho_inf = sc_num(c, m, "rho_inf", 0.8, R_NONNEG);
+  if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
+  s->h = sc_num(c, m, "h", 0.0, R_NONNEG);
+  if ((v = sc_get(m, "linear_solver")))
+    s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
+  if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
+    sc_fail(c, sc_get(m, "h"), "h", "a fixed step needs integrator: galpha (got %s)",
+            SC_INTEGRATOR_NAMES[s->integrator]);
+  if (s->formulation == COSROD_SC_FORMULATION_DAE &&
+      (s->integrator == COSROD_SC_INTEGRATOR_DOPRI5 || s->integrator == COSROD_SC_INTEGRATOR_DOP853 ||
+       s->integrator == COSROD_SC_INTEGRATOR_CVODE))
+    sc_fail(c, vi ? vi : m, "integrator",
+         "%s cannot solve the index-1 DAE of formulation: dae (use radau5, rodas, seulex or ida)",
+         SC_INTEGRATOR_NAMES[s->integrator]);
+  /* the SUNDIALS multistep methods have no projection step: an absolute run
+   * would let |p| drift silently ([LA] eq. 27 is the projection it lacks) */
+  if (s->formulation == COSROD_SC_FORMULATION_ABSOLUTE && s->stabilisation == COSROD_SC_STAB_PROJECTION &&
+      (s->integrator == COSROD_SC_INTEGRATOR_IDA || s->integrator == COSROD_SC_INTEGRATOR_CVODE))
+    sc_fail(c, vi ? vi : m, "integrator",
+            "%s (a multistep method) cannot project the quaternions of formulation: absolute back to |p| = 1 "
+            "(use stabilisation: baumgarte, formulation: nullspace or dae, or a one-step method)",
+            SC_INTEGRATOR_NAMES[s->integrator]);
+  sc_pop(c);
+}
+
+void sc_read_output(ctx *c, ynode *root) {
+  static const char *const field_names[] = {"tip",    "centerline", "frames", "strains", "curvatures",
+                                            "energy", "steps",      "reactions", NULL};
+  cosrod_sc_output *o = &c->sc->output;
+  const cosrod_sc_analysis *a = &c->sc->analysis;
+  double every = a->type == COSROD_SC_ANALYSIS_STATIC ? a->t_end / (double)a->increments : a->t_end / 100.0;
+  o->vtk = o->plots = 1;
+  o->fields = COSROD_SC_FIELDS_DEFAULT;
+  ynode *m = sc_get(root, "output");
+  const char *dir = "out";
+  if (m) {
+    sc_push(c, "output");
+    sc_expect_map(c, m, NULL, "dir, every, vtk, plots");
+    sc_check_section(c, m, "output");
+    o->line = m->key_line;
+    ynode *v;
+    if ((v = sc_get(m, "dir"))) {
+      dir = sc_to_str(c, v, "dir");
+      if (!dir[0]) sc_fail(c, v, "dir", "must not be empty");
+    }
+    double every_default = every;
+    every = sc_num(c, m, "every", every, R_POS);
+    /* static runs: output pseudo-times finer than the nominal increment 1/K (typically a
+     * dynamic file's every in seconds, 0.01 = 100 extra landing solves) fall back to the
+     * static default, a frame per nominal increment */
+    if (a->type == COSROD_SC_ANALYSIS_STATIC && every < every_default * (1.0 - 1e-9)) every = every_default;
+    if ((v = sc_get(m, "vtk"))) o->vtk = sc_to_bool(c, v, "vtk");
+    if ((v = sc_get(m, "plots"))) o->plots = sc_to_bool(c, v, "plots");
+    if ((v = sc_get(m, "fields"))) {
+      if (v->kind != YN_SEQ)
+        sc_fail(c, v, "fields", "expected a list of [tip, centerline, frames, strains, curvatures, energy, steps, reactions]");
+      if (v->n == 0) sc_fail(c, v, "fields", "must name at least one field");
+      o->fields = 0;
+      for (size_t i = 0; i < v->n; i++) o->fields |= 1u << sc_to_enum(c, v->item[i], "fields", field_names);
+    }
+    if ((v = sc_get(m, "steps")) && !sc_to_bool(c, v, "steps")) o->fields &= ~(unsigned)COSROD_SC_FIELD_STEPS;
+    sc_pop(c);
+  }
+  o->every = every;
+  o->dir = sc_xstrdup(c, dir);
+}
