@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Private state of the output module (output.c, vtk.c, json.c, plots.c). */
+/* Private state of the output module (output*.c, vtk.c, json.c, plots.c). */
 #ifndef COSROD_OUTPUT_INTERNAL_H
 #define COSROD_OUTPUT_INTERNAL_H
 
@@ -141,12 +141,23 @@ int out_fmt_fast(char *buf, double v, int P);
  * without printf or strtod, or -1 when unsure. */
 int out_fmt_shortest(char *buf, double v);
 
-/* Stream helpers (output.c), used by the row writers (output_rows.c). */
+/* Stream helpers (output_stream.c), used by the row writers (output_rows.c)
+ * and the frame/close logic (output_frame.c). */
 
 void out_file_commit(out_file *f);
 
 int out_file_enabled(const out_file *f);
 cosrod_status out_file_put(cosrod_output *out, out_file *f, const char *s, int is_row);
+/* Record an I/O failure (errno err, 0 = EIO) on stream f; returns ERR_IO. */
+cosrod_status out_file_io_error(cosrod_output *out, out_file *f, int err);
+/* Discard the uncommitted bytes of f (flush, truncate, reposition). */
+cosrod_status out_file_rollback(cosrod_output *out, out_file *f);
+/* fflush; on success everything committed so far is on disk ("safe"). */
+cosrod_status out_file_flush(cosrod_output *out, out_file *f);
+/* Publish the committed prefix (+ footer) under the final name by a copy. */
+cosrod_status out_file_checkpoint(cosrod_output *out, out_file *f);
+/* At close: truncate to committed, footer, close, rename (salvage after errors). */
+cosrod_status out_file_publish(cosrod_output *out, out_file *f);
 
 void out_count_nonfinite(cosrod_output *out, const double *v, size_t n);
 
