@@ -112,7 +112,14 @@ cosrod_output_result cosrod_output_default_result(void) {
   return r;
 }
 
+const char *out_table_header(const cosrod_output *out, int i) {
+  return i == OF_MODES && out->buckling           ? buckling_header
+         : i == OF_INCREMENTS && out->arc_length ? out_increments_arc_header
+                                                 : file_headers[i];
+}
+
 static void release(cosrod_output *out) {
+  out_h5_free(out);
   for (int i = 0; i < OF_COUNT; ++i) {
     free(out->f[i].tmp_path);
     free(out->f[i].final_path);
@@ -185,7 +192,7 @@ static int own_temp_name(const char *name, int kind) {
   if (name[0] != '.' || !(has_suffix(name, ".tmp") || has_suffix(name, ".ckpt"))) return 0;
   if (kind == 1)
     return !strncmp(name, ".rod", 4) || !strncmp(name, ".bodies_", 8) || !strncmp(name, ".mode", 5) ||
-           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11);
+           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11) || !strcmp(name, ".cosrod.vtkhdf.tmp");
   if (kind == 2)
     return has_suffix(name, ".png.tmp") || has_suffix(name, ".gp.tmp") || has_suffix(name, ".log.tmp");
   if (!strncmp(name, ".summary.json.", 14)) return 1;
@@ -217,6 +224,12 @@ static void remove_stale_temps(cosrod_output *out) {
   }
 }
 
+static void remove_in_dir(const char *dir, const char *name) {
+  char *p = join_path(dir, "", name, "");
+  if (p) remove(p);
+  free(p);
+}
+
 static void set_errbuf(const cosrod_output_config *cfg, const char *msg) {
   if (cfg && cfg->errbuf && cfg->errbuf_size) snprintf(cfg->errbuf, cfg->errbuf_size, "%s", msg);
 }
@@ -230,6 +243,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     return NULL;
   }
   if ((cfg->files & ~COSROD_OUTPUT_ALL) != 0 || cfg->nrods > (SIZE_MAX / 64) ||
+      (cfg->format != COSROD_OUTPUT_FORMAT_CSV && cfg->format != COSROD_OUTPUT_FORMAT_HDF5) ||
       cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
     set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
     *st = COSROD_ERR_INVALID;
@@ -245,7 +259,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->files = cfg->files ? cfg->files : COSROD_OUTPUT_DEFAULT;
   if (!cfg->files && cfg->nbodies == 0) out->files &= ~COSROD_OUTPUT_BODIES;
   out->vtk = cfg->vtk != 0;
-  out->plots = cfg->plots != 0;
+  out->plots = cfg->plots != 0 && cfg->format != COSROD_OUTPUT_FORMAT_HDF5; /* gnuplot reads the CSV files */
   out->t_end = cfg->t_end;
   out->checkpoint_every = cfg->checkpoint_every;
   out->t_last = -INFINITY;
@@ -347,14 +361,24 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     }
   }
   remove_stale_temps(out);
+  if (cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* the tables go to run.h5 (output_hdf5.c) */
+    char msg[600] = "";
+    cosrod_status hs = out_h5_open(out, cfg, msg, sizeof msg);
+    if (hs != COSROD_OK) {
+      set_errbuf(cfg, msg[0] ? msg : "output: cannot write HDF5");
+      out_h5_free(out);
+      remove_in_dir(out->dir, "run.h5");
+      release(out);
+      *st = hs;
+      return NULL;
+    }
+  }
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
-    int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
+    int on = i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
     if (!on) continue;
     f->fp = fopen(f->tmp_path, "w");
-    const char *hdr = i == OF_MODES && out->buckling        ? buckling_header
-                      : i == OF_INCREMENTS && out->arc_length ? out_increments_arc_header
-                                                              : file_headers[i];
+    const char *hdr = out_table_header(out, i);
     if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {
       char msg[600];
       snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));

@@ -33,6 +33,7 @@ static int is_frame_stream(int i) { return i != OF_STEPS && i != OF_INCREMENTS &
 static void discard_frame(cosrod_output *out) {
   for (int i = 0; i < OF_COUNT; ++i)
     if (is_frame_stream(i)) out_file_rollback(out, &out->f[i]);
+  if (out->h5) out_h5_rollback(out);
   if (out->vtk) {
     for (size_t k = 0; k < out->nrods; ++k)
       if (out->rod_done[k]) {
@@ -52,6 +53,7 @@ static cosrod_status publish_vtk_frame(cosrod_output *out) {
   for (size_t k = 0; k <= out->nrods; ++k) {
     int bodies = k == out->nrods;
     if (bodies && out->nbodies == 0) break;
+    if (!bodies && out->h5) continue; /* HDF5: the rods are in vtk/cosrod.vtkhdf */
     size_t id = bodies ? (size_t)-1 : k;
     out_vtk_path(out, out->path_a, id, out->nframes, 1);
     out_vtk_path(out, out->path_b, id, out->nframes, 0);
@@ -106,6 +108,8 @@ cosrod_status cosrod_output_frame_end(cosrod_output *out) {
     else if (fflush(out->f[i].fp) != 0)
       io = out_file_io_error(out, &out->f[i], errno);
   }
+  if (io == COSROD_OK && out->h5 && out->h5->vtk) io = out_vtkhdf_frame_end(out);
+  if (io == COSROD_OK && out->h5) out_h5_commit(out);
   if (io != COSROD_OK) {
     char msg[sizeof out->err];
     memcpy(msg, out->err, sizeof msg);
@@ -176,6 +180,10 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
     cosrod_status s2 = out_file_checkpoint(out, &out->f[i]);
     if (s2 != COSROD_OK) st = s2;
   }
+  if (out->h5) {
+    cosrod_status s2 = out_h5_flush(out);
+    if (s2 != COSROD_OK) st = s2;
+  }
   cosrod_output_result res = cosrod_output_default_result();
   res.run = COSROD_RUN_RUNNING;
   cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res);
@@ -209,6 +217,13 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
       memcpy(first_err, out->err, sizeof first_err);
     }
   }
+  if (out->h5) { /* rows and the VTKHDF file; the summary attribute follows summary.json */
+    cosrod_status s2 = out_h5_close(out);
+    if (s2 != COSROD_OK && st == COSROD_OK) {
+      st = s2;
+      memcpy(first_err, out->err, sizeof first_err);
+    }
+  }
   out->closed = 1;
   if (out->nonfinite > 0)
     out_warn(out, "%ld non-finite values written (first at t = %g), as nan/inf in CSV and VTK",
@@ -217,6 +232,7 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
   out_remove_previous_run(out); /* output_clean.c: only this run's files stay */
   if (out->plots) out_make_plots(out);
   cosrod_status s2 = out_write_summary(out, run, res);
+  if (out->h5 && s2 == COSROD_OK) s2 = out_h5_attach_summary(out);
   if (st != COSROD_OK)
     memcpy(out->err, first_err, sizeof first_err); /* report the first failure */
   else

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cosrod/output.h"
+#include "output_hdf5.h"
 
 /* Streams written through a temporary name: the nine CSV files and the .pvd. */
 enum {
@@ -124,6 +125,7 @@ struct cosrod_output {
   char err[512];
   int closed;
   locale_t cloc; /* "C" numeric locale for all formatting */
+  struct out_h5 *h5; /* format hdf5 (output_hdf5.c), else NULL */
   struct timespec t0, t_ckpt;
 };
 
@@ -206,6 +208,9 @@ static inline void out_mode_geom(const cosrod_output_modes *m, int k, size_t *ro
 /* vtk.c: one mode shape as a .vtp file at `path` (a temporary name): the
  * centerline of m as points, mode k's displacement / rotation as point data. */
 cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_output_modes *m, int k);
+
+/* output.c: the CSV header of table i (an OF_* index) for this run. */
+const char *out_table_header(const cosrod_output *out, int i);
 
 /* output_arclen.c: header of increments.csv in arc-length runs. */
 extern const char out_increments_arc_header[];

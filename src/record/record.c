@@ -78,12 +78,16 @@ static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, cons
   r->jtmp = malloc(len);
   r->jfin = malloc(len);
   if (!r->jidx || !r->jR || !r->jtmp || !r->jfin) return COSROD_ERR_NOMEM;
+  for (size_t j = 0; j < sc->njoints; j++)
+    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) r->jidx[k++] = (int)j;
+  if (sc->output.format == COSROD_SC_FORMAT_HDF5) { /* a table of run.h5 */
+    r->jtab = cosrod_output_add_table(r->out, "joints", "t,joint,Fx,Fy,Fz,Mx,My,Mz", "s,-,N,N,N,N m,N m,N m");
+    return r->jtab >= 0 ? COSROD_OK : COSROD_ERR_IO;
+  }
   snprintf(r->jtmp, len, "%s/.joints.csv.tmp", dir);
   snprintf(r->jfin, len, "%s/joints.csv", dir);
   r->jf = fopen(r->jtmp, "w");
   if (!r->jf) return COSROD_ERR_IO;
-  for (size_t j = 0; j < sc->njoints; j++)
-    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) r->jidx[k++] = (int)j;
   fprintf(r->jf, "t,joint,Fx,Fy,Fz,Mx,My,Mz\n");
   return ferror(r->jf) ? COSROD_ERR_IO : COSROD_OK;
 }
@@ -97,6 +101,7 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   const cosrod_scenario *sc = cosrod_sim_scenario(sim);
   const size_t nrods = cosrod_sim_nrods(sim);
   if (!r) goto nomem;
+  r->jtab = -1;
   r->dir = malloc(strlen(dir) + 1);
   if (!r->dir) goto nomem;
   strcpy(r->dir, dir);
@@ -146,12 +151,24 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   cfg.checkpoint_every = checkpoint_every > 0.0 ? checkpoint_every : 30.0;
   cfg.errbuf = oerr;
   cfg.errbuf_size = sizeof oerr;
+  cfg.format = sc->output.format == COSROD_SC_FORMAT_HDF5 ? COSROD_OUTPUT_FORMAT_HDF5 : COSROD_OUTPUT_FORMAT_CSV;
   double *radius = calloc(nrods + 1, sizeof *radius); /* VTK point data "radius" (copied by output) */
   if (!radius) goto nomem;
   for (size_t k = 0; k < nrods; k++) radius[k] = cosrod_sc_section_radius(&sc->rods[k].section);
   cfg.rod_radius = radius;
+  char *yaml = NULL; /* run.h5 keeps the scenario (as cosrod reads it back) */
+  size_t yaml_len = 0;
+  if (cfg.format == COSROD_OUTPUT_FORMAT_HDF5) {
+    FILE *ym = open_memstream(&yaml, &yaml_len);
+    if (ym) {
+      if (cosrod_scenario_to_yaml(sc, ym) != COSROD_OK) yaml_len = 0;
+      fclose(ym);
+    }
+    cfg.scenario_text = yaml && yaml_len ? yaml : NULL;
+  }
   r->out = cosrod_output_create(dir, &cfg, &st);
   free(radius);
+  free(yaml);
   if (!r->out) {
     if (msg && msglen)
       snprintf(msg, msglen, "cannot write the output directory %s: %s", dir, oerr[0] ? oerr : cosrod_strerror(st));
@@ -246,6 +263,13 @@ static cosrod_status frame_bodies(cosrod_recorder *r, const cosrod_sim *sim, dou
     if (st == COSROD_OK) {
       cosrod_sc_body_energy(&r->sc->bodies[b], r->sc->gravity, x, v, Om, &ke, &pe);
       st = cosrod_output_write_body(r->out, b, x, q, Om, v, ke, pe);
+    }
+  }
+  if (st == COSROD_OK && r->jtab >= 0 && cosrod_sim_joint_reactions(sim, r->jR) == COSROD_OK) { /* run.h5 */
+    for (size_t j = 0; j < cosrod_sim_njoints(sim) && st == COSROD_OK; j++) {
+      double row[8] = {t, r->jidx[j]};
+      memcpy(row + 2, r->jR + 6 * j, 6 * sizeof *row);
+      st = cosrod_output_table_row(r->out, r->jtab, row);
     }
   }
   if (st == COSROD_OK && r->jf && cosrod_sim_joint_reactions(sim, r->jR) == COSROD_OK) { /* joints.csv */
