@@ -42,8 +42,10 @@ static void lib_load(void) {
     snprintf(lib_err, sizeof lib_err, "%s: H5open failed", COSROD_HDF5_SONAME);
     return;
   }
+  /* a program linked against libhdf5 holds the library's variables itself
+   * (copy relocations): the live copy is the one the global scope finds */
 #define LOAD_ID(v)                                                                         \
-  if (!(p = dlsym(h, "H5" #v "_g"))) {                                                          \
+  if (!(p = dlsym(RTLD_DEFAULT, "H5" #v "_g")) && !(p = dlsym(h, "H5" #v "_g"))) {          \
     snprintf(lib_err, sizeof lib_err, "%s has no %s", COSROD_HDF5_SONAME, "H5" #v "_g");         \
     return;                                                                                \
   }                                                                                        \
