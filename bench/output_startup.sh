@@ -9,6 +9,8 @@
 #    time inside the recorder: derived quantities, formatting, writing), bytes
 #    written (without view.html) against `cosrod check`'s volume estimate
 #    (which leaves out steps.csv: one row per step, unknown before the run).
+#    Both formats (FORMATS="csv hdf5"; hdf5: run.h5, bytes of its steps table
+#    taken out the same way).
 # 2. Start-up: process CPU (user + sys, getrusage of the children) of
 #    `cosrod run` of a 10-segment rod for 10 steps, mean over REPS runs.
 set -eu
@@ -26,7 +28,7 @@ trap 'rm -rf "$W"' EXIT
 echo "scenario,fields,format,wall_s,output_s,output_share,bytes,bytes_without_steps,check_estimate_bytes,estimate/bytes_without_steps"
 for s in perf-steel steel-cantilever-pulse perf-rubber; do
   for f in default tip; do
-    for fmt in ${FORMATS:-csv}; do
+    for fmt in ${FORMATS:-csv hdf5}; do
       if [ $f = default ]; then F='[centerline,frames,strains,curvatures,energy,steps,reactions]'; else F='[tip]'; fi
       o="$W/$s-$f-$fmt"
       set -- --set output.plots=false --set output.vtk=false
@@ -41,6 +43,8 @@ d = json.load(open(os.path.join(o, "summary.json")))
 files = [x for x in os.listdir(o) if x != "view.html" and os.path.isfile(os.path.join(o, x))]
 n = sum(os.path.getsize(os.path.join(o, x)) for x in files)
 n_ns = n - sum(os.path.getsize(os.path.join(o, x)) for x in files if x == "steps.csv")
+if fmt == "hdf5":  # run.h5's steps table: 3 doubles per row
+    n_ns = n - 24 * d["files"].get("run.h5/steps", 0)
 mult = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}
 e = est.split()
 eb = float(e[0]) * mult.get(e[1], 1) if len(e) == 2 else float("nan")

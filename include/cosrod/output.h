@@ -118,10 +118,30 @@ typedef struct cosrod_output_config {
   size_t errbuf_size;
   const double *rod_radius;      /* (nrods) [m] or NULL: section radius (rectangle: half diagonal) written
                                     as VTK point data "radius" (ParaView Tube: Vary Radius By Absolute Scalar) */
+  int format;                    /* COSROD_OUTPUT_FORMAT_CSV (default) or _HDF5: the tables go to DIR/run.h5
+                                    and, with vtk, the rods to DIR/vtk/cosrod.vtkhdf (see below) */
+  const char *scenario_text;     /* the scenario as YAML, stored in run.h5 (attribute "scenario"), or NULL */
   int arc_length;                /* 1: a static arc-length run: increments.csv has the columns
                                     t,iterations,residual,load_factor,displacement,stability_index,critical
                                     (cosrod_output_write_increment_arc) and summary.json "critical_points" */
 } cosrod_output_config;
+
+/* Output formats (cosrod_output_config.format; scenario key output.format).
+ * HDF5: DIR/run.h5 holds every table the CSV path writes as a 2-D float64
+ * dataset named like the CSV file without ".csv" (rows x the CSV's columns,
+ * indices as exact doubles; attributes "columns", "units"), root attributes
+ * format = "cosrod-hdf5", format_version, title, analysis, scenario and (at
+ * close) summary; no CSV tables and no plots/ (gnuplot reads CSV).  With vtk
+ * the rods go to DIR/vtk/cosrod.vtkhdf (VTKHDF UnstructuredGrid time series,
+ * output_vtkhdf.c) instead of the rod .vtp files; bodies stay .vtp.  run.h5
+ * is written in place: buffered rows reach the file at checkpoints, when a
+ * buffer is full and at close; from the first checkpoint on in SWMR mode, so
+ * a killed run leaves it readable (h5py: swmr=True) up to the last write. */
+#define COSROD_OUTPUT_FORMAT_CSV 0
+#define COSROD_OUTPUT_FORMAT_HDF5 1
+
+/* 1 if this build can write HDF5 (built with it and the library loads). */
+COSROD_API int cosrod_output_hdf5_available(void);
 
 /* Defaults: files 0 (= DEFAULT), vtk 1, plots 1, no rods/bodies, t_end 0. */
 COSROD_API cosrod_output_config cosrod_output_default_config(void);
@@ -296,6 +316,14 @@ COSROD_API cosrod_output_result cosrod_output_default_result(void);
  * written (that file's final name is left untouched; message in
  * cosrod_output_error and in summary.json "warnings").  Call once; then free. */
 COSROD_API cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res);
+
+/* HDF5 runs: an extra table of the caller in run.h5 (e.g. the recorder's
+ * joints), created before the first output time: name, CSV-style columns
+ * ("t,joint,Fx,...") and units (or NULL).  Returns its id, or -1 (CSV runs,
+ * too late, too many).  table_row appends one row of as many doubles as
+ * columns; rows written inside a frame are committed with it. */
+COSROD_API int cosrod_output_add_table(cosrod_output *out, const char *name, const char *columns, const char *units);
+COSROD_API cosrod_status cosrod_output_table_row(cosrod_output *out, int table, const double *row);
 
 /* Number of finished output times so far. */
 COSROD_API size_t cosrod_output_frames(const cosrod_output *out);

@@ -394,8 +394,10 @@ typedef struct cosrod_sc_output {
   double every;   /* output interval [s]; default t_end/100 (static: every increment) */
   int vtk, plots; /* default 1, 1 */
   unsigned fields; /* COSROD_SC_FIELD_* bits written (default: all but tip) */
+  int format;      /* COSROD_SC_FORMAT_CSV (default) or _HDF5 (DIR/run.h5, vtk/cosrod.vtkhdf) */
   int line;
 } cosrod_sc_output;
+enum { COSROD_SC_FORMAT_CSV = 0, COSROD_SC_FORMAT_HDF5 = 1 };
 
 /* output.fields: which files are written (tip.csv: every rod end's position
  * and frame; steps.csv also switched by output.steps: false). */

@@ -34,7 +34,7 @@ except ImportError as _e:  # e.g. a pyenv / conda python3 ahead of Debian's on t
 from . import _cosrod
 
 __all__ = ["load", "Scenario", "Sim", "Result", "RodResult", "BodyResult", "Frame", "CosrodError", "ScenarioError",
-           "RunError", "PlausibilityWarning"]
+           "RunError", "PlausibilityWarning", "read", "Output"]
 
 ENERGY_FIELDS = ("kinetic", "elastic", "gravity", "external_work", "dissipated", "balance")
 _ENERGY_DTYPE = np.dtype([(n, "f8") for n in ENERGY_FIELDS])
@@ -473,3 +473,4 @@ class Sim:
 
 
 from .study import sweep  # noqa: E402  (design studies: cosrod.study)
+from ._read import read, Output  # noqa: E402  (an output folder: run.h5 or the CSV files)

@@ -217,8 +217,11 @@ static void print_ok(const cosrod_scenario *sc, const cosrod_sim *sim, const cha
   if (!modal)
     printf("  energy: kinetic %.6g J, elastic %.6g J, gravity %.6g J, dissipated %.6g J, balance %.9g J\n",
            e.kinetic, e.elastic, e.gravity, e.dissipated, e.balance);
-  printf("  output: %s/ (summary.json, *.csv%s%s)\n", dir, sc->output.vtk ? ", vtk/cosrod.pvd" : "",
-         sc->output.plots ? ", plots/*.png" : "");
+  if (sc->output.format == COSROD_SC_FORMAT_HDF5)
+    printf("  output: %s/ (summary.json, run.h5%s)\n", dir, sc->output.vtk ? ", vtk/cosrod.vtkhdf" : "");
+  else
+    printf("  output: %s/ (summary.json, *.csv%s%s)\n", dir, sc->output.vtk ? ", vtk/cosrod.pvd" : "",
+           sc->output.plots ? ", plots/*.png" : "");
 }
 
 /* The exit status of a recorded run, with its message on stdout / stderr. */

@@ -203,6 +203,7 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
   jw_str(w, "title", out->title);
   if (out->scenario_file) jw_str(w, "scenario", out->scenario_file);
   jw_str(w, "analysis", out->analysis);
+  if (out->h5) jw_str(w, "format", "hdf5"); /* CSV runs: no key (the default) */
   jw_str(w, "status", out_run_name(run));
   if (failed || code != COSROD_OK) {
     jw_str(w, "reason", cosrod_status_name(code));
@@ -324,8 +325,19 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     if (i == OF_PVD || !live) continue;
     jw_long(w, f->name, f->rows_committed);
   }
+  if (out->h5) { /* HDF5: "run.h5/<table>": data rows */
+    char key[48];
+    for (size_t i = 0; i < sizeof out->h5->t / sizeof out->h5->t[0] + out->h5->nextra; ++i) {
+      const out_h5tab *t = i < OUT_H5_NTAB ? &out->h5->t[i] : &out->h5->extra[i - OUT_H5_NTAB];
+      if (!t->name[0]) continue;
+      snprintf(key, sizeof key, "run.h5/%s", t->name);
+      jw_long(w, key, (long)(t->written + t->ncommit));
+    }
+  }
   jw_close(w, '}');
-  jw_long(w, "vtk_frames", out->vtk && out->f[OF_PVD].rows_committed > 0 ? (long)out->nframes : 0);
+  long vtk_frames = out->vtk && out->f[OF_PVD].rows_committed > 0 ? (long)out->nframes : 0;
+  if (out->h5 && out->vtk && out->h5->vtk_steps > 0) vtk_frames = out->h5->vtk_steps;
+  jw_long(w, "vtk_frames", vtk_frames);
   jw_open(w, "warnings", '[');
   for (size_t i = 0; i < out->nwarn; ++i) jw_str(w, NULL, out->warnings[i]);
   jw_close(w, ']');

@@ -10,7 +10,9 @@
  * rename(2) onto the final name, which is atomic within a directory.  So a
  * final name always holds a complete file: the previous one, a checkpoint,
  * or the finished run.  Row bookkeeping uses byte counts kept here (no
- * ftell), and the time-loop writers only format into a fixed line buffer. */
+ * ftell), and the time-loop writers only format into a fixed line buffer.
+ * Stream operations are in output_stream.c, frames, checkpoints and close in
+ * output_frame.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -87,49 +89,6 @@ static int make_dirs(const char *path) {
   return err;
 }
 
-int out_file_enabled(const out_file *f) { return f->fp != NULL && f->error == 0; }
-
-/* Record an I/O failure on stream f. */
-static cosrod_status file_io_error(cosrod_output *out, out_file *f, int err) {
-  if (!err) err = EIO;
-  if (!f->error) {
-    f->error = err;
-    out_warn(out, "%s: write failed (%s)", f->final_path, strerror(err));
-  }
-  return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", f->final_path, strerror(err));
-}
-
-/* Write one row (or any text) to a stream; counts bytes. */
-cosrod_status out_file_put(cosrod_output *out, out_file *f, const char *s, int is_row) {
-  if (f->error) return out_fail(out, COSROD_ERR_IO, "%s: write failed earlier", f->final_path);
-  size_t n = strlen(s);
-  if (fwrite(s, 1, n, f->fp) != n) return file_io_error(out, f, errno);
-  f->bytes += (long)n;
-  if (is_row) f->rows++;
-  return COSROD_OK;
-}
-
-void out_file_commit(out_file *f) {
-  f->committed = f->bytes;
-  f->rows_committed = f->rows;
-}
-
-/* Discard uncommitted bytes of a stream (flush, truncate, reposition). */
-static cosrod_status file_rollback(cosrod_output *out, out_file *f) {
-  if (!f->fp || f->error || f->bytes == f->committed) return COSROD_OK;
-  if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
-  if (ftruncate(fileno(f->fp), (off_t)f->committed) != 0) return file_io_error(out, f, errno);
-  if (fseek(f->fp, f->committed, SEEK_SET) != 0) return file_io_error(out, f, errno);
-  f->bytes = f->committed;
-  f->rows = f->rows_committed;
-  return COSROD_OK;
-}
-
-void out_count_nonfinite(cosrod_output *out, const double *v, size_t n) {
-  for (size_t i = 0; i < n; ++i)
-    if (!isfinite(v[i])) out->nonfinite_frame++;
-}
-
 /* ---- create / free -------------------------------------------------------- */
 
 cosrod_output_config cosrod_output_default_config(void) {
@@ -153,7 +112,14 @@ cosrod_output_result cosrod_output_default_result(void) {
   return r;
 }
 
+const char *out_table_header(const cosrod_output *out, int i) {
+  return i == OF_MODES && out->buckling           ? buckling_header
+         : i == OF_INCREMENTS && out->arc_length ? out_increments_arc_header
+                                                 : file_headers[i];
+}
+
 static void release(cosrod_output *out) {
+  out_h5_free(out);
   for (int i = 0; i < OF_COUNT; ++i) {
     free(out->f[i].tmp_path);
     free(out->f[i].final_path);
@@ -226,7 +192,7 @@ static int own_temp_name(const char *name, int kind) {
   if (name[0] != '.' || !(has_suffix(name, ".tmp") || has_suffix(name, ".ckpt"))) return 0;
   if (kind == 1)
     return !strncmp(name, ".rod", 4) || !strncmp(name, ".bodies_", 8) || !strncmp(name, ".mode", 5) ||
-           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11);
+           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11) || !strcmp(name, ".cosrod.vtkhdf.tmp");
   if (kind == 2)
     return has_suffix(name, ".png.tmp") || has_suffix(name, ".gp.tmp") || has_suffix(name, ".log.tmp");
   if (!strncmp(name, ".summary.json.", 14)) return 1;
@@ -258,6 +224,12 @@ static void remove_stale_temps(cosrod_output *out) {
   }
 }
 
+static void remove_in_dir(const char *dir, const char *name) {
+  char *p = join_path(dir, "", name, "");
+  if (p) remove(p);
+  free(p);
+}
+
 static void set_errbuf(const cosrod_output_config *cfg, const char *msg) {
   if (cfg && cfg->errbuf && cfg->errbuf_size) snprintf(cfg->errbuf, cfg->errbuf_size, "%s", msg);
 }
@@ -271,6 +243,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     return NULL;
   }
   if ((cfg->files & ~COSROD_OUTPUT_ALL) != 0 || cfg->nrods > (SIZE_MAX / 64) ||
+      (cfg->format != COSROD_OUTPUT_FORMAT_CSV && cfg->format != COSROD_OUTPUT_FORMAT_HDF5) ||
       cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
     set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
     *st = COSROD_ERR_INVALID;
@@ -286,7 +259,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->files = cfg->files ? cfg->files : COSROD_OUTPUT_DEFAULT;
   if (!cfg->files && cfg->nbodies == 0) out->files &= ~COSROD_OUTPUT_BODIES;
   out->vtk = cfg->vtk != 0;
-  out->plots = cfg->plots != 0;
+  out->plots = cfg->plots != 0 && cfg->format != COSROD_OUTPUT_FORMAT_HDF5; /* gnuplot reads the CSV files */
   out->t_end = cfg->t_end;
   out->checkpoint_every = cfg->checkpoint_every;
   out->t_last = -INFINITY;
@@ -388,14 +361,24 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     }
   }
   remove_stale_temps(out);
+  if (cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* the tables go to run.h5 (output_hdf5.c) */
+    char msg[600] = "";
+    cosrod_status hs = out_h5_open(out, cfg, msg, sizeof msg);
+    if (hs != COSROD_OK) {
+      set_errbuf(cfg, msg[0] ? msg : "output: cannot write HDF5");
+      out_h5_free(out);
+      remove_in_dir(out->dir, "run.h5");
+      release(out);
+      *st = hs;
+      return NULL;
+    }
+  }
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
-    int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
+    int on = i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
     if (!on) continue;
     f->fp = fopen(f->tmp_path, "w");
-    const char *hdr = i == OF_MODES && out->buckling        ? buckling_header
-                      : i == OF_INCREMENTS && out->arc_length ? out_increments_arc_header
-                                                              : file_headers[i];
+    const char *hdr = out_table_header(out, i);
     if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {
       char msg[600];
       snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));
@@ -426,320 +409,4 @@ void cosrod_output_add_warning(cosrod_output *out, const char *text) {
 size_t cosrod_output_nwarnings(const cosrod_output *out) { return out ? out->nwarn : 0; }
 const char *cosrod_output_warning(const cosrod_output *out, size_t i) {
   return out && i < out->nwarn ? out->warnings[i] : "";
-}
-
-/* ---- frames --------------------------------------------------------------- */
-
-
-cosrod_status cosrod_output_frame_begin(cosrod_output *out, double t) {
-  if (!out || out->closed) return COSROD_ERR_INVALID;
-  if (out->in_frame)
-    return out_fail(out, COSROD_ERR_INVALID, "output: frame at t = %g not finished", out->t_frame);
-  if (!isfinite(t) || !(t > out->t_last))
-    return out_fail(out, COSROD_ERR_INVALID, "output: output time %g does not follow %g", t, out->t_last);
-  out->in_frame = 1;
-  out->t_frame = t;
-  memset(out->rod_done, 0, out->nrods);
-  memset(out->body_done, 0, out->nbodies);
-  out->energy_done = 0;
-  out->nonfinite_frame = 0;
-  return COSROD_OK;
-}
-
-static int is_frame_stream(int i);
-
-static void discard_frame(cosrod_output *out) {
-  for (int i = 0; i < OF_COUNT; ++i)
-    if (is_frame_stream(i)) file_rollback(out, &out->f[i]);
-  if (out->vtk) {
-    for (size_t k = 0; k < out->nrods; ++k)
-      if (out->rod_done[k]) {
-        out_vtk_path(out, out->path_a, k, out->nframes, 1);
-        remove(out->path_a);
-      }
-  }
-  out->in_frame = 0;
-}
-
-/* fflush; on success everything committed so far is on disk. */
-static cosrod_status flush_stream(cosrod_output *out, out_file *f) {
-  if (!out_file_enabled(f)) return f->error ? COSROD_ERR_IO : COSROD_OK;
-  if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
-  f->safe = f->committed;
-  f->rows_safe = f->rows_committed;
-  return COSROD_OK;
-}
-
-static int is_frame_stream(int i) { return i != OF_STEPS && i != OF_INCREMENTS && i != OF_MODES; }
-
-/* Publish the pending .vtp files of the frame and list them in the .pvd. */
-static cosrod_status publish_vtk_frame(cosrod_output *out) {
-  out_file *pvd = &out->f[OF_PVD];
-  cosrod_status st = COSROD_OK;
-  char tnum[32], base[64];
-  out_fmt(tnum, out->t_frame);
-  for (size_t k = 0; k <= out->nrods; ++k) {
-    int bodies = k == out->nrods;
-    if (bodies && out->nbodies == 0) break;
-    size_t id = bodies ? (size_t)-1 : k;
-    out_vtk_path(out, out->path_a, id, out->nframes, 1);
-    out_vtk_path(out, out->path_b, id, out->nframes, 0);
-    if (out->vtk_error) {
-      remove(out->path_a);
-      continue;
-    }
-    if (rename(out->path_a, out->path_b) != 0) {
-      out_warn(out, "%s: cannot rename (%s)", out->path_b, strerror(errno));
-      st = out_fail(out, COSROD_ERR_IO, "%s: cannot rename (%s)", out->path_b, strerror(errno));
-      remove(out->path_a);
-      continue;
-    }
-    if (!out_file_enabled(pvd)) continue;
-    out_vtk_base(base, sizeof base, id, out->nframes);
-    /* <DataSet timestep="t" part="k" name="..." file="rod0_000003.vtp"/> */
-    if (fprintf(pvd->fp, "    <DataSet timestep=\"%s\" group=\"\" part=\"%zu\" name=\"", tnum, k) < 0)
-      return file_io_error(out, pvd, errno);
-    out_xml_escaped(pvd->fp, bodies ? "bodies" : out->rod_names[k]);
-    if (fprintf(pvd->fp, "\" file=\"%s\"/>\n", base) < 0) return file_io_error(out, pvd, errno);
-    pvd->rows++;
-    pvd->bytes = ftell(pvd->fp); /* the .pvd is small: ftell is fine here */
-  }
-  return st;
-}
-
-cosrod_status cosrod_output_frame_end(cosrod_output *out) {
-  if (!out || out->closed) return COSROD_ERR_INVALID;
-  if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: frame_end without frame_begin");
-  LOCALE_ENTER(out);
-  for (size_t k = 0; k < out->nrods; ++k)
-    if (!out->rod_done[k]) {
-      discard_frame(out);
-      LOCALE_LEAVE();
-      return out_fail(out, COSROD_ERR_INVALID, "output: t = %g: rod %zu (%s) not written; frame discarded",
-                      out->t_frame, k, out->rod_names[k]);
-    }
-  for (size_t k = 0; k < out->nbodies; ++k)
-    if (!out->body_done[k]) {
-      discard_frame(out);
-      LOCALE_LEAVE();
-      return out_fail(out, COSROD_ERR_INVALID, "output: t = %g: body %zu (%s) not written; frame discarded",
-                      out->t_frame, k, out->body_names[k]);
-    }
-  /* Flush the CSV streams; the output time is committed only if every one
-   * took it (otherwise it is discarded everywhere, so the files agree). */
-  cosrod_status io = COSROD_OK;
-  for (int i = 0; i < OF_PVD; ++i) {
-    if (!is_frame_stream(i) || !out->f[i].fp) continue;
-    if (out->f[i].error)
-      io = COSROD_ERR_IO; /* failed earlier */
-    else if (fflush(out->f[i].fp) != 0)
-      io = file_io_error(out, &out->f[i], errno);
-  }
-  if (io != COSROD_OK) {
-    char msg[sizeof out->err];
-    memcpy(msg, out->err, sizeof msg);
-    discard_frame(out);
-    memcpy(out->err, msg, sizeof msg);
-    LOCALE_LEAVE();
-    return io;
-  }
-  /* VTK: the bodies file, then rename the frame's files and list them in
-   * the .pvd (a VTK failure stops VTK output but not the run). */
-  cosrod_status st = COSROD_OK;
-  if (out->vtk && out->nbodies > 0 && !out->vtk_error) {
-    out_vtk_path(out, out->path_a, (size_t)-1, out->nframes, 1);
-    cosrod_status s2 = out_vtk_bodies(out, out->path_a, out->t_frame, out->body_x_frame, out->body_q_frame,
-                                      out->body_om_frame);
-    if (s2 != COSROD_OK) st = s2;
-  }
-  if (out->vtk) {
-    cosrod_status s2 = publish_vtk_frame(out);
-    if (s2 != COSROD_OK) st = s2;
-  }
-  for (int i = 0; i < OF_COUNT; ++i) {
-    if (is_frame_stream(i)) out_file_commit(&out->f[i]);
-    cosrod_status s2 = flush_stream(out, &out->f[i]); /* row streams too: marks their rows safe */
-    if (s2 != COSROD_OK && out->f[i].fp) st = s2;
-  }
-  memcpy(out->tips, out->tips_frame, 3 * out->nrods * sizeof *out->tips);
-  memcpy(out->body_x, out->body_x_frame, 3 * out->nbodies * sizeof *out->body_x);
-  if (out->energy_done) {
-    if (out->nenergy == 0) out->bal0 = out->bal_frame;
-    out->nenergy++;
-    out->bal_last = out->bal_frame;
-    double dev = fabs(out->bal_frame - out->bal0);
-    if (dev > out->bal_maxdev || isnan(dev)) out->bal_maxdev = dev;
-    if (out->scale_frame > out->bal_scale) out->bal_scale = out->scale_frame;
-  }
-  if (out->nonfinite_frame > 0) {
-    if (out->nonfinite == 0) out->t_nonfinite = out->t_frame;
-    out->nonfinite += out->nonfinite_frame;
-  }
-  out->t_last = out->t_frame;
-  if (out->nframes % out->snap_stride == 0) {
-    if (out->nsnap == OUT_SNAP_CAP) { /* keep every other one, double the stride */
-      for (size_t i = 0; 2 * i < OUT_SNAP_CAP; ++i) out->snap_t[i] = out->snap_t[2 * i];
-      out->nsnap = OUT_SNAP_CAP / 2;
-      out->snap_stride *= 2;
-    }
-    if (out->nframes % out->snap_stride == 0) out->snap_t[out->nsnap++] = out->t_frame;
-  }
-  out->nframes++;
-  out->in_frame = 0;
-  if (out->checkpoint_every > 0 && out_elapsed(&out->t_ckpt) >= out->checkpoint_every) {
-    LOCALE_LEAVE();
-    cosrod_status s2 = cosrod_output_checkpoint(out);
-    return st != COSROD_OK ? st : s2;
-  }
-  LOCALE_LEAVE();
-  return st;
-}
-
-/* ---- publishing ----------------------------------------------------------- */
-
-/* Copy the committed prefix of f's temporary file plus the footer to
- * path_b ("DIR/.name.ckpt") and rename it onto the final name. */
-static cosrod_status checkpoint_stream(cosrod_output *out, out_file *f) {
-  if (!f->fp || f->error) return f->error ? COSROD_ERR_IO : COSROD_OK;
-  if (fflush(f->fp) != 0) return file_io_error(out, f, errno);
-  size_t n = strlen(f->tmp_path);
-  if (n + 8 > out->path_cap) return COSROD_ERR_INTERNAL;
-  memcpy(out->path_b, f->tmp_path, n - 4); /* ".name.tmp" -> ".name.ckpt" */
-  memcpy(out->path_b + n - 4, ".ckpt", 6);
-  FILE *src = fopen(f->tmp_path, "rb");
-  FILE *dst = src ? fopen(out->path_b, "wb") : NULL;
-  int ok = src && dst;
-  char buf[8192];
-  long left = f->committed;
-  while (ok && left > 0) {
-    size_t want = left < (long)sizeof buf ? (size_t)left : sizeof buf;
-    size_t got = fread(buf, 1, want, src);
-    ok = got == want && fwrite(buf, 1, got, dst) == got;
-    left -= (long)got;
-  }
-  if (ok && f->footer) ok = fputs(f->footer, dst) != EOF;
-  int err = errno;
-  if (src) fclose(src);
-  if (dst && fclose(dst) != 0) ok = 0;
-  if (ok && rename(out->path_b, f->final_path) != 0) {
-    err = errno;
-    ok = 0;
-  }
-  if (!ok) {
-    remove(out->path_b);
-    out_warn(out, "%s: checkpoint failed (%s)", f->final_path, strerror(err ? err : EIO));
-    return out_fail(out, COSROD_ERR_IO, "%s: checkpoint failed (%s)", f->final_path,
-                    strerror(err ? err : EIO));
-  }
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
-  if (!out || out->closed) return COSROD_ERR_INVALID;
-  LOCALE_ENTER(out);
-  cosrod_status st = COSROD_OK;
-  for (int i = 0; i < OF_COUNT; ++i) {
-    cosrod_status s2 = checkpoint_stream(out, &out->f[i]);
-    if (s2 != COSROD_OK) st = s2;
-  }
-  cosrod_output_result res = cosrod_output_default_result();
-  res.run = COSROD_RUN_RUNNING;
-  cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res);
-  if (s2 != COSROD_OK) st = s2;
-  clock_gettime(CLOCK_MONOTONIC, &out->t_ckpt);
-  LOCALE_LEAVE();
-  return st;
-}
-
-cosrod_status cosrod_output_checkpoint_poll(cosrod_output *out) {
-  if (!out || out->closed || out->in_frame || !(out->checkpoint_every > 0)) return COSROD_OK;
-  if (out_elapsed(&out->t_ckpt) < out->checkpoint_every) return COSROD_OK;
-  return cosrod_output_checkpoint(out);
-}
-
-/* Truncate to the committed length, append the footer, close, rename. */
-/* After a write error: close, cut the temporary file back to the bytes
- * known to be on disk (whole rows of finished output times) and append the
- * footer; returns 1 if that worked and the file can be published. */
-static int salvage_stream(cosrod_output *out, out_file *f) {
-  fclose(f->fp); /* may fail again: what it writes is cut off below */
-  f->fp = NULL;
-  if (truncate(f->tmp_path, (off_t)f->safe) != 0) return 0;
-  if (f->footer) {
-    FILE *fp = fopen(f->tmp_path, "a");
-    int ok = fp && fputs(f->footer, fp) != EOF;
-    if (fp && fclose(fp) != 0) ok = 0;
-    if (!ok) return 0;
-  }
-  f->rows_committed = f->rows_safe;
-  out_warn(out, "%s: kept the %ld rows written before the error", f->final_path, f->rows_safe);
-  return 1;
-}
-
-static cosrod_status publish_stream(cosrod_output *out, out_file *f) {
-  if (!f->fp) return COSROD_OK;
-  cosrod_status st = COSROD_OK;
-  if (!f->error) st = file_rollback(out, f);
-  if (!f->error && f->footer && fputs(f->footer, f->fp) == EOF) st = file_io_error(out, f, errno);
-  if (!f->error && fflush(f->fp) != 0) st = file_io_error(out, f, errno);
-  if (f->error) {
-    st = COSROD_ERR_IO;
-    if (!salvage_stream(out, f)) {
-      if (f->fp) fclose(f->fp);
-      f->fp = NULL;
-      remove(f->tmp_path);
-      out_warn(out, "%s: not published after the write error", f->final_path);
-      return st;
-    }
-  } else {
-    int rc = fclose(f->fp);
-    f->fp = NULL;
-    if (rc != 0) {
-      st = file_io_error(out, f, errno);
-      remove(f->tmp_path);
-      return st;
-    }
-  }
-  if (rename(f->tmp_path, f->final_path) != 0) {
-    int err = errno;
-    remove(f->tmp_path);
-    out_warn(out, "%s: cannot rename (%s)", f->final_path, strerror(err));
-    return out_fail(out, COSROD_ERR_IO, "%s: cannot rename (%s)", f->final_path, strerror(err));
-  }
-  f->published = 1;
-  return st;
-}
-
-cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res) {
-  if (!out || out->closed) return COSROD_ERR_INVALID;
-  cosrod_output_result def = cosrod_output_default_result();
-  if (!res) res = &def;
-  cosrod_output_run run = res->run;
-  if (run != COSROD_RUN_OK && run != COSROD_RUN_FAILED && run != COSROD_RUN_INTERRUPTED)
-    run = COSROD_RUN_FAILED;
-  LOCALE_ENTER(out);
-  if (out->in_frame) discard_frame(out);
-  cosrod_status st = COSROD_OK;
-  char first_err[512] = "";
-  for (int i = 0; i < OF_COUNT; ++i) {
-    cosrod_status s2 = publish_stream(out, &out->f[i]);
-    if (s2 != COSROD_OK && st == COSROD_OK) {
-      st = s2;
-      memcpy(first_err, out->err, sizeof first_err);
-    }
-  }
-  out->closed = 1;
-  if (out->nonfinite > 0)
-    out_warn(out, "%ld non-finite values written (first at t = %g), as nan/inf in CSV and VTK",
-             out->nonfinite, out->t_nonfinite);
-  if (out->vtk_error) out_warn(out, "vtk: writing stopped after an error; see the messages above");
-  out_remove_previous_run(out); /* output_clean.c: only this run's files stay */
-  if (out->plots) out_make_plots(out);
-  cosrod_status s2 = out_write_summary(out, run, res);
-  if (st != COSROD_OK)
-    memcpy(out->err, first_err, sizeof first_err); /* report the first failure */
-  else
-    st = s2;
-  LOCALE_LEAVE();
-  return st;
 }

@@ -14,6 +14,10 @@ cosrod_status cosrod_output_write_increment_arc(cosrod_output *out, double t, lo
                                                 double residual, double load_factor, double displacement,
                                                 int stability_index, int critical) {
   if (!out || out->closed || !out->arc_length) return COSROD_ERR_INVALID;
+  if (out->h5) {
+    const double r[7] = {t, (double)iterations, residual, load_factor, displacement, stability_index, critical};
+    return out_h5_committed_row(out, OF_INCREMENTS, r, 7);
+  }
   out_file *f = &out->f[OF_INCREMENTS];
   if (!f->fp) return COSROD_OK;
   LOCALE_ENTER(out);

@@ -42,9 +42,12 @@ static void remove_in(const char *dir, const char *name) {
 void out_remove_previous_run(cosrod_output *out) {
   /* tables this run does not write */
   for (int i = 0; i < OF_COUNT; ++i) {
-    int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
+    int on = i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
     if (!on) remove(out->f[i].final_path);
   }
+  if (!out->h5) remove_in(out->dir, "run.h5"); /* the HDF5 files of an earlier run (output_hdf5.c) */
+  if (!out->h5 || !out->vtk) remove_in(out->vtkdir, "cosrod.vtkhdf");
+  if (out->h5) remove_in(out->dir, "joints.csv");
   /* the modal / buckling twin of the OF_MODES stream */
   remove_in(out->dir, out->buckling ? "modes.csv" : "buckling.csv");
   /* vtk/: frames of other rods / later frames, modes not written now */
@@ -58,7 +61,7 @@ void out_remove_previous_run(cosrod_output *out) {
       int stale = 0;
       if (vtk_frame_name(nm, &k, &fr))
         stale = !out->vtk || fr < 0 || (size_t)fr >= out->nframes ||
-                (k >= 0 ? (size_t)k >= out->nrods : out->nbodies == 0);
+                (k >= 0 ? (size_t)k >= out->nrods || out->h5 : out->nbodies == 0);
       else if (sscanf(nm, "mode_%d", &mode) == 1 && suffix_is(nm, ".vtp"))
         stale = !out->vtk || mode > out->nmodes;
       else if (!strcmp(nm, COSROD_OUTPUT_MODES_PVD_NAME))

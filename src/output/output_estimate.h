@@ -21,4 +21,35 @@ static inline double out_estimate_frame_bytes(const cosrod_scenario *sc, double 
   if (f & COSROD_SC_FIELD_REACTIONS) b += 140.0 * nrods; /* one supported end per rod assumed */
   return b;
 }
+
+/* HDF5 (output.format: hdf5): run.h5 stores 8 bytes per value of the same
+ * rows (columns as in the CSV), vtk/cosrod.vtkhdf per step the points
+ * (x, s, K, M, radius: 11 values per vertex), the cells (s, Gamma, F, q: 11
+ * per segment, connectivity 2, offset 1, type 1 byte) and 9 + 8 offsets.
+ * Each dataset's last chunk is allocated whole: half a chunk on average,
+ * plus about 1 kB of metadata per dataset. */
+#define OUT_H5_CHUNK_BYTES 16384u
+static inline double out_estimate_frame_bytes_hdf5(const cosrod_scenario *sc, double nseg) {
+  const unsigned f = sc->output.fields;
+  const double nrods = (double)sc->nrods, nvtx = nseg + nrods;
+  double v = 0.0;
+  if (f & COSROD_SC_FIELD_CENTERLINE) v += 7.0 * nvtx;
+  if (f & COSROD_SC_FIELD_FRAMES) v += 8.0 * nseg;
+  if (f & COSROD_SC_FIELD_STRAINS) v += 10.0 * nseg;
+  if (f & COSROD_SC_FIELD_CURVATURES) v += 10.0 * nvtx;
+  if (f & COSROD_SC_FIELD_TIP) v += 2.0 * 10.0 * nrods;
+  if (f & COSROD_SC_FIELD_ENERGY) v += 7.0;
+  if (f & COSROD_SC_FIELD_REACTIONS) v += 9.0 * nrods; /* one supported end per rod assumed */
+  v += 17.0 * (double)sc->nbodies;                      /* bodies table */
+  double b = 8.0 * v;
+  if (sc->output.vtk && sc->nrods > 0) b += 8.0 * (11.0 * nvtx + 14.0 * nseg + 1.0 + 17.0) + nseg;
+  return b;
+}
+static inline double out_estimate_fixed_bytes_hdf5(const cosrod_scenario *sc) {
+  double ntab = 0.0;
+  for (unsigned k = 0; k < 8; k++) ntab += (sc->output.fields >> k) & 1u;
+  ntab += sc->nbodies > 0 ? 1.0 : 0.0;
+  if (sc->output.vtk && sc->nrods > 0) ntab += 31.0;
+  return ntab * (0.5 * OUT_H5_CHUNK_BYTES + 1024.0) + 4096.0;
+}
 #endif

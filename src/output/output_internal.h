@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Private state of the output module (output.c, vtk.c, json.c, plots.c). */
+/* Private state of the output module (output*.c, vtk.c, json.c, plots.c). */
 #ifndef COSROD_OUTPUT_INTERNAL_H
 #define COSROD_OUTPUT_INTERNAL_H
 
@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cosrod/output.h"
+#include "output_hdf5.h"
 
 /* Streams written through a temporary name: the nine CSV files and the .pvd. */
 enum {
@@ -124,6 +125,7 @@ struct cosrod_output {
   char err[512];
   int closed;
   locale_t cloc; /* "C" numeric locale for all formatting */
+  struct out_h5 *h5; /* format hdf5 (output_hdf5.c), else NULL */
   struct timespec t0, t_ckpt;
 };
 
@@ -141,12 +143,23 @@ int out_fmt_fast(char *buf, double v, int P);
  * without printf or strtod, or -1 when unsure. */
 int out_fmt_shortest(char *buf, double v);
 
-/* Stream helpers (output.c), used by the row writers (output_rows.c). */
+/* Stream helpers (output_stream.c), used by the row writers (output_rows.c)
+ * and the frame/close logic (output_frame.c). */
 
 void out_file_commit(out_file *f);
 
 int out_file_enabled(const out_file *f);
 cosrod_status out_file_put(cosrod_output *out, out_file *f, const char *s, int is_row);
+/* Record an I/O failure (errno err, 0 = EIO) on stream f; returns ERR_IO. */
+cosrod_status out_file_io_error(cosrod_output *out, out_file *f, int err);
+/* Discard the uncommitted bytes of f (flush, truncate, reposition). */
+cosrod_status out_file_rollback(cosrod_output *out, out_file *f);
+/* fflush; on success everything committed so far is on disk ("safe"). */
+cosrod_status out_file_flush(cosrod_output *out, out_file *f);
+/* Publish the committed prefix (+ footer) under the final name by a copy. */
+cosrod_status out_file_checkpoint(cosrod_output *out, out_file *f);
+/* At close: truncate to committed, footer, close, rename (salvage after errors). */
+cosrod_status out_file_publish(cosrod_output *out, out_file *f);
 
 void out_count_nonfinite(cosrod_output *out, const double *v, size_t n);
 
@@ -195,6 +208,9 @@ static inline void out_mode_geom(const cosrod_output_modes *m, int k, size_t *ro
 /* vtk.c: one mode shape as a .vtp file at `path` (a temporary name): the
  * centerline of m as points, mode k's displacement / rotation as point data. */
 cosrod_status out_vtk_mode(cosrod_output *out, const char *path, const cosrod_output_modes *m, int k);
+
+/* output.c: the CSV header of table i (an OF_* index) for this run. */
+const char *out_table_header(const cosrod_output *out, int i);
 
 /* output_arclen.c: header of increments.csv in arc-length runs. */
 extern const char out_increments_arc_header[];

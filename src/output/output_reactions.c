@@ -14,6 +14,11 @@ cosrod_status cosrod_output_write_reaction(cosrod_output *out, size_t rod, int e
   if (!out || out->closed || !F || !M || (end != 0 && end != 1)) return COSROD_ERR_INVALID;
   if (!out->in_frame) return out_fail(out, COSROD_ERR_INVALID, "output: write_reaction outside a frame");
   if (rod >= out->nrods) return out_fail(out, COSROD_ERR_INVALID, "output: rod index %zu out of range", rod);
+  if (out->h5) {
+    cosrod_status st = out_h5_reaction(out, rod, end, F, M);
+    if (st == COSROD_OK) out->react_ends[rod] |= (unsigned char)(1u << end);
+    return st;
+  }
   out_file *f = &out->f[OF_REACTIONS];
   if (!out_file_enabled(f)) return f->error ? COSROD_ERR_IO : COSROD_OK;
   LOCALE_ENTER(out);

@@ -49,7 +49,7 @@ cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosr
   LOCALE_ENTER(out);
   const size_t N = fr->n, cap = sizeof out->line;
   const double t = out->t_frame;
-  cosrod_status st = COSROD_OK;
+  cosrod_status st = out->h5 ? out_h5_rod(out, rod, fr) : COSROD_OK; /* HDF5: no CSV stream is open */
   out_file *f = &out->f[OF_CENTERLINE];
   for (size_t n = 0; n <= N && st == COSROD_OK && out_file_enabled(f); ++n) {
     size_t pos = row_start(out, t);
@@ -93,7 +93,7 @@ cosrod_status cosrod_output_write_rod(cosrod_output *out, size_t rod, const cosr
     for (int i = 0; i < 4; ++i) pos = out_append_num(out->line, pos, cap, p[i]);
     st = end_row(out, f, pos);
   }
-  if (st == COSROD_OK && out->vtk && !out->vtk_error) {
+  if (st == COSROD_OK && out->vtk && !out->vtk_error && !out->h5) { /* HDF5: vtk/cosrod.vtkhdf */
     out_vtk_path(out, out->path_a, rod, out->nframes, 1);
     if (out_vtk_rod(out, out->path_a, rod, t, fr) != COSROD_OK) {
       out->vtk_error = 1; /* warning recorded; the CSV files go on */
@@ -126,7 +126,7 @@ cosrod_status cosrod_output_write_body(cosrod_output *out, size_t body, const do
   if (out->body_done[body])
     return out_fail(out, COSROD_ERR_INVALID, "output: body %zu written twice at t = %g", body, out->t_frame);
   LOCALE_ENTER(out);
-  cosrod_status st = COSROD_OK;
+  cosrod_status st = out->h5 ? out_h5_body(out, body, x, q, Omega, v, kinetic, potential) : COSROD_OK;
   out_file *f = &out->f[OF_BODIES];
   if (out_file_enabled(f)) {
     const size_t cap = sizeof out->line;
@@ -163,9 +163,9 @@ cosrod_status cosrod_output_write_energy(cosrod_output *out, const cosrod_output
   /* [manual: command line, output reference]: balance = kinetic + elastic + gravity + dissipated - external_work */
   double bal = e->kinetic + e->elastic + e->gravity + e->dissipated - e->external_work;
   LOCALE_ENTER(out);
-  cosrod_status st = COSROD_OK;
   out_file *f = &out->f[OF_ENERGY];
   const double v[6] = {e->kinetic, e->elastic, e->gravity, e->external_work, e->dissipated, bal};
+  cosrod_status st = out->h5 ? out_h5_energy(out, v) : COSROD_OK;
   if (out_file_enabled(f)) {
     size_t pos = row_start(out, out->t_frame);
     for (int i = 0; i < 6; ++i) pos = out_append_num(out->line, pos, sizeof out->line, v[i]);
@@ -193,6 +193,10 @@ static cosrod_status put_committed_row(cosrod_output *out, out_file *f, size_t p
 
 cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, int accepted) {
   if (!out || out->closed) return COSROD_ERR_INVALID;
+  if (out->h5) {
+    const double r[3] = {t, h, accepted ? 1.0 : 0.0};
+    return out_h5_committed_row(out, OF_STEPS, r, 3);
+  }
   out_file *f = &out->f[OF_STEPS];
   if (!f->fp) return COSROD_OK;
   LOCALE_ENTER(out);
@@ -206,6 +210,10 @@ cosrod_status cosrod_output_write_step(cosrod_output *out, double t, double h, i
 
 cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long iterations, double residual) {
   if (!out || out->closed) return COSROD_ERR_INVALID;
+  if (out->h5) {
+    const double r[3] = {t, (double)iterations, residual};
+    return out_h5_committed_row(out, OF_INCREMENTS, r, 3);
+  }
   out_file *f = &out->f[OF_INCREMENTS];
   if (!f->fp) return COSROD_OK;
   LOCALE_ENTER(out);
@@ -220,6 +228,11 @@ cosrod_status cosrod_output_write_increment(cosrod_output *out, double t, long i
 cosrod_status cosrod_output_write_mode(cosrod_output *out, int mode, double frequency_hz, double omega,
                                        size_t rod, size_t vertex, const double dx[3], const double rx[3]) {
   if (!out || out->closed || !dx || !rx) return COSROD_ERR_INVALID;
+  if (out->h5) { /* the CSV's columns: buckling has no omega */
+    double r[11] = {mode, frequency_hz, omega, (double)rod, (double)vertex, dx[0], dx[1], dx[2], rx[0], rx[1], rx[2]};
+    if (out->buckling) memmove(r + 2, r + 3, 8 * sizeof *r);
+    return out_h5_committed_row(out, OF_MODES, r, out->buckling ? 10 : 11);
+  }
   out_file *f = &out->f[OF_MODES];
   if (!f->fp) return COSROD_OK;
   LOCALE_ENTER(out);

@@ -67,6 +67,13 @@ static const char *analysis_name(const cosrod_scenario *sc) {
   }
 }
 
+/* A number of joints.csv as the output module writes them: %.15g when strtod
+ * reads it back to the same double, else %.17g (always exact). */
+static void fmt_exact(char *buf, double v) {
+  snprintf(buf, 32, "%.15g", v);
+  if (isfinite(v) && strtod(buf, NULL) != v) snprintf(buf, 32, "%.17g", v);
+}
+
 /* joints.csv: header, scenario index of every joint (bushings are not joints) */
 static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, const char *dir) {
   const cosrod_scenario *sc = r->sc;
@@ -78,12 +85,16 @@ static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, cons
   r->jtmp = malloc(len);
   r->jfin = malloc(len);
   if (!r->jidx || !r->jR || !r->jtmp || !r->jfin) return COSROD_ERR_NOMEM;
+  for (size_t j = 0; j < sc->njoints; j++)
+    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) r->jidx[k++] = (int)j;
+  if (sc->output.format == COSROD_SC_FORMAT_HDF5) { /* a table of run.h5 */
+    r->jtab = cosrod_output_add_table(r->out, "joints", "t,joint,Fx,Fy,Fz,Mx,My,Mz", "s,-,N,N,N,N m,N m,N m");
+    return r->jtab >= 0 ? COSROD_OK : COSROD_ERR_IO;
+  }
   snprintf(r->jtmp, len, "%s/.joints.csv.tmp", dir);
   snprintf(r->jfin, len, "%s/joints.csv", dir);
   r->jf = fopen(r->jtmp, "w");
   if (!r->jf) return COSROD_ERR_IO;
-  for (size_t j = 0; j < sc->njoints; j++)
-    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) r->jidx[k++] = (int)j;
   fprintf(r->jf, "t,joint,Fx,Fy,Fz,Mx,My,Mz\n");
   return ferror(r->jf) ? COSROD_ERR_IO : COSROD_OK;
 }
@@ -97,6 +108,7 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   const cosrod_scenario *sc = cosrod_sim_scenario(sim);
   const size_t nrods = cosrod_sim_nrods(sim);
   if (!r) goto nomem;
+  r->jtab = -1;
   r->dir = malloc(strlen(dir) + 1);
   if (!r->dir) goto nomem;
   strcpy(r->dir, dir);
@@ -146,12 +158,24 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   cfg.checkpoint_every = checkpoint_every > 0.0 ? checkpoint_every : 30.0;
   cfg.errbuf = oerr;
   cfg.errbuf_size = sizeof oerr;
+  cfg.format = sc->output.format == COSROD_SC_FORMAT_HDF5 ? COSROD_OUTPUT_FORMAT_HDF5 : COSROD_OUTPUT_FORMAT_CSV;
   double *radius = calloc(nrods + 1, sizeof *radius); /* VTK point data "radius" (copied by output) */
   if (!radius) goto nomem;
   for (size_t k = 0; k < nrods; k++) radius[k] = cosrod_sc_section_radius(&sc->rods[k].section);
   cfg.rod_radius = radius;
+  char *yaml = NULL; /* run.h5 keeps the scenario (as cosrod reads it back) */
+  size_t yaml_len = 0;
+  if (cfg.format == COSROD_OUTPUT_FORMAT_HDF5) {
+    FILE *ym = open_memstream(&yaml, &yaml_len);
+    if (ym) {
+      if (cosrod_scenario_to_yaml(sc, ym) != COSROD_OK) yaml_len = 0;
+      fclose(ym);
+    }
+    cfg.scenario_text = yaml && yaml_len ? yaml : NULL;
+  }
   r->out = cosrod_output_create(dir, &cfg, &st);
   free(radius);
+  free(yaml);
   if (!r->out) {
     if (msg && msglen)
       snprintf(msg, msglen, "cannot write the output directory %s: %s", dir, oerr[0] ? oerr : cosrod_strerror(st));
@@ -248,11 +272,21 @@ static cosrod_status frame_bodies(cosrod_recorder *r, const cosrod_sim *sim, dou
       st = cosrod_output_write_body(r->out, b, x, q, Om, v, ke, pe);
     }
   }
+  if (st == COSROD_OK && r->jtab >= 0 && cosrod_sim_joint_reactions(sim, r->jR) == COSROD_OK) { /* run.h5 */
+    for (size_t j = 0; j < cosrod_sim_njoints(sim) && st == COSROD_OK; j++) {
+      double row[8] = {t, r->jidx[j]};
+      memcpy(row + 2, r->jR + 6 * j, 6 * sizeof *row);
+      st = cosrod_output_table_row(r->out, r->jtab, row);
+    }
+  }
   if (st == COSROD_OK && r->jf && cosrod_sim_joint_reactions(sim, r->jR) == COSROD_OK) { /* joints.csv */
     for (size_t j = 0; j < cosrod_sim_njoints(sim); j++) {
       const double *w = r->jR + 6 * j;
-      fprintf(r->jf, "%.15g,%d,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g\n", t, r->jidx[j], w[0], w[1], w[2], w[3],
-              w[4], w[5]);
+      char num[8][32];
+      fmt_exact(num[0], t);
+      for (int c = 0; c < 6; c++) fmt_exact(num[c + 1], w[c]);
+      fprintf(r->jf, "%s,%d,%s,%s,%s,%s,%s,%s\n", num[0], r->jidx[j], num[1], num[2], num[3], num[4], num[5],
+              num[6]);
     }
     if (ferror(r->jf)) {
       st = COSROD_ERR_IO;

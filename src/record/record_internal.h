@@ -20,6 +20,7 @@ struct cosrod_recorder {
   double *semi;        /* (7 nbodies) ellipsoid semi-axes and axes of bodies without rods, or NULL */
   cosrod_status out_status;
   FILE *jf;           /* joints.csv while running (DIR/.joints.csv.tmp) */
+  int jtab;           /* HDF5 runs: the joints table of run.h5 (instead of jf), else -1 */
   char *jtmp, *jfin;  /* its temporary and final names */
   int *jidx;          /* (njoints) scenario index of each joint */
   double *jR;         /* (6 njoints) reaction wrenches */

@@ -137,6 +137,14 @@ void sc_read_output(ctx *c, ynode *root) {
       for (size_t i = 0; i < v->n; i++) o->fields |= 1u << sc_to_enum(c, v->item[i], "fields", field_names);
     }
     if ((v = sc_get(m, "steps")) && !sc_to_bool(c, v, "steps")) o->fields &= ~(unsigned)COSROD_SC_FIELD_STEPS;
+    if ((v = sc_get(m, "format"))) {
+      static const char *const formats[] = {"csv", "hdf5", NULL};
+      o->format = sc_to_enum(c, v, "format", formats);
+#ifndef COSROD_HAVE_HDF5
+      if (o->format == COSROD_SC_FORMAT_HDF5)
+        sc_fail(c, v, "format", "hdf5 needs cosrod built with HDF5 (Debian libhdf5-dev; CMake COSROD_WITH_HDF5); use csv");
+#endif
+    }
     sc_pop(c);
   }
   o->every = every;

@@ -245,6 +245,8 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("output", "fields", "list of enums", "", "all", "tip, centerline, frames, strains, curvatures, energy, steps, reactions",
       "[tip, energy]", "which CSV files to write"),
     K("output", "steps", "bool", "", "true", "", "false", "write steps.csv"),
+    K("output", "format", "enum", "", "csv", "csv, hdf5", "hdf5",
+      "csv: one CSV file per table; hdf5: DIR/run.h5 (and vtk/cosrod.vtkhdf), needs HDF5"),
 };
 
 #undef K

@@ -436,6 +436,7 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   kv_num(f, "  ", "every", sc->output.every);
   fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false",
           sc->output.plots ? "true" : "false");
+  if (sc->output.format == COSROD_SC_FORMAT_HDF5) fputs("  format: hdf5\n", f);
   /* output.fields lists the files (steps included); `steps: false` is folded into it */
   static const char *const field_names[] = {"tip",        "centerline", "frames", "strains",
                                             "curvatures", "energy",     "steps",  "reactions"};

@@ -176,7 +176,9 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
       est->matrix_bytes += 8.0 * nv * (5.0 * nv + (double)sc->analysis.count + 10.0);
   }
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
-  est->frame_bytes = out_estimate_frame_bytes(sc, nseg) + nseg * (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0);
+  const int h5 = sc->output.format == COSROD_SC_FORMAT_HDF5;
+  est->frame_bytes = h5 ? out_estimate_frame_bytes_hdf5(sc, nseg)
+                        : out_estimate_frame_bytes(sc, nseg) + nseg * (sc->output.vtk ? VTK_BYTES_PER_SEGMENT : 0.0);
   /* static: t_end is 1, or the last keyframe of a keyframe path */
   double T = sc->analysis.type != COSROD_SC_ANALYSIS_MODES ? sc->analysis.t_end : 1.0;
   double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
@@ -191,7 +193,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     double nf = floor(T / every * (1.0 + 1e-12)) + 2.0; /* t = 0, the output times, t_end */
     est->nframes = nf < 1e15 ? (size_t)nf : (size_t)1e15;
   }
-  est->output_bytes = est->frame_bytes * (double)est->nframes;
+  est->output_bytes = est->frame_bytes * (double)est->nframes + (h5 ? out_estimate_fixed_bytes_hdf5(sc) : 0.0);
   return COSROD_OK;
 }
 
