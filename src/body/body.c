@@ -95,87 +95,6 @@ void cosrod_mbs_free(cosrod_mbs *m) {
   free(m);
 }
 
-void cosrod_mbs_data_free(cosrod_mbs_data *d) {
-  if (!d) return;
-  free(d->kin);
-  free(d->gt);
-  free(d->R);
-  free(d->w);
-  free(d->wd);
-  free(d->h);
-  free(d->hc);
-  free(d->hext);
-  free(d->Jc);
-  free(d->gam);
-  free(d->g);
-  free(d->lam);
-  free(d->T);
-  free(d->bias);
-  free(d->tmp);
-  free(d->tmp2);
-  cosrod_dense_free(d->S);
-  cosrod_dense_free(d->A);
-  cosrod_dense_free(d->D15);
-  free(d->y1);
-  free(d->f0);
-  free(d->f1);
-  free(d->dfj);
-  free(d->Jbuf);
-  free(d->dep), free(d->ind), free(d->dep_old), free(d->ind_old), free(d->dep_new), free(d->ind_new);
-  free(d->iw);
-  free(d->wsave);
-  mbs_tan_free(d->tan, d->m->nb);
-  free(d);
-}
-
-cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
-  cosrod_mbs_data *d = calloc(1, sizeof *d);
-  if (!d) return NULL;
-  size_t nw = (size_t)m->nw, nc = (size_t)m->nc, nd = (size_t)m->ndof, n = (size_t)m->n;
-  size_t big = nw * (nd > nc ? nd : nc) + nw + 1;
-  d->m = m;
-  d->R = calloc(9 * m->nb + 1, sizeof(double));
-  d->w = calloc(nw + 1, sizeof(double));
-  d->wd = calloc(nw + 1, sizeof(double));
-  d->h = calloc(nw + 1, sizeof(double));
-  d->hc = calloc(nw + 1, sizeof(double));
-  d->hext = calloc(nw + 1, sizeof(double));
-  d->Jc = calloc(nc * nw + 1, sizeof(double));
-  d->gam = calloc(nc + 1, sizeof(double));
-  d->gt = calloc(nc + 1, sizeof(double));
-  d->g = calloc(nc + 1, sizeof(double));
-  d->lam = calloc(nc + 1, sizeof(double));
-  d->T = calloc(nw * nd + 1, sizeof(double));
-  d->bias = calloc(nw + 1, sizeof(double));
-  d->tmp = calloc(nw + nc + 16, sizeof(double));
-  d->tmp2 = calloc(big, sizeof(double));
-  d->S = nc ? cosrod_dense_create((int)nc) : NULL;
-  d->A = nd ? cosrod_dense_create((int)nd) : NULL;
-  d->D15 = cosrod_dense_create(15);
-  d->y1 = calloc(n + 1, sizeof(double));
-  d->f0 = calloc(n + 1, sizeof(double));
-  d->f1 = calloc(n + 1, sizeof(double));
-  d->dfj = calloc(3 * n + 1, sizeof(double));
-  d->Jbuf = calloc(n * n + 1, sizeof(double));
-  d->kin = calloc(MBS_KIN_N * m->nkin + 1, sizeof(double));
-  d->dep = calloc(nc + 1, sizeof(int)), d->dep_old = calloc(nc + 1, sizeof(int));
-  d->dep_new = calloc(nc + 1, sizeof(int));
-  d->ind = calloc(nd + 1, sizeof(int)), d->ind_old = calloc(nd + 1, sizeof(int));
-  d->ind_new = calloc(nd + 1, sizeof(int));
-  d->iw = calloc(nw + nc + 2, sizeof(int));
-  d->wsave = calloc(nw + 1, sizeof(double));
-  d->tan = mbs_tan_create(m);
-  if (!d->R || !d->w || !d->wd || !d->h || !d->hc || !d->hext || !d->Jc || !d->gam || !d->gt || !d->g || !d->lam || !d->T ||
-      !d->bias || !d->tmp || !d->tmp2 || (nc && !d->S) || (nd && !d->A) || !d->D15 || !d->y1 || !d->f0 ||
-      !d->f1 || !d->dfj || !d->Jbuf || !d->kin || !d->dep || !d->dep_old || !d->dep_new || !d->ind || !d->ind_old ||
-      !d->ind_new || !d->iw || !d->wsave || !d->tan) {
-    cosrod_mbs_data_free(d);
-    return NULL;
-  }
-  mbs_partition_reset(m, d);
-  return d;
-}
-
 /* Add the constraint rows of joint j ([L] Table 2). */
 /* The rows of joint j (cosrod_joint_rows, body_joint.c) appended to m->rows. */
 static int add_rows(cosrod_mbs *m, int j, const double *Rb0, const double *Ra0, const double axis[3],
@@ -204,49 +123,10 @@ static const char *body_name(const cosrod_mbs *m, int b) {
   return b <= -2 ? "kinematic frame" : b < 0 ? "ground" : m->bodies[b].name;
 }
 
-cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
-  if (st) *st = COSROD_OK;
-  if (err && errlen) err[0] = '\0';
-  if (!def || def->nbodies == 0 || (def->nkin && !def->kin_fn)) {
-    if (def && def->kin_free) def->kin_free(def->kin_user);
-    fail(st, err, errlen, COSROD_ERR_INVALID, "bodies: at least one body is needed");
-    return NULL;
-  }
-  cosrod_mbs *m = calloc(1, sizeof *m);
-  if (!m) {
-    if (def->kin_free) def->kin_free(def->kin_user);
-    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
-    return NULL;
-  }
-  m->nkin = def->nkin, m->kin_fn = def->kin_fn, m->kin_user = def->kin_user, m->kin_free = def->kin_free;
-  size_t nb = def->nbodies;
-  m->nb = nb;
-  m->nl = def->nloads;
-  m->nbu = def->nbushings;
-  m->nj = def->njoints;
-  m->bodies = calloc(nb, sizeof *m->bodies);
-  m->loads = calloc(m->nl + 1, sizeof *m->loads);
-  m->bushings = calloc(m->nbu + 1, sizeof *m->bushings);
-  m->joints = calloc(m->nj + 1, sizeof *m->joints);
-  m->rows = calloc(6 * m->nj + 1, sizeof *m->rows);
-  m->dep = calloc(6 * m->nj + 1, sizeof *m->dep);
-  m->ind = calloc(6 * nb + 1, sizeof *m->ind);
-  cosrod_mbs_data *d = NULL;
-  if (!m->bodies || !m->loads || !m->bushings || !m->joints || !m->rows || !m->dep || !m->ind) {
-    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
-    goto bad;
-  }
-  cosrod_vec3_copy(m->gravity, def->gravity);
-  m->body_form = def->body_form;
-  m->joint_form = def->joint_form;
-  m->bg_omega = def->baumgarte_omega;
-  m->bg_r = def->baumgarte_r;
-  if (m->joint_form == COSROD_JOINTS_NULLSPACE && m->body_form == COSROD_BODY_ABSOLUTE) {
-    fail(st, err, errlen, COSROD_ERR_INVALID,
-         "solver: null-space joints need the null-space body formulation (absolute bodies use multipliers)");
-    goto bad;
-  }
-  /* bodies */
+/* Bodies: mass, principal inertia and frame, parametrisation, offsets and
+ * the initial pose and twist in the internal frame. */
+static int add_bodies(cosrod_mbs *m, const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
+  size_t nb = m->nb;
   int off = 0;
   for (size_t i = 0; i < nb; ++i) {
     const cosrod_body_def *bd = &def->bodies[i];
@@ -257,7 +137,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       snprintf(b->name, sizeof b->name, "%zu", i);
     if (!(bd->mass > 0.0) || !isfinite(bd->mass)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "body '%s': mass must be positive", b->name);
-      goto bad;
+      return -1;
     }
     b->mass = bd->mass;
     if (bd->full_tensor) {
@@ -271,7 +151,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       if (!(b->inertia[k] > 0.0) || b->inertia[k] > 0.5 * tr * (1.0 + 1e-12)) {
         fail(st, err, errlen, COSROD_ERR_INVALID,
              "body '%s': principal inertias must be positive and satisfy the triangle inequality", b->name);
-        goto bad;
+        return -1;
       }
       b->euler[k] = 0.5 * tr - b->inertia[k];
     }
@@ -285,7 +165,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     double qu[4], Ru[9];
     if (cosrod_quat_normalise(qu, bd->quaternion) == 0.0) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "body '%s': zero orientation quaternion", b->name);
-      goto bad;
+      return -1;
     }
     cosrod_quat_to_matrix(Ru, qu);
     mat_mul(b->R0, Ru, b->Q);
@@ -308,18 +188,23 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     else if (cosrod_quat_to_euler313(b->r0, p) != COSROD_OK) {
       fail(st, err, errlen, COSROD_ERR_KINEMATIC,
            "body '%s': euler-angles at gimbal lock (theta2 = 0 or pi) at t = 0", b->name);
-      goto bad;
+      return -1;
     }
   }
   m->nq = off;
   m->nw = 6 * (int)nb;
-  /* loads */
+  return 0;
+}
+
+/* Applied loads ([L] §5): body, kind, frame and time profile. */
+static int add_loads(cosrod_mbs *m, const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
+  size_t nb = m->nb;
   for (size_t i = 0; i < m->nl; ++i) {
     const cosrod_body_load_def *ld = &def->loads[i];
     mbs_load *l = &m->loads[i];
     if (ld->body < 0 || (size_t)ld->body >= nb) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "load %zu: body index %d out of range", i, ld->body);
-      goto bad;
+      return -1;
     }
     const mbs_body *b = &m->bodies[ld->body];
     l->body = ld->body;
@@ -330,7 +215,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     l->t1 = ld->t1;
     if (l->profile == COSROD_BODY_LOAD_RAMP && !(l->t1 > l->t0)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "load %zu: ramp needs t1 > t0", i);
-      goto bad;
+      return -1;
     }
     matT_vec(l->at, b->Q, ld->at);
     if (l->frame == COSROD_BODY_LOAD_BODY)
@@ -339,7 +224,13 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       cosrod_vec3_copy(l->value, ld->value);
     if (l->profile != COSROD_BODY_LOAD_CONSTANT) m->time_dependent = 1;
   }
-  /* bushings */
+  return 0;
+}
+
+/* Bushings: the sides in the internal frames (ground first: swapped). */
+static int add_bushings(cosrod_mbs *m, const cosrod_mbs_def *def, cosrod_status *st, char *err,
+                        size_t errlen) {
+  size_t nb = m->nb;
   for (size_t i = 0; i < m->nbu; ++i) {
     cosrod_bushing_def bsw = def->bushings[i];
     if (bsw.body[0] < 0) { /* ground first: swap the sides (the force law is symmetric) */
@@ -353,7 +244,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
       int b = bd->body[s];
       if (b < -1 - (int)m->nkin || b >= (int)nb || (s == 0 && b < 0)) {
         fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: invalid body index %d", i, b);
-        goto bad;
+        return -1;
       }
       bu->body[s] = b;
       if (b >= 0) {
@@ -372,14 +263,19 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     }
     if (bd->k < 0 || bd->c < 0 || bd->k_rot < 0 || bd->c_rot < 0) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "bushing %zu: negative stiffness or damping", i);
-      goto bad;
+      return -1;
     }
     bu->k = bd->k;
     bu->c = bd->c;
     bu->k_rot = bd->k_rot;
     bu->c_rot = bd->c_rot;
   }
-  /* joints */
+  return 0;
+}
+
+/* Joints: sides, axes in the internal frames and the constraint rows. */
+static int add_joints(cosrod_mbs *m, const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
+  size_t nb = m->nb;
   for (size_t j = 0; j < m->nj; ++j) {
     const cosrod_joint_def *jd = &def->joints[j];
     mbs_joint *jt = &m->joints[j];
@@ -387,17 +283,19 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     const int lo = -1 - (int)m->nkin;
     if (b0 < lo || b0 >= (int)nb || b1 < lo || b1 >= (int)nb || b0 == b1 || (b0 < 0 && b1 < 0)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: invalid bodies (%d, %d)", j, b0, b1);
-      goto bad;
+      return -1;
     }
     const int kin = b0 <= -2 ? b0 : b1 <= -2 ? b1 : 0; /* a kinematic side: g(q, t) */
     if (kin && m->joint_form != COSROD_JOINTS_MULTIPLIERS) {
-      fail(st, err, errlen, COSROD_ERR_INVALID,
-           "joint %zu: a side on a kinematic (prescribed-motion) frame needs the multiplier joint formulation", j);
-      goto bad;
+      fail(
+          st, err, errlen, COSROD_ERR_INVALID,
+          "joint %zu: a side on a kinematic (prescribed-motion) frame needs the multiplier joint formulation",
+          j);
+      return -1;
     }
     if ((int)jd->type < 0 || jd->type > COSROD_JOINT_FIXED) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: unknown type", j);
-      goto bad;
+      return -1;
     }
     jt->type = jd->type;
     double axis[3], ax2[3];
@@ -407,7 +305,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     if (cosrod_vec3_norm(ain) == 0.0 ||
         (jd->type == COSROD_JOINT_UNIVERSAL && cosrod_vec3_norm(jd->axis2) == 0.0)) {
       fail(st, err, errlen, COSROD_ERR_INVALID, "joint %zu: zero axis", j);
-      goto bad;
+      return -1;
     }
     const double *Ra0, *Rb0;
     static const double Id[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -454,23 +352,57 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     if (cosrod_vec3_norm(ax2) > 0) cosrod_vec3_normalise(ax2, ax2);
     add_rows(m, (int)j, Rb0, Ra0, axis, ax2);
   }
-  m->ndof = m->nw - m->nc;
-  if (m->ndof < 0) {
-    fail(st, err, errlen, COSROD_ERR_INVALID, "joints: more constraints (%d) than body coordinates (%d)",
-         m->nc, m->nw);
-    goto bad;
+  return 0;
+}
+
+/* Consistent initial twists at the raw initial state in d (multiplier form):
+ * w <- w - M^-1 J^T (J M^-1 J^T)^-1 (J w + g_t).  Returns 1 or 0. */
+static int consistent_twists(cosrod_mbs *m, cosrod_mbs_data *d, cosrod_status *st, char *err, size_t errlen) {
+  size_t nb = m->nb;
+  int ok = 1;
+  const int nc = m->nc;
+  if (nc <= 0) return ok;
+  memset(d->tmp, 0, (size_t)m->nw * sizeof(double));
+  double save_r = m->bg_r, save_o = m->bg_omega;
+  m->bg_r = m->bg_omega = 0.0;
+  /* with h = 0, gamma = 0: lambda = S^-1 (J M^-1 0 + 0) -> use rhs = -J w */
+  for (int i = 0; i < m->nc; ++i) d->gam[i] = 0.0, d->g[i] = 0.0;
+  double *Jw = calloc((size_t)nc, sizeof *Jw);
+  if (!Jw) ok = 0;
+  for (int i = 0; ok && i < m->nc; ++i) {
+    double s = 0.0;
+    for (int j = 0; j < m->nw; ++j) s += d->Jc[i + m->nc * j] * d->w[j];
+    Jw[i] = s;
   }
-  if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
-    m->n = m->nq + m->ndof;
-  } else {
-    int vo = m->nq;
-    for (size_t i = 0; i < nb; ++i) {
-      m->bodies[i].voff = vo;
-      vo += m->bodies[i].nv;
+  /* multiplier solve with gamma := J w + g_t gives hc = -J^T S^-1 (J w + g_t) */
+  for (int i = 0; ok && i < m->nc; ++i) Jw[i] += d->gt[i];
+  if (ok) {
+    memcpy(d->gam, Jw, (size_t)m->nc * sizeof(double));
+    if (mbs_solve_multipliers(m, d)) {
+      fail(st, err, errlen, COSROD_ERR_KINEMATIC, "joints: redundant or singular joint constraints at t = 0");
+      ok = 0;
     }
-    m->n = vo;
   }
-  /* initial checks with a scratch data object: constraints and partition */
+  if (ok)
+    for (size_t i = 0; i < nb; ++i)
+      for (int k = 0; k < 6; ++k) {
+        double mk = k < 3 ? m->bodies[i].mass : m->bodies[i].inertia[k - 3];
+        double dw = d->hc[6 * i + k] / mk;
+        if (k < 3)
+          m->bodies[i].v0[k] += dw;
+        else
+          m->bodies[i].om0[k - 3] += dw;
+      }
+  free(Jw);
+  m->bg_r = save_r, m->bg_omega = save_o;
+  return ok;
+}
+
+/* Initial checks with a scratch data object: constraint residuals, consistent
+ * twists and (null space) the partition.  Returns 0 or -1. */
+static int initial_checks(cosrod_mbs *m, cosrod_status *st, char *err, size_t errlen) {
+  size_t nb = m->nb;
+  cosrod_mbs_data *d = NULL;
   int ndof_save = m->ndof;
   cosrod_joint_form jf = m->joint_form;
   m->joint_form = COSROD_JOINTS_MULTIPLIERS; /* evaluate J at the raw initial twists */
@@ -483,7 +415,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
   int *abs_flags = calloc(nb, sizeof *abs_flags);
   if (!abs_flags) {
     fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
-    goto bad;
+    return -1;
   }
   for (size_t i = 0; i < nb; ++i) abs_flags[i] = m->bodies[i].absolute, m->bodies[i].absolute = 0;
   d = cosrod_mbs_data_create(m);
@@ -510,43 +442,7 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
         ok = 0;
         break;
       }
-    /* consistent initial twists: w <- w - M^-1 J^T (J M^-1 J^T)^-1 J w */
-    if (ok && m->nc > 0) {
-      memset(d->tmp, 0, (size_t)m->nw * sizeof(double));
-      double save_r = m->bg_r, save_o = m->bg_omega;
-      m->bg_r = m->bg_omega = 0.0;
-      /* with h = 0, gamma = 0: lambda = S^-1 (J M^-1 0 + 0) -> use rhs = -J w */
-      for (int i = 0; i < m->nc; ++i) d->gam[i] = 0.0, d->g[i] = 0.0;
-      double *Jw = calloc((size_t)m->nc, sizeof *Jw);
-      if (!Jw) ok = 0;
-      for (int i = 0; ok && i < m->nc; ++i) {
-        double s = 0.0;
-        for (int j = 0; j < m->nw; ++j) s += d->Jc[i + m->nc * j] * d->w[j];
-        Jw[i] = s;
-      }
-      /* multiplier solve with gamma := J w + g_t gives hc = -J^T S^-1 (J w + g_t) */
-      for (int i = 0; ok && i < m->nc; ++i) Jw[i] += d->gt[i];
-      if (ok) {
-        memcpy(d->gam, Jw, (size_t)m->nc * sizeof(double));
-        if (mbs_solve_multipliers(m, d)) {
-          fail(st, err, errlen, COSROD_ERR_KINEMATIC,
-               "joints: redundant or singular joint constraints at t = 0");
-          ok = 0;
-        }
-      }
-      if (ok)
-        for (size_t i = 0; i < nb; ++i)
-          for (int k = 0; k < 6; ++k) {
-            double mk = k < 3 ? m->bodies[i].mass : m->bodies[i].inertia[k - 3];
-            double dw = d->hc[6 * i + k] / mk;
-            if (k < 3)
-              m->bodies[i].v0[k] += dw;
-            else
-              m->bodies[i].om0[k - 3] += dw;
-          }
-      free(Jw);
-      m->bg_r = save_r, m->bg_omega = save_o;
-    }
+    if (ok && m->nc > 0) ok = consistent_twists(m, d, st, err, errlen);
     if (ok && jf == COSROD_JOINTS_NULLSPACE && m->nc > 0 &&
         mbs_partition_select(m->nc, m->nw, d->Jc, d->tmp2, d->iw, m->dep, m->ind)) {
       fail(st, err, errlen, COSROD_ERR_KINEMATIC, "joints: redundant or singular joint constraints at t = 0");
@@ -571,33 +467,74 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
     int vo = m->nq;
     for (size_t i = 0; i < nb; ++i) m->bodies[i].voff = vo, vo += m->bodies[i].nv;
   }
-  if (!ok) goto bad;
-  return m;
-bad:
-  cosrod_mbs_data_free(d);
-  cosrod_mbs_free(m);
-  return NULL;
+  return ok ? 0 : -1;
 }
 
-int cosrod_mbs_n(const cosrod_mbs *m) { return m->n; }
-int cosrod_mbs_nq(const cosrod_mbs *m) { return m->nq; }
-int cosrod_mbs_ndof(const cosrod_mbs *m) { return m->ndof; }
-int cosrod_mbs_nconstr(const cosrod_mbs *m) { return m->nc; }
-size_t cosrod_mbs_nbodies(const cosrod_mbs *m) { return m->nb; }
-int cosrod_mbs_pos_offset(const cosrod_mbs *m, size_t b) { return m->bodies[b].qoff; }
-int cosrod_mbs_vel_offset(const cosrod_mbs *m, size_t b) { return m->bodies[b].voff; }
-cosrod_body_param cosrod_mbs_body_param(const cosrod_mbs *m, size_t b) { return m->bodies[b].param; }
-const char *cosrod_mbs_data_message(const cosrod_mbs_data *d) { return d->msg; }
-const char *cosrod_body_param_name(cosrod_body_param p) {
-  switch (p) {
-    case COSROD_BODY_QUATERNION:
-      return "quaternion";
-    case COSROD_BODY_DIRECTORS:
-      return "directors";
-    case COSROD_BODY_EULER313:
-      return "euler-angles";
+cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
+  if (st) *st = COSROD_OK;
+  if (err && errlen) err[0] = '\0';
+  if (!def || def->nbodies == 0 || (def->nkin && !def->kin_fn)) {
+    if (def && def->kin_free) def->kin_free(def->kin_user);
+    fail(st, err, errlen, COSROD_ERR_INVALID, "bodies: at least one body is needed");
+    return NULL;
   }
-  return "?";
+  cosrod_mbs *m = calloc(1, sizeof *m);
+  if (!m) {
+    if (def->kin_free) def->kin_free(def->kin_user);
+    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  m->nkin = def->nkin, m->kin_fn = def->kin_fn, m->kin_user = def->kin_user, m->kin_free = def->kin_free;
+  size_t nb = def->nbodies;
+  m->nb = nb;
+  m->nl = def->nloads;
+  m->nbu = def->nbushings;
+  m->nj = def->njoints;
+  m->bodies = calloc(nb, sizeof *m->bodies);
+  m->loads = calloc(m->nl + 1, sizeof *m->loads);
+  m->bushings = calloc(m->nbu + 1, sizeof *m->bushings);
+  m->joints = calloc(m->nj + 1, sizeof *m->joints);
+  m->rows = calloc(6 * m->nj + 1, sizeof *m->rows);
+  m->dep = calloc(6 * m->nj + 1, sizeof *m->dep);
+  m->ind = calloc(6 * nb + 1, sizeof *m->ind);
+  if (!m->bodies || !m->loads || !m->bushings || !m->joints || !m->rows || !m->dep || !m->ind) {
+    fail(st, err, errlen, COSROD_ERR_NOMEM, "out of memory");
+    goto bad;
+  }
+  cosrod_vec3_copy(m->gravity, def->gravity);
+  m->body_form = def->body_form;
+  m->joint_form = def->joint_form;
+  m->bg_omega = def->baumgarte_omega;
+  m->bg_r = def->baumgarte_r;
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE && m->body_form == COSROD_BODY_ABSOLUTE) {
+    fail(st, err, errlen, COSROD_ERR_INVALID,
+         "solver: null-space joints need the null-space body formulation (absolute bodies use multipliers)");
+    goto bad;
+  }
+  if (add_bodies(m, def, st, err, errlen) || add_loads(m, def, st, err, errlen) ||
+      add_bushings(m, def, st, err, errlen) || add_joints(m, def, st, err, errlen))
+    goto bad;
+  m->ndof = m->nw - m->nc;
+  if (m->ndof < 0) {
+    fail(st, err, errlen, COSROD_ERR_INVALID, "joints: more constraints (%d) than body coordinates (%d)",
+         m->nc, m->nw);
+    goto bad;
+  }
+  if (m->joint_form == COSROD_JOINTS_NULLSPACE) {
+    m->n = m->nq + m->ndof;
+  } else {
+    int vo = m->nq;
+    for (size_t i = 0; i < nb; ++i) {
+      m->bodies[i].voff = vo;
+      vo += m->bodies[i].nv;
+    }
+    m->n = vo;
+  }
+  if (initial_checks(m, st, err, errlen)) goto bad;
+  return m;
+bad:
+  cosrod_mbs_free(m);
+  return NULL;
 }
 
 void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y) {

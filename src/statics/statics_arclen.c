@@ -40,8 +40,7 @@
 #include <time.h>
 
 #include "cosrod/band.h"
-#include "cosrod/statics.h"
-#include "statics/statics_internal.h"
+#include "statics/statics_arclen.h"
 
 cosrod_statics_arc_options cosrod_statics_arc_default_options(void) {
   cosrod_statics_arc_options o;
@@ -58,22 +57,8 @@ static double wall_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-typedef struct arc_ws {
-  cosrod_statics *s;
-  double t;        /* fixed pseudo-time */
-  double psi2;     /* ψ² (weighted norm units) */
-  double lref2;    /* square of the normalising length */
-  double *tu;      /* (nv) tangent, displacement part (unit in the normalised norm with tl) */
-  double tl;       /* tangent, λ part */
-  double *a, *b;   /* (nv) the two solutions of a bordered iteration */
-  double *sec;     /* (nv) chart secant of a step */
-  double *g;       /* (nv) ∂r/∂λ */
-  double *qc, *qw; /* (nq) converged and working states */
-  double *qx;      /* (nq) interpolated state (critical point, landing) */
-} arc_ws;
-
 /* Weighted inner product of displacement parts (unnormalised). */
-static double wdot(const cosrod_statics *s, const double *x, const double *y) {
+double statics_arc_wdot(const cosrod_statics *s, const double *x, const double *y) {
   double d = 0.0;
   for (int i = 0; i < s->nv; ++i) d += s->wnorm[i] * s->wnorm[i] * x[i] * y[i];
   return d;
@@ -90,7 +75,7 @@ static cosrod_status dr_dlambda(arc_ws *w, double lambda, const double *q) {
 
 /* Tangent at a converged (q, λ) with s->J factored there: v = -J⁻¹ ∂r/∂λ into
  * w->a; returns |(v, 1)|² in the weighted norm (unnormalised, ψ² included). */
-static cosrod_status tangent_raw(arc_ws *w, double lambda, const double *q, double *n2) {
+cosrod_status statics_arc_tangent_raw(arc_ws *w, double lambda, const double *q, double *n2) {
   cosrod_statics *s = w->s;
   cosrod_status st = statics_residual(s, w->t, lambda, q, s->r, NULL);
   if (st == COSROD_OK) st = dr_dlambda(w, lambda, q);
@@ -99,7 +84,7 @@ static cosrod_status tangent_raw(arc_ws *w, double lambda, const double *q, doub
   cosrod_band_solve(s->J, w->a);
   for (int i = 0; i < s->nv; ++i)
     if (!isfinite(w->a[i])) return COSROD_ERR_NONFINITE;
-  *n2 = wdot(s, w->a, w->a) + w->psi2;
+  *n2 = statics_arc_wdot(s, w->a, w->a) + w->psi2;
   return COSROD_OK;
 }
 
@@ -115,7 +100,7 @@ static double limit_factor(const cosrod_statics *s, double *dv) {
 }
 
 /* Normal-plane corrector from the predicted (q, *lambda) (in place). */
-static cosrod_status arc_correct(arc_ws *w, double *q, double *lambda, int *iters, double *res) {
+cosrod_status statics_arc_correct(arc_ws *w, double *q, double *lambda, int *iters, double *res) {
   cosrod_statics *s = w->s;
   const int nv = s->nv;
   double sc = 0.0, sc0 = 0.0;
@@ -135,9 +120,9 @@ static cosrod_status arc_correct(arc_ws *w, double *q, double *lambda, int *iter
     for (int i = 0; i < nv; ++i) w->a[i] = -s->r[i], w->b[i] = -w->g[i];
     cosrod_band_solve(s->J, w->a);
     cosrod_band_solve(s->J, w->b);
-    double den = wdot(s, w->tu, w->b) + w->psi2 * w->tl;
+    double den = statics_arc_wdot(s, w->tu, w->b) + w->psi2 * w->tl;
     if (!(fabs(den) > 0.0)) return COSROD_ERR_SINGULAR;
-    double dl = -wdot(s, w->tu, w->a) / den;
+    double dl = -statics_arc_wdot(s, w->tu, w->a) / den;
     double wn = 0.0;
     for (int i = 0; i < nv; ++i) {
       w->a[i] += dl * w->b[i];
@@ -153,149 +138,7 @@ static cosrod_status arc_correct(arc_ws *w, double *q, double *lambda, int *iter
   }
 }
 
-/* λ extremum of the cubic Hermite interpolant on [0, h] with values l0, l1
- * and slopes d0, d1 (opposite signs): θ in [0, 1] of the root of λ'. */
-static double hermite_extremum(double l0, double l1, double d0, double d1, double h, double *lam) {
-  double A = 6.0 * (l0 - l1) + 3.0 * h * (d0 + d1);
-  double B = 6.0 * (l1 - l0) - h * (4.0 * d0 + 2.0 * d1);
-  double C = h * d0;
-  double th = 0.5;
-  if (fabs(A) < 1e-14 * (fabs(B) + fabs(C))) {
-    th = B != 0.0 ? -C / B : 0.5;
-  } else {
-    double disc = sqrt(fmax(B * B - 4.0 * A * C, 0.0));
-    double r1 = (-B + disc) / (2.0 * A), r2 = (-B - disc) / (2.0 * A);
-    /* the root between the slopes' sign change: λ'(0) = C, λ'(1) = A + B + C */
-    th = (r1 >= -1e-12 && r1 <= 1.0 + 1e-12) ? r1 : r2;
-  }
-  th = fmin(fmax(th, 0.0), 1.0);
-  double h00 = 2 * th * th * th - 3 * th * th + 1, h10 = th * th * th - 2 * th * th + th;
-  double h01 = -2 * th * th * th + 3 * th * th, h11 = th * th * th - th * th;
-  *lam = h00 * l0 + h10 * h * d0 + h01 * l1 + h11 * h * d1;
-  return th;
-}
-
-/* qx = qc ⊕ θ sec. */
-static void interpolate(arc_ws *w, double th) {
-  cosrod_statics *s = w->s;
-  memcpy(w->qx, w->qc, sizeof(double) * (size_t)s->nq);
-  for (int i = 0; i < s->nv; ++i) w->b[i] = th * w->sec[i];
-  cosrod_statics_apply(s, w->qx, w->b);
-}
-
-/* Bifurcation inside the step qc (λ = lc, index neg_c) -> qc ⊕ sec (λ = lc +
- * dls): bisection on θ of the index of the equilibrium at λ(θ) = lc + θ dls
- * (Newton at fixed λ from qc ⊕ θ sec) to 1e-8 of the step; the state at
- * the last θ before the change is left in w->qx.  Returns θ. */
-static double refine_bifurcation(arc_ws *w, double lc, double dls, int neg_c) {
-  cosrod_statics *s = w->s;
-  double lo = 0.0, hi = 1.0;
-  while (hi - lo > 1e-8) {
-    double th = 0.5 * (lo + hi);
-    memcpy(w->qx, w->qc, sizeof(double) * (size_t)s->nq);
-    for (int i = 0; i < s->nv; ++i) w->b[i] = th * w->sec[i];
-    cosrod_statics_apply(s, w->qx, w->b);
-    int it = 0, neg = 0;
-    double res = 0.0;
-    if (statics_equilibrium_mu(s, w->t, lc + th * dls, w->qx, &it, &res) != COSROD_OK ||
-        statics_factor_index(s, w->t, lc + th * dls, w->qx, &neg) != COSROD_OK)
-      break; /* keep the bracket found so far */
-    if (neg == neg_c)
-      lo = th;
-    else
-      hi = th;
-  }
-  double th = 0.5 * (lo + hi);
-  memcpy(w->qx, w->qc, sizeof(double) * (size_t)s->nq);
-  for (int i = 0; i < s->nv; ++i) w->b[i] = th * w->sec[i];
-  cosrod_statics_apply(s, w->qx, w->b);
-  int it = 0;
-  double res = 0.0;
-  if (statics_equilibrium_mu(s, w->t, lc + th * dls, w->qx, &it, &res) != COSROD_OK) interpolate(w, th);
-  return th;
-}
-
-/* Equilibrium on the hyperplane normal to the step's secant (sec, dls)
- * through qc ⊕ θ sec, λ = lc + θ dls (Riks corrector, into w->qx, *lam),
- * and its slope dλ/ds there (tangent oriented along the secant, normalised
- * metric).  Uses w->a, w->b, w->g, s->J; w->tu / w->tl are kept. */
-static cosrod_status slope_at(arc_ws *w, double lc, double dls, double th, double *lam, double *slope) {
-  cosrod_statics *s = w->s;
-  double *tu = w->tu, tl = w->tl;
-  interpolate(w, th);
-  *lam = lc + th * dls;
-  w->tu = w->sec, w->tl = dls;
-  int it = 0, neg = 0;
-  double res = 0.0, n2 = 0.0;
-  cosrod_status st = arc_correct(w, w->qx, lam, &it, &res);
-  w->tu = tu, w->tl = tl;
-  if (st == COSROD_OK) st = statics_factor_index(s, w->t, *lam, w->qx, &neg);
-  if (st == COSROD_OK) st = tangent_raw(w, *lam, w->qx, &n2);
-  if (st != COSROD_OK) return st;
-  double sg = wdot(s, w->a, w->sec) + w->psi2 * dls >= 0.0 ? 1.0 : -1.0;
-  *slope = sg / sqrt(n2 / w->lref2);
-  return COSROD_OK;
-}
-
-/* Limit point inside the step qc (λ = lc, slope d0) -> qc ⊕ sec (λ = lc +
- * dls, slope d1 of opposite sign): the root of the slope dλ/ds along the
- * path, by the Illinois variant of regula falsi on θ (the equilibria on the
- * hyperplanes normal to the secant sweep the step), from the Hermite
- * estimate θ_h, until the bracket is below 1e-10 of the step or the slope
- * below 1e-12 of the end slopes.  λ is stationary there, so *lam (the
- * equilibrium's λ) is exact up to the Newton tolerance (the cubic Hermite
- * extremum alone errs by O(Δs⁴)).  On success the state is in w->qx and θ
- * is returned; -1 if an equilibrium failed (the caller keeps the Hermite
- * estimate). */
-static double refine_limit(arc_ws *w, double lc, double dls, double d0, double d1, double th_h, double *lam) {
-  double lo = 0.0, hi = 1.0, flo = d0, fhi = d1, th = th_h, f = 0.0, l = 0.0;
-  const double ftol = 1e-12 * fmax(fabs(d0), fabs(d1));
-  int side = 0;
-  for (int k = 0; k < 60; ++k) {
-    if (!(th > lo && th < hi)) th = 0.5 * (lo + hi);
-    if (slope_at(w, lc, dls, th, &l, &f) != COSROD_OK) return -1.0;
-    *lam = l;
-    if (fabs(f) <= ftol || hi - lo <= 1e-10) return th;
-    if ((f > 0.0) == (flo > 0.0)) {
-      lo = th, flo = f;
-      if (side == -1) fhi *= 0.5;
-      side = -1;
-    } else {
-      hi = th, fhi = f;
-      if (side == 1) flo *= 0.5;
-      side = 1;
-    }
-    th = lo + (hi - lo) * flo / (flo - fhi);
-  }
-  return th;
-}
-
-/* Critical mode at the bifurcation state w->qx (load factor lam): two steps
- * of inverse iteration with the LU of the (nearly singular) stiffness there
- * from a fixed start vector, into w->tu as a unit vector of the normalised
- * arc-length norm, largest entry positive. */
-static cosrod_status critical_mode(arc_ws *w, double lam) {
-  cosrod_statics *s = w->s;
-  int neg = 0;
-  cosrod_status st = statics_factor_index(s, w->t, lam, w->qx, &neg);
-  if (st != COSROD_OK) return st;
-  for (int i = 0; i < s->nv; ++i) w->tu[i] = sin(0.7 * i + 0.3) / s->wnorm[i];
-  for (int k = 0; k < 2; ++k) {
-    cosrod_band_solve(s->J, w->tu);
-    double m = 0.0;
-    for (int i = 0; i < s->nv; ++i) m = fmax(m, fabs(w->tu[i]));
-    if (!(m > 0.0) || !isfinite(m)) return COSROD_ERR_SINGULAR;
-    for (int i = 0; i < s->nv; ++i) w->tu[i] /= m;
-  }
-  int imax = 0;
-  for (int i = 1; i < s->nv; ++i)
-    if (fabs(w->tu[i] * s->wnorm[i]) > fabs(w->tu[imax] * s->wnorm[imax])) imax = i;
-  double n = sqrt(wdot(s, w->tu, w->tu) / w->lref2) * (w->tu[imax] < 0.0 ? -1.0 : 1.0);
-  for (int i = 0; i < s->nv; ++i) w->tu[i] /= n;
-  return COSROD_OK;
-}
-
-static void add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
+void statics_arc_add_counts(cosrod_statics *s, cosrod_statics_stats *st) {
   st->newton += s->nnewton;
   st->jacobians += s->njac;
   st->residuals += s->nres;
@@ -316,7 +159,7 @@ cosrod_status cosrod_statics_arclength_reserve(cosrod_statics *s) {
 static cosrod_status metric_start(arc_ws *w, double lambda, const double *q, double dir) {
   double n2 = 0.0;
   w->psi2 = 0.0;
-  cosrod_status st = tangent_raw(w, lambda, q, &n2);
+  cosrod_status st = statics_arc_tangent_raw(w, lambda, q, &n2);
   if (st != COSROD_OK) return st;
   w->psi2 = n2 > 0.0 ? n2 : 1.0;
   w->lref2 = n2 + w->psi2;
@@ -341,8 +184,111 @@ static cosrod_status jump_start(arc_ws *w, double l0, double l1, double dir, int
   if (st == COSROD_OK) st = statics_factor_index(s, w->t, l1, w->qw, neg);
   if (st != COSROD_OK) return st;
   statics_chart_diff(s, w->qc, w->qw, w->sec); /* the jump's length in the start's metric */
-  *h = sqrt((wdot(s, w->sec, w->sec) + w->psi2 * (l1 - l0) * (l1 - l0)) / w->lref2);
+  *h = sqrt((statics_arc_wdot(s, w->sec, w->sec) + w->psi2 * (l1 - l0) * (l1 - l0)) / w->lref2);
   return metric_start(w, l1, w->qw, dir);
+}
+
+/* The target λ_to lies inside the step qc (λ = lc) -> qc ⊕ sec (λ = lc +
+ * dls): land on it under load control from qc ⊕ θ_f sec into w->qw; the
+ * step's chord *h, *iters, *res and the index *neg_n (-1 if unknown) are
+ * updated, a critical point beyond θ_f is dropped.  If the landing fails,
+ * q and *lambda_out are set to the step's start. */
+static cosrod_status land(arc_ws *w, double lambda_to, double lc, double dls, double th,
+                          cosrod_statics_arc_point *pt, int *neg_n, double *h, int *iters, double *res,
+                          double *q, double *lambda_out, cosrod_statics_stats *stats) {
+  cosrod_statics *s = w->s;
+  double thf = (lambda_to - lc) / dls;
+  if (pt->critical != COSROD_CRITICAL_NONE && th > thf)
+    pt->critical = COSROD_CRITICAL_NONE, pt->q_crit = NULL;
+  memcpy(w->qw, w->qc, sizeof(double) * (size_t)s->nq); /* start of the landing: qc ⊕ θ_f sec */
+  for (int i = 0; i < s->nv; ++i) w->b[i] = thf * w->sec[i];
+  cosrod_statics_apply(s, w->qw, w->b);
+  int it2 = 0;
+  double res2 = 0.0;
+  cosrod_status st = statics_equilibrium_mu(s, w->t, lambda_to, w->qw, &it2, &res2);
+  statics_arc_add_counts(s, stats);
+  if (st != COSROD_OK) {
+    memcpy(q, w->qc, sizeof(double) * (size_t)s->nq);
+    *lambda_out = lc;
+    stats->fail_residual = s->sc_min;
+    return st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED ? st : COSROD_ERR_CONVERGENCE;
+  }
+  st = statics_factor_index(s, w->t, lambda_to, w->qw, neg_n);
+  statics_arc_add_counts(s, stats);
+  if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) return st;
+  if (st != COSROD_OK) *neg_n = -1;
+  *h *= thf;
+  *iters += it2;
+  *res = res2;
+  return COSROD_OK;
+}
+
+/* The first step failed: try jump_start to l1 (one arc0 towards λ_to).
+ * Returns 1 if the jump was accepted (reported through cb; the path goes on
+ * from w->qc at *lc), 0 if not (the step counts as failed), 2 if the run
+ * ends with the status *ret. */
+static int jump_step(arc_ws *w, double lambda_to, double arc0, double dir, int neg_c, double *lc,
+                     double *s_path, cosrod_statics_arc_point *pt, double *q, double *lambda_out,
+                     cosrod_statics_arc_callback cb, void *user, cosrod_statics_stats *stats,
+                     cosrod_status *ret) {
+  cosrod_statics *s = w->s;
+  const size_t bq = sizeof(double) * (size_t)s->nq;
+  const double l1 = dir * (*lc + dir * arc0 - lambda_to) >= 0.0 ? lambda_to : *lc + dir * arc0;
+  int it1 = 0, neg_n = neg_c;
+  double res1 = 0.0, h1 = 0.0;
+  cosrod_status sj = jump_start(w, *lc, l1, dir, &neg_n, &it1, &res1, &h1);
+  statics_arc_add_counts(s, stats);
+  if (sj == COSROD_ERR_CALLBACK || sj == COSROD_ERR_INTERRUPTED) return *ret = sj, 2;
+  if (sj != COSROD_OK || neg_n != neg_c) return 0;
+  *s_path += h1;
+  stats->increments++;
+  if (it1 > stats->max_iterations) stats->max_iterations = it1;
+  stats->t = l1;
+  stats->residual = res1;
+  memset(pt, 0, sizeof *pt);
+  pt->lambda = l1, pt->s = *s_path, pt->index = neg_n, pt->iterations = it1, pt->residual = res1;
+  memcpy(q, w->qw, bq);
+  *lambda_out = l1;
+  if (cb && cb(user, pt, w->qw) != 0) return *ret = COSROD_ERR_INTERRUPTED, 2;
+  if (l1 == lambda_to) return *ret = COSROD_OK, 2;
+  memcpy(w->qc, w->qw, bq);
+  *lc = l1;
+  return 1;
+}
+
+/* Start of a path: the unloaded equilibrium (from q, into q and w->qc), its
+ * stability index *neg and the path metric there. */
+static cosrod_status arc_begin(arc_ws *w, double *q, double dir, int *neg, int *iters, double *res,
+                               cosrod_statics_stats *stats) {
+  cosrod_statics *s = w->s;
+  cosrod_status st = statics_equilibrium_mu(s, w->t, 0.0, q, iters, res);
+  statics_arc_add_counts(s, stats);
+  if (st != COSROD_OK) {
+    stats->fail_residual = s->sc_min;
+    return st;
+  }
+  memcpy(w->qc, q, sizeof(double) * (size_t)s->nq);
+  st = statics_factor_index(s, w->t, 0.0, w->qc, neg);
+  if (st == COSROD_OK) st = metric_start(w, 0.0, w->qc, dir);
+  statics_arc_add_counts(s, stats);
+  return st;
+}
+
+/* Predictor along the unit tangent by arc from (w->qc, lc), then the
+ * normal-plane corrector into (w->qw, *lw), its index *neg and the squared
+ * norm *tn2 of its raw tangent (in w->a). */
+static cosrod_status predict_correct(arc_ws *w, double arc, double lc, double *lw, int *neg, double *tn2,
+                                     int *iters, double *res) {
+  cosrod_statics *s = w->s;
+  memcpy(w->qw, w->qc, sizeof(double) * (size_t)s->nq);
+  for (int i = 0; i < s->nv; ++i) w->b[i] = arc * w->tu[i];
+  double cl = limit_factor(s, w->b);
+  cosrod_statics_apply(s, w->qw, w->b);
+  *lw = lc + cl * arc * w->tl;
+  cosrod_status st = statics_arc_correct(w, w->qw, lw, iters, res);
+  if (st == COSROD_OK) st = statics_factor_index(s, w->t, *lw, w->qw, neg);
+  if (st == COSROD_OK) st = statics_arc_tangent_raw(w, *lw, w->qw, tn2);
+  return st;
 }
 
 static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_options *o,
@@ -354,19 +300,9 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
   const double dir = o->lambda_to >= 0.0 ? 1.0 : -1.0;
   int iters = 0;
   double res = 0.0;
-  /* start: the unloaded equilibrium */
-  cosrod_status st = statics_equilibrium_mu(s, w->t, 0.0, q, &iters, &res);
-  add_counts(s, stats);
-  if (st != COSROD_OK) {
-    stats->fail_residual = s->sc_min;
-    return st;
-  }
   double lc = 0.0;
   int neg_c = 0, jumped = 0;
-  memcpy(w->qc, q, bq);
-  st = statics_factor_index(s, w->t, lc, w->qc, &neg_c);
-  if (st == COSROD_OK) st = metric_start(w, lc, w->qc, dir);
-  add_counts(s, stats);
+  cosrod_status st = arc_begin(w, q, dir, &neg_c, &iters, &res, stats);
   if (st != COSROD_OK) return st;
   const double arc0 = o->arc > 0.0 ? o->arc : 1.0 / s->opt.increments;
   double arc = arc0;
@@ -384,18 +320,10 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
   double arc_next_switch = 0.0; /* arc of the first step along the critical mode */
   while (steps < o->max_steps) {
     if (arc < stats->min_step || stats->min_step == 0.0) stats->min_step = arc;
-    /* predictor along the unit tangent */
-    memcpy(w->qw, w->qc, bq);
-    for (int i = 0; i < nv; ++i) w->b[i] = arc * w->tu[i];
-    double cl = limit_factor(s, w->b);
-    cosrod_statics_apply(s, w->qw, w->b);
-    double lw = lc + cl * arc * w->tl;
+    double lw = lc, tn2 = 0.0;
     int neg_n = neg_c;
-    st = arc_correct(w, w->qw, &lw, &iters, &res);
-    if (st == COSROD_OK) st = statics_factor_index(s, w->t, lw, w->qw, &neg_n);
-    double tn2 = 0.0;
-    if (st == COSROD_OK) st = tangent_raw(w, lw, w->qw, &tn2);
-    add_counts(s, stats);
+    st = predict_correct(w, arc, lc, &lw, &neg_n, &tn2, &iters, &res);
+    statics_arc_add_counts(s, stats);
     if (st == COSROD_ERR_CALLBACK) return st;
     if (st == COSROD_ERR_INTERRUPTED) {
       memcpy(q, w->qc, bq);
@@ -403,27 +331,12 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     }
     if (st != COSROD_OK && steps == 0 && !jumped) { /* from a neutral mechanism (jump_start) */
       jumped = 1;
-      const double l1 = dir * (lc + dir * arc0 - o->lambda_to) >= 0.0 ? o->lambda_to : lc + dir * arc0;
-      int it1 = 0;
-      double res1 = 0.0, h1 = 0.0;
-      cosrod_status sj = jump_start(w, lc, l1, dir, &neg_n, &it1, &res1, &h1);
-      add_counts(s, stats);
-      if (sj == COSROD_ERR_CALLBACK || sj == COSROD_ERR_INTERRUPTED) return sj;
-      if (sj == COSROD_OK && neg_n == neg_c) {
-        s_path += h1;
+      cosrod_status sj = COSROD_OK;
+      int r = jump_step(w, o->lambda_to, arc0, dir, neg_c, &lc, &s_path, &pt, q, lambda_out, cb, user, stats,
+                        &sj);
+      if (r == 2) return sj;
+      if (r == 1) {
         steps++;
-        stats->increments++;
-        if (it1 > stats->max_iterations) stats->max_iterations = it1;
-        stats->t = l1;
-        stats->residual = res1;
-        memset(&pt, 0, sizeof pt);
-        pt.lambda = l1, pt.s = s_path, pt.index = neg_n, pt.iterations = it1, pt.residual = res1;
-        memcpy(q, w->qw, bq);
-        *lambda_out = l1;
-        if (cb && cb(user, &pt, w->qw) != 0) return COSROD_ERR_INTERRUPTED;
-        if (l1 == o->lambda_to) return COSROD_OK;
-        memcpy(w->qc, w->qw, bq);
-        lc = l1;
         arc = arc0;
         continue;
       }
@@ -442,98 +355,28 @@ static cosrod_status arc_run(arc_ws *w, double *q, const cosrod_statics_arc_opti
     /* secant, oriented new tangent (in w->a, unnormalised), chord length */
     statics_chart_diff(s, w->qc, w->qw, w->sec);
     double dls = lw - lc;
-    double h = sqrt((wdot(s, w->sec, w->sec) + w->psi2 * dls * dls) / w->lref2);
+    double h = sqrt((statics_arc_wdot(s, w->sec, w->sec) + w->psi2 * dls * dls) / w->lref2);
     double tn = sqrt(tn2 / w->lref2);
-    double sg = wdot(s, w->a, w->sec) + w->psi2 * dls >= 0.0 ? 1.0 : -1.0;
+    double sg = statics_arc_wdot(s, w->a, w->sec) + w->psi2 * dls >= 0.0 ? 1.0 : -1.0;
     double tl_new = sg / tn;
-    /* slopes dλ/ds (normalised arc) at both ends */
-    double d0 = w->tl, d1 = tl_new;
-    pt.critical = COSROD_CRITICAL_NONE;
-    pt.q_crit = NULL;
     double th = -1.0;
-    int limit_refined = 0;
-    if (d0 * d1 < 0.0) {
-      pt.critical = COSROD_CRITICAL_LIMIT;
-      th = hermite_extremum(lc, lw, d0, d1, h, &pt.lambda_crit);
-      double lr = 0.0, thr = refine_limit(w, lc, dls, d0, d1, th, &lr);
-      /* w->a back to the tangent at the step's end (used below) */
-      st = statics_factor_index(s, w->t, lw, w->qw, &neg_n);
-      if (st == COSROD_OK) st = tangent_raw(w, lw, w->qw, &tn2);
-      add_counts(s, stats);
-      if (st != COSROD_OK) return st;
-      if (thr >= 0.0)
-        th = thr, pt.lambda_crit = lr, limit_refined = 1;
-    } else if (neg_n != neg_c && neg_n >= 0 && neg_c >= 0) {
-      pt.critical = COSROD_CRITICAL_BIFURCATION;
-      th = refine_bifurcation(w, lc, dls, neg_c);
-      pt.lambda_crit = lc + th * dls;
-    }
-    if (pt.critical == COSROD_CRITICAL_LIMIT && !limit_refined) interpolate(w, th);
-    if (pt.critical != COSROD_CRITICAL_NONE) {
-      pt.q_crit = w->qx;
-      pt.s_crit = s_path + th * h;
-    }
+    st = statics_arc_find_critical(w, lc, lw, dls, h, tl_new, neg_c, &neg_n, &tn2, s_path, &pt, &th, stats);
+    if (st != COSROD_OK) return st;
     /* branch switching at the first bifurcation: the point reported is the
      * bifurcation itself, the next predictor goes along the critical mode */
     int switch_now = 0;
     if (pt.critical == COSROD_CRITICAL_BIFURCATION && o->branch_switch && !switched) {
-      st = critical_mode(w, pt.lambda_crit);
-      add_counts(s, stats);
+      st = statics_arc_switch_branch(w, o, &pt, th, neg_c, &lw, &h, &neg_n, &arc_next_switch, &arc_max,
+                                     &switch_now, stats);
       if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) return st;
-      if (st == COSROD_OK) {
-        /* the path metric was scaled on the primary path (e.g. the tiny
-         * axial shortening of a column): restart the arc so that the first
-         * step along the mode moves a vertex by 1 % of the rod or a
-         * segment by 0.01 rad, and let it grow to 4 times that */
-        double ax = 0.0, ar = 0.0, Lmax = 0.0;
-        for (int r = 0; r < s->nparts; ++r) {
-          const statics_part *pr = &s->part[r];
-          const cosrod_rod *rod = pr->rod;
-          Lmax = fmax(Lmax, rod->s[rod->N] - rod->s[0]);
-          for (int n = 0; n <= rod->N; ++n)
-            for (int j = 0; j < rod->nd[n]; ++j) ax = fmax(ax, fabs(w->tu[pr->v0 + rod->vv_ns[n] + j]));
-          for (int k = 0; k < rod->N; ++k)
-            for (int j = 0; j < 3; ++j) ar = fmax(ar, fabs(w->tu[pr->v0 + rod->vs_ns[k] + j]));
-        }
-        double a_sw = fmin(ax > 0.0 ? 0.01 * Lmax / ax : INFINITY, ar > 0.0 ? 0.01 / ar : INFINITY);
-        if (isfinite(a_sw) && a_sw > 0.0) {
-          arc_next_switch = a_sw;
-          if (o->arc_max <= 0.0) arc_max = fmax(arc_max, 4.0 * a_sw);
-        }
-        switch_now = switched = 1;
-        memcpy(w->qw, w->qx, bq);
-        lw = pt.lambda_crit;
-        h *= th;
-        neg_n = neg_c;
-      }
+      if (switch_now) switched = 1;
     }
     /* target reached inside the step: land on λ = lambda_to under load control */
     int done = !switch_now && dir * (lw - o->lambda_to) >= 0.0 && dir * (lc - o->lambda_to) < 0.0;
     if (done) {
-      double thf = (o->lambda_to - lc) / dls;
-      if (pt.critical != COSROD_CRITICAL_NONE && th > thf)
-        pt.critical = COSROD_CRITICAL_NONE, pt.q_crit = NULL;
-      memcpy(w->qw, w->qc, bq); /* start of the landing: qc ⊕ θ_f sec */
-      for (int i = 0; i < nv; ++i) w->b[i] = thf * w->sec[i];
-      cosrod_statics_apply(s, w->qw, w->b);
-      int it2 = 0;
-      double res2 = 0.0;
-      st = statics_equilibrium_mu(s, w->t, o->lambda_to, w->qw, &it2, &res2);
-      add_counts(s, stats);
-      if (st != COSROD_OK) {
-        memcpy(q, w->qc, bq);
-        *lambda_out = lc;
-        stats->fail_residual = s->sc_min;
-        return st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED ? st : COSROD_ERR_CONVERGENCE;
-      }
-      st = statics_factor_index(s, w->t, o->lambda_to, w->qw, &neg_n);
-      add_counts(s, stats);
-      if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) return st;
-      if (st != COSROD_OK) neg_n = -1;
+      st = land(w, o->lambda_to, lc, dls, th, &pt, &neg_n, &h, &iters, &res, q, lambda_out, stats);
+      if (st != COSROD_OK) return st;
       lw = o->lambda_to;
-      h *= thf;
-      iters += it2;
-      res = res2;
     }
     s_path += h;
     steps++;

@@ -73,7 +73,7 @@ struct cosrod_statics {
   double blen, blim;    /* blocks: FD / weight length of δx (smallest Δs of the attached rods), trust region of δx (m) */
   int dead_red;         /* 1: dead loads but for the multipliers (their reduced stiffness is symmetric) */
   struct statics_bred *bred; /* buckling with multipliers: the reduction (statics_buckling_kkt.c), else NULL */
-  struct statics_kcouple *kcpl; /* Kirchhoff ends sharing a block (statics_kirchhoff.c), NULL without */
+  struct statics_kcouple *kcpl; /* Kirchhoff ends sharing a block (statics_kirchhoff_couple.c), NULL without */
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */

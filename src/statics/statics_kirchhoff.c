@@ -43,22 +43,7 @@
 
 #include "cosrod/band.h"
 #include "cosrod/dense.h"
-#include "statics/statics_internal.h"
-
-struct statics_kkt {
-  int m, N;
-  int *ov, *os, *ol; /* (N+1), (N), (N) offsets of x_n, θ_k, λ̂_k in the part's block */
-  double *lam;       /* (N x 3) λ̄_k (N, material; zero in unconstrained components) */
-  double *sig;       /* (N) σ_k (N/m) */
-  double *dir;       /* (N x 9) directors d_a = R e_a of the last residual (row a at 3a) */
-  double *c;         /* (N x 3) c_k = Rᵀ Δx of the last residual */
-  cosrod_band *S;    /* (m N) G M⁻¹ Gᵀ */
-  double *rhs;       /* (m N) */
-  int frozen;        /* 1: the residual uses lam as is (FD stiffness) */
-  const double *er[2]; /* end rows of the least squares (statics_kirchhoff_end_row), or NULL */
-  double em[2];        /* their masses (kg) */
-  double *wcol;        /* (2 x 3 x m N) S⁻¹ U_e of the ends (statics_kirchhoff_couple) */
-};
+#include "statics/statics_kkt.h"
 
 void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double m) {
   if (!p->kkt) return;
@@ -111,9 +96,7 @@ cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   return COSROD_OK;
 }
 
-int statics_kirchhoff_block(const statics_part *p) {
-  return p->nv + (p->kkt ? p->kkt->m * p->kkt->N : 0);
-}
+int statics_kirchhoff_block(const statics_part *p) { return p->nv + (p->kkt ? p->kkt->m * p->kkt->N : 0); }
 
 void statics_kirchhoff_free(statics_part *p) {
   struct statics_kkt *k = p->kkt;
@@ -194,7 +177,8 @@ static cosrod_status least_squares(const statics_part *p, const double *r) {
       ea[a] = 1.0;
       cosrod_vec3_cross(ta, ea, c); /* θ row of g_a: (e_a × c)ᵀ */
       const int nda = lsq_coords(p, j, D + 3 * a, ga[0]), ndb = lsq_coords(p, j + 1, D + 3 * a, ga[1]);
-      const double m0 = lsq_mass(p, j), m1 = lsq_mass(p, j + 1), *r0 = lsq_r(p, j, r), *r1 = lsq_r(p, j + 1, r);
+      const double m0 = lsq_mass(p, j), m1 = lsq_mass(p, j + 1), *r0 = lsq_r(p, j, r),
+                   *r1 = lsq_r(p, j + 1, r);
       /* rhs: G_a M⁻¹ r (G_a = -d_a on x_j, +d_a on x_{j+1}) */
       double v = 0.0;
       for (int i = 0; i < nda; ++i) v -= ga[0][i] * r0[i] / m0;
@@ -360,148 +344,12 @@ static void add_hessian(cosrod_band *J, const statics_part *p) {
         RL[3 * a + b] = s1, LRt[3 * a + b] = s2, LC[3 * a + b] = -s3;
         mRL[3 * a + b] = -s1, mLRt[3 * a + b] = -s2;
       }
-    add_block(J, p, 1, j, 0, j, mRL);       /* x_j,     θ_j: -R L */
-    add_block(J, p, 1, j + 1, 0, j, RL);    /* x_{j+1}, θ_j: +R L */
-    add_block(J, p, 0, j, 1, j, LRt);       /* θ_j, x_j:     +L Rᵀ */
-    add_block(J, p, 0, j, 1, j + 1, mLRt);  /* θ_j, x_{j+1}: -L Rᵀ */
-    add_block(J, p, 0, j, 0, j, LC);        /* θ_j, θ_j:     -L [c]ₓ */
+    add_block(J, p, 1, j, 0, j, mRL);      /* x_j,     θ_j: -R L */
+    add_block(J, p, 1, j + 1, 0, j, RL);   /* x_{j+1}, θ_j: +R L */
+    add_block(J, p, 0, j, 1, j, LRt);      /* θ_j, x_j:     +L Rᵀ */
+    add_block(J, p, 0, j, 1, j + 1, mLRt); /* θ_j, x_{j+1}: -L Rᵀ */
+    add_block(J, p, 0, j, 0, j, LC);       /* θ_j, θ_j:     -L [c]ₓ */
   }
-}
-
-/* ---- several Kirchhoff ends on one rigid block ------------------------------
- * The least squares of λ over the rods' rows and the blocks' force rows:
- * each attached end lends its block's row to its rod's S (least_squares,
- * S0 = the parts' S, block diagonal), the rows shared by P >= 2 ends of one
- * block add the cross terms U_i (1/m_b) U_jᵀ (i != j; U_i the end segment's
- * rows of Gᵀ on the end vertex: ∓d_a), so
- *     S = S0 + 𝐔 C 𝐔ᵀ,  C = (1/m_b)(J_P - I_P) ⊗ I3,  C⁻¹ = m_b (J_P/(P-1) - I_P) ⊗ I3,
- * solved by Woodbury's identity from the factored S0:
- *     λ = λ0 - W (C⁻¹ + 𝐔ᵀW)⁻¹ 𝐔ᵀλ0,  W = S0⁻¹𝐔,  λ0 = S0⁻¹ b
- * (a dense 3n x 3n capacitance matrix for the n such ends). */
-struct statics_kcouple {
-  int n;          /* ends on blocks carrying >= 2 Kirchhoff ends */
-  int *att, *P;   /* (n) attachment index, Kirchhoff ends of its block */
-  cosrod_dense *K; /* (3n) capacitance */
-  double *y;      /* (3n) */
-};
-
-/* Kirchhoff ends on the block of attachment a. */
-static int kirchhoff_ends_on_block(const cosrod_statics *s, int a) {
-  int P = 0;
-  for (int i = 0; i < s->blk.nattach; ++i)
-    P += s->blk.att_block[i] == s->blk.att_block[a] && s->part[s->blk.att_rod[i]].kkt;
-  return P;
-}
-
-cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s) {
-  int n = 0;
-  for (int a = 0; a < s->blk.nattach; ++a)
-    n += s->part[s->blk.att_rod[a]].kkt && kirchhoff_ends_on_block(s, a) >= 2;
-  if (n == 0) return COSROD_OK;
-  struct statics_kcouple *kc = calloc(1, sizeof *kc);
-  if (!kc) return COSROD_ERR_NOMEM;
-  s->kcpl = kc;
-  kc->att = calloc((size_t)n, sizeof(int));
-  kc->P = calloc((size_t)n, sizeof(int));
-  kc->y = calloc(3 * (size_t)n, sizeof(double));
-  kc->K = cosrod_dense_create(3 * n);
-  if (!kc->att || !kc->P || !kc->y || !kc->K) return COSROD_ERR_NOMEM;
-  for (int a = 0; a < s->blk.nattach; ++a) {
-    const int P = kirchhoff_ends_on_block(s, a);
-    if (!s->part[s->blk.att_rod[a]].kkt || P < 2) continue;
-    kc->att[kc->n] = a;
-    kc->P[kc->n++] = P;
-  }
-  return COSROD_OK;
-}
-
-void statics_kirchhoff_couple_free(cosrod_statics *s) {
-  struct statics_kcouple *kc = s->kcpl;
-  if (!kc) return;
-  free(kc->att);
-  free(kc->P);
-  free(kc->y);
-  cosrod_dense_free(kc->K);
-  free(kc);
-  s->kcpl = NULL;
-}
-
-/* End i of the coupled list: its part, end, end segment, sign of U (G on the end vertex). */
-static const statics_part *kc_end(const cosrod_statics *s, int a, int *e, int *j, double *sg) {
-  const statics_part *p = &s->part[s->blk.att_rod[a]];
-  *e = s->blk.att_end[a];
-  *j = *e == 0 ? 0 : p->kkt->N - 1;
-  *sg = *e == 0 ? -1.0 : 1.0;
-  return p;
-}
-
-cosrod_status statics_kirchhoff_couple(cosrod_statics *s) {
-  struct statics_kcouple *kc = s->kcpl;
-  if (!kc || s->part[s->blk.att_rod[kc->att[0]]].kkt->frozen) return COSROD_OK;
-  const int n = kc->n;
-  cosrod_dense_zero(kc->K);
-  for (int i = 0; i < n; ++i) { /* W_i = S0⁻¹ U_i */
-    int e, j;
-    double sg;
-    const statics_part *p = kc_end(s, kc->att[i], &e, &j, &sg);
-    const struct statics_kkt *k = p->kkt;
-    const int mN = k->m * k->N;
-    for (int c = 0; c < 3; ++c) {
-      double *w = k->wcol + (size_t)(3 * e + c) * (size_t)mN;
-      memset(w, 0, (size_t)mN * sizeof *w);
-      for (int a = 0; a < k->m; ++a) w[k->m * j + a] = sg * k->dir[9 * j + 3 * a + c];
-      cosrod_band_solve(k->S, w);
-    }
-  }
-  for (int i = 0; i < n; ++i) { /* K = C⁻¹ + 𝐔ᵀW, y = 𝐔ᵀλ0 */
-    int ei, ji;
-    double si;
-    const statics_part *pi = kc_end(s, kc->att[i], &ei, &ji, &si);
-    const struct statics_kkt *k = pi->kkt;
-    const int mN = k->m * k->N, bi = s->blk.att_block[kc->att[i]];
-    for (int c = 0; c < 3; ++c) {
-      double v = 0.0;
-      for (int a = 0; a < k->m; ++a) v += si * k->dir[9 * ji + 3 * a + c] * k->rhs[k->m * ji + a];
-      kc->y[3 * i + c] = v;
-    }
-    for (int l = 0; l < n; ++l) {
-      int el, jl;
-      double sl;
-      const statics_part *pl = kc_end(s, kc->att[l], &el, &jl, &sl);
-      if (s->blk.att_block[kc->att[l]] == bi) {
-        const double mb = s->blk.mass[6 * bi], cinv = mb * (1.0 / (kc->P[i] - 1) - (i == l ? 1.0 : 0.0));
-        for (int c = 0; c < 3; ++c) cosrod_dense_add(kc->K, 3 * i + c, 3 * l + c, cinv);
-      }
-      if (pl != pi) continue;
-      for (int c = 0; c < 3; ++c)
-        for (int c2 = 0; c2 < 3; ++c2) {
-          const double *w = k->wcol + (size_t)(3 * el + c2) * (size_t)mN;
-          double v = 0.0;
-          for (int a = 0; a < k->m; ++a) v += si * k->dir[9 * ji + 3 * a + c] * w[k->m * ji + a];
-          cosrod_dense_add(kc->K, 3 * i + c, 3 * l + c2, v);
-        }
-    }
-  }
-  if (cosrod_dense_factor(kc->K) != COSROD_OK) return COSROD_ERR_SINGULAR;
-  cosrod_dense_solve(kc->K, kc->y);
-  for (int i = 0; i < n; ++i) { /* λ = λ0 - W z */
-    int e, j;
-    double sg;
-    statics_part *p = &s->part[s->blk.att_rod[kc->att[i]]];
-    kc_end(s, kc->att[i], &e, &j, &sg);
-    struct statics_kkt *k = p->kkt;
-    const int mN = k->m * k->N;
-    for (int c = 0; c < 3; ++c) {
-      const double *w = k->wcol + (size_t)(3 * e + c) * (size_t)mN;
-      for (int q = 0; q < mN; ++q) k->rhs[q] -= w[q] * kc->y[3 * i + c];
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    struct statics_kkt *k = s->part[s->blk.att_rod[kc->att[i]]].kkt;
-    for (int jj = 0; jj < k->N; ++jj)
-      for (int a = 0; a < k->m; ++a) k->lam[3 * jj + a] = k->rhs[k->m * jj + a];
-  }
-  return COSROD_OK;
 }
 
 /* Rigid blocks carrying Kirchhoff rod ends: the multiplier columns of the
@@ -563,7 +411,8 @@ void statics_kirchhoff_end_force(const statics_part *p, int e, double f[3]) {
   cosrod_vec3_zero(f);
   if (!k) return;
   const int j = e == 0 ? 0 : k->N - 1;
-  for (int a = 0; a < k->m; ++a) cosrod_vec3_axpy(f, (e == 0 ? 1.0 : -1.0) * k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
+  for (int a = 0; a < k->m; ++a)
+    cosrod_vec3_axpy(f, (e == 0 ? 1.0 : -1.0) * k->lam[3 * j + a], k->dir + 9 * j + 3 * a);
 }
 
 void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
@@ -577,7 +426,6 @@ void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
     if (em->slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, em->axis), em->axis);
   }
 }
-
 
 int statics_mult_indices(const cosrod_statics *s, int *idx) {
   int n = 0;
@@ -606,8 +454,8 @@ cosrod_status cosrod_statics_rod_minimal(const cosrod_statics *s, int r, const d
   return COSROD_OK;
 }
 
-cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m, int count,
-                                      double *w, double *z) {
+cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double *q, const double *m,
+                                      int count, double *w, double *z) {
   const statics_part *p = &s->part[0];
   const cosrod_rod *rod = p->rod;
   const int nv = rod->nv_ns;
@@ -699,7 +547,8 @@ void statics_kirchhoff_penalise(const cosrod_statics *s, const cosrod_band *J, d
   }
 }
 
-cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q, double *F) {
+cosrod_status cosrod_statics_kirchhoff_forces(cosrod_statics *s, int r, double t, const double *q,
+                                              double *F) {
   if (!s || !q || !F || r < 0 || r >= s->nparts) return COSROD_ERR_INVALID;
   const struct statics_kkt *k = s->part[r].kkt;
   if (!k) return COSROD_ERR_UNSUPPORTED;
