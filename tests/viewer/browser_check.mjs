@@ -17,8 +17,10 @@
 // shows as many contact points as contacts.csv has rows there, drawn
 // (contact red) at their projected positions, and none when hidden;
 // kind truncated: centerline.csv cut in a row, `cosrod view` rewrites the
-// page, which must show a readable message naming the file and line.
-// node browser_check.mjs --cosrod BIN --example FILE --work DIR --kind dynamic|mode|truncated
+// page, which must show a readable message naming the file and line; kind
+// nosummary: summary.json removed, `cosrod view` exits 2 naming it and the
+// page it writes shows that summary.json is missing.
+// node browser_check.mjs --cosrod BIN --example FILE --work DIR --kind dynamic|mode|truncated|nosummary
 //   [--set k=v]... [--times a,b] [--drawn-contacts 1] [--chromium PATH] [--keep PNG_PREFIX]
 // Exit 0 pass, 1 fail, 77 skipped (no Chromium).
 import { spawn, spawnSync } from 'node:child_process';
@@ -357,6 +359,14 @@ async function main() {
     const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
     if (v.status !== 0) throw new Error(`cosrod view failed (${v.status}): ${v.stderr}`);
   }
+  if (args.kind === 'nosummary') {
+    // the run's files without summary.json: `cosrod view` says so (exit 2) and writes a page that says so
+    rmSync(join(out, 'summary.json'));
+    rmSync(join(out, 'view.html'));
+    const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
+    console.log(`cosrod view without summary.json: exit ${v.status}: ${v.stderr.trim()}`);
+    if (v.status !== 2 || !/no summary\.json/.test(v.stderr)) fail('cosrod view does not report the missing summary.json (exit 2)');
+  }
   lap('cosrod run done');
   const html = join(out, 'view.html');
   if (!existsSync(html)) {
@@ -387,13 +397,14 @@ async function main() {
     if (!ready) throw new Error('the page did not become ready in 30 s');
     lap('page ready');
     const err = await cdp.eval('window.cosrodView.error');
-    if (args.kind === 'truncated') {
+    if (args.kind === 'truncated' || args.kind === 'nosummary') {
       // the page must say what is wrong, visibly, instead of a blank canvas
       const shown = await cdp.eval("(() => { const e = document.getElementById('cv-error'); return e && e.offsetHeight > 0 ? e.textContent : null; })()");
       console.log(`page message: ${shown}`);
-      if (!shown || !/centerline\.csv: line \d+: .*truncated/.test(shown)) fail(`no readable message for the truncated file (got ${shown})`);
+      const want = args.kind === 'truncated' ? /centerline\.csv: line \d+: .*truncated/ : /summary\.json is missing/;
+      if (!shown || !want.test(shown)) fail(`no readable message for the ${args.kind} case on the page (got ${shown})`);
       if (args.keep) writeFileSync(`${args.keep}-0.png`, Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
-      if (!process.exitCode) console.log(`PASS: truncated centerline.csv is reported on the page`);
+      if (!process.exitCode) console.log(`PASS: ${args.kind === 'truncated' ? 'truncated centerline.csv' : 'missing summary.json'} is reported on the page`);
       cdp.ws.close();
       return;
     }
