@@ -22,7 +22,11 @@ done
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$missing chromium"
-for p in ffmpeg python3-pil; do
+# The ParaView state a run writes (vtk/tubes.py) is checked by CTest
+# view.paraview_state: pvbatch (paraview, python3-paraview, whose `vtk`
+# module also reads the VTK series; it conflicts with python3-vtk9) renders
+# the state in an Xvfb server (Debian's ParaView renders through X only).
+for p in ffmpeg python3-pil paraview python3-paraview xvfb; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0

@@ -281,13 +281,22 @@ COSROD_API void cosrod_sim_bandwidth(const cosrod_sim *sim, int *ml, int *mu, in
  * [Hz] (buckling: both the critical load factor) and the shape ((N_r+1) x 6
  * per vertex dx, dy, dz, rx, ry, rz of its rod r = cosrod_sim_mode_rod, see
  * cosrod_statics_modes; the shapes are contiguous: mode i at mode 0's shape
- * + i cosrod_sim_mode_stride, = (N+1) 6 for one rod).  The linearisation
+ * + i cosrod_sim_mode_stride, >= (N+1) 6; the rod vertex on a rigid body
+ * moves with the body, see cosrod_sim_mode_body).  The linearisation
  * point is the rod data after the run (cosrod_sim_rod_data; buckling: the
  * initial configuration, about whose unloaded equilibrium it linearises). */
 COSROD_API int cosrod_sim_nmodes(const cosrod_sim *sim);
 COSROD_API void cosrod_sim_mode(const cosrod_sim *sim, int i, double *omega, double *freq_hz, const double **shape);
 COSROD_API size_t cosrod_sim_mode_rod(const cosrod_sim *sim, int i);
 COSROD_API size_t cosrod_sim_mode_stride(const cosrod_sim *sim);
+/* The rigid body b's part of mode i (modal and buckling analyses of rods
+ * with bodies; scenario body order): d the displacement of its centre of
+ * mass (m per unit modal amplitude), r its rotation vector (rad, spatial
+ * components: the pose turns by exp(r)), in the normalisation of the
+ * mode's vector (modes: mass-normalised with the bodies' mass and inertia;
+ * buckling: unit length).  Zeros for a body that is not an unknown of the
+ * analysis.  ERR_INVALID for a bad i or b or another analysis. */
+COSROD_API cosrod_status cosrod_sim_mode_body(const cosrod_sim *sim, int i, size_t b, double d[3], double r[3]);
 /* Buckling analyses: the critical load factor of mode i (the loads at t = 1
  * times it buckle the rods; NAN for other analyses). */
 COSROD_API double cosrod_sim_load_factor(const cosrod_sim *sim, int i);

@@ -41,7 +41,9 @@ COSROD_API int cosrod_view_available(void);
  * max_bytes: data budget (0: COSROD_VIEW_MAX_BYTES).  On failure a
  * one-line message in msg (msg_size bytes; may be NULL): the viewer was not
  * built (COSROD_ERR_UNSUPPORTED), DIR has no summary.json (COSROD_ERR_IO:
- * not an output directory), or a write failed.  On success msg holds a note
+ * not an output directory; where DIR holds other files of a run the page is
+ * written all the same and shows that message instead of the run), or a
+ * write failed.  On success msg holds a note
  * (empty, or how the frames were decimated). */
 COSROD_API cosrod_status cosrod_view_write(const char *dir, const char *html, size_t max_bytes, char *msg, size_t msg_size);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The end of a recorded run (include/cosrod/record.h): modes / buckling
- * shapes, critical points, warnings, summary.json, joints.csv in place. */
+ * shapes (the bodies' part: record_mode_bodies.c), critical points, warnings,
+ * summary.json, joints.csv in place. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -124,6 +125,9 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
     }
   }
   if (record_contact_close(r, 1) != COSROD_OK && cst == COSROD_OK) cst = COSROD_ERR_IO;
+  const int modal = sc->analysis.type == COSROD_SC_ANALYSIS_MODES || buckling;
+  cosrod_status bst = record_mode_bodies(r, sim, run_st == COSROD_OK && modal, buckling);
+  if (bst != COSROD_OK && cst == COSROD_OK) cst = bst;
   int view_written = 0;
   if (cst == COSROD_OK) record_write_view(r->dir, sc, &view_written, r->view_note, sizeof r->view_note);
   if (end) {

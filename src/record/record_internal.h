@@ -38,5 +38,9 @@ struct cosrod_recorder {
 cosrod_status record_contact_open(cosrod_recorder *r, const char *dir);
 cosrod_status record_contact_close(cosrod_recorder *r, int keep);
 void record_contact_free(cosrod_recorder *r);
+/* record_mode_bodies.c: modes_bodies.csv (buckling: buckling_bodies.csv)
+ * when write and the run has bodies and modes; removes the names this run
+ * does not write. */
+cosrod_status record_mode_bodies(cosrod_recorder *r, const cosrod_sim *sim, int write, int buckling);
 
 #endif

@@ -63,6 +63,12 @@ int sim_max_rod_nv(const cosrod_sim *s);
  * s->shapes and its type into s->mode_kind[i]; pr (sim_max_rod_nv) scratch. */
 cosrod_status sim_mode_listing(cosrod_sim *s, const double *q, int i, const double *phi, double *pr, size_t *rod);
 void sim_static_free(cosrod_sim *s);
+/* sim_mode_body.c: where the bodies' part starts in a mode's row of
+ * s->shapes (6 per scenario body after the vertex table), and mode i's body
+ * part from phi about q, with rod r's vertices on bodies set to the bodies'
+ * rigid motion (after its vertex table is written). */
+size_t sim_mode_body_offset(const cosrod_sim *s);
+void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi, size_t r);
 
 /* sim_static_arc.c: static analyses.  Set-up of arc-length control and
  * keyframe paths after the solver options o are filled (before the

@@ -58,7 +58,7 @@ cosrod_status sim_static_alloc(cosrod_sim *s) {
   }
   const int ndof = cosrod_statics_ndof(s->stat[0]);
   s->nq_sys = nq + s->nbq; /* rods, then the bodies' poses (sim_couple_static.c) */
-  s->shape_stride = (size_t)(nmax + 1) * 6;
+  s->shape_stride = (size_t)(nmax + 1) * 6 + 6 * s->sc->nbodies; /* the bodies' part last (sim_mode_body.c) */
   s->qsys = malloc((size_t)s->nq_sys * sizeof *s->qsys);
   s->rsys = malloc(s->nrods * 12 * sizeof *s->rsys);
   s->ssys = malloc(s->nrods * 2 * sizeof *s->ssys);
@@ -225,6 +225,7 @@ cosrod_status sim_mode_listing(cosrod_sim *s, const double *q, int i, const doub
   cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
   cosrod_status st = cosrod_statics_mode_shape(s->rods[rbest], qr, pr, sh);
   if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
+  if (st == COSROD_OK) sim_mode_body_fill(s, q, i, phi, rbest);
   return st;
 }
 
@@ -267,8 +268,8 @@ cosrod_status sim_run_buckling(cosrod_sim *s) {
     double big = 0.0; /* sign: the largest entry of the vertex table positive */
     for (int k = 0; k < 6 * (N + 1); ++k)
       if (fabs(sh[k]) > fabs(big)) big = sh[k];
-    if (big < 0.0)
-      for (int k = 0; k < 6 * (N + 1); ++k) sh[k] = -sh[k];
+    if (big < 0.0) /* the vertex table and the bodies' part */
+      for (size_t k = 0; k < s->shape_stride; ++k) sh[k] = -sh[k];
     s->mode_rod[i] = rbest;
     s->mode_group[i] = i;
     s->omega[i] = s->freq[i] = s->mode_lam[i];

@@ -143,7 +143,12 @@ cosrod_status cosrod_view_write(const char *dir, const char *html, size_t max_by
             "apt-get install nodejs npm, then rebuild)", "");
     return COSROD_ERR_UNSUPPORTED;
   }
-  if (file_size(dir, "summary.json") < 0) {
+  /* no summary.json: a folder with none of the files is no output directory
+   * (nothing written); else the page is written and says what is missing */
+  const int nosummary = file_size(dir, "summary.json") < 0;
+  int any = 0;
+  for (size_t i = 1; i < NFILES && nosummary; i++) any |= file_size(dir, FILES[i].name) >= 0;
+  if (nosummary && !any) {
     set_msg(msg, msg_size, "%s: no summary.json: not a cosrod output directory%s", dir, "");
     return COSROD_ERR_IO;
   }
@@ -203,6 +208,12 @@ cosrod_status cosrod_view_write(const char *dir, const char *html, size_t max_by
   if (bad || rename(tmp, out) != 0) {
     remove(tmp);
     set_msg(msg, msg_size, "cannot write %s%s", out, "");
+    return COSROD_ERR_IO;
+  }
+  if (nosummary) {
+    if (msg && msg_size)
+      snprintf(msg, msg_size, "%s: no summary.json (cosrod run writes it first: files copied without it?); %s says so",
+               dir, out);
     return COSROD_ERR_IO;
   }
   if (msg && msg_size) snprintf(msg, msg_size, "%s", note);

@@ -2,7 +2,8 @@
 /* view.html writer (include/cosrod/view.h): the files inlined as JSON
  * strings, '<' escaped so no file closes the script, steps.csv left out,
  * frames decimated to the data budget (every k-th output time and the
- * last), no summary.json refused. */
+ * last), no summary.json refused (a page that says so where other files of a
+ * run are there). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,30 @@ TEST(view_refuses_non_output_dir) {
   rmdir(tmpl);
 }
 
+/* Files of a run without summary.json (copied without it): the page is
+ * written (its data without summary.json, so it shows the loader's
+ * message), and the call reports the missing file. */
+TEST(view_without_summary_writes_a_page_that_says_so) {
+  if (!cosrod_view_available()) return;
+  char tmpl[] = "/tmp/cosrod_view_XXXXXX", msg[512], p[4200];
+  CHECK("tmp dir", mkdtemp(tmpl) != NULL);
+  put(tmpl, "centerline.csv", "t,rod,vertex,s,x,y,z\n0,0,0,0,0,0,0\n0,0,1,1,1,0,0\n");
+  CHECK("no summary.json: reported", cosrod_view_write(tmpl, NULL, 0, msg, sizeof msg) == COSROD_ERR_IO);
+  th_note("message: %s", msg);
+  CHECK("message names summary.json and the page", strstr(msg, "no summary.json") && strstr(msg, "view.html says so"));
+  snprintf(p, sizeof p, "%s/view.html", tmpl);
+  char *html = slurp(p);
+  CHECK("page written", html != NULL);
+  CHECK("with the run's files, without summary.json", html && strstr(html, "\"centerline.csv\":") &&
+                                                         !strstr(html, "\"summary.json\":"));
+  free(html);
+  remove(p);
+  snprintf(p, sizeof p, "%s/centerline.csv", tmpl);
+  remove(p);
+  rmdir(tmpl);
+}
+
 static const th_case cases[] = {TH_CASE(view_inlines_files), TH_CASE(view_decimates_to_budget),
-                                TH_CASE(view_refuses_non_output_dir)};
+                                TH_CASE(view_refuses_non_output_dir),
+                                TH_CASE(view_without_summary_writes_a_page_that_says_so)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -8,10 +8,20 @@
 //     page exposes and the test's own perspective projection of the
 //     centerline read from centerline.csv / modes.csv), and not 25 px aside,
 //   - the two screenshots differ where the rod moved;
+// kind mode with modes_bodies.csv: the bodies are drawn at their centre
+// displaced by their part of the mode (body colour at the projected centre),
+// and they move between the two phases;
+// --times a,b (dynamic): the two output times nearest a and b (else 0 and
+// 30 % of the run); --drawn-contacts 1 (a run with contact): the rod
+// screenshots without the contact points, then at the second time the page
+// shows as many contact points as contacts.csv has rows there, drawn
+// (contact red) at their projected positions, and none when hidden;
 // kind truncated: centerline.csv cut in a row, `cosrod view` rewrites the
-// page, which must show a readable message naming the file and line.
-// node browser_check.mjs --cosrod BIN --example FILE --work DIR --kind dynamic|mode|truncated
-//   [--set k=v]... [--chromium PATH] [--keep PNG_PREFIX]
+// page, which must show a readable message naming the file and line; kind
+// nosummary: summary.json removed, `cosrod view` exits 2 naming it and the
+// page it writes shows that summary.json is missing.
+// node browser_check.mjs --cosrod BIN --example FILE --work DIR --kind dynamic|mode|truncated|nosummary
+//   [--set k=v]... [--times a,b] [--drawn-contacts 1] [--chromium PATH] [--keep PNG_PREFIX]
 // Exit 0 pass, 1 fail, 77 skipped (no Chromium).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,6 +82,20 @@ const isRod = (img, x, y) => {
   if (x < 0 || y < 0 || x >= img.width || y >= img.height) return false;
   const o = (y * img.width + x) * 4, r = img.rgba[o], g = img.rgba[o + 1], b = img.rgba[o + 2];
   return r > b + 20 && r >= g && r < 250;
+};
+// Body colour (0xc08a3e, shaded: the ratios g/r ~ 0.72, b/r ~ 0.32 kept;
+// the rod's g/r is ~ 0.46) and contact red (0xd01010).
+const pixel = (img, x, y) => {
+  x = Math.round(x); y = Math.round(y);
+  if (x < 0 || y < 0 || x >= img.width || y >= img.height) return [255, 255, 255];
+  const o = (y * img.width + x) * 4;
+  return [img.rgba[o], img.rgba[o + 1], img.rgba[o + 2]];
+};
+const isBody = (img, x, y) => { const [r, g, b] = pixel(img, x, y); return r > 60 && g > 0.6 * r && g < 0.85 * r && b < 0.5 * r; };
+const isContact = (img, x, y) => { const [r, g, b] = pixel(img, x, y); return r > 150 && g < 0.35 * r && b < 0.35 * r; };
+const near = (pred, img, x, y, rad) => {
+  for (let dy = -rad; dy <= rad; dy++) for (let dx = -rad; dx <= rad; dx++) if (pred(img, x + dx, y + dy)) return true;
+  return false;
 };
 const nearRod = (img, x, y, rad) => {
   for (let dy = -rad; dy <= rad; dy++) for (let dx = -rad; dx <= rad; dx++) if (isRod(img, x + dx, y + dy)) return true;
@@ -195,6 +219,50 @@ async function checkDecimated(cdp, out) {
     fail(`the decimated page shows times ${pageTimes.slice(0, 6)}…, expected ${kept.slice(0, 6)}…`);
 }
 
+// Mode shapes with bodies: each body drawn at its centre plus its part of the
+// mode (scaled as the rod's: sin(phase) × the page's mode scale; float32
+// positions, 1e-5 of the scene), body colour within 4 px of that centre's
+// projection in both screenshots, and the projected centre moved between them.
+function checkModeBodies(shots) {
+  const span = Math.max(...shots[0].pts.flat().map(Math.abs), ...shots[0].want.flat().map(Math.abs), 1e-3);
+  let err = 0, moved = 0;
+  shots.forEach((s, i) => s.want.forEach((w, j) => {
+    err = Math.max(err, Math.hypot(...w.map((v, c) => v - s.bodies[s.ids[j]][c])));
+    const [x, y] = project(s.cam, w);
+    const seen = near(isBody, s.img, x, y, 4);
+    console.log(`screenshot ${i + 1}: body ${s.ids[j]} at (${w.map((v) => v.toFixed(4)).join(', ')}), projected (${x.toFixed(0)}, ${y.toFixed(0)}), body colour there: ${seen}`);
+    if (!seen) fail(`screenshot ${i + 1}: body ${j} is not drawn at its displaced centre`);
+  }));
+  shots[0].want.forEach((w, j) => {
+    const p = project(shots[0].cam, w), q = project(shots[1].cam, shots[1].want[j]);
+    moved = Math.max(moved, Math.hypot(p[0] - q[0], p[1] - q[1]));
+  });
+  console.log(`bodies: page positions within ${err.toExponential(2)} m of centre + mode part (scene ${span.toFixed(3)} m); projected centres moved up to ${moved.toFixed(1)} px`);
+  if (err > 1e-5 * span) fail('the bodies are not at their centre displaced by their part of the mode');
+  if (moved < 5) fail(`the bodies do not move between the two phases (${moved.toFixed(1)} px)`);
+}
+
+// A run with contact (contacts.csv): at the shot's frame (taken with the
+// contact points hidden) the page counts the rows of that time, and shown
+// they are drawn (contact red within 3 px of each projected point in >= 90 %,
+// where the hidden shot has it at <= 10 %).
+async function checkDrawnContacts(cdp, out, times, shot) {
+  const rows = readCSV(join(out, 'contacts.csv')).filter((r) => Math.abs(r.t - times[shot.f]) <= 1e-12 * Math.max(1, Math.abs(r.t)));
+  const nOff = await cdp.eval('window.cosrodView.contacts()');
+  await cdp.eval("document.getElementById('cv-contacts').click()");
+  await new Promise((r) => setTimeout(r, 150));
+  const on = decodePNG(Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
+  const n = await cdp.eval('window.cosrodView.contacts()');
+  const pts = rows.map((r) => project(shot.cam, [r.px, r.py, r.pz]));
+  const red = pts.filter(([x, y]) => near(isContact, on, x, y, 3)).length;
+  const redOff = pts.filter(([x, y]) => near(isContact, shot.img, x, y, 3)).length;
+  console.log(`contacts at t = ${times[shot.f]}: ${rows.length} rows in contacts.csv, ${n} shown; contact red at ${red}/${pts.length} projected points (${redOff} when hidden, ${nOff} shown)`);
+  if (rows.length === 0) return fail('no contact rows at the second time: choose a time when the rod touches');
+  if (n !== rows.length) fail(`the page shows ${n} contact points, contacts.csv has ${rows.length}`);
+  if (red < 0.9 * pts.length) fail('contact points are not drawn where they are');
+  if (nOff !== 0 || redOff > 0.1 * pts.length) fail('hidden contact points are drawn');
+}
+
 async function loadPage(cdp, page) {
   await cdp.send('Page.navigate', { url: `file://${page}` });
   const name = page.split('/').pop();
@@ -291,6 +359,14 @@ async function main() {
     const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
     if (v.status !== 0) throw new Error(`cosrod view failed (${v.status}): ${v.stderr}`);
   }
+  if (args.kind === 'nosummary') {
+    // the run's files without summary.json: `cosrod view` says so (exit 2) and writes a page that says so
+    rmSync(join(out, 'summary.json'));
+    rmSync(join(out, 'view.html'));
+    const v = spawnSync(args.cosrod, ['view', out], { encoding: 'utf8' });
+    console.log(`cosrod view without summary.json: exit ${v.status}: ${v.stderr.trim()}`);
+    if (v.status !== 2 || !/no summary\.json/.test(v.stderr)) fail('cosrod view does not report the missing summary.json (exit 2)');
+  }
   lap('cosrod run done');
   const html = join(out, 'view.html');
   if (!existsSync(html)) {
@@ -321,13 +397,14 @@ async function main() {
     if (!ready) throw new Error('the page did not become ready in 30 s');
     lap('page ready');
     const err = await cdp.eval('window.cosrodView.error');
-    if (args.kind === 'truncated') {
+    if (args.kind === 'truncated' || args.kind === 'nosummary') {
       // the page must say what is wrong, visibly, instead of a blank canvas
       const shown = await cdp.eval("(() => { const e = document.getElementById('cv-error'); return e && e.offsetHeight > 0 ? e.textContent : null; })()");
       console.log(`page message: ${shown}`);
-      if (!shown || !/centerline\.csv: line \d+: .*truncated/.test(shown)) fail(`no readable message for the truncated file (got ${shown})`);
+      const want = args.kind === 'truncated' ? /centerline\.csv: line \d+: .*truncated/ : /summary\.json is missing/;
+      if (!shown || !want.test(shown)) fail(`no readable message for the ${args.kind} case on the page (got ${shown})`);
       if (args.keep) writeFileSync(`${args.keep}-0.png`, Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64'));
-      if (!process.exitCode) console.log(`PASS: truncated centerline.csv is reported on the page`);
+      if (!process.exitCode) console.log(`PASS: ${args.kind === 'truncated' ? 'truncated centerline.csv' : 'missing summary.json'} is reported on the page`);
       cdp.ws.close();
       return;
     }
@@ -344,24 +421,36 @@ async function main() {
       await cdp.eval(`window.cosrodView.setMode(${k})`);
       const scale = await cdp.eval(`window.cosrodView.run.modes[${k}].scale`);
       const base = cl.filter((r) => r.t === times[0]);
+      const bfile = join(out, readFileSync(join(out, 'summary.json'), 'utf8').includes('"buckling"') ? 'buckling_bodies.csv' : 'modes_bodies.csv');
+      const bmodes = existsSync(bfile) ? readCSV(bfile).filter((r) => r.mode === ids[k]) : [];
+      const b0 = existsSync(join(out, 'bodies.csv')) ? readCSV(join(out, 'bodies.csv')).filter((r) => r.t === times[0]) : [];
       states = [Math.PI / 2, -Math.PI / 2].map((ph) => ({
         js: `window.cosrodView.setFrame(0, ${ph})`,
         pts: base.map((r) => {
           const d = modes.find((m) => m.mode === ids[k] && m.rod === r.rod && m.vertex === r.vertex);
           return [r.x, r.y, r.z].map((v, c) => v + Math.sin(ph) * scale * [d.dx, d.dy, d.dz][c]);
         }),
+        ids: bmodes.map((m) => m.body),
+        bodies: bmodes.map((m) => { const B = b0.find((r) => r.body === m.body); return [B.x, B.y, B.z].map((v, c) => v + Math.sin(ph) * scale * [m.dx, m.dy, m.dz][c]); }),
       }));
+      if (b0.length && !bmodes.length) fail(`a modal run with bodies: no rows of mode ${ids[k]} in ${bfile}`);
+      console.log(`mode ${ids[k]}: ${bmodes.length} bod${bmodes.length === 1 ? 'y' : 'ies'} in ${bfile.split('/').pop()}`);
     } else {
-      const f2 = Math.round(0.3 * (times.length - 1));
-      states = [0, f2].map((f) => ({ js: `window.cosrodView.setFrame(${f})`, pts: cl.filter((r) => r.t === times[f]).map((r) => [r.x, r.y, r.z]) }));
+      const nearest = (t) => times.reduce((best, u, i) => (Math.abs(u - t) < Math.abs(times[best] - t) ? i : best), 0);
+      const fr = args.times ? args.times.split(',').map((t) => nearest(Number(t))) : [0, Math.round(0.3 * (times.length - 1))];
+      console.log(`times ${fr.map((f) => times[f]).join(' and ')} (frames ${fr.join(', ')} of ${times.length})`);
+      states = fr.map((f) => ({ f, js: `window.cosrodView.setFrame(${f})`, pts: cl.filter((r) => r.t === times[f]).map((r) => [r.x, r.y, r.z]) }));
     }
+    // contact points hidden in the rod screenshots (their red is also rod colour to isRod)
+    if (args['drawn-contacts']) await cdp.eval("document.getElementById('cv-contacts').click()");
     for (const st of states) {
       await cdp.eval(st.js);
       await new Promise((r) => setTimeout(r, 150));
       const cam = await cdp.eval('window.cosrodView.camera()');
       const png = Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64');
       if (args.keep) writeFileSync(`${args.keep}-${shots.length}.png`, png);
-      shots.push({ img: decodePNG(png), cam, pts: st.pts });
+      const bodies = st.bodies ? await cdp.eval('window.cosrodView.scene.bodyObjs.map((g) => g.position.toArray())') : null;
+      shots.push({ img: decodePNG(png), cam, pts: st.pts, want: st.bodies, ids: st.ids, bodies, f: st.f });
     }
     lap('screenshots taken');
     for (const [i, s] of shots.entries()) {
@@ -397,6 +486,8 @@ async function main() {
     console.log(`the two screenshots differ in ${diff} pixels; the projected centerline moved up to ${moved.toFixed(1)} px`);
     if (moved < 10) fail(`the two states are too close to tell apart (the centerline moved ${moved.toFixed(1)} px)`);
     if (diff < 100) fail(`the two screenshots are (nearly) the same (${diff} pixels differ)`);
+    if (a.want && a.want.length) checkModeBodies(shots);
+    if (args['drawn-contacts']) await checkDrawnContacts(cdp, out, times, b);
     const errors = cdp.events.filter((e) => (e.method === 'Runtime.consoleAPICalled' && e.params.type === 'error') ||
       e.method === 'Runtime.exceptionThrown' || (e.method === 'Log.entryAdded' && e.params.entry.level === 'error'));
     for (const e of errors) fail(`console error: ${JSON.stringify(e.params).slice(0, 400)}`);
