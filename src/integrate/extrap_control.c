@@ -27,6 +27,7 @@ void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const i
   c->predict_raise = 0;
   c->observed = 0;
   c->predictive = 0;
+  c->pred_cap = 1.5;
   c->j_cur = c->j_prev = 0;
   c->h_cur = c->h_prev = 0.0;
 }
@@ -104,10 +105,11 @@ void cosrod_extrap_next(const cosrod_extrap_ctrl *c, int j, int k, int accepted,
      * follows the observed H-dependence of err_j instead of the asymptotic
      * exponent.  Used only when it allows more growth than q: where err_j
      * hardly responds to H (stiff components, README "seulex") the step
-     * then grows geometrically until the error does respond. */
+     * then grows geometrically until the error does respond.  At most
+     * pred_cap = 1.5 times q (measured: 1.2, 1.5, 2, no cap; README). */
     const double e = 1.0 / (c->gamma * best + 1);
     const double qp = hf * fabs(c->h_cur / c->h_prev) * pow(c->prev_err[best] / c->err[best], e);
-    if (qp > hf) hf = qp < c->fac_max ? qp : c->fac_max;
+    if (qp > hf) hf = fmin(fmin(qp, c->pred_cap * hf), c->fac_max);
   }
   if (accepted && !no_increase && best == j && j + 1 <= c->kmax - 2 &&
       (j == 1 || c->work[j] / c->hfac[j] < c->order_up * c->work[j - 1] / c->hfac[j - 1])) {

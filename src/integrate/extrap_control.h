@@ -59,6 +59,7 @@ typedef struct cosrod_extrap_ctrl {
   int predict_raise;                /* order raise: H_{j+1} also from a predicted err_{j+1} [0] */
   int observed;                     /* monitor: also the last step's row ratios [0] (seulex) */
   int predictive;                   /* Gustafsson's predictive step when larger [0] (seulex) */
+  double pred_cap;                  /* ... but at most pred_cap times the standard one [1.5] */
   /* of the current step: */
   double err[COSROD_EXTRAP_KMAX];  /* err_j, j >= 1 */
   double hfac[COSROD_EXTRAP_KMAX]; /* H_j / H */
