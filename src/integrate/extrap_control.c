@@ -106,10 +106,14 @@ void cosrod_extrap_next(const cosrod_extrap_ctrl *c, int j, int k, int accepted,
      * exponent.  Used only when it allows more growth than q: where err_j
      * hardly responds to H (stiff components, README "seulex") the step
      * then grows geometrically until the error does respond.  At most
-     * pred_cap = 1.5 times q (measured: 1.2, 1.5, 2, no cap; README). */
+     * pred_cap = 1.5 times q.  Constants measured (README "seulex"). */
     const double e = 1.0 / (c->gamma * best + 1);
-    const double qp = hf * fabs(c->h_cur / c->h_prev) * pow(c->prev_err[best] / c->err[best], e);
-    if (qp > hf) hf = fmin(fmin(qp, c->pred_cap * hf), c->fac_max);
+    const double rh = fabs(c->h_cur / c->h_prev), re = c->err[best] / c->prev_err[best];
+    const double qp = hf * rh * pow(1.0 / re, e);
+    /* only where the error is clearly outside the asymptotic model: the last
+     * step grew H by more than 2 % and err_j grew by less than half the
+     * model's power of that growth (observed exponent < (gamma j + 1) / 2) */
+    if (qp > hf && rh > 1.02 && log(re) < 0.5 * log(rh) / e) hf = fmin(fmin(qp, c->pred_cap * hf), c->fac_max);
   }
   if (accepted && !no_increase && best == j && j + 1 <= c->kmax - 2 &&
       (j == 1 || c->work[j] / c->hfac[j] < c->order_up * c->work[j - 1] / c->hfac[j - 1])) {
