@@ -34,6 +34,7 @@
 /* lowest target column (0-based, n_3 = 4): window columns 2..4, acceptance
  * from column 3 on (README "seulex") */
 #define SEULEX_KMIN 3
+#define SEULEX_KMIN_LOOSE 2 /* ... at loose tolerances (rod benchmarks, README) */
 
 typedef struct seulex_state {
   cosrod_lsys *L;
@@ -210,7 +211,13 @@ static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
   s->nsing = 0;
   s->T->dense_column = 0;
   ctx->y_modified = 0;
-  s->k = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
+  /* lowest target column: SEULEX_KMIN, or SEULEX_KMIN_LOOSE where the
+   * tolerance's own column (order closest to -log10(rtol) + 1) is lower,
+   * i.e. rtol >~ 3e-3 (README "seulex") */
+  s->ctl.kmin = SEULEX_KMIN_LOOSE;
+  const int k0 = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
+  s->ctl.kmin = s->ctl.jmin_accept = k0 < SEULEX_KMIN ? k0 : SEULEX_KMIN;
+  s->k = k0;
   if (ctx->h == 0.0) return seulex_start_step(s, ctx);
   return COSROD_OK;
 }
