@@ -291,41 +291,14 @@ static cosrod_status dop853_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     if (rc < 0) return COSROD_ERR_CALLBACK;
     if (rc > 0) err = NAN;
   }
-  if (!isfinite(err)) { /* recoverable f failure or non-finite estimate: retry with h/2 */
-    if (rc == 0) ctx->nonfinite = 1;
-    ctx->stats->nreject++;
-    s->ctl.rejected = 1;
-    ctx->h = 0.5 * h;
-    return COSROD_OK;
-  }
-  const double q = erk_control_ratio(&s->ctl, err);
-  if (err > 1.0) {
-    ctx->stats->nreject++;
-    ctx->h = q * h;
-    return COSROD_OK;
-  }
+  double q;
+  if (erk_control_reject(&s->ctl, ctx, rc, err, h, &q)) return COSROD_OK;
   const int stiff = erk_control_stiff(&s->ctl, s->n, h, k[13], k[12], s->y1, s->ys);
-  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)s->n);
-  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)s->n);
   s->t_old = ctx->t;
   s->h_old = h;
-  ctx->t_old = ctx->t;
-  ctx->t += h;
-  ctx->h_last = h;
-  ctx->h = q * h;
-  ctx->stats->naccept++;
-  *accepted = 1;
   s->dense_state = 1;
   s->fsal_pending = 1;
-  if (stiff) {
-    ctx->stats->nstiff++;
-    if (!ctx->opts->stiff_continue)
-      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
-                              "dop853: the problem seems stiff at t = %.17g (step size limited by stability, "
-                              "|h lambda| at the boundary %.3g); use an implicit method",
-                              ctx->t, DOP853_BOUNDARY);
-  }
-  return COSROD_OK;
+  return erk_control_accept(ctx, s->n, h, q, s->y0, s->y1, stiff, "dop853", DOP853_BOUNDARY, accepted);
 }
 
 /* Evaluate stages 14..16 and the coefficients of the order-7 extension. */

@@ -165,39 +165,12 @@ static cosrod_status dopri5_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   int rc = dopri5_stages(s, ctx, ctx->t, ctx->y, h);
   if (rc < 0) return COSROD_ERR_CALLBACK;
   const double err = rc > 0 ? NAN : dopri5_error(s, ctx, ctx->y, h);
-  if (!isfinite(err)) { /* recoverable f failure or non-finite estimate: retry with h/2 */
-    if (rc == 0) ctx->nonfinite = 1;
-    ctx->stats->nreject++;
-    s->ctl.rejected = 1;
-    ctx->h = 0.5 * h;
-    return COSROD_OK;
-  }
-  const double q = erk_control_ratio(&s->ctl, err);
-  if (err > 1.0) {
-    ctx->stats->nreject++;
-    ctx->h = q * h;
-    return COSROD_OK;
-  }
+  double q;
+  if (erk_control_reject(&s->ctl, ctx, rc, err, h, &q)) return COSROD_OK;
   const int stiff = erk_control_stiff(&s->ctl, ctx->n, h, s->k7, s->k6, s->y1, s->ystage);
-  memcpy(s->y0, ctx->y, sizeof(double) * (size_t)ctx->n);
-  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)ctx->n);
-  ctx->t_old = ctx->t;
-  ctx->t += h;
-  ctx->h_last = h;
-  ctx->h = q * h;
-  ctx->stats->naccept++;
-  *accepted = 1;
   s->fsal_pending = 1;
   s->dense_ok = 1;
-  if (stiff) {
-    ctx->stats->nstiff++;
-    if (!ctx->opts->stiff_continue)
-      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
-                              "dopri5: the problem seems stiff at t = %.17g (step size limited by stability, "
-                              "|h lambda| at the boundary %.3g); use an implicit method",
-                              ctx->t, DOPRI5_BOUNDARY);
-  }
-  return COSROD_OK;
+  return erk_control_accept(ctx, ctx->n, h, q, s->y0, s->y1, stiff, "dopri5", DOPRI5_BOUNDARY, accepted);
 }
 
 /* Continuous extension, HNW I §II.6 (see the top of the file). */

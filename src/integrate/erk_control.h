@@ -15,6 +15,7 @@
 #define COSROD_INTEGRATE_ERK_CONTROL_H
 
 #include <math.h>
+#include <string.h>
 
 #include "cosrod/integrate.h"
 
@@ -88,6 +89,55 @@ static inline int erk_control_stiff(erk_control *c, int n, double h, const doubl
     return 1;
   }
   return 0;
+}
+
+/* Decision after an attempt of step h with error estimate err (rc: the f
+ * callbacks' code of the attempt, > 0 recoverable failure).  Rejected: a
+ * recoverable f failure or a non-finite estimate (retry with h/2,
+ * ctx->nonfinite set for the latter), or err > 1 (h times the controller's
+ * ratio); counted in nreject, ctx->h set, returns 1.  Accepted: returns 0
+ * with *q = h_new / h. */
+static inline int erk_control_reject(erk_control *c, cosrod_step_ctx *ctx, int rc, double err, double h,
+                                     double *q) {
+  if (!isfinite(err)) {
+    if (rc == 0) ctx->nonfinite = 1;
+    ctx->stats->nreject++;
+    c->rejected = 1;
+    ctx->h = 0.5 * h;
+    return 1;
+  }
+  *q = erk_control_ratio(c, err);
+  if (err > 1.0) {
+    ctx->stats->nreject++;
+    ctx->h = *q * h;
+    return 1;
+  }
+  return 0;
+}
+
+/* Accept the attempt: y0 := y, y := y1 (n), t advanced by h, next step q h,
+ * counted in naccept, *accepted = 1.  stiff: the stiffness test's verdict
+ * (ERR_STIFF with a message naming the method unless stiff_continue). */
+static inline cosrod_status erk_control_accept(cosrod_step_ctx *ctx, int n, double h, double q, double *y0,
+                                               const double *y1, int stiff, const char *name, double boundary,
+                                               int *accepted) {
+  memcpy(y0, ctx->y, sizeof(double) * (size_t)n);
+  memcpy(ctx->y, y1, sizeof(double) * (size_t)n);
+  ctx->t_old = ctx->t;
+  ctx->t += h;
+  ctx->h_last = h;
+  ctx->h = q * h;
+  ctx->stats->naccept++;
+  *accepted = 1;
+  if (stiff) {
+    ctx->stats->nstiff++;
+    if (!ctx->opts->stiff_continue)
+      return cosrod_step_fail(ctx, COSROD_ERR_STIFF, ctx->t,
+                              "%s: the problem seems stiff at t = %.17g (step size limited by stability, "
+                              "|h lambda| at the boundary %.3g); use an implicit method",
+                              name, ctx->t, boundary);
+  }
+  return COSROD_OK;
 }
 
 #endif /* COSROD_INTEGRATE_ERK_CONTROL_H */

@@ -57,13 +57,27 @@ typedef struct cosrod_extrap_ctrl {
   int kmin;                         /* smallest target column [2] */
   int jmin_accept;                  /* lowest column whose err <= 1 accepts the step [1] */
   int predict_raise;                /* order raise: H_{j+1} also from a predicted err_{j+1} [0] */
+  int observed;                     /* monitor: also the last step's row ratios [0] (seulex) */
+  int predictive;                   /* Gustafsson's predictive step when larger [0] (seulex) */
+  double pred_cap;                  /* ... but at most pred_cap times the standard one [1.5] */
   /* of the current step: */
   double err[COSROD_EXTRAP_KMAX];  /* err_j, j >= 1 */
   double hfac[COSROD_EXTRAP_KMAX]; /* H_j / H */
+  double h_cur; /* H of the current step (cosrod_extrap_begin) */
+  int j_cur;    /* last column with an error estimate in it */
+  /* of the last step that computed an error estimate: */
+  double prev_err[COSROD_EXTRAP_KMAX];
+  double h_prev;
+  int j_prev;
 } cosrod_extrap_ctrl;
 
 /* Set the sequence, the costs (kmax entries each) and the default constants. */
 void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const int *nseq, const double *work);
+
+/* Start a step of size H: the errors of the last step that computed one
+ * are kept for `observed` and `predictive`.  Call before the first
+ * cosrod_extrap_monitor of every attempt. */
+void cosrod_extrap_begin(cosrod_extrap_ctrl *c, double H);
 
 /* H_j / H for column j >= 1 with error err_j (clamped to [fac_min, fac_max]). */
 double cosrod_extrap_step_factor(const cosrod_extrap_ctrl *c, int j, double err);

@@ -29,8 +29,12 @@
 /* row stability monitor (own choice, README "seulex"): rows checked, Newton
  * contraction estimate above which a row is unstable, step factor */
 #define SEULEX_STAB_ROWS 2
+#define SEULEX_SUB_COL 1 /* first column with n_j > 1 (n_1 = 2): J-reuse defect, monitor */
 #define SEULEX_STAB_THETA 10.0
-#define SEULEX_KMIN 2 /* lowest target column (0-based): window rows 2..4 */
+/* lowest target column (0-based, n_3 = 4): window columns 2..4, acceptance
+ * from column 3 on (README "seulex") */
+#define SEULEX_KMIN 3
+#define SEULEX_KMIN_LOOSE 2 /* ... at loose tolerances (rod benchmarks, README) */
 
 typedef struct seulex_state {
   cosrod_lsys *L;
@@ -54,9 +58,9 @@ static void seulex_free(void *state) {
   free(s);
 }
 
-/* Step numbers 2, 3, 4, 6, 8, 12, 16, 24, ... (HW II §IV.9's harmonic-type
- * sequence 1, 2, 3, 4, 6, 8, ... without its first member; README). */
-static int seulex_n(int j) { return j < 2 ? j + 2 : 2 * seulex_n(j - 2); }
+/* Step numbers 1, 2, 3, 4, 6, 8, 12, 16, 24, ... (HW II §IV.9's sequence;
+ * README "seulex": 0-based column j has n_j substeps). */
+static int seulex_n(int j) { return j < 3 ? j + 1 : 2 * seulex_n(j - 2); }
 
 static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   const cosrod_integrate_options *o = ctx->opts;
@@ -86,8 +90,10 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   }
   cosrod_extrap_ctrl_init(&s->ctl, kmax, 1, nseq0, work);
   s->ctl.kmin = SEULEX_KMIN;
-  s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance in row 2 alone (README) */
+  s->ctl.jmin_accept = SEULEX_KMIN; /* no acceptance below the lowest target (README) */
   s->ctl.predict_raise = 1;         /* README: Robertson at loose tolerances */
+  s->ctl.observed = 1;              /* README: convergence monitor on stiff problems */
+  s->ctl.predictive = 1;            /* README: errors that hardly depend on H */
   s->reuse = o->jac_reuse > 0.0 ? o->jac_reuse : SEULEX_JAC_REUSE;
   if (o->fac_min > 0.0) s->ctl.fac_min = o->fac_min;
   if (o->fac_max > 0.0) s->ctl.fac_max = o->fac_max;
@@ -205,7 +211,13 @@ static cosrod_status seulex_reset(void *state, cosrod_step_ctx *ctx) {
   s->nsing = 0;
   s->T->dense_column = 0;
   ctx->y_modified = 0;
-  s->k = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
+  /* lowest target column: SEULEX_KMIN, or SEULEX_KMIN_LOOSE where the
+   * tolerance's own column (order closest to -log10(rtol) + 1) is lower,
+   * i.e. rtol >~ 3e-3 (README "seulex") */
+  s->ctl.kmin = SEULEX_KMIN_LOOSE;
+  const int k0 = cosrod_extrap_initial_column(&s->ctl, ctx->rtol[0]);
+  s->ctl.kmin = s->ctl.jmin_accept = k0 < SEULEX_KMIN ? k0 : SEULEX_KMIN;
+  s->k = k0;
   if (ctx->h == 0.0) return seulex_start_step(s, ctx);
   return COSROD_OK;
 }
@@ -226,8 +238,9 @@ static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double
   return COSROD_OK;
 }
 
-/* Relative linearisation defect of J on the first substep of row 1 (after
- * seulex_sweep_first, n_1 > 1): with h = H/n_1, (M/h - J) Δ0 = f(y0) gives
+/* Relative linearisation defect of J on the first substep of column j =
+ * SEULEX_SUB_COL (n_j = 2, the first column with a second substep; after
+ * seulex_sweep_first): with h = H/n_j, (M/h - J) Δ0 = f(y0) gives
  * J Δ0 = M Δ0 / h - f0, so d = f(y1) - f0 - J Δ0 = f(y1) - M Δ0 / h, which
  * is zero for a linear autonomous f and J exact (time dependence and any
  * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (0 if f did not
@@ -237,9 +250,9 @@ static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double
  * replaced by (D M) y' = D f with a diagonal D (README "seulex").  Rows
  * with w_i = 0 (algebraic equations of a singular M) carry no such scale and
  * are left out. */
-static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H) {
+static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
   const int n = s->n;
-  const double h = H / s->nseq[1];
+  const double h = H / s->nseq[j + 1];
   double *md = s->tmp, *w = s->tmp + n;
   cosrod_lsys_mass_mult(s->L, s->T->delta, md);
   for (int i = 0; i < n; i++) s->w[i] = ctx->atol[i] + ctx->rtol[i] * fabs(s->y0[i]);
@@ -266,8 +279,8 @@ static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, double H)
  * from an earlier point (a stale J is then refreshed and the same H
  * retried); with a fresh J a large θ is nonlinearity, which the error test
  * handles with a better step factor.  Threshold SEULEX_STAB_THETA = 10 in
- * the first SEULEX_STAB_ROWS = 2 rows (largest substeps), after
- * seulex_sweep_first (needs n_j > 1 for f(y1)).  One solve; M-invariant
+ * SEULEX_STAB_ROWS = 2 columns from SEULEX_SUB_COL on (n = 2, 3: the largest
+ * substeps that have an f(y1)), after seulex_sweep_first.  One solve; M-invariant
  * (both vectors in the space of y); weights atol + rtol |y0|. */
 static double seulex_row_theta(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
   const int n = s->n;
@@ -306,6 +319,7 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
   }
   s->lin_def = INFINITY;
   memcpy(s->y0, ctx->y, sizeof(double) * (size_t)n);
+  cosrod_extrap_begin(&s->ctl, H);
   const int last = s->k + 1 < s->kmax ? s->k + 1 : s->kmax - 1;
   int dec = COSROD_EXTRAP_CONTINUE, j;
   for (j = 0; j <= last; j++) {
@@ -325,8 +339,8 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
       return seulex_reject(s, ctx, 0.5, 1);
     }
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
-    if (rc == 0 && j == 0) s->lin_def = seulex_lin_defect(s, ctx, H);
-    if (rc == 0 && j < SEULEX_STAB_ROWS && !s->jac_fresh &&
+    if (rc == 0 && j == SEULEX_SUB_COL) s->lin_def = seulex_lin_defect(s, ctx, j, H);
+    if (rc == 0 && j >= SEULEX_SUB_COL && j < SEULEX_SUB_COL + SEULEX_STAB_ROWS && !s->jac_fresh &&
         !(seulex_row_theta(s, ctx, j, H) <= SEULEX_STAB_THETA)) {
       /* a J from an earlier point no longer describes f: retry the same H
        * with a fresh J (with a fresh J a large θ is nonlinearity, which the

@@ -138,10 +138,12 @@ TEST(fail_nan_rhs) {
     snprintf(what, sizeof what, "%s: ERR_NONFINITE", T->name);
     CHECK(what, r.st == COSROD_ERR_NONFINITE);
     /* the integration creeps up to the first NaN at t = 0.5; a method whose stages do not
-       evaluate f at the step end (seulex) may accept a step slightly past 0.5 and stop when f at
-       the accepted point is NaN */
-    snprintf(what, sizeof what, "%s: stops within 0.01 of t = 0.5", T->name);
-    CHECK(what, fabs(r.t_last - 0.5) < 0.01 && fabs(r.t_fail - 0.5) < 0.01);
+       evaluate f at the step end (seulex) may accept a step past 0.5 — by up to its last
+       substep, H/4 for the lowest accepted row (n = 4): measured 0.045 at H ~ 0.2 — and stop
+       when f at the accepted point is NaN */
+    const double past = T == cosrod_step_seulex ? 0.1 : 0.01;
+    snprintf(what, sizeof what, "%s: stops within %g of t = 0.5", T->name, past);
+    CHECK(what, fabs(r.t_last - 0.5) < past && fabs(r.t_fail - 0.5) < past);
     check_decay_state(T, &r);
   }
 }
