@@ -43,6 +43,7 @@ struct sim_contact {
   int fresh;
   sim_contact_rod *cb;
   cosrod_contact_obstacle *obs;
+  cosrod_mesh **mesh; /* (nobs) meshes loaded from their files (owned), or NULL */
   double **kpos, **krot; /* (nobs) keyframes packed (t, x, y, z) / (t, q0..q3), or NULL */
   int *npos, *nrot, *cubic;
   double power; /* sum f . v of the last evaluation */
@@ -141,11 +142,13 @@ void sim_contact_free(struct sim_contact *c) {
     if (c->sref) free(c->sref[r]);
   }
   for (int k = 0; k < c->nobs; k++) {
+    if (c->mesh) cosrod_mesh_free(c->mesh[k]);
     if (c->kpos) free(c->kpos[k]);
     if (c->krot) free(c->krot[k]);
   }
   free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs);
   free(c->kpos), free(c->krot), free(c->npos), free(c->nrot), free(c->cubic), free(c->pbuf);
+  free(c->mesh);
   free(c);
 }
 
@@ -170,11 +173,6 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
         snprintf(key, sizeof key, "obstacles.%zu.body", k);
       return refuse(sc, key, "contact with shapes on rigid bodies is", err, errlen);
     }
-    else if (S->obstacles[k].shape.type == COSROD_SHAPE_MESH) {
-      char key[64];
-      snprintf(key, sizeof key, "obstacles.%zu.shape", k);
-      return refuse(sc, key, "mesh obstacles in runs are", err, errlen);
-    }
   struct sim_contact *c = calloc(1, sizeof *c);
   if (!c) return COSROD_ERR_NOMEM;
   int n = c->nrods = (int)nrods, no = c->nobs = (int)S->nobstacles;
@@ -185,10 +183,11 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
   c->kpos = calloc((size_t)no + 1, sizeof *c->kpos), c->krot = calloc((size_t)no + 1, sizeof *c->krot);
   c->npos = calloc((size_t)no + 1, sizeof *c->npos), c->nrot = calloc((size_t)no + 1, sizeof *c->nrot);
   c->cubic = calloc((size_t)no + 1, sizeof *c->cubic);
+  c->mesh = calloc((size_t)no + 1, sizeof *c->mesh);
   cosrod_contact_rod *cr = calloc((size_t)n + 1, sizeof *cr);
   cosrod_status st = COSROD_ERR_NOMEM;
   if (!c->x || !c->v || !c->f || !c->sref || !c->nv || !c->cb || !c->obs || !c->kpos || !c->krot || !c->npos ||
-      !c->nrot || !c->cubic || !cr)
+      !c->nrot || !c->cubic || !c->mesh || !cr)
     goto fail;
   int maxn = 1;
   for (int r = 0; r < n; r++)
@@ -216,6 +215,19 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
     const cosrod_sc_obstacle *o = &S->obstacles[k];
     c->obs[k].shape = o->shape;
     c->obs[k].pose = o->pose;
+    if (o->shape.type == COSROD_SHAPE_MESH) { /* closed: the sign of the distance needs an inside */
+      char merr[400], key[64];
+      if (!(c->mesh[k] = cosrod_mesh_load(o->file ? o->file : "", 1, merr, sizeof merr))) {
+        if (o->body_shape)
+          snprintf(key, sizeof key, "bodies.%d.shape.file", o->body);
+        else
+          snprintf(key, sizeof key, "obstacles.%d.file", k);
+        cosrod_scenario_format_error(sc, key, merr, err, errlen);
+        st = COSROD_ERR_INVALID;
+        goto fail;
+      }
+      c->obs[k].shape.mesh = c->mesh[k];
+    }
     if (o->has_motion) {
       c->npos[k] = (int)o->motion_position.n, c->nrot[k] = (int)o->motion_orientation.n;
       c->cubic[k] = o->motion_cubic;
