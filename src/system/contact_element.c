@@ -58,13 +58,30 @@ void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod,
   c->fresh = 0; /* the next load callback evaluates with every rod's current state */
 }
 
-static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_pose *P) {
-  *P = c->obs[k].pose;
+/* Pose at t from the base pose and packed keyframe rows (sim_keyframe_rows). */
+static void pose_from_rows(cosrod_pose *P, const cosrod_pose *base, const double *kpos, int npos,
+                           const double *krot, int nrot, int cubic, double t) {
+  *P = *base;
   double xd[3], xdd[3], pd[4], pdd[4];
-  cosrod_keyframes_eval(c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t, P->position, xd, xdd, P->q,
-                        pd, pdd);
-  if (c->npos[k]) memcpy(P->v, xd, sizeof xd);
-  if (c->nrot[k]) cosrod_quat_omega_spatial(P->omega, P->q, pd);
+  cosrod_keyframes_eval(kpos, npos, krot, nrot, cubic, t, P->position, xd, xdd, P->q, pd, pdd);
+  if (npos) memcpy(P->v, xd, sizeof xd);
+  if (nrot) cosrod_quat_omega_spatial(P->omega, P->q, pd);
+}
+
+static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_pose *P) {
+  pose_from_rows(P, &c->obs[k].pose, c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t);
+}
+
+int sim_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P) {
+  *P = o->pose;
+  if (!o->has_motion) return 0;
+  double *kp = sim_keyframe_rows(&o->motion_position, 3), *kr = sim_keyframe_rows(&o->motion_orientation, 4);
+  int rc = (o->motion_position.n && !kp) || (o->motion_orientation.n && !kr) ? -1 : 0;
+  if (!rc)
+    pose_from_rows(P, &o->pose, kp, (int)o->motion_position.n, kr, (int)o->motion_orientation.n, o->motion_cubic,
+                   t);
+  free(kp), free(kr);
+  return rc;
 }
 
 static int evaluate(struct sim_contact *c, double t) {
@@ -234,7 +251,9 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
       c->kpos[k] = sim_keyframe_rows(&o->motion_position, 3);
       c->krot[k] = sim_keyframe_rows(&o->motion_orientation, 4);
       if ((c->npos[k] && !c->kpos[k]) || (c->nrot[k] && !c->krot[k])) goto fail;
-      obstacle_pose(c, k, 0.0, &c->obs[k].pose);
+      cosrod_pose P0;
+      obstacle_pose(c, k, 0.0, &P0);
+      c->obs[k].pose = P0;
     }
   }
   cosrod_contact_def def = {0};

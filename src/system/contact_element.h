@@ -38,5 +38,10 @@ void sim_contact_commit(struct sim_contact *c);
 void sim_contact_rates(const struct sim_contact *c, double *W, double *D);
 double sim_contact_energy(const struct sim_contact *c);
 const cosrod_contact_data *sim_contact_data(const struct sim_contact *c);
+/* Pose and velocity at t of a scenario obstacle: fixed, or moved by its
+ * keyframes (the pose in the body frame for a body-fixed one).  The one
+ * evaluation of keyframed obstacles, shared by runs (which pack the rows
+ * once) and the recorder.  0, or -1 (no memory). */
+int sim_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P);
 
 #endif
