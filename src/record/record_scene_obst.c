@@ -21,7 +21,6 @@
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
 #include "record_scene.h"
-#include "rod/rod_hooks.h"
 #include "system/contact_element.h"
 
 static void put_v(FILE *f, const char *key, const double *v, int n) {
