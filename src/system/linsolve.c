@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "cosrod/sparse.h"
+#include "system/contact_jac_sp.h"
 #include "system/couple_jac_sp.h"
 #include "system/system_internal.h"
 #include "system/linsolve.h"
@@ -59,6 +60,7 @@ void sim_linsolve_free(cosrod_sim *s) {
   free(L->rowind);
   free(L);
   s->lin = NULL;
+  sim_contact_jac_sp_free(s);
 }
 
 static inline int imin(int a, int b) { return a < b ? a : b; }
@@ -156,6 +158,31 @@ static int kirchhoff_ode(const cosrod_scenario *sc) {
   return 0;
 }
 
+/* Rods without bodies whose rod-rod / self-contact leaves the band
+ * (contact_jac_sp.c): auto and sparse take KLU with the contact pattern when
+ * the method has a sparse path.  Returns 1 when decided (L->sparse: 1, or -1
+ * on failure), 0 to go on with the band. */
+static int contact_sparse(cosrod_sim *s, sim_linsolve *L, cosrod_sc_linear_solver want, char *err, size_t errlen) {
+  (void)want, (void)err, (void)errlen;
+  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
+  if (!can || !s->contact) return 0;
+  const char *env = getenv("COSROD_CONTACT_BAND"); /* benchmarks: the band path for comparison */
+  if (env && !strcmp(env, "1")) return 0;
+  int rc = sim_contact_jac_sp_init(s, &L->colptr, &L->rowind, &L->nnz);
+  if (rc < 0) return L->sparse = -1, 1;
+  if (rc == 0) return 0;
+  L->sparse = 1;
+  s->prob.jac_sparse = 1;
+  s->prob.jac_colptr = L->colptr;
+  s->prob.jac_rowind = L->rowind;
+  s->prob.jac_sp = sim_contact_jac_sp;
+  snprintf(L->desc, sizeof L->desc,
+           "sparse (KLU): n = %d, nnz = %d (%.2g%%); rod-rod / self-contact couples vertices outside the rods' band "
+           "(%d, %d); analytic Jacobian",
+           s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu);
+  return 1;
+}
+
 cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
   const cosrod_sc_linear_solver want = sc->solver.linear_solver;
@@ -164,6 +191,8 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   s->lin = L;
   const int implicit = (s->type->flags & COSROD_STEP_IMPLICIT) != 0;
   const char *iname = s->type->name;
+  if (!s->cpl && implicit && want != COSROD_SC_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
+    return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_OK;
   if (!s->cpl || s->lie || s->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
              !implicit ? "none (explicit method)"
