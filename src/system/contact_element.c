@@ -10,10 +10,17 @@
  *   load Jacobian of rod r: the analytic blocks dF/dx, dF/dxdot of the last
  *     evaluation between vertices of one segment (obstacles; the rod's band)
  *     are added to the rod's force derivatives; blocks between distant
- *     vertices (self-contact, other rods) are left out of the Jacobian (the
- *     Newton iterations converge more slowly there, the solution is not
- *     changed);
- *   obstacles fixed or moved by keyframes (pose and velocity at t);
+ *     vertices (self-contact, other rods) go to the sparse Jacobian of
+ *     contact_jac_sp.c where linsolve.c chooses it, else they are left out
+ *     (the Newton iterations converge more slowly, the solution is the same);
+ *   obstacles fixed, moved by keyframes (pose and velocity at t) or fixed to
+ *     a rigid body (bodies.N.shape, obstacles.N.body: the pose follows the
+ *     body's pose of each evaluation, set by the coupling, couple.c, before
+ *     the rods are evaluated; the body receives minus the contact forces on
+ *     the rods, force and moment about its centre of mass, in couple.c's
+ *     wrench; the coupling Jacobian leaves the body <-> rod contact terms
+ *     out: the rods' own contact blocks are in, the body's dependence on
+ *     the contact is not); meshes are loaded from their files (closed);
  *   energy: the penalty potential is elastic energy, damping and friction
  *     work are dissipated, the work of moving obstacles is external. */
 #include "system/contact_element.h"

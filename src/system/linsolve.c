@@ -33,7 +33,13 @@
  * KLU at build time; a method without it keeps the band and says so; galpha
  * has its own dense tangents; without bodies the rods' analytic band is
  * used.  Kirchhoff rods in an ODE form (nullspace, absolute) have a dense
- * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them. */
+ * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them.
+ * Rods without bodies whose rod-rod or self-contact (contact.rods / self)
+ * can couple vertices outside their bands: auto (and sparse) take KLU with
+ * the contact pattern of contact_jac_sp.c when it has entries outside the
+ * band (candidate pairs at the start) and the method has a sparse path
+ * (not the SPLIT layout of absolute rods, not formulation dae);
+ * COSROD_CONTACT_BAND=1 keeps the band (benchmarks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,8 @@
  *  - a free body thrown against a rod without gravity, with an explicit
  *    Runge-Kutta method (which conserves linear invariants exactly): the total
  *    momentum of rod and body stays at its initial value to round-off, and
- *    the body took part of it (it was hit);
+ *    the rod took part of it (it was hit); the energy balance closes with the
+ *    contact damping's dissipation;
  *  - an obstacle fixed to a body (`obstacles.N.body`) acts as the body's own
  *    shape: same body motion as with `bodies.N.shape` to round-off. */
 #define _POSIX_C_SOURCE 200809L
@@ -165,6 +166,13 @@ TEST(momentum_balance_free_body_hits_rod) {
   CHECK("the rod was hit (took > 10 % of the momentum)", Prod > 0.1 * P0);
   CHECK_NEAR("z momentum conserved", P[2], P0, 1e-12 * fabs(P0));
   CHECK_NEAR("x, y momentum stay zero", hypot(P[0], P[1]), 0.0, 1e-12 * fabs(P0));
+  /* energy: the block's kinetic energy 0.025 J at t = 0 is kept as kinetic + elastic + contact + dissipated
+   * (to the error control: rtol 1e-6 per step over ~1e3 steps -> 1e-3 of it) */
+  cosrod_sim_energy e = cosrod_sim_energy_now(R.sim);
+  NOTE("energy: kinetic %.6g, elastic %.6g, dissipated %.6g J; balance %.9g J (start 0.025)", e.kinetic, e.elastic,
+       e.dissipated, e.balance);
+  CHECK_NEAR("energy balance closes", e.balance, 0.025, 1e-3 * 0.025);
+  CHECK("the impact dissipated energy", e.dissipated > 1e-4 * 0.025);
   run_free(&R);
 }
 
