@@ -39,7 +39,10 @@
  * the contact pattern of contact_jac_sp.c when it has entries outside the
  * band (candidate pairs at the start) and the method has a sparse path
  * (not the SPLIT layout of absolute rods, not formulation dae);
- * COSROD_CONTACT_BAND=1 keeps the band (benchmarks). */
+ * COSROD_CONTACT_BAND=1 keeps the band (benchmarks).  Contact shapes on
+ * dynamic bodies couple the body's unit with every rod (windows over whole
+ * rods): auto takes sparse; the band path leaves the contact's body <-> rod
+ * entries out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,8 +235,10 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
                                  errlen);
     return COSROD_ERR_UNSUPPORTED;
   }
-  int sparse =
-      want == COSROD_SC_LINSOLVE_SPARSE || (want == COSROD_SC_LINSOLVE_AUTO && width > 4 * L->chain_width);
+  /* shapes on bodies: the body couples to every rod vertex that may touch it, outside any band */
+  const int bc = sim_couple_body_contact(s) > 0;
+  int sparse = want == COSROD_SC_LINSOLVE_SPARSE ||
+               (want == COSROD_SC_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc));
   const char *why = "";
   if (sparse && !can) sparse = 0, why = s->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
   L->sparse = sparse;
@@ -247,7 +252,9 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
     s->prob.jac = NULL;
     snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s; %s",
              s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
-             want == COSROD_SC_LINSOLVE_AUTO ? ", auto: the band grew with the rods" : "",
+             want != COSROD_SC_LINSOLVE_AUTO ? ""
+             : bc                            ? ", auto: contact shapes on bodies"
+                                             : ", auto: the band grew with the rods",
              s->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
   } else {
     snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,
