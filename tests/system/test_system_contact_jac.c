@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Sparse Jacobian of rod-rod contact without bodies (contact_jac_sp.c):
+/* Sparse Jacobians of contact (contact_jac_sp.c, couple_jac_sp.c):
  *   - two crossing rods pressed into each other (active rod-rod contact,
  *     with rod-rod friction): the assembled sparse Jacobian equals central
  *     differences of the right-hand side, column by column, to 1e-6 of the
@@ -10,7 +10,7 @@
  *     pattern;
  *   - a rod lying on a free box-shaped body (on a bushing), moving: the
  *     coupled sparse Jacobian (analytic, with the contact's body <-> rod
- *     entries by forward differences, couple_jac_sp.c) equals central
+ *     entries by central differences, couple_jac_sp.c) equals central
  *     differences to the same 1e-6 (measured 9.3e-8);
  *   - auto picks the sparse path (cosrod_sim_linear_solver says so), and
  *     band without rod-rod and self-contact. */
