@@ -21,7 +21,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
 #include "record_scene.h"
-#include "rod/rod_hooks.h"
+#include "system/contact_element.h"
 
 static void put_v(FILE *f, const char *key, const double *v, int n) {
   fprintf(f, ", \"%s\": [", key);
@@ -92,26 +92,7 @@ static void put_fields(FILE *f, const cosrod_sc_obstacle *o, const cosrod_pose *
 }
 
 int record_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P) {
-  *P = o->pose;
-  if (!o->has_motion) return 0;
-  size_t np = o->motion_position.n, nr = o->motion_orientation.n;
-  double *pos = calloc(4 * np + 5 * nr + 1, sizeof *pos);
-  if (!pos) return -1;
-  double *rot = pos + 4 * np;
-  for (size_t i = 0; i < np; i++) {
-    pos[4 * i] = o->motion_position.t[i];
-    for (int k = 0; k < 3; k++) pos[4 * i + 1 + k] = o->motion_position.values[3 * i + k];
-  }
-  for (size_t i = 0; i < nr; i++) {
-    rot[5 * i] = o->motion_orientation.t[i];
-    for (int k = 0; k < 4; k++) rot[5 * i + 1 + k] = o->motion_orientation.values[4 * i + k];
-  }
-  double xd[3], xdd[3], pd[4], pdd[4];
-  cosrod_keyframes_eval(pos, (int)np, rot, (int)nr, o->motion_cubic, t, P->position, xd, xdd, P->q, pd, pdd);
-  if (np) cosrod_vec3_copy(P->v, xd);
-  if (nr) cosrod_quat_omega_spatial(P->omega, P->q, pd);
-  free(pos);
-  return 0;
+  return sim_obstacle_pose(o, t, P); /* the runs' own evaluation (src/system/contact_element.c) */
 }
 
 /* Sample times of a keyframed obstacle: the union of its keyframe times,

@@ -10,10 +10,17 @@
  *   load Jacobian of rod r: the analytic blocks dF/dx, dF/dxdot of the last
  *     evaluation between vertices of one segment (obstacles; the rod's band)
  *     are added to the rod's force derivatives; blocks between distant
- *     vertices (self-contact, other rods) are left out of the Jacobian (the
- *     Newton iterations converge more slowly there, the solution is not
- *     changed);
- *   obstacles fixed or moved by keyframes (pose and velocity at t);
+ *     vertices (self-contact, other rods) go to the sparse Jacobian of
+ *     contact_jac_sp.c where linsolve.c chooses it, else they are left out
+ *     (the Newton iterations converge more slowly, the solution is the same);
+ *   obstacles fixed, moved by keyframes (pose and velocity at t) or fixed to
+ *     a rigid body (bodies.N.shape, obstacles.N.body: the pose follows the
+ *     body's pose of each evaluation, set by the coupling, couple.c, before
+ *     the rods are evaluated; the body receives minus the contact forces on
+ *     the rods, force and moment about its centre of mass, in couple.c's
+ *     wrench; the coupling Jacobian leaves the body <-> rod contact terms
+ *     out: the rods' own contact blocks are in, the body's dependence on
+ *     the contact is not); meshes are loaded from their files (closed);
  *   energy: the penalty potential is elastic energy, damping and friction
  *     work are dissipated, the work of moving obstacles is external. */
 #include "system/contact_element.h"
@@ -24,6 +31,7 @@
 #include <string.h>
 
 #include "cosrod/quat.h"
+#include "cosrod/vec3.h"
 #include "rod/rod_hooks.h"
 #include "system/system_internal.h"
 
@@ -43,8 +51,11 @@ struct sim_contact {
   int fresh;
   sim_contact_rod *cb;
   cosrod_contact_obstacle *obs;
+  cosrod_mesh **mesh; /* (nobs) meshes loaded from their files (owned), or NULL */
   double **kpos, **krot; /* (nobs) keyframes packed (t, x, y, z) / (t, q0..q3), or NULL */
   int *npos, *nrot, *cubic;
+  int *body;                                  /* (nobs) scenario body carrying obstacle k, or -1 */
+  const double *bx, *bq, *bv, *bw;            /* body poses of the coupling (couple.c), or NULL */
   double power; /* sum f . v of the last evaluation */
   double *pbuf; /* (4 max N + 3 max N) unpack scratch */
 };
@@ -57,13 +68,64 @@ void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod,
   c->fresh = 0; /* the next load callback evaluates with every rod's current state */
 }
 
-static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_pose *P) {
-  *P = c->obs[k].pose;
+/* Pose at t from the base pose and packed keyframe rows (sim_keyframe_rows). */
+static void pose_from_rows(cosrod_pose *P, const cosrod_pose *base, const double *kpos, int npos,
+                           const double *krot, int nrot, int cubic, double t) {
+  *P = *base;
   double xd[3], xdd[3], pd[4], pdd[4];
-  cosrod_keyframes_eval(c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t, P->position, xd, xdd, P->q,
-                        pd, pdd);
-  if (c->npos[k]) memcpy(P->v, xd, sizeof xd);
-  if (c->nrot[k]) cosrod_quat_omega_spatial(P->omega, P->q, pd);
+  cosrod_keyframes_eval(kpos, npos, krot, nrot, cubic, t, P->position, xd, xdd, P->q, pd, pdd);
+  if (npos) memcpy(P->v, xd, sizeof xd);
+  if (nrot) cosrod_quat_omega_spatial(P->omega, P->q, pd);
+}
+
+static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_pose *P) {
+  pose_from_rows(P, &c->obs[k].pose, c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t);
+}
+
+int sim_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P) {
+  *P = o->pose;
+  if (!o->has_motion) return 0;
+  double *kp = sim_keyframe_rows(&o->motion_position, 3), *kr = sim_keyframe_rows(&o->motion_orientation, 4);
+  int rc = (o->motion_position.n && !kp) || (o->motion_orientation.n && !kr) ? -1 : 0;
+  if (!rc)
+    pose_from_rows(P, &o->pose, kp, (int)o->motion_position.n, kr, (int)o->motion_orientation.n, o->motion_cubic,
+                   t);
+  free(kp), free(kr);
+  return rc;
+}
+
+/* Pose of body-fixed obstacle k from its body's pose (x_b, q_b, v_b, w_b) of
+ * the current evaluation: position x_b + R_b a, orientation q_b q_o, velocity
+ * v_b + w_b x (R_b a), angular velocity w_b (a, q_o: the pose in the body
+ * frame). */
+static void body_obstacle_pose(const struct sim_contact *c, int k, cosrod_pose *P) {
+  const size_t b = (size_t)c->body[k];
+  const cosrod_pose *o = &c->obs[k].pose;
+  double ra[3], wr[3];
+  cosrod_quat_rotate(ra, c->bq + 4 * b, o->position);
+  cosrod_vec3_cross(wr, c->bw + 3 * b, ra);
+  for (int i = 0; i < 3; i++) {
+    P->position[i] = c->bx[3 * b + (size_t)i] + ra[i];
+    P->v[i] = c->bv[3 * b + (size_t)i] + wr[i];
+    P->omega[i] = c->bw[3 * b + (size_t)i];
+  }
+  cosrod_quat_mul(P->q, c->bq + 4 * b, o->q);
+}
+
+/* Body-fixed obstacles at the bodies' current poses; 1 if any pose changed. */
+static int set_body_poses(struct sim_contact *c) {
+  int changed = 0;
+  for (int k = 0; c->bx && k < c->nobs; k++) {
+    if (c->body[k] < 0) continue;
+    cosrod_pose P, Q;
+    body_obstacle_pose(c, k, &P);
+    cosrod_contact_get_pose(c->d, k, &Q);
+    if (memcmp(&P, &Q, sizeof P)) {
+      cosrod_contact_set_pose(c->d, k, &P);
+      changed = 1;
+    }
+  }
+  return changed;
 }
 
 static int evaluate(struct sim_contact *c, double t) {
@@ -73,6 +135,7 @@ static int evaluate(struct sim_contact *c, double t) {
       obstacle_pose(c, k, t, &P);
       cosrod_contact_set_pose(c->d, k, &P);
     }
+  set_body_poses(c);
   for (int r = 0; r < c->nrods; r++) memset(c->f[r], 0, 3 * (size_t)c->nv[r] * sizeof(double));
   if (cosrod_contact_eval(c->m, c->d, (const double *const *)c->x, (const double *const *)c->v, c->f,
                           COSROD_CONTACT_JAC) != COSROD_OK)
@@ -94,6 +157,7 @@ static int load_cb(void *user, double t, int N, const double *x, const double *x
   const int r = cr->r;
   const size_t n = 3 * (size_t)(N + 1) * sizeof(double);
   int same = c->fresh && t == c->t && !memcmp(x, c->x[r], n) && (xd ? !memcmp(xd, c->v[r], n) : 1);
+  if (set_body_poses(c)) same = 0; /* a body carrying an obstacle moved */
   if (!same) {
     memcpy(c->x[r], x, n);
     if (xd)
@@ -141,11 +205,13 @@ void sim_contact_free(struct sim_contact *c) {
     if (c->sref) free(c->sref[r]);
   }
   for (int k = 0; k < c->nobs; k++) {
+    if (c->mesh) cosrod_mesh_free(c->mesh[k]);
     if (c->kpos) free(c->kpos[k]);
     if (c->krot) free(c->krot[k]);
   }
   free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs);
   free(c->kpos), free(c->krot), free(c->npos), free(c->nrot), free(c->cubic), free(c->pbuf);
+  free(c->mesh), free(c->body);
   free(c);
 }
 
@@ -162,18 +228,15 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
   const cosrod_sc_contact *S = &sc->contact;
   if (!S->enabled) return COSROD_OK;
   for (size_t k = 0; k < S->nobstacles; k++)
-    if (S->obstacles[k].body >= 0) {
+    if (S->obstacles[k].body >= 0 && (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC ||
+                                      sc->analysis.start_from_equilibrium)) {
       char key[64];
       if (S->obstacles[k].body_shape)
         snprintf(key, sizeof key, "bodies.%d.shape", S->obstacles[k].body);
       else
         snprintf(key, sizeof key, "obstacles.%zu.body", k);
-      return refuse(sc, key, "contact with shapes on rigid bodies is", err, errlen);
-    }
-    else if (S->obstacles[k].shape.type == COSROD_SHAPE_MESH) {
-      char key[64];
-      snprintf(key, sizeof key, "obstacles.%zu.shape", k);
-      return refuse(sc, key, "mesh obstacles in runs are", err, errlen);
+      return refuse(sc, key, "contact with shapes on rigid bodies in static analyses and start_from_equilibrium is",
+                    err, errlen);
     }
   struct sim_contact *c = calloc(1, sizeof *c);
   if (!c) return COSROD_ERR_NOMEM;
@@ -185,10 +248,12 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
   c->kpos = calloc((size_t)no + 1, sizeof *c->kpos), c->krot = calloc((size_t)no + 1, sizeof *c->krot);
   c->npos = calloc((size_t)no + 1, sizeof *c->npos), c->nrot = calloc((size_t)no + 1, sizeof *c->nrot);
   c->cubic = calloc((size_t)no + 1, sizeof *c->cubic);
+  c->mesh = calloc((size_t)no + 1, sizeof *c->mesh);
+  c->body = calloc((size_t)no + 1, sizeof *c->body);
   cosrod_contact_rod *cr = calloc((size_t)n + 1, sizeof *cr);
   cosrod_status st = COSROD_ERR_NOMEM;
   if (!c->x || !c->v || !c->f || !c->sref || !c->nv || !c->cb || !c->obs || !c->kpos || !c->krot || !c->npos ||
-      !c->nrot || !c->cubic || !cr)
+      !c->nrot || !c->cubic || !c->mesh || !c->body || !cr)
     goto fail;
   int maxn = 1;
   for (int r = 0; r < n; r++)
@@ -216,13 +281,29 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
     const cosrod_sc_obstacle *o = &S->obstacles[k];
     c->obs[k].shape = o->shape;
     c->obs[k].pose = o->pose;
+    c->body[k] = o->body;
+    if (o->shape.type == COSROD_SHAPE_MESH) { /* closed: the sign of the distance needs an inside */
+      char merr[400], key[64];
+      if (!(c->mesh[k] = cosrod_mesh_load(o->file ? o->file : "", 1, merr, sizeof merr))) {
+        if (o->body_shape)
+          snprintf(key, sizeof key, "bodies.%d.shape.file", o->body);
+        else
+          snprintf(key, sizeof key, "obstacles.%d.file", k);
+        cosrod_scenario_format_error(sc, key, merr, err, errlen);
+        st = COSROD_ERR_INVALID;
+        goto fail;
+      }
+      c->obs[k].shape.mesh = c->mesh[k];
+    }
     if (o->has_motion) {
       c->npos[k] = (int)o->motion_position.n, c->nrot[k] = (int)o->motion_orientation.n;
       c->cubic[k] = o->motion_cubic;
       c->kpos[k] = sim_keyframe_rows(&o->motion_position, 3);
       c->krot[k] = sim_keyframe_rows(&o->motion_orientation, 4);
       if ((c->npos[k] && !c->kpos[k]) || (c->nrot[k] && !c->krot[k])) goto fail;
-      obstacle_pose(c, k, 0.0, &c->obs[k].pose);
+      cosrod_pose P0;
+      obstacle_pose(c, k, 0.0, &P0);
+      c->obs[k].pose = P0;
     }
   }
   cosrod_contact_def def = {0};
@@ -252,7 +333,7 @@ void sim_contact_rates(const struct sim_contact *c, double *W, double *D) {
   if (!c || !c->fresh) return;
   double Pobs = 0.0; /* power of the moving obstacles on the rods: -(F . v + M . omega) of the force on them */
   for (int k = 0; k < c->nobs; k++) {
-    if (!c->npos[k] && !c->nrot[k]) continue;
+    if (!c->npos[k] && !c->nrot[k] && c->body[k] < 0) continue;
     double F[3], M[3];
     cosrod_pose P;
     cosrod_contact_obstacle_wrench(c->d, k, F, M);
@@ -266,6 +347,26 @@ void sim_contact_rates(const struct sim_contact *c, double *W, double *D) {
 double sim_contact_energy(const struct sim_contact *c) { return c && c->fresh ? cosrod_contact_energy(c->d) : 0.0; }
 
 const cosrod_contact_data *sim_contact_data(const struct sim_contact *c) { return c && c->fresh ? c->d : NULL; }
+
+void sim_contact_bind_bodies(struct sim_contact *c, const double *bx, const double *bq, const double *bv,
+                             const double *bw) {
+  if (!c) return;
+  c->bx = bx, c->bq = bq, c->bv = bv, c->bw = bw;
+  c->fresh = 0;
+}
+
+void sim_contact_body_wrench(const struct sim_contact *c, int body, const double xb[3], double F[6]) {
+  for (int k = 0; c && k < c->nobs; k++) {
+    if (c->body[k] != body) continue;
+    double f[3], m[3], r[3], rf[3];
+    cosrod_pose P;
+    cosrod_contact_obstacle_wrench(c->d, k, f, m);
+    cosrod_contact_get_pose(c->d, k, &P);
+    cosrod_vec3_sub(r, P.position, xb);
+    cosrod_vec3_cross(rf, r, f);
+    for (int i = 0; i < 3; i++) F[i] += f[i], F[3 + i] += m[i] + rf[i];
+  }
+}
 
 /* ---- the driver's side ------------------------------------------------------ */
 

@@ -38,5 +38,17 @@ void sim_contact_commit(struct sim_contact *c);
 void sim_contact_rates(const struct sim_contact *c, double *W, double *D);
 double sim_contact_energy(const struct sim_contact *c);
 const cosrod_contact_data *sim_contact_data(const struct sim_contact *c);
+/* Shapes on rigid bodies: the bodies' poses of each evaluation, spatial
+ * (x (nb x 3), q (nb x 4), v (nb x 3), w (nb x 3); set by the coupling before
+ * the rods are evaluated), and the wrench of the rods' contact on body b
+ * (force, moment about its centre of mass xb) ADDED to F[6]. */
+void sim_contact_bind_bodies(struct sim_contact *c, const double *bx, const double *bq, const double *bv,
+                             const double *bw);
+void sim_contact_body_wrench(const struct sim_contact *c, int body, const double xb[3], double F[6]);
+/* Pose and velocity at t of a scenario obstacle: fixed, or moved by its
+ * keyframes (the pose in the body frame for a body-fixed one).  The one
+ * evaluation of keyframed obstacles, shared by runs (which pack the rows
+ * once) and the recorder.  0, or -1 (no memory). */
+int sim_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P);
 
 #endif

@@ -35,7 +35,10 @@
  * analytic (couple_jac.c; banded finite differences, sim_couple_jac_fd,
  * as fallback), in the band of the coupled structure computed here:
  * independent of N for a chain (O(N) per Jacobian); stars and bodies joined
- * to each other widen the band (no sparse solver yet). */
+ * to each other widen the band (no sparse solver yet).  Shapes on bodies
+ * (contact_element.c): the obstacle's pose follows the body's pose of the
+ * evaluation, and the body receives minus the contact forces on the rods
+ * (force and moment about its centre of mass). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +151,7 @@ static int finish(const cosrod_sim *s, double t, double *ydot) {
   }
   for (size_t b = 0; b < cp->nb; ++b) {
     if (cp->bmap[b] < 0) continue;
+    sim_contact_body_wrench(s->contact, (int)b, cp->bx + 3 * b, cp->F + 6 * b); /* the rods' contact */
     const double *F = cp->F + 6 * b;
     cp->Pc += cosrod_vec3_dot(F, cp->bv + 3 * b) + cosrod_vec3_dot(F + 3, cp->bw + 3 * b);
     cosrod_mbs_set_wrench(cp->d, (size_t)cp->bmap[b], F, F + 3);
@@ -406,6 +410,7 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
   cosrod_status st = create_units(s, ndyn, err, errlen);
   if (st != COSROD_OK) return st;
   prepare(s, 0.0, NULL);
+  sim_contact_bind_bodies(s->contact, cp->bx, cp->bq, cp->bv, cp->bw); /* shapes on bodies */
   for (size_t r = 0; r < sc->nrods; r++)
     for (int e = 0; e < 2; e++)
       if ((st = attach_end(s, r, e, err, errlen)) != COSROD_OK) return st;

@@ -53,6 +53,8 @@ long sim_couple_jac_fallbacks(const cosrod_sim *s);
  * see couple.c): unit ranges, attachment windows, units joined. */
 int sim_couple_nunits(const cosrod_sim *s);
 int sim_couple_nattach(const cosrod_sim *s);
+/* Number of contact shapes on dynamic bodies (their windows cover whole rods). */
+int sim_couple_body_contact(const cosrod_sim *s);
 int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, int *alo, int *ahi, int *nat,
                          int *inter);
 /* Around the rods' evaluation at (t, y): body poses for the rod ends

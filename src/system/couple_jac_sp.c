@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/contact.h"
 #include "cosrod/rod.h"
 #include "cosrod/sparse.h"
 #include "system/couple_internal.h"
@@ -30,6 +31,7 @@ struct sim_cjac_sp {
   int *pos, *pij;     /* (cap), (2 cap) cached positions of the other adds and their (i, j) */
   int cap, npos;      /* capacity, positions cached */
   int ng, *gptr, *gcol; /* column groups of the fallback differences */
+  int *bcol, *bflag;     /* (n) contact shapes on bodies: rod columns to difference, their flags */
 };
 
 void sim_couple_jac_sp_free(sim_cjac_sp *sp) {
@@ -44,6 +46,8 @@ void sim_couple_jac_sp_free(sim_cjac_sp *sp) {
   free(sp->pij);
   free(sp->gptr);
   free(sp->gcol);
+  free(sp->bcol);
+  free(sp->bflag);
   free(sp);
 }
 
@@ -130,7 +134,9 @@ int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind) 
   sp->pij = malloc(2 * (size_t)sp->cap * sizeof *sp->pij);
   int *colour = malloc((size_t)n * sizeof *colour);
   sp->gcol = malloc((size_t)n * sizeof *sp->gcol);
-  if (!sp->Jr || !sp->pos || !sp->pij || !colour || !sp->gcol) {
+  sp->bcol = malloc((size_t)n * sizeof *sp->bcol);
+  sp->bflag = calloc((size_t)n, sizeof *sp->bflag);
+  if (!sp->Jr || !sp->pos || !sp->pij || !colour || !sp->gcol || !sp->bcol || !sp->bflag) {
     free(colour);
     goto fail;
   }
@@ -179,11 +185,72 @@ static int sp_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
   return 0;
 }
 
+/* Contact shapes on bodies: the contact's body <-> rod entries by central
+ * differences of f (h = eps^(1/3) max(|y_j|, 1e-2): error ~1e-10 of the
+ * column's scale, below the forward differences' ~1e-8): every body column
+ * whole (the obstacle's pose moves with the body: rod rows and body rows),
+ * and the body rows of the position and velocity columns of the rod
+ * vertices on segments touching a body shape (the wrench on the body).
+ * Cost: 2 (body unknowns + 6 x touching vertices) evaluations of f; the rest
+ * of the Jacobian stays analytic. */
+static int body_contact_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
+  sim_cjac_sp *sp = s->cpl->cjs;
+  sim_couple *cp = s->cpl;
+  const int n = s->ny, nm = cp->nm;
+  double *yp = cp->jw, *f0 = yp + n, *f1 = f0 + n;
+  const double u = 2.220446049250313e-16;
+  int rc = sim_rhs(t, y, f0, s);
+  if (rc != 0) return rc;
+  /* the touching vertices' x, v columns, from the contact points of the evaluation at y (listed first:
+   * the perturbed evaluations below replace the points) */
+  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  const cosrod_contact_point *pt = d ? cosrod_contact_points(d) : NULL;
+  int nb = 0;
+  for (size_t k = 0, npt = d ? cosrod_contact_npoints(d) : 0; k < npt; k++) {
+    const cosrod_contact_point *p = pt + k;
+    if (p->other_kind != 0 || s->sc->contact.obstacles[p->other].body < 0) continue;
+    const cosrod_rod *rod = s->rods[p->rod];
+    const int *map = s->map + s->off_r[p->rod], nq = cosrod_rod_nq(rod);
+    for (int v = p->segment; v <= p->segment + 1; v++) {
+      if (cosrod_rod_vertex_ndof(rod, v) != 3) continue;
+      const int qi = cosrod_rod_qindex_vertex(rod, v), vi = cosrod_rod_vindex_vertex(rod, s->form, v);
+      for (int c = 0; c < 3; c++)
+        for (int w = 0; w < 2; w++) {
+          const int j = w ? map[nq + vi + c] : map[qi + c];
+          if (!sp->bflag[j]) sp->bflag[j] = 1, sp->bcol[nb++] = j;
+        }
+    }
+  }
+  memcpy(yp, y, (size_t)n * sizeof *yp);
+  for (int m = 0; m < nm + nb; m++) { /* the body columns whole, then the body rows of the rod columns */
+    const int whole = m < nm, j = whole ? cp->mmap[m] : sp->bcol[m - nm];
+    const double hj = cbrt(u) * fmax(1e-2, fabs(y[j]));
+    yp[j] = y[j] + hj;
+    const double h2 = yp[j] - (y[j] - hj);
+    rc = sim_rhs(t, yp, f1, s);
+    yp[j] = y[j] - hj;
+    if (rc == 0) rc = sim_rhs(t, yp, f0, s);
+    yp[j] = y[j];
+    if (rc != 0) break;
+    if (whole)
+      for (int q = sp->cp[j]; q < sp->cp[j + 1]; q++) Jx[q] = (f1[sp->ri[q]] - f0[sp->ri[q]]) / h2;
+    else
+      for (int b = 0; b < nm; b++) {
+        const int i = cp->mmap[b], q = find(sp, i, j);
+        if (q >= 0) Jx[q] = (f1[i] - f0[i]) / h2;
+      }
+  }
+  for (int k = 0; k < nb; k++) sp->bflag[sp->bcol[k]] = 0;
+  return rc != 0 ? rc : sim_rhs(t, y, f0, s); /* leave the evaluation at y */
+}
+
 int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user) {
   cosrod_sim *s = user;
   sim_cjac_sp *sp = s->cpl->cjs;
   sim_jadd A = {NULL, 0, 0, 0, Jx, sp, 0, 0};
   memset(Jx, 0, (size_t)sp->cp[s->ny] * sizeof *Jx);
   int fb, rc = sim_couple_jac_assemble(s, t, y, &A, &fb);
-  return rc != 0 || !fb ? rc : sp_fd(s, t, y, Jx);
+  if (rc != 0) return rc;
+  if (fb) return sp_fd(s, t, y, Jx);
+  return sim_couple_body_contact(s) ? body_contact_fd(s, t, y, Jx) : 0;
 }

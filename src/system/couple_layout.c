@@ -160,7 +160,22 @@ int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user)
  * sized sim_couple_nunits / sim_couple_nattach; returns the number of
  * units (0 without dynamic bodies). */
 int sim_couple_nunits(const cosrod_sim *s) { return s->cpl && s->cpl->m ? s->cpl->nblk : 0; }
-int sim_couple_nattach(const cosrod_sim *s) { return s->cpl ? (int)s->cpl->na : 0; }
+/* Shapes on dynamic bodies with contact: each couples its body's unit to
+ * every rod (a contact can occur anywhere along a rod). */
+int sim_couple_body_contact(const cosrod_sim *s) {
+  const sim_couple *cp = s->cpl;
+  int n = 0;
+  if (!cp || !cp->m || !s->contact) return 0;
+  for (size_t k = 0; k < s->sc->contact.nobstacles; k++) {
+    const int b = s->sc->contact.obstacles[k].body;
+    n += b >= 0 && cp->bmap[b] >= 0;
+  }
+  return n;
+}
+
+int sim_couple_nattach(const cosrod_sim *s) {
+  return s->cpl ? (int)s->cpl->na + sim_couple_body_contact(s) * (int)s->nrods : 0;
+}
 int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, int *alo, int *ahi, int *nat,
                          int *inter) {
   const sim_couple *cp = s->cpl;
@@ -187,6 +202,16 @@ int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, in
     alo[*nat] = r0;
     ahi[*nat] = r1;
     (*nat)++;
+  }
+  for (size_t k = 0; s->contact && k < s->sc->contact.nobstacles; k++) { /* shapes on bodies: whole rods */
+    const int b = s->sc->contact.obstacles[k].body, mb = b >= 0 ? cp->bmap[b] : -1;
+    if (mb < 0) continue;
+    for (size_t r = 0; r < s->nrods; r++) {
+      aunit[*nat] = cp->nblk == 1 ? 0 : mb;
+      alo[*nat] = s->qoff_r[r];
+      ahi[*nat] = s->qoff_r[r] + s->ny_r[r] - 1;
+      (*nat)++;
+    }
   }
   for (size_t j = 0; j < s->sc->njoints; j++)
     *inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;

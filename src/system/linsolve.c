@@ -33,12 +33,22 @@
  * KLU at build time; a method without it keeps the band and says so; galpha
  * has its own dense tangents; without bodies the rods' analytic band is
  * used.  Kirchhoff rods in an ODE form (nullspace, absolute) have a dense
- * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them. */
+ * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them.
+ * Rods without bodies whose rod-rod or self-contact (contact.rods / self)
+ * can couple vertices outside their bands: auto (and sparse) take KLU with
+ * the contact pattern of contact_jac_sp.c when it has entries outside the
+ * band (candidate pairs at the start) and the method has a sparse path
+ * (not the SPLIT layout of absolute rods, not formulation dae);
+ * COSROD_CONTACT_BAND=1 keeps the band (benchmarks).  Contact shapes on
+ * dynamic bodies couple the body's unit with every rod (windows over whole
+ * rods): auto takes sparse; the band path leaves the contact's body <-> rod
+ * entries out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cosrod/sparse.h"
+#include "system/contact_jac_sp.h"
 #include "system/couple_jac_sp.h"
 #include "system/system_internal.h"
 #include "system/linsolve.h"
@@ -59,6 +69,7 @@ void sim_linsolve_free(cosrod_sim *s) {
   free(L->rowind);
   free(L);
   s->lin = NULL;
+  sim_contact_jac_sp_free(s);
 }
 
 static inline int imin(int a, int b) { return a < b ? a : b; }
@@ -156,6 +167,31 @@ static int kirchhoff_ode(const cosrod_scenario *sc) {
   return 0;
 }
 
+/* Rods without bodies whose rod-rod / self-contact leaves the band
+ * (contact_jac_sp.c): auto and sparse take KLU with the contact pattern when
+ * the method has a sparse path.  Returns 1 when decided (L->sparse: 1, or -1
+ * on failure), 0 to go on with the band. */
+static int contact_sparse(cosrod_sim *s, sim_linsolve *L, cosrod_sc_linear_solver want, char *err, size_t errlen) {
+  (void)want, (void)err, (void)errlen;
+  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
+  if (!can || !s->contact) return 0;
+  const char *env = getenv("COSROD_CONTACT_BAND"); /* benchmarks: the band path for comparison */
+  if (env && !strcmp(env, "1")) return 0;
+  int rc = sim_contact_jac_sp_init(s, &L->colptr, &L->rowind, &L->nnz);
+  if (rc < 0) return L->sparse = -1, 1;
+  if (rc == 0) return 0;
+  L->sparse = 1;
+  s->prob.jac_sparse = 1;
+  s->prob.jac_colptr = L->colptr;
+  s->prob.jac_rowind = L->rowind;
+  s->prob.jac_sp = sim_contact_jac_sp;
+  snprintf(L->desc, sizeof L->desc,
+           "sparse (KLU): n = %d, nnz = %d (%.2g%%); rod-rod / self-contact couples vertices outside the rods' band "
+           "(%d, %d); analytic Jacobian",
+           s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu);
+  return 1;
+}
+
 cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
   const cosrod_sc_linear_solver want = sc->solver.linear_solver;
@@ -164,6 +200,8 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   s->lin = L;
   const int implicit = (s->type->flags & COSROD_STEP_IMPLICIT) != 0;
   const char *iname = s->type->name;
+  if (!s->cpl && implicit && want != COSROD_SC_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
+    return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_OK;
   if (!s->cpl || s->lie || s->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
              !implicit ? "none (explicit method)"
@@ -197,8 +235,10 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
                                  errlen);
     return COSROD_ERR_UNSUPPORTED;
   }
-  int sparse =
-      want == COSROD_SC_LINSOLVE_SPARSE || (want == COSROD_SC_LINSOLVE_AUTO && width > 4 * L->chain_width);
+  /* shapes on bodies: the body couples to every rod vertex that may touch it, outside any band */
+  const int bc = sim_couple_body_contact(s) > 0;
+  int sparse = want == COSROD_SC_LINSOLVE_SPARSE ||
+               (want == COSROD_SC_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc));
   const char *why = "";
   if (sparse && !can) sparse = 0, why = s->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
   L->sparse = sparse;
@@ -212,7 +252,9 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
     s->prob.jac = NULL;
     snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s; %s",
              s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
-             want == COSROD_SC_LINSOLVE_AUTO ? ", auto: the band grew with the rods" : "",
+             want != COSROD_SC_LINSOLVE_AUTO ? ""
+             : bc                            ? ", auto: contact shapes on bodies"
+                                             : ", auto: the band grew with the rods",
              s->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
   } else {
     snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,

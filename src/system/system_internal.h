@@ -122,6 +122,7 @@ struct cosrod_sim {
   struct sim_couple *cpl; /* rods attached to rigid bodies (couple.c), NULL without bodies */
   struct sim_linsolve *lin; /* linear solver choice and sparse pattern (linsolve.c) */
   struct sim_contact *contact; /* contact and obstacles (contact_element.c), NULL without `contact:` */
+  struct sim_cjac_contact *ccj; /* sparse Jacobian of rod-rod / self-contact without bodies (contact_jac_sp.c) */
   struct sim_kcouple *kcp; /* Kirchhoff rods attached to dynamic bodies (couple_kirchhoff.c), or NULL */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Sparse (KLU) Jacobian of rods without bodies with rod-rod or self-contact
+ * (linsolve.c chooses it).  Contact between segments of different rods, or
+ * of one rod far apart along it, couples vertices that the rods' banded
+ * orderings put far apart; the band Jacobian leaves these blocks out (the
+ * Newton iterations then converge slowly, or not at all with the stiff
+ * rod-rod friction law).  Here the integrator gets the exact structure as a
+ * CSC pattern and the analytic values:
+ *   - each rod's own band (cosrod_rod_order_fill) within its block, with the
+ *     contact blocks inside the band (the rod's load Jacobian hook),
+ *   - for each candidate segment pair (i, j): the rows of the velocity
+ *     unknowns of the vertices of i and the columns of the position and
+ *     velocity unknowns of the vertices of j, and the reverse:
+ *     d(xdot_n)'/dx_m = K_nm / m_n, d(xdot_n)'/dxdot_m = D_nm / m_n with the
+ *     contact blocks K, D (cosrod_contact_blocks) and the vertex mass
+ *     m_n = rhoA ds_n (the translational equations of a Cosserat rod in the
+ *     absolute and null-space forms, [LLA] eq. 25).
+ * The pattern is fixed for the run (the integrators factor it symbolically
+ * once): a superset from a broad phase at the initial state with a margin,
+ * pairs of segments of different rods whose gap (distance - radii) is below
+ * 0.1 times the longer rod's length, and non-excluded segment pairs of one
+ * rod whose gap is below 2 r (a rod already folded onto itself).  A contact
+ * that becomes active outside these pairs later has its cross blocks left
+ * out, as in the band (counted: sim_contact_jac_sp_dropped); the solution
+ * is unchanged, only Newton's convergence there.  Cost: O(S^2) segment
+ * distances once at set-up (S segments of all rods); per Jacobian the rods'
+ * bands (O(N)) and the active blocks (a binary search in a column each). */
+#include "system/contact_jac_sp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/contact.h"
+#include "cosrod/rod.h"
+#include "system/system_internal.h"
+
+struct sim_cjac_contact {
+  int n, nnz;
+  const int *cp, *ri;
+  int *rml, *rmu; /* (nrods) */
+  double *Jr;     /* scratch band of the largest rod */
+  int **rpos;     /* (nrods) positions of the rod band entries, -1 outside */
+  int **gx, **gv; /* (nrods) (nv x 3) global index of x_n, xdot_n components, -1: not free */
+  double **minv;  /* (nrods) (nv) 1 / m_n */
+  long dropped;
+};
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+
+void sim_contact_jac_sp_free(cosrod_sim *s) {
+  sim_cjac_contact *C = s->ccj;
+  if (!C) return;
+  for (size_t r = 0; r < s->nrods; r++) {
+    if (C->rpos) free(C->rpos[r]);
+    if (C->gx) free(C->gx[r]);
+    if (C->gv) free(C->gv[r]);
+    if (C->minv) free(C->minv[r]);
+  }
+  free(C->rpos), free(C->gx), free(C->gv), free(C->minv), free(C->rml), free(C->rmu), free(C->Jr);
+  free(C);
+  s->ccj = NULL;
+}
+
+long sim_contact_jac_sp_dropped(const cosrod_sim *s) { return s->ccj ? s->ccj->dropped : 0; }
+
+static int find(const int *cp, const int *ri, int i, int j) {
+  int lo = cp[j], hi = cp[j + 1] - 1;
+  while (lo <= hi) {
+    int m = lo + (hi - lo) / 2;
+    if (ri[m] == i) return m;
+    if (ri[m] < i) lo = m + 1;
+    else hi = m - 1;
+  }
+  return -1;
+}
+
+/* Candidate vertex pairs (rod a, vertex i) <-> (rod b, vertex j), both
+ * orders, appended to pr (4 ints each) up to cap; returns the count (also
+ * beyond cap, to size the array). */
+static size_t candidates(cosrod_sim *s, double **x, int *pr, size_t cap) {
+  const cosrod_scenario *sc = s->sc;
+  size_t np = 0;
+  double Lmax = 0;
+  for (size_t r = 0; r < s->nrods; r++) Lmax = fmax(Lmax, sc->rods[r].length);
+  for (size_t a = 0; a < s->nrods; a++)
+    for (size_t b = a; b < s->nrods; b++) {
+      if (a == b ? !sc->contact.self : !sc->contact.rods) continue;
+      const double ra = cosrod_sc_section_radius(&sc->rods[a].section);
+      const double rb = cosrod_sc_section_radius(&sc->rods[b].section);
+      const double margin = a == b ? 2.0 * ra : 0.1 * Lmax, excl = 3.14159265358979323846 * ra;
+      const int Na = cosrod_rod_nseg(s->rods[a]), Nb = cosrod_rod_nseg(s->rods[b]);
+      const double *sa = cosrod_rod_grid(s->rods[a]);
+      for (int i = 0; i < Na; i++)
+        for (int j = a == b ? i + 2 : 0; j < Nb; j++) {
+          if (a == b && sa[j] - sa[i + 1] < excl) continue; /* the contact's own exclusion */
+          double u, w;
+          double dist = cosrod_segment_segment_closest(&u, &w, x[a] + 3 * i, x[a] + 3 * i + 3, x[b] + 3 * j,
+                                                       x[b] + 3 * j + 3);
+          if (dist - ra - rb > margin) continue;
+          for (int p = 0; p < 2; p++)
+            for (int q = 0; q < 2; q++) {
+              int e[2][4] = {{(int)a, i + p, (int)b, j + q}, {(int)b, j + q, (int)a, i + p}};
+              for (int k = 0; k < 2; k++, np++)
+                if (np < cap) memcpy(pr + 4 * np, e[k], sizeof e[k]);
+            }
+        }
+    }
+  return np;
+}
+
+/* Per rod: global indices of the vertices' x, xdot and 1 / m_n. */
+static int vertex_maps(cosrod_sim *s, sim_cjac_contact *C) {
+  for (size_t r = 0; r < s->nrods; r++) {
+    const cosrod_rod *rod = s->rods[r];
+    const int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
+    const int *map = s->map + s->off_r[r];
+    double rhoA;
+    cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
+    const double *w = cosrod_rod_vertex_weight(rod);
+    C->gx[r] = malloc(3 * (size_t)(N + 1) * sizeof **C->gx);
+    C->gv[r] = malloc(3 * (size_t)(N + 1) * sizeof **C->gv);
+    C->minv[r] = malloc((size_t)(N + 1) * sizeof **C->minv);
+    if (!C->gx[r] || !C->gv[r] || !C->minv[r]) return -1;
+    for (int n = 0; n <= N; n++) {
+      const int free3 = cosrod_rod_vertex_ndof(rod, n) == 3;
+      const int qi = cosrod_rod_qindex_vertex(rod, n), vi = cosrod_rod_vindex_vertex(rod, s->form, n);
+      for (int c = 0; c < 3; c++) {
+        C->gx[r][3 * n + c] = free3 ? map[qi + c] : -1;
+        C->gv[r][3 * n + c] = free3 ? map[nq + vi + c] : -1;
+      }
+      C->minv[r][n] = 1.0 / (rhoA * w[n]);
+    }
+  }
+  return 0;
+}
+
+/* CSC pattern: the rods' bands and the candidate blocks (two passes). */
+static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, int **colptr, int **rowind) {
+  const int n = s->ny;
+  int *cnt = calloc((size_t)n + 1, sizeof *cnt), *mark = malloc((size_t)n * sizeof *mark);
+  int *cp = malloc((size_t)(n + 1) * sizeof *cp);
+  int *owner = malloc((size_t)n * sizeof *owner);
+  /* extra entries per column: rows of candidate vertex velocities (col -> list via a CSR of pairs) */
+  int *xs = calloc((size_t)n + 1, sizeof *xs), *xr = malloc((np * 18 + 1) * sizeof *xr);
+  int rc = -1, *ri = NULL;
+  if (!cnt || !mark || !cp || !owner || !xs || !xr) goto out;
+  for (size_t r = 0; r < s->nrods; r++)
+    for (int i = 0; i < s->ny_r[r]; i++) owner[s->qoff_r[r] + i] = (int)r;
+  for (int pass = 0; pass < 2; pass++) /* column lists of the extra rows */
+    for (size_t k = 0; k < np; k++) {
+      const int *e = pr + 4 * k;
+      for (int a = 0; a < 3; a++) {
+        int row = C->gv[e[0]][3 * e[1] + a];
+        if (row < 0) continue;
+        for (int c = 0; c < 3; c++)
+          for (int t = 0; t < 2; t++) {
+            int col = (t ? C->gv : C->gx)[e[2]][3 * e[3] + c];
+            if (col < 0) continue;
+            if (pass == 0) xs[col + 1]++;
+            else xr[cnt[col]++] = row;
+          }
+      }
+      if (pass == 0 && k + 1 == np) {
+        for (int j = 0; j < n; j++) xs[j + 1] += xs[j];
+        memcpy(cnt, xs, (size_t)n * sizeof *cnt);
+      }
+    }
+  for (int i = 0; i < n; i++) mark[i] = -1;
+  for (int pass = 0; pass < 2; pass++) {
+    int e = 0;
+    cp[0] = 0;
+    for (int j = 0; j < n; j++) {
+      const int c0 = e, o = owner[j], b0 = s->qoff_r[o], b1 = b0 + s->ny_r[o] - 1;
+      for (int i = imax(b0, j - C->rmu[o]); i <= imin(b1, j + C->rml[o]); i++)
+        if (mark[i] != 2 * j + pass) mark[i] = 2 * j + pass, pass ? ri[e] = i : 0, e++;
+      for (int k = np ? xs[j] : 0; np && k < xs[j + 1]; k++) {
+        const int i = xr[k];
+        if (mark[i] != 2 * j + pass) mark[i] = 2 * j + pass, pass ? ri[e] = i : 0, e++;
+      }
+      if (pass) /* ascending rows */
+        for (int a = c0 + 1; a < e; a++) {
+          int x = ri[a], b = a - 1;
+          while (b >= c0 && ri[b] > x) ri[b + 1] = ri[b], b--;
+          ri[b + 1] = x;
+        }
+      cp[j + 1] = e;
+    }
+    if (pass == 0) {
+      if (!(ri = malloc((size_t)(e > 0 ? e : 1) * sizeof *ri))) goto out;
+      for (int i = 0; i < n; i++) mark[i] = -1;
+    }
+  }
+  *colptr = cp, *rowind = ri, cp = NULL, ri = NULL;
+  rc = 0;
+out:
+  free(cnt), free(mark), free(cp), free(owner), free(xs), free(xr), free(ri);
+  return rc;
+}
+
+int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz) {
+  *colptr = *rowind = NULL;
+  if (!s->contact || s->cpl || s->split || s->lie || (s->form != COSROD_FORM_ABSOLUTE && s->form != COSROD_FORM_NULLSPACE))
+    return 0;
+  if (!s->sc->contact.rods && !s->sc->contact.self) return 0;
+  for (size_t r = 0; r < s->nrods; r++)
+    if (cosrod_rod_kirchhoff_m(s->rods[r]) > 0) return 0;
+  sim_cjac_contact *C = calloc(1, sizeof *C);
+  if (!C) return -1;
+  s->ccj = C;
+  const size_t nr = s->nrods;
+  C->rml = calloc(nr, sizeof *C->rml), C->rmu = calloc(nr, sizeof *C->rmu);
+  C->rpos = calloc(nr, sizeof *C->rpos), C->gx = calloc(nr, sizeof *C->gx), C->gv = calloc(nr, sizeof *C->gv);
+  C->minv = calloc(nr, sizeof *C->minv);
+  double **x = calloc(nr, sizeof *x);
+  int *pr = NULL, rc = -1;
+  if (!C->rml || !C->rmu || !C->rpos || !C->gx || !C->gv || !C->minv || !x || vertex_maps(s, C) != 0) goto out;
+  size_t big = 1;
+  for (size_t r = 0; r < nr; r++) {
+    const int N = cosrod_rod_nseg(s->rods[r]);
+    int *tmp = malloc((size_t)s->ny_r[r] * sizeof *tmp);
+    cosrod_status so = tmp ? cosrod_rod_order_fill(s->rods[r], s->form, tmp, NULL, &C->rml[r], &C->rmu[r])
+                           : COSROD_ERR_NOMEM;
+    free(tmp);
+    if (so != COSROD_OK) goto out;
+    big = (size_t)imax((int)big, (C->rml[r] + C->rmu[r] + 1) * s->ny_r[r]);
+    if (!(x[r] = malloc(3 * (size_t)(N + 1) * sizeof **x))) goto out;
+    sim_gather(s, r, s->y0, s->yl);
+    double *p = malloc(4 * (size_t)N * sizeof *p);
+    cosrod_status st = p ? cosrod_rod_unpack(s->rods[r], s->form, 0.0, s->yl, x[r], p, NULL, NULL) : COSROD_ERR_NOMEM;
+    free(p);
+    if (st != COSROD_OK) goto out;
+  }
+  size_t np = candidates(s, x, NULL, 0);
+  if (np == 0) {
+    rc = 0;
+    goto out;
+  }
+  if (!(pr = malloc(4 * np * sizeof *pr))) goto out;
+  candidates(s, x, pr, np);
+  if (build(s, C, pr, np, colptr, rowind) != 0) goto out;
+  C->n = s->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = (*colptr)[s->ny];
+  *nnz = C->nnz;
+  if (!(C->Jr = malloc(big * sizeof *C->Jr))) goto out;
+  for (size_t r = 0; r < nr; r++) {
+    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->ny_r[r], q0 = s->qoff_r[r];
+    int *pos = C->rpos[r] = malloc((size_t)ld * (size_t)ny * sizeof *pos);
+    if (!pos) goto out;
+    for (int j = 0; j < ny; j++)
+      for (int d = 0; d < ld; d++) {
+        const int i = j - mu + d;
+        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? find(C->cp, C->ri, q0 + i, q0 + j) : -1;
+      }
+  }
+  rc = 1;
+out:
+  for (size_t r = 0; x && r < nr; r++) free(x[r]);
+  free(x), free(pr);
+  if (rc != 1) {
+    free(*colptr), free(*rowind);
+    *colptr = *rowind = NULL;
+    sim_contact_jac_sp_free(s);
+  }
+  return rc;
+}
+
+int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
+  cosrod_sim *s = user;
+  sim_cjac_contact *C = s->ccj;
+  t = sim_tclamp(s, t);
+  memset(Jx, 0, (size_t)C->nnz * sizeof *Jx);
+  sim_contact_prepare_all(s, t, y);
+  for (size_t r = 0; r < s->nrods; r++) { /* each rod's band (its own contact blocks included) */
+    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->ny_r[r];
+    sim_gather(s, r, y, s->yl);
+    memset(C->Jr, 0, (size_t)ld * (size_t)ny * sizeof *C->Jr);
+    cosrod_status st = cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, t, s->yl, NULL, 0.0,
+                                                s->perm + s->off_r[r], C->Jr, ld, ml, mu);
+    if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+    const int *pos = C->rpos[r];
+    for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++)
+      if (pos[k] >= 0) Jx[pos[k]] += C->Jr[k];
+  }
+  /* the blocks outside the bands: rod-rod and far self-contact */
+  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  if (!d) return 0;
+  const cosrod_contact_block *b = cosrod_contact_blocks(d);
+  for (size_t k = 0, nb = cosrod_contact_nblocks(d); k < nb; k++, b++) {
+    if (b->rod_i == b->rod_j && abs(b->vertex_j - b->vertex_i) <= 1) continue; /* in the band */
+    const int *rx = C->gv[b->rod_i] + 3 * b->vertex_i, *cx = C->gx[b->rod_j] + 3 * b->vertex_j,
+              *cv = C->gv[b->rod_j] + 3 * b->vertex_j;
+    const double mi = C->minv[b->rod_i][b->vertex_i];
+    if (rx[0] < 0 || cx[0] < 0) continue; /* a prescribed or sliding vertex */
+    for (int c = 0; c < 3; c++)
+      for (int a = 0; a < 3; a++) {
+        int p = find(C->cp, C->ri, rx[a], cx[c]), q = find(C->cp, C->ri, rx[a], cv[c]);
+        if (p >= 0) Jx[p] += mi * b->K[a + 3 * c];
+        if (q >= 0) Jx[q] += mi * b->D[a + 3 * c];
+        if ((p < 0 && b->K[a + 3 * c] != 0.0) || (q < 0 && b->D[a + 3 * c] != 0.0)) C->dropped++;
+      }
+  }
+  return 0;
+}

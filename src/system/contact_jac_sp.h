@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Sparse (KLU) Jacobian of rods without bodies whose rod-rod or self-contact
+ * couples vertices outside the rods' bands (module system, private;
+ * contact_jac_sp.c). */
+#ifndef COSROD_SYSTEM_CONTACT_JAC_SP_H
+#define COSROD_SYSTEM_CONTACT_JAC_SP_H
+
+#include "cosrod/sim.h"
+#include "cosrod/status.h"
+
+typedef struct sim_cjac_contact sim_cjac_contact;
+
+/* Build the pattern (the rods' bands plus the vertex blocks of candidate
+ * segment pairs, see contact_jac_sp.c) into *colptr, *rowind (malloc'd, the
+ * caller owns them) and the value workspace.  Returns 1 with a pattern that
+ * leaves the band (cross entries exist), 0 when the band holds everything
+ * (nothing allocated), -1 on failure (no memory). */
+int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz);
+/* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
+int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
+void sim_contact_jac_sp_free(cosrod_sim *s);
+/* Contact Jacobian entries that fell outside the pattern so far (left out). */
+long sim_contact_jac_sp_dropped(const cosrod_sim *s);
+
+#endif
