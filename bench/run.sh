@@ -270,6 +270,10 @@ echo "== output share, output volume and process start-up (bench/output_startup.
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 50 > "$R/output-startup.csv"
 else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 
+echo "== contact: broad phase and run level (bench/contact/run.sh) -> $R/contact-*.md"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/contact/run.sh" "$B" --quick > /dev/null
+else sh "$ROOT/bench/contact/run.sh" "$B" > /dev/null; fi
+
 echo "== report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
   python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"

@@ -8,3 +8,5 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
 "$B/bench/contact/bench_contact" ${2:-} > "$ROOT/bench/results/contact-broadphase.md"
 cat "$ROOT/bench/results/contact-broadphase.md"
+# Run level: cost per step of a hose on the floor against N (contact-run-level.md).
+sh "$ROOT/bench/contact/run_level.sh" "$B" ${2:-}

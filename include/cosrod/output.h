@@ -52,7 +52,9 @@
  * {balance_initial, balance_final, balance_max_drift, energy_scale}, rods
  * [{name, segments, tip [x, y, z]}], bodies [{name, position}], last_state
  * {t, h, tips, size, max_abs, nonfinite} (failed/interrupted runs only),
- * files {"centerline.csv": data rows, ...}, vtk_frames, warnings [...].
+ * contact {contacts_end, max_penetration, max_penetration_radius, missed,
+ * dissipated} (runs with contact), files {"centerline.csv": data rows, ...},
+ * vtk_frames, warnings [...].
  *
  * Time loop: the writers below allocate no memory themselves (all buffers
  * are sized at create; only the per-output-time .vtp files are fopen'ed).  Writing to a file that the
@@ -335,6 +337,42 @@ COSROD_API void cosrod_output_add_warning(cosrod_output *out, const char *text);
 /* Number of warnings recorded so far and the i-th one. */
 COSROD_API size_t cosrod_output_nwarnings(const cosrod_output *out);
 COSROD_API const char *cosrod_output_warning(const cosrod_output *out, size_t i);
+
+/* ---- contact rows (output_contact.c) ---------------------------------------
+ * One row of contacts.csv / obstacles.csv ([manual: output reference]) into
+ * buf[cap] with the format of every other CSV of a run (shortest text that
+ * reads back exactly, C locale of out; out may be NULL: the caller's
+ * locale), ending in a newline.  Returns the row's length, or -1 when it
+ * does not fit or a name is empty or holds a comma, quote or line break.
+ * The caller (the recorder) owns the files. */
+typedef struct cosrod_output_contact {
+  int rod, segment;
+  const char *other; /* obstacle or body name, or "rod:segment" of the other rod */
+  double point[3];   /* on the rod's axis [m] */
+  double normal[3];  /* from the other towards the rod */
+  double gap;        /* distance - radii [m] */
+  double fn;         /* normal force [N] */
+  double ft[3];      /* friction force on the rod [N] */
+  int slip;          /* 0 stick, 1 slip */
+} cosrod_output_contact;
+#define COSROD_OUTPUT_CONTACTS_HEADER "t,rod,segment,other,px,py,pz,nx,ny,nz,gap,Fn,Ftx,Fty,Ftz,state\n"
+#define COSROD_OUTPUT_OBSTACLES_HEADER "t,obstacle,Fx,Fy,Fz,Mx,My,Mz\n"
+COSROD_API int cosrod_output_contact_row(const cosrod_output *out, char *buf, size_t cap, double t,
+                                         const cosrod_output_contact *c);
+/* summary.json "contact" (omitted unless set): contacts of the last state,
+ * the largest penetration over the run [m] and as a fraction of the radius,
+ * segment-obstacle pairs missed by the quadrature (tunnelling), and the
+ * energy dissipated by contact damping and friction [J]. */
+typedef struct cosrod_output_contact_summary {
+  long contacts_end;
+  double max_penetration, max_penetration_radius;
+  long missed;
+  double dissipated;
+} cosrod_output_contact_summary;
+COSROD_API void cosrod_output_set_contact_summary(cosrod_output *out, const cosrod_output_contact_summary *s);
+/* t, obstacle name, resultant force F [N] and moment M [N m] on it. */
+COSROD_API int cosrod_output_obstacle_row(const cosrod_output *out, char *buf, size_t cap, double t, const char *name,
+                                          const double F[3], const double M[3]);
 
 #ifdef __cplusplus
 }

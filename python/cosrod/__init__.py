@@ -249,6 +249,14 @@ def _joints(raw, t):
     return {k: JointResult(t=t, F=j[:, i, 0:3], M=j[:, i, 3:6]) for i, k in enumerate(idx)}
 
 
+def _pandas(what):
+    try:
+        import pandas as pd
+    except ImportError as e:
+        raise ImportError(f"{what} needs pandas (apt-get install python3-pandas)") from e
+    return pd
+
+
 class Result:
     """Recorded run.  Rod 0's arrays are also attributes of the result
     (res.centerline is res.rods[0].centerline); res.energy is a structured
@@ -270,6 +278,7 @@ class Result:
         # rod name -> (n_t, 2, 6): force and moment each end (0 start, 1 end) exerts on
         # the rod, spatial (reactions.csv); NaN at an end that is not supported
         self.reactions = {r.name: reac[:, k] for k, r in enumerate(self.rods)} if self.rods else {}
+        self._contact = raw.get("contact")  # contacts.csv / obstacles.csv in memory, None without contact:
         self.steps = np.frombuffer(raw["steps"], dtype=_STEP_DTYPE)
         self.increments = np.frombuffer(raw["increments"], dtype=_INC_DTYPE)
         st = dict(raw["stats"])
@@ -291,6 +300,43 @@ class Result:
                           "load_factor": _doubles(m["load_factor"])}
         else:
             self.modes = None
+
+    @property
+    def contacts(self):
+        """The active contact points of every output time as a pandas
+        DataFrame with the columns of contacts.csv (t, rod, segment, other,
+        px, py, pz, nx, ny, nz, gap, Fn, Ftx, Fty, Ftz, state); other is the
+        obstacle's name or "rod:segment" of the other rod.  None when the run
+        had no contact."""
+        c = self.__dict__.get("_contact")
+        if c is None:
+            return None
+        pd = _pandas("Result.contacts")
+        a = _doubles(c["points"]).reshape(-1, 18)
+        names = c["obstacle_names"]
+        other = [names[int(o)] if k == 0 and 0 <= int(o) < len(names) else f"{int(o)}:{int(s)}"
+                 for k, o, s in zip(a[:, 3], a[:, 4], a[:, 5])]
+        d = {"t": a[:, 0], "rod": a[:, 1].astype(int), "segment": a[:, 2].astype(int), "other": other}
+        d.update(zip(("px", "py", "pz", "nx", "ny", "nz", "gap", "Fn", "Ftx", "Fty", "Ftz"), a[:, 6:17].T))
+        d["state"] = np.where(a[:, 17] != 0, "slip", "stick")
+        return pd.DataFrame(d)
+
+    @property
+    def obstacles(self):
+        """Force and moment the rods exert on each obstacle at every output
+        time as a pandas DataFrame with the columns of obstacles.csv (t,
+        obstacle, Fx, Fy, Fz, Mx, My, Mz; spatial, moment about the
+        obstacle's centre / point).  None when the run had no contact."""
+        c = self.__dict__.get("_contact")
+        if c is None:
+            return None
+        pd = _pandas("Result.obstacles")
+        names = c["obstacle_names"]
+        nt, no = len(self.t), len(names)
+        a = _doubles(c["obstacles"]).reshape(nt * no, 6)
+        d = {"t": np.repeat(self.t, no), "obstacle": np.tile(np.array(names, dtype=object), nt)}
+        d.update(zip(("Fx", "Fy", "Fz", "Mx", "My", "Mz"), a.T))
+        return pd.DataFrame(d)
 
     def __getattr__(self, name):
         rods = self.__dict__.get("rods")

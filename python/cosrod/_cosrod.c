@@ -276,6 +276,11 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   for (size_t k = 0; k < nrods; k++) c.r.N[k] = (size_t)cosrod_rod_nseg(cosrod_sim_rod(self->sim, k));
   c.r.nbodies = cosrod_sim_nbodies(self->sim);
   c.r.njoints = cosrod_sim_njoints(self->sim);
+  { /* contact: obstacles.csv / contacts.csv in memory (res.contacts, res.obstacles) */
+    const cosrod_scenario *scn = cosrod_sim_scenario(self->sim);
+    c.r.contact = scn && scn->contact.enabled;
+    c.r.nobs = c.r.contact ? scn->contact.nobstacles : 0;
+  }
   if (outdir) {
     char oerr[1200] = "";
     cosrod_status ost = COSROD_OK;

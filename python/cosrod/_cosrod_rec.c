@@ -8,6 +8,8 @@
 
 /* Per rod and frame one block of doubles: x (N+1)x3 | p Nx4 | Gamma Nx3 |
  * F Nx3 | K (N+1)x3 | M (N+1)x3. */
+static void record_contacts(rec *r, const cosrod_sim *sim, double t, size_t f);
+
 size_t cosrod_py_rod_block(size_t N) { return 9 * (N + 1) + 10 * N; }
 
 void cosrod_py_rec_free(rec *r) {
@@ -22,6 +24,8 @@ void cosrod_py_rec_free(rec *r) {
   free(r->body);
   free(r->joint);
   free(r->reac);
+  free(r->obs);
+  free(r->cpt);
   memset(r, 0, sizeof *r);
 }
 
@@ -59,6 +63,9 @@ int cosrod_py_rec_frame_grow(rec *r) {
   double *q = realloc(r->reac, (nc * r->nrods * 12 + 1) * sizeof *q);
   if (!q) return -1;
   r->reac = q;
+  double *ob = realloc(r->obs, (nc * r->nobs * 6 + 1) * sizeof *ob);
+  if (!ob) return -1;
+  r->obs = ob;
   r->cap = nc;
   return 0;
 }
@@ -77,6 +84,7 @@ void cosrod_py_copy_rod_frame(double *b, const cosrod_rod_data *d, size_t N) {
  * bodies.csv, joints.csv and reactions.csv). */
 void cosrod_py_record_bodies(rec *r, const cosrod_sim *sim, const cosrod_recorder *files, size_t f) {
   const cosrod_scenario *sc = cosrod_sim_scenario(sim);
+  if (r->contact) record_contacts(r, sim, r->t[f], f);
   for (size_t b = 0; b < r->nbodies; b++) {
     double *o = r->body + (f * r->nbodies + b) * BODY_COLS;
     for (int i = 0; i < BODY_COLS; i++) o[i] = NAN;
@@ -96,6 +104,33 @@ void cosrod_py_record_bodies(rec *r, const cosrod_sim *sim, const cosrod_recorde
     for (int e = 0; e < 2; e++)
       if (!sup[e])
         for (int i = 0; i < 6; i++) o[6 * e + i] = NAN;
+  }
+}
+
+/* Frame f's contact points and obstacle wrenches (contacts.csv,
+ * obstacles.csv; moments about each obstacle's pose position). */
+static void record_contacts(rec *r, const cosrod_sim *sim, double t, size_t f) {
+  const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
+  for (size_t k = 0; k < r->nobs; k++) {
+    double *o = r->obs + (f * r->nobs + k) * 6;
+    for (int i = 0; i < 6; i++) o[i] = d ? 0.0 : NAN;
+    if (d) cosrod_contact_obstacle_wrench(d, (int)k, o, o + 3);
+  }
+  if (!d) return;
+  size_t n = cosrod_contact_npoints(d);
+  if (cosrod_py_grow(&r->cpt, &r->ccap, r->ncpt + n, CPT_COLS) != 0) {
+    r->nomem = 1;
+    return;
+  }
+  const cosrod_contact_point *p = cosrod_contact_points(d);
+  for (size_t i = 0; i < n; i++, p++) {
+    double *o = r->cpt + (r->ncpt++) * CPT_COLS;
+    o[0] = t, o[1] = p->rod, o[2] = p->segment, o[3] = p->other_kind, o[4] = p->other, o[5] = p->other_segment;
+    memcpy(o + 6, p->point, 3 * sizeof *o);
+    memcpy(o + 9, p->normal, 3 * sizeof *o);
+    o[12] = p->gap, o[13] = p->fn;
+    memcpy(o + 14, p->ft, 3 * sizeof *o);
+    o[17] = p->slip;
   }
 }
 
@@ -148,6 +183,18 @@ int cosrod_py_add_bodies(PyObject *out, const rec *r, const cosrod_scenario *sc)
   if (!v) return -1;
   int rc = PyDict_Update(out, v);
   Py_DECREF(v);
+  if (rc != 0) return rc;
+  if (!r->contact) return PyDict_SetItemString(out, "contact", Py_None);
+  PyObject *on = PyList_New((Py_ssize_t)r->nobs);
+  if (!on) return -1;
+  for (size_t k = 0; k < r->nobs; k++)
+    PyList_SET_ITEM(on, (Py_ssize_t)k, PyUnicode_FromString(k < sc->contact.nobstacles ? sc->contact.obstacles[k].name : ""));
+  PyObject *c = Py_BuildValue("{s:N,s:N,s:N}", "obstacle_names", on, "obstacles",
+                              cosrod_py_bytes(r->obs ? r->obs : empty, r->nframes * r->nobs * 6), "points",
+                              cosrod_py_bytes(r->cpt ? r->cpt : empty, r->ncpt * CPT_COLS));
+  if (!c) return -1;
+  rc = PyDict_SetItemString(out, "contact", c);
+  Py_DECREF(c);
   return rc;
 fail:
   Py_XDECREF(names);

@@ -7,6 +7,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "cosrod/contact.h"
 #include "cosrod/record.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
@@ -26,10 +27,18 @@ typedef struct rec {
   double *body;  /* (cap x nbodies x BODY_COLS) x, q, Omega, v, kinetic, potential (bodies.csv) */
   double *joint; /* (cap x njoints x 6) F, M (joints.csv) */
   double *reac;  /* (cap x nrods x 12) start F, M | end F, M (reactions.csv); NaN: end not supported */
+  int contact;   /* the scenario has contact: */
+  size_t nobs;   /* obstacles (and body shapes) */
+  double *obs;   /* (cap x nobs x 6) F, M on each obstacle (obstacles.csv) */
+  size_t ncpt, ccap;
+  double *cpt;   /* (ccap x CPT_COLS) active contact points of every frame (contacts.csv) */
   int nomem;
 } rec;
 
 enum { BODY_COLS = 15 };
+/* t, rod, segment, other_kind (0 obstacle, 1 rod), other, other_segment,
+ * px, py, pz, nx, ny, nz, gap, Fn, Ftx, Fty, Ftz, slip */
+enum { CPT_COLS = 18 };
 
 /* Doubles per rod and frame: x (N+1)x3 | p Nx4 | Gamma Nx3 | F Nx3 | K (N+1)x3 | M (N+1)x3. */
 size_t cosrod_py_rod_block(size_t N);

@@ -233,6 +233,15 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     jw_num(w, "energy_scale", out->bal_scale);
     jw_close(w, '}');
   }
+  if (out->has_contact) { /* runs with contact (cosrod_output_set_contact_summary) */
+    jw_open(w, "contact", '{');
+    jw_long(w, "contacts_end", out->contact.contacts_end);
+    jw_num(w, "max_penetration", out->contact.max_penetration);
+    jw_num(w, "max_penetration_radius", out->contact.max_penetration_radius);
+    jw_long(w, "missed", out->contact.missed);
+    jw_num(w, "dissipated", out->contact.dissipated);
+    jw_close(w, '}');
+  }
   if (out->nmodes > 0) { /* modal analyses: frequency, type and degenerate group per mode */
     jw_open(w, out->buckling ? "buckling" : "modes", '[');
     for (int k = 0; k < out->nmodes; ++k) {

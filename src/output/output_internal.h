@@ -120,6 +120,10 @@ struct cosrod_output {
     double t, load_factor, displacement;
   } crit[OUT_MAX_CRITICAL];
 
+  /* contact (output_contact.c): summary.json "contact" when has_contact */
+  int has_contact;
+  cosrod_output_contact_summary contact;
+
   char warnings[OUT_MAX_WARNINGS][OUT_WARNING_LEN];
   size_t nwarn;
   char err[512];

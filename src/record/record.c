@@ -376,10 +376,11 @@ static int obs_frame(void *user, const cosrod_sim *sim, double t) {
   return cosrod_recorder_frame(user, sim, t);
 }
 static int obs_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
-  (void)sim;
+  if (accepted) record_contact_track(user, sim, cosrod_sim_t(sim)); /* summary.json "contact" (record_contact.c) */
   return cosrod_recorder_step(user, t, h, accepted);
 }
 static int obs_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
+  record_contact_track(user, sim, t);
   return cosrod_recorder_increment(user, sim, t, iterations, residual);
 }
 

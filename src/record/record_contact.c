@@ -8,13 +8,16 @@
  *                 one row per obstacle and body shape: the resultant that the
  *                 rods exert on it, spatial frame, moment about its reference
  *                 (centre / point / position, or the body's centre of mass).
- * Written as DIR/.NAME.tmp and renamed into place when the run is finished,
+ * Rows formatted by the output module (cosrod_output_contact_row /
+ * _obstacle_row, src/output/output_contact.c), so that they round-trip like
+ * every other CSV.  Written as DIR/.NAME.tmp and renamed into place when the run is finished,
  * as joints.csv. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/output.h"
 #include "cosrod/record.h"
 #include "record_internal.h"
 
@@ -32,10 +35,10 @@ cosrod_status record_contact_open(cosrod_recorder *r, const char *dir) {
   if (!r->sc->contact.enabled) return COSROD_OK;
   r->cf = open_tmp(dir, "contacts.csv", &r->ctmp, &r->cfin);
   if (!r->cf) return r->ctmp ? COSROD_ERR_IO : COSROD_ERR_NOMEM;
-  fputs("t,rod,segment,other,px,py,pz,nx,ny,nz,gap,Fn,Ftx,Fty,Ftz,state\n", r->cf);
+  fputs(COSROD_OUTPUT_CONTACTS_HEADER, r->cf);
   r->of = open_tmp(dir, "obstacles.csv", &r->otmp, &r->ofin);
   if (!r->of) return r->otmp ? COSROD_ERR_IO : COSROD_ERR_NOMEM;
-  fputs("t,obstacle,Fx,Fy,Fz,Mx,My,Mz\n", r->of);
+  fputs(COSROD_OUTPUT_OBSTACLES_HEADER, r->of);
   return ferror(r->cf) || ferror(r->of) ? COSROD_ERR_IO : COSROD_OK;
 }
 
@@ -70,15 +73,23 @@ int cosrod_recorder_contacts(cosrod_recorder *r, double t, const cosrod_contact_
   if (!r || !r->cf || !d) return 0;
   const cosrod_sc_contact *c = &r->sc->contact;
   const cosrod_contact_point *p = cosrod_contact_points(d);
+  char line[1024], other[48];
+  int bad = 0;
   for (size_t i = 0; i < cosrod_contact_npoints(d); i++, p++) {
-    fprintf(r->cf, "%.15g,%d,%d,", t, p->rod, p->segment);
-    if (p->other_kind == 0 && (size_t)p->other < c->nobstacles)
-      fputs(c->obstacles[p->other].name, r->cf);
-    else
-      fprintf(r->cf, "%d:%d", p->other, p->other_segment);
-    fprintf(r->cf, ",%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g,%s\n", p->point[0],
-            p->point[1], p->point[2], p->normal[0], p->normal[1], p->normal[2], p->gap, p->fn, p->ft[0], p->ft[1],
-            p->ft[2], p->slip ? "slip" : "stick");
+    cosrod_output_contact row;
+    row.rod = p->rod, row.segment = p->segment;
+    if (p->other_kind == 0 && (size_t)p->other < c->nobstacles) {
+      row.other = c->obstacles[p->other].name;
+    } else {
+      snprintf(other, sizeof other, "%d:%d", p->other, p->other_segment);
+      row.other = other;
+    }
+    memcpy(row.point, p->point, sizeof row.point);
+    memcpy(row.normal, p->normal, sizeof row.normal);
+    row.gap = p->gap, row.fn = p->fn, row.slip = p->slip;
+    memcpy(row.ft, p->ft, sizeof row.ft);
+    int n = cosrod_output_contact_row(r->out, line, sizeof line, t, &row); /* output_contact.c */
+    if (n < 0 || fputs(line, r->cf) == EOF) bad = 1;
   }
   for (size_t k = 0; k < c->nobstacles; k++) {
     double F[3], M[3];
@@ -92,13 +103,62 @@ int cosrod_recorder_contacts(cosrod_recorder *r, double t, const cosrod_contact_
       M[1] += a[2] * F[0] - a[0] * F[2];
       M[2] += a[0] * F[1] - a[1] * F[0];
     }
-    fprintf(r->of, "%.15g,%s,%.15g,%.15g,%.15g,%.15g,%.15g,%.15g\n", t, c->obstacles[k].name, F[0], F[1], F[2],
-            M[0], M[1], M[2]);
+    int n = cosrod_output_obstacle_row(r->out, line, sizeof line, t, c->obstacles[k].name, F, M);
+    if (n < 0 || fputs(line, r->of) == EOF) bad = 1;
   }
-  if (ferror(r->cf) || ferror(r->of)) {
-    snprintf(r->err, sizeof r->err, "cannot write %s", ferror(r->cf) ? r->ctmp : r->otmp);
+  if (bad || ferror(r->cf) || ferror(r->of)) {
+    snprintf(r->err, sizeof r->err, "cannot write %s", ferror(r->of) ? r->otmp : r->ctmp);
     r->out_status = COSROD_ERR_IO;
     return -1;
   }
   return 0;
+}
+
+/* Penetration beyond this fraction of the radius is a summary.json warning:
+ * the automatic law keeps a rod resting under its weight at <= 0.015 r
+ * (src/contact/contact_law.c), so 0.1 r means a load or an impact the
+ * penalty does not carry (raise contact.stiffness or refine). */
+#define PEN_WARN 0.1
+
+void record_contact_track(cosrod_recorder *r, const cosrod_sim *sim, double t) {
+  const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
+  if (!r || !d) return;
+  size_t missed = 0;
+  double pr = 0.0, pen = 0.0;
+  cosrod_contact_warnings(d, &missed, &pr);
+  const cosrod_contact_point *p = cosrod_contact_points(d);
+  for (size_t i = 0, n = cosrod_contact_npoints(d); i < n; i++) pen = pen > -p[i].gap ? pen : -p[i].gap;
+  if (pen > r->cpen) r->cpen = pen;
+  if (pr > r->cpen_r) r->cpen_r = pr;
+  r->cmissed += (long)missed;
+  double P = cosrod_contact_dissipation(d);
+  if (r->ctracked && t > r->ct_prev) r->cdiss += 0.5 * (P + r->cp_prev) * (t - r->ct_prev);
+  if (!r->ctracked || t > r->ct_prev) r->ct_prev = t, r->cp_prev = P;
+  r->ctracked = 1;
+}
+
+void record_contact_summary(cosrod_recorder *r, const cosrod_sim *sim) {
+  if (!r || !r->sc->contact.enabled) return;
+  const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
+  record_contact_track(r, sim, cosrod_sim_t(sim));
+  cosrod_output_contact_summary s;
+  s.contacts_end = d ? (long)cosrod_contact_npoints(d) : 0;
+  s.max_penetration = r->cpen, s.max_penetration_radius = r->cpen_r;
+  s.missed = r->cmissed, s.dissipated = r->cdiss;
+  cosrod_output_set_contact_summary(r->out, &s);
+  char w[300];
+  if (r->cpen_r > PEN_WARN) {
+    snprintf(w, sizeof w,
+             "contact: penetration up to %.3g of the radius (%.3g m) beyond %.2g: raise contact.stiffness or refine "
+             "the rod",
+             r->cpen_r, r->cpen, PEN_WARN);
+    cosrod_output_add_warning(r->out, w);
+  }
+  if (r->cmissed > 0) {
+    snprintf(w, sizeof w,
+             "contact: %ld segment-obstacle checks found a penetration between Gauss points (a feature thinner "
+             "than the Gauss spacing or tunnelling): raise contact.quadrature or refine the rod",
+             r->cmissed);
+    cosrod_output_add_warning(r->out, w);
+  }
 }

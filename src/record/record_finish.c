@@ -111,6 +111,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
     if (cosrod_sim_critical(sim, i, &ty, &ct, &cl, &cd) == COSROD_OK)
       cosrod_output_add_critical_point(r->out, ty, ct, cl, cd);
   }
+  record_contact_summary(r, sim); /* summary.json "contact" and its warnings (record_contact.c) */
   char pw[1024]; /* the scenario's plausibility warnings (unit slips, not slender, shape length) */
   for (size_t i = 0; cosrod_scenario_warning(r->sc, i, pw, sizeof pw) == 0; i++) cosrod_output_add_warning(r->out, pw);
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cosrod/record.h"
+#include "cosrod/sim.h"
 
 struct cosrod_recorder {
   const cosrod_scenario *sc;
@@ -31,6 +32,12 @@ struct cosrod_recorder {
   double t_out;         /* wall time spent in the observer callbacks [s] (summary.json output_wall_time) */
   FILE *cf, *of;         /* contacts.csv, obstacles.csv while running (record_contact.c) */
   char *ctmp, *cfin, *otmp, *ofin;
+  /* summary.json "contact" (record_contact_track): largest penetration [m]
+   * and / radius, missed pairs, dissipated energy [J] (trapezoid over the
+   * accepted steps of the contact's dissipated power), last t and power */
+  double cpen, cpen_r, cdiss, ct_prev, cp_prev;
+  long cmissed;
+  int ctracked;
 };
 
 /* record_contact.c: open both files when the scenario has contact:; close
@@ -42,5 +49,10 @@ void record_contact_free(cosrod_recorder *r);
  * when write and the run has bodies and modes; removes the names this run
  * does not write. */
 cosrod_status record_mode_bodies(cosrod_recorder *r, const cosrod_sim *sim, int write, int buckling);
+/* After an accepted step, a converged increment or a frame at t: fold the
+ * contact state of the last evaluation into the summary; at the end: write
+ * summary.json "contact" and the warnings on penetration and tunnelling. */
+void record_contact_track(cosrod_recorder *r, const cosrod_sim *sim, double t);
+void record_contact_summary(cosrod_recorder *r, const cosrod_sim *sim);
 
 #endif

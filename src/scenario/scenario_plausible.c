@@ -9,11 +9,20 @@
  * a tenth of the rod's length (rod theory: the section small against the
  * length over which the deformation varies); the arc length of the initial
  * shape agrees with `length` to 1e-3 (an axial strain of 0.1 %, beyond the
- * elastic limit of steel). */
+ * elastic limit of steel).
+ * Explicit integrators with contact: the penalty spring k [N/m per m] on the
+ * rod's mass rhoA [kg/m] per length oscillates at omega = sqrt(k / rhoA) (a
+ * vertex: k ds on rhoA ds), and an explicit Runge-Kutta method is stable
+ * only for h omega below about 3 (dopri5 ~3.3, dop853 ~6 on the imaginary
+ * axis; E. Hairer, G. Wanner, Solving ODEs II, sec. IV.2), so h ~ 2 / omega
+ * is the step estimate reported; with the automatic k of the contact law
+ * (cosrod_contact_auto_stiffness, smallest segment) a run then needs
+ * t_end / h steps and typically hits max_steps. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cosrod/contact.h"
 #include "cosrod/scenario.h"
 
 #define E_MIN 1e4
@@ -89,6 +98,42 @@ static void check_rod(walk *w, const cosrod_sc_rod *r, size_t i) {
   }
 }
 
+/* Dynamic runs with contact and an explicit integrator: one warning with the
+ * smallest stable step estimate 2 / omega over the rods (see above). */
+static void check_contact_explicit(walk *w, const cosrod_scenario *sc) {
+  const cosrod_sc_integrator in = sc->solver.integrator;
+  if (!sc->contact.enabled || sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC ||
+      (in != COSROD_SC_INTEGRATOR_DOPRI5 && in != COSROD_SC_INTEGRATOR_DOP853))
+    return;
+  const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
+                        sc->gravity[2] * sc->gravity[2]);
+  double hmin = INFINITY, kmin = 0.0, mmin = 0.0;
+  size_t rmin = 0;
+  for (size_t i = 0; i < sc->nrods; i++) {
+    const cosrod_sc_rod *r = &sc->rods[i];
+    const double rhoA = r->material.density * r->section.area;
+    if (!r->has_material || !(rhoA > 0.0) || r->segments < 1) continue;
+    double ds = r->length / (double)r->segments;
+    if (r->grid_given && r->grid)
+      for (size_t k = 0; k < r->segments; k++) ds = fmin(ds, r->grid[k + 1] - r->grid[k]);
+    const double EI = r->material.E * fmin(r->section.I1, r->section.I2);
+    const double k = sc->contact.law.stiffness > 0.0
+                         ? sc->contact.law.stiffness
+                         : cosrod_contact_auto_stiffness(EI, rhoA, g, cosrod_sc_section_radius(&r->section), ds);
+    const double h = 2.0 / sqrt(k / rhoA);
+    if (h < hmin) hmin = h, kmin = k, mmin = rhoA, rmin = i;
+  }
+  if (!isfinite(hmin)) return;
+  char p[400];
+  snprintf(p, sizeof p,
+           "%s is explicit: the contact stiffness k = %.3g N/m per m on rod '%s' (mass %.3g kg/m) limits its "
+           "step to about 2/omega = %.3g s (omega = sqrt(k/rhoA)), %.3g steps to t_end; use an implicit "
+           "integrator (radau5, rodas, ida, galpha)",
+           cosrod_sc_integrator_name(sc->solver.integrator), kmin, sc->rods[rmin].name, mmin, hmin,
+           sc->analysis.t_end / hmin);
+  emit(w, "solver.integrator", p);
+}
+
 static size_t plausibility(const cosrod_scenario *sc, size_t want, char *buf, size_t len) {
   walk w = {sc, want, 0, buf, len};
   if (buf && len) buf[0] = '\0';
@@ -99,6 +144,7 @@ static size_t plausibility(const cosrod_scenario *sc, size_t want, char *buf, si
     check_material(&w, &sc->materials[m], k);
   }
   for (size_t r = 0; r < sc->nrods; r++) check_rod(&w, &sc->rods[r], r);
+  check_contact_explicit(&w, sc);
   return w.n;
 }
 

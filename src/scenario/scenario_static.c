@@ -74,7 +74,8 @@ static size_t uf_find(size_t *p, size_t i) {
 /* A static analysis needs every connected part of the model (rods and bodies
  * linked by rod ends on bodies and by joints) held against rigid-body
  * motion: some rod end clamped, pinned or prescribed in space, a body with
- * motion keyframes, or a joint to the ground.  An unsupported part has all
+ * motion keyframes, a joint to the ground, or contact with static friction
+ * on an obstacle fixed in space.  An unsupported part has all
  * six rigid-body directions free; its equilibrium is undetermined (singular
  * tangent), so it is refused before anything is written. */
 void sc_check_static_support(ctx *c, ynode *root) {
@@ -94,6 +95,14 @@ void sc_check_static_support(ctx *c, ynode *root) {
     }
   for (size_t b = 0; b < sc->nbodies; b++)
     if (sc->bodies[b].has_motion) held[sc->nrods + b] = 1;
+  /* contact with static friction on an obstacle fixed in space (or moved by
+   * keyframes) can hold a rod that rests on it: its normal force and the
+   * friction anchors take all six directions; a rod that does not touch has
+   * no support and the analysis fails at its first increment */
+  int friction_support = 0;
+  if (sc->contact.enabled && sc->contact.law.mu_static > 0.0)
+    for (size_t k = 0; k < sc->contact.nobstacles; k++) friction_support |= sc->contact.obstacles[k].body < 0;
+  for (size_t r = 0; r < sc->nrods && friction_support; r++) held[r] = 1;
   for (size_t j = 0; j < sc->njoints; j++) {
     const int *jb = sc->joints[j].body;
     if (jb[0] < 0 || jb[1] < 0)

@@ -144,6 +144,7 @@ static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double
   /* the frame: the state at the fixed pseudo-time 1, t = arc length */
   sim_static_q_to_y(s, q, s->y);
   if (sim_eval_all(s, 1.0, s->y, NULL, NULL) != COSROD_OK) return -1;
+  sim_contact_commit(s->contact); /* static friction: anchors follow the converged point */
   sim_energy_from_data(s, 0.0, 0.0);
   sim_static_scale_gravity(s, 1.0);
   s->t_now = s->t_frame = pt->s;

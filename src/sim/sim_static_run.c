@@ -89,6 +89,12 @@ static int static_increment(cosrod_sim *s, double t, const double *q, long itera
   int nq = s->nq_sys;
   int rc = t == 0.0 && s->t_frame < 0.0 ? static_frame(s, t, q) : static_outputs(s, t, q);
   if (rc != 0) return rc;
+  if (s->contact) { /* static friction: the anchors follow the converged increment (at q: a landing
+                     * solve may have evaluated another state since) */
+    sim_static_q_to_y(s, q, s->y);
+    if (sim_eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
+    sim_contact_commit(s->contact);
+  }
   memcpy(s->qprev, q, (size_t)nq * sizeof *q);
   s->tprev = s->t_now = t;
   if (s->obs && s->obs->increment) {
@@ -134,6 +140,8 @@ cosrod_status sim_run_static(cosrod_sim *s) {
   s->tprev = 0.0;
   s->t_frame = -INFINITY;
   s->land_failed = COSROD_OK;
+  /* static friction: anchors at the initial contacts, so that t = 0 already holds tangentially */
+  if (s->contact && sim_eval_all(s, 0.0, s->y0, NULL, NULL) == COSROD_OK) sim_contact_commit(s->contact);
   cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, s->sc->analysis.t_end, static_cb, s, &ss);
   add_landing_stats(&ss, &s->lstats);
   stats_from_statics(s, &ss);

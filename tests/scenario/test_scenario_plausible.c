@@ -2,6 +2,7 @@
 /* Plausibility warnings (src/scenario/scenario_plausible.c): the unit slips
  * a new user makes pass the loader but are named with their key, line and a
  * suggestion; sound scenarios (a steel rod in SI) get none. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +149,51 @@ TEST(orientation_alias_of_frame) {
   cosrod_scenario_free(sb);
 }
 
+/* Explicit integrators on hose-on-floor: one warning on solver.integrator with
+ * the step estimate 2 / omega, omega = sqrt(k / rhoA), k the contact law's
+ * documented automatic stiffness max(4 EI / ds^4, rhoA g / (0.01 r)); none
+ * for an implicit integrator or without contact. */
+TEST(explicit_integrator_with_contact_warns) {
+  const char *dir = getenv("COSROD_EXAMPLES");
+  char path[1024], err[512], w[1024];
+  snprintf(path, sizeof path, "%s/hose-on-floor.yaml", dir ? dir : "examples");
+  const double PI = 3.14159265358979323846, r = 0.01, rhoA = 1100 * PI * r * r, EI = 5e6 * PI * pow(r, 4) / 4;
+  const double ds = 2.0 / 40, k = fmax(4 * EI / pow(ds, 4), rhoA * 9.81 / (0.01 * r)), h = 2.0 / sqrt(k / rhoA);
+  const char *names[] = {"dopri5", "dop853", "radau5", "galpha"};
+  for (int i = 0; i < 4; i++) {
+    char set[64];
+    snprintf(set, sizeof set, "solver.integrator=%s", names[i]);
+    const char *sets[] = {set};
+    cosrod_scenario *sc = NULL;
+    cosrod_status st = cosrod_scenario_load(path, sets, 1, &sc, err, sizeof err);
+    CHECK("hose-on-floor loads", st == COSROD_OK);
+    if (st != COSROD_OK) continue;
+    int found = 0;
+    for (size_t j = 0; cosrod_scenario_warning(sc, j, w, sizeof w) == 0; j++)
+      if (strstr(w, "solver.integrator") && strstr(w, "contact stiffness")) {
+        found++;
+        const char *p = strstr(w, "2/omega = ");
+        double hw = p ? strtod(p + 10, NULL) : 0.0;
+        NOTE("%s: %s", names[i], w);
+        NOTE("step estimate %.4g s, reference 2 sqrt(rhoA/k) = %.4g s (k = %.4g N/m per m)", hw, h, k);
+        CHECK_NEAR("step estimate 2/omega (3 digits printed)", hw, h, 5e-3 * h);
+        CHECK("one line", !strchr(w, '\n'));
+      }
+    CHECK(i < 2 ? "explicit: warned once" : "implicit: no warning", found == (i < 2 ? 1 : 0));
+    cosrod_scenario_free(sc);
+  }
+  snprintf(path, sizeof path, "%s/catenary.yaml", dir ? dir : "examples");
+  const char *dp[] = {"solver.integrator=dopri5"};
+  cosrod_scenario *sc = NULL;
+  int warned = 0;
+  CHECK("catenary loads", cosrod_scenario_load(path, dp, 1, &sc, err, sizeof err) == COSROD_OK);
+  for (size_t j = 0; sc && cosrod_scenario_warning(sc, j, w, sizeof w) == 0; j++) warned |= !!strstr(w, "contact stiffness");
+  CHECK("no contact: no contact-stiffness warning with dopri5", sc && !warned);
+  cosrod_scenario_free(sc);
+}
+
 static const th_case cases[] = {TH_CASE(sound_scenario_has_no_warning), TH_CASE(unit_slips_are_named),
-                                TH_CASE(point_load_at_percentage), TH_CASE(orientation_alias_of_frame)};
+                                TH_CASE(point_load_at_percentage), TH_CASE(orientation_alias_of_frame),
+                                TH_CASE(explicit_integrator_with_contact_warns)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Contact in static analyses ([manual: contact]): the contact forces enter
+ * the statics residual through the rods' load callback and its band
+ * Jacobian blocks enter the analytic tangent; static friction anchors are
+ * committed at the start and after every converged increment.  References:
+ *  - propped cantilever: a uniformly loaded steel cantilever whose tip rests
+ *    on a frictionless support at the clamp's height carries 3 q L / 8 on
+ *    the support (Euler-Bernoulli), to 1 % (discretisation O(ds^2), shear
+ *    (r/L)^2 ~ 3e-5, support compliance: the tip sinks P ds^3/(8 EI) into
+ *    the prop, a settlement that relieves the prop by 3 EI u / L^3 / (3qL/8)
+ *    ~ ds^3 / L^3 < 1e-3); and the same value as the dynamic run settled
+ *    (tests/sim/test_sim_contact.c) to 0.5 % (the dynamic run's residual
+ *    vibration);
+ *  - incline: a rod on a slope with tan(alpha) = 0.3 < mu_s = 0.5 is held by
+ *    static friction: the contact's tangential force balances the weight's
+ *    slope component q L sin(alpha) (to 1e-6 relative: converged residual)
+ *    and the rod creeps at most the tangential spring's stretch
+ *    q sin(alpha) / k_t per point (k_t = k auto) down the slope; with
+ *    tan(alpha) = 0.8 > mu_s no equilibrium exists and the analysis fails
+ *    instead of returning a state. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosrod/contact.h"
+#include "cosrod/scenario.h"
+#include "cosrod/sim.h"
+#include "harness.h"
+
+static const double PI = 3.14159265358979323846;
+
+typedef struct run {
+  cosrod_scenario *sc;
+  cosrod_sim *sim;
+  cosrod_status st;
+} run;
+
+static run run_text(const char *text) {
+  run R = {0};
+  char err[600] = "";
+  R.st = cosrod_scenario_parse(text, strlen(text), "contact-static.yaml", NULL, 0, &R.sc, err, sizeof err);
+  if (R.st == COSROD_OK) R.sim = cosrod_sim_create(R.sc, &R.st, err, sizeof err);
+  if (R.st == COSROD_OK) R.st = cosrod_sim_run(R.sim, NULL);
+  if (R.st != COSROD_OK) NOTE("run: %s %s", cosrod_strerror(R.st), err[0] ? err : cosrod_sim_message(R.sim));
+  return R;
+}
+
+static void run_free(run *R) {
+  cosrod_sim_free(R->sim);
+  cosrod_scenario_free(R->sc);
+}
+
+/* The propped cantilever of test_sim_contact.c: N equal segments and a short
+ * last one (a Gauss point near the tip over the prop). */
+static void propped_text(char *text, size_t len, int N, const char *analysis) {
+  const double L = 1.0;
+  char grid[4000] = "[";
+  size_t o = 1;
+  for (int i = 0; i < N; i++) o += (size_t)snprintf(grid + o, sizeof grid - o, "%.12g, ", (L - 1e-3) * i / N);
+  snprintf(grid + o, sizeof grid - o, "%.12g, %.12g]", L - 1e-3, L);
+  snprintf(text, len,
+           "cosrod: 1\ngravity: [0, 0, -9.81]\nrods:\n  - name: beam\n    length: 1.0\n    grid: %s\n"
+           "    material: {E: 2.1e11, poisson: 0.3, density: 7850}\n    section: {shape: circle, radius: 0.005}\n"
+           "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
+           "    shape: {type: straight, start: [0, 0, 0.005], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+           "    ends: {start: {type: clamped}}\n"
+           "obstacles:\n  - {name: prop, shape: cylinder, center: [1.0, 0, -0.5], axis: [0, 1, 0], radius: 0.5}\n"
+           "contact: {}\n%s",
+           grid, analysis);
+}
+
+static double prop_force(const cosrod_sim *sim) {
+  const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
+  double F[3] = {0, 0, 0}, M[3];
+  if (d) cosrod_contact_obstacle_wrench(d, 0, F, M);
+  return -F[2];
+}
+
+TEST(propped_cantilever_static) {
+  const double r = 0.005, L = 1.0, q = 7850 * PI * r * r * 9.81, ref = 3 * q * L / 8;
+  int Ns[] = {10, 20, 40};
+  double err_prev = 1e9, P20 = 0.0;
+  char text[6000];
+  for (int v = 0; v < 3; v++) {
+    propped_text(text, sizeof text, Ns[v], "analysis: {type: static, increments: 10}\n");
+    run R = run_text(text);
+    CHECK("static run with contact converges", R.st == COSROD_OK);
+    if (R.st == COSROD_OK) {
+      double P = prop_force(R.sim), rel = fabs(P - ref) / ref;
+      if (Ns[v] == 20) P20 = P;
+      NOTE("static N = %d: prop reaction %.8g N, 3qL/8 = %.8g N: rel. error %.3g", Ns[v] + 1, P, ref, rel);
+      CHECK_NEAR("prop carries 3 q L / 8", P, ref, 0.01 * ref);
+      CHECK("the error does not grow with N", rel < err_prev * 1.5 + 1e-4);
+      err_prev = rel;
+    }
+    run_free(&R);
+  }
+  propped_text(text, sizeof text, 20,
+               "analysis: {type: dynamic, t_end: 2.0}\nsolver: {rtol: 1.0e-6, atol: 1.0e-8}\n");
+  run D = run_text(text);
+  CHECK("dynamic run", D.st == COSROD_OK);
+  if (D.st == COSROD_OK) {
+    double P = prop_force(D.sim);
+    const cosrod_integrate_stats *is = cosrod_sim_stats(D.sim);
+    NOTE("N = 21: static %.10g N, dynamic (settled, t = %g s, %ld steps) %.10g N: rel. difference %.3g", P20,
+         cosrod_sim_t(D.sim), is ? is->naccept : -1L, P, fabs(P20 - P) / P);
+    CHECK_NEAR("static and settled dynamic reactions agree", P20, P, 0.005 * P);
+  }
+  run_free(&D);
+}
+
+static void incline_text(char *text, size_t len, double tana) {
+  double a = atan(tana), s = sin(a), c = cos(a), h = 0.01 - 1.5e-4;
+  snprintf(text, len,
+           "cosrod: 1\ngravity: [0, 0, -9.81]\nrods:\n  - name: rod\n    length: 0.5\n    segments: 10\n"
+           "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n    section: {shape: circle, radius: 0.01}\n"
+           "    shape: {type: straight, start: [%.15g, 0, %.15g], direction: [%.15g, 0, %.15g], normal: [%.15g, 0, "
+           "%.15g]}\n"
+           "obstacles:\n  - {name: slope, shape: plane, point: [0, 0, 0], normal: [%.15g, 0, %.15g]}\n"
+           "contact: {friction: {static: 0.5, kinetic: 0.4}}\nanalysis: {type: static, increments: 10}\n",
+           -s * h, c * h, c, s, -s, c, -s, c);
+}
+
+TEST(incline_held_by_static_friction) {
+  const double r = 0.01, L = 0.5, rhoA = 1100 * PI * r * r, g = 9.81, q = rhoA * g;
+  const double EI = 5e6 * PI * r * r * r * r / 4, ds = L / 10, k = fmax(4 * EI / pow(ds, 4), q / (0.01 * r));
+  char text[3000];
+  incline_text(text, sizeof text, 0.3);
+  run R = run_text(text);
+  CHECK("tan a = 0.3 < mu_s: static run converges", R.st == COSROD_OK);
+  if (R.st == COSROD_OK) {
+    double a = atan(0.3), s = sin(a), c = cos(a), h = r - 1.5e-4;
+    const cosrod_rod_data *d = cosrod_sim_rod_data(R.sim, 0);
+    double x0[3] = {-s * h, 0, c * h}, dir[3] = {c, 0, s}, u = 0;
+    for (int i = 0; i < 3; i++) u -= (d->x[i] - x0[i]) * dir[i];
+    const cosrod_contact_data *cd = cosrod_sim_contact_data(R.sim);
+    double F[3] = {0, 0, 0}, M[3];
+    if (cd) cosrod_contact_obstacle_wrench(cd, 0, F, M);
+    /* force on the slope along the fall line (down the slope: -dir) and normal to it */
+    double Ft = -(F[0] * dir[0] + F[2] * dir[2]), Fn = -(F[0] * -s + F[2] * c), W = q * L;
+    NOTE("slope: tangential %.9g N (W sin a = %.9g), normal %.9g N (W cos a = %.9g); creep %.3g m (bound %.3g)", Ft,
+         W * s, Fn, W * c, u, q * s / k);
+    CHECK_NEAR("friction carries the slope component of the weight", Ft, W * s, 1e-6 * W);
+    CHECK_NEAR("normal force = W cos a", Fn, W * c, 1e-6 * W);
+    CHECK("creep below the tangential spring's stretch", fabs(u) <= q * s / k * 1.01 + 1e-12);
+  }
+  run_free(&R);
+  incline_text(text, sizeof text, 0.8);
+  run S = run_text(text);
+  NOTE("tan a = 0.8 > mu_s: %s", cosrod_strerror(S.st));
+  CHECK("tan a = 0.8 > mu_s: no static equilibrium (the analysis fails)", S.st != COSROD_OK);
+  run_free(&S);
+}
+
+static const th_case cases[] = {TH_CASE(propped_cantilever_static), TH_CASE(incline_held_by_static_friction)};
+int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
