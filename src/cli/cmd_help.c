@@ -84,24 +84,57 @@ static void print_reference(FILE *f) {
   }
 }
 
+/* name without its placeholder components (N, K, NAME): "obstacles.N.radius"
+ * -> "obstacles.radius", so that `cosrod help obstacles.radius` finds it. */
+static void drop_placeholders(const char *in, char *out, size_t n) {
+  size_t o = 0;
+  while (*in && o + 1 < n) {
+    size_t len = strcspn(in, ".");
+    int ph = (len == 1 && (in[0] == 'N' || in[0] == 'K')) || (len == 4 && !strncmp(in, "NAME", 4));
+    if (!ph) {
+      if (o && o + 1 < n) out[o++] = '.';
+      for (size_t i = 0; i < len && o + 1 < n; i++) out[o++] = in[i];
+    }
+    in += len;
+    if (*in == '.') in++;
+  }
+  out[o] = '\0';
+}
+
+/* Print the entries matching want (full path, section or bare key name);
+ * loose: compare with the placeholders dropped.  Returns the count. */
+static int print_matches(const char *want, int loose) {
+  char name[256], sec[256];
+  int found = 0;
+  for (size_t i = 0; i < cosrod_sc_key_count(); i++) {
+    const cosrod_sc_keyinfo *k = cosrod_sc_key_at(i);
+    full_name(k, name, sizeof name);
+    snprintf(sec, sizeof sec, "%s", k->section);
+    if (loose) {
+      char tmp[256];
+      drop_placeholders(name, tmp, sizeof tmp);
+      snprintf(name, sizeof name, "%s", tmp);
+      drop_placeholders(k->section, tmp, sizeof tmp);
+      snprintf(sec, sizeof sec, "%s", tmp);
+    }
+    if (!strcmp(name, want) || !strcmp(sec, want) || (!strchr(want, '.') && !strcmp(k->key, want))) {
+      if (found++) putchar('\n');
+      print_entry(stdout, k);
+    }
+  }
+  return found;
+}
+
 int cosrod_cmd_help_key(const char *arg) {
   if (!strcmp(arg, "--reference")) {
     print_reference(stdout);
     return 0;
   }
-  char want[256], name[256];
+  char want[256];
   normalise(arg, want, sizeof want);
   end_as_start(want, sizeof want);
-  int found = 0;
-  for (size_t i = 0; i < cosrod_sc_key_count(); i++) {
-    const cosrod_sc_keyinfo *k = cosrod_sc_key_at(i);
-    full_name(k, name, sizeof name);
-    /* the full path, a section (all its keys) or a bare key name */
-    if (!strcmp(name, want) || !strcmp(k->section, want) || (!strchr(want, '.') && !strcmp(k->key, want))) {
-      if (found++) putchar('\n');
-      print_entry(stdout, k);
-    }
-  }
+  int found = print_matches(want, 0);
+  if (!found && strchr(want, '.')) found = print_matches(want, 1); /* obstacles.radius */
   if (!found) {
     fprintf(stderr, "cosrod: no scenario key '%s' (cosrod help --reference lists them all)\n", arg);
     return 2;
