@@ -17,6 +17,7 @@
 Exit status 0 when the manual was built without warnings, 1 otherwise.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -70,6 +71,19 @@ def run_tutorials(build, src, gen, env):
         print(f"build_docs: tutorial {name} ok ({time.time() - t0:.1f} s)")
 
 
+def check_example_index():
+    """Every examples/*.yaml has a row in docs/examples.md, and every row names one."""
+    with open(os.path.join(ROOT, "docs", "examples.md")) as f:
+        rows = set(re.findall(r"^\| `([A-Za-z0-9_-]+)` \|", f.read(), re.M))
+    files = {n[:-5] for n in os.listdir(os.path.join(ROOT, "examples")) if n.endswith(".yaml")}
+    for n in sorted(files - rows):
+        print(f"build_docs: examples/{n}.yaml has no row in docs/examples.md", file=sys.stderr)
+    for n in sorted(rows - files):
+        print(f"build_docs: docs/examples.md lists {n}, which is not in examples/", file=sys.stderr)
+    if files != rows:
+        fail("the example index and examples/ differ")
+
+
 def main():
     if len(sys.argv) != 2:
         fail("usage: build_docs.py BUILD_DIR")
@@ -99,6 +113,7 @@ def main():
     env["MPLBACKEND"] = "Agg"
     env.pop("LD_LIBRARY_PATH", None)
 
+    check_example_index()
     r = subprocess.run([cli, "help", "--reference"], capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"cosrod help --reference failed:\n{r.stderr}")

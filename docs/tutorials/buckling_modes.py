@@ -29,7 +29,7 @@ for name, rod, euler in (("flagpole", 0, math.pi ** 2 * EI / 4), ("strut", 1, ma
     assert abs(first / euler - 1) < 5e-3
 
 modes = cosrod.load(os.path.join(examples, "buckling.yaml"),
-                    set={"analysis.type": "modes", "analysis.count": 8}).run()
+                    overrides={"analysis.type": "modes", "analysis.count": 8}).run()
 m = modes.modes
 # a round section bends alike about d1 and d2: each bending frequency comes as a pair
 f = np.unique(np.round([fk for fk, r, ty in zip(m["frequency_hz"], m["rod"], m["type"])

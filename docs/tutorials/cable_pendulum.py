@@ -16,7 +16,7 @@ import numpy as np
 import cosrod
 
 examples = os.environ.get("COSROD_EXAMPLES", "examples")
-res = cosrod.load(os.path.join(examples, "cable-pendulum.yaml"), set={"analysis.t_end": 2.5}).run()
+res = cosrod.load(os.path.join(examples, "cable-pendulum.yaml"), overrides={"analysis.t_end": 2.5}).run()
 
 x = res.bodies["bob"].x                 # (n_t, 3) centre of mass [m]
 t = res.t

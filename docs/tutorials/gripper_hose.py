@@ -19,7 +19,7 @@ path = os.path.join(examples, "gripper-hose.yaml")
 
 
 def study(length):
-    res = cosrod.load(path, set={"rods.0.length": length,
+    res = cosrod.load(path, overrides={"rods.0.length": length,
                                  "rods.0.ends.end.position": [[0, length, 0, 0], [0.4243, length - 0.15, 0.15, 0]]}).run()
     K = res.curvatures                                   # (n_t, N+1, 3) [1/m]
     bend = 1.0e-2 * np.hypot(K[:, :, 0], K[:, :, 1])     # surface bending strain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Embedding cosrod in a host loop: load a scenario, then advance the
  * simulation in steps of dt and print the tip of rod 0 and the energy balance.
  *   advance SCENARIO.yaml [dt] [steps]

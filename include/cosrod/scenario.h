@@ -150,7 +150,8 @@ typedef enum cosrod_sc_integrator {
   COSROD_SC_INTEGRATOR_DOP853,
   COSROD_SC_INTEGRATOR_IDA,
   COSROD_SC_INTEGRATOR_CVODE,
-  COSROD_SC_INTEGRATOR_GALPHA /* generalized-α on the rotation group (formulation nullspace) */
+  COSROD_SC_INTEGRATOR_GALPHA, /* generalized-α on the rotation group (formulation nullspace) */
+  COSROD_SC_INTEGRATOR_ODEX    /* explicit Gragg-Bulirsch-Stoer extrapolation (integrate/odex.c) */
 } cosrod_sc_integrator;
 
 /* An elastic material.  E, G, poisson and density are all filled in:

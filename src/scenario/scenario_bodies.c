@@ -69,9 +69,10 @@ static void read_body(ctx *c, ynode *m, size_t index, cosrod_sc_body *b) {
     }
     sc_pop(c);
   }
-  b->parametrisation = (v = sc_get(m, "parametrisation"))
-                           ? (cosrod_sc_parametrisation)sc_to_enum(c, v, "parametrisation", SC_PARAM_NAMES)
-                           : COSROD_SC_PARAM_QUATERNION;
+  b->parametrisation = (cosrod_sc_parametrisation)((v = sc_get(m, "parametrisation"))
+                                                        ? sc_to_enum(c, v, "parametrisation", SC_PARAM_NAMES)
+                                                        : sc_key_default_enum("bodies.N.parametrisation",
+                                                                              SC_PARAM_NAMES));
   if (b->parametrisation == COSROD_SC_PARAM_EULER_ANGLES) {
     /* 3-1-3 angles are singular where theta = 0 or pi, i.e. R33 = +-1. */
     const double *q = b->quaternion;
@@ -148,9 +149,9 @@ static void read_joint(ctx *c, ynode *m, cosrod_sc_joint *j) {
   }
   if (j->type == COSROD_SC_JOINT_BUSHING) {
     j->stiffness = sc_req_num(c, m, "stiffness", R_POS, "spring constant [N/m]");
-    j->damping = sc_num(c, m, "damping", 0.0, R_NONNEG);
-    j->stiffness_rot = sc_num(c, m, "stiffness_rot", 0.0, R_NONNEG);
-    j->damping_rot = sc_num(c, m, "damping_rot", 0.0, R_NONNEG);
+    j->damping = sc_num(c, m, "damping", sc_key_default_num("joints.N.damping"), R_NONNEG);
+    j->stiffness_rot = sc_num(c, m, "stiffness_rot", sc_key_default_num("joints.N.stiffness_rot"), R_NONNEG);
+    j->damping_rot = sc_num(c, m, "damping_rot", sc_key_default_num("joints.N.damping_rot"), R_NONNEG);
   } else if (j->type != COSROD_SC_JOINT_SPHERICAL && j->type != COSROD_SC_JOINT_FIXED) {
     sc_to_vec(c, sc_require(c, m, "axis", "joint axis in the first body's frame"), "axis", j->axis, 3, R_ANY);
     sc_unit_vec(c, m, "axis", j->axis);

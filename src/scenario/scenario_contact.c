@@ -73,11 +73,10 @@ static double auto_num(ctx *c, ynode *m, const char *key, int allow_none, int ra
 }
 
 static void read_motion(ctx *c, ynode *v, cosrod_sc_obstacle *o) {
-  static const char *const keys[] = {"position", "orientation", "interpolation", NULL};
   static const char *const interp[] = {"linear", "cubic", NULL};
   sc_push(c, "motion");
   sc_expect_map(c, v, NULL, "position and/or orientation keyframes");
-  sc_check_keys(c, v, keys);
+  sc_check_section(c, v, "obstacles.N.motion");
   ynode *p = sc_get(v, "position"), *q = sc_get(v, "orientation"), *ip = sc_get(v, "interpolation");
   if (!p && !q) sc_fail(c, v, "position", "missing (a motion needs position and/or orientation keyframes)");
   if (p) sc_read_keyframes(c, p, "position", 3, &o->motion_position);
@@ -166,7 +165,7 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
       sc_vec(c, m, "position", p->position, 3, R_ANY);
     }
   }
-  ynode *ov = sc_get(m, "orientation");
+  ynode *ov = s->type == COSROD_SHAPE_BOX || s->type == COSROD_SHAPE_MESH ? sc_get(m, "orientation") : NULL;
   if (ov) {
     sc_to_vec(c, ov, "orientation", q, 4, R_ANY);
     memcpy(o->given, q, sizeof q);
@@ -176,12 +175,14 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
   memcpy(o->reference, p->position, sizeof o->reference);
 }
 
-static const char *const EXTRA_KEYS[COSROD_SHAPE_COUNT][4] = {{"point", "normal", NULL},
-                                                               {"center", "radius", NULL},
-                                                               {"center", "axis", "radius", "length"},
-                                                               {"a", "b", "radius", NULL},
-                                                               {"center", "size", "orientation", NULL},
-                                                               {"file", "position", "orientation", NULL}};
+/* After read_shape: a key of the section's table that this shape does not
+ * read (e.g. size on a sphere) is refused with the shape named. */
+static void check_shape_keys(ctx *c, ynode *m, const cosrod_sc_obstacle *o) {
+  char why[96];
+  snprintf(why, sizeof why, "by shape %s (cosrod help %s lists the keys of each shape)",
+           OBST_SHAPES[o->shape.type], o->body_shape ? "bodies.N.shape" : "obstacles.N");
+  sc_check_unused(c, m, why);
+}
 
 /* Index of the body named by v in the `bodies:` sequence (its order is the
  * scenario's), or a failure. */
@@ -197,6 +198,7 @@ static int body_index(ctx *c, ynode *v, ynode *bodies) {
 
 static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies) {
   sc_expect_map(c, m, NULL, "name, shape and the shape's keys");
+  sc_check_section(c, m, "obstacles.N");
   o->line = m->key_line;
   o->body = -1;
   cosrod_pose_identity(&o->pose);
@@ -206,11 +208,9 @@ static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies
                                                            "plane | sphere | cylinder | "
                                                            "capsule | box | mesh"),
                                                 "shape", OBST_SHAPES);
-  const char *keys[10] = {"name", "shape", "body", "motion"};
-  for (int k = 0; k < 4 && EXTRA_KEYS[o->shape.type][k]; ++k) keys[4 + k] = EXTRA_KEYS[o->shape.type][k];
-  sc_check_keys(c, m, keys);
-  read_shape(c, m, o);
   ynode *b = sc_get(m, "body"), *mo = sc_get(m, "motion");
+  read_shape(c, m, o);
+  check_shape_keys(c, m, o);
   if (b && mo)
     sc_fail(c, mo, "motion", "an obstacle on a body moves with the body: give body or motion, not both");
   if (b) o->body = body_index(c, b, bodies);
@@ -221,6 +221,7 @@ static void read_obstacle(ctx *c, ynode *m, cosrod_sc_obstacle *o, ynode *bodies
 static void read_body_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o, int body, const char *name) {
   sc_push(c, "shape");
   sc_expect_map(c, m, NULL, "type and the shape's keys (pose in the body frame)");
+  sc_check_section(c, m, "bodies.N.shape");
   o->line = m->key_line;
   o->body = body;
   o->body_shape = 1;
@@ -230,33 +231,30 @@ static void read_body_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o, int body, c
       c, sc_require(c, m, "type", "plane | sphere | cylinder | capsule | box | mesh"), "type", OBST_SHAPES);
   if (o->shape.type == COSROD_SHAPE_PLANE)
     sc_fail(c, sc_get(m, "type"), "type", "a body cannot be a half-space (plane); use a box");
-  const char *keys[6] = {"type"};
-  for (int k = 0; k < 4 && EXTRA_KEYS[o->shape.type][k]; ++k) keys[1 + k] = EXTRA_KEYS[o->shape.type][k];
-  sc_check_keys(c, m, keys);
   read_shape(c, m, o);
+  check_shape_keys(c, m, o);
   sc_pop(c);
 }
 
 static void read_contact(ctx *c, ynode *m, cosrod_sc_contact *s) {
-  static const char *const keys[] = {
-      "stiffness", "onset", "damping", "tangent_stiffness", "friction", "rods", "self", "quadrature", NULL};
   sc_push(c, "contact");
   if (m->kind == YN_SCALAR && m->null) m = NULL; /* `contact:` alone: all defaults */
   s->enabled = 1;
-  s->rods = s->self = 1;
+  s->rods = sc_key_default_bool("contact.rods");
+  s->self = sc_key_default_bool("contact.self");
+  s->quadrature = (int)sc_key_default_num("contact.quadrature");
   if (m) {
     sc_expect_map(c, m, NULL, "contact settings");
-    sc_check_keys(c, m, keys);
+    sc_check_section(c, m, "contact");
     s->law.stiffness = auto_num(c, m, "stiffness", 0, R_POS);
     s->law.onset = auto_num(c, m, "onset", 0, R_POS);
     s->law.damping = auto_num(c, m, "damping", 1, R_NONNEG);
     s->law.tangent_stiffness = auto_num(c, m, "tangent_stiffness", 0, R_POS);
     ynode *f = sc_get(m, "friction");
     if (f) {
-      static const char *const fk[] = {"static", "kinetic", NULL};
       sc_push(c, "friction");
       sc_expect_map(c, f, NULL, "static and kinetic coefficients");
-      sc_check_keys(c, f, fk);
+      sc_check_section(c, f, "contact.friction");
       s->law.mu_static = sc_req_num(c, f, "static", R_NONNEG, "static friction coefficient");
       s->law.mu_kinetic = sc_num(c, f, "kinetic", s->law.mu_static, R_NONNEG);
       if (s->law.mu_kinetic > s->law.mu_static)

@@ -12,9 +12,10 @@ void sc_read_analysis(ctx *c, ynode *root) {
   sc_check_section(c, m, "analysis");
   a->line = m->key_line;
   ynode *v = sc_get(m, "type");
-  a->type = v ? (cosrod_sc_analysis_type)sc_to_enum(c, v, "type", SC_ANALYSIS_NAMES) : COSROD_SC_ANALYSIS_DYNAMIC;
-  a->increments = 25;
-  a->count = 10;
+  a->type = (cosrod_sc_analysis_type)(v ? sc_to_enum(c, v, "type", SC_ANALYSIS_NAMES)
+                                         : sc_key_default_enum("analysis.type", SC_ANALYSIS_NAMES));
+  a->increments = (long)sc_key_default_num("analysis.increments");
+  a->count = (long)sc_key_default_num("analysis.count");
   a->t_end = 1.0;
   if (a->type == COSROD_SC_ANALYSIS_DYNAMIC) {
     a->t_end = sc_req_num(c, m, "t_end", R_POS, "final time [s]");
@@ -42,9 +43,20 @@ void sc_read_analysis(ctx *c, ynode *root) {
 
 void sc_read_solver(ctx *c, ynode *root) {
   cosrod_sc_solver *s = &c->sc->solver;
-  s->baumgarte_omega = s->baumgarte_r = 100.0;
-  s->rtol = s->atol = 1e-6;
-  s->max_steps = 100000;
+  /* the defaults of the key table (scenario_keys.c) */
+  s->formulation = (cosrod_sc_formulation)sc_key_default_enum("solver.formulation", SC_FORMULATION_NAMES);
+  s->stabilisation = (cosrod_sc_stabilisation)sc_key_default_enum("solver.stabilisation", SC_STAB_NAMES);
+  s->integrator = (cosrod_sc_integrator)sc_key_default_enum("solver.integrator", SC_INTEGRATOR_NAMES);
+  s->linear_solver = (cosrod_sc_linear_solver)sc_key_default_enum("solver.linear_solver", SC_LINSOLVE_NAMES);
+  s->baumgarte_omega = sc_key_default_num("solver.baumgarte.omega");
+  s->baumgarte_r = sc_key_default_num("solver.baumgarte.r");
+  s->rtol = sc_key_default_num("solver.rtol");
+  s->atol = sc_key_default_num("solver.atol");
+  s->h0 = sc_key_default_num("solver.h0");
+  s->hmax = sc_key_default_num("solver.hmax");
+  s->rho_inf = sc_key_default_num("solver.rho_inf");
+  s->h = sc_key_default_num("solver.h");
+  s->max_steps = (long)sc_key_default_num("solver.max_steps");
   ynode *m = sc_get(root, "solver");
   if (!m) return;
   sc_push(c, "solver");
@@ -64,21 +76,21 @@ void sc_read_solver(ctx *c, ynode *root) {
     sc_push(c, "baumgarte");
     sc_expect_map(c, v, NULL, "omega, r");
     sc_check_section(c, v, "solver.baumgarte");
-    s->baumgarte_omega = sc_num(c, v, "omega", 100.0, R_POS);
-    s->baumgarte_r = sc_num(c, v, "r", 100.0, R_NONNEG);
+    s->baumgarte_omega = sc_num(c, v, "omega", s->baumgarte_omega, R_POS);
+    s->baumgarte_r = sc_num(c, v, "r", s->baumgarte_r, R_NONNEG);
     sc_pop(c);
   }
-  s->rtol = sc_num(c, m, "rtol", 1e-6, R_POS);
+  s->rtol = sc_num(c, m, "rtol", s->rtol, R_POS);
   if (s->rtol >= 1.0) sc_fail(c, sc_get(m, "rtol"), "rtol", "must be < 1 (got %.15g)", s->rtol);
-  s->atol = sc_num(c, m, "atol", 1e-6, R_POS);
-  s->h0 = sc_num(c, m, "h0", 0.0, R_NONNEG);
-  s->hmax = sc_num(c, m, "hmax", 0.0, R_NONNEG);
+  s->atol = sc_num(c, m, "atol", s->atol, R_POS);
+  s->h0 = sc_num(c, m, "h0", s->h0, R_NONNEG);
+  s->hmax = sc_num(c, m, "hmax", s->hmax, R_NONNEG);
   if (s->hmax > 0 && s->h0 > s->hmax)
     sc_fail(c, sc_get(m, "h0"), "h0", "initial step %.15g is larger than hmax = %.15g", s->h0, s->hmax);
   if ((v = sc_get(m, "max_steps"))) s->max_steps = sc_to_int(c, v, "max_steps", 1, 1000000000000L);
-  s->rho_inf = sc_num(c, m, "rho_inf", 0.8, R_NONNEG);
+  s->rho_inf = sc_num(c, m, "rho_inf", s->rho_inf, R_NONNEG);
   if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
-  s->h = sc_num(c, m, "h", 0.0, R_NONNEG);
+  s->h = sc_num(c, m, "h", s->h, R_NONNEG);
   if ((v = sc_get(m, "linear_solver")))
     s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
   if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
@@ -86,7 +98,7 @@ void sc_read_solver(ctx *c, ynode *root) {
             SC_INTEGRATOR_NAMES[s->integrator]);
   if (s->formulation == COSROD_SC_FORMULATION_DAE &&
       (s->integrator == COSROD_SC_INTEGRATOR_DOPRI5 || s->integrator == COSROD_SC_INTEGRATOR_DOP853 ||
-       s->integrator == COSROD_SC_INTEGRATOR_CVODE))
+       s->integrator == COSROD_SC_INTEGRATOR_CVODE || s->integrator == COSROD_SC_INTEGRATOR_ODEX))
     sc_fail(c, vi ? vi : m, "integrator",
          "%s cannot solve the index-1 DAE of formulation: dae (use radau5, rodas, seulex or ida)",
          SC_INTEGRATOR_NAMES[s->integrator]);
@@ -107,10 +119,11 @@ void sc_read_output(ctx *c, ynode *root) {
   cosrod_sc_output *o = &c->sc->output;
   const cosrod_sc_analysis *a = &c->sc->analysis;
   double every = a->type == COSROD_SC_ANALYSIS_STATIC ? a->t_end / (double)a->increments : a->t_end / 100.0;
-  o->vtk = o->plots = 1;
+  o->vtk = sc_key_default_bool("output.vtk");
+  o->plots = sc_key_default_bool("output.plots");
   o->fields = COSROD_SC_FIELDS_DEFAULT;
   ynode *m = sc_get(root, "output");
-  const char *dir = "out";
+  const char *dir = "out"; /* output.dir: a string default, kept as a literal */
   if (m) {
     sc_push(c, "output");
     sc_expect_map(c, m, NULL, "dir, every, vtk, plots");

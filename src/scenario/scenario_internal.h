@@ -97,6 +97,11 @@ void sc_expect_map(ctx *c, const ynode *n, const char *key, const char *what);
 void sc_check_keys(ctx *c, ynode *map, const char *const *allowed);
 /* sc_check_keys with the keys of `section` in the schema table (scenario_keys.c). */
 void sc_check_section(ctx *c, ynode *map, const char *section);
+/* Defaults from the table, by full path ("solver.rtol", "joints.N.damping"):
+ * a number (NaN if not plain), a bool (-1 if not) or an enum index (-1). */
+double sc_key_default_num(const char *path);
+int sc_key_default_bool(const char *path);
+int sc_key_default_enum(const char *path, const char *const *names);
 void sc_check_unused(ctx *c, ynode *map, const char *why);
 ynode *sc_get(ynode *map, const char *key);
 ynode *sc_require(ctx *c, ynode *map, const char *key, const char *what);

@@ -11,6 +11,23 @@
 
 #define K(sec, key, type, unit, def, allowed, ex, doc) {sec, key, type, unit, def, allowed, ex, doc}
 #define V3 "vector[3]"
+/* The pose and size keys shared by obstacles.N and bodies.N.shape; each doc
+ * names the shapes that take the key (the others refuse it, scenario_contact.c). */
+#define SHAPE_KEYS(sec, frame, origin)                                                                          \
+  K(sec, "center", V3, "m", "[0, 0, 0] (" origin ")", "", "[0, 0, 0.5]",                                      \
+    "sphere, cylinder, box: centre, " frame),                                                                   \
+      K(sec, "radius", "number", "m", "(required for sphere, cylinder, capsule)", "> 0", "0.05",                \
+        "sphere, cylinder, capsule: radius"),                                                                   \
+      K(sec, "axis", V3, "", "[0, 0, 1]", "non-zero", "[1, 0, 0]", "cylinder: axis direction, " frame),         \
+      K(sec, "length", "number", "m", "none (infinite)", "> 0", "0.4", "cylinder: length between the caps"),    \
+      K(sec, "a", V3, "m", "(required for capsule)", "", "[0, 0, 0]", "capsule: first end of the axis, " frame), \
+      K(sec, "b", V3, "m", "(required for capsule)", "", "[0, 0, 1]", "capsule: second end of the axis, " frame), \
+      K(sec, "size", V3, "m", "(required for box)", "> 0", "[0.2, 0.1, 0.05]", "box: edge lengths along its axes"), \
+      K(sec, "orientation", "vector[4]", "", "[1, 0, 0, 0]", "unit quaternion", "[0.7071, 0, 0, 0.7071]",       \
+        "box, mesh: orientation, " frame),                                                                       \
+      K(sec, "file", "string", "", "(required for mesh)", "closed manifold STL or OBJ", "bracket.stl",           \
+        "mesh: triangle mesh file, relative to the scenario file"),                                             \
+      K(sec, "position", V3, "m", "[0, 0, 0] (" origin ")", "", "[0, 0, 0.1]", "mesh: position of the mesh origin, " frame)
 
 static const cosrod_sc_keyinfo KEYS[] = {
     /* ---- top level ---- */
@@ -28,11 +45,11 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("", "analysis", "map", "", "(required)", "", "{type: dynamic, t_end: 2}", "what to compute (see analysis)"),
     K("", "solver", "map", "", "{}", "", "{integrator: radau5, rtol: 1e-6}", "formulation and integrator"),
     K("", "output", "map", "", "{}", "", "{dir: out, every: 0.01}", "where and what to write"),
-    /* ---- materials ---- */
-    K("", "obstacles", "list", "", "[]", "plane, sphere, cylinder, capsule, box, mesh",
-      "[{name: floor, shape: plane, point: [0, 0, 0], normal: [0, 0, 1]}]", "fixed, keyframed or body-fixed obstacles"),
+    K("", "obstacles", "list", "", "[]", "", "[{name: floor, shape: plane, normal: [0, 0, 1]}]",
+      "fixed, keyframed or body-fixed obstacles (see obstacles.N); needs contact:"),
     K("", "contact", "map", "", "none (no contact)", "", "{friction: {static: 0.5, kinetic: 0.4}}",
-      "contact law: stiffness, damping, friction, rods, self"),
+      "switch contact on and set its law (see contact); `contact:` alone takes every default"),
+    /* ---- materials ---- */
     K("materials.NAME", "E", "number", "Pa", "(required)", "> 0", "2.1e11", "Young's modulus"),
     K("materials.NAME", "G", "number", "Pa", "E / (2 (1 + poisson))", "> 0, Poisson ratio E/(2G) - 1 in [0, 0.5]",
       "8.1e10", "shear modulus (give G or poisson, not both)"),
@@ -187,6 +204,46 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("bodies.N.motion", "orientation", "list of [t, q0, q1, q2, q3]", "s, -", "none", "unit quaternions",
       "[[0, 1, 0, 0, 0], [1, 0, 0, 0, 1]]", "orientation keyframes"),
     K("bodies.N.motion", "interpolation", "enum", "", "linear", "linear, cubic", "cubic", "keyframe interpolation"),
+    /* bodies.N.shape: the keys of obstacles.N with type for shape, pose in the body frame */
+    K("bodies.N.shape", "type", "enum", "", "(required)", "sphere, cylinder, capsule, box, mesh", "box",
+      "kind of collision shape (a body cannot be a plane)"),
+    SHAPE_KEYS("bodies.N.shape", "body frame", "the centre of mass"),
+    /* ---- obstacles and contact ---- */
+    K("obstacles.N", "name", "string", "", "(required)", "unique", "floor", "name in contact output and messages"),
+    K("obstacles.N", "shape", "enum", "", "(required)", "plane, sphere, cylinder, capsule, box, mesh", "sphere",
+      "kind of obstacle; each kind takes the keys marked with its name below"),
+    K("obstacles.N", "body", "string", "", "none (fixed in space)", "a name under bodies", "gripper",
+      "the obstacle rides on this body; its pose keys are then in the body frame"),
+    K("obstacles.N", "motion", "map", "", "none (fixed)", "position, orientation, interpolation",
+      "{position: [[0, 0, 0, 0], [1, 0.5, 0, 0]]}", "keyframed motion of the obstacle (not with body)"),
+    K("obstacles.N", "point", V3, "m", "[0, 0, 0]", "", "[0, 0, -0.1]", "plane: a point on the boundary"),
+    K("obstacles.N", "normal", V3, "", "(required for plane)", "non-zero", "[0, 0, 1]",
+      "plane: outward normal; the half-space behind it is solid"),
+    SHAPE_KEYS("obstacles.N", "spatial frame", "the origin"),
+    K("obstacles.N.motion", "position", "list of [t, x, y, z]", "s, m", "none", "increasing t",
+      "[[0, 0, 0, 0], [1, 0.5, 0, 0]]",
+      "position keyframes of the shape frame (centre, plane point, capsule midpoint, mesh origin); replace the pose"),
+    K("obstacles.N.motion", "orientation", "list of [t, q0, q1, q2, q3]", "s, -", "none", "unit quaternions",
+      "[[0, 1, 0, 0, 0], [1, 0.7071, 0, 0, 0.7071]]",
+      "orientation keyframes of the shape frame (local e_z: plane normal, cylinder and capsule axis)"),
+    K("obstacles.N.motion", "interpolation", "enum", "", "linear", "linear, cubic", "cubic", "keyframe interpolation"),
+    K("contact", "stiffness", "number or auto", "N/m^2", "auto", "> 0",
+      "3e4", "penalty stiffness per unit length; auto: max(4 EI/ds^4, rhoA |g| / (0.01 r))"),
+    K("contact", "onset", "number or auto", "m", "auto", "> 0", "1e-4",
+      "width of the smooth onset of the penalty; auto: 0.01 r"),
+    K("contact", "damping", "number, auto or none", "N s/m^2", "auto", ">= 0 (0: none)", "none",
+      "normal contact damping per unit length; auto: 2 sqrt(k rhoA)"),
+    K("contact", "tangent_stiffness", "number or auto", "N/m^2", "auto", "> 0", "1e4",
+      "stiffness of the friction spring; auto: the normal stiffness"),
+    K("contact", "friction", "map", "", "none (frictionless)", "static, kinetic", "{static: 0.5, kinetic: 0.4}",
+      "Coulomb friction coefficients (see contact.friction)"),
+    K("contact", "rods", "bool", "", "true", "", "false", "contact between different rods"),
+    K("contact", "self", "bool", "", "true", "", "false", "self-contact of each rod"),
+    K("contact", "quadrature", "integer", "", "0 (2 Gauss points)", "1 .. 4", "3",
+      "Gauss points per segment for obstacle contact"),
+    K("contact.friction", "static", "number", "", "(required)", ">= 0", "0.5", "static friction coefficient"),
+    K("contact.friction", "kinetic", "number", "", "the static coefficient", ">= 0, <= static", "0.4",
+      "kinetic (sliding) friction coefficient"),
     /* ---- joints ---- */
     K("joints.N", "type", "enum", "", "(required)",
       "spherical, revolute, prismatic, cylindrical, planar, bushing, universal, fixed", "revolute", "kind of joint"),
@@ -224,7 +281,7 @@ static const cosrod_sc_keyinfo KEYS[] = {
       "absolute formulation: how |p| = 1 is kept"),
     K("solver", "baumgarte", "map", "", "{omega: 100, r: 100}", "omega, r", "{omega: 50, r: 50}",
       "Baumgarte parameters (see solver.baumgarte)"),
-    K("solver", "integrator", "enum", "", "radau5", "radau5, rodas, seulex, dopri5, dop853, ida, cvode, galpha",
+    K("solver", "integrator", "enum", "", "radau5", "radau5, rodas, seulex, dopri5, dop853, ida, cvode, galpha, odex",
       "dopri5", "time integrator"),
     K("solver", "rtol", "number", "", "1e-6", "(0, 1)", "1e-8", "relative tolerance"),
     K("solver", "atol", "number", "", "1e-6", "> 0", "1e-9", "absolute tolerance"),
@@ -251,6 +308,7 @@ static const cosrod_sc_keyinfo KEYS[] = {
 
 #undef K
 #undef V3
+#undef SHAPE_KEYS
 
 size_t cosrod_sc_key_count(void) { return sizeof KEYS / sizeof KEYS[0]; }
 
@@ -264,4 +322,49 @@ void sc_check_section(ctx *c, ynode *map, const char *section) {
     if (!strcmp(KEYS[i].section, section)) names[n++] = KEYS[i].key;
   names[n] = NULL;
   sc_check_keys(c, map, names);
+}
+
+/* ---- defaults from the table ------------------------------------------------
+ * The loader takes a key's default from its entry where the entry states a
+ * plain value: a number ("1e-6", or "0 (automatic)": the number before a
+ * parenthesised remark), true / false, or an enum name.  The paths passed
+ * here are checked against the table by tools/docs_keys_check.py (CTest
+ * docs.keys), so a missing entry or a default that is not plain fails the
+ * test suite, not a run. */
+
+static const cosrod_sc_keyinfo *find_key(const char *path) {
+  for (size_t i = 0; i < cosrod_sc_key_count(); i++) {
+    const cosrod_sc_keyinfo *k = &KEYS[i];
+    size_t ls = strlen(k->section);
+    if (ls == 0 ? !strcmp(k->key, path)
+                : !strncmp(path, k->section, ls) && path[ls] == '.' && !strcmp(path + ls + 1, k->key))
+      return k;
+  }
+  return NULL;
+}
+
+/* The entry's default as a number; NaN when the entry is missing or its
+ * default is not a plain number. */
+double sc_key_default_num(const char *path) {
+  const cosrod_sc_keyinfo *k = find_key(path);
+  if (!k) return NAN;
+  char *end;
+  double x = strtod(k->def, &end);
+  if (end == k->def || (*end && strncmp(end, " (", 2))) return NAN;
+  return x;
+}
+
+/* The entry's default true / false as 1 / 0; -1 when not a boolean. */
+int sc_key_default_bool(const char *path) {
+  const cosrod_sc_keyinfo *k = find_key(path);
+  if (!k) return -1;
+  return !strcmp(k->def, "true") ? 1 : !strcmp(k->def, "false") ? 0 : -1;
+}
+
+/* Index of the entry's default in names (NULL-terminated); -1 when absent. */
+int sc_key_default_enum(const char *path, const char *const *names) {
+  const cosrod_sc_keyinfo *k = find_key(path);
+  for (int i = 0; k && names[i]; i++)
+    if (!strcmp(names[i], k->def)) return i;
+  return -1;
 }

@@ -88,7 +88,7 @@ void sc_read_section(ctx *c, ynode *m, cosrod_sc_section *s) {
       s->area = w * h;
       s->I1 = w * h * h * h / 12.0;
       s->I2 = h * w * w * w / 12.0;
-      s->torsion_constant = sc_num(c, m, "torsion_constant", 0.0, R_POS);
+      s->torsion_constant = sc_num(c, m, "torsion_constant", sc_key_default_num("rods.N.section.torsion_constant"), R_POS);
       s->J = s->torsion_constant > 0 ? s->torsion_constant : s->I1 + s->I2;
       sc_check_unused(c, m, "with shape: rectangle");
       break;
@@ -114,8 +114,8 @@ void sc_read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
     sc_push(c, "medium");
     sc_expect_map(c, me, NULL, "translational, rotational");
     sc_check_section(c, me, "rods.N.damping.medium");
-    d->medium_translational = sc_num(c, me, "translational", 0.0, R_NONNEG);
-    d->medium_rotational = sc_num(c, me, "rotational", 0.0, R_NONNEG);
+    d->medium_translational = sc_num(c, me, "translational", sc_key_default_num("rods.N.damping.medium.translational"), R_NONNEG);
+    d->medium_rotational = sc_num(c, me, "rotational", sc_key_default_num("rods.N.damping.medium.rotational"), R_NONNEG);
     sc_pop(c);
   }
   if (!kv && !co) return; /* medium only: kind stays none */
@@ -133,11 +133,12 @@ void sc_read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
     sc_check_section(c, co, "rods.N.damping.coefficients");
     d->kind = COSROD_SC_DAMPING_COEFFICIENTS;
     sc_vec(c, co, "shear", d->shear, 2, R_NONNEG);
-    d->extension = sc_num(c, co, "extension", 0.0, R_NONNEG);
+    d->extension = sc_num(c, co, "extension", sc_key_default_num("rods.N.damping.coefficients.extension"), R_NONNEG);
     sc_vec(c, co, "bending", d->bending, 2, R_NONNEG);
-    d->torsion = sc_num(c, co, "torsion", 0.0, R_NONNEG);
+    d->torsion = sc_num(c, co, "torsion", sc_key_default_num("rods.N.damping.coefficients.torsion"), R_NONNEG);
     ynode *cv = sc_get(co, "convention");
-    d->lla_convention = cv ? sc_to_enum(c, cv, "convention", SC_CONVENTION_NAMES) : 0;
+    d->lla_convention = cv ? sc_to_enum(c, cv, "convention", SC_CONVENTION_NAMES)
+                          : sc_key_default_enum("rods.N.damping.coefficients.convention", SC_CONVENTION_NAMES);
     sc_pop(c);
   }
 }

@@ -17,12 +17,14 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
   } else {
     snprintf(r->name, sizeof r->name, "rod%zu", index);
   }
-  r->model =
-      (v = sc_get(m, "model")) ? (cosrod_sc_model)sc_to_enum(c, v, "model", SC_MODEL_NAMES) : COSROD_SC_MODEL_COSSERAT;
-  r->curvature = (v = sc_get(m, "curvature")) ? (cosrod_sc_curvature)sc_to_enum(c, v, "curvature", SC_CURVATURE_NAMES)
-                                           : COSROD_SC_CURVATURE_TANGENT2;
-  r->reference = (v = sc_get(m, "reference")) ? (cosrod_sc_reference)sc_to_enum(c, v, "reference", SC_REFERENCE_NAMES)
-                                           : COSROD_SC_REFERENCE_INITIAL;
+  r->model = (cosrod_sc_model)((v = sc_get(m, "model")) ? sc_to_enum(c, v, "model", SC_MODEL_NAMES)
+                                                         : sc_key_default_enum("rods.N.model", SC_MODEL_NAMES));
+  r->curvature = (cosrod_sc_curvature)((v = sc_get(m, "curvature"))
+                                           ? sc_to_enum(c, v, "curvature", SC_CURVATURE_NAMES)
+                                           : sc_key_default_enum("rods.N.curvature", SC_CURVATURE_NAMES));
+  r->reference = (cosrod_sc_reference)((v = sc_get(m, "reference"))
+                                           ? sc_to_enum(c, v, "reference", SC_REFERENCE_NAMES)
+                                           : sc_key_default_enum("rods.N.reference", SC_REFERENCE_NAMES));
 
   /* material: a name or an inline mapping; may be omitted when stiffness
    * and inertia give every value (checked below) */

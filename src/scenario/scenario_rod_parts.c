@@ -64,7 +64,8 @@ void sc_read_end(ctx *c, ynode *m, cosrod_sc_end *e) {
   e->line = m->key_line;
   e->body = -1;
   ynode *t = sc_get(m, "type");
-  e->type = t ? (cosrod_sc_end_type)sc_to_enum(c, t, "type", SC_END_NAMES) : COSROD_SC_END_FREE;
+  e->type = (cosrod_sc_end_type)(t ? sc_to_enum(c, t, "type", SC_END_NAMES)
+                                    : sc_key_default_enum("rods.N.ends.start.type", SC_END_NAMES));
   if (e->type == COSROD_SC_END_FREE) {
     sc_check_unused(c, m, "with type: free");
     return;

@@ -11,7 +11,7 @@ void sc_read_static_control(ctx *c, ynode *m) {
   static const char *const paths[] = {"pseudo-time", "keyframes", NULL};
   cosrod_sc_analysis *a = &c->sc->analysis;
   ynode *v;
-  a->max_steps = 2000;
+  a->max_steps = (long)sc_key_default_num("analysis.max_steps");
   if ((v = sc_get(m, "control"))) a->arc_length = sc_to_enum(c, v, "control", controls);
   if ((v = sc_get(m, "path"))) a->keyframe_path = sc_to_enum(c, v, "path", paths);
   if ((v = sc_get(m, "max_steps"))) {

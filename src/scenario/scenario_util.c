@@ -326,7 +326,7 @@ const char *const SC_ANALYSIS_NAMES[] = {"dynamic", "static", "modes", "buckling
 const char *const SC_FORMULATION_NAMES[] = {"nullspace", "absolute", "dae", NULL};
 const char *const SC_STAB_NAMES[] = {"projection", "baumgarte", "none", NULL};
 const char *const SC_INTEGRATOR_NAMES[] = {"radau5", "rodas", "seulex", "dopri5",
-                                               "dop853", "ida",   "cvode",  "galpha", NULL};
+                                               "dop853", "ida",   "cvode",  "galpha", "odex", NULL};
 const char *const SC_CONVENTION_NAMES[] = {"viscous", "lla", NULL};
 const char *const SC_LINSOLVE_NAMES[] = {"auto", "band", "sparse", NULL};
 
@@ -334,7 +334,7 @@ const char *cosrod_sc_curvature_name(cosrod_sc_curvature v) {
   return (unsigned)v < 5 ? SC_CURVATURE_NAMES[v] : "?";
 }
 const char *cosrod_sc_integrator_name(cosrod_sc_integrator v) {
-  return (unsigned)v < 8 ? SC_INTEGRATOR_NAMES[v] : "?";
+  return (unsigned)v < sizeof SC_INTEGRATOR_NAMES / sizeof SC_INTEGRATOR_NAMES[0] - 1 ? SC_INTEGRATOR_NAMES[v] : "?";
 }
 const char *cosrod_sc_model_name(cosrod_sc_model v) { return (unsigned)v < 3 ? SC_MODEL_NAMES[v] : "?"; }
 

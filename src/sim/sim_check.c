@@ -46,6 +46,9 @@ typedef struct method_storage {
 static const method_storage METHODS[] = {
     {"radau5", 28, 1, 1, 1}, {"rodas", 24, 1, 1, 0},  {"seulex", 130, 1, 1, 0}, {"ida", 24, 0, 1, 0},
     {"cvode", 24, 0, 2, 0},  {"dopri5", 14, 0, 0, 0}, {"dop853", 20, 0, 0, 0},
+    /* odex with its default 9 columns: 9 table rows, 34 midpoint values, 90
+     * stored derivatives for the dense output and its 18 coefficients */
+    {"odex", 160, 0, 0, 0},
 };
 
 static method_storage method_of(const char *name) {

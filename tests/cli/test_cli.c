@@ -745,12 +745,26 @@ TEST(version_and_help) {
   o = ot_read(g_out, NULL);
   CHECK("ends.end.frame entry", o && strstr(o, "rods.N.ends.start.frame") && strstr(o, "vector[4]"));
   free(o);
+  /* the contact keys are in the same table; a path without its list index finds them too */
+  const char *ho[] = {"help", "obstacles.radius", NULL};
+  CHECK("help obstacles.radius exit 0", run(ho) == 0);
+  o = ot_read(g_out, NULL);
+  CHECK("obstacles.radius: the obstacles.N entry only", o && strstr(o, "obstacles.N.radius") &&
+                                                          strstr(o, "unit: m") && !strstr(o, "bodies.N.shape.radius"));
+  free(o);
+  const char *hf[] = {"help", "contact.friction.kinetic", NULL};
+  CHECK("help contact.friction.kinetic exit 0", run(hf) == 0);
+  o = ot_read(g_out, NULL);
+  CHECK("contact.friction.kinetic entry", o && strstr(o, "default: the static coefficient"));
+  free(o);
   const char *hn[] = {"help", "rods.0.segmnets", NULL};
   CHECK("help of an unknown key: exit 2", run(hn) == 2);
   const char *hr[] = {"help", "--reference", NULL};
   CHECK("help --reference exit 0", run(hr) == 0);
   o = ot_read(g_out, NULL);
-  CHECK("reference: sections and rows", o && strstr(o, "## solver.baumgarte") && strstr(o, "| `rtol` | number |"));
+  CHECK("reference: sections and rows", o && strstr(o, "## solver.baumgarte") && strstr(o, "| `rtol` | number |") &&
+                                             strstr(o, "## obstacles.N\n") && strstr(o, "## bodies.N.shape\n") &&
+                                             strstr(o, "## contact.friction\n"));
   free(o);
   const char *bad[] = {"run", NULL};
   CHECK("run without FILE: exit 2", run(bad) == 2);

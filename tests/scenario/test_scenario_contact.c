@@ -104,7 +104,11 @@ TEST(invalid_inputs) {
   snprintf(t, sizeof t, "%s  - {name: s, shape: spher, radius: 1}\n", h);
   expect_error(t, "dir/scen.yaml:4: obstacles.0.shape: ");
   snprintf(t, sizeof t, "%s  - {name: s, shape: sphere, radius: 1, size: [1, 1, 1]}\n", h);
-  expect_error(t, "obstacles.0.size: unknown key");
+  expect_error(t, "dir/scen.yaml:4: obstacles.0.size: not used by shape sphere");
+  snprintf(t, sizeof t, "%s  - {name: s, shape: sphere, radius: 1, sise: [1, 1, 1]}\n", h);
+  expect_error(t, "obstacles.0.sise: unknown key (did you mean 'size'?)");
+  snprintf(t, sizeof t, "%s  - {name: s, shape: sphere, radius: 1, orientation: [1, 0, 0, 0]}\n", h);
+  expect_error(t, "obstacles.0.orientation: not used by shape sphere");
   snprintf(t, sizeof t, "%s  - {name: p, shape: plane, normal: [0, 0, 0]}\n", h);
   expect_error(t, "obstacles.0.normal: must be a nonzero vector");
   snprintf(t, sizeof t, "%s  - {name: p, shape: plane}\n", h);
@@ -226,7 +230,8 @@ TEST(main_loader) {
       {"contact.friction.static=-1", "--set contact.friction.static: must be >= 0"},
       {"bodies.0.shape.type=plane", "bodies.0.shape.type: a body cannot be a half-space"},
       {"bodies.0.shape.size=[1, 1]", "bodies.0.shape.size: "},
-      {"bodies.0.shape.radius=1", "bodies.0.shape.radius: unknown key"},
+      {"bodies.0.shape.radius=1", "bodies.0.shape.radius: not used by shape box"},
+      {"bodies.0.shape.normal=[0, 0, 1]", "bodies.0.shape.normal: unknown key"},
       {"obstacles.1.body=truck", "obstacles.1.body: no body named 'truck'"},
       {"obstacles.2.motion.position=[[1, 0, 0, 0], [0, 1, 1, 1]]", "obstacles.2.motion.position"},
       {"contact=", NULL}};
