@@ -159,8 +159,9 @@ def check_paraview(out, work, radius):
             if os.path.exists(f"/tmp/.X{n}-lock") or os.path.exists(f"/tmp/.X11-unix/X{n}"):
                 continue
             rfd, wfd = os.pipe()
+            xlog = open(os.path.join(work, "xvfb.log"), "w")
             xvfb = subprocess.Popen([exe, f":{n}", "-displayfd", str(wfd), "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                                    pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                    pass_fds=(wfd,), stdout=xlog, stderr=xlog)
             os.close(wfd)
             with os.fdopen(rfd) as f:
                 disp = f.readline().strip()
@@ -179,11 +180,19 @@ def check_paraview(out, work, radius):
             f.write(PV_SCRIPT)
         if os.path.exists(png):
             os.remove(png)
-        r = subprocess.run([pvbatch, script, os.path.join(out, "vtk", "tubes.py"), png], env=env,
-                           capture_output=True, text=True, timeout=240)
+        # up to 3 attempts: on a heavily loaded machine pvbatch sometimes fails to
+        # open the (running) Xvfb display ("bad X server connection")
+        for attempt in range(3):
+            r = subprocess.run([pvbatch, script, os.path.join(out, "vtk", "tubes.py"), png], env=env,
+                               capture_output=True, text=True, timeout=240)
+            if r.returncode == 0 or "bad X server connection" not in r.stderr:
+                break
+            print(f"pvbatch attempt {attempt + 1}: bad X server connection to {env['DISPLAY']}, again")
         lines = dict((l.split()[0], l.split()[1:]) for l in r.stdout.splitlines() if l.split()[:1] in (["BOUNDS"], ["POINTS"]))
         if r.returncode != 0 or "BOUNDS" not in lines:
-            fail(f"pvbatch on tubes.py failed ({r.returncode}): {(r.stdout + r.stderr)[-800:]}")
+            errs = [l for l in (r.stdout + r.stderr).splitlines() if "ERR" in l or "Error" in l]
+            alive = "" if not xvfb else f", Xvfb {'running' if xvfb.poll() is None else f'exited {xvfb.returncode}'}"
+            fail(f"pvbatch on tubes.py failed ({r.returncode}, DISPLAY={env['DISPLAY']}{alive}): {errs[:3] or (r.stdout + r.stderr)[-600:]}")
             return
         b = [float(v) for v in lines["BOUNDS"]]
         ext = sorted(b[2 * k + 1] - b[2 * k] for k in range(3))

@@ -266,9 +266,11 @@ function start() {
     state.playing = true; state.loop = false; state.recording = true; updateButtons();
     rec.start(250);
     const t0 = performance.now();
-    // at least 3 s of video, also for short animations (the encoder may need a
-    // second or more for its first key frame on a busy machine)
-    state.onEnd = () => setTimeout(() => { rec.stop(); state.loop = loopBox.checked; }, Math.max(0, 3000 - (performance.now() - t0)));
+    // at least 3 s of video, also for short animations, and not before the
+    // encoder delivered data (its first key frame may take seconds on a busy
+    // machine; at most 20 s)
+    const stop = () => (chunks.length || performance.now() - t0 > 20000 ? rec.stop() : setTimeout(stop, 250));
+    state.onEnd = () => setTimeout(() => { stop(); state.loop = loopBox.checked; }, Math.max(0, 3000 - (performance.now() - t0)));
     if (isModes) setTimeout(() => state.onEnd && (state.onEnd(), state.onEnd = null), 3000);
   }
 
