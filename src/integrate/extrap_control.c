@@ -8,7 +8,8 @@
 
 #include "cosrod/integrate.h"
 
-void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const int *nseq, const double *work) {
+void cosrod_extrap_ctrl_init(cosrod_extrap_ctrl *c, int kmax, int gamma, const int *nseq,
+                             const double *work) {
   if (kmax > COSROD_EXTRAP_KMAX) kmax = COSROD_EXTRAP_KMAX;
   c->kmax = kmax;
   c->gamma = gamma;
@@ -113,7 +114,8 @@ void cosrod_extrap_next(const cosrod_extrap_ctrl *c, int j, int k, int accepted,
     /* only where the error is clearly outside the asymptotic model: the last
      * step grew H by more than 2 % and err_j grew by less than half the
      * model's power of that growth (observed exponent < (gamma j + 1) / 2) */
-    if (qp > hf && rh > 1.02 && log(re) < 0.5 * log(rh) / e) hf = fmin(fmin(qp, c->pred_cap * hf), c->fac_max);
+    if (qp > hf && rh > 1.02 && log(re) < 0.5 * log(rh) / e)
+      hf = fmin(fmin(qp, c->pred_cap * hf), c->fac_max);
   }
   if (accepted && !no_increase && best == j && j + 1 <= c->kmax - 2 &&
       (j == 1 || c->work[j] / c->hfac[j] < c->order_up * c->work[j - 1] / c->hfac[j - 1])) {
