@@ -22,7 +22,10 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+# The demo needs only the library, the program and the Python package (target
+# apps), not the tests and benchmarks that `make build` compiles too.
+demo: configure
+	cmake --build $(BUILD) -j $(JOBS) --target apps
 	@tools/demo.sh $(BUILD)
 
 # The manual: HTML in $(BUILD)/docs/html (index.html), built with warnings as

@@ -19,7 +19,7 @@ check compares the table with the reading code of the main loader
 - no key list bypasses the table (no sc_check_keys call with a literal list);
 - every default the loader takes from the table (sc_key_default_num /
   _bool / _enum("section.key")) names an entry whose default is of that kind
-  (a plain number, true / false, or a name of the enum);
+  (a plain number, true / false, a name of the enum, or a plain word);
 - where the loader still reads a number with a literal default (sc_num(c, m,
   "key", DEFAULT, ...)) and the table gives a number as the default, the two
   agree.
@@ -39,7 +39,7 @@ ALIASES = {}
 _ENTRY = re.compile(r'K\("([^"]*)",\s*"([^"]+)"')
 _READ = re.compile(r'\b(?:sc_(?:get|num|req_num|vec|require)|auto_num)\(\s*(?:c,\s*)?\w+,\s*"([^"]+)"')
 _FIND = re.compile(r'\byn_find\(\s*[\w>\[\]-]+,\s*"([^"]+)"\)')
-_TABLE_DEFAULT = re.compile(r'\bsc_key_default_(num|bool|enum)\(\s*"([^"]+)"')
+_TABLE_DEFAULT = re.compile(r'\bsc_key_default_(num|bool|enum|str)\(\s*"([^"]+)"')
 _ARRAY = re.compile(r'static const char \*const (\w*keys|ek|dk)\[\] = \{([^}]*)\}')
 _NUM_DEFAULT = re.compile(r'\bsc_num\(\s*c,\s*\w+,\s*"([^"]+)",\s*([-+0-9.eE]+)\s*,')
 _FULL = re.compile(r'K\("([^"]*)",\s*"([^"]+)",\s*"[^"]*",\s*"[^"]*",\s*"([^"]*)"')
@@ -87,6 +87,8 @@ def check_table_defaults(calls, entries, enums):
                     ok = False
         elif kind == "bool":
             ok = d in ("true", "false")
+        elif kind == "str":  # a plain word, not a remark such as "(required)"
+            ok = re.fullmatch(r"[A-Za-z0-9_./-]+", d) is not None
         else:
             ok = d in enums.get(path, [])
         if not ok:

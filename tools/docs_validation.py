@@ -46,11 +46,13 @@ def generate(root, build, out_path):
         t = tests.get(name)
         if not t:
             continue
-        wd = build
+        wd, env = build, dict(os.environ)
         for p in t.get("properties", []):
             if p["name"] == "WORKING_DIRECTORY":
                 wd = p["value"]
-        r = subprocess.run(t["command"], cwd=wd, capture_output=True, text=True, timeout=300)
+            elif p["name"] == "ENVIRONMENT":  # the test's own variables (COSROD_EXAMPLES, ...)
+                env.update(v.split("=", 1) for v in p["value"] if "=" in v)
+        r = subprocess.run(t["command"], cwd=wd, env=env, capture_output=True, text=True, timeout=300)
         names[name] = (name, "Passed" if r.returncode == 0 else f"Failed (exit {r.returncode})")
         by_num[name] = r.stdout.splitlines()
     errors = []

@@ -123,7 +123,7 @@ void sc_read_output(ctx *c, ynode *root) {
   o->plots = sc_key_default_bool("output.plots");
   o->fields = COSROD_SC_FIELDS_DEFAULT;
   ynode *m = sc_get(root, "output");
-  const char *dir = "out"; /* output.dir: a string default, kept as a literal */
+  const char *dir = sc_key_default_str("output.dir");
   if (m) {
     sc_push(c, "output");
     sc_expect_map(c, m, NULL, "dir, every, vtk, plots");

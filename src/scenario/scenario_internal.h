@@ -101,6 +101,7 @@ void sc_check_section(ctx *c, ynode *map, const char *section);
  * a number (NaN if not plain), a bool (-1 if not) or an enum index (-1). */
 double sc_key_default_num(const char *path);
 int sc_key_default_bool(const char *path);
+const char *sc_key_default_str(const char *path);
 int sc_key_default_enum(const char *path, const char *const *names);
 void sc_check_unused(ctx *c, ynode *map, const char *why);
 ynode *sc_get(ynode *map, const char *key);

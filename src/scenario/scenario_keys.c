@@ -299,7 +299,7 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("output", "every", "number", "s", "t_end/100 (static: 1/increments)", "> 0", "0.01", "output interval"),
     K("output", "vtk", "bool", "", "true", "", "false", "write vtk/ for ParaView"),
     K("output", "plots", "bool", "", "true", "", "false", "write plots/*.png"),
-    K("output", "fields", "list of enums", "", "all", "tip, centerline, frames, strains, curvatures, energy, steps, reactions",
+    K("output", "fields", "list of enums", "", "all but tip", "tip, centerline, frames, strains, curvatures, energy, steps, reactions",
       "[tip, energy]", "which CSV files to write"),
     K("output", "steps", "bool", "", "true", "", "false", "write steps.csv"),
     K("output", "format", "enum", "", "csv", "csv, hdf5", "hdf5",
@@ -359,6 +359,12 @@ int sc_key_default_bool(const char *path) {
   const cosrod_sc_keyinfo *k = find_key(path);
   if (!k) return -1;
   return !strcmp(k->def, "true") ? 1 : !strcmp(k->def, "false") ? 0 : -1;
+}
+
+/* The entry's default as a string (output.dir); NULL when the entry is missing. */
+const char *sc_key_default_str(const char *path) {
+  const cosrod_sc_keyinfo *k = find_key(path);
+  return k ? k->def : NULL;
 }
 
 /* Index of the entry's default in names (NULL-terminated); -1 when absent. */

@@ -92,7 +92,8 @@ static void read_rod(ctx *c, ynode *m, size_t index, cosrod_sc_rod *r) {
     if (vs)
       r->segments = (size_t)sc_to_int(c, vs, "segments", 1, COSROD_SC_MAX_SEGMENTS);
     else
-      r->segments = r->shape.kind == COSROD_SC_SHAPE_POLYLINE ? r->shape.npoints - 1 : 10;
+      r->segments = r->shape.kind == COSROD_SC_SHAPE_POLYLINE ? r->shape.npoints - 1
+                                                               : (size_t)sc_key_default_num("rods.N.segments");
     if (r->segments > COSROD_SC_MAX_SEGMENTS)
       sc_fail(c, m, "segments", "too many segments (%zu > %d)", r->segments, COSROD_SC_MAX_SEGMENTS);
     if (!vl) {
