@@ -236,7 +236,7 @@ void record_contact_track(cosrod_recorder *r, const cosrod_sim *sim, double t) {
   for (size_t i = 0, n = cosrod_contact_npoints(d); i < n; i++) pen = pen > -p[i].gap ? pen : -p[i].gap;
   if (pen > r->cpen) r->cpen = pen;
   if (pr > r->cpen_r) r->cpen_r = pr;
-  r->cmissed += (long)missed;
+  if ((long)missed > r->cmissed) r->cmissed = (long)missed; /* the most in one evaluation */
   (void)t;
   r->ctracked = 1;
 }
@@ -260,8 +260,9 @@ void record_contact_summary(cosrod_recorder *r, const cosrod_sim *sim) {
   }
   if (r->cmissed > 0) {
     snprintf(w, sizeof w,
-             "contact: %ld segment-obstacle checks found a penetration between Gauss points (a feature thinner "
-             "than the Gauss spacing or tunnelling): raise contact.quadrature or refine the rod",
+             "contact: up to %ld segment-obstacle pairs per evaluation penetrate between their Gauss points (a "
+             "feature thinner than the Gauss spacing, a chord cutting into a curved obstacle, or tunnelling): raise "
+             "contact.quadrature or refine the rod",
              r->cmissed);
     cosrod_output_add_warning(r->out, w);
   }
