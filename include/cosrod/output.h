@@ -361,7 +361,8 @@ COSROD_API int cosrod_output_contact_row(const cosrod_output *out, char *buf, si
                                          const cosrod_output_contact *c);
 /* summary.json "contact" (omitted unless set): contacts of the last state,
  * the largest penetration over the run [m] and as a fraction of the radius,
- * segment-obstacle pairs missed by the quadrature (tunnelling), and the
+ * the most segment-obstacle pairs of one evaluation that penetrate between
+ * their Gauss points (thin features, tunnelling), and the
  * energy dissipated by contact damping and friction [J]. */
 typedef struct cosrod_output_contact_summary {
   long contacts_end;

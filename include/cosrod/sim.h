@@ -269,6 +269,10 @@ COSROD_API const char *cosrod_sim_message(const cosrod_sim *sim); /* "" if none 
 /* A warning about the input found at creation, "FILE:LINE: key: warning: ..."
  * (e.g. a Kirchhoff rod's initial state moved onto its constraints); "" if none. */
 COSROD_API const char *cosrod_sim_input_warning(const cosrod_sim *sim);
+/* Energy dissipated by contact damping and friction over the accepted steps
+ * so far [J] (part of cosrod_sim_energy's dissipated; Simpson's rule on the
+ * contact's dissipated power as the energy balance); 0 without contact. */
+COSROD_API double cosrod_sim_contact_dissipated(const cosrod_sim *sim);
 COSROD_API double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
 COSROD_API const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
 /* 1 if the global state uses the SPLIT layout (M1 reduction), 0 for NODE. */

@@ -113,6 +113,7 @@ cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const 
   if (!r->dir) goto nomem;
   strcpy(r->dir, dir);
   r->sc = sc;
+  r->sim = sim;
   r->nrods = nrods;
   r->names = calloc(nrods + 1, sizeof *r->names);
   r->bnames = calloc(sc->nbodies + 1, sizeof *r->bnames);
@@ -322,6 +323,7 @@ cosrod_status cosrod_recorder_reactions(const cosrod_recorder *r, size_t rod, do
 }
 
 static int step_impl(cosrod_recorder *r, double t, double h, int accepted) {
+  if (accepted) record_contact_track(r, r->sim, cosrod_sim_t(r->sim)); /* summary.json "contact" */
   cosrod_status st = cosrod_output_write_step(r->out, t, h, accepted);
   if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(r->out); /* also between output times */
   if (st != COSROD_OK) {
@@ -332,6 +334,7 @@ static int step_impl(cosrod_recorder *r, double t, double h, int accepted) {
 }
 
 static int increment_impl(cosrod_recorder *r, const cosrod_sim *sim, double t, long iterations, double residual) {
+  record_contact_track(r, sim, t); /* summary.json "contact" */
   double lf, disp;
   int idx, crit;
   cosrod_status st = cosrod_sim_arc_step(sim, &lf, &disp, &idx, &crit) /* arc-length: the path columns */
@@ -376,11 +379,10 @@ static int obs_frame(void *user, const cosrod_sim *sim, double t) {
   return cosrod_recorder_frame(user, sim, t);
 }
 static int obs_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
-  if (accepted) record_contact_track(user, sim, cosrod_sim_t(sim)); /* summary.json "contact" (record_contact.c) */
+  (void)sim;
   return cosrod_recorder_step(user, t, h, accepted);
 }
 static int obs_increment(void *user, const cosrod_sim *sim, double t, long iterations, double residual) {
-  record_contact_track(user, sim, t);
   return cosrod_recorder_increment(user, sim, t, iterations, residual);
 }
 

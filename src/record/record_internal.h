@@ -2,6 +2,7 @@
 /* The recorder's state (module-internal; see include/cosrod/record.h). */
 #ifndef COSROD_RECORD_INTERNAL_H
 #define COSROD_RECORD_INTERNAL_H
+#include <locale.h>
 #include <stdio.h>
 
 #include "cosrod/record.h"
@@ -9,6 +10,7 @@
 
 struct cosrod_recorder {
   const cosrod_scenario *sc;
+  const cosrod_sim *sim; /* the simulation recorded (contact state after accepted steps) */
   cosrod_output *out;
   size_t nrods;
   const char **names;  /* (nrods) rod names */
@@ -33,11 +35,17 @@ struct cosrod_recorder {
   FILE *cf, *of;         /* contacts.csv, obstacles.csv while running (record_contact.c) */
   char *ctmp, *cfin, *otmp, *ofin;
   /* summary.json "contact" (record_contact_track): largest penetration [m]
-   * and / radius, missed pairs, dissipated energy [J] (trapezoid over the
-   * accepted steps of the contact's dissipated power), last t and power */
-  double cpen, cpen_r, cdiss, ct_prev, cp_prev;
+   * and / radius, missed pairs */
+  double cpen, cpen_r;
   long cmissed;
   int ctracked;
+  /* vtk/contacts.pvd (written as vtk/.contacts.pvd.tmp) and one
+   * vtk/contacts_<frame>.vtp per output time: contact points with their
+   * forces (record_contact.c); NULL without output.vtk */
+  FILE *vf;
+  char *vtmp, *vfin, *vpath;
+  size_t vframe;
+  locale_t vloc;
 };
 
 /* record_contact.c: open both files when the scenario has contact:; close

@@ -34,11 +34,18 @@ void cosrod_sim_set_energy_accounting(cosrod_sim *s, int on) {
 
 /* Simpson's rule for the rates over [a, b] inside the last accepted step
  * (dense output valid there), given the rates at a and b. */
+/* The contact's dissipated power of the last evaluation (0 without contact). */
+static double contact_power(const cosrod_sim *s) {
+  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  return d ? cosrod_contact_dissipation(d) : 0.0;
+}
+
 static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, double rWb, double rDb,
                    double *W, double *D) {
   double m = 0.5 * (a + b), rWm, rDm;
   if (cosrod_integrator_dense(s->integ, m, NULL, s->ny, s->yd) != COSROD_OK) return -1;
   if (sim_eval_all(s, m, s->yd, &rWm, &rDm) != COSROD_OK) return -1;
+  s->cD_mid = contact_power(s);
   *W = (b - a) / 6.0 * (rWa + 4.0 * rWm + rWb);
   *D = (b - a) / 6.0 * (rDa + 4.0 * rDm + rDb);
   return 0;
@@ -58,21 +65,23 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
     h = t1 - s->acc_t;
     if (cosrod_integrator_dense(s->integ, t1, NULL, s->ny, s->yd) != COSROD_OK) return -1;
     if (sim_eval_all(s, t1, s->yd, &rW1, &rD1) != COSROD_OK) return -1;
+    const double cD1 = contact_power(s);
     if (simpson(s, s->acc_t, t1, s->rW_prev, s->rD_prev, rW1, rD1, &W, &D) != 0) return -1;
     s->acc_W += W;
     s->acc_D += D;
+    s->acc_cD += (t1 - s->acc_t) / 6.0 * (s->cD_prev + 4.0 * s->cD_mid + cD1); /* as D */
+    s->cD_prev = cD1;
     s->acc_t = t1;
     s->rW_prev = rW1;
     s->rD_prev = rD1;
     s->h_last = h;
     s->t_now = t1;
   }
-  if (accepted && s->contact) { /* friction anchors follow the accepted state */
-    if (s->need_rates <= 0) {
-      if (cosrod_integrator_dense(s->integ, s->t_now, NULL, s->ny, s->yd) != COSROD_OK ||
-          sim_eval_all(s, s->t_now, s->yd, NULL, NULL) != COSROD_OK)
-        return -1;
-    }
+  if (accepted && s->contact) { /* friction anchors follow the accepted state (the energy rates'
+                                  * Simpson rule evaluated the step's midpoint last: evaluate t_now) */
+    if (cosrod_integrator_dense(s->integ, s->t_now, NULL, s->ny, s->yd) != COSROD_OK ||
+        sim_eval_all(s, s->t_now, s->yd, NULL, NULL) != COSROD_OK)
+      return -1;
     sim_contact_commit(s->contact);
   }
   sim_stats_sync(s);
@@ -217,4 +226,6 @@ void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int 
 const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->prob; }
 
 const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }
+
+double cosrod_sim_contact_dissipated(const cosrod_sim *s) { return s && s->contact ? s->acc_cD : 0.0; }
 const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s ? sim_linsolve_desc(s) : ""; }

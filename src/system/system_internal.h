@@ -78,6 +78,7 @@ struct cosrod_sim {
   /* energy accounting */
   double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
   double rW_prev, rD_prev;    /* rates at acc_t */
+  double acc_cD, cD_prev, cD_mid; /* contact's share of acc_D, its rate at acc_t and at the last Simpson midpoint (sim_run.c) */
   int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
                                  -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
   cosrod_sim_energy energy;
