@@ -7,6 +7,7 @@
 #include "cosrod/version.h"
 #include "cosrod/status.h"
 #include "cosrod/vec3.h"
+#include "cosrod/profile.h"
 #include "cosrod/quat.h"
 #include "cosrod/band.h"
 #include "cosrod/dense.h"

@@ -27,6 +27,7 @@
 #define COSROD_ROD_H
 
 #include "cosrod/export.h"
+#include "cosrod/profile.h"
 
 #include "cosrod/status.h"
 
@@ -119,12 +120,6 @@ typedef enum cosrod_load_frame {
   COSROD_FRAME_SPATIAL = 0, /* dead load, components in (e1, e2, e3) */
   COSROD_FRAME_MATERIAL     /* follower load, components in (d1, d2, d3) */
 } cosrod_load_frame;
-
-typedef enum cosrod_profile {
-  COSROD_PROFILE_CONSTANT = 0,
-  COSROD_PROFILE_RAMP,  /* 0 before t0, linear on [t0, t1], 1 after */
-  COSROD_PROFILE_ACTIVE /* 1 on [t0, t1], 0 outside */
-} cosrod_profile;
 
 /* A load.  vertex: 0..N, or -1 for the end vertex N (ignored for distributed).
  * A material point force uses the frame of segment n-1/2 (segment 0 at n = 0);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "body_internal.h"
+#include "cosrod/profile.h"
 
 static void mat_vec(double r[3], const double R[9], const double v[3]) {
   double a = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
@@ -30,17 +31,19 @@ static void matT_vec(double r[3], const double R[9], const double v[3]) {
   cosrod_vec3_set(r, a, b, c);
 }
 
-double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t) {
+/* The body's profile as cosrod_profile (a switch without default: an
+ * unmapped value fails to compile with -Werror=switch). */
+static cosrod_profile body_profile(cosrod_body_load_profile p) {
   switch (p) {
-    case COSROD_BODY_LOAD_RAMP:
-      if (t <= t0) return 0.0;
-      if (t >= t1) return 1.0;
-      return (t - t0) / (t1 - t0);
-    case COSROD_BODY_LOAD_ACTIVE:
-      return (t >= t0 && t <= t1) ? 1.0 : 0.0;
-    default:
-      return 1.0;
+    case COSROD_BODY_LOAD_CONSTANT: return COSROD_PROFILE_CONSTANT;
+    case COSROD_BODY_LOAD_RAMP: return COSROD_PROFILE_RAMP;
+    case COSROD_BODY_LOAD_ACTIVE: return COSROD_PROFILE_ACTIVE;
   }
+  return COSROD_PROFILE_CONSTANT;
+}
+
+double mbs_profile(cosrod_body_load_profile p, double t0, double t1, double t) {
+  return cosrod_profile_value(body_profile(p), t0, t1, t);
 }
 
 /* The kinematic frames at t (the rheonomic sides of bushings and joints). */

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Discrete Cosserat rod model: definition defaults, creation (grid, material
- * constants, initial shape, reference configuration, boundary conditions,
- * index maps), state packing / unpacking and prescribed end motion.
+/* Discrete Cosserat rod model: definition defaults and creation (grid,
+ * material constants, initial shape, reference configuration, boundary
+ * conditions, index maps); queries, state packing and prescribed end motion
+ * are in rod_state.c.
  *
  * Grid and masses: [LLA] §3 (Δs on segments, trapezoidal weights δs on
  * vertices, lumped masses ρAδs_n, [LLA] eq. 27).  Constants: [manual: theory], [LLT]
  * eq. 4.  Shapes of constant material curvature K (straight, arc, helix):
  * p(σ) = p(0) exp(Kσ/2), x(σ) = x(0) + R(p(0)) ∫ exp(K̂σ) e3.  Polyline frames by
- * parallel transport.  Ghost quaternions of clamped ends: [LLA] Remark 3.1.
- * Prescribed motion: linear centroid keyframes, slerp orientation keyframes
- * ([LLA] Test 2) p(t) = q_k exp(σ(t) log(q̄_k q_{k+1})) without shortest-arc flip,
- * or C¹ cubic ones (rod_keyframes.c). */
+ * parallel transport.  Ghost quaternions of clamped ends: [LLA] Remark 3.1. */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +304,207 @@ static cosrod_status copy_end(rod_end_model *e, const cosrod_rod_end *d) {
   return COSROD_OK;
 }
 
+/* Area and second moments of the cross-section of def (m², m⁴). */
+static void section_constants(const cosrod_rod_def *def, double *A, double *I1, double *I2, double *J) {
+  switch (def->section) {
+    case COSROD_SECTION_CIRCLE: {
+      double r = def->radius;
+      *A = ROD_PI * r * r;
+      *I1 = *I2 = 0.25 * ROD_PI * r * r * r * r;
+      *J = 2.0 * *I1;
+      break;
+    }
+    case COSROD_SECTION_RECTANGLE: {
+      double b = def->width, h = def->height;
+      *A = b * h;
+      *I1 = b * h * h * h / 12.0;
+      *I2 = h * b * b * b / 12.0;
+      *J = def->torsion_constant > 0.0 ? def->torsion_constant : *I1 + *I2;
+      break;
+    }
+    default:
+      *A = def->area;
+      *I1 = def->I1;
+      *I2 = def->I2;
+      *J = def->J > 0.0 ? def->J : *I1 + *I2;
+      break;
+  }
+}
+
+/* Grid s (given, or uniform over the length), Δs and the vertex weights;
+ * *Ls: the shape length, the grid length if the shape has none. */
+static cosrod_status set_grid(cosrod_rod *rod, const cosrod_rod_def *def, double *Ls) {
+  const int N = rod->N;
+  if (def->grid) {
+    for (int n = 0; n <= N; ++n) {
+      rod->s[n] = def->grid[n];
+      if (!isfinite(rod->s[n]) || (n > 0 && !(rod->s[n] > rod->s[n - 1]))) return COSROD_ERR_INVALID;
+    }
+  } else {
+    double L = def->length > 0.0 ? def->length : *Ls;
+    if (!(L > 0.0)) return COSROD_ERR_INVALID;
+    for (int n = 0; n <= N; ++n) rod->s[n] = L * (double)n / (double)N;
+  }
+  rod->L = rod->s[N] - rod->s[0];
+  if (!(*Ls > 0.0)) *Ls = rod->L;
+  for (int k = 0; k < N; ++k) rod->ds[k] = rod->s[k + 1] - rod->s[k];
+  for (int n = 0; n <= N; ++n)
+    rod->w[n] = 0.5 * ((n > 0 ? rod->ds[n - 1] : 0.0) + (n < N ? rod->ds[n] : 0.0));
+
+  return COSROD_OK;
+}
+
+/* Material constants CG, CK, ρA, ρI, damping (Kelvin-Voigt [LLT] eq. 4 or
+ * coefficients), the Kirchhoff model, the medium, lumped masses and inertias. */
+static cosrod_status set_material(cosrod_rod *rod, const cosrod_rod_def *def) {
+  const int N = rod->N;
+  double E = def->E, G = def->G, nu = def->poisson;
+  if (G <= 0.0)
+    G = E / (2.0 * (1.0 + nu));
+  else
+    nu = E / (2.0 * G) - 1.0;
+  double A, I1, I2, J;
+  section_constants(def, &A, &I1, &I2, &J);
+  double k1 = def->shear_correction[0] > 0.0 ? def->shear_correction[0] : 1.0;
+  double k2 = def->shear_correction[1] > 0.0 ? def->shear_correction[1] : 1.0;
+  rod->CG[0] = def->GA1 > 0.0 ? def->GA1 : k1 * G * A;
+  rod->CG[1] = def->GA2 > 0.0 ? def->GA2 : k2 * G * A;
+  rod->CG[2] = def->EA > 0.0 ? def->EA : E * A;
+  rod->CK[0] = def->EI1 > 0.0 ? def->EI1 : E * I1;
+  rod->CK[1] = def->EI2 > 0.0 ? def->EI2 : E * I2;
+  rod->CK[2] = def->GJ > 0.0 ? def->GJ : G * J;
+  rod->rhoA = def->rhoA > 0.0 ? def->rhoA : def->density * A;
+  rod->rhoI[0] = def->rhoI1 > 0.0 ? def->rhoI1 : def->density * I1;
+  rod->rhoI[1] = def->rhoI2 > 0.0 ? def->rhoI2 : def->density * I2;
+  rod->rhoI[2] = def->rhoJ > 0.0 ? def->rhoJ : def->density * J;
+  for (int i = 0; i < 3; ++i)
+    if (!(rod->CG[i] > 0.0) || !(rod->CK[i] > 0.0) || !(rod->rhoI[i] > 0.0) || !isfinite(rod->CG[i]) ||
+        !isfinite(rod->CK[i]))
+      return COSROD_ERR_INVALID;
+  if (!(rod->rhoA > 0.0)) return COSROD_ERR_INVALID;
+  if (def->damping == COSROD_DAMPING_KELVIN_VOIGT) {
+    double tS = def->tau_shear, tB = def->tau_bulk;
+    if (tS < 0.0 || tB < 0.0) return COSROD_ERR_INVALID;
+    double tE = ((1.0 - 2.0 * nu) * tB + 2.0 * (1.0 + nu) * tS) / 3.0;
+    rod->VG[0] = tS * rod->CG[0];
+    rod->VG[1] = tS * rod->CG[1];
+    rod->VG[2] = tE * rod->CG[2];
+    rod->VK[0] = tE * rod->CK[0];
+    rod->VK[1] = tE * rod->CK[1];
+    rod->VK[2] = tS * rod->CK[2];
+  } else if (def->damping == COSROD_DAMPING_COEFFICIENTS) {
+    for (int i = 0; i < 3; ++i) {
+      rod->VG[i] = def->visc_gamma[i];
+      rod->VK[i] = def->visc_kappa[i];
+      if (rod->VG[i] < 0.0 || rod->VK[i] < 0.0) return COSROD_ERR_INVALID;
+    }
+  }
+  /* Kirchhoff models: the constrained strain components carry no elastic or
+   * viscous force (their multipliers replace it, rod_kirchhoff.c) */
+  if ((unsigned)def->model > (unsigned)COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE) return COSROD_ERR_INVALID;
+  rod->model = def->model;
+  for (int i = 0; i < cosrod_rod_kirchhoff_m(rod); ++i) rod->CG[i] = rod->VG[i] = 0.0;
+  rod->has_damping = 0;
+  for (int i = 0; i < 3; ++i)
+    if (rod->VG[i] > 0.0 || rod->VK[i] > 0.0) rod->has_damping = 1;
+  rod->cmed_t = def->medium_translational;
+  rod->cmed_r = def->medium_rotational;
+  if (!(rod->cmed_t >= 0.0) || !(rod->cmed_r >= 0.0) || !isfinite(rod->cmed_t) || !isfinite(rod->cmed_r))
+    return COSROD_ERR_INVALID;
+  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) rod->has_damping = 1;
+  rod->curv = def->curvature;
+  for (int n = 0; n <= N; ++n) rod->mv[n] = rod->rhoA * rod->w[n];
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < 3; ++i) rod->Ib[3 * k + i] = rod->rhoI[i] * rod->ds[k];
+
+  return COSROD_OK;
+}
+
+/* Index maps of the node state: q offsets of vertices and segments, their
+ * velocity offsets in the null-space form, free coordinates per vertex. */
+static void set_index_maps(cosrod_rod *rod) {
+  const int N = rod->N;
+  int off = 0, offv = 0;
+  for (int n = 0; n <= N; ++n) {
+    int nd = 3;
+    if (n == 0 || n == N) {
+      const rod_end_model *em = &rod->end[n == 0 ? 0 : 1];
+      if (end_has_pos(em)) nd = em->slides ? 1 : 0;
+    }
+    rod->nd[n] = nd;
+    rod->qv[n] = nd ? off : -1;
+    rod->vv_ns[n] = nd ? offv : -1;
+    off += nd;
+    offv += nd;
+    if (n < N) {
+      rod->qs[n] = off;
+      rod->vs_ns[n] = offv;
+      off += 4;
+      offv += 3;
+    }
+  }
+  rod->nq = off;
+  rod->nv_ns = offv;
+}
+
+/* Gravity, the loads (copied; vertex -1: the end vertex N) and the load callback. */
+static cosrod_status set_loads(cosrod_rod *rod, const cosrod_rod_def *def) {
+  const int N = rod->N;
+  cosrod_vec3_copy(rod->gravity, def->gravity);
+  if (def->nloads > 0) {
+    if (!def->loads) return COSROD_ERR_INVALID;
+    rod->loads = malloc(sizeof(cosrod_rod_load) * (size_t)def->nloads);
+    if (!rod->loads) return COSROD_ERR_NOMEM;
+    memcpy(rod->loads, def->loads, sizeof(cosrod_rod_load) * (size_t)def->nloads);
+    rod->nloads = def->nloads;
+    for (int i = 0; i < rod->nloads; ++i) {
+      cosrod_rod_load *l = &rod->loads[i];
+      if (l->vertex < 0) l->vertex = N;
+      if (l->vertex > N) return COSROD_ERR_INVALID;
+    }
+  }
+  rod->load_fn = def->load_fn;
+  rod->load_user = def->load_user;
+
+  return COSROD_OK;
+}
+
+/* Reference strains Γ0, K0 from the discrete initial state (reference:
+ * initial): the shape is stress free. */
+static void reference_from_initial(cosrod_rod *rod) {
+  const int N = rod->N;
+  double zero4[4] = {0, 0, 0, 0}, zero3[3] = {0, 0, 0}, Vd = 0.0, Dd = 0.0;
+  double Gd[3], F[3], fs[3], fq[4];
+  for (int k = 0; k < N; ++k) {
+    double dx[3];
+    cosrod_vec3_sub(dx, rod->x_init + 3 * (k + 1), rod->x_init + 3 * k);
+    rod_seg_kernel(dx, zero3, rod->p_init + 4 * k, zero4, 1.0 / rod->ds[k], rod->ds[k], zero3, rod->CG,
+                   rod->VG, 0, rod->G0 + 3 * k, Gd, F, fs, fq, &Vd, &Dd);
+  }
+  double Kd[3], M[3], fm[4], fp[4];
+  for (int n = 0; n <= N; ++n) {
+    const double *pm, *pp;
+    double g[4], gd[4];
+    double alpha;
+    if (n > 0 && n < N) {
+      pm = rod->p_init + 4 * (n - 1);
+      pp = rod->p_init + 4 * n;
+      alpha = 1.0 / rod->w[n];
+      alpha *= 2.0;
+    } else {
+      int e = n == 0 ? 0 : 1;
+      if (!rod->end[e].fixrot) continue;
+      const double *pseg = rod->p_init + 4 * (e == 0 ? 0 : N - 1);
+      rod_ghost(g, gd, rod->end[e].p0, zero4, pseg, zero4);
+      pm = e == 0 ? g : pseg;
+      pp = e == 0 ? pseg : g;
+      alpha = 2.0 / rod->ds[e == 0 ? 0 : N - 1];
+    }
+    rod_vtx_kernel(rod->curv, pm, pp, zero4, zero4, alpha, 1.0, zero3, rod->CK, rod->VK, 0, rod->K0 + 3 * n,
+                   Kd, M, fm, fp, &Vd, &Dd);
+  }
+}
+
 cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
   if (st) *st = COSROD_OK;
   if (!def) {
@@ -345,106 +544,9 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
       !rod->p_init || !rod->qv || !rod->qs || !rod->nd || !rod->vv_ns || !rod->vs_ns)
     return fail(rod, st, COSROD_ERR_NOMEM), NULL;
 
-  /* grid */
-  if (def->grid) {
-    for (int n = 0; n <= N; ++n) {
-      rod->s[n] = def->grid[n];
-      if (!isfinite(rod->s[n]) || (n > 0 && !(rod->s[n] > rod->s[n - 1])))
-        return fail(rod, st, COSROD_ERR_INVALID), NULL;
-    }
-  } else {
-    double L = def->length > 0.0 ? def->length : Ls;
-    if (!(L > 0.0)) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-    for (int n = 0; n <= N; ++n) rod->s[n] = L * (double)n / (double)N;
-  }
-  rod->L = rod->s[N] - rod->s[0];
-  if (!(Ls > 0.0)) Ls = rod->L;
-  for (int k = 0; k < N; ++k) rod->ds[k] = rod->s[k + 1] - rod->s[k];
-  for (int n = 0; n <= N; ++n)
-    rod->w[n] = 0.5 * ((n > 0 ? rod->ds[n - 1] : 0.0) + (n < N ? rod->ds[n] : 0.0));
-
-  /* material and section */
-  double E = def->E, G = def->G, nu = def->poisson;
-  if (G <= 0.0)
-    G = E / (2.0 * (1.0 + nu));
-  else
-    nu = E / (2.0 * G) - 1.0;
-  double A, I1, I2, J;
-  switch (def->section) {
-    case COSROD_SECTION_CIRCLE: {
-      double r = def->radius;
-      A = ROD_PI * r * r;
-      I1 = I2 = 0.25 * ROD_PI * r * r * r * r;
-      J = 2.0 * I1;
-      break;
-    }
-    case COSROD_SECTION_RECTANGLE: {
-      double b = def->width, h = def->height;
-      A = b * h;
-      I1 = b * h * h * h / 12.0;
-      I2 = h * b * b * b / 12.0;
-      J = def->torsion_constant > 0.0 ? def->torsion_constant : I1 + I2;
-      break;
-    }
-    default:
-      A = def->area;
-      I1 = def->I1;
-      I2 = def->I2;
-      J = def->J > 0.0 ? def->J : I1 + I2;
-      break;
-  }
-  double k1 = def->shear_correction[0] > 0.0 ? def->shear_correction[0] : 1.0;
-  double k2 = def->shear_correction[1] > 0.0 ? def->shear_correction[1] : 1.0;
-  rod->CG[0] = def->GA1 > 0.0 ? def->GA1 : k1 * G * A;
-  rod->CG[1] = def->GA2 > 0.0 ? def->GA2 : k2 * G * A;
-  rod->CG[2] = def->EA > 0.0 ? def->EA : E * A;
-  rod->CK[0] = def->EI1 > 0.0 ? def->EI1 : E * I1;
-  rod->CK[1] = def->EI2 > 0.0 ? def->EI2 : E * I2;
-  rod->CK[2] = def->GJ > 0.0 ? def->GJ : G * J;
-  rod->rhoA = def->rhoA > 0.0 ? def->rhoA : def->density * A;
-  rod->rhoI[0] = def->rhoI1 > 0.0 ? def->rhoI1 : def->density * I1;
-  rod->rhoI[1] = def->rhoI2 > 0.0 ? def->rhoI2 : def->density * I2;
-  rod->rhoI[2] = def->rhoJ > 0.0 ? def->rhoJ : def->density * J;
-  for (int i = 0; i < 3; ++i)
-    if (!(rod->CG[i] > 0.0) || !(rod->CK[i] > 0.0) || !(rod->rhoI[i] > 0.0) || !isfinite(rod->CG[i]) ||
-        !isfinite(rod->CK[i]))
-      return fail(rod, st, COSROD_ERR_INVALID), NULL;
-  if (!(rod->rhoA > 0.0)) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-  if (def->damping == COSROD_DAMPING_KELVIN_VOIGT) {
-    double tS = def->tau_shear, tB = def->tau_bulk;
-    if (tS < 0.0 || tB < 0.0) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-    double tE = ((1.0 - 2.0 * nu) * tB + 2.0 * (1.0 + nu) * tS) / 3.0;
-    rod->VG[0] = tS * rod->CG[0];
-    rod->VG[1] = tS * rod->CG[1];
-    rod->VG[2] = tE * rod->CG[2];
-    rod->VK[0] = tE * rod->CK[0];
-    rod->VK[1] = tE * rod->CK[1];
-    rod->VK[2] = tS * rod->CK[2];
-  } else if (def->damping == COSROD_DAMPING_COEFFICIENTS) {
-    for (int i = 0; i < 3; ++i) {
-      rod->VG[i] = def->visc_gamma[i];
-      rod->VK[i] = def->visc_kappa[i];
-      if (rod->VG[i] < 0.0 || rod->VK[i] < 0.0) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-    }
-  }
-  /* Kirchhoff models: the constrained strain components carry no elastic or
-   * viscous force (their multipliers replace it, rod_kirchhoff.c) */
-  if ((unsigned)def->model > (unsigned)COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE)
-    return fail(rod, st, COSROD_ERR_INVALID), NULL;
-  rod->model = def->model;
-  for (int i = 0; i < cosrod_rod_kirchhoff_m(rod); ++i) rod->CG[i] = rod->VG[i] = 0.0;
-  rod->has_damping = 0;
-  for (int i = 0; i < 3; ++i)
-    if (rod->VG[i] > 0.0 || rod->VK[i] > 0.0) rod->has_damping = 1;
-  rod->cmed_t = def->medium_translational;
-  rod->cmed_r = def->medium_rotational;
-  if (!(rod->cmed_t >= 0.0) || !(rod->cmed_r >= 0.0) || !isfinite(rod->cmed_t) || !isfinite(rod->cmed_r))
-    return fail(rod, st, COSROD_ERR_INVALID), NULL;
-  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) rod->has_damping = 1;
-  rod->curv = def->curvature;
-  for (int n = 0; n <= N; ++n) rod->mv[n] = rod->rhoA * rod->w[n];
-  for (int k = 0; k < N; ++k)
-    for (int i = 0; i < 3; ++i) rod->Ib[3 * k + i] = rod->rhoI[i] * rod->ds[k];
+  cosrod_status s1 = set_grid(rod, def, &Ls);
+  if (s1 == COSROD_OK) s1 = set_material(rod, def);
+  if (s1 != COSROD_OK) return fail(rod, st, s1), NULL;
 
   /* ends */
   for (int e = 0; e < 2; ++e) {
@@ -460,331 +562,13 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
   cosrod_vec3_copy(rod->vel0, def->velocity);
   cosrod_vec3_copy(rod->om0, def->omega);
 
-  /* index maps */
-  int off = 0, offv = 0;
-  for (int n = 0; n <= N; ++n) {
-    int nd = 3;
-    if (n == 0 || n == N) {
-      const rod_end_model *em = &rod->end[n == 0 ? 0 : 1];
-      if (end_has_pos(em)) nd = em->slides ? 1 : 0;
-    }
-    rod->nd[n] = nd;
-    rod->qv[n] = nd ? off : -1;
-    rod->vv_ns[n] = nd ? offv : -1;
-    off += nd;
-    offv += nd;
-    if (n < N) {
-      rod->qs[n] = off;
-      rod->vs_ns[n] = offv;
-      off += 4;
-      offv += 3;
-    }
-  }
-  rod->nq = off;
-  rod->nv_ns = offv;
-
-  /* loads */
-  cosrod_vec3_copy(rod->gravity, def->gravity);
-  if (def->nloads > 0) {
-    if (!def->loads) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-    rod->loads = malloc(sizeof(cosrod_rod_load) * (size_t)def->nloads);
-    if (!rod->loads) return fail(rod, st, COSROD_ERR_NOMEM), NULL;
-    memcpy(rod->loads, def->loads, sizeof(cosrod_rod_load) * (size_t)def->nloads);
-    rod->nloads = def->nloads;
-    for (int i = 0; i < rod->nloads; ++i) {
-      cosrod_rod_load *l = &rod->loads[i];
-      if (l->vertex < 0) l->vertex = N;
-      if (l->vertex > N) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-    }
-  }
-  rod->load_fn = def->load_fn;
-  rod->load_user = def->load_user;
-
-  /* reference configuration from the discrete initial state */
-  if (def->reference == COSROD_REFERENCE_INITIAL) {
-    double zero4[4] = {0, 0, 0, 0}, zero3[3] = {0, 0, 0}, Vd = 0.0, Dd = 0.0;
-    double Gd[3], F[3], fs[3], fq[4];
-    for (int k = 0; k < N; ++k) {
-      double dx[3];
-      cosrod_vec3_sub(dx, rod->x_init + 3 * (k + 1), rod->x_init + 3 * k);
-      rod_seg_kernel(dx, zero3, rod->p_init + 4 * k, zero4, 1.0 / rod->ds[k], rod->ds[k], zero3, rod->CG,
-                     rod->VG, 0, rod->G0 + 3 * k, Gd, F, fs, fq, &Vd, &Dd);
-    }
-    double Kd[3], M[3], fm[4], fp[4];
-    for (int n = 0; n <= N; ++n) {
-      const double *pm, *pp;
-      double g[4], gd[4];
-      double alpha;
-      if (n > 0 && n < N) {
-        pm = rod->p_init + 4 * (n - 1);
-        pp = rod->p_init + 4 * n;
-        alpha = 1.0 / rod->w[n];
-        alpha *= 2.0;
-      } else {
-        int e = n == 0 ? 0 : 1;
-        if (!rod->end[e].fixrot) continue;
-        const double *pseg = rod->p_init + 4 * (e == 0 ? 0 : N - 1);
-        rod_ghost(g, gd, rod->end[e].p0, zero4, pseg, zero4);
-        pm = e == 0 ? g : pseg;
-        pp = e == 0 ? pseg : g;
-        alpha = 2.0 / rod->ds[e == 0 ? 0 : N - 1];
-      }
-      rod_vtx_kernel(rod->curv, pm, pp, zero4, zero4, alpha, 1.0, zero3, rod->CK, rod->VK, 0, rod->K0 + 3 * n,
-                     Kd, M, fm, fp, &Vd, &Dd);
-    }
-  }
+  set_index_maps(rod);
+  s1 = set_loads(rod, def);
+  if (s1 != COSROD_OK) return fail(rod, st, s1), NULL;
+  if (def->reference == COSROD_REFERENCE_INITIAL) reference_from_initial(rod);
   for (int i = 0; i < 3 * N; ++i)
     if (!isfinite(rod->G0[i])) return fail(rod, st, COSROD_ERR_INVALID), NULL;
   for (int i = 0; i < 3 * (N + 1); ++i)
     if (!isfinite(rod->K0[i])) return fail(rod, st, COSROD_ERR_INVALID), NULL;
   return rod;
-}
-
-/* ---- queries ---------------------------------------------------------------- */
-
-int cosrod_rod_nseg(const cosrod_rod *rod) { return rod->N; }
-int cosrod_rod_nq(const cosrod_rod *rod) { return rod->nq; }
-int cosrod_rod_nv(const cosrod_rod *rod, cosrod_rod_form form) {
-  return form == COSROD_FORM_NULLSPACE ? rod->nv_ns : rod->nq;
-}
-int cosrod_rod_ny(const cosrod_rod *rod, cosrod_rod_form form) {
-  if (form == COSROD_FORM_NULLSPACE) return rod->nq + rod->nv_ns;
-  if (form == COSROD_FORM_DAE) return 2 * rod->nq + rod->N * (1 + cosrod_rod_kirchhoff_m(rod));
-  return 2 * rod->nq;
-}
-int cosrod_rod_qindex_vertex(const cosrod_rod *rod, int n) { return (n < 0 || n > rod->N) ? -1 : rod->qv[n]; }
-int cosrod_rod_qindex_segment(const cosrod_rod *rod, int k) {
-  return (k < 0 || k >= rod->N) ? -1 : rod->qs[k];
-}
-int cosrod_rod_vertex_ndof(const cosrod_rod *rod, int n) { return (n < 0 || n > rod->N) ? 0 : rod->nd[n]; }
-int cosrod_rod_vindex_vertex(const cosrod_rod *rod, cosrod_rod_form form, int n) {
-  if (n < 0 || n > rod->N) return -1;
-  return form == COSROD_FORM_NULLSPACE ? rod->vv_ns[n] : rod->qv[n];
-}
-int cosrod_rod_vindex_segment(const cosrod_rod *rod, cosrod_rod_form form, int k) {
-  if (k < 0 || k >= rod->N) return -1;
-  return form == COSROD_FORM_NULLSPACE ? rod->vs_ns[k] : rod->qs[k];
-}
-const double *cosrod_rod_grid(const cosrod_rod *rod) { return rod->s; }
-const double *cosrod_rod_seg_length(const cosrod_rod *rod) { return rod->ds; }
-const double *cosrod_rod_segment_inertia(const cosrod_rod *rod) { return rod->Ib; }
-const double *cosrod_rod_vertex_weight(const cosrod_rod *rod) { return rod->w; }
-cosrod_curvature cosrod_rod_curvature(const cosrod_rod *rod) { return rod->curv; }
-const double *cosrod_rod_gamma0(const cosrod_rod *rod) { return rod->G0; }
-const double *cosrod_rod_kappa0(const cosrod_rod *rod) { return rod->K0; }
-
-void cosrod_rod_constants(const cosrod_rod *rod, double CG[3], double CK[3], double VG[3], double VK[3],
-                          double *rhoA, double rhoI[3]) {
-  if (CG) cosrod_vec3_copy(CG, rod->CG);
-  if (CK) cosrod_vec3_copy(CK, rod->CK);
-  if (VG) cosrod_vec3_copy(VG, rod->VG);
-  if (VK) cosrod_vec3_copy(VK, rod->VK);
-  if (rhoA) *rhoA = rod->rhoA;
-  if (rhoI) cosrod_vec3_copy(rhoI, rod->rhoI);
-}
-
-void cosrod_rod_bandwidth(const cosrod_rod *rod, cosrod_rod_form form, int *ml_q, int *mu_q, int *ml_v,
-                          int *mu_v) {
-  (void)rod;
-  int bq = 10, bv = form == COSROD_FORM_NULLSPACE ? 8 : 10;
-  if (ml_q) *ml_q = bq;
-  if (mu_q) *mu_q = bq;
-  if (ml_v) *ml_v = bv;
-  if (mu_v) *mu_v = bv;
-}
-
-/* ---- prescribed end motion ------------------------------------------------ */
-
-cosrod_status cosrod_keyframes_eval(const double *pos, int npos, const double *rot, int nrot, int cubic,
-                                    double t, double X[3], double XD[3], double XDD[3], double P[4],
-                                    double PD[4], double PDD[4]) {
-  if ((npos > 0 && !pos) || (nrot > 0 && !rot)) return COSROD_ERR_INVALID;
-  if (npos > 0) {
-    const double *K = pos;
-    int n = npos;
-    cosrod_vec3_zero(XD);
-    cosrod_vec3_zero(XDD);
-    if (t < K[0] || n == 1) {
-      cosrod_vec3_copy(X, K + 1);
-    } else if (t >= K[4 * (n - 1)]) {
-      cosrod_vec3_copy(X, K + 4 * (n - 1) + 1);
-    } else if (cubic) {
-      rod_keyframes_cubic_pos(K, n, t, X, XD, XDD);
-    } else { /* K_i <= t < K_{i+1}: velocities right-continuous at keyframes */
-      int i = 0;
-      while (t >= K[4 * (i + 1)]) ++i;
-      double h = K[4 * (i + 1)] - K[4 * i], s = (t - K[4 * i]) / h;
-      for (int j = 0; j < 3; ++j) {
-        double a = K[4 * i + 1 + j], b = K[4 * (i + 1) + 1 + j];
-        X[j] = a + s * (b - a);
-        XD[j] = (b - a) / h;
-      }
-    }
-  }
-  if (nrot > 0) {
-    const double *K = rot;
-    int n = nrot;
-    for (int j = 0; j < 4; ++j) PD[j] = PDD[j] = 0.0;
-    if (t < K[0] || n == 1) {
-      cosrod_quat_copy(P, K + 1);
-    } else if (t >= K[5 * (n - 1)]) {
-      cosrod_quat_copy(P, K + 5 * (n - 1) + 1);
-    } else if (cubic) {
-      rod_keyframes_cubic_rot(K, n, t, P, PD, PDD);
-    } else {
-      int i = 0;
-      while (t >= K[5 * (i + 1)]) ++i;
-      double h = K[5 * (i + 1)] - K[5 * i], s = (t - K[5 * i]) / h;
-      const double *a = K + 5 * i + 1, *b = K + 5 * (i + 1) + 1;
-      double r[4];
-      cosrod_quat_conj_mul(r, a, b);
-      double sn = sqrt(r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-      double th = atan2(sn, r[0]);
-      double u[3] = {0, 0, 0};
-      if (sn > 0.0) u[0] = r[1] / sn, u[1] = r[2] / sn, u[2] = r[3] / sn;
-      double ex[4] = {cos(s * th), sin(s * th) * u[0], sin(s * th) * u[1], sin(s * th) * u[2]};
-      cosrod_quat_mul(P, a, ex);
-      double v[3] = {th * u[0] / h, th * u[1] / h, th * u[2] / h};
-      cosrod_quat_mul_pure(PD, P, v);
-      rq_scale(PDD, -(th / h) * (th / h), P);
-    }
-  }
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, double x[3], double xd[3],
-                                    double xdd[3], double p[4], double pd[4], double pdd[4]) {
-  if (e < 0 || e > 1) return COSROD_ERR_INVALID;
-  const rod_end_model *em = &rod->end[e];
-  double X[3], XD[3] = {0, 0, 0}, XDD[3] = {0, 0, 0}, P[4], PD[4] = {0, 0, 0, 0}, PDD[4] = {0, 0, 0, 0};
-  cosrod_vec3_copy(X, em->x0);
-  cosrod_quat_copy(P, em->p0);
-  if (em->fn)
-    em->fn(em->fn_user, e, t, X, XD, XDD, P, PD, PDD);
-  else
-    cosrod_keyframes_eval(em->pos, em->npos, em->rot, em->nrot, em->cubic, t, X, XD, XDD, P, PD, PDD);
-  if (x) cosrod_vec3_copy(x, X);
-  if (xd) cosrod_vec3_copy(xd, XD);
-  if (xdd) cosrod_vec3_copy(xdd, XDD);
-  if (p) cosrod_quat_copy(p, P);
-  if (pd) cosrod_quat_copy(pd, PD);
-  if (pdd) cosrod_quat_copy(pdd, PDD);
-  return COSROD_OK;
-}
-
-/* ---- packing ----------------------------------------------------------------- */
-
-cosrod_status cosrod_rod_pack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *x,
-                              const double *p, const double *xdot, const double *Omega, double *y) {
-  if (!rod || !x || !p || !y) return COSROD_ERR_INVALID;
-  int N = rod->N, nq = rod->nq;
-  int ny = cosrod_rod_ny(rod, form);
-  for (int i = 0; i < ny; ++i) y[i] = 0.0;
-  double *v = y + nq;
-  for (int n = 0; n <= N; ++n) {
-    int nd = rod->nd[n];
-    if (nd == 0) continue;
-    int iq = rod->qv[n], iv = cosrod_rod_vindex_vertex(rod, form, n);
-    if (nd == 3) {
-      for (int j = 0; j < 3; ++j) {
-        y[iq + j] = x[3 * n + j];
-        v[iv + j] = xdot ? xdot[3 * n + j] : 0.0;
-      }
-    } else {
-      int e = n == 0 ? 0 : 1;
-      double xe[3], xed[3];
-      cosrod_rod_end_motion(rod, e, t, xe, xed, NULL, NULL, NULL, NULL);
-      double r[3];
-      cosrod_vec3_sub(r, x + 3 * n, xe);
-      y[iq] = cosrod_vec3_dot(r, rod->end[e].axis);
-      if (xdot) {
-        cosrod_vec3_sub(r, xdot + 3 * n, xed);
-        v[iv] = cosrod_vec3_dot(r, rod->end[e].axis);
-      }
-    }
-  }
-  for (int k = 0; k < N; ++k) {
-    int iq = rod->qs[k];
-    cosrod_quat_copy(y + iq, p + 4 * k);
-    double Om[3] = {0, 0, 0};
-    if (Omega) cosrod_vec3_copy(Om, Omega + 3 * k);
-    if (form == COSROD_FORM_NULLSPACE) {
-      cosrod_vec3_copy(v + rod->vs_ns[k], Om);
-    } else {
-      cosrod_quat_pdot(v + rod->qs[k], p + 4 * k, Om);
-    }
-  }
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_rod_initial_state(const cosrod_rod *rod, cosrod_rod_form form, double *y) {
-  if (!rod || !y) return COSROD_ERR_INVALID;
-  int N = rod->N;
-  /* initial shape with the def's uniform velocity and angular velocity */
-  int nq = rod->nq;
-  int ny = cosrod_rod_ny(rod, form);
-  for (int i = 0; i < ny; ++i) y[i] = 0.0;
-  double *v = y + nq;
-  for (int n = 0; n <= N; ++n) {
-    int nd = rod->nd[n];
-    if (nd == 3) {
-      int iv = cosrod_rod_vindex_vertex(rod, form, n);
-      cosrod_vec3_copy(y + rod->qv[n], rod->x_init + 3 * n);
-      cosrod_vec3_copy(v + iv, rod->vel0);
-    }
-  }
-  for (int k = 0; k < N; ++k) {
-    cosrod_quat_copy(y + rod->qs[k], rod->p_init + 4 * k);
-    if (form == COSROD_FORM_NULLSPACE)
-      cosrod_vec3_copy(v + rod->vs_ns[k], rod->om0);
-    else
-      cosrod_quat_pdot(v + rod->qs[k], rod->p_init + 4 * k, rod->om0);
-  }
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_rod_unpack(const cosrod_rod *rod, cosrod_rod_form form, double t, const double *y,
-                                double *x, double *p, double *xdot, double *Omega) {
-  if (!rod || !y) return COSROD_ERR_INVALID;
-  int N = rod->N, nq = rod->nq;
-  const double *v = y + nq;
-  for (int n = 0; n <= N; ++n) {
-    int nd = rod->nd[n];
-    int iq = rod->qv[n], iv = cosrod_rod_vindex_vertex(rod, form, n);
-    if (nd == 3) {
-      if (x) cosrod_vec3_copy(x + 3 * n, y + iq);
-      if (xdot) cosrod_vec3_copy(xdot + 3 * n, v + iv);
-    } else {
-      int e = n == 0 ? 0 : 1;
-      double xe[3], xed[3];
-      cosrod_rod_end_motion(rod, e, t, xe, xed, NULL, NULL, NULL, NULL);
-      if (nd == 1) {
-        cosrod_vec3_axpy(xe, y[iq], rod->end[e].axis);
-        cosrod_vec3_axpy(xed, v[iv], rod->end[e].axis);
-      }
-      if (x) cosrod_vec3_copy(x + 3 * n, xe);
-      if (xdot) cosrod_vec3_copy(xdot + 3 * n, xed);
-    }
-  }
-  for (int k = 0; k < N; ++k) {
-    const double *pk = y + rod->qs[k];
-    if (p) cosrod_quat_copy(p + 4 * k, pk);
-    if (Omega) {
-      if (form == COSROD_FORM_NULLSPACE)
-        cosrod_vec3_copy(Omega + 3 * k, v + rod->vs_ns[k]);
-      else
-        cosrod_quat_omega(Omega + 3 * k, pk, v + rod->qs[k]);
-    }
-  }
-  return COSROD_OK;
-}
-
-cosrod_status cosrod_rod_project(const cosrod_rod *rod, cosrod_rod_form form, double *y) {
-  if (!rod || !y) return COSROD_ERR_INVALID;
-  for (int k = 0; k < rod->N; ++k) {
-    double *p = y + rod->qs[k];
-    double *pd = form == COSROD_FORM_NULLSPACE ? NULL : y + rod->nq + rod->qs[k];
-    if (cosrod_quat_project(p, pd) != COSROD_OK) return COSROD_ERR_SINGULAR;
-  }
-  return COSROD_OK;
 }

@@ -254,16 +254,7 @@ static void ghost_deriv(const cosrod_rod_data *d, int e, const vtx_blocks *b, in
 }
 
 static double profile_factor(const cosrod_rod_load *l, double t) {
-  switch (l->profile) {
-    case COSROD_PROFILE_RAMP:
-      if (t <= l->t0) return 0.0;
-      if (t >= l->t1) return 1.0;
-      return (t - l->t0) / (l->t1 - l->t0);
-    case COSROD_PROFILE_ACTIVE:
-      return (t >= l->t0 && t <= l->t1) ? 1.0 : 0.0;
-    default:
-      return 1.0;
-  }
+  return cosrod_profile_value(l->profile, l->t0, l->t1, t);
 }
 
 /* Stage 1 (d evaluated at the state). */

@@ -27,7 +27,7 @@
  * chart, which any linearisation K_0 + μ G is not (the material chart misses
  * the frame rotation of a twisted shaft, the spatial one that of a bent
  * strip), and including the prebuckling deflections (none for straight
- * columns).  Non-conservative loads: buckling_nonsym below. */
+ * columns).  Non-conservative loads: statics_buckling_nonsym.c. */
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -35,10 +35,6 @@
 
 #include "cosrod/band.h"
 #include "statics/statics_internal.h"
-
-#define BUCKLING_EPS 1e-4  /* load factor of the first estimate */
-#define BUCKLING_REL 0.02  /* second pass: ε relative to the smallest |λ| */
-#define BUCKLING_NULL 1e-13 /* rigid null modes: D_i <= this max D */
 
 /* K = -sym(J) (J = dr/dδ, dense n x n) in spatial rotation coordinates:
  * the chart p exp(δθ/2) of segment k is exp(R(p) δθ / 2) p, so with
@@ -82,23 +78,23 @@ static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band 
 }
 
 /* Size of the matrices of the pencil: nv, or the reduced nr with multipliers. */
-static int bn(const cosrod_statics *s) { return s->bred ? s->bred->nr : s->nv; }
+int statics_buckling_n(const cosrod_statics *s) { return s->bred ? s->bred->nr : s->nv; }
 
 /* The pencil's K: dense_K, with multipliers reduced to the constraints'
  * tangent space (statics_buckling_kkt.c; the singular case is left to the
  * Cholesky there: a zero matrix, no critical factor). */
-static void pencil_K(cosrod_statics *s, const double *q, const cosrod_band *J, double *K, int sym) {
+void statics_buckling_pencil_K(cosrod_statics *s, const double *q, const cosrod_band *J, double *K, int sym) {
   if (!s->bred) {
     dense_K(s, q, J, K, sym);
     return;
   }
   dense_K(s, q, J, s->bred->F, 0);
   if (statics_bred_reduce(s, s->bred->F, K, sym) != COSROD_OK)
-    memset(K, 0, sizeof(double) * (size_t)bn(s) * (size_t)bn(s));
+    memset(K, 0, sizeof(double) * (size_t)statics_buckling_n(s) * (size_t)statics_buckling_n(s));
 }
 
 static void dense_sym_K(cosrod_statics *s, const double *q, const cosrod_band *J, double *K) {
-  pencil_K(s, q, J, K, 1);
+  statics_buckling_pencil_K(s, q, J, K, 1);
 }
 
 /* -G = -dK/dμ at μ = 0 by the central difference (K(-ε) - K(+ε)) / (2ε)
@@ -106,7 +102,7 @@ static void dense_sym_K(cosrod_statics *s, const double *q, const cosrod_band *J
  * and W (n x n) are scratch. */
 static cosrod_status load_derivative(cosrod_statics *s, double t, double eps, const double *q0, double *qw,
                                      double *W, double *B) {
-  const int n = bn(s);
+  const int n = statics_buckling_n(s);
   for (int side = 0; side < 2; ++side) {
     double mu = side == 0 ? eps : -eps;
     memcpy(qw, q0, sizeof(double) * (size_t)s->nq);
@@ -122,8 +118,8 @@ static cosrod_status load_derivative(cosrod_statics *s, double t, double eps, co
 /* C = S Vᵀ B V S on the m kept columns V (n x m, from column z0 of the
  * eigenvectors V0), S = diag(d^{-1/2}); W (n x m) scratch; C (m x m).
  * sym: B symmetric (the upper triangle computed and mirrored). */
-static void project_any(int n, int m, const double *V, const double *d, const double *B, double *W, double *C,
-                        int sym) {
+void statics_buckling_project(int n, int m, const double *V, const double *d, const double *B, double *W,
+                              double *C, int sym) {
   for (int j = 0; j < m; ++j) { /* W = B V */
     double *w = W + (size_t)j * n;
     memset(w, 0, sizeof(double) * (size_t)n);
@@ -146,19 +142,16 @@ static void project_any(int n, int m, const double *V, const double *d, const do
 }
 
 static void project(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
-  project_any(n, m, V, d, B, W, C, 1);
+  statics_buckling_project(n, m, V, d, B, W, C, 1);
 }
-
-static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw);
 
 /* ρ_j(μ): the j-th lowest eigenvalue of D^{-1/2} V_mᵀ K(μ) V_m D^{-1/2} (1 at
  * μ = 0 for every j), K(μ) at the equilibrium under μ times the loads,
  * reached from qw at mu_from (in place); y (m) its eigenvector. */
 static cosrod_status rho_at(cosrod_statics *s, double t, double mu_from, double mu, double *qw, int n, int m,
-                            const double *Vm,
-                            const double *dm, int j, double *B, double *W, double *C, double *th, double *rho,
-                            double *y) {
-  cosrod_status st = reach(s, t, mu_from, mu, qw, W); /* W: scratch until project() */
+                            const double *Vm, const double *dm, int j, double *B, double *W, double *C,
+                            double *th, double *rho, double *y) {
+  cosrod_status st = statics_buckling_reach(s, t, mu_from, mu, qw, W); /* W: scratch until project() */
   if (st == COSROD_OK) st = statics_jacobian(s, t, mu, qw, s->J);
   if (st != COSROD_OK) return st;
   dense_sym_K(s, qw, s->J, B);
@@ -182,8 +175,8 @@ static cosrod_status rho_at(cosrod_statics *s, double t, double mu_from, double 
  * return *lam is the root (unchanged if an equilibrium fails: the
  * linearised estimate stands), y (m) the null vector there. */
 static void refine_root(cosrod_statics *s, double t, const double *q0, double *qa, double *qw, int n, int m,
-                        const double *Vm, const double *dm, int j, double *B, double *W, double *C, double *th,
-                        double *lam, double *y) {
+                        const double *Vm, const double *dm, int j, double *B, double *W, double *C,
+                        double *th, double *lam, double *y) {
   const size_t nq = (size_t)s->nq;
   double lo = 0.0, flo = 1.0, p0 = 0.0, f0 = 1.0, hi = INFINITY, fhi = NAN, x = *lam;
   int last = 0; /* Illinois: which end the previous step replaced (-1 lo, +1 hi) */
@@ -226,7 +219,7 @@ static void refine_root(cosrod_statics *s, double t, const double *q0, double *q
 
 /* A mode φ (n = bn, spatial rotation coordinates) into out (nv): unit length,
  * largest entry positive, segment rotations back to material ones at q0. */
-static void store_mode(const cosrod_statics *s, const double *q0, const double *phi, double *out) {
+void statics_buckling_store_mode(const cosrod_statics *s, const double *q0, const double *phi, double *out) {
   const int n = s->nv;
   if (s->bred) { /* reduced coordinates: φ = Z0 y */
     statics_bred_expand(s, phi);
@@ -254,28 +247,9 @@ static void store_mode(const cosrod_statics *s, const double *q0, const double *
   }
 }
 
-/* ---- non-conservative loads (moments, follower loads, load callback) ----
- * K(μ) is not symmetric, and the singularity of K itself, not of its
- * symmetric part, is the static instability (e.g. Greenhill's shaft under a
- * dead axial torque, 2πEI/L for ball-jointed ends: the adjacent equilibrium
- * EI e3 × u'' + T u' = 0).  Newton-like iteration on the load factor: about
- * the equilibrium at μ_i, the non-symmetric pencil
- *   K(μ_i) φ = -Δ G(μ_i) φ   (LAPACK dggev on the deflated coordinates),
- * μ_{i+1} = μ_i + Δ_min (the real Δ of least |Δ| with μ + Δ > 0), until
- * |Δ| <= 1e-9 μ: there K(μ) is singular, whatever the rotation chart.  The
- * further critical factors: estimates μ* + Δ_j of the last linearisation,
- * each refined by the same iteration from the equilibrium there (roots
- * above the midpoint to the next lower estimate), e.g. Greenhill's second
- * factor T_2(N) = 2 T_1(N/2) of the discrete shaft (the linearised estimate
- * was 1 % off at N = 40). */
-
-/* C = S Vᵀ B V S (m x m, B not symmetric); W (n x m) scratch. */
-static void project_full(int n, int m, const double *V, const double *d, const double *B, double *W, double *C) {
-  project_any(n, m, V, d, B, W, C, 0);
-}
-
 /* The equilibrium at μ_to from q (at μ_from), in up to 64 sub-steps. */
-static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q, double *qw) {
+cosrod_status statics_buckling_reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q,
+                                     double *qw) {
   for (int k = 1; k <= 64; k *= 2) {
     memcpy(qw, q, sizeof(double) * (size_t)s->nq);
     cosrod_status st = COSROD_OK;
@@ -290,178 +264,60 @@ static cosrod_status reach(cosrod_statics *s, double t, double mu_from, double m
   return COSROD_ERR_CONVERGENCE;
 }
 
-typedef struct ns_work {
-  double *A, *Gp, *ar, *ai, *be, *VR, *qa, *qb, *qc, *qd;
-  int *order;
-} ns_work;
-
-/* The pencil K(μ) φ = -Δ G(μ) φ about the equilibrium qa at μ (G by
- * central differences with step eps), solved (dggev; eigenvectors in
- * w->VR); w->order[0 .. *nreal) the real, finite Δ with μ + Δ > floor (>= 0)
- * by |Δ|.  B, W, X: (n x n) scratch. */
-static cosrod_status ns_pencil(cosrod_statics *s, double t, double mu, double floor, double eps, ns_work *w, int m,
-                               const double *Vm, const double *dm, double *B, double *W, double *X, int *nreal) {
-  const int n = bn(s);
-  const size_t nq = (size_t)s->nq;
-  cosrod_status st = statics_jacobian(s, t, mu, w->qa, s->J);
-  if (st != COSROD_OK) return st;
-  pencil_K(s, w->qa, s->J, X, 0);
-  project_full(n, m, Vm, dm, X, W, w->A);
-  for (int side = 0; side < 2; ++side) {
-    const double mus = side == 0 ? mu + eps : mu - eps;
-    double *qs = side == 0 ? w->qb : w->qc;
-    memcpy(qs, w->qa, sizeof(double) * nq);
-    st = reach(s, t, mu, mus, qs, X);
-    if (st == COSROD_OK) st = statics_jacobian(s, t, mus, qs, s->J);
-    if (st != COSROD_OK) return st;
-    pencil_K(s, qs, s->J, side == 0 ? B : X, 0);
-  }
-  for (size_t i = 0; i < (size_t)n * (size_t)n; ++i) B[i] = (X[i] - B[i]) / (2.0 * eps); /* -G */
-  project_full(n, m, Vm, dm, B, W, w->Gp);
-  lapack_int info =
-      LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'V', m, w->A, m, w->Gp, m, w->ar, w->ai, w->be, NULL, 1, w->VR, m);
-  if (info != 0) return COSROD_ERR_INTERNAL;
-  int nr = 0;
-  for (int i = 0; i < m; ++i) {
-    if (!(fabs(w->be[i]) > 1e-12 * (fabs(w->ar[i]) + fabs(w->ai[i])))) continue;
-    /* real: Im Δ relative to μ + |Δ| (not to |Δ|, which vanishes at the root) */
-    const double dl = w->ar[i] / w->be[i];
-    if (fabs(w->ai[i] / w->be[i]) > 1e-6 * (fabs(mu) + fabs(dl))) continue;
-    if (!(mu + dl > floor) || !isfinite(dl)) continue;
-    int k = nr++;
-    while (k > 0 && fabs(w->ar[w->order[k - 1]] / w->be[w->order[k - 1]]) > fabs(dl))
-      w->order[k] = w->order[k - 1], --k;
-    w->order[k] = i;
-  }
-  *nreal = nr;
-  return COSROD_OK;
-}
-
-/* Mode φ = V_m D^{-1/2} y of eigenvector i of the last pencil into out (nv). */
-static void ns_mode(const cosrod_statics *s, const double *q0, const ns_work *w, int i, int m, const double *Vm,
-                    const double *dm, double *phi, double *out) {
-  const int n = bn(s);
-  memset(phi, 0, sizeof(double) * (size_t)n);
-  for (int jj = 0; jj < m; ++jj) {
-    const double c = w->VR[(size_t)i * m + jj] / sqrt(dm[jj]);
-    const double *v = Vm + (size_t)jj * n;
-    for (int k = 0; k < n; ++k) phi[k] += c * v[k];
-  }
-  store_mode(s, q0, phi, out);
-}
-
-/* Newton-like iteration of the pencil from the equilibrium w->qa at *mu:
- * μ += Δ_min (μ + Δ > floor) until |Δ_min| <= 1e-9 μ (K(μ) singular); w->qa
- * follows.  The
- * first iteration may only re-estimate ε (first: the very first solve, at
- * μ = 0 with the fixed ε).  ERR_CONVERGENCE if no real Δ or no root in 40
- * iterations; *imin the eigenvector index of the root's Δ. */
-static cosrod_status ns_iterate(cosrod_statics *s, double t, double *mu, double floor, int first, ns_work *w, int m,
-                                const double *Vm, const double *dm, double *B, double *W, double *X, int *nreal,
-                                int *imin) {
-  double eps = first ? BUCKLING_EPS : BUCKLING_REL * 0.05 * *mu;
-  for (int it = 0; it < 40; ++it) {
-    cosrod_status st = ns_pencil(s, t, *mu, floor, eps, w, m, Vm, dm, B, W, X, nreal);
-    if (st != COSROD_OK) return st;
-    if (*nreal == 0) return COSROD_ERR_CONVERGENCE;
-    *imin = w->order[0];
-    const double d1 = w->ar[*imin] / w->be[*imin];
-    if ((it >= 1 || !first) && fabs(d1) <= 1e-9 * (*mu + fabs(d1))) return COSROD_OK; /* K(μ) singular */
-    if (it == 0 && first) { /* first estimate: redo at μ = 0 with ε relative to it */
-      eps = BUCKLING_REL * fabs(d1);
-      continue;
-    }
-    st = reach(s, t, *mu, *mu + d1, w->qa, X);
-    if (st != COSROD_OK) return st;
-    *mu += d1;
-    eps = BUCKLING_REL * fmax(fabs(d1), 0.05 * *mu);
-  }
-  return COSROD_ERR_CONVERGENCE;
-}
-
-static cosrod_status buckling_nonsym(cosrod_statics *s, double t, const double *q0, int count, double *lambda,
-                                     double *minimal, int m, const double *Vm, const double *dm, double *B,
-                                     double *W, double *X, int *nfound) {
-  const int n = s->nv;
-  const size_t mm = (size_t)m * (size_t)m, nq = (size_t)s->nq;
-  ns_work w;
-  cosrod_status st = COSROD_OK;
-  w.A = malloc(sizeof(double) * mm), w.Gp = malloc(sizeof(double) * mm), w.VR = malloc(sizeof(double) * mm);
-  w.ar = malloc(sizeof(double) * (size_t)m), w.ai = malloc(sizeof(double) * (size_t)m);
-  w.be = malloc(sizeof(double) * (size_t)m);
-  w.qa = malloc(sizeof(double) * nq), w.qb = malloc(sizeof(double) * nq), w.qc = malloc(sizeof(double) * nq);
-  w.qd = malloc(sizeof(double) * nq);
-  w.order = malloc(sizeof(int) * (size_t)m);
-  double *est = malloc(sizeof(double) * (size_t)count);
-  if (!w.A || !w.Gp || !w.VR || !w.ar || !w.ai || !w.be || !w.qa || !w.qb || !w.qc || !w.qd || !w.order || !est) {
-    st = COSROD_ERR_NOMEM;
-    goto out;
-  }
-  memcpy(w.qa, q0, sizeof(double) * nq);
-  double mu = 0.0;
-  int nreal = 0, imin = 0;
-  st = ns_iterate(s, t, &mu, 0.0, 1, &w, m, Vm, dm, B, W, X, &nreal, &imin);
-  if (st == COSROD_ERR_INTERRUPTED || st == COSROD_ERR_CALLBACK || st == COSROD_ERR_NOMEM ||
-      st == COSROD_ERR_INTERNAL || nreal == 0)
-    goto out; /* else keep the last linearisation */
-  st = COSROD_OK;
-  /* critical factors μ + Δ_j of the last linearisation (Δ_j > -μ,
-   * ascending by value): the first exact, the others estimates */
-  int *order = w.order;
-  for (int a = 1; a < nreal; ++a)
-    for (int b = a; b > 0 && w.ar[order[b]] / w.be[order[b]] < w.ar[order[b - 1]] / w.be[order[b - 1]]; --b) {
-      int tmp = order[b];
-      order[b] = order[b - 1], order[b - 1] = tmp;
-    }
-  int f = 0;
-  for (int a = 0; a < nreal && f < count; ++a, ++f) {
-    const int i = order[a];
-    est[f] = lambda[f] = mu + w.ar[i] / w.be[i];
-    if (minimal) ns_mode(s, q0, &w, i, m, Vm, dm, W, minimal + (size_t)f * n);
-  }
-  *nfound = f;
-  /* the further factors refined like the first: the same iteration from
-   * the equilibrium at their estimate (from the state at μ*), with roots
-   * only above the midpoint to the next lower estimate, kept if it
-   * converges nearer to its own estimate than half the gap to the other
-   * estimates (else it found another factor: the estimate stands) */
-  memcpy(w.qd, w.qa, sizeof(double) * nq);
-  const double mu_star = mu;
-  for (int j = 0; j < f; ++j) {
-    if (fabs(est[j] - mu_star) <= 1e-9 * mu_star) continue; /* the converged root (or its partner) */
-    double gap = INFINITY, below = 0.0;
-    for (int k = 0; k < f; ++k)
-      if (fabs(est[k] - est[j]) > 1e-6 * est[j]) {
-        gap = fmin(gap, fabs(est[k] - est[j]));
-        if (est[k] < est[j]) below = fmax(below, est[k]);
+/* Mechanisms: a rigid motion of the unloaded rods (the null space Z of K_0,
+ * the first z0 columns of V, n x n) that the loads destabilise buckles at
+ * λ = 0 (e.g. a column standing on a pin): the eigenpairs of Zᵀ(-G)Z
+ * (z0 x z0, B = -G) with a positive value, at most count, into lambda and
+ * minimal.  Gz (z0 x z0), gz (z0), W (n) scratch.  Returns the number
+ * found, -1 if LAPACK fails. */
+static int mechanisms(const cosrod_statics *s, const double *q0, int n, int z0, const double *V,
+                      const double *B, double *Gz, double *gz, double *W, int count, double *lambda,
+                      double *minimal) {
+  const int nvo = s->nv;
+  int found = 0;
+  double bmax = 0.0;
+  for (int i = 0; i < n; ++i) bmax = fmax(bmax, fabs(B[(size_t)i * n + i]));
+  for (int a = 0; a < z0; ++a)
+    for (int b = 0; b <= a; ++b) {
+      const double *va = V + (size_t)a * n, *vb = V + (size_t)b * n;
+      double g = 0.0;
+      for (int k = 0; k < n; ++k) {
+        const double *bk = B + (size_t)k * n;
+        double bv = 0.0;
+        for (int i = 0; i < n; ++i) bv += bk[i] * va[i];
+        g += vb[k] * bv;
       }
-    double mj = est[j];
-    memcpy(w.qa, w.qd, sizeof(double) * nq);
-    st = reach(s, t, mu_star, mj, w.qa, X);
-    if (st == COSROD_OK) st = ns_iterate(s, t, &mj, 0.5 * (below + est[j]), 0, &w, m, Vm, dm, B, W, X, &nreal, &imin);
-    if (st == COSROD_ERR_INTERRUPTED || st == COSROD_ERR_CALLBACK || st == COSROD_ERR_NOMEM) goto out;
-    if (st == COSROD_OK && fabs(mj - est[j]) < 0.5 * gap) {
-      lambda[j] = mj;
-      if (minimal) ns_mode(s, q0, &w, imin, m, Vm, dm, W, minimal + (size_t)j * n);
+      Gz[(size_t)a * z0 + b] = Gz[(size_t)b * z0 + a] = g;
     }
-    st = COSROD_OK;
+  if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', z0, Gz, z0, gz) != 0) return -1;
+  for (int a = z0 - 1; a >= 0 && found < count; --a) {
+    if (!(gz[a] > 1e-9 * bmax)) break;
+    lambda[found] = 0.0;
+    if (minimal) {
+      double *phi = W;
+      memset(phi, 0, sizeof(double) * (size_t)n);
+      for (int b = 0; b < z0; ++b)
+        for (int k = 0; k < n; ++k) phi[k] += Gz[(size_t)a * z0 + b] * V[(size_t)b * n + k];
+      statics_buckling_store_mode(s, q0, phi, minimal + (size_t)found * nvo);
+    }
+    ++found;
   }
-  /* ascending again (a refined factor may pass an estimate) */
-  for (int a = 1; a < f; ++a)
-    for (int b = a; b > 0 && lambda[b] < lambda[b - 1]; --b) {
-      double tl = lambda[b];
-      lambda[b] = lambda[b - 1], lambda[b - 1] = tl;
-      if (minimal) {
-        double *r0 = minimal + (size_t)(b - 1) * n, *r1 = minimal + (size_t)b * n;
-        memcpy(W, r0, sizeof(double) * (size_t)n);
-        memcpy(r0, r1, sizeof(double) * (size_t)n);
-        memcpy(r1, W, sizeof(double) * (size_t)n);
-      }
+  return found;
+}
+
+/* Sort lambda[0 .. found) ascending with the modes (nv each) of minimal. */
+static void sort_modes(int found, int nvo, double *lambda, double *minimal) {
+  for (int f = 1; f < found; ++f)
+    for (int g = f; g > 0 && lambda[g] < lambda[g - 1]; --g) {
+      double tl = lambda[g];
+      lambda[g] = lambda[g - 1], lambda[g - 1] = tl;
+      if (minimal)
+        for (int k = 0; k < nvo; ++k) {
+          double tv = minimal[(size_t)g * nvo + k];
+          minimal[(size_t)g * nvo + k] = minimal[(size_t)(g - 1) * nvo + k],
+                                    minimal[(size_t)(g - 1) * nvo + k] = tv;
+        }
     }
-out:
-  free(w.A), free(w.Gp), free(w.VR), free(w.ar), free(w.ai), free(w.be), free(w.qa), free(w.qb), free(w.qc);
-  free(w.qd), free(w.order), free(est);
-  return st;
 }
 
 cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double *q, int count, double *lambda,
@@ -508,7 +364,7 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
   }
   if (!(mult ? s->dead_red : s->dead_loads)) { /* non-conservative loads: the non-symmetric pencil */
     int nf = 0;
-    st = buckling_nonsym(s, t, q0, count, lambda, minimal, m, Vm, dm, B, W, C, &nf);
+    st = statics_buckling_nonsym(s, t, q0, count, lambda, minimal, m, Vm, dm, B, W, C, &nf);
     if (st != COSROD_OK) goto done;
     for (int i = nf; i < count; ++i) lambda[i] = INFINITY;
     st = nf > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
@@ -531,37 +387,11 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
    * that the loads destabilise buckles at λ = 0 (e.g. a column standing on
    * a pin): the eigenpairs of Zᵀ(-G)Z (z0 x z0) with a positive value */
   int found = 0;
-  if (z0 > 0) {
-    double bmax = 0.0;
-    for (int i = 0; i < n; ++i) bmax = fmax(bmax, fabs(B[(size_t)i * n + i]));
-    double *Gz = C, *gz = th + m; /* th has n >= m + z0 entries; C is free until the refinement */
-    for (int a = 0; a < z0; ++a)
-      for (int b = 0; b <= a; ++b) {
-        const double *va = V + (size_t)a * n, *vb = V + (size_t)b * n;
-        double g = 0.0;
-        for (int k = 0; k < n; ++k) {
-          const double *bk = B + (size_t)k * n;
-          double bv = 0.0;
-          for (int i = 0; i < n; ++i) bv += bk[i] * va[i];
-          g += vb[k] * bv;
-        }
-        Gz[(size_t)a * z0 + b] = Gz[(size_t)b * z0 + a] = g;
-      }
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', z0, Gz, z0, gz) != 0) {
+  if (z0 > 0) { /* th has n >= m + z0 entries; C is free until the refinement */
+    found = mechanisms(s, q0, n, z0, V, B, C, th + m, W, count, lambda, minimal);
+    if (found < 0) {
       st = COSROD_ERR_INTERNAL;
       goto done;
-    }
-    for (int a = z0 - 1; a >= 0 && found < count; --a) {
-      if (!(gz[a] > 1e-9 * bmax)) break;
-      lambda[found] = 0.0;
-      if (minimal) {
-        double *phi = W;
-        memset(phi, 0, sizeof(double) * (size_t)n);
-        for (int b = 0; b < z0; ++b)
-          for (int k = 0; k < n; ++k) phi[k] += Gz[(size_t)a * z0 + b] * V[(size_t)b * n + k];
-        store_mode(s, q0, phi, minimal + (size_t)found * nvo);
-      }
-      ++found;
     }
   }
   const int nmech = found;
@@ -585,20 +415,11 @@ cosrod_status cosrod_statics_buckling(cosrod_statics *s, double t, const double 
         const double *v = Vm + (size_t)jj * n;
         for (int k = 0; k < n; ++k) phi[k] += c * v[k];
       }
-      store_mode(s, q0, phi, minimal + (size_t)f * nvo);
+      statics_buckling_store_mode(s, q0, phi, minimal + (size_t)f * nvo);
     }
   }
   /* sort ascending (refinement may reorder close modes) */
-  for (int f = 1; f < found; ++f)
-    for (int g = f; g > 0 && lambda[g] < lambda[g - 1]; --g) {
-      double tl = lambda[g];
-      lambda[g] = lambda[g - 1], lambda[g - 1] = tl;
-      if (minimal)
-        for (int k = 0; k < nvo; ++k) {
-          double tv = minimal[(size_t)g * nvo + k];
-          minimal[(size_t)g * nvo + k] = minimal[(size_t)(g - 1) * nvo + k], minimal[(size_t)(g - 1) * nvo + k] = tv;
-        }
-    }
+  sort_modes(found, nvo, lambda, minimal);
   for (int i = found; i < count; ++i) lambda[i] = INFINITY;
   st = found > 0 ? COSROD_OK : COSROD_ERR_CONVERGENCE;
 done:

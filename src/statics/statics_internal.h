@@ -139,6 +139,33 @@ typedef struct statics_bred {
 /* s->bred for the multipliers of s from F at the unloaded equilibrium. */
 cosrod_status statics_bred_create(cosrod_statics *s, const double *F);
 void statics_bred_free(cosrod_statics *s);
+
+/* ---- the buckling pencil (statics_buckling.c), shared with the
+ * non-conservative case (statics_buckling_nonsym.c) ---------------------- */
+#define BUCKLING_EPS 1e-4   /* load factor of the first estimate */
+#define BUCKLING_REL 0.02   /* second pass: ε relative to the smallest |λ| */
+#define BUCKLING_NULL 1e-13 /* rigid null modes: D_i <= this max D */
+/* Size of the pencil's matrices: nv, or the reduced nr with multipliers. */
+int statics_buckling_n(const cosrod_statics *s);
+/* The pencil's K = -J (sym: its symmetric part) at q, dense (n x n, n =
+ * statics_buckling_n), in spatial rotation coordinates. */
+void statics_buckling_pencil_K(cosrod_statics *s, const double *q, const cosrod_band *J, double *K, int sym);
+/* C = S Vᵀ B V S (m x m) on the m columns V (n x m), S = diag(d^{-1/2});
+ * W (n x m) scratch; sym: B symmetric. */
+void statics_buckling_project(int n, int m, const double *V, const double *d, const double *B, double *W,
+                              double *C, int sym);
+/* A mode φ (n) into out (nv): unit length, largest entry positive, segment
+ * rotations back to material ones at q0. */
+void statics_buckling_store_mode(const cosrod_statics *s, const double *q0, const double *phi, double *out);
+/* The equilibrium at μ_to from q (at μ_from) in up to 64 sub-steps; qw (nq) scratch. */
+cosrod_status statics_buckling_reach(cosrod_statics *s, double t, double mu_from, double mu_to, double *q,
+                                     double *qw);
+/* Critical factors under non-conservative loads (statics_buckling_nonsym.c)
+ * on the m deflated columns Vm, dm of K_0; B, W, X (n x n) scratch; the
+ * number found into *nfound. */
+cosrod_status statics_buckling_nonsym(cosrod_statics *s, double t, const double *q0, int count,
+                                      double *lambda, double *minimal, int m, const double *Vm,
+                                      const double *dm, double *B, double *W, double *X, int *nfound);
 /* K (nr x nr) from the full F (s->bred->F may be passed); sym: symmetrised. */
 cosrod_status statics_bred_reduce(cosrod_statics *s, const double *F, double *K, int sym);
 /* s->bred->e = Z0 y (nv) for y (nr). */

@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/profile.h"
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
 #include "system/static_blocks.h"
@@ -111,16 +112,18 @@ cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size
   return COSROD_OK;
 }
 
-/* Load profile at t (body.h: ramp 0 before t0, linear to 1 on [t0, t1]; active 1 on [t0, t1]). */
+/* Load profile at t (cosrod/profile.h; a preload is constant in the
+ * equilibrium it acts in).  A switch without default: an unmapped scenario
+ * value fails to compile with -Werror=switch. */
 static double profile(const cosrod_sc_body_load *l, double t) {
+  cosrod_profile p = COSROD_PROFILE_CONSTANT;
   switch (l->profile) {
-    case COSROD_SC_PROFILE_RAMP:
-      return t <= l->t0 ? 0.0 : t >= l->t1 ? 1.0 : (t - l->t0) / (l->t1 - l->t0);
-    case COSROD_SC_PROFILE_ACTIVE:
-      return t >= l->t0 && t <= l->t1 ? 1.0 : 0.0;
-    default:
-      return 1.0;
+    case COSROD_SC_PROFILE_CONSTANT: p = COSROD_PROFILE_CONSTANT; break;
+    case COSROD_SC_PROFILE_RAMP: p = COSROD_PROFILE_RAMP; break;
+    case COSROD_SC_PROFILE_ACTIVE: p = COSROD_PROFILE_ACTIVE; break;
+    case COSROD_SC_PROFILE_PRELOAD: p = COSROD_PROFILE_CONSTANT; break;
   }
+  return cosrod_profile_value(p, l->t0, l->t1, t);
 }
 
 /* Pose of side k of bushing j: point c and lever a = c - x_b (spatial),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /* The umbrella header alone is enough for a user: this file includes only
  * cosrod/cosrod.h, links the shared library and uses one function of every
- * public header (version, export and vec3 are macros / inline functions). */
+ * public header (version, export, vec3 and profile are macros / inline functions). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +24,14 @@ int main(void) {
   cosrod_quat_rotate(w, p, e1);
   check("quat: quarter turn about e3 maps e1 to e2", fabs(w[0]) < 1e-15 && fabs(w[1] - 1) < 1e-15 &&
                                                          fabs(w[2]) < 1e-15 && cosrod_vec3_dot(w, e1) < 1e-15);
+  /* profile.h: ramp on [1, 3] is (t - 1) / 2 inside, 0 before, 1 after; active 1 only on [1, 3] */
+  check("profile: ramp and active window",
+        cosrod_profile_value(COSROD_PROFILE_RAMP, 1.0, 3.0, 2.5) == 0.75 &&
+            cosrod_profile_value(COSROD_PROFILE_RAMP, 1.0, 3.0, 0.5) == 0.0 &&
+            cosrod_profile_value(COSROD_PROFILE_RAMP, 1.0, 3.0, 4.0) == 1.0 &&
+            cosrod_profile_value(COSROD_PROFILE_ACTIVE, 1.0, 3.0, 3.5) == 0.0 &&
+            cosrod_profile_value(COSROD_PROFILE_ACTIVE, 1.0, 3.0, 2.0) == 1.0 &&
+            cosrod_profile_value(COSROD_PROFILE_CONSTANT, 1.0, 3.0, 9.0) == 1.0);
   /* band.h, dense.h, sparse.h */
   cosrod_band *B = cosrod_band_create(4, 1, 1);
   cosrod_dense *D = cosrod_dense_create(3);
