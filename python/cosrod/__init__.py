@@ -53,24 +53,31 @@ class PlausibilityWarning(UserWarning):
 
 
 class ScenarioError(CosrodError, ValueError):
-    """Invalid scenario: the one-line message `FILE:LINE: key.path: problem` of
-    the CLI (or `--set key.path: problem` for an override), split into .file,
-    .line, .key and .problem (an override: .file None, .line 0)."""
+    """Invalid scenario: the message of the CLI, one line `FILE:LINE: key.path:
+    problem` (or `--set key.path: problem` for an override) per problem found
+    (every independent problem of a file, up to 20).  .file, .line, .key and
+    .problem describe the first (an override: .file None, .line 0); .errors
+    lists (file, line, key, problem) for every line."""
 
     _FORMAT = re.compile(r"^(.*?):(\d+): (\S+): (.*)$", re.S)
     _SET_FORMAT = re.compile(r"^--set (\S+): (.*)$", re.S)
 
+    @classmethod
+    def _split(cls, line):
+        s = cls._SET_FORMAT.match(line)
+        if s:
+            return None, 0, s.group(1), s.group(2)
+        m = cls._FORMAT.match(line)
+        if m:
+            return m.group(1), int(m.group(2)), m.group(3), m.group(4)
+        return None, None, None, line
+
     def __init__(self, message):
         super().__init__(message)
         self.message = message
-        m = self._FORMAT.match(message)
-        s = self._SET_FORMAT.match(message)
-        if s:
-            self.file, self.line, self.key, self.problem = None, 0, s.group(1), s.group(2)
-        elif m:
-            self.file, self.line, self.key, self.problem = m.group(1), int(m.group(2)), m.group(3), m.group(4)
-        else:
-            self.file, self.line, self.key, self.problem = None, None, None, message
+        self.errors = [self._split(line) for line in message.split("\n")] if message else []
+        first = self.errors[0] if self.errors else (None, None, None, message)
+        self.file, self.line, self.key, self.problem = first
 
 
 class RunError(CosrodError):
