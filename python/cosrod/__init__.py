@@ -118,6 +118,30 @@ def _json_default(v):
     raise TypeError(f"cannot express {type(v).__name__} as a scenario value")
 
 
+def _non_finite(v, path=""):
+    """Key path of the first NaN / infinity in a scenario dict, or None (JSON
+    has no such numbers, and the loader must name the key, not the encoder)."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            p = _non_finite(x, f"{path}.{k}" if path else str(k))
+            if p:
+                return p
+    elif isinstance(v, (list, tuple, np.ndarray)):
+        for i, x in enumerate(v):
+            p = _non_finite(x, f"{path}.{i}" if path else str(i))
+            if p:
+                return p
+    elif isinstance(v, (float, np.floating)) and not np.isfinite(v):
+        return path or "(root)"
+    return None
+
+
+def _non_finite_value(v, path):
+    for k in path.split("."):
+        v = v[int(k)] if isinstance(v, (list, tuple, np.ndarray)) else v[k]
+    return repr(float(v))
+
+
 class Scenario:
     """A validated scenario: cosrod.load(path), or Scenario(dict) with the
     YAML schema as Python dicts and lists ({"cosrod": 1, "rods": [...], ...}),
@@ -129,6 +153,9 @@ class Scenario:
         if isinstance(source, _cosrod.Scenario):
             self._h = source
         elif isinstance(source, dict):
+            bad = _non_finite(source)
+            if bad:
+                raise ScenarioError(f"{name}:0: {bad}: expected a finite number, got {_non_finite_value(source, bad)}")
             self._h = _cosrod.parse(json.dumps(source, indent=1, allow_nan=False, default=_json_default), name)
         else:
             raise TypeError("cosrod.Scenario takes a dict (or use cosrod.load(path))")

@@ -72,3 +72,19 @@ def test_every_independent_error_at_once(cli, source_dir):
     ]
     assert (e.file, e.line, e.key) == (path, 12, "rods.0.colour")
     assert e.problem == "unknown key"
+
+
+def test_nan_in_a_scenario_dict_names_the_key():
+    d = {"cosrod": 1, "rods": [{"length": 1.0, "material": {"E": 1e9, "poisson": 0.3, "density": float("nan")},
+                                "section": {"shape": "circle", "radius": 0.01}}],
+         "analysis": {"t_end": 1.0}}
+    with pytest.raises(cosrod.ScenarioError) as ei:
+        cosrod.Scenario(d)
+    e = ei.value
+    assert e.key == "rods.0.material.density"
+    assert "finite" in e.problem and "nan" in e.problem
+    d["rods"][0]["material"]["density"] = 1000.0
+    d["gravity"] = [0, 0, float("-inf")]
+    with pytest.raises(cosrod.ScenarioError) as ei:
+        cosrod.Scenario(d)
+    assert ei.value.key == "gravity.2"
