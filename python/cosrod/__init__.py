@@ -440,6 +440,7 @@ class Sim:
             def cb(t):
                 return observer(Frame(self, t))
         out = None if output is None else os.fspath(output)
+        self._ran = True
         raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
                           self.scenario.info.get("file") if out is not None else None)
         res = Result(raw, self._names, self._grids)
@@ -473,6 +474,13 @@ class Sim:
         run).  Returns a Frame at t."""
         st, name, msg = self._h.advance(float(t), _catch_sigint())
         if st != 0:
+            if not msg:  # the library refused without a message: say why
+                if getattr(self, "_ran", False):
+                    msg = "this Sim was run with run(); run() and advance() do not combine (create a new Sim)"
+                elif self.scenario.info["analysis"] != "dynamic":
+                    msg = f"advance needs a dynamic analysis (this one is {self.scenario.info['analysis']})"
+                elif not float(t) > self._h.t():
+                    msg = f"t must be after the current time {self._h.t():g}"
             raise RunError(f"advance to t = {t:g} failed ({name}): {msg}")
         return Frame(self, self._h.t())
 

@@ -188,3 +188,18 @@ def test_progress_writes_no_escapes_when_stderr_is_not_a_terminal(source_dir):
     assert p.returncode == 0, p.stderr
     assert "cosrod: t = " in p.stderr
     assert "\x1b" not in p.stderr and "\r" not in p.stderr
+
+
+def test_advance_refusals_give_a_reason(source_dir):
+    path = example(source_dir, "rubber-pendulum")
+    sim = cosrod.Sim(cosrod.load(path, overrides={"analysis.t_end": 0.01}))
+    sim.run()
+    with pytest.raises(cosrod.RunError) as ei:
+        sim.advance(0.02)
+    assert "run() and advance() do not combine" in str(ei.value)
+    sim = cosrod.Sim(cosrod.load(path, overrides={"analysis.t_end": 0.01}))
+    sim.advance(0.005)
+    with pytest.raises(cosrod.RunError) as ei:
+        sim.advance(0.001)
+    assert "after the current time" in str(ei.value)
+    assert sim.advance(0.01).t == pytest.approx(0.01, abs=1e-12)  # still usable
