@@ -68,23 +68,36 @@ PREFIX ?= /usr/local
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-# libFuzzer run of the scenario loader (needs clang; not part of the normal
-# build): the CMake target fuzz_scenario of a clang build with COSROD_FUZZ=ON.
-# Seeds: the invalid corpus and the examples; new inputs go to
-# $(BUILD_FUZZ)/corpus, crashes to $(BUILD_FUZZ)/crash-*.
+# libFuzzer runs (need clang; not part of the normal build): the CMake
+# targets of a clang build with COSROD_FUZZ=ON.  FUZZ_TARGET: fuzz_scenario
+# (the loader; seeds: the invalid corpus, the examples), fuzz_run (load ->
+# check -> a few steps; seeds: the examples), fuzz_builder (the C builder
+# API; seeds: tests/fuzz/regress_builder).  New inputs go to
+# $(BUILD_FUZZ)/corpus-TARGET, crashes to $(BUILD_FUZZ)/crash-*.  To continue
+# a campaign run `make fuzz` again (the corpus folders are kept); a finding
+# is fixed, then its input committed to the target's regression folder
+# (tests/scenario/fuzz_regress, tests/fuzz/regress_run, regress_builder),
+# which `make test` replays.  Record: bench/results/fuzzing.md.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGET  ?= fuzz_scenario
 BUILD_FUZZ   ?= build-fuzz
 FUZZ_CC      ?= clang
+FUZZ_SEEDS_fuzz_scenario = ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
+FUZZ_SEEDS_fuzz_run      = ../tests/fuzz/regress_run ../examples
+FUZZ_SEEDS_fuzz_builder  = ../tests/fuzz/regress_builder
+FUZZ_DICT_fuzz_scenario  = -dict=../tests/scenario/fuzz_scenario.dict
+FUZZ_DICT_fuzz_run       = -dict=../tests/scenario/fuzz_scenario.dict
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=Debug -DCOSROD_FUZZ=ON \
-	  -DCOSROD_WERROR=ON -DCOSROD_BUILD_TESTS=OFF -DCOSROD_BUILD_BENCH=OFF $(CMAKE_ARGS)
-	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario
+	  -DCOSROD_WERROR=OFF -DCOSROD_BUILD_TESTS=OFF -DCOSROD_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_run fuzz_builder
 
 fuzz: fuzz-build
-	mkdir -p $(BUILD_FUZZ)/corpus
-	cd $(BUILD_FUZZ) && ./fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 \
-	  -rss_limit_mb=2048 -dict=../tests/scenario/fuzz_scenario.dict -artifact_prefix=./ corpus ../tests/scenario/invalid ../tests/scenario/fuzz_regress ../examples
+	mkdir -p $(BUILD_FUZZ)/corpus-$(FUZZ_TARGET)
+	cd $(BUILD_FUZZ) && ./$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=60 \
+	  -rss_limit_mb=2048 $(FUZZ_DICT_$(FUZZ_TARGET)) -artifact_prefix=./ -print_final_stats=1 \
+	  corpus-$(FUZZ_TARGET) $(FUZZ_SEEDS_$(FUZZ_TARGET))
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -53,24 +53,31 @@ class PlausibilityWarning(UserWarning):
 
 
 class ScenarioError(CosrodError, ValueError):
-    """Invalid scenario: the one-line message `FILE:LINE: key.path: problem` of
-    the CLI (or `--set key.path: problem` for an override), split into .file,
-    .line, .key and .problem (an override: .file None, .line 0)."""
+    """Invalid scenario: the message of the CLI, one line `FILE:LINE: key.path:
+    problem` (or `--set key.path: problem` for an override) per problem found
+    (every independent problem of a file, up to 20).  .file, .line, .key and
+    .problem describe the first (an override: .file None, .line 0); .errors
+    lists (file, line, key, problem) for every line."""
 
     _FORMAT = re.compile(r"^(.*?):(\d+): (\S+): (.*)$", re.S)
     _SET_FORMAT = re.compile(r"^--set (\S+): (.*)$", re.S)
 
+    @classmethod
+    def _split(cls, line):
+        s = cls._SET_FORMAT.match(line)
+        if s:
+            return None, 0, s.group(1), s.group(2)
+        m = cls._FORMAT.match(line)
+        if m:
+            return m.group(1), int(m.group(2)), m.group(3), m.group(4)
+        return None, None, None, line
+
     def __init__(self, message):
         super().__init__(message)
         self.message = message
-        m = self._FORMAT.match(message)
-        s = self._SET_FORMAT.match(message)
-        if s:
-            self.file, self.line, self.key, self.problem = None, 0, s.group(1), s.group(2)
-        elif m:
-            self.file, self.line, self.key, self.problem = m.group(1), int(m.group(2)), m.group(3), m.group(4)
-        else:
-            self.file, self.line, self.key, self.problem = None, None, None, message
+        self.errors = [self._split(line) for line in message.split("\n")] if message else []
+        first = self.errors[0] if self.errors else (None, None, None, message)
+        self.file, self.line, self.key, self.problem = first
 
 
 class RunError(CosrodError):
@@ -111,6 +118,30 @@ def _json_default(v):
     raise TypeError(f"cannot express {type(v).__name__} as a scenario value")
 
 
+def _non_finite(v, path=""):
+    """Key path of the first NaN / infinity in a scenario dict, or None (JSON
+    has no such numbers, and the loader must name the key, not the encoder)."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            p = _non_finite(x, f"{path}.{k}" if path else str(k))
+            if p:
+                return p
+    elif isinstance(v, (list, tuple, np.ndarray)):
+        for i, x in enumerate(v):
+            p = _non_finite(x, f"{path}.{i}" if path else str(i))
+            if p:
+                return p
+    elif isinstance(v, (float, np.floating)) and not np.isfinite(v):
+        return path or "(root)"
+    return None
+
+
+def _non_finite_value(v, path):
+    for k in path.split("."):
+        v = v[int(k)] if isinstance(v, (list, tuple, np.ndarray)) else v[k]
+    return repr(float(v))
+
+
 class Scenario:
     """A validated scenario: cosrod.load(path), or Scenario(dict) with the
     YAML schema as Python dicts and lists ({"cosrod": 1, "rods": [...], ...}),
@@ -122,6 +153,9 @@ class Scenario:
         if isinstance(source, _cosrod.Scenario):
             self._h = source
         elif isinstance(source, dict):
+            bad = _non_finite(source)
+            if bad:
+                raise ScenarioError(f"{name}:0: {bad}: expected a finite number, got {_non_finite_value(source, bad)}")
             self._h = _cosrod.parse(json.dumps(source, indent=1, allow_nan=False, default=_json_default), name)
         else:
             raise TypeError("cosrod.Scenario takes a dict (or use cosrod.load(path))")
@@ -452,6 +486,7 @@ class Sim:
             def cb(t):
                 return observer(Frame(self, t))
         out = None if output is None else os.fspath(output)
+        self._ran = True
         raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
                           self.scenario.info.get("file") if out is not None else None)
         res = Result(raw, self._names, self._grids)
@@ -485,6 +520,13 @@ class Sim:
         run).  Returns a Frame at t."""
         st, name, msg = self._h.advance(float(t), _catch_sigint())
         if st != 0:
+            if not msg:  # the library refused without a message: say why
+                if getattr(self, "_ran", False):
+                    msg = "this Sim was run with run(); run() and advance() do not combine (create a new Sim)"
+                elif self.scenario.info["analysis"] != "dynamic":
+                    msg = f"advance needs a dynamic analysis (this one is {self.scenario.info['analysis']})"
+                elif not float(t) > self._h.t():
+                    msg = f"t must be after the current time {self._h.t():g}"
             raise RunError(f"advance to t = {t:g} failed ({name}): {msg}")
         return Frame(self, self._h.t())
 

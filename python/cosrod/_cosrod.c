@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cosrod/record.h"
 #include "cosrod/scenario.h"
@@ -64,7 +65,7 @@ typedef struct run_ctx {
   PyObject *observer; /* callable(t) or NULL */
   int py_failed;      /* the observer raised: the exception is saved below */
   PyObject *exc_type, *exc_value, *exc_tb;
-  int progress;
+  int progress, tty; /* tty: stderr is a terminal (redrawn line) or not (plain lines) */
   double wall0, last_draw, t_end;
   int drawn;
 } run_ctx;
@@ -116,8 +117,15 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
 
 static void draw_progress(run_ctx *c, double t, int force) {
   double now = wall_now();
-  if (!c->progress || (!force && now - c->last_draw < 0.2)) return;
+  /* a terminal: one line redrawn every 0.2 s; a file or pipe: no escapes,
+   * a plain line every 5 s */
+  if (!c->progress || (!force && now - c->last_draw < (c->tty ? 0.2 : 5.0))) return;
   c->last_draw = now;
+  if (!c->tty) {
+    fprintf(stderr, "cosrod: t = %.4g / %g  (%.1f s)\n", t, c->t_end, now - c->wall0);
+    fflush(stderr);
+    return;
+  }
   fprintf(stderr, "\rcosrod: t = %.4g / %g  (%.1f s)\033[K", t, c->t_end, now - c->wall0);
   fflush(stderr);
   c->drawn = 1;
@@ -261,7 +269,9 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   c.record = record;
   c.observer = observer == Py_None ? NULL : observer;
   c.progress = progress;
+  c.tty = isatty(fileno(stderr));
   c.wall0 = c.last_draw = wall_now();
+  if (!isatty(fileno(stderr))) c.last_draw -= 5.0; /* a plain line at once */
   const cosrod_scenario *sc = cosrod_sim_scenario(self->sim);
   c.t_end = sc->analysis.t_end;
   size_t nrods = cosrod_sim_nrods(self->sim);

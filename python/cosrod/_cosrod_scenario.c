@@ -133,7 +133,7 @@ PyObject *cosrod_py_load(PyObject *m, PyObject *args) {
       return NULL;
     }
   }
-  char err[1024] = "";
+  char err[4096] = "";
   cosrod_scenario *sc = NULL;
   cosrod_status st;
   Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_load(path, sets, (size_t)n, &sc, err, sizeof err);
@@ -148,7 +148,7 @@ PyObject *cosrod_py_parse(PyObject *m, PyObject *args) {
   const char *text, *name;
   Py_ssize_t len;
   if (!PyArg_ParseTuple(args, "s#s", &text, &len, &name)) return NULL;
-  char err[1024] = "";
+  char err[4096] = "";
   cosrod_scenario *sc = NULL;
   cosrod_status st;
   Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &sc, err, sizeof err);

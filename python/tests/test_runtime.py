@@ -171,3 +171,35 @@ def test_ctrl_c_stops_an_advance_and_the_sim_goes_on(source_dir):
     assert np.all(np.isfinite(x))
     sim.advance(t_stop + 0.01)  # continues from there
     assert sim.t == t_stop + 0.01
+
+
+def test_progress_writes_no_escapes_when_stderr_is_not_a_terminal(source_dir):
+    # stderr a pipe: plain "cosrod: t = ..." lines, no carriage returns or
+    # terminal escapes (a terminal gets the one redrawn line)
+    import subprocess
+    import sys
+    code = (
+        "import cosrod, sys\n"
+        "sc = cosrod.load(sys.argv[1], overrides={'analysis.t_end': 0.5})\n"
+        "cosrod.Sim(sc).run(progress=True, record=False)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code, example(source_dir, "rubber-pendulum")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "cosrod: t = " in p.stderr
+    assert "\x1b" not in p.stderr and "\r" not in p.stderr
+
+
+def test_advance_refusals_give_a_reason(source_dir):
+    path = example(source_dir, "rubber-pendulum")
+    sim = cosrod.Sim(cosrod.load(path, overrides={"analysis.t_end": 0.01}))
+    sim.run()
+    with pytest.raises(cosrod.RunError) as ei:
+        sim.advance(0.02)
+    assert "run() and advance() do not combine" in str(ei.value)
+    sim = cosrod.Sim(cosrod.load(path, overrides={"analysis.t_end": 0.01}))
+    sim.advance(0.005)
+    with pytest.raises(cosrod.RunError) as ei:
+        sim.advance(0.001)
+    assert "after the current time" in str(ei.value)
+    assert sim.advance(0.01).t == pytest.approx(0.01, abs=1e-12)  # still usable

@@ -68,7 +68,7 @@ int cli_prepare(const char *cmd, const char *file, const char *const *sets, size
   } else {
     limit = cli_memory_available();
   }
-  char err[1024];
+  char err[4096]; /* up to SC_MAX_ERRORS lines */
   cosrod_status st = cosrod_scenario_load(file, sets, nsets, scp, err, sizeof err);
   if (st != COSROD_OK) {
     fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));

@@ -15,6 +15,9 @@
  * rank-1 update runs down each column k = j+1..ju.  The reciprocal pivots are
  * kept for the solves (rdiag) when they can be formed safely. */
 #include <complex.h>
+#ifndef CMPLX /* C11 7.3.9.3; clang with glibc lacks it */
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#endif
 #include <float.h>
 #include <math.h>
 #include <string.h>

@@ -11,9 +11,13 @@
  *     V_K = diag(tE EI1, tE EI2, tS GJ), tE = ((1-2nu) tB + 2(1+nu) tS)/3;
  *   [LLA] coefficients c give V = 2c (`convention: lla`);
  *   3-1-3 Euler angles -> quaternion q = qz(phi) qx(theta) qz(psi) ([L] §6).
- * The first problem found ends validation with one message
- * "FILE:LINE: key.path: problem"; the validator unwinds with longjmp to a
- * single exit point that frees everything (the tree, the partial scenario).
+ * Every problem is one line "FILE:LINE: key.path: problem".  Problems in
+ * independent parts (list entries, top-level sections, unknown keys) are
+ * all reported, up to SC_MAX_ERRORS lines; a part that depends on a part
+ * with a problem is not checked (the rule is in validate()).  Inside one
+ * part the first problem ends it: the validator unwinds with longjmp to the
+ * part's recovery point (SC_TRY) or to a single exit point that frees
+ * everything (the tree, the partial scenario).
  * Unknown keys are errors with the nearest valid key suggested (optimal
  * string alignment distance). */
 #include "scenario_contact.h"
@@ -63,19 +67,31 @@ static void validate(ctx *c, ynode *root) {
   if (sc->version != COSROD_SC_SCHEMA_VERSION)
     sc_fail(c, v, "cosrod", "unsupported schema version %d (this cosrod reads version %d)", sc->version,
          COSROD_SC_SCHEMA_VERSION);
-  sc->title = sc_xstrdup(c, (v = sc_get(root, "title")) ? sc_to_str(c, v, "title") : "");
-  sc_sanitize(sc->title);
-  sc_vec(c, root, "gravity", sc->gravity, 3, R_ANY);
-  sc_read_materials(c, root);
-  sc_read_analysis(c, root);
-  sc_read_bodies(c, root);
-  sc_read_contact(c, root); /* obstacles:, contact:, bodies.N.shape (scenario_contact.c) */
-  sc_read_rods(c, root);
-  sc_check_static_path(c, root); /* path: keyframes sets t_end from the rods' keyframes */
-  sc_read_joints(c, root);
-  sc_check_static_support(c, root); /* static: every part held against rigid-body motion */
-  sc_read_solver(c, root);
-  sc_read_output(c, root);
+  /* Independent parts are all checked and every problem reported (up to
+   * SC_MAX_ERRORS); a part is read only when every part it reads from was
+   * accepted: rods need materials, analysis (preload) and bodies (attached
+   * ends); contact and joints need bodies; output needs analysis; the static
+   * path and support checks and "nothing to simulate" need everything. */
+  SC_TRY(c, sc->title = sc_xstrdup(c, (v = sc_get(root, "title")) ? sc_to_str(c, v, "title") : "");
+         sc_sanitize(sc->title));
+  SC_TRY(c, sc_vec(c, root, "gravity", sc->gravity, 3, R_ANY));
+  volatile int e0 = c->nerr; /* volatile: read after SC_TRY (setjmp) */
+  SC_TRY(c, sc_read_materials(c, root)); /* and each entry in its own SC_TRY */
+  volatile int materials_ok = c->nerr == e0;
+  e0 = c->nerr;
+  SC_TRY(c, sc_read_analysis(c, root));
+  volatile int analysis_ok = c->nerr == e0;
+  e0 = c->nerr;
+  SC_TRY(c, sc_read_bodies(c, root));
+  volatile int bodies_ok = c->nerr == e0;
+  if (bodies_ok) SC_TRY(c, sc_read_contact(c, root)); /* obstacles:, contact:, bodies.N.shape (scenario_contact.c) */
+  if (materials_ok && analysis_ok && bodies_ok) SC_TRY(c, sc_read_rods(c, root));
+  if (c->nerr == 0) sc_check_static_path(c, root); /* path: keyframes sets t_end from the rods' keyframes */
+  if (bodies_ok) SC_TRY(c, sc_read_joints(c, root));
+  if (c->nerr == 0) sc_check_static_support(c, root); /* static: every part held against rigid-body motion */
+  SC_TRY(c, sc_read_solver(c, root));
+  if (analysis_ok) SC_TRY(c, sc_read_output(c, root));
+  if (c->nerr) longjmp(c->jb, 1); /* status COSROD_ERR_PARSE, the messages in err */
   if (sc->nrods == 0 && sc->nbodies == 0) sc_fail(c, root, NULL, "nothing to simulate: no rods and no bodies");
   /* a rod end attached to a body is checked above; record key lines */
   sc->lines_ = sc_xcalloc(c, 1, sizeof *sc->lines_);

@@ -119,7 +119,7 @@ void sc_read_bodies(ctx *c, ynode *root) {
   for (size_t i = 0; i < bs->n; i++) {
     sc_push_idx(c, i);
     sc->nbodies++; /* counted first: a failure inside still frees its loads */
-    read_body(c, bs->item[i], i, &sc->bodies[i]);
+    SC_TRY(c, read_body(c, bs->item[i], i, &sc->bodies[i])); /* entries are independent */
     sc_pop(c);
   }
   sc_pop(c);
@@ -173,7 +173,7 @@ void sc_read_joints(ctx *c, ynode *root) {
   sc->joints = sc_xcalloc(c, js->n, sizeof *sc->joints);
   for (size_t i = 0; i < js->n; i++) {
     sc_push_idx(c, i);
-    read_joint(c, js->item[i], &sc->joints[i]);
+    SC_TRY(c, read_joint(c, js->item[i], &sc->joints[i])); /* entries are independent */
     sc->njoints++;
     sc_pop(c);
   }

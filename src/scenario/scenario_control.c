@@ -113,6 +113,26 @@ void sc_read_solver(ctx *c, ynode *root) {
   sc_pop(c);
 }
 
+/* Default output folder: out/<file stem> (the file name without its folder
+ * and a .yaml / .yml extension), so scenarios run from one folder do not
+ * overwrite each other's results; plain "out" for a name that is not a file
+ * name ("<input>", empty, starting with '.' or containing control bytes). */
+static void default_dir(const char *file, char *out, size_t len) {
+  const char *base = file ? strrchr(file, '/') : NULL;
+  base = base ? base + 1 : file ? file : "";
+  size_t n = strlen(base);
+  if (n > 5 && !strcmp(base + n - 5, ".yaml"))
+    n -= 5;
+  else if (n > 4 && !strcmp(base + n - 4, ".yml"))
+    n -= 4;
+  int ok = n > 0 && n < 200 && base[0] != '.' && base[0] != '<';
+  for (size_t i = 0; ok && i < n; i++) ok = (unsigned char)base[i] >= 0x20 && base[i] != 0x7f;
+  if (ok)
+    snprintf(out, len, "out/%.*s", (int)n, base);
+  else
+    snprintf(out, len, "out");
+}
+
 void sc_read_output(ctx *c, ynode *root) {
   static const char *const field_names[] = {"tip",    "centerline", "frames", "strains", "curvatures",
                                             "energy", "steps",      "reactions", NULL};
@@ -123,7 +143,9 @@ void sc_read_output(ctx *c, ynode *root) {
   o->plots = sc_key_default_bool("output.plots");
   o->fields = COSROD_SC_FIELDS_DEFAULT;
   ynode *m = sc_get(root, "output");
-  const char *dir = sc_key_default_str("output.dir");
+  char def[PATH_MAX_LEN];
+  default_dir(c->file, def, sizeof def);
+  const char *dir = def;
   if (m) {
     sc_push(c, "output");
     sc_expect_map(c, m, NULL, "dir, every, vtk, plots");

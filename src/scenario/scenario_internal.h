@@ -31,8 +31,13 @@ struct cosrod_sc_lines {
   int *line;
 };
 
+/* At most this many problems are reported for one file. */
+#define SC_MAX_ERRORS 20
+
 typedef struct ctx {
-  jmp_buf jb;
+  jmp_buf jb;   /* the exit point (fatal problems, the error limit) */
+  jmp_buf *rec; /* innermost recovery point (SC_TRY) or NULL */
+  int nerr;     /* problems recorded in err (one line each) */
   const char *file;
   char *err;
   size_t errlen;
@@ -90,6 +95,26 @@ __attribute__((format(printf, 4, 5)))
 #endif
 _Noreturn void sc_fail(ctx *c, const ynode *n, const char *key, const char *fmt, ...);
 _Noreturn void sc_nomem(ctx *c);
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void sc_note(ctx *c, const ynode *n, const char *key, const char *fmt, ...);
+void sc_recover(ctx *c, jmp_buf *prev, int depth);
+/* Run stmt (a statement that does not change the caller's locals); a
+ * problem reported inside it is recorded and the caller goes on after it
+ * with the key path restored: for parts of a file that are independent of
+ * each other (list entries, top-level sections).  sc_nomem and the error
+ * limit still unwind to the exit point. */
+#define SC_TRY(c, stmt)                      \
+  do {                                       \
+    jmp_buf sc_jb_, *sc_prev_ = (c)->rec;    \
+    int sc_depth_ = (c)->depth;              \
+    (c)->rec = &sc_jb_;                      \
+    if (!setjmp(sc_jb_)) {                   \
+      stmt;                                  \
+    }                                        \
+    sc_recover((c), sc_prev_, sc_depth_);    \
+  } while (0)
 void *sc_xcalloc(ctx *c, size_t n, size_t size);
 char *sc_xstrdup(ctx *c, const char *s);
 const char *sc_nearest(const char *s, const char *const *cand, size_t ncand);

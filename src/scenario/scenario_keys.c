@@ -295,7 +295,7 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("solver.baumgarte", "omega", "number", "1/s", "100", "> 0", "50", "Baumgarte frequency"),
     K("solver.baumgarte", "r", "number", "1/s", "100", ">= 0", "50", "Baumgarte damping rate"),
     /* ---- output ---- */
-    K("output", "dir", "string", "", "out", "non-empty", "results/cable", "output directory"),
+    K("output", "dir", "string", "", "out/<file stem>", "non-empty", "results/cable", "output directory"),
     K("output", "every", "number", "s", "t_end/100 (static: 1/increments)", "> 0", "0.01", "output interval"),
     K("output", "vtk", "bool", "", "true", "", "false", "write vtk/ for ParaView"),
     K("output", "plots", "bool", "", "true", "", "false", "write plots/*.png"),

@@ -39,8 +39,10 @@ void sc_read_materials(ctx *c, ynode *root) {
   for (size_t i = 0; i < ms->n; i++) {
     ynode *k = ms->ent[i].key;
     sc_push(c, k->str);
-    sc_to_name(c, k, NULL, sc->materials[i].name);
-    sc_read_material(c, ms->ent[i].val, &sc->materials[i]);
+    SC_TRY(c, { /* entries are independent */
+      sc_to_name(c, k, NULL, sc->materials[i].name);
+      sc_read_material(c, ms->ent[i].val, &sc->materials[i]);
+    });
     sc->nmaterials++;
     sc_pop(c);
   }

@@ -259,7 +259,7 @@ void sc_read_rods(ctx *c, ynode *root) {
   for (size_t i = 0; i < rs->n; i++) {
     sc_push_idx(c, i);
     sc->nrods++;
-    read_rod(c, rs->item[i], i, &sc->rods[i]);
+    SC_TRY(c, read_rod(c, rs->item[i], i, &sc->rods[i])); /* entries are independent */
     sc_pop(c);
   }
   sc_pop(c);

@@ -41,24 +41,62 @@ int sc_line_of(const ynode *n) {
   return n->kind == YN_SCALAR ? n->line : n->key_line;
 }
 
-/* Report a problem about `key` (NULL: the current path) at node n and unwind. */
+/* Format "FILE:LINE: key.path: problem" for `key` (NULL: the current path) at
+ * node n and append it as one more line of c->err. */
+static void record(ctx *c, const ynode *n, const char *key, const char *fmt, va_list ap) {
+  char problem[400], path[PATH_MAX_LEN + 80], line[PATH_MAX_LEN + 1024];
+  vsnprintf(problem, sizeof problem, fmt, ap);
+  if (key)
+    snprintf(path, sizeof path, "%s%s%.60s", c->path, c->path[0] ? "." : "", key);
+  else
+    snprintf(path, sizeof path, "%s", c->path[0] ? c->path : "(root)");
+  write_error(line, sizeof line, c->file, sc_line_of(n), path, problem);
+  c->status = COSROD_ERR_PARSE;
+  c->nerr++;
+  if (!c->err || c->errlen == 0) return;
+  size_t used = strlen(c->err), len = strlen(line);
+  if (used == 0) /* the first problem, cut to the buffer if it must be */
+    snprintf(c->err, c->errlen, "%s", line);
+  else if (used + 1 + len < c->errlen) /* later ones only whole */
+    snprintf(c->err + used, c->errlen - used, "\n%s", line);
+}
+
+/* Unwind to the innermost recovery point (SC_TRY), or to the exit point when
+ * there is none or SC_MAX_ERRORS problems are recorded. */
+static _Noreturn void unwind(ctx *c) {
+  if (c->rec && c->nerr < SC_MAX_ERRORS) longjmp(*c->rec, 1);
+  longjmp(c->jb, 1);
+}
+
+/* Report a problem and unwind (see unwind). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
 _Noreturn void
 sc_fail(ctx *c, const ynode *n, const char *key, const char *fmt, ...) {
-  char problem[400], path[PATH_MAX_LEN + 80];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(problem, sizeof problem, fmt, ap);
+  record(c, n, key, fmt, ap);
   va_end(ap);
-  if (key)
-    snprintf(path, sizeof path, "%s%s%.60s", c->path, c->path[0] ? "." : "", key);
-  else
-    snprintf(path, sizeof path, "%s", c->path[0] ? c->path : "(root)");
-  write_error(c->err, c->errlen, c->file, sc_line_of(n), path, problem);
-  c->status = COSROD_ERR_PARSE;
-  longjmp(c->jb, 1);
+  unwind(c);
+}
+
+/* Report a problem and go on (unwinds only at the error limit). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void sc_note(ctx *c, const ynode *n, const char *key, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  record(c, n, key, fmt, ap);
+  va_end(ap);
+  if (c->nerr >= SC_MAX_ERRORS) longjmp(c->jb, 1);
+}
+
+void sc_recover(ctx *c, jmp_buf *prev, int depth) {
+  c->rec = prev;
+  if (c->depth > depth) c->path[c->plen[depth]] = '\0';
+  c->depth = depth;
 }
 
 _Noreturn void sc_nomem(ctx *c) {
@@ -141,18 +179,23 @@ void sc_expect_map(ctx *c, const ynode *n, const char *key, const char *what) {
                              : "a scalar");
 }
 
-/* Every key of map must be one of `allowed` (NULL-terminated). */
+/* Every key of map must be one of `allowed` (NULL-terminated).  All unknown
+ * keys of the map are reported, then the map's part ends: a misspelled key
+ * makes the map's other problems (e.g. the correct key "missing") follow
+ * from it, so they are not reported. */
 void sc_check_keys(ctx *c, ynode *map, const char *const *allowed) {
+  int nerr = c->nerr;
   for (size_t i = 0; i < map->n; i++) {
     ynode *k = map->ent[i].key;
     if (strlen(k->str) != k->len || !in_list(k->str, allowed)) {
       const char *s = sc_nearest(k->str, allowed, count_list(allowed));
       if (s)
-        sc_fail(c, k, k->str, "unknown key (did you mean '%s'?)", s);
+        sc_note(c, k, k->str, "unknown key (did you mean '%s'?)", s);
       else
-        sc_fail(c, k, k->str, "unknown key");
+        sc_note(c, k, k->str, "unknown key");
     }
   }
+  if (c->nerr > nerr) unwind(c);
 }
 
 /* After a typed mapping was read: a known key that the type does not use. */

@@ -4,7 +4,8 @@
  * Input: YAML text.  Leading lines "#set key.path=value" (YAML comments, so
  * the text stays valid) are also passed as --set overrides, so the fuzzer
  * explores the override code too.  Invariants checked on every input:
- * an error is one non-empty line starting with the file name; an accepted
+ * an error is one line per problem, each starting with the file name (or
+ * "--set " for an override), at most 20 lines; an accepted
  * scenario satisfies what the validator promises (finite, in-range values,
  * strictly increasing grids, unit quaternions).  A broken invariant traps.
  *
@@ -77,7 +78,7 @@ static int run_one(const uint8_t *data, size_t size) {
     nsets++;
     pos = end < size ? end + 1 : end;
   }
-  char err[512];
+  char err[4096];
   cosrod_scenario *sc = NULL;
   cosrod_status st = cosrod_scenario_parse((const char *)data, size, "fuzz.yaml", (const char *const *)sets,
                                            nsets, &sc, err, sizeof err);
@@ -90,7 +91,17 @@ static int run_one(const uint8_t *data, size_t size) {
   }
   require(sc == NULL);
   require(st == COSROD_ERR_PARSE || st == COSROD_ERR_NOMEM);
-  require(strncmp(err, "fuzz.yaml:", 10) == 0 && strchr(err, '\n') == NULL);
+  /* one line per problem (at most 20), each "fuzz.yaml:LINE: key: problem"
+   * or "--set key: problem" for an override */
+  int lines = 0;
+  for (const char *l = err;; lines++) {
+    require(strncmp(l, "fuzz.yaml:", 10) == 0 || strncmp(l, "--set ", 6) == 0);
+    const char *nl = strchr(l, '\n');
+    if (!nl) break;
+    require(nl[1] != '\0');
+    l = nl + 1;
+  }
+  require(lines < 20);
   return 0;
 }
 

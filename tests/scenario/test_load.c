@@ -361,7 +361,8 @@ TEST(defaults_and_shapes) {
   CHECK_REL("rectangle I1 = w h^3/12 (about d1)", a->section.I1, 0.02 * 1e-6 / 12, 1e-14);
   CHECK_REL("rectangle I2 = h w^3/12", a->section.I2, 0.01 * 8e-6 / 12, 1e-14);
   CHECK_REL("rectangle J = I1 + I2", a->section.J, a->section.I1 + a->section.I2, 1e-15);
-  CHECK("default output", !strcmp(sc->output.dir, "out") && sc->output.vtk == 1 && sc->output.plots == 1);
+  CHECK("default output: out/<file stem>", !strcmp(sc->output.dir, "out/mem") && sc->output.vtk == 1 &&
+                                                sc->output.plots == 1);
   CHECK_REL("default output every = t_end/100", sc->output.every, 0.02, 1e-15);
   CHECK("grid: N = 4, non-uniform", b->segments == 4 && b->grid_given == 1);
   CHECK_REL("grid length", b->length, 1.0, 1e-15);
@@ -374,8 +375,42 @@ TEST(defaults_and_shapes) {
   cosrod_scenario_free(sc);
 }
 
-TEST(hostile_input) {
+/* An error report: 1..20 lines, each starting with prefix (one problem each). */
+static int report_ok(const char *err, const char *prefix) {
+  int lines = 0;
+  for (const char *l = err; l; lines++) {
+    if (strncmp(l, prefix, strlen(prefix)) != 0) return 0;
+    l = strchr(l, '\n');
+    if (l) l++;
+  }
+  return lines >= 1 && lines <= 20;
+}
+
+TEST(default_output_dir) {
+  /* no output.dir: out/<file stem>; names that are no file name: out */
+  static const char *const cases[][2] = {{"cases/my-case.yaml", "out/my-case"}, {"a.b.yml", "out/a.b"},
+                                         {"/abs/path/run1", "out/run1"},        {"<input>", "out"},
+                                         {".yaml", "out"},                      {"x.yaml", "out/x"}};
+  const char *text = "cosrod: 1\nrods:\n  - {length: 1, material: {E: 1.0e9, poisson: 0.3, density: 1000}, section: "
+                     "{shape: circle, radius: 0.01}}\nanalysis: {t_end: 1}\n";
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char err[512];
+    cosrod_scenario *sc = NULL;
+    cosrod_status st = cosrod_scenario_parse(text, strlen(text), cases[i][0], NULL, 0, &sc, err, sizeof err);
+    CHECK(cases[i][1], st == COSROD_OK && !strcmp(sc->output.dir, cases[i][1]));
+    cosrod_scenario_free(sc);
+  }
+  const char *given = "cosrod: 1\nrods:\n  - {length: 1, material: {E: 1.0e9, poisson: 0.3, density: 1000}, section: "
+                      "{shape: circle, radius: 0.01}}\nanalysis: {t_end: 1}\noutput: {dir: res}\n";
   char err[512];
+  cosrod_scenario *sc = NULL;
+  cosrod_status st = cosrod_scenario_parse(given, strlen(given), "x.yaml", NULL, 0, &sc, err, sizeof err);
+  CHECK("a given dir is kept", st == COSROD_OK && !strcmp(sc->output.dir, "res"));
+  cosrod_scenario_free(sc);
+}
+
+TEST(hostile_input) {
+  char err[4096];
   cosrod_scenario *sc = NULL;
   /* deeply nested flow sequences */
   size_t depth = 100000;
@@ -402,13 +437,13 @@ TEST(hostile_input) {
     for (size_t i = 0; i < len; i++) buf[i] = (char)(th_rng_u64(&rng) & 0xff);
     st = cosrod_scenario_parse(buf, len, "junk", NULL, 0, &sc, err, sizeof err);
     errors += st == COSROD_ERR_PARSE;
-    oneline += strchr(err, '\n') == NULL && strncmp(err, "junk:", 5) == 0;
+    oneline += report_ok(err, "junk:");
     cosrod_scenario_free(sc);
   }
   CHECK_NEAR("300 random byte strings rejected", errors, 300, 0);
-  CHECK_NEAR("... each with one 'junk:LINE: key: problem' line", oneline, 300, 0);
+  CHECK_NEAR("... each with 'junk:LINE: key: problem' lines", oneline, 300, 0);
 
-  /* byte mutations of a valid example: OK or a one-line error, no crash/leak */
+  /* byte mutations of a valid example: OK or 'mut:LINE: ...' lines, no crash/leak */
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", examples_dir(), "two-body-joint.yaml");
   FILE *f = fopen(path, "rb");
@@ -431,7 +466,7 @@ TEST(hostile_input) {
     free(m);
     if (st == COSROD_OK)
       ok++;
-    else if (st != COSROD_ERR_PARSE || strchr(err, '\n') || strncmp(err, "mut:", 4))
+    else if (st != COSROD_ERR_PARSE || !report_ok(err, "mut:"))
       bad++;
     cosrod_scenario_free(sc);
   }
@@ -440,7 +475,7 @@ TEST(hostile_input) {
   cosrod_scenario_free(NULL); /* no-op */
 }
 
-static const th_case cases[] = {
+static const th_case cases[] = {TH_CASE(default_output_dir), 
     TH_CASE(examples_all_load),  TH_CASE(rubber_pendulum_values), TH_CASE(damping_resolution),
     TH_CASE(bodies_orientation), TH_CASE(prescribed_keyframes),   TH_CASE(set_overrides),
     TH_CASE(key_lines),          TH_CASE(defaults_and_shapes),    TH_CASE(hostile_input)};
