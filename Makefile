@@ -90,7 +90,7 @@ FUZZ_DICT_fuzz_run       = -dict=../tests/scenario/fuzz_scenario.dict
 fuzz-build:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "make fuzz needs clang (apt-get install clang)"; exit 1; }
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=Debug -DCOSROD_FUZZ=ON \
-	  -DCOSROD_WERROR=OFF -DCOSROD_BUILD_TESTS=OFF -DCOSROD_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	  -DCOSROD_WERROR=ON -DCOSROD_BUILD_TESTS=OFF -DCOSROD_BUILD_BENCH=OFF $(CMAKE_ARGS)
 	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_run fuzz_builder
 
 fuzz: fuzz-build
