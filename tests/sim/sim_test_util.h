@@ -164,4 +164,30 @@ static inline int sim_test_on_bal(void *user, const cosrod_sim *sim, double t) {
   return 0;
 }
 
+/* A scenario given as YAML text (file name `name` in messages, `sets`
+ * overrides), its simulation and the status of a run to the end; a failure
+ * is noted with the loader's or the run's message.  Free with
+ * sim_text_run_free. */
+typedef struct sim_text_run {
+  cosrod_scenario *sc;
+  cosrod_sim *sim;
+  cosrod_status st;
+} sim_text_run;
+
+static inline sim_text_run sim_text_run_start(const char *text, const char *name, const char *const *sets,
+                                              size_t nsets) {
+  sim_text_run R = {0};
+  char err[600] = "";
+  R.st = cosrod_scenario_parse(text, strlen(text), name, sets, nsets, &R.sc, err, sizeof err);
+  if (R.st == COSROD_OK) R.sim = cosrod_sim_create(R.sc, &R.st, err, sizeof err);
+  if (R.st == COSROD_OK) R.st = cosrod_sim_run(R.sim, NULL);
+  if (R.st != COSROD_OK) NOTE("run: %s %s", cosrod_strerror(R.st), err[0] ? err : cosrod_sim_message(R.sim));
+  return R;
+}
+
+static inline void sim_text_run_free(sim_text_run *R) {
+  cosrod_sim_free(R->sim);
+  cosrod_scenario_free(R->sc);
+}
+
 #endif

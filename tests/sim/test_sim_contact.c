@@ -29,29 +29,13 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "harness.h"
+#include "sim_test_util.h"
 
 static const double PI = 3.14159265358979323846;
 
-typedef struct run {
-  cosrod_scenario *sc;
-  cosrod_sim *sim;
-  cosrod_status st;
-} run;
-
-static run run_text(const char *text, const char *const *sets, size_t nsets) {
-  run R = {0};
-  char err[600] = "";
-  R.st = cosrod_scenario_parse(text, strlen(text), "contact.yaml", sets, nsets, &R.sc, err, sizeof err);
-  if (R.st == COSROD_OK) R.sim = cosrod_sim_create(R.sc, &R.st, err, sizeof err);
-  if (R.st == COSROD_OK) R.st = cosrod_sim_run(R.sim, NULL);
-  if (R.st != COSROD_OK) NOTE("run: %s %s", cosrod_strerror(R.st), err[0] ? err : cosrod_sim_message(R.sim));
-  return R;
-}
-
-static void run_free(run *R) {
-  cosrod_sim_free(R->sim);
-  cosrod_scenario_free(R->sc);
-}
+typedef sim_text_run run;
+#define run_text(text, sets, nsets) sim_text_run_start((text), "contact.yaml", (sets), (nsets))
+#define run_free sim_text_run_free
 
 /* Rubber rod, L = 1, r = 1 cm, N = 20, lying along x at height z0. */
 static const char *GROUND =

@@ -22,29 +22,13 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "harness.h"
+#include "sim_test_util.h"
 
 static const double PI = 3.14159265358979323846;
 
-typedef struct run {
-  cosrod_scenario *sc;
-  cosrod_sim *sim;
-  cosrod_status st;
-} run;
-
-static run run_text(const char *text) {
-  run R = {0};
-  char err[600] = "";
-  R.st = cosrod_scenario_parse(text, strlen(text), "contact.yaml", NULL, 0, &R.sc, err, sizeof err);
-  if (R.st == COSROD_OK) R.sim = cosrod_sim_create(R.sc, &R.st, err, sizeof err);
-  if (R.st == COSROD_OK) R.st = cosrod_sim_run(R.sim, NULL);
-  if (R.st != COSROD_OK) NOTE("run: %s %s", cosrod_strerror(R.st), err[0] ? err : cosrod_sim_message(R.sim));
-  return R;
-}
-
-static void run_free(run *R) {
-  cosrod_sim_free(R->sim);
-  cosrod_scenario_free(R->sc);
-}
+typedef sim_text_run run;
+#define run_text(text) sim_text_run_start((text), "contact.yaml", NULL, 0)
+#define run_free sim_text_run_free
 
 /* The 8 corners and 12 outward (counter-clockwise) triangles of the box
  * [lo, hi]. */
