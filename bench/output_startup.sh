@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Cost of output and of process start-up (SPEC §8, §12).
+# Cost of output and of process start-up (manual: output reference, performance).
 # Usage: bench/output_startup.sh BUILD_DIR [REPS]      (called by bench/run.sh)
 # 1. Output: perf-steel, the pulsed steel cantilever and perf-rubber with the
-#    default fields (SPEC §8's files, named explicitly since the cantilever
+#    default fields (the output reference's default files, named explicitly since the cantilever
 #    example asks for fewer) and with `fields: [tip]` (vtk and plots off); the share
 #    output_wall_time / wall_time from summary.json (output_wall_time = wall
 #    time inside the recorder: derived quantities, formatting, writing), bytes

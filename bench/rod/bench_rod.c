@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Micro-benchmark of the rod right-hand sides ([LLA] Table 1, SPEC §10):
+/* Micro-benchmark of the rod right-hand sides ([LLA] Table 1, [manual: benchmarks]):
  * ns per call and per segment (median over repetitions of timed batches) for
  * N = 10, 100, 1000, 10000, each formulation (absolute, nullspace, dae
  * residual) and each curvature variant, plus the FD band Jacobian of the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// CSV tables of a cosrod output directory (SPEC §8): a header row, then one
+// CSV tables of a cosrod output directory ([manual: output reference]): a header row, then one
 // row per output time and item.  Numeric columns become Float64Arrays; a
 // column with text (contacts.csv `state`) stays an array of strings.
 

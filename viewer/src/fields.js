@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Scalar fields the rods can be coloured by, per vertex and output frame,
-// from the output files (SPEC §2, §8: Γ, F on segments, K on vertices, all
+// from the output files ([manual: output reference]: Γ, F on segments, K on vertices, all
 // material components): segment values are averaged onto vertices.
 
 export const FIELDS = {

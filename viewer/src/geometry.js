@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tube surfaces of the rods: a ring of section points around every vertex,
-// spanned by the section directors d1, d2 (SPEC §1: d^k = R(p) e_k with the
+// spanned by the section directors d1, d2 ([manual: theory]: d^k = R(p) e_k with the
 // Euler map of [LLA] eq. (1)).  Pure functions on typed arrays.
 
 // Columns d1, d2, d3 of R(p) for a unit quaternion p = (p0, p1, p2, p3).
