@@ -371,6 +371,10 @@ typedef struct cosrod_output_contact_summary {
   double dissipated;
 } cosrod_output_contact_summary;
 COSROD_API void cosrod_output_set_contact_summary(cosrod_output *out, const cosrod_output_contact_summary *s);
+/* One number as every CSV of the output module writes it ("%.15g" when it
+ * reads back exactly, else "%.17g"; nan, inf, -inf), C locale, into buf of
+ * at least 32 bytes; returns the length. */
+COSROD_API int cosrod_output_format_number(char *buf, double v);
 /* t, obstacle name, resultant force F [N] and moment M [N m] on it. */
 COSROD_API int cosrod_output_obstacle_row(const cosrod_output *out, char *buf, size_t cap, double t, const char *name,
                                           const double F[3], const double M[3]);

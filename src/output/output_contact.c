@@ -80,3 +80,5 @@ void cosrod_output_set_contact_summary(cosrod_output *out, const cosrod_output_c
   out->contact = *s;
   out->has_contact = 1;
 }
+
+int cosrod_output_format_number(char *buf, double v) { return out_fmt(buf, v); }

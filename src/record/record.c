@@ -67,13 +67,6 @@ static const char *analysis_name(const cosrod_scenario *sc) {
   }
 }
 
-/* A number of joints.csv as the output module writes them: %.15g when strtod
- * reads it back to the same double, else %.17g (always exact). */
-static void fmt_exact(char *buf, double v) {
-  snprintf(buf, 32, "%.15g", v);
-  if (isfinite(v) && strtod(buf, NULL) != v) snprintf(buf, 32, "%.17g", v);
-}
-
 /* joints.csv: header, scenario index of every joint (bushings are not joints) */
 static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, const char *dir) {
   const cosrod_scenario *sc = r->sc;
@@ -284,8 +277,8 @@ static cosrod_status frame_bodies(cosrod_recorder *r, const cosrod_sim *sim, dou
     for (size_t j = 0; j < cosrod_sim_njoints(sim); j++) {
       const double *w = r->jR + 6 * j;
       char num[8][32];
-      fmt_exact(num[0], t);
-      for (int c = 0; c < 6; c++) fmt_exact(num[c + 1], w[c]);
+      cosrod_output_format_number(num[0], t);
+      for (int c = 0; c < 6; c++) cosrod_output_format_number(num[c + 1], w[c]);
       fprintf(r->jf, "%s,%d,%s,%s,%s,%s,%s,%s\n", num[0], r->jidx[j], num[1], num[2], num[3], num[4], num[5],
               num[6]);
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cosrod/sim.h"
+#include "cosrod/output.h"
 #include "record_internal.h"
 
 static char *join(const char *dir, const char *pre, const char *name, const char *post) {
@@ -29,7 +30,14 @@ static cosrod_status write_rows(FILE *f, const cosrod_sim *sim) {
     for (size_t b = 0; b < nb; ++b) {
       double d[3], r[3];
       if (cosrod_sim_mode_body(sim, i, b, d, r) != COSROD_OK) return COSROD_ERR_INTERNAL;
-      fprintf(f, "%d,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", i + 1, b, d[0], d[1], d[2], r[0], r[1], r[2]);
+      const double v[6] = {d[0], d[1], d[2], r[0], r[1], r[2]};
+      fprintf(f, "%d,%zu", i + 1, b);
+      for (int c = 0; c < 6; ++c) { /* the output module's format: exact, C locale */
+        char num[32];
+        cosrod_output_format_number(num, v[c]);
+        fprintf(f, ",%s", num);
+      }
+      fputc('\n', f);
     }
   return ferror(f) ? COSROD_ERR_IO : COSROD_OK;
 }
