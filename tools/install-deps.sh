@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Install the Debian packages cosrod needs (libsuitesparse-dev: KLU), if any are missing.
 # python3-sphinx and python3-myst-parser build the manual (make docs, CTest docs.build).
+# python3-hypothesis: the property-based tests of the Python API (python/tests/test_properties.py).
 # libhdf5-dev: output.format: hdf5 (optional in CMake; loaded on first use), python3-h5py reads it.
 # As root: apt-get update && apt-get install ...; otherwise print the command.
 # `tools/install-deps.sh bench` adds what `make bench` needs on top: python3
