@@ -204,7 +204,9 @@ COSROD_API cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_
  * sees every step (its frame callback is not called) and its stop flag
  * interrupts (ERR_INTERRUPTED, state at the last accepted step).  Failures
  * as cosrod_sim_run.  No allocation.  ERR_INVALID: t_next not finite or
- * before the current time, after cosrod_sim_run, or a static / modal analysis. */
+ * before the current time, after cosrod_sim_run (except one stopped with
+ * ERR_INTERRUPTED: advance continues from its last accepted state), or a
+ * static / modal analysis. */
 COSROD_API cosrod_status cosrod_sim_advance(cosrod_sim *sim, double t_next);
 /* Observer used by cosrod_sim_advance (NULL: none; must outlive the calls). */
 COSROD_API void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);

@@ -486,9 +486,18 @@ class Sim:
             def cb(t):
                 return observer(Frame(self, t))
         out = None if output is None else os.fspath(output)
+        if getattr(self, "_ran", False):
+            how = (f"it was interrupted at t = {self._h.t():g}: continue with advance(t)"
+                   if getattr(self, "_interrupted", False) else "create a new Sim")
+            raise RunError(f"{self.scenario.file}: run() was called before on this Sim; {how}")
         self._ran = True
-        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
-                          self.scenario.info.get("file") if out is not None else None)
+        try:
+            raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
+                              self.scenario.info.get("file") if out is not None else None)
+        except KeyboardInterrupt:
+            self._interrupted = True  # advance() continues from the last accepted state
+            raise
+        self._interrupted = raw["status_name"] == "interrupted"
         res = Result(raw, self._names, self._grids)
         res._scenario = self.scenario  # for res.view() (sections, gravity)
         if check and not res.ok and raw["status_name"] != "interrupted":
@@ -508,6 +517,8 @@ class Sim:
         if fn is None:
             self._h.set_load(rod, None)
             return
+        if not callable(fn):
+            raise TypeError(f"set_load: fn must be callable or None, not {type(fn).__name__}")
 
         def tramp(t, x, v, p, om, f, m):
             fn(t, np.frombuffer(x).reshape(-1, 3), np.frombuffer(v).reshape(-1, 3),
@@ -521,7 +532,7 @@ class Sim:
         st, name, msg = self._h.advance(float(t), _catch_sigint())
         if st != 0:
             if not msg:  # the library refused without a message: say why
-                if getattr(self, "_ran", False):
+                if getattr(self, "_ran", False) and not getattr(self, "_interrupted", False):
                     msg = "this Sim was run with run(); run() and advance() do not combine (create a new Sim)"
                 elif self.scenario.info["analysis"] != "dynamic":
                     msg = f"advance needs a dynamic analysis (this one is {self.scenario.info['analysis']})"

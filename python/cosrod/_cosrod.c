@@ -458,9 +458,18 @@ static PyObject *Sim_set_load(SimObject *self, PyObject *args) {
   Py_XINCREF(h->fn);
   cosrod_status st = cosrod_sim_set_load_fn(self->sim, (size_t)k, h->fn ? py_load : NULL, h->fn ? h : NULL);
   if (st != COSROD_OK) {
+    /* the new load failed at t = 0: the previous one (or none) is set again,
+     * so the Sim stays usable (the library keeps the failed callback) */
+    PyObject *et = NULL, *ev = NULL, *tb = NULL;
+    if (h->failed) et = h->et, ev = h->ev, tb = h->tb, h->et = h->ev = h->tb = NULL, h->failed = 0;
     Py_XDECREF(h->fn);
     h->fn = old;
-    if (restore_hook_error(self)) return NULL;
+    if (st == COSROD_ERR_CALLBACK)
+      cosrod_sim_set_load_fn(self->sim, (size_t)k, h->fn ? py_load : NULL, h->fn ? h : NULL);
+    if (et || ev) {
+      PyErr_Restore(et, ev, tb);
+      return NULL;
+    }
     PyErr_Format(PyExc_RuntimeError, "cannot set the load (%s): before run / advance only",
                  cosrod_strerror(st));
     return NULL;

@@ -208,7 +208,9 @@ cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spe
   memset(&s->dstats_done, 0, sizeof s->dstats_done);
   s->impulsive_work = 0.0;
   s->seg_lo = -INFINITY;
-  s->seg_hi = s->nbrk ? nextafter(s->brk[0], -INFINITY) : INFINITY;
+  /* every piece ends with its left limit, the last one at T too (a keyframe
+   * at t_end: the velocity reaching it, not the hold after it) */
+  s->seg_hi = nextafter(s->nbrk ? s->brk[0] : T, -INFINITY);
   cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
   for (size_t i = 0; st == COSROD_OK && i <= s->nbrk; i++) {
     double b = i < s->nbrk ? s->brk[i] : T;
@@ -216,7 +218,7 @@ cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spe
       /* the state at the breakpoint (the integrator's own buffer is re-initialised) */
       double a = s->brk[i - 1];
       memcpy(s->yd, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->yd);
-      st = restart_at(s, a, i < s->nbrk ? nextafter(b, -INFINITY) : INFINITY, s->yd);
+      st = restart_at(s, a, nextafter(b, -INFINITY), s->yd);
       if (st != COSROD_OK) {
         snprintf(s->msg, sizeof s->msg, "restart at the breakpoint t = %.17g failed (%s)", a,
                  cosrod_strerror(st));

@@ -174,6 +174,9 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
     s->t_now = t;
     if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc_W, s->acc_D);
+    /* stopped by the caller (Ctrl-C, observer): cosrod_sim_advance continues
+     * from the last accepted state, accounts and step size as they are */
+    if (st == COSROD_ERR_INTERRUPTED) s->stepping = 1;
   }
   return st;
 }
