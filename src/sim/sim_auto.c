@@ -16,14 +16,15 @@
  *   solver.h given             galpha with that fixed step;
  *   formulation dae            radau5 -> rodas -> seulex (index-1 DAE with mass matrix);
  *   contact                    radau5 -> rodas;
- *   non-stiff: lam_max T / 3.3 <= SIM_AUTO_NONSTIFF_STEPS, i.e. an explicit
- *   method needs few steps at its stability limit (|h lam| ~ 3.3, [HW II]
- *   IV.2): dop853 (rtol < 1e-7) or dopri5 -> radau5;
+ *   non-stiff: lam_max T <= SIM_AUTO_NONSTIFF_STEPS, i.e. an explicit
+ *   method needs few steps at its stability limit (|h lam| ~ 1 measured
+ *   for eigenvalues near the imaginary axis, [HW II] IV.2; SIM_AUTO_NONSTIFF_KIRCH for Kirchhoff rods, whose implicit
+ *   Jacobian is dense): dop853 (rtol < 1e-7) or dopri5 -> radau5;
  *   stiff and overdamped at the stiff end (lam_max tau >= 1): rodas ->
  *   radau5 with the tolerance scaled by SIM_AUTO_RODAS_TOL;
- *   stiff, light or no damping: galpha (generalized-alpha on the rotation
- *   group: numerical dissipation of the unresolved modes) with the
- *   tolerance scaled by SIM_AUTO_GALPHA_TOL -> radau5.
+ *   stiff, light or no damping, lam_max T < SIM_AUTO_VERYSTIFF: radau5 -> rodas;
+ *   very stiff, light or no damping: galpha (generalized-alpha on the
+ *   rotation group: numerical dissipation of the unresolved modes) -> radau5.
  * A struggle (the run fails with max_steps, step size too small, Newton
  * or non-finite failures) re-creates the sim in place with the next
  * candidate (same formulation) and continues from the last accepted state
@@ -36,9 +37,11 @@
 #include "sim/sim_internal.h"
 
 /* Constants of the rules, from bench/results/auto.md. */
-#define SIM_AUTO_NONSTIFF_STEPS 2.0e4 /* explicit when its stability limit needs fewer steps */
-#define SIM_AUTO_ERK_BOUND 3.3        /* |h lam| on the stability boundary of dopri5 / dop853 */
-#define SIM_AUTO_GALPHA_TOL 1.0e-2    /* galpha's local error estimate vs the tip error (bench) */
+#define SIM_AUTO_NONSTIFF_STEPS 5.0e3 /* explicit when its stability limit needs fewer steps */
+#define SIM_AUTO_NONSTIFF_KIRCH 5.0e4 /* the same for Kirchhoff rods (dense implicit Jacobian) */
+#define SIM_AUTO_VERYSTIFF 1.0e5      /* galpha above, radau5 below (undamped) */
+#define SIM_AUTO_ERK_BOUND 1.0        /* |h lam| dopri5 reached on an undamped rod (15 880 steps, lam T 1.56e4) */
+#define SIM_AUTO_GALPHA_TOL 1.0       /* galpha's tolerance for the user's rtol */
 #define SIM_AUTO_GALPHA_RHO 0.5       /* rho_inf: damps the unresolved modes, keeps w h < 0.3 */
 #define SIM_AUTO_RODAS_TOL 1.0e-1     /* rodas' tolerance for the user's rtol */
 #define SIM_AUTO_POWER_ITERS 30       /* power iterations; the last 10 averaged */
@@ -166,13 +169,14 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
     return;
   }
   const double nexp = f->lam_max * f->t_end / SIM_AUTO_ERK_BOUND;
-  if (nexp <= SIM_AUTO_NONSTIFF_STEPS) {
+  if (nexp <= (f->kirchhoff ? SIM_AUTO_NONSTIFF_KIRCH : SIM_AUTO_NONSTIFF_STEPS)) {
     cosrod_sc_integrator m = rt < 1e-7 ? COSROD_SC_INTEGRATOR_DOP853 : COSROD_SC_INTEGRATOR_DOPRI5;
     cand(c, m, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     snprintf(c->reason, sizeof c->reason,
-             "non-stiff: largest |lambda| %.3g 1/s needs ~%.3g explicit steps to t_end (<= %.0g): %s", f->lam_max,
-             nexp, SIM_AUTO_NONSTIFF_STEPS, cosrod_sc_integrator_name(m));
+             "non-stiff: largest |lambda| %.3g 1/s needs ~%.3g explicit steps to t_end (<= %.0g%s): %s",
+             f->lam_max, nexp, f->kirchhoff ? SIM_AUTO_NONSTIFF_KIRCH : SIM_AUTO_NONSTIFF_STEPS,
+             f->kirchhoff ? ", Kirchhoff rods" : "", cosrod_sc_integrator_name(m));
     return;
   }
   const double zeta = f->lam_max * f->tau;
@@ -185,10 +189,18 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
              f->lam_max, nexp, zeta, rt * SIM_AUTO_RODAS_TOL);
     return;
   }
+  if (nexp < SIM_AUTO_VERYSTIFF) {
+    cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
+    cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
+    snprintf(c->reason, sizeof c->reason,
+             "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = %.3g): radau5",
+             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta);
+    return;
+  }
   cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
   cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
   snprintf(c->reason, sizeof c->reason,
-           "stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps), %s at the stiff end (lambda tau = %.3g): "
+           "very stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps), %s at the stiff end (lambda tau = %.3g): "
            "galpha, rho_inf %g, rtol %g",
            f->lam_max, nexp, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, c->rho_inf,
            rt * SIM_AUTO_GALPHA_TOL);

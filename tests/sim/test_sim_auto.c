@@ -78,6 +78,15 @@ TEST(auto_rules_classes) {
   CHECK("stiff undamped: an implicit fallback", c.n >= 2 && c.method[1] == COSROD_SC_INTEGRATOR_RADAU5);
 
   /* the same rod with Kelvin-Voigt damping tau = 1e-4 s: lam tau = 100 */
+  /* moderately stiff (the undamped rubber rod over 1 s: ~1.6e4 explicit steps) */
+  sim_auto_features g = base();
+  g.lam_max = 1.56e4;
+  sim_auto_rules(&g, &c);
+  CHECK("moderately stiff undamped: radau5", c.method[0] == COSROD_SC_INTEGRATOR_RADAU5);
+  g.kirchhoff = 1; /* Kirchhoff rods: explicit up to 5e4 steps */
+  sim_auto_rules(&g, &c);
+  CHECK("moderately stiff Kirchhoff: explicit", c.method[0] == COSROD_SC_INTEGRATOR_DOPRI5);
+
   f.tau = 1e-4;
   sim_auto_rules(&f, &c);
   CHECK("stiff overdamped: rodas", c.method[0] == COSROD_SC_INTEGRATOR_RODAS);
