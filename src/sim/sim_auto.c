@@ -16,19 +16,22 @@
  *   solver.h given             galpha with that fixed step;
  *   formulation dae            radau5 -> rodas -> seulex (index-1 DAE with mass matrix);
  *   contact                    radau5 -> rodas;
- *   non-stiff: lam_max T <= SIM_AUTO_NONSTIFF_STEPS, i.e. an explicit
- *   method needs few steps at its stability limit (|h lam| ~ 1 measured
- *   for eigenvalues near the imaginary axis, [HW II] IV.2; SIM_AUTO_NONSTIFF_KIRCH for Kirchhoff rods, whose implicit
- *   Jacobian is dense): dop853 (rtol < 1e-7) or dopri5 -> radau5;
- *   stiff and overdamped at the stiff end (lam_max tau >= 1): rodas ->
- *   radau5 with the tolerance scaled by SIM_AUTO_RODAS_TOL;
- *   stiff, light or no damping, lam_max T < SIM_AUTO_VERYSTIFF: radau5 -> rodas;
- *   very stiff, light or no damping: galpha (generalized-alpha on the
- *   rotation group: numerical dissipation of the unresolved modes) -> radau5.
- * A struggle (the run fails with max_steps, step size too small, Newton
- * or non-finite failures) re-creates the sim in place with the next
- * candidate (same formulation) and continues from the last accepted state
- * (sim_auto_recover). */
+ *   non-stiff: lam_max T <= SIM_AUTO_NONSTIFF_STEPS (an explicit method
+ *     at its stability limit, |h lam| ~ 1 measured for eigenvalues near
+ *     the imaginary axis, [HW II] IV.2; SIM_AUTO_NONSTIFF_KIRCH for
+ *     Kirchhoff rods, whose implicit Jacobian is dense):
+ *                              dop853 (rtol < 1e-7) or dopri5 -> radau5;
+ *   overdamped stiff end (lam_max tau >= 1):
+ *                              rodas at rtol SIM_AUTO_RODAS_TOL -> radau5;
+ *   lam_max T < SIM_AUTO_VERYSTIFF, light or no damping:
+ *                              radau5 -> rodas;
+ *   very stiff, light or no damping:
+ *                              galpha (generalized-alpha on the rotation group:
+ *                              numerical dissipation of the unresolved modes) -> radau5.
+ * A struggle (max_steps, step size too small, Newton or non-finite
+ * failures) re-creates the sim in place with the next candidate (same
+ * formulation) and continues from the last accepted state
+ * (sim_auto_switch.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +43,11 @@
 #define SIM_AUTO_NONSTIFF_STEPS 5.0e3 /* explicit when its stability limit needs fewer steps */
 #define SIM_AUTO_NONSTIFF_KIRCH 5.0e4 /* the same for Kirchhoff rods (dense implicit Jacobian) */
 #define SIM_AUTO_VERYSTIFF 1.0e5      /* galpha above, radau5 below (undamped) */
-#define SIM_AUTO_ERK_BOUND 1.0        /* |h lam| dopri5 reached on an undamped rod (15 880 steps, lam T 1.56e4) */
-#define SIM_AUTO_GALPHA_TOL 1.0       /* galpha's tolerance for the user's rtol */
-#define SIM_AUTO_GALPHA_RHO 0.5       /* rho_inf: damps the unresolved modes, keeps w h < 0.3 */
-#define SIM_AUTO_RODAS_TOL 1.0e-1     /* rodas' tolerance for the user's rtol */
-#define SIM_AUTO_POWER_ITERS 30       /* power iterations; the last 10 averaged */
-
+#define SIM_AUTO_ERK_BOUND 1.0    /* |h lam| dopri5 reached on an undamped rod (15 880 steps, lam T 1.56e4) */
+#define SIM_AUTO_GALPHA_TOL 1.0   /* galpha's tolerance for the user's rtol */
+#define SIM_AUTO_GALPHA_RHO 0.5   /* rho_inf: damps the unresolved modes, keeps w h < 0.3 */
+#define SIM_AUTO_RODAS_TOL 1.0e-1 /* rodas' tolerance for the user's rtol */
+#define SIM_AUTO_POWER_ITERS 30   /* power iterations; the last 10 averaged */
 
 /* ---- features ------------------------------------------------------------- */
 
@@ -96,7 +98,8 @@ done:
   return nlog ? exp(logsum / nlog) : 0.0;
 }
 
-cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features *f, char *err, size_t errlen) {
+cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features *f, char *err,
+                                   size_t errlen) {
   memset(f, 0, sizeof *f);
   f->dynamic = sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC;
   f->nrods = sc->nrods;
@@ -193,14 +196,16 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
     snprintf(c->reason, sizeof c->reason,
-             "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = %.3g): radau5",
+             "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = "
+             "%.3g): radau5",
              f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta);
     return;
   }
   cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
   cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
   snprintf(c->reason, sizeof c->reason,
-           "very stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps), %s at the stiff end (lambda tau = %.3g): "
+           "very stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps), %s at the stiff end (lambda tau = "
+           "%.3g): "
            "galpha, rho_inf %g, rtol %g",
            f->lam_max, nexp, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, c->rho_inf,
            rt * SIM_AUTO_GALPHA_TOL);
@@ -223,7 +228,8 @@ void sim_auto_apply(sim_auto *a, int i) {
   } else {
     so->h = 0.0;
   }
-  if (i > 0 && so->formulation == COSROD_SC_FORMULATION_NULLSPACE) so->stabilisation = COSROD_SC_STAB_PROJECTION;
+  if (i > 0 && so->formulation == COSROD_SC_FORMULATION_NULLSPACE)
+    so->stabilisation = COSROD_SC_STAB_PROJECTION;
   a->cur = i;
 }
 
@@ -242,7 +248,8 @@ sim_auto *sim_auto_create(const cosrod_scenario *sc, cosrod_status *st, char *er
   }
   sim_auto_rules(&a->f, &a->c);
   sim_auto_apply(a, 0);
-  snprintf(a->chosen, sizeof a->chosen, "%s", a->c.statics ? "statics" : cosrod_sc_integrator_name(a->c.method[0]));
+  snprintf(a->chosen, sizeof a->chosen, "%s",
+           a->c.statics ? "statics" : cosrod_sc_integrator_name(a->c.method[0]));
   return a;
 }
 
@@ -262,8 +269,9 @@ const char *cosrod_sim_solver_chosen(const cosrod_sim *s) {
 const char *cosrod_sim_solver_reason(const cosrod_sim *s) {
   if (!s) return "";
   if (s->au) return s->au->c.reason;
-  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? "solver.integrator given in the scenario"
-                                                   : "static analysis: the statics solver (no time integrator)";
+  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC
+             ? "solver.integrator given in the scenario"
+             : "static analysis: the statics solver (no time integrator)";
 }
 
 size_t cosrod_sim_nswitches(const cosrod_sim *s) { return s && s->au ? (size_t)s->au->nswitch : 0; }

@@ -13,14 +13,14 @@ typedef struct sim_auto sim_auto;
 
 /* What the rules look at (sim_auto_features fills it from a scenario). */
 typedef struct sim_auto_features {
-  int dynamic;      /* analysis.type: dynamic */
+  int dynamic; /* analysis.type: dynamic */
   size_t nrods, nbodies;
-  int kirchhoff;    /* some rod is inextensible Kirchhoff (constraints) */
-  int dae;          /* solver.formulation: dae */
-  int contact;      /* contact: enabled */
-  double h_user;    /* solver.h > 0: the user's fixed step */
-  double lam_max;   /* largest |eigenvalue| of df/dy at t = 0 [1/s] (power iteration) */
-  double tau;       /* largest extensional retardation time of the rods [s] (0: undamped) */
+  int kirchhoff;  /* some rod is inextensible Kirchhoff (constraints) */
+  int dae;        /* solver.formulation: dae */
+  int contact;    /* contact: enabled */
+  double h_user;  /* solver.h > 0: the user's fixed step */
+  double lam_max; /* largest |eigenvalue| of df/dy at t = 0 [1/s] (power iteration) */
+  double tau;     /* largest extensional retardation time of the rods [s] (0: undamped) */
   double t_end, every, rtol, atol;
 } sim_auto_features;
 
@@ -49,10 +49,10 @@ struct sim_auto {
   cosrod_scenario sc;          /* shallow copy with the solver resolved */
   sim_auto_features f;
   sim_auto_choice c;
-  int cur;                     /* candidate in use */
-  int nswitch;                 /* switches so far and their one-line reports */
+  int cur;     /* candidate in use */
+  int nswitch; /* switches so far and their one-line reports */
   char sw[SIM_AUTO_MAXSWITCH][400];
-  char chosen[32];             /* the method in use ("statics" for static analyses) */
+  char chosen[32]; /* the method in use ("statics" for static analyses) */
 };
 /* The copy's solver for candidate i (method, tolerances; galpha: step,
  * rho_inf and the null-space form; a fallback of a null-space run keeps it). */

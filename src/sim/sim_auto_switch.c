@@ -99,7 +99,8 @@ static int next_candidate(cosrod_sim *s, shape cur) {
 
 /* One switch: returns the continued run's status, or st unchanged if no
  * candidate is left (*done = 1). */
-static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosrod_output_spec *spec, int *done) {
+static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosrod_output_spec *spec,
+                                 int *done) {
   sim_auto *a = s->au;
   const shape old = shape_of(s);
   const char *from = cosrod_sc_integrator_name(a->c.method[a->cur]);
@@ -148,8 +149,9 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
   const char *to = cosrod_sc_integrator_name(a->c.method[i]);
   snprintf(a->chosen, sizeof a->chosen, "%s", to);
   if (a->nswitch < SIM_AUTO_MAXSWITCH)
-    snprintf(a->sw[a->nswitch++], sizeof a->sw[0], "t = %.6g s: %s struggled (%.200s); switched to %s from the last accepted state",
-             t, from, why, to);
+    snprintf(a->sw[a->nswitch++], sizeof a->sw[0],
+             "t = %.6g s: %s struggled (%.200s); switched to %s from the last accepted state", t, from, why,
+             to);
   if (s->nwarn < sizeof s->warn / sizeof s->warn[0])
     snprintf(s->warn[s->nwarn++], sizeof s->warn[0], "solver.integrator auto: %.280s", a->sw[a->nswitch - 1]);
   s->t_fail = NAN;

@@ -36,8 +36,8 @@ static sim_auto_features base(void) {
 }
 
 static int is_dae_capable(cosrod_sc_integrator m) {
-  return m == COSROD_SC_INTEGRATOR_RADAU5 || m == COSROD_SC_INTEGRATOR_RODAS || m == COSROD_SC_INTEGRATOR_SEULEX ||
-         m == COSROD_SC_INTEGRATOR_IDA;
+  return m == COSROD_SC_INTEGRATOR_RADAU5 || m == COSROD_SC_INTEGRATOR_RODAS ||
+         m == COSROD_SC_INTEGRATOR_SEULEX || m == COSROD_SC_INTEGRATOR_IDA;
 }
 
 TEST(auto_rules_classes) {
@@ -65,7 +65,8 @@ TEST(auto_rules_classes) {
   f.nbodies = 1;
   f.lam_max = 20.0; /* a spinning top: |lambda| ~ its spin rate */
   sim_auto_rules(&f, &c);
-  CHECK("bodies only: explicit", c.method[0] == COSROD_SC_INTEGRATOR_DOPRI5 || c.method[0] == COSROD_SC_INTEGRATOR_DOP853);
+  CHECK("bodies only: explicit",
+        c.method[0] == COSROD_SC_INTEGRATOR_DOPRI5 || c.method[0] == COSROD_SC_INTEGRATOR_DOP853);
   CHECK("bodies only: implicit fallback", c.n >= 2 && c.method[1] == COSROD_SC_INTEGRATOR_RADAU5);
 
   /* an undamped steel rod: lam_max 1e6 1/s over 2 s, 1e6 explicit steps */
@@ -117,7 +118,8 @@ static const char *RUBBER =
 TEST(auto_probe_stiffest_mode) {
   cosrod_scenario *sc = NULL;
   char err[512];
-  cosrod_status st = cosrod_scenario_parse(RUBBER, strlen(RUBBER), "rubber.yaml", NULL, 0, &sc, err, sizeof err);
+  cosrod_status st =
+      cosrod_scenario_parse(RUBBER, strlen(RUBBER), "rubber.yaml", NULL, 0, &sc, err, sizeof err);
   CHECK("parses", st == COSROD_OK);
   if (st != COSROD_OK) return;
   sim_auto_features f;
@@ -154,7 +156,8 @@ TEST(auto_choice_of_models) {
   const char *lng[] = {"analysis.t_end=10", "rods.0.material.E=2.1e11", "rods.0.material.density=7850"};
   expect_choice(RUBBER, lng, 3, "galpha"); /* 10 s of an undamped steel rod */
   const char *kv[] = {"analysis.t_end=10", "rods.0.material.E=2.1e11", "rods.0.material.density=7850",
-                      "rods.0.damping.kelvin_voigt.tau_shear=1e-3", "rods.0.damping.kelvin_voigt.tau_bulk=1e-3"};
+                      "rods.0.damping.kelvin_voigt.tau_shear=1e-3",
+                      "rods.0.damping.kelvin_voigt.tau_bulk=1e-3"};
   expect_choice(RUBBER, kv, 5, "rodas");
   const char *dae[] = {"solver.formulation=dae", "rods.0.model=kirchhoff-inextensible"};
   expect_choice(RUBBER, dae, 2, "radau5");
@@ -162,7 +165,8 @@ TEST(auto_choice_of_models) {
 
 TEST(auto_switch_on_struggle) {
   cosrod_scenario *sc;
-  const char *sets[] = {"solver.max_steps=100"}; /* dopri5 needs ~200 steps to 0.01 s, radau5 fewer than 100 */
+  const char *sets[] = {
+      "solver.max_steps=100"}; /* dopri5 needs ~200 steps to 0.01 s, radau5 fewer than 100 */
   cosrod_sim *sim = sim_test_parse(RUBBER, "auto.yaml", sets, 1, &sc);
   if (!sim) return;
   CHECK("first choice dopri5", strcmp(cosrod_sim_solver_chosen(sim), "dopri5") == 0);
@@ -173,10 +177,11 @@ TEST(auto_switch_on_struggle) {
   CHECK("one switch", cosrod_sim_nswitches(sim) == 1);
   NOTE("switch: %s", cosrod_sim_switch(sim, 0));
   CHECK("reported: from dopri5 to radau5", strstr(cosrod_sim_switch(sim, 0), "dopri5") &&
-                                                 strstr(cosrod_sim_switch(sim, 0), "switched to radau5"));
+                                               strstr(cosrod_sim_switch(sim, 0), "switched to radau5"));
   CHECK("now radau5", strcmp(cosrod_sim_integrator_name(sim), "radau5") == 0);
   int warned = 0;
-  for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) warned |= strstr(cosrod_sim_warning(sim, i), "switched") != NULL;
+  for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++)
+    warned |= strstr(cosrod_sim_warning(sim, i), "switched") != NULL;
   CHECK("a warning", warned);
   double tip[3], ref[3];
   cosrod_sim_tip(sim, 0, tip);
