@@ -6,7 +6,7 @@
  * Kelvin–Voigt retardation time tau, and the stiff end of the spectrum:
  * lam_max, the largest |eigenvalue| of J = df/dy at t = 0, from power
  * iterations on forward differences J v ~ (f(y0 + e v) - f(y0)) / e of a
- * probe model (the explicit methods' null-space layout, nothing
+ * probe model (dopri5's layout of the user's formulation, nothing
  * factorised; the ratios |J v| / |v| of the last iterations averaged
  * geometrically, since a conjugate pair +-i w makes them oscillate about w).
  *
@@ -118,13 +118,14 @@ cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features 
   if (!f->dynamic || f->h_user > 0.0 || f->dae || f->contact) return COSROD_OK; /* no probe needed */
   cosrod_scenario probe = *sc; /* shallow: only the solver and the start differ */
   probe.solver.integrator = COSROD_SC_INTEGRATOR_DOPRI5;
-  probe.solver.formulation = COSROD_SC_FORMULATION_NULLSPACE;
-  probe.solver.stabilisation = COSROD_SC_STAB_PROJECTION;
   probe.solver.h = 0.0;
   probe.analysis.start_from_equilibrium = 0;
   cosrod_status st = COSROD_OK;
-  cosrod_sim *ps = cosrod_sim_create(&probe, &st, err, errlen);
-  if (!ps) return st;
+  cosrod_sim *ps = cosrod_sim_create(&probe, &st, NULL, 0);
+  if (!ps) { /* the run's own creation reports what is wrong; no estimate */
+    f->lam_max = NAN;
+    return COSROD_OK;
+  }
   f->lam_max = power_lam_max(&ps->prob, ps->y0);
   cosrod_sim_free(ps);
   if (err && errlen) err[0] = '\0';
@@ -169,6 +170,12 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
     snprintf(c->reason, sizeof c->reason, "contact: stiff, non-smooth forces (radau5)");
+    return;
+  }
+  if (!(f->lam_max >= 0.0)) { /* no estimate (the probe model could not be built) */
+    cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
+    cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
+    snprintf(c->reason, sizeof c->reason, "no stiffness estimate: radau5, stiffly accurate and robust");
     return;
   }
   const double nexp = f->lam_max * f->t_end / SIM_AUTO_ERK_BOUND;

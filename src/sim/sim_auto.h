@@ -39,8 +39,9 @@ typedef struct sim_auto_choice {
 /* The rules (no model is built: a pure function of the features). */
 void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c);
 /* The features of sc; lam_max by a few power iterations on finite
- * differences of the right-hand side of a probe model (explicit layout,
- * null-space form) at t = 0.  ERR_* if the probe cannot be built. */
+ * differences of the right-hand side of a probe model (dopri5's layout) at
+ * t = 0; NaN if the probe cannot be built (then the run's own creation
+ * reports why).  COSROD_OK. */
 cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features *f, char *err, size_t errlen);
 
 #define SIM_AUTO_MAXSWITCH SIM_AUTO_MAXCAND
