@@ -334,6 +334,12 @@ COSROD_API size_t cosrod_output_frames(const cosrod_output *out);
  * to summary.json "warnings" (duplicates dropped).  Call before close. */
 COSROD_API void cosrod_output_add_warning(cosrod_output *out, const char *text);
 
+/* summary.json "solver": the time integrator in use (`chosen`: the method,
+ * "statics" for static analyses), one line why (`reason`) and the switches
+ * of `solver.integrator: auto` during the run (nswitch lines).  Call before close. */
+COSROD_API void cosrod_output_set_solver(cosrod_output *out, const char *chosen, const char *reason, size_t nswitch,
+                                         const char *const *switches);
+
 /* Number of warnings recorded so far and the i-th one. */
 COSROD_API size_t cosrod_output_nwarnings(const cosrod_output *out);
 COSROD_API const char *cosrod_output_warning(const cosrod_output *out, size_t i);

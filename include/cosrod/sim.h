@@ -277,6 +277,17 @@ COSROD_API const char *cosrod_sim_input_warning(const cosrod_sim *sim);
 COSROD_API double cosrod_sim_contact_dissipated(const cosrod_sim *sim);
 COSROD_API double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
 COSROD_API const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
+/* The time integrator's choice: with `solver.integrator: auto` the method
+ * the rules chose at creation ("statics" for static, modal and buckling
+ * analyses) and one line why (the rules and the estimates they used; see
+ * the integrators guide, "auto"); otherwise the scenario's method and
+ * "solver.integrator: NAME given".  Switches of auto during the run (a
+ * struggling method replaced by the next candidate from the last accepted
+ * state): their number and the i-th as one line ("" out of range). */
+COSROD_API const char *cosrod_sim_solver_chosen(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_solver_reason(const cosrod_sim *sim);
+COSROD_API size_t cosrod_sim_nswitches(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_switch(const cosrod_sim *sim, size_t i);
 /* 1 if the global state uses the SPLIT layout (M1 reduction), 0 for NODE. */
 COSROD_API int cosrod_sim_split_layout(const cosrod_sim *sim);
 /* Jacobian bandwidths given to the integrator (NODE: of the whole J; SPLIT:

@@ -319,6 +319,8 @@ int cosrod_cmd_run(int argc, char **argv) {
     return prc;
   }
   if (cosrod_sim_input_warning(sim)[0]) fprintf(stderr, "%s\n", cosrod_sim_input_warning(sim));
+  if (!quiet && sc->solver.integrator == COSROD_SC_INTEGRATOR_AUTO) /* the choice of auto, one line */
+    printf("solver: %s (auto: %s)\n", cosrod_sim_solver_chosen(sim), cosrod_sim_solver_reason(sim));
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
 
   /* 2. output directory */

@@ -120,6 +120,10 @@ struct cosrod_output {
     double t, load_factor, displacement;
   } crit[OUT_MAX_CRITICAL];
 
+  /* summary.json "solver" (cosrod_output_set_solver; output_contact.c) when solver_chosen[0] */
+  char solver_chosen[32], solver_reason[400];
+  size_t nswitch;
+  char switches[4][400];
   /* contact (output_contact.c): summary.json "contact" when has_contact */
   int has_contact;
   cosrod_output_contact_summary contact;

@@ -112,6 +112,11 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
       cosrod_output_add_critical_point(r->out, ty, ct, cl, cd);
   }
   record_contact_summary(r, sim); /* summary.json "contact" and its warnings (record_contact.c) */
+  const char *sw[4];
+  size_t nsw = cosrod_sim_nswitches(sim);
+  for (size_t i = 0; i < nsw && i < 4; i++) sw[i] = cosrod_sim_switch(sim, i);
+  cosrod_output_set_solver(r->out, cosrod_sim_solver_chosen(sim), cosrod_sim_solver_reason(sim), nsw < 4 ? nsw : 4,
+                           sw);
   char pw[1024]; /* the scenario's plausibility warnings (unit slips, not slender, shape length) */
   for (size_t i = 0; cosrod_scenario_warning(r->sc, i, pw, sizeof pw) == 0; i++) cosrod_output_add_warning(r->out, pw);
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));

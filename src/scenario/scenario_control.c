@@ -93,7 +93,7 @@ void sc_read_solver(ctx *c, ynode *root) {
   s->h = sc_num(c, m, "h", s->h, R_NONNEG);
   if ((v = sc_get(m, "linear_solver")))
     s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
-  if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
+  if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA && s->integrator != COSROD_SC_INTEGRATOR_AUTO)
     sc_fail(c, sc_get(m, "h"), "h", "a fixed step needs integrator: galpha (got %s)",
             SC_INTEGRATOR_NAMES[s->integrator]);
   if (s->formulation == COSROD_SC_FORMULATION_DAE &&

@@ -25,6 +25,10 @@
 
 static cosrod_sim *fail_create(cosrod_sim *s, cosrod_status *status, cosrod_status st) {
   if (status) *status = st;
+  if (s && s->rebuild) { /* sim_auto.c's in-place rebuild: the caller keeps the struct */
+    sim_release(s);
+    return NULL;
+  }
   cosrod_sim_free(s);
   return NULL;
 }
@@ -334,16 +338,33 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (status) *status = cst;
     return NULL;
   }
+  /* solver.integrator: auto: the method and its settings from the problem
+   * (sim_auto.c); the sim then runs a copy of sc with the choice filled in */
+  sim_auto *au = NULL;
+  if (sc->solver.integrator == COSROD_SC_INTEGRATOR_AUTO) {
+    au = sim_auto_create(sc, &cst, err, errlen);
+    if (!au) {
+      if (status) *status = cst;
+      return NULL;
+    }
+  }
+  cosrod_sim *s = calloc(1, sizeof *s);
+  if (!s) {
+    sim_auto_free(au);
+    return fail_create(s, status, COSROD_ERR_NOMEM);
+  }
+  s->au = au;
+  return sim_build(s, au ? sim_auto_scenario(au) : sc, status, err, errlen);
+}
+
+cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+  cosrod_status cst;
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   if (!type) {
     sim_set_err(err, errlen, sc, "solver.integrator", "integrator '%s' is not built into this library", iname);
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
+    return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
   }
-
-  cosrod_sim *s = calloc(1, sizeof *s);
-  if (!s) return fail_create(s, status, COSROD_ERR_NOMEM);
   s->sc = sc;
   s->type = type;
   s->t_fail = NAN;
@@ -395,6 +416,12 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
 
 void cosrod_sim_free(cosrod_sim *s) {
   if (!s) return;
+  sim_release(s);
+  sim_auto_free(s->au);
+  free(s);
+}
+
+void sim_release(cosrod_sim *s) {
   cosrod_integrator_free(s->integ);
   sim_linsolve_free(s);
   sim_couple_static_free(s);
@@ -441,5 +468,4 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->bwork);
   free(s->kwork);
   sim_galpha_free(s);
-  free(s);
 }

@@ -203,6 +203,8 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
   return st;
 }
 
+static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec);
+
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec) {
   memset(&s->dstats, 0, sizeof s->dstats);
   memset(&s->dstats_done, 0, sizeof s->dstats_done);
@@ -212,9 +214,32 @@ cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spe
    * at t_end: the velocity reaching it, not the hold after it) */
   s->seg_hi = nextafter(s->nbrk ? s->brk[0] : T, -INFINITY);
   cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
-  for (size_t i = 0; st == COSROD_OK && i <= s->nbrk; i++) {
+  if (st != COSROD_OK) {
+    sim_stats_sync(s);
+    return st;
+  }
+  return pieces(s, 0, T, spec);
+}
+
+cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec) {
+  size_t i0 = 0;
+  while (i0 < s->nbrk && s->brk[i0] <= t0) i0++;
+  s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
+  s->seg_hi = i0 < s->nbrk ? nextafter(s->brk[i0], -INFINITY) : INFINITY;
+  cosrod_status st = cosrod_integrator_init(s->integ, t0, y0, NULL);
+  if (st != COSROD_OK) {
+    sim_stats_sync(s);
+    return st;
+  }
+  return pieces(s, i0, T, spec);
+}
+
+/* The pieces i0.. of a run whose integrator is initialised in piece i0. */
+static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec) {
+  cosrod_status st = COSROD_OK;
+  for (size_t i = i0; st == COSROD_OK && i <= s->nbrk; i++) {
     double b = i < s->nbrk ? s->brk[i] : T;
-    if (i > 0) {
+    if (i > i0) {
       /* the state at the breakpoint (the integrator's own buffer is re-initialised) */
       double a = s->brk[i - 1];
       memcpy(s->yd, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->yd);

@@ -6,8 +6,19 @@
 #ifndef COSROD_SIM_INTERNAL_H
 #define COSROD_SIM_INTERNAL_H
 
+#include "sim/sim_auto.h"
 #include "sim/sim_hooks.h"
 #include "system/system_internal.h"
+
+/* sim.c: build the sim of sc into the zeroed s (cosrod_sim_create after the
+ * auto choice; sim_auto.c's rebuild with s->rebuild set: on failure the
+ * contents are released and s is not freed), and release everything s owns
+ * except s->au and s itself. */
+cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+void sim_release(cosrod_sim *s);
+/* sim_breaks.c: continue a run from (t0, y0) (t0 inside the piece it falls
+ * in) to T, the statistics added to s->dstats_done (sim_auto.c's switch). */
+cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec);
 
 /* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
 cosrod_status sim_breaks_collect(cosrod_sim *s, double T);

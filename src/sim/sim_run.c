@@ -163,6 +163,7 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
   sim_monitor_reset(s);
   cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
   s->obs = NULL;
+  st = sim_auto_recover(s, st, s->sc->analysis.t_end, &spec); /* auto: the next candidate on a struggle */
   if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
   sim_monitor_finish(s);
   if (st != COSROD_OK) {
@@ -183,7 +184,7 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
 
 /* ---- queries -------------------------------------------------------------- */
 
-const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->sc; }
+const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->au ? sim_auto_user(s->au) : s->sc; }
 size_t cosrod_sim_nrods(const cosrod_sim *s) { return s->nrods; }
 const cosrod_rod *cosrod_sim_rod(const cosrod_sim *s, size_t r) { return r < s->nrods ? s->rods[r] : NULL; }
 const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *s, size_t r) {

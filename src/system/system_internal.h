@@ -16,6 +16,8 @@
 
 struct cosrod_sim {
   const cosrod_scenario *sc;
+  struct sim_auto *au; /* solver.integrator: auto (sim/sim_auto.c), NULL otherwise */
+  int rebuild;         /* 1 while sim_auto.c re-creates the sim in place (a switch of method) */
   size_t nrods;
   cosrod_rod **rods;
   cosrod_rod_data **data;
