@@ -260,7 +260,25 @@ sim_auto *sim_auto_create(const cosrod_scenario *sc, cosrod_status *st, char *er
   return a;
 }
 
-void sim_auto_free(sim_auto *a) { free(a); }
+void sim_auto_free(sim_auto *a) {
+  if (!a) return;
+  free(a->load_fn);
+  free(a->load_user);
+  free(a);
+}
+
+cosrod_status sim_auto_note_load(sim_auto *a, size_t nrods, size_t r, cosrod_rod_load_fn fn, void *user) {
+  if (!a->load_fn) {
+    a->load_fn = calloc(nrods ? nrods : 1, sizeof *a->load_fn);
+    a->load_user = calloc(nrods ? nrods : 1, sizeof *a->load_user);
+    if (!a->load_fn || !a->load_user) return COSROD_ERR_NOMEM;
+    a->nload = nrods;
+  }
+  if (r >= a->nload) return COSROD_ERR_INVALID;
+  a->load_fn[r] = fn;
+  a->load_user[r] = user;
+  return COSROD_OK;
+}
 const cosrod_scenario *sim_auto_scenario(const sim_auto *a) { return &a->sc; }
 const cosrod_scenario *sim_auto_user(const sim_auto *a) { return a->user; }
 const sim_auto_choice *sim_auto_get_choice(const sim_auto *a) { return &a->c; }

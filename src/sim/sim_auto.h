@@ -6,6 +6,7 @@
 #define COSROD_SIM_AUTO_H
 
 #include "cosrod/integrate.h"
+#include "cosrod/rod.h"
 #include "cosrod/scenario.h"
 
 struct cosrod_sim;
@@ -54,7 +55,14 @@ struct sim_auto {
   int nswitch; /* switches so far and their one-line reports */
   char sw[SIM_AUTO_MAXSWITCH][400];
   char chosen[32]; /* the method in use ("statics" for static analyses) */
+  /* the user's load callbacks per rod (cosrod_sim_set_load_fn), re-applied
+   * to the rods a switch re-creates; NULL until the first one is set */
+  cosrod_rod_load_fn *load_fn;
+  void **load_user;
+  size_t nload;
 };
+/* Remember rod r's load callback for a switch (0, or COSROD_ERR_NOMEM). */
+cosrod_status sim_auto_note_load(sim_auto *a, size_t nrods, size_t r, cosrod_rod_load_fn fn, void *user);
 /* The copy's solver for candidate i (method, tolerances; galpha: step,
  * rho_inf and the null-space form; a fallback of a null-space run keeps it). */
 void sim_auto_apply(sim_auto *a, int i);

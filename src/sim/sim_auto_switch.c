@@ -10,7 +10,8 @@
  * old and the new index maps); with rigid bodies only a candidate with the
  * same layout is taken (the whole state copied).  The energy integrals,
  * the statistics, the monitor's history and the output times continue;
- * each switch becomes a warning and a line of summary.json's solver.switches.
+ * each switch becomes a warning and a line of summary.json's solver.switches;
+ * the user's load callbacks are set again on the new rods.
  * Allocation happens only at a switch (rare, outside the time loop). */
 #include <math.h>
 #include <stdio.h>
@@ -140,6 +141,8 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
     return bst;
   }
   restore(s, &c);
+  for (size_t r = 0; r < a->nload && r < s->nrods; r++)
+    if (a->load_fn[r]) cosrod_rod_set_load_fn(s->rods[r], a->load_fn[r], a->load_user[r]);
   const shape now = shape_of(s);
   if (old.lie == now.lie && old.split == now.split && old.ny == now.ny)
     memcpy(s->yd, yg, (size_t)s->ny * sizeof *yg);
