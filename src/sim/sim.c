@@ -86,7 +86,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
   }
   s->ny = n;
-  if ((st = sim_contact_create(&s->contact, sc, s->rods, nr, err, errlen)) != COSROD_OK)
+  if ((st = sim_contact_create(&s->contact, s->def, s->rods, nr, err, errlen)) != COSROD_OK)
     return fail_create(s, status, st);
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
     st = sim_couple_static_create(s, err, errlen);
@@ -284,7 +284,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
   {
-    cosrod_status st = sim_contact_create(&s->contact, sc, s->rods, s->nrods, err, errlen);
+    cosrod_status st = sim_contact_create(&s->contact, s->def, s->rods, s->nrods, err, errlen);
     if (st != COSROD_OK) return st;
     if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
   }
@@ -345,6 +345,7 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   cosrod_sim *s = calloc(1, sizeof *s);
   if (!s) return fail_create(s, status, COSROD_ERR_NOMEM);
   s->sc = sc;
+  if (!(s->def = sim_sys_def_create(sc))) return fail_create(s, status, COSROD_ERR_NOMEM);
   s->type = type;
   s->t_fail = NAN;
   s->h_last = NAN;
@@ -441,5 +442,6 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->bwork);
   free(s->kwork);
   sim_galpha_free(s);
+  sim_sys_def_free(s->def);
   free(s);
 }
