@@ -29,7 +29,6 @@ ALLOW = {
 ALLOW_FUNC = {
     "src/integrate/sundials.c:sun_alloc": "not split yet",
     "src/rod/rod_eval.c:rod_eval_forces": "not split yet",
-    "src/system/bodies.c:cosrod_sim_bodies_create_map": "not split yet",
     "src/integrate/driver.c:cosrod_integrator_evolve": "not split yet",
     "src/rod/rod_jac_end.c:cosrod_rod_jac_end": "not split yet",
     "src/output/json.c:write_body": "not split yet",

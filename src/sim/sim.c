@@ -90,7 +90,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
   }
   s->ny = n;
-  if ((st = sim_contact_create(&s->contact, sc, s->rods, nr, err, errlen)) != COSROD_OK)
+  if ((st = sim_contact_create(&s->contact, s->def, s->rods, nr, err, errlen)) != COSROD_OK)
     return fail_create(s, status, st);
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
     st = sim_couple_static_create(s, err, errlen);
@@ -288,7 +288,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
   {
-    cosrod_status st = sim_contact_create(&s->contact, sc, s->rods, s->nrods, err, errlen);
+    cosrod_status st = sim_contact_create(&s->contact, s->def, s->rods, s->nrods, err, errlen);
     if (st != COSROD_OK) return st;
     if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
   }
@@ -366,6 +366,7 @@ cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *s
     return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
   }
   s->sc = sc;
+  if (!(s->def = sim_sys_def_create(sc))) return fail_create(s, status, COSROD_ERR_NOMEM);
   s->type = type;
   s->t_fail = NAN;
   s->h_last = NAN;
@@ -468,4 +469,5 @@ void sim_release(cosrod_sim *s) {
   free(s->bwork);
   free(s->kwork);
   sim_galpha_free(s);
+  sim_sys_def_free(s->def);
 }

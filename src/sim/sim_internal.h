@@ -8,6 +8,7 @@
 
 #include "sim/sim_auto.h"
 #include "sim/sim_hooks.h"
+#include "sim/sim_translate.h"
 #include "system/system_internal.h"
 
 /* sim.c: build the sim of sc into the zeroed s (cosrod_sim_create after the
@@ -119,5 +120,32 @@ cosrod_end_kind sim_enum_end(cosrod_sc_end_type e);
 cosrod_load_kind sim_enum_load(cosrod_sc_load_type t);
 cosrod_load_frame sim_enum_frame(cosrod_sc_frame f);
 cosrod_profile sim_enum_profile(cosrod_sc_profile p);
+/* sim_enums.c: scenario enums -> the system definition's enums. */
+cosrod_body_param sim_enum_body_param(cosrod_sc_parametrisation p);
+cosrod_body_load_kind sim_enum_body_load(cosrod_sc_load_type t);
+cosrod_body_load_frame sim_enum_body_frame(cosrod_sc_frame f);
+cosrod_body_load_profile sim_enum_body_profile(cosrod_sc_profile p);
+cosrod_joint_type sim_enum_joint(cosrod_sc_joint_type t);
+sys_analysis sim_enum_analysis(cosrod_sc_analysis_type a);
+cosrod_rod_form sim_enum_formulation(cosrod_sc_formulation f);
+sys_stabilisation sim_enum_stabilisation(cosrod_sc_stabilisation s);
+sys_linear_solver sim_enum_linear_solver(cosrod_sc_linear_solver l);
+
+/* sim_translate_sys.c: the scenario's system definition (NULL: no memory;
+ * it borrows names and keyframes from sc, which must outlive it) and its
+ * release; one obstacle's definition. */
+sys_def *sim_sys_def_create(const cosrod_scenario *sc);
+void sim_sys_def_free(const sys_def *d);
+void sim_obstacle_of(const cosrod_sc_obstacle *ob, sys_obstacle *o);
+/* sim_translate_sys.c: the scenario error "FILE:LINE: key: problem". */
+void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt, ...);
+/* sim_translate_sys.c: scenario checks of what the system does not take:
+ * Kirchhoff rod r's input (ERR_INVALID with err set) and what is not
+ * supported for Kirchhoff rods (ERR_UNSUPPORTED); rods on rigid bodies in
+ * static and modal analyses and start_from_equilibrium (joints on keyframe
+ * bodies, bodies without rods; ERR_UNSUPPORTED with err set). */
+cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err, size_t errlen);
+cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen);
+cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen);
 
 #endif /* COSROD_SIM_INTERNAL_H */
