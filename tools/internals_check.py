@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Module boundaries: a module's *_internal.h stays inside the module.
 
-  tools/internals_check.py [--root DIR]
+  tools/internals_check.py [--root DIR] [--self-test]
 
 A header src/M/NAME_internal.h declares module M's private structs and
 functions.  Every C source or header under src/, tests/ and bench/ is
@@ -14,12 +14,16 @@ internals).  Other modules use M through include/cosrod/M.h or a declared
 module-internal header of M without the _internal suffix (e.g.
 src/rod/rod_hooks.h, src/rod/rod_statics.h).
 
-Exit 1 on any violation not in ALLOW, 0 otherwise.
+Exit 1 on any violation not in ALLOW, 0 otherwise.  --self-test runs the
+check on a small tree written to a temporary folder (a direct and a
+transitive violation, a module's own file and test, an allowed pair) and
+exits 1 unless exactly the two violations are found.
 """
 import argparse
 import os
 import re
 import sys
+import tempfile
 
 # "module -> internal header" pairs not resolved yet (every file of src/M/
 # and tests/M/ may reach the header), with the reason.  An entry is a debt,
@@ -63,12 +67,9 @@ def owner(rel):
     return parts[1] if len(parts) > 2 and parts[0] in ("src", "tests") else None
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    a = ap.parse_args()
-    root = os.path.abspath(a.root)
-    cache, nfiles, bad, allowed = {}, 0, 0, set()
+def check(root, allow):
+    """(files scanned, violations, allowed keys met) of the tree at root."""
+    cache, nfiles, bad, allowed = {}, 0, [], set()
     for top in SCANNED:
         for d, _, names in sorted(os.walk(os.path.join(root, top))):
             for name in sorted(names):
@@ -85,14 +86,52 @@ def main():
                     if owner(rel) == parts[1]:
                         continue
                     key = "%s -> %s" % (owner(rel), drel)
-                    if key in ALLOW:
+                    if key in allow:
                         allowed.add(key)
                         continue
-                    bad += 1
-                    print("%s -> %s: reaches module %s's internal header" % (rel, drel, parts[1]))
+                    bad.append((rel, drel, parts[1]))
+    return nfiles, bad, allowed
+
+
+def self_test():
+    files = {
+        "src/a/a_internal.h": "",
+        "src/a/a.c": '#include "a_internal.h"\n',          # own module
+        "src/a/a_hooks.h": "",
+        "src/b/b.c": '#include "a/a_hooks.h"\n',            # declared interface
+        "src/b/b_bad.c": '#include "a/a_internal.h"\n',     # direct violation
+        "src/b/b_internal.h": '#include "a/a_internal.h"\n',  # transitive source
+        "src/c/c.c": '#include "b/b_internal.h"\n',         # violation (b's and a's)
+        "src/d/d.c": '#include "a/a_internal.h"\n',         # allowed pair
+        "tests/a/test_a.c": '#include "a/a_internal.h"\n',  # a's own test
+    }
+    with tempfile.TemporaryDirectory() as root:
+        for rel, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+            with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+                f.write(text)
+        _, bad, allowed = check(root, {"d -> src/a/a_internal.h": "test"})
+    found = sorted((rel, drel) for rel, drel, _ in bad)
+    want = sorted([("src/b/b_bad.c", "src/a/a_internal.h"), ("src/b/b_internal.h", "src/a/a_internal.h"),
+                   ("src/c/c.c", "src/a/a_internal.h"), ("src/c/c.c", "src/b/b_internal.h")])
+    ok = found == want and allowed == {"d -> src/a/a_internal.h"}
+    print("internals check self-test: %s (found %s)" % ("ok" if ok else "FAILED", found))
+    return 0 if ok else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap.add_argument("--self-test", action="store_true", help="check the checker on a small temporary tree")
+    a = ap.parse_args()
+    if a.self_test:
+        return self_test()
+    nfiles, bad, allowed = check(os.path.abspath(a.root), ALLOW)
+    for rel, drel, mod in bad:
+        print("%s -> %s: reaches module %s's internal header" % (rel, drel, mod))
     for key in sorted(allowed):
         print("%s: allowed (%s)" % (key, ALLOW[key]))
-    print("internals check: %d files, %d violation(s) outside the allow-list" % (nfiles, bad))
+    print("internals check: %d files, %d violation(s) outside the allow-list" % (nfiles, len(bad)))
     return 1 if bad else 0
 
 

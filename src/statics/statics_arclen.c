@@ -456,7 +456,7 @@ cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double la
     if (st != COSROD_OK) return st;
     for (int e = 0; e < 2; ++e) {
       if (supported) supported[2 * r + e] = sup[e];
-      if (!rv->end[e].fixpos || !(cosrod_rod_has_loads(rod))) continue;
+      if (!rv->end[e].fixpos || !cosrod_rod_has_loads(rod)) continue;
       /* the rod data hold the full loads on the end vertex; λ of them act */
       const int n = e == 0 ? 0 : rv->N;
       double *F = Rr + 6 * e;
