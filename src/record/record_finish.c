@@ -98,7 +98,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   for (size_t k = 0; k < r->nrods; k++) cosrod_sim_tip(sim, k, r->tips + 3 * k);
   cosrod_output_result res = cosrod_output_default_result();
   res.code = run_st;
-  res.wall_time = wall_time;
+  res.wall_time = wall_time + r->ck_wall0; /* a resumed run: plus the wall time up to its checkpoint */
   res.stats = cosrod_sim_stats(sim);
   res.t_reached = cosrod_sim_t(sim);
   res.h_last = cosrod_sim_h_last(sim);
