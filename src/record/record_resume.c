@@ -288,49 +288,49 @@ cosrod_status cosrod_recorder_checkpoint_scenario(const char *dir, char **yaml, 
 }
 
 /* The first line where the canonical texts a (checkpoint) and b differ, as
- * "key.path: value (checkpoint: value)" into msg. */
+ * "key.path: value (checkpoint: value)" into msg; list items are numbered
+ * from 0 under their key. */
 static void name_change(const char *a, const char *b, char *msg, size_t len) {
   char path[8][64];
   int depth[8], idx[8], n = 0;
   char sect[64] = "";
   const char *la = a, *lb = b;
   while (*la || *lb) {
-    size_t na = strcspn(la, "\n"), nb = strcspn(lb, "\n");
+    int na = (int)strcspn(la, "\n"), nb = (int)strcspn(lb, "\n");
     if (la[0] != ' ' && la[0] != '-') {
       size_t k = 0;
       while (k + 1 < sizeof sect && la[k] && la[k] != ':' && la[k] != '\n') sect[k] = la[k], k++;
       sect[k] = '\0';
     }
-    int ind = (int)strspn(la, " ");
+    int ind = (int)strspn(la, " "), item = la[ind] == '-', eff = ind + (item ? 2 : 0);
     while (n > 0 && depth[n - 1] >= ind) n--;
-    int item = la[ind] == '-';
-    if (item && n > 0) { /* a list item: its index under the parent key */
-      idx[n - 1]++;
-    }
-    const int differ = (na != nb || strncmp(la, lb, na)) && !(volatile_line(la, sect) && volatile_line(lb, sect));
+    if (item && n > 0) idx[n - 1]++;
+    const char *key = la + eff;
+    int kl = (int)strcspn(key, ":\n");
+    const int differ = (na != nb || strncmp(la, lb, (size_t)na)) && !(volatile_line(la, sect) && volatile_line(lb, sect));
     if (differ) {
-      char key[512] = "";
+      char kp[600] = "";
       for (int i = 0; i < n; i++) {
-        size_t kl = strlen(key);
-        snprintf(key + kl, sizeof key - kl, "%s%s", kl ? "." : "", path[i]);
+        size_t l = strlen(kp);
+        snprintf(kp + l, sizeof kp - l, "%s.", path[i]);
         if (idx[i] >= 0) {
-          kl = strlen(key);
-          snprintf(key + kl, sizeof key - kl, ".%d", idx[i]);
+          l = strlen(kp);
+          snprintf(kp + l, sizeof kp - l, "%d.", idx[i]);
         }
       }
-      const char *ka = la + ind + (item ? 2 : 0);
-      snprintf(msg, len, "%s%s%.*s (checkpoint: %.*s)", key, key[0] ? "." : "", (int)(nb > 200 ? 200 : nb),
-               lb + strspn(lb, " -"), (int)(na > 200 ? 200 : na), ka);
+      const char *va = la + eff + kl, *vb = lb + (int)strspn(lb, " -");
+      vb += strcspn(vb, ":\n");
+      va += *va == ':' ? 1 + strspn(va + 1, " ") : 0;
+      vb += *vb == ':' ? 1 + strspn(vb + 1, " ") : 0;
+      snprintf(msg, len, "%s%.*s: %.*s (checkpoint: %.*s)", kp, kl > 100 ? 100 : kl, key,
+               (int)strcspn(vb, "\n") > 200 ? 200 : (int)strcspn(vb, "\n"), vb,
+               (int)strcspn(va, "\n") > 200 ? 200 : (int)strcspn(va, "\n"), va);
       return;
     }
-    if (n < 8) { /* this line as a parent of deeper ones */
-      size_t k = 0;
-      const char *kp = la + ind + (item ? 2 : 0);
-      while (k + 1 < sizeof path[n] && kp[k] && kp[k] != ':' && kp[k] != '\n') path[n][k] = kp[k], k++;
-      path[n][k] = '\0';
-      depth[n] = ind + (item ? 1 : 0);
+    if (n < 8 && key[kl] == ':' && (key[kl + 1] == '\n' || key[kl + 1] == '\0')) { /* a parent key */
+      snprintf(path[n], sizeof path[n], "%.*s", kl > 63 ? 63 : kl, key);
+      depth[n] = eff;
       idx[n] = -1;
-      if (item && n > 0 && idx[n - 1] < 0) idx[n - 1] = 0;
       n++;
     }
     la += na + (la[na] == '\n');
