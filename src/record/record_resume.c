@@ -186,11 +186,12 @@ static cosrod_status write_record(cosrod_recorder *r, double t) {
 
 cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, double t) {
   if (!r->ck_on) return COSROD_OK;
-  const int due_t = r->ck_every > 0.0 && t >= r->ck_next;
+  const double eps = 1e-9 * r->ck_every; /* output times k * every land on the multiples up to rounding */
+  const int due_t = r->ck_every > 0.0 && t >= r->ck_next - eps;
   const int due_w = r->ck_wall > 0.0 && now_s() - r->ck_last >= r->ck_wall;
   if (!due_t && !due_w) return COSROD_OK;
   if (r->ck_every > 0.0)
-    while (r->ck_next <= t) r->ck_next = (floor(r->ck_next / r->ck_every + 0.5) + 1.0) * r->ck_every;
+    while (r->ck_next <= t + eps) r->ck_next = (floor(r->ck_next / r->ck_every + 0.5) + 1.0) * r->ck_every;
   r->ck_last = now_s();
   cosrod_status st = cosrod_sim_restart_save(sim, r->ck_sim, r->ck_nsim);
   if (st != COSROD_OK) return COSROD_OK; /* not at a frame of cosrod_sim_run (e.g. a stepping loop) */

@@ -176,8 +176,15 @@ void sc_read_output(ctx *c, ynode *root) {
       sc_push(c, "checkpoint");
       sc_expect_map(c, v, NULL, "every, wall");
       sc_check_section(c, v, "output.checkpoint");
-      o->checkpoint_every = sc_num(c, v, "every", 0.0, R_POS);
-      o->checkpoint_wall = sc_num(c, v, "wall", 0.0, R_POS);
+      ynode *e; /* both optional (0: not set) */
+      if ((e = sc_get(v, "every"))) {
+        o->checkpoint_every = sc_to_num(c, e, "every");
+        sc_check_range(c, e, "every", o->checkpoint_every, R_POS);
+      }
+      if ((e = sc_get(v, "wall"))) {
+        o->checkpoint_wall = sc_to_num(c, e, "wall");
+        sc_check_range(c, e, "wall", o->checkpoint_wall, R_POS);
+      }
       sc_pop(c);
     }
     if ((v = sc_get(m, "format"))) {
