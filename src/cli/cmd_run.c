@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]).
+/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]),
+ * `cosrod run --resume DIR [FILE]` ([manual: long runs]): the scenario of DIR's
+ * restart checkpoint (or FILE, refused with exit 2 if it differs), the
+ * simulation restarted there and the files appended (cosrod_recorder_resume).
  *
  * Scenario (loader) -> cosrod_sim (driver) -> cosrod_recorder (files); this
  * file keeps the arguments, the progress bar, the printed summary and the
