@@ -234,6 +234,14 @@ def test_hdf5_and_static_refused(tmp_path):
     (d / "summary.json").write_text('{"status": "interrupted"}')
     r = run_cli(["run", "--resume", str(d)])
     assert r.returncode == 2 and "no restart checkpoint" in r.stderr, r.stderr
+    d = tmp_path / "h5"  # hdf5 output: no record, a resume says why
+    r = run_cli(["run", EXAMPLE, "-o", str(d), "-q"] + sets_args(["output.format=hdf5"]))
+    assert r.returncode == 0, r.stderr
+    assert not (d / "checkpoint.bin").exists()
+    r = run_cli(["run", "--resume", str(d)])
+    assert r.returncode == 2 and "hdf5 cannot be resumed" in r.stderr, r.stderr
+    r = run_cli(["run", "--resume", str(d), EXAMPLE] + sets_args(["output.format=hdf5"]))
+    assert r.returncode == 2 and "hdf5 cannot be resumed" in r.stderr, r.stderr
     sc = cosrod.load(EXAMPLE, overrides={"output.vtk": False, "output.plots": False})
     d2 = tmp_path / "dyn"
     with pytest.raises(cosrod.CosrodError, match="no restart checkpoint"):

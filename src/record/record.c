@@ -193,7 +193,7 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
     if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->ctmp ? r->ctmp : "contacts.csv");
     goto fail;
   }
-  if (record_ckpt_setup(r, scenario_file, cfg.checkpoint_every) != COSROD_OK) goto nomem;
+  if (record_ckpt_setup(r, scenario_file, cfg.checkpoint_every, pos != NULL) != COSROD_OK) goto nomem;
   if (status) *status = COSROD_OK;
   return r;
 nomem:

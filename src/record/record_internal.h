@@ -48,6 +48,7 @@ struct cosrod_recorder {
   locale_t vloc;
   /* restart checkpoints (record_resume.c) */
   int ck_on;                    /* 1: this run writes DIR/checkpoint.bin */
+  int ck_first;                 /* 1: the next frame is a new run's first: a record is due */
   double ck_every, ck_wall;     /* simulated / wall seconds between them (0: not used) */
   double ck_next;               /* next simulated time due */
   double ck_last, ck_start;     /* wall clock of the last one and of the start [s] */
@@ -66,10 +67,11 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
                                     char *msg, size_t msglen);
 /* record_resume.c: why sim's runs cannot be resumed (NULL: they can); the
  * set-up after the output is open (wall_default: seconds when
- * output.checkpoint is not set); at a frame: a restart checkpoint if due;
+ * output.checkpoint is not set; a new run removes an older DIR/checkpoint.bin
+ * and writes one at its first frame); at a frame: a restart checkpoint if due;
  * release. */
 const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim);
-cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default);
+cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default, int resuming);
 cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, double t);
 void record_ckpt_free(cosrod_recorder *r);
 

@@ -111,9 +111,17 @@ const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *s
   return NULL;
 }
 
-cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default) {
+cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default, int resuming) {
+  if (!resuming) { /* a new run: an older run's record must not outlive it */
+    char *old = malloc(strlen(r->dir) + 32);
+    if (!old) return COSROD_ERR_NOMEM;
+    sprintf(old, "%s/" CK_NAME, r->dir);
+    remove(old);
+    free(old);
+  }
   r->ck_on = record_resume_refusal(r->sc, r->sim) == NULL;
   if (!r->ck_on) return COSROD_OK;
+  r->ck_first = !resuming; /* a new run's first frame (t = 0) gets a record at once */
   r->ck_every = r->sc->output.checkpoint_every;
   r->ck_wall = r->sc->output.checkpoint_wall;
   if (!(r->ck_every > 0.0) && !(r->ck_wall > 0.0)) r->ck_wall = wall_default;
@@ -188,8 +196,9 @@ cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, doubl
   if (!r->ck_on) return COSROD_OK;
   const double eps = 1e-9 * r->ck_every; /* output times k * every land on the multiples up to rounding */
   const int due_t = r->ck_every > 0.0 && t >= r->ck_next - eps;
-  const int due_w = r->ck_wall > 0.0 && now_s() - r->ck_last >= r->ck_wall;
+  const int due_w = r->ck_first || (r->ck_wall > 0.0 && now_s() - r->ck_last >= r->ck_wall);
   if (!due_t && !due_w) return COSROD_OK;
+  r->ck_first = 0;
   if (r->ck_every > 0.0)
     while (r->ck_next <= t + eps) r->ck_next = (floor(r->ck_next / r->ck_every + 0.5) + 1.0) * r->ck_every;
   r->ck_last = now_s();
@@ -235,8 +244,12 @@ static cosrod_status ck_read(const char *dir, ck_data *d, char *msg, size_t len)
   snprintf(path, sizeof path, "%s/" CK_NAME, dir);
   FILE *f = fopen(path, "rb");
   if (!f) {
-    snprintf(msg, len, "%s: no restart checkpoint (%s); a run writes one at its output times "
-             "(output.checkpoint)", dir, CK_NAME);
+    snprintf(path, sizeof path, "%s/run.h5", dir);
+    if (access(path, F_OK) == 0)
+      snprintf(msg, len, "%s: runs with output.format hdf5 cannot be resumed (they write no %s)", dir, CK_NAME);
+    else
+      snprintf(msg, len, "%s: no restart checkpoint (%s); a dynamic run with CSV output writes one at its "
+               "output times (output.checkpoint)", dir, CK_NAME);
     return COSROD_ERR_INVALID;
   }
   uint64_t h = FNV0, hf = 0;
