@@ -82,7 +82,8 @@ static uint64_t scenario_digest(const char *y) {
 
 static uint64_t version_digest(void) {
   char v[128];
-  snprintf(v, sizeof v, "cosrod %s restart layout %u double %zu", COSROD_VERSION_STRING, CK_LAYOUT, sizeof(double));
+  snprintf(v, sizeof v, "cosrod %s restart layout %u double %zu", COSROD_VERSION_STRING, CK_LAYOUT,
+           sizeof(double));
   return fnv(FNV0, v, strlen(v));
 }
 
@@ -103,15 +104,19 @@ static char *scenario_yaml(const cosrod_scenario *sc) {
 
 const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim) {
   if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) return "only dynamic runs can be resumed";
-  if (sc->output.format == COSROD_SC_FORMAT_HDF5) return "runs with output.format hdf5 cannot be resumed (use csv)";
+  if (sc->output.format == COSROD_SC_FORMAT_HDF5)
+    return "runs with output.format hdf5 cannot be resumed (use csv)";
   if (sc->nrods == 0) return "runs of rigid bodies without rods cannot be resumed";
-  if (cosrod_sim_njoints(sim) > 0) return "runs with joints cannot be resumed (joints.csv is not checkpointed)";
-  if (cosrod_sim_contact_data(sim)) return "runs with contact cannot be resumed (friction anchors and contacts.csv "
-                                           "are not checkpointed)";
+  if (cosrod_sim_njoints(sim) > 0)
+    return "runs with joints cannot be resumed (joints.csv is not checkpointed)";
+  if (cosrod_sim_contact_data(sim))
+    return "runs with contact cannot be resumed (friction anchors and contacts.csv "
+           "are not checkpointed)";
   return NULL;
 }
 
-cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default, int resuming) {
+cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default,
+                                int resuming) {
   if (!resuming) { /* a new run: an older run's record must not outlive it */
     char *old = malloc(strlen(r->dir) + 32);
     if (!old) return COSROD_ERR_NOMEM;
@@ -135,7 +140,8 @@ cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, d
   r->ck_pos = malloc(r->ck_npos + 1);
   r->ck_path = malloc(strlen(r->dir) + 32);
   r->ck_tmp = malloc(strlen(r->dir) + 32);
-  if (!r->ck_yaml || !r->ck_file || !r->ck_sim || !r->ck_pos || !r->ck_path || !r->ck_tmp) return COSROD_ERR_NOMEM;
+  if (!r->ck_yaml || !r->ck_file || !r->ck_sim || !r->ck_pos || !r->ck_path || !r->ck_tmp)
+    return COSROD_ERR_NOMEM;
   sprintf(r->ck_path, "%s/" CK_NAME, r->dir);
   sprintf(r->ck_tmp, "%s/." CK_NAME ".tmp", r->dir);
   remove(r->ck_tmp);
@@ -246,10 +252,13 @@ static cosrod_status ck_read(const char *dir, ck_data *d, char *msg, size_t len)
   if (!f) {
     snprintf(path, sizeof path, "%s/run.h5", dir);
     if (access(path, F_OK) == 0)
-      snprintf(msg, len, "%s: runs with output.format hdf5 cannot be resumed (they write no %s)", dir, CK_NAME);
+      snprintf(msg, len, "%s: runs with output.format hdf5 cannot be resumed (they write no %s)", dir,
+               CK_NAME);
     else
-      snprintf(msg, len, "%s: no restart checkpoint (%s); a dynamic run with CSV output writes one at its "
-               "output times (output.checkpoint)", dir, CK_NAME);
+      snprintf(msg, len,
+               "%s: no restart checkpoint (%s); a dynamic run with CSV output writes one at its "
+               "output times (output.checkpoint)",
+               dir, CK_NAME);
     return COSROD_ERR_INVALID;
   }
   uint64_t h = FNV0, hf = 0;
@@ -266,8 +275,8 @@ static cosrod_status ck_read(const char *dir, ck_data *d, char *msg, size_t len)
     d->pos = malloc(d->len[3] + 1);
     bad = !d->yaml || !d->file || !d->sim || !d->pos || get(f, &h, d->yaml, d->len[0]) ||
           get(f, &h, d->file, d->len[1]) || get(f, &h, d->sim, d->len[2] * sizeof *d->sim) ||
-          get(f, &h, d->pos, d->len[3]) || get(f, &h, d->rec, sizeof d->rec) || fread(&hf, sizeof hf, 1, f) != 1 ||
-          hf != h;
+          get(f, &h, d->pos, d->len[3]) || get(f, &h, d->rec, sizeof d->rec) ||
+          fread(&hf, sizeof hf, 1, f) != 1 || hf != h;
   }
   fclose(f);
   if (bad) {
@@ -321,7 +330,8 @@ static void name_change(const char *a, const char *b, char *msg, size_t len) {
     if (item && n > 0) idx[n - 1]++;
     const char *key = la + eff;
     int kl = (int)strcspn(key, ":\n");
-    const int differ = (na != nb || strncmp(la, lb, (size_t)na)) && !(volatile_line(la, sect) && volatile_line(lb, sect));
+    const int differ =
+        (na != nb || strncmp(la, lb, (size_t)na)) && !(volatile_line(la, sect) && volatile_line(lb, sect));
     if (differ) {
       char kp[600] = "";
       for (int i = 0; i < n; i++) {
@@ -404,7 +414,8 @@ cosrod_recorder *cosrod_recorder_resume(cosrod_sim *sim, const char *dir, double
     snprintf(msg, msglen, "%s/" CK_NAME ": the restart data do not fit this simulation", dir);
     goto out;
   }
-  r = record_create_impl(sim, dir, d.file[0] ? d.file : NULL, checkpoint_every, d.pos, d.len[3], &st, msg, msglen);
+  r = record_create_impl(sim, dir, d.file[0] ? d.file : NULL, checkpoint_every, d.pos, d.len[3], &st, msg,
+                         msglen);
   if (r) {
     r->ck_next = d.rec[0];
     r->ck_wall0 = d.rec[1];

@@ -21,23 +21,25 @@ enum { RS_VERSION = 1, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
 size_t cosrod_sim_restart_size(const cosrod_sim *s) { return s ? RS_HEAD + (size_t)s->ny : 0; }
 
 static void stats_to(double *b, const cosrod_integrate_stats *st) {
-  const long v[RS_STATS] = {st->nfev,  st->njev,   st->nsteps, st->naccept,  st->nreject,  st->nconvfail, st->ndecomp,
-                            st->nsolve, st->nnewton, st->nstiff, st->nproject, st->nfail_rhs, 0};
+  const long v[RS_STATS] = {st->nfev,      st->njev,      st->nsteps, st->naccept, st->nreject,
+                            st->nconvfail, st->ndecomp,   st->nsolve, st->nnewton, st->nstiff,
+                            st->nproject,  st->nfail_rhs, 0};
   for (int k = 0; k < RS_STATS; k++) b[k] = (double)v[k];
   b[RS_STATS - 1] = st->wall_time;
 }
 
 static void stats_from(cosrod_integrate_stats *st, const double *b) {
-  long *v[RS_STATS - 1] = {&st->nfev,    &st->njev,   &st->nsteps, &st->naccept,
-                           &st->nreject, &st->nconvfail, &st->ndecomp, &st->nsolve,
-                           &st->nnewton, &st->nstiff, &st->nproject, &st->nfail_rhs};
+  long *v[RS_STATS - 1] = {&st->nfev,    &st->njev,      &st->nsteps,   &st->naccept,
+                           &st->nreject, &st->nconvfail, &st->ndecomp,  &st->nsolve,
+                           &st->nnewton, &st->nstiff,    &st->nproject, &st->nfail_rhs};
   memset(st, 0, sizeof *st);
   for (int k = 0; k < RS_STATS - 1; k++) *v[k] = (long)b[k];
   st->wall_time = b[RS_STATS - 1];
 }
 
 cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) {
-  if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || !s->ran || s->stepping) return COSROD_ERR_INVALID;
+  if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || !s->ran || s->stepping)
+    return COSROD_ERR_INVALID;
   if (n < cosrod_sim_restart_size(s) || !(s->t_frame == s->t_now)) return COSROD_ERR_INVALID;
   const double t = s->t_frame;
   double cD = s->acc_cD;
@@ -73,8 +75,10 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
 }
 
 cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) {
-  if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || s->ran || s->stepping) return COSROD_ERR_INVALID;
-  if (n != cosrod_sim_restart_size(s) || b[0] != RS_VERSION || b[1] != (double)s->ny) return COSROD_ERR_INVALID;
+  if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || s->ran || s->stepping)
+    return COSROD_ERR_INVALID;
+  if (n != cosrod_sim_restart_size(s) || b[0] != RS_VERSION || b[1] != (double)s->ny)
+    return COSROD_ERR_INVALID;
   if (!isfinite(b[2]) || b[2] < 0.0 || b[2] > s->sc->analysis.t_end) return COSROD_ERR_INVALID;
   for (int i = 0; i < s->ny; i++)
     if (!isfinite(b[RS_HEAD + i])) return COSROD_ERR_INVALID;

@@ -5,9 +5,9 @@
  * stopped at t = 0.17 and abandoned without closing its files (as a killed
  * process leaves them, plus a half-written temporary record), then resumed
  * from its last checkpoint: t = 0.15 (output.checkpoint.every 0.05, at the
- * breakpoint itself) or t = 0.16 (every 0.04, inside the last piece).  The resumed run must reach the uninterrupted run's
- * final state and energy accounts to the integrator's tolerance and write
- * as many rows; a changed scenario is refused naming the key.
+ * breakpoint itself) or t = 0.16 (every 0.04, inside the last piece).  The resumed run must reach the
+ * uninterrupted run's final state and energy accounts to the integrator's tolerance and write as many rows; a
+ * changed scenario is refused naming the key.
  *
  * Bound: both runs integrate the same ODE from the checkpoint's state with
  * error-per-step control at tol = atol + rtol |y| (radau5, rtol = atol =
@@ -90,11 +90,13 @@ static int step_cb(void *user, const cosrod_sim *sim, double t, double h, int ac
 /* Run the scenario into dir (stop at t_stop, or to the end when infinite;
  * a stopped run is abandoned without closing its files); final tip and
  * energy into tip / e. */
-static void record_run(cosrod_sim *sim, cosrod_recorder *rec, double t_stop, double tip[3], cosrod_sim_energy *e) {
+static void record_run(cosrod_sim *sim, cosrod_recorder *rec, double t_stop, double tip[3],
+                       cosrod_sim_energy *e) {
   stop_ctx c = {rec, t_stop};
   cosrod_sim_observer obs = {frame_then_stop, step_cb, &c, NULL, NULL};
   cosrod_status st = cosrod_sim_run(sim, &obs);
-  CHECK(isfinite(t_stop) ? "stopped" : "ran to the end", isfinite(t_stop) ? st == COSROD_ERR_INTERRUPTED : st == COSROD_OK);
+  CHECK(isfinite(t_stop) ? "stopped" : "ran to the end",
+        isfinite(t_stop) ? st == COSROD_ERR_INTERRUPTED : st == COSROD_OK);
   cosrod_sim_tip(sim, 0, tip);
   *e = cosrod_sim_energy_now(sim);
   if (!isfinite(t_stop)) CHECK("finish", cosrod_recorder_finish(rec, sim, st, 0.0, NULL, NULL) == COSROD_OK);
@@ -155,16 +157,18 @@ static void resume_case(double every, double t_resume) {
   cosrod_recorder_free(rec);
   cosrod_sim_free(sim);
   for (int k = 0; k < 3; k++) CHECK_NEAR("tip", tipB[k], tipA[k], 10.0 * (TOL + TOL * fabs(tipA[k])));
-  CHECK_NEAR("external work", eB.external_work, eA.external_work, 10.0 * (TOL + TOL * fabs(eA.external_work)));
+  CHECK_NEAR("external work", eB.external_work, eA.external_work,
+             10.0 * (TOL + TOL * fabs(eA.external_work)));
   CHECK_NEAR("dissipated", eB.dissipated, eA.dissipated, 10.0 * (TOL + TOL * fabs(eA.dissipated)));
   CHECK_NEAR("kinetic", eB.kinetic, eA.kinetic, 10.0 * (TOL + TOL * fabs(eA.kinetic)));
   CHECK("the tip force did work", fabs(eA.external_work) > 1e-4);
   NOTE("tip z %.12g vs %.12g, W %.12g vs %.12g, D %.12g vs %.12g", tipB[2], tipA[2], eB.external_work,
        eA.external_work, eB.dissipated, eA.dissipated);
-  const char *files[] = {"centerline.csv", "frames.csv", "strains.csv", "curvatures.csv", "energy.csv",
-                         "reactions.csv"};
+  const char *files[] = {"centerline.csv", "frames.csv", "strains.csv",
+                         "curvatures.csv", "energy.csv", "reactions.csv"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-    CHECK("rows as the uninterrupted run", lines(dB, files[i]) == lines(dA, files[i]) && lines(dA, files[i]) > 30);
+    CHECK("rows as the uninterrupted run",
+          lines(dB, files[i]) == lines(dA, files[i]) && lines(dA, files[i]) > 30);
   }
   CHECK_NEAR("energy.csv: 31 frames", (double)lines(dB, "energy.csv"), 32.0, 0.0);
   /* the finished run cannot be resumed again */
