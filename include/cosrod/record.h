@@ -99,7 +99,8 @@ COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod
  * included, output.dir and output.checkpoint left out) and of the cosrod
  * version, the scenario text and file name, the simulation's restart data
  * (cosrod_sim_restart_save), the output position (cosrod_output_position)
- * and the next checkpoint time.  Not written (and not resumable): static /
+ * and the next checkpoint time; a new run writes one at its first frame and
+ * cosrod_recorder_finish of a run that ends ok removes it.  Not written (and not resumable): static /
  * modal analyses, output.format hdf5, runs with joints or contact, rigid
  * bodies without rods.
  *

@@ -238,6 +238,7 @@ def test_hdf5_and_static_refused(tmp_path):
     r = run_cli(["run", EXAMPLE, "-o", str(d), "-q"] + sets_args(["output.format=hdf5"]))
     assert r.returncode == 0, r.stderr
     assert not (d / "checkpoint.bin").exists()
+    (d / "summary.json").write_text('{"status": "interrupted"}')  # as if killed
     r = run_cli(["run", "--resume", str(d)])
     assert r.returncode == 2 and "hdf5 cannot be resumed" in r.stderr, r.stderr
     r = run_cli(["run", "--resume", str(d), EXAMPLE] + sets_args(["output.format=hdf5"]))

@@ -117,6 +117,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) cosrod_output_add_warning(r->out, cosrod_sim_warning(sim, i));
   cosrod_status cst = cosrod_output_close(r->out, &res);
+  if (cst == COSROD_OK && res.run == COSROD_RUN_OK && r->ck_path) remove(r->ck_path); /* nothing left to resume */
   if (r->jf) {
     int bad = fclose(r->jf) != 0;
     r->jf = NULL;

@@ -223,6 +223,8 @@ cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, doubl
 
 /* ---- reading ---------------------------------------------------------------- */
 
+static int run_finished(const char *dir);
+
 typedef struct ck_data {
   uint64_t dig[2], len[5];
   char *yaml, *file;
@@ -300,6 +302,10 @@ cosrod_status cosrod_recorder_checkpoint_scenario(const char *dir, char **yaml, 
   msg[0] = '\0';
   if (!dir || !yaml || !file) return COSROD_ERR_INVALID;
   *yaml = *file = NULL;
+  if (run_finished(dir)) {
+    snprintf(msg, msglen, "%s: the run finished (summary.json status ok): nothing to resume", dir);
+    return COSROD_ERR_INVALID;
+  }
   ck_data d;
   cosrod_status st = ck_read(dir, &d, msg, msglen);
   if (st != COSROD_OK) return st;
