@@ -126,6 +126,9 @@ typedef struct cosrod_output_config {
   int arc_length;                /* 1: a static arc-length run: increments.csv has the columns
                                     t,iterations,residual,load_factor,displacement,stability_index,critical
                                     (cosrod_output_write_increment_arc) and summary.json "critical_points" */
+  const void *resume;            /* NULL, or a position of cosrod_output_position (resume_size bytes): continue
+                                    that run in DIR (CSV only; see cosrod_output_position) */
+  size_t resume_size;
 } cosrod_output_config;
 
 /* Output formats (cosrod_output_config.format; scenario key output.format).
@@ -261,6 +264,19 @@ COSROD_API cosrod_status cosrod_output_write_modes(cosrod_output *out, const cos
  * "running".  Costs one copy of the CSV files; also called automatically at
  * frame_end every cfg.checkpoint_every wall-clock seconds. */
 COSROD_API cosrod_status cosrod_output_checkpoint(cosrod_output *out);
+
+/* Resuming.  The position of the output right after cosrod_output_checkpoint
+ * (outside a frame): data rows of every stream, frames written (the next VTK
+ * frame index), the last output time and the summaries kept over the frames,
+ * as bytes (layout private, versioned).  Returns the size; writes it to buf
+ * if cap is large enough; 0 for HDF5 output.  cosrod_output_create with
+ * cfg.resume = that position (same configuration) continues the run in the
+ * same DIR: every file is started from its final name cut to the
+ * position's rows (later rows, e.g. of a later checkpoint of a killed run,
+ * are dropped), so the continued files hold neither duplicate nor missing
+ * rows; a file shorter than its rows fails (ERR_IO, naming it); HDF5:
+ * ERR_UNSUPPORTED. */
+COSROD_API size_t cosrod_output_position(const cosrod_output *out, void *buf, size_t cap);
 
 /* Checkpoint if cfg.checkpoint_every wall-clock seconds have passed since
  * the last one (or since create), also between output times: call it often

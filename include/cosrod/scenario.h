@@ -397,6 +397,11 @@ typedef struct cosrod_sc_output {
   int vtk, plots; /* default 1, 1 */
   unsigned fields; /* COSROD_SC_FIELD_* bits written (default: all but tip) */
   int format;      /* COSROD_SC_FORMAT_CSV (default) or _HDF5 (DIR/run.h5, vtk/cosrod.vtkhdf) */
+  /* output.checkpoint: restart checkpoints of dynamic runs (0 = not set):
+   * every `checkpoint_every` seconds of simulated time and / or every
+   * `checkpoint_wall` seconds of wall time (neither set: the caller's
+   * wall-clock default, 30 s for cosrod run) */
+  double checkpoint_every, checkpoint_wall;
   int line;
 } cosrod_sc_output;
 enum { COSROD_SC_FORMAT_CSV = 0, COSROD_SC_FORMAT_HDF5 = 1 };

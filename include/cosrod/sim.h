@@ -218,6 +218,26 @@ COSROD_API void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observ
  * evaluated (then nothing changed). */
 COSROD_API cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
 
+/* ---- restart data (resumable runs; sim_resume.c) -------------------------
+ * What a dynamic run needs to continue from an output time: the state y
+ * there, the step size to try next, the energy accounts (external work,
+ * dissipation, contact dissipation, impulsive work of breakpoints), the
+ * monitor's state and the solver counters, as cosrod_sim_restart_size
+ * doubles (layout private, versioned; same build and scenario only).
+ * save: inside the frame callback of cosrod_sim_run (ERR_INVALID elsewhere).
+ * load: into a new simulation of the same scenario before cosrod_sim_run,
+ * which then continues from the saved time (no start_from_equilibrium, no
+ * frame at that time again, output times after it only): the method is
+ * restarted there with the saved step, so the run agrees with an
+ * uninterrupted one to the integrator's tolerance (not bitwise), and the
+ * counters continue (those of the resumed part differ from an uninterrupted
+ * run's by the restart).  Friction anchors of contact are not saved.
+ * ERR_INVALID: wrong size, version or ny, non-finite state, time outside
+ * [0, t_end], a static analysis, or after the run / advance started. */
+COSROD_API size_t cosrod_sim_restart_size(const cosrod_sim *sim);
+COSROD_API cosrod_status cosrod_sim_restart_save(const cosrod_sim *sim, double *buf, size_t n);
+COSROD_API cosrod_status cosrod_sim_restart_load(cosrod_sim *sim, const double *buf, size_t n);
+
 /* User load callback of rod r (cosrod_rod_load_fn: adds spatial vertex
  * forces and material segment moments at every evaluation; fn NULL removes
  * it), for dynamic runs and cosrod_sim_advance; set before the run.  Its

@@ -473,7 +473,7 @@ class Sim:
         self.ny = info["ny"]
         self.integrator = info["integrator"]
 
-    def run(self, progress=False, observer=None, record=True, check=True, output=None):
+    def run(self, progress=False, observer=None, record=True, check=True, output=None, _resume=False):
         """Run the analysis to the end; returns a Result.  observer(frame) is
         called at t = 0 and at every output time (frame: cosrod.Frame); a true
         return value stops the run.  progress: a line on stderr.  check: raise
@@ -493,7 +493,7 @@ class Sim:
         self._ran = True
         try:
             raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
-                              self.scenario.info.get("file") if out is not None else None)
+                              self.scenario.info.get("file") if out is not None else None, bool(_resume))
         except KeyboardInterrupt:
             self._interrupted = True  # advance() continues from the last accepted state
             raise
@@ -504,6 +504,25 @@ class Sim:
             raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",
                            res)
         return res
+
+    @classmethod
+    def resume(cls, dir, scenario=None, **kw):
+        """Continue the run whose files are in `dir` from its last restart
+        checkpoint (dir/checkpoint.bin), as `cosrod run --resume DIR`: the
+        scenario is the checkpoint's, or `scenario` (a Scenario or a path),
+        which must not differ from it (else CosrodError naming the changed
+        key).  The files in dir are cut to the checkpoint's rows and
+        appended; returns the Result of the continued part (its frames start
+        after the checkpoint's time); keywords as run() (not output).
+        CosrodError: no checkpoint, the run finished, a run that cannot be
+        resumed (hdf5 output, contact, joints, static analyses)."""
+        d = os.fspath(dir)
+        if scenario is None:
+            text, file = _cosrod.checkpoint_scenario(d)
+            scenario = Scenario(_cosrod.parse(text, file or os.path.join(d, "checkpoint.bin")))
+        elif not isinstance(scenario, Scenario):
+            scenario = load(scenario)
+        return cls(scenario).run(output=d, _resume=True, **kw)
 
     def set_load(self, fn, rod=0):
         """A custom load on rod `rod`, called at every evaluation of the rod

@@ -256,7 +256,8 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   int record = 1, progress = 0, catch_sigint = 0;
   PyObject *observer = Py_None;
   const char *outdir = NULL, *scfile = NULL;
-  if (!PyArg_ParseTuple(args, "pOppzz", &record, &observer, &progress, &catch_sigint, &outdir, &scfile))
+  int resume = 0; /* 1: continue the run in outdir from its checkpoint (cosrod_recorder_resume) */
+  if (!PyArg_ParseTuple(args, "pOppzz|p", &record, &observer, &progress, &catch_sigint, &outdir, &scfile, &resume))
     return NULL;
   if (observer != Py_None && !PyCallable_Check(observer)) {
     PyErr_SetString(PyExc_TypeError, "observer must be callable");
@@ -294,7 +295,8 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   if (outdir) {
     char oerr[1200] = "";
     cosrod_status ost = COSROD_OK;
-    c.files = cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost, oerr, sizeof oerr);
+    c.files = resume ? cosrod_recorder_resume(self->sim, outdir, 0.0, &ost, oerr, sizeof oerr)
+                     : cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost, oerr, sizeof oerr);
     if (!c.files) {
       cosrod_py_rec_free(&c.r);
       self->busy = 0;
@@ -557,7 +559,8 @@ static PyObject *Sim_t(SimObject *self, PyObject *unused) {
 }
 
 static PyMethodDef Sim_methods[] = {
-    {"run", (PyCFunction)Sim_run, METH_VARARGS, "run(record, observer, progress, catch_sigint) -> dict"},
+    {"run", (PyCFunction)Sim_run, METH_VARARGS,
+     "run(record, observer, progress, catch_sigint, output, scenario_file[, resume]) -> dict"},
     {"advance", (PyCFunction)Sim_advance, METH_VARARGS,
      "advance(t, catch_sigint) -> (status, name, message)"},
     {"set_load", (PyCFunction)Sim_set_load, METH_VARARGS, "set_load(rod, fn or None)"},
@@ -636,7 +639,25 @@ static PyObject *mod_section_info(PyObject *m, PyObject *args) {
   return Py_BuildValue("(N(ddd))", list, sc->gravity[0], sc->gravity[1], sc->gravity[2]);
 }
 
+/* checkpoint_scenario(dir) -> (yaml, file): the scenario stored in dir's
+ * restart checkpoint (cosrod_recorder_checkpoint_scenario). */
+static PyObject *mod_checkpoint_scenario(PyObject *mod, PyObject *args) {
+  (void)mod;
+  const char *dir;
+  if (!PyArg_ParseTuple(args, "s", &dir)) return NULL;
+  char *yaml = NULL, *file = NULL, msg[1200] = "";
+  if (cosrod_recorder_checkpoint_scenario(dir, &yaml, &file, msg, sizeof msg) != COSROD_OK) {
+    PyErr_SetString(g_cosrod_error ? g_cosrod_error : PyExc_OSError, msg);
+    return NULL;
+  }
+  PyObject *r = Py_BuildValue("(ss)", yaml, file);
+  free(yaml);
+  free(file);
+  return r;
+}
+
 static PyMethodDef mod_methods[] = {
+    {"checkpoint_scenario", mod_checkpoint_scenario, METH_VARARGS, "checkpoint_scenario(dir) -> (yaml, file)"},
     {"view_write", mod_view_write, METH_VARARGS, "view_write(dir, html, max_bytes) -> note"},
     {"section_info", mod_section_info, METH_VARARGS, "section_info(scenario) -> (sections, gravity)"},
     {"load", cosrod_py_load, METH_VARARGS, "load(path, sets) -> Scenario"},

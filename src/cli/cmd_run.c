@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]).
+/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]),
+ * `cosrod run --resume DIR [FILE]` ([manual: long runs]): the scenario of DIR's
+ * restart checkpoint (or FILE, refused with exit 2 if it differs), the
+ * simulation restarted there and the files appended (cosrod_recorder_resume).
  *
  * Scenario (loader) -> cosrod_sim (driver) -> cosrod_recorder (files); this
  * file keeps the arguments, the progress bar, the printed summary and the
@@ -113,7 +116,9 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   return 0;
 }
 
-#define RUN_USAGE "usage: cosrod run FILE [-o DIR] [--set key.path=value]... [--memory-limit SIZE] [--quiet]\n"
+#define RUN_USAGE                                                                                      \
+  "usage: cosrod run FILE [-o DIR] [--set key.path=value]... [--memory-limit SIZE] [--quiet]\n"          \
+  "       cosrod run --resume DIR [FILE] [--set key.path=value]... [--quiet]\n"
 #define RUN_HELP                                                                                    \
   RUN_USAGE                                                                                         \
   "  -o DIR              output directory (default: output.dir of FILE)\n"                          \
@@ -121,6 +126,9 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   "  --memory-limit SIZE refuse a run whose memory estimate exceeds SIZE (e.g. 4G, 512M;\n"        \
   "                      default: the available memory, MemAvailable of /proc/meminfo)\n"          \
   "  --quiet, -q         print nothing but errors\n"                                                \
+  "  --resume DIR        continue the run in DIR from its last checkpoint (DIR/checkpoint.bin);\n"   \
+  "                      the scenario is the checkpoint's, or FILE (+ --set) if given, which must\n" \
+  "                      not differ from it (output.dir and output.checkpoint may)\n"                \
   "`cosrod check FILE` validates exactly as run does and prints the estimate; see cosrod help.\n"
 
 static int usage_error(const char *msg, const char *arg) {
@@ -252,7 +260,7 @@ static int report_end(const cosrod_scenario *sc, const cosrod_sim *sim, const ch
 }
 
 int cosrod_cmd_run(int argc, char **argv) {
-  const char *file = NULL, *dir = NULL, *limit = NULL;
+  const char *file = NULL, *dir = NULL, *limit = NULL, *resume = NULL;
   int quiet = 0, rc = 0;
   const char **sets = calloc((size_t)argc + 1, sizeof *sets);
   size_t nsets = 0;
@@ -276,6 +284,14 @@ int cosrod_cmd_run(int argc, char **argv) {
         return usage_error("-o needs a directory", NULL);
       }
       dir = argv[++i];
+    } else if (!strcmp(a, "--resume")) {
+      if (i + 1 >= argc) {
+        free(sets);
+        return usage_error("--resume needs the output directory of the run", NULL);
+      }
+      resume = argv[++i];
+    } else if (!strncmp(a, "--resume=", 9)) {
+      resume = a + 9;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       quiet = 1;
     } else if (!strcmp(a, "--memory-limit")) {
@@ -300,9 +316,13 @@ int cosrod_cmd_run(int argc, char **argv) {
       return usage_error("more than one FILE:", a);
     }
   }
-  if (!file) {
+  if (!file && !resume) {
     free(sets);
     return usage_error("no scenario FILE given", NULL);
+  }
+  if (resume && dir) {
+    free(sets);
+    return usage_error("--resume continues in its own directory: no -o", NULL);
   }
 
   /* 1. input: the same path as `check` (cli_prepare); nothing is written
@@ -311,11 +331,27 @@ int cosrod_cmd_run(int argc, char **argv) {
   cosrod_scenario *sc = NULL;
   cosrod_sim *sim = NULL;
   cosrod_sim_estimate est;
-  int prc = cli_prepare("run", file, sets, nsets, limit, &sc, &sim, &est);
+  char *ck_yaml = NULL, *ck_file = NULL;
+  int prc;
+  if (resume && !file) { /* the scenario stored in the checkpoint */
+    char msg[1200];
+    if (cosrod_recorder_checkpoint_scenario(resume, &ck_yaml, &ck_file, msg, sizeof msg) != COSROD_OK) {
+      fprintf(stderr, "cosrod run: %s\n", msg);
+      free(sets);
+      return 2;
+    }
+    file = ck_file[0] ? ck_file : "checkpoint.bin";
+    prc = cli_prepare_text("run", file, ck_yaml, strlen(ck_yaml), sets, nsets, limit, &sc, &sim, &est);
+  } else {
+    prc = cli_prepare("run", file, sets, nsets, limit, &sc, &sim, &est);
+  }
   free(sets);
+  free(ck_yaml);
+  if (resume) dir = resume;
   if (prc != 0) {
     if (prc == 1 && sc) write_nomem_summary(dir ? dir : sc->output.dir ? sc->output.dir : "out", sc, file, &est);
     cosrod_scenario_free(sc);
+    free(ck_file);
     return prc;
   }
   if (cosrod_sim_input_warning(sim)[0]) fprintf(stderr, "%s\n", cosrod_sim_input_warning(sim));
@@ -331,13 +367,16 @@ int cosrod_cmd_run(int argc, char **argv) {
   const char *ce = getenv("COSROD_CHECKPOINT_EVERY");
   if (ce && strtod(ce, NULL) > 0.0) every = strtod(ce, NULL);
   char oerr[1200] = "";
-  c.rec = cosrod_recorder_create(sim, dir, file, every, &st, oerr, sizeof oerr);
+  c.rec = resume ? cosrod_recorder_resume(sim, dir, every, &st, oerr, sizeof oerr)
+                 : cosrod_recorder_create(sim, dir, file, every, &st, oerr, sizeof oerr);
   if (!c.rec) {
     fprintf(stderr, "cosrod run: %s\n", oerr);
     cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
-    return 1;
+    free(ck_file);
+    return resume && st == COSROD_ERR_INVALID ? 2 : 1; /* a refused resume is bad input */
   }
+  if (resume && !quiet) printf("cosrod run: resuming %s from its checkpoint at t = %.9g s\n", dir, cosrod_sim_t(sim));
 
   /* run */
   c.t_end = sc->analysis.t_end;
@@ -365,5 +404,6 @@ int cosrod_cmd_run(int argc, char **argv) {
   cosrod_recorder_free(c.rec);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
+  free(ck_file);
   return rc;
 }

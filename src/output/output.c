@@ -249,6 +249,11 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     *st = COSROD_ERR_INVALID;
     return NULL;
   }
+  if (cfg->resume && cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* before run.h5 is touched */
+    set_errbuf(cfg, "output: runs with output.format hdf5 cannot be resumed");
+    *st = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
   cosrod_output *out = calloc(1, sizeof *out);
   if (!out) {
     *st = COSROD_ERR_NOMEM;
@@ -373,10 +378,21 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       return NULL;
     }
   }
+  if (cfg->resume) { /* a resumed run (output_resume.c) */
+    char msg[600] = "";
+    cosrod_status rs = out_resume(out, cfg, msg, sizeof msg);
+    if (rs != COSROD_OK) {
+      set_errbuf(cfg, msg);
+      abandon(out);
+      release(out);
+      *st = rs;
+      return NULL;
+    }
+  }
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
     int on = i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
-    if (!on) continue;
+    if (!on || f->fp) continue;
     f->fp = fopen(f->tmp_path, "w");
     const char *hdr = out_table_header(out, i);
     if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {

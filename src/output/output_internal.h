@@ -169,6 +169,10 @@ cosrod_status out_file_checkpoint(cosrod_output *out, out_file *f);
 /* At close: truncate to committed, footer, close, rename (salvage after errors). */
 cosrod_status out_file_publish(cosrod_output *out, out_file *f);
 
+/* output_resume.c: start every stream of a resumed run from its final name
+ * cut to cfg->resume's rows and restore the frame summaries; msg on failure. */
+cosrod_status out_resume(cosrod_output *out, const cosrod_output_config *cfg, char *msg, size_t len);
+
 void out_count_nonfinite(cosrod_output *out, const double *v, size_t n);
 
 int out_fmt(char *buf, double v);

@@ -98,7 +98,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   for (size_t k = 0; k < r->nrods; k++) cosrod_sim_tip(sim, k, r->tips + 3 * k);
   cosrod_output_result res = cosrod_output_default_result();
   res.code = run_st;
-  res.wall_time = wall_time;
+  res.wall_time = wall_time + r->ck_wall0; /* a resumed run: plus the wall time up to its checkpoint */
   res.stats = cosrod_sim_stats(sim);
   res.t_reached = cosrod_sim_t(sim);
   res.h_last = cosrod_sim_h_last(sim);
@@ -122,6 +122,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) cosrod_output_add_warning(r->out, cosrod_sim_warning(sim, i));
   cosrod_status cst = cosrod_output_close(r->out, &res);
+  if (cst == COSROD_OK && res.run == COSROD_RUN_OK && r->ck_path) remove(r->ck_path); /* nothing left to resume */
   if (r->jf) {
     int bad = fclose(r->jf) != 0;
     r->jf = NULL;

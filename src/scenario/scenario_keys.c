@@ -303,6 +303,11 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("output", "fields", "list of enums", "", "all but tip", "tip, centerline, frames, strains, curvatures, energy, steps, reactions",
       "[tip, energy]", "which CSV files to write"),
     K("output", "steps", "bool", "", "true", "", "false", "write steps.csv"),
+    K("output", "checkpoint", "map", "", "{wall: 30}", "", "{every: 0.5}",
+      "restart checkpoints of dynamic runs (checkpoint.bin; cosrod run --resume DIR)"),
+    K("output.checkpoint", "every", "number", "s", "none", "> 0", "0.5",
+      "simulated time between checkpoints (at the first output time at or after each multiple)"),
+    K("output.checkpoint", "wall", "number", "s", "30", "> 0", "60", "wall-clock time between checkpoints"),
     K("output", "format", "enum", "", "csv", "csv, hdf5", "hdf5",
       "csv: one CSV file per table; hdf5: DIR/run.h5 (and vtk/cosrod.vtkhdf), needs HDF5"),
 };

@@ -206,19 +206,29 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
 static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec);
 
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec) {
+  /* a resumed run (sim_resume.c) starts at t_resume with y0, its counters and
+   * impulsive work carried over; a breakpoint at t_resume itself is still
+   * restarted at (the checkpoint's frame there was written before it) */
+  const double t0 = s->resumed ? s->t_resume : 0.0;
   memset(&s->dstats, 0, sizeof s->dstats);
-  memset(&s->dstats_done, 0, sizeof s->dstats_done);
-  s->impulsive_work = 0.0;
-  s->seg_lo = -INFINITY;
+  if (!s->resumed) {
+    memset(&s->dstats_done, 0, sizeof s->dstats_done);
+    s->impulsive_work = 0.0;
+  }
+  size_t i0 = 0;
+  while (i0 < s->nbrk && s->brk[i0] < t0) i0++;
+  s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
   /* every piece ends with its left limit, the last one at T too (a keyframe
    * at t_end: the velocity reaching it, not the hold after it) */
-  s->seg_hi = nextafter(s->nbrk ? s->brk[0] : T, -INFINITY);
-  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
+  s->seg_hi = nextafter(i0 < s->nbrk ? s->brk[i0] : T, -INFINITY);
+  cosrod_status st = s->resumed ? sim_resume_begin(s) : COSROD_OK;
+  if (st == COSROD_OK) st = cosrod_integrator_init(s->integ, t0, s->y0, NULL);
+  if (st == COSROD_OK && s->resumed && s->h_resume > 0.0) st = cosrod_integrator_set_step(s->integ, s->h_resume);
   if (st != COSROD_OK) {
     sim_stats_sync(s);
     return st;
   }
-  return pieces(s, 0, T, spec);
+  return pieces(s, i0, T, spec);
 }
 
 cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec) {
@@ -252,7 +262,8 @@ static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_sp
       }
       spec->include_t0 = 0;
     }
-    st = cosrod_integrator_evolve(s->integ, b, spec);
+    /* a resumed run that starts on a breakpoint has nothing left of its first piece */
+    if (!s->resumed || b > cosrod_integrator_t(s->integ)) st = cosrod_integrator_evolve(s->integ, b, spec);
   }
   sim_stats_sync(s);
   return st;

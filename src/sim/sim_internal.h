@@ -27,6 +27,9 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
  * (restart of the method at each), with the energy accounting closed across
  * them; spec: the output spec of the whole run (include_t0 honoured once). */
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec);
+/* sim_resume.c: a resumed run's start at (t_resume, y0) inside the current
+ * piece (seg_lo / seg_hi set): the energy rates there. */
+cosrod_status sim_resume_begin(cosrod_sim *s);
 /* sim_breaks.c: s->dstats = the finished pieces + the integrator's current counters. */
 void sim_stats_sync(cosrod_sim *s);
 

@@ -142,16 +142,13 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     s->obs = NULL;
     return st;
   }
-  if (s->stat) {
+  if (s->stat && !s->resumed) {
     cosrod_status st = equilibrium_start(s);
     if (st != COSROD_OK) {
       s->obs = NULL;
       return st;
     }
   }
-  s->acc_t = 0.0;
-  s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
-  s->t_frame = -INFINITY;
   cosrod_output_spec spec = {0};
   spec.t_out = s->tout;
   spec.n_out = s->nout;
@@ -159,8 +156,20 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
   spec.output = sim_output_cb;
   spec.step_history = sim_step_cb;
   spec.user = s;
+  if (s->resumed) { /* cosrod_sim_restart_load: accounts and monitor as saved, frames after t_resume */
+    size_t k = 0;
+    while (k < s->nout && !(s->tout[k] > s->t_resume)) k++;
+    spec.t_out = s->tout + k;
+    spec.n_out = s->nout - k;
+    spec.include_t0 = 0;
+    s->t_frame = s->t_resume;
+  } else {
+    s->acc_t = 0.0;
+    s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
+    s->t_frame = -INFINITY;
+    sim_monitor_reset(s);
+  }
   /* piecewise between the breakpoints (sim_breaks.c) */
-  sim_monitor_reset(s);
   cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
   s->obs = NULL;
   st = sim_auto_recover(s, st, s->sc->analysis.t_end, &spec); /* auto: the next candidate on a struggle */

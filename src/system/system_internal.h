@@ -111,6 +111,8 @@ struct cosrod_sim {
   int ran;
   int frame_rc; /* static runs: what the last frame callback returned */
   int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
+  int resumed;                /* cosrod_sim_restart_load: the run continues from (t_resume, y0) (sim_resume.c) */
+  double t_resume, h_resume;  /* its time and the step to try first */
   char msg[512];
   char input_warn[512]; /* kirchhoff.c: a warning about the input ("" if none) */
   /* galpha (lie_layout.c): LIE layout y = (q of all rods, q of the bodies,
