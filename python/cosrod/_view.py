@@ -80,8 +80,9 @@ def write_modes(res, d, buckling):
     rows = []
     for k in range(cnt):
         for r, sh in enumerate(m["rod_shapes"]):
-            if r != int(m["rod"][k]) and not np.any(sh[k]):
-                continue  # this rod does not move in mode k
+            own = np.max(np.abs(m["rod_shapes"][int(m["rod"][k])][k]))
+            if r != int(m["rod"][k]) and not np.max(np.abs(sh[k])) > 1e-6 * own:
+                continue  # this rod does not move in mode k (as the CLI's modes.csv)
             nv = sh.shape[1]
             head = [np.full(nv, k + 1.0)]
             head += [np.full(nv, m["load_factor"][k])] if buckling else \
