@@ -75,10 +75,10 @@ materials:
 rods:
   - {name: left, length: 1.0, segments: 8, material: nylon, section: {shape: circle, radius: 2.0e-3},
      shape: {type: straight, start: [-0.1, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]},
-     ends: {start: {type: clamped}, end: {type: pinned, body: bob, at: [-0.1, 0, 0.05]}}}
+     ends: {start: {type: clamped}, end: {type: clamped, body: bob, at: [-0.1, 0, 0.05]}}}
   - {name: right, length: 1.0, segments: 6, material: nylon, section: {shape: rectangle, width: 4.0e-3, height: 2.0e-3},
      shape: {type: straight, start: [0.1, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]},
-     ends: {start: {type: clamped}, end: {type: pinned, body: bob, at: [0.1, 0, 0.05]}}}
+     ends: {start: {type: clamped}, end: {type: clamped, body: bob, at: [0.1, 0, 0.05]}}}
   - {name: stiff, length: 0.5, segments: 4,
      stiffness: {EA: 4.0e6, GA1: 1.0e6, GA2: 1.0e6, EI1: 8.0, EI2: 2.0, GJ: 3.0},
      inertia: {rhoA: 0.1, rhoI1: 1.0e-6, rhoI2: 1.0e-6, rhoJ: 2.0e-6},

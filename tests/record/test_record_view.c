@@ -10,8 +10,8 @@
  *    straight rod);
  *  - a mode of two rods hanging a rigid body moves both rods: modes.csv has
  *    rows of both, and each rod's vertex on the body moves rigidly with it
- *    (d = dx_body + w x (x_a - x_b), kinematics); two separate rods' modes
- *    move one rod only. */
+ *    (d = dx_body + w x (x_a - x_b), r = w at a clamped end: kinematics);
+ *    two separate rods' modes move one rod only. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -170,10 +170,10 @@ static const char *TWO =
     "rods:\n"
     "  - {name: left, length: 1.0, segments: 8, material: nylon, section: {shape: circle, radius: 2.0e-3},\n"
     "     shape: {type: straight, start: [-0.1, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]},\n"
-    "     ends: {start: {type: pinned}, end: {type: pinned, body: bob, at: [-0.1, 0, 0.05]}}}\n"
+    "     ends: {start: {type: clamped}, end: {type: clamped, body: bob, at: [-0.1, 0, 0.05]}}}\n"
     "  - {name: right, length: 1.0, segments: 6, material: nylon, section: {shape: circle, radius: 2.0e-3},\n"
     "     shape: {type: straight, start: [0.1, 0, 0], direction: [0, 0, -1], normal: [1, 0, 0]},\n"
-    "     ends: {start: {type: pinned}, end: {type: pinned, body: bob, at: [0.1, 0, 0.05]}}}\n"
+    "     ends: {start: {type: clamped}, end: {type: clamped, body: bob, at: [0.1, 0, 0.05]}}}\n"
     "bodies:\n"
     "  - {name: bob, mass: 1.0, inertia: [2.0e-3, 2.0e-3, 1.0e-3], position: [0, 0, -1.05]}\n"
     "analysis: {type: modes, count: 4}\n"
@@ -228,6 +228,7 @@ TEST(modes_of_coupled_rods) {
       double want[3] = {d[0] + w[1] * arm[r][2] - w[2] * arm[r][1], d[1] + w[2] * arm[r][0] - w[0] * arm[r][2],
                         d[2] + w[0] * arm[r][1] - w[1] * arm[r][0]};
       CHECK_VEC("rod end moves with the body", v, want, 3, 0.0, 1e-9 * (1.0 + scale));
+      CHECK_VEC("clamped rod end turns with the body", v + 3, w, 3, 0.0, 1e-9 * (1.0 + scale));
     }
     CHECK("the mode moves", scale > 0.0);
   }
