@@ -172,3 +172,14 @@ test('a bodies-only run (no rods): bodies.csv gives the times', () => {
   assert.equal(run.bodies[0].axes, null); // no scene.json: no inertias
   assert.deepEqual(run.notes, []);
 });
+
+test('sections from scene.json: tube outer radius, rectangle half diagonal, derived display radius noted', () => {
+  const f = dynamicFiles();
+  const scene = (section) => ({ ...f, 'scene.json': JSON.stringify({ gravity: [0, 0, -9.81], rods: [{ name: 'hose', section }] }) });
+  assert.equal(loadRun(scene({ shape: 'tube', outer_radius: 0.03, inner_radius: 0.02 })).rods[0].radius, 0.03);
+  assert.equal(loadRun(scene({ shape: 'rectangle', width: 0.06, height: 0.08 })).rods[0].radius, 0.05);
+  const run = loadRun(scene({ shape: 'circle', radius: 0.002, area: 0, derived: '2 sqrt(EI / EA)' }));
+  assert.equal(run.rods[0].radius, 0.002);
+  assert.ok(run.notes.some((n) => n.includes('display radius 2 sqrt(EI / EA) = 0.00200 m')), `${run.notes}`);
+  assert.ok(!loadRun(f).notes.some((n) => n.includes('display radius')), 'a given section is not noted');
+});
