@@ -97,6 +97,25 @@ extern "C" {
 
 typedef struct cosrod_output cosrod_output; /* opaque */
 
+/* Section shape codes of cosrod_output_section.shape (VTK field data
+ * "section_shape"). */
+#define COSROD_OUTPUT_SECTION_CIRCLE 0
+#define COSROD_OUTPUT_SECTION_RECTANGLE 1
+#define COSROD_OUTPUT_SECTION_TUBE 2
+
+/* A rod's cross-section as the VTK files describe it: shape code, the half
+ * widths along the directors d1 and d2 [m] (circle and tube: the outer
+ * radius twice; rectangle: width / 2, height / 2), the inner radius of a
+ * tube [m] (else 0) and radius_derived = 1 when the scenario gives no
+ * section and the radius is a display radius derived from the stiffnesses
+ * (2 sqrt(EI / EA), see the manual's output reference). */
+typedef struct cosrod_output_section {
+  int shape;
+  double half_width[2];
+  double inner_radius;
+  int radius_derived;
+} cosrod_output_section;
+
 typedef struct cosrod_output_config {
   unsigned files;                /* COSROD_OUTPUT_* bits; 0 = COSROD_OUTPUT_DEFAULT */
   int vtk;                       /* 1: write vtk/ (default 1) */
@@ -120,6 +139,9 @@ typedef struct cosrod_output_config {
   size_t errbuf_size;
   const double *rod_radius;      /* (nrods) [m] or NULL: section radius (rectangle: half diagonal) written
                                     as VTK point data "radius" (ParaView Tube: Vary Radius By Absolute Scalar) */
+  const cosrod_output_section *rod_sections; /* (nrods) or NULL: each rod's section shape written as VTK
+                                    point data (section_half_widths, section_inner_radius, section_d1) and
+                                    field data (section_shape, radius_derived), see cosrod_output_section */
   int format;                    /* COSROD_OUTPUT_FORMAT_CSV (default) or _HDF5: the tables go to DIR/run.h5
                                     and, with vtk, the rods to DIR/vtk/cosrod.vtkhdf (see below) */
   const char *scenario_text;     /* the scenario as YAML, stored in run.h5 (attribute "scenario"), or NULL */
@@ -251,6 +273,11 @@ typedef struct cosrod_output_modes {
   const double *const *rod_s; /* (nrods) each (N_r+1) */
   const double *const *rod_x; /* (nrods) each (N_r+1, 3) */
   size_t stride;
+  /* The other rods' parts of a mode of coupled rods (optional, with
+   * mode_rod): rod_shapes[k nrods + r] is rod r's part of mode k ((N_r+1) x 6)
+   * or NULL (the rod does not move in mode k); modes.csv / buckling.csv get
+   * rows for mode_rod[k] and for every rod r != mode_rod[k] with an entry. */
+  const double *const *rod_shapes;
   /* Buckling analyses (config.analysis "buckling"): the critical load factors
    * (count), written instead of freq_hz / omega (which may then be NULL) into
    * buckling.csv, the .vtp FieldData / .pvd attributes (load_factor),

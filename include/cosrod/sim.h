@@ -334,6 +334,13 @@ COSROD_API size_t cosrod_sim_mode_stride(const cosrod_sim *sim);
  * buckling: unit length).  Zeros for a body that is not an unknown of the
  * analysis.  ERR_INVALID for a bad i or b or another analysis. */
 COSROD_API cosrod_status cosrod_sim_mode_body(const cosrod_sim *sim, int i, size_t b, double d[3], double r[3]);
+/* Rod r's part of mode i ((N_r+1) x 6 per vertex dx, dy, dz, rx, ry, rz, in
+ * the normalisation of cosrod_sim_mode): for r = cosrod_sim_mode_rod(i) the
+ * shape of cosrod_sim_mode; for another rod its own part where the rods are
+ * coupled (rods with rigid bodies, a buckling analysis of several rods),
+ * else *shape = NULL (the rods' modes are separate: rod r does not move in
+ * mode i).  ERR_INVALID for a bad i or r, shape NULL or another analysis. */
+COSROD_API cosrod_status cosrod_sim_mode_rod_shape(const cosrod_sim *sim, int i, size_t r, const double **shape);
 /* Buckling analyses: the critical load factor of mode i (the loads at t = 1
  * times it buckle the rods; NAN for other analyses). */
 COSROD_API double cosrod_sim_load_factor(const cosrod_sim *sim, int i);

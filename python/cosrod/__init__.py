@@ -328,8 +328,15 @@ class Result:
         m = raw["modes"]
         if m:
             N0 = self.rods[0].N
+            # shapes: rod 0's part of every mode; rod_shapes[r]: rod r's part (count, N_r + 1, 6),
+            # zeros where the rod does not move; bodies: (count, nbodies, 6) the bodies' part
+            # (centre displacement, rotation vector), as modes_bodies.csv
+            nb = len(raw.get("body_names") or [])
             self.modes = {"omega": _doubles(m["omega"]), "frequency_hz": _doubles(m["frequency_hz"]),
                           "shapes": _doubles(m["shapes"]).reshape(m["count"], N0 + 1, 6),
+                          "rod_shapes": [_doubles(b).reshape(m["count"], r.N + 1, 6)
+                                         for b, r in zip(m["rod_shapes"], self.rods)],
+                          "bodies": _doubles(m["bodies"]).reshape(m["count"], nb, 6),
                           "rod": np.array(m["rod"], dtype=int), "type": list(m["type"]),
                           "load_factor": _doubles(m["load_factor"])}
         else:
@@ -500,6 +507,7 @@ class Sim:
         self._interrupted = raw["status_name"] == "interrupted"
         res = Result(raw, self._names, self._grids)
         res._scenario = self.scenario  # for res.view() (sections, gravity)
+        res._output_dir = out  # res.view(): the page of these files when the run wrote them
         if check and not res.ok and raw["status_name"] != "interrupted":
             raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",
                            res)

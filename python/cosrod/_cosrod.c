@@ -612,7 +612,17 @@ static PyObject *mod_view_write(PyObject *m, PyObject *args) {
   return PyUnicode_FromString(msg);
 }
 
-/* section_info(scenario) -> ([{"shape", "radius" | "width", "height" | "outer_radius", "inner_radius"}], gravity) */
+/* A rod without a section (stiffness values given): the display radius
+ * 2 sqrt(EI / EA), EI = sqrt(EI1 EI2), of the solid circle with the rod's
+ * I / A = r^2 / 4, marked "derived" (as scene.json of `cosrod run`). */
+static PyObject *section_derived(const cosrod_sc_rod *R) {
+  const double EI = sqrt(R->EI1 * R->EI2);
+  const double r = R->EA > 0.0 && EI > 0.0 ? 2.0 * sqrt(EI / R->EA) : 0.0;
+  return Py_BuildValue("{s:s,s:d,s:d,s:s}", "shape", "circle", "radius", r, "area", 0.0, "derived", "2 sqrt(EI / EA)");
+}
+
+/* section_info(scenario) -> ([{"shape", "radius" | "width", "height" | "outer_radius", "inner_radius"}], gravity,
+ * [{"name", "mass", "inertia"}] of the bodies) */
 static PyObject *mod_section_info(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *o;
@@ -627,6 +637,8 @@ static PyObject *mod_section_info(PyObject *m, PyObject *args) {
                   : x->shape == COSROD_SC_SECTION_TUBE
                       ? Py_BuildValue("{s:s,s:d,s:d}", "shape", "tube", "outer_radius", x->outer_radius,
                                       "inner_radius", x->inner_radius)
+                  : x->shape == COSROD_SC_SECTION_CIRCLE && x->radius == 0.0 && x->area == 0.0
+                      ? section_derived(&sc->rods[r])
                   : x->shape == COSROD_SC_SECTION_CIRCLE
                       ? Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", x->radius)
                       : Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", cosrod_sc_section_radius(x));
@@ -636,7 +648,22 @@ static PyObject *mod_section_info(PyObject *m, PyObject *args) {
     }
     PyList_SET_ITEM(list, (Py_ssize_t)r, d);
   }
-  return Py_BuildValue("(N(ddd))", list, sc->gravity[0], sc->gravity[1], sc->gravity[2]);
+  PyObject *bodies = PyList_New((Py_ssize_t)sc->nbodies);
+  if (!bodies) {
+    Py_DECREF(list);
+    return NULL;
+  }
+  for (size_t b = 0; b < sc->nbodies; b++) {
+    const cosrod_sc_body *B = &sc->bodies[b];
+    PyObject *d = Py_BuildValue("{s:s,s:d,s:[ddd]}", "name", B->name, "mass", B->mass, "inertia", B->inertia[0],
+                                B->inertia[1], B->inertia[2]);
+    if (!d) {
+      Py_DECREF(list), Py_DECREF(bodies);
+      return NULL;
+    }
+    PyList_SET_ITEM(bodies, (Py_ssize_t)b, d);
+  }
+  return Py_BuildValue("(N(ddd)N)", list, sc->gravity[0], sc->gravity[1], sc->gravity[2], bodies);
 }
 
 /* checkpoint_scenario(dir) -> (yaml, file): the scenario stored in dir's

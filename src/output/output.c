@@ -147,6 +147,7 @@ static void release(cosrod_output *out) {
   free(out->body_x);
   free(out->body_geom);
   free(out->rod_radius);
+  free(out->rod_sections);
   free(out->body_x_frame);
   free(out->body_q_frame);
   free(out->body_om_frame);
@@ -316,6 +317,10 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   if (!nomem && cfg->rod_radius && out->nrods > 0) { /* VTK point data "radius" */
     nomem = !(out->rod_radius = malloc(out->nrods * sizeof *out->rod_radius));
     if (!nomem) memcpy(out->rod_radius, cfg->rod_radius, out->nrods * sizeof *out->rod_radius);
+  }
+  if (!nomem && cfg->rod_sections && out->nrods > 0) { /* VTK section shape arrays */
+    nomem = !(out->rod_sections = malloc(out->nrods * sizeof *out->rod_sections));
+    if (!nomem) memcpy(out->rod_sections, cfg->rod_sections, out->nrods * sizeof *out->rod_sections);
   }
   if (!nomem && cfg->body_semi_axes && out->nbodies > 0) { /* ellipsoids in the VTK bodies file */
     nomem = !(out->body_geom = calloc(7 * out->nbodies, sizeof *out->body_geom));

@@ -78,6 +78,7 @@ struct cosrod_output {
   double *tips_frame;    /* (nrods, 3) tips of the current frame */
   double *body_x;        /* (nbodies, 3) positions at the last finished frame */
   double *rod_radius;    /* (nrods) section radius for the VTK files [m]; NULL: not written */
+  cosrod_output_section *rod_sections; /* (nrods) section shapes for the VTK files; NULL: not written */
   double *body_geom;     /* (nbodies, 7) ellipsoid semi-axes (3) and axes quaternion (4); NULL: centres only */
   double *body_x_frame;  /* (nbodies, 3) current frame: position */
   double *body_q_frame;  /* (nbodies, 4) orientation */

@@ -15,6 +15,7 @@
 #include "cosrod/rod.h"
 #include "cosrod/scenario.h"
 #include "record_internal.h"
+#include "record_scene.h"
 
 static void set_msg(char *msg, size_t len, const char *text) {
   if (msg && len) snprintf(msg, len, "%s", text);
@@ -163,8 +164,17 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
   cfg.resume_size = npos;
   double *radius = calloc(nrods + 1, sizeof *radius); /* VTK point data "radius" (copied by output) */
   if (!radius) goto nomem;
-  for (size_t k = 0; k < nrods; k++) radius[k] = cosrod_sc_section_radius(&sc->rods[k].section);
+  cosrod_output_section *sections = calloc(nrods + 1, sizeof *sections); /* VTK section arrays (copied) */
+  if (!sections) {
+    free(radius);
+    goto nomem;
+  }
+  for (size_t k = 0; k < nrods; k++) {
+    radius[k] = record_rod_radius(&sc->rods[k], NULL);
+    record_rod_section(&sc->rods[k], sections + k);
+  }
   cfg.rod_radius = radius;
+  cfg.rod_sections = sections;
   char *yaml = NULL; /* run.h5 keeps the scenario (as cosrod reads it back) */
   size_t yaml_len = 0;
   if (cfg.format == COSROD_OUTPUT_FORMAT_HDF5) {
@@ -177,6 +187,7 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
   }
   r->out = cosrod_output_create(dir, &cfg, &st);
   free(radius);
+  free(sections);
   free(yaml);
   if (!r->out) {
     if (msg && msglen)

@@ -16,7 +16,8 @@
 /* modes.csv or buckling.csv (one row per mode and vertex), vtk/modes.pvd +
  * mode_<k>.vtp and the data of plots/modes.png or plots/buckling.png: the
  * shapes about the equilibrium at t = 0 (buckling: about the unloaded
- * state), each mode of its rod. */
+ * state), each mode of its rod and, for coupled rods, of every other rod
+ * that moves in it. */
 static cosrod_status write_modes(cosrod_recorder *r, const cosrod_sim *sim, int buckling) {
   const size_t nrods = cosrod_sim_nrods(sim);
   int count = cosrod_sim_nmodes(sim);
@@ -57,8 +58,25 @@ static cosrod_status write_modes(cosrod_recorder *r, const cosrod_sim *sim, int 
   m.rod_x = rx;
   m.stride = cosrod_sim_mode_stride(sim);
   m.load_factor = buckling ? fr + 2 * count : NULL;
+  /* the other rods' parts of a mode of coupled rods where they move: largest
+   * entry above 1e-6 of the listed rod's (below: round-off of separate rods) */
+  const double **others = calloc((size_t)count * nrods + 1, sizeof *others);
+  if (!others) {
+    free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
+    return COSROD_ERR_NOMEM;
+  }
+  for (int i = 0; i < count; i++)
+    for (size_t k = 0; k < nrods; k++) {
+      const double *o = NULL;
+      if (k == mrod[i] || cosrod_sim_mode_rod_shape(sim, i, k, &o) != COSROD_OK || !o) continue;
+      double own = 0.0, big = 0.0;
+      for (size_t j = 0; j < 6 * (rn[mrod[i]] + 1); j++) own = fmax(own, fabs(shapes[(size_t)i * m.stride + j]));
+      for (size_t j = 0; j < 6 * (rn[k] + 1); j++) big = fmax(big, fabs(o[j]));
+      if (big > 1e-6 * own) others[(size_t)i * nrods + k] = o;
+    }
+  m.rod_shapes = others;
   cosrod_status st = cosrod_output_write_modes(r->out, &m);
-  free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
+  free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx), free(others);
   return st;
 }
 

@@ -83,6 +83,13 @@ void sim_static_free(cosrod_sim *s);
  * part from phi about q, with rod r's vertices on bodies set to the bodies'
  * rigid motion (after its vertex table is written). */
 size_t sim_mode_body_offset(const cosrod_sim *s);
+/* Where rod r's own part of a mode starts in a mode's row of s->shapes
+ * (modes of coupled rods: after the listed rod's table, one (N_r + 1) x 6
+ * table per rod); 0 when the rows hold the listed rod only. */
+size_t sim_mode_rod_offset(const cosrod_sim *s, size_t r);
+/* Rod r's vertices on bodies in its vertex table v: the rigid motion of the
+ * bodies (whose part of the mode row `row` is filled). */
+void sim_mode_body_attach(const cosrod_sim *s, const double *q, const double *row, double *v, size_t r);
 void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi, size_t r);
 
 /* sim_static_arc.c: static analyses.  Set-up of arc-length control and
