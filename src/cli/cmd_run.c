@@ -259,71 +259,71 @@ static int report_end(const cosrod_scenario *sc, const cosrod_sim *sim, const ch
   return 1;
 }
 
-int cosrod_cmd_run(int argc, char **argv) {
-  const char *file = NULL, *dir = NULL, *limit = NULL, *resume = NULL;
-  int quiet = 0, rc = 0;
-  const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets) {
-    fprintf(stderr, "cosrod run: out of memory\n");
-    return 1;
-  }
+/* The command line of `run`; -1 when it is complete, otherwise the exit
+ * code (usage error 2, --help 0). */
+typedef struct run_args {
+  const char *file, *dir, *limit, *resume;
+  int quiet;
+  const char **sets;
+  size_t nsets;
+} run_args;
+
+static int parse_run_args(int argc, char **argv, run_args *r) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--set") || !strcmp(a, "-s")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("--set needs key.path=value", NULL);
-      }
-      sets[nsets++] = argv[++i];
+      if (i + 1 >= argc) return usage_error("--set needs key.path=value", NULL);
+      r->sets[r->nsets++] = argv[++i];
     } else if (!strncmp(a, "--set=", 6)) {
-      sets[nsets++] = a + 6;
+      r->sets[r->nsets++] = a + 6;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("-o needs a directory", NULL);
-      }
-      dir = argv[++i];
+      if (i + 1 >= argc) return usage_error("-o needs a directory", NULL);
+      r->dir = argv[++i];
     } else if (!strcmp(a, "--resume")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("--resume needs the output directory of the run", NULL);
-      }
-      resume = argv[++i];
+      if (i + 1 >= argc) return usage_error("--resume needs the output directory of the run", NULL);
+      r->resume = argv[++i];
     } else if (!strncmp(a, "--resume=", 9)) {
-      resume = a + 9;
+      r->resume = a + 9;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
+      r->quiet = 1;
     } else if (!strcmp(a, "--memory-limit")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("--memory-limit needs a size such as 4G", NULL);
-      }
-      limit = argv[++i];
+      if (i + 1 >= argc) return usage_error("--memory-limit needs a size such as 4G", NULL);
+      r->limit = argv[++i];
     } else if (!strncmp(a, "--memory-limit=", 15)) {
-      limit = a + 15;
+      r->limit = a + 15;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      free(sets);
       printf("%s", RUN_HELP);
       return 0;
     } else if (a[0] == '-' && a[1] != '\0') {
-      free(sets);
       return usage_error("unknown option", a);
-    } else if (!file) {
-      file = a;
+    } else if (!r->file) {
+      r->file = a;
     } else {
-      free(sets);
       return usage_error("more than one FILE:", a);
     }
   }
-  if (!file && !resume) {
-    free(sets);
-    return usage_error("no scenario FILE given", NULL);
+  if (!r->file && !r->resume) return usage_error("no scenario FILE given", NULL);
+  if (r->resume && r->dir) return usage_error("--resume continues in its own directory: no -o", NULL);
+  return -1;
+}
+
+int cosrod_cmd_run(int argc, char **argv) {
+  run_args ra = {0};
+  int rc = 0;
+  ra.sets = calloc((size_t)argc + 1, sizeof *ra.sets);
+  if (!ra.sets) {
+    fprintf(stderr, "cosrod run: out of memory\n");
+    return 1;
   }
-  if (resume && dir) {
-    free(sets);
-    return usage_error("--resume continues in its own directory: no -o", NULL);
+  const int prc0 = parse_run_args(argc, argv, &ra);
+  if (prc0 >= 0) {
+    free(ra.sets);
+    return prc0;
   }
+  const char *file = ra.file, *dir = ra.dir, *limit = ra.limit, *resume = ra.resume;
+  const char **sets = ra.sets;
+  const size_t nsets = ra.nsets;
+  const int quiet = ra.quiet;
 
   /* 1. input: the same path as `check` (cli_prepare); nothing is written
    * before this has succeeded, except the summary.json of an allocation failure */
