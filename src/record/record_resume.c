@@ -352,9 +352,11 @@ static void name_change(const char *a, const char *b, char *msg, size_t len) {
       vb += strcspn(vb, ":\n");
       va += *va == ':' ? 1 + strspn(va + 1, " ") : 0;
       vb += *vb == ':' ? 1 + strspn(vb + 1, " ") : 0;
-      snprintf(msg, len, "%s%.*s: %.*s (checkpoint: %.*s)", kp, kl > 100 ? 100 : kl, key,
+      /* a longer line is cut: the message names the key first */
+      const int w = snprintf(msg, len, "%.300s%.*s: %.*s (checkpoint: %.*s)", kp, kl > 100 ? 100 : kl, key,
                (int)strcspn(vb, "\n") > 200 ? 200 : (int)strcspn(vb, "\n"), vb,
                (int)strcspn(va, "\n") > 200 ? 200 : (int)strcspn(va, "\n"), va);
+      (void)w;
       return;
     }
     if (n < 8 && key[kl] == ':' && (key[kl + 1] == '\n' || key[kl + 1] == '\0')) { /* a parent key */

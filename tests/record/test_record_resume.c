@@ -61,7 +61,7 @@ static cosrod_scenario *scenario(int segments, double every) {
 }
 
 static long lines(const char *dir, const char *name) {
-  char p[512];
+  char p[1280];
   snprintf(p, sizeof p, "%s/%s", dir, name);
   FILE *f = fopen(p, "r");
   if (!f) return -1;
