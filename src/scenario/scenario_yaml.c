@@ -186,6 +186,8 @@ static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
     kv_num(f, "        ", "torsion", d->torsion);
     fprintf(f, "        convention: %s\n", SC_CONVENTION_NAMES[d->lla_convention ? 1 : 0]);
   }
+  if (d->variant) fprintf(f, "      variant: %s\n", SC_DAMPING_VARIANT_NAMES[d->variant]);
+  if (d->rotary_inertia) fprintf(f, "      rotary_inertia: %s\n", SC_ROTARY_INERTIA_NAMES[d->rotary_inertia]);
   const cosrod_sc_shape *h = &r->shape;
   fprintf(f, "%sshape:\n      type: %s\n", I, SC_SHAPE_NAMES[h->kind]);
   kv_vec(f, "      ", "normal", h->normal, 3);
