@@ -64,6 +64,10 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   }
   def.curvature = sim_enum_curvature(sr->curvature);
   def.damping = sim_enum_damping(sr->damping.kind);
+  /* a non-default reading of Kelvin-Voigt damping: the scenario's V_gamma,
+   * V_kappa carry its factors (the rod would derive the lla ones from tau) */
+  if (sr->damping.kind == COSROD_SC_DAMPING_KELVIN_VOIGT && sr->damping.variant != COSROD_SC_DAMPING_LLA)
+    def.damping = COSROD_DAMPING_COEFFICIENTS;
   def.tau_shear = sr->damping.tau_shear;
   def.tau_bulk = sr->damping.tau_bulk;
   def.medium_translational = sr->damping.medium_translational;
