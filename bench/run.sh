@@ -139,6 +139,11 @@ PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib
 echo "== [LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
 "$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
+echo "== [LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
+# --quick: three readings, TOL 1e-2 ... 1e-4, writes into the work dir (the stored tables are the full run's)
+if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
+else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
+  echo "step_count.py failed (log: $W/step-count.log)" >&2
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
 echo "== multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"

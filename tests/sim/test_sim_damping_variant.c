@@ -165,18 +165,26 @@ TEST(input_errors) {
                "rods.0.damping.variant: applies to 'kelvin_voigt' or 'coefficients' damping");
 }
 
-/* shear-e: [LLT] eq. 4 with E for G in the shear and torsion viscosities */
+/* Kelvin-Voigt readings: shear-e ([LLT] eq. 4 with E for G in the shear and
+ * torsion viscosities) and no-ds (all x Δs²) */
 TEST(shear_e_kelvin_voigt) {
   const char *base = HEAD "    length: 1.0\n    segments: 4\n    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.02}";
-  char t1[1024], t2[1024];
+  char t1[1024], t2[1024], t3[1024];
   snprintf(t1, sizeof t1, "%s}\n", base);
   snprintf(t2, sizeof t2, "%s, variant: shear-e}\n", base);
-  cosrod_scenario *a = NULL, *b = NULL;
+  snprintf(t3, sizeof t3, "%s, variant: no-ds}\n", base);
+  cosrod_scenario *a = NULL, *b = NULL, *c = NULL;
   cosrod_sim *sa = sim_test_parse(t1, "a.yaml", NULL, 0, &a), *sb = sim_test_parse(t2, "b.yaml", NULL, 0, &b);
-  if (sa && sb) {
-    double Va[3], Ka[3], Vb[3], Kb[3];
+  cosrod_sim *sc = sim_test_parse(t3, "c.yaml", NULL, 0, &c);
+  if (sa && sb && sc) {
+    double Va[3], Ka[3], Vb[3], Kb[3], Vc[3], Kc[3];
     cosrod_rod_constants(cosrod_sim_rod(sa, 0), NULL, NULL, Va, Ka, NULL, NULL);
     cosrod_rod_constants(cosrod_sim_rod(sb, 0), NULL, NULL, Vb, Kb, NULL, NULL);
+    cosrod_rod_constants(cosrod_sim_rod(sc, 0), NULL, NULL, Vc, Kc, NULL, NULL);
+    for (int k = 0; k < 3; k++) { /* Kelvin-Voigt no-ds: x ds^2, ds = 0.25 */
+      CHECK_NEAR("no-ds V_Gamma", Vc[k], 0.0625 * Va[k], 1e-12 * Va[k]);
+      CHECK_NEAR("no-ds V_K", Kc[k], 0.0625 * Ka[k], 1e-12 * Ka[k]);
+    }
     const double EoverG = 2.0 * 1.5; /* E/G = 2 (1 + nu), nu = 0.5 */
     const double A = 3.14159265358979323846 * 25e-6, G = 5e6 / 3.0;
     CHECK_NEAR("lla shear: tau_S G A", Va[0], 0.01 * G * A, 1e-12 * Va[0]);
@@ -187,8 +195,10 @@ TEST(shear_e_kelvin_voigt) {
   }
   cosrod_sim_free(sa);
   cosrod_sim_free(sb);
+  cosrod_sim_free(sc);
   cosrod_scenario_free(a);
   cosrod_scenario_free(b);
+  cosrod_scenario_free(c);
 }
 
 /* the YAML written back reloads to the same reading */
