@@ -32,14 +32,9 @@ ALLOW_FUNC = {
     "src/system/bodies.c:cosrod_sim_bodies_create_map": "not split yet",
     "src/integrate/driver.c:cosrod_integrator_evolve": "not split yet",
     "src/rod/rod_jac_end.c:cosrod_rod_jac_end": "not split yet",
-    "src/output/json.c:write_body": "not split yet",
-    "src/scenario/scenario_yaml.c:cosrod_scenario_to_yaml": "not split yet",
     "src/body/body_jac.c:cosrod_mbs_jac": "not split yet",
     "src/statics/statics.c:cosrod_statics_create_coupled": "not split yet",
     "src/integrate/galpha.c:galpha_step": "not split yet",
-    "src/scenario/scenario_yaml.c:rod": "not split yet",
-    "src/scenario/scenario_rod.c:read_rod": "not split yet",
-    "src/output/output.c:cosrod_output_create": "not split yet",
 }
 
 DEF_RE = re.compile(r"^(?!static_assert|typedef|struct\b|enum\b|union\b|#)[A-Za-z_][^;=]*?\b([A-Za-z_]\w*)\s*\(")
