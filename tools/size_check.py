@@ -33,7 +33,7 @@ ALLOW_FUNC = {
     "src/integrate/driver.c:cosrod_integrator_evolve": "not split yet",
     "src/rod/rod_jac_end.c:cosrod_rod_jac_end": "not split yet",
     "src/body/body_jac.c:cosrod_mbs_jac": "not split yet",
-    "src/statics/statics.c:cosrod_statics_create_coupled": "not split yet",
+    "src/statics/statics.c:statics_create_coupled": "not split yet",
     "src/integrate/galpha.c:galpha_step": "not split yet",
 }
 

@@ -10,7 +10,7 @@
  * same files.  Layer: above sim (reads the simulation) and output (the file
  * formats).
  *
- *   cosrod_recorder *r = cosrod_recorder_create(sim, dir, file, 0, &st, msg, sizeof msg);
+ *   cosrod_recorder *r = cosrod_recorder_create(sim, dir, file, 0, &st);
  *   cosrod_sim_observer obs = cosrod_recorder_observer(r, NULL);
  *   cosrod_status run = cosrod_sim_run(sim, &obs);
  *   cosrod_record_end end;
@@ -37,9 +37,9 @@ typedef struct cosrod_recorder cosrod_recorder; /* opaque */
  * between publications of complete files during a run (<= 0: 30 s).  When
  * output.fields leaves out the energy, the simulation's dissipation / work
  * quadrature is switched off (so call before cosrod_sim_run).  NULL on
- * failure: *status and a one-line message in msg. */
+ * failure: *status (may be NULL) and the one-line cosrod_last_error(). */
 COSROD_API cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
-                                        double checkpoint_every, cosrod_status *status, char *msg, size_t msglen);
+                                                   double checkpoint_every, cosrod_status *status);
 COSROD_API void cosrod_recorder_free(cosrod_recorder *r);
 
 /* The three hooks of a run; each returns 0, or -1 after an output error

@@ -242,7 +242,7 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
                           s->sunctx);
   else
     s->A = s->banded ? SUNBandMatrix(n, mu, ml, s->sunctx) : SUNDenseMatrix(n, n, s->sunctx);
-  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu))) {
+  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu, NULL))) {
     st = COSROD_ERR_NOMEM;
     goto fail;
   }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "output_internal.h"
+#include "core/error.h"
 
 static const char *const file_names[OF_COUNT] = {
     "centerline.csv", "frames.csv", "strains.csv",    "curvatures.csv", "energy.csv",
@@ -230,8 +231,10 @@ static void remove_in_dir(const char *dir, const char *name) {
   free(p);
 }
 
+/* The message of a failed cosrod_output_create (cosrod_last_error). */
 static void set_errbuf(const cosrod_output_config *cfg, const char *msg) {
-  if (cfg && cfg->errbuf && cfg->errbuf_size) snprintf(cfg->errbuf, cfg->errbuf_size, "%s", msg);
+  (void)cfg;
+  cosrod_error_set("%s", msg);
 }
 
 /* The configuration copied into out (sizes, flags, directory names, per-rod
@@ -332,7 +335,7 @@ static int copy_names(cosrod_output *out, const cosrod_output_config *cfg) {
 }
 
 /* The directories, then the temporary files with their headers (or run.h5);
- * on failure the message goes to cfg->errbuf and out is left to release(). */
+ * on failure the message is set (cosrod_last_error) and out is left to release(). */
 static cosrod_status open_files(cosrod_output *out, const cosrod_output_config *cfg) {
   const char *dirs[3] = {out->dir, out->vtk ? out->vtkdir : NULL, out->plots ? out->plotdir : NULL};
   for (int i = 0; i < 3; ++i) {
@@ -378,6 +381,7 @@ static cosrod_status open_files(cosrod_output *out, const cosrod_output_config *
 cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st) {
   cosrod_status dummy;
   if (!st) st = &dummy;
+  cosrod_error_clear();
   if (!dir || !*dir || !cfg) {
     set_errbuf(cfg, "output: no directory or configuration given");
     *st = COSROD_ERR_INVALID;
@@ -392,6 +396,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   }
   cosrod_output *out = calloc(1, sizeof *out);
   if (!out) {
+    set_errbuf(cfg, "output: out of memory");
     *st = COSROD_ERR_NOMEM;
     return NULL;
   }

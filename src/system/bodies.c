@@ -284,7 +284,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
   }
   char msg[256];
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, msg, sizeof msg);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
   if (!m) {
     const char *key = strncmp(msg, "joint", 5) == 0 ? "joints" : "bodies";
     cosrod_scenario_format_error(sc, key, msg, err, errlen);
