@@ -286,6 +286,7 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const cosrod_scenario *sc, int *bmap, c
   cosrod_status st;
   cosrod_mbs *m = cosrod_mbs_create(&def, &st);
   if (!m) {
+    snprintf(msg, sizeof msg, "%s", cosrod_last_error());
     const char *key = strncmp(msg, "joint", 5) == 0 ? "joints" : "bodies";
     cosrod_scenario_format_error(sc, key, msg, err, errlen);
     if (status) *status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;

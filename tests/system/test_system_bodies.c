@@ -150,11 +150,10 @@ TEST(two_body_joint_example) {
 
 static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_t nsets, char *path,
                                 size_t plen) {
-  char err[512];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, plen, "%s/%s", dir ? dir : "examples", name);
   cosrod_scenario *sc = NULL;
-  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) NOTE("load: %s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) NOTE("load: %s", cosrod_last_error());
   return sc;
 }
 
