@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Install the Debian packages cosrod needs (libsuitesparse-dev: KLU), if any are missing.
 # python3-sphinx and python3-myst-parser build the manual (make docs, CTest docs.build).
+# python3-hypothesis: the property-based tests of the Python API (python/tests/test_properties.py).
 # libhdf5-dev: output.format: hdf5 (optional in CMake; loaded on first use), python3-h5py reads it.
 # As root: apt-get update && apt-get install ...; otherwise print the command.
 # `tools/install-deps.sh bench` adds what `make bench` needs on top: python3
 # (bench/papers/report.py writes the report) and valgrind (callgrind counts).
 set -e
-PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev libsuitesparse-dev clang python3-dev python3-numpy python3-pytest python3-pandas python3-matplotlib python3-scipy python3-dask python3-distributed python3-sphinx python3-myst-parser libhdf5-dev python3-h5py"
+PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev libsuitesparse-dev clang python3-dev python3-numpy python3-pytest python3-hypothesis python3-pandas python3-matplotlib python3-scipy python3-dask python3-distributed python3-sphinx python3-myst-parser libhdf5-dev python3-h5py"
 [ "${1:-}" = bench ] && PKGS="$PKGS python3 valgrind"
 missing=""
 for p in $PKGS; do

@@ -18,7 +18,7 @@
 #include "cosrod/body.h"
 #include "cosrod/integrate.h"
 #include "cosrod/scenario.h"
-#include "system/bodies.h"
+#include "sim/sim_translate.h"
 
 static double now(void) {
   struct timespec ts;

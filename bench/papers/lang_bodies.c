@@ -22,7 +22,7 @@
 #include "cosrod/integrate.h"
 #include "cosrod/quat.h"
 #include "cosrod/scenario.h"
-#include "system/bodies.h"
+#include "sim/sim_translate.h"
 
 typedef struct form {
   const char *name, *formulation, *param;

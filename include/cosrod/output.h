@@ -97,6 +97,25 @@ extern "C" {
 
 typedef struct cosrod_output cosrod_output; /* opaque */
 
+/* Section shape codes of cosrod_output_section.shape (VTK field data
+ * "section_shape"). */
+#define COSROD_OUTPUT_SECTION_CIRCLE 0
+#define COSROD_OUTPUT_SECTION_RECTANGLE 1
+#define COSROD_OUTPUT_SECTION_TUBE 2
+
+/* A rod's cross-section as the VTK files describe it: shape code, the half
+ * widths along the directors d1 and d2 [m] (circle and tube: the outer
+ * radius twice; rectangle: width / 2, height / 2), the inner radius of a
+ * tube [m] (else 0) and radius_derived = 1 when the scenario gives no
+ * section and the radius is a display radius derived from the stiffnesses
+ * (2 sqrt(EI / EA), see the manual's output reference). */
+typedef struct cosrod_output_section {
+  int shape;
+  double half_width[2];
+  double inner_radius;
+  int radius_derived;
+} cosrod_output_section;
+
 typedef struct cosrod_output_config {
   unsigned files;                /* COSROD_OUTPUT_* bits; 0 = COSROD_OUTPUT_DEFAULT */
   int vtk;                       /* 1: write vtk/ (default 1) */
@@ -118,12 +137,18 @@ typedef struct cosrod_output_config {
   const char *gnuplot;           /* gnuplot command (NULL = "gnuplot", searched in PATH) */
   const double *rod_radius;      /* (nrods) [m] or NULL: section radius (rectangle: half diagonal) written
                                     as VTK point data "radius" (ParaView Tube: Vary Radius By Absolute Scalar) */
+  const cosrod_output_section *rod_sections; /* (nrods) or NULL: each rod's section shape written as VTK
+                                    point data (section_half_widths, section_inner_radius, section_d1) and
+                                    field data (section_shape, radius_derived), see cosrod_output_section */
   int format;                    /* COSROD_OUTPUT_FORMAT_CSV (default) or _HDF5: the tables go to DIR/run.h5
                                     and, with vtk, the rods to DIR/vtk/cosrod.vtkhdf (see below) */
   const char *scenario_text;     /* the scenario as YAML, stored in run.h5 (attribute "scenario"), or NULL */
   int arc_length;                /* 1: a static arc-length run: increments.csv has the columns
                                     t,iterations,residual,load_factor,displacement,stability_index,critical
                                     (cosrod_output_write_increment_arc) and summary.json "critical_points" */
+  const void *resume;            /* NULL, or a position of cosrod_output_position (resume_size bytes): continue
+                                    that run in DIR (CSV only; see cosrod_output_position) */
+  size_t resume_size;
 } cosrod_output_config;
 
 /* Output formats (cosrod_output_config.format; scenario key output.format).
@@ -247,6 +272,11 @@ typedef struct cosrod_output_modes {
   const double *const *rod_s; /* (nrods) each (N_r+1) */
   const double *const *rod_x; /* (nrods) each (N_r+1, 3) */
   size_t stride;
+  /* The other rods' parts of a mode of coupled rods (optional, with
+   * mode_rod): rod_shapes[k nrods + r] is rod r's part of mode k ((N_r+1) x 6)
+   * or NULL (the rod does not move in mode k); modes.csv / buckling.csv get
+   * rows for mode_rod[k] and for every rod r != mode_rod[k] with an entry. */
+  const double *const *rod_shapes;
   /* Buckling analyses (config.analysis "buckling"): the critical load factors
    * (count), written instead of freq_hz / omega (which may then be NULL) into
    * buckling.csv, the .vtp FieldData / .pvd attributes (load_factor),
@@ -260,6 +290,19 @@ COSROD_API cosrod_status cosrod_output_write_modes(cosrod_output *out, const cos
  * "running".  Costs one copy of the CSV files; also called automatically at
  * frame_end every cfg.checkpoint_every wall-clock seconds. */
 COSROD_API cosrod_status cosrod_output_checkpoint(cosrod_output *out);
+
+/* Resuming.  The position of the output right after cosrod_output_checkpoint
+ * (outside a frame): data rows of every stream, frames written (the next VTK
+ * frame index), the last output time and the summaries kept over the frames,
+ * as bytes (layout private, versioned).  Returns the size; writes it to buf
+ * if cap is large enough; 0 for HDF5 output.  cosrod_output_create with
+ * cfg.resume = that position (same configuration) continues the run in the
+ * same DIR: every file is started from its final name cut to the
+ * position's rows (later rows, e.g. of a later checkpoint of a killed run,
+ * are dropped), so the continued files hold neither duplicate nor missing
+ * rows; a file shorter than its rows fails (ERR_IO, naming it); HDF5:
+ * ERR_UNSUPPORTED. */
+COSROD_API size_t cosrod_output_position(const cosrod_output *out, void *buf, size_t cap);
 
 /* Checkpoint if cfg.checkpoint_every wall-clock seconds have passed since
  * the last one (or since create), also between output times: call it often
@@ -332,6 +375,12 @@ COSROD_API size_t cosrod_output_frames(const cosrod_output *out);
 /* Record a warning of the caller (e.g. the simulation's monitor): it goes
  * to summary.json "warnings" (duplicates dropped).  Call before close. */
 COSROD_API void cosrod_output_add_warning(cosrod_output *out, const char *text);
+
+/* summary.json "solver": the time integrator in use (`chosen`: the method,
+ * "statics" for static analyses), one line why (`reason`) and the switches
+ * of `solver.integrator: auto` during the run (nswitch lines).  Call before close. */
+COSROD_API void cosrod_output_set_solver(cosrod_output *out, const char *chosen, const char *reason, size_t nswitch,
+                                         const char *const *switches);
 
 /* Number of warnings recorded so far and the i-th one. */
 COSROD_API size_t cosrod_output_nwarnings(const cosrod_output *out);

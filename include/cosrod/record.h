@@ -90,6 +90,39 @@ typedef struct cosrod_record_end {
 COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, cosrod_status run_status,
                                      double wall_time, const char *interrupted_by, cosrod_record_end *end);
 
+/* ---- restart checkpoints and resume (record_resume.c) ----------------------
+ * A dynamic run recorded to CSV writes DIR/checkpoint.bin at output times
+ * (output.checkpoint: `every` simulated seconds and / or `wall` seconds;
+ * neither: every checkpoint_every wall seconds as the file checkpoints),
+ * after publishing the files: atomically (temporary file, fsync, rename),
+ * holding digests of the scenario (canonical YAML, --set overrides
+ * included, output.dir and output.checkpoint left out) and of the cosrod
+ * version, the scenario text and file name, the simulation's restart data
+ * (cosrod_sim_restart_save), the output position (cosrod_output_position)
+ * and the next checkpoint time; a new run writes one at its first frame and
+ * cosrod_recorder_finish of a run that ends ok removes it.  Not written (and not resumable): static /
+ * modal analyses, output.format hdf5, runs with joints or contact, rigid
+ * bodies without rods.
+ *
+ * checkpoint_scenario: the stored scenario of DIR's checkpoint (its YAML
+ * text and the original file name, both malloc'ed; free them), e.g. to
+ * build the simulation to resume.  ERR_INVALID with one line in msg: no or
+ * a damaged checkpoint, another cosrod version.
+ * resume: instead of cosrod_recorder_create for a new simulation `sim` of the
+ * same scenario (before cosrod_sim_run): checks the checkpoint against sim's
+ * scenario, loads the restart data into sim (cosrod_sim_restart_load) and
+ * reopens DIR's files cut to the checkpoint's rows; cosrod_sim_run then
+ * continues from the checkpoint's time and the files are appended without
+ * duplicate or missing rows.  NULL with *status ERR_INVALID and one line in
+ * cosrod_last_error() when refused: the scenario changed (naming the first changed key and
+ * both values), the run finished (summary.json status ok), no checkpoint,
+ * a scenario kind that cannot be resumed (above); ERR_IO when a file is
+ * shorter than the checkpoint says. */
+COSROD_API cosrod_status cosrod_recorder_checkpoint_scenario(const char *dir, char **yaml, char **file, char *msg,
+                                                             size_t msglen);
+COSROD_API cosrod_recorder *cosrod_recorder_resume(cosrod_sim *sim, const char *dir, double checkpoint_every,
+                                                   cosrod_status *status);
+
 /* The last output error ("" if none). */
 COSROD_API const char *cosrod_recorder_error(const cosrod_recorder *r);
 

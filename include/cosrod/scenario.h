@@ -151,7 +151,8 @@ typedef enum cosrod_sc_integrator {
   COSROD_SC_INTEGRATOR_IDA,
   COSROD_SC_INTEGRATOR_CVODE,
   COSROD_SC_INTEGRATOR_GALPHA, /* generalized-α on the rotation group (formulation nullspace) */
-  COSROD_SC_INTEGRATOR_ODEX    /* explicit Gragg-Bulirsch-Stoer extrapolation (integrate/odex.c) */
+  COSROD_SC_INTEGRATOR_ODEX,   /* explicit Gragg-Bulirsch-Stoer extrapolation (integrate/odex.c) */
+  COSROD_SC_INTEGRATOR_AUTO    /* chosen from the problem at creation (sim/sim_auto.c; the default) */
 } cosrod_sc_integrator;
 
 /* An elastic material.  E, G, poisson and density are all filled in:
@@ -379,7 +380,7 @@ typedef struct cosrod_sc_solver {
   cosrod_sc_formulation formulation;     /* default nullspace */
   cosrod_sc_stabilisation stabilisation; /* default projection */
   double baumgarte_omega, baumgarte_r;   /* [1/s], default 100, 100 */
-  cosrod_sc_integrator integrator;       /* default radau5 */
+  cosrod_sc_integrator integrator;       /* default auto */
   double rtol, atol;                     /* default 1e-6, 1e-6 */
   double h0;                             /* initial step [s]; 0 = automatic (default) */
   double hmax;                           /* largest step [s]; 0 = unlimited (default) */
@@ -396,6 +397,11 @@ typedef struct cosrod_sc_output {
   int vtk, plots; /* default 1, 1 */
   unsigned fields; /* COSROD_SC_FIELD_* bits written (default: all but tip) */
   int format;      /* COSROD_SC_FORMAT_CSV (default) or _HDF5 (DIR/run.h5, vtk/cosrod.vtkhdf) */
+  /* output.checkpoint: restart checkpoints of dynamic runs (0 = not set):
+   * every `checkpoint_every` seconds of simulated time and / or every
+   * `checkpoint_wall` seconds of wall time (neither set: the caller's
+   * wall-clock default, 30 s for cosrod run) */
+  double checkpoint_every, checkpoint_wall;
   int line;
 } cosrod_sc_output;
 enum { COSROD_SC_FORMAT_CSV = 0, COSROD_SC_FORMAT_HDF5 = 1 };

@@ -204,7 +204,9 @@ COSROD_API cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_
  * sees every step (its frame callback is not called) and its stop flag
  * interrupts (ERR_INTERRUPTED, state at the last accepted step).  Failures
  * as cosrod_sim_run.  No allocation.  ERR_INVALID: t_next not finite or
- * before the current time, after cosrod_sim_run, or a static / modal analysis. */
+ * before the current time, after cosrod_sim_run (except one stopped with
+ * ERR_INTERRUPTED: advance continues from its last accepted state), or a
+ * static / modal analysis. */
 COSROD_API cosrod_status cosrod_sim_advance(cosrod_sim *sim, double t_next);
 /* Observer used by cosrod_sim_advance (NULL: none; must outlive the calls). */
 COSROD_API void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observer *obs);
@@ -215,6 +217,26 @@ COSROD_API void cosrod_sim_set_observer(cosrod_sim *sim, const cosrod_sim_observ
  * ERR_INVALID (t or y not finite), or the rod's status if y cannot be
  * evaluated (then nothing changed). */
 COSROD_API cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const double *y);
+
+/* ---- restart data (resumable runs; sim_resume.c) -------------------------
+ * What a dynamic run needs to continue from an output time: the state y
+ * there, the step size to try next, the energy accounts (external work,
+ * dissipation, contact dissipation, impulsive work of breakpoints), the
+ * monitor's state and the solver counters, as cosrod_sim_restart_size
+ * doubles (layout private, versioned; same build and scenario only).
+ * save: inside the frame callback of cosrod_sim_run (ERR_INVALID elsewhere).
+ * load: into a new simulation of the same scenario before cosrod_sim_run,
+ * which then continues from the saved time (no start_from_equilibrium, no
+ * frame at that time again, output times after it only): the method is
+ * restarted there with the saved step, so the run agrees with an
+ * uninterrupted one to the integrator's tolerance (not bitwise), and the
+ * counters continue (those of the resumed part differ from an uninterrupted
+ * run's by the restart).  Friction anchors of contact are not saved.
+ * ERR_INVALID: wrong size, version or ny, non-finite state, time outside
+ * [0, t_end], a static analysis, or after the run / advance started. */
+COSROD_API size_t cosrod_sim_restart_size(const cosrod_sim *sim);
+COSROD_API cosrod_status cosrod_sim_restart_save(const cosrod_sim *sim, double *buf, size_t n);
+COSROD_API cosrod_status cosrod_sim_restart_load(cosrod_sim *sim, const double *buf, size_t n);
 
 /* User load callback of rod r (cosrod_rod_load_fn: adds spatial vertex
  * forces and material segment moments at every evaluation; fn NULL removes
@@ -275,6 +297,17 @@ COSROD_API const char *cosrod_sim_input_warning(const cosrod_sim *sim);
 COSROD_API double cosrod_sim_contact_dissipated(const cosrod_sim *sim);
 COSROD_API double cosrod_sim_fail_time(const cosrod_sim *sim);    /* NaN if none */
 COSROD_API const char *cosrod_sim_integrator_name(const cosrod_sim *sim);
+/* The time integrator's choice: with `solver.integrator: auto` the method
+ * the rules chose at creation ("statics" for static, modal and buckling
+ * analyses) and one line why (the rules and the estimates they used; see
+ * the integrators guide, "auto"); otherwise the scenario's method and
+ * "solver.integrator: NAME given".  Switches of auto during the run (a
+ * struggling method replaced by the next candidate from the last accepted
+ * state): their number and the i-th as one line ("" out of range). */
+COSROD_API const char *cosrod_sim_solver_chosen(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_solver_reason(const cosrod_sim *sim);
+COSROD_API size_t cosrod_sim_nswitches(const cosrod_sim *sim);
+COSROD_API const char *cosrod_sim_switch(const cosrod_sim *sim, size_t i);
 /* 1 if the global state uses the SPLIT layout (M1 reduction), 0 for NODE. */
 COSROD_API int cosrod_sim_split_layout(const cosrod_sim *sim);
 /* Jacobian bandwidths given to the integrator (NODE: of the whole J; SPLIT:
@@ -301,6 +334,13 @@ COSROD_API size_t cosrod_sim_mode_stride(const cosrod_sim *sim);
  * buckling: unit length).  Zeros for a body that is not an unknown of the
  * analysis.  ERR_INVALID for a bad i or b or another analysis. */
 COSROD_API cosrod_status cosrod_sim_mode_body(const cosrod_sim *sim, int i, size_t b, double d[3], double r[3]);
+/* Rod r's part of mode i ((N_r+1) x 6 per vertex dx, dy, dz, rx, ry, rz, in
+ * the normalisation of cosrod_sim_mode): for r = cosrod_sim_mode_rod(i) the
+ * shape of cosrod_sim_mode; for another rod its own part where the rods are
+ * coupled (rods with rigid bodies, a buckling analysis of several rods),
+ * else *shape = NULL (the rods' modes are separate: rod r does not move in
+ * mode i).  ERR_INVALID for a bad i or r, shape NULL or another analysis. */
+COSROD_API cosrod_status cosrod_sim_mode_rod_shape(const cosrod_sim *sim, int i, size_t r, const double **shape);
 /* Buckling analyses: the critical load factor of mode i (the loads at t = 1
  * times it buckle the rods; NAN for other analyses). */
 COSROD_API double cosrod_sim_load_factor(const cosrod_sim *sim, int i);

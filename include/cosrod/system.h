@@ -17,7 +17,13 @@
  *                     projection after steps;
  *   energy.c          evaluation of every rod and body at one state, external
  *                     power, dissipation rate and the energy terms;
- *   bodies.c          scenario bodies, joints and bushings -> multibody model;
+ *   system_def.h      the system's definition: rods' attachments, bodies,
+ *                     joints, bushings, contact and settings in the system's
+ *                     own terms (filled by module sim's translation from a
+ *                     scenario, src/sim/sim_translate_sys.c; the system
+ *                     never sees a scenario type);
+ *   bodies.c          the definition's bodies, joints and bushings ->
+ *                     multibody model;
  *   couple*.c         rods attached to bodies: end poses from the bodies, the
  *                     rods' end reactions on them ([LLA] Remark 3.1), the
  *                     analytic coupled Jacobian (band or sparse values,

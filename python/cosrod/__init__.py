@@ -328,8 +328,15 @@ class Result:
         m = raw["modes"]
         if m:
             N0 = self.rods[0].N
+            # shapes: rod 0's part of every mode; rod_shapes[r]: rod r's part (count, N_r + 1, 6),
+            # zeros where the rod does not move; bodies: (count, nbodies, 6) the bodies' part
+            # (centre displacement, rotation vector), as modes_bodies.csv
+            nb = len(raw.get("body_names") or [])
             self.modes = {"omega": _doubles(m["omega"]), "frequency_hz": _doubles(m["frequency_hz"]),
                           "shapes": _doubles(m["shapes"]).reshape(m["count"], N0 + 1, 6),
+                          "rod_shapes": [_doubles(b).reshape(m["count"], r.N + 1, 6)
+                                         for b, r in zip(m["rod_shapes"], self.rods)],
+                          "bodies": _doubles(m["bodies"]).reshape(m["count"], nb, 6),
                           "rod": np.array(m["rod"], dtype=int), "type": list(m["type"]),
                           "load_factor": _doubles(m["load_factor"])}
         else:
@@ -473,7 +480,7 @@ class Sim:
         self.ny = info["ny"]
         self.integrator = info["integrator"]
 
-    def run(self, progress=False, observer=None, record=True, check=True, output=None):
+    def run(self, progress=False, observer=None, record=True, check=True, output=None, _resume=False):
         """Run the analysis to the end; returns a Result.  observer(frame) is
         called at t = 0 and at every output time (frame: cosrod.Frame); a true
         return value stops the run.  progress: a line on stderr.  check: raise
@@ -486,15 +493,44 @@ class Sim:
             def cb(t):
                 return observer(Frame(self, t))
         out = None if output is None else os.fspath(output)
+        if getattr(self, "_ran", False):
+            how = (f"it was interrupted at t = {self._h.t():g}: continue with advance(t)"
+                   if getattr(self, "_interrupted", False) else "create a new Sim")
+            raise RunError(f"{self.scenario.file}: run() was called before on this Sim; {how}")
         self._ran = True
-        raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
-                          self.scenario.info.get("file") if out is not None else None)
+        try:
+            raw = self._h.run(bool(record), cb, bool(progress), _catch_sigint(), out,
+                              self.scenario.info.get("file") if out is not None else None, bool(_resume))
+        except KeyboardInterrupt:
+            self._interrupted = True  # advance() continues from the last accepted state
+            raise
+        self._interrupted = raw["status_name"] == "interrupted"
         res = Result(raw, self._names, self._grids)
         res._scenario = self.scenario  # for res.view() (sections, gravity)
+        res._output_dir = out  # res.view(): the page of these files when the run wrote them
         if check and not res.ok and raw["status_name"] != "interrupted":
             raise RunError(f"{self.scenario.file}: the run failed at t = {raw['t_failed']:g}: {raw['message']}",
                            res)
         return res
+
+    @classmethod
+    def resume(cls, dir, scenario=None, **kw):
+        """Continue the run whose files are in `dir` from its last restart
+        checkpoint (dir/checkpoint.bin), as `cosrod run --resume DIR`: the
+        scenario is the checkpoint's, or `scenario` (a Scenario or a path),
+        which must not differ from it (else CosrodError naming the changed
+        key).  The files in dir are cut to the checkpoint's rows and
+        appended; returns the Result of the continued part (its frames start
+        after the checkpoint's time); keywords as run() (not output).
+        CosrodError: no checkpoint, the run finished, a run that cannot be
+        resumed (hdf5 output, contact, joints, static analyses)."""
+        d = os.fspath(dir)
+        if scenario is None:
+            text, file = _cosrod.checkpoint_scenario(d)
+            scenario = Scenario(_cosrod.parse(text, file or os.path.join(d, "checkpoint.bin")))
+        elif not isinstance(scenario, Scenario):
+            scenario = load(scenario)
+        return cls(scenario).run(output=d, _resume=True, **kw)
 
     def set_load(self, fn, rod=0):
         """A custom load on rod `rod`, called at every evaluation of the rod
@@ -508,6 +544,8 @@ class Sim:
         if fn is None:
             self._h.set_load(rod, None)
             return
+        if not callable(fn):
+            raise TypeError(f"set_load: fn must be callable or None, not {type(fn).__name__}")
 
         def tramp(t, x, v, p, om, f, m):
             fn(t, np.frombuffer(x).reshape(-1, 3), np.frombuffer(v).reshape(-1, 3),
@@ -521,7 +559,7 @@ class Sim:
         st, name, msg = self._h.advance(float(t), _catch_sigint())
         if st != 0:
             if not msg:  # the library refused without a message: say why
-                if getattr(self, "_ran", False):
+                if getattr(self, "_ran", False) and not getattr(self, "_interrupted", False):
                     msg = "this Sim was run with run(); run() and advance() do not combine (create a new Sim)"
                 elif self.scenario.info["analysis"] != "dynamic":
                     msg = f"advance needs a dynamic analysis (this one is {self.scenario.info['analysis']})"

@@ -257,7 +257,8 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   int record = 1, progress = 0, catch_sigint = 0;
   PyObject *observer = Py_None;
   const char *outdir = NULL, *scfile = NULL;
-  if (!PyArg_ParseTuple(args, "pOppzz", &record, &observer, &progress, &catch_sigint, &outdir, &scfile))
+  int resume = 0; /* 1: continue the run in outdir from its checkpoint (cosrod_recorder_resume) */
+  if (!PyArg_ParseTuple(args, "pOppzz|p", &record, &observer, &progress, &catch_sigint, &outdir, &scfile, &resume))
     return NULL;
   if (observer != Py_None && !PyCallable_Check(observer)) {
     PyErr_SetString(PyExc_TypeError, "observer must be callable");
@@ -294,7 +295,8 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
   }
   if (outdir) {
     cosrod_status ost = COSROD_OK;
-    c.files = cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost);
+    c.files = resume ? cosrod_recorder_resume(self->sim, outdir, 0.0, &ost)
+                     : cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost);
     const char *oerr = cosrod_last_error();
     if (!c.files) {
       cosrod_py_rec_free(&c.r);
@@ -459,9 +461,18 @@ static PyObject *Sim_set_load(SimObject *self, PyObject *args) {
   Py_XINCREF(h->fn);
   cosrod_status st = cosrod_sim_set_load_fn(self->sim, (size_t)k, h->fn ? py_load : NULL, h->fn ? h : NULL);
   if (st != COSROD_OK) {
+    /* the new load failed at t = 0: the previous one (or none) is set again,
+     * so the Sim stays usable (the library keeps the failed callback) */
+    PyObject *et = NULL, *ev = NULL, *tb = NULL;
+    if (h->failed) et = h->et, ev = h->ev, tb = h->tb, h->et = h->ev = h->tb = NULL, h->failed = 0;
     Py_XDECREF(h->fn);
     h->fn = old;
-    if (restore_hook_error(self)) return NULL;
+    if (st == COSROD_ERR_CALLBACK)
+      cosrod_sim_set_load_fn(self->sim, (size_t)k, h->fn ? py_load : NULL, h->fn ? h : NULL);
+    if (et || ev) {
+      PyErr_Restore(et, ev, tb);
+      return NULL;
+    }
     PyErr_Format(PyExc_RuntimeError, "cannot set the load (%s): before run / advance only",
                  cosrod_strerror(st));
     return NULL;
@@ -549,7 +560,8 @@ static PyObject *Sim_t(SimObject *self, PyObject *unused) {
 }
 
 static PyMethodDef Sim_methods[] = {
-    {"run", (PyCFunction)Sim_run, METH_VARARGS, "run(record, observer, progress, catch_sigint) -> dict"},
+    {"run", (PyCFunction)Sim_run, METH_VARARGS,
+     "run(record, observer, progress, catch_sigint, output, scenario_file[, resume]) -> dict"},
     {"advance", (PyCFunction)Sim_advance, METH_VARARGS,
      "advance(t, catch_sigint) -> (status, name, message)"},
     {"set_load", (PyCFunction)Sim_set_load, METH_VARARGS, "set_load(rod, fn or None)"},
@@ -601,7 +613,17 @@ static PyObject *mod_view_write(PyObject *m, PyObject *args) {
   return PyUnicode_FromString(msg);
 }
 
-/* section_info(scenario) -> ([{"shape", "radius" | "width", "height" | "outer_radius", "inner_radius"}], gravity) */
+/* A rod without a section (stiffness values given): the display radius
+ * 2 sqrt(EI / EA), EI = sqrt(EI1 EI2), of the solid circle with the rod's
+ * I / A = r^2 / 4, marked "derived" (as scene.json of `cosrod run`). */
+static PyObject *section_derived(const cosrod_sc_rod *R) {
+  const double EI = sqrt(R->EI1 * R->EI2);
+  const double r = R->EA > 0.0 && EI > 0.0 ? 2.0 * sqrt(EI / R->EA) : 0.0;
+  return Py_BuildValue("{s:s,s:d,s:d,s:s}", "shape", "circle", "radius", r, "area", 0.0, "derived", "2 sqrt(EI / EA)");
+}
+
+/* section_info(scenario) -> ([{"shape", "radius" | "width", "height" | "outer_radius", "inner_radius"}], gravity,
+ * [{"name", "mass", "inertia"}] of the bodies) */
 static PyObject *mod_section_info(PyObject *m, PyObject *args) {
   (void)m;
   PyObject *o;
@@ -616,6 +638,8 @@ static PyObject *mod_section_info(PyObject *m, PyObject *args) {
                   : x->shape == COSROD_SC_SECTION_TUBE
                       ? Py_BuildValue("{s:s,s:d,s:d}", "shape", "tube", "outer_radius", x->outer_radius,
                                       "inner_radius", x->inner_radius)
+                  : x->shape == COSROD_SC_SECTION_CIRCLE && x->radius == 0.0 && x->area == 0.0
+                      ? section_derived(&sc->rods[r])
                   : x->shape == COSROD_SC_SECTION_CIRCLE
                       ? Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", x->radius)
                       : Py_BuildValue("{s:s,s:d}", "shape", "circle", "radius", cosrod_sc_section_radius(x));
@@ -625,10 +649,43 @@ static PyObject *mod_section_info(PyObject *m, PyObject *args) {
     }
     PyList_SET_ITEM(list, (Py_ssize_t)r, d);
   }
-  return Py_BuildValue("(N(ddd))", list, sc->gravity[0], sc->gravity[1], sc->gravity[2]);
+  PyObject *bodies = PyList_New((Py_ssize_t)sc->nbodies);
+  if (!bodies) {
+    Py_DECREF(list);
+    return NULL;
+  }
+  for (size_t b = 0; b < sc->nbodies; b++) {
+    const cosrod_sc_body *B = &sc->bodies[b];
+    PyObject *d = Py_BuildValue("{s:s,s:d,s:[ddd]}", "name", B->name, "mass", B->mass, "inertia", B->inertia[0],
+                                B->inertia[1], B->inertia[2]);
+    if (!d) {
+      Py_DECREF(list), Py_DECREF(bodies);
+      return NULL;
+    }
+    PyList_SET_ITEM(bodies, (Py_ssize_t)b, d);
+  }
+  return Py_BuildValue("(N(ddd)N)", list, sc->gravity[0], sc->gravity[1], sc->gravity[2], bodies);
+}
+
+/* checkpoint_scenario(dir) -> (yaml, file): the scenario stored in dir's
+ * restart checkpoint (cosrod_recorder_checkpoint_scenario). */
+static PyObject *mod_checkpoint_scenario(PyObject *mod, PyObject *args) {
+  (void)mod;
+  const char *dir;
+  if (!PyArg_ParseTuple(args, "s", &dir)) return NULL;
+  char *yaml = NULL, *file = NULL, msg[1200] = "";
+  if (cosrod_recorder_checkpoint_scenario(dir, &yaml, &file, msg, sizeof msg) != COSROD_OK) {
+    PyErr_SetString(g_cosrod_error ? g_cosrod_error : PyExc_OSError, msg);
+    return NULL;
+  }
+  PyObject *r = Py_BuildValue("(ss)", yaml, file);
+  free(yaml);
+  free(file);
+  return r;
 }
 
 static PyMethodDef mod_methods[] = {
+    {"checkpoint_scenario", mod_checkpoint_scenario, METH_VARARGS, "checkpoint_scenario(dir) -> (yaml, file)"},
     {"view_write", mod_view_write, METH_VARARGS, "view_write(dir, html, max_bytes) -> note"},
     {"section_info", mod_section_info, METH_VARARGS, "section_info(scenario) -> (sections, gravity)"},
     {"load", cosrod_py_load, METH_VARARGS, "load(path, sets) -> Scenario"},

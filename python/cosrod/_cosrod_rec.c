@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/rod.h"
+
 /* Per rod and frame one block of doubles: x (N+1)x3 | p Nx4 | Gamma Nx3 |
  * F Nx3 | K (N+1)x3 | M (N+1)x3. */
 static void record_contacts(rec *r, const cosrod_sim *sim, double t, size_t f);
@@ -204,24 +206,55 @@ fail:
 
 
 /* The modal / buckling result (None without modes): count, omega,
- * frequency_hz, shapes of rod 0 (N0 + 1 vertices x 6), rod, type,
- * load_factor.  New reference or NULL with an exception set. */
+ * frequency_hz, rod_shapes (per rod: count x (N_r + 1) x 6, each mode's part
+ * of that rod, cosrod_sim_mode_rod_shape; zeros where the rod does not move),
+ * shapes (= rod_shapes[0]), bodies (count x nbodies x 6, cosrod_sim_mode_body),
+ * rod, type, load_factor.  New reference or NULL with an exception set. */
 PyObject *cosrod_py_modes(const cosrod_sim *sim, size_t N0) {
   int nm = cosrod_sim_nmodes(sim);
   if (nm <= 0) Py_RETURN_NONE;
+  const size_t nr = cosrod_sim_nrods(sim), nb = cosrod_sim_nbodies(sim);
+  size_t nmax = N0;
+  for (size_t k = 0; k < nr; k++)
+    if ((size_t)cosrod_rod_nseg(cosrod_sim_rod(sim, k)) > nmax) nmax = (size_t)cosrod_rod_nseg(cosrod_sim_rod(sim, k));
   double *om = malloc((size_t)nm * 2 * sizeof *om);
-  const double *shape0 = NULL;
-  if (!om) return PyErr_NoMemory();
-  for (int i = 0; i < nm; i++) {
-    const double *sh;
-    cosrod_sim_mode(sim, i, om + i, om + nm + i, &sh);
-    if (i == 0) shape0 = sh;
+  double *buf = calloc((size_t)nm * ((nmax + 1) * 6 + 6 * nb) + 1, sizeof *buf);
+  PyObject *rods = PyList_New((Py_ssize_t)nr);
+  if (!om || !buf || !rods) {
+    free(om), free(buf), Py_XDECREF(rods);
+    return PyErr_NoMemory();
   }
-  PyObject *modes =
-      Py_BuildValue("{s:i,s:N,s:N,s:N}", "count", nm, "omega", cosrod_py_bytes(om, (size_t)nm), "frequency_hz",
-                    cosrod_py_bytes(om + nm, (size_t)nm), "shapes", cosrod_py_bytes(shape0, (size_t)nm * (N0 + 1) * 6));
+  for (int i = 0; i < nm; i++) cosrod_sim_mode(sim, i, om + i, om + nm + i, NULL);
+  for (size_t k = 0; k < nr; k++) {
+    const size_t n6 = 6 * ((size_t)cosrod_rod_nseg(cosrod_sim_rod(sim, k)) + 1);
+    for (int i = 0; i < nm; i++) {
+      const double *sh = NULL;
+      double *dst = buf + (size_t)i * n6;
+      if (cosrod_sim_mode_rod_shape(sim, i, k, &sh) == COSROD_OK && sh)
+        memcpy(dst, sh, n6 * sizeof *dst);
+      else
+        memset(dst, 0, n6 * sizeof *dst);
+    }
+    PyObject *b = cosrod_py_bytes(buf, (size_t)nm * n6);
+    if (!b) {
+      free(om), free(buf), Py_DECREF(rods);
+      return NULL;
+    }
+    PyList_SET_ITEM(rods, (Py_ssize_t)k, b);
+  }
+  for (int i = 0; i < nm; i++)
+    for (size_t b = 0; b < nb; b++)
+      if (cosrod_sim_mode_body(sim, i, b, buf + ((size_t)i * nb + b) * 6, buf + ((size_t)i * nb + b) * 6 + 3) != COSROD_OK)
+        memset(buf + ((size_t)i * nb + b) * 6, 0, 6 * sizeof *buf);
+  PyObject *shapes0 = nr ? PyList_GetItem(rods, 0) : NULL;
+  Py_XINCREF(shapes0);
+  PyObject *modes = Py_BuildValue("{s:i,s:N,s:N,s:N,s:N,s:N}", "count", nm, "omega", cosrod_py_bytes(om, (size_t)nm),
+                                  "frequency_hz", cosrod_py_bytes(om + nm, (size_t)nm), "shapes",
+                                  shapes0 ? shapes0 : cosrod_py_bytes(buf, 0), "rod_shapes", rods, "bodies",
+                                  cosrod_py_bytes(buf, (size_t)nm * nb * 6));
   for (int i = 0; i < nm; i++) om[i] = cosrod_sim_load_factor(sim, i);
   if (modes && cosrod_py_mode_info(modes, sim, om) != 0) Py_CLEAR(modes);
   free(om);
+  free(buf);
   return modes;
 }

@@ -31,6 +31,7 @@ static PyObject *Scenario_info(ScenarioObject *self, PyObject *unused) {
   }
   const char *an = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC  ? "static"
                    : sc->analysis.type == COSROD_SC_ANALYSIS_MODES ? "modes"
+                   : sc->analysis.type == COSROD_SC_ANALYSIS_BUCKLING ? "buckling"
                                                                    : "dynamic";
   return Py_BuildValue("{s:s,s:s,s:N,s:n,s:s,s:d,s:d,s:s,s:d,s:d,s:s}", "file", sc->file ? sc->file : "",
                        "title", sc->title ? sc->title : "", "rods", rods, "nbodies", (Py_ssize_t)sc->nbodies,

@@ -30,7 +30,7 @@ def write_dir(res, d):
     info = sc.info if sc is not None else {}
     analysis = info.get("analysis", "dynamic")
     if res.modes is not None:
-        analysis = "modes"
+        analysis = "buckling" if analysis == "buckling" else "modes"
     summary = {"title": info.get("title", ""), "analysis": analysis, "status": res.stats.get("status", "ok"),
                "message": res.stats.get("message"), "t_end": info.get("t_end"), "t_reached": res.stats.get("t_reached"),
                "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str))},
@@ -39,9 +39,10 @@ def write_dir(res, d):
     with open(os.path.join(d, "summary.json"), "w") as f:
         json.dump(summary, f, default=float)
     if sc is not None:
-        sections, gravity = _cosrod.section_info(sc._h)
+        sections, gravity, bodies = _cosrod.section_info(sc._h)
         scene = {"gravity": list(gravity),
-                 "rods": [{"name": r.name, "section": sections[k]} for k, r in enumerate(res.rods)], "bodies": []}
+                 "rods": [{"name": r.name, "section": sections[k]} for k, r in enumerate(res.rods)],
+                 "bodies": [dict(b, keyframes=False) for b in bodies]}
         with open(os.path.join(d, "scene.json"), "w") as f:
             json.dump(scene, f)
     tabs = {"centerline.csv": ("t,rod,vertex,s,x,y,z", []), "frames.csv": ("t,rod,segment,s,q0,q1,q2,q3", []),
@@ -59,16 +60,55 @@ def write_dir(res, d):
     e = res.energy
     names = [n for n in ("kinetic", "elastic", "gravity", "external_work", "dissipated", "balance") if n in e.dtype.names]
     _table(os.path.join(d, "energy.csv"), "t," + ",".join(names), [res.t] + [e[n] for n in names])
+    if res.bodies:
+        names = list(res.bodies)
+        cols = [np.repeat(res.t, len(names)), np.tile(np.arange(len(names)), len(res.t))]
+        for key, w in (("x", 3), ("q", 4), ("omega", 3), ("v", 3), ("kinetic", 1), ("potential", 1)):
+            a = np.stack([np.asarray(res.bodies[n][key], dtype=float).reshape(len(res.t), w) for n in names], axis=1)
+            cols += [a[:, :, k].ravel() for k in range(w)]
+        _table(os.path.join(d, "bodies.csv"), "t,body,x,y,z,q0,q1,q2,q3,Omega1,Omega2,Omega3,vx,vy,vz,kinetic,potential",
+               cols)
     if res.modes is not None:
-        sh = res.modes["shapes"]  # (count, N+1, 6): rod 0
-        cnt, nv = sh.shape[0], sh.shape[1]
-        m = np.repeat(np.arange(1, cnt + 1), nv)
-        _table(os.path.join(d, "modes.csv"), "mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz",
-               [m, np.repeat(res.modes["frequency_hz"], nv), np.repeat(res.modes["omega"], nv), np.zeros(cnt * nv),
-                np.tile(np.arange(nv), cnt)] + [sh[:, :, k] for k in range(6)])
+        write_modes(res, d, analysis == "buckling")
+
+
+def write_modes(res, d, buckling):
+    """modes.csv / buckling.csv (every rod that moves in a mode, as the CLI
+    writes them) and modes_bodies.csv / buckling_bodies.csv (the bodies' part)."""
+    m = res.modes
+    cnt = len(m["omega"])
+    rows = []
+    for k in range(cnt):
+        for r, sh in enumerate(m["rod_shapes"]):
+            own = np.max(np.abs(m["rod_shapes"][int(m["rod"][k])][k]))
+            if r != int(m["rod"][k]) and not np.max(np.abs(sh[k])) > 1e-6 * own:
+                continue  # this rod does not move in mode k (as the CLI's modes.csv)
+            nv = sh.shape[1]
+            head = [np.full(nv, k + 1.0)]
+            head += [np.full(nv, m["load_factor"][k])] if buckling else \
+                [np.full(nv, m["frequency_hz"][k]), np.full(nv, m["omega"][k])]
+            rows.append(np.column_stack(head + [np.full(nv, r), np.arange(nv)] + [sh[k, :, c] for c in range(6)]))
+    name = "buckling" if buckling else "modes"
+    header = ("mode,load_factor," if buckling else "mode,frequency_hz,omega,") + "rod,vertex,dx,dy,dz,rx,ry,rz"
+    data = np.vstack(rows)
+    _table(os.path.join(d, name + ".csv"), header, [data[:, c] for c in range(data.shape[1])])
+    b = m["bodies"]
+    if b.shape[1] > 0:
+        mode = np.repeat(np.arange(1, cnt + 1), b.shape[1])
+        body = np.tile(np.arange(b.shape[1]), cnt)
+        _table(os.path.join(d, name + "_bodies.csv"), "mode,body,dx,dy,dz,rx,ry,rz",
+               [mode, body] + [b[:, :, c].ravel() for c in range(6)])
 
 
 def write_view(res, path=None, open_browser=True, max_mb=None):
+    out = getattr(res, "_output_dir", None)
+    if out is not None and os.path.isfile(os.path.join(out, "summary.json")):
+        # the run wrote the CLI's output files (Sim.run(output=...)): the same page as `cosrod view`
+        path = path or os.path.join(out, "view.html")
+        _cosrod.view_write(out, os.path.abspath(path), int((max_mb or 0) * 1048576))
+        if open_browser:
+            webbrowser.open("file://" + os.path.abspath(path))
+        return path
     if path is None:
         d = tempfile.mkdtemp(prefix="cosrod-view-")
         path = os.path.join(d, "view.html")

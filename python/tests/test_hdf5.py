@@ -82,10 +82,14 @@ def test_vtkhdf_structure(source_dir, tmp_path):
         assert np.array_equal(st["PointOffsets"][:], nv * np.arange(ns))
         assert np.array_equal(st["CellOffsets"][:], nseg * np.arange(ns))
         assert np.array_equal(st["ConnectivityIdOffsets"][:], 2 * nseg * np.arange(ns))
-        for name, nc in (("s", None), ("K", 3), ("M", 3), ("radius", None)):
+        for name, nc in (("s", None), ("K", 3), ("M", 3), ("radius", None), ("section_half_widths", 2),
+                         ("section_inner_radius", None)):
             d = g["PointData"][name]
             assert d.shape == ((ns * nv,) if nc is None else (ns * nv, nc))
             assert np.array_equal(st["PointDataOffsets"][name][:], nv * np.arange(ns))
+        # the example's cable: a circle (radius 2 mm) -> half widths (r, r), no inner radius
+        assert np.all(g["PointData"]["section_half_widths"][:] == g["PointData"]["radius"][:][:, None])
+        assert np.all(g["PointData"]["section_inner_radius"][:] == 0.0)
         for name, nc in (("s", None), ("Gamma", 3), ("F", 3), ("q", 4)):
             d = g["CellData"][name]
             assert d.shape == ((ns * nseg,) if nc is None else (ns * nseg, nc))

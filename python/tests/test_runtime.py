@@ -203,3 +203,53 @@ def test_advance_refusals_give_a_reason(source_dir):
         sim.advance(0.001)
     assert "after the current time" in str(ei.value)
     assert sim.advance(0.01).t == pytest.approx(0.01, abs=1e-12)  # still usable
+
+
+def test_ctrl_c_in_run_then_advance_continues(source_dir):
+    # Ctrl-C simulated from the progress observer: signal.raise_signal(SIGINT)
+    # inside the run (the extension's handler sets the stop flag)
+    sc = cosrod.load(example(source_dir, "rubber-pendulum"), set={"analysis.t_end": 1.0, "output.every": 0.01})
+    sim = cosrod.Sim(sc)
+
+    def obs(frame):
+        if frame.t >= 0.05:
+            signal.raise_signal(signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(observer=obs)
+    t_stop = sim.t
+    assert 0.05 <= t_stop < 1.0
+    f = sim.advance(0.2)  # continues from the last accepted state
+    assert f.t == 0.2 and np.all(np.isfinite(f.centerline))
+    # the same solution as an uninterrupted Sim stepped to 0.2 (both integrate
+    # the same ODE with rtol = atol = 1e-8; different step sequences agree to
+    # the tolerance times the error growth of the pendulum, far below 1e-5 m)
+    ref = cosrod.Sim(sc)
+    ref.advance(0.2)
+    np.testing.assert_allclose(f.centerline, ref.frame.centerline, rtol=0, atol=1e-5)
+    # energy accounting continued too: the balance stays at its tolerance level
+    e = f.energy
+    assert abs(e["balance"]) < 1e-6 * max(1.0, abs(e["gravity"]))
+    with pytest.raises(cosrod.RunError) as ei:
+        sim.run()  # a run records from t = 0: refused with the reason
+    assert "continue with advance" in str(ei.value)
+
+
+def test_failed_set_load_leaves_the_sim_usable(source_dir):
+    sc = cosrod.load(example(source_dir, "rubber-pendulum"), set={"analysis.t_end": 0.01})
+    sim = cosrod.Sim(sc)
+    with pytest.raises(TypeError):
+        sim.set_load([1, 2])  # not callable
+    with pytest.raises(ZeroDivisionError):
+        sim.set_load(lambda t, x, v, f, m: 1 / 0)  # raises at t = 0 (set_load evaluates it)
+    f = sim.advance(0.005)  # no SystemError: the failed load is not installed
+    ref = cosrod.Sim(sc)
+    np.testing.assert_array_equal(f.centerline, ref.advance(0.005).centerline)
+    # a working load set before a failing one stays in place
+    sim = cosrod.Sim(sc)
+    calls = []
+    sim.set_load(lambda t, x, v, f, m: calls.append(t))
+    with pytest.raises(ZeroDivisionError):
+        sim.set_load(lambda t, x, v, f, m: 1 / 0)
+    sim.advance(0.005)
+    assert len(calls) > 2

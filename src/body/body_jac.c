@@ -156,77 +156,74 @@ static void bushing_point_jac(const cosrod_mbs *m, cosrod_mbs_data *d, const dou
   }
 }
 
-int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J) {
-  /* joints, absolute bodies, rotational bushings: by tangents (body_tangent.c) */
-  if (m->nc > 0) return mbs_jac_tangent(m, d, t, y, J);
-  for (size_t i = 0; i < m->nb; ++i)
-    if (m->bodies[i].absolute) return mbs_jac_tangent(m, d, t, y, J);
-  for (size_t i = 0; i < m->nbu; ++i)
-    if (m->bushings[i].k_rot != 0.0 || m->bushings[i].c_rot != 0.0) return mbs_jac_tangent(m, d, t, y, J);
-  int n = m->n;
-  memset(J, 0, (size_t)n * (size_t)n * sizeof *J);
-  if (mbs_kinematics(m, d, t, y)) return -1;
-  double *df = d->dfj;
-  for (size_t i = 0; i < m->nb; ++i) {
-    const mbs_body *b = &m->bodies[i];
-    int rc = b->qoff + 3;
-    const double *r = y + rc, *Om = d->w + 6 * i + 3;
-    for (int a = 0; a < 3; ++a) J[(b->qoff + a) + (size_t)n * (size_t)vcol(m, i, a)] = 1.0;
-    /* kinematic equations */
-    if (b->param == COSROD_BODY_QUATERNION) {
-      static const double E4[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-      static const double E3[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-      double c[4];
-      for (int j = 0; j < 4; ++j) {
-        cosrod_quat_mul_pure(c, E4[j], Om);
-        for (int a = 0; a < 4; ++a) J[(rc + a) + (size_t)n * (size_t)(rc + j)] = 0.5 * c[a];
-      }
-      for (int k = 0; k < 3; ++k) {
-        cosrod_quat_mul_pure(c, r, E3[k]);
-        for (int a = 0; a < 4; ++a) J[(rc + a) + (size_t)n * (size_t)vcol(m, i, 3 + k)] = 0.5 * c[a];
-      }
-    } else if (b->param == COSROD_BODY_DIRECTORS) {
-      /* d1' = O3 d2 - O2 d3, d2' = -O3 d1 + O1 d3, d3' = O2 d1 - O1 d2 */
-      static const int sg[3][3] = {
-          {0, 3, -2}, {-3, 0, 1}, {2, -1, 0}}; /* sg[k][l]: coefficient index of d_l in d_k' */
-      for (int k = 0; k < 3; ++k)
-        for (int l = 0; l < 3; ++l) {
-          if (!sg[k][l]) continue;
-          int om = abs(sg[k][l]) - 1;
-          double s = sg[k][l] > 0 ? 1.0 : -1.0;
-          for (int a = 0; a < 3; ++a) {
-            J[(rc + 3 * k + a) + (size_t)n * (size_t)(rc + 3 * l + a)] = s * Om[om];
-            J[(rc + 3 * k + a) + (size_t)n * (size_t)vcol(m, i, 3 + om)] += s * r[3 * l + a];
-          }
-        }
-    } else {
-      double s2 = sin(r[1]), c2 = cos(r[1]), s3 = sin(r[2]), c3 = cos(r[2]);
-      double A = (s3 * Om[0] + c3 * Om[1]) / s2;
-      double dA2 = -A * c2 / s2, dA3 = (c3 * Om[0] - s3 * Om[1]) / s2;
-      size_t N = (size_t)n;
-      J[rc + N * (rc + 1)] = dA2;
-      J[rc + N * (rc + 2)] = dA3;
-      J[rc + N * vcol(m, i, 3)] = s3 / s2;
-      J[rc + N * vcol(m, i, 4)] = c3 / s2;
-      J[(rc + 1) + N * (rc + 2)] = -s3 * Om[0] - c3 * Om[1];
-      J[(rc + 1) + N * vcol(m, i, 3)] = c3;
-      J[(rc + 1) + N * vcol(m, i, 4)] = -s3;
-      J[(rc + 2) + N * (rc + 1)] = s2 * A - c2 * dA2;
-      J[(rc + 2) + N * (rc + 2)] = -c2 * dA3;
-      J[(rc + 2) + N * vcol(m, i, 3)] = -c2 * s3 / s2;
-      J[(rc + 2) + N * vcol(m, i, 4)] = -c2 * c3 / s2;
-      J[(rc + 2) + N * vcol(m, i, 5)] = 1.0;
+/* Body i's rows of the kinematic equations (x' = v, the attitude's
+ * derivative) and the gyroscopic term of its Euler equation. */
+static void body_rows(const cosrod_mbs *m, const cosrod_mbs_data *d, const double *y, double *J, size_t i) {
+  const int n = m->n;
+  const mbs_body *b = &m->bodies[i];
+  int rc = b->qoff + 3;
+  const double *r = y + rc, *Om = d->w + 6 * i + 3;
+  for (int a = 0; a < 3; ++a) J[(b->qoff + a) + (size_t)n * (size_t)vcol(m, i, a)] = 1.0;
+  /* kinematic equations */
+  if (b->param == COSROD_BODY_QUATERNION) {
+    static const double E4[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+    static const double E3[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    double c[4];
+    for (int j = 0; j < 4; ++j) {
+      cosrod_quat_mul_pure(c, E4[j], Om);
+      for (int a = 0; a < 4; ++a) J[(rc + a) + (size_t)n * (size_t)(rc + j)] = 0.5 * c[a];
     }
-    /* gyroscopic term: d(-Omega x J Omega)/dOmega = E(J Omega) - E(Omega) J */
-    double JO[3] = {b->inertia[0] * Om[0], b->inertia[1] * Om[1], b->inertia[2] * Om[2]}, EJ[9], EO[9];
-    cosrod_vec3_skew(EJ, JO);
-    cosrod_vec3_skew(EO, Om);
-    for (int a = 0; a < 3; ++a)
-      for (int k = 0; k < 3; ++k)
-        J[vcol(m, i, 3 + a) + (size_t)n * (size_t)vcol(m, i, 3 + k)] +=
-            (EJ[a + 3 * k] - EO[a + 3 * k] * b->inertia[k]) / b->inertia[a];
+    for (int k = 0; k < 3; ++k) {
+      cosrod_quat_mul_pure(c, r, E3[k]);
+      for (int a = 0; a < 4; ++a) J[(rc + a) + (size_t)n * (size_t)vcol(m, i, 3 + k)] = 0.5 * c[a];
+    }
+  } else if (b->param == COSROD_BODY_DIRECTORS) {
+    /* d1' = O3 d2 - O2 d3, d2' = -O3 d1 + O1 d3, d3' = O2 d1 - O1 d2 */
+    static const int sg[3][3] = {
+        {0, 3, -2}, {-3, 0, 1}, {2, -1, 0}}; /* sg[k][l]: coefficient index of d_l in d_k' */
+    for (int k = 0; k < 3; ++k)
+      for (int l = 0; l < 3; ++l) {
+        if (!sg[k][l]) continue;
+        int om = abs(sg[k][l]) - 1;
+        double s = sg[k][l] > 0 ? 1.0 : -1.0;
+        for (int a = 0; a < 3; ++a) {
+          J[(rc + 3 * k + a) + (size_t)n * (size_t)(rc + 3 * l + a)] = s * Om[om];
+          J[(rc + 3 * k + a) + (size_t)n * (size_t)vcol(m, i, 3 + om)] += s * r[3 * l + a];
+        }
+      }
+  } else {
+    double s2 = sin(r[1]), c2 = cos(r[1]), s3 = sin(r[2]), c3 = cos(r[2]);
+    double A = (s3 * Om[0] + c3 * Om[1]) / s2;
+    double dA2 = -A * c2 / s2, dA3 = (c3 * Om[0] - s3 * Om[1]) / s2;
+    size_t N = (size_t)n;
+    J[rc + N * (rc + 1)] = dA2;
+    J[rc + N * (rc + 2)] = dA3;
+    J[rc + N * vcol(m, i, 3)] = s3 / s2;
+    J[rc + N * vcol(m, i, 4)] = c3 / s2;
+    J[(rc + 1) + N * (rc + 2)] = -s3 * Om[0] - c3 * Om[1];
+    J[(rc + 1) + N * vcol(m, i, 3)] = c3;
+    J[(rc + 1) + N * vcol(m, i, 4)] = -s3;
+    J[(rc + 2) + N * (rc + 1)] = s2 * A - c2 * dA2;
+    J[(rc + 2) + N * (rc + 2)] = -c2 * dA3;
+    J[(rc + 2) + N * vcol(m, i, 3)] = -c2 * s3 / s2;
+    J[(rc + 2) + N * vcol(m, i, 4)] = -c2 * c3 / s2;
+    J[(rc + 2) + N * vcol(m, i, 5)] = 1.0;
   }
-  /* loads */
+  /* gyroscopic term: d(-Omega x J Omega)/dOmega = E(J Omega) - E(Omega) J */
+  double JO[3] = {b->inertia[0] * Om[0], b->inertia[1] * Om[1], b->inertia[2] * Om[2]}, EJ[9], EO[9];
+  cosrod_vec3_skew(EJ, JO);
+  cosrod_vec3_skew(EO, Om);
+  for (int a = 0; a < 3; ++a)
+    for (int k = 0; k < 3; ++k)
+      J[vcol(m, i, 3 + a) + (size_t)n * (size_t)vcol(m, i, 3 + k)] +=
+          (EJ[a + 3 * k] - EO[a + 3 * k] * b->inertia[k]) / b->inertia[a];
+}
+
+/* Applied loads (the constant body-frame moment has no derivative) and the
+ * caller wrenches (cosrod_mbs_set_wrench): a constant spatial torque, whose
+ * body components R^T tau move with R. */
+static void load_rows(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J) {
+  double *df = d->dfj;
   static const double zero3[3] = {0, 0, 0};
   for (size_t li = 0; li < m->nl; ++li) {
     const mbs_load *l = &m->loads[li];
@@ -252,11 +249,15 @@ int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
     }
     add_force(m, d, y, J, i, l->at, f, df, zero3);
   }
-  /* caller wrenches (cosrod_mbs_set_wrench): constant spatial torque, its body components R^T tau move with R */
   for (size_t i = 0; i < m->nb; ++i)
     if (d->hext[6 * i + 3] != 0.0 || d->hext[6 * i + 4] != 0.0 || d->hext[6 * i + 5] != 0.0)
       add_force(m, d, y, J, i, zero3, zero3, NULL, d->hext + 6 * i + 3);
-  /* translational bushings: f = -k (c_a - c_b) - c (cd_a - cd_b) on a, -f on b */
+}
+
+/* Translational bushings: f = -k (c_a - c_b) - c (cd_a - cd_b) on a, -f on b. */
+static void bushing_rows(const cosrod_mbs *m, cosrod_mbs_data *d, const double *y, double *J) {
+  static const double zero3[3] = {0, 0, 0};
+  double *df = d->dfj;
   for (size_t bi = 0; bi < m->nbu; ++bi) {
     const mbs_bushing *bu = &m->bushings[bi];
     memset(df, 0, 3 * (size_t)m->n * sizeof *df);
@@ -289,5 +290,20 @@ int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const doub
       add_force(m, d, y, J, (size_t)bu->body[1], bu->at[1], mf, df, zero3);
     }
   }
+}
+
+int cosrod_mbs_jac(const cosrod_mbs *m, cosrod_mbs_data *d, double t, const double *y, double *J) {
+  /* joints, absolute bodies, rotational bushings: by tangents (body_tangent.c) */
+  if (m->nc > 0) return mbs_jac_tangent(m, d, t, y, J);
+  for (size_t i = 0; i < m->nb; ++i)
+    if (m->bodies[i].absolute) return mbs_jac_tangent(m, d, t, y, J);
+  for (size_t i = 0; i < m->nbu; ++i)
+    if (m->bushings[i].k_rot != 0.0 || m->bushings[i].c_rot != 0.0) return mbs_jac_tangent(m, d, t, y, J);
+  int n = m->n;
+  memset(J, 0, (size_t)n * (size_t)n * sizeof *J);
+  if (mbs_kinematics(m, d, t, y)) return -1;
+  for (size_t i = 0; i < m->nb; ++i) body_rows(m, d, y, J, i);
+  load_rows(m, d, t, y, J);
+  bushing_rows(m, d, y, J);
   return 0;
 }

@@ -54,8 +54,24 @@ double cli_memory_available(void) {
   return kb * 1024.0;
 }
 
+static int prepare(const char *cmd, const char *file, const char *text, size_t len, const char *const *sets,
+                   size_t nsets, const char *limit_arg, cosrod_scenario **scp, cosrod_sim **simp,
+                   cosrod_sim_estimate *est);
+
 int cli_prepare(const char *cmd, const char *file, const char *const *sets, size_t nsets,
                 const char *limit_arg, cosrod_scenario **scp, cosrod_sim **simp, cosrod_sim_estimate *est) {
+  return prepare(cmd, file, NULL, 0, sets, nsets, limit_arg, scp, simp, est);
+}
+
+int cli_prepare_text(const char *cmd, const char *file, const char *text, size_t len, const char *const *sets,
+                     size_t nsets, const char *limit_arg, cosrod_scenario **scp, cosrod_sim **simp,
+                     cosrod_sim_estimate *est) {
+  return prepare(cmd, file, text, len, sets, nsets, limit_arg, scp, simp, est);
+}
+
+static int prepare(const char *cmd, const char *file, const char *text, size_t len, const char *const *sets,
+                   size_t nsets, const char *limit_arg, cosrod_scenario **scp, cosrod_sim **simp,
+                   cosrod_sim_estimate *est) {
   *scp = NULL;
   *simp = NULL;
   double limit = 0.0;
@@ -69,7 +85,7 @@ int cli_prepare(const char *cmd, const char *file, const char *const *sets, size
     limit = cli_memory_available();
   }
   cosrod_status st = COSROD_OK;
-  *scp = cosrod_scenario_load(file, sets, nsets, &st);
+  *scp = text ? cosrod_scenario_parse(text, len, file, sets, nsets, &st) : cosrod_scenario_load(file, sets, nsets, &st);
   if (!*scp) {
     fprintf(stderr, "%s\n", cosrod_last_error()); /* up to SC_MAX_ERRORS lines */
     return st == COSROD_ERR_NOMEM ? 1 : 2;

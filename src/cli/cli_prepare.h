@@ -26,4 +26,9 @@ double cli_memory_available(void);
 int cli_prepare(const char *cmd, const char *file, const char *const *sets, size_t nsets,
                 const char *limit_arg, cosrod_scenario **scp, cosrod_sim **simp, cosrod_sim_estimate *est);
 
+/* As cli_prepare for scenario text (len bytes; `file` the name in messages
+ * and for relative paths), e.g. the scenario stored in a checkpoint. */
+int cli_prepare_text(const char *cmd, const char *file, const char *text, size_t len, const char *const *sets,
+                     size_t nsets, const char *limit_arg, cosrod_scenario **scp, cosrod_sim **simp,
+                     cosrod_sim_estimate *est);
 #endif /* COSROD_CLI_PREPARE_H */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]).
+/* `cosrod run FILE [-o DIR] [--set key.path=value]... [--quiet]` ([manual: command line, output reference]),
+ * `cosrod run --resume DIR [FILE]` ([manual: long runs]): the scenario of DIR's
+ * restart checkpoint (or FILE, refused with exit 2 if it differs), the
+ * simulation restarted there and the files appended (cosrod_recorder_resume).
  *
  * Scenario (loader) -> cosrod_sim (driver) -> cosrod_recorder (files); this
  * file keeps the arguments, the progress bar, the printed summary and the
@@ -113,7 +116,9 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   return 0;
 }
 
-#define RUN_USAGE "usage: cosrod run FILE [-o DIR] [--set key.path=value]... [--memory-limit SIZE] [--quiet]\n"
+#define RUN_USAGE                                                                                      \
+  "usage: cosrod run FILE [-o DIR] [--set key.path=value]... [--memory-limit SIZE] [--quiet]\n"          \
+  "       cosrod run --resume DIR [FILE] [--set key.path=value]... [--quiet]\n"
 #define RUN_HELP                                                                                    \
   RUN_USAGE                                                                                         \
   "  -o DIR              output directory (default: output.dir of FILE)\n"                          \
@@ -121,6 +126,9 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long iterat
   "  --memory-limit SIZE refuse a run whose memory estimate exceeds SIZE (e.g. 4G, 512M;\n"        \
   "                      default: the available memory, MemAvailable of /proc/meminfo)\n"          \
   "  --quiet, -q         print nothing but errors\n"                                                \
+  "  --resume DIR        continue the run in DIR from its last checkpoint (DIR/checkpoint.bin);\n"   \
+  "                      the scenario is the checkpoint's, or FILE (+ --set) if given, which must\n" \
+  "                      not differ from it (output.dir and output.checkpoint may)\n"                \
   "`cosrod check FILE` validates exactly as run does and prints the estimate; see cosrod help.\n"
 
 static int usage_error(const char *msg, const char *arg) {
@@ -251,59 +259,71 @@ static int report_end(const cosrod_scenario *sc, const cosrod_sim *sim, const ch
   return 1;
 }
 
-int cosrod_cmd_run(int argc, char **argv) {
-  const char *file = NULL, *dir = NULL, *limit = NULL;
-  int quiet = 0, rc = 0;
-  const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-  size_t nsets = 0;
-  if (!sets) {
-    fprintf(stderr, "cosrod run: out of memory\n");
-    return 1;
-  }
+/* The command line of `run`; -1 when it is complete, otherwise the exit
+ * code (usage error 2, --help 0). */
+typedef struct run_args {
+  const char *file, *dir, *limit, *resume;
+  int quiet;
+  const char **sets;
+  size_t nsets;
+} run_args;
+
+static int parse_run_args(int argc, char **argv, run_args *r) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--set") || !strcmp(a, "-s")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("--set needs key.path=value", NULL);
-      }
-      sets[nsets++] = argv[++i];
+      if (i + 1 >= argc) return usage_error("--set needs key.path=value", NULL);
+      r->sets[r->nsets++] = argv[++i];
     } else if (!strncmp(a, "--set=", 6)) {
-      sets[nsets++] = a + 6;
+      r->sets[r->nsets++] = a + 6;
     } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("-o needs a directory", NULL);
-      }
-      dir = argv[++i];
+      if (i + 1 >= argc) return usage_error("-o needs a directory", NULL);
+      r->dir = argv[++i];
+    } else if (!strcmp(a, "--resume")) {
+      if (i + 1 >= argc) return usage_error("--resume needs the output directory of the run", NULL);
+      r->resume = argv[++i];
+    } else if (!strncmp(a, "--resume=", 9)) {
+      r->resume = a + 9;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
+      r->quiet = 1;
     } else if (!strcmp(a, "--memory-limit")) {
-      if (i + 1 >= argc) {
-        free(sets);
-        return usage_error("--memory-limit needs a size such as 4G", NULL);
-      }
-      limit = argv[++i];
+      if (i + 1 >= argc) return usage_error("--memory-limit needs a size such as 4G", NULL);
+      r->limit = argv[++i];
     } else if (!strncmp(a, "--memory-limit=", 15)) {
-      limit = a + 15;
+      r->limit = a + 15;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      free(sets);
       printf("%s", RUN_HELP);
       return 0;
     } else if (a[0] == '-' && a[1] != '\0') {
-      free(sets);
       return usage_error("unknown option", a);
-    } else if (!file) {
-      file = a;
+    } else if (!r->file) {
+      r->file = a;
     } else {
-      free(sets);
       return usage_error("more than one FILE:", a);
     }
   }
-  if (!file) {
-    free(sets);
-    return usage_error("no scenario FILE given", NULL);
+  if (!r->file && !r->resume) return usage_error("no scenario FILE given", NULL);
+  if (r->resume && r->dir) return usage_error("--resume continues in its own directory: no -o", NULL);
+  return -1;
+}
+
+int cosrod_cmd_run(int argc, char **argv) {
+  run_args ra = {0};
+  int rc = 0;
+  ra.sets = calloc((size_t)argc + 1, sizeof *ra.sets);
+  if (!ra.sets) {
+    fprintf(stderr, "cosrod run: out of memory\n");
+    return 1;
   }
+  const int prc0 = parse_run_args(argc, argv, &ra);
+  if (prc0 >= 0) {
+    free(ra.sets);
+    return prc0;
+  }
+  const char *file = ra.file, *dir = ra.dir, *limit = ra.limit, *resume = ra.resume;
+  const char **sets = ra.sets;
+  const size_t nsets = ra.nsets;
+  const int quiet = ra.quiet;
 
   /* 1. input: the same path as `check` (cli_prepare); nothing is written
    * before this has succeeded, except the summary.json of an allocation failure */
@@ -311,14 +331,32 @@ int cosrod_cmd_run(int argc, char **argv) {
   cosrod_scenario *sc = NULL;
   cosrod_sim *sim = NULL;
   cosrod_sim_estimate est;
-  int prc = cli_prepare("run", file, sets, nsets, limit, &sc, &sim, &est);
+  char *ck_yaml = NULL, *ck_file = NULL;
+  int prc;
+  if (resume && !file) { /* the scenario stored in the checkpoint */
+    char msg[1200];
+    if (cosrod_recorder_checkpoint_scenario(resume, &ck_yaml, &ck_file, msg, sizeof msg) != COSROD_OK) {
+      fprintf(stderr, "cosrod run: %s\n", msg);
+      free(sets);
+      return 2;
+    }
+    file = ck_file[0] ? ck_file : "checkpoint.bin";
+    prc = cli_prepare_text("run", file, ck_yaml, strlen(ck_yaml), sets, nsets, limit, &sc, &sim, &est);
+  } else {
+    prc = cli_prepare("run", file, sets, nsets, limit, &sc, &sim, &est);
+  }
   free(sets);
+  free(ck_yaml);
+  if (resume) dir = resume;
   if (prc != 0) {
     if (prc == 1 && sc) write_nomem_summary(dir ? dir : sc->output.dir ? sc->output.dir : "out", sc, file, &est);
     cosrod_scenario_free(sc);
+    free(ck_file);
     return prc;
   }
   if (cosrod_sim_input_warning(sim)[0]) fprintf(stderr, "%s\n", cosrod_sim_input_warning(sim));
+  if (!quiet && sc->solver.integrator == COSROD_SC_INTEGRATOR_AUTO) /* the choice of auto, one line */
+    printf("solver: %s (auto: %s)\n", cosrod_sim_solver_chosen(sim), cosrod_sim_solver_reason(sim));
   if (!dir) dir = sc->output.dir ? sc->output.dir : "out";
 
   /* 2. output directory */
@@ -328,13 +366,15 @@ int cosrod_cmd_run(int argc, char **argv) {
   double every = 30.0;
   const char *ce = getenv("COSROD_CHECKPOINT_EVERY");
   if (ce && strtod(ce, NULL) > 0.0) every = strtod(ce, NULL);
-  c.rec = cosrod_recorder_create(sim, dir, file, every, &st);
+  c.rec = resume ? cosrod_recorder_resume(sim, dir, every, &st) : cosrod_recorder_create(sim, dir, file, every, &st);
   if (!c.rec) {
     fprintf(stderr, "cosrod run: %s\n", cosrod_last_error());
     cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
-    return 1;
+    free(ck_file);
+    return resume && st == COSROD_ERR_INVALID ? 2 : 1; /* a refused resume is bad input */
   }
+  if (resume && !quiet) printf("cosrod run: resuming %s from its checkpoint at t = %.9g s\n", dir, cosrod_sim_t(sim));
 
   /* run */
   c.t_end = sc->analysis.t_end;
@@ -362,5 +402,6 @@ int cosrod_cmd_run(int argc, char **argv) {
   cosrod_recorder_free(c.rec);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
+  free(ck_file);
   return rc;
 }

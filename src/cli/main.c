@@ -23,6 +23,8 @@ static void usage(FILE *f) {
           "commands:\n"
           "  run FILE [-o DIR] [--set key.path=value]... [--quiet] [--memory-limit SIZE]\n"
           "                run a scenario; results in DIR (default: output.dir of the file)\n"
+          "  run --resume DIR [FILE]\n"
+          "                continue a killed run in DIR from its last checkpoint\n"
           "  check FILE [--set key.path=value]...\n"
           "                validate a scenario as run does and print the estimated memory\n"
           "  view DIR [--open]\n"

@@ -302,23 +302,133 @@ static int emit(cosrod_integrator *it, const cosrod_output_spec *out, double t, 
   return 0;
 }
 
-cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, const cosrod_output_spec *out) {
-  if (!it) return COSROD_ERR_INVALID;
-  if (!it->initialised)
-    return arg_failed(it, COSROD_ERR_INVALID, it->ctx.t, "%s: evolve called before init", it->type->name);
-  if (!isfinite(t_end))
-    return arg_failed(it, COSROD_ERR_INVALID, it->ctx.t, "%s: end time t_end = %g is not finite",
-                      it->type->name, t_end);
-  static const cosrod_output_spec none = {0};
-  if (!out) out = &none;
+/* The step limits before an attempt: max_steps (steps since the call, or
+ * attempts) and a step too small to make progress; OK or the failure. */
+static cosrod_status check_limits(cosrod_integrator *it, double t_end, long steps, long attempts) {
   cosrod_step_ctx *c = &it->ctx;
-  const int n = c->n;
-  double wall0 = wall_now();
-  cosrod_status st = COSROD_OK;
   char buf[200];
-  it->msg[0] = '\0';
+  if (steps >= it->opts.max_steps || attempts >= 4 * it->opts.max_steps + 100) {
+    if (c->nonfinite) {
+      snprintf(buf, sizeof buf, "non-finite values at t = %.17g (after %ld steps)", c->t, it->opts.max_steps);
+      return fail(it, COSROD_ERR_NONFINITE, c->t, buf);
+    }
+    snprintf(buf, sizeof buf, "more than max_steps = %ld steps before t = %.17g (reached t = %.17g)",
+             it->opts.max_steps, t_end, c->t);
+    return fail(it, COSROD_ERR_MAX_STEPS, c->t, buf);
+  }
+  const double h = c->h;
+  /* step too small: for |h| <= 10 u |t| the increment (t + h) - t the
+   * method actually takes differs from h by up to u |t| / |h| >= 10 %,
+   * more than the smallest step change the controllers make (README) */
+  if (!isfinite(h) || 0.1 * fabs(h) <= fabs(c->t) * c->uround || h == 0.0) {
+    if (c->nonfinite) {
+      snprintf(buf, sizeof buf, "non-finite values near t = %.17g; step size reduced to %g without success",
+               c->t, h);
+      return fail(it, COSROD_ERR_NONFINITE, c->t, buf);
+    }
+    snprintf(buf, sizeof buf, "step size too small at t = %.17g: h = %g", c->t, h);
+    return fail(it, COSROD_ERR_STEP_TOO_SMALL, c->t, buf);
+  }
+  return COSROD_OK;
+}
 
-  if (t_end == c->t) goto finish_outputs_at_start;
+/* One attempt of the method with c->h (capped by hmax, clipped to t_end):
+ * OK with *accepted, or the failure (interruption, step history, method). */
+static cosrod_status attempt(cosrod_integrator *it, double t_end, double dir, const cosrod_output_spec *out,
+                             long *attempts, int *accepted) {
+  cosrod_step_ctx *c = &it->ctx;
+  char buf[200];
+  double h = c->h;
+  if (fabs(h) > c->hmax) h = c->hmax;
+  h = dir * fabs(h);
+  c->last = 0;
+  if (!(it->type->flags & COSROD_STEP_OWN_CLIP) && (c->t + c->clip_factor * h - t_end) * dir > 0.0) {
+    h = t_end - c->t;
+    c->last = 1;
+  }
+  c->h = h;
+  double t_try = c->t;
+  *accepted = 0;
+  it->msg[0] = '\0';
+  if (cosrod_interrupt_pending()) /* installed flag (status.h), e.g. set by a signal handler */
+    return interrupted(it, t_try);
+  (*attempts)++;
+  cosrod_status st = it->type->step(it->state, c, accepted);
+  if (out->step_history) {
+    int rc = out->step_history(t_try, h, *accepted, out->user);
+    if (rc != 0 && st == COSROD_OK) {
+      snprintf(buf, sizeof buf, "step-history callback returned %d at t = %.17g", rc, t_try);
+      return fail(it, rc < 0 ? COSROD_ERR_CALLBACK : COSROD_ERR_INTERRUPTED, t_try, buf);
+    }
+  }
+  if (st != COSROD_OK && cosrod_interrupt_pending()) {
+    /* a long step stopped inside (LU, Jacobian): an interruption, not a
+     * solver failure, whatever status the method derived from it */
+    return interrupted(it, t_try);
+  }
+  if (st != COSROD_OK) {
+    snprintf(buf, sizeof buf, "%s failed at t = %.17g (h = %g)", it->type->name, t_try, h);
+    return fail(it, st, t_try, buf);
+  }
+  return COSROD_OK;
+}
+
+/* After an accepted step: the exact end time of a clipped last step, the
+ * state's finiteness, the projection hook. */
+static cosrod_status after_accept(cosrod_integrator *it, double t_end) {
+  cosrod_step_ctx *c = &it->ctx;
+  char buf[200];
+  if (c->last && !(it->type->flags & COSROD_STEP_OWN_CLIP)) c->t = t_end;
+  c->nonfinite = 0;
+  for (int i = 0; i < c->n; i++) {
+    if (!isfinite(c->y[i])) {
+      /* cannot happen with a finite error norm, but guard the state */
+      snprintf(buf, sizeof buf, "component %d of y is %g after the step to t = %.17g", i, c->y[i], c->t);
+      return fail(it, COSROD_ERR_NONFINITE, c->t, buf);
+    }
+  }
+  if (c->problem->project) {
+    it->stats.nproject++;
+    int rc = c->problem->project(c->t, c->y, c->problem->user);
+    c->y_modified = rc == COSROD_PROJECT_NEW_COORDINATES ? 2 : 1;
+    if (rc != 0 && rc != COSROD_PROJECT_NEW_COORDINATES) {
+      snprintf(buf, sizeof buf, "projection hook returned %d at t = %.17g", rc, c->t);
+      return fail(it, COSROD_ERR_CALLBACK, c->t, buf);
+    }
+  }
+  return COSROD_OK;
+}
+
+/* The outputs passed by the accepted step (dense output between steps),
+ * the next one's index *k; 1 to stop with *st. */
+static int step_outputs(cosrod_integrator *it, const cosrod_output_spec *out, double dir, size_t *k,
+                        cosrod_status *st) {
+  cosrod_step_ctx *c = &it->ctx;
+  char buf[200];
+  while (*k < out->n_out && (out->t_out[*k] - c->t) * dir <= 0.0) {
+    double to = out->t_out[(*k)++];
+    const double *yo = c->y;
+    if (to != c->t) {
+      *st = it->type->dense(it->state, c, to, NULL, c->n, it->yout);
+      if (*st != COSROD_OK) {
+        snprintf(buf, sizeof buf, "dense output failed at t = %.17g", to);
+        *st = fail(it, *st, to, buf);
+        return 1;
+      }
+      yo = it->yout;
+    }
+    if (emit(it, out, to, yo, st)) return 1;
+  }
+  return out->every_step && emit(it, out, c->t, c->y, st);
+}
+
+/* Start of an evolve towards t_end: direction, hmax; the method's reset
+ * (and the output at t0) on the first call or after a reversal.  OK, or
+ * the failure; *stop = 1 if an output callback stopped. */
+static cosrod_status start(cosrod_integrator *it, double t_end, const cosrod_output_spec *out, double wall0,
+                           int *stop) {
+  cosrod_step_ctx *c = &it->ctx;
+  cosrod_status st = COSROD_OK;
   double dir = t_end > c->t ? 1.0 : -1.0;
   if (!c->first && dir != c->dir) {
     /* reversing direction restarts the method */
@@ -334,122 +444,52 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
     st = it->type->reset(it->state, c);
     if (st != COSROD_OK) {
       it->stats.wall_time += wall_now() - wall0;
-      if (cosrod_interrupt_pending()) return interrupted(it, c->t); /* stopped in f(t0) or J(t0) */
+      *stop = 2; /* return at once: wall time counted */
+      /* stopped in f(t0) or J(t0) */
+      if (cosrod_interrupt_pending()) return interrupted(it, c->t);
       return fail(it, st, c->t, "method reset failed");
     }
     c->first = 0;
     c->t_old = c->t;
-    if (out->output && out->include_t0 && emit(it, out, c->t, c->y, &st)) goto done;
+    if (out->output && out->include_t0 && emit(it, out, c->t, c->y, &st)) *stop = 1;
   }
+  return st;
+}
 
+cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, const cosrod_output_spec *out) {
+  if (!it) return COSROD_ERR_INVALID;
+  if (!it->initialised)
+    return arg_failed(it, COSROD_ERR_INVALID, it->ctx.t, "%s: evolve called before init", it->type->name);
+  if (!isfinite(t_end))
+    return arg_failed(it, COSROD_ERR_INVALID, it->ctx.t, "%s: end time t_end = %g is not finite",
+                      it->type->name, t_end);
+  static const cosrod_output_spec none = {0};
+  if (!out) out = &none;
+  cosrod_step_ctx *c = &it->ctx;
+  double wall0 = wall_now();
+  cosrod_status st = COSROD_OK;
+  it->msg[0] = '\0';
+
+  if (t_end == c->t) goto finish_outputs_at_start;
+  int stop = 0;
+  st = start(it, t_end, out, wall0, &stop);
+  if (stop == 2) return st;
+  if (stop) goto done;
+  const double dir = c->dir;
   {
     size_t k = 0; /* next output time */
     while (k < out->n_out && (out->t_out[k] - c->t) * dir <= 0.0) k++;
     long steps_at_start = it->stats.nsteps;
     long attempts = 0;
     while ((c->t - t_end) * dir < 0.0) {
-      if (it->stats.nsteps - steps_at_start >= it->opts.max_steps ||
-          attempts >= 4 * it->opts.max_steps + 100) {
-        if (c->nonfinite) {
-          snprintf(buf, sizeof buf, "non-finite values at t = %.17g (after %ld steps)", c->t,
-                   it->opts.max_steps);
-          st = fail(it, COSROD_ERR_NONFINITE, c->t, buf);
-        } else {
-          snprintf(buf, sizeof buf, "more than max_steps = %ld steps before t = %.17g (reached t = %.17g)",
-                   it->opts.max_steps, t_end, c->t);
-          st = fail(it, COSROD_ERR_MAX_STEPS, c->t, buf);
-        }
-        goto done;
-      }
-      double h = c->h;
-      /* step too small: for |h| <= 10 u |t| the increment (t + h) - t the
-       * method actually takes differs from h by up to u |t| / |h| >= 10 %,
-       * more than the smallest step change the controllers make (README) */
-      if (!isfinite(h) || 0.1 * fabs(h) <= fabs(c->t) * c->uround || h == 0.0) {
-        if (c->nonfinite) {
-          snprintf(buf, sizeof buf,
-                   "non-finite values near t = %.17g; step size reduced to %g without success", c->t, h);
-          st = fail(it, COSROD_ERR_NONFINITE, c->t, buf);
-        } else {
-          snprintf(buf, sizeof buf, "step size too small at t = %.17g: h = %g", c->t, h);
-          st = fail(it, COSROD_ERR_STEP_TOO_SMALL, c->t, buf);
-        }
-        goto done;
-      }
-      if (fabs(h) > c->hmax) h = c->hmax;
-      h = dir * fabs(h);
-      c->last = 0;
-      if (!(it->type->flags & COSROD_STEP_OWN_CLIP) && (c->t + c->clip_factor * h - t_end) * dir > 0.0) {
-        h = t_end - c->t;
-        c->last = 1;
-      }
-      c->h = h;
-      double t_try = c->t;
+      st = check_limits(it, t_end, it->stats.nsteps - steps_at_start, attempts);
       int accepted = 0;
-      it->msg[0] = '\0';
-      if (cosrod_interrupt_pending()) { /* installed flag (status.h), e.g. set by a signal handler */
-        st = interrupted(it, t_try);
-        goto done;
-      }
-      attempts++;
-      st = it->type->step(it->state, c, &accepted);
-      if (out->step_history) {
-        int rc = out->step_history(t_try, h, accepted, out->user);
-        if (rc != 0 && st == COSROD_OK) {
-          snprintf(buf, sizeof buf, "step-history callback returned %d at t = %.17g", rc, t_try);
-          st = fail(it, rc < 0 ? COSROD_ERR_CALLBACK : COSROD_ERR_INTERRUPTED, t_try, buf);
-          goto done;
-        }
-      }
-      if (st != COSROD_OK && cosrod_interrupt_pending()) {
-        /* a long step stopped inside (LU, Jacobian): an interruption, not a
-         * solver failure, whatever status the method derived from it */
-        st = interrupted(it, t_try);
-        goto done;
-      }
-      if (st != COSROD_OK) {
-        snprintf(buf, sizeof buf, "%s failed at t = %.17g (h = %g)", it->type->name, t_try, h);
-        st = fail(it, st, t_try, buf);
-        goto done;
-      }
+      if (st == COSROD_OK) st = attempt(it, t_end, dir, out, &attempts, &accepted);
+      if (st != COSROD_OK) goto done;
       if (!accepted) continue;
-      if (c->last && !(it->type->flags & COSROD_STEP_OWN_CLIP)) c->t = t_end;
-      c->nonfinite = 0;
-      for (int i = 0; i < n; i++) {
-        if (!isfinite(c->y[i])) {
-          /* cannot happen with a finite error norm, but guard the state */
-          snprintf(buf, sizeof buf, "component %d of y is %g after the step to t = %.17g", i, c->y[i], c->t);
-          st = fail(it, COSROD_ERR_NONFINITE, c->t, buf);
-          goto done;
-        }
-      }
-      if (c->problem->project) {
-        it->stats.nproject++;
-        int rc = c->problem->project(c->t, c->y, c->problem->user);
-        c->y_modified = rc == COSROD_PROJECT_NEW_COORDINATES ? 2 : 1;
-        if (rc != 0 && rc != COSROD_PROJECT_NEW_COORDINATES) {
-          snprintf(buf, sizeof buf, "projection hook returned %d at t = %.17g", rc, c->t);
-          st = fail(it, COSROD_ERR_CALLBACK, c->t, buf);
-          goto done;
-        }
-      }
-      if (out->output) {
-        while (k < out->n_out && (out->t_out[k] - c->t) * dir <= 0.0) {
-          double to = out->t_out[k++];
-          const double *yo = c->y;
-          if (to != c->t) {
-            st = it->type->dense(it->state, c, to, NULL, n, it->yout);
-            if (st != COSROD_OK) {
-              snprintf(buf, sizeof buf, "dense output failed at t = %.17g", to);
-              st = fail(it, st, to, buf);
-              goto done;
-            }
-            yo = it->yout;
-          }
-          if (emit(it, out, to, yo, &st)) goto done;
-        }
-        if (out->every_step && emit(it, out, c->t, c->y, &st)) goto done;
-      }
+      st = after_accept(it, t_end);
+      if (st != COSROD_OK) goto done;
+      if (out->output && step_outputs(it, out, dir, &k, &st)) goto done;
     }
   }
   goto done;

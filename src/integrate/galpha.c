@@ -359,26 +359,101 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
   return 1;
 }
 
+/* After the projection hook (the only writer of y between steps) moved y
+ * onto the constraints by the step's drift: v̇_n at the projected state;
+ * the algorithmic acceleration a and K, C stay (resetting a = v̇_n would
+ * make every step a restart, first order for ρ∞ < 1).  y_modified == 2:
+ * new velocity coordinates, restart a = v̇_n (as at t0), new K, C. */
+static cosrod_status after_projection(galpha_state *s, cosrod_step_ctx *ctx) {
+  const int nv = s->nv;
+  int rc = accel(s, ctx, ctx->t, ctx->y, s->vd);
+  if (rc < 0) return COSROD_ERR_CALLBACK;
+  if (ctx->y_modified == 2) {
+    memcpy(s->a, s->vd, sizeof(double) * (size_t)nv);
+    memcpy(s->aacc, s->vd, sizeof(double) * (size_t)nv);
+    s->have_aprev = 0;
+    s->have_jac = 0;
+  }
+  ctx->y_modified = 0;
+  return COSROD_OK;
+}
+
+/* Error control of an adaptive step h: 0 with the next step *hn, or 1 to
+ * reject with the factor *q. */
+static int step_control(galpha_state *s, cosrod_step_ctx *ctx, double h, double *hn, double *q) {
+  const int nq = s->nq, nv = s->nv;
+  /* local error of the configuration, filtered by S (tangent space) */
+  const double ce = (s->bet - 1.0 / 6.0) * h * h;
+  for (int i = 0; i < nv; i++) s->w[i] = ce * (s->a1[i] - s->a[i]);
+  cosrod_band_solve(s->S, s->w);
+  ctx->stats->nsolve++;
+  if (increment(ctx, s->y1, s->w, s->qe) != 0) {
+    *q = 0.5;
+    return 1;
+  }
+  double d = 0.0; /* largest rms displacement so far, incl. q_{n+1} */
+  for (int i = 0; i < nq; i++) d += (s->y1[i] - s->qref[i]) * (s->y1[i] - s->qref[i]);
+  d = fmax(s->dmax, sqrt(d / nq));
+  double sum = 0.0;
+  for (int i = 0; i < nq; i++) {
+    double e = (s->qe[i] - s->y1[i]) / (ctx->atol[i] + ctx->rtol[i] * d);
+    sum += e * e;
+  }
+  double err = sqrt(sum / nq);
+  if (!isfinite(err)) {
+    ctx->nonfinite = 1;
+    *q = s->fac_min;
+    return 1;
+  }
+  *q = cosrod_control_standard(err, 1.0 / 3.0, s->safety, s->fac_min, s->fac_max);
+  if (err > 1.0) return 1;
+  if (s->reject) *q = fmin(*q, 1.0);
+  if (*q >= s->keep_lo && *q <= s->keep_hi) *q = 1.0;
+  double hnew = h * *q;
+  if (s->hcap > 0.0) { /* relaxed by 10 % per accepted step after a Newton failure */
+    if (fabs(hnew) > s->hcap) hnew = ctx->dir * fmax(s->hcap, fabs(h));
+    s->hcap *= 1.1;
+  }
+  if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
+  *hn = hnew;
+  return 0;
+}
+
+/* Accept the step (t, h) with the next step hnew and the Newton rate theta. */
+static void accept_step(galpha_state *s, cosrod_step_ctx *ctx, double t, double h, double hnew, double theta) {
+  const int n = s->n, nq = s->nq, nv = s->nv;
+  memcpy(s->yold, ctx->y, sizeof(double) * (size_t)n);
+  memcpy(s->vdold, s->vd, sizeof(double) * (size_t)nv);
+  for (int i = 0; i < nv; i++) s->wq[i] = h * s->dq[i];
+  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)n);
+  memcpy(s->vd, s->vd1, sizeof(double) * (size_t)nv);
+  memcpy(s->aprev, s->a, sizeof(double) * (size_t)nv);
+  memcpy(s->a, s->a1, sizeof(double) * (size_t)nv);
+  memcpy(s->aacc, s->a1, sizeof(double) * (size_t)nv);
+  s->have_aprev = 1;
+  double du = 0.0;
+  for (int i = 0; i < nq; i++) du += (ctx->y[i] - s->qref[i]) * (ctx->y[i] - s->qref[i]);
+  s->dmax = fmax(s->dmax, sqrt(du / nq));
+  ctx->stats->naccept++;
+  ctx->t_old = t;
+  ctx->t = t + h;
+  ctx->h_last = h;
+  s->h_old = h;
+  s->reject = 0;
+  s->jac_fresh = 0;
+  if (theta > s->jac_reuse || s->jac_reuse < 0.0) s->have_jac = 0;
+  ctx->h = s->fixed ? ctx->dir * ctx->opts->h0 : hnew;
+}
+
 static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) {
   galpha_state *s = s_;
-  const int n = s->n, nq = s->nq, nv = s->nv;
+  const int nv = s->nv;
   const double t = ctx->t;
   double h = ctx->h;
   *accepted = 0;
   if (ctx->y_modified) {
-    /* the projection hook (the only writer of y between steps) moved y onto
-     * the constraints by the step's drift: v̇_n at the projected state; the
-     * algorithmic acceleration a and K, C stay (resetting a = v̇_n would
-     * make every step a restart, first order for ρ∞ < 1) */
-    int rc = accel(s, ctx, t, ctx->y, s->vd);
-    if (rc < 0) return COSROD_ERR_CALLBACK;
-    if (ctx->y_modified == 2) { /* new velocity coordinates: restart a = v̇_n (as at t0), new K, C */
-      memcpy(s->a, s->vd, sizeof(double) * (size_t)nv);
-      memcpy(s->aacc, s->vd, sizeof(double) * (size_t)nv);
-      s->have_aprev = 0;
-      s->have_jac = 0;
-    }
-    ctx->y_modified = 0;
+    cosrod_status st = after_projection(s, ctx);
+    if (st != COSROD_OK) return st;
   }
   ctx->stats->nsteps++;
   double theta = 0.0;
@@ -429,60 +504,9 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     return reject(s, ctx, accepted, 0.5);
   }
 
-  double hnew = h;
-  if (!s->fixed) {
-    /* local error of the configuration, filtered by S (tangent space) */
-    const double ce = (s->bet - 1.0 / 6.0) * h * h;
-    for (int i = 0; i < nv; i++) s->w[i] = ce * (s->a1[i] - s->a[i]);
-    cosrod_band_solve(s->S, s->w);
-    ctx->stats->nsolve++;
-    if (increment(ctx, s->y1, s->w, s->qe) != 0) return reject(s, ctx, accepted, 0.5);
-    double d = 0.0; /* largest rms displacement so far, incl. q_{n+1} */
-    for (int i = 0; i < nq; i++) d += (s->y1[i] - s->qref[i]) * (s->y1[i] - s->qref[i]);
-    d = fmax(s->dmax, sqrt(d / nq));
-    double sum = 0.0;
-    for (int i = 0; i < nq; i++) {
-      double e = (s->qe[i] - s->y1[i]) / (ctx->atol[i] + ctx->rtol[i] * d);
-      sum += e * e;
-    }
-    double err = sqrt(sum / nq);
-    if (!isfinite(err)) {
-      ctx->nonfinite = 1;
-      return reject(s, ctx, accepted, s->fac_min);
-    }
-    double q = cosrod_control_standard(err, 1.0 / 3.0, s->safety, s->fac_min, s->fac_max);
-    if (err > 1.0) return reject(s, ctx, accepted, q);
-    if (s->reject) q = fmin(q, 1.0);
-    if (q >= s->keep_lo && q <= s->keep_hi) q = 1.0;
-    hnew = h * q;
-    if (s->hcap > 0.0) { /* relaxed by 10 % per accepted step after a Newton failure */
-      if (fabs(hnew) > s->hcap) hnew = ctx->dir * fmax(s->hcap, fabs(h));
-      s->hcap *= 1.1;
-    }
-    if (fabs(hnew) > ctx->hmax) hnew = ctx->dir * ctx->hmax;
-  }
-  /* accept */
-  memcpy(s->yold, ctx->y, sizeof(double) * (size_t)n);
-  memcpy(s->vdold, s->vd, sizeof(double) * (size_t)nv);
-  for (int i = 0; i < nv; i++) s->wq[i] = h * s->dq[i];
-  memcpy(ctx->y, s->y1, sizeof(double) * (size_t)n);
-  memcpy(s->vd, s->vd1, sizeof(double) * (size_t)nv);
-  memcpy(s->aprev, s->a, sizeof(double) * (size_t)nv);
-  memcpy(s->a, s->a1, sizeof(double) * (size_t)nv);
-  memcpy(s->aacc, s->a1, sizeof(double) * (size_t)nv);
-  s->have_aprev = 1;
-  double du = 0.0;
-  for (int i = 0; i < nq; i++) du += (ctx->y[i] - s->qref[i]) * (ctx->y[i] - s->qref[i]);
-  s->dmax = fmax(s->dmax, sqrt(du / nq));
-  ctx->stats->naccept++;
-  ctx->t_old = t;
-  ctx->t = t + h;
-  ctx->h_last = h;
-  s->h_old = h;
-  s->reject = 0;
-  s->jac_fresh = 0;
-  if (theta > s->jac_reuse || s->jac_reuse < 0.0) s->have_jac = 0;
-  ctx->h = s->fixed ? ctx->dir * ctx->opts->h0 : hnew;
+  double hnew = h, q;
+  if (!s->fixed && step_control(s, ctx, h, &hnew, &q)) return reject(s, ctx, accepted, q);
+  accept_step(s, ctx, t, h, hnew, theta);
   *accepted = 1;
   return COSROD_OK;
 }

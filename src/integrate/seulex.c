@@ -31,6 +31,13 @@
 #define SEULEX_STAB_ROWS 2
 #define SEULEX_SUB_COL 1 /* first column with n_j > 1 (n_1 = 2): J-reuse defect, monitor */
 #define SEULEX_STAB_THETA 10.0
+/* step growth cap from the same contraction estimate (README "seulex",
+ * growth cap): after an accepted step with contraction θ of row 1, the next
+ * H may grow only as far as the predicted θ (H_new/H)^SEULEX_THETA_POWER
+ * stays at SEULEX_THETA_CAP (exponent: θ ~ h^2, own derivation; cap:
+ * own experiment on perf-steel and the work-precision set) */
+#define SEULEX_THETA_CAP 0.25
+#define SEULEX_THETA_POWER 2.0
 /* lowest target column (0-based, n_3 = 4): window columns 2..4, acceptance
  * from column 3 on (README "seulex") */
 #define SEULEX_KMIN 3
@@ -43,6 +50,7 @@ typedef struct seulex_state {
   int nsing;                             /* consecutive attempts with a singular iteration matrix */
   int jac_fresh;                         /* J was evaluated at the current (t0, y0) */
   double lin_def;                        /* linearisation defect of J in row 1 of the current step */
+  double theta;                          /* Newton contraction estimate of row 1 (0: not computed) */
   double reuse;                          /* keep J while lin_def <= reuse (README) */
   int nseq[SEULEX_TABLEAU_MAX_ROWS + 1]; /* 1-based as the tableau */
   cosrod_extrap_ctrl ctl;
@@ -295,6 +303,23 @@ static double seulex_row_theta(seulex_state *s, cosrod_step_ctx *ctx, int j, dou
   return d0 > 0.0 ? dd / d0 : (dd > 0.0 ? INFINITY : 0.0);
 }
 
+/* Growth cap (README "seulex", growth cap; own rule after HW II §IV.8's use
+ * of the Newton contraction in step-size control): θ of row 1 estimates the
+ * contraction of the first substep read as a Newton iteration (see
+ * seulex_row_theta).  Its leading term is E^-1 (f(y1) - f0 - J Δ0) ~
+ * E^-1 f'' Δ0^2 / 2 over ||Δ0||, with E^-1 ~ h and Δ0 ~ h: θ ~ h^2.  Where
+ * the linearisation over a substep fails, the rows' errors jump by orders
+ * of magnitude over a small change of H (perf-steel: err_1 ~ 0.01 at H and
+ * ~ 50 at 2.5 H) and the error-based factor, blind to that, grows H into
+ * repeated rejections.  So the next H may grow only while the predicted
+ * θ (H_new/H)^2 stays at most SEULEX_THETA_CAP; it never shrinks an
+ * accepted step's successor below min(1, hfac). */
+static double seulex_growth_cap(double theta, double hfac) {
+  if (!(theta > 0.0) || !isfinite(theta) || hfac <= 1.0) return hfac;
+  const double cap = pow(SEULEX_THETA_CAP / theta, 1.0 / SEULEX_THETA_POWER);
+  return cap >= hfac ? hfac : (cap > 1.0 ? cap : 1.0);
+}
+
 static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepted) {
   seulex_state *s = state;
   const int n = s->n;
@@ -318,6 +343,7 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
     s->jac_fresh = 1;
   }
   s->lin_def = INFINITY;
+  s->theta = 0.0;
   memcpy(s->y0, ctx->y, sizeof(double) * (size_t)n);
   cosrod_extrap_begin(&s->ctl, H);
   const int last = s->k + 1 < s->kmax ? s->k + 1 : s->kmax - 1;
@@ -339,9 +365,12 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
       return seulex_reject(s, ctx, 0.5, 1);
     }
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
-    if (rc == 0 && j == SEULEX_SUB_COL) s->lin_def = seulex_lin_defect(s, ctx, j, H);
+    if (rc == 0 && j == SEULEX_SUB_COL) {
+      s->lin_def = seulex_lin_defect(s, ctx, j, H);
+      s->theta = seulex_row_theta(s, ctx, j, H); /* monitor below and growth cap */
+    }
     if (rc == 0 && j >= SEULEX_SUB_COL && j < SEULEX_SUB_COL + SEULEX_STAB_ROWS && !s->jac_fresh &&
-        !(seulex_row_theta(s, ctx, j, H) <= SEULEX_STAB_THETA)) {
+        !((j == SEULEX_SUB_COL ? s->theta : seulex_row_theta(s, ctx, j, H)) <= SEULEX_STAB_THETA)) {
       /* a J from an earlier point no longer describes f: retry the same H
        * with a fresh J (with a fresh J a large θ is nonlinearity, which the
        * error test and its step factor handle better; own experiment) */
@@ -391,7 +420,7 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
   s->jac_fresh = 0;
   s->k = k_next;
   s->no_increase = 0;
-  ctx->h = H * hfac;
+  ctx->h = H * seulex_growth_cap(s->theta, hfac);
   int rc = cosrod_step_call_f(ctx, ctx->t, ctx->y, s->f0); /* the next step's f(y0) */
   if (rc < 0) return COSROD_ERR_CALLBACK;
   s->have_f0 = rc == 0;

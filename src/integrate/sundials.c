@@ -151,34 +151,21 @@ static cosrod_status read_mass(sun_state *s, int *mlm, int *mum) {
   return COSROD_OK;
 }
 
-static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
+/* The Jacobian's structure: banded (*ml, *mu) or dense, the mass matrix of
+ * IDA without a residual, the reduced Jacobian of second-order problems. */
+static cosrod_status sun_structure(sun_state *s, int kind, int *ml, int *mu) {
+  cosrod_step_ctx *c = s->ctx;
   const cosrod_ode_problem *p = c->problem;
-  const int n = c->n;
-  sun_state *s = calloc(1, sizeof *s);
-  if (!s) return COSROD_ERR_NOMEM;
-  *state = s;
-  s->kind = kind;
-  s->name = kind == KIND_IDA ? "ida" : "cvode";
-  s->ctx = c;
-  s->n = n;
-  cosrod_status st = COSROD_OK;
-  int flag;
-
-  if (kind == KIND_CVODE && !p->f) {
-    st = cosrod_step_fail(c, COSROD_ERR_UNSUPPORTED, c->t, "cvode needs the right-hand side f (y' = f)");
-    goto fail;
-  }
-  s->residual = kind == KIND_IDA && p->res != NULL;
-
-  /* matrix structure */
-  int ml = 0, mu = 0, mlm = 0, mum = 0;
+  const int n = s->n;
+  int mlm = 0, mum = 0;
+  *ml = *mu = 0;
   if (kind == KIND_IDA && !s->residual && p->mass) {
-    st = read_mass(s, &mlm, &mum);
-    if (st != COSROD_OK) goto fail;
+    cosrod_status st = read_mass(s, &mlm, &mum);
+    if (st != COSROD_OK) return st;
   }
   if (s->residual) {
     s->banded = p->jac_banded;
-    ml = p->jac_ml, mu = p->jac_mu;
+    *ml = p->jac_ml, *mu = p->jac_mu;
   } else if (p->m1 > 0) {
     s->banded = 0; /* identity blocks m2 off the diagonal: expand into a dense matrix */
     if (p->jac) {
@@ -190,32 +177,36 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
         s->ldred = (a > b ? a : b) + 1;
       }
       s->jred = malloc(sizeof(double) * (size_t)s->ldred * (size_t)n);
-      if (!s->jred) {
-        st = COSROD_ERR_NOMEM;
-        goto fail;
-      }
+      if (!s->jred)
+        return COSROD_ERR_NOMEM;
     }
   } else {
     s->banded = p->jac_banded;
-    ml = p->jac_ml > mlm ? p->jac_ml : mlm;
-    mu = p->jac_mu > mum ? p->jac_mu : mum;
+    *ml = p->jac_ml > mlm ? p->jac_ml : mlm;
+    *mu = p->jac_mu > mum ? p->jac_mu : mum;
   }
-  if (s->banded && (ml >= n || mu >= n)) {
+  if (s->banded && (*ml >= n || *mu >= n)) {
     /* a callback writing our band layout needs the storage to hold its upper bandwidth */
     int user_band = s->residual ? p->res_jac != NULL : p->jac != NULL;
-    if (user_band && mu >= n) {
-      st = cosrod_step_fail(c, COSROD_ERR_INVALID, c->t, "%s: banded Jacobian with jac_mu = %d >= n = %d",
-                            s->name, p->jac_mu, n);
-      goto fail;
+    if (user_band && *mu >= n) {
+      return cosrod_step_fail(c, COSROD_ERR_INVALID, c->t, "%s: banded Jacobian with jac_mu = %d >= n = %d",
+                              s->name, p->jac_mu, n);
     }
-    if (ml >= n) ml = n - 1;
-    if (mu >= n) mu = n - 1;
+    if (*ml >= n) *ml = n - 1;
+    if (*mu >= n) *mu = n - 1;
   }
+  return COSROD_OK;
+}
 
+/* Context, vectors, matrix and linear solver: ours for a problem's own
+ * banded Jacobian, KLU for a sparse one, else SUNDIALS' band or dense. */
+static cosrod_status sun_linear(sun_state *s, int kind, int ml, int mu) {
+  const cosrod_step_ctx *c = s->ctx;
+  const cosrod_ode_problem *p = c->problem;
+  const int n = s->n;
   if (SUNContext_Create(NULL, &s->sunctx) != 0) {
     s->sunctx = NULL;
-    st = COSROD_ERR_NOMEM;
-    goto fail;
+    return COSROD_ERR_NOMEM;
   }
   s->y = N_VNew_Serial(n, s->sunctx);
   s->yp = N_VNew_Serial(n, s->sunctx);
@@ -229,10 +220,9 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
   sparse = sun_sparse_usable(s); /* the problem's sparse shape: SUNSparseMatrix + SUNLinSol_KLU */
   if (sparse) {
     s->own = s->covers = 0;
-    if (!s->y || (st = sun_sparse_create(s)) != COSROD_OK) {
-      if (!s->y) st = COSROD_ERR_NOMEM;
-      goto fail;
-    }
+    if (!s->y) return COSROD_ERR_NOMEM;
+    cosrod_status st = sun_sparse_create(s);
+    if (st != COSROD_OK) return st;
   }
 #endif
   if (sparse)
@@ -242,14 +232,10 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
                           s->sunctx);
   else
     s->A = s->banded ? SUNBandMatrix(n, mu, ml, s->sunctx) : SUNDenseMatrix(n, n, s->sunctx);
-  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu, NULL))) {
-    st = COSROD_ERR_NOMEM;
-    goto fail;
-  }
-  if (!s->y || !s->yp || !s->tmp || !s->A) {
-    st = COSROD_ERR_NOMEM;
-    goto fail;
-  }
+  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu, NULL)))
+    return COSROD_ERR_NOMEM;
+  if (!s->y || !s->yp || !s->tmp || !s->A)
+    return COSROD_ERR_NOMEM;
   N_VConst(0.0, s->y);
   N_VConst(0.0, s->yp);
   if (sparse)
@@ -258,12 +244,15 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
     s->LS = sunband_solver(s->sunctx);
   else
     s->LS = s->banded ? SUNLinSol_Band(s->y, s->A, s->sunctx) : SUNLinSol_Dense(s->y, s->A, s->sunctx);
-  if (!s->LS) {
-    st = COSROD_ERR_NOMEM;
-    goto fail;
-  }
+  if (!s->LS)
+    return COSROD_ERR_NOMEM;
+  return COSROD_OK;
+}
 
-  /* tolerances: scalar rtol with scalar or vector atol, else error weights */
+/* Tolerances: scalar rtol with scalar or vector atol, else error weights. */
+static cosrod_status sun_tolerances(sun_state *s) {
+  const cosrod_step_ctx *c = s->ctx;
+  const int n = s->n;
   int rt_same = 1, at_same = 1;
   for (int i = 1; i < n; i++) {
     rt_same &= c->rtol[i] == c->rtol[0];
@@ -272,102 +261,117 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
   s->wf_tol = !rt_same;
   if (rt_same && !at_same) {
     s->atol = N_VNew_Serial(n, s->sunctx);
-    if (!s->atol) {
-      st = COSROD_ERR_NOMEM;
-      goto fail;
-    }
+    if (!s->atol)
+      return COSROD_ERR_NOMEM;
     memcpy(nv(s->atol), c->atol, sizeof(double) * (size_t)n);
   }
-
-  const cosrod_integrate_options *o = c->opts;
-  if (kind == KIND_IDA) {
-    s->mem = IDACreate(s->sunctx);
-    if (!s->mem) {
-      st = COSROD_ERR_NOMEM;
-      goto fail;
-    }
-    IDASetErrHandlerFn(s->mem, sun_on_error, s);
-    if ((flag = IDAInit(s->mem, sun_ida_res, 0.0, s->y, s->yp)) != IDA_SUCCESS) {
-      st = sun_fail_setup(s, "IDAInit", flag);
-      goto fail;
-    }
-    IDASetUserData(s->mem, s);
-    if (s->wf_tol)
-      flag = IDAWFtolerances(s->mem, sun_ewt);
-    else if (s->atol)
-      flag = IDASVtolerances(s->mem, c->rtol[0], s->atol);
-    else
-      flag = IDASStolerances(s->mem, c->rtol[0], c->atol[0]);
-    if (flag != IDA_SUCCESS) {
-      st = sun_fail_setup(s, "IDA tolerances", flag);
-      goto fail;
-    }
-    if ((flag = IDASetLinearSolver(s->mem, s->LS, s->A)) != IDALS_SUCCESS) {
-      st = sun_fail_setup(s, "IDASetLinearSolver", flag);
-      goto fail;
-    }
-#ifdef COSROD_HAVE_SUNDIALS_KLU
-    if (s->sp)
-      IDASetJacFn(s->mem, sun_ida_jac_sparse);
-    else
-#endif
-    if ((s->residual && p->res_jac) || (!s->residual && p->jac)) IDASetJacFn(s->mem, sun_ida_jac);
-    IDASetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
-    if (o->max_newton > 0) IDASetMaxNonlinIters(s->mem, o->max_newton);
-    /* differential / algebraic components for IDACalcIC */
-    s->id = N_VNew_Serial(n, s->sunctx);
-    if (!s->id) {
-      st = COSROD_ERR_NOMEM;
-      goto fail;
-    }
-    double *id = nv(s->id);
-    for (int i = 0; i < n; i++) id[i] = 1.0;
-    if (p->dae_id) {
-      for (int i = 0; i < n; i++) id[i] = p->dae_id[i] != 0.0 ? 1.0 : 0.0;
-    } else if (s->mass) {
-      for (int i = 0; i < n; i++) id[i] = 0.0;
-      for (int k = 0; k < s->nmass; k++) id[s->mass[k].j] = 1.0;
-    }
-    IDASetId(s->mem, s->id);
-  } else {
-    s->mem = CVodeCreate(CV_BDF, s->sunctx);
-    if (!s->mem) {
-      st = COSROD_ERR_NOMEM;
-      goto fail;
-    }
-    CVodeSetErrHandlerFn(s->mem, sun_on_error, s);
-    if ((flag = CVodeInit(s->mem, sun_cv_rhs, 0.0, s->y)) != CV_SUCCESS) {
-      st = sun_fail_setup(s, "CVodeInit", flag);
-      goto fail;
-    }
-    CVodeSetUserData(s->mem, s);
-    if (s->wf_tol)
-      flag = CVodeWFtolerances(s->mem, sun_ewt);
-    else if (s->atol)
-      flag = CVodeSVtolerances(s->mem, c->rtol[0], s->atol);
-    else
-      flag = CVodeSStolerances(s->mem, c->rtol[0], c->atol[0]);
-    if (flag != CV_SUCCESS) {
-      st = sun_fail_setup(s, "CVODE tolerances", flag);
-      goto fail;
-    }
-    if ((flag = CVodeSetLinearSolver(s->mem, s->LS, s->A)) != CVLS_SUCCESS) {
-      st = sun_fail_setup(s, "CVodeSetLinearSolver", flag);
-      goto fail;
-    }
-#ifdef COSROD_HAVE_SUNDIALS_KLU
-    if (s->sp)
-      CVodeSetJacFn(s->mem, sun_cv_jac_sparse);
-    else
-#endif
-    if (s->own)
-      CVodeSetLinSysFn(s->mem, sun_cv_linsys);
-    else if (p->jac)
-      CVodeSetJacFn(s->mem, sun_cv_jac);
-    CVodeSetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
-    if (o->max_newton > 0) CVodeSetMaxNonlinIters(s->mem, o->max_newton);
-  }
   return COSROD_OK;
+}
+
+static cosrod_status sun_ida_setup(sun_state *s) {
+  const cosrod_step_ctx *c = s->ctx;
+  const cosrod_ode_problem *p = c->problem;
+  const int n = s->n;
+  const cosrod_integrate_options *o = c->opts;
+  int flag;
+  s->mem = IDACreate(s->sunctx);
+  if (!s->mem)
+    return COSROD_ERR_NOMEM;
+  IDASetErrHandlerFn(s->mem, sun_on_error, s);
+  if ((flag = IDAInit(s->mem, sun_ida_res, 0.0, s->y, s->yp)) != IDA_SUCCESS)
+    return sun_fail_setup(s, "IDAInit", flag);
+  IDASetUserData(s->mem, s);
+  if (s->wf_tol)
+    flag = IDAWFtolerances(s->mem, sun_ewt);
+  else if (s->atol)
+    flag = IDASVtolerances(s->mem, c->rtol[0], s->atol);
+  else
+    flag = IDASStolerances(s->mem, c->rtol[0], c->atol[0]);
+  if (flag != IDA_SUCCESS)
+    return sun_fail_setup(s, "IDA tolerances", flag);
+  if ((flag = IDASetLinearSolver(s->mem, s->LS, s->A)) != IDALS_SUCCESS)
+    return sun_fail_setup(s, "IDASetLinearSolver", flag);
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+  if (s->sp)
+    IDASetJacFn(s->mem, sun_ida_jac_sparse);
+  else
+#endif
+  if ((s->residual && p->res_jac) || (!s->residual && p->jac)) IDASetJacFn(s->mem, sun_ida_jac);
+  IDASetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
+  if (o->max_newton > 0) IDASetMaxNonlinIters(s->mem, o->max_newton);
+  /* differential / algebraic components for IDACalcIC */
+  s->id = N_VNew_Serial(n, s->sunctx);
+  if (!s->id)
+    return COSROD_ERR_NOMEM;
+  double *id = nv(s->id);
+  for (int i = 0; i < n; i++) id[i] = 1.0;
+  if (p->dae_id) {
+    for (int i = 0; i < n; i++) id[i] = p->dae_id[i] != 0.0 ? 1.0 : 0.0;
+  } else if (s->mass) {
+    for (int i = 0; i < n; i++) id[i] = 0.0;
+    for (int k = 0; k < s->nmass; k++) id[s->mass[k].j] = 1.0;
+  }
+  IDASetId(s->mem, s->id);
+  return COSROD_OK;
+}
+
+static cosrod_status sun_cvode_setup(sun_state *s) {
+  const cosrod_step_ctx *c = s->ctx;
+  const cosrod_ode_problem *p = c->problem;
+  const cosrod_integrate_options *o = c->opts;
+  int flag;
+  s->mem = CVodeCreate(CV_BDF, s->sunctx);
+  if (!s->mem)
+    return COSROD_ERR_NOMEM;
+  CVodeSetErrHandlerFn(s->mem, sun_on_error, s);
+  if ((flag = CVodeInit(s->mem, sun_cv_rhs, 0.0, s->y)) != CV_SUCCESS)
+    return sun_fail_setup(s, "CVodeInit", flag);
+  CVodeSetUserData(s->mem, s);
+  if (s->wf_tol)
+    flag = CVodeWFtolerances(s->mem, sun_ewt);
+  else if (s->atol)
+    flag = CVodeSVtolerances(s->mem, c->rtol[0], s->atol);
+  else
+    flag = CVodeSStolerances(s->mem, c->rtol[0], c->atol[0]);
+  if (flag != CV_SUCCESS)
+    return sun_fail_setup(s, "CVODE tolerances", flag);
+  if ((flag = CVodeSetLinearSolver(s->mem, s->LS, s->A)) != CVLS_SUCCESS)
+    return sun_fail_setup(s, "CVodeSetLinearSolver", flag);
+#ifdef COSROD_HAVE_SUNDIALS_KLU
+  if (s->sp)
+    CVodeSetJacFn(s->mem, sun_cv_jac_sparse);
+  else
+#endif
+  if (s->own)
+    CVodeSetLinSysFn(s->mem, sun_cv_linsys);
+  else if (p->jac)
+    CVodeSetJacFn(s->mem, sun_cv_jac);
+  CVodeSetMaxNumSteps(s->mem, o->max_steps > 0 ? o->max_steps : 100000);
+  if (o->max_newton > 0) CVodeSetMaxNonlinIters(s->mem, o->max_newton);
+  return COSROD_OK;
+}
+
+static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
+  const cosrod_ode_problem *p = c->problem;
+  sun_state *s = calloc(1, sizeof *s);
+  if (!s) return COSROD_ERR_NOMEM;
+  *state = s;
+  s->kind = kind;
+  s->name = kind == KIND_IDA ? "ida" : "cvode";
+  s->ctx = c;
+  s->n = c->n;
+  cosrod_status st = COSROD_OK;
+  if (kind == KIND_CVODE && !p->f) {
+    st = cosrod_step_fail(c, COSROD_ERR_UNSUPPORTED, c->t, "cvode needs the right-hand side f (y' = f)");
+    goto fail;
+  }
+  s->residual = kind == KIND_IDA && p->res != NULL;
+  int ml, mu;
+  st = sun_structure(s, kind, &ml, &mu);
+  if (st == COSROD_OK) st = sun_linear(s, kind, ml, mu);
+  if (st == COSROD_OK) st = sun_tolerances(s);
+  if (st == COSROD_OK) st = kind == KIND_IDA ? sun_ida_setup(s) : sun_cvode_setup(s);
+  if (st == COSROD_OK) return COSROD_OK;
 
 fail:
   sun_free(s);

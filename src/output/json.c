@@ -201,6 +201,15 @@ static void write_results(jw *w, const cosrod_output *out) {
     jw_num(w, "energy_scale", out->bal_scale);
     jw_close(w, '}');
   }
+  if (out->solver_chosen[0]) { /* the method and why (cosrod_output_set_solver) */
+    jw_open(w, "solver", '{');
+    jw_str(w, "chosen", out->solver_chosen);
+    jw_str(w, "reason", out->solver_reason);
+    jw_open(w, "switches", '[');
+    for (size_t i = 0; i < out->nswitch; ++i) jw_str(w, NULL, out->switches[i]);
+    jw_close(w, ']');
+    jw_close(w, '}');
+  }
   if (out->has_contact) { /* runs with contact (cosrod_output_set_contact_summary) */
     jw_open(w, "contact", '{');
     jw_long(w, "contacts_end", out->contact.contacts_end);

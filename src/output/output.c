@@ -148,6 +148,7 @@ static void release(cosrod_output *out) {
   free(out->body_x);
   free(out->body_geom);
   free(out->rod_radius);
+  free(out->rod_sections);
   free(out->body_x_frame);
   free(out->body_q_frame);
   free(out->body_om_frame);
@@ -304,6 +305,10 @@ static int copy_names(cosrod_output *out, const cosrod_output_config *cfg) {
     nomem = !(out->rod_radius = malloc(out->nrods * sizeof *out->rod_radius));
     if (!nomem) memcpy(out->rod_radius, cfg->rod_radius, out->nrods * sizeof *out->rod_radius);
   }
+  if (!nomem && cfg->rod_sections && out->nrods > 0) { /* VTK section shape arrays */
+    nomem = !(out->rod_sections = malloc(out->nrods * sizeof *out->rod_sections));
+    if (!nomem) memcpy(out->rod_sections, cfg->rod_sections, out->nrods * sizeof *out->rod_sections);
+  }
   if (!nomem && cfg->body_semi_axes && out->nbodies > 0) { /* ellipsoids in the VTK bodies file */
     nomem = !(out->body_geom = calloc(7 * out->nbodies, sizeof *out->body_geom));
     for (size_t k = 0; !nomem && k < out->nbodies; ++k) {
@@ -359,11 +364,20 @@ static cosrod_status open_files(cosrod_output *out, const cosrod_output_config *
       return hs;
     }
   }
+  if (cfg->resume) { /* a resumed run (output_resume.c) */
+    char msg[600] = "";
+    cosrod_status rs = out_resume(out, cfg, msg, sizeof msg);
+    if (rs != COSROD_OK) {
+      set_errbuf(cfg, msg);
+      abandon(out);
+      return rs;
+    }
+  }
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
     int on =
         i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
-    if (!on) continue;
+    if (!on || f->fp) continue;
     f->fp = fopen(f->tmp_path, "w");
     const char *hdr = out_table_header(out, i);
     if (!f->fp || fputs(hdr, f->fp) == EOF || fflush(f->fp) != 0) {
@@ -392,6 +406,11 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
     set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
     *st = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  if (cfg->resume && cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* before run.h5 is touched */
+    set_errbuf(cfg, "output: runs with output.format hdf5 cannot be resumed");
+    *st = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
   cosrod_output *out = calloc(1, sizeof *out);

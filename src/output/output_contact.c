@@ -82,3 +82,13 @@ void cosrod_output_set_contact_summary(cosrod_output *out, const cosrod_output_c
 }
 
 int cosrod_output_format_number(char *buf, double v) { return out_fmt(buf, v); }
+
+void cosrod_output_set_solver(cosrod_output *out, const char *chosen, const char *reason, size_t nswitch,
+                              const char *const *switches) {
+  if (!out || !chosen) return;
+  snprintf(out->solver_chosen, sizeof out->solver_chosen, "%.30s", chosen);
+  snprintf(out->solver_reason, sizeof out->solver_reason, "%.390s", reason ? reason : "");
+  out->nswitch = 0;
+  for (size_t i = 0; i < nswitch && i < sizeof out->switches / sizeof out->switches[0]; i++)
+    snprintf(out->switches[out->nswitch++], sizeof out->switches[0], "%.390s", switches[i]);
+}

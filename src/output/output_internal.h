@@ -78,6 +78,7 @@ struct cosrod_output {
   double *tips_frame;    /* (nrods, 3) tips of the current frame */
   double *body_x;        /* (nbodies, 3) positions at the last finished frame */
   double *rod_radius;    /* (nrods) section radius for the VTK files [m]; NULL: not written */
+  cosrod_output_section *rod_sections; /* (nrods) section shapes for the VTK files; NULL: not written */
   double *body_geom;     /* (nbodies, 7) ellipsoid semi-axes (3) and axes quaternion (4); NULL: centres only */
   double *body_x_frame;  /* (nbodies, 3) current frame: position */
   double *body_q_frame;  /* (nbodies, 4) orientation */
@@ -120,6 +121,10 @@ struct cosrod_output {
     double t, load_factor, displacement;
   } crit[OUT_MAX_CRITICAL];
 
+  /* summary.json "solver" (cosrod_output_set_solver; output_contact.c) when solver_chosen[0] */
+  char solver_chosen[32], solver_reason[400];
+  size_t nswitch;
+  char switches[4][400];
   /* contact (output_contact.c): summary.json "contact" when has_contact */
   int has_contact;
   cosrod_output_contact_summary contact;
@@ -164,6 +169,10 @@ cosrod_status out_file_flush(cosrod_output *out, out_file *f);
 cosrod_status out_file_checkpoint(cosrod_output *out, out_file *f);
 /* At close: truncate to committed, footer, close, rename (salvage after errors). */
 cosrod_status out_file_publish(cosrod_output *out, out_file *f);
+
+/* output_resume.c: start every stream of a resumed run from its final name
+ * cut to cfg->resume's rows and restore the frame summaries; msg on failure. */
+cosrod_status out_resume(cosrod_output *out, const cosrod_output_config *cfg, char *msg, size_t len);
 
 void out_count_nonfinite(cosrod_output *out, const double *v, size_t n);
 

@@ -332,6 +332,11 @@ cosrod_status cosrod_output_write_modes(cosrod_output *out, const cosrod_output_
     const double a = m->load_factor ? m->load_factor[k] : m->freq_hz[k], b = m->load_factor ? 0.0 : m->omega[k];
     for (size_t n = 0; n <= N && st == COSROD_OK; ++n)
       st = cosrod_output_write_mode(out, k + 1, a, b, rod, n, sh + 6 * n, sh + 6 * n + 3);
+    for (size_t r = 0; m->mode_rod && m->rod_shapes && r < out->nrods && st == COSROD_OK; ++r) {
+      const double *o = m->rod_shapes[(size_t)k * out->nrods + r]; /* coupled rods: the others' parts */
+      for (size_t n = 0; o && r != rod && n <= m->rod_n[r] && st == COSROD_OK; ++n)
+        st = cosrod_output_write_mode(out, k + 1, a, b, r, n, o + 6 * n, o + 6 * n + 3);
+    }
   }
   const size_t cnt = (size_t)m->count + 1;
   out->mode_s = malloc(cnt * (nmax + 1) * sizeof *out->mode_s);

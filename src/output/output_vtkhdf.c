@@ -7,7 +7,8 @@
  *   /VTKHDF                 attributes Version = [2, 0], Type = "UnstructuredGrid"
  *     NumberOfPoints, NumberOfCells, NumberOfConnectivityIds   (one per step: one part per step)
  *     Points (P x 3), Connectivity, Offsets (cells + 1 per step), Types (uint8, VTK_LINE = 3)
- *     PointData/  s, K (3), M (3), radius        vertex quantities (as the .vtp files)
+ *     PointData/  s, K (3), M (3), radius,       vertex quantities (as the .vtp files)
+ *                 section_half_widths (2), section_inner_radius
  *     CellData/   s, Gamma (3), F (3), q (4)     segment quantities, one line cell per segment
  *     Steps/      attribute NumberOfSteps; Values (output times), PartOffsets,
  *                 NumberOfParts, PointOffsets, CellOffsets, ConnectivityIdOffsets,
@@ -26,7 +27,7 @@
 #include "output_hdf5.h"
 #include "output_internal.h"
 
-enum { PD_S, PD_K, PD_M, PD_RADIUS, PD_COUNT };
+enum { PD_S, PD_K, PD_M, PD_RADIUS, PD_HW, PD_IR, PD_COUNT };
 enum { CD_S, CD_GAMMA, CD_F, CD_Q, CD_COUNT };
 enum {
   T_NPTS, T_NCELLS, T_NCONN, T_POINTS, T_CONN, T_OFFS, T_TYPES,
@@ -34,8 +35,9 @@ enum {
   T_VALUES = T_CD + CD_COUNT, T_PARTOFF, T_NPARTS, T_PTOFF, T_CELLOFF, T_CONNOFF,
   T_PDO, T_CDO = T_PDO + PD_COUNT, T_COUNT = T_CDO + CD_COUNT
 };
-static const char *const pd_names[PD_COUNT] = {"s", "K", "M", "radius"};
-static const size_t pd_ncomp[PD_COUNT] = {1, 3, 3, 1};
+static const char *const pd_names[PD_COUNT] = {"s", "K", "M", "radius", "section_half_widths",
+                                               "section_inner_radius"};
+static const size_t pd_ncomp[PD_COUNT] = {1, 3, 3, 1, 2, 1};
 static const char *const cd_names[CD_COUNT] = {"s", "Gamma", "F", "q"};
 static const size_t cd_ncomp[CD_COUNT] = {1, 3, 3, 4};
 
@@ -92,7 +94,7 @@ cosrod_status out_vtkhdf_open(cosrod_output *out, char *err, size_t cap) {
     st = out_h5tab_create(out, &v->t[i], v->g[0], top[i], i == T_POINTS ? 3 : 1,
                           i == T_POINTS ? OUT_H5_F64 : i == T_TYPES ? OUT_H5_U8 : OUT_H5_I64, NULL, NULL);
   for (int i = 0; i < PD_COUNT && st == COSROD_OK; i++) {
-    if (i == PD_RADIUS && !out->rod_radius) continue;
+    if ((i == PD_RADIUS && !out->rod_radius) || ((i == PD_HW || i == PD_IR) && !out->rod_sections)) continue;
     st = out_h5tab_create(out, &v->t[T_PD + i], v->g[1], pd_names[i], pd_ncomp[i], OUT_H5_F64, NULL, NULL);
     if (st == COSROD_OK) st = out_h5tab_create(out, &v->t[T_PDO + i], v->g[4], pd_names[i], 1, OUT_H5_I64, NULL, NULL);
   }
@@ -125,8 +127,16 @@ cosrod_status out_vtkhdf_rod(cosrod_output *out, size_t rod, const cosrod_output
          *q = res(out, T_CD + CD_Q, N);
   int64_t *conn = res(out, T_CONN, 2 * N), *offs = res(out, T_OFFS, N);
   unsigned char *ty = res(out, T_TYPES, N);
-  if (!x || !s || !K || !M || (out->rod_radius && !r) || !cs || !G || !F || !q || !conn || !offs || !ty)
+  const cosrod_output_section *sec = out->rod_sections ? out->rod_sections + rod : NULL;
+  double *hw = sec ? res(out, T_PD + PD_HW, N + 1) : NULL, *ir = sec ? res(out, T_PD + PD_IR, N + 1) : NULL;
+  if (!x || !s || !K || !M || (out->rod_radius && !r) || (sec && (!hw || !ir)) || !cs || !G || !F || !q || !conn ||
+      !offs || !ty)
     return COSROD_ERR_IO;
+  for (size_t i = 0; sec && i <= N; i++) {
+    hw[2 * i] = sec->half_width[0];
+    hw[2 * i + 1] = sec->half_width[1];
+    ir[i] = sec->inner_radius;
+  }
   memcpy(x, fr->x, 3 * (N + 1) * sizeof *x);
   memcpy(s, fr->s_vertices, (N + 1) * sizeof *s);
   memcpy(K, fr->K, 3 * (N + 1) * sizeof *K);

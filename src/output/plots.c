@@ -244,7 +244,8 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
 
 /* The first (up to 6) mode shapes from ../modes.csv (../buckling.csv):
  * displacement and rotation components vs the arc length s of the vertices
- * of each mode's rod. */
+ * of each mode's rod (the rows of that rod: a mode of coupled rods has rows
+ * of the other rods too). */
 static void script_modes(const cosrod_output *out, FILE *fp) {
   static const char *const comp[6] = {"dx", "dy", "dz", "rx", "ry", "rz"};
   const int nk = out->nmodes < 6 ? out->nmodes : 6, bk = out->buckling;
@@ -278,9 +279,10 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
     fputs("nk = 0\nset autoscale y\n", fp); /* stats must see every point */
     for (int c = 0; c < 6; ++c)
       fprintf(fp,
-              "stats '%s' skip 1 using (column(1) == %d ? abs(column(%d)) * %s : NaN) nooutput name 'M'\n"
+              "stats '%s' skip 1 using (column(1) == %d && column(%d) == %zu ? abs(column(%d)) * %s : NaN) "
+              "nooutput name 'M'\n"
               "nk = mx(nk, M_max)\n",
-              csv, k + 1, cd + c, c < 3 ? "1" : "Lrod");
+              csv, k + 1, cv - 1, out->mode_rod[k], cd + c, c < 3 ? "1" : "Lrod");
     fputs("nk = nk > 0 ? nk : 1\nset yrange [-1.1:1.1]\n", fp);
     if (bk)
       fprintf(fp, "set title 'mode %d (rod %zu): load factor %.6g'\nplot ", k + 1, out->mode_rod[k],
@@ -289,9 +291,9 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
       fprintf(fp, "set title 'mode %d (rod %zu): %.6g Hz'\nplot ", k + 1, out->mode_rod[k], out->mode_freq[k]);
     for (int c = 0; c < 6; ++c)
       fprintf(fp,
-              "%s'%s' skip 1 using (column(1) == %d ? S[int(column(%d)) + 1] : NaN):(column(%d) * %s / nk) "
-              "with linespoints lw 2 pt 7 ps 0.4 lc %d dt %d title '%s%s'",
-              c ? ", \\\n     " : "", csv, k + 1, cv, cd + c, c < 3 ? "1" : "Lrod", c % 3 + 1, c < 3 ? 1 : 2,
+              "%s'%s' skip 1 using (column(1) == %d && column(%d) == %zu ? S[int(column(%d)) + 1] : NaN):"
+              "(column(%d) * %s / nk) with linespoints lw 2 pt 7 ps 0.4 lc %d dt %d title '%s%s'",
+              c ? ", \\\n     " : "", csv, k + 1, cv - 1, out->mode_rod[k], cv, cd + c, c < 3 ? "1" : "Lrod", c % 3 + 1, c < 3 ? 1 : 2,
               c < 3 ? "" : "L ", comp[c]);
     fputc('\n', fp);
   }

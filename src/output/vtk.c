@@ -6,10 +6,14 @@
  *
  * Rod file: points = the centerline vertices x_0..x_N; one line cell per
  * segment (x_{n-1}, x_n), so segment quantities are cell data.
- *   PointData: s, K (3), M (3)                       vertex quantities
+ *   PointData: s, K (3), M (3)                       vertex quantities;
+ *              radius, axial_strain, axial_force, bending_curvature, twist
+ *              (put_point_scalars); section_half_widths (2),
+ *              section_inner_radius, section_d1 (3) (put_section)
  *   CellData:  s, Gamma (3), F (3), q (4), d1, d2, d3  segment quantities,
  *              directors d^k = R(p/|p|) e_k ([LLA] eq. 1)
- *   FieldData: TimeValue, rod
+ *   FieldData: TimeValue, rod, section_shape (COSROD_OUTPUT_SECTION_*),
+ *              radius_derived (1: display radius from the stiffnesses)
  * Bodies file: centre, frame axes and inertia ellipsoid per body (out_vtk_bodies).
  * Mode file (analysis: modes), DIR/vtk/mode_<k>.vtp, listed in modes.pvd:
  *   points = the centerline about which the rod was linearised, lines as above;
@@ -107,7 +111,36 @@ static void put_point_scalars(FILE *fp, double radius, const cosrod_output_rod_f
   }
 }
 
-static void put_header(FILE *fp, double t, long rod, size_t npoints, size_t nverts, size_t nlines) {
+/* The section shape on the N + 1 points: section_half_widths (along d1, d2),
+ * section_inner_radius (tube; else 0) and section_d1, the director d1 at
+ * the vertices (the adjacent segments' d1 averaged and normalised, the end
+ * vertices take their segment's): ParaView glyphs or a script place the
+ * section's width along it. */
+static void put_section(FILE *fp, const cosrod_output_section *sec, const double *q, size_t N) {
+  fputs("        <DataArray type=\"Float64\" Name=\"section_half_widths\" NumberOfComponents=\"2\" "
+        "format=\"ascii\">\n", fp);
+  for (size_t v = 0; v <= N; ++v) put_tuple(fp, sec->half_width, 2);
+  fputs("        </DataArray>\n", fp);
+  put_array(fp, "section_inner_radius", 1, &sec->inner_radius, N + 1, 0);
+  fputs("        <DataArray type=\"Float64\" Name=\"section_d1\" NumberOfComponents=\"3\" format=\"ascii\">\n",
+        fp);
+  for (size_t v = 0; v <= N; ++v) {
+    double d[3] = {0, 0, 0};
+    for (size_t s = v > 0 ? v - 1 : 0; s <= (v < N ? v : N - 1); ++s) {
+      double p[4], e[3], nrm = cosrod_quat_norm(q + 4 * s);
+      for (int j = 0; j < 4; ++j) p[j] = nrm > 0.0 ? q[4 * s + j] / nrm : NAN;
+      cosrod_quat_director(e, p, 0);
+      cosrod_vec3_add(d, d, e);
+    }
+    double n = cosrod_vec3_norm(d);
+    for (int c = 0; c < 3; ++c) d[c] = n > 0.0 ? d[c] / n : NAN;
+    put_tuple(fp, d, 3);
+  }
+  fputs("        </DataArray>\n", fp);
+}
+
+static void put_header(FILE *fp, double t, long rod, const cosrod_output_section *sec, size_t npoints,
+                       size_t nverts, size_t nlines) {
   fputs("<?xml version=\"1.0\"?>\n", fp);
   fputs("<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n",
         fp);
@@ -121,6 +154,13 @@ static void put_header(FILE *fp, double t, long rod, size_t npoints, size_t nver
             "      <DataArray type=\"Int64\" Name=\"rod\" NumberOfTuples=\"1\" "
             "format=\"ascii\">%ld</DataArray>\n",
             rod);
+  if (sec)
+    fprintf(fp,
+            "      <DataArray type=\"Int64\" Name=\"section_shape\" NumberOfTuples=\"1\" "
+            "format=\"ascii\">%d</DataArray>\n"
+            "      <DataArray type=\"Int64\" Name=\"radius_derived\" NumberOfTuples=\"1\" "
+            "format=\"ascii\">%d</DataArray>\n",
+            sec->shape, sec->radius_derived);
   fputs("    </FieldData>\n", fp);
   fprintf(
       fp,
@@ -166,12 +206,13 @@ cosrod_status out_vtk_rod(cosrod_output *out, const char *path, size_t rod, doub
     return out_fail(out, COSROD_ERR_IO, "%s: cannot open (%s)", path, strerror(err));
   }
   const size_t N = fr->n;
-  put_header(fp, t, (long)rod, N + 1, 0, N);
+  put_header(fp, t, (long)rod, out->rod_sections ? out->rod_sections + rod : NULL, N + 1, 0, N);
   fputs("      <PointData Vectors=\"K\" Scalars=\"radius\">\n", fp);
   put_array(fp, "s", 1, fr->s_vertices, N + 1, 1);
   put_array(fp, "K", 3, fr->K, N + 1, 3);
   put_array(fp, "M", 3, fr->M, N + 1, 3);
   put_point_scalars(fp, out->rod_radius ? out->rod_radius[rod] : NAN, fr);
+  if (out->rod_sections && N > 0) put_section(fp, out->rod_sections + rod, fr->p, N);
   fputs("      </PointData>\n", fp);
   fputs("      <CellData Vectors=\"d3\">\n", fp);
   put_array(fp, "s", 1, fr->s_segments, N, 1);
@@ -268,7 +309,7 @@ cosrod_status out_vtk_bodies(cosrod_output *out, const char *path, double t, con
   const size_t nb = out->nbodies;
   const double *geom = out->body_geom;
   if (!geom) { /* centres only */
-    put_header(fp, t, -1, nb, nb, 0);
+    put_header(fp, t, -1, NULL, nb, nb, 0);
     fputs("      <PointData Vectors=\"d3\">\n", fp);
     put_array(fp, "q", 4, q, nb, 4);
     put_array(fp, "Omega", 3, Om, nb, 3);

@@ -16,6 +16,7 @@
 #include "cosrod/scenario.h"
 #include "record_internal.h"
 #include "core/error.h"
+#include "record_scene.h"
 
 static void set_msg(char *msg, size_t len, const char *text) {
   if (msg && len) snprintf(msg, len, "%s", text);
@@ -96,6 +97,12 @@ static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, cons
 static cosrod_recorder *recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
                                         double checkpoint_every, cosrod_status *status, char *msg,
                                         size_t msglen) {
+  return record_create_impl(sim, dir, scenario_file, checkpoint_every, NULL, 0, status, msg, msglen);
+}
+
+cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char *scenario_file,
+                                    double checkpoint_every, const void *pos, size_t npos, cosrod_status *status,
+                                    char *msg, size_t msglen) {
   cosrod_status st = COSROD_OK;
   set_msg(msg, msglen, "");
   cosrod_recorder *r = calloc(1, sizeof *r);
@@ -151,10 +158,21 @@ static cosrod_recorder *recorder_create(cosrod_sim *sim, const char *dir, const 
   cfg.arc_length = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length;
   cfg.checkpoint_every = checkpoint_every > 0.0 ? checkpoint_every : 30.0;
   cfg.format = sc->output.format == COSROD_SC_FORMAT_HDF5 ? COSROD_OUTPUT_FORMAT_HDF5 : COSROD_OUTPUT_FORMAT_CSV;
+  cfg.resume = pos;
+  cfg.resume_size = npos;
   double *radius = calloc(nrods + 1, sizeof *radius); /* VTK point data "radius" (copied by output) */
   if (!radius) goto nomem;
-  for (size_t k = 0; k < nrods; k++) radius[k] = cosrod_sc_section_radius(&sc->rods[k].section);
+  cosrod_output_section *sections = calloc(nrods + 1, sizeof *sections); /* VTK section arrays (copied) */
+  if (!sections) {
+    free(radius);
+    goto nomem;
+  }
+  for (size_t k = 0; k < nrods; k++) {
+    radius[k] = record_rod_radius(&sc->rods[k], NULL);
+    record_rod_section(&sc->rods[k], sections + k);
+  }
   cfg.rod_radius = radius;
+  cfg.rod_sections = sections;
   char *yaml = NULL; /* run.h5 keeps the scenario (as cosrod reads it back) */
   size_t yaml_len = 0;
   if (cfg.format == COSROD_OUTPUT_FORMAT_HDF5) {
@@ -167,6 +185,7 @@ static cosrod_recorder *recorder_create(cosrod_sim *sim, const char *dir, const 
   }
   r->out = cosrod_output_create(dir, &cfg, &st);
   free(radius);
+  free(sections);
   free(yaml);
   if (!r->out) {
     if (msg && msglen)
@@ -183,6 +202,7 @@ static cosrod_recorder *recorder_create(cosrod_sim *sim, const char *dir, const 
     if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->ctmp ? r->ctmp : "contacts.csv");
     goto fail;
   }
+  if (record_ckpt_setup(r, scenario_file, cfg.checkpoint_every, pos != NULL) != COSROD_OK) goto nomem;
   if (status) *status = COSROD_OK;
   return r;
 nomem:
@@ -213,6 +233,7 @@ void cosrod_recorder_free(cosrod_recorder *r) {
     remove(r->jtmp);
   }
   record_contact_free(r);
+  record_ckpt_free(r);
   cosrod_output_free(r->out);
   for (size_t k = 0; r->s_mid && k < r->nrods; k++) free(r->s_mid[k]);
   free(r->s_mid);
@@ -311,6 +332,7 @@ static int frame_impl(cosrod_recorder *r, const cosrod_sim *sim, double t) {
     st = cosrod_output_write_energy(r->out, &oe);
   }
   if (st == COSROD_OK) st = cosrod_output_frame_end(r->out);
+  if (st == COSROD_OK) st = record_ckpt_frame(r, sim, t); /* checkpoint.bin when due (record_resume.c) */
   if (st != COSROD_OK) {
     r->out_status = st;
     return -1;

@@ -16,7 +16,8 @@
 /* modes.csv or buckling.csv (one row per mode and vertex), vtk/modes.pvd +
  * mode_<k>.vtp and the data of plots/modes.png or plots/buckling.png: the
  * shapes about the equilibrium at t = 0 (buckling: about the unloaded
- * state), each mode of its rod. */
+ * state), each mode of its rod and, for coupled rods, of every other rod
+ * that moves in it. */
 static cosrod_status write_modes(cosrod_recorder *r, const cosrod_sim *sim, int buckling) {
   const size_t nrods = cosrod_sim_nrods(sim);
   int count = cosrod_sim_nmodes(sim);
@@ -57,8 +58,25 @@ static cosrod_status write_modes(cosrod_recorder *r, const cosrod_sim *sim, int 
   m.rod_x = rx;
   m.stride = cosrod_sim_mode_stride(sim);
   m.load_factor = buckling ? fr + 2 * count : NULL;
+  /* the other rods' parts of a mode of coupled rods where they move: largest
+   * entry above 1e-6 of the listed rod's (below: round-off of separate rods) */
+  const double **others = calloc((size_t)count * nrods + 1, sizeof *others);
+  if (!others) {
+    free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
+    return COSROD_ERR_NOMEM;
+  }
+  for (int i = 0; i < count; i++)
+    for (size_t k = 0; k < nrods; k++) {
+      const double *o = NULL;
+      if (k == mrod[i] || cosrod_sim_mode_rod_shape(sim, i, k, &o) != COSROD_OK || !o) continue;
+      double own = 0.0, big = 0.0;
+      for (size_t j = 0; j < 6 * (rn[mrod[i]] + 1); j++) own = fmax(own, fabs(shapes[(size_t)i * m.stride + j]));
+      for (size_t j = 0; j < 6 * (rn[k] + 1); j++) big = fmax(big, fabs(o[j]));
+      if (big > 1e-6 * own) others[(size_t)i * nrods + k] = o;
+    }
+  m.rod_shapes = others;
   cosrod_status st = cosrod_output_write_modes(r->out, &m);
-  free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx);
+  free(fr), free(types), free(groups), free(mrod), free(rn), free(rs), free(rx), free(others);
   return st;
 }
 
@@ -98,7 +116,7 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   for (size_t k = 0; k < r->nrods; k++) cosrod_sim_tip(sim, k, r->tips + 3 * k);
   cosrod_output_result res = cosrod_output_default_result();
   res.code = run_st;
-  res.wall_time = wall_time;
+  res.wall_time = wall_time + r->ck_wall0; /* a resumed run: plus the wall time up to its checkpoint */
   res.stats = cosrod_sim_stats(sim);
   res.t_reached = cosrod_sim_t(sim);
   res.h_last = cosrod_sim_h_last(sim);
@@ -112,11 +130,17 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
       cosrod_output_add_critical_point(r->out, ty, ct, cl, cd);
   }
   record_contact_summary(r, sim); /* summary.json "contact" and its warnings (record_contact.c) */
+  const char *sw[4];
+  size_t nsw = cosrod_sim_nswitches(sim);
+  for (size_t i = 0; i < nsw && i < 4; i++) sw[i] = cosrod_sim_switch(sim, i);
+  cosrod_output_set_solver(r->out, cosrod_sim_solver_chosen(sim), cosrod_sim_solver_reason(sim), nsw < 4 ? nsw : 4,
+                           sw);
   char pw[1024]; /* the scenario's plausibility warnings (unit slips, not slender, shape length) */
   for (size_t i = 0; cosrod_scenario_warning(r->sc, i, pw, sizeof pw) == 0; i++) cosrod_output_add_warning(r->out, pw);
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) cosrod_output_add_warning(r->out, cosrod_sim_warning(sim, i));
   cosrod_status cst = cosrod_output_close(r->out, &res);
+  if (cst == COSROD_OK && res.run == COSROD_RUN_OK && r->ck_path) remove(r->ck_path); /* nothing left to resume */
   if (r->jf) {
     int bad = fclose(r->jf) != 0;
     r->jf = NULL;

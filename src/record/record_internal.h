@@ -46,7 +46,34 @@ struct cosrod_recorder {
   char *vtmp, *vfin, *vpath;
   size_t vframe;
   locale_t vloc;
+  /* restart checkpoints (record_resume.c) */
+  int ck_on;                    /* 1: this run writes DIR/checkpoint.bin */
+  int ck_first;                 /* 1: the next frame is a new run's first: a record is due */
+  double ck_every, ck_wall;     /* simulated / wall seconds between them (0: not used) */
+  double ck_next;               /* next simulated time due */
+  double ck_last, ck_start;     /* wall clock of the last one and of the start [s] */
+  double ck_wall0;              /* wall seconds of the run before a resume */
+  char *ck_yaml, *ck_file;      /* canonical scenario text, scenario file name */
+  double *ck_sim;               /* (ck_nsim) the simulation's restart data */
+  size_t ck_nsim, ck_npos;
+  unsigned char *ck_pos;        /* (ck_npos) the output position */
+  char *ck_path, *ck_tmp;       /* DIR/checkpoint.bin and its temporary name */
 };
+
+/* record.c: cosrod_recorder_create, resuming when pos (npos bytes, an
+ * output position) is given. */
+cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char *scenario_file,
+                                    double checkpoint_every, const void *pos, size_t npos, cosrod_status *status,
+                                    char *msg, size_t msglen);
+/* record_resume.c: why sim's runs cannot be resumed (NULL: they can); the
+ * set-up after the output is open (wall_default: seconds when
+ * output.checkpoint is not set; a new run removes an older DIR/checkpoint.bin
+ * and writes one at its first frame); at a frame: a restart checkpoint if due;
+ * release. */
+const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim);
+cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default, int resuming);
+cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, double t);
+void record_ckpt_free(cosrod_recorder *r);
 
 /* record_contact.c: open both files when the scenario has contact:; close
  * (keep: rename into place, else remove); free the names. */

@@ -29,7 +29,40 @@ void record_json_str(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void put_section(FILE *f, const cosrod_sc_section *s) {
+double record_rod_radius(const cosrod_sc_rod *R, int *derived) {
+  const cosrod_sc_section *s = &R->section;
+  const int none = s->shape == COSROD_SC_SECTION_CIRCLE && s->radius == 0.0 && s->area == 0.0;
+  const double EI = sqrt(R->EI1 * R->EI2);
+  if (derived) *derived = 0;
+  if (!none || !(R->EA > 0.0) || !(EI > 0.0)) return cosrod_sc_section_radius(s);
+  if (derived) *derived = 1;
+  return 2.0 * sqrt(EI / R->EA); /* solid circle: I / A = r^2 / 4 */
+}
+
+void record_rod_section(const cosrod_sc_rod *R, cosrod_output_section *o) {
+  const cosrod_sc_section *s = &R->section;
+  double r = record_rod_radius(R, &o->radius_derived);
+  o->shape = COSROD_OUTPUT_SECTION_CIRCLE;
+  o->half_width[0] = o->half_width[1] = r;
+  o->inner_radius = 0.0;
+  if (s->shape == COSROD_SC_SECTION_RECTANGLE) {
+    o->shape = COSROD_OUTPUT_SECTION_RECTANGLE;
+    o->half_width[0] = 0.5 * s->width;
+    o->half_width[1] = 0.5 * s->height;
+  } else if (s->shape == COSROD_SC_SECTION_TUBE) {
+    o->shape = COSROD_OUTPUT_SECTION_TUBE;
+    o->inner_radius = s->inner_radius;
+  }
+}
+
+static void put_section(FILE *f, const cosrod_sc_rod *R) {
+  const cosrod_sc_section *s = &R->section;
+  int derived;
+  double r = record_rod_radius(R, &derived);
+  if (derived) { /* no section given: the display radius from the stiffnesses */
+    fprintf(f, "{\"shape\": \"circle\", \"radius\": %.17g, \"area\": 0, \"derived\": \"2 sqrt(EI / EA)\"}", r);
+    return;
+  }
   switch (s->shape) {
   case COSROD_SC_SECTION_RECTANGLE:
     fprintf(f, "{\"shape\": \"rectangle\", \"width\": %.17g, \"height\": %.17g, \"area\": %.17g}", s->width,
@@ -96,7 +129,7 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
     fprintf(f, "%s\n    {\"name\": ", r ? "," : "");
     record_json_str(f, sc->rods[r].name);
     fprintf(f, ", \"section\": ");
-    put_section(f, &sc->rods[r].section);
+    put_section(f, &sc->rods[r]);
     put_ends(f, &sc->rods[r]);
     fprintf(f, "}");
   }

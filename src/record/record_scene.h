@@ -6,10 +6,21 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cosrod/output.h"
 #include "cosrod/scenario.h"
 
 /* f gets s as a JSON string (quotes, \" \\ and \u00XX escapes). */
 void record_json_str(FILE *f, const char *s);
+
+/* The radius a rod is drawn with [m]: its section's (cosrod_sc_section_radius);
+ * without a section (stiffness values given directly) the display radius
+ * 2 sqrt(EI / EA) of the solid circle with the rod's ratio I / A = r^2 / 4,
+ * EI = sqrt(EI1 EI2), and *derived = 1 (else 0; derived may be NULL). */
+double record_rod_radius(const cosrod_sc_rod *R, int *derived);
+
+/* The rod's section for the VTK files (shape code, half widths along d1 and
+ * d2, inner radius, radius_derived). */
+void record_rod_section(const cosrod_sc_rod *R, cosrod_output_section *o);
 
 /* DIR/scene.json: gravity, rod sections, body masses and inertias, joints
  * (what the viewer draws beyond the output files).  0 ok, -1 I/O error. */

@@ -21,7 +21,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
 #include "record_scene.h"
-#include "system/contact_element.h"
+#include "sim/sim_translate.h"
 
 static void put_v(FILE *f, const char *key, const double *v, int n) {
   fprintf(f, ", \"%s\": [", key);

@@ -102,20 +102,15 @@ static double add_moment(double fp[4], const double p[4], const double pd[4], co
   return cosrod_quat_dot(r, pd);
 }
 
-cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
-                              const double *y, int *cbret) {
-  const int N = rod->N, nq = rod->nq;
-  const double *v = y + nq;
-  const int ns = form == COSROD_FORM_NULLSPACE;
-  *cbret = 0;
-
-  /* prescribed ends */
+/* Prescribed end poses and the kinematics x, ẋ, p, ṗ, Ω of the state y. */
+static void eval_kinematics(const cosrod_rod *rod, cosrod_rod_data *d, int ns, double t, const double *y) {
+  const int N = rod->N;
+  const double *v = y + rod->nq;
   for (int e = 0; e < 2; ++e) {
     const rod_end_model *em = &rod->end[e];
     if (em->fixpos || em->fixrot)
       cosrod_rod_end_motion(rod, e, t, d->xe[e], d->xed[e], d->xedd[e], d->pe[e], d->ped[e], d->pedd[e]);
   }
-  /* kinematics */
   for (int n = 0; n <= N; ++n) {
     int nd = rod->nd[n];
     double *x = d->x + 3 * n, *xd = d->xd + 3 * n;
@@ -145,34 +140,34 @@ cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
       cosrod_quat_omega(Om, p, pd);
     }
   }
+}
 
-  memset(d->fx, 0, sizeof(double) * 3 * (size_t)(N + 1));
-  memset(d->fp, 0, sizeof(double) * 4 * (size_t)N);
-  memset(d->fe, 0, sizeof d->fe);
-  double Vse = 0.0, Vbt = 0.0, Drate = 0.0, Pext = 0.0;
-  const int damped = rod->has_damping;
-
-  /* segments: shear and extension */
-  for (int k = 0; k < N; ++k) {
+/* Segments: shear and extension (rod_seg_kernel). */
+static void eval_segments(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate) {
+  for (int k = 0; k < rod->N; ++k) {
     double dx[3], dxd[3], fs[3], fq[4];
     cosrod_vec3_sub(dx, d->x + 3 * (k + 1), d->x + 3 * k);
     cosrod_vec3_sub(dxd, d->xd + 3 * (k + 1), d->xd + 3 * k);
     rod_seg_kernel(dx, dxd, d->p + 4 * k, d->pd + 4 * k, 1.0 / rod->ds[k], rod->ds[k], rod->G0 + 3 * k,
-                   rod->CG, rod->VG, damped, d->Gamma + 3 * k, d->Gammad + 3 * k, d->F + 3 * k, fs, fq, &Vse,
-                   &Drate);
+                   rod->CG, rod->VG, damped, d->Gamma + 3 * k, d->Gammad + 3 * k, d->F + 3 * k, fs, fq, Vse,
+                   Drate);
     cosrod_vec3_add(d->fx + 3 * k, d->fx + 3 * k, fs);
     cosrod_vec3_sub(d->fx + 3 * (k + 1), d->fx + 3 * (k + 1), fs);
     rq_axpy(d->fp + 4 * k, 1.0, fq);
   }
+}
 
-  /* vertices: bending and torsion */
+/* Vertices: bending and torsion (rod_vtx_kernel), with the ghost
+ * quaternion of a clamped end. */
+static void eval_vertices(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate) {
+  const int N = rod->N;
   for (int n = 0; n <= N; ++n) {
     double *K = d->K + 3 * n, *Kd = d->Kd + 3 * n, *M = d->M + 3 * n;
     double fm[4], fpp[4];
     if (n > 0 && n < N) {
       rod_vtx_kernel(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n,
                      2.0 / rod->w[n], rod->w[n], rod->K0 + 3 * n, rod->CK, rod->VK, damped, K, Kd, M, fm, fpp,
-                     &Vbt, &Drate);
+                     Vbt, Drate);
       rq_axpy(d->fp + 4 * (n - 1), 1.0, fm);
       rq_axpy(d->fp + 4 * n, 1.0, fpp);
       continue;
@@ -188,128 +183,160 @@ cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
     double alpha = 2.0 / rod->ds[k];
     if (e == 0) {
       rod_vtx_kernel(rod->curv, g, d->p, gd, d->pd, alpha, rod->w[0], rod->K0, rod->CK, rod->VK, damped, K,
-                     Kd, M, fm, fpp, &Vbt, &Drate);
+                     Kd, M, fm, fpp, Vbt, Drate);
       rq_axpy(d->fp, 1.0, fpp);
       rod_ghost_pullback(d->fp, d->fe[0], fm, d->pe[0], d->p);
     } else {
       rod_vtx_kernel(rod->curv, d->p + 4 * k, g, d->pd + 4 * k, gd, alpha, rod->w[N], rod->K0 + 3 * N,
-                     rod->CK, rod->VK, damped, K, Kd, M, fm, fpp, &Vbt, &Drate);
+                     rod->CK, rod->VK, damped, K, Kd, M, fm, fpp, Vbt, Drate);
       rq_axpy(d->fp + 4 * k, 1.0, fm);
       rod_ghost_pullback(d->fp + 4 * k, d->fe[1], fpp, d->pe[1], d->p + 4 * k);
     }
   }
+}
 
-  /* gravity */
+/* Gravity on the vertex masses; returns its potential. */
+static double eval_gravity(const cosrod_rod *rod, cosrod_rod_data *d) {
   double Vg = 0.0;
   const double *g = rod->gravity;
   if (g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0) {
-    for (int n = 0; n <= N; ++n) {
+    for (int n = 0; n <= rod->N; ++n) {
       double m = rod->mv[n];
       cosrod_vec3_axpy(d->fx + 3 * n, m, g);
       Vg -= m * cosrod_vec3_dot(g, d->x + 3 * n);
     }
   }
+  return Vg;
+}
 
-  /* loads */
-  if (rod->nloads > 0 || rod->load_fn) {
-    memset(d->fload, 0, sizeof(double) * 3 * (size_t)(N + 1));
-    memset(d->mload, 0, sizeof(double) * 3 * (size_t)N);
-    for (int i = 0; i < rod->nloads; ++i) {
-      const cosrod_rod_load *l = &rod->loads[i];
-      double s = profile_factor(l, t);
-      if (s == 0.0) continue;
-      double val[3];
-      cosrod_vec3_scale(val, s, l->value);
-      int n = l->vertex;
-      switch (l->kind) {
-        case COSROD_LOAD_FORCE: {
-          double f[3];
-          if (l->frame == COSROD_FRAME_MATERIAL)
-            cosrod_quat_rotate(f, d->p + 4 * (n == 0 ? 0 : n - 1), val);
-          else
-            cosrod_vec3_copy(f, val);
-          cosrod_vec3_add(d->fload + 3 * n, d->fload + 3 * n, f);
-          break;
-        }
-        case COSROD_LOAD_MOMENT: {
-          int ka = n == 0 ? 0 : n - 1, kb = n == N ? N - 1 : n;
-          double sc = ka == kb ? 1.0 : 0.5;
-          int kk[2] = {ka, kb};
-          for (int j = 0; j < (ka == kb ? 1 : 2); ++j) {
-            double Mh[3];
-            if (l->frame == COSROD_FRAME_MATERIAL)
-              cosrod_vec3_copy(Mh, val);
-            else
-              cosrod_quat_rotate_inv(Mh, d->p + 4 * kk[j], val);
-            cosrod_vec3_axpy(d->mload + 3 * kk[j], sc, Mh);
-          }
-          break;
-        }
-        default: { /* distributed force per length, lumped per segment */
-          for (int k = 0; k < N; ++k) {
-            double f[3];
-            if (l->frame == COSROD_FRAME_MATERIAL)
-              cosrod_quat_rotate(f, d->p + 4 * k, val);
-            else
-              cosrod_vec3_copy(f, val);
-            double h = 0.5 * rod->ds[k];
-            cosrod_vec3_axpy(d->fload + 3 * k, h, f);
-            cosrod_vec3_axpy(d->fload + 3 * (k + 1), h, f);
-          }
-          break;
-        }
+/* One load l at time t into d->fload / d->mload. */
+static void add_load(const cosrod_rod *rod, cosrod_rod_data *d, const cosrod_rod_load *l, double t) {
+  const int N = rod->N;
+  double s = profile_factor(l, t);
+  if (s == 0.0) return;
+  double val[3];
+  cosrod_vec3_scale(val, s, l->value);
+  int n = l->vertex;
+  switch (l->kind) {
+    case COSROD_LOAD_FORCE: {
+      double f[3];
+      if (l->frame == COSROD_FRAME_MATERIAL)
+        cosrod_quat_rotate(f, d->p + 4 * (n == 0 ? 0 : n - 1), val);
+      else
+        cosrod_vec3_copy(f, val);
+      cosrod_vec3_add(d->fload + 3 * n, d->fload + 3 * n, f);
+      break;
+    }
+    case COSROD_LOAD_MOMENT: {
+      int ka = n == 0 ? 0 : n - 1, kb = n == N ? N - 1 : n;
+      double sc = ka == kb ? 1.0 : 0.5;
+      int kk[2] = {ka, kb};
+      for (int j = 0; j < (ka == kb ? 1 : 2); ++j) {
+        double Mh[3];
+        if (l->frame == COSROD_FRAME_MATERIAL)
+          cosrod_vec3_copy(Mh, val);
+        else
+          cosrod_quat_rotate_inv(Mh, d->p + 4 * kk[j], val);
+        cosrod_vec3_axpy(d->mload + 3 * kk[j], sc, Mh);
       }
+      break;
     }
-    if (rod->load_fn) {
-      int r = rod->load_fn(rod->load_user, t, N, d->x, d->xd, d->p, d->Omega, d->fload, d->mload);
-      if (r != 0) {
-        *cbret = r;
-        return COSROD_ERR_CALLBACK;
+    default: { /* distributed force per length, lumped per segment */
+      for (int k = 0; k < N; ++k) {
+        double f[3];
+        if (l->frame == COSROD_FRAME_MATERIAL)
+          cosrod_quat_rotate(f, d->p + 4 * k, val);
+        else
+          cosrod_vec3_copy(f, val);
+        double h = 0.5 * rod->ds[k];
+        cosrod_vec3_axpy(d->fload + 3 * k, h, f);
+        cosrod_vec3_axpy(d->fload + 3 * (k + 1), h, f);
       }
+      break;
     }
-    for (int n = 0; n <= N; ++n) {
-      cosrod_vec3_add(d->fx + 3 * n, d->fx + 3 * n, d->fload + 3 * n);
-      Pext += cosrod_vec3_dot(d->fload + 3 * n, d->xd + 3 * n);
-    }
-    for (int k = 0; k < N; ++k)
-      Pext += add_moment(d->fp + 4 * k, d->p + 4 * k, d->pd + 4 * k, d->mload + 3 * k);
   }
+}
 
-  /* medium damping (before the reactions of prescribed ends, which carry it) */
-  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) Drate += rod_medium_forces(rod, d);
+/* External loads and the load callback (if any): added to the forces, their
+ * power to *Pext. */
+static cosrod_status eval_loads(const cosrod_rod *rod, cosrod_rod_data *d, double t, int *cbret, double *Pext) {
+  const int N = rod->N;
+  if (!(rod->nloads > 0 || rod->load_fn)) return COSROD_OK;
+  memset(d->fload, 0, sizeof(double) * 3 * (size_t)(N + 1));
+  memset(d->mload, 0, sizeof(double) * 3 * (size_t)N);
+  for (int i = 0; i < rod->nloads; ++i) add_load(rod, d, &rod->loads[i], t);
+  if (rod->load_fn) {
+    int r = rod->load_fn(rod->load_user, t, N, d->x, d->xd, d->p, d->Omega, d->fload, d->mload);
+    if (r != 0) {
+      *cbret = r;
+      return COSROD_ERR_CALLBACK;
+    }
+  }
+  for (int n = 0; n <= N; ++n) {
+    cosrod_vec3_add(d->fx + 3 * n, d->fx + 3 * n, d->fload + 3 * n);
+    *Pext += cosrod_vec3_dot(d->fload + 3 * n, d->xd + 3 * n);
+  }
+  for (int k = 0; k < N; ++k) *Pext += add_moment(d->fp + 4 * k, d->p + 4 * k, d->pd + 4 * k, d->mload + 3 * k);
+  return COSROD_OK;
+}
 
-  /* power of moving prescribed ends: reactions times prescribed velocities */
+/* Power of moving prescribed ends: reactions times prescribed velocities, to *Pext. */
+static void end_power(const cosrod_rod *rod, const cosrod_rod_data *d, double *Pext) {
   for (int e = 0; e < 2; ++e) {
     const rod_end_model *em = &rod->end[e];
-    int n = e == 0 ? 0 : N;
+    int n = e == 0 ? 0 : rod->N;
     if (em->fixpos) {
       double r[3];
       double m = rod->mv[n];
       for (int j = 0; j < 3; ++j) r[j] = m * d->xedd[e][j] - d->fx[3 * n + j];
       if (em->slides) cosrod_vec3_axpy(r, -cosrod_vec3_dot(r, em->axis), em->axis);
-      Pext += cosrod_vec3_dot(r, d->xed[e]);
+      *Pext += cosrod_vec3_dot(r, d->xed[e]);
     }
-    if (em->fixrot) Pext -= cosrod_quat_dot(d->fe[e], d->ped[e]);
+    if (em->fixrot) *Pext -= cosrod_quat_dot(d->fe[e], d->ped[e]);
   }
+}
 
-  /* kinetic energies.  Rotational: the energy each formulation's equations
-   * conserve (they agree for |p| = 1): ABSOLUTE/DAE ½ ρΔs ṗᵀμ(p)ṗ ([LLA]
-   * eq. 27), NULLSPACE ½ Ωᵀ Ī Ω with Ī = ρΔs diag(I1, I2, J) ([L] Lemma 4.2),
-   * which does not depend on |p|, so projecting p leaves it unchanged ([LA]
-   * §4, Fig. 5). */
-  double Tt = 0.0, Tr = 0.0;
-  for (int n = 0; n <= N; ++n) Tt += 0.5 * rod->mv[n] * cosrod_vec3_norm2(d->xd + 3 * n);
-  for (int k = 0; k < N; ++k) {
+/* Kinetic energies.  Rotational: the energy each formulation's equations
+ * conserve (they agree for |p| = 1): ABSOLUTE/DAE ½ ρΔs ṗᵀμ(p)ṗ ([LLA]
+ * eq. 27), NULLSPACE ½ Ωᵀ Ī Ω with Ī = ρΔs diag(I1, I2, J) ([L] Lemma 4.2),
+ * which does not depend on |p|, so projecting p leaves it unchanged ([LA]
+ * §4, Fig. 5). */
+static void kinetic(const cosrod_rod *rod, const cosrod_rod_data *d, int ns, double *Tt, double *Tr) {
+  for (int n = 0; n <= rod->N; ++n) *Tt += 0.5 * rod->mv[n] * cosrod_vec3_norm2(d->xd + 3 * n);
+  for (int k = 0; k < rod->N; ++k) {
     const double *Ib = rod->Ib + 3 * k;
     if (ns) {
       const double *Om = d->Omega + 3 * k;
-      Tr += 0.5 * (Ib[0] * Om[0] * Om[0] + Ib[1] * Om[1] * Om[1] + Ib[2] * Om[2] * Om[2]);
+      *Tr += 0.5 * (Ib[0] * Om[0] * Om[0] + Ib[1] * Om[1] * Om[1] + Ib[2] * Om[2] * Om[2]);
     } else {
       double wq[4];
       cosrod_quat_conj_mul(wq, d->p + 4 * k, d->pd + 4 * k);
-      Tr += 2.0 * (Ib[0] * wq[1] * wq[1] + Ib[1] * wq[2] * wq[2] + Ib[2] * wq[3] * wq[3]);
+      *Tr += 2.0 * (Ib[0] * wq[1] * wq[1] + Ib[1] * wq[2] * wq[2] + Ib[2] * wq[3] * wq[3]);
     }
   }
+}
+
+cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, double t,
+                              const double *y, int *cbret) {
+  const int N = rod->N;
+  const int ns = form == COSROD_FORM_NULLSPACE;
+  *cbret = 0;
+  eval_kinematics(rod, d, ns, t, y);
+  memset(d->fx, 0, sizeof(double) * 3 * (size_t)(N + 1));
+  memset(d->fp, 0, sizeof(double) * 4 * (size_t)N);
+  memset(d->fe, 0, sizeof d->fe);
+  double Vse = 0.0, Vbt = 0.0, Drate = 0.0, Pext = 0.0;
+  const int damped = rod->has_damping;
+  eval_segments(rod, d, damped, &Vse, &Drate);
+  eval_vertices(rod, d, damped, &Vbt, &Drate);
+  double Vg = eval_gravity(rod, d);
+  cosrod_status st = eval_loads(rod, d, t, cbret, &Pext);
+  if (st != COSROD_OK) return st;
+  /* medium damping (before the reactions of prescribed ends, which carry it) */
+  if (rod->cmed_t > 0.0 || rod->cmed_r > 0.0) Drate += rod_medium_forces(rod, d);
+  end_power(rod, d, &Pext);
+  double Tt = 0.0, Tr = 0.0;
+  kinetic(rod, d, ns, &Tt, &Tr);
   d->energy.kinetic_trans = Tt;
   d->energy.kinetic_rot = Tr;
   d->energy.shear_ext = Vse;

@@ -97,43 +97,38 @@ static int seg_left(const cosrod_rod *rod, const cosrod_rod_data *d, int ns, int
   return 3;
 }
 
-cosrod_status cosrod_rod_jac_end(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, int e,
-                                 cosrod_rod_end_jac *J) {
-  if (!rod || !d || !J || (e != 0 && e != 1) || !d->jacw) return COSROD_ERR_INVALID;
-  if (form == COSROD_FORM_DAE || rod->model != COSROD_MODEL_COSSERAT) return COSROD_ERR_UNSUPPORTED;
-  const int N = rod->N, nq = rod->nq, ns = form == COSROD_FORM_NULLSPACE;
-  const int ne = e ? N : 0, n1 = e ? N - 1 : 1, k = e ? N - 1 : 0;
-  if (!rod->end[e].fixpos || (rod->nd[n1] != 0 && rod->nd[n1] != 3)) return COSROD_ERR_UNSUPPORTED;
-  const int damped = rod->has_damping;
-  double *wv = d->jacw, *ws = d->jacw + (size_t)(N + 1) * VTX_STRIDE;
-  memset(J, 0, sizeof *J);
-  const int has1 = rod->nd[n1] == 3;
-  /* ghost tangents: columns (p_k, ṗ_k, pe, ṗe) of ψ_k's ghost part and of fe */
-  double Dpsi[4 * 16] = {0}, Dfe[4 * 16] = {0};
-  if (rod->end[e].fixrot) {
-    ghost_pt G;
-    memset(&G, 0, sizeof G);
-    G.p = d->p + 4 * k, G.pd = d->pd + 4 * k, G.pe = d->pe[e], G.ped = d->ped[e], G.e = e, G.damped = damped;
-    double g[4], gd[4], K[3], Kd[3], M[3], fm[4] = {0, 0, 0, 0}, fp[4] = {0, 0, 0, 0}, V = 0.0, Dr = 0.0;
-    rod_ghost(g, gd, G.pe, G.ped, G.p, G.pd);
-    if (e == 0)
-      rod_vtx_kernel(rod->curv, g, G.p, gd, G.pd, 2.0 / rod->ds[k], rod->w[ne], rod->K0 + 3 * ne, rod->CK,
-                     rod->VK, damped, K, Kd, M, fm, fp, &V, &Dr);
-    else
-      rod_vtx_kernel(rod->curv, G.p, g, G.pd, gd, 2.0 / rod->ds[k], rod->w[ne], rod->K0 + 3 * ne, rod->CK,
-                     rod->VK, damped, K, Kd, M, fm, fp, &V, &Dr);
-    memcpy(G.fg, e ? fp : fm, sizeof G.fg);
-    rod_jac_end_vtx_blocks(rod, d, e, damped, &G.b);
-    static const double Z[4] = {0, 0, 0, 0};
-    for (int c = 0; c < 16; ++c) {
-      double u[4] = {0, 0, 0, 0};
-      u[c % 4] = 1.0;
-      const int w = c / 4;
-      ghost_tan(&G, w == 0 ? u : Z, w == 1 ? u : Z, w == 2 ? u : Z, w == 3 ? u : Z, Dpsi + 4 * c,
-                Dfe + 4 * c);
-    }
+/* Ghost tangents of a clamped end e: columns (p_k, ṗ_k, pe, ṗe) of ψ_k's
+ * ghost part (Dpsi) and of fe (Dfe), 4 x 16 each. */
+static void ghost_tangents(const cosrod_rod *rod, cosrod_rod_data *d, int e, int damped, double Dpsi[64],
+                           double Dfe[64]) {
+  const int N = rod->N, ne = e ? N : 0, k = e ? N - 1 : 0;
+  ghost_pt G;
+  memset(&G, 0, sizeof G);
+  G.p = d->p + 4 * k, G.pd = d->pd + 4 * k, G.pe = d->pe[e], G.ped = d->ped[e], G.e = e, G.damped = damped;
+  double g[4], gd[4], K[3], Kd[3], M[3], fm[4] = {0, 0, 0, 0}, fp[4] = {0, 0, 0, 0}, V = 0.0, Dr = 0.0;
+  rod_ghost(g, gd, G.pe, G.ped, G.p, G.pd);
+  if (e == 0)
+    rod_vtx_kernel(rod->curv, g, G.p, gd, G.pd, 2.0 / rod->ds[k], rod->w[ne], rod->K0 + 3 * ne, rod->CK,
+                   rod->VK, damped, K, Kd, M, fm, fp, &V, &Dr);
+  else
+    rod_vtx_kernel(rod->curv, G.p, g, G.pd, gd, 2.0 / rod->ds[k], rod->w[ne], rod->K0 + 3 * ne, rod->CK,
+                   rod->VK, damped, K, Kd, M, fm, fp, &V, &Dr);
+  memcpy(G.fg, e ? fp : fm, sizeof G.fg);
+  rod_jac_end_vtx_blocks(rod, d, e, damped, &G.b);
+  static const double Z[4] = {0, 0, 0, 0};
+  for (int c = 0; c < 16; ++c) {
+    double u[4] = {0, 0, 0, 0};
+    u[c % 4] = 1.0;
+    const int w = c / 4;
+    ghost_tan(&G, w == 0 ? u : Z, w == 1 ? u : Z, w == 2 ? u : Z, w == 3 ? u : Z, Dpsi + 4 * c, Dfe + 4 * c);
   }
-  /* rows: vertex n1 (1/m), segment k (L) */
+}
+
+/* Rows of J->G: vertex n1 (1/m, if it has unknowns: has1) and segment k (L). */
+static void end_rows(const cosrod_rod *rod, const cosrod_rod_data *d, int ns, int e, int has1,
+                     const double Dpsi[64], cosrod_rod_end_jac *J) {
+  const int N = rod->N, nq = rod->nq, ne = e ? N : 0, n1 = e ? N - 1 : 1, k = e ? N - 1 : 0;
+  double *wv = d->jacw, *ws = d->jacw + (size_t)(N + 1) * VTX_STRIDE;
   if (has1) {
     const int o = ne - n1 + 1, r0 = nq + (ns ? rod->vv_ns[n1] : rod->qv[n1]);
     const double s = 1.0 / rod->mv[n1];
@@ -165,34 +160,42 @@ cosrod_status cosrod_rod_jac_end(const cosrod_rod *rod, cosrod_rod_data *d, cosr
     for (int i = 0; i < lr; ++i) J->row[J->nr + i] = r0 + i;
     J->nr += lr;
   }
-  /* reaction: F = -fx_e; M = -R(pe) u, u = ½ Im(p̄e fe) */
-  double Mp[3 * 16] = {0}; /* ∂M/∂(p_k, ṗ_k, pe, ṗe) */
-  if (rod->end[e].fixrot) {
-    const double *pe = d->pe[e], *fe = d->fe[e];
-    double u[3], A[12], pec[4], T[16], Ife[12];
-    cosrod_quat_tmat_T_apply(u, pe, fe);
-    cosrod_quat_conj(pec, pe);
-    m_qL(T, pec); /* ∂u/∂fe = ½ Im rows Q(p̄e) */
+}
+
+/* ∂M/∂(p_k, ṗ_k, pe, ṗe) (3 x 16) of the reaction moment M = -R(pe) u,
+ * u = ½ Im(p̄e fe), of a clamped end e from the tangents Dfe of fe. */
+static void reaction_moment(const cosrod_rod_data *d, int e, const double Dfe[64], double Mp[48]) {
+  const double *pe = d->pe[e], *fe = d->fe[e];
+  double u[3], A[12], pec[4], T[16], Ife[12];
+  cosrod_quat_tmat_T_apply(u, pe, fe);
+  cosrod_quat_conj(pec, pe);
+  m_qL(T, pec); /* ∂u/∂fe = ½ Im rows Q(p̄e) */
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) Ife[i + 3 * j] = 0.5 * T[i + 1 + 4 * j];
+  for (int c = 0; c < 16; ++c) {
+    double du[3] = {0, 0, 0}, r[3];
     for (int j = 0; j < 4; ++j)
-      for (int i = 0; i < 3; ++i) Ife[i + 3 * j] = 0.5 * T[i + 1 + 4 * j];
-    for (int c = 0; c < 16; ++c) {
-      double du[3] = {0, 0, 0}, r[3];
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 3; ++i) du[i] += Ife[i + 3 * j] * Dfe[j + 4 * c];
-      if (c >= 8 && c < 12) { /* ∂u/∂pe at fixed fe = ½ Im(e_j̄ fe) */
-        double ej[4] = {0, 0, 0, 0}, t[4];
-        ej[c - 8] = 1.0;
-        cosrod_quat_conj_mul(t, ej, fe);
-        for (int i = 0; i < 3; ++i) du[i] += 0.5 * t[i + 1];
-      }
-      cosrod_quat_rotate(r, pe, du);
-      for (int i = 0; i < 3; ++i) Mp[i + 3 * c] = -r[i];
+      for (int i = 0; i < 3; ++i) du[i] += Ife[i + 3 * j] * Dfe[j + 4 * c];
+    if (c >= 8 && c < 12) { /* ∂u/∂pe at fixed fe = ½ Im(e_j̄ fe) */
+      double ej[4] = {0, 0, 0, 0}, t[4];
+      ej[c - 8] = 1.0;
+      cosrod_quat_conj_mul(t, ej, fe);
+      for (int i = 0; i < 3; ++i) du[i] += 0.5 * t[i + 1];
     }
-    cosrod_quat_dRv_dp(A, pe, u);
-    for (int j = 0; j < 4; ++j)
-      for (int i = 0; i < 3; ++i) Mp[i + 3 * (8 + j)] -= A[i + 3 * j];
+    cosrod_quat_rotate(r, pe, du);
+    for (int i = 0; i < 3; ++i) Mp[i + 3 * c] = -r[i];
   }
-  /* columns: x_{n1}, its rate, p_k, its rate (NULLSPACE: through ṗ = ½ p Ω) */
+  cosrod_quat_dRv_dp(A, pe, u);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) Mp[i + 3 * (8 + j)] -= A[i + 3 * j];
+}
+
+/* Columns of J->Hy: x_{n1}, its rate (if has1), p_k, its rate (NULLSPACE:
+ * through ṗ = ½ p Ω); Mp from reaction_moment. */
+static void end_cols(const cosrod_rod *rod, const cosrod_rod_data *d, int ns, int e, int has1, const double Mp[48],
+                     cosrod_rod_end_jac *J) {
+  const int N = rod->N, nq = rod->nq, ne = e ? N : 0, n1 = e ? N - 1 : 1, k = e ? N - 1 : 0;
+  double *wv = d->jacw;
   if (has1) {
     const int o = n1 - ne + 1, cx = rod->qv[n1], cv = nq + (ns ? rod->vv_ns[n1] : rod->qv[n1]);
     for (int j = 0; j < 3; ++j) {
@@ -248,6 +251,27 @@ cosrod_status cosrod_rod_jac_end(const cosrod_rod *rod, cosrod_rod_data *d, cosr
       J->nc += 3;
     }
   }
+}
+
+cosrod_status cosrod_rod_jac_end(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_rod_form form, int e,
+                                 cosrod_rod_end_jac *J) {
+  if (!rod || !d || !J || (e != 0 && e != 1) || !d->jacw) return COSROD_ERR_INVALID;
+  if (form == COSROD_FORM_DAE || rod->model != COSROD_MODEL_COSSERAT) return COSROD_ERR_UNSUPPORTED;
+  const int N = rod->N, ns = form == COSROD_FORM_NULLSPACE;
+  const int ne = e ? N : 0, n1 = e ? N - 1 : 1;
+  if (!rod->end[e].fixpos || (rod->nd[n1] != 0 && rod->nd[n1] != 3)) return COSROD_ERR_UNSUPPORTED;
+  const int damped = rod->has_damping;
+  double *wv = d->jacw;
+  memset(J, 0, sizeof *J);
+  const int has1 = rod->nd[n1] == 3;
+  /* ghost tangents: columns (p_k, ṗ_k, pe, ṗe) of ψ_k's ghost part and of fe */
+  double Dpsi[4 * 16] = {0}, Dfe[4 * 16] = {0};
+  if (rod->end[e].fixrot) ghost_tangents(rod, d, e, damped, Dpsi, Dfe);
+  end_rows(rod, d, ns, e, has1, Dpsi, J);
+  /* reaction: F = -fx_e; M = -R(pe) u, u = ½ Im(p̄e fe) */
+  double Mp[3 * 16] = {0}; /* ∂M/∂(p_k, ṗ_k, pe, ṗe) */
+  if (rod->end[e].fixrot) reaction_moment(d, e, Dfe, Mp);
+  end_cols(rod, d, ns, e, has1, Mp, J);
   /* ∂(F, M)/∂E */
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i) {

@@ -93,7 +93,7 @@ void sc_read_solver(ctx *c, ynode *root) {
   s->h = sc_num(c, m, "h", s->h, R_NONNEG);
   if ((v = sc_get(m, "linear_solver")))
     s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
-  if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
+  if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA && s->integrator != COSROD_SC_INTEGRATOR_AUTO)
     sc_fail(c, sc_get(m, "h"), "h", "a fixed step needs integrator: galpha (got %s)",
             SC_INTEGRATOR_NAMES[s->integrator]);
   if (s->formulation == COSROD_SC_FORMULATION_DAE &&
@@ -172,6 +172,21 @@ void sc_read_output(ctx *c, ynode *root) {
       for (size_t i = 0; i < v->n; i++) o->fields |= 1u << sc_to_enum(c, v->item[i], "fields", field_names);
     }
     if ((v = sc_get(m, "steps")) && !sc_to_bool(c, v, "steps")) o->fields &= ~(unsigned)COSROD_SC_FIELD_STEPS;
+    if ((v = sc_get(m, "checkpoint"))) { /* {every: simulated s, wall: wall-clock s} */
+      sc_push(c, "checkpoint");
+      sc_expect_map(c, v, NULL, "every, wall");
+      sc_check_section(c, v, "output.checkpoint");
+      ynode *e; /* both optional (0: not set) */
+      if ((e = sc_get(v, "every"))) {
+        o->checkpoint_every = sc_to_num(c, e, "every");
+        sc_check_range(c, e, "every", o->checkpoint_every, R_POS);
+      }
+      if ((e = sc_get(v, "wall"))) {
+        o->checkpoint_wall = sc_to_num(c, e, "wall");
+        sc_check_range(c, e, "wall", o->checkpoint_wall, R_POS);
+      }
+      sc_pop(c);
+    }
     if ((v = sc_get(m, "format"))) {
       static const char *const formats[] = {"csv", "hdf5", NULL};
       o->format = sc_to_enum(c, v, "format", formats);

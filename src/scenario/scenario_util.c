@@ -369,7 +369,7 @@ const char *const SC_ANALYSIS_NAMES[] = {"dynamic", "static", "modes", "buckling
 const char *const SC_FORMULATION_NAMES[] = {"nullspace", "absolute", "dae", NULL};
 const char *const SC_STAB_NAMES[] = {"projection", "baumgarte", "none", NULL};
 const char *const SC_INTEGRATOR_NAMES[] = {"radau5", "rodas", "seulex", "dopri5",
-                                               "dop853", "ida",   "cvode",  "galpha", "odex", NULL};
+                                               "dop853", "ida",   "cvode",  "galpha", "odex", "auto", NULL};
 const char *const SC_CONVENTION_NAMES[] = {"viscous", "lla", NULL};
 const char *const SC_LINSOLVE_NAMES[] = {"auto", "band", "sparse", NULL};
 

@@ -441,6 +441,11 @@ static void output_keys(FILE *f, const cosrod_scenario *sc) {
   fprintf(f, "  vtk: %s\n  plots: %s\n", sc->output.vtk ? "true" : "false",
           sc->output.plots ? "true" : "false");
   if (sc->output.format == COSROD_SC_FORMAT_HDF5) fputs("  format: hdf5\n", f);
+  if (sc->output.checkpoint_every > 0.0 || sc->output.checkpoint_wall > 0.0) {
+    fputs("  checkpoint:\n", f);
+    if (sc->output.checkpoint_every > 0.0) kv_num(f, "    ", "every", sc->output.checkpoint_every);
+    if (sc->output.checkpoint_wall > 0.0) kv_num(f, "    ", "wall", sc->output.checkpoint_wall);
+  }
   /* output.fields lists the files (steps included); `steps: false` is folded into it */
   static const char *const field_names[] = {"tip",        "centerline", "frames", "strains",
                                             "curvatures", "energy",     "steps",  "reactions"};

@@ -26,6 +26,10 @@
 
 static cosrod_sim *fail_create(cosrod_sim *s, cosrod_status *status, cosrod_status st) {
   if (status) *status = st;
+  if (s && s->rebuild) { /* sim_auto.c's in-place rebuild: the caller keeps the struct */
+    sim_release(s);
+    return NULL;
+  }
   cosrod_sim_free(s);
   return NULL;
 }
@@ -87,7 +91,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
   }
   s->ny = n;
-  if ((st = sim_contact_create(&s->contact, sc, s->rods, nr, err, errlen)) != COSROD_OK)
+  if ((st = sim_contact_create(&s->contact, s->def, s->rods, nr, err, errlen)) != COSROD_OK)
     return fail_create(s, status, st);
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
     st = sim_couple_static_create(s, err, errlen);
@@ -285,7 +289,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
   {
-    cosrod_status st = sim_contact_create(&s->contact, sc, s->rods, s->nrods, err, errlen);
+    cosrod_status st = sim_contact_create(&s->contact, s->def, s->rods, s->nrods, err, errlen);
     if (st != COSROD_OK) return st;
     if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
   }
@@ -335,17 +339,35 @@ static cosrod_sim *sim_create(const cosrod_scenario *sc, cosrod_status *status, 
     if (status) *status = cst;
     return NULL;
   }
+  /* solver.integrator: auto: the method and its settings from the problem
+   * (sim_auto.c); the sim then runs a copy of sc with the choice filled in */
+  sim_auto *au = NULL;
+  if (sc->solver.integrator == COSROD_SC_INTEGRATOR_AUTO) {
+    au = sim_auto_create(sc, &cst, err, errlen);
+    if (!au) {
+      if (status) *status = cst;
+      return NULL;
+    }
+  }
+  cosrod_sim *s = calloc(1, sizeof *s);
+  if (!s) {
+    sim_auto_free(au);
+    return fail_create(s, status, COSROD_ERR_NOMEM);
+  }
+  s->au = au;
+  return sim_build(s, au ? sim_auto_scenario(au) : sc, status, err, errlen);
+}
+
+cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+  cosrod_status cst;
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   if (!type) {
     sim_set_err(err, errlen, sc, "solver.integrator", "integrator '%s' is not built into this library", iname);
-    if (status) *status = COSROD_ERR_UNSUPPORTED;
-    return NULL;
+    return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
   }
-
-  cosrod_sim *s = calloc(1, sizeof *s);
-  if (!s) return fail_create(s, status, COSROD_ERR_NOMEM);
   s->sc = sc;
+  if (!(s->def = sim_sys_def_create(sc))) return fail_create(s, status, COSROD_ERR_NOMEM);
   s->type = type;
   s->t_fail = NAN;
   s->h_last = NAN;
@@ -405,6 +427,12 @@ cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status) 
 
 void cosrod_sim_free(cosrod_sim *s) {
   if (!s) return;
+  sim_release(s);
+  sim_auto_free(s->au);
+  free(s);
+}
+
+void sim_release(cosrod_sim *s) {
   cosrod_integrator_free(s->integ);
   sim_linsolve_free(s);
   sim_couple_static_free(s);
@@ -451,5 +479,5 @@ void cosrod_sim_free(cosrod_sim *s) {
   free(s->bwork);
   free(s->kwork);
   sim_galpha_free(s);
-  free(s);
+  sim_sys_def_free(s->def);
 }

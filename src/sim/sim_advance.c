@@ -107,6 +107,7 @@ cosrod_status cosrod_sim_set_state(cosrod_sim *s, double t, const double *y) {
 
 cosrod_status cosrod_sim_set_load_fn(cosrod_sim *s, size_t r, cosrod_rod_load_fn fn, void *user) {
   if (!s || r >= s->nrods || s->ran) return COSROD_ERR_INVALID;
+  if (s->au && sim_auto_note_load(s->au, s->nrods, r, fn, user) != COSROD_OK) return COSROD_ERR_NOMEM;
   cosrod_rod_set_load_fn(s->rods[r], fn, user);
   if (fn && s->need_rates == 0) s->need_rates = 1; /* the callback may do work */
   /* the rates at t = 0 (energy quadrature) and the initial energy with the callback */

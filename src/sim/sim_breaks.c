@@ -203,20 +203,57 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
   return st;
 }
 
+static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec);
+
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec) {
+  /* a resumed run (sim_resume.c) starts at t_resume with y0, its counters and
+   * impulsive work carried over; a breakpoint at t_resume itself is still
+   * restarted at (the checkpoint's frame there was written before it) */
+  const double t0 = s->resumed ? s->t_resume : 0.0;
   memset(&s->dstats, 0, sizeof s->dstats);
-  memset(&s->dstats_done, 0, sizeof s->dstats_done);
-  s->impulsive_work = 0.0;
-  s->seg_lo = -INFINITY;
-  s->seg_hi = s->nbrk ? nextafter(s->brk[0], -INFINITY) : INFINITY;
-  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
-  for (size_t i = 0; st == COSROD_OK && i <= s->nbrk; i++) {
+  if (!s->resumed) {
+    memset(&s->dstats_done, 0, sizeof s->dstats_done);
+    s->impulsive_work = 0.0;
+  }
+  size_t i0 = 0;
+  while (i0 < s->nbrk && s->brk[i0] < t0) i0++;
+  s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
+  /* every piece ends with its left limit, the last one at T too (a keyframe
+   * at t_end: the velocity reaching it, not the hold after it) */
+  s->seg_hi = nextafter(i0 < s->nbrk ? s->brk[i0] : T, -INFINITY);
+  cosrod_status st = s->resumed ? sim_resume_begin(s) : COSROD_OK;
+  if (st == COSROD_OK) st = cosrod_integrator_init(s->integ, t0, s->y0, NULL);
+  if (st == COSROD_OK && s->resumed && s->h_resume > 0.0) st = cosrod_integrator_set_step(s->integ, s->h_resume);
+  if (st != COSROD_OK) {
+    sim_stats_sync(s);
+    return st;
+  }
+  return pieces(s, i0, T, spec);
+}
+
+cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec) {
+  size_t i0 = 0;
+  while (i0 < s->nbrk && s->brk[i0] <= t0) i0++;
+  s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
+  s->seg_hi = i0 < s->nbrk ? nextafter(s->brk[i0], -INFINITY) : INFINITY;
+  cosrod_status st = cosrod_integrator_init(s->integ, t0, y0, NULL);
+  if (st != COSROD_OK) {
+    sim_stats_sync(s);
+    return st;
+  }
+  return pieces(s, i0, T, spec);
+}
+
+/* The pieces i0.. of a run whose integrator is initialised in piece i0. */
+static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec) {
+  cosrod_status st = COSROD_OK;
+  for (size_t i = i0; st == COSROD_OK && i <= s->nbrk; i++) {
     double b = i < s->nbrk ? s->brk[i] : T;
-    if (i > 0) {
+    if (i > i0) {
       /* the state at the breakpoint (the integrator's own buffer is re-initialised) */
       double a = s->brk[i - 1];
       memcpy(s->yd, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->yd);
-      st = restart_at(s, a, i < s->nbrk ? nextafter(b, -INFINITY) : INFINITY, s->yd);
+      st = restart_at(s, a, nextafter(b, -INFINITY), s->yd);
       if (st != COSROD_OK) {
         snprintf(s->msg, sizeof s->msg, "restart at the breakpoint t = %.17g failed (%s)", a,
                  cosrod_strerror(st));
@@ -225,7 +262,8 @@ cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spe
       }
       spec->include_t0 = 0;
     }
-    st = cosrod_integrator_evolve(s->integ, b, spec);
+    /* a resumed run that starts on a breakpoint has nothing left of its first piece */
+    if (!s->resumed || b > cosrod_integrator_t(s->integ)) st = cosrod_integrator_evolve(s->integ, b, spec);
   }
   sim_stats_sync(s);
   return st;

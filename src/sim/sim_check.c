@@ -73,9 +73,12 @@ static void bodies_estimate(const cosrod_scenario *sc, double ny_rods, double *n
   int bmap[COSROD_SIM_MAX_BODIES];
   cosrod_status st;
   char err[8];
-  cosrod_mbs *m = sc->nbodies <= COSROD_SIM_MAX_BODIES ? cosrod_sim_bodies_create_map(sc, bmap, &st, err, sizeof err)
-                                                        : NULL;
-  if (!m) return; /* no dynamic bodies, or refused by the creation */
+  sys_def *def = sc->nbodies <= COSROD_SIM_MAX_BODIES ? sim_sys_def_create(sc) : NULL;
+  cosrod_mbs *m = def ? cosrod_sim_bodies_create_map(def, bmap, &st, err, sizeof err) : NULL;
+  if (!m) { /* no dynamic bodies, or refused by the creation */
+    sim_sys_def_free(def);
+    return;
+  }
   int nm = cosrod_mbs_n(m), nq = cosrod_mbs_nq(m), nbm = (int)cosrod_mbs_nbodies(m);
   int shared = cosrod_mbs_vel_offset(m, 0) < 0 && cosrod_mbs_nconstr(m) > 0;
   int band = 0, wide = 0;
@@ -102,6 +105,7 @@ static void bodies_estimate(const cosrod_scenario *sc, double ny_rods, double *n
   }
   if (wide) band = (int)(ny_rods + nm);
   cosrod_mbs_free(m);
+  sim_sys_def_free(def);
   *nbu = (double)nm;
   if (band > *ml) *ml = band;
   if (band > *mu) *mu = band;
@@ -158,8 +162,11 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
     if (kirchhoff && form != 2 && type && (type->flags & COSROD_STEP_IMPLICIT)) /* dense (system/kirchhoff.c) */
       est->matrix_bytes = 8.0 * (m.jacobians + m.real_lu + 2.0 * m.complex_lu) * nr * nr;
     if (sc->analysis.start_from_equilibrium) est->model_bytes *= 2.0; /* the preloaded twins */
-    est->matrix_bytes = sim_linsolve_estimate(sc, type, ny, nbu, BW_NODE[form][0] + BW_NODE[form][1] + 1, ml, mu,
-                                              est->matrix_bytes);
+    sys_def *def = nbu > 0.0 ? sim_sys_def_create(sc) : NULL; /* (no bodies: band) */
+    if (def)
+      est->matrix_bytes = sim_linsolve_estimate(def, type, ny, nbu, BW_NODE[form][0] + BW_NODE[form][1] + 1, ml, mu,
+                                                est->matrix_bytes);
+    sim_sys_def_free(def);
   } else {
     /* statics: banded tangent of the positions (band 10/10, [LLA] eq. 31)
      * plus vectors; modes: dense eigenproblem of the nv = 6 N + 6 velocity

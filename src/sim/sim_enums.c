@@ -101,3 +101,97 @@ cosrod_profile sim_enum_profile(cosrod_sc_profile p) {
   }
   return COSROD_PROFILE_CONSTANT;
 }
+
+/* ---- scenario enums -> system definition enums (system/system_def.h) ---- */
+
+cosrod_body_param sim_enum_body_param(cosrod_sc_parametrisation p) {
+  switch (p) {
+    case COSROD_SC_PARAM_QUATERNION: return COSROD_BODY_QUATERNION;
+    case COSROD_SC_PARAM_DIRECTORS: return COSROD_BODY_DIRECTORS;
+    case COSROD_SC_PARAM_EULER_ANGLES: return COSROD_BODY_EULER313;
+  }
+  return COSROD_BODY_QUATERNION;
+}
+
+/* A body carries forces and moments (a distributed force is refused by the
+ * scenario's validation). */
+cosrod_body_load_kind sim_enum_body_load(cosrod_sc_load_type t) {
+  switch (t) {
+    case COSROD_SC_LOAD_FORCE: return COSROD_BODY_LOAD_FORCE;
+    case COSROD_SC_LOAD_MOMENT: return COSROD_BODY_LOAD_MOMENT;
+    case COSROD_SC_LOAD_DISTRIBUTED_FORCE: return COSROD_BODY_LOAD_FORCE;
+  }
+  return COSROD_BODY_LOAD_FORCE;
+}
+
+cosrod_body_load_frame sim_enum_body_frame(cosrod_sc_frame f) {
+  switch (f) {
+    case COSROD_SC_FRAME_SPATIAL: return COSROD_BODY_LOAD_SPATIAL;
+    case COSROD_SC_FRAME_MATERIAL: return COSROD_BODY_LOAD_BODY;
+  }
+  return COSROD_BODY_LOAD_SPATIAL;
+}
+
+/* A preload acts only in the initial equilibrium, where it is constant. */
+cosrod_body_load_profile sim_enum_body_profile(cosrod_sc_profile p) {
+  switch (p) {
+    case COSROD_SC_PROFILE_CONSTANT: return COSROD_BODY_LOAD_CONSTANT;
+    case COSROD_SC_PROFILE_RAMP: return COSROD_BODY_LOAD_RAMP;
+    case COSROD_SC_PROFILE_ACTIVE: return COSROD_BODY_LOAD_ACTIVE;
+    case COSROD_SC_PROFILE_PRELOAD: return COSROD_BODY_LOAD_CONSTANT;
+  }
+  return COSROD_BODY_LOAD_CONSTANT;
+}
+
+/* A bushing is no joint of the body module (sys_joint.bushing says so; its
+ * type is not read). */
+cosrod_joint_type sim_enum_joint(cosrod_sc_joint_type t) {
+  switch (t) {
+    case COSROD_SC_JOINT_SPHERICAL: return COSROD_JOINT_SPHERICAL;
+    case COSROD_SC_JOINT_REVOLUTE: return COSROD_JOINT_REVOLUTE;
+    case COSROD_SC_JOINT_PRISMATIC: return COSROD_JOINT_PRISMATIC;
+    case COSROD_SC_JOINT_CYLINDRICAL: return COSROD_JOINT_CYLINDRICAL;
+    case COSROD_SC_JOINT_PLANAR: return COSROD_JOINT_PLANAR;
+    case COSROD_SC_JOINT_BUSHING: return COSROD_JOINT_SPHERICAL;
+    case COSROD_SC_JOINT_UNIVERSAL: return COSROD_JOINT_UNIVERSAL;
+    case COSROD_SC_JOINT_FIXED: return COSROD_JOINT_FIXED;
+  }
+  return COSROD_JOINT_SPHERICAL;
+}
+
+sys_analysis sim_enum_analysis(cosrod_sc_analysis_type a) {
+  switch (a) {
+    case COSROD_SC_ANALYSIS_DYNAMIC: return SYS_ANALYSIS_DYNAMIC;
+    case COSROD_SC_ANALYSIS_STATIC: return SYS_ANALYSIS_STATIC;
+    case COSROD_SC_ANALYSIS_MODES: return SYS_ANALYSIS_MODES;
+    case COSROD_SC_ANALYSIS_BUCKLING: return SYS_ANALYSIS_BUCKLING;
+  }
+  return SYS_ANALYSIS_DYNAMIC;
+}
+
+cosrod_rod_form sim_enum_formulation(cosrod_sc_formulation f) {
+  switch (f) {
+    case COSROD_SC_FORMULATION_NULLSPACE: return COSROD_FORM_NULLSPACE;
+    case COSROD_SC_FORMULATION_ABSOLUTE: return COSROD_FORM_ABSOLUTE;
+    case COSROD_SC_FORMULATION_DAE: return COSROD_FORM_DAE;
+  }
+  return COSROD_FORM_NULLSPACE;
+}
+
+sys_stabilisation sim_enum_stabilisation(cosrod_sc_stabilisation s) {
+  switch (s) {
+    case COSROD_SC_STAB_PROJECTION: return SYS_STAB_PROJECTION;
+    case COSROD_SC_STAB_BAUMGARTE: return SYS_STAB_BAUMGARTE;
+    case COSROD_SC_STAB_NONE: return SYS_STAB_NONE;
+  }
+  return SYS_STAB_PROJECTION;
+}
+
+sys_linear_solver sim_enum_linear_solver(cosrod_sc_linear_solver l) {
+  switch (l) {
+    case COSROD_SC_LINSOLVE_AUTO: return SYS_LINSOLVE_AUTO;
+    case COSROD_SC_LINSOLVE_BAND: return SYS_LINSOLVE_BAND;
+    case COSROD_SC_LINSOLVE_SPARSE: return SYS_LINSOLVE_SPARSE;
+  }
+  return SYS_LINSOLVE_AUTO;
+}

@@ -6,8 +6,20 @@
 #ifndef COSROD_SIM_INTERNAL_H
 #define COSROD_SIM_INTERNAL_H
 
+#include "sim/sim_auto.h"
 #include "sim/sim_hooks.h"
+#include "sim/sim_translate.h"
 #include "system/system_internal.h"
+
+/* sim.c: build the sim of sc into the zeroed s (cosrod_sim_create after the
+ * auto choice; sim_auto.c's rebuild with s->rebuild set: on failure the
+ * contents are released and s is not freed), and release everything s owns
+ * except s->au and s itself. */
+cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+void sim_release(cosrod_sim *s);
+/* sim_breaks.c: continue a run from (t0, y0) (t0 inside the piece it falls
+ * in) to T, the statistics added to s->dstats_done (sim_auto.c's switch). */
+cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec);
 
 /* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
 cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
@@ -15,6 +27,9 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
  * (restart of the method at each), with the energy accounting closed across
  * them; spec: the output spec of the whole run (include_t0 honoured once). */
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec);
+/* sim_resume.c: a resumed run's start at (t_resume, y0) inside the current
+ * piece (seg_lo / seg_hi set): the energy rates there. */
+cosrod_status sim_resume_begin(cosrod_sim *s);
 /* sim_breaks.c: s->dstats = the finished pieces + the integrator's current counters. */
 void sim_stats_sync(cosrod_sim *s);
 
@@ -68,6 +83,13 @@ void sim_static_free(cosrod_sim *s);
  * part from phi about q, with rod r's vertices on bodies set to the bodies'
  * rigid motion (after its vertex table is written). */
 size_t sim_mode_body_offset(const cosrod_sim *s);
+/* Where rod r's own part of a mode starts in a mode's row of s->shapes
+ * (modes of coupled rods: after the listed rod's table, one (N_r + 1) x 6
+ * table per rod); 0 when the rows hold the listed rod only. */
+size_t sim_mode_rod_offset(const cosrod_sim *s, size_t r);
+/* Rod r's vertices on bodies in its vertex table v: the rigid motion of the
+ * bodies (whose part of the mode row `row` is filled). */
+void sim_mode_body_attach(const cosrod_sim *s, const double *q, const double *row, double *v, size_t r);
 void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi, size_t r);
 
 /* sim_static_arc.c: static analyses.  Set-up of arc-length control and
@@ -108,5 +130,32 @@ cosrod_end_kind sim_enum_end(cosrod_sc_end_type e);
 cosrod_load_kind sim_enum_load(cosrod_sc_load_type t);
 cosrod_load_frame sim_enum_frame(cosrod_sc_frame f);
 cosrod_profile sim_enum_profile(cosrod_sc_profile p);
+/* sim_enums.c: scenario enums -> the system definition's enums. */
+cosrod_body_param sim_enum_body_param(cosrod_sc_parametrisation p);
+cosrod_body_load_kind sim_enum_body_load(cosrod_sc_load_type t);
+cosrod_body_load_frame sim_enum_body_frame(cosrod_sc_frame f);
+cosrod_body_load_profile sim_enum_body_profile(cosrod_sc_profile p);
+cosrod_joint_type sim_enum_joint(cosrod_sc_joint_type t);
+sys_analysis sim_enum_analysis(cosrod_sc_analysis_type a);
+cosrod_rod_form sim_enum_formulation(cosrod_sc_formulation f);
+sys_stabilisation sim_enum_stabilisation(cosrod_sc_stabilisation s);
+sys_linear_solver sim_enum_linear_solver(cosrod_sc_linear_solver l);
+
+/* sim_translate_sys.c: the scenario's system definition (NULL: no memory;
+ * it borrows names and keyframes from sc, which must outlive it) and its
+ * release; one obstacle's definition. */
+sys_def *sim_sys_def_create(const cosrod_scenario *sc);
+void sim_sys_def_free(const sys_def *d);
+void sim_obstacle_of(const cosrod_sc_obstacle *ob, sys_obstacle *o);
+/* sim_translate_sys.c: the scenario error "FILE:LINE: key: problem". */
+void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt, ...);
+/* sim_translate_sys.c: scenario checks of what the system does not take:
+ * Kirchhoff rod r's input (ERR_INVALID with err set) and what is not
+ * supported for Kirchhoff rods (ERR_UNSUPPORTED); rods on rigid bodies in
+ * static and modal analyses and start_from_equilibrium (joints on keyframe
+ * bodies, bodies without rods; ERR_UNSUPPORTED with err set). */
+cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err, size_t errlen);
+cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen);
+cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen);
 
 #endif /* COSROD_SIM_INTERNAL_H */

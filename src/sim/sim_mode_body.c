@@ -16,7 +16,10 @@
  * the rigid motion of the attachment point x_a = x_b + R(p) a (a: the
  * attachment point in the body frame): d_a = δx + ω × (x_a − x_b), and its
  * rotation ω where the end is clamped to the body (a pinned end's vertex
- * keeps its segment's rotation). */
+ * keeps its segment's rotation).  Modes of coupled rods (with bodies, or a
+ * buckling analysis of several rods) hold every rod's own table too, between
+ * the listed rod's and the bodies' part (sim_mode_rod_offset,
+ * cosrod_sim_mode_rod_shape). */
 #include <string.h>
 
 #include "cosrod/quat.h"
@@ -40,7 +43,27 @@ void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi
     cosrod_vec3_copy(o, phi + vo);
     cosrod_quat_rotate(o + 3, q + qo + 3, phi + vo + 3);
   }
-  /* the listed rod's vertices on bodies: the bodies' rigid motion there */
+  sim_mode_body_attach(s, q, row, row, r); /* the listed rod's vertices on bodies */
+}
+
+size_t sim_mode_rod_offset(const cosrod_sim *s, size_t r) {
+  size_t nmax = 0, sum = 0, off = 0;
+  for (size_t k = 0; k < s->nrods; k++) {
+    const size_t n = (size_t)cosrod_rod_nseg(s->rods[k]);
+    if (n > nmax) nmax = n;
+    if (k == r) off = sum;
+    sum += 6 * (n + 1);
+  }
+  const size_t base = 6 * (nmax + 1);
+  return r < s->nrods && s->shape_stride == base + sum + 6 * s->sc->nbodies ? base + off : 0;
+}
+
+void sim_mode_body_attach(const cosrod_sim *s, const double *q, const double *row, double *vt, size_t r) {
+  const struct sim_cstat *c = s->cst;
+  if (!c || !s->stat || !s->stat[0]) return;
+  const cosrod_statics *st = s->stat[0];
+  const double *bp = row + sim_mode_body_offset(s);
+  /* the rod's vertices on bodies: the bodies' rigid motion there */
   const int N = cosrod_rod_nseg(s->rods[r]);
   for (int e = 0; e < 2; ++e) {
     const cosrod_sc_end *end = &s->sc->rods[r].ends[e];
@@ -50,7 +73,7 @@ void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi
     if (k == c->nb) continue; /* a body that is not an unknown (prescribed): the vertex stays */
     const int qo = cosrod_statics_block_qoffset(st, k);
     const double *o = bp + 6 * (size_t)end->body;
-    double arm[3], w[3], *v = row + 6 * (size_t)(e == 0 ? 0 : N);
+    double arm[3], w[3], *v = vt + 6 * (size_t)(e == 0 ? 0 : N);
     cosrod_quat_rotate(arm, q + qo + 3, end->at); /* x_a − x_b */
     cosrod_vec3_cross(w, o + 3, arm);
     for (int j = 0; j < 3; ++j) v[j] = o[j] + w[j];
@@ -65,5 +88,15 @@ cosrod_status cosrod_sim_mode_body(const cosrod_sim *s, int i, size_t b, double 
   const double *o = s->shapes + (size_t)i * s->shape_stride + sim_mode_body_offset(s) + 6 * b;
   if (d) cosrod_vec3_copy(d, o);
   if (r) cosrod_vec3_copy(r, o + 3);
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_sim_mode_rod_shape(const cosrod_sim *s, int i, size_t r, const double **shape) {
+  if (!s || !s->ran || i < 0 || i >= s->nmodes || r >= s->nrods || !s->shapes || !shape ||
+      (s->analysis != COSROD_SC_ANALYSIS_MODES && s->analysis != COSROD_SC_ANALYSIS_BUCKLING))
+    return COSROD_ERR_INVALID;
+  const double *row = s->shapes + (size_t)i * s->shape_stride;
+  const size_t off = sim_mode_rod_offset(s, r);
+  *shape = r == s->mode_rod[i] ? row : off ? row + off : NULL;
   return COSROD_OK;
 }

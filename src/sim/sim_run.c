@@ -142,16 +142,13 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     s->obs = NULL;
     return st;
   }
-  if (s->stat) {
+  if (s->stat && !s->resumed) {
     cosrod_status st = equilibrium_start(s);
     if (st != COSROD_OK) {
       s->obs = NULL;
       return st;
     }
   }
-  s->acc_t = 0.0;
-  s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
-  s->t_frame = -INFINITY;
   cosrod_output_spec spec = {0};
   spec.t_out = s->tout;
   spec.n_out = s->nout;
@@ -159,10 +156,23 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
   spec.output = sim_output_cb;
   spec.step_history = sim_step_cb;
   spec.user = s;
+  if (s->resumed) { /* cosrod_sim_restart_load: accounts and monitor as saved, frames after t_resume */
+    size_t k = 0;
+    while (k < s->nout && !(s->tout[k] > s->t_resume)) k++;
+    spec.t_out = s->tout + k;
+    spec.n_out = s->nout - k;
+    spec.include_t0 = 0;
+    s->t_frame = s->t_resume;
+  } else {
+    s->acc_t = 0.0;
+    s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
+    s->t_frame = -INFINITY;
+    sim_monitor_reset(s);
+  }
   /* piecewise between the breakpoints (sim_breaks.c) */
-  sim_monitor_reset(s);
   cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
   s->obs = NULL;
+  st = sim_auto_recover(s, st, s->sc->analysis.t_end, &spec); /* auto: the next candidate on a struggle */
   if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
   sim_monitor_finish(s);
   if (st != COSROD_OK) {
@@ -174,13 +184,16 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
     s->t_now = t;
     if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc_W, s->acc_D);
+    /* stopped by the caller (Ctrl-C, observer): cosrod_sim_advance continues
+     * from the last accepted state, accounts and step size as they are */
+    if (st == COSROD_ERR_INTERRUPTED) s->stepping = 1;
   }
   return st;
 }
 
 /* ---- queries -------------------------------------------------------------- */
 
-const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->sc; }
+const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->au ? sim_auto_user(s->au) : s->sc; }
 size_t cosrod_sim_nrods(const cosrod_sim *s) { return s->nrods; }
 const cosrod_rod *cosrod_sim_rod(const cosrod_sim *s, size_t r) { return r < s->nrods ? s->rods[r] : NULL; }
 const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *s, size_t r) {

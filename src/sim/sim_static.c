@@ -59,6 +59,9 @@ cosrod_status sim_static_alloc(cosrod_sim *s) {
   const int ndof = cosrod_statics_ndof(s->stat[0]);
   s->nq_sys = nq + s->nbq; /* rods, then the bodies' poses (sim_couple_static.c) */
   s->shape_stride = (size_t)(nmax + 1) * 6 + 6 * s->sc->nbodies; /* the bodies' part last (sim_mode_body.c) */
+  if (s->nrods > 1 && (s->cst || s->analysis == COSROD_SC_ANALYSIS_BUCKLING)) /* modes of coupled rods: */
+    for (size_t r = 0; r < s->nrods; r++) /* every rod's part before the bodies' (sim_mode_rod_offset) */
+      s->shape_stride += (size_t)(cosrod_rod_nseg(s->rods[r]) + 1) * 6;
   s->qsys = malloc((size_t)s->nq_sys * sizeof *s->qsys);
   s->rsys = malloc(s->nrods * 12 * sizeof *s->rsys);
   s->ssys = malloc(s->nrods * 2 * sizeof *s->ssys);
@@ -226,6 +229,13 @@ cosrod_status sim_mode_listing(cosrod_sim *s, const double *q, int i, const doub
   cosrod_status st = cosrod_statics_mode_shape(s->rods[rbest], qr, pr, sh);
   if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
   if (st == COSROD_OK) sim_mode_body_fill(s, q, i, phi, rbest);
+  for (size_t r = 0; st == COSROD_OK && r < s->nrods; r++) { /* every rod's part (coupled rods) */
+    const size_t off = sim_mode_rod_offset(s, r);
+    if (!off) break;
+    cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
+    st = cosrod_statics_mode_shape(s->rods[r], q + s->qoff_r[r], pr, sh + off);
+    if (st == COSROD_OK) sim_mode_body_attach(s, q, sh, sh + off, r);
+  }
   return st;
 }
 

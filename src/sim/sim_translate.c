@@ -94,12 +94,14 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
     re->cubic = se->cubic;
     for (int k = 0; k < 3; k++) re->slide_axis[k] = se->slides_along[k];
     if (se->position.n) {
-      if (!(rows[2 * e] = sim_keyframe_rows(&se->position, 3))) goto nomem;
+      const sys_keyframes kp = {se->position.n, se->position.t, se->position.values};
+      if (!(rows[2 * e] = sim_keyframe_rows(&kp, 3))) goto nomem;
       re->npos = (int)se->position.n;
       re->pos = rows[2 * e];
     }
     if (se->orientation.n) {
-      if (!(rows[2 * e + 1] = sim_keyframe_rows(&se->orientation, 4))) goto nomem;
+      const sys_keyframes kr = {se->orientation.n, se->orientation.t, se->orientation.values};
+      if (!(rows[2 * e + 1] = sim_keyframe_rows(&kr, 4))) goto nomem;
       re->nrot = (int)se->orientation.n;
       re->rot = rows[2 * e + 1];
     }

@@ -22,36 +22,36 @@
 
 #define MODES_TWO_PI 6.283185307179586476925286766559
 
-static void mass_diag(const cosrod_rod *rod, double *m) {
-  for (int n = 0; n <= rod->N; ++n)
-    for (int j = 0; j < rod->nd[n]; ++j) m[rod->vv_ns[n] + j] = rod->mv[n];
-  for (int k = 0; k < rod->N; ++k)
-    for (int j = 0; j < 3; ++j) m[rod->vs_ns[k] + j] = rod->Ib[3 * k + j];
+static void mass_diag(const cosrod_rod_view *rv, double *m) {
+  for (int n = 0; n <= rv->N; ++n)
+    for (int j = 0; j < rv->nd[n]; ++j) m[rv->vv_ns[n] + j] = rv->mv[n];
+  for (int k = 0; k < rv->N; ++k)
+    for (int j = 0; j < 3; ++j) m[rv->vs_ns[k] + j] = rv->Ib[3 * k + j];
 }
 
 /* Map a minimal-coordinate vector phi (nv) to per-vertex (dx, rx) rows out ((N+1) x 6). */
-static void to_vertices(const cosrod_rod *rod, const double *q, const double *phi, double *out) {
-  const int N = rod->N;
+static void to_vertices(const cosrod_rod_view *rv, const double *q, const double *phi, double *out) {
+  const int N = rv->N;
   memset(out, 0, sizeof(double) * 6 * (size_t)(N + 1));
   for (int n = 0; n <= N; ++n) {
-    int nd = rod->nd[n];
+    int nd = rv->nd[n];
     double *o = out + 6 * n;
     if (nd == 3) {
-      cosrod_vec3_copy(o, phi + rod->vv_ns[n]);
+      cosrod_vec3_copy(o, phi + rv->vv_ns[n]);
     } else if (nd == 1) {
-      cosrod_vec3_scale(o, phi[rod->vv_ns[n]], rod->end[n == 0 ? 0 : 1].axis);
+      cosrod_vec3_scale(o, phi[rv->vv_ns[n]], rv->end[n == 0 ? 0 : 1].axis);
     }
   }
   for (int k = 0; k < N; ++k) {
     double w[3];
-    cosrod_quat_rotate(w, q + rod->qs[k], phi + rod->vs_ns[k]);
+    cosrod_quat_rotate(w, q + rv->qs[k], phi + rv->vs_ns[k]);
     /* vertex k (left end of segment k) and k+1 */
     for (int side = 0; side < 2; ++side) {
       int n = k + side;
       double wt;
       if (n == 0 || n == N) {
         int e = n == 0 ? 0 : 1;
-        wt = rod->end[e].fixrot ? 0.0 : 1.0;
+        wt = rv->end[e].fixrot ? 0.0 : 1.0;
       } else {
         wt = 0.5;
       }
@@ -63,7 +63,9 @@ static void to_vertices(const cosrod_rod *rod, const double *q, const double *ph
 cosrod_status cosrod_statics_mode_shape(const cosrod_rod *rod, const double *q, const double *phi,
                                         double *shape) {
   if (!rod || !q || !phi || !shape) return COSROD_ERR_INVALID;
-  to_vertices(rod, q, phi, shape);
+  cosrod_rod_view rv;
+  cosrod_rod_view_get(rod, &rv);
+  to_vertices(&rv, q, phi, shape);
   return COSROD_OK;
 }
 
@@ -84,7 +86,10 @@ void statics_scaled_stiffness(const cosrod_band *J, const double *m, int nv, int
 cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double *q, int count, double *omega,
                                    double *freq_hz, double *shapes, double *minimal) {
   if (!rod || !q || count < 1) return COSROD_ERR_INVALID;
-  const int nv = rod->nv_ns;
+  cosrod_rod_view view;
+  cosrod_rod_view_get(rod, &view);
+  const cosrod_rod_view *rv = &view;
+  const int nv = rv->nv_ns;
   if (count > nv) return COSROD_ERR_INVALID;
   cosrod_status st;
   cosrod_statics *s = cosrod_statics_create(rod, NULL, &st);
@@ -94,14 +99,14 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
   double *m = calloc((size_t)nv, sizeof(double));
   double *w = calloc((size_t)nv, sizeof(double));
   double *z = calloc((size_t)nv * (size_t)count, sizeof(double));
-  double *vtx = calloc(6 * (size_t)(rod->N + 1), sizeof(double));
+  double *vtx = calloc(6 * (size_t)(rv->N + 1), sizeof(double));
   if (!A || !m || !w || !z || !vtx) {
     st = COSROD_ERR_NOMEM;
     goto done;
   }
   st = statics_jacobian(s, t, 1.0, q, s->J); /* J = dr/dδ = -K */
   if (st != COSROD_OK) goto done;
-  mass_diag(rod, m);
+  mass_diag(rv, m);
   statics_scaled_stiffness(s->J, m, nv, kd, A);
   if (cosrod_rod_model_of(rod) != COSROD_MODEL_COSSERAT) { /* on the constraints' tangent space */
     st = statics_kirchhoff_modes(s, t, q, m, count, w, z); /* with the multipliers' geometric stiffness */
@@ -117,14 +122,14 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
     if (freq_hz) freq_hz[c] = fabs(om) / MODES_TWO_PI;
     double *phi = z + (size_t)c * nv;
     for (int i = 0; i < nv; ++i) phi[i] /= sqrt(m[i]);
-    to_vertices(rod, q, phi, vtx);
+    to_vertices(rv, q, phi, vtx);
     /* sign convention on the vertex table (what users see) */
     double big = 0.0;
-    for (int i = 0; i < 6 * (rod->N + 1); ++i)
+    for (int i = 0; i < 6 * (rv->N + 1); ++i)
       if (fabs(vtx[i]) > fabs(big)) big = vtx[i];
     double sg = big < 0.0 ? -1.0 : 1.0;
     if (shapes)
-      for (int i = 0; i < 6 * (rod->N + 1); ++i) shapes[(size_t)c * 6 * (rod->N + 1) + i] = sg * vtx[i];
+      for (int i = 0; i < 6 * (rv->N + 1); ++i) shapes[(size_t)c * 6 * (rv->N + 1) + i] = sg * vtx[i];
     if (minimal)
       for (int i = 0; i < nv; ++i) minimal[(size_t)c * nv + i] = sg * phi[i];
   }

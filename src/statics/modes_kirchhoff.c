@@ -37,7 +37,10 @@ done:
 
 cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const double *q, const cosrod_band *J,
                                       const double *m, int count, double *w, double *z) {
-  const int nv = rod->nv_ns, nc = cosrod_rod_kirchhoff_m(rod) * rod->N;
+  cosrod_rod_view view;
+  cosrod_rod_view_get(rod, &view);
+  const cosrod_rod_view *rv = &view;
+  const int nv = rv->nv_ns, nc = cosrod_rod_kirchhoff_m(rod) * rv->N;
   const int r = nv - nc;
   if (nc <= 0 || r < count) return COSROD_ERR_INVALID;
   cosrod_status st = COSROD_ERR_NOMEM;

@@ -34,27 +34,30 @@ const char *cosrod_mode_kind_name(cosrod_mode_kind k) {
 cosrod_status cosrod_statics_mode_kinds(const struct cosrod_rod *rod, const double *q, int count,
                                         const double *minimal, int *kind, double *share) {
   if (!rod || !q || !minimal || count < 0 || !kind) return COSROD_ERR_INVALID;
-  const int N = rod->N, nv = rod->nv_ns;
+  cosrod_rod_view view;
+  cosrod_rod_view_get(rod, &view);
+  const cosrod_rod_view *rv = &view;
+  const int N = rv->N, nv = rv->nv_ns;
   for (int c = 0; c < count; ++c) {
     const double *phi = minimal + (size_t)c * (size_t)nv;
     double e[4] = {0.0, 0.0, 0.0, 0.0};
     for (int n = 0; n <= N; ++n) {
-      int nd = rod->nd[n];
+      int nd = rv->nd[n];
       if (!nd) continue;
       double dx[3];
       if (nd == 3)
-        cosrod_vec3_copy(dx, phi + rod->vv_ns[n]);
+        cosrod_vec3_copy(dx, phi + rv->vv_ns[n]);
       else
-        cosrod_vec3_scale(dx, phi[rod->vv_ns[n]], rod->end[n == 0 ? 0 : 1].axis);
-      const double *p = q + rod->qs[n < N ? n : N - 1];
+        cosrod_vec3_scale(dx, phi[rv->vv_ns[n]], rv->end[n == 0 ? 0 : 1].axis);
+      const double *p = q + rv->qs[n < N ? n : N - 1];
       double a[3];
       cosrod_quat_rotate_inv(a, p, dx); /* material components */
-      e[COSROD_MODE_BENDING_1] += rod->mv[n] * a[0] * a[0];
-      e[COSROD_MODE_BENDING_2] += rod->mv[n] * a[1] * a[1];
-      e[COSROD_MODE_AXIAL] += rod->mv[n] * a[2] * a[2];
+      e[COSROD_MODE_BENDING_1] += rv->mv[n] * a[0] * a[0];
+      e[COSROD_MODE_BENDING_2] += rv->mv[n] * a[1] * a[1];
+      e[COSROD_MODE_AXIAL] += rv->mv[n] * a[2] * a[2];
     }
     for (int k = 0; k < N; ++k) {
-      const double *th = phi + rod->vs_ns[k], *I = rod->Ib + 3 * k;
+      const double *th = phi + rv->vs_ns[k], *I = rv->Ib + 3 * k;
       e[COSROD_MODE_BENDING_2] += I[0] * th[0] * th[0];
       e[COSROD_MODE_BENDING_1] += I[1] * th[1] * th[1];
       e[COSROD_MODE_TORSION] += I[2] * th[2] * th[2];

@@ -82,9 +82,9 @@ static cosrod_status block_mass(const cosrod_statics *s, const double *q, int b,
   for (int a = 0; a < s->blk.nattach; ++a) {
     if (s->blk.att_block[a] != b) continue;
     const statics_part *pt = &s->part[s->blk.att_rod[a]];
-    const cosrod_rod *rod = pt->rod;
-    const int n = s->blk.att_end[a] ? rod->N : 0;
-    if (rod->nd[n] > 0) continue; /* a vertex with unknowns of its own keeps its mass there */
+    const cosrod_rod_view *rv = &pt->rv;
+    const int n = s->blk.att_end[a] ? rv->N : 0;
+    if (rv->nd[n] > 0) continue; /* a vertex with unknowns of its own keeps its mass there */
     double d[3], am[3], B[18]; /* B (3 x 6, column-major) */
     cosrod_vec3_sub(d, pt->d->x + 3 * n, x); /* the vertex of the last residual (at q) */
     cosrod_quat_rotate_inv(am, p, d);
@@ -99,7 +99,7 @@ static cosrod_status block_mass(const cosrod_statics *s, const double *q, int b,
     }
     for (int j = 0; j < 6; ++j)
       for (int i = 0; i < 6; ++i)
-        for (int k = 0; k < 3; ++k) L[6 * j + i] += rod->mv[n] * B[3 * i + k] * B[3 * j + k];
+        for (int k = 0; k < 3; ++k) L[6 * j + i] += rv->mv[n] * B[3 * i + k] * B[3 * j + k];
   }
   return LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', 6, L, 6) == 0 ? COSROD_OK : COSROD_ERR_INVALID;
 }

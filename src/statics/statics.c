@@ -56,7 +56,6 @@
 
 #include "cosrod/band.h"
 #include "cosrod/statics.h"
-#include "rod/rod_internal.h"
 #include "statics/statics_internal.h"
 #include "core/error.h"
 
@@ -79,6 +78,7 @@ cosrod_statics_options cosrod_statics_default_options(void) {
 static void part_free(statics_part *p) {
   statics_kirchhoff_free(p);
   cosrod_rod_data_free(p->d);
+  cosrod_rod_static_free(p->quiet);
   free(p->y);
   cosrod_band_free(p->Kq);
   free(p->T);
@@ -92,32 +92,34 @@ static void part_free(statics_part *p) {
 static cosrod_status part_init(statics_part *p, const cosrod_rod *rod, int q0, int v0) {
   memset(p, 0, sizeof *p);
   p->rod = rod;
-  p->quiet = *rod; /* shallow copy sharing the constant arrays, damping off */
-  p->quiet.has_damping = 0;
+  cosrod_rod_view_get(rod, &p->rv);
+  const cosrod_rod_view *rv = &p->rv;
+  p->quiet = cosrod_rod_static_create(rod);
+  if (!p->quiet) return COSROD_ERR_NOMEM;
   p->q0 = q0, p->v0 = v0;
-  p->nq = rod->nq, p->nv = rod->nv_ns;
-  const int N = rod->N;
-  p->d = cosrod_rod_data_create(&p->quiet, NULL);
-  p->y = calloc((size_t)(rod->nq + rod->nv_ns), sizeof(double));
-  p->Kq = cosrod_band_create(rod->nq > 0 ? rod->nq : 1, 10, 10, NULL);
+  p->nq = rv->nq, p->nv = rv->nv_ns;
+  const int N = rv->N;
+  p->d = cosrod_rod_data_create(p->quiet, NULL);
+  p->y = calloc((size_t)(rv->nq + rv->nv_ns), sizeof(double));
+  p->Kq = cosrod_band_create(rv->nq > 0 ? rv->nq : 1, 10, 10, NULL);
   p->T = calloc(12 * (size_t)N, sizeof(double));
   p->bq = calloc(2 * (size_t)N + 1, sizeof(int));
   p->bv = calloc(2 * (size_t)N + 1, sizeof(int));
   p->bnq = calloc(2 * (size_t)N + 1, sizeof(int));
   p->bnv = calloc(2 * (size_t)N + 1, sizeof(int));
   if (!p->d || !p->y || !p->Kq || !p->T || !p->bq || !p->bv || !p->bnq || !p->bnv) return COSROD_ERR_NOMEM;
-  double cmin = fmin(rod->CK[0], fmin(rod->CK[1], rod->CK[2]));
-  double L = rod->s[N] - rod->s[0];
+  double cmin = fmin(rv->CK[0], fmin(rv->CK[1], rv->CK[2]));
+  double L = rv->s[N] - rv->s[0];
   p->floorF = cmin / (L * L);
   p->floorM = cmin / L;
-  double dsmin = rod->ds[0];
-  for (int k = 1; k < N; ++k) dsmin = fmin(dsmin, rod->ds[k]);
+  double dsmin = rv->ds[0];
+  for (int k = 1; k < N; ++k) dsmin = fmin(dsmin, rv->ds[k]);
   p->dsmin = dsmin;
   p->hx = 6.0554544523933395e-06 * dsmin; /* cbrt(eps) times the strain length scale */
   /* roundoff level of a Newton step in the weighted norm: x carries
    * eps |x| absolute errors, so δx / Δs_min below ~1e3 eps |x| / Δs_min is noise */
   double xs = L;
-  for (int n = 0; n <= N; ++n) xs = fmax(xs, cosrod_vec3_norm(rod->x_init + 3 * n));
+  for (int n = 0; n <= N; ++n) xs = fmax(xs, cosrod_vec3_norm(rv->x_init + 3 * n));
   p->step_noise = 1e3 * DBL_EPSILON * fmax(1.0, xs / dsmin);
   return COSROD_OK;
 }
@@ -127,57 +129,24 @@ cosrod_statics *cosrod_statics_create_system(const cosrod_rod *const *rods, int 
   return cosrod_statics_create_coupled(rods, nrods, NULL, opt, status);
 }
 
-static cosrod_statics *statics_create_coupled(const cosrod_rod *const *rods, int nrods,
-                                              const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
-                                              cosrod_status *status) {
-  cosrod_status dummy;
-  if (!status) status = &dummy;
-  if (!rods || nrods < 1) {
-    *status = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  for (int r = 0; r < nrods; ++r)
-    if (!rods[r]) {
-      *status = COSROD_ERR_INVALID;
-      return NULL;
-    }
-  cosrod_statics_options o = opt ? *opt : cosrod_statics_default_options();
-  if (o.increments < 1 || o.min_increment <= 0.0 || o.max_increment < 0.0 || o.grow < 1.0 ||
-      o.max_newton < 1 || !(o.tol > 0.0) || o.fast_iterations < 0 ||
-      (o.jacobian != COSROD_STATICS_JAC_ANALYTIC && o.jacobian != COSROD_STATICS_JAC_FD)) {
-    *status = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  if (o.nstops < 0 || (o.nstops > 0 && !o.stops)) {
-    *status = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  if (o.max_increment == 0.0) o.max_increment = 1.0 / o.increments;
-  if (o.max_increment > 1.0) o.max_increment = 1.0;
-  cosrod_statics *s = calloc(1, sizeof *s);
-  if (!s) {
-    *status = COSROD_ERR_NOMEM;
-    return NULL;
-  }
-  s->opt = o;
-  s->eta = 0.8;
-  s->hth = 6.0554544523933395e-06; /* rad */
-  s->part = calloc((size_t)nrods, sizeof *s->part);
-  if (!s->part) {
-    free(s);
-    *status = COSROD_ERR_NOMEM;
-    return NULL;
-  }
-  s->nparts = nrods;
-  s->dead_loads = 1;
+/* The options with defaults filled in; ERR_INVALID if out of range. */
+static cosrod_status check_options(const cosrod_statics_options *opt, cosrod_statics_options *o) {
+  *o = opt ? *opt : cosrod_statics_default_options();
+  if (o->increments < 1 || o->min_increment <= 0.0 || o->max_increment < 0.0 || o->grow < 1.0 ||
+      o->max_newton < 1 || !(o->tol > 0.0) || o->fast_iterations < 0 ||
+      (o->jacobian != COSROD_STATICS_JAC_ANALYTIC && o->jacobian != COSROD_STATICS_JAC_FD))
+    return COSROD_ERR_INVALID;
+  if (o->nstops < 0 || (o->nstops > 0 && !o->stops)) return COSROD_ERR_INVALID;
+  if (o->max_increment == 0.0) o->max_increment = 1.0 / o->increments;
+  if (o->max_increment > 1.0) o->max_increment = 1.0;
+  return COSROD_OK;
+}
+
+/* The rods' parts with the blocks placed between them (statics_blocks_place),
+ * the bandwidth, the system sizes and the load classification (after
+ * statics_blocks_init). */
+static cosrod_status place_rods(cosrod_statics *s, const cosrod_rod *const *rods, int nrods) {
   int rods_dead = 1;
-  s->ml = s->mu = 8; /* the stencil: neighbouring nodes (null-space ν-ν bandwidth) */
-  cosrod_status bst = statics_blocks_init(s, blk); /* rigid blocks (statics_blocks.c) */
-  if (bst != COSROD_OK) {
-    cosrod_statics_free(s);
-    *status = bst;
-    return NULL;
-  }
   for (int r = 0; r < nrods; ++r) {
     s->nv = statics_blocks_place(s, r, s->nv);
     int mlq, muq, mlv, muv;
@@ -187,31 +156,21 @@ static cosrod_statics *statics_create_coupled(const cosrod_rod *const *rods, int
     cosrod_status st = part_init(&s->part[r], rods[r], s->nq, s->nv);
     if (st == COSROD_OK) st = statics_kirchhoff_init(&s->part[r], &s->ml, &s->mu);
     if (s->part[r].kkt) s->kkt = 1;
-    s->nq += rods[r]->nq;
+    s->nq += cosrod_rod_nq(rods[r]);
     s->nv += statics_kirchhoff_block(&s->part[r]);
-    if (st != COSROD_OK) {
-      cosrod_statics_free(s);
-      *status = st;
-      return NULL;
-    }
+    if (st != COSROD_OK) return st;
     s->step_noise = fmax(s->step_noise, s->part[r].step_noise);
-    for (int i = 0; i < rods[r]->nloads; ++i) {
-      const cosrod_rod_load *l = &rods[r]->loads[i];
-      if (l->frame != COSROD_FRAME_SPATIAL || l->kind == COSROD_LOAD_MOMENT) s->dead_loads = rods_dead = 0;
-    }
-    if (rods[r]->load_fn) s->dead_loads = rods_dead = 0;
+    if (!cosrod_rod_dead_loads(rods[r])) s->dead_loads = rods_dead = 0;
   }
   s->dead_red = rods_dead && !(s->nblk > 0 && s->blk.follower);
   s->nv = statics_blocks_place(s, nrods, s->nv);
   s->nq_rods = s->nq;
   s->nq += 7 * s->nblk + (s->nblk > 0 ? s->blk.nmult : 0);
-  cosrod_status kst = statics_kirchhoff_couple_init(s); /* Kirchhoff ends sharing a block */
-  if (kst != COSROD_OK) {
-    cosrod_statics_free(s);
-    *status = kst;
-    return NULL;
-  }
-  statics_blocks_band(s);
+  return COSROD_OK;
+}
+
+/* The solver's vectors and matrices. */
+static cosrod_status alloc_work(cosrod_statics *s) {
   size_t nv = (size_t)(s->nv > 0 ? s->nv : 1), nq = (size_t)(s->nq > 0 ? s->nq : 1);
   s->r = calloc(nv, sizeof(double));
   s->r2 = calloc(nv, sizeof(double));
@@ -234,22 +193,23 @@ static cosrod_statics *statics_create_coupled(const cosrod_rod *const *rods, int
   s->ptcbuf = calloc(4 * nv + 2 * nq, sizeof(double)); /* statics_ptc.c */
   if (!s->ldl || !s->kdiag || !s->ptcbuf || !s->r || !s->r2 || !s->dv || !s->rpl || !s->rmi || !s->hcol ||
       !s->wnorm || !s->rbest || !s->qc || !s->qw || !s->qt || !s->q0 || !s->qw2 || !s->qprev || !s->qbest ||
-      !s->J) {
-    cosrod_statics_free(s);
-    *status = COSROD_ERR_NOMEM;
-    return NULL;
-  }
-  /* weights making minimal coordinates dimensionless (δx / Δs_min, δθ) and
-   * FD steps (m, rad) */
-  for (int r = 0; r < nrods; ++r) {
+      !s->J)
+    return COSROD_ERR_NOMEM;
+  return COSROD_OK;
+}
+
+/* Weights making minimal coordinates dimensionless (δx / Δs_min, δθ) and
+ * FD steps (m, rad). */
+static void set_weights(cosrod_statics *s) {
+  for (int r = 0; r < s->nparts; ++r) {
     const statics_part *p = &s->part[r];
-    const cosrod_rod *rod = p->rod;
-    for (int n = 0; n <= rod->N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) {
+    const cosrod_rod_view *rv = &p->rv;
+    for (int n = 0; n <= rv->N; ++n)
+      for (int j = 0; j < rv->nd[n]; ++j) {
         s->wnorm[p->v0 + p->ov[n] + j] = 1.0 / p->dsmin;
         s->hcol[p->v0 + p->ov[n] + j] = p->hx;
       }
-    for (int k = 0; k < rod->N; ++k)
+    for (int k = 0; k < rv->N; ++k)
       for (int j = 0; j < 3; ++j) {
         s->wnorm[p->v0 + p->os[k] + j] = 1.0;
         s->hcol[p->v0 + p->os[k] + j] = s->hth;
@@ -257,6 +217,55 @@ static cosrod_statics *statics_create_coupled(const cosrod_rod *const *rods, int
     statics_kirchhoff_weights(p, s->hcol, s->wnorm);
   }
   statics_blocks_weights(s);
+}
+
+static cosrod_statics *statics_create_coupled(const cosrod_rod *const *rods, int nrods,
+                                              const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
+                                              cosrod_status *status) {
+  cosrod_status dummy;
+  if (!status) status = &dummy;
+  if (!rods || nrods < 1) {
+    *status = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  for (int r = 0; r < nrods; ++r)
+    if (!rods[r]) {
+      *status = COSROD_ERR_INVALID;
+      return NULL;
+    }
+  cosrod_statics_options o;
+  *status = check_options(opt, &o);
+  if (*status != COSROD_OK) return NULL;
+  cosrod_statics *s = calloc(1, sizeof *s);
+  if (!s) {
+    *status = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  s->opt = o;
+  s->eta = 0.8;
+  s->hth = 6.0554544523933395e-06; /* rad */
+  s->part = calloc((size_t)nrods, sizeof *s->part);
+  if (!s->part) {
+    free(s);
+    *status = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  s->nparts = nrods;
+  s->dead_loads = 1;
+  s->ml = s->mu = 8; /* the stencil: neighbouring nodes (null-space ν-ν bandwidth) */
+  cosrod_status st = statics_blocks_init(s, blk); /* rigid blocks (statics_blocks.c) */
+  if (st == COSROD_OK) st = place_rods(s, rods, nrods);
+  if (st == COSROD_OK) st = statics_kirchhoff_couple_init(s); /* Kirchhoff ends sharing a block */
+  if (st == COSROD_OK) {
+    statics_blocks_band(s);
+    st = alloc_work(s);
+  }
+  if (st != COSROD_OK) {
+    cosrod_statics_free(s);
+    *status = st;
+    return NULL;
+  }
+  set_weights(s);
   *status = COSROD_OK;
   return s;
 }
@@ -267,13 +276,10 @@ static const char *statics_refusal(const cosrod_rod *const *rods, int nrods, con
   if (!rods || nrods < 1) return "no rods (need rods != NULL, nrods >= 1)";
   for (int r = 0; r < nrods; ++r)
     if (!rods[r]) return "a rod is NULL";
-  cosrod_statics_options o = opt ? *opt : cosrod_statics_default_options();
-  if (o.increments < 1 || o.min_increment <= 0.0 || o.max_increment < 0.0 || o.grow < 1.0 || o.max_newton < 1 ||
-      !(o.tol > 0.0) || o.fast_iterations < 0 ||
-      (o.jacobian != COSROD_STATICS_JAC_ANALYTIC && o.jacobian != COSROD_STATICS_JAC_FD))
+  cosrod_statics_options o;
+  if (check_options(opt, &o) != COSROD_OK)
     return "options: need increments >= 1, min_increment > 0, max_increment >= 0, grow >= 1, max_newton >= 1, "
-           "tol > 0, fast_iterations >= 0 and a known jacobian";
-  if (o.nstops < 0 || (o.nstops > 0 && !o.stops)) return "options: nstops < 0 or stops missing";
+           "tol > 0, fast_iterations >= 0, a known jacobian, nstops >= 0 and stops when nstops > 0";
   if (st == COSROD_ERR_NOMEM) return "out of memory";
   return "the rods, blocks or Kirchhoff ends cannot be set up";
 }
@@ -365,16 +371,16 @@ void cosrod_statics_stats_print(FILE *out, const cosrod_statics_stats *st, int c
 void cosrod_statics_apply(const cosrod_statics *s, double *q, const double *delta) {
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
-    const cosrod_rod *rod = pt->rod;
+    const cosrod_rod_view *rv = &pt->rv;
     double *qr = q + pt->q0;
     const double *dr = delta + pt->v0;
-    for (int n = 0; n <= rod->N; ++n) {
-      int nd = rod->nd[n];
-      for (int j = 0; j < nd; ++j) qr[rod->qv[n] + j] += dr[pt->ov[n] + j];
+    for (int n = 0; n <= rv->N; ++n) {
+      int nd = rv->nd[n];
+      for (int j = 0; j < nd; ++j) qr[rv->qv[n] + j] += dr[pt->ov[n] + j];
     }
-    for (int k = 0; k < rod->N; ++k) {
+    for (int k = 0; k < rv->N; ++k) {
       double e[4], p[4];
-      double *pq = qr + rod->qs[k];
+      double *pq = qr + rv->qs[k];
       cosrod_quat_from_rotvec(e, dr + pt->os[k]);
       cosrod_quat_mul(p, pq, e);
       cosrod_quat_normalise(pq, p);

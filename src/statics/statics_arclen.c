@@ -448,6 +448,7 @@ cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double la
   const double gs = s->opt.gravity_ramp ? fmin(fmax(t, 0.0), 1.0) : 1.0;
   for (int r = 0; r < s->nparts; ++r) {
     const cosrod_rod *rod = s->part[r].rod;
+    const cosrod_rod_view *rv = &s->part[r].rv;
     const cosrod_rod_data *d = s->part[r].d;
     double *Rr = R + 12 * r;
     int sup[2];
@@ -455,12 +456,12 @@ cosrod_status cosrod_statics_reactions_at(cosrod_statics *s, double t, double la
     if (st != COSROD_OK) return st;
     for (int e = 0; e < 2; ++e) {
       if (supported) supported[2 * r + e] = sup[e];
-      if (!rod->end[e].fixpos || !(rod->nloads > 0 || rod->load_fn)) continue;
+      if (!rv->end[e].fixpos || !cosrod_rod_has_loads(rod)) continue;
       /* the rod data hold the full loads on the end vertex; λ of them act */
-      const int n = e == 0 ? 0 : rod->N;
+      const int n = e == 0 ? 0 : rv->N;
       double *F = Rr + 6 * e;
       cosrod_vec3_axpy(F, 1.0 - lambda, d->fload + 3 * n);
-      if (rod->end[e].slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, rod->end[e].axis), rod->end[e].axis);
+      if (rv->end[e].slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, rv->end[e].axis), rv->end[e].axis);
     }
   }
   return COSROD_OK;

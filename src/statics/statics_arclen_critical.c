@@ -198,12 +198,12 @@ static double switch_arc(const arc_ws *w) {
   double ax = 0.0, ar = 0.0, Lmax = 0.0;
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pr = &s->part[r];
-    const cosrod_rod *rod = pr->rod;
-    Lmax = fmax(Lmax, rod->s[rod->N] - rod->s[0]);
-    for (int n = 0; n <= rod->N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) ax = fmax(ax, fabs(w->tu[pr->v0 + rod->vv_ns[n] + j]));
-    for (int k = 0; k < rod->N; ++k)
-      for (int j = 0; j < 3; ++j) ar = fmax(ar, fabs(w->tu[pr->v0 + rod->vs_ns[k] + j]));
+    const cosrod_rod_view *rv = &pr->rv;
+    Lmax = fmax(Lmax, rv->s[rv->N] - rv->s[0]);
+    for (int n = 0; n <= rv->N; ++n)
+      for (int j = 0; j < rv->nd[n]; ++j) ax = fmax(ax, fabs(w->tu[pr->v0 + rv->vv_ns[n] + j]));
+    for (int k = 0; k < rv->N; ++k)
+      for (int j = 0; j < 3; ++j) ar = fmax(ar, fabs(w->tu[pr->v0 + rv->vs_ns[k] + j]));
   }
   return fmin(ax > 0.0 ? 0.01 * Lmax / ax : INFINITY, ar > 0.0 ? 0.01 / ar : INFINITY);
 }

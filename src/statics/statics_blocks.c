@@ -146,12 +146,12 @@ void statics_blocks_weights(cosrod_statics *s) {
   for (int a = 0; a < s->blk.nattach; ++a) {
     const statics_part *pt = &s->part[s->blk.att_rod[a]];
     dsmin = fmin(dsmin, pt->dsmin);
-    L = fmax(L, pt->rod->s[pt->rod->N] - pt->rod->s[0]);
+    L = fmax(L, pt->rv.s[pt->rv.N] - pt->rv.s[0]);
   }
   if (!isfinite(dsmin)) { /* blocks attached to no rod */
     for (int r = 0; r < s->nparts; ++r) {
       dsmin = fmin(dsmin, s->part[r].dsmin);
-      L = fmax(L, s->part[r].rod->s[s->part[r].rod->N] - s->part[r].rod->s[0]);
+      L = fmax(L, s->part[r].rv.s[s->part[r].rv.N] - s->part[r].rv.s[0]);
     }
   }
   s->blen = dsmin;
@@ -176,15 +176,15 @@ cosrod_status statics_blocks_pose(cosrod_statics *s, double t, const double *q) 
 
 /* Roundoff floor of rod part pt's vertex forces (as part_residual's n_F). */
 static double force_floor(const statics_part *pt, double *Mmax) {
-  const cosrod_rod *rod = pt->rod;
+  const cosrod_rod_view *rv = &pt->rv;
   const cosrod_rod_data *d = pt->d;
   double Fmax = 0.0, xmax = 0.0;
-  for (int k = 0; k < rod->N; ++k) Fmax = fmax(Fmax, cosrod_vec3_norm(d->F + 3 * k));
-  for (int n = 0; n <= rod->N; ++n) {
+  for (int k = 0; k < rv->N; ++k) Fmax = fmax(Fmax, cosrod_vec3_norm(d->F + 3 * k));
+  for (int n = 0; n <= rv->N; ++n) {
     xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
     *Mmax = fmax(*Mmax, cosrod_vec3_norm(d->M + 3 * n));
   }
-  const double cg = fmax(rod->CG[0], fmax(rod->CG[1], rod->CG[2]));
+  const double cg = fmax(rv->CG[0], fmax(rv->CG[1], rv->CG[2]));
   return 4.0 * DBL_EPSILON * (cg * (xmax / pt->dsmin + 1.0) + Fmax);
 }
 
@@ -208,7 +208,7 @@ cosrod_status statics_blocks_residual(cosrod_statics *s, const double *q, double
     const statics_part *pt = &s->part[s->blk.att_rod[a]];
     if (!pt->kkt) continue;
     const int e = s->blk.att_end[a], b = s->blk.att_block[a];
-    const double *xb = q + s->nq_rods + 7 * b, *xe = pt->d->x + 3 * (e == 0 ? 0 : pt->rod->N);
+    const double *xb = q + s->nq_rods + 7 * b, *xe = pt->d->x + 3 * (e == 0 ? 0 : pt->rv.N);
     double f[3], lev[3], m[3], *o = s->rb + 6 * b;
     statics_kirchhoff_end_force(pt, e, f);
     cosrod_vec3_sub(lev, xe, xb);
@@ -224,9 +224,9 @@ cosrod_status statics_blocks_residual(cosrod_statics *s, const double *q, double
     for (int a = 0; a < s->blk.nattach; ++a) {
       if (s->blk.att_block[a] != b) continue;
       const statics_part *pt = &s->part[s->blk.att_rod[a]];
-      const cosrod_rod *rod = pt->rod;
+      const cosrod_rod_view *rv = &pt->rv;
       double Mmax = 0.0, f = force_floor(pt, &Mmax);
-      const double ck = fmax(rod->CK[0], fmax(rod->CK[1], rod->CK[2]));
+      const double ck = fmax(rv->CK[0], fmax(rv->CK[1], rv->CK[2]));
       SF = fmax(SF, pt->floorF);
       SM = fmax(SM, pt->floorM);
       nF += f;

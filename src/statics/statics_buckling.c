@@ -58,9 +58,9 @@ static void dense_K(const cosrod_statics *s, const double *q, const cosrod_band 
       }
   for (int r = 0; r <= s->nparts; ++r) {
     const statics_part *pt = r < s->nparts ? &s->part[r] : NULL;
-    const int nk = pt ? pt->rod->N : s->nblk; /* rigid blocks last: their δθ like a segment's */
+    const int nk = pt ? pt->rv.N : s->nblk; /* rigid blocks last: their δθ like a segment's */
     for (int k = 0; k < nk; ++k) {
-      const double *p = pt ? q + pt->q0 + pt->rod->qs[k] : q + s->nq_rods + 7 * k + 3;
+      const double *p = pt ? q + pt->q0 + pt->rv.qs[k] : q + s->nq_rods + 7 * k + 3;
       const int o = pt ? pt->v0 + pt->os[k] : s->bv0[k] + 3;
       double v[3], w[3];
       for (int j = 0; j < n; ++j) { /* rows: R K */
@@ -234,9 +234,9 @@ void statics_buckling_store_mode(const cosrod_statics *s, const double *q0, cons
   for (int k = 0; k < n; ++k) out[k] = sc * phi[k];
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
-    for (int k = 0; k < pt->rod->N; ++k) {
+    for (int k = 0; k < pt->rv.N; ++k) {
       double *th3 = out + pt->v0 + pt->os[k], w[3];
-      cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rod->qs[k], th3);
+      cosrod_quat_rotate_inv(w, q0 + pt->q0 + pt->rv.qs[k], th3);
       memcpy(th3, w, sizeof w);
     }
   }

@@ -9,7 +9,10 @@
 
 #include "cosrod/band.h"
 #include "cosrod/statics.h"
-#include "rod/rod_internal.h"
+#include "cosrod/quat.h"
+#include "cosrod/vec3.h"
+#include "rod/rod_hooks.h"
+#include "rod/rod_statics.h"
 
 /* Scales and maxima of a part's residual between part_eval and part_finish (statics_stiffness.c). */
 typedef struct statics_pres {
@@ -18,7 +21,8 @@ typedef struct statics_pres {
 
 typedef struct statics_part {
   const cosrod_rod *rod;
-  struct cosrod_rod quiet;  /* shallow copy of *rod with damping off (rates are zero in statics) */
+  cosrod_rod_view rv;       /* the rod's discretisation and layout (rod_statics.h) */
+  cosrod_rod *quiet;        /* damping-free shell of rod (rates are zero in statics; rod_statics.h) */
   cosrod_rod_data *d;       /* evaluation workspace */
   double *y;                /* (nq + nv) (q, ν = 0) of this rod */
   cosrod_band *Kq;          /* (nq x nq, bandwidth 10) the rod's static stiffness */
@@ -30,7 +34,7 @@ typedef struct statics_part {
   double dsmin, hx;         /* smallest Δs (m), FD step for positions (m) */
   double step_noise;        /* roundoff level of a weighted Newton step */
   const int *ov, *os;       /* (N+1), (N) offsets of vertex / segment unknowns in this rod's block of δ
-                               (rod->vv_ns / vs_ns; Kirchhoff rods: with the multipliers interleaved) */
+                               (rv.vv_ns / vs_ns; Kirchhoff rods: with the multipliers interleaved) */
   struct statics_kkt *kkt;  /* Kirchhoff constraints (statics_kirchhoff.c), NULL for a Cosserat rod */
   statics_pres pr;          /* the last residual's scales (statics_stiffness.c) */
 } statics_part;

@@ -53,9 +53,10 @@ void statics_kirchhoff_end_row(statics_part *p, int e, const double *fr, double 
 
 cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   const cosrod_rod *rod = p->rod;
-  p->ov = rod->vv_ns;
-  p->os = rod->vs_ns;
-  const int m = cosrod_rod_kirchhoff_m(rod), N = rod->N;
+  const cosrod_rod_view *rv = &p->rv;
+  p->ov = rv->vv_ns;
+  p->os = rv->vs_ns;
+  const int m = cosrod_rod_kirchhoff_m(rod), N = rv->N;
   if (m == 0) return COSROD_OK;
   struct statics_kkt *k = calloc(1, sizeof *k);
   if (!k) return COSROD_ERR_NOMEM;
@@ -77,7 +78,7 @@ cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   int off = 0;
   for (int n = 0; n <= N; ++n) {
     k->ov[n] = off;
-    off += rod->nd[n];
+    off += rv->nd[n];
     if (n == N) break;
     k->os[n] = off;
     off += 3;
@@ -86,10 +87,10 @@ cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   }
   p->ov = k->ov;
   p->os = k->os;
-  const double ck = fmax(rod->CK[0], fmax(rod->CK[1], rod->CK[2]));
-  for (int j = 0; j < N; ++j) k->sig[j] = ck / (rod->ds[j] * rod->ds[j]);
+  const double ck = fmax(rv->CK[0], fmax(rv->CK[1], rv->CK[2]));
+  for (int j = 0; j < N; ++j) k->sig[j] = ck / (rv->ds[j] * rv->ds[j]);
   /* forces only: the multipliers are computed here, not by the dynamics */
-  p->quiet.model = COSROD_MODEL_COSSERAT;
+  cosrod_rod_static_force_only(p->quiet);
   /* stencil: θ_k couples to θ_{k+1} across λ̂_k and x_{k+1} */
   if (*ml < 8 + m) *ml = 8 + m;
   if (*mu < 8 + m) *mu = 8 + m;
@@ -127,11 +128,11 @@ void statics_kirchhoff_weights(const statics_part *p, double *hcol, double *wnor
 
 /* Vertex n's coordinates of a spatial vector v: nd = 3 all, nd = 1 the
  * component along the slide axis; returns nd. */
-static int vtx_coords(const cosrod_rod *rod, int n, const double v[3], double out[3]) {
-  int nd = rod->nd[n];
+static int vtx_coords(const cosrod_rod_view *rv, int n, const double v[3], double out[3]) {
+  int nd = rv->nd[n];
   out[0] = out[1] = out[2] = 0.0; /* entries past nd are unused (and defined) */
   if (nd == 3) cosrod_vec3_copy(out, v);
-  if (nd == 1) out[0] = cosrod_vec3_dot(v, rod->end[n == 0 ? 0 : 1].axis);
+  if (nd == 1) out[0] = cosrod_vec3_dot(v, rv->end[n == 0 ? 0 : 1].axis);
   return nd;
 }
 
@@ -145,12 +146,12 @@ static int lsq_coords(const statics_part *p, int n, const double v[3], double ou
     cosrod_vec3_copy(out, v);
     return 3;
   }
-  return vtx_coords(p->rod, n, v, out);
+  return vtx_coords(&p->rv, n, v, out);
 }
 static double lsq_mass(const statics_part *p, int n) {
   const struct statics_kkt *k = p->kkt;
   const int e = n == 0 ? 0 : n == k->N ? 1 : -1;
-  return e >= 0 && k->er[e] ? k->em[e] : p->rod->mv[n];
+  return e >= 0 && k->er[e] ? k->em[e] : p->rv.mv[n];
 }
 static const double *lsq_r(const statics_part *p, int n, const double *r) {
   const struct statics_kkt *k = p->kkt;
@@ -167,11 +168,11 @@ static const double *lsq_r(const statics_part *p, int n, const double *r) {
  * still exact there. */
 static cosrod_status least_squares(const statics_part *p, const double *r) {
   struct statics_kkt *k = p->kkt;
-  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_view *rv = &p->rv;
   const int N = k->N, m = k->m;
   cosrod_band_zero(k->S);
   for (int j = 0; j < N; ++j) {
-    const double *D = k->dir + 9 * j, *c = k->c + 3 * j, *Ib = rod->Ib + 3 * j;
+    const double *D = k->dir + 9 * j, *c = k->c + 3 * j, *Ib = rv->Ib + 3 * j;
     for (int a = 0; a < m; ++a) {
       double ga[2][3], ea[3] = {0, 0, 0}, ta[3];
       ea[a] = 1.0;
@@ -198,9 +199,9 @@ static cosrod_status least_squares(const statics_part *p, const double *r) {
         cosrod_band_set(k->S, m * j + a, m * j + b, sv);
         if (j + 1 < N) { /* shared vertex j+1: +d_a (segment j) against -d_b (segment j+1) */
           double gn[3];
-          vtx_coords(rod, j + 1, k->dir + 9 * (j + 1) + 3 * b, gn);
+          vtx_coords(rv, j + 1, k->dir + 9 * (j + 1) + 3 * b, gn);
           double so = 0.0;
-          for (int i = 0; i < rod->nd[j + 1]; ++i) so -= ga[1][i] * gn[i] / rod->mv[j + 1];
+          for (int i = 0; i < rv->nd[j + 1]; ++i) so -= ga[1][i] * gn[i] / rv->mv[j + 1];
           cosrod_band_set(k->S, m * j + a, m * (j + 1) + b, so);
           cosrod_band_set(k->S, m * (j + 1) + b, m * j + a, so);
         }
@@ -238,7 +239,7 @@ cosrod_status statics_kirchhoff_prepare(statics_part *p, const double *r) {
 cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r, double *SF, double *SM,
                                          double *Fmax, double *rf, double *rm, double *gsc, double *gex) {
   struct statics_kkt *k = p->kkt;
-  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_view *rv = &p->rv;
   const cosrod_rod_data *d = p->d;
   const int N = k->N, m = k->m;
   double xmax = 0.0;
@@ -249,18 +250,18 @@ cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r,
     double f[3] = {0, 0, 0}, v[3], tq[3];
     for (int a = 0; a < m; ++a) cosrod_vec3_axpy(f, lam[a], D + 3 * a); /* R λ̄ */
     /* r - Gᵀλ: +Rλ̄ on x_j, -Rλ̄ on x_{j+1}, -λ̄ × c on θ_j */
-    int nd = vtx_coords(rod, j, f, v);
+    int nd = vtx_coords(rv, j, f, v);
     for (int i = 0; i < nd; ++i) r[k->ov[j] + i] += v[i];
-    nd = vtx_coords(rod, j + 1, f, v);
+    nd = vtx_coords(rv, j + 1, f, v);
     for (int i = 0; i < nd; ++i) r[k->ov[j + 1] + i] -= v[i];
     cosrod_vec3_cross(tq, lam, c);
     for (int i = 0; i < 3; ++i) r[k->os[j] + i] -= tq[i];
-    const double ln = cosrod_vec3_norm(lam), ds = rod->ds[j];
+    const double ln = cosrod_vec3_norm(lam), ds = rv->ds[j];
     *Fmax = fmax(*Fmax, ln);
     *SF = fmax(*SF, ln);
     *SM = fmax(*SM, ds * ln);
     for (int a = 0; a < m; ++a) {
-      double g = c[a] - ds * (rod->G0[3 * j + a] + (a == 2 ? 1.0 : 0.0));
+      double g = c[a] - ds * (rv->G0[3 * j + a] + (a == 2 ? 1.0 : 0.0));
       r[k->ol[j] + a] = k->sig[j] * g;
       gs = fmax(gs, fabs(g) / ds);
       ge = fmax(ge, fabs(g) / (1e-3 * tol * ds + 16.0 * DBL_EPSILON * xmax));
@@ -268,7 +269,7 @@ cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r,
   }
   double f = 0.0, t = 0.0;
   for (int n = 0; n <= N; ++n)
-    for (int i = 0; i < rod->nd[n]; ++i) f = fmax(f, fabs(r[k->ov[n] + i]));
+    for (int i = 0; i < rv->nd[n]; ++i) f = fmax(f, fabs(r[k->ov[n] + i]));
   for (int j = 0; j < N; ++j)
     for (int i = 0; i < 3; ++i) t = fmax(t, fabs(r[k->os[j] + i]));
   *rf = f, *rm = t, *gsc = gs, *gex = ge;
@@ -279,13 +280,13 @@ cosrod_status statics_kirchhoff_residual(statics_part *p, double tol, double *r,
  * with vertex blocks projected to the vertex's coordinates. */
 static void add_block(cosrod_band *J, const statics_part *p, int rvtx, int ri, int cvtx, int ci,
                       const double B[9]) {
-  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_view *rv = &p->rv;
   const struct statics_kkt *k = p->kkt;
-  int nr = rvtx ? rod->nd[ri] : 3, nc = cvtx ? rod->nd[ci] : 3;
+  int nr = rvtx ? rv->nd[ri] : 3, nc = cvtx ? rv->nd[ci] : 3;
   if (!nr || !nc) return;
   int r0 = p->v0 + (rvtx ? k->ov[ri] : k->os[ri]), c0 = p->v0 + (cvtx ? k->ov[ci] : k->os[ci]);
-  const double *ra = rvtx && nr == 1 ? rod->end[ri == 0 ? 0 : 1].axis : NULL;
-  const double *ca = cvtx && nc == 1 ? rod->end[ci == 0 ? 0 : 1].axis : NULL;
+  const double *ra = rvtx && nr == 1 ? rv->end[ri == 0 ? 0 : 1].axis : NULL;
+  const double *ca = cvtx && nc == 1 ? rv->end[ci == 0 ? 0 : 1].axis : NULL;
   for (int a = 0; a < nr; ++a)
     for (int b = 0; b < nc; ++b) {
       double v = 0.0;
@@ -301,7 +302,7 @@ static void add_block(cosrod_band *J, const statics_part *p, int rvtx, int ri, i
 /* Multiplier columns -σGᵀ (cols) and, if rows, the constraint rows σG. */
 static void add_g_blocks(cosrod_band *J, const statics_part *p, int rows) {
   const struct statics_kkt *k = p->kkt;
-  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_view *rv = &p->rv;
   for (int j = 0; j < k->N; ++j) {
     const double *D = k->dir + 9 * j, *c = k->c + 3 * j, sg = k->sig[j];
     for (int a = 0; a < k->m; ++a) {
@@ -310,7 +311,7 @@ static void add_g_blocks(cosrod_band *J, const statics_part *p, int rows) {
       ea[a] = 1.0;
       cosrod_vec3_cross(ta, ea, c);
       for (int side = 0; side < 2; ++side) {
-        int n = j + side, nd = vtx_coords(rod, n, D + 3 * a, v);
+        int n = j + side, nd = vtx_coords(rv, n, D + 3 * a, v);
         double sgn = side ? 1.0 : -1.0; /* G: -d_a on x_j, +d_a on x_{j+1} */
         for (int i = 0; i < nd; ++i) {
           cosrod_band_add(J, p->v0 + k->ov[n] + i, col, -sg * sgn * v[i]);
@@ -416,9 +417,9 @@ void statics_kirchhoff_end_force(const statics_part *p, int e, double f[3]) {
 }
 
 void statics_kirchhoff_reactions(const statics_part *p, double R[12]) {
-  const cosrod_rod *rod = p->rod;
+  const cosrod_rod_view *rv = &p->rv;
   for (int e = 0; e < 2; ++e) {
-    const rod_end_model *em = &rod->end[e];
+    const cosrod_rod_end_view *em = &rv->end[e];
     if (!em->fixpos) continue;
     double f[3], *F = R + 6 * e;
     statics_kirchhoff_end_force(p, e, f); /* the reaction balances it */
@@ -446,11 +447,11 @@ int cosrod_statics_nmult(const cosrod_statics *s) { return s ? statics_mult_indi
 cosrod_status cosrod_statics_rod_minimal(const cosrod_statics *s, int r, const double *phi, double *out) {
   if (!s || r < 0 || r >= s->nparts || !phi || !out) return COSROD_ERR_INVALID;
   const statics_part *p = &s->part[r];
-  const cosrod_rod *rod = p->rod;
-  for (int n = 0; n <= rod->N; ++n)
-    for (int i = 0; i < rod->nd[n]; ++i) out[rod->vv_ns[n] + i] = phi[p->v0 + p->ov[n] + i];
-  for (int j = 0; j < rod->N; ++j)
-    for (int i = 0; i < 3; ++i) out[rod->vs_ns[j] + i] = phi[p->v0 + p->os[j] + i];
+  const cosrod_rod_view *rv = &p->rv;
+  for (int n = 0; n <= rv->N; ++n)
+    for (int i = 0; i < rv->nd[n]; ++i) out[rv->vv_ns[n] + i] = phi[p->v0 + p->ov[n] + i];
+  for (int j = 0; j < rv->N; ++j)
+    for (int i = 0; i < 3; ++i) out[rv->vs_ns[j] + i] = phi[p->v0 + p->os[j] + i];
   return COSROD_OK;
 }
 
@@ -458,15 +459,16 @@ cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double 
                                       int count, double *w, double *z) {
   const statics_part *p = &s->part[0];
   const cosrod_rod *rod = p->rod;
-  const int nv = rod->nv_ns;
+  const cosrod_rod_view *rv = &p->rv;
+  const int nv = rv->nv_ns;
   cosrod_band *Jr = cosrod_band_create(nv, 8, 8, NULL);
   int *map = malloc(sizeof(int) * (size_t)nv);
   cosrod_status st = COSROD_ERR_NOMEM;
   if (!Jr || !map) goto done;
-  for (int n = 0; n <= rod->N; ++n)
-    for (int i = 0; i < rod->nd[n]; ++i) map[rod->vv_ns[n] + i] = p->ov[n] + i;
-  for (int j = 0; j < rod->N; ++j)
-    for (int i = 0; i < 3; ++i) map[rod->vs_ns[j] + i] = p->os[j] + i;
+  for (int n = 0; n <= rv->N; ++n)
+    for (int i = 0; i < rv->nd[n]; ++i) map[rv->vv_ns[n] + i] = p->ov[n] + i;
+  for (int j = 0; j < rv->N; ++j)
+    for (int i = 0; i < 3; ++i) map[rv->vs_ns[j] + i] = p->os[j] + i;
   for (int j = 0; j < nv; ++j)
     for (int i = j - 8 < 0 ? 0 : j - 8; i <= j + 8 && i < nv; ++i) {
       int a = map[i], b = map[j];

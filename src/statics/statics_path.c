@@ -12,7 +12,6 @@
 
 #include "cosrod/band.h"
 #include "cosrod/statics.h"
-#include "rod/rod_internal.h"
 #include "statics/statics_internal.h"
 
 static double now_seconds(void) {
@@ -42,15 +41,15 @@ static void limit_step(const cosrod_statics *s, double *dv) {
   double c = 1.0;
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
-    const cosrod_rod *rod = pt->rod;
-    const double L = rod->s[rod->N] - rod->s[0];
-    for (int n = 0; n <= rod->N; ++n) {
+    const cosrod_rod_view *rv = &pt->rv;
+    const double L = rv->s[rv->N] - rv->s[0];
+    for (int n = 0; n <= rv->N; ++n) {
       double m2 = 0.0;
-      for (int j = 0; j < rod->nd[n]; ++j) m2 += dv[pt->v0 + pt->ov[n] + j] * dv[pt->v0 + pt->ov[n] + j];
+      for (int j = 0; j < rv->nd[n]; ++j) m2 += dv[pt->v0 + pt->ov[n] + j] * dv[pt->v0 + pt->ov[n] + j];
       double m = sqrt(m2);
       if (m > 0.25 * L) c = fmin(c, 0.25 * L / m);
     }
-    for (int k = 0; k < rod->N; ++k) {
+    for (int k = 0; k < rv->N; ++k) {
       double m = cosrod_vec3_norm(dv + pt->v0 + pt->os[k]);
       if (m > 1.0) c = fmin(c, 1.0 / m);
     }
@@ -152,14 +151,14 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
 static void chart_diff(const cosrod_statics *s, const double *q, const double *qa, double *delta) {
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
-    const cosrod_rod *rod = pt->rod;
+    const cosrod_rod_view *rv = &pt->rv;
     const double *qr = q + pt->q0, *qar = qa + pt->q0;
     double *dr = delta + pt->v0;
-    for (int n = 0; n <= rod->N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) dr[pt->ov[n] + j] = qar[rod->qv[n] + j] - qr[rod->qv[n] + j];
-    for (int k = 0; k < rod->N; ++k) {
+    for (int n = 0; n <= rv->N; ++n)
+      for (int j = 0; j < rv->nd[n]; ++j) dr[pt->ov[n] + j] = qar[rv->qv[n] + j] - qr[rv->qv[n] + j];
+    for (int k = 0; k < rv->N; ++k) {
       double w[4];
-      cosrod_quat_conj_mul(w, qr + rod->qs[k], qar + rod->qs[k]);
+      cosrod_quat_conj_mul(w, qr + rv->qs[k], qar + rv->qs[k]);
       cosrod_quat_to_rotvec(dr + pt->os[k], w);
     }
   }

@@ -36,11 +36,11 @@ void statics_lumped_mass(const cosrod_statics *s, double *m) {
   memset(m, 0, sizeof(double) * (size_t)s->nv);
   for (int r = 0; r < s->nparts; ++r) {
     const statics_part *pt = &s->part[r];
-    const cosrod_rod *rod = pt->rod;
-    for (int n = 0; n <= rod->N; ++n)
-      for (int j = 0; j < rod->nd[n]; ++j) m[pt->v0 + pt->ov[n] + j] = rod->mv[n];
-    for (int k = 0; k < rod->N; ++k)
-      for (int j = 0; j < 3; ++j) m[pt->v0 + pt->os[k] + j] = rod->Ib[3 * k + j];
+    const cosrod_rod_view *rv = &pt->rv;
+    for (int n = 0; n <= rv->N; ++n)
+      for (int j = 0; j < rv->nd[n]; ++j) m[pt->v0 + pt->ov[n] + j] = rv->mv[n];
+    for (int k = 0; k < rv->N; ++k)
+      for (int j = 0; j < 3; ++j) m[pt->v0 + pt->os[k] + j] = rv->Ib[3 * k + j];
   }
   for (int b = 0; b < s->nblk; ++b)
     for (int j = 0; j < 6; ++j) m[s->bv0[b] + j] = fmax(s->blk.mass[6 * b + j], 0.0);

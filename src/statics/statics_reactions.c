@@ -21,18 +21,21 @@
 cosrod_status cosrod_statics_end_reactions(const struct cosrod_rod *rod, const struct cosrod_rod_data *d,
                                            double gravity_scale, int inertia, double R[12], int supported[2]) {
   if (!rod || !d || !R) return COSROD_ERR_INVALID;
-  const int N = rod->N;
+  cosrod_rod_view view;
+  cosrod_rod_view_get(rod, &view);
+  const cosrod_rod_view *rv = &view;
+  const int N = rv->N;
   memset(R, 0, 12 * sizeof(double));
   for (int e = 0; e < 2; ++e) {
-    const rod_end_model *em = &rod->end[e];
+    const cosrod_rod_end_view *em = &rv->end[e];
     const int n = e == 0 ? 0 : N;
     double *F = R + 6 * e, *M = R + 6 * e + 3;
     if (supported) supported[e] = em->fixpos ? (em->fixrot ? 2 : 1) : 0;
     if (em->fixpos) {
       for (int j = 0; j < 3; ++j) {
         /* the generalised force holds the full weight; the path applies gravity_scale of it */
-        double f = d->fx[3 * n + j] - (1.0 - gravity_scale) * rod->mv[n] * rod->gravity[j];
-        F[j] = (inertia ? rod->mv[n] * d->xedd[e][j] : 0.0) - f;
+        double f = d->fx[3 * n + j] - (1.0 - gravity_scale) * rv->mv[n] * rv->gravity[j];
+        F[j] = (inertia ? rv->mv[n] * d->xedd[e][j] : 0.0) - f;
       }
       if (em->slides) cosrod_vec3_axpy(F, -cosrod_vec3_dot(F, em->axis), em->axis);
     }

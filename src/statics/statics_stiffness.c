@@ -12,7 +12,6 @@
 
 #include "cosrod/band.h"
 #include "cosrod/statics.h"
-#include "rod/rod_internal.h"
 #include "statics/statics_internal.h"
 
 /* Residual of one rod at (t, μ) into r (its nv rows); scaled norm.
@@ -36,13 +35,14 @@
 static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, double mu, const double *q,
                                double *r) {
   const cosrod_rod *rod = pt->rod;
+  const cosrod_rod_view *rv = &pt->rv;
   cosrod_rod_data *d = pt->d;
-  const int N = rod->N;
+  const int N = rv->N;
   memcpy(pt->y, q, sizeof(double) * (size_t)pt->nq);
   memset(pt->y + pt->nq, 0, sizeof(double) * (size_t)pt->nv);
-  cosrod_status st = cosrod_rod_eval(&pt->quiet, d, COSROD_FORM_NULLSPACE, t, pt->y);
+  cosrod_status st = cosrod_rod_eval(pt->quiet, d, COSROD_FORM_NULLSPACE, t, pt->y);
   if (st != COSROD_OK) return st;
-  const int loads = rod->nloads > 0 || rod->load_fn;
+  const int loads = cosrod_rod_has_loads(rod);
   const double lf = 1.0 - mu; /* share of the external loads to remove */
   /* gravity on the pseudo-time path (options.gravity_ramp): g(t) = clamp(t, 0, 1) g */
   const double gs = s->opt.gravity_ramp ? fmin(fmax(t, 0.0), 1.0) : 1.0;
@@ -51,16 +51,16 @@ static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, do
   for (int k = 0; k < N; ++k) {
     double Fn = cosrod_vec3_norm(d->F + 3 * k);
     Fmax = fmax(Fmax, Fn);
-    dsmax = fmax(dsmax, rod->ds[k]);
+    dsmax = fmax(dsmax, rv->ds[k]);
     SF = fmax(SF, Fn);
-    SM = fmax(SM, rod->ds[k] * Fn);
+    SM = fmax(SM, rv->ds[k] * Fn);
     if (loads) SM = fmax(SM, mu * cosrod_vec3_norm(d->mload + 3 * k));
   }
   for (int n = 0; n <= N; ++n) {
     /* d->fx holds the full external forces (gravity, loads); the residual
      * applies μ (gs m g + f_load) of them */
     double fg[3], fl[3] = {0.0, 0.0, 0.0}, fa[3];
-    cosrod_vec3_scale(fg, rod->mv[n], rod->gravity);
+    cosrod_vec3_scale(fg, rv->mv[n], rv->gravity);
     if (loads) cosrod_vec3_copy(fl, d->fload + 3 * n);
     for (int j = 0; j < 3; ++j) fa[j] = mu * (gs * fg[j] + fl[j]);
     SF = fmax(SF, cosrod_vec3_norm(fa));
@@ -68,20 +68,20 @@ static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, do
     Mmax = fmax(Mmax, Mn);
     SM = fmax(SM, Mn);
     xmax = fmax(xmax, cosrod_vec3_norm(d->x + 3 * n));
-    int nd = rod->nd[n];
+    int nd = rv->nd[n];
     if (!nd) continue;
     double f[3];
     if (mu == 1.0 && gs == 1.0)
       cosrod_vec3_copy(f, d->fx + 3 * n);
     else
       for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - (fg[j] + fl[j]) + fa[j];
-    double *rv = r + pt->ov[n];
+    double *rn = r + pt->ov[n];
     if (nd == 3) {
-      cosrod_vec3_copy(rv, f);
+      cosrod_vec3_copy(rn, f);
     } else {
-      rv[0] = cosrod_vec3_dot(f, rod->end[n == 0 ? 0 : 1].axis);
+      rn[0] = cosrod_vec3_dot(f, rv->end[n == 0 ? 0 : 1].axis);
     }
-    for (int j = 0; j < nd; ++j) rf = fmax(rf, fabs(rv[j]));
+    for (int j = 0; j < nd; ++j) rf = fmax(rf, fabs(rn[j]));
   }
   for (int k = 0; k < N; ++k) {
     double *rs = r + pt->os[k];
@@ -98,7 +98,7 @@ static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, do
  * multipliers may use): the constraint forces and rows of a Kirchhoff rod,
  * the scaled norm and the convergence measure. */
 static cosrod_status part_finish(cosrod_statics *s, statics_part *pt, double *r, double *scaled, double *excess) {
-  const cosrod_rod *rod = pt->rod;
+  const cosrod_rod_view *rv = &pt->rv;
   statics_pres *o = &pt->pr;
   double SF = o->SF, SM = o->SM, rf = o->rf, rm = o->rm, Fmax = o->Fmax;
   const double Mmax = o->Mmax, xmax = o->xmax, dsmax = o->dsmax;
@@ -109,8 +109,8 @@ static cosrod_status part_finish(cosrod_statics *s, statics_part *pt, double *r,
     return st;
   double sc = fmax(fmax(rf / SF, rm / SM), gsc);
   if (!isfinite(sc)) return COSROD_ERR_NONFINITE;
-  const double cg = fmax(rod->CG[0], fmax(rod->CG[1], rod->CG[2]));
-  const double ck = fmax(rod->CK[0], fmax(rod->CK[1], rod->CK[2]));
+  const double cg = fmax(rv->CG[0], fmax(rv->CG[1], rv->CG[2]));
+  const double ck = fmax(rv->CK[0], fmax(rv->CK[1], rv->CK[2]));
   const double nF = 4.0 * DBL_EPSILON * (cg * (xmax / pt->dsmin + 1.0) + Fmax);
   const double nM = 4.0 * DBL_EPSILON * (ck / pt->dsmin + Mmax) + dsmax * nF;
   *scaled = sc;
@@ -201,21 +201,21 @@ static void tangent_map(double T[12], const double p[4]) {
  * equilibrium) is C.  Blocks of the interleaved ordering couple only within
  * two block positions (segment–segment through a vertex curvature). */
 static cosrod_status part_stiffness(statics_part *pt, double t, const double *q, cosrod_band *J) {
-  const cosrod_rod *rod = pt->rod;
-  const int N = rod->N, v0 = pt->v0;
+  const cosrod_rod_view *rv = &pt->rv;
+  const int N = rv->N, v0 = pt->v0;
   memcpy(pt->y, q, sizeof(double) * (size_t)pt->nq);
   memset(pt->y + pt->nq, 0, sizeof(double) * (size_t)pt->nv);
-  cosrod_status st = cosrod_rod_stiffness(&pt->quiet, pt->d, t, pt->y, pt->Kq);
+  cosrod_status st = cosrod_rod_stiffness(pt->quiet, pt->d, t, pt->y, pt->Kq);
   if (st != COSROD_OK) return st;
   /* block table: 2N+1 positions, vertex n at 2n, segment k at 2k+1 */
   const int nb = 2 * N + 1;
   for (int b = 0; b < nb; ++b) {
     int vtx = (b % 2) == 0, idx = b / 2;
-    pt->bq[b] = vtx ? (rod->nd[idx] ? rod->qv[idx] : -1) : rod->qs[idx];
-    pt->bv[b] = vtx ? (rod->nd[idx] ? pt->ov[idx] : -1) : pt->os[idx];
-    pt->bnq[b] = vtx ? rod->nd[idx] : 4;
-    pt->bnv[b] = vtx ? rod->nd[idx] : 3;
-    if (!vtx) tangent_map(pt->T + 12 * idx, q + rod->qs[idx]);
+    pt->bq[b] = vtx ? (rv->nd[idx] ? rv->qv[idx] : -1) : rv->qs[idx];
+    pt->bv[b] = vtx ? (rv->nd[idx] ? pt->ov[idx] : -1) : pt->os[idx];
+    pt->bnq[b] = vtx ? rv->nd[idx] : 4;
+    pt->bnv[b] = vtx ? rv->nd[idx] : 3;
+    if (!vtx) tangent_map(pt->T + 12 * idx, q + rv->qs[idx]);
   }
   for (int bi = 0; bi < nb; ++bi) {
     if (pt->bq[bi] < 0) continue;

@@ -82,7 +82,7 @@ static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_p
   pose_from_rows(P, &c->obs[k].pose, c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t);
 }
 
-int sim_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P) {
+int sim_sys_obstacle_pose(const sys_obstacle *o, double t, cosrod_pose *P) {
   *P = o->pose;
   if (!o->has_motion) return 0;
   double *kp = sim_keyframe_rows(&o->motion_position, 3), *kr = sim_keyframe_rows(&o->motion_orientation, 4);
@@ -215,27 +215,26 @@ void sim_contact_free(struct sim_contact *c) {
   free(c);
 }
 
-static cosrod_status refuse(const cosrod_scenario *sc, const char *key, const char *what, char *err, size_t errlen) {
+static cosrod_status refuse(const sys_def *d, const char *key, const char *what, char *err, size_t errlen) {
   char msg[200];
   snprintf(msg, sizeof msg, "%s not supported yet", what);
-  cosrod_scenario_format_error(sc, key, msg, err, errlen);
+  d->error(d->error_ctx, key, msg, err, errlen);
   return COSROD_ERR_UNSUPPORTED;
 }
 
-cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario *sc, cosrod_rod **rods,
-                                 size_t nrods, char *err, size_t errlen) {
+cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, cosrod_rod **rods, size_t nrods,
+                                 char *err, size_t errlen) {
   *out = NULL;
-  const cosrod_sc_contact *S = &sc->contact;
+  const sys_contact *S = &sd->contact;
   if (!S->enabled) return COSROD_OK;
   for (size_t k = 0; k < S->nobstacles; k++)
-    if (S->obstacles[k].body >= 0 && (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC ||
-                                      sc->analysis.start_from_equilibrium)) {
+    if (S->obstacles[k].body >= 0 && (sd->analysis != SYS_ANALYSIS_DYNAMIC || sd->start_from_equilibrium)) {
       char key[64];
       if (S->obstacles[k].body_shape)
         snprintf(key, sizeof key, "bodies.%d.shape", S->obstacles[k].body);
       else
         snprintf(key, sizeof key, "obstacles.%zu.body", k);
-      return refuse(sc, key, "contact with shapes on rigid bodies in static analyses and start_from_equilibrium is",
+      return refuse(sd, key, "contact with shapes on rigid bodies in static analyses and start_from_equilibrium is",
                     err, errlen);
     }
   struct sim_contact *c = calloc(1, sizeof *c);
@@ -271,14 +270,14 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
     double CK[3], rhoA;
     cosrod_rod_constants(rods[r], NULL, CK, NULL, NULL, &rhoA, NULL);
     cr[r].nv = nv;
-    cr[r].radius = cosrod_sc_section_radius(&sc->rods[r].section);
+    cr[r].radius = sd->rods[r].radius;
     cr[r].sref = c->sref[r];
     cr[r].EI = fmin(CK[0], CK[1]);
     cr[r].rhoA = rhoA;
     c->cb[r].c = c, c->cb[r].r = r;
   }
   for (int k = 0; k < no; k++) {
-    const cosrod_sc_obstacle *o = &S->obstacles[k];
+    const sys_obstacle *o = &S->obstacles[k];
     c->obs[k].shape = o->shape;
     c->obs[k].pose = o->pose;
     c->body[k] = o->body;
@@ -290,7 +289,7 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
           snprintf(key, sizeof key, "bodies.%d.shape.file", o->body);
         else
           snprintf(key, sizeof key, "obstacles.%d.file", k);
-        cosrod_scenario_format_error(sc, key, merr, err, errlen);
+        sd->error(sd->error_ctx, key, merr, err, errlen);
         st = COSROD_ERR_INVALID;
         goto fail;
       }
@@ -310,8 +309,8 @@ cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario
   cosrod_contact_def def = {0};
   def.nrods = n, def.rods = cr, def.nobstacles = no, def.obstacles = c->obs;
   def.law = S->law;
-  def.gravity = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
-                     sc->gravity[2] * sc->gravity[2]);
+  def.gravity = sqrt(sd->gravity[0] * sd->gravity[0] + sd->gravity[1] * sd->gravity[1] +
+                     sd->gravity[2] * sd->gravity[2]);
   def.rods_contact = S->rods, def.self_contact = S->self, def.quadrature = S->quadrature;
   c->m = cosrod_contact_model_create(&def, &st);
   if (!c->m && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());

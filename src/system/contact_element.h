@@ -10,16 +10,16 @@
 
 #include "cosrod/contact.h"
 #include "cosrod/rod.h"
-#include "cosrod/scenario.h"
+#include "system/system_def.h"
 
 struct sim_contact;
 
-/* Build the contact model of the scenario's rods (built rods, in order) and
- * obstacles and install the load callbacks on the rods.  *out NULL when the
- * scenario has no contact.  ERR_UNSUPPORTED (err: FILE:LINE: key: problem)
+/* Build the contact model of the definition's rods (built rods, in order)
+ * and obstacles and install the load callbacks on the rods.  *out NULL when
+ * the definition has no contact.  ERR_UNSUPPORTED (err: FILE:LINE: key: problem)
  * for what is not wired yet. */
-cosrod_status sim_contact_create(struct sim_contact **out, const cosrod_scenario *sc, cosrod_rod **rods,
-                                 size_t nrods, char *err, size_t errlen);
+cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *d, cosrod_rod **rods, size_t nrods,
+                                 char *err, size_t errlen);
 void sim_contact_free(struct sim_contact *c);
 /* Several rods: store rod r's state from its part yl of y before the rods of
  * an evaluation are evaluated, so that rod-rod contact sees every rod at the
@@ -45,10 +45,10 @@ const cosrod_contact_data *sim_contact_data(const struct sim_contact *c);
 void sim_contact_bind_bodies(struct sim_contact *c, const double *bx, const double *bq, const double *bv,
                              const double *bw);
 void sim_contact_body_wrench(const struct sim_contact *c, int body, const double xb[3], double F[6]);
-/* Pose and velocity at t of a scenario obstacle: fixed, or moved by its
- * keyframes (the pose in the body frame for a body-fixed one).  The one
- * evaluation of keyframed obstacles, shared by runs (which pack the rows
- * once) and the recorder.  0, or -1 (no memory). */
-int sim_obstacle_pose(const cosrod_sc_obstacle *o, double t, cosrod_pose *P);
+/* Pose and velocity at t of an obstacle: fixed, or moved by its keyframes
+ * (the pose in the body frame for a body-fixed one).  The one evaluation of
+ * keyframed obstacles, shared by runs (which pack the rows once) and the
+ * recorder (through sim/sim_translate.h).  0, or -1 (no memory). */
+int sim_sys_obstacle_pose(const sys_obstacle *o, double t, cosrod_pose *P);
 
 #endif

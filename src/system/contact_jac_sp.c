@@ -80,15 +80,15 @@ static int find(const int *cp, const int *ri, int i, int j) {
  * orders, appended to pr (4 ints each) up to cap; returns the count (also
  * beyond cap, to size the array). */
 static size_t candidates(cosrod_sim *s, double **x, int *pr, size_t cap) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   size_t np = 0;
   double Lmax = 0;
-  for (size_t r = 0; r < s->nrods; r++) Lmax = fmax(Lmax, sc->rods[r].length);
+  for (size_t r = 0; r < s->nrods; r++) Lmax = fmax(Lmax, def->rods[r].length);
   for (size_t a = 0; a < s->nrods; a++)
     for (size_t b = a; b < s->nrods; b++) {
-      if (a == b ? !sc->contact.self : !sc->contact.rods) continue;
-      const double ra = cosrod_sc_section_radius(&sc->rods[a].section);
-      const double rb = cosrod_sc_section_radius(&sc->rods[b].section);
+      if (a == b ? !def->contact.self : !def->contact.rods) continue;
+      const double ra = def->rods[a].radius;
+      const double rb = def->rods[b].radius;
       const double margin = a == b ? 2.0 * ra : 0.1 * Lmax, excl = 3.14159265358979323846 * ra;
       const int Na = cosrod_rod_nseg(s->rods[a]), Nb = cosrod_rod_nseg(s->rods[b]);
       const double *sa = cosrod_rod_grid(s->rods[a]);
@@ -203,7 +203,7 @@ int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz)
   *colptr = *rowind = NULL;
   if (!s->contact || s->cpl || s->split || s->lie || (s->form != COSROD_FORM_ABSOLUTE && s->form != COSROD_FORM_NULLSPACE))
     return 0;
-  if (!s->sc->contact.rods && !s->sc->contact.self) return 0;
+  if (!s->def->contact.rods && !s->def->contact.self) return 0;
   for (size_t r = 0; r < s->nrods; r++)
     if (cosrod_rod_kirchhoff_m(s->rods[r]) > 0) return 0;
   sim_cjac_contact *C = calloc(1, sizeof *C);

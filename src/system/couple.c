@@ -72,13 +72,13 @@ static void end_fn(void *user, int e, double t, double x[3], double xd[3], doubl
 /* Poses of every body at (t, y). */
 static void prepare(const cosrod_sim *s, double t, const double *y) {
   sim_couple *cp = s->cpl;
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   if (cp->m && y && !cp->stat)
     for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   if (cp->stat && y) cp->sxq = y + cp->stat_off;
   cp->t = t;
   for (size_t b = 0; b < cp->nb; ++b) {
-    const cosrod_sc_body *sb = &sc->bodies[b];
+    const sys_body *sb = &def->bodies[b];
     double *x = cp->bx + 3 * b, *q = cp->bq + 4 * b, *v = cp->bv + 3 * b, *w = cp->bw + 3 * b;
     if (cp->bmap[b] >= 0 && cp->stat) { /* static analyses: at rest (sim_couple_static.c) */
       cosrod_vec3_copy(x, cp->sxq + 7 * (size_t)cp->bmap[b]);
@@ -101,7 +101,7 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
   for (size_t i = 0; i < cp->na; ++i) {
     sim_attach *a = &cp->att[i];
     if (cp->bmap[a->body] >= 0 || !s->data[a->rod]->kw) continue;
-    const cosrod_sc_body *sb = &sc->bodies[a->body];
+    const sys_body *sb = &def->bodies[a->body];
     double x[3], v[3], xdd[3], q[4], wk[3], ra[3], wd[3], t1[3], t2[3];
     sim_keyframe_motion(sb, cp->kpos[a->body], cp->krot[a->body], t, x, q, v, wk, xdd, wd);
     const double *w = cp->bw + 3 * a->body;
@@ -183,7 +183,7 @@ void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD) {
   cp->Tb = cp->Gb = cp->Eb = cp->Wb = cp->Db = 0.0;
   if (cp->m && cp->stat) { /* static: at rest, gravity and bushing springs (sim_couple_static.c) */
     for (size_t b = 0; b < cp->nb; ++b)
-      if (cp->bmap[b] >= 0) cp->Gb -= s->sc->bodies[b].mass * cosrod_vec3_dot(s->sc->gravity, cp->bx + 3 * b);
+      if (cp->bmap[b] >= 0) cp->Gb -= s->def->bodies[b].mass * cosrod_vec3_dot(s->def->gravity, cp->bx + 3 * b);
     cp->Eb = sim_couple_static_bushing_energy(s, cp->sxq);
   } else if (cp->m) {
     cosrod_mbs_energy(cp->m, cp->d, t, cp->ym, &cp->Tb, &cp->Gb, &cp->Eb);
@@ -220,7 +220,7 @@ void sim_couple_free(cosrod_sim *s) {
   if (!cp) return;
   for (size_t r = 0; r < s->nrods && s->rods; r++)
     for (int e = 0; e < 2; e++)
-      if (s->sc->rods[r].ends[e].body >= 0) {
+      if (s->def->rods[r].ends[e].body >= 0) {
         if (s->rods[r]) cosrod_rod_set_end_fn(s->rods[r], e, NULL, NULL);
         if (s->srods && s->srods[r]) cosrod_rod_set_end_fn(s->srods[r], e, NULL, NULL);
       }
@@ -252,7 +252,7 @@ void sim_couple_free(cosrod_sim *s) {
 
 static cosrod_status fail(cosrod_sim *s, const char *key, const char *problem, char *err, size_t errlen,
                           cosrod_status st) {
-  if (key) cosrod_scenario_format_error(s->sc, key, problem, err, errlen);
+  if (key) sys_error(s->def, key, problem, err, errlen);
   sim_couple_free(s);
   return st;
 }
@@ -260,11 +260,11 @@ static cosrod_status fail(cosrod_sim *s, const char *key, const char *problem, c
 /* The multibody model of the dynamic bodies, its state and its placement
  * units (ndyn: number of dynamic bodies); without dynamic bodies no joint. */
 static cosrod_status create_units(cosrod_sim *s, size_t ndyn, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   sim_couple *cp = s->cpl;
   if (ndyn > 0) {
     cosrod_status st = COSROD_OK;
-    cp->m = cosrod_sim_bodies_create_map(sc, cp->bmap, &st, err, errlen);
+    cp->m = cosrod_sim_bodies_create_map(def, cp->bmap, &st, err, errlen);
     if (!cp->m) return fail(s, NULL, NULL, err, errlen, st);
     cp->d = cosrod_mbs_data_create(cp->m, NULL);
     cp->nm = cosrod_mbs_n(cp->m);
@@ -305,7 +305,7 @@ static cosrod_status create_units(cosrod_sim *s, size_t ndyn, char *err, size_t 
     for (int u = 0; u < cp->nblk; u++) cp->blk_r[u] = cp->blk_e[u] = -1;
   } else {
     for (size_t b = 0; b < cp->nb; ++b) cp->bmap[b] = -1;
-    for (size_t j = 0; j < sc->njoints; ++j) {
+    for (size_t j = 0; j < def->njoints; ++j) {
       char key[48];
       snprintf(key, sizeof key, "joints.%zu", j);
       return fail(s, key, "joints and bushings need bodies that are not driven by motion keyframes", err, errlen,
@@ -318,9 +318,9 @@ static cosrod_status create_units(cosrod_sim *s, size_t ndyn, char *err, size_t 
 /* Attachment of rod r's end e to its body (nothing if it has none): the
  * rod's initial end (from its shape) must be the body point. */
 static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   sim_couple *cp = s->cpl;
-  const cosrod_sc_end *se = &sc->rods[r].ends[e];
+  const sys_end *se = &def->rods[r].ends[e];
   if (se->body < 0) return COSROD_OK;
   char key[64];
   snprintf(key, sizeof key, "rods.%zu.ends.%s.at", r, e ? "end" : "start");
@@ -335,7 +335,7 @@ static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_
   cosrod_rod_end_motion(rod, e, 0.0, x0, NULL, NULL, p0, NULL, NULL);
   cosrod_quat_rotate(c, cp->bq + 4 * a->body, a->at);
   cosrod_vec3_add(c, c, cp->bx + 3 * a->body);
-  double L = sc->rods[r].length > 0 ? sc->rods[r].length : 1.0;
+  double L = def->rods[r].length > 0 ? def->rods[r].length : 1.0;
   double gap[3];
   cosrod_vec3_sub(gap, c, x0);
   if (cosrod_vec3_norm(gap) > 1e-6 * L) {
@@ -377,15 +377,15 @@ static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_
 }
 
 cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
-  if (sc->nbodies == 0) return COSROD_OK;
+  const sys_def *def = s->def;
+  if (def->nbodies == 0) return COSROD_OK;
   sim_couple *cp = calloc(1, sizeof *cp);
   if (!cp) return COSROD_ERR_NOMEM;
   s->cpl = cp;
-  cp->nb = sc->nbodies;
+  cp->nb = def->nbodies;
   size_t na = 0;
-  for (size_t r = 0; r < sc->nrods; r++)
-    for (int e = 0; e < 2; e++) na += sc->rods[r].ends[e].body >= 0;
+  for (size_t r = 0; r < def->nrods; r++)
+    for (int e = 0; e < 2; e++) na += def->rods[r].ends[e].body >= 0;
   cp->bmap = calloc(cp->nb, sizeof *cp->bmap);
   cp->att = calloc(na + 1, sizeof *cp->att);
   cp->kpos = calloc(cp->nb, sizeof *cp->kpos);
@@ -399,7 +399,7 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
     return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
   size_t ndyn = 0;
   for (size_t b = 0; b < cp->nb; ++b) {
-    const cosrod_sc_body *sb = &sc->bodies[b];
+    const sys_body *sb = &def->bodies[b];
     ndyn += !sb->has_motion;
     if (!sb->has_motion) continue;
     cp->kpos[b] = sim_keyframe_rows(&sb->motion_position, 3);
@@ -411,7 +411,7 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
   if (st != COSROD_OK) return st;
   prepare(s, 0.0, NULL);
   sim_contact_bind_bodies(s->contact, cp->bx, cp->bq, cp->bv, cp->bw); /* shapes on bodies */
-  for (size_t r = 0; r < sc->nrods; r++)
+  for (size_t r = 0; r < def->nrods; r++)
     for (int e = 0; e < 2; e++)
       if ((st = attach_end(s, r, e, err, errlen)) != COSROD_OK) return st;
   s->need_rates = 1;

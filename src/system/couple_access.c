@@ -17,7 +17,7 @@
 void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]) {
   const sim_couple *cp = s->cpl;
   double v[3], w[3], a[3], al[3];
-  sim_keyframe_motion(&s->sc->bodies[b], cp->kpos[b], cp->krot[b], t, x, q, v, w, a, al);
+  sim_keyframe_motion(&s->def->bodies[b], cp->kpos[b], cp->krot[b], t, x, q, v, w, a, al);
 }
 
 void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {

@@ -208,7 +208,7 @@ static int body_contact_fd(cosrod_sim *s, double t, const double *y, double *Jx)
   int nb = 0;
   for (size_t k = 0, npt = d ? cosrod_contact_npoints(d) : 0; k < npt; k++) {
     const cosrod_contact_point *p = pt + k;
-    if (p->other_kind != 0 || s->sc->contact.obstacles[p->other].body < 0) continue;
+    if (p->other_kind != 0 || s->def->contact.obstacles[p->other].body < 0) continue;
     const cosrod_rod *rod = s->rods[p->rod];
     const int *map = s->map + s->off_r[p->rod], nq = cosrod_rod_nq(rod);
     for (int v = p->segment; v <= p->segment + 1; v++) {

@@ -61,7 +61,7 @@ struct sim_kcouple {
   double *ipd;   /* (2 nk) mobility in use: 1 / m_b (0: fixed during projection) */
 };
 
-static double body_mass(const cosrod_sim *s, int body) { return s->sc->bodies[body].mass; }
+static double body_mass(const cosrod_sim *s, int body) { return s->def->bodies[body].mass; }
 
 cosrod_status sim_couple_kirch_create(cosrod_sim *s) {
   if (!s->cpl) return COSROD_OK;
@@ -216,7 +216,7 @@ int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s)
 
 int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y) {
   /* static analyses: at rest, nothing accelerates (the statics solver gives the multipliers) */
-  return s->kcp && s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? solve_z(s, sim_tclamp(s, t), y, s->kcp->f, s->form == COSROD_FORM_DAE) : 0;
+  return s->kcp && s->def->analysis == SYS_ANALYSIS_DYNAMIC ? solve_z(s, sim_tclamp(s, t), y, s->kcp->f, s->form == COSROD_FORM_DAE) : 0;
 }
 
 /* DAE: the multipliers of the coupled ODE (ABSOLUTE) form at the (q, v) of y:
@@ -355,7 +355,7 @@ cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
     snprintf(msg, sizeof msg, "no consistent initial state of the rods on bodies (%s)%s",
              s->msg[0] ? s->msg : "projection failed",
              fixed ? "; a body with joints is a fixed support for the Kirchhoff constraints (not supported yet)" : "");
-    if (err && errlen) cosrod_scenario_format_error(s->sc, "rods", msg, err, errlen);
+    if (err && errlen) sys_error(s->def, "rods", msg, err, errlen);
     return COSROD_ERR_CONVERGENCE;
   }
   memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);

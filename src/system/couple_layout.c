@@ -55,7 +55,7 @@ cosrod_status sim_couple_layout(cosrod_sim *s, double *y0, double *dae_id) {
   int ml = s->ml, mu = s->mu;
   int lo_all = s->ny, hi_all = -1;
   int inter = 0; /* joints / bushings between two bodies couple their units (and the rod ends on them) */
-  for (size_t j = 0; j < s->sc->njoints; j++) inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
+  for (size_t j = 0; j < s->def->njoints; j++) inter |= s->def->joints[j].body[0] >= 0 && s->def->joints[j].body[1] >= 0;
   inter &= cp->nblk > 1;
   for (int u = 0; u < cp->nblk; u++) {
     int lo = s->ny, hi = -1;
@@ -166,8 +166,8 @@ int sim_couple_body_contact(const cosrod_sim *s) {
   const sim_couple *cp = s->cpl;
   int n = 0;
   if (!cp || !cp->m || !s->contact) return 0;
-  for (size_t k = 0; k < s->sc->contact.nobstacles; k++) {
-    const int b = s->sc->contact.obstacles[k].body;
+  for (size_t k = 0; k < s->def->contact.nobstacles; k++) {
+    const int b = s->def->contact.obstacles[k].body;
     n += b >= 0 && cp->bmap[b] >= 0;
   }
   return n;
@@ -203,8 +203,8 @@ int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, in
     ahi[*nat] = r1;
     (*nat)++;
   }
-  for (size_t k = 0; s->contact && k < s->sc->contact.nobstacles; k++) { /* shapes on bodies: whole rods */
-    const int b = s->sc->contact.obstacles[k].body, mb = b >= 0 ? cp->bmap[b] : -1;
+  for (size_t k = 0; s->contact && k < s->def->contact.nobstacles; k++) { /* shapes on bodies: whole rods */
+    const int b = s->def->contact.obstacles[k].body, mb = b >= 0 ? cp->bmap[b] : -1;
     if (mb < 0) continue;
     for (size_t r = 0; r < s->nrods; r++) {
       aunit[*nat] = cp->nblk == 1 ? 0 : mb;
@@ -213,8 +213,8 @@ int sim_couple_structure(const cosrod_sim *s, int *ulo, int *uhi, int *aunit, in
       (*nat)++;
     }
   }
-  for (size_t j = 0; j < s->sc->njoints; j++)
-    *inter |= s->sc->joints[j].body[0] >= 0 && s->sc->joints[j].body[1] >= 0;
+  for (size_t j = 0; j < s->def->njoints; j++)
+    *inter |= s->def->joints[j].body[0] >= 0 && s->def->joints[j].body[1] >= 0;
   *inter &= cp->nblk > 1;
   return cp->nblk;
 }

@@ -41,19 +41,19 @@ struct sim_cjs {
 /* Rows of joint jt (the table of cosrod_mbs, cosrod_joint_rows): axis in
  * side a's frame (ground: spatial; spherical and fixed: e_z as body.c),
  * R_b0ᵀ R_a0 from the initial orientations. */
-static int joint_rows(const cosrod_scenario *sc, const cosrod_sc_joint *jt, const int blk[2], cjs_row *r) {
+static int joint_rows(const sys_def *def, const sys_joint *jt, const int blk[2], cjs_row *r) {
   static const double ez[3] = {0.0, 0.0, 1.0};
   double pa[4] = {1, 0, 0, 0}, pb[4] = {1, 0, 0, 0}, pr[4], Rba[9], axis[3], axis2[3];
-  if (jt->body[0] >= 0) cosrod_quat_copy(pa, sc->bodies[jt->body[0]].quaternion);
-  if (jt->body[1] >= 0) cosrod_quat_copy(pb, sc->bodies[jt->body[1]].quaternion);
+  if (jt->body[0] >= 0) cosrod_quat_copy(pa, def->bodies[jt->body[0]].quaternion);
+  if (jt->body[1] >= 0) cosrod_quat_copy(pb, def->bodies[jt->body[1]].quaternion);
   cosrod_quat_conj_mul(pr, pb, pa); /* R_b0ᵀ R_a0 */
   cosrod_quat_to_matrix(Rba, pr);
-  const int free_axis = jt->type == COSROD_SC_JOINT_SPHERICAL || jt->type == COSROD_SC_JOINT_FIXED;
+  const int free_axis = jt->type == COSROD_JOINT_SPHERICAL || jt->type == COSROD_JOINT_FIXED;
   cosrod_vec3_normalise(axis, free_axis ? ez : jt->axis);
   cosrod_vec3_copy(axis2, jt->axis2);
   if (cosrod_vec3_norm(axis2) > 0.0) cosrod_vec3_normalise(axis2, axis2);
   cosrod_joint_row rr[6];
-  const int n = cosrod_joint_rows(sim_joint_type(jt->type), axis, axis2, Rba, rr);
+  const int n = cosrod_joint_rows(jt->type, axis, axis2, Rba, rr);
   for (int i = 0; i < n; ++i) {
     cjs_row *o = r + i;
     o->kind = rr[i].kind;
@@ -68,11 +68,11 @@ static int joint_rows(const cosrod_scenario *sc, const cosrod_sc_joint *jt, cons
 }
 
 sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   *st = COSROD_OK;
   size_t nj = 0;
   double W = 0.0;
-  for (size_t j = 0; j < sc->njoints; ++j) nj += sc->joints[j].type != COSROD_SC_JOINT_BUSHING;
+  for (size_t j = 0; j < def->njoints; ++j) nj += !def->joints[j].bushing;
   if (nj == 0) return NULL;
   sim_cjs *c = calloc(1, sizeof *c);
   if (c) c->row = calloc(6 * nj, sizeof *c->row);
@@ -84,21 +84,21 @@ sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
   }
   c->s = s;
   nj = 0;
-  for (size_t j = 0; j < sc->njoints; ++j) {
-    const cosrod_sc_joint *jt = &sc->joints[j];
-    if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
+  for (size_t j = 0; j < def->njoints; ++j) {
+    const sys_joint *jt = &def->joints[j];
+    if (jt->bushing) continue;
     ++nj;
     int blk[2];
     for (int k = 0; k < 2; ++k) blk[k] = jt->body[k] >= 0 ? sim_couple_model_index(s, (size_t)jt->body[k]) : -1;
     const int n0 = c->n;
-    c->n += joint_rows(sc, jt, blk, c->row + c->n);
+    c->n += joint_rows(def, jt, blk, c->row + c->n);
     for (int i = n0; i < c->n; ++i) {
       c->row[i].joint = (int)nj - 1; /* numbered among the non-bushing joints */
       for (int k = 0; k < 2; ++k) c->row[i].kin[k] = blk[k] < 0 ? jt->body[k] : -1;
     }
   }
-  for (size_t b = 0; b < sc->nbodies; ++b) W += sc->bodies[b].mass;
-  W *= cosrod_vec3_norm(sc->gravity);
+  for (size_t b = 0; b < def->nbodies; ++b) W += def->bodies[b].mass;
+  W *= cosrod_vec3_norm(def->gravity);
   for (int i = 0; i < c->n; ++i) c->h[i] = 1e-6 * (W > 1.0 ? W : 1.0); /* g is linear in λ: any step */
   return c;
 }

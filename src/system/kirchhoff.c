@@ -4,8 +4,8 @@
  * supports for them, the consistent initial state and the projection hook.
  *
  * - Keys that only make sense for a Cosserat rod (shear_correction, viscous
- *   coefficients of constrained strains) are input errors (also found by
- *   the scenario loader).  Kelvin–Voigt damping is accepted: its shear /
+ *   coefficients of constrained strains) are input errors (found by the
+ *   scenario loader and the translation, src/sim/sim_translate_sys.c).  Kelvin–Voigt damping is accepted: its shear /
  *   axial parts are dropped with the constrained strains, its bending and
  *   torsion parts remain; stiffness overrides of constrained strains are
  *   unused.
@@ -32,52 +32,6 @@
 #include <string.h>
 
 #include "system/system_internal.h"
-
-static int is_kirchhoff(const cosrod_sc_rod *sr) { return sr->model != COSROD_SC_MODEL_COSSERAT; }
-
-cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err, size_t errlen) {
-  const cosrod_sc_rod *sr = &sc->rods[r];
-  if (!is_kirchhoff(sr)) return COSROD_OK;
-  const char *mname = cosrod_sc_model_name(sr->model);
-  int inext = sr->model == COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE;
-  char key[96];
-  if (sr->shear_correction[0] != 1.0 || sr->shear_correction[1] != 1.0) {
-    snprintf(key, sizeof key, "rods.%zu.shear_correction", r);
-    sim_set_err(err, errlen, sc, key, "only for cosserat rods (a %s rod has no shear)", mname);
-    return COSROD_ERR_INVALID;
-  }
-  if (sr->damping.kind == COSROD_SC_DAMPING_COEFFICIENTS) {
-    /* V_gamma = (shear 1, shear 2, extension) */
-    for (int k = 0; k < (inext ? 3 : 2); k++)
-      if (sr->damping.V_gamma[k] != 0.0) {
-        snprintf(key, sizeof key, "rods.%zu.damping", r);
-        sim_set_err(err, errlen, sc, key, "viscous %s coefficient of a constrained strain in a %s rod (must be 0)",
-             k < 2 ? "shear" : "extension", mname);
-        return COSROD_ERR_INVALID;
-      }
-  }
-  return COSROD_OK;
-}
-
-cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen) {
-  for (size_t r = 0; r < sc->nrods; r++) {
-    const cosrod_sc_rod *sr = &sc->rods[r];
-    if (!is_kirchhoff(sr)) continue;
-    char key[64];
-    snprintf(key, sizeof key, "rods.%zu.model", r);
-    const char *mname = cosrod_sc_model_name(sr->model);
-    /* static and modal analyses: the statics solver (statics_kirchhoff.c), no integrator */
-    if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) continue;
-    /* galpha runs the index-1 ODE form (lie_kirchhoff.c) whatever the formulation */
-    if (sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA && sc->solver.formulation == COSROD_SC_FORMULATION_DAE) {
-      sim_set_err(err, errlen, sc, key,
-           "%s rods: integrator galpha runs the null-space form (formulation dae is for radau5, rodas, seulex, ida)",
-           mname);
-      return COSROD_ERR_UNSUPPORTED;
-    }
-  }
-  return COSROD_OK;
-}
 
 /* Residual Jacobian ∂F/∂y + cj ∂F/∂y' of the DAE (ida) by column-grouped
  * forward differences over the band of the node ordering (columns ml + mu + 1
@@ -146,27 +100,27 @@ cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
       double ts;
       int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
       if (k >= 0)
-        sim_set_err(err, errlen, s->sc, key,
+        sys_set_err(err, errlen, s->def, key,
              "no consistent initial state: kinematic singularity at t = 0 near segment %d "
              "(rank-deficient constraint Jacobian, [LA] 4(a))",
              k);
       else
-        sim_set_err(err, errlen, s->sc, key, "no consistent initial state (%s)", cosrod_strerror(st));
+        sys_set_err(err, errlen, s->def, key, "no consistent initial state (%s)", cosrod_strerror(st));
       return st;
     }
     double gp, gv;
     cosrod_rod_kirchhoff_residual(rod, s->data[r], s->form, 0.0, s->yl, &gp, &gv);
     double L = cosrod_rod_grid(rod)[cosrod_rod_nseg(rod)] - cosrod_rod_grid(rod)[0];
     if (!(gp <= 1e-9 * L)) {
-      sim_set_err(err, errlen, s->sc, key, "no consistent initial state (constraint residual %.3g m)", gp);
+      sys_set_err(err, errlen, s->def, key, "no consistent initial state (constraint residual %.3g m)", gp);
       return COSROD_ERR_CONVERGENCE;
     }
     if (moved > 1e-9 * L && !s->input_warn[0]) {
       char problem[200];
       snprintf(problem, sizeof problem,
                "warning: initial state moved by up to %.3g m onto the %s constraints", moved,
-               cosrod_sc_model_name(s->sc->rods[r].model));
-      cosrod_scenario_format_error(s->sc, key, problem, s->input_warn, sizeof s->input_warn);
+               s->def->rods[r].model_name);
+      sys_error(s->def, key, problem, s->input_warn, sizeof s->input_warn);
     }
     sim_scatter(s, r, s->yl, s->y0);
   }
@@ -179,7 +133,7 @@ cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
              "warning: %s on the %s form of a Kirchhoff rod uses a dense O(n^3) Jacobian; formulation: dae "
              "gives a banded O(N) one",
              s->type->name, s->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
-    cosrod_scenario_format_error(s->sc, "solver.formulation", problem, s->input_warn, sizeof s->input_warn);
+    sys_error(s->def, "solver.formulation", problem, s->input_warn, sizeof s->input_warn);
   }
   return COSROD_OK;
 }
@@ -209,10 +163,10 @@ int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen) {
     if (k < 0) continue;
     char key[64];
     snprintf(key, sizeof key, "rods.%zu", r);
-    sim_set_err(err, errlen, s->sc, key,
+    sys_set_err(err, errlen, s->def, key,
          "kinematic singularity of the initial state near segment %d (rank-deficient constraint Jacobian, "
          "[LA] 4(a)): e.g. a straight %s rod between two fixed points",
-         k, cosrod_sc_model_name(s->sc->rods[r].model));
+         k, s->def->rods[r].model_name);
     return 1;
   }
   return 0;

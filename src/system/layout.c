@@ -23,7 +23,7 @@
 
 /* Index maps, bandwidths and the state buffers (maxny: largest rod state). */
 cosrod_status sim_layout_create(cosrod_sim *s, int maxny, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   size_t n = (size_t)s->ny;
   s->map = malloc(n * sizeof *s->map);
   s->perm = malloc(n * sizeof *s->perm);
@@ -41,7 +41,7 @@ cosrod_status sim_layout_create(cosrod_sim *s, int maxny, char *err, size_t errl
   if (s->lie) {
     cosrod_status st = sim_galpha_layout(s);
     if (st != COSROD_OK) {
-      sim_set_err(err, errlen, sc, "rods", "no galpha layout (%s)", cosrod_strerror(st));
+      sys_set_err(err, errlen, def, "rods", "no galpha layout (%s)", cosrod_strerror(st));
       return st;
     }
   } else if (s->split) {
@@ -76,7 +76,7 @@ cosrod_status sim_layout_create(cosrod_sim *s, int maxny, char *err, size_t errl
       int *m = s->map + s->off_r[r], ml, mu;
       cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, m, NULL, &ml, &mu);
       if (st != COSROD_OK) {
-        sim_set_err(err, errlen, sc, "rods", "no banded ordering for rod %zu (%s)", r, cosrod_strerror(st));
+        sys_set_err(err, errlen, def, "rods", "no banded ordering for rod %zu (%s)", r, cosrod_strerror(st));
         return COSROD_ERR_INTERNAL;
       }
       for (int i = 0; i < s->ny_r[r]; i++) {
@@ -98,7 +98,7 @@ cosrod_status sim_layout_create(cosrod_sim *s, int maxny, char *err, size_t errl
 
 /* Differential / algebraic components and the initial state y0 (= y). */
 cosrod_status sim_initial_state(cosrod_sim *s, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   size_t n = (size_t)s->ny;
   for (size_t r = 0; r < s->nrods; r++) {
     const cosrod_rod *rod = s->rods[r];
@@ -111,7 +111,7 @@ cosrod_status sim_initial_state(cosrod_sim *s, char *err, size_t errlen) {
     if (st != COSROD_OK) {
       char key[32];
       snprintf(key, sizeof key, "rods.%zu", r);
-      sim_set_err(err, errlen, sc, key, "no initial state (%s)", cosrod_strerror(st));
+      sys_set_err(err, errlen, def, key, "no initial state (%s)", cosrod_strerror(st));
       return st;
     }
     sim_scatter(s, r, s->yl, s->y0);
@@ -127,7 +127,7 @@ cosrod_status sim_initial_state(cosrod_sim *s, char *err, size_t errlen) {
  * side depends on t), then the Kirchhoff, linear-solver and Kirchhoff-body
  * set-ups. */
 cosrod_status sim_problem_create(cosrod_sim *s, int time_dep, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   const cosrod_step_type *type = s->type;
   cosrod_status st0;
   cosrod_ode_problem *p = &s->prob;
@@ -165,7 +165,7 @@ cosrod_status sim_problem_create(cosrod_sim *s, int time_dep, char *err, size_t 
     p->mass_ml = p->mass_mu = 0;
   }
   /* galpha: only onto Kirchhoff constraints, joints and absolute bodies (its quaternions stay unit without) */
-  if (sc->solver.stabilisation == COSROD_SC_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
+  if (def->stabilisation == SYS_STAB_PROJECTION && (type->flags & COSROD_STEP_PROJECTION) &&
       (!s->lie || sim_has_kirchhoff(s) || sim_couple_lie_project(s)))
     p->project = sim_project;
   if ((st0 = sim_kirchhoff_setup(s, err, errlen)) != COSROD_OK) return st0;

@@ -162,7 +162,7 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
 
 void sim_galpha_problem(cosrod_sim *s) {
   cosrod_ode_problem *p = &s->prob;
-  const cosrod_sc_solver *so = &s->sc->solver;
+  const sys_def *so = s->def;
   p->jac = NULL;
   p->jac_banded = 0;
   p->jac_fills = 0;
@@ -178,7 +178,7 @@ void sim_galpha_problem(cosrod_sim *s) {
     s->opts.fixed_step = 1;
     s->opts.h0 = so->h;
     /* a fixed step takes T/h steps: max_steps bounds nothing the user chose */
-    double nst = s->sc->analysis.t_end / so->h + 10.0;
+    double nst = so->t_end / so->h + 10.0;
     if (nst > (double)s->opts.max_steps) s->opts.max_steps = nst < 1e15 ? (long)nst : (long)1e15;
   }
 }

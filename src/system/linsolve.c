@@ -160,10 +160,10 @@ out:
 }
 
 /* Kirchhoff rods in an ODE form (nullspace, absolute): dense Jacobian (kirchhoff.c). */
-static int kirchhoff_ode(const cosrod_scenario *sc) {
-  if (sc->solver.formulation == COSROD_SC_FORMULATION_DAE) return 0;
-  for (size_t r = 0; r < sc->nrods; r++)
-    if (sc->rods[r].model != COSROD_SC_MODEL_COSSERAT) return 1;
+static int kirchhoff_ode(const sys_def *def) {
+  if (def->formulation == COSROD_FORM_DAE) return 0;
+  for (size_t r = 0; r < def->nrods; r++)
+    if (def->rods[r].kirchhoff) return 1;
   return 0;
 }
 
@@ -171,7 +171,7 @@ static int kirchhoff_ode(const cosrod_scenario *sc) {
  * (contact_jac_sp.c): auto and sparse take KLU with the contact pattern when
  * the method has a sparse path.  Returns 1 when decided (L->sparse: 1, or -1
  * on failure), 0 to go on with the band. */
-static int contact_sparse(cosrod_sim *s, sim_linsolve *L, cosrod_sc_linear_solver want, char *err, size_t errlen) {
+static int contact_sparse(cosrod_sim *s, sim_linsolve *L, sys_linear_solver want, char *err, size_t errlen) {
   (void)want, (void)err, (void)errlen;
   const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
   if (!can || !s->contact) return 0;
@@ -193,14 +193,14 @@ static int contact_sparse(cosrod_sim *s, sim_linsolve *L, cosrod_sc_linear_solve
 }
 
 cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
-  const cosrod_scenario *sc = s->sc;
-  const cosrod_sc_linear_solver want = sc->solver.linear_solver;
+  const sys_def *def = s->def;
+  const sys_linear_solver want = def->linear_solver;
   sim_linsolve *L = calloc(1, sizeof *L);
   if (!L) return COSROD_ERR_NOMEM;
   s->lin = L;
   const int implicit = (s->type->flags & COSROD_STEP_IMPLICIT) != 0;
   const char *iname = s->type->name;
-  if (!s->cpl && implicit && want != COSROD_SC_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
+  if (!s->cpl && implicit && want != SYS_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
     return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_OK;
   if (!s->cpl || s->lie || s->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
@@ -209,11 +209,11 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
                                  : "band (the rods' analytic Jacobian; sparse applies to rods with bodies)"));
     return COSROD_OK;
   }
-  if (kirchhoff_ode(sc)) {
+  if (kirchhoff_ode(def)) {
     /* the multipliers S⁻¹(G a0 + h) of a Kirchhoff rod's ODE forms couple the whole rod, and through the
      * coupled end accelerations (couple_kirchhoff.c) every rod on the same body: no sparse structure */
-    if (want == COSROD_SC_LINSOLVE_SPARSE) {
-      cosrod_scenario_format_error(sc, "solver.linear_solver",
+    if (want == SYS_LINSOLVE_SPARSE) {
+      sys_error(def, "solver.linear_solver",
                                    "sparse needs formulation: dae for Kirchhoff rods (their nullspace and absolute "
                                    "forms have a dense Jacobian)",
                                    err, errlen);
@@ -229,16 +229,16 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   /* ida's DAE residual (formulation dae) has no sparse path; the mass-matrix DAE of radau5 / rodas / seulex
    * has (E = fac M - J, M diagonal: lsys_sparse.c) */
   const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
-  if (want == COSROD_SC_LINSOLVE_SPARSE && !cosrod_sparse_available()) {
-    cosrod_scenario_format_error(sc, "solver.linear_solver",
+  if (want == SYS_LINSOLVE_SPARSE && !cosrod_sparse_available()) {
+    sys_error(def, "solver.linear_solver",
                                  "sparse needs SuiteSparse KLU (libsuitesparse-dev) at build time", err,
                                  errlen);
     return COSROD_ERR_UNSUPPORTED;
   }
   /* shapes on bodies: the body couples to every rod vertex that may touch it, outside any band */
   const int bc = sim_couple_body_contact(s) > 0;
-  int sparse = want == COSROD_SC_LINSOLVE_SPARSE ||
-               (want == COSROD_SC_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc));
+  int sparse = want == SYS_LINSOLVE_SPARSE ||
+               (want == SYS_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc));
   const char *why = "";
   if (sparse && !can) sparse = 0, why = s->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
   L->sparse = sparse;
@@ -252,13 +252,13 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
     s->prob.jac = NULL;
     snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s; %s",
              s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
-             want != COSROD_SC_LINSOLVE_AUTO ? ""
+             want != SYS_LINSOLVE_AUTO ? ""
              : bc                            ? ", auto: contact shapes on bodies"
                                              : ", auto: the band grew with the rods",
              s->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
   } else {
     snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,
-             want == COSROD_SC_LINSOLVE_AUTO && !*why ? ", auto: a chain" : "", why, *why ? iname : "");
+             want == SYS_LINSOLVE_AUTO && !*why ? ", auto: a chain" : "", why, *why ? iname : "");
     if (*why) strncat(L->desc, ")", sizeof L->desc - strlen(L->desc) - 1);
   }
   return COSROD_OK;
@@ -273,18 +273,18 @@ int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **ro
   return 1;
 }
 
-double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
+double sim_linsolve_estimate(const sys_def *def, const cosrod_step_type *type, double ny, double nbu,
                              int rod_rows, int ml, int mu, double band_bytes) {
-  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() || kirchhoff_ode(sc) ||
-      (sc->solver.formulation == COSROD_SC_FORMULATION_DAE && (type->flags & COSROD_STEP_RESIDUAL)))
+  if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() || kirchhoff_ode(def) ||
+      (def->formulation == COSROD_FORM_DAE && (type->flags & COSROD_STEP_RESIDUAL)))
     return band_bytes; /* (ida's DAE residual: band) */
-  const cosrod_sc_linear_solver want = sc->solver.linear_solver;
+  const sys_linear_solver want = def->linear_solver;
   const int chain = imax(rod_rows, 2 * (13 + 24) + 1);
-  if (want == COSROD_SC_LINSOLVE_BAND || (want == COSROD_SC_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))
+  if (want == SYS_LINSOLVE_BAND || (want == SYS_LINSOLVE_AUTO && ml + mu + 1 <= 4 * chain))
     return band_bytes;
   /* pattern: the rods' bands, the body blocks, 2 x 24 entries per block and end;
    * (value + row index) per entry for J, E and KLU's L + U (fill ~3x E, measured
    * peak: see README) */
-  double nnz = ny * rod_rows + nbu * nbu + 96.0 * nbu * (double)sc->nrods;
+  double nnz = ny * rod_rows + nbu * nbu + 96.0 * nbu * (double)def->nrods;
   return 12.0 * nnz * 5.0;
 }

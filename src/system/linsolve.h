@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 #include "cosrod/integrate.h"
-#include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
+#include "system/system_def.h"
 
 typedef struct sim_linsolve sim_linsolve;
 
@@ -29,7 +29,7 @@ const char *sim_linsolve_desc(const cosrod_sim *s);
  * rod band rows rod_rows, estimated coupled band ml, mu; auto as
  * sim_linsolve_setup with the chain width bounded by the rods' band and a
  * 13-unknown body); else band_bytes unchanged. */
-double sim_linsolve_estimate(const cosrod_scenario *sc, const cosrod_step_type *type, double ny, double nbu,
+double sim_linsolve_estimate(const sys_def *def, const cosrod_step_type *type, double ny, double nbu,
                              int rod_rows, int ml, int mu, double band_bytes);
 
 #endif

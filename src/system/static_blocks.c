@@ -70,58 +70,15 @@
 #include "cosrod/vec3.h"
 #include "system/static_blocks.h"
 
-static int refuse(const cosrod_scenario *sc, const char *key, const char *problem, char *err, size_t errlen) {
-  cosrod_scenario_format_error(sc, key, problem, err, errlen);
-  return 1;
-}
-
-cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen) {
-  const int stat = sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC;
-  if (!stat && !sc->analysis.start_from_equilibrium) return COSROD_OK;
-  const char *what = stat ? "static, modal and buckling analyses" : "start_from_equilibrium";
-  char msg[200], key[64];
-  for (size_t j = 0; j < sc->njoints; ++j) {
-    const cosrod_sc_joint *jt = &sc->joints[j];
-    if (jt->type == COSROD_SC_JOINT_BUSHING) continue;
-    int free_side = 0, moving = 0; /* a side that is a dynamic body, a keyframe body */
-    for (int k = 0; k < 2; ++k) {
-      free_side |= jt->body[k] >= 0 && !sc->bodies[jt->body[k]].has_motion;
-      moving |= jt->body[k] >= 0 && sc->bodies[jt->body[k]].has_motion;
-    }
-    snprintf(key, sizeof key, "joints.%zu", j);
-    /* a joint on a keyframe body: a prescribed side of its rows in static
-     * analyses; dynamic runs refuse it (system/bodies.c) */
-    if (!free_side && sc->analysis.type == COSROD_SC_ANALYSIS_STATIC &&
-        refuse(sc, key, "joins no dynamic body (only ground or bodies driven by motion keyframes): it constrains nothing",
-               err, errlen))
-      return COSROD_ERR_UNSUPPORTED;
-    if (!moving || sc->analysis.type == COSROD_SC_ANALYSIS_STATIC || !stat) continue;
-    snprintf(msg, sizeof msg, "%s", "a joint with a keyframe body is not supported in modal and buckling analyses yet "
-                                    "(static analyses take it)");
-    if (refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
-  }
-  for (size_t b = 0; b < sc->nbodies; ++b) {
-    int used = sc->bodies[b].has_motion;
-    for (size_t j = 0; j < sc->njoints; ++j) used |= sc->joints[j].body[0] == (int)b || sc->joints[j].body[1] == (int)b;
-    for (size_t r = 0; r < sc->nrods; ++r) used |= sc->rods[r].ends[0].body == (int)b || sc->rods[r].ends[1].body == (int)b;
-    snprintf(key, sizeof key, "bodies.%zu", b);
-    snprintf(msg, sizeof msg, "body '%s' carries no rod end and no bushing: its static equilibrium is undetermined (%s)",
-             sc->bodies[b].name, what);
-    if (!used && refuse(sc, key, msg, err, errlen)) return COSROD_ERR_UNSUPPORTED;
-  }
-  return COSROD_OK;
-}
-
 /* Load profile at t (cosrod/profile.h; a preload is constant in the
- * equilibrium it acts in).  A switch without default: an unmapped scenario
- * value fails to compile with -Werror=switch. */
-static double profile(const cosrod_sc_body_load *l, double t) {
+ * equilibrium it acts in: the translation made it constant).  A switch
+ * without default: an unmapped value fails to compile with -Werror=switch. */
+static double profile(const cosrod_body_load_def *l, double t) {
   cosrod_profile p = COSROD_PROFILE_CONSTANT;
   switch (l->profile) {
-    case COSROD_SC_PROFILE_CONSTANT: p = COSROD_PROFILE_CONSTANT; break;
-    case COSROD_SC_PROFILE_RAMP: p = COSROD_PROFILE_RAMP; break;
-    case COSROD_SC_PROFILE_ACTIVE: p = COSROD_PROFILE_ACTIVE; break;
-    case COSROD_SC_PROFILE_PRELOAD: p = COSROD_PROFILE_CONSTANT; break;
+    case COSROD_BODY_LOAD_CONSTANT: p = COSROD_PROFILE_CONSTANT; break;
+    case COSROD_BODY_LOAD_RAMP: p = COSROD_PROFILE_RAMP; break;
+    case COSROD_BODY_LOAD_ACTIVE: p = COSROD_PROFILE_ACTIVE; break;
   }
   return cosrod_profile_value(p, l->t0, l->t1, t);
 }
@@ -129,7 +86,7 @@ static double profile(const cosrod_sc_body_load *l, double t) {
 /* Pose of side k of bushing j: point c and lever a = c - x_b (spatial),
  * orientation relative to the initial one q_rel = q q0^-1 (ground: identity,
  * c the spatial point; a keyframe body: prescribed); block index or -1. */
-static int bushing_side(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, int k, double c[3],
+static int bushing_side(const cosrod_sim *s, const double *qb, const sys_joint *jt, int k, double c[3],
                         double a[3], double qr[4]) {
   const int b = jt->body[k], blk = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
   if (blk < 0 && b >= 0) { /* keyframe body: its pose at the pseudo-time (the last prepare), q_rel to t = 0 */
@@ -150,7 +107,7 @@ static int bushing_side(const cosrod_sim *s, const double *qb, const cosrod_sc_j
   const double *x = qb + 7 * blk, *p = x + 3;
   cosrod_quat_rotate(a, p, jt->at[k]);
   cosrod_vec3_add(c, x, a);
-  cosrod_quat_mul_conj(qr, p, s->sc->bodies[b].quaternion);
+  cosrod_quat_mul_conj(qr, p, s->def->bodies[b].quaternion);
   return blk;
 }
 
@@ -159,7 +116,7 @@ static int bushing_side(const cosrod_sim *s, const double *qb, const cosrod_sc_j
  * side 0 (-tau on side 1) from q_rel = q_a q_a0^-1 (q_b q_b0^-1)^-1,
  * tau = -2 k_rot w Im(q_rel) (the gradient of V = 2 k_rot |Im q_rel|^2);
  * elastic energy into *V. */
-static void bushing_spring(const cosrod_sim *s, const double *qb, const cosrod_sc_joint *jt, double f[3], double tau[3],
+static void bushing_spring(const cosrod_sim *s, const double *qb, const sys_joint *jt, double f[3], double tau[3],
                            double a0[3], double a1[3], int blk[2], double *V) {
   double c0[3], c1[3], q0[4], q1[4], q[4], dx[3];
   blk[0] = bushing_side(s, qb, jt, 0, c0, a0, q0);
@@ -173,11 +130,11 @@ static void bushing_spring(const cosrod_sim *s, const double *qb, const cosrod_s
 
 double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq) {
   double E = 0.0;
-  for (size_t j = 0; s->cst && j < s->sc->njoints; ++j) {
-    if (s->sc->joints[j].type != COSROD_SC_JOINT_BUSHING) continue;
+  for (size_t j = 0; s->cst && j < s->def->njoints; ++j) {
+    if (!s->def->joints[j].bushing) continue;
     double f[3], tau[3], a0[3], a1[3], V;
     int blk[2];
-    bushing_spring(s, xq, &s->sc->joints[j], f, tau, a0, a1, blk, &V);
+    bushing_spring(s, xq, &s->def->joints[j], f, tau, a0, a1, blk, &V);
     E += V;
   }
   return E;
@@ -192,20 +149,20 @@ static int pose_cb(void *user, double t, const double *qb) {
 static int residual_cb(void *user, double t, double mu, double gs, const double *qb,
                        const struct cosrod_rod_data *const *d, double *rb, double *scale) {
   cosrod_sim *s = user;
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   const struct sim_cstat *c = s->cst;
   for (int k = 0; k < c->nb; ++k) {
-    const cosrod_sc_body *sb = &sc->bodies[c->body[k]];
+    const sys_body *sb = &def->bodies[c->body[k]];
     const double *x = qb + 7 * k, *p = x + 3;
     double F[3], tau[3] = {0.0, 0.0, 0.0}, SF, SM = 0.0;
-    cosrod_vec3_scale(F, mu * gs * sb->mass, sc->gravity);
+    cosrod_vec3_scale(F, mu * gs * sb->mass, def->gravity);
     SF = cosrod_vec3_norm(F);
     for (size_t i = 0; i < sb->nloads; ++i) {
-      const cosrod_sc_body_load *l = &sb->loads[i];
+      const cosrod_body_load_def *l = &sb->loads[i];
       double f[3], a[3], m[3];
       cosrod_vec3_scale(f, mu * profile(l, t), l->value);
-      if (l->frame == COSROD_SC_FRAME_MATERIAL) cosrod_quat_rotate(f, p, f);
-      if (l->type == COSROD_SC_LOAD_MOMENT) {
+      if (l->frame == COSROD_BODY_LOAD_BODY) cosrod_quat_rotate(f, p, f);
+      if (l->kind == COSROD_BODY_LOAD_MOMENT) {
         cosrod_vec3_add(tau, tau, f);
         SM = fmax(SM, cosrod_vec3_norm(f));
         continue;
@@ -219,7 +176,7 @@ static int residual_cb(void *user, double t, double mu, double gs, const double 
     }
     for (size_t r = 0; r < s->nrods; ++r)
       for (int e = 0; e < 2; ++e) {
-        if (sc->rods[r].ends[e].body != c->body[k]) continue;
+        if (def->rods[r].ends[e].body != c->body[k]) continue;
         const cosrod_rod *rod = s->rods[r];
         const struct cosrod_rod_data *dr = d[r];
         const int n = e ? dr->N : 0;
@@ -242,11 +199,11 @@ static int residual_cb(void *user, double t, double mu, double gs, const double 
     scale[2 * k] = SF;
     scale[2 * k + 1] = SM;
   }
-  for (size_t j = 0; j < sc->njoints; ++j) { /* bushings: spring forces at rest */
-    if (sc->joints[j].type != COSROD_SC_JOINT_BUSHING) continue;
+  for (size_t j = 0; j < def->njoints; ++j) { /* bushings: spring forces at rest */
+    if (!def->joints[j].bushing) continue;
     double f[3], tau[3], a[2][3];
     int blk[2];
-    bushing_spring(s, qb, &sc->joints[j], f, tau, a[0], a[1], blk, NULL);
+    bushing_spring(s, qb, &def->joints[j], f, tau, a[0], a[1], blk, NULL);
     for (int side = 0; side < 2; ++side) {
       if (blk[side] < 0) continue;
       double fs[3], ts[3], m[3], *o = rb + 6 * blk[side];
@@ -288,14 +245,14 @@ void sim_couple_static_free(cosrod_sim *s) {
 
 /* The blocks of the dynamic bodies (after sim_couple_create). */
 cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s) {
-  const cosrod_scenario *sc = s->sc;
+  const sys_def *def = s->def;
   struct sim_cstat *c = calloc(1, sizeof *c);
   if (!c) return COSROD_ERR_NOMEM;
   s->cst = c;
   int nb = 0, na = 0;
-  for (size_t b = 0; b < sc->nbodies; ++b) nb += sim_couple_model_index(s, b) >= 0;
-  for (size_t r = 0; r < sc->nrods; ++r)
-    for (int e = 0; e < 2; ++e) na += sc->rods[r].ends[e].body >= 0 && sim_couple_model_index(s, (size_t)sc->rods[r].ends[e].body) >= 0;
+  for (size_t b = 0; b < def->nbodies; ++b) nb += sim_couple_model_index(s, b) >= 0;
+  for (size_t r = 0; r < def->nrods; ++r)
+    for (int e = 0; e < 2; ++e) na += def->rods[r].ends[e].body >= 0 && sim_couple_model_index(s, (size_t)def->rods[r].ends[e].body) >= 0;
   c->nb = nb;
   c->body = calloc((size_t)nb + 1, sizeof *c->body);
   c->place = calloc((size_t)nb + 1, sizeof *c->place);
@@ -303,25 +260,25 @@ cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s) {
   c->mass = calloc(6 * (size_t)nb + 1, sizeof *c->mass);
   c->xq = calloc(7 * (size_t)nb + 1, sizeof *c->xq);
   if (!c->body || !c->place || !c->att || !c->mass || !c->xq) return COSROD_ERR_NOMEM;
-  for (size_t b = 0; b < sc->nbodies; ++b) {
+  for (size_t b = 0; b < def->nbodies; ++b) {
     int k = sim_couple_model_index(s, b);
     if (k < 0) continue;
-    const cosrod_sc_body *sb = &sc->bodies[b];
+    const sys_body *sb = &def->bodies[b];
     c->body[k] = (int)b;
-    c->place[k] = (int)sc->nrods; /* attached to no rod: last */
+    c->place[k] = (int)def->nrods; /* attached to no rod: last */
     for (int j = 0; j < 3; ++j) {
       c->mass[6 * k + j] = sb->mass;
       c->mass[6 * k + 3 + j] = sb->inertia[j];
     }
     for (size_t i = 0; i < sb->nloads; ++i)
-      c->blk.follower |= sb->loads[i].type == COSROD_SC_LOAD_MOMENT || sb->loads[i].frame == COSROD_SC_FRAME_MATERIAL;
+      c->blk.follower |= sb->loads[i].kind == COSROD_BODY_LOAD_MOMENT || sb->loads[i].frame == COSROD_BODY_LOAD_BODY;
     cosrod_vec3_copy(c->xq + 7 * k, sb->position);
     cosrod_quat_copy(c->xq + 7 * k + 3, sb->quaternion);
   }
   int a = 0;
-  for (size_t r = sc->nrods; r-- > 0;) /* the first end a body touches decides its place */
+  for (size_t r = def->nrods; r-- > 0;) /* the first end a body touches decides its place */
     for (int e = 1; e >= 0; --e) {
-      int b = sc->rods[r].ends[e].body, k = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
+      int b = def->rods[r].ends[e].body, k = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
       if (k < 0) continue;
       c->place[k] = e == 0 ? (int)r : (int)r + 1;
       c->att[a] = (int)r, c->att[na + a] = e, c->att[2 * na + a] = k;
@@ -338,8 +295,8 @@ cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s) {
   blk->user = s;
   blk->pose = pose_cb;
   blk->residual = residual_cb;
-  for (size_t j = 0; j < sc->njoints; ++j) /* a bushing between two bodies couples their blocks */
-    blk->blocks_coupled |= sc->joints[j].body[0] >= 0 && sc->joints[j].body[1] >= 0;
+  for (size_t j = 0; j < def->njoints; ++j) /* a bushing between two bodies couples their blocks */
+    blk->blocks_coupled |= def->joints[j].body[0] >= 0 && def->joints[j].body[1] >= 0;
   cosrod_status st;
   c->cj = sim_cjs_create(s, &st);
   if (st != COSROD_OK) return st;

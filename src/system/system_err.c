@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-/* The scenario error "FILE:LINE: key: problem" of a check of the system's
- * model against its scenario (shared by the system and the analyses). */
+/* The input error "FILE:LINE: key: problem" of a check of the system
+ * against its definition (the definition's error function formats it). */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "system/system_internal.h"
+#include "system/system_def.h"
 
-void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt,
-                    ...) {
+void sys_set_err(char *err, size_t errlen, const sys_def *d, const char *key, const char *fmt, ...) {
   char problem[256];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(problem, sizeof problem, fmt, ap);
   va_end(ap);
-  if (err && errlen) cosrod_scenario_format_error(sc, key, problem, err, errlen);
+  if (err && errlen) d->error(d->error_ctx, key, problem, err, errlen);
 }

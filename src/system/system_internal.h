@@ -13,13 +13,17 @@
 #include "system/contact_element.h"
 #include "system/couple.h"
 #include "system/linsolve.h"
+#include "system/system_def.h"
 
 struct cosrod_sim {
-  const cosrod_scenario *sc;
+  const cosrod_scenario *sc; /* the analyses' input (module sim); the system reads def only */
+  const sys_def *def;        /* the system's definition (translated from sc; owned, fixed after creation) */
+  struct sim_auto *au; /* solver.integrator: auto (sim/sim_auto.c), NULL otherwise */
+  int rebuild;         /* 1 while sim_auto.c re-creates the sim in place (a switch of method) */
   size_t nrods;
   cosrod_rod **rods;
   cosrod_rod_data **data;
-  int analysis;          /* COSROD_SC_ANALYSIS_* */
+  int analysis;          /* module sim: the scenario's analysis type (the system reads def->analysis) */
   cosrod_rod **srods;    /* (nrods) start_from_equilibrium: the rods with their preloads */
   cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
   cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
@@ -107,6 +111,8 @@ struct cosrod_sim {
   int ran;
   int frame_rc; /* static runs: what the last frame callback returned */
   int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
+  int resumed;                /* cosrod_sim_restart_load: the run continues from (t_resume, y0) (sim_resume.c) */
+  double t_resume, h_resume;  /* its time and the step to try first */
   char msg[512];
   char input_warn[512]; /* kirchhoff.c: a warning about the input ("" if none) */
   /* galpha (lie_layout.c): LIE layout y = (q of all rods, q of the bodies,
@@ -181,13 +187,10 @@ void sim_energy_from_data(cosrod_sim *s, double W, double D);
  * state to the contact (rod-rod contact at one state; no-op for one rod). */
 void sim_contact_prepare_all(cosrod_sim *s, double t, const double *y);
 
-/* kirchhoff.c: Kirchhoff rods.  Input check of rod r (ERR_INVALID with
- * err set), refusal of what is not supported for them (ERR_UNSUPPORTED),
- * whether any rod is one, the problem setup and consistent initial state
- * (after the problem and y0 are built), and the failure message of rod r
- * after its right-hand side or projection failed (kinematic singularity). */
-cosrod_status sim_kirchhoff_check(const cosrod_scenario *sc, size_t r, char *err, size_t errlen);
-cosrod_status sim_kirchhoff_refuse(const cosrod_scenario *sc, char *err, size_t errlen);
+/* kirchhoff.c: Kirchhoff rods.  Whether any rod is one, the problem setup
+ * and consistent initial state (after the problem and y0 are built), and
+ * the failure message of rod r after its right-hand side or projection
+ * failed (kinematic singularity). */
 int sim_has_kirchhoff(const cosrod_sim *s);
 cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen);
 /* Banded residual Jacobian of s->prob.res by grouped differences (ida; kirchhoff.c). */
@@ -226,17 +229,13 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s);
 /* DAE: the multipliers in y consistent with its (q, v) at t (no-op without
  * Kirchhoff rods on bodies); 0 or -1. */
 int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y);
-/* system_err.c: the scenario error "FILE:LINE: key: problem" of a model check. */
-void sim_set_err(char *err, size_t errlen, const cosrod_scenario *sc, const char *key, const char *fmt, ...);
 /* static_blocks.c: rods attached to rigid bodies in the statics system of
- * static and modal analyses and start_from_equilibrium: the scenario
- * refusals (joints, bushings, bodies without rods; ERR_UNSUPPORTED with err
- * set); the coupling (sim_couple_create, blocks; s->nbq) after the rods are
+ * static and modal analyses and start_from_equilibrium (the input's
+ * refusals: sim/sim_translate_sys.c): the coupling (sim_couple_create, blocks; s->nbq) after the rods are
  * built and s->ny is their size, the bodies' initial poses into y; the
  * blocks of the statics system (NULL without bodies); cleanup; the elastic
  * energy of the bushings' springs at the bodies' poses xq (model order, 7
  * each). */
-cosrod_status sim_couple_static_check(const cosrod_scenario *sc, char *err, size_t errlen);
 cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen);
 void sim_couple_static_initial(const cosrod_sim *s, double *y);
 const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s);

@@ -941,6 +941,15 @@ TEST(stop_flag) {
   CHECK("interrupted", st == COSROD_ERR_INTERRUPTED);
   CHECK_LE("stopped early", cosrod_sim_t(sim), 0.01);
   CHECK("at most one step (the flag is polled at t = 0 already)", cosrod_sim_stats(sim)->nsteps <= 1);
+  /* an interrupted run is continued by cosrod_sim_advance (sim.h) */
+  flag = 0;
+  CHECK("advance after the interrupted run", cosrod_sim_advance(sim, 0.05) == COSROD_OK);
+  CHECK_NEAR("at the requested time", cosrod_sim_t(sim), 0.05, 0.0);
+  double tip[3];
+  cosrod_sim_tip(sim, 0, tip);
+  CHECK("tip finite", isfinite(tip[0]) && isfinite(tip[1]) && isfinite(tip[2]));
+  CHECK("a second run is refused", cosrod_sim_run(sim, NULL) == COSROD_ERR_INVALID);
+  flag = 1; /* the next call of the test starts stopped again */
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }

@@ -18,7 +18,7 @@
 #include "bodies_run_util.h"
 #include "harness.h"
 #include "outtest.h"
-#include "system/bodies.h"
+#include "sim/sim_translate.h"
 
 static cosrod_mbs *load(const char *name, const char *set) {
   char path[1024], err[512];

@@ -9,7 +9,9 @@ the same run.
    Scalar'; the array it colours by exists.  The .pvd and every .vtp it
    lists are parsed as XML: every file referenced exists, every .vtp has the
    point arrays the state names (one value per point) and its radius array
-   holds the scenario's section radius on every point.
+   holds the scenario's section radius on every point, the section arrays
+   (section_half_widths = r, r; section_inner_radius = 0; unit section_d1)
+   theirs.
 2. With VTK's Python module (import vtk: python3-paraview's, or
    python3-vtk9): every .vtp also reads with VTK's own XML reader, with the
    same arrays and point counts.
@@ -97,12 +99,19 @@ def check_files(out, st, radius):
                 bad.append((os.path.basename(f), name))
         if "radius" in arr:
             worst = max([worst] + [abs(v - radius) / radius for v in arr["radius"][1]])
-    print(f"{len(files)} .vtp files in cosrod.pvd, point arrays {sorted(names)} checked; "
-          f"radius against the section's {radius} m: largest relative deviation {worst:.1e}")
+        # the section shape: a circle's half widths are its radius twice, no inner radius, d1 unit
+        hw, ir, d1 = arr.get("section_half_widths"), arr.get("section_inner_radius"), arr.get("section_d1")
+        if not hw or hw[0] != 2 or len(hw[1]) != 2 * n or not ir or len(ir[1]) != n or not d1 or len(d1[1]) != 3 * n:
+            bad.append((os.path.basename(f), "section_half_widths / section_inner_radius / section_d1"))
+        else:
+            worst = max([worst] + [abs(v - radius) / radius for v in hw[1]] + [abs(v) / radius for v in ir[1]])
+            worst = max([worst] + [abs(math.sqrt(sum(c * c for c in d1[1][3 * k:3 * k + 3])) - 1) for k in range(n)])
+    print(f"{len(files)} .vtp files in cosrod.pvd, point arrays {sorted(names)} and the section arrays checked; "
+          f"radius and half widths against the section's {radius} m, |d1| = 1: largest relative deviation {worst:.1e}")
     if bad:
         fail(f"arrays the state names are missing or not one value per point: {bad[:4]}")
     if worst > 1e-12:
-        fail("the radius array is not the section radius")
+        fail("the radius / section arrays are not the section's")
     return files
 
 
@@ -276,7 +285,8 @@ def main():
         fail("tubes.py does not import paraview.simple")
     files = check_files(out, st, a.radius)
     if files:
-        check_vtk(files, {"radius", st.get("color", (None, None))[1]})
+        check_vtk(files, {"radius", st.get("color", (None, None))[1], "section_half_widths", "section_inner_radius",
+                          "section_d1"})
     check_paraview(out, a.work, a.radius)
     print("PASS" if not FAILS else f"{len(FAILS)} failure(s)")
     return 1 if FAILS else 0

@@ -172,3 +172,28 @@ test('a bodies-only run (no rods): bodies.csv gives the times', () => {
   assert.equal(run.bodies[0].axes, null); // no scene.json: no inertias
   assert.deepEqual(run.notes, []);
 });
+
+test('sections from scene.json: tube outer radius, rectangle half diagonal, derived display radius noted', () => {
+  const f = dynamicFiles();
+  const scene = (section) => ({ ...f, 'scene.json': JSON.stringify({ gravity: [0, 0, -9.81], rods: [{ name: 'hose', section }] }) });
+  assert.equal(loadRun(scene({ shape: 'tube', outer_radius: 0.03, inner_radius: 0.02 })).rods[0].radius, 0.03);
+  assert.equal(loadRun(scene({ shape: 'rectangle', width: 0.06, height: 0.08 })).rods[0].radius, 0.05);
+  const run = loadRun(scene({ shape: 'circle', radius: 0.002, area: 0, derived: '2 sqrt(EI / EA)' }));
+  assert.equal(run.rods[0].radius, 0.002);
+  assert.ok(run.notes.some((n) => n.includes('display radius 2 sqrt(EI / EA) = 0.00200 m')), `${run.notes}`);
+  assert.ok(!loadRun(f).notes.some((n) => n.includes('display radius')), 'a given section is not noted');
+});
+
+test('a mode of two coupled rods: modes.csv rows of both rods fill both shapes', () => {
+  // rod 0: 3 vertices along x; rod 1: 2 vertices; mode 1 moves both (dz = 1 + vertex, rod 1: dz = -2)
+  const cl = [[0, 0, 0, 0, 0, 0, 0], [0, 0, 1, 0.5, 0.5, 0, 0], [0, 0, 2, 1, 1, 0, 0], [0, 1, 0, 0, 0, 1, 0], [0, 1, 1, 1, 1, 1, 0]];
+  const rows = [[1, 2, 4 * Math.PI, 0, 0, 0, 0, 1, 0, 0, 0], [1, 2, 4 * Math.PI, 0, 1, 0, 0, 2, 0, 0, 0], [1, 2, 4 * Math.PI, 0, 2, 0, 0, 3, 0, 0, 0],
+    [1, 2, 4 * Math.PI, 1, 0, 0, 0, -2, 0, 0, 0], [1, 2, 4 * Math.PI, 1, 1, 0, 0, -2, 0, 0, 0.5]];
+  const run = loadRun({ 'summary.json': JSON.stringify({ analysis: 'modes', status: 'ok' }),
+    'centerline.csv': csv('t,rod,vertex,s,x,y,z', cl), 'modes.csv': csv('mode,frequency_hz,omega,rod,vertex,dx,dy,dz,rx,ry,rz', rows) });
+  assert.equal(run.rods.length, 2);
+  assert.equal(run.modes.length, 1);
+  assert.deepEqual(Array.from(run.modes[0].d[0]), [0, 0, 1, 0, 0, 2, 0, 0, 3]);
+  assert.deepEqual(Array.from(run.modes[0].d[1]), [0, 0, -2, 0, 0, -2]);
+  assert.deepEqual(Array.from(run.modes[0].r[1]), [0, 0, 0, 0, 0, 0.5]);
+});

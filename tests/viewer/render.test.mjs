@@ -102,3 +102,25 @@ test('tube: ring points at the section radius around the centerline, in the d1-d
   assert.equal(idx.length, 6 * 8 * (nv - 1) + 6 * 8);
   assert.ok(Math.max(...idx) === nv * 8 + 1);
 });
+
+test('rectangle section: corners at (±w/2, ±h/2) along d1, d2; every point on the boundary', () => {
+  const w = 0.04, h = 0.02, m = 16;
+  const out = sectionOutline({ shape: 'rectangle', width: w, height: h }, m);
+  assert.equal(out.length, m);
+  for (const [a, b] of out) close(Math.max(Math.abs(a) / (w / 2), Math.abs(b) / (h / 2)), 1, 1e-12, 'on the boundary');
+  for (const c of [[w / 2, h / 2], [-w / 2, h / 2], [-w / 2, -h / 2], [w / 2, -h / 2]])
+    assert.ok(out.some(([a, b]) => Math.abs(a - c[0]) < 1e-15 && Math.abs(b - c[1]) < 1e-15), `corner ${c}`);
+  // placed on a vertex with d1 = e3, d2 = e1 (the quaternion (1, -1, -1, -1) / 2): the corner
+  // (w/2, h/2) goes to x + w/2 e3 + h/2 e1, the edge midpoint (0, -h/2) to x - h/2 e1
+  const x = Float32Array.from([1, 2, 3, 1, 3, 3]);
+  const q = Float32Array.from([0.5, -0.5, -0.5, -0.5]);
+  const frames = vertexFrames(x, q, 2, null);
+  const pos = tubePositions(x, frames, out, 2, new Float64Array(3 * (2 * m + 2)));
+  const at = (j) => [pos[3 * j], pos[3 * j + 1], pos[3 * j + 2]];
+  at(2).forEach((c, i) => close(c, [1 + h / 2, 2, 3 + w / 2][i], 1e-7, `corner ${i}`));
+  at(12).forEach((c, i) => close(c, [1 - h / 2, 2, 3][i], 1e-7, `midpoint ${i}`));
+  // perimeter: the polygon through the points is the rectangle, 2 (w + h)
+  let per = 0;
+  for (let j = 0; j < m; j++) per += Math.hypot(out[(j + 1) % m][0] - out[j][0], out[(j + 1) % m][1] - out[j][1]);
+  close(per, 2 * (w + h), 1e-15, 'perimeter');
+});

@@ -50,6 +50,12 @@ function rodArrays(nt, counts, width) {
   return counts.map((c) => new Float32Array(nt * c * width).fill(NaN));
 }
 
+// Radius of the circle around a section (rectangle: half the diagonal, tube: the outer radius).
+export function sectionRadius(sec) {
+  if (sec.shape === 'rectangle') return 0.5 * Math.hypot(sec.width, sec.height);
+  return sec.shape === 'tube' ? sec.outer_radius : sec.radius;
+}
+
 function sectionOf(scene, k, length) {
   const s = scene && scene.rods && scene.rods[k];
   if (s && s.section) return { ...s.section, given: true };
@@ -112,10 +118,13 @@ function loadRods(run, files, summary, scene) {
     return {
       name: (srods[k] && srods[k].name) || `rod${k}`,
       nv: v, nseg: nseg[k], s: s[k], length, section: sec,
-      radius: sec.shape === 'rectangle' ? 0.5 * Math.hypot(sec.width, sec.height) : sec.radius,
+      radius: sectionRadius(sec),
       x: x[k], q: q ? q[k] : null, strains: st ? st[k] : null, curvatures: cu ? cu[k] : null,
     };
   });
+  for (const r of run.rods)
+    if (r.section.derived)
+      run.notes.push(`${r.name}: no section given, drawn with the display radius ${r.section.derived} = ${r.radius.toPrecision(3)} m`);
   if (run.rods.some((r) => !r.section.given))
     run.notes.push('no scene.json: rods drawn with radius = length / 100 (cosrod run writes the real sections)');
   return tIndex;

@@ -74,9 +74,23 @@ export function vertexFrames(x, q, nv, rot) {
 
 // Unit section outline in (d1, d2) coordinates: m points, scaled to the
 // real section (circle and tube: outer radius; rectangle: width along d1,
-// height along d2).
+// height along d2).  A rectangle with m = 8 k has its four corners among the
+// points: each quarter runs from an edge midpoint through the corner to the
+// next edge midpoint in 2 k equal steps per edge half, starting at (w/2, 0).
 export function sectionOutline(section, m) {
   const pts = [];
+  if (section.shape === 'rectangle' && m % 8 === 0) {
+    const hw = 0.5 * section.width, hh = 0.5 * section.height, n = m / 4;
+    const mid = [[hw, 0], [0, hh], [-hw, 0], [0, -hh]], corner = [[hw, hh], [-hw, hh], [-hw, -hh], [hw, -hh]];
+    for (let q = 0; q < 4; q++)
+      for (let i = 0; i < n; i++) {
+        const u = (2 * i) / n; // 0..1: midpoint to corner, 1..2: corner to the next midpoint
+        const [a, b] = u <= 1 ? [mid[q], corner[q]] : [corner[q], mid[(q + 1) % 4]];
+        const f = u <= 1 ? u : u - 1;
+        pts.push([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])]);
+      }
+    return pts;
+  }
   for (let j = 0; j < m; j++) {
     const phi = (2 * Math.PI * j) / m;
     const c = Math.cos(phi), s = Math.sin(phi);

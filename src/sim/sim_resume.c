@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Simulation driver: restart data of dynamic runs (cosrod_sim_restart_*,
+ * sim.h).  At an output time of cosrod_sim_run the frame callback may save
+ * what a later run needs to continue from there: the state y at the output
+ * time (dense output), the step size to try next, the energy accounts
+ * (external work, dissipation, the contact's share, the impulsive work of
+ * breakpoints), the monitor's maxima and the solver counters.  A new
+ * simulation of the same scenario loads it before cosrod_sim_run, which then
+ * restarts the method at that time with that step (a method restart, as at
+ * a breakpoint: HW I §II.6), so the continued run agrees with an
+ * uninterrupted one to the integrator's tolerance, not bitwise.  Friction
+ * anchors of contact are not part of it (the caller refuses such runs). */
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+#include "system/contact_element.h"
+
+enum { RS_VERSION = 1, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
+
+size_t cosrod_sim_restart_size(const cosrod_sim *s) { return s ? RS_HEAD + (size_t)s->ny : 0; }
+
+static void stats_to(double *b, const cosrod_integrate_stats *st) {
+  const long v[RS_STATS] = {st->nfev,      st->njev,      st->nsteps, st->naccept, st->nreject,
+                            st->nconvfail, st->ndecomp,   st->nsolve, st->nnewton, st->nstiff,
+                            st->nproject,  st->nfail_rhs, 0};
+  for (int k = 0; k < RS_STATS; k++) b[k] = (double)v[k];
+  b[RS_STATS - 1] = st->wall_time;
+}
+
+static void stats_from(cosrod_integrate_stats *st, const double *b) {
+  long *v[RS_STATS - 1] = {&st->nfev,    &st->njev,      &st->nsteps,   &st->naccept,
+                           &st->nreject, &st->nconvfail, &st->ndecomp,  &st->nsolve,
+                           &st->nnewton, &st->nstiff,    &st->nproject, &st->nfail_rhs};
+  memset(st, 0, sizeof *st);
+  for (int k = 0; k < RS_STATS - 1; k++) *v[k] = (long)b[k];
+  st->wall_time = b[RS_STATS - 1];
+}
+
+cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) {
+  if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || !s->ran || s->stepping)
+    return COSROD_ERR_INVALID;
+  if (n < cosrod_sim_restart_size(s) || !(s->t_frame == s->t_now)) return COSROD_ERR_INVALID;
+  const double t = s->t_frame;
+  double cD = s->acc_cD;
+  if (s->contact && s->need_rates > 0 && t != s->acc_t) {
+    /* the contact's share over the partial step [t, acc_t] (Simpson as in
+     * sim_run.c: the frame's evaluation at t is the last one, the midpoint's
+     * rate was kept by the frame's quadrature) */
+    const cosrod_contact_data *d = sim_contact_data(s->contact);
+    double ct = d ? cosrod_contact_dissipation(d) : 0.0;
+    cD -= (s->acc_t - t) / 6.0 * (ct + 4.0 * s->cD_mid + s->cD_prev);
+  }
+  const double head[17] = {RS_VERSION,
+                           (double)s->ny,
+                           t,
+                           s->h_last,
+                           s->energy.external_work,
+                           s->energy.dissipated,
+                           cD,
+                           s->impulsive_work,
+                           (double)s->mon_n,
+                           s->mon_bal0,
+                           s->mon_G0,
+                           s->mon_scale,
+                           s->mon_drift,
+                           s->mon_ref,
+                           s->mon_pdev,
+                           s->mon_t_drift,
+                           s->mon_t_pdev};
+  memcpy(b, head, sizeof head);
+  stats_to(b + 17, &s->dstats);
+  memcpy(b + RS_HEAD, s->y, (size_t)s->ny * sizeof *b);
+  return COSROD_OK;
+}
+
+cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) {
+  if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || s->ran || s->stepping)
+    return COSROD_ERR_INVALID;
+  if (n != cosrod_sim_restart_size(s) || b[0] != RS_VERSION || b[1] != (double)s->ny)
+    return COSROD_ERR_INVALID;
+  if (!isfinite(b[2]) || b[2] < 0.0 || b[2] > s->sc->analysis.t_end) return COSROD_ERR_INVALID;
+  for (int i = 0; i < s->ny; i++)
+    if (!isfinite(b[RS_HEAD + i])) return COSROD_ERR_INVALID;
+  s->t_resume = b[2];
+  s->h_resume = isfinite(b[3]) && b[3] > 0.0 ? b[3] : 0.0;
+  s->acc_W = s->need_rates < 0 ? NAN : b[4];
+  s->acc_D = s->need_rates < 0 ? NAN : b[5];
+  s->acc_cD = b[6];
+  s->impulsive_work = b[7];
+  s->mon_n = (long)b[8];
+  s->mon_bal0 = b[9];
+  s->mon_G0 = b[10];
+  s->mon_scale = b[11];
+  s->mon_drift = b[12];
+  s->mon_ref = b[13];
+  s->mon_pdev = b[14];
+  s->mon_t_drift = b[15];
+  s->mon_t_pdev = b[16];
+  s->diverged = 0;
+  s->nwarn = 0;
+  stats_from(&s->dstats_done, b + 17);
+  s->dstats = s->dstats_done;
+  memcpy(s->y0, b + RS_HEAD, (size_t)s->ny * sizeof *b);
+  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  s->t_now = s->acc_t = s->t_resume;
+  s->resumed = 1;
+  return COSROD_OK;
+}
+
+cosrod_status sim_resume_begin(cosrod_sim *s) {
+  s->acc_t = s->t_resume;
+  double rW = 0.0, rD = 0.0;
+  cosrod_status st = sim_eval_all(s, s->t_resume, s->y0, &rW, &rD);
+  if (st != COSROD_OK) return st;
+  if (s->need_rates > 0) {
+    s->rW_prev = rW;
+    s->rD_prev = rD;
+  }
+  if (s->contact) {
+    const cosrod_contact_data *d = sim_contact_data(s->contact);
+    s->cD_prev = d ? cosrod_contact_dissipation(d) : 0.0;
+  }
+  return COSROD_OK;
+}
