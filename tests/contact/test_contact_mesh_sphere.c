@@ -98,17 +98,14 @@ static double draped_force(const cosrod_contact_obstacle *ob, double R, double r
   cosrod_contact_rod cr = test_contact_rod(&rod, r, 0, 0);
   cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = ob, .quadrature = 3,
                             .law = {.stiffness = k, .onset = 1e-6, .damping = -1}};
-  cosrod_contact_model *m = NULL;
-  cosrod_contact_data *d = NULL;
-  char err[300] = "";
+  cosrod_contact_model *m = cosrod_contact_model_create(&def, NULL);
+  cosrod_contact_data *d = m ? cosrod_contact_data_create(m, NULL) : NULL;
   double F = NAN;
-  if (cosrod_contact_model_create(&m, &def, err, sizeof err) == COSROD_OK &&
-      cosrod_contact_data_create(&d, m) == COSROD_OK &&
-      cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, 0) == COSROD_OK) {
+  if (d && cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, 0) == COSROD_OK) {
     F = 0;
     for (size_t i = 0; i < cosrod_contact_npoints(d); i++) F += cosrod_contact_points(d)[i].fn;
   } else {
-    NOTE("contact model: %s", err);
+    NOTE("contact model: %s", cosrod_last_error());
   }
   cosrod_contact_data_free(d);
   cosrod_contact_model_free(m);
@@ -127,11 +124,11 @@ TEST(icosphere_converges_like_the_chord_error) {
   double e[7] = {0};
   for (int l = 3; l <= 6; l++) {
     icosa ic = icosphere(l, R);
-    char path[64], err[300] = "";
+    char path[64];
     snprintf(path, sizeof path, "icosphere_%d.obj", l);
     CHECK("OBJ written", write_obj(&ic, path) == 0);
-    cosrod_mesh *mesh = cosrod_mesh_load(path, 1, err, sizeof err);
-    if (!mesh) NOTE("%s", err);
+    cosrod_mesh *mesh = cosrod_mesh_load(path, 1, NULL);
+    if (!mesh) NOTE("%s", cosrod_last_error());
     CHECK("icosphere loads as a closed mesh", mesh != NULL);
     double h = 0; /* longest edge */
     for (int f = 0; f < ic.nt; f++)

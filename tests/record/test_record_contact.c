@@ -245,18 +245,16 @@ TEST(contact_plot) {
       "0.7809]}\nobstacles:\n  - {name: slope, shape: plane, point: [0, 0, 0], normal: [-0.6247, 0, 0.7809]}\n"
       "contact: {friction: {static: 0.5, kinetic: 0.4}}\nanalysis: {type: dynamic, t_end: 0.1}\n"
       "output: {every: 0.02, vtk: false, plots: true}\n";
-  char err[512] = "";
-  cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse(slope, strlen(slope), "slide.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st) NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  cosrod_scenario *sc = cosrod_scenario_parse(slope, strlen(slope), "slide.yaml", NULL, 0, &st);
+  if (st) NOTE("%s", cosrod_last_error());
   CHECK("scenario", st == COSROD_OK);
   if (st) return;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   CHECK("sim", sim != NULL);
   mkdir("rec_contact_plot", 0777);
-  cosrod_recorder *rec = sim ? cosrod_recorder_create(sim, "rec_contact_plot", "slide.yaml", 0, &st, err, sizeof err)
-                             : NULL;
-  if (!rec) NOTE("%s", err);
+  cosrod_recorder *rec = sim ? cosrod_recorder_create(sim, "rec_contact_plot", "slide.yaml", 0, &st) : NULL;
+  if (!rec) NOTE("%s", cosrod_last_error());
   CHECK("recorder", rec != NULL);
   if (rec) {
     cosrod_sim_observer obs = cosrod_recorder_observer(rec, NULL);
