@@ -139,6 +139,16 @@ PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib
 echo "== [LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
 "$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
+QF=""; [ $QUICK = 1 ] && QF=--quick
+REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+echo "== [LLA] Test 1: rubber pendulum tip, cosrod N = 10..160 (Richardson) vs an independent planar Reissner beam (bench/papers/lla_test1.py)"
+# shellcheck disable=SC2086
+COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lla_test1.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" ||
+  echo "lla_test1.py failed" >&2
+echo "== [L] Example C: divergence of nearby trajectories, converged horizon, Fig. 16 at T = 0.5 s (bench/papers/lang_fig16_chaos.py)"
+# shellcheck disable=SC2086
+COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
+  2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
 echo "== multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"

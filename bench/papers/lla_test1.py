@@ -3,14 +3,17 @@
 """[LLA] Test 1 (rubber pendulum, the paper's comparison with ABAQUS B31,
 Figs. 3-4), checked independently:
 
- (a) cosrod's tip history x_N(t) for N = 10, 20, 40, 80 segments (dopri5,
+ (a) cosrod's tip history x_N(t) for N = 10, 20, 40, 80, 160 segments (dopri5,
      rtol = atol = 1e-10, so the time error is far below the space error),
      its observed order p = log2(|T_N - T_2N| / |T_2N - T_4N|) in the max
-     norm over t, and the Richardson limit T_inf = T_80 + (T_80 - T_40)/(2^p - 1);
+     norm over t (over [0, T] for several T), and the Richardson limit
+     T_inf = T_160 + (T_160 - T_80)/(2^2 - 1);
  (b) a second, independent discretisation (bench/papers/reissner2d.py: planar
      Reissner beam, nodal angles, linear elements with reduced integration,
-     lumped masses; scipy DOP853 rtol = atol = 1e-10) at M = 10 ... 80
+     lumped masses; scipy DOP853 rtol = atol = 1e-10) at M = 10 ... 160
      elements, with its own order and Richardson limit.
+ Both discretisations are second order in space, so their limits must agree
+ to well below their N = 160 errors.
 
 Writes lla-test1.csv (t, tip y/z of every run and both limits),
 lla-test1-summary.csv (max-norm differences) and lla-test1.png.
@@ -25,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reissner2d import rubber_pendulum  # noqa: E402
 
 T_END, EVERY = 2.0, 0.01
+P_RICH = 2.0
 
 
 def cosrod_tip(cosrod, ex, wdir, N):
@@ -44,13 +48,16 @@ def cosrod_tip(cosrod, ex, wdir, N):
 
 def order_and_limit(runs, levels):
     """Observed orders over consecutive triples (max norm over t of the tip
-    vector difference) and the Richardson limit from the finest pair."""
+    vector difference) and the Richardson limit from the finest pair with
+    the theoretical order P_RICH = 2 of both discretisations (observed on
+    [0, 1.5] s; the full-horizon order is spoilt by the tip whip at t ~ 1.96
+    s, which the finest levels have not resolved yet)."""
     d = [np.max(np.hypot(runs[b][0] - runs[a][0], runs[b][1] - runs[a][1]))
          for a, b in zip(levels, levels[1:])]
     p = [math.log2(d[i] / d[i + 1]) for i in range(len(d) - 1)]
     if not p:
         return d, p, None
-    f = 1.0 / (2.0 ** p[-1] - 1.0)
+    f = 1.0 / (2.0 ** P_RICH - 1.0)
     hi, lo = runs[levels[-1]], runs[levels[-2]]
     return d, p, (hi[0] + f * (hi[0] - lo[0]), hi[1] + f * (hi[1] - lo[1]))
 
@@ -115,6 +122,18 @@ def main():
                 % (" ".join("%.3e" % v for v in df), " ".join("%.2f" % v for v in pf)))
         if limc:
             f.write("# |cosrod limit - reissner2d limit| max over t: %.3e m\n" % maxdist(limc, limf))
+        for T in (0.5, 1.0, 1.5, 1.75, 2.0):
+            m = tgrid <= T + 1e-9
+            for name, R in (("cosrod", cos), ("reissner2d", fe)):
+                d = [float(np.max(np.hypot(R[b][0][m] - R[a][0][m], R[b][1][m] - R[a][1][m])))
+                     for a, b in zip(levels, levels[1:])]
+                f.write("# window [0, %g]: %s successive differences %s, orders %s\n" % (
+                    T, name, " ".join("%.2e" % v for v in d),
+                    " ".join("%.2f" % math.log2(d[i] / d[i + 1]) for i in range(len(d) - 1))))
+            if limc:
+                f.write("# window [0, %g]: |cosrod limit - reissner2d limit| = %.2e m, |cosrod N=10 - "
+                        "reissner2d limit| = %.2e m\n" % (T, maxdist((limc[0][m], limc[1][m]), (limf[0][m], limf[1][m])),
+                                                          maxdist((cos[10][0][m], cos[10][1][m]), (limf[0][m], limf[1][m]))))
     print(open(os.path.join(rdir, "lla-test1-summary.csv")).read())
 
     import matplotlib
