@@ -145,6 +145,10 @@ echo "== [LLA] Test 1: rubber pendulum tip, cosrod N = 10..160 (Richardson) vs a
 # shellcheck disable=SC2086
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lla_test1.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" ||
   echo "lla_test1.py failed" >&2
+echo "== [L] Example A with the paper's unknowns (fixed point, 7 / 8) beside cosrod's model (lang_fixed_point)"
+{ echo "# commit $REV; bench/papers/lang_fixed_point examples $QF"
+  # shellcheck disable=SC2086
+  "$B/bench/papers/lang_fixed_point" "$EX" $QF; } > "$R/lang-fixed-point.csv" 2>>"$W/err.log" || echo "lang_fixed_point failed" >&2
 echo "== [L] Fig. 15a measured: absolute vs null-space quaternions, projection, error control, invariants (lang_fig15a)"
 { echo "# commit $REV; bench/papers/lang_fig15a examples (tennis racket, Omega(0) = (50, 0.1, 0.1), T = 0.4 s, dopri5)"
   "$B/bench/papers/lang_fig15a" "$EX"; } > "$R/lang-fig15a.csv" 2>>"$W/err.log" || echo "lang_fig15a failed" >&2
