@@ -35,6 +35,9 @@ echo "== cost of f and Jacobian (bench_rod)"
 if [ -n "${CALLGRIND_BUILD:-}" ] && command -v valgrind >/dev/null 2>&1; then
   echo "== instruction counts of f and J (callgrind, $CALLGRIND_BUILD)"
   sh "$ROOT/bench/rod/callgrind.sh" "$CALLGRIND_BUILD" > "$R/callgrind-rod.txt"
+  echo "== arithmetic operations of f per curvature ([LLA] Table 1; callgrind + objdump, $CALLGRIND_BUILD)"
+  { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/rod/flops.sh $CALLGRIND_BUILD"
+    sh "$ROOT/bench/rod/flops.sh" "$CALLGRIND_BUILD"; } > "$R/rod-flops.csv"
 fi
 
 run() { # run scen method tol extra... -> csv row
