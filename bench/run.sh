@@ -23,6 +23,7 @@ for x in "$BP" "$DG" "$BR" "$B/bench/papers/la_experiments"; do [ -x "$x" ] || {
 mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
 if [ $QUICK = 1 ]; then TOLS="1e-2 1e-3 1e-4"; REPS=1; else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; fi
 EX="$ROOT/examples"
 TO=${BENCH_TIMEOUT:-90} # seconds per run
@@ -303,4 +304,11 @@ else
   echo "gnuplot not found: no figures" >&2
 fi
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
+# provenance: the commit (and whether the tree had local changes) of every file this run wrote
+{
+  echo "# bench/run.sh $* at $(date -u '+%Y-%m-%d %H:%M UTC'): commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
+    echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with local changes)'), quick=$QUICK"
+  echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
+  find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort
+} > "$R/provenance.txt"
 echo "wrote $R/README.md"
