@@ -139,6 +139,10 @@ def main():
                                                           maxdist((cos[10][0][m], cos[10][1][m]), (limf[0][m], limf[1][m]))))
     print(open(os.path.join(rdir, "lla-test1-summary.csv")).read())
 
+    plot(rdir, tgrid, levels, cos, fe, limc, limf)
+
+
+def plot(rdir, tgrid, levels, cos, fe, limc, limf):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
