@@ -39,6 +39,8 @@ if [ -n "${CALLGRIND_BUILD:-}" ] && command -v valgrind >/dev/null 2>&1; then
   echo "== arithmetic operations of f per curvature ([LLA] Table 1; callgrind + objdump, $CALLGRIND_BUILD)"
   { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/rod/flops.sh $CALLGRIND_BUILD"
     sh "$ROOT/bench/rod/flops.sh" "$CALLGRIND_BUILD"; } > "$R/rod-flops.csv"
+  { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/papers/body_flops.sh $CALLGRIND_BUILD"
+    sh "$ROOT/bench/papers/body_flops.sh" "$CALLGRIND_BUILD"; } > "$R/body-flops.csv"
 fi
 
 run() { # run scen method tol extra... -> csv row
