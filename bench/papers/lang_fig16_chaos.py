@@ -91,6 +91,7 @@ def main():
     quick = "--quick" in sys.argv[5:]
     t_end = 2.0 if quick else 4.0
     os.makedirs(wdir, exist_ok=True)
+    os.makedirs(rdir, exist_ok=True)
     tols = (1e-10, 1e-11, 1e-12, 1e-13)
     ref = {tol: run(cosrod, ex, wdir, "tol%g" % tol, tol, t_end) for tol in tols}
     om = OMEGA1 + EPS * RHO1 / np.linalg.norm(RHO1)
