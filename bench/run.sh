@@ -10,6 +10,7 @@
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
 # (other processes share the 2 cores).  Needs python3 and gnuplot (`tools/install-deps.sh bench`).
 set -eu
+RUN_ARGS="$*"
 B=${1:?usage: bench/run.sh BUILD_DIR [--quick]}
 QUICK=0
 [ "${2:-}" = "--quick" ] && QUICK=1
@@ -308,8 +309,9 @@ fi
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
 # provenance: the commit (and whether the tree had local changes) of every file this run wrote
 {
-  echo "# bench/run.sh $* at $(date -u '+%Y-%m-%d %H:%M UTC'): commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null ||
-    echo unknown)$(git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null || echo ' (with local changes)'), quick=$QUICK"
+  rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  [ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null && rev="$rev (with local changes)"
+  echo "# bench/run.sh $RUN_ARGS at $(date -u '+%Y-%m-%d %H:%M UTC'): commit $rev, quick=$QUICK"
   echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
   find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort
 } > "$R/provenance.txt"
