@@ -93,9 +93,8 @@ int main(int argc, char **argv) {
       "body, friction, the body moving at the initial state; coupled sparse Jacobian, process CPU time, "
       "minimum over 3 batches; "
       "machine shared with other jobs).\n\n"
-      "| N | vertices on the box | Jacobian, differences [ms] | Jacobian, analytic [ms] | ratio | max |J_a - "
-      "J_fd| / "
-      "max abs(J) |\n|---|---|---|---|---|---|\n");
+      "| N | vertices on the box | Jacobian, differences [ms] | Jacobian, analytic [ms] | ratio | "
+      "max abs(J_a - J_fd) / max abs(J) |\n|---|---|---|---|---|---|\n");
   for (int k = 0; k < nN; k++) {
     cosrod_scenario *sa = NULL, *sf = NULL;
     cosrod_sim *a = make(Ns[k], 0, &sa), *f = make(Ns[k], 1, &sf);
