@@ -147,7 +147,7 @@ cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_o
     for (; k < cp[j + 1]; k++) S->jpos[k] = e, eri[e++] = ri[k];
     ecp[j + 1] = e;
   }
-  S->E = cosrod_sparse_create(n, ecp, eri);
+  S->E = cosrod_sparse_create(n, ecp, eri, NULL);
   free(ecp), free(eri);
   if (!S->E) {
     cosrod_lsys_sparse_free(S);

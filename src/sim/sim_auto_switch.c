@@ -89,7 +89,7 @@ static int next_candidate(cosrod_sim *s, shape cur) {
   for (int i = was + 1; i < a->c.n; i++) {
     sim_auto_apply(a, i);
     cosrod_status st;
-    cosrod_sim *n = cosrod_sim_create(&a->sc, &st, NULL, 0);
+    cosrod_sim *n = cosrod_sim_create(&a->sc, &st);
     int ok = n && convertible(s, cur, shape_of(n));
     cosrod_sim_free(n);
     if (ok) return i;
