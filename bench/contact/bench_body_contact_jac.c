@@ -51,19 +51,19 @@ static const char *YAML =
     "solver: {formulation: nullspace, integrator: radau5}\n";
 
 static cosrod_sim *make(int N, int fd, cosrod_scenario **sc) {
-  char text[4096], err[512];
+  char text[4096];
   snprintf(text, sizeof text, YAML, N);
   if (fd)
     setenv("COSROD_BODY_CONTACT_JAC", "fd", 1);
   else
     unsetenv("COSROD_BODY_CONTACT_JAC");
-  if (cosrod_scenario_parse(text, strlen(text), "bench.yaml", NULL, 0, sc, err, sizeof err) != COSROD_OK) {
-    fprintf(stderr, "parse: %s\n", err);
+  cosrod_status st;
+  if (!(*sc = cosrod_scenario_parse(text, strlen(text), "bench.yaml", NULL, 0, &st))) {
+    fprintf(stderr, "parse: %s\n", cosrod_last_error());
     return NULL;
   }
-  cosrod_status st;
-  cosrod_sim *s = cosrod_sim_create(*sc, &st, err, sizeof err);
-  if (!s) fprintf(stderr, "create: %s\n", err);
+  cosrod_sim *s = cosrod_sim_create(*sc, &st);
+  if (!s) fprintf(stderr, "create: %s\n", cosrod_last_error());
   return s;
 }
 

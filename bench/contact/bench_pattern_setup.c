@@ -105,20 +105,18 @@ int main(int argc, char **argv) {
     const int nk = nr == 1 ? nS : 2;
     for (int k = 0; k < nk; k++) {
       static char text[8192];
-      char err[512];
       cosrod_scenario *sc = NULL;
+      cosrod_status st;
       if (scenario(text, sizeof text, Ss[k], nr) != 0 ||
-          cosrod_scenario_parse(text, strlen(text), "coil.yaml", NULL, 0, &sc, err, sizeof err) !=
-              COSROD_OK) {
-        fprintf(stderr, "parse: %s\n", err);
+          !(sc = cosrod_scenario_parse(text, strlen(text), "coil.yaml", NULL, 0, &st))) {
+        fprintf(stderr, "parse: %s\n", cosrod_last_error());
         return 1;
       }
-      cosrod_status st;
       double t0 = now();
-      cosrod_sim *s = cosrod_sim_create(sc, &st, err, sizeof err);
+      cosrod_sim *s = cosrod_sim_create(sc, &st);
       tc[k] = now() - t0;
       if (!s) {
-        fprintf(stderr, "create: %s\n", err);
+        fprintf(stderr, "create: %s\n", cosrod_last_error());
         return 1;
       }
       t0 = now();
