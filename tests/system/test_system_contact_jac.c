@@ -20,11 +20,11 @@
 #include <stdlib.h>
 
 #include "cosrod/sparse.h"
+#include "sim_test_util.h"
 #include "system/contact_jac_sp.h"
 #include "system/couple_jac_sp.h"
 #include "system/linsolve.h"
 #include "system/system_internal.h"
-#include "sim_test_util.h"
 
 static const char *CROSS =
     "cosrod: 1\n"
@@ -75,7 +75,8 @@ static void compare_fd(cosrod_sim *s, const double *y, int b0, int b1, const cha
     int k = cp[j];
     for (int i = 0; i < n; i++) {
       double d = (f1[i] - f2[i]) / (2 * h), a = 0;
-      if (k < cp[j + 1] && ri[k] == i) a = Jx[k++];
+      if (k < cp[j + 1] && ri[k] == i)
+        a = Jx[k++];
       else {
         outside = fmax(outside, fabs(d) / (scale + 1e-300));
         continue;
@@ -89,9 +90,10 @@ static void compare_fd(cosrod_sim *s, const double *y, int b0, int b1, const cha
       if (ib != jb && scale > 0) cworst = fmax(cworst, fabs(a - d) / scale);
     }
   }
-  NOTE("%s: max |J - J_fd| / column max = %.3g at (%d, %d) (analytic %.9g, differences %.9g); FD outside the "
-       "pattern %.3g; %d non-zero coupling entries (max %.3g), their max |J - J_fd| / column max %.3g",
-       what, worst, wi, wj, wa, wd, outside, ncross, crossmax, cworst);
+  NOTE(
+      "%s: max |J - J_fd| / column max = %.3g at (%d, %d) (analytic %.9g, differences %.9g); FD outside the "
+      "pattern %.3g; %d non-zero coupling entries (max %.3g), their max |J - J_fd| / column max %.3g",
+      what, worst, wi, wj, wa, wd, outside, ncross, crossmax, cworst);
   CHECK("sparse Jacobian = central differences (1e-6 of the column max)", worst < 1e-6);
   CHECK("no difference entry outside the pattern (1e-6 of the column max)", outside < 1e-6);
   CHECK("coupling entries present", ncross > 0);
@@ -225,6 +227,68 @@ TEST(body_contact_jacobian_equals_differences) {
   body_case(ONCYL, "cylinder-body.yaml");
 }
 
+/* Global index of component c of vertex n's position (w = 0) or velocity (w = 1) in y, -1 if not free. */
+static int vindex(const cosrod_sim *s, int r, int n, int c, int w) {
+  const cosrod_rod *rod = s->rods[r];
+  if (cosrod_rod_vertex_ndof(rod, n) != 3) return -1;
+  const int *map = s->map + s->off_r[r];
+  return w ? map[cosrod_rod_nq(rod) + cosrod_rod_vindex_vertex(rod, s->form, n) + c]
+           : map[cosrod_rod_qindex_vertex(rod, n) + c];
+}
+
+static int in_pattern(const int *cp, const int *ri, int i, int j) {
+  for (int k = cp[j]; k < cp[j + 1]; k++)
+    if (ri[k] == i) return 1;
+  return 0;
+}
+
+/* The grid broad phase of the pattern (contact_jac_sp.c) against all segment
+ * pairs written here: every pair of segments of the two rods whose gap is
+ * within the margin 0.1 L_max has the velocity rows of one's vertices in the
+ * position and velocity columns of the other's (both orders). */
+TEST(pattern_holds_every_pair_within_the_margin) {
+  const char *sets[] = {"solver.formulation=nullspace", "solver.integrator=radau5"};
+  cosrod_scenario *sc = NULL;
+  cosrod_sim *s = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  if (!s) return;
+  const int *cp = NULL, *ri = NULL;
+  if (!cosrod_sparse_available() || !sim_linsolve_pattern(s, &cp, &ri)) {
+    CHECK("without KLU: no pattern", !cosrod_sparse_available());
+    cosrod_sim_free(s), cosrod_scenario_free(sc);
+    return;
+  }
+  const double *xa = cosrod_sim_rod_data(s, 0)->x, *xb = cosrod_sim_rod_data(s, 1)->x, margin = 0.1 * 0.4;
+  int within = 0, beyond = 0, missing = 0;
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 8; j++) {
+      double u, w;
+      double gap =
+          cosrod_segment_segment_closest(&u, &w, xa + 3 * i, xa + 3 * i + 3, xb + 3 * j, xb + 3 * j + 3) -
+          0.02;
+      if (gap > margin) {
+        beyond++;
+        continue;
+      }
+      within++;
+      for (int p = 0; p < 2; p++)
+        for (int q = 0; q < 2; q++)
+          for (int o = 0; o < 2; o++) { /* rows of rod o's vertex, columns of the other's */
+            const int ra = o, na = o ? j + q : i + p, rb = 1 - o, nb = o ? i + p : j + q;
+            for (int a = 0; a < 3; a++)
+              for (int c = 0; c < 3; c++)
+                for (int t = 0; t < 2; t++) {
+                  const int row = vindex(s, ra, na, a, 1), col = vindex(s, rb, nb, c, t);
+                  if (row >= 0 && col >= 0 && !in_pattern(cp, ri, row, col)) missing++;
+                }
+          }
+    }
+  NOTE("segment pairs within the margin %d, beyond %d; entries missing %d", within, beyond, missing);
+  CHECK("pairs on both sides of the margin", within > 0 && beyond > 0);
+  CHECK("every pair within the margin in the pattern", missing == 0);
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+}
+
 TEST(auto_band_without_rod_contact) {
   const char *sets[] = {"contact.rods=false", "contact.self=false"};
   cosrod_scenario *sc = NULL;
@@ -236,6 +300,7 @@ TEST(auto_band_without_rod_contact) {
   cosrod_scenario_free(sc);
 }
 
-static const th_case cases[] = {TH_CASE(sparse_jacobian_equals_differences),
-                                TH_CASE(body_contact_jacobian_equals_differences), TH_CASE(auto_band_without_rod_contact)};
+static const th_case cases[] = {
+    TH_CASE(sparse_jacobian_equals_differences), TH_CASE(body_contact_jacobian_equals_differences),
+    TH_CASE(pattern_holds_every_pair_within_the_margin), TH_CASE(auto_band_without_rod_contact)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
