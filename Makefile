@@ -9,7 +9,7 @@ BUILD_RELEASE ?= build-release
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo docs test test-asan test-release bench fuzz fuzz-build format clean install
+.PHONY: all deps configure build demo docs test test-asan test-release bench bench-quick fuzz fuzz-build format clean install
 
 all: build
 
@@ -67,6 +67,14 @@ bench:
 	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF
 	cmake --build $(BUILD_BENCH) -j $(JOBS)
 	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
+
+# Smoke run of the whole suite: every bench script at its smallest setting
+# (bench/run.sh --quick); overwrites bench/results like `make bench`.
+bench-quick:
+	@tools/install-deps.sh bench
+	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF
+	cmake --build $(BUILD_BENCH) -j $(JOBS)
+	bench/run.sh $(BUILD_BENCH) --quick
 
 # make install PREFIX=/opt/cosrod (default /usr/local): library, headers,
 # CMake package, pkg-config file, the cosrod program and the Python package.

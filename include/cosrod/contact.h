@@ -230,10 +230,14 @@ COSROD_API void cosrod_contact_commit(const cosrod_contact_model *model, cosrod_
 
 /* One Jacobian block: dF(rod_i, vertex i)/dx(rod_j, vertex j) = K, and
  * d/dv = D, 3x3 column-major.  Blocks of the same (i, j) may repeat: the
- * caller sums them.  band = 1 when both vertices belong to one segment. */
+ * caller sums them.  band = 1 when both vertices belong to one segment;
+ * obstacle: the obstacle of a rod-obstacle contact, -1 for rod-rod and
+ * self-contact (the caller of shapes on bodies routes the reaction on the
+ * body by it). */
 typedef struct cosrod_contact_block {
   int rod_i, vertex_i, rod_j, vertex_j;
   int band;
+  int obstacle;
   double K[9];
   double D[9];
 } cosrod_contact_block;

@@ -33,6 +33,7 @@ cosrod_status cosrod_sparse_jac_init(cosrod_sparse_jac *sj, const cosrod_ode_pro
   sj->colptr = p->jac_colptr;
   sj->rowind = p->jac_rowind;
   sj->nnz = p->jac_colptr[n];
+  if (p->jac_sp) return COSROD_OK; /* analytic values: no difference groups (the colouring costs nnz x row length) */
   int *colour = malloc((size_t)n * sizeof *colour);
   sj->gcol = malloc((size_t)n * sizeof *sj->gcol);
   if (!colour || !sj->gcol) {

@@ -18,9 +18,9 @@
  *     body's pose of each evaluation, set by the coupling, couple.c, before
  *     the rods are evaluated; the body receives minus the contact forces on
  *     the rods, force and moment about its centre of mass, in couple.c's
- *     wrench; the coupling Jacobian leaves the body <-> rod contact terms
- *     out: the rods' own contact blocks are in, the body's dependence on
- *     the contact is not); meshes are loaded from their files (closed);
+ *     wrench; the coupled Jacobian has the body <-> rod contact blocks
+ *     analytically, couple_contact_jac.c, by central differences where
+ *     those do not apply); meshes are loaded from their files (closed);
  *   energy: the penalty potential is elastic energy, damping and friction
  *     work are dissipated, the work of moving obstacles is external. */
 #include "system/contact_element.h"
