@@ -163,6 +163,11 @@ echo "== [L] Example C: divergence of nearby trajectories, converged horizon, Fi
 # shellcheck disable=SC2086
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
+echo "== [LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
+# --quick: three readings, TOL 1e-2 ... 1e-4, writes into the work dir (the stored tables are the full run's)
+if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
+else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
+  echo "step_count.py failed (log: $W/step-count.log)" >&2
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
 echo "== multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"

@@ -196,7 +196,30 @@ typedef struct cosrod_sc_damping {
    * moment -c_r Ω per length of the surrounding medium */
   double medium_translational; /* c_t [N s/m^2] (0: none) */
   double medium_rotational;    /* c_r [N s] (0: none) */
+  /* damping.variant: reading of the discrete dissipation of [LLA] §3.2 on
+   * the equidistant grid (see cosrod_sc_damping_variant); V_gamma/V_kappa
+   * above already include its factor. damping.rotary_inertia: 1 adds the
+   * rigid-cylinder term rhoA Δs²/12 to rhoI1, rhoI2 ([LLA] §3.3). */
+  int variant;
+  int rotary_inertia;
 } cosrod_sc_damping;
+
+/* Readings of the discrete dissipation ([LLA] eqs. 9-10, §3.2, [LLT] eq. 4);
+ * all but LLA need a uniform grid.  Factors on V_Γ, V_K (Δs = L/N):
+ *   LLA        1      rates of eqs. (23), (26), midpoint / trapezoidal weights
+ *   NO_DS      Δs²    rates without 1/Δs (2/δs): rates of Δs Γ, δs K
+ *   NO_DS_SE   Δs², 1 as NO_DS for shear/extension only
+ *   BUSHING    Δs     rates without 1/Δs and without quadrature weights
+ *   NO_WEIGHT  1/Δs   rates of (23), (26) without quadrature weights
+ *   SHEAR_E    E/G on the shear and torsion terms (Kelvin-Voigt only: τ_S E) */
+typedef enum cosrod_sc_damping_variant {
+  COSROD_SC_DAMPING_LLA = 0,
+  COSROD_SC_DAMPING_NO_DS,
+  COSROD_SC_DAMPING_NO_DS_SE,
+  COSROD_SC_DAMPING_BUSHING,
+  COSROD_SC_DAMPING_NO_WEIGHT,
+  COSROD_SC_DAMPING_SHEAR_E
+} cosrod_sc_damping_variant;
 
 /* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal
  * to 1e-6).  straight: along direction.  arc: in the plane of direction and

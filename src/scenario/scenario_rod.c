@@ -3,6 +3,40 @@
  * and inertia overrides, damping, shapes, ends, loads. */
 #include "scenario_internal.h"
 
+/* damping.variant / rotary_inertia: the readings of [LLA] §3.2-3.3 as factors
+ * on V_Γ, V_K (cosrod_sc_damping_variant); they are exact on the equidistant
+ * grid only ([LLA] §3.1 restricts to it), so a non-uniform grid is refused. */
+static void sc_damping_variant(ctx *c, ynode *v, cosrod_sc_rod *r) {
+  cosrod_sc_damping *d = &r->damping;
+  if (d->variant == COSROD_SC_DAMPING_LLA && d->rotary_inertia == 0) return;
+  const size_t N = r->segments;
+  const double ds = (r->grid[N] - r->grid[0]) / (double)N;
+  for (size_t i = 1; i <= N; i++)
+    if (fabs((r->grid[i] - r->grid[i - 1]) - ds) > 1e-9 * ds)
+      sc_fail(c, v, d->variant != COSROD_SC_DAMPING_LLA ? "damping.variant" : "damping.rotary_inertia",
+              "needs a uniform grid (give 'segments', not a non-uniform 'grid')");
+  double fg = 1.0, fk = 1.0;
+  switch ((cosrod_sc_damping_variant)d->variant) {
+    case COSROD_SC_DAMPING_NO_DS: fg = fk = ds * ds; break;
+    case COSROD_SC_DAMPING_NO_DS_SE: fg = ds * ds; break;
+    case COSROD_SC_DAMPING_BUSHING: fg = fk = ds; break;
+    case COSROD_SC_DAMPING_NO_WEIGHT: fg = fk = 1.0 / ds; break;
+    case COSROD_SC_DAMPING_SHEAR_E: {
+      /* [LLT] eq. 4 with E in place of G: γ_S = τ_S E A κ, γ_T = τ_S E J */
+      const double eg = r->material.E / r->material.G;
+      d->V_gamma[0] *= eg;
+      d->V_gamma[1] *= eg;
+      d->V_kappa[2] *= eg;
+      break;
+    }
+    default: break;
+  }
+  for (int k = 0; k < 3; k++) {
+    d->V_gamma[k] *= fg;
+    d->V_kappa[k] *= fk;
+  }
+}
+
 static const char *const stiff_keys[] = {"EA", "GA1", "GA2", "EI1", "EI2", "GJ", NULL};
 static const char *const inert_keys[] = {"rhoA", "rhoI1", "rhoI2", "rhoJ", NULL};
 
@@ -224,6 +258,7 @@ static void read_rod_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
       d->V_kappa[1] = f * d->bending[1];
       d->V_kappa[2] = f * d->torsion;
     }
+    sc_damping_variant(c, v, r);
     for (int k = 0; k < 3; k++)
       if (d->kind != COSROD_SC_DAMPING_NONE && (!isfinite(d->V_gamma[k]) || !isfinite(d->V_kappa[k])))
         sc_fail(c, v, "damping", "viscous coefficients are not finite");

@@ -371,6 +371,8 @@ const char *const SC_STAB_NAMES[] = {"projection", "baumgarte", "none", NULL};
 const char *const SC_INTEGRATOR_NAMES[] = {"radau5", "rodas", "seulex", "dopri5",
                                                "dop853", "ida",   "cvode",  "galpha", "odex", "auto", NULL};
 const char *const SC_CONVENTION_NAMES[] = {"viscous", "lla", NULL};
+const char *const SC_DAMPING_VARIANT_NAMES[] = {"lla", "no-ds", "no-ds-se", "bushing", "no-weight", "shear-e", NULL};
+const char *const SC_ROTARY_INERTIA_NAMES[] = {"disc", "cylinder", NULL};
 const char *const SC_LINSOLVE_NAMES[] = {"auto", "band", "sparse", NULL};
 
 const char *cosrod_sc_curvature_name(cosrod_sc_curvature v) {

@@ -128,6 +128,8 @@ static void rod_damping(FILE *f, const cosrod_sc_rod *r) {
     kv_num(f, "        ", "torsion", d->torsion);
     fprintf(f, "        convention: %s\n", SC_CONVENTION_NAMES[d->lla_convention ? 1 : 0]);
   }
+  if (d->variant) fprintf(f, "      variant: %s\n", SC_DAMPING_VARIANT_NAMES[d->variant]);
+  if (d->rotary_inertia) fprintf(f, "      rotary_inertia: %s\n", SC_ROTARY_INERTIA_NAMES[d->rotary_inertia]);
 }
 
 /* A rod's shape: polyline points or straight / arc / helix parameters. */

@@ -55,8 +55,19 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   double *inert_def[4] = {&def.rhoA, &def.rhoI1, &def.rhoI2, &def.rhoJ};
   for (int k = 0; k < 4; k++)
     if (sr->inertia_overridden & (1u << k)) *inert_def[k] = inert[k];
+  if (sr->damping.rotary_inertia) {
+    /* rigid-cylinder segments ([LLA] §3.3): ρΔs I_i + ρA Δs³/12 about d1, d2
+     * (the scenario refuses a non-uniform grid with this reading) */
+    const double ds = sr->length / (double)sr->segments;
+    def.rhoI1 = sr->rhoI1 + sr->rhoA * ds * ds / 12.0;
+    def.rhoI2 = sr->rhoI2 + sr->rhoA * ds * ds / 12.0;
+  }
   def.curvature = sim_enum_curvature(sr->curvature);
   def.damping = sim_enum_damping(sr->damping.kind);
+  /* a non-default reading of Kelvin-Voigt damping: the scenario's V_gamma,
+   * V_kappa carry its factors (the rod would derive the lla ones from tau) */
+  if (sr->damping.kind == COSROD_SC_DAMPING_KELVIN_VOIGT && sr->damping.variant != COSROD_SC_DAMPING_LLA)
+    def.damping = COSROD_DAMPING_COEFFICIENTS;
   def.tau_shear = sr->damping.tau_shear;
   def.tau_bulk = sr->damping.tau_bulk;
   def.medium_translational = sr->damping.medium_translational;
