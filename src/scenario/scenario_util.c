@@ -2,6 +2,8 @@
 /* Scenario loader: messages ("FILE:LINE: key.path: problem"), the key path
  * stack, unknown-key checks with nearest-key suggestions (optimal string
  * alignment distance) and typed value readers with range checks. */
+#include <float.h>
+
 #include "scenario_internal.h"
 /* ---- messages ------------------------------------------------------------ */
 
@@ -345,10 +347,13 @@ void sc_unit_vec(ctx *c, ynode *map, const char *key, double *out) {
   for (int i = 0; i < 3; i++) out[i] /= n;
 }
 
-/* Normalise a quaternion given at node v (error if ~zero). */
+/* Normalise a quaternion given at node v (error if ~zero).  One that is
+ * already of unit length to round-off (|n - 1| <= 4 eps) is kept bit for
+ * bit, so that a written scenario (%.17g) reads back to the same numbers. */
 void sc_unit_quat(ctx *c, const ynode *v, const char *key, double *q) {
   double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (!(n > 1e-8)) sc_fail(c, v, key, "quaternion must be nonzero (|q| = %.3g)", n);
+  if (fabs(n - 1.0) <= 4.0 * DBL_EPSILON) return;
   for (int i = 0; i < 4; i++) q[i] /= n;
 }
 
