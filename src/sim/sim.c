@@ -407,7 +407,7 @@ cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *s
   if (st != COSROD_OK) return fail_create(s, status, st);
 
   /* energies at t = 0 */
-  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
     sim_set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }

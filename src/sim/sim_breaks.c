@@ -189,10 +189,10 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
     if (sim_couple_kirch_lambda(s, s->seg_lo, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies */
   }
   if (acc) {
-    if (mech_energy(s, b, y, &Ep, &s->rW_prev, &s->rD_prev) != 0) return COSROD_ERR_NONFINITE;
-    s->acc_W += Ep - Em;
-    s->impulsive_work += Ep - Em;
-    s->acc_t = b;
+    if (mech_energy(s, b, y, &Ep, &s->acc.rW_prev, &s->acc.rD_prev) != 0) return COSROD_ERR_NONFINITE;
+    s->acc.W += Ep - Em;
+    s->acc.impulsive_work += Ep - Em;
+    s->acc.t = b;
   }
   stats_add(&s->dstats_done, &s->dstats_done, cosrod_integrator_stats(s->integ));
   double h0 = 0.0, span = (isfinite(hi) ? hi : s->sc->analysis.t_end) - b;
@@ -213,7 +213,7 @@ cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spe
   memset(&s->dstats, 0, sizeof s->dstats);
   if (!s->resumed) {
     memset(&s->dstats_done, 0, sizeof s->dstats_done);
-    s->impulsive_work = 0.0;
+    s->acc.impulsive_work = 0.0;
   }
   size_t i0 = 0;
   while (i0 < s->nbrk && s->brk[i0] < t0) i0++;
