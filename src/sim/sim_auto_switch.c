@@ -157,7 +157,7 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
   spec->n_out = s->nout;
   spec->user = s;
   spec->include_t0 = 0;
-  return sim_evolve_pieces_from(s, t, s->yd, T, spec);
+  return sim_evolve_pieces(s, T, spec, t, s->yd);
 }
 
 cosrod_status sim_auto_recover(cosrod_sim *s, cosrod_status st, double T, cosrod_output_spec *spec) {

@@ -170,7 +170,7 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     sim_monitor_reset(s);
   }
   /* piecewise between the breakpoints (sim_breaks.c) */
-  cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
+  cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec, 0.0, NULL);
   s->obs = NULL;
   st = sim_auto_recover(s, st, s->sc->analysis.t_end, &spec); /* auto: the next candidate on a struggle */
   if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
