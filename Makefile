@@ -9,7 +9,7 @@ BUILD_RELEASE ?= build-release
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build demo docs test test-asan test-release bench fuzz fuzz-build format clean install
+.PHONY: all deps configure build demo docs test test-asan test-release bench bench-quick fuzz fuzz-build format clean install
 
 all: build
 
@@ -39,14 +39,16 @@ test: build
 	$(MAKE) test-release
 
 # The Release configuration (-O3: other warnings than -O2) compiles with
-# -Werror: every target is built (RELEASE_TARGETS="cosrod cosrod_cli
-# test_api_umbrella" for the installed parts only), and only the cheap checks
-# of the public interface run (the optimised library the user installs).
-RELEASE_TARGETS ?=
+# -Werror what a user builds in it: the library, the program, the Python
+# package (apps), the C example, the benchmarks (`make bench` is a Release
+# build) and the public-interface checks, which run (the optimised library the
+# user installs).  The test suite itself is compiled -Werror by the plain and
+# sanitizer builds above; RELEASE_TARGETS= (empty) builds every target.
+RELEASE_TARGETS ?= apps cosrod_advance benchmarks test_api_umbrella test_api_constructors
 test-release:
 	cmake -S . -B $(BUILD_RELEASE) -DCMAKE_BUILD_TYPE=Release -DCOSROD_WERROR=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD_RELEASE) -j $(JOBS) $(if $(RELEASE_TARGETS),--target $(RELEASE_TARGETS))
-	cd $(BUILD_RELEASE) && ctest --output-on-failure -R '^api\.'
+	cd $(BUILD_RELEASE) && ctest --output-on-failure -R '^api\.|^test_api_'
 
 # Under ASan+UBSan every test runs except the headless-browser and ParaView
 # checks: they test the page's JavaScript and ParaView's reading of the files,
@@ -65,6 +67,14 @@ bench:
 	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF
 	cmake --build $(BUILD_BENCH) -j $(JOBS)
 	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
+
+# Smoke run of the whole suite: every bench script at its smallest setting
+# (bench/run.sh --quick); overwrites bench/results like `make bench`.
+bench-quick:
+	@tools/install-deps.sh bench
+	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF
+	cmake --build $(BUILD_BENCH) -j $(JOBS)
+	bench/run.sh $(BUILD_BENCH) --quick
 
 # make install PREFIX=/opt/cosrod (default /usr/local): library, headers,
 # CMake package, pkg-config file, the cosrod program and the Python package.

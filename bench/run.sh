@@ -10,6 +10,7 @@
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
 # (other processes share the 2 cores).  Needs python3 and gnuplot (`tools/install-deps.sh bench`).
 set -eu
+RUN_ARGS="$*"
 B=${1:?usage: bench/run.sh BUILD_DIR [--quick]}
 QUICK=0
 [ "${2:-}" = "--quick" ] && QUICK=1
@@ -23,6 +24,7 @@ for x in "$BP" "$DG" "$BR" "$B/bench/papers/la_experiments"; do [ -x "$x" ] || {
 mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
 if [ $QUICK = 1 ]; then TOLS="1e-2 1e-3 1e-4"; REPS=1; else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; fi
 EX="$ROOT/examples"
 TO=${BENCH_TIMEOUT:-90} # seconds per run
@@ -35,6 +37,11 @@ echo "== cost of f and Jacobian (bench_rod)"
 if [ -n "${CALLGRIND_BUILD:-}" ] && command -v valgrind >/dev/null 2>&1; then
   echo "== instruction counts of f and J (callgrind, $CALLGRIND_BUILD)"
   sh "$ROOT/bench/rod/callgrind.sh" "$CALLGRIND_BUILD" > "$R/callgrind-rod.txt"
+  echo "== arithmetic operations of f per curvature ([LLA] Table 1; callgrind + objdump, $CALLGRIND_BUILD)"
+  { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/rod/flops.sh $CALLGRIND_BUILD"
+    sh "$ROOT/bench/rod/flops.sh" "$CALLGRIND_BUILD"; } > "$R/rod-flops.csv"
+  { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/papers/body_flops.sh $CALLGRIND_BUILD"
+    sh "$ROOT/bench/papers/body_flops.sh" "$CALLGRIND_BUILD"; } > "$R/body-flops.csv"
 fi
 
 run() { # run scen method tol extra... -> csv row
@@ -139,6 +146,28 @@ PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib
 echo "== [LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
 "$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
+QF=""; [ $QUICK = 1 ] && QF=--quick
+REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+echo "== [LLA] Test 1: rubber pendulum tip, cosrod N = 10..160 (Richardson) vs an independent planar Reissner beam (bench/papers/lla_test1.py)"
+# shellcheck disable=SC2086
+COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lla_test1.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" ||
+  echo "lla_test1.py failed" >&2
+echo "== [L] Example A with the paper's unknowns (fixed point, 7 / 8) beside cosrod's model (lang_fixed_point)"
+{ echo "# commit $REV; bench/papers/lang_fixed_point examples $QF"
+  # shellcheck disable=SC2086
+  "$B/bench/papers/lang_fixed_point" "$EX" $QF; } > "$R/lang-fixed-point.csv" 2>>"$W/err.log" || echo "lang_fixed_point failed" >&2
+echo "== [L] Fig. 15a measured: absolute vs null-space quaternions, projection, error control, invariants (lang_fig15a)"
+{ echo "# commit $REV; bench/papers/lang_fig15a examples (tennis racket, Omega(0) = (50, 0.1, 0.1), T = 0.4 s, dopri5)"
+  "$B/bench/papers/lang_fig15a" "$EX"; } > "$R/lang-fig15a.csv" 2>>"$W/err.log" || echo "lang_fig15a failed" >&2
+echo "== [L] Example C: divergence of nearby trajectories, converged horizon, Fig. 16 at T = 0.5 s (bench/papers/lang_fig16_chaos.py)"
+# shellcheck disable=SC2086
+COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
+  2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
+echo "== [LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
+# --quick: three readings, TOL 1e-2 ... 1e-4, writes into the work dir (the stored tables are the full run's)
+if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
+else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
+  echo "step_count.py failed (log: $W/step-count.log)" >&2
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
 echo "== multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"
@@ -283,4 +312,12 @@ else
   echo "gnuplot not found: no figures" >&2
 fi
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
+# provenance: the commit (and whether the tree had local changes) of every file this run wrote
+{
+  rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  [ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null && rev="$rev (with local changes)"
+  echo "# bench/run.sh $RUN_ARGS at $(date -u '+%Y-%m-%d %H:%M UTC'): commit $rev, quick=$QUICK"
+  echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
+  find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort
+} > "$R/provenance.txt"
 echo "wrote $R/README.md"

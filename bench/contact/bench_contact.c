@@ -117,8 +117,8 @@ int main(int argc, char **argv) {
     cosrod_contact_rod cr = {.nv = nv, .radius = r, .sref = sref};
     cosrod_contact_def def = {.nrods = 1, .rods = &cr, .self_contact = 1, .law = {.stiffness = 1e5}};
     ctx cx = {.x = x, .f = f, .nv = nv, .r = r};
-    cosrod_contact_model_create(&cx.m, &def, NULL, 0);
-    cosrod_contact_data_create(&cx.d, cx.m);
+    cx.m = cosrod_contact_model_create(&def, NULL);
+    cx.d = cosrod_contact_data_create(cx.m, NULL);
     cx.flags = 0;
     tf[t] = timeit(run_eval, &cx, batches);
     size_t cand, act;

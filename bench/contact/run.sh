@@ -10,3 +10,6 @@ case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
 cat "$ROOT/bench/results/contact-broadphase.md"
 # Run level: cost per step of a hose on the floor against N (contact-run-level.md).
 sh "$ROOT/bench/contact/run_level.sh" "$B" ${2:-}
+# Body <-> rod contact Jacobian: analytic vs differences (contact-body-jac.md).
+"$B/bench/contact/bench_body_contact_jac" ${2:-} > "$ROOT/bench/results/contact-body-jac.md"
+cat "$ROOT/bench/results/contact-body-jac.md"

@@ -48,15 +48,15 @@ static double now(void) {
 
 static cosrod_sim *make(const char *file, const char *text, const char *const *sets, size_t nsets,
                         cosrod_scenario **sc) {
-  char err[512];
-  cosrod_status st = text ? cosrod_scenario_parse(text, strlen(text), "steel.yaml", sets, nsets, sc, err, sizeof err)
-                          : cosrod_scenario_load(file, sets, nsets, sc, err, sizeof err);
-  if (st != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+  cosrod_status st = COSROD_OK;
+  *sc = text ? cosrod_scenario_parse(text, strlen(text), "steel.yaml", sets, nsets, &st)
+             : cosrod_scenario_load(file, sets, nsets, &st);
+  if (!*sc) {
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return NULL;
   }
-  cosrod_sim *sim = cosrod_sim_create(*sc, &st, err, sizeof err);
-  if (!sim) fprintf(stderr, "%s\n", err);
+  cosrod_sim *sim = cosrod_sim_create(*sc, &st);
+  if (!sim) fprintf(stderr, "%s\n", cosrod_last_error());
   return sim;
 }
 

@@ -148,10 +148,10 @@ static unit_cost la_cost(int n, int banded, int ml, int mu) {
   unit_cost u = {0.0, 0.0};
   static double re[4096], im[4096];
   if (n > 4096) return u;
-  cosrod_band *B = banded ? cosrod_band_create(n, ml, mu) : NULL;
-  cosrod_zband *Z = banded ? cosrod_zband_create(n, ml, mu) : NULL;
-  cosrod_dense *D = banded ? NULL : cosrod_dense_create(n);
-  cosrod_zdense *ZD = banded ? NULL : cosrod_zdense_create(n);
+  cosrod_band *B = banded ? cosrod_band_create(n, ml, mu, NULL) : NULL;
+  cosrod_zband *Z = banded ? cosrod_zband_create(n, ml, mu, NULL) : NULL;
+  cosrod_dense *D = banded ? NULL : cosrod_dense_create(n, NULL);
+  cosrod_zdense *ZD = banded ? NULL : cosrod_zdense_create(n, NULL);
   long reps = 0, sreps = 0;
   double tdec = 0.0, tsol = 0.0;
   while (tdec < min_unit_time) {

@@ -54,7 +54,7 @@ static int reps_for(double est_ns, double budget_ns, int lo, int hi) {
 }
 
 static result bench_real(int n, int bw, cosrod_linalg_backend be, int quick) {
-  cosrod_band *J = cosrod_band_create(n, bw, bw), *E = cosrod_band_create(n, bw, bw);
+  cosrod_band *J = cosrod_band_create(n, bw, bw, NULL), *E = cosrod_band_create(n, bw, bw, NULL);
   for (int j = 0; j < n; ++j)
     for (int i = (j - bw > 0 ? j - bw : 0); i <= (j + bw < n - 1 ? j + bw : n - 1); ++i)
       cosrod_band_set(J, i, j, urand());
@@ -105,8 +105,8 @@ static result bench_real(int n, int bw, cosrod_linalg_backend be, int quick) {
 }
 
 static result bench_complex(int n, int bw, cosrod_linalg_backend be, int quick) {
-  cosrod_band *J = cosrod_band_create(n, bw, bw);
-  cosrod_zband *E = cosrod_zband_create(n, bw, bw);
+  cosrod_band *J = cosrod_band_create(n, bw, bw, NULL);
+  cosrod_zband *E = cosrod_zband_create(n, bw, bw, NULL);
   for (int j = 0; j < n; ++j)
     for (int i = (j - bw > 0 ? j - bw : 0); i <= (j + bw < n - 1 ? j + bw : n - 1); ++i)
       cosrod_band_set(J, i, j, urand());

@@ -39,7 +39,7 @@ static result bench(int n, int cplx, cosrod_linalg_backend be, int reps) {
   result r = {INFINITY, INFINITY};
   cosrod_status st = COSROD_OK;
   if (!cplx) {
-    cosrod_dense *A = cosrod_dense_create(n);
+    cosrod_dense *A = cosrod_dense_create(n, NULL);
     cosrod_dense_set_backend(A, be);
     for (int k = 0; k < n * n; ++k) A->data[k] = urand();
     double *orig = malloc((size_t)n * n * sizeof(double)), *b = malloc((size_t)n * sizeof(double)),
@@ -64,7 +64,7 @@ static result bench(int n, int cplx, cosrod_linalg_backend be, int reps) {
     free(b0);
     cosrod_dense_free(A);
   } else {
-    cosrod_zdense *A = cosrod_zdense_create(n);
+    cosrod_zdense *A = cosrod_zdense_create(n, NULL);
     cosrod_zdense_set_backend(A, be);
     for (int k = 0; k < n * n; ++k) A->data[k] = CMPLX(urand(), urand());
     double complex *orig = malloc((size_t)n * n * sizeof(double complex)),

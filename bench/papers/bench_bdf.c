@@ -49,16 +49,15 @@ static int run(const char *file, const char **sets, size_t nsets, const config *
   all[k++] = mset;
   all[k++] = rset;
   all[k++] = aset;
-  char err[512];
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(file, all, k, &sc, err, sizeof err) != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+  if (!(sc = cosrod_scenario_load(file, all, k, NULL))) {
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return 1;
   }
   cosrod_status cs;
-  cosrod_sim *sim = cosrod_sim_create(sc, &cs, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &cs);
   if (!sim) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     cosrod_scenario_free(sc);
     return 1;
   }

@@ -75,10 +75,9 @@ int main(int argc, char **argv) {
     }
   }
   if (reps < 1) reps = 1;
-  char err[512];
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(argv[1], sets, nsets, &sc, err, sizeof err) != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+  if (!(sc = cosrod_scenario_load(argv[1], sets, nsets, NULL))) {
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return 1;
   }
   double *wall = calloc((size_t)reps, sizeof *wall);
@@ -87,9 +86,9 @@ int main(int argc, char **argv) {
   const char *status = "ok";
   for (int r = 0; r < reps; r++) {
     cosrod_status cs;
-    cosrod_sim *sim = cosrod_sim_create(sc, &cs, err, sizeof err);
+    cosrod_sim *sim = cosrod_sim_create(sc, &cs);
     if (!sim) {
-      fprintf(stderr, "%s\n", err);
+      fprintf(stderr, "%s\n", cosrod_last_error());
       return 1;
     }
     FILE *sf = (r == 0 && steps) ? fopen(steps, "w") : NULL;

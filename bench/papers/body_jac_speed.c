@@ -34,7 +34,7 @@ typedef struct res {
 
 static res run(cosrod_mbs *m, const char *method, double tol, double T, int analytic) {
   res r = {COSROD_OK, 0, 0, 0, 0.0};
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   cosrod_ode_problem p;
   cosrod_mbs_ode_problem(&p, d);
   if (!analytic) p.jac = NULL, p.jac_fills = 0;
@@ -61,7 +61,7 @@ static res run(cosrod_mbs *m, const char *method, double tol, double T, int anal
 /* CPU seconds per Jacobian at y0 (minimum over 5 batches of 400): analytic,
  * central FD (2n f), and n f evaluations (the cost of a forward-difference Jacobian) */
 static void jac_cost(cosrod_mbs *m, double *ta, double *tc, double *tf) {
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   int n = cosrod_mbs_n(m), reps = 400;
   double *y = calloc((size_t)n, sizeof *y), *J = calloc((size_t)n * n, sizeof *J),
          *f = calloc((size_t)n, sizeof *f);
@@ -109,8 +109,8 @@ int main(int argc, char **argv) {
       snprintf(s3, sizeof s3, "bodies.1.parametrisation=%s", forms[f][2]);
       const char *sets[3] = {s1, s2, s3};
       cosrod_scenario *sc = NULL;
-      if (cosrod_scenario_load(path, sets, e == 1 ? 3 : 2, &sc, err, sizeof err) != COSROD_OK) {
-        fprintf(stderr, "%s\n", err);
+      if (!(sc = cosrod_scenario_load(path, sets, e == 1 ? 3 : 2, NULL))) {
+        fprintf(stderr, "%s\n", cosrod_last_error());
         return 1;
       }
       cosrod_status st;

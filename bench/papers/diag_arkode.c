@@ -37,16 +37,15 @@ int main(int argc, char **argv) {
   }
   double tol = atof(argv[a]);
   int order = a + 1 < argc ? atoi(argv[a + 1]) : 4;
-  char err[512];
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(argv[1], sets, nsets, &sc, err, sizeof err) != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+  if (!(sc = cosrod_scenario_load(argv[1], sets, nsets, NULL))) {
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return 1;
   }
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   if (!sim) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return 1;
   }
   const cosrod_ode_problem *p = cosrod_sim_problem(sim);

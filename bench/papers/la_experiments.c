@@ -50,15 +50,14 @@ static void usage(const char *a0) {
 }
 
 static cosrod_sim *load_sim(const char *file, const char **sets, size_t nsets, cosrod_scenario **sc) {
-  char err[512];
-  if (cosrod_scenario_load(file, sets, nsets, sc, err, sizeof err) != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+  if (!(*sc = cosrod_scenario_load(file, sets, nsets, NULL))) {
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return NULL;
   }
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(*sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(*sc, &st);
   if (!sim) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     cosrod_scenario_free(*sc);
   }
   return sim;

@@ -53,8 +53,8 @@ static cosrod_status run(const char *path, const char *const *sets, size_t nsets
                          double tol, double *obs, long *nfev, long *nsteps) {
   char err[512];
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) {
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return COSROD_ERR_PARSE;
   }
   cosrod_status st;
@@ -64,7 +64,7 @@ static cosrod_status run(const char *path, const char *const *sets, size_t nsets
     cosrod_scenario_free(sc);
     return st;
   }
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   cosrod_ode_problem p;
   cosrod_mbs_ode_problem(&p, d);
   /* the SUNDIALS BDF codes take no projection hook: run them unprojected */

@@ -70,7 +70,7 @@ static int make_case(bench_case *B, int N, cosrod_rod_form form, cosrod_curvatur
   def.ends[0].kind = COSROD_END_PINNED;
   B->rod = cosrod_rod_create(&def, NULL);
   if (!B->rod) return -1;
-  B->d = cosrod_rod_data_create(B->rod);
+  B->d = cosrod_rod_data_create(B->rod, NULL);
   B->form = form;
   int ny = cosrod_rod_ny(B->rod, form);
   B->y = calloc((size_t)ny, sizeof(double));
@@ -157,7 +157,7 @@ static double time_rhs(bench_case *B, int reps) { return time_fn(B, reps, call_r
 
 static double time_jac(bench_case *B, int reps) {
   int nq = cosrod_rod_nq(B->rod);
-  cosrod_band *Jq = cosrod_band_create(nq, 10, 10), *Jv = cosrod_band_create(nq, 10, 10);
+  cosrod_band *Jq = cosrod_band_create(nq, 10, 10, NULL), *Jv = cosrod_band_create(nq, 10, 10, NULL);
   double *ts = malloc(sizeof(double) * (size_t)reps);
   int batch = 1;
   for (;;) {
@@ -217,7 +217,7 @@ static void call_lu(bench_case *B) {
 /* ns per full Jacobian and per LU in the ordering perm (NULL: native). */
 static int time_order(bench_case *B, const int *perm, int ml, int mu, int reps, double *tj, double *tlu) {
   int ny = cosrod_rod_ny(B->rod, B->form);
-  order_case o = {B, perm, cosrod_band_create(ny, ml, mu), cosrod_band_create(ny, ml, mu)};
+  order_case o = {B, perm, cosrod_band_create(ny, ml, mu, NULL), cosrod_band_create(ny, ml, mu, NULL)};
   if (!o.J || !o.E) {
     cosrod_band_free(o.J), cosrod_band_free(o.E);
     return -1;

@@ -26,7 +26,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_scenario: cannot open %s\n", dir);
     return 1;
   }
-  char err[512];
   printf("%-24s %10s\n", "example", "load [us]");
   struct dirent *e;
   while ((e = readdir(d))) {
@@ -38,8 +37,8 @@ int main(int argc, char **argv) {
     double t0 = now();
     for (int i = 0; i < reps; i++) {
       cosrod_scenario *sc = NULL;
-      if (cosrod_scenario_load(path, NULL, 0, &sc, err, sizeof err) != COSROD_OK) {
-        fprintf(stderr, "%s\n", err);
+      if (!(sc = cosrod_scenario_load(path, NULL, 0, NULL))) {
+        fprintf(stderr, "%s\n", cosrod_last_error());
         closedir(d);
         return 1;
       }
@@ -62,9 +61,10 @@ int main(int argc, char **argv) {
     len += (size_t)snprintf(text + len, cap - len, "]\nanalysis: {t_end: 1}\n");
     cosrod_scenario *sc = NULL;
     double t0 = now();
-    cosrod_status st = cosrod_scenario_parse(text, len, "grid.yaml", NULL, 0, &sc, err, sizeof err);
+    cosrod_status st = COSROD_OK;
+    sc = cosrod_scenario_parse(text, len, "grid.yaml", NULL, 0, &st);
     double t = now() - t0;
-    printf("grid of %7zu points: %s, %8.2f ms, %6.1f ns/point\n", n, st == COSROD_OK ? "ok" : err, 1e3 * t,
+    printf("grid of %7zu points: %s, %8.2f ms, %6.1f ns/point\n", n, st == COSROD_OK ? "ok" : cosrod_last_error(), 1e3 * t,
            1e9 * t / (double)n);
     cosrod_scenario_free(sc);
     free(text);

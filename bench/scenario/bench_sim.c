@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
     for (int m = 0; m < nmeth; m++) {
       if (!cosrod_step_type_by_name(meths[m])) continue;
       for (int k = 0; k < ntol; k++) {
-        char path[1024], s_t[64], s_m[64], s_r[64], s_a[64], err[512];
+        char path[1024], s_t[64], s_m[64], s_r[64], s_a[64];
         snprintf(path, sizeof path, "%s/%s.yaml", COSROD_EXAMPLES_DIR, scens[a]);
         snprintf(s_t, sizeof s_t, "analysis.t_end=%g", t_end);
         snprintf(s_m, sizeof s_m, "solver.integrator=%s", meths[m]);
@@ -115,14 +115,14 @@ int main(int argc, char **argv) {
         snprintf(s_a, sizeof s_a, "solver.atol=%s", tols[k]);
         const char *sets[] = {s_t, s_m, s_r, s_a, "output.every=0.1", "solver.max_steps=10000000"};
         cosrod_scenario *sc = NULL;
-        if (cosrod_scenario_load(path, sets, 6, &sc, err, sizeof err) != COSROD_OK) {
-          fprintf(stderr, "%s\n", err);
+        if (!(sc = cosrod_scenario_load(path, sets, 6, NULL))) {
+          fprintf(stderr, "%s\n", cosrod_last_error());
           continue;
         }
         cosrod_status st;
-        cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+        cosrod_sim *sim = cosrod_sim_create(sc, &st);
         if (!sim) {
-          fprintf(stderr, "%s\n", err);
+          fprintf(stderr, "%s\n", cosrod_last_error());
           cosrod_scenario_free(sc);
           continue;
         }

@@ -12,9 +12,8 @@
 #include "cosrod/cosrod.h"
 
 int main(void) {
-  char err[512];
   cosrod_status st;
-  cosrod_sc_builder *b = cosrod_sc_builder_create();
+  cosrod_sc_builder *b = cosrod_sc_builder_create(NULL);
   const double L = 0.5, r = 2e-3, E = 2.1e11, rho = 7850, g = 9.81;
   cosrod_sc_builder_set(b, "gravity", "[0, 0, -9.81]");
   cosrod_sc_builder_set(b, "materials", "{steel: {E: 2.1e11, poisson: 0.3, density: 7850}}");
@@ -24,15 +23,15 @@ int main(void) {
                         " damping: {kelvin_voigt: {tau_shear: 0.02, tau_bulk: 0.02}}}]");
   cosrod_sc_builder_set(b, "analysis", "{type: dynamic, t_end: 2.0}");
   cosrod_sc_builder_set(b, "solver", "{integrator: radau5, rtol: 1e-7, atol: 1e-9}");
-  cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+  cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st);
   cosrod_sc_builder_free(b);
   if (!sc) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return 2;
   }
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   if (!sim) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     cosrod_scenario_free(sc);
     return 2;
   }

@@ -16,16 +16,16 @@ int main(int argc, char **argv) {
   }
   double dt = argc > 2 ? atof(argv[2]) : 0.01;
   int steps = argc > 3 ? atoi(argv[3]) : 100;
-  char err[1024];
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(argv[1], NULL, 0, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(argv[1], NULL, 0, &st);
   if (st != COSROD_OK) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     return 2;
   }
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   if (!sim) {
-    fprintf(stderr, "%s\n", err);
+    fprintf(stderr, "%s\n", cosrod_last_error());
     cosrod_scenario_free(sc);
     return 2;
   }

@@ -65,8 +65,9 @@ typedef struct cosrod_band {
 } cosrod_band;
 
 /* Allocate an n x n zero band matrix with bandwidths ml, mu (clamped to
- * n - 1), backend OWN.  NULL if n < 1, ml < 0, mu < 0 or out of memory. */
-COSROD_API cosrod_band *cosrod_band_create(int n, int ml, int mu);
+ * n - 1), backend OWN.  NULL if n < 1, ml < 0, mu < 0 (ERR_INVALID) or out
+ * of memory (ERR_NOMEM); status and cosrod_last_error() as in status.h. */
+COSROD_API cosrod_band *cosrod_band_create(int n, int ml, int mu, cosrod_status *status);
 COSROD_API void cosrod_band_free(cosrod_band *A);
 
 /* Pointer to the diagonal entry of column j: A(i,j) = cosrod_band_col(A,j)[i-j]. */
@@ -152,8 +153,9 @@ typedef struct cosrod_zband {
   cosrod_linalg_backend backend;
 } cosrod_zband;
 
-/* Complex n x n band matrix with ml sub- and mu superdiagonals (NULL when out of memory); _free releases it. */
-COSROD_API cosrod_zband *cosrod_zband_create(int n, int ml, int mu);
+/* Complex n x n band matrix with ml sub- and mu superdiagonals; NULL as for
+ * cosrod_band_create.  _free releases it. */
+COSROD_API cosrod_zband *cosrod_zband_create(int n, int ml, int mu, cosrod_status *status);
 COSROD_API void cosrod_zband_free(cosrod_zband *A);
 
 static inline double _Complex *cosrod_zband_col(cosrod_zband *A, int j) {

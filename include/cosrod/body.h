@@ -217,13 +217,14 @@ typedef struct cosrod_mbs_data cosrod_mbs_data;
 /* Build the model.  Validates the definition (masses, inertias, indices,
  * axes) and the initial joint configuration (the joint constraints must hold
  * to 1e-8 relative; velocities are made consistent by projection onto the
- * velocity constraint).  On failure NULL, *st set and a one-line message in
- * err (errlen, may be NULL). */
-COSROD_API cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen);
+ * velocity constraint).  On failure NULL, *status (may be NULL) and the
+ * one-line cosrod_last_error() (status.h). */
+COSROD_API cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *status);
 COSROD_API void cosrod_mbs_free(cosrod_mbs *m);
 
-/* Workspace of one evaluation thread of m (NULL when out of memory); _free releases it. */
-COSROD_API cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m);
+/* Workspace of one evaluation thread of m (NULL when out of memory, status
+ * and cosrod_last_error() as in status.h); _free releases it. */
+COSROD_API cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m, cosrod_status *status);
 COSROD_API void cosrod_mbs_data_free(cosrod_mbs_data *d);
 
 /* Sizes. */

@@ -119,13 +119,14 @@ COSROD_API double cosrod_segment_segment_closest(double *s, double *u, const dou
 /* Load a triangle mesh from an STL (ascii or binary) or OBJ file (by extension,
  * case-insensitive).  require_closed: refuse a mesh that is not a closed,
  * consistently oriented 2-manifold (needed for the inside/outside sign).  On
- * failure returns NULL and writes one line `FILE:LINE: problem` (LINE omitted
- * when not applicable) into err[errlen]. */
-COSROD_API cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, size_t errlen);
+ * failure returns NULL, *status (may be NULL) ERR_IO (unreadable) or
+ * ERR_PARSE (not a valid mesh) and cosrod_last_error() one line
+ * `FILE:LINE: problem` (LINE omitted when not applicable; status.h). */
+COSROD_API cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, cosrod_status *status);
 /* A mesh from arrays (vertices nv x 3, triangles nt x 3, counter-clockwise seen
- * from outside); same checks and messages (name used in them). */
+ * from outside); same checks and messages (name used in them), ERR_INVALID. */
 COSROD_API cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt,
-                                int require_closed, const char *name, char *err, size_t errlen);
+                                           int require_closed, const char *name, cosrod_status *status);
 COSROD_API void cosrod_mesh_free(cosrod_mesh *mesh);
 COSROD_API int cosrod_mesh_ntriangles(const cosrod_mesh *mesh);
 COSROD_API int cosrod_mesh_nvertices(const cosrod_mesh *mesh);
@@ -190,9 +191,9 @@ typedef struct cosrod_contact_def {
 typedef struct cosrod_contact_model cosrod_contact_model;
 typedef struct cosrod_contact_data cosrod_contact_data;
 
-/* Create the constant model (copies the definition; meshes are not owned). */
-COSROD_API cosrod_status cosrod_contact_model_create(cosrod_contact_model **model, const cosrod_contact_def *def,
-                                          char *err, size_t errlen);
+/* Create the constant model (copies the definition; meshes are not owned).
+ * NULL on failure: *status (may be NULL) and cosrod_last_error() (status.h). */
+COSROD_API cosrod_contact_model *cosrod_contact_model_create(const cosrod_contact_def *def, cosrod_status *status);
 COSROD_API void cosrod_contact_model_free(cosrod_contact_model *model);
 /* Effective per-rod law parameters after "auto" (k, delta, c, k_t). */
 COSROD_API void cosrod_contact_model_law(const cosrod_contact_model *model, int rod, double *k, double *delta, double *c,
@@ -201,8 +202,9 @@ COSROD_API void cosrod_contact_model_law(const cosrod_contact_model *model, int 
  * when the arc length between them is below this value [m]. */
 COSROD_API double cosrod_contact_model_self_exclusion(const cosrod_contact_model *model, int rod);
 
-/* Mutable contact state and workspace of one model; _free releases it. */
-COSROD_API cosrod_status cosrod_contact_data_create(cosrod_contact_data **data, const cosrod_contact_model *model);
+/* Mutable contact state and workspace of one model (NULL when out of memory,
+ * status.h); _free releases it. */
+COSROD_API cosrod_contact_data *cosrod_contact_data_create(const cosrod_contact_model *model, cosrod_status *status);
 COSROD_API void cosrod_contact_data_free(cosrod_contact_data *data);
 
 /* Set the pose (and velocity) of obstacle k for the next evaluations. */
@@ -228,10 +230,14 @@ COSROD_API void cosrod_contact_commit(const cosrod_contact_model *model, cosrod_
 
 /* One Jacobian block: dF(rod_i, vertex i)/dx(rod_j, vertex j) = K, and
  * d/dv = D, 3x3 column-major.  Blocks of the same (i, j) may repeat: the
- * caller sums them.  band = 1 when both vertices belong to one segment. */
+ * caller sums them.  band = 1 when both vertices belong to one segment;
+ * obstacle: the obstacle of a rod-obstacle contact, -1 for rod-rod and
+ * self-contact (the caller of shapes on bodies routes the reaction on the
+ * body by it). */
 typedef struct cosrod_contact_block {
   int rod_i, vertex_i, rod_j, vertex_j;
   int band;
+  int obstacle;
   double K[9];
   double D[9];
 } cosrod_contact_block;

@@ -56,8 +56,9 @@ typedef struct cosrod_dense {
   cosrod_linalg_backend backend; /* backend for the next factorisation */
 } cosrod_dense;
 
-/* Allocate an n x n zero matrix (backend OWN). NULL if n < 1 or out of memory. */
-COSROD_API cosrod_dense *cosrod_dense_create(int n);
+/* Allocate an n x n zero matrix (backend OWN).  NULL if n < 1 (ERR_INVALID)
+ * or out of memory (ERR_NOMEM); status and cosrod_last_error() as in status.h. */
+COSROD_API cosrod_dense *cosrod_dense_create(int n, cosrod_status *status);
 COSROD_API void cosrod_dense_free(cosrod_dense *A);
 
 static inline double cosrod_dense_get(const cosrod_dense *A, int i, int j) { return A->data[i + j * A->n]; }
@@ -112,8 +113,8 @@ typedef struct cosrod_zdense {
   cosrod_linalg_backend backend;
 } cosrod_zdense;
 
-/* Complex dense n x n matrix (NULL when out of memory); _free releases it. */
-COSROD_API cosrod_zdense *cosrod_zdense_create(int n);
+/* Complex dense n x n matrix; NULL as for cosrod_dense_create.  _free releases it. */
+COSROD_API cosrod_zdense *cosrod_zdense_create(int n, cosrod_status *status);
 COSROD_API void cosrod_zdense_free(cosrod_zdense *A);
 
 static inline double _Complex cosrod_zdense_get(const cosrod_zdense *A, int i, int j) {

@@ -10,17 +10,10 @@
  * COSROD_API: the modules' static libraries link them, libcosrod.so does not
  * export them.
  *
- * Constructor failures.  A constructor that can fail for a reason other
- * than memory returns NULL on failure and reports through
- *     cosrod_status *status   (may be NULL): why, a cosrod_status code;
- *     char *err, size_t errlen (err may be NULL): one line naming what is
- *                             wrong (for scenario input "FILE:LINE: key:
- *                             problem"), "" on success;
- * e.g. cosrod_sim_create, cosrod_mbs_create.  A loader that hands back
- * several results returns the status and the object through an out
- * pointer with the same err / errlen (cosrod_scenario_load).  Allocators
- * of plain workspaces (cosrod_band_create, cosrod_rod_data_create, ...)
- * fail only for lack of memory or invalid sizes and return NULL then. */
+ * Constructor failures: every constructor returns the object or NULL and
+ * reports why through an optional cosrod_status *status and the calling
+ * thread's cosrod_last_error() message (see include/cosrod/status.h).
+ */
 #ifndef COSROD_EXPORT_H
 #define COSROD_EXPORT_H
 

@@ -519,14 +519,12 @@ typedef struct cosrod_output_spec {
 /* Create an integrator for a method and a problem (problem must outlive it).
  * Options are copied (NULL = defaults).  Returns NULL and sets *status
  * (if non-NULL) on failure: ERR_INVALID, ERR_UNSUPPORTED (the problem needs a
- * capability the method lacks: mass matrix, DAE, projection), ERR_NOMEM. */
+ * capability the method lacks: mass matrix, DAE, projection), ERR_NOMEM;
+ * cosrod_last_error() says why in one line, e.g. "rodas: rtol = atol = 0
+ * for component 2: ..." (status.h).  Tolerances: rtol_i, atol_i finite,
+ * >= 0 and not both 0 (init also refuses atol_i = 0 with y0_i = 0). */
 COSROD_API cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
                                                        const cosrod_integrate_options *opts, cosrod_status *status);
-/* Why the last cosrod_integrator_create of the calling thread returned NULL
- * (one line, e.g. "rodas: rtol = atol = 0 for component 2: ..."); "" after
- * a successful create.  Tolerances: rtol_i, atol_i finite, >= 0 and not both
- * 0 (init also refuses atol_i = 0 with y0_i = 0). */
-COSROD_API const char *cosrod_integrator_create_message(void);
 COSROD_API void cosrod_integrator_free(cosrod_integrator *integ);
 
 /* Set the initial state (t0, y0 (n)), reset the statistics and the method.

@@ -135,8 +135,6 @@ typedef struct cosrod_output_config {
   double t_end;                  /* requested end time [s] (static: 1) */
   double checkpoint_every;       /* wall-clock seconds between automatic checkpoints; 0 = none */
   const char *gnuplot;           /* gnuplot command (NULL = "gnuplot", searched in PATH) */
-  char *errbuf;                  /* optional: receives a one-line message if create fails */
-  size_t errbuf_size;
   const double *rod_radius;      /* (nrods) [m] or NULL: section radius (rectangle: half diagonal) written
                                     as VTK point data "radius" (ParaView Tube: Vary Radius By Absolute Scalar) */
   const cosrod_output_section *rod_sections; /* (nrods) or NULL: each rod's section shape written as VTK
@@ -175,8 +173,9 @@ COSROD_API cosrod_output_config cosrod_output_default_config(void);
 
 /* Create DIR (with parents), DIR/vtk and DIR/plots as enabled, open the
  * temporary files and write the CSV headers.  Returns NULL and *st != OK on
- * failure (ERR_IO naming the path in cfg->errbuf; ERR_INVALID; ERR_NOMEM);
- * temporary files created before the failure are removed. */
+ * failure (ERR_IO, the message naming the path; ERR_INVALID; ERR_NOMEM) with
+ * the one-line cosrod_last_error() (status.h); temporary files created
+ * before the failure are removed. */
 COSROD_API cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st);
 
 /* Abandon (if not closed) and release.  NULL is a no-op.  See the header

@@ -10,7 +10,7 @@
  * same files.  Layer: above sim (reads the simulation) and output (the file
  * formats).
  *
- *   cosrod_recorder *r = cosrod_recorder_create(sim, dir, file, 0, &st, msg, sizeof msg);
+ *   cosrod_recorder *r = cosrod_recorder_create(sim, dir, file, 0, &st);
  *   cosrod_sim_observer obs = cosrod_recorder_observer(r, NULL);
  *   cosrod_status run = cosrod_sim_run(sim, &obs);
  *   cosrod_record_end end;
@@ -37,9 +37,9 @@ typedef struct cosrod_recorder cosrod_recorder; /* opaque */
  * between publications of complete files during a run (<= 0: 30 s).  When
  * output.fields leaves out the energy, the simulation's dissipation / work
  * quadrature is switched off (so call before cosrod_sim_run).  NULL on
- * failure: *status and a one-line message in msg. */
+ * failure: *status (may be NULL) and the one-line cosrod_last_error(). */
 COSROD_API cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
-                                        double checkpoint_every, cosrod_status *status, char *msg, size_t msglen);
+                                                   double checkpoint_every, cosrod_status *status);
 COSROD_API void cosrod_recorder_free(cosrod_recorder *r);
 
 /* The three hooks of a run; each returns 0, or -1 after an output error
@@ -114,14 +114,14 @@ COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod
  * reopens DIR's files cut to the checkpoint's rows; cosrod_sim_run then
  * continues from the checkpoint's time and the files are appended without
  * duplicate or missing rows.  NULL with *status ERR_INVALID and one line in
- * msg when refused: the scenario changed (naming the first changed key and
+ * cosrod_last_error() when refused: the scenario changed (naming the first changed key and
  * both values), the run finished (summary.json status ok), no checkpoint,
  * a scenario kind that cannot be resumed (above); ERR_IO when a file is
  * shorter than the checkpoint says. */
 COSROD_API cosrod_status cosrod_recorder_checkpoint_scenario(const char *dir, char **yaml, char **file, char *msg,
                                                              size_t msglen);
 COSROD_API cosrod_recorder *cosrod_recorder_resume(cosrod_sim *sim, const char *dir, double checkpoint_every,
-                                                   cosrod_status *status, char *msg, size_t msglen);
+                                                   cosrod_status *status);
 
 /* The last output error ("" if none). */
 COSROD_API const char *cosrod_recorder_error(const cosrod_recorder *r);

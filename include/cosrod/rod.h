@@ -308,8 +308,9 @@ typedef struct cosrod_rod_data {
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
 } cosrod_rod_data;
 
-/* Workspace and results of one evaluation thread of rod; _free releases it. */
-COSROD_API cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod);
+/* Workspace and results of one evaluation thread of rod (NULL when out of
+ * memory, status and cosrod_last_error() as in status.h); _free releases it. */
+COSROD_API cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *status);
 COSROD_API void cosrod_rod_data_free(cosrod_rod_data *d);
 
 /* ---- evaluation ---------------------------------------------------------- */

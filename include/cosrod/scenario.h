@@ -196,7 +196,30 @@ typedef struct cosrod_sc_damping {
    * moment -c_r Ω per length of the surrounding medium */
   double medium_translational; /* c_t [N s/m^2] (0: none) */
   double medium_rotational;    /* c_r [N s] (0: none) */
+  /* damping.variant: reading of the discrete dissipation of [LLA] §3.2 on
+   * the equidistant grid (see cosrod_sc_damping_variant); V_gamma/V_kappa
+   * above already include its factor. damping.rotary_inertia: 1 adds the
+   * rigid-cylinder term rhoA Δs²/12 to rhoI1, rhoI2 ([LLA] §3.3). */
+  int variant;
+  int rotary_inertia;
 } cosrod_sc_damping;
+
+/* Readings of the discrete dissipation ([LLA] eqs. 9-10, §3.2, [LLT] eq. 4);
+ * all but LLA need a uniform grid.  Factors on V_Γ, V_K (Δs = L/N):
+ *   LLA        1      rates of eqs. (23), (26), midpoint / trapezoidal weights
+ *   NO_DS      Δs²    rates without 1/Δs (2/δs): rates of Δs Γ, δs K
+ *   NO_DS_SE   Δs², 1 as NO_DS for shear/extension only
+ *   BUSHING    Δs     rates without 1/Δs and without quadrature weights
+ *   NO_WEIGHT  1/Δs   rates of (23), (26) without quadrature weights
+ *   SHEAR_E    E/G on the shear and torsion terms (Kelvin-Voigt only: τ_S E) */
+typedef enum cosrod_sc_damping_variant {
+  COSROD_SC_DAMPING_LLA = 0,
+  COSROD_SC_DAMPING_NO_DS,
+  COSROD_SC_DAMPING_NO_DS_SE,
+  COSROD_SC_DAMPING_BUSHING,
+  COSROD_SC_DAMPING_NO_WEIGHT,
+  COSROD_SC_DAMPING_SHEAR_E
+} cosrod_sc_damping_variant;
 
 /* Initial shape.  direction = d3 and normal = d1 at s = 0 (unit, orthogonal
  * to 1e-6).  straight: along direction.  arc: in the plane of direction and
@@ -479,17 +502,17 @@ typedef struct cosrod_scenario {
 
 /* Read and validate a scenario file.  `sets` are nsets strings "key.path=value"
  * (the value is a YAML scalar or flow collection) applied before validation;
- * missing keys are created.  On success *out owns a new scenario and
- * COSROD_OK is returned.  On failure *out = NULL, err (size errlen, may be
- * NULL) receives one line "FILE:LINE: key.path: problem" and the status is
- * COSROD_ERR_PARSE (invalid input), COSROD_ERR_IO or COSROD_ERR_NOMEM. */
-COSROD_API cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
-                                              cosrod_scenario **out, char *err, size_t errlen);
+ * missing keys are created.  Returns the new scenario (free with
+ * cosrod_scenario_free), or NULL with *status (may be NULL) COSROD_ERR_PARSE
+ * (invalid input), COSROD_ERR_IO or COSROD_ERR_NOMEM and cosrod_last_error()
+ * "FILE:LINE: key.path: problem" (one line per error found, status.h). */
+COSROD_API cosrod_scenario *cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
+                                                 cosrod_status *status);
 
 /* As cosrod_scenario_load for text in memory (len bytes, need not be
  * NUL-terminated); `file` is the name used in messages. */
-COSROD_API cosrod_status cosrod_scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
-                                               size_t nsets, cosrod_scenario **out, char *err, size_t errlen);
+COSROD_API cosrod_scenario *cosrod_scenario_parse(const char *text, size_t len, const char *file,
+                                                  const char *const *sets, size_t nsets, cosrod_status *status);
 
 /* Release a scenario (NULL is a no-op). */
 COSROD_API void cosrod_scenario_free(cosrod_scenario *sc);
@@ -530,7 +553,7 @@ COSROD_API const char *cosrod_sc_model_name(cosrod_sc_model m);
  * a file (same defaults, checks and messages), an error being one line
  * "key.path: problem" instead of "FILE:LINE: key.path: problem".  Later
  * calls on the same key replace earlier ones.  Example:
- *   cosrod_sc_builder *b = cosrod_sc_builder_create();
+ *   cosrod_sc_builder *b = cosrod_sc_builder_create(NULL);
  *   cosrod_sc_builder_material(b, "rubber", 5e6, 0.5, 1100);
  *   long r = cosrod_sc_builder_add_rod(b, "rod");
  *   cosrod_sc_builder_set_num(b, "rods.0.length", 1.0);
@@ -538,11 +561,12 @@ COSROD_API const char *cosrod_sc_model_name(cosrod_sc_model m);
  *   cosrod_sc_builder_rod_set(b, r, "section", "{shape: circle, radius: 5e-3}");
  *   cosrod_sc_builder_end(b, r, 0, COSROD_SC_END_PINNED);
  *   cosrod_sc_builder_set_num(b, "analysis.t_end", 2.0);
- *   cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+ *   cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st);  // else cosrod_last_error()
  * The setters return ERR_INVALID for bad arguments (NULL key, rod index out
  * of range), ERR_NOMEM; values themselves are checked by finish. */
 typedef struct cosrod_sc_builder cosrod_sc_builder; /* opaque */
-COSROD_API cosrod_sc_builder *cosrod_sc_builder_create(void);
+/* An empty builder; NULL when out of memory (status.h). */
+COSROD_API cosrod_sc_builder *cosrod_sc_builder_create(cosrod_status *status);
 COSROD_API void cosrod_sc_builder_free(cosrod_sc_builder *b);
 /* key = value given as YAML text (a scalar or flow collection: "{shape: circle, radius: 0.01}") */
 COSROD_API cosrod_status cosrod_sc_builder_set(cosrod_sc_builder *b, const char *key, const char *yaml_value);
@@ -563,9 +587,9 @@ COSROD_API cosrod_status cosrod_sc_builder_end(cosrod_sc_builder *b, long rod, i
 /* A load on a rod (vertex ignored for distributed forces); its index in the rod's loads, -1 on failure. */
 COSROD_API long cosrod_sc_builder_add_load(cosrod_sc_builder *b, long rod, cosrod_sc_load_type type, long vertex,
                                            const double value[3], cosrod_sc_frame frame);
-/* Validate and build; NULL with *status (ERR_PARSE, ERR_NOMEM, ERR_INVALID) and err "key.path: problem". */
-COSROD_API cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status, char *err,
-                                                     size_t errlen);
+/* Validate and build; NULL with *status (ERR_PARSE, ERR_NOMEM, ERR_INVALID)
+ * and cosrod_last_error() "key.path: problem" (status.h). */
+COSROD_API cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status);
 
 /* Write sc as a scenario file (schema version 1) that cosrod_scenario_load
  * reads back to the same scenario: every value as given or resolved

@@ -109,9 +109,9 @@ typedef struct cosrod_sim_observer {
 
 /* Build the simulation of scenario sc (sc must outlive the sim).  On failure
  * NULL; *status (may be NULL) is COSROD_ERR_UNSUPPORTED for features not in
- * this build, COSROD_ERR_INVALID for a model the rod rejects, ERR_NOMEM; err
- * (errlen bytes, may be NULL) receives one line "FILE:LINE: key.path: problem". */
-COSROD_API cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+ * this build, COSROD_ERR_INVALID for a model the rod rejects, ERR_NOMEM;
+ * cosrod_last_error() is one line "FILE:LINE: key.path: problem" (status.h). */
+COSROD_API cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status);
 COSROD_API void cosrod_sim_free(cosrod_sim *sim);
 
 /* Integrate from 0 to sc->analysis.t_end.  Returns OK, ERR_INTERRUPTED
@@ -190,10 +190,10 @@ COSROD_API const char *cosrod_sim_linear_solver(const cosrod_sim *sim);
 COSROD_API void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f);
 /* The path `check` and `run` share: estimate (into *est, may be NULL),
  * refuse when the memory estimate exceeds mem_limit bytes (<= 0: no limit;
- * ERR_INVALID, err "FILE:LINE: rods.R.segments: needs ~X GB ..."), then
- * cosrod_sim_create with its checks. */
+ * ERR_INVALID, message "FILE:LINE: rods.R.segments: needs ~X GB ..."), then
+ * cosrod_sim_create with its checks.  Failures as cosrod_sim_create. */
 COSROD_API cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
-                                          cosrod_status *status, char *err, size_t errlen);
+                                          cosrod_status *status);
 /* ---- stepping (embedding in a loop; sim_advance.c) ------------------------
  * Dynamic analyses only, instead of cosrod_sim_run (not both).  The first
  * advance starts at t = 0 (after start_from_equilibrium if asked); every call

@@ -55,11 +55,14 @@ COSROD_API int cosrod_sparse_available(void);
  * ascending per column): 0 if valid, else the first bad column + 1. */
 COSROD_API int cosrod_sparse_pattern_check(int n, const int *colptr, const int *rowind);
 /* Allocate an n x n matrix with the pattern (copied; values zero).  NULL if
- * the pattern is invalid, KLU is absent or out of memory. */
-COSROD_API cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind);
+ * the pattern is invalid (ERR_INVALID, the message names the column), KLU is
+ * absent (ERR_UNSUPPORTED) or out of memory (ERR_NOMEM); status and
+ * cosrod_last_error() as in status.h. */
+COSROD_API cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind, cosrod_status *status);
 /* The same with complex values (KLU's klu_z_*: data and the right-hand
  * sides of solve interleaved, (re, im) per entry). */
-COSROD_API cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind);
+COSROD_API cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind,
+                                                      cosrod_status *status);
 COSROD_API void cosrod_sparse_free(cosrod_sparse *A);
 /* Position of entry (i, j) in rowind / data (binary search), -1 if not stored. */
 COSROD_API int cosrod_sparse_find(const cosrod_sparse *A, int i, int j);

@@ -52,6 +52,25 @@ COSROD_API const char *cosrod_strerror(cosrod_status status);
 /* Symbolic name of a status code, e.g. "ERR_SINGULAR" (never NULL). */
 COSROD_API const char *cosrod_status_name(cosrod_status status);
 
+/* Constructor failures: one convention for every function that creates an
+ * object (cosrod_*_create*, cosrod_scenario_load / _parse,
+ * cosrod_sc_builder_finish, cosrod_sim_prepare, cosrod_mesh_load):
+ *
+ *     T *cosrod_X_create(..., cosrod_status *status);
+ *
+ * returns the new object, or NULL on failure.  Then *status (status may be
+ * NULL) is the reason as a code, and cosrod_last_error() returns one line
+ * naming the problem ("FILE:LINE: key.path: problem" for scenario input,
+ * "cosrod_band_create: n = 0: ..." for a bad argument).  On success *status
+ * is COSROD_OK and the message "".  Why this form: the object is the
+ * result, so a creation stays one expression and a caller that only needs
+ * "did it work" tests for NULL; the code is there for callers that branch on
+ * the reason; the message needs no caller-sized buffer (never cut short, no
+ * extra pair of arguments), so a workspace allocator reports exactly like
+ * the scenario loader.  The message belongs to the calling thread and stays
+ * valid until the thread's next constructor call; copy it to keep it. */
+COSROD_API const char *cosrod_last_error(void);
+
 /* Interrupt polling inside long computations.  While a flag is installed for
  * the calling thread, the band LU factorisations (every 2048 columns), the
  * rod Jacobian assembly (every 2048 nodes) and the integration driver (every

@@ -185,7 +185,8 @@ static PyObject *Sim_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   char err[1024] = "";
   cosrod_status st = COSROD_OK;
   cosrod_sim *sim;
-  Py_BEGIN_ALLOW_THREADS sim = cosrod_sim_create(((ScenarioObject *)scen)->sc, &st, err, sizeof err);
+  Py_BEGIN_ALLOW_THREADS sim = cosrod_sim_create(((ScenarioObject *)scen)->sc, &st);
+  snprintf(err, sizeof err, "%s", cosrod_last_error()); /* this thread's message */
   Py_END_ALLOW_THREADS if (!sim) {
     if (st == COSROD_ERR_NOMEM) return PyErr_NoMemory();
     return cosrod_py_scenario_error(err[0] ? err : cosrod_strerror(st));
@@ -293,10 +294,10 @@ static PyObject *Sim_run(SimObject *self, PyObject *args) {
     c.r.nobs = c.r.contact ? scn->contact.nobstacles : 0;
   }
   if (outdir) {
-    char oerr[1200] = "";
     cosrod_status ost = COSROD_OK;
-    c.files = resume ? cosrod_recorder_resume(self->sim, outdir, 0.0, &ost, oerr, sizeof oerr)
-                     : cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost, oerr, sizeof oerr);
+    c.files = resume ? cosrod_recorder_resume(self->sim, outdir, 0.0, &ost)
+                     : cosrod_recorder_create(self->sim, outdir, scfile, 0.0, &ost);
+    const char *oerr = cosrod_last_error();
     if (!c.files) {
       cosrod_py_rec_free(&c.r);
       self->busy = 0;

@@ -136,8 +136,9 @@ PyObject *cosrod_py_load(PyObject *m, PyObject *args) {
   }
   char err[4096] = "";
   cosrod_scenario *sc = NULL;
-  cosrod_status st;
-  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_load(path, sets, (size_t)n, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  Py_BEGIN_ALLOW_THREADS sc = cosrod_scenario_load(path, sets, (size_t)n, &st);
+  snprintf(err, sizeof err, "%s", cosrod_last_error()); /* this thread's message */
   Py_END_ALLOW_THREADS free(sets);
   Py_DECREF(seq);
   return wrap_loaded(st, sc, err);
@@ -151,8 +152,9 @@ PyObject *cosrod_py_parse(PyObject *m, PyObject *args) {
   if (!PyArg_ParseTuple(args, "s#s", &text, &len, &name)) return NULL;
   char err[4096] = "";
   cosrod_scenario *sc = NULL;
-  cosrod_status st;
-  Py_BEGIN_ALLOW_THREADS st = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  Py_BEGIN_ALLOW_THREADS sc = cosrod_scenario_parse(text, (size_t)len, name, NULL, 0, &st);
+  snprintf(err, sizeof err, "%s", cosrod_last_error()); /* this thread's message */
   Py_END_ALLOW_THREADS return wrap_loaded(st, sc, err);
 }
 

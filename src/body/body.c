@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "body_internal.h"
+#include "core/error.h"
 
 static void mat_vec(double r[3], const double R[9], const double v[3]) {
   double a = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
@@ -418,7 +419,7 @@ static int initial_checks(cosrod_mbs *m, cosrod_status *st, char *err, size_t er
     return -1;
   }
   for (size_t i = 0; i < nb; ++i) abs_flags[i] = m->bodies[i].absolute, m->bodies[i].absolute = 0;
-  d = cosrod_mbs_data_create(m);
+  d = cosrod_mbs_data_create(m, NULL);
   double *y = d ? calloc((size_t)m->n + 1, sizeof *y) : NULL;
   int ok = d && y;
   if (ok) {
@@ -470,7 +471,7 @@ static int initial_checks(cosrod_mbs *m, cosrod_status *st, char *err, size_t er
   return ok ? 0 : -1;
 }
 
-cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
+static cosrod_mbs *mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char *err, size_t errlen) {
   if (st) *st = COSROD_OK;
   if (err && errlen) err[0] = '\0';
   if (!def || def->nbodies == 0 || (def->nkin && !def->kin_fn)) {
@@ -535,6 +536,14 @@ cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *st, char
 bad:
   cosrod_mbs_free(m);
   return NULL;
+}
+
+cosrod_mbs *cosrod_mbs_create(const cosrod_mbs_def *def, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  cosrod_mbs *obj = mbs_create(def, &st, msg, sizeof msg);
+  return cosrod_error_result(obj, status, st, msg);
 }
 
 void cosrod_mbs_initial_state(const cosrod_mbs *m, double *y) {

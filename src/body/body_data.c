@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "body_internal.h"
+#include "core/error.h"
 
 void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   if (!d) return;
@@ -40,9 +41,11 @@ void cosrod_mbs_data_free(cosrod_mbs_data *d) {
   free(d);
 }
 
-cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
+cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m, cosrod_status *status) {
+  cosrod_error_clear();
+  if (!m) return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_mbs_data_create: no model (NULL)");
   cosrod_mbs_data *d = calloc(1, sizeof *d);
-  if (!d) return NULL;
+  if (!d) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_mbs_data_create: out of memory");
   size_t nw = (size_t)m->nw, nc = (size_t)m->nc, nd = (size_t)m->ndof, n = (size_t)m->n;
   size_t big = nw * (nd > nc ? nd : nc) + nw + 1;
   d->m = m;
@@ -61,9 +64,9 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
   d->bias = calloc(nw + 1, sizeof(double));
   d->tmp = calloc(nw + nc + 16, sizeof(double));
   d->tmp2 = calloc(big, sizeof(double));
-  d->S = nc ? cosrod_dense_create((int)nc) : NULL;
-  d->A = nd ? cosrod_dense_create((int)nd) : NULL;
-  d->D15 = cosrod_dense_create(15);
+  d->S = nc ? cosrod_dense_create((int)nc, NULL) : NULL;
+  d->A = nd ? cosrod_dense_create((int)nd, NULL) : NULL;
+  d->D15 = cosrod_dense_create(15, NULL);
   d->y1 = calloc(n + 1, sizeof(double));
   d->f0 = calloc(n + 1, sizeof(double));
   d->f1 = calloc(n + 1, sizeof(double));
@@ -82,9 +85,11 @@ cosrod_mbs_data *cosrod_mbs_data_create(const cosrod_mbs *m) {
       !d->y1 || !d->f0 || !d->f1 || !d->dfj || !d->Jbuf || !d->kin || !d->dep || !d->dep_old || !d->dep_new ||
       !d->ind || !d->ind_old || !d->ind_new || !d->iw || !d->wsave || !d->tan) {
     cosrod_mbs_data_free(d);
-    return NULL;
+    return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_mbs_data_create: out of memory (%zu bodies)", m->nb);
   }
   mbs_partition_reset(m, d);
+  cosrod_error_clear();
+  if (status) *status = COSROD_OK;
   return d;
 }
 

@@ -58,9 +58,9 @@ mbs_tan *mbs_tan_create(const cosrod_mbs *m) {
            tn->v1 && tn->v2 && tn->x15 && tn->D15;
   for (size_t i = 0; ok && i < nb; ++i)
     if (m->bodies[i].absolute && m->bodies[i].param == COSROD_BODY_DIRECTORS)
-      ok = (tn->D15[i] = cosrod_dense_create(15)) != NULL;
+      ok = (tn->D15[i] = cosrod_dense_create(15, NULL)) != NULL;
   if (ok && nc && m->joint_form == COSROD_JOINTS_NULLSPACE)
-    ok = (tn->JdT = cosrod_dense_create((int)nc)) != NULL;
+    ok = (tn->JdT = cosrod_dense_create((int)nc, NULL)) != NULL;
   if (!ok) {
     mbs_tan_free(tn, nb);
     return NULL;

@@ -84,19 +84,19 @@ static int prepare(const char *cmd, const char *file, const char *text, size_t l
   } else {
     limit = cli_memory_available();
   }
-  char err[4096]; /* up to SC_MAX_ERRORS lines */
-  cosrod_status st = text ? cosrod_scenario_parse(text, len, file, sets, nsets, scp, err, sizeof err)
-                          : cosrod_scenario_load(file, sets, nsets, scp, err, sizeof err);
-  if (st != COSROD_OK) {
-    fprintf(stderr, "%s\n", err[0] ? err : cosrod_strerror(st));
+  cosrod_status st = COSROD_OK;
+  *scp = text ? cosrod_scenario_parse(text, len, file, sets, nsets, &st) : cosrod_scenario_load(file, sets, nsets, &st);
+  if (!*scp) {
+    fprintf(stderr, "%s\n", cosrod_last_error()); /* up to SC_MAX_ERRORS lines */
     return st == COSROD_ERR_NOMEM ? 1 : 2;
   }
   char w[1024]; /* plausibility warnings: printed by check and run alike */
   for (size_t i = 0; cosrod_scenario_warning(*scp, i, w, sizeof w) == 0; i++)
     fprintf(stderr, "cosrod %s: warning: %s\n", cmd, w);
-  *simp = cosrod_sim_prepare(*scp, limit, est, &st, err, sizeof err);
+  *simp = cosrod_sim_prepare(*scp, limit, est, &st);
   if (!*simp) {
-    if (err[0])
+    const char *err = cosrod_last_error();
+    if (strcmp(err, cosrod_strerror(st)) != 0)
       fprintf(stderr, "%s\n", err);
     else /* e.g. an allocation without a key to blame: still name the file */
       fprintf(stderr, "%s: %s while creating the simulation\n", file, cosrod_strerror(st));

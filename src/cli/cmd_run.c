@@ -366,11 +366,9 @@ int cosrod_cmd_run(int argc, char **argv) {
   double every = 30.0;
   const char *ce = getenv("COSROD_CHECKPOINT_EVERY");
   if (ce && strtod(ce, NULL) > 0.0) every = strtod(ce, NULL);
-  char oerr[1200] = "";
-  c.rec = resume ? cosrod_recorder_resume(sim, dir, every, &st, oerr, sizeof oerr)
-                 : cosrod_recorder_create(sim, dir, file, every, &st, oerr, sizeof oerr);
+  c.rec = resume ? cosrod_recorder_resume(sim, dir, every, &st) : cosrod_recorder_create(sim, dir, file, every, &st);
   if (!c.rec) {
-    fprintf(stderr, "cosrod run: %s\n", oerr);
+    fprintf(stderr, "cosrod run: %s\n", cosrod_last_error());
     cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
     free(ck_file);

@@ -28,6 +28,7 @@
 
 #include "contact/contact_internal.h"
 #include "cosrod/quat.h"
+#include "core/error.h"
 
 static const double gl_x[4][4] = {
     {0.0},
@@ -54,8 +55,8 @@ static cosrod_status fail(cosrod_contact_model *m, char *err, size_t errlen, con
   return COSROD_ERR_INVALID;
 }
 
-cosrod_status cosrod_contact_model_create(cosrod_contact_model **out, const cosrod_contact_def *def,
-                                          char *err, size_t errlen) {
+static cosrod_status contact_model_create(cosrod_contact_model **out, const cosrod_contact_def *def, char *err,
+                                          size_t errlen) {
   *out = NULL;
   cosrod_contact_model *m = calloc(1, sizeof(*m));
   if (!m) return COSROD_ERR_NOMEM;
@@ -128,6 +129,15 @@ cosrod_status cosrod_contact_model_create(cosrod_contact_model **out, const cosr
   return COSROD_OK;
 }
 
+cosrod_contact_model *cosrod_contact_model_create(const cosrod_contact_def *def, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_contact_model *m = NULL;
+  cosrod_error_clear();
+  if (!def) return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_contact_model_create: no definition (NULL)");
+  cosrod_status st = contact_model_create(&m, def, msg, sizeof msg);
+  return cosrod_error_result(m, status, st, msg);
+}
+
 void cosrod_contact_model_law(const cosrod_contact_model *m, int rod, double *k, double *delta, double *c,
                               double *kt) {
   const contact_rod_m *q = &m->rods[rod];
@@ -159,7 +169,7 @@ void cosrod_contact_data_free(cosrod_contact_data *d) {
   free(d);
 }
 
-cosrod_status cosrod_contact_data_create(cosrod_contact_data **out, const cosrod_contact_model *m) {
+static cosrod_status contact_data_create(cosrod_contact_data **out, const cosrod_contact_model *m) {
   *out = NULL;
   cosrod_contact_data *d = calloc(1, sizeof(*d));
   if (!d) return COSROD_ERR_NOMEM;
@@ -191,6 +201,14 @@ cosrod_status cosrod_contact_data_create(cosrod_contact_data **out, const cosrod
   for (int k = 0; k < m->nobs; ++k) d->pose[k] = m->obs[k].pose;
   *out = d;
   return COSROD_OK;
+}
+
+cosrod_contact_data *cosrod_contact_data_create(const cosrod_contact_model *model, cosrod_status *status) {
+  cosrod_contact_data *d = NULL;
+  cosrod_error_clear();
+  if (!model) return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_contact_data_create: no model (NULL)");
+  cosrod_status st = contact_data_create(&d, model);
+  return cosrod_error_result(d, status, st, st == COSROD_ERR_NOMEM ? "cosrod_contact_data_create: out of memory" : "");
 }
 
 void cosrod_contact_set_pose(cosrod_contact_data *d, int k, const cosrod_pose *pose) { d->pose[k] = *pose; }

@@ -78,8 +78,8 @@ static double smooth_switch(double *dw, double p, double delta) {
   return x * x * (3.0 - 2.0 * x);
 }
 
-static int push_block(cosrod_contact_data *d, int ri, int vi, int rj, int vj, int band, const double K[9],
-                      const double D[9]) {
+static int push_block(cosrod_contact_data *d, int ri, int vi, int rj, int vj, int band, int obstacle,
+                      const double K[9], const double D[9]) {
   cosrod_contact_block *b = cosrod_contact_block_push(d);
   if (!b) return 0;
   b->rod_i = ri;
@@ -87,6 +87,7 @@ static int push_block(cosrod_contact_data *d, int ri, int vi, int rj, int vj, in
   b->rod_j = rj;
   b->vertex_j = vj;
   b->band = band;
+  b->obstacle = obstacle;
   memcpy(b->K, K, sizeof b->K);
   memcpy(b->D, D, sizeof b->D);
   return 1;
@@ -305,7 +306,7 @@ static int segment_obstacle(const cosrod_contact_model *m, cosrod_contact_data *
   if (any && d->want_jac)
     for (int be = 0; be < 2; ++be)
       for (int al = 0; al < 2; ++al)
-        if (!push_block(d, r, sg + al, r, sg + be, 1, Kb[2 * be + al], Db[2 * be + al])) return 0;
+        if (!push_block(d, r, sg + al, r, sg + be, 1, o, Kb[2 * be + al], Db[2 * be + al])) return 0;
   if (any && d->want_jac)
     for (int al = 0; al < 2; ++al) {
       cosrod_contact_pose_block *pb = cosrod_contact_pose_block_push(d);
@@ -440,7 +441,7 @@ static int pair_jac(cosrod_contact_data *d, const int rv[4][2], const double c4[
       m3_outer_add(K, FN, hsX[1][al], sX[1][be]);
       m3_outer_add(D, -C * w * c4[al] * c4[be], n, n);
       int band = (al < 2) == (be < 2);
-      if (!push_block(d, rv[al][0], rv[al][1], rv[be][0], rv[be][1], band, K, D)) return 0;
+      if (!push_block(d, rv[al][0], rv[al][1], rv[be][0], rv[be][1], band, -1, K, D)) return 0;
     }
   }
   return 1;

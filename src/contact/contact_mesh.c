@@ -26,6 +26,7 @@
 
 #include "contact/contact_internal.h"
 #include "cosrod/vec3.h"
+#include "core/error.h"
 
 struct cosrod_mesh {
   int nv, nt;
@@ -240,7 +241,7 @@ static int mesh_finish(cosrod_mesh *m, int require_closed, const char *name, cha
   return bvh_build(m, name, err, errlen);
 }
 
-cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt,
+static cosrod_mesh *mesh_create(const double *vertices, int nv, const int *triangles, int nt,
                                 int require_closed, const char *name, char *err, size_t errlen) {
   if (nv < 3 || nt < 1) {
     snprintf(err, errlen, "%s: empty mesh (%d vertices, %d triangles)", name, nv, nt);
@@ -270,6 +271,16 @@ cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *trian
     return NULL;
   }
   return m;
+}
+
+cosrod_mesh *cosrod_mesh_create(const double *vertices, int nv, const int *triangles, int nt, int require_closed,
+                                const char *name, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  cosrod_mesh *obj = mesh_create(vertices, nv, triangles, nt, require_closed, name, msg, sizeof msg);
+  st = strstr(msg, "out of memory") ? COSROD_ERR_NOMEM : COSROD_ERR_INVALID;
+  return cosrod_error_result(obj, status, st, msg);
 }
 
 /* ---- distances ----------------------------------------------------------- */

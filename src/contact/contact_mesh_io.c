@@ -13,6 +13,7 @@
 
 #include "contact/contact_internal.h"
 #include "cosrod/vec3.h"
+#include "core/error.h"
 
 /* ---- file readers -------------------------------------------------------- */
 
@@ -193,7 +194,7 @@ static int ends_with(const char *s, const char *suf) {
   return 1;
 }
 
-cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, size_t errlen) {
+static cosrod_mesh *mesh_load(const char *path, int require_closed, char *err, size_t errlen) {
   int is_stl = ends_with(path, ".stl"), is_obj = ends_with(path, ".obj");
   if (!is_stl && !is_obj) {
     snprintf(err, errlen, "%s: unknown mesh format (expected .stl or .obj)", path);
@@ -240,10 +241,22 @@ cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, char *err, s
     else
       snprintf(err, errlen, "%s: %s", path, what);
   } else {
-    m = cosrod_mesh_create(s.v, s.nv, s.t, s.nt, require_closed, path, err, errlen);
+    m = cosrod_mesh_create(s.v, s.nv, s.t, s.nt, require_closed, path, NULL);
+    if (!m && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());
   }
   free(s.v);
   free(s.t);
   return m;
+}
+
+/* The file is unreadable (ERR_IO) or not a valid mesh (ERR_PARSE); the
+ * message says which. */
+cosrod_mesh *cosrod_mesh_load(const char *path, int require_closed, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  cosrod_mesh *obj = mesh_load(path, require_closed, msg, sizeof msg);
+  st = strstr(msg, "cannot open") || strstr(msg, "read error") ? COSROD_ERR_IO : COSROD_ERR_PARSE;
+  return cosrod_error_result(obj, status, st, msg);
 }
 

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cosrod/integrate.h"
+#include "core/error.h"
 
 #define MSG_SIZE 512
 
@@ -48,22 +49,18 @@ static void set_status(cosrod_status *s, cosrod_status v) {
   if (s) *s = v;
 }
 
-/* Message of the last failed create in this thread (the integrator that
- * would hold it does not exist). */
-static _Thread_local char create_msg[MSG_SIZE];
-
-const char *cosrod_integrator_create_message(void) { return create_msg; }
-
 /* Record why create fails; returns NULL for `return create_failed(...)`. */
 #ifdef __GNUC__
 __attribute__((format(printf, 3, 4)))
 #endif
 static cosrod_integrator *
 create_failed(cosrod_status *status, cosrod_status st, const char *fmt, ...) {
+  char msg[MSG_SIZE];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(create_msg, sizeof create_msg, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  cosrod_error_set("%s", msg);
   set_status(status, st);
   return NULL;
 }
@@ -138,7 +135,7 @@ static int problem_invalid(const cosrod_step_type *type, const cosrod_ode_proble
 
 cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const cosrod_ode_problem *problem,
                                             const cosrod_integrate_options *opts, cosrod_status *status) {
-  create_msg[0] = '\0';
+  cosrod_error_clear();
   cosrod_integrate_options o = opts ? *opts : cosrod_integrate_default_options();
   if (o.max_steps <= 0) o.max_steps = 100000;
   if (problem_invalid(type, problem, &o, status)) return NULL;
@@ -187,16 +184,16 @@ cosrod_integrator *cosrod_integrator_create(const cosrod_step_type *type, const 
   if (st != COSROD_OK) {
     /* keep the method's message (written to it->msg by cosrod_step_fail) */
     if (it->msg[0])
-      snprintf(create_msg, sizeof create_msg, "%s", it->msg);
+      cosrod_error_set("%s", it->msg);
     else
-      snprintf(create_msg, sizeof create_msg, "%s: cannot be set up for this problem (%s)", type->name,
-               cosrod_strerror(st));
+      cosrod_error_set("%s: cannot be set up for this problem (%s)", type->name, cosrod_strerror(st));
     it->state = NULL;
     cosrod_integrator_free(it);
     set_status(status, st);
     return NULL;
   }
   it->last_status = COSROD_OK;
+  cosrod_error_clear();
   set_status(status, COSROD_OK);
   return it;
 }

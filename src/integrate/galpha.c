@@ -173,9 +173,9 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
   s->keep_lo = o->keep_h_lo > 0.0 ? o->keep_h_lo : 1.0;
   s->keep_hi = o->keep_h_hi > 0.0 ? o->keep_h_hi : 1.2;
   s->max_newton = o->max_newton > 0 ? o->max_newton : 8;
-  s->K = cosrod_band_create(nv, ml, mu);
-  s->C = cosrod_band_create(nv, ml, mu);
-  s->S = cosrod_band_create(nv, ml, mu);
+  s->K = cosrod_band_create(nv, ml, mu, NULL);
+  s->C = cosrod_band_create(nv, ml, mu, NULL);
+  s->S = cosrod_band_create(nv, ml, mu, NULL);
   s->vd = calloc((size_t)(11 * nv + 3 * n + 2 * nq), sizeof(double));
   if (!s->K || !s->C || !s->S || !s->vd) {
     galpha_free(s);

@@ -99,11 +99,11 @@ cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ct
     if (L->banded) {
       int eml = imax(L->ml, L->mlq), emu = imax(L->mu, L->muq);
       if (L->has_mass) eml = imax(eml, L->mass_ml), emu = imax(emu, L->mass_mu);
-      L->Eb = cosrod_band_create(nm1, imin(eml, nm1 - 1), imin(emu, nm1 - 1));
+      L->Eb = cosrod_band_create(nm1, imin(eml, nm1 - 1), imin(emu, nm1 - 1), NULL);
       ok = L->Eb != NULL;
       if (ok) cosrod_band_set_backend(L->Eb, be);
     } else {
-      L->Ed = cosrod_dense_create(nm1);
+      L->Ed = cosrod_dense_create(nm1, NULL);
       ok = L->Ed != NULL;
       if (ok) cosrod_dense_set_backend(L->Ed, be);
     }

@@ -33,6 +33,7 @@ cosrod_status cosrod_sparse_jac_init(cosrod_sparse_jac *sj, const cosrod_ode_pro
   sj->colptr = p->jac_colptr;
   sj->rowind = p->jac_rowind;
   sj->nnz = p->jac_colptr[n];
+  if (p->jac_sp) return COSROD_OK; /* analytic values: no difference groups (the colouring costs nnz x row length) */
   int *colour = malloc((size_t)n * sizeof *colour);
   sj->gcol = malloc((size_t)n * sizeof *sj->gcol);
   if (!colour || !sj->gcol) {
@@ -146,7 +147,7 @@ cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_o
     for (; k < cp[j + 1]; k++) S->jpos[k] = e, eri[e++] = ri[k];
     ecp[j + 1] = e;
   }
-  S->E = cosrod_sparse_create(n, ecp, eri);
+  S->E = cosrod_sparse_create(n, ecp, eri, NULL);
   free(ecp), free(eri);
   if (!S->E) {
     cosrod_lsys_sparse_free(S);

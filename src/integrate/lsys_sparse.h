@@ -25,7 +25,8 @@ typedef struct cosrod_sparse_jac {
  * m1 == 0, no mass matrix or a diagonal one (banded 0/0, e.g. the DAE forms'
  * diag(1, ..., 0)), KLU built in). */
 int cosrod_sparse_jac_usable(const cosrod_ode_problem *p);
-/* Groups for the pattern; ERR_INVALID (bad pattern), ERR_NOMEM. */
+/* Groups for the pattern (none when the problem has jac_sp); ERR_INVALID
+ * (bad pattern), ERR_NOMEM. */
 cosrod_status cosrod_sparse_jac_init(cosrod_sparse_jac *sj, const cosrod_ode_problem *p);
 void cosrod_sparse_jac_free(cosrod_sparse_jac *sj);
 /* Jx (nnz) <- d f / d y at (t, y) (counts njev; FD costs ngroup f

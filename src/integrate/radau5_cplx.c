@@ -60,14 +60,14 @@ cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod
   C->carry = calloc((size_t)imax(L->m1, 1), sizeof *C->carry);
   int ok = C->carry != NULL;
   if (ok && L->S) { /* sparse shape (lsys_sparse.c): m1 == 0, no or a diagonal mass matrix (L->M, n) */
-    C->Es = cosrod_sparse_create_complex(L->n, L->S->E->colptr, L->S->E->rowind);
+    C->Es = cosrod_sparse_create_complex(L->n, L->S->E->colptr, L->S->E->rowind, NULL);
     C->zw = malloc(2 * (size_t)L->n * sizeof *C->zw);
     ok = C->Es && C->zw;
   } else if (ok && L->banded) {
-    C->Eb = cosrod_zband_create(L->nm1, L->Eb->ml, L->Eb->mu);
+    C->Eb = cosrod_zband_create(L->nm1, L->Eb->ml, L->Eb->mu, NULL);
     ok = C->Eb && cosrod_zband_set_backend(C->Eb, backend) == COSROD_OK;
   } else if (ok) {
-    C->Ed = cosrod_zdense_create(L->nm1);
+    C->Ed = cosrod_zdense_create(L->nm1, NULL);
     ok = C->Ed && cosrod_zdense_set_backend(C->Ed, backend) == COSROD_OK;
   }
   if (!ok) {

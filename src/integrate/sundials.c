@@ -232,7 +232,7 @@ static cosrod_status sun_linear(sun_state *s, int kind, int ml, int mu) {
                           s->sunctx);
   else
     s->A = s->banded ? SUNBandMatrix(n, mu, ml, s->sunctx) : SUNDenseMatrix(n, n, s->sunctx);
-  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu)))
+  if (s->own && kind == KIND_CVODE && !(s->jsave = cosrod_band_create(n, ml, mu, NULL)))
     return COSROD_ERR_NOMEM;
   if (!s->y || !s->yp || !s->tmp || !s->A)
     return COSROD_ERR_NOMEM;

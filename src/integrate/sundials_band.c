@@ -42,7 +42,7 @@ static band_content *bc(SUNMatrix A) { return A->content; }
 static cosrod_band *materialize(SUNMatrix A, int covers) {
   band_content *c = bc(A);
   if (!c->B) {
-    c->B = cosrod_band_create(c->n, c->ml, c->mu); /* zeroed */
+    c->B = cosrod_band_create(c->n, c->ml, c->mu, NULL); /* zeroed */
     if (!c->B) return NULL;
     c->B->backend = c->backend;
     c->zero_pending = 0;

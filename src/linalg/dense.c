@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cosrod/dense.h"
+#include "core/error.h"
 #include "linalg/linalg_internal.h"
 
 const char *cosrod_linalg_backend_name(cosrod_linalg_backend backend) {
@@ -33,10 +34,12 @@ const char *cosrod_linalg_backend_name(cosrod_linalg_backend backend) {
 /* ======================================================================== */
 /* Real dense                                                               */
 
-cosrod_dense *cosrod_dense_create(int n) {
-  if (n < 1 || (size_t)n > SIZE_MAX / sizeof(double) / (size_t)n) return NULL;
+cosrod_dense *cosrod_dense_create(int n, cosrod_status *status) {
+  cosrod_error_clear();
+  if (n < 1 || (size_t)n > SIZE_MAX / sizeof(double) / (size_t)n)
+    return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_dense_create: n = %d: need 1 <= n and n * n entries addressable", n);
   cosrod_dense *A = calloc(1, sizeof *A);
-  if (!A) return NULL;
+  if (!A) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_dense_create: out of memory (n = %d)", n);
   A->n = n;
   A->data = calloc((size_t)n * (size_t)n, sizeof(double));
   A->ipiv = calloc((size_t)n, sizeof(int));
@@ -45,8 +48,9 @@ cosrod_dense *cosrod_dense_create(int n) {
   A->factored_by = COSROD_LINALG_OWN;
   if (!A->data || !A->ipiv) {
     cosrod_dense_free(A);
-    return NULL;
+    return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_dense_create: out of memory (n = %d)", n);
   }
+  if (status) *status = COSROD_OK;
   return A;
 }
 
@@ -263,10 +267,12 @@ void cosrod_dense_print(const cosrod_dense *A, FILE *f) {
 /* ======================================================================== */
 /* Complex dense                                                            */
 
-cosrod_zdense *cosrod_zdense_create(int n) {
-  if (n < 1 || (size_t)n > SIZE_MAX / sizeof(double _Complex) / (size_t)n) return NULL;
+cosrod_zdense *cosrod_zdense_create(int n, cosrod_status *status) {
+  cosrod_error_clear();
+  if (n < 1 || (size_t)n > SIZE_MAX / sizeof(double _Complex) / (size_t)n)
+    return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_zdense_create: n = %d: need 1 <= n and n * n entries addressable", n);
   cosrod_zdense *A = calloc(1, sizeof *A);
-  if (!A) return NULL;
+  if (!A) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_zdense_create: out of memory (n = %d)", n);
   A->n = n;
   A->data = calloc((size_t)n * (size_t)n, sizeof(double _Complex));
   A->work = calloc((size_t)n, sizeof(double _Complex));
@@ -276,8 +282,9 @@ cosrod_zdense *cosrod_zdense_create(int n) {
   A->factored_by = COSROD_LINALG_OWN;
   if (!A->data || !A->work || !A->ipiv) {
     cosrod_zdense_free(A);
-    return NULL;
+    return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_zdense_create: out of memory (n = %d)", n);
   }
+  if (status) *status = COSROD_OK;
   return A;
 }
 

@@ -4,6 +4,7 @@
  * Curtis-Powell-Reid column grouping for finite differences; see
  * include/cosrod/sparse.h. */
 #include "cosrod/sparse.h"
+#include "core/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,24 +59,31 @@ void cosrod_sparse_free(cosrod_sparse *A) {
   free(A);
 }
 
-static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cplx);
+static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cplx, cosrod_status *status);
 
-cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind) {
-  return create(n, colptr, rowind, 0);
+cosrod_sparse *cosrod_sparse_create(int n, const int *colptr, const int *rowind, cosrod_status *status) {
+  return create(n, colptr, rowind, 0, status);
 }
 
-cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind) {
-  return create(n, colptr, rowind, 1);
+cosrod_sparse *cosrod_sparse_create_complex(int n, const int *colptr, const int *rowind, cosrod_status *status) {
+  return create(n, colptr, rowind, 1, status);
 }
 
-static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cplx) {
+static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cplx, cosrod_status *status) {
+  const char *fn = cplx ? "cosrod_sparse_create_complex" : "cosrod_sparse_create";
+  cosrod_error_clear();
 #ifndef COSROD_HAVE_KLU
-  (void)n, (void)colptr, (void)rowind, (void)cplx;
-  return NULL;
+  (void)n, (void)colptr, (void)rowind;
+  return cosrod_error_fail(status, COSROD_ERR_UNSUPPORTED, "%s: built without KLU (SuiteSparse)", fn);
 #else
-  if (cosrod_sparse_pattern_check(n, colptr, rowind) != 0) return NULL;
+  int bad = cosrod_sparse_pattern_check(n, colptr, rowind);
+  if (bad != 0)
+    return cosrod_error_fail(status, COSROD_ERR_INVALID,
+                             "%s: invalid CSC pattern at column %d (n = %d; colptr[0] = 0, non-decreasing, rows "
+                             "in [0, n) strictly ascending per column)",
+                             fn, bad - 1, n);
   cosrod_sparse *A = calloc(1, sizeof *A);
-  if (!A) return NULL;
+  if (!A) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "%s: out of memory (n = %d)", fn, n);
   A->n = n;
   A->nnz = colptr[n];
   A->is_complex = cplx;
@@ -86,7 +94,7 @@ static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cp
   A->lu = calloc(1, sizeof *A->lu);
   if (!A->colptr || !A->rowind || !A->data || !A->lu) {
     cosrod_sparse_free(A);
-    return NULL;
+    return cosrod_error_fail(status, COSROD_ERR_NOMEM, "%s: out of memory (n = %d, nnz = %d)", fn, n, colptr[n]);
   }
   memcpy(A->colptr, colptr, (size_t)(n + 1) * sizeof *A->colptr);
   if (A->nnz > 0) memcpy(A->rowind, rowind, (size_t)A->nnz * sizeof *A->rowind);
@@ -94,9 +102,12 @@ static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cp
   /* the symbolic analysis (BTF, AMD ordering) depends on the pattern only */
   A->lu->sym = klu_analyze(n, A->colptr, A->rowind, &A->lu->common);
   if (!A->lu->sym) {
+    int kst = A->lu->common.status;
     cosrod_sparse_free(A);
-    return NULL;
+    return cosrod_error_fail(status, kst == KLU_OUT_OF_MEMORY ? COSROD_ERR_NOMEM : COSROD_ERR_INTERNAL,
+                             "%s: KLU symbolic analysis failed (KLU status %d)", fn, kst);
   }
+  if (status) *status = COSROD_OK;
   return A;
 #endif
 }

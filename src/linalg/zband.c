@@ -19,16 +19,22 @@
 #include <string.h>
 
 #include "cosrod/band.h"
+#include "core/error.h"
 #include "linalg/linalg_internal.h"
 
-cosrod_zband *cosrod_zband_create(int n, int ml, int mu) {
-  if (n < 1 || ml < 0 || mu < 0) return NULL;
+cosrod_zband *cosrod_zband_create(int n, int ml, int mu, cosrod_status *status) {
+  cosrod_error_clear();
+  if (n < 1 || ml < 0 || mu < 0)
+    return cosrod_error_fail(status, COSROD_ERR_INVALID,
+                             "cosrod_zband_create: n = %d, ml = %d, mu = %d: need n >= 1, ml >= 0, mu >= 0", n, ml, mu);
   ml = imin(ml, n - 1);
   mu = imin(mu, n - 1);
   const int ld = 2 * ml + mu + 1;
-  if ((size_t)n > SIZE_MAX / sizeof(double _Complex) / (size_t)ld) return NULL;
+  if ((size_t)n > SIZE_MAX / sizeof(double _Complex) / (size_t)ld)
+    return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_zband_create: n = %d, ml = %d, mu = %d: too large",
+                             n, ml, mu);
   cosrod_zband *A = calloc(1, sizeof *A);
-  if (!A) return NULL;
+  if (!A) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_zband_create: out of memory (n = %d)", n);
   A->n = n;
   A->ml = ml;
   A->mu = mu;
@@ -43,8 +49,9 @@ cosrod_zband *cosrod_zband_create(int n, int ml, int mu) {
   A->factored_by = COSROD_LINALG_OWN;
   if (!A->data || !A->work || !A->ipiv || !A->rdiag) {
     cosrod_zband_free(A);
-    return NULL;
+    return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_zband_create: out of memory (n = %d)", n);
   }
+  if (status) *status = COSROD_OK;
   return A;
 }
 

@@ -191,40 +191,8 @@ static void write_stats(jw *w, const cosrod_output *out, const cosrod_integrate_
   jw_close(w, '}');
 }
 
-static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res) {
-  double t_reached = isnan(res->t_reached) ? (out->nframes ? out->t_last : NAN) : res->t_reached;
-  double wall = res->wall_time > 0.0 ? res->wall_time : out_elapsed(&out->t0);
-  int failed = run == COSROD_RUN_FAILED || run == COSROD_RUN_INTERRUPTED;
-  cosrod_status code = res->code;
-  if (run == COSROD_RUN_INTERRUPTED && code == COSROD_OK) code = COSROD_ERR_INTERRUPTED;
-
-  jw_open(w, NULL, '{');
-  jw_str(w, "version", COSROD_VERSION_STRING);
-  jw_str(w, "title", out->title);
-  if (out->scenario_file) jw_str(w, "scenario", out->scenario_file);
-  jw_str(w, "analysis", out->analysis);
-  if (out->h5) jw_str(w, "format", "hdf5"); /* CSV runs: no key (the default) */
-  jw_str(w, "status", out_run_name(run));
-  if (failed || code != COSROD_OK) {
-    jw_str(w, "reason", cosrod_status_name(code));
-    jw_str(w, "message", res->message ? res->message : cosrod_strerror(code));
-  } else {
-    jw_null(w, "reason");
-    jw_null(w, "message");
-  }
-  jw_num(w, "t_end", out->t_end);
-  jw_num(w, "t_reached", t_reached);
-  jw_num(w, "t_failed", res->t_failed);
-  jw_num(w, "wall_time", wall);
-  if (!isnan(res->output_wall_time)) jw_num(w, "output_wall_time", res->output_wall_time);
-  jw_long(w, "outputs", (long)out->nframes);
-  if (res->stats) {
-    write_stats(w, out, res->stats);
-  } else if (out->integrator) {
-    jw_open(w, "stats", '{');
-    jw_str(w, "integrator", out->integrator);
-    jw_close(w, '}');
-  }
+/* Energy balance, contact summary, modes / buckling factors, critical points. */
+static void write_results(jw *w, const cosrod_output *out) {
   if (out->nenergy > 0) {
     jw_open(w, "energy", '{');
     jw_num(w, "balance_initial", out->bal0);
@@ -281,6 +249,10 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     }
     jw_close(w, ']');
   }
+}
+
+/* Per rod its tip, per body its position at the last frame. */
+static void write_rods_bodies(jw *w, const cosrod_output *out) {
   jw_open(w, "rods", '[');
   for (size_t k = 0; k < out->nrods; ++k) {
     jw_open(w, NULL, '{');
@@ -306,36 +278,43 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     jw_close(w, '}');
   }
   jw_close(w, ']');
-  if (failed) {
-    jw_open(w, "last_state", '{');
-    jw_num(w, "t", t_reached);
-    jw_num(w, "h", res->h_last);
-    jw_open(w, "tips", '[');
-    for (size_t k = 0; k < out->nrods; ++k) {
-      if (res->last_tips)
-        jw_vec(w, NULL, res->last_tips + 3 * k, 3);
-      else if (out->nframes > 0)
-        jw_vec(w, NULL, out->tips + 3 * k, 3);
-      else
-        jw_null(w, NULL);
-    }
-    jw_close(w, ']');
-    if (res->last_state && res->nlast_state > 0) {
-      double mx = 0.0;
-      long nbad = 0;
-      for (size_t i = 0; i < res->nlast_state; ++i) {
-        double a = fabs(res->last_state[i]);
-        if (!isfinite(a))
-          nbad++;
-        else if (a > mx)
-          mx = a;
-      }
-      jw_long(w, "size", (long)res->nlast_state);
-      jw_num(w, "max_abs", mx);
-      jw_long(w, "nonfinite", nbad);
-    }
-    jw_close(w, '}');
+}
+
+/* A failed run's last state: time, step, tips and a digest of the state vector. */
+static void write_last_state(jw *w, const cosrod_output *out, const cosrod_output_result *res,
+                             double t_reached) {
+  jw_open(w, "last_state", '{');
+  jw_num(w, "t", t_reached);
+  jw_num(w, "h", res->h_last);
+  jw_open(w, "tips", '[');
+  for (size_t k = 0; k < out->nrods; ++k) {
+    if (res->last_tips)
+      jw_vec(w, NULL, res->last_tips + 3 * k, 3);
+    else if (out->nframes > 0)
+      jw_vec(w, NULL, out->tips + 3 * k, 3);
+    else
+      jw_null(w, NULL);
   }
+  jw_close(w, ']');
+  if (res->last_state && res->nlast_state > 0) {
+    double mx = 0.0;
+    long nbad = 0;
+    for (size_t i = 0; i < res->nlast_state; ++i) {
+      double a = fabs(res->last_state[i]);
+      if (!isfinite(a))
+        nbad++;
+      else if (a > mx)
+        mx = a;
+    }
+    jw_long(w, "size", (long)res->nlast_state);
+    jw_num(w, "max_abs", mx);
+    jw_long(w, "nonfinite", nbad);
+  }
+  jw_close(w, '}');
+}
+
+/* Rows per file written (or, while running, being written). */
+static void write_files(jw *w, const cosrod_output *out, cosrod_output_run run) {
   jw_open(w, "files", '{');
   for (int i = 0; i < OF_COUNT; ++i) {
     const out_file *f = &out->f[i];
@@ -353,6 +332,46 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
     }
   }
   jw_close(w, '}');
+}
+
+static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res) {
+  double t_reached = isnan(res->t_reached) ? (out->nframes ? out->t_last : NAN) : res->t_reached;
+  double wall = res->wall_time > 0.0 ? res->wall_time : out_elapsed(&out->t0);
+  int failed = run == COSROD_RUN_FAILED || run == COSROD_RUN_INTERRUPTED;
+  cosrod_status code = res->code;
+  if (run == COSROD_RUN_INTERRUPTED && code == COSROD_OK) code = COSROD_ERR_INTERRUPTED;
+
+  jw_open(w, NULL, '{');
+  jw_str(w, "version", COSROD_VERSION_STRING);
+  jw_str(w, "title", out->title);
+  if (out->scenario_file) jw_str(w, "scenario", out->scenario_file);
+  jw_str(w, "analysis", out->analysis);
+  if (out->h5) jw_str(w, "format", "hdf5"); /* CSV runs: no key (the default) */
+  jw_str(w, "status", out_run_name(run));
+  if (failed || code != COSROD_OK) {
+    jw_str(w, "reason", cosrod_status_name(code));
+    jw_str(w, "message", res->message ? res->message : cosrod_strerror(code));
+  } else {
+    jw_null(w, "reason");
+    jw_null(w, "message");
+  }
+  jw_num(w, "t_end", out->t_end);
+  jw_num(w, "t_reached", t_reached);
+  jw_num(w, "t_failed", res->t_failed);
+  jw_num(w, "wall_time", wall);
+  if (!isnan(res->output_wall_time)) jw_num(w, "output_wall_time", res->output_wall_time);
+  jw_long(w, "outputs", (long)out->nframes);
+  if (res->stats) {
+    write_stats(w, out, res->stats);
+  } else if (out->integrator) {
+    jw_open(w, "stats", '{');
+    jw_str(w, "integrator", out->integrator);
+    jw_close(w, '}');
+  }
+  write_results(w, out);
+  write_rods_bodies(w, out);
+  if (failed) write_last_state(w, out, res, t_reached);
+  write_files(w, out, run);
   long vtk_frames = out->vtk && out->f[OF_PVD].rows_committed > 0 ? (long)out->nframes : 0;
   if (out->h5 && out->vtk && out->h5->vtk_steps > 0) vtk_frames = out->h5->vtk_steps;
   jw_long(w, "vtk_frames", vtk_frames);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "output_internal.h"
+#include "core/error.h"
 
 static const char *const file_names[OF_COUNT] = {
     "centerline.csv", "frames.csv", "strains.csv",    "curvatures.csv", "energy.csv",
@@ -231,35 +232,15 @@ static void remove_in_dir(const char *dir, const char *name) {
   free(p);
 }
 
+/* The message of a failed cosrod_output_create (cosrod_last_error). */
 static void set_errbuf(const cosrod_output_config *cfg, const char *msg) {
-  if (cfg && cfg->errbuf && cfg->errbuf_size) snprintf(cfg->errbuf, cfg->errbuf_size, "%s", msg);
+  (void)cfg;
+  cosrod_error_set("%s", msg);
 }
 
-cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st) {
-  cosrod_status dummy;
-  if (!st) st = &dummy;
-  if (!dir || !*dir || !cfg) {
-    set_errbuf(cfg, "output: no directory or configuration given");
-    *st = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  if ((cfg->files & ~COSROD_OUTPUT_ALL) != 0 || cfg->nrods > (SIZE_MAX / 64) ||
-      (cfg->format != COSROD_OUTPUT_FORMAT_CSV && cfg->format != COSROD_OUTPUT_FORMAT_HDF5) ||
-      cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
-    set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
-    *st = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  if (cfg->resume && cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* before run.h5 is touched */
-    set_errbuf(cfg, "output: runs with output.format hdf5 cannot be resumed");
-    *st = COSROD_ERR_UNSUPPORTED;
-    return NULL;
-  }
-  cosrod_output *out = calloc(1, sizeof *out);
-  if (!out) {
-    *st = COSROD_ERR_NOMEM;
-    return NULL;
-  }
+/* The configuration copied into out (sizes, flags, directory names, per-rod
+ * and per-body arrays); non-zero when out of memory. */
+static int copy_config(cosrod_output *out, const char *dir, const cosrod_output_config *cfg) {
   out->nrods = cfg->nrods;
   out->nbodies = cfg->nbodies;
   out->files = cfg->files ? cfg->files : COSROD_OUTPUT_DEFAULT;
@@ -302,12 +283,18 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
   out->body_x_frame = calloc(3 * nb, sizeof *out->body_x_frame);
   out->body_q_frame = calloc(4 * nb, sizeof *out->body_q_frame);
   out->body_om_frame = calloc(3 * nb, sizeof *out->body_om_frame);
-  int nomem = out->cloc == (locale_t)0 || !out->dir || !out->vtkdir || !out->plotdir || !out->title ||
-              !out->analysis || !out->gnuplot || !out->path_a || !out->path_b || !out->rod_names ||
-              !out->body_names || !out->rod_done || !out->react_ends || !out->body_done || !out->rod_n || !out->tips ||
-              !out->tips_frame || !out->body_x || !out->body_x_frame || !out->body_q_frame ||
-              !out->body_om_frame || (cfg->scenario_file && !out->scenario_file) ||
-              (cfg->integrator && !out->integrator);
+  return out->cloc == (locale_t)0 || !out->dir || !out->vtkdir || !out->plotdir || !out->title ||
+         !out->analysis || !out->gnuplot || !out->path_a || !out->path_b || !out->rod_names ||
+         !out->body_names || !out->rod_done || !out->react_ends || !out->body_done || !out->rod_n ||
+         !out->tips || !out->tips_frame || !out->body_x || !out->body_x_frame || !out->body_q_frame ||
+         !out->body_om_frame || (cfg->scenario_file && !out->scenario_file) ||
+         (cfg->integrator && !out->integrator);
+}
+
+/* Rod and body names (defaults rodK, bodyK), radii, body geometry and the
+ * paths of the files; non-zero when out of memory. */
+static int copy_names(cosrod_output *out, const cosrod_output_config *cfg) {
+  int nomem = 0;
   for (size_t k = 0; !nomem && k < out->nrods; ++k) {
     char def[32];
     snprintf(def, sizeof def, "rod%zu", k);
@@ -349,14 +336,12 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     f->final_path = join_path(d, "", f->name, "");
     nomem = !f->tmp_path || !f->final_path;
   }
-  if (nomem) {
-    set_errbuf(cfg, "output: out of memory");
-    release(out);
-    *st = COSROD_ERR_NOMEM;
-    return NULL;
-  }
+  return nomem;
+}
 
-  /* Directories, then the temporary files with their headers. */
+/* The directories, then the temporary files with their headers (or run.h5);
+ * on failure the message is set (cosrod_last_error) and out is left to release(). */
+static cosrod_status open_files(cosrod_output *out, const cosrod_output_config *cfg) {
   const char *dirs[3] = {out->dir, out->vtk ? out->vtkdir : NULL, out->plots ? out->plotdir : NULL};
   for (int i = 0; i < 3; ++i) {
     if (!dirs[i]) continue;
@@ -365,9 +350,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       char msg[600];
       snprintf(msg, sizeof msg, "%s: cannot create directory (%s)", dirs[i], strerror(err));
       set_errbuf(cfg, msg);
-      release(out);
-      *st = COSROD_ERR_IO;
-      return NULL;
+      return COSROD_ERR_IO;
     }
   }
   remove_stale_temps(out);
@@ -378,9 +361,7 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       set_errbuf(cfg, msg[0] ? msg : "output: cannot write HDF5");
       out_h5_free(out);
       remove_in_dir(out->dir, "run.h5");
-      release(out);
-      *st = hs;
-      return NULL;
+      return hs;
     }
   }
   if (cfg->resume) { /* a resumed run (output_resume.c) */
@@ -389,14 +370,13 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
     if (rs != COSROD_OK) {
       set_errbuf(cfg, msg);
       abandon(out);
-      release(out);
-      *st = rs;
-      return NULL;
+      return rs;
     }
   }
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
-    int on = i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
+    int on =
+        i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
     if (!on || f->fp) continue;
     f->fp = fopen(f->tmp_path, "w");
     const char *hdr = out_table_header(out, i);
@@ -405,11 +385,54 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       snprintf(msg, sizeof msg, "%s: cannot write (%s)", f->tmp_path, strerror(errno ? errno : EIO));
       set_errbuf(cfg, msg);
       abandon(out);
-      release(out);
-      *st = COSROD_ERR_IO;
-      return NULL;
+      return COSROD_ERR_IO;
     }
     f->bytes = f->committed = f->safe = (long)strlen(hdr);
+  }
+  return COSROD_OK;
+}
+
+cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config *cfg, cosrod_status *st) {
+  cosrod_status dummy;
+  if (!st) st = &dummy;
+  cosrod_error_clear();
+  if (!dir || !*dir || !cfg) {
+    set_errbuf(cfg, "output: no directory or configuration given");
+    *st = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  if ((cfg->files & ~COSROD_OUTPUT_ALL) != 0 || cfg->nrods > (SIZE_MAX / 64) ||
+      (cfg->format != COSROD_OUTPUT_FORMAT_CSV && cfg->format != COSROD_OUTPUT_FORMAT_HDF5) ||
+      cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
+    set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
+    *st = COSROD_ERR_INVALID;
+    return NULL;
+  }
+  if (cfg->resume && cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* before run.h5 is touched */
+    set_errbuf(cfg, "output: runs with output.format hdf5 cannot be resumed");
+    *st = COSROD_ERR_UNSUPPORTED;
+    return NULL;
+  }
+  cosrod_output *out = calloc(1, sizeof *out);
+  if (!out) {
+    set_errbuf(cfg, "output: out of memory");
+    *st = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+  int nomem = copy_config(out, dir, cfg);
+  if (!nomem) nomem = copy_names(out, cfg);
+  if (nomem) {
+    set_errbuf(cfg, "output: out of memory");
+    release(out);
+    *st = COSROD_ERR_NOMEM;
+    return NULL;
+  }
+
+  cosrod_status os = open_files(out, cfg);
+  if (os != COSROD_OK) {
+    release(out);
+    *st = os;
+    return NULL;
   }
   *st = COSROD_OK;
   return out;

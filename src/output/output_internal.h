@@ -148,6 +148,13 @@ struct cosrod_output {
 /* output_fmt.c: snprintf(buf, 32, "%.<P>g", v) for P = 15, 17 without printf,
  * or -1 when unsure (0, non-finite, extreme exponents, near-half rounding). */
 int out_fmt_fast(char *buf, double v, int P);
+/* plots.c: the common head of every gnuplot script; a gnuplot '...' string. */
+void out_gp_preamble(FILE *fp, const char *what, const char *png, int w, int h);
+void out_gp_quoted(FILE *fp, const char *s);
+/* plots_contact.c: DIR/contact_forces.csv (written by the recorder before
+ * the output is closed) has a header and rows; the script of contact.png. */
+int out_contact_plot_wanted(const cosrod_output *out);
+void out_script_contact(const cosrod_output *out, FILE *fp);
 /* output_fmt.c: out_fmt's text ("%.15g" if it reads back, else "%.17g")
  * without printf or strtod, or -1 when unsure. */
 int out_fmt_shortest(char *buf, double v);

@@ -14,6 +14,9 @@
  *             and their 3D trajectories (bodies.csv)
  *   reactions.gp -> reactions.png  force and moment components of every
  *             supported end vs t (reactions.csv; the mounting loads)
+ *   contact.gp -> contact.png  total normal and friction force per obstacle
+ *             (and of rod-rod contact) and the number of active contact
+ *             points vs t (contact_forces.csv; plots_contact.c)
  * A script is written only when its CSV file has rows.  The scripts stay in
  * plots/ and can be re-run by hand (cd DIR/plots && gnuplot tip.gp).
  * gnuplot runs as a child process (posix_spawnp, PATH search) with its
@@ -35,7 +38,7 @@
 extern char **environ;
 
 /* gnuplot single-quoted string: ' is doubled, control characters dropped. */
-static void gp_quoted(FILE *fp, const char *s) {
+void out_gp_quoted(FILE *fp, const char *s) {
   fputc('\'', fp);
   for (; *s; ++s) {
     if (*s == '\'')
@@ -46,7 +49,7 @@ static void gp_quoted(FILE *fp, const char *s) {
   fputc('\'', fp);
 }
 
-static void gp_preamble(FILE *fp, const char *what, const char *png, int w, int h) {
+void out_gp_preamble(FILE *fp, const char *what, const char *png, int w, int h) {
   fprintf(fp, "# cosrod: %s\n# Re-run by hand: cd plots && gnuplot %.*s.gp\n", what, (int)(strlen(png) - 4),
           png);
   fprintf(fp, "if (!exists(\"outfile\")) outfile = '%s'\n", png);
@@ -62,7 +65,7 @@ static void gp_preamble(FILE *fp, const char *what, const char *png, int w, int 
 
 static void script_tip(const cosrod_output *out, FILE *fp) {
   static const char *const comp[3] = {"x", "y", "z"};
-  gp_preamble(fp, "tip trajectories (vertex N of every rod) from ../centerline.csv", "tip.png", 1000, 900);
+  out_gp_preamble(fp, "tip trajectories (vertex N of every rod) from ../centerline.csv", "tip.png", 1000, 900);
   /* a component that varies by less than 1e-9 of the geometry's extent is
    * round-off, not signal: drawn flat in a range of ±5 % of the extent */
   fputs("mx(a, b) = a > b ? a : b\n"
@@ -77,7 +80,7 @@ static void script_tip(const cosrod_output *out, FILE *fp) {
     fprintf(fp, " || (column(2) == %zu && column(3) == %zu)", k, out->rod_n[k]);
   fputs(")\n", fp);
   fputs("set multiplot layout 3,1 title ", fp);
-  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  out_gp_quoted(fp, *out->title ? out->title : "cosrod");
   fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'\n" : "\nset xlabel 't [s]'\n", fp);
   for (int c = 0; c < 3; ++c) {
     fprintf(fp,
@@ -91,7 +94,7 @@ static void script_tip(const cosrod_output *out, FILE *fp) {
           fp,
           "%s'../centerline.csv' skip 1 using 1:(($2==%zu && $3==%zu) ? $%d : NaN) with lines lw 2 title ",
           k ? ", \\\n     " : "", k, out->rod_n[k], 5 + c);
-      gp_quoted(fp, out->rod_names[k]);
+      out_gp_quoted(fp, out->rod_names[k]);
     }
     fputc('\n', fp);
   }
@@ -103,9 +106,9 @@ static void script_energy(const cosrod_output *out, FILE *fp) {
                                        "external work", "dissipated", "balance"};
   char b0[32];
   out_fmt(b0, out->bal0);
-  gp_preamble(fp, "energy terms and balance from ../energy.csv (manual: output reference)", "energy.png", 1000, 800);
+  out_gp_preamble(fp, "energy terms and balance from ../energy.csv (manual: output reference)", "energy.png", 1000, 800);
   fputs("set multiplot layout 2,1 title ", fp);
-  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  out_gp_quoted(fp, *out->title ? out->title : "cosrod");
   fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'" : "\nset xlabel 't [s]'", fp);
   fputs("\nset ylabel 'energy [J]'\nplot ", fp);
   for (int c = 0; c < 6; ++c)
@@ -125,9 +128,9 @@ static void script_energy(const cosrod_output *out, FILE *fp) {
 }
 
 static void script_steps(const cosrod_output *out, FILE *fp) {
-  gp_preamble(fp, "step-size history from ../steps.csv", "steps.png", 1000, 600);
+  out_gp_preamble(fp, "step-size history from ../steps.csv", "steps.png", 1000, 600);
   fputs("set title ", fp);
-  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  out_gp_quoted(fp, *out->title ? out->title : "cosrod");
   /* markers on every accepted step only while they stay distinguishable */
   const char *style = out->f[OF_STEPS].rows_committed > 500 ? "lines" : "linespoints pt 7 ps 0.4";
   fprintf(fp,
@@ -166,7 +169,7 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
   int nt = centerline_times(out, ts);
   int stat = !strcmp(out->analysis, "static") || !strcmp(out->analysis, "modes") ||
              !strcmp(out->analysis, "buckling");
-  gp_preamble(fp, "centerline at selected output times from ../centerline.csv", "centerline.png", 1200, 1000);
+  out_gp_preamble(fp, "centerline at selected output times from ../centerline.csv", "centerline.png", 1200, 1000);
   fputs("sel(t, r) = abs(column(1) - t) <= 1e-12 * (1 + abs(t)) && column(2) == r\n", fp);
   /* axis ranges: the data's extent per axis over all output times, but at
    * least 10 % of the largest extent (a planar motion's roundoff-sized
@@ -194,7 +197,7 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
   char title[600];
   snprintf(title, sizeof title, "%s: centerline at %s", *out->title ? out->title : "cosrod",
            stat ? "pseudo-times t" : "times t");
-  gp_quoted(fp, title);
+  out_gp_quoted(fp, title);
   fputs(
       "\nunset key\nset size ratio -1\nset format x '%.3g'\nset format y '%.3g'\nset xtics rotate by 45 "
       "right\n",
@@ -232,7 +235,7 @@ static void script_centerline(const cosrod_output *out, FILE *fp) {
           snprintf(name, sizeof name, "t = %s%s%s%s", tb, stat ? "" : " s", out->nrods > 1 ? ", " : "",
                    out->nrods > 1 ? out->rod_names[k] : "");
           fputs("title ", fp);
-          gp_quoted(fp, name);
+          out_gp_quoted(fp, name);
         } else {
           fputs("notitle", fp);
         }
@@ -253,7 +256,7 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
   const int cv = bk ? 4 : 5, cd = cv + 1; /* columns of the vertex and of dx */
   char what[64];
   snprintf(what, sizeof what, "%s shapes from %s", bk ? "buckling mode" : "mode", csv);
-  gp_preamble(fp, what, bk ? "buckling.png" : "modes.png", 1200, 300 + 300 * ((nk + 1) / 2));
+  out_gp_preamble(fp, what, bk ? "buckling.png" : "modes.png", 1200, 300 + 300 * ((nk + 1) / 2));
   fputs("set multiplot layout ", fp);
   fprintf(fp, "%d,%d title ", (nk + 1) / 2, nk > 1 ? 2 : 1);
   char title[600];
@@ -262,7 +265,7 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
    * rotation times the rod length L, both dimensionless and comparable */
   snprintf(title, sizeof title, "%s: %s shapes, scaled to max(|d|, L |r|) = 1", *out->title ? out->title : "cosrod",
            bk ? "buckling mode" : "mode");
-  gp_quoted(fp, title);
+  out_gp_quoted(fp, title);
   fputs("\nmx(a, b) = a > b ? a : b\nset xlabel 's [m]'\nset ylabel 'd / scale (solid), L r / scale (dashed)'\n"
         "set key outside right\n",
         fp);
@@ -302,9 +305,9 @@ static void script_modes(const cosrod_output *out, FILE *fp) {
 
 static void script_bodies(const cosrod_output *out, FILE *fp) {
   static const char *const comp[3] = {"x", "y", "z"};
-  gp_preamble(fp, "rigid-body trajectories (centres of mass) from ../bodies.csv", "bodies.png", 1200, 900);
+  out_gp_preamble(fp, "rigid-body trajectories (centres of mass) from ../bodies.csv", "bodies.png", 1200, 900);
   fputs("set multiplot layout 2,2 title ", fp);
-  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  out_gp_quoted(fp, *out->title ? out->title : "cosrod");
   fputs("\nset xlabel 't [s]'\n", fp);
   for (int c = 0; c < 4; ++c) {
     if (c < 3)
@@ -319,7 +322,7 @@ static void script_bodies(const cosrod_output *out, FILE *fp) {
         /* points: the long-format rows of one body are not consecutive, so lines would break */
         fprintf(fp, "%s'../bodies.csv' skip 1 using ($2==%zu ? $3 : NaN):4:5 with points pt 7 ps 0.4 title ",
                 k ? ", \\\n     " : "", k);
-      gp_quoted(fp, out->body_names[k]);
+      out_gp_quoted(fp, out->body_names[k]);
     }
     fputc('\n', fp);
   }
@@ -329,10 +332,10 @@ static void script_bodies(const cosrod_output *out, FILE *fp) {
 static void script_reactions(const cosrod_output *out, FILE *fp) {
   static const char *const comp[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
   static const char *const endname[2] = {"start", "end"};
-  gp_preamble(fp, "support reactions (force and moment on the rod, spatial) from ../reactions.csv",
+  out_gp_preamble(fp, "support reactions (force and moment on the rod, spatial) from ../reactions.csv",
               "reactions.png", 1100, 900);
   fputs("set multiplot layout 2,1 title ", fp);
-  gp_quoted(fp, *out->title ? out->title : "cosrod");
+  out_gp_quoted(fp, *out->title ? out->title : "cosrod");
   fputs(strcmp(out->analysis, "dynamic") ? "\nset xlabel 'pseudo-time t'\n" : "\nset xlabel 't [s]'\n", fp);
   for (int part = 0; part < 2; ++part) {
     fputs(part ? "set ylabel 'moment [N m]'\nplot " : "set ylabel 'force [N]'\nplot ", fp);
@@ -350,7 +353,7 @@ static void script_reactions(const cosrod_output *out, FILE *fp) {
           char name[160];
           snprintf(name, sizeof name, "%s %s %s", out->rod_names[k] ? out->rod_names[k] : "rod", endname[e],
                    comp[3 * part + c]);
-          gp_quoted(fp, name);
+          out_gp_quoted(fp, name);
         }
       }
     fputc('\n', fp);
@@ -426,7 +429,7 @@ void out_make_plots(cosrod_output *out) {
     const char *name;
     void (*gen)(const cosrod_output *, FILE *);
     int want;
-  } figs[7] = {
+  } figs[8] = {
       {"tip", script_tip, series && out->f[OF_CENTERLINE].published && out->nrods > 0},
       {"energy", script_energy, series && out->f[OF_ENERGY].published && out->f[OF_ENERGY].rows_committed > 0},
       {"steps", script_steps, out->f[OF_STEPS].published && out->f[OF_STEPS].rows_committed > 0},
@@ -436,13 +439,14 @@ void out_make_plots(cosrod_output *out) {
       {"bodies", script_bodies, series && out->f[OF_BODIES].published && out->f[OF_BODIES].rows_committed > 0},
       {"reactions", script_reactions,
        series && out->f[OF_REACTIONS].published && out->f[OF_REACTIONS].rows_committed > 0 && have_reactions(out)},
+      {"contact", out_script_contact, series && out_contact_plot_wanted(out)},
   };
   char log[4200], logfinal[4200];
   snprintf(log, sizeof log, "%s/.gnuplot.log.tmp", out->plotdir);
   snprintf(logfinal, sizeof logfinal, "%s/gnuplot.log", out->plotdir);
   remove(log);
   int failed = 0, missing = 0;
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < 8; ++i) {
     if (!figs[i].want || !write_script(out, figs[i].name, figs[i].gen)) continue;
     if (missing) continue;
     int rc = run_gnuplot(out, figs[i].name, log);

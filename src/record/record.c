@@ -15,6 +15,7 @@
 #include "cosrod/rod.h"
 #include "cosrod/scenario.h"
 #include "record_internal.h"
+#include "core/error.h"
 #include "record_scene.h"
 
 static void set_msg(char *msg, size_t len, const char *text) {
@@ -93,7 +94,7 @@ static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, cons
   return ferror(r->jf) ? COSROD_ERR_IO : COSROD_OK;
 }
 
-cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
+static cosrod_recorder *recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
                                         double checkpoint_every, cosrod_status *status, char *msg,
                                         size_t msglen) {
   return record_create_impl(sim, dir, scenario_file, checkpoint_every, NULL, 0, status, msg, msglen);
@@ -133,7 +134,6 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
   }
   for (size_t b = 0; b < sc->nbodies; b++) r->bnames[b] = sc->bodies[b].name;
   cosrod_output_config cfg = cosrod_output_default_config();
-  char oerr[1024] = "";
   cfg.vtk = sc->output.vtk;
   cfg.plots = sc->output.plots;
   cfg.nrods = nrods;
@@ -157,8 +157,6 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
   cfg.t_end = sc->analysis.t_end;
   cfg.arc_length = sc->analysis.type == COSROD_SC_ANALYSIS_STATIC && sc->analysis.arc_length;
   cfg.checkpoint_every = checkpoint_every > 0.0 ? checkpoint_every : 30.0;
-  cfg.errbuf = oerr;
-  cfg.errbuf_size = sizeof oerr;
   cfg.format = sc->output.format == COSROD_SC_FORMAT_HDF5 ? COSROD_OUTPUT_FORMAT_HDF5 : COSROD_OUTPUT_FORMAT_CSV;
   cfg.resume = pos;
   cfg.resume_size = npos;
@@ -191,7 +189,7 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
   free(yaml);
   if (!r->out) {
     if (msg && msglen)
-      snprintf(msg, msglen, "cannot write the output directory %s: %s", dir, oerr[0] ? oerr : cosrod_strerror(st));
+      snprintf(msg, msglen, "cannot write the output directory %s: %s", dir, cosrod_last_error());
     goto fail;
   }
   st = open_joints(r, sim, dir);
@@ -214,6 +212,18 @@ fail:
   cosrod_recorder_free(r);
   if (status) *status = st;
   return NULL;
+}
+
+cosrod_recorder *cosrod_recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
+                                        double checkpoint_every, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  if (!sim || !dir || !*dir)
+    return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_recorder_create: %s",
+                             sim ? "no output directory" : "no simulation (NULL)");
+  cosrod_recorder *obj = recorder_create(sim, dir, scenario_file, checkpoint_every, &st, msg, sizeof msg);
+  return cosrod_error_result(obj, status, st, msg);
 }
 
 void cosrod_recorder_free(cosrod_recorder *r) {

@@ -8,6 +8,13 @@
  *                 one row per obstacle and body shape: the resultant that the
  *                 rods exert on it, spatial frame, moment about its reference
  *                 (centre / point / position, or the body's centre of mass).
+ *   contact_forces.csv t,active,Fn_NAME,Ft_NAME,n_NAME,...[,Fn_rods,Ft_rods,n_rods]
+ *                 one row per output time: the number of active contact
+ *                 points and, per obstacle / body shape NAME (and `rods`: all
+ *                 rod-rod and self-contact points, when contact.rods or
+ *                 contact.self), the sum of the normal forces Fn, the sum of
+ *                 the friction magnitudes |Ft| and the count of its points in
+ *                 contacts.csv (the data of plots/contact.png).
  *   vtk/contacts.pvd, vtk/contacts_<frame>.vtp (output.vtk): per output time
  *                 the contact points as vertices with point data normal,
  *                 force (= Fn n + Ft, on the rod), friction, Fn, gap, slip,
@@ -17,6 +24,7 @@
  * every other CSV.  Written as DIR/.NAME.tmp and renamed into place when the run is finished,
  * as joints.csv. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +72,16 @@ cosrod_status record_contact_open(cosrod_recorder *r, const char *dir) {
   r->of = open_tmp(dir, "obstacles.csv", &r->otmp, &r->ofin);
   if (!r->of) return r->otmp ? COSROD_ERR_IO : COSROD_ERR_NOMEM;
   fputs(COSROD_OUTPUT_OBSTACLES_HEADER, r->of);
-  return ferror(r->cf) || ferror(r->of) ? COSROD_ERR_IO : COSROD_OK;
+  const cosrod_sc_contact *c = &r->sc->contact;
+  r->ftot = calloc(3 * (c->nobstacles + 1), sizeof *r->ftot);
+  if (!r->ftot) return COSROD_ERR_NOMEM;
+  r->ff = open_tmp(dir, "contact_forces.csv", &r->ftmp, &r->ffin);
+  if (!r->ff) return r->ftmp ? COSROD_ERR_IO : COSROD_ERR_NOMEM;
+  fputs("t,active", r->ff);
+  for (size_t k = 0; k < c->nobstacles; k++)
+    fprintf(r->ff, ",Fn_%s,Ft_%s,n_%s", c->obstacles[k].name, c->obstacles[k].name, c->obstacles[k].name);
+  fputs(c->rods || c->self ? ",Fn_rods,Ft_rods,n_rods\n" : "\n", r->ff);
+  return ferror(r->cf) || ferror(r->of) || ferror(r->ff) ? COSROD_ERR_IO : COSROD_OK;
 }
 
 static void close_one(FILE **f, const char *tmp, const char *fin, int keep, int *bad) {
@@ -84,6 +101,7 @@ cosrod_status record_contact_close(cosrod_recorder *r, int keep) {
   close_one(&r->vf, r->vtmp, r->vfin, keep, &bad);
   close_one(&r->cf, r->ctmp, r->cfin, keep, &bad);
   close_one(&r->of, r->otmp, r->ofin, keep, &bad);
+  close_one(&r->ff, r->ftmp, r->ffin, keep, &bad);
   if (bad) snprintf(r->err, sizeof r->err, "cannot write %s", r->cfin);
   return bad ? COSROD_ERR_IO : COSROD_OK;
 }
@@ -94,6 +112,9 @@ void record_contact_free(cosrod_recorder *r) {
   free(r->cfin);
   free(r->otmp);
   free(r->ofin);
+  free(r->ftmp);
+  free(r->ffin);
+  free(r->ftot);
   free(r->vtmp);
   free(r->vfin);
   free(r->vpath);
@@ -172,6 +193,33 @@ static int vtk_frame(cosrod_recorder *r, double t, const cosrod_contact_data *d)
   return bad || ferror(r->vf) ? -1 : 0;
 }
 
+/* The row of contact_forces.csv at t: totals per obstacle (index k) and of
+ * the rod-rod / self-contact points (index nobstacles). */
+static int totals_row(cosrod_recorder *r, double t, const cosrod_contact_data *d) {
+  const cosrod_sc_contact *c = &r->sc->contact;
+  const size_t no = c->nobstacles, n = cosrod_contact_npoints(d);
+  const cosrod_contact_point *p = cosrod_contact_points(d);
+  memset(r->ftot, 0, 3 * (no + 1) * sizeof *r->ftot);
+  for (size_t i = 0; i < n; i++) {
+    size_t g = p[i].other_kind == 0 && (size_t)p[i].other < no ? (size_t)p[i].other : no;
+    r->ftot[3 * g] += p[i].fn;
+    r->ftot[3 * g + 1] += sqrt(p[i].ft[0] * p[i].ft[0] + p[i].ft[1] * p[i].ft[1] + p[i].ft[2] * p[i].ft[2]);
+    r->ftot[3 * g + 2] += 1.0;
+  }
+  char num[40];
+  cosrod_output_format_number(num, t);
+  fprintf(r->ff, "%s,%zu", num, n);
+  const size_t ng = no + (c->rods || c->self ? 1 : 0);
+  for (size_t g = 0; g < ng; g++) {
+    for (int j = 0; j < 2; j++) {
+      cosrod_output_format_number(num, r->ftot[3 * g + j]);
+      fprintf(r->ff, ",%s", num);
+    }
+    fprintf(r->ff, ",%.0f", r->ftot[3 * g + 2]);
+  }
+  fputc('\n', r->ff);
+  return ferror(r->ff) ? -1 : 0;
+}
 
 int cosrod_recorder_contacts(cosrod_recorder *r, double t, const cosrod_contact_data *d, const double *ref) {
   if (!r || !r->cf || !d) return 0;
@@ -211,6 +259,7 @@ int cosrod_recorder_contacts(cosrod_recorder *r, double t, const cosrod_contact_
     if (n < 0 || fputs(line, r->of) == EOF) bad = 1;
   }
   if (r->vf && vtk_frame(r, t, d) != 0) bad = 1;
+  if (totals_row(r, t, d) != 0) bad = 1;
   if (bad || ferror(r->cf) || ferror(r->of)) {
     snprintf(r->err, sizeof r->err, "cannot write %s", ferror(r->of) ? r->otmp : r->ctmp);
     r->out_status = COSROD_ERR_IO;

@@ -139,7 +139,10 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   for (size_t i = 0; cosrod_scenario_warning(r->sc, i, pw, sizeof pw) == 0; i++) cosrod_output_add_warning(r->out, pw);
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) cosrod_output_add_warning(r->out, cosrod_sim_warning(sim, i));
+  /* the contact files first: plots/contact.png reads contact_forces.csv */
+  cosrod_status cct = record_contact_close(r, 1);
   cosrod_status cst = cosrod_output_close(r->out, &res);
+  if (cct != COSROD_OK && cst == COSROD_OK) cst = COSROD_ERR_IO;
   if (cst == COSROD_OK && res.run == COSROD_RUN_OK && r->ck_path) remove(r->ck_path); /* nothing left to resume */
   if (r->jf) {
     int bad = fclose(r->jf) != 0;
@@ -149,7 +152,6 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
       snprintf(r->err, sizeof r->err, "cannot write %s", r->jfin);
     }
   }
-  if (record_contact_close(r, 1) != COSROD_OK && cst == COSROD_OK) cst = COSROD_ERR_IO;
   const int modal = sc->analysis.type == COSROD_SC_ANALYSIS_MODES || buckling;
   cosrod_status bst = record_mode_bodies(r, sim, run_st == COSROD_OK && modal, buckling);
   if (bst != COSROD_OK && cst == COSROD_OK) cst = bst;

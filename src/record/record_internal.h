@@ -34,6 +34,9 @@ struct cosrod_recorder {
   double t_out;         /* wall time spent in the observer callbacks [s] (summary.json output_wall_time) */
   FILE *cf, *of;         /* contacts.csv, obstacles.csv while running (record_contact.c) */
   char *ctmp, *cfin, *otmp, *ofin;
+  FILE *ff;              /* contact_forces.csv: per-frame totals per obstacle and of rod-rod contact */
+  char *ftmp, *ffin;
+  double *ftot;          /* (3 (nobstacles + 1)) sum Fn, sum |Ft|, count of the frame */
   /* summary.json "contact" (record_contact_track): largest penetration [m]
    * and / radius, missed pairs */
   double cpen, cpen_r;

@@ -30,6 +30,7 @@
 
 #include "cosrod/version.h"
 #include "record_internal.h"
+#include "core/error.h"
 
 #define CK_MAGIC "CRRSTRT1"
 #define CK_BOM 0x01020304u
@@ -387,10 +388,8 @@ static int run_finished(const char *dir) {
   return !strncmp(s, "\"ok\"", 4);
 }
 
-cosrod_recorder *cosrod_recorder_resume(cosrod_sim *sim, const char *dir, double checkpoint_every,
+static cosrod_recorder *recorder_resume(cosrod_sim *sim, const char *dir, double checkpoint_every,
                                         cosrod_status *status, char *msg, size_t msglen) {
-  char tmp[8];
-  if (!msg || !msglen) msg = tmp, msglen = sizeof tmp;
   msg[0] = '\0';
   cosrod_status st = COSROD_ERR_INVALID;
   cosrod_recorder *r = NULL;
@@ -433,4 +432,13 @@ out:
   free(yaml);
   if (status) *status = r ? COSROD_OK : st;
   return r;
+}
+
+cosrod_recorder *cosrod_recorder_resume(cosrod_sim *sim, const char *dir, double checkpoint_every,
+                                        cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  cosrod_recorder *obj = recorder_resume(sim, dir, checkpoint_every, &st, msg, sizeof msg);
+  return cosrod_error_result(obj, status, st, msg);
 }

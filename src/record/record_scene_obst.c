@@ -71,8 +71,7 @@ static void put_fields(FILE *f, const cosrod_sc_obstacle *o, const cosrod_pose *
       break;
     }
     default: { /* mesh: loaded again (validated by the loader; empty if it went away) */
-      char err[256];
-      cosrod_mesh *m = o->file ? cosrod_mesh_load(o->file, 0, err, sizeof err) : NULL;
+      cosrod_mesh *m = o->file ? cosrod_mesh_load(o->file, 0, NULL) : NULL;
       int nv = m ? cosrod_mesh_nvertices(m) : 0, nt = m ? cosrod_mesh_ntriangles(m) : 0;
       const double *v = m ? cosrod_mesh_vertices(m) : NULL;
       const int *t = m ? cosrod_mesh_triangles(m) : NULL;

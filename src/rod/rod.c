@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rod/rod_internal.h"
+#include "core/error.h"
 
 static const char *const curv_names[] = {"sine-2", "sine-4", "tangent-2", "tangent-4", "angle"};
 
@@ -155,9 +156,11 @@ void cosrod_rod_free(cosrod_rod *rod) {
   free(rod);
 }
 
-static cosrod_status fail(cosrod_rod *rod, cosrod_status *st, cosrod_status code) {
+/* A failed cosrod_rod_create: frees rod, sets *st and the message naming
+ * what was rejected (cosrod_last_error). */
+static cosrod_status fail(cosrod_rod *rod, cosrod_status *st, cosrod_status code, const char *what) {
   cosrod_rod_free(rod);
-  if (st) *st = code;
+  cosrod_error_fail(st, code, "cosrod_rod_create: %s (%s)", what, cosrod_strerror(code));
   return code;
 }
 
@@ -507,22 +510,18 @@ static void reference_from_initial(cosrod_rod *rod) {
 
 cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
   if (st) *st = COSROD_OK;
-  if (!def) {
-    if (st) *st = COSROD_ERR_INVALID;
-    return NULL;
-  }
+  cosrod_error_clear();
+  if (!def) return cosrod_error_fail(st, COSROD_ERR_INVALID, "cosrod_rod_create: no definition (NULL)");
   cosrod_rod *rod = calloc(1, sizeof *rod);
-  if (!rod) {
-    if (st) *st = COSROD_ERR_NOMEM;
-    return NULL;
-  }
+  if (!rod) return cosrod_error_fail(st, COSROD_ERR_NOMEM, "cosrod_rod_create: out of memory");
   int N = def->grid ? def->ngrid - 1 : def->nseg;
-  if (N < 1) return fail(rod, st, COSROD_ERR_INVALID), NULL;
-  if ((int)def->curvature < 0 || (int)def->curvature > 4) return fail(rod, st, COSROD_ERR_INVALID), NULL;
+  if (N < 1) return fail(rod, st, COSROD_ERR_INVALID, "fewer than 1 segment (nseg, or ngrid - 1)"), NULL;
+  if ((int)def->curvature < 0 || (int)def->curvature > 4)
+    return fail(rod, st, COSROD_ERR_INVALID, "curvature: not a cosrod_curvature"), NULL;
   if (def->shape == COSROD_SHAPE_POLYLINE && (def->npoints < 2 || !def->points))
-    return fail(rod, st, COSROD_ERR_INVALID), NULL;
+    return fail(rod, st, COSROD_ERR_INVALID, "polyline shape: needs at least 2 points"), NULL;
   if ((def->shape == COSROD_SHAPE_ARC || def->shape == COSROD_SHAPE_HELIX) && !(def->shape_radius > 0.0))
-    return fail(rod, st, COSROD_ERR_INVALID), NULL;
+    return fail(rod, st, COSROD_ERR_INVALID, "arc / helix shape: shape_radius must be > 0"), NULL;
   double Ls = shape_length(def);
   rod->N = N;
   size_t n1 = (size_t)N + 1, n0 = (size_t)N;
@@ -542,21 +541,30 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
   rod->vs_ns = malloc(sizeof(int) * n0);
   if (!rod->s || !rod->ds || !rod->w || !rod->mv || !rod->Ib || !rod->G0 || !rod->K0 || !rod->x_init ||
       !rod->p_init || !rod->qv || !rod->qs || !rod->nd || !rod->vv_ns || !rod->vs_ns)
-    return fail(rod, st, COSROD_ERR_NOMEM), NULL;
+    return fail(rod, st, COSROD_ERR_NOMEM, "arrays of the grid"), NULL;
 
   cosrod_status s1 = set_grid(rod, def, &Ls);
-  if (s1 == COSROD_OK) s1 = set_material(rod, def);
-  if (s1 != COSROD_OK) return fail(rod, st, s1), NULL;
+  if (s1 != COSROD_OK)
+    return fail(rod, st, s1, "grid: need finite, strictly increasing arc lengths and a length > 0"), NULL;
+  s1 = set_material(rod, def);
+  if (s1 != COSROD_OK)
+    return fail(rod, st, s1,
+                "material: need stiffness and inertia > 0, damping >= 0 and a known model / section"),
+           NULL;
 
   /* ends */
   for (int e = 0; e < 2; ++e) {
     cosrod_status s2 = copy_end(&rod->end[e], &def->ends[e]);
-    if (s2 != COSROD_OK) return fail(rod, st, s2), NULL;
+    if (s2 != COSROD_OK)
+      return fail(rod, st, s2,
+                  e == 0 ? "ends[0]: slide axis, keyframe times (increasing) or rotations invalid"
+                         : "ends[1]: slide axis, keyframe times (increasing) or rotations invalid"),
+             NULL;
   }
 
   /* shape */
   cosrod_status ss = build_shape(rod, def, Ls);
-  if (ss != COSROD_OK) return fail(rod, st, ss), NULL;
+  if (ss != COSROD_OK) return fail(rod, st, ss, "shape: direction, normal or polyline points degenerate"), NULL;
   cosrod_vec3_copy(rod->end[0].x0, rod->x_init);
   cosrod_vec3_copy(rod->end[1].x0, rod->x_init + 3 * N);
   cosrod_vec3_copy(rod->vel0, def->velocity);
@@ -564,11 +572,13 @@ cosrod_rod *cosrod_rod_create(const cosrod_rod_def *def, cosrod_status *st) {
 
   set_index_maps(rod);
   s1 = set_loads(rod, def);
-  if (s1 != COSROD_OK) return fail(rod, st, s1), NULL;
+  if (s1 != COSROD_OK) return fail(rod, st, s1, "loads: vertex outside 0..N or no load array"), NULL;
   if (def->reference == COSROD_REFERENCE_INITIAL) reference_from_initial(rod);
   for (int i = 0; i < 3 * N; ++i)
-    if (!isfinite(rod->G0[i])) return fail(rod, st, COSROD_ERR_INVALID), NULL;
+    if (!isfinite(rod->G0[i]))
+      return fail(rod, st, COSROD_ERR_INVALID, "reference strains of the initial shape not finite"), NULL;
   for (int i = 0; i < 3 * (N + 1); ++i)
-    if (!isfinite(rod->K0[i])) return fail(rod, st, COSROD_ERR_INVALID), NULL;
+    if (!isfinite(rod->K0[i]))
+      return fail(rod, st, COSROD_ERR_INVALID, "reference curvatures of the initial shape not finite"), NULL;
   return rod;
 }

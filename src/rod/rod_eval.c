@@ -21,12 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "rod/rod_internal.h"
 
-cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod) {
-  if (!rod) return NULL;
+cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *status) {
+  cosrod_error_clear();
+  if (!rod) return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_rod_data_create: no rod (NULL)");
   cosrod_rod_data *d = calloc(1, sizeof *d);
-  if (!d) return NULL;
+  if (!d) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_rod_data_create: out of memory");
   int N = rod->N;
   size_t n1 = (size_t)N + 1, n0 = (size_t)N;
   d->N = N;
@@ -56,8 +58,9 @@ cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod) {
       !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work ||
       !d->jacw) {
     cosrod_rod_data_free(d);
-    return NULL;
+    return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_rod_data_create: out of memory (%d segments)", N);
   }
+  if (status) *status = COSROD_OK;
   return d;
 }
 

@@ -69,7 +69,7 @@ struct rod_kirchhoff_work *rod_kirchhoff_work_create(const cosrod_rod *rod, int 
   size_t n0 = (size_t)N, n1 = (size_t)N + 1;
   kw->m = m;
   kw->singular_seg = -1;
-  kw->S = cosrod_band_create(n, bw, bw);
+  kw->S = cosrod_band_create(n, bw, bw, NULL);
   kw->Rt = calloc(9 * n0, sizeof(double));
   kw->Jr = calloc(12 * n0, sizeof(double));
   kw->Br = calloc(12 * n0, sizeof(double));

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 
 #include "rod/rod_internal.h"
+#include "core/error.h"
 
 /* block types: vertex position / rate, segment quaternion / rate / multiplier */
 enum { BX = 0, BV, BP, BW, BL, BK };
@@ -225,6 +226,12 @@ cosrod_rod_order *cosrod_rod_order_create(const cosrod_rod *rod, cosrod_rod_form
     }
   }
   if (status) *status = st;
+  if (o)
+    cosrod_error_clear();
+  else if (!rod || (unsigned)form > COSROD_FORM_DAE)
+    cosrod_error_set("cosrod_rod_order_create: %s", rod ? "form is not a cosrod_rod_form" : "no rod (NULL)");
+  else
+    cosrod_error_set("cosrod_rod_order_create: %s", cosrod_strerror(st));
   return o;
 }
 

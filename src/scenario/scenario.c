@@ -22,6 +22,7 @@
  * string alignment distance). */
 #include "scenario_contact.h"
 #include "scenario_internal.h"
+#include "core/error.h"
 
 void cosrod_scenario_free(cosrod_scenario *sc) {
   if (!sc) return;
@@ -114,7 +115,7 @@ static cosrod_status run(ctx *c, ynode **rootp, const char *const *sets, size_t 
   return COSROD_OK;
 }
 
-cosrod_status cosrod_scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
+static cosrod_status scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
                                     size_t nsets, cosrod_scenario **out, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!out) return COSROD_ERR_INVALID;
@@ -167,8 +168,8 @@ cosrod_status cosrod_scenario_parse(const char *text, size_t len, const char *fi
   return COSROD_OK;
 }
 
-cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
-                                   cosrod_scenario **out, char *err, size_t errlen) {
+static cosrod_status scenario_load(const char *path, const char *const *sets, size_t nsets, cosrod_scenario **out,
+                                   char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!out || !path) return COSROD_ERR_INVALID;
   *out = NULL;
@@ -216,9 +217,27 @@ cosrod_status cosrod_scenario_load(const char *path, const char *const *sets, si
                eno == EISDIR ? "is a directory, not a scenario file" : "read error");
     return COSROD_ERR_IO;
   }
-  cosrod_status st = cosrod_scenario_parse(buf, len, path, sets, nsets, out, err, errlen);
+  cosrod_status st = scenario_parse(buf, len, path, sets, nsets, out, err, errlen);
   free(buf);
   return st;
+}
+
+cosrod_scenario *cosrod_scenario_parse(const char *text, size_t len, const char *file, const char *const *sets,
+                                       size_t nsets, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_scenario *sc = NULL;
+  cosrod_error_clear();
+  cosrod_status st = scenario_parse(text, len, file, sets, nsets, &sc, msg, sizeof msg);
+  return cosrod_error_result(sc, status, st, msg);
+}
+
+cosrod_scenario *cosrod_scenario_load(const char *path, const char *const *sets, size_t nsets,
+                                      cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_scenario *sc = NULL;
+  cosrod_error_clear();
+  cosrod_status st = scenario_load(path, sets, nsets, &sc, msg, sizeof msg);
+  return cosrod_error_result(sc, status, st, msg);
 }
 
 void cosrod_scenario_print(const cosrod_scenario *sc, FILE *f) {

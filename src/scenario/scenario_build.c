@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cosrod/scenario.h"
+#include "core/error.h"
 
 #define BUILDER_FILE "<builder>"
 
@@ -24,7 +25,13 @@ struct cosrod_sc_builder {
   int nomem; /* an allocation failed: finish reports ERR_NOMEM */
 };
 
-cosrod_sc_builder *cosrod_sc_builder_create(void) { return calloc(1, sizeof(cosrod_sc_builder)); }
+cosrod_sc_builder *cosrod_sc_builder_create(cosrod_status *status) {
+  cosrod_error_clear();
+  cosrod_sc_builder *b = calloc(1, sizeof(cosrod_sc_builder));
+  if (!b) return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_sc_builder_create: out of memory");
+  if (status) *status = COSROD_OK;
+  return b;
+}
 
 void cosrod_sc_builder_free(cosrod_sc_builder *b) {
   if (!b) return;
@@ -191,20 +198,22 @@ long cosrod_sc_builder_add_load(cosrod_sc_builder *b, long rod, cosrod_sc_load_t
   return (long)i;
 }
 
-cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status, char *err,
+static cosrod_scenario *sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status, char *err,
                                           size_t errlen) {
   cosrod_status st;
   cosrod_scenario *sc = NULL;
   if (err && errlen) err[0] = '\0';
   if (!b) {
     st = COSROD_ERR_INVALID;
+    if (err && errlen) snprintf(err, errlen, "cosrod_sc_builder_finish: no builder (NULL)");
   } else if (b->nomem) {
     st = COSROD_ERR_NOMEM;
+    if (err && errlen) snprintf(err, errlen, "cosrod_sc_builder_finish: out of memory while building");
   } else {
     static const char doc[] = "cosrod: 1\n";
-    st = cosrod_scenario_parse(doc, sizeof doc - 1, BUILDER_FILE, (const char *const *)b->sets, b->n, &sc,
-                               err, errlen);
+    sc = cosrod_scenario_parse(doc, sizeof doc - 1, BUILDER_FILE, (const char *const *)b->sets, b->n, &st);
     if (st != COSROD_OK && err && errlen) {
+      snprintf(err, errlen, "%s", cosrod_last_error());
       /* "--set key: problem" -> "key: problem" */
       static const char pre[] = "--set ";
       size_t n = strlen(err);
@@ -216,4 +225,12 @@ cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_sta
   }
   if (status) *status = st;
   return st == COSROD_OK ? sc : NULL;
+}
+
+cosrod_scenario *cosrod_sc_builder_finish(const cosrod_sc_builder *b, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  cosrod_scenario *obj = sc_builder_finish(b, &st, msg, sizeof msg);
+  return cosrod_error_result(obj, status, st, msg);
 }

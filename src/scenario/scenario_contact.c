@@ -158,9 +158,8 @@ static void read_shape(ctx *c, ynode *m, cosrod_sc_obstacle *o) {
       ynode *f = sc_require(c, m, "file", "an STL or OBJ file, relative to the scenario");
       o->file_given = sc_xstrdup(c, sc_to_str(c, f, "file"));
       o->file = resolve(c, c->file, o->file_given);
-      char merr[400];
-      cosrod_mesh *mesh = cosrod_mesh_load(o->file, 1, merr, sizeof merr);
-      if (!mesh) sc_fail(c, f, "file", "%s", merr);
+      cosrod_mesh *mesh = cosrod_mesh_load(o->file, 1, NULL);
+      if (!mesh) sc_fail(c, f, "file", "%s", cosrod_last_error());
       cosrod_mesh_free(mesh);
       sc_vec(c, m, "position", p->position, 3, R_ANY);
     }

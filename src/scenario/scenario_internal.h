@@ -82,6 +82,8 @@ extern const char *const SC_STAB_NAMES[];
 extern const char *const SC_LINSOLVE_NAMES[];
 extern const char *const SC_INTEGRATOR_NAMES[];
 extern const char *const SC_CONVENTION_NAMES[];
+extern const char *const SC_DAMPING_VARIANT_NAMES[];
+extern const char *const SC_ROTARY_INERTIA_NAMES[];
 
 /* scenario_util.c: messages and unwinding, key checks, typed readers;
  * scenario_rod.c: sc_read_materials, sc_read_rods. */

@@ -114,6 +114,15 @@ static const cosrod_sc_keyinfo KEYS[] = {
       "Kelvin-Voigt damping from retardation times, Linn-Lang-Tuganov (2013) eq. 4"),
     K("rods.N.damping", "coefficients", "map", "", "none", "shear, extension, bending, torsion, convention",
       "{bending: [1e-3, 1e-3], torsion: 1e-3}", "viscous coefficients given directly"),
+    K("rods.N.damping", "variant", "enum", "", "lla", "lla, no-ds, no-ds-se, bushing, no-weight, shear-e", "no-ds",
+      "reading of the discrete dissipation (uniform grid): lla = Lang-Linn-Arnold (2011) eqs. 9-10 and sec. 3.2; "
+      "no-ds: strain and curvature rates without the 1/ds factor (viscous coefficients x ds^2); no-ds-se: the same "
+      "for shear and extension only; bushing: without 1/ds and without quadrature weights (x ds); no-weight: without "
+      "quadrature weights (x 1/ds); shear-e: Kelvin-Voigt shear and torsion viscosities tau_shear E instead of "
+      "tau_shear G"),
+    K("rods.N.damping", "rotary_inertia", "enum", "", "disc", "disc, cylinder", "cylinder",
+      "segment rotary inertia: disc = rho ds (I1, I2, J) of Lang-Linn-Arnold (2011) eq. 27; cylinder adds "
+      "rhoA ds^3/12 about d1 and d2 (a rigid cylinder, their sec. 3.3; uniform grid)"),
     K("rods.N.damping", "medium", "map", "", "none", "translational, rotational", "{translational: 0.5}",
       "damping by the surrounding medium, proportional to velocity"),
     K("rods.N.damping.medium", "translational", "number", "N s/m^2", "0", ">= 0", "0.5",

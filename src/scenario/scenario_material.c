@@ -112,6 +112,14 @@ void sc_read_damping(ctx *c, ynode *m, cosrod_sc_rod *r) {
   ynode *kv = sc_get(m, "kelvin_voigt"), *co = sc_get(m, "coefficients"), *me = sc_get(m, "medium");
   if (kv && co) sc_fail(c, co, "coefficients", "give either 'kelvin_voigt' or 'coefficients', not both");
   if (!kv && !co && !me) sc_fail(c, m, "kelvin_voigt", "missing (or 'coefficients', 'medium')");
+  ynode *va = sc_get(m, "variant"), *ri = sc_get(m, "rotary_inertia");
+  d->variant = va ? sc_to_enum(c, va, "variant", SC_DAMPING_VARIANT_NAMES)
+                  : sc_key_default_enum("rods.N.damping.variant", SC_DAMPING_VARIANT_NAMES);
+  d->rotary_inertia = ri ? sc_to_enum(c, ri, "rotary_inertia", SC_ROTARY_INERTIA_NAMES)
+                         : sc_key_default_enum("rods.N.damping.rotary_inertia", SC_ROTARY_INERTIA_NAMES);
+  if (va && !kv && !co) sc_fail(c, va, "variant", "applies to 'kelvin_voigt' or 'coefficients' damping");
+  if (d->variant == COSROD_SC_DAMPING_SHEAR_E && !kv)
+    sc_fail(c, va, "variant", "shear-e applies to 'kelvin_voigt' damping only");
   if (me) {
     sc_push(c, "medium");
     sc_expect_map(c, me, NULL, "translational, rotational");

@@ -2,6 +2,8 @@
 /* Scenario loader: messages ("FILE:LINE: key.path: problem"), the key path
  * stack, unknown-key checks with nearest-key suggestions (optimal string
  * alignment distance) and typed value readers with range checks. */
+#include <float.h>
+
 #include "scenario_internal.h"
 /* ---- messages ------------------------------------------------------------ */
 
@@ -345,10 +347,13 @@ void sc_unit_vec(ctx *c, ynode *map, const char *key, double *out) {
   for (int i = 0; i < 3; i++) out[i] /= n;
 }
 
-/* Normalise a quaternion given at node v (error if ~zero). */
+/* Normalise a quaternion given at node v (error if ~zero).  One that is
+ * already of unit length to round-off (|n - 1| <= 4 eps) is kept bit for
+ * bit, so that a written scenario (%.17g) reads back to the same numbers. */
 void sc_unit_quat(ctx *c, const ynode *v, const char *key, double *q) {
   double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (!(n > 1e-8)) sc_fail(c, v, key, "quaternion must be nonzero (|q| = %.3g)", n);
+  if (fabs(n - 1.0) <= 4.0 * DBL_EPSILON) return;
   for (int i = 0; i < 4; i++) q[i] /= n;
 }
 
@@ -371,6 +376,8 @@ const char *const SC_STAB_NAMES[] = {"projection", "baumgarte", "none", NULL};
 const char *const SC_INTEGRATOR_NAMES[] = {"radau5", "rodas", "seulex", "dopri5",
                                                "dop853", "ida",   "cvode",  "galpha", "odex", "auto", NULL};
 const char *const SC_CONVENTION_NAMES[] = {"viscous", "lla", NULL};
+const char *const SC_DAMPING_VARIANT_NAMES[] = {"lla", "no-ds", "no-ds-se", "bushing", "no-weight", "shear-e", NULL};
+const char *const SC_ROTARY_INERTIA_NAMES[] = {"disc", "cylinder", NULL};
 const char *const SC_LINSOLVE_NAMES[] = {"auto", "band", "sparse", NULL};
 
 const char *cosrod_sc_curvature_name(cosrod_sc_curvature v) {

@@ -104,6 +104,77 @@ static void end(FILE *f, const cosrod_scenario *sc, const char *name, const cosr
   }
 }
 
+/* A rod's damping: medium drag, Kelvin-Voigt or viscous coefficients. */
+static void rod_damping(FILE *f, const cosrod_sc_rod *r) {
+  const char *I = "    ";
+  const cosrod_sc_damping *d = &r->damping;
+  int medium = d->medium_translational != 0.0 || d->medium_rotational != 0.0;
+  if (d->kind != COSROD_SC_DAMPING_NONE || medium) fprintf(f, "%sdamping:\n", I);
+  if (medium) {
+    fputs("      medium:\n", f);
+    kv_num(f, "        ", "translational", d->medium_translational);
+    kv_num(f, "        ", "rotational", d->medium_rotational);
+  }
+  if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT) {
+    fputs("      kelvin_voigt:\n", f);
+    kv_num(f, "        ", "tau_shear", d->tau_shear);
+    kv_num(f, "        ", "tau_bulk", d->tau_bulk);
+  } else if (d->kind == COSROD_SC_DAMPING_COEFFICIENTS) {
+    /* a Kirchhoff rod has no shear (inextensible: no extension) coefficient */
+    fputs("      coefficients:\n", f);
+    if (r->model == COSROD_SC_MODEL_COSSERAT) kv_vec(f, "        ", "shear", d->shear, 2);
+    if (r->model != COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE) kv_num(f, "        ", "extension", d->extension);
+    kv_vec(f, "        ", "bending", d->bending, 2);
+    kv_num(f, "        ", "torsion", d->torsion);
+    fprintf(f, "        convention: %s\n", SC_CONVENTION_NAMES[d->lla_convention ? 1 : 0]);
+  }
+  if (d->variant) fprintf(f, "      variant: %s\n", SC_DAMPING_VARIANT_NAMES[d->variant]);
+  if (d->rotary_inertia) fprintf(f, "      rotary_inertia: %s\n", SC_ROTARY_INERTIA_NAMES[d->rotary_inertia]);
+}
+
+/* A rod's shape: polyline points or straight / arc / helix parameters. */
+static void rod_shape(FILE *f, const cosrod_sc_shape *h) {
+  const char *I = "    ";
+  fprintf(f, "%sshape:\n      type: %s\n", I, SC_SHAPE_NAMES[h->kind]);
+  kv_vec(f, "      ", "normal", h->normal, 3);
+  if (h->kind == COSROD_SC_SHAPE_POLYLINE) {
+    fputs("      points:\n", f);
+    for (size_t i = 0; i < h->npoints; i++) {
+      fputs("        - ", f);
+      vec(f, h->points + 3 * i, 3);
+      fputc('\n', f);
+    }
+  } else {
+    kv_vec(f, "      ", "start", h->start, 3);
+    kv_vec(f, "      ", "direction", h->direction, 3);
+    if (h->kind == COSROD_SC_SHAPE_ARC) {
+      kv_num(f, "      ", "radius", h->radius);
+      kv_num(f, "      ", "angle_deg", h->angle_deg);
+    } else if (h->kind == COSROD_SC_SHAPE_HELIX) {
+      kv_num(f, "      ", "radius", h->radius);
+      kv_num(f, "      ", "pitch", h->pitch);
+      kv_num(f, "      ", "turns", h->turns);
+    }
+  }
+}
+
+/* A rod's loads with their time profiles. */
+static void rod_loads(FILE *f, const cosrod_sc_rod *r) {
+  const char *I = "    ";
+  if (r->nloads) fprintf(f, "%sloads:\n", I);
+  for (size_t i = 0; i < r->nloads; i++) {
+    const cosrod_sc_load *l = &r->loads[i];
+    fprintf(f, "      - type: %s\n", SC_LOAD_NAMES[l->type]);
+    if (l->type != COSROD_SC_LOAD_DISTRIBUTED_FORCE) fprintf(f, "        at: %ld\n", l->vertex);
+    kv_vec(f, "        ", "value", l->value, 3);
+    fprintf(f, "        frame: %s\n", SC_FRAME_NAMES[l->frame]);
+    double iv2[2] = {l->t0, l->t1};
+    if (l->profile == COSROD_SC_PROFILE_RAMP) kv_vec(f, "        ", "ramp", iv2, 2);
+    if (l->profile == COSROD_SC_PROFILE_ACTIVE) kv_vec(f, "        ", "active", iv2, 2);
+    if (l->profile == COSROD_SC_PROFILE_PRELOAD) fputs("        preload: true\n", f);
+  }
+}
+
 static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
   const char *I = "    ";
   fputs("  - name: ", f);
@@ -165,65 +236,13 @@ static void rod(FILE *f, const cosrod_scenario *sc, const cosrod_sc_rod *r) {
       if (r->inertia_overridden & (1u << k)) kv_num(f, "      ", ik[k], iv[k]);
   }
   fprintf(f, "%scurvature: %s\n", I, SC_CURVATURE_NAMES[r->curvature]);
-  const cosrod_sc_damping *d = &r->damping;
-  int medium = d->medium_translational != 0.0 || d->medium_rotational != 0.0;
-  if (d->kind != COSROD_SC_DAMPING_NONE || medium) fprintf(f, "%sdamping:\n", I);
-  if (medium) {
-    fputs("      medium:\n", f);
-    kv_num(f, "        ", "translational", d->medium_translational);
-    kv_num(f, "        ", "rotational", d->medium_rotational);
-  }
-  if (d->kind == COSROD_SC_DAMPING_KELVIN_VOIGT) {
-    fputs("      kelvin_voigt:\n", f);
-    kv_num(f, "        ", "tau_shear", d->tau_shear);
-    kv_num(f, "        ", "tau_bulk", d->tau_bulk);
-  } else if (d->kind == COSROD_SC_DAMPING_COEFFICIENTS) {
-    /* a Kirchhoff rod has no shear (inextensible: no extension) coefficient */
-    fputs("      coefficients:\n", f);
-    if (r->model == COSROD_SC_MODEL_COSSERAT) kv_vec(f, "        ", "shear", d->shear, 2);
-    if (r->model != COSROD_SC_MODEL_KIRCHHOFF_INEXTENSIBLE) kv_num(f, "        ", "extension", d->extension);
-    kv_vec(f, "        ", "bending", d->bending, 2);
-    kv_num(f, "        ", "torsion", d->torsion);
-    fprintf(f, "        convention: %s\n", SC_CONVENTION_NAMES[d->lla_convention ? 1 : 0]);
-  }
-  const cosrod_sc_shape *h = &r->shape;
-  fprintf(f, "%sshape:\n      type: %s\n", I, SC_SHAPE_NAMES[h->kind]);
-  kv_vec(f, "      ", "normal", h->normal, 3);
-  if (h->kind == COSROD_SC_SHAPE_POLYLINE) {
-    fputs("      points:\n", f);
-    for (size_t i = 0; i < h->npoints; i++) {
-      fputs("        - ", f);
-      vec(f, h->points + 3 * i, 3);
-      fputc('\n', f);
-    }
-  } else {
-    kv_vec(f, "      ", "start", h->start, 3);
-    kv_vec(f, "      ", "direction", h->direction, 3);
-    if (h->kind == COSROD_SC_SHAPE_ARC) {
-      kv_num(f, "      ", "radius", h->radius);
-      kv_num(f, "      ", "angle_deg", h->angle_deg);
-    } else if (h->kind == COSROD_SC_SHAPE_HELIX) {
-      kv_num(f, "      ", "radius", h->radius);
-      kv_num(f, "      ", "pitch", h->pitch);
-      kv_num(f, "      ", "turns", h->turns);
-    }
-  }
+  rod_damping(f, r);
+  rod_shape(f, &r->shape);
   fprintf(f, "%sreference: %s\n", I, SC_REFERENCE_NAMES[r->reference]);
   fprintf(f, "%sends:\n", I);
   end(f, sc, "start", &r->ends[0]);
   end(f, sc, "end", &r->ends[1]);
-  if (r->nloads) fprintf(f, "%sloads:\n", I);
-  for (size_t i = 0; i < r->nloads; i++) {
-    const cosrod_sc_load *l = &r->loads[i];
-    fprintf(f, "      - type: %s\n", SC_LOAD_NAMES[l->type]);
-    if (l->type != COSROD_SC_LOAD_DISTRIBUTED_FORCE) fprintf(f, "        at: %ld\n", l->vertex);
-    kv_vec(f, "        ", "value", l->value, 3);
-    fprintf(f, "        frame: %s\n", SC_FRAME_NAMES[l->frame]);
-    double iv2[2] = {l->t0, l->t1};
-    if (l->profile == COSROD_SC_PROFILE_RAMP) kv_vec(f, "        ", "ramp", iv2, 2);
-    if (l->profile == COSROD_SC_PROFILE_ACTIVE) kv_vec(f, "        ", "active", iv2, 2);
-    if (l->profile == COSROD_SC_PROFILE_PRELOAD) fputs("        preload: true\n", f);
-  }
+  rod_loads(f, r);
 }
 
 static void body_name(FILE *f, const cosrod_scenario *sc, int b) {
@@ -316,90 +335,73 @@ static void contact_keys(FILE *f, const cosrod_scenario *sc) {
   if (c->quadrature) fprintf(f, "  quadrature: %d\n", c->quadrature);
 }
 
-cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
-  if (!sc || !f) return COSROD_ERR_INVALID;
-  fprintf(f, "cosrod: %d\n", COSROD_SC_SCHEMA_VERSION);
-  if (sc->title && sc->title[0]) {
-    fputs("title: ", f);
-    str(f, sc->title);
-    fputc('\n', f);
+/* One entry of bodies:. */
+static void body_keys(FILE *f, const cosrod_scenario *sc, const cosrod_sc_body *b) {
+  fputs("  - name: ", f);
+  str(f, b->name);
+  fputc('\n', f);
+  if (b->mass > 0) kv_num(f, "    ", "mass", b->mass); /* optional with motion */
+  if (b->inertia[0] > 0) kv_vec(f, "    ", "inertia", b->inertia, 3);
+  kv_vec(f, "    ", "position", b->position, 3);
+  if (b->orientation_euler) {
+    fputs("    orientation: {euler313: ", f);
+    vec(f, b->euler313, 3);
+  } else {
+    fputs("    orientation: {quaternion: ", f);
+    vec(f, b->quaternion, 4);
   }
-  kv_vec(f, "", "gravity", sc->gravity, 3);
-  if (sc->nmaterials) fputs("materials:\n", f);
-  for (size_t i = 0; i < sc->nmaterials; i++) {
-    fputs("  ", f);
-    str(f, sc->materials[i].name);
-    fputs(":\n", f);
-    material(f, "    ", &sc->materials[i]);
+  fputs("}\n", f);
+  kv_vec(f, "    ", "velocity", b->velocity, 3);
+  kv_vec(f, "    ", "angular_velocity", b->angular_velocity, 3);
+  fprintf(f, "    parametrisation: %s\n", SC_PARAM_NAMES[b->parametrisation]);
+  if (b->has_motion) {
+    fputs("    motion:\n", f);
+    if (b->motion_position.n) keyframes(f, "      ", "position", &b->motion_position, 3);
+    if (b->motion_orientation.n) keyframes(f, "      ", "orientation", &b->motion_orientation, 4);
+    fprintf(f, "      interpolation: %s\n", b->motion_cubic ? "cubic" : "linear");
   }
-  if (sc->nrods) fputs("rods:\n", f);
-  for (size_t i = 0; i < sc->nrods; i++) rod(f, sc, &sc->rods[i]);
-  if (sc->nbodies) fputs("bodies:\n", f);
-  for (size_t i = 0; i < sc->nbodies; i++) {
-    const cosrod_sc_body *b = &sc->bodies[i];
-    fputs("  - name: ", f);
-    str(f, b->name);
-    fputc('\n', f);
-    if (b->mass > 0) kv_num(f, "    ", "mass", b->mass); /* optional with motion */
-    if (b->inertia[0] > 0) kv_vec(f, "    ", "inertia", b->inertia, 3);
-    kv_vec(f, "    ", "position", b->position, 3);
-    if (b->orientation_euler) {
-      fputs("    orientation: {euler313: ", f);
-      vec(f, b->euler313, 3);
-    } else {
-      fputs("    orientation: {quaternion: ", f);
-      vec(f, b->quaternion, 4);
-    }
-    fputs("}\n", f);
-    kv_vec(f, "    ", "velocity", b->velocity, 3);
-    kv_vec(f, "    ", "angular_velocity", b->angular_velocity, 3);
-    fprintf(f, "    parametrisation: %s\n", SC_PARAM_NAMES[b->parametrisation]);
-    if (b->has_motion) {
-      fputs("    motion:\n", f);
-      if (b->motion_position.n) keyframes(f, "      ", "position", &b->motion_position, 3);
-      if (b->motion_orientation.n) keyframes(f, "      ", "orientation", &b->motion_orientation, 4);
-      fprintf(f, "      interpolation: %s\n", b->motion_cubic ? "cubic" : "linear");
-    }
-    if (b->has_shape) {
-      const cosrod_sc_obstacle *o = &sc->contact.obstacles[b->shape_obstacle];
-      fprintf(f, "    shape:\n      type: %s\n", cosrod_sc_shape_type_name(o->shape.type));
-      shape_keys(f, "      ", o);
-    }
-    if (b->nloads) fputs("    loads:\n", f);
-    for (size_t k = 0; k < b->nloads; k++) {
-      const cosrod_sc_body_load *l = &b->loads[k];
-      fprintf(f, "      - type: %s\n", SC_LOAD_NAMES[l->type]);
-      kv_vec(f, "        ", "value", l->value, 3);
-      fprintf(f, "        frame: %s\n", SC_FRAME_NAMES[l->frame]);
-      if (l->type == COSROD_SC_LOAD_FORCE) kv_vec(f, "        ", "at", l->at, 3);
-      double iv[2] = {l->t0, l->t1};
-      if (l->profile == COSROD_SC_PROFILE_RAMP) kv_vec(f, "        ", "ramp", iv, 2);
-      if (l->profile == COSROD_SC_PROFILE_ACTIVE) kv_vec(f, "        ", "active", iv, 2);
-    }
+  if (b->has_shape) {
+    const cosrod_sc_obstacle *o = &sc->contact.obstacles[b->shape_obstacle];
+    fprintf(f, "    shape:\n      type: %s\n", cosrod_sc_shape_type_name(o->shape.type));
+    shape_keys(f, "      ", o);
   }
-  if (sc->njoints) fputs("joints:\n", f);
-  for (size_t i = 0; i < sc->njoints; i++) {
-    const cosrod_sc_joint *j = &sc->joints[i];
-    fprintf(f, "  - type: %s\n    bodies: [", SC_JOINT_NAMES[j->type]);
-    body_name(f, sc, j->body[0]);
-    fputs(", ", f);
-    body_name(f, sc, j->body[1]);
-    fputs("]\n    at: [", f);
-    vec(f, j->at[0], 3);
-    fputs(", ", f);
-    vec(f, j->at[1], 3);
-    fputs("]\n", f);
-    if (j->type == COSROD_SC_JOINT_BUSHING) {
-      kv_num(f, "    ", "stiffness", j->stiffness);
-      kv_num(f, "    ", "damping", j->damping);
-      kv_num(f, "    ", "stiffness_rot", j->stiffness_rot);
-      kv_num(f, "    ", "damping_rot", j->damping_rot);
-    } else if (j->type != COSROD_SC_JOINT_SPHERICAL && j->type != COSROD_SC_JOINT_FIXED) {
-      kv_vec(f, "    ", "axis", j->axis, 3);
-      if (j->type == COSROD_SC_JOINT_UNIVERSAL) kv_vec(f, "    ", "axis2", j->axis2, 3);
-    }
+  if (b->nloads) fputs("    loads:\n", f);
+  for (size_t k = 0; k < b->nloads; k++) {
+    const cosrod_sc_body_load *l = &b->loads[k];
+    fprintf(f, "      - type: %s\n", SC_LOAD_NAMES[l->type]);
+    kv_vec(f, "        ", "value", l->value, 3);
+    fprintf(f, "        frame: %s\n", SC_FRAME_NAMES[l->frame]);
+    if (l->type == COSROD_SC_LOAD_FORCE) kv_vec(f, "        ", "at", l->at, 3);
+    double iv[2] = {l->t0, l->t1};
+    if (l->profile == COSROD_SC_PROFILE_RAMP) kv_vec(f, "        ", "ramp", iv, 2);
+    if (l->profile == COSROD_SC_PROFILE_ACTIVE) kv_vec(f, "        ", "active", iv, 2);
   }
-  contact_keys(f, sc);
+}
+
+/* One entry of joints:. */
+static void joint_keys(FILE *f, const cosrod_scenario *sc, const cosrod_sc_joint *j) {
+  fprintf(f, "  - type: %s\n    bodies: [", SC_JOINT_NAMES[j->type]);
+  body_name(f, sc, j->body[0]);
+  fputs(", ", f);
+  body_name(f, sc, j->body[1]);
+  fputs("]\n    at: [", f);
+  vec(f, j->at[0], 3);
+  fputs(", ", f);
+  vec(f, j->at[1], 3);
+  fputs("]\n", f);
+  if (j->type == COSROD_SC_JOINT_BUSHING) {
+    kv_num(f, "    ", "stiffness", j->stiffness);
+    kv_num(f, "    ", "damping", j->damping);
+    kv_num(f, "    ", "stiffness_rot", j->stiffness_rot);
+    kv_num(f, "    ", "damping_rot", j->damping_rot);
+  } else if (j->type != COSROD_SC_JOINT_SPHERICAL && j->type != COSROD_SC_JOINT_FIXED) {
+    kv_vec(f, "    ", "axis", j->axis, 3);
+    if (j->type == COSROD_SC_JOINT_UNIVERSAL) kv_vec(f, "    ", "axis2", j->axis2, 3);
+  }
+}
+
+/* analysis: and solver:. */
+static void analysis_solver_keys(FILE *f, const cosrod_scenario *sc) {
   const cosrod_sc_analysis *a = &sc->analysis;
   fprintf(f, "analysis:\n  type: %s\n", SC_ANALYSIS_NAMES[a->type]);
   if (a->type == COSROD_SC_ANALYSIS_DYNAMIC) {
@@ -430,6 +432,10 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
   kv_num(f, "  ", "rho_inf", s->rho_inf);
   kv_num(f, "  ", "h", s->h);
   fprintf(f, "  linear_solver: %s\n", SC_LINSOLVE_NAMES[s->linear_solver]);
+}
+
+/* output:. */
+static void output_keys(FILE *f, const cosrod_scenario *sc) {
   fputs("output:\n  dir: ", f);
   str(f, sc->output.dir ? sc->output.dir : "out");
   fputc('\n', f);
@@ -458,5 +464,32 @@ cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
     /* only reachable by `fields: [steps], steps: false` */
     fputs("  fields: [steps]\n  steps: false\n", f);
   }
+}
+
+cosrod_status cosrod_scenario_to_yaml(const cosrod_scenario *sc, FILE *f) {
+  if (!sc || !f) return COSROD_ERR_INVALID;
+  fprintf(f, "cosrod: %d\n", COSROD_SC_SCHEMA_VERSION);
+  if (sc->title && sc->title[0]) {
+    fputs("title: ", f);
+    str(f, sc->title);
+    fputc('\n', f);
+  }
+  kv_vec(f, "", "gravity", sc->gravity, 3);
+  if (sc->nmaterials) fputs("materials:\n", f);
+  for (size_t i = 0; i < sc->nmaterials; i++) {
+    fputs("  ", f);
+    str(f, sc->materials[i].name);
+    fputs(":\n", f);
+    material(f, "    ", &sc->materials[i]);
+  }
+  if (sc->nrods) fputs("rods:\n", f);
+  for (size_t i = 0; i < sc->nrods; i++) rod(f, sc, &sc->rods[i]);
+  if (sc->nbodies) fputs("bodies:\n", f);
+  for (size_t i = 0; i < sc->nbodies; i++) body_keys(f, sc, &sc->bodies[i]);
+  if (sc->njoints) fputs("joints:\n", f);
+  for (size_t i = 0; i < sc->njoints; i++) joint_keys(f, sc, &sc->joints[i]);
+  contact_keys(f, sc);
+  analysis_solver_keys(f, sc);
+  output_keys(f, sc);
   return ferror(f) ? COSROD_ERR_IO : COSROD_OK;
 }

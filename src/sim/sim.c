@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
+#include "core/error.h"
 
 /* ---- create / free -------------------------------------------------------- */
 
@@ -80,7 +81,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   for (size_t r = 0; r < nr; r++) {
     s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
     if (!s->rods[r]) return fail_create(s, status, st);
-    s->data[r] = cosrod_rod_data_create(s->rods[r]);
+    s->data[r] = cosrod_rod_data_create(s->rods[r], NULL);
     if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
     s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
     s->off_r[r] = n;
@@ -268,7 +269,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
     cosrod_status st = COSROD_OK;
     s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
     if (!s->rods[r]) return st;
-    s->data[r] = cosrod_rod_data_create(s->rods[r]);
+    s->data[r] = cosrod_rod_data_create(s->rods[r], NULL);
     if (!s->data[r]) return COSROD_ERR_NOMEM;
     if (s->baumgarte) {
       s->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
@@ -327,7 +328,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
   return COSROD_OK;
 }
 
-cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+static cosrod_sim *sim_create(const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (!sc) {
     if (status) *status = COSROD_ERR_INVALID;
@@ -406,13 +407,22 @@ cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *s
   if (st != COSROD_OK) return fail_create(s, status, st);
 
   /* energies at t = 0 */
-  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
     sim_set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
   sim_energy_from_data(s, 0.0, 0.0);
   if (status) *status = COSROD_OK;
   return s;
+}
+
+cosrod_sim *cosrod_sim_create(const cosrod_scenario *sc, cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  if (!sc) return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_sim_create: no scenario (NULL)");
+  cosrod_sim *obj = sim_create(sc, &st, msg, sizeof msg);
+  return cosrod_error_result(obj, status, st, msg);
 }
 
 void cosrod_sim_free(cosrod_sim *s) {

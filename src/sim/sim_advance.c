@@ -19,7 +19,7 @@ static void take_integrator_state(cosrod_sim *s) {
   double t = cosrod_integrator_t(s->integ);
   memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
   s->t_now = t;
-  if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc_W, s->acc_D);
+  if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc.W, s->acc.D);
 }
 
 static cosrod_status start_stepping(cosrod_sim *s) {
@@ -29,8 +29,8 @@ static cosrod_status start_stepping(cosrod_sim *s) {
     cosrod_status st = equilibrium_start(s);
     if (st != COSROD_OK) return st;
   }
-  s->acc_t = 0.0;
-  s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0;
+  s->acc.t = 0.0;
+  s->acc.W = s->acc.D = s->need_rates < 0 ? NAN : 0.0;
   s->t_frame = -INFINITY;
   cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
   if (st != COSROD_OK) {
@@ -93,15 +93,15 @@ cosrod_status cosrod_sim_set_state(cosrod_sim *s, double t, const double *y) {
   }
   if (!s->stepping) {
     s->ran = 1;
-    s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0;
+    s->acc.W = s->acc.D = s->need_rates < 0 ? NAN : 0.0;
     s->t_frame = -INFINITY;
   }
   memcpy(s->y, y, (size_t)s->ny * sizeof *y);
-  s->acc_t = s->t_now = t;
-  s->rW_prev = rW;
-  s->rD_prev = rD;
+  s->acc.t = s->t_now = t;
+  s->acc.rW_prev = rW;
+  s->acc.rD_prev = rD;
   s->stepping = 1;
-  sim_energy_from_data(s, s->acc_W, s->acc_D);
+  sim_energy_from_data(s, s->acc.W, s->acc.D);
   return COSROD_OK;
 }
 
@@ -111,7 +111,7 @@ cosrod_status cosrod_sim_set_load_fn(cosrod_sim *s, size_t r, cosrod_rod_load_fn
   cosrod_rod_set_load_fn(s->rods[r], fn, user);
   if (fn && s->need_rates == 0) s->need_rates = 1; /* the callback may do work */
   /* the rates at t = 0 (energy quadrature) and the initial energy with the callback */
-  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) return COSROD_ERR_CALLBACK;
+  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) return COSROD_ERR_CALLBACK;
   sim_energy_from_data(s, 0.0, 0.0);
   return COSROD_OK;
 }

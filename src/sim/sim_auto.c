@@ -121,7 +121,7 @@ cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features 
   probe.solver.h = 0.0;
   probe.analysis.start_from_equilibrium = 0;
   cosrod_status st = COSROD_OK;
-  cosrod_sim *ps = cosrod_sim_create(&probe, &st, NULL, 0);
+  cosrod_sim *ps = cosrod_sim_create(&probe, &st);
   if (!ps) { /* the run's own creation reports what is wrong; no estimate */
     f->lam_max = NAN;
     return COSROD_OK;

@@ -29,9 +29,9 @@ static int struggled(cosrod_status st) {
 typedef struct carry {
   const cosrod_sim_observer *obs;
   int need_rates;
-  double acc_W, acc_D, acc_cD, cD_prev, impulsive_work, t_frame;
-  long mon_n;
-  double mon_bal0, mon_G0, mon_scale, mon_drift, mon_ref, mon_pdev, mon_t_drift, mon_t_pdev;
+  struct sim_accounts acc; /* t and the rates at t are re-evaluated at the switch */
+  struct sim_monitor_state mon;
+  double t_frame;
   cosrod_integrate_stats stats;
   size_t nwarn;
   char warn[4][320];
@@ -40,11 +40,7 @@ typedef struct carry {
 static void save(const cosrod_sim *s, carry *c) {
   c->obs = s->obs;
   c->need_rates = s->need_rates;
-  c->acc_W = s->acc_W, c->acc_D = s->acc_D, c->acc_cD = s->acc_cD, c->cD_prev = s->cD_prev;
-  c->impulsive_work = s->impulsive_work, c->t_frame = s->t_frame;
-  c->mon_n = s->mon_n, c->mon_bal0 = s->mon_bal0, c->mon_G0 = s->mon_G0, c->mon_scale = s->mon_scale;
-  c->mon_drift = s->mon_drift, c->mon_ref = s->mon_ref, c->mon_pdev = s->mon_pdev;
-  c->mon_t_drift = s->mon_t_drift, c->mon_t_pdev = s->mon_t_pdev;
+  c->acc = s->acc, c->mon = s->mon, c->t_frame = s->t_frame;
   c->stats = s->dstats;
   c->nwarn = s->nwarn;
   memcpy(c->warn, s->warn, sizeof c->warn);
@@ -54,11 +50,7 @@ static void restore(cosrod_sim *s, const carry *c) {
   s->ran = 1;
   s->obs = c->obs;
   s->need_rates = c->need_rates;
-  s->acc_W = c->acc_W, s->acc_D = c->acc_D, s->acc_cD = c->acc_cD, s->cD_prev = c->cD_prev;
-  s->impulsive_work = c->impulsive_work, s->t_frame = c->t_frame;
-  s->mon_n = c->mon_n, s->mon_bal0 = c->mon_bal0, s->mon_G0 = c->mon_G0, s->mon_scale = c->mon_scale;
-  s->mon_drift = c->mon_drift, s->mon_ref = c->mon_ref, s->mon_pdev = c->mon_pdev;
-  s->mon_t_drift = c->mon_t_drift, s->mon_t_pdev = c->mon_t_pdev;
+  s->acc = c->acc, s->mon = c->mon, s->t_frame = c->t_frame;
   s->dstats_done = s->dstats = c->stats;
   s->nwarn = c->nwarn;
   memcpy(s->warn, c->warn, sizeof s->warn);
@@ -89,7 +81,7 @@ static int next_candidate(cosrod_sim *s, shape cur) {
   for (int i = was + 1; i < a->c.n; i++) {
     sim_auto_apply(a, i);
     cosrod_status st;
-    cosrod_sim *n = cosrod_sim_create(&a->sc, &st, NULL, 0);
+    cosrod_sim *n = cosrod_sim_create(&a->sc, &st);
     int ok = n && convertible(s, cur, shape_of(n));
     cosrod_sim_free(n);
     if (ok) return i;
@@ -159,13 +151,13 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
     snprintf(s->warn[s->nwarn++], sizeof s->warn[0], "solver.integrator auto: %.280s", a->sw[a->nswitch - 1]);
   s->t_fail = NAN;
   s->h_last = NAN;
-  s->acc_t = s->t_now = t;
-  if (sim_eval_all(s, t, s->yd, &s->rW_prev, &s->rD_prev) != COSROD_OK) return COSROD_ERR_NONFINITE;
+  s->acc.t = s->t_now = t;
+  if (sim_eval_all(s, t, s->yd, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) return COSROD_ERR_NONFINITE;
   spec->t_out = s->tout;
   spec->n_out = s->nout;
   spec->user = s;
   spec->include_t0 = 0;
-  return sim_evolve_pieces_from(s, t, s->yd, T, spec);
+  return sim_evolve_pieces(s, T, spec, t, s->yd);
 }
 
 cosrod_status sim_auto_recover(cosrod_sim *s, cosrod_status st, double T, cosrod_output_spec *spec) {

@@ -189,10 +189,10 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
     if (sim_couple_kirch_lambda(s, s->seg_lo, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies */
   }
   if (acc) {
-    if (mech_energy(s, b, y, &Ep, &s->rW_prev, &s->rD_prev) != 0) return COSROD_ERR_NONFINITE;
-    s->acc_W += Ep - Em;
-    s->impulsive_work += Ep - Em;
-    s->acc_t = b;
+    if (mech_energy(s, b, y, &Ep, &s->acc.rW_prev, &s->acc.rD_prev) != 0) return COSROD_ERR_NONFINITE;
+    s->acc.W += Ep - Em;
+    s->acc.impulsive_work += Ep - Em;
+    s->acc.t = b;
   }
   stats_add(&s->dstats_done, &s->dstats_done, cosrod_integrator_stats(s->integ));
   double h0 = 0.0, span = (isfinite(hi) ? hi : s->sc->analysis.t_end) - b;
@@ -205,38 +205,29 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
 
 static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec);
 
-cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec) {
+cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec, double t_switch,
+                                const double *y_switch) {
+  const int sw = y_switch != NULL;
   /* a resumed run (sim_resume.c) starts at t_resume with y0, its counters and
    * impulsive work carried over; a breakpoint at t_resume itself is still
-   * restarted at (the checkpoint's frame there was written before it) */
-  const double t0 = s->resumed ? s->t_resume : 0.0;
-  memset(&s->dstats, 0, sizeof s->dstats);
-  if (!s->resumed) {
+   * restarted at (the checkpoint's frame there was written before it); a
+   * switch of method continues behind a breakpoint at t_switch */
+  const int resume = !sw && s->resumed;
+  const double t0 = sw ? t_switch : resume ? s->t_resume : 0.0;
+  if (!sw) memset(&s->dstats, 0, sizeof s->dstats);
+  if (!sw && !resume) {
     memset(&s->dstats_done, 0, sizeof s->dstats_done);
-    s->impulsive_work = 0.0;
+    s->acc.impulsive_work = 0.0;
   }
   size_t i0 = 0;
-  while (i0 < s->nbrk && s->brk[i0] < t0) i0++;
+  while (i0 < s->nbrk && (sw ? s->brk[i0] <= t0 : s->brk[i0] < t0)) i0++;
   s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
   /* every piece ends with its left limit, the last one at T too (a keyframe
    * at t_end: the velocity reaching it, not the hold after it) */
   s->seg_hi = nextafter(i0 < s->nbrk ? s->brk[i0] : T, -INFINITY);
-  cosrod_status st = s->resumed ? sim_resume_begin(s) : COSROD_OK;
-  if (st == COSROD_OK) st = cosrod_integrator_init(s->integ, t0, s->y0, NULL);
-  if (st == COSROD_OK && s->resumed && s->h_resume > 0.0) st = cosrod_integrator_set_step(s->integ, s->h_resume);
-  if (st != COSROD_OK) {
-    sim_stats_sync(s);
-    return st;
-  }
-  return pieces(s, i0, T, spec);
-}
-
-cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec) {
-  size_t i0 = 0;
-  while (i0 < s->nbrk && s->brk[i0] <= t0) i0++;
-  s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
-  s->seg_hi = i0 < s->nbrk ? nextafter(s->brk[i0], -INFINITY) : INFINITY;
-  cosrod_status st = cosrod_integrator_init(s->integ, t0, y0, NULL);
+  cosrod_status st = resume ? sim_resume_begin(s) : COSROD_OK;
+  if (st == COSROD_OK) st = cosrod_integrator_init(s->integ, t0, sw ? y_switch : s->y0, NULL);
+  if (st == COSROD_OK && resume && s->h_resume > 0.0) st = cosrod_integrator_set_step(s->integ, s->h_resume);
   if (st != COSROD_OK) {
     sim_stats_sync(s);
     return st;

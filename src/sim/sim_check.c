@@ -24,6 +24,7 @@
 #include "output/output_estimate.h"
 #include "system/bodies.h"
 #include "sim/sim_internal.h"
+#include "core/error.h"
 
 /* Jacobian bandwidths of the node-interleaved ordering (cosrod_rod_order_fill)
  * and of the SPLIT q / v blocks (cosrod_rod_bandwidth); tests compare them
@@ -231,7 +232,7 @@ void cosrod_sim_estimate_print(const cosrod_sim_estimate *est, FILE *f) {
           est->nframes, out);
 }
 
-cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
+static cosrod_sim *sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
                                cosrod_status *status, char *err, size_t errlen) {
   if (err && errlen) err[0] = '\0';
   cosrod_sim_estimate e;
@@ -254,5 +255,17 @@ cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosr
     if (status) *status = COSROD_ERR_INVALID;
     return NULL;
   }
-  return cosrod_sim_create(sc, status, err, errlen);
+  cosrod_sim *sim = cosrod_sim_create(sc, status);
+  if (!sim && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());
+  return sim;
+}
+
+cosrod_sim *cosrod_sim_prepare(const cosrod_scenario *sc, double mem_limit, cosrod_sim_estimate *est,
+                               cosrod_status *status) {
+  char msg[COSROD_ERROR_MAX] = "";
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  if (!sc) return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_sim_prepare: no scenario (NULL)");
+  cosrod_sim *obj = sim_prepare(sc, mem_limit, est, &st, msg, sizeof msg);
+  return cosrod_error_result(obj, status, st, msg);
 }

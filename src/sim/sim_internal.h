@@ -17,16 +17,18 @@
  * except s->au and s itself. */
 cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
 void sim_release(cosrod_sim *s);
-/* sim_breaks.c: continue a run from (t0, y0) (t0 inside the piece it falls
- * in) to T, the statistics added to s->dstats_done (sim_auto.c's switch). */
-cosrod_status sim_evolve_pieces_from(cosrod_sim *s, double t0, const double *y0, double T, cosrod_output_spec *spec);
 
 /* sim_breaks.c: collect the breakpoints in (0, T) of the scenario (allocates s->brk). */
 cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
-/* sim_breaks.c: integrate from 0 to T piece by piece between the breakpoints
+/* sim_breaks.c: integrate to T piece by piece between the breakpoints
  * (restart of the method at each), with the energy accounting closed across
- * them; spec: the output spec of the whole run (include_t0 honoured once). */
-cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec);
+ * them; spec: the output spec of the whole run (include_t0 honoured once).
+ * The one entry of every start: y_switch NULL: a run from 0 with s->y0, or a
+ * resumed one from (t_resume, y0) (s->resumed); else sim_auto_switch.c's
+ * continuation from (t_switch, y_switch) after a change of method, past a
+ * breakpoint at t_switch, its statistics added to s->dstats_done. */
+cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec, double t_switch,
+                                const double *y_switch);
 /* sim_resume.c: a resumed run's start at (t_resume, y0) inside the current
  * piece (seg_lo / seg_hi set): the energy rates there. */
 cosrod_status sim_resume_begin(cosrod_sim *s);

@@ -42,15 +42,15 @@ static double gravity_scale(const cosrod_sim *s) {
 }
 
 void sim_monitor_reset(cosrod_sim *s) {
-  s->mon_n = 0;
-  s->mon_bal0 = s->mon_G0 = 0.0;
-  s->mon_scale = s->mon_drift = s->mon_pdev = 0.0;
+  s->mon.n = 0;
+  s->mon.bal0 = s->mon.G0 = 0.0;
+  s->mon.scale = s->mon.drift = s->mon.pdev = 0.0;
   /* the reference scale starts at what gravity can supply over one rod
    * length (raised by the first frame's energy and the healthy frames): a
    * run from rest that creates energy before its first healthy frame is
    * still recognised */
-  s->mon_ref = gravity_scale(s);
-  s->mon_t_drift = s->mon_t_pdev = 0.0;
+  s->mon.ref = gravity_scale(s);
+  s->mon.t_drift = s->mon.t_pdev = 0.0;
   s->diverged = 0;
   s->nwarn = 0;
 }
@@ -82,41 +82,41 @@ static const char *blowup_cause(const cosrod_sim *s) {
 int sim_monitor_frame(cosrod_sim *s, double t) {
   const cosrod_sim_energy *e = &s->energy;
   double pdev = pnorm_deviation(s);
-  if (pdev > s->mon_pdev || isnan(pdev)) {
-    s->mon_pdev = pdev;
-    s->mon_t_pdev = t;
+  if (pdev > s->mon.pdev || isnan(pdev)) {
+    s->mon.pdev = pdev;
+    s->mon.t_pdev = t;
   }
   if (!isfinite(e->balance)) {
-    s->mon_n++;
+    s->mon.n++;
     return 0;
   }
-  if (s->mon_n == 0) {
-    s->mon_bal0 = e->balance;
-    s->mon_G0 = e->gravity;
-    s->mon_ref = fmax(s->mon_ref, fabs(e->kinetic) + fabs(e->elastic));
+  if (s->mon.n == 0) {
+    s->mon.bal0 = e->balance;
+    s->mon.G0 = e->gravity;
+    s->mon.ref = fmax(s->mon.ref, fabs(e->kinetic) + fabs(e->elastic));
   }
-  s->mon_n++;
+  s->mon.n++;
   /* the scale never falls below the work of gravity over the rods' size: near
    * rest the energies of the motion vanish and the drift (integration error
    * of the whole state) would be judged against nothing */
   double scale = fmax(fmax(fmax(fabs(e->kinetic), fabs(e->elastic)),
-                           fmax(fabs(e->gravity - s->mon_G0), fmax(fabs(e->external_work), fabs(e->dissipated)))),
+                           fmax(fabs(e->gravity - s->mon.G0), fmax(fabs(e->external_work), fabs(e->dissipated)))),
                       gravity_scale(s));
-  double drift = fabs(e->balance - s->mon_bal0);
-  if (scale > s->mon_scale) s->mon_scale = scale;
-  if (drift > s->mon_drift) {
-    s->mon_drift = drift;
-    s->mon_t_drift = t;
+  double drift = fabs(e->balance - s->mon.bal0);
+  if (scale > s->mon.scale) s->mon.scale = scale;
+  if (drift > s->mon.drift) {
+    s->mon.drift = drift;
+    s->mon.t_drift = t;
   }
   if (drift <= COSROD_SIM_DRIFT_WARN * scale || drift == 0.0) {
-    if (scale > s->mon_ref) s->mon_ref = scale;
+    if (scale > s->mon.ref) s->mon.ref = scale;
     return 0;
   }
-  if (s->mon_ref > 0.0 && drift > 0.5 * scale && scale > COSROD_SIM_BLOWUP_GROWTH * s->mon_ref) {
+  if (s->mon.ref > 0.0 && drift > 0.5 * scale && scale > COSROD_SIM_BLOWUP_GROWTH * s->mon.ref) {
     snprintf(s->msg, sizeof s->msg,
              "blow-up at t = %.6g s: the energy grew from %.3g J to %.3g J with an energy balance drift of "
              "%.3g J (not supplied by loads or moving ends); likely cause: %s",
-             t, s->mon_ref, scale, drift, blowup_cause(s));
+             t, s->mon.ref, scale, drift, blowup_cause(s));
     s->t_fail = t;
     s->diverged = 1;
     return -1;
@@ -131,19 +131,19 @@ static void add_warning(cosrod_sim *s, const char *text) {
 
 void sim_monitor_finish(cosrod_sim *s) {
   char w[320];
-  if (s->mon_scale > 0.0 && s->mon_drift > COSROD_SIM_DRIFT_WARN * s->mon_scale && !s->diverged) {
+  if (s->mon.scale > 0.0 && s->mon.drift > COSROD_SIM_DRIFT_WARN * s->mon.scale && !s->diverged) {
     snprintf(w, sizeof w,
              "energy balance drift %.3g J = %.3g %% of the energy scale %.3g J (at t = %.6g s; warning above "
              "%g %%): the solution is not accurate; take a smaller rtol / atol%s",
-             s->mon_drift, 100.0 * s->mon_drift / s->mon_scale, s->mon_scale, s->mon_t_drift,
+             s->mon.drift, 100.0 * s->mon.drift / s->mon.scale, s->mon.scale, s->mon.t_drift,
              100.0 * COSROD_SIM_DRIFT_WARN,
              s->form == COSROD_FORM_ABSOLUTE && !s->prob.project ? " or stabilisation: projection" : "");
     add_warning(s, w);
   }
-  if (s->mon_pdev > COSROD_SIM_PNORM_WARN) {
+  if (s->mon.pdev > COSROD_SIM_PNORM_WARN) {
     snprintf(w, sizeof w,
              "unit quaternions drifted: max | |p| - 1 | = %.3g (at t = %.6g s; warning above %g)%s",
-             s->mon_pdev, s->mon_t_pdev, COSROD_SIM_PNORM_WARN,
+             s->mon.pdev, s->mon.t_pdev, COSROD_SIM_PNORM_WARN,
              s->form == COSROD_FORM_NULLSPACE ? ": take a smaller rtol / atol"
                                               : ": take stabilisation: projection (or a stronger baumgarte)");
     add_warning(s, w);

@@ -42,14 +42,14 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
     return COSROD_ERR_INVALID;
   if (n < cosrod_sim_restart_size(s) || !(s->t_frame == s->t_now)) return COSROD_ERR_INVALID;
   const double t = s->t_frame;
-  double cD = s->acc_cD;
-  if (s->contact && s->need_rates > 0 && t != s->acc_t) {
+  double cD = s->acc.cD;
+  if (s->contact && s->need_rates > 0 && t != s->acc.t) {
     /* the contact's share over the partial step [t, acc_t] (Simpson as in
      * sim_run.c: the frame's evaluation at t is the last one, the midpoint's
      * rate was kept by the frame's quadrature) */
     const cosrod_contact_data *d = sim_contact_data(s->contact);
     double ct = d ? cosrod_contact_dissipation(d) : 0.0;
-    cD -= (s->acc_t - t) / 6.0 * (ct + 4.0 * s->cD_mid + s->cD_prev);
+    cD -= (s->acc.t - t) / 6.0 * (ct + 4.0 * s->acc.cD_mid + s->acc.cD_prev);
   }
   const double head[17] = {RS_VERSION,
                            (double)s->ny,
@@ -58,16 +58,16 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
                            s->energy.external_work,
                            s->energy.dissipated,
                            cD,
-                           s->impulsive_work,
-                           (double)s->mon_n,
-                           s->mon_bal0,
-                           s->mon_G0,
-                           s->mon_scale,
-                           s->mon_drift,
-                           s->mon_ref,
-                           s->mon_pdev,
-                           s->mon_t_drift,
-                           s->mon_t_pdev};
+                           s->acc.impulsive_work,
+                           (double)s->mon.n,
+                           s->mon.bal0,
+                           s->mon.G0,
+                           s->mon.scale,
+                           s->mon.drift,
+                           s->mon.ref,
+                           s->mon.pdev,
+                           s->mon.t_drift,
+                           s->mon.t_pdev};
   memcpy(b, head, sizeof head);
   stats_to(b + 17, &s->dstats);
   memcpy(b + RS_HEAD, s->y, (size_t)s->ny * sizeof *b);
@@ -84,42 +84,42 @@ cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) 
     if (!isfinite(b[RS_HEAD + i])) return COSROD_ERR_INVALID;
   s->t_resume = b[2];
   s->h_resume = isfinite(b[3]) && b[3] > 0.0 ? b[3] : 0.0;
-  s->acc_W = s->need_rates < 0 ? NAN : b[4];
-  s->acc_D = s->need_rates < 0 ? NAN : b[5];
-  s->acc_cD = b[6];
-  s->impulsive_work = b[7];
-  s->mon_n = (long)b[8];
-  s->mon_bal0 = b[9];
-  s->mon_G0 = b[10];
-  s->mon_scale = b[11];
-  s->mon_drift = b[12];
-  s->mon_ref = b[13];
-  s->mon_pdev = b[14];
-  s->mon_t_drift = b[15];
-  s->mon_t_pdev = b[16];
+  s->acc.W = s->need_rates < 0 ? NAN : b[4];
+  s->acc.D = s->need_rates < 0 ? NAN : b[5];
+  s->acc.cD = b[6];
+  s->acc.impulsive_work = b[7];
+  s->mon.n = (long)b[8];
+  s->mon.bal0 = b[9];
+  s->mon.G0 = b[10];
+  s->mon.scale = b[11];
+  s->mon.drift = b[12];
+  s->mon.ref = b[13];
+  s->mon.pdev = b[14];
+  s->mon.t_drift = b[15];
+  s->mon.t_pdev = b[16];
   s->diverged = 0;
   s->nwarn = 0;
   stats_from(&s->dstats_done, b + 17);
   s->dstats = s->dstats_done;
   memcpy(s->y0, b + RS_HEAD, (size_t)s->ny * sizeof *b);
   memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
-  s->t_now = s->acc_t = s->t_resume;
+  s->t_now = s->acc.t = s->t_resume;
   s->resumed = 1;
   return COSROD_OK;
 }
 
 cosrod_status sim_resume_begin(cosrod_sim *s) {
-  s->acc_t = s->t_resume;
+  s->acc.t = s->t_resume;
   double rW = 0.0, rD = 0.0;
   cosrod_status st = sim_eval_all(s, s->t_resume, s->y0, &rW, &rD);
   if (st != COSROD_OK) return st;
   if (s->need_rates > 0) {
-    s->rW_prev = rW;
-    s->rD_prev = rD;
+    s->acc.rW_prev = rW;
+    s->acc.rD_prev = rD;
   }
   if (s->contact) {
     const cosrod_contact_data *d = sim_contact_data(s->contact);
-    s->cD_prev = d ? cosrod_contact_dissipation(d) : 0.0;
+    s->acc.cD_prev = d ? cosrod_contact_dissipation(d) : 0.0;
   }
   return COSROD_OK;
 }

@@ -45,7 +45,7 @@ static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, do
   double m = 0.5 * (a + b), rWm, rDm;
   if (cosrod_integrator_dense(s->integ, m, NULL, s->ny, s->yd) != COSROD_OK) return -1;
   if (sim_eval_all(s, m, s->yd, &rWm, &rDm) != COSROD_OK) return -1;
-  s->cD_mid = contact_power(s);
+  s->acc.cD_mid = contact_power(s);
   *W = (b - a) / 6.0 * (rWa + 4.0 * rWm + rWb);
   *D = (b - a) / 6.0 * (rDa + 4.0 * rDm + rDb);
   return 0;
@@ -56,24 +56,24 @@ static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop &
 int sim_step_cb(double t, double h, int accepted, void *user) {
   cosrod_sim *s = user;
   if (accepted && s->need_rates <= 0) {
-    s->acc_t = s->t_now = cosrod_integrator_t(s->integ);
+    s->acc.t = s->t_now = cosrod_integrator_t(s->integ);
     s->h_last = h;
   } else if (accepted) {
     /* the step actually taken ends at the integrator's t (a method that
      * clips its own steps, e.g. the SUNDIALS adapters, may differ from t + h) */
     double t1 = cosrod_integrator_t(s->integ), rW1, rD1, W, D;
-    h = t1 - s->acc_t;
+    h = t1 - s->acc.t;
     if (cosrod_integrator_dense(s->integ, t1, NULL, s->ny, s->yd) != COSROD_OK) return -1;
     if (sim_eval_all(s, t1, s->yd, &rW1, &rD1) != COSROD_OK) return -1;
     const double cD1 = contact_power(s);
-    if (simpson(s, s->acc_t, t1, s->rW_prev, s->rD_prev, rW1, rD1, &W, &D) != 0) return -1;
-    s->acc_W += W;
-    s->acc_D += D;
-    s->acc_cD += (t1 - s->acc_t) / 6.0 * (s->cD_prev + 4.0 * s->cD_mid + cD1); /* as D */
-    s->cD_prev = cD1;
-    s->acc_t = t1;
-    s->rW_prev = rW1;
-    s->rD_prev = rD1;
+    if (simpson(s, s->acc.t, t1, s->acc.rW_prev, s->acc.rD_prev, rW1, rD1, &W, &D) != 0) return -1;
+    s->acc.W += W;
+    s->acc.D += D;
+    s->acc.cD += (t1 - s->acc.t) / 6.0 * (s->acc.cD_prev + 4.0 * s->acc.cD_mid + cD1); /* as D */
+    s->acc.cD_prev = cD1;
+    s->acc.t = t1;
+    s->acc.rW_prev = rW1;
+    s->acc.rD_prev = rD1;
     s->h_last = h;
     s->t_now = t1;
   }
@@ -94,13 +94,13 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
 
 static int sim_output_cb(double t, const double *y, void *user) {
   cosrod_sim *s = user;
-  double W = s->acc_W, D = s->acc_D;
-  if (t != s->acc_t && s->need_rates > 0) {
+  double W = s->acc.W, D = s->acc.D;
+  if (t != s->acc.t && s->need_rates > 0) {
     /* partial step [t, acc_t]: rates at t first, then Simpson (which
      * evaluates the midpoint), then re-evaluate at t for the observer */
     double rW, rD, dW, dD;
     if (sim_eval_all(s, t, y, &rW, &rD) != COSROD_OK) return -1;
-    if (simpson(s, t, s->acc_t, rW, rD, s->rW_prev, s->rD_prev, &dW, &dD) != 0) return -1;
+    if (simpson(s, t, s->acc.t, rW, rD, s->acc.rW_prev, s->acc.rD_prev, &dW, &dD) != 0) return -1;
     W -= dW;
     D -= dD;
   }
@@ -164,13 +164,13 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     spec.include_t0 = 0;
     s->t_frame = s->t_resume;
   } else {
-    s->acc_t = 0.0;
-    s->acc_W = s->acc_D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
+    s->acc.t = 0.0;
+    s->acc.W = s->acc.D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
     s->t_frame = -INFINITY;
     sim_monitor_reset(s);
   }
   /* piecewise between the breakpoints (sim_breaks.c) */
-  cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec);
+  cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec, 0.0, NULL);
   s->obs = NULL;
   st = sim_auto_recover(s, st, s->sc->analysis.t_end, &spec); /* auto: the next candidate on a struggle */
   if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
@@ -183,7 +183,7 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     double t = cosrod_integrator_t(s->integ);
     memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
     s->t_now = t;
-    if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc_W, s->acc_D);
+    if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc.W, s->acc.D);
     /* stopped by the caller (Ctrl-C, observer): cosrod_sim_advance continues
      * from the last accepted state, accounts and step size as they are */
     if (st == COSROD_ERR_INTERRUPTED) s->stepping = 1;
@@ -240,5 +240,5 @@ const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->p
 
 const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }
 
-double cosrod_sim_contact_dissipated(const cosrod_sim *s) { return s && s->contact ? s->acc_cD : 0.0; }
+double cosrod_sim_contact_dissipated(const cosrod_sim *s) { return s && s->contact ? s->acc.cD : 0.0; }
 const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s ? sim_linsolve_desc(s) : ""; }

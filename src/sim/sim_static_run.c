@@ -207,7 +207,7 @@ cosrod_status sim_rod_rest_state(cosrod_sim *s, size_t r, const double *q) {
 
 cosrod_status sim_equilibrium_state_ready(cosrod_sim *s) {
   memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
-  if (sim_eval_all(s, 0.0, s->y0, &s->rW_prev, &s->rD_prev) != COSROD_OK) {
+  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
     snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");
     s->t_fail = 0.0;
     return COSROD_ERR_NONFINITE;

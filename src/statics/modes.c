@@ -95,7 +95,7 @@ cosrod_status cosrod_statics_modes(const cosrod_rod *rod, double t, const double
   cosrod_statics *s = cosrod_statics_create(rod, NULL, &st);
   if (!s) return st;
   const int kd = s->ml > s->mu ? s->ml : s->mu;
-  cosrod_band *A = cosrod_band_create(nv, kd, kd);
+  cosrod_band *A = cosrod_band_create(nv, kd, kd, NULL);
   double *m = calloc((size_t)nv, sizeof(double));
   double *w = calloc((size_t)nv, sizeof(double));
   double *z = calloc((size_t)nv * (size_t)count, sizeof(double));

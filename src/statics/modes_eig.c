@@ -95,7 +95,7 @@ static cosrod_status eig_lowest(const cosrod_band *A, const eig_con *c, int coun
   int p = 2 * count > count + 8 ? 2 * count : count + 8;
   if (p > nfree) p = nfree;
   cosrod_status st = COSROD_OK;
-  cosrod_band *S = cosrod_band_create(n, A->ml, A->mu);
+  cosrod_band *S = cosrod_band_create(n, A->ml, A->mu, NULL);
   double *X = calloc((size_t)n * (size_t)p, sizeof(double));
   double *AY = calloc((size_t)n * (size_t)p, sizeof(double));
   double *H = calloc((size_t)p * (size_t)p, sizeof(double));

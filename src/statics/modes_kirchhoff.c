@@ -44,7 +44,7 @@ cosrod_status statics_modes_kirchhoff(const cosrod_rod *rod, double t, const dou
   const int r = nv - nc;
   if (nc <= 0 || r < count) return COSROD_ERR_INVALID;
   cosrod_status st = COSROD_ERR_NOMEM;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   double *gt = calloc((size_t)nv * (size_t)nv, sizeof(double)); /* (G D)ᵀ, then Q (nv x nv) */
   double *G = calloc((size_t)nc * (size_t)nv, sizeof(double));
   double *A = calloc((size_t)nv * (size_t)nv, sizeof(double));

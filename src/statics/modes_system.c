@@ -141,7 +141,7 @@ cosrod_status cosrod_statics_modes_system(cosrod_statics *s, double t, const dou
   if (!s || !q || count < 1 || count > s->nv - 2 * nm) return COSROD_ERR_INVALID;
   const int nv = s->nv, kd = s->ml > s->mu ? s->ml : s->mu, ka = kd + (s->nblk > 0 ? 5 : 0);
   cosrod_status st;
-  cosrod_band *A = cosrod_band_create(nv, ka, ka); /* blocks: their 6 x 6 mass mixes 6 rows */
+  cosrod_band *A = cosrod_band_create(nv, ka, ka, NULL); /* blocks: their 6 x 6 mass mixes 6 rows */
   double *m = calloc((size_t)nv, sizeof(double));
   double *w = calloc((size_t)count, sizeof(double));
   double *z = calloc((size_t)nv * (size_t)count, sizeof(double));

@@ -57,6 +57,7 @@
 #include "cosrod/band.h"
 #include "cosrod/statics.h"
 #include "statics/statics_internal.h"
+#include "core/error.h"
 
 cosrod_statics_options cosrod_statics_default_options(void) {
   cosrod_statics_options o;
@@ -98,9 +99,9 @@ static cosrod_status part_init(statics_part *p, const cosrod_rod *rod, int q0, i
   p->q0 = q0, p->v0 = v0;
   p->nq = rv->nq, p->nv = rv->nv_ns;
   const int N = rv->N;
-  p->d = cosrod_rod_data_create(p->quiet);
+  p->d = cosrod_rod_data_create(p->quiet, NULL);
   p->y = calloc((size_t)(rv->nq + rv->nv_ns), sizeof(double));
-  p->Kq = cosrod_band_create(rv->nq > 0 ? rv->nq : 1, 10, 10);
+  p->Kq = cosrod_band_create(rv->nq > 0 ? rv->nq : 1, 10, 10, NULL);
   p->T = calloc(12 * (size_t)N, sizeof(double));
   p->bq = calloc(2 * (size_t)N + 1, sizeof(int));
   p->bv = calloc(2 * (size_t)N + 1, sizeof(int));
@@ -186,7 +187,7 @@ static cosrod_status alloc_work(cosrod_statics *s) {
   s->qw2 = calloc(nq, sizeof(double));
   s->qprev = calloc(nq, sizeof(double));
   s->qbest = calloc(nq, sizeof(double));
-  s->J = cosrod_band_create((int)nv, s->ml, s->mu);
+  s->J = cosrod_band_create((int)nv, s->ml, s->mu, NULL);
   s->ldl = calloc(nv * (size_t)((s->ml > s->mu ? s->ml : s->mu) + 1), sizeof(double));
   s->kdiag = calloc(nv, sizeof(double));
   s->ptcbuf = calloc(4 * nv + 2 * nq, sizeof(double)); /* statics_ptc.c */
@@ -218,7 +219,7 @@ static void set_weights(cosrod_statics *s) {
   statics_blocks_weights(s);
 }
 
-cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int nrods,
+static cosrod_statics *statics_create_coupled(const cosrod_rod *const *rods, int nrods,
                                               const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
                                               cosrod_status *status) {
   cosrod_status dummy;
@@ -269,11 +270,40 @@ cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int
   return s;
 }
 
+/* Which argument statics_create_coupled refused (for cosrod_last_error). */
+static const char *statics_refusal(const cosrod_rod *const *rods, int nrods, const cosrod_statics_options *opt,
+                                   cosrod_status st) {
+  if (!rods || nrods < 1) return "no rods (need rods != NULL, nrods >= 1)";
+  for (int r = 0; r < nrods; ++r)
+    if (!rods[r]) return "a rod is NULL";
+  cosrod_statics_options o;
+  if (check_options(opt, &o) != COSROD_OK)
+    return "options: need increments >= 1, min_increment > 0, max_increment >= 0, grow >= 1, max_newton >= 1, "
+           "tol > 0, fast_iterations >= 0, a known jacobian, nstops >= 0 and stops when nstops > 0";
+  if (st == COSROD_ERR_NOMEM) return "out of memory";
+  return "the rods, blocks or Kirchhoff ends cannot be set up";
+}
+
+cosrod_statics *cosrod_statics_create_coupled(const cosrod_rod *const *rods, int nrods,
+                                              const cosrod_statics_blocks *blk, const cosrod_statics_options *opt,
+                                              cosrod_status *status) {
+  cosrod_status st = COSROD_OK;
+  cosrod_error_clear();
+  cosrod_statics *s = statics_create_coupled(rods, nrods, blk, opt, &st);
+  if (status) *status = st;
+  if (s) {
+    cosrod_error_clear();
+    return s;
+  }
+  cosrod_error_set("cosrod_statics_create: %s (%s)", statics_refusal(rods, nrods, opt, st), cosrod_strerror(st));
+  return NULL;
+}
+
 cosrod_statics *cosrod_statics_create(const cosrod_rod *rod, const cosrod_statics_options *opt,
                                       cosrod_status *status) {
   if (!rod) {
-    if (status) *status = COSROD_ERR_INVALID;
-    return NULL;
+    cosrod_error_clear();
+    return cosrod_error_fail(status, COSROD_ERR_INVALID, "cosrod_statics_create: no rod (NULL)");
   }
   return cosrod_statics_create_system(&rod, 1, opt, status);
 }

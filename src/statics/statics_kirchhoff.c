@@ -72,7 +72,7 @@ cosrod_status statics_kirchhoff_init(statics_part *p, int *ml, int *mu) {
   k->rhs = calloc((size_t)(m * N), sizeof(double));
   k->wcol = calloc(6 * (size_t)(m * N), sizeof(double));
   int bw = 2 * m - 1 < m * N - 1 ? 2 * m - 1 : m * N - 1;
-  k->S = cosrod_band_create(m * N, bw, bw);
+  k->S = cosrod_band_create(m * N, bw, bw, NULL);
   if (!k->ov || !k->os || !k->ol || !k->lam || !k->sig || !k->dir || !k->c || !k->rhs || !k->wcol || !k->S)
     return COSROD_ERR_NOMEM;
   int off = 0;
@@ -461,7 +461,7 @@ cosrod_status statics_kirchhoff_modes(cosrod_statics *s, double t, const double 
   const cosrod_rod *rod = p->rod;
   const cosrod_rod_view *rv = &p->rv;
   const int nv = rv->nv_ns;
-  cosrod_band *Jr = cosrod_band_create(nv, 8, 8);
+  cosrod_band *Jr = cosrod_band_create(nv, 8, 8, NULL);
   int *map = malloc(sizeof(int) * (size_t)nv);
   cosrod_status st = COSROD_ERR_NOMEM;
   if (!Jr || !map) goto done;

@@ -45,7 +45,7 @@ cosrod_status statics_kirchhoff_couple_init(cosrod_statics *s) {
   kc->att = calloc((size_t)n, sizeof(int));
   kc->P = calloc((size_t)n, sizeof(int));
   kc->y = calloc(3 * (size_t)n, sizeof(double));
-  kc->K = cosrod_dense_create(3 * n);
+  kc->K = cosrod_dense_create(3 * n, NULL);
   if (!kc->att || !kc->P || !kc->y || !kc->K) return COSROD_ERR_NOMEM;
   for (int a = 0; a < s->blk.nattach; ++a) {
     const int P = kirchhoff_ends_on_block(s, a);

@@ -250,8 +250,9 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const sys_def *d, int *bmap, cosrod_sta
   }
   if (kf) def.nkin = p.nkin, def.kin_fn = kin_eval, def.kin_user = kf, def.kin_free = kin_free;
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, msg, sizeof msg);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
   if (!m) {
+    snprintf(msg, sizeof msg, "%s", cosrod_last_error());
     refuse(d, strncmp(msg, "joint", 5) == 0 ? "joints" : "bodies", msg, status, err, errlen);
     if (status) *status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;
   }

@@ -18,9 +18,9 @@
  *     body's pose of each evaluation, set by the coupling, couple.c, before
  *     the rods are evaluated; the body receives minus the contact forces on
  *     the rods, force and moment about its centre of mass, in couple.c's
- *     wrench; the coupling Jacobian leaves the body <-> rod contact terms
- *     out: the rods' own contact blocks are in, the body's dependence on
- *     the contact is not); meshes are loaded from their files (closed);
+ *     wrench; the coupled Jacobian has the body <-> rod contact blocks
+ *     analytically, couple_contact_jac.c, by central differences where
+ *     those do not apply); meshes are loaded from their files (closed);
  *   energy: the penalty potential is elastic energy, damping and friction
  *     work are dissipated, the work of moving obstacles is external. */
 #include "system/contact_element.h"
@@ -282,8 +282,9 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
     c->obs[k].pose = o->pose;
     c->body[k] = o->body;
     if (o->shape.type == COSROD_SHAPE_MESH) { /* closed: the sign of the distance needs an inside */
-      char merr[400], key[64];
-      if (!(c->mesh[k] = cosrod_mesh_load(o->file ? o->file : "", 1, merr, sizeof merr))) {
+      char key[64];
+      if (!(c->mesh[k] = cosrod_mesh_load(o->file ? o->file : "", 1, NULL))) {
+        const char *merr = cosrod_last_error();
         if (o->body_shape)
           snprintf(key, sizeof key, "bodies.%d.shape.file", o->body);
         else
@@ -311,8 +312,9 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
   def.gravity = sqrt(sd->gravity[0] * sd->gravity[0] + sd->gravity[1] * sd->gravity[1] +
                      sd->gravity[2] * sd->gravity[2]);
   def.rods_contact = S->rods, def.self_contact = S->self, def.quadrature = S->quadrature;
-  st = cosrod_contact_model_create(&c->m, &def, err, errlen);
-  if (st == COSROD_OK) st = cosrod_contact_data_create(&c->d, c->m);
+  c->m = cosrod_contact_model_create(&def, &st);
+  if (!c->m && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());
+  if (c->m) c->d = cosrod_contact_data_create(c->m, &st);
   if (st != COSROD_OK) goto fail;
   free(cr);
   sim_contact_attach(c, rods, nrods);

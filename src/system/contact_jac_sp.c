@@ -22,12 +22,15 @@
  * rod whose gap is below 2 r (a rod already folded onto itself).  A contact
  * that becomes active outside these pairs later has its cross blocks left
  * out, as in the band (counted: sim_contact_jac_sp_dropped); the solution
- * is unchanged, only Newton's convergence there.  Cost: O(S^2) segment
- * distances once at set-up (S segments of all rods); per Jacobian the rods'
+ * is unchanged, only Newton's convergence there.  Cost at set-up: a grid
+ * broad phase (see candidates), O(S) for the self-contact pairs and O(S)
+ * plus the pairs within the margin for different rods (S segments of all
+ * rods; bench/results/contact-pattern-setup.md); per Jacobian the rods'
  * bands (O(N)) and the active blocks (a binary search in a column each). */
 #include "system/contact_jac_sp.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,43 +73,127 @@ static int find(const int *cp, const int *ri, int i, int j) {
   while (lo <= hi) {
     int m = lo + (hi - lo) / 2;
     if (ri[m] == i) return m;
-    if (ri[m] < i) lo = m + 1;
-    else hi = m - 1;
+    if (ri[m] < i)
+      lo = m + 1;
+    else
+      hi = m - 1;
   }
   return -1;
 }
 
+/* Candidate segment pairs by a uniform grid (as the contact's own broad
+ * phase, contact_broad.c): each segment filed under the cell of its midpoint,
+ * cell size h = l_max + 2 r_max + margin, so that two segments whose gap is
+ * below the margin have midpoints at most h apart (|m_i - m_j| <= dist +
+ * l_i / 2 + l_j / 2 and dist <= gap + r_i + r_j) and lie in neighbouring
+ * cells; cells hashed into 2^k >= 2 S buckets by a counting sort.  Two
+ * passes: self-contact (margin 2 r) and different rods (margin 0.1 L_max).
+ * Cost O(S) to file plus the pairs of neighbouring cells. */
+typedef struct cgrid {
+  int S, nb;
+  int *rod, *seg, *cell; /* (S), (S), (3 S) */
+  int *bucket, *entry;   /* (nb + 1), (S) */
+  double *mid;           /* (3 S) */
+} cgrid;
+
+static size_t ghash(const int c[3], int nb) {
+  uint64_t h = (uint64_t)(uint32_t)c[0] * 73856093u ^ (uint64_t)(uint32_t)c[1] * 19349663u ^
+               (uint64_t)(uint32_t)c[2] * 83492791u;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return (size_t)(h & (uint64_t)(nb - 1));
+}
+
+static void grid_fill(cgrid *G, double h) {
+  memset(G->bucket, 0, ((size_t)G->nb + 1) * sizeof *G->bucket);
+  for (int g = 0; g < G->S; g++) {
+    int *c = G->cell + 3 * g;
+    for (int k = 0; k < 3; k++) c[k] = (int)floor(G->mid[3 * g + k] / h);
+    G->bucket[ghash(c, G->nb) + 1]++;
+  }
+  for (int b = 0; b < G->nb; b++) G->bucket[b + 1] += G->bucket[b];
+  for (int g = 0; g < G->S; g++) G->entry[G->bucket[ghash(G->cell + 3 * g, G->nb)]++] = g;
+  for (int b = G->nb; b > 0; b--) G->bucket[b] = G->bucket[b - 1];
+  G->bucket[0] = 0;
+}
+
+/* Vertex pairs of segment pair (a, i) - (b, j), both orders, appended to pr up to cap. */
+static size_t emit(int *pr, size_t cap, size_t np, int a, int i, int b, int j) {
+  for (int p = 0; p < 2; p++)
+    for (int q = 0; q < 2; q++) {
+      int e[2][4] = {{a, i + p, b, j + q}, {b, j + q, a, i + p}};
+      for (int k = 0; k < 2; k++, np++)
+        if (np < cap) memcpy(pr + 4 * np, e[k], sizeof e[k]);
+    }
+  return np;
+}
+
+/* One pass (self: same rod, else different rods) over the grid filed with cell size h. */
+static size_t grid_pairs(cosrod_sim *s, const cgrid *G, double **x, int self, double margin, int *pr,
+                         size_t cap, size_t np) {
+  const sys_def *def = s->def;
+  for (int g = 0; g < G->S; g++) {
+    const int a = G->rod[g], i = G->seg[g], *c = G->cell + 3 * g;
+    const double ra = def->rods[a].radius, *sa = cosrod_rod_grid(s->rods[a]);
+    for (int dz = -1; dz <= 1; dz++)
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          const int cc[3] = {c[0] + dx, c[1] + dy, c[2] + dz};
+          const size_t bk = ghash(cc, G->nb);
+          for (int e = G->bucket[bk]; e < G->bucket[bk + 1]; e++) {
+            const int o = G->entry[e], b = G->rod[o], j = G->seg[o], *co = G->cell + 3 * o;
+            if (o <= g || co[0] != cc[0] || co[1] != cc[1] || co[2] != cc[2] || (a == b) != self) continue;
+            if (self && (j < i + 2 || sa[j] - sa[i + 1] < 3.14159265358979323846 * ra))
+              continue; /* exclusion */
+            double u, w;
+            const double dist = cosrod_segment_segment_closest(&u, &w, x[a] + 3 * i, x[a] + 3 * i + 3,
+                                                               x[b] + 3 * j, x[b] + 3 * j + 3);
+            if (dist - ra - def->rods[b].radius > (self ? 2.0 * ra : margin)) continue;
+            np = emit(pr, cap, np, a, i, b, j);
+          }
+        }
+  }
+  return np;
+}
+
 /* Candidate vertex pairs (rod a, vertex i) <-> (rod b, vertex j), both
  * orders, appended to pr (4 ints each) up to cap; returns the count (also
- * beyond cap, to size the array). */
+ * beyond cap, to size the array); (size_t)-1 without memory. */
 static size_t candidates(cosrod_sim *s, double **x, int *pr, size_t cap) {
   const sys_def *def = s->def;
-  size_t np = 0;
-  double Lmax = 0;
-  for (size_t r = 0; r < s->nrods; r++) Lmax = fmax(Lmax, def->rods[r].length);
-  for (size_t a = 0; a < s->nrods; a++)
-    for (size_t b = a; b < s->nrods; b++) {
-      if (a == b ? !def->contact.self : !def->contact.rods) continue;
-      const double ra = def->rods[a].radius;
-      const double rb = def->rods[b].radius;
-      const double margin = a == b ? 2.0 * ra : 0.1 * Lmax, excl = 3.14159265358979323846 * ra;
-      const int Na = cosrod_rod_nseg(s->rods[a]), Nb = cosrod_rod_nseg(s->rods[b]);
-      const double *sa = cosrod_rod_grid(s->rods[a]);
-      for (int i = 0; i < Na; i++)
-        for (int j = a == b ? i + 2 : 0; j < Nb; j++) {
-          if (a == b && sa[j] - sa[i + 1] < excl) continue; /* the contact's own exclusion */
-          double u, w;
-          double dist = cosrod_segment_segment_closest(&u, &w, x[a] + 3 * i, x[a] + 3 * i + 3, x[b] + 3 * j,
-                                                       x[b] + 3 * j + 3);
-          if (dist - ra - rb > margin) continue;
-          for (int p = 0; p < 2; p++)
-            for (int q = 0; q < 2; q++) {
-              int e[2][4] = {{(int)a, i + p, (int)b, j + q}, {(int)b, j + q, (int)a, i + p}};
-              for (int k = 0; k < 2; k++, np++)
-                if (np < cap) memcpy(pr + 4 * np, e[k], sizeof e[k]);
-            }
-        }
+  double Lmax = 0, lmax = 0, rmax = 0;
+  int S = 0;
+  for (size_t r = 0; r < s->nrods; r++) {
+    const int N = cosrod_rod_nseg(s->rods[r]);
+    Lmax = fmax(Lmax, def->rods[r].length), rmax = fmax(rmax, def->rods[r].radius);
+    for (int i = 0; i < N; i++) {
+      const double *p = x[r] + 3 * i, d[3] = {p[3] - p[0], p[4] - p[1], p[5] - p[2]};
+      lmax = fmax(lmax, sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]));
     }
+    S += N;
+  }
+  cgrid G = {.S = S, .nb = 1};
+  while (G.nb < 2 * S) G.nb *= 2;
+  G.rod = malloc((size_t)S * sizeof *G.rod), G.seg = malloc((size_t)S * sizeof *G.seg);
+  G.cell = malloc(3 * (size_t)S * sizeof *G.cell), G.entry = malloc((size_t)S * sizeof *G.entry);
+  G.bucket = malloc(((size_t)G.nb + 1) * sizeof *G.bucket), G.mid = malloc(3 * (size_t)S * sizeof *G.mid);
+  size_t np = (size_t)-1;
+  if (!G.rod || !G.seg || !G.cell || !G.entry || !G.bucket || !G.mid) goto out;
+  for (size_t r = 0, g = 0; r < s->nrods; r++)
+    for (int i = 0; i < cosrod_rod_nseg(s->rods[r]); i++, g++) {
+      G.rod[g] = (int)r, G.seg[g] = i;
+      for (int k = 0; k < 3; k++) G.mid[3 * g + k] = 0.5 * (x[r][3 * i + k] + x[r][3 * i + 3 + k]);
+    }
+  np = 0;
+  for (int self = 1; self >= 0; self--) {
+    if (self ? !def->contact.self : !def->contact.rods || s->nrods < 2) continue;
+    const double margin = self ? 2.0 * rmax : 0.1 * Lmax;
+    grid_fill(&G, lmax + 2.0 * rmax + margin);
+    np = grid_pairs(s, &G, x, self, margin, pr, cap, np);
+  }
+out:
+  free(G.rod), free(G.seg), free(G.cell), free(G.entry), free(G.bucket), free(G.mid);
   return np;
 }
 
@@ -136,6 +223,11 @@ static int vertex_maps(cosrod_sim *s, sim_cjac_contact *C) {
   return 0;
 }
 
+static int cmp_int(const void *a, const void *b) {
+  const int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
 /* CSC pattern: the rods' bands and the candidate blocks (two passes). */
 static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, int **colptr, int **rowind) {
   const int n = s->ny;
@@ -158,8 +250,10 @@ static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, i
           for (int t = 0; t < 2; t++) {
             int col = (t ? C->gv : C->gx)[e[2]][3 * e[3] + c];
             if (col < 0) continue;
-            if (pass == 0) xs[col + 1]++;
-            else xr[cnt[col]++] = row;
+            if (pass == 0)
+              xs[col + 1]++;
+            else
+              xr[cnt[col]++] = row;
           }
       }
       if (pass == 0 && k + 1 == np) {
@@ -179,12 +273,7 @@ static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, i
         const int i = xr[k];
         if (mark[i] != 2 * j + pass) mark[i] = 2 * j + pass, pass ? ri[e] = i : 0, e++;
       }
-      if (pass) /* ascending rows */
-        for (int a = c0 + 1; a < e; a++) {
-          int x = ri[a], b = a - 1;
-          while (b >= c0 && ri[b] > x) ri[b + 1] = ri[b], b--;
-          ri[b + 1] = x;
-        }
+      if (pass && e - c0 > 1) qsort(ri + c0, (size_t)(e - c0), sizeof *ri, cmp_int); /* ascending rows */
       cp[j + 1] = e;
     }
     if (pass == 0) {
@@ -201,7 +290,8 @@ out:
 
 int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz) {
   *colptr = *rowind = NULL;
-  if (!s->contact || s->cpl || s->split || s->lie || (s->form != COSROD_FORM_ABSOLUTE && s->form != COSROD_FORM_NULLSPACE))
+  if (!s->contact || s->cpl || s->split || s->lie ||
+      (s->form != COSROD_FORM_ABSOLUTE && s->form != COSROD_FORM_NULLSPACE))
     return 0;
   if (!s->def->contact.rods && !s->def->contact.self) return 0;
   for (size_t r = 0; r < s->nrods; r++)
@@ -215,7 +305,8 @@ int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz)
   C->minv = calloc(nr, sizeof *C->minv);
   double **x = calloc(nr, sizeof *x);
   int *pr = NULL, rc = -1;
-  if (!C->rml || !C->rmu || !C->rpos || !C->gx || !C->gv || !C->minv || !x || vertex_maps(s, C) != 0) goto out;
+  if (!C->rml || !C->rmu || !C->rpos || !C->gx || !C->gv || !C->minv || !x || vertex_maps(s, C) != 0)
+    goto out;
   size_t big = 1;
   for (size_t r = 0; r < nr; r++) {
     const int N = cosrod_rod_nseg(s->rods[r]);
@@ -228,11 +319,13 @@ int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz)
     if (!(x[r] = malloc(3 * (size_t)(N + 1) * sizeof **x))) goto out;
     sim_gather(s, r, s->y0, s->yl);
     double *p = malloc(4 * (size_t)N * sizeof *p);
-    cosrod_status st = p ? cosrod_rod_unpack(s->rods[r], s->form, 0.0, s->yl, x[r], p, NULL, NULL) : COSROD_ERR_NOMEM;
+    cosrod_status st =
+        p ? cosrod_rod_unpack(s->rods[r], s->form, 0.0, s->yl, x[r], p, NULL, NULL) : COSROD_ERR_NOMEM;
     free(p);
     if (st != COSROD_OK) goto out;
   }
   size_t np = candidates(s, x, NULL, 0);
+  if (np == (size_t)-1) goto out;
   if (np == 0) {
     rc = 0;
     goto out;

@@ -266,7 +266,7 @@ static cosrod_status create_units(cosrod_sim *s, size_t ndyn, char *err, size_t 
     cosrod_status st = COSROD_OK;
     cp->m = cosrod_sim_bodies_create_map(def, cp->bmap, &st, err, errlen);
     if (!cp->m) return fail(s, NULL, NULL, err, errlen, st);
-    cp->d = cosrod_mbs_data_create(cp->m);
+    cp->d = cosrod_mbs_data_create(cp->m, NULL);
     cp->nm = cosrod_mbs_n(cp->m);
     cp->ym = calloc((size_t)cp->nm, sizeof *cp->ym);
     cp->fm = calloc((size_t)cp->nm, sizeof *cp->fm);

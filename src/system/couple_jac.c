@@ -44,6 +44,8 @@ struct sim_cjac {
   double *dE;             /* (14 x nm) ∂E_a/∂y_m */
   double *yp, *f1;        /* (nm) */
   long fallbacks;         /* evaluations that fell back to finite differences */
+  struct sim_ccj *ccj;    /* shapes on bodies: analytic contact blocks (couple_contact_jac.c) or NULL */
+  int contact_fd;         /* the last assembly left the body-contact entries out (differences) */
 };
 
 void sim_couple_jac_free(sim_couple *cp) {
@@ -57,6 +59,7 @@ void sim_couple_jac_free(sim_couple *cp) {
   free(c->dE);
   free(c->yp);
   free(c->f1);
+  sim_ccj_free(c->ccj);
   free(c);
   cp->cj = NULL;
   sim_couple_jac_sp_free(cp->cjs);
@@ -79,12 +82,15 @@ int sim_couple_jac_init(cosrod_sim *s) {
   c->dE = calloc(14 * nm + 1, sizeof *c->dE);
   c->yp = calloc(nm + 1, sizeof *c->yp);
   c->f1 = calloc(nm + 1, sizeof *c->f1);
+  c->ccj = sim_ccj_create(s);
   if (!c->ej || !c->P || !c->D || !c->dF || !c->Jm || !c->dE || !c->yp || !c->f1) {
     sim_couple_jac_free(cp);
     return -1;
   }
   return 0;
 }
+
+int sim_couple_jac_contact_fd(const cosrod_sim *s) { return s->cpl && s->cpl->cj && s->cpl->cj->contact_fd; }
 
 long sim_couple_jac_fallbacks(const cosrod_sim *s) {
   return s->cpl && s->cpl->cj ? s->cpl->cj->fallbacks : 0;
@@ -247,6 +253,9 @@ int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *
       }
     }
   }
+  /* shapes on bodies: the contact's ∂F_b/∂y_m (couple_contact_jac.c) */
+  c->contact_fd = sim_couple_body_contact(s) > 0 &&
+                  (!c->ccj || sim_ccj_assemble(s, c->ccj, 0, B, c->P, c->D, c->dF) != 0);
   /* body rows, body columns: J_m + Σ_b D_b ∂F_b/∂y_m */
   for (int j = 0; j < nm; ++j)
     for (int i = 0; i < nm; ++i) {
@@ -257,6 +266,7 @@ int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *
       }
       sim_jadd_add(B, cp->mmap[i], cp->mmap[j], v);
     }
+  if (!c->contact_fd && c->ccj) sim_ccj_assemble(s, c->ccj, 1, B, c->P, c->D, c->dF);
   if (!B->overflow) return 0;
 fallback:
   c->fallbacks++;

@@ -185,7 +185,9 @@ static int sp_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
   return 0;
 }
 
-/* Contact shapes on bodies: the contact's body <-> rod entries by central
+/* Contact shapes on bodies where the analytic blocks (couple_contact_jac.c)
+ * do not apply (COSROD_BODY_CONTACT_JAC=fd, a contact on a vertex that is not
+ * a free 3-dof vertex): the contact's body <-> rod entries by central
  * differences of f (h = eps^(1/3) max(|y_j|, 1e-2): error ~1e-10 of the
  * column's scale, below the forward differences' ~1e-8): every body column
  * whole (the obstacle's pose moves with the body: rod rows and body rows),
@@ -252,5 +254,5 @@ int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user) {
   int fb, rc = sim_couple_jac_assemble(s, t, y, &A, &fb);
   if (rc != 0) return rc;
   if (fb) return sp_fd(s, t, y, Jx);
-  return sim_couple_body_contact(s) ? body_contact_fd(s, t, y, Jx) : 0;
+  return sim_couple_jac_contact_fd(s) ? body_contact_fd(s, t, y, Jx) : 0;
 }

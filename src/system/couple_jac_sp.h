@@ -50,4 +50,21 @@ int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind);
 int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user);
 void sim_couple_jac_sp_free(sim_cjac_sp *sp);
 
+/* Analytic body <-> rod contact blocks of shapes on bodies
+ * (couple_contact_jac.c): workspace (NULL without such shapes, without
+ * memory, or with COSROD_BODY_CONTACT_JAC=fd), its release, and the two
+ * phases of one Jacobian after the attachments: phase 0 adds the contact's
+ * d(F_b, M_b)/dy_m to dF (nbm x 6 x nm), phase 1 (after the structural adds)
+ * adds the rod rows of the body columns and the body rows of the rod columns
+ * through B.  P, D as in couple_jac.c.  0, or 1: not applicable at this
+ * evaluation (a contact on a vertex that is not a free 3-dof vertex): the
+ * caller uses central differences. */
+struct sim_ccj;
+struct sim_ccj *sim_ccj_create(const cosrod_sim *s);
+void sim_ccj_free(struct sim_ccj *c);
+int sim_ccj_assemble(cosrod_sim *s, struct sim_ccj *c, int phase, sim_jadd *B, const double *P, const double *D,
+                     double *dF);
+/* 1 when the last assembly left the body-contact entries to differences. */
+int sim_couple_jac_contact_fd(const cosrod_sim *s);
+
 #endif

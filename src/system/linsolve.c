@@ -273,6 +273,10 @@ int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **ro
   return 1;
 }
 
+int sim_linsolve_jac_values(cosrod_sim *s, double t, const double *y, double *Jx) {
+  return s->prob.jac_sparse && s->prob.jac_sp ? s->prob.jac_sp(t, y, Jx, s) : -1;
+}
+
 double sim_linsolve_estimate(const sys_def *def, const cosrod_step_type *type, double ny, double nbu,
                              int rod_rows, int ml, int mu, double band_bytes) {
   if (nbu <= 0.0 || !type || !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() || kirchhoff_ode(def) ||

@@ -21,6 +21,10 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen);
 void sim_linsolve_free(cosrod_sim *s);
 /* The coupled pattern (also built for the band, for tests): 1 if there is one. */
 int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind);
+/* The values of the sparse Jacobian on that pattern at (t, y) (the
+ * problem's jac_sp, for benchmarks): 0, -1 without a sparse Jacobian, or
+ * the callback's code. */
+int sim_linsolve_jac_values(cosrod_sim *s, double t, const double *y, double *Jx);
 /* The solver chosen, as cosrod_sim_linear_solver reports it ("" before setup). */
 const char *sim_linsolve_desc(const cosrod_sim *s);
 

@@ -79,10 +79,15 @@ struct cosrod_sim {
   const cosrod_step_type *type;
   cosrod_integrator *integ;
   const cosrod_sim_observer *obs;
-  /* energy accounting */
-  double acc_t, acc_W, acc_D; /* integrals of external power and dissipation over [0, acc_t] */
-  double rW_prev, rD_prev;    /* rates at acc_t */
-  double acc_cD, cD_prev, cD_mid; /* contact's share of acc_D, its rate at acc_t and at the last Simpson midpoint (sim_run.c) */
+  /* energy accounting: integrals of external power and dissipation over
+   * [0, acc.t] (Simpson per step, sim_run.c), one value so that a method
+   * switch (sim_auto_switch.c) and a checkpoint (sim_resume.c) carry it whole */
+  struct sim_accounts {
+    double t, W, D;           /* end of the integrated interval, external work, dissipation [J] */
+    double rW_prev, rD_prev;  /* rates at t */
+    double cD, cD_prev, cD_mid; /* contact's share of D, its rate at t and at the last Simpson midpoint */
+    double impulsive_work;    /* part of W from velocity jumps at breakpoints [J] */
+  } acc;
   int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
                                  -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
   cosrod_sim_energy energy;
@@ -93,16 +98,17 @@ struct cosrod_sim {
                                        limits at the ends of the current piece (±inf: no clamp) */
   double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
   double *kwork;                    /* (4 ny) Kirchhoff DAE with ida: residual Jacobian scratch (kirchhoff.c) */
-  double impulsive_work;            /* part of acc_W from velocity jumps at breakpoints [J] */
   cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
   cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
   /* monitor of silent wrong answers (sim_monitor.c) */
-  long mon_n;                       /* frames seen */
-  double mon_bal0, mon_G0;          /* balance and gravity energy of the first frame */
-  double mon_scale, mon_drift;      /* max energy scale, max |balance drift| [J] */
-  double mon_ref;                   /* max energy scale of the frames before the drift warning level */
-  double mon_pdev;                  /* max | |p_k| - 1 | over frames and segments */
-  double mon_t_drift, mon_t_pdev;   /* when the maxima were reached */
+  struct sim_monitor_state {
+    long n;                 /* frames seen */
+    double bal0, G0;        /* balance and gravity energy of the first frame */
+    double scale, drift;    /* max energy scale, max |balance drift| [J] */
+    double ref;             /* max energy scale of the frames before the drift warning level */
+    double pdev;            /* max | |p_k| - 1 | over frames and segments */
+    double t_drift, t_pdev; /* when the maxima were reached */
+  } mon;
   int diverged;                     /* a frame detected a blow-up (message in msg) */
   size_t nwarn;
   char warn[4][320];

@@ -33,10 +33,10 @@ int main(void) {
             cosrod_profile_value(COSROD_PROFILE_ACTIVE, 1.0, 3.0, 2.0) == 1.0 &&
             cosrod_profile_value(COSROD_PROFILE_CONSTANT, 1.0, 3.0, 9.0) == 1.0);
   /* band.h, dense.h, sparse.h */
-  cosrod_band *B = cosrod_band_create(4, 1, 1);
-  cosrod_dense *D = cosrod_dense_create(3);
+  cosrod_band *B = cosrod_band_create(4, 1, 1, NULL);
+  cosrod_dense *D = cosrod_dense_create(3, NULL);
   int colptr[2] = {0, 1}, rowind[1] = {0};
-  cosrod_sparse *S = cosrod_sparse_create(1, colptr, rowind);
+  cosrod_sparse *S = cosrod_sparse_create(1, colptr, rowind, NULL);
   check("band, dense, sparse: created", B && D && S && cosrod_sparse_find(S, 0, 0) == 0);
   cosrod_band_free(B);
   cosrod_dense_free(D);
@@ -56,7 +56,7 @@ int main(void) {
   check("body: cosrod_mbs_create linked", mbs != NULL);
   cosrod_statics_options so = cosrod_statics_default_options();
   check("statics: default options", so.increments > 0);
-  cosrod_sc_builder *sb = cosrod_sc_builder_create();
+  cosrod_sc_builder *sb = cosrod_sc_builder_create(NULL);
   check("scenario: builder created", sb != NULL);
   cosrod_sc_builder_free(sb);
   check("output: cosrod_output_create linked", out != NULL);

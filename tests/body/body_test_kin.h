@@ -43,7 +43,7 @@ static inline double kin_energy(const cosrod_mbs *m, cosrod_mbs_data *d, double 
  * spaced outputs: E(T) - E(0) against the integrated power. */
 static inline kin_balance kin_balance_run(const cosrod_mbs *m, const char *method, double T, double tol, int NO) {
   kin_balance r = {0};
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m), *d2 = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL), *d2 = cosrod_mbs_data_create(m, NULL);
   int n = cosrod_mbs_n(m);
   double *to = malloc((size_t)NO * sizeof *to), *pw = calloc((size_t)NO, sizeof *pw);
   double *y = calloc((size_t)n, sizeof *y), *y0 = calloc((size_t)n, sizeof *y0);
@@ -65,7 +65,7 @@ static inline kin_balance kin_balance_run(const cosrod_mbs *m, const char *metho
 
 /* max |J - J_fd| / max |J_fd| at (t, y0 + 0.03..0.05 sin(1.7 i + 0.3)), or -1 */
 static inline double kin_jac_error(const cosrod_mbs *m, double t, double amp) {
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   int n = cosrod_mbs_n(m);
   double *y = calloc((size_t)n, sizeof *y), *Ja = calloc((size_t)(n * n), sizeof *Ja),
          *Jf = calloc((size_t)(n * n), sizeof *Jf);
@@ -87,7 +87,7 @@ static inline double kin_jac_error(const cosrod_mbs *m, double t, double amp) {
  * at 1e-12: final states yk, yg (allocated, caller frees); 1 if both ran. */
 static inline int kin_pair_run(const cosrod_mbs *mk, const cosrod_mbs *mg, double T, cosrod_mbs_data **dk,
                                cosrod_mbs_data **dg, double **yk, double **yg) {
-  *dk = cosrod_mbs_data_create(mk), *dg = cosrod_mbs_data_create(mg);
+  *dk = cosrod_mbs_data_create(mk, NULL), *dg = cosrod_mbs_data_create(mg, NULL);
   int n = cosrod_mbs_n(mk);
   *yk = calloc((size_t)n, sizeof **yk), *yg = calloc((size_t)n, sizeof **yg);
   return run_mbs(mk, *dk, "dop853", T, 1e-12, *yk, NULL) == COSROD_OK &&

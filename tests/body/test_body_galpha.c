@@ -38,10 +38,9 @@ static cosrod_mbs *build(cosrod_mbs_def *def, const cfg *c, cosrod_body_def *bod
   def->bodies = bodies;
   def->body_form = c->bform;
   def->joint_form = c->jform;
-  char err[256];
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(def, &st, err, sizeof err);
-  if (!m) NOTE("%s: create failed: %s", c->name, err);
+  cosrod_mbs *m = cosrod_mbs_create(def, &st);
+  if (!m) NOTE("%s: create failed: %s", c->name, cosrod_last_error());
   return m;
 }
 
@@ -150,7 +149,7 @@ static void top_invariants_h2(int symmetric) {
     cosrod_mbs *m = build(&def, &CFGS[c], &b);
     CHECK("create", m != NULL);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y), dev[2][3];
     for (int r = 0; r < 2; ++r) {
       top_mon t = {m, d, &b, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -196,7 +195,7 @@ TEST(galpha_heavy_top_second_order_vs_dop853) {
     cosrod_mbs *m = build(&def, &CFGS[c], &b);
     CHECK("create", m != NULL);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     int n = cosrod_mbs_n(m);
     double *y = calloc((size_t)n, sizeof *y), ref[6], got[6], x[3], q[4], v[3], Om[3], ez[3] = {0, 0, 1};
     CHECK("reference", run_mbs(m, d, "dop853", T, 1e-12, y, NULL) == COSROD_OK);
@@ -257,7 +256,7 @@ TEST(galpha_torque_free_precession) {
     cosrod_mbs *m = build(&def, &combos[c], &b);
     CHECK("create", m != NULL);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y), eo[3], ed[3], cone = 0.0;
     for (int r = 0; r < 3; ++r) {
       double x[3], q[4], v[3], Om[3], d3[3], diff[3];
@@ -330,7 +329,7 @@ TEST(galpha_unit_quaternion_without_projection) {
       cosrod_mbs *m = build(&def, &c, &b);
       CHECK("create", m != NULL);
       if (!m) continue;
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+      cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
       double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y);
       unit_mon u = {m, 0.0, 0};
       CHECK("integrate", run_galpha(m, d, 10.0, 2e-3, 0.8, 0, unit_out, &u, y) == COSROD_OK);
@@ -383,7 +382,7 @@ TEST(galpha_double_pendulum_vs_minimal_coordinates) {
     cosrod_mbs *m = build(&def, &CFGS[c], b);
     CHECK("create", m != NULL);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y), err[3];
     dp_mon u = {m, d, 0.0, 0.0};
     for (int r = 0; r < 3; ++r) {
@@ -441,12 +440,11 @@ TEST(galpha_slider_repartitions) {
     cosrod_mbs_def def = {0};
     def.nbodies = 2, def.bodies = b, def.njoints = 2, def.joints = j;
     def.joint_form = c ? COSROD_JOINTS_NULLSPACE : COSROD_JOINTS_MULTIPLIERS;
-    char err[256];
     cosrod_status st;
-    cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
+    cosrod_mbs *m = cosrod_mbs_create(&def, &st);
     CHECK("create", m != NULL);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y), x[3], e[3];
     if (c == 0) {
       CHECK("reference", run_mbs(m, d, "dop853", T, 1e-12, y, NULL) == COSROD_OK);
@@ -510,7 +508,7 @@ TEST(galpha_euler_angles_through_gimbal_lock) {
     cosrod_mbs *m = build(&def, &k, &b);
     CHECK("create", m != NULL);
     if (!m) return;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y);
     th_mon u = {1.0};
     if (c < 2)
@@ -532,7 +530,7 @@ TEST(galpha_euler_angles_through_gimbal_lock) {
     cosrod_mbs_def def = {0};
     def.nbodies = 1;
     cosrod_mbs *m = build(&def, &k, &b);
-    cosrod_mbs_data *d = m ? cosrod_mbs_data_create(m) : NULL;
+    cosrod_mbs_data *d = m ? cosrod_mbs_data_create(m, NULL) : NULL;
     double y[12]; /* x, θ, v, Ω */
     CHECK("dopri5 on the Euler-angle ODE stops at the lock", d && run_mbs(m, d, "dopri5", T, 1e-8, y, NULL) != COSROD_OK);
     if (d) NOTE("dopri5: %s", cosrod_mbs_data_message(d));

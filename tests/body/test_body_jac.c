@@ -50,10 +50,9 @@ static cosrod_mbs *model(cosrod_body_param param, cosrod_joint_form jf, int with
     j.body[0] = 0, j.body[1] = -1;
     def.njoints = 1, def.joints = &j;
   }
-  char err[256];
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
-  if (!m) NOTE("create: %s", err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
+  if (!m) NOTE("create: %s", cosrod_last_error());
   return m;
 }
 
@@ -65,7 +64,7 @@ TEST(analytic_jacobian_matches_fd) {
       cosrod_mbs *m = model((cosrod_body_param)param, (cosrod_joint_form)jf, 0);
       CHECK("create", m != NULL);
       if (!m) continue;
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+      cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
       int n = cosrod_mbs_n(m);
       double *y = calloc((size_t)n, sizeof *y), *Ja = calloc((size_t)n * n, sizeof *Ja),
              *Jf = calloc((size_t)n * n, sizeof *Jf);
@@ -100,7 +99,7 @@ TEST(implicit_integrators_with_analytic_jacobian) {
   cosrod_mbs *m = model(COSROD_BODY_QUATERNION, COSROD_JOINTS_NULLSPACE, 0);
   CHECK("create", m != NULL);
   if (!m) return;
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   cosrod_ode_problem p;
   cosrod_mbs_ode_problem(&p, d);
   CHECK("adapter sets the analytic Jacobian", p.jac != NULL);

@@ -102,10 +102,9 @@ static cosrod_mbs *model(int jt, const combo *c) {
   cosrod_vec3_set(def.gravity, 0.0, 0.0, -9.81);
   def.body_form = c->bf, def.joint_form = c->jf;
   if (c->jf == COSROD_JOINTS_MULTIPLIERS) def.baumgarte_omega = 20.0, def.baumgarte_r = 0.7;
-  char err[256];
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
-  if (!m) NOTE("create: %s", err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
+  if (!m) NOTE("create: %s", cosrod_last_error());
   return m;
 }
 
@@ -113,7 +112,7 @@ static cosrod_mbs *model(int jt, const combo *c) {
 static double jac_error(cosrod_mbs *m, unsigned seed) {
   th_rng rng;
   th_rng_seed(&rng, seed);
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   int n = cosrod_mbs_n(m), nq = cosrod_mbs_nq(m);
   double *y = calloc((size_t)n, sizeof *y), *Ja = calloc((size_t)n * n, sizeof *Ja),
          *Jf = calloc((size_t)n * n, sizeof *Jf);
@@ -178,7 +177,7 @@ TEST(radau5_with_tangent_jacobian) {
     cosrod_mbs *m = model(COSROD_JOINT_REVOLUTE, &cc[c]);
     CHECK("create", m != NULL);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     cosrod_ode_problem p;
     cosrod_mbs_ode_problem(&p, d);
     CHECK("adapter sets the analytic Jacobian", p.jac != NULL);

@@ -33,10 +33,9 @@ static cosrod_mbs *build(cosrod_mbs_def *def, const cfg *c, cosrod_body_def *bod
   def->bodies = bodies;
   def->body_form = c->bform;
   def->joint_form = c->jform;
-  char err[256];
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(def, &st, err, sizeof err);
-  if (!m) NOTE("%s: create failed: %s", c->name, err);
+  cosrod_mbs *m = cosrod_mbs_create(def, &st);
+  if (!m) NOTE("%s: create failed: %s", c->name, cosrod_last_error());
   return m;
 }
 
@@ -67,7 +66,7 @@ static void heavy_top(int symmetric, double T, double tol) {
     cosrod_mbs *mb = build(&def, &CFGS[c], &b);
     CHECK("create", mb != NULL);
     if (!mb) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(mb);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(mb, NULL);
     int n = cosrod_mbs_n(mb);
     double *y0 = calloc((size_t)n, sizeof *y0), *y = calloc((size_t)n, sizeof *y);
     cosrod_mbs_initial_state(mb, y0);
@@ -141,17 +140,16 @@ TEST(nullspace_velocity_constraint_roundoff) {
       cosrod_quat_rotate_inv(j.axis2, b[1].quaternion, ax2s);
       cosrod_mbs_def def = {0};
       def.nbodies = 2, def.bodies = b, def.njoints = 1, def.joints = &j;
-      char err[256];
       cosrod_status st;
-      cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
+      cosrod_mbs *m = cosrod_mbs_create(&def, &st);
       CHECK("create", m != NULL);
       if (!m) {
-        NOTE("type %d: %s", type, err);
+        NOTE("type %d: %s", type, cosrod_last_error());
         continue;
       }
       static const int NC[7] = {3, 5, 5, 4, 4, 3, 6};
       CHECK("constraint count (Table 2)", cosrod_mbs_nconstr(m) == NC[type]);
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+      cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
       int n = cosrod_mbs_n(m), nq = cosrod_mbs_nq(m), nc = cosrod_mbs_nconstr(m);
       double *y = calloc((size_t)n, sizeof *y), g[6], gd[6];
       cosrod_mbs_initial_state(m, y);
@@ -192,7 +190,7 @@ TEST(double_pendulum_vs_minimal_coordinates) {
     CHECK("create", m != NULL);
     if (!m) continue;
     CHECK("2 degrees of freedom", cosrod_mbs_ndof(m) == 2);
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y);
     CHECK("integrate", run_mbs(m, d, "dop853", T, 1e-11, y, NULL) == COSROD_OK);
     double phi[2];
@@ -224,7 +222,7 @@ TEST(hanging_chain_joint_reactions) {
     def.gravity[2] = -p.g;
     cosrod_mbs *m = build(&def, &CFGS[c], b);
     if (!m) continue;
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y), R[12];
     cosrod_mbs_initial_state(m, y);
     CHECK("reactions", cosrod_mbs_joint_reactions(m, d, 0.0, y, R) == 0);
@@ -280,13 +278,12 @@ TEST(slider_on_spinning_arm_repartitions) {
     cosrod_mbs_def def = {0};
     def.nbodies = 2, def.bodies = b, def.njoints = 2, def.joints = j;
     def.joint_form = c ? COSROD_JOINTS_MULTIPLIERS : COSROD_JOINTS_NULLSPACE;
-    char err[256];
     cosrod_status st;
-    cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
+    cosrod_mbs *m = cosrod_mbs_create(&def, &st);
     CHECK("create", m != NULL);
     if (!m) continue;
     CHECK("2 degrees of freedom", cosrod_mbs_ndof(m) == 2);
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y);
     cosrod_mbs_initial_state(m, y);
     eo e = {m, d, 0, 0};
@@ -330,12 +327,11 @@ TEST(heavy_top_reaction_newton) {
   def.nbodies = 1, def.bodies = &b, def.njoints = 1, def.joints = &j;
   def.gravity[2] = -g;
   def.joint_form = COSROD_JOINTS_MULTIPLIERS;
-  char err[256];
   cosrod_status st;
-  cosrod_mbs *mb = cosrod_mbs_create(&def, &st, err, sizeof err);
+  cosrod_mbs *mb = cosrod_mbs_create(&def, &st);
   CHECK("create", mb != NULL);
   if (!mb) return;
-  cosrod_mbs_data *d = cosrod_mbs_data_create(mb);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(mb, NULL);
   int n = cosrod_mbs_n(mb), vo = cosrod_mbs_vel_offset(mb, 0);
   double *y = calloc((size_t)n, sizeof *y), *f = calloc((size_t)n, sizeof *f), R[6];
   for (int k = 0; k < 4; ++k) {

@@ -50,9 +50,8 @@ static cosrod_mbs *model(drive *dr, int kin, double k, double c, double krot, do
   cosrod_vec3_copy(def.gravity, g);
   if (kin) def.nkin = 1, def.kin_fn = drive_fn, def.kin_user = dr;
   cosrod_status st;
-  char err[256];
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
-  if (!m) NOTE("create: %s", err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
+  if (!m) NOTE("create: %s", cosrod_last_error());
   return m;
 }
 
@@ -84,7 +83,7 @@ TEST(bushing_under_shaken_base_matches_1dof_ode) {
       cosrod_mbs *m = model(&dr, 1, k, c, 0.0, 0.0, g0, NULL, f ? COSROD_BODY_DIRECTORS : COSROD_BODY_QUATERNION);
       CHECK("create", m != NULL);
       if (!m) return;
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+      cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
       double *y = calloc((size_t)cosrod_mbs_n(m), sizeof *y);
       CHECK("run", run_mbs(m, d, meth[i], T, 1e-11, y, NULL) == COSROD_OK);
       double z = y[2] - 1.0;
@@ -184,14 +183,13 @@ TEST(invalid_kinematic_sides_are_refused) {
   def.nbushings = 1, def.bushings = &bu;
   def.nkin = 1, def.kin_fn = drive_fn, def.kin_user = &dr, def.kin_free = count_free;
   cosrod_status st;
-  char err[256];
   freed = 0;
-  CHECK("a bushing on a missing frame", cosrod_mbs_create(&def, &st, err, sizeof err) == NULL);
-  NOTE("%s", err);
+  CHECK("a bushing on a missing frame", cosrod_mbs_create(&def, &st) == NULL);
+  NOTE("%s", cosrod_last_error());
   CHECK("kin_user released", freed == 1);
   def.nbushings = 0, def.njoints = 1, def.joints = &j;
-  CHECK("a joint on a kinematic frame (bushings only)", cosrod_mbs_create(&def, &st, err, sizeof err) == NULL);
-  NOTE("%s", err);
+  CHECK("a joint on a kinematic frame (bushings only)", cosrod_mbs_create(&def, &st) == NULL);
+  NOTE("%s", cosrod_last_error());
   CHECK("kin_user released", freed == 2);
 }
 

@@ -61,9 +61,8 @@ static cosrod_mbs *pendulum(drive *dr, int kin, cosrod_joint_type type, double t
   def.joint_form = COSROD_JOINTS_MULTIPLIERS;
   if (kin) def.nkin = 1, def.kin_fn = drive_fn, def.kin_user = dr;
   cosrod_status st;
-  char err[256];
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
-  if (!m) NOTE("create: %s", err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
+  if (!m) NOTE("create: %s", cosrod_last_error());
   return m;
 }
 
@@ -134,7 +133,7 @@ TEST(pendulum_period_under_an_accelerated_pivot) {
                                (cosrod_body_form)bf, 0.0);
       CHECK("create", m != NULL);
       if (!m) return;
-      cosrod_mbs_data *d = cosrod_mbs_data_create(m), *d2 = cosrod_mbs_data_create(m);
+      cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL), *d2 = cosrod_mbs_data_create(m, NULL);
       double Tc = 2.0 * 3.14159265358979323846 * sqrt((IX + MASS * D * D) / (MASS * D * (G + acc[k]))) * (1.0 + th0 * th0 / 16.0);
       double T = 5.2 * Tc;
       enum { NO = 20000 };
@@ -215,12 +214,11 @@ TEST(nullspace_joints_refuse_a_kinematic_side) {
   def.njoints = 1, def.joints = &j;
   def.nkin = 1, def.kin_fn = drive_fn, def.kin_user = &dr;
   cosrod_status st;
-  char err[256];
-  CHECK("refused", cosrod_mbs_create(&def, &st, err, sizeof err) == NULL);
-  NOTE("%s", err);
-  CHECK("says why", strstr(err, "multiplier") != NULL);
+  CHECK("refused", cosrod_mbs_create(&def, &st) == NULL);
+  NOTE("%s", cosrod_last_error());
+  CHECK("says why", strstr(cosrod_last_error(), "multiplier") != NULL);
   def.joint_form = COSROD_JOINTS_MULTIPLIERS;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
   CHECK("multipliers take it", m != NULL);
   cosrod_mbs_free(m);
 }

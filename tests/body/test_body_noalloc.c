@@ -78,11 +78,10 @@ static void check(int with_joints, const char *method) {
   else
     def.nloads = 1, def.loads = &l, def.nbushings = 1, def.bushings = &bu;
   def.gravity[2] = -9.81;
-  char err[256];
   cosrod_status st;
   long before = g_allocs;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
-  cosrod_mbs_data *d = m ? cosrod_mbs_data_create(m) : NULL;
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
+  cosrod_mbs_data *d = m ? cosrod_mbs_data_create(m, NULL) : NULL;
   CHECK("create", m && d);
   CHECK("creation allocates (the counter works)", g_allocs > before);
   if (!d) return;

@@ -39,10 +39,9 @@ static cosrod_mbs *model(cosrod_body_param param, cosrod_body_form bf, cosrod_jo
     cosrod_vec3_copy(j.at[1], r);
     def.njoints = 1, def.joints = &j;
   }
-  char err[256];
   cosrod_status st;
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
-  if (!m) NOTE("create: %s", err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
+  if (!m) NOTE("create: %s", cosrod_last_error());
   return m;
 }
 
@@ -57,7 +56,7 @@ static void check(cosrod_body_param param, cosrod_body_form bf, cosrod_joint_for
   cosrod_mbs *m = model(param, bf, jf, joint);
   CHECK("create", m != NULL);
   if (!m) return;
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   const int n = cosrod_mbs_n(m), nb = (int)cosrod_mbs_nbodies(m);
   double *y = calloc((size_t)n, sizeof *y), *yp = calloc((size_t)n, sizeof *yp);
   double *P = calloc((size_t)nb * 13 * (size_t)n, sizeof *P);

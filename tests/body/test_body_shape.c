@@ -66,8 +66,7 @@ TEST(model_ellipsoid_principal_axes) {
   cosrod_mbs_def def = {0};
   def.nbodies = 1, def.bodies = &b;
   cosrod_status st;
-  char err[256];
-  cosrod_mbs *m = cosrod_mbs_create(&def, &st, err, sizeof err);
+  cosrod_mbs *m = cosrod_mbs_create(&def, &st);
   CHECK("create", m != NULL);
   if (!m) return;
   double semi[3], q[4], want[3];

@@ -27,8 +27,8 @@ TEST(crossing_rods_equal_and_opposite) {
       .nrods = 2, .rods = cr, .rods_contact = 1, .law = {.stiffness = k, .onset = delta}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   cosrod_contact_eval(m, d, (const double *const[]){A.x, B.x}, NULL, (double *const[]){A.f, B.f}, 0);
   double FA[3], FB[3], MA[3] = {0, 0, 0}, MB[3] = {0, 0, 0};
   test_rod_sum(&A, FA);
@@ -62,8 +62,8 @@ TEST(crossing_rods_equal_and_opposite) {
   def.law.mu_static = 0.5;
   def.law.mu_kinetic = mu;
   def.law.stick_velocity = vs;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   for (int i = 0; i < B.nv; ++i) B.v[3 * i] = V;
   test_rod_zero_f(&A);
   test_rod_zero_f(&B);
@@ -104,8 +104,8 @@ TEST(self_contact_exclusion_and_broad_phase) {
   cosrod_contact_def def = {.nrods = 1, .rods = &cs, .self_contact = 1, .law = {.stiffness = 1e5}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   cosrod_contact_eval(m, d, (const double *const[]){s.x}, NULL, (double *const[]){s.f}, 0);
   size_t cand, act;
   cosrod_contact_counts(d, &cand, &act);
@@ -120,8 +120,8 @@ TEST(self_contact_exclusion_and_broad_phase) {
   helix(&h, 1200, 0.03, 1.9 * r, ds);
   cosrod_contact_rod ch = test_contact_rod(&h, r, 0, 0);
   def.rods = &ch;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   cosrod_contact_eval(m, d, (const double *const[]){h.x}, NULL, (double *const[]){h.f}, 0);
   cosrod_contact_counts(d, &cand, &act);
   size_t brute = 0, matched = 0;
@@ -173,8 +173,8 @@ TEST(missed_contact_warning) {
                               .law = {.stiffness = 1e5}};
     cosrod_contact_model *m;
     cosrod_contact_data *d;
-    cosrod_contact_model_create(&m, &def, NULL, 0);
-    cosrod_contact_data_create(&d, m);
+    m = cosrod_contact_model_create(&def, NULL);
+    d = cosrod_contact_data_create(m, NULL);
     cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, 0);
     size_t act, missed;
     double pen;
@@ -260,8 +260,8 @@ static double capstan_error(int N) {
                             .law = {.stiffness = k, .onset = delta}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   /* unknowns: x and z of every vertex except x of the middle one */
   int mid = N / 2, n = 2 * nv - 1;
   double *A = malloc((size_t)n * n * sizeof(double)), *b = malloc((size_t)n * sizeof(double));
@@ -377,8 +377,8 @@ TEST(self_exclusion_on_tight_arcs) {
     cosrod_contact_def def = {.nrods = 1, .rods = &cr, .self_contact = 1, .law = {.stiffness = 1e5}};
     cosrod_contact_model *m;
     cosrod_contact_data *d;
-    cosrod_contact_model_create(&m, &def, NULL, 0);
-    cosrod_contact_data_create(&d, m);
+    m = cosrod_contact_model_create(&def, NULL);
+    d = cosrod_contact_data_create(m, NULL);
     cosrod_contact_eval(m, d, (const double *const[]){a.x}, NULL, (double *const[]){a.f}, 0);
     size_t act;
     cosrod_contact_counts(d, NULL, &act);

@@ -204,9 +204,8 @@ static cosrod_mesh *box_mesh(const double h[3], int drop_one) {
   }
   int t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
                2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-  char err[256];
-  cosrod_mesh *m = cosrod_mesh_create(v, 8, t, drop_one ? 11 : 12, 1, "box", err, sizeof err);
-  if (!m) NOTE("%s", err);
+  cosrod_mesh *m = cosrod_mesh_create(v, 8, t, drop_one ? 11 : 12, 1, "box", NULL);
+  if (!m) NOTE("%s", cosrod_last_error());
   return m;
 }
 
@@ -288,11 +287,10 @@ TEST(mesh_files_and_errors) {
   /* quads (fanned by the reader) with v/vt/vn forms and a negative index */
   fprintf(fo, "f 1 3 4 2\nf 5/1 6/1 8/1 7/1\nf 1//1 2//1 6//1 5//1\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 -3\n");
   fclose(fo);
-  char err[512];
   const char *files[3] = {"contact_box_a.stl", "contact_box_b.stl", "contact_box.obj"};
   for (int f = 0; f < 3; ++f) {
-    cosrod_mesh *m = cosrod_mesh_load(files[f], 1, err, sizeof err);
-    if (!m) NOTE("%s", err);
+    cosrod_mesh *m = cosrod_mesh_load(files[f], 1, NULL);
+    if (!m) NOTE("%s", cosrod_last_error());
     CHECK("mesh file loads as a closed 12-triangle box", m && cosrod_mesh_ntriangles(m) == 12);
     if (!m) continue;
     cosrod_shape s1 = {.type = COSROD_SHAPE_MESH, .mesh = m}, s2 = {.type = COSROD_SHAPE_MESH, .mesh = ref};
@@ -311,22 +309,22 @@ TEST(mesh_files_and_errors) {
     CHECK_LE("file mesh sdf = array mesh sdf (float rounding for binary STL)", e, f == 1 ? 1e-7 : 1e-15);
     cosrod_mesh_free(m);
   }
-  cosrod_mesh *m = cosrod_mesh_load("no_such_mesh.stl", 1, err, sizeof err);
-  NOTE("%s", err);
-  CHECK("missing file: NULL and a message naming it", !m && strstr(err, "no_such_mesh.stl: cannot open"));
+  cosrod_mesh *m = cosrod_mesh_load("no_such_mesh.stl", 1, NULL);
+  NOTE("%s", cosrod_last_error());
+  CHECK("missing file: NULL and a message naming it", !m && strstr(cosrod_last_error(), "no_such_mesh.stl: cannot open"));
   write_text("contact_bad.stl", "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 zero\n");
-  m = cosrod_mesh_load("contact_bad.stl", 1, err, sizeof err);
-  NOTE("%s", err);
-  CHECK("parse error: FILE:LINE", !m && strstr(err, "contact_bad.stl:4: "));
+  m = cosrod_mesh_load("contact_bad.stl", 1, NULL);
+  NOTE("%s", cosrod_last_error());
+  CHECK("parse error: FILE:LINE", !m && strstr(cosrod_last_error(), "contact_bad.stl:4: "));
   write_text("contact_bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n");
-  m = cosrod_mesh_load("contact_bad.obj", 0, err, sizeof err);
-  NOTE("%s", err);
-  CHECK("OBJ index out of range: FILE:LINE", !m && strstr(err, "contact_bad.obj:4: "));
+  m = cosrod_mesh_load("contact_bad.obj", 0, NULL);
+  NOTE("%s", cosrod_last_error());
+  CHECK("OBJ index out of range: FILE:LINE", !m && strstr(cosrod_last_error(), "contact_bad.obj:4: "));
   write_text("contact_open.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n");
-  m = cosrod_mesh_load("contact_open.obj", 1, err, sizeof err);
-  NOTE("%s", err);
-  CHECK("open mesh refused where closed is required", !m && strstr(err, "not a closed manifold"));
-  m = cosrod_mesh_load("contact_open.obj", 0, err, sizeof err);
+  m = cosrod_mesh_load("contact_open.obj", 1, NULL);
+  NOTE("%s", cosrod_last_error());
+  CHECK("open mesh refused where closed is required", !m && strstr(cosrod_last_error(), "not a closed manifold"));
+  m = cosrod_mesh_load("contact_open.obj", 0, NULL);
   CHECK("open mesh accepted otherwise, flagged open", m && !cosrod_mesh_is_closed(m));
   cosrod_mesh_free(m);
   cosrod_mesh *open = box_mesh(h, 1);
@@ -368,9 +366,8 @@ TEST(fine_mesh_box_through_bvh) {
     }
   fprintf(f, "endsolid fine\n");
   fclose(f);
-  char err[512];
-  cosrod_mesh *m = cosrod_mesh_load("contact_fine_box.stl", 1, err, sizeof err);
-  if (!m) NOTE("%s", err);
+  cosrod_mesh *m = cosrod_mesh_load("contact_fine_box.stl", 1, NULL);
+  if (!m) NOTE("%s", cosrod_last_error());
   CHECK("fine box: closed, 1200 triangles", m && cosrod_mesh_ntriangles(m) == 12 * n * n);
   if (!m) return;
   cosrod_shape sm = {.type = COSROD_SHAPE_MESH, .mesh = m},

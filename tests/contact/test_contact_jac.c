@@ -127,8 +127,7 @@ TEST(obstacle_jacobians_all_shapes) {
   }
   int tb[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
                 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-  char err[256];
-  cosrod_mesh *mesh = cosrod_mesh_create(vb, 8, tb, 12, 1, "box", err, sizeof err);
+  cosrod_mesh *mesh = cosrod_mesh_create(vb, 8, tb, 12, 1, "box", NULL);
   cosrod_shape shapes[7] = {
       {.type = COSROD_SHAPE_PLANE},
       {.type = COSROD_SHAPE_SPHERE, .radius = 0.1},
@@ -171,8 +170,8 @@ TEST(obstacle_jacobians_all_shapes) {
                               .quadrature = 3};
     cosrod_contact_model *m;
     cosrod_contact_data *d;
-    cosrod_contact_model_create(&m, &def, NULL, 0);
-    cosrod_contact_data_create(&d, m);
+    m = cosrod_contact_model_create(&def, NULL);
+    d = cosrod_contact_data_create(m, NULL);
     compare(m, d, &rod, 1, 0, 0, 1e-7, k, delta, l, 0.01, names[s]);
     compare_pose(m, d, &rod, 1e-7, k, delta, l, 0.01, names[s]);
     cosrod_contact_data_free(d);
@@ -214,8 +213,8 @@ TEST(friction_jacobians_stick_and_slip) {
           .law = {.stiffness = k, .onset = delta, .damping = -1, .mu_static = 0.5, .mu_kinetic = 0.3}};
       cosrod_contact_model *m;
       cosrod_contact_data *d;
-      cosrod_contact_model_create(&m, &def, NULL, 0);
-      cosrod_contact_data_create(&d, m);
+      m = cosrod_contact_model_create(&def, NULL);
+      d = cosrod_contact_data_create(m, NULL);
       cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, 0);
       cosrod_contact_commit(m, d);
       /* stick limit of the tangential spring: mu f / k_t ~ 0.5 * 1.5 delta */
@@ -264,8 +263,8 @@ TEST(rod_rod_jacobians) {
                                     .stick_velocity = 0.05}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   double l = 0.08;
   compare(m, d, rods, 2, 0, 0, 1e-8, k * l, delta, l, 0.01, "rod-rod (0,0)");
   compare(m, d, rods, 2, 0, 1, 1e-8, k * l, delta, l, 0.01, "rod-rod (0,1)");
@@ -317,8 +316,8 @@ TEST(self_contact_jacobian) {
                                     .stick_velocity = 0.2}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   double l = h.sref[nv - 1] / (nv - 1);
   compare(m, d, &h, 1, 0, 0, 1e-8, k * l, delta, l, 2 * r, "self-contact loop");
   cosrod_contact_eval(m, d, (const double *const[]){h.x}, (const double *const[]){h.v},

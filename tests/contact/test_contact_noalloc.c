@@ -28,8 +28,8 @@ TEST(repeated_evaluations_do_not_allocate) {
                             .gravity = 9.81, .law = {.mu_static = 0.5, .mu_kinetic = 0.4}};
   cosrod_contact_model *m;
   cosrod_contact_data *d;
-  cosrod_contact_model_create(&m, &def, NULL, 0);
-  cosrod_contact_data_create(&d, m);
+  m = cosrod_contact_model_create(&def, NULL);
+  d = cosrod_contact_data_create(m, NULL);
   cosrod_contact_eval(m, d, (const double *const[]){h.x}, (const double *const[]){h.v}, (double *const[]){h.f},
                       COSROD_CONTACT_JAC);
   cosrod_contact_commit(m, d);

@@ -91,7 +91,7 @@ static char *to_text(const cosrod_scenario *sc, size_t *len) {
 /* Returns 1 when finish accepted the program (for the replay's count). */
 static int run_one(const uint8_t *data, size_t size) {
   reader r = {data, size, 0};
-  cosrod_sc_builder *b = cosrod_sc_builder_create();
+  cosrod_sc_builder *b = cosrod_sc_builder_create(NULL);
   if (!b) return 0;
   char key[400];
   for (int ops = 0; r.i < r.n && ops < 64; ops++) {
@@ -141,12 +141,11 @@ static int run_one(const uint8_t *data, size_t size) {
       }
     }
   }
-  char err[4096] = "";
   cosrod_status st = COSROD_OK;
-  cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st, err, sizeof err);
+  cosrod_scenario *sc = cosrod_sc_builder_finish(b, &st);
   cosrod_sc_builder_free(b);
   if (!sc) {
-    require(st != COSROD_OK && (st == COSROD_ERR_NOMEM || err[0] != '\0'));
+    require(st != COSROD_OK && (st == COSROD_ERR_NOMEM || cosrod_last_error()[0] != '\0'));
     return 0;
   }
   size_t l1 = 0, l2 = 0;
@@ -154,8 +153,8 @@ static int run_one(const uint8_t *data, size_t size) {
   cosrod_scenario_free(sc);
   require(t1 != NULL);
   cosrod_scenario *back = NULL;
-  st = cosrod_scenario_parse(t1, l1, "roundtrip.yaml", NULL, 0, &back, err, sizeof err);
-  if (st != COSROD_OK) fprintf(stderr, "round trip refused: %s\n%s\n", err, t1);
+  back = cosrod_scenario_parse(t1, l1, "roundtrip.yaml", NULL, 0, &st);
+  if (st != COSROD_OK) fprintf(stderr, "round trip refused: %s\n%s\n", cosrod_last_error(), t1);
   require(st == COSROD_OK);
   char *t2 = to_text(back, &l2);
   cosrod_scenario_free(back);

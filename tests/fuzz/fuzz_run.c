@@ -33,22 +33,21 @@ static int small_enough(const cosrod_scenario *sc) {
 
 /* Returns 1 when the input was stepped (for the replay's count). */
 static int run_one(const uint8_t *data, size_t size) {
-  char err[4096];
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse((const char *)data, size, "fuzz.yaml", NULL, 0, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse((const char *)data, size, "fuzz.yaml", NULL, 0, &st);
   if (st != COSROD_OK) {
-    require(sc == NULL && err[0] != '\0');
+    require(sc == NULL && cosrod_last_error()[0] != '\0');
     return 0;
   }
   int stepped = 0;
   if (small_enough(sc)) {
     if (sc->solver.max_steps > 400) sc->solver.max_steps = 400;
     cosrod_status cst = COSROD_OK;
-    err[0] = '\0';
-    cosrod_sim *sim = cosrod_sim_create(sc, &cst, err, sizeof err);
+    cosrod_sim *sim = cosrod_sim_create(sc, &cst);
     if (!sim) {
       require(cst != COSROD_OK);
-      require(cst == COSROD_ERR_NOMEM || err[0] != '\0');
+      require(cst == COSROD_ERR_NOMEM || cosrod_last_error()[0] != '\0');
     } else if (sc->analysis.type == COSROD_SC_ANALYSIS_DYNAMIC) {
       double h = fmin(sc->analysis.t_end, 1e-3) / 3.0;
       int ny = cosrod_sim_ny(sim);

@@ -53,11 +53,11 @@ TEST(hardening_zero_error_weight_refused) {
     o.rtol = o.atol = 0.0;
     cosrod_status st = COSROD_OK;
     cosrod_integrator *it = cosrod_integrator_create(T, &p, &o, &st);
-    NOTE("%s, rtol = atol = 0: %s", T->name, cosrod_integrator_create_message());
+    NOTE("%s, rtol = atol = 0: %s", T->name, cosrod_last_error());
     snprintf(what, sizeof what, "%s: rtol = atol = 0 refused at create (ERR_INVALID)", T->name);
     CHECK(what, it == NULL && st == COSROD_ERR_INVALID);
     snprintf(what, sizeof what, "%s: ... with a message naming the tolerances", T->name);
-    CHECK(what, strstr(cosrod_integrator_create_message(), "atol") != NULL);
+    CHECK(what, strstr(cosrod_last_error(), "atol") != NULL);
     cosrod_integrator_free(it);
     /* per component: only component 1 has both 0 */
     const double atol_vec[2] = {1e-6, 0.0};
@@ -66,7 +66,7 @@ TEST(hardening_zero_error_weight_refused) {
     it = cosrod_integrator_create(T, &p, &o, &st);
     snprintf(what, sizeof what, "%s: atol_vec[1] = rtol = 0 refused, message names component 1", T->name);
     CHECK(what, it == NULL && st == COSROD_ERR_INVALID &&
-                    strstr(cosrod_integrator_create_message(), "component 1") != NULL);
+                    strstr(cosrod_last_error(), "component 1") != NULL);
     cosrod_integrator_free(it);
     /* init: pure relative tolerance with y0_1 = 0 has a zero weight; y0_1 != 0 is fine */
     o = cosrod_integrate_default_options();
@@ -74,7 +74,7 @@ TEST(hardening_zero_error_weight_refused) {
     o.rtol = 1e-6;
     it = cosrod_integrator_create(T, &p, &o, &st);
     snprintf(what, sizeof what, "%s: atol = 0, rtol > 0 accepted at create", T->name);
-    CHECK(what, it != NULL && st == COSROD_OK && cosrod_integrator_create_message()[0] == '\0');
+    CHECK(what, it != NULL && st == COSROD_OK && cosrod_last_error()[0] == '\0');
     if (!it) continue;
     const double y0_zero[2] = {1.0, 0.0}, y0_ok[2] = {1.0, 2.0};
     st = cosrod_integrator_init(it, 0.0, y0_zero, NULL);
@@ -186,14 +186,14 @@ TEST(hardening_failures_have_messages) {
   for (int k = 0; k < 6; k++) {
     cosrod_integrator *it = cosrod_integrator_create(bad[k].T, &bad[k].p, &bad[k].o, &st);
     NOTE("create with %s: %s: \"%s\"", bad[k].what, cosrod_status_name(st),
-         cosrod_integrator_create_message());
+         cosrod_last_error());
     snprintf(what, sizeof what, "create with %s: NULL, ERR_INVALID and a message", bad[k].what);
-    CHECK(what, it == NULL && st == COSROD_ERR_INVALID && cosrod_integrator_create_message()[0] != '\0');
+    CHECK(what, it == NULL && st == COSROD_ERR_INVALID && cosrod_last_error()[0] != '\0');
     cosrod_integrator_free(it);
   }
   /* init and evolve */
   cosrod_integrator *it = cosrod_integrator_create(T, &p, NULL, &st);
-  CHECK("valid create", it != NULL && cosrod_integrator_create_message()[0] == '\0');
+  CHECK("valid create", it != NULL && cosrod_last_error()[0] == '\0');
   if (!it) return;
   st = cosrod_integrator_evolve(it, 1.0, NULL);
   NOTE("evolve before init: %s", cosrod_integrator_message(it));

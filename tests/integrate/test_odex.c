@@ -231,13 +231,13 @@ TEST(odex_options) {
   cosrod_status st;
   o.max_columns = 4;
   CHECK("max_columns = 4 refused", cosrod_integrator_create(odex(), &p, &o, &st) == NULL && st != COSROD_OK);
-  CHECK("message names max_columns", strstr(cosrod_integrator_create_message(), "max_columns") != NULL);
+  CHECK("message names max_columns", strstr(cosrod_last_error(), "max_columns") != NULL);
   o.max_columns = 17;
   CHECK("max_columns = 17 refused", cosrod_integrator_create(odex(), &p, &o, &st) == NULL);
   o.max_columns = 0;
   o.fixed_step = 1;
   CHECK("fixed_step without h0 refused", cosrod_integrator_create(odex(), &p, &o, &st) == NULL);
-  CHECK("message names h0", strstr(cosrod_integrator_create_message(), "h0") != NULL);
+  CHECK("message names h0", strstr(cosrod_last_error(), "h0") != NULL);
 }
 
 static const th_case cases[] = {

@@ -28,7 +28,7 @@ static void solve_all_shapes(cosrod_linalg_backend be, double dominance, uint64_
   *worst_diff = 0.0;
   for (int s = 0; s < NSHAPES; ++s) {
     const int n = shapes[s][0];
-    cosrod_band *A = cosrod_band_create(n, shapes[s][1], shapes[s][2]);
+    cosrod_band *A = cosrod_band_create(n, shapes[s][1], shapes[s][2], NULL);
     cosrod_band_set_backend(A, be);
     tu_fill_band(A, &rng, dominance);
     double *D = tu_dense_from_band(A);
@@ -53,7 +53,7 @@ static void solve_all_shapes(cosrod_linalg_backend be, double dominance, uint64_
 }
 
 TEST(band_layout_is_lapack_band_storage) {
-  cosrod_band *A = cosrod_band_create(6, 2, 1);
+  cosrod_band *A = cosrod_band_create(6, 2, 1, NULL);
   CHECK("ld = 2*ml + mu + 1 = 6", A->ld == 6 && A->smu == 3);
   int ok = 1;
   for (int j = 0; j < 6; ++j)
@@ -80,11 +80,11 @@ TEST(band_layout_is_lapack_band_storage) {
       W[i + 6 * j] = (i - j <= 2 && j - i <= 1) ? (10.0 * i + j + (i == 1 && j == 2 ? 0.5 : 0.0)) : 0.0;
   CHECK_MAT("to_dense equals the entries written (exact)", D, W, 6, 6, 6, 6, 0.0, 0.0);
   cosrod_band_free(A);
-  cosrod_band *B = cosrod_band_create(4, 9, 7);
+  cosrod_band *B = cosrod_band_create(4, 9, 7, NULL);
   CHECK("bandwidths larger than n-1 are clamped", B->ml == 3 && B->mu == 3 && B->ld == 10);
   cosrod_band_free(B);
   CHECK("n = 0 and negative bandwidths give NULL",
-        cosrod_band_create(0, 1, 1) == NULL && cosrod_band_create(3, -1, 0) == NULL);
+        cosrod_band_create(0, 1, 1, NULL) == NULL && cosrod_band_create(3, -1, 0, NULL) == NULL);
   cosrod_band_free(NULL);
 }
 
@@ -117,7 +117,7 @@ TEST(band_lu_needs_pivoting) {
   }
   /* Zero diagonal: the LU must pivot at every step. */
   const int n = 9;
-  cosrod_band *A = cosrod_band_create(n, 1, 1);
+  cosrod_band *A = cosrod_band_create(n, 1, 1, NULL);
   for (int i = 0; i + 1 < n; ++i) {
     cosrod_band_set(A, i + 1, i, 1.0 + i);
     cosrod_band_set(A, i, i + 1, 2.0 - 0.1 * i);
@@ -143,7 +143,7 @@ TEST(band_lu_needs_pivoting) {
  * 1e10..1e12 with all rows of similar size, and partial pivoting is needed
  * (A is indefinite).  b = A x_true. */
 static cosrod_band *near_singular_band(int n, int w, th_rng *rng, double **D, double *xt, double *b) {
-  cosrod_band *A = cosrod_band_create(n, w, w);
+  cosrod_band *A = cosrod_band_create(n, w, w, NULL);
   double *ab = calloc((size_t)(w + 1) * n, sizeof(double)), *ev = malloc(n * sizeof(double));
   for (int j = 0; j < n; ++j)
     for (int i = tu_max(0, j - w); i <= j; ++i) {
@@ -211,7 +211,7 @@ TEST(band_lu_ill_conditioned) {
     cs[i] = pow(10.0, th_rng_uniform(&rng, -3, 3));
   }
   for (int k = 0; k < 2; ++k) {
-    cosrod_band *A = cosrod_band_create(n, 3, 8);
+    cosrod_band *A = cosrod_band_create(n, 3, 8, NULL);
     cosrod_band_set_backend(A, backends[k]);
     th_rng r2;
     th_rng_seed(&r2, 99);
@@ -235,7 +235,7 @@ TEST(band_bandwidth0_and_n1) {
    * (exact to the last bit); the own solve multiplies by the stored 1/d_i,
    * two roundings: |error| <= 2 u |x_i|. */
   for (int k = 0; k < 2; ++k) {
-    cosrod_band *A = cosrod_band_create(8, 0, 0);
+    cosrod_band *A = cosrod_band_create(8, 0, 0, NULL);
     cosrod_band_set_backend(A, backends[k]);
     double b[8], want[8];
     for (int i = 0; i < 8; ++i) {
@@ -249,7 +249,7 @@ TEST(band_bandwidth0_and_n1) {
     CHECK_VEC("diagonal solve is b/d (to 2 u)", b, want, 8, 2 * DBL_EPSILON, 0.0);
     cosrod_band_free(A);
     /* n = 1 with requested bandwidths 3, 2 (clamped to 0). */
-    cosrod_band *B = cosrod_band_create(1, 3, 2);
+    cosrod_band *B = cosrod_band_create(1, 3, 2, NULL);
     cosrod_band_set_backend(B, backends[k]);
     cosrod_band_set(B, 0, 0, -4.0);
     double x = 3.0;
@@ -268,7 +268,7 @@ TEST(band_singular_reported) {
     th_rng rng;
     th_rng_seed(&rng, 31);
     /* (a) zero column 5 */
-    cosrod_band *A = cosrod_band_create(12, 2, 3);
+    cosrod_band *A = cosrod_band_create(12, 2, 3, NULL);
     cosrod_band_set_backend(A, backends[k]);
     tu_fill_band(A, &rng, 1.0);
     for (int i = 2; i <= 7; ++i) cosrod_band_set(A, i, 5, 0.0);
@@ -286,7 +286,7 @@ TEST(band_singular_reported) {
     CHECK("zero row -> ERR_SINGULAR", st == COSROD_ERR_SINGULAR && A->singular_col >= 0);
     /* (c) rank-1 tridiagonal 2x2 blocks [1 2; 2 4] (exactly singular:
      * elimination computes 4 - 2*2 = 0 exactly) */
-    cosrod_band *C = cosrod_band_create(2, 1, 1);
+    cosrod_band *C = cosrod_band_create(2, 1, 1, NULL);
     cosrod_band_set_backend(C, backends[k]);
     cosrod_band_set(C, 0, 0, 1.0);
     cosrod_band_set(C, 0, 1, 2.0);
@@ -318,7 +318,7 @@ TEST(band_singular_reported) {
      * (multiplier exactly 1/2); reference dgbtf2 multiplies by 1/p = Inf, which
      * the LAPACK backend must report as ERR_NONFINITE, never as OK. */
     const double p = ldexp(1.0, -1030);
-    cosrod_band *T = cosrod_band_create(2, 1, 0);
+    cosrod_band *T = cosrod_band_create(2, 1, 0, NULL);
     cosrod_band_set_backend(T, backends[k]);
     cosrod_band_set(T, 0, 0, p);
     cosrod_band_set(T, 1, 0, p / 2);
@@ -346,8 +346,8 @@ TEST(band_own_factors_match_dgbtrf) {
   th_rng_seed(&rng, 5);
   const int cfg[4][3] = {{30, 3, 2}, {50, 5, 5}, {64, 0, 4}, {80, 10, 7}};
   for (int c = 0; c < 4; ++c) {
-    cosrod_band *A = cosrod_band_create(cfg[c][0], cfg[c][1], cfg[c][2]);
-    cosrod_band *B = cosrod_band_create(cfg[c][0], cfg[c][1], cfg[c][2]);
+    cosrod_band *A = cosrod_band_create(cfg[c][0], cfg[c][1], cfg[c][2], NULL);
+    cosrod_band *B = cosrod_band_create(cfg[c][0], cfg[c][1], cfg[c][2], NULL);
     tu_fill_band(A, &rng, 0.0);
     cosrod_band_copy(B, A);
     cosrod_band_set_backend(B, COSROD_LINALG_LAPACK);
@@ -370,7 +370,7 @@ TEST(band_solve_multi_rhs) {
   th_rng_seed(&rng, 17);
   const int n = 50, nrhs = 4, ldb = 53;
   for (int k = 0; k < 2; ++k) {
-    cosrod_band *A = cosrod_band_create(n, 4, 6);
+    cosrod_band *A = cosrod_band_create(n, 4, 6, NULL);
     cosrod_band_set_backend(A, backends[k]);
     tu_fill_band(A, &rng, 0.0);
     double *D = tu_dense_from_band(A);
@@ -406,7 +406,7 @@ TEST(band_matvec_gemv) {
   const int cfg[3][3] = {{1, 0, 0}, {9, 0, 2}, {40, 6, 3}};
   for (int c = 0; c < 3; ++c) {
     const int n = cfg[c][0];
-    cosrod_band *A = cosrod_band_create(n, cfg[c][1], cfg[c][2]);
+    cosrod_band *A = cosrod_band_create(n, cfg[c][1], cfg[c][2], NULL);
     tu_fill_band(A, &rng, 0.0);
     double *D = tu_dense_from_band(A);
     double x[40], y[40], want[40], y0[40];
@@ -449,9 +449,9 @@ TEST(band_assembly_combinations) {
   th_rng rng;
   th_rng_seed(&rng, 41);
   const int n = 30;
-  cosrod_band *J = cosrod_band_create(n, 4, 3);
-  cosrod_band *M = cosrod_band_create(n, 1, 2);
-  cosrod_band *E = cosrod_band_create(n, 5, 3);
+  cosrod_band *J = cosrod_band_create(n, 4, 3, NULL);
+  cosrod_band *M = cosrod_band_create(n, 1, 2, NULL);
+  cosrod_band *E = cosrod_band_create(n, 5, 3, NULL);
   tu_fill_band(J, &rng, 0.0);
   tu_fill_band(M, &rng, 2.0);
   double *DJ = tu_dense_from_band(J), *DM = tu_dense_from_band(M);
@@ -488,7 +488,7 @@ TEST(band_assembly_combinations) {
   cosrod_band_to_dense(E, got, n);
   CHECK_MAT("copy is exact", got, DJ, n, n, n, n, 0.0, 0.0);
   /* dimension errors */
-  cosrod_band *S = cosrod_band_create(n, 1, 1), *T = cosrod_band_create(n + 1, 5, 5);
+  cosrod_band *S = cosrod_band_create(n, 1, 1, NULL), *T = cosrod_band_create(n + 1, 5, 5, NULL);
   CHECK("copy into a narrower band -> ERR_DIMENSION", cosrod_band_copy(S, J) == COSROD_ERR_DIMENSION);
   CHECK("combination into a narrower band -> ERR_DIMENSION",
         cosrod_band_set_combination(S, 1.0, J, 1.0, NULL) == COSROD_ERR_DIMENSION);
@@ -517,7 +517,7 @@ TEST(band_refactor_in_time_loop) {
   th_rng_seed(&rng, 77);
   const int n = 64;
   for (int k = 0; k < 2; ++k) {
-    cosrod_band *J = cosrod_band_create(n, 5, 5), *E = cosrod_band_create(n, 5, 5);
+    cosrod_band *J = cosrod_band_create(n, 5, 5, NULL), *E = cosrod_band_create(n, 5, 5, NULL);
     cosrod_band_set_backend(E, backends[k]);
     tu_fill_band(J, &rng, 0.0);
     double worst = 0.0, b[64], x[64];
@@ -538,7 +538,7 @@ TEST(band_refactor_in_time_loop) {
 }
 
 TEST(band_print_debug) {
-  cosrod_band *A = cosrod_band_create(4, 1, 0);
+  cosrod_band *A = cosrod_band_create(4, 1, 0, NULL);
   cosrod_band_set(A, 0, 0, 1.5);
   cosrod_band_set(A, 1, 0, -2.0);
   FILE *f = tmpfile();

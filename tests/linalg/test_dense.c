@@ -30,7 +30,7 @@ TEST(dense_lu_vs_dgesv) {
     double worst = 0.0, worst_diff = 0.0;
     for (int s = 0; s < NSIZES; ++s) {
       const int n = sizes[s];
-      cosrod_dense *A = cosrod_dense_create(n);
+      cosrod_dense *A = cosrod_dense_create(n, NULL);
       cosrod_dense_set_backend(A, backends[k]);
       dense_random(A, &rng);
       double *D = malloc(n * n * sizeof(double)), *b = malloc(n * sizeof(double)),
@@ -62,7 +62,7 @@ TEST(zdense_lu_vs_zgesv) {
     double worst = 0.0, worst_diff = 0.0;
     for (int s = 0; s < NSIZES; ++s) {
       const int n = sizes[s];
-      cosrod_zdense *A = cosrod_zdense_create(n);
+      cosrod_zdense *A = cosrod_zdense_create(n, NULL);
       cosrod_zdense_set_backend(A, backends[k]);
       zdense_random(A, &rng);
       double complex *D = malloc(n * n * sizeof(double complex)), *b = malloc(n * sizeof(double complex)),
@@ -89,7 +89,7 @@ TEST(zdense_lu_vs_zgesv) {
 
 TEST(dense_singular_and_nonfinite) {
   for (int k = 0; k < 2; ++k) {
-    cosrod_dense *A = cosrod_dense_create(3);
+    cosrod_dense *A = cosrod_dense_create(3, NULL);
     cosrod_dense_set_backend(A, backends[k]);
     /* rows (1 2 3), (2 4 6), (0 1 1): row 2 = 2 row 1 exactly -> exact zero */
     const double v[9] = {1, 2, 0, 2, 4, 1, 3, 6, 1};
@@ -107,7 +107,7 @@ TEST(dense_singular_and_nonfinite) {
     cosrod_dense_set(A, 2, 1, NAN);
     CHECK("NaN -> ERR_NONFINITE", cosrod_dense_factor(A) == COSROD_ERR_NONFINITE);
     cosrod_dense_free(A);
-    cosrod_zdense *Z = cosrod_zdense_create(2);
+    cosrod_zdense *Z = cosrod_zdense_create(2, NULL);
     cosrod_zdense_set_backend(Z, backends[k]);
     cosrod_zdense_set(Z, 0, 0, 1.0);
     cosrod_zdense_set(Z, 0, 1, CMPLX(0, 1));
@@ -128,7 +128,7 @@ TEST(dense_assembly_and_products) {
   th_rng rng;
   th_rng_seed(&rng, 12);
   const int n = 6;
-  cosrod_dense *J = cosrod_dense_create(n), *M = cosrod_dense_create(n), *E = cosrod_dense_create(n);
+  cosrod_dense *J = cosrod_dense_create(n, NULL), *M = cosrod_dense_create(n, NULL), *E = cosrod_dense_create(n, NULL);
   dense_random(J, &rng);
   dense_random(M, &rng);
   double want[36];
@@ -165,12 +165,12 @@ TEST(dense_assembly_and_products) {
     rs = fmax(rs, s);
   }
   CHECK_REL("norm_inf", cosrod_dense_norm_inf(J), rs, 1e-15);
-  cosrod_dense *S = cosrod_dense_create(n + 1);
+  cosrod_dense *S = cosrod_dense_create(n + 1, NULL);
   CHECK("different n -> ERR_DIMENSION",
         cosrod_dense_copy(S, J) == COSROD_ERR_DIMENSION &&
             cosrod_dense_set_combination(S, 1, J, 1, NULL) == COSROD_ERR_DIMENSION);
   /* complex combination with the RADAU eigenvalue, and complex matvec */
-  cosrod_zdense *Z = cosrod_zdense_create(n);
+  cosrod_zdense *Z = cosrod_zdense_create(n, NULL);
   const double complex c = CMPLX(2.6810828736277523, 3.0504301992474105) / 0.1;
   cosrod_zdense_set_combination(Z, -1.0, J, c, M);
   double err = 0.0;
@@ -193,7 +193,7 @@ TEST(dense_assembly_and_products) {
   cosrod_zdense_free(Z);
   cosrod_dense_free(NULL);
   cosrod_zdense_free(NULL);
-  CHECK("create(0) -> NULL", cosrod_dense_create(0) == NULL && cosrod_zdense_create(-2) == NULL);
+  CHECK("create(0) -> NULL", cosrod_dense_create(0, NULL) == NULL && cosrod_zdense_create(-2, NULL) == NULL);
 }
 
 TEST(dense_multi_rhs_and_split) {
@@ -201,7 +201,7 @@ TEST(dense_multi_rhs_and_split) {
   th_rng_seed(&rng, 90);
   const int n = 12, ldb = 14, nrhs = 3;
   for (int k = 0; k < 2; ++k) {
-    cosrod_dense *A = cosrod_dense_create(n);
+    cosrod_dense *A = cosrod_dense_create(n, NULL);
     cosrod_dense_set_backend(A, backends[k]);
     dense_random(A, &rng);
     double D[144], B[42], B0[42];
@@ -213,7 +213,7 @@ TEST(dense_multi_rhs_and_split) {
     for (int r = 0; r < nrhs; ++r) worst = fmax(worst, tu_rel_residual(n, D, B + r * ldb, B0 + r * ldb));
     CHECK_LE("max residual, 3 right-hand sides", worst, RESID_TOL);
     CHECK("padding untouched", B[n] == B0[n] && B[ldb + n + 1] == B0[ldb + n + 1]);
-    cosrod_zdense *Z = cosrod_zdense_create(n);
+    cosrod_zdense *Z = cosrod_zdense_create(n, NULL);
     cosrod_zdense_set_backend(Z, backends[k]);
     zdense_random(Z, &rng);
     double complex ZD[144], zb[12], zx[12];
@@ -234,7 +234,7 @@ TEST(dense_multi_rhs_and_split) {
 }
 
 TEST(dense_print_debug) {
-  cosrod_dense *A = cosrod_dense_create(2);
+  cosrod_dense *A = cosrod_dense_create(2, NULL);
   cosrod_dense_set(A, 0, 1, 7.25);
   FILE *f = tmpfile();
   cosrod_dense_print(A, f);
@@ -255,7 +255,7 @@ TEST(dense_tiny_and_huge_pivots) {
    * handle it; if not, it must be reported (ERR_NONFINITE), never OK. */
   const double p = ldexp(1.0, -1030);
   for (int k = 0; k < 2; ++k) {
-    cosrod_dense *A = cosrod_dense_create(2);
+    cosrod_dense *A = cosrod_dense_create(2, NULL);
     cosrod_dense_set_backend(A, backends[k]);
     cosrod_dense_set(A, 0, 0, p);
     cosrod_dense_set(A, 1, 0, p / 2);
@@ -272,7 +272,7 @@ TEST(dense_tiny_and_huge_pivots) {
       CHECK("LAPACK failure reported as ERR_NONFINITE", st == COSROD_ERR_NONFINITE);
     }
     cosrod_dense_free(A);
-    cosrod_zdense *Z = cosrod_zdense_create(2);
+    cosrod_zdense *Z = cosrod_zdense_create(2, NULL);
     cosrod_zdense_set_backend(Z, backends[k]);
     cosrod_zdense_set(Z, 0, 0, CMPLX(p, p));
     cosrod_zdense_set(Z, 1, 0, CMPLX(p, p) / 2);
@@ -296,7 +296,7 @@ TEST(dense_tiny_and_huge_pivots) {
     const double scales[2] = {1e300, 1e-300};
     for (int s = 0; s < 2; ++s) {
       const int n = 9;
-      cosrod_dense *B = cosrod_dense_create(n);
+      cosrod_dense *B = cosrod_dense_create(n, NULL);
       cosrod_dense_set_backend(B, backends[k]);
       dense_random(B, &rng);
       for (int q = 0; q < n * n; ++q) B->data[q] *= scales[s];

@@ -43,7 +43,7 @@ static double solve_error(cosrod_band *A, cosrod_band *A0) {
 }
 
 TEST(band_lu_stops_at_first_poll) {
-  cosrod_band *A = cosrod_band_create(N, ML, MU), *A0 = cosrod_band_create(N, ML, MU);
+  cosrod_band *A = cosrod_band_create(N, ML, MU, NULL), *A0 = cosrod_band_create(N, ML, MU, NULL);
   fill(A), fill(A0);
   const volatile sig_atomic_t *prev = cosrod_interrupt_install(&g_flag);
   g_flag = 1;
@@ -74,7 +74,7 @@ TEST(band_lu_stops_at_first_poll) {
 }
 
 TEST(zband_lu_stops_at_first_poll) {
-  cosrod_zband *A = cosrod_zband_create(N, ML, MU);
+  cosrod_zband *A = cosrod_zband_create(N, ML, MU, NULL);
   zfill(A);
   const volatile sig_atomic_t *prev = cosrod_interrupt_install(&g_flag);
   g_flag = 1;
@@ -86,7 +86,7 @@ TEST(zband_lu_stops_at_first_poll) {
   zfill(A);
   CHECK("complex factor with the flag clear -> OK", cosrod_zband_factor(A) == COSROD_OK);
   /* residual of the solve: A x = b with x* = 1 + i j/N */
-  cosrod_zband *A0 = cosrod_zband_create(N, ML, MU);
+  cosrod_zband *A0 = cosrod_zband_create(N, ML, MU, NULL);
   zfill(A0);
   double _Complex *x = malloc(N * sizeof *x), *b = malloc(N * sizeof *b);
   for (int j = 0; j < N; ++j) x[j] = 1.0 + I * (double)j / N;

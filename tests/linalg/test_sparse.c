@@ -71,7 +71,7 @@ TEST(sparse_solve_vs_dgesv) {
            *xr = malloc(n * sizeof *xr), *y = malloc(n * sizeof *y);
     int *cp = malloc((n + 1) * sizeof *cp), *ri = malloc((size_t)n * n * sizeof *ri);
     make_matrix(n, nb, &rng, D, cp, ri, 1);
-    cosrod_sparse *A = cosrod_sparse_create(n, cp, ri);
+    cosrod_sparse *A = cosrod_sparse_create(n, cp, ri, NULL);
     CHECK("create", A != NULL);
     if (!A) continue;
     load_values(A, D);
@@ -111,7 +111,7 @@ TEST(sparse_complex_vs_zgesv) {
                  *x = malloc(n * sizeof *x), *xr = malloc(n * sizeof *xr);
   int *cp = malloc((n + 1) * sizeof *cp), *ri = malloc((size_t)n * n * sizeof *ri);
   make_matrix(n, nb, &rng, D, cp, ri, 1);
-  cosrod_sparse *A = cosrod_sparse_create_complex(n, cp, ri);
+  cosrod_sparse *A = cosrod_sparse_create_complex(n, cp, ri, NULL);
   CHECK("create complex", A != NULL && A->is_complex);
   double worst = 0.0, worst_diff = 0.0;
   for (int round = 0; round < 2 && A; round++) { /* factor, then refactor with new imaginary parts */
@@ -151,7 +151,7 @@ TEST(sparse_refactor_new_values) {
   double *D = malloc((size_t)n * n * sizeof *D), *b = malloc(n * sizeof *b), *x = malloc(n * sizeof *x);
   int *cp = malloc((n + 1) * sizeof *cp), *ri = malloc((size_t)n * n * sizeof *ri);
   make_matrix(n, nb, &rng, D, cp, ri, 0);
-  cosrod_sparse *A = cosrod_sparse_create(n, cp, ri);
+  cosrod_sparse *A = cosrod_sparse_create(n, cp, ri, NULL);
   CHECK("create", A != NULL);
   double worst = 0.0;
   for (int round = 0; round < 4 && A; round++) {
@@ -186,7 +186,7 @@ TEST(sparse_singular_and_pattern) {
   }
   /* 3 x 3, column 1 structurally present but zero */
   int cp[4] = {0, 2, 3, 5}, ri[5] = {0, 2, 1, 0, 2};
-  cosrod_sparse *A = cosrod_sparse_create(3, cp, ri);
+  cosrod_sparse *A = cosrod_sparse_create(3, cp, ri, NULL);
   CHECK("create", A != NULL);
   if (A) {
     A->data[0] = 2, A->data[1] = 1, A->data[2] = 0.0, A->data[3] = 1, A->data[4] = 3;
@@ -210,7 +210,7 @@ TEST(sparse_singular_and_pattern) {
   CHECK("duplicate row refused", cosrod_sparse_pattern_check(3, cp, dup_ri) == 3);
   int out_ri[5] = {0, 3, 1, 0, 2};
   CHECK("row out of range refused", cosrod_sparse_pattern_check(3, cp, out_ri) == 1);
-  CHECK("create refuses a bad pattern", cosrod_sparse_create(3, cp, bad_ri) == NULL);
+  CHECK("create refuses a bad pattern", cosrod_sparse_create(3, cp, bad_ri, NULL) == NULL);
 }
 
 /* Brute force: columns of one colour must not share a row. */

@@ -59,7 +59,7 @@ TEST(zband_lu_random_vs_zgesv) {
     th_rng_seed(&rng, 1234);
     double worst = 0.0, worst_diff = 0.0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
-      cosrod_zband *Z = cosrod_zband_create(shapes[s][0], shapes[s][1], shapes[s][2]);
+      cosrod_zband *Z = cosrod_zband_create(shapes[s][0], shapes[s][1], shapes[s][2], NULL);
       cosrod_zband_set_backend(Z, backends[k]);
       zfill_band(Z, &rng);
       double d;
@@ -83,11 +83,11 @@ TEST(zband_radau_stage_matrix) {
   const int n = 40;
   const double h = 1e-3;
   const double complex c = CMPLX(RADAU_ALPHA, RADAU_BETA) / h;
-  cosrod_band *J = cosrod_band_create(n, 5, 5), *M = cosrod_band_create(n, 1, 1);
+  cosrod_band *J = cosrod_band_create(n, 5, 5, NULL), *M = cosrod_band_create(n, 1, 1, NULL);
   tu_fill_band(J, &rng, 0.0);
   tu_fill_band(M, &rng, 3.0);
   for (int k = 0; k < 2; ++k) {
-    cosrod_zband *Z = cosrod_zband_create(n, 5, 5);
+    cosrod_zband *Z = cosrod_zband_create(n, 5, 5, NULL);
     cosrod_zband_set_backend(Z, backends[k]);
     CHECK("set_combination", cosrod_zband_set_combination(Z, -1.0, J, c, M) == COSROD_OK);
     double err = 0.0;
@@ -104,7 +104,7 @@ TEST(zband_radau_stage_matrix) {
     CHECK("identity on the diagonal",
           cosrod_zband_get(Z, 3, 3) == 2.0 * cosrod_band_get(J, 3, 3) + CMPLX(0.0, 1.0) &&
               cosrod_zband_get(Z, 3, 4) == 2.0 * cosrod_band_get(J, 3, 4));
-    cosrod_band *W = cosrod_band_create(n, 6, 5);
+    cosrod_band *W = cosrod_band_create(n, 6, 5, NULL);
     CHECK("J wider than Z -> ERR_DIMENSION",
           cosrod_zband_set_combination(Z, 1.0, W, 1.0, NULL) == COSROD_ERR_DIMENSION);
     cosrod_band_free(W);
@@ -119,7 +119,7 @@ TEST(zband_split_solve_and_multi) {
   th_rng_seed(&rng, 55);
   const int n = 33, ldb = 35, nrhs = 3;
   for (int k = 0; k < 2; ++k) {
-    cosrod_zband *Z = cosrod_zband_create(n, 3, 2);
+    cosrod_zband *Z = cosrod_zband_create(n, 3, 2, NULL);
     cosrod_zband_set_backend(Z, backends[k]);
     zfill_band(Z, &rng);
     double complex *D = zdense_from_band(Z);
@@ -154,7 +154,7 @@ TEST(zband_own_factors_match_zgbtrf) {
    * rule: identical pivots, factors equal up to rounding (~n u). */
   th_rng rng;
   th_rng_seed(&rng, 8);
-  cosrod_zband *A = cosrod_zband_create(60, 6, 4), *B = cosrod_zband_create(60, 6, 4);
+  cosrod_zband *A = cosrod_zband_create(60, 6, 4, NULL), *B = cosrod_zband_create(60, 6, 4, NULL);
   zfill_band(A, &rng);
   cosrod_zband_copy(B, A);
   cosrod_zband_set_backend(B, COSROD_LINALG_LAPACK);
@@ -172,7 +172,7 @@ TEST(zband_own_factors_match_zgbtrf) {
 
 TEST(zband_singular_and_nonfinite) {
   for (int k = 0; k < 2; ++k) {
-    cosrod_zband *Z = cosrod_zband_create(2, 1, 1);
+    cosrod_zband *Z = cosrod_zband_create(2, 1, 1, NULL);
     cosrod_zband_set_backend(Z, backends[k]);
     /* [1 i; i -1]: det = -1 - i^2 = 0, elimination gives -1 - i*i = 0 exactly */
     cosrod_zband_set(Z, 0, 0, 1.0);
@@ -186,7 +186,7 @@ TEST(zband_singular_and_nonfinite) {
     cosrod_zband_free(Z);
     th_rng rng;
     th_rng_seed(&rng, 4);
-    Z = cosrod_zband_create(20, 2, 2);
+    Z = cosrod_zband_create(20, 2, 2, NULL);
     cosrod_zband_set_backend(Z, backends[k]);
     zfill_band(Z, &rng);
     for (int i = 7; i <= 11; ++i) cosrod_zband_set(Z, i, 9, 0.0);
@@ -208,7 +208,7 @@ TEST(zband_extreme_scaling_and_tiny_pivots) {
     for (int s = 0; s < 2; ++s) {
       th_rng rng;
       th_rng_seed(&rng, 66);
-      cosrod_zband *Z = cosrod_zband_create(25, 2, 3);
+      cosrod_zband *Z = cosrod_zband_create(25, 2, 3, NULL);
       cosrod_zband_set_backend(Z, backends[k]);
       zfill_band(Z, &rng);
       for (int j = 0; j < 25; ++j)
@@ -221,7 +221,7 @@ TEST(zband_extreme_scaling_and_tiny_pivots) {
     }
     /* Subnormal pivot p(1+i), p = 2^-1030: x = b / a must be exact, 3 - 2i. */
     const double p = ldexp(1.0, -1030);
-    cosrod_zband *Z = cosrod_zband_create(1, 0, 0);
+    cosrod_zband *Z = cosrod_zband_create(1, 0, 0, NULL);
     cosrod_zband_set_backend(Z, backends[k]);
     cosrod_zband_set(Z, 0, 0, CMPLX(p, p));
     double complex x = CMPLX(5 * p, p); /* = p(1+i)(3-2i), exact */
@@ -234,7 +234,7 @@ TEST(zband_extreme_scaling_and_tiny_pivots) {
      * the division branch (|p| < DBL_MIN); x = (1, 1) to rounding.  Reference
      * zgbtf2 multiplies by 1/p = Inf here: the LAPACK backend must then
      * report ERR_NONFINITE instead of returning Inf factors as OK. */
-    Z = cosrod_zband_create(2, 1, 1);
+    Z = cosrod_zband_create(2, 1, 1, NULL);
     cosrod_zband_set_backend(Z, backends[k]);
     cosrod_zband_set(Z, 0, 0, p);
     cosrod_zband_set(Z, 1, 0, p / 2);
@@ -260,7 +260,7 @@ TEST(zband_matvec_norm_print) {
   th_rng rng;
   th_rng_seed(&rng, 71);
   const int n = 17;
-  cosrod_zband *Z = cosrod_zband_create(n, 2, 4);
+  cosrod_zband *Z = cosrod_zband_create(n, 2, 4, NULL);
   zfill_band(Z, &rng);
   double complex *D = zdense_from_band(Z), x[17], y[17], want[17];
   for (int i = 0; i < n; ++i) x[i] = CMPLX(th_rng_uniform(&rng, -1, 1), th_rng_uniform(&rng, -1, 1));
@@ -297,7 +297,7 @@ TEST(zband_matvec_norm_print) {
   free(D);
   cosrod_zband_free(Z);
   cosrod_zband_free(NULL);
-  CHECK("create with n = 0 -> NULL", cosrod_zband_create(0, 0, 0) == NULL);
+  CHECK("create with n = 0 -> NULL", cosrod_zband_create(0, 0, 0, NULL) == NULL);
 }
 
 TEST(zband_agrees_with_zdense) {
@@ -306,13 +306,13 @@ TEST(zband_agrees_with_zdense) {
   th_rng rng;
   th_rng_seed(&rng, 202);
   const int n = 45;
-  cosrod_band *J = cosrod_band_create(n, 4, 4);
+  cosrod_band *J = cosrod_band_create(n, 4, 4, NULL);
   tu_fill_band(J, &rng, 0.0);
-  cosrod_dense *JD = cosrod_dense_create(n);
+  cosrod_dense *JD = cosrod_dense_create(n, NULL);
   cosrod_band_to_dense(J, JD->data, n);
   const double complex c = CMPLX(RADAU_ALPHA, RADAU_BETA) / 0.05;
-  cosrod_zband *Z = cosrod_zband_create(n, 4, 4);
-  cosrod_zdense *ZD = cosrod_zdense_create(n);
+  cosrod_zband *Z = cosrod_zband_create(n, 4, 4, NULL);
+  cosrod_zdense *ZD = cosrod_zdense_create(n, NULL);
   cosrod_zband_set_combination(Z, -1.0, J, c, NULL);
   cosrod_zdense_set_combination(ZD, -1.0, JD, c, NULL);
   double re[45], im[45], re2[45], im2[45];

@@ -42,7 +42,7 @@ static cosrod_rod *make_rod(int N) {
 TEST(rod_evaluation_does_not_allocate) {
   long before = g_allocs;
   cosrod_rod *rod = make_rod(20);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   long created = g_allocs - before; /* allocations made inside libcosrod's create functions */
   int nq = cosrod_rod_nq(rod);
   int nyA = cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE), nyN = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE),
@@ -55,7 +55,7 @@ TEST(rod_evaluation_does_not_allocate) {
   cosrod_rod_bandwidth(rod, COSROD_FORM_ABSOLUTE, &mlq, &muq, &mlv, &muv);
   int ldj = (mlq + muq > mlv + muv ? mlq + muq : mlv + muv) + 1;
   double *J = calloc((size_t)ldj * (size_t)(2 * nq), sizeof *J);
-  cosrod_band *K = cosrod_band_create(nq, 10, 10);
+  cosrod_band *K = cosrod_band_create(nq, 10, 10, NULL);
   cosrod_rod_initial_state(rod, COSROD_FORM_ABSOLUTE, yA);
   cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, yN);
   cosrod_rod_initial_state(rod, COSROD_FORM_DAE, yD);
@@ -117,7 +117,7 @@ static int out_fn(double t, const double *y, void *user) {
 TEST(integration_loop_does_not_allocate) {
   const char *methods[] = {"radau5", "rodas", "seulex", "dopri5", "dop853", "odex"};
   cosrod_rod *rod = make_rod(10);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE);
   double *y0 = calloc((size_t)ny, sizeof *y0);
   cosrod_rod_initial_state(rod, COSROD_FORM_ABSOLUTE, y0);

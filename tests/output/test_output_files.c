@@ -38,13 +38,10 @@ static cosrod_status run_all(const char *dir, int vtk, int plots, const char *gn
   cfg.scenario_file = "examples/x.yaml";
   cfg.integrator = "radau5";
   cfg.t_end = fx_time(NFRAMES - 1);
-  char errbuf[256] = "";
-  cfg.errbuf = errbuf;
-  cfg.errbuf_size = sizeof errbuf;
   cosrod_status st;
   cosrod_output *out = cosrod_output_create(dir, &cfg, &st);
   if (!CHECK("create succeeds", out && st == COSROD_OK)) {
-    NOTE("create: %s", errbuf);
+    NOTE("create: %s", cosrod_last_error());
     return st;
   }
   fx_rod r[2];

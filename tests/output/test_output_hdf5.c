@@ -34,12 +34,9 @@ static cosrod_output *open_run(const char *dir, int format, double ckpt) {
   cfg.format = format;
   cfg.checkpoint_every = ckpt;
   cfg.scenario_text = "cosrod: 1\ntitle: test\n";
-  char err[600] = "";
-  cfg.errbuf = err;
-  cfg.errbuf_size = sizeof err;
   cosrod_status st;
   cosrod_output *out = cosrod_output_create(dir, &cfg, &st);
-  if (!out) NOTE("create: %s", err);
+  if (!out) NOTE("create: %s", cosrod_last_error());
   CHECK("create succeeds", out && st == COSROD_OK);
   return out;
 }

@@ -291,23 +291,19 @@ TEST(unwritable_directory_is_err_io) {
   put_text(file, "x");
   char sub[1024];
   snprintf(sub, sizeof sub, "%s/out", file); /* a directory below a regular file */
-  char errbuf[512] = "";
   cosrod_output_config cfg = cosrod_output_default_config();
   cfg.nrods = 1;
-  cfg.errbuf = errbuf;
-  cfg.errbuf_size = sizeof errbuf;
   cosrod_status st = COSROD_OK;
   cosrod_output *out = cosrod_output_create(sub, &cfg, &st);
   CHECK("create returns NULL", out == NULL);
   CHECK("status ERR_IO", st == COSROD_ERR_IO);
-  CHECK("message names the path", strstr(errbuf, sub) != NULL);
-  NOTE("message: %s", errbuf);
+  CHECK("message names the path", strstr(cosrod_last_error(), sub) != NULL);
+  NOTE("message: %s", cosrod_last_error());
   /* a read-only file system (independent of root privileges) */
-  errbuf[0] = '\0';
   out = cosrod_output_create("/proc/self/cosrod-out", &cfg, &st);
   CHECK("/proc: NULL and ERR_IO", out == NULL && st == COSROD_ERR_IO);
-  CHECK("/proc: message names the path", strstr(errbuf, "/proc/self/cosrod-out") != NULL);
-  NOTE("message: %s", errbuf);
+  CHECK("/proc: message names the path", strstr(cosrod_last_error(), "/proc/self/cosrod-out") != NULL);
+  NOTE("message: %s", cosrod_last_error());
   ot_rmtree(dir);
   free(dir);
 }

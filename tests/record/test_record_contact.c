@@ -6,7 +6,11 @@
  * to f L, obstacles.csv F_z = -f L on the floor and, about the floor's
  * point at the rod's start, M_y = f L^2 / 2 (uniform line load), about the
  * rod's midpoint 0; scene.json lists obstacles with their world fields, a
- * body's shape in its entry, and a keyframed obstacle's motion. */
+ * body's shape in its entry, and a keyframed obstacle's motion.
+ * contact_plot: a rod sliding down a frictional slope, recorded with plots on:
+ * contact_forces.csv has one row per output time whose columns equal the sums
+ * of contacts.csv at that time (sum Fn, sum |Ft|, count per obstacle; the
+ * rods group empty), and plots/contact.png is a PNG drawn from it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -57,14 +61,14 @@ static char *slurp(const char *path) {
 }
 
 TEST(contact_files) {
-  char err[512] = "";
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse(SCEN, strlen(SCEN), "rec.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st) NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(SCEN, strlen(SCEN), "rec.yaml", NULL, 0, &st);
+  if (st) NOTE("%s", cosrod_last_error());
   CHECK("scenario", st == COSROD_OK);
   if (st) return;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  if (!sim) NOTE("%s", cosrod_last_error());
   CHECK("sim", sim != NULL);
   if (!sim) {
     cosrod_scenario_free(sc);
@@ -94,14 +98,14 @@ TEST(contact_files) {
   cosrod_contact_model *m = NULL;
   cosrod_contact_data *d = NULL;
   CHECK("2 obstacles", sc->contact.nobstacles == 2);
-  CHECK("model", cosrod_contact_model_create(&m, &def, err, sizeof err) == COSROD_OK);
-  CHECK("data", cosrod_contact_data_create(&d, m) == COSROD_OK);
+  CHECK("model", (m = cosrod_contact_model_create(&def, NULL)) != NULL);
+  CHECK("data", (d = cosrod_contact_data_create(m, NULL)) != NULL);
   const double *xs[1] = {x};
   double *fs[1] = {f};
   CHECK("eval", cosrod_contact_eval(m, d, xs, NULL, fs, 0) == COSROD_OK);
   mkdir("rec_contact_out", 0777);
-  cosrod_recorder *rec = cosrod_recorder_create(sim, "rec_contact_out", "rec.yaml", 0, &st, err, sizeof err);
-  if (!rec) NOTE("%s", err);
+  cosrod_recorder *rec = cosrod_recorder_create(sim, "rec_contact_out", "rec.yaml", 0, &st);
+  if (!rec) NOTE("%s", cosrod_last_error());
   CHECK("recorder", rec != NULL);
   double ref[6] = {0.5, 0, 0, 5, 0, 0.4};
   /* (no cosrod_recorder_frame: it would add the simulation's own contact rows) */
@@ -184,7 +188,7 @@ TEST(contact_files) {
       "     shape: {type: box, size: [0.2, 0.4, 0.6]}}\ncontact: {}\nanalysis: {t_end: 1}\n";
   cosrod_scenario *sb = NULL;
   CHECK("scenario with a body shape",
-        cosrod_scenario_parse(with_body, strlen(with_body), "b.yaml", NULL, 0, &sb, err, sizeof err) == COSROD_OK);
+        (sb = cosrod_scenario_parse(with_body, strlen(with_body), "b.yaml", NULL, 0, NULL)) != NULL);
   CHECK("scene.json written", sb && record_write_scene("rec_contact_out", sb) == 0);
   js = slurp("rec_contact_out/scene.json");
   CHECK("crate: shape in its entry (body frame)",
@@ -201,5 +205,117 @@ TEST(contact_files) {
   cosrod_scenario_free(sc);
 }
 
-static const th_case cases[] = {TH_CASE(contact_files)};
+/* Sums of contacts.csv at time t for `other` == name: Fn, |Ft|, count. */
+typedef struct csum {
+  double t, fn, ft;
+  int n;
+} csum;
+
+static int contacts_sums(const char *path, const char *name, csum *out, int cap) {
+  FILE *f = fopen(path, "r");
+  char line[1024];
+  int n = 0;
+  if (!f) return 0;
+  if (!fgets(line, sizeof line, f)) n = 0;
+  while (fgets(line, sizeof line, f)) {
+    double t, v[12];
+    int rod, seg;
+    char other[64];
+    if (sscanf(line, "%lf,%d,%d,%63[^,],%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &t, &rod, &seg, other, v, v + 1,
+               v + 2, v + 3, v + 4, v + 5, v + 6, v + 7, v + 8, v + 9, v + 10) != 15 || strcmp(other, name))
+      continue;
+    if (n == 0 || out[n - 1].t != t) {
+      if (n == cap) break;
+      out[n++] = (csum){t, 0, 0, 0};
+    }
+    out[n - 1].fn += v[7];
+    out[n - 1].ft += sqrt(v[8] * v[8] + v[9] * v[9] + v[10] * v[10]);
+    out[n - 1].n++;
+  }
+  fclose(f);
+  return n;
+}
+
+TEST(contact_plot) {
+  const char *slope =
+      "cosrod: 1\ntitle: slide\ngravity: [0, 0, -9.81]\nrods:\n  - name: rod\n    length: 0.5\n    segments: 6\n"
+      "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n    section: {shape: circle, radius: 0.01}\n"
+      "    damping: {kelvin_voigt: {tau_shear: 0.005, tau_bulk: 0.005}}\n"
+      "    shape: {type: straight, start: [-0.0062, 0, 0.0078], direction: [0.7809, 0, 0.6247], normal: [-0.6247, 0, "
+      "0.7809]}\nobstacles:\n  - {name: slope, shape: plane, point: [0, 0, 0], normal: [-0.6247, 0, 0.7809]}\n"
+      "contact: {friction: {static: 0.5, kinetic: 0.4}}\nanalysis: {type: dynamic, t_end: 0.1}\n"
+      "output: {every: 0.02, vtk: false, plots: true}\n";
+  cosrod_status st = COSROD_OK;
+  cosrod_scenario *sc = cosrod_scenario_parse(slope, strlen(slope), "slide.yaml", NULL, 0, &st);
+  if (st) NOTE("%s", cosrod_last_error());
+  CHECK("scenario", st == COSROD_OK);
+  if (st) return;
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  CHECK("sim", sim != NULL);
+  mkdir("rec_contact_plot", 0777);
+  cosrod_recorder *rec = sim ? cosrod_recorder_create(sim, "rec_contact_plot", "slide.yaml", 0, &st) : NULL;
+  if (!rec) NOTE("%s", cosrod_last_error());
+  CHECK("recorder", rec != NULL);
+  if (rec) {
+    cosrod_sim_observer obs = cosrod_recorder_observer(rec, NULL);
+    cosrod_status rs = cosrod_sim_run(sim, &obs);
+    CHECK("run", rs == COSROD_OK);
+    cosrod_record_end end;
+    cosrod_recorder_finish(rec, sim, rs, 0.1, NULL, &end);
+  }
+  cosrod_recorder_free(rec);
+  csum ref[64];
+  int nref = contacts_sums("rec_contact_plot/contacts.csv", "slope", ref, 64);
+  FILE *f = fopen("rec_contact_plot/contact_forces.csv", "r");
+  CHECK("contact_forces.csv in place", f != NULL);
+  char line[1024];
+  int rows = 0, matched = 0, slid = 0;
+  if (f && fgets(line, sizeof line, f))
+    CHECK("header: t, active, per obstacle and rods: Fn, Ft, n",
+          !strcmp(line, "t,active,Fn_slope,Ft_slope,n_slope,Fn_rods,Ft_rods,n_rods\n"));
+  while (f && fgets(line, sizeof line, f)) {
+    double t, fn, ft, fnr, ftr;
+    int act, n, nr;
+    if (sscanf(line, "%lf,%d,%lf,%lf,%d,%lf,%lf,%d", &t, &act, &fn, &ft, &n, &fnr, &ftr, &nr) != 8) continue;
+    rows++;
+    CHECK("no rod-rod contact", fnr == 0 && ftr == 0 && nr == 0 && act == n);
+    int found = 0;
+    for (int i = 0; i < nref; i++)
+      if (ref[i].t == t) {
+        found = 1;
+        double sc_ = fmax(ref[i].fn, 1e-300);
+        if (fabs(fn - ref[i].fn) <= 1e-12 * sc_ && fabs(ft - ref[i].ft) <= 1e-12 * sc_ && n == ref[i].n) matched++;
+        else NOTE("t = %g: Fn %.17g vs %.17g, Ft %.17g vs %.17g, n %d vs %d", t, fn, ref[i].fn, ft, ref[i].ft, n,
+                  ref[i].n);
+        slid += ft > 0.1 * fn && fn > 0;
+      }
+    if (!found) CHECK("no contacts.csv rows: zero totals", n == 0 && fn == 0 && ft == 0);
+  }
+  if (f) fclose(f);
+  NOTE("%d rows, %d times with contacts in contacts.csv, %d agree, %d with friction > 0.1 Fn", rows, nref, matched,
+       slid);
+  CHECK("a row per output time (t = 0, 0.02, ..., 0.1)", rows == 6);
+  CHECK("every time with contacts agrees with the sums of contacts.csv", nref > 0 && matched == nref);
+  CHECK("the slope's friction is in the data (the rod slides: mu_k Fn)", slid > 0);
+  char *gp = slurp("rec_contact_plot/plots/contact.gp");
+  CHECK("plots/contact.gp", gp && strstr(gp, "'../contact_forces.csv' skip 1 using 1:3 ") &&
+                                 strstr(gp, "title 'Fn slope'") && strstr(gp, "using 1:4 ") &&
+                                 strstr(gp, "title 'Ft slope'") && strstr(gp, "using 1:5 ") &&
+                                 strstr(gp, "title 'n slope'") && strstr(gp, "using 1:2 "));
+  free(gp);
+  char *png = slurp("rec_contact_plot/plots/contact.png");
+  if (png) {
+    CHECK("contact.png is a PNG", !memcmp(png, "\x89PNG", 4));
+  } else {
+    char *js = slurp("rec_contact_plot/summary.json");
+    NOTE("no contact.png: gnuplot missing?");
+    CHECK("no PNG only without gnuplot (warning in summary.json)", js && strstr(js, "gnuplot not found"));
+    free(js);
+  }
+  free(png);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+static const th_case cases[] = {TH_CASE(contact_files), TH_CASE(contact_plot)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -52,11 +52,11 @@ static const char *SCEN =
 #define TOL 1e-6
 
 static cosrod_scenario *scenario(int segments, double every) {
-  char text[2048], err[512] = "";
+  char text[2048];
   snprintf(text, sizeof text, SCEN, segments, every);
-  cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "resume.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st != COSROD_OK) fprintf(stderr, "%s\n", err);
+  cosrod_status st = COSROD_OK;
+  cosrod_scenario *sc = cosrod_scenario_parse(text, strlen(text), "resume.yaml", NULL, 0, &st);
+  if (!sc) fprintf(stderr, "%s\n", cosrod_last_error());
   return sc;
 }
 
@@ -116,15 +116,15 @@ static void resume_case(double every, double t_resume) {
   CHECK("scenario", sc != NULL);
   if (!sc) return;
   /* uninterrupted */
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, msg, sizeof msg);
-  cosrod_recorder *rec = cosrod_recorder_create(sim, dA, "resume.yaml", 0.0, &st, msg, sizeof msg);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  cosrod_recorder *rec = cosrod_recorder_create(sim, dA, "resume.yaml", 0.0, &st);
   CHECK("recorder A", rec != NULL);
   record_run(sim, rec, INFINITY, tipA, &eA);
   cosrod_recorder_free(rec);
   cosrod_sim_free(sim);
   /* interrupted at 0.17, files abandoned as a kill leaves them */
-  sim = cosrod_sim_create(sc, &st, msg, sizeof msg);
-  rec = cosrod_recorder_create(sim, dB, "resume.yaml", 0.0, &st, msg, sizeof msg);
+  sim = cosrod_sim_create(sc, &st);
+  rec = cosrod_recorder_create(sim, dB, "resume.yaml", 0.0, &st);
   record_run(sim, rec, 0.17, tipB, &eB);
   cosrod_recorder_free(rec);
   cosrod_sim_free(sim);
@@ -134,16 +134,18 @@ static void resume_case(double every, double t_resume) {
   if (f) fputs("CRRSTRT1 torn", f), fclose(f);
   /* a changed scenario is refused, naming the key */
   cosrod_scenario *sc10 = scenario(10, every);
-  sim = cosrod_sim_create(sc10, &st, msg, sizeof msg);
-  rec = cosrod_recorder_resume(sim, dB, 0.0, &st, msg, sizeof msg);
+  sim = cosrod_sim_create(sc10, &st);
+  rec = cosrod_recorder_resume(sim, dB, 0.0, &st);
+  snprintf(msg, sizeof msg, "%s", cosrod_last_error());
   CHECK("changed scenario refused", rec == NULL && st == COSROD_ERR_INVALID);
   CHECK("names the key", strstr(msg, "rods.0.segments: 10 (checkpoint: 8)") != NULL);
   NOTE("refusal: %s", msg);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc10);
   /* resume */
-  sim = cosrod_sim_create(sc, &st, msg, sizeof msg);
-  rec = cosrod_recorder_resume(sim, dB, 0.0, &st, msg, sizeof msg);
+  sim = cosrod_sim_create(sc, &st);
+  rec = cosrod_recorder_resume(sim, dB, 0.0, &st);
+  snprintf(msg, sizeof msg, "%s", cosrod_last_error());
   CHECK("resume", rec != NULL);
   if (!rec) {
     NOTE("%s", msg);
@@ -172,8 +174,9 @@ static void resume_case(double every, double t_resume) {
   }
   CHECK_NEAR("energy.csv: 31 frames", (double)lines(dB, "energy.csv"), 32.0, 0.0);
   /* the finished run cannot be resumed again */
-  sim = cosrod_sim_create(sc, &st, msg, sizeof msg);
-  rec = cosrod_recorder_resume(sim, dB, 0.0, &st, msg, sizeof msg);
+  sim = cosrod_sim_create(sc, &st);
+  rec = cosrod_recorder_resume(sim, dB, 0.0, &st);
+  snprintf(msg, sizeof msg, "%s", cosrod_last_error());
   CHECK("finished: refused", rec == NULL && st == COSROD_ERR_INVALID && strstr(msg, "nothing to resume"));
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);

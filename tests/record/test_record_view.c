@@ -54,20 +54,17 @@ static int vtk_array(const char *text, const char *name, double *v, int k) {
 }
 
 static cosrod_scenario *parse(const char *text) {
-  char err[512] = "";
-  cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_parse(text, strlen(text), "view.yaml", NULL, 0, &sc, err, sizeof err) != COSROD_OK)
-    NOTE("%s", err);
+  cosrod_scenario *sc = cosrod_scenario_parse(text, strlen(text), "view.yaml", NULL, 0, NULL);
+  if (!sc) NOTE("%s", cosrod_last_error());
   return sc;
 }
 
 /* Recorder over sim: run it (ran = 1) or write the frame at t = 0 only. */
 static int record(cosrod_sim *sim, const char *dir, int ran) {
-  char err[512] = "";
   cosrod_status st;
-  cosrod_recorder *rec = cosrod_recorder_create(sim, dir, "view.yaml", 0, &st, err, sizeof err);
+  cosrod_recorder *rec = cosrod_recorder_create(sim, dir, "view.yaml", 0, &st);
   if (!rec) {
-    NOTE("%s", err);
+    NOTE("%s", cosrod_last_error());
     return -1;
   }
   cosrod_status run = COSROD_OK;
@@ -120,9 +117,8 @@ TEST(display_radius_and_section_arrays) {
             1e-15);
   CHECK("a given section is not derived", derived == 0);
   cosrod_status st;
-  char err[512] = "";
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  if (!sim) NOTE("%s", cosrod_last_error());
   CHECK("sim", sim != NULL);
   if (sim) CHECK("recorded", record(sim, "rec_view_out", 0) == 0);
   char *js = slurp("rec_view_out/scene.json");
@@ -201,9 +197,8 @@ TEST(modes_of_coupled_rods) {
   CHECK("scenario", sc != NULL);
   if (!sc) return;
   cosrod_status st;
-  char err[512] = "";
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  if (!sim) NOTE("%s", cosrod_last_error());
   CHECK("sim", sim != NULL);
   if (!sim) {
     cosrod_scenario_free(sc);
@@ -254,7 +249,7 @@ TEST(modes_of_coupled_rods) {
       "analysis: {type: modes, count: 2}\n"
       "output: {vtk: false, plots: false}\n";
   sc = parse(SEP);
-  sim = sc ? cosrod_sim_create(sc, &st, err, sizeof err) : NULL;
+  sim = sc ? cosrod_sim_create(sc, &st) : NULL;
   CHECK("separate rods", sim != NULL);
   if (sim && cosrod_sim_run(sim, NULL) == COSROD_OK) {
     for (int i = 0; i < cosrod_sim_nmodes(sim); i++) {
@@ -292,9 +287,8 @@ TEST(buckling_of_separate_rods_lists_one_rod) {
       "output: {vtk: false, plots: false}\n";
   cosrod_scenario *sc = parse(BK);
   cosrod_status st;
-  char err[512] = "";
-  cosrod_sim *sim = sc ? cosrod_sim_create(sc, &st, err, sizeof err) : NULL;
-  if (!sim) NOTE("%s", err);
+  cosrod_sim *sim = sc ? cosrod_sim_create(sc, &st) : NULL;
+  if (!sim) NOTE("%s", cosrod_last_error());
   CHECK("buckling sim", sim != NULL);
   if (sim) CHECK("buckling run recorded", record(sim, "rec_view_buckling", 1) == 0);
   char *txt = slurp("rec_view_buckling/buckling.csv");

@@ -66,7 +66,7 @@ void rig_make(rig *g, const rod_case *c) {
     CHECK("rod created", 0);
     return;
   }
-  g->d = cosrod_rod_data_create(g->rod);
+  g->d = cosrod_rod_data_create(g->rod, NULL);
   g->nq = cosrod_rod_nq(g->rod);
   /* Clamped ends: rotate the state's frames (rigidly from the left, so the
    * relative rotations stay moderate) until the end segment is 0.3 rad from

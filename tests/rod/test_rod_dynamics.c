@@ -18,7 +18,7 @@ static double total_energy(const cosrod_rod_data *d) {
 static double rk4_balance(const cosrod_rod *rod, cosrod_rod_form form, const double *y0, int ny, double T,
                           int nsteps, double *E0out) {
   rhs_fn f = form == COSROD_FORM_NULLSPACE ? cosrod_rod_rhs_nullspace : cosrod_rod_rhs_absolute;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   double *y = malloc(sizeof(double) * (size_t)ny * 6);
   double *k1 = y + ny, *k2 = y + 2 * ny, *k3 = y + 3 * ny, *k4 = y + 4 * ny, *yt = y + 5 * ny;
   memcpy(y, y0, sizeof(double) * (size_t)ny);
@@ -204,7 +204,7 @@ TEST(ends_keep_values) {
   def.ends[0].kind = COSROD_END_CLAMPED;
   def.ends[1].kind = COSROD_END_PINNED, def.ends[1].slides = 1, def.ends[1].slide_axis[2] = 1.0;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE);
   double y[128], k[128], x[21], x0[21];
   cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y);
@@ -267,7 +267,7 @@ TEST(loads_initial_accelerations) {
     def.nloads = 4, def.loads = loads;
     def.load_fn = user_load, def.load_user = uv;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     cosrod_rod_form fm = (cosrod_rod_form)form;
     int nq = cosrod_rod_nq(rod), N = 4;
     double y[64], k[64];
@@ -324,7 +324,7 @@ TEST(follower_load_rotates_with_frame) {
         COSROD_LOAD_FORCE, (cosrod_load_frame)frame, -1, {0.2, 0.1, -0.3}, COSROD_PROFILE_CONSTANT, 0, 0};
     def.nloads = 1, def.loads = &l;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     double y[64], k[64], x[12], p[12], x2[12], p2[12];
     cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y);
     cosrod_rod_unpack(rod, COSROD_FORM_NULLSPACE, 0.0, y, x, p, NULL, NULL);

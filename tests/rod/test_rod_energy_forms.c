@@ -35,7 +35,7 @@ TEST(energy_conserved_off_manifold_both_forms) {
   cosrod_rod_def def = cosrod_rod_def_default();
   def.nseg = 8;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   const cosrod_rod_form forms[2] = {COSROD_FORM_ABSOLUTE, COSROD_FORM_NULLSPACE};
   const char *names[2] = {"absolute", "nullspace"};
   for (int fi = 0; fi < 2; ++fi) {
@@ -84,7 +84,7 @@ TEST(nullspace_projection_keeps_rotational_energy) {
   cosrod_rod_def def = cosrod_rod_def_default();
   def.nseg = 6;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE);
   double *y = calloc((size_t)ny, sizeof *y);
   random_state(&r, rod, COSROD_FORM_NULLSPACE, y);

@@ -102,7 +102,7 @@ static double grad_error(cosrod_curvature cv, int config, uint64_t seed) {
   make_setup(&S, &r, N, cv, config, 0);
   if (!S.rod) return 1e300;
   cosrod_rod *rod = S.rod;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE), nq = cosrod_rod_nq(rod);
   double y[2 * 7 * (NMAX + 1)], f[7 * (NMAX + 1)];
   double t = 0.37;
@@ -158,7 +158,7 @@ TEST(grad_dissipation_all_variants) {
       cosrod_rod *rod = S.rod;
       CHECK("rod created", rod != NULL);
       if (!rod) return;
-      cosrod_rod_data *d = cosrod_rod_data_create(rod);
+      cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
       int ny = cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE), nq = cosrod_rod_nq(rod);
       double y[2 * 7 * (NMAX + 1)], y0[2 * 7 * (NMAX + 1)], f[7 * (NMAX + 1)], f0[7 * (NMAX + 1)];
       double t = 0.61;
@@ -174,7 +174,7 @@ TEST(grad_dissipation_all_variants) {
         th_rng r0;
         th_rng_seed(&r0, 500 + 10 * (uint64_t)cv + (uint64_t)config);
         make_setup(&S0, &r0, N, (cosrod_curvature)cv, config, 0);
-        cosrod_rod_data *d0 = cosrod_rod_data_create(S0.rod);
+        cosrod_rod_data *d0 = cosrod_rod_data_create(S0.rod, NULL);
         cosrod_rod_eval(S0.rod, d0, COSROD_FORM_ABSOLUTE, t, y0);
         gen_force(S0.rod, d0, S.axis0, S.axis1, f0);
         cosrod_rod_data_free(d0);
@@ -232,7 +232,7 @@ TEST(curvature_euclidean_forms) {
     def.curvature = (cosrod_curvature)cv;
     def.reference = COSROD_REFERENCE_STRAIGHT;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     double emax = 0.0;
     for (int trial = 0; trial < 200; ++trial) {
       double x[9] = {0, 0, 0, 0, 0, 0.4, 0, 0, 0.8}, p[8], u[3], e[4];
@@ -269,7 +269,7 @@ TEST(curvature_tangent2_flip_invariant) {
   for (int cv = 0; cv < 2; ++cv) {
     def.curvature = cv == 0 ? COSROD_CURV_TANGENT2 : COSROD_CURV_SINE2;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     for (int trial = 0; trial < 100; ++trial) {
       double x[9] = {0, 0, 0, 0, 0, 0.5, 0, 0, 1}, p[8], u[3], e[4], K1[3], y[34];
       rt_rand_quat(&r, p);
@@ -317,7 +317,7 @@ TEST(objectivity) {
       d2.damping = COSROD_DAMPING_KELVIN_VOIGT, d2.tau_shear = 0.01, d2.tau_bulk = 0.02;
       rod = cosrod_rod_create(&d2, NULL);
     }
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     double y[2 * 7 * (NMAX + 1)], y2[2 * 7 * (NMAX + 1)];
     cosrod_rod_pack(rod, COSROD_FORM_ABSOLUTE, 0.0, S.x, S.p, S.xd, S.Om, y);
     cosrod_rod_eval(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y);
@@ -393,7 +393,7 @@ TEST(free_free_momentum_conservation) {
     def.reference = COSROD_REFERENCE_STRAIGHT;
     def.damping = COSROD_DAMPING_KELVIN_VOIGT, def.tau_shear = 0.05, def.tau_bulk = 0.01;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     double y[2 * 7 * (NMAX + 1)];
     cosrod_rod_pack(rod, COSROD_FORM_ABSOLUTE, 0.0, x, p, xd, Om, y);
     cosrod_rod_eval(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y);
@@ -426,7 +426,7 @@ TEST(free_free_momentum_conservation) {
 static double max_accel_at_rest(cosrod_rod_def *def, cosrod_rod_form form) {
   cosrod_rod *rod = cosrod_rod_create(def, NULL);
   if (!rod) return 1e300;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, form), nq = cosrod_rod_nq(rod);
   double *y = calloc((size_t)ny, sizeof(double)), *yd = calloc((size_t)ny, sizeof(double));
   cosrod_rod_initial_state(rod, form, y);

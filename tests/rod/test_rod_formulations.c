@@ -56,7 +56,7 @@ static void fx_make(fixture *F, uint64_t seed, cosrod_curvature cv, int config) 
     def.ends[0].npos = 2, def.ends[0].pos = F->pos0, def.ends[0].nrot = 2, def.ends[0].rot = F->rot0;
   }
   F->rod = cosrod_rod_create(&def, NULL);
-  F->d = F->rod ? cosrod_rod_data_create(F->rod) : NULL;
+  F->d = F->rod ? cosrod_rod_data_create(F->rod, NULL) : NULL;
 }
 
 static void fx_free(fixture *F) {

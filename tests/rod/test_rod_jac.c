@@ -113,8 +113,8 @@ static void check_absolute(const rod_case *c, const char *label, double *worst) 
   int nq = g.nq;
   int mlq, muq, mlv, muv;
   cosrod_rod_bandwidth(g.rod, COSROD_FORM_ABSOLUTE, &mlq, &muq, &mlv, &muv);
-  cosrod_band *Ja = cosrod_band_create(nq, mlq, muq), *Jf = cosrod_band_create(nq, mlq, muq);
-  cosrod_band *Va = cosrod_band_create(nq, mlv, muv), *Vf = cosrod_band_create(nq, mlv, muv);
+  cosrod_band *Ja = cosrod_band_create(nq, mlq, muq, NULL), *Jf = cosrod_band_create(nq, mlq, muq, NULL);
+  cosrod_band *Va = cosrod_band_create(nq, mlv, muv, NULL), *Vf = cosrod_band_create(nq, mlv, muv, NULL);
   cosrod_status s1 = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL, 0.0, nq, 0, Ja);
   cosrod_status s2 = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL, 0.0, nq, nq, Va);
   cosrod_rod_jac_fd(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, nq, 0, Jf);
@@ -178,7 +178,7 @@ TEST(absolute_baumgarte_terms) {
   def.E = 10.0, def.radius = 0.1, def.density = 1000.0;
   def.damping = COSROD_DAMPING_KELVIN_VOIGT, def.tau_shear = 0.01, def.tau_bulk = 0.01;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int nq = cosrod_rod_nq(rod);
   double y[256];
   cosrod_rod_pack(rod, COSROD_FORM_ABSOLUTE, 0.0, x, p, xd, Om, y);
@@ -189,7 +189,7 @@ TEST(absolute_baumgarte_terms) {
   double errs[2][2];
   for (int b = 0; b < 2; ++b) {
     d->baumgarte_omega = b ? 1e3 : 0.0, d->baumgarte_r = b ? 30.0 : 0.0;
-    cosrod_band *A = cosrod_band_create(nq, 10, 10), *F = cosrod_band_create(nq, 10, 10);
+    cosrod_band *A = cosrod_band_create(nq, 10, 10, NULL), *F = cosrod_band_create(nq, 10, 10, NULL);
     for (int blk = 0; blk < 2; ++blk) {
       cosrod_rod_jac_band(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, NULL, 0.0, nq, blk * nq, A);
       cosrod_rod_jac_fd(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, nq, blk * nq, F);
@@ -202,7 +202,7 @@ TEST(absolute_baumgarte_terms) {
   CHECK_LE("Baumgarte on: da/dv vs FD twin", errs[1][1], 1e-6);
   CHECK_LE("Baumgarte off: da/dq vs FD twin", errs[0][0], 1e-6);
   CHECK_LE("Baumgarte off: da/dv vs FD twin", errs[0][1], 1e-6);
-  cosrod_band *A0 = cosrod_band_create(nq, 10, 10), *A1 = cosrod_band_create(nq, 10, 10);
+  cosrod_band *A0 = cosrod_band_create(nq, 10, 10, NULL), *A1 = cosrod_band_create(nq, 10, 10, NULL);
   d->baumgarte_omega = 0.0, d->baumgarte_r = 0.0;
   cosrod_rod_jac_band(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, NULL, 0.0, nq, 0, A0);
   d->baumgarte_omega = 1e3, d->baumgarte_r = 30.0;
@@ -228,7 +228,7 @@ TEST(absolute_second_order_form) {
   double *y = rig_state(&g, COSROD_FORM_ABSOLUTE, 5);
   int nq = g.nq, mlq = 10, muq = 10, mlv = 10, muv = 10, ldj = 21;
   double *J = calloc((size_t)ldj * 2 * (size_t)nq, sizeof(double));
-  cosrod_band *A = cosrod_band_create(nq, 10, 10), *V = cosrod_band_create(nq, 10, 10);
+  cosrod_band *A = cosrod_band_create(nq, 10, 10, NULL), *V = cosrod_band_create(nq, 10, 10, NULL);
   cosrod_status st = cosrod_rod_jac_second_order(g.rod, g.d, 0.5, y, J, ldj, mlq, muq, mlv, muv);
   cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL, 0.0, nq, 0, A);
   cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL, 0.0, nq, nq, V);
@@ -262,8 +262,8 @@ static void check_nullspace(const rod_case *c, const char *label, double *worst)
   int nq = g.nq, nv = cosrod_rod_nv(g.rod, COSROD_FORM_NULLSPACE), ny = nq + nv;
   char w[200];
   /* square blocks against the FD twin */
-  cosrod_band *Qa = cosrod_band_create(nq, 10, 10), *Qf = cosrod_band_create(nq, 10, 10);
-  cosrod_band *Va = cosrod_band_create(nv, 8, 8), *Vf = cosrod_band_create(nv, 8, 8);
+  cosrod_band *Qa = cosrod_band_create(nq, 10, 10, NULL), *Qf = cosrod_band_create(nq, 10, 10, NULL);
+  cosrod_band *Va = cosrod_band_create(nv, 8, 8, NULL), *Vf = cosrod_band_create(nv, 8, 8, NULL);
   cosrod_status s1 = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_NULLSPACE, 0.5, y, NULL, 0.0, 0, 0, Qa);
   cosrod_status s2 = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_NULLSPACE, 0.5, y, NULL, 0.0, nq, nq, Va);
   cosrod_rod_jac_fd(g.rod, g.d, COSROD_FORM_NULLSPACE, 0.5, y, 0, 0, Qf);
@@ -360,7 +360,7 @@ static void check_dae(const rod_case *c, const char *label, double *worst) {
   for (size_t i = 0; i < (size_t)ny * ny; ++i) Dy[i] += cj * Dp[i];
   int ml, mu;
   cosrod_rod_jac_pattern_bandwidth(g.rod, g.d, COSROD_FORM_DAE, 0, 0, 0, ny, ny, &ml, &mu);
-  cosrod_band *J = cosrod_band_create(ny, ml, mu);
+  cosrod_band *J = cosrod_band_create(ny, ml, mu, NULL);
   cosrod_status st = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_DAE, 0.5, y, yp, cj, 0, 0, J);
   double out, e = band_err(J, Dy, ny, ny, &out);
   char w[200];
@@ -461,7 +461,7 @@ TEST(static_stiffness) {
     double *D = malloc(sizeof(double) * (size_t)nq * (size_t)nq);
     dense_fd(&g, gen_force, &sc, y, nq, nq, 0, nq, D);
     for (size_t i = 0; i < (size_t)nq * nq; ++i) D[i] = -D[i];
-    cosrod_band *K = cosrod_band_create(nq, 10, 10);
+    cosrod_band *K = cosrod_band_create(nq, 10, 10, NULL);
     cosrod_status st = cosrod_rod_stiffness(g.rod, g.d, 0.5, y, K);
     double out, e = band_err(K, D, nq, nq, &out);
     char w[160];
@@ -523,7 +523,7 @@ TEST(bandwidths_measured) {
   CHECK("stiffness bandwidth 10/10", ml == 10 && mu == 10);
   /* a too narrow band is reported */
   double *y = rig_state(&g, COSROD_FORM_ABSOLUTE, 72);
-  cosrod_band *J = cosrod_band_create(nq, 9, 9);
+  cosrod_band *J = cosrod_band_create(nq, 9, 9, NULL);
   CHECK("bandwidth 9 < 10: ERR_DIMENSION", cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL,
                                                                0.0, nq, 0, J) == COSROD_ERR_DIMENSION);
   cosrod_band_free(J);

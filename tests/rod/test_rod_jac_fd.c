@@ -55,7 +55,7 @@ static void compare_block(const char *label, const cosrod_rod *rod, cosrod_rod_d
                           const double *y, int r0, int c0, int n, int bw) {
   rhs_fn f = form == COSROD_FORM_NULLSPACE ? cosrod_rod_rhs_nullspace : cosrod_rod_rhs_absolute;
   int ny = cosrod_rod_ny(rod, form);
-  cosrod_band *J = cosrod_band_create(n, bw, bw);
+  cosrod_band *J = cosrod_band_create(n, bw, bw, NULL);
   double *D = malloc(sizeof(double) * (size_t)n * (size_t)n);
   cosrod_status st = cosrod_rod_jac_fd(rod, d, form, 0.0, y, r0, c0, J);
   dense_fd(rod, d, f, ny, y, r0, c0, n, D);
@@ -87,7 +87,7 @@ TEST(band_fd_vs_dense_fd) {
   enum { N = 7 };
   double s[N + 1], x[3 * (N + 1)], p[4 * N], xd[3 * (N + 1)], Om[3 * N];
   cosrod_rod *rod = make_rod(1, s, x, p, xd, Om, N, 5);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int nq = cosrod_rod_nq(rod), nv = cosrod_rod_nv(rod, COSROD_FORM_NULLSPACE);
   double y[256];
   int mlq, muq, mlv, muv;
@@ -109,11 +109,11 @@ TEST(stiffness_symmetric_vertices) {
   enum { N = 6 };
   double s[N + 1], x[3 * (N + 1)], p[4 * N], xd[3 * (N + 1)], Om[3 * N];
   cosrod_rod *rod = make_rod(0, s, x, p, xd, Om, N, 6);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int nq = cosrod_rod_nq(rod);
   double y[256];
   cosrod_rod_pack(rod, COSROD_FORM_ABSOLUTE, 0.0, x, p, NULL, NULL, y);
-  cosrod_band *J = cosrod_band_create(nq, 10, 10);
+  cosrod_band *J = cosrod_band_create(nq, 10, 10, NULL);
   cosrod_rod_jac_fd(rod, d, COSROD_FORM_ABSOLUTE, 0.0, y, nq, 0, J);
   const double *w = cosrod_rod_vertex_weight(rod);
   double rhoA;

@@ -63,7 +63,7 @@ TEST(stiff_integrators_with_analytic_jacobian) {
   def.gravity[2] = -9.81;
   def.ends[0].kind = COSROD_END_PINNED;
   ctx c = {cosrod_rod_create(&def, NULL), NULL, 0};
-  c.d = cosrod_rod_data_create(c.rod);
+  c.d = cosrod_rod_data_create(c.rod, NULL);
   int n = cosrod_rod_ny(c.rod, COSROD_FORM_ABSOLUTE);
   double *y0 = malloc(sizeof(double) * 3 * (size_t)n), *ya = y0 + n, *yf = y0 + 2 * n;
   for (int i = 0; i < 3 * (N + 1); ++i) xd[i] *= 0.1;

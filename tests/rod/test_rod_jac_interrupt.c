@@ -22,7 +22,7 @@ TEST(stiffness_assembly_interrupted) {
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
   CHECK("rod created", rod != NULL);
   if (!rod) return;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   const int nq = cosrod_rod_nq(rod);
   int ml, mu;
   cosrod_status st =
@@ -30,7 +30,7 @@ TEST(stiffness_assembly_interrupted) {
   CHECK("bandwidths", st == COSROD_OK);
   double *y = malloc((size_t)cosrod_rod_ny(rod, COSROD_FORM_ABSOLUTE) * sizeof *y);
   cosrod_rod_initial_state(rod, COSROD_FORM_ABSOLUTE, y);
-  cosrod_band *K0 = cosrod_band_create(nq, ml, mu), *K = cosrod_band_create(nq, ml, mu);
+  cosrod_band *K0 = cosrod_band_create(nq, ml, mu, NULL), *K = cosrod_band_create(nq, ml, mu, NULL);
   CHECK("reference assembly (no flag)", cosrod_rod_stiffness(rod, d, 0.0, y, K0) == COSROD_OK);
 
   const volatile sig_atomic_t *prev = cosrod_interrupt_install(&g_flag);

@@ -100,7 +100,7 @@ TEST(accelerations_keep_constraints) {
       for (int fm = 0; fm < 2; ++fm) {
         cosrod_rod_form form = fm ? COSROD_FORM_NULLSPACE : COSROD_FORM_ABSOLUTE;
         cosrod_rod *rod = rt_helix_rod((cosrod_rod_model)model, NK, ends, ends == 1);
-        cosrod_rod_data *d = cosrod_rod_data_create(rod);
+        cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
         CHECK("rod and data created", rod && d);
         if (!rod || !d) return;
         double y[NYK], yd[NYK], sc;
@@ -126,7 +126,7 @@ TEST(absolute_and_nullspace_agree) {
   th_rng_seed(&r, 5);
   for (int model = 1; model <= 2; ++model) {
     cosrod_rod *rod = rt_helix_rod((cosrod_rod_model)model, NK, 2, 0);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
     double yn[NYK], ya[NYK], fn[NYK], fa[NYK], x[3 * (NK + 1)], p[4 * NK], xd[3 * (NK + 1)], Om[3 * NK];
     random_state(rod, d, COSROD_FORM_NULLSPACE, &r, yn);
@@ -170,7 +170,7 @@ TEST(projection_onto_constraints) {
     for (int model = 1; model <= 2; ++model) {
       cosrod_rod_form form = fm ? COSROD_FORM_NULLSPACE : COSROD_FORM_ABSOLUTE;
       cosrod_rod *rod = rt_helix_rod((cosrod_rod_model)model, NK, 1, 0);
-      cosrod_rod_data *d = cosrod_rod_data_create(rod);
+      cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
       int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod), ny = cosrod_rod_ny(rod, form);
       double y[NYK];
       cosrod_rod_initial_state(rod, form, y);
@@ -216,7 +216,7 @@ TEST(kinematic_singularity_reported) {
   def.ends[0].kind = COSROD_END_CLAMPED;
   def.ends[1].kind = COSROD_END_PINNED;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   double y[NYK], yd[NYK], t;
   cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y);
   CHECK("no singularity recorded before", cosrod_rod_kirchhoff_singular(d, &t) == -1);
@@ -232,7 +232,7 @@ TEST(kinematic_singularity_reported) {
   cosrod_rod_data_free(d);
   def.model = COSROD_MODEL_KIRCHHOFF_EXTENSIBLE;
   rod = cosrod_rod_create(&def, NULL);
-  d = cosrod_rod_data_create(rod);
+  d = cosrod_rod_data_create(rod, NULL);
   cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y);
   CHECK("extensible: rhs OK", cosrod_rod_rhs_nullspace(rod, d, 0.25, y, yd) == 0);
   cosrod_rod_data_free(d);
@@ -253,7 +253,7 @@ TEST(hanging_rod_multipliers_are_tensions) {
     def.gravity[2] = -9.81;
     def.ends[0].kind = COSROD_END_PINNED;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod), ny = cosrod_rod_ny(rod, form);
     double y[NYK], yd[NYK];
     cosrod_rod_initial_state(rod, form, y);
@@ -300,7 +300,7 @@ TEST(pendulum_projected_rk4_10k_steps) {
   def.gravity[2] = -9.81;
   def.ends[0].kind = COSROD_END_PINNED;
   cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   const cosrod_rod_form form = COSROD_FORM_NULLSPACE;
   int ny = cosrod_rod_ny(rod, form), N = cosrod_rod_nseg(rod);
   double y[160], k1[160], k2[160], k3[160], k4[160], yt[160];

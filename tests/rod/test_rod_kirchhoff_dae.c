@@ -40,7 +40,7 @@ TEST(dae_rhs_matches_ode_form) {
       for (int damped = 0; damped < 2; ++damped) {
         cosrod_rod_model model = mi ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE : COSROD_MODEL_KIRCHHOFF_EXTENSIBLE;
         cosrod_rod *rod = rt_helix_rod(model, 7, ends, damped);
-        cosrod_rod_data *d = cosrod_rod_data_create(rod);
+        cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
         int nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod), m = cosrod_rod_kirchhoff_m(rod);
         int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);
         CHECK("DAE size 2 nq + (1 + m) N", ny == 2 * nq + (1 + m) * N);
@@ -106,7 +106,7 @@ TEST(dae_jacobian_banded_vs_dense_fd) {
   for (int ci = 0; ci < 4; ++ci) {
     int damped = ci & 1, big = ci >> 1, N = big ? 16 : 8;
     cosrod_rod *rod = rt_helix_rod(COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE, N, 2, damped);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE), ml, mu;
     int *perm = malloc(sizeof(int) * (size_t)ny);
     cosrod_status st = cosrod_rod_order_fill(rod, COSROD_FORM_DAE, perm, NULL, &ml, &mu);
@@ -195,7 +195,7 @@ TEST(dae_projection_consistent) {
   for (int mi = 0; mi < 2; ++mi) {
     cosrod_rod_model model = mi ? COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE : COSROD_MODEL_KIRCHHOFF_EXTENSIBLE;
     cosrod_rod *rod = rt_helix_rod(model, 9, 1, 0);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE), nq = cosrod_rod_nq(rod), N = cosrod_rod_nseg(rod);
     double *y = calloc((size_t)ny, sizeof *y), *f = calloc((size_t)ny, sizeof *f);
     cosrod_rod_initial_state(rod, COSROD_FORM_DAE, y);

@@ -64,7 +64,7 @@ static void rigid_decay(cosrod_rod_form form, const char *label) {
   cosrod_rod *rod = cosrod_rod_create(&def, &st);
   CHECK("rod created", rod != NULL);
   if (!rod) return;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, form), N = cosrod_rod_nseg(rod);
   double *y = calloc((size_t)ny, sizeof *y);
   cosrod_rod_initial_state(rod, form, y);
@@ -123,7 +123,7 @@ TEST(energy_balance_deforming_rod) {
   cosrod_rod *rod = cosrod_rod_create(&def, &st);
   CHECK("rod created", rod != NULL);
   if (!rod) return;
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE);
   double *y0 = calloc((size_t)ny, sizeof *y0), *y = calloc((size_t)ny, sizeof *y);
   cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y0);

@@ -88,7 +88,7 @@ TEST(callback_status_propagates) {
     cosrod_rod_def def = cosrod_rod_def_default();
     def.load_fn = failing_load, def.load_user = &code;
     cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-    cosrod_rod_data *d = cosrod_rod_data_create(rod);
+    cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
     double y[256], yd[256];
     cosrod_rod_initial_state(rod, COSROD_FORM_NULLSPACE, y);
     int r1 = cosrod_rod_rhs_nullspace(rod, d, 0.0, y, yd);

@@ -25,7 +25,7 @@ static cosrod_rod *rubber(int N, int cantilever, double kappa) {
 
 /* dense Jacobian (n x n column-major) of the null-space RHS at y */
 static double *dense_jac(const cosrod_rod *rod, const double *y, int n) {
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   double *J = malloc(sizeof(double) * (size_t)n * (size_t)n);
   double *yy = malloc(sizeof(double) * (size_t)n * 3), *fp = yy + n, *fm = yy + 2 * n;
   memcpy(yy, y, sizeof(double) * (size_t)n);

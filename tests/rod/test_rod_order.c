@@ -129,7 +129,7 @@ TEST(bandwidths_independent_of_N) {
           def.ends[0].slides = ENDS[e].s0, def.ends[1].slides = ENDS[e].s1;
           def.ends[0].slide_axis[0] = def.ends[1].slide_axis[2] = 1.0;
           cosrod_rod *rod = cosrod_rod_create(&def, NULL);
-          cosrod_rod_data *d = cosrod_rod_data_create(rod);
+          cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
           int ny = cosrod_rod_ny(rod, (cosrod_rod_form)f);
           int *pm = malloc(sizeof(int) * (size_t)ny);
           int ml, mu, mml, mmu;
@@ -213,12 +213,12 @@ static void check_case(const rod_case *c, int mode, const char *label, double *e
   for (int i = 0; i < ny; ++i) yp[i] = th_rng_normal(&r);
   const double cj = 37.5;
   /* native reference: the existing analytic assembly, one full-width block */
-  cosrod_band *Nat = cosrod_band_create(ny, ny - 1, ny - 1);
+  cosrod_band *Nat = cosrod_band_create(ny, ny - 1, ny - 1, NULL);
   cosrod_status s0;
   double eqa = 0.0; /* mass form: its ABSOLUTE rows vs the existing ABSOLUTE Jacobian */
   if (mode == MODE_DAE_MASS) {
     s0 = cosrod_rod_jac_dae_mass_band(g.rod, g.d, 0.5, y, NULL, Nat->data + Nat->ml, Nat->ld, ny - 1, ny - 1);
-    cosrod_band *A = cosrod_band_create(2 * g.nq, 2 * g.nq - 1, 2 * g.nq - 1);
+    cosrod_band *A = cosrod_band_create(2 * g.nq, 2 * g.nq - 1, 2 * g.nq - 1, NULL);
     if (s0 == COSROD_OK)
       s0 = cosrod_rod_jac_band(g.rod, g.d, COSROD_FORM_ABSOLUTE, 0.5, y, NULL, 0.0, 0, 0, A);
     double am = 0.0;
@@ -237,7 +237,7 @@ static void check_case(const rod_case *c, int mode, const char *label, double *e
   int ml, mu;
   cosrod_rod_order_bandwidth(o, &ml, &mu);
   const int *pm = cosrod_rod_order_perm(o);
-  cosrod_band *P = cosrod_band_create(ny, ml, mu);
+  cosrod_band *P = cosrod_band_create(ny, ml, mu, NULL);
   for (size_t i = 0; i < (size_t)P->ld * (size_t)ny; ++i) P->data[i] = 1e300; /* must be overwritten */
   cosrod_status s1 =
       mode == MODE_DAE_MASS
@@ -456,7 +456,7 @@ static void radau5_case(int mass) {
   ictx c = {0};
   c.mass = mass;
   c.rod = cosrod_rod_create(&def, NULL);
-  c.d = cosrod_rod_data_create(c.rod);
+  c.d = cosrod_rod_data_create(c.rod, NULL);
   cosrod_rod_order *o = cosrod_rod_order_create(c.rod, form, NULL);
   c.o = o;
   c.ny = cosrod_rod_ny(c.rod, form);
@@ -468,7 +468,7 @@ static void radau5_case(int mass) {
   double *y0 = buf, *y0b = buf + n, *yd = buf + 2 * n, *ybb = buf + 3 * n, *yb = buf + 4 * n;
   c.yn = malloc(sizeof(double) * 2 * (size_t)n);
   c.fn = c.yn + n;
-  c.full = cosrod_band_create(n, n - 1, n - 1);
+  c.full = cosrod_band_create(n, n - 1, n - 1, NULL);
   for (int i = 0; i < 3 * (N + 1); ++i) xd[i] *= 0.1;
   for (int i = 0; i < 3 * N; ++i) Om[i] *= 0.1;
   cosrod_rod_pack(c.rod, form, 0.0, x, p, xd, Om, y0);

@@ -78,10 +78,10 @@ static int run_one(const uint8_t *data, size_t size) {
     nsets++;
     pos = end < size ? end + 1 : end;
   }
-  char err[4096];
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse((const char *)data, size, "fuzz.yaml", (const char *const *)sets,
-                                           nsets, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse((const char *)data, size, "fuzz.yaml", (const char *const *)sets,
+                                           nsets, &st);
   for (size_t i = 0; i < nsets; i++) free(sets[i]);
   if (st == COSROD_OK) {
     require(sc != NULL);
@@ -94,7 +94,7 @@ static int run_one(const uint8_t *data, size_t size) {
   /* one line per problem (at most 20), each "fuzz.yaml:LINE: key: problem"
    * or "--set key: problem" for an override */
   int lines = 0;
-  for (const char *l = err;; lines++) {
+  for (const char *l = cosrod_last_error();; lines++) {
     require(strncmp(l, "fuzz.yaml:", 10) == 0 || strncmp(l, "--set ", 6) == 0);
     const char *nl = strchr(l, '\n');
     if (!nl) break;

@@ -38,23 +38,24 @@ static const char *HEAD = "cosrod: 1\n"
 
 TEST(three_independent_errors) {
   const char *src = getenv("COSROD_SOURCE_DIR");
-  char path[1200], err[4096], l[512];
+  char path[1200], l[512];
   snprintf(path, sizeof path, "%.1000s/tests/scenario/errors/three-independent.yaml", src ? src : ".");
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(path, NULL, 0, &sc, err, sizeof err);
-  NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(path, NULL, 0, &st);
+  NOTE("%s", cosrod_last_error());
   CHECK("rejected as a parse error", st == COSROD_ERR_PARSE && sc == NULL);
-  CHECK_NEAR("three lines", count_lines(err), 3, 0);
+  CHECK_NEAR("three lines", count_lines(cosrod_last_error()), 3, 0);
   static const char *const want[3] = {":12: rods.0.colour: unknown key", ":14: rods.1.length: must be > 0",
                                       ":19: solver.rtol: expected a number"};
   for (int k = 0; k < 3; k++) {
-    nth_line(err, k, l, sizeof l);
+    nth_line(cosrod_last_error(), k, l, sizeof l);
     CHECK(want[k], strncmp(l, path, strlen(path)) == 0 && strstr(l, want[k]) != NULL);
   }
 }
 
 TEST(dependent_parts_not_checked) {
-  char text[2048], err[4096];
+  char text[2048];
   cosrod_scenario *sc = NULL;
   /* a bad material: the rod that uses it is not checked (its bad length is
    * not reported); the analysis (independent) is */
@@ -65,13 +66,14 @@ TEST(dependent_parts_not_checked) {
            "rods:\n"
            "  - {name: a, length: -2, segments: 4, material: steel, section: {shape: circle, radius: 0.01}}\n"
            "analysis: {type: dynamic, t_end: -1}\n");
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "dep.yaml", NULL, 0, &sc, err, sizeof err);
-  NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(text, strlen(text), "dep.yaml", NULL, 0, &st);
+  NOTE("%s", cosrod_last_error());
   CHECK("rejected", st == COSROD_ERR_PARSE && sc == NULL);
-  CHECK_NEAR("two lines (material, analysis)", count_lines(err), 2, 0);
-  CHECK("material E reported", strstr(err, "dep.yaml:3: materials.steel.E: must be > 0") != NULL);
-  CHECK("analysis t_end reported", strstr(err, "dep.yaml:6: analysis.t_end: must be > 0") != NULL);
-  CHECK("rod length (depends on the material) not reported", strstr(err, "rods.0.length") == NULL);
+  CHECK_NEAR("two lines (material, analysis)", count_lines(cosrod_last_error()), 2, 0);
+  CHECK("material E reported", strstr(cosrod_last_error(), "dep.yaml:3: materials.steel.E: must be > 0") != NULL);
+  CHECK("analysis t_end reported", strstr(cosrod_last_error(), "dep.yaml:6: analysis.t_end: must be > 0") != NULL);
+  CHECK("rod length (depends on the material) not reported", strstr(cosrod_last_error(), "rods.0.length") == NULL);
 
   /* a misspelled key: all unknown keys of the map, not the "missing" key */
   snprintf(text, sizeof text,
@@ -79,18 +81,18 @@ TEST(dependent_parts_not_checked) {
            "  - {name: a, lenght: 1, segmnets: 4, material: steel, section: {shape: circle, radius: 0.01}}\n"
            "analysis: {type: dynamic, t_end: 1}\n",
            HEAD);
-  st = cosrod_scenario_parse(text, strlen(text), "typo.yaml", NULL, 0, &sc, err, sizeof err);
-  NOTE("%s", err);
-  CHECK_NEAR("two lines (both unknown keys)", count_lines(err), 2, 0);
-  CHECK("lenght reported", strstr(err, "typo.yaml:5: rods.0.lenght: unknown key (did you mean 'length'?)") != NULL);
-  CHECK("segmnets reported", strstr(err, "rods.0.segmnets: unknown key (did you mean 'segments'?)") != NULL);
-  CHECK("no 'missing' that follows from the typo", strstr(err, "missing") == NULL);
+  sc = cosrod_scenario_parse(text, strlen(text), "typo.yaml", NULL, 0, &st);
+  NOTE("%s", cosrod_last_error());
+  CHECK_NEAR("two lines (both unknown keys)", count_lines(cosrod_last_error()), 2, 0);
+  CHECK("lenght reported", strstr(cosrod_last_error(), "typo.yaml:5: rods.0.lenght: unknown key (did you mean 'length'?)") != NULL);
+  CHECK("segmnets reported", strstr(cosrod_last_error(), "rods.0.segmnets: unknown key (did you mean 'segments'?)") != NULL);
+  CHECK("no 'missing' that follows from the typo", strstr(cosrod_last_error(), "missing") == NULL);
 }
 
 TEST(at_most_twenty) {
   /* 30 rods, each with a bad segment count: 20 lines, then the loader stops */
   size_t cap = 8192, n;
-  char *text = malloc(cap), err[8192];
+  char *text = malloc(cap);
   CHECK("alloc", text != NULL);
   if (!text) return;
   n = (size_t)snprintf(text, cap, "%srods:\n", HEAD);
@@ -101,16 +103,16 @@ TEST(at_most_twenty) {
                           i);
   n += (size_t)snprintf(text + n, cap - n, "analysis: {type: dynamic, t_end: 1}\n");
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse(text, n, "many.yaml", NULL, 0, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(text, n, "many.yaml", NULL, 0, &st);
   free(text);
   CHECK("rejected", st == COSROD_ERR_PARSE && sc == NULL);
-  CHECK_NEAR("20 lines", count_lines(err), 20, 0);
+  CHECK_NEAR("20 lines", count_lines(cosrod_last_error()), 20, 0);
   char l[512];
-  nth_line(err, 19, l, sizeof l);
+  nth_line(cosrod_last_error(), 19, l, sizeof l);
   NOTE("%s", l);
   CHECK("the 20th is rods.19 at line 24", strncmp(l, "many.yaml:24: rods.19.segments: ", 32) == 0);
-  /* a small error buffer: cut at a line end, never mid-line garbage */
-  char small[120]; /* room for two 51-character lines, not three */
+  /* five bad rods: every line whole in the message (no caller buffer to cut it) */
   text = malloc(cap);
   if (!text) return;
   n = (size_t)snprintf(text, cap, "%srods:\n", HEAD);
@@ -120,14 +122,15 @@ TEST(at_most_twenty) {
                           "radius: 0.01}}\n",
                           i);
   n += (size_t)snprintf(text + n, cap - n, "analysis: {type: dynamic, t_end: 1}\n");
-  st = cosrod_scenario_parse(text, n, "many.yaml", NULL, 0, &sc, small, sizeof small);
+  sc = cosrod_scenario_parse(text, n, "many.yaml", NULL, 0, &st);
   free(text);
-  NOTE("%s", small);
-  CHECK("small buffer: still rejected, text starts with the first problem",
-        st == COSROD_ERR_PARSE && strncmp(small, "many.yaml:5: rods.0.segments: ", 30) == 0);
-  CHECK_NEAR("... and holds whole lines only (2 of 5 fit in 120 bytes)", count_lines(small), 2, 0);
+  const char *msg = cosrod_last_error();
+  NOTE("%s", msg);
+  CHECK("five bad rods: rejected, text starts with the first problem",
+        st == COSROD_ERR_PARSE && sc == NULL && strncmp(msg, "many.yaml:5: rods.0.segments: ", 30) == 0);
+  CHECK_NEAR("... and holds all five lines", count_lines(msg), 5, 0);
   char l2[512];
-  nth_line(small, 1, l2, sizeof l2);
+  nth_line(msg, 1, l2, sizeof l2);
   CHECK("second line whole", strcmp(l2, "many.yaml:6: rods.1.segments: must be >= 1 (got 0)") == 0);
 }
 

@@ -189,10 +189,10 @@ static const char *FULL =
     "analysis: {type: dynamic, t_end: 1}\n";
 
 TEST(main_loader) {
-  char err[512] = "";
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st) NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", NULL, 0, &st);
+  if (st) NOTE("%s", cosrod_last_error());
   CHECK("parsed", st == COSROD_OK && sc);
   if (!sc) return;
   const cosrod_sc_contact *c = &sc->contact;
@@ -222,7 +222,7 @@ TEST(main_loader) {
   free(buf);
   cosrod_scenario_free(sc);
   const char *sets[] = {"contact.stiffness=3.0e4", "obstacles.0.normal=[0, 1, 0]"};
-  st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", sets, 2, &sc, err, sizeof err);
+  sc = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", sets, 2, &st);
   CHECK("--set reaches contact and obstacles",
         st == COSROD_OK && sc->contact.law.stiffness == 3e4 && sc->contact.obstacles[0].axis[1] == 1.0);
   cosrod_scenario_free(sc);
@@ -237,17 +237,17 @@ TEST(main_loader) {
       {"contact=", NULL}};
   for (size_t i = 0; bad[i][1]; i++) {
     const char *one[] = {bad[i][0]};
-    st = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", one, 1, &sc, err, sizeof err);
+    sc = cosrod_scenario_parse(FULL, strlen(FULL), "dir/full.yaml", one, 1, &st);
     char lab[1024];
-    snprintf(lab, sizeof lab, "--set %s -> '%s' (got '%s')", bad[i][0], bad[i][1], err);
-    CHECK(lab, st == COSROD_ERR_PARSE && !sc && strstr(err, bad[i][1]) && !strchr(err, '\n'));
+    snprintf(lab, sizeof lab, "--set %s -> '%s' (got '%s')", bad[i][0], bad[i][1], cosrod_last_error());
+    CHECK(lab, st == COSROD_ERR_PARSE && !sc && strstr(cosrod_last_error(), bad[i][1]) && !strchr(cosrod_last_error(), '\n'));
   }
   /* a body shape or obstacles without contact: */
   const char *nocontact = "cosrod: 1\nbodies:\n  - {name: b, mass: 1, inertia: [1, 1, 1], shape: {type: sphere, "
                           "radius: 1}}\nanalysis: {t_end: 1}\n";
-  st = cosrod_scenario_parse(nocontact, strlen(nocontact), "x.yaml", NULL, 0, &sc, err, sizeof err);
+  sc = cosrod_scenario_parse(nocontact, strlen(nocontact), "x.yaml", NULL, 0, &st);
   CHECK("body shape without contact: refused with its line",
-        st == COSROD_ERR_PARSE && strstr(err, "x.yaml:3: bodies.0.shape: no effect without a contact: section"));
+        st == COSROD_ERR_PARSE && strstr(cosrod_last_error(), "x.yaml:3: bodies.0.shape: no effect without a contact: section"));
 }
 
 static const th_case cases[] = {TH_CASE(spec_example), TH_CASE(defaults_and_absent), TH_CASE(invalid_inputs),

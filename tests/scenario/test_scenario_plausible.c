@@ -29,9 +29,9 @@ static cosrod_scenario *hose(const char *material, const char *section, const ch
            "analysis: {type: dynamic, t_end: 0.1}\n",
            material, shape_length, section);
   cosrod_scenario *sc = NULL;
-  char err[512];
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "hose.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("parse: %s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(text, strlen(text), "hose.yaml", NULL, 0, &st);
+  if (st != COSROD_OK) NOTE("parse: %s", cosrod_last_error());
   CHECK("a plausibility problem is no error", st == COSROD_OK);
   return sc;
 }
@@ -97,7 +97,9 @@ static long load_vertex(const char *at, const char *grid_or_segments, const char
   cosrod_scenario *sc = NULL;
   const char *sets[] = {set};
   err[0] = '\0';
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), "beam.yaml", sets, set ? 1 : 0, &sc, err, 512);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(text, strlen(text), "beam.yaml", sets, set ? 1 : 0, &st);
+  snprintf(err, 512, "%s", cosrod_last_error());
   long v = st == COSROD_OK ? sc->rods[0].loads[0].vertex : -1;
   cosrod_scenario_free(sc);
   return v;
@@ -126,25 +128,26 @@ TEST(point_load_at_percentage) {
  * loader takes it as `frame` (the same quaternion, normalised). */
 TEST(orientation_alias_of_frame) {
   const char *dir = getenv("COSROD_EXAMPLES");
-  char path[1024], err[512];
+  char path[1024];
   snprintf(path, sizeof path, "%s/cable-pendulum.yaml", dir ? dir : "examples");
   const char *a[] = {"rods.0.ends.end.frame=[0, 0, 0, 2]"}, *b[] = {"rods.0.ends.end.orientation=[0, 0, 0, 2]"},
              *both[] = {"rods.0.ends.end.frame=[1, 0, 0, 0]", "rods.0.ends.end.orientation=[1, 0, 0, 0]"},
              *pin[] = {"rods.0.ends.end.type=pinned", "rods.0.ends.end.orientation=[1, 0, 0, 0]"};
   cosrod_scenario *sa = NULL, *sb = NULL, *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(path, a, 1, &sa, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  sa = cosrod_scenario_load(path, a, 1, &st);
   CHECK("frame: loads", st == COSROD_OK);
-  st = cosrod_scenario_load(path, b, 1, &sb, err, sizeof err);
-  if (st != COSROD_OK) NOTE("%s", err);
+  sb = cosrod_scenario_load(path, b, 1, &st);
+  if (st != COSROD_OK) NOTE("%s", cosrod_last_error());
   CHECK("orientation: loads", st == COSROD_OK);
   CHECK("the same end frame (0, 0, 0, 1)", sa && sb && sb->rods[0].ends[1].has_frame &&
                                                !memcmp(sa->rods[0].ends[1].frame, sb->rods[0].ends[1].frame,
                                                        sizeof sa->rods[0].ends[1].frame) &&
                                                sb->rods[0].ends[1].frame[3] == 1.0);
-  st = cosrod_scenario_load(path, both, 2, &sc, err, sizeof err);
-  CHECK("both: refused, naming orientation", st != COSROD_OK && strstr(err, "rods.0.ends.end.orientation: the same as 'frame'"));
-  st = cosrod_scenario_load(path, pin, 2, &sc, err, sizeof err);
-  CHECK("a pinned end: no frame", st != COSROD_OK && strstr(err, "rods.0.ends.end.orientation: only a clamped end"));
+  sc = cosrod_scenario_load(path, both, 2, &st);
+  CHECK("both: refused, naming orientation", st != COSROD_OK && !sc && strstr(cosrod_last_error(), "rods.0.ends.end.orientation: the same as 'frame'"));
+  sc = cosrod_scenario_load(path, pin, 2, &st);
+  CHECK("a pinned end: no frame", st != COSROD_OK && !sc && strstr(cosrod_last_error(), "rods.0.ends.end.orientation: only a clamped end"));
   cosrod_scenario_free(sa);
   cosrod_scenario_free(sb);
 }
@@ -155,7 +158,7 @@ TEST(orientation_alias_of_frame) {
  * for an implicit integrator or without contact. */
 TEST(explicit_integrator_with_contact_warns) {
   const char *dir = getenv("COSROD_EXAMPLES");
-  char path[1024], err[512], w[1024];
+  char path[1024], w[1024];
   snprintf(path, sizeof path, "%s/hose-on-floor.yaml", dir ? dir : "examples");
   const double PI = 3.14159265358979323846, r = 0.01, rhoA = 1100 * PI * r * r, EI = 5e6 * PI * pow(r, 4) / 4;
   const double ds = 2.0 / 40, k = fmax(4 * EI / pow(ds, 4), rhoA * 9.81 / (0.01 * r)), h = 2.0 / sqrt(k / rhoA);
@@ -165,7 +168,8 @@ TEST(explicit_integrator_with_contact_warns) {
     snprintf(set, sizeof set, "solver.integrator=%s", names[i]);
     const char *sets[] = {set};
     cosrod_scenario *sc = NULL;
-    cosrod_status st = cosrod_scenario_load(path, sets, 1, &sc, err, sizeof err);
+    cosrod_status st = COSROD_OK;
+    sc = cosrod_scenario_load(path, sets, 1, &st);
     CHECK("hose-on-floor loads", st == COSROD_OK);
     if (st != COSROD_OK) continue;
     int found = 0;
@@ -186,7 +190,7 @@ TEST(explicit_integrator_with_contact_warns) {
   const char *dp[] = {"solver.integrator=dopri5"};
   cosrod_scenario *sc = NULL;
   int warned = 0;
-  CHECK("catenary loads", cosrod_scenario_load(path, dp, 1, &sc, err, sizeof err) == COSROD_OK);
+  CHECK("catenary loads", (sc = cosrod_scenario_load(path, dp, 1, NULL)) != NULL);
   for (size_t j = 0; sc && cosrod_scenario_warning(sc, j, w, sizeof w) == 0; j++) warned |= !!strstr(w, "contact stiffness");
   CHECK("no contact: no contact-stiffness warning with dopri5", sc && !warned);
   cosrod_scenario_free(sc);

@@ -12,11 +12,12 @@
 
 static double every_of(const char *example, const char *const *sets, size_t nsets) {
   const char *e = getenv("COSROD_EXAMPLES");
-  char path[1024], err[512];
+  char path[1024];
   snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", example);
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(path, sets, nsets, &st);
+  if (st != COSROD_OK) NOTE("%s", cosrod_last_error());
   CHECK("loads", st == COSROD_OK);
   double every = sc ? sc->output.every : -1.0;
   cosrod_scenario_free(sc);

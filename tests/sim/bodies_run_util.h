@@ -53,9 +53,11 @@ static inline cosrod_status run_to_dir(const cosrod_scenario *sc, const char *fi
   memset(res, 0, sizeof *res);
   res->t_failed = NAN;
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, errlen);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  if (!sim && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());
   if (!sim) return res->status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;
-  cosrod_recorder *rec = cosrod_recorder_create(sim, dir, file, 0.0, &st, res->message, sizeof res->message);
+  cosrod_recorder *rec = cosrod_recorder_create(sim, dir, file, 0.0, &st);
+  if (!rec && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());
   if (!rec) {
     cosrod_sim_free(sim);
     return res->status = st;

@@ -24,12 +24,11 @@ static inline const char *sim_test_examples_dir(void) {
 /* The simulation of *scp (already loaded; freed on failure). */
 static inline cosrod_sim *sim_test_create(cosrod_scenario **scp) {
   if (!*scp) return NULL;
-  char err[512];
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(*scp, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(*scp, &st);
   CHECK("sim created", sim != NULL);
   if (!sim) {
-    NOTE("create: %s", err);
+    NOTE("create: %s", cosrod_last_error());
     cosrod_scenario_free(*scp);
     *scp = NULL;
   }
@@ -39,13 +38,14 @@ static inline cosrod_sim *sim_test_create(cosrod_scenario **scp) {
 /* examples/<name>.yaml with overrides. */
 static inline cosrod_sim *sim_test_load(const char *name, const char *const *sets, size_t nsets,
                                         cosrod_scenario **scp) {
-  char path[1024], err[512];
+  char path[1024];
   snprintf(path, sizeof path, "%s/%s.yaml", sim_test_examples_dir(), name);
   *scp = NULL;
-  cosrod_status st = cosrod_scenario_load(path, sets, nsets, scp, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  *scp = cosrod_scenario_load(path, sets, nsets, &st);
   CHECK("scenario loads", st == COSROD_OK);
   if (st != COSROD_OK) {
-    NOTE("load %s: %s", path, err);
+    NOTE("load %s: %s", path, cosrod_last_error());
     *scp = NULL;
     return NULL;
   }
@@ -55,12 +55,12 @@ static inline cosrod_sim *sim_test_load(const char *name, const char *const *set
 /* Scenario text (reported as file `name`) with overrides. */
 static inline cosrod_sim *sim_test_parse(const char *text, const char *name, const char *const *sets, size_t nsets,
                                          cosrod_scenario **scp) {
-  char err[512];
   *scp = NULL;
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), name, sets, nsets, scp, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  *scp = cosrod_scenario_parse(text, strlen(text), name, sets, nsets, &st);
   CHECK("scenario parses", st == COSROD_OK);
   if (st != COSROD_OK) {
-    NOTE("parse: %s", err);
+    NOTE("parse: %s", cosrod_last_error());
     *scp = NULL;
     return NULL;
   }
@@ -126,19 +126,19 @@ static inline int sim_test_rest_frame(void *user, const cosrod_sim *sim, double 
 static inline void sim_test_refused(const char *text, const char *name, const char *set, const char *key,
                                     const char *sub) {
   cosrod_scenario *sc = NULL;
-  char err[512] = "";
   const char *sets[] = {set};
-  cosrod_status st = cosrod_scenario_parse(text, strlen(text), name, sets, 1, &sc, err, sizeof err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(text, strlen(text), name, sets, 1, &st);
   CHECK("parses", st == COSROD_OK);
   if (st != COSROD_OK) {
-    NOTE("%s", err);
+    NOTE("%s", cosrod_last_error());
     return;
   }
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  NOTE("%s", err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  NOTE("%s", cosrod_last_error());
   CHECK("refused", sim == NULL && st != COSROD_OK);
-  CHECK("names the key", strstr(err, key) != NULL);
-  CHECK("says why", strstr(err, sub) != NULL);
+  CHECK("names the key", strstr(cosrod_last_error(), key) != NULL);
+  CHECK("says why", strstr(cosrod_last_error(), sub) != NULL);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
@@ -177,11 +177,10 @@ typedef struct sim_text_run {
 static inline sim_text_run sim_text_run_start(const char *text, const char *name, const char *const *sets,
                                               size_t nsets) {
   sim_text_run R = {0};
-  char err[600] = "";
-  R.st = cosrod_scenario_parse(text, strlen(text), name, sets, nsets, &R.sc, err, sizeof err);
-  if (R.st == COSROD_OK) R.sim = cosrod_sim_create(R.sc, &R.st, err, sizeof err);
+  R.sc = cosrod_scenario_parse(text, strlen(text), name, sets, nsets, &R.st);
+  if (R.st == COSROD_OK) R.sim = cosrod_sim_create(R.sc, &R.st);
   if (R.st == COSROD_OK) R.st = cosrod_sim_run(R.sim, NULL);
-  if (R.st != COSROD_OK) NOTE("run: %s %s", cosrod_strerror(R.st), err[0] ? err : cosrod_sim_message(R.sim));
+  if (R.st != COSROD_OK) NOTE("run: %s %s", cosrod_strerror(R.st), cosrod_last_error()[0] ? cosrod_last_error() : cosrod_sim_message(R.sim));
   return R;
 }
 

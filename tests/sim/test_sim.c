@@ -15,11 +15,12 @@
 
 /* Load examples/<name>.yaml with overrides; NULL on failure (reported). */
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {
-  char path[1024], err[512];
+  char path[1024];
   snprintf(path, sizeof path, "%s/%s.yaml", sim_test_examples_dir(), name);
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("load %s: %s", path, err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(path, sets, nsets, &st);
+  if (st != COSROD_OK) NOTE("load %s: %s", path, cosrod_last_error());
   CHECK("scenario loads", st == COSROD_OK);
   return sc;
 }
@@ -55,11 +56,10 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 
 /* Run; returns the status, fills rec. */
 static cosrod_status run(cosrod_scenario *sc, rec *r) {
-  char err[512];
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   if (!sim) {
-    NOTE("create: %s", err);
+    NOTE("create: %s", cosrod_last_error());
     CHECK("sim created", 0);
     return st;
   }
@@ -326,10 +326,9 @@ static int on_increment(void *user, const cosrod_sim *sim, double t, long it, do
 TEST(static_omega_twist) {
   cosrod_scenario *sc = load("omega-twist", NULL, 0);
   if (!sc) return;
-  char err[512];
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  if (!sim) NOTE("%s", cosrod_last_error());
   CHECK("create", sim != NULL);
   if (sim) {
     static rec r;
@@ -370,13 +369,12 @@ TEST(modes_cantilever) {
       "    ends: {start: {type: clamped}, end: {type: free}}\n"
       "analysis: {type: modes, count: 4}\n"; /* count = modes reported: two bending pairs */
   cosrod_scenario *sc = NULL;
-  char err[512];
-  cosrod_status st =
-      cosrod_scenario_parse(yaml, sizeof yaml - 1, "modes.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(yaml, sizeof yaml - 1, "modes.yaml", NULL, 0, &st);
+  if (st != COSROD_OK) NOTE("%s", cosrod_last_error());
   CHECK("parse", st == COSROD_OK);
   if (!sc) return;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   CHECK("create", sim != NULL);
   if (sim) {
     st = cosrod_sim_run(sim, NULL);
@@ -520,7 +518,7 @@ TEST(convergence_order_in_N) {
     cosrod_scenario *sc = load("convergence", sets, 6);
     if (!sc) return;
     cosrod_status st;
-    cosrod_sim *sim = cosrod_sim_create(sc, &st, NULL, 0);
+    cosrod_sim *sim = cosrod_sim_create(sc, &st);
     CHECK("create", sim != NULL);
     if (sim) {
       cosrod_sim_observer obs = {cv_frame, NULL, &c[i], NULL, NULL};
@@ -577,19 +575,18 @@ static int two_frame(void *user, const cosrod_sim *sim, double t) {
 
 static int run_text(const char *text, size_t len, const char *const *sets, size_t nsets, two_rec *r) {
   cosrod_scenario *sc = NULL;
-  char err[512];
-  if (cosrod_scenario_parse(text, len, "two.yaml", sets, nsets, &sc, err, sizeof err) != COSROD_OK) {
-    NOTE("%s", err);
+  if (!(sc = cosrod_scenario_parse(text, len, "two.yaml", sets, nsets, NULL))) {
+    NOTE("%s", cosrod_last_error());
     return -1;
   }
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   int rc = -1;
   if (sim) {
     cosrod_sim_observer obs = {two_frame, NULL, r, NULL, NULL};
     rc = cosrod_sim_run(sim, &obs) == COSROD_OK ? 0 : -1;
   } else {
-    NOTE("%s", err);
+    NOTE("%s", cosrod_last_error());
   }
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
@@ -650,10 +647,9 @@ TEST(prescribed_end_work_balance) {
       "solver: {integrator: radau5, formulation: absolute, rtol: 1.0e-8, atol: 1.0e-8}\n"
       "output: {every: 0.01}\n";
   cosrod_scenario *sc = NULL;
-  char err[512];
-  cosrod_status st =
-      cosrod_scenario_parse(yaml, sizeof yaml - 1, "driven.yaml", NULL, 0, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_parse(yaml, sizeof yaml - 1, "driven.yaml", NULL, 0, &st);
+  if (st != COSROD_OK) NOTE("%s", cosrod_last_error());
   CHECK("parse", st == COSROD_OK);
   if (!sc) return;
   static rec r;
@@ -980,15 +976,14 @@ TEST(failure_max_steps) {
 static void expect_unsupported(const char *name, const char *const *sets, size_t nsets, const char *key) {
   cosrod_scenario *sc = load(name, sets, nsets);
   if (!sc) return;
-  char err[512] = "";
   cosrod_status st = COSROD_OK;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  NOTE("%s: %s", name, err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  NOTE("%s: %s", name, cosrod_last_error());
   CHECK("refused", sim == NULL && st == COSROD_ERR_UNSUPPORTED);
   char want[128];
   snprintf(want, sizeof want, ": %s: ", key);
-  CHECK("message names the key", strstr(err, want) != NULL);
-  CHECK("message starts with the file name", strstr(err, ".yaml:") != NULL);
+  CHECK("message names the key", strstr(cosrod_last_error(), want) != NULL);
+  CHECK("message starts with the file name", strstr(cosrod_last_error(), ".yaml:") != NULL);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }

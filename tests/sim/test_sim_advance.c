@@ -18,19 +18,18 @@
 #include "alloc_count.h"
 
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {
-  char path[1024], err[512];
+  char path[1024];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, sizeof path, "%s/%s.yaml", dir ? dir : "examples", name);
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) NOTE("%s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) NOTE("%s", cosrod_last_error());
   return sc;
 }
 
 static cosrod_sim *make(const cosrod_scenario *sc) {
-  char err[512];
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  if (!sim) NOTE("%s", cosrod_last_error());
   return sim;
 }
 

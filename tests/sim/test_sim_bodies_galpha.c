@@ -29,8 +29,8 @@ static double run(const char *name, const char *form, const char *param, const c
                         h, "bodies.1.parametrisation=quaternion"};
   size_t nsets = strstr(name, "two-body") ? 9 : 8;
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) {
-    NOTE("load: %s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) {
+    NOTE("load: %s", cosrod_last_error());
     return -1.0;
   }
   char *dir = ot_mkdtemp("bodies_galpha");

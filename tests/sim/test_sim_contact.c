@@ -18,7 +18,13 @@
  *    tangential spring's stretch q sin(alpha)/k_t) and slides otherwise with
  *    acceleration g (sin(alpha) - mu_k cos(alpha)) (to 3 %: the
  *    regularised onset);
- *  - a contact section that never touches changes nothing (to round-off). */
+ *  - a contact section that never touches changes nothing (to round-off);
+ *  - start_from_equilibrium with the rod 5 cm above the floor: the static
+ *    solve that starts the run has the contact forces in its residual and
+ *    tangent (src/sim/sim.c), so it lands the rod on the floor: at t = 0 the
+ *    floor carries the weight
+ *    (1e-6), the gap is the static penetration (2 %) and the run stays at
+ *    rest (kinetic energy below 1e-9 of the weight times the radius). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -225,7 +231,44 @@ TEST(no_touch_no_change) {
   run_free(&B);
 }
 
-static const th_case cases[] = {TH_CASE(rod_at_rest_on_the_ground), TH_CASE(dropped_energy_balance_closes),
+typedef struct rest_watch {
+  double ke, Fz0, gap0;
+  int n;
+} rest_watch;
+
+static int rest_frame(void *user, const cosrod_sim *sim, double t) {
+  (void)t;
+  rest_watch *w = user;
+  double k = cosrod_sim_energy_now(sim).kinetic;
+  if (w->n++ == 0) floor_state(sim, &w->Fz0, &w->gap0); /* t = 0: the state of the static solve */
+  if (k > w->ke) w->ke = k;
+  return 0;
+}
+
+TEST(start_from_equilibrium_on_the_ground) {
+  const double r = 0.01, L = 1.0, rhoA = 1100 * PI * r * r, g = 9.81, q = rhoA * g;
+  const double EI = 5e6 * PI * r * r * r * r / 4, ds = L / 20;
+  const double k = fmax(4 * EI / pow(ds, 4), q / (0.01 * r)), pen = q / k + 0.005 * r;
+  const char *sets[] = {"rods.0.shape.start=[0, 0, 0.05]", "analysis.start_from_equilibrium=true",
+                        "analysis.t_end=0.1"};
+  cosrod_scenario *sc = NULL;
+  rest_watch w = {0};
+  cosrod_sim_observer obs = {.frame = rest_frame, .user = &w};
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(GROUND, "contact.yaml", sets, 3, &obs, &sc, &st);
+  if (sim && st == COSROD_OK) {
+    NOTE("t = 0 after the static start: floor Fz = %.9g N (weight %.9g), min gap %.6g m (-(q/k + delta/2) = %.6g)",
+         w.Fz0, rhoA * L * g, w.gap0, -pen);
+    NOTE("largest kinetic energy over the run %.3g J (weight x r = %.3g J)", w.ke, rhoA * L * g * r);
+    CHECK_NEAR("the floor carries the weight at t = 0", -w.Fz0, rhoA * L * g, 1e-6 * rhoA * L * g);
+    CHECK_NEAR("static penetration at t = 0", -w.gap0, pen, 0.02 * pen);
+    CHECK("stays at rest", w.ke < 1e-9 * rhoA * L * g * r);
+  }
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+static const th_case cases[] = {TH_CASE(start_from_equilibrium_on_the_ground), TH_CASE(rod_at_rest_on_the_ground), TH_CASE(dropped_energy_balance_closes),
                                 TH_CASE(propped_cantilever_reaction), TH_CASE(incline_sticks_or_slides),
                                 TH_CASE(no_touch_no_change)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -14,11 +14,12 @@
 
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {
   const char *e = getenv("COSROD_EXAMPLES");
-  char path[1024], err[512];
+  char path[1024];
   snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", name);
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("load %s: %s", path, err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(path, sets, nsets, &st);
+  if (st != COSROD_OK) NOTE("load %s: %s", path, cosrod_last_error());
   CHECK("scenario loads", st == COSROD_OK);
   return sc;
 }
@@ -41,16 +42,15 @@ TEST(estimate_matches_created_layouts) {
         snprintf(s2, sizeof s2, "solver.integrator=%s", ints[i]);
         const char *sets[] = {s1, s2, "solver.stabilisation=none", "rods.0.segments=40"};
         cosrod_scenario *sc = NULL;
-        char err[512];
         const char *e = getenv("COSROD_EXAMPLES");
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", ex ? "rubber-pendulum" : "perf-steel");
         sc = NULL;
-        if (cosrod_scenario_load(path, sets, 4, &sc, err, sizeof err) != COSROD_OK)
+        if (!(sc = cosrod_scenario_load(path, sets, 4, NULL)))
           continue; /* dae + explicit */
         cosrod_sim_estimate est;
         cosrod_status st;
-        cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, &est, &st, err, sizeof err);
+        cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, &est, &st);
         CHECK("prepare creates the simulation", sim != NULL);
         if (sim) {
           int ml, mu, mlq, muq;
@@ -102,17 +102,16 @@ TEST(limit_refuses_a_million_segments) {
   CHECK("frame bytes grow by less than N", eb.frame_bytes / ea.frame_bytes < 1e4);
   NOTE("10^6 segments: ~%.3g GB", eb.total_bytes / 1e9);
   CHECK("10^6 segments need more than 10 GB", eb.total_bytes > 1e10);
-  char err[512];
   cosrod_status st = COSROD_OK;
   cosrod_sim_estimate e;
-  cosrod_sim *sim = cosrod_sim_prepare(b, 1e9, &e, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_prepare(b, 1e9, &e, &st);
   CHECK("refused", sim == NULL && st == COSROD_ERR_INVALID);
-  NOTE("%s", err);
-  CHECK("names rods.0.segments", strstr(err, ": rods.0.segments: needs ~") != NULL);
-  CHECK("one line", strchr(err, '\n') == NULL);
+  NOTE("%s", cosrod_last_error());
+  CHECK("names rods.0.segments", strstr(cosrod_last_error(), ": rods.0.segments: needs ~") != NULL);
+  CHECK("one line", strchr(cosrod_last_error(), '\n') == NULL);
   CHECK_REL("estimate returned with the refusal", e.total_bytes, eb.total_bytes, 1e-15);
   cosrod_sim_free(sim);
-  sim = cosrod_sim_prepare(a, 1e9, NULL, &st, err, sizeof err);
+  sim = cosrod_sim_prepare(a, 1e9, NULL, &st);
   CHECK("100 segments under 1 GB are created", sim != NULL && st == COSROD_OK);
   cosrod_sim_free(sim);
   cosrod_scenario_free(a);
@@ -126,8 +125,10 @@ TEST(prepare_refuses_what_create_refuses) {
   if (!sc) return;
   char e1[512], e2[512];
   cosrod_status s1, s2;
-  cosrod_sim *a = cosrod_sim_create(sc, &s1, e1, sizeof e1);
-  cosrod_sim *b = cosrod_sim_prepare(sc, 0.0, NULL, &s2, e2, sizeof e2);
+  cosrod_sim *a = cosrod_sim_create(sc, &s1);
+  snprintf(e1, sizeof e1, "%s", cosrod_last_error());
+  cosrod_sim *b = cosrod_sim_prepare(sc, 0.0, NULL, &s2);
+  snprintf(e2, sizeof e2, "%s", cosrod_last_error());
   CHECK("create refuses", a == NULL);
   CHECK("prepare refuses", b == NULL);
   CHECK("same status", s1 == s2);
@@ -168,9 +169,8 @@ TEST(estimate_with_bodies) {
           }
           cosrod_sim_estimate est;
           cosrod_status st;
-          char err[512];
-          cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, &est, &st, err, sizeof err);
-          if (!sim) NOTE("ex %d %s/%s: %s", ex, forms[f], ints[i], err);
+          cosrod_sim *sim = cosrod_sim_prepare(sc, 0.0, &est, &st);
+          if (!sim) NOTE("ex %d %s/%s: %s", ex, forms[f], ints[i], cosrod_last_error());
           CHECK("prepare creates the simulation", sim != NULL);
           if (sim) {
             int ml, mu, mlq, muq, ny = cosrod_sim_ny(sim);

@@ -20,11 +20,12 @@
 
 static cosrod_scenario *load(const char *name, const char *const *sets, size_t nsets) {
   const char *e = getenv("COSROD_EXAMPLES");
-  char path[1024], err[512];
+  char path[1024];
   snprintf(path, sizeof path, "%s/%s.yaml", e ? e : "examples", name);
   cosrod_scenario *sc = NULL;
-  cosrod_status st = cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err);
-  if (st != COSROD_OK) NOTE("load %s: %s", path, err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(path, sets, nsets, &st);
+  if (st != COSROD_OK) NOTE("load %s: %s", path, cosrod_last_error());
   CHECK("scenario loads", st == COSROD_OK);
   return sc;
 }
@@ -47,8 +48,7 @@ static int count_frame(void *user, const cosrod_sim *sim, double t) {
 static outcome run(cosrod_scenario *sc, int accounting) {
   outcome o;
   memset(&o, 0, sizeof o);
-  char err[512];
-  cosrod_sim *sim = cosrod_sim_create(sc, &o.st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &o.st);
   CHECK("sim created", sim != NULL);
   if (!sim) return o;
   if (!accounting) cosrod_sim_set_energy_accounting(sim, 0);
@@ -107,9 +107,8 @@ TEST(jac_fills_one_rod_only) {
   const char *sets[] = {"analysis.t_end=0.01"};
   cosrod_scenario *sc = load("perf-rubber", sets, 1);
   if (!sc) return;
-  char err[512];
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   CHECK("one rod: created", sim != NULL);
   if (sim) CHECK("one rod: jac_fills", cosrod_sim_problem(sim)->jac_fills == 1);
   cosrod_sim_free(sim);
@@ -123,8 +122,8 @@ TEST(jac_fills_one_rod_only) {
       "ends: {start: {type: pinned}, end: {type: free}}}"};
   sc = load("perf-rubber", sets2, 2);
   if (!sc) return;
-  sim = cosrod_sim_create(sc, &st, err, sizeof err);
-  if (!sim) NOTE("%s", err);
+  sim = cosrod_sim_create(sc, &st);
+  if (!sim) NOTE("%s", cosrod_last_error());
   CHECK("two rods: created", sim != NULL && cosrod_sim_nrods(sim) == 2);
   if (sim) CHECK("two rods: no jac_fills", cosrod_sim_problem(sim)->jac_fills == 0);
   cosrod_sim_free(sim);

@@ -42,21 +42,21 @@ static int on_step(void *user, const cosrod_sim *sim, double t, double h, int ac
 }
 
 TEST(sigint_stops_large_run_quickly) {
-  char path[1024], err[512];
+  char path[1024];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, sizeof path, "%s/perf-steel.yaml", dir ? dir : "examples");
   const char *sets[] = {"rods.0.segments=20000",     "solver.formulation=nullspace",
                         "solver.stabilisation=none", "analysis.t_end=1",
                         "output.every=0.5",          "output.plots=false"};
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, 6, &sc, err, sizeof err) != COSROD_OK) NOTE("%s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, 6, NULL))) NOTE("%s", cosrod_last_error());
   CHECK("scenario loads", sc != NULL);
   if (!sc) return;
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   CHECK("sim created", sim != NULL);
   if (!sim) {
-    NOTE("%s", err);
+    NOTE("%s", cosrod_last_error());
     cosrod_scenario_free(sc);
     return;
   }

@@ -49,7 +49,7 @@ static void constraints_energy(const char *stab, double *gpo, double *gvo, doubl
   *gpo = *gvo = *dEo = *Ko = NAN;
   if (!sim) return;
   const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   CHECK("rod data", d != NULL);
   const int ny = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE);
   double *y = malloc((size_t)ny * sizeof *y);

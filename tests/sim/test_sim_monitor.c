@@ -19,24 +19,24 @@ static const char *examples_dir(void) {
  * status and leaves the finished simulation in *simp (free it). */
 static cosrod_status run_case(const char *text, const char *example, const char *const *sets, size_t nsets,
                               cosrod_sim **simp, cosrod_scenario **scp) {
-  char err[512], path[1024];
+  char path[1024];
   cosrod_status st;
   *simp = NULL;
   *scp = NULL;
   if (text) {
-    st = cosrod_scenario_parse(text, strlen(text), "monitor.yaml", sets, nsets, scp, err, sizeof err);
+    *scp = cosrod_scenario_parse(text, strlen(text), "monitor.yaml", sets, nsets, &st);
   } else {
     snprintf(path, sizeof path, "%s/%s.yaml", examples_dir(), example);
-    st = cosrod_scenario_load(path, sets, nsets, scp, err, sizeof err);
+    *scp = cosrod_scenario_load(path, sets, nsets, &st);
   }
   if (st != COSROD_OK) {
-    NOTE("load: %s", err);
+    NOTE("load: %s", cosrod_last_error());
     CHECK("scenario loads", 0);
     return st;
   }
-  *simp = cosrod_sim_create(*scp, &st, err, sizeof err);
+  *simp = cosrod_sim_create(*scp, &st);
   if (!*simp) {
-    NOTE("create: %s", err);
+    NOTE("create: %s", cosrod_last_error());
     CHECK("sim created", 0);
     return st;
   }

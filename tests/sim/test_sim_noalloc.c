@@ -24,18 +24,18 @@ static int on_frame(void *user, const cosrod_sim *sim, double t) {
 }
 
 static void check_run(const char *name, const char *const *sets, size_t nsets) {
-  char path[1024], err[512];
+  char path[1024];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, sizeof path, "%s/%s.yaml", dir ? dir : "examples", name);
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) {
-    NOTE("%s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) {
+    NOTE("%s", cosrod_last_error());
     CHECK("scenario loads", 0);
     return;
   }
   long before = g_allocs;
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   CHECK("create", sim != NULL);
   CHECK("creation allocates (the counter works)", g_allocs > before);
   if (sim) {
@@ -137,18 +137,18 @@ TEST(static_and_equilibrium_runs_do_not_allocate) {
 /* Fixed-step API: 10^5 galpha steps of cosrod_sim_step (Newton, Jacobian
  * and LU updates, the rod evaluation after each step) without allocation. */
 TEST(sim_step_does_not_allocate) {
-  char path[1024], err[512];
+  char path[1024];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", dir ? dir : "examples");
   const char *sets[] = {"solver.integrator=galpha", "solver.h=1e-4", "analysis.t_end=100"};
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, 3, &sc, err, sizeof err) != COSROD_OK) {
-    NOTE("%s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, 3, NULL))) {
+    NOTE("%s", cosrod_last_error());
     CHECK("scenario loads", 0);
     return;
   }
   cosrod_status st;
-  cosrod_sim *sim = cosrod_sim_create(sc, &st, err, sizeof err);
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
   CHECK("create", sim != NULL);
   if (sim) {
     long before = g_allocs;

@@ -112,15 +112,16 @@ TEST(odex_rubber_pendulum_vs_radau5) {
 TEST(odex_scenario_key) {
   const char *sets[] = {"solver.integrator=odex", "solver.formulation=dae"};
   cosrod_scenario *sc = NULL;
-  char path[1024], err[512] = "";
+  char path[1024];
   snprintf(path, sizeof path, "%s/rubber-pendulum.yaml", sim_test_examples_dir());
-  cosrod_status st = cosrod_scenario_load(path, sets, 2, &sc, err, sizeof err);
-  NOTE("%s", err);
+  cosrod_status st = COSROD_OK;
+  sc = cosrod_scenario_load(path, sets, 2, &st);
+  NOTE("%s", cosrod_last_error());
   CHECK("odex with formulation dae refused", st == COSROD_ERR_PARSE && sc == NULL);
   CHECK("one line naming solver.integrator and odex",
-        strstr(err, "solver.integrator: odex cannot solve the index-1 DAE") != NULL && !strchr(err, '\n'));
+        strstr(cosrod_last_error(), "solver.integrator: odex cannot solve the index-1 DAE") != NULL && !strchr(cosrod_last_error(), '\n'));
   cosrod_scenario_free(sc);
-  st = cosrod_scenario_load(path, sets, 1, &sc, err, sizeof err);
+  sc = cosrod_scenario_load(path, sets, 1, &st);
   CHECK("odex accepted", st == COSROD_OK && sc && sc->solver.integrator == COSROD_SC_INTEGRATOR_ODEX);
   CHECK("odex name", !strcmp(cosrod_sc_integrator_name(COSROD_SC_INTEGRATOR_ODEX), "odex"));
   cosrod_scenario_free(sc);

@@ -66,7 +66,7 @@ static cable_result hang(const cable *c) {
   cosrod_statics *s = cosrod_statics_create(rod, &o, NULL);
   double *q = st_initial_q(rod);
   res.st = cosrod_statics_solve(s, q, 0.0, 1.0, NULL, NULL, &res.stats);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE);
   double *y = calloc((size_t)ny, sizeof(double));
   memcpy(y, q, sizeof(double) * (size_t)cosrod_rod_nq(rod));

@@ -221,7 +221,7 @@ TEST(kkt_stiffness_matches_fd_twin) {
     double *dl = calloc((size_t)nv, sizeof(double));
     for (int i = 0; i < nv; ++i) dl[i] = 1e-3 * sin(1.7 * i + 0.3);
     cosrod_statics_apply(sa, q, dl);
-    cosrod_band *Ka = cosrod_band_create(nv, 13, 13), *Kf = cosrod_band_create(nv, 13, 13);
+    cosrod_band *Ka = cosrod_band_create(nv, 13, 13, NULL), *Kf = cosrod_band_create(nv, 13, 13, NULL);
     CHECK("analytic", cosrod_statics_stiffness(sa, 0.0, q, Ka) == COSROD_OK);
     CHECK("fd", cosrod_statics_stiffness(sf, 0.0, q, Kf) == COSROD_OK);
     double kmax = 0.0, dmax = 0.0;

@@ -45,7 +45,7 @@ static void pure_bending(cosrod_load_frame frame, cosrod_curvature cv) {
   cosrod_statics_stats stats;
   cosrod_status st = solve(rod, y, &stats);
   CHECK("solve OK", st == COSROD_OK);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   cosrod_rod_eval(rod, d, COSROD_FORM_NULLSPACE, 1.0, y);
   const double *w = cosrod_rod_vertex_weight(rod);
   double ek = 0.0, ef = 0.0;
@@ -95,7 +95,7 @@ TEST(follower_force_stays_material) {
   cosrod_statics_stats stats;
   cosrod_status st = solve(rod, y, &stats);
   CHECK("solve OK", st == COSROD_OK);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   cosrod_rod_eval(rod, d, COSROD_FORM_NULLSPACE, 1.0, y);
   double d1[3];
   cosrod_quat_director(d1, d->p + 4 * 15, 0);
@@ -252,7 +252,7 @@ TEST(stiffness_directional_and_symmetric) {
   cosrod_statics_stats stats;
   CHECK("solve OK", cosrod_statics_solve(s, q, 0.0, 1.0, NULL, NULL, &stats) == COSROD_OK);
   size_t nv = (size_t)cosrod_statics_ndof(s), nq = (size_t)cosrod_rod_nq(rod);
-  cosrod_band *K = cosrod_band_create((int)nv, 8, 8);
+  cosrod_band *K = cosrod_band_create((int)nv, 8, 8, NULL);
   CHECK("stiffness OK", cosrod_statics_stiffness(s, 1.0, q, K) == COSROD_OK);
   double asym = 0.0, kmax = 0.0;
   for (int j = 0; j < (int)nv; ++j)
@@ -347,7 +347,7 @@ TEST(stiffness_analytic_vs_fd) {
     double *q = st_initial_q(rod), *dl = calloc((size_t)nv, sizeof(double));
     for (int i = 0; i < nv; ++i) dl[i] = 0.05 * th_rng_normal(&rng); /* a bent, twisted, strained state */
     cosrod_statics_apply(sa, q, dl);
-    cosrod_band *Ka = cosrod_band_create(nv, 8, 8), *Kf = cosrod_band_create(nv, 8, 8);
+    cosrod_band *Ka = cosrod_band_create(nv, 8, 8, NULL), *Kf = cosrod_band_create(nv, 8, 8, NULL);
     CHECK("analytic stiffness OK", cosrod_statics_stiffness(sa, 0.5, q, Ka) == COSROD_OK);
     CHECK("FD stiffness OK", cosrod_statics_stiffness(sf, 0.5, q, Kf) == COSROD_OK);
     double err = 0.0, big = 0.0;

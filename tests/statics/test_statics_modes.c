@@ -393,7 +393,7 @@ TEST(modes_match_free_vibration) {
   const double tend = 6.0 * T1, dt = tend / nout;
   double *tout = malloc(sizeof(double) * nout);
   for (int i = 0; i < nout; ++i) tout[i] = (i + 1) * dt;
-  dyn_user u = {rod, cosrod_rod_data_create(rod), cosrod_rod_qindex_vertex(rod, 8), 0, NULL};
+  dyn_user u = {rod, cosrod_rod_data_create(rod, NULL), cosrod_rod_qindex_vertex(rod, 8), 0, NULL};
   u.tip = calloc((size_t)nout + 1, sizeof(double));
   u.tip[u.nsamp++] = y[u.itip];
   cosrod_ode_problem pr = {0};

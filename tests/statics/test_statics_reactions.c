@@ -29,7 +29,7 @@ static cosrod_status solve_balance(const cosrod_rod_def *def, int ramp, double t
   if (st == COSROD_OK) st = cosrod_statics_reactions(s, t_end, q, R, sup);
   /* applied side, independently of the statics module */
   const int N = cosrod_rod_nseg(rod);
-  cosrod_rod_data *d = cosrod_rod_data_create(rod);
+  cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   int ny = cosrod_rod_ny(rod, COSROD_FORM_NULLSPACE);
   double *y = calloc((size_t)ny, sizeof(double));
   memcpy(y, q, sizeof(double) * (size_t)cosrod_rod_nq(rod));

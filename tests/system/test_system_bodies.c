@@ -26,8 +26,8 @@ static cosrod_mbs *load(const char *name, const char *set) {
   snprintf(path, sizeof path, "%s/%s", dir ? dir : "examples", name);
   const char *sets[1] = {set};
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, set ? sets : NULL, set ? 1 : 0, &sc, err, sizeof err) != COSROD_OK) {
-    NOTE("load %s: %s", path, err);
+  if (!(sc = cosrod_scenario_load(path, set ? sets : NULL, set ? 1 : 0, NULL))) {
+    NOTE("load %s: %s", path, cosrod_last_error());
     return NULL;
   }
   cosrod_status st;
@@ -68,7 +68,7 @@ TEST(heavy_top_example) {
     CHECK("load", m != NULL);
     if (!m) continue;
     CHECK("3 degrees of freedom (spherical joint to ground)", cosrod_mbs_ndof(m) == 3);
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     int n = cosrod_mbs_n(m);
     double *y0 = calloc((size_t)n, sizeof *y0), *y = calloc((size_t)n, sizeof *y);
     cosrod_mbs_initial_state(m, y0);
@@ -93,7 +93,7 @@ TEST(tennis_racket_example) {
   cosrod_mbs *m = load("tennis-racket.yaml", NULL);
   CHECK("load", m != NULL);
   if (!m) return;
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
   int n = cosrod_mbs_n(m);
   double *y = calloc((size_t)n, sizeof *y), Om[3];
   CHECK("integrate to 0.8 s", run(m, d, 0.8, 1e-11, y) == 0);
@@ -123,7 +123,7 @@ TEST(two_body_joint_example) {
     if (!m) continue;
     CHECK("9 degrees of freedom ([L] Table 2)", cosrod_mbs_ndof(m) == 9);
     CHECK("3 joint constraints", cosrod_mbs_nconstr(m) == 3);
-    cosrod_mbs_data *d = cosrod_mbs_data_create(m);
+    cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
     int n = cosrod_mbs_n(m);
     double *y0 = calloc((size_t)n, sizeof *y0), *y = calloc((size_t)n, sizeof *y), g[3], gd[3];
     cosrod_mbs_initial_state(m, y0);
@@ -150,11 +150,10 @@ TEST(two_body_joint_example) {
 
 static cosrod_scenario *load_sc(const char *name, const char *const *sets, size_t nsets, char *path,
                                 size_t plen) {
-  char err[512];
   const char *dir = getenv("COSROD_EXAMPLES");
   snprintf(path, plen, "%s/%s", dir ? dir : "examples", name);
   cosrod_scenario *sc = NULL;
-  if (cosrod_scenario_load(path, sets, nsets, &sc, err, sizeof err) != COSROD_OK) NOTE("load: %s", err);
+  if (!(sc = cosrod_scenario_load(path, sets, nsets, NULL))) NOTE("load: %s", cosrod_last_error());
   return sc;
 }
 
@@ -355,13 +354,12 @@ TEST(bodies_run_loads_bushing_universal_energy_balance) {
       "output: {every: 0.01, vtk: false, plots: false}\n";
   const char *forms[2] = {"solver.formulation=nullspace", "solver.formulation=absolute"};
   for (int f = 0; f < 2; ++f) {
-    char err[512];
+    char err[512] = "";
     cosrod_scenario *sc = NULL;
     const char *sets[1] = {forms[f]};
-    CHECK("parse", cosrod_scenario_parse(text, sizeof text - 1, "mem.yaml", sets, 1, &sc, err, sizeof err) ==
-                       COSROD_OK);
+    CHECK("parse", (sc = cosrod_scenario_parse(text, sizeof text - 1, "mem.yaml", sets, 1, NULL)) != NULL);
     if (!sc) {
-      NOTE("%s", err);
+      NOTE("%s", cosrod_last_error());
       continue;
     }
     CHECK("two body loads", sc->bodies[0].nloads == 2);

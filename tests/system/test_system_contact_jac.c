@@ -8,20 +8,23 @@
  *     here; measured 5.8e-8), including the entries between the two rods
  *     (present and non-zero), and the differences have no entry outside the
  *     pattern;
- *   - a rod lying on a free box-shaped body (on a bushing), moving: the
- *     coupled sparse Jacobian (analytic, with the contact's body <-> rod
- *     entries by central differences, couple_jac_sp.c) equals central
- *     differences to the same 1e-6 (measured 9.3e-8);
+ *   - a rod lying on a free box-shaped body (on a bushing), moving, and a
+ *     rod sliding with friction over a cylinder mounted off the centre of
+ *     mass of a free body: the coupled sparse Jacobian, analytic including
+ *     the contact's body <-> rod blocks (couple_contact_jac.c; the analytic
+ *     path is checked to be taken), equals central differences to the same
+ *     1e-6 (measured: see the NOTE lines);
  *   - auto picks the sparse path (cosrod_sim_linear_solver says so), and
  *     band without rod-rod and self-contact. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "cosrod/sparse.h"
+#include "sim_test_util.h"
 #include "system/contact_jac_sp.h"
+#include "system/couple_jac_sp.h"
 #include "system/linsolve.h"
 #include "system/system_internal.h"
-#include "sim_test_util.h"
 
 static const char *CROSS =
     "cosrod: 1\n"
@@ -58,7 +61,7 @@ static void compare_fd(cosrod_sim *s, const double *y, int b0, int b1, const cha
   double *f2 = malloc((size_t)n * sizeof *f2), *Jx = malloc((size_t)nnz * sizeof *Jx);
   const double t = 0.0;
   CHECK("Jacobian evaluates", s->prob.jac_sp(t, y, Jx, s) == 0);
-  double worst = 0, outside = 0, crossmax = 0, wa = 0, wd = 0;
+  double worst = 0, outside = 0, crossmax = 0, wa = 0, wd = 0, cworst = 0;
   int wi = -1, wj = -1, ncross = 0;
   for (int j = 0; j < n; j++) {
     double h = 1e-5 * fabs(y[j]) + 1e-8;
@@ -72,7 +75,8 @@ static void compare_fd(cosrod_sim *s, const double *y, int b0, int b1, const cha
     int k = cp[j];
     for (int i = 0; i < n; i++) {
       double d = (f1[i] - f2[i]) / (2 * h), a = 0;
-      if (k < cp[j + 1] && ri[k] == i) a = Jx[k++];
+      if (k < cp[j + 1] && ri[k] == i)
+        a = Jx[k++];
       else {
         outside = fmax(outside, fabs(d) / (scale + 1e-300));
         continue;
@@ -83,11 +87,13 @@ static void compare_fd(cosrod_sim *s, const double *y, int b0, int b1, const cha
       }
       const int ib = i >= b0 && i <= b1, jb = j >= b0 && j <= b1;
       if (ib != jb && a != 0.0) ncross++, crossmax = fmax(crossmax, fabs(a));
+      if (ib != jb && scale > 0) cworst = fmax(cworst, fabs(a - d) / scale);
     }
   }
-  NOTE("%s: max |J - J_fd| / column max = %.3g at (%d, %d) (analytic %.9g, differences %.9g); FD outside the "
-       "pattern %.3g; %d non-zero coupling entries (max %.3g)",
-       what, worst, wi, wj, wa, wd, outside, ncross, crossmax);
+  NOTE(
+      "%s: max |J - J_fd| / column max = %.3g at (%d, %d) (analytic %.9g, differences %.9g); FD outside the "
+      "pattern %.3g; %d non-zero coupling entries (max %.3g), their max |J - J_fd| / column max %.3g",
+      what, worst, wi, wj, wa, wd, outside, ncross, crossmax, cworst);
   CHECK("sparse Jacobian = central differences (1e-6 of the column max)", worst < 1e-6);
   CHECK("no difference entry outside the pattern (1e-6 of the column max)", outside < 1e-6);
   CHECK("coupling entries present", ncross > 0);
@@ -159,9 +165,38 @@ static const char *ONBODY =
     "analysis: {type: dynamic, t_end: 0.01}\n"
     "solver: {formulation: nullspace, integrator: radau5}\n";
 
-TEST(body_contact_jacobian_equals_differences) {
+/* A rod across a cylinder fixed to a free body away from its centre of
+ * mass, with friction. */
+static const char *ONCYL =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 0.4\n"
+    "    segments: 8\n"
+    "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "    section: {shape: circle, radius: 0.01}\n"
+    "    damping: {kelvin_voigt: {tau_shear: 0.005, tau_bulk: 0.005}}\n"
+    "    shape: {type: straight, start: [-0.1, 0.01, -0.0002], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "bodies:\n"
+    "  - name: drum\n"
+    "    mass: 0.5\n"
+    "    inertia: [1.0e-3, 2.0e-3, 2.5e-3]\n"
+    "    position: [0.05, 0, -0.06]\n"
+    "    orientation: {quaternion: [0.9950041652780258, 0.0, 0.0, 0.09983341664682815]}\n"
+    "    velocity: [0.01, 0.02, 0.03]\n"
+    "    angular_velocity: [0.1, -0.2, 0.3]\n"
+    "    shape: {type: cylinder, center: [0.01, 0, 0.02], axis: [0, 1, 0], radius: 0.03, length: 0.2}\n"
+    "joints:\n"
+    "  - {type: bushing, bodies: [drum, ground], at: [[0, 0, 0], [0.05, 0, -0.06]], stiffness: 1.0e4, "
+    "stiffness_rot: 50}\n"
+    "contact: {friction: {static: 0.5, kinetic: 0.4}}\n"
+    "analysis: {type: dynamic, t_end: 0.01}\n"
+    "solver: {formulation: nullspace, integrator: radau5}\n";
+
+static void body_case(const char *yaml, const char *name) {
   cosrod_scenario *sc = NULL;
-  cosrod_sim *s = sim_test_parse(ONBODY, "onbody.yaml", NULL, 0, &sc);
+  cosrod_sim *s = sim_test_parse(yaml, name, NULL, 0, &sc);
   if (!s) return;
   NOTE("%s", cosrod_sim_linear_solver(s));
   if (!cosrod_sparse_available()) {
@@ -179,9 +214,77 @@ TEST(body_contact_jacobian_equals_differences) {
     sim_rhs(0.0, y, f, s);
     const cosrod_contact_data *d = cosrod_sim_contact_data(s);
     CHECK("rod touches the body", d && cosrod_contact_npoints(d) > 0);
-    compare_fd(s, y, s->qoff_r[0], s->qoff_r[0] + s->ny_r[0] - 1, "rod on a body");
+    compare_fd(s, y, s->qoff_r[0], s->qoff_r[0] + s->ny_r[0] - 1, name);
+    CHECK("body <-> rod contact blocks analytic (no differences)", !sim_couple_jac_contact_fd(s));
     free(y), free(f);
   }
+  cosrod_sim_free(s);
+  cosrod_scenario_free(sc);
+}
+
+TEST(body_contact_jacobian_equals_differences) {
+  body_case(ONBODY, "box-body.yaml");
+  body_case(ONCYL, "cylinder-body.yaml");
+}
+
+/* Global index of component c of vertex n's position (w = 0) or velocity (w = 1) in y, -1 if not free. */
+static int vindex(const cosrod_sim *s, int r, int n, int c, int w) {
+  const cosrod_rod *rod = s->rods[r];
+  if (cosrod_rod_vertex_ndof(rod, n) != 3) return -1;
+  const int *map = s->map + s->off_r[r];
+  return w ? map[cosrod_rod_nq(rod) + cosrod_rod_vindex_vertex(rod, s->form, n) + c]
+           : map[cosrod_rod_qindex_vertex(rod, n) + c];
+}
+
+static int in_pattern(const int *cp, const int *ri, int i, int j) {
+  for (int k = cp[j]; k < cp[j + 1]; k++)
+    if (ri[k] == i) return 1;
+  return 0;
+}
+
+/* The grid broad phase of the pattern (contact_jac_sp.c) against all segment
+ * pairs written here: every pair of segments of the two rods whose gap is
+ * within the margin 0.1 L_max has the velocity rows of one's vertices in the
+ * position and velocity columns of the other's (both orders). */
+TEST(pattern_holds_every_pair_within_the_margin) {
+  const char *sets[] = {"solver.formulation=nullspace", "solver.integrator=radau5"};
+  cosrod_scenario *sc = NULL;
+  cosrod_sim *s = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  if (!s) return;
+  const int *cp = NULL, *ri = NULL;
+  if (!cosrod_sparse_available() || !sim_linsolve_pattern(s, &cp, &ri)) {
+    CHECK("without KLU: no pattern", !cosrod_sparse_available());
+    cosrod_sim_free(s), cosrod_scenario_free(sc);
+    return;
+  }
+  const double *xa = cosrod_sim_rod_data(s, 0)->x, *xb = cosrod_sim_rod_data(s, 1)->x, margin = 0.1 * 0.4;
+  int within = 0, beyond = 0, missing = 0;
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 8; j++) {
+      double u, w;
+      double gap =
+          cosrod_segment_segment_closest(&u, &w, xa + 3 * i, xa + 3 * i + 3, xb + 3 * j, xb + 3 * j + 3) -
+          0.02;
+      if (gap > margin) {
+        beyond++;
+        continue;
+      }
+      within++;
+      for (int p = 0; p < 2; p++)
+        for (int q = 0; q < 2; q++)
+          for (int o = 0; o < 2; o++) { /* rows of rod o's vertex, columns of the other's */
+            const int ra = o, na = o ? j + q : i + p, rb = 1 - o, nb = o ? i + p : j + q;
+            for (int a = 0; a < 3; a++)
+              for (int c = 0; c < 3; c++)
+                for (int t = 0; t < 2; t++) {
+                  const int row = vindex(s, ra, na, a, 1), col = vindex(s, rb, nb, c, t);
+                  if (row >= 0 && col >= 0 && !in_pattern(cp, ri, row, col)) missing++;
+                }
+          }
+    }
+  NOTE("segment pairs within the margin %d, beyond %d; entries missing %d", within, beyond, missing);
+  CHECK("pairs on both sides of the margin", within > 0 && beyond > 0);
+  CHECK("every pair within the margin in the pattern", missing == 0);
   cosrod_sim_free(s);
   cosrod_scenario_free(sc);
 }
@@ -197,6 +300,7 @@ TEST(auto_band_without_rod_contact) {
   cosrod_scenario_free(sc);
 }
 
-static const th_case cases[] = {TH_CASE(sparse_jacobian_equals_differences),
-                                TH_CASE(body_contact_jacobian_equals_differences), TH_CASE(auto_band_without_rod_contact)};
+static const th_case cases[] = {
+    TH_CASE(sparse_jacobian_equals_differences), TH_CASE(body_contact_jacobian_equals_differences),
+    TH_CASE(pattern_holds_every_pair_within_the_margin), TH_CASE(auto_band_without_rod_contact)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
