@@ -49,7 +49,7 @@ struct cosrod_sim {
   int nkstops;
   int nmodes;
   double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
-  int nmodes_cap, nmodes_req;    /* modes: computed (2 count, <= ndof), distinct frequencies asked (count) */
+  int nmodes_cap, nmodes_req;    /* modes: computed (count, <= ndof), modes asked (count) */
   int *mode_kind, *mode_group;   /* modes: (nmodes_cap) cosrod_mode_kind, degenerate group from 0 */
   double *mode_min;              /* modes: (nmodes_cap x nv) minimal-coordinate vectors */
   cosrod_rod_form form;          /* form of the rod state vectors */
