@@ -12,15 +12,17 @@
 #include "sim/sim_internal.h"
 #include "system/static_blocks.h"
 
-/* modes: after sim_static_alloc, the system's arrays (min(2 count, ndof) pairs). */
+/* modes: after sim_static_alloc, the system's arrays (min(count, ndof) pairs). */
 cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   struct sim_cstat *c = s->sys.d->cst;
   if (!c || s->analysis != COSROD_SC_ANALYSIS_MODES) return COSROD_OK;
   /* modes: the dimension of the constraints' null space (joints and Kirchhoff
    * rods; ndof counts the multipliers too) */
   const int ndof = cosrod_statics_ndof(s->stat[0]) - 2 * cosrod_statics_nmult(s->stat[0]);
-  long cap = 2 * s->sc->analysis.count;
+  long cap = s->sc->analysis.count;
   c->cap = cap < ndof ? (int)cap : ndof;
+  free(s->rw_kind); /* sim_mode_select's keys */
+  s->rw_kind = malloc((size_t)c->cap * sizeof *s->rw_kind);
   c->om = malloc((size_t)c->cap * sizeof *c->om);
   c->phi = malloc((size_t)c->cap * (size_t)cosrod_statics_ndof(s->stat[0]) * sizeof *c->phi);
   c->pr = malloc((size_t)sim_max_rod_nv(s) * sizeof *c->pr);
@@ -31,7 +33,7 @@ cosrod_status sim_couple_static_alloc(cosrod_sim *s) {
   s->mode_kind = malloc((size_t)c->cap * sizeof *s->mode_kind);
   s->mode_group = malloc((size_t)c->cap * sizeof *s->mode_group);
   s->mode_rod = malloc((size_t)c->cap * sizeof *s->mode_rod);
-  if (!c->om || !c->phi || !c->pr || !s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_rod)
+  if (!c->om || !c->phi || !c->pr || !s->rw_kind || !s->omega || !s->freq || !s->shapes || !s->mode_kind || !s->mode_group || !s->mode_rod)
     return COSROD_ERR_NOMEM;
   s->nmodes = s->nmodes_cap = c->cap;
   return COSROD_OK;
@@ -64,10 +66,8 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
     s->t_fail = 0.0;
     return st;
   }
-  int *grp = s->mode_group;
-  cosrod_statics_mode_groups(c->cap, c->om, 1e-6, grp);
-  int nm = 0;
-  for (int i = 0; i < c->cap && grp[i] < s->nmodes_req; ++i, ++nm) {
+  cosrod_statics_mode_groups(c->cap, c->om, 1e-6, s->mode_group);
+  for (int i = 0; i < c->cap; ++i) {
     size_t rbest;
     st = sim_mode_listing(s, q, i, c->phi + (size_t)i * (size_t)nv, pr, &rbest);
     if (st != COSROD_OK) return st;
@@ -75,7 +75,7 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
     s->freq[i] = fabs(c->om[i]) / (2.0 * 3.14159265358979323846);
     s->mode_rod[i] = rbest;
   }
-  s->nmodes = nm;
+  s->nmodes = sim_mode_select(s, c->cap, s->nmodes_req);
   return COSROD_OK;
 }
 

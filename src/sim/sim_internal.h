@@ -44,7 +44,7 @@ struct cosrod_sim {
   int nkstops;
   int nmodes;
   double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
-  int nmodes_cap, nmodes_req;    /* modes: computed (2 count, <= ndof), distinct frequencies asked (count) */
+  int nmodes_cap, nmodes_req;    /* modes: computed (count, <= ndof), modes asked (count) */
   int *mode_kind, *mode_group;   /* modes: (nmodes_cap) cosrod_mode_kind, degenerate group from 0 */
   double *mode_min;              /* modes: (nmodes_cap x nv) minimal-coordinate vectors */
   double *tout;
@@ -166,6 +166,9 @@ void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y);
 void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q);
 cosrod_status sim_run_modes(cosrod_sim *s);
 cosrod_status sim_run_buckling(cosrod_sim *s);
+/* Modal runs (sim_static.c): keep the first count of nm modes sorted by ω,
+ * degenerate groups renumbered; returns the number kept. */
+int sim_mode_select(cosrod_sim *s, int nm, int count);
 /* Largest null-space nv of the rods (the scratch of sim_mode_listing). */
 int sim_max_rod_nv(const cosrod_sim *s);
 /* Listing of mode i (phi: ndof of s->stat[0], about q): the rod with the

@@ -10,7 +10,12 @@
  * eigenpairs (cosrod_statics_modes: the rods are uncoupled, so the system's
  * spectrum is the union of theirs), merged by ω with the rod of each mode;
  * degenerate groups (a round section's bending pairs) are formed within a
- * rod, and analysis.count counts groups over all rods.
+ * rod.  analysis.count is the number of modes reported, as for buckling:
+ * each member of a degenerate pair counts (a pair may be split at the end of
+ * the list), and so does a rigid-body mode (ω = 0 to round-off: a free rod
+ * has six; their |ω| relative to the elastic ones depends on the
+ * conditioning, ~1e-8 to 1e-5 of the stiffest ω, so they are not told apart
+ * here; the CLI labels them).  The count lowest modes of each rod suffice.
  *
  * buckling: the critical load factors of the loads at t = 1 (the end of the
  * pseudo-time path) about the unloaded equilibrium of the system
@@ -37,10 +42,10 @@ void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q) {
   if (s->sys.m->nbq) memcpy(q + s->nq_sys - s->sys.m->nbq, y + s->sys.m->ny - s->sys.m->nbq, (size_t)s->sys.m->nbq * sizeof *q); /* bodies */
 }
 
-/* per-rod number of modes computed: 2 count (degenerate pairs), <= nv */
+/* per-rod number of modes computed: count, <= nv */
 static int rod_cap(const cosrod_sim *s, size_t r) {
   int nv = cosrod_rod_nv(s->sys.m->rods[r], COSROD_FORM_NULLSPACE);
-  long c = 2 * s->sc->analysis.count;
+  long c = s->sc->analysis.count;
   return c < nv ? (int)c : nv;
 }
 
@@ -144,8 +149,8 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
     snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "stopped by the observer");
     return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
   }
-  /* per rod: its modes of the first `count` distinct frequencies, group
-   * numbers made unique over the rods (rod r's groups offset by gbase) */
+  /* per rod: its count lowest modes, group numbers made unique over the
+   * rods (rod r's groups offset by gbase) */
   int nm = 0, gbase = 0;
   const size_t stride = s->shape_stride;
   for (size_t r = 0; r < s->sys.m->nrods; r++) {
@@ -161,7 +166,7 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
       return st;
     }
     int ng = cosrod_statics_mode_groups(cap, s->rw_omega, 1e-6, grp);
-    for (int c = 0; c < cap && grp[c] < s->nmodes_req; ++c, ++nm) {
+    for (int c = 0; c < cap; ++c, ++nm) {
       s->omega[nm] = s->rw_omega[c];
       s->freq[nm] = s->rw_freq[c];
       s->mode_kind[nm] = kind[c];
@@ -177,30 +182,26 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
   double *tmp = s->rw_shapes;
   for (int i = 1; i < nm; ++i)
     for (int j = i; j > 0 && s->omega[j] < s->omega[j - 1]; --j) swap_modes(s, j, j - 1, tmp);
-  /* groups renumbered in order of appearance; keep the first `count` */
-  int ng = 0, keep = 0;
-  for (int i = 0; i < nm; ++i) {
-    int old = s->mode_group[i], g = -1;
+  s->nmodes = sim_mode_select(s, nm, s->nmodes_req);
+  return COSROD_OK;
+}
+
+/* Keep the first `count` of the nm modes sorted by ω; degenerate groups
+ * renumbered from 0 in order of appearance. */
+int sim_mode_select(cosrod_sim *s, int nm, int count) {
+  const int w = nm < count ? nm : count;
+  int *key = s->rw_kind, ng = 0; /* the old group numbers of the kept modes */
+  for (int i = 0; i < w; ++i) {
+    key[i] = s->mode_group[i];
+    int g = -1;
     for (int j = 0; j < i; ++j)
-      if (s->mode_group[j] >= 0 && s->rw_kind[j] == old) {
+      if (key[j] == key[i]) {
         g = s->mode_group[j];
         break;
       }
-    s->rw_kind[i] = old; /* remember the per-rod key */
-    if (g < 0) g = ng++;
-    s->mode_group[i] = g;
-    if (g < s->nmodes_req) keep = i + 1;
+    s->mode_group[i] = g < 0 ? ng++ : g;
   }
-  /* the kept prefix may hold a mode of a later group between pair members:
-   * drop every mode whose group is beyond count */
-  int w = 0;
-  for (int i = 0; i < keep; ++i)
-    if (s->mode_group[i] < s->nmodes_req) {
-      if (w != i) swap_modes(s, w, i, tmp);
-      ++w;
-    }
-  s->nmodes = w;
-  return COSROD_OK;
+  return w;
 }
 
 /* analysis: buckling -- critical load factors of the loads at t = 1. */
