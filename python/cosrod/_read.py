@@ -124,7 +124,7 @@ class Output:
             df = pd.DataFrame(a, columns=cols)
             ints = ("rod", "vertex", "segment", "end", "body", "mode", "iterations", "accepted", "joint", "active")
             for c in df.columns:
-                if (c in ints or (name == "contact_forces" and c.startswith("n_"))) and np.all(np.isfinite(df[c])): and np.all(np.isfinite(df[c])):
+                if (c in ints or (name == "contact_forces" and c.startswith("n_"))) and np.all(np.isfinite(df[c])):
                     df[c] = df[c].astype(np.int64)
             out[name] = df
         return out
