@@ -116,6 +116,10 @@ static cosrod_status contact_model_create(cosrod_contact_model **out, const cosr
     q->delta = L->onset > 0.0 ? L->onset : 0.01 * R->radius;
     q->c = L->damping > 0.0 ? L->damping : (L->damping < 0.0 ? 0.0 : 2.0 * sqrt(q->k * R->rhoA));
     q->kt = L->tangent_stiffness > 0.0 ? L->tangent_stiffness : q->k;
+    q->krr = L->stiffness > 0.0 ? L->stiffness
+                                : cosrod_contact_auto_pair_stiffness(R->EI, R->rhoA, def->gravity, R->radius,
+                                                                     (R->sref[R->nv - 1] - R->sref[0]) / q->nseg);
+    q->crr = L->damping > 0.0 ? L->damping : (L->damping < 0.0 ? 0.0 : 2.0 * sqrt(q->krr * R->rhoA));
     q->excl = COSROD_QUAT_PI * R->radius;
     q->seg0 = m->nseg;
     q->slot0 = slot;
