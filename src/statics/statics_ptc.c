@@ -120,7 +120,23 @@ static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const
   return COSROD_OK;
 }
 
+static cosrod_status ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res,
+                         int from_saddle);
+
 cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
+  return ptc(s, t, mu, q, iters, res, 0);
+}
+
+cosrod_status statics_ptc_descend(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
+  return ptc(s, t, mu, q, iters, res, 1);
+}
+
+/* from_saddle: q is a disturbed unstable equilibrium, whose out-of-balance
+ * force grows along much of the fall (a pendulum released near upright: as
+ * sin φ): no stall test, the iteration count bounds the descent, and the
+ * Newton finish is tried once the force has fallen to 1e-3 of its peak. */
+static cosrod_status ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res,
+                         int from_saddle) {
   cosrod_status st;
   const int nv = s->nv, nq = s->nq;
   double *m = s->ptcbuf, *r = m + nv, *dv = r + nv, *rt = dv + nv, *qt = rt + nv, *qn = qt + nq;
@@ -155,11 +171,14 @@ cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int
      * step (the residual of a long swing falls slowly, as sin φ: pure SER
      * keeps Δτ and a 200-segment rod crawls by a Δs per step) */
     dtau *= fmin(fmax(sc / sct, 2.0), 10.0);
+    const double sc_prev = sc;
     sc = sct;
     *res = sc;
     if (s->excess <= 1.0) return COSROD_OK;
     /* no equilibrium downhill (a free rod under a net force drifts away) */
-    if (sc < 0.5 * sc_best)
+    if (from_saddle) {
+      if (sc < sc_prev) sc_try = fmax(sc_try, sc_prev); /* the Newton finish below: from the peak */
+    } else if (sc < 0.5 * sc_best)
       sc_best = sc, stalled = 0;
     else if (++stalled > PTC_STALL)
       break;
