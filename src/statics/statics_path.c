@@ -5,7 +5,6 @@
  * continuation (see statics.c for the method). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,25 +435,6 @@ static int unstable_index(cosrod_statics *s, const path *pt, const double *q, co
   return st == COSROD_OK && neg > 0 ? neg : 0;
 }
 
-/* A disturbance of the equilibrium q (in place): every coordinate of the
- * increment moved by 0.05 of its scale (statics.c's weights: 5 % of the
- * shortest segment, or 0.05 rad) with a fixed pseudo-random sign and size
- * (Knuth's MMIX linear congruential generator), so that it has a component
- * along every unstable direction and the same input gives the same result. */
-static cosrod_status disturb(cosrod_statics *s, double *q) {
-  double *dv = malloc(sizeof(double) * (size_t)s->nv);
-  if (!dv) return COSROD_ERR_NOMEM;
-  uint64_t x = 0x853c49e6748fea9bULL;
-  for (int i = 0; i < s->nv; ++i) {
-    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-    const double u = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0; /* in [-1, 1) */
-    dv[i] = s->wnorm[i] > 0.0 ? 0.05 * u / s->wnorm[i] : 0.0;
-  }
-  cosrod_statics_apply(s, q, dv);
-  free(dv);
-  return COSROD_OK;
-}
-
 /* Equilibrium at fixed t: Newton, else μ-continuation from the equilibrium
  * of the unloaded rod.  Newton converges to the equilibrium nearest its
  * start, stable or not (a pendulum given upright stays upright, a column
@@ -486,10 +466,9 @@ static cosrod_status equilibrium(cosrod_statics *s, double t, double *q, cosrod_
   memcpy(qd, q, sizeof(double) * (size_t)s->nq);
   int it_d = 0;
   double res_d = 0.0;
-  st = disturb(s, qd);
-  if (st == COSROD_OK) st = statics_ptc_descend(s, t, 1.0, qd, &it_d, &res_d);
+  st = statics_ptc_descend(s, t, 1.0, qd, &it_d, &res_d);
   stats_add_counts(s, stats);
-  if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED || st == COSROD_ERR_NOMEM) {
+  if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) {
     free(qd);
     return st;
   }

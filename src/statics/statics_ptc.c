@@ -25,6 +25,7 @@
  * (statics_residual's excess at the roundoff floor): the final phase is
  * handed to the Newton corrector once the state is in its basin. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,23 @@ cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int
   return ptc(s, t, mu, q, iters, res, 0);
 }
 
+/* A disturbance of the equilibrium q (in place): every coordinate of the
+ * increment moved by 0.05 of its scale (statics.c's weights: 5 % of the
+ * shortest segment, or 0.05 rad) with a fixed pseudo-random sign and size
+ * (Knuth's MMIX linear congruential generator), so that it has a component
+ * along every unstable direction and the same input gives the same result. */
+static void disturb(cosrod_statics *s, double *q, double *dv) {
+  uint64_t x = 0x853c49e6748fea9bULL;
+  for (int i = 0; i < s->nv; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0; /* in [-1, 1) */
+    dv[i] = s->wnorm[i] > 0.0 ? 0.05 * u / s->wnorm[i] : 0.0;
+  }
+  cosrod_statics_apply(s, q, dv);
+}
+
 cosrod_status statics_ptc_descend(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
+  disturb(s, q, s->ptcbuf); /* ptc() sets its workspace afresh */
   return ptc(s, t, mu, q, iters, res, 1);
 }
 
