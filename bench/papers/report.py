@@ -323,6 +323,37 @@ w("the discrete damping have not been run). The counts in this section are writt
 w("§2 tables of commit 3ab6eae; compare them with the tables above after a rerun.\n")
 w(open(os.path.join(os.path.dirname(__file__), "findings.md")).read())
 w("\nRaw diagnostics: `rubber-diagnostics.txt`, spectra at t = 0 and 1 s: `rubber-spectrum-t0.txt`, `rubber-spectrum-t1.txt`.\n")
+# Files of bench/results that bench/run.sh does not write: hand-written reports (analysis of the
+# generated files, records of one-off experiments) and the inputs they keep.
+HAND = [
+    ("papers.md", "index of every table and figure of the four papers, verdicts (by hand, from the generated files)"),
+    ("step-count.md", "answer of the [LLA] Tables 2-3 question; its tables `step-count-tables.md` and "
+     "`step-count.csv` are generated (bench/papers/step_count.py)"),
+    ("auto.md, auto-runs.csv", "`solver.integrator: auto` on the bench suite, `bench/auto/run.py` run by hand "
+     "(~1 h of CPU, not part of `make bench`)"),
+    ("contact-pyelastica.md", "hose drop against PyElastica, `bench/peers/hose_drop.py` by hand (needs PyElastica)"),
+    ("peers-steel-string.md", "analysis of `peers-steel-string.csv` (generated)"),
+    ("multibody-jacobian.md", "analysis of `multibody-jacobian.txt` (generated)"),
+    ("multibody-linalg.md", "analysis of `multibody-linalg.csv` (generated)"),
+    ("output-and-startup.md", "analysis of `output-startup.csv` (generated)"),
+    ("galpha.md, odex.md, bdf.md", "analyses of `galpha-runs.txt`, `odex-*.csv/txt`, `bdf-runs.txt` (generated)"),
+    ("integrators-rods.md", "old vs new integrator control, `bench/integrators/rods_compare.py OLD_CLI NEW_CLI` "
+     "(needs the previous build: a record, not regenerable from one commit)"),
+    ("radau5-tuning.md, seulex.md, integrator-constants.md", "controller experiments behind constants of "
+     "src/integrate (bench/integrators/*_variant.sh, constants_sweep.c, run by hand)"),
+    ("seulex-work-precision.md/.csv, work-precision-radau5-rodas-erk.md/.csv", "earlier outputs of "
+     "`bench/integrators/work_precision.sh` kept as records of those stages (the current one: "
+     "`work-precision.md`, `work-precision-current.csv`)"),
+    ("work-precision-original.csv/.md", "the originals' yardstick curve (input of work_precision.sh)"),
+    ("fuzzing.md", "record of the `make fuzz` campaigns"),
+]
+w("## Files not written by `make bench`\n")
+w("Everything else in bench/results is written by `bench/run.sh` (see `provenance.txt` for the commit of each "
+  "file, `bench-timing.csv` for the cost of each part).  These are hand-written reports or records:\n")
+w("| file | what |\n|---|---|")
+for f, what in HAND:
+    w("| `%s` | %s |" % (f, what))
+w("")
 w("## Figures\n")
 w("![work-precision](work-precision.png)\n")
 w("Step-size histories at TOL 1e-3 ([LLA] Fig. 8, [LA] Fig. 7: the solvers on the damped rod), one panel per")
