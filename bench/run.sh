@@ -4,8 +4,13 @@
 # [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
 # Table 1 text), and writes bench/results/README.md plus PNG figures.
 # Usage: bench/run.sh BUILD_DIR [--quick]     (called by `make bench`)
-# --quick: TOL 1e-2, 1e-3, 1e-4 only and one timing repetition (full: 1e-2 .. 1e-8,
-# two timed runs at TOL >= 1e-4).  A run over BENCH_TIMEOUT seconds is listed as timeout.
+# --quick (smoke test, goal ~5 min): the same scripts at their smallest setting that still
+# compares each result with its reference: TOL 1e-3 only, references at 1e-8 instead of 1e-10,
+# one timing repetition, dopri5 capped at 20 000 steps, coarser N / shorter T where a script
+# allows it (see each section); the costly studies without a reference (diagnostics, the
+# step-count readings) run a subset into the work directory and leave bench/results alone.
+# Full: TOL 1e-2 .. 1e-8, two timed runs at TOL >= 1e-4.  A run over BENCH_TIMEOUT seconds is
+# listed as timeout.  Each section's wall and CPU seconds: bench/results/bench-timing[-quick].csv.
 # CALLGRIND_BUILD=DIR (a non-native build with bench_rod) adds callgrind instruction counts.
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
 # (other processes share the 2 cores).  Needs python3 and gnuplot (`tools/install-deps.sh bench`).
@@ -25,7 +30,8 @@ mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
-if [ $QUICK = 1 ]; then TOLS="1e-2 1e-3 1e-4"; REPS=1; else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; fi
+if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; RTOL_REF=1e-8; DCAP=20000; QF=--quick
+else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; RTOL_REF=1e-10; DCAP=200000; QF=""; fi
 EX="$ROOT/examples"
 TO=${BENCH_TIMEOUT:-90} # seconds per run
 
@@ -81,8 +87,8 @@ run() { # run scen method tol extra... -> csv row
 
 echo "scenario,method,tol,status,nfev,njev,nsteps,naccept,nreject,wall_min_s,wall_med_s,err_tip,rtf" > "$R/runs.csv"
 for s in rubber steel; do
-  sec "reference perf-$s (radau5 1e-10)"
-  "$BP" "$EX/perf-$s.yaml" --set solver.integrator=radau5 --set solver.rtol=1e-10 --set solver.atol=1e-10 \
+  sec "reference perf-$s (radau5 $RTOL_REF) and the integrators of [LLA] Tables 2-3"
+  "$BP" "$EX/perf-$s.yaml" --set solver.integrator=radau5 --set solver.rtol=$RTOL_REF --set solver.atol=$RTOL_REF \
     --set solver.max_steps=5000000 --write-ref "$W/ref-$s.txt" > "$W/ref-$s.csv"
   for m in radau5 seulex rodas ida cvode; do
     for t in $TOLS; do
@@ -91,8 +97,8 @@ for s in rubber steel; do
     done
   done
   # DoPri5 runs at its stability limit: a capped run gives steps per simulated second
-  echo "   perf-$s dopri5 (capped at 200000 steps)"
-  run $s dopri5 1e-3 --set solver.max_steps=200000 --steps "$W/steps-$s-dopri5.csv"
+  echo "   perf-$s dopri5 (capped at $DCAP steps)"
+  run $s dopri5 1e-3 --set solver.max_steps=$DCAP --steps "$W/steps-$s-dopri5.csv"
   awk 'NR == 1 || NR % 100 == 0' "$W/steps-$s-dopri5.csv" > "$R/steps-$s-dopri5.csv"
 done
 
@@ -110,13 +116,13 @@ done
 
 LA="$B/bench/papers/la_experiments"
 sec "[LA] Fig. 2: convergence in N, damped rubber pendulum (examples/convergence.yaml, radau5 1e-10)"
-if [ $QUICK = 1 ]; then NS="160 5 10 20 40"; else NS="320 5 10 20 40 80"; fi
+if [ $QUICK = 1 ]; then NS="80 5 10 20"; else NS="320 5 10 20 40 80"; fi
 # shellcheck disable=SC2086
 "$LA" conv "$EX/convergence.yaml" $NS > "$R/la-fig2-convergence.csv" 2>>"$W/err.log"
 
 sec "[LA] Fig. 5: energy defect of the projection, undamped rubber rod, radau5, T = 10 s"
 echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-energy.csv"
-if [ $QUICK = 1 ]; then ETOLS="1e-2 1e-3 1e-4"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
+if [ $QUICK = 1 ]; then ETOLS="1e-2 1e-3"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
 for f in absolute nullspace; do
   for t in $ETOLS; do
     "$LA" energy "$EX/stiffness.yaml" --set solver.integrator=radau5 --set solver.formulation=$f \
@@ -140,7 +146,8 @@ for f in absolute nullspace; do
 done
 
 sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40, T = 1 s"
-for n in 5 10 20 40; do
+F6N="5 10 20 40"; [ $QUICK = 1 ] && F6N="5 10 20"
+for n in $F6N; do
   "$BP" "$EX/stiffness.yaml" --set rods.0.segments=$n --steps "$W/s6.csv" > /dev/null 2>>"$W/err.log" || true
   awk 'NR == 1 || NR % 10 == 0' "$W/s6.csv" > "$R/la-fig6-steps-N$n.csv"
 done
@@ -168,12 +175,13 @@ fi
 sec "[LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.04 and E = 4e6 (bench/papers/llt_fig1.py)"
 # the first python3 on PATH that has matplotlib (a pyenv python may not)
 PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib" 2>/dev/null; then PYM=$p; break; fi; done
-"$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
+# shellcheck disable=SC2086
+"$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" $QF 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
 sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
-"$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
+# shellcheck disable=SC2086
+"$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 sec "[L] Figs. 13-16 (bench/papers/lang_figs.sh)"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
-QF=""; [ $QUICK = 1 ] && QF=--quick
 REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 sec "[LLA] Test 1: rubber pendulum tip, cosrod N = 10..160 (Richardson) vs an independent planar Reissner beam (bench/papers/lla_test1.py)"
 # shellcheck disable=SC2086
@@ -191,7 +199,7 @@ sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 1
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
 sec "[LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
-# --quick: three readings, TOL 1e-2 ... 1e-4, writes into the work dir (the stored tables are the full run's)
+# --quick: two readings at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
 if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
@@ -203,7 +211,8 @@ else sh "$ROOT/bench/multibody/linalg.sh" "$B" > "$R/multibody-linalg.csv"; fi
 
 # Steel string vs PyElastica (issue 12): tip error and wall time at N = 10 / 100
 sec "steel string of the peer comparison (bench/peers/steel_string.sh)"
-sh "$ROOT/bench/peers/steel_string.sh" "$B" > "$R/peers-steel-string.csv"
+# shellcheck disable=SC2086
+sh "$ROOT/bench/peers/steel_string.sh" "$B" $QF > "$R/peers-steel-string.csv"
 
 sec "diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
@@ -213,6 +222,19 @@ dampf() { # global factor on all damping coefficients -> --set arguments
   awk -v f="$1" -v d="$DC" 'BEGIN { printf "%s.extension=%g %s.shear=[%g,%g] %s.bending=[%g,%g] %s.torsion=%g",
     d, 200 * f, d, 0.1 * f, 0.1 * f, d, 2e-4 * f, 2e-4 * f, d, 8e-6 * f }'
 }
+if [ $QUICK = 1 ]; then
+  # quick: the FD-vs-analytic Jacobian check and the as-given / damping x 0.01 runs (rodas, radau5)
+  {
+    echo "## dense FD Jacobian instead of the analytic one"
+    "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 fdjac
+    for v in "" "$(dampf 0.01)"; do
+      echo "### variant: ${v:-as in examples/perf-rubber.yaml}"
+      # shellcheck disable=SC2086
+      for m in rodas radau5; do "$DG" "$EX/perf-rubber.yaml" $v run $m 1e-3; done
+    done
+  } > "$W/rubber-diagnostics.txt" 2>&1
+  echo "   (quick: a subset into the work directory; bench/results/rubber-diagnostics.txt is the full run's)"
+else
 {
   echo "## dense FD Jacobian instead of the analytic one"
   "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 fdjac
@@ -271,6 +293,7 @@ dampf() { # global factor on all damping coefficients -> --set arguments
     for t in 1e-2 1e-3; do timeout "$TO" "$B/bench/papers/diag_arkode" "$EX/perf-rubber.yaml" $t 4 || true; done
   fi
 } > "$R/rubber-diagnostics.txt" 2>&1
+fi
 
 sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [0, 0.05] s)"
 {
@@ -284,10 +307,11 @@ sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [
 
 sec "allocations in the time loop (counting allocator, LD_PRELOAD)"
 AC="$B/bench/papers/libcosrod_alloc_count.so"
+ALLOC_T="0.5 1"; [ $QUICK = 1 ] && ALLOC_T="0.1 0.2" # the count must not grow with T
 {
   for sc in rubber steel; do
     for m in radau5 seulex rodas ida cvode dopri5; do
-      for T in 0.5 1; do
+      for T in $ALLOC_T; do
         printf "perf-%s %-7s T = %-3s s: " $sc $m $T
         LD_PRELOAD="$AC" "$BP" "$EX/perf-$sc.yaml" --set solver.integrator=$m --set analysis.t_end=$T \
           --set solver.rtol=1e-3 --set solver.atol=1e-3 --count-allocs 2>/dev/null
@@ -305,7 +329,8 @@ for f in "$R"/steps-*.csv; do
 done
 
 sec "integrators: work-precision against the originals' curve"
-sh "$ROOT/bench/integrators/work_precision.sh" "$B" > "$W/wp.log" ||
+# shellcheck disable=SC2086
+sh "$ROOT/bench/integrators/work_precision.sh" "$B" $QF > "$W/wp.log" ||
   echo "work-precision: a run failed or a ratio exceeds 1.5, see bench/results/work-precision.md" >&2
 
 sec "integrators: odex work-precision beside dop853 / dopri5 and its stability boundaries"
