@@ -180,6 +180,10 @@ PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib
 sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
 # shellcheck disable=SC2086
 "$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
+sec "[LLA] Fig. 3: Test 1 snapshots x_n(t), d^1(t) and the caption's checks (bench/papers/lla_fig3.py)"
+# shellcheck disable=SC2086
+COSROD_COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) \
+  "$PYM" "$ROOT/bench/papers/lla_fig3.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig3.py failed" >&2
 sec "[L] Figs. 13-16 (bench/papers/lang_figs.sh)"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
 REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
