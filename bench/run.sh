@@ -30,6 +30,12 @@ mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
+# python3 of PATH resolved once to its executable: a version-manager shim (pyenv) costs 1-3 s
+# of wall time per start, and the scripts below start python3 some hundred times
+PYREAL=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+if [ -n "$PYREAL" ] && [ -x "$PYREAL" ]; then
+  mkdir -p "$W/bin" && ln -s "$PYREAL" "$W/bin/python3" && PATH="$W/bin:$PATH" && export PATH
+fi
 if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; RTOL_REF=1e-8; DCAP=20000; QF=--quick
 else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; RTOL_REF=1e-10; DCAP=200000; QF=""; fi
 EX="$ROOT/examples"
