@@ -167,7 +167,7 @@ sec "BDF codes: per-step cost against rodas (bench/bdf.sh)"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/bdf.sh" "$B" "$R" --quick; else sh "$ROOT/bench/bdf.sh" "$B" "$R"; fi
 # rods attached to bodies: analytic vs finite-difference coupled Jacobian (issue 10 item 5)
 sec "rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> $R/multibody-jacobian.txt"
-if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 > "$R/multibody-jacobian.txt"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 --quick > "$R/multibody-jacobian.txt"
 else sh "$ROOT/bench/multibody_jac.sh" "$B" 3 > "$R/multibody-jacobian.txt"; fi
 # generalized-alpha (issue 12): raw runs for bench/results/galpha.md
 sec "generalized-alpha: pulsed steel cantilever, S1 rubber pendulum, cost per step (bench/galpha/run.sh)"

@@ -346,6 +346,7 @@ HAND = [
      "`work-precision.md`, `work-precision-current.csv`)"),
     ("work-precision-original.csv/.md", "the originals' yardstick curve (input of work_precision.sh)"),
     ("fuzzing.md", "record of the `make fuzz` campaigns"),
+    ("bench-timing.md", "cost of `make bench-quick` before and after its cuts (from two `bench-timing-quick.csv`)"),
 ]
 w("## Files not written by `make bench`\n")
 w("Everything else in bench/results is written by `bench/run.sh` (see `provenance.txt` for the commit of each "
