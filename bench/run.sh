@@ -166,7 +166,7 @@ sec "BDF codes: per-step cost against rodas (bench/bdf.sh)"
 # BDF codes on our band SUNMatrix / LU: per-step cost against rodas (issue 12)
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/bdf.sh" "$B" "$R" --quick; else sh "$ROOT/bench/bdf.sh" "$B" "$R"; fi
 # rods attached to bodies: analytic vs finite-difference coupled Jacobian (issue 10 item 5)
-sec "rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> $R/multibody-jacobian.txt"
+sec "rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> bench/results/multibody-jacobian.txt"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 --quick > "$R/multibody-jacobian.txt"
 else sh "$ROOT/bench/multibody_jac.sh" "$B" 3 > "$R/multibody-jacobian.txt"; fi
 # generalized-alpha (issue 12): raw runs for bench/results/galpha.md
@@ -349,7 +349,7 @@ sec "integrators: odex work-precision beside dop853 / dopri5 and its stability b
   echo "bench_odex failed (bench/results/odex.md is then stale)" >&2
 
 # design studies (cosrod.sweep): 64 short runs one at a time, locally, on a Dask LocalCluster
-sec "design studies: throughput of cosrod.sweep (bench/sweep/bench_sweep.py) -> $R/sweep.md"
+sec "design studies: throughput of cosrod.sweep (bench/sweep/bench_sweep.py) -> bench/results/sweep.md"
 if python3 -c "import distributed, pandas" 2>/dev/null && [ -d "$B/python/cosrod" ]; then
   if [ $QUICK = 1 ]; then PYTHONPATH="$B/python" python3 "$ROOT/bench/sweep/bench_sweep.py" "$B" "$R/sweep.md" 1
   else PYTHONPATH="$B/python" python3 "$ROOT/bench/sweep/bench_sweep.py" "$B" "$R/sweep.md" 2; fi
@@ -357,11 +357,11 @@ else
   echo "   (skipped: needs python3-pandas, python3-distributed and the build's Python package)"
 fi
 
-sec "output share, output volume and process start-up (bench/output_startup.sh) -> $R/output-startup.csv"
+sec "output share, output volume and process start-up (bench/output_startup.sh) -> bench/results/output-startup.csv"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 50 > "$R/output-startup.csv"
 else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 
-sec "contact: broad phase and run level (bench/contact/run.sh) -> $R/contact-*.md"
+sec "contact: broad phase and run level (bench/contact/run.sh) -> bench/results/contact-*.md"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/contact/run.sh" "$B" --quick > /dev/null
 else sh "$ROOT/bench/contact/run.sh" "$B" > /dev/null; fi
 
