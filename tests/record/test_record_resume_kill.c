@@ -236,7 +236,70 @@ TEST(heavy_top) {
   kill_case(&kc);
 }
 
+/* Two bodies on a spherical joint and a bushing ([L] Example C,
+ * examples/two-body-joint.yaml), dopri5 at 1e-7: the fast tumbling re-partitions
+ * the null-space coordinates before the checkpoint at t = 0.06.  |Ω| <= 30 1/s,
+ * λ <= 30 (50 - 11.6) / 11.6 = 100 1/s (the bushing's sqrt(k / m) = 32 1/s is
+ * below it); rest of the run T = 0.04 s: exp(λ T) = 55. */
+TEST(two_bodies) {
+  const kcase kc = {"cosrod: 1\n"
+                    "gravity: [0, 0, 0]\n"
+                    "bodies:\n"
+                    "  - {name: b1, mass: 10, inertia: [41.6, 11.6, 50.0], position: [0, 0, 0],\n"
+                    "     orientation: {euler313: [0, 1.0471975511965976, 0]}, velocity: [0, 0, 0],\n"
+                    "     angular_velocity: [3, 2, 1]}\n"
+                    "  - {name: b2, mass: 20, inertia: [41.6, 11.6, 50.0],\n"
+                    "     position: [-4, 0.5358983848622465, 8.928203230275509],\n"
+                    "     orientation: {euler313: [0, 1.0471975511965976, 0]},\n"
+                    "     velocity: [25, -302.1236650439298, -77.29353802500759],\n"
+                    "     angular_velocity: [24, 15, 12]}\n"
+                    "joints:\n"
+                    "  - {type: spherical, bodies: [b1, b2], at: [[1, 2, -3], [5, -6, -7]]}\n"
+                    "  - {type: bushing, bodies: [b1, ground], at: [[0, 0, 0], [0, 0, 0]], stiffness: 1.0e4}\n"
+                    "analysis: {type: dynamic, t_end: 0.1}\n"
+                    "solver: {formulation: nullspace, integrator: dopri5, rtol: 1.0e-7, atol: 1.0e-7}\n"
+                    "output: {every: 0.005, vtk: false, plots: false, checkpoint: {every: 0.03}}\n",
+                    0.08,
+                    0.06,
+                    1e-7,
+                    1e-7,
+                    55.0,
+                    {"bodies.csv", "energy.csv", "joints.csv", NULL}};
+  kill_case(&kc);
+}
+
+/* A slider on a prismatic joint along an arm that spins on a revolute joint
+ * (tests/body/test_body_joints.c): the null-space partition chosen at t = 0
+ * becomes singular near a quarter turn and is changed at t = 0.86, before the
+ * checkpoint at 0.9; the resumed run must continue in the new partition.
+ * |Ω| = 3 1/s, λ <= 3 (0.25 - 0.1) / 0.1 = 4.5 1/s (the slider's
+ * centrifugal drift grows at ω = 3 1/s), rest of the run T = 0.3 s:
+ * exp(λ T) = 3.9; we take 4. */
+TEST(slider_repartitioned) {
+  const kcase kc = {"cosrod: 1\n"
+                    "gravity: [0, 0, 0]\n"
+                    "bodies:\n"
+                    "  - {name: arm, mass: 2.0, inertia: [0.1, 0.2, 0.25], position: [0, 0, 0],\n"
+                    "     angular_velocity: [0, 0, 3]}\n"
+                    "  - {name: slider, mass: 0.5, inertia: [0.02, 0.03, 0.04], position: [0.5, 0, 0],\n"
+                    "     velocity: [0.2, 1.5, 0], angular_velocity: [0, 0, 3]}\n"
+                    "joints:\n"
+                    "  - {type: revolute, bodies: [arm, ground], at: [[0, 0, 0], [0, 0, 0]], axis: [0, 0, 1]}\n"
+                    "  - {type: prismatic, bodies: [slider, arm], at: [[0, 0, 0], [0.5, 0, 0]], axis: [1, 0, 0]}\n"
+                    "analysis: {type: dynamic, t_end: 1.2}\n"
+                    "solver: {formulation: nullspace, integrator: dopri5, rtol: 1.0e-7, atol: 1.0e-7}\n"
+                    "output: {every: 0.02, vtk: false, plots: false, checkpoint: {every: 0.3}}\n",
+                    1.0,
+                    0.9,
+                    1e-7,
+                    1e-7,
+                    4.0,
+                    {"bodies.csv", "energy.csv", "joints.csv", NULL}};
+  kill_case(&kc);
+}
+
 int main(int argc, char **argv) {
-  static const th_case cases[] = {TH_CASE(free_body), TH_CASE(heavy_top)};
+  static const th_case cases[] = {TH_CASE(free_body), TH_CASE(heavy_top), TH_CASE(two_bodies),
+                                  TH_CASE(slider_repartitioned)};
   return TH_MAIN(argc, argv, cases);
 }
