@@ -107,12 +107,10 @@ static char *scenario_yaml(const cosrod_scenario *sc) {
 }
 
 const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim) {
+  (void)sim;
   if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) return "only dynamic runs can be resumed";
   if (sc->output.format == COSROD_SC_FORMAT_HDF5)
     return "runs with output.format hdf5 cannot be resumed (use csv)";
-  if (cosrod_sim_contact_data(sim))
-    return "runs with contact cannot be resumed (friction anchors and contacts.csv "
-           "are not checkpointed)";
   return NULL;
 }
 

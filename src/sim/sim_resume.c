@@ -10,7 +10,9 @@
  * a breakpoint: HW I §II.6), so the continued run agrees with an
  * uninterrupted one to the integrator's tolerance, not bitwise.  With rigid
  * bodies on null-space joints the partition of the twist into dependent and
- * independent velocities (the meaning of nu in y, [L] §5) follows the state. */
+ * independent velocities (the meaning of nu in y, [L] §5) follows the state,
+ * and so do the friction anchors of contact (committed after the last
+ * accepted step). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +20,13 @@
 #include "sim/sim_internal.h"
 #include "system/contact_element.h"
 
-/* 2: the bodies' null-space partition after the state */
+/* 2: the bodies' null-space partition and the contact's friction anchors after the state */
 enum { RS_VERSION = 2, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
 
 size_t cosrod_sim_restart_size(const cosrod_sim *s) {
-  return s ? RS_HEAD + (size_t)s->sys.m->ny + (size_t)sim_couple_npart(&s->sys) : 0;
+  return s ? RS_HEAD + (size_t)s->sys.m->ny + (size_t)sim_couple_npart(&s->sys) +
+                 sim_contact_state_size(s->sys.d->contact)
+           : 0;
 }
 
 static void stats_to(double *b, const cosrod_integrate_stats *st) {
@@ -77,6 +81,8 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
   stats_to(b + 17, &s->dstats);
   memcpy(b + RS_HEAD, s->sys.d->y, (size_t)s->sys.m->ny * sizeof *b);
   sim_couple_partition(&s->sys, b + RS_HEAD + s->sys.m->ny);
+  /* a frame inside the last accepted step: the anchors that step used (committed at its start) */
+  sim_contact_state_save(s->sys.d->contact, b + RS_HEAD + s->sys.m->ny + sim_couple_npart(&s->sys), t != s->acc.t);
   return COSROD_OK;
 }
 
@@ -95,7 +101,8 @@ cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) 
     bad = !(v >= 0.0 && v < 1e6);
     if (!bad) idx[k] = (int)v;
   }
-  bad = bad || sim_couple_set_partition(&s->sys, idx) != 0;
+  bad = bad || sim_couple_set_partition(&s->sys, idx) != 0 ||
+        sim_contact_state_load(s->sys.d->contact, b + RS_HEAD + s->sys.m->ny + np) != 0;
   free(idx);
   if (bad) return COSROD_ERR_INVALID;
   s->t_resume = b[2];
