@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Resume after a kill, for the systems beyond a single rod (record.h, sim.h
- * restart data): rigid bodies without rods (free and on joints) and rods on
- * joints.  Each scenario is recorded once uninterrupted; a second run is a
- * child process that ends with _exit at t_stop (as a kill leaves its files:
+ * restart data): rigid bodies without rods (free, on joints, after a change
+ * of the null-space partition) and a rod sliding with friction (contact).
+ * Each scenario is recorded once uninterrupted; a second run is a child
+ * process that ends with _exit at t_stop (as a kill leaves its files:
  * temporary files unpublished, nothing closed), and a third continues that
  * run's folder from its last checkpoint (cosrod_recorder_resume).  The
  * resumed run must reach the uninterrupted run's final state and energy
@@ -16,11 +17,12 @@
  * tolerance proportionality each run's global error is C tol, C the error
  * amplification over the remaining time T.  For a rigid body spinning at
  * |Ω| the linearised Euler equations grow at most at the rate
- * λ <= |Ω| max|I_i - I_j| / min I_k, for a pendulum at sqrt(g / l); each
+ * λ <= |Ω| max|I_i - I_j| / min I_k, a damped sliding contact at λ <= 0; each
  * case states λ T and asserts |difference| <= 2 exp(λ T) tol per
  * component (the bound of each case is in its comment).  A state restored
  * at the wrong time or in the wrong coordinates differs by the motion over
- * one output interval, orders of magnitude above it. */
+ * one output interval, orders of magnitude above it.  COSROD_TEST_KEEP=1
+ * keeps the folders (printed by the mkdtemp check). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -112,6 +114,7 @@ static int run_to_end(cosrod_sim *sim, cosrod_recorder *rec, double *y, cosrod_s
 static void kill_case(const kcase *kc) {
   char base[] = "/tmp/cosrod_rkill_XXXXXX";
   CHECK("mkdtemp", mkdtemp(base) != NULL);
+  if (getenv("COSROD_TEST_KEEP")) NOTE("folders in %s", base);
   char dA[600], dB[600];
   snprintf(dA, sizeof dA, "%s/a", base);
   snprintf(dB, sizeof dB, "%s/b", base);
@@ -187,7 +190,7 @@ static void kill_case(const kcase *kc) {
   free(yB);
   cosrod_scenario_free(sc);
   char cmd[700];
-  snprintf(cmd, sizeof cmd, getenv("KEEP") ? "true %s" : "rm -rf %s", base);
+  snprintf(cmd, sizeof cmd, getenv("COSROD_TEST_KEEP") ? "true %s" : "rm -rf %s", base);
   CHECK("cleanup", system(cmd) == 0);
 }
 
