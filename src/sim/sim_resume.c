@@ -11,8 +11,8 @@
  * uninterrupted one to the integrator's tolerance, not bitwise.  With rigid
  * bodies on null-space joints the partition of the twist into dependent and
  * independent velocities (the meaning of nu in y, [L] §5) follows the state,
- * and so do the friction anchors of contact (committed after the last
- * accepted step). */
+ * and so do the friction anchors of contact (those the step across the
+ * saved time used: committed at its start). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
