@@ -17,10 +17,13 @@
  * operator T(hΔq) ≈ I, [BCA12] §3)
  *   S = I - γ'' C - β'' K,   γ'' = h γ c, β'' = h² β c, c = (1 - α_f)/(1 - α_m),
  * K, C the tangent Jacobians of f_v (cosrod_ode_jac_tangent; -M⁻¹K_T and
- * -M⁻¹C_T of structural dynamics), banded LU; simplified Newton: K, C and the
- * LU are reused across iterations and steps while Newton contracts fast
- * (θ <= jac_reuse), S is refactored only when h changes; a failed Newton
- * with an old Jacobian retries with a fresh one.  A new K, C is evaluated
+ * -M⁻¹C_T of structural dynamics), banded LU; simplified Newton (HW II
+ * §IV.8): K, C and the LU are reused across iterations and steps while
+ * Newton contracts fast (θ <= jac_reuse, default 0.1); after a slow step
+ * (θ > jac_reuse) a LU of another h is refactored first, else K, C are
+ * re-evaluated; S is refactored only when h moved by more than LU_KEEP
+ * (20 %) from the h of its LU; a failed Newton with an old Jacobian
+ * retries with a fresh one.  A new K, C is evaluated
  * at the predictor's (t_{n+1}, q_{n+1}, v_{n+1}), not at the step's start: a
  * rod turning by h|Ω| in the step turns its K with it (spatial positions,
  * material rotations), and K from t_n made the first iterations of large
@@ -55,7 +58,10 @@
  *    motion, not of their own; atol stays absolute (a user who wants rtol of
  *    a 1 mm vibration needs atol well below rtol x 1 mm).  The Newton test
  *    uses the same scale for the displacement.  hnew = h clamp(0.9
- *    err^(-1/3), 0.2, 5), h kept (LU reused) when 1 <= hnew/h <= 1.2;
+ *    err^(-1/3), 0.2, 5), or the smaller proposal of Gustafsson's
+ *    predictive controller (HW II §IV.8 eq. 8.25; opts.controller ==
+ *    CLASSICAL turns it off), h kept (LU reused) when 1 <= hnew/h <= 1.2
+ *    (HW II §IV.8's dead band);
  *  - step-size changes keep second order: a_n ≈ v̇(t_n + (α_m - α_f) h)
  *    depends on h (Brüls & Arnold, J. Comput. Nonlinear Dyn. 3 (2008) §3), so
  *    a step h after a step h_old uses
@@ -79,12 +85,20 @@
 #include "cosrod/band.h"
 #include "cosrod/integrate.h"
 
+/* The LU of S is kept while |h - h_LU| <= LU_KEEP |h_LU|: simplified Newton
+ * converges with an iteration matrix of a nearby h (HW II §IV.8: the
+ * matrix is "not recomputed if the step size is only slightly changed";
+ * the stiff part of S scales with h², so S(h_LU)⁻¹ S(h) - I is at most
+ * about 2 LU_KEEP, and the contraction rate θ measured in Newton refreshes
+ * J (and the LU) when that is too slow). */
+#define LU_KEEP 0.2
+
 typedef struct galpha_state {
   int n, nq, nv;
   double am, af, gam, bet; /* α_m, α_f, γ, β */
   int fixed;
   double safety, fac_min, fac_max, kappa, jac_reuse, keep_lo, keep_hi;
-  int max_newton;
+  int max_newton, gustafsson;
   cosrod_band *K, *C, *S;
   double *vd, *a;           /* (nv) v̇_n, a_n */
   double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */
@@ -99,6 +113,7 @@ typedef struct galpha_state {
   int have_jac, lu_ok;      /* K, C valid (for the current y); S factored for lu_h */
   int jac_fresh;            /* K, C evaluated for the current step (at its predicted end) */
   double lu_h, eta_old;
+  double h_acc, err_acc;    /* h and max(err, 1e-2) of the last accepted step (0: none yet) */
   double hcap; /* bound on |h| after a Newton failure (0 = none) */
   int reject;
   double h_old;
@@ -173,6 +188,7 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
   s->keep_lo = o->keep_h_lo > 0.0 ? o->keep_h_lo : 1.0;
   s->keep_hi = o->keep_h_hi > 0.0 ? o->keep_h_hi : 1.2;
   s->max_newton = o->max_newton > 0 ? o->max_newton : 8;
+  s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
   s->K = cosrod_band_create(nv, ml, mu, NULL);
   s->C = cosrod_band_create(nv, ml, mu, NULL);
   s->S = cosrod_band_create(nv, ml, mu, NULL);
@@ -225,6 +241,7 @@ static cosrod_status galpha_reset(void *s_, cosrod_step_ctx *ctx) {
   s->eta_old = 1.0;
   s->h_old = 0.0;
   s->hcap = 0.0;
+  s->h_acc = s->err_acc = 0.0;
   int rc = accel(s, ctx, ctx->t, ctx->y, s->vd);
   if (rc != 0)
     return rc < 0 ? COSROD_ERR_CALLBACK
@@ -347,7 +364,9 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       eta = theta / (1.0 - theta);
     }
     dn_old = dn;
-    if (eta * dn <= s->kappa || dn <= 1e-12) {
+    /* with the LU of another h the rate of the last step says little: at
+     * least two iterations, so that θ of this matrix is measured */
+    if ((it > 0 || s->lu_h == h) && (eta * dn <= s->kappa || dn <= 1e-12)) {
       s->eta_old = eta;
       for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
       rc = increment(ctx, y, s->w, q1);
@@ -405,8 +424,18 @@ static int step_control(galpha_state *s, cosrod_step_ctx *ctx, double h, double 
     *q = s->fac_min;
     return 1;
   }
-  *q = cosrod_control_standard(err, 1.0 / 3.0, s->safety, s->fac_min, s->fac_max);
+  const double fac = s->safety;
+  *q = cosrod_control_standard(err, 1.0 / 3.0, fac, s->fac_min, s->fac_max);
   if (err > 1.0) return 1;
+  if (s->gustafsson && s->h_acc != 0.0) {
+    /* predictive controller (Gustafsson 1994; HW II §IV.8 eq. 8.25) for
+     * an estimate of order 3: hnew = fac h (1/err)^(1/3) (h/h_acc)
+     * (err_acc/err)^(1/3); the smaller of the two proposals is taken */
+    double qg = fac * (h / s->h_acc) * cbrt(s->err_acc / (err * err));
+    *q = fmin(*q, fmax(s->fac_min, fmin(s->fac_max, qg)));
+  }
+  s->h_acc = h;
+  s->err_acc = fmax(1e-2, err);
   if (s->reject) *q = fmin(*q, 1.0);
   if (*q >= s->keep_lo && *q <= s->keep_hi) *q = 1.0;
   double hnew = h * *q;
@@ -441,7 +470,14 @@ static void accept_step(galpha_state *s, cosrod_step_ctx *ctx, double t, double 
   s->h_old = h;
   s->reject = 0;
   s->jac_fresh = 0;
-  if (theta > s->jac_reuse || s->jac_reuse < 0.0) s->have_jac = 0;
+  if (s->jac_reuse < 0.0)
+    s->have_jac = 0;
+  else if (theta > s->jac_reuse) { /* slow contraction: a stale LU (of another h) is refactored first */
+    if (h != s->lu_h)
+      s->lu_ok = 0;
+    else
+      s->have_jac = 0;
+  }
   ctx->h = s->fixed ? ctx->dir * ctx->opts->h0 : hnew;
 }
 
@@ -474,7 +510,7 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
         return reject(s, ctx, accepted, 0.5);
       }
     }
-    if (!s->lu_ok || s->lu_h != h) {
+    if (!s->lu_ok || fabs(h - s->lu_h) > LU_KEEP * fabs(s->lu_h)) {
       cosrod_status st = factor(s, ctx, h);
       if (st == COSROD_ERR_INTERRUPTED)
         return cosrod_step_fail(ctx, st, ctx->t, "galpha: interrupted in the iteration matrix (t = %.17g)",
