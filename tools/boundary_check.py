@@ -32,11 +32,7 @@ RULES = [
 ]
 
 # "file: text of the line" -> why it is still there.
-ALLOW = {
-    "src/system/system_internal.h: const cosrod_scenario *sc;":
-        "struct cosrod_sim is still shared by the system and the analyses (module sim reads sc; "
-        "the system reads def): goes with the model / data split",
-}
+ALLOW = {}
 
 
 def main():

@@ -16,6 +16,7 @@
 #include "cosrod/contact.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "sim/sim_hooks.h"
 #include "system/linsolve.h"
 
 static double now(void) {
@@ -74,7 +75,7 @@ static double jac_time(cosrod_sim *s, const double *y, double *Jx) {
     int reps = 0;
     double t0 = now(), t;
     do {
-      sim_linsolve_jac_values(s, 0.0, y, Jx);
+      sim_linsolve_jac_values(sim_system_of(s), 0.0, y, Jx);
       reps++;
       t = now() - t0;
     } while (t < 0.2);
@@ -101,15 +102,15 @@ int main(int argc, char **argv) {
     if (!a || !f) return 1;
     const int n = cosrod_sim_ny(a);
     const int *cp = NULL, *ri = NULL;
-    if (!sim_linsolve_pattern(a, &cp, &ri)) return 1;
+    if (!sim_linsolve_pattern(sim_system_of(a), &cp, &ri)) return 1;
     const int nnz = cp[n];
     double *y = malloc((size_t)n * sizeof *y), *Ja = malloc((size_t)nnz * sizeof *Ja);
     double *Jf = malloc((size_t)nnz * sizeof *Jf);
     memcpy(y, cosrod_sim_state(a), (size_t)n * sizeof *y); /* the body moving, the rod at rest: sliding */
-    if (sim_linsolve_jac_values(a, 0.0, y, Ja) != 0 || sim_linsolve_jac_values(f, 0.0, y, Jf) != 0) return 1;
+    if (sim_linsolve_jac_values(sim_system_of(a), 0.0, y, Ja) != 0 || sim_linsolve_jac_values(sim_system_of(f), 0.0, y, Jf) != 0) return 1;
     const double tf = jac_time(f, y, Jf), ta = jac_time(a, y, Ja);
-    sim_linsolve_jac_values(f, 0.0, y, Jf);
-    sim_linsolve_jac_values(a, 0.0, y, Ja);
+    sim_linsolve_jac_values(sim_system_of(f), 0.0, y, Jf);
+    sim_linsolve_jac_values(sim_system_of(a), 0.0, y, Ja);
     double dmax = 0, jmax = 0;
     for (int i = 0; i < nnz; i++) dmax = fmax(dmax, fabs(Ja[i] - Jf[i])), jmax = fmax(jmax, fabs(Jf[i]));
     size_t npt = cosrod_contact_npoints(cosrod_sim_contact_data(a));

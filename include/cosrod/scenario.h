@@ -373,8 +373,9 @@ typedef struct cosrod_sc_analysis {
   cosrod_sc_analysis_type type;
   double t_end;               /* dynamic: final time [s] (static: 1, pseudo-time) */
   long increments;            /* static: number of pseudo-time increments (default 25) */
-  long count;                 /* modes: number of distinct frequencies (default 10); buckling: number of
-                                 critical load factors (default 3) */
+  long count;                 /* modes: number of modes reported, each pair member and rigid-body
+                                 mode counted (default 10); buckling: number of critical load
+                                 factors (default 3) */
   int start_from_equilibrium; /* dynamic: start from the static equilibrium of t = 0 loads */
   int gravity_constant;       /* static: 1 = gravity at its full value from t = 0 (`gravity: constant`);
                                  0 (default, `gravity: ramp`): ramped with the pseudo-time, 0 at t = 0 */

@@ -38,7 +38,12 @@
  *   joint_static.c    a KKT system) the statics solver adds to the rods'
  *                     equilibrium equations ([LLA] eqs. 31-32).
  * A bodies-only model is a system with zero rods.  The module-internal
- * interface is src/system/system_internal.h.
+ * interface is src/system/system_model.h: a system is a const model
+ * (struct sys_model: definition, rods, layout, index maps, bandwidths, the
+ * integrator problem; written only by its constructors) and the run's data
+ * (struct sys_data: rod data, state buffers and scratch, the coupling,
+ * linear-solver and contact objects); the analyses hold one next to their
+ * own state.
  *
  * Force elements (the seam for contact and other interactions).  A force
  * element adds generalised forces on rod vertices that may depend on the

@@ -272,7 +272,7 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("analysis", "type", "enum", "", "dynamic", "dynamic, static, modes, buckling", "static", "kind of analysis"),
     K("analysis", "t_end", "number", "s", "(required for dynamic)", "> 0", "2", "final time"),
     K("analysis", "increments", "integer", "", "25", ">= 1", "50", "load increments of a static analysis"),
-    K("analysis", "count", "integer", "", "10 (buckling: 3)", ">= 1", "6", "number of modes or buckling loads"),
+    K("analysis", "count", "integer", "", "10 (buckling: 3)", ">= 1", "6", "number of modes (each member of a degenerate pair and each rigid-body mode counts) or buckling loads"),
     K("analysis", "start_from_equilibrium", "bool", "", "false", "", "true",
       "a dynamic run starts from the static equilibrium of the preloads"),
     K("analysis", "gravity", "enum", "", "ramp", "ramp, constant", "constant", "static: gravity ramped with t or constant"),

@@ -66,52 +66,53 @@ static cosrod_status make_output_times(cosrod_sim *s, double T, char *err, size_
  * for all rods (uncoupled: cosrod_statics_create_system; sim_static.c). */
 static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
-  const size_t nr = s->nrods;
-  s->form = COSROD_FORM_ABSOLUTE;
-  s->rods = calloc(nr, sizeof *s->rods);
-  s->data = calloc(nr, sizeof *s->data);
-  s->ny_r = calloc(nr, sizeof *s->ny_r);
-  s->off_r = calloc(nr, sizeof *s->off_r);
-  s->qoff_r = calloc(nr, sizeof *s->qoff_r);
+  const size_t nr = s->sys.m->nrods;
+  s->sys.mb->form = COSROD_FORM_ABSOLUTE;
+  s->sys.mb->rods = calloc(nr, sizeof *s->sys.m->rods);
+  s->sys.d->data = calloc(nr, sizeof *s->sys.d->data);
+  s->sys.mb->ny_r = calloc(nr, sizeof *s->sys.m->ny_r);
+  s->sys.mb->off_r = calloc(nr, sizeof *s->sys.m->off_r);
+  s->sys.mb->qoff_r = calloc(nr, sizeof *s->sys.m->qoff_r);
   s->stat = calloc(nr, sizeof *s->stat); /* stat[0]: the system of all rods */
-  if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r || !s->stat)
+  if (!s->sys.m->rods || !s->sys.d->data || !s->sys.m->ny_r || !s->sys.m->off_r || !s->sys.m->qoff_r || !s->stat)
     return fail_create(s, status, COSROD_ERR_NOMEM);
   cosrod_status st = COSROD_OK;
   int n = 0, nq = 0, nymax = 0;
   for (size_t r = 0; r < nr; r++) {
-    s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
-    if (!s->rods[r]) return fail_create(s, status, st);
-    s->data[r] = cosrod_rod_data_create(s->rods[r], NULL);
-    if (!s->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
-    s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
-    s->off_r[r] = n;
-    s->qoff_r[r] = nq;
-    n += s->ny_r[r];
-    nq += cosrod_rod_nq(s->rods[r]);
-    if (s->ny_r[r] > nymax) nymax = s->ny_r[r];
+    s->sys.mb->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
+    if (!s->sys.m->rods[r]) return fail_create(s, status, st);
+    s->sys.d->data[r] = cosrod_rod_data_create(s->sys.m->rods[r], NULL);
+    if (!s->sys.d->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
+    s->sys.mb->ny_r[r] = cosrod_rod_ny(s->sys.m->rods[r], s->sys.m->form);
+    s->sys.mb->off_r[r] = n;
+    s->sys.mb->qoff_r[r] = nq;
+    n += s->sys.m->ny_r[r];
+    nq += cosrod_rod_nq(s->sys.m->rods[r]);
+    if (s->sys.m->ny_r[r] > nymax) nymax = s->sys.m->ny_r[r];
   }
-  s->ny = n;
-  if ((st = sim_contact_create(&s->contact, s->def, s->rods, nr, err, errlen)) != COSROD_OK)
+  s->sys.mb->ny = n;
+  if ((st = sim_contact_create(&s->sys.d->contact, s->sys.m->def, s->sys.m->rods, nr, err, errlen)) != COSROD_OK)
     return fail_create(s, status, st);
   if (sc->nbodies > 0) { /* rods attached to rigid bodies: body poses after the rods (sim_couple_static.c) */
-    st = sim_couple_static_create(s, err, errlen);
-    if (st == COSROD_OK) st = sim_couple_kirch_create(s); /* Kirchhoff ends: the bodies' mobility in their λ */
+    st = sim_couple_static_create(&s->sys, err, errlen);
+    if (s->sys.d->cpl) s->need_rates = 1; /* the bodies' loads and bushings do work and dissipate */
+    if (st == COSROD_OK) st = sim_couple_kirch_create(&s->sys); /* Kirchhoff ends: the bodies' mobility in their λ */
     if (st != COSROD_OK) return fail_create(s, status, st);
-    s->ny = n += s->nbq;
+    s->sys.mb->ny = n += s->sys.m->nbq;
   }
-  s->map = malloc((size_t)n * sizeof *s->map);
-  s->yl = malloc((size_t)nymax * sizeof *s->yl);
-  s->ypl = malloc((size_t)nymax * sizeof *s->ypl);
-  s->fl = malloc((size_t)nymax * sizeof *s->fl);
-  s->y = calloc((size_t)n, sizeof *s->y);
-  s->y0 = calloc((size_t)n, sizeof *s->y0);
-  s->yd = calloc((size_t)n, sizeof *s->yd);
-  if (!s->map || !s->yl || !s->ypl || !s->fl || !s->y || !s->y0 || !s->yd)
+  s->sys.mb->map = malloc((size_t)n * sizeof *s->sys.m->map);
+  s->sys.d->yl = malloc((size_t)nymax * sizeof *s->sys.d->yl);
+  s->sys.d->ypl = malloc((size_t)nymax * sizeof *s->sys.d->ypl);
+  s->sys.d->fl = malloc((size_t)nymax * sizeof *s->sys.d->fl);
+  s->sys.d->y = calloc((size_t)n, sizeof *s->sys.d->y);
+  s->sys.d->y0 = calloc((size_t)n, sizeof *s->sys.d->y0);
+  s->sys.d->yd = calloc((size_t)n, sizeof *s->sys.d->yd);
+  if (!s->sys.m->map || !s->sys.d->yl || !s->sys.d->ypl || !s->sys.d->fl || !s->sys.d->y || !s->sys.d->y0 || !s->sys.d->yd)
     return fail_create(s, status, COSROD_ERR_NOMEM);
-  for (int i = 0; i < n; i++) s->map[i] = i;
+  for (int i = 0; i < n; i++) s->sys.mb->map[i] = i;
   for (size_t r = 0; r < nr && st == COSROD_OK; r++) {
-    st = cosrod_rod_initial_state(s->rods[r], s->form, s->y0 + s->off_r[r]);
-    if (st == COSROD_OK) st = cosrod_rod_project(s->rods[r], s->form, s->y0 + s->off_r[r]);
+    st = cosrod_rod_initial_state(s->sys.m->rods[r], s->sys.m->form, s->sys.d->y0 + s->sys.m->off_r[r]);
+    if (st == COSROD_OK) st = cosrod_rod_project(s->sys.m->rods[r], s->sys.m->form, s->sys.d->y0 + s->sys.m->off_r[r]);
     if (st != COSROD_OK) {
       char key[32];
       snprintf(key, sizeof key, "rods.%zu", r);
@@ -119,8 +120,8 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
       return fail_create(s, status, st);
     }
   }
-  sim_couple_static_initial(s, s->y0);
-  memcpy(s->y, s->y0, (size_t)n * sizeof *s->y);
+  sim_couple_static_initial(&s->sys, s->sys.d->y0);
+  memcpy(s->sys.d->y, s->sys.d->y0, (size_t)n * sizeof *s->sys.d->y);
   cosrod_statics_options o = cosrod_statics_default_options();
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC && sc->analysis.increments > 0)
     o.increments = (int)sc->analysis.increments;
@@ -128,7 +129,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) o.gravity_ramp = !sc->analysis.gravity_constant;
   st = sim_static_setup(s, &o); /* arc-length control, keyframe path (sim_static_arc.c) */
   if (st != COSROD_OK) return fail_create(s, status, st);
-  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)nr, sim_couple_static_blocks(s), &o, &st);
+  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->sys.m->rods, (int)nr, sim_couple_static_blocks(&s->sys), &o, &st);
   if (!s->stat[0]) {
     sim_set_err(err, errlen, sc, "analysis", "no static solver for these rods (%s)", cosrod_strerror(st));
     return fail_create(s, status, st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED);
@@ -142,19 +143,19 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (st != COSROD_OK) return fail_create(s, status, st);
     cosrod_statics_options ol = o;
     ol.increments = 1;
-    s->land = cosrod_statics_create_coupled((const cosrod_rod *const *)s->rods, (int)nr, sim_couple_static_blocks(s), &ol, &st);
+    s->land = cosrod_statics_create_coupled((const cosrod_rod *const *)s->sys.m->rods, (int)nr, sim_couple_static_blocks(&s->sys), &ol, &st);
     s->qprev = malloc((size_t)n * sizeof *s->qprev);
     s->qland = malloc((size_t)n * sizeof *s->qland);
     if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
   if (sim_static_alloc(s) != COSROD_OK || sim_couple_static_alloc(s) != COSROD_OK)
     return fail_create(s, status, COSROD_ERR_NOMEM);
-  if (sim_eval_all(s, 0.0, s->y0, NULL, NULL) != COSROD_OK) {
-    if (!sim_kirchhoff_explain(s, err, errlen)) /* a Kirchhoff rod's kinematic singularity */
+  if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, NULL, NULL) != COSROD_OK) {
+    if (!sim_kirchhoff_explain(&s->sys, err, errlen)) /* a Kirchhoff rod's kinematic singularity */
       sim_set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
-  sim_energy_from_data(s, 0.0, 0.0);
+  s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
   if (status) *status = COSROD_OK;
   return s;
 }
@@ -210,29 +211,29 @@ static cosrod_status create_checks(const cosrod_scenario *sc, char *err, size_t 
  * dae_mass, baumgarte, split) from the formulation and the method. */
 static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
-  const cosrod_step_type *type = s->type;
+  const cosrod_step_type *type = s->sys.m->type;
   switch (sc->solver.formulation) {
     case COSROD_SC_FORMULATION_ABSOLUTE:
-      s->form = COSROD_FORM_ABSOLUTE;
+      s->sys.mb->form = COSROD_FORM_ABSOLUTE;
       break;
     case COSROD_SC_FORMULATION_DAE:
-      s->form = COSROD_FORM_DAE;
+      s->sys.mb->form = COSROD_FORM_DAE;
       break;
     default:
-      s->form = COSROD_FORM_NULLSPACE;
+      s->sys.mb->form = COSROD_FORM_NULLSPACE;
       break;
   }
   /* galpha integrates the null-space form on the rotation group whatever the
    * formulation (system/lie_layout.c); Baumgarte does not apply, projection only
    * with Kirchhoff rods (system/lie_kirchhoff.c) */
-  s->lie = strcmp(type->name, "galpha") == 0;
-  if (s->lie) s->form = COSROD_FORM_NULLSPACE;
+  s->sys.mb->lie = strcmp(type->name, "galpha") == 0;
+  if (s->sys.m->lie) s->sys.mb->form = COSROD_FORM_NULLSPACE;
   int is_res = (type->flags & COSROD_STEP_RESIDUAL) != 0;
-  if (s->form == COSROD_FORM_DAE) {
+  if (s->sys.m->form == COSROD_FORM_DAE) {
     if (is_res)
-      s->dae_res = 1;
+      s->sys.mb->dae_res = 1;
     else if ((type->flags & COSROD_STEP_MASS) && (type->flags & COSROD_STEP_DAE))
-      s->dae_mass = 1;
+      s->sys.mb->dae_mass = 1;
     else {
       sim_set_err(err, errlen, sc, "solver.integrator",
               "formulation dae needs ida or a DAE method with mass matrix (radau5, rodas, seulex), not %s",
@@ -240,14 +241,14 @@ static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, si
       return COSROD_ERR_UNSUPPORTED;
     }
   }
-  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && !s->lie) {
-    if (s->form != COSROD_FORM_ABSOLUTE) {
+  if (sc->solver.stabilisation == COSROD_SC_STAB_BAUMGARTE && !s->sys.m->lie) {
+    if (s->sys.m->form != COSROD_FORM_ABSOLUTE) {
       sim_set_err(err, errlen, sc, "solver.stabilisation", "baumgarte applies to formulation absolute only");
       return COSROD_ERR_UNSUPPORTED;
     }
-    s->baumgarte = 1;
+    s->sys.mb->baumgarte = 1;
   }
-  s->split = s->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) && sc->nbodies == 0;
+  s->sys.mb->split = s->sys.m->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) && sc->nbodies == 0;
 
   return COSROD_OK;
 }
@@ -257,28 +258,28 @@ static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, si
  * the largest rod state, *time_dep whether f depends on t. */
 static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char *err, size_t errlen) {
   const cosrod_scenario *sc = s->sc;
-  s->rods = calloc(s->nrods, sizeof *s->rods);
-  s->data = calloc(s->nrods, sizeof *s->data);
-  s->ny_r = calloc(s->nrods, sizeof *s->ny_r);
-  s->off_r = calloc(s->nrods, sizeof *s->off_r);
-  s->qoff_r = calloc(s->nrods, sizeof *s->qoff_r);
-  if (!s->rods || !s->data || !s->ny_r || !s->off_r || !s->qoff_r)
+  s->sys.mb->rods = calloc(s->sys.m->nrods, sizeof *s->sys.m->rods);
+  s->sys.d->data = calloc(s->sys.m->nrods, sizeof *s->sys.d->data);
+  s->sys.mb->ny_r = calloc(s->sys.m->nrods, sizeof *s->sys.m->ny_r);
+  s->sys.mb->off_r = calloc(s->sys.m->nrods, sizeof *s->sys.m->off_r);
+  s->sys.mb->qoff_r = calloc(s->sys.m->nrods, sizeof *s->sys.m->qoff_r);
+  if (!s->sys.m->rods || !s->sys.d->data || !s->sys.m->ny_r || !s->sys.m->off_r || !s->sys.m->qoff_r)
     return COSROD_ERR_NOMEM;
   *maxny = 0, *time_dep = 0;
-  for (size_t r = 0; r < s->nrods; r++) {
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
     cosrod_status st = COSROD_OK;
-    s->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
-    if (!s->rods[r]) return st;
-    s->data[r] = cosrod_rod_data_create(s->rods[r], NULL);
-    if (!s->data[r]) return COSROD_ERR_NOMEM;
-    if (s->baumgarte) {
-      s->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
-      s->data[r]->baumgarte_r = sc->solver.baumgarte_r;
+    s->sys.mb->rods[r] = sim_build_rod(sc, r, 0, &st, err, errlen);
+    if (!s->sys.m->rods[r]) return st;
+    s->sys.d->data[r] = cosrod_rod_data_create(s->sys.m->rods[r], NULL);
+    if (!s->sys.d->data[r]) return COSROD_ERR_NOMEM;
+    if (s->sys.m->baumgarte) {
+      s->sys.d->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
+      s->sys.d->data[r]->baumgarte_r = sc->solver.baumgarte_r;
     }
-    s->ny_r[r] = cosrod_rod_ny(s->rods[r], s->form);
-    s->off_r[r] = s->ny;
-    s->ny += s->ny_r[r];
-    if (s->ny_r[r] > *maxny) *maxny = s->ny_r[r];
+    s->sys.mb->ny_r[r] = cosrod_rod_ny(s->sys.m->rods[r], s->sys.m->form);
+    s->sys.mb->off_r[r] = s->sys.m->ny;
+    s->sys.mb->ny += s->sys.m->ny_r[r];
+    if (s->sys.m->ny_r[r] > *maxny) *maxny = s->sys.m->ny_r[r];
     *time_dep |= sim_rod_time_dependent(&sc->rods[r]);
     const cosrod_sc_rod *sr = &sc->rods[r];
     int loaded = 0;
@@ -289,35 +290,36 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
                      sr->ends[1].type == COSROD_SC_END_PRESCRIBED;
   }
   {
-    cosrod_status st = sim_contact_create(&s->contact, s->def, s->rods, s->nrods, err, errlen);
+    cosrod_status st = sim_contact_create(&s->sys.d->contact, s->sys.m->def, s->sys.m->rods, s->sys.m->nrods, err, errlen);
     if (st != COSROD_OK) return st;
-    if (s->contact) s->need_rates = 1; /* contact damping and friction dissipate */
+    if (s->sys.d->contact) s->need_rates = 1; /* contact damping and friction dissipate */
   }
   if (sc->nbodies > 0) {
-    cosrod_status st = sim_couple_create(s, err, errlen);
+    cosrod_status st = sim_couple_create(&s->sys, err, errlen);
     if (st != COSROD_OK) return st;
-    s->ny += sim_couple_n(s);
+    s->need_rates = 1; /* the bodies' loads and bushings do work and dissipate */
+    s->sys.mb->ny += sim_couple_n(&s->sys);
     *time_dep = 1;
-    if ((st = sim_couple_kirch_create(s)) != COSROD_OK) return st;
+    if ((st = sim_couple_kirch_create(&s->sys)) != COSROD_OK) return st;
   }
   if (sc->analysis.start_from_equilibrium) { /* the rods with their preloads */
-    s->srods = calloc(s->nrods, sizeof *s->srods);
-    if (!s->srods) return COSROD_ERR_NOMEM;
-    for (size_t r = 0; r < s->nrods; r++) {
+    s->sys.mb->srods = calloc(s->sys.m->nrods, sizeof *s->sys.m->srods);
+    if (!s->sys.m->srods) return COSROD_ERR_NOMEM;
+    for (size_t r = 0; r < s->sys.m->nrods; r++) {
       cosrod_status st = COSROD_OK;
-      if (!(s->srods[r] = sim_build_rod(sc, r, 1, &st, err, errlen))) return st;
+      if (!(s->sys.mb->srods[r] = sim_build_rod(sc, r, 1, &st, err, errlen))) return st;
     }
-    sim_contact_attach(s->contact, s->srods, s->nrods); /* the equilibrium sees the contact too */
+    sim_contact_attach(s->sys.d->contact, s->sys.m->srods, s->sys.m->nrods); /* the equilibrium sees the contact too */
   }
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
     if (st != COSROD_OK) return st;
   } else if (sc->analysis.start_from_equilibrium) {
-    s->stat = calloc(s->nrods, sizeof *s->stat);
+    s->stat = calloc(s->sys.m->nrods, sizeof *s->stat);
     if (!s->stat) return COSROD_ERR_NOMEM;
-    for (size_t r = 0; r < s->nrods; r++) {
+    for (size_t r = 0; r < s->sys.m->nrods; r++) {
       cosrod_status st = COSROD_OK;
-      s->stat[r] = cosrod_statics_create(s->srods[r], NULL, &st);
+      s->stat[r] = cosrod_statics_create(s->sys.m->srods[r], NULL, &st);
       if (!s->stat[r]) {
         sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
                 cosrod_strerror(st));
@@ -358,7 +360,17 @@ static cosrod_sim *sim_create(const cosrod_scenario *sc, cosrod_status *status, 
   return sim_build(s, au ? sim_auto_scenario(au) : sc, status, err, errlen);
 }
 
+static cosrod_sim *build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen);
+
 cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
+  s->sys.m = s->sys.mb = &s->sysm; /* the constructors write the model through sys.mb */
+  s->sys.d = &s->sysd;
+  cosrod_sim *b = build(s, sc, status, err, errlen);
+  if (b) b->sys.mb = NULL; /* fixed from here on */
+  return b;
+}
+
+static cosrod_sim *build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *status, char *err, size_t errlen) {
   cosrod_status cst;
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
@@ -367,22 +379,22 @@ cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *s
     return fail_create(s, status, COSROD_ERR_UNSUPPORTED);
   }
   s->sc = sc;
-  if (!(s->def = sim_sys_def_create(sc))) return fail_create(s, status, COSROD_ERR_NOMEM);
-  s->type = type;
+  if (!(s->sys.mb->def = sim_sys_def_create(sc))) return fail_create(s, status, COSROD_ERR_NOMEM);
+  s->sys.mb->type = type;
   s->t_fail = NAN;
   s->h_last = NAN;
-  s->seg_lo = -INFINITY;
-  s->seg_hi = INFINITY;
-  s->nrods = sc->nrods;
+  s->sys.d->seg_lo = -INFINITY;
+  s->sys.d->seg_hi = INFINITY;
+  s->sys.mb->nrods = sc->nrods;
   s->analysis = (int)sc->analysis.type;
   if (s->analysis != COSROD_SC_ANALYSIS_DYNAMIC) return create_static(s, status, err, errlen);
   if ((cst = choose_form(s, iname, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
   int maxny, time_dep;
   if ((cst = create_rods(s, &maxny, &time_dep, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
-  if ((cst = sim_layout_create(s, maxny, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
-  if ((cst = sim_initial_state(s, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
-  if ((cst = sim_problem_create(s, time_dep, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
-  cosrod_ode_problem *p = &s->prob;
+  if ((cst = sim_layout_create(&s->sys, maxny, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  if ((cst = sim_initial_state(&s->sys, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  if ((cst = sim_problem_create(&s->sys, time_dep, err, errlen)) != COSROD_OK) return fail_create(s, status, cst);
+  const cosrod_ode_problem *p = &s->sys.m->prob;
 
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = sc->solver.rtol;
@@ -392,8 +404,8 @@ cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *s
   o.max_steps = sc->solver.max_steps;
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
   s->opts = o;
-  sim_kirchhoff_options(s); /* system/kirchhoff.c */
-  if (s->lie) sim_galpha_problem(s);
+  sim_kirchhoff_options(&s->sys, &s->opts); /* system/kirchhoff.c */
+  if (s->sys.m->lie) sim_galpha_problem(&s->sys, &s->opts);
   cosrod_status st = COSROD_OK;
   s->integ = cosrod_integrator_create(type, p, &s->opts, &st);
   if (!s->integ) {
@@ -407,11 +419,11 @@ cosrod_sim *sim_build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status *s
   if (st != COSROD_OK) return fail_create(s, status, st);
 
   /* energies at t = 0 */
-  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
+  if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
     sim_set_err(err, errlen, sc, "rods", "the initial state cannot be evaluated");
     return fail_create(s, status, COSROD_ERR_NONFINITE);
   }
-  sim_energy_from_data(s, 0.0, 0.0);
+  s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
   if (status) *status = COSROD_OK;
   return s;
 }
@@ -433,21 +445,24 @@ void cosrod_sim_free(cosrod_sim *s) {
 }
 
 void sim_release(cosrod_sim *s) {
+  s->sys.mb = &s->sysm; /* the destructor releases the model */
+  s->sys.m = &s->sysm;
+  s->sys.d = &s->sysd;
   cosrod_integrator_free(s->integ);
-  sim_linsolve_free(s);
-  sim_couple_static_free(s);
-  sim_couple_kirch_free(s);
-  sim_couple_free(s);
-  sim_contact_free(s->contact);
-  for (size_t r = 0; r < s->nrods; r++) {
+  sim_linsolve_free(&s->sys);
+  sim_couple_static_free(&s->sys);
+  sim_couple_kirch_free(&s->sys);
+  sim_couple_free(&s->sys);
+  sim_contact_free(s->sys.d->contact);
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
     if (s->stat) cosrod_statics_free(s->stat[r]);
-    if (s->srods) cosrod_rod_free(s->srods[r]);
+    if (s->sys.m->srods) cosrod_rod_free(s->sys.m->srods[r]);
   }
   free(s->stat);
   cosrod_statics_free(s->land);
   free(s->qprev);
   free(s->qland);
-  free(s->srods);
+  free(s->sys.m->srods);
   sim_static_free(s);
   free(s->omega);
   free(s->freq);
@@ -456,28 +471,28 @@ void sim_release(cosrod_sim *s) {
   free(s->mode_group);
   free(s->mode_min);
   sim_static_arc_free(s);
-  for (size_t r = 0; s->rods && r < s->nrods; r++) {
-    if (s->data) cosrod_rod_data_free(s->data[r]);
-    cosrod_rod_free(s->rods[r]);
+  for (size_t r = 0; s->sys.m->rods && r < s->sys.m->nrods; r++) {
+    if (s->sys.d->data) cosrod_rod_data_free(s->sys.d->data[r]);
+    cosrod_rod_free(s->sys.m->rods[r]);
   }
-  free(s->rods);
-  free(s->data);
-  free(s->ny_r);
-  free(s->off_r);
-  free(s->qoff_r);
-  free(s->map);
-  free(s->perm);
-  free(s->yl);
-  free(s->ypl);
-  free(s->fl);
-  free(s->y);
-  free(s->y0);
-  free(s->yd);
-  free(s->dae_id);
+  free(s->sys.m->rods);
+  free(s->sys.d->data);
+  free(s->sys.m->ny_r);
+  free(s->sys.m->off_r);
+  free(s->sys.m->qoff_r);
+  free(s->sys.m->map);
+  free(s->sys.m->perm);
+  free(s->sys.d->yl);
+  free(s->sys.d->ypl);
+  free(s->sys.d->fl);
+  free(s->sys.d->y);
+  free(s->sys.d->y0);
+  free(s->sys.d->yd);
+  free(s->sys.m->dae_id);
   free(s->tout);
   free(s->brk);
   free(s->bwork);
-  free(s->kwork);
-  sim_galpha_free(s);
-  sim_sys_def_free(s->def);
+  free(s->sys.d->kwork);
+  sim_galpha_free(&s->sys);
+  sim_sys_def_free(s->sys.m->def);
 }

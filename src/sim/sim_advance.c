@@ -17,14 +17,14 @@
 /* The state at the integrator's last accepted point becomes the sim's. */
 static void take_integrator_state(cosrod_sim *s) {
   double t = cosrod_integrator_t(s->integ);
-  memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
+  memcpy(s->sys.d->y, cosrod_integrator_y(s->integ), (size_t)s->sys.m->ny * sizeof *s->sys.d->y);
   s->t_now = t;
-  if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc.W, s->acc.D);
+  if (sim_eval_all(&s->sys, t, s->sys.d->y, NULL, NULL) == COSROD_OK) s->energy = sim_energy_from_data(&s->sys, s->acc.W, s->acc.D);
 }
 
 static cosrod_status start_stepping(cosrod_sim *s) {
   s->ran = 1;
-  s->msg[0] = '\0';
+  s->sys.d->msg[0] = '\0';
   if (s->stat) {
     cosrod_status st = equilibrium_start(s);
     if (st != COSROD_OK) return st;
@@ -32,12 +32,12 @@ static cosrod_status start_stepping(cosrod_sim *s) {
   s->acc.t = 0.0;
   s->acc.W = s->acc.D = s->need_rates < 0 ? NAN : 0.0;
   s->t_frame = -INFINITY;
-  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->y0, NULL);
+  cosrod_status st = cosrod_integrator_init(s->integ, 0.0, s->sys.d->y0, NULL);
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "%s", cosrod_integrator_message(s->integ));
     return st;
   }
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  memcpy(s->sys.d->y, s->sys.d->y0, (size_t)s->sys.m->ny * sizeof *s->sys.d->y);
   s->t_now = 0.0;
   s->stepping = 1;
   return COSROD_OK;
@@ -56,7 +56,7 @@ cosrod_status cosrod_sim_advance(cosrod_sim *s, double t_next) {
   }
   if (t_next < s->t_now) return COSROD_ERR_INVALID;
   if (t_next == s->t_now) return COSROD_OK;
-  s->msg[0] = '\0';
+  s->sys.d->msg[0] = '\0';
   s->t_fail = NAN;
   cosrod_output_spec spec = {0};
   spec.step_history = sim_step_cb;
@@ -65,8 +65,8 @@ cosrod_status cosrod_sim_advance(cosrod_sim *s, double t_next) {
   cosrod_status st = cosrod_integrator_evolve(s->integ, t_next, &spec);
   cosrod_interrupt_install(prev);
   if (st != COSROD_OK) {
-    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
-    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));
+    if (!s->sys.d->msg[0]) snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "%s", cosrod_integrator_message(s->integ));
+    if (!s->sys.d->msg[0]) snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "%s", cosrod_strerror(st));
     s->t_fail = cosrod_integrator_fail_time(s->integ);
   }
   take_integrator_state(s);
@@ -78,17 +78,17 @@ cosrod_status cosrod_sim_set_state(cosrod_sim *s, double t, const double *y) {
   if (!s || !y || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || !isfinite(t) || t < 0.0)
     return COSROD_ERR_INVALID;
   if (s->ran && !s->stepping) return COSROD_ERR_INVALID;
-  for (int i = 0; i < s->ny; i++)
+  for (int i = 0; i < s->sys.m->ny; i++)
     if (!isfinite(y[i])) return COSROD_ERR_INVALID;
   double rW, rD;
-  cosrod_status st = sim_eval_all(s, t, y, &rW, &rD);
+  cosrod_status st = sim_eval_all(&s->sys, t, y, &rW, &rD);
   if (st != COSROD_OK) {
-    if (s->stepping) sim_eval_all(s, s->t_now, s->y, NULL, NULL); /* restore the rods' data */
+    if (s->stepping) sim_eval_all(&s->sys, s->t_now, s->sys.d->y, NULL, NULL); /* restore the rods' data */
     return st;
   }
   st = cosrod_integrator_init(s->integ, t, y, NULL);
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "%s", cosrod_integrator_message(s->integ));
     return st;
   }
   if (!s->stepping) {
@@ -96,22 +96,22 @@ cosrod_status cosrod_sim_set_state(cosrod_sim *s, double t, const double *y) {
     s->acc.W = s->acc.D = s->need_rates < 0 ? NAN : 0.0;
     s->t_frame = -INFINITY;
   }
-  memcpy(s->y, y, (size_t)s->ny * sizeof *y);
+  memcpy(s->sys.d->y, y, (size_t)s->sys.m->ny * sizeof *y);
   s->acc.t = s->t_now = t;
   s->acc.rW_prev = rW;
   s->acc.rD_prev = rD;
   s->stepping = 1;
-  sim_energy_from_data(s, s->acc.W, s->acc.D);
+  s->energy = sim_energy_from_data(&s->sys, s->acc.W, s->acc.D);
   return COSROD_OK;
 }
 
 cosrod_status cosrod_sim_set_load_fn(cosrod_sim *s, size_t r, cosrod_rod_load_fn fn, void *user) {
-  if (!s || r >= s->nrods || s->ran) return COSROD_ERR_INVALID;
-  if (s->au && sim_auto_note_load(s->au, s->nrods, r, fn, user) != COSROD_OK) return COSROD_ERR_NOMEM;
-  cosrod_rod_set_load_fn(s->rods[r], fn, user);
+  if (!s || r >= s->sys.m->nrods || s->ran) return COSROD_ERR_INVALID;
+  if (s->au && sim_auto_note_load(s->au, s->sys.m->nrods, r, fn, user) != COSROD_OK) return COSROD_ERR_NOMEM;
+  cosrod_rod_set_load_fn(s->sys.m->rods[r], fn, user);
   if (fn && s->need_rates == 0) s->need_rates = 1; /* the callback may do work */
   /* the rates at t = 0 (energy quadrature) and the initial energy with the callback */
-  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) return COSROD_ERR_CALLBACK;
-  sim_energy_from_data(s, 0.0, 0.0);
+  if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) return COSROD_ERR_CALLBACK;
+  s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
   return COSROD_OK;
 }

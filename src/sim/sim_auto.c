@@ -126,7 +126,7 @@ cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features 
     f->lam_max = NAN;
     return COSROD_OK;
   }
-  f->lam_max = power_lam_max(&ps->prob, ps->y0);
+  f->lam_max = power_lam_max(&ps->sys.m->prob, ps->sys.d->y0);
   cosrod_sim_free(ps);
   if (err && errlen) err[0] = '\0';
   return COSROD_OK;
@@ -288,7 +288,7 @@ const sim_auto_choice *sim_auto_get_choice(const sim_auto *a) { return &a->c; }
 const char *cosrod_sim_solver_chosen(const cosrod_sim *s) {
   if (!s) return "";
   if (s->au) return s->au->c.statics ? "statics" : cosrod_sc_integrator_name(s->au->c.method[0]);
-  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->type->name : "statics";
+  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->sys.m->type->name : "statics";
 }
 
 const char *cosrod_sim_solver_reason(const cosrod_sim *s) {

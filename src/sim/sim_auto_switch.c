@@ -62,7 +62,7 @@ typedef struct shape {
 } shape;
 
 static shape shape_of(const cosrod_sim *s) {
-  shape h = {s->lie, s->split, (int)s->form, s->ny};
+  shape h = {s->sys.m->lie, s->sys.m->split, (int)s->sys.m->form, s->sys.m->ny};
   return h;
 }
 
@@ -104,20 +104,20 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
   }
   const double t = cosrod_integrator_t(s->integ);
   int nl = 0;
-  for (size_t r = 0; r < s->nrods; r++) nl += s->ny_r[r];
-  double *yg = malloc((size_t)s->ny * sizeof *yg), *yl = malloc(((size_t)nl + 1) * sizeof *yl);
+  for (size_t r = 0; r < s->sys.m->nrods; r++) nl += s->sys.m->ny_r[r];
+  double *yg = malloc((size_t)s->sys.m->ny * sizeof *yg), *yl = malloc(((size_t)nl + 1) * sizeof *yl);
   if (!yg || !yl) {
     free(yg), free(yl);
     *done = 1;
     return st;
   }
-  memcpy(yg, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *yg);
-  for (size_t r = 0, o = 0; r < s->nrods; o += (size_t)s->ny_r[r], r++) sim_gather(s, r, yg, yl + o);
+  memcpy(yg, cosrod_integrator_y(s->integ), (size_t)s->sys.m->ny * sizeof *yg);
+  for (size_t r = 0, o = 0; r < s->sys.m->nrods; o += (size_t)s->sys.m->ny_r[r], r++) sim_gather(&s->sys, r, yg, yl + o);
   carry c;
   sim_stats_sync(s);
   save(s, &c);
   char why[320];
-  snprintf(why, sizeof why, "%.200s", s->msg[0] ? s->msg : cosrod_strerror(st));
+  snprintf(why, sizeof why, "%.200s", s->sys.d->msg[0] ? s->sys.d->msg : cosrod_strerror(st));
   /* re-create in place */
   sim_auto *keep = s->au;
   sim_release(s);
@@ -133,13 +133,13 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
     return bst;
   }
   restore(s, &c);
-  for (size_t r = 0; r < a->nload && r < s->nrods; r++)
-    if (a->load_fn[r]) cosrod_rod_set_load_fn(s->rods[r], a->load_fn[r], a->load_user[r]);
+  for (size_t r = 0; r < a->nload && r < s->sys.m->nrods; r++)
+    if (a->load_fn[r]) cosrod_rod_set_load_fn(s->sys.m->rods[r], a->load_fn[r], a->load_user[r]);
   const shape now = shape_of(s);
   if (old.lie == now.lie && old.split == now.split && old.ny == now.ny)
-    memcpy(s->yd, yg, (size_t)s->ny * sizeof *yg);
+    memcpy(s->sys.d->yd, yg, (size_t)s->sys.m->ny * sizeof *yg);
   else
-    for (size_t r = 0, o = 0; r < s->nrods; o += (size_t)s->ny_r[r], r++) sim_scatter(s, r, yl + o, s->yd);
+    for (size_t r = 0, o = 0; r < s->sys.m->nrods; o += (size_t)s->sys.m->ny_r[r], r++) sim_scatter(&s->sys, r, yl + o, s->sys.d->yd);
   free(yg), free(yl);
   const char *to = cosrod_sc_integrator_name(a->c.method[i]);
   snprintf(a->chosen, sizeof a->chosen, "%s", to);
@@ -152,12 +152,12 @@ static cosrod_status switch_once(cosrod_sim *s, cosrod_status st, double T, cosr
   s->t_fail = NAN;
   s->h_last = NAN;
   s->acc.t = s->t_now = t;
-  if (sim_eval_all(s, t, s->yd, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) return COSROD_ERR_NONFINITE;
+  if (sim_eval_all(&s->sys, t, s->sys.d->yd, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) return COSROD_ERR_NONFINITE;
   spec->t_out = s->tout;
   spec->n_out = s->nout;
   spec->user = s;
   spec->include_t0 = 0;
-  return sim_evolve_pieces(s, T, spec, t, s->yd);
+  return sim_evolve_pieces(s, T, spec, t, s->sys.d->yd);
 }
 
 cosrod_status sim_auto_recover(cosrod_sim *s, cosrod_status st, double T, cosrod_output_spec *spec) {

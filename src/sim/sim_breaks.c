@@ -90,9 +90,9 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T) {
     s->brk[m++] = s->brk[i];
   }
   s->nbrk = m;
-  if (m > 0 && !(s->bwork = malloc(3 * (size_t)s->ny * sizeof *s->bwork))) return COSROD_ERR_NOMEM;
-  s->seg_lo = -INFINITY;
-  s->seg_hi = INFINITY;
+  if (m > 0 && !(s->bwork = malloc(3 * (size_t)s->sys.m->ny * sizeof *s->bwork))) return COSROD_ERR_NOMEM;
+  s->sys.d->seg_lo = -INFINITY;
+  s->sys.d->seg_hi = INFINITY;
   return COSROD_OK;
 }
 
@@ -120,10 +120,10 @@ void sim_stats_sync(cosrod_sim *s) {
 /* Mechanical energy (kinetic + elastic + gravity) of state y at t (clamped
  * to the current piece) and the rates there; -1 if an evaluation fails. */
 static int mech_energy(cosrod_sim *s, double t, const double *y, double *E, double *rW, double *rD) {
-  if (sim_eval_all(s, t, y, rW, rD) != COSROD_OK) return -1;
+  if (sim_eval_all(&s->sys, t, y, rW, rD) != COSROD_OK) return -1;
   double e = 0.0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod_energy *re = &s->data[r]->energy;
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
+    const cosrod_rod_energy *re = &s->sys.d->data[r]->energy;
     e += re->kinetic_trans + re->kinetic_rot + re->shear_ext + re->bend_tors + re->gravity;
   }
   *E = e;
@@ -136,13 +136,13 @@ static int mech_energy(cosrod_sim *s, double t, const double *y, double *E, doub
  * do not recover): Hairer's starting step (HNW I §II.4) for order 1, the
  * order of BDF's first step, over the differential components.  0 if f fails. */
 static double restart_step(cosrod_sim *s, double t, const double *y, double span) {
-  int n = s->ny;
+  int n = s->sys.m->ny;
   double *f0 = s->bwork, *y1 = s->bwork + n, *f1 = s->bwork + 2 * n;
   double rtol = s->opts.rtol, atol = s->opts.atol, d0 = 0.0, d1 = 0.0, d2 = 0.0;
   int nd = 0;
-  if (sim_rhs(t, y, f0, s) != 0) return 0.0;
+  if (sim_rhs(t, y, f0, &s->sys) != 0) return 0.0;
   for (int i = 0; i < n; i++) {
-    if (s->dae_id[i] == 0.0) continue;
+    if (s->sys.m->dae_id[i] == 0.0) continue;
     double sk = atol + rtol * fabs(y[i]);
     d0 += (y[i] / sk) * (y[i] / sk);
     d1 += (f0[i] / sk) * (f0[i] / sk);
@@ -153,10 +153,10 @@ static double restart_step(cosrod_sim *s, double t, const double *y, double span
   d1 = sqrt(d1 / nd);
   double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
   h0 = fmin(h0, span);
-  for (int i = 0; i < n; i++) y1[i] = s->dae_id[i] == 0.0 ? y[i] : y[i] + h0 * f0[i];
-  if (sim_rhs(t + h0, y1, f1, s) != 0) return 0.0;
+  for (int i = 0; i < n; i++) y1[i] = s->sys.m->dae_id[i] == 0.0 ? y[i] : y[i] + h0 * f0[i];
+  if (sim_rhs(t + h0, y1, f1, &s->sys) != 0) return 0.0;
   for (int i = 0; i < n; i++) {
-    if (s->dae_id[i] == 0.0) continue;
+    if (s->sys.m->dae_id[i] == 0.0) continue;
     double sk = atol + rtol * fabs(y[i]), e = (f1[i] - f0[i]) / sk;
     d2 += e * e;
   }
@@ -173,20 +173,20 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
   double Em = 0.0, Ep = 0.0;
   int acc = s->need_rates > 0;
   if (acc && mech_energy(s, b, y, &Em, NULL, NULL) != 0) return COSROD_ERR_NONFINITE;
-  s->seg_lo = nextafter(b, INFINITY);
-  s->seg_hi = hi;
-  if (s->form == COSROD_FORM_DAE && s->dae_mass) {
+  s->sys.d->seg_lo = nextafter(b, INFINITY);
+  s->sys.d->seg_hi = hi;
+  if (s->sys.m->form == COSROD_FORM_DAE && s->sys.m->dae_mass) {
     /* the algebraic multipliers follow the right-hand limit */
-    sim_couple_rhs_begin(s, s->seg_lo, y); /* bodies: the rods' ends at b⁺ */
-    for (size_t r = 0; r < s->nrods; r++) {
-      const cosrod_rod *rod = s->rods[r];
+    sim_couple_rhs_begin(&s->sys, s->sys.d->seg_lo, y); /* bodies: the rods' ends at b⁺ */
+    for (size_t r = 0; r < s->sys.m->nrods; r++) {
+      const cosrod_rod *rod = s->sys.m->rods[r];
       int nq = cosrod_rod_nq(rod);
-      sim_gather(s, r, y, s->yl);
-      cosrod_status st = cosrod_rod_lambda(rod, s->data[r], s->form, s->seg_lo, s->yl, s->yl + 2 * nq);
+      sim_gather(&s->sys, r, y, s->sys.d->yl);
+      cosrod_status st = cosrod_rod_lambda(rod, s->sys.d->data[r], s->sys.m->form, s->sys.d->seg_lo, s->sys.d->yl, s->sys.d->yl + 2 * nq);
       if (st != COSROD_OK) return st;
-      sim_scatter(s, r, s->yl, y);
+      sim_scatter(&s->sys, r, s->sys.d->yl, y);
     }
-    if (sim_couple_kirch_lambda(s, s->seg_lo, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies */
+    if (sim_couple_kirch_lambda(&s->sys, s->sys.d->seg_lo, y) != 0) return COSROD_ERR_NONFINITE; /* Kirchhoff rods on bodies */
   }
   if (acc) {
     if (mech_energy(s, b, y, &Ep, &s->acc.rW_prev, &s->acc.rD_prev) != 0) return COSROD_ERR_NONFINITE;
@@ -197,7 +197,7 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
   stats_add(&s->dstats_done, &s->dstats_done, cosrod_integrator_stats(s->integ));
   double h0 = 0.0, span = (isfinite(hi) ? hi : s->sc->analysis.t_end) - b;
   if ((cosrod_integrator_type(s->integ)->flags & COSROD_STEP_OWN_CLIP) && s->opts.h0 == 0.0)
-    h0 = restart_step(s, s->seg_lo, y, span);
+    h0 = restart_step(s, s->sys.d->seg_lo, y, span);
   cosrod_status st = cosrod_integrator_init(s->integ, b, y, NULL);
   if (st == COSROD_OK && h0 > 0.0) st = cosrod_integrator_set_step(s->integ, h0);
   return st;
@@ -221,12 +221,12 @@ cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spe
   }
   size_t i0 = 0;
   while (i0 < s->nbrk && (sw ? s->brk[i0] <= t0 : s->brk[i0] < t0)) i0++;
-  s->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
+  s->sys.d->seg_lo = i0 ? nextafter(s->brk[i0 - 1], INFINITY) : -INFINITY;
   /* every piece ends with its left limit, the last one at T too (a keyframe
    * at t_end: the velocity reaching it, not the hold after it) */
-  s->seg_hi = nextafter(i0 < s->nbrk ? s->brk[i0] : T, -INFINITY);
+  s->sys.d->seg_hi = nextafter(i0 < s->nbrk ? s->brk[i0] : T, -INFINITY);
   cosrod_status st = resume ? sim_resume_begin(s) : COSROD_OK;
-  if (st == COSROD_OK) st = cosrod_integrator_init(s->integ, t0, sw ? y_switch : s->y0, NULL);
+  if (st == COSROD_OK) st = cosrod_integrator_init(s->integ, t0, sw ? y_switch : s->sys.d->y0, NULL);
   if (st == COSROD_OK && resume && s->h_resume > 0.0) st = cosrod_integrator_set_step(s->integ, s->h_resume);
   if (st != COSROD_OK) {
     sim_stats_sync(s);
@@ -243,10 +243,10 @@ static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_sp
     if (i > i0) {
       /* the state at the breakpoint (the integrator's own buffer is re-initialised) */
       double a = s->brk[i - 1];
-      memcpy(s->yd, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->yd);
-      st = restart_at(s, a, nextafter(b, -INFINITY), s->yd);
+      memcpy(s->sys.d->yd, cosrod_integrator_y(s->integ), (size_t)s->sys.m->ny * sizeof *s->sys.d->yd);
+      st = restart_at(s, a, nextafter(b, -INFINITY), s->sys.d->yd);
       if (st != COSROD_OK) {
-        snprintf(s->msg, sizeof s->msg, "restart at the breakpoint t = %.17g failed (%s)", a,
+        snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "restart at the breakpoint t = %.17g failed (%s)", a,
                  cosrod_strerror(st));
         s->t_fail = a;
         break;

@@ -11,4 +11,8 @@
  * analytic Jacobian with finite differences, or to drive a method by hand). */
 const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *sim);
 
+/* The assembled system of a created simulation (system/system_model.h),
+ * for the tests of the system's module-internal functions. */
+struct sys_system *sim_system_of(cosrod_sim *sim);
+
 #endif /* COSROD_SIM_HOOKS_H */

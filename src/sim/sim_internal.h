@@ -1,15 +1,108 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Private state of the analyses on the assembled system (module sim):
  * dynamic runs with breakpoints, the monitor, static / modal / buckling
- * analyses and the scenario -> rod translation.  The struct cosrod_sim
- * itself is defined with the system (system/system_internal.h). */
+ * analyses and the scenario -> rod translation.  struct cosrod_sim holds the
+ * system (system/system_model.h: const model + run data) and the
+ * analyses' own fields. */
 #ifndef COSROD_SIM_INTERNAL_H
 #define COSROD_SIM_INTERNAL_H
 
 #include "sim/sim_auto.h"
 #include "sim/sim_hooks.h"
 #include "sim/sim_translate.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
+
+struct cosrod_sim {
+  sys_system sys;            /* the assembled system: const model (sys.m) + run data (sys.d) */
+  struct sys_model sysm;     /* their storage (reached through sys only) */
+  struct sys_data sysd;
+  const cosrod_scenario *sc; /* the analyses' input; the system reads its definition (sys.m->def) only */
+  struct sim_auto *au; /* solver.integrator: auto (sim/sim_auto.c), NULL otherwise */
+  int rebuild;         /* 1 while sim_auto.c re-creates the sim in place (a switch of method) */
+  int analysis;          /* the scenario's analysis type (the system reads def->analysis) */
+  cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
+  cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
+  cosrod_statics *land;          /* static: solver landing on output times between increments */
+  double *qprev, *qland;         /* static: (nq) last converged state, landing state */
+  double tprev;                  /* static: pseudo-time of qprev */
+  size_t iout;                   /* static: next output time (index into tout) */
+  double out_tol;                /* |t - tout| below which t is that output time */
+  cosrod_statics_stats lstats;   /* static: landing work */
+  cosrod_status land_failed;     /* static: status of a failed landing (OK if none) */
+  /* static arc-length runs and keyframe paths (sim_static_arc.c) */
+  int arc;                      /* control: arc-length */
+  double arc_lambda, arc_disp;  /* load factor and monitored displacement of the current step */
+  int arc_index, arc_critical;  /* stability index, critical point (0/1/2) of the current step */
+  int arc_rod, arc_vertex;      /* monitored rod and vertex (first point load's, else rod 0's N) */
+  double *arc_x, *arc_x0;       /* ((N+1) x 3) scratch, initial vertex positions of arc_rod */
+  size_t ncrit;                 /* critical points recorded (at most SIM_MAX_CRIT) */
+  struct sim_critical {
+    int type; /* 1 limit, 2 bifurcation */
+    double t, lambda, disp;
+  } crit[64];
+  double *kstops;               /* path: keyframes: the keyframe times (increments land on them) */
+  int nkstops;
+  int nmodes;
+  double *omega, *freq, *shapes; /* modes: (nmodes), (nmodes), (nmodes x (N+1) x 6) */
+  int nmodes_cap, nmodes_req;    /* modes: computed (count, <= ndof), modes asked (count) */
+  int *mode_kind, *mode_group;   /* modes: (nmodes_cap) cosrod_mode_kind, degenerate group from 0 */
+  double *mode_min;              /* modes: (nmodes_cap x nv) minimal-coordinate vectors */
+  double *tout;
+  size_t nout;
+  cosrod_integrate_options opts;
+  cosrod_integrator *integ;
+  const cosrod_sim_observer *obs;
+  /* energy accounting: integrals of external power and dissipation over
+   * [0, acc.t] (Simpson per step, sim_run.c), one value so that a method
+   * switch (sim_auto_switch.c) and a checkpoint (sim_resume.c) carry it whole */
+  struct sim_accounts {
+    double t, W, D;           /* end of the integrated interval, external work, dissipation [J] */
+    double rW_prev, rD_prev;  /* rates at t */
+    double cD, cD_prev, cD_mid; /* contact's share of D, its rate at t and at the last Simpson midpoint */
+    double impulsive_work;    /* part of W from velocity jumps at breakpoints [J] */
+  } acc;
+  int need_rates;             /* 0: no damping, loads or moving ends: both rates vanish identically;
+                                 -1: they do not, but the accounting is off (cosrod_sim_set_energy_accounting) */
+  cosrod_sim_energy energy;
+  /* breakpoints (sim/sim_breaks.c): times in (0, t_end) where the right-hand side is not smooth */
+  double *brk;                      /* (nbrk) increasing */
+  size_t nbrk;
+  double *bwork;                    /* (3 ny) restart: initial-step estimate scratch (if nbrk > 0) */
+  cosrod_integrate_stats dstats;    /* dynamic: statistics of all pieces */
+  cosrod_integrate_stats dstats_done; /* dynamic: of the pieces finished */
+  /* monitor of silent wrong answers (sim_monitor.c) */
+  struct sim_monitor_state {
+    long n;                 /* frames seen */
+    double bal0, G0;        /* balance and gravity energy of the first frame */
+    double scale, drift;    /* max energy scale, max |balance drift| [J] */
+    double ref;             /* max energy scale of the frames before the drift warning level */
+    double pdev;            /* max | |p_k| - 1 | over frames and segments */
+    double t_drift, t_pdev; /* when the maxima were reached */
+  } mon;
+  int diverged;                     /* a frame detected a blow-up (message in msg) */
+  size_t nwarn;
+  char warn[4][320];
+  double t_now, h_last, t_fail;
+  double t_frame; /* time of the last frame (-inf before the first) */
+  int ran;
+  int frame_rc; /* static runs: what the last frame callback returned */
+  int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
+  int resumed;                /* cosrod_sim_restart_load: the run continues from (t_resume, y0) (sim_resume.c) */
+  double t_resume, h_resume;  /* its time and the step to try first */
+  /* static / modes / buckling of several rods (sim_static.c): the statics
+   * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y
+   * holds rod r's (q, 0) at off_r[r] */
+  int nq_sys;           /* sum of the rods' nq */
+  double *qsys;         /* (nq_sys) scratch */
+  double *rsys;         /* (nrods x 12) scratch: reactions of every rod */
+  int *ssys;            /* (nrods x 2) */
+  size_t shape_stride;  /* doubles per mode in shapes: (max N + 1) x 6 */
+  size_t *mode_rod;     /* (nmodes_cap) rod of each mode */
+  double *mode_lam;     /* (nmodes_cap) buckling: critical load factors */
+  double *rw_omega, *rw_freq, *rw_shapes, *rw_min; /* per-rod scratch of the modal analysis */
+  int *rw_kind;
+};
+
 
 /* sim.c: build the sim of sc into the zeroed s (cosrod_sim_create after the
  * auto choice; sim_auto.c's rebuild with s->rebuild set: on failure the
@@ -23,7 +116,7 @@ cosrod_status sim_breaks_collect(cosrod_sim *s, double T);
 /* sim_breaks.c: integrate to T piece by piece between the breakpoints
  * (restart of the method at each), with the energy accounting closed across
  * them; spec: the output spec of the whole run (include_t0 honoured once).
- * The one entry of every start: y_switch NULL: a run from 0 with s->y0, or a
+ * The one entry of every start: y_switch NULL: a run from 0 with s->sys.d->y0, or a
  * resumed one from (t_resume, y0) (s->resumed); else sim_auto_switch.c's
  * continuation from (t_switch, y_switch) after a change of method, past a
  * breakpoint at t_switch, its statistics added to s->dstats_done. */
@@ -38,7 +131,7 @@ void sim_stats_sync(cosrod_sim *s);
 /* sim_monitor.c: forget what the monitor saw (start of a run). */
 void sim_monitor_reset(cosrod_sim *s);
 /* sim_monitor.c: a frame at t (rod data and s->energy valid): track the
- * balance drift, |p| and blow-up.  Returns -1 on a blow-up (s->msg,
+ * balance drift, |p| and blow-up.  Returns -1 on a blow-up (s->sys.d->msg,
  * s->t_fail, s->diverged set), else 0. */
 int sim_monitor_frame(cosrod_sim *s, double t);
 /* sim_monitor.c: after a dynamic run: the warnings beyond the thresholds. */
@@ -54,7 +147,7 @@ cosrod_status equilibrium_start(cosrod_sim *s);
  * multipliers); message set on failure. */
 cosrod_status sim_rod_rest_state(cosrod_sim *s, size_t r, const double *q);
 /* After the equilibrium state is in y0: y = y0, its evaluation (work and
- * dissipation baselines) and energies; ERR_NONFINITE with s->msg set. */
+ * dissipation baselines) and energies; ERR_NONFINITE with s->sys.d->msg set. */
 cosrod_status sim_equilibrium_state_ready(cosrod_sim *s);
 /* sim_static_run.c: a static run (load stepping, landing on output
  * times, or arc-length / keyframe paths through sim_static_arc.c). */
@@ -73,6 +166,9 @@ void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y);
 void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q);
 cosrod_status sim_run_modes(cosrod_sim *s);
 cosrod_status sim_run_buckling(cosrod_sim *s);
+/* Modal runs (sim_static.c): keep the first count of nm modes sorted by ω,
+ * degenerate groups renumbered; returns the number kept. */
+int sim_mode_select(cosrod_sim *s, int nm, int count);
 /* Largest null-space nv of the rods (the scratch of sim_mode_listing). */
 int sim_max_rod_nv(const cosrod_sim *s);
 /* Listing of mode i (phi: ndof of s->stat[0], about q): the rod with the

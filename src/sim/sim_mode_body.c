@@ -33,7 +33,7 @@ void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi
   double *row = s->shapes + (size_t)i * s->shape_stride;
   double *bp = row + sim_mode_body_offset(s);
   memset(bp, 0, 6 * s->sc->nbodies * sizeof *bp);
-  const struct sim_cstat *c = s->cst;
+  const struct sim_cstat *c = s->sys.d->cst;
   if (!c || !s->stat || !s->stat[0]) return;
   const cosrod_statics *st = s->stat[0];
   for (int k = 0; k < c->nb; ++k) {
@@ -48,23 +48,23 @@ void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi
 
 size_t sim_mode_rod_offset(const cosrod_sim *s, size_t r) {
   size_t nmax = 0, sum = 0, off = 0;
-  for (size_t k = 0; k < s->nrods; k++) {
-    const size_t n = (size_t)cosrod_rod_nseg(s->rods[k]);
+  for (size_t k = 0; k < s->sys.m->nrods; k++) {
+    const size_t n = (size_t)cosrod_rod_nseg(s->sys.m->rods[k]);
     if (n > nmax) nmax = n;
     if (k == r) off = sum;
     sum += 6 * (n + 1);
   }
   const size_t base = 6 * (nmax + 1);
-  return r < s->nrods && s->shape_stride == base + sum + 6 * s->sc->nbodies ? base + off : 0;
+  return r < s->sys.m->nrods && s->shape_stride == base + sum + 6 * s->sc->nbodies ? base + off : 0;
 }
 
 void sim_mode_body_attach(const cosrod_sim *s, const double *q, const double *row, double *vt, size_t r) {
-  const struct sim_cstat *c = s->cst;
+  const struct sim_cstat *c = s->sys.d->cst;
   if (!c || !s->stat || !s->stat[0]) return;
   const cosrod_statics *st = s->stat[0];
   const double *bp = row + sim_mode_body_offset(s);
   /* the rod's vertices on bodies: the bodies' rigid motion there */
-  const int N = cosrod_rod_nseg(s->rods[r]);
+  const int N = cosrod_rod_nseg(s->sys.m->rods[r]);
   for (int e = 0; e < 2; ++e) {
     const cosrod_sc_end *end = &s->sc->rods[r].ends[e];
     if (end->body < 0) continue;
@@ -92,7 +92,7 @@ cosrod_status cosrod_sim_mode_body(const cosrod_sim *s, int i, size_t b, double 
 }
 
 cosrod_status cosrod_sim_mode_rod_shape(const cosrod_sim *s, int i, size_t r, const double **shape) {
-  if (!s || !s->ran || i < 0 || i >= s->nmodes || r >= s->nrods || !s->shapes || !shape ||
+  if (!s || !s->ran || i < 0 || i >= s->nmodes || r >= s->sys.m->nrods || !s->shapes || !shape ||
       (s->analysis != COSROD_SC_ANALYSIS_MODES && s->analysis != COSROD_SC_ANALYSIS_BUCKLING))
     return COSROD_ERR_INVALID;
   const double *row = s->shapes + (size_t)i * s->shape_stride;

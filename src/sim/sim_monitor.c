@@ -33,9 +33,9 @@ static double gravity_scale(const cosrod_sim *s) {
   double g = sqrt(s->sc->gravity[0] * s->sc->gravity[0] + s->sc->gravity[1] * s->sc->gravity[1] +
                   s->sc->gravity[2] * s->sc->gravity[2]);
   double m = 0.0;
-  for (size_t r = 0; r < s->nrods; r++) {
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
     double rhoA, L = s->sc->rods[r].length;
-    cosrod_rod_constants(s->rods[r], NULL, NULL, NULL, NULL, &rhoA, NULL);
+    cosrod_rod_constants(s->sys.m->rods[r], NULL, NULL, NULL, NULL, &rhoA, NULL);
     m += rhoA * L * g * L;
   }
   return m;
@@ -57,8 +57,8 @@ void sim_monitor_reset(cosrod_sim *s) {
 
 static double pnorm_deviation(const cosrod_sim *s) {
   double m = 0.0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod_data *d = s->data[r];
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
+    const cosrod_rod_data *d = s->sys.d->data[r];
     for (int k = 0; k < d->N; k++) {
       const double *p = d->p + 4 * k;
       double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
@@ -70,10 +70,10 @@ static double pnorm_deviation(const cosrod_sim *s) {
 
 /* The likely cause of a blow-up, for the message. */
 static const char *blowup_cause(const cosrod_sim *s) {
-  if (s->form == COSROD_FORM_ABSOLUTE && !s->prob.project && !s->baumgarte)
+  if (s->sys.m->form == COSROD_FORM_ABSOLUTE && !s->sys.m->prob.project && !s->sys.m->baumgarte)
     return "formulation absolute without projection (the quaternions leave |p| = 1): set "
            "solver.stabilisation: projection, or take formulation nullspace";
-  if (s->type->flags & COSROD_STEP_EXPLICIT)
+  if (s->sys.m->type->flags & COSROD_STEP_EXPLICIT)
     return "an explicit method at its stability limit (a stiff rod): take an implicit integrator "
            "(radau5, rodas) or a much smaller rtol";
   return "steps too large for the dynamics: take a smaller rtol / atol or an hmax";
@@ -113,7 +113,7 @@ int sim_monitor_frame(cosrod_sim *s, double t) {
     return 0;
   }
   if (s->mon.ref > 0.0 && drift > 0.5 * scale && scale > COSROD_SIM_BLOWUP_GROWTH * s->mon.ref) {
-    snprintf(s->msg, sizeof s->msg,
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg,
              "blow-up at t = %.6g s: the energy grew from %.3g J to %.3g J with an energy balance drift of "
              "%.3g J (not supplied by loads or moving ends); likely cause: %s",
              t, s->mon.ref, scale, drift, blowup_cause(s));
@@ -137,14 +137,14 @@ void sim_monitor_finish(cosrod_sim *s) {
              "%g %%): the solution is not accurate; take a smaller rtol / atol%s",
              s->mon.drift, 100.0 * s->mon.drift / s->mon.scale, s->mon.scale, s->mon.t_drift,
              100.0 * COSROD_SIM_DRIFT_WARN,
-             s->form == COSROD_FORM_ABSOLUTE && !s->prob.project ? " or stabilisation: projection" : "");
+             s->sys.m->form == COSROD_FORM_ABSOLUTE && !s->sys.m->prob.project ? " or stabilisation: projection" : "");
     add_warning(s, w);
   }
   if (s->mon.pdev > COSROD_SIM_PNORM_WARN) {
     snprintf(w, sizeof w,
              "unit quaternions drifted: max | |p| - 1 | = %.3g (at t = %.6g s; warning above %g)%s",
              s->mon.pdev, s->mon.t_pdev, COSROD_SIM_PNORM_WARN,
-             s->form == COSROD_FORM_NULLSPACE ? ": take a smaller rtol / atol"
+             s->sys.m->form == COSROD_FORM_NULLSPACE ? ": take a smaller rtol / atol"
                                               : ": take stabilisation: projection (or a stronger baumgarte)");
     add_warning(s, w);
   }

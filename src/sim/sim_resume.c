@@ -18,7 +18,7 @@
 
 enum { RS_VERSION = 1, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
 
-size_t cosrod_sim_restart_size(const cosrod_sim *s) { return s ? RS_HEAD + (size_t)s->ny : 0; }
+size_t cosrod_sim_restart_size(const cosrod_sim *s) { return s ? RS_HEAD + (size_t)s->sys.m->ny : 0; }
 
 static void stats_to(double *b, const cosrod_integrate_stats *st) {
   const long v[RS_STATS] = {st->nfev,      st->njev,      st->nsteps, st->naccept, st->nreject,
@@ -43,16 +43,16 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
   if (n < cosrod_sim_restart_size(s) || !(s->t_frame == s->t_now)) return COSROD_ERR_INVALID;
   const double t = s->t_frame;
   double cD = s->acc.cD;
-  if (s->contact && s->need_rates > 0 && t != s->acc.t) {
+  if (s->sys.d->contact && s->need_rates > 0 && t != s->acc.t) {
     /* the contact's share over the partial step [t, acc_t] (Simpson as in
      * sim_run.c: the frame's evaluation at t is the last one, the midpoint's
      * rate was kept by the frame's quadrature) */
-    const cosrod_contact_data *d = sim_contact_data(s->contact);
+    const cosrod_contact_data *d = sim_contact_data(s->sys.d->contact);
     double ct = d ? cosrod_contact_dissipation(d) : 0.0;
     cD -= (s->acc.t - t) / 6.0 * (ct + 4.0 * s->acc.cD_mid + s->acc.cD_prev);
   }
   const double head[17] = {RS_VERSION,
-                           (double)s->ny,
+                           (double)s->sys.m->ny,
                            t,
                            s->h_last,
                            s->energy.external_work,
@@ -70,17 +70,17 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
                            s->mon.t_pdev};
   memcpy(b, head, sizeof head);
   stats_to(b + 17, &s->dstats);
-  memcpy(b + RS_HEAD, s->y, (size_t)s->ny * sizeof *b);
+  memcpy(b + RS_HEAD, s->sys.d->y, (size_t)s->sys.m->ny * sizeof *b);
   return COSROD_OK;
 }
 
 cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) {
   if (!s || !b || s->analysis != COSROD_SC_ANALYSIS_DYNAMIC || s->ran || s->stepping)
     return COSROD_ERR_INVALID;
-  if (n != cosrod_sim_restart_size(s) || b[0] != RS_VERSION || b[1] != (double)s->ny)
+  if (n != cosrod_sim_restart_size(s) || b[0] != RS_VERSION || b[1] != (double)s->sys.m->ny)
     return COSROD_ERR_INVALID;
   if (!isfinite(b[2]) || b[2] < 0.0 || b[2] > s->sc->analysis.t_end) return COSROD_ERR_INVALID;
-  for (int i = 0; i < s->ny; i++)
+  for (int i = 0; i < s->sys.m->ny; i++)
     if (!isfinite(b[RS_HEAD + i])) return COSROD_ERR_INVALID;
   s->t_resume = b[2];
   s->h_resume = isfinite(b[3]) && b[3] > 0.0 ? b[3] : 0.0;
@@ -101,8 +101,8 @@ cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) 
   s->nwarn = 0;
   stats_from(&s->dstats_done, b + 17);
   s->dstats = s->dstats_done;
-  memcpy(s->y0, b + RS_HEAD, (size_t)s->ny * sizeof *b);
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  memcpy(s->sys.d->y0, b + RS_HEAD, (size_t)s->sys.m->ny * sizeof *b);
+  memcpy(s->sys.d->y, s->sys.d->y0, (size_t)s->sys.m->ny * sizeof *s->sys.d->y);
   s->t_now = s->acc.t = s->t_resume;
   s->resumed = 1;
   return COSROD_OK;
@@ -111,14 +111,14 @@ cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) 
 cosrod_status sim_resume_begin(cosrod_sim *s) {
   s->acc.t = s->t_resume;
   double rW = 0.0, rD = 0.0;
-  cosrod_status st = sim_eval_all(s, s->t_resume, s->y0, &rW, &rD);
+  cosrod_status st = sim_eval_all(&s->sys, s->t_resume, s->sys.d->y0, &rW, &rD);
   if (st != COSROD_OK) return st;
   if (s->need_rates > 0) {
     s->acc.rW_prev = rW;
     s->acc.rD_prev = rD;
   }
-  if (s->contact) {
-    const cosrod_contact_data *d = sim_contact_data(s->contact);
+  if (s->sys.d->contact) {
+    const cosrod_contact_data *d = sim_contact_data(s->sys.d->contact);
     s->acc.cD_prev = d ? cosrod_contact_dissipation(d) : 0.0;
   }
   return COSROD_OK;

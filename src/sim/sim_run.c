@@ -36,15 +36,15 @@ void cosrod_sim_set_energy_accounting(cosrod_sim *s, int on) {
  * (dense output valid there), given the rates at a and b. */
 /* The contact's dissipated power of the last evaluation (0 without contact). */
 static double contact_power(const cosrod_sim *s) {
-  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  const cosrod_contact_data *d = sim_contact_data(s->sys.d->contact);
   return d ? cosrod_contact_dissipation(d) : 0.0;
 }
 
 static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, double rWb, double rDb,
                    double *W, double *D) {
   double m = 0.5 * (a + b), rWm, rDm;
-  if (cosrod_integrator_dense(s->integ, m, NULL, s->ny, s->yd) != COSROD_OK) return -1;
-  if (sim_eval_all(s, m, s->yd, &rWm, &rDm) != COSROD_OK) return -1;
+  if (cosrod_integrator_dense(s->integ, m, NULL, s->sys.m->ny, s->sys.d->yd) != COSROD_OK) return -1;
+  if (sim_eval_all(&s->sys, m, s->sys.d->yd, &rWm, &rDm) != COSROD_OK) return -1;
   s->acc.cD_mid = contact_power(s);
   *W = (b - a) / 6.0 * (rWa + 4.0 * rWm + rWb);
   *D = (b - a) / 6.0 * (rDa + 4.0 * rDm + rDb);
@@ -63,8 +63,8 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
      * clips its own steps, e.g. the SUNDIALS adapters, may differ from t + h) */
     double t1 = cosrod_integrator_t(s->integ), rW1, rD1, W, D;
     h = t1 - s->acc.t;
-    if (cosrod_integrator_dense(s->integ, t1, NULL, s->ny, s->yd) != COSROD_OK) return -1;
-    if (sim_eval_all(s, t1, s->yd, &rW1, &rD1) != COSROD_OK) return -1;
+    if (cosrod_integrator_dense(s->integ, t1, NULL, s->sys.m->ny, s->sys.d->yd) != COSROD_OK) return -1;
+    if (sim_eval_all(&s->sys, t1, s->sys.d->yd, &rW1, &rD1) != COSROD_OK) return -1;
     const double cD1 = contact_power(s);
     if (simpson(s, s->acc.t, t1, s->acc.rW_prev, s->acc.rD_prev, rW1, rD1, &W, &D) != 0) return -1;
     s->acc.W += W;
@@ -77,12 +77,12 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
     s->h_last = h;
     s->t_now = t1;
   }
-  if (accepted && s->contact) { /* friction anchors follow the accepted state (the energy rates'
+  if (accepted && s->sys.d->contact) { /* friction anchors follow the accepted state (the energy rates'
                                   * Simpson rule evaluated the step's midpoint last: evaluate t_now) */
-    if (cosrod_integrator_dense(s->integ, s->t_now, NULL, s->ny, s->yd) != COSROD_OK ||
-        sim_eval_all(s, s->t_now, s->yd, NULL, NULL) != COSROD_OK)
+    if (cosrod_integrator_dense(s->integ, s->t_now, NULL, s->sys.m->ny, s->sys.d->yd) != COSROD_OK ||
+        sim_eval_all(&s->sys, s->t_now, s->sys.d->yd, NULL, NULL) != COSROD_OK)
       return -1;
-    sim_contact_commit(s->contact);
+    sim_contact_commit(s->sys.d->contact);
   }
   sim_stats_sync(s);
   if (s->obs && s->obs->step) {
@@ -99,16 +99,16 @@ static int sim_output_cb(double t, const double *y, void *user) {
     /* partial step [t, acc_t]: rates at t first, then Simpson (which
      * evaluates the midpoint), then re-evaluate at t for the observer */
     double rW, rD, dW, dD;
-    if (sim_eval_all(s, t, y, &rW, &rD) != COSROD_OK) return -1;
+    if (sim_eval_all(&s->sys, t, y, &rW, &rD) != COSROD_OK) return -1;
     if (simpson(s, t, s->acc.t, rW, rD, s->acc.rW_prev, s->acc.rD_prev, &dW, &dD) != 0) return -1;
     W -= dW;
     D -= dD;
   }
-  if (sim_eval_all(s, t, y, NULL, NULL) != COSROD_OK) return -1;
-  memcpy(s->y, y, (size_t)s->ny * sizeof *y);
+  if (sim_eval_all(&s->sys, t, y, NULL, NULL) != COSROD_OK) return -1;
+  memcpy(s->sys.d->y, y, (size_t)s->sys.m->ny * sizeof *y);
   s->t_now = t;
   s->t_frame = t;
-  sim_energy_from_data(s, W, D);
+  s->energy = sim_energy_from_data(&s->sys, W, D);
   if (s->obs && s->obs->frame) {
     int rc = s->obs->frame(s->obs->user, s, t);
     if (rc != 0) return rc;
@@ -176,14 +176,14 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
   if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
   sim_monitor_finish(s);
   if (st != COSROD_OK) {
-    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_integrator_message(s->integ));
-    if (!s->msg[0]) snprintf(s->msg, sizeof s->msg, "%s", cosrod_strerror(st));
+    if (!s->sys.d->msg[0]) snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "%s", cosrod_integrator_message(s->integ));
+    if (!s->sys.d->msg[0]) snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "%s", cosrod_strerror(st));
     if (isnan(s->t_fail)) s->t_fail = cosrod_integrator_fail_time(s->integ);
     /* last accepted state: evaluate it for the tips */
     double t = cosrod_integrator_t(s->integ);
-    memcpy(s->y, cosrod_integrator_y(s->integ), (size_t)s->ny * sizeof *s->y);
+    memcpy(s->sys.d->y, cosrod_integrator_y(s->integ), (size_t)s->sys.m->ny * sizeof *s->sys.d->y);
     s->t_now = t;
-    if (sim_eval_all(s, t, s->y, NULL, NULL) == COSROD_OK) sim_energy_from_data(s, s->acc.W, s->acc.D);
+    if (sim_eval_all(&s->sys, t, s->sys.d->y, NULL, NULL) == COSROD_OK) s->energy = sim_energy_from_data(&s->sys, s->acc.W, s->acc.D);
     /* stopped by the caller (Ctrl-C, observer): cosrod_sim_advance continues
      * from the last accepted state, accounts and step size as they are */
     if (st == COSROD_ERR_INTERRUPTED) s->stepping = 1;
@@ -194,27 +194,27 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
 /* ---- queries -------------------------------------------------------------- */
 
 const cosrod_scenario *cosrod_sim_scenario(const cosrod_sim *s) { return s->au ? sim_auto_user(s->au) : s->sc; }
-size_t cosrod_sim_nrods(const cosrod_sim *s) { return s->nrods; }
-const cosrod_rod *cosrod_sim_rod(const cosrod_sim *s, size_t r) { return r < s->nrods ? s->rods[r] : NULL; }
+size_t cosrod_sim_nrods(const cosrod_sim *s) { return s->sys.m->nrods; }
+const cosrod_rod *cosrod_sim_rod(const cosrod_sim *s, size_t r) { return r < s->sys.m->nrods ? s->sys.m->rods[r] : NULL; }
 const cosrod_rod_data *cosrod_sim_rod_data(const cosrod_sim *s, size_t r) {
-  return r < s->nrods ? s->data[r] : NULL;
+  return r < s->sys.m->nrods ? s->sys.d->data[r] : NULL;
 }
 cosrod_sim_energy cosrod_sim_energy_now(const cosrod_sim *s) { return s->energy; }
 void cosrod_sim_tip(const cosrod_sim *s, size_t r, double tip[3]) {
-  const cosrod_rod_data *d = s->data[r];
+  const cosrod_rod_data *d = s->sys.d->data[r];
   for (int k = 0; k < 3; k++) tip[k] = d->x[3 * d->N + k];
 }
-int cosrod_sim_ny(const cosrod_sim *s) { return s->ny; }
-const double *cosrod_sim_state(const cosrod_sim *s) { return s->y; }
+int cosrod_sim_ny(const cosrod_sim *s) { return s->sys.m->ny; }
+const double *cosrod_sim_state(const cosrod_sim *s) { return s->sys.d->y; }
 double cosrod_sim_t(const cosrod_sim *s) { return s->t_now; }
 double cosrod_sim_h_last(const cosrod_sim *s) { return s->h_last; }
 const cosrod_integrate_stats *cosrod_sim_stats(const cosrod_sim *s) {
   return s->integ ? &s->dstats : &s->sstats;
 }
-const char *cosrod_sim_message(const cosrod_sim *s) { return s->msg; }
+const char *cosrod_sim_message(const cosrod_sim *s) { return s->sys.d->msg; }
 double cosrod_sim_fail_time(const cosrod_sim *s) { return s->t_fail; }
 const char *cosrod_sim_integrator_name(const cosrod_sim *s) {
-  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->type->name : "statics";
+  return s->analysis == COSROD_SC_ANALYSIS_DYNAMIC ? s->sys.m->type->name : "statics";
 }
 int cosrod_sim_nmodes(const cosrod_sim *s) { return s->ran ? s->nmodes : 0; }
 void cosrod_sim_mode_info(const cosrod_sim *s, int i, const char **type, int *group) {
@@ -229,16 +229,17 @@ void cosrod_sim_mode(const cosrod_sim *s, int i, double *omega, double *freq_hz,
 size_t cosrod_sim_mode_rod(const cosrod_sim *s, int i) { return s->mode_rod ? s->mode_rod[i] : 0; }
 size_t cosrod_sim_mode_stride(const cosrod_sim *s) { return s->shape_stride; }
 double cosrod_sim_load_factor(const cosrod_sim *s, int i) { return s->mode_lam ? s->mode_lam[i] : NAN; }
-int cosrod_sim_split_layout(const cosrod_sim *s) { return s->split; }
+int cosrod_sim_split_layout(const cosrod_sim *s) { return s->sys.m->split; }
 void cosrod_sim_bandwidth(const cosrod_sim *s, int *ml, int *mu, int *ml_q, int *mu_q) {
-  if (ml) *ml = s->ml;
-  if (mu) *mu = s->mu;
-  if (ml_q) *ml_q = s->ml_q;
-  if (mu_q) *mu_q = s->mu_q;
+  if (ml) *ml = s->sys.m->ml;
+  if (mu) *mu = s->sys.m->mu;
+  if (ml_q) *ml_q = s->sys.m->ml_q;
+  if (mu_q) *mu_q = s->sys.m->mu_q;
 }
-const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->prob; }
+const cosrod_ode_problem *cosrod_sim_problem(const cosrod_sim *s) { return &s->sys.m->prob; }
+struct sys_system *sim_system_of(cosrod_sim *s) { return &s->sys; }
 
-const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->input_warn : ""; }
+const char *cosrod_sim_input_warning(const cosrod_sim *s) { return s ? s->sys.m->input_warn : ""; }
 
-double cosrod_sim_contact_dissipated(const cosrod_sim *s) { return s && s->contact ? s->acc.cD : 0.0; }
-const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s ? sim_linsolve_desc(s) : ""; }
+double cosrod_sim_contact_dissipated(const cosrod_sim *s) { return s && s->sys.d->contact ? s->acc.cD : 0.0; }
+const char *cosrod_sim_linear_solver(const cosrod_sim *s) { return s ? sim_linsolve_desc(&s->sys) : ""; }

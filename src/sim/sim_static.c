@@ -10,7 +10,12 @@
  * eigenpairs (cosrod_statics_modes: the rods are uncoupled, so the system's
  * spectrum is the union of theirs), merged by ω with the rod of each mode;
  * degenerate groups (a round section's bending pairs) are formed within a
- * rod, and analysis.count counts groups over all rods.
+ * rod.  analysis.count is the number of modes reported, as for buckling:
+ * each member of a degenerate pair counts (a pair may be split at the end of
+ * the list), and so does a rigid-body mode (ω = 0 to round-off: a free rod
+ * has six; their |ω| relative to the elastic ones depends on the
+ * conditioning, ~1e-8 to 1e-5 of the stiffest ω, so they are not told apart
+ * here; the CLI labels them).  The count lowest modes of each rod suffice.
  *
  * buckling: the critical load factors of the loads at t = 1 (the end of the
  * pseudo-time path) about the unloaded equilibrium of the system
@@ -25,31 +30,31 @@
 #include "sim/sim_internal.h"
 
 void sim_static_q_to_y(const cosrod_sim *s, const double *q, double *y) {
-  memset(y, 0, (size_t)s->ny * sizeof *y);
-  for (size_t r = 0; r < s->nrods; r++)
-    memcpy(y + s->off_r[r], q + s->qoff_r[r], (size_t)cosrod_rod_nq(s->rods[r]) * sizeof *q);
-  if (s->nbq) memcpy(y + s->ny - s->nbq, q + s->nq_sys - s->nbq, (size_t)s->nbq * sizeof *q); /* bodies */
+  memset(y, 0, (size_t)s->sys.m->ny * sizeof *y);
+  for (size_t r = 0; r < s->sys.m->nrods; r++)
+    memcpy(y + s->sys.m->off_r[r], q + s->sys.m->qoff_r[r], (size_t)cosrod_rod_nq(s->sys.m->rods[r]) * sizeof *q);
+  if (s->sys.m->nbq) memcpy(y + s->sys.m->ny - s->sys.m->nbq, q + s->nq_sys - s->sys.m->nbq, (size_t)s->sys.m->nbq * sizeof *q); /* bodies */
 }
 
 void sim_static_y_to_q(const cosrod_sim *s, const double *y, double *q) {
-  for (size_t r = 0; r < s->nrods; r++)
-    memcpy(q + s->qoff_r[r], y + s->off_r[r], (size_t)cosrod_rod_nq(s->rods[r]) * sizeof *q);
-  if (s->nbq) memcpy(q + s->nq_sys - s->nbq, y + s->ny - s->nbq, (size_t)s->nbq * sizeof *q); /* bodies */
+  for (size_t r = 0; r < s->sys.m->nrods; r++)
+    memcpy(q + s->sys.m->qoff_r[r], y + s->sys.m->off_r[r], (size_t)cosrod_rod_nq(s->sys.m->rods[r]) * sizeof *q);
+  if (s->sys.m->nbq) memcpy(q + s->nq_sys - s->sys.m->nbq, y + s->sys.m->ny - s->sys.m->nbq, (size_t)s->sys.m->nbq * sizeof *q); /* bodies */
 }
 
-/* per-rod number of modes computed: 2 count (degenerate pairs), <= nv */
+/* per-rod number of modes computed: count, <= nv */
 static int rod_cap(const cosrod_sim *s, size_t r) {
-  int nv = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
-  long c = 2 * s->sc->analysis.count;
+  int nv = cosrod_rod_nv(s->sys.m->rods[r], COSROD_FORM_NULLSPACE);
+  long c = s->sc->analysis.count;
   return c < nv ? (int)c : nv;
 }
 
 cosrod_status sim_static_alloc(cosrod_sim *s) {
   int nmax = 0, capmax = 0, cap = 0, nq = 0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    int N = cosrod_rod_nseg(s->rods[r]);
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
+    int N = cosrod_rod_nseg(s->sys.m->rods[r]);
     if (N > nmax) nmax = N;
-    nq += cosrod_rod_nq(s->rods[r]);
+    nq += cosrod_rod_nq(s->sys.m->rods[r]);
     if (s->analysis == COSROD_SC_ANALYSIS_MODES) {
       int c = rod_cap(s, r);
       cap += c;
@@ -57,14 +62,14 @@ cosrod_status sim_static_alloc(cosrod_sim *s) {
     }
   }
   const int ndof = cosrod_statics_ndof(s->stat[0]);
-  s->nq_sys = nq + s->nbq; /* rods, then the bodies' poses (sim_couple_static.c) */
+  s->nq_sys = nq + s->sys.m->nbq; /* rods, then the bodies' poses (sim_couple_static.c) */
   s->shape_stride = (size_t)(nmax + 1) * 6 + 6 * s->sc->nbodies; /* the bodies' part last (sim_mode_body.c) */
-  if (s->nrods > 1 && (s->cst || s->analysis == COSROD_SC_ANALYSIS_BUCKLING)) /* modes of coupled rods: */
-    for (size_t r = 0; r < s->nrods; r++) /* every rod's part before the bodies' (sim_mode_rod_offset) */
-      s->shape_stride += (size_t)(cosrod_rod_nseg(s->rods[r]) + 1) * 6;
+  if (s->sys.m->nrods > 1 && (s->sys.d->cst || s->analysis == COSROD_SC_ANALYSIS_BUCKLING)) /* modes of coupled rods: */
+    for (size_t r = 0; r < s->sys.m->nrods; r++) /* every rod's part before the bodies' (sim_mode_rod_offset) */
+      s->shape_stride += (size_t)(cosrod_rod_nseg(s->sys.m->rods[r]) + 1) * 6;
   s->qsys = malloc((size_t)s->nq_sys * sizeof *s->qsys);
-  s->rsys = malloc(s->nrods * 12 * sizeof *s->rsys);
-  s->ssys = malloc(s->nrods * 2 * sizeof *s->ssys);
+  s->rsys = malloc(s->sys.m->nrods * 12 * sizeof *s->rsys);
+  s->ssys = malloc(s->sys.m->nrods * 2 * sizeof *s->ssys);
   if (!s->qsys || !s->rsys || !s->ssys) return COSROD_ERR_NOMEM;
   if (s->analysis == COSROD_SC_ANALYSIS_STATIC) return COSROD_OK;
   if (s->analysis == COSROD_SC_ANALYSIS_BUCKLING) {
@@ -74,8 +79,8 @@ cosrod_status sim_static_alloc(cosrod_sim *s) {
     if (!s->mode_lam || !s->rw_min) return COSROD_ERR_NOMEM;
   } else {
     int nvmax = 0;
-    for (size_t r = 0; r < s->nrods; r++) {
-      int nv = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+    for (size_t r = 0; r < s->sys.m->nrods; r++) {
+      int nv = cosrod_rod_nv(s->sys.m->rods[r], COSROD_FORM_NULLSPACE);
       if (nv > nvmax) nvmax = nv;
     }
     s->nmodes_req = s->sc->analysis.count < cap ? (int)s->sc->analysis.count : cap;
@@ -129,9 +134,9 @@ static void swap_modes(cosrod_sim *s, int i, int j, double *tmp) {
 
 /* analysis: modes -- equilibrium at t = 0, then the lowest eigenpairs of every rod. */
 cosrod_status sim_run_modes(cosrod_sim *s) {
-  if (s->cst) return sim_couple_static_modes(s); /* rods with rigid bodies: one coupled system */
-  double *q = s->yd; /* (ny >= nq_sys) */
-  sim_static_y_to_q(s, s->y0, q);
+  if (s->sys.d->cst) return sim_couple_static_modes(s); /* rods with rigid bodies: one coupled system */
+  double *q = s->sys.d->yd; /* (ny >= nq_sys) */
+  sim_static_y_to_q(s, s->sys.d->y0, q);
   cosrod_statics_stats ss;
   memset(&ss, 0, sizeof ss);
   cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
@@ -141,27 +146,27 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
   if (rc == 0 && s->obs && s->obs->increment)
     rc = s->obs->increment(s->obs->user, s, 0.0, ss.max_iterations, ss.residual);
   if (rc != 0) {
-    snprintf(s->msg, sizeof s->msg, "stopped by the observer");
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "stopped by the observer");
     return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
   }
-  /* per rod: its modes of the first `count` distinct frequencies, group
-   * numbers made unique over the rods (rod r's groups offset by gbase) */
+  /* per rod: its count lowest modes, group numbers made unique over the
+   * rods (rod r's groups offset by gbase) */
   int nm = 0, gbase = 0;
   const size_t stride = s->shape_stride;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
+    const cosrod_rod *rod = s->sys.m->rods[r];
     const int cap = rod_cap(s, r), N = cosrod_rod_nseg(rod);
-    const double *qr = q + s->qoff_r[r];
+    const double *qr = q + s->sys.m->qoff_r[r];
     int *kind = s->rw_kind, *grp = s->rw_kind + cap;
     st = cosrod_statics_modes(rod, 0.0, qr, cap, s->rw_omega, s->rw_freq, s->rw_shapes, s->rw_min);
     if (st == COSROD_OK) st = cosrod_statics_mode_kinds(rod, qr, cap, s->rw_min, kind, NULL);
     if (st != COSROD_OK) {
-      snprintf(s->msg, sizeof s->msg, "modal analysis of rod %zu failed (%s)", r, cosrod_strerror(st));
+      snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "modal analysis of rod %zu failed (%s)", r, cosrod_strerror(st));
       s->t_fail = 0.0;
       return st;
     }
     int ng = cosrod_statics_mode_groups(cap, s->rw_omega, 1e-6, grp);
-    for (int c = 0; c < cap && grp[c] < s->nmodes_req; ++c, ++nm) {
+    for (int c = 0; c < cap; ++c, ++nm) {
       s->omega[nm] = s->rw_omega[c];
       s->freq[nm] = s->rw_freq[c];
       s->mode_kind[nm] = kind[c];
@@ -177,87 +182,83 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
   double *tmp = s->rw_shapes;
   for (int i = 1; i < nm; ++i)
     for (int j = i; j > 0 && s->omega[j] < s->omega[j - 1]; --j) swap_modes(s, j, j - 1, tmp);
-  /* groups renumbered in order of appearance; keep the first `count` */
-  int ng = 0, keep = 0;
-  for (int i = 0; i < nm; ++i) {
-    int old = s->mode_group[i], g = -1;
+  s->nmodes = sim_mode_select(s, nm, s->nmodes_req);
+  return COSROD_OK;
+}
+
+/* Keep the first `count` of the nm modes sorted by ω; degenerate groups
+ * renumbered from 0 in order of appearance. */
+int sim_mode_select(cosrod_sim *s, int nm, int count) {
+  const int w = nm < count ? nm : count;
+  int *key = s->rw_kind, ng = 0; /* the old group numbers of the kept modes */
+  for (int i = 0; i < w; ++i) {
+    key[i] = s->mode_group[i];
+    int g = -1;
     for (int j = 0; j < i; ++j)
-      if (s->mode_group[j] >= 0 && s->rw_kind[j] == old) {
+      if (key[j] == key[i]) {
         g = s->mode_group[j];
         break;
       }
-    s->rw_kind[i] = old; /* remember the per-rod key */
-    if (g < 0) g = ng++;
-    s->mode_group[i] = g;
-    if (g < s->nmodes_req) keep = i + 1;
+    s->mode_group[i] = g < 0 ? ng++ : g;
   }
-  /* the kept prefix may hold a mode of a later group between pair members:
-   * drop every mode whose group is beyond count */
-  int w = 0;
-  for (int i = 0; i < keep; ++i)
-    if (s->mode_group[i] < s->nmodes_req) {
-      if (w != i) swap_modes(s, w, i, tmp);
-      ++w;
-    }
-  s->nmodes = w;
-  return COSROD_OK;
+  return w;
 }
 
 /* analysis: buckling -- critical load factors of the loads at t = 1. */
 int sim_max_rod_nv(const cosrod_sim *s) {
   int n = 1;
-  for (size_t r = 0; r < s->nrods; r++)
-    if (cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE) > n) n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+  for (size_t r = 0; r < s->sys.m->nrods; r++)
+    if (cosrod_rod_nv(s->sys.m->rods[r], COSROD_FORM_NULLSPACE) > n) n = cosrod_rod_nv(s->sys.m->rods[r], COSROD_FORM_NULLSPACE);
   return n;
 }
 
 cosrod_status sim_mode_listing(cosrod_sim *s, const double *q, int i, const double *phi, double *pr, size_t *rod) {
   size_t rbest = 0;
   double best = -1.0;
-  for (size_t r = 0; r < s->nrods; r++) { /* a rod's part of φ in its own layout (Kirchhoff: no λ̂) */
-    const int n = cosrod_rod_nv(s->rods[r], COSROD_FORM_NULLSPACE);
+  for (size_t r = 0; r < s->sys.m->nrods; r++) { /* a rod's part of φ in its own layout (Kirchhoff: no λ̂) */
+    const int n = cosrod_rod_nv(s->sys.m->rods[r], COSROD_FORM_NULLSPACE);
     double e = 0.0;
     cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
     for (int k = 0; k < n; ++k) e += pr[k] * pr[k];
     if (e > best) best = e, rbest = r;
   }
   *rod = rbest;
-  const double *qr = q + s->qoff_r[rbest];
+  const double *qr = q + s->sys.m->qoff_r[rbest];
   double *sh = s->shapes + (size_t)i * s->shape_stride;
   memset(sh, 0, s->shape_stride * sizeof *sh);
   cosrod_statics_rod_minimal(s->stat[0], (int)rbest, phi, pr);
-  cosrod_status st = cosrod_statics_mode_shape(s->rods[rbest], qr, pr, sh);
-  if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
+  cosrod_status st = cosrod_statics_mode_shape(s->sys.m->rods[rbest], qr, pr, sh);
+  if (st == COSROD_OK) st = cosrod_statics_mode_kinds(s->sys.m->rods[rbest], qr, 1, pr, s->mode_kind + i, NULL);
   if (st == COSROD_OK) sim_mode_body_fill(s, q, i, phi, rbest);
-  for (size_t r = 0; st == COSROD_OK && r < s->nrods; r++) { /* every rod's part (coupled rods) */
+  for (size_t r = 0; st == COSROD_OK && r < s->sys.m->nrods; r++) { /* every rod's part (coupled rods) */
     const size_t off = sim_mode_rod_offset(s, r);
     if (!off) break;
     cosrod_statics_rod_minimal(s->stat[0], (int)r, phi, pr);
-    st = cosrod_statics_mode_shape(s->rods[r], q + s->qoff_r[r], pr, sh + off);
+    st = cosrod_statics_mode_shape(s->sys.m->rods[r], q + s->sys.m->qoff_r[r], pr, sh + off);
     if (st == COSROD_OK) sim_mode_body_attach(s, q, sh, sh + off, r);
   }
   return st;
 }
 
 cosrod_status sim_run_buckling(cosrod_sim *s) {
-  double *q = s->yd;
-  sim_static_y_to_q(s, s->y0, q);
+  double *q = s->sys.d->yd;
+  sim_static_y_to_q(s, s->sys.d->y0, q);
   int rc = static_frame(s, 0.0, q); /* the configuration the rods start from */
   if (rc != 0) {
-    snprintf(s->msg, sizeof s->msg, "stopped by the observer");
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "stopped by the observer");
     return rc > 0 ? COSROD_ERR_INTERRUPTED : COSROD_ERR_CALLBACK;
   }
   const int count = s->nmodes_cap, nv = cosrod_statics_ndof(s->stat[0]);
   cosrod_status st = cosrod_statics_buckling(s->stat[0], 1.0, q, count, s->mode_lam, s->rw_min);
   if (st == COSROD_ERR_CONVERGENCE) {
-    snprintf(s->msg, sizeof s->msg,
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg,
              "buckling analysis: no positive critical load factor (the loads at t = 1 do not destabilise the "
              "rods, or there are none)");
     s->t_fail = 1.0;
     return st;
   }
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "buckling analysis failed (%s: %s)", cosrod_strerror(st),
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "buckling analysis failed (%s: %s)", cosrod_strerror(st),
              st == COSROD_ERR_SINGULAR ? "no stiffness at all, or redundant joint constraints"
                                        : "no equilibrium of the unloaded or slightly loaded rods");
     s->t_fail = 0.0;
@@ -273,7 +274,7 @@ cosrod_status sim_run_buckling(cosrod_sim *s) {
       free(pr);
       return st;
     }
-    const int N = cosrod_rod_nseg(s->rods[rbest]);
+    const int N = cosrod_rod_nseg(s->sys.m->rods[rbest]);
     double *sh = s->shapes + (size_t)i * s->shape_stride;
     double big = 0.0; /* sign: the largest entry of the vertex table positive */
     for (int k = 0; k < 6 * (N + 1); ++k)

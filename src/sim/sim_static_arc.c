@@ -44,23 +44,23 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
     /* monitored: the first point load's vertex over the rods in order, else rod 0's end N */
     s->arc = 1;
     s->arc_rod = 0;
-    s->arc_vertex = cosrod_rod_nseg(s->rods[0]);
+    s->arc_vertex = cosrod_rod_nseg(s->sys.m->rods[0]);
     int found = 0;
-    for (size_t r = 0; r < s->nrods && !found; r++)
+    for (size_t r = 0; r < s->sys.m->nrods && !found; r++)
       for (size_t i = 0; i < sc->rods[r].nloads && !found; i++)
         if (sc->rods[r].loads[i].vertex >= 0) {
           s->arc_rod = (int)r;
           s->arc_vertex = (int)sc->rods[r].loads[i].vertex;
           found = 1;
         }
-    const cosrod_rod *rod = s->rods[s->arc_rod];
+    const cosrod_rod *rod = s->sys.m->rods[s->arc_rod];
     const int N = cosrod_rod_nseg(rod);
     if (s->arc_vertex > N) s->arc_vertex = N;
     s->arc_x = malloc((size_t)(N + 1) * 3 * sizeof *s->arc_x);
     s->arc_x0 = malloc((size_t)(N + 1) * 3 * sizeof *s->arc_x0);
     if (!s->arc_x || !s->arc_x0) return COSROD_ERR_NOMEM;
     cosrod_status st =
-        cosrod_rod_unpack(rod, s->form, 1.0, s->y0 + s->off_r[s->arc_rod], s->arc_x0, NULL, NULL, NULL);
+        cosrod_rod_unpack(rod, s->sys.m->form, 1.0, s->sys.d->y0 + s->sys.m->off_r[s->arc_rod], s->arc_x0, NULL, NULL, NULL);
     if (st != COSROD_OK) return st;
     o->gravity_ramp = 0; /* λ scales gravity like every other load */
   }
@@ -68,13 +68,13 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o) {
     /* the keyframe times of every rod's prescribed ends, ascending, once each */
     o->gravity_ramp = 0;
     size_t n = 0;
-    for (size_t r = 0; r < s->nrods; r++)
+    for (size_t r = 0; r < s->sys.m->nrods; r++)
       for (int e = 0; e < 2; e++) n += sc->rods[r].ends[e].position.n + sc->rods[r].ends[e].orientation.n;
     for (size_t b = 0; b < sc->nbodies; b++) n += sc->bodies[b].motion_position.n + sc->bodies[b].motion_orientation.n;
     s->kstops = malloc((n ? n : 1) * sizeof *s->kstops);
     if (!s->kstops) return COSROD_ERR_NOMEM;
     int k = 0;
-    for (size_t r = 0; r < s->nrods; r++)
+    for (size_t r = 0; r < s->sys.m->nrods; r++)
       for (int e = 0; e < 2; e++) {
         const cosrod_sc_keyframes *kf[2] = {&sc->rods[r].ends[e].position, &sc->rods[r].ends[e].orientation};
         for (int j = 0; j < 2; j++)
@@ -118,11 +118,11 @@ void sim_static_scale_gravity(cosrod_sim *s, double t) {
 
 /* |x_v(q) - x_v(0)| of the monitored vertex (q: the system's q). */
 static double monitored_displacement(cosrod_sim *s, const double *q) {
-  const cosrod_rod *rod = s->rods[s->arc_rod];
-  const int nq = cosrod_rod_nq(rod), ny = s->ny_r[s->arc_rod];
-  memcpy(s->yl, q + s->qoff_r[s->arc_rod], (size_t)nq * sizeof *q);
-  memset(s->yl + nq, 0, (size_t)(ny - nq) * sizeof *s->yl);
-  if (cosrod_rod_unpack(rod, s->form, 1.0, s->yl, s->arc_x, NULL, NULL, NULL) != COSROD_OK) return NAN;
+  const cosrod_rod *rod = s->sys.m->rods[s->arc_rod];
+  const int nq = cosrod_rod_nq(rod), ny = s->sys.m->ny_r[s->arc_rod];
+  memcpy(s->sys.d->yl, q + s->sys.m->qoff_r[s->arc_rod], (size_t)nq * sizeof *q);
+  memset(s->sys.d->yl + nq, 0, (size_t)(ny - nq) * sizeof *s->sys.d->yl);
+  if (cosrod_rod_unpack(rod, s->sys.m->form, 1.0, s->sys.d->yl, s->arc_x, NULL, NULL, NULL) != COSROD_OK) return NAN;
   const double *a = s->arc_x + 3 * s->arc_vertex, *b = s->arc_x0 + 3 * s->arc_vertex;
   double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -142,10 +142,10 @@ static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double
   s->arc_critical = (int)pt->critical;
   s->arc_disp = monitored_displacement(s, q);
   /* the frame: the state at the fixed pseudo-time 1, t = arc length */
-  sim_static_q_to_y(s, q, s->y);
-  if (sim_eval_all(s, 1.0, s->y, NULL, NULL) != COSROD_OK) return -1;
-  sim_contact_commit(s->contact); /* static friction: anchors follow the converged point */
-  sim_energy_from_data(s, 0.0, 0.0);
+  sim_static_q_to_y(s, q, s->sys.d->y);
+  if (sim_eval_all(&s->sys, 1.0, s->sys.d->y, NULL, NULL) != COSROD_OK) return -1;
+  sim_contact_commit(s->sys.d->contact); /* static friction: anchors follow the converged point */
+  s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
   sim_static_scale_gravity(s, 1.0);
   s->t_now = s->t_frame = pt->s;
   int rc = 0;
@@ -160,8 +160,8 @@ static int arc_step(void *user, const cosrod_statics_arc_point *pt, const double
 }
 
 cosrod_status sim_run_static_arc(cosrod_sim *s) {
-  double *q = s->yd; /* (ny >= nq_sys) the system's q */
-  sim_static_y_to_q(s, s->y0, q);
+  double *q = s->sys.d->yd; /* (ny >= nq_sys) the system's q */
+  sim_static_y_to_q(s, s->sys.d->y0, q);
   s->frame_rc = 0;
   s->ncrit = 0;
   s->t_frame = -INFINITY;
@@ -185,16 +185,16 @@ cosrod_status sim_run_static_arc(cosrod_sim *s) {
   if (st == COSROD_OK) return st;
   if (st == COSROD_ERR_INTERRUPTED && s->frame_rc < 0) st = COSROD_ERR_CALLBACK;
   if (st == COSROD_ERR_INTERRUPTED)
-    snprintf(s->msg, sizeof s->msg, "stopped at load factor %.17g (t = %.17g)", lam, s->t_now);
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "stopped at load factor %.17g (t = %.17g)", lam, s->t_now);
   else if (st == COSROD_ERR_CONVERGENCE && ss.increments >= o.max_steps)
-    snprintf(s->msg, sizeof s->msg,
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg,
              "arc-length continuation: %ld steps (analysis.max_steps) without reaching the load factor 1 (at "
              "%.6g, "
              "t = %.6g)",
              ss.increments, lam, s->t_now);
   else
     snprintf(
-        s->msg, sizeof s->msg,
+        s->sys.d->msg, sizeof s->sys.d->msg,
         "arc-length continuation failed at load factor %.17g, t = %.17g (%s; arc %.3g, scaled residual %.3g "
         "of the failed step)",
         lam, s->t_now, cosrod_strerror(st), ss.min_step, ss.fail_residual);

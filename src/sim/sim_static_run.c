@@ -26,15 +26,15 @@ void stats_from_statics(cosrod_sim *s, const cosrod_statics_stats *ss) {
 
 /* A converged state q (nq) at pseudo-time t: evaluate it and make it a frame. */
 int static_frame(cosrod_sim *s, double t, const double *q) {
-  sim_static_q_to_y(s, q, s->y);
-  if (sim_eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
+  sim_static_q_to_y(s, q, s->sys.d->y);
+  if (sim_eval_all(&s->sys, t, s->sys.d->y, NULL, NULL) != COSROD_OK) return -1;
   /* Kirchhoff: the constrained F are the statics multipliers (loads of the
    * path at t), not those of the rest accelerations under the full loads */
-  for (size_t r = 0; r < s->nrods; r++)
-    if (cosrod_rod_model_of(s->rods[r]) != COSROD_MODEL_COSSERAT &&
-        cosrod_statics_kirchhoff_forces(s->stat[0], (int)r, t, q, s->data[r]->F) != COSROD_OK)
+  for (size_t r = 0; r < s->sys.m->nrods; r++)
+    if (cosrod_rod_model_of(s->sys.m->rods[r]) != COSROD_MODEL_COSSERAT &&
+        cosrod_statics_kirchhoff_forces(s->stat[0], (int)r, t, q, s->sys.d->data[r]->F) != COSROD_OK)
       return -1;
-  sim_energy_from_data(s, 0.0, 0.0);
+  s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
   sim_static_scale_gravity(s, t); /* the gravity that acts at t (ramped) */
   s->t_now = s->t_frame = t;
   if (s->obs && s->obs->frame) {
@@ -66,7 +66,7 @@ static int static_outputs(cosrod_sim *s, double t, const double *q) {
     cosrod_status st = cosrod_statics_solve(s->land, s->qland, s->tprev, to, NULL, NULL, &ls);
     add_landing_stats(&s->lstats, &ls);
     if (st != COSROD_OK) {
-      snprintf(s->msg, sizeof s->msg, "landing on the output time t = %.17g from t = %.17g failed (%s)", to,
+      snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "landing on the output time t = %.17g from t = %.17g failed (%s)", to,
                s->tprev, cosrod_strerror(st));
       s->land_failed =
           st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED ? st : COSROD_ERR_CONVERGENCE;
@@ -89,11 +89,11 @@ static int static_increment(cosrod_sim *s, double t, const double *q, long itera
   int nq = s->nq_sys;
   int rc = t == 0.0 && s->t_frame < 0.0 ? static_frame(s, t, q) : static_outputs(s, t, q);
   if (rc != 0) return rc;
-  if (s->contact) { /* static friction: the anchors follow the converged increment (at q: a landing
+  if (s->sys.d->contact) { /* static friction: the anchors follow the converged increment (at q: a landing
                      * solve may have evaluated another state since) */
-    sim_static_q_to_y(s, q, s->y);
-    if (sim_eval_all(s, t, s->y, NULL, NULL) != COSROD_OK) return -1;
-    sim_contact_commit(s->contact);
+    sim_static_q_to_y(s, q, s->sys.d->y);
+    if (sim_eval_all(&s->sys, t, s->sys.d->y, NULL, NULL) != COSROD_OK) return -1;
+    sim_contact_commit(s->sys.d->contact);
   }
   memcpy(s->qprev, q, (size_t)nq * sizeof *q);
   s->tprev = s->t_now = t;
@@ -116,9 +116,9 @@ cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_stati
   if (st == COSROD_ERR_INTERRUPTED && s->land_failed != COSROD_OK) return s->land_failed; /* message set */
   if (st == COSROD_ERR_INTERRUPTED && s->frame_rc < 0) st = COSROD_ERR_CALLBACK;
   if (st == COSROD_ERR_INTERRUPTED)
-    snprintf(s->msg, sizeof s->msg, "stopped at t = %.17g", ss->t);
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "stopped at t = %.17g", ss->t);
   else
-    snprintf(s->msg, sizeof s->msg,
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg,
              "%s failed at t = %.17g (%s; increment %.3g, scaled residual %.3g of the failed increment%s)", what,
              ss->t, cosrod_strerror(st), ss->min_step, ss->fail_residual,
              ss->critical ? "; a limit or bifurcation point" : "");
@@ -130,8 +130,8 @@ cosrod_status static_failure(cosrod_sim *s, cosrod_status st, const cosrod_stati
  * keyframes: [0, t_end]; control: arc-length: sim_static_arc.c). */
 cosrod_status sim_run_static(cosrod_sim *s) {
   if (s->arc) return sim_run_static_arc(s);
-  double *q = s->yd; /* (ny >= nq_sys) scratch: the solver's state */
-  sim_static_y_to_q(s, s->y0, q);
+  double *q = s->sys.d->yd; /* (ny >= nq_sys) scratch: the solver's state */
+  sim_static_y_to_q(s, s->sys.d->y0, q);
   cosrod_statics_stats ss;
   memset(&ss, 0, sizeof ss);
   memset(&s->lstats, 0, sizeof s->lstats);
@@ -141,7 +141,7 @@ cosrod_status sim_run_static(cosrod_sim *s) {
   s->t_frame = -INFINITY;
   s->land_failed = COSROD_OK;
   /* static friction: anchors at the initial contacts, so that t = 0 already holds tangentially */
-  if (s->contact && sim_eval_all(s, 0.0, s->y0, NULL, NULL) == COSROD_OK) sim_contact_commit(s->contact);
+  if (s->sys.d->contact && sim_eval_all(&s->sys, 0.0, s->sys.d->y0, NULL, NULL) == COSROD_OK) sim_contact_commit(s->sys.d->contact);
   cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, s->sc->analysis.t_end, static_cb, s, &ss);
   add_landing_stats(&ss, &s->lstats);
   stats_from_statics(s, &ss);
@@ -153,9 +153,9 @@ cosrod_status sim_run_static(cosrod_sim *s) {
       if (s->t_frame > -INFINITY && s->t_frame < ss.t) {
         if (static_frame(s, ss.t, q) != 0) return st;
       } else {
-        sim_static_q_to_y(s, q, s->y);
-        if (sim_eval_all(s, ss.t, s->y, NULL, NULL) == COSROD_OK) {
-          sim_energy_from_data(s, 0.0, 0.0);
+        sim_static_q_to_y(s, q, s->sys.d->y);
+        if (sim_eval_all(&s->sys, ss.t, s->sys.d->y, NULL, NULL) == COSROD_OK) {
+          s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
           sim_static_scale_gravity(s, ss.t);
         }
       }
@@ -168,12 +168,12 @@ cosrod_status sim_run_static(cosrod_sim *s) {
 /* start_from_equilibrium: every rod's q at its static equilibrium under the
  * t = 0 loads including the preloads, at rest; then the consistent state. */
 cosrod_status equilibrium_start(cosrod_sim *s) {
-  if (s->cst) return sim_couple_static_start(s); /* rods with rigid bodies */
-  for (size_t r = 0; r < s->nrods; r++) {
-    const int nq = cosrod_rod_nq(s->rods[r]);
-    double *q = s->ypl; /* (>= ny_r >= nq) */
-    sim_gather(s, r, s->y0, s->yl);
-    memcpy(q, s->yl, (size_t)nq * sizeof *q);
+  if (s->sys.d->cst) return sim_couple_static_start(s); /* rods with rigid bodies */
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
+    const int nq = cosrod_rod_nq(s->sys.m->rods[r]);
+    double *q = s->sys.d->ypl; /* (>= ny_r >= nq) */
+    sim_gather(&s->sys, r, s->sys.d->y0, s->sys.d->yl);
+    memcpy(q, s->sys.d->yl, (size_t)nq * sizeof *q);
     cosrod_statics_stats ss;
     memset(&ss, 0, sizeof ss);
     cosrod_status st = cosrod_statics_equilibrium_at(s->stat[r], 0.0, q, &ss);
@@ -188,30 +188,30 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
 }
 
 cosrod_status sim_rod_rest_state(cosrod_sim *s, size_t r, const double *q) {
-  const cosrod_rod *rod = s->rods[r];
+  const cosrod_rod *rod = s->sys.m->rods[r];
   const int nq = cosrod_rod_nq(rod);
-  memcpy(s->yl, q, (size_t)nq * sizeof *q);
-  for (int i = nq; i < s->ny_r[r]; i++) s->yl[i] = 0.0; /* at rest */
+  memcpy(s->sys.d->yl, q, (size_t)nq * sizeof *q);
+  for (int i = nq; i < s->sys.m->ny_r[r]; i++) s->sys.d->yl[i] = 0.0; /* at rest */
   /* quaternions (and a Kirchhoff rod's constraints, to round-off) exactly */
-  cosrod_status st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 3, NULL);
-  if (st == COSROD_OK && s->form == COSROD_FORM_DAE)
-    st = cosrod_rod_lambda(rod, s->data[r], s->form, 0.0, s->yl, s->yl + 2 * nq);
+  cosrod_status st = cosrod_rod_kirchhoff_project(rod, s->sys.d->data[r], s->sys.m->form, 0.0, s->sys.d->yl, 3, NULL);
+  if (st == COSROD_OK && s->sys.m->form == COSROD_FORM_DAE)
+    st = cosrod_rod_lambda(rod, s->sys.d->data[r], s->sys.m->form, 0.0, s->sys.d->yl, s->sys.d->yl + 2 * nq);
   if (st != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "no consistent state at the equilibrium of rod %zu (%s)", r, cosrod_strerror(st));
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "no consistent state at the equilibrium of rod %zu (%s)", r, cosrod_strerror(st));
     s->t_fail = 0.0;
     return st;
   }
-  sim_scatter(s, r, s->yl, s->y0);
+  sim_scatter(&s->sys, r, s->sys.d->yl, s->sys.d->y0);
   return COSROD_OK;
 }
 
 cosrod_status sim_equilibrium_state_ready(cosrod_sim *s) {
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
-  if (sim_eval_all(s, 0.0, s->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
-    snprintf(s->msg, sizeof s->msg, "the equilibrium state cannot be evaluated");
+  memcpy(s->sys.d->y, s->sys.d->y0, (size_t)s->sys.m->ny * sizeof *s->sys.d->y);
+  if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, &s->acc.rW_prev, &s->acc.rD_prev) != COSROD_OK) {
+    snprintf(s->sys.d->msg, sizeof s->sys.d->msg, "the equilibrium state cannot be evaluated");
     s->t_fail = 0.0;
     return COSROD_ERR_NONFINITE;
   }
-  sim_energy_from_data(s, 0.0, 0.0);
+  s->energy = sim_energy_from_data(&s->sys, 0.0, 0.0);
   return COSROD_OK;
 }

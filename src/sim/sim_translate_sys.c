@@ -55,14 +55,15 @@ static void rod_of(const cosrod_sc_rod *sr, sys_rod *o) {
 }
 
 static void body_of(const cosrod_sc_body *b, cosrod_body_load_def *loads, sys_body *o) {
-  o->name = b->name;
-  o->mass = b->mass;
-  memcpy(o->inertia, b->inertia, sizeof b->inertia);
-  memcpy(o->position, b->position, sizeof b->position);
-  memcpy(o->quaternion, b->quaternion, sizeof b->quaternion);
-  memcpy(o->velocity, b->velocity, sizeof b->velocity);
-  memcpy(o->angular_velocity, b->angular_velocity, sizeof b->angular_velocity);
-  o->param = sim_enum_body_param(b->parametrisation);
+  cosrod_body_def *bd = &o->body; /* material ω: omega_spatial = 0, principal inertia: full_tensor = 0 */
+  bd->name = b->name;
+  bd->mass = b->mass;
+  memcpy(bd->inertia, b->inertia, sizeof b->inertia);
+  memcpy(bd->position, b->position, sizeof b->position);
+  memcpy(bd->quaternion, b->quaternion, sizeof b->quaternion);
+  memcpy(bd->velocity, b->velocity, sizeof b->velocity);
+  memcpy(bd->omega, b->angular_velocity, sizeof b->angular_velocity);
+  bd->param = sim_enum_body_param(b->parametrisation);
   for (size_t k = 0; k < b->nloads; k++) {
     const cosrod_sc_body_load *l = &b->loads[k];
     cosrod_body_load_def *d = &loads[k];

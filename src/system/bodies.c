@@ -40,8 +40,8 @@ static void kin_free(void *user) {
 void sim_keyframe_motion(const sys_body *sb, const double *pos, const double *rot, double t, double x[3],
                          double q[4], double v[3], double w[3], double a[3], double al[3]) {
   double qd[4] = {0, 0, 0, 0}, qdd[4] = {0, 0, 0, 0}, r[4];
-  cosrod_vec3_copy(x, sb->position);
-  cosrod_quat_copy(q, sb->quaternion);
+  cosrod_vec3_copy(x, sb->body.position);
+  cosrod_quat_copy(q, sb->body.quaternion);
   cosrod_vec3_zero(v);
   cosrod_vec3_zero(a);
   cosrod_keyframes_eval(pos, (int)sb->motion_position.n, rot, (int)sb->motion_orientation.n, sb->motion_cubic, t, x,
@@ -115,11 +115,11 @@ static int plan_bodies(const sys_def *d, int with_rods, body_plan *p, char key[4
                  j->bushing ? "bushing" : "joint");
       else if (dyn)
         snprintf(msg, 400, "body '%s' is driven by motion keyframes: a joint on it needs solver.formulation: "
-                 "absolute (multipliers; the null-space formulation has no moving base yet)", d->bodies[b].name);
+                 "absolute (multipliers; the null-space formulation has no moving base yet)", d->bodies[b].body.name);
       else
         snprintf(msg, 400, "body '%s' is driven by motion keyframes: joints on it are not supported with "
                  "start_from_equilibrium yet (static analyses and dynamic runs with solver.formulation: absolute "
-                 "take them)", d->bodies[b].name);
+                 "take them)", d->bodies[b].body.name);
       return -1;
     }
   }
@@ -133,14 +133,7 @@ static size_t fill_bodies(const sys_def *d, const body_plan *p, cosrod_body_def 
     if (p->idx[k] < 0) continue;
     const sys_body *b = &d->bodies[k];
     cosrod_body_def *o = &bd[p->idx[k]];
-    o->name = b->name;
-    o->mass = b->mass;
-    memcpy(o->inertia, b->inertia, sizeof o->inertia);
-    memcpy(o->position, b->position, sizeof o->position);
-    memcpy(o->quaternion, b->quaternion, sizeof o->quaternion);
-    memcpy(o->velocity, b->velocity, sizeof o->velocity);
-    memcpy(o->omega, b->angular_velocity, sizeof o->omega);
-    o->param = b->param;
+    *o = b->body;
   }
   size_t nl = 0;
   for (size_t i = 0; i < d->nbodies; ++i)

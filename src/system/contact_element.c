@@ -33,7 +33,7 @@
 #include "cosrod/quat.h"
 #include "cosrod/vec3.h"
 #include "rod/rod_hooks.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 typedef struct sim_contact_rod {
   struct sim_contact *c;
@@ -371,14 +371,10 @@ void sim_contact_body_wrench(const struct sim_contact *c, int body, const double
 
 /* ---- the driver's side ------------------------------------------------------ */
 
-void sim_contact_prepare_all(cosrod_sim *s, double t, const double *y) {
-  if (!s->contact || s->nrods < 2) return;
-  for (size_t r = 0; r < s->nrods; r++) {
-    sim_gather(s, r, y, s->yl);
-    sim_contact_prepare(s->contact, r, s->rods[r], s->form, t, s->yl);
+void sim_contact_prepare_all(sys_system *s, double t, const double *y) {
+  if (!s->d->contact || s->m->nrods < 2) return;
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    sim_gather(s, r, y, s->d->yl);
+    sim_contact_prepare(s->d->contact, r, s->m->rods[r], sys_eval_form(s), t, s->d->yl);
   }
-}
-
-const cosrod_contact_data *cosrod_sim_contact_data(const cosrod_sim *sim) {
-  return sim ? sim_contact_data(sim->contact) : NULL;
 }

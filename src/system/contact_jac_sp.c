@@ -36,7 +36,7 @@
 
 #include "cosrod/contact.h"
 #include "cosrod/rod.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 struct sim_cjac_contact {
   int n, nnz;
@@ -52,10 +52,10 @@ struct sim_cjac_contact {
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 
-void sim_contact_jac_sp_free(cosrod_sim *s) {
-  sim_cjac_contact *C = s->ccj;
+void sim_contact_jac_sp_free(sys_system *s) {
+  sim_cjac_contact *C = s->d->ccj;
   if (!C) return;
-  for (size_t r = 0; r < s->nrods; r++) {
+  for (size_t r = 0; r < s->m->nrods; r++) {
     if (C->rpos) free(C->rpos[r]);
     if (C->gx) free(C->gx[r]);
     if (C->gv) free(C->gv[r]);
@@ -63,10 +63,10 @@ void sim_contact_jac_sp_free(cosrod_sim *s) {
   }
   free(C->rpos), free(C->gx), free(C->gv), free(C->minv), free(C->rml), free(C->rmu), free(C->Jr);
   free(C);
-  s->ccj = NULL;
+  s->d->ccj = NULL;
 }
 
-long sim_contact_jac_sp_dropped(const cosrod_sim *s) { return s->ccj ? s->ccj->dropped : 0; }
+long sim_contact_jac_sp_dropped(const sys_system *s) { return s->d->ccj ? s->d->ccj->dropped : 0; }
 
 static int find(const int *cp, const int *ri, int i, int j) {
   int lo = cp[j], hi = cp[j + 1] - 1;
@@ -130,12 +130,12 @@ static size_t emit(int *pr, size_t cap, size_t np, int a, int i, int b, int j) {
 }
 
 /* One pass (self: same rod, else different rods) over the grid filed with cell size h. */
-static size_t grid_pairs(cosrod_sim *s, const cgrid *G, double **x, int self, double margin, int *pr,
+static size_t grid_pairs(sys_system *s, const cgrid *G, double **x, int self, double margin, int *pr,
                          size_t cap, size_t np) {
-  const sys_def *def = s->def;
+  const sys_def *def = s->m->def;
   for (int g = 0; g < G->S; g++) {
     const int a = G->rod[g], i = G->seg[g], *c = G->cell + 3 * g;
-    const double ra = def->rods[a].radius, *sa = cosrod_rod_grid(s->rods[a]);
+    const double ra = def->rods[a].radius, *sa = cosrod_rod_grid(s->m->rods[a]);
     for (int dz = -1; dz <= 1; dz++)
       for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -160,12 +160,12 @@ static size_t grid_pairs(cosrod_sim *s, const cgrid *G, double **x, int self, do
 /* Candidate vertex pairs (rod a, vertex i) <-> (rod b, vertex j), both
  * orders, appended to pr (4 ints each) up to cap; returns the count (also
  * beyond cap, to size the array); (size_t)-1 without memory. */
-static size_t candidates(cosrod_sim *s, double **x, int *pr, size_t cap) {
-  const sys_def *def = s->def;
+static size_t candidates(sys_system *s, double **x, int *pr, size_t cap) {
+  const sys_def *def = s->m->def;
   double Lmax = 0, lmax = 0, rmax = 0;
   int S = 0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const int N = cosrod_rod_nseg(s->rods[r]);
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const int N = cosrod_rod_nseg(s->m->rods[r]);
     Lmax = fmax(Lmax, def->rods[r].length), rmax = fmax(rmax, def->rods[r].radius);
     for (int i = 0; i < N; i++) {
       const double *p = x[r] + 3 * i, d[3] = {p[3] - p[0], p[4] - p[1], p[5] - p[2]};
@@ -180,14 +180,14 @@ static size_t candidates(cosrod_sim *s, double **x, int *pr, size_t cap) {
   G.bucket = malloc(((size_t)G.nb + 1) * sizeof *G.bucket), G.mid = malloc(3 * (size_t)S * sizeof *G.mid);
   size_t np = (size_t)-1;
   if (!G.rod || !G.seg || !G.cell || !G.entry || !G.bucket || !G.mid) goto out;
-  for (size_t r = 0, g = 0; r < s->nrods; r++)
-    for (int i = 0; i < cosrod_rod_nseg(s->rods[r]); i++, g++) {
+  for (size_t r = 0, g = 0; r < s->m->nrods; r++)
+    for (int i = 0; i < cosrod_rod_nseg(s->m->rods[r]); i++, g++) {
       G.rod[g] = (int)r, G.seg[g] = i;
       for (int k = 0; k < 3; k++) G.mid[3 * g + k] = 0.5 * (x[r][3 * i + k] + x[r][3 * i + 3 + k]);
     }
   np = 0;
   for (int self = 1; self >= 0; self--) {
-    if (self ? !def->contact.self : !def->contact.rods || s->nrods < 2) continue;
+    if (self ? !def->contact.self : !def->contact.rods || s->m->nrods < 2) continue;
     const double margin = self ? 2.0 * rmax : 0.1 * Lmax;
     grid_fill(&G, lmax + 2.0 * rmax + margin);
     np = grid_pairs(s, &G, x, self, margin, pr, cap, np);
@@ -198,11 +198,11 @@ out:
 }
 
 /* Per rod: global indices of the vertices' x, xdot and 1 / m_n. */
-static int vertex_maps(cosrod_sim *s, sim_cjac_contact *C) {
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
+static int vertex_maps(sys_system *s, sim_cjac_contact *C) {
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const cosrod_rod *rod = s->m->rods[r];
     const int N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
-    const int *map = s->map + s->off_r[r];
+    const int *map = s->m->map + s->m->off_r[r];
     double rhoA;
     cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
     const double *w = cosrod_rod_vertex_weight(rod);
@@ -212,7 +212,7 @@ static int vertex_maps(cosrod_sim *s, sim_cjac_contact *C) {
     if (!C->gx[r] || !C->gv[r] || !C->minv[r]) return -1;
     for (int n = 0; n <= N; n++) {
       const int free3 = cosrod_rod_vertex_ndof(rod, n) == 3;
-      const int qi = cosrod_rod_qindex_vertex(rod, n), vi = cosrod_rod_vindex_vertex(rod, s->form, n);
+      const int qi = cosrod_rod_qindex_vertex(rod, n), vi = cosrod_rod_vindex_vertex(rod, s->m->form, n);
       for (int c = 0; c < 3; c++) {
         C->gx[r][3 * n + c] = free3 ? map[qi + c] : -1;
         C->gv[r][3 * n + c] = free3 ? map[nq + vi + c] : -1;
@@ -229,8 +229,8 @@ static int cmp_int(const void *a, const void *b) {
 }
 
 /* CSC pattern: the rods' bands and the candidate blocks (two passes). */
-static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, int **colptr, int **rowind) {
-  const int n = s->ny;
+static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, int **colptr, int **rowind) {
+  const int n = s->m->ny;
   int *cnt = calloc((size_t)n + 1, sizeof *cnt), *mark = malloc((size_t)n * sizeof *mark);
   int *cp = malloc((size_t)(n + 1) * sizeof *cp);
   int *owner = malloc((size_t)n * sizeof *owner);
@@ -238,8 +238,8 @@ static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, i
   int *xs = calloc((size_t)n + 1, sizeof *xs), *xr = malloc((np * 18 + 1) * sizeof *xr);
   int rc = -1, *ri = NULL;
   if (!cnt || !mark || !cp || !owner || !xs || !xr) goto out;
-  for (size_t r = 0; r < s->nrods; r++)
-    for (int i = 0; i < s->ny_r[r]; i++) owner[s->qoff_r[r] + i] = (int)r;
+  for (size_t r = 0; r < s->m->nrods; r++)
+    for (int i = 0; i < s->m->ny_r[r]; i++) owner[s->m->qoff_r[r] + i] = (int)r;
   for (int pass = 0; pass < 2; pass++) /* column lists of the extra rows */
     for (size_t k = 0; k < np; k++) {
       const int *e = pr + 4 * k;
@@ -266,7 +266,7 @@ static int build(cosrod_sim *s, sim_cjac_contact *C, const int *pr, size_t np, i
     int e = 0;
     cp[0] = 0;
     for (int j = 0; j < n; j++) {
-      const int c0 = e, o = owner[j], b0 = s->qoff_r[o], b1 = b0 + s->ny_r[o] - 1;
+      const int c0 = e, o = owner[j], b0 = s->m->qoff_r[o], b1 = b0 + s->m->ny_r[o] - 1;
       for (int i = imax(b0, j - C->rmu[o]); i <= imin(b1, j + C->rml[o]); i++)
         if (mark[i] != 2 * j + pass) mark[i] = 2 * j + pass, pass ? ri[e] = i : 0, e++;
       for (int k = np ? xs[j] : 0; np && k < xs[j + 1]; k++) {
@@ -288,18 +288,18 @@ out:
   return rc;
 }
 
-int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz) {
+int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
   *colptr = *rowind = NULL;
-  if (!s->contact || s->cpl || s->split || s->lie ||
-      (s->form != COSROD_FORM_ABSOLUTE && s->form != COSROD_FORM_NULLSPACE))
+  if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
+      (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE))
     return 0;
-  if (!s->def->contact.rods && !s->def->contact.self) return 0;
-  for (size_t r = 0; r < s->nrods; r++)
-    if (cosrod_rod_kirchhoff_m(s->rods[r]) > 0) return 0;
+  if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
+  for (size_t r = 0; r < s->m->nrods; r++)
+    if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
   sim_cjac_contact *C = calloc(1, sizeof *C);
   if (!C) return -1;
-  s->ccj = C;
-  const size_t nr = s->nrods;
+  s->d->ccj = C;
+  const size_t nr = s->m->nrods;
   C->rml = calloc(nr, sizeof *C->rml), C->rmu = calloc(nr, sizeof *C->rmu);
   C->rpos = calloc(nr, sizeof *C->rpos), C->gx = calloc(nr, sizeof *C->gx), C->gv = calloc(nr, sizeof *C->gv);
   C->minv = calloc(nr, sizeof *C->minv);
@@ -309,18 +309,18 @@ int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz)
     goto out;
   size_t big = 1;
   for (size_t r = 0; r < nr; r++) {
-    const int N = cosrod_rod_nseg(s->rods[r]);
-    int *tmp = malloc((size_t)s->ny_r[r] * sizeof *tmp);
-    cosrod_status so = tmp ? cosrod_rod_order_fill(s->rods[r], s->form, tmp, NULL, &C->rml[r], &C->rmu[r])
+    const int N = cosrod_rod_nseg(s->m->rods[r]);
+    int *tmp = malloc((size_t)s->m->ny_r[r] * sizeof *tmp);
+    cosrod_status so = tmp ? cosrod_rod_order_fill(s->m->rods[r], s->m->form, tmp, NULL, &C->rml[r], &C->rmu[r])
                            : COSROD_ERR_NOMEM;
     free(tmp);
     if (so != COSROD_OK) goto out;
-    big = (size_t)imax((int)big, (C->rml[r] + C->rmu[r] + 1) * s->ny_r[r]);
+    big = (size_t)imax((int)big, (C->rml[r] + C->rmu[r] + 1) * s->m->ny_r[r]);
     if (!(x[r] = malloc(3 * (size_t)(N + 1) * sizeof **x))) goto out;
-    sim_gather(s, r, s->y0, s->yl);
+    sim_gather(s, r, s->d->y0, s->d->yl);
     double *p = malloc(4 * (size_t)N * sizeof *p);
     cosrod_status st =
-        p ? cosrod_rod_unpack(s->rods[r], s->form, 0.0, s->yl, x[r], p, NULL, NULL) : COSROD_ERR_NOMEM;
+        p ? cosrod_rod_unpack(s->m->rods[r], s->m->form, 0.0, s->d->yl, x[r], p, NULL, NULL) : COSROD_ERR_NOMEM;
     free(p);
     if (st != COSROD_OK) goto out;
   }
@@ -333,11 +333,11 @@ int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz)
   if (!(pr = malloc(4 * np * sizeof *pr))) goto out;
   candidates(s, x, pr, np);
   if (build(s, C, pr, np, colptr, rowind) != 0) goto out;
-  C->n = s->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = (*colptr)[s->ny];
+  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = (*colptr)[s->m->ny];
   *nnz = C->nnz;
   if (!(C->Jr = malloc(big * sizeof *C->Jr))) goto out;
   for (size_t r = 0; r < nr; r++) {
-    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->ny_r[r], q0 = s->qoff_r[r];
+    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r], q0 = s->m->qoff_r[r];
     int *pos = C->rpos[r] = malloc((size_t)ld * (size_t)ny * sizeof *pos);
     if (!pos) goto out;
     for (int j = 0; j < ny; j++)
@@ -359,24 +359,24 @@ out:
 }
 
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
-  cosrod_sim *s = user;
-  sim_cjac_contact *C = s->ccj;
+  sys_system *s = user;
+  sim_cjac_contact *C = s->d->ccj;
   t = sim_tclamp(s, t);
   memset(Jx, 0, (size_t)C->nnz * sizeof *Jx);
   sim_contact_prepare_all(s, t, y);
-  for (size_t r = 0; r < s->nrods; r++) { /* each rod's band (its own contact blocks included) */
-    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->ny_r[r];
-    sim_gather(s, r, y, s->yl);
+  for (size_t r = 0; r < s->m->nrods; r++) { /* each rod's band (its own contact blocks included) */
+    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r];
+    sim_gather(s, r, y, s->d->yl);
     memset(C->Jr, 0, (size_t)ld * (size_t)ny * sizeof *C->Jr);
-    cosrod_status st = cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, t, s->yl, NULL, 0.0,
-                                                s->perm + s->off_r[r], C->Jr, ld, ml, mu);
+    cosrod_status st = cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, t, s->d->yl, NULL, 0.0,
+                                                s->m->perm + s->m->off_r[r], C->Jr, ld, ml, mu);
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     const int *pos = C->rpos[r];
     for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++)
       if (pos[k] >= 0) Jx[pos[k]] += C->Jr[k];
   }
   /* the blocks outside the bands: rod-rod and far self-contact */
-  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  const cosrod_contact_data *d = sim_contact_data(s->d->contact);
   if (!d) return 0;
   const cosrod_contact_block *b = cosrod_contact_blocks(d);
   for (size_t k = 0, nb = cosrod_contact_nblocks(d); k < nb; k++, b++) {

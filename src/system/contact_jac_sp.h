@@ -8,6 +8,8 @@
 #include "cosrod/sim.h"
 #include "cosrod/status.h"
 
+typedef struct sys_system sys_system; /* the assembled system (system_model.h) */
+
 typedef struct sim_cjac_contact sim_cjac_contact;
 
 /* Build the pattern (the rods' bands plus the vertex blocks of candidate
@@ -15,11 +17,11 @@ typedef struct sim_cjac_contact sim_cjac_contact;
  * caller owns them) and the value workspace.  Returns 1 with a pattern that
  * leaves the band (cross entries exist), 0 when the band holds everything
  * (nothing allocated), -1 on failure (no memory). */
-int sim_contact_jac_sp_init(cosrod_sim *s, int **colptr, int **rowind, int *nnz);
+int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz);
 /* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
-void sim_contact_jac_sp_free(cosrod_sim *s);
+void sim_contact_jac_sp_free(sys_system *s);
 /* Contact Jacobian entries that fell outside the pattern so far (left out). */
-long sim_contact_jac_sp_dropped(const cosrod_sim *s);
+long sim_contact_jac_sp_dropped(const sys_system *s);
 
 #endif

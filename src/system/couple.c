@@ -49,7 +49,7 @@
 #include "system/bodies.h"
 #include "system/couple.h"
 #include "system/couple_internal.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 static void end_fn(void *user, int e, double t, double x[3], double xd[3], double xdd[3], double p[4],
                    double pd[4], double pdd[4]) {
@@ -70,9 +70,9 @@ static void end_fn(void *user, int e, double t, double x[3], double xd[3], doubl
 }
 
 /* Poses of every body at (t, y). */
-static void prepare(const cosrod_sim *s, double t, const double *y) {
-  sim_couple *cp = s->cpl;
-  const sys_def *def = s->def;
+static void prepare(const sys_system *s, double t, const double *y) {
+  sim_couple *cp = s->d->cpl;
+  const sys_def *def = s->m->def;
   if (cp->m && y && !cp->stat)
     for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   if (cp->stat && y) cp->sxq = y + cp->stat_off;
@@ -100,7 +100,7 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
    * constraints, a = ẍ_b + ẇ x r + w x (w x r), ẇ = 2 Im(q̈ q̄) */
   for (size_t i = 0; i < cp->na; ++i) {
     sim_attach *a = &cp->att[i];
-    if (cp->bmap[a->body] >= 0 || !s->data[a->rod]->kw) continue;
+    if (cp->bmap[a->body] >= 0 || !s->d->data[a->rod]->kw) continue;
     const sys_body *sb = &def->bodies[a->body];
     double x[3], v[3], xdd[3], q[4], wk[3], ra[3], wd[3], t1[3], t2[3];
     sim_keyframe_motion(sb, cp->kpos[a->body], cp->krot[a->body], t, x, q, v, wk, xdd, wd);
@@ -115,31 +115,31 @@ static void prepare(const cosrod_sim *s, double t, const double *y) {
 
 /* Wrenches of the rods on the bodies from the rods' last evaluation; body
  * right-hand side into ydot (if not NULL); powers and energies. */
-static int finish(const cosrod_sim *s, double t, double *ydot) {
-  sim_couple *cp = s->cpl;
+static int finish(const sys_system *s, double t, double *ydot) {
+  sim_couple *cp = s->d->cpl;
   memset(cp->F, 0, 6 * cp->nb * sizeof *cp->F);
   cp->Pc = cp->kin_end = 0.0;
   for (size_t i = 0; i < cp->na; ++i) {
     const sim_attach *a = &cp->att[i];
-    const cosrod_rod_data *d = s->data[a->rod];
+    const cosrod_rod_data *d = s->d->data[a->rod];
     int n = a->end ? d->N : 0;
     cp->kin_end += 0.5 * a->me * cosrod_vec3_norm2(d->xd + 3 * n);
     if (cp->bmap[a->body] < 0) { /* kinematic body: the rod's end power is external work */
       if (d->kw) { /* Kirchhoff rod: with its constraint force, without the massless end's inertia */
         double fc[3];
-        cosrod_rod_kirchhoff_end_force(s->rods[a->rod], d, a->end, fc);
+        cosrod_rod_kirchhoff_end_force(s->m->rods[a->rod], d, a->end, fc);
         cp->Pc -= cosrod_vec3_dot(fc, d->xd + 3 * n) + a->me * cosrod_vec3_dot(a->acc, d->xd + 3 * n);
       }
       continue;
     }
     double R[12];
-    cosrod_statics_end_reactions(s->rods[a->rod], d, 1.0, 0, R, NULL);
+    cosrod_statics_end_reactions(s->m->rods[a->rod], d, 1.0, 0, R, NULL);
     const double *Fr = R + 6 * a->end, *Mr = R + 6 * a->end + 3;
     double *F = cp->F + 6 * a->body, f[3], r[3], m[3];
     cosrod_vec3_scale(f, -1.0, Fr);
     if (d->kw) { /* Kirchhoff rod: its constraint force on the end (not in the rod's end power: added here) */
       double fc[3];
-      cosrod_rod_kirchhoff_end_force(s->rods[a->rod], d, a->end, fc);
+      cosrod_rod_kirchhoff_end_force(s->m->rods[a->rod], d, a->end, fc);
       cosrod_vec3_add(f, f, fc);
       cp->Pc -= cosrod_vec3_dot(fc, d->xd + 3 * n) + a->me * cosrod_vec3_dot(a->acc, d->xd + 3 * n);
     }
@@ -151,7 +151,7 @@ static int finish(const cosrod_sim *s, double t, double *ydot) {
   }
   for (size_t b = 0; b < cp->nb; ++b) {
     if (cp->bmap[b] < 0) continue;
-    sim_contact_body_wrench(s->contact, (int)b, cp->bx + 3 * b, cp->F + 6 * b); /* the rods' contact */
+    sim_contact_body_wrench(s->d->contact, (int)b, cp->bx + 3 * b, cp->F + 6 * b); /* the rods' contact */
     const double *F = cp->F + 6 * b;
     cp->Pc += cosrod_vec3_dot(F, cp->bv + 3 * b) + cosrod_vec3_dot(F + 3, cp->bw + 3 * b);
     cosrod_mbs_set_wrench(cp->d, (size_t)cp->bmap[b], F, F + 3);
@@ -164,26 +164,26 @@ static int finish(const cosrod_sim *s, double t, double *ydot) {
   return 0;
 }
 
-int sim_couple_rhs_begin(cosrod_sim *s, double t, const double *y) {
-  if (s->cpl) prepare(s, t, y);
+int sim_couple_rhs_begin(sys_system *s, double t, const double *y) {
+  if (s->d->cpl) prepare(s, t, y);
   return 0;
 }
 
-int sim_couple_rhs_end(cosrod_sim *s, double t, double *ydot) {
-  if (!s->cpl) return 0;
+int sim_couple_rhs_end(sys_system *s, double t, double *ydot) {
+  if (!s->d->cpl) return 0;
   int rc = finish(s, t, ydot);
-  if (rc != 0) snprintf(s->msg, sizeof s->msg, "%s", cosrod_mbs_data_message(s->cpl->d));
+  if (rc != 0) snprintf(s->d->msg, sizeof s->d->msg, "%s", cosrod_mbs_data_message(s->d->cpl->d));
   return rc;
 }
 
-void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD) {
-  sim_couple *cp = s->cpl;
+void sim_couple_energy(sys_system *s, double t, double *rW, double *rD) {
+  sim_couple *cp = s->d->cpl;
   if (!cp) return;
   finish(s, t, NULL);
   cp->Tb = cp->Gb = cp->Eb = cp->Wb = cp->Db = 0.0;
   if (cp->m && cp->stat) { /* static: at rest, gravity and bushing springs (sim_couple_static.c) */
     for (size_t b = 0; b < cp->nb; ++b)
-      if (cp->bmap[b] >= 0) cp->Gb -= s->def->bodies[b].mass * cosrod_vec3_dot(s->def->gravity, cp->bx + 3 * b);
+      if (cp->bmap[b] >= 0) cp->Gb -= s->m->def->bodies[b].body.mass * cosrod_vec3_dot(s->m->def->gravity, cp->bx + 3 * b);
     cp->Eb = sim_couple_static_bushing_energy(s, cp->sxq);
   } else if (cp->m) {
     cosrod_mbs_energy(cp->m, cp->d, t, cp->ym, &cp->Tb, &cp->Gb, &cp->Eb);
@@ -193,36 +193,36 @@ void sim_couple_energy(cosrod_sim *s, double t, double *rW, double *rD) {
   if (rD) *rD += cp->Db;
 }
 
-void sim_couple_energy_terms(const cosrod_sim *s, double *kinetic, double *elastic, double *gravity) {
-  const sim_couple *cp = s->cpl;
+void sim_couple_energy_terms(const sys_system *s, double *kinetic, double *elastic, double *gravity) {
+  const sim_couple *cp = s->d->cpl;
   if (!cp) return;
   *kinetic += cp->Tb - cp->kin_end;
   *elastic += cp->Eb;
   *gravity += cp->Gb;
 }
 
-int sim_couple_project(cosrod_sim *s, double t, double *y) {
-  sim_couple *cp = s->cpl;
+int sim_couple_project(sys_system *s, double t, double *y) {
+  sim_couple *cp = s->d->cpl;
   if (!cp || !cp->m) return 0;
   for (int i = 0; i < cp->nm; i++) cp->ym[i] = y[cp->mmap[i]];
   long nrep = cosrod_mbs_data_repartitions(cp->d);
   if (cosrod_mbs_project(cp->m, cp->d, t, cp->ym) != 0) { /* e.g. a parametrisation's singularity */
     const char *why = cosrod_mbs_data_message(cp->d);
-    if (why[0]) snprintf(s->msg, sizeof s->msg, "%s", why);
+    if (why[0]) snprintf(s->d->msg, sizeof s->d->msg, "%s", why);
     return -1;
   }
   for (int i = 0; i < cp->nm; i++) y[cp->mmap[i]] = cp->ym[i];
   return cosrod_mbs_data_repartitions(cp->d) != nrep ? COSROD_PROJECT_NEW_COORDINATES : 0;
 }
 
-void sim_couple_free(cosrod_sim *s) {
-  sim_couple *cp = s->cpl;
+void sim_couple_free(sys_system *s) {
+  sim_couple *cp = s->d->cpl;
   if (!cp) return;
-  for (size_t r = 0; r < s->nrods && s->rods; r++)
+  for (size_t r = 0; r < s->m->nrods && s->m->rods; r++)
     for (int e = 0; e < 2; e++)
-      if (s->def->rods[r].ends[e].body >= 0) {
-        if (s->rods[r]) cosrod_rod_set_end_fn(s->rods[r], e, NULL, NULL);
-        if (s->srods && s->srods[r]) cosrod_rod_set_end_fn(s->srods[r], e, NULL, NULL);
+      if (s->m->def->rods[r].ends[e].body >= 0) {
+        if (s->m->rods[r]) cosrod_rod_set_end_fn(s->m->rods[r], e, NULL, NULL);
+        if (s->m->srods && s->m->srods[r]) cosrod_rod_set_end_fn(s->m->srods[r], e, NULL, NULL);
       }
   for (size_t b = 0; cp->kpos && b < cp->nb; ++b) free(cp->kpos[b]), free(cp->krot[b]);
   free(cp->kpos);
@@ -247,21 +247,21 @@ void sim_couple_free(cosrod_sim *s) {
   free(cp->jw);
   sim_couple_jac_free(cp);
   free(cp);
-  s->cpl = NULL;
+  s->d->cpl = NULL;
 }
 
-static cosrod_status fail(cosrod_sim *s, const char *key, const char *problem, char *err, size_t errlen,
+static cosrod_status fail(sys_system *s, const char *key, const char *problem, char *err, size_t errlen,
                           cosrod_status st) {
-  if (key) sys_error(s->def, key, problem, err, errlen);
+  if (key) sys_error(s->m->def, key, problem, err, errlen);
   sim_couple_free(s);
   return st;
 }
 
 /* The multibody model of the dynamic bodies, its state and its placement
  * units (ndyn: number of dynamic bodies); without dynamic bodies no joint. */
-static cosrod_status create_units(cosrod_sim *s, size_t ndyn, char *err, size_t errlen) {
-  const sys_def *def = s->def;
-  sim_couple *cp = s->cpl;
+static cosrod_status create_units(sys_system *s, size_t ndyn, char *err, size_t errlen) {
+  const sys_def *def = s->m->def;
+  sim_couple *cp = s->d->cpl;
   if (ndyn > 0) {
     cosrod_status st = COSROD_OK;
     cp->m = cosrod_sim_bodies_create_map(def, cp->bmap, &st, err, errlen);
@@ -317,9 +317,9 @@ static cosrod_status create_units(cosrod_sim *s, size_t ndyn, char *err, size_t 
 
 /* Attachment of rod r's end e to its body (nothing if it has none): the
  * rod's initial end (from its shape) must be the body point. */
-static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_t errlen) {
-  const sys_def *def = s->def;
-  sim_couple *cp = s->cpl;
+static cosrod_status attach_end(sys_system *s, size_t r, int e, char *err, size_t errlen) {
+  const sys_def *def = s->m->def;
+  sim_couple *cp = s->d->cpl;
   const sys_end *se = &def->rods[r].ends[e];
   if (se->body < 0) return COSROD_OK;
   char key[64];
@@ -331,7 +331,7 @@ static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_
   a->body = se->body;
   cosrod_vec3_copy(a->at, se->at);
   double x0[3], p0[4], c[3], qi[4];
-  const cosrod_rod *rod = s->rods[r];
+  const cosrod_rod *rod = s->m->rods[r];
   cosrod_rod_end_motion(rod, e, 0.0, x0, NULL, NULL, p0, NULL, NULL);
   cosrod_quat_rotate(c, cp->bq + 4 * a->body, a->at);
   cosrod_vec3_add(c, c, cp->bx + 3 * a->body);
@@ -366,7 +366,7 @@ static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_
   double rhoA;
   cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
   a->me = rhoA * cosrod_rod_vertex_weight(rod)[e ? cosrod_rod_nseg(rod) : 0];
-  if (cosrod_rod_set_end_fn(s->rods[r], e, end_fn, a) != COSROD_OK)
+  if (cosrod_rod_set_end_fn(s->m->rods[r], e, end_fn, a) != COSROD_OK)
     return fail(s, key, "internal: the end cannot follow a body", err, errlen, COSROD_ERR_INTERNAL);
   int mb = cp->bmap[a->body];
   if (mb >= 0) {
@@ -376,12 +376,12 @@ static cosrod_status attach_end(cosrod_sim *s, size_t r, int e, char *err, size_
   return COSROD_OK;
 }
 
-cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
-  const sys_def *def = s->def;
+cosrod_status sim_couple_create(sys_system *s, char *err, size_t errlen) {
+  const sys_def *def = s->m->def;
   if (def->nbodies == 0) return COSROD_OK;
   sim_couple *cp = calloc(1, sizeof *cp);
   if (!cp) return COSROD_ERR_NOMEM;
-  s->cpl = cp;
+  s->d->cpl = cp;
   cp->nb = def->nbodies;
   size_t na = 0;
   for (size_t r = 0; r < def->nrods; r++)
@@ -410,16 +410,15 @@ cosrod_status sim_couple_create(cosrod_sim *s, char *err, size_t errlen) {
   cosrod_status st = create_units(s, ndyn, err, errlen);
   if (st != COSROD_OK) return st;
   prepare(s, 0.0, NULL);
-  sim_contact_bind_bodies(s->contact, cp->bx, cp->bq, cp->bv, cp->bw); /* shapes on bodies */
+  sim_contact_bind_bodies(s->d->contact, cp->bx, cp->bq, cp->bv, cp->bw); /* shapes on bodies */
   for (size_t r = 0; r < def->nrods; r++)
     for (int e = 0; e < 2; e++)
       if ((st = attach_end(s, r, e, err, errlen)) != COSROD_OK) return st;
-  s->need_rates = 1;
   return COSROD_OK;
 }
 
-cosrod_status sim_couple_attach_twins(cosrod_sim *s, cosrod_rod **rods) {
-  sim_couple *cp = s->cpl;
+cosrod_status sim_couple_attach_twins(sys_system *s, cosrod_rod **rods) {
+  sim_couple *cp = s->d->cpl;
   for (size_t i = 0; cp && i < cp->na; ++i)
     if (cosrod_rod_set_end_fn(rods[cp->att[i].rod], cp->att[i].end, end_fn, &cp->att[i]) != COSROD_OK)
       return COSROD_ERR_INTERNAL;
@@ -428,14 +427,14 @@ cosrod_status sim_couple_attach_twins(cosrod_sim *s, cosrod_rod **rods) {
 
 /* ---- static analyses (static_blocks.c) ------------------------------------ */
 
-void sim_couple_static_mode(cosrod_sim *s, int on, int off) {
-  if (!s->cpl) return;
-  s->cpl->stat = on;
-  s->cpl->stat_off = off;
+void sim_couple_static_mode(sys_system *s, int on, int off) {
+  if (!s->d->cpl) return;
+  s->d->cpl->stat = on;
+  s->d->cpl->stat_off = off;
 }
 
-void sim_couple_static_pose(cosrod_sim *s, double t, const double *xq) {
-  sim_couple *cp = s->cpl;
+void sim_couple_static_pose(sys_system *s, double t, const double *xq) {
+  sim_couple *cp = s->d->cpl;
   int stat = cp->stat;
   cp->stat = 1;
   cp->sxq = xq;

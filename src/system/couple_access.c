@@ -12,25 +12,25 @@
 #include "system/bodies.h"
 #include "system/couple.h"
 #include "system/couple_internal.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
-void sim_couple_keyframe_pose(const cosrod_sim *s, size_t b, double t, double x[3], double q[4]) {
-  const sim_couple *cp = s->cpl;
+void sim_couple_keyframe_pose(const sys_system *s, size_t b, double t, double x[3], double q[4]) {
+  const sim_couple *cp = s->d->cpl;
   double v[3], w[3], a[3], al[3];
-  sim_keyframe_motion(&s->def->bodies[b], cp->kpos[b], cp->krot[b], t, x, q, v, w, a, al);
+  sim_keyframe_motion(&s->m->def->bodies[b], cp->kpos[b], cp->krot[b], t, x, q, v, w, a, al);
 }
 
-void sim_couple_body_pose(const cosrod_sim *s, size_t b, double x[3], double q[4]) {
-  cosrod_vec3_copy(x, s->cpl->bx + 3 * b);
-  cosrod_quat_copy(q, s->cpl->bq + 4 * b);
+void sim_couple_body_pose(const sys_system *s, size_t b, double x[3], double q[4]) {
+  cosrod_vec3_copy(x, s->d->cpl->bx + 3 * b);
+  cosrod_quat_copy(q, s->d->cpl->bq + 4 * b);
 }
 
-int sim_couple_model_index(const cosrod_sim *s, size_t b) {
-  return s->cpl && b < s->cpl->nb ? s->cpl->bmap[b] : -1;
+int sim_couple_model_index(const sys_system *s, size_t b) {
+  return s->d->cpl && b < s->d->cpl->nb ? s->d->cpl->bmap[b] : -1;
 }
 
-cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y) {
-  sim_couple *cp = s->cpl;
+cosrod_status sim_couple_set_rest(sys_system *s, const double *xq, double *y) {
+  sim_couple *cp = s->d->cpl;
   if (!cp || !cp->m) return COSROD_OK;
   const size_t L = cosrod_mbs_nbodies(cp->m);
   memset(cp->ym, 0, (size_t)cp->nm * sizeof *cp->ym); /* velocities: at rest */
@@ -56,20 +56,20 @@ cosrod_status sim_couple_set_rest(cosrod_sim *s, const double *xq, double *y) {
 }
 /* ---- Kirchhoff rods on bodies (couple_kirchhoff.c) ------------------------ */
 
-size_t sim_couple_natt(const cosrod_sim *s) { return s->cpl ? s->cpl->na : 0; }
+size_t sim_couple_natt(const sys_system *s) { return s->d->cpl ? s->d->cpl->na : 0; }
 
-void sim_couple_att(const cosrod_sim *s, size_t i, size_t *rod, int *end, int *body, int *mb) {
-  const sim_attach *a = &s->cpl->att[i];
+void sim_couple_att(const sys_system *s, size_t i, size_t *rod, int *end, int *body, int *mb) {
+  const sim_attach *a = &s->d->cpl->att[i];
   if (rod) *rod = a->rod;
   if (end) *end = a->end;
   if (body) *body = a->body;
-  if (mb) *mb = s->cpl->bmap[a->body];
+  if (mb) *mb = s->d->cpl->bmap[a->body];
 }
 
-void sim_couple_set_acc(cosrod_sim *s, size_t i, const double acc[3]) { cosrod_vec3_copy(s->cpl->att[i].acc, acc); }
+void sim_couple_set_acc(sys_system *s, size_t i, const double acc[3]) { cosrod_vec3_copy(s->d->cpl->att[i].acc, acc); }
 
-int sim_couple_att_accel(cosrod_sim *s, size_t i, double *work, double acc[3]) {
-  sim_couple *cp = s->cpl;
+int sim_couple_att_accel(sys_system *s, size_t i, double *work, double acc[3]) {
+  sim_couple *cp = s->d->cpl;
   const sim_attach *a = &cp->att[i];
   const int mb = cp->bmap[a->body];
   if (mb < 0 || !cp->m) {
@@ -100,8 +100,8 @@ int sim_couple_att_accel(cosrod_sim *s, size_t i, double *work, double acc[3]) {
   return 0;
 }
 
-int sim_couple_translate(cosrod_sim *s, int body, const double dx[3], const double dv[3], double *y) {
-  sim_couple *cp = s->cpl;
+int sim_couple_translate(sys_system *s, int body, const double dx[3], const double dv[3], double *y) {
+  sim_couple *cp = s->d->cpl;
   const int mb = cp->bmap[body];
   if (mb < 0 || !cp->m || cosrod_mbs_nconstr(cp->m) != 0) return -1;
   int q0 = cosrod_mbs_pos_offset(cp->m, (size_t)mb), v0 = cosrod_mbs_vel_offset(cp->m, (size_t)mb);
@@ -113,26 +113,26 @@ int sim_couple_translate(cosrod_sim *s, int body, const double dx[3], const doub
   return 0;
 }
 
-int sim_couple_movable(const cosrod_sim *s, int body) {
-  const sim_couple *cp = s->cpl;
+int sim_couple_movable(const sys_system *s, int body) {
+  const sim_couple *cp = s->d->cpl;
   return cp && cp->m && cp->bmap[body] >= 0 && cosrod_mbs_nconstr(cp->m) == 0;
 }
 
-int sim_couple_nm(const cosrod_sim *s) { return s->cpl ? s->cpl->nm : 0; }
+int sim_couple_nm(const sys_system *s) { return s->d->cpl ? s->d->cpl->nm : 0; }
 
 /* ---- the bodies as the analyses report them (src/sim/sim_bodies_state.c) -- */
 
-size_t sim_couple_nbodies(const cosrod_sim *s) { return s->cpl ? s->cpl->nb : 0; }
+size_t sim_couple_nbodies(const sys_system *s) { return s->d->cpl ? s->d->cpl->nb : 0; }
 
-void sim_couple_body_twist(const cosrod_sim *s, size_t b, double v[3], double w[3]) {
-  if (v) cosrod_vec3_copy(v, s->cpl->bv + 3 * b);
-  if (w) cosrod_vec3_copy(w, s->cpl->bw + 3 * b);
+void sim_couple_body_twist(const sys_system *s, size_t b, double v[3], double w[3]) {
+  if (v) cosrod_vec3_copy(v, s->d->cpl->bv + 3 * b);
+  if (w) cosrod_vec3_copy(w, s->d->cpl->bw + 3 * b);
 }
 
-const cosrod_mbs *sim_couple_mbs(const cosrod_sim *s) { return s->cpl ? s->cpl->m : NULL; }
+const cosrod_mbs *sim_couple_mbs(const sys_system *s) { return s->d->cpl ? s->d->cpl->m : NULL; }
 
-cosrod_status sim_couple_joint_reactions(const cosrod_sim *s, double *R) {
-  const sim_couple *cp = s->cpl;
+cosrod_status sim_couple_joint_reactions(const sys_system *s, double *R) {
+  const sim_couple *cp = s->d->cpl;
   /* the rods' wrenches on the bodies of the last evaluation are set in d */
   return cosrod_mbs_joint_reactions(cp->m, cp->d, cp->t, cp->ym, R) == 0 ? COSROD_OK : COSROD_ERR_NONFINITE;
 }

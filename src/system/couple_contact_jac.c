@@ -36,7 +36,7 @@
 #include "cosrod/vec3.h"
 #include "system/couple_internal.h"
 #include "system/couple_jac_sp.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 struct sim_ccj {
   int nvt;     /* vertices of all rods */
@@ -54,17 +54,17 @@ void sim_ccj_free(struct sim_ccj *c) {
   free(c);
 }
 
-struct sim_ccj *sim_ccj_create(const cosrod_sim *s) {
+struct sim_ccj *sim_ccj_create(const sys_system *s) {
   const char *e = getenv("COSROD_BODY_CONTACT_JAC"); /* "fd": central differences (benchmarks) */
-  if (!s->cpl || sim_couple_body_contact(s) == 0 || (e && !strcmp(e, "fd"))) return NULL;
+  if (!s->d->cpl || sim_couple_body_contact(s) == 0 || (e && !strcmp(e, "fd"))) return NULL;
   struct sim_ccj *c = calloc(1, sizeof *c);
   if (!c) return NULL;
-  c->nobs = (int)s->def->contact.nobstacles;
-  c->voff = calloc(s->nrods + 1, sizeof *c->voff);
+  c->nobs = (int)s->m->def->contact.nobstacles;
+  c->voff = calloc(s->m->nrods + 1, sizeof *c->voff);
   if (!c->voff) goto fail;
-  for (size_t r = 0; r < s->nrods; r++) c->voff[r + 1] = c->voff[r] + cosrod_rod_nseg(s->rods[r]) + 1;
-  c->nvt = c->voff[s->nrods];
-  const size_t nv = (size_t)c->nvt, nm = (size_t)s->cpl->nm;
+  for (size_t r = 0; r < s->m->nrods; r++) c->voff[r + 1] = c->voff[r] + cosrod_rod_nseg(s->m->rods[r]) + 1;
+  c->nvt = c->voff[s->m->nrods];
+  const size_t nv = (size_t)c->nvt, nm = (size_t)s->d->cpl->nm;
   c->G = calloc((size_t)c->nobs * 12 * nm + 1, sizeof *c->G);
   c->acc = calloc(nv * 36 + 1, sizeof *c->acc);
   c->fv = calloc(nv * 3 + 1, sizeof *c->fv);
@@ -113,11 +113,11 @@ static void pose_map(const sim_couple *cp, size_t b, const double a[3], double P
 }
 
 /* Global rows / columns of vertex n of rod r: x (gx) and xdot (gv); 0 if not a free 3-dof vertex. */
-static int vertex_index(const cosrod_sim *s, int r, int n, int gx[3], int gv[3], double *minv) {
-  const cosrod_rod *rod = s->rods[r];
+static int vertex_index(const sys_system *s, int r, int n, int gx[3], int gv[3], double *minv) {
+  const cosrod_rod *rod = s->m->rods[r];
   if (cosrod_rod_vertex_ndof(rod, n) != 3) return 0;
-  const int *map = s->map + s->off_r[r], nq = cosrod_rod_nq(rod);
-  const int qi = cosrod_rod_qindex_vertex(rod, n), vi = cosrod_rod_vindex_vertex(rod, s->form, n);
+  const int *map = s->m->map + s->m->off_r[r], nq = cosrod_rod_nq(rod);
+  const int qi = cosrod_rod_qindex_vertex(rod, n), vi = cosrod_rod_vindex_vertex(rod, s->m->form, n);
   for (int c = 0; c < 3; c++) gx[c] = map[qi + c], gv[c] = map[nq + vi + c];
   double rhoA;
   cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
@@ -125,31 +125,31 @@ static int vertex_index(const cosrod_sim *s, int r, int n, int gx[3], int gv[3],
   return 1;
 }
 
-static int on_dyn_body(const cosrod_sim *s, int k) {
-  const int b = k >= 0 ? s->def->contact.obstacles[k].body : -1;
-  return b >= 0 && s->cpl->bmap[b] >= 0 ? b : -1;
+static int on_dyn_body(const sys_system *s, int k) {
+  const int b = k >= 0 ? s->m->def->contact.obstacles[k].body : -1;
+  return b >= 0 && s->d->cpl->bmap[b] >= 0 ? b : -1;
 }
 
 /* Whether the analytic blocks apply at this evaluation (see the file comment). */
-static int applicable(const cosrod_sim *s, const cosrod_contact_data *d) {
-  if (s->form != COSROD_FORM_ABSOLUTE && s->form != COSROD_FORM_NULLSPACE) return 0;
+static int applicable(const sys_system *s, const cosrod_contact_data *d) {
+  if (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE) return 0;
   const cosrod_contact_pose_block *pb = cosrod_contact_pose_blocks(d);
   for (size_t k = 0, n = cosrod_contact_npose_blocks(d); k < n; k++)
-    if (on_dyn_body(s, pb[k].obstacle) >= 0 && cosrod_rod_vertex_ndof(s->rods[pb[k].rod], pb[k].vertex) != 3)
+    if (on_dyn_body(s, pb[k].obstacle) >= 0 && cosrod_rod_vertex_ndof(s->m->rods[pb[k].rod], pb[k].vertex) != 3)
       return 0;
   const cosrod_contact_block *bl = cosrod_contact_blocks(d);
   for (size_t k = 0, n = cosrod_contact_nblocks(d); k < n; k++)
     if (on_dyn_body(s, bl[k].obstacle) >= 0 &&
-        (cosrod_rod_vertex_ndof(s->rods[bl[k].rod_i], bl[k].vertex_i) != 3 ||
-         cosrod_rod_vertex_ndof(s->rods[bl[k].rod_j], bl[k].vertex_j) != 3))
+        (cosrod_rod_vertex_ndof(s->m->rods[bl[k].rod_i], bl[k].vertex_i) != 3 ||
+         cosrod_rod_vertex_ndof(s->m->rods[bl[k].rod_j], bl[k].vertex_j) != 3))
       return 0;
   return 1;
 }
 
 /* Rod rows, body columns, and the body columns of dF (couple_jac.c: 6 x nm per model body). */
-static void pose_columns(cosrod_sim *s, const struct sim_ccj *c, const cosrod_contact_data *d, sim_jadd *B,
+static void pose_columns(sys_system *s, const struct sim_ccj *c, const cosrod_contact_data *d, sim_jadd *B,
                          double *dF0) {
-  const sim_couple *cp = s->cpl;
+  const sim_couple *cp = s->d->cpl;
   const int nm = cp->nm;
   const cosrod_contact_pose_block *pb = cosrod_contact_pose_blocks(d);
   for (size_t k = 0, n = cosrod_contact_npose_blocks(d); k < n; k++, pb++) {
@@ -158,7 +158,7 @@ static void pose_columns(cosrod_sim *s, const struct sim_ccj *c, const cosrod_co
     int gx[3], gv[3];
     double minv, r[3];
     vertex_index(s, pb->rod, pb->vertex, gx, gv, &minv);
-    cosrod_vec3_sub(r, s->data[pb->rod]->x + 3 * pb->vertex, cp->bx + 3 * (size_t)b);
+    cosrod_vec3_sub(r, s->d->data[pb->rod]->x + 3 * pb->vertex, cp->bx + 3 * (size_t)b);
     const double *G = c->G + (size_t)pb->obstacle * 12 * (size_t)nm,
                  *blk[4] = {pb->Kc, pb->Kr, pb->Dv, pb->Dw};
     double *dF = dF0 ? dF0 + (size_t)cp->bmap[b] * 6 * (size_t)nm : NULL;
@@ -188,14 +188,14 @@ static int touch(struct sim_ccj *c, int nl, int v) {
 /* Body b's shapes: vertex forces (the contact points' Gauss point forces
  * split linearly onto the segment's vertices) into c->fv and their sum Fs,
  * d(F_b, M_b)/d(x_j, v_j) into c->acc; the touched vertices listed. */
-static int body_rod_sens(const cosrod_sim *s, struct sim_ccj *c, const cosrod_contact_data *d, int b,
+static int body_rod_sens(const sys_system *s, struct sim_ccj *c, const cosrod_contact_data *d, int b,
                          double Fs[3]) {
   int nl = 0;
   cosrod_vec3_zero(Fs);
   const cosrod_contact_point *p = cosrod_contact_points(d);
   for (size_t k = 0, n = cosrod_contact_npoints(d); k < n; k++, p++) {
     if (p->other_kind != 0 || on_dyn_body(s, p->other) != b) continue;
-    const double *xa = s->data[p->rod]->x + 3 * p->segment;
+    const double *xa = s->d->data[p->rod]->x + 3 * p->segment;
     double e[3], u[3];
     cosrod_vec3_sub(e, xa + 3, xa);
     cosrod_vec3_sub(u, p->point, xa);
@@ -209,14 +209,14 @@ static int body_rod_sens(const cosrod_sim *s, struct sim_ccj *c, const cosrod_co
       Fs[i] += F;
     }
   }
-  const double *xb = s->cpl->bx + 3 * (size_t)b;
+  const double *xb = s->d->cpl->bx + 3 * (size_t)b;
   const cosrod_contact_block *bl = cosrod_contact_blocks(d);
   for (size_t k = 0, n = cosrod_contact_nblocks(d); k < n; k++, bl++) {
     if (on_dyn_body(s, bl->obstacle) != b) continue;
     const int vj = c->voff[bl->rod_j] + bl->vertex_j;
     nl = touch(c, nl, vj);
     double r[3], t[3], *A = c->acc + 36 * (size_t)vj;
-    cosrod_vec3_sub(r, s->data[bl->rod_i]->x + 3 * bl->vertex_i, xb);
+    cosrod_vec3_sub(r, s->d->data[bl->rod_i]->x + 3 * bl->vertex_i, xb);
     for (int cc = 0; cc < 6; cc++) {
       const double *col = (cc < 3 ? bl->K : bl->D) + 3 * (cc % 3);
       cosrod_vec3_cross(t, r, col);
@@ -237,14 +237,14 @@ static int body_rod_sens(const cosrod_sim *s, struct sim_ccj *c, const cosrod_co
 }
 
 /* Rod vertex of global index v: its rod and index. */
-static void vertex_of(const cosrod_sim *s, const struct sim_ccj *c, int v, int *r, int *n) {
+static void vertex_of(const sys_system *s, const struct sim_ccj *c, int v, int *r, int *n) {
   int k = 0;
-  while (k + 1 < (int)s->nrods && c->voff[k + 1] <= v) k++;
+  while (k + 1 < (int)s->m->nrods && c->voff[k + 1] <= v) k++;
   *r = k, *n = v - c->voff[k];
 }
 
 /* Sum of the forces of body b's shapes on the rods. */
-static void body_force_sum(const cosrod_sim *s, const cosrod_contact_data *d, int b, double Fs[3]) {
+static void body_force_sum(const sys_system *s, const cosrod_contact_data *d, int b, double Fs[3]) {
   const cosrod_contact_point *p = cosrod_contact_points(d);
   cosrod_vec3_zero(Fs);
   for (size_t k = 0, n = cosrod_contact_npoints(d); k < n; k++, p++)
@@ -253,9 +253,9 @@ static void body_force_sum(const cosrod_sim *s, const cosrod_contact_data *d, in
 }
 
 /* Body rows, rod columns of body b: D_b d(F_b, M_b)/d(x_j, v_j). */
-static void rod_columns(cosrod_sim *s, struct sim_ccj *c, const cosrod_contact_data *d, int b,
+static void rod_columns(sys_system *s, struct sim_ccj *c, const cosrod_contact_data *d, int b,
                         const double *Db, sim_jadd *B) {
-  const sim_couple *cp = s->cpl;
+  const sim_couple *cp = s->d->cpl;
   const int nm = cp->nm;
   double Fs[3];
   const int nl = body_rod_sens(s, c, d, b, Fs);
@@ -276,12 +276,12 @@ static void rod_columns(cosrod_sim *s, struct sim_ccj *c, const cosrod_contact_d
   }
 }
 
-int sim_ccj_assemble(cosrod_sim *s, struct sim_ccj *c, int phase, sim_jadd *B, const double *P,
+int sim_ccj_assemble(sys_system *s, struct sim_ccj *c, int phase, sim_jadd *B, const double *P,
                      const double *D, double *dF) {
-  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  const cosrod_contact_data *d = sim_contact_data(s->d->contact);
   if (!c || !d) return c ? 0 : 1;
   if (!applicable(s, d)) return 1;
-  const sim_couple *cp = s->cpl;
+  const sim_couple *cp = s->d->cpl;
   const int nm = cp->nm;
   if (phase == 1) { /* the adds, after the structural ones of couple_jac.c (their cached positions stay) */
     pose_columns(s, c, d, B, NULL);
@@ -294,7 +294,7 @@ int sim_ccj_assemble(cosrod_sim *s, struct sim_ccj *c, int phase, sim_jadd *B, c
     if (b < 0) continue;
     double PO[12 * 13], *G = c->G + (size_t)k * 12 * (size_t)nm;
     const double *Pb = P + (size_t)cp->bmap[b] * 13 * (size_t)nm;
-    pose_map(cp, (size_t)b, s->def->contact.obstacles[k].pose.position, PO);
+    pose_map(cp, (size_t)b, s->m->def->contact.obstacles[k].pose.position, PO);
     for (int m = 0; m < nm; m++)
       for (int i = 0; i < 12; i++) {
         double v = 0.0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Analytic Jacobian of the right-hand side of rods attached to rigid bodies
- * (couple.c), in the coupled band (bandwidths s->ml, s->mu; storage
+ * (couple.c), in the coupled band (bandwidths s->m->ml, s->m->mu; storage
  * J[j ldj + mu + i - j]), O(N) per rod.
  *
  * The coupled right-hand side is y -> (body poses) -> rods with the end
@@ -32,7 +32,7 @@
 #include "cosrod/vec3.h"
 #include "system/couple_internal.h"
 #include "system/couple_jac_sp.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 struct sim_cjac {
   int nbm;                /* dynamic bodies (model) */
@@ -66,9 +66,9 @@ void sim_couple_jac_free(sim_couple *cp) {
   cp->cjs = NULL;
 }
 
-int sim_couple_jac_init(cosrod_sim *s) {
-  sim_couple *cp = s->cpl;
-  if (!cp || s->lie || s->split || s->form == COSROD_FORM_DAE) return -1;
+int sim_couple_jac_init(sys_system *s) {
+  sim_couple *cp = s->d->cpl;
+  if (!cp || s->m->lie || s->m->split || s->m->form == COSROD_FORM_DAE) return -1;
   struct sim_cjac *c = calloc(1, sizeof *c);
   if (!c) return -1;
   cp->cj = c;
@@ -90,10 +90,10 @@ int sim_couple_jac_init(cosrod_sim *s) {
   return 0;
 }
 
-int sim_couple_jac_contact_fd(const cosrod_sim *s) { return s->cpl && s->cpl->cj && s->cpl->cj->contact_fd; }
+int sim_couple_jac_contact_fd(const sys_system *s) { return s->d->cpl && s->d->cpl->cj && s->d->cpl->cj->contact_fd; }
 
-long sim_couple_jac_fallbacks(const cosrod_sim *s) {
-  return s->cpl && s->cpl->cj ? s->cpl->cj->fallbacks : 0;
+long sim_couple_jac_fallbacks(const sys_system *s) {
+  return s->d->cpl && s->d->cpl->cj ? s->d->cpl->cj->fallbacks : 0;
 }
 
 /* ∂E/∂(x, q, v, Ω) (14 x 13, column-major) of attachment a at the body pose of the last prepare. */
@@ -142,8 +142,8 @@ static void end_pose_jac(const sim_couple *cp, const sim_attach *a, double PE[14
 }
 
 /* The body blocks (pose map, wrench sensitivities D, multibody Jacobian). */
-static int body_blocks(cosrod_sim *s) {
-  sim_couple *cp = s->cpl;
+static int body_blocks(sys_system *s) {
+  sim_couple *cp = s->d->cpl;
   struct sim_cjac *c = cp->cj;
   const int nm = cp->nm;
   if (cosrod_mbs_pose_jac(cp->m, cp->d, cp->t, cp->ym, c->P) != 0) return -1;
@@ -168,27 +168,27 @@ static int body_blocks(cosrod_sim *s) {
   return cosrod_mbs_rhs(cp->m, cp->d, cp->t, cp->ym, c->f1) != 0 ? -1 : 0; /* leave d at y */
 }
 
-int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *B, int *fallback) {
-  sim_couple *cp = s->cpl;
+int sim_couple_jac_assemble(sys_system *s, double t, const double *y, sim_jadd *B, int *fallback) {
+  sim_couple *cp = s->d->cpl;
   struct sim_cjac *c = cp->cj;
-  const int n = s->ny, nm = cp->nm;
+  const int n = s->m->ny, nm = cp->nm;
   *fallback = 0;
   int rc = sim_rhs(t, y, cp->jw + n, s); /* poses, rods, reactions, bodies at y */
   if (rc != 0) return rc;
   const double tc = sim_tclamp(s, t);
-  for (size_t r = 0; r < s->nrods; r++) {
-    sim_gather(s, r, y, s->yl);
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    sim_gather(s, r, y, s->d->yl);
     cosrod_status st =
-        B->J ? cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, tc, s->yl, NULL, 0.0,
-                                        s->perm + s->off_r[r], B->J + (size_t)s->qoff_r[r] * (size_t)B->ldj,
-                                        B->ldj, s->ml, s->mu)
+        B->J ? cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, tc, s->d->yl, NULL, 0.0,
+                                        s->m->perm + s->m->off_r[r], B->J + (size_t)s->m->qoff_r[r] * (size_t)B->ldj,
+                                        B->ldj, s->m->ml, s->m->mu)
              : (cosrod_status)sim_couple_jac_sp_rod(s, r, tc, B);
     if (st == COSROD_ERR_UNSUPPORTED || st == COSROD_ERR_DIMENSION) goto fallback;
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     for (size_t i = 0; i < cp->na; ++i) {
       const sim_attach *a = &cp->att[i];
       if (a->rod != r || cp->bmap[a->body] < 0) continue;
-      st = cosrod_rod_jac_end(s->rods[r], s->data[r], s->form, a->end, &c->ej[i]);
+      st = cosrod_rod_jac_end(s->m->rods[r], s->d->data[r], s->m->form, a->end, &c->ej[i]);
       if (st == COSROD_ERR_UNSUPPORTED) goto fallback;
       if (st != COSROD_OK) return -1;
     }
@@ -201,13 +201,13 @@ int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *
     const int mb = cp->bmap[a->body];
     if (mb < 0) continue;
     const cosrod_rod_end_jac *ej = &c->ej[i];
-    const cosrod_rod_data *d = s->data[a->rod];
-    const int *map = s->map + s->off_r[a->rod];
+    const cosrod_rod_data *d = s->d->data[a->rod];
+    const int *map = s->m->map + s->m->off_r[a->rod];
     const double *P = c->P + (size_t)mb * 13 * (size_t)nm, *D = c->D + (size_t)mb * 6 * (size_t)nm;
     double *dF = c->dF + (size_t)mb * 6 * (size_t)nm;
     double PE[14 * 13], Rr[12], Fr[3], r[3];
     end_pose_jac(cp, a, PE);
-    cosrod_statics_end_reactions(s->rods[a->rod], d, 1.0, 0, Rr, NULL);
+    cosrod_statics_end_reactions(s->m->rods[a->rod], d, 1.0, 0, Rr, NULL);
     memcpy(Fr, Rr + 6 * a->end, sizeof Fr);
     cosrod_vec3_sub(r, d->x + 3 * (a->end ? d->N : 0), cp->bx + 3 * (size_t)a->body);
     /* dE = PE P */
@@ -275,9 +275,9 @@ fallback:
 }
 
 int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user) {
-  cosrod_sim *s = user;
-  sim_jadd B = {J, ldj, s->ml, s->mu, NULL, NULL, 0, 0};
-  for (int j = 0; j < s->ny; ++j) memset(J + (size_t)j * (size_t)ldj, 0, (size_t)(s->ml + s->mu + 1) * sizeof *J);
+  sys_system *s = user;
+  sim_jadd B = {J, ldj, s->m->ml, s->m->mu, NULL, NULL, 0, 0};
+  for (int j = 0; j < s->m->ny; ++j) memset(J + (size_t)j * (size_t)ldj, 0, (size_t)(s->m->ml + s->m->mu + 1) * sizeof *J);
   int fb, rc = sim_couple_jac_assemble(s, t, y, &B, &fb);
   return rc != 0 || !fb ? rc : sim_couple_jac_fd(t, y, J, ldj, user);
 }

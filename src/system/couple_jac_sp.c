@@ -20,7 +20,7 @@
 #include "cosrod/rod.h"
 #include "cosrod/sparse.h"
 #include "system/couple_internal.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 struct sim_cjac_sp {
   int n;
@@ -80,12 +80,12 @@ void sim_jadd_csc(sim_jadd *A, int i, int j, double v) {
   else if (v != 0.0) A->overflow = 1;
 }
 
-int sim_couple_jac_sp_rod(cosrod_sim *s, size_t r, double tc, sim_jadd *A) {
+int sim_couple_jac_sp_rod(sys_system *s, size_t r, double tc, sim_jadd *A) {
   sim_cjac_sp *sp = A->sp;
-  const int ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1, ny = s->ny_r[r];
+  const int ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r];
   memset(sp->Jr, 0, (size_t)ld * (size_t)ny * sizeof *sp->Jr);
-  cosrod_status st = cosrod_rod_jac_full_band(s->rods[r], s->data[r], s->form, tc, s->yl, NULL, 0.0,
-                                              s->perm + s->off_r[r], sp->Jr, ld, ml, mu);
+  cosrod_status st = cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, tc, s->d->yl, NULL, 0.0,
+                                              s->m->perm + s->m->off_r[r], sp->Jr, ld, ml, mu);
   if (st != COSROD_OK) return st;
   const int *pos = sp->rpos[r];
   for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++) {
@@ -95,25 +95,25 @@ int sim_couple_jac_sp_rod(cosrod_sim *s, size_t r, double tc, sim_jadd *A) {
   return COSROD_OK;
 }
 
-int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind) {
-  sim_couple *cp = s->cpl;
-  if (!cp || !cp->cj || s->prob.jac != sim_couple_jac) return -1;
+int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind) {
+  sim_couple *cp = s->d->cpl;
+  if (!cp || !cp->cj || s->m->prob.jac != sim_couple_jac) return -1;
   sim_cjac_sp *sp = calloc(1, sizeof *sp);
   if (!sp) return -1;
   cp->cjs = sp;
-  const int n = s->ny, nm = cp->nm;
-  sp->n = (int)s->nrods;
+  const int n = s->m->ny, nm = cp->nm;
+  sp->n = (int)s->m->nrods;
   sp->cp = colptr, sp->ri = rowind;
-  sp->rml = calloc(s->nrods + 1, sizeof *sp->rml);
-  sp->rmu = calloc(s->nrods + 1, sizeof *sp->rmu);
-  sp->rpos = calloc(s->nrods + 1, sizeof *sp->rpos);
+  sp->rml = calloc(s->m->nrods + 1, sizeof *sp->rml);
+  sp->rmu = calloc(s->m->nrods + 1, sizeof *sp->rmu);
+  sp->rpos = calloc(s->m->nrods + 1, sizeof *sp->rpos);
   if (!sp->rml || !sp->rmu || !sp->rpos) goto fail;
   size_t big = 1;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const int ny = s->ny_r[r], q0 = s->qoff_r[r];
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const int ny = s->m->ny_r[r], q0 = s->m->qoff_r[r];
     int *tmp = malloc((size_t)(ny + 1) * sizeof *tmp);
     if (!tmp) goto fail;
-    cosrod_status st = cosrod_rod_order_fill(s->rods[r], s->form, tmp, NULL, &sp->rml[r], &sp->rmu[r]);
+    cosrod_status st = cosrod_rod_order_fill(s->m->rods[r], s->m->form, tmp, NULL, &sp->rml[r], &sp->rmu[r]);
     free(tmp);
     if (st != COSROD_OK) goto fail;
     const int ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1;
@@ -160,10 +160,10 @@ fail:
 }
 
 /* Grouped forward differences on the pattern (increments of sim_couple_jac_fd). */
-static int sp_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
-  const sim_cjac_sp *sp = s->cpl->cjs;
-  const int n = s->ny;
-  double *yp = s->cpl->jw, *f0 = yp + n, *f1 = f0 + n;
+static int sp_fd(sys_system *s, double t, const double *y, double *Jx) {
+  const sim_cjac_sp *sp = s->d->cpl->cjs;
+  const int n = s->m->ny;
+  double *yp = s->d->cpl->jw, *f0 = yp + n, *f1 = f0 + n;
   const double u = 2.220446049250313e-16;
   int rc = sim_rhs(t, y, f0, s);
   if (rc != 0) return rc;
@@ -195,27 +195,27 @@ static int sp_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
  * vertices on segments touching a body shape (the wrench on the body).
  * Cost: 2 (body unknowns + 6 x touching vertices) evaluations of f; the rest
  * of the Jacobian stays analytic. */
-static int body_contact_fd(cosrod_sim *s, double t, const double *y, double *Jx) {
-  sim_cjac_sp *sp = s->cpl->cjs;
-  sim_couple *cp = s->cpl;
-  const int n = s->ny, nm = cp->nm;
+static int body_contact_fd(sys_system *s, double t, const double *y, double *Jx) {
+  sim_cjac_sp *sp = s->d->cpl->cjs;
+  sim_couple *cp = s->d->cpl;
+  const int n = s->m->ny, nm = cp->nm;
   double *yp = cp->jw, *f0 = yp + n, *f1 = f0 + n;
   const double u = 2.220446049250313e-16;
   int rc = sim_rhs(t, y, f0, s);
   if (rc != 0) return rc;
   /* the touching vertices' x, v columns, from the contact points of the evaluation at y (listed first:
    * the perturbed evaluations below replace the points) */
-  const cosrod_contact_data *d = sim_contact_data(s->contact);
+  const cosrod_contact_data *d = sim_contact_data(s->d->contact);
   const cosrod_contact_point *pt = d ? cosrod_contact_points(d) : NULL;
   int nb = 0;
   for (size_t k = 0, npt = d ? cosrod_contact_npoints(d) : 0; k < npt; k++) {
     const cosrod_contact_point *p = pt + k;
-    if (p->other_kind != 0 || s->def->contact.obstacles[p->other].body < 0) continue;
-    const cosrod_rod *rod = s->rods[p->rod];
-    const int *map = s->map + s->off_r[p->rod], nq = cosrod_rod_nq(rod);
+    if (p->other_kind != 0 || s->m->def->contact.obstacles[p->other].body < 0) continue;
+    const cosrod_rod *rod = s->m->rods[p->rod];
+    const int *map = s->m->map + s->m->off_r[p->rod], nq = cosrod_rod_nq(rod);
     for (int v = p->segment; v <= p->segment + 1; v++) {
       if (cosrod_rod_vertex_ndof(rod, v) != 3) continue;
-      const int qi = cosrod_rod_qindex_vertex(rod, v), vi = cosrod_rod_vindex_vertex(rod, s->form, v);
+      const int qi = cosrod_rod_qindex_vertex(rod, v), vi = cosrod_rod_vindex_vertex(rod, s->m->form, v);
       for (int c = 0; c < 3; c++)
         for (int w = 0; w < 2; w++) {
           const int j = w ? map[nq + vi + c] : map[qi + c];
@@ -247,10 +247,10 @@ static int body_contact_fd(cosrod_sim *s, double t, const double *y, double *Jx)
 }
 
 int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user) {
-  cosrod_sim *s = user;
-  sim_cjac_sp *sp = s->cpl->cjs;
+  sys_system *s = user;
+  sim_cjac_sp *sp = s->d->cpl->cjs;
   sim_jadd A = {NULL, 0, 0, 0, Jx, sp, 0, 0};
-  memset(Jx, 0, (size_t)sp->cp[s->ny] * sizeof *Jx);
+  memset(Jx, 0, (size_t)sp->cp[s->m->ny] * sizeof *Jx);
   int fb, rc = sim_couple_jac_assemble(s, t, y, &A, &fb);
   if (rc != 0) return rc;
   if (fb) return sp_fd(s, t, y, Jx);

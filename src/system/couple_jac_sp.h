@@ -11,6 +11,8 @@
 
 #include "cosrod/sim.h"
 
+typedef struct sys_system sys_system; /* the assembled system (system_model.h) */
+
 typedef struct sim_cjac_sp sim_cjac_sp;
 
 typedef struct sim_jadd {
@@ -40,13 +42,13 @@ static inline void sim_jadd_add(sim_jadd *A, int i, int j, double v) {
 /* Analytic assembly through A (couple_jac.c): 0, or the failing code;
  * *fallback = 1 when the analytic Jacobian does not apply (Kirchhoff rods, an
  * entry outside the band / pattern). */
-int sim_couple_jac_assemble(cosrod_sim *s, double t, const double *y, sim_jadd *A, int *fallback);
-/* Rod r's own band (at the gathered state s->yl) into the CSC values. */
-int sim_couple_jac_sp_rod(cosrod_sim *s, size_t r, double tc, sim_jadd *A);
+int sim_couple_jac_assemble(sys_system *s, double t, const double *y, sim_jadd *A, int *fallback);
+/* Rod r's own band (at the gathered state s->d->yl) into the CSC values. */
+int sim_couple_jac_sp_rod(sys_system *s, size_t r, double tc, sim_jadd *A);
 /* Sparse analytic Jacobian (cosrod_ode_problem.jac_sp) on the pattern
  * (colptr, rowind) of linsolve.c: set up (0, or -1: not available, keep
  * the grouped differences), the callback, the release. */
-int sim_couple_jac_sp_init(cosrod_sim *s, const int *colptr, const int *rowind);
+int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind);
 int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user);
 void sim_couple_jac_sp_free(sim_cjac_sp *sp);
 
@@ -60,11 +62,11 @@ void sim_couple_jac_sp_free(sim_cjac_sp *sp);
  * evaluation (a contact on a vertex that is not a free 3-dof vertex): the
  * caller uses central differences. */
 struct sim_ccj;
-struct sim_ccj *sim_ccj_create(const cosrod_sim *s);
+struct sim_ccj *sim_ccj_create(const sys_system *s);
 void sim_ccj_free(struct sim_ccj *c);
-int sim_ccj_assemble(cosrod_sim *s, struct sim_ccj *c, int phase, sim_jadd *B, const double *P, const double *D,
+int sim_ccj_assemble(sys_system *s, struct sim_ccj *c, int phase, sim_jadd *B, const double *P, const double *D,
                      double *dF);
 /* 1 when the last assembly left the body-contact entries to differences. */
-int sim_couple_jac_contact_fd(const cosrod_sim *s);
+int sim_couple_jac_contact_fd(const sys_system *s);
 
 #endif

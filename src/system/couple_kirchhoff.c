@@ -45,7 +45,7 @@
 #include <string.h>
 
 #include "cosrod/vec3.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 struct sim_kcouple {
   int nk;        /* attachments of Kirchhoff rods to dynamic bodies */
@@ -61,22 +61,22 @@ struct sim_kcouple {
   double *ipd;   /* (2 nk) mobility in use: 1 / m_b (0: fixed during projection) */
 };
 
-static double body_mass(const cosrod_sim *s, int body) { return s->def->bodies[body].mass; }
+static double body_mass(const sys_system *s, int body) { return s->m->def->bodies[body].body.mass; }
 
-cosrod_status sim_couple_kirch_create(cosrod_sim *s) {
-  if (!s->cpl) return COSROD_OK;
+cosrod_status sim_couple_kirch_create(sys_system *s) {
+  if (!s->d->cpl) return COSROD_OK;
   size_t na = sim_couple_natt(s);
   int nk = 0;
   for (size_t i = 0; i < na; i++) {
     size_t r;
     int mb;
     sim_couple_att(s, i, &r, NULL, NULL, &mb);
-    nk += mb >= 0 && cosrod_rod_kirchhoff_m(s->rods[r]) > 0;
+    nk += mb >= 0 && cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0;
   }
   if (nk == 0) return COSROD_OK;
   struct sim_kcouple *kc = calloc(1, sizeof *kc);
   if (!kc) return COSROD_ERR_NOMEM;
-  s->kcp = kc;
+  s->d->kcp = kc;
   kc->nk = nk;
   int nz = 3 * nk, nm = sim_couple_nm(s);
   kc->ka = calloc((size_t)nk, sizeof *kc->ka);
@@ -94,19 +94,19 @@ cosrod_status sim_couple_kirch_create(cosrod_sim *s) {
     size_t r;
     int e, b, mb;
     sim_couple_att(s, i, &r, &e, &b, &mb);
-    if (mb < 0 || cosrod_rod_kirchhoff_m(s->rods[r]) == 0) continue;
+    if (mb < 0 || cosrod_rod_kirchhoff_m(s->m->rods[r]) == 0) continue;
     kc->ka[j] = (int)i;
     double im = 1.0 / body_mass(s, b), W[9] = {im, 0, 0, 0, im, 0, 0, 0, im};
     kc->ipd[j] = im;
-    cosrod_status st = cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, W);
+    cosrod_status st = cosrod_rod_kirchhoff_set_end_mobility(s->m->rods[r], s->d->data[r], e, W);
     if (st != COSROD_OK) return st;
     j++;
   }
   return COSROD_OK;
 }
 
-void sim_couple_kirch_free(cosrod_sim *s) {
-  struct sim_kcouple *kc = s->kcp;
+void sim_couple_kirch_free(sys_system *s) {
+  struct sim_kcouple *kc = s->d->kcp;
   if (!kc) return;
   free(kc->ka);
   free(kc->z);
@@ -118,19 +118,19 @@ void sim_couple_kirch_free(cosrod_sim *s) {
   free(kc->f);
   free(kc->ipd);
   free(kc);
-  s->kcp = NULL;
+  s->d->kcp = NULL;
 }
 
-int sim_couple_kirch_outer(const cosrod_sim *s) { return s->kcp && !s->kcp->inner; }
+int sim_couple_kirch_outer(const sys_system *s) { return s->d->kcp && !s->d->kcp->inner; }
 
-static void set_z(cosrod_sim *s, const double *z) {
-  const struct sim_kcouple *kc = s->kcp;
+static void set_z(sys_system *s, const double *z) {
+  const struct sim_kcouple *kc = s->d->kcp;
   for (int j = 0; j < kc->nk; j++) sim_couple_set_acc(s, (size_t)kc->ka[j], z + 3 * j);
 }
 
 /* One evaluation of sim_rhs at the current z; phi = Φ(z) = z + a_c - x̄. */
-static int eval_phi(cosrod_sim *s, double t, const double *y, double *ydot, double *phi) {
-  struct sim_kcouple *kc = s->kcp;
+static int eval_phi(sys_system *s, double t, const double *y, double *ydot, double *phi) {
+  struct sim_kcouple *kc = s->d->kcp;
   set_z(s, kc->z);
   kc->inner = 1;
   int rc = sim_rhs(t, y, ydot, s);
@@ -142,7 +142,7 @@ static int eval_phi(cosrod_sim *s, double t, const double *y, double *ydot, doub
     sim_couple_att(s, (size_t)kc->ka[j], &r, &e, NULL, NULL);
     double ac[3];
     sim_couple_att_accel(s, (size_t)kc->ka[j], kc->work, ac);
-    const double *xb = s->data[r]->xdd + 3 * (e ? cosrod_rod_nseg(s->rods[r]) : 0);
+    const double *xb = s->d->data[r]->xdd + 3 * (e ? cosrod_rod_nseg(s->m->rods[r]) : 0);
     for (int k = 0; k < 3; k++) phi[3 * j + k] = kc->z[3 * j + k] + ac[k] - xb[k];
   }
   return 0;
@@ -185,8 +185,8 @@ static void lu_solve(const double *A, int n, const int *piv, double *b) {
 
 /* Solve for z at (t, y) (the rods' and bodies' data are those of z
  * afterwards, ydot the coupled right-hand side). */
-static int solve_z(cosrod_sim *s, double t, const double *y, double *ydot, int dae) {
-  struct sim_kcouple *kc = s->kcp;
+static int solve_z(sys_system *s, double t, const double *y, double *ydot, int dae) {
+  struct sim_kcouple *kc = s->d->kcp;
   const int nz = 3 * kc->nk;
   memset(kc->z, 0, (size_t)nz * sizeof *kc->z);
   int rc = eval_phi(s, t, y, ydot, kc->phi0);
@@ -201,7 +201,7 @@ static int solve_z(cosrod_sim *s, double t, const double *y, double *ydot, int d
       for (int i = 0; i < nz; i++) kc->K[i * nz + j] = (i == j) - (kc->phij[i] - kc->phi0[i]) / sc;
     }
     if (lu_factor(kc->K, nz, kc->piv) != 0) {
-      snprintf(s->msg, sizeof s->msg, "rods on bodies: singular coupled constraint system at t = %.17g", t);
+      snprintf(s->d->msg, sizeof s->d->msg, "rods on bodies: singular coupled constraint system at t = %.17g", t);
       return 1;
     }
     lu_solve(kc->K, nz, kc->piv, kc->phi0);
@@ -210,42 +210,41 @@ static int solve_z(cosrod_sim *s, double t, const double *y, double *ydot, int d
   return eval_phi(s, t, y, ydot, NULL);
 }
 
-int sim_couple_kirch_rhs(double t, const double *y, double *ydot, cosrod_sim *s) {
-  return solve_z(s, sim_tclamp(s, t), y, ydot, s->form == COSROD_FORM_DAE);
+int sim_couple_kirch_rhs(double t, const double *y, double *ydot, sys_system *s) {
+  return solve_z(s, sim_tclamp(s, t), y, ydot, s->m->form == COSROD_FORM_DAE);
 }
 
-int sim_couple_kirch_prime(cosrod_sim *s, double t, const double *y) {
+int sim_couple_kirch_prime(sys_system *s, double t, const double *y) {
   /* static analyses: at rest, nothing accelerates (the statics solver gives the multipliers) */
-  return s->kcp && s->def->analysis == SYS_ANALYSIS_DYNAMIC ? solve_z(s, sim_tclamp(s, t), y, s->kcp->f, s->form == COSROD_FORM_DAE) : 0;
+  return s->d->kcp && s->m->def->analysis == SYS_ANALYSIS_DYNAMIC ? solve_z(s, sim_tclamp(s, t), y, s->d->kcp->f, s->m->form == COSROD_FORM_DAE) : 0;
 }
 
 /* DAE: the multipliers of the coupled ODE (ABSOLUTE) form at the (q, v) of y:
  * z solved with the rods evaluated in the ODE form, λ read from them. */
-static int dae_lambda(cosrod_sim *s, double t, double *y) {
-  if (!s->kcp) return 0;
-  cosrod_rod_form keep = s->form;
-  s->form = COSROD_FORM_ABSOLUTE;
+static int dae_lambda(sys_system *s, double t, double *y) {
+  if (!s->d->kcp) return 0;
+  s->d->eval_ode = 1;
   /* the rods' ODE form reads the (q, v) part of each DAE rod vector: sim_rhs
    * gathers ny_r entries of which the ABSOLUTE rod uses the first 2 nq */
-  int rc = solve_z(s, t, y, s->kcp->f, 0);
-  s->form = keep;
+  int rc = solve_z(s, t, y, s->d->kcp->f, 0);
+  s->d->eval_ode = 0;
   if (rc != 0) return rc;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const cosrod_rod *rod = s->m->rods[r];
     int m = cosrod_rod_kirchhoff_m(rod), N = cosrod_rod_nseg(rod), nq = cosrod_rod_nq(rod);
-    const cosrod_rod_data *d = s->data[r];
-    sim_gather(s, r, y, s->yl);
+    const cosrod_rod_data *d = s->d->data[r];
+    sim_gather(s, r, y, s->d->yl);
     for (int k = 0; k < N; k++) {
-      s->yl[2 * nq + k] = d->lambda[k];
-      for (int a = 0; a < m; a++) s->yl[2 * nq + N + m * k + a] = d->F[3 * k + a];
+      s->d->yl[2 * nq + k] = d->lambda[k];
+      for (int a = 0; a < m; a++) s->d->yl[2 * nq + N + m * k + a] = d->F[3 * k + a];
     }
-    sim_scatter(s, r, s->yl, y);
+    sim_scatter(s, r, s->d->yl, y);
   }
   return 0;
 }
 
-int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
-  struct sim_kcouple *kc = s->kcp;
+int sim_couple_kirch_project(double t, double *y, sys_system *s) {
+  struct sim_kcouple *kc = s->d->kcp;
   t = sim_tclamp(s, t);
   const int prc = sim_couple_project(s, t, y); /* 0, COSROD_PROJECT_NEW_COORDINATES or -1 */
   if (prc < 0) return -1;
@@ -254,33 +253,33 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
     size_t r;
     int e, b;
     sim_couple_att(s, (size_t)kc->ka[j], &r, &e, &b, NULL);
-    if (!sim_couple_movable(s, b)) cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, NULL);
+    if (!sim_couple_movable(s, b)) cosrod_rod_kirchhoff_set_end_mobility(s->m->rods[r], s->d->data[r], e, NULL);
   }
   double Lmax = 0.0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const double *g = cosrod_rod_grid(s->rods[r]);
-    Lmax = fmax(Lmax, g[cosrod_rod_nseg(s->rods[r])] - g[0]);
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const double *g = cosrod_rod_grid(s->m->rods[r]);
+    Lmax = fmax(Lmax, g[cosrod_rod_nseg(s->m->rods[r])] - g[0]);
   }
   int rc = 0;
   double shift = 0.0; /* largest end move of a pass, relative to L (velocities: times 1 ms) */
   for (int pass = 0; pass < 30 && rc == 0; pass++) {
     shift = 0.0;
-    for (size_t r = 0; r < s->nrods && rc == 0; r++) {
+    for (size_t r = 0; r < s->m->nrods && rc == 0; r++) {
       sim_couple_rhs_begin(s, t, y); /* body poses for the rod ends */
-      sim_gather(s, r, y, s->yl);
-      if (cosrod_rod_kirchhoff_project(s->rods[r], s->data[r], s->form, t, s->yl, 3, NULL) != COSROD_OK) {
+      sim_gather(s, r, y, s->d->yl);
+      if (cosrod_rod_kirchhoff_project(s->m->rods[r], s->d->data[r], s->m->form, t, s->d->yl, 3, NULL) != COSROD_OK) {
         sim_kirchhoff_failure(s, r);
         rc = -1;
         break;
       }
-      sim_scatter(s, r, s->yl, y);
+      sim_scatter(s, r, s->d->yl, y);
       for (int j = 0; j < kc->nk; j++) {
         size_t rj;
         int e, b;
         sim_couple_att(s, (size_t)kc->ka[j], &rj, &e, &b, NULL);
         if (rj != r || !sim_couple_movable(s, b)) continue;
         double dx[3], dv[3];
-        cosrod_rod_kirchhoff_take_end_shift(s->data[r], e, dx, dv);
+        cosrod_rod_kirchhoff_take_end_shift(s->d->data[r], e, dx, dv);
         sim_couple_translate(s, b, dx, dv, y);
         shift = fmax(shift, cosrod_vec3_norm(dx) / fmax(Lmax, DBL_MIN));
         shift = fmax(shift, cosrod_vec3_norm(dv) * 1e-3 / fmax(Lmax, DBL_MIN));
@@ -293,45 +292,45 @@ int sim_couple_kirch_project(double t, double *y, cosrod_sim *s) {
     int e;
     sim_couple_att(s, (size_t)kc->ka[j], &r, &e, NULL, NULL);
     double im = kc->ipd[j], W[9] = {im, 0, 0, 0, im, 0, 0, 0, im};
-    cosrod_rod_kirchhoff_set_end_mobility(s->rods[r], s->data[r], e, W);
+    cosrod_rod_kirchhoff_set_end_mobility(s->m->rods[r], s->d->data[r], e, W);
   }
   if (rc != 0) return rc;
   if (shift > 1e-10) { /* e.g. a rod with both ends on one body: a translation cannot close it */
-    snprintf(s->msg, sizeof s->msg,
+    snprintf(s->d->msg, sizeof s->d->msg,
              "rods on bodies: the projection onto the Kirchhoff constraints does not converge at t = %.17g "
              "(ends still moving by %.3g L after 30 passes)",
              t, shift);
     return -1;
   }
-  if (strncmp(s->msg, "kinematic singularity", 21) == 0) s->msg[0] = '\0';
-  if (s->form == COSROD_FORM_DAE && dae_lambda(s, t, y) != 0) return -1;
+  if (strncmp(s->d->msg, "kinematic singularity", 21) == 0) s->d->msg[0] = '\0';
+  if (s->m->form == COSROD_FORM_DAE && dae_lambda(s, t, y) != 0) return -1;
   return prc;
 }
 
-int sim_couple_kirch_lambda(cosrod_sim *s, double t, double *y) { return dae_lambda(s, t, y); }
+int sim_couple_kirch_lambda(sys_system *s, double t, double *y) { return dae_lambda(s, t, y); }
 
 /* ---- ida with bodies -------------------------------------------------------- */
 
 static int couple_res(double t, const double *y, const double *yp, double *res, void *user) {
-  cosrod_sim *s = user;
+  sys_system *s = user;
   int rc = sim_rhs(t, y, res, s);
   if (rc != 0) return rc;
-  for (int i = 0; i < s->ny; i++) res[i] = s->dae_id[i] != 0.0 ? yp[i] - res[i] : -res[i];
+  for (int i = 0; i < s->m->ny; i++) res[i] = s->m->dae_id[i] != 0.0 ? yp[i] - res[i] : -res[i];
   return 0;
 }
 
-cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
-  if (!s->cpl) return COSROD_OK;
-  cosrod_ode_problem *p = &s->prob;
-  if (s->dae_res) { /* the rods' residuals do not see the bodies: through the coupled right-hand side */
-    if (!s->kwork && !(s->kwork = malloc(4 * (size_t)s->ny * sizeof *s->kwork))) return COSROD_ERR_NOMEM;
+cosrod_status sim_couple_kirch_setup(sys_system *s, char *err, size_t errlen) {
+  if (!s->d->cpl) return COSROD_OK;
+  cosrod_ode_problem *p = &s->mb->prob;
+  if (s->m->dae_res) { /* the rods' residuals do not see the bodies: through the coupled right-hand side */
+    if (!s->d->kwork && !(s->d->kwork = malloc(4 * (size_t)s->m->ny * sizeof *s->d->kwork))) return COSROD_ERR_NOMEM;
     p->res = couple_res;
     p->res_jac = sim_res_jac_fd; /* differences of couple_res over the coupled band */
     p->jac_banded = 1;
   }
-  struct sim_kcouple *kc = s->kcp;
+  struct sim_kcouple *kc = s->d->kcp;
   if (!kc) return COSROD_OK;
-  kc->f = calloc((size_t)s->ny, sizeof *kc->f);
+  kc->f = calloc((size_t)s->m->ny, sizeof *kc->f);
   if (!kc->f) return COSROD_ERR_NOMEM;
   /* the consistent initial state of the coupled system (sim_kirchhoff_setup
    * projected each rod with its end's mobility: the ends' moves go to the
@@ -341,10 +340,10 @@ cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
     int e, b;
     sim_couple_att(s, (size_t)kc->ka[j], &r, &e, &b, NULL);
     double dx[3], dv[3];
-    cosrod_rod_kirchhoff_take_end_shift(s->data[r], e, dx, dv);
-    if (sim_couple_movable(s, b)) sim_couple_translate(s, b, dx, dv, s->y0);
+    cosrod_rod_kirchhoff_take_end_shift(s->d->data[r], e, dx, dv);
+    if (sim_couple_movable(s, b)) sim_couple_translate(s, b, dx, dv, s->d->y0);
   }
-  if (sim_couple_kirch_project(0.0, s->y0, s) != 0) {
+  if (sim_couple_kirch_project(0.0, s->d->y0, s) != 0) {
     char msg[1024];
     int fixed = 0; /* bodies that cannot move in the projection */
     for (int j = 0; j < kc->nk; j++) {
@@ -353,11 +352,11 @@ cosrod_status sim_couple_kirch_setup(cosrod_sim *s, char *err, size_t errlen) {
       fixed |= !sim_couple_movable(s, b);
     }
     snprintf(msg, sizeof msg, "no consistent initial state of the rods on bodies (%s)%s",
-             s->msg[0] ? s->msg : "projection failed",
+             s->d->msg[0] ? s->d->msg : "projection failed",
              fixed ? "; a body with joints is a fixed support for the Kirchhoff constraints (not supported yet)" : "");
-    if (err && errlen) sys_error(s->def, "rods", msg, err, errlen);
+    if (err && errlen) sys_error(s->m->def, "rods", msg, err, errlen);
     return COSROD_ERR_CONVERGENCE;
   }
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  memcpy(s->d->y, s->d->y0, (size_t)s->m->ny * sizeof *s->d->y);
   return COSROD_OK;
 }

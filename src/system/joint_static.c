@@ -32,7 +32,7 @@ typedef struct cjs_row {
 } cjs_row;
 
 struct sim_cjs {
-  const cosrod_sim *s; /* the keyframe bodies' poses (sim_couple_body_pose) */
+  const sys_system *s; /* the keyframe bodies' poses (sim_couple_body_pose) */
   int n;
   cjs_row *row;
   double *h;
@@ -44,8 +44,8 @@ struct sim_cjs {
 static int joint_rows(const sys_def *def, const sys_joint *jt, const int blk[2], cjs_row *r) {
   static const double ez[3] = {0.0, 0.0, 1.0};
   double pa[4] = {1, 0, 0, 0}, pb[4] = {1, 0, 0, 0}, pr[4], Rba[9], axis[3], axis2[3];
-  if (jt->body[0] >= 0) cosrod_quat_copy(pa, def->bodies[jt->body[0]].quaternion);
-  if (jt->body[1] >= 0) cosrod_quat_copy(pb, def->bodies[jt->body[1]].quaternion);
+  if (jt->body[0] >= 0) cosrod_quat_copy(pa, def->bodies[jt->body[0]].body.quaternion);
+  if (jt->body[1] >= 0) cosrod_quat_copy(pb, def->bodies[jt->body[1]].body.quaternion);
   cosrod_quat_conj_mul(pr, pb, pa); /* R_b0ᵀ R_a0 */
   cosrod_quat_to_matrix(Rba, pr);
   const int free_axis = jt->type == COSROD_JOINT_SPHERICAL || jt->type == COSROD_JOINT_FIXED;
@@ -67,8 +67,8 @@ static int joint_rows(const sys_def *def, const sys_joint *jt, const int blk[2],
   return n;
 }
 
-sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
-  const sys_def *def = s->def;
+sim_cjs *sim_cjs_create(const sys_system *s, cosrod_status *st) {
+  const sys_def *def = s->m->def;
   *st = COSROD_OK;
   size_t nj = 0;
   double W = 0.0;
@@ -97,7 +97,7 @@ sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st) {
       for (int k = 0; k < 2; ++k) c->row[i].kin[k] = blk[k] < 0 ? jt->body[k] : -1;
     }
   }
-  for (size_t b = 0; b < def->nbodies; ++b) W += def->bodies[b].mass;
+  for (size_t b = 0; b < def->nbodies; ++b) W += def->bodies[b].body.mass;
   W *= cosrod_vec3_norm(def->gravity);
   for (int i = 0; i < c->n; ++i) c->h[i] = 1e-6 * (W > 1.0 ? W : 1.0); /* g is linear in λ: any step */
   return c;

@@ -3,14 +3,14 @@
 #ifndef COSROD_SYSTEM_JOINT_STATIC_H
 #define COSROD_SYSTEM_JOINT_STATIC_H
 
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 typedef struct sim_cjs sim_cjs;
 
 /* The constraint rows of the scenario's joints (bushings excluded) between
  * the dynamic bodies (blocks) and ground; NULL with *st = COSROD_OK when
  * there are none. */
-sim_cjs *sim_cjs_create(const cosrod_sim *s, cosrod_status *st);
+sim_cjs *sim_cjs_create(const sys_system *s, cosrod_status *st);
 void sim_cjs_free(sim_cjs *j);
 int sim_cjs_nrows(const sim_cjs *j);
 const double *sim_cjs_h(const sim_cjs *j); /* (nrows) FD steps of the multipliers */

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 /* Residual Jacobian ∂F/∂y + cj ∂F/∂y' of the DAE (ida) by column-grouped
  * forward differences over the band of the node ordering (columns ml + mu + 1
@@ -39,14 +39,14 @@
  * residuals.  SUNDIALS' own difference quotients take δ ~ 1/ewt_j, i.e. of
  * the size of atol (1e-3 m at tol 1e-3), too large for the constraint
  * geometry (732 Newton failures in 2211 steps on the rubber rod); here
- * δ = sqrt(eps) max(|y_j|, 1e-3).  Differences s->prob.res (with bodies:
- * the coupled residual of couple_kirchhoff.c); work: s->kwork (4 ny). */
+ * δ = sqrt(eps) max(|y_j|, 1e-3).  Differences s->m->prob.res (with bodies:
+ * the coupled residual of couple_kirchhoff.c); work: s->d->kwork (4 ny). */
 int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, double *J, int ldj, void *user) {
-  cosrod_sim *s = user;
-  const int n = s->ny, ml = s->ml, mu = s->mu, w = ml + mu + 1;
-  double *yq = s->kwork, *ypq = yq + n, *r0 = ypq + n, *r1 = r0 + n;
+  sys_system *s = user;
+  const int n = s->m->ny, ml = s->m->ml, mu = s->m->mu, w = ml + mu + 1;
+  double *yq = s->d->kwork, *ypq = yq + n, *r0 = ypq + n, *r1 = r0 + n;
   const double sq = sqrt(DBL_EPSILON);
-  int rc = s->prob.res(t, y, yp, r0, s);
+  int rc = s->m->prob.res(t, y, yp, r0, s);
   if (rc != 0) return rc;
   memcpy(yq, y, (size_t)n * sizeof *yq);
   memcpy(ypq, yp, (size_t)n * sizeof *ypq);
@@ -56,7 +56,7 @@ int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, doubl
       yq[j] = y[j] + d;
       ypq[j] = yp[j] + cj * d;
     }
-    if ((rc = s->prob.res(t, yq, ypq, r1, s)) != 0) return rc;
+    if ((rc = s->m->prob.res(t, yq, ypq, r1, s)) != 0) return rc;
     for (int j = g; j < n; j += w) {
       double d = yq[j] - y[j];
       yq[j] = y[j];
@@ -68,105 +68,105 @@ int sim_res_jac_fd(double t, double cj, const double *y, const double *yp, doubl
   return 0;
 }
 
-int sim_has_kirchhoff(const cosrod_sim *s) {
-  for (size_t r = 0; r < s->nrods; r++)
-    if (cosrod_rod_model_of(s->rods[r]) != COSROD_MODEL_COSSERAT) return 1;
+int sim_has_kirchhoff(const sys_system *s) {
+  for (size_t r = 0; r < s->m->nrods; r++)
+    if (cosrod_rod_model_of(s->m->rods[r]) != COSROD_MODEL_COSSERAT) return 1;
   return 0;
 }
 
-cosrod_status sim_kirchhoff_setup(cosrod_sim *s, char *err, size_t errlen) {
+cosrod_status sim_kirchhoff_setup(sys_system *s, char *err, size_t errlen) {
   if (!sim_has_kirchhoff(s)) return COSROD_OK;
-  cosrod_ode_problem *p = &s->prob;
+  cosrod_ode_problem *p = &s->mb->prob;
   /* ODE forms: dense finite-difference Jacobian for implicit methods; DAE:
    * finite differences over the band of the node ordering (see above) */
   p->jac = NULL;
   p->res_jac = NULL;
-  p->jac_banded = s->form == COSROD_FORM_DAE;
+  p->jac_banded = s->m->form == COSROD_FORM_DAE;
   p->jac_fills = 0;
-  if (s->dae_res) {
-    s->kwork = malloc(4 * (size_t)s->ny * sizeof *s->kwork);
-    if (!s->kwork) return COSROD_ERR_NOMEM;
+  if (s->m->dae_res) {
+    s->d->kwork = malloc(4 * (size_t)s->m->ny * sizeof *s->d->kwork);
+    if (!s->d->kwork) return COSROD_ERR_NOMEM;
     p->res_jac = sim_res_jac_fd;
   }
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const cosrod_rod *rod = s->m->rods[r];
     if (cosrod_rod_model_of(rod) == COSROD_MODEL_COSSERAT) continue;
-    sim_gather(s, r, s->y0, s->yl);
+    sim_gather(s, r, s->d->y0, s->d->yl);
     double moved = 0.0;
-    cosrod_status st = cosrod_rod_kirchhoff_project(rod, s->data[r], s->form, 0.0, s->yl, 50, &moved);
+    cosrod_status st = cosrod_rod_kirchhoff_project(rod, s->d->data[r], s->m->form, 0.0, s->d->yl, 50, &moved);
     char key[64];
     snprintf(key, sizeof key, "rods.%zu", r);
     if (st != COSROD_OK) {
       double ts;
-      int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
+      int k = cosrod_rod_kirchhoff_singular(s->d->data[r], &ts);
       if (k >= 0)
-        sys_set_err(err, errlen, s->def, key,
+        sys_set_err(err, errlen, s->m->def, key,
              "no consistent initial state: kinematic singularity at t = 0 near segment %d "
              "(rank-deficient constraint Jacobian, [LA] 4(a))",
              k);
       else
-        sys_set_err(err, errlen, s->def, key, "no consistent initial state (%s)", cosrod_strerror(st));
+        sys_set_err(err, errlen, s->m->def, key, "no consistent initial state (%s)", cosrod_strerror(st));
       return st;
     }
     double gp, gv;
-    cosrod_rod_kirchhoff_residual(rod, s->data[r], s->form, 0.0, s->yl, &gp, &gv);
+    cosrod_rod_kirchhoff_residual(rod, s->d->data[r], s->m->form, 0.0, s->d->yl, &gp, &gv);
     double L = cosrod_rod_grid(rod)[cosrod_rod_nseg(rod)] - cosrod_rod_grid(rod)[0];
     if (!(gp <= 1e-9 * L)) {
-      sys_set_err(err, errlen, s->def, key, "no consistent initial state (constraint residual %.3g m)", gp);
+      sys_set_err(err, errlen, s->m->def, key, "no consistent initial state (constraint residual %.3g m)", gp);
       return COSROD_ERR_CONVERGENCE;
     }
-    if (moved > 1e-9 * L && !s->input_warn[0]) {
+    if (moved > 1e-9 * L && !s->m->input_warn[0]) {
       char problem[200];
       snprintf(problem, sizeof problem,
                "warning: initial state moved by up to %.3g m onto the %s constraints", moved,
-               s->def->rods[r].model_name);
-      sys_error(s->def, key, problem, s->input_warn, sizeof s->input_warn);
+               s->m->def->rods[r].model_name);
+      sys_error(s->m->def, key, problem, s->mb->input_warn, sizeof s->mb->input_warn);
     }
-    sim_scatter(s, r, s->yl, s->y0);
+    sim_scatter(s, r, s->d->yl, s->d->y0);
   }
-  memcpy(s->y, s->y0, (size_t)s->ny * sizeof *s->y);
+  memcpy(s->d->y, s->d->y0, (size_t)s->m->ny * sizeof *s->d->y);
   /* galpha has no DAE form (it runs the index-1 ODE form): no advice for it */
-  if (s->form != COSROD_FORM_DAE && (s->type->flags & COSROD_STEP_IMPLICIT) && strcmp(s->type->name, "galpha") != 0 &&
-      !s->input_warn[0]) {
+  if (s->m->form != COSROD_FORM_DAE && (s->m->type->flags & COSROD_STEP_IMPLICIT) && strcmp(s->m->type->name, "galpha") != 0 &&
+      !s->m->input_warn[0]) {
     char problem[200];
     snprintf(problem, sizeof problem,
              "warning: %s on the %s form of a Kirchhoff rod uses a dense O(n^3) Jacobian; formulation: dae "
              "gives a banded O(N) one",
-             s->type->name, s->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
-    sys_error(s->def, "solver.formulation", problem, s->input_warn, sizeof s->input_warn);
+             s->m->type->name, s->m->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
+    sys_error(s->m->def, "solver.formulation", problem, s->mb->input_warn, sizeof s->mb->input_warn);
   }
   return COSROD_OK;
 }
 
-void sim_kirchhoff_options(cosrod_sim *s) {
+void sim_kirchhoff_options(const sys_system *s, cosrod_integrate_options *o) {
   /* DAE: a finite-difference Jacobian costs ml + mu + 1 (~60) right-hand
    * sides; keep it while Newton contracts by 0.1 (HW II §IV.8 recommend
    * THET = 0.1 for expensive Jacobians; radau5's default 0.001 recomputed it
    * in 94% of the steps of the steel cantilever, 0.1 in 3%) */
-  if (s->form == COSROD_FORM_DAE && sim_has_kirchhoff(s) && s->opts.jac_reuse == 0.0) s->opts.jac_reuse = 0.1;
+  if (s->m->form == COSROD_FORM_DAE && sim_has_kirchhoff(s) && o->jac_reuse == 0.0) o->jac_reuse = 0.1;
 }
 
-void sim_kirchhoff_failure(cosrod_sim *s, size_t r) {
+void sim_kirchhoff_failure(sys_system *s, size_t r) {
   double ts;
-  int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
+  int k = cosrod_rod_kirchhoff_singular(s->d->data[r], &ts);
   if (k < 0 || ts != ts) return;
-  snprintf(s->msg, sizeof s->msg,
+  snprintf(s->d->msg, sizeof s->d->msg,
            "kinematic singularity of rod %zu at t = %.17g near segment %d: rank-deficient constraint "
            "Jacobian ([LA] 4(a))",
            r, ts, k);
 }
 
-int sim_kirchhoff_explain(const cosrod_sim *s, char *err, size_t errlen) {
-  for (size_t r = 0; r < s->nrods; r++) {
+int sim_kirchhoff_explain(const sys_system *s, char *err, size_t errlen) {
+  for (size_t r = 0; r < s->m->nrods; r++) {
     double ts;
-    int k = cosrod_rod_kirchhoff_singular(s->data[r], &ts);
+    int k = cosrod_rod_kirchhoff_singular(s->d->data[r], &ts);
     if (k < 0) continue;
     char key[64];
     snprintf(key, sizeof key, "rods.%zu", r);
-    sys_set_err(err, errlen, s->def, key,
+    sys_set_err(err, errlen, s->m->def, key,
          "kinematic singularity of the initial state near segment %d (rank-deficient constraint Jacobian, "
          "[LA] 4(a)): e.g. a straight %s rod between two fixed points",
-         k, s->def->rods[r].model_name);
+         k, s->m->def->rods[r].model_name);
     return 1;
   }
   return 0;

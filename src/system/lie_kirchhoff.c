@@ -17,25 +17,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
-cosrod_status sim_galpha_kirchhoff_layout(cosrod_sim *s) {
+cosrod_status sim_galpha_kirchhoff_layout(sys_system *s) {
   /* rods attached to bodies: the same dense FD tangents of the coupled
    * right-hand side (no analytic body-rod Jacobian; couple.c) */
-  if (!sim_has_kirchhoff(s) && !s->cpl) return COSROD_OK;
+  if (!sim_has_kirchhoff(s) && !s->d->cpl) return COSROD_OK;
   /* f0, f1 (ny), y1 (ny), w (nv) */
-  s->lie_fd = malloc(4 * (size_t)s->ny * sizeof *s->lie_fd);
-  if (!s->lie_fd) return COSROD_ERR_NOMEM;
-  s->ml = s->mu = s->ny - s->nq_tot - 1;
+  s->d->lie_fd = malloc(4 * (size_t)s->m->ny * sizeof *s->d->lie_fd);
+  if (!s->d->lie_fd) return COSROD_ERR_NOMEM;
+  s->mb->ml = s->mb->mu = s->m->ny - s->m->nq_tot - 1;
   return COSROD_OK;
 }
 
 static int fd_rc(int rc) { return rc < 0 ? -1 : 1; }
 
 int sim_lie_jac_tangent_fd(double t, const double *y, double *K, double *C, int ld, void *user) {
-  cosrod_sim *s = user;
-  const int n = s->ny, nq = s->nq_tot, nv = n - nq, mu = s->mu;
-  double *f0 = s->lie_fd, *f1 = f0 + n, *y1 = f1 + n, *w = y1 + n;
+  sys_system *s = user;
+  const int n = s->m->ny, nq = s->m->nq_tot, nv = n - nq, mu = s->m->mu;
+  double *f0 = s->d->lie_fd, *f1 = f0 + n, *y1 = f1 + n, *w = y1 + n;
   const double sq = sqrt(DBL_EPSILON);
   int rc = sim_rhs(t, y, f0, s);
   if (rc != 0) return fd_rc(rc);

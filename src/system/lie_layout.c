@@ -25,14 +25,14 @@
 #include <string.h>
 
 #include "system/couple.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 int sim_lie_increment(const double *q, const double *w, double *qn, void *user) {
-  const cosrod_sim *s = user;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    const double *qr = q + s->qoff_r[r], *wr = w + s->lie_voff_r[r];
-    double *qo = qn + s->qoff_r[r];
+  const sys_system *s = user;
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const cosrod_rod *rod = s->m->rods[r];
+    const double *qr = q + s->m->qoff_r[r], *wr = w + s->m->lie_voff_r[r];
+    double *qo = qn + s->m->qoff_r[r];
     const int N = cosrod_rod_nseg(rod);
     for (int n = 0; n <= N; n++) {
       int nd = cosrod_rod_vertex_ndof(rod, n);
@@ -57,24 +57,24 @@ int sim_lie_increment(const double *q, const double *w, double *qn, void *user) 
 }
 
 static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, int ld, void *user) {
-  cosrod_sim *s = user;
-  const int lml = s->ml, lmu = s->mu; /* bandwidths of K, C */
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    const int nq = cosrod_rod_nq(rod), nyr = s->ny_r[r], jml = s->lie_jml, jmu = s->lie_jmu;
+  sys_system *s = user;
+  const int lml = s->m->ml, lmu = s->m->mu; /* bandwidths of K, C */
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const cosrod_rod *rod = s->m->rods[r];
+    const int nq = cosrod_rod_nq(rod), nyr = s->m->ny_r[r], jml = s->m->lie_jml, jmu = s->m->lie_jmu;
     const int ldj = jml + jmu + 1;
-    const int *perm = s->lie_perm + s->off_r[r], *iperm = s->lie_iperm + s->off_r[r];
-    double *J = s->lie_jac;
-    sim_gather(s, r, y, s->yl);
-    cosrod_status st = cosrod_rod_jac_full_band(rod, s->data[r], COSROD_FORM_NULLSPACE, t, s->yl, NULL, 0.0,
+    const int *perm = s->m->lie_perm + s->m->off_r[r], *iperm = s->m->lie_iperm + s->m->off_r[r];
+    double *J = s->d->lie_jac;
+    sim_gather(s, r, y, s->d->yl);
+    cosrod_status st = cosrod_rod_jac_full_band(rod, s->d->data[r], COSROD_FORM_NULLSPACE, t, s->d->yl, NULL, 0.0,
                                                 perm, J, ldj, jml, jmu);
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
-    const int vo = s->lie_voff_r[r];
-    const int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
+    const int vo = s->m->lie_voff_r[r];
+    const int *bc0 = s->m->lie_bc0 + s->m->off_r[r], *bcn = s->m->lie_bcn + s->m->off_r[r];
 #define JB(bi, bj) J[(size_t)(bj) * (size_t)ldj + (size_t)(jmu + (bi) - (bj))]
     /* B = ∂q̇/∂ν: row j of q has bcn[j] entries in the ν columns bc0[j]..
      * (block diagonal: a q component moves only with the ν of its own node) */
-    double *Bq = s->lie_b;
+    double *Bq = s->d->lie_b;
     for (int j = 0; j < nq; j++)
       for (int k = 0; k < bcn[j]; k++) {
         const int bj = perm[j], bc = perm[nq + bc0[j] + k];
@@ -107,34 +107,34 @@ static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, 
   return 0;
 }
 
-cosrod_status sim_galpha_layout(cosrod_sim *s) {
-  size_t n = (size_t)s->ny;
-  s->lie_perm = malloc(n * sizeof *s->lie_perm);
-  s->lie_iperm = malloc(n * sizeof *s->lie_iperm);
-  s->lie_voff_r = calloc(s->nrods, sizeof *s->lie_voff_r);
-  s->lie_bc0 = calloc(n, sizeof *s->lie_bc0);
-  s->lie_bcn = calloc(n, sizeof *s->lie_bcn);
-  if (!s->lie_perm || !s->lie_iperm || !s->lie_voff_r || !s->lie_bc0 || !s->lie_bcn) return COSROD_ERR_NOMEM;
+cosrod_status sim_galpha_layout(sys_system *s) {
+  size_t n = (size_t)s->m->ny;
+  s->mb->lie_perm = malloc(n * sizeof *s->m->lie_perm);
+  s->mb->lie_iperm = malloc(n * sizeof *s->m->lie_iperm);
+  s->mb->lie_voff_r = calloc(s->m->nrods, sizeof *s->m->lie_voff_r);
+  s->mb->lie_bc0 = calloc(n, sizeof *s->m->lie_bc0);
+  s->mb->lie_bcn = calloc(n, sizeof *s->m->lie_bcn);
+  if (!s->m->lie_perm || !s->m->lie_iperm || !s->m->lie_voff_r || !s->m->lie_bc0 || !s->m->lie_bcn) return COSROD_ERR_NOMEM;
   int nq_tot = 0, maxny = 0;
-  for (size_t r = 0; r < s->nrods; r++) nq_tot += cosrod_rod_nq(s->rods[r]);
+  for (size_t r = 0; r < s->m->nrods; r++) nq_tot += cosrod_rod_nq(s->m->rods[r]);
   nq_tot += sim_couple_lie_place(s, nq_tot); /* rigid bodies: q after the rods' q, ν last */
   int qb = 0, vb = 0;
-  s->ml = s->mu = 0;
-  for (size_t r = 0; r < s->nrods; r++) {
-    const cosrod_rod *rod = s->rods[r];
-    int nq = cosrod_rod_nq(rod), nyr = s->ny_r[r], *m = s->map + s->off_r[r], ml, mu, mlq, muq, mlv, muv;
+  s->mb->ml = s->mb->mu = 0;
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const cosrod_rod *rod = s->m->rods[r];
+    int nq = cosrod_rod_nq(rod), nyr = s->m->ny_r[r], *m = s->m->map + s->m->off_r[r], ml, mu, mlq, muq, mlv, muv;
     for (int i = 0; i < nq; i++) m[i] = qb + i;
     for (int i = nq; i < nyr; i++) m[i] = nq_tot + vb + i - nq;
-    s->qoff_r[r] = qb;
-    s->lie_voff_r[r] = vb;
+    s->mb->qoff_r[r] = qb;
+    s->mb->lie_voff_r[r] = vb;
     qb += nq;
     vb += nyr - nq;
-    cosrod_status st = cosrod_rod_order_fill(rod, COSROD_FORM_NULLSPACE, s->lie_perm + s->off_r[r],
-                                             s->lie_iperm + s->off_r[r], &ml, &mu);
+    cosrod_status st = cosrod_rod_order_fill(rod, COSROD_FORM_NULLSPACE, s->m->lie_perm + s->m->off_r[r],
+                                             s->m->lie_iperm + s->m->off_r[r], &ml, &mu);
     if (st != COSROD_OK) return st;
     /* the ν columns of B = ∂q̇/∂ν in each q row: x_n, ξ_n -> the same
      * coordinate of ν_n; p_k (4 rows) -> Ω_k (3 columns) */
-    int *bc0 = s->lie_bc0 + s->off_r[r], *bcn = s->lie_bcn + s->off_r[r];
+    int *bc0 = s->m->lie_bc0 + s->m->off_r[r], *bcn = s->m->lie_bcn + s->m->off_r[r];
     const int N = cosrod_rod_nseg(rod);
     for (int v = 0; v <= N; v++)
       for (int c = 0; c < cosrod_rod_vertex_ndof(rod, v); c++) {
@@ -146,50 +146,50 @@ cosrod_status sim_galpha_layout(cosrod_sim *s) {
         bc0[cosrod_rod_qindex_segment(rod, k) + c] = cosrod_rod_vindex_segment(rod, COSROD_FORM_NULLSPACE, k);
         bcn[cosrod_rod_qindex_segment(rod, k) + c] = 3;
       }
-    if (ml > s->lie_jml) s->lie_jml = ml;
-    if (mu > s->lie_jmu) s->lie_jmu = mu;
+    if (ml > s->m->lie_jml) s->mb->lie_jml = ml;
+    if (mu > s->m->lie_jmu) s->mb->lie_jmu = mu;
     cosrod_rod_bandwidth(rod, COSROD_FORM_NULLSPACE, &mlq, &muq, &mlv, &muv);
-    if (mlv > s->ml) s->ml = mlv;
-    if (muv > s->mu) s->mu = muv;
+    if (mlv > s->m->ml) s->mb->ml = mlv;
+    if (muv > s->m->mu) s->mb->mu = muv;
     if (nyr > maxny) maxny = nyr;
   }
-  s->nq_tot = nq_tot;
-  s->lie_jac = malloc((size_t)maxny * (size_t)(s->lie_jml + s->lie_jmu + 1) * sizeof *s->lie_jac);
-  s->lie_b = malloc(3 * (size_t)maxny * sizeof *s->lie_b);
-  if (!s->lie_jac || !s->lie_b) return COSROD_ERR_NOMEM;
+  s->mb->nq_tot = nq_tot;
+  s->d->lie_jac = malloc((size_t)maxny * (size_t)(s->m->lie_jml + s->m->lie_jmu + 1) * sizeof *s->d->lie_jac);
+  s->d->lie_b = malloc(3 * (size_t)maxny * sizeof *s->d->lie_b);
+  if (!s->d->lie_jac || !s->d->lie_b) return COSROD_ERR_NOMEM;
   return sim_galpha_kirchhoff_layout(s);
 }
 
-void sim_galpha_problem(cosrod_sim *s) {
-  cosrod_ode_problem *p = &s->prob;
-  const sys_def *so = s->def;
+void sim_galpha_problem(sys_system *s, cosrod_integrate_options *o) {
+  cosrod_ode_problem *p = &s->mb->prob;
+  const sys_def *so = s->m->def;
   p->jac = NULL;
   p->jac_banded = 0;
   p->jac_fills = 0;
   p->jac_ml = p->jac_mu = 0;
-  p->lie_nq = s->nq_tot;
+  p->lie_nq = s->m->nq_tot;
   p->increment = sim_lie_increment;
-  p->jac_tangent = s->lie_fd ? sim_lie_jac_tangent_fd : sim_lie_jac_tangent; /* Kirchhoff, bodies: dense FD */
-  if (s->lie_fd) s->ml = s->mu = s->ny - s->nq_tot - 1; /* dense (sim_couple_layout may have set s->ml) */
-  p->lie_ml = s->ml;
-  p->lie_mu = s->mu;
-  s->opts.rho_inf = so->rho_inf;
+  p->jac_tangent = s->d->lie_fd ? sim_lie_jac_tangent_fd : sim_lie_jac_tangent; /* Kirchhoff, bodies: dense FD */
+  if (s->d->lie_fd) s->mb->ml = s->mb->mu = s->m->ny - s->m->nq_tot - 1; /* dense (sim_couple_layout may have set s->m->ml) */
+  p->lie_ml = s->m->ml;
+  p->lie_mu = s->m->mu;
+  o->rho_inf = so->rho_inf;
   if (so->h > 0.0) {
-    s->opts.fixed_step = 1;
-    s->opts.h0 = so->h;
+    o->fixed_step = 1;
+    o->h0 = so->h;
     /* a fixed step takes T/h steps: max_steps bounds nothing the user chose */
     double nst = so->t_end / so->h + 10.0;
-    if (nst > (double)s->opts.max_steps) s->opts.max_steps = nst < 1e15 ? (long)nst : (long)1e15;
+    if (nst > (double)o->max_steps) o->max_steps = nst < 1e15 ? (long)nst : (long)1e15;
   }
 }
 
-void sim_galpha_free(cosrod_sim *s) {
-  free(s->lie_perm);
-  free(s->lie_iperm);
-  free(s->lie_voff_r);
-  free(s->lie_bc0);
-  free(s->lie_bcn);
-  free(s->lie_jac);
-  free(s->lie_b);
-  free(s->lie_fd);
+void sim_galpha_free(sys_system *s) {
+  free(s->m->lie_perm);
+  free(s->m->lie_iperm);
+  free(s->m->lie_voff_r);
+  free(s->m->lie_bc0);
+  free(s->m->lie_bcn);
+  free(s->d->lie_jac);
+  free(s->d->lie_b);
+  free(s->d->lie_fd);
 }

@@ -50,7 +50,7 @@
 #include "cosrod/sparse.h"
 #include "system/contact_jac_sp.h"
 #include "system/couple_jac_sp.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 #include "system/linsolve.h"
 
 struct sim_linsolve {
@@ -62,13 +62,13 @@ struct sim_linsolve {
   char desc[200];
 };
 
-void sim_linsolve_free(cosrod_sim *s) {
-  sim_linsolve *L = s->lin;
+void sim_linsolve_free(sys_system *s) {
+  sim_linsolve *L = s->d->lin;
   if (!L) return;
   free(L->colptr);
   free(L->rowind);
   free(L);
-  s->lin = NULL;
+  s->d->lin = NULL;
   sim_contact_jac_sp_free(s);
 }
 
@@ -76,17 +76,17 @@ static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 
 /* The pattern (see the file comment); two passes: count, then fill. */
-static cosrod_status build_pattern(cosrod_sim *s, sim_linsolve *L) {
-  const int n = s->ny;
+static cosrod_status build_pattern(sys_system *s, sim_linsolve *L) {
+  const int n = s->m->ny;
   const int nu = sim_couple_nunits(s), nam = sim_couple_nattach(s);
   int *ulo = malloc((size_t)(nu + 1) * sizeof *ulo), *uhi = malloc((size_t)(nu + 1) * sizeof *uhi);
   int *au = malloc((size_t)(nam + 1) * sizeof *au), *alo = malloc((size_t)(nam + 1) * sizeof *alo);
   int *ahi = malloc((size_t)(nam + 1) * sizeof *ahi);
-  int *rml = calloc(s->nrods, sizeof *rml), *rmu = calloc(s->nrods, sizeof *rmu);
+  int *rml = calloc(s->m->nrods, sizeof *rml), *rmu = calloc(s->m->nrods, sizeof *rmu);
   int *owner = malloc((size_t)n * sizeof *owner); /* rod index, or -1 - unit, or INT_MIN-ish: none */
   int *mark = malloc((size_t)n * sizeof *mark);
   int maxny = 0;
-  for (size_t r = 0; r < s->nrods; r++) maxny = imax(maxny, s->ny_r[r]);
+  for (size_t r = 0; r < s->m->nrods; r++) maxny = imax(maxny, s->m->ny_r[r]);
   int *tmp = malloc((size_t)(maxny + 1) * sizeof *tmp);
   L->colptr = malloc((size_t)(n + 1) * sizeof *L->colptr);
   cosrod_status st = COSROD_ERR_NOMEM;
@@ -94,18 +94,18 @@ static cosrod_status build_pattern(cosrod_sim *s, sim_linsolve *L) {
   int na = 0, inter = 0;
   sim_couple_structure(s, ulo, uhi, au, alo, ahi, &na, &inter);
   for (int i = 0; i < n; i++) owner[i] = -1 - nu - 1; /* nothing (cannot happen after the layout) */
-  for (size_t r = 0; r < s->nrods; r++) {
-    if (cosrod_rod_order_fill(s->rods[r], s->form, tmp, NULL, &rml[r], &rmu[r]) != COSROD_OK) {
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    if (cosrod_rod_order_fill(s->m->rods[r], s->m->form, tmp, NULL, &rml[r], &rmu[r]) != COSROD_OK) {
       st = COSROD_ERR_INTERNAL;
       goto out;
     }
-    for (int i = 0; i < s->ny_r[r]; i++) owner[s->qoff_r[r] + i] = (int)r;
+    for (int i = 0; i < s->m->ny_r[r]; i++) owner[s->m->qoff_r[r] + i] = (int)r;
   }
   for (int u = 0; u < nu; u++)
     for (int i = ulo[u]; i <= uhi[u]; i++) owner[i] = -1 - u;
   /* chain width: a rod band widened by one unit and its end window */
   int rw = 0, uw = 0;
-  for (size_t r = 0; r < s->nrods; r++) rw = imax(rw, rml[r] + rmu[r] + 1);
+  for (size_t r = 0; r < s->m->nrods; r++) rw = imax(rw, rml[r] + rmu[r] + 1);
   for (int u = 0; u < nu; u++) uw = imax(uw, uhi[u] - ulo[u] + 1);
   L->chain_width = 2 * (uw + 24) + 1 > rw ? 2 * (uw + 24) + 1 : rw;
   for (int i = 0; i < n; i++) mark[i] = -1;
@@ -124,7 +124,7 @@ static cosrod_status build_pattern(cosrod_sim *s, sim_linsolve *L) {
     }
       const int o = owner[j];
       if (o >= 0) { /* rod column: its band in the block, the units whose windows hold j */
-        const int b0 = s->qoff_r[o], b1 = b0 + s->ny_r[o] - 1;
+        const int b0 = s->m->qoff_r[o], b1 = b0 + s->m->ny_r[o] - 1;
         ADD_ROWS(imax(b0, j - rmu[o]), imin(b1, j + rml[o]));
         for (int k = 0; k < na; k++)
           if (j >= alo[k] && j <= ahi[k]) ADD_ROWS(ulo[au[k]], uhi[au[k]]);
@@ -171,41 +171,41 @@ static int kirchhoff_ode(const sys_def *def) {
  * (contact_jac_sp.c): auto and sparse take KLU with the contact pattern when
  * the method has a sparse path.  Returns 1 when decided (L->sparse: 1, or -1
  * on failure), 0 to go on with the band. */
-static int contact_sparse(cosrod_sim *s, sim_linsolve *L, sys_linear_solver want, char *err, size_t errlen) {
+static int contact_sparse(sys_system *s, sim_linsolve *L, sys_linear_solver want, char *err, size_t errlen) {
   (void)want, (void)err, (void)errlen;
-  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
-  if (!can || !s->contact) return 0;
+  const int can = (s->m->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->m->dae_res;
+  if (!can || !s->d->contact) return 0;
   const char *env = getenv("COSROD_CONTACT_BAND"); /* benchmarks: the band path for comparison */
   if (env && !strcmp(env, "1")) return 0;
   int rc = sim_contact_jac_sp_init(s, &L->colptr, &L->rowind, &L->nnz);
   if (rc < 0) return L->sparse = -1, 1;
   if (rc == 0) return 0;
   L->sparse = 1;
-  s->prob.jac_sparse = 1;
-  s->prob.jac_colptr = L->colptr;
-  s->prob.jac_rowind = L->rowind;
-  s->prob.jac_sp = sim_contact_jac_sp;
+  s->mb->prob.jac_sparse = 1;
+  s->mb->prob.jac_colptr = L->colptr;
+  s->mb->prob.jac_rowind = L->rowind;
+  s->mb->prob.jac_sp = sim_contact_jac_sp;
   snprintf(L->desc, sizeof L->desc,
            "sparse (KLU): n = %d, nnz = %d (%.2g%%); rod-rod / self-contact couples vertices outside the rods' band "
            "(%d, %d); analytic Jacobian",
-           s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu);
+           s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu);
   return 1;
 }
 
-cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
-  const sys_def *def = s->def;
+cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
+  const sys_def *def = s->m->def;
   const sys_linear_solver want = def->linear_solver;
   sim_linsolve *L = calloc(1, sizeof *L);
   if (!L) return COSROD_ERR_NOMEM;
-  s->lin = L;
-  const int implicit = (s->type->flags & COSROD_STEP_IMPLICIT) != 0;
-  const char *iname = s->type->name;
-  if (!s->cpl && implicit && want != SYS_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
+  s->d->lin = L;
+  const int implicit = (s->m->type->flags & COSROD_STEP_IMPLICIT) != 0;
+  const char *iname = s->m->type->name;
+  if (!s->d->cpl && implicit && want != SYS_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
     return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_OK;
-  if (!s->cpl || s->lie || s->split || !implicit) {
+  if (!s->d->cpl || s->m->lie || s->m->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
              !implicit ? "none (explicit method)"
-                       : (s->lie ? "galpha's dense tangents"
+                       : (s->m->lie ? "galpha's dense tangents"
                                  : "band (the rods' analytic Jacobian; sparse applies to rods with bodies)"));
     return COSROD_OK;
   }
@@ -220,15 +220,15 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
       return COSROD_ERR_UNSUPPORTED;
     }
     snprintf(L->desc, sizeof L->desc, "dense (Kirchhoff rods in the %s form; formulation: dae is banded/sparse)",
-             s->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
+             s->m->form == COSROD_FORM_NULLSPACE ? "nullspace" : "absolute");
     return COSROD_OK;
   }
   cosrod_status st = build_pattern(s, L);
   if (st != COSROD_OK) return st;
-  const int width = s->ml + s->mu + 1;
+  const int width = s->m->ml + s->m->mu + 1;
   /* ida's DAE residual (formulation dae) has no sparse path; the mass-matrix DAE of radau5 / rodas / seulex
    * has (E = fac M - J, M diagonal: lsys_sparse.c) */
-  const int can = (s->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->dae_res;
+  const int can = (s->m->type->flags & COSROD_STEP_SPARSE) && cosrod_sparse_available() && !s->m->dae_res;
   if (want == SYS_LINSOLVE_SPARSE && !cosrod_sparse_available()) {
     sys_error(def, "solver.linear_solver",
                                  "sparse needs SuiteSparse KLU (libsuitesparse-dev) at build time", err,
@@ -240,41 +240,41 @@ cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen) {
   int sparse = want == SYS_LINSOLVE_SPARSE ||
                (want == SYS_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc));
   const char *why = "";
-  if (sparse && !can) sparse = 0, why = s->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
+  if (sparse && !can) sparse = 0, why = s->m->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
   L->sparse = sparse;
   if (sparse) {
-    s->prob.jac_sparse = 1;
-    s->prob.jac_colptr = L->colptr;
-    s->prob.jac_rowind = L->rowind;
+    s->mb->prob.jac_sparse = 1;
+    s->mb->prob.jac_colptr = L->colptr;
+    s->mb->prob.jac_rowind = L->rowind;
     /* values: the analytic coupled Jacobian on the pattern (couple_jac_sp.c), else (COSROD_COUPLE_JAC=fd,
      * layouts without it) FD grouped by the pattern (lsys_sparse.c) */
-    s->prob.jac_sp = sim_couple_jac_sp_init(s, L->colptr, L->rowind) == 0 ? sim_couple_jac_sp : NULL;
-    s->prob.jac = NULL;
+    s->mb->prob.jac_sp = sim_couple_jac_sp_init(s, L->colptr, L->rowind) == 0 ? sim_couple_jac_sp : NULL;
+    s->mb->prob.jac = NULL;
     snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s; %s",
-             s->ny, L->nnz, 100.0 * L->nnz / ((double)s->ny * s->ny), s->ml, s->mu,
+             s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu,
              want != SYS_LINSOLVE_AUTO ? ""
              : bc                            ? ", auto: contact shapes on bodies"
                                              : ", auto: the band grew with the rods",
-             s->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
+             s->m->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
   } else {
-    snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->ml, s->mu,
+    snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->m->ml, s->m->mu,
              want == SYS_LINSOLVE_AUTO && !*why ? ", auto: a chain" : "", why, *why ? iname : "");
     if (*why) strncat(L->desc, ")", sizeof L->desc - strlen(L->desc) - 1);
   }
   return COSROD_OK;
 }
 
-const char *sim_linsolve_desc(const cosrod_sim *s) { return s->lin ? s->lin->desc : ""; }
+const char *sim_linsolve_desc(const sys_system *s) { return s->d->lin ? s->d->lin->desc : ""; }
 
-int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind) {
-  if (!s->lin || !s->lin->colptr || !s->lin->rowind) return 0;
-  *colptr = s->lin->colptr;
-  *rowind = s->lin->rowind;
+int sim_linsolve_pattern(const sys_system *s, const int **colptr, const int **rowind) {
+  if (!s->d->lin || !s->d->lin->colptr || !s->d->lin->rowind) return 0;
+  *colptr = s->d->lin->colptr;
+  *rowind = s->d->lin->rowind;
   return 1;
 }
 
-int sim_linsolve_jac_values(cosrod_sim *s, double t, const double *y, double *Jx) {
-  return s->prob.jac_sparse && s->prob.jac_sp ? s->prob.jac_sp(t, y, Jx, s) : -1;
+int sim_linsolve_jac_values(sys_system *s, double t, const double *y, double *Jx) {
+  return s->m->prob.jac_sparse && s->m->prob.jac_sp ? s->m->prob.jac_sp(t, y, Jx, s) : -1;
 }
 
 double sim_linsolve_estimate(const sys_def *def, const cosrod_step_type *type, double ny, double nbu,

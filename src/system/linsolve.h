@@ -11,22 +11,24 @@
 #include "cosrod/status.h"
 #include "system/system_def.h"
 
+typedef struct sys_system sys_system; /* the assembled system (system_model.h) */
+
 typedef struct sim_linsolve sim_linsolve;
 
 /* After the layout and the problem's band description: resolve
  * solver.linear_solver, build the pattern when there are dynamic bodies,
- * and set s->prob's sparse shape if sparse.  ERR_UNSUPPORTED with err
+ * and set s->m->prob's sparse shape if sparse.  ERR_UNSUPPORTED with err
  * "FILE:LINE: solver.linear_solver: ..." (sparse without KLU), ERR_NOMEM. */
-cosrod_status sim_linsolve_setup(cosrod_sim *s, char *err, size_t errlen);
-void sim_linsolve_free(cosrod_sim *s);
+cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen);
+void sim_linsolve_free(sys_system *s);
 /* The coupled pattern (also built for the band, for tests): 1 if there is one. */
-int sim_linsolve_pattern(const cosrod_sim *s, const int **colptr, const int **rowind);
+int sim_linsolve_pattern(const sys_system *s, const int **colptr, const int **rowind);
 /* The values of the sparse Jacobian on that pattern at (t, y) (the
  * problem's jac_sp, for benchmarks): 0, -1 without a sparse Jacobian, or
  * the callback's code. */
-int sim_linsolve_jac_values(cosrod_sim *s, double t, const double *y, double *Jx);
+int sim_linsolve_jac_values(sys_system *s, double t, const double *y, double *Jx);
 /* The solver chosen, as cosrod_sim_linear_solver reports it ("" before setup). */
-const char *sim_linsolve_desc(const cosrod_sim *s);
+const char *sim_linsolve_desc(const sys_system *s);
 
 /* Resource estimate (sim_check.c): the matrix bytes of a run with bodies
  * when it would take the sparse path (ny unknowns, nbu of them the bodies',

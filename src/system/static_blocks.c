@@ -56,7 +56,7 @@
  * constraint rows like the joints' (modes_system.c, statics_buckling_kkt.c;
  * a mode's rod part in the rod's own layout: cosrod_statics_rod_minimal).  Preloads
  * (start_from_equilibrium): the coupled solver holds the preloaded twin
- * rods (s->srods), their ends on the bodies.
+ * rods (s->m->srods), their ends on the bodies.
  * Arc-length control runs on the same system: the residual at t = 1 with
  * the load factor μ = λ (scenario_static.c refuses moving keyframe bodies
  * there, as moving prescribed ends). */
@@ -86,7 +86,7 @@ static double profile(const cosrod_body_load_def *l, double t) {
 /* Pose of side k of bushing j: point c and lever a = c - x_b (spatial),
  * orientation relative to the initial one q_rel = q q0^-1 (ground: identity,
  * c the spatial point; a keyframe body: prescribed); block index or -1. */
-static int bushing_side(const cosrod_sim *s, const double *qb, const sys_joint *jt, int k, double c[3],
+static int bushing_side(const sys_system *s, const double *qb, const sys_joint *jt, int k, double c[3],
                         double a[3], double qr[4]) {
   const int b = jt->body[k], blk = b >= 0 ? sim_couple_model_index(s, (size_t)b) : -1;
   if (blk < 0 && b >= 0) { /* keyframe body: its pose at the pseudo-time (the last prepare), q_rel to t = 0 */
@@ -107,7 +107,7 @@ static int bushing_side(const cosrod_sim *s, const double *qb, const sys_joint *
   const double *x = qb + 7 * blk, *p = x + 3;
   cosrod_quat_rotate(a, p, jt->at[k]);
   cosrod_vec3_add(c, x, a);
-  cosrod_quat_mul_conj(qr, p, s->def->bodies[b].quaternion);
+  cosrod_quat_mul_conj(qr, p, s->m->def->bodies[b].body.quaternion);
   return blk;
 }
 
@@ -116,7 +116,7 @@ static int bushing_side(const cosrod_sim *s, const double *qb, const sys_joint *
  * side 0 (-tau on side 1) from q_rel = q_a q_a0^-1 (q_b q_b0^-1)^-1,
  * tau = -2 k_rot w Im(q_rel) (the gradient of V = 2 k_rot |Im q_rel|^2);
  * elastic energy into *V. */
-static void bushing_spring(const cosrod_sim *s, const double *qb, const sys_joint *jt, double f[3], double tau[3],
+static void bushing_spring(const sys_system *s, const double *qb, const sys_joint *jt, double f[3], double tau[3],
                            double a0[3], double a1[3], int blk[2], double *V) {
   double c0[3], c1[3], q0[4], q1[4], q[4], dx[3];
   blk[0] = bushing_side(s, qb, jt, 0, c0, a0, q0);
@@ -128,13 +128,13 @@ static void bushing_spring(const cosrod_sim *s, const double *qb, const sys_join
   if (V) *V = 0.5 * jt->stiffness * cosrod_vec3_dot(dx, dx) + 2.0 * jt->stiffness_rot * (q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
 }
 
-double sim_couple_static_bushing_energy(const cosrod_sim *s, const double *xq) {
+double sim_couple_static_bushing_energy(const sys_system *s, const double *xq) {
   double E = 0.0;
-  for (size_t j = 0; s->cst && j < s->def->njoints; ++j) {
-    if (!s->def->joints[j].bushing) continue;
+  for (size_t j = 0; s->d->cst && j < s->m->def->njoints; ++j) {
+    if (!s->m->def->joints[j].bushing) continue;
     double f[3], tau[3], a0[3], a1[3], V;
     int blk[2];
-    bushing_spring(s, xq, &s->def->joints[j], f, tau, a0, a1, blk, &V);
+    bushing_spring(s, xq, &s->m->def->joints[j], f, tau, a0, a1, blk, &V);
     E += V;
   }
   return E;
@@ -148,14 +148,14 @@ static int pose_cb(void *user, double t, const double *qb) {
 /* Force and material torque balance of every dynamic body (see the top). */
 static int residual_cb(void *user, double t, double mu, double gs, const double *qb,
                        const struct cosrod_rod_data *const *d, double *rb, double *scale) {
-  cosrod_sim *s = user;
-  const sys_def *def = s->def;
-  const struct sim_cstat *c = s->cst;
+  sys_system *s = user;
+  const sys_def *def = s->m->def;
+  const struct sim_cstat *c = s->d->cst;
   for (int k = 0; k < c->nb; ++k) {
     const sys_body *sb = &def->bodies[c->body[k]];
     const double *x = qb + 7 * k, *p = x + 3;
     double F[3], tau[3] = {0.0, 0.0, 0.0}, SF, SM = 0.0;
-    cosrod_vec3_scale(F, mu * gs * sb->mass, def->gravity);
+    cosrod_vec3_scale(F, mu * gs * sb->body.mass, def->gravity);
     SF = cosrod_vec3_norm(F);
     for (size_t i = 0; i < sb->nloads; ++i) {
       const cosrod_body_load_def *l = &sb->loads[i];
@@ -174,10 +174,10 @@ static int residual_cb(void *user, double t, double mu, double gs, const double 
       SF = fmax(SF, cosrod_vec3_norm(f));
       SM = fmax(SM, cosrod_vec3_norm(m));
     }
-    for (size_t r = 0; r < s->nrods; ++r)
+    for (size_t r = 0; r < s->m->nrods; ++r)
       for (int e = 0; e < 2; ++e) {
         if (def->rods[r].ends[e].body != c->body[k]) continue;
-        const cosrod_rod *rod = s->rods[r];
+        const cosrod_rod *rod = s->m->rods[r];
         const struct cosrod_rod_data *dr = d[r];
         const int n = e ? dr->N : 0;
         double R[12], f[3], a[3], m[3];
@@ -226,8 +226,8 @@ static int residual_cb(void *user, double t, double mu, double gs, const double 
   return 0;
 }
 
-void sim_couple_static_free(cosrod_sim *s) {
-  struct sim_cstat *c = s->cst;
+void sim_couple_static_free(sys_system *s) {
+  struct sim_cstat *c = s->d->cst;
   if (!c) return;
   free(c->body);
   free(c->place);
@@ -240,15 +240,15 @@ void sim_couple_static_free(cosrod_sim *s) {
   free(c->pr);
   sim_cjs_free(c->cj);
   free(c);
-  s->cst = NULL;
+  s->d->cst = NULL;
 }
 
 /* The blocks of the dynamic bodies (after sim_couple_create). */
-cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s) {
-  const sys_def *def = s->def;
+cosrod_status sim_couple_static_blocks_setup(sys_system *s) {
+  const sys_def *def = s->m->def;
   struct sim_cstat *c = calloc(1, sizeof *c);
   if (!c) return COSROD_ERR_NOMEM;
-  s->cst = c;
+  s->d->cst = c;
   int nb = 0, na = 0;
   for (size_t b = 0; b < def->nbodies; ++b) nb += sim_couple_model_index(s, b) >= 0;
   for (size_t r = 0; r < def->nrods; ++r)
@@ -267,13 +267,13 @@ cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s) {
     c->body[k] = (int)b;
     c->place[k] = (int)def->nrods; /* attached to no rod: last */
     for (int j = 0; j < 3; ++j) {
-      c->mass[6 * k + j] = sb->mass;
-      c->mass[6 * k + 3 + j] = sb->inertia[j];
+      c->mass[6 * k + j] = sb->body.mass;
+      c->mass[6 * k + 3 + j] = sb->body.inertia[j];
     }
     for (size_t i = 0; i < sb->nloads; ++i)
       c->blk.follower |= sb->loads[i].kind == COSROD_BODY_LOAD_MOMENT || sb->loads[i].frame == COSROD_BODY_LOAD_BODY;
-    cosrod_vec3_copy(c->xq + 7 * k, sb->position);
-    cosrod_quat_copy(c->xq + 7 * k + 3, sb->quaternion);
+    cosrod_vec3_copy(c->xq + 7 * k, sb->body.position);
+    cosrod_quat_copy(c->xq + 7 * k + 3, sb->body.quaternion);
   }
   int a = 0;
   for (size_t r = def->nrods; r-- > 0;) /* the first end a body touches decides its place */
@@ -305,21 +305,21 @@ cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s) {
   return COSROD_OK;
 }
 
-const cosrod_statics_blocks *sim_couple_static_blocks(const cosrod_sim *s) {
-  return s->cst ? &s->cst->blk : NULL; /* nb = 0: the pose hook moves the keyframe bodies */
+const cosrod_statics_blocks *sim_couple_static_blocks(const sys_system *s) {
+  return s->d->cst ? &s->d->cst->blk : NULL; /* nb = 0: the pose hook moves the keyframe bodies */
 }
 
-cosrod_status sim_couple_static_create(cosrod_sim *s, char *err, size_t errlen) {
+cosrod_status sim_couple_static_create(sys_system *s, char *err, size_t errlen) {
   cosrod_status st = sim_couple_create(s, err, errlen);
   if (st != COSROD_OK) return st;
   if ((st = sim_couple_static_blocks_setup(s)) != COSROD_OK) return st;
-  s->nbq = 7 * s->cst->nb + sim_cjs_nrows(s->cst->cj); /* poses, then the joint multipliers */
-  sim_couple_static_mode(s, 1, s->ny); /* the bodies after the rods in y */
+  s->mb->nbq = 7 * s->d->cst->nb + sim_cjs_nrows(s->d->cst->cj); /* poses, then the joint multipliers */
+  sim_couple_static_mode(s, 1, s->m->ny); /* the bodies after the rods in y */
   return COSROD_OK;
 }
 
-void sim_couple_static_initial(const cosrod_sim *s, double *y) {
-  if (!s->cst) return;
-  memcpy(y + s->ny - s->nbq, s->cst->xq, 7 * (size_t)s->cst->nb * sizeof *y);
-  for (int i = 0; i < sim_cjs_nrows(s->cst->cj); ++i) y[s->ny - s->nbq + 7 * s->cst->nb + i] = 0.0;
+void sim_couple_static_initial(const sys_system *s, double *y) {
+  if (!s->d->cst) return;
+  memcpy(y + s->m->ny - s->m->nbq, s->d->cst->xq, 7 * (size_t)s->d->cst->nb * sizeof *y);
+  for (int i = 0; i < sim_cjs_nrows(s->d->cst->cj); ++i) y[s->m->ny - s->m->nbq + 7 * s->d->cst->nb + i] = 0.0;
 }

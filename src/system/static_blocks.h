@@ -7,7 +7,7 @@
 #define COSROD_SYSTEM_STATIC_BLOCKS_H
 
 #include "system/joint_static.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 
 struct sim_cstat {
   cosrod_statics_blocks blk;
@@ -24,6 +24,6 @@ struct sim_cstat {
 };
 
 /* The blocks of the dynamic bodies and the joint rows (after sim_couple_create). */
-cosrod_status sim_couple_static_blocks_setup(cosrod_sim *s);
+cosrod_status sim_couple_static_blocks_setup(sys_system *s);
 
 #endif /* COSROD_SYSTEM_STATIC_BLOCKS_H */

@@ -53,13 +53,12 @@ typedef struct sys_rod {
   sys_end ends[2];
 } sys_rod;
 
-/* A rigid body: its initial state, loads (body index unused) and, for a
- * body driven by keyframes (kinematic), its motion. */
+/* A rigid body: its definition (include/cosrod/body.h: mass, principal
+ * inertia, initial pose and velocity with material ω, parametrisation),
+ * loads (body index unused) and, for a body driven by keyframes
+ * (kinematic), its motion. */
 typedef struct sys_body {
-  const char *name;
-  double mass, inertia[3], position[3], quaternion[4], velocity[3];
-  double angular_velocity[3]; /* material components */
-  cosrod_body_param param;
+  cosrod_body_def body;
   size_t nloads;
   const cosrod_body_load_def *loads;
   int has_motion;

@@ -356,7 +356,7 @@ TEST(modes_csv) {
                         dir,
                         "-q",
                         "--set",
-                        "analysis={type: modes, count: 2}", /* 2 distinct frequencies: 2 pairs */
+                        "analysis={type: modes, count: 4}", /* count = modes reported: 2 pairs */
                         "--set",
                         "output.plots=false",
                         "--set",

@@ -27,7 +27,7 @@ static int cantilever_omegas(const char *model, int N, double om[6]) {
   char seg[64], mod[64];
   snprintf(seg, sizeof seg, "rods.0.segments=%d", N);
   snprintf(mod, sizeof mod, "rods.0.model=%s", model);
-  const char *args[] = {"run", ex("steel-cantilever"), "-o", dir, "-q", "--set", "analysis={type: modes, count: 3}",
+  const char *args[] = {"run", ex("steel-cantilever"), "-o", dir, "-q", "--set", "analysis={type: modes, count: 6}",
                         "--set", "gravity=[0, 0, 0]", "--set", "output.plots=false", "--set", "output.vtk=false",
                         "--set", "rods.0.section={shape: circle, radius: 1.0e-3}", "--set", seg, "--set", mod, NULL};
   int rc = cli_run(args);

@@ -293,7 +293,7 @@ static int run_modes(const char *dir, int plots) {
                         dir,
                         "-q",
                         "--set",
-                        "analysis={type: modes, count: 2}", /* 2 distinct frequencies: 4 modes */
+                        "analysis={type: modes, count: 4}", /* count = modes reported: 2 pairs */
                         "--set",
                         plots ? "output.plots=true" : "output.plots=false",
                         "--set",

@@ -10,6 +10,7 @@
  *  - static: the same cantilevers under small tip forces, tip deflections
  *    P L³ / (3 EI) + P L / (κ G A) (Timoshenko) and the support reactions -P. */
 #include <math.h>
+#include <string.h>
 
 #include "sim_test_util.h"
 
@@ -90,7 +91,7 @@ static const char *two_cantilevers(const char *analysis) {
 
 TEST(modes_two_cantilevers) {
   cosrod_scenario *sc = NULL;
-  cosrod_sim *sim = sim_test_parse(two_cantilevers("{type: modes, count: 2}"), "two.yaml", NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_parse(two_cantilevers("{type: modes, count: 4}"), "two.yaml", NULL, 0, &sc);
   if (!sim) return;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("modal run ok", st == COSROD_OK);
@@ -167,6 +168,57 @@ TEST(static_two_cantilevers) {
   cosrod_scenario_free(sc);
 }
 
+
+/* A free-free rod (no support): `count` counts every mode reported, the six
+ * rigid-body modes (ω = 0 to round-off) included; count: 8 gives them and
+ * the lowest bending pair, against Euler-Bernoulli free-free
+ * ω = (4.7300408)² √(EI/(ρA L⁴)).  Tolerance: the lumped-mass difference
+ * scheme of a beam has ω_h = ω (1 - (βh)²/12 + ...) in the interior (the
+ * symbol of the fourth difference), βh = 4.73 / 20 = 0.2365, i.e. 4.7e-3;
+ * the half-mass free ends add an error of the same order (1.0e-2 measured
+ * in all); bound 3 (βh)²/12 = 1.4e-2. */
+TEST(modes_free_rod_rigid_counted) {
+  static const char text[] = "cosrod: 1\n"
+                             "title: free rod\n"
+                             "materials:\n"
+                             "  steel: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+                             "gravity: [0, 0, 0]\n"
+                             "rods:\n"
+                             "  - segments: 20\n"
+                             "    length: 1.0\n"
+                             "    material: steel\n"
+                             "    section: {shape: circle, radius: 0.005}\n"
+                             "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+                             "    ends: {start: {type: free}, end: {type: free}}\n"
+                             "analysis: {type: modes, count: 8}\n"
+                             "output: {vtk: false, plots: false}\n";
+  cosrod_scenario *sc = NULL;
+  cosrod_sim *sim = sim_test_parse(text, "free.yaml", NULL, 0, &sc);
+  if (!sim) return;
+  cosrod_status st = cosrod_sim_run(sim, NULL);
+  CHECK("modal run ok", st == COSROD_OK);
+  const int nm = cosrod_sim_nmodes(sim);
+  CHECK("count 8: 8 modes", nm == 8);
+  const double A = PI * RAD * RAD, EI = E * PI * pow(RAD, 4) / 4.0, b = 4.73004074486270;
+  const double ref = b * b * sqrt(EI / (RHO * A));
+  for (int i = 0; st == COSROD_OK && i < nm && i < 8; ++i) {
+    double om;
+    const char *type = NULL;
+    int group = 0;
+    cosrod_sim_mode(sim, i, &om, NULL, NULL);
+    cosrod_sim_mode_info(sim, i, &type, &group);
+    NOTE("mode %d: omega %.6g (%s, group %d); free-free Euler-Bernoulli %.6g", i + 1, om, type, group, ref);
+    if (i < 6) {
+      CHECK("rigid-body mode: |omega| < 1e-4 of the first bending", fabs(om) < 1e-4 * ref);
+    } else {
+      CHECK_CLOSE("first free-free bending pair (3 (βh)²/12)", om, ref, 3.0 * pow(b / 20.0, 2) / 12.0, 0.0);
+      CHECK("one degenerate group after the six rigid ones", group == 6);
+    }
+  }
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 static const th_case cases[] = {TH_CASE(buckling_two_columns), TH_CASE(modes_two_cantilevers),
-                                TH_CASE(static_two_cantilevers)};
+                                TH_CASE(static_two_cantilevers), TH_CASE(modes_free_rod_rigid_counted)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

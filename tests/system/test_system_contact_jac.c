@@ -24,7 +24,8 @@
 #include "system/contact_jac_sp.h"
 #include "system/couple_jac_sp.h"
 #include "system/linsolve.h"
-#include "system/system_internal.h"
+#include "sim/sim_hooks.h"
+#include "system/system_model.h"
 
 static const char *CROSS =
     "cosrod: 1\n"
@@ -53,14 +54,14 @@ static const char *CROSS =
 /* Compare the sparse Jacobian of s at y with central differences of f,
  * column by column (see the file comment); b0: first row/column of the
  * "other" block whose entries against the rest must be present. */
-static void compare_fd(cosrod_sim *s, const double *y, int b0, int b1, const char *what) {
+static void compare_fd(sys_system *s, const double *y, int b0, int b1, const char *what) {
   const int *cp = NULL, *ri = NULL;
   sim_linsolve_pattern(s, &cp, &ri);
-  const int n = s->ny, nnz = cp[n];
+  const int n = s->m->ny, nnz = cp[n];
   double *yp = malloc((size_t)n * sizeof *yp), *f1 = malloc((size_t)n * sizeof *f1);
   double *f2 = malloc((size_t)n * sizeof *f2), *Jx = malloc((size_t)nnz * sizeof *Jx);
   const double t = 0.0;
-  CHECK("Jacobian evaluates", s->prob.jac_sp(t, y, Jx, s) == 0);
+  CHECK("Jacobian evaluates", s->m->prob.jac_sp(t, y, Jx, s) == 0);
   double worst = 0, outside = 0, crossmax = 0, wa = 0, wd = 0, cworst = 0;
   int wi = -1, wj = -1, ncross = 0;
   for (int j = 0; j < n; j++) {
@@ -104,37 +105,38 @@ TEST(sparse_jacobian_equals_differences) {
   /* (absolute rods without bodies run in the SPLIT layout of the M1 reduction: band) */
   const char *sets[] = {"solver.formulation=nullspace", "solver.integrator=radau5"};
   cosrod_scenario *sc = NULL;
-  cosrod_sim *s = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  cosrod_sim *sim = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return;
-  NOTE("%s", cosrod_sim_linear_solver(s));
+  NOTE("%s", cosrod_sim_linear_solver(sim));
   if (!cosrod_sparse_available()) { /* a build without KLU keeps the band */
-    CHECK("without KLU: band", !s->prob.jac_sparse);
-    cosrod_sim_free(s), cosrod_scenario_free(sc);
+    CHECK("without KLU: band", !s->m->prob.jac_sparse);
+    cosrod_sim_free(sim), cosrod_scenario_free(sc);
     return;
   }
   const int *cp = NULL, *ri = NULL;
   int have = sim_linsolve_pattern(s, &cp, &ri);
-  CHECK("auto: sparse with the contact pattern", have && s->prob.jac_sparse && s->prob.jac_sp);
-  if (have && s->prob.jac_sp) {
-    const int n = s->ny;
+  CHECK("auto: sparse with the contact pattern", have && s->m->prob.jac_sparse && s->m->prob.jac_sp);
+  if (have && s->m->prob.jac_sp) {
+    const int n = s->m->ny;
     double *y = malloc((size_t)n * sizeof *y);
     /* a moving state: the initial one with velocities (so friction slides) */
-    for (int i = 0; i < n; i++) y[i] = s->y0[i];
-    for (size_t r = 0; r < s->nrods; r++) {
-      int nq = cosrod_rod_nq(s->rods[r]);
-      for (int i = nq; i < s->ny_r[r]; i++) y[s->map[s->off_r[r] + i]] += 0.01 * sin(1.3 * i + r);
+    for (int i = 0; i < n; i++) y[i] = s->d->y0[i];
+    for (size_t r = 0; r < s->m->nrods; r++) {
+      int nq = cosrod_rod_nq(s->m->rods[r]);
+      for (int i = nq; i < s->m->ny_r[r]; i++) y[s->m->map[s->m->off_r[r] + i]] += 0.01 * sin(1.3 * i + r);
     }
     double f[1000];
     sim_rhs(0.0, y, f, s);
-    size_t npts = cosrod_contact_npoints(cosrod_sim_contact_data(s)), nrr = 0;
-    const cosrod_contact_point *pt = cosrod_contact_points(cosrod_sim_contact_data(s));
+    size_t npts = cosrod_contact_npoints(cosrod_sim_contact_data(sim)), nrr = 0;
+    const cosrod_contact_point *pt = cosrod_contact_points(cosrod_sim_contact_data(sim));
     for (size_t k = 0; k < npts; k++) nrr += pt[k].other_kind == 1;
     CHECK("rod-rod contact active", nrr > 0);
-    compare_fd(s, y, s->qoff_r[1], n - 1, "rods a, b");
+    compare_fd(s, y, s->m->qoff_r[1], n - 1, "rods a, b");
     NOTE("cross entries dropped (outside the pattern): %ld", sim_contact_jac_sp_dropped(s));
     free(y);
   }
-  cosrod_sim_free(s);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 
@@ -196,29 +198,30 @@ static const char *ONCYL =
 
 static void body_case(const char *yaml, const char *name) {
   cosrod_scenario *sc = NULL;
-  cosrod_sim *s = sim_test_parse(yaml, name, NULL, 0, &sc);
+  cosrod_sim *sim = sim_test_parse(yaml, name, NULL, 0, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return;
-  NOTE("%s", cosrod_sim_linear_solver(s));
+  NOTE("%s", cosrod_sim_linear_solver(sim));
   if (!cosrod_sparse_available()) {
-    CHECK("without KLU: band", !s->prob.jac_sparse);
-    cosrod_sim_free(s), cosrod_scenario_free(sc);
+    CHECK("without KLU: band", !s->m->prob.jac_sparse);
+    cosrod_sim_free(sim), cosrod_scenario_free(sc);
     return;
   }
-  CHECK("auto: sparse for a contact shape on a body", s->prob.jac_sparse && s->prob.jac_sp);
-  if (s->prob.jac_sparse && s->prob.jac_sp) {
-    const int n = s->ny;
+  CHECK("auto: sparse for a contact shape on a body", s->m->prob.jac_sparse && s->m->prob.jac_sp);
+  if (s->m->prob.jac_sparse && s->m->prob.jac_sp) {
+    const int n = s->m->ny;
     double *y = malloc((size_t)n * sizeof *y), *f = malloc((size_t)n * sizeof *f);
-    for (int i = 0; i < n; i++) y[i] = s->y0[i];
-    int nq = cosrod_rod_nq(s->rods[0]);
-    for (int i = nq; i < s->ny_r[0]; i++) y[s->map[s->off_r[0] + i]] += 0.01 * sin(1.3 * i);
+    for (int i = 0; i < n; i++) y[i] = s->d->y0[i];
+    int nq = cosrod_rod_nq(s->m->rods[0]);
+    for (int i = nq; i < s->m->ny_r[0]; i++) y[s->m->map[s->m->off_r[0] + i]] += 0.01 * sin(1.3 * i);
     sim_rhs(0.0, y, f, s);
-    const cosrod_contact_data *d = cosrod_sim_contact_data(s);
+    const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
     CHECK("rod touches the body", d && cosrod_contact_npoints(d) > 0);
-    compare_fd(s, y, s->qoff_r[0], s->qoff_r[0] + s->ny_r[0] - 1, name);
+    compare_fd(s, y, s->m->qoff_r[0], s->m->qoff_r[0] + s->m->ny_r[0] - 1, name);
     CHECK("body <-> rod contact blocks analytic (no differences)", !sim_couple_jac_contact_fd(s));
     free(y), free(f);
   }
-  cosrod_sim_free(s);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 
@@ -228,11 +231,11 @@ TEST(body_contact_jacobian_equals_differences) {
 }
 
 /* Global index of component c of vertex n's position (w = 0) or velocity (w = 1) in y, -1 if not free. */
-static int vindex(const cosrod_sim *s, int r, int n, int c, int w) {
-  const cosrod_rod *rod = s->rods[r];
+static int vindex(const sys_system *s, int r, int n, int c, int w) {
+  const cosrod_rod *rod = s->m->rods[r];
   if (cosrod_rod_vertex_ndof(rod, n) != 3) return -1;
-  const int *map = s->map + s->off_r[r];
-  return w ? map[cosrod_rod_nq(rod) + cosrod_rod_vindex_vertex(rod, s->form, n) + c]
+  const int *map = s->m->map + s->m->off_r[r];
+  return w ? map[cosrod_rod_nq(rod) + cosrod_rod_vindex_vertex(rod, s->m->form, n) + c]
            : map[cosrod_rod_qindex_vertex(rod, n) + c];
 }
 
@@ -249,15 +252,16 @@ static int in_pattern(const int *cp, const int *ri, int i, int j) {
 TEST(pattern_holds_every_pair_within_the_margin) {
   const char *sets[] = {"solver.formulation=nullspace", "solver.integrator=radau5"};
   cosrod_scenario *sc = NULL;
-  cosrod_sim *s = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  cosrod_sim *sim = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return;
   const int *cp = NULL, *ri = NULL;
   if (!cosrod_sparse_available() || !sim_linsolve_pattern(s, &cp, &ri)) {
     CHECK("without KLU: no pattern", !cosrod_sparse_available());
-    cosrod_sim_free(s), cosrod_scenario_free(sc);
+    cosrod_sim_free(sim), cosrod_scenario_free(sc);
     return;
   }
-  const double *xa = cosrod_sim_rod_data(s, 0)->x, *xb = cosrod_sim_rod_data(s, 1)->x, margin = 0.1 * 0.4;
+  const double *xa = cosrod_sim_rod_data(sim, 0)->x, *xb = cosrod_sim_rod_data(sim, 1)->x, margin = 0.1 * 0.4;
   int within = 0, beyond = 0, missing = 0;
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++) {
@@ -285,18 +289,19 @@ TEST(pattern_holds_every_pair_within_the_margin) {
   NOTE("segment pairs within the margin %d, beyond %d; entries missing %d", within, beyond, missing);
   CHECK("pairs on both sides of the margin", within > 0 && beyond > 0);
   CHECK("every pair within the margin in the pattern", missing == 0);
-  cosrod_sim_free(s);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 
 TEST(auto_band_without_rod_contact) {
   const char *sets[] = {"contact.rods=false", "contact.self=false"};
   cosrod_scenario *sc = NULL;
-  cosrod_sim *s = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  cosrod_sim *sim = sim_test_parse(CROSS, "cross.yaml", sets, 2, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return;
-  NOTE("%s", cosrod_sim_linear_solver(s));
-  CHECK("band", !s->prob.jac_sparse && !strncmp(cosrod_sim_linear_solver(s), "band", 4));
-  cosrod_sim_free(s);
+  NOTE("%s", cosrod_sim_linear_solver(sim));
+  CHECK("band", !s->m->prob.jac_sparse && !strncmp(cosrod_sim_linear_solver(sim), "band", 4));
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 

@@ -126,7 +126,7 @@ static double compare(const char *text, const char *name, const char *const *set
    * (e.g. the body torque's pose dependence, 2e-4, before it was in
    * cosrod_mbs_jac).  Entries outside the band must be zero. */
   CHECK_LE("analytic = differences (error / allowed)", worst, 1.0);
-  CHECK("no fallback to finite differences", sim_couple_jac_fallbacks(sim) == 0);
+  CHECK("no fallback to finite differences", sim_couple_jac_fallbacks(sim_system_of(sim)) == 0);
 done:
   free(y), free(yp), free(f1), free(f2), free(f3), free(f4), free(Jb), free(col);
   cosrod_sim_free(sim);

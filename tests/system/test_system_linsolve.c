@@ -24,7 +24,7 @@
 
 #include "cosrod/sparse.h"
 #include "sim/sim_hooks.h"
-#include "system/system_internal.h"
+#include "system/system_model.h"
 #include "sim_test_util.h"
 
 /* Band vs sparse: the Jacobians are the same finite differences (same
@@ -97,14 +97,15 @@ static cosrod_sim *make(int star, const char *extra0, const char *extra1, cosrod
 /* Entries of the band FD Jacobian outside the pattern, at the state after 0.02 s. */
 static void pattern_covers(int star, const char *extra) {
   cosrod_scenario *sc;
-  cosrod_sim *s = make(star, "solver.linear_solver=band", extra, &sc);
+  cosrod_sim *sim = make(star, "solver.linear_solver=band", extra, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return;
-  CHECK("advance to 0.02 s", cosrod_sim_advance(s, 0.02) == COSROD_OK);
+  CHECK("advance to 0.02 s", cosrod_sim_advance(sim, 0.02) == COSROD_OK);
   const int *cp, *ri;
   CHECK("pattern built", sim_linsolve_pattern(s, &cp, &ri));
-  const int n = s->ny, ml = s->ml, mu = s->mu, ld = ml + mu + 1;
+  const int n = s->m->ny, ml = s->m->ml, mu = s->m->mu, ld = ml + mu + 1;
   double *J = calloc((size_t)ld * n, sizeof *J);
-  CHECK("band FD Jacobian", sim_couple_jac_fd(0.02, cosrod_sim_state(s), J, ld, s) == 0);
+  CHECK("band FD Jacobian", sim_couple_jac_fd(0.02, cosrod_sim_state(sim), J, ld, s) == 0);
   long outside = 0, inside_nz = 0, total_nz = 0;
   double worst = 0.0;
   for (int j = 0; j < n; j++) {
@@ -124,7 +125,7 @@ static void pattern_covers(int star, const char *extra) {
   CHECK("the pattern is much smaller than the band (star) or not larger (chain)",
         star ? cp[n] < (long)n * (ml + mu + 1) / 4 : cp[n] <= (long)n * (ml + mu + 1));
   free(J);
-  cosrod_sim_free(s);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 
@@ -140,20 +141,21 @@ static void pattern_covers(int star, const char *extra) {
  * checked second one reads it. */
 static void entries(int star, const char *extra) {
   cosrod_scenario *sc;
-  cosrod_sim *s = make(star, "solver.linear_solver=sparse", extra, &sc);
+  cosrod_sim *sim = make(star, "solver.linear_solver=sparse", extra, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return;
-  CHECK("advance to 0.02 s", cosrod_sim_advance(s, 0.02) == COSROD_OK);
-  const cosrod_ode_problem *p = cosrod_sim_problem(s);
+  CHECK("advance to 0.02 s", cosrod_sim_advance(sim, 0.02) == COSROD_OK);
+  const cosrod_ode_problem *p = cosrod_sim_problem(sim);
   const int *cp, *ri;
   CHECK("pattern built", sim_linsolve_pattern(s, &cp, &ri));
   CHECK("sparse analytic Jacobian set", p->jac_sparse && p->jac_sp != NULL);
   if (!p->jac_sp) goto out0;
-  const int n = s->ny, ml = s->ml, mu = s->mu, ld = ml + mu + 1, nnz = cp[n];
+  const int n = s->m->ny, ml = s->m->ml, mu = s->m->mu, ld = ml + mu + 1, nnz = cp[n];
   const double t = 0.02, u = 2.220446049250313e-16;
   double *J = calloc((size_t)ld * n, sizeof *J), *Jx = calloc((size_t)nnz, sizeof *Jx);
   double *y = malloc((size_t)n * sizeof *y), *yp = malloc((size_t)n * sizeof *yp);
   double *f = malloc(4 * (size_t)n * sizeof *f), *col = malloc((size_t)n * sizeof *col);
-  memcpy(y, cosrod_sim_state(s), (size_t)n * sizeof *y);
+  memcpy(y, cosrod_sim_state(sim), (size_t)n * sizeof *y);
   CHECK("first sparse evaluation (fills the position cache)", p->jac_sp(t, y, Jx, p->user) == 0);
   for (int i = 0; i < n; i++) y[i] += 2e-3 * sin(1.7 * i + 0.3) * fmax(1.0, fabs(y[i]));
   memset(Jx, 0, (size_t)nnz * sizeof *Jx);
@@ -200,7 +202,7 @@ static void entries(int star, const char *extra) {
   CHECK_LE("sparse analytic vs central FD (error / allowed)", wfd, 1.0);
   free(J), free(Jx), free(y), free(yp), free(f), free(col);
 out0:
-  cosrod_sim_free(s);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 TEST(sparse_analytic_entries_star) { entries(1, NULL); }
@@ -235,19 +237,20 @@ static int run(int star, const char *method, const char *ls, run_out *o) {
   snprintf(m, sizeof m, "solver.integrator=%s", method);
   snprintf(l, sizeof l, "solver.linear_solver=%s", ls);
   cosrod_scenario *sc;
-  cosrod_sim *s = make(star, m, l, &sc);
+  cosrod_sim *sim = make(star, m, l, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return -1;
-  snprintf(o->desc, sizeof o->desc, "%s", cosrod_sim_linear_solver(s));
-  cosrod_status st = cosrod_sim_advance(s, sc->analysis.t_end);
-  o->nb = (int)cosrod_sim_nbodies(s);
+  snprintf(o->desc, sizeof o->desc, "%s", cosrod_sim_linear_solver(sim));
+  cosrod_status st = cosrod_sim_advance(sim, sc->analysis.t_end);
+  o->nb = (int)cosrod_sim_nbodies(sim);
   for (int b = 0; b < o->nb && b < 6; b++) {
     double x[3], q[4], w[3];
-    cosrod_sim_body(s, (size_t)b, x, q, w);
+    cosrod_sim_body(sim, (size_t)b, x, q, w);
     for (int k = 0; k < 3; k++) o->y[10 * b + k] = x[k], o->y[10 * b + 3 + k] = w[k] * 1e-2;
     for (int k = 0; k < 4; k++) o->y[10 * b + 6 + k] = q[k];
   }
-  o->st = *cosrod_sim_stats(s);
-  cosrod_sim_free(s);
+  o->st = *cosrod_sim_stats(sim);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
   return st == COSROD_OK ? 0 : -1;
 }
@@ -334,17 +337,18 @@ static int run_kirchhoff(const char *method, const char *ls, const char *form, r
                         "rods.0.model=kirchhoff-extensible", "rods.1.model=kirchhoff-extensible",
                         "rods.2.model=kirchhoff-extensible", "rods.3.model=kirchhoff-extensible", m, l, f};
   cosrod_scenario *sc;
-  cosrod_sim *s = sim_test_load("star-hoses", sets, sizeof sets / sizeof *sets, &sc);
+  cosrod_sim *sim = sim_test_load("star-hoses", sets, sizeof sets / sizeof *sets, &sc);
+  sys_system *s = sim ? sim_system_of(sim) : NULL;
   if (!s) return -1;
-  snprintf(o->desc, sizeof o->desc, "%s", cosrod_sim_linear_solver(s));
-  cosrod_status st = cosrod_sim_advance(s, 0.02);
+  snprintf(o->desc, sizeof o->desc, "%s", cosrod_sim_linear_solver(sim));
+  cosrod_status st = cosrod_sim_advance(sim, 0.02);
   o->nb = 1;
   double x[3], q[4], w[3];
-  cosrod_sim_body(s, 0, x, q, w);
+  cosrod_sim_body(sim, 0, x, q, w);
   for (int k = 0; k < 3; k++) o->y[k] = x[k], o->y[3 + k] = w[k] * 1e-2;
   for (int k = 0; k < 4; k++) o->y[6 + k] = q[k];
-  o->st = *cosrod_sim_stats(s);
-  cosrod_sim_free(s);
+  o->st = *cosrod_sim_stats(sim);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
   return st == COSROD_OK ? 0 : -1;
 }
@@ -375,11 +379,11 @@ TEST(kirchhoff_ode_forms_dense) {
   /* auto: dense (was: the rods' bands as the sparse pattern, a truncated Jacobian) */
   const char *sets[] = {"rods.0.segments=4", "rods.0.model=kirchhoff-extensible", "solver.linear_solver=auto"};
   cosrod_scenario *sc;
-  cosrod_sim *s = sim_test_load("star-hoses", sets, 3, &sc);
-  if (s) {
-    NOTE("kirchhoff nullspace auto: %s", cosrod_sim_linear_solver(s));
-    CHECK("auto: dense", !strncmp(cosrod_sim_linear_solver(s), "dense", 5));
-    cosrod_sim_free(s);
+  cosrod_sim *sim = sim_test_load("star-hoses", sets, 3, &sc);
+  if (sim) {
+    NOTE("kirchhoff nullspace auto: %s", cosrod_sim_linear_solver(sim));
+    CHECK("auto: dense", !strncmp(cosrod_sim_linear_solver(sim), "dense", 5));
+    cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
   }
   /* sparse asked for: refused with the key and the advice */
@@ -388,38 +392,38 @@ TEST(kirchhoff_ode_forms_dense) {
   snprintf(path, sizeof path, "%s/star-hoses.yaml", sim_test_examples_dir());
   CHECK("loads", (sc = cosrod_scenario_load(path, sets2, 3, NULL)) != NULL);
   cosrod_status st = COSROD_OK;
-  s = cosrod_sim_create(sc, &st);
+  sim = cosrod_sim_create(sc, &st);
   NOTE("sparse: %s", cosrod_last_error());
-  CHECK("refused", !s && st == COSROD_ERR_UNSUPPORTED);
+  CHECK("refused", !sim && st == COSROD_ERR_UNSUPPORTED);
   CHECK("the message names the key and formulation dae",
         strstr(cosrod_last_error(), "solver.linear_solver:") != NULL && strstr(cosrod_last_error(), "formulation: dae") != NULL);
-  cosrod_sim_free(s);
+  cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 
 TEST(auto_choice_and_fallback) {
   run_out o;
   cosrod_scenario *sc;
-  cosrod_sim *s = make(1, "solver.linear_solver=auto", NULL, &sc);
-  if (s) {
-    NOTE("star auto: %s", cosrod_sim_linear_solver(s));
-    CHECK("star: auto takes sparse", !strncmp(cosrod_sim_linear_solver(s), "sparse (KLU)", 12));
-    cosrod_sim_free(s);
+  cosrod_sim *sim = make(1, "solver.linear_solver=auto", NULL, &sc);
+  if (sim) {
+    NOTE("star auto: %s", cosrod_sim_linear_solver(sim));
+    CHECK("star: auto takes sparse", !strncmp(cosrod_sim_linear_solver(sim), "sparse (KLU)", 12));
+    cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
   }
-  s = make(0, "solver.linear_solver=auto", NULL, &sc);
-  if (s) {
-    NOTE("chain auto: %s", cosrod_sim_linear_solver(s));
-    CHECK("chain: auto keeps the band", !strncmp(cosrod_sim_linear_solver(s), "band", 4));
-    cosrod_sim_free(s);
+  sim = make(0, "solver.linear_solver=auto", NULL, &sc);
+  if (sim) {
+    NOTE("chain auto: %s", cosrod_sim_linear_solver(sim));
+    CHECK("chain: auto keeps the band", !strncmp(cosrod_sim_linear_solver(sim), "band", 4));
+    cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
   }
   /* methods without linear systems of this kind: said so */
-  s = make(1, "solver.linear_solver=sparse", "solver.integrator=dopri5", &sc);
-  if (s) {
-    NOTE("star dopri5 sparse: %s", cosrod_sim_linear_solver(s));
-    CHECK("dopri5: no linear solver", !strcmp(cosrod_sim_linear_solver(s), "none (explicit method)"));
-    cosrod_sim_free(s);
+  sim = make(1, "solver.linear_solver=sparse", "solver.integrator=dopri5", &sc);
+  if (sim) {
+    NOTE("star dopri5 sparse: %s", cosrod_sim_linear_solver(sim));
+    CHECK("dopri5: no linear solver", !strcmp(cosrod_sim_linear_solver(sim), "none (explicit method)"));
+    cosrod_sim_free(sim);
     cosrod_scenario_free(sc);
   }
   (void)o;
