@@ -108,6 +108,8 @@ typedef struct galpha_state {
   int fixed;
   double safety, fac_min, fac_max, kappa, jac_reuse, keep_lo, keep_hi;
   int max_newton, gustafsson;
+  int realtime, jac_budget; /* opts.galpha_realtime: bounded work per step */
+  int njac_step, stale;     /* Jacobians of this step; K, C due for a refresh (realtime) */
   cosrod_band *K, *C, *S;
   double *vd, *a;           /* (nv) v̇_n, a_n */
   double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */
@@ -198,6 +200,8 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
   s->keep_hi = o->keep_h_hi > 0.0 ? o->keep_h_hi : 1.2;
   s->max_newton = o->max_newton > 0 ? o->max_newton : 8;
   s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
+  s->realtime = s->fixed && o->galpha_realtime;
+  s->jac_budget = o->jac_budget > 0 ? o->jac_budget : 0;
   s->K = cosrod_band_create(nv, ml, mu, NULL);
   s->C = cosrod_band_create(nv, ml, mu, NULL);
   s->S = cosrod_band_create(nv, ml, mu, NULL);
@@ -274,6 +278,8 @@ static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const do
   cosrod_band_zero(s->K);
   cosrod_band_zero(s->C);
   ctx->stats->njev++;
+  s->njac_step++;
+  s->stale = 0;
   int rc = p->jac_tangent(t, y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
   if (rc < 0)
     cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "galpha: jac_tangent returned %d (fatal) at t = %.17g", rc, t);
@@ -356,7 +362,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       eta = pow(fmax(s->eta_old, ctx->uround), 0.8);
     } else {
       theta = dn / fmax(dn_old, 1e-300);
-      if (theta > 0.5 && refresh < 2 && it + 1 < s->max_newton) {
+      if (theta > 0.5 && refresh < 2 && it + 1 < s->max_newton && (!s->realtime || s->njac_step < s->jac_budget)) {
         /* slow or diverging with K, C from the start of the step (large
          * rotations of stiff sections): Newton with K, C at the iterate */
         for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
@@ -369,7 +375,10 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
         dn_old = dn;
         continue;
       }
-      if (theta >= 0.99) return 1;
+      if (theta >= 0.99) {
+        if (s->realtime) break; /* the last iterate is accepted */
+        return 1;
+      }
       eta = theta / (1.0 - theta);
     }
     dn_old = dn;
@@ -383,6 +392,14 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       *theta_out = theta;
       return 0;
     }
+  }
+  if (s->realtime) { /* bounded work: the last (finite) iterate is the step */
+    for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+    int rc = increment(ctx, y, s->w, q1);
+    if (rc != 0) return rc < 0 ? -1 : 1;
+    s->eta_old = 1.0;
+    *theta_out = theta;
+    return 0;
   }
   return 1;
 }
@@ -479,7 +496,9 @@ static void accept_step(galpha_state *s, cosrod_step_ctx *ctx, double t, double 
   s->h_old = h;
   s->reject = 0;
   s->jac_fresh = 0;
-  if (s->jac_reuse < 0.0)
+  if (s->realtime && (theta > s->jac_reuse || s->jac_reuse < 0.0))
+    s->stale = 1; /* refreshed at the next step if its budget allows */
+  else if (s->jac_reuse < 0.0)
     s->have_jac = 0;
   else if (theta > s->jac_reuse) { /* slow contraction: a stale LU (of another h) is refactored first */
     if (h != s->lu_h)
@@ -501,13 +520,14 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     if (st != COSROD_OK) return st;
   }
   ctx->stats->nsteps++;
+  s->njac_step = 0;
   double theta = 0.0;
   int retried = 0; /* one retry with K, C fresh for this step per attempt */
   for (;;) {
     /* a_n for this h (second order under step-size changes) */
     const double sh = s->have_aprev && h != s->h_old ? (s->am - s->af) * (h - s->h_old) / s->h_old : 0.0;
     for (int i = 0; i < nv; i++) s->a[i] = s->aacc[i] + sh * (s->aacc[i] - s->aprev[i]);
-    if (!s->have_jac) {
+    if (!s->have_jac || (s->stale && s->njac_step < s->jac_budget)) {
       /* K, C at the predicted end of the step: the rod turns by up to
        * h |Ω| in the step, and K at its start would be that much off */
       predict(s, ctx, h);
