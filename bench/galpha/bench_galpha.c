@@ -180,8 +180,12 @@ int main(int argc, char **argv) {
     long k = 0;
     for (; k < nsteps && st == COSROD_OK; k++) st = cosrod_sim_step(sim, H);
     double w = now() - w0;
-    printf("%s steps %ld wall %.4f per_step_us %.3f rtf %.1f\n", st == COSROD_OK ? "ok" : "failed", k, w,
-           1e6 * w / (double)k, (double)k * H / w);
+    const cosrod_integrate_stats *s = cosrod_sim_stats(sim);
+    double tip[3] = {0, 0, 0};
+    if (cosrod_sim_nrods(sim) > 0) cosrod_sim_tip(sim, 0, tip);
+    printf("%s steps %ld wall %.4f per_step_us %.3f rtf %.1f nnewton %ld njev %ld tip %.12g %.12g %.12g\n",
+           st == COSROD_OK ? "ok" : "failed", k, w, 1e6 * w / (double)k, (double)k * H / w, s->nnewton, s->njev,
+           tip[0], tip[1], tip[2]);
   } else {
     clock_t c0 = clock();
     cosrod_status st = cosrod_sim_run(sim, NULL);

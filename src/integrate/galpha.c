@@ -375,10 +375,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
         dn_old = dn;
         continue;
       }
-      if (theta >= 0.99) {
-        if (s->realtime) break; /* the last iterate is accepted */
-        return 1;
-      }
+      if (theta >= 0.99) return 1; /* diverging: also in real time, never accepted */
       eta = theta / (1.0 - theta);
     }
     dn_old = dn;
@@ -393,7 +390,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       return 0;
     }
   }
-  if (s->realtime) { /* bounded work: the last (finite) iterate is the step */
+  if (s->realtime && theta < 0.99) { /* bounded work: the last iterate of a contracting iteration is the step */
     for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
     int rc = increment(ctx, y, s->w, q1);
     if (rc != 0) return rc < 0 ? -1 : 1;
@@ -563,6 +560,11 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
       continue;
     }
     ctx->stats->nconvfail++;
+    if (s->realtime) /* no halving: the work per step stays bounded, the caller is told */
+      return cosrod_step_fail(ctx, COSROD_ERR_NEWTON, t,
+                              "galpha realtime: Newton does not contract at t = %.17g (h = %g): raise "
+                              "solver.realtime.newton_max or lower solver.realtime.h",
+                              t, h);
     s->eta_old = 1.0;
     s->hcap = 0.7 * fabs(h); /* the following steps stay below the failed one for a while */
     /* also with a fixed step: halve this step (the next one is h0 again) */
