@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# solver.realtime (galpha, h = 1 ms, newton_max 2, jac_budget 1) through
+# solver.realtime (galpha, h = 1 ms, newton_max NMAX (default 3), jac_budget 1) through
 # cosrod_sim_step: CPU per step vs N (minimum wall over REPS runs of 1000
 # steps = 1 s simulated; real time at 1 kHz needs <= 1000 us per step) and
 # the tip error at t = 1 s against radau5 at rtol = atol = 1e-10 (N <= NREF).
@@ -24,7 +24,7 @@ err() {
     e = sqrt(($(k + 1) - q[1])^2 + ($(k + 2) - q[2])^2 + ($(k + 3) - q[3])^2) }; printf "%s err %.3e\n", $0, e }'
 }
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-RT="--set solver.integrator=galpha --set solver.realtime.h=1e-3 --set solver.realtime.newton_max=2 --set solver.realtime.jac_budget=1 --set analysis.t_end=100"
+RT="--set solver.integrator=galpha --set solver.realtime.h=1e-3 --set solver.realtime.newton_max=${NMAX:-3} --set solver.realtime.jac_budget=1 --set analysis.t_end=100"
 for case in "rubber $EX/rubber-pendulum.yaml" "steel $EX/perf-steel.yaml"; do
   name=${case%% *} file=${case#* }
   F="--set solver.formulation=nullspace --set solver.stabilisation=projection"
