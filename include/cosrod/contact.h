@@ -227,6 +227,14 @@ COSROD_API cosrod_status cosrod_contact_eval(const cosrod_contact_model *model, 
  * dragged to the slip limit, new contacts get an anchor, lost ones are cleared.
  * Call once per accepted step (dynamics) or converged increment (statics). */
 COSROD_API void cosrod_contact_commit(const cosrod_contact_model *model, cosrod_contact_data *data);
+/* The committed friction state (anchors and stick / slip flags) as doubles,
+ * the restart data of a resumed run: its size, save into b, load from b
+ * (also as the trial state; -1 if b holds no valid state). */
+COSROD_API size_t cosrod_contact_state_size(const cosrod_contact_model *model);
+COSROD_API void cosrod_contact_state_save(const cosrod_contact_model *model, const cosrod_contact_data *data,
+                                          double *b);
+COSROD_API int cosrod_contact_state_load(const cosrod_contact_model *model, cosrod_contact_data *data,
+                                         const double *b);
 
 /* One Jacobian block: dF(rod_i, vertex i)/dx(rod_j, vertex j) = K, and
  * d/dv = D, 3x3 column-major.  Blocks of the same (i, j) may repeat: the

@@ -270,6 +270,26 @@ void cosrod_contact_commit(const cosrod_contact_model *m, cosrod_contact_data *d
   }
 }
 
+size_t cosrod_contact_state_size(const cosrod_contact_model *m) { return 4 * m->nslots; }
+
+void cosrod_contact_state_save(const cosrod_contact_model *m, const cosrod_contact_data *d, double *b) {
+  memcpy(b, d->anchor, 3 * m->nslots * sizeof *b);
+  for (size_t i = 0; i < m->nslots; ++i) b[3 * m->nslots + i] = d->state[i];
+}
+
+int cosrod_contact_state_load(const cosrod_contact_model *m, cosrod_contact_data *d, const double *b) {
+  for (size_t i = 0; i < m->nslots; ++i) {
+    const double s = b[3 * m->nslots + i];
+    if (!(s == 0.0 || s == 1.0 || s == 2.0)) return -1;
+    for (int k = 0; k < 3; ++k)
+      if (!isfinite(b[3 * i + (size_t)k])) return -1;
+  }
+  memcpy(d->anchor, b, 3 * m->nslots * sizeof *b);
+  memcpy(d->trial_anchor, b, 3 * m->nslots * sizeof *b);
+  for (size_t i = 0; i < m->nslots; ++i) d->state[i] = d->trial_state[i] = (unsigned char)b[3 * m->nslots + i];
+  return 0;
+}
+
 size_t cosrod_contact_nblocks(const cosrod_contact_data *d) { return d->nblocks; }
 const cosrod_contact_block *cosrod_contact_blocks(const cosrod_contact_data *d) { return d->blocks; }
 size_t cosrod_contact_npose_blocks(const cosrod_contact_data *d) { return d->npblocks; }
