@@ -301,6 +301,10 @@ typedef struct cosrod_integrate_options {
   double rho_inf; /* spectral radius at infinity in [0, 1]; < 0 = default 0.8 (set by the defaults) */
   int galpha_scheme; /* COSROD_GALPHA_CHUNG_HULBERT (default), _HHT, _NEWMARK (see galpha.c) */
   int fixed_step;    /* 1: constant step h0 (galpha; needs h0 > 0), no error control */
+  int galpha_realtime; /* with fixed_step: bounded work per step — at most max_newton iterations, the
+                          last (finite) iterate accepted, no step halving; at most jac_budget
+                          tangent Jacobians per step (0: only when none is valid) */
+  int jac_budget;
 
   double uround; /* unit roundoff; 0 = DBL_EPSILON/2 ~ 1.1e-16 */
 } cosrod_integrate_options;

@@ -411,6 +411,10 @@ typedef struct cosrod_sc_solver {
   long max_steps;                        /* default 100000 */
   double rho_inf;                        /* galpha: spectral radius at infinity [0, 1], default 0.8 */
   double h;                              /* galpha: fixed step [s]; 0 = adaptive under rtol/atol (default) */
+  /* solver.realtime (galpha): fixed step h, at most rt_newton_max Newton
+   * iterations and rt_jac_budget tangent Jacobians per step, the last
+   * iterate accepted (realtime = 0: off, the default) */
+  int realtime, rt_newton_max, rt_jac_budget;
   cosrod_sc_linear_solver linear_solver; /* default auto */
   int line;
 } cosrod_sc_solver;

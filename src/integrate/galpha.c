@@ -17,10 +17,13 @@
  * operator T(hΔq) ≈ I, [BCA12] §3)
  *   S = I - γ'' C - β'' K,   γ'' = h γ c, β'' = h² β c, c = (1 - α_f)/(1 - α_m),
  * K, C the tangent Jacobians of f_v (cosrod_ode_jac_tangent; -M⁻¹K_T and
- * -M⁻¹C_T of structural dynamics), banded LU; simplified Newton: K, C and the
- * LU are reused across iterations and steps while Newton contracts fast
- * (θ <= jac_reuse), S is refactored only when h changes; a failed Newton
- * with an old Jacobian retries with a fresh one.  A new K, C is evaluated
+ * -M⁻¹C_T of structural dynamics), banded LU; simplified Newton (HW II
+ * §IV.8): K, C and the LU are reused across iterations and steps while
+ * Newton contracts fast (θ <= jac_reuse, default 0.1); after a slow step
+ * (θ > jac_reuse) a LU of another h is refactored first, else K, C are
+ * re-evaluated; S is refactored only when h moved by more than LU_KEEP
+ * (20 %) from the h of its LU; a failed Newton with an old Jacobian
+ * retries with a fresh one.  A new K, C is evaluated
  * at the predictor's (t_{n+1}, q_{n+1}, v_{n+1}), not at the step's start: a
  * rod turning by h|Ω| in the step turns its K with it (spatial positions,
  * material rotations), and K from t_n made the first iterations of large
@@ -55,7 +58,10 @@
  *    motion, not of their own; atol stays absolute (a user who wants rtol of
  *    a 1 mm vibration needs atol well below rtol x 1 mm).  The Newton test
  *    uses the same scale for the displacement.  hnew = h clamp(0.9
- *    err^(-1/3), 0.2, 5), h kept (LU reused) when 1 <= hnew/h <= 1.2;
+ *    err^(-1/3), 0.2, 5), or the smaller proposal of Gustafsson's
+ *    predictive controller (HW II §IV.8 eq. 8.25; opts.controller ==
+ *    CLASSICAL turns it off), h kept (LU reused) when 1 <= hnew/h <= 1.2
+ *    (HW II §IV.8's dead band);
  *  - step-size changes keep second order: a_n ≈ v̇(t_n + (α_m - α_f) h)
  *    depends on h (Brüls & Arnold, J. Comput. Nonlinear Dyn. 3 (2008) §3), so
  *    a step h after a step h_old uses
@@ -69,9 +75,18 @@
  * (COSROD_PROJECT_NEW_COORDINATES, e.g. a new null-space partition of the
  * joints) a and v̇ are restarted at the new state (a = v̇_n, as at t0).
  *
- * Dense output: cubic Hermite in the tangent space of q_n (end slopes h v_n,
- * h v_{n+1}, end value h Δq_n) mapped by the increment, and cubic Hermite of
- * v with the end derivatives v̇_n, v̇_{n+1}; exact at both ends. */
+ * Dense output, exact at both ends and consistent with the step: q(θ) =
+ * q_n ⊕ θ h Δq_n (linear in the tangent space of q_n, O(h²) as the method),
+ * and v(θ) = the rate of the cubic Hermite in that tangent space with end
+ * values 0, h Δq_n and end slopes h v_n, h v_{n+1}, so ∫ v dt over the step
+ * is the step's own displacement h Δq_n (a constant force's work on the
+ * output is F·h Δq_n, the work the step applied).  Not the cubic Hermite of
+ * q itself: the velocities of the numerically damped stiff modes (h ω ≫ 1)
+ * are not the rates of their positions (v_{n+1} - Δq_n = O(h a)), and the
+ * cubic through them put displacements of O(h |v|) into modes whose
+ * amplitude is far smaller — elastic energies up to 10³× the step values
+ * between the steps of the pulsed steel cantilever; the cubic Hermite of v
+ * with slopes v̇_n, v̇_{n+1} booked its pulse work 3.9× too large. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,12 +94,22 @@
 #include "cosrod/band.h"
 #include "cosrod/integrate.h"
 
+/* The LU of S is kept while |h - h_LU| <= LU_KEEP |h_LU|: simplified Newton
+ * converges with an iteration matrix of a nearby h (HW II §IV.8: the
+ * matrix is "not recomputed if the step size is only slightly changed";
+ * the stiff part of S scales with h², so S(h_LU)⁻¹ S(h) - I is at most
+ * about 2 LU_KEEP, and the contraction rate θ measured in Newton refreshes
+ * J (and the LU) when that is too slow). */
+#define LU_KEEP 0.2
+
 typedef struct galpha_state {
   int n, nq, nv;
   double am, af, gam, bet; /* α_m, α_f, γ, β */
   int fixed;
   double safety, fac_min, fac_max, kappa, jac_reuse, keep_lo, keep_hi;
-  int max_newton;
+  int max_newton, gustafsson;
+  int realtime, jac_budget; /* opts.galpha_realtime: bounded work per step */
+  int njac_step, stale;     /* Jacobians of this step; K, C due for a refresh (realtime) */
   cosrod_band *K, *C, *S;
   double *vd, *a;           /* (nv) v̇_n, a_n */
   double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */
@@ -99,6 +124,7 @@ typedef struct galpha_state {
   int have_jac, lu_ok;      /* K, C valid (for the current y); S factored for lu_h */
   int jac_fresh;            /* K, C evaluated for the current step (at its predicted end) */
   double lu_h, eta_old;
+  double h_acc, err_acc;    /* h and max(err, 1e-2) of the last accepted step (0: none yet) */
   double hcap; /* bound on |h| after a Newton failure (0 = none) */
   int reject;
   double h_old;
@@ -173,6 +199,9 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
   s->keep_lo = o->keep_h_lo > 0.0 ? o->keep_h_lo : 1.0;
   s->keep_hi = o->keep_h_hi > 0.0 ? o->keep_h_hi : 1.2;
   s->max_newton = o->max_newton > 0 ? o->max_newton : 8;
+  s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
+  s->realtime = s->fixed && o->galpha_realtime;
+  s->jac_budget = o->jac_budget > 0 ? o->jac_budget : 0;
   s->K = cosrod_band_create(nv, ml, mu, NULL);
   s->C = cosrod_band_create(nv, ml, mu, NULL);
   s->S = cosrod_band_create(nv, ml, mu, NULL);
@@ -225,6 +254,7 @@ static cosrod_status galpha_reset(void *s_, cosrod_step_ctx *ctx) {
   s->eta_old = 1.0;
   s->h_old = 0.0;
   s->hcap = 0.0;
+  s->h_acc = s->err_acc = 0.0;
   int rc = accel(s, ctx, ctx->t, ctx->y, s->vd);
   if (rc != 0)
     return rc < 0 ? COSROD_ERR_CALLBACK
@@ -248,6 +278,8 @@ static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const do
   cosrod_band_zero(s->K);
   cosrod_band_zero(s->C);
   ctx->stats->njev++;
+  s->njac_step++;
+  s->stale = 0;
   int rc = p->jac_tangent(t, y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
   if (rc < 0)
     cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "galpha: jac_tangent returned %d (fatal) at t = %.17g", rc, t);
@@ -330,7 +362,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       eta = pow(fmax(s->eta_old, ctx->uround), 0.8);
     } else {
       theta = dn / fmax(dn_old, 1e-300);
-      if (theta > 0.5 && refresh < 2 && it + 1 < s->max_newton) {
+      if (theta > 0.5 && refresh < 2 && it + 1 < s->max_newton && (!s->realtime || s->njac_step < s->jac_budget)) {
         /* slow or diverging with K, C from the start of the step (large
          * rotations of stiff sections): Newton with K, C at the iterate */
         for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
@@ -343,11 +375,13 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
         dn_old = dn;
         continue;
       }
-      if (theta >= 0.99) return 1;
+      if (theta >= 0.99) return 1; /* diverging: also in real time, never accepted */
       eta = theta / (1.0 - theta);
     }
     dn_old = dn;
-    if (eta * dn <= s->kappa || dn <= 1e-12) {
+    /* with the LU of another h the rate of the last step says little: at
+     * least two iterations, so that θ of this matrix is measured */
+    if ((it > 0 || s->lu_h == h) && (eta * dn <= s->kappa || dn <= 1e-12)) {
       s->eta_old = eta;
       for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
       rc = increment(ctx, y, s->w, q1);
@@ -355,6 +389,14 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
       *theta_out = theta;
       return 0;
     }
+  }
+  if (s->realtime && theta < 0.99) { /* bounded work: the last iterate of a contracting iteration is the step */
+    for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
+    int rc = increment(ctx, y, s->w, q1);
+    if (rc != 0) return rc < 0 ? -1 : 1;
+    s->eta_old = 1.0;
+    *theta_out = theta;
+    return 0;
   }
   return 1;
 }
@@ -405,8 +447,18 @@ static int step_control(galpha_state *s, cosrod_step_ctx *ctx, double h, double 
     *q = s->fac_min;
     return 1;
   }
-  *q = cosrod_control_standard(err, 1.0 / 3.0, s->safety, s->fac_min, s->fac_max);
+  const double fac = s->safety;
+  *q = cosrod_control_standard(err, 1.0 / 3.0, fac, s->fac_min, s->fac_max);
   if (err > 1.0) return 1;
+  if (s->gustafsson && s->h_acc != 0.0) {
+    /* predictive controller (Gustafsson 1994; HW II §IV.8 eq. 8.25) for
+     * an estimate of order 3: hnew = fac h (1/err)^(1/3) (h/h_acc)
+     * (err_acc/err)^(1/3); the smaller of the two proposals is taken */
+    double qg = fac * (h / s->h_acc) * cbrt(s->err_acc / (err * err));
+    *q = fmin(*q, fmax(s->fac_min, fmin(s->fac_max, qg)));
+  }
+  s->h_acc = h;
+  s->err_acc = fmax(1e-2, err);
   if (s->reject) *q = fmin(*q, 1.0);
   if (*q >= s->keep_lo && *q <= s->keep_hi) *q = 1.0;
   double hnew = h * *q;
@@ -441,7 +493,16 @@ static void accept_step(galpha_state *s, cosrod_step_ctx *ctx, double t, double 
   s->h_old = h;
   s->reject = 0;
   s->jac_fresh = 0;
-  if (theta > s->jac_reuse || s->jac_reuse < 0.0) s->have_jac = 0;
+  if (s->realtime && (theta > s->jac_reuse || s->jac_reuse < 0.0))
+    s->stale = 1; /* refreshed at the next step if its budget allows */
+  else if (s->jac_reuse < 0.0)
+    s->have_jac = 0;
+  else if (theta > s->jac_reuse) { /* slow contraction: a stale LU (of another h) is refactored first */
+    if (h != s->lu_h)
+      s->lu_ok = 0;
+    else
+      s->have_jac = 0;
+  }
   ctx->h = s->fixed ? ctx->dir * ctx->opts->h0 : hnew;
 }
 
@@ -456,13 +517,14 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
     if (st != COSROD_OK) return st;
   }
   ctx->stats->nsteps++;
+  s->njac_step = 0;
   double theta = 0.0;
   int retried = 0; /* one retry with K, C fresh for this step per attempt */
   for (;;) {
     /* a_n for this h (second order under step-size changes) */
     const double sh = s->have_aprev && h != s->h_old ? (s->am - s->af) * (h - s->h_old) / s->h_old : 0.0;
     for (int i = 0; i < nv; i++) s->a[i] = s->aacc[i] + sh * (s->aacc[i] - s->aprev[i]);
-    if (!s->have_jac) {
+    if (!s->have_jac || (s->stale && s->njac_step < s->jac_budget)) {
       /* K, C at the predicted end of the step: the rod turns by up to
        * h |Ω| in the step, and K at its start would be that much off */
       predict(s, ctx, h);
@@ -474,7 +536,7 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
         return reject(s, ctx, accepted, 0.5);
       }
     }
-    if (!s->lu_ok || s->lu_h != h) {
+    if (!s->lu_ok || fabs(h - s->lu_h) > LU_KEEP * fabs(s->lu_h)) {
       cosrod_status st = factor(s, ctx, h);
       if (st == COSROD_ERR_INTERRUPTED)
         return cosrod_step_fail(ctx, st, ctx->t, "galpha: interrupted in the iteration matrix (t = %.17g)",
@@ -498,6 +560,11 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
       continue;
     }
     ctx->stats->nconvfail++;
+    if (s->realtime) /* no halving: the work per step stays bounded, the caller is told */
+      return cosrod_step_fail(ctx, COSROD_ERR_NEWTON, t,
+                              "galpha realtime: Newton does not contract at t = %.17g (h = %g): raise "
+                              "solver.realtime.newton_max or lower solver.realtime.h",
+                              t, h);
     s->eta_old = 1.0;
     s->hcap = 0.7 * fabs(h); /* the following steps stay below the failed one for a while */
     /* also with a fixed step: halve this step (the next one is h0 again) */
@@ -516,14 +583,14 @@ static cosrod_status galpha_dense(void *s_, cosrod_step_ctx *ctx, double t, cons
   galpha_state *s = s_;
   if (s->h_old == 0.0) return COSROD_ERR_INVALID;
   const int nq = s->nq, nv = s->nv, n = s->n;
-  const double h = s->h_old, th = (t - ctx->t_old) / h, th2 = th * th, th3 = th2 * th;
-  const double h00 = 2 * th3 - 3 * th2 + 1, h10 = th3 - 2 * th2 + th, h01 = -2 * th3 + 3 * th2,
-               h11 = th3 - th2;
+  const double h = s->h_old, th = (t - ctx->t_old) / h, th2 = th * th;
   const double *v0 = s->yold + nq, *v1 = ctx->y + nq;
   double *yd = s->y1; /* scratch: not needed between steps */
+  /* v: d/dθ of the Hermite basis h10, h01, h11 (see the header) */
+  const double d10 = 3 * th2 - 4 * th + 1, d01 = 6 * th - 6 * th2, d11 = 3 * th2 - 2 * th;
   for (int i = 0; i < nv; i++) {
-    s->w[i] = h10 * h * v0[i] + h01 * s->wq[i] + h11 * h * v1[i];
-    yd[nq + i] = h00 * v0[i] + h10 * h * s->vdold[i] + h01 * v1[i] + h11 * h * s->vd[i];
+    s->w[i] = th * s->wq[i];
+    yd[nq + i] = d10 * v0[i] + d01 * s->wq[i] / h + d11 * v1[i];
   }
   if (increment(ctx, s->yold, s->w, yd) != 0) return COSROD_ERR_CALLBACK;
   int m = idx ? nidx : n;

@@ -41,6 +41,30 @@ void sc_read_analysis(ctx *c, ynode *root) {
   sc_pop(c);
 }
 
+/* solver.realtime: galpha with a fixed step and bounded work per step. */
+static void read_realtime(ctx *c, ynode *m, ynode *v, ynode *vi) {
+  cosrod_sc_solver *s = &c->sc->solver;
+  sc_push(c, "realtime");
+  sc_expect_map(c, v, NULL, "h, newton_max, jac_budget");
+  sc_check_section(c, v, "solver.realtime");
+  s->realtime = 1;
+  ynode *w;
+  if ((w = sc_get(v, "h"))) {
+    double h = sc_num(c, v, "h", 0.0, R_POS);
+    if (s->h > 0.0 && h != s->h)
+      sc_fail(c, w, "h", "differs from solver.h = %.15g (give one of them)", s->h);
+    s->h = h;
+  } else if (!(s->h > 0.0)) {
+    s->h = 1e-3;
+  }
+  if ((w = sc_get(v, "newton_max"))) s->rt_newton_max = (int)sc_to_int(c, w, "newton_max", 1, 100);
+  if ((w = sc_get(v, "jac_budget"))) s->rt_jac_budget = (int)sc_to_int(c, w, "jac_budget", 0, 100);
+  sc_pop(c);
+  if (s->integrator != COSROD_SC_INTEGRATOR_GALPHA)
+    sc_fail(c, vi ? vi : m, "integrator", "solver.realtime needs integrator: galpha (got %s)",
+            SC_INTEGRATOR_NAMES[s->integrator]);
+}
+
 void sc_read_solver(ctx *c, ynode *root) {
   cosrod_sc_solver *s = &c->sc->solver;
   /* the defaults of the key table (scenario_keys.c) */
@@ -57,6 +81,9 @@ void sc_read_solver(ctx *c, ynode *root) {
   s->rho_inf = sc_key_default_num("solver.rho_inf");
   s->h = sc_key_default_num("solver.h");
   s->max_steps = (long)sc_key_default_num("solver.max_steps");
+  s->realtime = 0;
+  s->rt_newton_max = (int)sc_key_default_num("solver.realtime.newton_max");
+  s->rt_jac_budget = (int)sc_key_default_num("solver.realtime.jac_budget");
   ynode *m = sc_get(root, "solver");
   if (!m) return;
   sc_push(c, "solver");
@@ -91,6 +118,7 @@ void sc_read_solver(ctx *c, ynode *root) {
   s->rho_inf = sc_num(c, m, "rho_inf", s->rho_inf, R_NONNEG);
   if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
   s->h = sc_num(c, m, "h", s->h, R_NONNEG);
+  if ((v = sc_get(m, "realtime"))) read_realtime(c, m, v, vi);
   if ((v = sc_get(m, "linear_solver")))
     s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
   if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA && s->integrator != COSROD_SC_INTEGRATOR_AUTO)

@@ -431,6 +431,11 @@ static void analysis_solver_keys(FILE *f, const cosrod_scenario *sc) {
   fprintf(f, "  max_steps: %ld\n", s->max_steps);
   kv_num(f, "  ", "rho_inf", s->rho_inf);
   kv_num(f, "  ", "h", s->h);
+  if (s->realtime) {
+    fputs("  realtime:\n", f);
+    kv_num(f, "    ", "h", s->h);
+    fprintf(f, "    newton_max: %d\n    jac_budget: %d\n", s->rt_newton_max, s->rt_jac_budget);
+  }
   fprintf(f, "  linear_solver: %s\n", SC_LINSOLVE_NAMES[s->linear_solver]);
 }
 

@@ -119,6 +119,9 @@ static void settings_of(const cosrod_scenario *sc, sys_def *d) {
   d->galpha = sc->solver.integrator == COSROD_SC_INTEGRATOR_GALPHA;
   d->h = sc->solver.h;
   d->rho_inf = sc->solver.rho_inf;
+  d->realtime = sc->solver.realtime;
+  d->rt_newton_max = sc->solver.rt_newton_max;
+  d->rt_jac_budget = sc->solver.rt_jac_budget;
   d->linear_solver = sim_enum_linear_solver(sc->solver.linear_solver);
   d->contact.enabled = sc->contact.enabled;
   d->contact.law = sc->contact.law;

@@ -180,6 +180,11 @@ void sim_galpha_problem(sys_system *s, cosrod_integrate_options *o) {
     /* a fixed step takes T/h steps: max_steps bounds nothing the user chose */
     double nst = so->t_end / so->h + 10.0;
     if (nst > (double)o->max_steps) o->max_steps = nst < 1e15 ? (long)nst : (long)1e15;
+    if (so->realtime) { /* bounded work per step (integrate.h, galpha_realtime) */
+      o->galpha_realtime = 1;
+      o->max_newton = so->rt_newton_max;
+      o->jac_budget = so->rt_jac_budget;
+    }
   }
 }
 

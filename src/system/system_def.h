@@ -110,6 +110,8 @@ typedef struct sys_def {
   int galpha;      /* integrator generalized-α */
   double h;        /* its fixed step (0: adaptive) */
   double rho_inf;  /* its spectral radius at infinity */
+  int realtime;    /* galpha real-time mode (fixed step h): Newton iterations and Jacobians per step */
+  int rt_newton_max, rt_jac_budget;
   sys_linear_solver linear_solver;
   size_t nrods;
   const sys_rod *rods;
