@@ -75,60 +75,15 @@
  * (COSROD_PROJECT_NEW_COORDINATES, e.g. a new null-space partition of the
  * joints) a and v̇ are restarted at the new state (a = v̇_n, as at t0).
  *
- * Dense output, exact at both ends and consistent with the step: q(θ) =
- * q_n ⊕ θ h Δq_n (linear in the tangent space of q_n, O(h²) as the method),
- * and v(θ) = the rate of the cubic Hermite in that tangent space with end
- * values 0, h Δq_n and end slopes h v_n, h v_{n+1}, so ∫ v dt over the step
- * is the step's own displacement h Δq_n (a constant force's work on the
- * output is F·h Δq_n, the work the step applied).  Not the cubic Hermite of
- * q itself: the velocities of the numerically damped stiff modes (h ω ≫ 1)
- * are not the rates of their positions (v_{n+1} - Δq_n = O(h a)), and the
- * cubic through them put displacements of O(h |v|) into modes whose
- * amplitude is far smaller — elastic energies up to 10³× the step values
- * between the steps of the pulsed steel cantilever; the cubic Hermite of v
- * with slopes v̇_n, v̇_{n+1} booked its pulse work 3.9× too large. */
+ * Dense output: galpha_dense.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cosrod/band.h"
 #include "cosrod/integrate.h"
+#include "galpha_internal.h"
 
-/* The LU of S is kept while |h - h_LU| <= LU_KEEP |h_LU|: simplified Newton
- * converges with an iteration matrix of a nearby h (HW II §IV.8: the
- * matrix is "not recomputed if the step size is only slightly changed";
- * the stiff part of S scales with h², so S(h_LU)⁻¹ S(h) - I is at most
- * about 2 LU_KEEP, and the contraction rate θ measured in Newton refreshes
- * J (and the LU) when that is too slow). */
-#define LU_KEEP 0.2
-
-typedef struct galpha_state {
-  int n, nq, nv;
-  double am, af, gam, bet; /* α_m, α_f, γ, β */
-  int fixed;
-  double safety, fac_min, fac_max, kappa, jac_reuse, keep_lo, keep_hi;
-  int max_newton, gustafsson;
-  int realtime, jac_budget; /* opts.galpha_realtime: bounded work per step */
-  int njac_step, stale;     /* Jacobians of this step; K, C due for a refresh (realtime) */
-  cosrod_band *K, *C, *S;
-  double *vd, *a;           /* (nv) v̇_n, a_n */
-  double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */
-  double *x, *w;            /* (nv) Newton correction, tangent scratch */
-  double *y1, *f, *yold;    /* (n) trial state, f, state at t_n */
-  double *vdold, *wq;       /* (nv) v̇ at t_n, h Δq of the last step (dense output) */
-  double *qe;               /* (nq) scratch */
-  double *qref;             /* (nq) q at the (re)start */
-  double dmax;              /* max over the steps of ||q - qref||_rms (motion scale of the error test) */
-  double *aacc, *aprev;     /* (nv) a_n as accepted (for h_old), a_{n-1} (for h_old) */
-  int have_aprev;
-  int have_jac, lu_ok;      /* K, C valid (for the current y); S factored for lu_h */
-  int jac_fresh;            /* K, C evaluated for the current step (at its predicted end) */
-  double lu_h, eta_old;
-  double h_acc, err_acc;    /* h and max(err, 1e-2) of the last accepted step (0: none yet) */
-  double hcap; /* bound on |h| after a Newton failure (0 = none) */
-  int reject;
-  double h_old;
-} galpha_state;
 
 static void galpha_free(void *s_) {
   galpha_state *s = s_;
@@ -233,7 +188,7 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
 }
 
 /* qnew <- q ⊕ w (vector space without an increment callback). */
-static int increment(const cosrod_step_ctx *ctx, const double *q, const double *w, double *qnew) {
+int galpha_increment(const cosrod_step_ctx *ctx, const double *q, const double *w, double *qnew) {
   const cosrod_ode_problem *p = ctx->problem;
   if (p->increment) return p->increment(q, w, qnew, p->user);
   for (int i = 0; i < p->lie_nq; i++) qnew[i] = q[i] + w[i];
@@ -336,7 +291,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
   int refresh = 0;
   for (int it = 0; it < s->max_newton; it++) {
     for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
-    int rc = increment(ctx, y, s->w, q1);
+    int rc = galpha_increment(ctx, y, s->w, q1);
     if (rc != 0) return rc < 0 ? -1 : 1;
     rc = cosrod_step_call_f(ctx, t1, s->y1, s->f);
     if (rc != 0) return rc < 0 ? -1 : 1;
@@ -366,7 +321,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
         /* slow or diverging with K, C from the start of the step (large
          * rotations of stiff sections): Newton with K, C at the iterate */
         for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
-        rc = increment(ctx, y, s->w, q1);
+        rc = galpha_increment(ctx, y, s->w, q1);
         if (rc == 0) rc = tangent_jac(s, ctx, t1, s->y1);
         if (rc != 0) return rc < 0 ? -1 : 1;
         s->jac_fresh = 0; /* not at (t_n, y_n): a failure may still retry */
@@ -384,7 +339,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
     if ((it > 0 || s->lu_h == h) && (eta * dn <= s->kappa || dn <= 1e-12)) {
       s->eta_old = eta;
       for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
-      rc = increment(ctx, y, s->w, q1);
+      rc = galpha_increment(ctx, y, s->w, q1);
       if (rc != 0) return rc < 0 ? -1 : 1;
       *theta_out = theta;
       return 0;
@@ -392,7 +347,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
   }
   if (s->realtime && theta < 0.99) { /* bounded work: the last iterate of a contracting iteration is the step */
     for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
-    int rc = increment(ctx, y, s->w, q1);
+    int rc = galpha_increment(ctx, y, s->w, q1);
     if (rc != 0) return rc < 0 ? -1 : 1;
     s->eta_old = 1.0;
     *theta_out = theta;
@@ -429,7 +384,7 @@ static int step_control(galpha_state *s, cosrod_step_ctx *ctx, double h, double 
   for (int i = 0; i < nv; i++) s->w[i] = ce * (s->a1[i] - s->a[i]);
   cosrod_band_solve(s->S, s->w);
   ctx->stats->nsolve++;
-  if (increment(ctx, s->y1, s->w, s->qe) != 0) {
+  if (galpha_increment(ctx, s->y1, s->w, s->qe) != 0) {
     *q = 0.5;
     return 1;
   }
@@ -529,7 +484,7 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
        * h |Ω| in the step, and K at its start would be that much off */
       predict(s, ctx, h);
       for (int i = 0; i < nv; i++) s->w[i] = h * s->dq[i];
-      int rc = increment(ctx, ctx->y, s->w, s->y1);
+      int rc = galpha_increment(ctx, ctx->y, s->w, s->y1);
       if (rc == 0) rc = tangent_jac(s, ctx, t + h, s->y1);
       if (rc < 0) return COSROD_ERR_CALLBACK;
       if (rc > 0) {
@@ -575,26 +530,6 @@ static cosrod_status galpha_step(void *s_, cosrod_step_ctx *ctx, int *accepted) 
   if (!s->fixed && step_control(s, ctx, h, &hnew, &q)) return reject(s, ctx, accepted, q);
   accept_step(s, ctx, t, h, hnew, theta);
   *accepted = 1;
-  return COSROD_OK;
-}
-
-static cosrod_status galpha_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx,
-                                  double *out) {
-  galpha_state *s = s_;
-  if (s->h_old == 0.0) return COSROD_ERR_INVALID;
-  const int nq = s->nq, nv = s->nv, n = s->n;
-  const double h = s->h_old, th = (t - ctx->t_old) / h, th2 = th * th;
-  const double *v0 = s->yold + nq, *v1 = ctx->y + nq;
-  double *yd = s->y1; /* scratch: not needed between steps */
-  /* v: d/dθ of the Hermite basis h10, h01, h11 (see the header) */
-  const double d10 = 3 * th2 - 4 * th + 1, d01 = 6 * th - 6 * th2, d11 = 3 * th2 - 2 * th;
-  for (int i = 0; i < nv; i++) {
-    s->w[i] = th * s->wq[i];
-    yd[nq + i] = d10 * v0[i] + d01 * s->wq[i] / h + d11 * v1[i];
-  }
-  if (increment(ctx, s->yold, s->w, yd) != 0) return COSROD_ERR_CALLBACK;
-  int m = idx ? nidx : n;
-  for (int k = 0; k < m; k++) out[k] = yd[idx ? idx[k] : k];
   return COSROD_OK;
 }
 
