@@ -68,8 +68,11 @@ bench:
 	cmake --build $(BUILD_BENCH) -j $(JOBS)
 	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
 
-# Smoke run of the whole suite: every bench script at its smallest setting
-# (bench/run.sh --quick); overwrites bench/results like `make bench`.
+# Smoke run of the whole suite: every bench script at its smallest setting that
+# still compares with its reference (bench/run.sh --quick); overwrites most of
+# bench/results like `make bench` (the diagnostics, step-count readings and
+# work-precision subsets go to a temporary directory).  Cost per section:
+# bench/results/bench-timing-quick.csv (~4 min CPU; see bench-timing.md).
 bench-quick:
 	@tools/install-deps.sh bench
 	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF

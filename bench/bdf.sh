@@ -9,7 +9,7 @@
 #  2. bench_papers: the same scenarios through cosrod_sim (the `cosrod run` path with
 #     output every 0.01 s, no files) for rodas, ida and cvode.
 # Writes RESULTS_DIR/bdf-runs.txt (summarised in bench/results/bdf.md).
-# Usage: bench/bdf.sh BUILD_DIR RESULTS_DIR [--quick]   (--quick: TOL 1e-3 only, REPS 2)
+# Usage: bench/bdf.sh BUILD_DIR RESULTS_DIR [--quick]   (--quick: TOL 1e-3 only, REPS 1)
 set -eu
 B=$1
 R=$2
@@ -20,7 +20,7 @@ BB="$B/bench/papers/bench_bdf"
 BP="$B/bench/papers/bench_papers"
 EX="$ROOT/examples"
 for x in "$BB" "$BP"; do [ -x "$x" ] || { echo "missing $x (build the bench targets)" >&2; exit 1; }; done
-if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=2; else TOLS="1e-3 1e-4 1e-5"; REPS=5; fi
+if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; else TOLS="1e-3 1e-4 1e-5"; REPS=5; fi
 
 echo "== BDF per-step cost (bench_bdf, bench_papers) -> $R/bdf-runs.txt"
 {

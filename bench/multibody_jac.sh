@@ -7,10 +7,13 @@
 # COSROD_COUPLE_JAC=fd (banded grouped differences: the integrators' own, and
 # sim_couple_jac_fd for SUNDIALS).  Prints status, steps, Jacobians, f
 # evaluations and the solver wall time (minimum of REPS runs).
-# Usage: bench/multibody_jac.sh BUILD_DIR [REPS]   (output: a table on stdout)
+# Usage: bench/multibody_jac.sh BUILD_DIR [REPS [--quick]]   (output: a table on stdout;
+# --quick: radau5 and ida only)
 set -eu
 B=$1
 REPS=${2:-3}
+MS="radau5 rodas ida cvode"
+[ "${3:-}" = "--quick" ] && MS="radau5 ida" # quick: one one-step and one BDF code
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 C="$B/src/cli/cosrod"
 [ -x "$C" ] || { echo "missing $C" >&2; exit 1; }
@@ -20,7 +23,7 @@ field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^,\"}]*\).*/\1/p" "$T/o/summary.json"
 echo "# bench/multibody_jac.sh on $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC'), rev $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1 /proc/loadavg)"
 echo "# example,integrator,jacobian,status,t_reached,nsteps,njev,nfev,solver_wall_min_s"
 for ex in cable-pendulum robot-arm-hose; do
-  for m in radau5 rodas ida cvode; do
+  for m in $MS; do
     for j in analytic fd; do
       best=""
       r=0

@@ -4,8 +4,13 @@
 # [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
 # Table 1 text), and writes bench/results/README.md plus PNG figures.
 # Usage: bench/run.sh BUILD_DIR [--quick]     (called by `make bench`)
-# --quick: TOL 1e-2, 1e-3, 1e-4 only and one timing repetition (full: 1e-2 .. 1e-8,
-# two timed runs at TOL >= 1e-4).  A run over BENCH_TIMEOUT seconds is listed as timeout.
+# --quick (smoke test, goal ~5 min): the same scripts at their smallest setting that still
+# compares each result with its reference: TOL 1e-3 only, references at 1e-8 instead of 1e-10,
+# one timing repetition, dopri5 capped at 20 000 steps, coarser N / shorter T where a script
+# allows it (see each section); the costly studies without a reference (diagnostics, the
+# step-count readings) run a subset into the work directory and leave bench/results alone.
+# Full: TOL 1e-2 .. 1e-8, two timed runs at TOL >= 1e-4.  A run over BENCH_TIMEOUT seconds is
+# listed as timeout.  Each section's wall and CPU seconds: bench/results/bench-timing[-quick].csv.
 # CALLGRIND_BUILD=DIR (a non-native build with bench_rod) adds callgrind instruction counts.
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
 # (other processes share the 2 cores).  Needs python3 and gnuplot (`tools/install-deps.sh bench`).
@@ -25,19 +30,50 @@ mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
-if [ $QUICK = 1 ]; then TOLS="1e-2 1e-3 1e-4"; REPS=1; else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; fi
+# python3 of PATH resolved once to its executable: a version-manager shim (pyenv) costs 1-3 s
+# of wall time per start, and the scripts below start python3 some hundred times
+PYREAL=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+if [ -n "$PYREAL" ] && [ -x "$PYREAL" ]; then
+  mkdir -p "$W/bin" && ln -s "$PYREAL" "$W/bin/python3" && PATH="$W/bin:$PATH" && export PATH
+fi
+if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; RTOL_REF=1e-8; DCAP=20000; QF=--quick
+else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; RTOL_REF=1e-10; DCAP=200000; QF=""; fi
 EX="$ROOT/examples"
 TO=${BENCH_TIMEOUT:-90} # seconds per run
 
-echo "== cost of f and Jacobian (bench_rod)"
+# Cost of each part: wall and CPU seconds (this shell's children, user + sys)
+# per section -> bench/results/bench-timing.csv (quick runs: bench-timing-quick.csv).
+TF="$R/bench-timing.csv"
+[ $QUICK = 1 ] && TF="$R/bench-timing-quick.csv"
+SEC="" SEC_W=0 SEC_C=0
+# `times` runs in this shell (not in a $(...) subshell, whose counts start at 0)
+cpu_s() { awk '{ for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] } } END { printf "%.2f", s }' "$W/times"; }
+sec_end() { # close the open section: one csv row
+  [ -n "$SEC" ] || return 0
+  times > "$W/times"
+  w=$(date +%s.%N) c=$(cpu_s)
+  awk -v n="$SEC" -v w0="$SEC_W" -v w1="$w" -v c0="$SEC_C" -v c1="$c" \
+    'BEGIN { gsub(/"/, "", n); printf "\"%s\",%.1f,%.1f\n", n, w1 - w0, c1 - c0 }' >> "$TF"
+}
+sec() { # sec "title": print the title, start timing a new section
+  sec_end
+  echo "== $1"
+  times > "$W/times"
+  SEC=$1 SEC_W=$(date +%s.%N) SEC_C=$(cpu_s)
+}
+echo "section,wall_s,cpu_s" > "$TF"
+times > "$W/times"
+T0_W=$(date +%s.%N) T0_C=$(cpu_s)
+
+sec "cost of f and Jacobian (bench_rod)"
 "$BR" --quick > "$R/rod_cost.txt"
 
 # Instruction counts need a non-native build (valgrind does not know every
 # AVX-512 instruction): CALLGRIND_BUILD=<non-native build dir> bench/run.sh ...
 if [ -n "${CALLGRIND_BUILD:-}" ] && command -v valgrind >/dev/null 2>&1; then
-  echo "== instruction counts of f and J (callgrind, $CALLGRIND_BUILD)"
+  sec "instruction counts of f and J (callgrind, $CALLGRIND_BUILD)"
   sh "$ROOT/bench/rod/callgrind.sh" "$CALLGRIND_BUILD" > "$R/callgrind-rod.txt"
-  echo "== arithmetic operations of f per curvature ([LLA] Table 1; callgrind + objdump, $CALLGRIND_BUILD)"
+  sec "arithmetic operations of f per curvature ([LLA] Table 1; callgrind + objdump, $CALLGRIND_BUILD)"
   { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/rod/flops.sh $CALLGRIND_BUILD"
     sh "$ROOT/bench/rod/flops.sh" "$CALLGRIND_BUILD"; } > "$R/rod-flops.csv"
   { echo "# commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown); sh bench/papers/body_flops.sh $CALLGRIND_BUILD"
@@ -57,8 +93,8 @@ run() { # run scen method tol extra... -> csv row
 
 echo "scenario,method,tol,status,nfev,njev,nsteps,naccept,nreject,wall_min_s,wall_med_s,err_tip,rtf" > "$R/runs.csv"
 for s in rubber steel; do
-  echo "== reference perf-$s (radau5 1e-10)"
-  "$BP" "$EX/perf-$s.yaml" --set solver.integrator=radau5 --set solver.rtol=1e-10 --set solver.atol=1e-10 \
+  sec "reference perf-$s (radau5 $RTOL_REF) and the integrators of [LLA] Tables 2-3"
+  "$BP" "$EX/perf-$s.yaml" --set solver.integrator=radau5 --set solver.rtol=$RTOL_REF --set solver.atol=$RTOL_REF \
     --set solver.max_steps=5000000 --write-ref "$W/ref-$s.txt" > "$W/ref-$s.csv"
   for m in radau5 seulex rodas ida cvode; do
     for t in $TOLS; do
@@ -67,12 +103,12 @@ for s in rubber steel; do
     done
   done
   # DoPri5 runs at its stability limit: a capped run gives steps per simulated second
-  echo "   perf-$s dopri5 (capped at 200000 steps)"
-  run $s dopri5 1e-3 --set solver.max_steps=200000 --steps "$W/steps-$s-dopri5.csv"
+  echo "   perf-$s dopri5 (capped at $DCAP steps)"
+  run $s dopri5 1e-3 --set solver.max_steps=$DCAP --steps "$W/steps-$s-dopri5.csv"
   awk 'NR == 1 || NR % 100 == 0' "$W/steps-$s-dopri5.csv" > "$R/steps-$s-dopri5.csv"
 done
 
-echo "== [LA] Fig. 3: absolute (projection) vs nullspace, radau5, perf-rubber"
+sec "[LA] Fig. 3: absolute (projection) vs nullspace, radau5, perf-rubber"
 for f in absolute nullspace; do
   st=projection
   [ $f = nullspace ] && st=none
@@ -85,14 +121,14 @@ for f in absolute nullspace; do
 done
 
 LA="$B/bench/papers/la_experiments"
-echo "== [LA] Fig. 2: convergence in N, damped rubber pendulum (examples/convergence.yaml, radau5 1e-10)"
-if [ $QUICK = 1 ]; then NS="160 5 10 20 40"; else NS="320 5 10 20 40 80"; fi
+sec "[LA] Fig. 2: convergence in N, damped rubber pendulum (examples/convergence.yaml, radau5 1e-10)"
+if [ $QUICK = 1 ]; then NS="80 5 10 20"; else NS="320 5 10 20 40 80"; fi
 # shellcheck disable=SC2086
 "$LA" conv "$EX/convergence.yaml" $NS > "$R/la-fig2-convergence.csv" 2>>"$W/err.log"
 
-echo "== [LA] Fig. 5: energy defect of the projection, undamped rubber rod, radau5, T = 10 s"
+sec "[LA] Fig. 5: energy defect of the projection, undamped rubber rod, radau5, T = 10 s"
 echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-energy.csv"
-if [ $QUICK = 1 ]; then ETOLS="1e-2 1e-3 1e-4"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
+if [ $QUICK = 1 ]; then ETOLS="1e-2 1e-3"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
 for f in absolute nullspace; do
   for t in $ETOLS; do
     "$LA" energy "$EX/stiffness.yaml" --set solver.integrator=radau5 --set solver.formulation=$f \
@@ -103,7 +139,7 @@ for f in absolute nullspace; do
   done
 done
 
-echo "== [LA] Fig. 5 on the paper's damped rod (examples/perf-rubber.yaml, the rod of [LA] Figs. 2-3), radau5, T = 10 s"
+sec "[LA] Fig. 5 on the paper's damped rod (examples/perf-rubber.yaml, the rod of [LA] Figs. 2-3), radau5, T = 10 s"
 echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-damped-energy.csv"
 for f in absolute nullspace; do
   for t in $ETOLS; do
@@ -115,23 +151,26 @@ for f in absolute nullspace; do
   done
 done
 
-echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40, T = 1 s"
-for n in 5 10 20 40; do
+sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40 (quick: .. 20), T = 1 s"
+F6N="5 10 20 40"; [ $QUICK = 1 ] && F6N="5 10 20"
+for n in $F6N; do
   "$BP" "$EX/stiffness.yaml" --set rods.0.segments=$n --steps "$W/s6.csv" > /dev/null 2>>"$W/err.log" || true
   awk 'NR == 1 || NR % 10 == 0' "$W/s6.csv" > "$R/la-fig6-steps-N$n.csv"
 done
 
+sec "[LA] Fig. 6 with the three models, Cosserat vs Kirchhoff work-precision (bench/kirchhoff.sh)"
 # Kirchhoff models: [LA] Fig. 6 with all three models, Cosserat vs Kirchhoff work-precision
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/kirchhoff.sh" "$B" "$R" --quick; else sh "$ROOT/bench/kirchhoff.sh" "$B" "$R"; fi
 
+sec "BDF codes: per-step cost against rodas (bench/bdf.sh)"
 # BDF codes on our band SUNMatrix / LU: per-step cost against rodas (issue 12)
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/bdf.sh" "$B" "$R" --quick; else sh "$ROOT/bench/bdf.sh" "$B" "$R"; fi
 # rods attached to bodies: analytic vs finite-difference coupled Jacobian (issue 10 item 5)
-echo "== rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> $R/multibody-jacobian.txt"
-if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 > "$R/multibody-jacobian.txt"
+sec "rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> bench/results/multibody-jacobian.txt"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 --quick > "$R/multibody-jacobian.txt"
 else sh "$ROOT/bench/multibody_jac.sh" "$B" 3 > "$R/multibody-jacobian.txt"; fi
 # generalized-alpha (issue 12): raw runs for bench/results/galpha.md
-echo "== generalized-alpha: pulsed steel cantilever, S1 rubber pendulum, cost per step (bench/galpha/run.sh)"
+sec "generalized-alpha: pulsed steel cantilever, S1 rubber pendulum, cost per step (bench/galpha/run.sh)"
 if [ -x "$B/bench/galpha/bench_galpha" ]; then
   if [ $QUICK = 1 ]; then REPS=1 sh "$ROOT/bench/galpha/run.sh" "$B" --quick > "$R/galpha-runs.txt"
   else sh "$ROOT/bench/galpha/run.sh" "$B" > "$R/galpha-runs.txt"; fi
@@ -139,46 +178,53 @@ else
   echo "   (skipped: $B/bench/galpha/bench_galpha not built)"
 fi
 # [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
-echo "== [LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.04 and E = 4e6 (bench/papers/llt_fig1.py)"
+sec "[LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.04 and E = 4e6 (bench/papers/llt_fig1.py)"
 # the first python3 on PATH that has matplotlib (a pyenv python may not)
 PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib" 2>/dev/null; then PYM=$p; break; fi; done
-"$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
-echo "== [LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (bench/papers/lla_fig9.py)"
-"$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
+# shellcheck disable=SC2086
+"$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" $QF 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
+sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (quick: 1e-8) (bench/papers/lla_fig9.py)"
+# shellcheck disable=SC2086
+"$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
+sec "[LLA] Fig. 3: Test 1 snapshots x_n(t), d^1(t) and the caption's checks (bench/papers/lla_fig3.py)"
+# shellcheck disable=SC2086
+COSROD_COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown) \
+  "$PYM" "$ROOT/bench/papers/lla_fig3.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig3.py failed" >&2
+sec "[L] Figs. 13-16 (bench/papers/lang_figs.sh)"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/papers/lang_figs.sh" "$B" --quick; else sh "$ROOT/bench/papers/lang_figs.sh" "$B"; fi
-QF=""; [ $QUICK = 1 ] && QF=--quick
 REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-echo "== [LLA] Test 1: rubber pendulum tip, cosrod N = 10..160 (Richardson) vs an independent planar Reissner beam (bench/papers/lla_test1.py)"
+sec "[LLA] Test 1: rubber pendulum tip, cosrod N = 10..160 (Richardson) vs an independent planar Reissner beam (bench/papers/lla_test1.py)"
 # shellcheck disable=SC2086
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lla_test1.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" ||
   echo "lla_test1.py failed" >&2
-echo "== [L] Example A with the paper's unknowns (fixed point, 7 / 8) beside cosrod's model (lang_fixed_point)"
+sec "[L] Example A with the paper's unknowns (fixed point, 7 / 8) beside cosrod's model (lang_fixed_point)"
 { echo "# commit $REV; bench/papers/lang_fixed_point examples $QF"
   # shellcheck disable=SC2086
   "$B/bench/papers/lang_fixed_point" "$EX" $QF; } > "$R/lang-fixed-point.csv" 2>>"$W/err.log" || echo "lang_fixed_point failed" >&2
-echo "== [L] Fig. 15a measured: absolute vs null-space quaternions, projection, error control, invariants (lang_fig15a)"
+sec "[L] Fig. 15a measured: absolute vs null-space quaternions, projection, error control, invariants (lang_fig15a)"
 { echo "# commit $REV; bench/papers/lang_fig15a examples (tennis racket, Omega(0) = (50, 0.1, 0.1), T = 0.4 s, dopri5)"
   "$B/bench/papers/lang_fig15a" "$EX"; } > "$R/lang-fig15a.csv" 2>>"$W/err.log" || echo "lang_fig15a failed" >&2
-echo "== [L] Example C: divergence of nearby trajectories, converged horizon, Fig. 16 at T = 0.5 s (bench/papers/lang_fig16_chaos.py)"
+sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 16 at T = 0.5 s (bench/papers/lang_fig16_chaos.py)"
 # shellcheck disable=SC2086
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
-echo "== [LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
-# --quick: three readings, TOL 1e-2 ... 1e-4, writes into the work dir (the stored tables are the full run's)
+sec "[LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
+# --quick: two readings at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
 if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
 
 # Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
-echo "== multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"
+sec "multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody/linalg.sh" "$B" --quick > "$R/multibody-linalg.csv"
 else sh "$ROOT/bench/multibody/linalg.sh" "$B" > "$R/multibody-linalg.csv"; fi
 
 # Steel string vs PyElastica (issue 12): tip error and wall time at N = 10 / 100
-echo "== steel string of the peer comparison (bench/peers/steel_string.sh)"
-sh "$ROOT/bench/peers/steel_string.sh" "$B" > "$R/peers-steel-string.csv"
+sec "steel string of the peer comparison (bench/peers/steel_string.sh)"
+# shellcheck disable=SC2086
+sh "$ROOT/bench/peers/steel_string.sh" "$B" $QF > "$R/peers-steel-string.csv"
 
-echo "== diagnostics of the perf-rubber step counts"
+sec "diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
 "$DG" "$EX/perf-rubber.yaml" eig 1.0 > "$R/rubber-spectrum-t1.txt"
 DC="--set rods.0.damping.coefficients"
@@ -186,6 +232,19 @@ dampf() { # global factor on all damping coefficients -> --set arguments
   awk -v f="$1" -v d="$DC" 'BEGIN { printf "%s.extension=%g %s.shear=[%g,%g] %s.bending=[%g,%g] %s.torsion=%g",
     d, 200 * f, d, 0.1 * f, 0.1 * f, d, 2e-4 * f, 2e-4 * f, d, 8e-6 * f }'
 }
+if [ $QUICK = 1 ]; then
+  # quick: the FD-vs-analytic Jacobian check and the as-given / damping x 0.01 runs (rodas, radau5)
+  {
+    echo "## dense FD Jacobian instead of the analytic one"
+    "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 fdjac
+    for v in "" "$(dampf 0.01)"; do
+      echo "### variant: ${v:-as in examples/perf-rubber.yaml}"
+      # shellcheck disable=SC2086
+      for m in rodas radau5; do "$DG" "$EX/perf-rubber.yaml" $v run $m 1e-3; done
+    done
+  } > "$W/rubber-diagnostics.txt" 2>&1
+  echo "   (quick: a subset into the work directory; bench/results/rubber-diagnostics.txt is the full run's)"
+else
 {
   echo "## dense FD Jacobian instead of the analytic one"
   "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 fdjac
@@ -244,8 +303,9 @@ dampf() { # global factor on all damping coefficients -> --set arguments
     for t in 1e-2 1e-3; do timeout "$TO" "$B/bench/papers/diag_arkode" "$EX/perf-rubber.yaml" $t 4 || true; done
   fi
 } > "$R/rubber-diagnostics.txt" 2>&1
+fi
 
-echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [0, 0.05] s)"
+sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [0, 0.05] s)"
 {
   echo "N,mean_h_s"
   for n in 5 10 20 40; do
@@ -255,12 +315,13 @@ echo "== [LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h ov
   done
 } > "$R/la-fig6-dopri5-undamped.csv"
 
-echo "== allocations in the time loop (counting allocator, LD_PRELOAD)"
+sec "allocations in the time loop (counting allocator, LD_PRELOAD)"
 AC="$B/bench/papers/libcosrod_alloc_count.so"
+ALLOC_T="0.5 1"; [ $QUICK = 1 ] && ALLOC_T="0.1 0.2" # the count must not grow with T
 {
   for sc in rubber steel; do
     for m in radau5 seulex rodas ida cvode dopri5; do
-      for T in 0.5 1; do
+      for T in $ALLOC_T; do
         printf "perf-%s %-7s T = %-3s s: " $sc $m $T
         LD_PRELOAD="$AC" "$BP" "$EX/perf-$sc.yaml" --set solver.integrator=$m --set analysis.t_end=$T \
           --set solver.rtol=1e-3 --set solver.atol=1e-3 --count-allocs 2>/dev/null
@@ -277,17 +338,18 @@ for f in "$R"/steps-*.csv; do
   fi
 done
 
-echo "== integrators: work-precision against the originals' curve"
-sh "$ROOT/bench/integrators/work_precision.sh" "$B" > "$W/wp.log" ||
+sec "integrators: work-precision against the originals' curve"
+# shellcheck disable=SC2086
+sh "$ROOT/bench/integrators/work_precision.sh" "$B" $QF > "$W/wp.log" ||
   echo "work-precision: a run failed or a ratio exceeds 1.5, see bench/results/work-precision.md" >&2
 
-echo "== integrators: odex work-precision beside dop853 / dopri5 and its stability boundaries"
+sec "integrators: odex work-precision beside dop853 / dopri5 and its stability boundaries"
 "$B/bench/integrators/bench_odex" --csv > "$R/odex-work-precision.csv" &&
   "$B/bench/integrators/bench_odex" --stability > "$R/odex-stability.txt" ||
   echo "bench_odex failed (bench/results/odex.md is then stale)" >&2
 
 # design studies (cosrod.sweep): 64 short runs one at a time, locally, on a Dask LocalCluster
-echo "== design studies: throughput of cosrod.sweep (bench/sweep/bench_sweep.py) -> $R/sweep.md"
+sec "design studies: throughput of cosrod.sweep (bench/sweep/bench_sweep.py) -> bench/results/sweep.md"
 if python3 -c "import distributed, pandas" 2>/dev/null && [ -d "$B/python/cosrod" ]; then
   if [ $QUICK = 1 ]; then PYTHONPATH="$B/python" python3 "$ROOT/bench/sweep/bench_sweep.py" "$B" "$R/sweep.md" 1
   else PYTHONPATH="$B/python" python3 "$ROOT/bench/sweep/bench_sweep.py" "$B" "$R/sweep.md" 2; fi
@@ -295,15 +357,15 @@ else
   echo "   (skipped: needs python3-pandas, python3-distributed and the build's Python package)"
 fi
 
-echo "== output share, output volume and process start-up (bench/output_startup.sh) -> $R/output-startup.csv"
+sec "output share, output volume and process start-up (bench/output_startup.sh) -> bench/results/output-startup.csv"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 50 > "$R/output-startup.csv"
 else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 
-echo "== contact: broad phase and run level (bench/contact/run.sh) -> $R/contact-*.md"
+sec "contact: broad phase and run level (bench/contact/run.sh) -> bench/results/contact-*.md"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/contact/run.sh" "$B" --quick > /dev/null
 else sh "$ROOT/bench/contact/run.sh" "$B" > /dev/null; fi
 
-echo "== report"
+sec "report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \
   python3 "$ROOT/bench/papers/report.py" "$R" "$QUICK"
 if command -v gnuplot >/dev/null 2>&1; then
@@ -311,6 +373,10 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
   echo "gnuplot not found: no figures" >&2
 fi
+sec_end
+times > "$W/times"
+awk -v w0="$T0_W" -v w1="$(date +%s.%N)" -v c0="$T0_C" -v c1="$(cpu_s)" \
+  'BEGIN { printf "total,%.1f,%.1f\n", w1 - w0, c1 - c0 }' >> "$TF"
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
 # provenance: the commit (and whether the tree had local changes) of every file this run wrote
 {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Contact broad-phase benchmark: writes bench/results/contact-broadphase.md.
+# Contact benchmarks: writes bench/results/contact-broadphase.md, contact-run-level.md,
+# contact-body-jac.md and contact-pattern-setup.md.
 # Usage: bench/contact/run.sh BUILD_DIR [--quick]
 set -eu
 B=${1:?usage: bench/contact/run.sh BUILD_DIR [--quick]}
@@ -13,3 +14,6 @@ sh "$ROOT/bench/contact/run_level.sh" "$B" ${2:-}
 # Body <-> rod contact Jacobian: analytic vs differences (contact-body-jac.md).
 "$B/bench/contact/bench_body_contact_jac" ${2:-} > "$ROOT/bench/results/contact-body-jac.md"
 cat "$ROOT/bench/results/contact-body-jac.md"
+# Set-up of the sparse contact Jacobian pattern against S (contact-pattern-setup.md).
+"$B/bench/contact/bench_pattern_setup" ${2:-} > "$ROOT/bench/results/contact-pattern-setup.md"
+cat "$ROOT/bench/results/contact-pattern-setup.md"

@@ -3,7 +3,8 @@
 # generalized-alpha benchmarks of issue 12 (short versions; the machine is
 # shared, so every wall time is the minimum over REPS runs).
 # Usage: bench/galpha/run.sh BUILD_DIR [--quick] > bench/results/galpha-runs.txt
-# (called by bench/run.sh; --quick: the cantilever and S1 at N = 10 only)
+# (called by bench/run.sh; --quick: the cantilever at h = 2e-3 (rho_inf 0, 0.8) and rtol 1e-4, S1 at N = 10
+# with two configurations)
 set -eu
 B=${1:?usage: bench/galpha/run.sh BUILD_DIR [--quick]}
 QUICK=0
@@ -25,20 +26,24 @@ err() { # run line, reference tip -> the line plus the tip error (2-norm)
     e = sqrt(($(k + 1) - q[1])^2 + ($(k + 2) - q[2])^2 + ($(k + 3) - q[3])^2) }; printf "%s err %.3e\n", $0, e }'
 }
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+# quick: one step size, two rho_inf, one tolerance, two S1 configurations
+HS="4e-3 2e-3 1e-3" RS="0 0.5 0.8 1" TS="1e-3 1e-4 1e-5" ARS="0.8 0.5"
+CFGS="2e-2,0.5,1e-2 1e-2,0.8,1e-2 1e-2,0.8,1e-3 5e-3,0.8,1e-3 2e-3,0.8,1e-3 1e-3,0.8,1e-3"
+[ $QUICK = 1 ] && HS=2e-3 RS="0 0.8" TS=1e-4 ARS=0.8 CFGS="1e-2,0.8,1e-2 2e-3,0.8,1e-3"
 echo "## pulsed undamped steel cantilever (N = 40, 2 s), fixed step"
-for h in 4e-3 2e-3 1e-3; do
-  for r in 0 0.5 0.8 1; do
+for h in $HS; do
+  for r in $RS; do
     echo "h $h rho_inf $r: $(best "$BG" cantilever --set solver.h=$h --set solver.rho_inf=$r --set solver.rtol=1e-4 --set solver.atol=1e-6)"
   done
 done
 echo "## the same, adaptive (atol = 1e-6 m, the default)"
-for r in 0.8 0.5; do
-  for t in 1e-3 1e-4 1e-5; do
+for r in $ARS; do
+  for t in $TS; do
     echo "rho_inf $r rtol $t: $(best "$BG" cantilever --set solver.h=0 --set solver.rho_inf=$r --set solver.rtol=$t --set solver.atol=1e-6)"
   done
 done
 echo "## the same, adaptive with atol = rtol (atol absolute: 1e-4 m against a 1.4 mm vibration)"
-for t in 1e-3 1e-4 1e-5; do
+for t in $TS; do
   echo "rho_inf 0.8 rtol = atol = $t: $(best "$BG" cantilever --set solver.h=0 --set solver.rho_inf=0.8 --set solver.rtol=$t --set solver.atol=$t)"
 done
 s1() { # N T -> S1 runs (reference dop853 at 1e-11 for T = 1, galpha h = 2.5e-4 for T = 10)
@@ -56,9 +61,9 @@ s1() { # N T -> S1 runs (reference dop853 at 1e-11 for T = 1, galpha h = 2.5e-4 
     echo "reference galpha h 2.5e-4 rho_inf 0.9: $ref"
   fi
   rt=$(tip "$ref")
-  for cfg in "2e-2 0.5 1e-2" "1e-2 0.8 1e-2" "1e-2 0.8 1e-3" "5e-3 0.8 1e-3" "2e-3 0.8 1e-3" "1e-3 0.8 1e-3"; do
-    # shellcheck disable=SC2086
-    set -- $cfg
+  for cfg in $CFGS; do
+    # shellcheck disable=SC2046
+    set -- $(echo "$cfg" | tr , ' ')
     # shellcheck disable=SC2086
     l=$(REPS=$R best "$BG" run "$EX/rubber-pendulum.yaml" $S --set solver.integrator=galpha --set solver.h=$1 --set solver.rho_inf=$2 --set solver.rtol=$3 --set solver.atol=$3)
     echo "galpha h $1 rho_inf $2 rtol = atol = $3: $(err "$l" "$rt")"

@@ -8,23 +8,14 @@
  * calls at y0): analytic vs central differences of the whole right-hand
  * side (cosrod_mbs_jac_fd) and vs n forward differences.
  * Usage: body_jac_speed EXAMPLES_DIR [--quick] > body-jac-speed.csv */
-#define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "cosrod/body.h"
-#include "cosrod/integrate.h"
-#include "cosrod/scenario.h"
-#include "sim/sim_translate.h"
+#include "body_bench.h"
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#define now body_bench_cpu
 
 typedef struct res {
   cosrod_status st;
@@ -32,40 +23,25 @@ typedef struct res {
   double wall;
 } res;
 
-static res run(cosrod_mbs *m, const char *method, double tol, double T, int analytic) {
+static res run(body_bench *b, const char *method, double tol, double T, int analytic) {
   res r = {COSROD_OK, 0, 0, 0, 0.0};
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
-  cosrod_ode_problem p;
-  cosrod_mbs_ode_problem(&p, d);
-  if (!analytic) p.jac = NULL, p.jac_fills = 0;
-  cosrod_integrate_options o = cosrod_integrate_default_options();
-  o.rtol = o.atol = tol;
-  o.max_steps = 5000000;
-  cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &r.st);
-  int n = cosrod_mbs_n(m);
-  double *y0 = calloc((size_t)n, sizeof *y0), *y = calloc((size_t)n, sizeof *y);
-  cosrod_mbs_initial_state(m, y0);
-  if (it) {
-    double t0 = now();
-    r.st = cosrod_integrate(it, 0.0, y0, T, NULL, y);
-    r.wall = now() - t0;
-    const cosrod_integrate_stats *s = cosrod_integrator_stats(it);
-    r.nfev = s->nfev, r.njev = s->njev, r.nsteps = s->nsteps;
-  }
-  cosrod_integrator_free(it);
-  free(y0), free(y);
-  cosrod_mbs_data_free(d);
+  cosrod_ode_problem keep = b->p;
+  if (!analytic) b->p.jac = NULL, b->p.jac_fills = 0;
+  cosrod_integrate_stats s;
+  r.st = body_bench_integrate(b, method, tol, tol, T, &s, &r.wall);
+  b->p = keep;
+  r.nfev = s.nfev, r.njev = s.njev, r.nsteps = s.nsteps;
   return r;
 }
 
 /* CPU seconds per Jacobian at y0 (minimum over 5 batches of 400): analytic,
  * central FD (2n f), and n f evaluations (the cost of a forward-difference Jacobian) */
-static void jac_cost(cosrod_mbs *m, double *ta, double *tc, double *tf) {
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
-  int n = cosrod_mbs_n(m), reps = 400;
-  double *y = calloc((size_t)n, sizeof *y), *J = calloc((size_t)n * n, sizeof *J),
-         *f = calloc((size_t)n, sizeof *f);
-  cosrod_mbs_initial_state(m, y);
+static void jac_cost(body_bench *bb, double *ta, double *tc, double *tf) {
+  cosrod_mbs *m = bb->m;
+  cosrod_mbs_data *d = bb->d;
+  int n = bb->n, reps = 400;
+  const double *y = bb->y0;
+  double *J = calloc((size_t)n * n, sizeof *J), *f = calloc((size_t)n, sizeof *f);
   *ta = *tc = *tf = INFINITY;
   for (int b = 0; b < 5; ++b) {
     double t0 = now();
@@ -79,8 +55,7 @@ static void jac_cost(cosrod_mbs *m, double *ta, double *tc, double *tf) {
       for (int j = 0; j < n; ++j) cosrod_mbs_rhs(m, d, 0.0, y, f);
     *tf = fmin(*tf, (now() - t0) / reps);
   }
-  free(y), free(J), free(f);
-  cosrod_mbs_data_free(d);
+  free(J), free(f);
 }
 
 int main(int argc, char **argv) {
@@ -102,40 +77,27 @@ int main(int argc, char **argv) {
       "s\n");
   for (int e = 0; e < 2; ++e)
     for (int f = 0; f < 5; ++f) {
-      char path[1024], s1[64], s2[64], s3[64], err[512];
+      char path[1024], buf[5][64];
+      const char *sets[5];
       snprintf(path, sizeof path, "%s/%s.yaml", argv[1], ex[e]);
-      snprintf(s1, sizeof s1, "solver.formulation=%s", forms[f][1]);
-      snprintf(s2, sizeof s2, "bodies.0.parametrisation=%s", forms[f][2]);
-      snprintf(s3, sizeof s3, "bodies.1.parametrisation=%s", forms[f][2]);
-      const char *sets[3] = {s1, s2, s3};
-      cosrod_scenario *sc = NULL;
-      if (!(sc = cosrod_scenario_load(path, sets, e == 1 ? 3 : 2, NULL))) {
-        fprintf(stderr, "%s\n", cosrod_last_error());
-        return 1;
-      }
-      cosrod_status st;
-      cosrod_mbs *m = cosrod_sim_bodies_create(sc, &st, err, sizeof err);
-      if (!m) {
-        fprintf(stderr, "%s\n", err);
-        cosrod_scenario_free(sc);
-        return 1;
-      }
+      size_t ns = body_bench_form_sets(buf, sets, forms[f][1], forms[f][2], e == 1 ? 2 : 1);
+      body_bench bb;
+      if (body_bench_open(&bb, path, sets, ns)) return 1;
       double ta, tc, tf;
-      jac_cost(m, &ta, &tc, &tf);
+      jac_cost(&bb, &ta, &tc, &tf);
       for (int t = 0; t < 3; ++t)
         for (int a = 1; a >= 0; --a) {
           res best = {COSROD_OK, 0, 0, 0, INFINITY};
           for (int k = 0; k < reps; ++k) {
-            res r = run(m, "radau5", tols[t], Tend[e], a);
+            res r = run(&bb, "radau5", tols[t], Tend[e], a);
             if (r.wall < best.wall) best = r;
           }
-          printf("%s,%s,%d,%.0e,%s,%s,%ld,%ld,%ld,%.4g,%.3g,%.3g,%.3g\n", ex[e], forms[f][0], cosrod_mbs_n(m),
+          printf("%s,%s,%d,%.0e,%s,%s,%ld,%ld,%ld,%.4g,%.3g,%.3g,%.3g\n", ex[e], forms[f][0], bb.n,
                  tols[t], a ? "analytic" : "fd", best.st == COSROD_OK ? "ok" : cosrod_status_name(best.st),
                  best.nfev, best.njev, best.nsteps, best.wall, ta, tc, tf);
           fflush(stdout);
         }
-      cosrod_mbs_free(m);
-      cosrod_scenario_free(sc);
+      body_bench_close(&bb);
     }
   return 0;
 }

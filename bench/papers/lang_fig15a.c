@@ -22,11 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cosrod/body.h"
-#include "cosrod/integrate.h"
+#include "body_bench.h"
 #include "cosrod/quat.h"
-#include "cosrod/scenario.h"
-#include "sim/sim_translate.h"
 
 static const double INERTIA[3] = {41.6, 11.6, 50.0};
 
@@ -74,54 +71,33 @@ static int probe_hook(double t, double *y, void *user) {
 /* one run; obs = (R, omega, Omega) at T (15 numbers) */
 static int run(const char *path, const char *form, const char *method, double tol, double rtol, int project,
                double *obs, long *nfev, probe *pr) {
-  char err[512], sf[64];
+  char sf[64];
   snprintf(sf, sizeof sf, "solver.formulation=%s", form);
   const char *sets[4] = {"bodies.0.angular_velocity=[50, 0.1, 0.1]", "analysis.t_end=0.4",
                          "bodies.0.parametrisation=quaternion", sf};
-  cosrod_scenario *sc = cosrod_scenario_load(path, sets, 4, NULL);
-  if (!sc) {
-    fprintf(stderr, "%s\n", cosrod_last_error());
-    return 1;
-  }
-  cosrod_status st;
-  cosrod_mbs *m = cosrod_sim_bodies_create(sc, &st, err, sizeof err);
-  if (!m) {
-    fprintf(stderr, "%s\n", err);
-    cosrod_scenario_free(sc);
-    return 1;
-  }
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
-  cosrod_ode_problem p;
-  cosrod_mbs_ode_problem(&p, d);
-  int n = cosrod_mbs_n(m);
-  double *y0 = calloc((size_t)n, sizeof *y0), *y = calloc((size_t)n, sizeof *y);
-  cosrod_mbs_initial_state(m, y0);
+  body_bench b;
+  if (body_bench_open(&b, path, sets, 4)) return 1;
+  cosrod_mbs *m = b.m;
+  cosrod_mbs_data *d = b.d;
+  cosrod_ode_problem *p = &b.p;
   memset(pr, 0, sizeof *pr);
-  pr->m = m, pr->d = d, pr->inner = project ? p.project : NULL;
+  pr->m = m, pr->d = d, pr->inner = project ? p->project : NULL;
   pr->absolute = !strcmp(form, "absolute"), pr->nq = cosrod_mbs_nq(m);
-  invariants(pr, y0, pr->h0, &pr->e0);
-  p.project = probe_hook;
+  invariants(pr, b.y0, pr->h0, &pr->e0);
+  p->project = probe_hook;
   g_probe = pr;
-  cosrod_integrate_options o = cosrod_integrate_default_options();
-  o.atol = tol;
-  o.rtol = rtol;
-  o.max_steps = 5000000;
-  cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &st);
+  cosrod_integrate_stats s;
   int rc = 1;
-  if (it && cosrod_integrate(it, 0.0, y0, 0.4, NULL, y) == COSROD_OK) {
+  if (body_bench_integrate(&b, method, rtol, tol, 0.4, &s, NULL) == COSROD_OK) {
     double x[3], q[4], v[3], Om[3];
-    cosrod_mbs_body_state(m, d, y, 0, x, q, v, Om);
+    cosrod_mbs_body_state(m, d, b.y, 0, x, q, v, Om);
     cosrod_quat_to_matrix(obs, q);
     cosrod_quat_rotate(obs + 9, q, Om);
     memcpy(obs + 12, Om, sizeof Om);
-    *nfev = cosrod_integrator_stats(it)->nfev;
+    *nfev = s.nfev;
     rc = 0;
   }
-  cosrod_integrator_free(it);
-  free(y0), free(y);
-  cosrod_mbs_data_free(d);
-  cosrod_mbs_free(m);
-  cosrod_scenario_free(sc);
+  body_bench_close(&b);
   return rc;
 }
 

@@ -23,8 +23,11 @@ usage: lang_fig16_chaos.py COSROD EXAMPLES_DIR RESULTS_DIR WORK_DIR [--quick]
 writes lang-fig16-chaos.csv, lang-fig16-chaos.png and prints a summary
 (also written as comment lines of the csv).  --quick: T = 2 s.
 """
-import csv, math, os, subprocess, sys
+import math, os, sys
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import commit as git_commit, cosrod_run, pyplot, rows as csv_rows, summary, tol_sets  # noqa: E402
 
 EPS = 1e-10
 RHO1 = np.array([1.0, 2.0, -3.0])
@@ -33,13 +36,10 @@ COLS = ("x", "y", "z", "q0", "q1", "q2", "q3", "Omega1", "Omega2", "Omega3", "vx
 
 
 def run(cosrod, ex, wdir, name, tol, t_end, extra=()):
-    out = os.path.join(wdir, "fig16-" + name)
-    subprocess.run([cosrod, "run", os.path.join(ex, "two-body-joint.yaml"), "-o", out,
-                    "--set", "solver.integrator=dop853", "--set", "solver.rtol=%g" % tol,
-                    "--set", "solver.atol=%g" % tol, "--set", "solver.max_steps=5000000",
-                    "--set", "analysis.t_end=%g" % t_end, "--set", "output.every=0.01",
-                    "--set", "output.plots=false", *extra], check=True, stdout=subprocess.DEVNULL)
-    rows = list(csv.DictReader(open(os.path.join(out, "bodies.csv"))))
+    out = cosrod_run(cosrod, os.path.join(ex, "two-body-joint.yaml"), os.path.join(wdir, "fig16-" + name),
+                     tol_sets("dop853", "%g" % tol, 5000000) + ["analysis.t_end=%g" % t_end, "output.every=0.01"]
+                     + list(extra))
+    rows = csv_rows(out, "bodies.csv")
     t = np.array(sorted({float(r["t"]) for r in rows}))
     y = np.zeros((len(t), 26))
     for r in rows:
@@ -78,10 +78,10 @@ def fig16_converged(cosrod, ex, wdir, tols):
     rows = []
     for name, form, par in FORMS:
         for tol in tols:
-            sets = ("--set", "solver.formulation=" + form, "--set", "bodies.0.parametrisation=" + par,
-                    "--set", "bodies.1.parametrisation=" + par, "--set", "solver.integrator=dopri5")
+            sets = ("solver.formulation=" + form, "bodies.0.parametrisation=" + par,
+                    "bodies.1.parametrisation=" + par, "solver.integrator=dopri5")
             _, y = run(cosrod, ex, wdir, "T16", tol, T16, sets)
-            nfev = __import__("json").load(open(os.path.join(wdir, "fig16-T16", "summary.json")))["stats"]["nfev"]
+            nfev = summary(os.path.join(wdir, "fig16-T16"))["stats"]["nfev"]
             rows.append((name, tol, nfev, float(np.max(np.abs(observe(y[-1]) - oref)))))
     return rows
 
@@ -97,7 +97,7 @@ def main():
     om = OMEGA1 + EPS * RHO1 / np.linalg.norm(RHO1)
     t, y = ref[1e-13]
     _, yp = run(cosrod, ex, wdir, "pert", 1e-13, t_end,
-                ("--set", "bodies.0.angular_velocity=[%.17g,%.17g,%.17g]" % tuple(om)))
+                ("bodies.0.angular_velocity=[%.17g,%.17g,%.17g]" % tuple(om),))
     scale = np.max(np.abs(y))
     sep = np.max(np.abs(yp - y), axis=1) / scale
     dtol = {a: np.max(np.abs(ref[a][1] - ref[b][1]), axis=1) / scale for a, b in zip(tols, tols[1:])}
@@ -107,7 +107,7 @@ def main():
     d12 = dtol[1e-12]
     bad = np.nonzero(d12 > 1e-6)[0]
     t_conv = t[bad[0]] if len(bad) else t[-1]
-    commit = os.environ.get("COSROD_COMMIT", "unknown")
+    commit = git_commit()
     lines = [
         "commit %s; [L] Example C (examples/two-body-joint.yaml), dop853; separations relative to "
         "the solution's max norm %.4g" % (commit, scale),
@@ -136,9 +136,7 @@ def main():
             f.write("%.2f,%.4e,%s\n" % (ti, sep[i], ",".join("%.4e" % dtol[a][i] for a in tols[:-1])))
     print("\n".join(lines))
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(14, 5))
     for name, _, _ in FORMS:
         rr = [r for r in f16 if r[0] == name]

@@ -23,11 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cosrod/body.h"
-#include "cosrod/integrate.h"
+#include "body_bench.h"
 #include "cosrod/quat.h"
-#include "cosrod/scenario.h"
-#include "sim/sim_translate.h"
 
 static const double IN[3] = {50.0, 42.0, 10.0}, MGL = 11.09 * 9.81, LEN = 1.0;
 
@@ -147,44 +144,26 @@ static int run_fp(int form, const char *method, double tol, double T, double o[1
 /* cosrod's model (examples/heavy-top.yaml), formulation null-space / absolute quaternion */
 static int run_cosrod(const char *path, const char *form, const char *method, double tol, double T, double o[18],
                       long *nfev, int *n) {
-  char err[512], sf[64], st_[64];
+  char sf[64], st_[64];
   snprintf(sf, sizeof sf, "solver.formulation=%s", form);
   snprintf(st_, sizeof st_, "analysis.t_end=%g", T);
   const char *sets[2] = {sf, st_};
-  cosrod_scenario *sc = cosrod_scenario_load(path, sets, 2, NULL);
-  if (!sc) return 1;
-  cosrod_status st;
-  cosrod_mbs *m = cosrod_sim_bodies_create(sc, &st, err, sizeof err);
-  if (!m) {
-    cosrod_scenario_free(sc);
-    return 1;
-  }
-  cosrod_mbs_data *d = cosrod_mbs_data_create(m, NULL);
-  cosrod_ode_problem p;
-  cosrod_mbs_ode_problem(&p, d);
-  cosrod_integrate_options op = cosrod_integrate_default_options();
-  op.rtol = op.atol = tol;
-  op.max_steps = 5000000;
-  *n = cosrod_mbs_n(m);
-  double *y0 = calloc((size_t)*n, sizeof *y0), *y = calloc((size_t)*n, sizeof *y);
-  cosrod_mbs_initial_state(m, y0);
-  cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &op, &st);
+  body_bench b;
+  if (body_bench_open(&b, path, sets, 2)) return 1;
+  *n = b.n;
+  cosrod_integrate_stats s;
   int rc = 1;
-  if (it && cosrod_integrate(it, 0.0, y0, T, NULL, y) == COSROD_OK) {
+  if (body_bench_integrate(&b, method, tol, tol, T, &s, NULL) == COSROD_OK) {
     double x[3], q[4], v[3], Om[3];
-    cosrod_mbs_body_state(m, d, y, 0, x, q, v, Om);
+    cosrod_mbs_body_state(b.m, b.d, b.y, 0, x, q, v, Om);
     observe(o, q, Om);
     /* cosrod's own x, v of the centre of mass (the observe() ones are L R e3, omega x x) */
     memcpy(o, x, sizeof x);
     memcpy(o + 12, v, sizeof v);
-    *nfev = cosrod_integrator_stats(it)->nfev;
+    *nfev = s.nfev;
     rc = 0;
   }
-  cosrod_integrator_free(it);
-  free(y0), free(y);
-  cosrod_mbs_data_free(d);
-  cosrod_mbs_free(m);
-  cosrod_scenario_free(sc);
+  body_bench_close(&b);
   return rc;
 }
 

@@ -21,30 +21,23 @@ lla-test1-summary.csv (max-norm differences) and lla-test1.png.
 usage: lla_test1.py COSROD EXAMPLES_DIR RESULTS_DIR WORK_DIR [--quick]
 --quick: N = M = 10, 20 and T = 0.5 s only, no extrapolation (smoke run).
 """
-import csv, math, os, subprocess, sys, time
+import csv, math, os, sys, time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reissner2d import rubber_pendulum  # noqa: E402
+from benchlib import commit as git_commit, cosrod_run, pyplot, tip  # noqa: E402
 
 T_END, EVERY = 2.0, 0.01
 P_RICH = 2.0
 
 
 def cosrod_tip(cosrod, ex, wdir, N, t_end):
-    out = os.path.join(wdir, "test1-N%d" % N)
-    subprocess.run([cosrod, "run", os.path.join(ex, "rubber-pendulum.yaml"), "-o", out,
-                    "--set", "rods.0.segments=%d" % N, "--set", "analysis.t_end=%g" % t_end,
-                    "--set", "solver.rtol=1e-10",
-                    "--set", "solver.atol=1e-10", "--set", "solver.max_steps=5000000",
-                    "--set", "output.every=%g" % EVERY, "--set", "output.vtk=false",
-                    "--set", "output.plots=false"], check=True, stdout=subprocess.DEVNULL)
-    t, y, z = [], [], []
-    with open(os.path.join(out, "centerline.csv")) as f:
-        for r in csv.DictReader(f):
-            if int(r["vertex"]) == N:
-                t.append(float(r["t"])); y.append(float(r["y"])); z.append(float(r["z"]))
-    return np.array(t), np.array(y), np.array(z)
+    out = cosrod_run(cosrod, os.path.join(ex, "rubber-pendulum.yaml"), os.path.join(wdir, "test1-N%d" % N),
+                     ["rods.0.segments=%d" % N, "analysis.t_end=%g" % t_end, "solver.rtol=1e-10",
+                      "solver.atol=1e-10", "solver.max_steps=5000000", "output.every=%g" % EVERY])
+    h = np.array(tip(out, ("y", "z")))
+    return h[:, 0], h[:, 1], h[:, 2]
 
 
 def order_and_limit(runs, levels):
@@ -91,7 +84,7 @@ def main():
     dc, pc, limc = order_and_limit(cos, levels)
     df, pf, limf = order_and_limit(fe, levels)
 
-    commit = os.environ.get("COSROD_COMMIT", "unknown")
+    commit = git_commit()
     with open(os.path.join(rdir, "lla-test1.csv"), "w") as f:
         f.write("# commit %s; [LLA] Test 1 tip x_N(t) = (0, y, z); bench/papers/lla_test1.py\n" % commit)
         cols = ["t"] + ["cosrod_N%d_%s" % (N, c) for N in levels for c in "yz"] \
@@ -143,9 +136,7 @@ def main():
 
 
 def plot(rdir, tgrid, levels, cos, fe, limc, limf):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
     fig, ax = plt.subplots(3, 1, figsize=(10, 10), sharex=True)
     for k, lab in enumerate(("x_2 = y", "x_3 = z")):
         for N in levels:

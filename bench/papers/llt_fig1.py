@@ -8,33 +8,28 @@ tip displacement x(t) = e1 . phi(L, t), takes its successive maxima x(t_k),
 the logarithmic decrements delta_k = ln(x(t_k)/x(t_k+1)) and the damping ratios
 zeta_k from delta_k = 2 pi zeta_k / sqrt(1 - zeta_k^2) ([LLT] §3).
 
-usage: llt_fig1.py COSROD SCENARIO RESULTS_DIR WORK_DIR
+usage: llt_fig1.py COSROD SCENARIO RESULTS_DIR WORK_DIR [--quick]   (--quick: T = 10 s instead of 30 s)
 writes llt-fig1-tip.csv, llt-fig1-zeta.csv and llt-fig1.png into RESULTS_DIR.
 """
-import csv, math, os, subprocess, sys
+import math, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import cosrod_run, pyplot, tip  # noqa: E402
 
 cosrod, scen, rdir, wdir = sys.argv[1:5]
+T_END = 10 if "--quick" in sys.argv[5:] else 30  # --quick: 5 maxima per run instead of 15
 RUNS = [("tau0.01", 0.01, 1.0e6, 0.03), ("tau0.02", 0.02, 1.0e6, 0.03),
         ("tau0.04", 0.04, 1.0e6, 0.03), ("E4e6-tau0.01", 0.01, 4.0e6, 0.12)]
 
 
 def run(name, tau, E, F):
-    out = os.path.join(wdir, name)
-    subprocess.run([cosrod, "run", scen, "-o", out,
-                    "--set", "output.vtk=false", "--set", "output.plots=false",
-                    "--set", "analysis.t_end=30",
-                    "--set", f"materials.soft.E={E}",
-                    "--set", f"rods.0.damping.kelvin_voigt.tau_shear={tau}",
-                    "--set", f"rods.0.damping.kelvin_voigt.tau_bulk={tau}",
-                    "--set", f"rods.0.loads.0.value=[{F}, 0, 0]"],
-                   check=True, stdout=subprocess.DEVNULL)
-    t, x, nmax = [], [], -1
-    rows = list(csv.DictReader(open(os.path.join(out, "centerline.csv"))))
-    nmax = max(int(r["vertex"]) for r in rows)
-    for r in rows:
-        if int(r["vertex"]) == nmax:
-            t.append(float(r["t"])); x.append(float(r["x"]))
-    return t, x
+    out = cosrod_run(cosrod, scen, os.path.join(wdir, name),
+                     [f"analysis.t_end={T_END}", f"materials.soft.E={E}",
+                      f"rods.0.damping.kelvin_voigt.tau_shear={tau}",
+                      f"rods.0.damping.kelvin_voigt.tau_bulk={tau}",
+                      f"rods.0.loads.0.value=[{F}, 0, 0]"])
+    h = tip(out, ("x",))
+    return [p[0] for p in h], [p[1] for p in h]
 
 
 def zetas(t, x):
@@ -65,9 +60,7 @@ with open(os.path.join(rdir, "llt-fig1-zeta.csv"), "w") as f:
         for k, (tk, xk, per, dl, z) in enumerate(zetas(*res[n])):
             f.write(f"{n},{k},{tk:.6g},{xk:.6g},{per:.6g},{dl:.6g},{z:.6g}\n")
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+plt = pyplot()
 fig, ax = plt.subplots(1, 2, figsize=(12, 4.5))
 for n, tau, E, F in RUNS:
     t, x = res[n]

@@ -5,33 +5,9 @@ Paper numbers: [LLA] Tables 2 and 3 (#f, #Jacobians, #steps per TOL), §4 text."
 import csv, os, re, sys
 
 R, QUICK = sys.argv[1], sys.argv[2] == "1"
-TOLS = ["1e-2", "1e-3", "1e-4", "1e-5", "1e-6", "1e-7", "1e-8"]
-# method -> list over TOLS of (f, jac, steps); DASPK stands for ida
-P2 = {
-    "radau5": [(12089, 821, 1645), (12555, 877, 1714), (14679, 1071, 2050), (21187, 1507, 2910),
-               (26285, 1809, 3354), (27463, 2020, 3224), (33829, 2584, 3813)],
-    "seulex": [(2725, 335, 453), (8882, 433, 584), (14066, 463, 487), (22311, 443, 473),
-               (38742, 551, 628), (46864, 654, 659), (59751, 895, 899)],
-    "rodas": [(4050, 600, 688), (4764, 769, 799), (7242, 1202, 1208), (12990, 2165, 2165),
-              (25440, 4240, 4240), (54588, 9098, 9098), (125382, 20897, 20897)],
-    "ida": [(1408, 319, 478), (3358, 458, 1508), (4403, 427, 2299), (6075, 437, 3263),
-            (7301, 438, 3948), (9659, 443, 5551), (12952, 471, 7703)],
-    "dopri5": [(331610, 0, 55268), (331610, 0, 55268), (331622, 0, 55270), (331694, 0, 55282),
-               (332228, 0, 55371), (337184, 0, 56179), (364376, 0, 60729)],
-}
-P3 = {
-    "radau5": [(30804, 2096, 4210), (31355, 2146, 4323), (35087, 2296, 5007), (44426, 2985, 6715),
-               (74581, 4218, 12075), (107035, 6915, 15972), (129280, 7853, 17272)],
-    "seulex": [(11450, 1539, 2667), (19073, 2136, 3062), (39904, 3669, 4190), (77994, 3374, 4428),
-               (127326, 4247, 4342), (533384, 17868, 18010), (1720395, 57654, 57780)],
-    "rodas": [(10423, 1568, 1771), (15040, 2430, 2522), (24183, 3963, 4044), (47438, 7848, 2918),
-              (153475, 25525, 25590), (449887, 74862, 75005), (1146392, 190917, 191095)],
-    "ida": [(6810, 1670, 1865), (6450, 1973, 1697), (10019, 2544, 3499), (30288, 9144, 11417),
-            (81948, 33502, 26983), (69220, 20244, 31517), (138874, 5961, 98652)],
-    "dopri5": [(9211232, 0, 1535205), (9211244, 0, 1535207), (9211256, 0, 1535209), (9211268, 0, 1535211),
-               (9211298, 0, 1535216), (9211304, 0, 1535217), (9211310, 0, 1535218)],
-}
-PAPER = {"rubber": P2, "steel": P3}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import LLA_TABLES as PAPER, LLA_TOLS as TOLS  # noqa: E402
+
 RTF_PAPER = {"rubber": 47.0, "steel": 17.0}
 TARGET_RTF = {"rubber": 1000.0, "steel": 300.0}
 
@@ -347,6 +323,38 @@ w("the discrete damping have not been run). The counts in this section are writt
 w("§2 tables of commit 3ab6eae; compare them with the tables above after a rerun.\n")
 w(open(os.path.join(os.path.dirname(__file__), "findings.md")).read())
 w("\nRaw diagnostics: `rubber-diagnostics.txt`, spectra at t = 0 and 1 s: `rubber-spectrum-t0.txt`, `rubber-spectrum-t1.txt`.\n")
+# Files of bench/results that bench/run.sh does not write: hand-written reports (analysis of the
+# generated files, records of one-off experiments) and the inputs they keep.
+HAND = [
+    ("papers.md", "index of every table and figure of the four papers, verdicts (by hand, from the generated files)"),
+    ("step-count.md", "answer of the [LLA] Tables 2-3 question; its tables `step-count-tables.md` and "
+     "`step-count.csv` are generated (bench/papers/step_count.py)"),
+    ("auto.md, auto-runs.csv", "`solver.integrator: auto` on the bench suite, `bench/auto/run.py` run by hand "
+     "(~1 h of CPU, not part of `make bench`)"),
+    ("contact-pyelastica.md", "hose drop against PyElastica, `bench/peers/hose_drop.py` by hand (needs PyElastica)"),
+    ("peers-steel-string.md", "analysis of `peers-steel-string.csv` (generated)"),
+    ("multibody-jacobian.md", "analysis of `multibody-jacobian.txt` (generated)"),
+    ("multibody-linalg.md", "analysis of `multibody-linalg.csv` (generated)"),
+    ("output-and-startup.md", "analysis of `output-startup.csv` (generated)"),
+    ("galpha.md, odex.md, bdf.md", "analyses of `galpha-runs.txt`, `odex-*.csv/txt`, `bdf-runs.txt` (generated)"),
+    ("integrators-rods.md", "old vs new integrator control, `bench/integrators/rods_compare.py OLD_CLI NEW_CLI` "
+     "(needs the previous build: a record, not regenerable from one commit)"),
+    ("radau5-tuning.md, seulex.md, integrator-constants.md", "controller experiments behind constants of "
+     "src/integrate (bench/integrators/*_variant.sh, constants_sweep.c, run by hand)"),
+    ("seulex-work-precision.md/.csv, work-precision-radau5-rodas-erk.md/.csv", "earlier outputs of "
+     "`bench/integrators/work_precision.sh` kept as records of those stages (the current one: "
+     "`work-precision.md`, `work-precision-current.csv`)"),
+    ("work-precision-original.csv/.md", "the originals' yardstick curve (input of work_precision.sh)"),
+    ("fuzzing.md", "record of the `make fuzz` campaigns"),
+    ("bench-timing.md", "cost of `make bench-quick` before and after its cuts (from two `bench-timing-quick.csv`)"),
+]
+w("## Files not written by `make bench`\n")
+w("Everything else in bench/results is written by `bench/run.sh` (see `provenance.txt` for the commit of each "
+  "file, `bench-timing.csv` for the cost of each part).  These are hand-written reports or records:\n")
+w("| file | what |\n|---|---|")
+for f, what in HAND:
+    w("| `%s` | %s |" % (f, what))
+w("")
 w("## Figures\n")
 w("![work-precision](work-precision.png)\n")
 w("Step-size histories at TOL 1e-3 ([LLA] Fig. 8, [LA] Fig. 7: the solvers on the damped rod), one panel per")

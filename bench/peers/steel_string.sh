@@ -7,7 +7,7 @@
 # (N = 100); wall = summary.json wall_time (whole run, tip output every
 # 0.01 s).  PyElastica 0.3.2 (issue 12, same kind of machine): 79 s (N = 10)
 # and 168 s (N = 100) of wall time per simulated second.
-# Usage: bench/peers/steel_string.sh BUILD > OUT.csv
+# Usage: bench/peers/steel_string.sh BUILD [--quick] > OUT.csv
 B=${1:-build-bench}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 EX="$ROOT/examples/perf-steel.yaml"
@@ -27,13 +27,16 @@ print("%s,%s,%s,%s,%d,%.6g" % (d["status"], r["x"], r["y"], r["z"], d["stats"]["
 PY
 }
 echo "N,integrator,tol,extra,status,x,y,z,steps,wall_s"
-for n in 10 100; do
+# --quick: N = 10 only, TOL 1e-2 and 1e-3, one generalized-alpha step size
+NS="10 100" TS="1e-2 1e-3 1e-4 1e-5" HS="1e-3 5e-4 2e-4"
+[ "${2:-}" = "--quick" ] && NS=10 TS="1e-2 1e-3" HS=5e-4
+for n in $NS; do
   if [ $n = 10 ]; then rt=1e-10; else rt=1e-9; fi
   echo "$n,radau5-ref,$rt,,$(run $n radau5 $rt)"
   for m in radau5 rodas seulex ida cvode; do
-    for tol in 1e-2 1e-3 1e-4 1e-5; do echo "$n,$m,$tol,,$(run $n $m $tol)"; done
+    for tol in $TS; do echo "$n,$m,$tol,,$(run $n $m $tol)"; done
   done
-  for h in 1e-3 5e-4 2e-4; do
+  for h in $HS; do
     echo "$n,galpha,1e-4,h=$h,$(run $n galpha 1e-4 --set solver.h=$h --set solver.rho_inf=0.5 --set solver.formulation=nullspace --set solver.stabilisation=none)"
   done
 done

@@ -328,6 +328,13 @@ COSROD_API const char *cosrod_mbs_data_message(const cosrod_mbs_data *d);
  * motion is unchanged; dense output inside that step still uses the previous
  * partition). */
 COSROD_API long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d);
+/* The null-space partition in use: the nconstr dependent and ndof
+ * independent twist indices (the meaning of nu in y; restart data of a
+ * resumed run): index k < nconstr of dep, else of ind (k - nconstr).  set:
+ * replaces it (no re-partition pending), -1 if dep and ind are not together
+ * a permutation of the twist indices. */
+COSROD_API int cosrod_mbs_data_partition(const cosrod_mbs_data *d, int k);
+COSROD_API int cosrod_mbs_data_set_partition(cosrod_mbs_data *d, const int *dep, const int *ind);
 
 /* Semi-axes a (3) [m] of the uniform solid ellipsoid with this mass [kg]
  * and principal inertias [kg m^2] (I_1 = m (a_2^2 + a_3^2) / 5, ...); the

@@ -142,7 +142,8 @@ COSROD_API int cosrod_mesh_is_closed(const cosrod_mesh *mesh);
 /* Settings; zero means "auto" (a zero-initialised struct is a frictionless
  * contact with automatic stiffness, onset and damping). */
 typedef struct cosrod_contact_law {
-  double stiffness;         /* k [N/m per m]; <= 0: auto (cosrod_contact_auto_stiffness) */
+  double stiffness;         /* k [N/m per m]; <= 0: auto (cosrod_contact_auto_stiffness; rod-rod and
+                               self-contact: cosrod_contact_auto_pair_stiffness) */
   double onset;             /* delta [m]; <= 0: auto = 0.01 r */
   double damping;           /* c [N s/m per m]; 0: auto = 2 sqrt(k rhoA) (critical); < 0: none */
   double mu_static;         /* 0: frictionless */
@@ -159,6 +160,12 @@ COSROD_API double cosrod_contact_penalty_inverse(double k, double delta, double 
 /* Automatic stiffness per unit length for a rod: max(4 EI / ds^4,
  * rhoA |g| / (0.01 r)) (derivation in src/contact/contact_law.c). */
 COSROD_API double cosrod_contact_auto_stiffness(double EI, double rhoA, double g, double radius, double ds);
+/* Automatic rod-rod / self-contact stiffness per unit length (ds: the mean
+ * segment length): max(EI / (eps r R^2 ds), the rod-obstacle value), R =
+ * max(r, ds), eps = COSROD_CONTACT_PAIR_PEN: a crossing loaded by the bending
+ * force EI / R^2 of the tightest loop sinks at most (eps + 0.005) r. */
+#define COSROD_CONTACT_PAIR_PEN 0.1
+COSROD_API double cosrod_contact_auto_pair_stiffness(double EI, double rhoA, double g, double radius, double ds);
 
 /* ---- model and data ------------------------------------------------------ */
 
@@ -227,6 +234,14 @@ COSROD_API cosrod_status cosrod_contact_eval(const cosrod_contact_model *model, 
  * dragged to the slip limit, new contacts get an anchor, lost ones are cleared.
  * Call once per accepted step (dynamics) or converged increment (statics). */
 COSROD_API void cosrod_contact_commit(const cosrod_contact_model *model, cosrod_contact_data *data);
+/* The committed friction state (anchors and stick / slip flags) as doubles,
+ * the restart data of a resumed run: its size, save into b, load from b
+ * (also as the trial state; -1 if b holds no valid state). */
+COSROD_API size_t cosrod_contact_state_size(const cosrod_contact_model *model);
+COSROD_API void cosrod_contact_state_save(const cosrod_contact_model *model, const cosrod_contact_data *data,
+                                          double *b);
+COSROD_API int cosrod_contact_state_load(const cosrod_contact_model *model, cosrod_contact_data *data,
+                                         const double *b);
 
 /* One Jacobian block: dF(rod_i, vertex i)/dx(rod_j, vertex j) = K, and
  * d/dv = D, 3x3 column-major.  Blocks of the same (i, j) may repeat: the

@@ -100,14 +100,16 @@ COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod
  * version, the scenario text and file name, the simulation's restart data
  * (cosrod_sim_restart_save), the output position (cosrod_output_position)
  * and the next checkpoint time; a new run writes one at its first frame and
- * cosrod_recorder_finish of a run that ends ok removes it.  Not written (and not resumable): static /
- * modal analyses, output.format hdf5, runs with joints or contact, rigid
- * bodies without rods.
+ * cosrod_recorder_finish of a run that ends ok removes it.  The recorder's
+ * own files (joints.csv, contacts.csv, obstacles.csv, contact_forces.csv,
+ * vtk/contacts.pvd) are synced at each checkpoint and their lengths and the
+ * contact summary kept in the record.  Not written (and not resumable):
+ * static / modal analyses, output.format hdf5.
  *
  * checkpoint_scenario: the stored scenario of DIR's checkpoint (its YAML
  * text and the original file name, both malloc'ed; free them), e.g. to
  * build the simulation to resume.  ERR_INVALID with one line in msg: no or
- * a damaged checkpoint, another cosrod version.
+ * a damaged checkpoint, another cosrod version or record layout.
  * resume: instead of cosrod_recorder_create for a new simulation `sim` of the
  * same scenario (before cosrod_sim_run): checks the checkpoint against sim's
  * scenario, loads the restart data into sim (cosrod_sim_restart_load) and

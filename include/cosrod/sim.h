@@ -222,6 +222,7 @@ COSROD_API cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const d
  * What a dynamic run needs to continue from an output time: the state y
  * there, the step size to try next, the energy accounts (external work,
  * dissipation, contact dissipation, impulsive work of breakpoints), the
+ * bodies' null-space partition, the friction anchors of contact, the
  * monitor's state and the solver counters, as cosrod_sim_restart_size
  * doubles (layout private, versioned; same build and scenario only).
  * save: inside the frame callback of cosrod_sim_run (ERR_INVALID elsewhere).
@@ -231,7 +232,9 @@ COSROD_API cosrod_status cosrod_sim_set_state(cosrod_sim *sim, double t, const d
  * restarted there with the saved step, so the run agrees with an
  * uninterrupted one to the integrator's tolerance (not bitwise), and the
  * counters continue (those of the resumed part differ from an uninterrupted
- * run's by the restart).  Friction anchors of contact are not saved.
+ * run's by the restart).  Saved with the state: the rigid bodies' null-space
+ * partition (the coordinates of nu in y) and the friction anchors of contact
+ * (those of the step across the saved time).
  * ERR_INVALID: wrong size, version or ny, non-finite state, time outside
  * [0, t_end], a static analysis, or after the run / advance started. */
 COSROD_API size_t cosrod_sim_restart_size(const cosrod_sim *sim);

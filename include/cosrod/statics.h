@@ -124,6 +124,11 @@ typedef struct cosrod_statics_stats {
   double fail_residual; /* after a failure: the smallest scaled residual the failed increment (or
                            correction) reached, +inf if it never had a finite residual; 0 if no
                            increment failed */
+  int unstable;       /* equilibrium_at (and solve at t_from), conservative loads with
+                         stop_at_critical: the number of negative eigenvalues of K at the
+                         equilibrium Newton reached from the input state (0: stable, or not judged) */
+  int replaced;       /* 1: that equilibrium was unstable and a stable one, reached downhill from
+                         it by the energy's gradient flow, is returned instead */
 } cosrod_statics_stats;
 
 /* Per converged increment (also once for the starting point t_from after its

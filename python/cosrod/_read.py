@@ -2,7 +2,10 @@
 """Read a run's output folder (what `cosrod run` and Sim.run(output=DIR)
 write): DIR/run.h5 when the run wrote HDF5 (output.format: hdf5; needs h5py),
 else the CSV files.  Both hold the same doubles exactly (CSV numbers
-round-trip), so both give identical arrays."""
+round-trip), so both give identical arrays.  A run with `contact:` also
+wrote contacts.csv, obstacles.csv and contact_forces.csv (CSV in both
+formats): contact_forces is a numeric table like the others, contacts and
+obstacles (text columns other / state / obstacle) are pandas frames."""
 import json
 import os
 
@@ -20,7 +23,13 @@ class Output:
     forces (n_t, N, 3), curvatures, moments (n_t, N+1, 3)) when the rod tables
     were written; rod 0's arrays are also attributes (out.centerline);
     energy / steps structured arrays; summary the summary.json dict; scenario
-    the scenario's YAML text (HDF5 only); format "hdf5" or "csv"."""
+    the scenario's YAML text (HDF5 only); format "hdf5" or "csv".
+    A run with contact: contact_forces a structured array with the columns of
+    contact_forces.csv (t, active, then Fn_G, Ft_G, n_G for every obstacle /
+    body shape G and G = "rods" for rod-rod and self-contact: sum of the
+    normal forces, of the friction magnitudes |Ft| and the number of active
+    points), contact_groups the names G; contacts / obstacles the rows of
+    contacts.csv / obstacles.csv as pandas DataFrames (None without contact)."""
 
     def __init__(self, directory, tables, summary, scenario, fmt):
         self.directory = directory
@@ -35,12 +44,15 @@ class Output:
         self.energy = self._struct("energy")
         self.steps = self._struct("steps")
         self.increments = self._struct("increments")
+        self.contact_forces = self._struct("contact_forces")
+        cols = tables["contact_forces"][0] if "contact_forces" in tables else []
+        self.contact_groups = [c[3:] for c in cols if c.startswith("Fn_")]
 
     def _struct(self, name):
         if name not in self.tables:
             return None
         cols, a = self.tables[name]
-        names = cols[1:] if name == "energy" else cols
+        names = cols[1:] if name == "energy" else cols  # energy.csv: t is also self.t
         dt = np.dtype([(c, "f8") for c in names])
         return np.ascontiguousarray(a[:, len(cols) - len(names):]).view(dt).reshape(-1)
 
@@ -74,6 +86,29 @@ class Output:
             rods.append(r)
         return rods
 
+    @property
+    def contacts(self):
+        """contacts.csv as a pandas DataFrame (t, rod, segment, other, px..pz,
+        nx..nz, gap, Fn, Ftx..Ftz, state); None without contact."""
+        return self._text_table("contacts")
+
+    @property
+    def obstacles(self):
+        """obstacles.csv as a pandas DataFrame (t, obstacle, Fx..Fz, Mx..Mz:
+        what the rods exert on it); None without contact."""
+        return self._text_table("obstacles")
+
+    def _text_table(self, name):
+        p = os.path.join(self.directory, name + ".csv")
+        if not os.path.exists(p):
+            return None
+        try:
+            import pandas as pd
+        except ImportError as e:
+            raise ImportError(f"Output.{name} needs pandas (apt-get install python3-pandas)") from e
+        return pd.read_csv(p, float_precision="round_trip", keep_default_na=False,
+                           dtype={"other": str, "obstacle": str, "state": str})
+
     def __getattr__(self, name):
         rods = self.__dict__.get("rods")
         if rods and name in ("s", "s_mid", "N", "centerline", "frames", "strains", "forces", "curvatures",
@@ -87,8 +122,9 @@ class Output:
         out = {}
         for name, (cols, a) in self.tables.items():
             df = pd.DataFrame(a, columns=cols)
-            for c in ("rod", "vertex", "segment", "end", "body", "mode", "iterations", "accepted", "joint"):
-                if c in df.columns and np.all(np.isfinite(df[c])):
+            ints = ("rod", "vertex", "segment", "end", "body", "mode", "iterations", "accepted", "joint", "active")
+            for c in df.columns:
+                if (c in ints or (name == "contact_forces" and c.startswith("n_"))) and np.all(np.isfinite(df[c])):
                     df[c] = df[c].astype(np.int64)
             out[name] = df
         return out
@@ -122,6 +158,7 @@ def _read_h5(path, directory):
                 tables[name] = (cols, np.asarray(d[...], dtype=np.float64).reshape(-1, len(cols)))
         summary = json.loads(_text(f.attrs["summary"])) if "summary" in f.attrs else None
         scenario = _text(f.attrs["scenario"]) if "scenario" in f.attrs else None
+    _read_contact_forces(directory, tables)
     if summary is None and os.path.exists(os.path.join(directory, "summary.json")):
         with open(os.path.join(directory, "summary.json")) as fh:
             summary = json.load(fh)
@@ -132,16 +169,27 @@ def _text(v):
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
+def _csv_table(p):
+    with open(p) as fh:
+        cols = fh.readline().strip().split(",")
+        a = np.loadtxt(fh, delimiter=",", dtype=np.float64, ndmin=2)
+    return cols, a.reshape(-1, len(cols))
+
+
+def _read_contact_forces(directory, tables):
+    # written as CSV also by an HDF5 run (the recorder's contact files)
+    p = os.path.join(directory, "contact_forces.csv")
+    if "contact_forces" not in tables and os.path.exists(p):
+        tables["contact_forces"] = _csv_table(p)
+
+
 def _read_csv(directory):
     tables = {}
     for name in TABLES:
         p = os.path.join(directory, name + ".csv")
-        if not os.path.exists(p):
-            continue
-        with open(p) as fh:
-            cols = fh.readline().strip().split(",")
-            a = np.loadtxt(fh, delimiter=",", dtype=np.float64, ndmin=2)
-        tables[name] = (cols, a.reshape(-1, len(cols)))
+        if os.path.exists(p):
+            tables[name] = _csv_table(p)
+    _read_contact_forces(directory, tables)
     summary = None
     p = os.path.join(directory, "summary.json")
     if os.path.exists(p):

@@ -11,6 +11,25 @@
 
 long cosrod_mbs_data_repartitions(const cosrod_mbs_data *d) { return d->nrepartition; }
 
+int cosrod_mbs_data_partition(const cosrod_mbs_data *d, int k) {
+  return k < d->m->nc ? d->dep[k] : d->ind[k - d->m->nc];
+}
+
+int cosrod_mbs_data_set_partition(cosrod_mbs_data *d, const int *dep, const int *ind) {
+  const cosrod_mbs *m = d->m;
+  if (m->nc + m->ndof != m->nw) return -1;
+  int *seen = d->iw; /* (nw + nc + 2) scratch */
+  memset(seen, 0, (size_t)m->nw * sizeof *seen);
+  for (int k = 0; k < m->nw; k++) {
+    int i = k < m->nc ? dep[k] : ind[k - m->nc];
+    if (i < 0 || i >= m->nw || seen[i]++) return -1;
+  }
+  if (m->nc > 0) memcpy(d->dep, dep, (size_t)m->nc * sizeof *dep);
+  if (m->ndof > 0) memcpy(d->ind, ind, (size_t)m->ndof * sizeof *ind);
+  d->pending = 0;
+  return 0;
+}
+
 void mbs_partition_reset(const cosrod_mbs *m, cosrod_mbs_data *d) {
   if (m->nc > 0) memcpy(d->dep, m->dep, (size_t)m->nc * sizeof *d->dep);
   if (m->ndof > 0) memcpy(d->ind, m->ind, (size_t)m->ndof * sizeof *d->ind);

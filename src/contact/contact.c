@@ -116,6 +116,10 @@ static cosrod_status contact_model_create(cosrod_contact_model **out, const cosr
     q->delta = L->onset > 0.0 ? L->onset : 0.01 * R->radius;
     q->c = L->damping > 0.0 ? L->damping : (L->damping < 0.0 ? 0.0 : 2.0 * sqrt(q->k * R->rhoA));
     q->kt = L->tangent_stiffness > 0.0 ? L->tangent_stiffness : q->k;
+    q->krr = L->stiffness > 0.0 ? L->stiffness
+                                : cosrod_contact_auto_pair_stiffness(R->EI, R->rhoA, def->gravity, R->radius,
+                                                                     (R->sref[R->nv - 1] - R->sref[0]) / q->nseg);
+    q->crr = L->damping > 0.0 ? L->damping : (L->damping < 0.0 ? 0.0 : 2.0 * sqrt(q->krr * R->rhoA));
     q->excl = COSROD_QUAT_PI * R->radius;
     q->seg0 = m->nseg;
     q->slot0 = slot;
@@ -268,6 +272,26 @@ void cosrod_contact_commit(const cosrod_contact_model *m, cosrod_contact_data *d
     d->state[i] = d->trial_state[i];
     if (d->trial_state[i]) memcpy(d->anchor + 3 * i, d->trial_anchor + 3 * i, 3 * sizeof(double));
   }
+}
+
+size_t cosrod_contact_state_size(const cosrod_contact_model *m) { return 4 * m->nslots; }
+
+void cosrod_contact_state_save(const cosrod_contact_model *m, const cosrod_contact_data *d, double *b) {
+  memcpy(b, d->anchor, 3 * m->nslots * sizeof *b);
+  for (size_t i = 0; i < m->nslots; ++i) b[3 * m->nslots + i] = d->state[i];
+}
+
+int cosrod_contact_state_load(const cosrod_contact_model *m, cosrod_contact_data *d, const double *b) {
+  for (size_t i = 0; i < m->nslots; ++i) {
+    const double s = b[3 * m->nslots + i];
+    if (!(s == 0.0 || s == 1.0 || s == 2.0)) return -1;
+    for (int k = 0; k < 3; ++k)
+      if (!isfinite(b[3 * i + (size_t)k])) return -1;
+  }
+  memcpy(d->anchor, b, 3 * m->nslots * sizeof *b);
+  memcpy(d->trial_anchor, b, 3 * m->nslots * sizeof *b);
+  for (size_t i = 0; i < m->nslots; ++i) d->state[i] = d->trial_state[i] = (unsigned char)b[3 * m->nslots + i];
+  return 0;
 }
 
 size_t cosrod_contact_nblocks(const cosrod_contact_data *d) { return d->nblocks; }

@@ -38,7 +38,8 @@
  * segments (Wriggers and Zavarise, "On contact between three-dimensional
  * beams undergoing large deflections", 1997): gap = |d| - r_a - r_b,
  * d = p(s) - q(u), with the law lumped over one segment length
- * (K = min(k) l, C = min(c) l, l = mean reference length).  The distance is
+ * (K = min(k_rr) l, C = min(c_rr) l, l = mean reference length; k_rr the
+ * rod-rod stiffness of contact_law.c).  The distance is
  * the minimum over (s, u) of |D(s,u) X|, X = (x_a, x_b, y_a, y_b), so its
  * gradient is D^T n (envelope theorem) and its Hessian, with the interior
  * parameters sigma eliminated (implicit function theorem on h_sigma = 0),
@@ -481,7 +482,7 @@ int cosrod_contact_pair(const cosrod_contact_model *m, cosrod_contact_data *d, i
       cosrod_vec3_set(n, 0.0, 0.0, 1.0);
   }
   double l = 0.5 * (A->sref[i + 1] - A->sref[i] + B->sref[j + 1] - B->sref[j]);
-  double K = fmin(A->k, B->k) * l, C = fmin(A->c, B->c) * l, delta = fmin(A->delta, B->delta);
+  double K = fmin(A->krr, B->krr) * l, C = fmin(A->crr, B->crr) * l, delta = fmin(A->delta, B->delta);
   double dfdp, psi, dw;
   double fe = cosrod_contact_penalty(&dfdp, &psi, K, delta, p);
   double w = smooth_switch(&dw, p, delta);

@@ -64,6 +64,7 @@ static inline void m3_tvec(double y[3], const double A[9], const double x[3]) {
 typedef struct contact_rod_m {
   int nv, nseg;
   double radius, k, delta, c, kt, excl; /* law after "auto"; self-exclusion arc [m] */
+  double krr, crr;                      /* rod-rod / self-contact stiffness and damping per length */
   double *sref;                         /* (nv) */
   int seg0;                             /* global index of segment 0 */
   size_t slot0;                         /* first friction slot: (seg * nobs + obstacle) * nq + point */

@@ -27,6 +27,18 @@
  *      (a stiffer k adds stiffness the mesh cannot represent and worsens the
  *      conditioning; a softer one lets bending loads sink into obstacles).
  *      The penetration under P is then P beta / (2 k) = P ds^3 / (8 EI).
+ * Automatic rod-rod and self-contact stiffness.  Two segments touch at a
+ * point, where the law acts as the spring K = k l (contact_eval.c, l the
+ * segment length).  The bending rule (b) gives K = 4 EI / ds^3 and a
+ * penetration P ds^3 / (4 EI) that grows with ds^3 without bound: a twisted
+ * rod pressing its loop onto itself sank 0.53 r at ds = 5 r.  The force
+ * scale of a crossing is instead the bending force of the tightest loop the
+ * rod can form, P = EI / R^2, R = max(r, ds) (a loop cannot be tighter than
+ * the section, nor than the discretisation resolves).  The default asks
+ *     P / K <= eps r,  eps = 0.1,  i.e.  k_rr = EI / (eps r R^2 ds),
+ * never below the rod-obstacle k of (a)/(b); with the onset delta = 0.01 r
+ * the penetration under P is then at most (eps + 0.005) r = 0.105 r.  The
+ * damping follows it: c_rr = 2 sqrt(k_rr rhoA).
  * Default damping: c = 2 sqrt(k rhoA) (critical for a rod element of mass
  * rhoA per length on the spring k: no rebound, fastest settling), acting as
  * c w(p) dp/dt with the switch w = 3x^2 - 2x^3, x = p/delta in [0, 1] (C^1,
@@ -67,4 +79,11 @@ double cosrod_contact_auto_stiffness(double EI, double rhoA, double g, double ra
   double kw = radius > 0.0 ? rhoA * fabs(g) / (0.01 * radius) : 0.0;
   double k = kb > kw ? kb : kw;
   return k > 0.0 ? k : 1.0; /* no data at all: a unit stiffness, overridable */
+}
+
+double cosrod_contact_auto_pair_stiffness(double EI, double rhoA, double g, double radius, double ds) {
+  double k = cosrod_contact_auto_stiffness(EI, rhoA, g, radius, ds);
+  double R = ds > radius ? ds : radius;
+  double kp = radius > 0.0 && ds > 0.0 ? EI / (COSROD_CONTACT_PAIR_PEN * radius * R * R * ds) : 0.0;
+  return kp > k ? kp : k;
 }

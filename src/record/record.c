@@ -97,12 +97,12 @@ static cosrod_status open_joints(cosrod_recorder *r, const cosrod_sim *sim, cons
 static cosrod_recorder *recorder_create(cosrod_sim *sim, const char *dir, const char *scenario_file,
                                         double checkpoint_every, cosrod_status *status, char *msg,
                                         size_t msglen) {
-  return record_create_impl(sim, dir, scenario_file, checkpoint_every, NULL, 0, status, msg, msglen);
+  return record_create_impl(sim, dir, scenario_file, checkpoint_every, NULL, 0, NULL, status, msg, msglen);
 }
 
 cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char *scenario_file,
-                                    double checkpoint_every, const void *pos, size_t npos, cosrod_status *status,
-                                    char *msg, size_t msglen) {
+                                    double checkpoint_every, const void *pos, size_t npos, const double *own,
+                                    cosrod_status *status, char *msg, size_t msglen) {
   cosrod_status st = COSROD_OK;
   set_msg(msg, msglen, "");
   cosrod_recorder *r = calloc(1, sizeof *r);
@@ -192,6 +192,11 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
       snprintf(msg, msglen, "cannot write the output directory %s: %s", dir, cosrod_last_error());
     goto fail;
   }
+  if (pos && record_own_stash(dir) != COSROD_OK) { /* a resume: the killed run's own files kept aside */
+    st = COSROD_ERR_IO;
+    if (msg && msglen) snprintf(msg, msglen, "cannot rename the temporary files in %s", dir);
+    goto fail;
+  }
   st = open_joints(r, sim, dir);
   if (st != COSROD_OK) {
     if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->jtmp ? r->jtmp : "joints.csv");
@@ -202,6 +207,7 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
     if (msg && msglen) snprintf(msg, msglen, "cannot write %s", r->ctmp ? r->ctmp : "contacts.csv");
     goto fail;
   }
+  if (pos && own && (st = record_own_restore(r, own, msg, msglen)) != COSROD_OK) goto fail;
   if (record_ckpt_setup(r, scenario_file, cfg.checkpoint_every, pos != NULL) != COSROD_OK) goto nomem;
   if (status) *status = COSROD_OK;
   return r;

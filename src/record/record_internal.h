@@ -8,6 +8,10 @@
 #include "cosrod/record.h"
 #include "cosrod/sim.h"
 
+/* The files the recorder writes itself (not the output module): joints.csv,
+ * contacts.csv, obstacles.csv, contact_forces.csv, vtk/contacts.pvd. */
+#define RECORD_NOWN 5
+
 struct cosrod_recorder {
   const cosrod_scenario *sc;
   const cosrod_sim *sim; /* the simulation recorded (contact state after accepted steps) */
@@ -61,13 +65,14 @@ struct cosrod_recorder {
   size_t ck_nsim, ck_npos;
   unsigned char *ck_pos;        /* (ck_npos) the output position */
   char *ck_path, *ck_tmp;       /* DIR/checkpoint.bin and its temporary name */
+  double ck_own[RECORD_NOWN];   /* byte lengths of the recorder's own files at the last checkpoint (-1: none) */
 };
 
 /* record.c: cosrod_recorder_create, resuming when pos (npos bytes, an
  * output position) is given. */
 cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char *scenario_file,
-                                    double checkpoint_every, const void *pos, size_t npos, cosrod_status *status,
-                                    char *msg, size_t msglen);
+                                    double checkpoint_every, const void *pos, size_t npos, const double *own,
+                                    cosrod_status *status, char *msg, size_t msglen);
 /* record_resume.c: why sim's runs cannot be resumed (NULL: they can); the
  * set-up after the output is open (wall_default: seconds when
  * output.checkpoint is not set; a new run removes an older DIR/checkpoint.bin
@@ -77,6 +82,15 @@ const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *s
 cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default, int resuming);
 cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, double t);
 void record_ckpt_free(cosrod_recorder *r);
+/* record_resume_own.c: a resume's own files.  Before they are opened: the
+ * killed run's temporary files are kept aside (DIR/.NAME.tmp ->
+ * DIR/.NAME.tmp.resume); after: each one opened is refilled with the first
+ * own[k] bytes of the kept copy (or of the published DIR/NAME of an
+ * interrupted run), its rows at the checkpoint.  At a checkpoint: flush and
+ * sync them and note their lengths in r->ck_own. */
+cosrod_status record_own_stash(const char *dir);
+cosrod_status record_own_restore(cosrod_recorder *r, const double *own, char *msg, size_t len);
+cosrod_status record_own_mark(cosrod_recorder *r);
 
 /* record_contact.c: open both files when the scenario has contact:; close
  * (keep: rename into place, else remove); free the names. */

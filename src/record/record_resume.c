@@ -17,8 +17,11 @@
  *   canonical YAML, the scenario file name, the simulation's restart data
  *   (cosrod_sim_restart_save, doubles), the output position
  *   (cosrod_output_position, bytes), the recorder's own numbers (doubles:
- *   next checkpoint time, wall seconds of the run so far), and an FNV-1a
- *   checksum of everything before it. */
+ *   next checkpoint time, wall seconds of the run so far, the byte lengths
+ *   of its own files (record_resume_own.c), the next contact VTK frame and
+ *   the contact summary: largest penetration and its ratio to the radius,
+ *   missed pairs, tracked flag), and an FNV-1a checksum of everything
+ *   before it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -34,8 +37,8 @@
 
 #define CK_MAGIC "CRRSTRT1"
 #define CK_BOM 0x01020304u
-#define CK_LAYOUT 1u
-#define CK_NREC 2
+#define CK_LAYOUT 2u /* 2: the recorder's own files and contact summary in the record */
+#define CK_NREC (2 + RECORD_NOWN + 5)
 #define CK_NAME "checkpoint.bin"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
@@ -104,15 +107,10 @@ static char *scenario_yaml(const cosrod_scenario *sc) {
 }
 
 const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim) {
+  (void)sim;
   if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) return "only dynamic runs can be resumed";
   if (sc->output.format == COSROD_SC_FORMAT_HDF5)
     return "runs with output.format hdf5 cannot be resumed (use csv)";
-  if (sc->nrods == 0) return "runs of rigid bodies without rods cannot be resumed";
-  if (cosrod_sim_njoints(sim) > 0)
-    return "runs with joints cannot be resumed (joints.csv is not checkpointed)";
-  if (cosrod_sim_contact_data(sim))
-    return "runs with contact cannot be resumed (friction anchors and contacts.csv "
-           "are not checkpointed)";
   return NULL;
 }
 
@@ -174,7 +172,10 @@ static int put(FILE *f, uint64_t *h, const void *p, size_t n) {
 }
 
 static cosrod_status write_record(cosrod_recorder *r, double t) {
-  const double rec[CK_NREC] = {r->ck_next, now_s() - r->ck_start + r->ck_wall0};
+  double rec[CK_NREC] = {r->ck_next, now_s() - r->ck_start + r->ck_wall0};
+  memcpy(rec + 2, r->ck_own, sizeof r->ck_own);
+  double *c = rec + 2 + RECORD_NOWN;
+  c[0] = (double)r->vframe, c[1] = r->cpen, c[2] = r->cpen_r, c[3] = (double)r->cmissed, c[4] = r->ctracked;
   (void)t;
   FILE *f = fopen(r->ck_tmp, "wb");
   if (!f) return COSROD_ERR_IO;
@@ -214,7 +215,7 @@ cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, doubl
   st = cosrod_output_checkpoint(r->out); /* the files first: the record never names rows not published */
   if (st != COSROD_OK) return st;
   cosrod_output_position(r->out, r->ck_pos, r->ck_npos);
-  if (write_record(r, t) != COSROD_OK) {
+  if (record_own_mark(r) != COSROD_OK || write_record(r, t) != COSROD_OK) {
     snprintf(r->err, sizeof r->err, "cannot write %s", r->ck_path);
     cosrod_output_add_warning(r->out, r->err);
     r->err[0] = '\0'; /* a missing restart record is a warning, not a failed run */
@@ -268,7 +269,14 @@ static cosrod_status ck_read(const char *dir, ck_data *d, char *msg, size_t len)
   char magic[8];
   uint32_t head[2];
   int bad = get(f, &h, magic, 8) || memcmp(magic, CK_MAGIC, 8) || get(f, &h, head, sizeof head) ||
-            head[0] != CK_BOM || head[1] != CK_LAYOUT || get(f, &h, d->dig, sizeof d->dig) ||
+            head[0] != CK_BOM;
+  if (!bad && head[1] != CK_LAYOUT) {
+    snprintf(msg, len, "%s: restart layout %u of an older cosrod (this one reads layout %u); rerun the scenario",
+             path, head[1], CK_LAYOUT);
+    fclose(f);
+    return COSROD_ERR_INVALID;
+  }
+  bad = bad || get(f, &h, d->dig, sizeof d->dig) ||
             get(f, &h, d->len, sizeof d->len) || d->len[0] > (1u << 30) || d->len[1] > 65536 ||
             d->len[2] > (1u << 30) || d->len[3] > (1u << 30) || d->len[4] != CK_NREC;
   if (!bad) {
@@ -421,11 +429,13 @@ static cosrod_recorder *recorder_resume(cosrod_sim *sim, const char *dir, double
     snprintf(msg, msglen, "%s/" CK_NAME ": the restart data do not fit this simulation", dir);
     goto out;
   }
-  r = record_create_impl(sim, dir, d.file[0] ? d.file : NULL, checkpoint_every, d.pos, d.len[3], &st, msg,
-                         msglen);
+  r = record_create_impl(sim, dir, d.file[0] ? d.file : NULL, checkpoint_every, d.pos, d.len[3], d.rec + 2,
+                         &st, msg, msglen);
   if (r) {
+    const double *c = d.rec + 2 + RECORD_NOWN;
     r->ck_next = d.rec[0];
     r->ck_wall0 = d.rec[1];
+    r->vframe = (size_t)c[0], r->cpen = c[1], r->cpen_r = c[2], r->cmissed = (long)c[3], r->ctracked = (int)c[4];
   }
 out:
   ck_free(&d);

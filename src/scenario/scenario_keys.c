@@ -237,7 +237,8 @@ static const cosrod_sc_keyinfo KEYS[] = {
       "orientation keyframes of the shape frame (local e_z: plane normal, cylinder and capsule axis)"),
     K("obstacles.N.motion", "interpolation", "enum", "", "linear", "linear, cubic", "cubic", "keyframe interpolation"),
     K("contact", "stiffness", "number or auto", "N/m^2", "auto", "> 0",
-      "3e4", "penalty stiffness per unit length; auto: max(4 EI/ds^4, rhoA |g| / (0.01 r))"),
+      "3e4", "penalty stiffness per unit length; auto: max(4 EI/ds^4, rhoA |g| / (0.01 r)) against obstacles, "
+      "rod-rod and self: max(that, EI / (0.1 r R^2 ds)), R = max(r, ds)"),
     K("contact", "onset", "number or auto", "m", "auto", "> 0", "1e-4",
       "width of the smooth onset of the penalty; auto: 0.01 r"),
     K("contact", "damping", "number, auto or none", "N s/m^2", "auto", ">= 0 (0: none)", "none",

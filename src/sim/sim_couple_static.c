@@ -50,6 +50,7 @@ cosrod_status sim_couple_static_modes(cosrod_sim *s) {
   if (st != COSROD_OK) {
     return static_failure(s, st, &ss, "static equilibrium (rods with rigid bodies) at t = 0");
   }
+  sim_warn_unstable(s, &ss, "modes (equilibrium at t = 0)");
   int rc = static_frame(s, 0.0, q);
   if (rc == 0 && s->obs && s->obs->increment)
     rc = s->obs->increment(s->obs->user, s, 0.0, ss.max_iterations, ss.residual);
@@ -121,6 +122,7 @@ cosrod_status sim_couple_static_start(cosrod_sim *s) {
   memset(&ss, 0, sizeof ss);
   cosrod_status st = cosrod_statics_equilibrium_at(ss0, 0.0, q, &ss);
   if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium of the rods with rigid bodies at t = 0");
+  sim_warn_unstable(s, &ss, "start_from_equilibrium");
   const double *qb = c->nb > 0 ? q + cosrod_statics_block_qoffset(ss0, 0) : NULL;
   if (qb) sim_couple_static_pose(&s->sys, 0.0, qb); /* the rod ends at the bodies' equilibrium poses, at rest */
   for (size_t r = 0; r < s->sys.m->nrods; r++)

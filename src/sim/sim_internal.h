@@ -134,6 +134,10 @@ void sim_monitor_reset(cosrod_sim *s);
  * balance drift, |p| and blow-up.  Returns -1 on a blow-up (s->sys.d->msg,
  * s->t_fail, s->diverged set), else 0. */
 int sim_monitor_frame(cosrod_sim *s, double t);
+/* sim_monitor.c: a warning if the equilibrium at fixed load that ss
+ * describes (cosrod_statics_equilibrium_at) is unstable (what: e.g. "the
+ * static equilibrium at t = 0"). */
+void sim_warn_unstable(cosrod_sim *s, const cosrod_statics_stats *ss, const char *what);
 /* sim_monitor.c: after a dynamic run: the warnings beyond the thresholds. */
 void sim_monitor_finish(cosrod_sim *s);
 

@@ -150,6 +150,23 @@ void sim_monitor_finish(cosrod_sim *s) {
   }
 }
 
+void sim_warn_unstable(cosrod_sim *s, const cosrod_statics_stats *ss, const char *what) {
+  if (!ss || ss->unstable <= 0) return;
+  char w[320];
+  const char *pl = ss->unstable == 1 ? "" : "s";
+  if (ss->replaced)
+    snprintf(w, sizeof w,
+             "%s: the equilibrium nearest the given shape is unstable (%d negative stiffness eigenvalue%s); "
+             "the stable one reached downhill from it is used instead",
+             what, ss->unstable, pl);
+  else
+    snprintf(w, sizeof w,
+             "%s: the equilibrium is unstable (%d negative stiffness eigenvalue%s: no energy minimum) and "
+             "no stable one was reached downhill from it; any disturbance leaves it",
+             what, ss->unstable, pl);
+  add_warning(s, w);
+}
+
 size_t cosrod_sim_nwarnings(const cosrod_sim *s) { return s ? s->nwarn : 0; }
 
 const char *cosrod_sim_warning(const cosrod_sim *s, size_t i) { return s && i < s->nwarn ? s->warn[i] : ""; }

@@ -8,17 +8,26 @@
  * simulation of the same scenario loads it before cosrod_sim_run, which then
  * restarts the method at that time with that step (a method restart, as at
  * a breakpoint: HW I §II.6), so the continued run agrees with an
- * uninterrupted one to the integrator's tolerance, not bitwise.  Friction
- * anchors of contact are not part of it (the caller refuses such runs). */
+ * uninterrupted one to the integrator's tolerance, not bitwise.  With rigid
+ * bodies on null-space joints the partition of the twist into dependent and
+ * independent velocities (the meaning of nu in y, [L] §5) follows the state,
+ * and so do the friction anchors of contact (those the step across the
+ * saved time used: committed at its start). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_internal.h"
 #include "system/contact_element.h"
 
-enum { RS_VERSION = 1, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
+/* 2: the bodies' null-space partition and the contact's friction anchors after the state */
+enum { RS_VERSION = 2, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
 
-size_t cosrod_sim_restart_size(const cosrod_sim *s) { return s ? RS_HEAD + (size_t)s->sys.m->ny : 0; }
+size_t cosrod_sim_restart_size(const cosrod_sim *s) {
+  return s ? RS_HEAD + (size_t)s->sys.m->ny + (size_t)sim_couple_npart(&s->sys) +
+                 sim_contact_state_size(s->sys.d->contact)
+           : 0;
+}
 
 static void stats_to(double *b, const cosrod_integrate_stats *st) {
   const long v[RS_STATS] = {st->nfev,      st->njev,      st->nsteps, st->naccept, st->nreject,
@@ -71,6 +80,9 @@ cosrod_status cosrod_sim_restart_save(const cosrod_sim *s, double *b, size_t n) 
   memcpy(b, head, sizeof head);
   stats_to(b + 17, &s->dstats);
   memcpy(b + RS_HEAD, s->sys.d->y, (size_t)s->sys.m->ny * sizeof *b);
+  sim_couple_partition(&s->sys, b + RS_HEAD + s->sys.m->ny);
+  /* a frame inside the last accepted step: the anchors that step used (committed at its start) */
+  sim_contact_state_save(s->sys.d->contact, b + RS_HEAD + s->sys.m->ny + sim_couple_npart(&s->sys), t != s->acc.t);
   return COSROD_OK;
 }
 
@@ -82,6 +94,17 @@ cosrod_status cosrod_sim_restart_load(cosrod_sim *s, const double *b, size_t n) 
   if (!isfinite(b[2]) || b[2] < 0.0 || b[2] > s->sc->analysis.t_end) return COSROD_ERR_INVALID;
   for (int i = 0; i < s->sys.m->ny; i++)
     if (!isfinite(b[RS_HEAD + i])) return COSROD_ERR_INVALID;
+  const int np = sim_couple_npart(&s->sys); /* the partition nu of y is in */
+  int *idx = malloc((size_t)(np > 0 ? np : 1) * sizeof *idx), bad = !idx;
+  for (int k = 0; !bad && k < np; k++) {
+    const double v = b[RS_HEAD + s->sys.m->ny + k];
+    bad = !(v >= 0.0 && v < 1e6);
+    if (!bad) idx[k] = (int)v;
+  }
+  bad = bad || sim_couple_set_partition(&s->sys, idx) != 0 ||
+        sim_contact_state_load(s->sys.d->contact, b + RS_HEAD + s->sys.m->ny + np) != 0;
+  free(idx);
+  if (bad) return COSROD_ERR_INVALID;
   s->t_resume = b[2];
   s->h_resume = isfinite(b[3]) && b[3] > 0.0 ? b[3] : 0.0;
   s->acc.W = s->need_rates < 0 ? NAN : b[4];

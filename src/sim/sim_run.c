@@ -142,6 +142,7 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     s->obs = NULL;
     return st;
   }
+  if (!s->resumed) sim_monitor_reset(s); /* before the start's warnings (start_from_equilibrium) */
   if (s->stat && !s->resumed) {
     cosrod_status st = equilibrium_start(s);
     if (st != COSROD_OK) {
@@ -167,7 +168,6 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
     s->acc.t = 0.0;
     s->acc.W = s->acc.D = s->need_rates < 0 ? NAN : 0.0; /* accounting switched off */
     s->t_frame = -INFINITY;
-    sim_monitor_reset(s);
   }
   /* piecewise between the breakpoints (sim_breaks.c) */
   cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec, 0.0, NULL);

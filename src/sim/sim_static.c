@@ -142,6 +142,7 @@ cosrod_status sim_run_modes(cosrod_sim *s) {
   cosrod_status st = cosrod_statics_equilibrium_at(s->stat[0], 0.0, q, &ss);
   stats_from_statics(s, &ss);
   if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium at t = 0");
+  sim_warn_unstable(s, &ss, "modes (equilibrium at t = 0)");
   int rc = static_frame(s, 0.0, q);
   if (rc == 0 && s->obs && s->obs->increment)
     rc = s->obs->increment(s->obs->user, s, 0.0, ss.max_iterations, ss.residual);

@@ -145,6 +145,7 @@ cosrod_status sim_run_static(cosrod_sim *s) {
   cosrod_status st = cosrod_statics_solve(s->stat[0], q, 0.0, s->sc->analysis.t_end, static_cb, s, &ss);
   add_landing_stats(&ss, &s->lstats);
   stats_from_statics(s, &ss);
+  sim_warn_unstable(s, &ss, "static analysis (t = 0)");
   if (st != COSROD_OK) {
     st = static_failure(s, st, &ss, "static continuation");
     /* the last converged state, also as a frame if it is not one already
@@ -182,6 +183,9 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
       snprintf(what, sizeof what, "static equilibrium of rod %zu at t = 0", r);
       return static_failure(s, st, &ss, what);
     }
+    char what[64];
+    snprintf(what, sizeof what, "start_from_equilibrium (rod %zu)", r);
+    sim_warn_unstable(s, &ss, what);
     if ((st = sim_rod_rest_state(s, r, q)) != COSROD_OK) return st;
   }
   return sim_equilibrium_state_ready(s);

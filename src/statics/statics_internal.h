@@ -248,6 +248,9 @@ cosrod_status statics_equilibrium_mu(cosrod_statics *s, double t, double mu, dou
  * mechanism that must swing far to a stable equilibrium.  OK with *iters and
  * *res as the corrector; q undefined on failure. */
 cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
+/* The same from an unstable equilibrium q, disturbed first: downhill to an
+ * equilibrium (the out-of-balance force grows along much of the fall). */
+cosrod_status statics_ptc_descend(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res);
 /* The lumped diagonal mass of the system's minimal coordinates (nv): the
  * rods' ρAδs_n per vertex coordinate and ρΔs (I1, I2, J) per segment, the
  * blocks' (m, m, m, J1, J2, J3); 0 on multiplier rows (modes, PTC). */

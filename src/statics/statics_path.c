@@ -424,16 +424,69 @@ static cosrod_status march(cosrod_statics *s, const path *pa, double *q, cosrod_
   return COSROD_OK;
 }
 
+/* The stability index of an equilibrium q at fixed t (path pt): the number
+ * of negative eigenvalues of K under conservative loads (0 when the index
+ * is not judged: non-conservative loads, the monitor off, K singular). */
+static int unstable_index(cosrod_statics *s, const path *pt, const double *q, cosrod_statics_stats *stats) {
+  if (!s->opt.stop_at_critical || !s->dead_loads) return 0;
+  int neg = 0;
+  cosrod_status st = factor_at(s, pt, 0.0, q, &neg);
+  stats_add_counts(s, stats);
+  return st == COSROD_OK && neg > 0 ? neg : 0;
+}
+
 /* Equilibrium at fixed t: Newton, else μ-continuation from the equilibrium
- * of the unloaded rod. */
+ * of the unloaded rod.  Newton converges to the equilibrium nearest its
+ * start, stable or not (a pendulum given upright stays upright, a column
+ * above its buckling load stays straight).  An unstable one (under
+ * conservative loads a negative eigenvalue of K: the potential energy is no
+ * minimum there) is disturbed and left to the gradient flow of the energy
+ * (pseudo-transient continuation, statics_ptc.c), which runs downhill to an
+ * equilibrium; if that one is stable it is returned (stats->replaced),
+ * otherwise Newton's, and stats->unstable holds Newton's index either way. */
+static cosrod_status continuation(cosrod_statics *s, double t, double *q, cosrod_statics_stats *stats,
+                                  int *iters, double *res);
+
 static cosrod_status equilibrium(cosrod_statics *s, double t, double *q, cosrod_statics_stats *stats,
                                  int *iters, double *res) {
   path pt = {t, t, 1.0, 1.0};
   memcpy(s->q0, q, sizeof(double) * (size_t)s->nq);
   cosrod_status st = correct(s, &pt, 0.0, q, iters, res);
   stats_add_counts(s, stats);
-  if (st == COSROD_OK || st == COSROD_ERR_CALLBACK) return st;
-  memcpy(q, s->q0, sizeof(double) * (size_t)s->nq);
+  if (st == COSROD_ERR_CALLBACK) return st;
+  if (st != COSROD_OK) {
+    memcpy(q, s->q0, sizeof(double) * (size_t)s->nq);
+    return continuation(s, t, q, stats, iters, res);
+  }
+  const int neg = unstable_index(s, &pt, q, stats);
+  if (neg == 0) return st;
+  stats->unstable = neg;
+  double *qd = malloc(sizeof(double) * (size_t)s->nq);
+  if (!qd) return COSROD_ERR_NOMEM;
+  memcpy(qd, q, sizeof(double) * (size_t)s->nq);
+  int it_d = 0;
+  double res_d = 0.0;
+  st = statics_ptc_descend(s, t, 1.0, qd, &it_d, &res_d);
+  stats_add_counts(s, stats);
+  if (st == COSROD_ERR_CALLBACK || st == COSROD_ERR_INTERRUPTED) {
+    free(qd);
+    return st;
+  }
+  if (st == COSROD_OK && unstable_index(s, &pt, qd, stats) == 0) {
+    memcpy(q, qd, sizeof(double) * (size_t)s->nq);
+    *iters += it_d;
+    *res = res_d;
+    stats->replaced = 1;
+  }
+  free(qd);
+  return COSROD_OK;
+}
+
+/* μ-continuation at fixed t from q: the unloaded equilibrium, then the load
+ * factor 0 -> 1 with the stability monitor.  On failure q = s->q0. */
+static cosrod_status continuation(cosrod_statics *s, double t, double *q, cosrod_statics_stats *stats,
+                                  int *iters, double *res) {
+  cosrod_status st;
   path pm = {t, t, 0.0, 1.0};
   st = correct(s, &pm, 0.0, q, iters, res);
   stats_add_counts(s, stats);

@@ -25,6 +25,7 @@
  * (statics_residual's excess at the roundoff floor): the final phase is
  * handed to the Newton corrector once the state is in its basin. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +121,39 @@ static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const
   return COSROD_OK;
 }
 
+static cosrod_status ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res,
+                         int from_saddle);
+
 cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
+  return ptc(s, t, mu, q, iters, res, 0);
+}
+
+/* A disturbance of the equilibrium q (in place): every coordinate of the
+ * increment moved by 0.05 of its scale (statics.c's weights: 5 % of the
+ * shortest segment, or 0.05 rad) with a fixed pseudo-random sign and size
+ * (Knuth's MMIX linear congruential generator), so that it has a component
+ * along every unstable direction and the same input gives the same result. */
+static void disturb(cosrod_statics *s, double *q, double *dv) {
+  uint64_t x = 0x853c49e6748fea9bULL;
+  for (int i = 0; i < s->nv; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = (double)(x >> 11) * 0x1.0p-53 * 2.0 - 1.0; /* in [-1, 1) */
+    dv[i] = s->wnorm[i] > 0.0 ? 0.05 * u / s->wnorm[i] : 0.0;
+  }
+  cosrod_statics_apply(s, q, dv);
+}
+
+cosrod_status statics_ptc_descend(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res) {
+  disturb(s, q, s->ptcbuf); /* ptc() sets its workspace afresh */
+  return ptc(s, t, mu, q, iters, res, 1);
+}
+
+/* from_saddle: q is a disturbed unstable equilibrium, whose out-of-balance
+ * force grows along much of the fall (a pendulum released near upright: as
+ * sin φ): no stall test, the iteration count bounds the descent, and the
+ * Newton finish is tried once the force has fallen to 1e-3 of its peak. */
+static cosrod_status ptc(cosrod_statics *s, double t, double mu, double *q, int *iters, double *res,
+                         int from_saddle) {
   cosrod_status st;
   const int nv = s->nv, nq = s->nq;
   double *m = s->ptcbuf, *r = m + nv, *dv = r + nv, *rt = dv + nv, *qt = rt + nv, *qn = qt + nq;
@@ -155,11 +188,14 @@ cosrod_status statics_ptc(cosrod_statics *s, double t, double mu, double *q, int
      * step (the residual of a long swing falls slowly, as sin φ: pure SER
      * keeps Δτ and a 200-segment rod crawls by a Δs per step) */
     dtau *= fmin(fmax(sc / sct, 2.0), 10.0);
+    const double sc_prev = sc;
     sc = sct;
     *res = sc;
     if (s->excess <= 1.0) return COSROD_OK;
     /* no equilibrium downhill (a free rod under a net force drifts away) */
-    if (sc < 0.5 * sc_best)
+    if (from_saddle) {
+      if (sc < sc_prev) sc_try = fmax(sc_try, sc_prev); /* the Newton finish below: from the peak */
+    } else if (sc < 0.5 * sc_best)
       sc_best = sc, stalled = 0;
     else if (++stalled > PTC_STALL)
       break;

@@ -58,6 +58,7 @@ struct sim_contact {
   const double *bx, *bq, *bv, *bw;            /* body poses of the coupling (couple.c), or NULL */
   double power; /* sum f . v of the last evaluation */
   double *pbuf; /* (4 max N + 3 max N) unpack scratch */
+  double *prev; /* (state size) friction state before the last commit: the one a frame inside the step saw */
 };
 
 void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod, cosrod_rod_form form, double t,
@@ -209,7 +210,7 @@ void sim_contact_free(struct sim_contact *c) {
     if (c->kpos) free(c->kpos[k]);
     if (c->krot) free(c->krot[k]);
   }
-  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs);
+  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs), free(c->prev);
   free(c->kpos), free(c->krot), free(c->npos), free(c->nrot), free(c->cubic), free(c->pbuf);
   free(c->mesh), free(c->body);
   free(c);
@@ -316,6 +317,11 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
   if (!c->m && err && errlen) snprintf(err, errlen, "%s", cosrod_last_error());
   if (c->m) c->d = cosrod_contact_data_create(c->m, &st);
   if (st != COSROD_OK) goto fail;
+  c->prev = calloc(cosrod_contact_state_size(c->m) + 1, sizeof *c->prev);
+  if (!c->prev) {
+    st = COSROD_ERR_NOMEM;
+    goto fail;
+  }
   free(cr);
   sim_contact_attach(c, rods, nrods);
   *out = c;
@@ -327,6 +333,7 @@ fail:
 }
 
 void sim_contact_commit(struct sim_contact *c) {
+  if (c) cosrod_contact_state_save(c->m, c->d, c->prev);
   if (c) cosrod_contact_commit(c->m, c->d);
 }
 
@@ -346,6 +353,15 @@ void sim_contact_rates(const struct sim_contact *c, double *W, double *D) {
 }
 
 double sim_contact_energy(const struct sim_contact *c) { return c && c->fresh ? cosrod_contact_energy(c->d) : 0.0; }
+
+size_t sim_contact_state_size(const struct sim_contact *c) { return c ? cosrod_contact_state_size(c->m) : 0; }
+void sim_contact_state_save(const struct sim_contact *c, double *b, int before_commit) {
+  if (c && before_commit) memcpy(b, c->prev, cosrod_contact_state_size(c->m) * sizeof *b);
+  else if (c) cosrod_contact_state_save(c->m, c->d, b);
+}
+int sim_contact_state_load(struct sim_contact *c, const double *b) {
+  return c ? cosrod_contact_state_load(c->m, c->d, b) : 0;
+}
 
 const cosrod_contact_data *sim_contact_data(const struct sim_contact *c) { return c && c->fresh ? c->d : NULL; }
 

@@ -38,6 +38,13 @@ void sim_contact_commit(struct sim_contact *c);
 void sim_contact_rates(const struct sim_contact *c, double *W, double *D);
 double sim_contact_energy(const struct sim_contact *c);
 const cosrod_contact_data *sim_contact_data(const struct sim_contact *c);
+/* The committed friction anchors (restart data, sim/sim_resume.c): size in
+ * doubles (0 for NULL), save into b (before_commit: those before the last
+ * commit, which the steps up to the last accepted one used: the state of a
+ * frame inside that step), load from b (-1: not valid). */
+size_t sim_contact_state_size(const struct sim_contact *c);
+void sim_contact_state_save(const struct sim_contact *c, double *b, int before_commit);
+int sim_contact_state_load(struct sim_contact *c, const double *b);
 /* Shapes on rigid bodies: the bodies' poses of each evaluation, spatial
  * (x (nb x 3), q (nb x 4), v (nb x 3), w (nb x 3); set by the coupling before
  * the rods are evaluated), and the wrench of the rods' contact on body b

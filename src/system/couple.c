@@ -201,6 +201,22 @@ void sim_couple_energy_terms(const sys_system *s, double *kinetic, double *elast
   *gravity += cp->Gb;
 }
 
+int sim_couple_npart(const sys_system *s) {
+  const sim_couple *cp = s->d->cpl;
+  return cp && cp->m ? cosrod_mbs_nconstr(cp->m) + cosrod_mbs_ndof(cp->m) : 0;
+}
+
+void sim_couple_partition(const sys_system *s, double *idx) {
+  const sim_couple *cp = s->d->cpl;
+  for (int k = 0; k < sim_couple_npart(s); k++) idx[k] = cosrod_mbs_data_partition(cp->d, k);
+}
+
+int sim_couple_set_partition(sys_system *s, const int *idx) {
+  sim_couple *cp = s->d->cpl;
+  if (!cp || !cp->m) return 0;
+  return cosrod_mbs_data_set_partition(cp->d, idx, idx + cosrod_mbs_nconstr(cp->m));
+}
+
 int sim_couple_project(sys_system *s, double t, double *y) {
   sim_couple *cp = s->d->cpl;
   if (!cp || !cp->m) return 0;

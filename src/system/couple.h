@@ -22,6 +22,12 @@ cosrod_status sim_couple_attach_twins(sys_system *s, cosrod_rod **rods);
 void sim_couple_free(sys_system *s);
 /* Size of the bodies' block of y (0 without dynamic bodies). */
 int sim_couple_n(const sys_system *s);
+/* The bodies' null-space partition (restart data, sim_resume.c): its size
+ * (dependent + independent twist indices; 0 without dynamic bodies), the
+ * partition in use into idx, and replaced by idx (-1: not a partition). */
+int sim_couple_npart(const sys_system *s);
+void sim_couple_partition(const sys_system *s, double *idx);
+int sim_couple_set_partition(sys_system *s, const int *idx);
 /* Layout (NODE ordering, rods placed one after the other from position
  * pos): place the bodies that go before (e = 0) or after (e = 1) rod r's
  * block, i.e. next to the first rod end they touch; returns the next free
