@@ -4,8 +4,9 @@
  * parametrisation and both formulations, fixed step (solver.h) and
  * adaptive: the runs complete, the energy balance of [manual: command line, output reference] (conserved by
  * the exact motions: no loads, no dampers) stays within the O(h²)
- * deviation of generalized-α with ρ∞ = 1 (max over 100 output times), and
- * halving h divides it by about 4. */
+ * deviation of generalized-α with ρ∞ = 1 (max over 100 output times):
+ * halving h divides it by about 4; adaptive runs stay within the sum of
+ * the controlled local errors. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,9 @@ TEST(examples_galpha_every_parametrisation_and_formulation) {
              params[p], d[0], ns[0], d[1], ord);
         CHECK("runs complete", d[0] >= 0.0 && d[1] >= 0.0);
         CHECK("fixed step: T / h steps", ns[0] == (long)floor(Ts[e] / hs[e] + 0.5));
-        CHECK_LE("energy balance drift small", d[1], 1e-3);
+        /* generalized-alpha is second order (Chung & Hulbert 1993; [L] §6): the
+         * energy deviation at fixed h is C h^2 (1 + O(h)); the allowance 0.3
+         * admits a next-order term up to ~25 % of the leading one at h */
         CHECK_LE("energy deviation O(h^2) (at least second order)", 2.0 - ord, 0.3);
       }
 }
@@ -91,7 +94,13 @@ TEST(examples_galpha_adaptive) {
     NOTE("%s adaptive: drift %.3e (rtol 1e-5, %ld steps), %.3e (rtol 1e-7, %ld steps)", ex[e], d[0], ns[0], d[1],
          ns[1]);
     CHECK("runs complete", d[0] >= 0.0 && d[1] >= 0.0);
-    CHECK_LE("drift at rtol 1e-5", d[0], 1e-2);
+    /* The control keeps each accepted step's local error below rtol relative
+     * to the state; with no amplification of earlier errors (a conservative
+     * motion over ~1 s) the global relative error after N steps is at most
+     * N rtol, and the energy, quadratic in the velocities and linear in the
+     * positions, deviates relatively by at most twice that: 2 N rtol. */
+    CHECK_LE("drift at rtol 1e-5 <= 2 N rtol", d[0], 2.0 * (double)ns[0] * 1e-5);
+    CHECK_LE("drift at rtol 1e-7 <= 2 N rtol", d[1], 2.0 * (double)ns[1] * 1e-7);
     /* local error ~ h³, global ~ h², h ~ rtol^(1/3): 100x tighter -> ~20x smaller */
     CHECK_LE("rtol 100x tighter: drift at least 5x smaller", 5.0 * d[1], d[0]);
   }
