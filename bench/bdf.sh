@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Per-step cost of the BDF codes on our band SUNMatrix / linear solver (issue 12
-# item 4), called by bench/run.sh (`make bench`):
+# Per-step cost of the BDF codes on our band SUNMatrix / linear solver, called by bench/run.sh (`make bench`):
 #  1. bench_bdf: perf-rubber and perf-steel integrated directly (no output) by rodas,
 #     ida and cvode with our band LU (default), with LAPACK dgbtrf on our band, and
 #     with SUNDIALS' own band matrix + solver (the previous path): counts, wall

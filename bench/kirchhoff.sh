@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Kirchhoff benchmarks (issue 11), called by bench/run.sh:
+# Kirchhoff benchmarks, called by bench/run.sh:
 #  1. [LA] Fig. 6, all three models: mean DOPRI5 step (TOL 1e-3) of the
 #     undamped rubber rod (examples/stiffness.yaml) vs N = 5 .. 160 -> la-fig6-models.csv
 #     (Cosserat flat in N, Kirchhoff shrinking like 1/N^2 as bending sets the step).

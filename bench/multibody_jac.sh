@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Analytic vs finite-difference Jacobian of rods attached to rigid bodies
-# (sim_couple_jac.c, issue 10 item 5): examples/cable-pendulum.yaml and
+# (sim_couple_jac.c): examples/cable-pendulum.yaml and
 # robot-arm-hose.yaml run by `cosrod run` with radau5, rodas, ida and cvode,
 # once with the analytic coupled Jacobian (default) and once with
 # COSROD_COUPLE_JAC=fd (banded grouped differences: the integrators' own, and

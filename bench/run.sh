@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Benchmark suite of issue 7: reproduces the performance experiments of
+# Benchmark suite: reproduces the performance experiments of
 # [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
 # Table 1 text), and writes bench/results/README.md plus PNG figures.
 # Usage: bench/run.sh BUILD_DIR [--quick]     (called by `make bench`)
@@ -163,13 +163,13 @@ sec "[LA] Fig. 6 with the three models, Cosserat vs Kirchhoff work-precision (be
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/kirchhoff.sh" "$B" "$R" --quick; else sh "$ROOT/bench/kirchhoff.sh" "$B" "$R"; fi
 
 sec "BDF codes: per-step cost against rodas (bench/bdf.sh)"
-# BDF codes on our band SUNMatrix / LU: per-step cost against rodas (issue 12)
+# BDF codes on our band SUNMatrix / LU: per-step cost against rodas
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/bdf.sh" "$B" "$R" --quick; else sh "$ROOT/bench/bdf.sh" "$B" "$R"; fi
-# rods attached to bodies: analytic vs finite-difference coupled Jacobian (issue 10 item 5)
+# rods attached to bodies: analytic vs finite-difference coupled Jacobian
 sec "rods on bodies: analytic vs FD Jacobian (bench/multibody_jac.sh) -> bench/results/multibody-jacobian.txt"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody_jac.sh" "$B" 1 --quick > "$R/multibody-jacobian.txt"
 else sh "$ROOT/bench/multibody_jac.sh" "$B" 3 > "$R/multibody-jacobian.txt"; fi
-# generalized-alpha (issue 12): raw runs for bench/results/galpha.md
+# generalized-alpha: raw runs for bench/results/galpha.md
 sec "generalized-alpha: pulsed steel cantilever, S1 rubber pendulum, cost per step (bench/galpha/run.sh)"
 if [ -x "$B/bench/galpha/bench_galpha" ]; then
   if [ $QUICK = 1 ]; then REPS=1 sh "$ROOT/bench/galpha/run.sh" "$B" --quick > "$R/galpha-runs.txt"
@@ -214,12 +214,12 @@ if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/c
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
 
-# Rods attached to bodies: band vs sparse (KLU) on a chain and a star (issue 10 item 5)
+# Rods attached to bodies: band vs sparse (KLU) on a chain and a star
 sec "multibody linear algebra: chain vs star, band vs sparse (bench/multibody/linalg.sh)"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/multibody/linalg.sh" "$B" --quick > "$R/multibody-linalg.csv"
 else sh "$ROOT/bench/multibody/linalg.sh" "$B" > "$R/multibody-linalg.csv"; fi
 
-# Steel string vs PyElastica (issue 12): tip error and wall time at N = 10 / 100
+# Steel string vs PyElastica: tip error and wall time at N = 10 / 100
 sec "steel string of the peer comparison (bench/peers/steel_string.sh)"
 # shellcheck disable=SC2086
 sh "$ROOT/bench/peers/steel_string.sh" "$B" $QF > "$R/peers-steel-string.csv"

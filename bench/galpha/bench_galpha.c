@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Benchmarks of issue 12 (never timed tests):
+/* Benchmarks (never timed tests):
  *
  *   bench_galpha run SCENARIO [--set k=v]...
  *       one cosrod_sim_run without file output (energy accounting off),

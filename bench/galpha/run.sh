@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# generalized-alpha benchmarks of issue 12 (short versions; the machine is
+# generalized-alpha benchmarks (short versions; the machine is
 # shared, so every wall time is the minimum over REPS runs).
 # Usage: bench/galpha/run.sh BUILD_DIR [--quick] > bench/results/galpha-runs.txt
 # (called by bench/run.sh; --quick: the cantilever at h = 2e-3 (rho_inf 0, 0.8) and rtol 1e-4, S1 at N = 10

@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Band vs sparse (KLU) linear solver for rods attached to bodies (issue 10
-# item 5), called by bench/run.sh (`make bench`): a chain (body - hose - body,
+# Band vs sparse (KLU) linear solver for rods attached to bodies, called by bench/run.sh (`make bench`): a chain (body - hose - body,
 # bench/multibody/chain-hose.yaml) and a star (one body on four hoses,
 # examples/star-hoses.yaml) at N = 16, 64, 256 segments per hose, rodas,
 # rtol 1e-5, over t = 0 .. T_END (short: the band LU of the star is O(n^3)),

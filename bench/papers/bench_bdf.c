@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Per-step cost of the BDF codes (ida, cvode) against rodas on one scenario
- * (issue 12 item 4), and the agreement of our band SUNMatrix / linear solver
+/* Per-step cost of the BDF codes (ida, cvode) against rodas on one scenario,
+ * and the agreement of our band SUNMatrix / linear solver
  * with SUNDIALS' own band solver (options.linalg_backend = 2).
  *
  *   bench_bdf SCENARIO [--tol T] [--reps R] [--set k=v]...

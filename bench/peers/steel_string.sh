@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Steel string of the peer comparison (issue 12): examples/perf-steel.yaml
+# Steel string of the peer comparison: examples/perf-steel.yaml
 # ([LLA] Table 3: L = 1 m, r = 1 mm, E = 2.1e11, nu = 0.2, rho = 7850,
 # clamped, light damping, gravity) over T = 1 s at N = 10 and 100.
 # Tip error at T against radau5 at rtol = atol = 1e-10 (N = 10) / 1e-9
 # (N = 100); wall = summary.json wall_time (whole run, tip output every
-# 0.01 s).  PyElastica 0.3.2 (issue 12, same kind of machine): 79 s (N = 10)
+# 0.01 s).  PyElastica 0.3.2 (same kind of machine): 79 s (N = 10)
 # and 168 s (N = 100) of wall time per simulated second.
 # Usage: bench/peers/steel_string.sh BUILD [--quick] > OUT.csv
 B=${1:-build-bench}
