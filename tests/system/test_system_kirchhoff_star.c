@@ -87,9 +87,9 @@ TEST(inextensible_star_nullspace_runs) {
   cosrod_scenario_free(sc);
 }
 
-/* Extensible hoses: no redundancy, the DAE form (radau5, tol 1e-7) runs and
+/* Extensible hoses: no redundancy, the DAE form (radau5, tol 1e-7, 5 ms) runs and
  * the middles of its hoses (the body itself is still close to free fall at
- * 0.01 s, which both methods integrate exactly) follow the null-space form (DOP853, tol 1e-9) to the sum of the
+ * 5 ms, which both methods integrate exactly) follow the null-space form (DOP853, tol 1e-8) to the sum of the
  * controlled local errors, nsteps (atol + rtol |x|) with |x| <= 1.2 m (the
  * farthest point from the origin), plus the same sum for the reference: a
  * bound on the global error while the damped motion does not amplify
@@ -97,14 +97,14 @@ TEST(inextensible_star_nullspace_runs) {
 TEST(extensible_star_dae_follows_ode_form) {
   double mid[2][4][3];
   long nsteps[2] = {0, 0};
-  const double rtol[2] = {1e-9, 1e-7}, atol[2] = {1e-11, 1e-9};
+  const double rtol[2] = {1e-8, 1e-7}, atol[2] = {1e-10, 1e-9};
   for (int k = 0; k < 2; k++) {
     char buf[4][64], rt[32], at[32];
     snprintf(rt, sizeof rt, "solver.rtol=%g", rtol[k]);
     snprintf(at, sizeof at, "solver.atol=%g", atol[k]);
     const char *sets[9], *extra[5] = {k ? "solver.formulation=dae" : "solver.formulation=nullspace",
                                       k ? "solver.integrator=radau5" : "solver.integrator=dop853", rt, at,
-                                      "analysis.t_end=0.01"};
+                                      "analysis.t_end=0.005"};
     int ns = star_sets("kirchhoff-extensible", extra, 5, buf, sets);
     cosrod_scenario *sc;
     cosrod_sim *sim = sim_test_load("star-hoses", sets, (size_t)ns, &sc);
