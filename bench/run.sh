@@ -204,6 +204,16 @@ sec "[L] Example A with the paper's unknowns (fixed point, 7 / 8) beside cosrod'
 sec "[L] Fig. 15a measured: absolute vs null-space quaternions, projection, error control, invariants (lang_fig15a)"
 { echo "# commit $REV; bench/papers/lang_fig15a examples (tennis racket, Omega(0) = (50, 0.1, 0.1), T = 0.4 s, dopri5)"
   "$B/bench/papers/lang_fig15a" "$EX"; } > "$R/lang-fig15a.csv" 2>>"$W/err.log" || echo "lang_fig15a failed" >&2
+sec "[L] Figs. 6, 8-12: drift-off, dopri5 step sizes, energy, solutions of Examples A and B (bench/papers/lang_series.py)"
+# shellcheck disable=SC2086
+"$PYM" "$ROOT/bench/papers/lang_series.py" "$B/bench/papers/lang_series" "$EX" "$R" $QF 2>>"$W/err.log" ||
+  echo "lang_series.py failed" >&2
+sec "[LA] Fig. 4: sparsity patterns, N = 10 (bench/papers/la_fig4.py)"
+"$PYM" "$ROOT/bench/papers/la_fig4.py" "$B/bench/papers/la_sparsity" "$EX" "$R" 10 2>>"$W/err.log" >/dev/null ||
+  echo "la_fig4.py failed" >&2
+sec "[LLA] Test 2: quasistatic gamma / Omega loop, x_0..x_5 vs pseudotime (bench/papers/lla_test2.py)"
+COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lla_test2.py" "$B/src/cli/cosrod" "$R" "$W/lla-test2" \
+  2>>"$W/err.log" || echo "lla_test2.py failed" >&2
 sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 16 at T = 0.5 s (bench/papers/lang_fig16_chaos.py)"
 # shellcheck disable=SC2086
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
