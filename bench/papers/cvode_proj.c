@@ -36,7 +36,7 @@ static int cp_jac(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void *ud,
   (void)fy, (void)t1, (void)t2, (void)t3;
   cp_user *u = ud;
   SUNMatZero(J);
-  return u->p->jac(t, N_VGetArrayPointer(y), SUNDenseMatrix_Data(J), (int)SUNDenseMatrix_LDim(J), u->p->user);
+  return u->p->jac(t, N_VGetArrayPointer(y), SUNDenseMatrix_Data(J), (int)SUNDenseMatrix_Rows(J), u->p->user);
 }
 
 static int cp_proj(sunrealtype t, N_Vector ycur, N_Vector corr, sunrealtype eps, N_Vector err, void *ud) {

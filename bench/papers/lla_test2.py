@@ -8,10 +8,15 @@ The boundary motion is given in the text of [LLA] §4 (not only as a picture):
 with q0 = (1 - e1 - e2 - e3)/2, q1 = (1 - e1 + e2 + e3)/2 (scalar first), so
 that the end frames turn about e2 by +pi / -pi.  Rod: the rubber rod of
 Test 1 (L = 1 m, r = 5e-3 m, E = 5e6, nu = 0.5, rho = 1100, kappa = 1),
-N = 10, no gravity (the paper's quasistatic balance (31) names no load; the
-rubber rod's own weight, w L^3 / EI = 346, would make it hang instead of
-forming the gamma / Omega loop of Fig. 5), 25 pseudotime increments as in
-[LLA].  cosrod's static path (analysis.type = static, path: keyframes) with
+N = 10, 25 pseudotime increments as in [LLA].  No gravity in the paper's
+sense (its quasistatic balance (31) names no load; the rubber rod's own
+weight, w L^3 / EI = 346, would make it hang instead of forming the gamma /
+Omega loop of Fig. 5), but an imperfection: gravity 1e-3 m/s^2 along -e3
+(w L^3 / EI = 0.035).  Pushing the straight rod's ends together is a
+bifurcation (Euler buckling at an end shortening of pi^2 r^2 L = 2.5e-4 m,
+t = 2.5e-4): without the imperfection cosrod's continuation stops there
+("a limit or bifurcation point"); the paper's predictor-corrector picked a
+branch without saying how.  cosrod's static path (analysis.type = static, path: keyframes) with
 the orientation keyframes sampled from the slerp formula at every increment.
 
 Checks against the paper's text (its curves are given only as a figure):
@@ -48,7 +53,7 @@ def scenario(path, N, inc):
     with open(path, "w") as f:
         f.write(f"""cosrod: 1
 title: LLA Test 2, quasistatic gamma / Omega loop
-gravity: [0, 0, 0]
+gravity: [0, 0, -1.0e-3]
 materials:
   rubber: {{E: 5.0e6, poisson: 0.5, density: 1100}}
 rods:
