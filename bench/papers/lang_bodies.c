@@ -13,8 +13,9 @@
  * Error: max-norm of the difference of (x, R, v, omega = R Omega) of every
  * body at T to a reference (null-space quaternions, dop853, 1e-13), as [L]
  * measures positions and velocities.  ABSTOL = RELTOL = tol as in [L].
- * Usage: lang_bodies EXAMPLES_DIR [--quick] > lang-figs.csv
- *   --quick: T(A) = 10, tolerances 1e-4, 1e-6, 1e-8 only. */
+ * Usage: lang_bodies EXAMPLES_DIR [--quick | --bdf] > lang-figs.csv
+ *   --quick: T(A) = 10, tolerances 1e-4, 1e-6, 1e-8 only;
+ *   --bdf: only the Fig. 14 rows of cvode and cvode-proj (T = 60). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int quick = argc > 2 && !strcmp(argv[2], "--quick");
+  int bdf = argc > 2 && !strcmp(argv[2], "--bdf"); /* only the A-fig14 rows of cvode and cvode-proj */
   char pa[1024], pb[1024], pc[1024];
   snprintf(pa, sizeof pa, "%s/heavy-top.yaml", argv[1]);
   snprintf(pb, sizeof pb, "%s/tennis-racket.yaml", argv[1]);
@@ -159,6 +161,10 @@ int main(int argc, char **argv) {
   const char *expl[3] = {"dopri5", "dop853", "odex"}, *impl[4] = {"radau5", "seulex", "cvode", "cvode-proj"},
              *dp[1] = {"dopri5"};
   const char *a_sets[1] = {quick ? "analysis.t_end=10" : "analysis.t_end=60"};
+  if (bdf) {
+    experiment("A-fig14", pa, a_sets, 1, impl + 2, 2, tols, nt);
+    return 0;
+  }
   experiment("A-fig13", pa, a_sets, 1, expl, 3, tols, nt);
   experiment("A-fig14", pa, a_sets, 1, impl, 4, tols, nt);
   const char *b1[2] = {"bodies.0.angular_velocity=[50, 0.1, 0.1]", "analysis.t_end=0.4"};
