@@ -219,7 +219,7 @@ sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 1
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
 sec "[LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
-# --quick: two readings at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
+# --quick: one reading at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
 if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
@@ -368,7 +368,7 @@ else
 fi
 
 sec "output share, output volume and process start-up (bench/output_startup.sh) -> bench/results/output-startup.csv"
-if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 50 > "$R/output-startup.csv"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 10 > "$R/output-startup.csv"
 else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 
 sec "contact: broad phase and run level (bench/contact/run.sh) -> bench/results/contact-*.md"
