@@ -85,13 +85,12 @@ TEST(bit_identical_for_any_thread_count) {
     o[i].lambda = calloc((size_t)N, sizeof(double));
     eval_all(rod, nthr[i], ya, yn, yd, ypd, &o[i]);
   }
-  NOTE("N = %d, OpenMP %s; elastic energy %.17g J", N,
 #ifdef COSROD_HAVE_OPENMP
-       "on",
+  const char *omp = "on";
 #else
-       "off",
+  const char *omp = "off";
 #endif
-       o[0].e[0].shear_ext + o[0].e[0].bend_tors);
+  NOTE("N = %d, OpenMP %s; elastic energy %.17g J", N, omp, o[0].e[0].shear_ext + o[0].e[0].bend_tors);
   CHECK("the state is deformed and damped (energies and dissipation > 0)",
         o[0].e[0].bend_tors > 0.0 && o[0].e[0].shear_ext > 0.0 && o[0].e[0].dissipation_rate > 0.0);
   for (int i = 1; i < 3; ++i) {
