@@ -323,8 +323,8 @@ COSROD_API void cosrod_rod_data_free(cosrod_rod_data *d);
  * COSROD_ERR_INVALID for d == NULL or nthreads < 0. */
 COSROD_API cosrod_status cosrod_rod_data_set_threads(cosrod_rod_data *d, int nthreads);
 
-/* The smallest number of segments evaluated in parallel (the measured
- * break-even of the fork-join on this code; bench/results/threads.md). */
+/* The smallest number of segments evaluated in parallel (2000; below it the
+ * evaluations use one thread whatever cosrod_rod_data_set_threads said). */
 COSROD_API int cosrod_rod_parallel_min_segments(void);
 
 /* ---- evaluation ---------------------------------------------------------- */

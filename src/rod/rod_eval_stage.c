@@ -13,8 +13,10 @@
 #include "core/par.h"
 #include "rod/rod_internal.h"
 
-/* Below this many segments the fork-join costs more than it saves
- * (measured: bench/results/threads.md). */
+/* Below this many segments f runs on one thread.  Chosen, not measured:
+ * f costs ~0.16 us per segment, so at 2000 segments a thread's half (~0.16 ms)
+ * is >30x an idle OpenMP fork-join (a few us); the break-even could not be
+ * measured on the loaded machine of bench/results/threads.md. */
 #define ROD_PAR_MIN_SEGMENTS 2000
 
 int cosrod_rod_parallel_min_segments(void) { return ROD_PAR_MIN_SEGMENTS; }
