@@ -64,23 +64,35 @@ const itest_counts itest_reference_counts[] = {
 const size_t itest_reference_count = sizeof itest_reference_counts / sizeof itest_reference_counts[0];
 
 /* Found when the calibrated end-value bounds were replaced by the exponent check (100 tol, tol,
- * tol/100 of test_conformance.c); kept open here, not hidden by a wider window. */
+ * tol/100 of test_conformance.c); kept open here, not hidden by a wider window.  Below the
+ * window (-1): the assumption behind the window (the constant of e = C tol^alpha varies by less
+ * than a decade over four decades) fails for runs of a few steps, where the last step alone
+ * moves C: the end-of-interval rule (cosrod_step_to_end) changed dop853's end error on the
+ * linear problem at 1e-4 (6 steps) from 5.7e-6 to 3.5e-7 and seulex's on chain_stiff at 1e-8
+ * from 1.2e-8 to 4.1e-8. */
 static const struct {
-  const char *method, *problem, *reason;
-} over_accurate[] = {
-    {"rodas", "hires",
+  const char *method, *problem;
+  int side;
+  const char *reason;
+} exponent_findings[] = {
+    {"rodas", "hires", +1,
      "exponent 1.30: steps 94/370/2103 grow faster than tol^(-1/4) (x5.7 for the last two decades): the "
      "embedded estimate is of reduced order on the stiff components"},
-    {"rodas", "pleiades", "exponent 1.29: err/tol 9.3, 1.9, 0.73: pre-asymptotic at 1e-5 (close encounters)"},
-    {"rodas", "pleiades_m1", "the same problem as pleiades (second-order form)"},
-    {"ida", "hires", "exponent 1.38: variable order, low BDF orders at 1e-4 (err/tol 13, 2.2, 0.39)"},
-    {"odex", "linear", "exponent 1.46: 6-7 steps; the order rises as tol falls, err/tol 8e-3, 1e-3, 2e-4"},
+    {"rodas", "pleiades", +1, "exponent 1.29: err/tol 9.3, 1.9, 0.73: pre-asymptotic at 1e-5 (close encounters)"},
+    {"rodas", "pleiades_m1", +1, "the same problem as pleiades (second-order form)"},
+    {"ida", "hires", +1, "exponent 1.38: variable order, low BDF orders at 1e-4 (err/tol 13, 2.2, 0.39)"},
+    {"odex", "linear", +1, "exponent 1.46: 6-7 steps; the order rises as tol falls, err/tol 8e-3, 1e-3, 2e-4"},
+    {"dop853", "linear", -1, "exponent 0.53: 6/8/13 steps, err/tol 3.5e-3, 0.12, 0.27 (the last step moves C)"},
+    {"seulex", "chain_stiff", -1, "exponent 0.73: 20/24/25 steps, err/tol 0.35, 0.68, 4.1 (order 0.6 in the "
+                                  "last two decades)"},
 };
 
-const char *itest_known_over_accurate(const char *method, const char *problem) {
-  for (size_t i = 0; i < sizeof over_accurate / sizeof over_accurate[0]; i++)
-    if (strcmp(over_accurate[i].method, method) == 0 && strcmp(over_accurate[i].problem, problem) == 0)
-      return over_accurate[i].reason;
+const char *itest_exponent_finding(const char *method, const char *problem, int *side) {
+  for (size_t i = 0; i < sizeof exponent_findings / sizeof exponent_findings[0]; i++)
+    if (strcmp(exponent_findings[i].method, method) == 0 && strcmp(exponent_findings[i].problem, problem) == 0) {
+      *side = exponent_findings[i].side;
+      return exponent_findings[i].reason;
+    }
   return NULL;
 }
 

@@ -65,10 +65,10 @@ double itest_est_tol(const itest_method *M, double tol);
 double itest_global_bound(const itest_problem *P, const itest_method *M, double rtol, double atol,
                           long naccept, double ymax);
 
-/* Findings: (method, problem) pairs whose observed exponent exceeds alpha_hi + 1/4 (the error
- * falls faster than the theory predicts; over-accurate, never less accurate), with the
- * measured exponent and the diagnosis.  Returns the row's reason or NULL. */
-const char *itest_known_over_accurate(const char *method, const char *problem);
+/* Findings: (method, problem) pairs whose observed exponent lies outside [alpha_lo - 1/4,
+ * alpha_hi + 1/4] (test_conformance.c), with the measured exponents and the diagnosis.  Returns
+ * the row's reason or NULL; *side = +1 above the window (over-accurate at small tol), -1 below. */
+const char *itest_exponent_finding(const char *method, const char *problem, int *side);
 
 /* Method table row of a method name, or NULL. */
 const itest_method *itest_method_by_name(const char *name);

@@ -99,21 +99,25 @@ static void check_problem(const char *name) {
     const double alpha = log(e[2] / e[0]) / log(tols[2] / tols[0]);
     NOTE("%s on %s: observed exponent %.3f, theory [%.3f, %.3f]", T->name, P->name, alpha, M->alpha_lo,
          M->alpha_hi);
+    int side = 0;
+    const char *finding = itest_exponent_finding(T->name, P->name, &side);
+    if (finding) {
+      /* a recorded finding (itest.c): stays visible, and this check fails once the cause is fixed */
+      NOTE("FINDING %s on %s: %s", T->name, P->name, finding);
+      snprintf(what, sizeof what, "%s on %s: recorded finding still present (exponent %s the window)", T->name,
+               P->name, side > 0 ? "above" : "below");
+      if (side > 0)
+        CHECK_LE(what, M->alpha_hi + ALPHA_DELTA, alpha);
+      else
+        CHECK_LE(what, alpha, M->alpha_lo - ALPHA_DELTA);
+      continue;
+    }
     snprintf(what, sizeof what, "%s on %s: exponent of tolerance proportionality >= alpha_lo - 1/4", T->name,
              P->name);
     CHECK_LE(what, M->alpha_lo - ALPHA_DELTA, alpha);
-    const char *finding = itest_known_over_accurate(T->name, P->name);
-    if (finding) {
-      /* a recorded finding (itest.c): stays visible, and must go away when the cause is fixed */
-      NOTE("FINDING %s on %s: %s", T->name, P->name, finding);
-      snprintf(what, sizeof what, "%s on %s: recorded over-accuracy still present (exponent > alpha_hi + 1/4)",
-               T->name, P->name);
-      CHECK_LE(what, M->alpha_hi + ALPHA_DELTA, alpha);
-    } else {
-      snprintf(what, sizeof what, "%s on %s: exponent of tolerance proportionality <= alpha_hi + 1/4",
-               T->name, P->name);
-      CHECK_LE(what, alpha, M->alpha_hi + ALPHA_DELTA);
-    }
+    snprintf(what, sizeof what, "%s on %s: exponent of tolerance proportionality <= alpha_hi + 1/4", T->name,
+             P->name);
+    CHECK_LE(what, alpha, M->alpha_hi + ALPHA_DELTA);
   }
 }
 
