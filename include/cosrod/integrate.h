@@ -370,6 +370,15 @@ enum {
   COSROD_STEP_SPARSE = 1u << 12        /* uses the sparse Jacobian shape (jac_sparse) with KLU */
 };
 
+/* End of the interval: no step taken to reach t_end is shorter than this fraction of the step
+ * the method proposed (so of the step before it with fixed steps): a rest t_end - t between h and
+ * (1 + F) h is covered by two equal steps, and a step ending within rounding distance of t_end
+ * ends there (cosrod_step_to_end; driver and radau5's own end logic).  F = 0.2 is the smallest
+ * step ratio the standard controller takes after an accepted step (fac_min, HNW I (4.13)), so
+ * the end of the interval shortens a step no more than the controller would.  A tiny last step
+ * would amplify the error of index-2/3 components by powers of 1/h (HW II §VII.4). */
+#define COSROD_LAST_STEP_MIN_FRACTION 0.2
+
 /* Shared state between the driver and a method, owned by the integrator.
  * The driver sets t, y, h, t_end, hmax, y_modified; the method's step updates
  * t, y, h, t_old, h_last on acceptance. */
@@ -494,6 +503,14 @@ COSROD_API double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const do
  * scaled error norm (accept iff err <= 1), expo = 1/(order of the error
  * estimate + 1); all constants from the caller. */
 COSROD_API double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max);
+
+/* End of the interval for the signed step *h proposed at ctx->t towards ctx->t_end, with
+ * clip_factor as in cosrod_step_ctx: returns 1 and sets *h = t_end - t when t + clip_factor h
+ * passes t_end or stops within 100 roundings of it (max(|t|, |t_end|) 100 u, so that no step of
+ * rounding size follows); sets *h to half the rest when the rest is below (1 + F)|h| (the last two
+ * steps equal, F = COSROD_LAST_STEP_MIN_FRACTION) and returns 0; otherwise leaves *h, returns 0.  Used
+ * by the driver and by methods with COSROD_STEP_OWN_CLIP. */
+COSROD_API int cosrod_step_to_end(const cosrod_step_ctx *ctx, double clip_factor, double *h);
 
 /* ======================================================================== */
 /* 3. Driver                                                                */

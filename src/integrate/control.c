@@ -212,6 +212,23 @@ double cosrod_control_standard(double err, double expo, double safety, double fa
   return clampd(safety * pow(err, -expo), fac_min, fac_max);
 }
 
+int cosrod_step_to_end(const cosrod_step_ctx *ctx, double clip_factor, double *h) {
+  const double rest = ctx->t_end - ctx->t;
+  /* 100 roundings of t: the accumulated t of a step sequence that should hit t_end (README
+   * "End of the interval") */
+  const double slack = 100.0 * ctx->uround * fmax(fabs(ctx->t), fabs(ctx->t_end));
+  if ((ctx->t + clip_factor * *h - ctx->t_end) * ctx->dir >= -slack) {
+    *h = rest;
+    return 1;
+  }
+  /* rest in (|h|, (1 + F)|h|), F = COSROD_LAST_STEP_MIN_FRACTION: two equal steps (each above
+   * |h|/2) instead of h and a remainder below F h; from a rest of (1 + F)|h| on, h leaves at least
+   * F h.  (Halving the rest as RKF45 does for any rest below 2h, Forsythe, Malcolm, Moler 1977,
+   * §6, would change the step sequence of most runs; this changes only the ones that end short.) */
+  if (fabs(rest) < (1.0 + COSROD_LAST_STEP_MIN_FRACTION) * fabs(*h)) *h = 0.5 * rest;
+  return 0;
+}
+
 /* ---- statistics printers ------------------------------------------------ */
 
 void cosrod_integrate_stats_print_header(FILE *out, int csv) {

@@ -3,8 +3,9 @@
  * from t to t_end around a method's single-step function.
  *
  * Per attempted step: max_steps check, tiny step check (0.1|h| <= |t| u),
- * |h| <= hmax, clipping to t_end when (t + clip_factor h - t_end) dir > 0
- * (clip_factor 1 unless the method sets it), then the method's step (which decides
+ * |h| <= hmax, the end of the interval by cosrod_step_to_end (clipping to t_end
+ * when t + clip_factor h reaches it, clip_factor 1 unless the method sets it; two
+ * equal steps when the rest is below (1 + F) h), then the method's step (which decides
  * accept/reject and the next h).  After an accepted step: NaN/Inf check of y,
  * the projection hook, output at the requested times in (t_old, t] by the
  * method's dense output, and the every-step output.  On failure the state of
@@ -334,7 +335,7 @@ static cosrod_status check_limits(cosrod_integrator *it, double t_end, long step
 
 /* One attempt of the method with c->h (capped by hmax, clipped to t_end):
  * OK with *accepted, or the failure (interruption, step history, method). */
-static cosrod_status attempt(cosrod_integrator *it, double t_end, double dir, const cosrod_output_spec *out,
+static cosrod_status attempt(cosrod_integrator *it, double dir, const cosrod_output_spec *out,
                              long *attempts, int *accepted) {
   cosrod_step_ctx *c = &it->ctx;
   char buf[200];
@@ -342,10 +343,7 @@ static cosrod_status attempt(cosrod_integrator *it, double t_end, double dir, co
   if (fabs(h) > c->hmax) h = c->hmax;
   h = dir * fabs(h);
   c->last = 0;
-  if (!(it->type->flags & COSROD_STEP_OWN_CLIP) && (c->t + c->clip_factor * h - t_end) * dir > 0.0) {
-    h = t_end - c->t;
-    c->last = 1;
-  }
+  if (!(it->type->flags & COSROD_STEP_OWN_CLIP)) c->last = cosrod_step_to_end(c, c->clip_factor, &h);
   c->h = h;
   double t_try = c->t;
   *accepted = 0;
@@ -484,7 +482,7 @@ cosrod_status cosrod_integrator_evolve(cosrod_integrator *it, double t_end, cons
     while ((c->t - t_end) * dir < 0.0) {
       st = check_limits(it, t_end, it->stats.nsteps - steps_at_start, attempts);
       int accepted = 0;
-      if (st == COSROD_OK) st = attempt(it, t_end, dir, out, &attempts, &accepted);
+      if (st == COSROD_OK) st = attempt(it, dir, out, &attempts, &accepted);
       if (st != COSROD_OK) goto done;
       if (!accepted) continue;
       st = after_accept(it, t_end);

@@ -242,17 +242,9 @@ static cosrod_status prepare_matrices(radau5_state *s, cosrod_step_ctx *ctx, dou
   return COSROD_OK;
 }
 
-/* The step reaches t_end (OWN_CLIP): a step passing t_end, or stopping
- * within rounding distance of it, is shortened / stretched to end there. */
-static int clip_to_end(cosrod_step_ctx *ctx, double *h) {
-  const double rest = ctx->t_end - ctx->t;
-  const double slack = 100.0 * ctx->uround * fmax(fabs(ctx->t), fabs(ctx->t_end));
-  if ((ctx->t + *h - ctx->t_end) * ctx->dir >= -slack) {
-    *h = rest;
-    return 1;
-  }
-  return 0;
-}
+/* The step reaches t_end (OWN_CLIP): cosrod_step_to_end (a step passing t_end or stopping
+ * within rounding distance of it ends there; two equal steps when the rest is below (1 + F) h). */
+static int clip_to_end(cosrod_step_ctx *ctx, double *h) { return cosrod_step_to_end(ctx, 1.0, h); }
 
 /* Acceptance: y1 = y0 + z_3, polynomial kept, f at the new point, J reuse
  * decision, proposal of the next step. */

@@ -28,13 +28,31 @@ static void reference_at_end(const itest_problem *P, double *ref) {
     memcpy(ref, P->yref, sizeof(double) * (size_t)P->n);
 }
 
-/* End values of one problem for every applicable method. */
+/* max |y_i| over the accepted steps (for the weights of the a-priori bound) */
+static int ymax_out(double t, const double *y, void *user) {
+  (void)t;
+  double *m = user;
+  for (int i = 0; i < (int)m[1]; i++) m[0] = fmax(m[0], fabs(y[i]));
+  return 0;
+}
+
+/* End values by tolerance proportionality (HNW I §II.4), no calibrated bound.  Each method runs at
+ * tol 100, tol and tol / 100 (atol/rtol fixed) against the reference or exact end value:
+ *  - exponent: the observed alpha = log(e(tol/100) / e(100 tol)) / log(1e-4) lies in the method's
+ *    [alpha_lo, alpha_hi] (derived in itest.c) widened by DELTA = 1/4, i.e. the constant C of
+ *    e = C tol^alpha may change by one decade over the four decades: C depends on a run only
+ *    through the ratio of the accepted estimates to the tolerance, which the controller holds at
+ *    its target (safety factor^(q+1), 0.4 ... 0.7) up to the step-size limits, and through the
+ *    steps, ~tol^(-1/(q+1)), being integers;
+ *  - size: at every tolerance e <= the a-priori bound of itest_global_bound (sum of the accepted
+ *    local errors transported with the problem's growth G) where G is derived (problems.c). */
+#define ALPHA_DELTA 0.25
 static void check_problem(const char *name) {
   const itest_problem *P = itest_problem_by_name(name);
   CHECK("problem exists", P != NULL);
   if (!P) return;
   double y[64], ref[64];
-  char what[200], msg[512];
+  char what[240], msg[512];
   reference_at_end(P, ref);
   FOR_EACH_METHOD(T, M) {
     cosrod_integrate_stats s;
@@ -52,17 +70,54 @@ static void check_problem(const char *name) {
       }
       continue;
     }
-    cosrod_status st = itest_run(T, P, NULL, NULL, y, &s, msg, sizeof msg);
-    snprintf(what, sizeof what, "%s on %s: status OK", T->name, P->name);
-    if (!CHECK(what, st == COSROD_OK)) NOTE("status %s: %s", cosrod_status_name(st), msg);
-    double rtol = P->tol, atol = P->tol * P->atol_per_rtol;
-    double e = itest_scaled_error(P->n, y, ref, rtol, atol);
-    NOTE(
-        "%s on %s (rtol %g, atol %g): end error %.3g tol units (max abs %.3g), nfev %ld, njev %ld, steps %ld "
-        "(%ld rejected)",
-        T->name, P->name, rtol, atol, e, itest_max_error(P->n, y, ref), s.nfev, s.njev, s.nsteps, s.nreject);
-    snprintf(what, sizeof what, "%s on %s: end error (units of tol) <= bound", T->name, P->name);
-    CHECK_LE(what, e, P->err_bound * M->err_scale);
+    const double tols[3] = {100.0 * P->tol, P->tol, 0.01 * P->tol};
+    double e[3];
+    for (int k = 0; k < 3; k++) {
+      cosrod_integrate_options o = cosrod_integrate_default_options();
+      o.rtol = tols[k];
+      o.atol = tols[k] * P->atol_per_rtol;
+      double ym[2] = {0.0, (double)P->n};
+      cosrod_output_spec out = {0};
+      out.every_step = 1;
+      out.output = ymax_out;
+      out.user = ym;
+      cosrod_status st = itest_run(T, P, &o, &out, y, &s, msg, sizeof msg);
+      snprintf(what, sizeof what, "%s on %s at rtol %g: status OK", T->name, P->name, o.rtol);
+      if (!CHECK(what, st == COSROD_OK)) NOTE("status %s: %s", cosrod_status_name(st), msg);
+      e[k] = itest_max_error(P->n, y, ref);
+      const double bound = itest_global_bound(P, M, o.rtol, o.atol, s.naccept, ym[0]);
+      NOTE("%s on %s (rtol %g, atol %g): end error %.3g (%.3g tol units), a-priori bound %.3g, nfev %ld, "
+           "steps %ld (%ld rejected)",
+           T->name, P->name, o.rtol, o.atol, e[k], itest_scaled_error(P->n, y, ref, o.rtol, o.atol), bound,
+           s.nfev, s.nsteps, s.nreject);
+      if (bound > 0.0) {
+        snprintf(what, sizeof what, "%s on %s at rtol %g: end error <= G sqrt(n) naccept sk_max", T->name,
+                 P->name, o.rtol);
+        CHECK_LE(what, e[k], bound);
+      }
+    }
+    const double alpha = log(e[2] / e[0]) / log(tols[2] / tols[0]);
+    NOTE("%s on %s: observed exponent %.3f, theory [%.3f, %.3f]", T->name, P->name, alpha, M->alpha_lo,
+         M->alpha_hi);
+    int side = 0;
+    const char *finding = itest_exponent_finding(T->name, P->name, &side);
+    if (finding) {
+      /* a recorded finding (itest.c): stays visible, and this check fails once the cause is fixed */
+      NOTE("FINDING %s on %s: %s", T->name, P->name, finding);
+      snprintf(what, sizeof what, "%s on %s: recorded finding still present (exponent %s the window)", T->name,
+               P->name, side > 0 ? "above" : "below");
+      if (side > 0)
+        CHECK_LE(what, M->alpha_hi + ALPHA_DELTA, alpha);
+      else
+        CHECK_LE(what, alpha, M->alpha_lo - ALPHA_DELTA);
+      continue;
+    }
+    snprintf(what, sizeof what, "%s on %s: exponent of tolerance proportionality >= alpha_lo - 1/4", T->name,
+             P->name);
+    CHECK_LE(what, M->alpha_lo - ALPHA_DELTA, alpha);
+    snprintf(what, sizeof what, "%s on %s: exponent of tolerance proportionality <= alpha_hi + 1/4", T->name,
+             P->name);
+    CHECK_LE(what, alpha, M->alpha_hi + ALPHA_DELTA);
   }
 }
 
@@ -114,16 +169,26 @@ TEST(rigid_body_projection) {
     CHECK_LE(what, worst, 4e-16);
     snprintf(what, sizeof what, "%s: one projection per accepted step", T->name);
     CHECK(what, s.nproject == s.naccept);
-    /* invariants: drift bounded by err_bound * tol relative to their size (|L| ~ 2, T ~ 2) */
+    /* Invariant drift, derived: H(y_N) - H(y_0) = sum_n [H(y_n+1) - H(phi(y_n))] for an
+     * invariant H of the flow phi, so |drift| <= naccept Lip(H) max |le_n|_2 with |le_n|_2 <=
+     * sqrt(n) sk_max (itest_global_bound, no growth).  I = (2, 1, 0.5): the kinetic energy T
+     * depends on W only, Lip = |I W| <= sqrt(2 I_max T); the spatial momentum R(p) I W is
+     * quadratic in p (|R(p) m| = |p|^2 |m|, so by polarisation |d/dp| <= 2 |m|) and linear in W
+     * (|d/dW| <= I_max |p|^2): Lip <= sqrt(4 |m|^2 + I_max^2), and the projection onto |p| = 1
+     * moves y by at most the local error once more (factor 2).  |W| <= sqrt(2 T / I_min). */
+    const double T0 = inv0[0], mmax = sqrt(2.0 * 2.0 * T0), ymax = fmax(1.0, sqrt(2.0 * T0 / 0.5));
+    const double sk = itest_est_tol(M, P->tol) * (1.0 + ymax), per = sqrt((double)P->n) * sk;
+    const double bE = (double)s.naccept * mmax * per / T0,
+                 bL = 2.0 * (double)s.naccept * sqrt(4.0 * mmax * mmax + 4.0) * per;
     double dE = fabs(inv1[0] - inv0[0]) / fabs(inv0[0]);
     double dL = 0.0;
     for (int i = 1; i <= 3; i++) dL = fmax(dL, fabs(inv1[i] - inv0[i]));
-    NOTE("%s: energy drift %.3g (relative), angular momentum drift %.3g, %ld steps", T->name, dE, dL,
-         s.nsteps);
-    snprintf(what, sizeof what, "%s: relative energy drift <= 100 tol", T->name);
-    CHECK_LE(what, dE, P->err_bound * M->err_scale * P->tol);
-    snprintf(what, sizeof what, "%s: angular momentum drift <= 100 tol * |L|", T->name);
-    CHECK_LE(what, dL, P->err_bound * M->err_scale * P->tol * 2.0);
+    NOTE("%s: energy drift %.3g (relative, bound %.3g), angular momentum drift %.3g (bound %.3g), %ld steps",
+         T->name, dE, bE, dL, bL, s.nsteps);
+    snprintf(what, sizeof what, "%s: relative energy drift <= naccept Lip sqrt(n) sk_max / T", T->name);
+    CHECK_LE(what, dE, bE);
+    snprintf(what, sizeof what, "%s: angular momentum drift <= 2 naccept Lip sqrt(n) sk_max", T->name);
+    CHECK_LE(what, dL, bL);
   }
   CHECK("at least one method supports projection", ran > 0);
 }
@@ -165,7 +230,7 @@ TEST(tolerance_scaling_chain) { check_scaling("chain"); }
  * problem's bound. */
 typedef struct dense_acc {
   const itest_problem *P;
-  double max_err;
+  double max_err, ymax;
   long count;
 } dense_acc;
 static int dense_out(double t, const double *y, void *user) {
@@ -174,6 +239,7 @@ static int dense_out(double t, const double *y, void *user) {
   a->P->exact(t, ex);
   double e = itest_max_error(a->P->n, y, ex);
   if (e > a->max_err) a->max_err = e;
+  for (int i = 0; i < a->P->n; i++) a->ymax = fmax(a->ymax, fabs(y[i]));
   a->count++;
   return 0;
 }
@@ -185,7 +251,7 @@ static void check_dense(const char *name) {
   for (int i = 0; i < NOUT; i++) tout[i] = P->t0 + (P->t_end - P->t0) * (i + 0.5) / NOUT;
   FOR_EACH_METHOD(T, M) {
     if (!itest_applies(T, P) || !(T->flags & COSROD_STEP_DENSE)) continue;
-    dense_acc grid = {P, 0.0, 0}, steps = {P, 0.0, 0};
+    dense_acc grid = {P, 0.0, 0.0, 0}, steps = {P, 0.0, 0.0, 0};
     cosrod_output_spec out = {0};
     out.t_out = tout;
     out.n_out = NOUT;
@@ -204,8 +270,12 @@ static void check_dense(const char *name) {
     CHECK(what, grid.count == NOUT);
     snprintf(what, sizeof what, "%s on %s: dense error <= max(10 x step-end error, 5 tol)", T->name, P->name);
     CHECK_LE(what, grid.max_err, fmax(10.0 * steps.max_err, 5.0 * P->tol));
-    snprintf(what, sizeof what, "%s on %s: dense error <= bound * tol", T->name, P->name);
-    CHECK_LE(what, grid.max_err, P->err_bound * M->err_scale * P->tol);
+    /* a-priori bound (itest_global_bound) with one more local error for the interpolation inside
+     * a step: the dense formula of order p-1 has an error O(h^p), of the estimate's order */
+    const double bound = itest_global_bound(P, M, P->tol, P->tol * P->atol_per_rtol, s.naccept + 1,
+                                            fmax(grid.ymax, steps.ymax));
+    snprintf(what, sizeof what, "%s on %s: dense error <= G sqrt(n) (naccept + 1) sk_max", T->name, P->name);
+    CHECK_LE(what, grid.max_err, bound);
   }
 }
 TEST(dense_output_linear) { check_dense("linear"); }

@@ -8,6 +8,7 @@
  * output (interpolation and order), options (classical controller, Jacobian
  * reuse, finite-difference Jacobian), backward integration and a singular
  * iteration matrix. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -573,6 +574,77 @@ TEST(pendulum_index3) {
   CHECK("without index information the run fails", r.st != COSROD_OK);
 }
 
+/* Accepted step lengths of a run (every-step output: differences of the
+ * step ends), the shortest relative to its predecessor. */
+typedef struct step_lengths {
+  double t, prev, min_ratio;
+  long count;
+} step_lengths;
+static int record_steps(double t, const double *y, void *user) {
+  (void)y;
+  step_lengths *s = user;
+  const double h = fabs(t - s->t);
+  s->t = t;
+  if (s->count > 0) s->min_ratio = fmin(s->min_ratio, h / s->prev);
+  s->prev = h;
+  s->count++;
+  return 0;
+}
+/* Index-3 pendulum with fixed steps h = T/N that are not binary fractions:
+ * the accumulated t misses T by a few roundings, and a step of that size
+ * must not follow (lambda has an O(h^-2) error amplification in the last
+ * step: a step of 1e-16 gave lambda errors of 1e12).  The end of the
+ * interval is reached by shortening the previous step (cosrod_step_to_end,
+ * README "End of the interval"): no accepted step is shorter than
+ * COSROD_LAST_STEP_MIN_FRACTION of its predecessor, and lambda at T is
+ * within the max lambda error of the uniform run with the longer step
+ * T/512 (the error is C h^2 at these h, pendulum_index3, so it only falls
+ * for N > 512). */
+TEST(pendulum_last_step) {
+  const double th0 = PI / 3.0, T = 2.0;
+  cosrod_ode_problem p = {0};
+  p.n = 5;
+  p.f = pend_f;
+  p.jac = pend_jac;
+  p.mass = pend_mass;
+  p.nind1 = 2;
+  p.nind2 = 2;
+  p.nind3 = 1;
+  const double y0[5] = {sin(th0), -cos(th0), 0.0, 0.0, PG * cos(th0)};
+  int uniform = 0;
+  const pend_errors ref = pend_fixed(&p, y0, th0, T, T / 512, &uniform);
+  CHECK("reference run with uniform binary steps", uniform);
+  double th[2];
+  theta_rk4(th0, T, th);
+  const double lam_T = th[1] * th[1] + PG * cos(th[0]);
+  const int Ns[6] = {600, 700, 900, 1000, 1100, 1300};
+  char what[160];
+  for (int k = 0; k < 6; k++) {
+    cosrod_integrate_options o = opts_tol(1e-3, 1e-3);
+    o.h0 = o.hmax = T / Ns[k];
+    o.newton_tol = 1e-13;
+    step_lengths sl = {0.0, 0.0, INFINITY, 0};
+    cosrod_output_spec out = {0};
+    out.every_step = 1;
+    out.output = record_steps;
+    out.user = &sl;
+    double y[5];
+    cosrod_integrator *it = cosrod_integrator_create(radau5(), &p, &o, NULL);
+    cosrod_status st = cosrod_integrate(it, 0.0, y0, T, &out, y);
+    cosrod_integrator_free(it);
+    snprintf(what, sizeof what, "h = T/%d: status OK", Ns[k]);
+    CHECK(what, st == COSROD_OK);
+    const double e = fabs(y[4] - lam_T);
+    NOTE("h = T/%d: %ld steps, shortest step / previous %.3g, lambda error at T %.3g (uniform T/512: %.3g)", Ns[k],
+         sl.count, sl.min_ratio, e, ref.lam);
+    snprintf(what, sizeof what, "h = T/%d: no step below the documented fraction of its predecessor", Ns[k]);
+    /* step lengths measured as differences of step ends: relative rounding <= 4 u T / h */
+    CHECK_LE(what, COSROD_LAST_STEP_MIN_FRACTION - 4.0 * DBL_EPSILON * T / o.hmax, sl.min_ratio);
+    snprintf(what, sizeof what, "h = T/%d: lambda error at T <= uniform-step bound", Ns[k]);
+    CHECK_LE(what, e, ref.lam);
+  }
+}
+
 /* ======================================================================== */
 /* Dense output                                                             */
 /* ======================================================================== */
@@ -832,6 +904,7 @@ static const th_case cases[] = {
     TH_CASE(lapack_backend_matches_own),
     TH_CASE(m1_two_blocks_matches_full),
     TH_CASE(pendulum_index3),
+    TH_CASE(pendulum_last_step),
     TH_CASE(dense_output_order),
     TH_CASE(dense_output_endpoints),
     TH_CASE(classical_controller),
