@@ -57,9 +57,11 @@ static const char *SCEN =
     "solver: {integrator: radau5, rtol: 1.0e-9, atol: 1.0e-9}\n"
     "output: {every: 0.5, fields: [tip]}\n";
 
-/* The run with overrides sets; centre of mass and momentum against F t²/2M
- * and F t. */
-static void pulled(const char *const *sets, size_t nsets) {
+/* The run with overrides sets (gz: the gravity they set, along z); centre of
+ * mass and momentum against F t²/2M and F t (and g t²/2, M g t along z); the
+ * reported kinetic and gravity energies against the sums over the body and
+ * every vertex (each mass once); the balance closed. */
+static void pulled_g(const char *const *sets, size_t nsets, double gz) {
   cosrod_scenario *sc;
   cosrod_status st;
   cosrod_sim *sim = sim_test_run(SCEN, "pulled.yaml", sets, nsets, NULL, &sc, &st);
@@ -70,17 +72,24 @@ static void pulled(const char *const *sets, size_t nsets) {
   }
   const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
   const cosrod_rod_data *d = cosrod_sim_rod_data(sim, 0);
-  double rhoA, xb[3], qb[4], vb[3];
+  double rhoA, xb[3], qb[4], vb[3], Om[3];
   cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
   const double *w = cosrod_rod_vertex_weight(rod);
-  CHECK("body pose", cosrod_sim_body(sim, 0, xb, qb, NULL) == COSROD_OK);
+  CHECK("body pose", cosrod_sim_body(sim, 0, xb, qb, Om) == COSROD_OK);
   CHECK("body velocity", cosrod_sim_body_velocity(sim, 0, vb) == COSROD_OK);
   const double mb = 0.1, F = -1.0, t = 0.5;
   double M = mb, X = mb * xb[0], P = mb * vb[0], Y = mb * xb[1], Q = mb * vb[1];
   double X0 = 0.0, Y0 = 0.0; /* initial centre of mass: the rod's vertices at 0.05 + 0.1 n */
+  double Z = mb * xb[2], W = mb * vb[2];
+  double T = 0.5 * mb * (vb[0] * vb[0] + vb[1] * vb[1] + vb[2] * vb[2]) +
+             0.5 * (1e-4 * Om[0] * Om[0] + 2e-4 * Om[1] * Om[1] + 3e-4 * Om[2] * Om[2]) + d->energy.kinetic_rot;
+  double G = -mb * gz * xb[2];
   for (int n = 0; n <= d->N; ++n) {
-    const double m = rhoA * w[n];
+    const double m = rhoA * w[n], *v = d->xd + 3 * n;
     M += m;
+    Z += m * d->x[3 * n + 2], W += m * v[2];
+    T += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    G -= m * gz * d->x[3 * n + 2];
     X += m * d->x[3 * n], P += m * d->xd[3 * n];
     Y += m * d->x[3 * n + 1], Q += m * d->xd[3 * n + 1];
     X0 += m * (0.05 + 0.1 * n), Y0 += m * 0.03;
@@ -93,11 +102,34 @@ static void pulled(const char *const *sets, size_t nsets) {
   CHECK_NEAR("centre of mass y: at rest", Y - Y0, 0.0, 1e-5 * fabs(dX));
   CHECK_NEAR("momentum x: F t", P, F * t, 1e-5 * fabs(F * t));
   CHECK_NEAR("momentum y: zero", Q, 0.0, 1e-5 * fabs(F * t));
+  Z /= M;
+  CHECK_NEAR("centre of mass z: g t^2 / 2", Z, 0.5 * gz * t * t, 1e-5 * fabs(dX));
+  CHECK_NEAR("momentum z: M g t", W, M * gz * t, 1e-5 * fabs(F * t));
+  /* the energies of the state, sums of the same numbers: to round-off */
+  const cosrod_sim_energy E = cosrod_sim_energy_now(sim);
+  NOTE("kinetic %.12g J (sum %.12g), gravity %.12g J (sum %.12g), work %.12g J, balance %.3e J", E.kinetic, T,
+       E.gravity, G, E.external_work, E.balance);
+  CHECK_NEAR("kinetic energy: every mass once", E.kinetic, T, 1e-12 * T);
+  CHECK_NEAR("gravity energy: every mass once", E.gravity, G, 1e-12 * (fabs(G) + T));
+  /* balance: the quadrature of the external power and the integrator's
+   * errors, each ~ rtol = 1e-9 of the work per step, summed over the steps
+   * (< 1000): 1e-6 of the work */
+  CHECK_NEAR("energy balance", E.balance, 0.0, 1e-6 * fabs(E.external_work));
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
 
+static void pulled(const char *const *sets, size_t nsets) { pulled_g(sets, nsets, 0.0); }
+
 TEST(nullspace_radau5) { pulled(NULL, 0); }
+TEST(nullspace_gravity) {
+  const char *s[] = {"gravity=[0, 0, -9.81]"};
+  pulled_g(s, 1, -9.81);
+}
+TEST(absolute_gravity) {
+  const char *s[] = {"gravity=[0, 0, -9.81]", "solver.formulation=absolute"};
+  pulled_g(s, 2, -9.81);
+}
 TEST(nullspace_euler_angles) {
   const char *s[] = {"bodies.0.parametrisation=euler-angles", /* off gimbal lock: turned about x by 90 deg */
                      "bodies.0.orientation={quaternion: [0.7071067811865476, 0.7071067811865476, 0, 0]}",
@@ -149,6 +181,15 @@ static void axial_modes2(double w[2], double c[2]) {
     w[i] = sqrt(lam[i]);
     c[i] = p2 * (m2 * p2) / (m1 * p1 * p1 + m2 * p2 * p2);
   }
+}
+
+TEST(kirchhoff_inextensible) {
+  const char *s[] = {"rods.0.model=kirchhoff-inextensible"};
+  pulled(s, 1);
+}
+TEST(cosserat_dae) {
+  const char *s[] = {"solver.formulation=dae"};
+  pulled(s, 1);
 }
 
 TEST(axial_modes) {
@@ -206,7 +247,9 @@ TEST(axial_absolute_radau5) { axial_run("absolute", "radau5", 1e-4); }
 
 static const th_case cases[] = {
     TH_CASE(nullspace_radau5),    TH_CASE(nullspace_euler_angles), TH_CASE(absolute_directors),
+    TH_CASE(nullspace_gravity),   TH_CASE(absolute_gravity),
     TH_CASE(absolute_radau5),     TH_CASE(nullspace_galpha),       TH_CASE(kirchhoff_extensible),
+    TH_CASE(kirchhoff_inextensible), TH_CASE(cosserat_dae),
     TH_CASE(axial_modes),         TH_CASE(axial_nullspace_radau5), TH_CASE(axial_absolute_radau5),
 };
 
