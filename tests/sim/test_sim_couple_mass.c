@@ -187,10 +187,6 @@ TEST(kirchhoff_inextensible) {
   const char *s[] = {"rods.0.model=kirchhoff-inextensible"};
   pulled(s, 1);
 }
-TEST(cosserat_dae) {
-  const char *s[] = {"solver.formulation=dae"};
-  pulled(s, 1);
-}
 
 TEST(axial_modes) {
   char text[2048];
@@ -249,7 +245,7 @@ static const th_case cases[] = {
     TH_CASE(nullspace_radau5),    TH_CASE(nullspace_euler_angles), TH_CASE(absolute_directors),
     TH_CASE(nullspace_gravity),   TH_CASE(absolute_gravity),
     TH_CASE(absolute_radau5),     TH_CASE(nullspace_galpha),       TH_CASE(kirchhoff_extensible),
-    TH_CASE(kirchhoff_inextensible), TH_CASE(cosserat_dae),
+    TH_CASE(kirchhoff_inextensible),
     TH_CASE(axial_modes),         TH_CASE(axial_nullspace_radau5), TH_CASE(axial_absolute_radau5),
 };
 
