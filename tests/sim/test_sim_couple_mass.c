@@ -113,7 +113,7 @@ static void pulled_g(const char *const *sets, size_t nsets, double gz) {
   CHECK_NEAR("gravity energy: every mass once", E.gravity, G, 1e-12 * (fabs(G) + T));
   /* balance: the quadrature of the external power and the integrator's
    * errors, each ~ rtol = 1e-8 (galpha 1e-7) of the work per step, summed
-   * over the steps (< 1000): 1e-5 of the work; measured <= 4e-9 J of 0.56 J */
+   * over the steps (< 1000): 1e-5 of the work */
   CHECK_NEAR("energy balance", E.balance, 0.0, 1e-5 * fabs(E.external_work));
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
