@@ -126,30 +126,87 @@ static int plan_bodies(const sys_def *d, int with_rods, body_plan *p, char key[4
   return 0;
 }
 
+/* Body k of the model with the point masses e lumped in (a combined rigid
+ * body): kinetic energy T = 1/2 m_b |v_b|^2 + 1/2 Om.J_b Om + sum 1/2 m_i
+ * |v_b + R (Om x a_i)|^2 is that of one body of mass M = m_b + m with its
+ * centre at c = S / M (body frame) and the inertia about c
+ * J_c = J_b + J - M (|c|^2 I - c c^T) (parallel axes; J_b + J is the
+ * assembly's inertia about the old centre), so the body's own Newton-Euler
+ * equations (with their gyroscopic term) hold the moved mass exactly; its
+ * state is the new centre x_c = x_b + R c, v_c = v_b + w x (R c). */
+static void lump(cosrod_body_def *o, const sim_body_extra *e, double c[3]) {
+  const double M = o->mass + e->m;
+  double J[9] = {0}, w[3], rc[3], t[3];
+  if (o->full_tensor)
+    memcpy(J, o->tensor, sizeof J);
+  else
+    J[0] = o->inertia[0], J[4] = o->inertia[1], J[8] = o->inertia[2];
+  cosrod_vec3_scale(c, 1.0 / M, e->S);
+  const double c2 = cosrod_vec3_dot(c, c);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) J[i + 3 * j] += e->J[i + 3 * j] - M * ((i == j ? c2 : 0.0) - c[i] * c[j]);
+  memcpy(o->tensor, J, sizeof J);
+  o->full_tensor = 1;
+  o->mass = M;
+  cosrod_quat_rotate(rc, o->quaternion, c);
+  if (o->omega_spatial)
+    cosrod_vec3_copy(w, o->omega);
+  else
+    cosrod_quat_rotate(w, o->quaternion, o->omega);
+  cosrod_vec3_cross(t, w, rc);
+  cosrod_vec3_add(o->position, o->position, rc);
+  cosrod_vec3_add(o->velocity, o->velocity, t);
+}
+
 /* The model's bodies and loads of the dynamic bodies (arrays of ndyn and of
- * every load). */
-static size_t fill_bodies(const sys_def *d, const body_plan *p, cosrod_body_def *bd, cosrod_body_load_def *ld) {
+ * every load, room for one more per body); point masses extra (or NULL)
+ * lumped in, their centre shifts into shift (nbodies x 3). */
+static size_t fill_bodies(const sys_def *d, const body_plan *p, const sim_body_extra *extra, double *shift,
+                          cosrod_body_def *bd, cosrod_body_load_def *ld) {
+  memset(shift, 0, 3 * d->nbodies * sizeof *shift);
+  size_t nl = 0;
   for (size_t k = 0; k < d->nbodies; ++k) {
     if (p->idx[k] < 0) continue;
     const sys_body *b = &d->bodies[k];
     cosrod_body_def *o = &bd[p->idx[k]];
     *o = b->body;
+    if (!extra || !(extra[k].m > 0.0)) continue;
+    lump(o, &extra[k], shift + 3 * k);
   }
-  size_t nl = 0;
   for (size_t i = 0; i < d->nbodies; ++i)
     for (size_t k = 0; k < d->bodies[i].nloads; ++k) {
       ld[nl] = d->bodies[i].loads[k];
-      ld[nl++].body = p->idx[i];
+      ld[nl].body = p->idx[i];
+      if (ld[nl].kind == COSROD_BODY_LOAD_FORCE && p->idx[i] >= 0)
+        cosrod_vec3_sub(ld[nl].at, ld[nl].at, shift + 3 * i);
+      nl++;
     }
+  for (size_t k = 0; extra && k < d->nbodies; ++k) {
+    if (p->idx[k] < 0 || !(extra[k].m > 0.0) || cosrod_vec3_norm2(d->gravity) == 0.0) continue;
+    cosrod_body_load_def *l = &ld[nl++]; /* the point masses' weight is in their owners' forces */
+    memset(l, 0, sizeof *l);
+    l->body = p->idx[k];
+    l->kind = COSROD_BODY_LOAD_FORCE;
+    l->frame = COSROD_BODY_LOAD_SPATIAL;
+    l->profile = COSROD_BODY_LOAD_CONSTANT;
+    for (int i = 0; i < 3; ++i) l->at[i] = extra[k].S[i] / extra[k].m - shift[3 * k + i];
+    cosrod_vec3_scale(l->value, -extra[k].m, d->gravity);
+  }
   return nl;
+}
+
+/* Body point at of definition body b (ground, keyframe: unchanged) from the
+ * model body's centre. */
+static void shift_point(const body_plan *p, const double *shift, int b, double at[3]) {
+  if (b >= 0 && p->idx[b] >= 0) cosrod_vec3_sub(at, at, shift + 3 * b);
 }
 
 /* Model side of definition body sb: ground, a model body or a kinematic frame. */
 static int side(const body_plan *p, int sb) { return sb < 0 ? -1 : p->idx[sb] >= 0 ? p->idx[sb] : COSROD_MBS_KIN(p->kidx[sb]); }
 
 /* The model's joints and bushings; their counts into *nj, *nbu. */
-static void fill_joints(const sys_def *d, const body_plan *p, cosrod_joint_def *jd, size_t *nj, cosrod_bushing_def *bu,
-                        size_t *nbu) {
+static void fill_joints(const sys_def *d, const body_plan *p, const double *shift, cosrod_joint_def *jd, size_t *nj,
+                        cosrod_bushing_def *bu, size_t *nbu) {
   *nj = *nbu = 0;
   for (size_t i = 0; i < d->njoints; ++i) {
     const sys_joint *j = &d->joints[i];
@@ -157,6 +214,7 @@ static void fill_joints(const sys_def *d, const body_plan *p, cosrod_joint_def *
       cosrod_bushing_def *b = &bu[(*nbu)++];
       for (int k = 0; k < 2; ++k) b->body[k] = side(p, j->body[k]);
       memcpy(b->at, j->at, sizeof b->at);
+      for (int k = 0; k < 2; ++k) shift_point(p, shift, j->body[k], b->at[k]);
       b->k = j->stiffness;
       b->c = j->damping;
       b->k_rot = j->stiffness_rot;
@@ -164,8 +222,10 @@ static void fill_joints(const sys_def *d, const body_plan *p, cosrod_joint_def *
       if (b->body[0] < 0) { /* ground or keyframe body first: swap sides (the force law is symmetric) */
         int k0 = b->body[0];
         b->body[0] = b->body[1], b->body[1] = k0;
-        memcpy(b->at[0], j->at[1], sizeof b->at[0]);
-        memcpy(b->at[1], j->at[0], sizeof b->at[1]);
+        double a0[3];
+        memcpy(a0, b->at[0], sizeof a0);
+        memcpy(b->at[0], b->at[1], sizeof b->at[0]);
+        memcpy(b->at[1], a0, sizeof b->at[1]);
       }
       continue;
     }
@@ -175,6 +235,7 @@ static void fill_joints(const sys_def *d, const body_plan *p, cosrod_joint_def *
     o->type = j->type;
     for (int k = 0; k < 2; ++k) o->body[k] = side(p, j->body[k]);
     memcpy(o->at, j->at, sizeof o->at);
+    for (int k = 0; k < 2; ++k) shift_point(p, shift, j->body[k], o->at[k]);
     memcpy(o->axis, j->axis, sizeof o->axis);
     memcpy(o->axis2, j->axis2, sizeof o->axis2);
   }
@@ -204,6 +265,11 @@ static kin_frames *kin_create(const sys_def *d, const body_plan *p) {
 
 cosrod_mbs *cosrod_sim_bodies_create_map(const sys_def *d, int *bmap, cosrod_status *status, char *err,
                                          size_t errlen) {
+  return cosrod_sim_bodies_create_mass(d, bmap, NULL, NULL, status, err, errlen);
+}
+
+cosrod_mbs *cosrod_sim_bodies_create_mass(const sys_def *d, int *bmap, const sim_body_extra *extra, double *shift,
+                                          cosrod_status *status, char *err, size_t errlen) {
   if (status) *status = COSROD_OK;
   if (err && errlen) err[0] = '\0';
   if (d->nbodies > COSROD_SIM_MAX_BODIES) return refuse(d, "bodies", "too many bodies", status, err, errlen);
@@ -220,18 +286,21 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const sys_def *d, int *bmap, cosrod_sta
   cosrod_body_def *bd = calloc(p.ndyn + 1, sizeof *bd);
   cosrod_joint_def *jd = calloc(d->njoints - nbu + 1, sizeof *jd);
   cosrod_bushing_def *bu = calloc(nbu + 1, sizeof *bu);
-  cosrod_body_load_def *ld = calloc(nl + 1, sizeof *ld);
+  cosrod_body_load_def *ld = calloc(nl + d->nbodies + 1, sizeof *ld);
+  double *shift0 = shift ? NULL : calloc(3 * d->nbodies + 1, sizeof *shift0);
+  if (!shift) shift = shift0;
   kin_frames *kf = NULL;
   if (bd && jd && bu && ld && p.nkin > 0) kf = kin_create(d, &p);
-  if (!bd || !jd || !bu || !ld || (p.nkin > 0 && !kf)) {
-    free(bd), free(jd), free(bu), free(ld);
+  if (!bd || !jd || !bu || !ld || !shift || (p.nkin > 0 && !kf)) {
+    free(bd), free(jd), free(bu), free(ld), free(shift0);
+    kin_free(kf);
     if (status) *status = COSROD_ERR_NOMEM;
     return NULL;
   }
   cosrod_mbs_def def = {0};
   def.nbodies = p.ndyn, def.bodies = bd;
-  def.nloads = fill_bodies(d, &p, bd, ld), def.loads = ld;
-  fill_joints(d, &p, jd, &nj, bu, &nbu);
+  def.nloads = fill_bodies(d, &p, extra, shift, bd, ld), def.loads = ld;
+  fill_joints(d, &p, shift, jd, &nj, bu, &nbu);
   def.njoints = nj, def.joints = jd;
   def.nbushings = nbu, def.bushings = bu;
   memcpy(def.gravity, d->gravity, sizeof def.gravity);
@@ -249,6 +318,6 @@ cosrod_mbs *cosrod_sim_bodies_create_map(const sys_def *d, int *bmap, cosrod_sta
     refuse(d, strncmp(msg, "joint", 5) == 0 ? "joints" : "bodies", msg, status, err, errlen);
     if (status) *status = st == COSROD_ERR_NOMEM ? st : COSROD_ERR_PARSE;
   }
-  free(bd), free(jd), free(bu), free(ld);
+  free(bd), free(jd), free(bu), free(ld), free(shift0);
   return m;
 }

@@ -22,6 +22,23 @@
  * NULL and one line "FILE:LINE: key: problem" in err; *status set. */
 cosrod_mbs *cosrod_sim_bodies_create_map(const sys_def *d, int *bmap, cosrod_status *status, char *err,
                                          size_t errlen);
+/* Point masses carried by a definition body (the rods' end vertices on it):
+ * their mass m, first moment S = sum m_i a_i and second moment
+ * J = sum m_i (|a_i|^2 I - a_i a_i^T) about the body's centre, in the body
+ * frame (J column-major). */
+typedef struct sim_body_extra {
+  double m, S[3], J[9];
+} sim_body_extra;
+/* cosrod_sim_bodies_create_map with the point masses extra (d->nbodies, or
+ * NULL: none) lumped into each dynamic body: mass m_b + m, centre moved by
+ * c = S / (m_b + m) (shift, d->nbodies x 3, body frame; may be NULL) and
+ * the inertia tensor about the new centre; every body point of the model
+ * (joints, bushings, force loads) is then measured from the new centre.
+ * The point masses' weight is already applied by their owners (the rods'
+ * end reactions), so the model carries a compensating dead force -m g at
+ * S / m. */
+cosrod_mbs *cosrod_sim_bodies_create_mass(const sys_def *d, int *bmap, const sim_body_extra *extra, double *shift,
+                                          cosrod_status *status, char *err, size_t errlen);
 /* Keyframes k (n rows of dim values) as rows (t, values) for
  * cosrod_keyframes_eval; NULL if none or no memory (caller frees). */
 double *sim_keyframe_rows(const sys_keyframes *k, int dim);

@@ -366,9 +366,11 @@ int sim_contact_state_load(struct sim_contact *c, const double *b) {
 const cosrod_contact_data *sim_contact_data(const struct sim_contact *c) { return c && c->fresh ? c->d : NULL; }
 
 void sim_contact_bind_bodies(struct sim_contact *c, const double *bx, const double *bq, const double *bv,
-                             const double *bw) {
+                             const double *bw, const double *shift) {
   if (!c) return;
   c->bx = bx, c->bq = bq, c->bv = bv, c->bw = bw;
+  for (int k = 0; shift && k < c->nobs; k++) /* the shapes from the model body's centre */
+    if (c->body[k] >= 0) cosrod_vec3_sub(c->obs[k].pose.position, c->obs[k].pose.position, shift + 3 * c->body[k]);
   c->fresh = 0;
 }
 

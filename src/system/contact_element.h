@@ -48,9 +48,11 @@ int sim_contact_state_load(struct sim_contact *c, const double *b);
 /* Shapes on rigid bodies: the bodies' poses of each evaluation, spatial
  * (x (nb x 3), q (nb x 4), v (nb x 3), w (nb x 3); set by the coupling before
  * the rods are evaluated), and the wrench of the rods' contact on body b
- * (force, moment about its centre of mass xb) ADDED to F[6]. */
+ * (force, moment about its centre of mass xb) ADDED to F[6].  shift (or
+ * NULL): per body the model's centre from the body's own (body frame), the
+ * shapes' positions are moved by -shift once. */
 void sim_contact_bind_bodies(struct sim_contact *c, const double *bx, const double *bq, const double *bv,
-                             const double *bw);
+                             const double *bw, const double *shift);
 void sim_contact_body_wrench(const struct sim_contact *c, int body, const double xb[3], double F[6]);
 /* Pose and velocity at t of an obstacle: fixed, or moved by its keyframes
  * (the pose in the body frame for a body-fixed one).  The one evaluation of

@@ -16,14 +16,22 @@
  * rod on its end vertex (elastic, damping, gravity and loads of that vertex)
  * and the bending/torsion moment on the ghost frame ([LLA] Remark 3.1).
  *
- * The attached end vertex is massless: its weight goes to the body (it is
- * in the vertex force), its inertia m_e = rhoA ds_0 / 2 is neglected (relative
- * error m_e / m_b in the body's translational inertia; lumping it properly
- * would move the body's centre of mass).  Consistently its kinetic energy is
- * left out of the energy balance, which then closes exactly: the rod's
- * end power -f_e . c' - f_p . p_e' (the rod's external power of a moving end
- * with zero end acceleration) is the negative of the power of the wrench on
- * the body.  Bodies driven by `motion` keyframes are kinematic: their pose
+ * The attached end vertex moves with the body: in dynamic runs its lumped
+ * mass m_e = rhoA ds_0 / 2 is part of the body (cosrod_sim_bodies_create_mass:
+ * one rigid body of mass m_b + sum m_e, centre moved by c = sum m_e a / M,
+ * inertia about the new centre; the model's state is that centre, the
+ * attachment points are measured from it, a->at = a - c, and the bodies are
+ * reported at their own centre x_b = x_c - R c).  The vertex's weight stays
+ * in the rod's end reaction (the model cancels the copy of it in the body's
+ * weight by a dead force -m_e g); its kinetic energy is in the body's and
+ * left out of the rod's (kin_end), its gravity energy in the rod's and left
+ * out of the body's (grav_end, with the compensating force's power).  The
+ * energy balance closes exactly: the rod's end power -f_e . c' - f_p . p_e'
+ * (the rod's external power of a moving end with zero end acceleration,
+ * the vertex's inertia being the body's) is the negative of the power of
+ * the wrench on the body.  Static and modal analyses keep the bodies as
+ * given (modes add the vertex masses themselves).  Bodies driven by `motion`
+ * keyframes are kinematic: their pose
  * comes from the keyframes (the interpolation of prescribed rod ends), they
  * are not in the state, and the rod's end power is external work.
  *
@@ -81,8 +89,10 @@ static void prepare(const sys_system *s, double t, const double *y) {
     const sys_body *sb = &def->bodies[b];
     double *x = cp->bx + 3 * b, *q = cp->bq + 4 * b, *v = cp->bv + 3 * b, *w = cp->bw + 3 * b;
     if (cp->bmap[b] >= 0 && cp->stat) { /* static analyses: at rest (sim_couple_static.c) */
-      cosrod_vec3_copy(x, cp->sxq + 7 * (size_t)cp->bmap[b]);
+      double rc[3];
       cosrod_quat_copy(q, cp->sxq + 7 * (size_t)cp->bmap[b] + 3);
+      cosrod_quat_rotate(rc, q, cp->shift + 3 * b); /* the statics' pose is the body's own centre */
+      cosrod_vec3_add(x, cp->sxq + 7 * (size_t)cp->bmap[b], rc);
       cosrod_vec3_zero(v);
       cosrod_vec3_zero(w);
       continue;
@@ -118,7 +128,7 @@ static void prepare(const sys_system *s, double t, const double *y) {
 static int finish(const sys_system *s, double t, double *ydot) {
   sim_couple *cp = s->d->cpl;
   memset(cp->F, 0, 6 * cp->nb * sizeof *cp->F);
-  cp->Pc = cp->kin_end = 0.0;
+  cp->Pc = cp->kin_end = cp->grav_end = cp->pgrav_end = 0.0;
   for (size_t i = 0; i < cp->na; ++i) {
     const sim_attach *a = &cp->att[i];
     const cosrod_rod_data *d = s->d->data[a->rod];
@@ -131,6 +141,10 @@ static int finish(const sys_system *s, double t, double *ydot) {
         cp->Pc -= cosrod_vec3_dot(fc, d->xd + 3 * n) + a->me * cosrod_vec3_dot(a->acc, d->xd + 3 * n);
       }
       continue;
+    }
+    if (cp->lumped) { /* the vertex is in the body */
+      cp->grav_end -= a->me * cosrod_vec3_dot(s->m->def->gravity, d->x + 3 * n);
+      cp->pgrav_end -= a->me * cosrod_vec3_dot(s->m->def->gravity, d->xd + 3 * n);
     }
     double R[12];
     cosrod_statics_end_reactions(s->m->rods[a->rod], d, 1.0, 0, R, NULL);
@@ -189,7 +203,7 @@ void sim_couple_energy(sys_system *s, double t, double *rW, double *rD) {
     cosrod_mbs_energy(cp->m, cp->d, t, cp->ym, &cp->Tb, &cp->Gb, &cp->Eb);
     cosrod_mbs_power(cp->m, cp->d, t, cp->ym, &cp->Wb, &cp->Db);
   }
-  if (rW) *rW += cp->Wb + cp->Pc;
+  if (rW) *rW += cp->Wb + cp->Pc - (cp->lumped && !cp->stat ? cp->pgrav_end : 0.0);
   if (rD) *rD += cp->Db;
 }
 
@@ -198,7 +212,7 @@ void sim_couple_energy_terms(const sys_system *s, double *kinetic, double *elast
   if (!cp) return;
   *kinetic += cp->Tb - cp->kin_end;
   *elastic += cp->Eb;
-  *gravity += cp->Gb;
+  *gravity += cp->Gb - (cp->lumped && !cp->stat ? cp->grav_end : 0.0);
 }
 
 int sim_couple_npart(const sys_system *s) {
@@ -257,6 +271,7 @@ void sim_couple_free(sys_system *s) {
   free(cp->bq);
   free(cp->bv);
   free(cp->bw);
+  free(cp->shift);
   free(cp->F);
   free(cp->ym);
   free(cp->fm);
@@ -273,6 +288,31 @@ static cosrod_status fail(sys_system *s, const char *key, const char *problem, c
   return st;
 }
 
+/* The rods' end vertices on each body as point masses (ex: nbodies) for a
+ * dynamic run (0: none, the bodies as given). */
+static int end_masses(const sys_system *s, sim_body_extra *ex) {
+  const sys_def *def = s->m->def;
+  if (def->analysis != SYS_ANALYSIS_DYNAMIC) return 0;
+  int any = 0;
+  for (size_t r = 0; r < def->nrods; r++)
+    for (int e = 0; e < 2; e++) {
+      const sys_end *se = &def->rods[r].ends[e];
+      if (se->body < 0 || def->bodies[se->body].has_motion) continue;
+      const cosrod_rod *rod = s->m->rods[r];
+      double rhoA;
+      cosrod_rod_constants(rod, NULL, NULL, NULL, NULL, &rhoA, NULL);
+      const double m = rhoA * cosrod_rod_vertex_weight(rod)[e ? cosrod_rod_nseg(rod) : 0], *a = se->at;
+      sim_body_extra *x = &ex[se->body];
+      x->m += m;
+      for (int i = 0; i < 3; ++i) {
+        x->S[i] += m * a[i];
+        for (int j = 0; j < 3; ++j) x->J[i + 3 * j] += m * ((i == j ? cosrod_vec3_dot(a, a) : 0.0) - a[i] * a[j]);
+      }
+      any |= m > 0.0;
+    }
+  return any;
+}
+
 /* The multibody model of the dynamic bodies, its state and its placement
  * units (ndyn: number of dynamic bodies); without dynamic bodies no joint. */
 static cosrod_status create_units(sys_system *s, size_t ndyn, char *err, size_t errlen) {
@@ -280,7 +320,11 @@ static cosrod_status create_units(sys_system *s, size_t ndyn, char *err, size_t 
   sim_couple *cp = s->d->cpl;
   if (ndyn > 0) {
     cosrod_status st = COSROD_OK;
-    cp->m = cosrod_sim_bodies_create_map(def, cp->bmap, &st, err, errlen);
+    sim_body_extra *ex = calloc(def->nbodies + 1, sizeof *ex);
+    if (!ex) return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
+    cp->lumped = end_masses(s, ex);
+    cp->m = cosrod_sim_bodies_create_mass(def, cp->bmap, cp->lumped ? ex : NULL, cp->shift, &st, err, errlen);
+    free(ex);
     if (!cp->m) return fail(s, NULL, NULL, err, errlen, st);
     cp->d = cosrod_mbs_data_create(cp->m, NULL);
     cp->nm = cosrod_mbs_n(cp->m);
@@ -345,7 +389,7 @@ static cosrod_status attach_end(sys_system *s, size_t r, int e, char *err, size_
   a->rod = r;
   a->end = e;
   a->body = se->body;
-  cosrod_vec3_copy(a->at, se->at);
+  cosrod_vec3_sub(a->at, se->at, cp->shift + 3 * a->body); /* from the model body's centre */
   double x0[3], p0[4], c[3], qi[4];
   const cosrod_rod *rod = s->m->rods[r];
   cosrod_rod_end_motion(rod, e, 0.0, x0, NULL, NULL, p0, NULL, NULL);
@@ -411,7 +455,8 @@ cosrod_status sim_couple_create(sys_system *s, char *err, size_t errlen) {
   cp->bv = calloc(3 * cp->nb, sizeof *cp->bv);
   cp->bw = calloc(3 * cp->nb, sizeof *cp->bw);
   cp->F = calloc(6 * cp->nb, sizeof *cp->F);
-  if (!cp->bmap || !cp->att || !cp->kpos || !cp->krot || !cp->bx || !cp->bq || !cp->bv || !cp->bw || !cp->F)
+  cp->shift = calloc(3 * cp->nb, sizeof *cp->shift);
+  if (!cp->shift || !cp->bmap || !cp->att || !cp->kpos || !cp->krot || !cp->bx || !cp->bq || !cp->bv || !cp->bw || !cp->F)
     return fail(s, NULL, NULL, err, errlen, COSROD_ERR_NOMEM);
   size_t ndyn = 0;
   for (size_t b = 0; b < cp->nb; ++b) {
@@ -426,7 +471,7 @@ cosrod_status sim_couple_create(sys_system *s, char *err, size_t errlen) {
   cosrod_status st = create_units(s, ndyn, err, errlen);
   if (st != COSROD_OK) return st;
   prepare(s, 0.0, NULL);
-  sim_contact_bind_bodies(s->d->contact, cp->bx, cp->bq, cp->bv, cp->bw); /* shapes on bodies */
+  sim_contact_bind_bodies(s->d->contact, cp->bx, cp->bq, cp->bv, cp->bw, cp->shift); /* shapes on bodies */
   for (size_t r = 0; r < def->nrods; r++)
     for (int e = 0; e < 2; e++)
       if ((st = attach_end(s, r, e, err, errlen)) != COSROD_OK) return st;

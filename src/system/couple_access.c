@@ -20,9 +20,13 @@ void sim_couple_keyframe_pose(const sys_system *s, size_t b, double t, double x[
   sim_keyframe_motion(&s->m->def->bodies[b], cp->kpos[b], cp->krot[b], t, x, q, v, w, a, al);
 }
 
+/* Body b's own centre x_b = x_c - R c from the model body's (couple.c). */
 void sim_couple_body_pose(const sys_system *s, size_t b, double x[3], double q[4]) {
-  cosrod_vec3_copy(x, s->d->cpl->bx + 3 * b);
-  cosrod_quat_copy(q, s->d->cpl->bq + 4 * b);
+  const sim_couple *cp = s->d->cpl;
+  double rc[3];
+  cosrod_quat_rotate(rc, cp->bq + 4 * b, cp->shift + 3 * b);
+  cosrod_vec3_sub(x, cp->bx + 3 * b, rc);
+  cosrod_quat_copy(q, cp->bq + 4 * b);
 }
 
 int sim_couple_model_index(const sys_system *s, size_t b) {
@@ -36,8 +40,10 @@ cosrod_status sim_couple_set_rest(sys_system *s, const double *xq, double *y) {
   memset(cp->ym, 0, (size_t)cp->nm * sizeof *cp->ym); /* velocities: at rest */
   for (size_t b = 0; b < L; ++b) {
     const double *x = xq + 7 * b, *p = x + 3;
-    double *o = cp->ym + cosrod_mbs_pos_offset(cp->m, b);
-    cosrod_vec3_copy(o, x);
+    double *o = cp->ym + cosrod_mbs_pos_offset(cp->m, b), rc[3] = {0, 0, 0};
+    for (size_t k = 0; k < cp->nb; ++k) /* the statics' pose is the body's own centre */
+      if (cp->bmap[k] == (int)b) cosrod_quat_rotate(rc, p, cp->shift + 3 * k);
+    cosrod_vec3_add(o, x, rc);
     switch (cosrod_mbs_body_param(cp->m, b)) {
       case COSROD_BODY_DIRECTORS:
         cosrod_quat_to_matrix(o + 3, p); /* columns d1 | d2 | d3 */
@@ -125,7 +131,13 @@ int sim_couple_nm(const sys_system *s) { return s->d->cpl ? s->d->cpl->nm : 0; }
 size_t sim_couple_nbodies(const sys_system *s) { return s->d->cpl ? s->d->cpl->nb : 0; }
 
 void sim_couple_body_twist(const sys_system *s, size_t b, double v[3], double w[3]) {
-  if (v) cosrod_vec3_copy(v, s->d->cpl->bv + 3 * b);
+  const sim_couple *cp = s->d->cpl;
+  if (v) { /* of the body's own centre: v_b = v_c - w x (R c) */
+    double rc[3], t[3];
+    cosrod_quat_rotate(rc, cp->bq + 4 * b, cp->shift + 3 * b);
+    cosrod_vec3_cross(t, cp->bw + 3 * b, rc);
+    cosrod_vec3_sub(v, cp->bv + 3 * b, t);
+  }
   if (w) cosrod_vec3_copy(w, s->d->cpl->bw + 3 * b);
 }
 

@@ -294,7 +294,9 @@ int sim_ccj_assemble(sys_system *s, struct sim_ccj *c, int phase, sim_jadd *B, c
     if (b < 0) continue;
     double PO[12 * 13], *G = c->G + (size_t)k * 12 * (size_t)nm;
     const double *Pb = P + (size_t)cp->bmap[b] * 13 * (size_t)nm;
-    pose_map(cp, (size_t)b, s->m->def->contact.obstacles[k].pose.position, PO);
+    double a[3]; /* the shape's position from the model body's centre (couple.c) */
+    cosrod_vec3_sub(a, s->m->def->contact.obstacles[k].pose.position, cp->shift + 3 * (size_t)b);
+    pose_map(cp, (size_t)b, a, PO);
     for (int m = 0; m < nm; m++)
       for (int i = 0; i < 12; i++) {
         double v = 0.0;

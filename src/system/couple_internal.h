@@ -17,7 +17,7 @@ typedef struct sim_attach {
   int body;       /* scenario body index */
   double at[3];   /* attachment point, body frame [m] */
   double qrel[4]; /* end frame in the body frame */
-  double me;      /* mass of the (massless-treated) end vertex [kg] */
+  double me;      /* mass of the end vertex [kg] (in a dynamic body's mass, couple.c) */
   double acc[3];  /* Kirchhoff rods: the end's acceleration given to the rod (couple_kirchhoff.c) [m/s^2] */
 } sim_attach;
 
@@ -41,6 +41,9 @@ struct sim_couple {
   double *jw;                /* (3 ny) finite-difference Jacobian: perturbed y, f(y), f(y + d) */
   double Pc;                 /* power of the wrenches on the dynamic bodies [W] */
   double kin_end;            /* kinetic energy of the attached end vertices [J] */
+  double *shift;             /* (nb x 3) centre of a dynamic body with its end vertices from its own, body frame */
+  int lumped;                /* dynamic run: the end vertices' masses are in the bodies (couple.c) */
+  double grav_end, pgrav_end; /* gravity energy of the end vertices on dynamic bodies [J] and its rate [W] */
   int lie_nb, lie_q0,
       lie_w0; /* galpha: bodies, offsets of their q in y and of their ν in w (sim_couple_lie_place) */
   double Tb, Gb, Eb, Wb, Db; /* body kinetic, gravity, bushing energies, load power, bushing dissipation */

@@ -231,8 +231,9 @@ static double pendulum_h(const char *const *sets, size_t nsets, double h_galpha)
   NOTE("steps %ld, f evaluations %ld", cosrod_sim_stats(sim)->nsteps, cosrod_sim_stats(sim)->nfev);
   /* reference: rigid pendulum of the body and the rod's lumped vertex
    * masses m_n at distance s_n from the pin (the attached end vertex
-   * carries weight, not inertia: sim_couple.c), small-amplitude period with
-   * the first amplitude correction T = T0 (1 + theta0^2 / 16) */
+   * included: its mass is the body's in dynamic runs, couple.c),
+   * small-amplitude period with the first amplitude correction
+   * T = T0 (1 + theta0^2 / 16) */
   const cosrod_rod *rod = cosrod_sim_rod(sim, 0);
   int N = cosrod_rod_nseg(rod);
   double rhoA;
@@ -242,7 +243,7 @@ static double pendulum_h(const char *const *sets, size_t nsets, double h_galpha)
   double J = Iyy + m * d * d, Mg = m * d;
   for (int n = 0; n <= N; n++) {
     Mg += rhoA * w[n] * s[n];
-    if (n < N) J += rhoA * w[n] * s[n] * s[n];
+    J += rhoA * w[n] * s[n] * s[n];
   }
   double T0 = 2.0 * PI / sqrt(G * Mg / J), T = T0 * (1.0 + th0 * th0 / 16.0), Tm = 0.0;
   if (h_galpha > 0.0) {
