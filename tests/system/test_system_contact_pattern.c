@@ -105,8 +105,8 @@ static run_out run(const char *integ, int all, int check_growth) {
   o.ok = st == COSROD_OK, o.n = n;
   o.y = malloc((size_t)n * sizeof *o.y);
   memcpy(o.y, cosrod_sim_state(sim), (size_t)n * sizeof *o.y);
-  NOTE("  accepted steps %ld, njev %ld, ndecomp %ld, pattern rebuilds %ld, entries seen outside %ld", o.naccept,
-       stats->njev, stats->ndecomp, o.npattern, o.dropped);
+  NOTE("  accepted steps %ld, njev %ld, ndecomp %ld, pattern rebuilds %ld, entries seen outside %ld",
+       o.naccept, stats->njev, stats->ndecomp, o.npattern, o.dropped);
   if (cp0 && sim_linsolve_pattern(s, &cp, &ri)) {
     const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
     const cosrod_contact_block *b = cosrod_contact_blocks(d);
@@ -153,7 +153,8 @@ static void same_trajectory(const char *integ, int compare) {
     }
     rms = n ? sqrt(rms / n) : 0;
     const double bound = (double)(g.naccept + f.naccept);
-    NOTE("%s: scaled difference grown vs all-pairs pattern: RMS %.3g, max %.3g (bound %.0g)", integ, rms, mx, bound);
+    NOTE("%s: scaled difference grown vs all-pairs pattern: RMS %.3g, max %.3g (bound %.0g)", integ, rms, mx,
+         bound);
     CHECK("same trajectory to the tolerance bound", rms <= bound);
   }
   free(g.y), free(f.y);
