@@ -320,7 +320,7 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
   if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
       (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE))
     return 0;
-  if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
+  if (!(s->m->def->contact.rods && s->m->nrods >= 2) && !s->m->def->contact.self) return 0; /* nothing to grow */
   for (size_t r = 0; r < s->m->nrods; r++)
     if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
   sim_cjac_contact *C = calloc(1, sizeof *C);
