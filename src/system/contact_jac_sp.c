@@ -19,7 +19,8 @@
  * with a margin: pairs of segments of different rods whose gap (distance -
  * radii) is below 0.1 times the longer rod's length, and non-excluded
  * segment pairs of one rod whose gap is below 2 r (a rod already folded onto
- * itself); with none, the rods' bands alone.  A contact that becomes active
+ * itself); with none, the rods' bands alone when there are several rods
+ * (a single rod without a far self-contact pair at t = 0 keeps the band).  A contact that becomes active
  * outside it later (rods that meet after t = 0, a rod coiling into self
  * contact) is remembered by the evaluation, which leaves its blocks out, and
  * added when the integrator asks for the pattern after the evaluation
@@ -320,7 +321,7 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
   if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
       (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE))
     return 0;
-  if (!(s->m->def->contact.rods && s->m->nrods >= 2) && !s->m->def->contact.self) return 0; /* nothing to grow */
+  if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
   for (size_t r = 0; r < s->m->nrods; r++)
     if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
   sim_cjac_contact *C = calloc(1, sizeof *C);
@@ -353,7 +354,11 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
   }
   size_t np = candidates(s, x, NULL, 0);
   if (np == (size_t)-1) goto out;
-  if (!(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out; /* none: the bands, grown when contact starts */
+  if (np == 0 && !(s->m->def->contact.rods && nr >= 2)) { /* one rod, no far self-contact pair yet: the band */
+    rc = 0;
+    goto out;
+  }
+  if (!(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out; /* none: the bands, grown when rods meet */
   candidates(s, x, pr, np);
   if (build(s, C, pr, np, colptr, rowind) != 0) goto out;
   C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[s->m->ny], C->pri = rowind;

@@ -15,9 +15,9 @@ typedef struct sim_cjac_contact sim_cjac_contact;
 /* Build the pattern (the rods' bands plus the vertex blocks of candidate
  * segment pairs, see contact_jac_sp.c) into *colptr, *rowind (malloc'd, the
  * caller owns them; *rowind moves when the pattern grows) and the value
- * workspace.  Returns 1 with the pattern (the bands alone when no pair is a
- * candidate yet), 0 without rod-rod or self-contact (nothing allocated), -1
- * on failure (no memory). */
+ * workspace.  Returns 1 with the pattern (the bands alone when no pair of
+ * two or more rods is a candidate yet), 0 when the band holds everything (no
+ * rod-rod or far self-contact pair; nothing allocated), -1 on failure. */
 int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz);
 /* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
