@@ -125,6 +125,10 @@ typedef int (*cosrod_ode_jac_tangent)(double t, const double *y, double *K, doub
  * (entry k is row jac_rowind[k] of the column whose range holds k); zeroed
  * before the call. */
 typedef int (*cosrod_ode_jac_sparse)(double t, const double *y, double *Jx, void *user);
+/* Pattern that grows during the run (see cosrod_ode_problem.jac_pattern):
+ * returns the pattern's version (a counter, never decreasing) and sets
+ * *colptr, *rowind to the current pattern. */
+typedef long (*cosrod_ode_jac_pattern)(void *user, const int **colptr, const int **rowind);
 
 /* Problem description.  Zero-initialise (cosrod_ode_problem p = {0};) and
  * fill what applies: all optional fields are 0/NULL by default.
@@ -224,6 +228,20 @@ typedef struct cosrod_ode_problem {
   const int *jac_colptr; /* (n + 1) */
   const int *jac_rowind; /* (jac_colptr[n]) */
   cosrod_ode_jac_sparse jac_sp;
+  /* Growing pattern (optional, with jac_sp): a jac_sp evaluation may find
+   * non-zero entries outside the pattern (e.g. contact between parts that
+   * were far apart); it fills the entries it has and remembers the others.
+   * After each jac_sp evaluation the sparse methods call jac_pattern, which
+   * adds the remembered entries (the pattern only grows) and returns its
+   * version; when that changed, the method rebuilds its sparse structures
+   * (KLU symbolic analysis, SUNDIALS' matrix and KLU solver) on the new
+   * pattern, counts it in stats.npattern and evaluates jac_sp again, without
+   * restarting the integration.  jac_colptr / jac_rowind then describe the
+   * initial pattern only and may be freed when it grows; the methods take
+   * the current one from jac_pattern.
+   * Without jac_pattern (or with a method that ignores it) the entries
+   * outside stay out of the Jacobian. */
+  cosrod_ode_jac_pattern jac_pattern;
 } cosrod_ode_problem;
 
 /* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or
@@ -340,6 +358,7 @@ typedef struct cosrod_integrate_stats {
   long nstiff;      /* stiffness detections (dopri5/dop853) */
   long nproject;    /* calls of the projection hook */
   long nfail_rhs;   /* recoverable callback failures (step retried) */
+  long npattern;    /* sparse pattern rebuilds (cosrod_ode_problem.jac_pattern) */
   double wall_time; /* seconds spent in cosrod_integrator_evolve */
 } cosrod_integrate_stats;
 

@@ -48,7 +48,7 @@
  * "failed", "interrupted"; "running" in checkpoints), reason (status name or
  * null), message, t_end, t_reached, t_failed, wall_time, outputs, stats
  * {integrator, nfev, njev, nsteps, naccept, nreject, ndecomp, nsolve,
- * nnewton, nstiff, nproject, nfail_rhs, solver_wall_time}, energy
+ * nnewton, nstiff, nproject, nfail_rhs, npattern (when > 0), solver_wall_time}, energy
  * {balance_initial, balance_final, balance_max_drift, energy_scale}, rods
  * [{name, segments, tip [x, y, z]}], bodies [{name, position}], last_state
  * {t, h, tips, size, max_abs, nonfinite} (failed/interrupted runs only),

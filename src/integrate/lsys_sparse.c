@@ -12,10 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The problem's current pattern: a growing one's latest version (jac_pattern), else the fixed one. */
+static long current(const cosrod_ode_problem *p, const int **cp, const int **ri) {
+  *cp = p->jac_colptr, *ri = p->jac_rowind;
+  return p->jac_sp && p->jac_pattern ? p->jac_pattern(p->user, cp, ri) : 0;
+}
+
 int cosrod_sparse_jac_usable(const cosrod_ode_problem *p) {
   const int diag_mass = !p->mass || (p->mass_banded && p->mass_ml == 0 && p->mass_mu == 0);
-  return p->jac_sparse && p->m1 <= 0 && diag_mass && p->jac_colptr && p->jac_rowind &&
-         cosrod_sparse_available() && cosrod_sparse_pattern_check(p->n, p->jac_colptr, p->jac_rowind) == 0;
+  if (!p->jac_sparse || p->m1 > 0 || !diag_mass || !cosrod_sparse_available()) return 0;
+  const int *cp, *ri;
+  current(p, &cp, &ri);
+  return cp && ri && cosrod_sparse_pattern_check(p->n, cp, ri) == 0;
 }
 
 void cosrod_sparse_jac_free(cosrod_sparse_jac *sj) {
@@ -28,11 +36,13 @@ void cosrod_sparse_jac_free(cosrod_sparse_jac *sj) {
 cosrod_status cosrod_sparse_jac_init(cosrod_sparse_jac *sj, const cosrod_ode_problem *p) {
   memset(sj, 0, sizeof *sj);
   const int n = p->n;
-  if (cosrod_sparse_pattern_check(n, p->jac_colptr, p->jac_rowind) != 0) return COSROD_ERR_INVALID;
+  const int *cp, *ri;
+  current(p, &cp, &ri);
+  if (!cp || !ri || cosrod_sparse_pattern_check(n, cp, ri) != 0) return COSROD_ERR_INVALID;
   sj->n = n;
-  sj->colptr = p->jac_colptr;
-  sj->rowind = p->jac_rowind;
-  sj->nnz = p->jac_colptr[n];
+  sj->colptr = cp;
+  sj->rowind = ri;
+  sj->nnz = cp[n];
   if (p->jac_sp) return COSROD_OK; /* analytic values: no difference groups (the colouring costs nnz x row length) */
   int *colour = malloc((size_t)n * sizeof *colour);
   sj->gcol = malloc((size_t)n * sizeof *sj->gcol);
@@ -112,28 +122,25 @@ void cosrod_lsys_sparse_free(cosrod_lsys_sparse *S) {
   free(S);
 }
 
-cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_ode_problem *p) {
-  *out = NULL;
-  if (!cosrod_sparse_jac_usable(p)) return COSROD_ERR_UNSUPPORTED;
-  cosrod_lsys_sparse *S = calloc(1, sizeof *S);
-  if (!S) return COSROD_ERR_NOMEM;
-  cosrod_status st = cosrod_sparse_jac_init(&S->sj, p);
-  if (st != COSROD_OK) {
-    free(S);
-    return st;
-  }
-  const int n = p->n, nnz = S->sj.nnz;
+/* E's pattern (J's plus the diagonal), the positions of J's entries in it and
+ * KLU's objects for the pattern in S->sj; Jx and jpos grow by a factor when
+ * the pattern outgrows them (never shrink). */
+static cosrod_status build_e(cosrod_lsys_sparse *S) {
+  const int n = S->sj.n, nnz = S->sj.nnz;
   const int *cp = S->sj.colptr, *ri = S->sj.rowind;
-  /* E's pattern: J's plus the diagonal */
+  if (nnz > S->cap) {
+    const int cap = S->cap > 0 && nnz < S->cap + S->cap / 2 ? S->cap + S->cap / 2 : nnz;
+    double *jx = realloc(S->Jx, (size_t)(cap > 0 ? cap : 1) * sizeof *jx);
+    if (jx) S->Jx = jx;
+    int *jp = realloc(S->jpos, (size_t)(cap > 0 ? cap : 1) * sizeof *jp);
+    if (jp) S->jpos = jp;
+    if (!jx || !jp) return COSROD_ERR_NOMEM;
+    S->cap = cap;
+  }
   int *ecp = malloc((size_t)(n + 1) * sizeof *ecp);
   int *eri = malloc(((size_t)nnz + (size_t)n) * sizeof *eri);
-  S->Jx = malloc((nnz > 0 ? (size_t)nnz : 1) * sizeof *S->Jx);
-  S->jpos = malloc((nnz > 0 ? (size_t)nnz : 1) * sizeof *S->jpos);
-  S->dpos = malloc((size_t)n * sizeof *S->dpos);
-  S->work = malloc(2 * (size_t)n * sizeof *S->work);
-  if (!ecp || !eri || !S->Jx || !S->jpos || !S->dpos || !S->work) {
+  if (!ecp || !eri) {
     free(ecp), free(eri);
-    cosrod_lsys_sparse_free(S);
     return COSROD_ERR_NOMEM;
   }
   int e = 0;
@@ -147,19 +154,64 @@ cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_o
     for (; k < cp[j + 1]; k++) S->jpos[k] = e, eri[e++] = ri[k];
     ecp[j + 1] = e;
   }
+  cosrod_sparse_free(S->E);
   S->E = cosrod_sparse_create(n, ecp, eri, NULL);
   free(ecp), free(eri);
-  if (!S->E) {
+  return S->E ? COSROD_OK : COSROD_ERR_NOMEM;
+}
+
+cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_ode_problem *p) {
+  *out = NULL;
+  if (!cosrod_sparse_jac_usable(p)) return COSROD_ERR_UNSUPPORTED;
+  cosrod_lsys_sparse *S = calloc(1, sizeof *S);
+  if (!S) return COSROD_ERR_NOMEM;
+  cosrod_status st = cosrod_sparse_jac_init(&S->sj, p);
+  if (st != COSROD_OK) {
+    free(S);
+    return st;
+  }
+  const int n = p->n;
+  const int *cp, *ri;
+  S->version = current(p, &cp, &ri); /* the version sj holds */
+  S->dpos = malloc((size_t)n * sizeof *S->dpos);
+  S->work = malloc(2 * (size_t)n * sizeof *S->work);
+  st = S->dpos && S->work ? build_e(S) : COSROD_ERR_NOMEM;
+  if (st != COSROD_OK) {
     cosrod_lsys_sparse_free(S);
-    return COSROD_ERR_NOMEM;
+    return st;
   }
   *out = S;
   return COSROD_OK;
 }
 
+int cosrod_lsys_sparse_update(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx) {
+  const cosrod_ode_problem *p = ctx->problem;
+  if (!p->jac_pattern || !p->jac_sp) return 0;
+  const int *cp = NULL, *ri = NULL;
+  const long v = p->jac_pattern(p->user, &cp, &ri);
+  if (v == S->version) return 0;
+  if (!cp || !ri || cosrod_sparse_pattern_check(S->sj.n, cp, ri) != 0) {
+    cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "the grown Jacobian pattern (version %ld) is invalid", v);
+    return -1;
+  }
+  S->sj.colptr = cp, S->sj.rowind = ri, S->sj.nnz = cp[S->sj.n];
+  S->version = v;
+  if (build_e(S) != COSROD_OK) {
+    cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "no memory for the grown Jacobian pattern (nnz = %d)",
+                     S->sj.nnz);
+    return -1;
+  }
+  ctx->stats->npattern++;
+  return 1;
+}
+
 int cosrod_lsys_sparse_jac(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, double t, const double *y,
                            const double *fy) {
-  return cosrod_sparse_jac_eval(&S->sj, ctx, t, y, fy, S->Jx, S->work);
+  int rc = cosrod_sparse_jac_eval(&S->sj, ctx, t, y, fy, S->Jx, S->work);
+  if (rc != 0) return rc;
+  rc = cosrod_lsys_sparse_update(S, ctx);
+  if (rc <= 0) return rc;
+  return cosrod_sparse_jac_eval(&S->sj, ctx, t, y, fy, S->Jx, S->work); /* on the grown pattern */
 }
 
 cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac, const double *mdiag) {

@@ -5,7 +5,7 @@
  * groups, and the KLU system E = fac M - J of rodas / seulex / radau5 (lsys.c
  * delegates here when the method allows the sparse shape).  Everything is
  * allocated by create; eval, factor and solve do not allocate (except KLU's
- * re-pivoting, see cosrod/sparse.h). */
+ * re-pivoting, see cosrod/sparse.h, and a pattern that grows: update). */
 #ifndef COSROD_INTEGRATE_LSYS_SPARSE_H
 #define COSROD_INTEGRATE_LSYS_SPARSE_H
 
@@ -44,12 +44,20 @@ typedef struct cosrod_lsys_sparse {
   int *jpos;    /* (nnz of J) position of each J entry in E */
   int *dpos;    /* (n) position of E's diagonal entries */
   double *work; /* (2n) */
+  int cap;      /* capacity of Jx, jpos */
+  long version; /* the problem's pattern version (jac_pattern) E was built for */
 } cosrod_lsys_sparse;
 
 cosrod_status cosrod_lsys_sparse_create(cosrod_lsys_sparse **out, const cosrod_ode_problem *p);
 void cosrod_lsys_sparse_free(cosrod_lsys_sparse *S);
+/* J's values; with a growing pattern (cosrod_ode_problem.jac_pattern) that
+ * changed at this evaluation, E is rebuilt and J evaluated again. */
 int cosrod_lsys_sparse_jac(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, double t, const double *y,
                            const double *fy);
+/* After a jac_sp evaluation: 0 if the problem's pattern is unchanged, 1 if it
+ * grew and E (its pattern, KLU's symbolic analysis) was rebuilt for it
+ * (counts stats.npattern; allocates), -1 on failure (reported). */
+int cosrod_lsys_sparse_update(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx);
 /* E = fac diag(mdiag) - J (mdiag (n) or NULL: I).  ERR_SINGULAR / ERR_NONFINITE (E not
  * finite) / ERR_INTERRUPTED as cosrod_lsys_factor. */
 cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac, const double *mdiag);

@@ -61,6 +61,7 @@ cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod
   int ok = C->carry != NULL;
   if (ok && L->S) { /* sparse shape (lsys_sparse.c): m1 == 0, no or a diagonal mass matrix (L->M, n) */
     C->Es = cosrod_sparse_create_complex(L->n, L->S->E->colptr, L->S->E->rowind, NULL);
+    C->es_version = L->S->version;
     C->zw = malloc(2 * (size_t)L->n * sizeof *C->zw);
     ok = C->Es && C->zw;
   } else if (ok && L->banded) {
@@ -106,8 +107,14 @@ cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
   if (cosrod_interrupt_pending()) return COSROD_ERR_INTERRUPTED; /* before forming E (lsys.c) */
   const int nm1 = C->L->nm1;
   C->fac = fac;
-  if (C->Es) { /* fac M (diagonal) minus J, on E's pattern (lsys_sparse.c) */
+  if (C->L->S) { /* fac M (diagonal) minus J, on E's pattern (lsys_sparse.c) */
     const cosrod_lsys_sparse *S = C->L->S;
+    if (!C->Es || C->es_version != S->version) { /* the pattern grew: new structure, symbolic analysis */
+      cosrod_sparse_free(C->Es);
+      C->Es = cosrod_sparse_create_complex(nm1, S->E->colptr, S->E->rowind, NULL);
+      if (!C->Es) return COSROD_ERR_NOMEM;
+      C->es_version = S->version;
+    }
     const double *md = C->L->has_mass ? C->L->M : NULL;
     double *e = C->Es->data;
     memset(e, 0, 2 * (size_t)C->Es->nnz * sizeof *e);
@@ -140,7 +147,7 @@ cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
 
 void radau5_cplx_solve(radau5_cplx *C, double *re, double *im) {
   const cosrod_lsys *L = C->L;
-  if (C->Es) {
+  if (C->L->S) {
     for (int i = 0; i < L->n; i++) C->zw[2 * i] = re[i], C->zw[2 * i + 1] = im[i];
     cosrod_sparse_solve(C->Es, C->zw);
     for (int i = 0; i < L->n; i++) re[i] = C->zw[2 * i], im[i] = C->zw[2 * i + 1];

@@ -27,6 +27,7 @@ typedef struct radau5_cplx {
   double complex fac;    /* fac of the last factorisation */
   double complex *carry; /* (max(m1, 1)) eliminated q-block unknowns */
   cosrod_sparse *Es;     /* E2 on the pattern of L's sparse E when L is sparse (complex KLU) */
+  long es_version;       /* L's pattern version Es was built for (rebuilt when it grew) */
   double *zw;            /* (2n) interleaved right-hand side of the sparse solve */
 } radau5_cplx;
 

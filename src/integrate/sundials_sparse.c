@@ -45,14 +45,33 @@ static int result(sun_state *s, int rc, double t) {
   return 1;
 }
 
+/* The pattern grew: A's capacity by a factor, KLU's symbolic analysis
+ * dropped (SUNLinSol_KLUReInit, partial: the next setup analyses A's new
+ * structure).  CVODE keeps its history (Nordsieck array, step size, order)
+ * and its saved Jacobian copy follows A (SUNMatCopy reallocates for a larger
+ * pattern); IDA evaluates A at every setup.  No re-initialisation is needed. */
+static int sun_sparse_regrow(sun_state *s, SUNMatrix A) {
+  const sunindextype nnz = s->sp->E->nnz;
+  if (SM_NNZ_S(A) < nnz) {
+    const sunindextype cap = nnz < SM_NNZ_S(A) + SM_NNZ_S(A) / 2 ? SM_NNZ_S(A) + SM_NNZ_S(A) / 2 : nnz;
+    if (SUNSparseMatrix_Reallocate(A, cap) != 0) return -1;
+  }
+  return SUNLinSol_KLUReInit(s->LS, A, SM_NNZ_S(A), SUNKLU_REINIT_PARTIAL) == 0 ? 0 : -1;
+}
+
 /* A <- E's pattern with values: diagonal dcoef + sign * J (SUNMatZero may
  * have cleared the structure too). */
 static int fill(sun_state *s, double t, const double *y, const double *fy, SUNMatrix A, double dcoef,
                 double sign) {
   cosrod_lsys_sparse *S = s->sp;
-  const cosrod_sparse *E = S->E;
   int rc = cosrod_sparse_jac_eval(&S->sj, s->ctx, t, y, fy, S->Jx, S->work);
   if (rc != 0) return result(s, rc, t);
+  if ((rc = cosrod_lsys_sparse_update(S, s->ctx)) != 0) { /* the pattern grew */
+    if (rc < 0) return result(s, -1, t);
+    if ((rc = cosrod_sparse_jac_eval(&S->sj, s->ctx, t, y, fy, S->Jx, S->work)) != 0) return result(s, rc, t);
+    if ((rc = sun_sparse_regrow(s, A)) != 0) return result(s, rc, t);
+  }
+  const cosrod_sparse *E = S->E;
   sunindextype *ap = SM_INDEXPTRS_S(A), *ai = SM_INDEXVALS_S(A);
   double *ax = SM_DATA_S(A);
   for (int j = 0; j <= E->n; j++) ap[j] = E->colptr[j];

@@ -11,7 +11,8 @@
  * message, t_end, t_reached, t_failed, wall_time, outputs, stats {integrator,
  * nfev, njev, nsteps, naccept, nreject, nconvfail (attempts that failed for
  * convergence, not counted in nreject: integrate.h), ndecomp, nsolve, nnewton, nstiff,
- * nproject, nfail_rhs, solver_wall_time}, energy {balance_initial,
+ * nproject, nfail_rhs, npattern (sparse pattern rebuilds, when > 0), solver_wall_time},
+ * energy {balance_initial,
  * balance_final, balance_max_drift, energy_scale}, modes [{mode,
  * frequency_hz, omega, rod, type, group}] (modal runs) or buckling [{mode,
  * load_factor, rod, type}] (buckling runs), rods [{name, segments,
@@ -187,6 +188,7 @@ static void write_stats(jw *w, const cosrod_output *out, const cosrod_integrate_
   jw_long(w, "nstiff", s->nstiff);
   jw_long(w, "nproject", s->nproject);
   jw_long(w, "nfail_rhs", s->nfail_rhs);
+  if (s->npattern > 0) jw_long(w, "npattern", s->npattern); /* only runs whose sparse pattern grew */
   jw_num(w, "solver_wall_time", s->wall_time);
   jw_close(w, '}');
 }

@@ -110,6 +110,7 @@ static void stats_add(cosrod_integrate_stats *o, const cosrod_integrate_stats *a
   o->nstiff = a->nstiff + b->nstiff;
   o->nproject = a->nproject + b->nproject;
   o->nfail_rhs = a->nfail_rhs + b->nfail_rhs;
+  o->npattern = a->npattern + b->npattern;
   o->wall_time = a->wall_time + b->wall_time;
 }
 

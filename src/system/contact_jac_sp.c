@@ -15,15 +15,23 @@
  *     contact blocks K, D (cosrod_contact_blocks) and the vertex mass
  *     m_n = rhoA ds_n (the translational equations of a Cosserat rod in the
  *     absolute and null-space forms, [LLA] eq. 25).
- * The pattern is fixed for the run (the integrators factor it symbolically
- * once): a superset from a broad phase at the initial state with a margin,
- * pairs of segments of different rods whose gap (distance - radii) is below
- * 0.1 times the longer rod's length, and non-excluded segment pairs of one
- * rod whose gap is below 2 r (a rod already folded onto itself).  A contact
- * that becomes active outside these pairs later has its cross blocks left
- * out, as in the band (counted: sim_contact_jac_sp_dropped); the solution
- * is unchanged, only Newton's convergence there.  Cost at set-up: a grid
- * broad phase (see candidates), O(S) for the self-contact pairs and O(S)
+ * The pattern starts as a superset from a broad phase at the initial state
+ * with a margin: pairs of segments of different rods whose gap (distance -
+ * radii) is below 0.1 times the longer rod's length, and non-excluded
+ * segment pairs of one rod whose gap is below 2 r (a rod already folded onto
+ * itself); with none, the rods' bands alone when there are several rods
+ * (a single rod without a far self-contact pair at t = 0 keeps the band).  A contact that becomes active
+ * outside it later (rods that meet after t = 0, a rod coiling into self
+ * contact) is remembered by the evaluation, which leaves its blocks out, and
+ * added when the integrator asks for the pattern after the evaluation
+ * (cosrod_ode_problem.jac_pattern): the vertex pair with its neighbours
+ * (vertices i-1..i+1 x j-1..j+1, both orders, so that a contact point that
+ * slides by a segment stays inside), merged into the CSC arrays in place;
+ * the row array grows by a factor 1.5 and never shrinks.  The integrator
+ * then rebuilds its symbolic analysis and evaluates again (counted:
+ * stats.npattern; entries seen outside: sim_contact_jac_sp_dropped).  Cost at
+ * set-up: a grid broad phase (see candidates), O(S) for the self-contact
+ * pairs and O(S)
  * plus the pairs within the margin for different rods (S segments of all
  * rods; bench/results/contact-pattern-setup.md); per Jacobian the rods'
  * bands (O(N)) and the active blocks (a binary search in a column each). */
@@ -39,8 +47,12 @@
 #include "system/system_model.h"
 
 struct sim_cjac_contact {
-  int n, nnz;
-  const int *cp, *ri;
+  int n, nnz, cap; /* cap: capacity of the row array *pri */
+  int *cp, *ri;
+  int **pri;       /* the owner's row array pointer (moved when the pattern grows) */
+  int *pend;       /* (4 cpend) vertex pairs (rod a, vertex i, rod b, vertex j) found outside */
+  int npend, cpend;
+  long version;
   int *rml, *rmu; /* (nrods) */
   double *Jr;     /* scratch band of the largest rod */
   int **rpos;     /* (nrods) positions of the rod band entries, -1 outside */
@@ -62,6 +74,7 @@ void sim_contact_jac_sp_free(sys_system *s) {
     if (C->minv) free(C->minv[r]);
   }
   free(C->rpos), free(C->gx), free(C->gv), free(C->minv), free(C->rml), free(C->rmu), free(C->Jr);
+  free(C->pend);
   free(C);
   s->d->ccj = NULL;
 }
@@ -149,7 +162,7 @@ static size_t grid_pairs(sys_system *s, const cgrid *G, double **x, int self, do
             double u, w;
             const double dist = cosrod_segment_segment_closest(&u, &w, x[a] + 3 * i, x[a] + 3 * i + 3,
                                                                x[b] + 3 * j, x[b] + 3 * j + 3);
-            if (dist - ra - def->rods[b].radius > (self ? 2.0 * ra : margin)) continue;
+            if (dist - ra - def->rods[b].radius > (self && margin < INFINITY ? 2.0 * ra : margin)) continue;
             np = emit(pr, cap, np, a, i, b, j);
           }
         }
@@ -186,9 +199,11 @@ static size_t candidates(sys_system *s, double **x, int *pr, size_t cap) {
       for (int k = 0; k < 3; k++) G.mid[3 * g + k] = 0.5 * (x[r][3 * i + k] + x[r][3 * i + 3 + k]);
     }
   np = 0;
+  const char *env = getenv("COSROD_CONTACT_PATTERN"); /* all: every pair from the start (reference runs) */
+  const int all = env && !strcmp(env, "all");
   for (int self = 1; self >= 0; self--) {
     if (self ? !def->contact.self : !def->contact.rods || s->m->nrods < 2) continue;
-    const double margin = self ? 2.0 * rmax : 0.1 * Lmax;
+    const double margin = all ? INFINITY : self ? 2.0 * rmax : 0.1 * Lmax;
     grid_fill(&G, lmax + 2.0 * rmax + margin);
     np = grid_pairs(s, &G, x, self, margin, pr, cap, np);
   }
@@ -288,6 +303,19 @@ out:
   return rc;
 }
 
+/* Positions of the rods' band entries in the pattern (-1 outside). */
+static void band_positions(sys_system *s, sim_cjac_contact *C) {
+  for (size_t r = 0; r < s->m->nrods; r++) {
+    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r], q0 = s->m->qoff_r[r];
+    int *pos = C->rpos[r];
+    for (int j = 0; j < ny; j++)
+      for (int d = 0; d < ld; d++) {
+        const int i = j - mu + d;
+        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? find(C->cp, C->ri, q0 + i, q0 + j) : -1;
+      }
+  }
+}
+
 int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
   *colptr = *rowind = NULL;
   if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
@@ -326,26 +354,20 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
   }
   size_t np = candidates(s, x, NULL, 0);
   if (np == (size_t)-1) goto out;
-  if (np == 0) {
+  if (np == 0 && !(s->m->def->contact.rods && nr >= 2)) { /* one rod, no far self-contact pair yet: the band */
     rc = 0;
     goto out;
   }
-  if (!(pr = malloc(4 * np * sizeof *pr))) goto out;
+  if (!(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out; /* none: the bands, grown when rods meet */
   candidates(s, x, pr, np);
   if (build(s, C, pr, np, colptr, rowind) != 0) goto out;
-  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = (*colptr)[s->m->ny];
+  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[s->m->ny], C->pri = rowind;
   *nnz = C->nnz;
   if (!(C->Jr = malloc(big * sizeof *C->Jr))) goto out;
-  for (size_t r = 0; r < nr; r++) {
-    const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r], q0 = s->m->qoff_r[r];
-    int *pos = C->rpos[r] = malloc((size_t)ld * (size_t)ny * sizeof *pos);
-    if (!pos) goto out;
-    for (int j = 0; j < ny; j++)
-      for (int d = 0; d < ld; d++) {
-        const int i = j - mu + d;
-        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? find(C->cp, C->ri, q0 + i, q0 + j) : -1;
-      }
-  }
+  for (size_t r = 0; r < nr; r++)
+    if (!(C->rpos[r] = malloc((size_t)(C->rml[r] + C->rmu[r] + 1) * (size_t)s->m->ny_r[r] * sizeof **C->rpos)))
+      goto out;
+  band_positions(s, C);
   rc = 1;
 out:
   for (size_t r = 0; x && r < nr; r++) free(x[r]);
@@ -356,6 +378,88 @@ out:
     sim_contact_jac_sp_free(s);
   }
   return rc;
+}
+
+/* A vertex pair whose block fell outside the pattern, for jac_pattern (the
+ * list grows by a factor 2; without memory the block just stays out). */
+static void remember(sim_cjac_contact *C, int a, int i, int b, int j) {
+  for (int k = 0; k < C->npend; k++) {
+    const int *e = C->pend + 4 * k;
+    if (e[0] == a && e[1] == i && e[2] == b && e[3] == j) return;
+  }
+  if (C->npend == C->cpend) {
+    const int cap = C->cpend ? 2 * C->cpend : 16;
+    int *p = realloc(C->pend, 4 * (size_t)cap * sizeof *p);
+    if (!p) return;
+    C->pend = p, C->cpend = cap;
+  }
+  const int e[4] = {a, i, b, j};
+  memcpy(C->pend + 4 * C->npend++, e, sizeof e);
+}
+
+static int cmp_pair(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* New (column, row) entries of the remembered pairs with their neighbours,
+ * sorted and without the ones stored; returns their count, -1 without memory. */
+static int new_entries(sys_system *s, sim_cjac_contact *C, int **out) {
+  int *e = malloc((size_t)C->npend * 2 * 9 * 18 * 2 * sizeof *e), m = 0;
+  if (!(*out = e)) return -1;
+  for (int k = 0; k < C->npend; k++)
+    for (int o = 0; o < 2; o++)
+      for (int di = -1; di <= 1; di++)
+        for (int dj = -1; dj <= 1; dj++) {
+          const int *pk = C->pend + 4 * k, a = pk[2 * o], b = pk[2 - 2 * o], i = pk[2 * o + 1] + di,
+                    j = pk[3 - 2 * o] + dj;
+          if (i < 0 || j < 0 || i > cosrod_rod_nseg(s->m->rods[a]) || j > cosrod_rod_nseg(s->m->rods[b])) continue;
+          for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 6; c++) {
+              const int row = C->gv[a][3 * i + r], col = (c < 3 ? C->gx : C->gv)[b][3 * j + c % 3];
+              if (row < 0 || col < 0 || find(C->cp, C->ri, row, col) >= 0) continue;
+              e[2 * m] = col, e[2 * m + 1] = row, m++;
+            }
+        }
+  qsort(e, (size_t)m, 2 * sizeof *e, cmp_pair);
+  int u = 0;
+  for (int k = 0; k < m; k++)
+    if (!u || cmp_pair(e + 2 * k, e + 2 * (u - 1)) != 0) e[2 * u] = e[2 * k], e[2 * u + 1] = e[2 * k + 1], u++;
+  return u;
+}
+
+long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowind) {
+  sys_system *s = user;
+  sim_cjac_contact *C = s->d->ccj;
+  int *e = NULL, m = C->npend ? new_entries(s, C, &e) : 0;
+  C->npend = 0;
+  if (m > 0 && C->nnz + m > C->cap) { /* grow the row array by a factor (never shrinks) */
+    const int cap = C->nnz + m > C->cap + C->cap / 2 ? C->nnz + m : C->cap + C->cap / 2;
+    int *ri = realloc(*C->pri, (size_t)cap * sizeof *ri);
+    if (!ri)
+      m = 0; /* without memory: the blocks stay out, counted in dropped */
+    else
+      *C->pri = C->ri = ri, C->cap = cap;
+  }
+  if (m > 0) { /* merge column by column from the end, in place */
+    int w = C->nnz + m, k = m - 1;
+    for (int j = C->n - 1; j >= 0; j--) {
+      int r = C->cp[j + 1] - 1;
+      const int r0 = C->cp[j];
+      C->cp[j + 1] = w;
+      while (r >= r0 || (k >= 0 && e[2 * k] == j))
+        if (k >= 0 && e[2 * k] == j && (r < r0 || e[2 * k + 1] > C->ri[r]))
+          C->ri[--w] = e[2 * k + 1], k--;
+        else
+          C->ri[--w] = C->ri[r--];
+    }
+    C->nnz += m;
+    band_positions(s, C);
+    C->version++;
+  }
+  free(e);
+  *colptr = C->cp, *rowind = C->ri;
+  return C->version;
 }
 
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
@@ -385,13 +489,15 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
               *cv = C->gv[b->rod_j] + 3 * b->vertex_j;
     const double mi = C->minv[b->rod_i][b->vertex_i];
     if (rx[0] < 0 || cx[0] < 0) continue; /* a prescribed or sliding vertex */
+    int out = 0;
     for (int c = 0; c < 3; c++)
       for (int a = 0; a < 3; a++) {
         int p = find(C->cp, C->ri, rx[a], cx[c]), q = find(C->cp, C->ri, rx[a], cv[c]);
         if (p >= 0) Jx[p] += mi * b->K[a + 3 * c];
         if (q >= 0) Jx[q] += mi * b->D[a + 3 * c];
-        if ((p < 0 && b->K[a + 3 * c] != 0.0) || (q < 0 && b->D[a + 3 * c] != 0.0)) C->dropped++;
+        if ((p < 0 && b->K[a + 3 * c] != 0.0) || (q < 0 && b->D[a + 3 * c] != 0.0)) C->dropped++, out = 1;
       }
+    if (out) remember(C, b->rod_i, b->vertex_i, b->rod_j, b->vertex_j);
   }
   return 0;
 }

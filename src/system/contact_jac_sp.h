@@ -14,14 +14,20 @@ typedef struct sim_cjac_contact sim_cjac_contact;
 
 /* Build the pattern (the rods' bands plus the vertex blocks of candidate
  * segment pairs, see contact_jac_sp.c) into *colptr, *rowind (malloc'd, the
- * caller owns them) and the value workspace.  Returns 1 with a pattern that
- * leaves the band (cross entries exist), 0 when the band holds everything
- * (nothing allocated), -1 on failure (no memory). */
+ * caller owns them; *rowind moves when the pattern grows) and the value
+ * workspace.  Returns 1 with the pattern (the bands alone when no pair of
+ * two or more rods is a candidate yet), 0 when the band holds everything (no
+ * rod-rod or far self-contact pair; nothing allocated), -1 on failure. */
 int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz);
 /* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
+/* cosrod_ode_problem.jac_pattern: adds the blocks the evaluations found
+ * outside the pattern (with their neighbours; the arrays grow in place or
+ * move) and returns the pattern's version. */
+long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowind);
 void sim_contact_jac_sp_free(sys_system *s);
-/* Contact Jacobian entries that fell outside the pattern so far (left out). */
+/* Contact Jacobian entries that fell outside the pattern at an evaluation so far
+ * (left out there; added by jac_pattern). */
 long sim_contact_jac_sp_dropped(const sys_system *s);
 
 #endif

@@ -185,6 +185,7 @@ static int contact_sparse(sys_system *s, sim_linsolve *L, sys_linear_solver want
   s->mb->prob.jac_colptr = L->colptr;
   s->mb->prob.jac_rowind = L->rowind;
   s->mb->prob.jac_sp = sim_contact_jac_sp;
+  s->mb->prob.jac_pattern = sim_contact_jac_sp_pattern; /* grows with the contacts */
   snprintf(L->desc, sizeof L->desc,
            "sparse (KLU): n = %d, nnz = %d (%.2g%%); rod-rod / self-contact couples vertices outside the rods' band "
            "(%d, %d); analytic Jacobian",
