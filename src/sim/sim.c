@@ -148,6 +148,13 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     s->qland = malloc((size_t)n * sizeof *s->qland);
     if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
+  if ((st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->rods)) == COSROD_OK)
+    st = sim_static_contact_setup(s, s->land, s->sys.mb->rods);
+  if (st != COSROD_OK) {
+    sim_set_err(err, errlen, sc, "contact", "rod-rod and self-contact in statics: %s",
+                st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns (the dense tangent)" : cosrod_strerror(st));
+    return fail_create(s, status, st);
+  }
   if (sim_static_alloc(s) != COSROD_OK || sim_couple_static_alloc(s) != COSROD_OK)
     return fail_create(s, status, COSROD_ERR_NOMEM);
   if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, NULL, NULL) != COSROD_OK) {
@@ -460,6 +467,7 @@ void sim_release(cosrod_sim *s) {
   }
   free(s->stat);
   cosrod_statics_free(s->land);
+  sim_static_contact_free(s);
   free(s->qprev);
   free(s->qland);
   free(s->sys.m->srods);
