@@ -143,7 +143,7 @@ static void roundtrip(double v) {
 TEST(roundtrip_and_shortest) {
   th_rng rng;
   th_rng_seed(&rng, 777);
-  for (int i = 0; i < 100000; i++) {
+  for (int i = 0; i < 25000; i++) {
     uint64_t bits = th_rng_u64(&rng);
     double w;
     memcpy(&w, &bits, sizeof w);

@@ -152,7 +152,7 @@ async function launch(chromium, profile) {
 async function closeBrowser(url) {
   const c = new CDP(url);
   await c.open;
-  await Promise.race([c.send('Browser.close'), new Promise((r) => setTimeout(r, 2000))]);
+  await Promise.race([c.send('Browser.close'), new Promise((r) => setTimeout(r, 2000).unref())]);
   c.ws.close();
 }
 
@@ -497,11 +497,12 @@ async function main() {
     if (!process.exitCode) console.log(`PASS: ${args.example}`);
     cdp.ws.close();
   } finally {
-    // Browser.close exits at once (SIGTERM alone took ~15 s); SIGKILL if it hangs
+    // Browser.close exits at once (SIGTERM alone took ~15 s); SIGKILL if it hangs.
+    // The guard timers are unref'd: a pending one must not keep node alive.
     const exited = proc.exitCode === null ? new Promise((r) => proc.on('exit', r)) : Promise.resolve();
     await closeBrowser(browserURL).catch(() => proc.kill('SIGTERM'));
-    const t = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('timeout'), 5000))]);
-    if (t === 'timeout') { proc.kill('SIGKILL'); await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]); }
+    const t = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('timeout'), 5000).unref())]);
+    if (t === 'timeout') { proc.kill('SIGKILL'); await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]); }
     lap(`Chromium ${t === 'timeout' ? 'killed' : 'closed'}`);
     try { rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch { /* a leftover temp profile is harmless */ }
   }
