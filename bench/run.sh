@@ -204,12 +204,22 @@ sec "[L] Example A with the paper's unknowns (fixed point, 7 / 8) beside cosrod'
 sec "[L] Fig. 15a measured: absolute vs null-space quaternions, projection, error control, invariants (lang_fig15a)"
 { echo "# commit $REV; bench/papers/lang_fig15a examples (tennis racket, Omega(0) = (50, 0.1, 0.1), T = 0.4 s, dopri5)"
   "$B/bench/papers/lang_fig15a" "$EX"; } > "$R/lang-fig15a.csv" 2>>"$W/err.log" || echo "lang_fig15a failed" >&2
+sec "[L] Figs. 6, 8-12: drift-off, dopri5 step sizes, energy, solutions of Examples A and B (bench/papers/lang_series.py)"
+# shellcheck disable=SC2086
+"$PYM" "$ROOT/bench/papers/lang_series.py" "$B/bench/papers/lang_series" "$EX" "$R" $QF 2>>"$W/err.log" ||
+  echo "lang_series.py failed" >&2
+sec "[LA] Fig. 4: sparsity patterns, N = 10 (bench/papers/la_fig4.py)"
+"$PYM" "$ROOT/bench/papers/la_fig4.py" "$B/bench/papers/la_sparsity" "$EX" "$R" 10 2>>"$W/err.log" >/dev/null ||
+  echo "la_fig4.py failed" >&2
+sec "[LLA] Test 2: quasistatic gamma / Omega loop, x_0..x_5 vs pseudotime (bench/papers/lla_test2.py)"
+COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lla_test2.py" "$B/src/cli/cosrod" "$R" "$W/lla-test2" \
+  2>>"$W/err.log" || echo "lla_test2.py failed" >&2
 sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 16 at T = 0.5 s (bench/papers/lang_fig16_chaos.py)"
 # shellcheck disable=SC2086
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
 sec "[LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
-# --quick: two readings at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
+# --quick: one reading at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
 if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
@@ -358,7 +368,7 @@ else
 fi
 
 sec "output share, output volume and process start-up (bench/output_startup.sh) -> bench/results/output-startup.csv"
-if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 50 > "$R/output-startup.csv"
+if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 10 > "$R/output-startup.csv"
 else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 
 sec "contact: broad phase and run level (bench/contact/run.sh) -> bench/results/contact-*.md"

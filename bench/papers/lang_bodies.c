@@ -3,16 +3,19 @@
  * the rigid-body formulations (null-space vs absolute index-0, quaternion vs
  * directors vs Euler angles) on the shipped examples:
  *   A heavy-top.yaml      T = 60 (Fig. 13 explicit: dopri5, dop853, odex;
- *                         Fig. 14 implicit: radau5, seulex, and cvode (BDF,
+ *                         Fig. 14 implicit: radau5, seulex, cvode (BDF,
  *                         without the projection hook, which it does not take)
+ *                         and cvode-proj (CVODE with CVodeSetProjFn projecting
+ *                         after every step, cvode_proj.c; if built with SUNDIALS)
  *   B tennis-racket.yaml  Omega(0) = (50, 1e-1, 1e-1), T = 0.4 and
  *                         (50, 1e-5, 1e-5), T = 1.0 (Fig. 15, dopri5)
  *   C two-body-joint.yaml T = 4 (Fig. 16, dopri5) and T = 1 (C-T1)
  * Error: max-norm of the difference of (x, R, v, omega = R Omega) of every
  * body at T to a reference (null-space quaternions, dop853, 1e-13), as [L]
  * measures positions and velocities.  ABSTOL = RELTOL = tol as in [L].
- * Usage: lang_bodies EXAMPLES_DIR [--quick] > lang-figs.csv
- *   --quick: T(A) = 10, tolerances 1e-4, 1e-6, 1e-8 only. */
+ * Usage: lang_bodies EXAMPLES_DIR [--quick | --bdf] > lang-figs.csv
+ *   --quick: T(A) = 10, tolerances 1e-4, 1e-6, 1e-8 only;
+ *   --bdf: only the Fig. 14 rows of cvode and cvode-proj (T = 60). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,9 @@
 #include "cosrod/quat.h"
 #include "cosrod/scenario.h"
 #include "sim/sim_translate.h"
+#ifdef LANG_CVODE_PROJ
+#include "cvode_proj.h"
+#endif
 
 typedef struct form {
   const char *name, *formulation, *param;
@@ -72,11 +78,21 @@ static cosrod_status run(const char *path, const char *const *sets, size_t nsets
   cosrod_integrate_options o = cosrod_integrate_default_options();
   o.rtol = o.atol = tol;
   o.max_steps = 5000000;
-  cosrod_integrator *it = cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &st);
+  cosrod_integrator *it =
+      strcmp(method, "cvode-proj") ? cosrod_integrator_create(cosrod_step_type_by_name(method), &p, &o, &st) : NULL;
   int n = cosrod_mbs_n(m);
   double *y0 = calloc((size_t)n, sizeof *y0), *y = calloc((size_t)n, sizeof *y);
   cosrod_mbs_initial_state(m, y0);
-  if (it) {
+  if (!strcmp(method, "cvode-proj")) {
+#ifdef LANG_CVODE_PROJ
+    long npj = 0;
+    cosrod_mbs_initial_state(m, y0);
+    st = cvode_proj_run(&p, y0, sc->analysis.t_end, tol, y, nfev, nsteps, &npj) ? COSROD_ERR_CALLBACK : COSROD_OK;
+    if (st == COSROD_OK) observe(m, d, y, obs);
+#else
+    st = COSROD_ERR_UNSUPPORTED;
+#endif
+  } else if (it) {
     st = cosrod_integrate(it, 0.0, y0, sc->analysis.t_end, NULL, y);
     *nfev = cosrod_integrator_stats(it)->nfev;
     *nsteps = cosrod_integrator_stats(it)->nsteps;
@@ -132,6 +148,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int quick = argc > 2 && !strcmp(argv[2], "--quick");
+  int bdf = argc > 2 && !strcmp(argv[2], "--bdf"); /* only the A-fig14 rows of cvode and cvode-proj */
   char pa[1024], pb[1024], pc[1024];
   snprintf(pa, sizeof pa, "%s/heavy-top.yaml", argv[1]);
   snprintf(pb, sizeof pb, "%s/tennis-racket.yaml", argv[1]);
@@ -141,11 +158,15 @@ int main(int argc, char **argv) {
   const double *tols = quick ? tols_quick : tols_full;
   size_t nt = quick ? 3 : 8;
   printf("example,integrator,formulation,tol,status,nfev,nsteps,error\n");
-  const char *expl[3] = {"dopri5", "dop853", "odex"}, *impl[3] = {"radau5", "seulex", "cvode"},
+  const char *expl[3] = {"dopri5", "dop853", "odex"}, *impl[4] = {"radau5", "seulex", "cvode", "cvode-proj"},
              *dp[1] = {"dopri5"};
   const char *a_sets[1] = {quick ? "analysis.t_end=10" : "analysis.t_end=60"};
+  if (bdf) {
+    experiment("A-fig14", pa, a_sets, 1, impl + 2, 2, tols, nt);
+    return 0;
+  }
   experiment("A-fig13", pa, a_sets, 1, expl, 3, tols, nt);
-  experiment("A-fig14", pa, a_sets, 1, impl, 3, tols, nt);
+  experiment("A-fig14", pa, a_sets, 1, impl, 4, tols, nt);
   const char *b1[2] = {"bodies.0.angular_velocity=[50, 0.1, 0.1]", "analysis.t_end=0.4"};
   const char *b2[2] = {"bodies.0.angular_velocity=[50, 1.0e-5, 1.0e-5]", "analysis.t_end=1.0"};
   experiment("B-fig15a", pb, b1, 2, dp, 1, tols, nt);

@@ -23,12 +23,16 @@ do for [in in 'dopri5 dop853 odex'] {
 unset multiplot
 
 set output 'lang-fig14.png'
-set multiplot layout 1,3 title '[L] Fig. 14: heavy top (Example A), implicit integrators'
-do for [in in 'radau5 seulex cvode'] {
+set terminal push
+if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) { set terminal pngcairo size 1700,520 noenhanced } else { set terminal png size 1700,520 noenhanced }
+set output 'lang-fig14.png'
+set multiplot layout 1,4 title '[L] Fig. 14: heavy top (Example A), implicit integrators (cvode: BDF unprojected; cvode-proj: BDF with CVodeSetProjFn projection)'
+do for [in in 'radau5 seulex cvode cvode-proj'] {
   set title in
   plot for [f in forms] 'lang-figs.csv' skip 1 using (sel('A-fig14', in, f) ? $6 : NaN):8 with linespoints lw 2 title f
 }
 unset multiplot
+set terminal pop
 
 set output 'lang-fig15.png'
 set multiplot layout 1,2 title '[L] Fig. 15: tennis racket (Example B), dopri5'

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# [L] §7 Figs. 13-16 (rigid-body formulations: accuracy vs f-evaluations):
+# [L] §7 Figs. 13-16 (rigid-body formulations: accuracy vs f-evaluations; Fig. 14
+# with the projected BDF rows cvode-proj when SUNDIALS is found):
 # writes bench/results/lang-figs.csv (example,integrator,formulation,tol,
 # status,nfev,nsteps,error) with bench/papers/lang_bodies and the figures
 # lang-fig13.png .. lang-fig16.png (bench/papers/lang_figs.gp, if gnuplot is

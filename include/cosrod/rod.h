@@ -306,12 +306,26 @@ typedef struct cosrod_rod_data {
   double *work; /* scratch for the FD Jacobians */
   struct rod_kirchhoff_work *kw; /* Kirchhoff constraint workspace (rod_kirchhoff.c); NULL for Cosserat */
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
+  int nthreads;  /* threads of the evaluations (cosrod_rod_data_set_threads; default 1) */
+  double *parw;  /* per-segment / per-vertex kernel results of the force stage (rod_eval_stage.c) */
 } cosrod_rod_data;
 
 /* Workspace and results of one evaluation thread of rod (NULL when out of
  * memory, status and cosrod_last_error() as in status.h); _free releases it. */
 COSROD_API cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *status);
 COSROD_API void cosrod_rod_data_free(cosrod_rod_data *d);
+
+/* Threads for the evaluations through d (force stage and accelerations run
+ * over contiguous segment blocks for rods of at least
+ * cosrod_rod_parallel_min_segments() segments): nthreads >= 1, or 0 for
+ * OpenMP's default (OMP_NUM_THREADS, else the number of cores).  Results are
+ * bit-identical for every thread count.  Without OpenMP the count is 1.
+ * COSROD_ERR_INVALID for d == NULL or nthreads < 0. */
+COSROD_API cosrod_status cosrod_rod_data_set_threads(cosrod_rod_data *d, int nthreads);
+
+/* The smallest number of segments evaluated in parallel (2000; below it the
+ * evaluations use one thread whatever cosrod_rod_data_set_threads said). */
+COSROD_API int cosrod_rod_parallel_min_segments(void);
 
 /* ---- evaluation ---------------------------------------------------------- */
 

@@ -416,6 +416,7 @@ typedef struct cosrod_sc_solver {
    * iterate accepted (realtime = 0: off, the default) */
   int realtime, rt_newton_max, rt_jac_budget;
   cosrod_sc_linear_solver linear_solver; /* default auto */
+  int threads; /* threads of the rod evaluations; 0 = OpenMP's default, default 1 */
   int line;
 } cosrod_sc_solver;
 

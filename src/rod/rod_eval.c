@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/par.h"
 #include "rod/rod_internal.h"
 
 cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *status) {
@@ -51,12 +52,14 @@ cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *st
   d->lambda = calloc(n0, sizeof(double));
   d->work = calloc(3 * (size_t)(2 * rod->nq + N), sizeof(double));
   d->jacw = calloc(rod_jac_work_size(rod), sizeof(double));
+  d->parw = calloc(rod_par_work_size(N), sizeof(double));
+  d->nthreads = 1;
   int kw_ok = 1;
   d->kw = rod_kirchhoff_work_create(rod, &kw_ok);
   if (!kw_ok ||
       !d->x || !d->xd || !d->p || !d->pd || !d->Omega || !d->Gamma || !d->Gammad || !d->F || !d->K ||
       !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work ||
-      !d->jacw) {
+      !d->jacw || !d->parw) {
     cosrod_rod_data_free(d);
     return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_rod_data_create: out of memory (%d segments)", N);
   }
@@ -85,6 +88,7 @@ void cosrod_rod_data_free(cosrod_rod_data *d) {
   free(d->lambda);
   free(d->work);
   free(d->jacw);
+  free(d->parw);
   rod_kirchhoff_work_free(d->kw);
   free(d);
 }
@@ -100,99 +104,6 @@ static double add_moment(double fp[4], const double p[4], const double pd[4], co
   rq_scale(r, 2.0, r);
   rq_axpy(fp, 1.0, r);
   return cosrod_quat_dot(r, pd);
-}
-
-/* Prescribed end poses and the kinematics x, ẋ, p, ṗ, Ω of the state y. */
-static void eval_kinematics(const cosrod_rod *rod, cosrod_rod_data *d, int ns, double t, const double *y) {
-  const int N = rod->N;
-  const double *v = y + rod->nq;
-  for (int e = 0; e < 2; ++e) {
-    const rod_end_model *em = &rod->end[e];
-    if (em->fixpos || em->fixrot)
-      cosrod_rod_end_motion(rod, e, t, d->xe[e], d->xed[e], d->xedd[e], d->pe[e], d->ped[e], d->pedd[e]);
-  }
-  for (int n = 0; n <= N; ++n) {
-    int nd = rod->nd[n];
-    double *x = d->x + 3 * n, *xd = d->xd + 3 * n;
-    if (nd == 3) {
-      int iv = ns ? rod->vv_ns[n] : rod->qv[n];
-      cosrod_vec3_copy(x, y + rod->qv[n]);
-      cosrod_vec3_copy(xd, v + iv);
-    } else {
-      int e = n == 0 ? 0 : 1;
-      cosrod_vec3_copy(x, d->xe[e]);
-      cosrod_vec3_copy(xd, d->xed[e]);
-      if (nd == 1) {
-        int iv = ns ? rod->vv_ns[n] : rod->qv[n];
-        cosrod_vec3_axpy(x, y[rod->qv[n]], rod->end[e].axis);
-        cosrod_vec3_axpy(xd, v[iv], rod->end[e].axis);
-      }
-    }
-  }
-  for (int k = 0; k < N; ++k) {
-    double *p = d->p + 4 * k, *pd = d->pd + 4 * k, *Om = d->Omega + 3 * k;
-    cosrod_quat_copy(p, y + rod->qs[k]);
-    if (ns) {
-      cosrod_vec3_copy(Om, v + rod->vs_ns[k]);
-      cosrod_quat_pdot(pd, p, Om);
-    } else {
-      cosrod_quat_copy(pd, v + rod->qs[k]);
-      cosrod_quat_omega(Om, p, pd);
-    }
-  }
-}
-
-/* Segments: shear and extension (rod_seg_kernel). */
-static void eval_segments(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate) {
-  for (int k = 0; k < rod->N; ++k) {
-    double dx[3], dxd[3], fs[3], fq[4];
-    cosrod_vec3_sub(dx, d->x + 3 * (k + 1), d->x + 3 * k);
-    cosrod_vec3_sub(dxd, d->xd + 3 * (k + 1), d->xd + 3 * k);
-    rod_seg_kernel(dx, dxd, d->p + 4 * k, d->pd + 4 * k, 1.0 / rod->ds[k], rod->ds[k], rod->G0 + 3 * k,
-                   rod->CG, rod->VG, damped, d->Gamma + 3 * k, d->Gammad + 3 * k, d->F + 3 * k, fs, fq, Vse,
-                   Drate);
-    cosrod_vec3_add(d->fx + 3 * k, d->fx + 3 * k, fs);
-    cosrod_vec3_sub(d->fx + 3 * (k + 1), d->fx + 3 * (k + 1), fs);
-    rq_axpy(d->fp + 4 * k, 1.0, fq);
-  }
-}
-
-/* Vertices: bending and torsion (rod_vtx_kernel), with the ghost
- * quaternion of a clamped end. */
-static void eval_vertices(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate) {
-  const int N = rod->N;
-  for (int n = 0; n <= N; ++n) {
-    double *K = d->K + 3 * n, *Kd = d->Kd + 3 * n, *M = d->M + 3 * n;
-    double fm[4], fpp[4];
-    if (n > 0 && n < N) {
-      rod_vtx_kernel(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n,
-                     2.0 / rod->w[n], rod->w[n], rod->K0 + 3 * n, rod->CK, rod->VK, damped, K, Kd, M, fm, fpp,
-                     Vbt, Drate);
-      rq_axpy(d->fp + 4 * (n - 1), 1.0, fm);
-      rq_axpy(d->fp + 4 * n, 1.0, fpp);
-      continue;
-    }
-    int e = n == 0 ? 0 : 1;
-    if (!rod->end[e].fixrot) {
-      K[0] = K[1] = K[2] = Kd[0] = Kd[1] = Kd[2] = M[0] = M[1] = M[2] = 0.0;
-      continue;
-    }
-    int k = e == 0 ? 0 : N - 1;
-    double g[4], gd[4];
-    rod_ghost(g, gd, d->pe[e], d->ped[e], d->p + 4 * k, d->pd + 4 * k);
-    double alpha = 2.0 / rod->ds[k];
-    if (e == 0) {
-      rod_vtx_kernel(rod->curv, g, d->p, gd, d->pd, alpha, rod->w[0], rod->K0, rod->CK, rod->VK, damped, K,
-                     Kd, M, fm, fpp, Vbt, Drate);
-      rq_axpy(d->fp, 1.0, fpp);
-      rod_ghost_pullback(d->fp, d->fe[0], fm, d->pe[0], d->p);
-    } else {
-      rod_vtx_kernel(rod->curv, d->p + 4 * k, g, d->pd + 4 * k, gd, alpha, rod->w[N], rod->K0 + 3 * N,
-                     rod->CK, rod->VK, damped, K, Kd, M, fm, fpp, Vbt, Drate);
-      rq_axpy(d->fp + 4 * k, 1.0, fm);
-      rod_ghost_pullback(d->fp + 4 * k, d->fe[1], fpp, d->pe[1], d->p + 4 * k);
-    }
-  }
 }
 
 /* Gravity on the vertex masses; returns its potential. */
@@ -321,14 +232,14 @@ cosrod_status rod_eval_forces(const cosrod_rod *rod, cosrod_rod_data *d, cosrod_
   const int N = rod->N;
   const int ns = form == COSROD_FORM_NULLSPACE;
   *cbret = 0;
-  eval_kinematics(rod, d, ns, t, y);
+  rod_stage_kinematics(rod, d, ns, t, y);
   memset(d->fx, 0, sizeof(double) * 3 * (size_t)(N + 1));
   memset(d->fp, 0, sizeof(double) * 4 * (size_t)N);
   memset(d->fe, 0, sizeof d->fe);
   double Vse = 0.0, Vbt = 0.0, Drate = 0.0, Pext = 0.0;
   const int damped = rod->has_damping;
-  eval_segments(rod, d, damped, &Vse, &Drate);
-  eval_vertices(rod, d, damped, &Vbt, &Drate);
+  rod_stage_segments(rod, d, damped, &Vse, &Drate);
+  rod_stage_vertices(rod, d, damped, &Vbt, &Drate);
   double Vg = eval_gravity(rod, d);
   cosrod_status st = eval_loads(rod, d, t, cbret, &Pext);
   if (st != COSROD_OK) return st;
@@ -414,24 +325,36 @@ static int finite_check(cosrod_rod_data *d, const double *a, int n) {
   return 0;
 }
 
-int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
-                          double *ydot) {
-  int cb;
-  cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_ABSOLUTE, t, y, &cb);
-  if (st != COSROD_OK) return cb != 0 ? cb : -1;
-  const int N = rod->N, nq = rod->nq;
-  memcpy(ydot, y + nq, sizeof(double) * (size_t)nq);
-  double *acc = ydot + nq;
-  for (int n = 0; n <= N; ++n) {
+/* Loops of the right-hand sides over vertices / segments (core/par.h):
+ * every index writes only its own entries. */
+typedef struct {
+  const cosrod_rod *rod;
+  cosrod_rod_data *d;
+  const double *y;
+  double *ydot;
+} acc_ctx;
+
+static void abs_vertices(void *vc, int n0, int n1) {
+  const acc_ctx *c = vc;
+  const cosrod_rod *rod = c->rod;
+  double *acc = c->ydot + rod->nq;
+  for (int n = n0; n < n1; ++n) {
     double a[3] = {0.0, 0.0, 0.0};
     if (rod->nd[n]) {
-      vertex_accel(rod, d, n, acc + rod->qv[n]);
+      vertex_accel(rod, c->d, n, acc + rod->qv[n]);
       for (int j = 0; j < rod->nd[n]; ++j) a[j] = acc[rod->qv[n] + j];
     }
-    vertex_xdd(rod, d, n, a);
+    vertex_xdd(rod, c->d, n, a);
   }
+}
+
+static void abs_segments(void *vc, int k0, int k1) {
+  const acc_ctx *c = vc;
+  const cosrod_rod *rod = c->rod;
+  cosrod_rod_data *d = c->d;
+  double *acc = c->ydot + rod->nq;
   const double om = d->baumgarte_omega, br = d->baumgarte_r;
-  for (int k = 0; k < N; ++k) {
+  for (int k = k0; k < k1; ++k) {
     const double *p = d->p + 4 * k, *pd = d->pd + 4 * k;
     double Fp[4];
     quat_force(Fp, d->fp + 4 * k, p, pd, rod->Ib + 3 * k);
@@ -443,7 +366,23 @@ int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, c
     rq_axpy(a, r / n2, p);
     d->lambda[k] = cosrod_quat_dot(p, Fp) / n2;
   }
-  return finite_check(d, acc, nq);
+}
+
+static int acc_threads(const cosrod_rod *rod, const cosrod_rod_data *d) {
+  return rod->N >= cosrod_rod_parallel_min_segments() ? d->nthreads : 1;
+}
+
+int rod_rhs_absolute_base(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
+                          double *ydot) {
+  int cb;
+  cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_ABSOLUTE, t, y, &cb);
+  if (st != COSROD_OK) return cb != 0 ? cb : -1;
+  const int N = rod->N, nq = rod->nq, nt = acc_threads(rod, d);
+  memcpy(ydot, y + nq, sizeof(double) * (size_t)nq);
+  acc_ctx c = {rod, d, y, ydot};
+  cosrod_par_for(nt, N + 1, abs_vertices, &c);
+  cosrod_par_for(nt, N, abs_segments, &c);
+  return finite_check(d, ydot + nq, nq);
 }
 
 int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
@@ -454,42 +393,57 @@ int cosrod_rod_rhs_absolute(const cosrod_rod *rod, cosrod_rod_data *d, double t,
   return rc;
 }
 
+static void ns_vertices(void *vc, int n0, int n1) {
+  const acc_ctx *c = vc;
+  const cosrod_rod *rod = c->rod;
+  const double *nu = c->y + rod->nq;
+  double *acc = c->ydot + rod->nq;
+  for (int n = n0; n < n1; ++n) {
+    int nd = rod->nd[n];
+    double a[3] = {0.0, 0.0, 0.0};
+    if (nd) {
+      int iq = rod->qv[n], iv = rod->vv_ns[n];
+      for (int j = 0; j < nd; ++j) c->ydot[iq + j] = nu[iv + j];
+      vertex_accel(rod, c->d, n, acc + iv);
+      for (int j = 0; j < nd; ++j) a[j] = acc[iv + j];
+    }
+    vertex_xdd(rod, c->d, n, a);
+  }
+}
+
+static void ns_segments(void *vc, int k0, int k1) {
+  const acc_ctx *c = vc;
+  const cosrod_rod *rod = c->rod;
+  cosrod_rod_data *d = c->d;
+  double *acc = c->ydot + rod->nq;
+  for (int k = k0; k < k1; ++k) {
+    const double *p = d->p + 4 * k, *Om = d->Omega + 3 * k, *Ib = rod->Ib + 3 * k;
+    cosrod_quat_copy(c->ydot + rod->qs[k], d->pd + 4 * k);
+    double tau[3], IO[3], cr[3];
+    cosrod_quat_tmat_T_apply(tau, p, d->fp + 4 * k);
+    IO[0] = Ib[0] * Om[0];
+    IO[1] = Ib[1] * Om[1];
+    IO[2] = Ib[2] * Om[2];
+    cosrod_vec3_cross(cr, Om, IO);
+    double *a = acc + rod->vs_ns[k];
+    a[0] = (tau[0] - cr[0]) / Ib[0];
+    a[1] = (tau[1] - cr[1]) / Ib[1];
+    a[2] = (tau[2] - cr[2]) / Ib[2];
+    double Fp[4];
+    quat_force(Fp, d->fp + 4 * k, p, d->pd + 4 * k, Ib);
+    d->lambda[k] = cosrod_quat_dot(p, Fp) / cosrod_quat_norm2(p);
+  }
+}
+
 int cosrod_rod_rhs_nullspace(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
                              double *ydot) {
   int cb;
   cosrod_status st = rod_eval_forces(rod, d, COSROD_FORM_NULLSPACE, t, y, &cb);
   if (st != COSROD_OK) return cb != 0 ? cb : -1;
-  const int N = rod->N, nq = rod->nq;
-  const double *nu = y + nq;
-  double *acc = ydot + nq;
-  for (int n = 0; n <= N; ++n) {
-    int nd = rod->nd[n];
-    double a[3] = {0.0, 0.0, 0.0};
-    if (nd) {
-      int iq = rod->qv[n], iv = rod->vv_ns[n];
-      for (int j = 0; j < nd; ++j) ydot[iq + j] = nu[iv + j];
-      vertex_accel(rod, d, n, acc + iv);
-      for (int j = 0; j < nd; ++j) a[j] = acc[iv + j];
-    }
-    vertex_xdd(rod, d, n, a);
-  }
-  for (int k = 0; k < N; ++k) {
-    const double *p = d->p + 4 * k, *Om = d->Omega + 3 * k, *Ib = rod->Ib + 3 * k;
-    cosrod_quat_copy(ydot + rod->qs[k], d->pd + 4 * k);
-    double tau[3], IO[3], c[3];
-    cosrod_quat_tmat_T_apply(tau, p, d->fp + 4 * k);
-    IO[0] = Ib[0] * Om[0];
-    IO[1] = Ib[1] * Om[1];
-    IO[2] = Ib[2] * Om[2];
-    cosrod_vec3_cross(c, Om, IO);
-    double *a = acc + rod->vs_ns[k];
-    a[0] = (tau[0] - c[0]) / Ib[0];
-    a[1] = (tau[1] - c[1]) / Ib[1];
-    a[2] = (tau[2] - c[2]) / Ib[2];
-    double Fp[4];
-    quat_force(Fp, d->fp + 4 * k, p, d->pd + 4 * k, Ib);
-    d->lambda[k] = cosrod_quat_dot(p, Fp) / cosrod_quat_norm2(p);
-  }
+  const int N = rod->N, nq = rod->nq, nt = acc_threads(rod, d);
+  acc_ctx c = {rod, d, y, ydot};
+  cosrod_par_for(nt, N + 1, ns_vertices, &c);
+  cosrod_par_for(nt, N, ns_segments, &c);
   if (rod->model != COSROD_MODEL_COSSERAT && !finite_check(d, ydot, nq + rod->nv_ns))
     return rod_kirchhoff_accel(rod, d, COSROD_FORM_NULLSPACE, t, y, ydot);
   return finite_check(d, ydot, nq + rod->nv_ns);

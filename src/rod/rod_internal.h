@@ -309,4 +309,13 @@ double rod_medium_forces(const cosrod_rod *rod, cosrod_rod_data *d);
 /* rod_medium.c: their derivatives into the stage-1 workspaces (wv, ws). */
 void rod_medium_jac(const cosrod_rod *rod, const cosrod_rod_data *d, double *wv, double *ws);
 
+/* Stages of rod_eval_forces over segment blocks (rod_eval_stage.c): the
+ * kinematics of y at t, the segment kernels (adds fx, ψ, Vse, Drate) and the
+ * vertex kernels with the clamped ends (adds ψ, Vbt, Drate); fx and ψ must
+ * be zero before the segment stage.  rod_par_work_size: doubles of d->parw. */
+void rod_stage_kinematics(const cosrod_rod *rod, cosrod_rod_data *d, int ns, double t, const double *y);
+void rod_stage_segments(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate);
+void rod_stage_vertices(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate);
+size_t rod_par_work_size(int N);
+
 #endif /* COSROD_ROD_INTERNAL_H */

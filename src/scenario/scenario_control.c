@@ -82,6 +82,7 @@ void sc_read_solver(ctx *c, ynode *root) {
   s->h = sc_key_default_num("solver.h");
   s->max_steps = (long)sc_key_default_num("solver.max_steps");
   s->realtime = 0;
+  s->threads = (int)sc_key_default_num("solver.threads");
   s->rt_newton_max = (int)sc_key_default_num("solver.realtime.newton_max");
   s->rt_jac_budget = (int)sc_key_default_num("solver.realtime.jac_budget");
   ynode *m = sc_get(root, "solver");
@@ -119,6 +120,7 @@ void sc_read_solver(ctx *c, ynode *root) {
   if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
   s->h = sc_num(c, m, "h", s->h, R_NONNEG);
   if ((v = sc_get(m, "realtime"))) read_realtime(c, m, v, vi);
+  if ((v = sc_get(m, "threads"))) s->threads = (int)sc_to_int(c, v, "threads", 0, 1024);
   if ((v = sc_get(m, "linear_solver")))
     s->linear_solver = (cosrod_sc_linear_solver)sc_to_enum(c, v, "linear_solver", SC_LINSOLVE_NAMES);
   if (s->h > 0.0 && s->integrator != COSROD_SC_INTEGRATOR_GALPHA && s->integrator != COSROD_SC_INTEGRATOR_AUTO)

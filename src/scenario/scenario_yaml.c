@@ -437,6 +437,7 @@ static void analysis_solver_keys(FILE *f, const cosrod_scenario *sc) {
     fprintf(f, "    newton_max: %d\n    jac_budget: %d\n", s->rt_newton_max, s->rt_jac_budget);
   }
   fprintf(f, "  linear_solver: %s\n", SC_LINSOLVE_NAMES[s->linear_solver]);
+  if (s->threads != 1) fprintf(f, "  threads: %d\n", s->threads);
 }
 
 /* output:. */

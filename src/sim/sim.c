@@ -83,6 +83,7 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     if (!s->sys.m->rods[r]) return fail_create(s, status, st);
     s->sys.d->data[r] = cosrod_rod_data_create(s->sys.m->rods[r], NULL);
     if (!s->sys.d->data[r]) return fail_create(s, status, COSROD_ERR_NOMEM);
+    cosrod_rod_data_set_threads(s->sys.d->data[r], sc->solver.threads);
     s->sys.mb->ny_r[r] = cosrod_rod_ny(s->sys.m->rods[r], s->sys.m->form);
     s->sys.mb->off_r[r] = n;
     s->sys.mb->qoff_r[r] = nq;
@@ -279,6 +280,7 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
     if (!s->sys.m->rods[r]) return st;
     s->sys.d->data[r] = cosrod_rod_data_create(s->sys.m->rods[r], NULL);
     if (!s->sys.d->data[r]) return COSROD_ERR_NOMEM;
+    cosrod_rod_data_set_threads(s->sys.d->data[r], sc->solver.threads);
     if (s->sys.m->baumgarte) {
       s->sys.d->data[r]->baumgarte_omega = sc->solver.baumgarte_omega;
       s->sys.d->data[r]->baumgarte_r = sc->solver.baumgarte_r;

@@ -47,6 +47,10 @@
 #include "cosrod/vec3.h"
 #include "system/system_model.h"
 
+/* relative pivot of the coupled constraint system below which it counts as
+ * rank deficient (the rod's own test: KIRCH_SINGULAR_RTOL, rod_kirchhoff.c) */
+#define KCOUPLE_SINGULAR_RTOL 1e-10
+
 struct sim_kcouple {
   int nk;        /* attachments of Kirchhoff rods to dynamic bodies */
   int *ka;       /* (nk) their attachment indices */
@@ -59,6 +63,7 @@ struct sim_kcouple {
   double *work;  /* (max(nm, 1)) */
   double *f;     /* (ny) scratch right-hand side */
   double *ipd;   /* (2 nk) mobility in use: 1 / m_b (0: fixed during projection) */
+  double pivot_ratio; /* min/max |pivot| of the last LU of I - K (ODE-form solve) */
 };
 
 static double body_mass(const sys_system *s, int body) { return s->m->def->bodies[body].body.mass; }
@@ -98,6 +103,7 @@ cosrod_status sim_couple_kirch_create(sys_system *s) {
     kc->ka[j] = (int)i;
     double im = 1.0 / body_mass(s, b), W[9] = {im, 0, 0, 0, im, 0, 0, 0, im};
     kc->ipd[j] = im;
+    kc->pivot_ratio = 1.0;
     cosrod_status st = cosrod_rod_kirchhoff_set_end_mobility(s->m->rods[r], s->d->data[r], e, W);
     if (st != COSROD_OK) return st;
     j++;
@@ -183,6 +189,17 @@ static void lu_solve(const double *A, int n, const int *piv, double *b) {
   }
 }
 
+/* min |U_kk| / max |U_kk| of an LU-factored n x n matrix: the rank test
+ * of the coupled constraint system (as the rod's own S, rod_kirchhoff.c) */
+static double pivot_ratio(const double *A, int n) {
+  double lo = INFINITY, hi = 0.0;
+  for (int k = 0; k < n; k++) {
+    lo = fmin(lo, fabs(A[k * n + k]));
+    hi = fmax(hi, fabs(A[k * n + k]));
+  }
+  return hi > 0.0 ? lo / hi : 0.0;
+}
+
 /* Solve for z at (t, y) (the rods' and bodies' data are those of z
  * afterwards, ydot the coupled right-hand side). */
 static int solve_z(sys_system *s, double t, const double *y, double *ydot, int dae) {
@@ -204,6 +221,7 @@ static int solve_z(sys_system *s, double t, const double *y, double *ydot, int d
       snprintf(s->d->msg, sizeof s->d->msg, "rods on bodies: singular coupled constraint system at t = %.17g", t);
       return 1;
     }
+    kc->pivot_ratio = pivot_ratio(kc->K, nz);
     lu_solve(kc->K, nz, kc->piv, kc->phi0);
   }
   memcpy(kc->z, kc->phi0, (size_t)nz * sizeof *kc->z);
@@ -356,6 +374,21 @@ cosrod_status sim_couple_kirch_setup(sys_system *s, char *err, size_t errlen) {
              fixed ? "; a body with joints is a fixed support for the Kirchhoff constraints (not supported yet)" : "");
     if (err && errlen) sys_error(s->m->def, "rods", msg, err, errlen);
     return COSROD_ERR_CONVERGENCE;
+  }
+  /* DAE: the multipliers are states, so they must be unique.  Redundant
+   * constraints (e.g. straight inextensible rods holding a body in a
+   * symmetric star: the tensions of opposite pairs are statically
+   * indeterminate) make the coupled S singular: the ODE forms still give
+   * unique accelerations, the DAE's Newton matrix is singular. */
+  if (s->m->form == COSROD_FORM_DAE && !(kc->pivot_ratio > KCOUPLE_SINGULAR_RTOL)) {
+    char msg[400];
+    snprintf(msg, sizeof msg,
+             "dae: the Kirchhoff constraints of the rods on bodies are redundant at t = 0 (rank-deficient coupled "
+             "constraint Jacobian, pivot ratio %.1e: the multipliers are not unique, e.g. straight inextensible "
+             "rods holding a body); use formulation: nullspace or absolute",
+             kc->pivot_ratio);
+    if (err && errlen) sys_error(s->m->def, "solver.formulation", msg, err, errlen);
+    return COSROD_ERR_UNSUPPORTED;
   }
   memcpy(s->d->y, s->d->y0, (size_t)s->m->ny * sizeof *s->d->y);
   return COSROD_OK;
