@@ -149,6 +149,13 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     s->qland = malloc((size_t)n * sizeof *s->qland);
     if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
+  if ((st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->rods)) == COSROD_OK)
+    st = sim_static_contact_setup(s, s->land, s->sys.mb->rods);
+  if (st != COSROD_OK) {
+    sim_set_err(err, errlen, sc, "contact", "rod-rod and self-contact in statics: %s",
+                st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns (the dense tangent)" : cosrod_strerror(st));
+    return fail_create(s, status, st);
+  }
   if (sim_static_alloc(s) != COSROD_OK || sim_couple_static_alloc(s) != COSROD_OK)
     return fail_create(s, status, COSROD_ERR_NOMEM);
   if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, NULL, NULL) != COSROD_OK) {
@@ -316,7 +323,18 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
     if (st != COSROD_OK) return st;
+    if ((st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods)) != COSROD_OK) { /* one solver, all rods */
+      sim_set_err(err, errlen, sc, "contact", "rod-rod and self-contact in the equilibrium: %s",
+                  st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns" : cosrod_strerror(st));
+      return st;
+    }
   } else if (sc->analysis.start_from_equilibrium) {
+    if (s->sys.d->contact && s->sys.m->def->contact.rods && s->sys.m->nrods > 1) { /* one solver per rod */
+      sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium",
+                  "rod-rod contact in the initial equilibrium of several rods is not supported yet (set "
+                  "contact.rods: false, or let the rods settle in a dynamic run)");
+      return COSROD_ERR_UNSUPPORTED;
+    }
     s->stat = calloc(s->sys.m->nrods, sizeof *s->stat);
     if (!s->stat) return COSROD_ERR_NOMEM;
     for (size_t r = 0; r < s->sys.m->nrods; r++) {
@@ -326,6 +344,14 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
         sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium", "no static solver for rod %zu (%s)", r,
                 cosrod_strerror(st));
         return st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED;
+      }
+    }
+    if (s->sys.m->nrods == 1) { /* self-contact: the distant blocks in the one rod's tangent */
+      cosrod_status st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods);
+      if (st != COSROD_OK) {
+        sim_set_err(err, errlen, sc, "contact", "self-contact in the equilibrium: %s",
+                    st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns" : cosrod_strerror(st));
+        return st;
       }
     }
   }
@@ -462,6 +488,7 @@ void sim_release(cosrod_sim *s) {
   }
   free(s->stat);
   cosrod_statics_free(s->land);
+  sim_static_contact_free(s);
   free(s->qprev);
   free(s->qland);
   free(s->sys.m->srods);

@@ -23,6 +23,7 @@ struct cosrod_sim {
   cosrod_statics **stat; /* (nrods) statics solvers (static / modes: of rods; equilibrium: of srods) */
   cosrod_integrate_stats sstats; /* static / modes: the statics counters in integrator terms */
   cosrod_statics *land;          /* static: solver landing on output times between increments */
+  struct sim_rrstat *rrstat;     /* static: rod-rod / self-contact hooks of the solvers (sim_static_contact.c) */
   double *qprev, *qland;         /* static: (nq) last converged state, landing state */
   double tprev;                  /* static: pseudo-time of qprev */
   size_t iout;                   /* static: next output time (index into tout) */
@@ -200,6 +201,11 @@ void sim_mode_body_fill(cosrod_sim *s, const double *q, int i, const double *phi
  * the gravity scale of the energy of a static frame at t (ramped gravity,
  * load factor; 1 for modes) and its application to s->energy. */
 cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o);
+/* Rod-rod and self-contact in the statics solver st of all rods (the rods
+ * it was created with): the coupling hooks (sim_static_contact.c); a no-op
+ * without them.  ERR_DIMENSION above the dense tangent's size. */
+cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod_rod **rods);
+void sim_static_contact_free(cosrod_sim *s);
 cosrod_status sim_run_static_arc(cosrod_sim *s);
 void sim_static_scale_gravity(cosrod_sim *s, double t);
 void sim_static_arc_free(cosrod_sim *s);

@@ -78,6 +78,10 @@ struct cosrod_statics {
   int dead_red;         /* 1: dead loads but for the multipliers (their reduced stiffness is symmetric) */
   struct statics_bred *bred; /* buckling with multipliers: the reduction (statics_buckling_kkt.c), else NULL */
   struct statics_kcouple *kcpl; /* Kirchhoff ends sharing a block (statics_kirchhoff_couple.c), NULL without */
+  /* loads coupling distant vertices (statics_coupling.c), NULL without */
+  void (*cpl_pre)(void *user, const cosrod_statics *s, double t, const double *q);
+  void (*cpl_jac)(void *user, cosrod_statics *s, cosrod_band *J);
+  void *cpl_user;
 };
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */

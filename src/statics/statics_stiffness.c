@@ -127,6 +127,7 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
   s->nres++;
   cosrod_status bst = statics_blocks_pose(s, t, q); /* rigid blocks carry rod ends (statics_blocks.c) */
   if (bst != COSROD_OK) return bst;
+  if (s->cpl_pre) s->cpl_pre(s->cpl_user, s, t, q); /* every rod's loads see all rods at q */
   for (int i = 0; i < s->nparts; ++i) {
     statics_part *pt = &s->part[i];
     cosrod_status st = part_eval(s, pt, t, mu, q + pt->q0, r + pt->v0);
@@ -271,10 +272,12 @@ static cosrod_status part_stiffness(statics_part *pt, double t, const double *q,
 
 static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const double *q, cosrod_band *J) {
   cosrod_band_zero(J);
+  if (s->cpl_pre) s->cpl_pre(s->cpl_user, s, t, q);
   for (int r = 0; r < s->nparts; ++r) {
     cosrod_status st = part_stiffness(&s->part[r], t, q + s->part[r].q0, J);
     if (st != COSROD_OK) return st;
   }
+  if (s->cpl_jac) s->cpl_jac(s->cpl_user, s, J); /* out-of-band blocks (statics_coupling.c) */
   return COSROD_OK;
 }
 

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Loads coupling distant vertices (statics_coupling.h).  The minimal
+ * coordinate of a vertex is its position (3 free), its slide ξ along an
+ * axis a (x = x_0 + ξ a), or none; the residual row is the vertex force f
+ * or a·f, so dr_i/dδ_j = A_iᵀ K A_j with A = I or a.  The blocks of rod-rod
+ * pairs lie anywhere in the matrix: the band is widened to n - 1 (a dense
+ * LU and LDLᵀ of the banded code, O(n³) per factorisation), which bounds
+ * the size (STATICS_COUPLING_MAXN). */
+#include <stdlib.h>
+
+#include "statics/statics_coupling.h"
+#include "statics/statics_internal.h"
+
+cosrod_status statics_set_coupling(cosrod_statics *s, statics_pre_fn pre, statics_jac_fn jac, void *user) {
+  if (s->nv > STATICS_COUPLING_MAXN) return COSROD_ERR_DIMENSION;
+  const int w = s->nv > 1 ? s->nv - 1 : 1;
+  if (s->ml < w || s->mu < w) {
+    cosrod_band *J = cosrod_band_create(s->nv, w, w, NULL);
+    double *ldl = calloc((size_t)s->nv * (size_t)(w + 1), sizeof(double));
+    if (!J || !ldl) {
+      cosrod_band_free(J);
+      free(ldl);
+      return COSROD_ERR_NOMEM;
+    }
+    cosrod_band_free(s->J);
+    free(s->ldl);
+    s->J = J, s->ldl = ldl, s->ml = s->mu = w;
+  }
+  s->cpl_pre = pre, s->cpl_jac = jac, s->cpl_user = user;
+  return COSROD_OK;
+}
+
+/* Rows (indices, weights) of vertex n of part p: up to 3 coordinates. */
+static int vertex_map(const statics_part *p, int n, int idx[3], double A[3][3]) {
+  const cosrod_rod_view *rv = &p->rv;
+  const int nd = rv->nd[n];
+  for (int j = 0; j < nd; ++j) {
+    idx[j] = p->v0 + p->ov[n] + j;
+    for (int c = 0; c < 3; ++c)
+      A[j][c] = nd == 3 ? (double)(c == j) : rv->end[n == 0 ? 0 : 1].axis[c];
+  }
+  return nd;
+}
+
+void statics_coupling_add(const cosrod_statics *s, cosrod_band *J, int ri, int vi, int rj, int vj, const double *K) {
+  if (ri < 0 || rj < 0 || ri >= s->nparts || rj >= s->nparts) return;
+  int ii[3], jj[3];
+  double Ai[3][3], Aj[3][3];
+  const int ni = vertex_map(&s->part[ri], vi, ii, Ai), nj = vertex_map(&s->part[rj], vj, jj, Aj);
+  for (int a = 0; a < ni; ++a)
+    for (int b = 0; b < nj; ++b) {
+      double v = 0.0;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) v += Ai[a][r] * K[r + 3 * c] * Aj[b][c];
+      if (v != 0.0 && cosrod_band_in_band(J, ii[a], jj[b])) cosrod_band_add(J, ii[a], jj[b], v);
+    }
+}
