@@ -5,9 +5,9 @@
  * Rods attached to rigid bodies: the bodies' positions after the rods' q,
  * their velocities after the rods' ν, with the multibody model's increment
  * (every parametrisation and formulation, joints; sim_couple_lie_place,
- * body_galpha.c), dense FD tangents of the coupled right-hand side
- * (lie_kirchhoff.c) and the projection hook for joints and absolute
- * bodies.
+ * body_galpha.c), analytic dense tangents of the coupled right-hand side
+ * (lie_couple.c; Kirchhoff rods: dense FD, lie_kirchhoff.c) and the
+ * projection hook for joints and absolute bodies.
  *
  * LIE layout: y = (q of all rods, ν of all rods), q = (x_n | ξ_n, p_k)
  * interleaved as the rod's q, ν = (ẋ_n | ξ̇_n, Ω_k) as the rod's ν.
