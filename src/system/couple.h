@@ -54,6 +54,13 @@ int sim_couple_jac_fd(double t, const double *y, double *J, int ldj, void *user)
  * evaluations fell back to finite differences (Kirchhoff rods, an entry
  * outside the band). */
 int sim_couple_jac_init(sys_system *s);
+/* galpha's LIE layout: the same set-up (0 or -1); sim_couple_jac_assemble
+ * then adds only the coupling and body blocks (the rods' own blocks are the
+ * caller's), in the LIE positions (map, mmap) */
+int sim_couple_jac_init_lie(sys_system *s);
+/* The multibody Jacobian of the last assembly (nm x nm, column-major, the
+ * model's (q, v) ordering), or NULL. */
+const double *sim_couple_jac_mbs(const sys_system *s);
 int sim_couple_jac(double t, const double *y, double *J, int ldj, void *user);
 void sim_couple_jac_free(sim_couple *cp);
 long sim_couple_jac_fallbacks(const sys_system *s);

@@ -67,8 +67,13 @@ void sim_couple_jac_free(sim_couple *cp) {
 }
 
 int sim_couple_jac_init(sys_system *s) {
+  if (s->m->lie) return -1; /* galpha: sim_couple_jac_init_lie */
+  return sim_couple_jac_init_lie(s);
+}
+
+int sim_couple_jac_init_lie(sys_system *s) {
   sim_couple *cp = s->d->cpl;
-  if (!cp || s->m->lie || s->m->split || s->m->form == COSROD_FORM_DAE) return -1;
+  if (!cp || s->m->split || s->m->form == COSROD_FORM_DAE) return -1;
   struct sim_cjac *c = calloc(1, sizeof *c);
   if (!c) return -1;
   cp->cj = c;
@@ -91,6 +96,10 @@ int sim_couple_jac_init(sys_system *s) {
 }
 
 int sim_couple_jac_contact_fd(const sys_system *s) { return s->d->cpl && s->d->cpl->cj && s->d->cpl->cj->contact_fd; }
+
+const double *sim_couple_jac_mbs(const sys_system *s) {
+  return s->d->cpl && s->d->cpl->cj && s->d->cpl->m ? s->d->cpl->cj->Jm : NULL;
+}
 
 long sim_couple_jac_fallbacks(const sys_system *s) {
   return s->d->cpl && s->d->cpl->cj ? s->d->cpl->cj->fallbacks : 0;
@@ -177,14 +186,16 @@ int sim_couple_jac_assemble(sys_system *s, double t, const double *y, sim_jadd *
   if (rc != 0) return rc;
   const double tc = sim_tclamp(s, t);
   for (size_t r = 0; r < s->m->nrods; r++) {
+    cosrod_status st = COSROD_OK;
+    if (s->m->lie) goto ends; /* galpha: the rods' blocks go straight into K, C (lie_couple.c) */
     sim_gather(s, r, y, s->d->yl);
-    cosrod_status st =
-        B->J ? cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, tc, s->d->yl, NULL, 0.0,
+    st = B->J ? cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, tc, s->d->yl, NULL, 0.0,
                                         s->m->perm + s->m->off_r[r], B->J + (size_t)s->m->qoff_r[r] * (size_t)B->ldj,
                                         B->ldj, s->m->ml, s->m->mu)
              : (cosrod_status)sim_couple_jac_sp_rod(s, r, tc, B);
     if (st == COSROD_ERR_UNSUPPORTED || st == COSROD_ERR_DIMENSION) goto fallback;
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+  ends:
     for (size_t i = 0; i < cp->na; ++i) {
       const sim_attach *a = &cp->att[i];
       if (a->rod != r || cp->bmap[a->body] < 0) continue;

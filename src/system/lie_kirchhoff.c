@@ -20,14 +20,14 @@
 #include "system/system_model.h"
 
 cosrod_status sim_galpha_kirchhoff_layout(sys_system *s) {
-  /* rods attached to bodies: the same dense FD tangents of the coupled
-   * right-hand side (no analytic body-rod Jacobian; couple.c) */
+  /* rods attached to bodies: dense tangents of the coupled right-hand side,
+   * analytic for Cosserat rods (lie_couple.c), else these differences */
   if (!sim_has_kirchhoff(s) && !s->d->cpl) return COSROD_OK;
   /* f0, f1 (ny), y1 (ny), w (nv) */
   s->d->lie_fd = malloc(4 * (size_t)s->m->ny * sizeof *s->d->lie_fd);
   if (!s->d->lie_fd) return COSROD_ERR_NOMEM;
   s->mb->ml = s->mb->mu = s->m->ny - s->m->nq_tot - 1;
-  return COSROD_OK;
+  return sim_galpha_couple_setup(s); /* Cosserat rods on bodies: analytic tangents */
 }
 
 static int fd_rc(int rc) { return rc < 0 ? -1 : 1; }

@@ -5,9 +5,9 @@
  * Rods attached to rigid bodies: the bodies' positions after the rods' q,
  * their velocities after the rods' ν, with the multibody model's increment
  * (every parametrisation and formulation, joints; sim_couple_lie_place,
- * body_galpha.c), dense FD tangents of the coupled right-hand side
- * (lie_kirchhoff.c) and the projection hook for joints and absolute
- * bodies.
+ * body_galpha.c), analytic dense tangents of the coupled right-hand side
+ * (lie_couple.c; Kirchhoff rods: dense FD, lie_kirchhoff.c) and the
+ * projection hook for joints and absolute bodies.
  *
  * LIE layout: y = (q of all rods, ν of all rods), q = (x_n | ξ_n, p_k)
  * interleaved as the rod's q, ν = (ẋ_n | ξ̇_n, Ω_k) as the rod's ν.
@@ -56,7 +56,7 @@ int sim_lie_increment(const double *q, const double *w, double *qn, void *user) 
   return sim_couple_lie_increment(s, q, w, qn); /* rigid bodies (couple.c, body_galpha.c) */
 }
 
-static int sim_lie_jac_tangent(double t, const double *y, double *K, double *C, int ld, void *user) {
+int sim_lie_jac_tangent_rods(double t, const double *y, double *K, double *C, int ld, void *user) {
   sys_system *s = user;
   const int lml = s->m->ml, lmu = s->m->mu; /* bandwidths of K, C */
   for (size_t r = 0; r < s->m->nrods; r++) {
@@ -169,7 +169,10 @@ void sim_galpha_problem(sys_system *s, cosrod_integrate_options *o) {
   p->jac_ml = p->jac_mu = 0;
   p->lie_nq = s->m->nq_tot;
   p->increment = sim_lie_increment;
-  p->jac_tangent = s->d->lie_fd ? sim_lie_jac_tangent_fd : sim_lie_jac_tangent; /* Kirchhoff, bodies: dense FD */
+  /* Kirchhoff rods: dense FD; rods on bodies: analytic, dense (lie_couple.c) */
+  p->jac_tangent = s->d->lie_cj ? sim_lie_jac_tangent_couple
+                   : s->d->lie_fd ? sim_lie_jac_tangent_fd
+                                  : sim_lie_jac_tangent_rods;
   if (s->d->lie_fd) s->mb->ml = s->mb->mu = s->m->ny - s->m->nq_tot - 1; /* dense (sim_couple_layout may have set s->m->ml) */
   p->lie_ml = s->m->ml;
   p->lie_mu = s->m->mu;
@@ -197,4 +200,6 @@ void sim_galpha_free(sys_system *s) {
   free(s->d->lie_jac);
   free(s->d->lie_b);
   free(s->d->lie_fd);
+  free(s->d->lie_cj);
+  free(s->d->lie_ccol);
 }

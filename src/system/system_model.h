@@ -69,6 +69,8 @@ struct sys_data {
   double *lie_jac; /* one rod's whole Jacobian, node ordering, band (lie_jml, lie_jmu) */
   double *lie_b;   /* (3 max nq) one rod's B = ∂q̇/∂ν per q row (bcn entries), from lie_jac */
   double *lie_fd;  /* Kirchhoff rods: finite-difference work (lie_kirchhoff.c), NULL otherwise */
+  double *lie_cj;  /* rods + bodies: dense coupling Jacobian (LIE positions) and a B row (lie_couple.c), or NULL */
+  int *lie_ccol;   /* (ny) columns of that B row */
   struct sim_couple *cpl;       /* rods attached to rigid bodies (couple.c), NULL without bodies */
   struct sim_linsolve *lin;     /* linear solver choice and sparse pattern (linsolve.c) */
   struct sim_contact *contact;  /* contact and obstacles (contact_element.c), NULL without `contact:` */
@@ -157,6 +159,12 @@ int sim_lie_increment(const double *q, const double *w, double *qn, void *user);
  * Jacobians; sets ml = mu = nv - 1) */
 cosrod_status sim_galpha_kirchhoff_layout(sys_system *s);
 int sim_lie_jac_tangent_fd(double t, const double *y, double *K, double *C, int ld, void *user);
+/* lie_layout.c: the rods' own blocks of K, C (analytic, added into K, C). */
+int sim_lie_jac_tangent_rods(double t, const double *y, double *K, double *C, int ld, void *user);
+/* lie_couple.c: rods attached to bodies, analytic K, C (set-up after
+ * sim_galpha_kirchhoff_layout; lie_cj stays NULL where the differences are used). */
+cosrod_status sim_galpha_couple_setup(sys_system *s);
+int sim_lie_jac_tangent_couple(double t, const double *y, double *K, double *C, int ld, void *user);
 /* couple_kirchhoff.c: Kirchhoff rods attached to dynamic bodies.
  * create: after sim_couple_create (the ends' mobilities; nothing without
  * such rods); setup: after sim_kirchhoff_setup (ida residual with bodies,

@@ -54,6 +54,32 @@ static const char *STEEL_FMT =
     "solver: {integrator: galpha, h: 1.0e-3, rho_inf: 0.8}\n"
     "output: {every: 0.5, vtk: false, plots: false}\n";
 
+/* a steel cable with a 1 kg box on its end (rods on bodies: analytic
+ * tangents of the coupled right-hand side, lie_couple.c); the box's
+ * quaternion tangent and the rod-body coupling blocks */
+static const char *CABLE_BOX =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n"
+    "  steel: {E: 2.1e11, poisson: 0.3, density: 7850}\n"
+    "rods:\n"
+    "  - name: cable\n"
+    "    length: 1.0\n"
+    "    segments: 6\n"
+    "    material: steel\n"
+    "    section: {shape: circle, radius: 1.0e-3}\n"
+    "    shape: {type: straight, start: [0, 0, 0], direction: [0.5, 0, -0.8660254037844386], normal: [0, 1, 0]}\n"
+    "    ends:\n"
+    "      start: {type: pinned}\n"
+    "      end: {type: pinned, body: box, at: [0.01, 0.02, 0.05]}\n"
+    "bodies:\n"
+    "  - name: box\n"
+    "    mass: 1.0\n"
+    "    inertia: [1.0e-3, 1.6e-3, 2.2e-3]\n"
+    "    position: [0.49, -0.02, -0.9160254037844386]\n"
+    "analysis: {type: dynamic, t_end: 1.0}\n"
+    "solver: {integrator: galpha}\n";
+
 static char STEEL[2048], STEEL_MODES[2048];
 static void make_steel(void) {
   snprintf(STEEL, sizeof STEEL, STEEL_FMT, "{type: dynamic, t_end: 1.0}");
@@ -139,6 +165,10 @@ TEST(galpha_tangent_jacobian) {
   cosrod_scenario_free(sc);
   sim = sim_test_parse(STEEL, "inline.yaml", NULL, 0, &sc);
   if (sim) check_tangent(sim, "steel cantilever");
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  sim = sim_test_parse(CABLE_BOX, "inline.yaml", NULL, 0, &sc);
+  if (sim) check_tangent(sim, "steel cable with a box");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
