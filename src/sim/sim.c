@@ -149,13 +149,10 @@ static cosrod_sim *create_static(cosrod_sim *s, cosrod_status *status, char *err
     s->qland = malloc((size_t)n * sizeof *s->qland);
     if (!s->land || !s->qprev || !s->qland) return fail_create(s, status, COSROD_ERR_NOMEM);
   }
-  if ((st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->rods)) == COSROD_OK)
-    st = sim_static_contact_setup(s, s->land, s->sys.mb->rods);
-  if (st != COSROD_OK) {
-    sim_set_err(err, errlen, sc, "contact", "rod-rod and self-contact in statics: %s",
-                st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns (the dense tangent)" : cosrod_strerror(st));
-    return fail_create(s, status, st);
-  }
+  const char *what = "rod-rod and self-contact in statics";
+  if ((st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->rods, what, err, errlen)) == COSROD_OK)
+    st = sim_static_contact_setup(s, s->land, s->sys.mb->rods, what, err, errlen);
+  if (st != COSROD_OK) return fail_create(s, status, st);
   if (sim_static_alloc(s) != COSROD_OK || sim_couple_static_alloc(s) != COSROD_OK)
     return fail_create(s, status, COSROD_ERR_NOMEM);
   if (sim_eval_all(&s->sys, 0.0, s->sys.d->y0, NULL, NULL) != COSROD_OK) {
@@ -323,11 +320,10 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
   if (sc->analysis.start_from_equilibrium && sc->nbodies > 0) { /* with bodies: one coupled solver (sim_couple_static.c) */
     cosrod_status st = sim_couple_static_setup(s, err, errlen);
     if (st != COSROD_OK) return st;
-    if ((st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods)) != COSROD_OK) { /* one solver, all rods */
-      sim_set_err(err, errlen, sc, "contact", "rod-rod and self-contact in the equilibrium: %s",
-                  st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns" : cosrod_strerror(st));
-      return st;
-    }
+    /* one solver, all rods */
+    st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods, "rod-rod and self-contact in the equilibrium",
+                                  err, errlen);
+    if (st != COSROD_OK) return st;
   } else if (sc->analysis.start_from_equilibrium) {
     if (s->sys.d->contact && s->sys.m->def->contact.rods && s->sys.m->nrods > 1) { /* one solver per rod */
       sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium",
@@ -347,12 +343,9 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
       }
     }
     if (s->sys.m->nrods == 1) { /* self-contact: the distant blocks in the one rod's tangent */
-      cosrod_status st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods);
-      if (st != COSROD_OK) {
-        sim_set_err(err, errlen, sc, "contact", "self-contact in the equilibrium: %s",
-                    st == COSROD_ERR_DIMENSION ? "more than 3000 unknowns" : cosrod_strerror(st));
-        return st;
-      }
+      cosrod_status st = sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods, "self-contact in the equilibrium",
+                                                  err, errlen);
+      if (st != COSROD_OK) return st;
     }
   }
   return COSROD_OK;

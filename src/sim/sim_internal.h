@@ -204,7 +204,10 @@ cosrod_status sim_static_setup(cosrod_sim *s, cosrod_statics_options *o);
 /* Rod-rod and self-contact in the statics solver st of all rods (the rods
  * it was created with): the coupling hooks (sim_static_contact.c); a no-op
  * without them.  ERR_DIMENSION above the dense tangent's size. */
-cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod_rod **rods);
+/* The contact hooks on statics solver st (when rod-rod or self contact is
+ * on); a failure is reported in err as "contact: WHAT: problem". */
+cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod_rod **rods, const char *what,
+                                       char *err, size_t errlen);
 void sim_static_contact_free(cosrod_sim *s);
 cosrod_status sim_run_static_arc(cosrod_sim *s);
 void sim_static_scale_gravity(cosrod_sim *s, double t);

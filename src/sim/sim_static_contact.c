@@ -47,9 +47,7 @@ static void jac(void *user, cosrod_statics *s, cosrod_band *J) {
   }
 }
 
-cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod_rod **rods) {
-  const sys_def *def = s->sys.m->def;
-  if (!st || !s->sys.d->contact || !(def->contact.rods || def->contact.self)) return COSROD_OK;
+static cosrod_status setup(cosrod_sim *s, cosrod_statics *st, cosrod_rod **rods) {
   if (!s->rrstat) {
     sim_rrstat *h = calloc(1, sizeof *h);
     if (!h) return COSROD_ERR_NOMEM;
@@ -63,6 +61,19 @@ cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod
     if (!(h->y = malloc((size_t)nymax * sizeof *h->y))) return COSROD_ERR_NOMEM;
   }
   return statics_set_coupling(st, pre, jac, s->rrstat);
+}
+
+cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod_rod **rods, const char *what,
+                                       char *err, size_t errlen) {
+  const sys_def *def = s->sys.m->def;
+  if (!st || !s->sys.d->contact || !(def->contact.rods || def->contact.self)) return COSROD_OK;
+  cosrod_status c = setup(s, st, rods);
+  if (c == COSROD_ERR_DIMENSION)
+    sim_set_err(err, errlen, s->sc, "contact", "%s: more than %d unknowns (the dense tangent)", what,
+                STATICS_COUPLING_MAXN);
+  else if (c != COSROD_OK)
+    sim_set_err(err, errlen, s->sc, "contact", "%s: %s", what, cosrod_strerror(c));
+  return c;
 }
 
 void sim_static_contact_free(cosrod_sim *s) {
