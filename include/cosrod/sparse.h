@@ -71,6 +71,11 @@ COSROD_API int cosrod_sparse_find(const cosrod_sparse *A, int i, int j);
 COSROD_API cosrod_status cosrod_sparse_factor(cosrod_sparse *A);
 /* Solve A x = b in place (b: (n), complex: (2n) interleaved); needs a successful factor. */
 COSROD_API cosrod_status cosrod_sparse_solve(cosrod_sparse *A, double *b);
+/* Sign of det A (real matrices) from the last successful factorisation:
+ * det(P) det(Q) prod sign(U_jj) of KLU's P R⁻¹ A Q = L U (the row scales R
+ * are positive, L has a unit diagonal).  +1 or -1; 0 if A is not factored,
+ * complex, or a pivot is zero.  work: (n) ints. */
+COSROD_API int cosrod_sparse_det_sign(const cosrod_sparse *A, int *work);
 /* y (n) <- A x (n) with the stored data (not the LU; real matrices only); x, y must not alias. */
 COSROD_API void cosrod_sparse_matvec(const cosrod_sparse *A, const double *x, double *y);
 

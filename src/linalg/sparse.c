@@ -6,6 +6,7 @@
 #include "cosrod/sparse.h"
 #include "core/error.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +165,38 @@ cosrod_status cosrod_sparse_factor(cosrod_sparse *A) {
   }
   A->factored = 1;
   return COSROD_OK;
+#endif
+}
+
+#ifdef COSROD_HAVE_KLU
+/* Parity of a permutation (n) by its cycles: 1 if odd.  work (n). */
+static int perm_odd(const int *p, int n, int *work) {
+  int odd = 0;
+  for (int i = 0; i < n; ++i) work[i] = 0;
+  for (int i = 0; i < n; ++i) {
+    if (work[i]) continue;
+    int len = 0;
+    for (int j = i; !work[j]; j = p[j]) work[j] = 1, ++len;
+    odd ^= (len - 1) & 1; /* a cycle of length m is m - 1 transpositions */
+  }
+  return odd;
+}
+#endif
+
+int cosrod_sparse_det_sign(const cosrod_sparse *A, int *work) {
+#ifndef COSROD_HAVE_KLU
+  (void)A, (void)work;
+  return 0;
+#else
+  if (!A || !A->factored || A->is_complex || !A->lu->num) return 0;
+  const klu_numeric *num = A->lu->num;
+  const double *u = num->Udiag;
+  int neg = perm_odd(num->Pnum, A->n, work) ^ perm_odd(A->lu->sym->Q, A->n, work);
+  for (int j = 0; j < A->n; ++j) {
+    if (u[j] == 0.0 || !isfinite(u[j])) return 0;
+    if (u[j] < 0.0) neg ^= 1;
+  }
+  return neg ? -1 : 1;
 #endif
 }
 

@@ -69,7 +69,7 @@ cosrod_status sim_static_contact_setup(cosrod_sim *s, cosrod_statics *st, cosrod
   if (!st || !s->sys.d->contact || !(def->contact.rods || def->contact.self)) return COSROD_OK;
   cosrod_status c = setup(s, st, rods);
   if (c == COSROD_ERR_DIMENSION)
-    sim_set_err(err, errlen, s->sc, "contact", "%s: more than %d unknowns (the dense tangent)", what,
+    sim_set_err(err, errlen, s->sc, "contact", "%s: more than %d unknowns for the dense tangent (no KLU, or forced)", what,
                 STATICS_COUPLING_MAXN);
   else if (c != COSROD_OK)
     sim_set_err(err, errlen, s->sc, "contact", "%s: %s", what, cosrod_strerror(c));

@@ -329,6 +329,7 @@ void cosrod_statics_free(cosrod_statics *s) {
   free(s->qprev);
   free(s->qbest);
   cosrod_band_free(s->J);
+  statics_sparse_free(s->sp);
   free(s->ldl);
   free(s->kdiag);
   free(s->arcbuf);

@@ -81,7 +81,7 @@ cosrod_status statics_arc_tangent_raw(arc_ws *w, double lambda, const double *q,
   if (st == COSROD_OK) st = dr_dlambda(w, lambda, q);
   if (st != COSROD_OK) return st;
   for (int i = 0; i < s->nv; ++i) w->a[i] = -w->g[i];
-  cosrod_band_solve(s->J, w->a);
+  statics_solve(s, w->a);
   for (int i = 0; i < s->nv; ++i)
     if (!isfinite(w->a[i])) return COSROD_ERR_NONFINITE;
   *n2 = statics_arc_wdot(s, w->a, w->a) + w->psi2;
@@ -115,11 +115,11 @@ cosrod_status statics_arc_correct(arc_ws *w, double *q, double *lambda, int *ite
     if (it >= 2 && sc > 1e3 * sc0) return COSROD_ERR_CONVERGENCE;
     st = dr_dlambda(w, *lambda, q);
     if (st == COSROD_OK) st = statics_solve_jacobian(s, w->t, *lambda, q, s->J);
-    if (st == COSROD_OK) st = cosrod_band_factor(s->J);
+    if (st == COSROD_OK) st = statics_factor(s);
     if (st != COSROD_OK) return st;
     for (int i = 0; i < nv; ++i) w->a[i] = -s->r[i], w->b[i] = -w->g[i];
-    cosrod_band_solve(s->J, w->a);
-    cosrod_band_solve(s->J, w->b);
+    statics_solve(s, w->a);
+    statics_solve(s, w->b);
     double den = statics_arc_wdot(s, w->tu, w->b) + w->psi2 * w->tl;
     if (!(fabs(den) > 0.0)) return COSROD_ERR_SINGULAR;
     double dl = -statics_arc_wdot(s, w->tu, w->a) / den;

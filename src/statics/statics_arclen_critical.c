@@ -139,7 +139,7 @@ static cosrod_status critical_mode(arc_ws *w, double lam) {
   if (st != COSROD_OK) return st;
   for (int i = 0; i < s->nv; ++i) w->tu[i] = sin(0.7 * i + 0.3) / s->wnorm[i];
   for (int k = 0; k < 2; ++k) {
-    cosrod_band_solve(s->J, w->tu);
+    statics_solve(s, w->tu);
     double m = 0.0;
     for (int i = 0; i < s->nv; ++i) m = fmax(m, fabs(w->tu[i]));
     if (!(m > 0.0) || !isfinite(m)) return COSROD_ERR_SINGULAR;

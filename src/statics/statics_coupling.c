@@ -3,15 +3,46 @@
  * coordinate of a vertex is its position (3 free), its slide ξ along an
  * axis a (x = x_0 + ξ a), or none; the residual row is the vertex force f
  * or a·f, so dr_i/dδ_j = A_iᵀ K A_j with A = I or a.  The blocks of rod-rod
- * pairs lie anywhere in the matrix: the band is widened to n - 1 (a dense
- * LU and LDLᵀ of the banded code, O(n³) per factorisation), which bounds
- * the size (STATICS_COUPLING_MAXN). */
+ * pairs lie anywhere in the matrix.  Two tangents:
+ *   sparse (statics_sparse.c, KLU): the rods' band plus the coupling blocks
+ *     as triplets, O(nnz) memory; the stability index is the parity of the
+ *     negative eigenvalues (sign of det K);
+ *   dense: the band widened to n - 1 (the banded LU and LDLᵀ, O(n³) per
+ *     factorisation, O(n²) memory, bounded by STATICS_COUPLING_MAXN); its
+ *     index under conservative loads is the inertia (it also counts a
+ *     double eigenvalue crossing zero), and modes and buckling see the
+ *     coupling.
+ * The dense tangent is used up to STATICS_COUPLING_DENSE unknowns (where it
+ * is as fast as the sparse one, bench/README) or without KLU; the
+ * environment variable COSROD_STATICS_TANGENT = dense / sparse forces one
+ * (reference runs and benchmarks). */
 #include <stdlib.h>
+#include <string.h>
 
+#include "cosrod/sparse.h"
 #include "statics/statics_coupling.h"
 #include "statics/statics_internal.h"
 
+/* 1: the sparse tangent for n unknowns. */
+static int use_sparse(int n) {
+  if (!cosrod_sparse_available()) return 0;
+  const char *e = getenv("COSROD_STATICS_TANGENT");
+  if (e && strcmp(e, "dense") == 0) return 0;
+  if (e && strcmp(e, "sparse") == 0) return 1;
+  return n > STATICS_COUPLING_DENSE;
+}
+
+static cosrod_status set_sparse(cosrod_statics *s) {
+  if (!s->sp && !(s->sp = statics_sparse_create(s->nv))) return COSROD_ERR_NOMEM;
+  return COSROD_OK;
+}
+
 cosrod_status statics_set_coupling(cosrod_statics *s, statics_pre_fn pre, statics_jac_fn jac, void *user) {
+  if (use_sparse(s->nv)) {
+    cosrod_status st = set_sparse(s);
+    if (st == COSROD_OK) s->cpl_pre = pre, s->cpl_jac = jac, s->cpl_user = user;
+    return st;
+  }
   if (s->nv > STATICS_COUPLING_MAXN) return COSROD_ERR_DIMENSION;
   const int w = s->nv > 1 ? s->nv - 1 : 1;
   if (s->ml < w || s->mu < w) {
@@ -52,6 +83,21 @@ void statics_coupling_add(const cosrod_statics *s, cosrod_band *J, int ri, int v
       double v = 0.0;
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) v += Ai[a][r] * K[r + 3 * c] * Aj[b][c];
-      if (v != 0.0 && cosrod_band_in_band(J, ii[a], jj[b])) cosrod_band_add(J, ii[a], jj[b], v);
+      if (v == 0.0) continue;
+      if (cosrod_band_in_band(J, ii[a], jj[b]))
+        cosrod_band_add(J, ii[a], jj[b], v);
+      else if (s->sp && J == s->J)
+        statics_sparse_add(s->sp, ii[a], jj[b], v);
     }
+}
+
+cosrod_status statics_factor(cosrod_statics *s) {
+  return s->sp ? statics_sparse_factor(s->sp, s->J) : cosrod_band_factor(s->J);
+}
+
+void statics_solve(cosrod_statics *s, double *b) {
+  if (s->sp)
+    statics_sparse_solve(s->sp, b);
+  else
+    cosrod_band_solve(s->J, b);
 }

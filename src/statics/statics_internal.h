@@ -82,7 +82,26 @@ struct cosrod_statics {
   void (*cpl_pre)(void *user, const cosrod_statics *s, double t, const double *q);
   void (*cpl_jac)(void *user, cosrod_statics *s, cosrod_band *J);
   void *cpl_user;
+  struct statics_sparse *sp; /* sparse tangent of the coupling (statics_sparse.c), NULL: banded s->J */
 };
+
+/* Sparse tangent (statics_sparse.c): the band s->J plus out-of-band triplets. */
+typedef struct statics_sparse statics_sparse;
+statics_sparse *statics_sparse_create(int n);
+void statics_sparse_free(statics_sparse *p);
+void statics_sparse_reset(statics_sparse *p);
+void statics_sparse_add(statics_sparse *p, int i, int j, double v);
+cosrod_status statics_sparse_factor(statics_sparse *p, const cosrod_band *J);
+void statics_sparse_solve(statics_sparse *p, double *b);
+/* 1 if det K < 0 (K = -J, factored), 0 if > 0, -1 if unknown (zero pivot). */
+int statics_sparse_det_negative(statics_sparse *p);
+void statics_sparse_mark_coupled(statics_sparse *p);
+int statics_sparse_is_coupled(const statics_sparse *p, int j);
+long statics_sparse_nnz(const statics_sparse *p);
+/* Factor the tangent s->J (band LU, or with s->sp its KLU LU with the
+ * coupling triplets) and solve with it (statics_coupling.c). */
+cosrod_status statics_factor(cosrod_statics *s);
+void statics_solve(cosrod_statics *s, double *b);
 
 /* Residual at pseudo-time t with load factor mu (1 = full loads). */
 cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const double *q, double *r,

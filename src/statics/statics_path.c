@@ -88,12 +88,12 @@ static cosrod_status correct(cosrod_statics *s, const path *pa, double sv, doubl
     if (it >= 2 && sc > 1e3 * sc0) return COSROD_ERR_CONVERGENCE; /* diverging */
     st = statics_solve_jacobian(s, t, mu, q, s->J);
     if (st != COSROD_OK) return st;
-    st = cosrod_band_factor(s->J);
+    st = statics_factor(s);
     if (st != COSROD_OK) return st;
     /* J δ = -r */
     double s0 = 0.0;
     for (int i = 0; i < nv; ++i) s->dv[i] = -s->r[i];
-    cosrod_band_solve(s->J, s->dv);
+    statics_solve(s, s->dv);
     limit_step(s, s->dv);
     double wn = 0.0;
     for (int i = 0; i < nv; ++i) {
@@ -181,12 +181,12 @@ static cosrod_status predict(cosrod_statics *s, const path *pa, double sv, doubl
   if (!have_lu) {
     st = statics_solve_jacobian(s, t, mu, q, s->J);
     if (st != COSROD_OK) return st;
-    st = cosrod_band_factor(s->J);
+    st = statics_factor(s);
     if (st != COSROD_OK) return st;
   }
   /* J q' = -∂r/∂s */
   for (int i = 0; i < s->nv; ++i) s->dv[i] = -(s->r2[i] - s->r[i]) / hs;
-  cosrod_band_solve(s->J, s->dv);
+  statics_solve(s, s->dv);
   if (s->opt.predictor >= 2 && qprev && dsp != 0.0) {
     chart_diff(s, q, qprev, s->r2);
     double n1 = 0.0, n2 = 0.0;
@@ -299,9 +299,10 @@ static int det_parity(const cosrod_band *J) {
 static cosrod_status factor_at(cosrod_statics *s, const path *pa, double sv, const double *q, int *neg) {
   cosrod_status st = statics_solve_jacobian(s, path_t(pa, sv), path_mu(pa, sv), q, s->J);
   if (st != COSROD_OK) return st;
-  if (s->dead_loads) *neg = negative_eigenvalues(s, s->J);
-  st = cosrod_band_factor(s->J);
-  if (st == COSROD_OK && !s->dead_loads) *neg = det_parity(s->J);
+  const int inertia = s->dead_loads && !s->sp; /* the sparse tangent: parity (statics_sparse.c) */
+  if (inertia) *neg = negative_eigenvalues(s, s->J);
+  st = statics_factor(s);
+  if (st == COSROD_OK && !inertia) *neg = s->sp ? statics_sparse_det_negative(s->sp) : det_parity(s->J);
   return st;
 }
 

@@ -90,7 +90,7 @@ static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const
     if (st != COSROD_OK) return st;
     for (int i = 0; i < s->nv; ++i)
       if (m[i] > 0.0) cosrod_band_col(s->J, i)[0] -= m[i] / dtau;
-    st = cosrod_band_factor(s->J);
+    st = statics_factor(s);
     if (st != COSROD_OK) return st;
     if (c == 0) {
       for (int i = 0; i < s->nv; ++i) dv[i] = -r[i];
@@ -98,7 +98,7 @@ static cosrod_status implicit_step(cosrod_statics *s, double t, double mu, const
       statics_chart_diff(s, q, qt, dv);
       for (int i = 0; i < s->nv; ++i) dv[i] = -(rt[i] - m[i] * dv[i] / dtau);
     }
-    cosrod_band_solve(s->J, dv);
+    statics_solve(s, dv);
     for (int i = 0; i < s->nv; ++i)
       if (!isfinite(dv[i])) return COSROD_ERR_NONFINITE;
     statics_limit_step(s, dv);

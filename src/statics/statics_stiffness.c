@@ -152,30 +152,60 @@ cosrod_status statics_residual(cosrod_statics *s, double t, double mu, const dou
   return COSROD_OK;
 }
 
+/* Central differences r(q ⊕ h) - r(q ⊖ h) over the columns j = g, g + ng,
+ * ... (or the one column g when ng = 0) into s->rpl - s->rmi. */
+static cosrod_status fd_perturb(cosrod_statics *s, double t, double mu, const double *q, int g, int ng,
+                                const statics_sparse *skip) {
+  const int n = s->nv;
+  for (int sign = 0; sign < 2; ++sign) {
+    memset(s->dv, 0, sizeof(double) * (size_t)n);
+    for (int j = g; j < n; j += ng > 0 ? ng : n)
+      if (!(ng > 0 && skip && statics_sparse_is_coupled(skip, j))) s->dv[j] = sign == 0 ? s->hcol[j] : -s->hcol[j];
+    memcpy(s->qt, q, sizeof(double) * (size_t)s->nq);
+    cosrod_statics_apply(s, s->qt, s->dv);
+    cosrod_status st = statics_residual(s, t, mu, s->qt, sign == 0 ? s->rpl : s->rmi, NULL);
+    if (st != COSROD_OK) return st;
+  }
+  return COSROD_OK;
+}
+
 /* Finite-difference twin of the static stiffness: J = dr/dδ (note the sign:
  * K = -J), central differences, columns more than ml + mu apart perturbed
- * together. */
+ * together.  With the sparse coupling tangent (statics_sparse.c), the
+ * columns that have out-of-band entries at q (the coupling blocks' pattern
+ * there) are differenced one by one, their out-of-band rows going to the
+ * triplets, and left out of the groups, which then see only band rows. */
 static cosrod_status stiffness_fd(cosrod_statics *s, double t, double mu, const double *q, cosrod_band *J) {
   const int n = s->nv;
-  const double *h = s->hcol;
-  double *delta = s->dv;
+  statics_sparse *sp = J == s->J ? s->sp : NULL;
   int ng = J->ml + J->mu + 1;
   if (ng > n) ng = n;
   cosrod_band_zero(J);
-  for (int g = 0; g < ng; ++g) {
-    for (int sign = 0; sign < 2; ++sign) {
-      memset(delta, 0, sizeof(double) * (size_t)n);
-      for (int j = g; j < n; j += ng) delta[j] = sign == 0 ? h[j] : -h[j];
-      memcpy(s->qt, q, sizeof(double) * (size_t)s->nq);
-      cosrod_statics_apply(s, s->qt, delta);
-      cosrod_status st = statics_residual(s, t, mu, s->qt, sign == 0 ? s->rpl : s->rmi, NULL);
-      if (st != COSROD_OK) return st;
-    }
-    for (int j = g; j < n; j += ng) {
+  if (sp) {
+    statics_sparse_reset(sp);
+    if (s->cpl_pre) s->cpl_pre(s->cpl_user, s, t, q);
+    if (s->cpl_jac) s->cpl_jac(s->cpl_user, s, J);
+    statics_sparse_mark_coupled(sp);
+    statics_sparse_reset(sp);
+    cosrod_band_zero(J);
+  }
+  for (int g = 0; g < ng + (sp ? n : 0); ++g) {
+    const int one = g >= ng; /* a coupled column on its own */
+    const int j0 = one ? g - ng : g;
+    if (one && !statics_sparse_is_coupled(sp, j0)) continue;
+    cosrod_status st = fd_perturb(s, t, mu, q, j0, one ? 0 : ng, sp);
+    if (st != COSROD_OK) return st;
+    for (int j = j0; j < n; j += one ? n : ng) {
+      if (!one && sp && statics_sparse_is_coupled(sp, j)) continue;
       int ilo = j - J->mu < 0 ? 0 : j - J->mu, ihi = j + J->ml > n - 1 ? n - 1 : j + J->ml;
       double *col = cosrod_band_col(J, j);
-      double ih = 0.5 / h[j];
+      double ih = 0.5 / s->hcol[j];
       for (int i = ilo; i <= ihi; ++i) col[i - j] = (s->rpl[i] - s->rmi[i]) * ih;
+      if (!one) continue;
+      for (int i = 0; i < n; ++i) {
+        const double v = (s->rpl[i] - s->rmi[i]) * ih;
+        if ((i < ilo || i > ihi) && v != 0.0) statics_sparse_add(sp, i, j, v);
+      }
     }
   }
   return COSROD_OK;
@@ -277,6 +307,7 @@ static cosrod_status stiffness_analytic(cosrod_statics *s, double t, const doubl
     cosrod_status st = part_stiffness(&s->part[r], t, q + s->part[r].q0, J);
     if (st != COSROD_OK) return st;
   }
+  if (s->sp && J == s->J) statics_sparse_reset(s->sp);
   if (s->cpl_jac) s->cpl_jac(s->cpl_user, s, J); /* out-of-band blocks (statics_coupling.c) */
   return COSROD_OK;
 }
