@@ -22,7 +22,7 @@ typedef void (*statics_jac_fn)(void *user, cosrod_statics *s, cosrod_band *J);
  * tangent is forced and the system has more than STATICS_COUPLING_MAXN
  * unknowns (its memory). */
 #define STATICS_COUPLING_MAXN 3000
-#define STATICS_COUPLING_DENSE 0
+#define STATICS_COUPLING_DENSE 600
 cosrod_status statics_set_coupling(cosrod_statics *s, statics_pre_fn pre, statics_jac_fn jac, void *user);
 /* J += dr_(rod ri, vertex vi)/dδ_(rod rj, vertex vj) for the vertex force
  * derivative K = dF_i/dx_j (3x3 column-major), through the vertices' free

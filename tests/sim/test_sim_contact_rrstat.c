@@ -19,8 +19,10 @@
  *  - the same configuration settled dynamically with Kelvin-Voigt damping
  *    (t = 1 s, ~5 decay times of the first mode) gives the same contact
  *    force to 0.5 % (the residual vibration and the integrator's tolerance). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cosrod/contact.h"
 #include "cosrod/scenario.h"
@@ -35,7 +37,7 @@ typedef sim_text_run run;
 #define run_text(text) sim_text_run_start((text), "rrstat.yaml", NULL, 0)
 #define run_free sim_text_run_free
 
-static void crossing_text(char *text, size_t len, int N, const char *analysis) {
+static void crossing_text2(char *text, size_t len, int N, int Nb, const char *analysis) {
   snprintf(text, len,
            "cosrod: 1\ngravity: [0, 0, 0]\nmaterials:\n  steel: {E: %g, poisson: 0.3, density: 7850}\nrods:\n"
            "  - name: a\n    length: %g\n    segments: %d\n    material: steel\n"
@@ -50,7 +52,11 @@ static void crossing_text(char *text, size_t len, int N, const char *analysis) {
            "    ends: {start: {type: clamped}}\n"
            "    loads: [{type: force, at: end, value: [0, 0, %g]}]\n"
            "contact: {rods: true}\n%s",
-           E, LA, N, R, LB, N, R, LA, -LB, 2 * R, -P, analysis);
+           E, LA, N, R, LB, Nb, R, LA, -LB, 2 * R, -P, analysis);
+}
+
+static void crossing_text(char *text, size_t len, int N, const char *analysis) {
+  crossing_text2(text, len, N, N, analysis);
 }
 
 /* Sum of the normal contact forces on rod r (z component) and the largest penetration. */
@@ -117,5 +123,67 @@ TEST(crossing_cantilevers_static_vs_dynamic) {
   run_free(&D);
 }
 
-static const th_case cases[] = {TH_CASE(crossing_cantilevers_static), TH_CASE(crossing_cantilevers_static_vs_dynamic)};
+/* The sparse (KLU) tangent and the dense full-width band reach the same
+ * equilibrium: the Newton iteration stops at a scaled residual below
+ * tol = 1e-9 (relative to the rods' force scales), so the two solutions
+ * differ by at most the tolerance times the condition of the tip
+ * stiffness relations (k_a + k_b against the axial stiffness of the
+ * discretisation, < 1e3 here): 1e-6 relative on the tip deflections and
+ * the contact force. */
+TEST(sparse_tangent_equals_dense) {
+  char text[4000];
+  const int Ns[] = {10, 20};
+  for (int v = 0; v < 2; v++) {
+    crossing_text(text, sizeof text, Ns[v], "analysis: {type: static, increments: 5}\n");
+    setenv("COSROD_STATICS_TANGENT", "sparse", 1);
+    run S = run_text(text);
+    setenv("COSROD_STATICS_TANGENT", "dense", 1);
+    run D = run_text(text);
+    unsetenv("COSROD_STATICS_TANGENT");
+    CHECK("sparse and dense static runs converge", S.st == COSROD_OK && D.st == COSROD_OK);
+    if (S.st == COSROD_OK && D.st == COSROD_OK) {
+      double p;
+      const double Fs = rod_force_z(S.sim, 0, &p), Fd = rod_force_z(D.sim, 0, &p);
+      double dx = 0.0, umax = 0.0;
+      for (int r = 0; r < 2; r++) {
+        const cosrod_rod_data *ds = cosrod_sim_rod_data(S.sim, r), *dd = cosrod_sim_rod_data(D.sim, r);
+        for (int i = 0; i < 3 * (Ns[v] + 1); i++) dx = fmax(dx, fabs(ds->x[i] - dd->x[i]));
+        umax = fmax(umax, fabs(dd->x[3 * Ns[v] + 2]));
+      }
+      NOTE("N = %d: contact force sparse %.12g N, dense %.12g N; max |x_sparse - x_dense| %.3g m (tip %.3g m)", Ns[v],
+           Fs, Fd, dx, umax);
+      CHECK_NEAR("same contact force", Fs, Fd, 1e-6 * fabs(Fd));
+      CHECK("same vertex positions", dx <= 1e-6 * umax);
+    }
+    run_free(&S);
+    run_free(&D);
+  }
+}
+
+/* More than 3000 unknowns (the former limit of the dense tangent): a with
+ * 370 segments, b with 150 (6 (N + 1) unknowns per Cosserat rod, 3132 in
+ * all) on the default path, which is the sparse one above
+ * STATICS_COUPLING_DENSE.  Loose checks (this is about size): the contact
+ * force against the two-spring reference to 1 % and the penetration. */
+TEST(sparse_tangent_large) {
+  const double EI = E * PI * pow(R, 4) / 4, ka = 3 * EI / pow(LA, 3), kb = 3 * EI / pow(LB, 3);
+  char text[4000];
+  crossing_text2(text, sizeof text, 370, 150, "analysis: {type: static, increments: 2}\n");
+  run S = run_text(text);
+  CHECK("static run with 3132 unknowns converges", S.st == COSROD_OK);
+  if (S.st == COSROD_OK) {
+    double pa;
+    const double Fa = rod_force_z(S.sim, 0, &pa);
+    const cosrod_rod_data *da = cosrod_sim_rod_data(S.sim, 0), *db = cosrod_sim_rod_data(S.sim, 1);
+    const double ua = -da->x[3 * 370 + 2], ub = -(db->x[3 * 150 + 2] - 2 * R);
+    const double ua_ref = (P - kb * (ub - ua)) / (ka + kb);
+    NOTE("F on a %.8g N, k_a u_a,ref %.8g N, penetration %.3g r", Fa, ka * ua_ref, pa / R);
+    CHECK_NEAR("contact force = k_a u_a (two springs)", -Fa, ka * ua_ref, 0.01 * ka * ua_ref);
+    CHECK("penetration below 0.25 r", pa <= 0.25 * R);
+  }
+  run_free(&S);
+}
+
+static const th_case cases[] = {TH_CASE(crossing_cantilevers_static), TH_CASE(crossing_cantilevers_static_vs_dynamic),
+                                TH_CASE(sparse_tangent_equals_dense), TH_CASE(sparse_tangent_large)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
