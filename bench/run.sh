@@ -188,7 +188,7 @@ sec "[LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.
 PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib" 2>/dev/null; then PYM=$p; break; fi; done
 # shellcheck disable=SC2086
 "$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" $QF 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
-sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (quick: 1e-8) (bench/papers/lla_fig9.py)"
+sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (quick: 1e-6) (bench/papers/lla_fig9.py)"
 # shellcheck disable=SC2086
 "$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 sec "[LLA] Fig. 3: Test 1 snapshots x_n(t), d^1(t) and the caption's checks (bench/papers/lla_fig3.py)"
@@ -224,7 +224,7 @@ sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 1
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
 sec "[LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
-# --quick: one reading at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
+# --quick: the no-ds reading on perf-rubber, rodas and dopri5 at TOL 1e-3, into the work dir (the stored tables are the full run's)
 if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
