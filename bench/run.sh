@@ -69,7 +69,8 @@ times > "$W/times"
 T0_W=$(date +%s.%N) T0_C=$(cpu_s)
 
 sec "cost of f and Jacobian (bench_rod)"
-"$BR" --quick > "$R/rod_cost.txt"
+# quick: N = 10 only (the size of [LLA]'s f / J timings that the report compares with)
+if [ $QUICK = 1 ]; then "$BR" --quick --N 10 > "$R/rod_cost.txt"; else "$BR" --quick > "$R/rod_cost.txt"; fi
 
 # Instruction counts need a non-native build (valgrind does not know every
 # AVX-512 instruction): CALLGRIND_BUILD=<non-native build dir> bench/run.sh ...
@@ -396,11 +397,26 @@ awk -v w0="$T0_W" -v w1="$(date +%s.%N)" -v c0="$T0_C" -v c1="$(cpu_s)" \
   'BEGIN { printf "total,%.1f,%.1f\n", w1 - w0, c1 - c0 }' >> "$TF"
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
 # provenance: the commit (and whether the tree had local changes) of every file this run wrote
+rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null && rev="$rev (with local changes)"
+RUN_AT=$(date -u '+%Y-%m-%d %H:%M UTC')
+find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort > "$W/written"
+# every text report this run wrote states its commit: a last line is appended to the .md / .txt
+# files that do not name the commit already (the .csv / .png files are listed in provenance.txt:
+# a comment line would break their readers)
+mode=full
+[ $QUICK = 1 ] && mode=quick
+while IFS= read -r f; do
+  case "$f" in *.md | *.txt) ;; *) continue ;; esac
+  grep -q "${rev%% *}" "$R/$f" 2>/dev/null && continue
+  case "$f" in
+    *.md) printf '\n_Written by `bench/run.sh` (%s) from commit %s, %s._\n' "$mode" "$rev" "$RUN_AT" >> "$R/$f" ;;
+    *) printf '# written by bench/run.sh (%s) from commit %s, %s\n' "$mode" "$rev" "$RUN_AT" >> "$R/$f" ;;
+  esac
+done < "$W/written"
 {
-  rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  [ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null && rev="$rev (with local changes)"
-  echo "# bench/run.sh $RUN_ARGS at $(date -u '+%Y-%m-%d %H:%M UTC'): commit $rev, quick=$QUICK"
+  echo "# bench/run.sh $RUN_ARGS at $RUN_AT: commit $rev, quick=$QUICK"
   echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
-  find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort
+  cat "$W/written"
 } > "$R/provenance.txt"
 echo "wrote $R/README.md"
