@@ -43,9 +43,6 @@ if [ $QUICK = 1 ]; then T6=0.2; NS="5 20"; TOLS="1e-4"; RS="1e-9 1e-10"; RP=1e-8
   SCF="cosserat:nullspace:radau5 $KI:dae:radau5 $KI:nullspace:dopri5"
 else T6=1.0; NS="5 10 20 40 80 160"; TOLS="1e-4 1e-6 1e-8"; RS="1e-11 1e-12"; RP=1e-10; fi
 
-stat() { # summary.json key path -> value
-  python3 -c "import json,sys; j=json.load(open('$1/summary.json')); print(eval('j'+sys.argv[1]))" "$2"
-}
 
 if has fig6; then
 echo "== [LA] Fig. 6, three models: mean dopri5 step, TOL 1e-3, T = $T6 s"
@@ -55,8 +52,8 @@ for n in $NS; do
     if timeout "$TO6" "$C" run "$EX/stiffness.yaml" -o "$W/f6" --quiet --set rods.0.model=$m \
       --set rods.0.segments=$n --set analysis.t_end=$T6 --set output.every=$T6 --set output.plots=false \
       --set solver.max_steps=10000000 >/dev/null 2>&1; then
-      na=$(stat "$W/f6" "['stats']['naccept']")
-      echo "$n,$m,$na,$(stat "$W/f6" "['stats']['nfev']"),$(python3 -c "print($T6/$na)"),$(stat "$W/f6" "['stats']['solver_wall_time']")" >> "$R/la-fig6-models.csv"
+      python3 -c "import json; s = json.load(open('$W/f6/summary.json'))['stats']
+print('$n,$m,%s,%s,%r,%r' % (s['naccept'], s['nfev'], $T6 / s['naccept'], s['solver_wall_time']))" >> "$R/la-fig6-models.csv"
     else
       echo "$n,$m,timeout,,," >> "$R/la-fig6-models.csv"
     fi
