@@ -32,6 +32,11 @@ mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
+# the commit the results come from, taken before the run writes into bench/results (whose
+# changes are the run's own output, not local changes of the code)
+rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- . ':(exclude)bench/results' 2>/dev/null &&
+  rev="$rev (with local changes)"
 # python3 of PATH resolved once to its executable: a version-manager shim (pyenv) costs 1-3 s
 # of wall time per start, and the scripts below start python3 some hundred times
 PYREAL=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
@@ -397,8 +402,6 @@ awk -v w0="$T0_W" -v w1="$(date +%s.%N)" -v c0="$T0_C" -v c1="$(cpu_s)" \
   'BEGIN { printf "total,%.1f,%.1f\n", w1 - w0, c1 - c0 }' >> "$TF"
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
 # provenance: the commit (and whether the tree had local changes) of every file this run wrote
-rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null && rev="$rev (with local changes)"
 RUN_AT=$(date -u '+%Y-%m-%d %H:%M UTC')
 find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort > "$W/written"
 # every text report this run wrote states its commit: a last line is appended to the .md / .txt
