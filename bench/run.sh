@@ -330,6 +330,7 @@ sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [
 {
   echo "N,mean_h_s"
   for n in 5 10 20 40; do
+    # shellcheck disable=SC2046
     h=$("$DG" "$EX/perf-rubber.yaml" $(dampf 0) --set rods.0.segments=$n --set analysis.t_end=0.05 run dopri5 1e-3 |
       sed -n 's/.*mean h \([^ ]*\).*/\1/p')
     echo "$n,$h"
