@@ -8,7 +8,8 @@
 #  2. bench_papers: the same scenarios through cosrod_sim (the `cosrod run` path with
 #     output every 0.01 s, no files) for rodas, ida and cvode.
 # Writes RESULTS_DIR/bdf-runs.txt (summarised in bench/results/bdf.md).
-# Usage: bench/bdf.sh BUILD_DIR RESULTS_DIR [--quick]   (--quick: TOL 1e-3 only, REPS 1)
+# Usage: bench/bdf.sh BUILD_DIR RESULTS_DIR [--quick]
+#   (--quick: perf-rubber only, TOL 1e-3, REPS 1; part 2 with rodas and ida)
 set -eu
 B=$1
 R=$2
@@ -19,13 +20,14 @@ BB="$B/bench/papers/bench_bdf"
 BP="$B/bench/papers/bench_papers"
 EX="$ROOT/examples"
 for x in "$BB" "$BP"; do [ -x "$x" ] || { echo "missing $x (build the bench targets)" >&2; exit 1; }; done
-if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; else TOLS="1e-3 1e-4 1e-5"; REPS=5; fi
+if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; SCS=rubber; MS="rodas ida"
+else TOLS="1e-3 1e-4 1e-5"; REPS=5; SCS="rubber steel"; MS="rodas ida cvode"; fi
 
 echo "== BDF per-step cost (bench_bdf, bench_papers) -> $R/bdf-runs.txt"
 {
   echo "# bench/bdf.sh on $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
   echo "# rev $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
-  for s in rubber steel; do
+  for s in $SCS; do
     for t in $TOLS; do
       [ $s = steel ] && [ "$t" != 1e-3 ] && continue
       echo
@@ -35,8 +37,8 @@ echo "== BDF per-step cost (bench_bdf, bench_papers) -> $R/bdf-runs.txt"
   echo
   echo "# cosrod_sim path (output every 0.01 s, no files), TOL 1e-3:"
   echo "# scenario,method,status,nfev,njev,nsteps,naccept,nreject,wall_min_s,wall_med_s,err_tip,rtf"
-  for s in rubber steel; do
-    for m in rodas ida cvode; do
+  for s in $SCS; do
+    for m in $MS; do
       echo "perf-$s,$m,$("$BP" "$EX/perf-$s.yaml" --set solver.integrator=$m --set solver.rtol=1e-3 \
         --set solver.atol=1e-3 --set solver.max_steps=1000000 --reps "$REPS")"
     done

@@ -13,6 +13,8 @@
 #    taken out the same way).
 # 2. Start-up: process CPU (user + sys, getrusage of the children) of
 #    `cosrod run` of a 10-segment rod for 10 steps, mean over REPS runs.
+# SCENARIOS / FIELDSETS / FORMATS (environment) choose a subset of part 1 (bench/run.sh
+# --quick: perf-rubber, default fields, csv and hdf5).
 set -eu
 B=${1:?usage: bench/output_startup.sh BUILD_DIR [REPS]}
 REPS=${2:-200}
@@ -26,8 +28,8 @@ trap 'rm -rf "$W"' EXIT
 
 
 echo "scenario,fields,format,wall_s,output_s,output_share,bytes,bytes_without_steps,check_estimate_bytes,estimate/bytes_without_steps"
-for s in perf-steel steel-cantilever-pulse perf-rubber; do
-  for f in default tip; do
+for s in ${SCENARIOS:-perf-steel steel-cantilever-pulse perf-rubber}; do
+  for f in ${FIELDSETS:-default tip}; do
     for fmt in ${FORMATS:-csv hdf5}; do
       if [ $f = default ]; then F='[centerline,frames,strains,curvatures,energy,steps,reactions]'; else F='[tip]'; fi
       o="$W/$s-$f-$fmt"

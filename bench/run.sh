@@ -4,11 +4,13 @@
 # [LLA] §4 (Tables 2-3, Figs. 7-8) and the cost of f / Jacobian ([LLA]
 # Table 1 text), and writes bench/results/README.md plus PNG figures.
 # Usage: bench/run.sh BUILD_DIR [--quick]     (called by `make bench`)
-# --quick (smoke test, goal ~5 min): the same scripts at their smallest setting that still
-# compares each result with its reference: TOL 1e-3 only, references at 1e-8 instead of 1e-10,
-# one timing repetition, dopri5 capped at 20 000 steps, coarser N / shorter T where a script
-# allows it (see each section); the costly studies without a reference (diagnostics, the
-# step-count readings) run a subset into the work directory and leave bench/results alone.
+# --quick (smoke test, goal ~5 min wall, ~100 s CPU): the same scripts at their smallest setting
+# that still runs each code path and compares its result with its reference (one comparison per
+# section): TOL 1e-3 only, one integrator per [LLA] table (radau5) beside the capped dopri5,
+# references at 1e-6 instead of 1e-10, one timing repetition, dopri5 capped at 5 000 steps,
+# coarser N / shorter T / fewer integrators where a script allows it (see each section); the
+# costly studies without a reference (diagnostics, the step-count readings) run a subset into
+# the work directory and leave bench/results alone.
 # Full: TOL 1e-2 .. 1e-8, two timed runs at TOL >= 1e-4.  A run over BENCH_TIMEOUT seconds is
 # listed as timeout.  Each section's wall and CPU seconds: bench/results/bench-timing[-quick].csv.
 # CALLGRIND_BUILD=DIR (a non-native build with bench_rod) adds callgrind instruction counts.
@@ -30,14 +32,20 @@ mkdir -p "$R"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
+# the commit the results come from, taken before the run writes into bench/results (whose
+# changes are the run's own output, not local changes of the code)
+rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- . ':(exclude)bench/results' 2>/dev/null &&
+  rev="$rev (with local changes)"
 # python3 of PATH resolved once to its executable: a version-manager shim (pyenv) costs 1-3 s
 # of wall time per start, and the scripts below start python3 some hundred times
 PYREAL=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
 if [ -n "$PYREAL" ] && [ -x "$PYREAL" ]; then
   mkdir -p "$W/bin" && ln -s "$PYREAL" "$W/bin/python3" && PATH="$W/bin:$PATH" && export PATH
 fi
-if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; RTOL_REF=1e-8; DCAP=20000; QF=--quick
-else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; RTOL_REF=1e-10; DCAP=200000; QF=""; fi
+if [ $QUICK = 1 ]; then TOLS="1e-3"; REPS=1; RTOL_REF=1e-6; DCAP=5000; QF=--quick; TMS=radau5
+else TOLS="1e-2 1e-3 1e-4 1e-5 1e-6 1e-7 1e-8"; REPS=2; RTOL_REF=1e-10; DCAP=200000; QF=""
+  TMS="radau5 seulex rodas ida cvode"; fi
 EX="$ROOT/examples"
 TO=${BENCH_TIMEOUT:-90} # seconds per run
 
@@ -66,7 +74,8 @@ times > "$W/times"
 T0_W=$(date +%s.%N) T0_C=$(cpu_s)
 
 sec "cost of f and Jacobian (bench_rod)"
-"$BR" --quick > "$R/rod_cost.txt"
+# quick: N = 10 only (the size of [LLA]'s f / J timings that the report compares with)
+if [ $QUICK = 1 ]; then "$BR" --quick --N 10 > "$R/rod_cost.txt"; else "$BR" --quick > "$R/rod_cost.txt"; fi
 
 # Instruction counts need a non-native build (valgrind does not know every
 # AVX-512 instruction): CALLGRIND_BUILD=<non-native build dir> bench/run.sh ...
@@ -96,7 +105,7 @@ for s in rubber steel; do
   sec "reference perf-$s (radau5 $RTOL_REF) and the integrators of [LLA] Tables 2-3"
   "$BP" "$EX/perf-$s.yaml" --set solver.integrator=radau5 --set solver.rtol=$RTOL_REF --set solver.atol=$RTOL_REF \
     --set solver.max_steps=5000000 --write-ref "$W/ref-$s.txt" > "$W/ref-$s.csv"
-  for m in radau5 seulex rodas ida cvode; do
+  for m in $TMS; do
     for t in $TOLS; do
       echo "   perf-$s $m $t"
       if [ "$t" = 1e-3 ]; then run $s $m $t --steps "$R/steps-$s-$m.csv"; else run $s $m $t; fi
@@ -122,13 +131,15 @@ done
 
 LA="$B/bench/papers/la_experiments"
 sec "[LA] Fig. 2: convergence in N, damped rubber pendulum (examples/convergence.yaml, radau5 1e-10)"
-if [ $QUICK = 1 ]; then NS="80 5 10 20"; else NS="320 5 10 20 40 80"; fi
+# quick: reference N = 40 with N = 10, 20 at TOL 1e-7 (the errors are >= 1e-4 m: the slope, ~2.2
+# against the coarse reference, still tells second order from first)
+if [ $QUICK = 1 ]; then NS="40 10 20 --set solver.rtol=1e-7 --set solver.atol=1e-7"; else NS="320 5 10 20 40 80"; fi
 # shellcheck disable=SC2086
 "$LA" conv "$EX/convergence.yaml" $NS > "$R/la-fig2-convergence.csv" 2>>"$W/err.log"
 
 sec "[LA] Fig. 5: energy defect of the projection, undamped rubber rod, radau5, T = 10 s"
 echo "formulation,tol,sum_dTR,sum_abs_dTR,max_drift,projections,steps,nfev,wall_s,status" > "$R/la-fig5-energy.csv"
-if [ $QUICK = 1 ]; then ETOLS="1e-2 1e-3"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
+if [ $QUICK = 1 ]; then ETOLS="1e-3"; else ETOLS="1e-2 1e-3 1e-4 1e-5 1e-6"; fi
 for f in absolute nullspace; do
   for t in $ETOLS; do
     "$LA" energy "$EX/stiffness.yaml" --set solver.integrator=radau5 --set solver.formulation=$f \
@@ -152,7 +163,7 @@ for f in absolute nullspace; do
 done
 
 sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (examples/stiffness.yaml), N = 5 .. 40 (quick: .. 20), T = 1 s"
-F6N="5 10 20 40"; [ $QUICK = 1 ] && F6N="5 10 20"
+F6N="5 10 20 40"; [ $QUICK = 1 ] && F6N="5 20"
 for n in $F6N; do
   "$BP" "$EX/stiffness.yaml" --set rods.0.segments=$n --steps "$W/s6.csv" > /dev/null 2>>"$W/err.log" || true
   awk 'NR == 1 || NR % 10 == 0' "$W/s6.csv" > "$R/la-fig6-steps-N$n.csv"
@@ -183,7 +194,7 @@ sec "[LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.
 PYM=python3; for p in python3 /usr/bin/python3; do if "$p" -c "import matplotlib" 2>/dev/null; then PYM=$p; break; fi; done
 # shellcheck disable=SC2086
 "$PYM" "$ROOT/bench/papers/llt_fig1.py" "$B/src/cli/cosrod" "$EX/kv-cantilever.yaml" "$R" "$W" $QF 2>>"$W/err.log" || echo "llt_fig1.py failed" >&2
-sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (quick: 1e-8) (bench/papers/lla_fig9.py)"
+sec "[LLA] Fig. 9: reference solution at the free end, perf-rubber and perf-steel, radau5 1e-10 (quick: 1e-6, T = 2 s) (bench/papers/lla_fig9.py)"
 # shellcheck disable=SC2086
 "$PYM" "$ROOT/bench/papers/lla_fig9.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF 2>>"$W/err.log" || echo "lla_fig9.py failed" >&2
 sec "[LLA] Fig. 3: Test 1 snapshots x_n(t), d^1(t) and the caption's checks (bench/papers/lla_fig3.py)"
@@ -219,7 +230,7 @@ sec "[L] Example C: divergence of nearby trajectories, converged horizon, Fig. 1
 COSROD_COMMIT=$REV "$PYM" "$ROOT/bench/papers/lang_fig16_chaos.py" "$B/src/cli/cosrod" "$EX" "$R" "$W" $QF \
   2>>"$W/err.log" >/dev/null || echo "lang_fig16_chaos.py failed" >&2
 sec "[LLA] Tables 2-3: readings of the discrete damping vs the paper's step counts (bench/papers/step_count.py)"
-# --quick: one reading at TOL 1e-3 (no sweep), writes into the work dir (the stored tables are the full run's)
+# --quick: the no-ds reading on perf-rubber, rodas and dopri5 at TOL 1e-3, into the work dir (the stored tables are the full run's)
 if [ $QUICK = 1 ]; then python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$W" "$W/step-count" --quick
 else python3 "$ROOT/bench/papers/step_count.py" "$B/src/cli/cosrod" "$EX" "$R" "$W/step-count"; fi > "$W/step-count.log" 2>&1 ||
   echo "step_count.py failed (log: $W/step-count.log)" >&2
@@ -243,14 +254,14 @@ dampf() { # global factor on all damping coefficients -> --set arguments
     d, 200 * f, d, 0.1 * f, 0.1 * f, d, 2e-4 * f, 2e-4 * f, d, 8e-6 * f }'
 }
 if [ $QUICK = 1 ]; then
-  # quick: the FD-vs-analytic Jacobian check and the as-given / damping x 0.01 runs (rodas, radau5)
+  # quick: the FD-vs-analytic Jacobian check and the as-given / damping x 0.01 runs (rodas)
   {
     echo "## dense FD Jacobian instead of the analytic one"
     "$DG" "$EX/perf-rubber.yaml" run rodas 1e-3 fdjac
     for v in "" "$(dampf 0.01)"; do
       echo "### variant: ${v:-as in examples/perf-rubber.yaml}"
       # shellcheck disable=SC2086
-      for m in rodas radau5; do "$DG" "$EX/perf-rubber.yaml" $v run $m 1e-3; done
+      "$DG" "$EX/perf-rubber.yaml" $v run rodas 1e-3
     done
   } > "$W/rubber-diagnostics.txt" 2>&1
   echo "   (quick: a subset into the work directory; bench/results/rubber-diagnostics.txt is the full run's)"
@@ -319,6 +330,7 @@ sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [
 {
   echo "N,mean_h_s"
   for n in 5 10 20 40; do
+    # shellcheck disable=SC2046
     h=$("$DG" "$EX/perf-rubber.yaml" $(dampf 0) --set rods.0.segments=$n --set analysis.t_end=0.05 run dopri5 1e-3 |
       sed -n 's/.*mean h \([^ ]*\).*/\1/p')
     echo "$n,$h"
@@ -327,9 +339,10 @@ sec "[LA] Fig. 6: dopri5 step sizes, undamped rubber rod (mean accepted h over [
 
 sec "allocations in the time loop (counting allocator, LD_PRELOAD)"
 AC="$B/bench/papers/libcosrod_alloc_count.so"
-ALLOC_T="0.5 1"; [ $QUICK = 1 ] && ALLOC_T="0.1 0.2" # the count must not grow with T
+ALLOC_T="0.5 1" ALLOC_S="rubber steel" # the count must not grow with T
+[ $QUICK = 1 ] && ALLOC_T="0.1 0.2" ALLOC_S=rubber # quick: every integrator on perf-rubber
 {
-  for sc in rubber steel; do
+  for sc in $ALLOC_S; do
     for m in radau5 seulex rodas ida cvode dopri5; do
       for T in $ALLOC_T; do
         printf "perf-%s %-7s T = %-3s s: " $sc $m $T
@@ -368,7 +381,8 @@ else
 fi
 
 sec "output share, output volume and process start-up (bench/output_startup.sh) -> bench/results/output-startup.csv"
-if [ $QUICK = 1 ]; then sh "$ROOT/bench/output_startup.sh" "$B" 10 > "$R/output-startup.csv"
+if [ $QUICK = 1 ]; then # one scenario with the default fields in both formats, start-up mean of 3 runs
+  SCENARIOS=perf-rubber FIELDSETS=default sh "$ROOT/bench/output_startup.sh" "$B" 3 > "$R/output-startup.csv"
 else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 
 sec "contact: broad phase and run level (bench/contact/run.sh) -> bench/results/contact-*.md"
@@ -389,11 +403,24 @@ awk -v w0="$T0_W" -v w1="$(date +%s.%N)" -v c0="$T0_C" -v c1="$(cpu_s)" \
   'BEGIN { printf "total,%.1f,%.1f\n", w1 - w0, c1 - c0 }' >> "$TF"
 cat "$W/err.log" >> "$R/runs-stderr.txt" 2>/dev/null || true
 # provenance: the commit (and whether the tree had local changes) of every file this run wrote
+RUN_AT=$(date -u '+%Y-%m-%d %H:%M UTC')
+find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort > "$W/written"
+# every text report this run wrote states its commit: a last line is appended to the .md / .txt
+# files that do not name the commit already (the .csv / .png files are listed in provenance.txt:
+# a comment line would break their readers)
+mode=full
+[ $QUICK = 1 ] && mode=quick
+while IFS= read -r f; do
+  case "$f" in *.md | *.txt) ;; *) continue ;; esac
+  grep -q "${rev%% *}" "$R/$f" 2>/dev/null && continue
+  case "$f" in
+    *.md) printf '\n_Written by `bench/run.sh` (%s) from commit %s, %s._\n' "$mode" "$rev" "$RUN_AT" >> "$R/$f" ;;
+    *) printf '# written by bench/run.sh (%s) from commit %s, %s\n' "$mode" "$rev" "$RUN_AT" >> "$R/$f" ;;
+  esac
+done < "$W/written"
 {
-  rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  [ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- 2>/dev/null && rev="$rev (with local changes)"
-  echo "# bench/run.sh $RUN_ARGS at $(date -u '+%Y-%m-%d %H:%M UTC'): commit $rev, quick=$QUICK"
+  echo "# bench/run.sh $RUN_ARGS at $RUN_AT: commit $rev, quick=$QUICK"
   echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
-  find "$R" -type f -newer "$W/stamp" ! -name provenance.txt | sed "s|^$R/||" | sort
+  cat "$W/written"
 } > "$R/provenance.txt"
 echo "wrote $R/README.md"

@@ -21,7 +21,7 @@ the chaos shown, not asserted.
 
 usage: lang_fig16_chaos.py COSROD EXAMPLES_DIR RESULTS_DIR WORK_DIR [--quick]
 writes lang-fig16-chaos.csv, lang-fig16-chaos.png and prints a summary
-(also written as comment lines of the csv).  --quick: T = 2 s.
+(also written as comment lines of the csv).  --quick: T = 2 s, references at TOL 1e-12 and 1e-13 only.
 """
 import math, os, sys
 import numpy as np
@@ -92,7 +92,7 @@ def main():
     t_end = 2.0 if quick else 4.0
     os.makedirs(wdir, exist_ok=True)
     os.makedirs(rdir, exist_ok=True)
-    tols = (1e-10, 1e-11, 1e-12, 1e-13)
+    tols = (1e-12, 1e-13) if quick else (1e-10, 1e-11, 1e-12, 1e-13)
     ref = {tol: run(cosrod, ex, wdir, "tol%g" % tol, tol, t_end) for tol in tols}
     om = OMEGA1 + EPS * RHO1 / np.linalg.norm(RHO1)
     t, y = ref[1e-13]

@@ -7,7 +7,7 @@ formulations), lang-fig10 (total energy, Example A with Omega(0) = (0,0,500),
 dopri5), lang-fig11/12 (solution d1..d3, Omega of Examples A/B) and
 lang-series-summary.csv (one line of measured numbers per figure).
 Usage: python3 bench/papers/lang_series.py BUILD/bench/papers/lang_series EXAMPLES OUT [--quick]
---quick: Example A over T = 10 s instead of 60 s, Fig. 10 at TOL 1e-4 only.
+--quick: Example A over T = 5 s instead of 60 s, Example B over 2 s instead of 4 s, Fig. 10 at TOL 1e-4 only.
 """
 import csv
 import io
@@ -48,7 +48,8 @@ def main():
     exe, ex, out = sys.argv[1:4]
     quick = "--quick" in sys.argv
     A, B = f"{ex}/heavy-top.yaml", f"{ex}/tennis-racket.yaml"
-    TA = 10.0 if quick else 60.0
+    TA = 5.0 if quick else 60.0
+    TB = 2.0 if quick else 4.0
     summary = []
     # Fig. 6: drift-off, radau5 1e-9, unprojected
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
@@ -69,7 +70,7 @@ def main():
     write(f"{out}/lang-fig6.csv", ["formulation", "t", "g", "gdot"], tab)
     # Figs. 8, 9: dopri5 step sizes
     for name, yaml, T, sets in (("fig8", A, TA, [f"analysis.t_end={TA}"]),
-                                ("fig9", B, 4.0, ["analysis.t_end=4.0"])):
+                                ("fig9", B, TB, [f"analysis.t_end={TB}"])):
         fig, ax = plt.subplots(figsize=(8, 4.5))
         tab = []
         for form, par in FORMS:
@@ -106,7 +107,7 @@ def main():
     write(f"{out}/lang-fig10.csv", ["formulation", "tol", "t", "energy"], tab)
     # Figs. 11, 12: the solutions (reference accuracy, dop853 1e-11)
     for name, yaml, T, sets in (("fig11", A, TA, [f"analysis.t_end={TA}"]),
-                                ("fig12", B, 4.0, ["analysis.t_end=4.0"])):
+                                ("fig12", B, TB, [f"analysis.t_end={TB}"])):
         c, log, cmd = run(exe, yaml, "nullspace", "quaternion", "dop853", 1e-11, 1, T / 2000, sets)
         fig, ax = plt.subplots(2, 2, figsize=(11, 7))
         for k, key in enumerate(("d1", "d2", "d3")):

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
+#include "system/linsolve.h"
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -206,6 +207,30 @@ static cosrod_status restart_at(cosrod_sim *s, double b, double hi, double *y) {
 
 static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_spec *spec);
 
+/* Far self-contact met on the band (sim_step_cb stopped the piece at the end
+ * of an accepted step): the sparse contact path with the pattern of the
+ * state reached and a new integrator (the band one was built for the old
+ * problem shape) initialised there with the last step size (a method
+ * restart, as at a breakpoint); counters and accounts carry over. */
+static cosrod_status switch_linsolve(cosrod_sim *s, cosrod_output_spec *spec) {
+  s->lin_switch = 0;
+  const double t = cosrod_integrator_t(s->integ), h = s->h_last;
+  memcpy(s->sys.d->yd, cosrod_integrator_y(s->integ), (size_t)s->sys.m->ny * sizeof *s->sys.d->yd);
+  s->sys.mb = &s->sysm; /* the problem's shape changes: the model is rebuilt in this part */
+  cosrod_status st = sim_linsolve_switch(&s->sys, t, s->sys.d->yd);
+  s->sys.mb = NULL;
+  if (st != COSROD_OK) return st;
+  stats_add(&s->dstats_done, &s->dstats_done, cosrod_integrator_stats(s->integ));
+  const cosrod_step_type *type = cosrod_integrator_type(s->integ);
+  cosrod_integrator_free(s->integ);
+  s->integ = cosrod_integrator_create(type, &s->sys.m->prob, &s->opts, &st);
+  if (!s->integ) return st != COSROD_OK ? st : COSROD_ERR_NOMEM;
+  spec->include_t0 = 0;
+  st = cosrod_integrator_init(s->integ, t, s->sys.d->yd, NULL);
+  if (st == COSROD_OK && isfinite(h) && h > 0.0) st = cosrod_integrator_set_step(s->integ, h);
+  return st;
+}
+
 cosrod_status sim_evolve_pieces(cosrod_sim *s, double T, cosrod_output_spec *spec, double t_switch,
                                 const double *y_switch) {
   const int sw = y_switch != NULL;
@@ -256,6 +281,10 @@ static cosrod_status pieces(cosrod_sim *s, size_t i0, double T, cosrod_output_sp
     }
     /* a resumed run that starts on a breakpoint has nothing left of its first piece */
     if (!s->resumed || b > cosrod_integrator_t(s->integ)) st = cosrod_integrator_evolve(s->integ, b, spec);
+    if (st == COSROD_ERR_INTERRUPTED && s->lin_switch) { /* far self-contact: on with the sparse path */
+      st = switch_linsolve(s, spec);
+      if (st == COSROD_OK && b > cosrod_integrator_t(s->integ)) st = cosrod_integrator_evolve(s->integ, b, spec);
+    }
   }
   sim_stats_sync(s);
   return st;

@@ -89,6 +89,8 @@ struct cosrod_sim {
   int frame_rc; /* static runs: what the last frame callback returned */
   int stepping; /* cosrod_sim_advance / cosrod_sim_step: the integrator is initialised at (t_now, y) */
   int resumed;                /* cosrod_sim_restart_load: the run continues from (t_resume, y0) (sim_resume.c) */
+  int lin_switch;             /* a run's accepted step met far self-contact on the band: switch to the sparse
+                                 contact path at the end of the step (sim_breaks.c, system/linsolve.c) */
   double t_resume, h_resume;  /* its time and the step to try first */
   /* static / modes / buckling of several rods (sim_static.c): the statics
    * system's q is the rods' q concatenated (rod r at qoff_r[r]); the state y

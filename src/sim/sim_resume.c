@@ -4,7 +4,8 @@
  * what a later run needs to continue from there: the state y at the output
  * time (dense output), the step size to try next, the energy accounts
  * (external work, dissipation, the contact's share, the impulsive work of
- * breakpoints), the monitor's maxima and the solver counters.  A new
+ * breakpoints), the monitor's maxima and the solver counters (with the
+ * sparse pattern's rebuilds, stats.npattern).  A new
  * simulation of the same scenario loads it before cosrod_sim_run, which then
  * restarts the method at that time with that step (a method restart, as at
  * a breakpoint: HW I §II.6), so the continued run agrees with an
@@ -20,8 +21,9 @@
 #include "sim/sim_internal.h"
 #include "system/contact_element.h"
 
-/* 2: the bodies' null-space partition and the contact's friction anchors after the state */
-enum { RS_VERSION = 2, RS_STATS = 13, RS_HEAD = 17 + RS_STATS };
+/* 2: the bodies' null-space partition and the contact's friction anchors after the state;
+ * 3: the sparse pattern's rebuilds (npattern) among the counters */
+enum { RS_VERSION = 3, RS_STATS = 14, RS_HEAD = 17 + RS_STATS };
 
 size_t cosrod_sim_restart_size(const cosrod_sim *s) {
   return s ? RS_HEAD + (size_t)s->sys.m->ny + (size_t)sim_couple_npart(&s->sys) +
@@ -32,7 +34,7 @@ size_t cosrod_sim_restart_size(const cosrod_sim *s) {
 static void stats_to(double *b, const cosrod_integrate_stats *st) {
   const long v[RS_STATS] = {st->nfev,      st->njev,      st->nsteps, st->naccept, st->nreject,
                             st->nconvfail, st->ndecomp,   st->nsolve, st->nnewton, st->nstiff,
-                            st->nproject,  st->nfail_rhs, 0};
+                            st->nproject,  st->nfail_rhs, st->npattern, 0};
   for (int k = 0; k < RS_STATS; k++) b[k] = (double)v[k];
   b[RS_STATS - 1] = st->wall_time;
 }
@@ -40,7 +42,8 @@ static void stats_to(double *b, const cosrod_integrate_stats *st) {
 static void stats_from(cosrod_integrate_stats *st, const double *b) {
   long *v[RS_STATS - 1] = {&st->nfev,    &st->njev,      &st->nsteps,   &st->naccept,
                            &st->nreject, &st->nconvfail, &st->ndecomp,  &st->nsolve,
-                           &st->nnewton, &st->nstiff,    &st->nproject, &st->nfail_rhs};
+                           &st->nnewton, &st->nstiff,    &st->nproject, &st->nfail_rhs,
+                           &st->npattern};
   memset(st, 0, sizeof *st);
   for (int k = 0; k < RS_STATS - 1; k++) *v[k] = (long)b[k];
   st->wall_time = b[RS_STATS - 1];

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "sim/sim_internal.h"
+#include "system/linsolve.h"
 
 /* ---- energy accounting and output (dynamic runs) -------------------------- */
 
@@ -52,6 +53,17 @@ static int simpson(cosrod_sim *s, double a, double b, double rWa, double rDa, do
 }
 
 static int stop_requested(const cosrod_sim *s) { return s->obs && s->obs->stop && *s->obs->stop; }
+
+/* The first output time after t (INFINITY: none). */
+static double next_output(const cosrod_sim *s, double t) {
+  size_t lo = 0, hi = s->nout;
+  while (lo < hi) {
+    const size_t m = lo + (hi - lo) / 2;
+    if (s->tout[m] > t) hi = m;
+    else lo = m + 1;
+  }
+  return lo < s->nout ? s->tout[lo] : INFINITY;
+}
 
 int sim_step_cb(double t, double h, int accepted, void *user) {
   cosrod_sim *s = user;
@@ -88,6 +100,12 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
   if (s->obs && s->obs->step) {
     int rc = s->obs->step(s->obs->user, s, t, h, accepted);
     if (rc != 0) return rc;
+  }
+  if (accepted && !s->stepping && sim_linsolve_far_contact(&s->sys)) {
+    /* far self-contact on the band: stop at the step's end (after the frames inside the step, if any:
+     * sim_output_cb) and go on with the sparse path (sim_breaks.c) */
+    s->lin_switch = 1;
+    if (next_output(s, t) > cosrod_integrator_t(s->integ)) return 1;
   }
   return stop_requested(s) ? 1 : 0;
 }
@@ -126,6 +144,7 @@ static int sim_output_frame(cosrod_sim *s, double t, const double *y) {
     if (rc != 0) return rc;
   }
   if (sim_monitor_frame(s, t) != 0) return -1; /* blow-up: after its frame is written */
+  if (s->lin_switch && next_output(s, t) > cosrod_integrator_t(s->integ)) return 1; /* the step's last frame */
   return stop_requested(s) ? 1 : 0;
 }
 

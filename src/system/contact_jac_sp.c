@@ -20,7 +20,8 @@
  * radii) is below 0.1 times the longer rod's length, and non-excluded
  * segment pairs of one rod whose gap is below 2 r (a rod already folded onto
  * itself); with none, the rods' bands alone when there are several rods
- * (a single rod without a far self-contact pair at t = 0 keeps the band).  A contact that becomes active
+ * (rods without a far self-contact pair at t = 0 keep the band until one
+ * appears: linsolve.c switches then, sim_linsolve_switch).  A contact that becomes active
  * outside it later (rods that meet after t = 0, a rod coiling into self
  * contact) is remembered by the evaluation, which leaves its blocks out, and
  * added when the integrator asks for the pattern after the evaluation
@@ -316,14 +317,19 @@ static void band_positions(sys_system *s, sim_cjac_contact *C) {
   }
 }
 
-int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
-  *colptr = *rowind = NULL;
+int sim_contact_jac_sp_supported(const sys_system *s) {
   if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
       (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE))
     return 0;
   if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
   for (size_t r = 0; r < s->m->nrods; r++)
     if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
+  return 1;
+}
+
+int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
+  *colptr = *rowind = NULL;
+  if (!sim_contact_jac_sp_supported(s)) return 0;
   sim_cjac_contact *C = calloc(1, sizeof *C);
   if (!C) return -1;
   s->d->ccj = C;
@@ -354,7 +360,7 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
   }
   size_t np = candidates(s, x, NULL, 0);
   if (np == (size_t)-1) goto out;
-  if (np == 0 && !(s->m->def->contact.rods && nr >= 2)) { /* one rod, no far self-contact pair yet: the band */
+  if (np == 0 && !(s->m->def->contact.rods && nr >= 2)) { /* no far self-contact pair yet: the band (switched later) */
     rc = 0;
     goto out;
   }

@@ -16,9 +16,12 @@ typedef struct sim_cjac_contact sim_cjac_contact;
  * segment pairs, see contact_jac_sp.c) into *colptr, *rowind (malloc'd, the
  * caller owns them; *rowind moves when the pattern grows) and the value
  * workspace.  Returns 1 with the pattern (the bands alone when no pair of
- * two or more rods is a candidate yet), 0 when the band holds everything (no
- * rod-rod or far self-contact pair; nothing allocated), -1 on failure. */
+ * two or more rods is a candidate yet), 0 when the band holds everything for
+ * now (no rod-rod or far self-contact pair; nothing allocated), -1 on failure. */
 int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz);
+/* 1 if the layout has the contact pattern (rods without bodies in the
+ * absolute or null-space form, no Kirchhoff rods, rod-rod or self-contact on). */
+int sim_contact_jac_sp_supported(const sys_system *s);
 /* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
 /* cosrod_ode_problem.jac_pattern: adds the blocks the evaluations found

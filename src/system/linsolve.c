@@ -37,8 +37,15 @@
  * Rods without bodies whose rod-rod or self-contact (contact.rods / self)
  * can couple vertices outside their bands: auto (and sparse) take KLU with
  * the contact pattern of contact_jac_sp.c when it has entries outside the
- * band (candidate pairs at the start) and the method has a sparse path
- * (not the SPLIT layout of absolute rods, not formulation dae);
+ * band (candidate pairs at the start, or several rods with contact.rods) and
+ * the method has a sparse path
+ * (not the SPLIT layout of absolute rods, not formulation dae).  Rods with
+ * self-contact on but no far pair at the start (a straight rod that coils
+ * into a loop later) keep the band, which leaves the far blocks out, until
+ * an accepted step has a far self-contact block (sim_linsolve_far_contact);
+ * the run then switches to the sparse path (sim_linsolve_switch: the pattern
+ * from that state, a method restart there, as at a breakpoint), so runs in
+ * which self contact never happens keep the band path bit for bit.
  * COSROD_CONTACT_BAND=1 keeps the band (benchmarks).  Contact shapes on
  * dynamic bodies couple the body's unit with every rod (windows over whole
  * rods): auto takes sparse; the band path leaves the contact's body <-> rod
@@ -47,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/contact.h"
 #include "cosrod/sparse.h"
 #include "system/contact_jac_sp.h"
 #include "system/couple_jac_sp.h"
@@ -55,6 +63,7 @@
 
 struct sim_linsolve {
   int sparse;  /* resolved: 1 sparse (KLU), 0 band */
+  int watch;   /* band for now; switch to sparse at the first far self-contact block */
   int *colptr; /* (ny + 1) */
   int *rowind; /* (nnz) */
   int nnz;
@@ -179,7 +188,10 @@ static int contact_sparse(sys_system *s, sim_linsolve *L, sys_linear_solver want
   if (env && !strcmp(env, "1")) return 0;
   int rc = sim_contact_jac_sp_init(s, &L->colptr, &L->rowind, &L->nnz);
   if (rc < 0) return L->sparse = -1, 1;
-  if (rc == 0) return 0;
+  if (rc == 0) {
+    L->watch = s->m->def->contact.self && sim_contact_jac_sp_supported(s);
+    return 0;
+  }
   L->sparse = 1;
   s->mb->prob.jac_sparse = 1;
   s->mb->prob.jac_colptr = L->colptr;
@@ -266,6 +278,35 @@ cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
 }
 
 const char *sim_linsolve_desc(const sys_system *s) { return s->d->lin ? s->d->lin->desc : ""; }
+
+int sim_linsolve_far_contact(const sys_system *s) {
+  if (!s->d->lin || !s->d->lin->watch) return 0;
+  const cosrod_contact_data *d = sim_contact_data(s->d->contact);
+  const cosrod_contact_block *b = d ? cosrod_contact_blocks(d) : NULL;
+  for (size_t k = 0, nb = d ? cosrod_contact_nblocks(d) : 0; k < nb; k++, b++)
+    if (b->rod_i != b->rod_j || abs(b->vertex_j - b->vertex_i) > 1) return 1; /* outside the band's blocks */
+  return 0;
+}
+
+cosrod_status sim_linsolve_switch(sys_system *s, double t, const double *y) {
+  sim_linsolve *L = s->d->lin;
+  if (!L || !L->watch) return COSROD_ERR_INVALID;
+  const int n = s->m->ny;
+  double *y0 = malloc((size_t)n * sizeof *y0);
+  if (!y0) return COSROD_ERR_NOMEM;
+  /* the candidates of the pattern at the state reached (contact_jac_sp.c reads y0) */
+  memcpy(y0, s->d->y0, (size_t)n * sizeof *y0);
+  memcpy(s->d->y0, y, (size_t)n * sizeof *y0);
+  L->watch = 0;
+  char err[8];
+  const int rc = contact_sparse(s, L, s->m->def->linear_solver, err, sizeof err);
+  memcpy(s->d->y0, y0, (size_t)n * sizeof *y0);
+  free(y0);
+  if (rc == 0 || L->sparse != 1) return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_ERR_INTERNAL;
+  const size_t m = strlen(L->desc);
+  snprintf(L->desc + m, sizeof L->desc - m, "; from t = %.6g s (self contact; band before)", t);
+  return COSROD_OK;
+}
 
 int sim_linsolve_pattern(const sys_system *s, const int **colptr, const int **rowind) {
   if (!s->d->lin || !s->d->lin->colptr || !s->d->lin->rowind) return 0;

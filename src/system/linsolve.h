@@ -29,6 +29,13 @@ int sim_linsolve_pattern(const sys_system *s, const int **colptr, const int **ro
 int sim_linsolve_jac_values(sys_system *s, double t, const double *y, double *Jx);
 /* The solver chosen, as cosrod_sim_linear_solver reports it ("" before setup). */
 const char *sim_linsolve_desc(const sys_system *s);
+/* 1 if the band was kept for self-contact that had no far pair at the start
+ * and the contact (as last evaluated) now has a block outside the band: the
+ * run should switch (sim_linsolve_switch). */
+int sim_linsolve_far_contact(const sys_system *s);
+/* Switch to the sparse contact path with the pattern of state y at t (sets
+ * s->m->prob's sparse shape; the caller re-creates the integrator). */
+cosrod_status sim_linsolve_switch(sys_system *s, double t, const double *y);
 
 /* Resource estimate (sim_check.c): the matrix bytes of a run with bodies
  * when it would take the sparse path (ny unknowns, nbu of them the bodies',

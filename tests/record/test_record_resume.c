@@ -29,6 +29,7 @@
 #include "cosrod/record.h"
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
+#include "cosrod/sparse.h"
 #include "harness.h"
 
 static const char *SCEN =
@@ -190,7 +191,94 @@ TEST(resume_at_breakpoint) { resume_case(0.05, 0.15); }
 /* inside a piece: a method restart at 0.16 with the saved step */
 TEST(resume_inside_piece) { resume_case(0.04, 0.16); }
 
+/* The sparse pattern's rebuilds (stats.npattern) are restart data: hose b
+ * falls across hose a lying on the floor (tests/system/
+ * test_system_contact_pattern.c: the rods meet at t ~ 0.2 s, beyond the
+ * initial pattern, which grows then); the restart data saved at the frame
+ * t = 0.25 (cosrod_sim_restart_save, as the recorder's checkpoints), the run
+ * stopped there and a new simulation resumed from it.  Up to the checkpoint the interrupted run is the uninterrupted
+ * one (same steps), so its count there is exact; the resumed run must load
+ * it (without it in the restart data it restarted from 0) and count on. */
+static const char *DROP =
+    "cosrod: 1\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n"
+    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+    "rods:\n"
+    "  - {name: a, length: 0.5, segments: 10, material: rubber, section: {shape: circle, radius: 1.0e-2},\n"
+    "     damping: {kelvin_voigt: {tau_shear: 0.005, tau_bulk: 0.005}},\n"
+    "     shape: {type: straight, start: [-0.25, 0, 0.0099], direction: [1, 0, 0], normal: [0, 0, 1]}}\n"
+    "  - {name: b, length: 0.5, segments: 10, material: rubber, section: {shape: circle, radius: 1.0e-2},\n"
+    "     damping: {kelvin_voigt: {tau_shear: 0.005, tau_bulk: 0.005}},\n"
+    "     shape: {type: straight, start: [0.05, -0.25, 0.25], direction: [0, 1, 0], normal: [0, 0, 1]}}\n"
+    "obstacles:\n"
+    "  - {name: floor, shape: plane, point: [0, 0, 0], normal: [0, 0, 1]}\n"
+    "contact: {}\n"
+    "analysis: {type: dynamic, t_end: 0.3}\n"
+    "solver: {integrator: radau5, formulation: nullspace, rtol: 1.0e-5, atol: 1.0e-7}\n"
+    "output: {every: 0.05}\n";
+
+typedef struct count_ctx {
+  double t_mark;
+  long at_mark, first; /* npattern at the frame t_mark, at the first frame seen (-1: none) */
+  double *save;        /* non-NULL: the restart data at t_mark, then stop */
+  size_t nsave;
+} count_ctx;
+
+static int frame_count(void *user, const cosrod_sim *sim, double t) {
+  count_ctx *k = user;
+  if (k->first < 0) k->first = cosrod_sim_stats(sim)->npattern;
+  if (fabs(t - k->t_mark) > 1e-12) return 0;
+  k->at_mark = cosrod_sim_stats(sim)->npattern;
+  if (!k->save) return 0;
+  CHECK("restart data saved", cosrod_sim_restart_save(sim, k->save, k->nsave) == COSROD_OK);
+  return 1;
+}
+
+static long count_run(cosrod_sim *sim, count_ctx *k, double *save, size_t nsave) {
+  k->t_mark = 0.25, k->at_mark = k->first = -1, k->save = save, k->nsave = nsave;
+  cosrod_sim_observer obs = {.frame = frame_count, .user = k};
+  cosrod_status st = cosrod_sim_run(sim, &obs);
+  CHECK(save ? "stopped at the checkpoint" : "ran to the end", st == (save ? COSROD_ERR_INTERRUPTED : COSROD_OK));
+  return cosrod_sim_stats(sim)->npattern;
+}
+
+TEST(resume_keeps_pattern_count) {
+  if (!cosrod_sparse_available()) {
+    NOTE("no KLU: no sparse pattern to count");
+    return;
+  }
+  cosrod_status st = COSROD_OK;
+  cosrod_scenario *sc = cosrod_scenario_parse(DROP, strlen(DROP), "drop.yaml", NULL, 0, &st);
+  CHECK("scenario", sc != NULL);
+  if (!sc) return;
+  count_ctx kA, kB, kR;
+  cosrod_sim *sim = cosrod_sim_create(sc, &st);
+  const long nA = count_run(sim, &kA, NULL, 0);
+  cosrod_sim_free(sim);
+  sim = cosrod_sim_create(sc, &st);
+  const size_t nb = cosrod_sim_restart_size(sim);
+  double *buf = calloc(nb, sizeof *buf);
+  count_run(sim, &kB, buf, nb);
+  cosrod_sim_free(sim);
+  sim = cosrod_sim_create(sc, &st);
+  CHECK("restart data loaded", cosrod_sim_restart_load(sim, buf, nb) == COSROD_OK);
+  const long n0 = cosrod_sim_stats(sim)->npattern;
+  const long nR = count_run(sim, &kR, NULL, 0);
+  cosrod_sim_free(sim);
+  free(buf);
+  NOTE("npattern: uninterrupted %ld at t = 0.25, %ld at t_end; interrupted %ld at the checkpoint; resumed %ld "
+       "loaded, %ld at its first frame, %ld at t_end",
+       kA.at_mark, nA, kB.at_mark, n0, kR.first, nR);
+  CHECK("the rods met before the checkpoint (the pattern grew)", kA.at_mark >= 1);
+  CHECK("the interrupted run is the uninterrupted one up to the checkpoint", kB.at_mark == kA.at_mark);
+  CHECK("the resumed run starts from the checkpoint's count", n0 == kB.at_mark);
+  CHECK("and counts on from it", kR.first >= kB.at_mark && nR >= kB.at_mark);
+  cosrod_scenario_free(sc);
+}
+
 int main(int argc, char **argv) {
-  static const th_case cases[] = {TH_CASE(resume_at_breakpoint), TH_CASE(resume_inside_piece)};
+  static const th_case cases[] = {TH_CASE(resume_at_breakpoint), TH_CASE(resume_inside_piece),
+                                  TH_CASE(resume_keeps_pattern_count)};
   return TH_MAIN(argc, argv, cases);
 }
