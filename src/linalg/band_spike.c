@@ -245,20 +245,34 @@ static double coup_c(const spike_ctx *x, const spike_part *q, int r, int c) {
   return r > c ? 0.0 : cosrod_band_get(x->A, q->off + r, q->off - x->S->kl + c);
 }
 
-/* F <- A_i (kinds 0, 1) or J A_i J (kind 2). */
+/* F <- A_i (kinds 0, 1: the same layout as A, one block copy, then the
+ * coupling entries outside the block cleared) or J A_i J (kind 2: column
+ * n-1-c of F is column c of A_i reversed). */
 static void part_load(const cosrod_band *A, spike_part *q, int kl, int ku) {
   cosrod_band *F = q->F;
-  cosrod_band_zero(F);
   F->backend = A->backend;
+  F->factored = 0;
+  F->singular_col = -1;
   const int n = q->n;
-  for (int c = 0; c < n; ++c)
-    for (int r = imax(0, c - ku); r <= imin(n - 1, c + kl); ++r) {
-      const double v = cosrod_band_get(A, q->off + r, q->off + c);
-      if (q->kind == 2)
-        cosrod_band_set(F, n - 1 - r, n - 1 - c, v);
-      else
-        cosrod_band_set(F, r, c, v);
-    }
+  const size_t ld = (size_t)F->ld;
+  if (q->kind != 2) {
+    memcpy(F->data, A->data + (size_t)q->off * ld, (size_t)n * ld * sizeof(double));
+    for (int c = 0; c < imin(ku, n); ++c) /* rows above the block: i - j = -ku .. -c-1 */
+      for (int d = -ku; d < -c; ++d) cosrod_band_col(F, c)[d] = 0.0;
+    for (int c = imax(0, n - kl); c < n; ++c) /* rows below: i - j = n-c .. kl */
+      for (int d = n - c; d <= kl; ++d) cosrod_band_col(F, c)[d] = 0.0;
+    return;
+  }
+  for (int c = 0; c < n; ++c) {
+    double *f = F->data + (size_t)(n - 1 - c) * ld;
+    memset(f, 0, (size_t)F->ml * sizeof(double)); /* fill-in rows */
+    f += F->smu;                                   /* f[d] = F(n-1-c+d, n-1-c) = A_i(c-d, c) */
+    const double *a = A->data + (size_t)(q->off + c) * (size_t)A->ld + (size_t)(kl + ku);
+    const int lo = -imin(kl, n - 1 - c), hi = imin(ku, c); /* F's d = -(A's i - j) */
+    for (int d = -F->mu; d < lo; ++d) f[d] = 0.0;
+    for (int d = lo; d <= hi; ++d) f[d] = a[-d];
+    for (int d = hi + 1; d <= F->ml; ++d) f[d] = 0.0;
+  }
 }
 
 static double max_abs(const double *x, size_t m) {
