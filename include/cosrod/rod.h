@@ -308,6 +308,7 @@ typedef struct cosrod_rod_data {
   double *jacw; /* workspace of the analytic Jacobians (rod_jac.c) */
   int nthreads;  /* threads of the evaluations (cosrod_rod_data_set_threads; default 1) */
   double *parw;  /* per-segment / per-vertex kernel results of the force stage (rod_eval_stage.c) */
+  double *fcb;   /* (N+1) x 3 the load callback's forces alone (a reaction callback: rod_hooks.h) */
 } cosrod_rod_data;
 
 /* Workspace and results of one evaluation thread of rod (NULL when out of

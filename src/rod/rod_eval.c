@@ -47,6 +47,7 @@ cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *st
   d->fx = calloc(3 * n1, sizeof(double));
   d->fp = calloc(4 * n0, sizeof(double));
   d->fload = calloc(3 * n1, sizeof(double));
+  d->fcb = calloc(3 * n1, sizeof(double));
   d->mload = calloc(3 * n0, sizeof(double));
   d->xdd = calloc(3 * n1, sizeof(double));
   d->lambda = calloc(n0, sizeof(double));
@@ -58,7 +59,7 @@ cosrod_rod_data *cosrod_rod_data_create(const cosrod_rod *rod, cosrod_status *st
   d->kw = rod_kirchhoff_work_create(rod, &kw_ok);
   if (!kw_ok ||
       !d->x || !d->xd || !d->p || !d->pd || !d->Omega || !d->Gamma || !d->Gammad || !d->F || !d->K ||
-      !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->mload || !d->xdd || !d->lambda || !d->work ||
+      !d->Kd || !d->M || !d->fx || !d->fp || !d->fload || !d->fcb || !d->mload || !d->xdd || !d->lambda || !d->work ||
       !d->jacw || !d->parw) {
     cosrod_rod_data_free(d);
     return cosrod_error_fail(status, COSROD_ERR_NOMEM, "cosrod_rod_data_create: out of memory (%d segments)", N);
@@ -83,6 +84,7 @@ void cosrod_rod_data_free(cosrod_rod_data *d) {
   free(d->fx);
   free(d->fp);
   free(d->fload);
+  free(d->fcb);
   free(d->mload);
   free(d->xdd);
   free(d->lambda);
@@ -176,12 +178,14 @@ static cosrod_status eval_loads(const cosrod_rod *rod, cosrod_rod_data *d, doubl
   memset(d->fload, 0, sizeof(double) * 3 * (size_t)(N + 1));
   memset(d->mload, 0, sizeof(double) * 3 * (size_t)N);
   for (int i = 0; i < rod->nloads; ++i) add_load(rod, d, &rod->loads[i], t);
-  if (rod->load_fn) {
-    int r = rod->load_fn(rod->load_user, t, N, d->x, d->xd, d->p, d->Omega, d->fload, d->mload);
+  if (rod->load_fn) { /* the callback's forces apart in d->fcb (statics keeps a reaction's unscaled) */
+    memset(d->fcb, 0, sizeof(double) * 3 * (size_t)(N + 1));
+    int r = rod->load_fn(rod->load_user, t, N, d->x, d->xd, d->p, d->Omega, d->fcb, d->mload);
     if (r != 0) {
       *cbret = r;
       return COSROD_ERR_CALLBACK;
     }
+    for (int i = 0; i < 3 * (N + 1); ++i) d->fload[i] += d->fcb[i];
   }
   for (int n = 0; n <= N; ++n) {
     cosrod_vec3_add(d->fx + 3 * n, d->fx + 3 * n, d->fload + 3 * n);

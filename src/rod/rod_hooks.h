@@ -31,6 +31,12 @@ cosrod_status cosrod_rod_set_end_fn(cosrod_rod *rod, int e, cosrod_rod_end_fn fn
  * Returns 0, or nonzero (treated as a callback failure). */
 typedef int (*cosrod_rod_load_jac_fn)(void *user, double t, int N, double *K, size_t stride);
 void cosrod_rod_set_load_jac_fn(cosrod_rod *rod, cosrod_rod_load_jac_fn fn, void *user);
+/* The load callback's forces are reactions of the environment (contact), not
+ * applied loads: the load factor of a static continuation (arc-length)
+ * scales the loads and gravity but not them.  Their vertex forces of the last
+ * evaluation are in cosrod_rod_data.fcb. */
+void cosrod_rod_set_load_fn_reaction(cosrod_rod *rod, int reaction);
+int cosrod_rod_load_fn_reaction(const cosrod_rod *rod);
 
 /* Keyframe motion as of prescribed ends (linear / slerp, or C¹ cubic if
  * cubic != 0; held before the first and after the last keyframe): pos

@@ -78,7 +78,9 @@ struct cosrod_rod {
   void *load_user;
   cosrod_rod_load_jac_fn load_jac_fn; /* derivatives of load_fn's vertex forces (rod_hooks.h), or NULL */
   void *load_jac_user;
+  int load_fn_reaction; /* the callback's forces are reactions of the environment (rod_hooks.h) */
   int has_damping;  /* any velocity-dependent force (Kelvin–Voigt, coefficients, medium) */
+  int at_rest;      /* static shell: prescribed ends have no rates (rod_statics.c) */
   double cmed_t, cmed_r; /* medium damping c_t (N s/m^2), c_r (N s) (rod_medium.c) */
   cosrod_rod_model model;
 };

@@ -133,6 +133,10 @@ cosrod_status cosrod_rod_end_motion(const cosrod_rod *rod, int e, double t, doub
     em->fn(em->fn_user, e, t, X, XD, XDD, P, PD, PDD);
   else
     cosrod_keyframes_eval(em->pos, em->npos, em->rot, em->nrot, em->cubic, t, X, XD, XDD, P, PD, PDD);
+  if (rod->at_rest) { /* static shell: rates are zero */
+    cosrod_vec3_zero(XD), cosrod_vec3_zero(XDD);
+    memset(PD, 0, sizeof PD), memset(PDD, 0, sizeof PDD);
+  }
   if (x) cosrod_vec3_copy(x, X);
   if (xd) cosrod_vec3_copy(xd, XD);
   if (xdd) cosrod_vec3_copy(xdd, XDD);

@@ -49,6 +49,8 @@ cosrod_rod *cosrod_rod_static_create(const cosrod_rod *rod) {
   if (!shell) return NULL;
   *shell = *rod; /* shallow copy sharing the constant arrays */
   shell->has_damping = 0;
+  shell->at_rest = 1; /* a keyframed end's pseudo-time rate is not a velocity: the load callback (contact
+                       * damping, velocity-dependent user loads) sees the ends at rest */
   return shell;
 }
 

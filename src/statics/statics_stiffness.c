@@ -42,7 +42,7 @@ static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, do
   memset(pt->y + pt->nq, 0, sizeof(double) * (size_t)pt->nv);
   cosrod_status st = cosrod_rod_eval(pt->quiet, d, COSROD_FORM_NULLSPACE, t, pt->y);
   if (st != COSROD_OK) return st;
-  const int loads = cosrod_rod_has_loads(rod);
+  const int loads = cosrod_rod_has_loads(rod), react = cosrod_rod_load_fn_reaction(rod);
   const double lf = 1.0 - mu; /* share of the external loads to remove */
   /* gravity on the pseudo-time path (options.gravity_ramp): g(t) = clamp(t, 0, 1) g */
   const double gs = s->opt.gravity_ramp ? fmin(fmax(t, 0.0), 1.0) : 1.0;
@@ -57,12 +57,13 @@ static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, do
     if (loads) SM = fmax(SM, mu * cosrod_vec3_norm(d->mload + 3 * k));
   }
   for (int n = 0; n <= N; ++n) {
-    /* d->fx holds the full external forces (gravity, loads); the residual
-     * applies μ (gs m g + f_load) of them */
-    double fg[3], fl[3] = {0.0, 0.0, 0.0}, fa[3];
+    /* d->fx holds the full external forces (gravity, loads, reactions); the
+     * residual applies μ (gs m g + f_load) + f_reaction of them */
+    double fg[3], fl[3] = {0.0, 0.0, 0.0}, fr[3] = {0.0, 0.0, 0.0}, fa[3];
     cosrod_vec3_scale(fg, rv->mv[n], rv->gravity);
     if (loads) cosrod_vec3_copy(fl, d->fload + 3 * n);
-    for (int j = 0; j < 3; ++j) fa[j] = mu * (gs * fg[j] + fl[j]);
+    if (react) cosrod_vec3_copy(fr, d->fcb + 3 * n), cosrod_vec3_sub(fl, fl, fr);
+    for (int j = 0; j < 3; ++j) fa[j] = mu * (gs * fg[j] + fl[j]) + fr[j];
     SF = fmax(SF, cosrod_vec3_norm(fa));
     double Mn = cosrod_vec3_norm(d->M + 3 * n);
     Mmax = fmax(Mmax, Mn);
@@ -74,7 +75,7 @@ static cosrod_status part_eval(cosrod_statics *s, statics_part *pt, double t, do
     if (mu == 1.0 && gs == 1.0)
       cosrod_vec3_copy(f, d->fx + 3 * n);
     else
-      for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - (fg[j] + fl[j]) + fa[j];
+      for (int j = 0; j < 3; ++j) f[j] = d->fx[3 * n + j] - (fg[j] + fl[j] + fr[j]) + fa[j];
     double *rn = r + pt->ov[n];
     if (nd == 3) {
       cosrod_vec3_copy(rn, f);

@@ -59,6 +59,8 @@ struct sim_contact {
   double power; /* sum f . v of the last evaluation */
   double *pbuf; /* (4 max N + 3 max N) unpack scratch */
   double *prev; /* (state size) friction state before the last commit: the one a frame inside the step saw */
+  double *held; /* (state size) the committed state while a frame inside the step is evaluated */
+  int at_rest;  /* static analysis: no rates (keyframe rates of ends and obstacles are pseudo-time rates) */
 };
 
 void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod, cosrod_rod_form form, double t,
@@ -81,6 +83,7 @@ static void pose_from_rows(cosrod_pose *P, const cosrod_pose *base, const double
 
 static void obstacle_pose(const struct sim_contact *c, int k, double t, cosrod_pose *P) {
   pose_from_rows(P, &c->obs[k].pose, c->kpos[k], c->npos[k], c->krot[k], c->nrot[k], c->cubic[k], t);
+  if (c->at_rest) memset(P->v, 0, sizeof P->v), memset(P->omega, 0, sizeof P->omega);
 }
 
 int sim_sys_obstacle_pose(const sys_obstacle *o, double t, cosrod_pose *P) {
@@ -157,11 +160,11 @@ static int load_cb(void *user, double t, int N, const double *x, const double *x
   struct sim_contact *c = cr->c;
   const int r = cr->r;
   const size_t n = 3 * (size_t)(N + 1) * sizeof(double);
-  int same = c->fresh && t == c->t && !memcmp(x, c->x[r], n) && (xd ? !memcmp(xd, c->v[r], n) : 1);
+  int same = c->fresh && t == c->t && !memcmp(x, c->x[r], n) && (xd && !c->at_rest ? !memcmp(xd, c->v[r], n) : 1);
   if (set_body_poses(c)) same = 0; /* a body carrying an obstacle moved */
   if (!same) {
     memcpy(c->x[r], x, n);
-    if (xd)
+    if (xd && !c->at_rest)
       memcpy(c->v[r], xd, n);
     else
       memset(c->v[r], 0, n);
@@ -192,6 +195,7 @@ void sim_contact_attach(struct sim_contact *c, cosrod_rod **rods, size_t nrods) 
   for (size_t r = 0; c && r < nrods; r++) {
     cosrod_rod_set_load_fn(rods[r], load_cb, &c->cb[r]);
     cosrod_rod_set_load_jac_fn(rods[r], load_jac_cb, &c->cb[r]);
+    cosrod_rod_set_load_fn_reaction(rods[r], 1); /* contact is not scaled by a static load factor */
   }
 }
 
@@ -210,7 +214,7 @@ void sim_contact_free(struct sim_contact *c) {
     if (c->kpos) free(c->kpos[k]);
     if (c->krot) free(c->krot[k]);
   }
-  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs), free(c->prev);
+  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs), free(c->prev), free(c->held);
   free(c->kpos), free(c->krot), free(c->npos), free(c->nrot), free(c->cubic), free(c->pbuf);
   free(c->mesh), free(c->body);
   free(c);
@@ -240,6 +244,7 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
     }
   struct sim_contact *c = calloc(1, sizeof *c);
   if (!c) return COSROD_ERR_NOMEM;
+  c->at_rest = sd->analysis != SYS_ANALYSIS_DYNAMIC;
   int n = c->nrods = (int)nrods, no = c->nobs = (int)S->nobstacles;
   c->x = calloc((size_t)n + 1, sizeof *c->x), c->v = calloc((size_t)n + 1, sizeof *c->v);
   c->f = calloc((size_t)n + 1, sizeof *c->f), c->sref = calloc((size_t)n + 1, sizeof *c->sref);
@@ -318,7 +323,8 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
   if (c->m) c->d = cosrod_contact_data_create(c->m, &st);
   if (st != COSROD_OK) goto fail;
   c->prev = calloc(cosrod_contact_state_size(c->m) + 1, sizeof *c->prev);
-  if (!c->prev) {
+  c->held = calloc(cosrod_contact_state_size(c->m) + 1, sizeof *c->held);
+  if (!c->prev || !c->held) {
     st = COSROD_ERR_NOMEM;
     goto fail;
   }
@@ -335,6 +341,17 @@ fail:
 void sim_contact_commit(struct sim_contact *c) {
   if (c) cosrod_contact_state_save(c->m, c->d, c->prev);
   if (c) cosrod_contact_commit(c->m, c->d);
+}
+
+void sim_contact_frame_inside_step(struct sim_contact *c, int inside) {
+  if (!c) return;
+  if (inside) {
+    cosrod_contact_state_save(c->m, c->d, c->held);
+    (void)cosrod_contact_state_load(c->m, c->d, c->prev); /* saved by the commit: valid */
+  } else {
+    (void)cosrod_contact_state_load(c->m, c->d, c->held);
+  }
+  c->fresh = 0;
 }
 
 void sim_contact_rates(const struct sim_contact *c, double *W, double *D) {

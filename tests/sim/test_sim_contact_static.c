@@ -17,7 +17,25 @@
  *    and the rod creeps at most the tangential spring's stretch
  *    q sin(alpha) / k_t per point (k_t = k auto) down the slope; with
  *    tan(alpha) = 0.8 > mu_s no equilibrium exists and the analysis fails
- *    instead of returning a state. */
+ *    instead of returning a state;
+ *  - arc-length control: the propped cantilever with its weight as the
+ *    continuation load ends with the same prop reaction as load stepping
+ *    (to 1e-6: both converged equilibria of one residual);
+ *  - keyframe path: a hose lying on a frictionless floor, its end held by a
+ *    gripper (orientation kept, tangent horizontal), lifted by H and laid
+ *    back.  Lifted: the part that leaves the floor is a heavy
+ *    Euler-Bernoulli beam with w = w' = w'' = 0 at the lift-off point and
+ *    w = H, w' = 0 at the gripper, so w = q l x^3/(18 EI) - q x^4/(24 EI),
+ *    l = (72 EI H / q)^(1/4), and the gripper carries the shear 2 q l / 3
+ *    (the floor the rest: a point force q l / 3 at lift-off); read from the
+ *    balance Fz_gripper = q L - floor force, to 2 % (slopes up to 1.5 H/l
+ *    = 0.08: geometric terms 0.7 %, discretisation (ds/l)^2 0.5 %, the
+ *    penalty law's compliance at lift-off).  Laid back: a conservative
+ *    system has no memory, so the shape and the floor force equal the
+ *    starting equilibrium's to the Newton tolerance (1e-7 m; the force to
+ *    1e-9 of the weight): the keyframes' pseudo-time rates are no
+ *    velocities, so neither the contact damping nor a velocity-dependent
+ *    load sees them. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -138,5 +156,78 @@ TEST(incline_held_by_static_friction) {
   run_free(&S);
 }
 
-static const th_case cases[] = {TH_CASE(propped_cantilever_static), TH_CASE(incline_held_by_static_friction)};
+TEST(propped_cantilever_arc_length) {
+  char text[6000];
+  propped_text(text, sizeof text, 20, "analysis: {type: static, increments: 10}\n");
+  run A = run_text(text);
+  propped_text(text, sizeof text, 20, "analysis: {type: static, control: arc-length}\n");
+  run B = run_text(text);
+  CHECK("load stepping and arc-length converge", A.st == COSROD_OK && B.st == COSROD_OK);
+  if (A.st == COSROD_OK && B.st == COSROD_OK) {
+    double Pa = prop_force(A.sim), Pb = prop_force(B.sim);
+    NOTE("prop reaction: load stepping %.10g N, arc-length %.10g N", Pa, Pb);
+    CHECK_NEAR("arc-length ends at the same reaction", Pb, Pa, 1e-6 * Pa);
+  }
+  run_free(&A);
+  run_free(&B);
+}
+
+typedef struct lift_watch {
+  double Ff[3]; /* floor force (rods on it, z) at t = 0, 1, 2 */
+  double x0[3 * 41], x2[3 * 41];
+  int seen;
+} lift_watch;
+
+static int lift_frame(void *user, const cosrod_sim *sim, double t) {
+  lift_watch *w = user;
+  const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
+  const cosrod_rod_data *rd = cosrod_sim_rod_data(sim, 0);
+  int k = (int)lround(t);
+  if (fabs(t - k) > 1e-9 || k < 0 || k > 2 || !d || !rd) return 0;
+  double F[3], M[3];
+  cosrod_contact_obstacle_wrench(d, 0, F, M);
+  w->Ff[k] = F[2];
+  if (k == 0) memcpy(w->x0, rd->x, sizeof w->x0);
+  if (k == 2) memcpy(w->x2, rd->x, sizeof w->x2);
+  w->seen |= 1 << k;
+  return 0;
+}
+
+TEST(hose_lifted_and_laid_back_keyframes) {
+  const double r = 0.01, L = 1.0, q = 1100 * PI * r * r * 9.81, EI = 5e6 * PI * r * r * r * r / 4;
+  const double zg = 0.00985, dz = 0.02;
+  char text[3000];
+  snprintf(text, sizeof text,
+           "cosrod: 1\ngravity: [0, 0, -9.81]\nrods:\n  - name: hose\n    length: 1.0\n    segments: 40\n"
+           "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n    section: {shape: circle, radius: 0.01}\n"
+           "    shape: {type: straight, start: [0, 0, %.15g], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+           "    ends:\n      end: {type: prescribed, position: [[0, 1, 0, %.15g], [1, 1, 0, %.15g], [2, 1, 0, %.15g]]}\n"
+           "obstacles:\n  - {name: floor, shape: plane, point: [0, 0, 0], normal: [0, 0, 1]}\ncontact: {}\n"
+           "analysis: {type: static, path: keyframes, increments: 40}\noutput: {every: 0.5}\n",
+           zg, zg, zg + dz, zg);
+  cosrod_scenario *sc = NULL;
+  lift_watch w = {0};
+  cosrod_sim_observer obs = {.frame = lift_frame, .user = &w};
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(text, "lift.yaml", NULL, 0, &obs, &sc, &st);
+  CHECK("the keyframe path converges", sim && st == COSROD_OK && w.seen == 7);
+  if (sim && st == COSROD_OK && w.seen == 7) {
+    const double zrest = w.x0[3 * 4 + 2]; /* a vertex of the flat part at the start: the floor's rest height */
+    const double H = zg + dz - zrest, l = pow(72 * EI * H / q, 0.25), Fg = q * L + w.Ff[1];
+    NOTE("rest height %.9g m, lift H = %.6g m: lift-off length l = %.4g m, gripper %.6g N (2 q l / 3 = %.6g N)",
+         zrest, H, l, Fg, 2 * q * l / 3);
+    CHECK_NEAR("lifted: the gripper carries 2 q l / 3", Fg, 2 * q * l / 3, 0.02 * 2 * q * l / 3);
+    double m = 0;
+    for (int i = 0; i < 3 * 41; i++) m = fmax(m, fabs(w.x2[i] - w.x0[i]));
+    NOTE("laid back: largest vertex distance from the start %.3g m; floor %.9g vs %.9g N", m, w.Ff[2], w.Ff[0]);
+    CHECK("laid back: the starting equilibrium (no memory without friction)", m < 1e-7);
+    CHECK_NEAR("laid back: the floor force of the start (keyframe rates are no velocities in statics)", w.Ff[2],
+               w.Ff[0], 1e-9 * q * L);
+  }
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
+static const th_case cases[] = {TH_CASE(propped_cantilever_static), TH_CASE(incline_held_by_static_friction),
+                                TH_CASE(propped_cantilever_arc_length), TH_CASE(hose_lifted_and_laid_back_keyframes)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
