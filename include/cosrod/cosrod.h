@@ -10,6 +10,7 @@
 #include "cosrod/profile.h"
 #include "cosrod/quat.h"
 #include "cosrod/band.h"
+#include "cosrod/band_spike.h"
 #include "cosrod/dense.h"
 #include "cosrod/sparse.h"
 #include "cosrod/integrate.h"

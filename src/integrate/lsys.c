@@ -6,6 +6,9 @@
 
 #include "integrate/lsys_sparse.h"
 
+#include "cosrod/band_spike.h"
+#include "core/par.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +23,22 @@ void cosrod_lsys_free(cosrod_lsys *L) {
   cosrod_lsys_sparse_free(L->S);
   cosrod_dense_free(L->Ed);
   cosrod_band_free(L->Eb);
+  cosrod_band_spike_free(L->spike);
   free(L);
+}
+
+/* Banded E of order >= LSYS_SPIKE_MIN_N with threads != 1: the partitioned
+ * SPIKE solver, one partition per thread.  The order is chosen from
+ * bench/linalg/bench_spike (bench/results/spike.md): below it the threads'
+ * fork-join and the ~2x flops of the inner blocks cost more than they save.
+ * Results then depend on the thread count at the rounding level (the
+ * partitions are the threads). */
+#define LSYS_SPIKE_MIN_N 20000
+static int lsys_spike_create(cosrod_lsys *L, int threads) {
+  const int nt = threads >= 2 ? cosrod_par_resolve(threads) : 1; /* 1 without OpenMP */
+  if (nt < 2 || L->nm1 < LSYS_SPIKE_MIN_N) return 1;
+  L->spike = cosrod_band_spike_create(L->nm1, L->Eb->ml, L->Eb->mu, nt, NULL);
+  return L->spike && cosrod_band_spike_set_threads(L->spike, nt) == COSROD_OK;
 }
 
 cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx) {
@@ -102,6 +120,7 @@ cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ct
       L->Eb = cosrod_band_create(nm1, imin(eml, nm1 - 1), imin(emu, nm1 - 1), NULL);
       ok = L->Eb != NULL;
       if (ok) cosrod_band_set_backend(L->Eb, be);
+      if (ok) ok = lsys_spike_create(L, ctx->opts->threads);
     } else {
       L->Ed = cosrod_dense_create(nm1, NULL);
       ok = L->Ed != NULL;
@@ -214,7 +233,7 @@ cosrod_status cosrod_lsys_factor(cosrod_lsys *L, double fac) {
   } else {
     for (int c = 0; c < nm1; c++) cosrod_band_col(E, c)[0] += fac;
   }
-  return cosrod_band_factor(E);
+  return L->spike ? cosrod_band_spike_factor(L->spike, E) : cosrod_band_factor(E);
 }
 
 void cosrod_lsys_solve(cosrod_lsys *L, double *b) {
@@ -247,7 +266,9 @@ void cosrod_lsys_solve(cosrod_lsys *L, double *b) {
         }
       }
   }
-  if (L->banded)
+  if (L->spike)
+    cosrod_band_spike_solve(L->spike, rv);
+  else if (L->banded)
     cosrod_band_solve(L->Eb, rv);
   else
     cosrod_dense_solve(L->Ed, rv);

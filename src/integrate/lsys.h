@@ -46,6 +46,7 @@ typedef struct cosrod_lsys {
   int ldm;
   cosrod_dense *Ed; /* E when dense */
   cosrod_band *Eb;  /* E when banded */
+  struct cosrod_band_spike *spike; /* partitioned solver of Eb (opts->threads >= 2, large), else NULL */
   double fac;       /* fac of the last factor() */
   double *work;     /* (2n) FD Jacobian workspace */
   double *tmp;      /* (n) */

@@ -21,6 +21,7 @@
 
 #include "sim/sim_internal.h"
 #include "core/error.h"
+#include "core/par.h"
 
 /* ---- create / free -------------------------------------------------------- */
 
@@ -423,6 +424,7 @@ static cosrod_sim *build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status
   o.h0 = sc->solver.h0;
   o.hmax = sc->solver.hmax;
   o.max_steps = sc->solver.max_steps;
+  o.threads = cosrod_par_resolve(sc->solver.threads); /* banded solves (SPIKE) of long rods */
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
   s->opts = o;
   sim_kirchhoff_options(&s->sys, &s->opts); /* system/kirchhoff.c */
