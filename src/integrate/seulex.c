@@ -261,7 +261,8 @@ static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double
  * So a time-dependent problem pays one f(t_1, y1) into s->f1 (*fr), and the
  * residual below is the implicit Euler equation's own: zero for f linear in
  * y with an exact J, time-dependent or not.  Returns the f code. */
-static int seulex_newton_f(seulex_state *s, cosrod_step_ctx *ctx, int j, double t0, double H, const double **fr) {
+static int seulex_newton_f(seulex_state *s, cosrod_step_ctx *ctx, int j, double t0, double H,
+                           const double **fr) {
   *fr = s->T->f_sub;
   if (!ctx->problem->time_dependent) return 0;
   *fr = s->f1;
@@ -274,8 +275,8 @@ static int seulex_newton_f(seulex_state *s, cosrod_step_ctx *ctx, int j, double 
  * J Δ0 = M Δ0 / h - f(t_1, y0), so d = f(t_1, y1) - f(t_1, y0) - J Δ0 =
  * f(t_1, y1) - M Δ0 / h (fr, seulex_newton_f), which is zero for f linear
  * in y and J exact (any error of J shows up in d).  Returns ||d|| /
- * ||f(t_1, y1) - f0|| (0 if f did not change).  d and f live in the space of f, whose rows a mass matrix scales;
- * row i is weighted with w_i = |(M s)_i|, s_k = atol_k + rtol_k |y0_k|
+ * ||f(t_1, y1) - f0|| (0 if f did not change).  d and f live in the space of f, whose rows a mass matrix
+ * scales; row i is weighted with w_i = |(M s)_i|, s_k = atol_k + rtol_k |y0_k|
  * (= s_i without M), so that the ratio does not change when M y' = f is
  * replaced by (D M) y' = D f with a diagonal D (README "seulex").  Rows
  * with w_i = 0 (algebraic equations of a singular M) carry no such scale and

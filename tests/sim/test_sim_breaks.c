@@ -123,8 +123,12 @@ TEST(kinked_wire_rodas_n20) { wire_case("rodas", "20"); }
 static void start_kink(const char *integrator) {
   char si[64];
   snprintf(si, sizeof si, "solver.integrator=%s", integrator);
-  const char *sets[] = {si, "rods.0.ends.end.position=[[0, 1, 0, 0], [1, 1, 0.3, 0]]", "analysis.t_end=0.02",
-                        "output.every=0.001", "solver.atol=1e-9", "solver.max_steps=20000"};
+  const char *sets[] = {si,
+                        "rods.0.ends.end.position=[[0, 1, 0, 0], [1, 1, 0.3, 0]]",
+                        "analysis.t_end=0.02",
+                        "output.every=0.001",
+                        "solver.atol=1e-9",
+                        "solver.max_steps=20000"};
   cosrod_scenario *sc;
   cosrod_sim *sim = sim_test_parse(WIRE, "breaks.yaml", sets, 6, &sc);
   if (!sim) return;
@@ -284,11 +288,10 @@ TEST(force_pulse_every_integrator) {
   }
 }
 
-static const th_case cases[] = {TH_CASE(kinked_wire_radau5_n10), TH_CASE(kinked_wire_radau5_n20),
-                                TH_CASE(kinked_wire_rodas_n10),  TH_CASE(kinked_wire_rodas_n20),
-                                TH_CASE(start_kink_seulex),
-                                TH_CASE(kinked_wire_ida_n10),    TH_CASE(kinked_wire_ida_n20),
-                                TH_CASE(two_corners_radau5),     TH_CASE(two_corners_ida),
-                                TH_CASE(cubic_wire_radau5),      TH_CASE(force_pulse_every_integrator)};
+static const th_case cases[] = {
+    TH_CASE(kinked_wire_radau5_n10), TH_CASE(kinked_wire_radau5_n20),      TH_CASE(kinked_wire_rodas_n10),
+    TH_CASE(kinked_wire_rodas_n20),  TH_CASE(start_kink_seulex),           TH_CASE(kinked_wire_ida_n10),
+    TH_CASE(kinked_wire_ida_n20),    TH_CASE(two_corners_radau5),          TH_CASE(two_corners_ida),
+    TH_CASE(cubic_wire_radau5),      TH_CASE(force_pulse_every_integrator)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
