@@ -54,7 +54,7 @@ typedef struct seulex_state {
   double reuse;                          /* keep J while lin_def <= reuse (README) */
   int nseq[SEULEX_TABLEAU_MAX_ROWS + 1]; /* 1-based as the tableau */
   cosrod_extrap_ctrl ctl;
-  double *f0, *y0, *y1, *w, *tmp;
+  double *f0, *y0, *y1, *w, *tmp, *f1;
 } seulex_state;
 
 static void seulex_free(void *state) {
@@ -62,7 +62,7 @@ static void seulex_free(void *state) {
   if (!s) return;
   cosrod_lsys_free(s->L);
   seulex_tableau_free(s->T);
-  free(s->f0), free(s->y0), free(s->y1), free(s->w), free(s->tmp);
+  free(s->f0), free(s->y0), free(s->y1), free(s->w), free(s->tmp), free(s->f1);
   free(s);
 }
 
@@ -108,7 +108,8 @@ static cosrod_status seulex_alloc(void **out, cosrod_step_ctx *ctx) {
   st = seulex_tableau_create(&s->T, n, kmax, s->nseq);
   size_t nb = sizeof(double) * (size_t)n;
   s->f0 = malloc(nb), s->y0 = malloc(nb), s->y1 = malloc(nb), s->w = malloc(nb), s->tmp = malloc(2 * nb);
-  if (st != COSROD_OK || !s->f0 || !s->y0 || !s->y1 || !s->w || !s->tmp) {
+  s->f1 = malloc(nb);
+  if (st != COSROD_OK || !s->f0 || !s->y0 || !s->y1 || !s->w || !s->tmp || !s->f1) {
     seulex_free(s);
     return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "seulex: out of memory (n = %d)", n);
   }
@@ -246,19 +247,41 @@ static cosrod_status seulex_reject(seulex_state *s, cosrod_step_ctx *ctx, double
   return COSROD_OK;
 }
 
+/* f for the residual of the first substep read as a Newton step (README
+ * "seulex", stability monitor).  Substep 0 solves (M/h - J) Δ0 = f(t_1, y0)
+ * with t_1 = t0 + h for a time-dependent problem (f at the substep's end,
+ * seulex_tableau.h; f(t0, y0) = f0 otherwise), i.e. it is one Newton step,
+ * started at y0, for the implicit Euler equation M (y1 - y0) / h = f(t_1, y1).
+ * Its residual needs f(t_1, y1).  T->f_sub is that for an autonomous
+ * problem, but f(t_2, y1) for the next substep otherwise: the difference,
+ * h ∂f/∂t + O(h^2), is no linearisation error (J is never asked to predict
+ * it), and near rest after a kink of a prescribed end it is as large as Δ0
+ * itself at every h (f(t_1, y0) ~ h ∂f/∂t there, so Δ0 ~ h^2 ∂f/∂t and the
+ * residual h ∂f/∂t give a contraction θ independent of h: seulex stalled).
+ * So a time-dependent problem pays one f(t_1, y1) into s->f1 (*fr), and the
+ * residual below is the implicit Euler equation's own: zero for f linear in
+ * y with an exact J, time-dependent or not.  Returns the f code. */
+static int seulex_newton_f(seulex_state *s, cosrod_step_ctx *ctx, int j, double t0, double H,
+                           const double **fr) {
+  *fr = s->T->f_sub;
+  if (!ctx->problem->time_dependent) return 0;
+  *fr = s->f1;
+  return cosrod_step_call_f(ctx, t0 + H / s->nseq[j + 1], s->T->y_sub, s->f1);
+}
+
 /* Relative linearisation defect of J on the first substep of column j =
  * SEULEX_SUB_COL (n_j = 2, the first column with a second substep; after
- * seulex_sweep_first): with h = H/n_j, (M/h - J) Δ0 = f(y0) gives
- * J Δ0 = M Δ0 / h - f0, so d = f(y1) - f0 - J Δ0 = f(y1) - M Δ0 / h, which
- * is zero for a linear autonomous f and J exact (time dependence and any
- * error of J show up in d).  Returns ||d|| / ||f(y1) - f0|| (0 if f did not
- * change).  d and f live in the space of f, whose rows a mass matrix scales;
- * row i is weighted with w_i = |(M s)_i|, s_k = atol_k + rtol_k |y0_k|
+ * seulex_sweep_first): with h = H/n_j, (M/h - J) Δ0 = f(t_1, y0) gives
+ * J Δ0 = M Δ0 / h - f(t_1, y0), so d = f(t_1, y1) - f(t_1, y0) - J Δ0 =
+ * f(t_1, y1) - M Δ0 / h (fr, seulex_newton_f), which is zero for f linear
+ * in y and J exact (any error of J shows up in d).  Returns ||d|| /
+ * ||f(t_1, y1) - f0|| (0 if f did not change).  d and f live in the space of f, whose rows a mass matrix
+ * scales; row i is weighted with w_i = |(M s)_i|, s_k = atol_k + rtol_k |y0_k|
  * (= s_i without M), so that the ratio does not change when M y' = f is
  * replaced by (D M) y' = D f with a diagonal D (README "seulex").  Rows
  * with w_i = 0 (algebraic equations of a singular M) carry no such scale and
  * are left out. */
-static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
+static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, int j, double H, const double *fr) {
   const int n = s->n;
   const double h = H / s->nseq[j + 1];
   double *md = s->tmp, *w = s->tmp + n;
@@ -269,7 +292,7 @@ static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, int j, do
   for (int i = 0; i < n; i++) {
     if (w[i] == 0.0) continue;
     const double sk = fabs(w[i]);
-    const double d = (s->T->f_sub[i] - md[i] / h) / sk, c = (s->T->f_sub[i] - s->f0[i]) / sk;
+    const double d = (fr[i] - md[i] / h) / sk, c = (fr[i] - s->f0[i]) / sk;
     num += d * d, den += c * c;
   }
   if (!(num <= 1e300 && den <= 1e300)) return INFINITY;
@@ -279,8 +302,10 @@ static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, int j, do
 /* Row stability monitor (README "seulex", stability monitor; own criterion
  * from the method's description, HW II §IV.9): the first substep of a row
  * is one Newton iteration, started at y0, for the implicit Euler step
- * M (y1 - y0) / h = f(y1).  The next Newton correction would be
- *     δ = E^-1 (f(y1) - M Δ0 / h),   E = M/h - J   (the factored matrix),
+ * M (y1 - y0) / h = f(t_1, y1).  The next Newton correction would be
+ *     δ = E^-1 (f(t_1, y1) - M Δ0 / h),   E = M/h - J   (the factored matrix),
+ * (Deuflhard's monitor as described in HW II §IV.9; f(t_1, y1) = fr from
+ * seulex_newton_f, not the next substep's f(t_2, y1)),
  * so θ = ||δ|| / ||Δ0|| estimates the contraction of that iteration.  θ >> 1
  * means the linearisation by J does not describe f over one substep, and
  * the substeps are no longer a stable approximation.  Used only with a J
@@ -290,12 +315,12 @@ static double seulex_lin_defect(seulex_state *s, cosrod_step_ctx *ctx, int j, do
  * SEULEX_STAB_ROWS = 2 columns from SEULEX_SUB_COL on (n = 2, 3: the largest
  * substeps that have an f(y1)), after seulex_sweep_first.  One solve; M-invariant
  * (both vectors in the space of y); weights atol + rtol |y0|. */
-static double seulex_row_theta(seulex_state *s, cosrod_step_ctx *ctx, int j, double H) {
+static double seulex_row_theta(seulex_state *s, cosrod_step_ctx *ctx, int j, double H, const double *fr) {
   const int n = s->n;
   const double h = H / s->nseq[j + 1];
   double *d = s->tmp;
   cosrod_lsys_mass_mult(s->L, s->T->delta, d);
-  for (int i = 0; i < n; i++) d[i] = s->T->f_sub[i] - d[i] / h;
+  for (int i = 0; i < n; i++) d[i] = fr[i] - d[i] / h;
   cosrod_lsys_solve(s->L, d);
   ctx->stats->nsolve++;
   const double dd = seulex_rms(ctx, d, s->y0), d0 = seulex_rms(ctx, s->T->delta, s->y0);
@@ -365,12 +390,15 @@ static cosrod_status seulex_step(void *state, cosrod_step_ctx *ctx, int *accepte
       return seulex_reject(s, ctx, 0.5, 1);
     }
     int rc = seulex_sweep_first(s->T, s->L, ctx, j + 1, t0, s->y0, s->f0, H);
+    const int monitored = j >= SEULEX_SUB_COL && j < SEULEX_SUB_COL + SEULEX_STAB_ROWS && !s->jac_fresh;
+    const double *fr = s->T->f_sub;
+    if (rc == 0 && (j == SEULEX_SUB_COL || monitored)) rc = seulex_newton_f(s, ctx, j, t0, H, &fr);
     if (rc == 0 && j == SEULEX_SUB_COL) {
-      s->lin_def = seulex_lin_defect(s, ctx, j, H);
-      s->theta = seulex_row_theta(s, ctx, j, H); /* monitor below and growth cap */
+      s->lin_def = seulex_lin_defect(s, ctx, j, H, fr);
+      s->theta = seulex_row_theta(s, ctx, j, H, fr); /* monitor below and growth cap */
     }
-    if (rc == 0 && j >= SEULEX_SUB_COL && j < SEULEX_SUB_COL + SEULEX_STAB_ROWS && !s->jac_fresh &&
-        !((j == SEULEX_SUB_COL ? s->theta : seulex_row_theta(s, ctx, j, H)) <= SEULEX_STAB_THETA)) {
+    if (rc == 0 && monitored &&
+        !((j == SEULEX_SUB_COL ? s->theta : seulex_row_theta(s, ctx, j, H, fr)) <= SEULEX_STAB_THETA)) {
       /* a J from an earlier point no longer describes f: retry the same H
        * with a fresh J (with a fresh J a large θ is nonlinearity, which the
        * error test and its step factor handle better; own experiment) */

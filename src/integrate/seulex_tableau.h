@@ -58,7 +58,8 @@ cosrod_status seulex_sweep_factor(cosrod_lsys *L, cosrod_step_ctx *ctx, const se
 /* First substep of row j (after seulex_sweep_factor): Δ_0 = E^-1 f(t_0, y0)
  * (f0 = f(t0, y0) is used for an autonomous problem, a new f at t0 + h_j
  * otherwise), y_1 = y0 + Δ_0 into T->y_sub, Δ_0 stays in T->delta, and, if
- * n_j > 1, f(t_1, y_1) into T->f_sub.  Returns the f callback's code (0,
+ * n_j > 1, the next substep's f into T->f_sub: f(t_1, y_1) for an autonomous
+ * problem, f(t_2, y_1) (the substep's end) otherwise.  Returns the f callback's code (0,
  * > 0 recoverable, < 0 fatal).  A check of the first substep can run between
  * this and seulex_sweep_finish. */
 int seulex_sweep_first(seulex_tableau *T, cosrod_lsys *L, cosrod_step_ctx *ctx, int j, double t0,

@@ -12,7 +12,7 @@
 
 typedef struct itest_method {
   const char *name;
-  int fixed_order;  /* order observed with fixed steps on the linear problem, 0 = not tested */
+  int fixed_order; /* order observed with fixed steps on the linear problem, 0 = not tested */
   /* Tolerance proportionality (HNW I §II.4): the global error behaves like C tol^alpha for
    * tol -> 0, alpha in [alpha_lo, alpha_hi] derived in itest.c from the method's error control. */
   double alpha_lo, alpha_hi;
@@ -69,6 +69,11 @@ double itest_global_bound(const itest_problem *P, const itest_method *M, double 
  * alpha_hi + 1/4] (test_conformance.c), with the measured exponents and the diagnosis.  Returns
  * the row's reason or NULL; *side = +1 above the window (over-accurate at small tol), -1 below. */
 const char *itest_exponent_finding(const char *method, const char *problem, int *side);
+
+/* Centre c of the exponent check of method on P (tolerances 100 c, c, c / 100; P->tol unless the
+ * run is pre-asymptotic there) and whether the check is the method's order from the step counts
+ * (*order_steps = 1) instead of the exponent; derivations in itest.c. */
+double itest_exponent_setting(const char *method, const itest_problem *P, int *order_steps);
 
 /* Method table row of a method name, or NULL. */
 const itest_method *itest_method_by_name(const char *name);
