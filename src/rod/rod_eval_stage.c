@@ -19,7 +19,11 @@
  * measured on the loaded machine of bench/results/threads.md. */
 #define ROD_PAR_MIN_SEGMENTS 2000
 
-int cosrod_rod_parallel_min_segments(void) { return ROD_PAR_MIN_SEGMENTS; }
+static int par_min_segments = ROD_PAR_MIN_SEGMENTS;
+
+int cosrod_rod_parallel_min_segments(void) { return par_min_segments; }
+
+void rod_par_set_min_segments(int n) { par_min_segments = n > 0 ? n : ROD_PAR_MIN_SEGMENTS; }
 
 size_t rod_par_work_size(int N) { return 15 * (size_t)N + 10; }
 
@@ -31,7 +35,7 @@ cosrod_status cosrod_rod_data_set_threads(cosrod_rod_data *d, int nthreads) {
 
 /* Threads for a loop over the segments of rod. */
 static int nthr(const cosrod_rod *rod, const cosrod_rod_data *d) {
-  return rod->N >= ROD_PAR_MIN_SEGMENTS ? d->nthreads : 1;
+  return rod->N >= par_min_segments ? d->nthreads : 1;
 }
 
 typedef struct {
