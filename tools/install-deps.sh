@@ -6,10 +6,12 @@
 # libhdf5-dev: output.format: hdf5 (optional in CMake; loaded on first use), python3-h5py reads it.
 # As root: apt-get update && apt-get install ...; otherwise print the command.
 # `tools/install-deps.sh bench` adds what `make bench` needs on top: python3
-# (bench/papers/report.py writes the report) and valgrind (callgrind counts).
+# (bench/papers/report.py writes the report), valgrind (callgrind counts), and
+# python3-numba/python3-tqdm: what PyElastica needs for the peer runs of
+# bench/peers (its source tree is given by PYELASTICA_SRC; it is not a package).
 set -e
 PKGS="build-essential cmake pkg-config liblapacke-dev liblapack-dev libblas-dev libyaml-dev gnuplot-nox libsundials-dev libsuitesparse-dev clang python3-dev python3-numpy python3-pytest python3-hypothesis python3-pandas python3-matplotlib python3-scipy python3-dask python3-distributed python3-sphinx python3-myst-parser libhdf5-dev python3-h5py"
-[ "${1:-}" = bench ] && PKGS="$PKGS python3 valgrind"
+[ "${1:-}" = bench ] && PKGS="$PKGS python3 valgrind python3-numba python3-tqdm"
 missing=""
 for p in $PKGS; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

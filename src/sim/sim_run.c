@@ -92,8 +92,20 @@ int sim_step_cb(double t, double h, int accepted, void *user) {
   return stop_requested(s) ? 1 : 0;
 }
 
+static int sim_output_frame(cosrod_sim *s, double t, const double *y);
+
+/* A frame inside the last accepted step sees the friction anchors that step
+ * used, not those committed at its end (contact_element.h). */
 static int sim_output_cb(double t, const double *y, void *user) {
   cosrod_sim *s = user;
+  const int inside = s->sys.d->contact && t < s->acc.t;
+  if (inside) sim_contact_frame_inside_step(s->sys.d->contact, 1);
+  int rc = sim_output_frame(s, t, y);
+  if (inside) sim_contact_frame_inside_step(s->sys.d->contact, 0);
+  return rc;
+}
+
+static int sim_output_frame(cosrod_sim *s, double t, const double *y) {
   double W = s->acc.W, D = s->acc.D;
   if (t != s->acc.t && s->need_rates > 0) {
     /* partial step [t, acc_t]: rates at t first, then Simpson (which

@@ -59,6 +59,7 @@ struct sim_contact {
   double power; /* sum f . v of the last evaluation */
   double *pbuf; /* (4 max N + 3 max N) unpack scratch */
   double *prev; /* (state size) friction state before the last commit: the one a frame inside the step saw */
+  double *held; /* (state size) the committed state while a frame inside the step is evaluated */
 };
 
 void sim_contact_prepare(struct sim_contact *c, size_t r, const cosrod_rod *rod, cosrod_rod_form form, double t,
@@ -210,7 +211,7 @@ void sim_contact_free(struct sim_contact *c) {
     if (c->kpos) free(c->kpos[k]);
     if (c->krot) free(c->krot[k]);
   }
-  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs), free(c->prev);
+  free(c->x), free(c->v), free(c->f), free(c->sref), free(c->nv), free(c->cb), free(c->obs), free(c->prev), free(c->held);
   free(c->kpos), free(c->krot), free(c->npos), free(c->nrot), free(c->cubic), free(c->pbuf);
   free(c->mesh), free(c->body);
   free(c);
@@ -318,7 +319,8 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
   if (c->m) c->d = cosrod_contact_data_create(c->m, &st);
   if (st != COSROD_OK) goto fail;
   c->prev = calloc(cosrod_contact_state_size(c->m) + 1, sizeof *c->prev);
-  if (!c->prev) {
+  c->held = calloc(cosrod_contact_state_size(c->m) + 1, sizeof *c->held);
+  if (!c->prev || !c->held) {
     st = COSROD_ERR_NOMEM;
     goto fail;
   }
@@ -335,6 +337,17 @@ fail:
 void sim_contact_commit(struct sim_contact *c) {
   if (c) cosrod_contact_state_save(c->m, c->d, c->prev);
   if (c) cosrod_contact_commit(c->m, c->d);
+}
+
+void sim_contact_frame_inside_step(struct sim_contact *c, int inside) {
+  if (!c) return;
+  if (inside) {
+    cosrod_contact_state_save(c->m, c->d, c->held);
+    (void)cosrod_contact_state_load(c->m, c->d, c->prev); /* saved by the commit: valid */
+  } else {
+    (void)cosrod_contact_state_load(c->m, c->d, c->held);
+  }
+  c->fresh = 0;
 }
 
 void sim_contact_rates(const struct sim_contact *c, double *W, double *D) {

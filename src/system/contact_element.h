@@ -31,6 +31,11 @@ void sim_contact_attach(struct sim_contact *c, cosrod_rod **rods, size_t nrods);
 /* After an accepted step / converged increment, with the rods last evaluated
  * at the accepted state: friction anchors follow. */
 void sim_contact_commit(struct sim_contact *c);
+/* A frame at a time inside the last accepted step (dense output after the
+ * commit): inside = 1 puts back the friction state that step used (the
+ * anchors before the commit), so the frame's friction forces are those of
+ * the step's own law; inside = 0 restores the committed state. */
+void sim_contact_frame_inside_step(struct sim_contact *c, int inside);
 /* Energy of the last evaluation: correct the rods' summed external power W
  * and dissipation rate D (the callback's forces were counted as external
  * loads: remove them, add the work of moving obstacles and the contact's

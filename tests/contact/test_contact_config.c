@@ -190,6 +190,19 @@ TEST(missed_contact_warning) {
     cosrod_contact_data_free(d);
     cosrod_contact_model_free(m);
   }
+  /* grazing: the capsule touches between the two Gauss points 0.025 r deep,
+   * half the depth from which a miss counts (0.05 r): not counted */
+  rod.x[2] = rod.x[5] = 0.015 - 2.5e-4; /* gap -2.5e-4 = -0.025 r at the middle */
+  cosrod_contact_def def = {.nrods = 1, .rods = &cr, .nobstacles = 1, .obstacles = &clip, .quadrature = 2,
+                            .law = {.stiffness = 1e5}};
+  cosrod_contact_model *m = cosrod_contact_model_create(&def, NULL);
+  cosrod_contact_data *d = cosrod_contact_data_create(m, NULL);
+  cosrod_contact_eval(m, d, (const double *const[]){rod.x}, NULL, (double *const[]){rod.f}, 0);
+  size_t missed;
+  cosrod_contact_warnings(d, &missed, NULL);
+  CHECK("a grazing touch (0.025 r deep) between the points: not counted", missed == 0);
+  cosrod_contact_data_free(d);
+  cosrod_contact_model_free(m);
   test_rod_free(&rod);
 }
 

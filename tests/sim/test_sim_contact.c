@@ -18,6 +18,11 @@
  *    tangential spring's stretch q sin(alpha)/k_t) and slides otherwise with
  *    acceleration g (sin(alpha) - mu_k cos(alpha)) (to 3 %: the
  *    regularised onset);
+ *  - a rod dragged over the floor at constant speed by a prescribed end:
+ *    every slipping point carries kinetic friction mu_k Fn against its
+ *    sliding, so the floor receives +mu_k |Fz| along the drag, at every
+ *    frame where every point slips, also those inside a step (to 1e-6: the
+ *    points' slip directions are x to round-off);
  *  - a contact section that never touches changes nothing (to round-off);
  *  - start_from_equilibrium with the rod 5 cm above the floor: the static
  *    solve that starts the run has the contact forces in its residual and
@@ -231,6 +236,51 @@ TEST(no_touch_no_change) {
   run_free(&B);
 }
 
+typedef struct drag_watch {
+  double worst; /* largest |Fx - mu_k |Fz|| / |Fz| over the frames where every point slips */
+  int n, nslip_all;
+} drag_watch;
+
+static int drag_frame(void *user, const cosrod_sim *sim, double t) {
+  drag_watch *w = user;
+  const cosrod_contact_data *d = cosrod_sim_contact_data(sim);
+  if (t < 0.15 || !d) return 0; /* the drag starts at 0.05 s; steady sliding from ~0.1 s */
+  double F[3], M[3];
+  cosrod_contact_obstacle_wrench(d, 0, F, M);
+  const cosrod_contact_point *p = cosrod_contact_points(d);
+  int slip = 1;
+  for (size_t i = 0; i < cosrod_contact_npoints(d); i++) slip &= p[i].slip == 1;
+  if (slip) w->worst = fmax(w->worst, fabs(F[0] - 0.4 * fabs(F[2])) / fabs(F[2]));
+  w->n++;
+  w->nslip_all += slip;
+  return 0;
+}
+
+TEST(drag_friction_at_every_frame) {
+  /* the ground rod with its end moved along +x at 0.5 m/s from t = 0.05 s;
+   * frames every 0.01 s fall inside steps of ~1e-3 .. 1e-2 s */
+  char text[2500];
+  snprintf(text, sizeof text, "%s", GROUND);
+  char *o = strstr(text, "obstacles:");
+  const char *ends = "    ends:\n      end: {type: prescribed, position: [[0, 1, 0, 0.00985], [0.05, 1, 0, 0.00985], "
+                     "[0.3, 1.125, 0, 0.00985]]}\n";
+  snprintf(o, sizeof text - (size_t)(o - text), "%sobstacles:\n  - {name: floor, shape: plane, point: [0, 0, 0], "
+           "normal: [0, 0, 1]}\ncontact: {friction: {static: 0.5, kinetic: 0.4}}\nanalysis: {type: dynamic, "
+           "t_end: 0.3}\nsolver: {integrator: radau5, rtol: 1.0e-5, atol: 1.0e-7}\noutput: {every: 0.01}\n", ends);
+  cosrod_scenario *sc = NULL;
+  drag_watch w = {0};
+  cosrod_sim_observer obs = {.frame = drag_frame, .user = &w};
+  cosrod_status st;
+  cosrod_sim *sim = sim_test_run(text, "contact.yaml", NULL, 0, &obs, &sc, &st);
+  CHECK("runs", sim && st == COSROD_OK);
+  NOTE("%d frames of steady sliding (%d with every point slipping): largest |Fx - mu_k |Fz|| / |Fz| = %.3g", w.n,
+       w.nslip_all, w.worst);
+  CHECK("frames with every point slipping", w.nslip_all >= 10);
+  CHECK("the floor receives +mu_k |Fz| along the drag", w.worst < 1e-6);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 typedef struct rest_watch {
   double ke, Fz0, gap0;
   int n;
@@ -269,6 +319,6 @@ TEST(start_from_equilibrium_on_the_ground) {
 }
 
 static const th_case cases[] = {TH_CASE(start_from_equilibrium_on_the_ground), TH_CASE(rod_at_rest_on_the_ground), TH_CASE(dropped_energy_balance_closes),
-                                TH_CASE(propped_cantilever_reaction), TH_CASE(incline_sticks_or_slides),
+                                TH_CASE(propped_cantilever_reaction), TH_CASE(incline_sticks_or_slides), TH_CASE(drag_friction_at_every_frame),
                                 TH_CASE(no_touch_no_change)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
