@@ -13,10 +13,12 @@
 #include "core/par.h"
 #include "rod/rod_internal.h"
 
-/* Below this many segments f runs on one thread.  Chosen, not measured:
- * f costs ~0.16 us per segment, so at 2000 segments a thread's half (~0.16 ms)
- * is >30x an idle OpenMP fork-join (a few us); the break-even could not be
- * measured on the loaded machine of bench/results/threads.md. */
+/* Below this many segments f runs on one thread.  Not a measured break-even:
+ * f costs ~0.12 us per segment (bench_threads), so at 2000 segments a
+ * thread's half (~0.12 ms) is >20x an idle OpenMP fork-join (a few us); the
+ * 2-thread times of bench/threads.sh (f parallel at every N) are meaningful
+ * only at a load average < 1 on 2 cores, which was not reached when the
+ * threshold was last reviewed (bench/results/threads.md). */
 #define ROD_PAR_MIN_SEGMENTS 2000
 
 static int par_min_segments = ROD_PAR_MIN_SEGMENTS;
