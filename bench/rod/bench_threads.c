@@ -7,6 +7,8 @@
  * time (CPU > wall means several threads worked).  Output: one line per
  * (N, part, threads): "N part threads wall_s cpu_s".
  * The rod: damped rubber, pinned at s = 0, helix, random velocities.
+ * f runs in parallel at every N here (rod_par_set_min_segments(1)), to find
+ * the N from which 2 threads pay off.
  * Usage: bench_threads [--rounds n] [N ...]   (default N = 1000 10000 100000) */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -16,6 +18,9 @@
 
 #include "cosrod/band.h"
 #include "cosrod/rod.h"
+
+/* from src/rod/rod_internal.h (the rod module's static library) */
+void rod_par_set_min_segments(int n);
 
 static double clk(clockid_t id) {
   struct timespec ts;
@@ -117,6 +122,7 @@ int main(int argc, char **argv) {
   if (nN == 0) Ns[0] = 1000, Ns[1] = 10000, Ns[2] = 100000, nN = 3;
   static const char *names[4] = {"f", "jac", "lu", "solve"};
   printf("# N part threads wall_s cpu_s   (parallel from N >= %d)\n", cosrod_rod_parallel_min_segments());
+  rod_par_set_min_segments(1);
   for (int k = 0; k < nN; ++k) {
     bcase B;
     memset(&B, 0, sizeof B);

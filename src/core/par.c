@@ -1,9 +1,70 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Fork-join over contiguous index blocks; see par.h. */
+/* Fork-join over contiguous index blocks; see par.h.  The OpenMP part lives
+ * in the module libcosrod_omp.so (par_omp.c), opened by dlopen on the first
+ * request for more than one thread, like LAPACKE and HDF5 (lapack_lazy.c,
+ * output_h5lib.c): a process that runs on one thread never loads libgomp. */
+#define _GNU_SOURCE
 #include "core/par.h"
 
 #ifdef COSROD_HAVE_OPENMP
-#include <omp.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PAR_MODULE "libcosrod_omp.so"
+
+typedef void (*par_for_fn)(int, int, cosrod_par_fn, void *);
+typedef int (*par_max_fn)(void);
+static par_for_fn omp_for;
+static par_max_fn omp_max;
+static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
+
+/* Opens path and looks up the module's two functions; 0 on success. */
+static int omp_try(const char *path) {
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!h) return -1;
+  void *pf = dlsym(h, "cosrod_omp_for"), *pm = dlsym(h, "cosrod_omp_max_threads");
+  if (!pf || !pm) {
+    dlclose(h);
+    return -1;
+  }
+  /* a void * becomes a function pointer by memcpy (ISO C has no such cast) */
+  memcpy(&omp_for, &pf, sizeof omp_for);
+  memcpy(&omp_max, &pm, sizeof omp_max);
+  return 0;
+}
+
+/* The module is looked for next to the object that holds this code (the
+ * build tree's or the installed libcosrod.so), then at the build tree's and
+ * the install tree's paths CMake compiled in (programs linking the modules'
+ * static libraries), then on the loader's search path. */
+static void omp_load(void) {
+  char path[4096] = "";
+  Dl_info info;
+  if (dladdr(&omp_once, &info) && info.dli_fname) {
+    const char *slash = strrchr(info.dli_fname, '/');
+    int len = slash ? (int)(slash - info.dli_fname) : 0;
+    snprintf(path, sizeof path, "%.*s%s" PAR_MODULE, len, info.dli_fname, slash ? "/" : "");
+    if (slash && omp_try(path) == 0) return;
+  }
+#ifdef COSROD_OMP_BUILD_PATH
+  if (omp_try(COSROD_OMP_BUILD_PATH) == 0) return;
+#endif
+#ifdef COSROD_OMP_INSTALL_PATH
+  if (omp_try(COSROD_OMP_INSTALL_PATH) == 0) return;
+#endif
+  if (omp_try(PAR_MODULE) == 0) return;
+  fprintf(stderr, "cosrod: cannot load the OpenMP module %s (%s): running on one thread\n", PAR_MODULE,
+          dlerror());
+}
+
+int cosrod_par_loaded(void) {
+  pthread_once(&omp_once, omp_load);
+  return omp_for != NULL;
+}
+#else
+int cosrod_par_loaded(void) { return 0; }
 #endif
 
 int cosrod_par_available(void) {
@@ -16,7 +77,7 @@ int cosrod_par_available(void) {
 
 int cosrod_par_resolve(int requested) {
 #ifdef COSROD_HAVE_OPENMP
-  if (requested <= 0) return omp_get_max_threads();
+  if (requested <= 0) return cosrod_par_loaded() ? omp_max() : 1;
   return requested;
 #else
   (void)requested;
@@ -26,20 +87,12 @@ int cosrod_par_resolve(int requested) {
 
 void cosrod_par_for(int nthreads, int n, cosrod_par_fn fn, void *ctx) {
   if (n <= 0) return;
-#ifdef COSROD_HAVE_OPENMP
   if (nthreads > n) nthreads = n;
-  if (nthreads > 1) {
-#pragma omp parallel num_threads(nthreads)
-    {
-      /* the team may be smaller than asked (OMP_THREAD_LIMIT, nesting) */
-      const int nt = omp_get_num_threads(), id = omp_get_thread_num();
-      const long i0 = (long)n * id / nt, i1 = (long)n * (id + 1) / nt;
-      fn(ctx, (int)i0, (int)i1);
-    }
+  if (nthreads > 1 && cosrod_par_loaded()) {
+#ifdef COSROD_HAVE_OPENMP
+    omp_for(nthreads, n, fn, ctx);
     return;
-  }
-#else
-  (void)nthreads;
 #endif
+  }
   fn(ctx, 0, n);
 }

@@ -13,13 +13,19 @@
 #include "core/par.h"
 #include "rod/rod_internal.h"
 
-/* Below this many segments f runs on one thread.  Chosen, not measured:
- * f costs ~0.16 us per segment, so at 2000 segments a thread's half (~0.16 ms)
- * is >30x an idle OpenMP fork-join (a few us); the break-even could not be
- * measured on the loaded machine of bench/results/threads.md. */
+/* Below this many segments f runs on one thread.  Not a measured break-even:
+ * f costs ~0.12 us per segment (bench_threads), so at 2000 segments a
+ * thread's half (~0.12 ms) is >20x an idle OpenMP fork-join (a few us); the
+ * 2-thread times of bench/threads.sh (f parallel at every N) are meaningful
+ * only at a load average < 1 on 2 cores, which was not reached when the
+ * threshold was last reviewed (bench/results/threads.md). */
 #define ROD_PAR_MIN_SEGMENTS 2000
 
-int cosrod_rod_parallel_min_segments(void) { return ROD_PAR_MIN_SEGMENTS; }
+static int par_min_segments = ROD_PAR_MIN_SEGMENTS;
+
+int cosrod_rod_parallel_min_segments(void) { return par_min_segments; }
+
+void rod_par_set_min_segments(int n) { par_min_segments = n > 0 ? n : ROD_PAR_MIN_SEGMENTS; }
 
 size_t rod_par_work_size(int N) { return 15 * (size_t)N + 10; }
 
@@ -31,7 +37,7 @@ cosrod_status cosrod_rod_data_set_threads(cosrod_rod_data *d, int nthreads) {
 
 /* Threads for a loop over the segments of rod. */
 static int nthr(const cosrod_rod *rod, const cosrod_rod_data *d) {
-  return rod->N >= ROD_PAR_MIN_SEGMENTS ? d->nthreads : 1;
+  return rod->N >= par_min_segments ? d->nthreads : 1;
 }
 
 typedef struct {
@@ -134,9 +140,31 @@ static void seg_gather(void *vc, int n0, int n1) {
   }
 }
 
+/* One thread: the serial loop, without the workspace.  fx_n receives
+ * -fs_{n-1} (at k = n-1) before +fs_n (at k = n): the gather's order, so the
+ * sums are bit-identical to the blocked path. */
+static void seg_serial(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate) {
+  for (int k = 0; k < rod->N; ++k) {
+    double dx[3], dxd[3], fq[4], fs[3], V = 0.0, D = 0.0;
+    cosrod_vec3_sub(dx, d->x + 3 * (k + 1), d->x + 3 * k);
+    cosrod_vec3_sub(dxd, d->xd + 3 * (k + 1), d->xd + 3 * k);
+    rod_seg_kernel(dx, dxd, d->p + 4 * k, d->pd + 4 * k, 1.0 / rod->ds[k], rod->ds[k], rod->G0 + 3 * k,
+                   rod->CG, rod->VG, damped, d->Gamma + 3 * k, d->Gammad + 3 * k, d->F + 3 * k, fs, fq, &V, &D);
+    rq_axpy(d->fp + 4 * k, 1.0, fq);
+    cosrod_vec3_add(d->fx + 3 * k, d->fx + 3 * k, fs);
+    cosrod_vec3_sub(d->fx + 3 * (k + 1), d->fx + 3 * (k + 1), fs);
+    *Vse += V;
+    *Drate += D;
+  }
+}
+
 void rod_stage_segments(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate) {
   stage_ctx c = {rod, d, NULL, 0, damped};
   const int nt = nthr(rod, d);
+  if (nt <= 1) {
+    seg_serial(rod, d, damped, Vse, Drate);
+    return;
+  }
   cosrod_par_for(nt, rod->N, seg_kernels, &c);
   cosrod_par_for(nt, rod->N + 1, seg_gather, &c);
   const double *eb = par_eseg(d);
@@ -201,9 +229,31 @@ static void vtx_end(const cosrod_rod *rod, cosrod_rod_data *d, int e, int damped
   }
 }
 
+/* One thread: the serial loop over the interior vertices, without the
+ * workspace.  ψ_k receives fp of vertex k (at n = k) before fm of vertex k+1
+ * (at n = k+1): the gather's order. */
+static void vtx_serial(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate) {
+  for (int n = 1; n < rod->N; ++n) {
+    double fm[4], fpp[4], V = 0.0, D = 0.0;
+    rod_vtx_kernel(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n,
+                   2.0 / rod->w[n], rod->w[n], rod->K0 + 3 * n, rod->CK, rod->VK, damped, d->K + 3 * n,
+                   d->Kd + 3 * n, d->M + 3 * n, fm, fpp, &V, &D);
+    rq_axpy(d->fp + 4 * (n - 1), 1.0, fm);
+    rq_axpy(d->fp + 4 * n, 1.0, fpp);
+    *Vbt += V;
+    *Drate += D;
+  }
+}
+
 void rod_stage_vertices(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate) {
   stage_ctx c = {rod, d, NULL, 0, damped};
   const int N = rod->N, nt = nthr(rod, d);
+  if (nt <= 1) {
+    vtx_end(rod, d, 0, damped, Vbt, Drate);
+    vtx_serial(rod, d, damped, Vbt, Drate);
+    vtx_end(rod, d, 1, damped, Vbt, Drate);
+    return;
+  }
   cosrod_par_for(nt, N - 1, vtx_kernels, &c);
   vtx_end(rod, d, 0, damped, Vbt, Drate);
   const double *ev = par_ev(d);

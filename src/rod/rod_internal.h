@@ -315,6 +315,9 @@ void rod_medium_jac(const cosrod_rod *rod, const cosrod_rod_data *d, double *wv,
  * kinematics of y at t, the segment kernels (adds fx, ψ, Vse, Drate) and the
  * vertex kernels with the clamped ends (adds ψ, Vbt, Drate); fx and ψ must
  * be zero before the segment stage.  rod_par_work_size: doubles of d->parw. */
+/* Benchmarks only (bench/rod/bench_threads.c): rods of >= n segments run in
+ * parallel from now on (n <= 0: back to the default).  Not thread-safe. */
+void rod_par_set_min_segments(int n);
 void rod_stage_kinematics(const cosrod_rod *rod, cosrod_rod_data *d, int ns, double t, const double *y);
 void rod_stage_segments(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate);
 void rod_stage_vertices(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate);

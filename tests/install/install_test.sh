@@ -18,3 +18,25 @@ env -u LD_LIBRARY_PATH "$WORK/consumer-pc"
 test -x "$WORK/prefix/bin/cosrod"
 env -u LD_LIBRARY_PATH "$WORK/prefix/bin/cosrod" --version
 echo "install test: find_package and pkg-config consumers OK"
+# The installed library finds its OpenMP module (libcosrod_omp.so, opened on
+# the first request for 2 threads by a rod of >= 2000 segments): no warning.
+if [ -e "$(dirname "$(ls "$WORK"/prefix/lib*/libcosrod.so | head -n 1)")/libcosrod_omp.so" ]; then
+  cat >"$WORK/threads.yaml" <<'Y'
+cosrod: 1
+title: installed OpenMP module probe
+rods:
+  - name: r
+    length: 1.0
+    segments: 2000
+    material: {E: 5.0e6, poisson: 0.5, density: 1100}
+    section: {shape: circle, radius: 5.0e-3}
+    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}
+    ends: {start: {type: pinned}}
+analysis: {type: dynamic, t_end: 1.0e-3}
+solver: {integrator: galpha, h: 1.0e-3, threads: 2}
+output: {dir: out, every: 1.0e-3, fields: [tip], vtk: false, plots: false}
+Y
+  env -u LD_LIBRARY_PATH "$WORK/prefix/bin/cosrod" run "$WORK/threads.yaml" -o "$WORK/threads" >/dev/null 2>"$WORK/threads.err"
+  if grep -q "OpenMP module" "$WORK/threads.err"; then cat "$WORK/threads.err" >&2; exit 1; fi
+  echo "install test: the installed OpenMP module loads"
+fi

@@ -8,7 +8,47 @@
  * changed bit. */
 #include <stdio.h>
 
+#include "core/par.h"
 #include "rod_test_util.h"
+
+/* Whether a shared object whose name contains lib is mapped into this
+ * process (Linux /proc/self/maps; -1 if that cannot be read). */
+static int mapped(const char *lib) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  char line[4096];
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f)) found = strstr(line, lib) != NULL;
+  fclose(f);
+  return found;
+}
+
+typedef struct {
+  int calls, covered;
+} split_ctx;
+
+static void count_block(void *vc, int i0, int i1) {
+  split_ctx *c = vc;
+  __atomic_add_fetch(&c->calls, 1, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&c->covered, i1 - i0, __ATOMIC_SEQ_CST);
+}
+
+/* OpenMP is loaded only on the first request for 2 threads (before it the
+ * process maps no libgomp), and then runs the loop as 2 blocks. */
+TEST(openmp_loaded_on_demand) {
+  split_ctx c = {0, 0};
+  cosrod_par_for(1, 100, count_block, &c);
+  CHECK("1 thread: one block covering [0, 100)", c.calls == 1 && c.covered == 100);
+  CHECK("no libgomp before a request for 2 threads", mapped("libgomp") == 0);
+  c.calls = c.covered = 0;
+  cosrod_par_for(2, 100, count_block, &c);
+#ifdef COSROD_HAVE_OPENMP
+  CHECK("the OpenMP module is loaded", cosrod_par_loaded() == 1 && mapped("libcosrod_omp") == 1);
+  CHECK("2 threads: two blocks covering [0, 100)", c.calls == 2 && c.covered == 100);
+#else
+  CHECK("without OpenMP: one block", c.calls == 1 && c.covered == 100);
+#endif
+}
 
 typedef struct {
   double *ydot, *res, *fx, *fp, *lambda;
@@ -131,5 +171,5 @@ TEST(thread_count_validated) {
   cosrod_rod_free(rod);
 }
 
-static const th_case cases[] = {TH_CASE(bit_identical_for_any_thread_count), TH_CASE(thread_count_validated)};
+static const th_case cases[] = {TH_CASE(openmp_loaded_on_demand), TH_CASE(bit_identical_for_any_thread_count), TH_CASE(thread_count_validated)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
