@@ -44,6 +44,17 @@ typedef struct frames {
   long attempts, accepted;
 } frames;
 
+/* The jump of the tip velocity from 0 to 0.3 m/s does impulsive work
+ * ½ m_0 v² on the prescribed end vertex, m_0 = ρ A Δs / 2 (Δs = 1/N); the
+ * balance must stay closed to 1e-3 of it over the frames (without the
+ * accounting it would be off by exactly that amount). */
+static void check_impulse_balance(const frames *f, int N, const char *label) {
+  double m0 = 7850.0 * PI * 5e-4 * 5e-4 * (1.0 / N) / 2.0, Wimp = 0.5 * m0 * 0.3 * 0.3, drift = 0.0;
+  for (int i = 1; i < f->n; i++) drift = fmax(drift, fabs(f->balance[i] - f->balance[0]));
+  NOTE("%s %.6e J, max |balance drift| %.3e J", label, Wimp, drift);
+  CHECK_LE("balance drift <= 1e-3 of the impulsive work", drift, 1e-3 * Wimp);
+}
+
 static int on_step(void *user, const cosrod_sim *sim, double t, double h, int accepted) {
   (void)sim, (void)t, (void)h;
   ((frames *)user)->attempts++;
@@ -90,16 +101,7 @@ static void wire_case(const char *integrator, const char *segments) {
   CHECK_NEAR("final time", cosrod_sim_t(sim), 1.02, 1e-12);
   /* the prescribed tip: y = 0.3 (t - 1) after the kink */
   CHECK_NEAR("tip y at t_end = 0.3 * 0.02", f.n ? f.tipy[f.n - 1] : NAN, 0.006, 1e-12);
-  /* the jump of the tip velocity from 0 to 0.3 m/s does impulsive work
-   * ½ m_0 v² on the prescribed end vertex, m_0 = ρ A Δs / 2; the balance
-   * must stay closed to a small fraction of it (without the accounting it
-   * would be off by exactly that amount) */
-  int N = cosrod_rod_nseg(cosrod_sim_rod(sim, 0));
-  double m0 = 7850.0 * PI * 5e-4 * 5e-4 * (1.0 / N) / 2.0, Wimp = 0.5 * m0 * 0.3 * 0.3;
-  double drift = 0.0;
-  for (int i = 1; i < f.n; i++) drift = fmax(drift, fabs(f.balance[i] - f.balance[0]));
-  NOTE("impulsive work ½ m0 v² = %.6e J, max |balance drift| %.3e J", Wimp, drift);
-  CHECK_LE("balance drift <= 1e-3 of the impulsive work", drift, 1e-3 * Wimp);
+  check_impulse_balance(&f, cosrod_rod_nseg(cosrod_sim_rod(sim, 0)), "impulsive work ½ m0 v² =");
   CHECK("frames every 0.01 s (t = 0 .. 1.02: 103)", f.n == 103);
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
@@ -141,10 +143,7 @@ static void start_kink(const char *integrator) {
        cosrod_sim_energy_now(sim).dissipated, cosrod_sim_message(sim));
   CHECK("the run reaches t_end", st == COSROD_OK && f.n == 21);
   CHECK_NEAR("tip y at t_end = 0.3 * 0.02", f.n ? f.tipy[f.n - 1] : NAN, 0.006, 1e-12);
-  double m0 = 7850.0 * PI * 5e-4 * 5e-4 * 0.1 / 2.0, Wimp = 0.5 * m0 * 0.3 * 0.3, drift = 0.0;
-  for (int i = 1; i < f.n; i++) drift = fmax(drift, fabs(f.balance[i] - f.balance[0]));
-  NOTE("impulsive work ½ m0 v² = %.6e J, max |balance drift| %.3e J", Wimp, drift);
-  CHECK_LE("balance drift <= 1e-3 of the impulsive work", drift, 1e-3 * Wimp);
+  check_impulse_balance(&f, 10, "impulsive work ½ m0 v² =");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
@@ -175,10 +174,7 @@ TEST(kinked_start_end_seulex) {
        cosrod_strerror(st), cosrod_sim_t(sim), ss->nsteps, ss->nreject, cosrod_sim_energy_now(sim).dissipated,
        cosrod_sim_message(sim));
   CHECK("the run reaches t_end past the kink at t = 1", st == COSROD_OK && f.n == 103);
-  double m0 = 7850.0 * PI * 5e-4 * 5e-4 * 0.1 / 2.0, Wimp = 0.5 * m0 * 0.3 * 0.3, drift = 0.0;
-  for (int i = 1; i < f.n; i++) drift = fmax(drift, fabs(f.balance[i] - f.balance[0]));
-  NOTE("impulsive work ½ m0 v² = %.6e J, max |balance drift| %.3e J", Wimp, drift);
-  CHECK_LE("balance drift <= 1e-3 of the impulsive work", drift, 1e-3 * Wimp);
+  check_impulse_balance(&f, 10, "impulsive work ½ m0 v² =");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
@@ -216,10 +212,7 @@ static void two_corners(const char *integrator) {
        cosrod_sim_message(sim));
   CHECK("the run reaches t_end past both corners", st == COSROD_OK && f.n == 31);
   CHECK_NEAR("tip y at t_end", f.n ? f.tipy[f.n - 1] : NAN, 0.003, 1e-12);
-  double m0 = 7850.0 * PI * 5e-4 * 5e-4 * 0.1 / 2.0, Wimp = 0.5 * m0 * 0.3 * 0.3, drift = 0.0;
-  for (int i = 1; i < f.n; i++) drift = fmax(drift, fabs(f.balance[i] - f.balance[0]));
-  NOTE("impulsive work per corner %.6e J, max |balance drift| %.3e J", Wimp, drift);
-  CHECK_LE("balance drift <= 1e-3 of the impulsive work", drift, 1e-3 * Wimp);
+  check_impulse_balance(&f, 10, "impulsive work per corner");
   cosrod_sim_free(sim);
   cosrod_scenario_free(sc);
 }
