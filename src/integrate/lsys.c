@@ -29,11 +29,13 @@ void cosrod_lsys_free(cosrod_lsys *L) {
 
 /* Banded E of order >= LSYS_SPIKE_MIN_N with threads != 1: the partitioned
  * SPIKE solver, one partition per thread.  The order is chosen from
- * bench/linalg/bench_spike (bench/results/spike.md): below it the threads'
- * fork-join and the ~2x flops of the inner blocks cost more than they save.
+ * bench/linalg/bench_spike on an idle 2-core machine (bench/results/spike.md):
+ * 2 threads factor and solve 1.38-1.52x faster than the serial LU from
+ * n = 1200 up (rod shapes of galpha and rodas); 2000 leaves a margin for the
+ * fork-join cost (~10 us) against a factorisation of ~0.15 ms there.
  * Results then depend on the thread count at the rounding level (the
  * partitions are the threads). */
-#define LSYS_SPIKE_MIN_N 20000
+#define LSYS_SPIKE_MIN_N 2000
 static int lsys_spike_create(cosrod_lsys *L, int threads) {
   const int nt = threads >= 2 ? cosrod_par_resolve(threads) : 1; /* 1 without OpenMP */
   if (nt < 2 || L->nm1 < LSYS_SPIKE_MIN_N) return 1;
