@@ -147,7 +147,7 @@ typedef struct cosrod_output_config {
                                     t,iterations,residual,load_factor,displacement,stability_index,critical
                                     (cosrod_output_write_increment_arc) and summary.json "critical_points" */
   const void *resume;            /* NULL, or a position of cosrod_output_position (resume_size bytes): continue
-                                    that run in DIR (CSV only; see cosrod_output_position) */
+                                    that run in DIR (see cosrod_output_position) */
   size_t resume_size;
 } cosrod_output_config;
 
@@ -294,14 +294,18 @@ COSROD_API cosrod_status cosrod_output_checkpoint(cosrod_output *out);
 /* Resuming.  The position of the output right after cosrod_output_checkpoint
  * (outside a frame): data rows of every stream, frames written (the next VTK
  * frame index), the last output time and the summaries kept over the frames,
- * as bytes (layout private, versioned).  Returns the size; writes it to buf
- * if cap is large enough; 0 for HDF5 output.  cosrod_output_create with
+ * (HDF5: the rows of every dataset), as bytes (layout private, versioned).
+ * Returns the size; writes it to buf if cap is large enough.  cosrod_output_create with
  * cfg.resume = that position (same configuration) continues the run in the
  * same DIR: every file is started from its final name cut to the
  * position's rows (later rows, e.g. of a later checkpoint of a killed run,
  * are dropped), so the continued files hold neither duplicate nor missing
- * rows; a file shorter than its rows fails (ERR_IO, naming it); HDF5:
- * ERR_UNSUPPORTED. */
+ * rows; a file shorter than its rows fails (ERR_IO, naming it).  HDF5:
+ * new files are written under temporary names, the datasets' rows copied
+ * from DIR's files and the new files renamed over them at the first
+ * checkpoint or at close (a kill before leaves DIR's files as they were);
+ * extra tables (cosrod_output_add_table) are copied when the caller adds
+ * them again, before the first checkpoint. */
 COSROD_API size_t cosrod_output_position(const cosrod_output *out, void *buf, size_t cap);
 
 /* Checkpoint if cfg.checkpoint_every wall-clock seconds have passed since
@@ -362,7 +366,8 @@ COSROD_API cosrod_output_result cosrod_output_default_result(void);
 COSROD_API cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result *res);
 
 /* HDF5 runs: an extra table of the caller in run.h5 (e.g. the recorder's
- * joints), created before the first output time: name, CSV-style columns
+ * joints), created before the first output time (a resumed output: before
+ * its first checkpoint, in the order of the killed run): name, CSV-style columns
  * ("t,joint,Fx,...") and units (or NULL).  Returns its id, or -1 (CSV runs,
  * too late, too many).  table_row appends one row of as many doubles as
  * columns; rows written inside a frame are committed with it. */

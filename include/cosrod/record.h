@@ -91,7 +91,7 @@ COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod
                                      double wall_time, const char *interrupted_by, cosrod_record_end *end);
 
 /* ---- restart checkpoints and resume (record_resume.c) ----------------------
- * A dynamic run recorded to CSV writes DIR/checkpoint.bin at output times
+ * A dynamic run (CSV or HDF5 output) writes DIR/checkpoint.bin at output times
  * (output.checkpoint: `every` simulated seconds and / or `wall` seconds;
  * neither: every checkpoint_every wall seconds as the file checkpoints),
  * after publishing the files: atomically (temporary file, fsync, rename),
@@ -104,7 +104,7 @@ COSROD_API cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod
  * own files (joints.csv, contacts.csv, obstacles.csv, contact_forces.csv,
  * vtk/contacts.pvd) are synced at each checkpoint and their lengths and the
  * contact summary kept in the record.  Not written (and not resumable):
- * static / modal analyses, output.format hdf5.
+ * static / modal analyses.
  *
  * checkpoint_scenario: the stored scenario of DIR's checkpoint (its YAML
  * text and the original file name, both malloc'ed; free them), e.g. to

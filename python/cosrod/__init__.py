@@ -523,7 +523,7 @@ class Sim:
         appended; returns the Result of the continued part (its frames start
         after the checkpoint's time); keywords as run() (not output).
         CosrodError: no checkpoint, the run finished, a run that cannot be
-        resumed (hdf5 output, static / modal analyses)."""
+        resumed (static / modal analyses)."""
         d = os.fspath(dir)
         if scenario is None:
             text, file = _cosrod.checkpoint_scenario(d)

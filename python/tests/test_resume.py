@@ -226,7 +226,7 @@ def test_checkpoint_keys_validated(tmp_path):
     assert r.returncode == 2 and f"{y}:" in r.stderr and "output.checkpoint.wall: must be > 0" in r.stderr, r.stderr
 
 
-def test_hdf5_and_static_refused(tmp_path):
+def test_static_refused_hdf5_missing_file(tmp_path):
     d = tmp_path / "st"
     r = run_cli(["run", os.path.join(SRC, "examples", "catenary-static.yaml"), "-o", str(d), "-q",
                  "--set", "output.vtk=false", "--set", "output.plots=false"])
@@ -234,15 +234,19 @@ def test_hdf5_and_static_refused(tmp_path):
     (d / "summary.json").write_text('{"status": "interrupted"}')
     r = run_cli(["run", "--resume", str(d)])
     assert r.returncode == 2 and "no restart checkpoint" in r.stderr, r.stderr
-    d = tmp_path / "h5"  # hdf5 output: no record, a resume says why
-    r = run_cli(["run", EXAMPLE, "-o", str(d), "-q"] + sets_args(["output.format=hdf5"]))
-    assert r.returncode == 0, r.stderr
-    assert not (d / "checkpoint.bin").exists()
-    (d / "summary.json").write_text('{"status": "interrupted"}')  # as if killed
+    d = tmp_path / "h5"  # hdf5 output writes a record; without its run.h5 a resume says which file is missing
+    p = subprocess.Popen([CLI, "run", EXAMPLE, "-o", str(d), "-q"] + sets_args(["output.format=hdf5"]),
+                         env=dict(os.environ, COSROD_TEST_CHECKPOINT_PAUSE="0.3"),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t0 = time.monotonic()
+    while not (d / "checkpoint.bin").exists() and p.poll() is None and time.monotonic() - t0 < 60:
+        time.sleep(0.005)
+    p.kill()
+    p.wait()
+    assert (d / "checkpoint.bin").exists() and (d / "run.h5").exists()
+    (d / "run.h5").unlink()
     r = run_cli(["run", "--resume", str(d)])
-    assert r.returncode == 2 and "hdf5 cannot be resumed" in r.stderr, r.stderr
-    r = run_cli(["run", "--resume", str(d), EXAMPLE] + sets_args(["output.format=hdf5"]))
-    assert r.returncode == 2 and "hdf5 cannot be resumed" in r.stderr, r.stderr
+    assert r.returncode != 0 and "run.h5" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     sc = cosrod.load(EXAMPLE, overrides={"output.vtk": False, "output.plots": False})
     d2 = tmp_path / "dyn"
     with pytest.raises(cosrod.CosrodError, match="no restart checkpoint"):

@@ -10,7 +10,9 @@ uninterrupted one to the integrator's tolerance and with the uninterrupted
 run's rows in every CSV file (the same sequence of output times: no
 duplicate, no missing row), joints.csv, contacts.csv, obstacles.csv and
 contact_forces.csv included, and the same friction dissipation in
-summary.json.
+summary.json.  The same with HDF5 output: every dataset of run.h5 (joints
+included) and of vtk/cosrod.vtkhdf with the uninterrupted run's rows and
+output times, the VTKHDF step count and offsets equal, no temporary file left.
 
 Bounds.  Both runs integrate the same ODE from the same checkpoint state
 with error-per-step control at tol = atol + rtol |y| (HNW I §II.4); with
@@ -73,13 +75,26 @@ solver: {formulation: nullspace, integrator: dopri5, rtol: 1.0e-7, atol: 1.0e-7}
 output: {every: 0.02, vtk: false, plots: false, checkpoint: {every: 0.1}}
 """
 
-# name: (scenario, rtol = atol, bound in tolerance units, files compared, final-state columns)
+H5 = "output: {format: hdf5, "
+
+
+def hdf5(text):
+    """The scenario with HDF5 output (run.h5 and vtk/cosrod.vtkhdf)."""
+    assert "output: {" in text
+    return text.replace("output: {", H5)
+
+
+# name: (scenario, rtol = atol, bound in tolerance units, files compared, final-state columns); with HDF5
+# output the tables are datasets of run.h5 (the contact files stay CSV) and the columns are named by dataset
 CASES = {
     "contact": (SLIDE, 1e-6, 4.0,
                 ["centerline.csv", "energy.csv", "contacts.csv", "obstacles.csv", "contact_forces.csv"],
                 {"centerline.csv": slice(4, 7), "energy.csv": slice(1, 7)}),
     "joints": (SLIDER, 1e-7, 442.0, ["bodies.csv", "energy.csv", "joints.csv"],
                {"bodies.csv": slice(2, 15), "energy.csv": slice(1, 7)}),
+    "contact-hdf5": (hdf5(SLIDE), 1e-6, 4.0, ["contacts.csv", "obstacles.csv", "contact_forces.csv"],
+                     {"centerline": slice(4, 7), "energy": slice(1, 7)}),
+    "joints-hdf5": (hdf5(SLIDER), 1e-7, 442.0, [], {"bodies": slice(2, 15), "energy": slice(1, 7), "joints": slice(2, 8)}),
 }
 
 
@@ -94,13 +109,58 @@ def rows(path):
         return [line.rstrip("\n").split(",") for line in f]
 
 
+def h5_tables(path):
+    """Every dataset of an HDF5 file by path, and the file's root attributes."""
+    import h5py
+    out = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda k, v: out.__setitem__(k, v[()]) if isinstance(v, h5py.Dataset) else None)
+        attrs = dict(f.attrs)
+        steps = int(f["VTKHDF/Steps"].attrs["NumberOfSteps"]) if "VTKHDF/Steps" in f else None
+    return out, attrs, steps
+
+
+def compare_h5(ref, out, case):
+    """run.h5 and vtk/cosrod.vtkhdf: the same datasets with the same rows (output times) as the
+    uninterrupted run's (the steps table, one row per integrator step, excepted), the VTKHDF steps and
+    offsets consistent; returns the worst final-state difference in tolerance units."""
+    _, tol, _, _, cols = CASES[case]
+    worst = 0.0
+    for name in ("run.h5", "vtk/cosrod.vtkhdf"):
+        if not (ref / name).exists():
+            continue
+        (a, aa, sa), (b, ab, sb) = h5_tables(ref / name), h5_tables(out / name)
+        assert sorted(a) == sorted(b), f"{name}: datasets {sorted(a)} vs {sorted(b)}"
+        for k in a:
+            if k == "steps":
+                continue
+            assert a[k].shape == b[k].shape, f"{name} {k}: {b[k].shape} rows, uninterrupted {a[k].shape}"
+            if name == "run.h5":
+                assert np.array_equal(a[k][:, 0], b[k][:, 0]), f"{name} {k}: other output times"
+        if name == "run.h5":
+            assert "summary" in ab and "scenario" in ab, "run.h5 lacks its root attributes"
+            for k, c in cols.items():
+                last = a[k][:, 0] == a[k][-1, 0]
+                x, y = a[k][last][:, c], b[k][last][:, c]
+                worst = max(worst, float(np.max(np.abs(x - y) / (tol + tol * np.abs(x)))))
+        else:
+            assert sb == sa == len(b["VTKHDF/Steps/Values"]), f"VTKHDF steps {sb}, uninterrupted {sa}"
+            for k in ("PointOffsets", "CellOffsets", "PartOffsets"):
+                assert np.array_equal(a["VTKHDF/Steps/" + k], b["VTKHDF/Steps/" + k]), f"VTKHDF {k}"
+            assert np.array_equal(a["VTKHDF/Steps/Values"], b["VTKHDF/Steps/Values"])
+    return worst
+
+
 def compare(ref, out, case):
     _, tol, bound, files, cols = CASES[case]
+    worst = 0.0
+    if case.endswith("-hdf5"):
+        worst, cols = compare_h5(ref, out, case), {}
+        assert not (out / ".run.h5.tmp").exists() and not (out / "vtk/.cosrod.vtkhdf.tmp").exists()
     for name in files:
         rr, ro = rows(ref / name), rows(out / name)
         assert [r[0] for r in ro] == [r[0] for r in rr], f"{name}: {len(ro)} rows, uninterrupted {len(rr)}"
         assert all(len(a) == len(b) for a, b in zip(rr, ro)), f"{name}: a truncated row"
-    worst = 0.0
     for name, c in cols.items():
         rr, ro = rows(ref / name), rows(out / name)
         t_end = rr[-1][0]

@@ -197,7 +197,7 @@ static int own_temp_name(const char *name, int kind) {
            !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11) || !strcmp(name, ".cosrod.vtkhdf.tmp");
   if (kind == 2)
     return has_suffix(name, ".png.tmp") || has_suffix(name, ".gp.tmp") || has_suffix(name, ".log.tmp");
-  if (!strncmp(name, ".summary.json.", 14)) return 1;
+  if (!strncmp(name, ".summary.json.", 14) || !strcmp(name, ".run.h5.tmp")) return 1;
   for (int i = 0; i < OF_PVD; ++i) {
     size_t n = strlen(file_names[i]);
     if (!strncmp(name + 1, file_names[i], n) && name[n + 1] == '.') return 1;
@@ -360,7 +360,7 @@ static cosrod_status open_files(cosrod_output *out, const cosrod_output_config *
     if (hs != COSROD_OK) {
       set_errbuf(cfg, msg[0] ? msg : "output: cannot write HDF5");
       out_h5_free(out);
-      remove_in_dir(out->dir, "run.h5");
+      if (!cfg->resume) remove_in_dir(out->dir, "run.h5"); /* resumed: the new file was the temporary one */
       return hs;
     }
   }
@@ -406,11 +406,6 @@ cosrod_output *cosrod_output_create(const char *dir, const cosrod_output_config 
       cfg->nbodies > (SIZE_MAX / 64) || !(cfg->checkpoint_every >= 0.0)) {
     set_errbuf(cfg, "output: invalid configuration (file bits, counts or checkpoint interval)");
     *st = COSROD_ERR_INVALID;
-    return NULL;
-  }
-  if (cfg->resume && cfg->format == COSROD_OUTPUT_FORMAT_HDF5) { /* before run.h5 is touched */
-    set_errbuf(cfg, "output: runs with output.format hdf5 cannot be resumed");
-    *st = COSROD_ERR_UNSUPPORTED;
     return NULL;
   }
   cosrod_output *out = calloc(1, sizeof *out);

@@ -13,6 +13,7 @@
   X(H5open) X(H5Fcreate) X(H5Fopen) X(H5Fclose) X(H5Fflush) X(H5Fstart_swmr_write) X(H5Pcreate) X(H5Pclose)  \
   X(H5Pset_chunk) X(H5Pset_libver_bounds) X(H5Screate) X(H5Screate_simple) X(H5Sclose)                      \
   X(H5Sselect_hyperslab) X(H5Dcreate2) X(H5Dclose) X(H5Dset_extent) X(H5Dget_space) X(H5Dwrite)             \
+  X(H5Dopen2) X(H5Dread) X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims) X(H5Gopen2) X(H5Aopen) \
   X(H5Gcreate2) X(H5Gclose) X(H5Acreate2) X(H5Awrite) X(H5Aclose) X(H5Tcopy) X(H5Tset_size) X(H5Tclose)    \
   X(H5Eset_auto2)
 /* every constant: X(name) for the library's hid_t variable H5<name>_g (hdf5.h's macro H5<name>) */
@@ -33,6 +34,8 @@ typedef struct out_h5lib {
 #define OUT_H5F_ACC_RDWR 0x0001u
 #define OUT_H5F_ACC_TRUNC 0x0002u
 #define OUT_H5F_ACC_SWMR_WRITE 0x0020u
+#define OUT_H5F_ACC_RDONLY 0x0000u
+#define OUT_H5F_ACC_SWMR_READ 0x0040u
 
 /* The loaded library, or NULL with a reason in err (cap bytes). */
 const out_h5lib *out_h5lib_get(char *err, size_t cap);

@@ -168,12 +168,15 @@ cosrod_status out_h5_open(cosrod_output *out, const cosrod_output_config *cfg, c
   if (!h) return COSROD_ERR_NOMEM;
   out->h5 = h;
   h->lib = L;
-  h->file = -1;
+  h->file = h->src = h->src_vtk = -1;
   for (size_t i = 0; i < sizeof h->t / sizeof h->t[0]; i++) h->t[i].ds = -1;
-  size_t n = strlen(out->dir) + 8;
+  size_t n = strlen(out->dir) + 16;
   h->path = malloc(n);
-  if (!h->path) return COSROD_ERR_NOMEM;
-  snprintf(h->path, n, "%s/run.h5", out->dir);
+  h->fin = malloc(n);
+  if (!h->path || !h->fin) return COSROD_ERR_NOMEM;
+  snprintf(h->fin, n, "%s/run.h5", out->dir);
+  /* a resumed run writes a new file beside the killed run's until it is published (output_hdf5_resume.c) */
+  snprintf(h->path, n, cfg->resume ? "%s/.run.h5.tmp" : "%s/run.h5", out->dir);
   hid_t fapl = L->H5Pcreate(L->P_CLS_FILE_ACCESS_ID);
   if (fapl >= 0 && L->H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) >= 0) /* SWMR needs it */
     h->file = L->H5Fcreate(h->path, OUT_H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
@@ -242,6 +245,8 @@ cosrod_status out_h5_flush(cosrod_output *out) {
   }
   cosrod_status st = write_all(out);
   if (st == COSROD_OK && L->H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0) st = h5_fail(out, "flush");
+  if (st == COSROD_OK && h->vtk && out_vtkhdf_flush(out) != COSROD_OK) st = h5_fail(out, "VTKHDF flush");
+  if (st == COSROD_OK) st = out_h5_publish(out); /* both files on disk: they replace a killed run's */
   return st;
 }
 
@@ -262,6 +267,7 @@ cosrod_status out_h5_close(cosrod_output *out) {
   close_tables(out);
   if (h->file >= 0 && L->H5Fclose(h->file) < 0 && st == COSROD_OK) st = h5_fail(out, "close");
   h->file = -1;
+  if (st == COSROD_OK) st = out_h5_publish(out); /* a resumed run closed before its first checkpoint */
   return st;
 }
 
@@ -300,9 +306,14 @@ void out_h5_free(cosrod_output *out) {
   if (!h) return;
   if (h->vtk) out_vtkhdf_free(out, 0);
   if (h->lib) {
+    const out_h5lib *L = h->lib;
     close_tables(out);
-    if (h->file >= 0) ((const out_h5lib *)h->lib)->H5Fclose(h->file);
+    if (h->file >= 0) L->H5Fclose(h->file);
+    if (h->src >= 0) L->H5Fclose(h->src);
+    if (h->src_vtk >= 0) L->H5Fclose(h->src_vtk);
   }
+  if (h->path && h->fin && strcmp(h->path, h->fin) != 0) remove(h->path); /* unpublished: the old file stays */
+  free(h->fin);
   free(h->path);
   free(h);
   out->h5 = NULL;
@@ -311,8 +322,9 @@ void out_h5_free(cosrod_output *out) {
 /* ---- public: extra tables of the caller (e.g. the recorder's joints) ----- */
 
 int cosrod_output_add_table(cosrod_output *out, const char *name, const char *columns, const char *units) {
-  if (!out || !out->h5 || out->closed || !name || !columns || out->h5->swmr || out->nframes > 0 ||
-      out->h5->nextra >= OUT_H5_MAX_EXTRA)
+  /* before the first frame; a resumed output (frames counted, rows still to copy) until its first flush */
+  if (!out || !out->h5 || out->closed || !name || !columns || out->h5->swmr ||
+      (out->nframes > 0 && out->h5->src < 0) || out->h5->nextra >= OUT_H5_MAX_EXTRA)
     return -1;
   char cols[512];
   size_t nc = header_columns(columns, cols, sizeof cols);
@@ -321,6 +333,7 @@ int cosrod_output_add_table(cosrod_output *out, const char *name, const char *co
     out_h5tab_free(out, t);
     return -1;
   }
+  if (out->h5->src >= 0 && out_h5_resume_extra(out, out->h5->nextra) != COSROD_OK) return -1;
   return (int)out->h5->nextra++;
 }
 

@@ -39,7 +39,12 @@ typedef struct out_h5 {
   const void *lib;      /* const out_h5lib * */
   int64_t file;         /* run.h5 */
   int swmr;             /* SWMR writing started (after the first flush) */
-  char *path;           /* DIR/run.h5 */
+  char *path;           /* the file's current name: DIR/run.h5, or DIR/.run.h5.tmp until a resumed
+                           output is published (output_hdf5_resume.c) */
+  char *fin;            /* DIR/run.h5 */
+  int64_t src;          /* resumed: the killed run's run.h5 (read), until published; else -1 */
+  int64_t src_vtk;      /* resumed with vtk: its vtk/cosrod.vtkhdf (read), until published; else -1 */
+  uint64_t src_extra[OUT_H5_MAX_EXTRA]; /* resumed: rows of the extra tables at the checkpoint */
   out_h5tab t[OUT_H5_NTAB]; /* by OF_* index (OF_PVD unused) */
   out_h5tab extra[OUT_H5_MAX_EXTRA];
   size_t nextra;
@@ -92,6 +97,33 @@ cosrod_status out_vtkhdf_frame_end(struct cosrod_output *out);
 void out_vtkhdf_rollback(struct cosrod_output *out);
 cosrod_status out_vtkhdf_close(struct cosrod_output *out);
 void out_vtkhdf_free(struct cosrod_output *out, int keep);
+
+/* output_hdf5_resume.c: positions and resumed outputs.  The checkpoint's
+ * row counts of every table (OF_* tables, extras, the VTKHDF tables with its
+ * point / cell / step totals). */
+#define OUT_H5_VTK_MAXTAB 40
+typedef struct out_h5_pos {
+  int64_t rows[OUT_H5_NTAB], extra[OUT_H5_MAX_EXTRA], nextra;
+  int64_t vtk, vtkrows[OUT_H5_VTK_MAXTAB], vtktot[3];
+} out_h5_pos;
+void out_h5_position(const struct cosrod_output *out, out_h5_pos *p);
+/* Resume: open the killed run's files and copy their rows up to the
+ * position into the new files (the extras when the caller adds them). */
+cosrod_status out_h5_resume(struct cosrod_output *out, const out_h5_pos *p, char *msg, size_t len);
+cosrod_status out_h5_resume_extra(struct cosrod_output *out, size_t k);
+/* Copy rows [0, rows) of dataset `path` of file src into t (committed). */
+cosrod_status out_h5_copy_rows(struct cosrod_output *out, out_h5tab *t, int64_t src, const char *path,
+                               uint64_t rows, char *msg, size_t len);
+/* After a flush: the new files replace the killed run's (rename), the sources are closed. */
+cosrod_status out_h5_publish(struct cosrod_output *out);
+/* output_vtkhdf.c: rows and totals for the position; resumed copy; flush. */
+void out_vtkhdf_position(const struct cosrod_output *out, int64_t *rows, int64_t tot[3]);
+cosrod_status out_vtkhdf_resume(struct cosrod_output *out, int64_t src, const int64_t *rows, const int64_t tot[3],
+                                char *msg, size_t len);
+cosrod_status out_vtkhdf_flush(struct cosrod_output *out);
+/* vtk/cosrod.vtkhdf's current and final names. */
+const char *out_vtkhdf_path(const struct cosrod_output *out, int final);
+cosrod_status out_vtkhdf_publish(struct cosrod_output *out);
 
 /* element kinds of out_h5tab_create */
 enum { OUT_H5_F64 = 0, OUT_H5_I64 = 1, OUT_H5_U8 = 2 };

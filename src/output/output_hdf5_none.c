@@ -3,6 +3,9 @@
  * format hdf5 is refused at create (the scenario loader refuses the key
  * first); out->h5 stays NULL, so the other hooks are never reached. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
 #include "output_internal.h"
 
 int cosrod_output_hdf5_available(void) { return 0; }
@@ -14,6 +17,11 @@ cosrod_status out_h5_open(cosrod_output *out, const cosrod_output_config *cfg, c
   return COSROD_ERR_UNSUPPORTED;
 }
 void out_h5_free(cosrod_output *out) { (void)out; }
+void out_h5_position(const cosrod_output *out, out_h5_pos *p) { (void)out, memset(p, 0, sizeof *p); }
+cosrod_status out_h5_resume(cosrod_output *out, const out_h5_pos *p, char *msg, size_t len) {
+  (void)p, snprintf(msg, len, "output: HDF5 output is not available in this build");
+  return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID;
+}
 void out_h5_commit(cosrod_output *out) { (void)out; }
 void out_h5_rollback(cosrod_output *out) { (void)out; }
 cosrod_status out_h5_flush(cosrod_output *out) { return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID; }

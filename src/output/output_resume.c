@@ -7,7 +7,9 @@
  * tips).  A resumed output starts every stream from its final-named file
  * cut to the position's rows (the header lines plus that many rows; a later
  * checkpoint, or the close of the killed run, may have published more), so
- * the continued files hold neither duplicate nor missing rows.  CSV only. */
+ * the continued files hold neither duplicate nor missing rows.  HDF5 output:
+ * the position also holds every table's row count, and the tables are
+ * copied into new files (output_hdf5_resume.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdint.h>
@@ -16,7 +18,7 @@
 #include "output_internal.h"
 
 #define POS_MAGIC 0x43525053u /* "SPRC" */
-#define POS_VERSION 1u
+#define POS_VERSION 2u
 
 typedef struct out_position {
   uint32_t magic, version, nstreams, pad;
@@ -26,6 +28,7 @@ typedef struct out_position {
   int64_t nenergy, nonfinite;
   double t_last, bal0, bal_last, bal_maxdev, bal_scale, t_nonfinite;
   double snap_t[OUT_SNAP_CAP];
+  out_h5_pos h5; /* HDF5 output: the tables' rows */
 } out_position;
 
 static size_t pos_size(size_t nrods, size_t nbodies) {
@@ -33,7 +36,7 @@ static size_t pos_size(size_t nrods, size_t nbodies) {
 }
 
 size_t cosrod_output_position(const cosrod_output *out, void *buf, size_t cap) {
-  if (!out || out->h5) return 0;
+  if (!out) return 0;
   size_t need = pos_size(out->nrods, out->nbodies);
   if (!buf || cap < need) return need;
   out_position p;
@@ -50,6 +53,7 @@ size_t cosrod_output_position(const cosrod_output *out, void *buf, size_t cap) {
     p.on[i] = out->f[i].fp != NULL;
     p.rows[i] = out->f[i].rows_committed;
   }
+  if (out->h5) out_h5_position(out, &p.h5);
   p.nenergy = out->nenergy;
   p.nonfinite = out->nonfinite;
   p.t_last = out->t_last;
@@ -126,12 +130,13 @@ cosrod_status out_resume(cosrod_output *out, const cosrod_output_config *cfg, ch
     return COSROD_ERR_INVALID;
   }
   if (out->h5) {
-    snprintf(msg, len, "output: runs with output.format hdf5 cannot be resumed");
-    return COSROD_ERR_UNSUPPORTED;
+    cosrod_status st = out_h5_resume(out, &p.h5, msg, len);
+    if (st != COSROD_OK) return st;
   }
   for (int i = 0; i < OF_COUNT; ++i) {
     out_file *f = &out->f[i];
-    int on = i == OF_PVD ? out->vtk : (out->files & (1u << i)) != 0;
+    /* HDF5: the tables are in run.h5, the bodies' .vtp series stays a stream */
+    int on = i == OF_PVD ? out->vtk && (!out->h5 || out->nbodies > 0) : (out->files & (1u << i)) != 0 && !out->h5;
     if (on != (p.on[i] != 0)) {
       snprintf(msg, len, "output: %s: the checkpoint's run %s it", f->name, on ? "did not write" : "wrote");
       return COSROD_ERR_INVALID;

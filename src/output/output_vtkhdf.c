@@ -16,8 +16,11 @@
  *
  * Every step stores all rods (points and cells concatenated, rod by rod in
  * the order written); connectivity is local to the step's points.  Written
- * under vtk/.cosrod.vtkhdf.tmp and renamed at close (like the CSV files).
- * Rigid bodies stay in the .vtp/.pvd series. */
+ * under vtk/.cosrod.vtkhdf.tmp and renamed at the first checkpoint (or at
+ * close); from the first checkpoint on in SWMR mode like run.h5, so that a
+ * killed run leaves a readable file up to its last checkpoint (and a resumed
+ * run copies it, output_hdf5_resume.c).  Rigid bodies stay in the .vtp/.pvd
+ * series. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,7 @@ struct out_vtkhdf {
   hid_t file, g[6]; /* VTKHDF, PointData, CellData, Steps, Steps/PointDataOffsets, Steps/CellDataOffsets */
   out_h5tab t[T_COUNT];
   char *tmp, *fin;
+  int swmr, published;         /* SWMR writing started (first flush); renamed to fin (first flush) */
   int64_t P, C;                /* points, cells of the current step */
   int64_t totP, totC, nsteps;  /* committed */
 };
@@ -65,7 +69,10 @@ cosrod_status out_vtkhdf_open(cosrod_output *out, char *err, size_t cap) {
   if (!v->tmp || !v->fin) return COSROD_ERR_NOMEM;
   snprintf(v->tmp, n, "%s/.cosrod.vtkhdf.tmp", out->vtkdir);
   snprintf(v->fin, n, "%s/cosrod.vtkhdf", out->vtkdir);
-  v->file = L->H5Fcreate(v->tmp, OUT_H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t fapl = L->H5Pcreate(L->P_CLS_FILE_ACCESS_ID);
+  if (fapl >= 0 && L->H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) >= 0) /* SWMR needs it */
+    v->file = L->H5Fcreate(v->tmp, OUT_H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  if (fapl >= 0) L->H5Pclose(fapl);
   if (v->file < 0) {
     snprintf(err, cap, "%s: cannot create the HDF5 file", v->tmp);
     return COSROD_ERR_IO;
@@ -112,6 +119,67 @@ cosrod_status out_vtkhdf_open(cosrod_output *out, char *err, size_t cap) {
 }
 
 static void *res(cosrod_output *out, int i, size_t k) { return out_h5tab_reserve(out, &out->h5->vtk->t[i], k); }
+
+/* The group of table i (its path in the file). */
+static const char *group_of(int i) {
+  if (i < T_PD) return "VTKHDF";
+  if (i < T_CD) return "VTKHDF/PointData";
+  if (i < T_VALUES) return "VTKHDF/CellData";
+  if (i < T_PDO) return "VTKHDF/Steps";
+  if (i < T_CDO) return "VTKHDF/Steps/PointDataOffsets";
+  return "VTKHDF/Steps/CellDataOffsets";
+}
+
+const char *out_vtkhdf_path(const cosrod_output *out, int final) {
+  const out_vtkhdf *v = out->h5->vtk;
+  return final || v->published ? v->fin : v->tmp;
+}
+
+void out_vtkhdf_position(const cosrod_output *out, int64_t *rows, int64_t tot[3]) {
+  const out_vtkhdf *v = out->h5->vtk;
+  for (int i = 0; i < OUT_H5_VTK_MAXTAB; i++)
+    rows[i] = i < T_COUNT && v->t[i].ds >= 0 ? (int64_t)(v->t[i].written + v->t[i].ncommit) : -1;
+  tot[0] = v->totP, tot[1] = v->totC, tot[2] = v->nsteps;
+}
+
+cosrod_status out_vtkhdf_resume(cosrod_output *out, int64_t src, const int64_t *rows, const int64_t tot[3], char *msg,
+                                size_t len) {
+  out_vtkhdf *v = out->h5->vtk;
+  for (int i = 0; i < T_COUNT; i++) {
+    if ((rows[i] >= 0) != (v->t[i].ds >= 0)) {
+      snprintf(msg, len, "%s: the checkpoint's VTKHDF tables do not fit this run", v->fin);
+      return COSROD_ERR_INVALID;
+    }
+    if (v->t[i].ds < 0) continue;
+    char path[96];
+    snprintf(path, sizeof path, "%s/%s", group_of(i), v->t[i].name);
+    cosrod_status st = out_h5_copy_rows(out, &v->t[i], src, path, (uint64_t)rows[i], msg, len);
+    if (st != COSROD_OK) return st;
+  }
+  v->totP = tot[0], v->totC = tot[1], v->nsteps = tot[2];
+  return COSROD_OK;
+}
+
+cosrod_status out_vtkhdf_flush(cosrod_output *out) {
+  out_vtkhdf *v = out->h5->vtk;
+  const out_h5lib *L = LIB(out);
+  if (!v->swmr) {
+    if (L->H5Fstart_swmr_write(v->file) < 0) return COSROD_ERR_IO;
+    v->swmr = 1;
+  }
+  cosrod_status st = COSROD_OK;
+  for (int i = 0; i < T_COUNT && st == COSROD_OK; i++) st = out_h5tab_write(out, &v->t[i]);
+  if (st == COSROD_OK && L->H5Fflush(v->file, H5F_SCOPE_GLOBAL) < 0) st = COSROD_ERR_IO;
+  return st;
+}
+
+cosrod_status out_vtkhdf_publish(cosrod_output *out) {
+  out_vtkhdf *v = out->h5->vtk;
+  if (v->published) return COSROD_OK;
+  if (rename(v->tmp, v->fin) != 0) return out_fail(out, COSROD_ERR_IO, "%s: cannot rename to %s", v->tmp, v->fin);
+  v->published = 1;
+  return COSROD_OK;
+}
 
 cosrod_status out_vtkhdf_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr) {
   out_vtkhdf *v = out->h5->vtk;
@@ -201,11 +269,25 @@ cosrod_status out_vtkhdf_close(cosrod_output *out) {
   out_vtkhdf_rollback(out);
   cosrod_status st = COSROD_OK;
   for (int i = 0; i < T_COUNT && st == COSROD_OK; i++) st = out_h5tab_write(out, &v->t[i]);
+  /* SWMR writers cannot add attributes: after SWMR the file is closed and reopened for it */
+  const int reopen = v->swmr;
+  hid_t f = -1, g = v->g[3];
+  if (reopen) {
+    for (int i = 0; i < T_COUNT; i++) out_h5tab_free(out, &v->t[i]);
+    for (int i = 5; i >= 0; i--)
+      if (v->g[i] >= 0) L->H5Gclose(v->g[i]), v->g[i] = -1;
+    if (v->file >= 0 && L->H5Fclose(v->file) < 0) st = COSROD_ERR_IO;
+    v->file = -1;
+    f = L->H5Fopen(out_vtkhdf_path(out, 0), OUT_H5F_ACC_RDWR, H5P_DEFAULT);
+    g = f >= 0 ? L->H5Gopen2(f, "VTKHDF/Steps", H5P_DEFAULT) : -1;
+  }
   hid_t sp = L->H5Screate(H5S_SCALAR), a = -1;
-  if (sp >= 0) a = L->H5Acreate2(v->g[3], "NumberOfSteps", L->T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+  if (sp >= 0 && g >= 0) a = L->H5Acreate2(g, "NumberOfSteps", L->T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
   if (st == COSROD_OK && !(a >= 0 && L->H5Awrite(a, L->T_NATIVE_INT64, &v->nsteps) >= 0)) st = COSROD_ERR_IO;
   if (a >= 0) L->H5Aclose(a);
   if (sp >= 0) L->H5Sclose(sp);
+  if (reopen && g >= 0) L->H5Gclose(g);
+  if (reopen && f >= 0 && L->H5Fclose(f) < 0) st = COSROD_ERR_IO;
   out->h5->vtk_steps = (long)v->nsteps;
   out_vtkhdf_free(out, st == COSROD_OK);
   if (st != COSROD_OK) out_warn(out, "vtk/cosrod.vtkhdf: write failed");
@@ -219,8 +301,8 @@ void out_vtkhdf_free(cosrod_output *out, int keep) {
   for (int i = 0; i < T_COUNT; i++) out_h5tab_free(out, &v->t[i]);
   for (int i = 5; i >= 0; i--)
     if (v->g[i] >= 0) L->H5Gclose(v->g[i]);
-  int ok = v->file >= 0 && L->H5Fclose(v->file) >= 0;
-  if (v->tmp) {
+  int ok = v->file < 0 || L->H5Fclose(v->file) >= 0;
+  if (v->tmp && !v->published) {
     if (keep && ok && v->fin) {
       if (rename(v->tmp, v->fin) != 0) remove(v->tmp);
     } else {

@@ -109,8 +109,6 @@ static char *scenario_yaml(const cosrod_scenario *sc) {
 const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim) {
   (void)sim;
   if (sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) return "only dynamic runs can be resumed";
-  if (sc->output.format == COSROD_SC_FORMAT_HDF5)
-    return "runs with output.format hdf5 cannot be resumed (use csv)";
   return NULL;
 }
 
@@ -254,15 +252,10 @@ static cosrod_status ck_read(const char *dir, ck_data *d, char *msg, size_t len)
   snprintf(path, sizeof path, "%s/" CK_NAME, dir);
   FILE *f = fopen(path, "rb");
   if (!f) {
-    snprintf(path, sizeof path, "%s/run.h5", dir);
-    if (access(path, F_OK) == 0)
-      snprintf(msg, len, "%s: runs with output.format hdf5 cannot be resumed (they write no %s)", dir,
-               CK_NAME);
-    else
-      snprintf(msg, len,
-               "%s: no restart checkpoint (%s); a dynamic run with CSV output writes one at its "
-               "output times (output.checkpoint)",
-               dir, CK_NAME);
+    snprintf(msg, len,
+             "%s: no restart checkpoint (%s); a dynamic run writes one at its "
+             "output times (output.checkpoint)",
+             dir, CK_NAME);
     return COSROD_ERR_INVALID;
   }
   uint64_t h = FNV0, hf = 0;
