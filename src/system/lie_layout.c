@@ -173,6 +173,9 @@ void sim_galpha_problem(sys_system *s, cosrod_integrate_options *o) {
   p->jac_tangent = s->d->lie_cj ? sim_lie_jac_tangent_couple
                    : s->d->lie_fd ? sim_lie_jac_tangent_fd
                                   : sim_lie_jac_tangent_rods;
+  /* rod-rod / self-contact: sparse K, C with the cross blocks (lie_contact_sp.c, set up by linsolve.c) */
+  p->jac_tangent_sp = s->d->lsp ? sim_lie_sp_tangent : NULL;
+  p->tangent_pattern = s->d->lsp ? sim_lie_sp_pattern : NULL;
   if (s->d->lie_fd) s->mb->ml = s->mb->mu = s->m->ny - s->m->nq_tot - 1; /* dense (sim_couple_layout may have set s->m->ml) */
   p->lie_ml = s->m->ml;
   p->lie_mu = s->m->mu;
@@ -202,4 +205,5 @@ void sim_galpha_free(sys_system *s) {
   free(s->d->lie_fd);
   free(s->d->lie_cj);
   free(s->d->lie_ccol);
+  sim_lie_sp_free(s);
 }

@@ -215,6 +215,14 @@ cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
   const char *iname = s->m->type->name;
   if (!s->d->cpl && implicit && want != SYS_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
     return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_OK;
+  if (s->m->lie && implicit && sim_lie_sp_supported(s)) { /* galpha with rod-rod / self-contact (lie_contact_sp.c) */
+    if (sim_lie_sp_setup(s) < 0) return COSROD_ERR_NOMEM;
+    snprintf(L->desc, sizeof L->desc,
+             "sparse (KLU) tangents: nv = %d, nnz = %d at the start, grows with the contacts; analytic, with the "
+             "rod-rod / self-contact blocks",
+             s->m->ny - s->m->nq_tot, sim_lie_sp_nnz(s));
+    return COSROD_OK;
+  }
   if (!s->d->cpl || s->m->lie || s->m->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
              !implicit ? "none (explicit method)"
