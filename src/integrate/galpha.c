@@ -160,23 +160,22 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
   s->realtime = s->fixed && o->galpha_realtime;
   s->jac_budget = o->jac_budget > 0 ? o->jac_budget : 0;
   if (galpha_sparse_wanted(p)) {
-    cosrod_status st = galpha_sparse_create(&s->sp, p, nv);
+    cosrod_status st = galpha_sparse_create(&s->sp, p, nv, ml, mu);
     if (st != COSROD_OK) {
       galpha_free(s);
       return cosrod_step_fail(ctx, st, ctx->t, "galpha: the sparse tangent pattern is %s",
                               st == COSROD_ERR_NOMEM ? "too large (no memory)" : "invalid");
     }
-  } else {
-    s->K = cosrod_band_create(nv, ml, mu, NULL);
-    s->C = cosrod_band_create(nv, ml, mu, NULL);
-    s->S = cosrod_band_create(nv, ml, mu, NULL);
   }
+  s->K = cosrod_band_create(nv, ml, mu, NULL); /* also with sparse tangents: used until the pattern grows */
+  s->C = cosrod_band_create(nv, ml, mu, NULL);
+  s->S = cosrod_band_create(nv, ml, mu, NULL);
   s->vd = calloc((size_t)(11 * nv + 3 * n + 2 * nq), sizeof(double));
-  if ((!s->sp && (!s->K || !s->C || !s->S)) || !s->vd) {
+  if (!s->K || !s->C || !s->S || !s->vd) {
     galpha_free(s);
     return COSROD_ERR_NOMEM;
   }
-  if (o->linalg_backend && s->S) cosrod_band_set_backend(s->S, (cosrod_linalg_backend)o->linalg_backend);
+  if (o->linalg_backend) cosrod_band_set_backend(s->S, (cosrod_linalg_backend)o->linalg_backend);
   double *q = s->vd;
   s->a = q += nv;
   s->vd1 = q += nv;
@@ -247,6 +246,7 @@ static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const do
   int rc;
   if (s->sp) {
     rc = galpha_sparse_jac(s->sp, ctx, t, y);
+    if (rc == 0 && galpha_sparse_banded(s->sp)) galpha_sparse_to_band(s->sp, s->K, s->C);
   } else {
     cosrod_band_zero(s->K);
     cosrod_band_zero(s->C);
@@ -265,7 +265,7 @@ static cosrod_status factor(galpha_state *s, cosrod_step_ctx *ctx, double h) {
   const double c = (1.0 - s->af) / (1.0 - s->am);
   ctx->stats->ndecomp++;
   cosrod_status st;
-  if (s->sp) {
+  if (s->sp && !galpha_sparse_banded(s->sp)) {
     st = galpha_sparse_factor(s->sp, h * s->gam * c, h * h * s->bet * c);
   } else {
     cosrod_band_set_combination(s->S, -h * h * s->bet * c, s->K, 1.0, NULL);
@@ -279,7 +279,7 @@ static cosrod_status factor(galpha_state *s, cosrod_step_ctx *ctx, double h) {
 
 /* x <- S⁻¹ x (counts nsolve). */
 static void solve(galpha_state *s, cosrod_step_ctx *ctx, double *x) {
-  if (s->sp)
+  if (s->sp && !galpha_sparse_banded(s->sp))
     galpha_sparse_solve(s->sp, x);
   else
     cosrod_band_solve(s->S, x);

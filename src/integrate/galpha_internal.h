@@ -52,7 +52,11 @@ int galpha_increment(const cosrod_step_ctx *ctx, const double *q, const double *
 /* 1 if the problem gives sparse tangents (jac_tangent_sp, tangent_pattern) and KLU is built in. */
 int galpha_sparse_wanted(const cosrod_ode_problem *p);
 /* K, C on the problem's tangent pattern and the KLU system of S (ERR_NOMEM, ERR_INVALID pattern). */
-cosrod_status galpha_sparse_create(galpha_sparse **out, const cosrod_ode_problem *p, int nv);
+cosrod_status galpha_sparse_create(galpha_sparse **out, const cosrod_ode_problem *p, int nv, int ml, int mu);
+/* 1 while the pattern is its first version and within the bands (ml, mu): galpha takes the band path
+ * with the values copied by galpha_sparse_to_band. */
+int galpha_sparse_banded(const galpha_sparse *g);
+void galpha_sparse_to_band(const galpha_sparse *g, cosrod_band *K, cosrod_band *C);
 void galpha_sparse_free(galpha_sparse *g);
 /* K, C at (t, y); a grown pattern rebuilds the system and evaluates again.
  * Returns as cosrod_ode_jac_tangent (0, > 0 recoverable, < 0 fatal). */

@@ -14,7 +14,8 @@
  * segment stays inside) is added when galpha asks for the pattern; galpha
  * then rebuilds KLU's analysis and evaluates again (stats.npattern).
  *
- * Values.  The rods' own blocks (the contact blocks of neighbouring vertices
+ * Values (at the contact of the last right-hand side until the pattern
+ * first grows, as the band path, then at y).  The rods' own blocks (the contact blocks of neighbouring vertices
  * of one rod included, through the rod's load Jacobian) from
  * sim_lie_jac_tangent_rods; the cross blocks from the contact's analytic
  * vertex blocks (cosrod_contact_blocks: K_b = ∂F_i/∂x_j, D_b = ∂F_i/∂ẋ_j)
@@ -220,8 +221,9 @@ static void remember(sys_system *s, sim_lie_sp *P, int a, int i, int b, int j) {
 int sim_lie_sp_tangent(double t, const double *y, double *Kx, double *Cx, void *user) {
   sys_system *s = user;
   sim_lie_sp *P = s->d->lsp;
-  t = sim_tclamp(s, t);
-  sim_contact_prepare_all(s, t, y);
+  /* the contact at y once far blocks are in (the rods' band path reads the contact of the last right-hand
+   * side, and before that galpha takes the band path bit for bit: see galpha_sparse.c) */
+  if (P->version > 0) sim_contact_prepare_all(s, sim_tclamp(s, t), y);
   const size_t nb = (size_t)P->nv * (size_t)P->ld;
   memset(P->Kb, 0, nb * sizeof *P->Kb);
   memset(P->Cb, 0, nb * sizeof *P->Cb);
