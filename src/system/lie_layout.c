@@ -19,7 +19,9 @@
  * null-space Jacobian J (cosrod_rod_jac_full_band, node ordering):
  *   C = ∂ν̇/∂ν,   K = ∂ν̇/∂q · B(q),   B(q) = ∂q̇/∂ν (x: I; p_k: ½ p_k ∘ (0, e_j)),
  * because ∂(q ⊕ ε e_j)/∂ε at 0 = B(q) e_j and q̇ = B(q) ν is linear in ν.
- * Both have the stencil of the rod's ν-ν block (cosrod_rod_bandwidth). */
+ * Both have the stencil of the rod's ν-ν block (cosrod_rod_bandwidth).
+ * Rod-rod and far self-contact add blocks outside it: sparse tangents
+ * (lie_contact_sp.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

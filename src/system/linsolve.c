@@ -31,7 +31,8 @@
  * KLU's complex LU --, also with the diagonal mass matrix of formulation
  * dae; ida (not its DAE residual), cvode through SUNDIALS' KLU module) and
  * KLU at build time; a method without it keeps the band and says so; galpha
- * has its own dense tangents; without bodies the rods' analytic band is
+ * has its own tangents (rods without bodies with rod-rod / self-contact:
+ * sparse, lie_contact_sp.c; with bodies: dense); without bodies the rods' analytic band is
  * used.  Kirchhoff rods in an ODE form (nullspace, absolute) have a dense
  * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them.
  * Rods without bodies whose rod-rod or self-contact (contact.rods / self)
