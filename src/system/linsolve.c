@@ -219,9 +219,9 @@ cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
   if (s->m->lie && implicit && sim_lie_sp_supported(s)) { /* galpha with rod-rod / self-contact (lie_contact_sp.c) */
     if (sim_lie_sp_setup(s) < 0) return COSROD_ERR_NOMEM;
     snprintf(L->desc, sizeof L->desc,
-             "sparse (KLU) tangents: nv = %d, nnz = %d at the start, grows with the contacts; analytic, with the "
-             "rod-rod / self-contact blocks",
-             s->m->ny - s->m->nq_tot, sim_lie_sp_nnz(s));
+             "galpha's sparse tangents: the rods' bands (%d, %d), nv = %d, nnz = %d, until a rod-rod / self-contact "
+             "couples vertices outside them, then KLU on the grown pattern; analytic",
+             s->m->ml, s->m->mu, s->m->ny - s->m->nq_tot, sim_lie_sp_nnz(s));
     return COSROD_OK;
   }
   if (!s->d->cpl || s->m->lie || s->m->split || !implicit) {
