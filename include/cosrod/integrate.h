@@ -120,6 +120,12 @@ typedef int (*cosrod_ode_increment)(const double *q, const double *w, double *qn
  * call. */
 typedef int (*cosrod_ode_jac_tangent)(double t, const double *y, double *K, double *C, int ld, void *user);
 
+/* Sparse tangent Jacobians (galpha; see cosrod_ode_problem.jac_tangent_sp):
+ * Kx, Cx (nnz) <- the values of K and C of cosrod_ode_jac_tangent at (t, y)
+ * in the order of the nv x nv CSC pattern of tangent_pattern (both matrices
+ * on the same pattern); zeroed before the call. */
+typedef int (*cosrod_ode_jac_tangent_sparse)(double t, const double *y, double *Kx, double *Cx, void *user);
+
 /* Sparse Jacobian of f (see cosrod_ode_problem.jac_sparse): Jx (nnz) <- the
  * values of d f / d y at (t, y) in the order of the problem's CSC pattern
  * (entry k is row jac_rowind[k] of the column whose range holds k); zeroed
@@ -242,6 +248,22 @@ typedef struct cosrod_ode_problem {
    * Without jac_pattern (or with a method that ignores it) the entries
    * outside stay out of the Jacobian. */
   cosrod_ode_jac_pattern jac_pattern;
+
+  /* Sparse tangent Jacobians (optional, galpha with lie_nq > 0): when both
+   * are given and KLU is built in (cosrod_sparse_available()), galpha takes
+   * K and C from jac_tangent_sp on the nv x nv CSC pattern of
+   * tangent_pattern instead of the bands of jac_tangent, and factorises its
+   * iteration matrix S = I - γ'' C - β'' K with KLU (the pattern plus the
+   * diagonal).  tangent_pattern returns the pattern's version and the
+   * current pattern, as jac_pattern: an evaluation may find entries outside
+   * it (e.g. contact between rods that were apart), fill the ones it has and
+   * remember the others; galpha calls tangent_pattern after each evaluation
+   * and, when the version changed, rebuilds its symbolic analysis (counted
+   * in stats.npattern) and evaluates again.  The initial pattern is the one
+   * returned by the first call.  jac_tangent stays required (the methods'
+   * band description). */
+  cosrod_ode_jac_tangent_sparse jac_tangent_sp;
+  cosrod_ode_jac_pattern tangent_pattern;
 } cosrod_ode_problem;
 
 /* Write a Jacobian entry (i, j) into J with leading dimension ldj, dense or

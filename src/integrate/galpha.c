@@ -17,7 +17,8 @@
  * operator T(hΔq) ≈ I, [BCA12] §3)
  *   S = I - γ'' C - β'' K,   γ'' = h γ c, β'' = h² β c, c = (1 - α_f)/(1 - α_m),
  * K, C the tangent Jacobians of f_v (cosrod_ode_jac_tangent; -M⁻¹K_T and
- * -M⁻¹C_T of structural dynamics), banded LU; simplified Newton (HW II
+ * -M⁻¹C_T of structural dynamics), banded LU, or with sparse tangents
+ * (jac_tangent_sp: rod-rod contact) KLU (galpha_sparse.c); simplified Newton (HW II
  * §IV.8): K, C and the LU are reused across iterations and steps while
  * Newton contracts fast (θ <= jac_reuse, default 0.1); after a slow step
  * (θ > jac_reuse) a LU of another h is refactored first, else K, C are
@@ -91,6 +92,7 @@ static void galpha_free(void *s_) {
   cosrod_band_free(s->K);
   cosrod_band_free(s->C);
   cosrod_band_free(s->S);
+  galpha_sparse_free(s->sp);
   free(s->vd);
   free(s);
 }
@@ -157,7 +159,15 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
   s->gustafsson = o->controller != COSROD_CONTROLLER_CLASSICAL;
   s->realtime = s->fixed && o->galpha_realtime;
   s->jac_budget = o->jac_budget > 0 ? o->jac_budget : 0;
-  s->K = cosrod_band_create(nv, ml, mu, NULL);
+  if (galpha_sparse_wanted(p)) {
+    cosrod_status st = galpha_sparse_create(&s->sp, p, nv, ml, mu);
+    if (st != COSROD_OK) {
+      galpha_free(s);
+      return cosrod_step_fail(ctx, st, ctx->t, "galpha: the sparse tangent pattern is %s",
+                              st == COSROD_ERR_NOMEM ? "too large (no memory)" : "invalid");
+    }
+  }
+  s->K = cosrod_band_create(nv, ml, mu, NULL); /* also with sparse tangents: used until the pattern grows */
   s->C = cosrod_band_create(nv, ml, mu, NULL);
   s->S = cosrod_band_create(nv, ml, mu, NULL);
   s->vd = calloc((size_t)(11 * nv + 3 * n + 2 * nq), sizeof(double));
@@ -230,12 +240,18 @@ static cosrod_status galpha_reset(void *s_, cosrod_step_ctx *ctx) {
 /* K, C at (t, y) (counts njev). */
 static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const double *y) {
   const cosrod_ode_problem *p = ctx->problem;
-  cosrod_band_zero(s->K);
-  cosrod_band_zero(s->C);
   ctx->stats->njev++;
   s->njac_step++;
   s->stale = 0;
-  int rc = p->jac_tangent(t, y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
+  int rc;
+  if (s->sp) {
+    rc = galpha_sparse_jac(s->sp, ctx, t, y);
+    if (rc == 0 && galpha_sparse_banded(s->sp)) galpha_sparse_to_band(s->sp, s->K, s->C);
+  } else {
+    cosrod_band_zero(s->K);
+    cosrod_band_zero(s->C);
+    rc = p->jac_tangent(t, y, s->K->data + s->K->ml, s->C->data + s->C->ml, s->K->ld, p->user);
+  }
   if (rc < 0)
     cosrod_step_fail(ctx, COSROD_ERR_CALLBACK, t, "galpha: jac_tangent returned %d (fatal) at t = %.17g", rc, t);
   s->have_jac = rc == 0;
@@ -247,13 +263,27 @@ static int tangent_jac(galpha_state *s, cosrod_step_ctx *ctx, double t, const do
 /* S = I - γ'' C - β'' K and its LU. */
 static cosrod_status factor(galpha_state *s, cosrod_step_ctx *ctx, double h) {
   const double c = (1.0 - s->af) / (1.0 - s->am);
-  cosrod_band_set_combination(s->S, -h * h * s->bet * c, s->K, 1.0, NULL);
-  cosrod_band_scale_add(s->S, 1.0, -h * s->gam * c, s->C);
   ctx->stats->ndecomp++;
-  cosrod_status st = cosrod_band_factor(s->S);
+  cosrod_status st;
+  if (s->sp && !galpha_sparse_banded(s->sp)) {
+    st = galpha_sparse_factor(s->sp, h * s->gam * c, h * h * s->bet * c);
+  } else {
+    cosrod_band_set_combination(s->S, -h * h * s->bet * c, s->K, 1.0, NULL);
+    cosrod_band_scale_add(s->S, 1.0, -h * s->gam * c, s->C);
+    st = cosrod_band_factor(s->S);
+  }
   s->lu_ok = st == COSROD_OK;
   s->lu_h = h;
   return st;
+}
+
+/* x <- S⁻¹ x (counts nsolve). */
+static void solve(galpha_state *s, cosrod_step_ctx *ctx, double *x) {
+  if (s->sp && !galpha_sparse_banded(s->sp))
+    galpha_sparse_solve(s->sp, x);
+  else
+    cosrod_band_solve(s->S, x);
+  ctx->stats->nsolve++;
 }
 
 /* Reject the attempt (Newton failure or error test), next h = h fac. */
@@ -297,8 +327,7 @@ static int newton(galpha_state *s, cosrod_step_ctx *ctx, double h, double *theta
     if (rc != 0) return rc < 0 ? -1 : 1;
     ctx->stats->nnewton++;
     for (int i = 0; i < nv; i++) s->x[i] = s->f[nq + i] - s->vd1[i];
-    cosrod_band_solve(s->S, s->x);
-    ctx->stats->nsolve++;
+    solve(s, ctx, s->x);
     double sum = 0.0;
     for (int i = 0; i < nv; i++) {
       double xi = s->x[i];
@@ -382,8 +411,7 @@ static int step_control(galpha_state *s, cosrod_step_ctx *ctx, double h, double 
   /* local error of the configuration, filtered by S (tangent space) */
   const double ce = (s->bet - 1.0 / 6.0) * h * h;
   for (int i = 0; i < nv; i++) s->w[i] = ce * (s->a1[i] - s->a[i]);
-  cosrod_band_solve(s->S, s->w);
-  ctx->stats->nsolve++;
+  solve(s, ctx, s->w);
   if (galpha_increment(ctx, s->y1, s->w, s->qe) != 0) {
     *q = 0.5;
     return 1;

@@ -15,6 +15,9 @@
  * J (and the LU) when that is too slow). */
 #define LU_KEEP 0.2
 
+/* Sparse tangents (galpha_sparse.c). */
+typedef struct galpha_sparse galpha_sparse;
+
 typedef struct galpha_state {
   int n, nq, nv;
   double am, af, gam, bet; /* α_m, α_f, γ, β */
@@ -24,6 +27,7 @@ typedef struct galpha_state {
   int realtime, jac_budget; /* opts.galpha_realtime: bounded work per step */
   int njac_step, stale;     /* Jacobians of this step; K, C due for a refresh (realtime) */
   cosrod_band *K, *C, *S;
+  galpha_sparse *sp;         /* sparse K, C and S (jac_tangent_sp), or NULL: the bands */
   double *vd, *a;           /* (nv) v̇_n, a_n */
   double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */
   double *x, *w;            /* (nv) Newton correction, tangent scratch */
@@ -45,6 +49,21 @@ typedef struct galpha_state {
 
 /* q_new = q ⊕ w through the problem's increment (0 or the callback's status). */
 int galpha_increment(const cosrod_step_ctx *ctx, const double *q, const double *w, double *qnew);
+/* 1 if the problem gives sparse tangents (jac_tangent_sp, tangent_pattern) and KLU is built in. */
+int galpha_sparse_wanted(const cosrod_ode_problem *p);
+/* K, C on the problem's tangent pattern and the KLU system of S (ERR_NOMEM, ERR_INVALID pattern). */
+cosrod_status galpha_sparse_create(galpha_sparse **out, const cosrod_ode_problem *p, int nv, int ml, int mu);
+/* 1 while the pattern is its first version and within the bands (ml, mu): galpha takes the band path
+ * with the values copied by galpha_sparse_to_band. */
+int galpha_sparse_banded(const galpha_sparse *g);
+void galpha_sparse_to_band(const galpha_sparse *g, cosrod_band *K, cosrod_band *C);
+void galpha_sparse_free(galpha_sparse *g);
+/* K, C at (t, y); a grown pattern rebuilds the system and evaluates again.
+ * Returns as cosrod_ode_jac_tangent (0, > 0 recoverable, < 0 fatal). */
+int galpha_sparse_jac(galpha_sparse *g, cosrod_step_ctx *ctx, double t, const double *y);
+/* S = I - gpp C - bpp K and its LU (statuses as cosrod_lsys_sparse_factor). */
+cosrod_status galpha_sparse_factor(galpha_sparse *g, double gpp, double bpp);
+void galpha_sparse_solve(galpha_sparse *g, double *b);
 /* Dense output at t inside the last step (galpha_dense.c). */
 cosrod_status galpha_dense(void *s_, cosrod_step_ctx *ctx, double t, const int *idx, int nidx, double *out);
 

@@ -189,6 +189,11 @@ int cosrod_lsys_sparse_update(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx) {
   if (!p->jac_pattern || !p->jac_sp) return 0;
   const int *cp = NULL, *ri = NULL;
   const long v = p->jac_pattern(p->user, &cp, &ri);
+  return cosrod_lsys_sparse_repattern(S, ctx, v, cp, ri);
+}
+
+int cosrod_lsys_sparse_repattern(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, long v, const int *cp,
+                                 const int *ri) {
   if (v == S->version) return 0;
   if (!cp || !ri || cosrod_sparse_pattern_check(S->sj.n, cp, ri) != 0) {
     cosrod_step_fail(ctx, COSROD_ERR_INVALID, ctx->t, "the grown Jacobian pattern (version %ld) is invalid", v);

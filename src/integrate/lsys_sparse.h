@@ -58,6 +58,11 @@ int cosrod_lsys_sparse_jac(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, double t
  * grew and E (its pattern, KLU's symbolic analysis) was rebuilt for it
  * (counts stats.npattern; allocates), -1 on failure (reported). */
 int cosrod_lsys_sparse_update(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx);
+/* As update for a pattern given by the caller (version v, cp, ri), e.g.
+ * galpha's tangent pattern (S created from a problem whose n and pattern
+ * are the tangent's). */
+int cosrod_lsys_sparse_repattern(cosrod_lsys_sparse *S, cosrod_step_ctx *ctx, long v, const int *cp,
+                                 const int *ri);
 /* E = fac diag(mdiag) - J (mdiag (n) or NULL: I).  ERR_SINGULAR / ERR_NONFINITE (E not
  * finite) / ERR_INTERRUPTED as cosrod_lsys_factor. */
 cosrod_status cosrod_lsys_sparse_factor(cosrod_lsys_sparse *S, double fac, const double *mdiag);

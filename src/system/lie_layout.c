@@ -19,7 +19,9 @@
  * null-space Jacobian J (cosrod_rod_jac_full_band, node ordering):
  *   C = ∂ν̇/∂ν,   K = ∂ν̇/∂q · B(q),   B(q) = ∂q̇/∂ν (x: I; p_k: ½ p_k ∘ (0, e_j)),
  * because ∂(q ⊕ ε e_j)/∂ε at 0 = B(q) e_j and q̇ = B(q) ν is linear in ν.
- * Both have the stencil of the rod's ν-ν block (cosrod_rod_bandwidth). */
+ * Both have the stencil of the rod's ν-ν block (cosrod_rod_bandwidth).
+ * Rod-rod and far self-contact add blocks outside it: sparse tangents
+ * (lie_contact_sp.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +175,9 @@ void sim_galpha_problem(sys_system *s, cosrod_integrate_options *o) {
   p->jac_tangent = s->d->lie_cj ? sim_lie_jac_tangent_couple
                    : s->d->lie_fd ? sim_lie_jac_tangent_fd
                                   : sim_lie_jac_tangent_rods;
+  /* rod-rod / self-contact: sparse K, C with the cross blocks (lie_contact_sp.c, set up by linsolve.c) */
+  p->jac_tangent_sp = s->d->lsp ? sim_lie_sp_tangent : NULL;
+  p->tangent_pattern = s->d->lsp ? sim_lie_sp_pattern : NULL;
   if (s->d->lie_fd) s->mb->ml = s->mb->mu = s->m->ny - s->m->nq_tot - 1; /* dense (sim_couple_layout may have set s->m->ml) */
   p->lie_ml = s->m->ml;
   p->lie_mu = s->m->mu;
@@ -202,4 +207,5 @@ void sim_galpha_free(sys_system *s) {
   free(s->d->lie_fd);
   free(s->d->lie_cj);
   free(s->d->lie_ccol);
+  sim_lie_sp_free(s);
 }

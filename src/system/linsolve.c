@@ -31,7 +31,8 @@
  * KLU's complex LU --, also with the diagonal mass matrix of formulation
  * dae; ida (not its DAE residual), cvode through SUNDIALS' KLU module) and
  * KLU at build time; a method without it keeps the band and says so; galpha
- * has its own dense tangents; without bodies the rods' analytic band is
+ * has its own tangents (rods without bodies with rod-rod / self-contact:
+ * sparse, lie_contact_sp.c; with bodies: dense); without bodies the rods' analytic band is
  * used.  Kirchhoff rods in an ODE form (nullspace, absolute) have a dense
  * Jacobian (kirchhoff.c): dense, and `sparse` is refused for them.
  * Rods without bodies whose rod-rod or self-contact (contact.rods / self)
@@ -215,6 +216,14 @@ cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
   const char *iname = s->m->type->name;
   if (!s->d->cpl && implicit && want != SYS_LINSOLVE_BAND && contact_sparse(s, L, want, err, errlen) != 0)
     return L->sparse < 0 ? COSROD_ERR_NOMEM : COSROD_OK;
+  if (s->m->lie && implicit && sim_lie_sp_supported(s)) { /* galpha with rod-rod / self-contact (lie_contact_sp.c) */
+    if (sim_lie_sp_setup(s) < 0) return COSROD_ERR_NOMEM;
+    snprintf(L->desc, sizeof L->desc,
+             "galpha's sparse tangents: the rods' bands (%d, %d), nv = %d, nnz = %d, until a rod-rod / self-contact "
+             "couples vertices outside them, then KLU on the grown pattern; analytic",
+             s->m->ml, s->m->mu, s->m->ny - s->m->nq_tot, sim_lie_sp_nnz(s));
+    return COSROD_OK;
+  }
   if (!s->d->cpl || s->m->lie || s->m->split || !implicit) {
     snprintf(L->desc, sizeof L->desc, "%s",
              !implicit ? "none (explicit method)"

@@ -75,6 +75,7 @@ struct sys_data {
   struct sim_linsolve *lin;     /* linear solver choice and sparse pattern (linsolve.c) */
   struct sim_contact *contact;  /* contact and obstacles (contact_element.c), NULL without `contact:` */
   struct sim_cjac_contact *ccj; /* sparse Jacobian of rod-rod / self-contact without bodies (contact_jac_sp.c) */
+  struct sim_lie_sp *lsp;       /* galpha: sparse tangents with rod-rod / self-contact (lie_contact_sp.c), or NULL */
   struct sim_kcouple *kcp;      /* Kirchhoff rods attached to dynamic bodies (couple_kirchhoff.c), or NULL */
   struct sim_cstat *cst;        /* static / modes / start_from_equilibrium with bodies (static_blocks.c), or NULL */
   char msg[512];                /* why the last evaluation, step or run failed ("" if none) */
@@ -164,6 +165,17 @@ int sim_lie_jac_tangent_rods(double t, const double *y, double *K, double *C, in
 /* lie_couple.c: rods attached to bodies, analytic K, C (set-up after
  * sim_galpha_kirchhoff_layout; lie_cj stays NULL where the differences are used). */
 cosrod_status sim_galpha_couple_setup(sys_system *s);
+/* lie_contact_sp.c: galpha's sparse tangents K, C with the contact's cross
+ * blocks (rods without bodies, rod-rod or self-contact, KLU, the linear
+ * solver not band).  setup: 1 set up, 0 not applicable, -1 no memory. */
+typedef struct sim_lie_sp sim_lie_sp;
+int sim_lie_sp_supported(const sys_system *s);
+int sim_lie_sp_setup(sys_system *s);
+void sim_lie_sp_free(sys_system *s);
+int sim_lie_sp_nnz(const sys_system *s);
+/* cosrod_ode_problem.jac_tangent_sp and tangent_pattern */
+int sim_lie_sp_tangent(double t, const double *y, double *Kx, double *Cx, void *user);
+long sim_lie_sp_pattern(void *user, const int **colptr, const int **rowind);
 int sim_lie_jac_tangent_couple(double t, const double *y, double *K, double *C, int ld, void *user);
 /* couple_kirchhoff.c: Kirchhoff rods attached to dynamic bodies.
  * create: after sim_couple_create (the ends' mobilities; nothing without
