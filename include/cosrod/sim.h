@@ -156,7 +156,8 @@ COSROD_API void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
  *   - max | |p_k| - 1 | > COSROD_SIM_PNORM_WARN: a warning;
  *   - blow-up: drift > S(t) / 2 while S(t) > COSROD_SIM_BLOWUP_GROWTH times
  *     the largest scale of the frames before with a drift below the warning
- *     level: the run fails with COSROD_ERR_DIVERGED and a message naming the
+ *     level (at least S_0 and the work the largest load can supply over its
+ *     rod's length, F L or M 2π): the run fails with COSROD_ERR_DIVERGED and a message naming the
  *     likely cause (explicit method at its stability limit, absolute
  *     formulation without projection, steps too large). */
 #define COSROD_SIM_DRIFT_WARN 1e-2

@@ -14,7 +14,10 @@
  *     the current scale while the scale has grown by COSROD_SIM_BLOWUP_GROWTH
  *     over a reference: the largest of the scales of the healthy frames
  *     before (drift below the warning level), the initial kinetic + elastic
- *     energy and S_0.  A blow-up ends the run
+ *     energy, S_0 and the work the largest load can supply over its rod's
+ *     size (F L; a moment M 2π) — an upper estimate where S_0 has a lower
+ *     one, so that the work of the loads is never read as energy from
+ *     nothing.  A blow-up ends the run
  * (COSROD_ERR_DIVERGED) with a message that names the likely cause; the drifts are warnings
  *     (cosrod_sim_warning, summary.json "warnings", stderr).
  * The floor S_0 is known up front from the model and does not vanish at
@@ -27,7 +30,7 @@
  *      a uniform axial load; a body's load: in the stiffest rod attached to
  *      the body) — a lower estimate of what the load stores (bending, the
  *      usual response, is more compliant: L³/3EI ≫ L/EA), so the floor
- *      never exceeds the energy the load brings;
+ *      does not hide the inaccuracy of a loaded run;
  *   3. the kinetic energy of the prescribed motions, ½ m (v + ω ℓ)², v and ω
  *      the largest keyframe speed and rotation rate over the run (the chord
  *      speed of the linear path, 1.5 times it for cubic keyframes), m the
@@ -92,37 +95,48 @@ static double gravity_scale(const cosrod_sim *s) {
   return e;
 }
 
-/* 2. The static deflection energy ½ F² c of the largest load in the
- * stiffest response c of the rod (or of the rods attached to the body) it
- * acts on [J]. */
-static double load_scale(const cosrod_sim *s) {
+/* 2. The largest applied load: work 0, its static deflection energy ½ F² c
+ * in the stiffest response c of the rod (or of the rods attached to the
+ * body) it acts on (a distributed force q: its total q L, spread uniformly,
+ * ½ (q L)² L / 3EA); work 1, what it can supply over the rod's size, F L
+ * (a moment: M 2π, one turn; q: q L²; a body's load: over the longest rod
+ * attached) [J]. */
+static double load_scale(const cosrod_sim *s, int work) {
+  const double TURN = 6.283185307179586;
   double e = 0.0, m, cF, cM;
   for (size_t r = 0; r < s->sys.m->nrods; r++) {
     const cosrod_sc_rod *R = &s->sc->rods[r];
+    double L = R->length;
     rod_props(s, r, &m, &cF, &cM);
     for (size_t i = 0; i < R->nloads; i++) {
       const cosrod_sc_load *l = &R->loads[i];
-      double F2 = sq(l->value[0]) + sq(l->value[1]) + sq(l->value[2]);
-      /* a distributed force: its total q L, spread uniformly: ½ (q L)² L / (3 EA) */
-      double c = l->type == COSROD_SC_LOAD_MOMENT ? cM : l->type == COSROD_SC_LOAD_FORCE ? cF : cF / 3.0;
-      if (l->type == COSROD_SC_LOAD_DISTRIBUTED_FORCE) F2 *= sq(R->length);
-      e = fmax(e, 0.5 * F2 * c);
+      double F = sqrt(sq(l->value[0]) + sq(l->value[1]) + sq(l->value[2]));
+      if (l->type == COSROD_SC_LOAD_MOMENT)
+        e = fmax(e, work ? F * TURN : 0.5 * F * F * cM);
+      else if (l->type == COSROD_SC_LOAD_FORCE)
+        e = fmax(e, work ? F * L : 0.5 * F * F * cF);
+      else
+        e = fmax(e, work ? F * L * L : 0.5 * sq(F * L) * cF / 3.0);
     }
   }
   for (size_t b = 0; b < s->sc->nbodies; b++) {
     const cosrod_sc_body *B = &s->sc->bodies[b];
-    double cFb = INFINITY, cMb = INFINITY;
+    double cFb = INFINITY, cMb = INFINITY, Lb = 0.0;
     for (size_t r = 0; r < s->sys.m->nrods; r++)
       if (s->sc->rods[r].ends[0].body == (int)b || s->sc->rods[r].ends[1].body == (int)b) {
         rod_props(s, r, &m, &cF, &cM);
         cFb = fmin(cFb, cF);
         cMb = fmin(cMb, cM);
+        Lb = fmax(Lb, s->sc->rods[r].length);
       }
     if (!isfinite(cFb)) continue; /* a body on no rod: the loads' work becomes its kinetic energy */
     for (size_t i = 0; i < B->nloads; i++) {
       const cosrod_sc_body_load *l = &B->loads[i];
-      double F2 = sq(l->value[0]) + sq(l->value[1]) + sq(l->value[2]);
-      e = fmax(e, 0.5 * F2 * (l->type == COSROD_SC_LOAD_MOMENT ? cMb : cFb));
+      double F = sqrt(sq(l->value[0]) + sq(l->value[1]) + sq(l->value[2]));
+      if (l->type == COSROD_SC_LOAD_MOMENT)
+        e = fmax(e, work ? F * TURN : 0.5 * F * F * cMb);
+      else
+        e = fmax(e, work ? F * Lb : 0.5 * F * F * cFb);
     }
   }
   return e;
@@ -204,17 +218,18 @@ static double rest_scale(const cosrod_sim *s) {
 
 /* The floor S_0 of the energy scale: the largest of terms 1 to 4. */
 static double scale_floor(const cosrod_sim *s) {
-  return fmax(fmax(gravity_scale(s), load_scale(s)), fmax(drive_scale(s), rest_scale(s)));
+  return fmax(fmax(gravity_scale(s), load_scale(s, 0)), fmax(drive_scale(s), rest_scale(s)));
 }
 
 void sim_monitor_reset(cosrod_sim *s) {
   s->mon.n = 0;
   s->mon.bal0 = s->mon.G0 = 0.0;
   s->mon.scale = s->mon.drift = s->mon.pdev = 0.0;
-  /* the reference scale starts at the floor S_0 (raised by the first
-   * frame's energy and the healthy frames): a run from rest that creates
-   * energy before its first healthy frame is still recognised */
-  s->mon.ref = scale_floor(s);
+  /* the reference scale starts at the floor S_0 and what the loads can
+   * supply over the rods' size (raised by the first frame's energy and the
+   * healthy frames): a run from rest that creates energy before its first
+   * healthy frame is still recognised */
+  s->mon.ref = fmax(scale_floor(s), load_scale(s, 1));
   s->mon.t_drift = s->mon.t_pdev = 0.0;
   s->diverged = 0;
   s->nwarn = 0;
