@@ -146,13 +146,18 @@ COSROD_API void cosrod_sim_set_energy_accounting(cosrod_sim *sim, int on);
 /* Monitor of silent wrong answers (dynamic runs, at every frame; see
  * src/sim/sim_monitor.c).  Energy scale S = max over the frames of
  * max(kinetic, elastic, |gravity - gravity(0)|, |external work|, dissipated,
- * Σ ρA L |g| L) (the last: the work of gravity over the rods' size, which
- * does not vanish at rest).
+ * S_0), S_0 a floor known up front from the model that does not vanish at
+ * rest: the largest of the work of gravity over the rods' size Σ ρA L |g| L,
+ * the static deflection energy of the largest load in the stiffest response
+ * of its rod (½ F² L / EA), the kinetic energy ½ m (v + ω ℓ)² of the fastest
+ * prescribed motion (keyframes of ends, bodies, obstacles) and the elastic
+ * energy of a relative round-off of 1e-12 in every segment.
  *   - balance drift |B(t) - B(0)| > COSROD_SIM_DRIFT_WARN * S: a warning;
  *   - max | |p_k| - 1 | > COSROD_SIM_PNORM_WARN: a warning;
  *   - blow-up: drift > S(t) / 2 while S(t) > COSROD_SIM_BLOWUP_GROWTH times
  *     the largest scale of the frames before with a drift below the warning
- *     level: the run fails with COSROD_ERR_DIVERGED and a message naming the
+ *     level (at least S_0 and the work the largest load can supply over its
+ *     rod's length, F L or M 2π): the run fails with COSROD_ERR_DIVERGED and a message naming the
  *     likely cause (explicit method at its stability limit, absolute
  *     formulation without projection, steps too large). */
 #define COSROD_SIM_DRIFT_WARN 1e-2

@@ -6,6 +6,8 @@
 void cosrod_rod_set_load_fn_reaction(cosrod_rod *rod, int reaction) { rod->load_fn_reaction = reaction != 0; }
 int cosrod_rod_load_fn_reaction(const cosrod_rod *rod) { return rod->load_fn && rod->load_fn_reaction; }
 
+void cosrod_rod_set_at_rest(cosrod_rod *rod, int on) { rod->at_rest = on != 0; }
+
 void cosrod_rod_set_load_jac_fn(cosrod_rod *rod, cosrod_rod_load_jac_fn fn, void *user) {
   rod->load_jac_fn = fn;
   rod->load_jac_user = user;

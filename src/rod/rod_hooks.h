@@ -36,6 +36,11 @@ void cosrod_rod_set_load_jac_fn(cosrod_rod *rod, cosrod_rod_load_jac_fn fn, void
  * scales the loads and gravity but not them.  Their vertex forces of the last
  * evaluation are in cosrod_rod_data.fcb. */
 void cosrod_rod_set_load_fn_reaction(cosrod_rod *rod, int reaction);
+/* A rod of a static analysis (on != 0): its prescribed ends have no rates
+ * (a keyframe's pseudo-time rate is not a velocity), so every evaluation —
+ * kinetic energy, external power, load callbacks, reactions — sees them at
+ * rest, as the statics shell (cosrod_rod_static_create) does. */
+void cosrod_rod_set_at_rest(cosrod_rod *rod, int on);
 int cosrod_rod_load_fn_reaction(const cosrod_rod *rod);
 
 /* Keyframe motion as of prescribed ends (linear / slerp, or C¹ cubic if

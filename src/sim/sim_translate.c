@@ -142,6 +142,8 @@ cosrod_rod *sim_build_rod(const cosrod_scenario *sc, size_t r, int with_preload,
   def.nloads = nl;
   def.loads = loads;
   rod = cosrod_rod_create(&def, st);
+  /* static, modal and buckling analyses: keyframe rates are pseudo-time rates, not velocities */
+  if (rod && sc->analysis.type != COSROD_SC_ANALYSIS_DYNAMIC) cosrod_rod_set_at_rest(rod, 1);
   if (!rod) {
     snprintf(key, sizeof key, "rods.%zu", r);
     sim_set_err(err, errlen, sc, key, "the rod model rejected this rod (%s)", cosrod_strerror(*st));
