@@ -79,11 +79,20 @@ cosrod_status sim_kirchhoff_setup(sys_system *s, char *err, size_t errlen) {
   cosrod_ode_problem *p = &s->mb->prob;
   /* ODE forms: dense finite-difference Jacobian for implicit methods; DAE:
    * finite differences over the band of the node ordering (see above) */
-  p->jac = NULL;
-  p->res_jac = NULL;
+  /* DAE without bodies: the analytic band (sim_jac_node / sim_res_jac,
+   * cosrod_rod_kirchhoff_jac_dae_band); COSROD_KIRCHHOFF_JAC=fd (benchmarks):
+   * the finite differences */
+  const char *kj = getenv("COSROD_KIRCHHOFF_JAC");
+  if (s->m->form == COSROD_FORM_DAE && !s->d->cpl && !s->m->split && !(kj && !strcmp(kj, "fd"))) {
+    p->jac = sim_jac_node;
+    if (s->m->dae_res) p->res_jac = sim_res_jac;
+  } else {
+    p->jac = NULL;
+    p->res_jac = NULL;
+    p->jac_fills = 0;
+  }
   p->jac_banded = s->m->form == COSROD_FORM_DAE;
-  p->jac_fills = 0;
-  if (s->m->dae_res) {
+  if (s->m->dae_res && !p->res_jac) {
     s->d->kwork = malloc(4 * (size_t)s->m->ny * sizeof *s->d->kwork);
     if (!s->d->kwork) return COSROD_ERR_NOMEM;
     p->res_jac = sim_res_jac_fd;
