@@ -5,7 +5,7 @@
  * rod_kirchhoff_jac.c): kinematic rows, acceleration rows in the (q, v)
  * columns (blocks 1 + 3) and in the λ_K columns (block 2), the λ_post rows
  * (block 5) and the constraint rows g̈ (block 4), for extensible and
- * inextensible rods, free / pinned / clamped / sliding start, damped and
+ * inextensible rods, free / pinned / clamped / clamped-sliding start, damped and
  * undamped, with and without Baumgarte terms, at states that are NOT on the
  * constraints (random rates and multipliers: the identities hold anywhere).
  *
@@ -108,9 +108,34 @@ static void off_state(const cosrod_rod *rod, th_rng *r, double lam_scale, double
   for (int i = 2 * nq; i < ny; ++i) y[i] = lam_scale * th_rng_normal(r);
 }
 
+/* ends: 0 free, 1 pinned, 2 clamped (rt_helix_rod), 3 clamped sliding along
+ * a skew axis (a vertex with one coordinate: the slide-axis row and column
+ * transforms) */
+static cosrod_rod *make_rod(cosrod_rod_model model, int ends, int damped) {
+  if (ends < 3) return rt_helix_rod(model, 5, ends, damped);
+  cosrod_rod_def def = cosrod_rod_def_default();
+  def.nseg = 5;
+  def.model = model;
+  def.shape = COSROD_SHAPE_HELIX;
+  def.shape_radius = 0.3;
+  def.pitch = 0.4;
+  def.turns = 0.6;
+  def.gravity[2] = -9.81;
+  if (damped) {
+    def.damping = COSROD_DAMPING_KELVIN_VOIGT;
+    def.tau_shear = def.tau_bulk = 0.01;
+  }
+  def.ends[0].kind = COSROD_END_CLAMPED;
+  def.ends[0].slides = 1;
+  def.ends[0].slide_axis[0] = 0.6;
+  def.ends[0].slide_axis[1] = 0.8;
+  return cosrod_rod_create(&def, NULL);
+}
+
 static void run_case(cosrod_rod_model model, int ends, int damped, int baum, th_rng *rng) {
-  cosrod_rod *rod = rt_helix_rod(model, 5, ends, damped);
+  cosrod_rod *rod = make_rod(model, ends, damped);
   CHECK("rod", rod != NULL);
+  if (ends == 3) CHECK("sliding start: one coordinate", cosrod_rod_vertex_ndof(rod, 0) == 1);
   cosrod_rod_data *d = cosrod_rod_data_create(rod, NULL);
   if (baum) d->baumgarte_omega = 30.0, d->baumgarte_r = 20.0;
   int ny = cosrod_rod_ny(rod, COSROD_FORM_DAE);
@@ -120,7 +145,7 @@ static void run_case(cosrod_rod_model model, int ends, int damped, int baum, th_
     char label[160];
     snprintf(label, sizeof label, "%s, start %s, %s%s, lambda_K %s",
              model == COSROD_MODEL_KIRCHHOFF_EXTENSIBLE ? "extensible" : "inextensible",
-             ends == 0 ? "free" : ends == 1 ? "pinned" : "clamped", damped ? "damped" : "undamped",
+             ends == 0 ? "free" : ends == 1 ? "pinned" : ends == 2 ? "clamped" : "clamped sliding", damped ? "damped" : "undamped",
              baum ? ", Baumgarte" : "", lam ? "random" : "zero");
     compare(rod, d, y, label);
   }
@@ -151,5 +176,13 @@ TEST(kjac_baumgarte) {
   run_case(COSROD_MODEL_KIRCHHOFF_EXTENSIBLE, 1, 0, 1, &rng);
 }
 
-static const th_case cases[] = {TH_CASE(kjac_extensible), TH_CASE(kjac_inextensible), TH_CASE(kjac_baumgarte)};
+TEST(kjac_sliding_end) {
+  th_rng rng;
+  th_rng_seed(&rng, 24);
+  run_case(COSROD_MODEL_KIRCHHOFF_INEXTENSIBLE, 3, 1, 0, &rng);
+  run_case(COSROD_MODEL_KIRCHHOFF_EXTENSIBLE, 3, 0, 0, &rng);
+}
+
+static const th_case cases[] = {TH_CASE(kjac_extensible), TH_CASE(kjac_inextensible), TH_CASE(kjac_baumgarte),
+                                TH_CASE(kjac_sliding_end)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
