@@ -128,7 +128,8 @@ int sim_res_jac(double t, double cj, const double *y, const double *yp, double *
                                                            s->m->perm + s->m->off_r[r], Jr, ldj, ml, mu);
       if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
       for (int j = 0; j < nr; j++)
-        for (int i = j - mu > 0 ? j - mu : 0; i <= j + ml && i < nr; i++) Jr[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] *= -1.0;
+        for (int i = j - mu > 0 ? j - mu : 0; i <= j + ml && i < nr; i++)
+          Jr[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] *= -1.0;
       for (int i = 0; i < nr; i++) Jr[(size_t)i * (size_t)ldj + (size_t)mu] += cj * s->m->dae_id[o + i];
       continue;
     }

@@ -145,7 +145,10 @@ static void run_case(cosrod_rod_model model, int ends, int damped, int baum, th_
     char label[160];
     snprintf(label, sizeof label, "%s, start %s, %s%s, lambda_K %s",
              model == COSROD_MODEL_KIRCHHOFF_EXTENSIBLE ? "extensible" : "inextensible",
-             ends == 0 ? "free" : ends == 1 ? "pinned" : ends == 2 ? "clamped" : "clamped sliding", damped ? "damped" : "undamped",
+             ends == 0   ? "free"
+             : ends == 1 ? "pinned"
+             : ends == 2 ? "clamped"
+                         : "clamped sliding", damped ? "damped" : "undamped",
              baum ? ", Baumgarte" : "", lam ? "random" : "zero");
     compare(rod, d, y, label);
   }
