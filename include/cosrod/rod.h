@@ -384,9 +384,8 @@ COSROD_API cosrod_status cosrod_rod_lambda(const cosrod_rod *rod, cosrod_rod_dat
  * multipliers are unknowns, y = (q, v, λ (N), λ_K (m N)) (ny = 2 nq + (1 + m) N,
  * the (q, v) part in the ABSOLUTE layout; λ_K of segment k at 2 nq + N + m k),
  * and every equation is local, so the Jacobian is banded in the node ordering
- * (cosrod_rod_order_fill puts λ_K_k after λ_k); it is not assembled
- * analytically: the integrators' column-grouped finite differences over the
- * band cost ml + mu + 1 right-hand sides, O(N).  cosrod_rod_res_dae returns
+ * (cosrod_rod_order_fill puts λ_K_k after λ_k) and assembled analytically
+ * by cosrod_rod_kirchhoff_jac_dae_band, O(N).  cosrod_rod_res_dae returns
  * r = M y' - f of that form, cosrod_rod_lambda (DAE) the consistent (λ, λ_K)
  * ((1 + m) N values), cosrod_rod_kirchhoff_project (DAE) projects (q, v) and
  * then sets the multipliers consistent. */
@@ -419,6 +418,17 @@ COSROD_API cosrod_status cosrod_rod_kirchhoff_project(const cosrod_rod *rod, cos
  * Cosserat rod. */
 COSROD_API int cosrod_rod_kirchhoff_rhs_dae(const cosrod_rod *rod, cosrod_rod_data *d, double t, const double *y,
                                             double *f);
+/* Analytic Jacobian ∂f/∂y of cosrod_rod_kirchhoff_rhs_dae at (t, y), written
+ * into the band J (column j at J + j ldj, entry (i, j) at row mu + i - j;
+ * ldj >= ml + mu + 1) in the ordering perm (NULL: native; else e.g. the node
+ * ordering of cosrod_rod_order_fill, whose ml, mu it needs); the band is
+ * zeroed first.  Load callbacks are held constant, as in cosrod_rod_jac.
+ * ERR_UNSUPPORTED for an end attached to a movable support
+ * (cosrod_rod_kirchhoff_set_end_mobility), ERR_INVALID for a Cosserat rod,
+ * ERR_DIMENSION if the band is too narrow.  Uses d (evaluates f). */
+COSROD_API cosrod_status cosrod_rod_kirchhoff_jac_dae_band(const cosrod_rod *rod, cosrod_rod_data *d, double t,
+                                                           const double *y, const int *perm, double *J, int ldj,
+                                                           int ml, int mu);
 /* Segment (0..N-1) and time of the last kinematic singularity met by d, or
  * -1 if none. */
 COSROD_API int cosrod_rod_kirchhoff_singular(const cosrod_rod_data *d, double *t);

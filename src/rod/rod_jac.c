@@ -444,7 +444,12 @@ cosrod_status rod_jac_run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, d
   if (kind == KIND_DAE && !yp) return COSROD_ERR_INVALID;
   /* Kirchhoff rods: the constrained Jacobians are dense, not provided (rod.h);
    * the static stiffness is the elastic part only (constraints by the caller) */
-  if (rod->model != COSROD_MODEL_COSSERAT && !measure && kind != KIND_STIFF) return COSROD_ERR_UNSUPPORTED;
+  if (kind == KIND_KDAEM) {
+    if (rod->model == COSROD_MODEL_COSSERAT) return COSROD_ERR_INVALID;
+    kind = KIND_DAEM;
+  } else if (rod->model != COSROD_MODEL_COSSERAT && !measure && kind != KIND_STIFF) {
+    return COSROD_ERR_UNSUPPORTED;
+  }
   const int nq = rod->nq;
   int nyr, nyc;
   switch (kind) {
@@ -456,7 +461,7 @@ cosrod_status rod_jac_run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, d
       break;
     case KIND_DAE:
     case KIND_DAEM:
-      nyr = nyc = 2 * nq + rod->N;
+      nyr = nyc = cosrod_rod_ny(rod, COSROD_FORM_DAE); /* Kirchhoff: + λ_K */
       break;
     default:
       nyr = nyc = nq;

@@ -34,19 +34,6 @@ static inline double *SPv(double *s, int k, int o) { return s + (size_t)k * SEG_
 #define RJ_INLINE static inline __attribute__((always_inline))
 #else
 #define RJ_INLINE static inline
-/* Formulation kinds of the assembly (rod_jac.c).  KIND_DAEM: ABSOLUTE rows
- * plus the multiplier rows λ_post(q, v) - λ of the
- * DAE run as a mass-matrix problem (assembled as KIND_ABS with lam_rows). */
-enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3, KIND_DAEM = 4 };
-
-/* Stage 2 driver (rod_jac.c): forces and their derivatives at y, then the
- * Jacobian of formulation kind into the nblk destination blocks blk (or,
- * measure = 1, their bandwidths into *ml, *mu); perm: NULL or the node
- * ordering of rod_order.c. */
-cosrod_status rod_jac_run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, double t, const double *y,
-                          const double *yp, double cj, int nblk, const cosrod_rod_jac_block *blk, int measure,
-                          int *ml, int *mu, const int *perm);
-
 #endif
 
 /* C (m x n) = A (m x k) B (k x n) */
@@ -165,8 +152,10 @@ void rod_jac_force_derivs(const cosrod_rod *rod, cosrod_rod_data *d, double t, i
 
 /* Formulation kinds of the assembly (rod_jac.c).  KIND_DAEM: ABSOLUTE rows
  * plus the multiplier rows λ_post(q, v) - λ of the
- * DAE run as a mass-matrix problem (assembled as KIND_ABS with lam_rows). */
-enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3, KIND_DAEM = 4 };
+ * DAE run as a mass-matrix problem (assembled as KIND_ABS with lam_rows).
+ * KIND_KDAEM: the same rows for a Kirchhoff rod (its unconstrained part; the
+ * constraint terms are added by rod_kirchhoff_jac.c). */
+enum { KIND_ABS = 0, KIND_NS = 1, KIND_DAE = 2, KIND_STIFF = 3, KIND_DAEM = 4, KIND_KDAEM = 5 };
 
 /* Stage 2 driver (rod_jac.c): forces and their derivatives at y, then the
  * Jacobian of formulation kind into the nblk destination blocks blk (or,

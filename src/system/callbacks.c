@@ -95,7 +95,11 @@ int sim_jac_node(double t, const double *y, double *J, int ldj, void *user) {
     int o = s->m->qoff_r[r];
     sim_gather(s, r, y, s->d->yl);
     double *Jr = J + (size_t)o * (size_t)ldj;
-    cosrod_status st = s->m->form == COSROD_FORM_DAE
+    cosrod_status st = s->m->form == COSROD_FORM_DAE && cosrod_rod_kirchhoff_m(rod) > 0
+                           ? cosrod_rod_kirchhoff_jac_dae_band(rod, s->d->data[r], t, s->d->yl,
+                                                               s->m->perm + s->m->off_r[r], Jr, ldj, s->m->ml,
+                                                               s->m->mu)
+                       : s->m->form == COSROD_FORM_DAE
                            ? cosrod_rod_jac_dae_mass_band(rod, s->d->data[r], t, s->d->yl, s->m->perm + s->m->off_r[r],
                                                           Jr, ldj, s->m->ml, s->m->mu)
                            : cosrod_rod_jac_full_band(rod, s->d->data[r], s->m->form, t, s->d->yl, NULL, 0.0,
@@ -105,7 +109,8 @@ int sim_jac_node(double t, const double *y, double *J, int ldj, void *user) {
   return 0;
 }
 
-/* Residual Jacobian dF/dy + cj dF/dy' of the DAE (ida), NODE layout. */
+/* Residual Jacobian dF/dy + cj dF/dy' of the DAE (ida), NODE layout.
+ * Kirchhoff rods: F = M y' - f, so -J_f + cj M from their analytic J_f. */
 int sim_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj,
                        void *user) {
   sys_system *s = user;
@@ -115,6 +120,19 @@ int sim_res_jac(double t, double cj, const double *y, const double *yp, double *
     int o = s->m->qoff_r[r];
     sim_gather(s, r, y, s->d->yl);
     sim_gather(s, r, yp, s->d->ypl);
+    const cosrod_rod *rod = s->m->rods[r];
+    if (cosrod_rod_kirchhoff_m(rod) > 0) {
+      double *Jr = J + (size_t)o * (size_t)ldj;
+      const int nr = s->m->ny_r[r], ml = s->m->ml, mu = s->m->mu;
+      cosrod_status st = cosrod_rod_kirchhoff_jac_dae_band(rod, s->d->data[r], t, s->d->yl,
+                                                           s->m->perm + s->m->off_r[r], Jr, ldj, ml, mu);
+      if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
+      for (int j = 0; j < nr; j++)
+        for (int i = j - mu > 0 ? j - mu : 0; i <= j + ml && i < nr; i++)
+          Jr[(size_t)j * (size_t)ldj + (size_t)(mu + i - j)] *= -1.0;
+      for (int i = 0; i < nr; i++) Jr[(size_t)i * (size_t)ldj + (size_t)mu] += cj * s->m->dae_id[o + i];
+      continue;
+    }
     cosrod_status st =
         cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], COSROD_FORM_DAE, t, s->d->yl, s->d->ypl, cj,
                                  s->m->perm + s->m->off_r[r], J + (size_t)o * (size_t)ldj, ldj, s->m->ml, s->m->mu);

@@ -18,9 +18,11 @@
  *   get the integrators' dense finite-difference Jacobian, O(n³).  The DAE
  *   form keeps the multipliers λ_K as unknowns ([LA] Fig. 4a,
  *   cosrod_rod_kirchhoff_rhs_dae): its Jacobian is banded in the node
- *   ordering, and radau5 / rodas / seulex (mass matrix) and ida (residual,
- *   sim_res_jac_fd below) build it by column-grouped finite
- *   differences over the band: ml + mu + 1 right-hand sides, O(N).
+ *   ordering, assembled analytically (cosrod_rod_kirchhoff_jac_dae_band) for
+ *   radau5 / rodas / seulex (mass matrix, sim_jac_node) and ida (residual,
+ *   sim_res_jac).  Rods on bodies, and COSROD_KIRCHHOFF_JAC=fd, keep
+ *   column-grouped finite differences over the band (ida: sim_res_jac_fd
+ *   below): ml + mu + 1 right-hand sides, O(N).
  * - The initial state is projected onto the constraints (positions by
  *   Newton, then velocities, cosrod_rod_kirchhoff_project; DAE: then the
  *   consistent multipliers); a move of more than 1e-9 L is reported by
@@ -77,13 +79,21 @@ int sim_has_kirchhoff(const sys_system *s) {
 cosrod_status sim_kirchhoff_setup(sys_system *s, char *err, size_t errlen) {
   if (!sim_has_kirchhoff(s)) return COSROD_OK;
   cosrod_ode_problem *p = &s->mb->prob;
-  /* ODE forms: dense finite-difference Jacobian for implicit methods; DAE:
-   * finite differences over the band of the node ordering (see above) */
-  p->jac = NULL;
-  p->res_jac = NULL;
+  /* ODE forms: dense finite-difference Jacobian for implicit methods */
+  /* DAE without bodies: the analytic band (sim_jac_node / sim_res_jac,
+   * cosrod_rod_kirchhoff_jac_dae_band); COSROD_KIRCHHOFF_JAC=fd (benchmarks):
+   * the finite differences */
+  const char *kj = getenv("COSROD_KIRCHHOFF_JAC");
+  if (s->m->form == COSROD_FORM_DAE && !s->d->cpl && !s->m->split && !(kj && !strcmp(kj, "fd"))) {
+    p->jac = sim_jac_node;
+    if (s->m->dae_res) p->res_jac = sim_res_jac;
+  } else {
+    p->jac = NULL;
+    p->res_jac = NULL;
+    p->jac_fills = 0;
+  }
   p->jac_banded = s->m->form == COSROD_FORM_DAE;
-  p->jac_fills = 0;
-  if (s->m->dae_res) {
+  if (s->m->dae_res && !p->res_jac) {
     s->d->kwork = malloc(4 * (size_t)s->m->ny * sizeof *s->d->kwork);
     if (!s->d->kwork) return COSROD_ERR_NOMEM;
     p->res_jac = sim_res_jac_fd;
