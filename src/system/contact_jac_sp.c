@@ -14,7 +14,10 @@
  *     d(xdot_n)'/dx_m = K_nm / m_n, d(xdot_n)'/dxdot_m = D_nm / m_n with the
  *     contact blocks K, D (cosrod_contact_blocks) and the vertex mass
  *     m_n = rhoA ds_n (the translational equations of a Cosserat rod in the
- *     absolute and null-space forms, [LLA] eq. 25).
+ *     absolute and null-space forms, [LLA] eq. 25; the DAE form as a
+ *     mass-matrix problem has the absolute accelerations in these rows, M = I
+ *     there).  Absolute rods take the NODE layout for it (sim.c), ida's DAE
+ *     residual has no sparse path.
  * The pattern starts as a superset from a broad phase at the initial state
  * with a margin: pairs of segments of different rods whose gap (distance -
  * radii) is below 0.1 times the longer rod's length, and non-excluded
@@ -318,9 +321,7 @@ static void band_positions(sys_system *s, sim_cjac_contact *C) {
 }
 
 int sim_contact_jac_sp_supported(const sys_system *s) {
-  if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
-      (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE))
-    return 0;
+  if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie || s->m->dae_res) return 0;
   if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
   for (size_t r = 0; r < s->m->nrods; r++)
     if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
@@ -478,8 +479,12 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
     const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r];
     sim_gather(s, r, y, s->d->yl);
     memset(C->Jr, 0, (size_t)ld * (size_t)ny * sizeof *C->Jr);
-    cosrod_status st = cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, t, s->d->yl, NULL, 0.0,
-                                                s->m->perm + s->m->off_r[r], C->Jr, ld, ml, mu);
+    const int *perm = s->m->perm + s->m->off_r[r];
+    cosrod_status st = s->m->form == COSROD_FORM_DAE /* mass-matrix form M y' = f: ∂f/∂y */
+                           ? cosrod_rod_jac_dae_mass_band(s->m->rods[r], s->d->data[r], t, s->d->yl, perm, C->Jr, ld,
+                                                          ml, mu)
+                           : cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, t, s->d->yl, NULL,
+                                                      0.0, perm, C->Jr, ld, ml, mu);
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     const int *pos = C->rpos[r];
     for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++)
