@@ -328,9 +328,10 @@ int sim_contact_jac_sp_supported(const sys_system *s) {
   return 1;
 }
 
-int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
-  *colptr = *rowind = NULL;
-  if (!sim_contact_jac_sp_supported(s)) return 0;
+/* The workspace (vertex maps, the rods' band positions' storage) and the
+ * candidate vertex pairs at the initial state (*pr, *np); 0, or -1 without
+ * memory (s->d->ccj then freed). */
+static int setup(sys_system *s, int **prp, size_t *npp) {
   sim_cjac_contact *C = calloc(1, sizeof *C);
   if (!C) return -1;
   s->d->ccj = C;
@@ -360,25 +361,40 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
     if (st != COSROD_OK) goto out;
   }
   size_t np = candidates(s, x, NULL, 0);
-  if (np == (size_t)-1) goto out;
-  if (np == 0 && !(s->m->def->contact.rods && nr >= 2)) { /* no far self-contact pair yet: the band (switched later) */
-    rc = 0;
-    goto out;
-  }
-  if (!(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out; /* none: the bands, grown when rods meet */
+  if (np == (size_t)-1 || !(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out;
   candidates(s, x, pr, np);
-  if (build(s, C, pr, np, colptr, rowind) != 0) goto out;
-  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[s->m->ny], C->pri = rowind;
-  *nnz = C->nnz;
   if (!(C->Jr = malloc(big * sizeof *C->Jr))) goto out;
   for (size_t r = 0; r < nr; r++)
     if (!(C->rpos[r] = malloc((size_t)(C->rml[r] + C->rmu[r] + 1) * (size_t)s->m->ny_r[r] * sizeof **C->rpos)))
       goto out;
-  band_positions(s, C);
-  rc = 1;
+  *prp = pr, *npp = np, pr = NULL;
+  rc = 0;
 out:
   for (size_t r = 0; x && r < nr; r++) free(x[r]);
   free(x), free(pr);
+  if (rc != 0) sim_contact_jac_sp_free(s);
+  return rc;
+}
+
+int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
+  *colptr = *rowind = NULL;
+  if (!sim_contact_jac_sp_supported(s)) return 0;
+  int *pr = NULL, rc = -1;
+  size_t np = 0;
+  if (setup(s, &pr, &np) != 0) return -1;
+  sim_cjac_contact *C = s->d->ccj;
+  if (np == 0 && !(s->m->def->contact.rods && s->m->nrods >= 2)) { /* no far self-contact pair yet: the band
+                                                                     * (switched later) */
+    rc = 0;
+    goto out;
+  }
+  if (build(s, C, pr, np, colptr, rowind) != 0) goto out; /* no pair: the bands, grown when rods meet */
+  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[s->m->ny], C->pri = rowind;
+  *nnz = C->nnz;
+  band_positions(s, C);
+  rc = 1;
+out:
+  free(pr);
   if (rc != 1) {
     free(*colptr), free(*rowind);
     *colptr = *rowind = NULL;
@@ -469,6 +485,19 @@ long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowi
   return C->version;
 }
 
+int sim_contact_jac_sp_init_cpl(sys_system *s, int **colptr, int **rowind, int *nnz) {
+  int *pr = NULL;
+  size_t np = 0;
+  if (!s->d->contact || !(s->m->def->contact.rods || s->m->def->contact.self) || setup(s, &pr, &np) != 0) return -1;
+  sim_cjac_contact *C = s->d->ccj;
+  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[C->n], C->pri = rowind;
+  C->pend = pr, C->npend = C->cpend = (int)np; /* the candidates, merged with their neighbours */
+  const int *cp, *ri;
+  sim_contact_jac_sp_pattern(s, &cp, &ri);
+  C->version = 0, *nnz = C->nnz;
+  return 0;
+}
+
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
   sys_system *s = user;
   sim_cjac_contact *C = s->d->ccj;
@@ -490,9 +519,14 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
     for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++)
       if (pos[k] >= 0) Jx[pos[k]] += C->Jr[k];
   }
-  /* the blocks outside the bands: rod-rod and far self-contact */
+  sim_contact_jac_sp_cross(s, Jx);
+  return 0;
+}
+
+void sim_contact_jac_sp_cross(sys_system *s, double *Jx) {
+  sim_cjac_contact *C = s->d->ccj;
   const cosrod_contact_data *d = sim_contact_data(s->d->contact);
-  if (!d) return 0;
+  if (!d || !C) return;
   const cosrod_contact_block *b = cosrod_contact_blocks(d);
   for (size_t k = 0, nb = cosrod_contact_nblocks(d); k < nb; k++, b++) {
     if (b->rod_i == b->rod_j && abs(b->vertex_j - b->vertex_i) <= 1) continue; /* in the band */
@@ -510,5 +544,4 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
       }
     if (out) remember(C, b->rod_i, b->vertex_i, b->rod_j, b->vertex_j);
   }
-  return 0;
 }

@@ -28,6 +28,15 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
  * outside the pattern (with their neighbours; the arrays grow in place or
  * move) and returns the pattern's version. */
 long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowind);
+/* Rods on bodies (the coupled pattern of linsolve.c in *colptr, *rowind,
+ * nnz entries): the workspace, and the candidate pairs' blocks with their
+ * neighbours merged into the pattern (the arrays grow in place or move;
+ * *nnz updated).  0, or -1 (nothing merged; no workspace left). */
+int sim_contact_jac_sp_init_cpl(sys_system *s, int **colptr, int **rowind, int *nnz);
+/* Adds the rod-rod and far self-contact blocks of the last evaluation
+ * (outside the rods' bands) to the values Jx on the pattern; blocks outside
+ * it are remembered for jac_pattern. */
+void sim_contact_jac_sp_cross(sys_system *s, double *Jx);
 void sim_contact_jac_sp_free(sys_system *s);
 /* Contact Jacobian entries that fell outside the pattern at an evaluation so far
  * (left out there; added by jac_pattern). */
