@@ -205,12 +205,12 @@ static int contact_sparse(sys_system *s, sim_linsolve *L, sys_linear_solver want
   return 1;
 }
 
-/* Rods on bodies with rod-rod or self-contact (Cosserat rods; COSROD_CONTACT_BAND=1: the band for
- * comparison): the sparse path with the contact's blocks merged into the coupled pattern. */
+/* Several rods on bodies with rod-rod contact (Cosserat rods; COSROD_CONTACT_BAND=1: the band for
+ * comparison): the sparse path with the contact's blocks (rod-rod, and far self-contact with
+ * contact.self) merged into the coupled pattern.  Self-contact alone keeps the coupled band. */
 static int cpl_rod_contact(const sys_system *s) {
   const char *env = getenv("COSROD_CONTACT_BAND");
-  if (!s->d->contact || !(s->m->def->contact.self || (s->m->def->contact.rods && s->m->nrods >= 2)) ||
-      (env && !strcmp(env, "1")))
+  if (!s->d->contact || !s->m->def->contact.rods || s->m->nrods < 2 || (env && !strcmp(env, "1")))
     return 0;
   for (size_t r = 0; r < s->m->nrods; r++)
     if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
