@@ -20,7 +20,8 @@ typedef struct sim_cjac_contact sim_cjac_contact;
  * now (no rod-rod or far self-contact pair; nothing allocated), -1 on failure. */
 int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz);
 /* 1 if the layout has the contact pattern (rods without bodies in the
- * absolute or null-space form, no Kirchhoff rods, rod-rod or self-contact on). */
+ * NODE layout of any form but ida's DAE residual, no Kirchhoff rods, rod-rod
+ * or self-contact on). */
 int sim_contact_jac_sp_supported(const sys_system *s);
 /* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);

@@ -39,7 +39,10 @@
  * the contact pattern of contact_jac_sp.c when it has entries outside the
  * band (candidate pairs at the start, or several rods with contact.rods) and
  * the method has a sparse path
- * (not the SPLIT layout of absolute rods, not formulation dae).  Rods with
+ * (absolute rods then take the NODE layout, sim.c; formulation dae as a
+ * mass-matrix problem, not ida's DAE residual).  Several rods on bodies with
+ * rod-rod contact: the coupled pattern with the contact's blocks merged in
+ * (sim_contact_jac_sp_init_cpl), auto takes sparse.  Rods with
  * self-contact on but no far pair at the start (a straight rod that coils
  * into a loop later) keep the band, which leaves the far blocks out, until
  * an accepted step has a far self-contact block (sim_linsolve_far_contact);
