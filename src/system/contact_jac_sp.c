@@ -323,8 +323,8 @@ static void band_positions(sys_system *s, sim_cjac_contact *C) {
 int sim_contact_jac_sp_supported(const sys_system *s) {
   if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie || s->m->dae_res) return 0;
   if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
-  for (size_t r = 0; r < s->m->nrods; r++)
-    if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
+  for (size_t r = 0; r < s->m->nrods; r++) /* Kirchhoff: the DAE form only (values by differences, linsolve.c) */
+    if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0 && s->m->form != COSROD_FORM_DAE) return 0;
   return 1;
 }
 

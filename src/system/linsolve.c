@@ -199,12 +199,16 @@ static int contact_sparse(sys_system *s, sim_linsolve *L, sys_linear_solver want
   s->mb->prob.jac_sparse = 1;
   s->mb->prob.jac_colptr = L->colptr;
   s->mb->prob.jac_rowind = L->rowind;
-  s->mb->prob.jac_sp = sim_contact_jac_sp;
-  s->mb->prob.jac_pattern = sim_contact_jac_sp_pattern; /* grows with the contacts */
+  /* Kirchhoff rods (DAE form): differences grouped by the pattern (lsys_sparse.c), as their band's; the pattern
+   * then stays as set up (a growing one needs analytic values) */
+  const int kd = sim_has_kirchhoff(s);
+  s->mb->prob.jac_sp = kd ? NULL : sim_contact_jac_sp;
+  s->mb->prob.jac_pattern = kd ? NULL : sim_contact_jac_sp_pattern; /* grows with the contacts */
   snprintf(L->desc, sizeof L->desc,
            "sparse (KLU): n = %d, nnz = %d (%.2g%%); rod-rod / self-contact couples vertices outside the rods' band "
-           "(%d, %d); analytic Jacobian",
-           s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu);
+           "(%d, %d); %s",
+           s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu,
+           kd ? "grouped differences (Kirchhoff rods)" : "analytic Jacobian");
   return 1;
 }
 
