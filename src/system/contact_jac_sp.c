@@ -16,8 +16,9 @@
  *     m_n = rhoA ds_n (the translational equations of a Cosserat rod in the
  *     absolute and null-space forms, [LLA] eq. 25; the DAE form as a
  *     mass-matrix problem has the absolute accelerations in these rows, M = I
- *     there).  Absolute rods take the NODE layout for it (sim.c), ida's DAE
- *     residual has no sparse path.
+ *     there; Kirchhoff rods in it also the rows λ_K next to the vertex, with
+ *     values by grouped differences, linsolve.c).  Absolute rods take the NODE
+ *     layout for it (sim.c), ida's DAE residual has no sparse path.
  * The pattern starts as a superset from a broad phase at the initial state
  * with a margin: pairs of segments of different rods whose gap (distance -
  * radii) is below 0.1 times the longer rod's length, and non-excluded
@@ -247,6 +248,22 @@ static int cmp_int(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The rows of vertex n of rod r that a contact force on it enters: its
+ * velocity rows, and for a Kirchhoff rod in the DAE form the constraint rows
+ * λ_K of the segments n-1, n (G_k a + h_k sees the vertex accelerations,
+ * [LA] Fig. 4a); returns their count (<= 9), 0 for a vertex that is not free. */
+static int vertex_rows(const sys_system *s, const sim_cjac_contact *C, int r, int n, int *rows) {
+  const cosrod_rod *rod = s->m->rods[r];
+  const int m = s->m->form == COSROD_FORM_DAE ? cosrod_rod_kirchhoff_m(rod) : 0, N = cosrod_rod_nseg(rod);
+  int c = 0;
+  if (C->gv[r][3 * n] < 0) return 0;
+  for (int a = 0; a < 3; a++) rows[c++] = C->gv[r][3 * n + a];
+  const int *map = s->m->map + s->m->off_r[r], base = 2 * cosrod_rod_nq(rod) + N;
+  for (int k = n - 1; m > 0 && k <= n; k++)
+    for (int a = 0; a < m && k >= 0 && k < N; a++) rows[c++] = map[base + m * k + a];
+  return c;
+}
+
 /* CSC pattern: the rods' bands and the candidate blocks (two passes). */
 static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, int **colptr, int **rowind) {
   const int n = s->m->ny;
@@ -254,7 +271,7 @@ static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, i
   int *cp = malloc((size_t)(n + 1) * sizeof *cp);
   int *owner = malloc((size_t)n * sizeof *owner);
   /* extra entries per column: rows of candidate vertex velocities (col -> list via a CSR of pairs) */
-  int *xs = calloc((size_t)n + 1, sizeof *xs), *xr = malloc((np * 18 + 1) * sizeof *xr);
+  int *xs = calloc((size_t)n + 1, sizeof *xs), *xr = malloc((np * 54 + 1) * sizeof *xr);
   int rc = -1, *ri = NULL;
   if (!cnt || !mark || !cp || !owner || !xs || !xr) goto out;
   for (size_t r = 0; r < s->m->nrods; r++)
@@ -262,9 +279,9 @@ static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, i
   for (int pass = 0; pass < 2; pass++) /* column lists of the extra rows */
     for (size_t k = 0; k < np; k++) {
       const int *e = pr + 4 * k;
-      for (int a = 0; a < 3; a++) {
-        int row = C->gv[e[0]][3 * e[1] + a];
-        if (row < 0) continue;
+      int rows[9];
+      for (int a = 0, nr = vertex_rows(s, C, e[0], e[1], rows); a < nr; a++) {
+        const int row = rows[a];
         for (int c = 0; c < 3; c++)
           for (int t = 0; t < 2; t++) {
             int col = (t ? C->gv : C->gx)[e[2]][3 * e[3] + c];
