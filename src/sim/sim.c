@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/sparse.h"
 #include "sim/sim_internal.h"
 #include "core/error.h"
 #include "core/par.h"
@@ -213,6 +214,21 @@ static cosrod_status create_checks(const cosrod_scenario *sc, char *err, size_t 
   return COSROD_OK;
 }
 
+/* Absolute rods with rod-rod or self-contact and a method with a sparse
+ * path: the NODE layout instead of SPLIT, whose halved (m1) Newton system is
+ * banded only, so that the contact's sparse Jacobian with the cross-rod
+ * blocks (system/contact_jac_sp.c) applies as in the null-space form. */
+int sim_contact_node_layout(const cosrod_scenario *sc, const cosrod_step_type *type) {
+  const char *env = getenv("COSROD_CONTACT_BAND");
+  if (!sc->contact.enabled || !((sc->contact.rods && sc->nrods >= 2) || sc->contact.self) ||
+      !(type->flags & COSROD_STEP_SPARSE) || !cosrod_sparse_available() ||
+      sc->solver.linear_solver == COSROD_SC_LINSOLVE_BAND || (env && !strcmp(env, "1")))
+    return 0;
+  for (size_t r = 0; r < sc->nrods; r++)
+    if (sc->rods[r].model != COSROD_SC_MODEL_COSSERAT) return 0; /* Kirchhoff: dense in the ODE forms */
+  return 1;
+}
+
 /* Dynamic runs: the rods' form and the layout flags (lie, dae_res,
  * dae_mass, baumgarte, split) from the formulation and the method. */
 static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, size_t errlen) {
@@ -254,7 +270,8 @@ static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, si
     }
     s->sys.mb->baumgarte = 1;
   }
-  s->sys.mb->split = s->sys.m->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) && sc->nbodies == 0;
+  s->sys.mb->split = s->sys.m->form == COSROD_FORM_ABSOLUTE && (type->flags & COSROD_STEP_M1_REDUCTION) &&
+                     sc->nbodies == 0 && !sim_contact_node_layout(sc, type);
 
   return COSROD_OK;
 }

@@ -120,7 +120,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   const char *iname = cosrod_sc_integrator_name(sc->solver.integrator);
   const cosrod_step_type *type = cosrod_step_type_by_name(iname);
   method_storage m = method_of(iname);
-  int split = form == 1 && type && (type->flags & COSROD_STEP_M1_REDUCTION);
+  int split = form == 1 && type && (type->flags & COSROD_STEP_M1_REDUCTION) && !sim_contact_node_layout(sc, type);
   double ny = 0.0, nseg = 0.0;
   size_t maxseg = 0;
   int kirchhoff = 0; /* Kirchhoff rods: DAE + m multipliers per segment; ODE forms: dense Jacobian */

@@ -148,6 +148,10 @@ void sim_monitor_finish(cosrod_sim *s);
  * observer, stop flag); sim_static_run.c: start_from_equilibrium's initial
  * state into y0. */
 int sim_step_cb(double t, double h, int accepted, void *user);
+/* Whether absolute rods take the NODE layout instead of SPLIT for the
+ * contact's sparse Jacobian (rod-rod / self-contact, a method with a sparse
+ * path; sim.c); also for the memory estimate (sim_check.c). */
+int sim_contact_node_layout(const cosrod_scenario *sc, const cosrod_step_type *type);
 cosrod_status equilibrium_start(cosrod_sim *s);
 /* start_from_equilibrium: rod r's state at rest at its equilibrium q (nq)
  * into y0 (quaternions and Kirchhoff constraints projected, the DAE

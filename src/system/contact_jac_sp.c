@@ -14,7 +14,11 @@
  *     d(xdot_n)'/dx_m = K_nm / m_n, d(xdot_n)'/dxdot_m = D_nm / m_n with the
  *     contact blocks K, D (cosrod_contact_blocks) and the vertex mass
  *     m_n = rhoA ds_n (the translational equations of a Cosserat rod in the
- *     absolute and null-space forms, [LLA] eq. 25).
+ *     absolute and null-space forms, [LLA] eq. 25; the DAE form as a
+ *     mass-matrix problem has the absolute accelerations in these rows, M = I
+ *     there; Kirchhoff rods in it also the rows λ_K next to the vertex, with
+ *     values by grouped differences, linsolve.c).  Absolute rods take the NODE
+ *     layout for it (sim.c), ida's DAE residual has no sparse path.
  * The pattern starts as a superset from a broad phase at the initial state
  * with a margin: pairs of segments of different rods whose gap (distance -
  * radii) is below 0.1 times the longer rod's length, and non-excluded
@@ -244,6 +248,22 @@ static int cmp_int(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The rows of vertex n of rod r that a contact force on it enters: its
+ * velocity rows, and for a Kirchhoff rod in the DAE form the constraint rows
+ * λ_K of the segments n-1, n (G_k a + h_k sees the vertex accelerations,
+ * [LA] Fig. 4a); returns their count (<= 9), 0 for a vertex that is not free. */
+static int vertex_rows(const sys_system *s, const sim_cjac_contact *C, int r, int n, int *rows) {
+  const cosrod_rod *rod = s->m->rods[r];
+  const int m = s->m->form == COSROD_FORM_DAE ? cosrod_rod_kirchhoff_m(rod) : 0, N = cosrod_rod_nseg(rod);
+  int c = 0;
+  if (C->gv[r][3 * n] < 0) return 0;
+  for (int a = 0; a < 3; a++) rows[c++] = C->gv[r][3 * n + a];
+  const int *map = s->m->map + s->m->off_r[r], base = 2 * cosrod_rod_nq(rod) + N;
+  for (int k = n - 1; m > 0 && k <= n; k++)
+    for (int a = 0; a < m && k >= 0 && k < N; a++) rows[c++] = map[base + m * k + a];
+  return c;
+}
+
 /* CSC pattern: the rods' bands and the candidate blocks (two passes). */
 static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, int **colptr, int **rowind) {
   const int n = s->m->ny;
@@ -251,7 +271,7 @@ static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, i
   int *cp = malloc((size_t)(n + 1) * sizeof *cp);
   int *owner = malloc((size_t)n * sizeof *owner);
   /* extra entries per column: rows of candidate vertex velocities (col -> list via a CSR of pairs) */
-  int *xs = calloc((size_t)n + 1, sizeof *xs), *xr = malloc((np * 18 + 1) * sizeof *xr);
+  int *xs = calloc((size_t)n + 1, sizeof *xs), *xr = malloc((np * 54 + 1) * sizeof *xr);
   int rc = -1, *ri = NULL;
   if (!cnt || !mark || !cp || !owner || !xs || !xr) goto out;
   for (size_t r = 0; r < s->m->nrods; r++)
@@ -259,9 +279,9 @@ static int build(sys_system *s, sim_cjac_contact *C, const int *pr, size_t np, i
   for (int pass = 0; pass < 2; pass++) /* column lists of the extra rows */
     for (size_t k = 0; k < np; k++) {
       const int *e = pr + 4 * k;
-      for (int a = 0; a < 3; a++) {
-        int row = C->gv[e[0]][3 * e[1] + a];
-        if (row < 0) continue;
+      int rows[9];
+      for (int a = 0, nr = vertex_rows(s, C, e[0], e[1], rows); a < nr; a++) {
+        const int row = rows[a];
         for (int c = 0; c < 3; c++)
           for (int t = 0; t < 2; t++) {
             int col = (t ? C->gv : C->gx)[e[2]][3 * e[3] + c];
@@ -318,18 +338,17 @@ static void band_positions(sys_system *s, sim_cjac_contact *C) {
 }
 
 int sim_contact_jac_sp_supported(const sys_system *s) {
-  if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie ||
-      (s->m->form != COSROD_FORM_ABSOLUTE && s->m->form != COSROD_FORM_NULLSPACE))
-    return 0;
+  if (!s->d->contact || s->d->cpl || s->m->split || s->m->lie || s->m->dae_res) return 0;
   if (!s->m->def->contact.rods && !s->m->def->contact.self) return 0;
-  for (size_t r = 0; r < s->m->nrods; r++)
-    if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
+  for (size_t r = 0; r < s->m->nrods; r++) /* Kirchhoff: the DAE form only (values by differences, linsolve.c) */
+    if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0 && s->m->form != COSROD_FORM_DAE) return 0;
   return 1;
 }
 
-int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
-  *colptr = *rowind = NULL;
-  if (!sim_contact_jac_sp_supported(s)) return 0;
+/* The workspace (vertex maps, the rods' band positions' storage) and the
+ * candidate vertex pairs at the initial state (*pr, *np); 0, or -1 without
+ * memory (s->d->ccj then freed). */
+static int setup(sys_system *s, int **prp, size_t *npp) {
   sim_cjac_contact *C = calloc(1, sizeof *C);
   if (!C) return -1;
   s->d->ccj = C;
@@ -359,25 +378,40 @@ int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz)
     if (st != COSROD_OK) goto out;
   }
   size_t np = candidates(s, x, NULL, 0);
-  if (np == (size_t)-1) goto out;
-  if (np == 0 && !(s->m->def->contact.rods && nr >= 2)) { /* no far self-contact pair yet: the band (switched later) */
-    rc = 0;
-    goto out;
-  }
-  if (!(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out; /* none: the bands, grown when rods meet */
+  if (np == (size_t)-1 || !(pr = malloc(4 * (np ? np : 1) * sizeof *pr))) goto out;
   candidates(s, x, pr, np);
-  if (build(s, C, pr, np, colptr, rowind) != 0) goto out;
-  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[s->m->ny], C->pri = rowind;
-  *nnz = C->nnz;
   if (!(C->Jr = malloc(big * sizeof *C->Jr))) goto out;
   for (size_t r = 0; r < nr; r++)
     if (!(C->rpos[r] = malloc((size_t)(C->rml[r] + C->rmu[r] + 1) * (size_t)s->m->ny_r[r] * sizeof **C->rpos)))
       goto out;
-  band_positions(s, C);
-  rc = 1;
+  *prp = pr, *npp = np, pr = NULL;
+  rc = 0;
 out:
   for (size_t r = 0; x && r < nr; r++) free(x[r]);
   free(x), free(pr);
+  if (rc != 0) sim_contact_jac_sp_free(s);
+  return rc;
+}
+
+int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz) {
+  *colptr = *rowind = NULL;
+  if (!sim_contact_jac_sp_supported(s)) return 0;
+  int *pr = NULL, rc = -1;
+  size_t np = 0;
+  if (setup(s, &pr, &np) != 0) return -1;
+  sim_cjac_contact *C = s->d->ccj;
+  if (np == 0 && !(s->m->def->contact.rods && s->m->nrods >= 2)) { /* no far self-contact pair yet: the band
+                                                                     * (switched later) */
+    rc = 0;
+    goto out;
+  }
+  if (build(s, C, pr, np, colptr, rowind) != 0) goto out; /* no pair: the bands, grown when rods meet */
+  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[s->m->ny], C->pri = rowind;
+  *nnz = C->nnz;
+  band_positions(s, C);
+  rc = 1;
+out:
+  free(pr);
   if (rc != 1) {
     free(*colptr), free(*rowind);
     *colptr = *rowind = NULL;
@@ -468,6 +502,19 @@ long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowi
   return C->version;
 }
 
+int sim_contact_jac_sp_init_cpl(sys_system *s, int **colptr, int **rowind, int *nnz) {
+  int *pr = NULL;
+  size_t np = 0;
+  if (!s->d->contact || !(s->m->def->contact.rods || s->m->def->contact.self) || setup(s, &pr, &np) != 0) return -1;
+  sim_cjac_contact *C = s->d->ccj;
+  C->n = s->m->ny, C->cp = *colptr, C->ri = *rowind, C->nnz = C->cap = (*colptr)[C->n], C->pri = rowind;
+  C->pend = pr, C->npend = C->cpend = (int)np; /* the candidates, merged with their neighbours */
+  const int *cp, *ri;
+  sim_contact_jac_sp_pattern(s, &cp, &ri);
+  C->version = 0, *nnz = C->nnz;
+  return 0;
+}
+
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
   sys_system *s = user;
   sim_cjac_contact *C = s->d->ccj;
@@ -478,16 +525,25 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
     const int ml = C->rml[r], mu = C->rmu[r], ld = ml + mu + 1, ny = s->m->ny_r[r];
     sim_gather(s, r, y, s->d->yl);
     memset(C->Jr, 0, (size_t)ld * (size_t)ny * sizeof *C->Jr);
-    cosrod_status st = cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, t, s->d->yl, NULL, 0.0,
-                                                s->m->perm + s->m->off_r[r], C->Jr, ld, ml, mu);
+    const int *perm = s->m->perm + s->m->off_r[r];
+    cosrod_status st = s->m->form == COSROD_FORM_DAE /* mass-matrix form M y' = f: ∂f/∂y */
+                           ? cosrod_rod_jac_dae_mass_band(s->m->rods[r], s->d->data[r], t, s->d->yl, perm, C->Jr, ld,
+                                                          ml, mu)
+                           : cosrod_rod_jac_full_band(s->m->rods[r], s->d->data[r], s->m->form, t, s->d->yl, NULL,
+                                                      0.0, perm, C->Jr, ld, ml, mu);
     if (st != COSROD_OK) return st == COSROD_ERR_CALLBACK ? 1 : -1;
     const int *pos = C->rpos[r];
     for (size_t k = 0; k < (size_t)ld * (size_t)ny; k++)
       if (pos[k] >= 0) Jx[pos[k]] += C->Jr[k];
   }
-  /* the blocks outside the bands: rod-rod and far self-contact */
+  sim_contact_jac_sp_cross(s, Jx);
+  return 0;
+}
+
+void sim_contact_jac_sp_cross(sys_system *s, double *Jx) {
+  sim_cjac_contact *C = s->d->ccj;
   const cosrod_contact_data *d = sim_contact_data(s->d->contact);
-  if (!d) return 0;
+  if (!d || !C) return;
   const cosrod_contact_block *b = cosrod_contact_blocks(d);
   for (size_t k = 0, nb = cosrod_contact_nblocks(d); k < nb; k++, b++) {
     if (b->rod_i == b->rod_j && abs(b->vertex_j - b->vertex_i) <= 1) continue; /* in the band */
@@ -505,5 +561,4 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user) {
       }
     if (out) remember(C, b->rod_i, b->vertex_i, b->rod_j, b->vertex_j);
   }
-  return 0;
 }

@@ -20,7 +20,8 @@ typedef struct sim_cjac_contact sim_cjac_contact;
  * now (no rod-rod or far self-contact pair; nothing allocated), -1 on failure. */
 int sim_contact_jac_sp_init(sys_system *s, int **colptr, int **rowind, int *nnz);
 /* 1 if the layout has the contact pattern (rods without bodies in the
- * absolute or null-space form, no Kirchhoff rods, rod-rod or self-contact on). */
+ * NODE layout of any form but ida's DAE residual, no Kirchhoff rods, rod-rod
+ * or self-contact on). */
 int sim_contact_jac_sp_supported(const sys_system *s);
 /* cosrod_ode_problem.jac_sp: the analytic values on the pattern. */
 int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
@@ -28,6 +29,15 @@ int sim_contact_jac_sp(double t, const double *y, double *Jx, void *user);
  * outside the pattern (with their neighbours; the arrays grow in place or
  * move) and returns the pattern's version. */
 long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowind);
+/* Rods on bodies (the coupled pattern of linsolve.c in *colptr, *rowind,
+ * nnz entries): the workspace, and the candidate pairs' blocks with their
+ * neighbours merged into the pattern (the arrays grow in place or move;
+ * *nnz updated).  0, or -1 (nothing merged; no workspace left). */
+int sim_contact_jac_sp_init_cpl(sys_system *s, int **colptr, int **rowind, int *nnz);
+/* Adds the rod-rod and far self-contact blocks of the last evaluation
+ * (outside the rods' bands) to the values Jx on the pattern; blocks outside
+ * it are remembered for jac_pattern. */
+void sim_contact_jac_sp_cross(sys_system *s, double *Jx);
 void sim_contact_jac_sp_free(sys_system *s);
 /* Contact Jacobian entries that fell outside the pattern at an evaluation so far
  * (left out there; added by jac_pattern). */

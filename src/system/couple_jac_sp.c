@@ -19,11 +19,13 @@
 #include "cosrod/contact.h"
 #include "cosrod/rod.h"
 #include "cosrod/sparse.h"
+#include "system/contact_jac_sp.h"
 #include "system/couple_internal.h"
 #include "system/system_model.h"
 
 struct sim_cjac_sp {
-  int n;
+  int n, nc;          /* rods, columns */
+  long version;       /* of a growing pattern (rod-rod contact: contact_jac_sp.c) */
   const int *cp, *ri; /* pattern (owned by sim_linsolve) */
   int *rml, *rmu;     /* (nrods) the rods' own bandwidths */
   double *Jr;         /* scratch band of the largest rod */
@@ -95,6 +97,37 @@ int sim_couple_jac_sp_rod(sys_system *s, size_t r, double tc, sim_jadd *A) {
   return COSROD_OK;
 }
 
+/* Column groups of the fallback differences on the pattern (a colouring). */
+static int groups(sim_cjac_sp *sp) {
+  const int n = sp->nc;
+  int *colour = malloc((size_t)n * sizeof *colour);
+  if (!colour) return -1;
+  free(sp->gptr);
+  sp->ng = cosrod_sparse_colour(n, sp->cp, sp->ri, colour);
+  sp->gptr = sp->ng > 0 ? calloc((size_t)sp->ng + 1, sizeof *sp->gptr) : NULL;
+  if (!sp->gptr) {
+    free(colour);
+    return -1;
+  }
+  for (int j = 0; j < n; j++) sp->gptr[colour[j] + 1]++;
+  for (int g = 0; g < sp->ng; g++) sp->gptr[g + 1] += sp->gptr[g];
+  for (int j = 0; j < n; j++) sp->gcol[sp->gptr[colour[j]]++] = j;
+  for (int g = sp->ng; g > 0; g--) sp->gptr[g] = sp->gptr[g - 1];
+  sp->gptr[0] = 0;
+  free(colour);
+  return 0;
+}
+
+/* Positions of rod r's band entries in the pattern (-1 outside). */
+static void rod_positions(sys_system *s, sim_cjac_sp *sp, size_t r) {
+  const int ny = s->m->ny_r[r], q0 = s->m->qoff_r[r], ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1;
+  for (int j = 0; j < ny; j++)
+    for (int d = 0; d < ld; d++) {
+      const int i = j - mu + d;
+      sp->rpos[r][(size_t)j * ld + d] = i >= 0 && i < ny ? find(sp, q0 + i, q0 + j) : -1;
+    }
+}
+
 int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind) {
   sim_couple *cp = s->d->cpl;
   if (!cp || !cp->cj || s->m->prob.jac != sim_couple_jac) return -1;
@@ -102,7 +135,7 @@ int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind) 
   if (!sp) return -1;
   cp->cjs = sp;
   const int n = s->m->ny, nm = cp->nm;
-  sp->n = (int)s->m->nrods;
+  sp->n = (int)s->m->nrods, sp->nc = n;
   sp->cp = colptr, sp->ri = rowind;
   sp->rml = calloc(s->m->nrods + 1, sizeof *sp->rml);
   sp->rmu = calloc(s->m->nrods + 1, sizeof *sp->rmu);
@@ -110,7 +143,7 @@ int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind) 
   if (!sp->rml || !sp->rmu || !sp->rpos) goto fail;
   size_t big = 1;
   for (size_t r = 0; r < s->m->nrods; r++) {
-    const int ny = s->m->ny_r[r], q0 = s->m->qoff_r[r];
+    const int ny = s->m->ny_r[r];
     int *tmp = malloc((size_t)(ny + 1) * sizeof *tmp);
     if (!tmp) goto fail;
     cosrod_status st = cosrod_rod_order_fill(s->m->rods[r], s->m->form, tmp, NULL, &sp->rml[r], &sp->rmu[r]);
@@ -119,39 +152,18 @@ int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind) 
     const int ml = sp->rml[r], mu = sp->rmu[r], ld = ml + mu + 1;
     const size_t sz = (size_t)ld * (size_t)ny;
     if (sz > big) big = sz;
-    int *pos = sp->rpos[r] = malloc(sz * sizeof *pos);
-    if (!pos) goto fail;
-    for (int j = 0; j < ny; j++)
-      for (int d = 0; d < ld; d++) {
-        const int i = j - mu + d;
-        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? find(sp, q0 + i, q0 + j) : -1;
-      }
+    if (!(sp->rpos[r] = malloc(sz * sizeof **sp->rpos))) goto fail;
+    rod_positions(s, sp, r);
   }
   sp->Jr = malloc(big * sizeof *sp->Jr);
   /* adds besides the rod bands: per attachment nr (<= 8) x nm and nc (<= 16) x nm, the body block */
   sp->cap = (int)cp->na * 24 * nm + nm * nm + 1;
   sp->pos = malloc((size_t)sp->cap * sizeof *sp->pos);
   sp->pij = malloc(2 * (size_t)sp->cap * sizeof *sp->pij);
-  int *colour = malloc((size_t)n * sizeof *colour);
   sp->gcol = malloc((size_t)n * sizeof *sp->gcol);
   sp->bcol = malloc((size_t)n * sizeof *sp->bcol);
   sp->bflag = calloc((size_t)n, sizeof *sp->bflag);
-  if (!sp->Jr || !sp->pos || !sp->pij || !colour || !sp->gcol || !sp->bcol || !sp->bflag) {
-    free(colour);
-    goto fail;
-  }
-  sp->ng = cosrod_sparse_colour(n, colptr, rowind, colour);
-  sp->gptr = sp->ng > 0 ? calloc((size_t)sp->ng + 1, sizeof *sp->gptr) : NULL;
-  if (!sp->gptr) {
-    free(colour);
-    goto fail;
-  }
-  for (int j = 0; j < n; j++) sp->gptr[colour[j] + 1]++;
-  for (int g = 0; g < sp->ng; g++) sp->gptr[g + 1] += sp->gptr[g];
-  for (int j = 0; j < n; j++) sp->gcol[sp->gptr[colour[j]]++] = j;
-  for (int g = sp->ng; g > 0; g--) sp->gptr[g] = sp->gptr[g - 1];
-  sp->gptr[0] = 0;
-  free(colour);
+  if (!sp->Jr || !sp->pos || !sp->pij || !sp->gcol || !sp->bcol || !sp->bflag || groups(sp) != 0) goto fail;
   return 0;
 fail:
   sim_couple_jac_sp_free(sp);
@@ -253,6 +265,20 @@ int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user) {
   memset(Jx, 0, (size_t)sp->cp[s->m->ny] * sizeof *Jx);
   int fb, rc = sim_couple_jac_assemble(s, t, y, &A, &fb);
   if (rc != 0) return rc;
-  if (fb) return sp_fd(s, t, y, Jx);
-  return sim_couple_jac_contact_fd(s) ? body_contact_fd(s, t, y, Jx) : 0;
+  if (fb) return sp_fd(s, t, y, Jx); /* (the differences hold the rod-rod blocks in the pattern) */
+  rc = sim_couple_jac_contact_fd(s) ? body_contact_fd(s, t, y, Jx) : 0;
+  if (rc == 0 && s->d->ccj) sim_contact_jac_sp_cross(s, Jx); /* rod-rod / far self-contact blocks */
+  return rc;
+}
+
+long sim_couple_jac_sp_pattern(void *user, const int **colptr, const int **rowind) {
+  sys_system *s = user;
+  sim_cjac_sp *sp = s->d->cpl->cjs;
+  const long v = sim_contact_jac_sp_pattern(user, colptr, rowind);
+  if (v != sp->version) { /* grown: the positions again, the cached ones void */
+    sp->cp = *colptr, sp->ri = *rowind, sp->version = v, sp->npos = 0;
+    for (size_t r = 0; r < s->m->nrods; r++) rod_positions(s, sp, r);
+    if (groups(sp) != 0) return -1;
+  }
+  return v;
 }

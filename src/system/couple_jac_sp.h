@@ -50,6 +50,10 @@ int sim_couple_jac_sp_rod(sys_system *s, size_t r, double tc, sim_jadd *A);
  * the grouped differences), the callback, the release. */
 int sim_couple_jac_sp_init(sys_system *s, const int *colptr, const int *rowind);
 int sim_couple_jac_sp(double t, const double *y, double *Jx, void *user);
+/* cosrod_ode_problem.jac_pattern with rod-rod / self-contact between rods on
+ * bodies: the contact's grown pattern (sim_contact_jac_sp_pattern), the
+ * cached positions redone when it grew; the version, -1 without memory. */
+long sim_couple_jac_sp_pattern(void *user, const int **colptr, const int **rowind);
 void sim_couple_jac_sp_free(sim_cjac_sp *sp);
 
 /* Analytic body <-> rod contact blocks of shapes on bodies

@@ -40,7 +40,10 @@
  * the contact pattern of contact_jac_sp.c when it has entries outside the
  * band (candidate pairs at the start, or several rods with contact.rods) and
  * the method has a sparse path
- * (not the SPLIT layout of absolute rods, not formulation dae).  Rods with
+ * (absolute rods then take the NODE layout, sim.c; formulation dae as a
+ * mass-matrix problem, not ida's DAE residual).  Several rods on bodies with
+ * rod-rod contact: the coupled pattern with the contact's blocks merged in
+ * (sim_contact_jac_sp_init_cpl), auto takes sparse.  Rods with
  * self-contact on but no far pair at the start (a straight rod that coils
  * into a loop later) keep the band, which leaves the far blocks out, until
  * an accepted step has a far self-contact block (sim_linsolve_far_contact);
@@ -197,12 +200,28 @@ static int contact_sparse(sys_system *s, sim_linsolve *L, sys_linear_solver want
   s->mb->prob.jac_sparse = 1;
   s->mb->prob.jac_colptr = L->colptr;
   s->mb->prob.jac_rowind = L->rowind;
-  s->mb->prob.jac_sp = sim_contact_jac_sp;
-  s->mb->prob.jac_pattern = sim_contact_jac_sp_pattern; /* grows with the contacts */
+  /* Kirchhoff rods (DAE form): differences grouped by the pattern (lsys_sparse.c), as their band's; the pattern
+   * then stays as set up (a growing one needs analytic values) */
+  const int kd = sim_has_kirchhoff(s);
+  s->mb->prob.jac_sp = kd ? NULL : sim_contact_jac_sp;
+  s->mb->prob.jac_pattern = kd ? NULL : sim_contact_jac_sp_pattern; /* grows with the contacts */
   snprintf(L->desc, sizeof L->desc,
            "sparse (KLU): n = %d, nnz = %d (%.2g%%); rod-rod / self-contact couples vertices outside the rods' band "
-           "(%d, %d); analytic Jacobian",
-           s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu);
+           "(%d, %d); %s",
+           s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu,
+           kd ? "grouped differences (Kirchhoff rods)" : "analytic Jacobian");
+  return 1;
+}
+
+/* Several rods on bodies with rod-rod contact (Cosserat rods; COSROD_CONTACT_BAND=1: the band for
+ * comparison): the sparse path with the contact's blocks (rod-rod, and far self-contact with
+ * contact.self) merged into the coupled pattern.  Self-contact alone keeps the coupled band. */
+static int cpl_rod_contact(const sys_system *s) {
+  const char *env = getenv("COSROD_CONTACT_BAND");
+  if (!s->d->contact || !s->m->def->contact.rods || s->m->nrods < 2 || (env && !strcmp(env, "1")))
+    return 0;
+  for (size_t r = 0; r < s->m->nrods; r++)
+    if (cosrod_rod_kirchhoff_m(s->m->rods[r]) > 0) return 0;
   return 1;
 }
 
@@ -259,11 +278,13 @@ cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
   }
   /* shapes on bodies: the body couples to every rod vertex that may touch it, outside any band */
   const int bc = sim_couple_body_contact(s) > 0;
+  int rr = cpl_rod_contact(s);
   int sparse = want == SYS_LINSOLVE_SPARSE ||
-               (want == SYS_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc));
+               (want == SYS_LINSOLVE_AUTO && (width > 4 * L->chain_width || bc || rr));
   const char *why = "";
   if (sparse && !can) sparse = 0, why = s->m->dae_res ? " (no sparse path for the DAE residual of " : " (no sparse path in ";
   L->sparse = sparse;
+  if (sparse && rr && sim_contact_jac_sp_init_cpl(s, &L->colptr, &L->rowind, &L->nnz) != 0) rr = 0;
   if (sparse) {
     s->mb->prob.jac_sparse = 1;
     s->mb->prob.jac_colptr = L->colptr;
@@ -272,12 +293,14 @@ cosrod_status sim_linsolve_setup(sys_system *s, char *err, size_t errlen) {
      * layouts without it) FD grouped by the pattern (lsys_sparse.c) */
     s->mb->prob.jac_sp = sim_couple_jac_sp_init(s, L->colptr, L->rowind) == 0 ? sim_couple_jac_sp : NULL;
     s->mb->prob.jac = NULL;
-    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s; %s",
+    if (rr && s->m->prob.jac_sp) s->mb->prob.jac_pattern = sim_couple_jac_sp_pattern; /* grows with the contacts */
+    snprintf(L->desc, sizeof L->desc, "sparse (KLU): n = %d, nnz = %d (%.2g%%); coupled band (%d, %d)%s%s; %s",
              s->m->ny, L->nnz, 100.0 * L->nnz / ((double)s->m->ny * s->m->ny), s->m->ml, s->m->mu,
              want != SYS_LINSOLVE_AUTO ? ""
              : bc                            ? ", auto: contact shapes on bodies"
-                                             : ", auto: the band grew with the rods",
-             s->m->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
+             : width > 4 * L->chain_width    ? ", auto: the band grew with the rods"
+                                             : ", auto: rod-rod / self-contact",
+             rr ? "; rod-rod / self-contact blocks" : "", s->m->prob.jac_sp ? "analytic Jacobian" : "grouped differences");
   } else {
     snprintf(L->desc, sizeof L->desc, "band (%d, %d)%s%s%s", s->m->ml, s->m->mu,
              want == SYS_LINSOLVE_AUTO && !*why ? ", auto: a chain" : "", why, *why ? iname : "");
