@@ -276,6 +276,26 @@ static cosrod_status choose_form(cosrod_sim *s, const char *iname, char *err, si
   return COSROD_OK;
 }
 
+/* start_from_equilibrium of several rods in rod-rod contact (no bodies):
+ * one solver of all preloaded twins in stat[0] with the contact hooks, the
+ * same coupled system a static analysis of the scenario solves. */
+static cosrod_status equilibrium_all_setup(cosrod_sim *s, char *err, size_t errlen) {
+  const size_t nr = s->sys.m->nrods;
+  size_t nq = 0;
+  for (size_t r = 0; r < nr; r++) nq += (size_t)cosrod_rod_nq(s->sys.m->srods[r]);
+  s->stat = calloc(nr, sizeof *s->stat);
+  s->qeq = malloc(nq * sizeof *s->qeq);
+  if (!s->stat || !s->qeq) return COSROD_ERR_NOMEM;
+  cosrod_status st = COSROD_OK;
+  s->stat[0] = cosrod_statics_create_coupled((const cosrod_rod *const *)s->sys.m->srods, (int)nr, NULL, NULL, &st);
+  if (!s->stat[0]) {
+    sim_set_err(err, errlen, s->sc, "analysis.start_from_equilibrium", "no static solver for these rods (%s)",
+                cosrod_strerror(st));
+    return st == COSROD_ERR_NOMEM ? st : COSROD_ERR_UNSUPPORTED;
+  }
+  return sim_static_contact_setup(s, s->stat[0], s->sys.mb->srods, "rod-rod contact in the equilibrium", err, errlen);
+}
+
 /* Dynamic runs: the rods and their data, the bodies' coupling, the
  * preloaded twins and statics solvers of start_from_equilibrium; *maxny
  * the largest rod state, *time_dep whether f depends on t. */
@@ -343,12 +363,8 @@ static cosrod_status create_rods(cosrod_sim *s, int *maxny, int *time_dep, char 
                                   err, errlen);
     if (st != COSROD_OK) return st;
   } else if (sc->analysis.start_from_equilibrium) {
-    if (s->sys.d->contact && s->sys.m->def->contact.rods && s->sys.m->nrods > 1) { /* one solver per rod */
-      sim_set_err(err, errlen, sc, "analysis.start_from_equilibrium",
-                  "rod-rod contact in the initial equilibrium of several rods is not supported yet (set "
-                  "contact.rods: false, or let the rods settle in a dynamic run)");
-      return COSROD_ERR_UNSUPPORTED;
-    }
+    if (s->sys.d->contact && s->sys.m->def->contact.rods && s->sys.m->nrods > 1)
+      return equilibrium_all_setup(s, err, errlen); /* rod-rod contact: one solver of all rods */
     s->stat = calloc(s->sys.m->nrods, sizeof *s->stat);
     if (!s->stat) return COSROD_ERR_NOMEM;
     for (size_t r = 0; r < s->sys.m->nrods; r++) {
@@ -503,6 +519,7 @@ void sim_release(cosrod_sim *s) {
   sim_static_contact_free(s);
   free(s->qprev);
   free(s->qland);
+  free(s->qeq);
   free(s->sys.m->srods);
   sim_static_free(s);
   free(s->omega);

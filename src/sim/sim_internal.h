@@ -25,6 +25,8 @@ struct cosrod_sim {
   cosrod_statics *land;          /* static: solver landing on output times between increments */
   struct sim_rrstat *rrstat;     /* static: rod-rod / self-contact hooks of the solvers (sim_static_contact.c) */
   double *qprev, *qland;         /* static: (nq) last converged state, landing state */
+  double *qeq;                   /* start_from_equilibrium of several rods in rod-rod contact: (sum nq) the
+                                    rods' q of the one solver in stat[0] (NULL: one solver per rod) */
   double tprev;                  /* static: pseudo-time of qprev */
   size_t iout;                   /* static: next output time (index into tout) */
   double out_tol;                /* |t - tout| below which t is that output time */

@@ -168,8 +168,11 @@ cosrod_status sim_run_static(cosrod_sim *s) {
 
 /* start_from_equilibrium: every rod's q at its static equilibrium under the
  * t = 0 loads including the preloads, at rest; then the consistent state. */
+static cosrod_status equilibrium_start_all(cosrod_sim *s);
+
 cosrod_status equilibrium_start(cosrod_sim *s) {
   if (s->sys.d->cst) return sim_couple_static_start(s); /* rods with rigid bodies */
+  if (s->qeq) return equilibrium_start_all(s);          /* several rods in rod-rod contact */
   for (size_t r = 0; r < s->sys.m->nrods; r++) {
     const int nq = cosrod_rod_nq(s->sys.m->rods[r]);
     double *q = s->sys.d->ypl; /* (>= ny_r >= nq) */
@@ -188,6 +191,26 @@ cosrod_status equilibrium_start(cosrod_sim *s) {
     sim_warn_unstable(s, &ss, what);
     if ((st = sim_rod_rest_state(s, r, q)) != COSROD_OK) return st;
   }
+  return sim_equilibrium_state_ready(s);
+}
+
+/* Several rods in rod-rod contact: the equilibrium of all rods together
+ * (one solver, stat[0]; the contact hooks of sim_static_contact.c), then
+ * every rod at rest there. */
+static cosrod_status equilibrium_start_all(cosrod_sim *s) {
+  cosrod_statics *st0 = s->stat[0];
+  for (size_t r = 0; r < s->sys.m->nrods; r++) {
+    sim_gather(&s->sys, r, s->sys.d->y0, s->sys.d->yl);
+    memcpy(s->qeq + cosrod_statics_qoffset(st0, (int)r), s->sys.d->yl,
+           (size_t)cosrod_rod_nq(s->sys.m->rods[r]) * sizeof *s->qeq);
+  }
+  cosrod_statics_stats ss;
+  memset(&ss, 0, sizeof ss);
+  cosrod_status st = cosrod_statics_equilibrium_at(st0, 0.0, s->qeq, &ss);
+  if (st != COSROD_OK) return static_failure(s, st, &ss, "static equilibrium of the rods in contact at t = 0");
+  sim_warn_unstable(s, &ss, "start_from_equilibrium (rods in contact)");
+  for (size_t r = 0; r < s->sys.m->nrods; r++)
+    if ((st = sim_rod_rest_state(s, r, s->qeq + cosrod_statics_qoffset(st0, (int)r))) != COSROD_OK) return st;
   return sim_equilibrium_state_ready(s);
 }
 
