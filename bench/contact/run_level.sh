@@ -19,7 +19,7 @@ NS="50 100 200 400 800"
 [ "${2:-}" = "--quick" ] && NS="50 100"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-OUT="$ROOT/bench/results/contact-run-level.md"
+OUT="${COSROD_BENCH_RESULTS:-$ROOT/bench/results}/contact-run-level.md"
 python3 - "$CLI" "$ROOT" "$W" $NS <<'PY'
 # one run per N; the CPU time of the child (user + sys, getrusage) beside the wall time
 import resource, subprocess, sys
