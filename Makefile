@@ -77,10 +77,11 @@ bench:
 	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
 
 # Smoke run of the whole suite: every bench script at its smallest setting that
-# still compares with its reference (bench/run.sh --quick); overwrites most of
-# bench/results like `make bench` (the diagnostics, step-count readings and
-# work-precision subsets go to a temporary directory).  Cost per section:
-# bench/results/bench-timing-quick.csv (~80 s CPU; see bench-timing.md).
+# still compares with its reference (bench/run.sh --quick).  It writes into
+# $(BUILD_BENCH)/bench-results-quick (a copy of bench/results overwritten by the
+# quick run, README.md and provenance.txt included), never into bench/results,
+# which only `make bench` writes.  Cost per section: bench-timing-quick.csv
+# there (~80 s CPU; see bench/results/bench-timing.md).
 bench-quick:
 	@tools/install-deps.sh bench
 	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF

@@ -16,6 +16,7 @@ R=$2
 QUICK=0
 [ "${3:-}" = "--quick" ] && QUICK=1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/stamp.sh"
 BB="$B/bench/papers/bench_bdf"
 BP="$B/bench/papers/bench_papers"
 EX="$ROOT/examples"
@@ -26,7 +27,7 @@ else TOLS="1e-3 1e-4 1e-5"; REPS=5; SCS="rubber steel"; MS="rodas ida cvode"; fi
 echo "== BDF per-step cost (bench_bdf, bench_papers) -> $R/bdf-runs.txt"
 {
   echo "# bench/bdf.sh on $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
-  echo "# rev $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  echo "# $(bench_stamp "$ROOT")"
   for s in $SCS; do
     for t in $TOLS; do
       [ $s = steel ] && [ "$t" != 1e-3 ] && continue

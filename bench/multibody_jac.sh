@@ -16,12 +16,13 @@ MS="radau5 rodas ida cvode"
 QS="" # quick: one one-step and one BDF code over the first second
 [ "${3:-}" = "--quick" ] && MS="radau5 ida" QS="analysis.t_end=1"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/stamp.sh"
 C="$B/src/cli/cosrod"
 [ -x "$C" ] || { echo "missing $C" >&2; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^,\"}]*\).*/\1/p" "$T/o/summary.json" | head -1; }
-echo "# bench/multibody_jac.sh on $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC'), rev $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1 /proc/loadavg)"
+echo "# bench/multibody_jac.sh on $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC'), rev $(bench_rev "$ROOT"), load $(cut -d' ' -f1 /proc/loadavg)"
 echo "# example,integrator,jacobian,status,t_reached,nsteps,njev,nfev,solver_wall_min_s"
 for ex in cable-pendulum robot-arm-hose; do
   for m in $MS; do

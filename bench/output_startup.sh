@@ -25,6 +25,8 @@ C="$B/src/cli/cosrod"
 EX="$ROOT/examples"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+. "$ROOT/bench/stamp.sh"
+echo "# $(bench_stamp "$ROOT")"
 
 
 echo "scenario,fields,format,wall_s,output_s,output_share,bytes,bytes_without_steps,check_estimate_bytes,estimate/bytes_without_steps"

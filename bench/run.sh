@@ -10,9 +10,9 @@
 # references at 1e-6 instead of 1e-10, one timing repetition, dopri5 capped at 5 000 steps,
 # coarser N / shorter T / fewer integrators where a script allows it (see each section); the
 # costly studies without a reference (diagnostics, the step-count readings) run a subset into
-# the work directory and leave bench/results alone.
+# the work directory.  A quick run writes BUILD_DIR/bench-results-quick, never bench/results.
 # Full: TOL 1e-2 .. 1e-8, two timed runs at TOL >= 1e-4.  A run over BENCH_TIMEOUT seconds is
-# listed as timeout.  Each section's wall and CPU seconds: bench/results/bench-timing[-quick].csv.
+# listed as timeout.  Each section's wall and CPU seconds: bench-timing.csv (quick: bench-timing-quick.csv).
 # CALLGRIND_BUILD=DIR (a non-native build with bench_rod) adds callgrind instruction counts.
 # Timings: the integrator's own wall time, minimum (and median) over REPS runs
 # (other processes share the 2 cores).  Needs python3 and gnuplot (`tools/install-deps.sh bench`).
@@ -23,7 +23,18 @@ QUICK=0
 [ "${2:-}" = "--quick" ] && QUICK=1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
+# Full runs write bench/results; quick runs (a smoke test, not a measurement to keep) write
+# BUILD_DIR/bench-results-quick, seeded with a copy of bench/results so that the report still
+# finds the files a quick run does not write.  The scripts called below write into
+# $COSROD_BENCH_RESULTS.
 R="$ROOT/bench/results"
+if [ $QUICK = 1 ]; then
+  R="$B/bench-results-quick"
+  rm -rf "$R" && mkdir -p "$R" && cp -pR "$ROOT/bench/results/." "$R/"
+  echo "quick run: results go to $R (bench/results is left alone)"
+fi
+COSROD_BENCH_RESULTS=$R
+export COSROD_BENCH_RESULTS
 BP="$B/bench/papers/bench_papers"
 DG="$B/bench/papers/diag_rubber"
 BR="$B/bench/rod/bench_rod"
@@ -34,9 +45,8 @@ trap 'rm -rf "$W"' EXIT
 touch "$W/stamp" # files newer than this were written by this run (provenance.txt)
 # the commit the results come from, taken before the run writes into bench/results (whose
 # changes are the run's own output, not local changes of the code)
-rev=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ "$rev" != unknown ] && ! git -C "$ROOT" diff --quiet HEAD -- . ':(exclude)bench/results' 2>/dev/null &&
-  rev="$rev (with local changes)"
+. "$ROOT/bench/stamp.sh"
+rev=$(bench_rev "$ROOT")
 # python3 of PATH resolved once to its executable: a version-manager shim (pyenv) costs 1-3 s
 # of wall time per start, and the scripts below start python3 some hundred times
 PYREAL=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
@@ -50,7 +60,7 @@ EX="$ROOT/examples"
 TO=${BENCH_TIMEOUT:-90} # seconds per run
 
 # Cost of each part: wall and CPU seconds (this shell's children, user + sys)
-# per section -> bench/results/bench-timing.csv (quick runs: bench-timing-quick.csv).
+# per section -> $R/bench-timing.csv (quick runs: bench-timing-quick.csv).
 TF="$R/bench-timing.csv"
 [ $QUICK = 1 ] && TF="$R/bench-timing-quick.csv"
 SEC="" SEC_W=0 SEC_C=0
@@ -420,7 +430,7 @@ while IFS= read -r f; do
 done < "$W/written"
 {
   echo "# bench/run.sh $RUN_ARGS at $RUN_AT: commit $rev, quick=$QUICK"
-  echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
+  echo "# files of $R written by this run (older files keep the commit of the run that wrote them)"
   cat "$W/written"
 } > "$R/provenance.txt"
 echo "wrote $R/README.md"

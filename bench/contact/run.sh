@@ -7,13 +7,19 @@ set -eu
 B=${1:?usage: bench/contact/run.sh BUILD_DIR [--quick]}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
-"$B/bench/contact/bench_contact" ${2:-} > "$ROOT/bench/results/contact-broadphase.md"
-cat "$ROOT/bench/results/contact-broadphase.md"
+R=${COSROD_BENCH_RESULTS:-$ROOT/bench/results} # bench/run.sh --quick: its own directory
+. "$ROOT/bench/stamp.sh"
+STAMP=$(bench_stamp "$ROOT")
+"$B/bench/contact/bench_contact" ${2:-} > "$R/contact-broadphase.md"
+printf '\n%s.\n' "$STAMP" >> "$R/contact-broadphase.md"
+cat "$R/contact-broadphase.md"
 # Run level: cost per step of a hose on the floor against N (contact-run-level.md).
 sh "$ROOT/bench/contact/run_level.sh" "$B" ${2:-}
 # Body <-> rod contact Jacobian: analytic vs differences (contact-body-jac.md).
-"$B/bench/contact/bench_body_contact_jac" ${2:-} > "$ROOT/bench/results/contact-body-jac.md"
-cat "$ROOT/bench/results/contact-body-jac.md"
+"$B/bench/contact/bench_body_contact_jac" ${2:-} > "$R/contact-body-jac.md"
+printf '\n%s.\n' "$STAMP" >> "$R/contact-body-jac.md"
+cat "$R/contact-body-jac.md"
 # Set-up of the sparse contact Jacobian pattern against S (contact-pattern-setup.md).
-"$B/bench/contact/bench_pattern_setup" ${2:-} > "$ROOT/bench/results/contact-pattern-setup.md"
-cat "$ROOT/bench/results/contact-pattern-setup.md"
+"$B/bench/contact/bench_pattern_setup" ${2:-} > "$R/contact-pattern-setup.md"
+printf '\n%s.\n' "$STAMP" >> "$R/contact-pattern-setup.md"
+cat "$R/contact-pattern-setup.md"

@@ -19,7 +19,8 @@ NS="50 100 200 400 800"
 [ "${2:-}" = "--quick" ] && NS="50 100"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-OUT="$ROOT/bench/results/contact-run-level.md"
+OUT="${COSROD_BENCH_RESULTS:-$ROOT/bench/results}/contact-run-level.md"
+. "$ROOT/bench/stamp.sh"
 python3 - "$CLI" "$ROOT" "$W" $NS <<'PY'
 # one run per N; the CPU time of the child (user + sys, getrusage) beside the wall time
 import resource, subprocess, sys
@@ -82,3 +83,4 @@ with open(sys.argv[2], "w") as f:
             "(banded Jacobian and O(N) contact: 1 expected).\n" % (", ".join(str(r[0]) for r in rows), ac, aw))
 print(open(sys.argv[2]).read())
 PY
+printf '\n%s.\n' "$(bench_stamp "$ROOT")" >> "$OUT"

@@ -23,7 +23,8 @@ err() {
   echo "$1" | awk -v r="$2" '{split(r, q, " "); for (k = 1; k < NF; k++) if ($k == "tip") {
     e = sqrt(($(k + 1) - q[1])^2 + ($(k + 2) - q[2])^2 + ($(k + 3) - q[3])^2) }; printf "%s err %.3e\n", $0, e }'
 }
-echo "# commit $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u '+%Y-%m-%d %H:%M UTC')"
+. "$ROOT/bench/stamp.sh"
+echo "# $(bench_stamp "$ROOT")"
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 RT="--set solver.integrator=galpha --set solver.realtime.h=1e-3 --set solver.realtime.newton_max=${NMAX:-3} --set solver.realtime.jac_budget=1 --set analysis.t_end=100"
 for case in "rubber $EX/rubber-pendulum.yaml" "steel $EX/perf-steel.yaml"; do

@@ -14,6 +14,7 @@ case "$B" in /*) ;; *) B="$(pwd)/$B" ;; esac
 WP="$B/bench/integrators/work_precision"
 [ -x "$WP" ] || { echo "missing $WP (cmake --build $B --target work_precision)" >&2; exit 1; }
 cd "$ROOT"
+. "$ROOT/bench/stamp.sh"
 # --quick: rtol 1e-4 ... 1e-6 only, into a temporary directory (bench/results keeps the full run)
 if [ "${2:-}" = "--quick" ]; then
   Q=$(mktemp -d)
@@ -24,5 +25,9 @@ if [ "${2:-}" = "--quick" ]; then
   rm -rf "$Q"
   exit $rc
 fi
-"$WP" --original bench/results/work-precision-original.csv --csv bench/results/work-precision-current.csv \
-  --md bench/results/work-precision.md
+R=${COSROD_BENCH_RESULTS:-bench/results}
+rc=0
+"$WP" --original bench/results/work-precision-original.csv --csv "$R/work-precision-current.csv" \
+  --md "$R/work-precision.md" || rc=$?
+printf '\n%s.\n' "$(bench_stamp "$ROOT")" >> "$R/work-precision.md"
+exit $rc

@@ -350,7 +350,10 @@ HAND = [
 ]
 w("## Files not written by `make bench`\n")
 w("Everything else in bench/results is written by `bench/run.sh` (see `provenance.txt` for the commit of each "
-  "file, `bench-timing.csv` for the cost of each part).  These are hand-written reports or records:\n")
+  "file, `bench-timing.csv` for the cost of each part); `make bench-quick` (`bench/run.sh BUILD --quick`) writes "
+  "into `BUILD/bench-results-quick` instead and leaves bench/results alone.  These are hand-written reports or "
+  "records; each states the commit its numbers were measured at (\"Measured at commit ...\", per section where "
+  "the sections come from different commits):\n")
 w("| file | what |\n|---|---|")
 for f, what in HAND:
     w("| `%s` | %s |" % (f, what))
