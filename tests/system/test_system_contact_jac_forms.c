@@ -31,30 +31,9 @@
 #include "system/linsolve.h"
 #include "sim/sim_hooks.h"
 #include "system/system_model.h"
+#include "crossing_rods.h"
 
-static const char *CROSS =
-    "cosrod: 1\n"
-    "gravity: [0, 0, -9.81]\n"
-    "materials:\n"
-    "  rubber: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
-    "rods:\n"
-    "  - name: a\n"
-    "    length: 0.4\n"
-    "    segments: 8\n"
-    "    material: rubber\n"
-    "    section: {shape: circle, radius: 1.0e-2}\n"
-    "    damping: {kelvin_voigt: {tau_shear: 0.005, tau_bulk: 0.005}}\n"
-    "    shape: {type: straight, start: [-0.21, 0.003, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-    "  - name: b\n"
-    "    length: 0.4\n"
-    "    segments: 8\n"
-    "    material: rubber\n"
-    "    section: {shape: circle, radius: 1.0e-2}\n"
-    "    damping: {kelvin_voigt: {tau_shear: 0.005, tau_bulk: 0.005}}\n"
-    "    shape: {type: straight, start: [0.004, -0.19, 0.0199], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
-    "contact: {friction: {static: 0.5, kinetic: 0.4}}\n"
-    "analysis: {type: dynamic, t_end: 0.01}\n"
-    "solver: {formulation: nullspace, integrator: radau5}\n";
+static const char *CROSS = CROSSING_RODS_YAML(radau5);
 
 /* Central differences of f in column j with step h into d (n). */
 static void central(sys_system *s, const double *y, double *yp, double *f1, double *f2, int j, double h, double *d) {
