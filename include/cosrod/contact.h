@@ -148,7 +148,7 @@ typedef struct cosrod_contact_law {
   double damping;           /* c [N s/m per m]; 0: auto = 2 sqrt(k rhoA) (critical); < 0: none */
   double mu_static;         /* 0: frictionless */
   double mu_kinetic;        /* <= mu_static */
-  double tangent_stiffness; /* k_t [N/m per m]; <= 0: = k */
+  double tangent_stiffness; /* k_t [N/m per m]; <= 0: = k (auto k: the auto k without the wrap rule) */
   double stick_velocity;    /* v_s of rod-rod friction [m/s]; <= 0: 1e-3 */
 } cosrod_contact_law;
 
@@ -166,6 +166,12 @@ COSROD_API double cosrod_contact_auto_stiffness(double EI, double rhoA, double g
  * force EI / R^2 of the tightest loop sinks at most (eps + 0.005) r. */
 #define COSROD_CONTACT_PAIR_PEN 0.1
 COSROD_API double cosrod_contact_auto_pair_stiffness(double EI, double rhoA, double g, double radius, double ds);
+/* Automatic stiffness per unit length for a rod of radius r wrapped under
+ * the tension T [N] over a curved obstacle of radius R [m] (line load
+ * T / (R + r)): T / ((R + r) eps r), eps = COSROD_CONTACT_WRAP_PEN, so the
+ * wrap sinks at most (eps + 0.005) r; 0 when T <= 0 or R is not finite. */
+#define COSROD_CONTACT_WRAP_PEN 0.05
+COSROD_API double cosrod_contact_auto_wrap_stiffness(double T, double radius, double R);
 
 /* ---- model and data ------------------------------------------------------ */
 
@@ -175,6 +181,7 @@ typedef struct cosrod_contact_rod {
   const double *sref; /* (nv) arc length of the vertices in the reference state [m], increasing */
   double EI;          /* bending stiffness [N m^2] (for auto stiffness) */
   double rhoA;        /* mass per length [kg/m] (for auto stiffness and damping) */
+  double tension;     /* estimated largest tension [N] for the auto wrap stiffness; 0: not estimated */
 } cosrod_contact_rod;
 
 typedef struct cosrod_contact_obstacle {

@@ -91,6 +91,12 @@ static cosrod_status contact_model_create(cosrod_contact_model **out, const cosr
     if (bad) return fail(m, err, errlen, "contact: obstacle %d: invalid shape parameters", k);
     m->obs[k] = def->obstacles[k];
   }
+  double Rwrap = INFINITY; /* smallest radius of a curved obstacle (the wrap rule, contact_law.c) */
+  for (int k = 0; k < m->nobs; ++k) {
+    const cosrod_shape *s = &m->obs[k].shape;
+    if (s->type == COSROD_SHAPE_SPHERE || s->type == COSROD_SHAPE_CYLINDER || s->type == COSROD_SHAPE_CAPSULE)
+      Rwrap = fmin(Rwrap, s->radius);
+  }
   size_t slot = 0;
   for (int r = 0; r < m->nrods; ++r) {
     const cosrod_contact_rod *R = &def->rods[r];
@@ -111,11 +117,12 @@ static cosrod_status contact_model_create(cosrod_contact_model **out, const cosr
         dsmin = fmin(dsmin, ds);
       }
     }
+    const double kbase = cosrod_contact_auto_stiffness(R->EI, R->rhoA, def->gravity, R->radius, dsmin);
     q->k = L->stiffness > 0.0 ? L->stiffness
-                              : cosrod_contact_auto_stiffness(R->EI, R->rhoA, def->gravity, R->radius, dsmin);
+                              : fmax(kbase, cosrod_contact_auto_wrap_stiffness(R->tension, R->radius, Rwrap));
     q->delta = L->onset > 0.0 ? L->onset : 0.01 * R->radius;
     q->c = L->damping > 0.0 ? L->damping : (L->damping < 0.0 ? 0.0 : 2.0 * sqrt(q->k * R->rhoA));
-    q->kt = L->tangent_stiffness > 0.0 ? L->tangent_stiffness : q->k;
+    q->kt = L->tangent_stiffness > 0.0 ? L->tangent_stiffness : (L->stiffness > 0.0 ? q->k : kbase);
     q->krr = L->stiffness > 0.0 ? L->stiffness
                                 : cosrod_contact_auto_pair_stiffness(R->EI, R->rhoA, def->gravity, R->radius,
                                                                      (R->sref[R->nv - 1] - R->sref[0]) / q->nseg);

@@ -27,6 +27,23 @@
  *      (a stiffer k adds stiffness the mesh cannot represent and worsens the
  *      conditioning; a softer one lets bending loads sink into obstacles).
  *      The penetration under P is then P beta / (2 k) = P ds^3 / (8 EI).
+ *  (c) Wrap: a rod wrapped under the tension T over a curved obstacle (a
+ *      pulley, a bollard) presses on it with the line load q = T / rho,
+ *      rho = R + r the radius of its centreline (the capstan's N = T / R,
+ *      Euler-Eytelwein), far above its weight per length (a 2 mm nylon
+ *      cable at 5 N over R = 0.1 m: 50 N/m against 0.14 N/m), so (a) and (b)
+ *      let it sink up to r.  k >= T / (rho eps r), eps = 0.05, keeps the
+ *      penetration q/k + delta/2 <= 0.055 r.  R is the smallest radius of
+ *      the spheres, cylinders and capsules among the obstacles (planes,
+ *      boxes and meshes add nothing); T is estimated by the caller from
+ *      what the scenario holds (src/sim/sim_translate_sys.c).  Near the
+ *      ends of the wrap the rod's bending stiffness concentrates an extra
+ *      reaction sqrt(EI T) / R over the length sqrt(EI / T), which (b)
+ *      covers.  The tangential spring of friction keeps the value of
+ *      (a)/(b): it only sets the elastic micro-slip mu q / k_t before
+ *      sliding, and a stiffer one costs the implicit integrators Newton
+ *      failures at every stick/slip switch (a cable sliding over a pulley:
+ *      2.3x the steps with k_t = k).
  * Automatic rod-rod and self-contact stiffness.  Two segments touch at a
  * point, where the law acts as the spring K = k l (contact_eval.c, l the
  * segment length).  The bending rule (b) gives K = 4 EI / ds^3 and a
@@ -79,6 +96,11 @@ double cosrod_contact_auto_stiffness(double EI, double rhoA, double g, double ra
   double kw = radius > 0.0 ? rhoA * fabs(g) / (0.01 * radius) : 0.0;
   double k = kb > kw ? kb : kw;
   return k > 0.0 ? k : 1.0; /* no data at all: a unit stiffness, overridable */
+}
+
+double cosrod_contact_auto_wrap_stiffness(double T, double radius, double R) {
+  if (!(T > 0.0) || !(radius > 0.0) || !(R > 0.0) || !isfinite(R)) return 0.0;
+  return T / ((R + radius) * COSROD_CONTACT_WRAP_PEN * radius);
 }
 
 double cosrod_contact_auto_pair_stiffness(double EI, double rhoA, double g, double radius, double ds) {

@@ -237,14 +237,16 @@ static const cosrod_sc_keyinfo KEYS[] = {
       "orientation keyframes of the shape frame (local e_z: plane normal, cylinder and capsule axis)"),
     K("obstacles.N.motion", "interpolation", "enum", "", "linear", "linear, cubic", "cubic", "keyframe interpolation"),
     K("contact", "stiffness", "number or auto", "N/m^2", "auto", "> 0",
-      "3e4", "penalty stiffness per unit length; auto: max(4 EI/ds^4, rhoA |g| / (0.01 r)) against obstacles, "
-      "rod-rod and self: max(that, EI / (0.1 r R^2 ds)), R = max(r, ds)"),
+      "3e4", "penalty stiffness per unit length; auto: max(4 EI/ds^4, rhoA |g| / (0.01 r), T / ((R + r) 0.05 r)) "
+      "against obstacles (T: the rod's tension estimated from its weight, loads and bodies, times e^(mu_s pi) "
+      "with a support in space; R: the smallest sphere, cylinder or capsule radius), rod-rod and self: "
+      "max(4 EI/ds^4, rhoA |g| / (0.01 r), EI / (0.1 r R^2 ds)), R = max(r, ds)"),
     K("contact", "onset", "number or auto", "m", "auto", "> 0", "1e-4",
       "width of the smooth onset of the penalty; auto: 0.01 r"),
     K("contact", "damping", "number, auto or none", "N s/m^2", "auto", ">= 0 (0: none)", "none",
       "normal contact damping per unit length; auto: 2 sqrt(k rhoA)"),
     K("contact", "tangent_stiffness", "number or auto", "N/m^2", "auto", "> 0", "1e4",
-      "stiffness of the friction spring; auto: the normal stiffness"),
+      "stiffness of the friction spring; auto: the normal stiffness (auto: without its T term)"),
     K("contact", "friction", "map", "", "none (frictionless)", "static, kinetic", "{static: 0.5, kinetic: 0.4}",
       "Coulomb friction coefficients (see contact.friction)"),
     K("contact", "rods", "bool", "", "true", "", "false", "contact between different rods"),

@@ -4,11 +4,13 @@
  * joints, bushings, rods' attachments, contact, settings), with the
  * scenario checks of what the system does not take.  Enums are converted
  * by the explicit tables of sim_enums.c. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/quat.h"
 #include "sim/sim_internal.h"
 #include "system/bodies.h"
 
@@ -40,8 +42,50 @@ static sys_keyframes keyframes(const cosrod_sc_keyframes *k) {
   return o;
 }
 
-static void rod_of(const cosrod_sc_rod *sr, sys_rod *o) {
+/* The largest tension a rod may carry, estimated up front for the contact's
+ * automatic wrap stiffness (src/contact/contact_law.c, rule (c)): the sum of
+ * what it holds, T0 = its weight rhoA L |g| + the magnitudes of its point
+ * forces + |q| L of its distributed forces + the weight and the force loads
+ * of each dynamic body on one of its ends (a bound of the tension in a rod
+ * held by one support, the statics of a hanging chain).  A support fixed or
+ * keyframed in space pulls as hard as it must: holding T0 over an obstacle
+ * with friction it carries up to e^(mu_s pi) T0 (capstan, Euler-Eytelwein, a
+ * half wrap), so T = e^(mu_s pi) T0 for a rod with such an end.  Not known up
+ * front and not counted: a pretension imposed by moving two supports apart,
+ * a keyframed body's pull, and wraps beyond half a turn (set
+ * contact.stiffness there). */
+static double rod_tension(const cosrod_scenario *sc, const cosrod_sc_rod *sr) {
+  const double g = sqrt(sc->gravity[0] * sc->gravity[0] + sc->gravity[1] * sc->gravity[1] +
+                        sc->gravity[2] * sc->gravity[2]);
+  double T = sr->rhoA * sr->length * g;
+  for (size_t k = 0; k < sr->nloads; k++) {
+    const cosrod_sc_load *l = &sr->loads[k];
+    const double v = sqrt(l->value[0] * l->value[0] + l->value[1] * l->value[1] + l->value[2] * l->value[2]);
+    if (l->type == COSROD_SC_LOAD_FORCE) T += v;
+    if (l->type == COSROD_SC_LOAD_DISTRIBUTED_FORCE) T += v * sr->length;
+  }
+  int supported = 0;
+  for (int e = 0; e < 2; e++) {
+    const cosrod_sc_end *se = &sr->ends[e];
+    if (se->body < 0) {
+      supported |= se->type != COSROD_SC_END_FREE;
+      continue;
+    }
+    const cosrod_sc_body *b = &sc->bodies[se->body];
+    if (b->has_motion) continue;
+    T += b->mass * g;
+    for (size_t k = 0; k < b->nloads; k++)
+      if (b->loads[k].type == COSROD_SC_LOAD_FORCE)
+        T += sqrt(b->loads[k].value[0] * b->loads[k].value[0] + b->loads[k].value[1] * b->loads[k].value[1] +
+                  b->loads[k].value[2] * b->loads[k].value[2]);
+  }
+  const double mu = sc->contact.law.mu_static;
+  return supported && mu > 0.0 ? T * exp(mu * COSROD_QUAT_PI) : T;
+}
+
+static void rod_of(const cosrod_scenario *sc, const cosrod_sc_rod *sr, sys_rod *o) {
   o->length = sr->length;
+  o->tension = rod_tension(sc, sr);
   o->radius = cosrod_sc_section_radius(&sr->section);
   o->kirchhoff = sr->model != COSROD_SC_MODEL_COSSERAT;
   o->model_name = cosrod_sc_model_name(sr->model);
@@ -148,7 +192,7 @@ sys_def *sim_sys_def_create(const cosrod_scenario *sc) {
   }
   sys_def *d = &o->def;
   settings_of(sc, d);
-  for (size_t r = 0; r < sc->nrods; r++) rod_of(&sc->rods[r], &o->rods[r]);
+  for (size_t r = 0; r < sc->nrods; r++) rod_of(sc, &sc->rods[r], &o->rods[r]);
   nl = 0;
   for (size_t b = 0; b < sc->nbodies; b++) {
     body_of(&sc->bodies[b], o->loads + nl, &o->bodies[b]);

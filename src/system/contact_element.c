@@ -280,6 +280,7 @@ cosrod_status sim_contact_create(struct sim_contact **out, const sys_def *sd, co
     cr[r].sref = c->sref[r];
     cr[r].EI = fmin(CK[0], CK[1]);
     cr[r].rhoA = rhoA;
+    cr[r].tension = sd->rods[r].tension;
     c->cb[r].c = c, c->cb[r].r = r;
   }
   for (int k = 0; k < no; k++) {

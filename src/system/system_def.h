@@ -48,6 +48,7 @@ typedef struct sys_end {
 typedef struct sys_rod {
   double length;          /* stress-free length [m] */
   double radius;          /* contact radius of the section [m] */
+  double tension;         /* estimated largest tension [N] for the contact's auto wrap stiffness */
   int kirchhoff;          /* a Kirchhoff (constrained) rod */
   const char *model_name; /* for messages */
   sys_end ends[2];

@@ -83,7 +83,7 @@ TEST(contact_files) {
     x[3 * i] = sref[i], x[3 * i + 1] = 0, x[3 * i + 2] = r - p;
     f[3 * i] = f[3 * i + 1] = f[3 * i + 2] = 0;
   }
-  cosrod_contact_rod cr = {N + 1, r, sref, 1.0, 1.0};
+  cosrod_contact_rod cr = {N + 1, r, sref, 1.0, 1.0, 0.0};
   cosrod_contact_obstacle obs[2];
   for (size_t i = 0; i < sc->contact.nobstacles; i++) {
     obs[i].shape = sc->contact.obstacles[i].shape;
