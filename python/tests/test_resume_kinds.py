@@ -207,6 +207,8 @@ def trial(y, d, rng, sig):
         return None
     p.send_signal(sig)
     p.wait()
+    if p.returncode == 0:  # it finished between the poll and the signal
+        return None
     r = run_cli(["run", "--resume", str(d)])
     assert r.returncode == 0, r.stderr
     t = r.stdout.split("checkpoint at t = ")[1].split(" s")[0]
