@@ -310,7 +310,7 @@ static void emit_segment(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, in
     cosrod_quat_mass_sharp(L, p, Ib);
     emit_segment_row(s, rod, d, kind, damped, k, nq + iq, L, 4);
     /* local: ∂(μ♯(p)F)/∂p at fixed F, F = F_p */
-    double Fp[4], tq[4], w3[3], h[4];
+    double Fp[4], tq[4];
     {
       double e[3], r[4];
       cosrod_quat_conj_mul(tq, p, pd);
@@ -318,23 +318,8 @@ static void emit_segment(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, in
       cosrod_quat_mul_pure(r, pd, e);
       for (int i = 0; i < 4; ++i) Fp[i] = psi[i] - 8.0 * r[i];
     }
-    double n2 = cosrod_quat_norm2(p), sc = 0.25 / (n2 * n2);
-    cosrod_quat_conj_mul(tq, p, Fp);
-    w3[0] = tq[1] / Ib[0], w3[1] = tq[2] / Ib[1], w3[2] = tq[3] / Ib[2];
-    cosrod_quat_mul_pure(h, p, w3);
-    m_qRv(X, w3);
-    for (int i = 0; i < 16; ++i) X[i] *= sc;
-    for (int j = 0; j < 4; ++j)
-      for (int i = 0; i < 4; ++i) X[i + 4 * j] -= h[i] * p[j] / (n2 * n2 * n2);
-    {
-      double M3[12], QL[16];
-      m_qR(T, Fp);
-      m_conjc(T, 4);
-      for (int j = 0; j < 4; ++j)
-        for (int i = 0; i < 3; ++i) M3[i + 3 * j] = T[i + 1 + 4 * j] / Ib[i];
-      m_qL(QL, p);
-      mma(X, sc, QL + 4, M3, 4, 3, 4);
-    }
+    const double n2 = cosrod_quat_norm2(p);
+    rod_jac_dmusharp(X, p, Ib, Fp);
     /* p r / n2 */
     const double om = d->baumgarte_omega, br = d->baumgarte_r;
     double r = -cosrod_quat_norm2(pd), pdp = cosrod_quat_dot(p, pd);

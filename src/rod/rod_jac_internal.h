@@ -82,6 +82,26 @@ static inline void m_qRv(double A[16], const double v[3]) {
 static inline void m_conjc(double *A, int m) {
   for (int i = m; i < 4 * m; ++i) A[i] = -A[i];
 }
+
+/* X = ∂(μ♯(p)F)/∂p at fixed F, μ♯(p)F = p (Ī⁻¹ Im(p̄F)) / (4|p|⁴) ([L] eq. 39);
+ * the local term of the absolute form's rotation rows (rod_jac.c) and of the
+ * Kirchhoff DAE's multiplier terms (rod_kirchhoff_jac.c). */
+static inline void rod_jac_dmusharp(double X[16], const double p[4], const double Ib[3], const double F[4]) {
+  double n2 = cosrod_quat_norm2(p), sc = 0.25 / (n2 * n2), tq[4], w3[3], h[4], T[16], M3[12], QL[16];
+  cosrod_quat_conj_mul(tq, p, F);
+  w3[0] = tq[1] / Ib[0], w3[1] = tq[2] / Ib[1], w3[2] = tq[3] / Ib[2];
+  cosrod_quat_mul_pure(h, p, w3);
+  m_qRv(X, w3);
+  for (int i = 0; i < 16; ++i) X[i] *= sc;
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 4; ++i) X[i + 4 * j] -= h[i] * p[j] / (n2 * n2 * n2);
+  m_qR(T, F);
+  m_conjc(T, 4);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 3; ++i) M3[i + 3 * j] = T[i + 1 + 4 * j] / Ib[i];
+  m_qL(QL, p);
+  mma(X, sc, QL + 4, M3, 4, 3, 4);
+}
 /* 3x3 R2(p, q) = (2p0q0 - <p,q>) I + p̂q̂ᵀ + q̂p̂ᵀ + p0[q̂]× + q0[p̂]×: R(p) = R2(p, p),
  * dR(p)[q] = 2 R2(p, q). */
 static inline void m_R2(double R[9], const double p[4], const double q[4]) {

@@ -79,24 +79,6 @@ static void put(kdst *s, const cosrod_rod *rod, int gi, int vi, int nr, int gj, 
     for (int r = 0; r < r2; ++r) addp(s, pidx(s, gi + r), pidx(s, gj + c), T[r + r2 * c]);
 }
 
-/* X = ∂(μ♯(p)F)/∂p at fixed F, μ♯(p)F = p (Ī⁻¹ Im(p̄F)) / (4|p|⁴) ([L] eq. 39). */
-static void dmusharp(double X[16], const double p[4], const double Ib[3], const double F[4]) {
-  double n2 = cosrod_quat_norm2(p), sc = 0.25 / (n2 * n2), tq[4], w3[3], h[4], T[16], M3[12], QL[16];
-  cosrod_quat_conj_mul(tq, p, F);
-  w3[0] = tq[1] / Ib[0], w3[1] = tq[2] / Ib[1], w3[2] = tq[3] / Ib[2];
-  cosrod_quat_mul_pure(h, p, w3);
-  m_qRv(X, w3);
-  for (int i = 0; i < 16; ++i) X[i] *= sc;
-  for (int j = 0; j < 4; ++j)
-    for (int i = 0; i < 4; ++i) X[i + 4 * j] -= h[i] * p[j] / (n2 * n2 * n2);
-  m_qR(T, F);
-  m_conjc(T, 4);
-  for (int j = 0; j < 4; ++j)
-    for (int i = 0; i < 3; ++i) M3[i + 3 * j] = T[i + 1 + 4 * j] / Ib[i];
-  m_qL(QL, p);
-  mma(X, sc, QL + 4, M3, 4, 3, 4);
-}
-
 /* Blocks 2, 3 and the λ_K part of 5 for segment k (kw blocks at the state). */
 static void lambda_terms(kdst *s, const cosrod_rod *rod, const cosrod_rod_data *d, const double *y, int k) {
   const struct rod_kirchhoff_work *kw = d->kw;
@@ -129,7 +111,7 @@ static void lambda_terms(kdst *s, const cosrod_rod *rod, const cosrod_rod_data *
   /* rotation: ṗ-accelerations -= μ♯(p) u */
   double X[16], Ms[16], Du[16], QL[16], QR[16], lq[4] = {0.0, lam[0], lam[1], lam[2]}, dq[4], pl[4];
   cosrod_quat_mass_sharp(Ms, p, Ib);
-  dmusharp(X, p, Ib, u);
+  rod_jac_dmusharp(X, p, Ib, u);
   cosrod_quat_pure(dq, dx);
   m_qL(QL, dq);
   m_qR(QR, lq);
