@@ -86,19 +86,6 @@ void sim_contact_jac_sp_free(sys_system *s) {
 
 long sim_contact_jac_sp_dropped(const sys_system *s) { return s->d->ccj ? s->d->ccj->dropped : 0; }
 
-static int find(const int *cp, const int *ri, int i, int j) {
-  int lo = cp[j], hi = cp[j + 1] - 1;
-  while (lo <= hi) {
-    int m = lo + (hi - lo) / 2;
-    if (ri[m] == i) return m;
-    if (ri[m] < i)
-      lo = m + 1;
-    else
-      hi = m - 1;
-  }
-  return -1;
-}
-
 /* Candidate segment pairs by a uniform grid (as the contact's own broad
  * phase, contact_broad.c): each segment filed under the cell of its midpoint,
  * cell size h = l_max + 2 r_max + margin, so that two segments whose gap is
@@ -332,7 +319,7 @@ static void band_positions(sys_system *s, sim_cjac_contact *C) {
     for (int j = 0; j < ny; j++)
       for (int d = 0; d < ld; d++) {
         const int i = j - mu + d;
-        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? find(C->cp, C->ri, q0 + i, q0 + j) : -1;
+        pos[(size_t)j * ld + d] = i >= 0 && i < ny ? sim_csc_find(C->cp, C->ri, q0 + i, q0 + j) : -1;
       }
   }
 }
@@ -457,7 +444,7 @@ static int new_entries(sys_system *s, sim_cjac_contact *C, int **out) {
           for (int r = 0; r < 3; r++)
             for (int c = 0; c < 6; c++) {
               const int row = C->gv[a][3 * i + r], col = (c < 3 ? C->gx : C->gv)[b][3 * j + c % 3];
-              if (row < 0 || col < 0 || find(C->cp, C->ri, row, col) >= 0) continue;
+              if (row < 0 || col < 0 || sim_csc_find(C->cp, C->ri, row, col) >= 0) continue;
               e[2 * m] = col, e[2 * m + 1] = row, m++;
             }
         }
@@ -554,7 +541,7 @@ void sim_contact_jac_sp_cross(sys_system *s, double *Jx) {
     int out = 0;
     for (int c = 0; c < 3; c++)
       for (int a = 0; a < 3; a++) {
-        int p = find(C->cp, C->ri, rx[a], cx[c]), q = find(C->cp, C->ri, rx[a], cv[c]);
+        int p = sim_csc_find(C->cp, C->ri, rx[a], cx[c]), q = sim_csc_find(C->cp, C->ri, rx[a], cv[c]);
         if (p >= 0) Jx[p] += mi * b->K[a + 3 * c];
         if (q >= 0) Jx[q] += mi * b->D[a + 3 * c];
         if ((p < 0 && b->K[a + 3 * c] != 0.0) || (q < 0 && b->D[a + 3 * c] != 0.0)) C->dropped++, out = 1;

@@ -12,6 +12,22 @@ typedef struct sys_system sys_system; /* the assembled system (system_model.h) *
 
 typedef struct sim_cjac_contact sim_cjac_contact;
 
+/* Position of entry (i, j) in a CSC pattern (colptr cp, sorted row indices
+ * ri per column), -1 if not stored: binary search (set-up and pattern
+ * growth; the value loops use positions found once). */
+static inline int sim_csc_find(const int *cp, const int *ri, int i, int j) {
+  int lo = cp[j], hi = cp[j + 1] - 1;
+  while (lo <= hi) {
+    const int m = lo + (hi - lo) / 2;
+    if (ri[m] == i) return m;
+    if (ri[m] < i)
+      lo = m + 1;
+    else
+      hi = m - 1;
+  }
+  return -1;
+}
+
 /* Build the pattern (the rods' bands plus the vertex blocks of candidate
  * segment pairs, see contact_jac_sp.c) into *colptr, *rowind (malloc'd, the
  * caller owns them; *rowind moves when the pattern grows) and the value

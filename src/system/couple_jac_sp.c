@@ -53,17 +53,8 @@ void sim_couple_jac_sp_free(sim_cjac_sp *sp) {
   free(sp);
 }
 
-/* Position of (i, j) in the pattern (binary search; set-up and cache misses only). */
-static int find(const sim_cjac_sp *sp, int i, int j) {
-  int lo = sp->cp[j], hi = sp->cp[j + 1] - 1;
-  while (lo <= hi) {
-    int m = lo + (hi - lo) / 2;
-    if (sp->ri[m] == i) return m;
-    if (sp->ri[m] < i) lo = m + 1;
-    else hi = m - 1;
-  }
-  return -1;
-}
+/* Position of (i, j) in the pattern (set-up and cache misses only). */
+static int find(const sim_cjac_sp *sp, int i, int j) { return sim_csc_find(sp->cp, sp->ri, i, j); }
 
 void sim_jadd_csc(sim_jadd *A, int i, int j, double v) {
   sim_cjac_sp *sp = A->sp;

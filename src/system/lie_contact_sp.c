@@ -30,6 +30,7 @@
 #include "cosrod/contact.h"
 #include "cosrod/rod.h"
 #include "cosrod/sparse.h"
+#include "system/contact_jac_sp.h"
 #include "system/system_model.h"
 
 struct sim_lie_sp {
@@ -63,19 +64,6 @@ static int cmp_pair(const void *a, const void *b) {
   return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-static int find(const int *cp, const int *ri, int i, int j) {
-  int lo = cp[j], hi = cp[j + 1] - 1;
-  while (lo <= hi) {
-    const int m = lo + (hi - lo) / 2;
-    if (ri[m] == i) return m;
-    if (ri[m] < i)
-      lo = m + 1;
-    else
-      hi = m - 1;
-  }
-  return -1;
-}
-
 /* The CSC pattern from the bands and the blocks, and the band positions. */
 static int build(sim_lie_sp *P) {
   const int nv = P->nv;
@@ -105,7 +93,7 @@ static int build(sim_lie_sp *P) {
   for (int j = 0; j < nv; j++)
     for (int d = 0; d < P->ld; d++) {
       const int i = j - P->mu + d;
-      P->pos[(size_t)j * (size_t)P->ld + (size_t)d] = i >= 0 && i < nv ? find(cp, ri, i, j) : -1;
+      P->pos[(size_t)j * (size_t)P->ld + (size_t)d] = i >= 0 && i < nv ? sim_csc_find(cp, ri, i, j) : -1;
     }
   return 0;
 }
@@ -177,7 +165,7 @@ int sim_lie_sp_nnz(const sys_system *s) { return s->d->lsp ? s->d->lsp->nnz : 0;
 static int has_block(const sim_lie_sp *P, int r0, int c0) {
   for (int c = 0; c < 3; c++)
     for (int a = 0; a < 3; a++)
-      if (find(P->cp, P->ri, r0 + a, c0 + c) < 0) return 0;
+      if (sim_csc_find(P->cp, P->ri, r0 + a, c0 + c) < 0) return 0;
   return 1;
 }
 
@@ -242,7 +230,7 @@ int sim_lie_sp_tangent(double t, const double *y, double *Kx, double *Cx, void *
     int out = 0;
     for (int c = 0; c < 3; c++)
       for (int a = 0; a < 3; a++) {
-        const int p = find(P->cp, P->ri, r0 + a, c0 + c);
+        const int p = sim_csc_find(P->cp, P->ri, r0 + a, c0 + c);
         if (p >= 0)
           Kx[p] += mi * b->K[a + 3 * c], Cx[p] += mi * b->D[a + 3 * c];
         else if (b->K[a + 3 * c] != 0.0 || b->D[a + 3 * c] != 0.0)
