@@ -429,6 +429,14 @@ static int cmp_pair(const void *a, const void *b) {
   return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+size_t sim_pairs_sort_unique(int *e, size_t m) {
+  qsort(e, m, 2 * sizeof *e, cmp_pair);
+  size_t u = 0;
+  for (size_t k = 0; k < m; k++)
+    if (!u || cmp_pair(e + 2 * k, e + 2 * (u - 1)) != 0) e[2 * u] = e[2 * k], e[2 * u + 1] = e[2 * k + 1], u++;
+  return u;
+}
+
 /* New (column, row) entries of the remembered pairs with their neighbours,
  * sorted and without the ones stored; returns their count, -1 without memory. */
 static int new_entries(sys_system *s, sim_cjac_contact *C, int **out) {
@@ -448,11 +456,7 @@ static int new_entries(sys_system *s, sim_cjac_contact *C, int **out) {
               e[2 * m] = col, e[2 * m + 1] = row, m++;
             }
         }
-  qsort(e, (size_t)m, 2 * sizeof *e, cmp_pair);
-  int u = 0;
-  for (int k = 0; k < m; k++)
-    if (!u || cmp_pair(e + 2 * k, e + 2 * (u - 1)) != 0) e[2 * u] = e[2 * k], e[2 * u + 1] = e[2 * k + 1], u++;
-  return u;
+  return (int)sim_pairs_sort_unique(e, (size_t)m);
 }
 
 long sim_contact_jac_sp_pattern(void *user, const int **colptr, const int **rowind) {

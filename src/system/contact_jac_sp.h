@@ -12,6 +12,10 @@ typedef struct sys_system sys_system; /* the assembled system (system_model.h) *
 
 typedef struct sim_cjac_contact sim_cjac_contact;
 
+/* Sort m integer pairs e[2k], e[2k + 1] (lexicographically) and drop the
+ * repeated ones in place; returns the number left (contact_jac_sp.c). */
+size_t sim_pairs_sort_unique(int *e, size_t m);
+
 /* Position of entry (i, j) in a CSC pattern (colptr cp, sorted row indices
  * ri per column), -1 if not stored: binary search (set-up and pattern
  * growth; the value loops use positions found once). */

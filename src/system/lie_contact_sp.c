@@ -59,11 +59,6 @@ void sim_lie_sp_free(sys_system *s) {
   s->d->lsp = NULL;
 }
 
-static int cmp_pair(const void *a, const void *b) {
-  const int *x = a, *y = b;
-  return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
 /* The CSC pattern from the bands and the blocks, and the band positions. */
 static int build(sim_lie_sp *P) {
   const int nv = P->nv;
@@ -78,10 +73,7 @@ static int build(sim_lie_sp *P) {
   for (int b = 0; b < P->nblk; b++)
     for (int c = 0; c < 3; c++)
       for (int a = 0; a < 3; a++) e[2 * m] = P->blk[2 * b + 1] + c, e[2 * m + 1] = P->blk[2 * b] + a, m++;
-  qsort(e, m, 2 * sizeof *e, cmp_pair);
-  size_t u = 0;
-  for (size_t k = 0; k < m; k++)
-    if (!u || cmp_pair(e + 2 * k, e + 2 * (u - 1)) != 0) e[2 * u] = e[2 * k], e[2 * u + 1] = e[2 * k + 1], u++;
+  const size_t u = sim_pairs_sort_unique(e, m);
   int *ri = malloc((u ? u : 1) * sizeof *ri);
   if (!ri) return free(e), free(cp), -1;
   memset(cp, 0, (size_t)(nv + 1) * sizeof *cp);
@@ -180,12 +172,7 @@ long sim_lie_sp_pattern(void *user, const int **colptr, const int **rowind) {
     }
     P->npend = 0;
     if (P->nblk > n0) {
-      qsort(P->blk, (size_t)P->nblk, 2 * sizeof *P->blk, cmp_pair);
-      int u = 0;
-      for (int k = 0; k < P->nblk; k++)
-        if (!u || cmp_pair(P->blk + 2 * k, P->blk + 2 * (u - 1)) != 0)
-          P->blk[2 * u] = P->blk[2 * k], P->blk[2 * u + 1] = P->blk[2 * k + 1], u++;
-      P->nblk = u;
+      P->nblk = (int)sim_pairs_sort_unique(P->blk, (size_t)P->nblk);
       if (build(P) == 0) P->version++; /* without memory: the blocks stay out this time */
     }
   }
