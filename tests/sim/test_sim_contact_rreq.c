@@ -31,28 +31,14 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "harness.h"
+#include "crossing_cantilevers.h"
 #include "sim_test_util.h"
 
 static const double PI = 3.14159265358979323846;
-static const double E = 2.1e11, R = 0.01, LA = 1.0, LB = 0.8, P = 100.0;
 enum { N = 10 };
 
 static void crossing_text(char *text, size_t len, const char *analysis) {
-  snprintf(text, len,
-           "cosrod: 1\ngravity: [0, 0, 0]\nmaterials:\n  steel: {E: %g, poisson: 0.3, density: 7850}\nrods:\n"
-           "  - name: a\n    length: %g\n    segments: %d\n    material: steel\n"
-           "    section: {shape: circle, radius: %g}\n"
-           "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
-           "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-           "    ends: {start: {type: clamped}}\n"
-           "  - name: b\n    length: %g\n    segments: %d\n    material: steel\n"
-           "    section: {shape: circle, radius: %g}\n"
-           "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
-           "    shape: {type: straight, start: [%g, %g, %g], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
-           "    ends: {start: {type: clamped}}\n"
-           "    loads: [{type: force, at: end, value: [0, 0, %g]}]\n"
-           "contact: {rods: true}\n%s",
-           E, LA, N, R, LB, N, R, LA, -LB, 2 * R, -P, analysis);
+  crossing_cantilevers_text(text, len, N, N, analysis);
 }
 
 /* Sum of the normal contact forces on rod r (z component). */

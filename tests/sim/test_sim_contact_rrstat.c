@@ -28,35 +28,17 @@
 #include "cosrod/scenario.h"
 #include "cosrod/sim.h"
 #include "harness.h"
+#include "crossing_cantilevers.h"
 #include "sim_test_util.h"
 
 static const double PI = 3.14159265358979323846;
-static const double E = 2.1e11, R = 0.01, LA = 1.0, LB = 0.8, P = 100.0;
 
 typedef sim_text_run run;
 #define run_text(text) sim_text_run_start((text), "rrstat.yaml", NULL, 0)
 #define run_free sim_text_run_free
 
-static void crossing_text2(char *text, size_t len, int N, int Nb, const char *analysis) {
-  snprintf(text, len,
-           "cosrod: 1\ngravity: [0, 0, 0]\nmaterials:\n  steel: {E: %g, poisson: 0.3, density: 7850}\nrods:\n"
-           "  - name: a\n    length: %g\n    segments: %d\n    material: steel\n"
-           "    section: {shape: circle, radius: %g}\n"
-           "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
-           "    shape: {type: straight, start: [0, 0, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-           "    ends: {start: {type: clamped}}\n"
-           "  - name: b\n    length: %g\n    segments: %d\n    material: steel\n"
-           "    section: {shape: circle, radius: %g}\n"
-           "    damping: {kelvin_voigt: {tau_shear: 0.01, tau_bulk: 0.01}}\n"
-           "    shape: {type: straight, start: [%g, %g, %g], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
-           "    ends: {start: {type: clamped}}\n"
-           "    loads: [{type: force, at: end, value: [0, 0, %g]}]\n"
-           "contact: {rods: true}\n%s",
-           E, LA, N, R, LB, Nb, R, LA, -LB, 2 * R, -P, analysis);
-}
-
 static void crossing_text(char *text, size_t len, int N, const char *analysis) {
-  crossing_text2(text, len, N, N, analysis);
+  crossing_cantilevers_text(text, len, N, N, analysis);
 }
 
 /* Sum of the normal contact forces on rod r (z component) and the largest penetration. */
@@ -168,7 +150,7 @@ TEST(sparse_tangent_equals_dense) {
 TEST(sparse_tangent_large) {
   const double EI = E * PI * pow(R, 4) / 4, ka = 3 * EI / pow(LA, 3), kb = 3 * EI / pow(LB, 3);
   char text[4000];
-  crossing_text2(text, sizeof text, 370, 150, "analysis: {type: static, increments: 2}\n");
+  crossing_cantilevers_text(text, sizeof text, 370, 150, "analysis: {type: static, increments: 2}\n");
   run S = run_text(text);
   CHECK("static run with 3132 unknowns converges", S.st == COSROD_OK);
   if (S.st == COSROD_OK) {
