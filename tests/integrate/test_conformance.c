@@ -421,6 +421,48 @@ TEST(seulex_bounded_order) {
   CHECK_NEAR("exponent of tolerance proportionality: 1 +- 1/4 (seulex, itest.c)", alpha, 1.0, ALPHA_DELTA);
 }
 
+/* Why seulex's end error on chain_stiff does not follow the tolerance with 12
+ * columns (the finding in itest.c): the subdiagonal estimate T_jj - T_j,j-1 of
+ * the extrapolated linearly implicit Euler method stops bounding the error of
+ * T_jj in a band of z = H lambda around -1.5.  Computed here from the method's
+ * definition, independently of seulex.c: on y' = lambda y one step H with n
+ * substeps gives T_j1 = (1 - z/n_j)^(-n_j), n_j = 1, 2, 3, 4, 6, 8, 12, ...,
+ * and the Aitken-Neville recursion in h (HNW I §II.9, Hairer & Wanner II
+ * §IV.9) T_j,k+1 = T_jk + (T_jk - T_j-1,k)/(n_j/n_j-k - 1).  Rows 5-8: at
+ * z = -1 and -1.25 the error is positive and 0.55-0.75 of the estimate (errors
+ * add up with one sign and stay bounded: 8 columns, whose steps keep the slow
+ * modes in this range); at z = -1.75 and -2 it is negative and 1.4-2.7 times
+ * the estimate (the estimate passes through zero near -1.5).  12 columns'
+ * steps put chain_stiff's slowest excited mode (lambda ~ -69) at z = -1.05 ..
+ * -1.73, across the turn.  The bounds below are the computed values
+ * (0.57-0.70, 1.49-2.68) rounded outward. */
+static double lie_tableau_error(double z, int j, double *estimate) {
+  double T[16][16];
+  int n[16];
+  for (int i = 0; i <= j; i++) {
+    n[i] = i < 3 ? i + 1 : 2 * n[i - 2];
+    T[i][0] = pow(1.0 - z / n[i], -n[i]);
+    for (int k = 1; k <= i; k++)
+      T[i][k] = T[i][k - 1] + (T[i][k - 1] - T[i - 1][k - 1]) / ((double)n[i] / n[i - k] - 1.0);
+  }
+  *estimate = fabs(T[j][j] - T[j][j - 1]);
+  return T[j][j] - exp(z);
+}
+
+TEST(seulex_estimate_band) {
+  static const double zs[4] = {-1.0, -1.25, -1.75, -2.0};
+  char what[160];
+  for (int j = 5; j <= 8; j++)
+    for (int i = 0; i < 4; i++) {
+      double est, err = lie_tableau_error(zs[i], j, &est);
+      const int inside = i < 2;
+      snprintf(what, sizeof what, "z = %g, row %d: error %s, |error| / estimate in %s", zs[i], j,
+               inside ? "> 0" : "< 0", inside ? "(0.5, 0.8)" : "(1.3, 3)");
+      CHECK(what, inside ? err > 0 && fabs(err) / est > 0.5 && fabs(err) / est < 0.8
+                         : err < 0 && fabs(err) / est > 1.3 && fabs(err) / est < 3.0);
+    }
+}
+
 static const th_case cases[] = {
     TH_CASE(end_vdp),
     TH_CASE(end_vdp_m1),
@@ -436,6 +478,7 @@ static const th_case cases[] = {
     TH_CASE(end_chain_banded),
     TH_CASE(end_chain_stiff),
     TH_CASE(seulex_bounded_order),
+    TH_CASE(seulex_estimate_band),
     TH_CASE(rigid_body_projection),
     TH_CASE(tolerance_scaling_linear),
     TH_CASE(tolerance_scaling_chain),
