@@ -70,11 +70,16 @@ test-asan:
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -E '$(ASAN_EXCLUDE)'
 
+# The instruction and operation counts (callgrind) need a build without
+# -march=native (valgrind does not decode every AVX-512 instruction):
+# $(BUILD_BENCH)-portable, two targets, passed to run.sh as CALLGRIND_BUILD.
 bench:
 	@tools/install-deps.sh bench
 	cmake -S . -B $(BUILD_BENCH) -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=ON -DCOSROD_BUILD_TESTS=OFF
 	cmake --build $(BUILD_BENCH) -j $(JOBS)
-	@if [ -x bench/run.sh ]; then bench/run.sh $(BUILD_BENCH); fi
+	cmake -S . -B $(BUILD_BENCH)-portable -DCMAKE_BUILD_TYPE=Release -DCOSROD_NATIVE=OFF -DCOSROD_BUILD_TESTS=OFF
+	cmake --build $(BUILD_BENCH)-portable -j $(JOBS) --target bench_rod body_calls
+	CALLGRIND_BUILD=$(BUILD_BENCH)-portable bench/run.sh $(BUILD_BENCH)
 
 # Smoke run of the whole suite: every bench script at its smallest setting that
 # still compares with its reference (bench/run.sh --quick).  It writes into

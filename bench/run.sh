@@ -23,6 +23,7 @@ QUICK=0
 [ "${2:-}" = "--quick" ] && QUICK=1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 case "$B" in /*) ;; *) B="$ROOT/$B" ;; esac
+if [ -n "${CALLGRIND_BUILD:-}" ]; then case "$CALLGRIND_BUILD" in /*) ;; *) CALLGRIND_BUILD="$ROOT/$CALLGRIND_BUILD" ;; esac; fi
 # Full runs write bench/results; quick runs (a smoke test, not a measurement to keep) write
 # BUILD_DIR/bench-results-quick, seeded with a copy of bench/results so that the report still
 # finds the files a quick run does not write.  The scripts called below write into
@@ -48,8 +49,17 @@ touch "$W/stamp" # files newer than this were written by this run (provenance.tx
 . "$ROOT/bench/stamp.sh"
 rev=$(bench_rev "$ROOT")
 # python3 of PATH resolved once to its executable: a version-manager shim (pyenv) costs 1-3 s
-# of wall time per start, and the scripts below start python3 some hundred times
-PYREAL=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+# of wall time per start, and the scripts below start python3 some hundred times.  The first
+# of PATH's python3 and /usr/bin/python3 that has numpy, pandas and dask.distributed (the
+# packages tools/install-deps.sh installs; the design-study section needs the last two), else
+# the first with numpy.
+PYREAL=""
+for need in "numpy, pandas, distributed" "numpy"; do
+  for py in python3 /usr/bin/python3; do
+    [ -z "$PYREAL" ] || break
+    PYREAL=$("$py" -c "import sys, $need; print(sys.executable)" 2>/dev/null || true)
+  done
+done
 if [ -n "$PYREAL" ] && [ -x "$PYREAL" ]; then
   mkdir -p "$W/bin" && ln -s "$PYREAL" "$W/bin/python3" && PATH="$W/bin:$PATH" && export PATH
 fi
@@ -197,6 +207,14 @@ if [ -x "$B/bench/galpha/bench_galpha" ]; then
   else sh "$ROOT/bench/galpha/run.sh" "$B" > "$R/galpha-runs.txt"; fi
 else
   echo "   (skipped: $B/bench/galpha/bench_galpha not built)"
+fi
+# galpha's Newton/LU reuse and step control, the analytic tangents of rods on bodies, and
+# the real-time mode (raw runs of galpha.md §8, §10 and realtime.md); full runs only
+if [ $QUICK = 0 ] && [ -x "$B/bench/galpha/bench_galpha" ]; then
+  sec "generalized-alpha: Newton/LU reuse (bench/galpha/reuse.sh), analytic tangents on bodies (lie.sh), real-time mode (realtime.sh)"
+  sh "$ROOT/bench/galpha/reuse.sh" "$B" > "$R/galpha-reuse-runs.txt"
+  sh "$ROOT/bench/galpha/lie.sh" "$B" > "$R/galpha-lie-runs.txt"
+  sh "$ROOT/bench/galpha/realtime.sh" "$B" > "$R/realtime-runs.txt"
 fi
 # [L] §7 Figs. 13-16 (rigid bodies) and the cost of the analytic multibody Jacobian
 sec "[LLT] Fig. 1: Kelvin-Voigt damped cantilever, zeta_k for tau = 0.01/0.02/0.04 and E = 4e6 (bench/papers/llt_fig1.py)"
@@ -398,6 +416,18 @@ else sh "$ROOT/bench/output_startup.sh" "$B" 300 > "$R/output-startup.csv"; fi
 sec "contact: broad phase and run level (bench/contact/run.sh) -> bench/results/contact-*.md"
 if [ $QUICK = 1 ]; then sh "$ROOT/bench/contact/run.sh" "$B" --quick > /dev/null
 else sh "$ROOT/bench/contact/run.sh" "$B" > /dev/null; fi
+
+# threads on long rods and the partitioned band solver (threads.md and the raw runs of
+# spike.md); full runs only: a 2-thread speed-up is only measured when the machine is idle
+# (both record the load average beside the times)
+if [ $QUICK = 0 ]; then
+  sec "threads on long rods (bench/threads.sh) and the partitioned band solver (bench/linalg/spike.sh)"
+  if [ -x "$B/bench/rod/bench_threads" ]; then sh "$ROOT/bench/threads.sh" "$B" > /dev/null; fi
+  if [ -x "$B/bench/linalg/bench_spike" ]; then
+    { echo "# commit $rev; sh bench/linalg/spike.sh $(basename "$B") --reps 9"
+      sh "$ROOT/bench/linalg/spike.sh" "$B" --reps 9; } > "$R/spike-runs.txt"
+  fi
+fi
 
 sec "report"
 COSROD_REV=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || true) \

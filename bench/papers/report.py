@@ -316,11 +316,12 @@ if os.path.exists(cg):
       " on a non-native build; deterministic):\n")
     w("```\n" + open(cg).read().strip() + "\n```\n")
 w("## 4. Why perf-rubber (and perf-steel) take 3–13× more steps than [LLA] with the one-step codes\n")
-w("The per-item verdicts for every table and figure of the papers are in `papers.md`. The step counts")
-w("quoted below are the attempted steps of the tables in §2a/§2b (`nsteps` in `runs.csv`); where an")
-w("accepted count is quoted it is said so. The question is still open (issue item 6: the readings of")
-w("the discrete damping have not been run). The counts in this section are written by hand from the")
-w("§2 tables of commit 3ab6eae; compare them with the tables above after a rerun.\n")
+w("The per-item verdicts for every table and figure of the papers are in `papers.md`. The answer to the")
+w("step-count question is in `step-count.md`: no reading of the discrete damping ([LLA] eqs. (9)-(10),")
+w("§3.2, [LLT] eq. (4)) reproduces all columns of Tables 2-3 within 30 %.  Below, the diagnosis of why")
+w("the one-step codes take more steps.  Step counts quoted are the attempted steps of the tables in")
+w("§2a/§2b (`nsteps` in `runs.csv`) or of `rubber-diagnostics.txt`; where an accepted count is quoted it")
+w("is said so.\n")
 w(open(os.path.join(os.path.dirname(__file__), "findings.md")).read())
 w("\nRaw diagnostics: `rubber-diagnostics.txt`, spectra at t = 0 and 1 s: `rubber-spectrum-t0.txt`, `rubber-spectrum-t1.txt`.\n")
 # Files of bench/results that bench/run.sh does not write: hand-written reports (analysis of the
@@ -336,7 +337,8 @@ HAND = [
     ("multibody-jacobian.md", "analysis of `multibody-jacobian.txt` (generated)"),
     ("multibody-linalg.md", "analysis of `multibody-linalg.csv` (generated)"),
     ("output-and-startup.md", "analysis of `output-startup.csv` (generated)"),
-    ("galpha.md, odex.md, bdf.md", "analyses of `galpha-runs.txt`, `odex-*.csv/txt`, `bdf-runs.txt` (generated)"),
+    ("galpha.md, odex.md, bdf.md", "analyses of `galpha-runs.txt`, `galpha-reuse-runs.txt`, `galpha-lie-runs.txt`, "
+     "`odex-*.csv/txt`, `bdf-runs.txt` (generated)"),
     ("integrators-rods.md", "old vs new integrator control, `bench/integrators/rods_compare.py OLD_CLI NEW_CLI` "
      "(needs the previous build: a record, not regenerable from one commit)"),
     ("radau5-tuning.md, seulex.md, integrator-constants.md", "controller experiments behind constants of "
@@ -345,6 +347,11 @@ HAND = [
      "`bench/integrators/work_precision.sh` kept as records of those stages (the current one: "
      "`work-precision.md`, `work-precision-current.csv`)"),
     ("work-precision-original.csv/.md", "the originals' yardstick curve (input of work_precision.sh)"),
+    ("spike.md", "analysis of `spike-runs.txt` (generated; the partitioned band solver)"),
+    ("realtime.md", "analysis of `realtime-runs.txt` (generated; galpha's real-time mode)"),
+    ("kirchhoff-dae-rodas.md", "rodas and ida on the Kirchhoff DAE form: records of the runs behind its "
+     "analytic Jacobian (each section gives its commands and commit)"),
+    ("lang-figs.md", "notes on `lang-figs.csv` and the [L] figures (generated data)"),
     ("fuzzing.md", "record of the `make fuzz` campaigns"),
     ("bench-timing.md", "cost of `make bench-quick` before and after its cuts (from two `bench-timing-quick.csv`)"),
 ]
