@@ -37,8 +37,9 @@ void cosrod_lsys_free(cosrod_lsys *L) {
  * partitions are the threads). */
 #define LSYS_SPIKE_MIN_N 2000
 int cosrod_lsys_spike_threads(int n, int threads) {
-  const int nt = threads >= 2 ? cosrod_par_resolve(threads) : 1; /* 1 without OpenMP */
-  return nt >= 2 && n >= LSYS_SPIKE_MIN_N ? nt : 0;
+  if (threads < 2 || n < LSYS_SPIKE_MIN_N) return 0;
+  const int nt = cosrod_par_resolve(threads); /* 1 without OpenMP */
+  return nt >= 2 ? nt : 0;
 }
 
 static int lsys_spike_create(cosrod_lsys *L, int threads) {
