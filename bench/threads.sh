@@ -59,11 +59,14 @@ the step's speed-up on p cores by 1 / (1 - P + P/p).  f itself is parallel
 except the serial sums of the energies, the loads, gravity, the kinetic
 energy and the clamped ends; their share is ESTIMATED at 5 % of f (a
 count of loop bodies, not a measurement: the 2-thread runs could not be
-made at a low load), so f alone is bounded by 1/(0.05 + 0.95/16) = 9.1x.  The last column is what a partitioned (SPIKE-type)
-LU and solve would give if they were parallel as well, with the partition's
-extra work of about 2x flops on the factorisation (Polizzi-Sameh: the
-spikes cost as much again as the LU) and a serial reduced system of
-2 x bandwidth per partition boundary (negligible for N >= 1e4).
+made at a low load), so f alone is bounded by 1/(0.05 + 0.95/16) = 9.1x.  The last column is what
+the step gives with the Jacobian parallel as well (assumed 95 % like f) and
+the banded LU and solve by the partitioned (SPIKE) solver that the
+integrators use with threads >= 2 (lsys, radau5's complex system, galpha):
+its operation counts give S(16) = 6.0 over the serial LU for the rod's
+bandwidths (end blocks cost the LU's flops, inner blocks 3.5x), divided by
+its measured one-thread overhead of 1.3x: 4.6x (bench/results/spike.md; the
+reduced system is negligible for N >= 1e3).
 """)
 print("| N | share of f in a step (CPU) | step speed-up, 16 cores, f parallel | f alone, 16 cores | step, 16 cores, f + Jacobian + SPIKE LU/solve (model) |")
 print("|---|---|---|---|---|")
@@ -75,8 +78,8 @@ for n in Ns:
     fs16 = 1 / (1 - pf + pf / 16)
     st16 = 1 / (1 - P + P / fs16)
     # everything parallel: f (95 %), Jacobian (assumed 95 % like f), LU and
-    # solve with 2x the work split over 16 cores
-    par = (3 * f + j) / fs16 + (lu + 3 * s) * 2 / 16
+    # solve by SPIKE on 16 partitions: 6.0 / 1.3 (bench/results/spike.md)
+    par = (3 * f + j) / fs16 + (lu + 3 * s) / (6.0 / 1.3)
     print(f"| {n} | {P:.3f} | {st16:.2f} | {fs16:.1f} | {step / par:.1f} |")
 print("""
 ## Reading
@@ -88,8 +91,10 @@ print("""
   solver.threads defaults to 1.
 - At N = 1e4 the step is dominated by the Jacobian and the banded LU;
   parallelising f alone gains at most a few per cent of a step even on 16
-  cores.  The Jacobian assembly and a partitioned solve are the work that
-  remains (not done in this change).
+  cores.  The banded LU/solve is partitioned (SPIKE) with threads >= 2 in
+  every implicit integrator (real systems, radau5's complex system and
+  galpha's; bench/results/spike.md: 1.2-1.5x on 2 cores at n = 2000-1e4);
+  the Jacobian assembly is the serial work that remains.
 - Threshold (rods of >= 2000 segments run f in parallel): kept at its chosen
   value.  The break-even is the N where the "f, 2 threads" wall time drops
   below the 1-thread one in the table above; it is only valid when the load

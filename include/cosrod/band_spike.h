@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Partitioned (SPIKE) solver for real band matrices (module linalg): the
+/* Partitioned (SPIKE) solver for real and complex band matrices (module linalg): the
  * band is cut into p diagonal blocks that are factorised in parallel, the
  * coupling is resolved through a small reduced system of order
  * (p-1)(ml+mu), and the solution is recovered in parallel.  Algorithm of
@@ -62,6 +62,33 @@ COSROD_API int cosrod_band_spike_fell_back(const cosrod_band_spike *S);
 COSROD_API double cosrod_band_spike_growth(const cosrod_band_spike *S);
 /* Solve A x = b in place (b: (n)); ERR_INVALID if not factored. */
 COSROD_API cosrod_status cosrod_band_spike_solve(cosrod_band_spike *S, double *b);
+
+/* ---- complex band matrices (cosrod_zband): the same solver, same
+ * partitioning and fallback rule (src/linalg/zband_spike.c). ---- */
+typedef struct cosrod_zband_spike cosrod_zband_spike;
+
+/* As cosrod_band_spike_create, for complex matrices; also allocates the
+ * (n) workspace of _solve_split. */
+COSROD_API cosrod_zband_spike *cosrod_zband_spike_create(int n, int ml, int mu, int partitions,
+                                                         cosrod_status *status);
+/* _free(NULL) is a no-op. */
+COSROD_API void cosrod_zband_spike_free(cosrod_zband_spike *S);
+/* As cosrod_band_spike_set_threads. */
+COSROD_API cosrod_status cosrod_zband_spike_set_threads(cosrod_zband_spike *S, int nthreads);
+/* Partitions actually used. */
+COSROD_API int cosrod_zband_spike_partitions(const cosrod_zband_spike *S);
+/* As cosrod_band_spike_factor: A only read on the SPIKE path (unchanged
+ * until the last solve), factorised in place by cosrod_zband_factor on the
+ * fallback path. */
+COSROD_API cosrod_status cosrod_zband_spike_factor(cosrod_zband_spike *S, cosrod_zband *A);
+/* 1 if the last factor() used the global LU. */
+COSROD_API int cosrod_zband_spike_fell_back(const cosrod_zband_spike *S);
+/* Largest |re| + |im| of the spike entries of the last factor(). */
+COSROD_API double cosrod_zband_spike_growth(const cosrod_zband_spike *S);
+/* Solve A x = b in place (b: (n) complex); ERR_INVALID if not factored. */
+COSROD_API cosrod_status cosrod_zband_spike_solve(cosrod_zband_spike *S, double _Complex *b);
+/* The same with b split into real and imaginary parts re, im: (n) each. */
+COSROD_API cosrod_status cosrod_zband_spike_solve_split(cosrod_zband_spike *S, double *re, double *im);
 
 #ifdef __cplusplus
 }

@@ -327,10 +327,10 @@ typedef struct cosrod_integrate_options {
   int max_columns;    /* extrapolation: max columns (seulex) */
   int linalg_backend; /* 0 own band/dense LU, 1 LAPACK (cosrod_linalg_backend); ida / cvode with a
                          banded analytic Jacobian: 2 = SUNDIALS' own band matrix and solver */
-  int threads;        /* banded linear systems of rodas, seulex and radau5's real system: >= 2
-                         factor and solve systems of order >= 2000 by the partitioned SPIKE
-                         solver (cosrod/band_spike.h) on that many threads and partitions;
-                         <= 1 (default 0) the serial band LU */
+  int threads;        /* banded linear systems of rodas, seulex, radau5 (real and complex system)
+                         and galpha: >= 2 factor and solve systems of order >= 2000 by the
+                         partitioned SPIKE solver (cosrod/band_spike.h) on that many threads and
+                         partitions; <= 1 (default 0) the serial band LU */
   int dae_init;       /* ida: consistent initial values (IDACalcIC) at init.  0 = automatic: when no
                          consistent y' is known (residual or mass-matrix problem without yp0);
                          1 = always compute the algebraic y and the differential y' from the

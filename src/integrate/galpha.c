@@ -82,8 +82,10 @@
 #include <string.h>
 
 #include "cosrod/band.h"
+#include "cosrod/band_spike.h"
 #include "cosrod/integrate.h"
 #include "galpha_internal.h"
+#include "integrate/lsys.h"
 
 
 static void galpha_free(void *s_) {
@@ -92,6 +94,7 @@ static void galpha_free(void *s_) {
   cosrod_band_free(s->K);
   cosrod_band_free(s->C);
   cosrod_band_free(s->S);
+  cosrod_band_spike_free(s->spike);
   galpha_sparse_free(s->sp);
   free(s->vd);
   free(s);
@@ -176,6 +179,14 @@ static cosrod_status galpha_alloc(void **out, cosrod_step_ctx *ctx) {
     return COSROD_ERR_NOMEM;
   }
   if (o->linalg_backend) cosrod_band_set_backend(s->S, (cosrod_linalg_backend)o->linalg_backend);
+  const int nt = cosrod_lsys_spike_threads(nv, o->threads);
+  if (nt > 0) { /* S by the partitioned solver, one partition per thread (as lsys.c) */
+    s->spike = cosrod_band_spike_create(nv, ml, mu, nt, NULL);
+    if (!s->spike || cosrod_band_spike_set_threads(s->spike, nt) != COSROD_OK) {
+      galpha_free(s);
+      return COSROD_ERR_NOMEM;
+    }
+  }
   double *q = s->vd;
   s->a = q += nv;
   s->vd1 = q += nv;
@@ -270,7 +281,7 @@ static cosrod_status factor(galpha_state *s, cosrod_step_ctx *ctx, double h) {
   } else {
     cosrod_band_set_combination(s->S, -h * h * s->bet * c, s->K, 1.0, NULL);
     cosrod_band_scale_add(s->S, 1.0, -h * s->gam * c, s->C);
-    st = cosrod_band_factor(s->S);
+    st = s->spike ? cosrod_band_spike_factor(s->spike, s->S) : cosrod_band_factor(s->S);
   }
   s->lu_ok = st == COSROD_OK;
   s->lu_h = h;
@@ -281,6 +292,8 @@ static cosrod_status factor(galpha_state *s, cosrod_step_ctx *ctx, double h) {
 static void solve(galpha_state *s, cosrod_step_ctx *ctx, double *x) {
   if (s->sp && !galpha_sparse_banded(s->sp))
     galpha_sparse_solve(s->sp, x);
+  else if (s->spike)
+    cosrod_band_spike_solve(s->spike, x);
   else
     cosrod_band_solve(s->S, x);
   ctx->stats->nsolve++;

@@ -27,6 +27,7 @@ typedef struct galpha_state {
   int realtime, jac_budget; /* opts.galpha_realtime: bounded work per step */
   int njac_step, stale;     /* Jacobians of this step; K, C due for a refresh (realtime) */
   cosrod_band *K, *C, *S;
+  struct cosrod_band_spike *spike; /* partitioned LU of S (threads >= 2, nv large: lsys.c's rule), or NULL */
   galpha_sparse *sp;         /* sparse K, C and S (jac_tangent_sp), or NULL: the bands */
   double *vd, *a;           /* (nv) v̇_n, a_n */
   double *vd1, *a1, *dq;    /* (nv) v̇_{n+1}, a_{n+1}, Δq_n */

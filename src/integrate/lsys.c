@@ -36,10 +36,17 @@ void cosrod_lsys_free(cosrod_lsys *L) {
  * Results then depend on the thread count at the rounding level (the
  * partitions are the threads). */
 #define LSYS_SPIKE_MIN_N 2000
+int cosrod_lsys_spike_threads(int n, int threads) {
+  if (threads < 2 || n < LSYS_SPIKE_MIN_N) return 0;
+  const int nt = cosrod_par_resolve(threads); /* 1 without OpenMP */
+  return nt >= 2 ? nt : 0;
+}
+
 static int lsys_spike_create(cosrod_lsys *L, int threads) {
-  const int nt = threads >= 2 ? cosrod_par_resolve(threads) : 1; /* 1 without OpenMP */
-  if (nt < 2 || L->nm1 < LSYS_SPIKE_MIN_N) return 1;
+  const int nt = cosrod_lsys_spike_threads(L->nm1, threads);
+  if (nt == 0) return 1;
   L->spike = cosrod_band_spike_create(L->nm1, L->Eb->ml, L->Eb->mu, nt, NULL);
+  L->spike_threads = nt;
   return L->spike && cosrod_band_spike_set_threads(L->spike, nt) == COSROD_OK;
 }
 

@@ -47,6 +47,7 @@ typedef struct cosrod_lsys {
   cosrod_dense *Ed; /* E when dense */
   cosrod_band *Eb;  /* E when banded */
   struct cosrod_band_spike *spike; /* partitioned solver of Eb (opts->threads >= 2, large), else NULL */
+  int spike_threads;               /* its partitions = threads (radau5's complex system follows) */
   double fac;       /* fac of the last factor() */
   double *work;     /* (2n) FD Jacobian workspace */
   double *tmp;      /* (n) */
@@ -63,6 +64,11 @@ cosrod_status cosrod_lsys_create(cosrod_lsys **out, const cosrod_step_ctx *ctx);
  * sparse, the band / dense storage is not allocated. */
 cosrod_status cosrod_lsys_create_ex(cosrod_lsys **out, const cosrod_step_ctx *ctx, int allow_sparse);
 void cosrod_lsys_free(cosrod_lsys *L);
+/* Partitions (= threads) of the SPIKE solver for a banded system of order n
+ * with the requested cosrod_integrate_options.threads, or 0 for the serial
+ * band LU (fewer than 2 threads, no OpenMP, or n below the threshold of
+ * lsys.c).  Used by lsys, radau5's complex system and galpha alike. */
+int cosrod_lsys_spike_threads(int n, int threads);
 /* Read the constant mass matrix (no-op without one); returns the callback's code. */
 int cosrod_lsys_load_mass(cosrod_lsys *L, cosrod_step_ctx *ctx);
 /* J <- d f / d y at (t, y) (analytic or finite differences, counted by

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cosrod/band_spike.h"
 #include "integrate/lsys_sparse.h"
 
 /* Entries of one stored column: v[i] is the entry of local row i for
@@ -46,6 +47,7 @@ void radau5_cplx_free(radau5_cplx *C) {
   if (!C) return;
   cosrod_zdense_free(C->Ed);
   cosrod_zband_free(C->Eb);
+  cosrod_zband_spike_free(C->spike);
   cosrod_sparse_free(C->Es);
   free(C->zw);
   free(C->carry);
@@ -67,6 +69,10 @@ cosrod_status radau5_cplx_create(radau5_cplx **out, const cosrod_lsys *L, cosrod
   } else if (ok && L->banded) {
     C->Eb = cosrod_zband_create(L->nm1, L->Eb->ml, L->Eb->mu, NULL);
     ok = C->Eb && cosrod_zband_set_backend(C->Eb, backend) == COSROD_OK;
+    if (ok && L->spike) { /* the complex SPIKE with the real one's partitions and threads */
+      C->spike = cosrod_zband_spike_create(L->nm1, L->Eb->ml, L->Eb->mu, L->spike_threads, NULL);
+      ok = C->spike && cosrod_zband_spike_set_threads(C->spike, L->spike_threads) == COSROD_OK;
+    }
   } else if (ok) {
     C->Ed = cosrod_zdense_create(L->nm1, NULL);
     ok = C->Ed && cosrod_zdense_set_backend(C->Ed, backend) == COSROD_OK;
@@ -135,7 +141,7 @@ cosrod_status radau5_cplx_factor(radau5_cplx *C, double complex fac) {
     if (cosrod_lsys_zero_polled(E->data, E->n, (size_t)E->ld * sizeof(double complex)))
       return COSROD_ERR_INTERRUPTED;
     for (int c = 0; c < nm1; c++) assemble_column(C, fac, c, cosrod_zband_col(C->Eb, c), -c);
-    return cosrod_zband_factor(C->Eb);
+    return C->spike ? cosrod_zband_spike_factor(C->spike, C->Eb) : cosrod_zband_factor(C->Eb);
   }
   for (int c = 0; c < nm1; c++) {
     double complex *col = C->Ed->data + (size_t)c * (size_t)nm1;
@@ -175,7 +181,9 @@ void radau5_cplx_solve(radau5_cplx *C, double *re, double *im) {
       }
     }
   }
-  if (C->Eb)
+  if (C->spike)
+    cosrod_zband_spike_solve_split(C->spike, rv, iv);
+  else if (C->Eb)
     cosrod_zband_solve_split(C->Eb, rv, iv);
   else
     cosrod_zdense_solve_split(C->Ed, rv, iv);

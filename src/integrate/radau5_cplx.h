@@ -24,6 +24,7 @@ typedef struct radau5_cplx {
   const cosrod_lsys *L;  /* shape, J and M (not owned) */
   cosrod_zdense *Ed;     /* E2 when L is dense */
   cosrod_zband *Eb;      /* E2 when L is banded (bandwidths of L's real matrix) */
+  struct cosrod_zband_spike *spike; /* partitioned solver of Eb when L uses one (same partitions), else NULL */
   double complex fac;    /* fac of the last factorisation */
   double complex *carry; /* (max(m1, 1)) eliminated q-block unknowns */
   cosrod_sparse *Es;     /* E2 on the pattern of L's sparse E when L is sparse (complex KLU) */
