@@ -63,6 +63,7 @@ struct cosrod_recorder {
   double ck_wall0;              /* wall seconds of the run before a resume */
   char *ck_yaml, *ck_file;      /* canonical scenario text, scenario file name */
   double *ck_sim;               /* (ck_nsim) the simulation's restart data */
+  double *ck_rec;               /* the recorder's own numbers of the record (record_resume.c) */
   size_t ck_nsim, ck_npos;
   unsigned char *ck_pos;        /* (ck_npos) the output position */
   char *ck_path, *ck_tmp;       /* DIR/checkpoint.bin and its temporary name */

@@ -144,7 +144,8 @@ cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, d
   r->ck_pos = malloc(r->ck_npos + 1);
   r->ck_path = malloc(strlen(r->dir) + 32);
   r->ck_tmp = malloc(strlen(r->dir) + 32);
-  if (!r->ck_yaml || !r->ck_file || !r->ck_sim || !r->ck_pos || !r->ck_path || !r->ck_tmp)
+  r->ck_rec = malloc(CK_NREC * sizeof *r->ck_rec);
+  if (!r->ck_yaml || !r->ck_file || !r->ck_sim || !r->ck_pos || !r->ck_path || !r->ck_tmp || !r->ck_rec)
     return COSROD_ERR_NOMEM;
   sprintf(r->ck_path, "%s/" CK_NAME, r->dir);
   sprintf(r->ck_tmp, "%s/." CK_NAME ".tmp", r->dir);
@@ -159,6 +160,7 @@ void record_ckpt_free(cosrod_recorder *r) {
   free(r->ck_pos);
   free(r->ck_path);
   free(r->ck_tmp);
+  free(r->ck_rec);
 }
 
 /* Test hook: COSROD_TEST_CHECKPOINT_PAUSE=seconds pauses the writer half-way
@@ -176,11 +178,17 @@ static int put(FILE *f, uint64_t *h, const void *p, size_t n) {
   return fwrite(p, 1, n, f) == n ? 0 : -1;
 }
 
-static cosrod_status write_record(cosrod_recorder *r) {
-  double rec[CK_NREC] = {r->ck_next, now_s() - r->ck_start + r->ck_wall0};
+/* The recorder's own numbers at the frame of a record (r->ck_rec). */
+static void take_rec(cosrod_recorder *r) {
+  double *rec = r->ck_rec;
+  rec[0] = r->ck_next, rec[1] = now_s() - r->ck_start + r->ck_wall0;
   memcpy(rec + 2, r->ck_own, sizeof r->ck_own);
   double *c = rec + 2 + RECORD_NOWN;
   c[0] = (double)r->vframe, c[1] = r->cpen, c[2] = r->cpen_r, c[3] = (double)r->cmissed, c[4] = r->ctracked;
+}
+
+static cosrod_status write_record(cosrod_recorder *r) {
+  const double *rec = r->ck_rec;
   FILE *f = fopen(r->ck_tmp, "wb");
   if (!f) return COSROD_ERR_IO;
   uint64_t h = FNV0;
@@ -194,7 +202,7 @@ static cosrod_status write_record(cosrod_recorder *r) {
     test_pause();
   }
   bad = bad || put(f, &h, r->ck_sim, len[2] * sizeof(double)) || put(f, &h, r->ck_pos, len[3]) ||
-        put(f, &h, rec, sizeof rec) || fwrite(&h, sizeof h, 1, f) != 1;
+        put(f, &h, rec, CK_NREC * sizeof *rec) || fwrite(&h, sizeof h, 1, f) != 1;
   bad = bad || fflush(f) != 0 || fsync(fileno(f)) != 0;
   bad = fclose(f) != 0 || bad;
   if (bad || rename(r->ck_tmp, r->ck_path) != 0) {
@@ -237,6 +245,7 @@ cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, doubl
     r->err[0] = '\0';
     return COSROD_OK;
   }
+  take_rec(r);
   r->ck_held = first;
   return first ? COSROD_OK : publish_record(r);
 }
