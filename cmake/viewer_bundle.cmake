@@ -10,7 +10,8 @@ function(empty_bundle why)
   message(WARNING "cosrod: the browser viewer is not built (${why}); `cosrod view` will say so. "
                   "Install nodejs and npm (tools/install-deps.sh) and rebuild.")
   file(WRITE ${OUT} "/* no viewer: ${why} */\n#include \"view_internal.h\"\n"
-                    "const unsigned char cosrod_view_bundle[1] = {0};\nconst size_t cosrod_view_bundle_size = 0;\n")
+                    "const unsigned char cosrod_view_bundle[1] = {0};\nconst size_t cosrod_view_bundle_size = 0;\n"
+                    "const char cosrod_view_bundle_id[] = \"\";\n")
 endfunction()
 
 if(NOT NODE OR NOT NPM)

@@ -10,7 +10,8 @@
  * reactions, increments, modes, buckling, contacts, obstacles); steps.csv
  * and vtk/ are not.  When the time series together exceed max_bytes, every
  * k-th output time is kept (k the smallest that fits, the last time always)
- * and the page says so. */
+ * and the page says so.  A page this build wrote before is updated in
+ * place (its data only, the viewer part kept); any other is replaced whole. */
 #ifndef COSROD_VIEW_H
 #define COSROD_VIEW_H
 

@@ -361,6 +361,11 @@ static cosrod_status sun_alloc(void **state, cosrod_step_ctx *c, int kind) {
   s->ctx = c;
   s->n = c->n;
   cosrod_status st = COSROD_OK;
+  char why[600];
+  if (sun_lazy_load(why, sizeof why) != 0) {
+    st = cosrod_step_fail(c, COSROD_ERR_UNSUPPORTED, c->t, "%s: %s", s->name, why);
+    goto fail;
+  }
   if (kind == KIND_CVODE && !p->f) {
     st = cosrod_step_fail(c, COSROD_ERR_UNSUPPORTED, c->t, "cvode needs the right-hand side f (y' = f)");
     goto fail;

@@ -17,6 +17,7 @@
 
 #include "cosrod/status.h"
 #include "integrate/sundials_band.h"
+#include "integrate/sundials_lazy.h" /* the SUNDIALS calls through cosrod_sun_fns */
 
 typedef struct band_content {
   cosrod_band *B; /* NULL until first used (clones) */

@@ -16,6 +16,8 @@
 #include <sundials/sundials_linearsolver.h>
 #include <sundials/sundials_matrix.h>
 
+#include "integrate/sundials_lazy.h" /* the SUNDIALS calls through cosrod_sun_fns */
+
 #include "cosrod/band.h"
 #include "cosrod/integrate.h"
 

@@ -13,6 +13,8 @@
 #ifdef COSROD_HAVE_KLU
 #include <klu.h>
 
+#include "linalg/klu_lazy.h" /* last: redirects the KLU calls */
+
 struct cosrod_sparse_lu {
   klu_common common;
   klu_symbolic *sym;
@@ -26,7 +28,7 @@ struct cosrod_sparse_lu {
 
 int cosrod_sparse_available(void) {
 #ifdef COSROD_HAVE_KLU
-  return 1;
+  return klu_lazy_usable(); /* (does not load KLU: cosrod_sparse_create does) */
 #else
   return 0;
 #endif
@@ -77,6 +79,8 @@ static cosrod_sparse *create(int n, const int *colptr, const int *rowind, int cp
   (void)n, (void)colptr, (void)rowind;
   return cosrod_error_fail(status, COSROD_ERR_UNSUPPORTED, "%s: built without KLU (SuiteSparse)", fn);
 #else
+  char why[600];
+  if (klu_lazy_load(why, sizeof why) != 0) return cosrod_error_fail(status, COSROD_ERR_UNSUPPORTED, "%s: %s", fn, why);
   int bad = cosrod_sparse_pattern_check(n, colptr, rowind);
   if (bad != 0)
     return cosrod_error_fail(status, COSROD_ERR_INVALID,

@@ -357,6 +357,7 @@ static int step_impl(cosrod_recorder *r, double t, double h, int accepted) {
   if (accepted) record_contact_track(r, r->sim, cosrod_sim_t(r->sim)); /* summary.json "contact" */
   cosrod_status st = cosrod_output_write_step(r->out, t, h, accepted);
   if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(r->out); /* also between output times */
+  if (st == COSROD_OK) st = record_ckpt_poll(r, 0);                 /* a held first record when due */
   if (st != COSROD_OK) {
     r->out_status = st;
     return -1;
@@ -372,6 +373,7 @@ static int increment_impl(cosrod_recorder *r, const cosrod_sim *sim, double t, l
                          ? cosrod_output_write_increment_arc(r->out, t, iterations, residual, lf, disp, idx, crit)
                          : cosrod_output_write_increment(r->out, t, iterations, residual);
   if (st == COSROD_OK) st = cosrod_output_checkpoint_poll(r->out);
+  if (st == COSROD_OK) st = record_ckpt_poll(r, 0);
   if (st != COSROD_OK) {
     r->out_status = st;
     return -1;

@@ -139,6 +139,9 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   for (size_t i = 0; cosrod_scenario_warning(r->sc, i, pw, sizeof pw) == 0; i++) cosrod_output_add_warning(r->out, pw);
   if (cosrod_sim_input_warning(sim)[0]) cosrod_output_add_warning(r->out, cosrod_sim_input_warning(sim));
   for (size_t i = 0; i < cosrod_sim_nwarnings(sim); i++) cosrod_output_add_warning(r->out, cosrod_sim_warning(sim, i));
+  /* a run that did not finish writes a held first record (to be resumed; a
+   * failure to publish the files is in the output's warnings) */
+  if (res.run != COSROD_RUN_OK) (void)record_ckpt_poll(r, 1);
   /* the contact files first: plots/contact.png reads contact_forces.csv */
   cosrod_status cct = record_contact_close(r, 1);
   cosrod_status cst = cosrod_output_close(r->out, &res);

@@ -56,12 +56,14 @@ struct cosrod_recorder {
   /* restart checkpoints (record_resume.c) */
   int ck_on;                    /* 1: this run writes DIR/checkpoint.bin */
   int ck_first;                 /* 1: the next frame is a new run's first: a record is due */
+  int ck_held;                  /* 1: that first record is held in memory, not yet written */
   double ck_every, ck_wall;     /* simulated / wall seconds between them (0: not used) */
   double ck_next;               /* next simulated time due */
   double ck_last, ck_start;     /* wall clock of the last one and of the start [s] */
   double ck_wall0;              /* wall seconds of the run before a resume */
   char *ck_yaml, *ck_file;      /* canonical scenario text, scenario file name */
   double *ck_sim;               /* (ck_nsim) the simulation's restart data */
+  double *ck_rec;               /* the recorder's own numbers of the record (record_resume.c) */
   size_t ck_nsim, ck_npos;
   unsigned char *ck_pos;        /* (ck_npos) the output position */
   char *ck_path, *ck_tmp;       /* DIR/checkpoint.bin and its temporary name */
@@ -76,11 +78,13 @@ cosrod_recorder *record_create_impl(cosrod_sim *sim, const char *dir, const char
 /* record_resume.c: why sim's runs cannot be resumed (NULL: they can); the
  * set-up after the output is open (wall_default: seconds when
  * output.checkpoint is not set; a new run removes an older DIR/checkpoint.bin
- * and writes one at its first frame); at a frame: a restart checkpoint if due;
- * release. */
+ * and takes a record at its first frame); at a frame: a restart checkpoint
+ * if due; between frames and at the end: the first record's write when it is
+ * due (always: 1, else RECORD_FIRST_DELAY after the start); release. */
 const char *record_resume_refusal(const cosrod_scenario *sc, const cosrod_sim *sim);
 cosrod_status record_ckpt_setup(cosrod_recorder *r, const char *scenario_file, double wall_default, int resuming);
 cosrod_status record_ckpt_frame(cosrod_recorder *r, const cosrod_sim *sim, double t);
+cosrod_status record_ckpt_poll(cosrod_recorder *r, int always);
 void record_ckpt_free(cosrod_recorder *r);
 /* record_resume_own.c: a resume's own files.  Before they are opened: the
  * killed run's temporary files are kept aside (DIR/.NAME.tmp ->

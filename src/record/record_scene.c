@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cosrod/view.h"
 
@@ -117,11 +118,32 @@ static void put_joint(FILE *f, const cosrod_sc_joint *J) {
   fprintf(f, "}");
 }
 
+/* Whether the file at path holds exactly text[0..n). */
+static int same_content(const char *path, const char *text, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char buf[4096];
+  size_t at = 0, got;
+  int same = 1;
+  while (same && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+    same = at + got <= n && memcmp(buf, text + at, got) == 0;
+    at += got;
+  }
+  same = same && at == n && !ferror(f);
+  fclose(f);
+  return same;
+}
+
+/* scene.json's text, written to a memory stream; kept as it is when the
+ * file already holds it (a run repeated into its folder): replacing a file
+ * by rename makes ext4 write the old one out at once, which costs a short
+ * run's CPU. */
 int record_write_scene(const char *dir, const cosrod_scenario *sc) {
-  char path[4200], tmp[4300];
+  char path[4200], tmp[4300], *text = NULL;
+  size_t len = 0;
   snprintf(path, sizeof path, "%s/scene.json", dir);
   snprintf(tmp, sizeof tmp, "%s/.scene.json.tmp", dir);
-  FILE *f = fopen(tmp, "w");
+  FILE *f = open_memstream(&text, &len);
   if (!f) return -1;
   fprintf(f, "{\n  \"gravity\": [%.17g, %.17g, %.17g],\n  \"rods\": [", sc->gravity[0], sc->gravity[1],
           sc->gravity[2]);
@@ -152,12 +174,18 @@ int record_write_scene(const char *dir, const cosrod_scenario *sc) {
   if (sc->contact.enabled) record_scene_obstacles(f, sc);
   fprintf(f, "\n}\n");
   int bad = ferror(f) != 0;
-  if (fclose(f) != 0) bad = 1;
-  if (bad || rename(tmp, path) != 0) {
-    remove(tmp);
-    return -1;
+  if (fclose(f) != 0 || !text) bad = 1;
+  if (!bad && !same_content(path, text, len)) {
+    FILE *o = fopen(tmp, "w");
+    bad = !o || fwrite(text, 1, len, o) != len;
+    if (o && fclose(o) != 0) bad = 1;
+    if (bad || rename(tmp, path) != 0) {
+      remove(tmp);
+      bad = 1;
+    }
   }
-  return 0;
+  free(text);
+  return bad ? -1 : 0;
 }
 
 

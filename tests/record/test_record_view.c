@@ -11,12 +11,16 @@
  *  - a mode of two rods hanging a rigid body moves both rods: modes.csv has
  *    rows of both, and each rod's vertex on the body moves rigidly with it
  *    (d = dx_body + w x (x_a - x_b), r = w at a clamped end: kinematics);
- *    two separate rods' modes move one rod only. */
+ *    two separate rods' modes move one rod only;
+ *  - scene.json written again with the same text is left as it is (same
+ *    inode: not replaced), with another text replaced by it. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cosrod/record.h"
 #include "cosrod/scenario.h"
@@ -310,6 +314,44 @@ TEST(buckling_of_separate_rods_lists_one_rod) {
   cosrod_scenario_free(sc);
 }
 
+static long inode_of(const char *path) {
+  struct stat sb;
+  return stat(path, &sb) == 0 ? (long)sb.st_ino : -1;
+}
+
+TEST(scene_json_kept_when_unchanged) {
+  const char *yaml = "cosrod: 1\n"
+                     "rods:\n"
+                     "  - name: r\n"
+                     "    length: 1.0\n"
+                     "    segments: 4\n"
+                     "    material: {E: 5.0e6, poisson: 0.5, density: 1100}\n"
+                     "    section: {shape: circle, radius: 5.0e-3}\n"
+                     "    shape: {type: straight, start: [0, 0, 0], direction: [0, 1, 0], normal: [0, 0, 1]}\n"
+                     "    ends: {start: {type: pinned}}\n"
+                     "analysis: {type: dynamic, t_end: 1.0e-2}\n";
+  char dir[] = "/tmp/cosrod_scene_XXXXXX", path[600];
+  CHECK("mkdtemp", mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/scene.json", dir);
+  cosrod_scenario *sc = parse(yaml);
+  CHECK("scenario", sc != NULL);
+  if (!sc) return;
+  CHECK("written", record_write_scene(dir, sc) == 0);
+  long ino = inode_of(path);
+  char *first = slurp(path);
+  CHECK("written again", record_write_scene(dir, sc) == 0);
+  char *again = slurp(path);
+  CHECK("same text kept: same inode", inode_of(path) == ino && first && again && strcmp(first, again) == 0);
+  sc->gravity[2] = -9.81;
+  CHECK("written with another gravity", record_write_scene(dir, sc) == 0);
+  char *other = slurp(path);
+  CHECK("replaced by the new text", other && strstr(other, "\"gravity\": [0, 0, -9.8100000000000005]") != NULL);
+  free(first), free(again), free(other);
+  cosrod_scenario_free(sc);
+  remove(path);
+  rmdir(dir);
+}
+
 static const th_case cases[] = {TH_CASE(display_radius_and_section_arrays), TH_CASE(modes_of_coupled_rods),
-                                TH_CASE(buckling_of_separate_rods_lists_one_rod)};
+                                TH_CASE(buckling_of_separate_rods_lists_one_rod), TH_CASE(scene_json_kept_when_unchanged)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

@@ -3,11 +3,15 @@
  * strings, '<' escaped so no file closes the script, steps.csv left out,
  * frames decimated to the data budget (every k-th output time and the
  * last), no summary.json refused (a page that says so where other files of a
- * run are there). */
+ * run are there); a page written again keeps its viewer part and rewrites
+ * only the data in place (same inode), and is then byte for byte the page
+ * written afresh, also when the data shrinks or grows; a foreign page, or
+ * one with a second link, is replaced whole. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cosrod/view.h"
@@ -140,7 +144,74 @@ TEST(view_without_summary_writes_a_page_that_says_so) {
   rmdir(tmpl);
 }
 
-static const th_case cases[] = {TH_CASE(view_inlines_files), TH_CASE(view_decimates_to_budget),
+static long inode(const char *path) {
+  struct stat sb;
+  return stat(path, &sb) == 0 ? (long)sb.st_ino : -1;
+}
+
+/* The page at path equals a page written afresh (to DIR/fresh.html, which
+ * does not exist before). */
+static int same_as_fresh(const char *dir, const char *path) {
+  char fresh[4200];
+  snprintf(fresh, sizeof fresh, "%s/fresh.html", dir);
+  remove(fresh);
+  if (cosrod_view_write(dir, fresh, 0, NULL, 0) != COSROD_OK) return 0;
+  char *a = slurp(path), *b = slurp(fresh);
+  int same = a && b && strcmp(a, b) == 0;
+  free(a), free(b);
+  remove(fresh);
+  return same;
+}
+
+TEST(view_rewrite_in_place) {
+  if (!cosrod_view_available()) return;
+  char *dir = fixture(10), p[4200], p2[4200];
+  snprintf(p, sizeof p, "%s/view.html", dir);
+  snprintf(p2, sizeof p2, "%s/view2.html", dir);
+  CHECK("written", cosrod_view_write(dir, NULL, 0, NULL, 0) == COSROD_OK);
+  long ino = inode(p);
+  put(dir, "centerline.csv", "t,rod,vertex,s,x,y,z\n0.5,0,0,0,0,0,0\n0.5,0,1,1,1,0,0\n");
+  CHECK("written again (less data)", cosrod_view_write(dir, NULL, 0, NULL, 0) == COSROD_OK);
+  CHECK("in place: same inode", inode(p) == ino);
+  CHECK("equals the page written afresh", same_as_fresh(dir, p));
+  char *one = slurp(p);
+  CHECK("one time left", one && count(one, ",0,1,1,1,0,0\\n") == 1);
+  free(one);
+  /* a second link: replaced whole, the other name keeps the old page */
+  CHECK("linked", link(p, p2) == 0);
+  char *old = slurp(p2);
+  char *cl = malloc(1024);
+  strcpy(cl, "t,rod,vertex,s,x,y,z\n");
+  for (int i = 0; i < 12; i++) {
+    char row[128];
+    snprintf(row, sizeof row, "%d.5,0,0,0,0,0,0\n%d.5,0,1,1,1,0,0\n", i, i);
+    strcat(cl, row);
+  }
+  put(dir, "centerline.csv", cl);
+  free(cl);
+  CHECK("written with a second link", cosrod_view_write(dir, NULL, 0, NULL, 0) == COSROD_OK);
+  CHECK("replaced: a new inode", inode(p) != ino);
+  char *kept = slurp(p2);
+  CHECK("the other link kept the old page", old && kept && strcmp(old, kept) == 0);
+  free(old), free(kept);
+  remove(p2);
+  CHECK("equals the page written afresh (12 times)", same_as_fresh(dir, p));
+  /* more data again, in place (the file grows) */
+  ino = inode(p);
+  put(dir, "energy.csv", "t,kinetic\n0.5,1\n1.5,2\n");
+  CHECK("written with more data", cosrod_view_write(dir, NULL, 0, NULL, 0) == COSROD_OK);
+  CHECK("in place", inode(p) == ino);
+  CHECK("equals the page written afresh (grown)", same_as_fresh(dir, p));
+  /* a foreign page under the name: replaced whole */
+  put(dir, "view.html", "<!DOCTYPE html>\n<html>another page</html>\n");
+  CHECK("written over a foreign page", cosrod_view_write(dir, NULL, 0, NULL, 0) == COSROD_OK);
+  CHECK("equals the page written afresh (foreign)", same_as_fresh(dir, p));
+  snprintf(p2, sizeof p2, "%s/energy.csv", dir);
+  remove(p2);
+  cleanup(dir);
+}
+
+static const th_case cases[] = {TH_CASE(view_inlines_files), TH_CASE(view_decimates_to_budget), TH_CASE(view_rewrite_in_place),
                                 TH_CASE(view_refuses_non_output_dir),
                                 TH_CASE(view_without_summary_writes_a_page_that_says_so)};
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }

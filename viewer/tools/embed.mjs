@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // node embed.mjs BUNDLE.js OUT.c: the bundle as a C byte array
-// (cosrod_view_bundle, cosrod_view_bundle_size; src/view/view_internal.h).
+// (cosrod_view_bundle, cosrod_view_bundle_size; src/view/view_internal.h)
+// and its identity cosrod_view_bundle_id (SHA-256 prefix of the bundle).
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [src, out] = process.argv.slice(2);
@@ -13,4 +15,5 @@ const unsigned char cosrod_view_bundle[] = {
 ${rows.join(',\n')}
 };
 const size_t cosrod_view_bundle_size = ${data.length};
+const char cosrod_view_bundle_id[] = "${createHash('sha256').update(data).digest('hex').slice(0, 16)}";
 `);
