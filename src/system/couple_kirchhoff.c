@@ -36,8 +36,9 @@
  * joints or driven by keyframes are fixed supports during the projection.
  * DAE: the multipliers are then those of the coupled ODE form.
  *
- * ida: residual F = M y' - f(y) from the coupled right-hand side and its
- * Jacobian by column-grouped differences over the coupled band. */
+ * ida: residual F = M y' - f(y) from the coupled right-hand side; its
+ * Jacobian -J + cj M from the DAE Jacobian of couple_kirchhoff_jac.c
+ * (COSROD_KIRCHHOFF_JAC=fd: column-grouped differences over the band). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
