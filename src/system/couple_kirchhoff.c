@@ -36,8 +36,9 @@
  * joints or driven by keyframes are fixed supports during the projection.
  * DAE: the multipliers are then those of the coupled ODE form.
  *
- * ida: residual F = M y' - f(y) from the coupled right-hand side and its
- * Jacobian by column-grouped differences over the coupled band. */
+ * ida: residual F = M y' - f(y) from the coupled right-hand side; its
+ * Jacobian -J + cj M from the DAE Jacobian of couple_kirchhoff_jac.c
+ * (COSROD_KIRCHHOFF_JAC=fd: column-grouped differences over the band). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -112,6 +113,7 @@ cosrod_status sim_couple_kirch_create(sys_system *s) {
 }
 
 void sim_couple_kirch_free(sys_system *s) {
+  sim_couple_kirch_jac_free(s);
   struct sim_kcouple *kc = s->d->kcp;
   if (!kc) return;
   free(kc->ka);
@@ -327,6 +329,18 @@ int sim_couple_kirch_project(double t, double *y, sys_system *s) {
 
 int sim_couple_kirch_lambda(sys_system *s, double t, double *y) { return dae_lambda(s, t, y); }
 
+void sim_couple_kirch_mobility(sys_system *s, size_t r, int on) {
+  const struct sim_kcouple *kc = s->d->kcp;
+  for (int j = 0; kc && j < kc->nk; j++) {
+    size_t rj;
+    int e;
+    sim_couple_att(s, (size_t)kc->ka[j], &rj, &e, NULL, NULL);
+    if (rj != r) continue;
+    double im = kc->ipd[j], W[9] = {im, 0, 0, 0, im, 0, 0, 0, im};
+    cosrod_rod_kirchhoff_set_end_mobility(s->m->rods[r], s->d->data[r], e, on ? W : NULL);
+  }
+}
+
 /* ---- ida with bodies -------------------------------------------------------- */
 
 static int couple_res(double t, const double *y, const double *yp, double *res, void *user) {
@@ -340,10 +354,20 @@ static int couple_res(double t, const double *y, const double *yp, double *res, 
 cosrod_status sim_couple_kirch_setup(sys_system *s, char *err, size_t errlen) {
   if (!s->d->cpl) return COSROD_OK;
   cosrod_ode_problem *p = &s->mb->prob;
+  /* DAE: the rods' analytic bands + central differences of the coupling
+   * columns (couple_kirchhoff_jac.c); COSROD_KIRCHHOFF_JAC=fd (benchmarks):
+   * forward differences over the whole coupled band */
+  const char *kj = getenv("COSROD_KIRCHHOFF_JAC");
+  const int ajac = s->m->form == COSROD_FORM_DAE && !s->m->split && sim_has_kirchhoff(s) && !(kj && !strcmp(kj, "fd"));
+  if (ajac && sim_couple_kirch_jac_init(s) != 0) return COSROD_ERR_NOMEM;
+  if (ajac) {
+    p->jac = sim_couple_kirch_jac;
+    p->jac_fills = 1;
+  }
   if (s->m->dae_res) { /* the rods' residuals do not see the bodies: through the coupled right-hand side */
     if (!s->d->kwork && !(s->d->kwork = malloc(4 * (size_t)s->m->ny * sizeof *s->d->kwork))) return COSROD_ERR_NOMEM;
     p->res = couple_res;
-    p->res_jac = sim_res_jac_fd; /* differences of couple_res over the coupled band */
+    p->res_jac = ajac ? sim_couple_kirch_res_jac : sim_res_jac_fd; /* else differences of couple_res over the band */
     p->jac_banded = 1;
   }
   struct sim_kcouple *kc = s->d->kcp;

@@ -20,9 +20,9 @@
  *   cosrod_rod_kirchhoff_rhs_dae): its Jacobian is banded in the node
  *   ordering, assembled analytically (cosrod_rod_kirchhoff_jac_dae_band) for
  *   radau5 / rodas / seulex (mass matrix, sim_jac_node) and ida (residual,
- *   sim_res_jac).  Rods on bodies, and COSROD_KIRCHHOFF_JAC=fd, keep
- *   column-grouped finite differences over the band (ida: sim_res_jac_fd
- *   below): ml + mu + 1 right-hand sides, O(N).
+ *   sim_res_jac); rods on bodies: couple_kirchhoff_jac.c.
+ *   COSROD_KIRCHHOFF_JAC=fd keeps column-grouped finite differences over
+ *   the band (ida: sim_res_jac_fd below): ml + mu + 1 right-hand sides, O(N).
  * - The initial state is projected onto the constraints (positions by
  *   Newton, then velocities, cosrod_rod_kirchhoff_project; DAE: then the
  *   consistent multipliers); a move of more than 1e-9 L is reported by

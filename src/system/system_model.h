@@ -77,6 +77,7 @@ struct sys_data {
   struct sim_cjac_contact *ccj; /* sparse Jacobian of rod-rod / self-contact without bodies (contact_jac_sp.c) */
   struct sim_lie_sp *lsp;       /* galpha: sparse tangents with rod-rod / self-contact (lie_contact_sp.c), or NULL */
   struct sim_kcouple *kcp;      /* Kirchhoff rods attached to dynamic bodies (couple_kirchhoff.c), or NULL */
+  struct sim_kjac *kjac;        /* DAE Kirchhoff rods with bodies: Jacobian work (couple_kirchhoff_jac.c), or NULL */
   struct sim_cstat *cst;        /* static / modes / start_from_equilibrium with bodies (static_blocks.c), or NULL */
   char msg[512];                /* why the last evaluation, step or run failed ("" if none) */
   int eval_ode; /* 1 while couple_kirchhoff.c solves a DAE's multipliers through the rods' ODE
@@ -194,6 +195,17 @@ int sim_couple_kirch_project(double t, double *y, sys_system *s);
 /* DAE: the multipliers in y consistent with its (q, v) at t (no-op without
  * Kirchhoff rods on bodies); 0 or -1. */
 int sim_couple_kirch_lambda(sys_system *s, double t, double *y);
+/* couple_kirchhoff_jac.c: the Jacobian of the DAE form with Kirchhoff rods
+ * and bodies (the rods' analytic bands, the coupling columns by central
+ * differences of the coupled right-hand side) and ida's residual Jacobian
+ * from it; init 0 or -1 (no memory / no bodies), free is idempotent. */
+int sim_couple_kirch_jac_init(sys_system *s);
+/* the preconditioning end mobilities of rod r's attachments on (1) or off (0) */
+void sim_couple_kirch_mobility(sys_system *s, size_t r, int on);
+void sim_couple_kirch_jac_free(sys_system *s);
+int sim_couple_kirch_jac(double t, const double *y, double *J, int ldj, void *user);
+int sim_couple_kirch_res_jac(double t, double cj, const double *y, const double *yp, double *J, int ldj,
+                             void *user);
 /* static_blocks.c: rods attached to rigid bodies in the statics system of
  * static and modal analyses and start_from_equilibrium (the input's
  * refusals: sim/sim_translate_sys.c): the coupling (sim_couple_create, blocks; s->m->nbq) after the rods are
