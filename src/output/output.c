@@ -194,7 +194,8 @@ static int own_temp_name(const char *name, int kind) {
   if (name[0] != '.' || !(has_suffix(name, ".tmp") || has_suffix(name, ".ckpt"))) return 0;
   if (kind == 1)
     return !strncmp(name, ".rod", 4) || !strncmp(name, ".bodies_", 8) || !strncmp(name, ".mode", 5) ||
-           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11) || !strcmp(name, ".cosrod.vtkhdf.tmp");
+           !strncmp(name, "." COSROD_OUTPUT_PVD_NAME, 11) || !strcmp(name, ".cosrod.vtkhdf.tmp") ||
+           !strcmp(name, ".cosrod.xdmf2.tmp");
   if (kind == 2)
     return has_suffix(name, ".png.tmp") || has_suffix(name, ".gp.tmp") || has_suffix(name, ".log.tmp");
   if (!strncmp(name, ".summary.json.", 14) || !strcmp(name, ".run.h5.tmp")) return 1;

@@ -47,6 +47,7 @@ void out_remove_previous_run(cosrod_output *out) {
   }
   if (!out->h5) remove_in(out->dir, "run.h5"); /* the HDF5 files of an earlier run (output_hdf5.c) */
   if (!out->h5 || !out->vtk) remove_in(out->vtkdir, "cosrod.vtkhdf");
+  if (!out->h5 || !out->vtk) remove_in(out->vtkdir, "cosrod.xdmf2"); /* its XDMF index (output_xdmf.c) */
   if (out->h5) remove_in(out->dir, "joints.csv");
   /* the modal / buckling twin of the OF_MODES stream */
   remove_in(out->dir, out->buckling ? "modes.csv" : "buckling.csv");

@@ -125,6 +125,24 @@ cosrod_status out_vtkhdf_flush(struct cosrod_output *out);
 const char *out_vtkhdf_path(const struct cosrod_output *out, int final);
 cosrod_status out_vtkhdf_publish(struct cosrod_output *out);
 
+/* output_xdmf.c: vtk/cosrod.xdmf2, an XDMF 2 index of the VTKHDF file's
+ * steps for ParaView < 5.12, written to tmp and renamed to fin. */
+typedef struct out_xdmf_array {
+  const char *name; /* dataset in PointData (cell = 0) or CellData (cell = 1) */
+  int cell;
+  size_t ncomp;  /* components per row */
+  uint64_t rows; /* rows in the dataset */
+} out_xdmf_array;
+typedef struct out_xdmf_in {
+  const char *tmp, *fin;
+  int64_t steps[6]; /* datasets: Steps/Values, NumberOfPoints, NumberOfCells, Steps/PointOffsets,
+                       Steps/CellOffsets, Steps/ConnectivityIdOffsets */
+  uint64_t nsteps, npoints, nconn; /* rows of Steps/Values, Points, Connectivity */
+  const out_xdmf_array *arrays;
+  size_t narrays;
+} out_xdmf_in;
+cosrod_status out_xdmf_write(struct cosrod_output *out, const out_xdmf_in *in);
+
 /* element kinds of out_h5tab_create */
 enum { OUT_H5_F64 = 0, OUT_H5_I64 = 1, OUT_H5_U8 = 2 };
 

@@ -19,7 +19,8 @@
  * under vtk/.cosrod.vtkhdf.tmp and renamed at the first checkpoint (or at
  * close); from the first checkpoint on in SWMR mode like run.h5, so that a
  * killed run leaves a readable file up to its last checkpoint (and a resumed
- * run copies it, output_hdf5_resume.c).  Rigid bodies stay in the .vtp/.pvd
+ * run copies it, output_hdf5_resume.c).  vtk/cosrod.xdmf2 indexes its steps
+ * for older ParaView (output_xdmf.c).  Rigid bodies stay in the .vtp/.pvd
  * series. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -47,7 +48,7 @@ static const size_t cd_ncomp[CD_COUNT] = {1, 3, 3, 4};
 struct out_vtkhdf {
   hid_t file, g[6]; /* VTKHDF, PointData, CellData, Steps, Steps/PointDataOffsets, Steps/CellDataOffsets */
   out_h5tab t[T_COUNT];
-  char *tmp, *fin;
+  char *tmp, *fin, *xtmp, *xfin; /* the VTKHDF file's, its XDMF index's (output_xdmf.c) names */
   int swmr, published;         /* SWMR writing started (first flush); renamed to fin (first flush) */
   int64_t P, C;                /* points, cells of the current step */
   int64_t totP, totC, nsteps;  /* committed */
@@ -66,9 +67,13 @@ cosrod_status out_vtkhdf_open(cosrod_output *out, char *err, size_t cap) {
   size_t n = strlen(out->vtkdir) + 32;
   v->tmp = malloc(n);
   v->fin = malloc(n);
-  if (!v->tmp || !v->fin) return COSROD_ERR_NOMEM;
+  v->xtmp = malloc(n);
+  v->xfin = malloc(n);
+  if (!v->tmp || !v->fin || !v->xtmp || !v->xfin) return COSROD_ERR_NOMEM;
   snprintf(v->tmp, n, "%s/.cosrod.vtkhdf.tmp", out->vtkdir);
   snprintf(v->fin, n, "%s/cosrod.vtkhdf", out->vtkdir);
+  snprintf(v->xtmp, n, "%s/.cosrod.xdmf2.tmp", out->vtkdir);
+  snprintf(v->xfin, n, "%s/cosrod.xdmf2", out->vtkdir);
   hid_t fapl = L->H5Pcreate(L->P_CLS_FILE_ACCESS_ID);
   if (fapl >= 0 && L->H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST) >= 0) /* SWMR needs it */
     v->file = L->H5Fcreate(v->tmp, OUT_H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
@@ -173,11 +178,36 @@ cosrod_status out_vtkhdf_flush(cosrod_output *out) {
   return st;
 }
 
+/* vtk/cosrod.xdmf2 for the rows written so far (a warning if it fails: the
+ * VTKHDF file does not depend on it). */
+static void write_xdmf(cosrod_output *out) {
+  out_vtkhdf *v = out->h5->vtk;
+  out_xdmf_array a[PD_COUNT + CD_COUNT];
+  size_t na = 0;
+  for (int i = 0; i < PD_COUNT + CD_COUNT; i++) {
+    const out_h5tab *t = &v->t[T_PD + i];
+    if (t->ds < 0) continue;
+    a[na++] = (out_xdmf_array){.name = t->name, .cell = i >= PD_COUNT, .ncomp = t->ncols, .rows = t->written};
+  }
+  const out_xdmf_in in = {.tmp = v->xtmp,
+                          .fin = v->xfin,
+                          .steps = {v->t[T_VALUES].ds, v->t[T_NPTS].ds, v->t[T_NCELLS].ds, v->t[T_PTOFF].ds,
+                                    v->t[T_CELLOFF].ds, v->t[T_CONNOFF].ds},
+                          .nsteps = v->t[T_VALUES].written,
+                          .npoints = v->t[T_POINTS].written,
+                          .nconn = v->t[T_CONN].written,
+                          .arrays = a,
+                          .narrays = na};
+  if (out_xdmf_write(out, &in) != COSROD_OK) out_warn(out, "%s: write failed", v->xfin);
+}
+
 cosrod_status out_vtkhdf_publish(cosrod_output *out) {
   out_vtkhdf *v = out->h5->vtk;
-  if (v->published) return COSROD_OK;
-  if (rename(v->tmp, v->fin) != 0) return out_fail(out, COSROD_ERR_IO, "%s: cannot rename to %s", v->tmp, v->fin);
-  v->published = 1;
+  if (!v->published) {
+    if (rename(v->tmp, v->fin) != 0) return out_fail(out, COSROD_ERR_IO, "%s: cannot rename to %s", v->tmp, v->fin);
+    v->published = 1;
+  }
+  write_xdmf(out); /* after every checkpoint's flush: the steps the file on disk holds */
   return COSROD_OK;
 }
 
@@ -269,6 +299,7 @@ cosrod_status out_vtkhdf_close(cosrod_output *out) {
   out_vtkhdf_rollback(out);
   cosrod_status st = COSROD_OK;
   for (int i = 0; i < T_COUNT && st == COSROD_OK; i++) st = out_h5tab_write(out, &v->t[i]);
+  if (st == COSROD_OK) write_xdmf(out);
   /* SWMR writers cannot add attributes: after SWMR the file is closed and reopened for it */
   const int reopen = v->swmr;
   hid_t f = -1, g = v->g[3];
@@ -311,6 +342,8 @@ void out_vtkhdf_free(cosrod_output *out, int keep) {
   }
   free(v->tmp);
   free(v->fin);
+  free(v->xtmp);
+  free(v->xfin);
   free(v);
   out->h5->vtk = NULL;
 }
