@@ -35,10 +35,10 @@ cosrod_status cosrod_rod_data_set_threads(cosrod_rod_data *d, int nthreads) {
   return COSROD_OK;
 }
 
-/* Threads for a loop over the segments of rod. */
-static int nthr(const cosrod_rod *rod, const cosrod_rod_data *d) {
+int rod_par_threads(const cosrod_rod *rod, const cosrod_rod_data *d) {
   return rod->N >= par_min_segments ? d->nthreads : 1;
 }
+static int nthr(const cosrod_rod *rod, const cosrod_rod_data *d) { return rod_par_threads(rod, d); }
 
 typedef struct {
   const cosrod_rod *rod;

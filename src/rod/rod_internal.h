@@ -318,6 +318,9 @@ void rod_medium_jac(const cosrod_rod *rod, const cosrod_rod_data *d, double *wv,
 /* Benchmarks only (bench/rod/bench_threads.c): rods of >= n segments run in
  * parallel from now on (n <= 0: back to the default).  Not thread-safe. */
 void rod_par_set_min_segments(int n);
+/* Threads of the loops over the segments of rod (evaluation and Jacobian):
+ * d->nthreads for rods of >= cosrod_rod_parallel_min_segments() segments, else 1. */
+int rod_par_threads(const cosrod_rod *rod, const cosrod_rod_data *d);
 void rod_stage_kinematics(const cosrod_rod *rod, cosrod_rod_data *d, int ns, double t, const double *y);
 void rod_stage_segments(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vse, double *Drate);
 void rod_stage_vertices(const cosrod_rod *rod, cosrod_rod_data *d, int damped, double *Vbt, double *Drate);

@@ -34,6 +34,7 @@
  * node ordering of rod_order.c, whose bandwidth does not grow with N). */
 #include "cosrod/band.h"
 #include "cosrod/status.h"
+#include "core/par.h"
 #include "rod/rod_jac_internal.h"
 
 size_t rod_jac_work_size(const cosrod_rod *rod) {
@@ -398,13 +399,14 @@ static void emit_segment(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, in
   }
 }
 
-/* One pass along the rod, node by node (vertex n, then segment n), so that
- * a destination in the node ordering is written while it is in cache. */
+/* One pass along the rod over the nodes [n0, n1) (vertex n, then segment n),
+ * so that a destination in the node ordering is written while it is in
+ * cache.  Every row belongs to one node and gets all its terms from it. */
 static int assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
-                    const double *yp, double cj, int lam_rows) {
+                    const double *yp, double cj, int lam_rows, int n0, int n1) {
   const int N = rod->N, nq = rod->nq;
   const int damped = rod->has_damping && kind != KIND_STIFF;
-  for (int n = 0; n <= N; ++n) {
+  for (int n = n0; n < n1; ++n) {
     /* interrupt poll every 2048 nodes (one volatile read; status.h) */
     if ((n & 2047) == 2047 && !s->measure && cosrod_interrupt_pending()) return 1;
     emit_kinematic_rows(s, rod, d, kind, cj, 0, n);
@@ -417,6 +419,57 @@ static int assemble(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kin
     emit_segment(s, rod, d, kind, damped, y, yp, cj, lam_rows, n);
   }
   return 0;
+}
+
+/* ---- parallel assembly (rods of >= the threshold of segments) ----------------
+ * The nodes are cut into nb contiguous blocks, one sink each.  The rows of a
+ * node are written by its block only, each entry with the same terms in the
+ * same order as the serial pass, so the result is bit-identical; the lazy
+ * zeroing (which would clear columns other blocks write) is replaced by
+ * zeroing the destinations first, by column ranges. */
+enum { PAR_MAX_BLOCKS = 64 };
+
+typedef struct {
+  const jsink *proto;
+  const cosrod_rod *rod;
+  cosrod_rod_data *d;
+  const double *y, *yp;
+  double cj;
+  int kind, lam_rows, nb;
+  int stop[PAR_MAX_BLOCKS], overflow[PAR_MAX_BLOCKS];
+} pasm_ctx;
+
+static void pasm_zero(void *vc, int b0, int b1) {
+  const pasm_ctx *c = vc;
+  for (int t = 0; t < c->proto->nb; ++t) {
+    const cosrod_rod_jac_block *T = &c->proto->b[t];
+    const long long nc = T->nc;
+    zero_cols(T, (int)(nc * b0 / c->nb), (int)(nc * b1 / c->nb));
+  }
+}
+
+static void pasm_nodes(void *vc, int b0, int b1) {
+  pasm_ctx *c = vc;
+  const long long nn = c->rod->N + 1;
+  for (int b = b0; b < b1; ++b) {
+    jsink s = *c->proto;
+    for (int t = 0; t < s.nb; ++t) s.zc[t] = s.b[t].nc;
+    c->stop[b] = assemble(&s, c->rod, c->d, c->kind, c->y, c->yp, c->cj, c->lam_rows, (int)(nn * b / c->nb),
+                          (int)(nn * (b + 1) / c->nb));
+    c->overflow[b] = s.overflow;
+  }
+}
+
+/* The assembly on nt threads; 1 if interrupted. */
+static int assemble_par(jsink *s, const cosrod_rod *rod, cosrod_rod_data *d, int kind, const double *y,
+                        const double *yp, double cj, int lam_rows, int nt) {
+  pasm_ctx c = {s, rod, d, y, yp, cj, kind, lam_rows, nt < PAR_MAX_BLOCKS ? nt : PAR_MAX_BLOCKS, {0}, {0}};
+  cosrod_par_for(nt, c.nb, pasm_zero, &c);
+  cosrod_par_for(nt, c.nb, pasm_nodes, &c);
+  int stop = 0;
+  for (int b = 0; b < c.nb; ++b) stop |= c.stop[b], s->overflow |= c.overflow[b];
+  for (int t = 0; t < s->nb; ++t) s->zc[t] = s->b[t].nc;
+  return stop;
 }
 
 /* ---- public API ------------------------------------------------------------- */
@@ -476,8 +529,11 @@ cosrod_status rod_jac_run(const cosrod_rod *rod, cosrod_rod_data *d, int kind, d
   const int damped = rod->has_damping && kind != KIND_STIFF;
   rod_jac_force_derivs(rod, d, t, damped);
   jsink s = {nblk, blk, 0, measure, 0, 0, perm, {0, 0, 0, 0}};
+  const int akind = kind == KIND_DAEM ? KIND_ABS : kind, lam_rows = kind == KIND_DAEM;
+  const int nt = measure ? 1 : rod_par_threads(rod, d);
   /* interrupted: the blocks are left partly written */
-  if (assemble(&s, rod, d, kind == KIND_DAEM ? KIND_ABS : kind, y, yp, cj, kind == KIND_DAEM))
+  if (nt > 1 ? assemble_par(&s, rod, d, akind, y, yp, cj, lam_rows, nt)
+             : assemble(&s, rod, d, akind, y, yp, cj, lam_rows, 0, rod->N + 1))
     return COSROD_ERR_INTERRUPTED;
   if (!measure) /* columns never written */
     for (int b = 0; b < nblk; ++b)

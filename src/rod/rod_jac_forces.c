@@ -3,6 +3,7 @@
  * (vertices) and ψ_k (segments) of rod_eval_forces w.r.t. x, ẋ, p, ṗ, shared
  * by all formulations (see the design comment in rod_jac.c; [LLA] eqs. 23,
  * 26, Remark 3.1). */
+#include "core/par.h"
 #include "rod/rod_jac_internal.h"
 
 /* ---- stage 1: force derivatives -------------------------------------------- */
@@ -257,25 +258,103 @@ static double profile_factor(const cosrod_rod_load *l, double t) {
   return cosrod_profile_value(l->profile, l->t0, l->t1, t);
 }
 
+/* The kernel blocks of interior vertex n (1 <= n < N). */
+static void vtx_at(const cosrod_rod *rod, const cosrod_rod_data *d, int n, int damped, vtx_blocks *b) {
+  vtx_deriv(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n, 2.0 / rod->w[n],
+            rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped, b);
+}
+
+/* ---- the segment and vertex loops over segment blocks (N >= the threshold) --
+ * Block b of nb holds the segments [N b / nb, N (b + 1) / nb).  Every entry
+ * gets the same terms in the same order as in the serial loops, so the result
+ * is bit-identical for every thread count:
+ * - seg_deriv(k) also adds to vertices k and k + 1, so the first segment of
+ *   every block but the first is done serially afterwards; the vertex blocks
+ *   it shares (VXq(k0, 1), VXq(k0 + 1, 1) and rates) then sum the same two
+ *   terms onto zero, in the serial order at k0 and swapped at k0 + 1, which
+ *   is exact (IEEE addition is commutative);
+ * - the vertex kernels are gathered per segment k: pp, pm of vertex k, then
+ *   mm, mp of vertex k + 1 (the serial loop's order), so a block computes the
+ *   kernel of its last vertex k1 once more for its neighbour. */
+typedef struct {
+  const cosrod_rod *rod;
+  const cosrod_rod_data *d;
+  double *wv, *ws;
+  int nb, damped;
+} fd_ctx;
+
+static int fd_start(int N, int nb, int b) { return (int)((long long)N * b / nb); }
+
+static void fd_zero(void *vc, int b0, int b1) {
+  const fd_ctx *c = vc;
+  const size_t len = (size_t)(c->rod->N + 1) * VTX_STRIDE + (size_t)c->rod->N * SEG_STRIDE;
+  const size_t i0 = len * (size_t)b0 / (size_t)c->nb, i1 = len * (size_t)b1 / (size_t)c->nb;
+  memset(c->wv + i0, 0, sizeof(double) * (i1 - i0));
+}
+
+static void fd_segments(void *vc, int b0, int b1) {
+  const fd_ctx *c = vc;
+  const int N = c->rod->N;
+  for (int b = b0; b < b1; ++b)
+    for (int k = fd_start(N, c->nb, b) + (b > 0); k < fd_start(N, c->nb, b + 1); ++k)
+      seg_deriv(c->rod, c->d, k, c->wv, c->ws, c->damped);
+}
+
+static void fd_add_vtx(double *ws, int k, int o0, const double *A, const double *B, int damped,
+                       const double *Ad, const double *Bd) {
+  madd(SPq(ws, k, o0), 1.0, A, 16);
+  madd(SPq(ws, k, 1), 1.0, B, 16);
+  if (damped) {
+    madd(SPv(ws, k, o0), 1.0, Ad, 16);
+    madd(SPv(ws, k, 1), 1.0, Bd, 16);
+  }
+}
+
+static void fd_vertices(void *vc, int b0, int b1) {
+  const fd_ctx *c = vc;
+  const int N = c->rod->N;
+  vtx_blocks bl[2];
+  for (int b = b0; b < b1; ++b) {
+    const int k0 = fd_start(N, c->nb, b), k1 = fd_start(N, c->nb, b + 1);
+    if (k0 >= 1 && k0 < N) vtx_at(c->rod, c->d, k0, c->damped, &bl[k0 & 1]);
+    for (int k = k0; k < k1; ++k) {
+      const vtx_blocks *v = &bl[k & 1], *w = &bl[(k + 1) & 1];
+      if (k >= 1) fd_add_vtx(c->ws, k, 0, v->pm, v->pp, c->damped, v->pmd, v->ppd);
+      if (k + 1 < N) {
+        vtx_at(c->rod, c->d, k + 1, c->damped, &bl[(k + 1) & 1]);
+        fd_add_vtx(c->ws, k, 2, w->mp, w->mm, c->damped, w->mpd, w->mmd);
+      }
+    }
+  }
+}
+
 /* Stage 1 (d evaluated at the state). */
 void rod_jac_force_derivs(const cosrod_rod *rod, cosrod_rod_data *d, double t, int damped) {
-  const int N = rod->N;
+  const int N = rod->N, nt = rod_par_threads(rod, d);
   double *wv = d->jacw, *ws = d->jacw + (size_t)(N + 1) * VTX_STRIDE;
-  memset(wv, 0, sizeof(double) * ((size_t)(N + 1) * VTX_STRIDE + (size_t)N * SEG_STRIDE));
-  for (int k = 0; k < N; ++k) seg_deriv(rod, d, k, wv, ws, damped);
   vtx_blocks b;
-  for (int n = 1; n < N; ++n) {
-    vtx_deriv(rod->curv, d->p + 4 * (n - 1), d->p + 4 * n, d->pd + 4 * (n - 1), d->pd + 4 * n,
-              2.0 / rod->w[n], rod->w[n], d->M + 3 * n, rod->CK, rod->VK, damped, &b);
-    madd(SPq(ws, n - 1, 1), 1.0, b.mm, 16);
-    madd(SPq(ws, n - 1, 2), 1.0, b.mp, 16);
-    madd(SPq(ws, n, 0), 1.0, b.pm, 16);
-    madd(SPq(ws, n, 1), 1.0, b.pp, 16);
-    if (damped) {
-      madd(SPv(ws, n - 1, 1), 1.0, b.mmd, 16);
-      madd(SPv(ws, n - 1, 2), 1.0, b.mpd, 16);
-      madd(SPv(ws, n, 0), 1.0, b.pmd, 16);
-      madd(SPv(ws, n, 1), 1.0, b.ppd, 16);
+  if (nt > 1) {
+    fd_ctx c = {rod, d, wv, ws, nt, damped};
+    cosrod_par_for(nt, nt, fd_zero, &c);
+    cosrod_par_for(nt, nt, fd_segments, &c);
+    for (int i = 1; i < nt; ++i) /* the first segments of the blocks */
+      if (fd_start(N, nt, i) < fd_start(N, nt, i + 1)) seg_deriv(rod, d, fd_start(N, nt, i), wv, ws, damped);
+    cosrod_par_for(nt, nt, fd_vertices, &c);
+  } else {
+    memset(wv, 0, sizeof(double) * ((size_t)(N + 1) * VTX_STRIDE + (size_t)N * SEG_STRIDE));
+    for (int k = 0; k < N; ++k) seg_deriv(rod, d, k, wv, ws, damped);
+    for (int n = 1; n < N; ++n) {
+      vtx_at(rod, d, n, damped, &b);
+      madd(SPq(ws, n - 1, 1), 1.0, b.mm, 16);
+      madd(SPq(ws, n - 1, 2), 1.0, b.mp, 16);
+      madd(SPq(ws, n, 0), 1.0, b.pm, 16);
+      madd(SPq(ws, n, 1), 1.0, b.pp, 16);
+      if (damped) {
+        madd(SPv(ws, n - 1, 1), 1.0, b.mmd, 16);
+        madd(SPv(ws, n - 1, 2), 1.0, b.mpd, 16);
+        madd(SPv(ws, n, 0), 1.0, b.pmd, 16);
+        madd(SPv(ws, n, 1), 1.0, b.ppd, 16);
+      }
     }
   }
   for (int e = 0; e < 2; ++e) {
