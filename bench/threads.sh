@@ -45,8 +45,10 @@ for n in Ns:
             sp = f"{t[(n, p, 1)][0] / w:.2f}" if th > 1 else ""
             print(f"| {n} | {p} | {th} | {w:.3e} | {c:.3e} | {sp} |")
 print("""
-Only the right-hand side f runs in parallel (rod_eval_stage.c); the
-Jacobian, the banded LU and the solve are serial here.  With one thread f
+The right-hand side f (rod_eval_stage.c) and the analytic Jacobian (rod_jac.c,
+rod_jac_forces.c: segment blocks, the blocks' first segments and the ends
+serial, bit-identical to one thread) run in parallel; the banded LU and the
+solve are serial here (their partitioned form: spike.md).  With one thread f
 runs plain serial loops (no workspace pass; the workspace cost 8-18 % of f
 at N = 10-1000).
 
@@ -60,13 +62,15 @@ except the serial sums of the energies, the loads, gravity, the kinetic
 energy and the clamped ends; their share is ESTIMATED at 5 % of f (a
 count of loop bodies, not a measurement: the 2-thread runs could not be
 made at a low load), so f alone is bounded by 1/(0.05 + 0.95/16) = 9.1x.  The last column is what
-the step gives with the Jacobian parallel as well (assumed 95 % like f) and
+the step gives with the Jacobian parallel as well and
 the banded LU and solve by the partitioned (SPIKE) solver that the
 integrators use with threads >= 2 (lsys, radau5's complex system, galpha):
 its operation counts give S(16) = 6.0 over the serial LU for the rod's
 bandwidths (end blocks cost the LU's flops, inner blocks 3.5x), divided by
 its measured one-thread overhead of 1.3x: 4.6x (bench/results/spike.md; the
-reduced system is negligible for N >= 1e3).
+reduced system is negligible for N >= 1e3).  The Jacobian's serial fraction
+is taken from its measured 2-thread speed-up s2 (Amdahl: sigma = 2/s2 - 1,
+an upper bound: it also counts the memory traffic that two cores share).
 """)
 print("| N | share of f in a step (CPU) | step speed-up, 16 cores, f parallel | f alone, 16 cores | step, 16 cores, f + Jacobian + SPIKE LU/solve (model) |")
 print("|---|---|---|---|---|")
@@ -77,9 +81,14 @@ for n in Ns:
     pf = 0.95
     fs16 = 1 / (1 - pf + pf / 16)
     st16 = 1 / (1 - P + P / fs16)
-    # everything parallel: f (95 %), Jacobian (assumed 95 % like f), LU and
+    # everything parallel: f (95 %), Jacobian (serial fraction from its 2-thread run), LU and
     # solve by SPIKE on 16 partitions: 6.0 / 1.3 (bench/results/spike.md)
-    par = (3 * f + j) / fs16 + (lu + 3 * s) / (6.0 / 1.3)
+    if (n, "jac", 2) in t:
+        sig = min(max(2 * t[(n, "jac", 2)][0] / t[(n, "jac", 1)][0] - 1, 0.0), 1.0)
+        js16 = 1 / (sig + (1 - sig) / 16)
+    else:
+        js16 = fs16
+    par = 3 * f / fs16 + j / js16 + (lu + 3 * s) / (6.0 / 1.3)
     print(f"| {n} | {P:.3f} | {st16:.2f} | {fs16:.1f} | {step / par:.1f} |")
 print("""
 ## Reading
@@ -93,8 +102,9 @@ print("""
   parallelising f alone gains at most a few per cent of a step even on 16
   cores.  The banded LU/solve is partitioned (SPIKE) with threads >= 2 in
   every implicit integrator (real systems, radau5's complex system and
-  galpha's; bench/results/spike.md: 1.2-1.5x on 2 cores at n = 2000-1e4);
-  the Jacobian assembly is the serial work that remains.
+  galpha's; bench/results/spike.md: 1.2-1.5x on 2 cores at n = 2000-1e4),
+  and the Jacobian is assembled in parallel (its 2-thread speed-up is in the
+  table above).
 - Threshold (rods of >= 2000 segments run f in parallel): kept at its chosen
   value.  The break-even is the N where the "f, 2 threads" wall time drops
   below the 1-thread one in the table above; it is only valid when the load

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-/* Threads on long rods: per N, the nullspace right-hand side with 1 and 2
- * threads (cosrod_rod_data_set_threads), and, serial, the whole analytic
- * Jacobian in band storage in the node ordering (cosrod_rod_jac_full_band),
- * the banded LU of 1e3 I - J (cosrod_band_factor) and one solve.  Minimum
+/* Threads on long rods: per N, the nullspace right-hand side and the whole
+ * analytic Jacobian in band storage in the node ordering
+ * (cosrod_rod_jac_full_band) with 1 and 2 threads
+ * (cosrod_rod_data_set_threads; the Jacobian is parallel from N >= 2000),
+ * and, serial, the banded LU of 1e3 I - J (cosrod_band_factor) and one solve.  Minimum
  * over rounds of the mean of a timed batch, as wall time and as process CPU
  * time (CPU > wall means several threads worked).  Output: one line per
  * (N, part, threads): "N part threads wall_s cpu_s".
@@ -131,7 +132,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     for (int part = PART_F; part <= PART_SOLVE; ++part)
-      for (int th = 1; th <= (part == PART_F ? 2 : 1); ++th) {
+      for (int th = 1; th <= (part == PART_F || part == PART_JAC ? 2 : 1); ++th) {
         cosrod_rod_data_set_threads(B.d, th);
         double w, c;
         measure(&B, part, rounds, &w, &c);
