@@ -304,7 +304,7 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("solver", "rho_inf", "number", "", "0.8", "[0, 1]", "0.5", "generalized-alpha spectral radius at infinity"),
     K("solver", "h", "number", "s", "0 (variable step)", ">= 0", "1e-4", "fixed step size (galpha, or auto: then galpha)"),
     K("solver", "threads", "integer", "", "1", ">= 0 (0: OMP_NUM_THREADS, else all cores)", "2",
-      "threads of the rod right-hand sides (rods of >= 2000 segments; bit-identical) and of banded "
+      "threads of the rod right-hand sides and Jacobians (rods of >= 2000 segments; bit-identical) and of banded "
       "solves of order >= 2000 (partitioned; rounding-level differences)"),
     K("solver", "realtime", "map", "", "none (off)", "h, newton_max, jac_budget", "{h: 1e-3, newton_max: 2}",
       "real-time mode of galpha: fixed step, bounded work per step (see solver.realtime)"),
