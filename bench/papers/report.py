@@ -331,7 +331,7 @@ HAND = [
     ("papers.md", "index of every table and figure of the four papers, verdicts (by hand, from the generated files)"),
     ("step-count.md", "answer of the [LLA] Tables 2-3 question; its tables `step-count-tables.md` and "
      "`step-count.csv` are generated (bench/papers/step_count.py)"),
-    ("auto.md, auto-runs.csv, auto-goals.csv", "`solver.integrator: auto` on the bench suite and the speed goals, `bench/auto/run.py` run by hand "
+    ("auto.md, auto-runs.csv, auto-runs-rest.csv, auto-goals.csv", "`solver.integrator: auto` on the bench suite and the speed goals, `bench/auto/run.py` run by hand "
      "(~1 h of CPU, not part of `make bench`)"),
     ("contact-pyelastica.md", "hose drop against PyElastica, `bench/peers/hose_drop.py` by hand (needs PyElastica)"),
     ("peers-steel-string.md", "analysis of `peers-steel-string.csv` (generated)"),
