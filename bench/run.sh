@@ -460,7 +460,7 @@ while IFS= read -r f; do
 done < "$W/written"
 {
   echo "# bench/run.sh $RUN_ARGS at $RUN_AT: commit $rev, quick=$QUICK"
-  echo "# files of $R written by this run (older files keep the commit of the run that wrote them)"
+  echo "# files of bench/results written by this run (older files keep the commit of the run that wrote them)"
   cat "$W/written"
 } > "$R/provenance.txt"
 echo "wrote $R/README.md"

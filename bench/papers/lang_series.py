@@ -11,6 +11,7 @@ Usage: python3 bench/papers/lang_series.py BUILD/bench/papers/lang_series EXAMPL
 """
 import csv
 import io
+import os
 import subprocess
 import sys
 
@@ -21,6 +22,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 FORMS = [("nullspace", "quaternion"), ("nullspace", "directors"), ("absolute", "quaternion"),
          ("absolute", "directors"), ("nullspace", "euler-angles")]
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def label(form, par):
@@ -34,7 +38,10 @@ def run(exe, yaml, form, par, method, tol, project, dt, sets=()):
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     cols = {k: [float(x[k]) for x in rows] for k in (rows[0].keys() if rows else [])}
-    return cols, r.stderr.strip(), " ".join(cmd[1:])
+    # the run's log line names the scenario: relative to the repository, so that the
+    # summary does not depend on where the clone lives
+    rel = os.path.relpath(yaml, ROOT) if os.path.isabs(yaml) else yaml
+    return cols, r.stderr.strip().replace(yaml, rel), " ".join(cmd[1:])
 
 
 def write(path, header, table):
