@@ -18,9 +18,14 @@
  *   contact                    radau5 -> rodas;
  *   non-stiff: lam_max T <= SIM_AUTO_NONSTIFF_STEPS (an explicit method
  *     at its stability limit, |h lam| ~ 1 measured for eigenvalues near
- *     the imaginary axis, [HW II] IV.2; SIM_AUTO_NONSTIFF_KIRCH for
- *     Kirchhoff rods, whose implicit Jacobian is dense):
+ *     the imaginary axis, [HW II] IV.2):
  *                              dop853 (rtol < 1e-7) or dopri5 -> radau5;
+ *   Kirchhoff rods, stiffer: their implicit Jacobian is dense, so the
+ *     methods that factorise it at every step (rodas, radau5) are out;
+ *     at rtol < 1e-7 and lam_max T <= SIM_AUTO_NONSTIFF_KIRCH the
+ *     stability-limited dop853 (|h lam| ~ 4, 12 stages: half dopri5's
+ *     evaluations per unit time); else
+ *                              galpha at the user's rtol (few LUs) -> dop853 / radau5;
  *   overdamped stiff end (lam_max tau >= 1):
  *                              rodas at rtol SIM_AUTO_RODAS_TOL -> radau5;
  *   lam_max T < SIM_AUTO_VERYSTIFF, light or no damping:
@@ -41,7 +46,7 @@
 
 /* Constants of the rules, from bench/results/auto.md. */
 #define SIM_AUTO_NONSTIFF_STEPS 5.0e3 /* explicit when its stability limit needs fewer steps */
-#define SIM_AUTO_NONSTIFF_KIRCH 5.0e4 /* the same for Kirchhoff rods (dense implicit Jacobian) */
+#define SIM_AUTO_NONSTIFF_KIRCH 5.0e4 /* dop853 for Kirchhoff rods at rtol < 1e-7 up to here */
 #define SIM_AUTO_VERYSTIFF 1.0e5      /* galpha above, radau5 below (undamped) */
 #define SIM_AUTO_ERK_BOUND 1.0    /* |h lam| dopri5 reached on an undamped rod (15 880 steps, lam T 1.56e4) */
 #define SIM_AUTO_GALPHA_TOL 1.0   /* galpha's tolerance for the user's rtol */
@@ -142,6 +147,31 @@ static void cand(sim_auto_choice *c, cosrod_sc_integrator m, double rtol, double
   c->n++;
 }
 
+/* Kirchhoff rods past the common non-stiff limit (measured in
+ * bench/results/auto.md: the inextensible steel cantilever at N = 10..80,
+ * undamped and with Kelvin-Voigt damping, rtol 1e-4..1e-8). */
+static void rules_kirchhoff(const sim_auto_features *f, double nexp, sim_auto_choice *c) {
+  const double rt = f->rtol, at = f->atol;
+  if (rt < 1e-7 && nexp <= SIM_AUTO_NONSTIFF_KIRCH) {
+    cand(c, COSROD_SC_INTEGRATOR_DOP853, rt, at);
+    cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
+    snprintf(c->reason, sizeof c->reason,
+             "Kirchhoff rods (dense implicit Jacobian), largest |lambda| %.3g 1/s, ~%.3g explicit steps "
+             "(<= %.0g) at rtol %g < 1e-7: dop853",
+             f->lam_max, nexp, SIM_AUTO_NONSTIFF_KIRCH, rt);
+    return;
+  }
+  cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
+  if (nexp <= SIM_AUTO_NONSTIFF_KIRCH)
+    cand(c, COSROD_SC_INTEGRATOR_DOP853, rt, at);
+  else
+    cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
+  snprintf(c->reason, sizeof c->reason,
+           "Kirchhoff rods (dense implicit Jacobian), largest |lambda| %.3g 1/s, ~%.3g explicit steps: "
+           "galpha, rho_inf %g, rtol %g",
+           f->lam_max, nexp, c->rho_inf, rt * SIM_AUTO_GALPHA_TOL);
+}
+
 void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
   memset(c, 0, sizeof *c);
   c->rho_inf = SIM_AUTO_GALPHA_RHO;
@@ -179,14 +209,17 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
     return;
   }
   const double nexp = f->lam_max * f->t_end / SIM_AUTO_ERK_BOUND;
-  if (nexp <= (f->kirchhoff ? SIM_AUTO_NONSTIFF_KIRCH : SIM_AUTO_NONSTIFF_STEPS)) {
+  if (nexp <= SIM_AUTO_NONSTIFF_STEPS) {
     cosrod_sc_integrator m = rt < 1e-7 ? COSROD_SC_INTEGRATOR_DOP853 : COSROD_SC_INTEGRATOR_DOPRI5;
     cand(c, m, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     snprintf(c->reason, sizeof c->reason,
-             "non-stiff: largest |lambda| %.3g 1/s needs ~%.3g explicit steps to t_end (<= %.0g%s): %s",
-             f->lam_max, nexp, f->kirchhoff ? SIM_AUTO_NONSTIFF_KIRCH : SIM_AUTO_NONSTIFF_STEPS,
-             f->kirchhoff ? ", Kirchhoff rods" : "", cosrod_sc_integrator_name(m));
+             "non-stiff: largest |lambda| %.3g 1/s needs ~%.3g explicit steps to t_end (<= %.0g): %s",
+             f->lam_max, nexp, SIM_AUTO_NONSTIFF_STEPS, cosrod_sc_integrator_name(m));
+    return;
+  }
+  if (f->kirchhoff) {
+    rules_kirchhoff(f, nexp, c);
     return;
   }
   const double zeta = f->lam_max * f->tau;

@@ -84,9 +84,22 @@ TEST(auto_rules_classes) {
   g.lam_max = 1.56e4;
   sim_auto_rules(&g, &c);
   CHECK("moderately stiff undamped: radau5", c.method[0] == COSROD_SC_INTEGRATOR_RADAU5);
-  g.kirchhoff = 1; /* Kirchhoff rods: explicit up to 5e4 steps */
+  /* Kirchhoff rods: nothing that factorises their dense Jacobian at every step */
+  g.kirchhoff = 1;
   sim_auto_rules(&g, &c);
-  CHECK("moderately stiff Kirchhoff: explicit", c.method[0] == COSROD_SC_INTEGRATOR_DOPRI5);
+  CHECK("moderately stiff Kirchhoff: galpha", c.method[0] == COSROD_SC_INTEGRATOR_GALPHA && c.h == 0.0);
+  CHECK("moderately stiff Kirchhoff: explicit fallback", c.n >= 2 && c.method[1] == COSROD_SC_INTEGRATOR_DOP853);
+  g.rtol = 1e-8;
+  sim_auto_rules(&g, &c);
+  CHECK("moderately stiff Kirchhoff, tight rtol: dop853", c.method[0] == COSROD_SC_INTEGRATOR_DOP853);
+  g.lam_max = 1e6; /* past 5e4 explicit steps: galpha even at a tight rtol */
+  sim_auto_rules(&g, &c);
+  CHECK("stiff Kirchhoff, tight rtol: galpha", c.method[0] == COSROD_SC_INTEGRATOR_GALPHA);
+  g.rtol = 1e-4;
+  g.tau = 1e-3; /* lam tau = 1e3: overdamped stiff end, still no rodas on a dense Jacobian */
+  sim_auto_rules(&g, &c);
+  CHECK("damped stiff Kirchhoff: galpha", c.method[0] == COSROD_SC_INTEGRATOR_GALPHA);
+  CHECK("damped stiff Kirchhoff: radau5 fallback", c.n >= 2 && c.method[1] == COSROD_SC_INTEGRATOR_RADAU5);
 
   f.tau = 1e-4;
   sim_auto_rules(&f, &c);
@@ -160,6 +173,10 @@ TEST(auto_choice_of_models) {
   expect_choice(RUBBER, kv, 5, "rodas");
   const char *dae[] = {"solver.formulation=dae", "rods.0.model=kirchhoff-inextensible"};
   expect_choice(RUBBER, dae, 2, "radau5");
+  /* inextensible steel Kirchhoff rod over 0.2 s: lam_max ~1e5 1/s, ~2e4 explicit steps */
+  const char *kir[] = {"analysis.t_end=0.2", "rods.0.material.E=2.1e11", "rods.0.material.density=7850",
+                       "rods.0.model=kirchhoff-inextensible"};
+  expect_choice(RUBBER, kir, 4, "galpha");
 }
 
 TEST(auto_switch_on_struggle) {
