@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+/* The partition driver of the SPIKE solvers (spike_core.c), shared by the
+ * real (band_spike.c) and complex (zband_spike.c) ones: block sizes, storage,
+ * thread dispatch, spikes, reduced system, recovery and fallback.  The
+ * element type enters only through spike_ops (not installed). */
+#ifndef COSROD_SPIKE_CORE_H
+#define COSROD_SPIKE_CORE_H
+
+#include <stddef.h>
+
+#include "cosrod/band.h"
+
+typedef struct spike_part {
+  int off, n;   /* first row and rows of the block */
+  int kind;     /* 0 first (LU), 1 inner (LU, full spikes), 2 last (flipped LU) */
+  void *F;      /* factors of A_i (kind 0, 1) or of J A_i J (kind 2) */
+  void *V, *W;  /* kind 1: n x ku and n x kl spikes, column-major */
+  void *corner; /* kind 0: V^B (kl x ku); kind 2: W^T (ku x kl), column-major */
+  void *y, *g;  /* (n) forward-swept b (kinds 0, 2) and g */
+  cosrod_status st;
+  double growth;
+} spike_part;
+
+/* The element kernels.  Vectors are arrays of es-byte elements; F, R and A
+ * are band matrices of the element type (cosrod_band or cosrod_zband). */
+typedef struct spike_ops {
+  size_t es;       /* bytes per element, a multiple of sizeof(double) */
+  const void *one; /* the element 1 */
+  void *(*create)(int n, int ml, int mu);
+  void (*destroy)(void *F);
+  cosrod_status (*factor)(void *F);
+  cosrod_status (*factor_own)(void *R); /* with the own backend */
+  cosrod_status (*solve)(const void *F, void *b);
+  void (*zero)(void *R);
+  void (*set)(void *R, int i, int j, const void *v);
+  void (*get)(const void *A, int i, int j, void *v);
+  /* q->F <- A_i (kinds 0, 1) or J A_i J (kind 2), A's backend, unfactored */
+  void (*load)(const void *A, spike_part *q, int kl, int ku);
+  void (*sweep_fwd)(const void *F, void *b, int j0);              /* b <- L^{-1} P b, columns >= j0 */
+  void (*sweep_bwd)(const void *F, void *b, int r1);              /* b <- U^{-1} b, rows n-1 .. r1 */
+  int (*smu)(const void *F);                                      /* stored superdiagonals of F */
+  double (*max_abs)(const void *x, size_t m);                     /* NaN propagates */
+  void (*axpy_sub)(int m, const void *t, const void *x, void *y); /* y -= t x */
+  void (*sub)(int m, const void *d, void *y);                     /* y -= d */
+  void (*madd)(void *d, const void *a, const void *x);            /* d += a x */
+} spike_ops;
+
+typedef struct spike_core {
+  const spike_ops *ops;
+  int n, kl, ku, p, nthreads;
+  spike_part *part;
+  void *R; /* reduced system */
+  void *z; /* (R->n) */
+  void *A; /* matrix of the last factor() */
+  int factored, fallback;
+  double growth;
+} spike_core;
+
+/* C <- the layout for n, ml, mu and at most `partitions` blocks; 0 or
+ * COSROD_ERR_NOMEM (then C is freed). */
+cosrod_status spike_core_init(spike_core *C, const spike_ops *ops, int n, int ml, int mu, int partitions);
+void spike_core_release(spike_core *C);
+int spike_core_block(const spike_core *C, int i, int *first_row);
+/* A checked by the caller: unfactored, of C's order and bandwidths. */
+cosrod_status spike_core_factor(spike_core *C, void *A);
+cosrod_status spike_core_solve(spike_core *C, void *b);
+
+#endif /* COSROD_SPIKE_CORE_H */
