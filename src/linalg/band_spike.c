@@ -6,7 +6,6 @@
  * block load. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/error.h"
 #include "cosrod/band_spike.h"
@@ -57,37 +56,6 @@ static void sweep_bwd(const void *Fv, void *bv, int r1) {
   }
 }
 
-/* F <- A_i (kinds 0, 1: the same layout as A, one block copy, then the
- * coupling entries outside the block cleared) or J A_i J (kind 2: column
- * n-1-c of F is column c of A_i reversed). */
-static void part_load(const void *Av, spike_part *q, int kl, int ku) {
-  const cosrod_band *A = Av;
-  cosrod_band *F = q->F;
-  F->backend = A->backend;
-  F->factored = 0;
-  F->singular_col = -1;
-  const int n = q->n;
-  const size_t ld = (size_t)F->ld;
-  if (q->kind != 2) {
-    memcpy(F->data, A->data + (size_t)q->off * ld, (size_t)n * ld * sizeof(double));
-    for (int c = 0; c < imin(ku, n); ++c) /* rows above the block: i - j = -ku .. -c-1 */
-      for (int d = -ku; d < -c; ++d) cosrod_band_col(F, c)[d] = 0.0;
-    for (int c = imax(0, n - kl); c < n; ++c) /* rows below: i - j = n-c .. kl */
-      for (int d = n - c; d <= kl; ++d) cosrod_band_col(F, c)[d] = 0.0;
-    return;
-  }
-  for (int c = 0; c < n; ++c) {
-    double *f = F->data + (size_t)(n - 1 - c) * ld;
-    memset(f, 0, (size_t)F->ml * sizeof(double)); /* fill-in rows */
-    f += F->smu;                                  /* f[d] = F(n-1-c+d, n-1-c) = A_i(c-d, c) */
-    const double *a = A->data + (size_t)(q->off + c) * (size_t)A->ld + (size_t)(kl + ku);
-    const int lo = -imin(kl, n - 1 - c), hi = imin(ku, c); /* F's d = -(A's i - j) */
-    for (int d = -F->mu; d < lo; ++d) f[d] = 0.0;
-    for (int d = lo; d <= hi; ++d) f[d] = a[-d];
-    for (int d = hi + 1; d <= F->ml; ++d) f[d] = 0.0;
-  }
-}
-
 static double max_abs(const void *xv, size_t m) {
   const double *x = xv;
   double a = 0.0;
@@ -109,9 +77,16 @@ static cosrod_status op_factor_own(void *R) {
 }
 static cosrod_status op_solve(const void *F, void *b) { return cosrod_band_solve(F, b); }
 static void op_zero(void *R) { cosrod_band_zero(R); }
-static void op_set(void *R, int i, int j, const void *v) { cosrod_band_set(R, i, j, *(const double *)v); }
-static void op_get(const void *A, int i, int j, void *v) { *(double *)v = cosrod_band_get(A, i, j); }
-static int op_smu(const void *F) { return ((const cosrod_band *)F)->smu; }
+static spike_band op_view(const void *Fv) {
+  const cosrod_band *F = Fv;
+  return (spike_band){(char *)F->data, F->n, F->ml, F->mu, F->smu, F->ld};
+}
+static void op_reset(void *Fv, const void *Av) {
+  cosrod_band *F = Fv;
+  F->backend = ((const cosrod_band *)Av)->backend;
+  F->factored = 0;
+  F->singular_col = -1;
+}
 static void op_axpy_sub(int m, const void *t, const void *x, void *y) {
   lin_axpy_sub(m, *(const double *)t, x, y);
 }
@@ -125,9 +100,22 @@ static void op_madd(void *d, const void *a, const void *x) {
 }
 
 static const double one = 1.0;
-static const spike_ops real_ops = {sizeof(double), &one,    op_create, op_destroy,  op_factor, op_factor_own,
-                                   op_solve,       op_zero, op_set,    op_get,      part_load, sweep_fwd,
-                                   sweep_bwd,      op_smu,  max_abs,   op_axpy_sub, op_sub,    op_madd};
+static const spike_ops real_ops = {.es = sizeof(double),
+                                   .one = &one,
+                                   .create = op_create,
+                                   .destroy = op_destroy,
+                                   .factor = op_factor,
+                                   .factor_own = op_factor_own,
+                                   .solve = op_solve,
+                                   .zero = op_zero,
+                                   .view = op_view,
+                                   .reset = op_reset,
+                                   .sweep_fwd = sweep_fwd,
+                                   .sweep_bwd = sweep_bwd,
+                                   .max_abs = max_abs,
+                                   .axpy_sub = op_axpy_sub,
+                                   .sub = op_sub,
+                                   .madd = op_madd};
 
 /* ---- the public API ---- */
 

@@ -54,13 +54,19 @@
 static void *el(void *x, size_t k, size_t es) { return (char *)x + k * es; }
 static const void *cel(const void *x, size_t k, size_t es) { return (const char *)x + k * es; }
 
-/* dst[r] = src[m-1-r], r = 0..m-1 (plain copies of the doubles). */
+/* dst[r] = src[m-1-r], r = 0..m-1, of k doubles each (plain copies). */
+static inline void copy_rev_k(double *restrict d, const double *restrict s, size_t m, size_t k) {
+  for (size_t r = 0; r < m; ++r)
+    for (size_t t = 0; t < k; ++t) d[r * k + t] = s[(m - 1 - r) * k + t];
+}
+/* The same for es-byte elements (real and complex inlined separately). */
 static void copy_reversed(void *dst, const void *src, int m, size_t es) {
-  const size_t k = es / sizeof(double);
-  double *d = dst;
-  const double *s = src;
-  for (size_t r = 0; r < (size_t)m; ++r)
-    for (size_t t = 0; t < k; ++t) d[r * k + t] = s[((size_t)m - 1 - r) * k + t];
+  if (es == sizeof(double))
+    copy_rev_k(dst, src, (size_t)m, 1);
+  else if (es == 2 * sizeof(double))
+    copy_rev_k(dst, src, (size_t)m, 2);
+  else
+    copy_rev_k(dst, src, (size_t)m, es / sizeof(double));
 }
 
 /* ---- layout, storage ----------------------------------------------------- */
@@ -165,19 +171,63 @@ int spike_core_block(const spike_core *C, int i, int *first_row) {
 
 /* ---- factor -------------------------------------------------------------- */
 
+/* Element (i, j) of the band matrix b (inside the band). */
+static char *band_at(const spike_band *b, int i, int j, size_t es) {
+  return b->data + ((size_t)j * (size_t)b->ld + (size_t)(b->smu + i - j)) * es;
+}
+
+static void band_put(const spike_band *b, int i, int j, const void *v, size_t es) {
+  memcpy(band_at(b, i, j, es), v, es);
+}
+
+/* F <- A_i (kinds 0, 1: the same layout as A, one block copy, then the
+ * coupling entries outside the block cleared) or J A_i J (kind 2: column
+ * n-1-c of F is column c of A_i reversed). */
+static void part_load(const spike_core *C, spike_part *q) {
+  const size_t es = C->ops->es;
+  const int n = q->n, kl = C->kl, ku = C->ku;
+  C->ops->reset(q->F, C->A);
+  const spike_band F = C->ops->view(q->F), A = C->ops->view(C->A);
+  const size_t ld = (size_t)F.ld;
+  if (q->kind != 2) {
+    memcpy(F.data, A.data + (size_t)q->off * ld * es, (size_t)n * ld * es);
+    for (int c = 0; c < imin(ku, n); ++c) /* rows above the block: i - j = -ku .. -c-1 */
+      memset(band_at(&F, c - ku, c, es), 0, (size_t)(ku - c) * es);
+    for (int c = imax(0, n - kl); c < n; ++c) /* rows below: i - j = n-c .. kl */
+      memset(band_at(&F, n, c, es), 0, (size_t)(kl - (n - c) + 1) * es);
+    return;
+  }
+  for (int c = 0; c < n; ++c) {
+    char *f = F.data + (size_t)(n - 1 - c) * ld * es;
+    memset(f, 0, (size_t)F.ml * es); /* fill-in rows */
+    f += (size_t)F.smu * es;         /* f[d] = F(n-1-c+d, n-1-c) = A_i(c-d, c) */
+    const char *a = band_at(&A, q->off + c, q->off + c, es);
+    const int lo = -imin(kl, n - 1 - c), hi = imin(ku, c); /* F's d = -(A's i - j) */
+    memset(f - (size_t)F.mu * es, 0, (size_t)(lo + F.mu) * es);
+    copy_reversed(f + (ptrdiff_t)lo * (ptrdiff_t)es, a - (ptrdiff_t)hi * (ptrdiff_t)es, hi - lo + 1, es);
+    memset(f + (ptrdiff_t)(hi + 1) * (ptrdiff_t)es, 0, (size_t)(F.ml - hi) * es);
+  }
+}
+
+/* v <- A(i, j) (inside the band). */
+static void band_get(const spike_core *C, int i, int j, void *v) {
+  const spike_band A = C->ops->view(C->A);
+  memcpy(v, band_at(&A, i, j, C->ops->es), C->ops->es);
+}
+
 /* v <- B_i(r, c) = A(last ku rows of block q, first ku columns after it): zero for c > r. */
 static void coup_b(const spike_core *C, const spike_part *q, int r, int c, void *v) {
   if (c > r)
     memset(v, 0, C->ops->es);
   else
-    C->ops->get(C->A, q->off + q->n - C->ku + r, q->off + q->n + c, v);
+    band_get(C, q->off + q->n - C->ku + r, q->off + q->n + c, v);
 }
 /* v <- C_i(r, c) = A(first kl rows of block q, last kl columns before it): zero for r > c. */
 static void coup_c(const spike_core *C, const spike_part *q, int r, int c, void *v) {
   if (r > c)
     memset(v, 0, C->ops->es);
   else
-    C->ops->get(C->A, q->off + r, q->off - C->kl + c, v);
+    band_get(C, q->off + r, q->off - C->kl + c, v);
 }
 
 /* The corner of an end block: kind 0 the bottom kl rows of V_0 = A_0^{-1} [0; B_0];
@@ -234,7 +284,7 @@ static void factor_blocks(void *ctx, int i0, int i1) {
   const spike_core *C = ctx;
   for (int i = i0; i < i1; ++i) {
     spike_part *q = &C->part[i];
-    C->ops->load(C->A, q, C->kl, C->ku);
+    part_load(C, q);
     q->growth = 0.0;
     q->st = C->ops->factor(q->F);
     if (q->st == COSROD_OK) q->growth = part_spikes(C, q);
@@ -268,24 +318,25 @@ static const void *corner(const spike_core *C, int i, int which, int r, int c) {
 /* R <- the reduced matrix (identity plus spike corners). */
 static void reduced_assemble(spike_core *C) {
   const spike_ops *o = C->ops;
-  void *R = C->R;
-  const int p = C->p, kl = C->kl, ku = C->ku, nr = (p - 1) * (kl + ku);
-  o->zero(R);
-  for (int k = 0; k < nr; ++k) o->set(R, k, k, o->one);
+  const spike_band R = o->view(C->R);
+  const size_t es = o->es;
+  const int p = C->p, kl = C->kl, ku = C->ku;
+  o->zero(C->R);
+  for (int k = 0; k < R.n; ++k) band_put(&R, k, k, o->one, es);
   for (int i = 0; i < p; ++i) {
     if (i <= p - 2)
       for (int r = 0; r < kl; ++r) {
         const int row = pos_b(C, i) + r;
-        for (int c = 0; c < ku; ++c) o->set(R, row, pos_t(C, i + 1) + c, corner(C, i, 0, r, c));
+        for (int c = 0; c < ku; ++c) band_put(&R, row, pos_t(C, i + 1) + c, corner(C, i, 0, r, c), es);
         if (i >= 1)
-          for (int c = 0; c < kl; ++c) o->set(R, row, pos_b(C, i - 1) + c, corner(C, i, 1, r, c));
+          for (int c = 0; c < kl; ++c) band_put(&R, row, pos_b(C, i - 1) + c, corner(C, i, 1, r, c), es);
       }
     if (i >= 1)
       for (int r = 0; r < ku; ++r) {
         const int row = pos_t(C, i) + r;
-        for (int c = 0; c < kl; ++c) o->set(R, row, pos_b(C, i - 1) + c, corner(C, i, 2, r, c));
+        for (int c = 0; c < kl; ++c) band_put(&R, row, pos_b(C, i - 1) + c, corner(C, i, 2, r, c), es);
         if (i <= p - 2)
-          for (int c = 0; c < ku; ++c) o->set(R, row, pos_t(C, i + 1) + c, corner(C, i, 3, r, c));
+          for (int c = 0; c < ku; ++c) band_put(&R, row, pos_t(C, i + 1) + c, corner(C, i, 3, r, c), es);
       }
   }
 }
@@ -335,7 +386,7 @@ static void solve_block(const spike_core *C, spike_part *q, const void *b) {
   else
     copy_reversed(q->y, b, n, es);
   o->sweep_fwd(q->F, q->y, 0);
-  const int keep = q->kind == 0 ? C->kl : C->ku, lo = imax(0, n - keep - o->smu(q->F));
+  const int keep = q->kind == 0 ? C->kl : C->ku, lo = imax(0, n - keep - o->view(q->F).smu);
   memcpy(el(q->g, (size_t)lo, es), el(q->y, (size_t)lo, es), (size_t)(n - lo) * es);
   o->sweep_bwd(q->F, q->g, n - keep);
 }

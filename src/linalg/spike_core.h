@@ -21,6 +21,13 @@ typedef struct spike_part {
   double growth;
 } spike_part;
 
+/* A band matrix's storage (cosrod_band or cosrod_zband, dgbtrf layout):
+ * entry (i, j) is element j*ld + smu + i - j of data. */
+typedef struct spike_band {
+  char *data;
+  int n, ml, mu, smu, ld;
+} spike_band;
+
 /* The element kernels.  Vectors are arrays of es-byte elements; F, R and A
  * are band matrices of the element type (cosrod_band or cosrod_zband). */
 typedef struct spike_ops {
@@ -32,14 +39,11 @@ typedef struct spike_ops {
   cosrod_status (*factor_own)(void *R); /* with the own backend */
   cosrod_status (*solve)(const void *F, void *b);
   void (*zero)(void *R);
-  void (*set)(void *R, int i, int j, const void *v);
-  void (*get)(const void *A, int i, int j, void *v);
-  /* q->F <- A_i (kinds 0, 1) or J A_i J (kind 2), A's backend, unfactored */
-  void (*load)(const void *A, spike_part *q, int kl, int ku);
-  void (*sweep_fwd)(const void *F, void *b, int j0);              /* b <- L^{-1} P b, columns >= j0 */
-  void (*sweep_bwd)(const void *F, void *b, int r1);              /* b <- U^{-1} b, rows n-1 .. r1 */
-  int (*smu)(const void *F);                                      /* stored superdiagonals of F */
-  double (*max_abs)(const void *x, size_t m);                     /* NaN propagates */
+  spike_band (*view)(const void *F);
+  void (*reset)(void *F, const void *A);             /* F unfactored, to be factored by A's backend */
+  void (*sweep_fwd)(const void *F, void *b, int j0); /* b <- L^{-1} P b, columns >= j0 */
+  void (*sweep_bwd)(const void *F, void *b, int r1); /* b <- U^{-1} b, rows n-1 .. r1 */
+  double (*max_abs)(const void *x, size_t m);        /* NaN propagates */
   void (*axpy_sub)(int m, const void *t, const void *x, void *y); /* y -= t x */
   void (*sub)(int m, const void *d, void *y);                     /* y -= d */
   void (*madd)(void *d, const void *a, const void *x);            /* d += a x */

@@ -14,7 +14,6 @@
  * bounds the modulus from above. */
 #include <complex.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/error.h"
 #include "cosrod/band_spike.h"
@@ -83,35 +82,6 @@ static void zsweep_bwd(const void *Fv, void *bz, int r1) {
   }
 }
 
-/* F <- A_i (kinds 0, 1) or J A_i J (kind 2), as band_spike.c's part_load. */
-static void zpart_load(const void *Av, spike_part *q, int kl, int ku) {
-  const cosrod_zband *A = Av;
-  cosrod_zband *F = q->F;
-  F->backend = A->backend;
-  F->factored = 0;
-  F->singular_col = -1;
-  const int n = q->n;
-  const size_t ld = (size_t)F->ld;
-  if (q->kind != 2) {
-    memcpy(F->data, A->data + (size_t)q->off * ld, (size_t)n * ld * sizeof(zc));
-    for (int c = 0; c < imin(ku, n); ++c)
-      for (int d = -ku; d < -c; ++d) cosrod_zband_col(F, c)[d] = 0.0;
-    for (int c = imax(0, n - kl); c < n; ++c)
-      for (int d = n - c; d <= kl; ++d) cosrod_zband_col(F, c)[d] = 0.0;
-    return;
-  }
-  for (int c = 0; c < n; ++c) {
-    zc *f = F->data + (size_t)(n - 1 - c) * ld;
-    memset(f, 0, (size_t)F->ml * sizeof(zc));
-    f += F->smu;
-    const zc *a = A->data + (size_t)(q->off + c) * (size_t)A->ld + (size_t)(kl + ku);
-    const int lo = -imin(kl, n - 1 - c), hi = imin(ku, c);
-    for (int d = -F->mu; d < lo; ++d) f[d] = 0.0;
-    for (int d = lo; d <= hi; ++d) f[d] = a[-d];
-    for (int d = hi + 1; d <= F->ml; ++d) f[d] = 0.0;
-  }
-}
-
 static double zmax_abs(const void *xv, size_t m) {
   const zc *x = xv;
   double a = 0.0;
@@ -133,9 +103,16 @@ static cosrod_status zop_factor_own(void *R) {
 }
 static cosrod_status zop_solve(const void *F, void *b) { return cosrod_zband_solve(F, b); }
 static void zop_zero(void *R) { cosrod_zband_zero(R); }
-static void zop_set(void *R, int i, int j, const void *v) { cosrod_zband_set(R, i, j, *(const zc *)v); }
-static void zop_get(const void *A, int i, int j, void *v) { *(zc *)v = cosrod_zband_get(A, i, j); }
-static int zop_smu(const void *F) { return ((const cosrod_zband *)F)->smu; }
+static spike_band zop_view(const void *Fv) {
+  const cosrod_zband *F = Fv;
+  return (spike_band){(char *)F->data, F->n, F->ml, F->mu, F->smu, F->ld};
+}
+static void zop_reset(void *Fv, const void *Av) {
+  cosrod_zband *F = Fv;
+  F->backend = ((const cosrod_zband *)Av)->backend;
+  F->factored = 0;
+  F->singular_col = -1;
+}
 static void zop_axpy_sub(int m, const void *t, const void *x, void *y) {
   const zc tz = *(const zc *)t;
   lin_zaxpy_sub(m, creal(tz), cimag(tz), x, y);
@@ -148,10 +125,22 @@ static void zop_sub(int m, const void *dv, void *yv) {
 static void zop_madd(void *d, const void *a, const void *x) { *(zc *)d += *(const zc *)a * *(const zc *)x; }
 
 static const zc zone = 1.0;
-static const spike_ops complex_ops = {sizeof(zc),     &zone,      zop_create, zop_destroy, zop_factor,
-                                      zop_factor_own, zop_solve,  zop_zero,   zop_set,     zop_get,
-                                      zpart_load,     zsweep_fwd, zsweep_bwd, zop_smu,     zmax_abs,
-                                      zop_axpy_sub,   zop_sub,    zop_madd};
+static const spike_ops complex_ops = {.es = sizeof(zc),
+                                      .one = &zone,
+                                      .create = zop_create,
+                                      .destroy = zop_destroy,
+                                      .factor = zop_factor,
+                                      .factor_own = zop_factor_own,
+                                      .solve = zop_solve,
+                                      .zero = zop_zero,
+                                      .view = zop_view,
+                                      .reset = zop_reset,
+                                      .sweep_fwd = zsweep_fwd,
+                                      .sweep_bwd = zsweep_bwd,
+                                      .max_abs = zmax_abs,
+                                      .axpy_sub = zop_axpy_sub,
+                                      .sub = zop_sub,
+                                      .madd = zop_madd};
 
 /* ---- the public API ---- */
 
