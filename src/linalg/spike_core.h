@@ -60,13 +60,18 @@ typedef struct spike_core {
   double growth;
 } spike_core;
 
-/* C <- the layout for n, ml, mu and at most `partitions` blocks; 0 or
- * COSROD_ERR_NOMEM (then C is freed). */
+/* C (zero-filled) <- the layout and storage for n >= 1, ml, mu >= 0 and at
+ * most `partitions` blocks; COSROD_OK or COSROD_ERR_NOMEM (then C's storage
+ * is released). */
 cosrod_status spike_core_init(spike_core *C, const spike_ops *ops, int n, int ml, int mu, int partitions);
+/* Frees C's storage (not C itself). */
 void spike_core_release(spike_core *C);
+/* Rows of block i (first row in *first_row); 0 for no such block. */
 int spike_core_block(const spike_core *C, int i, int *first_row);
-/* A checked by the caller: unfactored, of C's order and bandwidths. */
+/* Factors A (checked by the caller: unfactored, of C's order and
+ * bandwidths) by SPIKE, or globally on the fallback; A is kept for solve. */
 cosrod_status spike_core_factor(spike_core *C, void *A);
+/* b <- A^{-1} b after a successful spike_core_factor. */
 cosrod_status spike_core_solve(spike_core *C, void *b);
 
 #endif /* COSROD_SPIKE_CORE_H */
