@@ -6,12 +6,12 @@
  * A. H. Sameh and D. J. Kuck, "On stable parallel linear system solvers",
  * J. ACM 25 (1978), and E. Polizzi and A. H. Sameh, "A parallel hybrid
  * banded system solver: the SPIKE algorithm", Parallel Computing 32 (2006);
- * see src/linalg/band_spike.c.
+ * see src/linalg/spike_core.c.
  *
  * No pivoting across partitions: every diagonal block must be
  * non-singular.  When a block is singular, produces non-finite values, its
  * spikes exceed the growth limit (a sign of a nearly singular block, see
- * band_spike.c), or the reduced system is singular, factor() falls back to
+ * spike_core.c), or the reduced system is singular, factor() falls back to
  * the global banded LU with partial pivoting of the matrix itself
  * (cosrod_band_factor) and solve() uses that; cosrod_band_spike_fell_back
  * tells.
@@ -64,7 +64,7 @@ COSROD_API double cosrod_band_spike_growth(const cosrod_band_spike *S);
 COSROD_API cosrod_status cosrod_band_spike_solve(cosrod_band_spike *S, double *b);
 
 /* ---- complex band matrices (cosrod_zband): the same solver, same
- * partitioning and fallback rule (src/linalg/zband_spike.c). ---- */
+ * partitioning and fallback rule (src/linalg/spike_core.c). ---- */
 typedef struct cosrod_zband_spike cosrod_zband_spike;
 
 /* As cosrod_band_spike_create, for complex matrices; also allocates the

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lazylib.h"
+
 #define PAR_MODULE "libcosrod_omp.so"
 
 typedef void (*par_for_fn)(int, int, cosrod_par_fn, void *);
@@ -20,18 +22,17 @@ static par_for_fn omp_for;
 static par_max_fn omp_max;
 static pthread_once_t omp_once = PTHREAD_ONCE_INIT;
 
-/* Opens path and looks up the module's two functions; 0 on success. */
+static char omp_msg[512]; /* why the last omp_try failed */
+
+/* Opens path and looks up the module's two functions (core/lazylib.h, both
+ * required); 0 on success. */
 static int omp_try(const char *path) {
-  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!h) return -1;
-  void *pf = dlsym(h, "cosrod_omp_for"), *pm = dlsym(h, "cosrod_omp_max_threads");
-  if (!pf || !pm) {
-    dlclose(h);
-    return -1;
-  }
+  const char *const libs[] = {path}, *const names[] = {"cosrod_omp_for", "cosrod_omp_max_threads"};
+  void *fn[2];
+  if (cosrod_lazylib_resolve(libs, 1, names, fn, 2, omp_msg, sizeof omp_msg) != 0) return -1;
   /* a void * becomes a function pointer by memcpy (ISO C has no such cast) */
-  memcpy(&omp_for, &pf, sizeof omp_for);
-  memcpy(&omp_max, &pm, sizeof omp_max);
+  memcpy(&omp_for, &fn[0], sizeof omp_for);
+  memcpy(&omp_max, &fn[1], sizeof omp_max);
   return 0;
 }
 
@@ -55,8 +56,7 @@ static void omp_load(void) {
   if (omp_try(COSROD_OMP_INSTALL_PATH) == 0) return;
 #endif
   if (omp_try(PAR_MODULE) == 0) return;
-  fprintf(stderr, "cosrod: cannot load the OpenMP module %s (%s): running on one thread\n", PAR_MODULE,
-          dlerror());
+  fprintf(stderr, "cosrod: the OpenMP module: %s: running on one thread\n", omp_msg);
 }
 
 int cosrod_par_loaded(void) {

@@ -5,15 +5,16 @@
  * bench/results/output-and-startup.md).  Each LAPACKE function cosrod calls
  * is defined here with the header's prototype (hidden, so the library's own
  * symbol is not interposed) and forwards to the function of Debian's
- * liblapacke.so.3, opened by dlopen on the first call of any of them.
- * If the library cannot be opened, the calls return info = -1011 and the
- * reason is printed once on stderr. */
-#define _GNU_SOURCE
-#include <dlfcn.h>
+ * liblapacke.so.3, opened by cosrod_lazylib_resolve_some on the first call
+ * of any of them.  If the library cannot be opened, or lacks a function, the
+ * calls concerned return info = -1011 and the reason is printed once on
+ * stderr. */
 #include <lapacke.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "core/lazylib.h"
 
 #define LAZY_SONAME "liblapacke.so.3"
 
@@ -30,16 +31,16 @@ static const char *const lazy_names[LZ_COUNT] = {LAZY_LIST(LAZY_NAME)};
 static void *lazy_fn[LZ_COUNT];
 static pthread_once_t lazy_once = PTHREAD_ONCE_INIT;
 
+/* Every function is optional (each serves its own analysis): one missing
+ * from the library does not disable the others (core/lazylib.h). */
 static void lazy_load(void) {
-  void *h = dlopen(LAZY_SONAME, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    fprintf(stderr, "cosrod: cannot load %s (Debian package liblapacke): %s\n", LAZY_SONAME, dlerror());
-    return;
-  }
-  for (int i = 0; i < LZ_COUNT; i++) {
-    lazy_fn[i] = dlsym(h, lazy_names[i]);
-    if (!lazy_fn[i]) fprintf(stderr, "cosrod: %s has no %s\n", LAZY_SONAME, lazy_names[i]);
-  }
+  static const char *const libs[] = {LAZY_SONAME};
+  char msg[512];
+  const int r = cosrod_lazylib_resolve_some(libs, 1, lazy_names, lazy_fn, LZ_COUNT, 0, msg, sizeof msg);
+  if (r < 0)
+    fprintf(stderr, "cosrod: %s (Debian package liblapacke)\n", msg);
+  else if (r > 0)
+    fprintf(stderr, "cosrod: %s: their calls return info = -1011\n", msg);
 }
 
 /* The loaded function i, or NULL.  (A void * is converted to a function

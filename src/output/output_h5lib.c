@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 /* HDF5 loaded on first use (see output_h5lib.h).  The library file is the
  * one CMake found (COSROD_HDF5_SONAME, e.g. Debian's libhdf5_serial.so.103);
- * its functions and constants are looked up once, under a pthread_once. */
+ * its functions and constants are looked up once (core/lazylib.h, all
+ * required), under a pthread_once. */
 #define _GNU_SOURCE
 #include "output_h5lib.h"
 
+#include "core/lazylib.h"
 #include "cosrod/output.h"
 
 #include <dlfcn.h>
@@ -21,21 +23,23 @@ static int lib_ok;
 static char lib_err[256];
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 
+#define LIB_FN_NAME(f) #f,
+#define LIB_ID_NAME(v) "H5" #v "_g",
+/* the functions, then the identifiers' variables */
+static const char *const lib_names[] = {OUT_H5_FUNCS(LIB_FN_NAME) OUT_H5_IDS(LIB_ID_NAME)};
+#define LIB_NNAMES (sizeof lib_names / sizeof lib_names[0])
+
 static void lib_load(void) {
-  void *h = dlopen(COSROD_HDF5_SONAME, RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    snprintf(lib_err, sizeof lib_err, "cannot load %s (Debian package libhdf5-dev): %s", COSROD_HDF5_SONAME,
-             dlerror());
+  static const char *const sonames[] = {COSROD_HDF5_SONAME};
+  void *p[LIB_NNAMES];
+  char msg[200];
+  if (cosrod_lazylib_resolve(sonames, 1, lib_names, p, (int)LIB_NNAMES, msg, sizeof msg) != 0) {
+    snprintf(lib_err, sizeof lib_err, "%s (Debian package libhdf5-dev)", msg);
     return;
   }
-  void *p;
+  size_t i = 0;
   /* a void * becomes a function pointer by memcpy (ISO C has no such cast) */
-#define LOAD_FN(f)                                                                         \
-  if (!(p = dlsym(h, #f))) {                                                               \
-    snprintf(lib_err, sizeof lib_err, "%s has no %s", COSROD_HDF5_SONAME, #f);              \
-    return;                                                                                \
-  }                                                                                        \
-  memcpy(&lib.f, &p, sizeof lib.f);
+#define LOAD_FN(f) memcpy(&lib.f, &p[i++], sizeof lib.f);
   OUT_H5_FUNCS(LOAD_FN)
 #undef LOAD_FN
   if (lib.H5open() < 0) {
@@ -44,12 +48,12 @@ static void lib_load(void) {
   }
   /* a program linked against libhdf5 holds the library's variables itself
    * (copy relocations): the live copy is the one the global scope finds */
-#define LOAD_ID(v)                                                                         \
-  if (!(p = dlsym(RTLD_DEFAULT, "H5" #v "_g")) && !(p = dlsym(h, "H5" #v "_g"))) {          \
-    snprintf(lib_err, sizeof lib_err, "%s has no %s", COSROD_HDF5_SONAME, "H5" #v "_g");         \
-    return;                                                                                \
-  }                                                                                        \
-  memcpy(&lib.v, p, sizeof lib.v);
+#define LOAD_ID(v)                                     \
+  {                                                    \
+    const void *g = dlsym(RTLD_DEFAULT, "H5" #v "_g"); \
+    memcpy(&lib.v, g ? g : p[i], sizeof lib.v);        \
+    i++;                                               \
+  }
   OUT_H5_IDS(LOAD_ID)
 #undef LOAD_ID
   lib.H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors are reported by cosrod, not printed by HDF5 */
