@@ -163,3 +163,78 @@ def test_xdmf2_killed_and_resumed(cli, source_dir, tmp_path):
     assert r.returncode == 0, r.stderr
     pv = check_paraview(tmp_path, out)
     assert len(pv["times"]) == 41 and len(pv["times"]) > len(t_killed)
+
+
+def start_run(cli, source_dir, out):
+    return subprocess.Popen([cli, "run", os.path.join(source_dir, "examples", "rods-crossing.yaml"), "--set",
+                             f"output.dir={out}", "--set", "output.format=hdf5", "--set", "output.plots=false",
+                             "--set", "analysis.t_end=0.4", "--set", "output.checkpoint.every=0.05"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_for_grids(p, xdmf, n):
+    """Poll until the index names at least n steps (or the run ends)."""
+    deadline = time.time() + 60
+    while p.poll() is None and time.time() < deadline:
+        if xdmf.exists() and xdmf.read_bytes().count(b'GridType="Uniform"') >= n:
+            return True
+        time.sleep(0.002)
+    return False
+
+
+@pytest.mark.skipif(PVBATCH is None, reason="pvbatch not installed (Debian paraview; tools/install-deps.sh)")
+def test_xdmf2_appended_at_checkpoints(cli, source_dir, tmp_path):
+    """Each checkpoint appends the new steps to the index (same file, the
+    earlier text minus its closing tags is a prefix of the later one: linear
+    cost, not a rewrite), and the appended index opens in ParaView with every
+    step's values although its early grids declare the datasets' smaller
+    sizes of their checkpoint."""
+    out = tmp_path / "run"
+    p = start_run(cli, source_dir, out)
+    xdmf = out / "vtk" / "cosrod.xdmf2"
+    seen = wait_for_grids(p, xdmf, 1)
+    ino, early = (xdmf.stat().st_ino, xdmf.read_bytes()) if seen else (None, b"")
+    assert p.wait(timeout=120) == 0
+    assert seen, "the run ended before its first checkpoint"
+    close = b"</Grid>\n</Domain></Xdmf>\n"
+    assert early.endswith(close)
+    final = xdmf.read_bytes()
+    assert xdmf.stat().st_ino == ino, "the index was replaced, not appended to"
+    assert final.startswith(early[:-len(close)]) and final.endswith(close)
+    assert len(final) > len(early)
+    sizes = {int(d.get("Dimensions").split()[0]) for d in ET.parse(xdmf).getroot().iter("DataItem")
+             if (d.text or "").startswith("cosrod.vtkhdf:/VTKHDF/Points")}
+    assert len(sizes) >= 3, "the grids were not appended at several checkpoints"
+    pv = check_paraview(tmp_path, out)
+    assert len(pv["times"]) == 41
+
+
+@pytest.mark.skipif(PVBATCH is None, reason="pvbatch not installed (Debian paraview; tools/install-deps.sh)")
+def test_xdmf2_killed_after_appends(cli, source_dir, tmp_path):
+    """SIGKILL after the index was appended to at two checkpoints or more:
+    the file left is a complete index that ParaView opens, with the output
+    times of the VTKHDF file's first steps and their points bit for bit.
+    The killed VTKHDF file is still marked open by its SWMR writer, which
+    ParaView's HDF5 refuses (the file, not the index); its VTKHDF group is
+    copied with h5py into an unmarked file beside a copy of the index."""
+    out = tmp_path / "run"
+    p = start_run(cli, source_dir, out)
+    xdmf, vtkhdf = out / "vtk" / "cosrod.xdmf2", out / "vtk" / "cosrod.vtkhdf"
+    reached = wait_for_grids(p, xdmf, 11)  # 0.05 s checkpoints, 0.01 s outputs: at least 2 of them
+    killed = p.poll() is None
+    p.send_signal(signal.SIGKILL) if killed else None
+    p.wait()
+    assert reached and killed, "the run ended before two checkpoints: no kill to test"
+    n = len(declared_steps(xdmf, vtkhdf))
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    shutil.copy(xdmf, copy / "cosrod.xdmf2")
+    with h5py.File(vtkhdf, "r", libver="latest", swmr=True) as f, h5py.File(copy / "cosrod.vtkhdf", "w") as g:
+        f.copy("VTKHDF", g)
+        values, po = f["VTKHDF/Steps/Values"][:], f["VTKHDF/Steps/PointOffsets"][:]
+        npts, pts = f["VTKHDF/NumberOfPoints"][:], f["VTKHDF/Points"][:]
+    pv = paraview_open(tmp_path, copy / "cosrod.xdmf2", [0, n - 1])
+    assert n >= 11 and len(pv["times"]) == n
+    assert np.array_equal(bits(pv["times"]), bits(values[:n]))
+    for i in (0, n - 1):
+        assert np.array_equal(bits(pv["grids"][str(i)]["points"]), bits(pts[po[i]:po[i] + npts[i]]))

@@ -27,8 +27,11 @@ static inline double out_estimate_frame_bytes(const cosrod_scenario *sc, double 
  * (x, s, K, M, radius: 11 values per vertex), the cells (s, Gamma, F, q: 11
  * per segment, connectivity 2, offset 1, type 1 byte) and 9 + 8 offsets.
  * Each dataset's last chunk is allocated whole: half a chunk on average,
- * plus about 1 kB of metadata per dataset. */
+ * plus about 1 kB of metadata per dataset.  vtk/cosrod.xdmf2 (the VTKHDF
+ * file's XDMF 2 index, output_xdmf.c) holds per step a grid of about 750
+ * characters (time, topology, geometry) and 350 per array (10 arrays). */
 #define OUT_H5_CHUNK_BYTES 16384u
+#define OUT_XDMF_STEP_BYTES 4250.0
 static inline double out_estimate_frame_bytes_hdf5(const cosrod_scenario *sc, double nseg) {
   const unsigned f = sc->output.fields;
   const double nrods = (double)sc->nrods, nvtx = nseg + nrods;
@@ -42,7 +45,8 @@ static inline double out_estimate_frame_bytes_hdf5(const cosrod_scenario *sc, do
   if (f & COSROD_SC_FIELD_REACTIONS) v += 9.0 * nrods; /* one supported end per rod assumed */
   v += 17.0 * (double)sc->nbodies;                      /* bodies table */
   double b = 8.0 * v;
-  if (sc->output.vtk && sc->nrods > 0) b += 8.0 * (11.0 * nvtx + 14.0 * nseg + 1.0 + 17.0) + nseg;
+  if (sc->output.vtk && sc->nrods > 0)
+    b += 8.0 * (11.0 * nvtx + 14.0 * nseg + 1.0 + 17.0) + nseg + OUT_XDMF_STEP_BYTES;
   return b;
 }
 static inline double out_estimate_fixed_bytes_hdf5(const cosrod_scenario *sc) {

@@ -126,7 +126,9 @@ const char *out_vtkhdf_path(const struct cosrod_output *out, int final);
 cosrod_status out_vtkhdf_publish(struct cosrod_output *out);
 
 /* output_xdmf.c: vtk/cosrod.xdmf2, an XDMF 2 index of the VTKHDF file's
- * steps for ParaView < 5.12, written to tmp and renamed to fin. */
+ * steps for ParaView < 5.12: written whole to tmp and renamed to fin when
+ * from == 0 (or *tail <= 0), else steps [from, nsteps) appended over the
+ * closing tags at byte *tail; *tail is then where the closing tags start. */
 typedef struct out_xdmf_array {
   const char *name; /* dataset in PointData (cell = 0) or CellData (cell = 1) */
   int cell;
@@ -138,10 +140,11 @@ typedef struct out_xdmf_in {
   int64_t steps[6]; /* datasets: Steps/Values, NumberOfPoints, NumberOfCells, Steps/PointOffsets,
                        Steps/CellOffsets, Steps/ConnectivityIdOffsets */
   uint64_t nsteps, npoints, nconn; /* rows of Steps/Values, Points, Connectivity */
+  uint64_t from;                   /* steps the index on disk already names */
   const out_xdmf_array *arrays;
   size_t narrays;
 } out_xdmf_in;
-cosrod_status out_xdmf_write(struct cosrod_output *out, const out_xdmf_in *in);
+cosrod_status out_xdmf_write(struct cosrod_output *out, const out_xdmf_in *in, int64_t *tail);
 
 /* element kinds of out_h5tab_create */
 enum { OUT_H5_F64 = 0, OUT_H5_I64 = 1, OUT_H5_U8 = 2 };

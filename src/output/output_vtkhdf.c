@@ -52,6 +52,8 @@ struct out_vtkhdf {
   int swmr, published;         /* SWMR writing started (first flush); renamed to fin (first flush) */
   int64_t P, C;                /* points, cells of the current step */
   int64_t totP, totC, nsteps;  /* committed */
+  uint64_t xsteps;             /* steps the XDMF index on disk names */
+  int64_t xtail;               /* where its closing tags start (0: not written) */
 };
 
 #define LIB(out) ((const out_h5lib *)(out)->h5->lib)
@@ -196,9 +198,15 @@ static void write_xdmf(cosrod_output *out) {
                           .nsteps = v->t[T_VALUES].written,
                           .npoints = v->t[T_POINTS].written,
                           .nconn = v->t[T_CONN].written,
+                          .from = v->xsteps,
                           .arrays = a,
                           .narrays = na};
-  if (out_xdmf_write(out, &in) != COSROD_OK) out_warn(out, "%s: write failed", v->xfin);
+  if (out_xdmf_write(out, &in, &v->xtail) == COSROD_OK) {
+    v->xsteps = in.nsteps;
+  } else {
+    v->xsteps = 0, v->xtail = 0; /* written whole at the next checkpoint */
+    out_warn(out, "%s: write failed", v->xfin);
+  }
 }
 
 cosrod_status out_vtkhdf_publish(cosrod_output *out) {

@@ -14,16 +14,21 @@
  * file's dataset, whose dimensions are given as its rows when the index is
  * written; a later (killed) writer may have appended rows after them, which
  * the hyperslabs do not reach.  The index only points into the VTKHDF file:
- * no data is copied.  It is rewritten (temporary file, then rename) when the
- * VTKHDF file is published at a checkpoint and when it is closed, so that it
+ * no data is copied.  It is written whole (temporary file, then rename) when
+ * the VTKHDF file is first published; at each later checkpoint and at close
+ * the new steps' grids are appended over the closing tags (one write of the
+ * grids plus the tags), so that the cost is linear in the steps and the index
  * never names a step the file on disk does not hold.
  *
  * Xdmf2 only: ParaView 5.11's Xdmf3 readers (the default for .xdmf / .xmf)
  * read no HyperSlab item (empty grid); the extension .xdmf2 is claimed by
  * the Xdmf2 reader alone, so that ParaView opens the file without asking. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output_h5lib.h"
 #include "output_hdf5.h"
@@ -91,20 +96,13 @@ static void grid(FILE *f, const out_xdmf_in *in, uint64_t i, double t, const int
   fputs("</Grid>\n", f);
 }
 
-cosrod_status out_xdmf_write(cosrod_output *out, const out_xdmf_in *in) {
-  const out_h5lib *L = LIB(out);
-  FILE *f = fopen(in->tmp, "w");
-  if (!f) return COSROD_ERR_IO;
-  fputs(
-      "<?xml version=\"1.0\" ?>\n<!-- the rods of vtk/cosrod.vtkhdf for ParaView 5.10/5.11 (Xdmf2 reader);"
-      " ParaView >= 5.12 opens cosrod.vtkhdf itself -->\n<Xdmf Version=\"2.0\"><Domain>\n"
-      "<Grid Name=\"rods\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
-      f);
+/* Grids of steps [r0, r1) read from the Steps tables, then the closing tags. */
+static int grids(FILE *f, const out_h5lib *L, const out_xdmf_in *in, uint64_t r0, uint64_t r1) {
   double t[BLOCK];
   int64_t v[5][BLOCK]; /* NumberOfPoints, NumberOfCells, PointOffsets, CellOffsets, ConnectivityIdOffsets */
   int ok = 1;
-  for (uint64_t r0 = 0; r0 < in->nsteps && ok; r0 += BLOCK) {
-    const hsize_t k = in->nsteps - r0 < BLOCK ? in->nsteps - r0 : BLOCK;
+  for (; r0 < r1 && ok; r0 += BLOCK) {
+    const hsize_t k = r1 - r0 < BLOCK ? r1 - r0 : BLOCK;
     ok = read_rows(L, in->steps[0], L->T_NATIVE_DOUBLE, r0, k, t);
     for (int j = 0; j < 5 && ok; j++) ok = read_rows(L, in->steps[j + 1], L->T_NATIVE_INT64, r0, k, v[j]);
     for (hsize_t i = 0; i < k && ok; i++) {
@@ -112,12 +110,63 @@ cosrod_status out_xdmf_write(cosrod_output *out, const out_xdmf_in *in) {
       grid(f, in, r0 + i, t[i], n, off);
     }
   }
-  fputs("</Grid>\n</Domain></Xdmf>\n", f);
-  ok = !ferror(f) && ok;
+  return ok;
+}
+
+static const char CLOSE[] = "</Grid>\n</Domain></Xdmf>\n";
+
+/* The whole index: written to tmp, renamed to fin. */
+static cosrod_status write_all(const out_h5lib *L, const out_xdmf_in *in, int64_t *tail) {
+  FILE *f = fopen(in->tmp, "w");
+  if (!f) return COSROD_ERR_IO;
+  fputs(
+      "<?xml version=\"1.0\" ?>\n<!-- the rods of vtk/cosrod.vtkhdf for ParaView 5.10/5.11 (Xdmf2 reader);"
+      " ParaView >= 5.12 opens cosrod.vtkhdf itself -->\n<Xdmf Version=\"2.0\"><Domain>\n"
+      "<Grid Name=\"rods\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
+      f);
+  int ok = grids(f, L, in, 0, in->nsteps);
+  *tail = (int64_t)ftell(f);
+  fputs(CLOSE, f);
+  ok = !ferror(f) && ok && *tail > 0;
   if (fclose(f) != 0) ok = 0;
   if (!ok || rename(in->tmp, in->fin) != 0) {
     remove(in->tmp);
     return COSROD_ERR_IO;
   }
   return COSROD_OK;
+}
+
+/* Steps [from, nsteps) appended: their grids and the closing tags, formatted
+ * in memory, written with one pwrite over the old closing tags at *tail (the
+ * file stays a complete document before and after it; the new text is
+ * longer than the tags it replaces). */
+static cosrod_status append(const out_h5lib *L, const out_xdmf_in *in, int64_t *tail) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  if (!m) return COSROD_ERR_NOMEM;
+  int ok = grids(m, L, in, in->from, in->nsteps);
+  const size_t body = (size_t)ftell(m);
+  fputs(CLOSE, m);
+  ok = !ferror(m) && ok;
+  if (fclose(m) != 0) ok = 0;
+  int fd = ok ? open(in->fin, O_WRONLY) : -1;
+  size_t done = 0;
+  while (fd >= 0 && done < len) {
+    const ssize_t w = pwrite(fd, buf + done, len - done, (off_t)(*tail + (int64_t)done));
+    if (w <= 0) break;
+    done += (size_t)w;
+  }
+  ok = fd >= 0 && done == len;
+  if (fd >= 0 && close(fd) != 0) ok = 0;
+  free(buf);
+  if (!ok) return COSROD_ERR_IO;
+  *tail += (int64_t)body;
+  return COSROD_OK;
+}
+
+cosrod_status out_xdmf_write(cosrod_output *out, const out_xdmf_in *in, int64_t *tail) {
+  const out_h5lib *L = LIB(out);
+  if (in->from == 0 || *tail <= 0) return write_all(L, in, tail);
+  return in->nsteps > in->from ? append(L, in, tail) : COSROD_OK;
 }
