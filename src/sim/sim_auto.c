@@ -29,7 +29,9 @@
  *   overdamped stiff end (lam_max tau >= 1):
  *                              rodas at rtol SIM_AUTO_RODAS_TOL -> radau5;
  *   lam_max T < SIM_AUTO_VERYSTIFF, light or no damping:
- *                              radau5 -> rodas;
+ *                              rtol >= SIM_AUTO_GALPHA_MOD_RTOL: galpha at
+ *                              rtol * SIM_AUTO_GALPHA_MOD_TOL -> radau5 -> rodas;
+ *                              tighter: radau5 -> rodas;
  *   very stiff, light or no damping:
  *                              galpha (generalized-alpha on the rotation group:
  *                              numerical dissipation of the unresolved modes) -> radau5.
@@ -50,6 +52,16 @@
 #define SIM_AUTO_VERYSTIFF 1.0e5      /* galpha above, radau5 below (undamped) */
 #define SIM_AUTO_ERK_BOUND 1.0    /* |h lam| dopri5 reached on an undamped rod (15 880 steps, lam T 1.56e4) */
 #define SIM_AUTO_GALPHA_TOL 1.0   /* galpha's tolerance for the user's rtol */
+/* galpha's tolerance for the user's rtol on moderately stiff undamped rods:
+ * its estimate bounds the error per step, and the tip error of the undamped
+ * rubber pendulum grows with the steps (about 0.15 nsteps rtol: 3.8e-3 m at
+ * rtol 1e-4, 1.5e-4 m at 1e-6, N = 10 over 1 s), so rtol / 100 brings the
+ * tip error to about the user's rtol times the length (bench/results/auto.md) */
+#define SIM_AUTO_GALPHA_MOD_TOL 1.0e-2
+/* ... and only from this user rtol up: below, galpha's second order needs
+ * more steps than radau5's fifth (the steel cantilever at rest at rtol 1e-8:
+ * galpha at 1e-10 stopped at max_steps, radau5 took 1 step) */
+#define SIM_AUTO_GALPHA_MOD_RTOL 1.0e-5
 #define SIM_AUTO_GALPHA_RHO 0.5   /* rho_inf: damps the unresolved modes, keeps w h < 0.3 */
 #define SIM_AUTO_RODAS_TOL 1.0e-1 /* rodas' tolerance for the user's rtol */
 #define SIM_AUTO_POWER_ITERS 30   /* power iterations; the last 10 averaged */
@@ -232,13 +244,25 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
              f->lam_max, nexp, zeta, rt * SIM_AUTO_RODAS_TOL);
     return;
   }
-  if (nexp < SIM_AUTO_VERYSTIFF) {
+  if (nexp < SIM_AUTO_VERYSTIFF && rt < SIM_AUTO_GALPHA_MOD_RTOL) {
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
     snprintf(c->reason, sizeof c->reason,
              "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = "
-             "%.3g): radau5",
-             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta);
+             "%.3g), rtol %g < %g: radau5",
+             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, rt,
+             SIM_AUTO_GALPHA_MOD_RTOL);
+    return;
+  }
+  if (nexp < SIM_AUTO_VERYSTIFF) {
+    cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_MOD_TOL, at * SIM_AUTO_GALPHA_MOD_TOL);
+    cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
+    cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
+    snprintf(c->reason, sizeof c->reason,
+             "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = "
+             "%.3g): galpha, rho_inf %g, rtol %g",
+             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, c->rho_inf,
+             rt * SIM_AUTO_GALPHA_MOD_TOL);
     return;
   }
   cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);

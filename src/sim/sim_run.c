@@ -202,8 +202,8 @@ static cosrod_status sim_run_body(cosrod_sim *s, const cosrod_sim_observer *obs)
   }
   /* piecewise between the breakpoints (sim_breaks.c) */
   cosrod_status st = sim_evolve_pieces(s, s->sc->analysis.t_end, &spec, 0.0, NULL);
-  s->obs = NULL;
   st = sim_auto_recover(s, st, s->sc->analysis.t_end, &spec); /* auto: the next candidate on a struggle */
+  s->obs = NULL; /* after the switch: its frames go to the same observer */
   if (s->diverged) st = COSROD_ERR_DIVERGED; /* message and time set by the monitor */
   sim_monitor_finish(s);
   if (st != COSROD_OK) {

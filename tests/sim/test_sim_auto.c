@@ -83,7 +83,14 @@ TEST(auto_rules_classes) {
   sim_auto_features g = base();
   g.lam_max = 1.56e4;
   sim_auto_rules(&g, &c);
-  CHECK("moderately stiff undamped: radau5", c.method[0] == COSROD_SC_INTEGRATOR_RADAU5);
+  CHECK("moderately stiff undamped: galpha at a tighter rtol",
+        c.method[0] == COSROD_SC_INTEGRATOR_GALPHA && c.rtol[0] < g.rtol && c.h == 0.0);
+  CHECK("moderately stiff undamped: radau5 fallback at the user's rtol",
+        c.n >= 2 && c.method[1] == COSROD_SC_INTEGRATOR_RADAU5 && c.rtol[1] == g.rtol);
+  g.rtol = 1e-8; /* second order at 1e-10: radau5 */
+  sim_auto_rules(&g, &c);
+  CHECK("moderately stiff undamped, tight rtol: radau5", c.method[0] == COSROD_SC_INTEGRATOR_RADAU5);
+  g.rtol = base().rtol;
   /* Kirchhoff rods: nothing that factorises their dense Jacobian at every step */
   g.kirchhoff = 1;
   sim_auto_rules(&g, &c);
@@ -215,8 +222,42 @@ TEST(auto_switch_on_struggle) {
   cosrod_scenario_free(sc);
 }
 
+/* Frames after a switch reach the caller's observer: one per output time. */
+typedef struct frames {
+  int n;
+  double t[16];
+} frames;
+
+static int count_frame(void *user, const cosrod_sim *sim, double t) {
+  (void)sim;
+  frames *f = user;
+  if (f->n < 16) f->t[f->n] = t;
+  f->n++;
+  return 0;
+}
+
+TEST(auto_switch_keeps_frames) {
+  cosrod_scenario *sc;
+  const char *sets[] = {"solver.max_steps=100", "output.every=0.0025"}; /* switch near t = 0.005 */
+  cosrod_sim *sim = sim_test_parse(RUBBER, "auto.yaml", sets, 2, &sc);
+  if (!sim) return;
+  frames f = {0};
+  cosrod_sim_observer obs = {0};
+  obs.frame = count_frame;
+  obs.user = &f;
+  cosrod_status st = cosrod_sim_run(sim, &obs);
+  CHECK("the run completes", st == COSROD_OK);
+  CHECK("one switch", cosrod_sim_nswitches(sim) == 1);
+  NOTE("%d frames, last at t = %g", f.n, f.n ? f.t[f.n < 16 ? f.n - 1 : 15] : -1.0);
+  CHECK("a frame at t = 0, 0.0025, ..., 0.01 (5)", f.n == 5);
+  for (int k = 0; k < f.n && k < 5; k++) CHECK_NEAR("frame time", f.t[k], 0.0025 * k, 1e-12);
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+}
+
 int main(int argc, char **argv) {
   static const th_case cases[] = {TH_CASE(auto_rules_classes), TH_CASE(auto_probe_stiffest_mode),
-                                  TH_CASE(auto_choice_of_models), TH_CASE(auto_switch_on_struggle)};
+                                  TH_CASE(auto_choice_of_models), TH_CASE(auto_switch_on_struggle),
+                                  TH_CASE(auto_switch_keeps_frames)};
   return th_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }
