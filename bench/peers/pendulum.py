@@ -52,6 +52,10 @@ COSROD = [
                                        "solver.rtol=1e-2", "solver.atol=1e-2"]),
     ("galpha h=2e-3 tol 1e-3", ["solver.integrator=galpha", "solver.h=2e-3", "solver.rtol=1e-3",
                                 "solver.atol=1e-3"]),
+    ("galpha h=1e-3 tol 1e-3", ["solver.integrator=galpha", "solver.h=1e-3", "solver.rtol=1e-3",
+                                "solver.atol=1e-3"]),
+    ("galpha h=2e-2 rho 0.5 tol 1e-2", ["solver.integrator=galpha", "solver.h=2e-2", "solver.rho_inf=0.5",
+                                       "solver.rtol=1e-2", "solver.atol=1e-2"]),
     ("galpha adaptive rho 0.8 tol 1e-3", ["solver.integrator=galpha", "solver.h=0", "solver.rho_inf=0.8",
                                           "solver.rtol=1e-3", "solver.atol=1e-3"]),
 ]
