@@ -273,6 +273,14 @@ sec "steel string of the peer comparison (bench/peers/steel_string.sh)"
 # shellcheck disable=SC2086
 sh "$ROOT/bench/peers/steel_string.sh" "$B" $QF > "$R/peers-steel-string.csv"
 
+# Rubber pendulum against MuJoCo and PyElastica in one run (full runs only; the peers are built outside
+# the repository, see bench/peers/README.md; a peer whose variable is unset is skipped by the script)
+if [ $QUICK = 0 ] && { [ -n "${MUJOCO_DIR:-}" ] || [ -n "${PYELASTICA_SRC:-}" ]; }; then
+  sec "rubber pendulum vs MuJoCo and PyElastica (bench/peers/pendulum.py)"
+  python3 "$ROOT/bench/peers/pendulum.py" "$B" --out-md "$R/peers-pendulum.md" \
+    --out-csv "$R/peers-pendulum.csv" > /dev/null
+fi
+
 sec "diagnostics of the perf-rubber step counts"
 "$DG" "$EX/perf-rubber.yaml" eig 0 > "$R/rubber-spectrum-t0.txt"
 "$DG" "$EX/perf-rubber.yaml" eig 1.0 > "$R/rubber-spectrum-t1.txt"
