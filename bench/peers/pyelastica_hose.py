@@ -26,18 +26,15 @@ energy at T).
 
 Usage: pyelastica_hose.py N DT T_END FRAME   (PYELASTICA_SRC: a source tree)
 """
-import contextlib
 import json
 import math
 import os
 import sys
-import time
 
-if os.environ.get("PYELASTICA_SRC"):
-    sys.path.insert(0, os.environ["PYELASTICA_SRC"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pyelastica_run import ea, timed  # noqa: E402
 
 import numpy as np  # noqa: E402
-import elastica as ea  # noqa: E402
 
 L, R, E, RHO, G_ACC = 2.0, 1.0e-2, 5.0e6, 1100.0, 9.81
 GAMMA = 2.0
@@ -83,32 +80,16 @@ def build(n, dt, frame):
     return sim, store
 
 
-def cpu():
-    t = os.times()
-    return t.user + t.system
-
-
 def main():
     n, dt, t_end, frame = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-    c0 = cpu()
-    warm, _ = build(n, dt, frame)
-    with contextlib.redirect_stdout(sys.stderr):  # its "Final time" line
-        ea.integrate(ea.PositionVerlet(), warm, 20 * dt, 20, progress_bar=False)
-    jit = cpu() - c0
-    sim, store = build(n, dt, frame)
-    steps = round(t_end / dt)
-    c0, w0 = cpu(), time.perf_counter()
-    with contextlib.redirect_stdout(sys.stderr):
-        ea.integrate(ea.PositionVerlet(), sim, t_end, steps, progress_bar=False)
-    c1, w1 = cpu(), time.perf_counter()
+    store, run = timed(build, n, dt, t_end, frame)
     frames = {}
     ke = None
     for t, xs, k in store:
         frames[round(t, 6)] = xs.tolist()
         ke = k
     ok = all(math.isfinite(v) for xs in frames.values() for p in xs for v in p)
-    print(json.dumps({"status": "ok" if ok else "non-finite", "steps": steps, "cpu": c1 - c0,
-                      "wall": w1 - w0, "jit_cpu": jit, "ke": ke, "frames": frames}))
+    print(json.dumps({"status": "ok" if ok else "non-finite", **run, "ke": ke, "frames": frames}))
 
 
 if __name__ == "__main__":

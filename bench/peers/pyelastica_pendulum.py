@@ -16,18 +16,15 @@ warm-up), tips {t: [x, y, z]} every FRAME seconds.
 
 Usage: pyelastica_pendulum.py N DT T_END FRAME   (PYELASTICA_SRC: a source tree)
 """
-import contextlib
 import json
 import math
 import os
 import sys
-import time
 
-if os.environ.get("PYELASTICA_SRC"):
-    sys.path.insert(0, os.environ["PYELASTICA_SRC"])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pyelastica_run import ea, timed  # noqa: E402
 
 import numpy as np  # noqa: E402
-import elastica as ea  # noqa: E402
 
 L, R, E, RHO, G_ACC = 1.0, 5.0e-3, 5.0e6, 1100.0, 9.81
 
@@ -71,30 +68,14 @@ def build(n, dt, frame):
     return sim, store
 
 
-def cpu():
-    t = os.times()
-    return t.user + t.system
-
-
 def main():
     n, dt, t_end, frame = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-    c0 = cpu()
-    warm, _ = build(n, dt, frame)
-    with contextlib.redirect_stdout(sys.stderr):  # its "Final time" line
-        ea.integrate(ea.PositionVerlet(), warm, 20 * dt, 20, progress_bar=False)
-    jit = cpu() - c0
-    sim, store = build(n, dt, frame)
-    steps = round(t_end / dt)
-    c0, w0 = cpu(), time.perf_counter()
-    with contextlib.redirect_stdout(sys.stderr):
-        ea.integrate(ea.PositionVerlet(), sim, t_end, steps, progress_bar=False)
-    c1, w1 = cpu(), time.perf_counter()
+    store, run = timed(build, n, dt, t_end, frame)
     tips = {round(t, 6): x.tolist() for t, x in store}
     ok = bool(tips) and all(math.isfinite(v) for x in tips.values() for v in x)
     # the rod stretches by < 1e-3 under its weight: a tip beyond 1.1 L has blown up
     bounded = ok and all(math.hypot(*x) <= 1.1 * L for x in tips.values())
-    print(json.dumps({"status": "unstable" if not bounded else "ok", "steps": steps, "cpu": c1 - c0,
-                      "wall": w1 - w0, "jit_cpu": jit, "tips": tips}))
+    print(json.dumps({"status": "unstable" if not bounded else "ok", **run, "tips": tips}))
 
 
 if __name__ == "__main__":
