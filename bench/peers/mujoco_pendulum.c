@@ -79,8 +79,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: bad N, H, T_END or FRAME\n", argv[0]);
         return 2;
     }
-    char path[64];
-    snprintf(path, sizeof path, "/tmp/mj-pendulum-%ld.xml", (long)getpid());
+    const char *tmp = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/mj-pendulum-%ld.xml", tmp && *tmp ? tmp : "/tmp", (long)getpid());
     if (write_xml(path, n, h, argv[5]) != 0) {
         fprintf(stderr, "%s: cannot write %s\n", argv[0], path);
         return 1;
