@@ -184,3 +184,13 @@ int th_main(int argc, char **argv, const th_case *cases, size_t ncases) {
   printf("%d case(s), %d check(s), %d failed case(s)\n", run, total_checks, failed_cases);
   return failed_cases ? 1 : 0;
 }
+
+int th_mapped(const char *lib) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  char line[4096];
+  int found = 0;
+  while (!found && fgets(line, sizeof line, f)) found = strstr(line, lib) != NULL;
+  fclose(f);
+  return found;
+}

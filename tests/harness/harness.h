@@ -72,4 +72,8 @@ uint64_t th_rng_u64(th_rng *r);
 double th_rng_uniform(th_rng *r, double lo, double hi); /* in [lo, hi) */
 double th_rng_normal(th_rng *r);                          /* standard normal */
 
+/* Whether a shared object whose name contains lib is mapped into this
+ * process (Linux /proc/self/maps; -1 if that cannot be read). */
+int th_mapped(const char *lib);
+
 #endif /* COSROD_TEST_HARNESS_H */

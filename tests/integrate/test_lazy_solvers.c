@@ -14,18 +14,6 @@
 #include "cosrod/sparse.h"
 #include "harness.h"
 
-/* Whether a shared object whose name contains lib is mapped into this
- * process (Linux /proc/self/maps; -1 if that cannot be read). */
-static int mapped(const char *lib) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (!f) return -1;
-  char line[4096];
-  int found = 0;
-  while (!found && fgets(line, sizeof line, f)) found = strstr(line, lib) != NULL;
-  fclose(f);
-  return found;
-}
-
 /* A = [[4, 1, 0], [1, 3, 0], [0, 0, 2]], b = (1, 2, 3): by Cramer's rule on
  * the 2 x 2 block (det 11) x = (1/11, 7/11, 3/2).  Tolerance: LU with
  * partial pivoting is backward stable, |dx| / |x| <= c n u cond(A) with
@@ -36,8 +24,8 @@ TEST(klu_loaded_on_first_use) {
     NOTE("built without KLU: nothing to load");
     return;
   }
-  CHECK("no libklu before the first sparse LU", mapped("libklu") == 0);
-  CHECK("available before loading (does not load)", cosrod_sparse_available() == 1 && mapped("libklu") == 0);
+  CHECK("no libklu before the first sparse LU", th_mapped("libklu") == 0);
+  CHECK("available before loading (does not load)", cosrod_sparse_available() == 1 && th_mapped("libklu") == 0);
   const int colptr[4] = {0, 2, 4, 5}, rowind[5] = {0, 1, 0, 1, 2};
   cosrod_status st;
   cosrod_sparse *A = cosrod_sparse_create(3, colptr, rowind, &st);
@@ -51,7 +39,7 @@ TEST(klu_loaded_on_first_use) {
   CHECK_REL("x0", b[0], 1.0 / 11.0, 1e-14);
   CHECK_REL("x1", b[1], 7.0 / 11.0, 1e-14);
   CHECK_REL("x2", b[2], 1.5, 1e-14);
-  CHECK("libklu mapped now", mapped("libklu") == 1);
+  CHECK("libklu mapped now", th_mapped("libklu") == 1);
   cosrod_sparse_free(A);
 }
 
@@ -74,7 +62,7 @@ TEST(sundials_loaded_on_first_use) {
     NOTE("built without SUNDIALS: nothing to load");
     return;
   }
-  CHECK("no SUNDIALS library before the first ida / cvode", mapped("libsundials") == 0);
+  CHECK("no SUNDIALS library before the first ida / cvode", th_mapped("libsundials") == 0);
   const cosrod_step_type *types[2] = {ida, cvode};
   for (int k = 0; k < 2; k++) {
     cosrod_ode_problem p;
@@ -97,7 +85,7 @@ TEST(sundials_loaded_on_first_use) {
     CHECK_LE("y(1) within nsteps (rtol + atol) of exp(-1)", fabs(y1 - exp(-1.0)), (double)n * (o.rtol + o.atol));
     cosrod_integrator_free(it);
   }
-  CHECK("SUNDIALS' IDA and CVODE mapped now", mapped("libsundials_ida") == 1 && mapped("libsundials_cvode") == 1);
+  CHECK("SUNDIALS' IDA and CVODE mapped now", th_mapped("libsundials_ida") == 1 && th_mapped("libsundials_cvode") == 1);
 }
 
 static const th_case cases[] = {TH_CASE(klu_loaded_on_first_use), TH_CASE(sundials_loaded_on_first_use)};

@@ -11,18 +11,6 @@
 #include "core/par.h"
 #include "rod_test_util.h"
 
-/* Whether a shared object whose name contains lib is mapped into this
- * process (Linux /proc/self/maps; -1 if that cannot be read). */
-static int mapped(const char *lib) {
-  FILE *f = fopen("/proc/self/maps", "r");
-  if (!f) return -1;
-  char line[4096];
-  int found = 0;
-  while (!found && fgets(line, sizeof line, f)) found = strstr(line, lib) != NULL;
-  fclose(f);
-  return found;
-}
-
 typedef struct {
   int calls, covered;
 } split_ctx;
@@ -39,11 +27,11 @@ TEST(openmp_loaded_on_demand) {
   split_ctx c = {0, 0};
   cosrod_par_for(1, 100, count_block, &c);
   CHECK("1 thread: one block covering [0, 100)", c.calls == 1 && c.covered == 100);
-  CHECK("no libgomp before a request for 2 threads", mapped("libgomp") == 0);
+  CHECK("no libgomp before a request for 2 threads", th_mapped("libgomp") == 0);
   c.calls = c.covered = 0;
   cosrod_par_for(2, 100, count_block, &c);
 #ifdef COSROD_HAVE_OPENMP
-  CHECK("the OpenMP module is loaded", cosrod_par_loaded() == 1 && mapped("libcosrod_omp") == 1);
+  CHECK("the OpenMP module is loaded", cosrod_par_loaded() == 1 && th_mapped("libcosrod_omp") == 1);
   CHECK("2 threads: two blocks covering [0, 100)", c.calls == 2 && c.covered == 100);
 #else
   CHECK("without OpenMP: one block", c.calls == 1 && c.covered == 100);
