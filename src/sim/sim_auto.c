@@ -48,7 +48,8 @@
 
 /* Constants of the rules, from bench/results/auto.md. */
 #define SIM_AUTO_NONSTIFF_STEPS 5.0e3 /* explicit when its stability limit needs fewer steps */
-#define SIM_AUTO_NONSTIFF_KIRCH 5.0e4 /* dop853 for Kirchhoff rods at rtol < 1e-7 up to here */
+#define SIM_AUTO_NONSTIFF_KIRCH 5.0e4 /* dop853 for Kirchhoff rods at a tight rtol up to here */
+#define SIM_AUTO_TIGHT_RTOL 1.0e-7    /* below: the eighth-order dop853 instead of dopri5 */
 #define SIM_AUTO_VERYSTIFF 1.0e5      /* galpha above, radau5 below (undamped) */
 #define SIM_AUTO_ERK_BOUND 1.0    /* |h lam| dopri5 reached on an undamped rod (15 880 steps, lam T 1.56e4) */
 #define SIM_AUTO_GALPHA_TOL 1.0   /* galpha's tolerance for the user's rtol */
@@ -164,13 +165,13 @@ static void cand(sim_auto_choice *c, cosrod_sc_integrator m, double rtol, double
  * undamped and with Kelvin-Voigt damping, rtol 1e-4..1e-8). */
 static void rules_kirchhoff(const sim_auto_features *f, double nexp, sim_auto_choice *c) {
   const double rt = f->rtol, at = f->atol;
-  if (rt < 1e-7 && nexp <= SIM_AUTO_NONSTIFF_KIRCH) {
+  if (rt < SIM_AUTO_TIGHT_RTOL && nexp <= SIM_AUTO_NONSTIFF_KIRCH) {
     cand(c, COSROD_SC_INTEGRATOR_DOP853, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
     snprintf(c->reason, sizeof c->reason,
              "Kirchhoff rods (dense implicit Jacobian), largest |lambda| %.3g 1/s, ~%.3g explicit steps "
-             "(<= %.0g) at rtol %g < 1e-7: dop853",
-             f->lam_max, nexp, SIM_AUTO_NONSTIFF_KIRCH, rt);
+             "(<= %.0g) at rtol %g < %g: dop853",
+             f->lam_max, nexp, SIM_AUTO_NONSTIFF_KIRCH, rt, SIM_AUTO_TIGHT_RTOL);
     return;
   }
   cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
@@ -222,7 +223,7 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
   }
   const double nexp = f->lam_max * f->t_end / SIM_AUTO_ERK_BOUND;
   if (nexp <= SIM_AUTO_NONSTIFF_STEPS) {
-    cosrod_sc_integrator m = rt < 1e-7 ? COSROD_SC_INTEGRATOR_DOP853 : COSROD_SC_INTEGRATOR_DOPRI5;
+    cosrod_sc_integrator m = rt < SIM_AUTO_TIGHT_RTOL ? COSROD_SC_INTEGRATOR_DOP853 : COSROD_SC_INTEGRATOR_DOPRI5;
     cand(c, m, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     snprintf(c->reason, sizeof c->reason,
@@ -244,25 +245,20 @@ void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
              f->lam_max, nexp, zeta, rt * SIM_AUTO_RODAS_TOL);
     return;
   }
-  if (nexp < SIM_AUTO_VERYSTIFF && rt < SIM_AUTO_GALPHA_MOD_RTOL) {
-    cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
-    cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
-    snprintf(c->reason, sizeof c->reason,
-             "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = "
-             "%.3g), rtol %g < %g: radau5",
-             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, rt,
-             SIM_AUTO_GALPHA_MOD_RTOL);
-    return;
-  }
   if (nexp < SIM_AUTO_VERYSTIFF) {
-    cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_MOD_TOL, at * SIM_AUTO_GALPHA_MOD_TOL);
+    char how[96];
+    if (rt >= SIM_AUTO_GALPHA_MOD_RTOL) {
+      cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_MOD_TOL, at * SIM_AUTO_GALPHA_MOD_TOL);
+      snprintf(how, sizeof how, ": galpha, rho_inf %g, rtol %g", c->rho_inf, rt * SIM_AUTO_GALPHA_MOD_TOL);
+    } else {
+      snprintf(how, sizeof how, ", rtol %g < %g: radau5", rt, SIM_AUTO_GALPHA_MOD_RTOL);
+    }
     cand(c, COSROD_SC_INTEGRATOR_RADAU5, rt, at);
     cand(c, COSROD_SC_INTEGRATOR_RODAS, rt, at);
     snprintf(c->reason, sizeof c->reason,
              "moderately stiff (largest |lambda| %.3g 1/s, ~%.3g explicit steps < %.0g), %s (lambda tau = "
-             "%.3g): galpha, rho_inf %g, rtol %g",
-             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, c->rho_inf,
-             rt * SIM_AUTO_GALPHA_MOD_TOL);
+             "%.3g)%s",
+             f->lam_max, nexp, SIM_AUTO_VERYSTIFF, f->tau > 0.0 ? "lightly damped" : "undamped", zeta, how);
     return;
   }
   cand(c, COSROD_SC_INTEGRATOR_GALPHA, rt * SIM_AUTO_GALPHA_TOL, at * SIM_AUTO_GALPHA_TOL);
