@@ -13,6 +13,9 @@ contact_forces.csv included, and the same friction dissipation in
 summary.json.  The same with HDF5 output: every dataset of run.h5 (joints
 included) and of vtk/cosrod.vtkhdf with the uninterrupted run's rows and
 output times, the VTKHDF step count and offsets equal, no temporary file left.
+A kill that lands after the close published summary.json with status ok (the
+last file a run writes) finds a complete run: resuming is refused and the
+files must equal the uninterrupted run's.
 
 Bounds.  Both runs integrate the same ODE from the same checkpoint state
 with error-per-step control at tol = atol + rtol |y| (HNW I §II.4); with
@@ -33,6 +36,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -209,6 +213,14 @@ def trial(y, d, rng, sig):
     p.wait()
     if p.returncode == 0:  # it finished between the poll and the signal
         return None
+    s = d / "summary.json"
+    if s.exists() and json.load(open(s))["status"] == "ok":
+        # killed after its close published summary.json (the last file it
+        # writes): the run is complete, so resuming is refused and the
+        # files must already equal the uninterrupted run's
+        r = run_cli(["run", "--resume", str(d)])
+        assert r.returncode == 2 and "nothing to resume" in r.stderr, r.stderr
+        return "complete"
     r = run_cli(["run", "--resume", str(d)])
     assert r.returncode == 0, r.stderr
     t = r.stdout.split("checkpoint at t = ")[1].split(" s")[0]
@@ -226,7 +238,54 @@ def test_kill_resume(scenarios, tmp_path, case):
         if what is None:
             continue
         worst = compare(ref, d, case)
+        if what == "complete":
+            print(f"{case} trial {i}: killed after summary.json said ok: files complete")
+            continue
         print(f"{case} trial {i}: {what}: final state within {worst:.3g} tolerance units")
         assert worst <= CASES[case][2], f"{case} trial {i} ({what}): {worst:.3g} tolerance units"
         done += 1
     assert done >= 3, "the runs finished before most kills: lengthen them"
+
+
+def _flag_open_for_write(path):
+    """Leave path as a writer killed while its close had reopened the file to
+    add the final attributes: opened read-write (no SWMR) in a child process
+    that then dies without closing it."""
+    code = ("import h5py, os, sys\n"
+            "f = h5py.File(sys.argv[1], 'r+')\n"
+            "f.attrs['touched'] = 1\n"
+            "f.flush()\n"
+            "os._exit(9)\n")
+    subprocess.run([sys.executable, "-c", code, str(path)], check=False)
+
+
+@pytest.mark.parametrize("case", ["contact-hdf5", "joints-hdf5"])
+def test_resume_after_kill_in_close_reopen(scenarios, tmp_path, case):
+    """A run interrupted (SIGINT: files closed, checkpoint kept, summary.json
+    "interrupted"), then its run.h5 and vtk/cosrod.vtkhdf left flagged as open
+    for writing, as a kill during the close's attribute reopen leaves them
+    (h5py then refuses to open them): resuming must still read their rows and
+    end with the uninterrupted run's files."""
+    import h5py
+    y, ref = scenarios[case]
+    d = tmp_path / "run"
+    p = subprocess.Popen([CLI, "run", str(y), "-o", str(d), "-q"],
+                         env=dict(os.environ, COSROD_TEST_CHECKPOINT_PAUSE="0.05"),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t0 = time.monotonic()
+    while not (d / "checkpoint.bin").exists() and p.poll() is None and time.monotonic() - t0 < 60:
+        time.sleep(0.002)
+    time.sleep(0.1)
+    assert p.poll() is None, "the run finished before the interrupt: lengthen it"
+    p.send_signal(signal.SIGINT)
+    p.wait()
+    assert json.load(open(d / "summary.json"))["status"] == "interrupted"
+    for name in ("run.h5", "vtk/cosrod.vtkhdf"):
+        if (d / name).exists():
+            _flag_open_for_write(d / name)
+            with pytest.raises(OSError):
+                h5py.File(d / name, "r")
+    r = run_cli(["run", "--resume", str(d)])
+    assert r.returncode == 0, r.stderr
+    worst = compare(ref, d, case)
+    assert worst <= CASES[case][2], f"{case}: {worst:.3g} tolerance units"

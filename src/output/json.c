@@ -384,7 +384,13 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
   fputc('\n', w->fp);
 }
 
-cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res) {
+/* Written to DIR/.summary.json.tmp and renamed onto summary.json: the rename
+ * is the last act of a close, so "status": "ok" implies complete files.  At
+ * close with HDF5 output, run.h5 gets the text as its attribute "summary"
+ * before the rename (*attach: that step's status; the summary is published
+ * whatever it is). */
+cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res,
+                                cosrod_status *attach) {
   size_t n = strlen(out->dir) + 32;
   if (n > out->path_cap) return COSROD_ERR_INTERNAL;
   snprintf(out->path_a, out->path_cap, "%s/.summary.json.tmp", out->dir);
@@ -401,6 +407,7 @@ cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const
   int bad = ferror(fp);
   int err = errno;
   if (fclose(fp) != 0) bad = 1, err = errno;
+  if (!bad && attach) *attach = out_h5_attach_summary(out, out->path_a);
   if (!bad && rename(out->path_a, out->path_b) != 0) bad = 1, err = errno;
   if (bad) {
     remove(out->path_a);

@@ -186,7 +186,7 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
   }
   cosrod_output_result res = cosrod_output_default_result();
   res.run = COSROD_RUN_RUNNING;
-  cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res);
+  cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res, NULL);
   if (s2 != COSROD_OK) st = s2;
   clock_gettime(CLOCK_MONOTONIC, &out->t_ckpt);
   LOCALE_LEAVE();
@@ -217,7 +217,7 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
       memcpy(first_err, out->err, sizeof first_err);
     }
   }
-  if (out->h5) { /* rows and the VTKHDF file; the summary attribute follows summary.json */
+  if (out->h5) { /* rows and the VTKHDF file; the summary attribute comes with summary.json */
     cosrod_status s2 = out_h5_close(out);
     if (s2 != COSROD_OK && st == COSROD_OK) {
       st = s2;
@@ -231,8 +231,9 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
   if (out->vtk_error) out_warn(out, "vtk: writing stopped after an error; see the messages above");
   out_remove_previous_run(out); /* output_clean.c: only this run's files stay */
   if (out->plots) out_make_plots(out);
-  cosrod_status s2 = out_write_summary(out, run, res);
-  if (out->h5 && s2 == COSROD_OK) s2 = out_h5_attach_summary(out);
+  cosrod_status att = COSROD_OK; /* run.h5's summary attribute, before summary.json is renamed into place */
+  cosrod_status s2 = out_write_summary(out, run, res, out->h5 ? &att : NULL);
+  if (s2 == COSROD_OK) s2 = att;
   if (st != COSROD_OK)
     memcpy(out->err, first_err, sizeof first_err); /* report the first failure */
   else

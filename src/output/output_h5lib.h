@@ -11,7 +11,7 @@
 /* every function used, X(name) */
 #define OUT_H5_FUNCS(X)                                                                                        \
   X(H5open) X(H5Fcreate) X(H5Fopen) X(H5Fclose) X(H5Fflush) X(H5Fstart_swmr_write) X(H5Pcreate) X(H5Pclose)  \
-  X(H5Pset_chunk) X(H5Pset_libver_bounds) X(H5Screate) X(H5Screate_simple) X(H5Sclose)                      \
+  X(H5Pset) X(H5Pset_chunk) X(H5Pset_libver_bounds) X(H5Screate) X(H5Screate_simple) X(H5Sclose)                      \
   X(H5Sselect_hyperslab) X(H5Dcreate2) X(H5Dclose) X(H5Dset_extent) X(H5Dget_space) X(H5Dwrite)             \
   X(H5Dopen2) X(H5Dread) X(H5Sget_simple_extent_ndims) X(H5Sget_simple_extent_dims) X(H5Gopen2) X(H5Aopen) \
   X(H5Gcreate2) X(H5Gclose) X(H5Acreate2) X(H5Awrite) X(H5Aclose) X(H5Tcopy) X(H5Tset_size) X(H5Tclose)    \

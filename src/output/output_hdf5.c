@@ -271,17 +271,15 @@ cosrod_status out_h5_close(cosrod_output *out) {
   return st;
 }
 
-/* SWMR writers cannot add attributes: the file is reopened for it. */
-cosrod_status out_h5_attach_summary(cosrod_output *out) {
+/* SWMR writers cannot add attributes: the file is reopened for it.  The
+ * text is read from json_path, the summary not yet renamed into place (so a
+ * summary.json saying "ok" implies a complete run.h5). */
+cosrod_status out_h5_attach_summary(cosrod_output *out, const char *json_path) {
   out_h5 *h = out->h5;
   const out_h5lib *L = h->lib;
   if (h->failed) return COSROD_ERR_IO;
-  size_t n = strlen(out->dir) + 16;
-  char *p = malloc(n), *text = NULL;
-  if (!p) return COSROD_ERR_NOMEM;
-  snprintf(p, n, "%s/summary.json", out->dir);
-  FILE *fp = fopen(p, "rb");
-  free(p);
+  char *text = NULL;
+  FILE *fp = fopen(json_path, "rb");
   long len = -1;
   if (fp && fseek(fp, 0, SEEK_END) == 0) len = ftell(fp);
   if (fp && len >= 0 && fseek(fp, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1)) != NULL) {

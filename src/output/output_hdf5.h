@@ -66,8 +66,9 @@ void out_h5_rollback(struct cosrod_output *out);
 cosrod_status out_h5_flush(struct cosrod_output *out);
 /* Write the rows, close both files (vtkhdf renamed into place). */
 cosrod_status out_h5_close(struct cosrod_output *out);
-/* After summary.json is written: its text as run.h5's attribute "summary". */
-cosrod_status out_h5_attach_summary(struct cosrod_output *out);
+/* The summary's text (json_path: written, not yet renamed into place) as
+ * run.h5's attribute "summary". */
+cosrod_status out_h5_attach_summary(struct cosrod_output *out, const char *json_path);
 /* Release without closing properly (abandoned run). */
 void out_h5_free(struct cosrod_output *out);
 /* Reserve k rows in table t (committed rows written when full). */

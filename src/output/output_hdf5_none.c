@@ -26,7 +26,10 @@ void out_h5_commit(cosrod_output *out) { (void)out; }
 void out_h5_rollback(cosrod_output *out) { (void)out; }
 cosrod_status out_h5_flush(cosrod_output *out) { return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID; }
 cosrod_status out_h5_close(cosrod_output *out) { return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID; }
-cosrod_status out_h5_attach_summary(cosrod_output *out) { return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID; }
+cosrod_status out_h5_attach_summary(cosrod_output *out, const char *json_path) {
+  (void)json_path;
+  return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID;
+}
 cosrod_status out_vtkhdf_frame_end(cosrod_output *out) { return out ? COSROD_ERR_UNSUPPORTED : COSROD_ERR_INVALID; }
 cosrod_status out_h5_rod(cosrod_output *out, size_t rod, const cosrod_output_rod_frame *fr) {
   (void)rod;

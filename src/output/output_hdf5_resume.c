@@ -68,11 +68,23 @@ cosrod_status out_h5_copy_rows(cosrod_output *out, out_h5tab *t, int64_t src, co
   return ok ? COSROD_OK : COSROD_ERR_IO;
 }
 
-/* The killed run's file at path, opened for reading (SWMR: a killed writer
- * leaves the file marked as open for SWMR writing). */
+/* The killed run's file at path, opened for reading.  A writer killed while
+ * it wrote with SWMR leaves the file marked as open for SWMR writing (SWMR
+ * read opens it); one closed properly opens plainly; one killed while its
+ * close reopened the file to add the final attributes (no SWMR there) leaves
+ * the superblock's write flag set over data that was complete and closed:
+ * the file-access property "clear_status_flags" (the one HDF5's h5clear tool
+ * sets) lets a reader open it without writing to it. */
 static int64_t open_source(const out_h5lib *L, const char *path) {
   hid_t f = L->H5Fopen(path, OUT_H5F_ACC_RDONLY | OUT_H5F_ACC_SWMR_READ, H5P_DEFAULT);
   if (f < 0) f = L->H5Fopen(path, OUT_H5F_ACC_RDONLY, H5P_DEFAULT); /* closed properly (interrupted run) */
+  if (f < 0) {
+    hid_t fapl = L->H5Pcreate(L->P_CLS_FILE_ACCESS_ID);
+    hbool_t clear = 1;
+    if (fapl >= 0 && L->H5Pset(fapl, "clear_status_flags", &clear) >= 0)
+      f = L->H5Fopen(path, OUT_H5F_ACC_RDONLY, fapl);
+    if (fapl >= 0) L->H5Pclose(fapl);
+  }
   return f;
 }
 

@@ -144,17 +144,19 @@ cosrod_status cosrod_recorder_finish(cosrod_recorder *r, const cosrod_sim *sim, 
   if (res.run != COSROD_RUN_OK) (void)record_ckpt_poll(r, 1);
   /* the contact files first: plots/contact.png reads contact_forces.csv */
   cosrod_status cct = record_contact_close(r, 1);
-  cosrod_status cst = cosrod_output_close(r->out, &res);
-  if (cct != COSROD_OK && cst == COSROD_OK) cst = COSROD_ERR_IO;
-  if (cst == COSROD_OK && res.run == COSROD_RUN_OK && r->ck_path) remove(r->ck_path); /* nothing left to resume */
+  int jbad = 0; /* joints.csv in place before the output's close publishes summary.json */
   if (r->jf) {
-    int bad = fclose(r->jf) != 0;
+    jbad = fclose(r->jf) != 0;
     r->jf = NULL;
-    if (bad || rename(r->jtmp, r->jfin) != 0) {
-      if (cst == COSROD_OK) cst = COSROD_ERR_IO;
+    if (jbad || rename(r->jtmp, r->jfin) != 0) {
+      jbad = 1;
       snprintf(r->err, sizeof r->err, "cannot write %s", r->jfin);
+      cosrod_output_add_warning(r->out, r->err);
     }
   }
+  cosrod_status cst = cosrod_output_close(r->out, &res);
+  if ((cct != COSROD_OK || jbad) && cst == COSROD_OK) cst = COSROD_ERR_IO;
+  if (cst == COSROD_OK && res.run == COSROD_RUN_OK && r->ck_path) remove(r->ck_path); /* nothing left to resume */
   const int modal = sc->analysis.type == COSROD_SC_ANALYSIS_MODES || buckling;
   cosrod_status bst = record_mode_bodies(r, sim, run_st == COSROD_OK && modal, buckling);
   if (bst != COSROD_OK && cst == COSROD_OK) cst = bst;
