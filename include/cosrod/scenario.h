@@ -410,6 +410,7 @@ typedef struct cosrod_sc_solver {
   double hmax;                           /* largest step [s]; 0 = unlimited (default) */
   long max_steps;                        /* default 100000 */
   double rho_inf;                        /* galpha: spectral radius at infinity [0, 1], default 0.8 */
+  int rho_inf_given;                     /* 1 if rho_inf was given (auto then keeps it, else takes its own) */
   double h;                              /* galpha: fixed step [s]; 0 = adaptive under rtol/atol (default) */
   /* solver.realtime (galpha): fixed step h, at most rt_newton_max Newton
    * iterations and rt_jac_budget tangent Jacobians per step, the last

@@ -117,6 +117,7 @@ void sc_read_solver(ctx *c, ynode *root) {
     sc_fail(c, sc_get(m, "h0"), "h0", "initial step %.15g is larger than hmax = %.15g", s->h0, s->hmax);
   if ((v = sc_get(m, "max_steps"))) s->max_steps = sc_to_int(c, v, "max_steps", 1, 1000000000000L);
   s->rho_inf = sc_num(c, m, "rho_inf", s->rho_inf, R_NONNEG);
+  if (sc_get(m, "rho_inf")) s->rho_inf_given = 1;
   if (s->rho_inf > 1.0) sc_fail(c, sc_get(m, "rho_inf"), "rho_inf", "must be in [0, 1] (got %.15g)", s->rho_inf);
   s->h = sc_num(c, m, "h", s->h, R_NONNEG);
   if ((v = sc_get(m, "realtime"))) read_realtime(c, m, v, vi);

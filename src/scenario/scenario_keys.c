@@ -301,7 +301,8 @@ static const cosrod_sc_keyinfo KEYS[] = {
     K("solver", "h0", "number", "s", "0 (automatic)", ">= 0", "1e-5", "initial step size (0: automatic)"),
     K("solver", "hmax", "number", "s", "0 (no limit)", ">= 0", "1e-3", "largest step size (0: no limit)"),
     K("solver", "max_steps", "integer", "", "100000", ">= 1", "1000000", "most steps of a run"),
-    K("solver", "rho_inf", "number", "", "0.8", "[0, 1]", "0.5", "generalized-alpha spectral radius at infinity"),
+    K("solver", "rho_inf", "number", "", "0.8 (auto: 0.5)", "[0, 1]", "0.5",
+      "generalized-alpha spectral radius at infinity (auto keeps it when given)"),
     K("solver", "h", "number", "s", "0 (variable step)", ">= 0", "1e-4", "fixed step size (galpha, or auto: then galpha)"),
     K("solver", "threads", "integer", "", "1", ">= 0 (0: OMP_NUM_THREADS, else all cores)", "2",
       "threads of the rod right-hand sides and Jacobians (rods of >= 2000 segments; bit-identical) and of banded "

@@ -429,7 +429,7 @@ static void analysis_solver_keys(FILE *f, const cosrod_scenario *sc) {
   kv_num(f, "  ", "h0", s->h0);
   kv_num(f, "  ", "hmax", s->hmax);
   fprintf(f, "  max_steps: %ld\n", s->max_steps);
-  kv_num(f, "  ", "rho_inf", s->rho_inf);
+  if (s->rho_inf_given) kv_num(f, "  ", "rho_inf", s->rho_inf); /* else each method's own default */
   kv_num(f, "  ", "h", s->h);
   if (s->realtime) {
     fputs("  realtime:\n", f);

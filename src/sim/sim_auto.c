@@ -125,6 +125,7 @@ cosrod_status sim_auto_features_of(const cosrod_scenario *sc, sim_auto_features 
   f->dae = sc->solver.formulation == COSROD_SC_FORMULATION_DAE;
   f->contact = sc->contact.enabled;
   f->h_user = sc->solver.h;
+  f->rho_user = sc->solver.rho_inf_given ? sc->solver.rho_inf : -1.0;
   f->t_end = sc->analysis.t_end;
   f->every = sc->output.every > 0.0 ? sc->output.every : sc->analysis.t_end / 100.0;
   f->rtol = sc->solver.rtol;
@@ -187,7 +188,7 @@ static void rules_kirchhoff(const sim_auto_features *f, double nexp, sim_auto_ch
 
 void sim_auto_rules(const sim_auto_features *f, sim_auto_choice *c) {
   memset(c, 0, sizeof *c);
-  c->rho_inf = SIM_AUTO_GALPHA_RHO;
+  c->rho_inf = f->rho_user >= 0.0 ? f->rho_user : SIM_AUTO_GALPHA_RHO; /* the user's when given */
   const double rt = f->rtol, at = f->atol;
   if (!f->dynamic) {
     c->statics = 1;

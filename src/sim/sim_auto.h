@@ -20,6 +20,7 @@ typedef struct sim_auto_features {
   int dae;        /* solver.formulation: dae */
   int contact;    /* contact: enabled */
   double h_user;  /* solver.h > 0: the user's fixed step */
+  double rho_user; /* solver.rho_inf when given (galpha keeps it), else < 0 */
   double lam_max; /* largest |eigenvalue| of df/dy at t = 0 [1/s] (power iteration) */
   double tau;     /* largest extensional retardation time of the rods [s] (0: undamped) */
   double t_end, every, rtol, atol;

@@ -34,7 +34,7 @@ typedef struct carry {
   double t_frame;
   cosrod_integrate_stats stats;
   size_t nwarn;
-  char warn[4][320];
+  char warn[SIM_NWARN][SIM_WARN_LEN];
 } carry;
 
 static void save(const cosrod_sim *s, carry *c) {

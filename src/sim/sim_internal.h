@@ -12,6 +12,9 @@
 #include "sim/sim_translate.h"
 #include "system/system_model.h"
 
+#define SIM_NWARN 4      /* warnings kept by a simulation (cosrod_sim_warning) */
+#define SIM_WARN_LEN 400 /* and their length */
+
 struct cosrod_sim {
   sys_system sys;            /* the assembled system: const model (sys.m) + run data (sys.d) */
   struct sys_model sysm;     /* their storage (reached through sys only) */
@@ -78,13 +81,14 @@ struct cosrod_sim {
     long n;                 /* frames seen */
     double bal0, G0;        /* balance and gravity energy of the first frame */
     double scale, drift;    /* max energy scale, max |balance drift| [J] */
+    double drift_signed;    /* that drift with its sign (< 0: energy lost) [J] */
     double ref;             /* max energy scale of the frames before the drift warning level */
     double pdev;            /* max | |p_k| - 1 | over frames and segments */
     double t_drift, t_pdev; /* when the maxima were reached */
   } mon;
   int diverged;                     /* a frame detected a blow-up (message in msg) */
   size_t nwarn;
-  char warn[4][320];
+  char warn[SIM_NWARN][SIM_WARN_LEN];
   double t_now, h_last, t_fail;
   double t_frame; /* time of the last frame (-inf before the first) */
   int ran;

@@ -32,6 +32,7 @@ static sim_auto_features base(void) {
   f.every = 0.01;
   f.rtol = 1e-4;
   f.atol = 1e-6;
+  f.rho_user = -1.0; /* solver.rho_inf not given */
   return f;
 }
 
@@ -77,6 +78,17 @@ TEST(auto_rules_classes) {
   CHECK("stiff undamped: galpha", c.method[0] == COSROD_SC_INTEGRATOR_GALPHA && c.h == 0.0);
   CHECK("stiff undamped: rho_inf < 1 damps the unresolved modes", c.rho_inf < 1.0);
   CHECK("stiff undamped: an implicit fallback", c.n >= 2 && c.method[1] == COSROD_SC_INTEGRATOR_RADAU5);
+  sim_auto_features u = f; /* solver.rho_inf given: kept, with a fixed step too */
+  u.rho_user = 0.9;
+  sim_auto_rules(&u, &c);
+  CHECK_NEAR("stiff undamped: the user's rho_inf", c.rho_inf, 0.9, 0.0);
+  CHECK("the reason gives it", strstr(c.reason, "rho_inf 0.9") != NULL);
+  u.h_user = 1e-3;
+  sim_auto_rules(&u, &c);
+  CHECK_NEAR("h given: the user's rho_inf", c.rho_inf, 0.9, 0.0);
+  u.rho_user = 0.0;
+  sim_auto_rules(&u, &c);
+  CHECK_NEAR("h given: rho_inf 0 (given) is not 'unset'", c.rho_inf, 0.0, 0.0);
 
   /* the same rod with Kelvin-Voigt damping tau = 1e-4 s: lam tau = 100 */
   /* moderately stiff (the undamped rubber rod over 1 s: ~1.6e4 explicit steps) */
@@ -186,6 +198,43 @@ TEST(auto_choice_of_models) {
   expect_choice(RUBBER, kir, 4, "galpha");
 }
 
+/* A given solver.rho_inf reaches the galpha that auto runs: auto on an
+ * undamped steel rod (galpha at the user's tolerances) with rho_inf 1 takes
+ * the same steps to the same state as galpha named with rho_inf 1, and not
+ * those of its own rho_inf 0.5 (rho_inf 1 dissipates nothing: the
+ * step-size sequence and the state differ at the first step that sees
+ * the stiff modes). */
+static int run_tip(const char *const *sets, size_t n, double tip[3], long *steps) {
+  cosrod_scenario *sc;
+  cosrod_sim *sim = sim_test_parse(RUBBER, "rho.yaml", sets, n, &sc);
+  int ok = sim && cosrod_sim_run(sim, NULL) == COSROD_OK;
+  if (ok) {
+    cosrod_sim_tip(sim, 0, tip);
+    *steps = cosrod_sim_stats(sim)->nsteps;
+    NOTE("%s: %s; %ld steps", cosrod_sim_solver_chosen(sim), cosrod_sim_solver_reason(sim), *steps);
+  }
+  cosrod_sim_free(sim);
+  cosrod_scenario_free(sc);
+  return ok;
+}
+
+TEST(auto_keeps_the_given_rho_inf) {
+  const char *a1[] = {"analysis.t_end=0.1", "rods.0.material.E=2.1e11", "rods.0.material.density=7850",
+                      "solver.rtol=1e-4", "solver.rho_inf=1"};
+  const char *g1[] = {"analysis.t_end=0.1", "rods.0.material.E=2.1e11", "rods.0.material.density=7850",
+                      "solver.rtol=1e-4", "solver.rho_inf=1", "solver.integrator=galpha"};
+  const char *a0[] = {"analysis.t_end=0.1", "rods.0.material.E=2.1e11", "rods.0.material.density=7850",
+                      "solver.rtol=1e-4"};
+  double ta1[3], tg1[3], ta0[3];
+  long na1 = 0, ng1 = 0, na0 = 0;
+  int ok = run_tip(a1, 5, ta1, &na1) && run_tip(g1, 6, tg1, &ng1) && run_tip(a0, 4, ta0, &na0);
+  CHECK("the runs complete", ok);
+  if (!ok) return;
+  CHECK("auto with rho_inf 1: galpha's steps", na1 == ng1);
+  CHECK_VEC("auto with rho_inf 1: galpha's state", ta1, tg1, 3, 0.0, 0.0);
+  CHECK("auto's own rho_inf is another run", na0 != na1 || ta0[2] != ta1[2]);
+}
+
 TEST(auto_switch_on_struggle) {
   cosrod_scenario *sc;
   const char *sets[] = {
@@ -257,7 +306,8 @@ TEST(auto_switch_keeps_frames) {
 
 int main(int argc, char **argv) {
   static const th_case cases[] = {TH_CASE(auto_rules_classes), TH_CASE(auto_probe_stiffest_mode),
-                                  TH_CASE(auto_choice_of_models), TH_CASE(auto_switch_on_struggle),
+                                  TH_CASE(auto_choice_of_models), TH_CASE(auto_keeps_the_given_rho_inf),
+                                  TH_CASE(auto_switch_on_struggle),
                                   TH_CASE(auto_switch_keeps_frames)};
   return th_main(argc, argv, cases, sizeof cases / sizeof cases[0]);
 }
