@@ -48,7 +48,7 @@ typedef struct out_file {
 #define OUT_MAX_WARNINGS 16
 #define OUT_MAX_CRITICAL 64 /* critical points kept for summary.json */
 #define OUT_SNAP_CAP 64
-#define OUT_WARNING_LEN 256
+#define OUT_WARNING_LEN 512
 
 struct cosrod_output {
   char *dir, *vtkdir, *plotdir;
