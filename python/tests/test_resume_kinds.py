@@ -195,16 +195,23 @@ def scenarios(tmp_path_factory):
     return out
 
 
-def trial(y, d, rng, sig):
-    """Start the run (writer pausing 0.05 s per record), send sig at a
-    seeded time, resume.  Returns the kill's description, or None when the
-    run had finished first."""
+def start_paused(y, d):
+    """Start the run of y into d, its writer pausing 0.05 s per record; return
+    once the first record exists (or the process ended)."""
     p = subprocess.Popen([CLI, "run", str(y), "-o", str(d), "-q"],
                          env=dict(os.environ, COSROD_TEST_CHECKPOINT_PAUSE="0.05"),
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t0 = time.monotonic()
     while not (d / "checkpoint.bin").exists() and p.poll() is None and time.monotonic() - t0 < 60:
         time.sleep(0.002)
+    return p
+
+
+def trial(y, d, rng, sig):
+    """Start the run (writer pausing 0.05 s per record), send sig at a
+    seeded time, resume.  Returns the kill's description, or None when the
+    run had finished first."""
+    p = start_paused(y, d)
     delay = rng.uniform(0.0, 0.65)
     time.sleep(delay)
     if p.poll() is not None:
@@ -269,12 +276,7 @@ def test_resume_after_kill_in_close_reopen(scenarios, tmp_path, case):
     import h5py
     y, ref = scenarios[case]
     d = tmp_path / "run"
-    p = subprocess.Popen([CLI, "run", str(y), "-o", str(d), "-q"],
-                         env=dict(os.environ, COSROD_TEST_CHECKPOINT_PAUSE="0.05"),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    t0 = time.monotonic()
-    while not (d / "checkpoint.bin").exists() and p.poll() is None and time.monotonic() - t0 < 60:
-        time.sleep(0.002)
+    p = start_paused(y, d)
     time.sleep(0.1)
     assert p.poll() is None, "the run finished before the interrupt: lengthen it"
     p.send_signal(signal.SIGINT)
