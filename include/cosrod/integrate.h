@@ -331,6 +331,9 @@ typedef struct cosrod_integrate_options {
                          and galpha: >= 2 factor and solve systems of order >= 2000 by the
                          partitioned SPIKE solver (cosrod/band_spike.h) on that many threads and
                          partitions; <= 1 (default 0) the serial band LU */
+  int suppress_alg;   /* rodas, ida: 1 = the algebraic components (dae_id 0, else the zero rows of M) are
+                         left out of the local error test (SUNDIALS IDA's IDASetSuppressAlg): in an
+                         index-1 DAE they follow from the differential ones.  0 (default): all */
   int dae_init;       /* ida: consistent initial values (IDACalcIC) at init.  0 = automatic: when no
                          consistent y' is known (residual or mass-matrix problem without yp0);
                          1 = always compute the algebraic y and the differential y' from the
@@ -542,6 +545,10 @@ COSROD_API double cosrod_integrate_wrms(int n, const double *e, const double *sk
 /* Both in one pass with the ctx tolerances: the error norm of dopri5/dop853. */
 COSROD_API double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, const double *y0,
                                             const double *y1);
+/* The same over the components with skip[i] == 0 only (the RMS over those;
+ * skip NULL: all, as cosrod_integrate_err_norm). */
+COSROD_API double cosrod_integrate_err_norm_skip(const cosrod_step_ctx *ctx, const double *e, const double *y0,
+                                                 const double *y1, const unsigned char *skip);
 
 /* Standard step-size factor q = hnew/h = safety * err^-expo clamped to
  * [fac_min, fac_max] (q = fac_max if err == 0; HNW I (4.13)).  err is the

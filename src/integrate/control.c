@@ -205,6 +205,22 @@ double cosrod_integrate_err_norm(const cosrod_step_ctx *ctx, const double *e, co
   return sqrt(s / ctx->n);
 }
 
+double cosrod_integrate_err_norm_skip(const cosrod_step_ctx *ctx, const double *e, const double *y0,
+                                      const double *y1, const unsigned char *skip) {
+  if (!skip) return cosrod_integrate_err_norm(ctx, e, y0, y1);
+  double s = 0.0;
+  int m = 0;
+  for (int i = 0; i < ctx->n; i++) {
+    if (skip[i]) continue;
+    double a = fabs(y0[i]);
+    if (y1) a = fmax(a, fabs(y1[i]));
+    double r = e[i] / (ctx->atol[i] + ctx->rtol[i] * a);
+    s += r * r;
+    m++;
+  }
+  return m > 0 ? sqrt(s / m) : 0.0;
+}
+
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 double cosrod_control_standard(double err, double expo, double safety, double fac_min, double fac_max) {

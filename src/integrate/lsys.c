@@ -167,6 +167,20 @@ static inline double mass_at(const cosrod_lsys *L, int i, int j) {
   return L->M[(size_t)j * (size_t)L->ldm + (size_t)(L->mass_mu + i - j)];
 }
 
+void cosrod_lsys_mass_zero_rows(const cosrod_lsys *L, unsigned char *alg) {
+  memset(alg, 0, (size_t)L->n);
+  if (!L->has_mass) return;
+  const int m1 = L->m1, nm1 = L->nm1;
+  unsigned char *a = alg + m1; /* the first m1 rows are the identity's */
+  for (int i = 0; i < nm1; i++) a[i] = 1;
+  for (int j = 0; j < nm1; j++) {
+    int lo = L->mass_banded ? imax(0, j - L->mass_mu) : 0;
+    int hi = L->mass_banded ? imin(nm1 - 1, j + L->mass_ml) : nm1 - 1;
+    for (int i = lo; i <= hi; i++)
+      if (mass_at(L, i, j) != 0.0) a[i] = 0;
+  }
+}
+
 int cosrod_lsys_zero_polled(void *data, int ncols, size_t col_bytes) {
   for (int c0 = 0; c0 < ncols; c0 += 2048) {
     if (cosrod_interrupt_pending()) return 1;

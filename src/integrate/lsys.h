@@ -87,5 +87,8 @@ void cosrod_lsys_solve(cosrod_lsys *L, double *b);
 /* y <- M x for the full n-vector (identity rows for i < m1 or without M);
  * x, y: (n), must not alias. */
 void cosrod_lsys_mass_mult(const cosrod_lsys *L, const double *x, double *y);
+/* alg[i] = 1 where row i of M is zero (an algebraic equation), else 0; all 0
+ * without a mass matrix.  After cosrod_lsys_load_mass. */
+void cosrod_lsys_mass_zero_rows(const cosrod_lsys *L, unsigned char *alg);
 
 #endif /* COSROD_INTEGRATE_LSYS_H */

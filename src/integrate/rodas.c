@@ -6,7 +6,8 @@
  * the control (HW II §IV.7 "implementation"): J (and f_t) at the start of
  * every step (a Rosenbrock method needs the exact Jacobian for its order);
  * a rejected or failed attempt from the same point reuses them and only
- * refactors.  Step size from the embedded order-3 estimate, err ~ h^4.
+ * refactors.  Step size from the embedded order-3 estimate, err ~ h^4
+ * (with suppress_alg: over the differential components of a DAE only).
  * Design and every constant with its source: src/integrate/README.md,
  * section "rodas". */
 #include <math.h>
@@ -29,12 +30,14 @@ typedef struct rodas_state {
   double err_acc_old;
   int rejected; /* previous attempt rejected: no growth */
   int nsingular;
+  unsigned char *alg; /* suppress_alg: 1 for the components left out of the error test, else NULL */
 } rodas_state;
 
 static void rodas_free(void *vs) {
   rodas_state *s = vs;
   if (!s) return;
   rodas_stages_free(s->S);
+  free(s->alg);
   free(s);
 }
 
@@ -57,6 +60,13 @@ static cosrod_status rodas_alloc(void **out, cosrod_step_ctx *ctx) {
     free(s);
     return st;
   }
+  if (o->suppress_alg && (ctx->problem->dae_id || ctx->problem->mass)) {
+    s->alg = malloc((size_t)ctx->n);
+    if (!s->alg) {
+      rodas_free(s);
+      return cosrod_step_fail(ctx, COSROD_ERR_NOMEM, ctx->t, "rodas: out of memory");
+    }
+  }
   *out = s;
   return COSROD_OK;
 }
@@ -66,6 +76,13 @@ static cosrod_status rodas_reset(void *vs, cosrod_step_ctx *ctx) {
   rodas_stages *S = s->S;
   S->h_old = 0.0;
   if (cosrod_lsys_load_mass(S->L, ctx) != 0) return COSROD_ERR_CALLBACK;
+  if (s->alg) { /* the algebraic components: dae_id 0, else the zero rows of M */
+    const double *id = ctx->problem->dae_id;
+    if (id)
+      for (int i = 0; i < ctx->n; i++) s->alg[i] = id[i] == 0.0;
+    else
+      cosrod_lsys_mass_zero_rows(S->L, s->alg);
+  }
   s->have_jac = 0;
   s->h_acc_old = s->err_acc_old = 0.0;
   s->rejected = 0;
@@ -146,7 +163,7 @@ static cosrod_status rodas_step(void *vs, cosrod_step_ctx *ctx, int *accepted) {
   int rc = rodas_stages_compute(S, ctx, ctx->t, ctx->y, h);
   if (rc < 0) return COSROD_ERR_CALLBACK;
   if (rc > 0) return retry(s, ctx, 0.5, 0);
-  const double err = cosrod_integrate_err_norm(ctx, S->k[5], ctx->y, S->ynew);
+  const double err = cosrod_integrate_err_norm_skip(ctx, S->k[5], ctx->y, S->ynew, s->alg);
   if (!isfinite(err)) {
     ctx->nonfinite = 1;
     return retry(s, ctx, 0.5, 0);

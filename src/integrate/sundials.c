@@ -312,6 +312,7 @@ static cosrod_status sun_ida_setup(sun_state *s) {
     for (int k = 0; k < s->nmass; k++) id[s->mass[k].j] = 1.0;
   }
   IDASetId(s->mem, s->id);
+  if (o->suppress_alg) IDASetSuppressAlg(s->mem, SUNTRUE); /* the id = 0 components out of the error test */
   return COSROD_OK;
 }
 

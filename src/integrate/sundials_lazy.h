@@ -47,7 +47,7 @@ int sun_lazy_load(char *msg, size_t len);
   X(IDAFree) X(IDAGetConsistentIC) X(IDAGetCurrentStep) X(IDAGetCurrentTime) X(IDAGetDky) \
   X(IDAGetLastStep) X(IDAGetNumErrTestFails) X(IDAGetNumJacEvals) X(IDAGetNumLinSolvSetups) X(IDAGetNumNonlinSolvIters) \
   X(IDAGetNumStepSolveFails) X(IDAGetNumSteps) X(IDAInit) X(IDAReInit) X(IDASStolerances) \
-  X(IDASVtolerances) X(IDASetErrHandlerFn) X(IDASetId) X(IDASetInitStep) X(IDASetJacFn) \
+  X(IDASVtolerances) X(IDASetErrHandlerFn) X(IDASetId) X(IDASetSuppressAlg) X(IDASetInitStep) X(IDASetJacFn) \
   X(IDASetLinearSolver) X(IDASetMaxNonlinIters) X(IDASetMaxNumSteps) X(IDASetMaxStep) X(IDASetStopTime) \
   X(IDASetUserData) X(IDASolve) X(IDAWFtolerances) X(N_VConst) X(N_VDestroy) \
   X(N_VGetArrayPointer) X(N_VNew_Serial) X(SUNBandMatrix) X(SUNBandMatrix_Column) X(SUNBandMatrix_Columns) \
@@ -118,6 +118,7 @@ extern struct sun_lazy_fns cosrod_sun_fns;
 #define IDASVtolerances (cosrod_sun_fns.IDASVtolerances)
 #define IDASetErrHandlerFn (cosrod_sun_fns.IDASetErrHandlerFn)
 #define IDASetId (cosrod_sun_fns.IDASetId)
+#define IDASetSuppressAlg (cosrod_sun_fns.IDASetSuppressAlg)
 #define IDASetInitStep (cosrod_sun_fns.IDASetInitStep)
 #define IDASetJacFn (cosrod_sun_fns.IDASetJacFn)
 #define IDASetLinearSolver (cosrod_sun_fns.IDASetLinearSolver)

@@ -459,6 +459,10 @@ static cosrod_sim *build(cosrod_sim *s, const cosrod_scenario *sc, cosrod_status
   o.max_steps = sc->solver.max_steps;
   o.threads = cosrod_par_resolve(sc->solver.threads); /* banded solves (SPIKE) of long rods */
   o.stiff_continue = 1; /* a stiff rod is no reason to stop an explicit run */
+  /* DAE form: the multipliers follow from the differential state (index 1);
+   * rodas' and ida's estimates on them did not shrink with h on rods with an
+   * elastic axial mode on moving bodies (bench/results/kirchhoff-dae-rodas.md) */
+  o.suppress_alg = s->sys.m->form == COSROD_FORM_DAE;
   s->opts = o;
   sim_kirchhoff_options(&s->sys, &s->opts); /* system/kirchhoff.c */
   if (s->sys.m->lie) sim_galpha_problem(&s->sys, &s->opts);

@@ -50,6 +50,11 @@ TEST(error_norm) {
   CHECK_REL("err_norm = wrms(scale)", cosrod_integrate_err_norm(&c, e, y0, y1), want, 1e-15);
   cosrod_integrate_scale(2, rt, at, y0, NULL, sk);
   CHECK_NEAR("scale without y1 uses |y0|", sk[1], 0.011, 1e-16);
+  /* the norm over the components not skipped: the RMS of the first alone */
+  const unsigned char skip[2] = {0, 1};
+  CHECK_REL("err_norm_skip: component 0 only", cosrod_integrate_err_norm_skip(&c, e, y0, y1, skip), 0.1, 1e-14);
+  CHECK_REL("err_norm_skip without a mask = err_norm", cosrod_integrate_err_norm_skip(&c, e, y0, y1, NULL), want,
+            1e-15);
 }
 
 TEST(controllers) {
