@@ -189,4 +189,33 @@ static inline void sim_text_run_free(sim_text_run *R) {
   cosrod_scenario_free(R->sc);
 }
 
+/* A free body (0.1 kg) carrying a short steel rod (2 segments, 0.2 m) clamped
+ * at an offset point, pulled by 1 N at its centre in zero gravity; radau5 at
+ * rtol = atol = 1e-8 over 0.2 s (test_sim_couple_mass.c; test_sim_dae_alg.c
+ * and tests/system/test_system_kirchhoff_body_jac.c change it by --set). */
+static inline const char *sim_test_pulled(void) {
+  return
+    "cosrod: 1\n"
+    "gravity: [0, 0, 0]\n"
+    "rods:\n"
+    "  - name: rod\n"
+    "    length: 0.2\n"
+    "    segments: 2\n"
+    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
+    "    section: {shape: circle, radius: 5.0e-3}\n"
+    "    shape: {type: straight, start: [0.05, 0.03, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
+    "    ends:\n"
+    "      start: {type: clamped, body: bob, at: [0.05, 0.03, 0]}\n"
+    "      end: {type: free}\n"
+    "bodies:\n"
+    "  - name: bob\n"
+    "    mass: 0.1\n"
+    "    inertia: [1.0e-4, 2.0e-4, 3.0e-4]\n"
+    "    position: [0, 0, 0]\n"
+    "    loads: [{type: force, value: [-1.0, 0, 0]}]\n"
+    "analysis: {type: dynamic, t_end: 0.2}\n"
+    "solver: {integrator: radau5, rtol: 1.0e-8, atol: 1.0e-8}\n"
+    "output: {every: 0.2, fields: [tip]}\n";
+}
+
 #endif

@@ -34,28 +34,6 @@
 
 static const double PI = 3.14159265358979323846;
 
-static const char *SCEN =
-    "cosrod: 1\n"
-    "gravity: [0, 0, 0]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    length: 0.2\n"
-    "    segments: 2\n"
-    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
-    "    section: {shape: circle, radius: 5.0e-3}\n"
-    "    shape: {type: straight, start: [0.05, 0.03, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-    "    ends:\n"
-    "      start: {type: clamped, body: bob, at: [0.05, 0.03, 0]}\n"
-    "      end: {type: free}\n"
-    "bodies:\n"
-    "  - name: bob\n"
-    "    mass: 0.1\n"
-    "    inertia: [1.0e-4, 2.0e-4, 3.0e-4]\n"
-    "    position: [0, 0, 0]\n"
-    "    loads: [{type: force, value: [-1.0, 0, 0]}]\n"
-    "analysis: {type: dynamic, t_end: 0.2}\n"
-    "solver: {integrator: radau5, rtol: 1.0e-8, atol: 1.0e-8}\n"
-    "output: {every: 0.2, fields: [tip]}\n";
 
 /* The run with overrides sets (gz: the gravity they set, along z); centre of
  * mass and momentum against F t²/2M and F t (and g t²/2, M g t along z); the
@@ -64,7 +42,7 @@ static const char *SCEN =
 static void pulled_g(const char *const *sets, size_t nsets, double gz) {
   cosrod_scenario *sc;
   cosrod_status st;
-  cosrod_sim *sim = sim_test_run(SCEN, "pulled.yaml", sets, nsets, NULL, &sc, &st);
+  cosrod_sim *sim = sim_test_run(sim_test_pulled(), "pulled.yaml", sets, nsets, NULL, &sc, &st);
   if (!sim || st != COSROD_OK) {
     cosrod_sim_free(sim);
     cosrod_scenario_free(sc);

@@ -33,25 +33,6 @@
 #include "harness.h"
 #include "sim_test_util.h"
 
-static const char *SCEN =
-    "cosrod: 1\n"
-    "gravity: [0, 0, 0]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    length: 0.2\n"
-    "    segments: 2\n"
-    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
-    "    section: {shape: circle, radius: 5.0e-3}\n"
-    "    damping: {kelvin_voigt: {tau_shear: 1.0e-3, tau_bulk: 1.0e-3}}\n"
-    "    shape: {type: straight, start: [0.05, 0.03, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-    "    ends:\n"
-    "      start: {type: clamped, body: bob, at: [0.05, 0.03, 0]}\n"
-    "      end: {type: free}\n"
-    "bodies:\n"
-    "  - {name: bob, mass: 0.1, inertia: [1.0e-4, 2.0e-4, 3.0e-4], position: [0, 0, 0], velocity: [-1, 0.5, 0]}\n"
-    "analysis: {type: dynamic, t_end: 0.05}\n"
-    "solver: {formulation: dae, integrator: rodas, rtol: 1.0e-8, atol: 1.0e-8, max_steps: 30000}\n"
-    "output: {every: 0.05, fields: [tip]}\n";
 
 typedef struct run_end {
   int ok;
@@ -71,10 +52,22 @@ static run_end run(const char *model, const char *form, const char *integ, const
   snprintf(rt, sizeof rt, "solver.rtol=%s", tol);
   snprintf(at, sizeof at, "solver.atol=%s", tol);
   snprintf(ms, sizeof ms, "solver.max_steps=%ld", max_steps);
-  const char *sets[] = {m, f, i, rt, at, ms};
+  /* the pulled assembly, damped, unloaded, its body moving */
+  const char *sets[] = {m,
+                        f,
+                        i,
+                        rt,
+                        at,
+                        ms,
+                        "rods.0.damping.kelvin_voigt.tau_shear=1e-3",
+                        "rods.0.damping.kelvin_voigt.tau_bulk=1e-3",
+                        "bodies.0.loads=[]",
+                        "bodies.0.velocity=[-1, 0.5, 0]",
+                        "analysis.t_end=0.05",
+                        "output.every=0.05"};
   cosrod_scenario *sc;
   cosrod_status st;
-  cosrod_sim *sim = sim_test_run(SCEN, "dae.yaml", sets, 6, NULL, &sc, &st);
+  cosrod_sim *sim = sim_test_run(sim_test_pulled(), "dae.yaml", sets, 12, NULL, &sc, &st);
   if (sim && st == COSROD_OK) {
     e.ok = 1;
     e.steps = cosrod_sim_stats(sim)->nsteps;

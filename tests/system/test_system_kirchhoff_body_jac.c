@@ -145,33 +145,23 @@ TEST(inext_pinned_damped) { compare(SETS(KV, "rods.0.model=kirchhoff-inextensibl
  * (insensitive to J): each keeps its local error below atol + rtol |y|
  * <= 2e-8 (|tip| < 1 m) per step and the damped problem contracts errors,
  * so 10x that for the difference of the two (2e-7 m). */
-static const char *PULLED =
-    "cosrod: 1\n"
-    "gravity: [0, 0, 0]\n"
-    "rods:\n"
-    "  - name: rod\n"
-    "    model: kirchhoff-extensible\n"
-    "    length: 0.2\n"
-    "    segments: 2\n"
-    "    material: {E: 2.0e11, poisson: 0.3, density: 7800}\n"
-    "    section: {shape: circle, radius: 5.0e-3}\n"
-    "    damping: {kelvin_voigt: {tau_shear: 1.0e-3, tau_bulk: 1.0e-3}}\n"
-    "    shape: {type: straight, start: [0.05, 0.03, 0], direction: [1, 0, 0], normal: [0, 0, 1]}\n"
-    "    ends:\n"
-    "      start: {type: clamped, body: bob, at: [0.05, 0.03, 0]}\n"
-    "      end: {type: free}\n"
-    "bodies:\n"
-    "  - {name: bob, mass: 0.1, inertia: [1.0e-4, 2.0e-4, 3.0e-4], position: [0, 0, 0],\n"
-    "     loads: [{type: force, value: [-1.0, 0, 0]}]}\n"
-    "analysis: {type: dynamic, t_end: 0.005}\n"
-    "solver: {formulation: dae, integrator: radau5, rtol: 1.0e-8, atol: 1.0e-8, max_steps: 100000}\n"
-    "output: {every: 0.005, fields: [tip]}\n";
 
 /* integ, then the model and t_end overrides (NULL: the scenario's) */
 static int pulled_run(const char *integ, const char *model, const char *tend, double tip[3], long *nsteps) {
   cosrod_scenario *sc;
-  const char *sets[] = {integ, model ? model : integ, tend ? tend : integ};
-  cosrod_sim *sim = sim_test_parse(PULLED, "pulled-kdae.yaml", sets, 3, &sc);
+  /* the pulled assembly of sim_test_util.h: an extensible Kirchhoff rod,
+   * damped, in the DAE form, over 5 ms */
+  const char *sets[] = {"rods.0.model=kirchhoff-extensible",
+                        "rods.0.damping.kelvin_voigt.tau_shear=1.0e-3",
+                        "rods.0.damping.kelvin_voigt.tau_bulk=1.0e-3",
+                        "analysis.t_end=0.005",
+                        "solver.formulation=dae",
+                        "solver.max_steps=100000",
+                        "output.every=0.005",
+                        integ,
+                        model ? model : integ,
+                        tend ? tend : integ};
+  cosrod_sim *sim = sim_test_parse(sim_test_pulled(), "pulled-kdae.yaml", sets, 10, &sc);
   if (!sim) return 0;
   cosrod_status st = cosrod_sim_run(sim, NULL);
   CHECK("run OK", st == COSROD_OK);
