@@ -9,7 +9,10 @@
  * the tolerance) and did not shrink with h: the Cosserat rod stopped at
  * max_steps (30 000) at t = 2.8 ms, the extensible Kirchhoff rod needed 6 665
  * steps to t = 0.05 (84 534 in this set-up) and ida 1 308
- * (bench/results/kirchhoff-dae-rodas.md).
+ * (bench/results/kirchhoff-dae-rodas.md).  ida on the Cosserat rod did not
+ * start: IDACalcIC's Newton iteration failed with its pseudo step of 5e-5 s
+ * against the clamped steel segment's fast modes; it now retries with
+ * shorter ones (100x each, src/integrate/sundials.c) and starts.
  * Checked, for the Cosserat and both Kirchhoff rods: each run reaches t_end
  * within the scenario's 30 000 steps, and the rod's tip and the body's
  * position agree with radau5 on the null-space form at 1e-11 (no
@@ -118,9 +121,9 @@ static void check_model(const char *model, const char *const *integs, int n) {
   free(dref.y);
 }
 
-TEST(cosserat_rodas) {
-  const char *m[] = {"rodas"};
-  check_model("cosserat", m, 1);
+TEST(cosserat_rodas_ida) {
+  const char *m[] = {"rodas", "ida"};
+  check_model("cosserat", m, 2);
 }
 
 TEST(kirchhoff_extensible_rodas_ida) {
@@ -133,7 +136,7 @@ TEST(kirchhoff_inextensible_rodas_ida) {
   check_model("kirchhoff-inextensible", m, 2);
 }
 
-static const th_case cases[] = {TH_CASE(cosserat_rodas), TH_CASE(kirchhoff_extensible_rodas_ida),
+static const th_case cases[] = {TH_CASE(cosserat_rodas_ida), TH_CASE(kirchhoff_extensible_rodas_ida),
                                 TH_CASE(kirchhoff_inextensible_rodas_ida)};
 
 int main(int argc, char **argv) { return TH_MAIN(argc, argv, cases); }
