@@ -89,7 +89,7 @@ static void sun_free(void *state) {
   }
   if (s->LS) SUNLinSolFree(s->LS);
   if (s->A) SUNMatDestroy(s->A);
-  N_Vector *vs[] = {&s->y, &s->yp, &s->tmp, &s->atol, &s->id};
+  N_Vector *vs[] = {&s->y, &s->yp, &s->tmp, &s->atol, &s->id, &s->ypic};
   for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++)
     if (*vs[k]) N_VDestroy(*vs[k]);
   if (s->sunctx) SUNContext_Free(&s->sunctx);
@@ -301,7 +301,8 @@ static cosrod_status sun_ida_setup(sun_state *s) {
   if (o->max_newton > 0) IDASetMaxNonlinIters(s->mem, o->max_newton);
   /* differential / algebraic components for IDACalcIC */
   s->id = N_VNew_Serial(n, s->sunctx);
-  if (!s->id)
+  s->ypic = N_VNew_Serial(n, s->sunctx);
+  if (!s->id || !s->ypic)
     return COSROD_ERR_NOMEM;
   double *id = nv(s->id);
   for (int i = 0; i < n; i++) id[i] = 1.0;
@@ -405,24 +406,19 @@ static cosrod_status sun_calc_ic(sun_state *s, int calc_ic) {
   double span = fabs(c->t_end - c->t), cap = c->h != 0.0 ? 1000.0 * fabs(c->h) : fmax(1.0, fabs(c->t));
   span = fmin(span, cap);
   int flag = 0;
-  double *yp_start = malloc(sizeof(double) * (size_t)n); /* the y' IDAReInit had (set-up, not the time loop) */
-  if (!yp_start) return cosrod_step_fail(c, COSROD_ERR_NOMEM, c->t, "%s: out of memory", s->name);
+  double *yp_start = nv(s->ypic); /* the y' IDAReInit had */
   memcpy(yp_start, nv(s->yp), sizeof(double) * (size_t)n);
   for (int attempt = 0; attempt < 4; attempt++, span *= 1e-2) {
     if (attempt > 0) { /* the values before the failed attempt */
       memcpy(nv(s->y), c->y, sizeof(double) * (size_t)n);
       memcpy(nv(s->yp), yp_start, sizeof(double) * (size_t)n);
       flag = IDAReInit(s->mem, c->t, s->y, s->yp);
-      if (flag != IDA_SUCCESS) {
-        free(yp_start);
-        return sun_fail_setup(s, "IDAReInit", flag);
-      }
+      if (flag != IDA_SUCCESS) return sun_fail_setup(s, "IDAReInit", flag);
     }
     flag = IDACalcIC(s->mem, calc_ic == 2 ? IDA_Y_INIT : IDA_YA_YDP_INIT, c->t + c->dir * span);
     sun_update_stats(s);
     if (flag >= 0 || (flag != IDA_CONV_FAIL && flag != IDA_LINESEARCH_FAIL && flag != IDA_NO_RECOVERY)) break;
   }
-  free(yp_start);
   if (flag < 0) return sun_fail_flag(s, flag, c->t, "IDACalcIC (consistent initial values)");
   IDAGetConsistentIC(s->mem, s->y, s->yp);
   memcpy(c->y, nv(s->y), sizeof(double) * (size_t)n);

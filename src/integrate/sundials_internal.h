@@ -37,6 +37,7 @@ typedef struct sun_state {
   SUNContext sunctx;
   void *mem;
   N_Vector y, yp, tmp, atol, id;
+  N_Vector ypic; /* ida: the y' before IDACalcIC, for its retries (sundials.c, sun_calc_ic) */
   SUNMatrix A;
   SUNLinearSolver LS;
   int banded;       /* A is banded: a SUNBandMatrix, or ours (own) */
