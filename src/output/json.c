@@ -384,13 +384,11 @@ static void write_body(jw *w, cosrod_output *out, cosrod_output_run run, const c
   fputc('\n', w->fp);
 }
 
-/* Written to DIR/.summary.json.tmp and renamed onto summary.json: the rename
- * is the last act of a close, so "status": "ok" implies complete files.  At
- * close with HDF5 output, run.h5 gets the text as its attribute "summary"
- * before the rename (*attach: that step's status; the summary is published
- * whatever it is). */
-cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res,
-                                cosrod_status *attach) {
+/* DIR/.summary.json.tmp (its path left in out->path_a, the final one in
+ * out->path_b); out_publish_summary renames it onto summary.json.  At the
+ * close the rename is the last act, so "status": "ok" implies complete files
+ * (output_frame.c). */
+cosrod_status out_write_summary_tmp(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res) {
   size_t n = strlen(out->dir) + 32;
   if (n > out->path_cap) return COSROD_ERR_INTERNAL;
   snprintf(out->path_a, out->path_cap, "%s/.summary.json.tmp", out->dir);
@@ -407,11 +405,21 @@ cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const
   int bad = ferror(fp);
   int err = errno;
   if (fclose(fp) != 0) bad = 1, err = errno;
-  if (!bad && attach) *attach = out_h5_attach_summary(out, out->path_a);
-  if (!bad && rename(out->path_a, out->path_b) != 0) bad = 1, err = errno;
   if (bad) {
     remove(out->path_a);
     return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", out->path_b, strerror(err ? err : EIO));
   }
   return COSROD_OK;
+}
+
+cosrod_status out_publish_summary(cosrod_output *out) {
+  if (rename(out->path_a, out->path_b) == 0) return COSROD_OK;
+  int err = errno;
+  remove(out->path_a);
+  return out_fail(out, COSROD_ERR_IO, "%s: write failed (%s)", out->path_b, strerror(err ? err : EIO));
+}
+
+cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res) {
+  cosrod_status st = out_write_summary_tmp(out, run, res);
+  return st == COSROD_OK ? out_publish_summary(out) : st;
 }

@@ -186,7 +186,7 @@ cosrod_status cosrod_output_checkpoint(cosrod_output *out) {
   }
   cosrod_output_result res = cosrod_output_default_result();
   res.run = COSROD_RUN_RUNNING;
-  cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res, NULL);
+  cosrod_status s2 = out_write_summary(out, COSROD_RUN_RUNNING, &res);
   if (s2 != COSROD_OK) st = s2;
   clock_gettime(CLOCK_MONOTONIC, &out->t_ckpt);
   LOCALE_LEAVE();
@@ -231,8 +231,11 @@ cosrod_status cosrod_output_close(cosrod_output *out, const cosrod_output_result
   if (out->vtk_error) out_warn(out, "vtk: writing stopped after an error; see the messages above");
   out_remove_previous_run(out); /* output_clean.c: only this run's files stay */
   if (out->plots) out_make_plots(out);
-  cosrod_status att = COSROD_OK; /* run.h5's summary attribute, before summary.json is renamed into place */
-  cosrod_status s2 = out_write_summary(out, run, res, out->h5 ? &att : NULL);
+  /* summary.json last: run.h5 gets its text as an attribute before the rename
+   * (a failure there is reported; the summary is published regardless) */
+  cosrod_status s2 = out_write_summary_tmp(out, run, res);
+  cosrod_status att = s2 == COSROD_OK && out->h5 ? out_h5_attach_summary(out, out->path_a) : COSROD_OK;
+  if (s2 == COSROD_OK) s2 = out_publish_summary(out);
   if (s2 == COSROD_OK) s2 = att;
   if (st != COSROD_OK)
     memcpy(out->err, first_err, sizeof first_err); /* report the first failure */

@@ -236,8 +236,10 @@ const char *out_table_header(const cosrod_output *out, int i);
 extern const char out_increments_arc_header[];
 
 /* json.c: write summary.json (through a temporary name). */
-cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res,
-                                cosrod_status *attach);
+cosrod_status out_write_summary(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res);
+/* The two halves: the text under DIR/.summary.json.tmp (out->path_a), then its rename. */
+cosrod_status out_write_summary_tmp(cosrod_output *out, cosrod_output_run run, const cosrod_output_result *res);
+cosrod_status out_publish_summary(cosrod_output *out);
 
 /* output_clean.c: at close, remove files of an earlier run under our names
  * that this run did not write (tables, VTK frames and modes, plots). */
