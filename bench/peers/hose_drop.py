@@ -35,22 +35,17 @@ import csv
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peer_util import child_cpu, cli_of  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EX = os.path.join(ROOT, "examples", "hose-on-floor.yaml")
 T_END = 2.0
-
-
-def cli_of(build):
-    for c in (os.path.join(build, "src", "cli", "cosrod"), os.path.join(build, "cosrod")):
-        if os.access(c, os.X_OK):
-            return c
-    sys.exit("hose_drop: no cosrod CLI in %s" % build)
 
 
 def run(cli, out, n, method, tol=None, h=None, extra=()):
@@ -64,10 +59,7 @@ def run(cli, out, n, method, tol=None, h=None, extra=()):
         args += ["--set", "solver.h=%g" % h]
     for e in extra:
         args += ["--set", e]
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    _, cpu = child_cpu(args)
     try:
         s = json.load(open(os.path.join(out, "summary.json")))
     except (OSError, ValueError):
@@ -169,7 +161,7 @@ def pyelastica_reason():
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     out_md = sys.argv[2] if len(sys.argv) > 2 else None
-    cli = cli_of(build)
+    cli = cli_of(build, "hose_drop")
     w = tempfile.mkdtemp(prefix="cosrod-hose-")
     ref_t = run(cli, w + "/ref100", 100, "radau5", 1e-9)
     ref_x = run(cli, w + "/ref200", 200, "radau5", 1e-9)

@@ -31,13 +31,15 @@ import glob
 import json
 import math
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from peer_util import child_cpu, cli_of  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SCEN = os.path.join(ROOT, "bench", "auto", "scenarios", "rubber-pendulum.yaml")
 T_END, FRAME = 1.0, 0.01
@@ -64,20 +66,6 @@ COSROD = [
 MJ_ROWS = {10: [("implicitfast", h) for h in (1e-2, 5e-3, 2e-3, 1e-3, 5e-4)] + [("Euler", 5e-3), ("RK4", 1e-2)],
            100: [("implicitfast", 2e-4)]}
 PE_ROWS = {10: (2e-4, 1.25e-4, 1e-4, 5e-5), 100: (1e-4, 8e-5, 5e-5, 2e-5, 1e-5)}  # dt divides 0.01
-
-
-def cli_of(build):
-    for c in (os.path.join(build, "src", "cli", "cosrod"), os.path.join(build, "cosrod")):
-        if os.access(c, os.X_OK):
-            return c
-    sys.exit("pendulum: no cosrod CLI in %s" % build)
-
-
-def child_cpu(args, env=None):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run(args, capture_output=True, text=True, env=env)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return p, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
 def cosrod(cli, work, n, sets):
@@ -147,7 +135,7 @@ def main():
     ap.add_argument("--out-md", default=os.path.join(ROOT, "bench", "results", "peers-pendulum.md"))
     ap.add_argument("--out-csv", default=os.path.join(ROOT, "bench", "results", "peers-pendulum.csv"))
     a = ap.parse_args()
-    cli = cli_of(a.build)
+    cli = cli_of(a.build, "pendulum")
     work = tempfile.mkdtemp(prefix="cosrod-pendulum-")
     notes = []
     mj = None

@@ -32,7 +32,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pyelastica_run import ea, timed  # noqa: E402
+from pyelastica_run import args, ea, record, timed  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -44,16 +44,10 @@ class HoseSim(ea.BaseSystemCollection, ea.Forcing, ea.Damping, ea.Contact, ea.Ca
     pass
 
 
-class Frames(ea.CallBackBaseClass):
-    def __init__(self, every, store):
-        super().__init__()
-        self.every = every
-        self.store = store
-
-    def make_callback(self, system, time, current_step):
-        if current_step % self.every == 0:
-            self.store.append((float(time), system.position_collection.T.copy(),
-                               0.5 * float(np.sum(system.mass * np.sum(system.velocity_collection ** 2, axis=0)))))
+def frame_sample(system, time):
+    """Time, the vertices and the kinetic energy."""
+    return (time, system.position_collection.T.copy(),
+            0.5 * float(np.sum(system.mass * np.sum(system.velocity_collection ** 2, axis=0))))
 
 
 def build(n, dt, frame):
@@ -74,14 +68,11 @@ def build(n, dt, frame):
         slip_velocity_tol=1e-4, static_mu_array=np.array([0.5, 0.5, 0.5]),
         kinetic_mu_array=np.array([0.4, 0.4, 0.4]))
     sim.dampen(rod).using(ea.AnalyticalLinearDamper, uniform_damping_constant=GAMMA, time_step=dt)
-    store = []
-    sim.collect_diagnostics(rod).using(Frames, every=max(1, round(frame / dt)), store=store)
-    sim.finalize()
-    return sim, store
+    return sim, record(sim, rod, frame_sample, dt, frame)
 
 
 def main():
-    n, dt, t_end, frame = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+    n, dt, t_end, frame = args()
     store, run = timed(build, n, dt, t_end, frame)
     frames = {}
     ke = None

@@ -22,7 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from pyelastica_run import ea, timed  # noqa: E402
+from pyelastica_run import args, ea, record, timed  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -43,17 +43,6 @@ class PinStart(ea.ConstraintBase):
         system.velocity_collection[:, 0] = 0.0
 
 
-class Tips(ea.CallBackBaseClass):
-    def __init__(self, every, store):
-        super().__init__()
-        self.every = every
-        self.store = store
-
-    def make_callback(self, system, time, current_step):
-        if current_step % self.every == 0:
-            self.store.append((float(time), system.position_collection[:, -1].copy()))
-
-
 def build(n, dt, frame):
     sim = PendulumSim()
     rod = ea.CosseratRod.straight_rod(n, np.zeros(3), np.array([0.0, 1.0, 0.0]),
@@ -62,14 +51,11 @@ def build(n, dt, frame):
     sim.append(rod)
     sim.constrain(rod).using(PinStart, constrained_position_idx=(0,))
     sim.add_forcing_to(rod).using(ea.GravityForces, acc_gravity=np.array([0.0, 0.0, -G_ACC]))
-    store = []
-    sim.collect_diagnostics(rod).using(Tips, every=max(1, round(frame / dt)), store=store)
-    sim.finalize()
-    return sim, store
+    return sim, record(sim, rod, lambda s, t: (t, s.position_collection[:, -1].copy()), dt, frame)
 
 
 def main():
-    n, dt, t_end, frame = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+    n, dt, t_end, frame = args()
     store, run = timed(build, n, dt, t_end, frame)
     tips = {round(t, 6): x.tolist() for t, x in store}
     ok = bool(tips) and all(math.isfinite(v) for x in tips.values() for v in x)

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The timed PyElastica run shared by the peer runners (pyelastica_hose.py,
-pyelastica_pendulum.py): a short warm-up run that compiles PyElastica's numba
-kernels (its CPU reported as jit_cpu), then the measured run with position
-Verlet at the fixed step dt.  PyElastica is imported from PYELASTICA_SRC if
-that names a source tree."""
+"""What the PyElastica peer runners (pyelastica_hose.py, pyelastica_pendulum.py)
+share: their arguments, the samples of the rod at the output times, and the
+timed run — a short warm-up run that compiles PyElastica's numba kernels (its
+CPU reported as jit_cpu), then the measured run with position Verlet at the
+fixed step dt.  PyElastica is imported from PYELASTICA_SRC if that names a
+source tree."""
 import contextlib
 import os
 import sys
@@ -13,6 +14,34 @@ if os.environ.get("PYELASTICA_SRC"):
     sys.path.insert(0, os.environ["PYELASTICA_SRC"])
 
 import elastica as ea  # noqa: E402
+
+
+def args():
+    """N, dt, t_end, frame from the command line."""
+    return int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+
+
+class _Every(ea.CallBackBaseClass):
+    """sample(system, time) appended to store every `every` steps."""
+
+    def __init__(self, every, store, sample):
+        super().__init__()
+        self.every = every
+        self.store = store
+        self.sample = sample
+
+    def make_callback(self, system, time, current_step):
+        if current_step % self.every == 0:
+            self.store.append(self.sample(system, float(time)))
+
+
+def record(sim, rod, sample, dt, frame):
+    """Samples of rod at the output times (frame / dt steps apart), then the simulator
+    finalised: the list the run fills."""
+    store = []
+    sim.collect_diagnostics(rod).using(_Every, every=max(1, round(frame / dt)), store=store, sample=sample)
+    sim.finalize()
+    return store
 
 
 def cpu():
