@@ -33,11 +33,6 @@ static const int BW_NODE[3][2] = {{15, 19}, {17, 21}, {18, 23}}; /* nullspace, a
 static const int BW_SPLIT = 10;
 /* rods' own storage per segment (geometry, per-segment data, scratch) [bytes] */
 static const double MODEL_BYTES_PER_SEGMENT = 2000.0;
-/* VTK output (CSV runs) per frame, measured on perf-steel (10 segments,
- * 13.2 kB per .vtp) and the pulsed cantilever (40 segments, 42.5 kB): per
- * segment (point and cell arrays in ASCII) and per rod (header, field data,
- * the rod's constant arrays), plus its cosrod.pvd entry */
-static const double VTK_BYTES_PER_SEGMENT = 975.0, VTK_BYTES_PER_ROD = 3500.0, VTK_BYTES_PER_FRAME = 90.0;
 
 /* State-size vectors of a method (incl. dense output) and band matrices it
  * keeps: Jacobians (ml + mu + 1 rows) and real / complex factorisations. */
@@ -192,11 +187,7 @@ cosrod_status cosrod_sim_estimate_resources(const cosrod_scenario *sc, cosrod_si
   est->total_bytes = est->state_bytes + est->matrix_bytes + est->model_bytes;
   const int h5 = sc->output.format == COSROD_SC_FORMAT_HDF5;
   est->frame_bytes = h5 ? out_estimate_frame_bytes_hdf5(sc, nseg)
-                        : out_estimate_frame_bytes(sc, nseg) +
-                              (sc->output.vtk && sc->nrods > 0 ? nseg * VTK_BYTES_PER_SEGMENT +
-                                                                     (double)sc->nrods * VTK_BYTES_PER_ROD +
-                                                                     VTK_BYTES_PER_FRAME
-                                                               : 0.0);
+                        : out_estimate_frame_bytes(sc, nseg) + out_estimate_frame_bytes_vtk(sc, nseg);
   /* static: t_end is 1, or the last keyframe of a keyframe path */
   double T = sc->analysis.type != COSROD_SC_ANALYSIS_MODES ? sc->analysis.t_end : 1.0;
   double every = sc->output.every > 0 ? sc->output.every : T / 100.0;
